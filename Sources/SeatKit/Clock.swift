@@ -1,0 +1,117 @@
+/// A point in time on the event loop's monotonic clock, in microseconds (libinput's unit).
+public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var microseconds: Int64
+
+    @inlinable public init(microseconds: Int64) { self.microseconds = microseconds }
+
+    public static func milliseconds(_ ms: Int64) -> Timestamp { Timestamp(microseconds: ms * 1000) }
+    public static var zero: Timestamp { Timestamp(microseconds: 0) }
+
+    @inlinable public static func < (a: Timestamp, b: Timestamp) -> Bool { a.microseconds < b.microseconds }
+    @inlinable public static func + (a: Timestamp, b: TimeSpan) -> Timestamp {
+        Timestamp(microseconds: a.microseconds + b.microseconds)
+    }
+    @inlinable public static func - (a: Timestamp, b: Timestamp) -> TimeSpan {
+        TimeSpan(microseconds: a.microseconds - b.microseconds)
+    }
+
+    /// Milliseconds, truncated to 32 bits as Wayland's event times are.
+    public var wireMilliseconds: UInt32 { UInt32(truncatingIfNeeded: microseconds / 1000) }
+
+    public var description: String {
+        let ms = Double(microseconds) / 1000
+        return "\(ms.compactDescription)ms"
+    }
+}
+
+/// A length of time in microseconds.
+public struct TimeSpan: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var microseconds: Int64
+
+    @inlinable public init(microseconds: Int64) { self.microseconds = microseconds }
+    public static func milliseconds(_ ms: Int64) -> TimeSpan { TimeSpan(microseconds: ms * 1000) }
+    public static func seconds(_ s: Double) -> TimeSpan { TimeSpan(microseconds: Int64(s * 1_000_000)) }
+    public var seconds: Double { Double(microseconds) / 1_000_000 }
+
+    @inlinable public static func < (a: TimeSpan, b: TimeSpan) -> Bool { a.microseconds < b.microseconds }
+    public var description: String { "\((Double(microseconds) / 1000).compactDescription)ms" }
+}
+
+/// Identifies a scheduled timer so that it can be cancelled.
+public struct TimerToken: Hashable, Sendable {
+    public let rawValue: UInt64
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+}
+
+/// The clock and timers of the compositor's event loop.
+///
+/// The router never reads the wall clock: a compositor supplies one that reads
+/// `CLOCK_MONOTONIC` and arms its event loop's timers; tests and replays use ``VirtualClock``,
+/// so that every run is the same. Timers fire on the event-loop thread.
+public protocol Clock: AnyObject {
+    /// The current time.
+    var now: Timestamp { get }
+    /// Calls `action` once `deadline` has passed. A deadline in the past fires at the next
+    /// chance the loop gets, never from inside this call.
+    func schedule(at deadline: Timestamp, _ action: @escaping () -> Void) -> TimerToken
+    /// Cancels a timer that has not fired; cancelling a fired or unknown timer does nothing.
+    func cancel(_ token: TimerToken)
+}
+
+/// A clock that moves only when told to: for tests and for replaying recordings.
+///
+/// ``advance(to:)`` fires every timer due by the new time, in deadline order (ties in the
+/// order they were scheduled), with ``now`` set to each timer's deadline while it runs.
+public final class VirtualClock: Clock {
+    private struct Pending {
+        var deadline: Timestamp
+        var token: TimerToken
+        var action: () -> Void
+    }
+
+    public private(set) var now: Timestamp
+    private var pending: [Pending] = []
+    private var nextToken: UInt64 = 1
+
+    public init(now: Timestamp = .zero) { self.now = now }
+
+    public func schedule(at deadline: Timestamp, _ action: @escaping () -> Void) -> TimerToken {
+        let token = TimerToken(rawValue: nextToken)
+        nextToken += 1
+        pending.append(Pending(deadline: deadline, token: token, action: action))
+        return token
+    }
+
+    public func cancel(_ token: TimerToken) {
+        pending.removeAll { $0.token == token }
+    }
+
+    /// The earliest deadline still pending.
+    public var nextDeadline: Timestamp? { pending.map(\.deadline).min() }
+
+    /// Moves time forward to `time`, firing due timers on the way. Time never goes back: an
+    /// earlier `time` only fires timers already due.
+    public func advance(to time: Timestamp) {
+        while let index = indexOfEarliest(dueBy: time) {
+            let timer = pending.remove(at: index)
+            if timer.deadline > now { now = timer.deadline }
+            timer.action()
+        }
+        if time > now { now = time }
+    }
+
+    /// Moves time forward by `span`.
+    public func advance(by span: TimeSpan) { advance(to: now + span) }
+
+    private func indexOfEarliest(dueBy time: Timestamp) -> Int? {
+        var best: Int?
+        for i in pending.indices where pending[i].deadline <= time {
+            if let b = best {
+                if pending[i].deadline < pending[b].deadline { best = i }
+            } else {
+                best = i
+            }
+        }
+        return best
+    }
+}

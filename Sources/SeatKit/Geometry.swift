@@ -1,0 +1,207 @@
+/// A coordinate space, used only as a type tag so that a point in one space cannot be
+/// passed where another is expected.
+///
+/// SeatKit uses three spaces:
+/// - ``LayoutSpace``: the global plane in which outputs are placed (logical units).
+/// - ``OutputSpace``: one output's logical space, origin at its top-left corner, after its
+///   transform and scale.
+/// - ``SurfaceSpace``: one surface's local space, origin at its top-left corner. A surface's
+///   `frame` is in its parent's surface space; a root surface's space is its output's space.
+public protocol CoordinateSpace {}
+
+/// The global plane in which outputs are placed, in logical units.
+public enum LayoutSpace: CoordinateSpace {}
+/// One output's logical space: origin at its top-left corner, after transform and scale.
+public enum OutputSpace: CoordinateSpace {}
+/// One surface's local space: origin at its top-left corner.
+public enum SurfaceSpace: CoordinateSpace {}
+
+/// A point tagged with the coordinate space it is expressed in.
+public struct Point<Space: CoordinateSpace>: Hashable, Sendable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+
+    @inlinable
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+
+    public static var zero: Point { Point(x: 0, y: 0) }
+
+    /// The same point moved by `offset`, staying in the same space.
+    @inlinable
+    public func offset(by offset: Vector) -> Point {
+        Point(x: x + offset.dx, y: y + offset.dy)
+    }
+
+    /// The vector from `other` to this point.
+    @inlinable
+    public func vector(from other: Point) -> Vector {
+        Vector(dx: x - other.x, dy: y - other.y)
+    }
+
+    /// Reinterprets the numbers in another space. Only call this where the two spaces are
+    /// known to share an origin (a root surface and its output).
+    @inlinable
+    public func reinterpreted<Other>(as _: Other.Type = Other.self) -> Point<Other> {
+        Point<Other>(x: x, y: y)
+    }
+
+    public var description: String { "(\(x.compactDescription), \(y.compactDescription))" }
+}
+
+public typealias LayoutPoint = Point<LayoutSpace>
+public typealias OutputPoint = Point<OutputSpace>
+public typealias SurfacePoint = Point<SurfaceSpace>
+
+/// A displacement; it has no origin, so it is the same in every space of equal scale.
+public struct Vector: Hashable, Sendable, CustomStringConvertible {
+    public var dx: Double
+    public var dy: Double
+
+    @inlinable
+    public init(dx: Double, dy: Double) {
+        self.dx = dx
+        self.dy = dy
+    }
+
+    public static var zero: Vector { Vector(dx: 0, dy: 0) }
+
+    /// Euclidean length.
+    @inlinable
+    public var length: Double { (dx * dx + dy * dy).squareRoot() }
+
+    public var description: String { "(\(dx.compactDescription), \(dy.compactDescription))" }
+}
+
+/// A width and a height, in the units of whatever space the owner says.
+public struct Size: Hashable, Sendable, CustomStringConvertible {
+    public var width: Double
+    public var height: Double
+
+    @inlinable
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+
+    public static var zero: Size { Size(width: 0, height: 0) }
+
+    public var description: String { "\(width.compactDescription)x\(height.compactDescription)" }
+}
+
+/// An axis-aligned rectangle in one space. Containment is half-open: a point on the right
+/// or bottom edge is outside, as with pixel rectangles in wlroots and pixman.
+public struct Rect<Space: CoordinateSpace>: Hashable, Sendable, CustomStringConvertible {
+    public var origin: Point<Space>
+    public var size: Size
+
+    @inlinable
+    public init(origin: Point<Space>, size: Size) {
+        self.origin = origin
+        self.size = size
+    }
+
+    @inlinable
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.origin = Point(x: x, y: y)
+        self.size = Size(width: width, height: height)
+    }
+
+    @inlinable public var minX: Double { origin.x }
+    @inlinable public var minY: Double { origin.y }
+    @inlinable public var maxX: Double { origin.x + size.width }
+    @inlinable public var maxY: Double { origin.y + size.height }
+    /// True when the rectangle holds no point.
+    @inlinable public var isEmpty: Bool { !(size.width > 0 && size.height > 0) }
+
+    @inlinable
+    public func contains(_ point: Point<Space>) -> Bool {
+        point.x >= origin.x && point.y >= origin.y
+            && point.x < origin.x + size.width && point.y < origin.y + size.height
+    }
+
+    /// The smallest rectangle holding both; an empty operand is ignored.
+    @inlinable
+    public func union(_ other: Rect) -> Rect {
+        if isEmpty { return other }
+        if other.isEmpty { return self }
+        let x0 = Swift.min(minX, other.minX), y0 = Swift.min(minY, other.minY)
+        let x1 = Swift.max(maxX, other.maxX), y1 = Swift.max(maxY, other.maxY)
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// The overlap of both, or an empty rectangle at the origin when they do not overlap.
+    @inlinable
+    public func intersection(_ other: Rect) -> Rect {
+        let x0 = Swift.max(minX, other.minX), y0 = Swift.max(minY, other.minY)
+        let x1 = Swift.min(maxX, other.maxX), y1 = Swift.min(maxY, other.maxY)
+        guard x1 > x0, y1 > y0 else { return Rect(x: 0, y: 0, width: 0, height: 0) }
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// The same rectangle moved by `offset`.
+    @inlinable
+    public func offset(by offset: Vector) -> Rect {
+        Rect(origin: origin.offset(by: offset), size: size)
+    }
+
+    /// Reinterprets the numbers in another space (see ``Point/reinterpreted(as:)``).
+    @inlinable
+    public func reinterpreted<Other>(as _: Other.Type = Other.self) -> Rect<Other> {
+        Rect<Other>(origin: origin.reinterpreted(), size: size)
+    }
+
+    public var description: String { "\(origin) \(size)" }
+}
+
+public typealias LayoutRect = Rect<LayoutSpace>
+public typealias OutputRect = Rect<OutputSpace>
+public typealias SurfaceRect = Rect<SurfaceSpace>
+
+/// The eight `wl_output.transform` values: how an output's content is rotated (counter-
+/// clockwise) and flipped (around the vertical axis, before rotating) relative to the panel's
+/// native orientation. Raw values are the protocol's.
+public enum OutputTransform: Int32, CaseIterable, Sendable {
+    case normal = 0
+    case rotated90 = 1
+    case rotated180 = 2
+    case rotated270 = 3
+    case flipped = 4
+    case flipped90 = 5
+    case flipped180 = 6
+    case flipped270 = 7
+
+    /// True for the transforms that swap width and height.
+    public var swapsAxes: Bool { rawValue & 1 == 1 }
+
+    /// The size of the output's logical space for a panel of `nativeSize`.
+    public func transformedSize(_ nativeSize: Size) -> Size {
+        swapsAxes ? Size(width: nativeSize.height, height: nativeSize.width) : nativeSize
+    }
+
+    /// Maps a point given as fractions (0...1) of the panel in its native orientation (what a
+    /// touchscreen or tablet reports) to fractions of the output's logical space.
+    ///
+    /// With `.rotated90` the content is turned a quarter counter-clockwise on the panel, so
+    /// the panel's native top-left corner is the logical bottom-left corner.
+    public func mapNormalized(x u: Double, y v: Double) -> (x: Double, y: Double) {
+        // Flip first (around the native vertical axis), then rotate the content.
+        let fu = rawValue >= 4 ? 1 - u : u
+        switch rawValue & 3 {
+        case 0: return (fu, v)
+        case 1: return (v, 1 - fu)
+        case 2: return (1 - fu, 1 - v)
+        default: return (1 - v, fu)
+        }
+    }
+}
+
+extension Double {
+    /// "12" for 12.0, "12.5" for 12.5: short numbers in traces and descriptions.
+    var compactDescription: String {
+        if self == rounded(), abs(self) < 1e15 { return String(Int64(self)) }
+        return String(self)
+    }
+}

@@ -1,0 +1,195 @@
+/// Identifies an input device for the life of a router.
+public struct DeviceID: Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt32
+    public init(_ rawValue: UInt32) { self.rawValue = rawValue }
+    public var description: String { "dev\(rawValue)" }
+}
+
+/// Identifies one finger on the seat: libinput's seat slot, unique across the seat's touch
+/// devices while the finger is down.
+public struct TouchID: Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: Int32
+    public init(_ rawValue: Int32) { self.rawValue = rawValue }
+    public var description: String { "t\(rawValue)" }
+}
+
+/// What an input device can do. The seat's capabilities are the union over its devices.
+public struct DeviceCapabilities: OptionSet, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    public static let keyboard = DeviceCapabilities(rawValue: 1 << 0)
+    public static let pointer = DeviceCapabilities(rawValue: 1 << 1)
+    public static let touch = DeviceCapabilities(rawValue: 1 << 2)
+    public static let gesture = DeviceCapabilities(rawValue: 1 << 3)
+    public static let tabletTool = DeviceCapabilities(rawValue: 1 << 4)
+    public static let tabletPad = DeviceCapabilities(rawValue: 1 << 5)
+    public static let `switch` = DeviceCapabilities(rawValue: 1 << 6)
+
+    public var description: String {
+        let names: [(DeviceCapabilities, String)] = [
+            (.keyboard, "keyboard"), (.pointer, "pointer"), (.touch, "touch"), (.gesture, "gesture"),
+            (.tabletTool, "tablet-tool"), (.tabletPad, "tablet-pad"), (.switch, "switch"),
+        ]
+        return names.filter { contains($0.0) }.map(\.1).joined(separator: ",")
+    }
+}
+
+/// A device as the backend announces it.
+public struct DeviceInfo: Hashable, Sendable {
+    public var name: String
+    public var capabilities: DeviceCapabilities
+    /// Physical size in millimetres for absolute devices (touchscreens, touchpads).
+    public var physicalSize: Size?
+    /// The output this device's absolute coordinates map to, by name, if any.
+    public var mappedOutput: String?
+
+    public init(name: String, capabilities: DeviceCapabilities, physicalSize: Size? = nil,
+                mappedOutput: String? = nil) {
+        self.name = name
+        self.capabilities = capabilities
+        self.physicalSize = physicalSize
+        self.mappedOutput = mappedOutput
+    }
+}
+
+public enum ButtonState: Sendable, Hashable { case released, pressed }
+
+/// A key's state; `.repeated` is a key repeat generated while the key is held.
+public enum KeyState: Sendable, Hashable { case released, pressed, repeated }
+
+/// Where scroll motion comes from (libinput's pointer axis sources).
+public enum AxisSource: Sendable, Hashable { case wheel, finger, continuous, wheelTilt }
+
+/// One scroll step or motion, both axes at once.
+public struct AxisMotion: Sendable, Hashable {
+    public var source: AxisSource
+    /// Scroll distance in logical units (vertical positive down, horizontal positive right).
+    public var horizontal: Double
+    public var vertical: Double
+    /// High-resolution wheel steps: 120 is one detent (wheel sources only, 0 otherwise).
+    public var horizontalV120: Double
+    public var verticalV120: Double
+    /// For finger and continuous sources: the axis stopped (a terminating event, value 0).
+    public var horizontalStop: Bool
+    public var verticalStop: Bool
+    /// Natural scrolling is on: content follows the fingers (wl_pointer.axis_relative_direction).
+    public var invertedDirection: Bool
+
+    public init(source: AxisSource, horizontal: Double = 0, vertical: Double = 0,
+                horizontalV120: Double = 0, verticalV120: Double = 0,
+                horizontalStop: Bool = false, verticalStop: Bool = false,
+                invertedDirection: Bool = false) {
+        self.source = source
+        self.horizontal = horizontal
+        self.vertical = vertical
+        self.horizontalV120 = horizontalV120
+        self.verticalV120 = verticalV120
+        self.horizontalStop = horizontalStop
+        self.verticalStop = verticalStop
+        self.invertedDirection = invertedDirection
+    }
+
+    /// Whole detents, rounded toward zero (wl_pointer.axis_discrete).
+    public var horizontalDiscrete: Int32 { Int32(horizontalV120 / 120) }
+    public var verticalDiscrete: Int32 { Int32(verticalV120 / 120) }
+}
+
+/// The phase of a touchpad gesture.
+public enum GesturePhase: Sendable, Hashable {
+    case begin, update
+    /// The gesture ended; `cancelled` when the fingers did not finish it (libinput's cancel).
+    case end(cancelled: Bool)
+}
+
+/// A touchpad swipe, pinch or hold, as libinput reports it.
+public struct TouchpadGesture: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable { case swipe, pinch, hold }
+    public var kind: Kind
+    public var phase: GesturePhase
+    public var fingers: Int
+    /// Motion of the fingers' centre since the last update, accelerated (logical units).
+    public var delta: Vector
+    public var unacceleratedDelta: Vector
+    /// Pinch only: scale relative to the start (1 at begin), and rotation since the last
+    /// update in degrees, clockwise.
+    public var scale: Double
+    public var rotation: Double
+
+    public init(kind: Kind, phase: GesturePhase, fingers: Int, delta: Vector = .zero,
+                unacceleratedDelta: Vector = .zero, scale: Double = 1, rotation: Double = 0) {
+        self.kind = kind
+        self.phase = phase
+        self.fingers = fingers
+        self.delta = delta
+        self.unacceleratedDelta = unacceleratedDelta
+        self.scale = scale
+        self.rotation = rotation
+    }
+}
+
+/// Switches libinput reports.
+public enum SwitchKind: Sendable, Hashable { case lid, tabletMode }
+
+/// A tablet tool or pad event, passed on to the compositor delegate as it came.
+public struct TabletEvent: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        case toolProximity, toolAxis, toolTip, toolButton
+        case padButton, padRing, padStrip, padKey
+    }
+    public var kind: Kind
+    /// Tool position in layout space, when the event carries one.
+    public var position: LayoutPoint?
+    /// Button or key code, ring or strip number.
+    public var code: UInt32
+    /// Proximity in/out, tip down/up, button pressed/released as 1/0; ring and strip value.
+    public var value: Double
+
+    public init(kind: Kind, position: LayoutPoint? = nil, code: UInt32 = 0, value: Double = 0) {
+        self.kind = kind
+        self.position = position
+        self.code = code
+        self.value = value
+    }
+}
+
+/// One input event entering the router: from a libinput backend, a replayed recording or a
+/// test. A value type; no case carries a heap reference except device announcements.
+public struct InputEvent: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        /// A finger touched down at a layout-space point.
+        case touchDown(TouchID, LayoutPoint)
+        /// A finger moved to a layout-space point.
+        case touchMotion(TouchID, LayoutPoint)
+        case touchUp(TouchID)
+        /// The device cancelled the touch (palm, device gone).
+        case touchCancel(TouchID)
+        /// The end of a touch frame: changes since the last frame are delivered together.
+        case touchFrame
+        /// Relative motion in logical units, accelerated and raw.
+        case pointerMotion(delta: Vector, unaccelerated: Vector)
+        /// Absolute motion to a layout-space point (tablets in mouse mode, VMs, tests).
+        case pointerMotionAbsolute(LayoutPoint)
+        /// A button (evdev code, e.g. BTN_LEFT 0x110) changed state.
+        case pointerButton(button: UInt32, state: ButtonState)
+        case pointerAxis(AxisMotion)
+        case touchpadGesture(TouchpadGesture)
+        /// A key (evdev code, e.g. KEY_A 30) changed state.
+        case key(keycode: UInt32, state: KeyState)
+        case switchToggled(SwitchKind, on: Bool)
+        case tablet(TabletEvent)
+        case deviceAdded(DeviceInfo)
+        case deviceRemoved
+    }
+
+    /// When the device produced the event, on the event loop's monotonic clock.
+    public var time: Timestamp
+    public var device: DeviceID
+    public var kind: Kind
+
+    public init(time: Timestamp, device: DeviceID = DeviceID(0), _ kind: Kind) {
+        self.time = time
+        self.device = device
+        self.kind = kind
+    }
+}

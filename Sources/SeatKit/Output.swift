@@ -1,0 +1,132 @@
+/// A display, placed in the layout, and the root of one surface tree.
+///
+/// The output's logical size is its mode (in pixels, in the panel's native orientation) after
+/// its transform, divided by its scale. Its ``root`` surface covers exactly that logical
+/// area; the output's ``responder`` comes after the root surface in every chain that starts
+/// in its tree, and the compositor delegate after it.
+public final class Output {
+    /// The connector name (`HDMI-A-1`, `DSI-1`): how devices are mapped to it.
+    public let name: String
+    /// Top-left corner in layout space.
+    public var position: LayoutPoint {
+        didSet { router?.outputGeometryDidChange() }
+    }
+    /// Mode size in pixels, in the panel's native orientation.
+    public var modeSize: Size {
+        didSet { geometryDidChange() }
+    }
+    public var transform: OutputTransform {
+        didSet { geometryDidChange() }
+    }
+    /// Pixels per logical unit (wl_output.scale, or a fractional scale).
+    public var scale: Double {
+        didSet { geometryDidChange() }
+    }
+    /// The root surface. Its frame always equals the output's logical area in output space.
+    public let root: Surface
+    /// The responder between the root surface and the compositor delegate.
+    public var responder: any Responder
+    /// The router whose layout holds this output.
+    public internal(set) weak var router: Router?
+
+    public init(name: String, position: LayoutPoint = .zero, modeSize: Size,
+                transform: OutputTransform = .normal, scale: Double = 1,
+                responder: any Responder = PassThroughResponder()) {
+        precondition(scale > 0, "an output's scale must be positive")
+        self.name = name
+        self.position = position
+        self.modeSize = modeSize
+        self.transform = transform
+        self.scale = scale
+        self.responder = responder
+        let logical = Output.logicalSize(modeSize: modeSize, transform: transform, scale: scale)
+        self.root = Surface(name: "\(name)/root", frame: SurfaceRect(origin: .zero, size: logical))
+        root.attach(to: self)
+    }
+
+    /// Size of the output in logical units.
+    public var logicalSize: Size {
+        Output.logicalSize(modeSize: modeSize, transform: transform, scale: scale)
+    }
+
+    /// The output's area in layout space.
+    public var layoutFrame: LayoutRect { LayoutRect(origin: position, size: logicalSize) }
+
+    /// Converts a layout-space point into this output's space.
+    public func convert(_ point: LayoutPoint) -> OutputPoint {
+        OutputPoint(x: point.x - position.x, y: point.y - position.y)
+    }
+
+    /// Converts a point of this output's space into layout space.
+    public func convertToLayout(_ point: OutputPoint) -> LayoutPoint {
+        LayoutPoint(x: point.x + position.x, y: point.y + position.y)
+    }
+
+    /// Maps a point given as fractions (0...1) of the panel in its native orientation (what
+    /// an absolute device mapped to this output reports, after its calibration) into layout
+    /// space, applying the output's transform.
+    public func layoutPoint(fromNormalized x: Double, _ y: Double) -> LayoutPoint {
+        let mapped = transform.mapNormalized(x: x, y: y)
+        let size = logicalSize
+        return LayoutPoint(x: position.x + mapped.x * size.width, y: position.y + mapped.y * size.height)
+    }
+
+    private static func logicalSize(modeSize: Size, transform: OutputTransform, scale: Double) -> Size {
+        let t = transform.transformedSize(modeSize)
+        return Size(width: t.width / scale, height: t.height / scale)
+    }
+
+    private func geometryDidChange() {
+        root.frame = SurfaceRect(origin: .zero, size: logicalSize)
+        router?.outputGeometryDidChange()
+    }
+}
+
+extension Output: CustomStringConvertible {
+    public var description: String { name }
+}
+
+/// The outputs of a router, placed in one layout plane.
+public struct Layout {
+    public internal(set) var outputs: [Output] = []
+
+    /// The topmost output holding `point` (the last added wins where outputs overlap).
+    public func output(at point: LayoutPoint) -> Output? {
+        var i = outputs.count
+        while i > 0 {
+            i -= 1
+            if outputs[i].layoutFrame.contains(point) { return outputs[i] }
+        }
+        return nil
+    }
+
+    /// The output with this connector name.
+    public func output(named name: String) -> Output? {
+        outputs.first { $0.name == name }
+    }
+
+    /// The smallest rectangle holding every output.
+    public var bounds: LayoutRect {
+        outputs.reduce(LayoutRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.layoutFrame) }
+    }
+
+    /// The point of the layout nearest to `point`: inside some output. Used to keep the
+    /// pointer on screen.
+    public func clamp(_ point: LayoutPoint) -> LayoutPoint {
+        if output(at: point) != nil || outputs.isEmpty { return point }
+        var best = point
+        var bestDistance = Double.infinity
+        for output in outputs {
+            let f = output.layoutFrame
+            // Half-open rectangles: stay just inside the right and bottom edges.
+            let x = Swift.min(Swift.max(point.x, f.minX), f.maxX - 1e-6)
+            let y = Swift.min(Swift.max(point.y, f.minY), f.maxY - 1e-6)
+            let d = (x - point.x) * (x - point.x) + (y - point.y) * (y - point.y)
+            if d < bestDistance {
+                bestDistance = d
+                best = LayoutPoint(x: x, y: y)
+            }
+        }
+        return best
+    }
+}

@@ -1,0 +1,79 @@
+/// What a filter decides about an event.
+public enum FilterDecision: Sendable, Hashable {
+    /// Let the event go on to the next filter and then to routing.
+    case pass
+    /// Take the event: no later filter, recognizer or responder sees it. Taking a key press
+    /// takes its repeats and release; taking a touch down takes the whole touch.
+    case consume
+}
+
+/// Compositor-wide policy that sees input before routing and may take it: a lock screen, a
+/// global shortcut, swallowing the touch that wakes the screen. Filters run in the order
+/// they were added; the first to consume wins.
+public protocol InputFilter: AnyObject {
+    /// Every event, as it enters the router (keys too, before interpretation).
+    func filter(_ event: InputEvent, router: Router) -> FilterDecision
+    /// Key presses and repeats after the key interpreter has filled in keysym, text and
+    /// modifiers: where global shortcuts belong. Releases are not asked: a release follows
+    /// its press.
+    func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision
+}
+
+extension InputFilter {
+    public func filter(_ event: InputEvent, router: Router) -> FilterDecision { .pass }
+    public func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision { .pass }
+}
+
+/// Sees every event, whether or not a filter consumed it, and cannot change anything about
+/// its routing: idle tracking, on-screen display of keys, statistics.
+public protocol InputSpy: AnyObject {
+    func observe(_ event: InputEvent, consumed: Bool, router: Router)
+}
+
+/// Turns evdev keycodes into keysyms, text and modifiers, keeping the keyboard's state.
+/// SeatKitXKB implements it over xkbcommon; the core stays free of C.
+public protocol KeyInterpreter: AnyObject {
+    /// Updates the keyboard state with the key and fills in `keysym`, `baseKeysym`, `text`,
+    /// `modifiers` and `modifierMasks`. Called once for every key event the router receives,
+    /// consumed or not, so the state never drifts from the hardware.
+    func interpret(_ event: inout KeyEvent)
+}
+
+/// An event that reached the end of its chain with nobody handling it.
+public enum DroppedEvent {
+    case touchesBegan(TouchEvent)
+    case touchesMoved(TouchEvent)
+    case touchesEnded(TouchEvent)
+    case pointerMotion(PointerMotionEvent)
+    case pointerButton(PointerButtonEvent)
+    case pointerAxis(PointerAxisEvent)
+    case touchpadGesture(TouchpadGestureEvent)
+    case keyDown(KeyEvent)
+    case keyUp(KeyEvent)
+    case action(Action)
+}
+
+/// The compositor: the last responder of every chain, and the one who decides what the
+/// router cannot decide alone. Every method has a default.
+public protocol CompositorDelegate: Responder {
+    /// An event that no responder handled, the delegate's own responder methods included.
+    func router(_ router: Router, dropped event: DroppedEvent)
+    /// Chooses the next first responder when the first responder's surface is removed.
+    /// `formerParent` is the removed subtree's former parent. Default: the nearest attached
+    /// ancestor, from `formerParent` up, that can become first responder.
+    func router(_ router: Router, firstResponderAfterRemoving removed: Surface, formerParent: Surface) -> Surface?
+    /// Events that do not go through a responder chain: switches, tablet tools and pads,
+    /// device announcements.
+    func router(_ router: Router, deviceEvent event: InputEvent)
+    /// The union of the present devices' capabilities changed.
+    func router(_ router: Router, capabilitiesChanged capabilities: DeviceCapabilities)
+}
+
+extension CompositorDelegate {
+    public func router(_ router: Router, dropped event: DroppedEvent) {}
+    public func router(_ router: Router, firstResponderAfterRemoving removed: Surface, formerParent: Surface) -> Surface? {
+        router.nearestAncestorThatCanBecomeFirstResponder(startingAt: formerParent)
+    }
+    public func router(_ router: Router, deviceEvent event: InputEvent) {}
+    public func router(_ router: Router, capabilitiesChanged capabilities: DeviceCapabilities) {}
+}

@@ -1,0 +1,141 @@
+extension Router {
+    // MARK: Keys
+
+    func key(_ event: InputEvent, keycode: UInt32, state: KeyState) {
+        var keyEvent = KeyEvent(time: event.time, device: event.device, keycode: keycode, state: state)
+        // The interpreter sees every key, consumed or not, so modifiers never drift.
+        keyInterpreter?.interpret(&keyEvent)
+        switch state {
+        case .pressed:
+            if !pressedKeys.contains(keycode) { pressedKeys.append(keycode) }
+        case .released:
+            if let index = pressedKeys.firstIndex(of: keycode) { pressedKeys.remove(at: index) }
+        case .repeated:
+            break
+        }
+
+        // A key whose press was taken (by a filter or a key command) is taken to the end.
+        if let index = swallowedKeys.firstIndex(of: keycode) {
+            if state == .released { swallowedKeys.remove(at: index) }
+            trace?.record(.followedConsumed(event))
+            observe(event, consumed: true)
+            return
+        }
+        if runFilters(event) {
+            if state == .pressed { swallowedKeys.append(keycode) }
+            return
+        }
+        if state != .released {
+            for (index, filter) in filters.enumerated() where filter.filterKey(keyEvent, router: self) == .consume {
+                trace?.record(.consumed(event, filter: index))
+                swallowedKeys.append(keycode)
+                return
+            }
+        }
+        deliverKey(keyEvent)
+    }
+
+    /// Sends a key event to the first responder and up its chain, matching key commands on
+    /// the way. Bypasses filters; the keyboard state is the caller's business. Key repeat
+    /// generators call this.
+    public func deliverKey(_ keyEvent: KeyEvent) {
+        let focus = firstResponder
+        if keyEvent.state == .released {
+            if walkChain(from: chainStart(focus), target: focus, kind: .keyUp, { responder, context in
+                responder.keyUp(keyEvent, context: context)
+            }) == nil {
+                reportDropped(.keyUp, .keyUp(keyEvent))
+            }
+            return
+        }
+        var matchedCommand = false
+        let handledBy = walkChain(from: chainStart(focus), target: focus, kind: .keyDown) { responder, context in
+            for command in responder.keyCommands where command.matches(keyEvent) {
+                matchedCommand = true
+                trace?.record(.keyCommand(TraceSubject(context.link), command.action))
+                responder.perform(command.action, context: context)
+                return .handled
+            }
+            return responder.keyDown(keyEvent, context: context)
+        }
+        if matchedCommand, keyEvent.state == .pressed, !swallowedKeys.contains(keyEvent.keycode) {
+            swallowedKeys.append(keyEvent.keycode)
+        }
+        if handledBy == nil { reportDropped(.keyDown, .keyDown(keyEvent)) }
+    }
+
+    // MARK: First responder
+
+    /// Makes `surface`'s responder the first responder: keys go to it first. Fails (returns
+    /// false) when the surface is detached, its responder cannot become first responder, or
+    /// the current first responder refuses to resign. The old one gets
+    /// `didResignFirstResponder`, then the new one `didBecomeFirstResponder`.
+    @discardableResult
+    public func becomeFirstResponder(_ surface: Surface) -> Bool {
+        if surface === firstResponder { return true }
+        guard surface.isAttached, surface.responder.canBecomeFirstResponder else { return false }
+        return moveFirstResponder(to: surface)
+    }
+
+    /// Clears the first responder, if it agrees to resign. Keys then go to the delegate.
+    @discardableResult
+    public func resignFirstResponder() -> Bool {
+        guard firstResponder != nil else { return true }
+        return moveFirstResponder(to: nil)
+    }
+
+    private func moveFirstResponder(to surface: Surface?) -> Bool {
+        let old = firstResponder
+        if let old, old.isAttached, !old.responder.canResignFirstResponder { return false }
+        firstResponder = surface
+        trace?.record(.keyboardFocus(from: TraceSubject(old), to: TraceSubject(surface)))
+        if let old, old.isAttached {
+            old.responder.didResignFirstResponder(context: ResponderContext(router: self, link: .surface(old), target: old))
+        }
+        if let surface, firstResponder === surface {
+            surface.responder.didBecomeFirstResponder(context: ResponderContext(router: self, link: .surface(surface), target: surface))
+        }
+        return true
+    }
+
+    /// The nearest attached surface, from `surface` up through its ancestors, whose
+    /// responder can become first responder: the default focus rule after a removal.
+    public func nearestAncestorThatCanBecomeFirstResponder(startingAt surface: Surface) -> Surface? {
+        var node: Surface? = surface
+        while let current = node {
+            if current.isAttached, current.responder.canBecomeFirstResponder { return current }
+            node = current.parent
+        }
+        return nil
+    }
+
+    // MARK: Actions
+
+    /// Sends a named action. With a target, straight to that surface's responder; without
+    /// one, up the chain from the first responder (the delegate when there is none) to the
+    /// first responder that can perform it, as UIKit's `sendAction` with a nil target.
+    /// Returns whether someone performed it; otherwise the delegate is told it was dropped.
+    @discardableResult
+    public func sendAction(_ action: Action, to target: Surface? = nil) -> Bool {
+        if let target {
+            guard target.isAttached, target.responder.canPerform(action) else {
+                reportDropped(.action, .action(action))
+                return false
+            }
+            target.responder.perform(action, context: ResponderContext(router: self, link: .surface(target), target: target))
+            trace?.record(.asked(TraceSubject(target), .action, .handled))
+            return true
+        }
+        let focus = firstResponder
+        let handledBy = walkChain(from: chainStart(focus), target: focus, kind: .action) { responder, context in
+            guard responder.canPerform(action) else { return .notHandled }
+            responder.perform(action, context: context)
+            return .handled
+        }
+        if handledBy == nil {
+            reportDropped(.action, .action(action))
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,214 @@
+extension Router {
+    /// The number of fingers down and routed (not counting touches a filter took).
+    public var activeTouchCount: Int { activeTouches.reduce(0) { $1.finished ? $0 : $0 + 1 } }
+
+    /// The surface a touch is bound to, while it is down.
+    public func surface(boundTo id: TouchID) -> Surface? {
+        activeTouches.first { $0.id == id && !$0.finished }?.surface
+    }
+
+    /// Cancels every active touch for which `predicate` holds: each responder that saw it
+    /// gets `touchesCancelled` (removed surfaces excepted), and later events of the touch
+    /// are ignored until its up.
+    public func cancelTouches(reason: String, where predicate: (TouchSnapshot) -> Bool) {
+        cancelSequences(reason: reason) { predicate(TouchSnapshot($0)) }
+    }
+
+    /// What can be known about an active touch from outside the router.
+    public struct TouchSnapshot {
+        public let id: TouchID
+        public let device: DeviceID
+        public let surface: Surface?
+        public let output: Output?
+        public let location: LayoutPoint
+
+        init(_ s: TouchSequence) {
+            id = s.id
+            device = s.device
+            surface = s.surface
+            output = s.output
+            location = s.location
+        }
+    }
+
+    // MARK: Input
+
+    func touchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint) {
+        if consumedTouches.contains(id) || activeTouches.contains(where: { $0.id == id && !$0.finished }) {
+            trace?.record(.ignored(event, reason: "touch id already down"))
+            observe(event, consumed: true)
+            return
+        }
+        if runFilters(event) {
+            consumedTouches.append(id)
+            return
+        }
+        let output = layout.output(at: point)
+        var surface: Surface?
+        if let output {
+            surface = output.root.hitTest(SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y))
+        }
+        if let trace {
+            trace.record(.hitTest(point, result: TraceSubject(surface)))
+            trace.record(.touchBound(id, to: TraceSubject(surface)))
+        }
+        let sequence = touchPool.popLast() ?? TouchSequence()
+        sequence.reset(id: id, device: event.device, surface: surface, output: output, at: point, time: event.time)
+        activeTouches.append(sequence)
+    }
+
+    func touchMotion(_ event: InputEvent, id: TouchID, to point: LayoutPoint) {
+        if consumedTouches.contains(id) {
+            trace?.record(.followedConsumed(event))
+            observe(event, consumed: true)
+            return
+        }
+        guard let sequence = activeSequence(id) else {
+            trace?.record(.ignored(event, reason: "no such touch"))
+            observe(event, consumed: false)
+            return
+        }
+        observe(event, consumed: false)
+        sequence.location = point
+        if !sequence.beganPending { sequence.movedPending = true }
+    }
+
+    func touchUp(_ event: InputEvent, id: TouchID) {
+        if let index = consumedTouches.firstIndex(of: id) {
+            consumedTouches.remove(at: index)
+            trace?.record(.followedConsumed(event))
+            observe(event, consumed: true)
+            return
+        }
+        guard let sequence = activeSequence(id) else {
+            trace?.record(.ignored(event, reason: "no such touch"))
+            observe(event, consumed: false)
+            return
+        }
+        observe(event, consumed: false)
+        sequence.endedPending = true
+    }
+
+    func touchCancel(_ event: InputEvent, id: TouchID) {
+        if let index = consumedTouches.firstIndex(of: id) {
+            consumedTouches.remove(at: index)
+            observe(event, consumed: true)
+            return
+        }
+        observe(event, consumed: false)
+        cancelSequences(reason: "cancelled by the device") { $0.id == id }
+    }
+
+    func touchFrame(_ event: InputEvent) {
+        observe(event, consumed: false)
+        dispatchTouches(time: event.time)
+    }
+
+    private func activeSequence(_ id: TouchID) -> TouchSequence? {
+        for sequence in activeTouches where sequence.id == id && !sequence.finished { return sequence }
+        return nil
+    }
+
+    // MARK: Delivery
+
+    /// Delivers what changed since the last frame: all began, then moved, then ended points,
+    /// one event per phase and bound surface.
+    private func dispatchTouches(time: Timestamp) {
+        let wasDispatching = isDispatchingTouches
+        isDispatchingTouches = true
+        dispatch(.began, time: time)
+        dispatch(.moved, time: time)
+        dispatch(.ended, time: time)
+        for sequence in activeTouches where sequence.endedPending {
+            sequence.endedPending = false
+            sequence.finished = true
+        }
+        isDispatchingTouches = wasDispatching
+        if !wasDispatching { compactTouches() }
+    }
+
+    private func dispatch(_ phase: TouchPhase, time: Timestamp) {
+        touchFrameMark &+= 1
+        let mark = touchFrameMark
+        var i = 0
+        while i < activeTouches.count {
+            let lead = activeTouches[i]
+            i += 1
+            guard !lead.finished, lead.isPending(phase), lead.mark != mark else { continue }
+            let surface = lead.surface
+            let origin = surface?.layoutOrigin
+            touchScratch.removeAll(keepingCapacity: true)
+            for j in (i - 1)..<activeTouches.count {
+                let other = activeTouches[j]
+                if !other.finished, other.isPending(phase), other.mark != mark, other.surface === surface {
+                    other.mark = mark
+                    other.clearPending(phase)
+                    touchScratch.append(other.point(surfaceOrigin: origin))
+                }
+            }
+            deliverTouchGroup(phase, lead: lead, mark: mark, time: time)
+        }
+    }
+
+    private func deliverTouchGroup(_ phase: TouchPhase, lead: TouchSequence, mark: UInt64, time: Timestamp) {
+        let event = TouchEvent(time: time, touches: touchScratch)
+        let surface = lead.surface
+        let handledBy = walkChain(from: chainStart(surface), target: surface, kind: phase.kind, stopIf: { lead.finished }) { responder, context in
+            for sequence in activeTouches where sequence.mark == mark && sequence.surface === surface {
+                sequence.noteSeen(context.link)
+            }
+            switch phase {
+            case .began: return responder.touchesBegan(event, context: context)
+            case .moved: return responder.touchesMoved(event, context: context)
+            case .ended: return responder.touchesEnded(event, context: context)
+            }
+        }
+        if handledBy == nil && !lead.finished {
+            switch phase {
+            case .began: reportDropped(.touchesBegan, .touchesBegan(event))
+            case .moved: reportDropped(.touchesMoved, .touchesMoved(event))
+            case .ended: reportDropped(.touchesEnded, .touchesEnded(event))
+            }
+        }
+    }
+
+    /// Cancels matching touches: `touchesCancelled` to every responder that saw each one and
+    /// is still deliverable, then the touch is finished.
+    func cancelSequences(reason: String, where predicate: (TouchSequence) -> Bool) {
+        var i = 0
+        while i < activeTouches.count {
+            let sequence = activeTouches[i]
+            i += 1
+            guard !sequence.finished, predicate(sequence) else { continue }
+            sequence.finished = true
+            trace?.record(.touchCancelled(sequence.id, reason: reason))
+            guard !sequence.seen.isEmpty else { continue }
+            let time = clock.now
+            touchScratch.removeAll(keepingCapacity: true)
+            touchScratch.append(sequence.point(surfaceOrigin: sequence.surface?.layoutOrigin))
+            let event = TouchEvent(time: time, touches: touchScratch)
+            for link in sequence.seen where isDeliverable(link) {
+                guard let responder = responder(for: link) else { continue }
+                responder.touchesCancelled(event, context: ResponderContext(router: self, link: link, target: sequence.surface))
+                trace?.record(.told(TraceSubject(link), .touchesCancelled))
+            }
+        }
+        if !isDispatchingTouches { compactTouches() }
+    }
+
+    /// Returns finished sequences to the pool.
+    private func compactTouches() {
+        var i = 0
+        while i < activeTouches.count {
+            if activeTouches[i].finished {
+                let sequence = activeTouches.remove(at: i)
+                sequence.surface = nil
+                sequence.output = nil
+                sequence.seen.removeAll(keepingCapacity: true)
+                touchPool.append(sequence)
+            } else {
+                i += 1
+            }
+        }
+    }
+}

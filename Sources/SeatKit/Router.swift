@@ -1,0 +1,292 @@
+/// Decides who gets each touch, click, scroll, key and gesture of one seat.
+///
+/// ```
+///  inject(InputEvent)
+///     │  key events: the KeyInterpreter fills in keysym, text, modifiers
+///     ├─► filters, in order; the first to consume ends it (its release/up follows it)
+///     ├─► spies observe everything, consumed or not
+///     ├─► target: touch down → hit-test (bound for the touch's life)
+///     │           pointer → hit-test, or the focus while a button is held
+///     │           key → the first responder
+///     └─► chain: target surface → parent → … → root surface → output → delegate
+///               (the first responder to answer .handled ends it; else "dropped")
+/// ```
+///
+/// One thread: the compositor's event loop. The router never reads the wall clock: time
+/// comes from events and from ``clock``. Once warm, routing an event allocates nothing.
+public final class Router {
+    /// The outputs, in layout space.
+    public private(set) var layout = Layout()
+    /// The event loop's clock and timers.
+    public let clock: any Clock
+    /// The compositor: last responder of every chain. Held weakly; the compositor owns the
+    /// router.
+    public weak var delegate: (any CompositorDelegate)?
+    /// Fills in keysyms, text and modifiers for key events (SeatKitXKB provides one).
+    public var keyInterpreter: (any KeyInterpreter)?
+    /// Receives every routing decision; `nil` (the default) costs nothing.
+    public var trace: (any TraceSink)?
+
+    public private(set) var filters: [any InputFilter] = []
+    public private(set) var spies: [any InputSpy] = []
+
+    // Touch state (Router+Touch.swift).
+    var activeTouches: [TouchSequence] = []
+    var touchPool: [TouchSequence] = []
+    var consumedTouches: [TouchID] = []
+    var touchScratch: [TouchPoint] = []
+    var isDispatchingTouches = false
+    var touchFrameMark: UInt64 = 0
+
+    // Pointer state (Router+Pointer.swift).
+    public internal(set) var pointerLocation = LayoutPoint.zero
+    public internal(set) var pointerFocus: Surface?
+    var pressedButtons: [UInt32] = []
+    var consumedButtons: [UInt32] = []
+
+    // Keyboard state (Router+Keyboard.swift).
+    public internal(set) var firstResponder: Surface?
+    public internal(set) var pressedKeys: [UInt32] = []
+    var swallowedKeys: [UInt32] = []
+
+    // Devices.
+    public private(set) var devices: [DeviceID: DeviceInfo] = [:]
+    public private(set) var capabilities: DeviceCapabilities = []
+
+    /// Longest chain walked before a redirect loop is assumed.
+    let chainStepLimit = 1 << 16
+
+    public init(clock: any Clock) {
+        self.clock = clock
+        touchScratch.reserveCapacity(16)
+        activeTouches.reserveCapacity(16)
+        touchPool.reserveCapacity(16)
+        consumedTouches.reserveCapacity(16)
+        pressedButtons.reserveCapacity(8)
+        consumedButtons.reserveCapacity(8)
+        pressedKeys.reserveCapacity(16)
+        swallowedKeys.reserveCapacity(16)
+    }
+
+    // MARK: Outputs
+
+    /// Places an output in the layout; its tree becomes routable.
+    public func addOutput(_ output: Output) {
+        precondition(output.router == nil || output.router === self, "an output belongs to one router")
+        guard !layout.outputs.contains(where: { $0 === output }) else { return }
+        output.router = self
+        layout.outputs.append(output)
+    }
+
+    /// Removes an output: its surfaces stop receiving input as if they had been removed.
+    public func removeOutput(_ output: Output) {
+        guard let index = layout.outputs.firstIndex(where: { $0 === output }) else { return }
+        layout.outputs.remove(at: index)
+        for child in output.root.children { child.removeFromParent() }
+        cancelSequences(reason: "output removed") { $0.output === output }
+        if pointerFocus?.output === output { setPointerFocus(nil, time: clock.now) }
+        output.router = nil
+    }
+
+    func outputGeometryDidChange() {
+        pointerLocation = layout.clamp(pointerLocation)
+    }
+
+    // MARK: Filters and spies
+
+    /// Adds a filter after the existing ones.
+    public func addFilter(_ filter: any InputFilter) { filters.append(filter) }
+    public func removeFilter(_ filter: any InputFilter) { filters.removeAll { $0 === filter } }
+    public func addSpy(_ spy: any InputSpy) { spies.append(spy) }
+    public func removeSpy(_ spy: any InputSpy) { spies.removeAll { $0 === spy } }
+
+    // MARK: Entry point
+
+    /// Routes one event. Events must arrive in time order, as the device produced them.
+    public func inject(_ event: InputEvent) {
+        trace?.record(.received(event))
+        switch event.kind {
+        case .touchDown(let id, let point): touchDown(event, id: id, at: point)
+        case .touchMotion(let id, let point): touchMotion(event, id: id, to: point)
+        case .touchUp(let id): touchUp(event, id: id)
+        case .touchCancel(let id): touchCancel(event, id: id)
+        case .touchFrame: touchFrame(event)
+        case .pointerMotion(let delta, let raw):
+            if runFilters(event) { return }
+            movePointer(to: layout.clamp(pointerLocation.offset(by: delta)), event: event, delta: delta, unaccelerated: raw)
+        case .pointerMotionAbsolute(let point):
+            if runFilters(event) { return }
+            let target = layout.clamp(point)
+            movePointer(to: target, event: event, delta: target.vector(from: pointerLocation), unaccelerated: .zero)
+        case .pointerButton(let button, let state): pointerButton(event, button: button, state: state)
+        case .pointerAxis(let motion):
+            if runFilters(event) { return }
+            pointerAxis(event, motion: motion)
+        case .touchpadGesture(let gesture):
+            if runFilters(event) { return }
+            touchpadGesture(event, gesture: gesture)
+        case .key(let keycode, let state): key(event, keycode: keycode, state: state)
+        case .switchToggled, .tablet:
+            if runFilters(event) { return }
+            delegate?.router(self, deviceEvent: event)
+        case .deviceAdded(let info):
+            devices[event.device] = info
+            updateCapabilities()
+            observe(event, consumed: false)
+            delegate?.router(self, deviceEvent: event)
+        case .deviceRemoved:
+            deviceRemoved(event)
+        }
+    }
+
+    /// Runs the filters, then the spies. Returns true when a filter consumed the event.
+    func runFilters(_ event: InputEvent) -> Bool {
+        var consumedBy: Int?
+        for (index, filter) in filters.enumerated() where filter.filter(event, router: self) == .consume {
+            consumedBy = index
+            break
+        }
+        if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
+        observe(event, consumed: consumedBy != nil)
+        return consumedBy != nil
+    }
+
+    func observe(_ event: InputEvent, consumed: Bool) {
+        for spy in spies { spy.observe(event, consumed: consumed, router: self) }
+    }
+
+    // MARK: Devices
+
+    private func deviceRemoved(_ event: InputEvent) {
+        cancelSequences(reason: "device removed") { $0.device == event.device }
+        devices[event.device] = nil
+        updateCapabilities()
+        observe(event, consumed: false)
+        delegate?.router(self, deviceEvent: event)
+    }
+
+    private func updateCapabilities() {
+        let union = devices.values.reduce(into: DeviceCapabilities()) { $0.formUnion($1.capabilities) }
+        guard union != capabilities else { return }
+        capabilities = union
+        delegate?.router(self, capabilitiesChanged: union)
+    }
+
+    // MARK: The responder chain
+
+    /// The responder behind a link, or `nil` for a missing delegate.
+    func responder(for link: ChainLink) -> (any Responder)? {
+        switch link {
+        case .surface(let s): return s.responder
+        case .output(let o): return o.responder
+        case .delegate: return delegate
+        }
+    }
+
+    /// The link after `link`: the responder's own choice, starting from the default.
+    /// `output` stands in when a surface has been detached mid-walk.
+    func nextLink(after link: ChainLink, responder: (any Responder)?, output: Output?) -> ChainLink? {
+        let defaultNext: ChainLink?
+        switch link {
+        case .surface(let s):
+            if let parent = s.parent, s.isAttached {
+                defaultNext = .surface(parent)
+            } else if let o = s.output ?? output {
+                defaultNext = .output(o)
+            } else {
+                defaultNext = .delegate
+            }
+        case .output: defaultNext = .delegate
+        case .delegate: defaultNext = nil
+        }
+        guard let responder else { return defaultNext }
+        return responder.nextResponder(after: defaultNext)
+    }
+
+    /// True when events may be delivered to the link: a surface must still be attached.
+    @inline(__always)
+    func isDeliverable(_ link: ChainLink) -> Bool {
+        if case .surface(let s) = link { return s.isAttached }
+        return true
+    }
+
+    /// Walks the chain from `start`, asking each responder with `ask` until one handles the
+    /// event. Returns the link that handled it, or `nil` when nobody did (the caller reports
+    /// the drop). Removed surfaces met on the way are skipped.
+    @inline(__always)
+    func walkChain(from start: ChainLink, target: Surface?, kind: RoutedEventKind,
+                   stopIf shouldStop: () -> Bool = { false },
+                   _ ask: (any Responder, ResponderContext) -> ResponderResult) -> ChainLink? {
+        var link: ChainLink? = start
+        var output: Output?
+        if case .surface(let s) = start { output = s.output }
+        var steps = 0
+        while let current = link {
+            if shouldStop() { return nil }
+            steps += 1
+            if steps > chainStepLimit {
+                trace?.record(.chainCycle(kind))
+                return nil
+            }
+            let responder = responder(for: current)
+            if let responder, isDeliverable(current) {
+                let context = ResponderContext(router: self, link: current, target: target)
+                let result = ask(responder, context)
+                trace?.record(.asked(TraceSubject(current), kind, result))
+                if result == .handled { return current }
+            }
+            link = nextLink(after: current, responder: responder, output: output)
+        }
+        return nil
+    }
+
+    /// The first link of a chain that starts at `surface`, or the delegate without one.
+    @inline(__always)
+    func chainStart(_ surface: Surface?) -> ChainLink {
+        if let surface, surface.isAttached { return .surface(surface) }
+        return .delegate
+    }
+
+    func reportDropped(_ kind: RoutedEventKind, _ event: DroppedEvent) {
+        trace?.record(.dropped(kind))
+        delegate?.router(self, dropped: event)
+    }
+
+    // MARK: Hit-testing
+
+    /// The surface that input at a layout-space point goes to, ignoring grabs and bound
+    /// touches: the topmost, deepest surface of the topmost output there.
+    public func surface(at point: LayoutPoint) -> Surface? {
+        guard let output = layout.output(at: point) else { return nil }
+        let local = SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y)
+        return output.root.hitTest(local)
+    }
+
+    // MARK: Tree changes
+
+    /// Called by ``Surface/removeFromParent()`` after `root` and its subtree left an output.
+    func subtreeDidDetach(_ root: Surface, from formerParent: Surface) {
+        cancelSequences(reason: "surface removed") { sequence in
+            guard let s = sequence.surface else { return false }
+            return !s.isAttached
+        }
+        if let focus = pointerFocus, !focus.isAttached {
+            trace?.record(.pointerFocus(from: TraceSubject(focus), to: .none))
+            pointerFocus = nil
+            // The focus went away under a still pointer: find what is there now, unless a
+            // button holds the (now empty) implicit grab.
+            if pressedButtons.isEmpty { refreshPointerFocus(time: clock.now) }
+        }
+        if let focused = firstResponder, !focused.isAttached {
+            firstResponder = nil
+            let replacement: Surface?
+            if let delegate {
+                replacement = delegate.router(self, firstResponderAfterRemoving: focused, formerParent: formerParent)
+            } else {
+                replacement = nearestAncestorThatCanBecomeFirstResponder(startingAt: formerParent)
+            }
+            trace?.record(.keyboardFocus(from: TraceSubject(focused), to: TraceSubject(replacement)))
+            if let replacement { becomeFirstResponder(replacement) }
+        }
+    }
+}

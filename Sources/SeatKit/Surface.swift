@@ -1,0 +1,272 @@
+/// Identifies a surface in traces; unique for the life of the process.
+public struct SurfaceID: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt32
+    public var description: String { "#\(rawValue)" }
+}
+
+/// A node of the surface tree: a rectangle that can receive input, with exactly one
+/// responder.
+///
+/// A surface's `frame` is in its parent's surface space; its children are ordered back to
+/// front and may extend beyond it (as Wayland subsurfaces do) unless `clipsChildren` is set.
+/// Each surface keeps the bounding box of everything in its subtree that can be hit, updated
+/// incrementally, so hit-testing skips a subtree that cannot hold the point.
+///
+/// Surfaces are compared by identity. The parent link is weak: the tree owns downward. A
+/// surface belongs to at most one output's tree; it receives input only while attached.
+public final class Surface {
+    private nonisolated(unsafe) static var lastID: UInt32 = 0
+
+    public let id: SurfaceID
+    /// A name for traces and descriptions.
+    public var name: String
+    /// The one responder that handles this surface's input. Replace it at any time; the
+    /// surface holds it strongly.
+    public var responder: any Responder
+
+    /// Position and size in the parent's surface space (for a root surface: output space).
+    public var frame: SurfaceRect {
+        didSet { if frame != oldValue { frameDidChange() } }
+    }
+
+    /// Surface-local rectangles that accept input, clipped to the surface's bounds; `nil`
+    /// means the whole surface (Wayland's infinite input region), `[]` means none.
+    public var inputRegion: [SurfaceRect]? {
+        didSet { ownAreaDidChange() }
+    }
+
+    /// A hidden surface and its whole subtree are skipped by hit-testing.
+    public var isHidden = false {
+        didSet { if isHidden != oldValue { ownAreaDidChange() } }
+    }
+
+    /// An input-disabled surface and its whole subtree are skipped by hit-testing.
+    public var isInputDisabled = false {
+        didSet { if isInputDisabled != oldValue { ownAreaDidChange() } }
+    }
+
+    /// UIKit's rule: when set, parts of children outside this surface's bounds cannot be hit.
+    /// Off by default, because Wayland subsurfaces may stick out of their parent.
+    public var clipsChildren = false {
+        didSet { if clipsChildren != oldValue { ownAreaDidChange() } }
+    }
+
+    public private(set) weak var parent: Surface?
+    /// Children, back to front: the last one is on top.
+    public private(set) var children: [Surface] = []
+    /// The output whose tree holds this surface, while it is attached.
+    public internal(set) weak var output: Output?
+
+    /// The bounding box of the hittable parts of this subtree, in this surface's space;
+    /// `nil` when nothing in it can be hit.
+    public private(set) var subtreeBounds: SurfaceRect?
+
+    /// Creates a detached surface.
+    /// - Parameters:
+    ///   - frame: position and size in the future parent's surface space.
+    ///   - responder: the responder for this surface's input; by default one that handles
+    ///     nothing, so events walk on to the parent.
+    public init(name: String = "", frame: SurfaceRect, responder: any Responder = PassThroughResponder()) {
+        Surface.lastID &+= 1
+        self.id = SurfaceID(rawValue: Surface.lastID)
+        self.name = name.isEmpty ? "surface\(Surface.lastID)" : name
+        self.frame = frame
+        self.responder = responder
+        self.subtreeBounds = nil
+        recomputeSubtreeBounds()
+    }
+
+    /// This surface's bounds in its own space: origin zero, size of the frame.
+    public var bounds: SurfaceRect { SurfaceRect(origin: .zero, size: frame.size) }
+
+    /// True while the surface is in an output's tree.
+    public var isAttached: Bool { output != nil }
+
+    // MARK: Tree editing
+
+    /// Adds `child` on top of the existing children, first removing it from any parent.
+    public func addChild(_ child: Surface) {
+        insertChild(child, at: children.count)
+    }
+
+    /// Inserts `child` at `index` (0 is the back), first removing it from any parent.
+    public func insertChild(_ child: Surface, at index: Int) {
+        precondition(child !== self, "a surface cannot be its own child")
+        precondition(!isDescendant(of: child), "adding an ancestor as a child would make a cycle")
+        if child.parent != nil { child.removeFromParent() }
+        children.insert(child, at: Swift.min(index, children.count))
+        child.parent = self
+        if let output { child.attach(to: output) }
+        childAreaDidChange()
+    }
+
+    /// Moves `child` to the top of its siblings.
+    public func bringToFront(_ child: Surface) {
+        guard let index = children.firstIndex(where: { $0 === child }) else { return }
+        children.remove(at: index)
+        children.append(child)
+        // The bounding box is unchanged; only the order matters to hit-testing.
+    }
+
+    /// Removes this surface (and its subtree) from its parent. Touches bound to the subtree
+    /// are cancelled, pointer focus inside it is cleared and keyboard focus moves by the
+    /// delegate's rule; nothing is delivered to a removed surface afterwards. Safe to call
+    /// from inside an event handler.
+    public func removeFromParent() {
+        guard let parent else { return }
+        if let index = parent.children.firstIndex(where: { $0 === self }) {
+            parent.children.remove(at: index)
+        }
+        self.parent = nil
+        let formerOutput = output
+        if formerOutput != nil { detachSubtree() }
+        parent.childAreaDidChange()
+        formerOutput?.router?.subtreeDidDetach(self, from: parent)
+    }
+
+    /// True if `ancestor` is this surface's parent, grandparent, ...
+    public func isDescendant(of ancestor: Surface) -> Bool {
+        var node = parent
+        while let current = node {
+            if current === ancestor { return true }
+            node = current.parent
+        }
+        return false
+    }
+
+    func attach(to output: Output) {
+        self.output = output
+        for child in children { child.attach(to: output) }
+    }
+
+    private func detachSubtree() {
+        output = nil
+        for child in children { child.detachSubtree() }
+    }
+
+    // MARK: Coordinates
+
+    /// This surface's origin in layout space, or `nil` when detached.
+    public var layoutOrigin: LayoutPoint? {
+        guard let output else { return nil }
+        var x = 0.0, y = 0.0
+        var node: Surface? = self
+        while let current = node {
+            x += current.frame.origin.x
+            y += current.frame.origin.y
+            node = current.parent
+        }
+        return LayoutPoint(x: output.position.x + x, y: output.position.y + y)
+    }
+
+    /// Converts a layout-space point into this surface's space; `nil` when detached.
+    public func convert(_ point: LayoutPoint) -> SurfacePoint? {
+        guard let origin = layoutOrigin else { return nil }
+        return SurfacePoint(x: point.x - origin.x, y: point.y - origin.y)
+    }
+
+    /// Converts a point of this surface's space into layout space; `nil` when detached.
+    public func convertToLayout(_ point: SurfacePoint) -> LayoutPoint? {
+        guard let origin = layoutOrigin else { return nil }
+        return LayoutPoint(x: point.x + origin.x, y: point.y + origin.y)
+    }
+
+    // MARK: Hit-testing
+
+    /// True when the surface itself (not its children) accepts input at `point`, given in
+    /// its own space: inside its bounds and its input region, and the responder agrees.
+    public func acceptsInput(at point: SurfacePoint) -> Bool {
+        guard bounds.contains(point) else { return false }
+        if let region = inputRegion {
+            var inside = false
+            for rect in region where rect.contains(point) {
+                inside = true
+                break
+            }
+            if !inside { return false }
+        }
+        return responder.refineHitTest(at: point, in: self)
+    }
+
+    /// The topmost, deepest surface of this subtree that accepts input at `point` (in this
+    /// surface's space): children from the top down, each before its parent, as UIKit's
+    /// `hitTest(_:with:)`. Hidden and input-disabled subtrees are skipped. Does not look at
+    /// grabs or bound touches: the router does.
+    public func hitTest(_ point: SurfacePoint) -> Surface? {
+        guard let box = subtreeBounds, box.contains(point) else { return nil }
+        return hitTestBelowBounds(point)
+    }
+
+    /// Hit-testing that reports every surface it checks, in order, to `visit`: for tests and
+    /// for explaining a result. `visit` sees a surface when its own area is tested.
+    public func hitTest(_ point: SurfacePoint, visiting visit: (Surface) -> Void) -> Surface? {
+        guard !isHidden, !isInputDisabled else { return nil }
+        if clipsChildren, !bounds.contains(point) { return nil }
+        visit(self)
+        for child in children.reversed() {
+            let local = SurfacePoint(x: point.x - child.frame.origin.x, y: point.y - child.frame.origin.y)
+            if let hit = child.hitTest(local, visiting: visit) { return hit }
+        }
+        return acceptsInput(at: point) ? self : nil
+    }
+
+    private func hitTestBelowBounds(_ point: SurfacePoint) -> Surface? {
+        var i = children.count
+        while i > 0 {
+            i -= 1
+            let child = children[i]
+            let local = SurfacePoint(x: point.x - child.frame.origin.x, y: point.y - child.frame.origin.y)
+            if let box = child.subtreeBounds, box.contains(local), let hit = child.hitTestBelowBounds(local) {
+                return hit
+            }
+        }
+        return acceptsInput(at: point) ? self : nil
+    }
+
+    // MARK: Bounding boxes
+
+    /// The part of this surface that may accept input, in its own space.
+    private var ownInputArea: SurfaceRect {
+        guard let region = inputRegion else { return bounds }
+        var area = SurfaceRect(x: 0, y: 0, width: 0, height: 0)
+        for rect in region { area = area.union(rect.intersection(bounds)) }
+        return area
+    }
+
+    private func frameDidChange() {
+        recomputeSubtreeBounds()  // the size may have changed
+        parent?.childAreaDidChange()
+    }
+
+    private func ownAreaDidChange() {
+        if recomputeSubtreeBounds() { parent?.childAreaDidChange() }
+    }
+
+    private func childAreaDidChange() {
+        if recomputeSubtreeBounds() { parent?.childAreaDidChange() }
+    }
+
+    /// Recomputes `subtreeBounds` from this surface and its children's boxes; returns
+    /// whether it changed, so that only changed boxes travel up the tree.
+    @discardableResult
+    private func recomputeSubtreeBounds() -> Bool {
+        let old = subtreeBounds
+        var box: SurfaceRect?
+        if !isHidden && !isInputDisabled {
+            var area = ownInputArea
+            for child in children {
+                if let childBox = child.subtreeBounds {
+                    area = area.union(childBox.offset(by: Vector(dx: child.frame.origin.x, dy: child.frame.origin.y)))
+                }
+            }
+            if clipsChildren { area = area.intersection(bounds) }
+            box = area.isEmpty ? nil : area
+        }
+        subtreeBounds = box
+        return box != old
+    }
+}
+
+extension Surface: CustomStringConvertible {
+    public var description: String { name }
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian packages SeatKit needs (only those missing), then builds.
+# Idempotent: a second run installs nothing and rebuilds only what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  pkg-config
+  libinput-dev libudev-dev libevdev-dev   # SeatKitLibinput
+  libxkbcommon-dev xkb-data               # SeatKitXKB, with the system's layouts
+  umockdev libumockdev-dev                # SeatKitReplay: real libinput with no root
+  libwayland-dev wayland-protocols        # SeatKitWayland, wayland-scanner
+  wev weston                              # real clients for end-to-end tests
+  libwlroots-dev                          # the peer in the hit-testing benchmark
+  locales                                 # compose tables are found through the locale
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+swift build --build-tests
