@@ -5,6 +5,7 @@ let package = Package(
     name: "SeatKit",
     products: [
         .library(name: "SeatKit", targets: ["SeatKit"]),
+        .library(name: "SeatKitXKB", targets: ["SeatKitXKB"]),
         .executable(name: "seatkit", targets: ["seatkit"]),
     ],
     dependencies: [
@@ -13,6 +14,14 @@ let package = Package(
     targets: [
         // The pure-Swift core: geometry, surfaces, responders, routing. Imports no C module.
         .target(name: "SeatKit"),
+        // libxkbcommon's headers plus the shims Swift cannot write itself (a variadic log
+        // callback, memfd sealing). Only SeatKitXKB's XKBCalls.swift and KeymapFile use it.
+        .target(
+            name: "CXKBCommon",
+            linkerSettings: [.linkedLibrary("xkbcommon")]
+        ),
+        // Keymaps, keyboard state, compose, key repeat and the keymap file for clients.
+        .target(name: "SeatKitXKB", dependencies: ["SeatKit", "CXKBCommon"]),
         .executableTarget(
             name: "seatkit",
             dependencies: [
@@ -23,6 +32,7 @@ let package = Package(
         // Counts this thread's heap allocations, for tests that pin "allocates nothing".
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(name: "SeatKitTests", dependencies: ["SeatKit", "AllocationCounter"]),
+        .testTarget(name: "SeatKitXKBTests", dependencies: ["SeatKitXKB", "SeatKit", "AllocationCounter"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,208 @@
+import SeatKit
+
+/// One keyboard of a seat as the router sees it: the ``KeyInterpreter`` that turns evdev
+/// keycodes into keysyms, text and modifiers with xkbcommon, runs compose sequences for the
+/// compositor's own responders, generates key repeats from the router's clock and keeps the
+/// keymap file that clients receive.
+///
+/// ```
+/// let keyboard = Keyboard(keymap: try Keymap(names: KeymapNames(layout: "de")),
+///                         compose: try ComposeTable(locale: "en_US.UTF-8"))
+/// keyboard.attach(to: router)          // router.keyInterpreter = keyboard
+/// router.inject(InputEvent(time: t, .key(keycode: 16, state: .pressed)))   // "q"
+/// ```
+///
+/// For each key event the router hands it, the keyboard fills in, from the state *before*
+/// the key: `keysym`, `baseKeysym` (first layout, level 0), `text` (composed when a
+/// sequence completes, "" while composing and for releases) and `modifiers`; and from the
+/// state *after* it: `modifierMasks`, the serialized modifiers `wl_keyboard.modifiers`
+/// carries. What the key changed (modifiers, layout, LEDs) is in ``lastChanges``, the
+/// compose progress in ``composeStatus``.
+///
+/// Repeats: while a repeating key is held, the keyboard injects `.key(keycode, .repeated)`
+/// events into the router at ``keyRepeat``'s times, so they pass the router's filters and
+/// the repeats of a key whose press a filter or key command took stay taken. Releasing the
+/// key, or pressing another repeating key, stops them; pressing a modifier does not.
+/// Client responders should drop `.repeated` events: clients repeat on their own.
+///
+/// One thread, the router's. Once warm, interpreting a key allocates nothing.
+public final class Keyboard: KeyInterpreter {
+    public private(set) var keymap: Keymap
+    public private(set) var state: KeyboardState
+    /// Compose progress for the compositor's own responders; `nil` turns compose off.
+    public let compose: ComposeState?
+    /// How held keys repeat, for clients (`wl_keyboard.repeat_info`) and for the repeats
+    /// this keyboard generates. Changing it takes effect from the next press.
+    public var keyRepeat: KeyRepeat
+
+    /// The router this keyboard interprets keys for and injects repeats into.
+    public private(set) weak var router: Router?
+
+    /// What the last key event changed: modifiers, layout, LEDs.
+    public private(set) var lastChanges: KeyboardStateChanges = []
+    /// Where the last key press left its compose sequence: `.composing` after a dead key,
+    /// `.composed` on the key that completed it, `.cancelled` on the key that broke it off.
+    public private(set) var composeStatus: ComposeStatus = .nothing
+    /// The keys held now (evdev keycodes), in press order.
+    public private(set) var pressedKeys: [UInt32] = []
+
+    /// Called after ``setKeymap(_:)`` installed a different keymap: clients need the new
+    /// keymap file and then the modifiers.
+    public var keymapDidChange: ((Keyboard) -> Void)?
+
+    // Repeat timer.
+    private var repeatingKey: UInt32?
+    private var repeatingDevice = DeviceID(0)
+    private var repeatPressTime = Timestamp.zero
+    private var repeatIndex = 0
+    private var repeatTimer: TimerToken?
+    private var repeatSettings = KeyRepeat.standard
+    /// Made once, so that arming the timer allocates nothing.
+    private lazy var repeatTimerAction: () -> Void = { [weak self] in self?.repeatTimerFired() }
+
+    private var cachedKeymapFile: KeymapFile?
+
+    /// A keyboard with nothing held, in the keymap's first layout. `compose` enables compose
+    /// sequences from that table.
+    public init(keymap: Keymap, compose: ComposeTable? = nil, keyRepeat: KeyRepeat = .standard) {
+        self.keymap = keymap
+        self.state = KeyboardState(keymap: keymap)
+        self.compose = compose.map { ComposeState(table: $0) }
+        self.keyRepeat = keyRepeat
+        pressedKeys.reserveCapacity(16)
+    }
+
+    /// Becomes `router`'s key interpreter, and the source of its key repeats.
+    public func attach(to router: Router) {
+        router.keyInterpreter = self
+        self.router = router
+    }
+
+    // MARK: KeyInterpreter
+
+    public func interpret(_ event: inout KeyEvent) {
+        let keycode = event.keycode
+        event.keysym = state.keysym(evdevKeycode: keycode)
+        event.baseKeysym = keymap.keysym(evdevKeycode: keycode)
+        event.modifiers = state.modifiers
+        switch event.state {
+        case .pressed:
+            event.text = state.text(evdevKeycode: keycode)
+            if let compose { runCompose(compose, on: &event) }
+            lastChanges = state.update(evdevKeycode: keycode, direction: .down)
+            if !pressedKeys.contains(keycode) { pressedKeys.append(keycode) }
+            if keymap.repeats(evdevKeycode: keycode) { startRepeating(keycode, device: event.device, at: event.time) }
+        case .released:
+            event.text = ""
+            lastChanges = state.update(evdevKeycode: keycode, direction: .up)
+            if let index = pressedKeys.firstIndex(of: keycode) { pressedKeys.remove(at: index) }
+            if repeatingKey == keycode { stopRepeating() }
+        case .repeated:
+            event.text = state.text(evdevKeycode: keycode)
+            lastChanges = []
+        }
+        event.modifierMasks = state.modifierMasks
+    }
+
+    private func runCompose(_ compose: ComposeState, on event: inout KeyEvent) {
+        guard compose.feed(event.keysym) else {
+            // Ignored (a modifier): the sequence, if any, goes on.
+            composeStatus = compose.status == .composing ? .composing : .nothing
+            return
+        }
+        composeStatus = compose.status
+        switch composeStatus {
+        case .nothing:
+            break
+        case .composing:
+            event.text = ""
+        case .composed:
+            let composed = compose.keysym
+            if composed != 0 { event.keysym = composed }
+            event.text = compose.text
+            compose.reset()
+        case .cancelled:
+            event.text = ""
+            compose.reset()
+        }
+    }
+
+    // MARK: Layouts and keymaps
+
+    /// Locks layout `index` of the keymap (0-based; `us,ru` has 0 and 1), keeping held keys
+    /// and modifiers. Returns what changed; clients need `wl_keyboard.modifiers` when it is
+    /// not empty.
+    @discardableResult
+    public func switchLayout(to index: UInt32) -> KeyboardStateChanges {
+        precondition(index < keymap.layoutCount, "layout \(index) does not exist in a keymap of \(keymap.layoutCount)")
+        lastChanges = state.lockLayout(index)
+        return lastChanges
+    }
+
+    /// Replaces the keymap (another layout set, new options) while keys may be held: the
+    /// held keys are pressed again in a fresh state, so their releases later clear what they
+    /// set, and locked modifiers (Caps Lock, Num Lock) stay locked; the layout starts at the
+    /// new keymap's first. A compose sequence in progress is abandoned. Calls
+    /// ``keymapDidChange`` unless the new keymap's text is the old one's.
+    public func setKeymap(_ newKeymap: Keymap) {
+        guard newKeymap !== keymap else { return }
+        let locked = state.modifierMasks.locked & 0xff   // the eight real modifiers keep their bits
+        let fresh = KeyboardState(keymap: newKeymap)
+        for key in pressedKeys { fresh.update(evdevKeycode: key, direction: .down) }
+        var masks = fresh.modifierMasks
+        masks.locked = locked
+        masks.group = 0
+        fresh.update(masks: masks)
+        let unchanged = newKeymap.text == keymap.text
+        keymap = newKeymap
+        state = fresh
+        compose?.reset()
+        composeStatus = .nothing
+        lastChanges = KeyboardStateChanges(rawValue: 0x1ff)
+        if !unchanged { keymapDidChange?(self) }
+    }
+
+    /// The file clients receive with `wl_keyboard.keymap`. Written on first use, and again
+    /// only when the keymap's text changed; the same object otherwise. Throws when no file
+    /// can be written (see ``KeymapFile/init(text:storage:)``).
+    public func keymapFile() throws -> KeymapFile {
+        let text = keymap.text
+        if let file = cachedKeymapFile, file.contents == text { return file }
+        let file = try KeymapFile(text: text)
+        cachedKeymapFile = file
+        return file
+    }
+
+    // MARK: Repeat
+
+    private func startRepeating(_ keycode: UInt32, device: DeviceID, at time: Timestamp) {
+        stopRepeating()
+        guard keyRepeat.rate > 0, let router else { return }
+        repeatingKey = keycode
+        repeatingDevice = device
+        repeatPressTime = time
+        repeatIndex = 0
+        repeatSettings = keyRepeat
+        repeatTimer = router.clock.schedule(at: repeatSettings.deadline(ofRepeat: 0, pressedAt: time), repeatTimerAction)
+    }
+
+    private func stopRepeating() {
+        if let token = repeatTimer { router?.clock.cancel(token) }
+        repeatTimer = nil
+        repeatingKey = nil
+    }
+
+    private func repeatTimerFired() {
+        repeatTimer = nil
+        guard let keycode = repeatingKey, let router else { return }
+        let time = repeatSettings.deadline(ofRepeat: repeatIndex, pressedAt: repeatPressTime)
+        repeatIndex += 1
+        // Armed before injecting: a responder may release nothing, but may change settings.
+        repeatTimer = router.clock.schedule(at: repeatSettings.deadline(ofRepeat: repeatIndex, pressedAt: repeatPressTime),
+                                            repeatTimerAction)
+        router.inject(InputEvent(time: time, device: repeatingDevice, .key(keycode: keycode, state: .repeated)))
+    }
+
+    /// The key being repeated now, if any (evdev keycode).
+    public var repeatingKeycode: UInt32? { repeatingKey }
+}

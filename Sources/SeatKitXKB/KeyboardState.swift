@@ -1,0 +1,139 @@
+import SeatKit
+
+/// Which parts of a keyboard state an update changed (`enum xkb_state_component`).
+/// `wl_keyboard.modifiers` is due whenever ``needsModifiersEvent`` is true.
+public struct KeyboardStateChanges: OptionSet, Hashable, Sendable {
+    public var rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    public static let depressedModifiers = KeyboardStateChanges(rawValue: 1 << 0)
+    public static let latchedModifiers = KeyboardStateChanges(rawValue: 1 << 1)
+    public static let lockedModifiers = KeyboardStateChanges(rawValue: 1 << 2)
+    public static let effectiveModifiers = KeyboardStateChanges(rawValue: 1 << 3)
+    public static let depressedLayout = KeyboardStateChanges(rawValue: 1 << 4)
+    public static let latchedLayout = KeyboardStateChanges(rawValue: 1 << 5)
+    public static let lockedLayout = KeyboardStateChanges(rawValue: 1 << 6)
+    public static let effectiveLayout = KeyboardStateChanges(rawValue: 1 << 7)
+    public static let leds = KeyboardStateChanges(rawValue: 1 << 8)
+
+    /// Modifiers or layout changed: clients need a new `wl_keyboard.modifiers`.
+    public var needsModifiersEvent: Bool { rawValue & 0xff != 0 }
+}
+
+/// The keyboard LEDs xkbcommon lights.
+public struct KeyboardLEDs: OptionSet, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    public static let capsLock = KeyboardLEDs(rawValue: 1 << 0)
+    public static let numLock = KeyboardLEDs(rawValue: 1 << 1)
+    public static let scrollLock = KeyboardLEDs(rawValue: 1 << 2)
+
+    public var description: String {
+        [(KeyboardLEDs.capsLock, "Caps"), (.numLock, "Num"), (.scrollLock, "Scroll")]
+            .filter { contains($0.0) }.map(\.1).joined(separator: "+")
+    }
+}
+
+/// Which way a key moved.
+public enum KeyDirection: Sendable, Hashable { case down, up }
+
+/// The state of one keyboard under one keymap: held modifiers, latches, locks and the active
+/// layout (`xkb_state`). Feed it every press and release, in order; ask it what a key
+/// produces now.
+///
+/// Keycodes are evdev keycodes. Once warm, no call allocates (``text(evdevKeycode:)``
+/// returns a small string for the few bytes a key types).
+public final class KeyboardState {
+    public let keymap: Keymap
+    let handle: OpaquePointer
+    /// Room for the UTF-8 of one key; xkbcommon truncates longer text (none in practice).
+    private let textCapacity = 64
+    private let textBuffer: UnsafeMutablePointer<CChar>
+
+    /// A fresh state: nothing held, nothing locked, first layout.
+    public init(keymap: Keymap) {
+        guard let handle = XKB.newState(keymap.handle) else {
+            preconditionFailure("xkbcommon could not allocate a keyboard state")
+        }
+        self.keymap = keymap
+        self.handle = handle
+        textBuffer = .allocate(capacity: textCapacity)
+    }
+
+    deinit {
+        XKB.unref(state: handle)
+        textBuffer.deallocate()
+    }
+
+    /// Applies a press or release of the key (evdev keycode). Returns what changed:
+    /// modifiers, layout, LEDs. Repeats must not be fed.
+    @discardableResult
+    public func update(evdevKeycode keycode: UInt32, direction: KeyDirection) -> KeyboardStateChanges {
+        KeyboardStateChanges(rawValue: XKB.updateKey(handle, keycode &+ XKB.evdevOffset, down: direction == .down))
+    }
+
+    /// Replaces the modifier and layout state with serialized masks (from
+    /// `wl_keyboard.modifiers`, or to carry state over): `group` becomes the locked layout.
+    /// Held keys stay held: their release still clears what they set.
+    @discardableResult
+    public func update(masks: ModifierMasks) -> KeyboardStateChanges {
+        KeyboardStateChanges(rawValue: XKB.updateMask(handle, depressed: masks.depressed, latched: masks.latched,
+                                                      locked: masks.locked, depressedLayout: 0, latchedLayout: 0,
+                                                      lockedLayout: masks.group))
+    }
+
+    /// Locks layout `index` (0-based; wraps around the keymap's layouts as xkbcommon does),
+    /// keeping every modifier: what a layout switcher does.
+    @discardableResult
+    public func lockLayout(_ index: UInt32) -> KeyboardStateChanges {
+        KeyboardStateChanges(rawValue: XKB.updateMask(
+            handle, depressed: XKB.depressedModifiers(handle), latched: XKB.latchedModifiers(handle),
+            locked: XKB.lockedModifiers(handle), depressedLayout: XKB.depressedLayout(handle),
+            latchedLayout: XKB.latchedLayout(handle), lockedLayout: index))
+    }
+
+    /// The key's keysym now (modifiers, layout and Caps Lock applied), or 0 (NoSymbol).
+    @inline(__always)
+    public func keysym(evdevKeycode keycode: UInt32) -> UInt32 {
+        XKB.keysym(handle, keycode &+ XKB.evdevOffset)
+    }
+
+    /// The UTF-8 text the key types now: "" for modifiers and function keys; control
+    /// characters for Ctrl+letter, Return ("\r"), Escape and BackSpace, as xkbcommon gives.
+    public func text(evdevKeycode keycode: UInt32) -> String {
+        let length = XKB.utf8(handle, keycode &+ XKB.evdevOffset, into: textBuffer, capacity: textCapacity)
+        return Self.string(textBuffer, length: min(length, textCapacity - 1))
+    }
+
+    /// Builds a string from `length` bytes; strings of up to 15 bytes are stored inline.
+    static func string(_ buffer: UnsafeMutablePointer<CChar>, length: Int) -> String {
+        guard length > 0 else { return "" }
+        return buffer.withMemoryRebound(to: UInt8.self, capacity: length) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+        }
+    }
+
+    /// The serialized state `wl_keyboard.modifiers` carries: depressed, latched and locked
+    /// modifier masks and the effective layout.
+    public var modifierMasks: ModifierMasks {
+        ModifierMasks(depressed: XKB.depressedModifiers(handle), latched: XKB.latchedModifiers(handle),
+                      locked: XKB.lockedModifiers(handle), group: XKB.effectiveLayout(handle))
+    }
+
+    /// The modifiers in effect (depressed, latched or locked).
+    public var modifiers: KeyModifiers {
+        keymap.modifiers(fromMask: XKB.effectiveModifiers(handle))
+    }
+
+    /// The effective layout (0-based group index).
+    public var layout: UInt32 { XKB.effectiveLayout(handle) }
+
+    /// The LEDs lit now.
+    public var leds: KeyboardLEDs {
+        var result: KeyboardLEDs = []
+        if keymap.capsLockLED != XKB.invalidIndex, XKB.isLEDActive(handle, keymap.capsLockLED) { result.insert(.capsLock) }
+        if keymap.numLockLED != XKB.invalidIndex, XKB.isLEDActive(handle, keymap.numLockLED) { result.insert(.numLock) }
+        if keymap.scrollLockLED != XKB.invalidIndex, XKB.isLEDActive(handle, keymap.scrollLockLED) { result.insert(.scrollLock) }
+        return result
+    }
+}

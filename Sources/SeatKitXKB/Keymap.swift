@@ -1,0 +1,192 @@
+import SeatKit
+
+/// The RMLVO names a keymap is compiled from, as in `setxkbmap -rules evdev -model pc105
+/// -layout us,ru -option grp:alt_shift_toggle`. Lists are comma-separated, one entry per
+/// layout.
+public struct KeymapNames: Hashable, Sendable, CustomStringConvertible {
+    public var rules: String
+    public var model: String
+    public var layout: String
+    public var variant: String
+    public var options: String
+
+    public init(rules: String = "evdev", model: String = "pc105", layout: String = "us",
+                variant: String = "", options: String = "") {
+        self.rules = rules
+        self.model = model
+        self.layout = layout
+        self.variant = variant
+        self.options = options
+    }
+
+    public var description: String {
+        "rules \(rules), model \(model), layout \(layout)"
+            + (variant.isEmpty ? "" : ", variant \(variant)")
+            + (options.isEmpty ? "" : ", options \(options)")
+    }
+}
+
+/// Why a keymap, context or compose table could not be made.
+public enum KeymapError: Error, Hashable, CustomStringConvertible {
+    /// xkbcommon could not create a context (out of memory).
+    case contextUnavailable
+    /// An include directory that does not exist or cannot be read.
+    case includePathRejected(String)
+    /// A keymap file that could not be opened.
+    case cannotOpen(path: String, Errno)
+    /// The keymap did not compile. `source` says what was compiled (names, "keymap string"
+    /// or a path); `messages` are xkbcommon's warnings and errors, in order.
+    case compilationFailed(source: String, messages: [String])
+    /// No compose table for the locale, or the table did not parse.
+    case composeTableUnavailable(locale: String, messages: [String])
+
+    public var description: String {
+        switch self {
+        case .contextUnavailable: return "xkbcommon could not create a context"
+        case .includePathRejected(let path): return "cannot use include path \(path)"
+        case .cannotOpen(let path, let errno): return "cannot open \(path): \(errno)"
+        case .compilationFailed(let source, let messages):
+            return "keymap (\(source)) does not compile:\n" + messages.joined(separator: "\n")
+        case .composeTableUnavailable(let locale, let messages):
+            return "no compose table for locale \(locale)" + (messages.isEmpty ? "" : ":\n" + messages.joined(separator: "\n"))
+        }
+    }
+}
+
+/// A compiled keymap: which keysyms each key produces at each layout and shift level, and
+/// how modifiers and LEDs work. Immutable; share it between ``KeyboardState``s.
+///
+/// Keycodes are evdev keycodes (KEY_A is 30), as in ``KeyEvent``; the +8 of XKB keycodes
+/// stays inside this module.
+public final class Keymap {
+    let handle: OpaquePointer
+    /// Kept alive for the keymap's life: xkbcommon logs through it.
+    public let context: KeymapContext
+    /// xkbcommon's warnings while compiling (an unknown keysym in a layout, say).
+    public let warnings: [String]
+
+    // Modifier masks, looked up once: the per-key path must not look up names.
+    let shiftMask: UInt32, lockMask: UInt32, controlMask: UInt32, altMask: UInt32
+    let numLockMask: UInt32, logoMask: UInt32, altGrMask: UInt32
+    let capsLockLED: UInt32, numLockLED: UInt32, scrollLockLED: UInt32
+
+    /// Compiles a keymap from rules, model, layout, variant and options, with the XKB data
+    /// of `context` (the system's by default). Throws ``KeymapError/compilationFailed(source:messages:)``
+    /// with xkbcommon's messages for an unknown layout, variant or option.
+    public convenience init(names: KeymapNames, context: KeymapContext? = nil) throws {
+        let context = try context ?? KeymapContext()
+        let handle = XKB.newKeymap(context.handle, rules: names.rules, model: names.model, layout: names.layout,
+                                   variant: names.variant, options: names.options)
+        try self.init(handle: handle, context: context, source: names.description)
+    }
+
+    /// Compiles a keymap in text form (as `xkbcomp` writes and clients receive it). Throws
+    /// ``KeymapError/compilationFailed(source:messages:)`` with xkbcommon's messages, which
+    /// name the line and the problem, when it does not parse or compile.
+    public convenience init(string: String, context: KeymapContext? = nil) throws {
+        let context = try context ?? KeymapContext()
+        try self.init(handle: XKB.newKeymap(context.handle, string: string), context: context, source: "keymap string")
+    }
+
+    /// Compiles a keymap file in text form. Throws ``KeymapError/cannotOpen(path:_:)`` when
+    /// it cannot be read, ``KeymapError/compilationFailed(source:messages:)`` when it does not
+    /// compile.
+    public convenience init(contentsOfFile path: String, context: KeymapContext? = nil) throws {
+        let context = try context ?? KeymapContext()
+        switch XKB.newKeymap(context.handle, path: path) {
+        case .failure(let errno): throw KeymapError.cannotOpen(path: path, errno)
+        case .success(let handle): try self.init(handle: handle, context: context, source: path)
+        }
+    }
+
+    private init(handle: OpaquePointer?, context: KeymapContext, source: String) throws {
+        let messages = context.log.drain()
+        guard let handle else {
+            throw KeymapError.compilationFailed(source: source, messages: messages)
+        }
+        self.handle = handle
+        self.context = context
+        self.warnings = messages
+        func mask(_ name: String) -> UInt32 {
+            let index = XKB.modifierIndex(handle, name)
+            return index < 32 ? 1 << index : 0
+        }
+        shiftMask = mask("Shift")
+        lockMask = mask("Lock")
+        controlMask = mask("Control")
+        altMask = mask("Mod1")
+        numLockMask = mask("Mod2")
+        logoMask = mask("Mod4")
+        // ISO_Level3_Shift (AltGr) is bound to Mod5 by xkeyboard-config's evdev rules.
+        altGrMask = mask("Mod5")
+        capsLockLED = XKB.ledIndex(handle, "Caps Lock")
+        numLockLED = XKB.ledIndex(handle, "Num Lock")
+        scrollLockLED = XKB.ledIndex(handle, "Scroll Lock")
+    }
+
+    deinit { XKB.unref(keymap: handle) }
+
+    /// The keymap in xkbcommon's text format v1: what clients receive through
+    /// `wl_keyboard.keymap`. Computed once.
+    public private(set) lazy var text: String = {
+        guard let text = XKB.text(of: handle) else { preconditionFailure("xkbcommon cannot serialize a keymap it compiled") }
+        return text
+    }()
+
+    /// The number of layouts (groups): 2 for `us,ru`.
+    public var layoutCount: UInt32 { XKB.layoutCount(handle) }
+
+    /// The layouts' descriptive names ("English (US)", "Russian"), in group order.
+    public var layoutNames: [String] {
+        (0..<layoutCount).map { XKB.layoutName(handle, $0) ?? "" }
+    }
+
+    /// Whether holding the key (evdev keycode) repeats it. Modifiers do not.
+    public func repeats(evdevKeycode keycode: UInt32) -> Bool {
+        XKB.keyRepeats(handle, keycode &+ XKB.evdevOffset)
+    }
+
+    /// The first keysym of the key (evdev keycode) at `layout` (0-based group) and shift
+    /// `level` (0 is unshifted, 1 Shift, 2 AltGr, 3 Shift+AltGr in most layouts), or 0
+    /// (NoSymbol) when there is none.
+    public func keysym(evdevKeycode keycode: UInt32, layout: UInt32 = 0, level: UInt32 = 0) -> UInt32 {
+        XKB.keysym(handle, keycode &+ XKB.evdevOffset, layout: layout, level: level)
+    }
+
+    /// The evdev keycodes the keymap defines.
+    public var evdevKeycodes: ClosedRange<UInt32> {
+        let range = XKB.keycodeRange(handle)
+        return (max(range.lowerBound, XKB.evdevOffset) - XKB.evdevOffset)...(range.upperBound - XKB.evdevOffset)
+    }
+
+    /// SeatKit's modifiers from a serialized xkb modifier mask. Allocation-free.
+    @inline(__always)
+    public func modifiers(fromMask mask: UInt32) -> KeyModifiers {
+        var result: KeyModifiers = []
+        if mask & shiftMask != 0 { result.insert(.shift) }
+        if mask & lockMask != 0 { result.insert(.capsLock) }
+        if mask & controlMask != 0 { result.insert(.control) }
+        if mask & altMask != 0 { result.insert(.alt) }
+        if mask & numLockMask != 0 { result.insert(.numLock) }
+        if mask & logoMask != 0 { result.insert(.logo) }
+        if mask & altGrMask != 0 { result.insert(.altGr) }
+        return result
+    }
+}
+
+/// Keysym names and values, as `<xkbcommon/xkbcommon-keysyms.h>` and Compose files spell
+/// them.
+public enum Keysym {
+    /// The keysym named `name` ("a", "Z", "Return", "dead_acute", "Cyrillic_shorti");
+    /// traps on an unknown name, which is a programmer error.
+    public static func named(_ name: String) -> UInt32 {
+        let value = XKB.keysym(named: name)
+        precondition(value != XKB.noSymbol, "unknown keysym name \(name)")
+        return value
+    }
+
+    /// The keysym's name ("a", "dead_acute"), or a hex form for keysyms without one.
+    public static func name(of keysym: UInt32) -> String {
+        XKB.name(ofKeysym: keysym) ?? "0x" + String(keysym, radix: 16)
+    }
+}
