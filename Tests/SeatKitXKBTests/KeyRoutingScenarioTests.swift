@@ -1,0 +1,169 @@
+import Testing
+import SeatKit
+import SeatKitXKB
+
+/// Takes Super+Return before anyone else: a global "open a terminal" shortcut.
+final class ShortcutFilter: InputFilter {
+    var taken: [KeyEvent] = []
+    func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
+        guard event.keysym == Keysym.named("Return"), event.modifiers.intersection(.commandRelevant) == .logo else {
+            return .pass
+        }
+        taken.append(event)
+        return .consume
+    }
+}
+
+final class ConsumedKeySpy: InputSpy {
+    var events: [(KeyState, Bool)] = []
+    func observe(_ event: InputEvent, consumed: Bool, router: Router) {
+        if case .key(_, let state) = event.kind { events.append((state, consumed)) }
+    }
+}
+
+@Suite struct KeyRoutingScenarioTests {
+    @Test func theFirstResponderReceivesTheTextOfEachLayout() throws {
+        let keys = [Key.q, Key.w, Key.y, Key.z, Key.a, Key.m, Key.one, Key.semicolon]
+        let expected = ["us": "qwyzam1;", "de": "qwzyam1ö", "fr": "azywq,&m", "ru": "йцняфь1ж"]
+        for (layout, text) in expected {
+            let scene = KeyboardScene(try keymap(layout, variant: layout == "fr" ? "azerty" : ""))
+            scene.type(keys)
+            #expect(scene.field.typedText == text, "\(layout)")
+            #expect(scene.field.ups.count == keys.count)
+        }
+    }
+
+    @Test func aKeyCommandTwoRespondersUpTheChainIsFoundAndItsReleaseSwallowed() throws {
+        let scene = KeyboardScene(try keymap("us,ru"))
+        scene.field.handlesKeys = false
+        scene.frame.commands = [KeyCommand(keysym: Keysym.named("z"), modifiers: .control, action: "undo",
+                                           matching: .layoutIndependent)]
+        scene.keyboard.switchLayout(to: 1)
+        scene.key(Key.leftCtrl, .pressed, at: 0)
+        scene.key(Key.z, .pressed, at: 10)
+        scene.key(Key.z, .released, at: 20)
+        scene.key(Key.leftCtrl, .released, at: 30)
+        #expect(scene.frame.performed == ["undo"])
+        // The key walked field → panel before frame took it...
+        #expect(scene.field.downs.map(\.keycode) == [Key.leftCtrl, Key.z])
+        #expect(scene.panel.downs.map(\.keycode) == [Key.leftCtrl, Key.z])
+        #expect(scene.field.downs.last?.keysym == Keysym.named("Cyrillic_ya"))
+        // ...and nobody sees half of it: the release of z is swallowed, Ctrl's is not.
+        #expect(scene.field.ups.map(\.keycode) == [Key.leftCtrl])
+        #expect(scene.frame.ups.map(\.keycode) == [Key.leftCtrl])
+    }
+
+    @Test func aKeysymCommandFollowsTheLayoutAndALayoutIndependentOneTheKey() throws {
+        let scene = KeyboardScene(try keymap("fr,us", variant: "azerty,"))
+        scene.field.handlesKeys = false
+        scene.frame.commands = [
+            KeyCommand(keysym: Keysym.named("z"), modifiers: .control, action: "undo"),
+            KeyCommand(keysym: Keysym.named("q"), modifiers: .control, action: "quit", matching: .layoutIndependent),
+        ]
+        scene.key(Key.leftCtrl, .pressed, at: 0)
+        scene.type([Key.z], from: 10)    // types w on azerty: no undo
+        scene.type([Key.w], from: 30)    // types z on azerty: undo
+        scene.keyboard.switchLayout(to: 1)
+        scene.type([Key.q], from: 50)    // q in us; in the first layout (azerty) it is a
+        scene.type([Key.a], from: 70)    // a in us; in azerty q: quit
+        #expect(scene.frame.performed == ["undo", "quit"])
+    }
+
+    @Test func aGlobalShortcutTakesItsPressAndReleaseBeforeTheClient() throws {
+        let scene = KeyboardScene(try keymap("us"))
+        let shortcut = ShortcutFilter()
+        scene.router.addFilter(shortcut)
+        scene.key(Key.leftMeta, .pressed, at: 0)
+        scene.key(Key.enter, .pressed, at: 10)
+        scene.key(Key.leftMeta, .released, at: 20)
+        scene.key(Key.enter, .released, at: 30)   // released after Super: still the shortcut's
+        scene.type([Key.enter], from: 40)
+        #expect(shortcut.taken.count == 1)
+        #expect(shortcut.taken.first?.modifiers == .logo)
+        #expect(scene.field.downs.map(\.keycode) == [Key.leftMeta, Key.enter])
+        #expect(scene.field.ups.map(\.keycode) == [Key.leftMeta, Key.enter])
+        #expect(scene.field.downs.last?.text == "\r")
+    }
+
+    @Test func heldKeysRepeatOnTheRoutersClockUntilReleased() throws {
+        let scene = KeyboardScene(try keymap("us"), keyRepeat: KeyRepeat(rate: 25, delay: .milliseconds(500)))
+        scene.key(Key.a, .pressed, at: 0)
+        scene.clock.advance(to: .milliseconds(599))
+        #expect(scene.field.downs.map(\.time) == [.zero, .milliseconds(500), .milliseconds(540), .milliseconds(580)])
+        #expect(scene.field.downs.dropFirst().allSatisfy { $0.state == .repeated && $0.text == "a" })
+        // Shift pressed during the repeat does not stop it; it changes what it types.
+        scene.key(Key.leftShift, .pressed, at: 600)
+        scene.clock.advance(to: .milliseconds(630))
+        #expect(scene.field.downs.last?.text == "A")
+        #expect(scene.field.downs.last?.time == .milliseconds(620))
+        scene.key(Key.a, .released, at: 640)
+        let count = scene.field.downs.count
+        scene.clock.advance(to: .milliseconds(5000))
+        #expect(scene.field.downs.count == count)
+        #expect(scene.clock.nextDeadline == nil)
+    }
+
+    @Test func pressingAnotherKeyMovesTheRepeatToIt() throws {
+        let scene = KeyboardScene(try keymap("de"), keyRepeat: KeyRepeat(rate: 10, delay: .milliseconds(200)))
+        scene.key(Key.a, .pressed, at: 0)
+        scene.key(Key.z, .pressed, at: 100)
+        scene.clock.advance(to: .milliseconds(400))
+        #expect(scene.field.downs.map(\.text) == ["a", "y", "y", "y"])
+        #expect(scene.field.downs.map(\.time) == [.zero, .milliseconds(100), .milliseconds(300), .milliseconds(400)])
+        scene.key(Key.a, .released, at: 410)
+        scene.clock.advance(to: .milliseconds(500))
+        #expect(scene.field.downs.count == 5)
+    }
+
+    @Test func aSwallowedKeysRepeatsStaySwallowed() throws {
+        let scene = KeyboardScene(try keymap("us"), keyRepeat: KeyRepeat(rate: 20, delay: .milliseconds(300)))
+        scene.router.addFilter(ShortcutFilter())
+        let spy = ConsumedKeySpy()
+        scene.router.addSpy(spy)
+        scene.key(Key.leftMeta, .pressed, at: 0)
+        scene.key(Key.enter, .pressed, at: 10)
+        scene.clock.advance(to: .milliseconds(500))
+        scene.key(Key.enter, .released, at: 500)
+        scene.key(Key.leftMeta, .released, at: 510)
+        #expect(scene.field.downs.map(\.keycode) == [Key.leftMeta])
+        #expect(scene.field.ups.map(\.keycode) == [Key.leftMeta])
+        // Repeats at 310, 360, 410, 460 happened and were all taken.
+        let repeats = spy.events.filter { $0.0 == .repeated }
+        #expect(repeats.count == 4)
+        #expect(repeats.allSatisfy { $0.1 })
+    }
+
+    @Test func aRepeatOfATakenCommandKeyDoesNotReachTheChain() throws {
+        let scene = KeyboardScene(try keymap("us"), keyRepeat: KeyRepeat(rate: 20, delay: .milliseconds(300)))
+        scene.field.commands = [KeyCommand(keysym: Keysym.named("s"), modifiers: .control, action: "save")]
+        scene.key(Key.leftCtrl, .pressed, at: 0)
+        scene.key(31, .pressed, at: 10)      // KEY_S
+        scene.clock.advance(to: .milliseconds(1000))
+        scene.key(31, .released, at: 1000)
+        #expect(scene.field.performed == ["save"])
+        #expect(scene.field.downs.map(\.keycode) == [Key.leftCtrl])
+        #expect(scene.field.ups.isEmpty)
+    }
+
+    @Test func aDeadKeyComposesForTheFirstResponderWhichSeesTheComposeState() throws {
+        let scene = KeyboardScene(try keymap("de"), compose: try ComposeTable(locale: "en_US.UTF-8"))
+        var statuses: [ComposeStatus] = []
+        scene.field.onKeyDown = { [keyboard = scene.keyboard] _ in statuses.append(keyboard.composeStatus) }
+        scene.type([Key.equal, Key.e, Key.a])
+        #expect(scene.field.downs.map(\.keysym) == [Keysym.named("dead_acute"), Keysym.named("eacute"), Keysym.named("a")])
+        #expect(scene.field.typedText == "éa")
+        #expect(statuses == [.composing, .composed, .nothing])
+    }
+
+    @Test func theModifierMasksOfEachEventFollowTheKeys() throws {
+        let scene = KeyboardScene(try keymap("us,ru", options: "grp:alt_shift_toggle"))
+        scene.key(Key.leftAlt, .pressed, at: 0)
+        scene.key(Key.leftShift, .pressed, at: 10)
+        scene.key(Key.leftShift, .released, at: 20)
+        scene.key(Key.leftAlt, .released, at: 30)
+        scene.type([Key.q], from: 40)
+        #expect(scene.field.downs.last?.modifierMasks == ModifierMasks(group: 1))
+        #expect(scene.field.downs.last?.text == "й")
+        #expect(scene.field.ups.first?.modifierMasks.group == 1)
+    }
+}
