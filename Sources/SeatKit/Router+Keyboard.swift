@@ -28,7 +28,9 @@ extension Router {
         if state != .released {
             for (index, filter) in filters.enumerated() where filter.filterKey(keyEvent, router: self) == .consume {
                 trace?.record(.consumed(event, filter: index))
-                swallowedKeys.append(keycode)
+                // Only a taken press takes the rest of the key: a filter that takes a repeat
+                // of a key whose press was delivered must leave its release to the client.
+                if state == .pressed { swallowedKeys.append(keycode) }
                 return
             }
         }
