@@ -90,18 +90,24 @@ public final class Keyboard: KeyInterpreter {
             event.text = state.text(evdevKeycode: keycode)
             if let compose { runCompose(compose, on: &event) }
             lastChanges = state.update(evdevKeycode: keycode, direction: .down)
-            if !pressedKeys.contains(keycode) { pressedKeys.append(keycode) }
+            if indexOfPressedKey(keycode) == nil { pressedKeys.append(keycode) }
             if keymap.repeats(evdevKeycode: keycode) { startRepeating(keycode, device: event.device, at: event.time) }
         case .released:
             event.text = ""
             lastChanges = state.update(evdevKeycode: keycode, direction: .up)
-            if let index = pressedKeys.firstIndex(of: keycode) { pressedKeys.remove(at: index) }
+            if let index = indexOfPressedKey(keycode) { pressedKeys.remove(at: index) }
             if repeatingKey == keycode { stopRepeating() }
         case .repeated:
             event.text = state.text(evdevKeycode: keycode)
             lastChanges = []
         }
         event.modifierMasks = state.modifierMasks
+    }
+
+    /// A plain loop: `firstIndex(of:)` and `contains` allocate in unoptimized builds.
+    private func indexOfPressedKey(_ keycode: UInt32) -> Int? {
+        for index in pressedKeys.indices where pressedKeys[index] == keycode { return index }
+        return nil
     }
 
     private func runCompose(_ compose: ComposeState, on event: inout KeyEvent) {

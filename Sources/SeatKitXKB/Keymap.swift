@@ -159,18 +159,19 @@ public final class Keymap {
         return (max(range.lowerBound, XKB.evdevOffset) - XKB.evdevOffset)...(range.upperBound - XKB.evdevOffset)
     }
 
-    /// SeatKit's modifiers from a serialized xkb modifier mask. Allocation-free.
+    /// SeatKit's modifiers from a serialized xkb modifier mask. Allocation-free (bit
+    /// arithmetic: `OptionSet.insert` allocates in unoptimized builds).
     @inline(__always)
     public func modifiers(fromMask mask: UInt32) -> KeyModifiers {
-        var result: KeyModifiers = []
-        if mask & shiftMask != 0 { result.insert(.shift) }
-        if mask & lockMask != 0 { result.insert(.capsLock) }
-        if mask & controlMask != 0 { result.insert(.control) }
-        if mask & altMask != 0 { result.insert(.alt) }
-        if mask & numLockMask != 0 { result.insert(.numLock) }
-        if mask & logoMask != 0 { result.insert(.logo) }
-        if mask & altGrMask != 0 { result.insert(.altGr) }
-        return result
+        var raw: UInt32 = 0
+        if mask & shiftMask != 0 { raw |= KeyModifiers.shift.rawValue }
+        if mask & lockMask != 0 { raw |= KeyModifiers.capsLock.rawValue }
+        if mask & controlMask != 0 { raw |= KeyModifiers.control.rawValue }
+        if mask & altMask != 0 { raw |= KeyModifiers.alt.rawValue }
+        if mask & numLockMask != 0 { raw |= KeyModifiers.numLock.rawValue }
+        if mask & logoMask != 0 { raw |= KeyModifiers.logo.rawValue }
+        if mask & altGrMask != 0 { raw |= KeyModifiers.altGr.rawValue }
+        return KeyModifiers(rawValue: raw)
     }
 }
 

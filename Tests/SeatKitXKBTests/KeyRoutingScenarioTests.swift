@@ -167,3 +167,22 @@ final class ConsumedKeySpy: InputSpy {
         #expect(scene.field.ups.first?.modifierMasks.group == 1)
     }
 }
+
+/// Lets a key's press through but takes its repeats: a kiosk that allows no auto-repeat.
+final class NoRepeatFilter: InputFilter {
+    func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
+        event.state == .repeated ? .consume : .pass
+    }
+}
+
+@Suite struct RepeatFilterScenarioTests {
+    @Test func aFilterTakingOnlyRepeatsLeavesTheReleaseToTheClientThatSawThePress() throws {
+        let scene = KeyboardScene(try keymap("us"), keyRepeat: KeyRepeat(rate: 20, delay: .milliseconds(300)))
+        scene.router.addFilter(NoRepeatFilter())
+        scene.key(Key.a, .pressed, at: 0)
+        scene.clock.advance(to: .milliseconds(500))
+        scene.key(Key.a, .released, at: 500)
+        #expect(scene.field.downs.map(\.state) == [.pressed])
+        #expect(scene.field.ups.map(\.keycode) == [Key.a])
+    }
+}
