@@ -242,8 +242,11 @@ public struct KeyCommand: Hashable, Sendable {
         self.matching = matching
     }
 
-    /// True when `event` is a press of this combination. Lock modifiers are ignored; Shift
-    /// is compared only if the command names it or the keysym is not a letter's case.
+    /// True when `event` is a press or repeat of this combination. Lock modifiers (Caps
+    /// Lock, Num Lock) are ignored; Shift, Control, Alt, Logo and AltGr must be exactly the
+    /// command's. Latin letters compare without case, so a command for `z` with
+    /// `[.control, .shift]` matches Ctrl+Shift+Z (whose keysym is `Z`), and one for `z` with
+    /// `[.control]` does not: undo and redo stay apart.
     public func matches(_ event: KeyEvent) -> Bool {
         guard event.state != .released else { return false }
         let sym = matching == .keysym ? event.keysym : event.baseKeysym
