@@ -8,6 +8,7 @@ packages=(
   pkg-config
   libinput-dev libudev-dev libevdev-dev   # SeatKitLibinput
   libxkbcommon-dev xkb-data               # SeatKitXKB, with the system's layouts
+  libx11-data                             # SeatKitXKB: compose tables (/usr/share/X11/locale)
   umockdev libumockdev-dev                # SeatKitReplay: real libinput with no root
   libwayland-dev wayland-protocols        # SeatKitWayland, wayland-scanner
   wev weston                              # real clients for end-to-end tests
