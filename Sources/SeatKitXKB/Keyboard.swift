@@ -61,6 +61,8 @@ public final class Keyboard: KeyInterpreter {
     private lazy var repeatTimerAction: () -> Void = { [weak self] in self?.repeatTimerFired() }
 
     private var cachedKeymapFile: KeymapFile?
+    /// The keymap `cachedKeymapFile` was last checked against, to skip comparing texts.
+    private var keymapOfCachedFile: Keymap?
 
     /// A keyboard with nothing held, in the keymap's first layout. `compose` enables compose
     /// sequences from that table.
@@ -70,6 +72,10 @@ public final class Keyboard: KeyInterpreter {
         self.compose = compose.map { ComposeState(table: $0) }
         self.keyRepeat = keyRepeat
         pressedKeys.reserveCapacity(16)
+    }
+
+    deinit {
+        if let token = repeatTimer { router?.clock.cancel(token) }
     }
 
     /// Becomes `router`'s key interpreter, and the source of its key repeats.
@@ -172,10 +178,16 @@ public final class Keyboard: KeyInterpreter {
     /// only when the keymap's text changed; the same object otherwise. Throws when no file
     /// can be written (see ``KeymapFile/init(text:storage:)``).
     public func keymapFile() throws -> KeymapFile {
-        let text = keymap.text
-        if let file = cachedKeymapFile, file.contents == text { return file }
-        let file = try KeymapFile(text: text)
+        if let file = cachedKeymapFile {
+            if keymapOfCachedFile === keymap { return file }
+            if file.contents == keymap.text {
+                keymapOfCachedFile = keymap
+                return file
+            }
+        }
+        let file = try KeymapFile(text: keymap.text)
         cachedKeymapFile = file
+        keymapOfCachedFile = keymap
         return file
     }
 

@@ -186,6 +186,13 @@ public enum Keysym {
         return value
     }
 
+    /// The keysym named `name`, or `nil` for a name xkbcommon does not know: for names
+    /// that come from configuration.
+    public static func lookup(_ name: String) -> UInt32? {
+        let value = XKB.keysym(named: name)
+        return value == XKB.noSymbol ? nil : value
+    }
+
     /// The keysym's name ("a", "dead_acute"), or a hex form for keysyms without one.
     public static func name(of keysym: UInt32) -> String {
         XKB.name(ofKeysym: keysym) ?? "0x" + String(keysym, radix: 16)

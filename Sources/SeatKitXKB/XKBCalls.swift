@@ -246,8 +246,12 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// Collects the log messages of one xkb_context between ``XKBLog/drain()`` calls.
 final class XKBLog {
+    /// More than this between two drains is noise; the first ones say what went wrong.
+    static let limit = 200
     private(set) var messages: [String] = []
-    func append(_ message: String) { messages.append(message) }
+    func append(_ message: String) {
+        if messages.count < XKBLog.limit { messages.append(message) }
+    }
     /// The messages so far; clears them.
     func drain() -> [String] {
         defer { messages.removeAll() }

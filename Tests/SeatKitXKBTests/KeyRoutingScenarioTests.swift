@@ -186,3 +186,28 @@ final class NoRepeatFilter: InputFilter {
         #expect(scene.field.ups.map(\.keycode) == [Key.a])
     }
 }
+
+@Suite struct KeyCommandScenarioTests {
+    @Test func undoAndRedoStayApartAndCapsLockDoesNotMatter() throws {
+        let scene = KeyboardScene(try keymap("de"))
+        scene.field.commands = [
+            KeyCommand(keysym: Keysym.named("z"), modifiers: .control, action: "undo"),
+            KeyCommand(keysym: Keysym.named("z"), modifiers: [.control, .shift], action: "redo"),
+        ]
+        scene.key(Key.leftCtrl, .pressed, at: 0)
+        scene.type([Key.y], from: 10)                 // z on de
+        scene.key(Key.leftShift, .pressed, at: 30)
+        scene.type([Key.y], from: 40)
+        scene.key(Key.leftShift, .released, at: 60)
+        scene.key(Key.leftCtrl, .released, at: 70)
+        scene.type([Key.capsLock], from: 80)
+        scene.key(Key.leftCtrl, .pressed, at: 100)
+        scene.type([Key.y], from: 110)
+        #expect(scene.field.performed == ["undo", "redo", "undo"])
+    }
+
+    @Test func configuredKeysymNamesAreLookedUpWithoutTrapping() {
+        #expect(Keysym.lookup("XF86AudioRaiseVolume") == 0x1008ff13)
+        #expect(Keysym.lookup("NotAKeysym") == nil)
+    }
+}
