@@ -98,6 +98,14 @@ public final class KeyboardState {
         XKB.keysym(handle, keycode &+ XKB.evdevOffset)
     }
 
+    /// Every keysym the key produces now, usually one (a few layouts put several on a key;
+    /// ``keysym(evdevKeycode:)`` then gives 0). Unlike that call, it does not capitalize
+    /// for Caps Lock on keys whose type ignores Lock; letters' types map Lock to their
+    /// second level anyway. Allocates the array.
+    public func keysyms(evdevKeycode keycode: UInt32) -> [UInt32] {
+        Array(XKB.keysyms(handle, keycode &+ XKB.evdevOffset))
+    }
+
     /// The UTF-8 text the key types now: "" for modifiers and function keys; control
     /// characters for Ctrl+letter, Return ("\r"), Escape and BackSpace, as xkbcommon gives.
     public func text(evdevKeycode keycode: UInt32) -> String {

@@ -133,6 +133,15 @@ enum XKB {
         xkb_state_key_get_one_sym(state, key)
     }
 
+    /// All the key's keysyms at its current level, without Caps Lock's capitalization. The
+    /// buffer belongs to the keymap: copy it before the keymap goes away.
+    static func keysyms(_ state: OpaquePointer, _ key: UInt32) -> UnsafeBufferPointer<UInt32> {
+        var syms: UnsafePointer<xkb_keysym_t>?
+        let count = xkb_state_key_get_syms(state, key, &syms)
+        guard count > 0, let syms else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: syms, count: Int(count))
+    }
+
     /// Writes the key's UTF-8 text (NUL-terminated, truncated to fit) into `buffer`; returns
     /// its length without the NUL, which may exceed `capacity - 1` when truncated.
     static func utf8(_ state: OpaquePointer, _ key: UInt32, into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {

@@ -38,6 +38,17 @@ import SeatKitXKB
         #expect(type([Key.q], on: de) == "q")
     }
 
+    @Test func aKeysKeysymsFollowItsLevel() throws {
+        let us = KeyboardState(keymap: try keymap("us"))
+        #expect(us.keysyms(evdevKeycode: Key.q) == [Keysym.named("q")])
+        us.update(evdevKeycode: Key.capsLock, direction: .down)
+        us.update(evdevKeycode: Key.capsLock, direction: .up)
+        // Letters' key type maps Lock to the second level.
+        #expect(us.keysyms(evdevKeycode: Key.q) == [Keysym.named("Q")])
+        us.update(evdevKeycode: Key.leftShift, direction: .down)
+        #expect(us.keysyms(evdevKeycode: Key.one) == [Keysym.named("exclam")])
+    }
+
     @Test func altGrSelectsTheThirdLevel() throws {
         let de = KeyboardState(keymap: try keymap("de"))
         de.update(evdevKeycode: Key.rightAlt, direction: .down)
