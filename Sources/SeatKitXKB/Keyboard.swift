@@ -17,13 +17,15 @@ import SeatKit
 /// sequence completes, "" while composing and for releases) and `modifiers`; and from the
 /// state *after* it: `modifierMasks`, the serialized modifiers `wl_keyboard.modifiers`
 /// carries. What the key changed (modifiers, layout, LEDs) is in ``lastChanges``, the
-/// compose progress in ``composeStatus``.
+/// compose progress in ``composeStatus``: a responder reads it while handling the key as
+/// `(context.router.keyInterpreter as? Keyboard)?.composeStatus`.
 ///
 /// Repeats: while a repeating key is held, the keyboard injects `.key(keycode, .repeated)`
 /// events into the router at ``keyRepeat``'s times, so they pass the router's filters and
 /// the repeats of a key whose press a filter or key command took stay taken. Releasing the
 /// key, or pressing another repeating key, stops them; pressing a modifier does not.
-/// Client responders should drop `.repeated` events: clients repeat on their own.
+/// Spies and the trace see the repeats like any event. Client responders should drop
+/// `.repeated` events: clients repeat on their own, from ``keyRepeat``'s `wire` values.
 ///
 /// One thread, the router's. Once warm, interpreting a key allocates nothing.
 public final class Keyboard: KeyInterpreter {

@@ -136,6 +136,8 @@ final class ConsumedKeySpy: InputSpy {
     @Test func aRepeatOfATakenCommandKeyDoesNotReachTheChain() throws {
         let scene = KeyboardScene(try keymap("us"), keyRepeat: KeyRepeat(rate: 20, delay: .milliseconds(300)))
         scene.field.commands = [KeyCommand(keysym: Keysym.named("s"), modifiers: .control, action: "save")]
+        let spy = ConsumedKeySpy()
+        scene.router.addSpy(spy)
         scene.key(Key.leftCtrl, .pressed, at: 0)
         scene.key(31, .pressed, at: 10)      // KEY_S
         scene.clock.advance(to: .milliseconds(1000))
@@ -143,12 +145,18 @@ final class ConsumedKeySpy: InputSpy {
         #expect(scene.field.performed == ["save"])
         #expect(scene.field.downs.map(\.keycode) == [Key.leftCtrl])
         #expect(scene.field.ups.isEmpty)
+        // Repeats from 310 ms to 960 ms, every 50 ms: all generated, all taken.
+        let repeats = spy.events.filter { $0.0 == .repeated }
+        #expect(repeats.count == 14)
+        #expect(repeats.allSatisfy { $0.1 })
     }
 
     @Test func aDeadKeyComposesForTheFirstResponderWhichSeesTheComposeState() throws {
         let scene = KeyboardScene(try keymap("de"), compose: try ComposeTable(locale: "en_US.UTF-8"))
         var statuses: [ComposeStatus] = []
-        scene.field.onKeyDown = { [keyboard = scene.keyboard] _ in statuses.append(keyboard.composeStatus) }
+        scene.field.onKeyDown = { _, context in
+            if let keyboard = context.router.keyInterpreter as? Keyboard { statuses.append(keyboard.composeStatus) }
+        }
         scene.type([Key.equal, Key.e, Key.a])
         #expect(scene.field.downs.map(\.keysym) == [Keysym.named("dead_acute"), Keysym.named("eacute"), Keysym.named("a")])
         #expect(scene.field.typedText == "éa")

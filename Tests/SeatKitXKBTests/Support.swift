@@ -56,7 +56,7 @@ final class KeyRecorder: Responder {
     var ups: [KeyEvent] = []
     var performed: [Action] = []
     /// Called on every keyDown, while the router delivers it.
-    var onKeyDown: ((KeyEvent) -> Void)?
+    var onKeyDown: ((KeyEvent, ResponderContext) -> Void)?
 
     init(_ name: String, handlesKeys: Bool = false) {
         self.name = name
@@ -67,7 +67,7 @@ final class KeyRecorder: Responder {
     var keyCommands: [KeyCommand] { commands }
     func keyDown(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
         downs.append(event)
-        onKeyDown?(event)
+        onKeyDown?(event, context)
         return handlesKeys ? .handled : .notHandled
     }
     func keyUp(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
