@@ -23,7 +23,8 @@ import SeatKit
 /// Repeats: while a repeating key is held, the keyboard injects `.key(keycode, .repeated)`
 /// events into the router at ``keyRepeat``'s times, so they pass the router's filters and
 /// the repeats of a key whose press a filter or key command took stay taken. Releasing the
-/// key, or pressing another repeating key, stops them; pressing a modifier does not.
+/// key, pressing another repeating key or moving the first responder stops them (the new
+/// one never saw the press); pressing a modifier does not.
 /// Spies and the trace see the repeats like any event. Client responders should drop
 /// `.repeated` events: clients repeat on their own, from ``keyRepeat``'s `wire` values.
 ///
@@ -59,6 +60,8 @@ public final class Keyboard: KeyInterpreter {
     private var repeatIndex = 0
     private var repeatTimer: TimerToken?
     private var repeatSettings = KeyRepeat.standard
+    /// The first responder when the repeating key went down.
+    private weak var repeatFocus: Surface?
     /// Made once, so that arming the timer allocates nothing.
     private lazy var repeatTimerAction: () -> Void = { [weak self] in self?.repeatTimerFired() }
 
@@ -203,6 +206,7 @@ public final class Keyboard: KeyInterpreter {
         repeatPressTime = time
         repeatIndex = 0
         repeatSettings = keyRepeat
+        repeatFocus = router.firstResponder
         repeatTimer = router.clock.schedule(at: repeatSettings.deadline(ofRepeat: 0, pressedAt: time), repeatTimerAction)
     }
 
@@ -215,6 +219,10 @@ public final class Keyboard: KeyInterpreter {
     private func repeatTimerFired() {
         repeatTimer = nil
         guard let keycode = repeatingKey, let router else { return }
+        guard router.firstResponder === repeatFocus else {
+            repeatingKey = nil
+            return
+        }
         let time = repeatSettings.deadline(ofRepeat: repeatIndex, pressedAt: repeatPressTime)
         repeatIndex += 1
         // Armed before injecting: a responder may release nothing, but may change settings.

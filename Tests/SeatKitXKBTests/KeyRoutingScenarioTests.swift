@@ -103,6 +103,18 @@ final class ConsumedKeySpy: InputSpy {
         #expect(scene.clock.nextDeadline == nil)
     }
 
+    @Test func movingTheFirstResponderStopsTheRepeat() throws {
+        let scene = KeyboardScene(try keymap("us"), keyRepeat: KeyRepeat(rate: 10, delay: .milliseconds(200)))
+        scene.key(Key.a, .pressed, at: 0)
+        scene.clock.advance(to: .milliseconds(350))
+        let panelSurface = try #require(scene.router.firstResponder?.parent)
+        #expect(scene.router.becomeFirstResponder(panelSurface))
+        scene.clock.advance(to: .milliseconds(1000))
+        #expect(scene.field.downs.map(\.time) == [.zero, .milliseconds(200), .milliseconds(300)])
+        #expect(scene.panel.downs.isEmpty)
+        #expect(scene.clock.nextDeadline == nil)
+    }
+
     @Test func pressingAnotherKeyMovesTheRepeatToIt() throws {
         let scene = KeyboardScene(try keymap("de"), keyRepeat: KeyRepeat(rate: 10, delay: .milliseconds(200)))
         scene.key(Key.a, .pressed, at: 0)
