@@ -184,16 +184,17 @@ public enum OutputTransform: Int32, CaseIterable, Sendable {
     /// Maps a point given as fractions (0...1) of the panel in its native orientation (what a
     /// touchscreen or tablet reports) to fractions of the output's logical space.
     ///
-    /// With `.rotated90` the content is turned a quarter counter-clockwise on the panel, so
-    /// the panel's native top-left corner is the logical bottom-left corner.
+    /// With `.rotated90` the compositor turns the content a quarter counter-clockwise onto
+    /// the panel, so the panel's native top-left corner shows the logical top-right corner
+    /// and its native bottom-left corner the logical top-left.
     public func mapNormalized(x u: Double, y v: Double) -> (x: Double, y: Double) {
-        // Flip first (around the native vertical axis), then rotate the content.
+        // Undo the flip (around the native vertical axis), then the rotation.
         let fu = rawValue >= 4 ? 1 - u : u
         switch rawValue & 3 {
         case 0: return (fu, v)
-        case 1: return (v, 1 - fu)
+        case 1: return (1 - v, fu)
         case 2: return (1 - fu, 1 - v)
-        default: return (1 - v, fu)
+        default: return (v, 1 - fu)
         }
     }
 }

@@ -7,15 +7,15 @@ extension Router {
         keyInterpreter?.interpret(&keyEvent)
         switch state {
         case .pressed:
-            if !pressedKeys.contains(keycode) { pressedKeys.append(keycode) }
+            if !pressedKeys.scanContains(keycode) { pressedKeys.append(keycode) }
         case .released:
-            if let index = pressedKeys.firstIndex(of: keycode) { pressedKeys.remove(at: index) }
+            if let index = pressedKeys.scanIndex(of: keycode) { pressedKeys.remove(at: index) }
         case .repeated:
             break
         }
 
         // A key whose press was taken (by a filter or a key command) is taken to the end.
-        if let index = swallowedKeys.firstIndex(of: keycode) {
+        if let index = swallowedKeys.scanIndex(of: keycode) {
             if state == .released { swallowedKeys.remove(at: index) }
             trace?.record(.followedConsumed(event))
             observe(event, consumed: true)
@@ -26,7 +26,7 @@ extension Router {
             return
         }
         if state != .released {
-            for (index, filter) in filters.enumerated() where filter.filterKey(keyEvent, router: self) == .consume {
+            if let index = filters.scanIndex(where: { $0.filterKey(keyEvent, router: self) == .consume }) {
                 trace?.record(.consumed(event, filter: index))
                 // Only a taken press takes the rest of the key: a filter that takes a repeat
                 // of a key whose press was delivered must leave its release to the client.
@@ -52,15 +52,16 @@ extension Router {
         }
         var matchedCommand = false
         let handledBy = walkChain(from: chainStart(focus), target: focus, kind: .keyDown) { responder, context in
-            for command in responder.keyCommands where command.matches(keyEvent) {
+            let commands = responder.keyCommands
+            if let index = commands.scanIndex(where: { $0.matches(keyEvent) }) {
                 matchedCommand = true
-                trace?.record(.keyCommand(TraceSubject(context.link), command.action))
-                responder.perform(command.action, context: context)
+                trace?.record(.keyCommand(TraceSubject(context.link), commands[index].action))
+                responder.perform(commands[index].action, context: context)
                 return .handled
             }
             return responder.keyDown(keyEvent, context: context)
         }
-        if matchedCommand, keyEvent.state == .pressed, !swallowedKeys.contains(keyEvent.keycode) {
+        if matchedCommand, keyEvent.state == .pressed, !swallowedKeys.scanContains(keyEvent.keycode) {
             swallowedKeys.append(keyEvent.keycode)
         }
         if handledBy == nil { reportDropped(.keyDown, .keyDown(keyEvent)) }

@@ -62,7 +62,7 @@ extension Router {
     }
 
     func pointerButton(_ event: InputEvent, button: UInt32, state: ButtonState) {
-        if state == .released, let index = consumedButtons.firstIndex(of: button) {
+        if state == .released, let index = consumedButtons.scanIndex(of: button) {
             consumedButtons.remove(at: index)
             trace?.record(.followedConsumed(event))
             observe(event, consumed: true)
@@ -77,7 +77,7 @@ extension Router {
                                              location: pointerLocation, surfaceLocation: pointerSurfaceLocation())
         if state == .pressed {
             pressedButtons.append(button)
-        } else if let index = pressedButtons.firstIndex(of: button) {
+        } else if let index = pressedButtons.scanIndex(of: button) {
             pressedButtons.remove(at: index)
         }
         if walkChain(from: chainStart(focus), target: focus, kind: .pointerButton, { responder, context in

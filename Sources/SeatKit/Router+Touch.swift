@@ -34,7 +34,7 @@ extension Router {
     // MARK: Input
 
     func touchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint) {
-        if consumedTouches.contains(id) || activeTouches.contains(where: { $0.id == id && !$0.finished }) {
+        if consumedTouches.scanContains(id) || activeSequence(id) != nil {
             trace?.record(.ignored(event, reason: "touch id already down"))
             observe(event, consumed: true)
             return
@@ -58,7 +58,7 @@ extension Router {
     }
 
     func touchMotion(_ event: InputEvent, id: TouchID, to point: LayoutPoint) {
-        if consumedTouches.contains(id) {
+        if consumedTouches.scanContains(id) {
             trace?.record(.followedConsumed(event))
             observe(event, consumed: true)
             return
@@ -74,7 +74,7 @@ extension Router {
     }
 
     func touchUp(_ event: InputEvent, id: TouchID) {
-        if let index = consumedTouches.firstIndex(of: id) {
+        if let index = consumedTouches.scanIndex(of: id) {
             consumedTouches.remove(at: index)
             trace?.record(.followedConsumed(event))
             observe(event, consumed: true)
@@ -90,7 +90,7 @@ extension Router {
     }
 
     func touchCancel(_ event: InputEvent, id: TouchID) {
-        if let index = consumedTouches.firstIndex(of: id) {
+        if let index = consumedTouches.scanIndex(of: id) {
             consumedTouches.remove(at: index)
             observe(event, consumed: true)
             return
@@ -105,8 +105,8 @@ extension Router {
     }
 
     private func activeSequence(_ id: TouchID) -> TouchSequence? {
-        for sequence in activeTouches where sequence.id == id && !sequence.finished { return sequence }
-        return nil
+        guard let index = activeTouches.scanIndex(where: { $0.id == id && !$0.finished }) else { return nil }
+        return activeTouches[index]
     }
 
     // MARK: Delivery
@@ -119,9 +119,11 @@ extension Router {
         dispatch(.began, time: time)
         dispatch(.moved, time: time)
         dispatch(.ended, time: time)
-        for sequence in activeTouches where sequence.endedPending {
-            sequence.endedPending = false
-            sequence.finished = true
+        activeTouches.scan { sequence in
+            if sequence.endedPending {
+                sequence.endedPending = false
+                sequence.finished = true
+            }
         }
         isDispatchingTouches = wasDispatching
         if !wasDispatching { compactTouches() }
@@ -142,7 +144,9 @@ extension Router {
                 let other = activeTouches[j]
                 if !other.finished, other.isPending(phase), other.mark != mark, other.surface === surface {
                     other.mark = mark
-                    other.clearPending(phase)
+                    // An ended touch stays pending until the whole frame is out, and is
+                    // then finished (below, in dispatchTouches).
+                    if phase != .ended { other.clearPending(phase) }
                     touchScratch.append(other.point(surfaceOrigin: origin))
                 }
             }
@@ -154,8 +158,8 @@ extension Router {
         let event = TouchEvent(time: time, touches: touchScratch)
         let surface = lead.surface
         let handledBy = walkChain(from: chainStart(surface), target: surface, kind: phase.kind, stopIf: { lead.finished }) { responder, context in
-            for sequence in activeTouches where sequence.mark == mark && sequence.surface === surface {
-                sequence.noteSeen(context.link)
+            activeTouches.scan { sequence in
+                if sequence.mark == mark && sequence.surface === surface { sequence.noteSeen(context.link) }
             }
             switch phase {
             case .began: return responder.touchesBegan(event, context: context)
@@ -187,8 +191,8 @@ extension Router {
             touchScratch.removeAll(keepingCapacity: true)
             touchScratch.append(sequence.point(surfaceOrigin: sequence.surface?.layoutOrigin))
             let event = TouchEvent(time: time, touches: touchScratch)
-            for link in sequence.seen where isDeliverable(link) {
-                guard let responder = responder(for: link) else { continue }
+            sequence.seen.scan { link in
+                guard isDeliverable(link), let responder = responder(for: link) else { return }
                 responder.touchesCancelled(event, context: ResponderContext(router: self, link: link, target: sequence.surface))
                 trace?.record(.told(TraceSubject(link), .touchesCancelled))
             }

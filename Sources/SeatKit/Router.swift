@@ -141,18 +141,14 @@ public final class Router {
 
     /// Runs the filters, then the spies. Returns true when a filter consumed the event.
     func runFilters(_ event: InputEvent) -> Bool {
-        var consumedBy: Int?
-        for (index, filter) in filters.enumerated() where filter.filter(event, router: self) == .consume {
-            consumedBy = index
-            break
-        }
+        let consumedBy = filters.scanIndex { $0.filter(event, router: self) == .consume }
         if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
         observe(event, consumed: consumedBy != nil)
         return consumedBy != nil
     }
 
     func observe(_ event: InputEvent, consumed: Bool) {
-        for spy in spies { spy.observe(event, consumed: consumed, router: self) }
+        spies.scan { $0.observe(event, consumed: consumed, router: self) }
     }
 
     // MARK: Devices

@@ -178,12 +178,7 @@ public final class Surface {
     public func acceptsInput(at point: SurfacePoint) -> Bool {
         guard bounds.contains(point) else { return false }
         if let region = inputRegion {
-            var inside = false
-            for rect in region where rect.contains(point) {
-                inside = true
-                break
-            }
-            if !inside { return false }
+            if region.scanIndex(where: { $0.contains(point) }) == nil { return false }
         }
         return responder.refineHitTest(at: point, in: self)
     }

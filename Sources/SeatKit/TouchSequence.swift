@@ -55,7 +55,7 @@ final class TouchSequence {
     }
 
     func noteSeen(_ link: ChainLink) {
-        for existing in seen where existing.isSame(as: link) { return }
+        if seen.scanIndex(where: { $0.isSame(as: link) }) != nil { return }
         seen.append(link)
     }
 

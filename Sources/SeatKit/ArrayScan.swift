@@ -1,0 +1,38 @@
+// Index loops for the per-event path.
+//
+// In unoptimized builds, `for x in array`, `contains` and `firstIndex` go through the
+// unspecialized Collection witnesses, whose read coroutines allocate a frame per element.
+// Optimized builds specialize them away, but the router promises no allocation per event in
+// every build its tests run in, so the hot path scans arrays with these instead.
+extension Array {
+    /// The index of the first element for which `predicate` holds.
+    @inline(__always)
+    func scanIndex(where predicate: (Element) -> Bool) -> Int? {
+        var i = 0
+        let n = count
+        while i < n {
+            if predicate(self[i]) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Calls `body` with each element, in order.
+    @inline(__always)
+    func scan(_ body: (Element) -> Void) {
+        var i = 0
+        let n = count
+        while i < n {
+            body(self[i])
+            i += 1
+        }
+    }
+}
+
+extension Array where Element: Equatable {
+    @inline(__always)
+    func scanIndex(of element: Element) -> Int? { scanIndex { $0 == element } }
+
+    @inline(__always)
+    func scanContains(_ element: Element) -> Bool { scanIndex(of: element) != nil }
+}
