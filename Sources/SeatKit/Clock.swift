@@ -83,7 +83,9 @@ public final class VirtualClock: Clock {
     }
 
     public func cancel(_ token: TimerToken) {
-        pending.removeAll { $0.token == token }
+        // Tokens are unique. An index scan, not removeAll(where:), which allocates in
+        // unoptimized builds: key repeat cancels a timer on every key release.
+        if let index = pending.scanIndex(where: { $0.token == token }) { pending.remove(at: index) }
     }
 
     /// The earliest deadline still pending.
