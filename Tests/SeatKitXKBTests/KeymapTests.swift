@@ -43,7 +43,7 @@ import Glibc
         var template = Array("/tmp/seatkit-xkb-test-XXXXXX".utf8CString)
         let fd = mkstemp(&template)
         try #require(fd >= 0)
-        let path = String(cString: template)
+        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { unlink(path) }
         let bytes = Array(fr.text.utf8)
         #expect(write(fd, bytes, bytes.count) == bytes.count)
