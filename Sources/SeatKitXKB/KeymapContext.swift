@@ -8,19 +8,20 @@ public final class KeymapContext {
     let handle: OpaquePointer
     let log = XKBLog()
 
-    /// A context searching `includePaths` first, then (unless `defaultIncludes` is false)
-    /// the system's XKB data (`/usr/share/X11/xkb`, `~/.config/xkb`...).
+    /// A context searching `includePaths` first, in order, then (unless `defaultIncludes`
+    /// is false) the system's XKB data (`/usr/share/X11/xkb`, `~/.config/xkb`...): a
+    /// directory with a `symbols/mine` file adds a layout named `mine`, or overrides one.
     ///
-    /// Throws ``KeymapError/contextUnavailable`` when xkbcommon cannot make a context and
-    /// ``KeymapError/includePathRejected(_:)`` for a directory it cannot read.
+    /// Throws ``KeymapError/contextUnavailable`` when xkbcommon cannot make a context or
+    /// finds none of the system's directories, and ``KeymapError/includePathRejected(_:)``
+    /// for a directory it cannot read.
     public init(includePaths: [String] = [], defaultIncludes: Bool = true) throws {
-        guard let handle = XKB.newContext(defaultIncludes: defaultIncludes, log: log) else {
-            throw KeymapError.contextUnavailable
-        }
+        guard let handle = XKB.newContext(log: log) else { throw KeymapError.contextUnavailable }
         self.handle = handle
-        for path in includePaths.reversed() where !XKB.appendIncludePath(handle, path) {
+        for path in includePaths where !XKB.appendIncludePath(handle, path) {
             throw KeymapError.includePathRejected(path)
         }
+        if defaultIncludes, !XKB.appendDefaultIncludePaths(handle) { throw KeymapError.contextUnavailable }
         _ = log.drain()
     }
 

@@ -19,14 +19,13 @@ enum XKB {
 
     // MARK: Context
 
-    /// A new context with the default include paths (unless `defaultIncludes` is false) and
-    /// no environment-supplied default names, so that compiling names does not depend on
+    /// A new context with no include paths yet (see ``appendIncludePath(_:_:)`` and
+    /// ``appendDefaultIncludePaths(_:)``) and no environment-supplied default names, so that compiling names does not depend on
     /// `XKB_DEFAULT_LAYOUT` and friends. Log messages of warning level and above go to
     /// `log`, which the context's user data points to (unretained; the caller keeps it alive
     /// as long as the context).
-    static func newContext(defaultIncludes: Bool, log: XKBLog) -> OpaquePointer? {
-        var flags = XKB_CONTEXT_NO_ENVIRONMENT_NAMES.rawValue
-        if !defaultIncludes { flags |= XKB_CONTEXT_NO_DEFAULT_INCLUDES.rawValue }
+    static func newContext(log: XKBLog) -> OpaquePointer? {
+        let flags = XKB_CONTEXT_NO_ENVIRONMENT_NAMES.rawValue | XKB_CONTEXT_NO_DEFAULT_INCLUDES.rawValue
         guard let context = xkb_context_new(xkb_context_flags(rawValue: flags)) else { return nil }
         xkb_context_set_user_data(context, Unmanaged.passUnretained(log).toOpaque())
         seatkit_xkb_context_set_log_sink(context, xkbLogSink)
@@ -39,6 +38,12 @@ enum XKB {
     /// False when the directory does not exist or cannot be read.
     static func appendIncludePath(_ context: OpaquePointer, _ path: String) -> Bool {
         xkb_context_include_path_append(context, path) == 1
+    }
+
+    /// Appends the system's paths (`$XKB_CONFIG_ROOT` or `/usr/share/X11/xkb`, the user's
+    /// `~/.config/xkb`, `~/.xkb`). False when none of them exists.
+    static func appendDefaultIncludePaths(_ context: OpaquePointer) -> Bool {
+        xkb_context_include_path_append_default(context) == 1
     }
 
     // MARK: Keymap
