@@ -31,6 +31,8 @@ import SeatKit
 /// One thread, the router's. Once warm, interpreting a key allocates nothing.
 public final class Keyboard: KeyInterpreter {
     public private(set) var keymap: Keymap
+    /// The xkbcommon state behind the events. Read it freely; feed keys through
+    /// ``interpret(_:)`` (the router does), so that held keys and repeats stay in step.
     public private(set) var state: KeyboardState
     /// Compose progress for the compositor's own responders; `nil` turns compose off.
     public let compose: ComposeState?

@@ -251,13 +251,6 @@ enum XKB {
     }
 }
 
-/// An `errno` value from a failed system call.
-public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
-    public var rawValue: Int32
-    public init(_ rawValue: Int32) { self.rawValue = rawValue }
-    public var description: String { String(cString: strerror(rawValue)) + " (errno \(rawValue))" }
-}
-
 /// Collects the log messages of one xkb_context between ``XKBLog/drain()`` calls.
 final class XKBLog {
     /// More than this between two drains is noise; the first ones say what went wrong.
