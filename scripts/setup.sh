@@ -13,7 +13,6 @@ packages=(
   libwayland-dev wayland-protocols        # SeatKitWayland, wayland-scanner
   wev weston                              # real clients for end-to-end tests
   libwlroots-dev                          # the peer in the hit-testing benchmark
-  locales                                 # compose tables are found through the locale
 )
 
 missing=()
