@@ -28,6 +28,26 @@ public final class Output {
     public var responder: any Responder
     /// The router whose layout holds this output.
     public internal(set) weak var router: Router?
+    /// Global recognizers: they take part in every touch on this output (and in touchpad
+    /// gestures while the pointer is on it), after the surfaces' recognizers. A kiosk's
+    /// hidden admin gesture or a three-finger swipe belongs here.
+    public private(set) var gestureRecognizers: [GestureRecognizer] = []
+
+    /// Attaches a global recognizer, first detaching it from any surface or output.
+    public func addGestureRecognizer(_ recognizer: GestureRecognizer) {
+        recognizer.detachFromHost()
+        gestureRecognizers.append(recognizer)
+        recognizer.output = self
+    }
+
+    /// Detaches a global recognizer; one in progress is cancelled (a possible one fails).
+    public func removeGestureRecognizer(_ recognizer: GestureRecognizer) {
+        guard let index = gestureRecognizers.firstIndex(where: { $0 === recognizer }) else { return }
+        let router = recognizer.router
+        gestureRecognizers.remove(at: index)
+        recognizer.output = nil
+        router?.gestureRecognizerWasDetached(recognizer)
+    }
 
     public init(name: String, position: LayoutPoint = .zero, modeSize: Size,
                 transform: OutputTransform = .normal, scale: Double = 1,

@@ -104,6 +104,8 @@ extension Router {
         let focus = pointerFocus
         let gestureEvent = TouchpadGestureEvent(time: event.time, device: event.device, gesture: gesture,
                                                 location: pointerLocation, surfaceLocation: pointerSurfaceLocation())
+        if deliverTouchpadGestureToRecognizers(gestureEvent, focus: focus) { return }
+        noteTouchpadGestureDelivered()
         if walkChain(from: chainStart(focus), target: focus, kind: .touchpadGesture, { responder, context in
             responder.touchpadGesture(gestureEvent, context: context)
         }) == nil {

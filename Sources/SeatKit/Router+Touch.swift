@@ -1,10 +1,10 @@
 extension Router {
     /// The number of fingers down and routed (not counting touches a filter took).
-    public var activeTouchCount: Int { activeTouches.reduce(0) { $1.finished ? $0 : $0 + 1 } }
+    public var activeTouchCount: Int { activeTouches.reduce(0) { $1.isDown ? $0 + 1 : $0 } }
 
     /// The surface a touch is bound to, while it is down.
     public func surface(boundTo id: TouchID) -> Surface? {
-        activeTouches.first { $0.id == id && !$0.finished }?.surface
+        activeTouches.first { $0.id == id && $0.isDown }?.surface
     }
 
     /// Cancels every active touch for which `predicate` holds: each responder that saw it
@@ -54,6 +54,7 @@ extension Router {
         }
         let sequence = touchPool.popLast() ?? TouchSequence()
         sequence.reset(id: id, device: event.device, surface: surface, output: output, at: point, time: event.time)
+        sequence.arena = makeArena(surface: surface, output: output, touch: sequence.point(surfaceOrigin: surface?.layoutOrigin))
         activeTouches.append(sequence)
     }
 
@@ -87,6 +88,7 @@ extension Router {
         }
         observe(event, consumed: false)
         sequence.endedPending = true
+        sequence.upReceived = true
     }
 
     func touchCancel(_ event: InputEvent, id: TouchID) {
@@ -105,7 +107,7 @@ extension Router {
     }
 
     private func activeSequence(_ id: TouchID) -> TouchSequence? {
-        guard let index = activeTouches.scanIndex(where: { $0.id == id && !$0.finished }) else { return nil }
+        guard let index = activeTouches.scanIndex(where: { $0.id == id && $0.isDown }) else { return nil }
         return activeTouches[index]
     }
 
@@ -126,7 +128,10 @@ extension Router {
             }
         }
         isDispatchingTouches = wasDispatching
-        if !wasDispatching { compactTouches() }
+        if !wasDispatching {
+            settleGestures()
+            compactTouches()
+        }
     }
 
     private func dispatch(_ phase: TouchPhase, time: Timestamp) {
@@ -140,6 +145,7 @@ extension Router {
             let surface = lead.surface
             let origin = surface?.layoutOrigin
             touchScratch.removeAll(keepingCapacity: true)
+            var recognizersTakePart = false
             for j in (i - 1)..<activeTouches.count {
                 let other = activeTouches[j]
                 if !other.finished, other.isPending(phase), other.mark != mark, other.surface === surface {
@@ -147,8 +153,16 @@ extension Router {
                     // An ended touch stays pending until the whole frame is out, and is
                     // then finished (below, in dispatchTouches).
                     if phase != .ended { other.clearPending(phase) }
+                    other.withheld = false
+                    if other.arena != nil || other.taken { recognizersTakePart = true }
                     touchScratch.append(other.point(surfaceOrigin: origin))
                 }
+            }
+            if recognizersTakePart {
+                // Recognizers see the touches first, then decide what the responders get.
+                deliverToRecognizers(phase, mark: mark, surface: surface, origin: origin, time: time)
+                withholdTouches(phase, mark: mark, surface: surface, origin: origin, time: time)
+                if touchScratch.isEmpty { continue }
             }
             deliverTouchGroup(phase, lead: lead, mark: mark, time: time)
         }
@@ -159,7 +173,7 @@ extension Router {
         let surface = lead.surface
         let handledBy = walkChain(from: chainStart(surface), target: surface, kind: phase.kind, stopIf: { lead.finished }) { responder, context in
             activeTouches.scan { sequence in
-                if sequence.mark == mark && sequence.surface === surface { sequence.noteSeen(context.link) }
+                if sequence.mark == mark && sequence.surface === surface && !sequence.withheld { sequence.noteSeen(context.link) }
             }
             switch phase {
             case .began: return responder.touchesBegan(event, context: context)
@@ -186,6 +200,7 @@ extension Router {
             guard !sequence.finished, predicate(sequence) else { continue }
             sequence.finished = true
             trace?.record(.touchCancelled(sequence.id, reason: reason))
+            if sequence.arena != nil { cancelRecognizers(of: sequence, time: clock.now) }
             guard !sequence.seen.isEmpty else { continue }
             let time = clock.now
             touchScratch.removeAll(keepingCapacity: true)
@@ -197,11 +212,14 @@ extension Router {
                 trace?.record(.told(TraceSubject(link), .touchesCancelled))
             }
         }
-        if !isDispatchingTouches { compactTouches() }
+        if !isDispatchingTouches {
+            settleGestures()
+            compactTouches()
+        }
     }
 
     /// Returns finished sequences to the pool.
-    private func compactTouches() {
+    func compactTouches() {
         var i = 0
         while i < activeTouches.count {
             if activeTouches[i].finished {
@@ -209,6 +227,8 @@ extension Router {
                 sequence.surface = nil
                 sequence.output = nil
                 sequence.seen.removeAll(keepingCapacity: true)
+                purgeHeld(of: sequence)
+                recycleArena(of: sequence)
                 touchPool.append(sequence)
             } else {
                 i += 1

@@ -38,6 +38,23 @@ public final class Router {
     var isDispatchingTouches = false
     var touchFrameMark: UInt64 = 0
 
+    // Gesture state (Gestures/Router+Gestures.swift).
+    var arenaPool: [GestureArena] = []
+    var engagedRecognizers: [GestureRecognizer] = []
+    var waitingRecognizers: [GestureRecognizer] = []
+    var heldTouches: [HeldTouch] = []
+    var gestureScratch: [TouchPoint] = []
+    var heldScratch: [TouchPoint] = []
+    var gesturePassMark: UInt64 = 0
+    var isSettlingGestures = false
+    let touchpadArena = GestureArena()
+    var touchpadGestureTaken = false
+    var touchpadGestureSeenByResponders = false
+    /// Dots per inch assumed for a touch device that does not report its physical size, to
+    /// turn recognizers' millimetres into layout units. Default:
+    /// ``defaultFallbackDotsPerInch`` (96, the CSS and X11 reference).
+    public var fallbackDotsPerInch = Router.defaultFallbackDotsPerInch
+
     // Pointer state (Router+Pointer.swift).
     public internal(set) var pointerLocation = LayoutPoint.zero
     public internal(set) var pointerFocus: Surface?
@@ -66,6 +83,12 @@ public final class Router {
         consumedButtons.reserveCapacity(8)
         pressedKeys.reserveCapacity(16)
         swallowedKeys.reserveCapacity(16)
+        arenaPool.reserveCapacity(16)
+        engagedRecognizers.reserveCapacity(16)
+        waitingRecognizers.reserveCapacity(8)
+        heldTouches.reserveCapacity(32)
+        gestureScratch.reserveCapacity(16)
+        heldScratch.reserveCapacity(4)
     }
 
     // MARK: Outputs
@@ -86,6 +109,8 @@ public final class Router {
         cancelSequences(reason: "output removed") { $0.output === output }
         if pointerFocus?.output === output { setPointerFocus(nil, time: clock.now) }
         output.router = nil
+        abortDetachedRecognizers()
+        settleGestures()
     }
 
     func outputGeometryDidChange() {
@@ -284,5 +309,7 @@ public final class Router {
             trace?.record(.keyboardFocus(from: TraceSubject(focused), to: TraceSubject(replacement)))
             if let replacement { becomeFirstResponder(replacement) }
         }
+        abortDetachedRecognizers()
+        settleGestures()
     }
 }

@@ -57,6 +57,27 @@ public final class Surface {
     /// The output whose tree holds this surface, while it is attached.
     public internal(set) weak var output: Output?
 
+    /// Recognizers that see the touches of this subtree (and touchpad gestures while the
+    /// pointer focus is in it) before its responders, in the order added.
+    public private(set) var gestureRecognizers: [GestureRecognizer] = []
+
+    /// Attaches `recognizer`, first detaching it from any surface or output.
+    public func addGestureRecognizer(_ recognizer: GestureRecognizer) {
+        recognizer.detachFromHost()
+        gestureRecognizers.append(recognizer)
+        recognizer.surface = self
+    }
+
+    /// Detaches `recognizer`. One in progress is cancelled (a possible one fails) and reset;
+    /// touches it had taken stay withdrawn from the responders until they end.
+    public func removeGestureRecognizer(_ recognizer: GestureRecognizer) {
+        guard let index = gestureRecognizers.firstIndex(where: { $0 === recognizer }) else { return }
+        let router = recognizer.router
+        gestureRecognizers.remove(at: index)
+        recognizer.surface = nil
+        router?.gestureRecognizerWasDetached(recognizer)
+    }
+
     /// The bounding box of the hittable parts of this subtree, in this surface's space;
     /// `nil` when nothing in it can be hit.
     public private(set) var subtreeBounds: SurfaceRect?

@@ -19,6 +19,18 @@ final class TouchSequence {
     var finished = false
     /// Marks the sequence as grouped in the current delivery pass.
     var mark: UInt64 = 0
+    /// The recognizers taking part (pooled by the router); `nil` when none does.
+    var arena: GestureArena?
+    /// A recognizer took the touch: responders see none of its later phases.
+    var taken = false
+    /// Phases waiting in the router's held queue; while any waits, later phases wait too.
+    var heldCount = 0
+    /// Kept from the responders in the current delivery pass (held or taken).
+    var withheld = false
+    /// The finger is up, though its ended phase may still be held back.
+    var upReceived = false
+    /// Scratch flag of the held-queue flush: an earlier phase of this touch stays held.
+    var flushBlocked = false
 
     init() { seen.reserveCapacity(8) }
 
@@ -36,7 +48,15 @@ final class TouchSequence {
         endedPending = false
         finished = false
         mark = 0
+        taken = false
+        heldCount = 0
+        withheld = false
+        upReceived = false
+        flushBlocked = false
     }
+
+    /// Down and not yet up: what `TouchID` lookups see.
+    var isDown: Bool { !finished && !upReceived }
 
     func isPending(_ phase: TouchPhase) -> Bool {
         switch phase {

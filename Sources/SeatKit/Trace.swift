@@ -65,6 +65,29 @@ public enum TraceRecord: Hashable, Sendable {
     case ignored(InputEvent, reason: String)
     /// A chain redirected by `nextResponder` ran in a circle and was cut off.
     case chainCycle(RoutedEventKind)
+    /// A gesture recognizer (named "name@surface") was shown a phase of its touches, or a
+    /// touchpad gesture event, before the responders.
+    case gestureSaw(String, RoutedEventKind)
+    /// A recognizer changed state.
+    case gestureState(String, from: GestureRecognizerState, to: GestureRecognizerState)
+    /// A recognizer asked for `requested` (or was stopped in that state) and was made to
+    /// fail, or was cancelled, for the reason given.
+    case gestureRefused(String, GestureRecognizerState, reason: String)
+    /// A recognizer's recognition waits for another, which it requires to fail.
+    case gestureDeferred(String, waitingFor: String)
+    /// A recognizer was reset to possible, ready for the next gesture.
+    case gestureReset(String)
+    /// A phase of a touch was held back from the responders, and by whom.
+    case touchDelayed(TouchID, RoutedEventKind, by: String)
+    /// A held phase went on to the responders: its recognizers gave up.
+    case touchReleased(TouchID, RoutedEventKind)
+    /// A held phase was thrown away, with the reason.
+    case heldTouchDropped(TouchID, RoutedEventKind, reason: String)
+    /// A recognizer took the touch: responders that saw it are told it was cancelled and see
+    /// nothing more of it.
+    case touchTaken(TouchID, by: String)
+    /// A recognizer took the current touchpad gesture from the responders.
+    case touchpadGestureTaken(by: String)
 }
 
 extension TraceRecord: CustomStringConvertible {
@@ -84,6 +107,16 @@ extension TraceRecord: CustomStringConvertible {
         case .touchCancelled(let t, let why): return "  \(t) cancelled: \(why)"
         case .ignored(let e, let why): return "  ignored \(e.traceDescription): \(why)"
         case .chainCycle(let k): return "  chain cycle cut off for \(k.rawValue)"
+        case .gestureSaw(let r, let k): return "  gesture \(r) saw \(k.rawValue)"
+        case .gestureState(let r, let a, let b): return "  gesture \(r): \(a) -> \(b)"
+        case .gestureRefused(let r, let s, let why): return "  gesture \(r) stopped at \(s): \(why)"
+        case .gestureDeferred(let r, let other): return "  gesture \(r) waits for \(other) to fail"
+        case .gestureReset(let r): return "  gesture \(r) reset"
+        case .touchDelayed(let t, let k, let by): return "  \(t) \(k.rawValue) held back by \(by)"
+        case .touchReleased(let t, let k): return "  \(t) \(k.rawValue) released to responders"
+        case .heldTouchDropped(let t, let k, let why): return "  \(t) held \(k.rawValue) dropped: \(why)"
+        case .touchTaken(let t, let by): return "  \(t) taken by gesture \(by)"
+        case .touchpadGestureTaken(let by): return "  touchpad gesture taken by \(by)"
         }
     }
 }

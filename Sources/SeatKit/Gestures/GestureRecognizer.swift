@@ -1,0 +1,309 @@
+/// Where a gesture recognizer is in its life.
+///
+/// ```
+///  possible ─► began ─► changed ─► changed … ─► ended
+///     │          └──────────┴──────────────────► cancelled
+///     ├─► recognized   (discrete gestures: one step)
+///     └─► failed
+///  ended, cancelled, recognized, failed ─► possible   (only the router's reset)
+/// ```
+public enum GestureRecognizerState: Sendable, Hashable, CustomStringConvertible {
+    /// Watching input; nothing decided yet. Every recognizer starts and resets here.
+    case possible
+    /// A continuous gesture started (a pan moved far enough).
+    case began
+    /// A continuous gesture continues.
+    case changed
+    /// A continuous gesture finished normally.
+    case ended
+    /// A continuous gesture was stopped by something else (a touch cancel, a removed
+    /// surface, another recognizer).
+    case cancelled
+    /// The input is not this gesture.
+    case failed
+    /// A discrete gesture (a tap, a swipe) happened, in one step.
+    case recognized
+
+    /// Whether a recognizer may move from `from` to `to` by setting ``GestureRecognizer/state``.
+    /// Returning to `.possible` is the router's reset, never a recognizer's own move.
+    public static func canTransition(from: GestureRecognizerState, to: GestureRecognizerState) -> Bool {
+        switch (from, to) {
+        case (.possible, .began), (.possible, .recognized), (.possible, .failed): return true
+        case (.began, .changed), (.began, .ended), (.began, .cancelled): return true
+        case (.changed, .changed), (.changed, .ended), (.changed, .cancelled): return true
+        default: return false
+        }
+    }
+
+    /// Ended, cancelled, failed or recognized: the recognizer waits for its reset.
+    public var isFinal: Bool {
+        switch self {
+        case .ended, .cancelled, .failed, .recognized: return true
+        case .possible, .began, .changed: return false
+        }
+    }
+
+    /// Began or changed: a continuous gesture in progress.
+    public var isInProgress: Bool { self == .began || self == .changed }
+
+    public var description: String {
+        switch self {
+        case .possible: return "possible"
+        case .began: return "began"
+        case .changed: return "changed"
+        case .ended: return "ended"
+        case .cancelled: return "cancelled"
+        case .failed: return "failed"
+        case .recognized: return "recognized"
+        }
+    }
+}
+
+/// Lets an owner shape how a recognizer coordinates with others (UIKit's
+/// `UIGestureRecognizerDelegate`). Every method has a default.
+public protocol GestureRecognizerDelegate: AnyObject {
+    /// Asked when `recognizer` is about to leave `.possible` for `.began` or `.recognized`;
+    /// `false` makes it fail instead. Default: `true`.
+    func gestureRecognizerShouldBegin(_ recognizer: GestureRecognizer) -> Bool
+    /// Whether `recognizer` and `other` may both be recognized over the same touches. Asked
+    /// of both recognizers' delegates; one `true` is enough. Default: `false` (the first to
+    /// begin makes the other fail).
+    func gestureRecognizer(_ recognizer: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer) -> Bool
+    /// Asked at touch down whether `recognizer` takes part in this touch at all (`touch` is
+    /// in layout space and in the bound surface's space). Default: `true`.
+    func gestureRecognizer(_ recognizer: GestureRecognizer, shouldReceive touch: TouchPoint) -> Bool
+}
+
+extension GestureRecognizerDelegate {
+    public func gestureRecognizerShouldBegin(_ recognizer: GestureRecognizer) -> Bool { true }
+    public func gestureRecognizer(_ recognizer: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer) -> Bool { false }
+    public func gestureRecognizer(_ recognizer: GestureRecognizer, shouldReceive touch: TouchPoint) -> Bool { true }
+}
+
+/// Watches the input of a surface's subtree (or of a whole output) before its responders
+/// and decides whether it is a gesture, as UIKit's `UIGestureRecognizer`.
+///
+/// Attach one with ``Surface/addGestureRecognizer(_:)`` or ``Output/addGestureRecognizer(_:)``.
+/// For each touch, the recognizers of the hit-test surface, of each of its ancestors and of
+/// its output take part (the touch's *arena*). They see every phase of the touch before any
+/// responder, whatever the grabs. They coordinate:
+///
+/// - when one begins (or is recognized), the other recognizers of its arenas that are still
+///   `.possible` fail, unless a delegate lets the pair recognize simultaneously; one that
+///   wants to begin while a conflicting one is in progress fails instead;
+/// - ``require(toFail:)``: a recognizer's recognition waits until another fails, and fails
+///   if the other is recognized;
+/// - ``cancelsTouchesInView``: on recognition the touches it took are withdrawn from the
+///   responders: each responder that already saw one gets `touchesCancelled`, and none sees
+///   any later phase of it;
+/// - ``delaysTouchesBegan`` and ``delaysTouchesEnded``: touches are held back from the
+///   responders while the recognizer is `.possible`, then delivered in order once it fails
+///   (or dropped if it takes them).
+///
+/// Once a recognizer is in a final state and its touches are gone, the router resets it to
+/// `.possible` and calls ``reset()``.
+///
+/// Subclasses override the touch methods and set ``state`` following
+/// ``GestureRecognizerState/canTransition(from:to:)``; an illegal transition traps, as a
+/// programmer error. Locations given to recognizers are in layout space (``TouchPoint/location``).
+/// Time-based recognizers use ``schedule(at:_:)``: the router's clock, so a virtual clock
+/// makes them deterministic. All on the event loop's thread.
+open class GestureRecognizer {
+    /// A name for traces.
+    public var name: String
+    /// The surface it is attached to; `nil` for an output's recognizer or a detached one.
+    public internal(set) weak var surface: Surface?
+    /// The output it is attached to as a global recognizer, if it is.
+    public internal(set) weak var output: Output?
+    public weak var delegate: (any GestureRecognizerDelegate)?
+    /// A disabled recognizer joins no new touches; disabling one in progress does not stop it.
+    public var isEnabled = true
+    /// On recognition, withdraw its touches from the responders (they get `touchesCancelled`
+    /// if they saw them; for client surfaces that becomes `wl_touch.cancel`). Default: `true`.
+    public var cancelsTouchesInView = true
+    /// Hold `touchesBegan` (and every later phase) back from the responders while this
+    /// recognizer is `.possible`. Default: `false`.
+    public var delaysTouchesBegan = false
+    /// Hold `touchesEnded` back from the responders while this recognizer is `.possible`
+    /// (a tap waiting for its second tap). Default: `true`, as in UIKit.
+    public var delaysTouchesEnded = true
+    /// Sent when the gesture is recognized (a discrete one) or ends (a continuous one): to
+    /// the attached surface's responder if it can perform it, else up the chain from the first
+    /// responder (see ``Router/sendAction(_:to:)``).
+    public var action: Action?
+
+    var storedState = GestureRecognizerState.possible
+    /// A recognition waiting for recognizers it requires to fail.
+    var pendingState: GestureRecognizerState?
+    var failureRequirements: [GestureRecognizer] = []
+    var targets: [(GestureRecognizer) -> Void] = []
+    var timers: [TimerToken] = []
+    /// The touches it follows, in layout space, updated before each touch method is called.
+    public internal(set) var touches: [TouchPoint] = []
+    /// Bumped at every reset, so arenas of earlier gestures stop counting this recognizer.
+    var generation: UInt64 = 0
+    /// Has seen input since its last reset.
+    var isEngaged = false
+    /// Follows a touchpad gesture that has not ended.
+    var followsTouchpadGesture = false
+    var passMark: UInt64 = 0
+
+    public init(name: String) {
+        self.name = name
+        touches.reserveCapacity(5)
+    }
+
+    /// The router of the surface or output it is attached to.
+    public var router: Router? { surface?.output?.router ?? output?.router }
+
+    /// The state. Subclasses set it (and only they should); the router may defer a
+    /// recognition (require-to-fail), turn it into `.failed` (a delegate refused, a
+    /// conflicting gesture is in progress), and sends the targets each transition.
+    /// An illegal transition traps.
+    public var state: GestureRecognizerState {
+        get { storedState }
+        set {
+            precondition(GestureRecognizerState.canTransition(from: storedState, to: newValue),
+                         "illegal gesture transition \(storedState) -> \(newValue) in \(name)")
+            if let router {
+                router.gestureRecognizer(self, requests: newValue)
+            } else {
+                storedState = newValue
+            }
+        }
+    }
+
+    /// True while its recognition waits for a recognizer it requires to fail.
+    public var isWaitingForFailure: Bool { pendingState != nil }
+
+    /// Calls `handler` after every transition (the router's resets excepted), with this
+    /// recognizer. Handlers run on the event loop's thread and may change the tree.
+    public func addTarget(_ handler: @escaping (GestureRecognizer) -> Void) {
+        targets.append(handler)
+    }
+
+    /// Makes this recognizer's recognition wait until `other` fails; if `other` is recognized
+    /// instead, this one fails. Only counts while `other` is following input: an idle `other`
+    /// counts as failed.
+    public func require(toFail other: GestureRecognizer) {
+        precondition(other !== self, "a recognizer cannot wait for itself")
+        if !failureRequirements.contains(where: { $0 === other }) { failureRequirements.append(other) }
+    }
+
+    /// Runs `body` at `deadline` on the router's clock, unless the recognizer resets first.
+    /// Does nothing when detached. The router settles held touches after `body`.
+    public func schedule(at deadline: Timestamp, _ body: @escaping () -> Void) {
+        guard let router else { return }
+        var token: TimerToken?
+        token = router.clock.schedule(at: deadline) { [weak self, weak router] in
+            guard let self else { return }
+            if let token, let index = self.timers.firstIndex(of: token) { self.timers.remove(at: index) }
+            body()
+            router?.settleAfterGestureTimer()
+        }
+        if let token { timers.append(token) }
+    }
+
+    /// The centroid of ``touches`` in layout space (`.zero` without touches).
+    public var centroid: LayoutPoint {
+        guard !touches.isEmpty else { return .zero }
+        var x = 0.0, y = 0.0
+        for t in touches {
+            x += t.location.x
+            y += t.location.y
+        }
+        let n = Double(touches.count)
+        return LayoutPoint(x: x / n, y: y / n)
+    }
+
+    /// Layout units per millimetre for `touch`'s device on this recognizer's output, or the
+    /// router's fallback (see ``Router/fallbackDotsPerInch``).
+    public func unitsPerMillimetre(for touch: TouchPoint) -> Double {
+        guard let router else { return Router.defaultFallbackDotsPerInch / 25.4 }
+        return router.unitsPerMillimetre(device: touch.device, at: touch.location)
+    }
+
+    // MARK: Overridables. Overrides need not call super unless stated.
+
+    /// New touches of its arenas, in one frame. Default: nothing.
+    open func touchesBegan(_ event: TouchEvent) {}
+    /// Moved touches. Default: nothing.
+    open func touchesMoved(_ event: TouchEvent) {}
+    /// Lifted touches; they leave ``touches`` after this call. Default: nothing.
+    open func touchesEnded(_ event: TouchEvent) {}
+    /// Cancelled touches (device cancel, removed surface). Default: a gesture in progress is
+    /// cancelled, a possible one fails. If an override leaves the recognizer in progress
+    /// or possible once it has no touches left, the router does the same for it.
+    open func touchesCancelled(_ event: TouchEvent) {
+        if state.isInProgress { state = .cancelled } else if state == .possible { state = .failed }
+    }
+    /// Whether it takes part in touches. Default: `true`.
+    open var receivesTouches: Bool { true }
+    /// Whether it takes part in touchpad gestures (libinput's swipe, pinch and hold).
+    /// Default: `false`.
+    open var receivesTouchpadGestures: Bool { false }
+    /// A touchpad gesture event aimed at the pointer focus of its subtree, before the
+    /// responders. Default: nothing.
+    open func touchpadGesture(_ event: TouchpadGestureEvent) {}
+    /// Clears per-gesture state; called by the router after it has moved the state back to
+    /// `.possible` and cancelled the timers. Default: nothing.
+    open func reset() {}
+
+    // MARK: Router side
+
+    func detachFromHost() {
+        if let surface { surface.removeGestureRecognizer(self) }
+        if let output { output.removeGestureRecognizer(self) }
+    }
+
+    func beginTouches(_ event: TouchEvent) {
+        for point in event.touches { touches.append(point) }
+        touchesBegan(event)
+    }
+
+    func moveTouches(_ event: TouchEvent) {
+        updateTouches(event)
+        touchesMoved(event)
+    }
+
+    func endTouches(_ event: TouchEvent) {
+        updateTouches(event)
+        touchesEnded(event)
+        forgetTouches(event)
+    }
+
+    func cancelTouches(_ event: TouchEvent) {
+        updateTouches(event)
+        touchesCancelled(event)
+        forgetTouches(event)
+    }
+
+    func updateTouches(_ event: TouchEvent) {
+        for point in event.touches {
+            for i in touches.indices where touches[i].id == point.id { touches[i] = point }
+        }
+    }
+
+    func forgetTouches(_ event: TouchEvent) {
+        for point in event.touches {
+            if let i = touches.firstIndex(where: { $0.id == point.id }) { touches.remove(at: i) }
+        }
+    }
+
+    /// Ready to be reset: final and following no input.
+    var isSettled: Bool { storedState.isFinal && touches.isEmpty && !followsTouchpadGesture }
+
+    func conflicts(with other: GestureRecognizer) -> Bool {
+        if delegate?.gestureRecognizer(self, shouldRecognizeSimultaneouslyWith: other) == true { return false }
+        if other.delegate?.gestureRecognizer(other, shouldRecognizeSimultaneouslyWith: self) == true { return false }
+        return true
+    }
+}
+
+extension GestureRecognizer: CustomStringConvertible {
+    public var description: String {
+        if let surface { return "\(name)@\(surface.name)" }
+        if let output { return "\(name)@output:\(output.name)" }
+        return name
+    }
+}

@@ -1,0 +1,582 @@
+/// How the router lets gesture recognizers see input first and settles their conflicts.
+///
+/// ```
+///  touch down ─► arena: recognizers of the hit surface, its ancestors, its output
+///  each frame, per phase and bound surface:
+///     recognizers of the touches' arenas (deepest first) ─► state changes settle here
+///     ├─ touch taken by a recognizer        ─► responders get nothing more
+///     ├─ a possible recognizer delays it    ─► held, in order
+///     └─ otherwise                          ─► responder chain, as without recognizers
+///  after the frame (or a recognizer's timer): held phases whose recognizers all gave up
+///  go to the responders in order; those of taken touches are dropped
+/// ```
+extension Router {
+    /// The DPI assumed when a device does not report its physical size: 96.
+    public static let defaultFallbackDotsPerInch = 96.0
+
+    /// Layout units per millimetre at a layout-space point for `device`: the output's
+    /// logical size over the device's ``DeviceInfo/physicalSize`` when the device reports it
+    /// (a touchscreen covering that output), else ``fallbackDotsPerInch`` / 25.4.
+    public func unitsPerMillimetre(device: DeviceID, at point: LayoutPoint) -> Double {
+        if let info = devices[device], let physical = info.physicalSize, physical.width > 0, physical.height > 0 {
+            let output = info.mappedOutput.flatMap { layout.output(named: $0) } ?? layout.output(at: point)
+            if let output {
+                // The panel's size is in its native orientation; so is the mode.
+                let native = output.transform.transformedSize(output.logicalSize)
+                return (native.width / physical.width + native.height / physical.height) / 2
+            }
+        }
+        return fallbackDotsPerInch / 25.4
+    }
+
+    // MARK: Arenas
+
+    /// The arena of a new touch, or `nil` when no recognizer takes part (then the touch is
+    /// routed exactly as without recognizers).
+    func makeArena(surface: Surface?, output: Output?, touch: TouchPoint) -> GestureArena? {
+        var arena: GestureArena?
+        var node = surface
+        while let current = node {
+            for recognizer in current.gestureRecognizers { join(recognizer, arena: &arena, touch: touch) }
+            node = current.parent
+        }
+        if let output {
+            for recognizer in output.gestureRecognizers { join(recognizer, arena: &arena, touch: touch) }
+        }
+        return arena
+    }
+
+    private func join(_ recognizer: GestureRecognizer, arena: inout GestureArena?, touch: TouchPoint) {
+        guard recognizer.isEnabled, recognizer.receivesTouches, !recognizer.storedState.isFinal,
+              recognizer.pendingState == nil else { return }
+        if let delegate = recognizer.delegate, !delegate.gestureRecognizer(recognizer, shouldReceive: touch) { return }
+        let joined = arena ?? (arenaPool.popLast() ?? GestureArena())
+        arena = joined
+        joined.entries.append(GestureArena.Entry(recognizer: recognizer, generation: recognizer.generation))
+        engage(recognizer)
+    }
+
+    private func engage(_ recognizer: GestureRecognizer) {
+        guard !recognizer.isEngaged else { return }
+        recognizer.isEngaged = true
+        engagedRecognizers.append(recognizer)
+    }
+
+    func recycleArena(of sequence: TouchSequence) {
+        guard let arena = sequence.arena else { return }
+        arena.clear()
+        arenaPool.append(arena)
+        sequence.arena = nil
+    }
+
+    // MARK: Touch delivery
+
+    /// Shows one phase of the touches grouped under `mark` and bound to `surface` to every
+    /// recognizer of their arenas, each once, with the touches of its own arenas.
+    func deliverToRecognizers(_ phase: TouchPhase, mark: UInt64, surface: Surface?, origin: LayoutPoint?, time: Timestamp) {
+        gesturePassMark &+= 1
+        let pass = gesturePassMark
+        for sequence in activeTouches where sequence.mark == mark && sequence.surface === surface && !sequence.finished {
+            guard let arena = sequence.arena else { continue }
+            for entry in arena.entries where entry.isCurrent && entry.recognizer.passMark != pass {
+                let recognizer = entry.recognizer
+                recognizer.passMark = pass
+                gestureScratch.removeAll(keepingCapacity: true)
+                for other in activeTouches where other.mark == mark && other.surface === surface && !other.finished {
+                    if let a = other.arena, a.contains(recognizer) {
+                        gestureScratch.append(other.point(surfaceOrigin: origin))
+                    }
+                }
+                let event = TouchEvent(time: time, touches: gestureScratch)
+                if recognizer.storedState.isFinal {
+                    // Settled already: only keep its bookkeeping of the touches.
+                    if phase == .ended {
+                        recognizer.forgetTouches(event)
+                        resetIfSettled(recognizer)
+                    }
+                    continue
+                }
+                if let trace { trace.record(.gestureSaw(recognizer.description, phase.kind)) }
+                switch phase {
+                case .began: recognizer.beginTouches(event)
+                case .moved: recognizer.moveTouches(event)
+                case .ended:
+                    recognizer.endTouches(event)
+                    resetIfSettled(recognizer)
+                }
+            }
+        }
+    }
+
+    /// Rebuilds `touchScratch` with the grouped touches that go on to the responders; the
+    /// others are marked withheld: taken ones are dropped, delayed ones join the held queue.
+    func withholdTouches(_ phase: TouchPhase, mark: UInt64, surface: Surface?, origin: LayoutPoint?, time: Timestamp) {
+        touchScratch.removeAll(keepingCapacity: true)
+        for sequence in activeTouches where sequence.mark == mark && sequence.surface === surface && !sequence.finished {
+            if sequence.taken {
+                sequence.withheld = true
+                continue
+            }
+            if sequence.heldCount > 0 {
+                sequence.withheld = true
+                hold(sequence, phase, origin: origin, time: time, by: nil)
+                continue
+            }
+            if let delaying = delayingRecognizer(sequence, phase) {
+                sequence.withheld = true
+                hold(sequence, phase, origin: origin, time: time, by: delaying)
+                continue
+            }
+            sequence.withheld = false
+            touchScratch.append(sequence.point(surfaceOrigin: origin))
+        }
+    }
+
+    /// A recognizer of the touch's arena that is still possible and wants `phase` held.
+    func delayingRecognizer(_ sequence: TouchSequence, _ phase: TouchPhase) -> GestureRecognizer? {
+        guard let arena = sequence.arena else { return nil }
+        for entry in arena.entries where entry.isCurrent {
+            let r = entry.recognizer
+            guard r.storedState == .possible else { continue }
+            if r.delaysTouchesBegan || (phase == .ended && r.delaysTouchesEnded) { return r }
+        }
+        return nil
+    }
+
+    private func hold(_ sequence: TouchSequence, _ phase: TouchPhase, origin: LayoutPoint?, time: Timestamp, by recognizer: GestureRecognizer?) {
+        let point = sequence.point(surfaceOrigin: origin)
+        if phase == .ended { sequence.endedPending = false }
+        if let trace {
+            trace.record(.touchDelayed(sequence.id, phase.kind, by: recognizer?.description ?? "its earlier phases, still held"))
+        }
+        // Consecutive moves of a held touch collapse into the latest one.
+        if phase == .moved, let last = heldTouches.lastIndex(where: { $0.sequence === sequence }),
+           heldTouches[last].phase == .moved {
+            heldTouches[last].point = point
+            return
+        }
+        heldTouches.append(HeldTouch(sequence: sequence, phase: phase, point: point, time: time))
+        sequence.heldCount += 1
+    }
+
+    /// Withdraws the touches of `recognizer`'s arenas from the responders: each responder
+    /// that saw one is told `touchesCancelled`, once.
+    private func takeTouches(for recognizer: GestureRecognizer) {
+        guard recognizer.cancelsTouchesInView else { return }
+        for sequence in activeTouches where !sequence.finished && !sequence.taken {
+            guard let arena = sequence.arena, arena.contains(recognizer) else { continue }
+            sequence.taken = true
+            if let trace { trace.record(.touchTaken(sequence.id, by: recognizer.description)) }
+            guard !sequence.seen.isEmpty else { continue }
+            heldScratch.removeAll(keepingCapacity: true)
+            heldScratch.append(sequence.point(surfaceOrigin: sequence.surface?.layoutOrigin))
+            let event = TouchEvent(time: clock.now, touches: heldScratch)
+            for link in sequence.seen where isDeliverable(link) {
+                guard let responder = responder(for: link) else { continue }
+                responder.touchesCancelled(event, context: ResponderContext(router: self, link: link, target: sequence.surface))
+                trace?.record(.told(TraceSubject(link), .touchesCancelled))
+            }
+            sequence.seen.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Tells the recognizers of a cancelled touch's arena; those left without touches that
+    /// did not settle are made to (in progress → cancelled, possible → failed).
+    func cancelRecognizers(of sequence: TouchSequence, time: Timestamp) {
+        guard let arena = sequence.arena else { return }
+        for entry in arena.entries where entry.isCurrent {
+            let recognizer = entry.recognizer
+            guard recognizer.touches.contains(where: { $0.id == sequence.id }) else { continue }
+            gestureScratch.removeAll(keepingCapacity: true)
+            gestureScratch.append(sequence.point(surfaceOrigin: sequence.surface?.layoutOrigin))
+            let event = TouchEvent(time: time, touches: gestureScratch)
+            if recognizer.storedState.isFinal {
+                recognizer.forgetTouches(event)
+            } else {
+                if let trace { trace.record(.gestureSaw(recognizer.description, .touchesCancelled)) }
+                recognizer.cancelTouches(event)
+                if recognizer.touches.isEmpty { forceSettle(recognizer) }
+            }
+            resetIfSettled(recognizer)
+        }
+    }
+
+    /// Moves a recognizer that can no longer go on to its end: cancelled if in progress,
+    /// failed if possible.
+    private func forceSettle(_ recognizer: GestureRecognizer) {
+        if recognizer.storedState.isInProgress {
+            commit(recognizer, .cancelled)
+        } else if recognizer.storedState == .possible {
+            gestureRecognizer(recognizer, requests: .failed)
+        }
+    }
+
+    // MARK: Held touches
+
+    /// Delivers held phases whose recognizers have all given up, in the order they were
+    /// held; drops those of taken or finished touches. Called at the end of a frame, after a
+    /// recognizer's timer and after cancels.
+    func settleGestures() {
+        guard !heldTouches.isEmpty, !isSettlingGestures else { return }
+        isSettlingGestures = true
+        var write = 0
+        var i = 0
+        while i < heldTouches.count {
+            let entry = heldTouches[i]
+            i += 1
+            let sequence = entry.sequence
+            if sequence.finished || sequence.taken {
+                sequence.heldCount -= 1
+                if let trace { trace.record(.heldTouchDropped(sequence.id, entry.phase.kind, reason: sequence.taken ? "taken by a recognizer" : "touch cancelled")) }
+                if entry.phase == .ended { sequence.finished = true }
+                continue
+            }
+            if sequence.flushBlocked || delayingRecognizer(sequence, entry.phase) != nil {
+                sequence.flushBlocked = true
+                heldTouches[write] = entry
+                write += 1
+                continue
+            }
+            sequence.heldCount -= 1
+            deliverHeld(entry)
+        }
+        heldTouches.removeLast(heldTouches.count - write)
+        for entry in heldTouches { entry.sequence.flushBlocked = false }
+        isSettlingGestures = false
+        if !isDispatchingTouches { compactTouches() }
+    }
+
+    private func deliverHeld(_ entry: HeldTouch) {
+        let sequence = entry.sequence
+        let surface = sequence.surface
+        if let trace { trace.record(.touchReleased(sequence.id, entry.phase.kind)) }
+        heldScratch.removeAll(keepingCapacity: true)
+        heldScratch.append(entry.point)
+        let event = TouchEvent(time: entry.time, touches: heldScratch)
+        let phase = entry.phase
+        let handledBy = walkChain(from: chainStart(surface), target: surface, kind: phase.kind,
+                                  stopIf: { sequence.finished || sequence.taken }) { responder, context in
+            sequence.noteSeen(context.link)
+            switch phase {
+            case .began: return responder.touchesBegan(event, context: context)
+            case .moved: return responder.touchesMoved(event, context: context)
+            case .ended: return responder.touchesEnded(event, context: context)
+            }
+        }
+        if handledBy == nil && !sequence.finished && !sequence.taken {
+            switch phase {
+            case .began: reportDropped(.touchesBegan, .touchesBegan(event))
+            case .moved: reportDropped(.touchesMoved, .touchesMoved(event))
+            case .ended: reportDropped(.touchesEnded, .touchesEnded(event))
+            }
+        }
+        if phase == .ended { sequence.finished = true }
+    }
+
+    /// Forgets the held phases of a sequence going back to the pool.
+    func purgeHeld(of sequence: TouchSequence) {
+        guard sequence.heldCount > 0 else { return }
+        heldTouches.removeAll { $0.sequence === sequence }
+        sequence.heldCount = 0
+    }
+
+    func settleAfterGestureTimer() {
+        if !isDispatchingTouches { settleGestures() }
+    }
+
+    // MARK: State machine and coordination
+
+    /// A recognizer set its state (the transition is already checked legal). Applies
+    /// require-to-fail, the delegate's veto and exclusion between conflicting recognizers.
+    func gestureRecognizer(_ recognizer: GestureRecognizer, requests newState: GestureRecognizerState) {
+        switch newState {
+        case .began, .recognized:
+            if recognizer.pendingState == newState { return }
+            if let delegate = recognizer.delegate, !delegate.gestureRecognizerShouldBegin(recognizer) {
+                refuse(recognizer, newState, reason: "its delegate said no")
+                return
+            }
+            switch failureRequirementStatus(recognizer) {
+            case .recognized(let other):
+                refuse(recognizer, newState, reason: "\(other.name), which it requires to fail, was recognized")
+                return
+            case .possible(let other):
+                if recognizer.pendingState == nil {
+                    waitingRecognizers.append(recognizer)
+                    if let trace { trace.record(.gestureDeferred(recognizer.description, waitingFor: other.description)) }
+                }
+                recognizer.pendingState = newState
+                return
+            case .failedOrIdle:
+                break
+            }
+            if let rival = rivalInProgress(recognizer) {
+                refuse(recognizer, newState, reason: "\(rival.name) is in progress")
+                return
+            }
+            stopWaiting(recognizer)
+            commit(recognizer, newState)
+            failConflictingPeers(of: recognizer)
+        case .failed:
+            stopWaiting(recognizer)
+            commit(recognizer, .failed)
+        default:
+            commit(recognizer, newState)
+        }
+    }
+
+    private enum RequirementStatus {
+        case failedOrIdle
+        case possible(GestureRecognizer)
+        case recognized(GestureRecognizer)
+    }
+
+    private func failureRequirementStatus(_ recognizer: GestureRecognizer) -> RequirementStatus {
+        for other in recognizer.failureRequirements where other.isEngaged {
+            switch other.storedState {
+            case .failed: continue
+            case .possible: return .possible(other)
+            case .began, .changed, .ended, .cancelled, .recognized: return .recognized(other)
+            }
+        }
+        return .failedOrIdle
+    }
+
+    private func refuse(_ recognizer: GestureRecognizer, _ requested: GestureRecognizerState, reason: String) {
+        if let trace { trace.record(.gestureRefused(recognizer.description, requested, reason: reason)) }
+        stopWaiting(recognizer)
+        commit(recognizer, .failed)
+    }
+
+    private func stopWaiting(_ recognizer: GestureRecognizer) {
+        guard recognizer.pendingState != nil else { return }
+        recognizer.pendingState = nil
+        if let index = waitingRecognizers.firstIndex(where: { $0 === recognizer }) { waitingRecognizers.remove(at: index) }
+    }
+
+    /// Sets the state, then: a recognition takes the touches and fails those waiting for
+    /// this one to fail; a failure lets them try again. Targets and the action follow.
+    private func commit(_ recognizer: GestureRecognizer, _ newState: GestureRecognizerState) {
+        let old = recognizer.storedState
+        recognizer.storedState = newState
+        if let trace { trace.record(.gestureState(recognizer.description, from: old, to: newState)) }
+        switch newState {
+        case .began, .recognized:
+            takeTouches(for: recognizer)
+            resolveWaiters(on: recognizer, failed: false)
+        case .failed:
+            resolveWaiters(on: recognizer, failed: true)
+        default:
+            break
+        }
+        for target in recognizer.targets { target(recognizer) }
+        if newState == .recognized || newState == .ended, let action = recognizer.action {
+            if let surface = recognizer.surface, surface.isAttached, surface.responder.canPerform(action) {
+                sendAction(action, to: surface)
+            } else {
+                sendAction(action)
+            }
+        }
+        resetIfSettled(recognizer)
+    }
+
+    private func resolveWaiters(on recognizer: GestureRecognizer, failed: Bool) {
+        var i = 0
+        while i < waitingRecognizers.count {
+            let waiter = waitingRecognizers[i]
+            guard waiter.failureRequirements.contains(where: { $0 === recognizer }), let pending = waiter.pendingState else {
+                i += 1
+                continue
+            }
+            if failed {
+                if case .possible = failureRequirementStatus(waiter) {
+                    i += 1
+                    continue
+                }
+                waiter.pendingState = nil
+                waitingRecognizers.remove(at: i)
+                gestureRecognizer(waiter, requests: pending)
+            } else {
+                refuse(waiter, pending, reason: "\(recognizer.name), which it requires to fail, was recognized")
+            }
+            // The list may have changed under us; start over (it is short).
+            i = 0
+        }
+    }
+
+    /// Calls `body` with every other current recognizer sharing an arena with `recognizer`.
+    private func forEachPeer(of recognizer: GestureRecognizer, _ body: (GestureRecognizer) -> Bool) -> GestureRecognizer? {
+        for sequence in activeTouches where !sequence.finished {
+            guard let arena = sequence.arena, arena.contains(recognizer) else { continue }
+            for entry in arena.entries where entry.isCurrent && entry.recognizer !== recognizer {
+                if body(entry.recognizer) { return entry.recognizer }
+            }
+        }
+        if touchpadArena.contains(recognizer) {
+            for entry in touchpadArena.entries where entry.isCurrent && entry.recognizer !== recognizer {
+                if body(entry.recognizer) { return entry.recognizer }
+            }
+        }
+        return nil
+    }
+
+    private func rivalInProgress(_ recognizer: GestureRecognizer) -> GestureRecognizer? {
+        forEachPeer(of: recognizer) { other in
+            other.storedState.isInProgress && recognizer.conflicts(with: other)
+        }
+    }
+
+    private func failConflictingPeers(of recognizer: GestureRecognizer) {
+        _ = forEachPeer(of: recognizer) { other in
+            if other.storedState == .possible && recognizer.conflicts(with: other) {
+                if let trace { trace.record(.gestureRefused(other.description, .possible, reason: "\(recognizer.name) began")) }
+                gestureRecognizer(other, requests: .failed)
+            }
+            return false
+        }
+    }
+
+    func resetIfSettled(_ recognizer: GestureRecognizer) {
+        if recognizer.isSettled { resetRecognizer(recognizer) }
+    }
+
+    private func resetRecognizer(_ recognizer: GestureRecognizer) {
+        for token in recognizer.timers { clock.cancel(token) }
+        recognizer.timers.removeAll(keepingCapacity: true)
+        stopWaiting(recognizer)
+        recognizer.storedState = .possible
+        recognizer.generation &+= 1
+        recognizer.touches.removeAll(keepingCapacity: true)
+        recognizer.followsTouchpadGesture = false
+        if recognizer.isEngaged {
+            recognizer.isEngaged = false
+            if let index = engagedRecognizers.firstIndex(where: { $0 === recognizer }) { engagedRecognizers.remove(at: index) }
+        }
+        if let trace { trace.record(.gestureReset(recognizer.description)) }
+        recognizer.reset()
+        // Someone may have been waiting for this one, and an idle recognizer counts as failed.
+        resolveIdleRequirement(recognizer)
+    }
+
+    private func resolveIdleRequirement(_ recognizer: GestureRecognizer) {
+        var i = 0
+        while i < waitingRecognizers.count {
+            let waiter = waitingRecognizers[i]
+            if waiter.failureRequirements.contains(where: { $0 === recognizer }), let pending = waiter.pendingState,
+               !waiterStillBlocked(waiter) {
+                waiter.pendingState = nil
+                waitingRecognizers.remove(at: i)
+                gestureRecognizer(waiter, requests: pending)
+                i = 0
+            } else {
+                i += 1
+            }
+        }
+    }
+
+    private func waiterStillBlocked(_ waiter: GestureRecognizer) -> Bool {
+        if case .possible = failureRequirementStatus(waiter) { return true }
+        return false
+    }
+
+    /// Ends recognizers whose surface or output left this router: cancelled if in progress,
+    /// failed if possible, then reset.
+    func abortDetachedRecognizers() {
+        var i = engagedRecognizers.count
+        while i > 0 {
+            i -= 1
+            guard i < engagedRecognizers.count else { continue }
+            let recognizer = engagedRecognizers[i]
+            guard recognizer.router !== self else { continue }
+            abort(recognizer, reason: "its surface was removed")
+        }
+    }
+
+    func gestureRecognizerWasDetached(_ recognizer: GestureRecognizer) {
+        if recognizer.isEngaged || recognizer.storedState != .possible {
+            abort(recognizer, reason: "removed from its surface")
+        }
+        if !isDispatchingTouches { settleGestures() }
+    }
+
+    /// Stops a recognizer at once (detached or removed from its surface).
+    func abort(_ recognizer: GestureRecognizer, reason: String) {
+        if let trace { trace.record(.gestureRefused(recognizer.description, recognizer.storedState, reason: reason)) }
+        recognizer.touches.removeAll(keepingCapacity: true)
+        recognizer.followsTouchpadGesture = false
+        if recognizer.storedState.isInProgress {
+            commit(recognizer, .cancelled)
+        } else if recognizer.storedState == .possible {
+            stopWaiting(recognizer)
+            commit(recognizer, .failed)
+        }
+        if recognizer.storedState != .possible || recognizer.isEngaged { resetRecognizer(recognizer) }
+    }
+
+    // MARK: Touchpad gestures
+
+    /// Shows a touchpad gesture event to the recognizers of the pointer focus's subtree and
+    /// output. Returns true when one of them has taken the gesture from the responders.
+    func deliverTouchpadGestureToRecognizers(_ event: TouchpadGestureEvent, focus: Surface?) -> Bool {
+        if case .begin = event.gesture.phase {
+            endTouchpadArena()
+            touchpadGestureTaken = false
+            touchpadGestureSeenByResponders = false
+            var node = focus
+            while let current = node {
+                for r in current.gestureRecognizers { joinTouchpad(r) }
+                node = current.parent
+            }
+            if let output = focus?.output ?? layout.output(at: event.location) {
+                for r in output.gestureRecognizers { joinTouchpad(r) }
+            }
+        }
+        guard !touchpadArena.entries.isEmpty else { return false }
+        for entry in touchpadArena.entries where entry.isCurrent && !entry.recognizer.storedState.isFinal {
+            if let trace { trace.record(.gestureSaw(entry.recognizer.description, .touchpadGesture)) }
+            entry.recognizer.touchpadGesture(event)
+        }
+        if !touchpadGestureTaken {
+            for entry in touchpadArena.entries where entry.isCurrent && entry.recognizer.cancelsTouchesInView {
+                let s = entry.recognizer.storedState
+                if s.isInProgress || s == .ended || s == .recognized {
+                    touchpadGestureTaken = true
+                    if let trace { trace.record(.touchpadGestureTaken(by: entry.recognizer.description)) }
+                    break
+                }
+            }
+            if touchpadGestureTaken && touchpadGestureSeenByResponders {
+                // Responders saw its start: end it for them, as libinput ends a cancelled one.
+                var ending = event
+                ending.gesture.phase = .end(cancelled: true)
+                _ = walkChain(from: chainStart(focus), target: focus, kind: .touchpadGesture) { responder, context in
+                    responder.touchpadGesture(ending, context: context)
+                }
+            }
+        }
+        let taken = touchpadGestureTaken
+        if case .end = event.gesture.phase { endTouchpadArena() }
+        return taken
+    }
+
+    func noteTouchpadGestureDelivered() { touchpadGestureSeenByResponders = true }
+
+    private func joinTouchpad(_ recognizer: GestureRecognizer) {
+        guard recognizer.isEnabled, recognizer.receivesTouchpadGestures, !recognizer.storedState.isFinal,
+              recognizer.pendingState == nil else { return }
+        touchpadArena.entries.append(GestureArena.Entry(recognizer: recognizer, generation: recognizer.generation))
+        recognizer.followsTouchpadGesture = true
+        engage(recognizer)
+    }
+
+    private func endTouchpadArena() {
+        guard !touchpadArena.entries.isEmpty else { return }
+        for entry in touchpadArena.entries where entry.isCurrent {
+            let recognizer = entry.recognizer
+            recognizer.followsTouchpadGesture = false
+            forceSettle(recognizer)
+            resetIfSettled(recognizer)
+        }
+        touchpadArena.clear()
+    }
+}
