@@ -204,6 +204,17 @@ open class GestureRecognizer {
         if let token { timers.append(token) }
     }
 
+    /// Cancels every timer of ``schedule(at:_:)`` that has not fired.
+    public func cancelTimers() {
+        if let router { for token in timers { router.clock.cancel(token) } }
+        timers.removeAll(keepingCapacity: true)
+    }
+
+    /// Moves a still-possible recognizer to `.failed`; does nothing in any other state.
+    public func failIfPossible() {
+        if storedState == .possible { state = .failed }
+    }
+
     /// The centroid of ``touches`` in layout space (`.zero` without touches).
     public var centroid: LayoutPoint {
         guard !touches.isEmpty else { return .zero }

@@ -1,0 +1,48 @@
+/// Recognizes fingers held still (continuous: began when the press has lasted
+/// ``minimumPressDuration``, changed as they then move, ended when one lifts).
+///
+/// Before it begins, a finger moving more than ``allowableMovement`` millimetres fails it.
+/// The deadline is the touch-down time of the frame in which the required number of
+/// fingers was reached, plus ``minimumPressDuration``, on the router's clock: under a
+/// ``VirtualClock`` it begins exactly then.
+public final class LongPressGestureRecognizer: GestureRecognizer {
+    public var minimumPressDuration: TimeSpan
+    public var numberOfTouchesRequired: Int
+    /// How far a finger may move before the press begins, in millimetres.
+    public var allowableMovement: Double
+    /// The fingers' centroid, in layout space.
+    public var location: LayoutPoint { centroid }
+
+    public init(name: String = "long-press", minimumPressDuration: TimeSpan = .milliseconds(500),
+                touches: Int = 1, allowableMovement: Double = 10) {
+        self.minimumPressDuration = minimumPressDuration
+        self.numberOfTouchesRequired = touches
+        self.allowableMovement = allowableMovement
+        super.init(name: name)
+    }
+
+    public override func touchesBegan(_ event: TouchEvent) {
+        guard state == .possible else { return }
+        if touches.count > numberOfTouchesRequired { return failIfPossible() }
+        if touches.count == numberOfTouchesRequired {
+            schedule(at: event.time + minimumPressDuration) { [unowned self] in
+                if state == .possible && touches.count == numberOfTouchesRequired { state = .began }
+            }
+        }
+    }
+
+    public override func touchesMoved(_ event: TouchEvent) {
+        if state.isInProgress {
+            state = .changed
+            return
+        }
+        for touch in event.touches {
+            let limit = allowableMovement * unitsPerMillimetre(for: touch)
+            if touch.location.vector(from: touch.startLocation).length > limit { return failIfPossible() }
+        }
+    }
+
+    public override func touchesEnded(_ event: TouchEvent) {
+        if state.isInProgress { state = .ended } else { failIfPossible() }
+    }
+}

@@ -1,0 +1,72 @@
+/// Recognizes fingers dragging (continuous: began once their centroid has moved
+/// ``minimumDistance`` millimetres, changed as it moves, ended when fewer than
+/// ``minimumNumberOfTouches`` remain).
+///
+/// ``translation`` and ``velocity`` are in layout units (and per second); fingers joining or
+/// leaving do not make the translation jump.
+public final class PanGestureRecognizer: GestureRecognizer {
+    public var minimumNumberOfTouches: Int
+    public var maximumNumberOfTouches: Int
+    /// Movement of the centroid before the pan begins, in millimetres.
+    public var minimumDistance: Double
+    /// Movement of the fingers' centroid since they went down, in layout units.
+    public private(set) var translation = Vector.zero
+    /// Velocity of the centroid, in layout units per second; at the end, the velocity the
+    /// fingers lifted with (zero if they rested over 100 ms first).
+    public private(set) var velocity = Vector.zero
+    private var tracker = VelocityTracker()
+    private var lastCentroid = LayoutPoint.zero
+
+    public init(name: String = "pan", minimumTouches: Int = 1, maximumTouches: Int = .max, minimumDistance: Double = 3) {
+        precondition(minimumTouches >= 1 && maximumTouches >= minimumTouches, "bad touch counts")
+        self.minimumNumberOfTouches = minimumTouches
+        self.maximumNumberOfTouches = maximumTouches
+        self.minimumDistance = minimumDistance
+        super.init(name: name)
+    }
+
+    public override func touchesBegan(_ event: TouchEvent) {
+        if touches.count > maximumNumberOfTouches { return failIfPossible() }
+        lastCentroid = centroid
+        if touches.count == event.touches.count {
+            tracker.reset(at: lastCentroid, time: event.time)
+        } else {
+            tracker.rebase(at: lastCentroid)
+        }
+    }
+
+    public override func touchesMoved(_ event: TouchEvent) {
+        let c = centroid
+        let delta = c.vector(from: lastCentroid)
+        lastCentroid = c
+        translation = Vector(dx: translation.dx + delta.dx, dy: translation.dy + delta.dy)
+        tracker.add(c, time: event.time)
+        velocity = tracker.velocity
+        if state == .possible {
+            guard touches.count >= minimumNumberOfTouches, touches.count <= maximumNumberOfTouches,
+                  let first = touches.first else { return }
+            if translation.length >= minimumDistance * unitsPerMillimetre(for: first) { state = .began }
+        } else if state.isInProgress {
+            state = .changed
+        }
+    }
+
+    public override func touchesEnded(_ event: TouchEvent) {
+        let remaining = touches.count - event.touches.count
+        if remaining < minimumNumberOfTouches {
+            velocity = tracker.velocity(at: event.time)
+            if state.isInProgress { state = .ended } else { failIfPossible() }
+            return
+        }
+        if let c = TouchGeometry.centroid(touches, excluding: event.touches) {
+            lastCentroid = c
+            tracker.rebase(at: c)
+        }
+    }
+
+    public override func reset() {
+        translation = .zero
+        velocity = .zero
+        tracker = VelocityTracker()
+    }
+}

@@ -1,0 +1,69 @@
+/// Recognizes two or more fingers moving apart or together (continuous: began once their
+/// mean distance from their centroid has changed by ``minimumSpanChange`` millimetres,
+/// ended when fewer than two remain).
+public final class PinchGestureRecognizer: GestureRecognizer {
+    /// Change of the fingers' span before the pinch begins, in millimetres.
+    public var minimumSpanChange: Double
+    /// The span now over the span when the fingers went down (1 at the start).
+    public private(set) var scale = 1.0
+    /// Change of ``scale`` per second.
+    public private(set) var velocity = 0.0
+    private var baseScale = 1.0
+    private var initialSpan = 0.0
+    private var lastTime = Timestamp.zero
+    private var needsRebase = false
+
+    public init(name: String = "pinch", minimumSpanChange: Double = 3) {
+        self.minimumSpanChange = minimumSpanChange
+        super.init(name: name)
+    }
+
+    public override func touchesBegan(_ event: TouchEvent) {
+        rebase(time: event.time)
+    }
+
+    /// Fingers joined or left: keep the scale, measure from the new span.
+    private func rebase(time: Timestamp) {
+        baseScale = scale
+        initialSpan = TouchGeometry.span(touches)
+        lastTime = time
+        needsRebase = false
+    }
+
+    public override func touchesMoved(_ event: TouchEvent) {
+        if needsRebase { return rebase(time: event.time) }
+        guard touches.count >= 2, initialSpan > 0, let first = touches.first else { return }
+        let span = TouchGeometry.span(touches)
+        let newScale = baseScale * span / initialSpan
+        let dt = (event.time - lastTime).seconds
+        if dt > 0 { velocity = (newScale - scale) / dt }
+        scale = newScale
+        lastTime = event.time
+        if state == .possible {
+            if abs(span - initialSpan) >= minimumSpanChange * unitsPerMillimetre(for: first) { state = .began }
+        } else if state.isInProgress {
+            state = .changed
+        }
+    }
+
+    public override func touchesEnded(_ event: TouchEvent) {
+        let remaining = touches.count - event.touches.count
+        if remaining < 2 {
+            if state.isInProgress {
+                if (event.time - lastTime) > .milliseconds(100) { velocity = 0 }
+                state = .ended
+            } else if remaining == 0 {
+                failIfPossible()
+            }
+        }
+        needsRebase = true
+    }
+
+    public override func reset() {
+        scale = 1
+        velocity = 0
+        baseScale = 1
+        initialSpan = 0
+        needsRebase = false
+    }
+}

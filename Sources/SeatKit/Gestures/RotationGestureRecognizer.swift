@@ -1,0 +1,62 @@
+/// Recognizes two fingers turning around each other (continuous: began once the line
+/// between the first two fingers has turned ``minimumAngle`` radians, ended when fewer
+/// than two remain).
+public final class RotationGestureRecognizer: GestureRecognizer {
+    /// Turn before the rotation begins, in radians.
+    public var minimumAngle: Double
+    /// Turn since the fingers went down, in radians, clockwise positive (layout space has y
+    /// down, so clockwise on screen).
+    public private(set) var rotation = 0.0
+    /// Radians per second.
+    public private(set) var velocity = 0.0
+    private var lastAngle: Double?
+    private var lastTime = Timestamp.zero
+
+    public init(name: String = "rotation", minimumAngle: Double = 0.07) {
+        self.minimumAngle = minimumAngle
+        super.init(name: name)
+    }
+
+    public override func touchesBegan(_ event: TouchEvent) {
+        lastAngle = TouchGeometry.angle(touches)
+        lastTime = event.time
+    }
+
+    public override func touchesMoved(_ event: TouchEvent) {
+        guard let angle = TouchGeometry.angle(touches) else { return }
+        guard let previous = lastAngle else {
+            lastAngle = angle
+            return
+        }
+        let delta = TouchGeometry.angleDifference(angle, previous)
+        rotation += delta
+        let dt = (event.time - lastTime).seconds
+        if dt > 0 { velocity = delta / dt }
+        lastAngle = angle
+        lastTime = event.time
+        if state == .possible {
+            if abs(rotation) >= minimumAngle { state = .began }
+        } else if state.isInProgress {
+            state = .changed
+        }
+    }
+
+    public override func touchesEnded(_ event: TouchEvent) {
+        let remaining = touches.count - event.touches.count
+        if remaining < 2 {
+            if state.isInProgress {
+                if (event.time - lastTime) > .milliseconds(100) { velocity = 0 }
+                state = .ended
+            } else if remaining == 0 {
+                failIfPossible()
+            }
+        }
+        lastAngle = nil  // measured afresh once the finger set is known again
+    }
+
+    public override func reset() {
+        rotation = 0
+        velocity = 0
+        lastAngle = nil
+    }
+}

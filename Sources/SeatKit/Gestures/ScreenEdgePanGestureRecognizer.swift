@@ -1,0 +1,89 @@
+/// Recognizes one finger that lands within ``edgeWidth`` millimetres of an edge of its
+/// output and drags inward (continuous, like ``PanGestureRecognizer``): a kiosk's hidden
+/// admin gesture, a system panel pulled from the edge.
+///
+/// A finger landing elsewhere fails it at once; so does a second finger before it begins.
+/// Attach it to the output (global) or to a surface; the edges are always the output's.
+public final class ScreenEdgePanGestureRecognizer: GestureRecognizer {
+    public struct Edges: OptionSet, Sendable, Hashable {
+        public var rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public static let left = Edges(rawValue: 1 << 0)
+        public static let right = Edges(rawValue: 1 << 1)
+        public static let top = Edges(rawValue: 1 << 2)
+        public static let bottom = Edges(rawValue: 1 << 3)
+        public static let all: Edges = [.left, .right, .top, .bottom]
+    }
+
+    public var edges: Edges
+    /// Depth of the zone along each edge where the finger must land, in millimetres.
+    public var edgeWidth: Double
+    /// Inward travel before it begins, in millimetres.
+    public var minimumDistance: Double
+    /// The edge the finger started from.
+    public private(set) var startEdge: Edges = []
+    /// Movement since touch down, in layout units.
+    public private(set) var translation = Vector.zero
+    /// Layout units per second.
+    public private(set) var velocity = Vector.zero
+    private var tracker = VelocityTracker()
+
+    public init(name: String = "edge-pan", edges: Edges = .left, edgeWidth: Double = 5, minimumDistance: Double = 5) {
+        self.edges = edges
+        self.edgeWidth = edgeWidth
+        self.minimumDistance = minimumDistance
+        super.init(name: name)
+    }
+
+    public override func touchesBegan(_ event: TouchEvent) {
+        guard state == .possible else { return }
+        guard touches.count == 1, let touch = touches.first,
+              let frame = router?.layout.output(at: touch.startLocation)?.layoutFrame else { return failIfPossible() }
+        let zone = edgeWidth * unitsPerMillimetre(for: touch)
+        let p = touch.startLocation
+        if edges.contains(.left) && p.x - frame.minX < zone {
+            startEdge = .left
+        } else if edges.contains(.right) && frame.maxX - p.x <= zone {
+            startEdge = .right
+        } else if edges.contains(.top) && p.y - frame.minY < zone {
+            startEdge = .top
+        } else if edges.contains(.bottom) && frame.maxY - p.y <= zone {
+            startEdge = .bottom
+        } else {
+            return failIfPossible()
+        }
+        tracker.reset(at: p, time: event.time)
+    }
+
+    public override func touchesMoved(_ event: TouchEvent) {
+        guard let touch = touches.first else { return }
+        translation = touch.location.vector(from: touch.startLocation)
+        tracker.add(touch.location, time: event.time)
+        velocity = tracker.velocity
+        if state == .possible {
+            let inward: Double, sideways: Double
+            switch startEdge {
+            case .left: (inward, sideways) = (translation.dx, translation.dy)
+            case .right: (inward, sideways) = (-translation.dx, translation.dy)
+            case .top: (inward, sideways) = (translation.dy, translation.dx)
+            default: (inward, sideways) = (-translation.dy, translation.dx)
+            }
+            if inward >= minimumDistance * unitsPerMillimetre(for: touch) && inward > abs(sideways) { state = .began }
+        } else if state.isInProgress {
+            state = .changed
+        }
+    }
+
+    public override func touchesEnded(_ event: TouchEvent) {
+        guard touches.count == event.touches.count else { return }
+        velocity = tracker.velocity(at: event.time)
+        if state.isInProgress { state = .ended } else { failIfPossible() }
+    }
+
+    public override func reset() {
+        startEdge = []
+        translation = .zero
+        velocity = .zero
+        tracker = VelocityTracker()
+    }
+}

@@ -1,0 +1,69 @@
+/// Recognizes one or more taps of one or more fingers (discrete: possible → recognized).
+///
+/// A tap is the required number of fingers going down and up without any of them moving
+/// more than ``allowableMovement`` millimetres from where it went down, within
+/// ``maximumPressDuration``; successive taps must start within ``maximumTapInterval`` of the
+/// previous tap's last finger up. For "a tap but not a double tap", make the single tap
+/// ``GestureRecognizer/require(toFail:)`` the double tap.
+public final class TapGestureRecognizer: GestureRecognizer {
+    public var numberOfTapsRequired: Int
+    public var numberOfTouchesRequired: Int
+    /// How far each finger may move from its touch-down point, in millimetres (see
+    /// ``Router/unitsPerMillimetre(device:at:)``).
+    public var allowableMovement: Double
+    /// Longest time from one tap's last finger up to the next tap's first finger down.
+    public var maximumTapInterval: TimeSpan
+    /// Longest time a tap's fingers may stay down.
+    public var maximumPressDuration: TimeSpan
+    /// Taps completed in the current sequence.
+    public private(set) var tapCount = 0
+    /// Where the last tap's fingers were when they lifted (their centroid), in layout space.
+    public private(set) var location = LayoutPoint.zero
+    private var touchesInThisTap = 0
+
+    public init(name: String = "tap", taps: Int = 1, touches: Int = 1, allowableMovement: Double = 5,
+                maximumTapInterval: TimeSpan = .milliseconds(300), maximumPressDuration: TimeSpan = .milliseconds(500)) {
+        precondition(taps >= 1 && touches >= 1, "a tap needs at least one tap of one finger")
+        self.numberOfTapsRequired = taps
+        self.numberOfTouchesRequired = touches
+        self.allowableMovement = allowableMovement
+        self.maximumTapInterval = maximumTapInterval
+        self.maximumPressDuration = maximumPressDuration
+        super.init(name: name)
+    }
+
+    public override func touchesBegan(_ event: TouchEvent) {
+        if touches.count > numberOfTouchesRequired { return failIfPossible() }
+        if touchesInThisTap == 0 {
+            cancelTimers()  // the interval timer: the next tap came in time
+            schedule(at: event.time + maximumPressDuration) { [unowned self] in failIfPossible() }
+        }
+        touchesInThisTap += event.touches.count
+    }
+
+    public override func touchesMoved(_ event: TouchEvent) {
+        for touch in event.touches {
+            let limit = allowableMovement * unitsPerMillimetre(for: touch)
+            if touch.location.vector(from: touch.startLocation).length > limit { return failIfPossible() }
+        }
+    }
+
+    public override func touchesEnded(_ event: TouchEvent) {
+        guard touches.count == event.touches.count else { return }  // fingers still down
+        location = centroid
+        cancelTimers()
+        guard touchesInThisTap == numberOfTouchesRequired else { return failIfPossible() }
+        touchesInThisTap = 0
+        tapCount += 1
+        if tapCount >= numberOfTapsRequired {
+            if state == .possible { state = .recognized }
+        } else {
+            schedule(at: event.time + maximumTapInterval) { [unowned self] in failIfPossible() }
+        }
+    }
+
+    public override func reset() {
+        tapCount = 0
+        touchesInThisTap = 0
+    }
+}

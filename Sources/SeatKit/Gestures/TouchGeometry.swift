@@ -1,0 +1,118 @@
+/// Small computations shared by the built-in recognizers. All in layout space.
+enum TouchGeometry {
+    /// The centroid of `touches`, leaving out those whose ids are in `excluded`.
+    static func centroid(_ touches: [TouchPoint], excluding excluded: [TouchPoint] = []) -> LayoutPoint? {
+        var x = 0.0, y = 0.0, n = 0.0
+        for t in touches where !excluded.contains(where: { $0.id == t.id }) {
+            x += t.location.x
+            y += t.location.y
+            n += 1
+        }
+        return n > 0 ? LayoutPoint(x: x / n, y: y / n) : nil
+    }
+
+    /// The mean distance of the touches from their centroid (0 for fewer than two).
+    static func span(_ touches: [TouchPoint]) -> Double {
+        guard touches.count >= 2, let c = centroid(touches) else { return 0 }
+        var total = 0.0
+        for t in touches { total += t.location.vector(from: c).length }
+        return total / Double(touches.count)
+    }
+
+    /// The mean displacement of the touches from where each went down.
+    static func meanDisplacement(_ touches: [TouchPoint]) -> Vector {
+        guard !touches.isEmpty else { return .zero }
+        var dx = 0.0, dy = 0.0
+        for t in touches {
+            dx += t.location.x - t.startLocation.x
+            dy += t.location.y - t.startLocation.y
+        }
+        let n = Double(touches.count)
+        return Vector(dx: dx / n, dy: dy / n)
+    }
+
+    /// The angle of the line from the first to the second touch, in radians, clockwise from
+    /// the x axis (layout space has y down).
+    static func angle(_ touches: [TouchPoint]) -> Double? {
+        guard touches.count >= 2 else { return nil }
+        let v = touches[1].location.vector(from: touches[0].location)
+        return atan2Approx(v.dy, v.dx)
+    }
+
+    /// `a - b` brought into (-pi, pi].
+    static func angleDifference(_ a: Double, _ b: Double) -> Double {
+        var d = a - b
+        while d > Double.pi { d -= 2 * Double.pi }
+        while d <= -Double.pi { d += 2 * Double.pi }
+        return d
+    }
+
+    /// atan2 without Foundation: the core imports nothing.
+    static func atan2Approx(_ y: Double, _ x: Double) -> Double {
+        if x == 0 && y == 0 { return 0 }
+        // Reduce to |z| <= 1 and use a series that converges fast after halving the angle.
+        let ax = abs(x), ay = abs(y)
+        let swap = ay > ax
+        let z = swap ? ax / ay : ay / ax
+        var a = atanUnit(z)
+        if swap { a = Double.pi / 2 - a }
+        if x < 0 { a = Double.pi - a }
+        return y < 0 ? -a : a
+    }
+
+    /// atan(z) for 0 <= z <= 1: two half-angle steps, then a Taylor series.
+    private static func atanUnit(_ z: Double) -> Double {
+        // atan(z) = 2 atan(z / (1 + sqrt(1 + z^2)))
+        var t = z
+        var factor = 1.0
+        for _ in 0..<2 {
+            t = t / (1 + (1 + t * t).squareRoot())
+            factor *= 2
+        }
+        var sum = 0.0, term = t, k = 1.0
+        let t2 = t * t
+        for i in 0..<12 {
+            sum += (i % 2 == 0 ? term : -term) / k
+            term *= t2
+            k += 2
+        }
+        return factor * sum
+    }
+}
+
+/// Velocity from the latest samples of a moving point, in layout units per second.
+struct VelocityTracker {
+    private var lastPoint = LayoutPoint.zero
+    private var lastTime = Timestamp.zero
+    private var hasSample = false
+    private(set) var velocity = Vector.zero
+
+    mutating func reset(at point: LayoutPoint, time: Timestamp) {
+        lastPoint = point
+        lastTime = time
+        hasSample = true
+        velocity = .zero
+    }
+
+    /// Rebases after the set of touches changed, keeping the velocity.
+    mutating func rebase(at point: LayoutPoint) { lastPoint = point }
+
+    mutating func add(_ point: LayoutPoint, time: Timestamp) {
+        defer {
+            lastPoint = point
+            lastTime = time
+            hasSample = true
+        }
+        guard hasSample else { return }
+        let dt = (time - lastTime).seconds
+        guard dt > 0 else { return }
+        let v = Vector(dx: (point.x - lastPoint.x) / dt, dy: (point.y - lastPoint.y) / dt)
+        // Light smoothing: device frames are uneven.
+        velocity = Vector(dx: 0.7 * v.dx + 0.3 * velocity.dx, dy: 0.7 * v.dy + 0.3 * velocity.dy)
+    }
+
+    /// The velocity at `time`: zero when the point has rested longer than 100 ms.
+    func velocity(at time: Timestamp) -> Vector {
+        (time - lastTime) > .milliseconds(100) ? .zero : velocity
+    }
+}
