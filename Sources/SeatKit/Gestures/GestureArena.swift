@@ -29,5 +29,5 @@ struct HeldTouch {
     let phase: TouchPhase
     /// The touch as it was when held, in layout space and the bound surface's space.
     var point: TouchPoint
-    let time: Timestamp
+    var time: Timestamp
 }

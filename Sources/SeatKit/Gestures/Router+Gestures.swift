@@ -117,7 +117,9 @@ extension Router {
                 sequence.withheld = true
                 continue
             }
-            if sequence.heldCount > 0 {
+            if sequence.heldCount > 0 || hasHeldTouch(boundTo: surface) {
+                // Behind held phases of its own or of its surface's other touches: keep the
+                // order in which the surface would have seen them.
                 sequence.withheld = true
                 hold(sequence, phase, origin: origin, time: time, by: nil)
                 continue
@@ -130,6 +132,11 @@ extension Router {
             sequence.withheld = false
             touchScratch.append(sequence.point(surfaceOrigin: origin))
         }
+    }
+
+    private func hasHeldTouch(boundTo surface: Surface?) -> Bool {
+        for entry in heldTouches where entry.sequence.surface === surface { return true }
+        return false
     }
 
     /// A recognizer of the touch's arena that is still possible and wants `phase` held.
@@ -147,12 +154,13 @@ extension Router {
         let point = sequence.point(surfaceOrigin: origin)
         if phase == .ended { sequence.endedPending = false }
         if let trace {
-            trace.record(.touchDelayed(sequence.id, phase.kind, by: recognizer?.description ?? "its earlier phases, still held"))
+            trace.record(.touchDelayed(sequence.id, phase.kind, by: recognizer?.description ?? "earlier held phases on its surface"))
         }
         // Consecutive moves of a held touch collapse into the latest one.
         if phase == .moved, let last = heldTouches.lastIndex(where: { $0.sequence === sequence }),
            heldTouches[last].phase == .moved {
             heldTouches[last].point = point
+            heldTouches[last].time = time
             return
         }
         heldTouches.append(HeldTouch(sequence: sequence, phase: phase, point: point, time: time))
@@ -231,7 +239,8 @@ extension Router {
                 if entry.phase == .ended { sequence.finished = true }
                 continue
             }
-            if sequence.flushBlocked || delayingRecognizer(sequence, entry.phase) != nil {
+            if sequence.flushBlocked || delayingRecognizer(sequence, entry.phase) != nil
+                || keptEntry(boundTo: sequence.surface, before: write) {
                 sequence.flushBlocked = true
                 heldTouches[write] = entry
                 write += 1
@@ -244,6 +253,17 @@ extension Router {
         for entry in heldTouches { entry.sequence.flushBlocked = false }
         isSettlingGestures = false
         if !isDispatchingTouches { compactTouches() }
+    }
+
+    /// True when one of the first `count` entries (those kept so far) is bound to `surface`:
+    /// a surface's held phases go out in order or not at all.
+    private func keptEntry(boundTo surface: Surface?, before count: Int) -> Bool {
+        var i = 0
+        while i < count {
+            if heldTouches[i].sequence.surface === surface { return true }
+            i += 1
+        }
+        return false
     }
 
     private func deliverHeld(_ entry: HeldTouch) {
