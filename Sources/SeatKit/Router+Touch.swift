@@ -135,6 +135,11 @@ extension Router {
     }
 
     private func dispatch(_ phase: TouchPhase, time: Timestamp) {
+        for sequence in activeTouches where sequence.arena != nil && !sequence.finished && sequence.isPending(phase) {
+            // Recognizers see the whole phase first, then decide what the responders get.
+            deliverToRecognizers(phase, time: time)
+            break
+        }
         touchFrameMark &+= 1
         let mark = touchFrameMark
         var i = 0
@@ -159,8 +164,6 @@ extension Router {
                 }
             }
             if recognizersTakePart {
-                // Recognizers see the touches first, then decide what the responders get.
-                deliverToRecognizers(phase, mark: mark, surface: surface, origin: origin, time: time)
                 withholdTouches(phase, mark: mark, surface: surface, origin: origin, time: time)
                 if touchScratch.isEmpty { continue }
             }

@@ -155,6 +155,10 @@ open class GestureRecognizer {
 
     /// The router of the surface or output it is attached to.
     public var router: Router? { surface?.output?.router ?? output?.router }
+    /// The router whose input it follows since its last reset; it stays set when the
+    /// surface is removed mid-gesture, so that the gesture can still end through it.
+    weak var engagedRouter: Router?
+    var coordinatingRouter: Router? { engagedRouter ?? router }
 
     /// The state. Subclasses set it (and only they should); the router may defer a
     /// recognition (require-to-fail), turn it into `.failed` (a delegate refused, a
@@ -165,7 +169,7 @@ open class GestureRecognizer {
         set {
             precondition(GestureRecognizerState.canTransition(from: storedState, to: newValue),
                          "illegal gesture transition \(storedState) -> \(newValue) in \(name)")
-            if let router {
+            if let router = coordinatingRouter {
                 router.gestureRecognizer(self, requests: newValue)
             } else {
                 storedState = newValue
@@ -206,7 +210,7 @@ open class GestureRecognizer {
 
     /// Cancels every timer of ``schedule(at:_:)`` that has not fired.
     public func cancelTimers() {
-        if let router { for token in timers { router.clock.cancel(token) } }
+        if let router = coordinatingRouter { for token in timers { router.clock.cancel(token) } }
         timers.removeAll(keepingCapacity: true)
     }
 
@@ -230,7 +234,7 @@ open class GestureRecognizer {
     /// Layout units per millimetre for `touch`'s device on this recognizer's output, or the
     /// router's fallback (see ``Router/fallbackDotsPerInch``).
     public func unitsPerMillimetre(for touch: TouchPoint) -> Double {
-        guard let router else { return Router.defaultFallbackDotsPerInch / 25.4 }
+        guard let router = coordinatingRouter else { return Router.defaultFallbackDotsPerInch / 25.4 }
         return router.unitsPerMillimetre(device: touch.device, at: touch.location)
     }
 

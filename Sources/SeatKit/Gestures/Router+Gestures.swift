@@ -59,6 +59,7 @@ extension Router {
     private func engage(_ recognizer: GestureRecognizer) {
         guard !recognizer.isEngaged else { return }
         recognizer.isEngaged = true
+        recognizer.engagedRouter = self
         engagedRecognizers.append(recognizer)
     }
 
@@ -71,20 +72,21 @@ extension Router {
 
     // MARK: Touch delivery
 
-    /// Shows one phase of the touches grouped under `mark` and bound to `surface` to every
-    /// recognizer of their arenas, each once, with the touches of its own arenas.
-    func deliverToRecognizers(_ phase: TouchPhase, mark: UInt64, surface: Surface?, origin: LayoutPoint?, time: Timestamp) {
+    /// Shows one phase of a frame to every recognizer of the pending touches' arenas, each
+    /// once, with all of its touches of that phase whatever surface they are bound to (a
+    /// three-finger swipe spans surfaces). Runs before any responder sees the phase.
+    func deliverToRecognizers(_ phase: TouchPhase, time: Timestamp) {
         gesturePassMark &+= 1
         let pass = gesturePassMark
-        for sequence in activeTouches where sequence.mark == mark && sequence.surface === surface && !sequence.finished {
+        for sequence in activeTouches where !sequence.finished && sequence.isPending(phase) {
             guard let arena = sequence.arena else { continue }
             for entry in arena.entries where entry.isCurrent && entry.recognizer.passMark != pass {
                 let recognizer = entry.recognizer
                 recognizer.passMark = pass
                 gestureScratch.removeAll(keepingCapacity: true)
-                for other in activeTouches where other.mark == mark && other.surface === surface && !other.finished {
+                for other in activeTouches where !other.finished && other.isPending(phase) {
                     if let a = other.arena, a.contains(recognizer) {
-                        gestureScratch.append(other.point(surfaceOrigin: origin))
+                        gestureScratch.append(other.point(surfaceOrigin: other.surface?.layoutOrigin))
                     }
                 }
                 let event = TouchEvent(time: time, touches: gestureScratch)
@@ -468,6 +470,7 @@ extension Router {
         recognizer.generation &+= 1
         recognizer.touches.removeAll(keepingCapacity: true)
         recognizer.followsTouchpadGesture = false
+        recognizer.engagedRouter = nil
         if recognizer.isEngaged {
             recognizer.isEngaged = false
             if let index = engagedRecognizers.firstIndex(where: { $0 === recognizer }) { engagedRecognizers.remove(at: index) }

@@ -1,0 +1,88 @@
+import Testing
+import SeatKit
+
+/// A surface that goes away mid-gesture takes its recognizers' gestures with it, cleanly:
+/// the gesture is cancelled once, the recognizer resets, and nothing is delivered to the
+/// removed surface afterwards.
+@Suite struct RecognizerSurfaceRemovedTests {
+    @Test func aPanInProgressIsCancelledAndReset() {
+        let rig = GestureRig()
+        let sheet = rig.surface("sheet", 0, 0, 1000, 1000)
+        let pan = PanGestureRecognizer()
+        sheet.addGestureRecognizer(pan)
+        rig.watch(pan)
+        rig.down(1, 100, 100)
+        rig.move(1, 300, 100)
+        #expect(pan.state == .began)
+        sheet.removeFromParent()
+        #expect(rig.log.matching("pan:") == ["pan:began", "pan:cancelled"])
+        #expect(pan.state == .possible)
+        rig.move(1, 400, 100)
+        rig.up(1)
+        #expect(rig.log.matching("pan:") == ["pan:began", "pan:cancelled"])
+        #expect(rig.router.activeTouchCount == 0)
+    }
+
+    @Test func aWaitingDoubleTapIsFailedAndItsTimerDropped() {
+        let rig = GestureRig()
+        let photo = rig.surface("photo", 0, 0, 1000, 1000)
+        let double = TapGestureRecognizer(name: "double", taps: 2)
+        photo.addGestureRecognizer(double)
+        rig.watch(double)
+        rig.down(1, 100, 100)
+        rig.up(1)
+        #expect(rig.clock.nextDeadline != nil)
+        photo.removeFromParent()
+        #expect(rig.log.matching("double:") == ["double:failed"])
+        #expect(rig.clock.nextDeadline == nil)
+        #expect(double.tapCount == 0)
+    }
+
+    @Test func anAncestorsRecognizerIsCancelledWhenItsSubtreeGoes() {
+        let rig = GestureRig()
+        let window = rig.surface("window", 0, 0, 1000, 1000)
+        let content = rig.surface("content", 0, 0, 1000, 1000, in: window)
+        let press = LongPressGestureRecognizer()
+        window.addGestureRecognizer(press)
+        rig.watch(press)
+        rig.down(1, 100, 100)
+        rig.wait(500)
+        #expect(press.state == .began)
+        window.removeFromParent()
+        #expect(rig.log.matching("long-press:") == ["long-press:began", "long-press:cancelled"])
+        // The content had seen the touch and was told it was cancelled when the press took
+        // it, not again when it was removed.
+        #expect(rig.log.matching("content.") == ["content.began[t1]", "content.cancelled[t1]"])
+        _ = content
+    }
+
+    @Test func removingTheRecognizerItselfCancelsItsGesture() {
+        let rig = GestureRig()
+        let sheet = rig.surface("sheet", 0, 0, 1000, 1000)
+        let pan = PanGestureRecognizer()
+        sheet.addGestureRecognizer(pan)
+        rig.watch(pan)
+        rig.down(1, 100, 100)
+        rig.move(1, 300, 100)
+        sheet.removeGestureRecognizer(pan)
+        #expect(rig.log.matching("pan:") == ["pan:began", "pan:cancelled"])
+        #expect(sheet.gestureRecognizers.isEmpty)
+        rig.move(1, 400, 100)
+        #expect(rig.log.matching("pan:") == ["pan:began", "pan:cancelled"])
+        // The touch stays withdrawn from the sheet until it ends.
+        #expect(rig.log.matching("sheet.moved").isEmpty)
+    }
+
+    @Test func removingTheOutputCancelsItsGlobalRecognizer() {
+        let rig = GestureRig()
+        let edge = ScreenEdgePanGestureRecognizer()
+        rig.output.addGestureRecognizer(edge)
+        rig.watch(edge)
+        rig.down(1, 10, 500)
+        rig.move(1, 200, 500)
+        #expect(edge.state == .began)
+        rig.router.removeOutput(rig.output)
+        #expect(rig.log.matching("edge-pan:") == ["edge-pan:began", "edge-pan:cancelled"])
+        #expect(edge.state == .possible)
+    }
+}
