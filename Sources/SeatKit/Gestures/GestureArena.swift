@@ -16,7 +16,12 @@ final class GestureArena {
     init() { entries.reserveCapacity(8) }
 
     func contains(_ recognizer: GestureRecognizer) -> Bool {
-        for entry in entries where entry.recognizer === recognizer && entry.isCurrent { return true }
+        // Index loops: in unoptimized builds, for-in over an array of structs allocates.
+        var i = 0
+        while i < entries.count {
+            if entries[i].recognizer === recognizer && entries[i].isCurrent { return true }
+            i += 1
+        }
         return false
     }
 

@@ -223,9 +223,11 @@ open class GestureRecognizer {
     public var centroid: LayoutPoint {
         guard !touches.isEmpty else { return .zero }
         var x = 0.0, y = 0.0
-        for t in touches {
-            x += t.location.x
-            y += t.location.y
+        var i = 0
+        while i < touches.count {
+            x += touches[i].location.x
+            y += touches[i].location.y
+            i += 1
         }
         let n = Double(touches.count)
         return LayoutPoint(x: x / n, y: y / n)
@@ -272,7 +274,11 @@ open class GestureRecognizer {
     }
 
     func beginTouches(_ event: TouchEvent) {
-        for point in event.touches { touches.append(point) }
+        var i = 0
+        while i < event.touches.count {
+            touches.append(event.touches[i])
+            i += 1
+        }
         touchesBegan(event)
     }
 
@@ -294,14 +300,27 @@ open class GestureRecognizer {
     }
 
     func updateTouches(_ event: TouchEvent) {
-        for point in event.touches {
-            for i in touches.indices where touches[i].id == point.id { touches[i] = point }
+        var j = 0
+        while j < event.touches.count {
+            let point = event.touches[j]
+            var i = 0
+            while i < touches.count {
+                if touches[i].id == point.id { touches[i] = point }
+                i += 1
+            }
+            j += 1
         }
     }
 
     func forgetTouches(_ event: TouchEvent) {
-        for point in event.touches {
-            if let i = touches.firstIndex(where: { $0.id == point.id }) { touches.remove(at: i) }
+        var j = 0
+        while j < event.touches.count {
+            let id = event.touches[j].id
+            var i = 0
+            while i < touches.count {
+                if touches[i].id == id { touches.remove(at: i) } else { i += 1 }
+            }
+            j += 1
         }
     }
 

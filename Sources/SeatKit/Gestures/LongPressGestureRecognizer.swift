@@ -36,9 +36,12 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
             state = .changed
             return
         }
-        for touch in event.touches {
+        var i = 0
+        while i < event.touches.count {
+            let touch = event.touches[i]
             let limit = allowableMovement * unitsPerMillimetre(for: touch)
             if touch.location.vector(from: touch.startLocation).length > limit { return failIfPossible() }
+            i += 1
         }
     }
 

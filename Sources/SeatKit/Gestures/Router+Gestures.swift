@@ -80,7 +80,11 @@ extension Router {
         let pass = gesturePassMark
         for sequence in activeTouches where !sequence.finished && sequence.isPending(phase) {
             guard let arena = sequence.arena else { continue }
-            for entry in arena.entries where entry.isCurrent && entry.recognizer.passMark != pass {
+            var e = 0
+            while e < arena.entries.count {
+                let entry = arena.entries[e]
+                e += 1
+                guard entry.isCurrent && entry.recognizer.passMark != pass else { continue }
                 let recognizer = entry.recognizer
                 recognizer.passMark = pass
                 gestureScratch.removeAll(keepingCapacity: true)
@@ -137,14 +141,22 @@ extension Router {
     }
 
     private func hasHeldTouch(boundTo surface: Surface?) -> Bool {
-        for entry in heldTouches where entry.sequence.surface === surface { return true }
+        var i = 0
+        while i < heldTouches.count {
+            if heldTouches[i].sequence.surface === surface { return true }
+            i += 1
+        }
         return false
     }
 
     /// A recognizer of the touch's arena that is still possible and wants `phase` held.
     func delayingRecognizer(_ sequence: TouchSequence, _ phase: TouchPhase) -> GestureRecognizer? {
         guard let arena = sequence.arena else { return nil }
-        for entry in arena.entries where entry.isCurrent {
+        var i = 0
+        while i < arena.entries.count {
+            let entry = arena.entries[i]
+            i += 1
+            guard entry.isCurrent else { continue }
             let r = entry.recognizer
             guard r.storedState == .possible else { continue }
             if r.delaysTouchesBegan || (phase == .ended && r.delaysTouchesEnded) { return r }
@@ -252,7 +264,11 @@ extension Router {
             deliverHeld(entry)
         }
         heldTouches.removeLast(heldTouches.count - write)
-        for entry in heldTouches { entry.sequence.flushBlocked = false }
+        var k = 0
+        while k < heldTouches.count {
+            heldTouches[k].sequence.flushBlocked = false
+            k += 1
+        }
         isSettlingGestures = false
         if !isDispatchingTouches { compactTouches() }
     }
@@ -391,7 +407,11 @@ extension Router {
         default:
             break
         }
-        for target in recognizer.targets { target(recognizer) }
+        var t = 0
+        while t < recognizer.targets.count {
+            recognizer.targets[t](recognizer)
+            t += 1
+        }
         if newState == .recognized || newState == .ended, let action = recognizer.action {
             if let surface = recognizer.surface, surface.isAttached, surface.responder.canPerform(action) {
                 sendAction(action, to: surface)

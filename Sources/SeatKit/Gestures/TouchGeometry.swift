@@ -3,7 +3,17 @@ enum TouchGeometry {
     /// The centroid of `touches`, leaving out those whose ids are in `excluded`.
     static func centroid(_ touches: [TouchPoint], excluding excluded: [TouchPoint] = []) -> LayoutPoint? {
         var x = 0.0, y = 0.0, n = 0.0
-        for t in touches where !excluded.contains(where: { $0.id == t.id }) {
+        var i = 0
+        while i < touches.count {
+            let t = touches[i]
+            i += 1
+            var skip = false
+            var j = 0
+            while j < excluded.count {
+                if excluded[j].id == t.id { skip = true }
+                j += 1
+            }
+            if skip { continue }
             x += t.location.x
             y += t.location.y
             n += 1
@@ -15,7 +25,11 @@ enum TouchGeometry {
     static func span(_ touches: [TouchPoint]) -> Double {
         guard touches.count >= 2, let c = centroid(touches) else { return 0 }
         var total = 0.0
-        for t in touches { total += t.location.vector(from: c).length }
+        var i = 0
+        while i < touches.count {
+            total += touches[i].location.vector(from: c).length
+            i += 1
+        }
         return total / Double(touches.count)
     }
 
@@ -23,9 +37,11 @@ enum TouchGeometry {
     static func meanDisplacement(_ touches: [TouchPoint]) -> Vector {
         guard !touches.isEmpty else { return .zero }
         var dx = 0.0, dy = 0.0
-        for t in touches {
-            dx += t.location.x - t.startLocation.x
-            dy += t.location.y - t.startLocation.y
+        var i = 0
+        while i < touches.count {
+            dx += touches[i].location.x - touches[i].startLocation.x
+            dy += touches[i].location.y - touches[i].startLocation.y
+            i += 1
         }
         let n = Double(touches.count)
         return Vector(dx: dx / n, dy: dy / n)

@@ -1,0 +1,63 @@
+import AllocationCounter
+import Testing
+import SeatKit
+
+/// Once warm, a touch motion through arenas, recognizers and responders allocates nothing.
+@Suite struct GestureAllocationTests {
+    /// Allocations made by `body` on this thread.
+    func allocations(_ body: () -> Void) -> UInt64 {
+        let before = seatkit_thread_allocations()
+        body()
+        return seatkit_thread_allocations() - before
+    }
+
+    func makeRig() -> (GestureRig, PanGestureRecognizer) {
+        let rig = GestureRig()
+        rig.step = 1
+        let window = rig.surface("window", 0, 0, 1000, 1000)
+        let content = Surface(name: "content", frame: SurfaceRect(x: 0, y: 0, width: 1000, height: 1000))
+        window.addChild(content)
+        let pan = PanGestureRecognizer()
+        window.addGestureRecognizer(pan)
+        content.addGestureRecognizer(PinchGestureRecognizer())
+        rig.output.addGestureRecognizer(SwipeGestureRecognizer(direction: .up, touches: 3))
+        return (rig, pan)
+    }
+
+    @Test func motionDuringAPanAllocatesNothing() {
+        let (rig, pan) = makeRig()
+        // Warm up: a whole gesture, then a second one up to the point of measuring.
+        for id: Int32 in 1...2 {
+            rig.down(id, 100, 100)
+            for x in 0..<40 { rig.move(id, 100 + Double(x) * 5, 100) }
+            if id == 1 { rig.up(id) }
+        }
+        #expect(pan.state == .changed)
+        var x = 300.0
+        let count = allocations {
+            for _ in 0..<100 {
+                x += 1
+                rig.move(2, x, 100)
+            }
+        }
+        #expect(count == 0)
+        #expect(pan.translation.dx == x - 100)
+    }
+
+    @Test func heldMotionBeforeRecognitionAllocatesNothing() {
+        let (rig, pan) = makeRig()
+        pan.delaysTouchesBegan = true
+        pan.minimumDistance = 1000  // stays possible: every move is held and collapsed
+        for id: Int32 in 1...2 {
+            rig.down(id, 100, 100)
+            for x in 0..<40 { rig.move(id, 100 + Double(x % 3), 100) }
+            if id == 1 { rig.up(id) }
+        }
+        #expect(pan.state == .possible)
+        let count = allocations {
+            for i in 0..<100 { rig.move(2, 100 + Double(i % 3), 100) }
+        }
+        #expect(count == 0)
+        #expect(rig.log.matching("window.").isEmpty)
+    }
+}
