@@ -135,7 +135,11 @@ extension Router {
     }
 
     private func dispatch(_ phase: TouchPhase, time: Timestamp) {
-        for sequence in activeTouches where sequence.arena != nil && !sequence.finished && sequence.isPending(phase) {
+        var i14 = 0
+        while i14 < activeTouches.count {
+            let sequence = activeTouches[i14]
+            i14 += 1
+            guard sequence.arena != nil && !sequence.finished && sequence.isPending(phase) else { continue }
             // Recognizers see the whole phase first, then decide what the responders get.
             deliverToRecognizers(phase, time: time)
             break

@@ -210,7 +210,7 @@ open class GestureRecognizer {
 
     /// Cancels every timer of ``schedule(at:_:)`` that has not fired.
     public func cancelTimers() {
-        if let router = coordinatingRouter { for token in timers { router.clock.cancel(token) } }
+        if let router = coordinatingRouter { timers.scan { token in router.clock.cancel(token) } }
         timers.removeAll(keepingCapacity: true)
     }
 
@@ -232,6 +232,11 @@ open class GestureRecognizer {
         let n = Double(touches.count)
         return LayoutPoint(x: x / n, y: y / n)
     }
+
+    /// Layout units per millimetre for the device of the first touch of the current
+    /// gesture, measured when it went down (see ``unitsPerMillimetre(for:)``): what the
+    /// built-ins multiply their millimetre thresholds by.
+    public internal(set) var layoutUnitsPerMillimetre = Router.defaultFallbackDotsPerInch / 25.4
 
     /// Layout units per millimetre for `touch`'s device on this recognizer's output, or the
     /// router's fallback (see ``Router/fallbackDotsPerInch``).
@@ -274,6 +279,9 @@ open class GestureRecognizer {
     }
 
     func beginTouches(_ event: TouchEvent) {
+        if touches.isEmpty, let first = event.touches.first {
+            layoutUnitsPerMillimetre = unitsPerMillimetre(for: first)
+        }
         var i = 0
         while i < event.touches.count {
             touches.append(event.touches[i])

@@ -43,9 +43,8 @@ public final class PanGestureRecognizer: GestureRecognizer {
         tracker.add(c, time: event.time)
         velocity = tracker.velocity
         if state == .possible {
-            guard touches.count >= minimumNumberOfTouches, touches.count <= maximumNumberOfTouches,
-                  let first = touches.first else { return }
-            if translation.length >= minimumDistance * unitsPerMillimetre(for: first) { state = .began }
+            guard touches.count >= minimumNumberOfTouches, touches.count <= maximumNumberOfTouches else { return }
+            if translation.length >= minimumDistance * layoutUnitsPerMillimetre { state = .began }
         } else if state.isInProgress {
             state = .changed
         }

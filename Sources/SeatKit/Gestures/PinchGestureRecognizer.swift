@@ -32,7 +32,7 @@ public final class PinchGestureRecognizer: GestureRecognizer {
 
     public override func touchesMoved(_ event: TouchEvent) {
         if needsRebase { return rebase(time: event.time) }
-        guard touches.count >= 2, initialSpan > 0, let first = touches.first else { return }
+        guard touches.count >= 2, initialSpan > 0 else { return }
         let span = TouchGeometry.span(touches)
         let newScale = baseScale * span / initialSpan
         let dt = (event.time - lastTime).seconds
@@ -40,7 +40,7 @@ public final class PinchGestureRecognizer: GestureRecognizer {
         scale = newScale
         lastTime = event.time
         if state == .possible {
-            if abs(span - initialSpan) >= minimumSpanChange * unitsPerMillimetre(for: first) { state = .began }
+            if abs(span - initialSpan) >= minimumSpanChange * layoutUnitsPerMillimetre { state = .began }
         } else if state.isInProgress {
             state = .changed
         }

@@ -37,11 +37,11 @@ extension Router {
         var arena: GestureArena?
         var node = surface
         while let current = node {
-            for recognizer in current.gestureRecognizers { join(recognizer, arena: &arena, touch: touch) }
+            current.gestureRecognizers.scan { recognizer in join(recognizer, arena: &arena, touch: touch) }
             node = current.parent
         }
         if let output {
-            for recognizer in output.gestureRecognizers { join(recognizer, arena: &arena, touch: touch) }
+            output.gestureRecognizers.scan { recognizer in join(recognizer, arena: &arena, touch: touch) }
         }
         return arena
     }
@@ -78,7 +78,11 @@ extension Router {
     func deliverToRecognizers(_ phase: TouchPhase, time: Timestamp) {
         gesturePassMark &+= 1
         let pass = gesturePassMark
-        for sequence in activeTouches where !sequence.finished && sequence.isPending(phase) {
+        var i1 = 0
+        while i1 < activeTouches.count {
+            let sequence = activeTouches[i1]
+            i1 += 1
+            guard !sequence.finished && sequence.isPending(phase) else { continue }
             guard let arena = sequence.arena else { continue }
             var e = 0
             while e < arena.entries.count {
@@ -88,7 +92,11 @@ extension Router {
                 let recognizer = entry.recognizer
                 recognizer.passMark = pass
                 gestureScratch.removeAll(keepingCapacity: true)
-                for other in activeTouches where !other.finished && other.isPending(phase) {
+                var i2 = 0
+                while i2 < activeTouches.count {
+                    let other = activeTouches[i2]
+                    i2 += 1
+                    guard !other.finished && other.isPending(phase) else { continue }
                     if let a = other.arena, a.contains(recognizer) {
                         gestureScratch.append(other.point(surfaceOrigin: other.surface?.layoutOrigin))
                     }
@@ -118,7 +126,11 @@ extension Router {
     /// others are marked withheld: taken ones are dropped, delayed ones join the held queue.
     func withholdTouches(_ phase: TouchPhase, mark: UInt64, surface: Surface?, origin: LayoutPoint?, time: Timestamp) {
         touchScratch.removeAll(keepingCapacity: true)
-        for sequence in activeTouches where sequence.mark == mark && sequence.surface === surface && !sequence.finished {
+        var i3 = 0
+        while i3 < activeTouches.count {
+            let sequence = activeTouches[i3]
+            i3 += 1
+            guard sequence.mark == mark && sequence.surface === surface && !sequence.finished else { continue }
             if sequence.taken {
                 sequence.withheld = true
                 continue
@@ -171,11 +183,14 @@ extension Router {
             trace.record(.touchDelayed(sequence.id, phase.kind, by: recognizer?.description ?? "earlier held phases on its surface"))
         }
         // Consecutive moves of a held touch collapse into the latest one.
-        if phase == .moved, let last = heldTouches.lastIndex(where: { $0.sequence === sequence }),
-           heldTouches[last].phase == .moved {
-            heldTouches[last].point = point
-            heldTouches[last].time = time
-            return
+        if phase == .moved, sequence.heldCount > 0 {
+            var last = heldTouches.count - 1
+            while last >= 0 && heldTouches[last].sequence !== sequence { last -= 1 }
+            if last >= 0 && heldTouches[last].phase == .moved {
+                heldTouches[last].point = point
+                heldTouches[last].time = time
+                return
+            }
         }
         heldTouches.append(HeldTouch(sequence: sequence, phase: phase, point: point, time: time))
         sequence.heldCount += 1
@@ -185,7 +200,11 @@ extension Router {
     /// that saw one is told `touchesCancelled`, once.
     private func takeTouches(for recognizer: GestureRecognizer) {
         guard recognizer.cancelsTouchesInView else { return }
-        for sequence in activeTouches where !sequence.finished && !sequence.taken {
+        var i4 = 0
+        while i4 < activeTouches.count {
+            let sequence = activeTouches[i4]
+            i4 += 1
+            guard !sequence.finished && !sequence.taken else { continue }
             guard let arena = sequence.arena, arena.contains(recognizer) else { continue }
             sequence.taken = true
             if let trace { trace.record(.touchTaken(sequence.id, by: recognizer.description)) }
@@ -193,7 +212,11 @@ extension Router {
             heldScratch.removeAll(keepingCapacity: true)
             heldScratch.append(sequence.point(surfaceOrigin: sequence.surface?.layoutOrigin))
             let event = TouchEvent(time: clock.now, touches: heldScratch)
-            for link in sequence.seen where isDeliverable(link) {
+            var i5 = 0
+            while i5 < sequence.seen.count {
+                let link = sequence.seen[i5]
+                i5 += 1
+                guard isDeliverable(link) else { continue }
                 guard let responder = responder(for: link) else { continue }
                 responder.touchesCancelled(event, context: ResponderContext(router: self, link: link, target: sequence.surface))
                 trace?.record(.told(TraceSubject(link), .touchesCancelled))
@@ -206,7 +229,11 @@ extension Router {
     /// did not settle are made to (in progress → cancelled, possible → failed).
     func cancelRecognizers(of sequence: TouchSequence, time: Timestamp) {
         guard let arena = sequence.arena else { return }
-        for entry in arena.entries where entry.isCurrent {
+        var i6 = 0
+        while i6 < arena.entries.count {
+            let entry = arena.entries[i6]
+            i6 += 1
+            guard entry.isCurrent else { continue }
             let recognizer = entry.recognizer
             guard recognizer.touches.contains(where: { $0.id == sequence.id }) else { continue }
             gestureScratch.removeAll(keepingCapacity: true)
@@ -263,7 +290,7 @@ extension Router {
             sequence.heldCount -= 1
             deliverHeld(entry)
         }
-        heldTouches.removeLast(heldTouches.count - write)
+        while heldTouches.count > write { heldTouches.removeLast() }
         var k = 0
         while k < heldTouches.count {
             heldTouches[k].sequence.flushBlocked = false
@@ -370,7 +397,11 @@ extension Router {
     }
 
     private func failureRequirementStatus(_ recognizer: GestureRecognizer) -> RequirementStatus {
-        for other in recognizer.failureRequirements where other.isEngaged {
+        var i7 = 0
+        while i7 < recognizer.failureRequirements.count {
+            let other = recognizer.failureRequirements[i7]
+            i7 += 1
+            guard other.isEngaged else { continue }
             switch other.storedState {
             case .failed: continue
             case .possible: return .possible(other)
@@ -448,14 +479,26 @@ extension Router {
 
     /// Calls `body` with every other current recognizer sharing an arena with `recognizer`.
     private func forEachPeer(of recognizer: GestureRecognizer, _ body: (GestureRecognizer) -> Bool) -> GestureRecognizer? {
-        for sequence in activeTouches where !sequence.finished {
+        var i8 = 0
+        while i8 < activeTouches.count {
+            let sequence = activeTouches[i8]
+            i8 += 1
+            guard !sequence.finished else { continue }
             guard let arena = sequence.arena, arena.contains(recognizer) else { continue }
-            for entry in arena.entries where entry.isCurrent && entry.recognizer !== recognizer {
+            var i9 = 0
+            while i9 < arena.entries.count {
+                let entry = arena.entries[i9]
+                i9 += 1
+                guard entry.isCurrent && entry.recognizer !== recognizer else { continue }
                 if body(entry.recognizer) { return entry.recognizer }
             }
         }
         if touchpadArena.contains(recognizer) {
-            for entry in touchpadArena.entries where entry.isCurrent && entry.recognizer !== recognizer {
+            var i10 = 0
+            while i10 < touchpadArena.entries.count {
+                let entry = touchpadArena.entries[i10]
+                i10 += 1
+                guard entry.isCurrent && entry.recognizer !== recognizer else { continue }
                 if body(entry.recognizer) { return entry.recognizer }
             }
         }
@@ -483,7 +526,7 @@ extension Router {
     }
 
     private func resetRecognizer(_ recognizer: GestureRecognizer) {
-        for token in recognizer.timers { clock.cancel(token) }
+        recognizer.timers.scan { token in clock.cancel(token) }
         recognizer.timers.removeAll(keepingCapacity: true)
         stopWaiting(recognizer)
         recognizer.storedState = .possible
@@ -567,20 +610,28 @@ extension Router {
             touchpadGestureSeenByResponders = false
             var node = focus
             while let current = node {
-                for r in current.gestureRecognizers { joinTouchpad(r) }
+                current.gestureRecognizers.scan { r in joinTouchpad(r) }
                 node = current.parent
             }
             if let output = focus?.output ?? layout.output(at: event.location) {
-                for r in output.gestureRecognizers { joinTouchpad(r) }
+                output.gestureRecognizers.scan { r in joinTouchpad(r) }
             }
         }
         guard !touchpadArena.entries.isEmpty else { return false }
-        for entry in touchpadArena.entries where entry.isCurrent && !entry.recognizer.storedState.isFinal {
+        var i11 = 0
+        while i11 < touchpadArena.entries.count {
+            let entry = touchpadArena.entries[i11]
+            i11 += 1
+            guard entry.isCurrent && !entry.recognizer.storedState.isFinal else { continue }
             if let trace { trace.record(.gestureSaw(entry.recognizer.description, .touchpadGesture)) }
             entry.recognizer.touchpadGesture(event)
         }
         if !touchpadGestureTaken {
-            for entry in touchpadArena.entries where entry.isCurrent && entry.recognizer.cancelsTouchesInView {
+            var i12 = 0
+            while i12 < touchpadArena.entries.count {
+                let entry = touchpadArena.entries[i12]
+                i12 += 1
+                guard entry.isCurrent && entry.recognizer.cancelsTouchesInView else { continue }
                 let s = entry.recognizer.storedState
                 if s.isInProgress || s == .ended || s == .recognized {
                     touchpadGestureTaken = true
@@ -614,7 +665,11 @@ extension Router {
 
     private func endTouchpadArena() {
         guard !touchpadArena.entries.isEmpty else { return }
-        for entry in touchpadArena.entries where entry.isCurrent {
+        var i13 = 0
+        while i13 < touchpadArena.entries.count {
+            let entry = touchpadArena.entries[i13]
+            i13 += 1
+            guard entry.isCurrent else { continue }
             let recognizer = entry.recognizer
             recognizer.followsTouchpadGesture = false
             forceSettle(recognizer)

@@ -39,7 +39,7 @@ public final class ScreenEdgePanGestureRecognizer: GestureRecognizer {
         guard state == .possible else { return }
         guard touches.count == 1, let touch = touches.first,
               let frame = router?.layout.output(at: touch.startLocation)?.layoutFrame else { return failIfPossible() }
-        let zone = edgeWidth * unitsPerMillimetre(for: touch)
+        let zone = edgeWidth * layoutUnitsPerMillimetre
         let p = touch.startLocation
         if edges.contains(.left) && p.x - frame.minX < zone {
             startEdge = .left
@@ -68,7 +68,7 @@ public final class ScreenEdgePanGestureRecognizer: GestureRecognizer {
             case .top: (inward, sideways) = (translation.dy, translation.dx)
             default: (inward, sideways) = (-translation.dy, translation.dx)
             }
-            if inward >= minimumDistance * unitsPerMillimetre(for: touch) && inward > abs(sideways) { state = .began }
+            if inward >= minimumDistance * layoutUnitsPerMillimetre && inward > abs(sideways) { state = .began }
         } else if state.isInProgress {
             state = .changed
         }

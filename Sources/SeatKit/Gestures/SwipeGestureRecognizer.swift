@@ -45,9 +45,9 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
     public override func touchesMoved(_ event: TouchEvent) {
         guard state == .possible else { return }
         if event.time - startTime > maximumDuration { return failIfPossible() }
-        guard touches.count == numberOfTouchesRequired, let first = touches.first else { return }
+        guard touches.count == numberOfTouchesRequired else { return }
         let d = TouchGeometry.meanDisplacement(touches)
-        let needed = minimumDistance * unitsPerMillimetre(for: first)
+        let needed = minimumDistance * layoutUnitsPerMillimetre
         let matched: Direction
         if abs(d.dx) >= 2 * abs(d.dy) {
             matched = d.dx > 0 ? .right : .left

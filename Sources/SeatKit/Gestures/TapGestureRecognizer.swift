@@ -45,7 +45,7 @@ public final class TapGestureRecognizer: GestureRecognizer {
         var i = 0
         while i < event.touches.count {
             let touch = event.touches[i]
-            let limit = allowableMovement * unitsPerMillimetre(for: touch)
+            let limit = allowableMovement * layoutUnitsPerMillimetre
             if touch.location.vector(from: touch.startLocation).length > limit { return failIfPossible() }
             i += 1
         }

@@ -18,7 +18,7 @@ import SeatKit
         rig.wait(300)
         let gestureLines = log.records.compactMap { record -> String? in
             switch record {
-            case .gestureSaw, .received, .hitTest, .touchBound, .asked: return nil
+            case .gestureSaw, .received, .hitTest, .touchBound, .asked, .dropped: return nil
             default: return record.description.trimmingCharacters(in: " ")
             }
         }
@@ -28,7 +28,11 @@ import SeatKit
             "gesture double@photo: possible -> failed",
             "gesture single@photo: possible -> recognized",
             "t1 taken by gesture single@photo",
+            // Nobody handled the touch, so every link of the chain saw it, and each is told.
             "touchesCancelled -> photo",
+            "touchesCancelled -> OUT/root",
+            "touchesCancelled -> output:OUT",
+            "touchesCancelled -> delegate",
             "gesture single@photo reset",
             "gesture double@photo reset",
             "t1 held touchesEnded dropped: taken by a recognizer",
