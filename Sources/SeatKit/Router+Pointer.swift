@@ -54,6 +54,7 @@ extension Router {
         let motion = PointerMotionEvent(time: event.time, device: event.device, location: location,
                                         surfaceLocation: pointerSurfaceLocation(), delta: delta,
                                         unacceleratedDelta: unaccelerated)
+        if !pointerArena.entries.isEmpty && deliverPointerMotionToRecognizers(motion) { return }
         if walkChain(from: chainStart(focus), target: focus, kind: .pointerMoved, { responder, context in
             responder.pointerMoved(motion, context: context)
         }) == nil {
@@ -80,13 +81,20 @@ extension Router {
         } else if let index = pressedButtons.scanIndex(of: button) {
             pressedButtons.remove(at: index)
         }
-        if walkChain(from: chainStart(focus), target: focus, kind: .pointerButton, { responder, context in
-            responder.pointerButton(buttonEvent, context: context)
-        }) == nil {
-            reportDropped(.pointerButton, .pointerButton(buttonEvent))
+        if state == .pressed && pressedButtons.count == 1 { beginPointerArena(focus: focus) }
+        if pointerArena.entries.isEmpty || !deliverPointerButtonToRecognizers(buttonEvent) {
+            if walkChain(from: chainStart(focus), target: focus, kind: .pointerButton, { responder, context in
+                responder.pointerButton(buttonEvent, context: context)
+            }) == nil {
+                reportDropped(.pointerButton, .pointerButton(buttonEvent))
+            }
+            if state == .pressed { pointerPressSeenByResponders = true }
         }
         // The implicit grab ends with the last release: focus catches up with the pointer.
-        if state == .released && pressedButtons.isEmpty { refreshPointerFocus(time: event.time) }
+        if state == .released && pressedButtons.isEmpty {
+            endPointerArena()
+            refreshPointerFocus(time: event.time)
+        }
     }
 
     func pointerAxis(_ event: InputEvent, motion: AxisMotion) {

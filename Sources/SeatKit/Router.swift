@@ -50,6 +50,9 @@ public final class Router {
     let touchpadArena = GestureArena()
     var touchpadGestureTaken = false
     var touchpadGestureSeenByResponders = false
+    let pointerArena = GestureArena()
+    var pointerGestureTaken = false
+    var pointerPressSeenByResponders = false
     /// Dots per inch assumed for a touch device that does not report its physical size, to
     /// turn recognizers' millimetres into layout units. Default:
     /// ``defaultFallbackDotsPerInch`` (96, the CSS and X11 reference).

@@ -88,6 +88,9 @@ public enum TraceRecord: Hashable, Sendable {
     case touchTaken(TouchID, by: String)
     /// A recognizer took the current touchpad gesture from the responders.
     case touchpadGestureTaken(by: String)
+    /// A recognizer took the current pointer press: its motion no longer reaches the
+    /// responders (a release still follows a press they saw).
+    case pointerPressTaken(by: String)
 }
 
 extension TraceRecord: CustomStringConvertible {
@@ -117,6 +120,7 @@ extension TraceRecord: CustomStringConvertible {
         case .heldTouchDropped(let t, let k, let why): return "  \(t) held \(k.rawValue) dropped: \(why)"
         case .touchTaken(let t, let by): return "  \(t) taken by gesture \(by)"
         case .touchpadGestureTaken(let by): return "  touchpad gesture taken by \(by)"
+        case .pointerPressTaken(let by): return "  pointer press taken by \(by)"
         }
     }
 }

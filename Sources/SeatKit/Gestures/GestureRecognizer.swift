@@ -144,8 +144,8 @@ open class GestureRecognizer {
     var generation: UInt64 = 0
     /// Has seen input since its last reset.
     var isEngaged = false
-    /// Follows a touchpad gesture that has not ended.
-    var followsTouchpadGesture = false
+    /// Follows a touchpad gesture or a pointer press that has not ended.
+    var followsPointerOrTouchpad = false
     var passMark: UInt64 = 0
 
     public init(name: String) {
@@ -267,6 +267,15 @@ open class GestureRecognizer {
     /// A touchpad gesture event aimed at the pointer focus of its subtree, before the
     /// responders. Default: nothing.
     open func touchpadGesture(_ event: TouchpadGestureEvent) {}
+    /// Whether it takes part in pointer presses: from the press that starts the implicit
+    /// grab to the release that ends it, it sees the buttons and motion aimed at the focus
+    /// of its subtree, before the responders. Default: `false`.
+    open var receivesPointerEvents: Bool { false }
+    /// A pointer button, with locations in layout space and the focus's space. Default:
+    /// nothing.
+    open func pointerButton(_ event: PointerButtonEvent) {}
+    /// Pointer motion while a button is held. Default: nothing.
+    open func pointerMoved(_ event: PointerMotionEvent) {}
     /// Clears per-gesture state; called by the router after it has moved the state back to
     /// `.possible` and cancelled the timers. Default: nothing.
     open func reset() {}
@@ -333,7 +342,7 @@ open class GestureRecognizer {
     }
 
     /// Ready to be reset: final and following no input.
-    var isSettled: Bool { storedState.isFinal && touches.isEmpty && !followsTouchpadGesture }
+    var isSettled: Bool { storedState.isFinal && touches.isEmpty && !followsPointerOrTouchpad }
 
     func conflicts(with other: GestureRecognizer) -> Bool {
         if delegate?.gestureRecognizer(self, shouldRecognizeSimultaneouslyWith: other) == true { return false }

@@ -493,6 +493,14 @@ extension Router {
                 if body(entry.recognizer) { return entry.recognizer }
             }
         }
+        if pointerArena.contains(recognizer) {
+            var i = 0
+            while i < pointerArena.entries.count {
+                let entry = pointerArena.entries[i]
+                i += 1
+                if entry.isCurrent && entry.recognizer !== recognizer && body(entry.recognizer) { return entry.recognizer }
+            }
+        }
         if touchpadArena.contains(recognizer) {
             var i10 = 0
             while i10 < touchpadArena.entries.count {
@@ -532,7 +540,7 @@ extension Router {
         recognizer.storedState = .possible
         recognizer.generation &+= 1
         recognizer.touches.removeAll(keepingCapacity: true)
-        recognizer.followsTouchpadGesture = false
+        recognizer.followsPointerOrTouchpad = false
         recognizer.engagedRouter = nil
         if recognizer.isEngaged {
             recognizer.isEngaged = false
@@ -589,7 +597,7 @@ extension Router {
     func abort(_ recognizer: GestureRecognizer, reason: String) {
         if let trace { trace.record(.gestureRefused(recognizer.description, recognizer.storedState, reason: reason)) }
         recognizer.touches.removeAll(keepingCapacity: true)
-        recognizer.followsTouchpadGesture = false
+        recognizer.followsPointerOrTouchpad = false
         if recognizer.storedState.isInProgress {
             commit(recognizer, .cancelled)
         } else if recognizer.storedState == .possible {
@@ -597,6 +605,94 @@ extension Router {
             commit(recognizer, .failed)
         }
         if recognizer.storedState != .possible || recognizer.isEngaged { resetRecognizer(recognizer) }
+    }
+
+    // MARK: Pointer presses
+
+    /// Opens the pointer arena at the press that starts the implicit grab: the recognizers
+    /// of the focus, its ancestors and its output that take pointer events.
+    func beginPointerArena(focus: Surface?) {
+        endPointerArena()
+        pointerGestureTaken = false
+        pointerPressSeenByResponders = false
+        var node = focus
+        while let current = node {
+            current.gestureRecognizers.scan { joinPointer($0) }
+            node = current.parent
+        }
+        if let output = focus?.output ?? layout.output(at: pointerLocation) {
+            output.gestureRecognizers.scan { joinPointer($0) }
+        }
+    }
+
+    private func joinPointer(_ recognizer: GestureRecognizer) {
+        guard recognizer.isEnabled, recognizer.receivesPointerEvents, !recognizer.storedState.isFinal,
+              recognizer.pendingState == nil else { return }
+        pointerArena.entries.append(GestureArena.Entry(recognizer: recognizer, generation: recognizer.generation))
+        recognizer.followsPointerOrTouchpad = true
+        engage(recognizer)
+    }
+
+    /// Shows a button to the pointer arena's recognizers. Returns true when the responders
+    /// must not see it: a recognizer has taken the press, and the responders did not see the
+    /// press (a release always follows a press they saw, so no client keeps a stuck button).
+    func deliverPointerButtonToRecognizers(_ event: PointerButtonEvent) -> Bool {
+        var i = 0
+        while i < pointerArena.entries.count {
+            let entry = pointerArena.entries[i]
+            i += 1
+            guard entry.isCurrent, !entry.recognizer.storedState.isFinal else { continue }
+            if let trace { trace.record(.gestureSaw(entry.recognizer.description, .pointerButton)) }
+            entry.recognizer.pointerButton(event)
+        }
+        notePointerTaken()
+        if event.state == .released { return pointerGestureTaken && !pointerPressSeenByResponders }
+        return pointerGestureTaken
+    }
+
+    /// Shows motion to the pointer arena's recognizers; true when a recognizer has taken the
+    /// press, so the motion goes no further.
+    func deliverPointerMotionToRecognizers(_ event: PointerMotionEvent) -> Bool {
+        var i = 0
+        while i < pointerArena.entries.count {
+            let entry = pointerArena.entries[i]
+            i += 1
+            guard entry.isCurrent, !entry.recognizer.storedState.isFinal else { continue }
+            if let trace { trace.record(.gestureSaw(entry.recognizer.description, .pointerMoved)) }
+            entry.recognizer.pointerMoved(event)
+        }
+        notePointerTaken()
+        return pointerGestureTaken
+    }
+
+    private func notePointerTaken() {
+        guard !pointerGestureTaken else { return }
+        var i = 0
+        while i < pointerArena.entries.count {
+            let entry = pointerArena.entries[i]
+            i += 1
+            guard entry.isCurrent, entry.recognizer.cancelsTouchesInView else { continue }
+            let s = entry.recognizer.storedState
+            if s.isInProgress || s == .ended || s == .recognized {
+                pointerGestureTaken = true
+                if let trace { trace.record(.pointerPressTaken(by: entry.recognizer.description)) }
+                return
+            }
+        }
+    }
+
+    func endPointerArena() {
+        guard !pointerArena.entries.isEmpty else { return }
+        var i = 0
+        while i < pointerArena.entries.count {
+            let entry = pointerArena.entries[i]
+            i += 1
+            guard entry.isCurrent else { continue }
+            entry.recognizer.followsPointerOrTouchpad = false
+            forceSettle(entry.recognizer)
+            resetIfSettled(entry.recognizer)
+        }
+        pointerArena.clear()
     }
 
     // MARK: Touchpad gestures
@@ -659,7 +755,7 @@ extension Router {
         guard recognizer.isEnabled, recognizer.receivesTouchpadGestures, !recognizer.storedState.isFinal,
               recognizer.pendingState == nil else { return }
         touchpadArena.entries.append(GestureArena.Entry(recognizer: recognizer, generation: recognizer.generation))
-        recognizer.followsTouchpadGesture = true
+        recognizer.followsPointerOrTouchpad = true
         engage(recognizer)
     }
 
@@ -671,7 +767,7 @@ extension Router {
             i13 += 1
             guard entry.isCurrent else { continue }
             let recognizer = entry.recognizer
-            recognizer.followsTouchpadGesture = false
+            recognizer.followsPointerOrTouchpad = false
             forceSettle(recognizer)
             resetIfSettled(recognizer)
         }
