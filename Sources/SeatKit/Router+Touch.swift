@@ -135,10 +135,10 @@ extension Router {
     }
 
     private func dispatch(_ phase: TouchPhase, time: Timestamp) {
-        var i14 = 0
-        while i14 < activeTouches.count {
-            let sequence = activeTouches[i14]
-            i14 += 1
+        var sequenceIndex = 0
+        while sequenceIndex < activeTouches.count {
+            let sequence = activeTouches[sequenceIndex]
+            sequenceIndex += 1
             guard sequence.arena != nil && !sequence.finished && sequence.isPending(phase) else { continue }
             // Recognizers see the whole phase first, then decide what the responders get.
             deliverToRecognizers(phase, time: time)

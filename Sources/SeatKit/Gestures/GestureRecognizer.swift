@@ -201,7 +201,7 @@ open class GestureRecognizer {
         var token: TimerToken?
         token = router.clock.schedule(at: deadline) { [weak self, weak router] in
             guard let self else { return }
-            if let token, let index = self.timers.firstIndex(of: token) { self.timers.remove(at: index) }
+            if let token, let index = self.timers.scanIndex(of: token) { self.timers.remove(at: index) }
             body()
             router?.settleAfterGestureTimer()
         }

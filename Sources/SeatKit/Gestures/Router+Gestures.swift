@@ -78,10 +78,10 @@ extension Router {
     func deliverToRecognizers(_ phase: TouchPhase, time: Timestamp) {
         gesturePassMark &+= 1
         let pass = gesturePassMark
-        var i1 = 0
-        while i1 < activeTouches.count {
-            let sequence = activeTouches[i1]
-            i1 += 1
+        var sequenceIndex = 0
+        while sequenceIndex < activeTouches.count {
+            let sequence = activeTouches[sequenceIndex]
+            sequenceIndex += 1
             guard !sequence.finished && sequence.isPending(phase) else { continue }
             guard let arena = sequence.arena else { continue }
             var e = 0
@@ -92,10 +92,10 @@ extension Router {
                 let recognizer = entry.recognizer
                 recognizer.passMark = pass
                 gestureScratch.removeAll(keepingCapacity: true)
-                var i2 = 0
-                while i2 < activeTouches.count {
-                    let other = activeTouches[i2]
-                    i2 += 1
+                var otherIndex = 0
+                while otherIndex < activeTouches.count {
+                    let other = activeTouches[otherIndex]
+                    otherIndex += 1
                     guard !other.finished && other.isPending(phase) else { continue }
                     if let a = other.arena, a.contains(recognizer) {
                         gestureScratch.append(other.point(surfaceOrigin: other.surface?.layoutOrigin))
@@ -126,10 +126,10 @@ extension Router {
     /// others are marked withheld: taken ones are dropped, delayed ones join the held queue.
     func withholdTouches(_ phase: TouchPhase, mark: UInt64, surface: Surface?, origin: LayoutPoint?, time: Timestamp) {
         touchScratch.removeAll(keepingCapacity: true)
-        var i3 = 0
-        while i3 < activeTouches.count {
-            let sequence = activeTouches[i3]
-            i3 += 1
+        var sequenceIndex = 0
+        while sequenceIndex < activeTouches.count {
+            let sequence = activeTouches[sequenceIndex]
+            sequenceIndex += 1
             guard sequence.mark == mark && sequence.surface === surface && !sequence.finished else { continue }
             if sequence.taken {
                 sequence.withheld = true
@@ -200,10 +200,10 @@ extension Router {
     /// that saw one is told `touchesCancelled`, once.
     private func takeTouches(for recognizer: GestureRecognizer) {
         guard recognizer.cancelsTouchesInView else { return }
-        var i4 = 0
-        while i4 < activeTouches.count {
-            let sequence = activeTouches[i4]
-            i4 += 1
+        var sequenceIndex = 0
+        while sequenceIndex < activeTouches.count {
+            let sequence = activeTouches[sequenceIndex]
+            sequenceIndex += 1
             guard !sequence.finished && !sequence.taken else { continue }
             guard let arena = sequence.arena, arena.contains(recognizer) else { continue }
             sequence.taken = true
@@ -212,10 +212,10 @@ extension Router {
             heldScratch.removeAll(keepingCapacity: true)
             heldScratch.append(sequence.point(surfaceOrigin: sequence.surface?.layoutOrigin))
             let event = TouchEvent(time: clock.now, touches: heldScratch)
-            var i5 = 0
-            while i5 < sequence.seen.count {
-                let link = sequence.seen[i5]
-                i5 += 1
+            var linkIndex = 0
+            while linkIndex < sequence.seen.count {
+                let link = sequence.seen[linkIndex]
+                linkIndex += 1
                 guard isDeliverable(link) else { continue }
                 guard let responder = responder(for: link) else { continue }
                 responder.touchesCancelled(event, context: ResponderContext(router: self, link: link, target: sequence.surface))
@@ -229,13 +229,13 @@ extension Router {
     /// did not settle are made to (in progress → cancelled, possible → failed).
     func cancelRecognizers(of sequence: TouchSequence, time: Timestamp) {
         guard let arena = sequence.arena else { return }
-        var i6 = 0
-        while i6 < arena.entries.count {
-            let entry = arena.entries[i6]
-            i6 += 1
+        var entryIndex = 0
+        while entryIndex < arena.entries.count {
+            let entry = arena.entries[entryIndex]
+            entryIndex += 1
             guard entry.isCurrent else { continue }
             let recognizer = entry.recognizer
-            guard recognizer.touches.contains(where: { $0.id == sequence.id }) else { continue }
+            guard recognizer.touches.scanIndex(where: { $0.id == sequence.id }) != nil else { continue }
             gestureScratch.removeAll(keepingCapacity: true)
             gestureScratch.append(sequence.point(surfaceOrigin: sequence.surface?.layoutOrigin))
             let event = TouchEvent(time: time, touches: gestureScratch)
@@ -397,10 +397,10 @@ extension Router {
     }
 
     private func failureRequirementStatus(_ recognizer: GestureRecognizer) -> RequirementStatus {
-        var i7 = 0
-        while i7 < recognizer.failureRequirements.count {
-            let other = recognizer.failureRequirements[i7]
-            i7 += 1
+        var requirementIndex = 0
+        while requirementIndex < recognizer.failureRequirements.count {
+            let other = recognizer.failureRequirements[requirementIndex]
+            requirementIndex += 1
             guard other.isEngaged else { continue }
             switch other.storedState {
             case .failed: continue
@@ -420,7 +420,7 @@ extension Router {
     private func stopWaiting(_ recognizer: GestureRecognizer) {
         guard recognizer.pendingState != nil else { return }
         recognizer.pendingState = nil
-        if let index = waitingRecognizers.firstIndex(where: { $0 === recognizer }) { waitingRecognizers.remove(at: index) }
+        if let index = waitingRecognizers.scanIndex(where: { $0 === recognizer }) { waitingRecognizers.remove(at: index) }
     }
 
     /// Sets the state, then: a recognition takes the touches and fails those waiting for
@@ -479,16 +479,16 @@ extension Router {
 
     /// Calls `body` with every other current recognizer sharing an arena with `recognizer`.
     private func forEachPeer(of recognizer: GestureRecognizer, _ body: (GestureRecognizer) -> Bool) -> GestureRecognizer? {
-        var i8 = 0
-        while i8 < activeTouches.count {
-            let sequence = activeTouches[i8]
-            i8 += 1
+        var sequenceIndex = 0
+        while sequenceIndex < activeTouches.count {
+            let sequence = activeTouches[sequenceIndex]
+            sequenceIndex += 1
             guard !sequence.finished else { continue }
             guard let arena = sequence.arena, arena.contains(recognizer) else { continue }
-            var i9 = 0
-            while i9 < arena.entries.count {
-                let entry = arena.entries[i9]
-                i9 += 1
+            var entryIndex = 0
+            while entryIndex < arena.entries.count {
+                let entry = arena.entries[entryIndex]
+                entryIndex += 1
                 guard entry.isCurrent && entry.recognizer !== recognizer else { continue }
                 if body(entry.recognizer) { return entry.recognizer }
             }
@@ -502,10 +502,10 @@ extension Router {
             }
         }
         if touchpadArena.contains(recognizer) {
-            var i10 = 0
-            while i10 < touchpadArena.entries.count {
-                let entry = touchpadArena.entries[i10]
-                i10 += 1
+            var entryIndex = 0
+            while entryIndex < touchpadArena.entries.count {
+                let entry = touchpadArena.entries[entryIndex]
+                entryIndex += 1
                 guard entry.isCurrent && entry.recognizer !== recognizer else { continue }
                 if body(entry.recognizer) { return entry.recognizer }
             }
@@ -544,7 +544,7 @@ extension Router {
         recognizer.engagedRouter = nil
         if recognizer.isEngaged {
             recognizer.isEngaged = false
-            if let index = engagedRecognizers.firstIndex(where: { $0 === recognizer }) { engagedRecognizers.remove(at: index) }
+            if let index = engagedRecognizers.scanIndex(where: { $0 === recognizer }) { engagedRecognizers.remove(at: index) }
         }
         if let trace { trace.record(.gestureReset(recognizer.description)) }
         recognizer.reset()
@@ -714,19 +714,19 @@ extension Router {
             }
         }
         guard !touchpadArena.entries.isEmpty else { return false }
-        var i11 = 0
-        while i11 < touchpadArena.entries.count {
-            let entry = touchpadArena.entries[i11]
-            i11 += 1
+        var entryIndex = 0
+        while entryIndex < touchpadArena.entries.count {
+            let entry = touchpadArena.entries[entryIndex]
+            entryIndex += 1
             guard entry.isCurrent && !entry.recognizer.storedState.isFinal else { continue }
             if let trace { trace.record(.gestureSaw(entry.recognizer.description, .touchpadGesture)) }
             entry.recognizer.touchpadGesture(event)
         }
         if !touchpadGestureTaken {
-            var i12 = 0
-            while i12 < touchpadArena.entries.count {
-                let entry = touchpadArena.entries[i12]
-                i12 += 1
+            var entryIndex = 0
+            while entryIndex < touchpadArena.entries.count {
+                let entry = touchpadArena.entries[entryIndex]
+                entryIndex += 1
                 guard entry.isCurrent && entry.recognizer.cancelsTouchesInView else { continue }
                 let s = entry.recognizer.storedState
                 if s.isInProgress || s == .ended || s == .recognized {
@@ -761,10 +761,10 @@ extension Router {
 
     private func endTouchpadArena() {
         guard !touchpadArena.entries.isEmpty else { return }
-        var i13 = 0
-        while i13 < touchpadArena.entries.count {
-            let entry = touchpadArena.entries[i13]
-            i13 += 1
+        var entryIndex = 0
+        while entryIndex < touchpadArena.entries.count {
+            let entry = touchpadArena.entries[entryIndex]
+            entryIndex += 1
             guard entry.isCurrent else { continue }
             let recognizer = entry.recognizer
             recognizer.followsPointerOrTouchpad = false
