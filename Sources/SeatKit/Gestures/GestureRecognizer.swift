@@ -103,6 +103,19 @@ extension GestureRecognizerDelegate {
 /// Once a recognizer is in a final state and its touches are gone, the router resets it to
 /// `.possible` and calls ``reset()``.
 ///
+/// ```swift
+/// let single = TapGestureRecognizer(name: "select")
+/// let double = TapGestureRecognizer(name: "zoom", taps: 2)
+/// single.require(toFail: double)          // a double tap is not also a tap
+/// photo.addGestureRecognizer(single)
+/// photo.addGestureRecognizer(double)
+/// double.addTarget { _ in zoomIn() }
+///
+/// let admin = ScreenEdgePanGestureRecognizer(edges: .left, edgeWidth: 5)   // millimetres
+/// admin.action = "admin-menu"             // sent up the chain when the pan ends
+/// output.addGestureRecognizer(admin)      // global: every touch on the output
+/// ```
+///
 /// Subclasses override the touch methods and set ``state`` following
 /// ``GestureRecognizerState/canTransition(from:to:)``; an illegal transition traps, as a
 /// programmer error. Locations given to recognizers are in layout space (``TouchPoint/location``).

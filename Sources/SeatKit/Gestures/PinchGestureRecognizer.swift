@@ -52,7 +52,9 @@ public final class PinchGestureRecognizer: GestureRecognizer {
             if state.isInProgress {
                 if (event.time - lastTime) > .milliseconds(100) { velocity = 0 }
                 state = .ended
-            } else if remaining == 0 {
+            } else {
+                // Too few fingers left to start: fail now rather than hold the lifted
+                // finger's touchesEnded back until the last one lifts.
                 failIfPossible()
             }
         }

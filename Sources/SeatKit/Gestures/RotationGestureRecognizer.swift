@@ -47,7 +47,9 @@ public final class RotationGestureRecognizer: GestureRecognizer {
             if state.isInProgress {
                 if (event.time - lastTime) > .milliseconds(100) { velocity = 0 }
                 state = .ended
-            } else if remaining == 0 {
+            } else {
+                // Too few fingers left to start: fail now rather than hold the lifted
+                // finger's touchesEnded back until the last one lifts.
                 failIfPossible()
             }
         }

@@ -30,4 +30,15 @@ import SeatKit
         rig.up(1)
         #expect(rig.log.matching("pinch:") == ["pinch:failed"])
     }
+
+    @Test func liftingOneOfTwoStillFingersFailsItAndTheEndReachesTheMap() {
+        let rig = GestureRig()
+        let map = rig.surface("map", 0, 0, 1000, 1000)
+        let pinch = PinchGestureRecognizer()
+        map.addGestureRecognizer(pinch)
+        rig.watch(pinch)
+        rig.frame([fingerDown(1, 400, 500), fingerDown(2, 600, 500)])
+        rig.up(1)
+        #expect(rig.log.entries == ["map.began[t1,t2]", "pinch:failed", "map.ended[t1]"])
+    }
 }
