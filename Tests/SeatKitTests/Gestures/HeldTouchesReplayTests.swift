@@ -78,4 +78,20 @@ import SeatKit
         rig.down(2, 700, 100)
         #expect(rig.log.entries == ["right.began[t2]"])
     }
+
+    @Test func aHeldTouchThatTheDeviceCancelsReachesNoResponder() {
+        let rig = GestureRig()
+        let canvas = rig.surface("canvas", 0, 0, 1000, 1000)
+        let press = LongPressGestureRecognizer()
+        press.delaysTouchesBegan = true
+        canvas.addGestureRecognizer(press)
+        rig.watch(press)
+        rig.down(1, 100, 100)
+        rig.wait(10)
+        rig.send(.touchCancel(TouchID(1)))
+        rig.wait(1000)
+        // Nobody saw it begin, so nobody is told it was cancelled; nothing is replayed.
+        #expect(rig.log.entries == ["long-press:failed"])
+        #expect(rig.router.activeTouchCount == 0)
+    }
 }
