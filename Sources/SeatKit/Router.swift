@@ -8,6 +8,8 @@
 ///     ├─► target: touch down → hit-test (bound for the touch's life)
 ///     │           pointer → hit-test, or the focus while a button is held
 ///     │           key → the first responder
+///     ├─► gesture recognizers of the target, its ancestors and its output (touches,
+///     │   pointer presses, touchpad gestures): may take, hold or cancel the event
 ///     └─► chain: target surface → parent → … → root surface → output → delegate
 ///               (the first responder to answer .handled ends it; else "dropped")
 /// ```

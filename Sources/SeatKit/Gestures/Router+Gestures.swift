@@ -2,13 +2,18 @@
 ///
 /// ```
 ///  touch down ─► arena: recognizers of the hit surface, its ancestors, its output
-///  each frame, per phase and bound surface:
-///     recognizers of the touches' arenas (deepest first) ─► state changes settle here
-///     ├─ touch taken by a recognizer        ─► responders get nothing more
-///     ├─ a possible recognizer delays it    ─► held, in order
-///     └─ otherwise                          ─► responder chain, as without recognizers
-///  after the frame (or a recognizer's timer): held phases whose recognizers all gave up
-///  go to the responders in order; those of taken touches are dropped
+///  each frame, per phase (began, moved, ended):
+///     1. every recognizer of the pending touches' arenas, once, with all its touches of
+///        that phase (deepest first) ─► state changes and conflicts settle here
+///     2. per bound surface, each touch:
+///        ├─ taken by a recognizer             ─► responders get nothing more
+///        ├─ a possible recognizer delays it,
+///        │  or its surface has phases held    ─► held, in order
+///        └─ otherwise                         ─► responder chain, as without recognizers
+///  after the frame (or a recognizer's timer, or a cancel): held phases whose recognizers
+///  all gave up go to the responders in order; those of taken touches are dropped
+///  pointer: press that starts the implicit grab … last release ─► pointer arena
+///  touchpad: libinput begin … end ─► touchpad arena
 /// ```
 extension Router {
     /// The DPI assumed when a device does not report its physical size: 96.
