@@ -5,6 +5,8 @@ let package = Package(
     name: "SeatKit",
     products: [
         .library(name: "SeatKit", targets: ["SeatKit"]),
+        .library(name: "SeatKitLibinput", targets: ["SeatKitLibinput"]),
+        .library(name: "SeatKitReplay", targets: ["SeatKitReplay"]),
         .executable(name: "seatkit", targets: ["seatkit"]),
     ],
     dependencies: [
@@ -13,16 +15,33 @@ let package = Package(
     targets: [
         // The pure-Swift core: geometry, surfaces, responders, routing. Imports no C module.
         .target(name: "SeatKit"),
+        // libinput and libudev headers, plus the one C function Swift cannot write: a log
+        // handler that receives a va_list.
+        .target(
+            name: "CLibinput",
+            linkerSettings: [.linkedLibrary("input"), .linkedLibrary("udev")]
+        ),
+        // umockdev's C API (the testbed); glib comes through pkg-config.
+        .systemLibrary(name: "CUmockdev", pkgConfig: "umockdev-1.0"),
+        // Live devices through libinput, and the translation of libinput events into SeatKit's.
+        .target(name: "SeatKitLibinput", dependencies: ["SeatKit", "CLibinput"]),
+        // `libinput record` files: parsing, replay through real libinput under umockdev,
+        // replay of recorded libinput events, and a harness for tests.
+        .target(name: "SeatKitReplay", dependencies: ["SeatKit", "SeatKitLibinput", "CUmockdev"]),
         .executableTarget(
             name: "seatkit",
             dependencies: [
                 "SeatKit",
+                "SeatKitLibinput",
+                "SeatKitReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Counts this thread's heap allocations, for tests that pin "allocates nothing".
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(name: "SeatKitTests", dependencies: ["SeatKit", "AllocationCounter"]),
+        .testTarget(name: "SeatKitLibinputTests", dependencies: ["SeatKit", "SeatKitLibinput"]),
+        .testTarget(name: "SeatKitReplayTests", dependencies: ["SeatKit", "SeatKitLibinput", "SeatKitReplay"]),
     ],
     swiftLanguageModes: [.v6]
 )
