@@ -5,7 +5,7 @@ struct SeatKitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seatkit",
         abstract: "Route input the way a compositor embedding SeatKit does, and show every decision.",
-        subcommands: [Demo.self],
+        subcommands: [Demo.self, ReplayWorkerCommand.self],
         defaultSubcommand: Demo.self
     )
 }
