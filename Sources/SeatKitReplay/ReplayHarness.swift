@@ -60,14 +60,20 @@ public final class ReplayHarness {
     public func route(_ events: [DeviceEvent], libinputResult: LibinputReplayResult? = nil) -> ReplayRun {
         let firstRecord = trace.records.count
         var inputs: [InputEvent] = []
+        var pointerPath: [(LayoutPoint, String?)] = []
         inputs.reserveCapacity(events.count)
         for event in events {
             let input = translator.translate(event, layout: router.layout)
             clock.advance(to: input.time)
             router.inject(input)
             inputs.append(input)
+            switch input.kind {
+            case .pointerMotion, .pointerMotionAbsolute, .pointerButton:
+                pointerPath.append((router.pointerLocation, router.pointerFocus?.name))
+            default: break
+            }
         }
-        return ReplayRun(inputEvents: inputs, trace: Array(trace.records[firstRecord...]), libinput: libinputResult)
+        return ReplayRun(inputEvents: inputs, trace: Array(trace.records[firstRecord...]), libinput: libinputResult, pointerPath: pointerPath)
     }
 }
 
@@ -76,6 +82,48 @@ public struct ReplayRun {
     public var inputEvents: [InputEvent]
     public var trace: [TraceRecord]
     public var libinput: LibinputReplayResult?
+    /// The pointer's layout-space location after each pointer event, and the surface that had
+    /// pointer focus then.
+    public var pointerPath: [(location: LayoutPoint, focus: String?)] = []
+
+    /// Each touch from down to up or cancel: its layout-space points and the surface it was
+    /// bound to.
+    public var touchPaths: [(touch: TouchID, surface: String?, points: [LayoutPoint])] {
+        var open: [TouchID: Int] = [:]
+        var paths: [(touch: TouchID, surface: String?, points: [LayoutPoint])] = []
+        for record in trace {
+            switch record {
+            case .received(let e):
+                switch e.kind {
+                case .touchDown(let id, let p):
+                    open[id] = paths.count
+                    paths.append((id, nil, [p]))
+                case .touchMotion(let id, let p):
+                    if let i = open[id] { paths[i].points.append(p) }
+                case .touchUp(let id), .touchCancel(let id):
+                    open[id] = nil
+                default: break
+                }
+            case .touchBound(let id, let subject):
+                if let i = open[id], case .surface(_, let name) = subject { paths[i].surface = name }
+            default: break
+            }
+        }
+        return paths
+    }
+
+    /// The trace cut into one group per input event: the event, then what happened to it.
+    public var perEvent: [(event: InputEvent, decisions: [TraceRecord])] {
+        var groups: [(event: InputEvent, decisions: [TraceRecord])] = []
+        for record in trace {
+            if case .received(let e) = record {
+                groups.append((e, []))
+            } else if !groups.isEmpty {
+                groups[groups.count - 1].decisions.append(record)
+            }
+        }
+        return groups
+    }
 
     /// Names of the surfaces that handled events of `kind`, in order, without repeats in a row.
     public func surfaces(receiving kind: RoutedEventKind) -> [String] {

@@ -31,8 +31,10 @@ import SeatKitReplay
             surface cancel-button 20,700,160x60 in DSI-1
             surface title 0,0,480x100 in DSI-1
             """, source: "rotated-kiosk")
-        // Logical (380, 730) is native (u, v) = (1 - 730/800, 380/480) under rotated90.
-        let u = 1 - 730.0 / 800, v = 380.0 / 480
+        // Under rotated90 the panel's native top-left shows the logical top-right, and its
+        // native bottom-left the logical top-left: logical (380, 730) is native
+        // (u, v) = (730/800, 1 - 380/480).
+        let u = 730.0 / 800, v = 1 - 380.0 / 480
         let harness = ReplayHarness(layout: layout)
         let run = try harness.replay(SyntheticRecordings.touchscreenTap(x: raw(u), y: raw(v)))
         #expect(run.surfaces(receiving: .touchesBegan) == ["ok-button"])
