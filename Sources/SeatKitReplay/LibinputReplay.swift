@@ -18,6 +18,10 @@ public struct ReplayOptions {
     public var removals: [(device: Int, time: Int64)]
     /// Called after each frame with (frames written, frames in all).
     public var progress: ((Int, Int) -> Void)?
+    /// How libinput finds the devices: by path (the default), or through udev on a seat, as
+    /// a compositor does (then device numbers follow udev's enumeration order, and removals
+    /// are not available).
+    public var seat: String?
 
     public init(configuration: DeviceConfiguration? = nil, workerExecutable: String? = nil,
                 removals: [(device: Int, time: Int64)] = [], progress: ((Int, Int) -> Void)? = nil) {
@@ -101,6 +105,10 @@ public final class LibinputReplay {
 
         var arguments = ["replay-worker"]
         if let c = options.configuration { arguments += ["--config", c.commandLineForm] }
+        if let seat = options.seat {
+            guard options.removals.isEmpty else { throw .environment("device removals need the path backend (seat must be nil)") }
+            arguments += ["--seat", seat]
+        }
         arguments += zip(emulated, ptys).map { "\($0.node)=\($1)" }
         let environment = [
             "LD_PRELOAD": "\(shim):libumockdev-preload.so.0",

@@ -22,14 +22,22 @@ public enum ReplayWorker {
     static let endTag: UInt8 = 0xFD
     static let errorTag: UInt8 = 0xFC
 
-    /// Runs the worker. `arguments`: `[--config TEXT] NODE=PTY-INDEX...`. Returns the exit status.
+    /// Runs the worker. `arguments`: `[--config TEXT] [--seat NAME] NODE=PTY-INDEX...`; with
+    /// `--seat`, libinput finds the nodes through udev (the testbed's) instead of by path.
+    /// Returns the exit status.
     public static func run(arguments: [String]) -> Int32 {
         var nodes: [String] = []
         var ptys: [Int] = []
         var configuration: DeviceConfiguration?
+        var seat: String?
         var i = 0
         while i < arguments.count {
             let a = arguments[i]
+            if a == "--seat", i + 1 < arguments.count {
+                seat = arguments[i + 1]
+                i += 2
+                continue
+            }
             if a == "--config", i + 1 < arguments.count {
                 do {
                     configuration = try DeviceConfiguration(commandLineForm: arguments[i + 1])
@@ -63,7 +71,11 @@ public enum ReplayWorker {
         }
         let backend: LibinputBackend
         do {
-            backend = try LibinputBackend(paths: nodes, opener: DirectDeviceOpener())
+            if let seat {
+                backend = try LibinputBackend(seat: seat, opener: DirectDeviceOpener())
+            } else {
+                backend = try LibinputBackend(paths: nodes, opener: DirectDeviceOpener())
+            }
         } catch {
             return fail("replay-worker: \(error)")
         }

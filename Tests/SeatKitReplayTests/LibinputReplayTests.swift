@@ -112,3 +112,16 @@ import SeatKitReplay
         #expect(try buttons(DeviceConfiguration(tapToClick: true)) == [.pointerButton(button: 0x110, pressed: true), .pointerButton(button: 0x110, pressed: false)])
     }
 }
+
+/// libinput's udev backend, as a compositor uses it, over the testbed's udev.
+@Suite struct UdevSeatReplayTests {
+    @Test func udevContextOnSeat0FindsTheDevicesAndGivesTheSameEvents() throws {
+        let recording = try RecordingParser.parse(contentsOf: SharedRecordings.path("keyboard-at-ibus-test.yml"))
+        var options = ReplayOptions()
+        options.seat = "seat0"
+        let viaUdev = try LibinputReplay(recording: recording, options: options).run().events
+        let viaPath = try LibinputReplay(recording: recording).run().events
+        #expect(viaUdev.count > 10)
+        #expect(viaUdev.map(\.kind) == viaPath.map(\.kind))
+    }
+}
