@@ -160,9 +160,10 @@ enum PreloadShim {
             throw .environment("cannot write the preload shim's source to \(sourcePath)")
         }
         defer { unlink(sourcePath) }
-        let compilers = ["/usr/bin/cc", "/usr/bin/gcc", "/usr/bin/clang"]
+        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
+        let compilers = ["cc", "gcc", "clang"].flatMap { name in path.split(separator: ":").map { "\($0)/\(name)" } }
         guard let compiler = compilers.first(where: { access($0, X_OK) == 0 }) else {
-            throw .environment("no C compiler (cc, gcc or clang in /usr/bin) to build the umockdev preload shim; install gcc")
+            throw .environment("no C compiler (cc, gcc or clang on PATH) to build the umockdev preload shim; install gcc")
         }
         let (status, output) = runProcess(compiler, ["-shared", "-fPIC", "-O2", "-o", temporary, sourcePath, "-ldl"])
         guard status == 0 else {

@@ -60,3 +60,21 @@ import Glibc
 extension Substring {
     func trimmingCharacters() -> String { String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed()) }
 }
+
+@Suite struct SeatkitPlotTests {
+    @Test func plotDrawsEachTouchInTheColourOfItsSurface() throws {
+        let out = "/tmp/seatkit-plot-test-\(getpid()).svg"
+        defer { unlink(out) }
+        let (status, output) = runProcess(SeatkitToolTests.tool, ["plot", SeatkitToolTests.root + "/examples/kiosk-touch.yml",
+                                                                  "--layout", SeatkitToolTests.root + "/examples/kiosk.layout", "-o", out])
+        #expect(status == 0, "\(output)")
+        let svg = try #require(RecordingParser.readFile(out))
+        let lines = svg.split(separator: "\n")
+        let polylines = lines.filter { $0.hasPrefix("<polyline") }
+        #expect(polylines.count == 5)
+        // Surfaces are coloured in layout order: header, list, cancel-button, ok-button.
+        #expect(lines.contains { $0.hasPrefix("<rect x=\"300.0\" y=\"700.0\"") && $0.contains("stroke=\"#d62728\"") })
+        #expect(polylines.first?.contains("stroke=\"#2ca02c\"") == true, "the first tap is on cancel-button")
+        #expect(polylines.last?.contains("stroke=\"#d62728\"") == true, "the last tap is on ok-button")
+    }
+}
