@@ -66,6 +66,11 @@ final class LibinputContextHandle {
         self.udev = udev
         self.interface = interface
         self.opener = opener
+        // Device announcements carry no time of their own: until an event brings one, use
+        // the moment the context was made (CLOCK_MONOTONIC, libinput's clock).
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        lastTime = Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
         seatkit_libinput_set_log_sink(pointer, logSink)
         libinput_log_set_priority(pointer, LIBINPUT_LOG_PRIORITY_ERROR)
     }

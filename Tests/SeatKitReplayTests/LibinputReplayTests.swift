@@ -72,6 +72,13 @@ import SeatKitReplay
         #expect(first == second)
     }
 
+    @Test func aLongRecordingReplaysFarFasterThanRealTime() throws {
+        let recording = try RecordingParser.parse(contentsOf: SharedRecordings.path("multi-mouse-keyboard-st2.yml"))
+        #expect(recording.duration.seconds > 130)
+        let result = try LibinputReplay(recording: recording).run()
+        #expect(result.seconds < recording.duration.seconds / 20, "\(result.seconds) s for \(recording.duration.seconds) s of input")
+    }
+
     @Test func progressIsReportedForEveryFrame() throws {
         let recording = try SyntheticRecordings.keyboard()
         var seen: [Int] = []
