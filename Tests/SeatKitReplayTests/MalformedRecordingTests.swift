@@ -1,5 +1,5 @@
 import Testing
-import SeatKitReplay
+@testable import SeatKitReplay
 
 /// Broken and hostile files: each gives an error that names the file, the line and what is
 /// wrong, and none crashes.
@@ -141,4 +141,53 @@ extension String {
         String(split(separator: needle, maxSplits: 1, omittingEmptySubsequences: false)[0])
     }
     func cut(after needle: String) -> String { cut(before: needle) + needle }
+}
+
+/// Real recordings cut off anywhere or with bytes overwritten: every outcome is a parsed
+/// recording or a `RecordingError` naming a line inside the file, never a crash.
+@Suite struct DamagedRecordingTests {
+    /// A fixed pseudo-random sequence, so the test is the same on every run.
+    struct Sequence {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+    }
+
+    @Test(arguments: ["keyboard-at-ibus-test.yml", "touchpad-ite-2fg-scroll-li1.12.yml", "mouse-dell-ms116-move.yml"])
+    func truncatedAnywhere(file: String) throws {
+        let bytes = Array(try #require(RecordingParser.readFile(SharedRecordings.path(file))).utf8)
+        let lineCount = bytes.filter { $0 == 10 }.count + 1
+        var random = Sequence(state: 42)
+        var errors = 0
+        for _ in 0..<40 {
+            let cut = random.next(bytes.count)
+            do {
+                _ = try RecordingParser.parse(String(decoding: bytes[0..<cut], as: UTF8.self), source: file)
+            } catch {
+                errors += 1
+                #expect(error.file == file)
+                #expect(error.line <= lineCount)
+                #expect(!error.message.isEmpty)
+            }
+        }
+        #expect(errors > 0, "some cuts must leave a broken file")
+    }
+
+    @Test func bytesOverwritten() throws {
+        let file = "keyboard-at-ibus-test.yml"
+        let original = Array(try #require(RecordingParser.readFile(SharedRecordings.path(file))).utf8)
+        var random = Sequence(state: 7)
+        let junk: [UInt8] = Array("[]{}:,-#\"' \n9x\u{0}".utf8)
+        for _ in 0..<60 {
+            var bytes = original
+            for _ in 0..<4 { bytes[random.next(bytes.count)] = junk[random.next(junk.count)] }
+            do {
+                _ = try RecordingParser.parse(String(decoding: bytes, as: UTF8.self), source: file)
+            } catch {
+                #expect(error.line >= 0)
+            }
+        }
+    }
 }
