@@ -155,6 +155,16 @@ struct RecordDocumentParser {
                 index += 1
                 items.append(try parseInline(&rest, line: line.number, depth: depth, continuing: true))
             }
+            // libinput 1.18-1.20 printed an event item's `libinput:` key at the column of the
+            // item's dash, which is not YAML: it belongs to the evdev item just before it.
+            if index < lines.count, lines[index].indent == indent, lines[index].text == "libinput:",
+               var last = items.last, case .mapping(var entries) = last.value, last["evdev"] != nil {
+                lines[index] = SourceLine(number: lines[index].number, indent: indent + 2, text: lines[index].text)
+                guard case .mapping(let extra) = try parseMapping(indent: indent + 2, depth: depth).value else { continue }
+                entries += extra
+                last.value = .mapping(entries)
+                items[items.count - 1] = last
+            }
         }
         return RecordNode(value: .sequence(items), line: startLine)
     }

@@ -92,6 +92,26 @@ import SeatKitReplay
         #expect(d.frames.count == 1)
     }
 
+    @Test func misindentedLibinputItemsOf118To120AreReadWithTheirFrame() throws {
+        let text = Self.header + Self.keyboardDevice + """
+              events:
+              - evdev:
+                - [  0,  12000,   1,  30,       1]
+                - [  0,  12000,   0,   0,       0]
+              libinput:
+                - {time: 0.012000, type: KEYBOARD_KEY, key: 30, state: pressed}
+              - evdev:
+                - [  0,  20000,   1,  30,       0]
+                - [  0,  20000,   0,   0,       0]
+              libinput:
+                - {time: 0.020000, type: KEYBOARD_KEY, key: 30, state: released}
+
+            """
+        let r = try RecordingParser.parse(text, source: "v119-with-libinput.yml")
+        #expect(r.devices[0].frames.count == 2)
+        #expect(r.devices[0].libinputEvents.map { $0.text("state") } == ["pressed", "released"])
+    }
+
     @Test func unknownKeysAreIgnoredEverywhere() throws {
         let text = Self.header + "future_toplevel: {a: 1}\n" + Self.keyboardDevice.replacingOccurrences("    properties: []\n", "    properties: []\n    future_evdev_key: [1, 2]\n") + """
               future_device_key:
