@@ -18,6 +18,9 @@ public struct ReplayOptions {
     public var removals: [(device: Int, time: Int64)]
     /// Called after each frame with (frames written, frames in all).
     public var progress: ((Int, Int) -> Void)?
+    /// Apply the quirks each device had on the recording machine (its `quirks:` list), as
+    /// `libinput replay` does. On by default.
+    public var appliesRecordedQuirks = true
     /// How libinput finds the devices: by path (the default), or through udev on a seat, as
     /// a compositor does (then device numbers follow udev's enumeration order, and removals
     /// are not available).
@@ -41,6 +44,8 @@ public struct LibinputReplayResult {
     public var evdevEventsWritten: Int
     /// Wall-clock seconds from starting the worker to its end.
     public var seconds: Double
+    /// What did not go as recorded (quirks this libinput could not read).
+    public var warnings: [String] = []
 }
 
 /// Replays a recording through real libinput, with no root and no uinput.
@@ -67,6 +72,18 @@ public final class LibinputReplay {
     }
 
     public func run() throws(ReplayError) -> LibinputReplayResult {
+        do {
+            return try runOnce()
+        } catch .recordedQuirksRejected {
+            var retry = options
+            retry.appliesRecordedQuirks = false
+            var result = try LibinputReplay(recording: recording, options: retry).runOnce()
+            result.warnings.append("libinput \(recording.libinputVersion.map { "(recorded with \($0))" } ?? "") could not read the recorded quirks; replayed without them")
+            return result
+        }
+    }
+
+    func runOnce() throws(ReplayError) -> LibinputReplayResult {
         let shim = try PreloadShim.libraryPath()
         let worker = try workerPath()
         guard access("/usr/lib/x86_64-linux-gnu/libumockdev-preload.so.0", R_OK) == 0
@@ -110,11 +127,16 @@ public final class LibinputReplay {
             arguments += ["--seat", seat]
         }
         arguments += zip(emulated, ptys).map { "\($0.node)=\($1)" }
-        let environment = [
+        var environment = [
             "LD_PRELOAD": "\(shim):libumockdev-preload.so.0",
             "UMOCKDEV_DIR": testbed.rootDirectory,
             "SEATKIT_REPLAY_ACK": ackPath,
         ]
+        if options.appliesRecordedQuirks, recording.devices.contains(where: { !$0.quirks.isEmpty }) {
+            let quirksPath = scratch.path + "/recorded.quirks"
+            guard writeFile(quirksPath, Array(Self.quirksFile(for: recording).utf8)) else { throw .environment("cannot write \(quirksPath)") }
+            environment["SEATKIT_REPLAY_QUIRKS"] = quirksPath
+        }
         let started = monotonicMicroseconds()
         let child = try ChildProcess(executable: worker, arguments: arguments, environment: environment,
                                      stderrPath: scratch.path + "/worker-stderr")
@@ -214,6 +236,28 @@ public final class LibinputReplay {
             throw .environment("the replay worker \(candidate) does not exist: build the seatkit tool (swift build) or set SEATKIT_REPLAY_WORKER")
         }
         return candidate
+    }
+
+    /// A libinput quirks file giving each device the quirks recorded with it, matched by
+    /// name, vendor and product.
+    static func quirksFile(for recording: Recording) -> String {
+        var text = ""
+        for device in recording.devices where !device.quirks.isEmpty {
+            // Quirks section names and MatchName values cannot hold a newline or brackets.
+            let name = String(device.name.filter { $0 != "\n" && $0 != "[" && $0 != "]" })
+            text += "[seatkit replay \(name)]\n"
+            text += "MatchName=\(name)\n"
+            text += "MatchVendor=0x\(hex4(device.identity.vendor))\n"
+            text += "MatchProduct=0x\(hex4(device.identity.product))\n"
+            for quirk in device.quirks where quirk.contains("=") && !quirk.contains("\n") { text += quirk + "\n" }
+            text += "\n"
+        }
+        return text
+    }
+
+    private static func hex4(_ v: UInt16) -> String {
+        let s = String(v, radix: 16, uppercase: true)
+        return String(repeating: "0", count: 4 - s.count) + s
     }
 
     /// `/dev/pts/N` → N, for the node the testbed made.
@@ -386,6 +430,7 @@ struct WorkerStream {
             if n < 0 && errno == EINTR { continue }
             if n <= 0 {
                 let status = child.wait()
+                if status == ReplayWorker.quirksRejectedStatus { throw .recordedQuirksRejected }
                 throw .libinput("the replay worker stopped (status \(status)) before it was done: \(child.errorOutput())")
             }
             buffer += chunk[0..<n]

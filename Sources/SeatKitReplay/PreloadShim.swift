@@ -12,7 +12,10 @@ import Glibc
 /// 2. `fstat()` on an emulated node (a PTY underneath) reports the emulated device number
 ///    from the testbed's `dev/.ptymap`, so libinput's same-device check passes (fixed in
 ///    umockdev 0.19.2).
-/// 3. `read()` from a PTY adds the byte count to a shared counter (file named by
+/// 3. `fopen()` of libinput's `/etc/libinput/local-overrides.quirks` opens the file named by
+///    `SEATKIT_REPLAY_QUIRKS` instead: the recording's quirks, which umockdev cannot
+///    provide because it does not redirect `/etc`.
+/// 4. `read()` from a PTY adds the byte count to a shared counter (file named by
 ///    `SEATKIT_REPLAY_ACK`): the replay writes a frame, then waits until libinput has read
 ///    all of it, because a PTY holds at most 4095 bytes and a partial 24-byte event makes
 ///    libevdev drop the device.
@@ -25,6 +28,7 @@ enum PreloadShim {
     #include <stdint.h>
     #include <stdio.h>
     #include <stdlib.h>
+    #include <string.h>
     #include <sys/mman.h>
     #include <sys/stat.h>
     #include <sys/sysmacros.h>
@@ -90,6 +94,30 @@ enum PreloadShim {
         if (r == 0)
             report_emulated_device(fd, (struct stat *)st);
         return r;
+    }
+
+    static const char *redirected(const char *path)
+    {
+        const char *quirks = getenv("SEATKIT_REPLAY_QUIRKS");
+        if (quirks != NULL && path != NULL && strcmp(path, "/etc/libinput/local-overrides.quirks") == 0)
+            return quirks;
+        return path;
+    }
+
+    FILE *fopen(const char *path, const char *mode)
+    {
+        static FILE *(*next)(const char *, const char *);
+        if (next == NULL)
+            next = (FILE *(*)(const char *, const char *))dlsym(RTLD_NEXT, "fopen");
+        return next(redirected(path), mode);
+    }
+
+    FILE *fopen64(const char *path, const char *mode)
+    {
+        static FILE *(*next)(const char *, const char *);
+        if (next == NULL)
+            next = (FILE *(*)(const char *, const char *))dlsym(RTLD_NEXT, "fopen64");
+        return next(redirected(path), mode);
     }
 
     static uint64_t *read_counters;

@@ -64,7 +64,9 @@ public enum ReplayWorker {
         close(ackFd)
         let counters = map.bindMemory(to: UInt64.self, capacity: PreloadShim.counterCount)
 
+        nonisolated(unsafe) var quirksFailed = false
         LibinputBackend.setLogHandler { priority, message in
+            if message.contains("Failed to load the device quirks") { quirksFailed = true }
             // Virtual time runs ahead of the real clock on purpose.
             if message.contains("offset more than") || message.contains("timer") { return }
             if priority >= 30 { writeStandardError("libinput: \(message)") }
@@ -80,6 +82,9 @@ public enum ReplayWorker {
             return fail("replay-worker: \(error)")
         }
         if let configuration { backend.configuration = { _ in configuration } }
+        if quirksFailed && getenv("SEATKIT_REPLAY_QUIRKS") != nil {
+            return fail("replay-worker: libinput rejected the recorded quirks", status: quirksRejectedStatus)
+        }
 
         var out: [UInt8] = []
         func flush() -> Bool {
@@ -135,9 +140,12 @@ public enum ReplayWorker {
         }
     }
 
-    private static func fail(_ message: String) -> Int32 {
+    /// Exit status when libinput could not parse the recording's quirks.
+    static let quirksRejectedStatus: Int32 = 3
+
+    private static func fail(_ message: String, status: Int32 = 2) -> Int32 {
         writeStandardError(message + "\n")
-        return 2
+        return status
     }
 }
 
@@ -157,12 +165,16 @@ public enum ReplayError: Error, CustomStringConvertible {
     case environment(String)
     /// libinput (in the worker) did something unexpected.
     case libinput(String)
+    /// libinput could not read the quirks recorded with the devices (written by a newer
+    /// libinput); ``LibinputReplay`` then replays once more without them.
+    case recordedQuirksRejected
 
     public var description: String {
         switch self {
         case .recording(let e): return e.description
         case .environment(let s): return "replay environment: \(s)"
         case .libinput(let s): return "libinput replay: \(s)"
+        case .recordedQuirksRejected: return "libinput replay: libinput could not read the recording's quirks"
         }
     }
 }

@@ -39,6 +39,7 @@ struct ReplayCommand: ParsableCommand {
             defer { bar.finish() }
             run = try harness.replay(parsed, options: options)
         }
+        for warning in run.libinput?.warnings ?? [] { writeStandardError("warning: \(warning)\n") }
         switch format {
         case .text:
             for record in run.trace { print(record.description) }

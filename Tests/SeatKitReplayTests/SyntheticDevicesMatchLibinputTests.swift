@@ -89,3 +89,29 @@ import SeatKitReplay
         #expect(pointerMotions.isEmpty, "three fingers swipe; they never move the pointer")
     }
 }
+
+/// A device's recorded `quirks:` reach libinput, as they did on the recording machine.
+@Suite struct RecordedQuirksTests {
+    @Test func aQuirkThatDisablesTheRightButtonIsHonoured() throws {
+        func rightButtons(quirks: [String], apply: Bool = true) throws -> Int {
+            var recording = try SyntheticRecordings.mouse()
+            recording.devices[0].quirks = quirks
+            var options = ReplayOptions()
+            options.appliesRecordedQuirks = apply
+            return try LibinputReplay(recording: recording, options: options).run().events.filter {
+                if case .pointerButton(0x111, _) = $0.kind { true } else { false }
+            }.count
+        }
+        #expect(try rightButtons(quirks: []) == 2)
+        #expect(try rightButtons(quirks: ["AttrEventCodeDisable=BTN_RIGHT"]) == 0)
+        #expect(try rightButtons(quirks: ["AttrEventCodeDisable=BTN_RIGHT"], apply: false) == 2)
+    }
+
+    @Test func quirksThisLibinputCannotReadAreDroppedWithAWarning() throws {
+        var recording = try SyntheticRecordings.mouse()
+        recording.devices[0].quirks = ["AttrFromTheFuture=1"]
+        let result = try LibinputReplay(recording: recording).run()
+        #expect(result.warnings.count == 1)
+        #expect(result.events.filter { if case .pointerButton = $0.kind { true } else { false } }.count == 4)
+    }
+}
