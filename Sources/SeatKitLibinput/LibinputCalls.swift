@@ -138,9 +138,11 @@ final class LibinputContextHandle {
 
     /// The next event libinput has, translated into a ``DeviceEvent``.
     func nextEvent() -> DeviceEvent? {
-        guard let event = libinput_get_event(pointer) else { return nil }
-        defer { libinput_event_destroy(event) }
-        return read(event)
+        while let event = libinput_get_event(pointer) {
+            defer { libinput_event_destroy(event) }
+            if let translated = read(event) { return translated }
+        }
+        return nil
     }
 
     private func number(of device: OpaquePointer) -> UInt32 {
@@ -153,7 +155,9 @@ final class LibinputContextHandle {
         return n
     }
 
-    private func read(_ event: OpaquePointer) -> DeviceEvent {
+    /// The event as a value; nil only for POINTER_AXIS, the deprecated twin of the scroll
+    /// events that libinput sends alongside them (reading both would scroll twice).
+    private func read(_ event: OpaquePointer) -> DeviceEvent? {
         let type = libinput_event_get_type(event)
         let device = libinput_event_get_device(event)!
         let n = number(of: device)
@@ -189,10 +193,7 @@ final class LibinputContextHandle {
                         .pointerButton(button: libinput_event_pointer_get_button(p),
                                        pressed: libinput_event_pointer_get_button_state(p) == LIBINPUT_BUTTON_STATE_PRESSED))
         case LIBINPUT_EVENT_POINTER_AXIS:
-            // The deprecated twin of the three scroll events below, which carry v120: skip it
-            // as an "other" event so it is passed on, but not routed twice as a scroll.
-            let p = libinput_event_get_pointer_event(event)
-            return make(libinput_event_pointer_get_time_usec(p), .other(type: type.rawValue))
+            return nil
         case LIBINPUT_EVENT_POINTER_SCROLL_WHEEL, LIBINPUT_EVENT_POINTER_SCROLL_FINGER, LIBINPUT_EVENT_POINTER_SCROLL_CONTINUOUS:
             let p = libinput_event_get_pointer_event(event)
             let source: AxisSource = type == LIBINPUT_EVENT_POINTER_SCROLL_WHEEL ? .wheel : type == LIBINPUT_EVENT_POINTER_SCROLL_FINGER ? .finger : .continuous
