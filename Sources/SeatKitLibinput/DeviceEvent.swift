@@ -74,8 +74,12 @@ public struct ScrollDetail: Hashable, Sendable {
     /// Whether the event carries each axis (a finger or continuous axis with value 0 is a stop).
     public var hasHorizontal: Bool
     public var hasVertical: Bool
+    /// Natural scrolling is on for the device: the values are already inverted, content
+    /// follows the fingers.
+    public var naturalScrolling: Bool
     public init(source: AxisSource, horizontal: Double, vertical: Double, horizontalV120: Double, verticalV120: Double,
-                hasHorizontal: Bool, hasVertical: Bool) {
+                hasHorizontal: Bool, hasVertical: Bool, naturalScrolling: Bool = false) {
+        self.naturalScrolling = naturalScrolling
         self.source = source
         self.horizontal = horizontal
         self.vertical = vertical
@@ -163,7 +167,7 @@ extension DeviceEvent {
             tag(7)
             w.u8(Self.code(s.source))
             w.f64(s.horizontal); w.f64(s.vertical); w.f64(s.horizontalV120); w.f64(s.verticalV120)
-            w.u8((s.hasHorizontal ? 1 : 0) | (s.hasVertical ? 2 : 0))
+            w.u8((s.hasHorizontal ? 1 : 0) | (s.hasVertical ? 2 : 0) | (s.naturalScrolling ? 4 : 0))
         case .touchDown(let slot, let x, let y):
             tag(8); w.i32(slot); w.f64(x); w.f64(y)
         case .touchMotion(let slot, let x, let y):
@@ -233,7 +237,7 @@ extension DeviceEvent {
             let sources: [AxisSource] = [.wheel, .finger, .continuous, .wheelTilt]
             guard Int(s) < sources.count else { throw DeviceEventDecodingError(description: "unknown scroll source \(s)") }
             kind = .pointerScroll(ScrollDetail(source: sources[Int(s)], horizontal: h, vertical: v, horizontalV120: h1, verticalV120: v1,
-                                               hasHorizontal: has & 1 != 0, hasVertical: has & 2 != 0))
+                                               hasHorizontal: has & 1 != 0, hasVertical: has & 2 != 0, naturalScrolling: has & 4 != 0))
         case 8, 9:
             guard let slot = r.i32(), let x = r.f64(), let y = r.f64() else { return nil }
             kind = tag == 8 ? .touchDown(seatSlot: slot, x: x, y: y) : .touchMotion(seatSlot: slot, x: x, y: y)

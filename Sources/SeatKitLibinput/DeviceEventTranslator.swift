@@ -77,7 +77,8 @@ public final class DeviceEventTranslator {
                 source: s.source, horizontal: s.horizontal, vertical: s.vertical,
                 horizontalV120: s.horizontalV120, verticalV120: s.verticalV120,
                 horizontalStop: stops && s.hasHorizontal && s.horizontal == 0,
-                verticalStop: stops && s.hasVertical && s.vertical == 0))
+                verticalStop: stops && s.hasVertical && s.vertical == 0,
+                invertedDirection: s.naturalScrolling))
         case .touchDown(let slot, let x, let y):
             kind = .touchDown(TouchID(slot), place(x, y, device: event.device, layout: layout))
         case .touchMotion(let slot, let x, let y):

@@ -206,7 +206,8 @@ final class LibinputContextHandle {
                 vertical: hasV ? libinput_event_pointer_get_scroll_value(p, LIBINPUT_POINTER_AXIS_SCROLL_VERTICAL) : 0,
                 horizontalV120: hasH && wheel ? libinput_event_pointer_get_scroll_value_v120(p, LIBINPUT_POINTER_AXIS_SCROLL_HORIZONTAL) : 0,
                 verticalV120: hasV && wheel ? libinput_event_pointer_get_scroll_value_v120(p, LIBINPUT_POINTER_AXIS_SCROLL_VERTICAL) : 0,
-                hasHorizontal: hasH, hasVertical: hasV)))
+                hasHorizontal: hasH, hasVertical: hasV,
+                naturalScrolling: libinput_device_config_scroll_get_natural_scroll_enabled(device) != 0)))
         case LIBINPUT_EVENT_TOUCH_DOWN, LIBINPUT_EVENT_TOUCH_MOTION:
             let t = libinput_event_get_touch_event(event)
             let slot = libinput_event_touch_get_seat_slot(t)

@@ -101,6 +101,18 @@ import SeatKitReplay
         }
     }
 
+    @Test func naturalScrollingAndLeftHandedReachLibinput() throws {
+        let config = DeviceConfiguration(naturalScrolling: true, leftHanded: true)
+        let events = try LibinputReplay(recording: SyntheticRecordings.mouse(), options: ReplayOptions(configuration: config)).run().events
+        let buttons = events.compactMap { if case .pointerButton(let b, true) = $0.kind { b } else { nil } }
+        #expect(buttons == [0x111, 0x110], "left-handed swaps the buttons")
+        let scroll = events.compactMap { if case .pointerScroll(let s) = $0.kind { s } else { nil } }
+        #expect(scroll.map(\.verticalV120) == [-120], "natural scrolling inverts the wheel")
+        #expect(scroll.first?.naturalScrolling == true)
+        let routed = ReplayHarness().route(events).inputEvents.compactMap { if case .pointerAxis(let a) = $0.kind { a } else { nil } }
+        #expect(routed.first?.invertedDirection == true)
+    }
+
     @Test func deviceConfigurationReachesLibinput() throws {
         // Tap-to-click is off by default: a short one-finger tap clicks only when enabled.
         var s = FrameScript()
