@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "SeatKit", targets: ["SeatKit"]),
         .library(name: "SeatKitXKB", targets: ["SeatKitXKB"]),
+        .library(name: "SeatKitLibinput", targets: ["SeatKitLibinput"]),
+        .library(name: "SeatKitReplay", targets: ["SeatKitReplay"]),
         .executable(name: "seatkit", targets: ["seatkit"]),
     ],
     dependencies: [
@@ -22,10 +24,25 @@ let package = Package(
         ),
         // Keymaps, keyboard state, compose, key repeat and the keymap file for clients.
         .target(name: "SeatKitXKB", dependencies: ["SeatKit", "CXKBCommon"]),
+        // libinput and libudev headers, plus the one C function Swift cannot write: a log
+        // handler that receives a va_list.
+        .target(
+            name: "CLibinput",
+            linkerSettings: [.linkedLibrary("input"), .linkedLibrary("udev")]
+        ),
+        // umockdev's C API (the testbed); glib comes through pkg-config.
+        .systemLibrary(name: "CUmockdev", pkgConfig: "umockdev-1.0"),
+        // Live devices through libinput, and the translation of libinput events into SeatKit's.
+        .target(name: "SeatKitLibinput", dependencies: ["SeatKit", "CLibinput"]),
+        // `libinput record` files: parsing, replay through real libinput under umockdev,
+        // replay of recorded libinput events, and a harness for tests.
+        .target(name: "SeatKitReplay", dependencies: ["SeatKit", "SeatKitLibinput", "CUmockdev"]),
         .executableTarget(
             name: "seatkit",
             dependencies: [
                 "SeatKit",
+                "SeatKitLibinput",
+                "SeatKitReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -33,6 +50,8 @@ let package = Package(
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(name: "SeatKitTests", dependencies: ["SeatKit", "AllocationCounter"]),
         .testTarget(name: "SeatKitXKBTests", dependencies: ["SeatKitXKB", "SeatKit", "AllocationCounter"]),
+        .testTarget(name: "SeatKitLibinputTests", dependencies: ["SeatKit", "SeatKitLibinput"]),
+        .testTarget(name: "SeatKitReplayTests", dependencies: ["SeatKit", "SeatKitLibinput", "SeatKitReplay"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -9,7 +9,7 @@ packages=(
   libinput-dev libudev-dev libevdev-dev   # SeatKitLibinput
   libxkbcommon-dev xkb-data               # SeatKitXKB, with the system's layouts
   libx11-data                             # SeatKitXKB: compose tables (/usr/share/X11/locale)
-  umockdev libumockdev-dev                # SeatKitReplay: real libinput with no root
+  umockdev libumockdev-dev gcc            # SeatKitReplay: real libinput with no root (gcc builds its preload shim)
   libwayland-dev wayland-protocols        # SeatKitWayland, wayland-scanner
   wev weston                              # real clients for end-to-end tests
   libwlroots-dev                          # the peer in the hit-testing benchmark

@@ -1,0 +1,317 @@
+import SeatKit
+
+/// One libinput event, read out of libinput into a plain value and not yet placed in the
+/// layout.
+///
+/// Absolute positions (touch, absolute pointer, tablet tool) are *normalized*: fractions
+/// 0...1 of the device's area, after the device's calibration matrix, in the panel's native
+/// orientation. ``DeviceEventTranslator`` maps them onto an output. Relative motion is in
+/// libinput's logical units (1000 dpi equivalent). Keeping this step separate lets the
+/// replay child process send libinput's events to its parent in a compact binary form
+/// (``encode(into:)``) and the parent translate them exactly as a live backend does.
+public struct DeviceEvent: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable {
+        case deviceAdded(DeviceDescription)
+        case deviceRemoved
+        case keyboardKey(key: UInt32, pressed: Bool)
+        /// Relative motion, accelerated and unaccelerated.
+        case pointerMotion(dx: Double, dy: Double, unacceleratedDx: Double, unacceleratedDy: Double)
+        /// Absolute motion, normalized 0...1.
+        case pointerMotionAbsolute(x: Double, y: Double)
+        case pointerButton(button: UInt32, pressed: Bool)
+        /// A scroll event (libinput's POINTER_SCROLL_WHEEL/FINGER/CONTINUOUS).
+        case pointerScroll(ScrollDetail)
+        /// A finger down at a normalized position; `seatSlot` is unique on the seat.
+        case touchDown(seatSlot: Int32, x: Double, y: Double)
+        case touchMotion(seatSlot: Int32, x: Double, y: Double)
+        case touchUp(seatSlot: Int32)
+        case touchCancel(seatSlot: Int32)
+        case touchFrame
+        case gesture(GestureDetail)
+        case switchToggle(SwitchKind, on: Bool)
+        case tablet(TabletDetail)
+        /// An event type this version of SeatKit does not know; passed on, never dropped.
+        case other(type: UInt32)
+    }
+
+    /// libinput's time, microseconds on CLOCK_MONOTONIC (device events: the last time seen).
+    public var time: Int64
+    /// The backend's number for the device; stable while the device exists.
+    public var device: UInt32
+    public var kind: Kind
+
+    public init(time: Int64, device: UInt32, kind: Kind) {
+        self.time = time
+        self.device = device
+        self.kind = kind
+    }
+}
+
+/// What the backend learns about a device when libinput adds it.
+public struct DeviceDescription: Hashable, Sendable {
+    public var name: String
+    /// The kernel name of the event node (`event5`).
+    public var systemName: String
+    public var capabilities: DeviceCapabilities
+    /// Width and height in millimetres, for absolute devices.
+    public var size: Size?
+    public init(name: String, systemName: String, capabilities: DeviceCapabilities, size: Size? = nil) {
+        self.name = name
+        self.systemName = systemName
+        self.capabilities = capabilities
+        self.size = size
+    }
+}
+
+public struct ScrollDetail: Hashable, Sendable {
+    public var source: AxisSource
+    /// Logical scroll distance (positive: down, right); 0 on an axis that did not move.
+    public var horizontal: Double
+    public var vertical: Double
+    /// Wheel: 120 per detent (libinput's v120); 0 for other sources.
+    public var horizontalV120: Double
+    public var verticalV120: Double
+    /// Whether the event carries each axis (a finger or continuous axis with value 0 is a stop).
+    public var hasHorizontal: Bool
+    public var hasVertical: Bool
+    /// Natural scrolling is on for the device: the values are already inverted, content
+    /// follows the fingers.
+    public var naturalScrolling: Bool
+    public init(source: AxisSource, horizontal: Double, vertical: Double, horizontalV120: Double, verticalV120: Double,
+                hasHorizontal: Bool, hasVertical: Bool, naturalScrolling: Bool = false) {
+        self.naturalScrolling = naturalScrolling
+        self.source = source
+        self.horizontal = horizontal
+        self.vertical = vertical
+        self.horizontalV120 = horizontalV120
+        self.verticalV120 = verticalV120
+        self.hasHorizontal = hasHorizontal
+        self.hasVertical = hasVertical
+    }
+}
+
+public struct GestureDetail: Hashable, Sendable {
+    public var kind: TouchpadGesture.Kind
+    public var phase: GesturePhase
+    public var fingers: Int32
+    public var dx: Double, dy: Double
+    public var unacceleratedDx: Double, unacceleratedDy: Double
+    /// Pinch: scale since begin (1 at begin) and rotation since the last event, degrees clockwise.
+    public var scale: Double
+    public var angleDelta: Double
+    public init(kind: TouchpadGesture.Kind, phase: GesturePhase, fingers: Int32, dx: Double = 0, dy: Double = 0,
+                unacceleratedDx: Double = 0, unacceleratedDy: Double = 0, scale: Double = 1, angleDelta: Double = 0) {
+        self.kind = kind
+        self.phase = phase
+        self.fingers = fingers
+        self.dx = dx
+        self.dy = dy
+        self.unacceleratedDx = unacceleratedDx
+        self.unacceleratedDy = unacceleratedDy
+        self.scale = scale
+        self.angleDelta = angleDelta
+    }
+}
+
+public struct TabletDetail: Hashable, Sendable {
+    public var kind: TabletEvent.Kind
+    /// Tool position, normalized 0...1, for tool events.
+    public var x: Double?
+    public var y: Double?
+    public var code: UInt32
+    public var value: Double
+    public init(kind: TabletEvent.Kind, x: Double? = nil, y: Double? = nil, code: UInt32 = 0, value: Double = 0) {
+        self.kind = kind
+        self.x = x
+        self.y = y
+        self.code = code
+        self.value = value
+    }
+}
+
+// MARK: Binary form
+
+/// Errors reading the binary form: a short or corrupt stream from the replay child.
+public struct DeviceEventDecodingError: Error, CustomStringConvertible {
+    public var description: String
+}
+
+extension DeviceEvent {
+    /// Appends the event in a compact little-endian binary form: tag, time, device, payload.
+    public func encode(into out: inout [UInt8]) {
+        var w = ByteWriter(bytes: out)
+        defer { out = w.bytes }
+        func tag(_ t: UInt8) {
+            w.u8(t)
+            w.i64(time)
+            w.u32(device)
+        }
+        switch kind {
+        case .deviceAdded(let d):
+            tag(1)
+            w.string(d.name)
+            w.string(d.systemName)
+            w.u32(d.capabilities.rawValue)
+            w.f64(d.size?.width ?? -1)
+            w.f64(d.size?.height ?? -1)
+        case .deviceRemoved: tag(2)
+        case .keyboardKey(let key, let pressed):
+            tag(3); w.u32(key); w.u8(pressed ? 1 : 0)
+        case .pointerMotion(let dx, let dy, let ux, let uy):
+            tag(4); w.f64(dx); w.f64(dy); w.f64(ux); w.f64(uy)
+        case .pointerMotionAbsolute(let x, let y):
+            tag(5); w.f64(x); w.f64(y)
+        case .pointerButton(let b, let pressed):
+            tag(6); w.u32(b); w.u8(pressed ? 1 : 0)
+        case .pointerScroll(let s):
+            tag(7)
+            w.u8(Self.code(s.source))
+            w.f64(s.horizontal); w.f64(s.vertical); w.f64(s.horizontalV120); w.f64(s.verticalV120)
+            w.u8((s.hasHorizontal ? 1 : 0) | (s.hasVertical ? 2 : 0) | (s.naturalScrolling ? 4 : 0))
+        case .touchDown(let slot, let x, let y):
+            tag(8); w.i32(slot); w.f64(x); w.f64(y)
+        case .touchMotion(let slot, let x, let y):
+            tag(9); w.i32(slot); w.f64(x); w.f64(y)
+        case .touchUp(let slot): tag(10); w.i32(slot)
+        case .touchCancel(let slot): tag(11); w.i32(slot)
+        case .touchFrame: tag(12)
+        case .gesture(let g):
+            tag(13)
+            w.u8(g.kind == .swipe ? 0 : g.kind == .pinch ? 1 : 2)
+            switch g.phase {
+            case .begin: w.u8(0)
+            case .update: w.u8(1)
+            case .end(let cancelled): w.u8(cancelled ? 3 : 2)
+            }
+            w.i32(g.fingers)
+            w.f64(g.dx); w.f64(g.dy); w.f64(g.unacceleratedDx); w.f64(g.unacceleratedDy); w.f64(g.scale); w.f64(g.angleDelta)
+        case .switchToggle(let kind, let on):
+            tag(14); w.u8(kind == .lid ? 0 : 1); w.u8(on ? 1 : 0)
+        case .tablet(let t):
+            tag(15)
+            w.u8(UInt8(Self.tabletKinds.firstIndex(of: t.kind)!))
+            w.u8(t.x == nil ? 0 : 1)
+            w.f64(t.x ?? 0); w.f64(t.y ?? 0)
+            w.u32(t.code); w.f64(t.value)
+        case .other(let type):
+            tag(16); w.u32(type)
+        }
+    }
+
+    static let tabletKinds: [TabletEvent.Kind] = [.toolProximity, .toolAxis, .toolTip, .toolButton, .padButton, .padRing, .padStrip, .padKey]
+    static func code(_ s: AxisSource) -> UInt8 {
+        switch s {
+        case .wheel: 0
+        case .finger: 1
+        case .continuous: 2
+        case .wheelTilt: 3
+        }
+    }
+
+    /// Reads one event at `offset`, moving it past the event; nil when `bytes` holds no
+    /// complete event from `offset` on (wait for more).
+    public static func decode(_ bytes: [UInt8], at offset: inout Int) throws(DeviceEventDecodingError) -> DeviceEvent? {
+        var r = ByteReader(bytes: bytes, position: offset)
+        guard let tag = r.u8(), let time = r.i64(), let device = r.u32() else { return nil }
+        let kind: Kind
+        switch tag {
+        case 1:
+            guard let name = r.string(), let sys = r.string(), let caps = r.u32(), let w = r.f64(), let h = r.f64() else { return nil }
+            kind = .deviceAdded(DeviceDescription(name: name, systemName: sys, capabilities: DeviceCapabilities(rawValue: caps),
+                                                  size: w < 0 ? nil : Size(width: w, height: h)))
+        case 2: kind = .deviceRemoved
+        case 3:
+            guard let k = r.u32(), let p = r.u8() else { return nil }
+            kind = .keyboardKey(key: k, pressed: p == 1)
+        case 4:
+            guard let a = r.f64(), let b = r.f64(), let c = r.f64(), let d = r.f64() else { return nil }
+            kind = .pointerMotion(dx: a, dy: b, unacceleratedDx: c, unacceleratedDy: d)
+        case 5:
+            guard let x = r.f64(), let y = r.f64() else { return nil }
+            kind = .pointerMotionAbsolute(x: x, y: y)
+        case 6:
+            guard let b = r.u32(), let p = r.u8() else { return nil }
+            kind = .pointerButton(button: b, pressed: p == 1)
+        case 7:
+            guard let s = r.u8(), let h = r.f64(), let v = r.f64(), let h1 = r.f64(), let v1 = r.f64(), let has = r.u8() else { return nil }
+            let sources: [AxisSource] = [.wheel, .finger, .continuous, .wheelTilt]
+            guard Int(s) < sources.count else { throw DeviceEventDecodingError(description: "unknown scroll source \(s)") }
+            kind = .pointerScroll(ScrollDetail(source: sources[Int(s)], horizontal: h, vertical: v, horizontalV120: h1, verticalV120: v1,
+                                               hasHorizontal: has & 1 != 0, hasVertical: has & 2 != 0, naturalScrolling: has & 4 != 0))
+        case 8, 9:
+            guard let slot = r.i32(), let x = r.f64(), let y = r.f64() else { return nil }
+            kind = tag == 8 ? .touchDown(seatSlot: slot, x: x, y: y) : .touchMotion(seatSlot: slot, x: x, y: y)
+        case 10, 11:
+            guard let slot = r.i32() else { return nil }
+            kind = tag == 10 ? .touchUp(seatSlot: slot) : .touchCancel(seatSlot: slot)
+        case 12: kind = .touchFrame
+        case 13:
+            guard let k = r.u8(), let p = r.u8(), let f = r.i32(), let dx = r.f64(), let dy = r.f64(), let ux = r.f64(), let uy = r.f64(),
+                  let scale = r.f64(), let angle = r.f64() else { return nil }
+            guard k < 3, p < 4 else { throw DeviceEventDecodingError(description: "unknown gesture \(k)/\(p)") }
+            let phase: GesturePhase = p == 0 ? .begin : p == 1 ? .update : .end(cancelled: p == 3)
+            kind = .gesture(GestureDetail(kind: k == 0 ? .swipe : k == 1 ? .pinch : .hold, phase: phase, fingers: f, dx: dx, dy: dy,
+                                          unacceleratedDx: ux, unacceleratedDy: uy, scale: scale, angleDelta: angle))
+        case 14:
+            guard let k = r.u8(), let on = r.u8() else { return nil }
+            kind = .switchToggle(k == 0 ? .lid : .tabletMode, on: on == 1)
+        case 15:
+            guard let k = r.u8(), let hasPosition = r.u8(), let x = r.f64(), let y = r.f64(), let code = r.u32(), let value = r.f64() else { return nil }
+            guard Int(k) < tabletKinds.count else { throw DeviceEventDecodingError(description: "unknown tablet event \(k)") }
+            kind = .tablet(TabletDetail(kind: tabletKinds[Int(k)], x: hasPosition == 1 ? x : nil, y: hasPosition == 1 ? y : nil, code: code, value: value))
+        case 16:
+            guard let t = r.u32() else { return nil }
+            kind = .other(type: t)
+        default:
+            throw DeviceEventDecodingError(description: "unknown event tag \(tag) at byte \(offset)")
+        }
+        offset = r.position
+        return DeviceEvent(time: time, device: device, kind: kind)
+    }
+}
+
+struct ByteWriter {
+    var bytes: [UInt8]
+    mutating func u8(_ v: UInt8) { bytes.append(v) }
+    mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func i32(_ v: Int32) { u32(UInt32(bitPattern: v)) }
+    mutating func i64(_ v: Int64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func f64(_ v: Double) { i64(Int64(bitPattern: v.bitPattern)) }
+    mutating func string(_ s: String) {
+        let utf8 = Array(s.utf8.prefix(4096))
+        u32(UInt32(utf8.count))
+        bytes.append(contentsOf: utf8)
+    }
+}
+
+struct ByteReader {
+    let bytes: [UInt8]
+    var position: Int
+    mutating func u8() -> UInt8? {
+        guard position < bytes.count else { return nil }
+        defer { position += 1 }
+        return bytes[position]
+    }
+    mutating func u64() -> UInt64? {
+        guard position + 8 <= bytes.count else { return nil }
+        var v: UInt64 = 0
+        for i in 0..<8 { v |= UInt64(bytes[position + i]) << (8 * UInt64(i)) }
+        position += 8
+        return v
+    }
+    mutating func u32() -> UInt32? {
+        guard position + 4 <= bytes.count else { return nil }
+        var v: UInt32 = 0
+        for i in 0..<4 { v |= UInt32(bytes[position + i]) << (8 * UInt32(i)) }
+        position += 4
+        return v
+    }
+    mutating func i32() -> Int32? { u32().map { Int32(bitPattern: $0) } }
+    mutating func i64() -> Int64? { u64().map { Int64(bitPattern: $0) } }
+    mutating func f64() -> Double? { u64().map { Double(bitPattern: $0) } }
+    mutating func string() -> String? {
+        guard let n = u32(), n <= 4096, position + Int(n) <= bytes.count else { return nil }
+        defer { position += Int(n) }
+        return String(decoding: bytes[position..<position + Int(n)], as: UTF8.self)
+    }
+}

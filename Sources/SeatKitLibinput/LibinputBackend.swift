@@ -1,0 +1,95 @@
+import SeatKit
+
+/// Live input devices through libinput, feeding a router.
+///
+/// ```
+///  kernel ─► libinput (udev seat or device paths) ─► DeviceEvent ─► DeviceEventTranslator ─► Router.inject
+/// ```
+///
+/// Integration with the compositor's event loop: watch ``fileDescriptor`` for reading, and
+/// call ``dispatch(into:)`` when it is readable. (A ready-made `wl_event_loop` source is left
+/// to the Wayland module, which links libwayland-server; this module does not.)
+///
+/// Device nodes are opened through the caller's ``DeviceOpener`` (logind, libseat, or
+/// ``DirectDeviceOpener``). New devices get ``configuration(for:)`` applied as libinput
+/// adds them. One thread: the event loop's.
+public final class LibinputBackend {
+    let context: LibinputContextHandle
+    public let translator: DeviceEventTranslator
+    /// Settings applied to each device when libinput adds it; nil leaves libinput's defaults.
+    public var configuration: ((DeviceDescription) -> DeviceConfiguration?)?
+    /// Settings a device refused at its last configuration, by device number.
+    public private(set) var refusedSettings: [UInt32: [String]] = [:]
+
+    /// A context over udev for the devices of `seat` (usually "seat0").
+    public init(seat: String, opener: any DeviceOpener, touchMapping: TouchOutputMapping = TouchOutputMapping()) throws(LibinputError) {
+        context = try .udev(seat: seat, opener: opener)
+        translator = DeviceEventTranslator(touchMapping: touchMapping)
+    }
+
+    /// A context over the device nodes at `paths` (and others added later with ``addDevice(path:)``).
+    public init(paths: [String], opener: any DeviceOpener, touchMapping: TouchOutputMapping = TouchOutputMapping()) throws(LibinputError) {
+        context = try .paths(opener: opener)
+        translator = DeviceEventTranslator(touchMapping: touchMapping)
+        for path in paths { try context.addPath(path) }
+    }
+
+    /// Adds a device node (path contexts only).
+    public func addDevice(path: String) throws(LibinputError) { try context.addPath(path) }
+
+    /// Removes a device (path contexts only); libinput then reports it removed, and the
+    /// router cancels its touches.
+    public func removeDevice(number: UInt32) { context.removeDevice(number: number) }
+
+    /// The fd to watch for reading in the compositor's event loop.
+    public var fileDescriptor: Int32 { context.fileDescriptor }
+
+    /// Receives libinput's log messages (priority 10 debug, 20 info, 30 error). Process-wide.
+    public static func setLogHandler(_ handler: ((Int32, String) -> Void)?) { libinputLogHandler = handler }
+
+    /// Reads what libinput has and returns its events, untranslated; devices that appear are
+    /// configured on the way.
+    public func dispatchEvents() -> [DeviceEvent] {
+        _ = context.dispatch()
+        var events: [DeviceEvent] = []
+        while let event = context.nextEvent() {
+            if case .deviceAdded(let description) = event.kind, let config = configuration?(description) {
+                let refused = context.apply(config, toDevice: event.device)
+                refusedSettings[event.device] = refused.isEmpty ? nil : refused
+            }
+            events.append(event)
+        }
+        return events
+    }
+
+    /// Reads what libinput has, translates it and routes it through `router`.
+    public func dispatch(into router: Router) {
+        for event in dispatchEvents() {
+            router.inject(translator.translate(event, layout: router.layout))
+        }
+    }
+
+    /// Applies settings to a present device now; returns the settings it refused.
+    @discardableResult
+    public func apply(_ configuration: DeviceConfiguration, toDevice number: UInt32) -> [String] {
+        context.apply(configuration, toDevice: number)
+    }
+
+    /// A device's settings as libinput has them.
+    public func currentConfiguration(ofDevice number: UInt32) -> DeviceConfiguration? {
+        context.currentConfiguration(ofDevice: number)
+    }
+
+    /// Numbers of the devices present.
+    public var deviceNumbers: [UInt32] { context.devices.keys.sorted() }
+
+    /// Releases all devices (VT switch away); ``resume()`` takes them back.
+    public func suspend() { context.suspend() }
+    @discardableResult public func resume() -> Bool { context.resume() }
+
+    /// Waits up to `timeoutMilliseconds` for libinput's fd to become readable (for tools and
+    /// tests without an event loop).
+    public func waitForEvents(timeoutMilliseconds: Int32) -> Bool {
+        waitReadable(fileDescriptor, timeoutMilliseconds: timeoutMilliseconds)
+    }
+}

@@ -1,0 +1,409 @@
+// Every call into libinput and libudev goes through this file: one place to trace or fake
+// them. Nothing else in SeatKitLibinput imports CLibinput.
+import CLibinput
+import SeatKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Opens and closes device nodes for libinput, so that a compositor can use logind or
+/// libseat instead of opening `/dev/input/*` itself.
+public protocol DeviceOpener: AnyObject {
+    /// Opens `path` with `open(2)` flags; returns the file descriptor, or `-errno`.
+    func openDevice(path: String, flags: Int32) -> Int32
+    func closeDevice(_ fd: Int32)
+}
+
+/// Opens nodes directly with `open(2)`: for a compositor running with the rights to, and for
+/// the replay (whose nodes are emulated).
+public final class DirectDeviceOpener: DeviceOpener {
+    public init() {}
+    public func openDevice(path: String, flags: Int32) -> Int32 {
+        let fd = Glibc.open(path, flags | O_CLOEXEC)
+        return fd >= 0 ? fd : -errno
+    }
+    public func closeDevice(_ fd: Int32) { Glibc.close(fd) }
+}
+
+/// Holds the opener for libinput's C callbacks.
+private final class OpenerBox {
+    let opener: any DeviceOpener
+    init(_ opener: any DeviceOpener) { self.opener = opener }
+}
+
+private func openRestricted(path: UnsafePointer<CChar>?, flags: Int32, userData: UnsafeMutableRawPointer?) -> Int32 {
+    guard let path, let userData else { return -EINVAL }
+    let box = Unmanaged<OpenerBox>.fromOpaque(userData).takeUnretainedValue()
+    return box.opener.openDevice(path: String(cString: path), flags: flags)
+}
+
+private func closeRestricted(fd: Int32, userData: UnsafeMutableRawPointer?) {
+    guard let userData else { return }
+    Unmanaged<OpenerBox>.fromOpaque(userData).takeUnretainedValue().opener.closeDevice(fd)
+}
+
+/// Messages libinput logs, by priority (10 debug, 20 info, 30 error).
+nonisolated(unsafe) var libinputLogHandler: ((Int32, String) -> Void)?
+
+private func logSink(_ li: OpaquePointer?, _ priority: Int32, _ message: UnsafePointer<CChar>?) {
+    guard let message else { return }
+    libinputLogHandler?(priority, String(cString: message))
+}
+
+/// A libinput context (`struct libinput *`) and what keeps it alive; unreferenced in deinit.
+final class LibinputContextHandle {
+    let pointer: OpaquePointer
+    private let udev: OpaquePointer?
+    private let interface: UnsafeMutablePointer<libinput_interface>
+    private let opener: Unmanaged<OpenerBox>
+    /// Device number → device, for path-backend removal and configuration.
+    private(set) var devices: [UInt32: OpaquePointer] = [:]
+    private var nextDeviceNumber: UInt32 = 1
+    private var lastTime: Int64 = 0
+
+    private init(pointer: OpaquePointer, udev: OpaquePointer?, interface: UnsafeMutablePointer<libinput_interface>, opener: Unmanaged<OpenerBox>) {
+        self.pointer = pointer
+        self.udev = udev
+        self.interface = interface
+        self.opener = opener
+        // Device announcements carry no time of their own: until an event brings one, use
+        // the moment the context was made (CLOCK_MONOTONIC, libinput's clock).
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        lastTime = Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
+        seatkit_libinput_set_log_sink(pointer, logSink)
+        libinput_log_set_priority(pointer, LIBINPUT_LOG_PRIORITY_ERROR)
+    }
+
+    private static func makeInterface() -> UnsafeMutablePointer<libinput_interface> {
+        let interface = UnsafeMutablePointer<libinput_interface>.allocate(capacity: 1)
+        interface.initialize(to: libinput_interface(open_restricted: openRestricted, close_restricted: closeRestricted))
+        return interface
+    }
+
+    /// A context over udev, assigned to `seat`.
+    static func udev(seat: String, opener: any DeviceOpener) throws(LibinputError) -> LibinputContextHandle {
+        guard let udev = udev_new() else { throw LibinputError("udev_new failed") }
+        let interface = makeInterface()
+        let box = Unmanaged.passRetained(OpenerBox(opener))
+        guard let li = libinput_udev_create_context(interface, box.toOpaque(), udev) else {
+            udev_unref(udev)
+            interface.deallocate()
+            box.release()
+            throw LibinputError("libinput_udev_create_context failed")
+        }
+        let handle = LibinputContextHandle(pointer: li, udev: udev, interface: interface, opener: box)
+        guard libinput_udev_assign_seat(li, seat) == 0 else { throw LibinputError("cannot assign seat \(seat)") }
+        return handle
+    }
+
+    /// A context over explicitly added device nodes.
+    static func paths(opener: any DeviceOpener) throws(LibinputError) -> LibinputContextHandle {
+        let interface = makeInterface()
+        let box = Unmanaged.passRetained(OpenerBox(opener))
+        guard let li = libinput_path_create_context(interface, box.toOpaque()) else {
+            interface.deallocate()
+            box.release()
+            throw LibinputError("libinput_path_create_context failed")
+        }
+        return LibinputContextHandle(pointer: li, udev: nil, interface: interface, opener: box)
+    }
+
+    deinit {
+        for device in devices.values { libinput_device_unref(device) }
+        libinput_unref(pointer)
+        if let udev { udev_unref(udev) }
+        interface.deallocate()
+        opener.release()
+    }
+
+    var fileDescriptor: Int32 { libinput_get_fd(pointer) }
+
+    func addPath(_ path: String) throws(LibinputError) {
+        guard libinput_path_add_device(pointer, path) != nil else {
+            throw LibinputError("libinput could not add \(path) (not an input device, or it could not be opened)")
+        }
+    }
+
+    func removeDevice(number: UInt32) {
+        guard let device = devices[number] else { return }
+        libinput_path_remove_device(device)
+    }
+
+    func suspend() { libinput_suspend(pointer) }
+    func resume() -> Bool { libinput_resume(pointer) == 0 }
+
+    /// Reads what the kernel has queued and runs libinput's state machines.
+    func dispatch() -> Int32 { libinput_dispatch(pointer) }
+
+    /// The next event libinput has, translated into a ``DeviceEvent``.
+    func nextEvent() -> DeviceEvent? {
+        while let event = libinput_get_event(pointer) {
+            defer { libinput_event_destroy(event) }
+            if let translated = read(event) { return translated }
+        }
+        return nil
+    }
+
+    private func number(of device: OpaquePointer) -> UInt32 {
+        if let existing = libinput_device_get_user_data(device) {
+            return UInt32(truncatingIfNeeded: Int(bitPattern: existing))
+        }
+        let n = nextDeviceNumber
+        nextDeviceNumber += 1
+        libinput_device_set_user_data(device, UnsafeMutableRawPointer(bitPattern: Int(n)))
+        return n
+    }
+
+    /// The event as a value; nil only for POINTER_AXIS, the deprecated twin of the scroll
+    /// events that libinput sends alongside them (reading both would scroll twice).
+    private func read(_ event: OpaquePointer) -> DeviceEvent? {
+        let type = libinput_event_get_type(event)
+        let device = libinput_event_get_device(event)!
+        let n = number(of: device)
+        func make(_ time: UInt64, _ kind: DeviceEvent.Kind) -> DeviceEvent {
+            lastTime = Int64(bitPattern: time)
+            return DeviceEvent(time: lastTime, device: n, kind: kind)
+        }
+        switch type {
+        case LIBINPUT_EVENT_DEVICE_ADDED:
+            devices[n] = libinput_device_ref(device)
+            return DeviceEvent(time: lastTime, device: n, kind: .deviceAdded(describe(device)))
+        case LIBINPUT_EVENT_DEVICE_REMOVED:
+            if let d = devices.removeValue(forKey: n) { libinput_device_unref(d) }
+            return DeviceEvent(time: lastTime, device: n, kind: .deviceRemoved)
+        case LIBINPUT_EVENT_KEYBOARD_KEY:
+            let k = libinput_event_get_keyboard_event(event)
+            return make(libinput_event_keyboard_get_time_usec(k),
+                        .keyboardKey(key: libinput_event_keyboard_get_key(k), pressed: libinput_event_keyboard_get_key_state(k) == LIBINPUT_KEY_STATE_PRESSED))
+        case LIBINPUT_EVENT_POINTER_MOTION:
+            let p = libinput_event_get_pointer_event(event)
+            return make(libinput_event_pointer_get_time_usec(p),
+                        .pointerMotion(dx: libinput_event_pointer_get_dx(p), dy: libinput_event_pointer_get_dy(p),
+                                       unacceleratedDx: libinput_event_pointer_get_dx_unaccelerated(p),
+                                       unacceleratedDy: libinput_event_pointer_get_dy_unaccelerated(p)))
+        case LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE:
+            let p = libinput_event_get_pointer_event(event)
+            return make(libinput_event_pointer_get_time_usec(p),
+                        .pointerMotionAbsolute(x: libinput_event_pointer_get_absolute_x_transformed(p, 1),
+                                               y: libinput_event_pointer_get_absolute_y_transformed(p, 1)))
+        case LIBINPUT_EVENT_POINTER_BUTTON:
+            let p = libinput_event_get_pointer_event(event)
+            return make(libinput_event_pointer_get_time_usec(p),
+                        .pointerButton(button: libinput_event_pointer_get_button(p),
+                                       pressed: libinput_event_pointer_get_button_state(p) == LIBINPUT_BUTTON_STATE_PRESSED))
+        case LIBINPUT_EVENT_POINTER_AXIS:
+            return nil
+        case LIBINPUT_EVENT_POINTER_SCROLL_WHEEL, LIBINPUT_EVENT_POINTER_SCROLL_FINGER, LIBINPUT_EVENT_POINTER_SCROLL_CONTINUOUS:
+            let p = libinput_event_get_pointer_event(event)
+            let source: AxisSource = type == LIBINPUT_EVENT_POINTER_SCROLL_WHEEL ? .wheel : type == LIBINPUT_EVENT_POINTER_SCROLL_FINGER ? .finger : .continuous
+            let hasH = libinput_event_pointer_has_axis(p, LIBINPUT_POINTER_AXIS_SCROLL_HORIZONTAL) != 0
+            let hasV = libinput_event_pointer_has_axis(p, LIBINPUT_POINTER_AXIS_SCROLL_VERTICAL) != 0
+            let wheel = source == .wheel
+            return make(libinput_event_pointer_get_time_usec(p), .pointerScroll(ScrollDetail(
+                source: source,
+                horizontal: hasH ? libinput_event_pointer_get_scroll_value(p, LIBINPUT_POINTER_AXIS_SCROLL_HORIZONTAL) : 0,
+                vertical: hasV ? libinput_event_pointer_get_scroll_value(p, LIBINPUT_POINTER_AXIS_SCROLL_VERTICAL) : 0,
+                horizontalV120: hasH && wheel ? libinput_event_pointer_get_scroll_value_v120(p, LIBINPUT_POINTER_AXIS_SCROLL_HORIZONTAL) : 0,
+                verticalV120: hasV && wheel ? libinput_event_pointer_get_scroll_value_v120(p, LIBINPUT_POINTER_AXIS_SCROLL_VERTICAL) : 0,
+                hasHorizontal: hasH, hasVertical: hasV,
+                naturalScrolling: libinput_device_config_scroll_get_natural_scroll_enabled(device) != 0)))
+        case LIBINPUT_EVENT_TOUCH_DOWN, LIBINPUT_EVENT_TOUCH_MOTION:
+            let t = libinput_event_get_touch_event(event)
+            let slot = libinput_event_touch_get_seat_slot(t)
+            let x = libinput_event_touch_get_x_transformed(t, 1)
+            let y = libinput_event_touch_get_y_transformed(t, 1)
+            return make(libinput_event_touch_get_time_usec(t),
+                        type == LIBINPUT_EVENT_TOUCH_DOWN ? .touchDown(seatSlot: slot, x: x, y: y) : .touchMotion(seatSlot: slot, x: x, y: y))
+        case LIBINPUT_EVENT_TOUCH_UP:
+            let t = libinput_event_get_touch_event(event)
+            return make(libinput_event_touch_get_time_usec(t), .touchUp(seatSlot: libinput_event_touch_get_seat_slot(t)))
+        case LIBINPUT_EVENT_TOUCH_CANCEL:
+            let t = libinput_event_get_touch_event(event)
+            return make(libinput_event_touch_get_time_usec(t), .touchCancel(seatSlot: libinput_event_touch_get_seat_slot(t)))
+        case LIBINPUT_EVENT_TOUCH_FRAME:
+            let t = libinput_event_get_touch_event(event)
+            return make(libinput_event_touch_get_time_usec(t), .touchFrame)
+        case LIBINPUT_EVENT_GESTURE_SWIPE_BEGIN, LIBINPUT_EVENT_GESTURE_SWIPE_UPDATE, LIBINPUT_EVENT_GESTURE_SWIPE_END,
+             LIBINPUT_EVENT_GESTURE_PINCH_BEGIN, LIBINPUT_EVENT_GESTURE_PINCH_UPDATE, LIBINPUT_EVENT_GESTURE_PINCH_END,
+             LIBINPUT_EVENT_GESTURE_HOLD_BEGIN, LIBINPUT_EVENT_GESTURE_HOLD_END:
+            let g = libinput_event_get_gesture_event(event)
+            let raw = type.rawValue - LIBINPUT_EVENT_GESTURE_SWIPE_BEGIN.rawValue
+            let kind: TouchpadGesture.Kind = raw < 3 ? .swipe : raw < 6 ? .pinch : .hold
+            let isEnd = type == LIBINPUT_EVENT_GESTURE_SWIPE_END || type == LIBINPUT_EVENT_GESTURE_PINCH_END || type == LIBINPUT_EVENT_GESTURE_HOLD_END
+            let isBegin = type == LIBINPUT_EVENT_GESTURE_SWIPE_BEGIN || type == LIBINPUT_EVENT_GESTURE_PINCH_BEGIN || type == LIBINPUT_EVENT_GESTURE_HOLD_BEGIN
+            let phase: GesturePhase = isEnd ? .end(cancelled: libinput_event_gesture_get_cancelled(g) != 0) : isBegin ? .begin : .update
+            let hasMotion = kind != .hold
+            let isPinch = kind == .pinch
+            return make(libinput_event_gesture_get_time_usec(g), .gesture(GestureDetail(
+                kind: kind, phase: phase, fingers: libinput_event_gesture_get_finger_count(g),
+                dx: hasMotion ? libinput_event_gesture_get_dx(g) : 0, dy: hasMotion ? libinput_event_gesture_get_dy(g) : 0,
+                unacceleratedDx: hasMotion ? libinput_event_gesture_get_dx_unaccelerated(g) : 0,
+                unacceleratedDy: hasMotion ? libinput_event_gesture_get_dy_unaccelerated(g) : 0,
+                scale: isPinch ? libinput_event_gesture_get_scale(g) : 1,
+                angleDelta: isPinch ? libinput_event_gesture_get_angle_delta(g) : 0)))
+        case LIBINPUT_EVENT_SWITCH_TOGGLE:
+            let s = libinput_event_get_switch_event(event)
+            let which: SwitchKind = libinput_event_switch_get_switch(s) == LIBINPUT_SWITCH_LID ? .lid : .tabletMode
+            return make(libinput_event_switch_get_time_usec(s),
+                        .switchToggle(which, on: libinput_event_switch_get_switch_state(s) == LIBINPUT_SWITCH_STATE_ON))
+        case LIBINPUT_EVENT_TABLET_TOOL_AXIS, LIBINPUT_EVENT_TABLET_TOOL_PROXIMITY, LIBINPUT_EVENT_TABLET_TOOL_TIP, LIBINPUT_EVENT_TABLET_TOOL_BUTTON:
+            let t = libinput_event_get_tablet_tool_event(event)
+            let x = libinput_event_tablet_tool_get_x_transformed(t, 1)
+            let y = libinput_event_tablet_tool_get_y_transformed(t, 1)
+            let detail: TabletDetail
+            switch type {
+            case LIBINPUT_EVENT_TABLET_TOOL_PROXIMITY:
+                detail = TabletDetail(kind: .toolProximity, x: x, y: y,
+                                      value: libinput_event_tablet_tool_get_proximity_state(t) == LIBINPUT_TABLET_TOOL_PROXIMITY_STATE_IN ? 1 : 0)
+            case LIBINPUT_EVENT_TABLET_TOOL_TIP:
+                detail = TabletDetail(kind: .toolTip, x: x, y: y, value: libinput_event_tablet_tool_get_tip_state(t) == LIBINPUT_TABLET_TOOL_TIP_DOWN ? 1 : 0)
+            case LIBINPUT_EVENT_TABLET_TOOL_BUTTON:
+                detail = TabletDetail(kind: .toolButton, x: x, y: y, code: libinput_event_tablet_tool_get_button(t),
+                                      value: libinput_event_tablet_tool_get_button_state(t) == LIBINPUT_BUTTON_STATE_PRESSED ? 1 : 0)
+            default:
+                detail = TabletDetail(kind: .toolAxis, x: x, y: y, value: libinput_event_tablet_tool_get_pressure(t))
+            }
+            return make(libinput_event_tablet_tool_get_time_usec(t), .tablet(detail))
+        case LIBINPUT_EVENT_TABLET_PAD_BUTTON, LIBINPUT_EVENT_TABLET_PAD_RING, LIBINPUT_EVENT_TABLET_PAD_STRIP, LIBINPUT_EVENT_TABLET_PAD_KEY:
+            let p = libinput_event_get_tablet_pad_event(event)
+            let detail: TabletDetail
+            switch type {
+            case LIBINPUT_EVENT_TABLET_PAD_BUTTON:
+                detail = TabletDetail(kind: .padButton, code: libinput_event_tablet_pad_get_button_number(p),
+                                      value: libinput_event_tablet_pad_get_button_state(p) == LIBINPUT_BUTTON_STATE_PRESSED ? 1 : 0)
+            case LIBINPUT_EVENT_TABLET_PAD_RING:
+                detail = TabletDetail(kind: .padRing, code: libinput_event_tablet_pad_get_ring_number(p), value: libinput_event_tablet_pad_get_ring_position(p))
+            case LIBINPUT_EVENT_TABLET_PAD_STRIP:
+                detail = TabletDetail(kind: .padStrip, code: libinput_event_tablet_pad_get_strip_number(p), value: libinput_event_tablet_pad_get_strip_position(p))
+            default:
+                detail = TabletDetail(kind: .padKey, code: libinput_event_tablet_pad_get_key(p),
+                                      value: libinput_event_tablet_pad_get_key_state(p) == LIBINPUT_KEY_STATE_PRESSED ? 1 : 0)
+            }
+            return make(libinput_event_tablet_pad_get_time_usec(p), .tablet(detail))
+        default:
+            return DeviceEvent(time: lastTime, device: n, kind: .other(type: type.rawValue))
+        }
+    }
+
+    private func describe(_ device: OpaquePointer) -> DeviceDescription {
+        var caps: DeviceCapabilities = []
+        let table: [(libinput_device_capability, DeviceCapabilities)] = [
+            (LIBINPUT_DEVICE_CAP_KEYBOARD, .keyboard), (LIBINPUT_DEVICE_CAP_POINTER, .pointer),
+            (LIBINPUT_DEVICE_CAP_TOUCH, .touch), (LIBINPUT_DEVICE_CAP_GESTURE, .gesture),
+            (LIBINPUT_DEVICE_CAP_TABLET_TOOL, .tabletTool), (LIBINPUT_DEVICE_CAP_TABLET_PAD, .tabletPad),
+            (LIBINPUT_DEVICE_CAP_SWITCH, .switch),
+        ]
+        for (c, cap) in table where libinput_device_has_capability(device, c) != 0 { caps.insert(cap) }
+        var w = 0.0, h = 0.0
+        let size: Size? = libinput_device_get_size(device, &w, &h) == 0 ? Size(width: w, height: h) : nil
+        return DeviceDescription(name: String(cString: libinput_device_get_name(device)),
+                                 systemName: String(cString: libinput_device_get_sysname(device)),
+                                 capabilities: caps, size: size)
+    }
+
+    /// Applies `configuration` to device `number`; returns the settings the device refused
+    /// or does not have.
+    func apply(_ configuration: DeviceConfiguration, toDevice number: UInt32) -> [String] {
+        guard let d = devices[number] else { return ["device \(number) is gone"] }
+        var refused: [String] = []
+        func check(_ name: String, _ status: libinput_config_status) {
+            if status != LIBINPUT_CONFIG_STATUS_SUCCESS { refused.append(name) }
+        }
+        if let v = configuration.tapToClick {
+            if libinput_device_config_tap_get_finger_count(d) > 0 {
+                check("tap", libinput_device_config_tap_set_enabled(d, v ? LIBINPUT_CONFIG_TAP_ENABLED : LIBINPUT_CONFIG_TAP_DISABLED))
+            } else { refused.append("tap") }
+        }
+        if let v = configuration.naturalScrolling {
+            if libinput_device_config_scroll_has_natural_scroll(d) != 0 {
+                check("natural", libinput_device_config_scroll_set_natural_scroll_enabled(d, v ? 1 : 0))
+            } else { refused.append("natural") }
+        }
+        if let v = configuration.leftHanded {
+            if libinput_device_config_left_handed_is_available(d) != 0 {
+                check("left-handed", libinput_device_config_left_handed_set(d, v ? 1 : 0))
+            } else { refused.append("left-handed") }
+        }
+        if libinput_device_config_accel_is_available(d) != 0 {
+            if let p = configuration.accelerationProfile {
+                check("accel-profile", libinput_device_config_accel_set_profile(d, p == .flat ? LIBINPUT_CONFIG_ACCEL_PROFILE_FLAT : LIBINPUT_CONFIG_ACCEL_PROFILE_ADAPTIVE))
+            }
+            if let s = configuration.accelerationSpeed { check("accel-speed", libinput_device_config_accel_set_speed(d, s)) }
+        } else {
+            if configuration.accelerationProfile != nil { refused.append("accel-profile") }
+            if configuration.accelerationSpeed != nil { refused.append("accel-speed") }
+        }
+        if let m = configuration.scrollMethod {
+            let method: libinput_config_scroll_method
+            switch m {
+            case .none: method = LIBINPUT_CONFIG_SCROLL_NO_SCROLL
+            case .twoFinger: method = LIBINPUT_CONFIG_SCROLL_2FG
+            case .edge: method = LIBINPUT_CONFIG_SCROLL_EDGE
+            case .onButtonDown: method = LIBINPUT_CONFIG_SCROLL_ON_BUTTON_DOWN
+            }
+            check("scroll", libinput_device_config_scroll_set_method(d, method))
+        }
+        if let v = configuration.disableWhileTyping {
+            if libinput_device_config_dwt_is_available(d) != 0 {
+                check("dwt", libinput_device_config_dwt_set_enabled(d, v ? LIBINPUT_CONFIG_DWT_ENABLED : LIBINPUT_CONFIG_DWT_DISABLED))
+            } else { refused.append("dwt") }
+        }
+        if let c = configuration.calibration {
+            if libinput_device_config_calibration_has_matrix(d) != 0, c.count == 6 {
+                check("calibration", c.withUnsafeBufferPointer { libinput_device_config_calibration_set_matrix(d, $0.baseAddress) })
+            } else { refused.append("calibration") }
+        }
+        if let s = configuration.sendEvents {
+            let mode: UInt32
+            switch s {
+            case .enabled: mode = LIBINPUT_CONFIG_SEND_EVENTS_ENABLED.rawValue
+            case .disabled: mode = LIBINPUT_CONFIG_SEND_EVENTS_DISABLED.rawValue
+            case .disabledOnExternalMouse: mode = LIBINPUT_CONFIG_SEND_EVENTS_DISABLED_ON_EXTERNAL_MOUSE.rawValue
+            }
+            check("send-events", libinput_device_config_send_events_set_mode(d, mode))
+        }
+        return refused
+    }
+
+    /// The current settings of device `number`, as libinput reports them.
+    func currentConfiguration(ofDevice number: UInt32) -> DeviceConfiguration? {
+        guard let d = devices[number] else { return nil }
+        var c = DeviceConfiguration()
+        if libinput_device_config_tap_get_finger_count(d) > 0 { c.tapToClick = libinput_device_config_tap_get_enabled(d) == LIBINPUT_CONFIG_TAP_ENABLED }
+        if libinput_device_config_scroll_has_natural_scroll(d) != 0 { c.naturalScrolling = libinput_device_config_scroll_get_natural_scroll_enabled(d) != 0 }
+        if libinput_device_config_left_handed_is_available(d) != 0 { c.leftHanded = libinput_device_config_left_handed_get(d) != 0 }
+        if libinput_device_config_accel_is_available(d) != 0 {
+            c.accelerationSpeed = libinput_device_config_accel_get_speed(d)
+            c.accelerationProfile = libinput_device_config_accel_get_profile(d) == LIBINPUT_CONFIG_ACCEL_PROFILE_FLAT ? .flat : .adaptive
+        }
+        if libinput_device_config_dwt_is_available(d) != 0 { c.disableWhileTyping = libinput_device_config_dwt_get_enabled(d) == LIBINPUT_CONFIG_DWT_ENABLED }
+        if libinput_device_config_calibration_has_matrix(d) != 0 {
+            var m = [Float](repeating: 0, count: 6)
+            _ = m.withUnsafeMutableBufferPointer { libinput_device_config_calibration_get_matrix(d, $0.baseAddress) }
+            c.calibration = m
+        }
+        switch libinput_device_config_scroll_get_method(d) {
+        case LIBINPUT_CONFIG_SCROLL_2FG: c.scrollMethod = .twoFinger
+        case LIBINPUT_CONFIG_SCROLL_EDGE: c.scrollMethod = .edge
+        case LIBINPUT_CONFIG_SCROLL_ON_BUTTON_DOWN: c.scrollMethod = .onButtonDown
+        default: c.scrollMethod = DeviceConfiguration.ScrollMethod.none
+        }
+        let mode = libinput_device_config_send_events_get_mode(d)
+        c.sendEvents = mode == LIBINPUT_CONFIG_SEND_EVENTS_ENABLED.rawValue ? .enabled
+            : mode == LIBINPUT_CONFIG_SEND_EVENTS_DISABLED.rawValue ? .disabled : .disabledOnExternalMouse
+        return c
+    }
+}
+
+/// Waits until `fd` is readable or `timeoutMilliseconds` passes (-1: forever); true when readable.
+func waitReadable(_ fd: Int32, timeoutMilliseconds: Int32) -> Bool {
+    var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    return poll(&p, 1, timeoutMilliseconds) > 0
+}
+
+/// An environment failure in libinput or udev.
+public struct LibinputError: Error, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,487 @@
+import SeatKit
+import SeatKitLibinput
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How to replay a recording through libinput.
+public struct ReplayOptions {
+    /// Settings for every device (libinput's defaults when nil). Tap-to-click is off by
+    /// default in libinput; `libinput record --with-libinput` turned it on.
+    public var configuration: DeviceConfiguration?
+    /// The `seatkit` executable that runs the hidden `replay-worker` command. By default:
+    /// `$SEATKIT_REPLAY_WORKER`, else `seatkit` beside the running executable (true for the
+    /// tool itself and for `swift test`).
+    public var workerExecutable: String?
+    /// Devices to unplug during the replay: (device index in the recording, recording time
+    /// in µs). libinput removes the device before the first frame at or after that time.
+    public var removals: [(device: Int, time: Int64)]
+    /// Called after each frame with (frames written, frames in all).
+    public var progress: ((Int, Int) -> Void)?
+    /// Apply the quirks each device had on the recording machine (its `quirks:` list), as
+    /// `libinput replay` does. On by default.
+    public var appliesRecordedQuirks = true
+    /// How libinput finds the devices: by path (the default), or through udev on a seat, as
+    /// a compositor does (then device numbers follow udev's enumeration order, and removals
+    /// are not available).
+    public var seat: String?
+
+    public init(configuration: DeviceConfiguration? = nil, workerExecutable: String? = nil,
+                removals: [(device: Int, time: Int64)] = [], progress: ((Int, Int) -> Void)? = nil) {
+        self.configuration = configuration
+        self.workerExecutable = workerExecutable
+        self.removals = removals
+        self.progress = progress
+    }
+}
+
+/// What libinput made of a recording.
+public struct LibinputReplayResult {
+    /// libinput's events in order, with times on the recording's timeline (µs). Device
+    /// numbers are libinput's order of adding them: device `i` of the recording is `i + 1`.
+    public var events: [DeviceEvent]
+    public var framesWritten: Int
+    public var evdevEventsWritten: Int
+    /// Wall-clock seconds from starting the worker to its end.
+    public var seconds: Double
+    /// What did not go as recorded (quirks this libinput could not read).
+    public var warnings: [String] = []
+}
+
+/// Replays a recording through real libinput, with no root and no uinput.
+///
+/// ```
+///  parent (this process)                        child: seatkit replay-worker
+///  umockdev testbed: /sys, /dev/input/event1xx  LD_PRELOAD=shim:libumockdev-preload.so.0
+///  frame ─► PTY of the emulated node ─────────► libinput path context ─► DeviceEvent
+///        ◄── read mark (bytes libinput read) ◄─ stdout pipe (binary) ◄──┘
+/// ```
+///
+/// Frames go out in lock-step and are stamped with virtual time (the real monotonic clock
+/// at start plus the recording's offset), so libinput's timers (tap, debounce, hold) act as
+/// they did on the recording machine without waiting for them, and the same recording
+/// gives the same events on every run. Each replay has its own testbed and temporary
+/// directory, so replays may run in parallel.
+public final class LibinputReplay {
+    public let recording: Recording
+    public var options: ReplayOptions
+
+    public init(recording: Recording, options: ReplayOptions = ReplayOptions()) {
+        self.recording = recording
+        self.options = options
+    }
+
+    public func run() throws(ReplayError) -> LibinputReplayResult {
+        do {
+            return try runOnce()
+        } catch .recordedQuirksRejected {
+            var retry = options
+            retry.appliesRecordedQuirks = false
+            var result = try LibinputReplay(recording: recording, options: retry).runOnce()
+            result.warnings.append("libinput \(recording.libinputVersion.map { "(recorded with \($0))" } ?? "") could not read the recorded quirks; replayed without them")
+            return result
+        }
+    }
+
+    func runOnce() throws(ReplayError) -> LibinputReplayResult {
+        let shim = try PreloadShim.libraryPath()
+        let worker = try workerPath()
+        guard access("/usr/lib/x86_64-linux-gnu/libumockdev-preload.so.0", R_OK) == 0
+            || access("/usr/lib/aarch64-linux-gnu/libumockdev-preload.so.0", R_OK) == 0
+            || access("/usr/lib64/libumockdev-preload.so.0", R_OK) == 0 else {
+            throw .environment("libumockdev-preload.so.0 is not installed (Debian: apt-get install umockdev libumockdev-dev)")
+        }
+        let scratch = try TemporaryDirectory()
+        let ackPath = scratch.path + "/read-counts"
+        guard writeFile(ackPath, [UInt8](repeating: 0, count: PreloadShim.counterCount * 8)) else {
+            throw .environment("cannot create \(ackPath)")
+        }
+
+        let testbed = UmockdevTestbedHandle()
+        if let dmi = recording.dmi, dmi.hasPrefix("dmi:") {
+            try testbed.addDevices(description: EmulatedDevice.dmiDescription(dmi))
+        }
+        var emulated: [EmulatedDevice] = []
+        var deviceFds: [Int32] = []
+        var ptys: [Int] = []
+        for (i, device) in recording.devices.enumerated() {
+            let e = EmulatedDevice(device: device, number: 100 + i)
+            try testbed.addDevices(description: e.description)
+            let ioctlPath = scratch.path + "/event\(e.number).ioctl"
+            guard writeFile(ioctlPath, Array(e.ioctlRecord.utf8)) else { throw .environment("cannot write \(ioctlPath)") }
+            try testbed.loadIoctls(node: e.node, file: ioctlPath)
+            let fd = testbed.deviceFileDescriptor(node: e.node)
+            guard fd >= 0 else { throw .environment("umockdev has no writable end for \(e.node)") }
+            guard let pty = Self.ptyIndex(testbed.rootDirectory + e.node) else {
+                throw .environment("\(e.node) in the testbed is not a PTY")
+            }
+            emulated.append(e)
+            deviceFds.append(fd)
+            ptys.append(pty)
+        }
+
+        var arguments = ["replay-worker"]
+        if let c = options.configuration { arguments += ["--config", c.commandLineForm] }
+        if let seat = options.seat {
+            guard options.removals.isEmpty else { throw .environment("device removals need the path backend (seat must be nil)") }
+            arguments += ["--seat", seat]
+        }
+        arguments += zip(emulated, ptys).map { "\($0.node)=\($1)" }
+        var environment = [
+            "LD_PRELOAD": "\(shim):libumockdev-preload.so.0",
+            "UMOCKDEV_DIR": testbed.rootDirectory,
+            "SEATKIT_REPLAY_ACK": ackPath,
+        ]
+        if options.appliesRecordedQuirks, recording.devices.contains(where: { !$0.quirks.isEmpty }) {
+            let quirksPath = scratch.path + "/recorded.quirks"
+            guard writeFile(quirksPath, Array(Self.quirksFile(for: recording).utf8)) else { throw .environment("cannot write \(quirksPath)") }
+            environment["SEATKIT_REPLAY_QUIRKS"] = quirksPath
+        }
+        let started = monotonicMicroseconds()
+        let child = try ChildProcess(executable: worker, arguments: arguments, environment: environment,
+                                     stderrPath: scratch.path + "/worker-stderr")
+        var stream = WorkerStream(child: child, deviceCount: emulated.count)
+
+        // libinput adds path devices while it starts: wait for all of them.
+        try stream.readUntil { $0.added.count >= emulated.count }
+
+        let frames = recording.mergedFrames
+        let start = recording.startTime ?? 0
+        // Virtual time: never in the past, so libinput's timerfd never fires early.
+        let base = monotonicMicroseconds() + 1_000_000
+        var written = [UInt64](repeating: 0, count: emulated.count)
+        var pendingRemovals = options.removals.sorted { $0.time < $1.time }
+        var removed = Set<Int>()
+        var evdevEvents = 0
+
+        func send(_ events: ArraySlice<EvdevEvent>, device: Int, stamp: Int64) throws(ReplayError) {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(events.count * 24)
+            for e in events {
+                appendLE(&bytes, UInt64(bitPattern: stamp / 1_000_000))
+                appendLE(&bytes, UInt64(bitPattern: stamp % 1_000_000))
+                bytes += [UInt8(e.type & 0xff), UInt8(e.type >> 8), UInt8(e.code & 0xff), UInt8(e.code >> 8)]
+                appendLE(&bytes, UInt32(bitPattern: e.value))
+            }
+            try writeAll(deviceFds[device], bytes, what: emulated[device].node)
+            written[device] += UInt64(bytes.count)
+            let target = written[device]
+            try stream.readUntil { $0.readCounts.count > device && $0.readCounts[device] >= target }
+        }
+
+        func remove(_ device: Int) throws(ReplayError) {
+            guard !removed.contains(device), device < emulated.count else { return }
+            removed.insert(device)
+            var command: [UInt8] = [UInt8(ascii: "r")]
+            appendLE(&command, UInt32(device + 1))
+            try writeAll(child.stdinFd, command, what: "the worker's stdin")
+            try stream.readUntil { $0.removed.contains(UInt32(device + 1)) }
+        }
+
+        var lastStamp = base
+        for (index, item) in frames.enumerated() {
+            while let next = pendingRemovals.first, next.time <= item.frame.time {
+                pendingRemovals.removeFirst()
+                try remove(next.device)
+            }
+            if removed.contains(item.device) { continue }
+            let stamp = base + (item.frame.time - start)
+            lastStamp = stamp
+            // At most 170 events (4080 bytes) at a time: the PTY holds 4095.
+            var offset = 0
+            let events = item.frame.events
+            while offset < events.count {
+                let end = min(offset + 170, events.count)
+                try send(events[offset..<end], device: item.device, stamp: stamp)
+                offset = end
+            }
+            evdevEvents += events.count
+            options.progress?(index + 1, frames.count)
+        }
+        for removal in pendingRemovals { try remove(removal.device) }
+        // Timers due after the last frame (tap, hold) run when libinput next sees an event:
+        // one empty frame per device, 2 s of virtual time later.
+        for device in emulated.indices where !removed.contains(device) {
+            try send([EvdevEvent(type: 0, code: 0, value: 0)][...], device: device, stamp: lastStamp + 2_000_000)
+        }
+        child.closeStdin()
+        try stream.readUntil { $0.ended }
+        let status = child.wait()
+        guard status == 0 else {
+            throw .libinput("the replay worker exited with status \(status): \(child.errorOutput())")
+        }
+        let elapsed = Double(monotonicMicroseconds() - started) / 1e6
+        // Back onto the recording's timeline; device announcements carry no time of their own.
+        let shift = start - base
+        let events = stream.events.map { event -> DeviceEvent in
+            var e = event
+            e.time = max(event.time, base) + shift
+            return e
+        }
+        return LibinputReplayResult(events: events, framesWritten: frames.count, evdevEventsWritten: evdevEvents, seconds: elapsed)
+    }
+
+    private func workerPath() throws(ReplayError) -> String {
+        if let explicit = options.workerExecutable { return explicit }
+        if let env = getenv("SEATKIT_REPLAY_WORKER") { return String(cString: env) }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard n > 0 else { throw .environment("cannot find the running executable") }
+        let exe = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var dir = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        // `swift test` runs <build>/SeatKitPackageTests.xctest; the tool is <build>/seatkit.
+        if dir.hasSuffix(".xctest") { dir = dir.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") }
+        let candidate = dir + "/seatkit"
+        guard access(candidate, X_OK) == 0 else {
+            throw .environment("the replay worker \(candidate) does not exist: build the seatkit tool (swift build) or set SEATKIT_REPLAY_WORKER")
+        }
+        return candidate
+    }
+
+    /// A libinput quirks file giving each device the quirks recorded with it, matched by
+    /// name, vendor and product.
+    static func quirksFile(for recording: Recording) -> String {
+        var text = ""
+        for device in recording.devices where !device.quirks.isEmpty {
+            // Quirks section names and MatchName values cannot hold a newline or brackets.
+            let name = String(device.name.filter { $0 != "\n" && $0 != "[" && $0 != "]" })
+            text += "[seatkit replay \(name)]\n"
+            text += "MatchName=\(name)\n"
+            text += "MatchVendor=0x\(hex4(device.identity.vendor))\n"
+            text += "MatchProduct=0x\(hex4(device.identity.product))\n"
+            for quirk in device.quirks where quirk.contains("=") && !quirk.contains("\n") { text += quirk + "\n" }
+            text += "\n"
+        }
+        return text
+    }
+
+    private static func hex4(_ v: UInt16) -> String {
+        let s = String(v, radix: 16, uppercase: true)
+        return String(repeating: "0", count: 4 - s.count) + s
+    }
+
+    /// `/dev/pts/N` → N, for the node the testbed made.
+    static func ptyIndex(_ path: String) -> Int? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let n = readlink(path, &buffer, buffer.count - 1)
+        guard n > 0 else { return nil }
+        let target = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard target.hasPrefix("/dev/pts/"), let index = Int(target.dropFirst(9)), index < PreloadShim.counterCount else { return nil }
+        return index
+    }
+}
+
+func monotonicMicroseconds() -> Int64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
+}
+
+func writeAll(_ fd: Int32, _ bytes: [UInt8], what: String) throws(ReplayError) {
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        if n < 0 {
+            if errno == EINTR || errno == EAGAIN { continue }
+            throw .environment("writing to \(what) failed: \(String(cString: strerror(errno)))")
+        }
+        offset += n
+    }
+}
+
+/// A directory under /tmp removed with everything in it when released.
+final class TemporaryDirectory {
+    let path: String
+    init() throws(ReplayError) {
+        var template = Array("/tmp/seatkit-replay-XXXXXX".utf8CString)
+        guard let p = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw .environment("cannot create a temporary directory in /tmp")
+        }
+        path = String(cString: p)
+    }
+    deinit {
+        if let dir = opendir(path) {
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+                if name != "." && name != ".." { unlink(path + "/" + name) }
+            }
+            closedir(dir)
+        }
+        rmdir(path)
+    }
+}
+
+/// The worker process and its pipes.
+final class ChildProcess {
+    let pid: pid_t
+    private(set) var stdinFd: Int32
+    let stdoutFd: Int32
+    let stderrPath: String
+    private var exitStatus: Int32?
+
+    init(executable: String, arguments: [String], environment: [String: String], stderrPath: String) throws(ReplayError) {
+        var toChild: [Int32] = [0, 0]
+        var fromChild: [Int32] = [0, 0]
+        let piped = processEnvironmentLock.withLock { _ -> Bool in
+            guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { return false }
+            // Close-on-exec, so that replays running in parallel do not leak pipes into each
+            // other's workers (a leaked write end would keep a pipe open forever).
+            for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            return true
+        }
+        guard piped else {
+            throw .environment("pipe failed: \(String(cString: strerror(errno)))")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let status: Int32 = processEnvironmentLock.withLock { _ in
+            var env: [UnsafeMutablePointer<CChar>?] = []
+            var index = 0
+            while let entry = environ[index] {
+                let text = String(cString: entry)
+                let key = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+                if environment[key] == nil { env.append(strdup(entry)) }
+                index += 1
+            }
+            for (k, v) in environment { env.append(strdup("\(k)=\(v)")) }
+            env.append(nil)
+            defer { env.forEach { free($0) } }
+            return posix_spawn(&pid, executable, &actions, nil, argv, env)
+        }
+        posix_spawn_file_actions_destroy(&actions)
+        close(toChild[0])
+        close(fromChild[1])
+        guard status == 0 else {
+            close(toChild[1])
+            close(fromChild[0])
+            throw .environment("cannot start the replay worker \(executable): \(String(cString: strerror(status)))")
+        }
+        self.pid = pid
+        self.stdinFd = toChild[1]
+        self.stdoutFd = fromChild[0]
+        self.stderrPath = stderrPath
+    }
+
+    func closeStdin() {
+        if stdinFd >= 0 {
+            close(stdinFd)
+            stdinFd = -1
+        }
+    }
+
+    func wait() -> Int32 {
+        if let s = exitStatus { return s }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let result = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        exitStatus = result
+        return result
+    }
+
+    func errorOutput() -> String {
+        let text = RecordingParser.readFile(stderrPath) ?? ""
+        return text.isEmpty ? "(no message)" : String(text.suffix(2000))
+    }
+
+    deinit {
+        closeStdin()
+        close(stdoutFd)
+        if exitStatus == nil {
+            kill(pid, SIGKILL)
+            _ = wait()
+        }
+    }
+}
+
+/// Reads and decodes what the worker writes.
+struct WorkerStream {
+    let child: ChildProcess
+    var buffer: [UInt8] = []
+    var offset = 0
+    var events: [DeviceEvent] = []
+    var readCounts: [UInt64] = []
+    var added: Set<UInt32> = []
+    var removed: Set<UInt32> = []
+    var ended = false
+
+    init(child: ChildProcess, deviceCount: Int) {
+        self.child = child
+    }
+
+    /// Reads until `condition` holds. The worker answers every frame within milliseconds; a
+    /// worker silent for 30 s is stuck, and the replay fails rather than hang.
+    mutating func readUntil(_ condition: (WorkerStream) -> Bool) throws(ReplayError) {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while !condition(self) {
+            if ended { throw .libinput("the worker ended before libinput had read every frame") }
+            var p = pollfd(fd: child.stdoutFd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&p, 1, 30_000)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else {
+                throw .libinput("libinput did not answer for 30 s (added \(added.count) devices so far): \(child.errorOutput())")
+            }
+            let n = read(child.stdoutFd, &chunk, chunk.count)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
+                let status = child.wait()
+                if status == ReplayWorker.quirksRejectedStatus { throw .recordedQuirksRejected }
+                throw .libinput("the replay worker stopped (status \(status)) before it was done: \(child.errorOutput())")
+            }
+            buffer += chunk[0..<n]
+            try decodeAvailable()
+        }
+    }
+
+    private mutating func decodeAvailable() throws(ReplayError) {
+        while offset < buffer.count {
+            let tag = buffer[offset]
+            if tag == ReplayWorker.endTag {
+                ended = true
+                offset += 1
+                continue
+            }
+            if tag == ReplayWorker.readMarkTag {
+                guard offset + 5 <= buffer.count else { break }
+                let count = Int(readLE32(buffer, offset + 1))
+                guard count < 4096 else { throw .libinput("corrupt read mark from the worker") }
+                guard offset + 5 + count * 8 <= buffer.count else { break }
+                readCounts = (0..<count).map { readLE64(buffer, offset + 5 + $0 * 8) }
+                offset += 5 + count * 8
+                continue
+            }
+            var position = offset
+            let decoded: DeviceEvent?
+            do {
+                decoded = try DeviceEvent.decode(buffer, at: &position)
+            } catch {
+                throw .libinput("corrupt event stream from the worker: \(error)")
+            }
+            guard let event = decoded else { break }
+            offset = position
+            switch event.kind {
+            case .deviceAdded: added.insert(event.device)
+            case .deviceRemoved: removed.insert(event.device)
+            default: break
+            }
+            events.append(event)
+        }
+        if offset > 65536 {
+            buffer.removeFirst(offset)
+            offset = 0
+        }
+    }
+}
+
+func readLE32(_ b: [UInt8], _ i: Int) -> UInt32 {
+    UInt32(b[i]) | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2]) << 16 | UInt32(b[i + 3]) << 24
+}
+
+func readLE64(_ b: [UInt8], _ i: Int) -> UInt64 {
+    UInt64(readLE32(b, i)) | UInt64(readLE32(b, i + 4)) << 32
+}

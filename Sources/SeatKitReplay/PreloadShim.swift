@@ -1,0 +1,256 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The small LD_PRELOAD library that makes real libinput accept umockdev 0.17's emulated
+/// evdev nodes, built from C source with the system C compiler on first use and cached.
+///
+/// It must come *before* `libumockdev-preload.so.0` in `LD_PRELOAD`. It does three things:
+/// 1. `udev_device_get_is_initialized()` answers 1: 0.17.16 does not redirect
+///    `/run/udev/data`, so libudev would call every emulated device uninitialised and
+///    libinput would skip it ("skip unconfigured input device"; fixed in umockdev 0.17.18).
+/// 2. `fstat()` on an emulated node (a PTY underneath) reports the emulated device number
+///    from the testbed's `dev/.ptymap`, so libinput's same-device check passes (fixed in
+///    umockdev 0.19.2).
+/// 3. `fopen()` of libinput's `/etc/libinput/local-overrides.quirks` opens the file named by
+///    `SEATKIT_REPLAY_QUIRKS` instead: the recording's quirks, which umockdev cannot
+///    provide because it does not redirect `/etc`.
+/// 4. `read()` from a PTY adds the byte count to a shared counter (file named by
+///    `SEATKIT_REPLAY_ACK`): the replay writes a frame, then waits until libinput has read
+///    all of it, because a PTY holds at most 4095 bytes and a partial 24-byte event makes
+///    libevdev drop the device.
+enum PreloadShim {
+    static let source = #"""
+    #define _GNU_SOURCE
+    #include <dlfcn.h>
+    #include <errno.h>
+    #include <fcntl.h>
+    #include <stdint.h>
+    #include <stdio.h>
+    #include <stdlib.h>
+    #include <string.h>
+    #include <sys/mman.h>
+    #include <sys/stat.h>
+    #include <sys/sysmacros.h>
+    #include <unistd.h>
+
+    struct udev_device;
+    int udev_device_get_is_initialized(struct udev_device *device) { (void)device; return 1; }
+
+    /* Unix98 PTY slaves have majors 136..143. */
+    static int pty_index(dev_t rdev)
+    {
+        unsigned maj = major(rdev);
+        if (maj < 136 || maj > 143)
+            return -1;
+        return (int)((maj - 136) * 256 + minor(rdev));
+    }
+
+    static void report_emulated_device(int fd, struct stat *st)
+    {
+        const char *root = getenv("UMOCKDEV_DIR");
+        char self[64], target[256], map[4096], number[64];
+        unsigned maj, min;
+        ssize_t n;
+        int saved = errno;
+        if (root == NULL || !S_ISCHR(st->st_mode) || pty_index(st->st_rdev) < 0)
+            goto done;
+        snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+        n = readlink(self, target, sizeof target - 1);
+        if (n <= 0)
+            goto done;
+        target[n] = '\0';
+        for (char *p = target; *p; p++)
+            if (*p == '/')
+                *p = '_';
+        snprintf(map, sizeof map, "%s/dev/.ptymap/%s", root, target);
+        n = readlink(map, number, sizeof number - 1);
+        if (n <= 0)
+            goto done;
+        number[n] = '\0';
+        if (sscanf(number, "%u:%u", &maj, &min) == 2)
+            st->st_rdev = makedev(maj, min);
+    done:
+        errno = saved;
+    }
+
+    int fstat(int fd, struct stat *st)
+    {
+        static int (*next)(int, struct stat *);
+        if (next == NULL)
+            next = (int (*)(int, struct stat *))dlsym(RTLD_NEXT, "fstat");
+        int r = next(fd, st);
+        if (r == 0)
+            report_emulated_device(fd, st);
+        return r;
+    }
+
+    int fstat64(int fd, struct stat64 *st)
+    {
+        static int (*next)(int, struct stat64 *);
+        if (next == NULL)
+            next = (int (*)(int, struct stat64 *))dlsym(RTLD_NEXT, "fstat64");
+        int r = next(fd, st);
+        if (r == 0)
+            report_emulated_device(fd, (struct stat *)st);
+        return r;
+    }
+
+    static const char *redirected(const char *path)
+    {
+        const char *quirks = getenv("SEATKIT_REPLAY_QUIRKS");
+        if (quirks != NULL && path != NULL && strcmp(path, "/etc/libinput/local-overrides.quirks") == 0)
+            return quirks;
+        return path;
+    }
+
+    FILE *fopen(const char *path, const char *mode)
+    {
+        static FILE *(*next)(const char *, const char *);
+        if (next == NULL)
+            next = (FILE *(*)(const char *, const char *))dlsym(RTLD_NEXT, "fopen");
+        return next(redirected(path), mode);
+    }
+
+    FILE *fopen64(const char *path, const char *mode)
+    {
+        static FILE *(*next)(const char *, const char *);
+        if (next == NULL)
+            next = (FILE *(*)(const char *, const char *))dlsym(RTLD_NEXT, "fopen64");
+        return next(redirected(path), mode);
+    }
+
+    static uint64_t *read_counters;
+    static int read_counters_state; /* 0 not tried, 1 mapped, -1 none */
+
+    static uint64_t *counters(void)
+    {
+        if (read_counters_state == 0) {
+            const char *path = getenv("SEATKIT_REPLAY_ACK");
+            int (*real_open)(const char *, int, ...) = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
+            int fd = path ? real_open(path, O_RDWR | O_CLOEXEC) : -1;
+            read_counters_state = -1;
+            if (fd >= 0) {
+                void *m = mmap(NULL, 4096 * sizeof(uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+                close(fd);
+                if (m != MAP_FAILED) {
+                    read_counters = (uint64_t *)m;
+                    read_counters_state = 1;
+                }
+            }
+        }
+        return read_counters;
+    }
+
+    ssize_t read(int fd, void *buffer, size_t size)
+    {
+        static ssize_t (*next)(int, void *, size_t);
+        static int (*next_fstat)(int, struct stat *);
+        if (next == NULL) {
+            next = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+            next_fstat = (int (*)(int, struct stat *))dlsym(RTLD_NEXT, "fstat");
+        }
+        ssize_t r = next(fd, buffer, size);
+        if (r > 0) {
+            int saved = errno;
+            struct stat st;
+            uint64_t *c = counters();
+            if (c != NULL && next_fstat(fd, &st) == 0 && S_ISCHR(st.st_mode)) {
+                int index = pty_index(st.st_rdev);
+                if (index >= 0 && index < 4096)
+                    __atomic_add_fetch(&c[index], (uint64_t)r, __ATOMIC_SEQ_CST);
+            }
+            errno = saved;
+        }
+        return r;
+    }
+    """#
+
+    /// Number of counters in the shared file (one per PTY index).
+    static let counterCount = 4096
+
+    /// The path of the built library, building it if this version of the source has not
+    /// been built yet. Several processes may race here: each builds under its own name and
+    /// renames into place, which is atomic.
+    static func libraryPath() throws(ReplayError) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in source.utf8 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+        let cacheRoot = (getenv("XDG_CACHE_HOME").map { String(cString: $0) } ?? getenv("HOME").map { String(cString: $0) + "/.cache" }) ?? "/tmp"
+        let dir = cacheRoot + "/seatkit"
+        makeDirectories(dir)
+        let library = dir + "/umockdev-shim-\(String(hash, radix: 16)).so"
+        if access(library, R_OK) == 0 { return library }
+
+        let unique = "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let sourcePath = dir + "/umockdev-shim-\(unique).c"
+        let temporary = dir + "/umockdev-shim-\(unique).so"
+        guard writeFile(sourcePath, Array(source.utf8)) else {
+            throw .environment("cannot write the preload shim's source to \(sourcePath)")
+        }
+        defer { unlink(sourcePath) }
+        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
+        let compilers = ["cc", "gcc", "clang"].flatMap { name in path.split(separator: ":").map { "\($0)/\(name)" } }
+        guard let compiler = compilers.first(where: { access($0, X_OK) == 0 }) else {
+            throw .environment("no C compiler (cc, gcc or clang on PATH) to build the umockdev preload shim; install gcc")
+        }
+        let (status, output) = runProcess(compiler, ["-shared", "-fPIC", "-O2", "-o", temporary, sourcePath, "-ldl"])
+        guard status == 0 else {
+            unlink(temporary)
+            throw .environment("building the umockdev preload shim with \(compiler) failed:\n\(output)")
+        }
+        guard rename(temporary, library) == 0 else {
+            unlink(temporary)
+            throw .environment("cannot move the preload shim into \(library)")
+        }
+        return library
+    }
+}
+
+func makeDirectories(_ path: String) {
+    var current = ""
+    for part in path.split(separator: "/") {
+        current += "/" + part
+        mkdir(current, 0o755)
+    }
+}
+
+func writeFile(_ path: String, _ bytes: [UInt8]) -> Bool {
+    guard let f = fopen(path, "wb") else { return false }
+    let n = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, f) }
+    return fclose(f) == 0 && n == bytes.count
+}
+
+/// Runs a program to completion, returning its exit status and what it printed.
+func runProcess(_ path: String, _ arguments: [String]) -> (Int32, String) {
+    var pipeFds: [Int32] = [0, 0]
+    let piped = processEnvironmentLock.withLock { _ -> Bool in
+        guard pipe(&pipeFds) == 0 else { return false }
+        _ = fcntl(pipeFds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(pipeFds[1], F_SETFD, FD_CLOEXEC)
+        return true
+    }
+    guard piped else { return (-1, "pipe failed") }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_adddup2(&actions, pipeFds[1], 1)
+    posix_spawn_file_actions_adddup2(&actions, pipeFds[1], 2)
+    posix_spawn_file_actions_addclose(&actions, pipeFds[0])
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    let spawned = processEnvironmentLock.withLock { _ in posix_spawn(&pid, path, &actions, nil, argv, environ) }
+    posix_spawn_file_actions_destroy(&actions)
+    close(pipeFds[1])
+    var output: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = read(pipeFds[0], &buffer, buffer.count)
+        if n <= 0 { break }
+        output += buffer[0..<n]
+    }
+    close(pipeFds[0])
+    guard spawned == 0 else { return (-1, "cannot start \(path)") }
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    return ((status >> 8) & 0xff | (status & 0x7f != 0 ? 128 : 0), String(decoding: output, as: UTF8.self))
+}

@@ -1,0 +1,166 @@
+import SeatKit
+import SeatKitLibinput
+
+/// A deterministic seat for test suites: a router with a virtual clock, a layout of outputs
+/// and surfaces, and a recording replayed into it through real libinput.
+///
+/// ```swift
+/// let harness = try ReplayHarness(layout: SurfaceLayout.parse(layoutText, source: "kiosk"))
+/// let run = try harness.replay(RecordingParser.parse(contentsOf: "tap.yml"))
+/// #expect(run.surfaces(receiving: .touchesEnded) == ["ok-button"])
+/// ```
+///
+/// Every surface the layout names gets a ``ReplayHarness/SurfaceRecorder`` responder that
+/// handles touches, buttons, scrolls, gestures and keys; replace ``Surface/responder`` for
+/// other behaviour. The trace of every routing decision is in ``trace``.
+public final class ReplayHarness {
+    public let clock: VirtualClock
+    public let router: Router
+    public let trace: TraceLog
+    public let translator: DeviceEventTranslator
+    /// The layout's surfaces by name.
+    public private(set) var surfaces: [String: Surface] = [:]
+
+    /// A responder that takes what reaches it; the trace says who took what.
+    public final class SurfaceRecorder: Responder {
+        public init() {}
+        public var canBecomeFirstResponder: Bool { true }
+        public func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult { .handled }
+        public func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult { .handled }
+        public func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult { .handled }
+        public func pointerButton(_ event: PointerButtonEvent, context: ResponderContext) -> ResponderResult { .handled }
+        public func pointerAxis(_ event: PointerAxisEvent, context: ResponderContext) -> ResponderResult { .handled }
+        public func touchpadGesture(_ event: TouchpadGestureEvent, context: ResponderContext) -> ResponderResult { .handled }
+        public func keyDown(_ event: KeyEvent, context: ResponderContext) -> ResponderResult { .handled }
+        public func keyUp(_ event: KeyEvent, context: ResponderContext) -> ResponderResult { .handled }
+    }
+
+    public init(layout: SurfaceLayout? = nil, touchMapping: TouchOutputMapping? = nil) {
+        clock = VirtualClock()
+        router = Router(clock: clock)
+        trace = TraceLog()
+        router.trace = trace
+        translator = DeviceEventTranslator(touchMapping: touchMapping ?? layout?.touchMapping ?? TouchOutputMapping())
+        if let layout {
+            surfaces = layout.build(in: router) { _ in SurfaceRecorder() }
+        }
+    }
+
+    /// Replays `recording` through real libinput (see ``LibinputReplay``) and routes what
+    /// libinput reports.
+    @discardableResult
+    public func replay(_ recording: Recording, options: ReplayOptions = ReplayOptions()) throws(ReplayError) -> ReplayRun {
+        let result = try LibinputReplay(recording: recording, options: options).run()
+        return route(result.events, libinputResult: result)
+    }
+
+    /// Routes events libinput reported (from a replay, or from a `--with-libinput` file via
+    /// ``RecordedLibinputEvents``), advancing the virtual clock to each event's time.
+    @discardableResult
+    public func route(_ events: [DeviceEvent], libinputResult: LibinputReplayResult? = nil) -> ReplayRun {
+        let firstRecord = trace.records.count
+        var inputs: [InputEvent] = []
+        var pointerPath: [(LayoutPoint, String?)] = []
+        inputs.reserveCapacity(events.count)
+        for event in events {
+            let input = translator.translate(event, layout: router.layout)
+            clock.advance(to: input.time)
+            router.inject(input)
+            inputs.append(input)
+            switch input.kind {
+            case .pointerMotion, .pointerMotionAbsolute, .pointerButton:
+                pointerPath.append((router.pointerLocation, router.pointerFocus?.name))
+            default: break
+            }
+        }
+        return ReplayRun(inputEvents: inputs, trace: Array(trace.records[firstRecord...]), libinput: libinputResult, pointerPath: pointerPath)
+    }
+}
+
+/// What one replay did: the events that entered the router and every routing decision.
+public struct ReplayRun {
+    public var inputEvents: [InputEvent]
+    public var trace: [TraceRecord]
+    public var libinput: LibinputReplayResult?
+    /// The pointer's layout-space location after each pointer event, and the surface that had
+    /// pointer focus then.
+    public var pointerPath: [(location: LayoutPoint, focus: String?)] = []
+
+    /// Each touch from down to up or cancel: its layout-space points and the surface it was
+    /// bound to.
+    public var touchPaths: [(touch: TouchID, surface: String?, points: [LayoutPoint])] {
+        var open: [TouchID: Int] = [:]
+        var paths: [(touch: TouchID, surface: String?, points: [LayoutPoint])] = []
+        for record in trace {
+            switch record {
+            case .received(let e):
+                switch e.kind {
+                case .touchDown(let id, let p):
+                    open[id] = paths.count
+                    paths.append((id, nil, [p]))
+                case .touchMotion(let id, let p):
+                    if let i = open[id] { paths[i].points.append(p) }
+                case .touchUp(let id), .touchCancel(let id):
+                    open[id] = nil
+                default: break
+                }
+            case .touchBound(let id, let subject):
+                if let i = open[id], case .surface(_, let name) = subject { paths[i].surface = name }
+            default: break
+            }
+        }
+        return paths
+    }
+
+    /// The trace cut into one group per input event: the event, then what happened to it.
+    public var perEvent: [(event: InputEvent, decisions: [TraceRecord])] {
+        var groups: [(event: InputEvent, decisions: [TraceRecord])] = []
+        for record in trace {
+            if case .received(let e) = record {
+                groups.append((e, []))
+            } else if !groups.isEmpty {
+                groups[groups.count - 1].decisions.append(record)
+            }
+        }
+        return groups
+    }
+
+    /// Names of the surfaces that handled events of `kind`, in order, without repeats in a row.
+    public func surfaces(receiving kind: RoutedEventKind) -> [String] {
+        var names: [String] = []
+        for record in trace {
+            if case .asked(.surface(_, let name), kind, .handled) = record, names.last != name { names.append(name) }
+        }
+        return names
+    }
+
+    /// How many events of each kind entered the router.
+    public var inputCounts: [String: Int] {
+        var counts: [String: Int] = [:]
+        for e in inputEvents { counts[e.kind.name, default: 0] += 1 }
+        return counts
+    }
+}
+
+extension InputEvent.Kind {
+    /// A short stable name for the kind, for counts and JSON.
+    public var name: String {
+        switch self {
+        case .touchDown: "touch-down"
+        case .touchMotion: "touch-motion"
+        case .touchUp: "touch-up"
+        case .touchCancel: "touch-cancel"
+        case .touchFrame: "touch-frame"
+        case .pointerMotion: "pointer-motion"
+        case .pointerMotionAbsolute: "pointer-motion-absolute"
+        case .pointerButton: "pointer-button"
+        case .pointerAxis: "pointer-axis"
+        case .touchpadGesture(let g): "gesture-\(g.kind)"
+        case .key: "key"
+        case .switchToggled: "switch"
+        case .tablet: "tablet"
+        case .deviceAdded: "device-added"
+        case .deviceRemoved: "device-removed"
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import ArgumentParser
+import SeatKit
+import SeatKitLibinput
+import SeatKitReplay
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `seatkit replay`: a recording through real libinput (under umockdev) into a router, and
+/// the routing trace.
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay a `libinput record` file through real libinput and print where every event went."
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
+
+    @Argument(help: "A recording made with `libinput record`.") var recording: String
+    @Option(help: "Outputs and surfaces to route onto (see examples/kiosk.layout).") var layout: String?
+    @Option(help: "text: the trace, one line per decision; json: one record per input event.") var format: Format = .text
+    @Option(help: "Device settings, e.g. \"tap=1 natural=1 calibration=1,0,0,0,1,0\".") var config: String?
+    @Flag(help: "Use the libinput events stored in a --with-libinput recording instead of running libinput.")
+    var recordedEvents = false
+
+    func run() throws {
+        let parsed = try RecordingParser.parse(contentsOf: recording)
+        for warning in parsed.warnings { writeStandardError("warning: \(warning)\n") }
+        let surfaceLayout = try layout.map { path throws in try SurfaceLayout.parse(contentsOf: path) }
+        let harness = ReplayHarness(layout: surfaceLayout)
+        let run: ReplayRun
+        if recordedEvents {
+            run = harness.route(try RecordedLibinputEvents.events(of: parsed))
+        } else {
+            var options = ReplayOptions()
+            if let config { options.configuration = try DeviceConfiguration(commandLineForm: config) }
+            let bar = ProgressBar()
+            options.progress = { done, total in bar.update(done, of: total) }
+            defer { bar.finish() }
+            run = try harness.replay(parsed, options: options)
+        }
+        for warning in run.libinput?.warnings ?? [] { writeStandardError("warning: \(warning)\n") }
+        switch format {
+        case .text:
+            for record in run.trace { print(record.description) }
+            if let l = run.libinput {
+                print("# \(l.framesWritten) frames, \(l.evdevEventsWritten) evdev events, \(run.inputEvents.count) libinput events in \(formatSeconds(l.seconds)) s; recording lasts \(formatSeconds(parsed.duration.seconds)) s")
+            }
+        case .json:
+            print("[")
+            let groups = run.perEvent
+            for (i, group) in groups.enumerated() {
+                let decisions = group.decisions.map { JSON.string($0.description.trimmingLeadingSpaces()) }.joined(separator: ",")
+                let record = "{\"time_us\":\(group.event.time.microseconds),\"device\":\(group.event.device.rawValue),\"kind\":\(JSON.string(group.event.kind.name)),\"event\":\(JSON.string(group.event.traceDescription)),\"routing\":[\(decisions)]}"
+                print(record + (i + 1 < groups.count ? "," : ""))
+            }
+            print("]")
+        }
+    }
+}
+
+/// A progress bar on stderr, drawn only when stderr is a terminal.
+final class ProgressBar {
+    private let enabled = isatty(2) == 1
+    private var lastPercent = -1
+    private var drawn = false
+
+    func update(_ done: Int, of total: Int) {
+        guard enabled, total >= 200 else { return }
+        let percent = done * 100 / total
+        guard percent != lastPercent else { return }
+        lastPercent = percent
+        let width = 40
+        let filled = percent * width / 100
+        writeStandardError("\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(percent)% \(done)/\(total) frames")
+        drawn = true
+    }
+
+    func finish() {
+        if drawn { writeStandardError("\r\u{1B}[K") }
+    }
+}
+
+func writeStandardError(_ text: String) {
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}
+
+func formatSeconds(_ s: Double) -> String {
+    let scaled = (s * 1000).rounded() / 1000
+    return "\(scaled)"
+}
+
+enum JSON {
+    static func string(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
+
+extension String {
+    func trimmingLeadingSpaces() -> String { String(drop(while: { $0 == " " })) }
+}

@@ -1,0 +1,98 @@
+import Testing
+import SeatKit
+import SeatKitLibinput
+
+@Suite struct DeviceEventTranslatorTests {
+    let touchscreen = DeviceDescription(name: "Kiosk Touchscreen", systemName: "event5", capabilities: .touch, size: Size(width: 150, height: 90))
+
+    func layout(_ outputs: [Output]) -> Router {
+        let router = Router(clock: VirtualClock())
+        for o in outputs { router.addOutput(o) }
+        return router
+    }
+
+    @Test func touchGoesToTheFirstOutputWithoutARule() {
+        let router = layout([Output(name: "A", modeSize: Size(width: 800, height: 600)), Output(name: "B", position: LayoutPoint(x: 800, y: 0), modeSize: Size(width: 100, height: 100))])
+        let t = DeviceEventTranslator()
+        let added = t.translate(DeviceEvent(time: 5, device: 3, kind: .deviceAdded(touchscreen)), layout: router.layout)
+        #expect(added.kind == .deviceAdded(DeviceInfo(name: "Kiosk Touchscreen", capabilities: .touch, physicalSize: Size(width: 150, height: 90), mappedOutput: "A")))
+        #expect(added.device == DeviceID(3))
+        let down = t.translate(DeviceEvent(time: 10, device: 3, kind: .touchDown(seatSlot: 2, x: 0.5, y: 0.25)), layout: router.layout)
+        #expect(down.kind == .touchDown(TouchID(2), LayoutPoint(x: 400, y: 150)))
+        #expect(down.time == Timestamp(microseconds: 10))
+    }
+
+    @Test func ruleByNameMapsToItsOutputWithItsTransform() {
+        let router = layout([Output(name: "A", modeSize: Size(width: 800, height: 600)),
+                             Output(name: "DSI-1", position: LayoutPoint(x: 800, y: 0), modeSize: Size(width: 800, height: 480), transform: .rotated90)])
+        var mapping = TouchOutputMapping()
+        mapping.map("Touchscreen", toOutput: "DSI-1")
+        let t = DeviceEventTranslator(touchMapping: mapping)
+        _ = t.translate(DeviceEvent(time: 0, device: 1, kind: .deviceAdded(touchscreen)), layout: router.layout)
+        // Native top-left of a rotated90 panel shows the logical top-right (480x800 logical).
+        let down = t.translate(DeviceEvent(time: 1, device: 1, kind: .touchDown(seatSlot: 0, x: 0, y: 0)), layout: router.layout)
+        #expect(down.kind == .touchDown(TouchID(0), LayoutPoint(x: 800 + 480, y: 0)))
+        let other = DeviceDescription(name: "Other pen", systemName: "event6", capabilities: .tabletTool)
+        #expect(mapping.outputName(for: other) == nil)
+    }
+
+    @Test func customRuleAndTimeOffset() {
+        let router = layout([Output(name: "A", modeSize: Size(width: 100, height: 100)), Output(name: "B", position: LayoutPoint(x: 100, y: 0), modeSize: Size(width: 100, height: 100))])
+        var mapping = TouchOutputMapping()
+        mapping.addRule { $0.systemName == "event5" ? "B" : nil }
+        let t = DeviceEventTranslator(touchMapping: mapping)
+        _ = t.translate(DeviceEvent(time: 0, device: 1, kind: .deviceAdded(touchscreen)), layout: router.layout)
+        let e = t.translate(DeviceEvent(time: 1_000, device: 1, kind: .touchMotion(seatSlot: 0, x: 0.5, y: 0.5)), layout: router.layout, timeOffset: -1_000)
+        #expect(e.kind == .touchMotion(TouchID(0), LayoutPoint(x: 150, y: 50)))
+        #expect(e.time == Timestamp(microseconds: 0))
+    }
+
+    @Test func scrollStopsOnlyForFingerAndContinuousSources() {
+        let t = DeviceEventTranslator()
+        let l = Router(clock: VirtualClock()).layout
+        let finger = t.translate(DeviceEvent(time: 0, device: 1, kind: .pointerScroll(ScrollDetail(source: .finger, horizontal: 0, vertical: 0, horizontalV120: 0, verticalV120: 0, hasHorizontal: false, hasVertical: true))), layout: l)
+        #expect(finger.kind == .pointerAxis(AxisMotion(source: .finger, verticalStop: true)))
+        let wheel = t.translate(DeviceEvent(time: 0, device: 1, kind: .pointerScroll(ScrollDetail(source: .wheel, horizontal: 0, vertical: 15, horizontalV120: 0, verticalV120: 120, hasHorizontal: false, hasVertical: true))), layout: l)
+        #expect(wheel.kind == .pointerAxis(AxisMotion(source: .wheel, vertical: 15, verticalV120: 120)))
+    }
+
+    @Test func everyKindIsTranslatedNothingDropped() {
+        let t = DeviceEventTranslator()
+        let l = Router(clock: VirtualClock()).layout
+        let kinds: [(DeviceEvent.Kind, String)] = [
+            (.keyboardKey(key: 30, pressed: true), "key"),
+            (.pointerMotion(dx: 1, dy: 2, unacceleratedDx: 1, unacceleratedDy: 2), "pointer-motion"),
+            (.pointerMotionAbsolute(x: 0.5, y: 0.5), "pointer-motion-absolute"),
+            (.pointerButton(button: 0x110, pressed: false), "pointer-button"),
+            (.touchUp(seatSlot: 1), "touch-up"), (.touchCancel(seatSlot: 1), "touch-cancel"), (.touchFrame, "touch-frame"),
+            (.gesture(GestureDetail(kind: .pinch, phase: .update, fingers: 2, scale: 1.5, angleDelta: 3)), "gesture-pinch"),
+            (.gesture(GestureDetail(kind: .hold, phase: .end(cancelled: true), fingers: 3)), "gesture-hold"),
+            (.switchToggle(.tabletMode, on: true), "switch"),
+            (.tablet(TabletDetail(kind: .toolTip, x: 0.5, y: 0.5, value: 1)), "tablet"),
+            (.tablet(TabletDetail(kind: .padRing, code: 0, value: 90)), "tablet"),
+            (.other(type: 9999), "tablet"),
+            (.deviceRemoved, "device-removed"),
+        ]
+        for (kind, name) in kinds {
+            let e = t.translate(DeviceEvent(time: 0, device: 1, kind: kind), layout: l)
+            #expect(name == kindName(e.kind), "\(kind)")
+        }
+    }
+
+    func kindName(_ k: InputEvent.Kind) -> String {
+        switch k {
+        case .key: "key"
+        case .pointerMotion: "pointer-motion"
+        case .pointerMotionAbsolute: "pointer-motion-absolute"
+        case .pointerButton: "pointer-button"
+        case .touchUp: "touch-up"
+        case .touchCancel: "touch-cancel"
+        case .touchFrame: "touch-frame"
+        case .touchpadGesture(let g): "gesture-\(g.kind)"
+        case .switchToggled: "switch"
+        case .tablet: "tablet"
+        case .deviceRemoved: "device-removed"
+        default: "other"
+        }
+    }
+}

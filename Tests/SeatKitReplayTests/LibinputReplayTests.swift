@@ -1,0 +1,146 @@
+import Testing
+import SeatKit
+import SeatKitLibinput
+import SeatKitReplay
+
+/// Real libinput under umockdev: every shared recording goes through it.
+@Suite struct LibinputReplayTests {
+    /// What libinput must report for a keyboard: each press of a key not held, each release
+    /// of a key held; kernel repeats and a release without its press are not key events.
+    static func expectedKeys(_ device: RecordedDevice) -> [DeviceEvent.Kind] {
+        var held = Set<UInt16>()
+        var keys: [DeviceEvent.Kind] = []
+        for event in device.frames.flatMap(\.events) where event.type == 1 {
+            if event.value == 1, held.insert(event.code).inserted { keys.append(.keyboardKey(key: UInt32(event.code), pressed: true)) }
+            if event.value == 0, held.remove(event.code) != nil { keys.append(.keyboardKey(key: UInt32(event.code), pressed: false)) }
+        }
+        return keys
+    }
+
+    @Test(arguments: SharedRecordings.expected.map(\.file))
+    func everySharedRecordingReplaysThroughLibinput(file: String) throws {
+        let recording = try RecordingParser.parse(contentsOf: SharedRecordings.path(file))
+        let result = try LibinputReplay(recording: recording).run()
+        #expect(result.framesWritten == recording.devices.reduce(0) { $0 + $1.frames.count })
+        let added = result.events.compactMap { if case .deviceAdded(let d) = $0.kind { d.name } else { nil } }
+        #expect(added == recording.devices.map(\.name), "libinput took every device")
+        for (index, device) in recording.devices.enumerated() {
+            let number = UInt32(index + 1)
+            let mine = result.events.filter { $0.device == number }
+            let caps: DeviceCapabilities = mine.compactMap { if case .deviceAdded(let d) = $0.kind { d.capabilities } else { nil } }.first ?? DeviceCapabilities()
+            if caps.contains(.keyboard) {
+                let keys = mine.map(\.kind).filter { if case .keyboardKey = $0 { true } else { false } }
+                #expect(keys == Self.expectedKeys(device), "\(device.name): libinput's keys, one by one")
+            }
+            if device.has(type: 2, code: 0) {
+                // Unaccelerated motion of a mouse is its raw counts (1000 dpi normalization).
+                let raw = device.frames.flatMap(\.events).filter { $0.type == 2 && $0.code == 0 }.reduce(0) { $0 + Int($1.value) }
+                let seen = mine.reduce(0.0) { if case .pointerMotion(_, _, let ux, _) = $1.kind { $0 + ux } else { $0 } }
+                #expect(abs(seen - Double(raw)) < 1, "\(device.name): horizontal motion adds up")
+            }
+            if caps.contains(.gesture) {
+                let moved = mine.contains { switch $0.kind { case .pointerMotion, .pointerScroll, .gesture: true; default: false } }
+                #expect(moved, "\(device.name): the touchpad produced motion, scroll or gestures")
+            }
+        }
+        #expect(zip(result.events, result.events.dropFirst()).allSatisfy { $0.time <= $1.time }, "times never go back")
+    }
+
+    @Test func threeFingerSwipeRecordingIsASwipe() throws {
+        let recording = try RecordingParser.parse(contentsOf: SharedRecordings.path("touchpad-3fg-swipe-paperwm.yml"))
+        let result = try LibinputReplay(recording: recording).run()
+        let swipes = result.events.compactMap { if case .gesture(let g) = $0.kind, g.kind == .swipe { g } else { nil } }
+        #expect(swipes.filter { $0.phase == .begin }.count == 2, "a swipe right, then a swipe left")
+        #expect(swipes.allSatisfy { $0.fingers == 3 })
+        let right = swipes.prefix { $0.phase != .end(cancelled: false) }.reduce(0.0) { $0 + $1.unacceleratedDx }
+        #expect(right > 0)
+    }
+
+    @Test func twoFingerScrollOnAnOldTouchpadScrolls() throws {
+        let recording = try RecordingParser.parse(contentsOf: SharedRecordings.path("touchpad-ite-2fg-scroll-li1.12.yml"))
+        let result = try LibinputReplay(recording: recording).run()
+        let scrolls = result.events.compactMap { if case .pointerScroll(let s) = $0.kind { s } else { nil } }
+        #expect(!scrolls.isEmpty)
+        #expect(scrolls.allSatisfy { $0.source == .finger })
+    }
+
+    @Test func theSameRecordingGivesTheSameEventsEveryTime() throws {
+        let recording = try RecordingParser.parse(contentsOf: SharedRecordings.path("touchpad-3fg-swipe-paperwm.yml"))
+        let first = try LibinputReplay(recording: recording).run().events
+        let second = try LibinputReplay(recording: recording).run().events
+        #expect(first.count > 100)
+        #expect(first == second)
+    }
+
+    @Test func aLongRecordingReplaysFarFasterThanRealTime() throws {
+        let recording = try RecordingParser.parse(contentsOf: SharedRecordings.path("multi-mouse-keyboard-st2.yml"))
+        #expect(recording.duration.seconds > 130)
+        let result = try LibinputReplay(recording: recording).run()
+        #expect(result.seconds < recording.duration.seconds / 20, "\(result.seconds) s for \(recording.duration.seconds) s of input")
+    }
+
+    @Test func progressIsReportedForEveryFrame() throws {
+        let recording = try SyntheticRecordings.keyboard()
+        var seen: [Int] = []
+        var options = ReplayOptions()
+        options.progress = { done, total in
+            #expect(total == 8)
+            seen.append(done)
+        }
+        _ = try LibinputReplay(recording: recording, options: options).run()
+        #expect(seen == Array(1...8))
+    }
+
+    @Test func aMissingWorkerIsAClearFailureNotASkip() throws {
+        let recording = try SyntheticRecordings.keyboard()
+        do {
+            _ = try LibinputReplay(recording: recording, options: ReplayOptions(workerExecutable: "/nonexistent/seatkit")).run()
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.contains("/nonexistent/seatkit"))
+        }
+    }
+
+    @Test func naturalScrollingAndLeftHandedReachLibinput() throws {
+        let config = DeviceConfiguration(naturalScrolling: true, leftHanded: true)
+        let events = try LibinputReplay(recording: SyntheticRecordings.mouse(), options: ReplayOptions(configuration: config)).run().events
+        let buttons = events.compactMap { if case .pointerButton(let b, true) = $0.kind { b } else { nil } }
+        #expect(buttons == [0x111, 0x110], "left-handed swaps the buttons")
+        let scroll = events.compactMap { if case .pointerScroll(let s) = $0.kind { s } else { nil } }
+        #expect(scroll.map(\.verticalV120) == [-120], "natural scrolling inverts the wheel")
+        #expect(scroll.first?.naturalScrolling == true)
+        let routed = ReplayHarness().route(events).inputEvents.compactMap { if case .pointerAxis(let a) = $0.kind { a } else { nil } }
+        #expect(routed.first?.invertedDirection == true)
+    }
+
+    @Test func deviceConfigurationReachesLibinput() throws {
+        // Tap-to-click is off by default: a short one-finger tap clicks only when enabled.
+        var s = FrameScript()
+        s.frame(SyntheticRecordings.touch(slot: 0, trackingID: 1, x: 1500, y: 900) + [FrameScript.key(0x14a, 1), FrameScript.key(0x145, 1), FrameScript.abs(0, 1500), FrameScript.abs(1, 900)], advance: 30_000)
+        s.frame([FrameScript.abs(0x39, -1), FrameScript.key(0x14a, 0), FrameScript.key(0x145, 0)])
+        var pad = SyntheticDevice.touchpad()
+        pad.codes[1]!.append(0x145)
+        pad.frames = s.frames
+        let recording = try SyntheticRecordings.recording([pad], name: "tap.yml")
+        func buttons(_ config: DeviceConfiguration?) throws -> [DeviceEvent.Kind] {
+            try LibinputReplay(recording: recording, options: ReplayOptions(configuration: config)).run().events.map(\.kind).filter {
+                if case .pointerButton = $0 { true } else { false }
+            }
+        }
+        #expect(try buttons(nil).isEmpty)
+        #expect(try buttons(DeviceConfiguration(tapToClick: true)) == [.pointerButton(button: 0x110, pressed: true), .pointerButton(button: 0x110, pressed: false)])
+    }
+}
+
+/// libinput's udev backend, as a compositor uses it, over the testbed's udev.
+@Suite struct UdevSeatReplayTests {
+    @Test func udevContextOnSeat0FindsTheDevicesAndGivesTheSameEvents() throws {
+        let recording = try RecordingParser.parse(contentsOf: SharedRecordings.path("keyboard-at-ibus-test.yml"))
+        var options = ReplayOptions()
+        options.seat = "seat0"
+        let viaUdev = try LibinputReplay(recording: recording, options: options).run().events
+        let viaPath = try LibinputReplay(recording: recording).run().events
+        #expect(viaUdev.count > 10)
+        #expect(viaUdev.map(\.kind) == viaPath.map(\.kind))
+    }
+}

@@ -1,0 +1,80 @@
+import Testing
+@testable import SeatKitReplay
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `seatkit` tool's replay and info commands on the recording the project ships: the
+/// README's main job.
+@Suite struct SeatkitToolTests {
+    static let root: String = {
+        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/")
+    }()
+
+    /// The built tool beside the test bundle, as the replay itself finds it.
+    static var tool: String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let exe = String(decoding: buffer[0..<max(n, 0)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var dir = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        if dir.hasSuffix(".xctest") { dir = dir.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") }
+        return dir + "/seatkit"
+    }
+
+    @Test func replayOfTheShippedKioskRecordingTapsCancelThenOK() throws {
+        #expect(access(Self.tool, X_OK) == 0, "build the tool first: \(Self.tool)")
+        let (status, output) = runProcess(Self.tool, ["replay", Self.root + "/examples/kiosk-touch.yml", "--layout", Self.root + "/examples/kiosk.layout"])
+        #expect(status == 0, "\(output)")
+        let ended = output.split(separator: "\n").filter { $0.contains("touchesEnded ->") }.map { $0.split(separator: "->")[1].split(separator: ":")[0].trimmingCharacters() }
+        #expect(ended == ["cancel-button", "list", "list", "list", "ok-button"])
+    }
+
+    @Test func jsonHasOneRecordPerInputEvent() throws {
+        let (status, output) = runProcess(Self.tool, ["replay", Self.root + "/examples/kiosk-touch.yml", "--layout", Self.root + "/examples/kiosk.layout", "--format", "json"])
+        #expect(status == 0)
+        let records = output.split(separator: "\n").filter { $0.hasPrefix("{\"time_us\":") }
+        #expect(records.count == 81, "device added + 80 touch events")
+        #expect(records.last?.contains("\"kind\":\"touch-frame\"") == true)
+        #expect(records.contains { $0.contains("\"routing\":[\"hit-test (380") && $0.contains("ok-button") })
+        #expect(output.hasPrefix("[") && output.hasSuffix("]\n"))
+    }
+
+    @Test func infoSummarisesAMultiDeviceRecording() throws {
+        let (status, output) = runProcess(Self.tool, ["info", SharedRecordings.path("multi-mouse-keyboard-cs2.yml")])
+        #expect(status == 0)
+        #expect(output.contains("devices: 2"))
+        #expect(output.contains("[1] Dell Dell Wired Multimedia Keyboard"))
+        #expect(output.contains("frames: 588, evdev events: 1539"))
+        #expect(output.contains("capabilities: keyboard"))
+    }
+
+    @Test func aBrokenRecordingIsAnErrorWithFileAndLine() throws {
+        let (status, output) = runProcess(Self.tool, ["info", Self.root + "/examples/kiosk.layout"])
+        #expect(status != 0)
+        #expect(output.contains("kiosk.layout:"))
+    }
+}
+
+extension Substring {
+    func trimmingCharacters() -> String { String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed()) }
+}
+
+@Suite struct SeatkitPlotTests {
+    @Test func plotDrawsEachTouchInTheColourOfItsSurface() throws {
+        let out = "/tmp/seatkit-plot-test-\(getpid()).svg"
+        defer { unlink(out) }
+        let (status, output) = runProcess(SeatkitToolTests.tool, ["plot", SeatkitToolTests.root + "/examples/kiosk-touch.yml",
+                                                                  "--layout", SeatkitToolTests.root + "/examples/kiosk.layout", "-o", out])
+        #expect(status == 0, "\(output)")
+        let svg = try #require(RecordingParser.readFile(out))
+        let lines = svg.split(separator: "\n")
+        let polylines = lines.filter { $0.hasPrefix("<polyline") }
+        #expect(polylines.count == 5)
+        // Surfaces are coloured in layout order: header, list, cancel-button, ok-button.
+        #expect(lines.contains { $0.hasPrefix("<rect x=\"300.0\" y=\"700.0\"") && $0.contains("stroke=\"#d62728\"") })
+        #expect(polylines.first?.contains("stroke=\"#2ca02c\"") == true, "the first tap is on cancel-button")
+        #expect(polylines.last?.contains("stroke=\"#d62728\"") == true, "the last tap is on ok-button")
+    }
+}
