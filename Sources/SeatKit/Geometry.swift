@@ -202,7 +202,9 @@ public enum OutputTransform: Int32, CaseIterable, Sendable {
 extension Double {
     /// "12" for 12.0, "12.5" for 12.5: short numbers in traces and descriptions.
     var compactDescription: String {
-        if self == rounded(), abs(self) < 1e15 { return String(Int64(self)) }
+        // A range check and an integer round trip, not rounded(): that needs libm, which a
+        // binary linking only this module does not get.
+        if abs(self) < 1e15, Double(Int64(self)) == self { return String(Int64(self)) }
         return String(self)
     }
 }
