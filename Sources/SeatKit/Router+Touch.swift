@@ -59,36 +59,33 @@ extension Router {
     }
 
     func touchMotion(_ event: InputEvent, id: TouchID, to point: LayoutPoint) {
-        if consumedTouches.scanContains(id) {
-            trace?.record(.followedConsumed(event))
-            observe(event, consumed: true)
-            return
-        }
-        guard let sequence = activeSequence(id) else {
-            trace?.record(.ignored(event, reason: "no such touch"))
-            observe(event, consumed: false)
-            return
-        }
-        observe(event, consumed: false)
+        guard let sequence = routedSequence(for: event, id: id, lastEvent: false) else { return }
         sequence.location = point
         if !sequence.beganPending { sequence.movedPending = true }
     }
 
     func touchUp(_ event: InputEvent, id: TouchID) {
+        guard let sequence = routedSequence(for: event, id: id, lastEvent: true) else { return }
+        sequence.endedPending = true
+        sequence.upReceived = true
+    }
+
+    /// The sequence a motion or up belongs to, after telling the spies; `nil` when the touch
+    /// was taken by a filter at its down (`lastEvent` forgets it) or is unknown.
+    private func routedSequence(for event: InputEvent, id: TouchID, lastEvent: Bool) -> TouchSequence? {
         if let index = consumedTouches.scanIndex(of: id) {
-            consumedTouches.remove(at: index)
+            if lastEvent { consumedTouches.remove(at: index) }
             trace?.record(.followedConsumed(event))
             observe(event, consumed: true)
-            return
+            return nil
         }
         guard let sequence = activeSequence(id) else {
             trace?.record(.ignored(event, reason: "no such touch"))
             observe(event, consumed: false)
-            return
+            return nil
         }
         observe(event, consumed: false)
-        sequence.endedPending = true
-        sequence.upReceived = true
+        return sequence
     }
 
     func touchCancel(_ event: InputEvent, id: TouchID) {
