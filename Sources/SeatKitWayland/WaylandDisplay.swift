@@ -12,7 +12,7 @@ public final class WaylandDisplay {
     public let socketName: String
     /// The event loop's monotonic clock, with timers on the loop: give it to the router.
     public private(set) lazy var clock = EventLoopClock(display: self)
-    private var watches: [(source: OpaquePointer, box: CallbackBox)] = []
+    private var watches: [Int32: (source: OpaquePointer, box: CallbackBox)] = [:]
 
     /// Opens a display listening on `$XDG_RUNTIME_DIR/<socketName>`; with no name, the first
     /// free `wayland-N`. Throws when the socket cannot be created (no XDG_RUNTIME_DIR, name taken).
@@ -36,7 +36,7 @@ public final class WaylandDisplay {
     }
 
     deinit {
-        for watch in watches { Libwayland.removeSource(watch.source) }
+        for watch in watches.values { Libwayland.removeSource(watch.source) }
         Libwayland.destroyClients(display)
         Libwayland.destroyDisplay(display)
     }
@@ -60,10 +60,17 @@ public final class WaylandDisplay {
     /// Sends queued events to every client now, rather than when the loop next sleeps.
     public func flushClients() { Libwayland.flushClients(display) }
 
-    /// Calls `readable` on the loop's thread whenever `fd` can be read (or hung up).
+    /// Calls `readable` on the loop's thread whenever `fd` can be read (or hung up: then
+    /// call ``stopWatching(fileDescriptor:)``, or the loop keeps calling).
     public func watch(fileDescriptor fd: Int32, readable: @escaping () -> Void) {
+        stopWatching(fileDescriptor: fd)
         let box = CallbackBox(readable)
-        if let source = Libwayland.addReadableFD(loop, fd, box) { watches.append((source, box)) }
+        if let source = Libwayland.addReadableFD(loop, fd, box) { watches[fd] = (source, box) }
+    }
+
+    public func stopWatching(fileDescriptor fd: Int32) {
+        guard let watch = watches.removeValue(forKey: fd) else { return }
+        Libwayland.removeSource(watch.source)
     }
 
     /// A new serial from the display's counter (wl_display_next_serial).

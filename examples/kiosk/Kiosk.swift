@@ -45,6 +45,7 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
     }
 
     private func focus(_ surface: Surface) {
+        guard router.firstResponder !== surface else { return }
         if router.becomeFirstResponder(surface) { log("focus \(surface.name)") }
     }
 

@@ -10,8 +10,9 @@ protocol InputSource: AnyObject {
 }
 
 /// What an input source needs from the event loop: to be told when a file can be read.
-protocol EventLoopWatching {
+protocol EventLoopWatching: AnyObject {
     func watch(fileDescriptor fd: Int32, readable: @escaping () -> Void)
+    func stopWatching(fileDescriptor fd: Int32)
 }
 
 /// Input from a file or a pipe of JSON lines, one event per line, delivered as lines arrive
@@ -31,6 +32,7 @@ final class ScriptedInputSource: InputSource {
     private let fd: Int32
     private let clock: any Clock
     private var buffer = Data()
+    private weak var loop: EventLoopWatching?
     /// Called when the script ends (end of file or pipe closed).
     var finished: () -> Void = {}
 
@@ -40,6 +42,7 @@ final class ScriptedInputSource: InputSource {
     }
 
     func start(on loop: EventLoopWatching, deliver: @escaping (InputEvent) -> Void) {
+        self.loop = loop
         loop.watch(fileDescriptor: fd) { [unowned self] in self.readAvailable(deliver) }
     }
 
@@ -47,6 +50,7 @@ final class ScriptedInputSource: InputSource {
         var chunk = [UInt8](repeating: 0, count: 4096)
         let n = read(fd, &chunk, chunk.count)
         if n <= 0 {
+            loop?.stopWatching(fileDescriptor: fd)
             finished()
             return
         }
