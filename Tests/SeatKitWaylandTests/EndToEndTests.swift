@@ -76,3 +76,28 @@ extension EndToEndTests {
         #expect(received.filter { $0.contains(".frame()") }.count == 3)
     }
 }
+
+extension EndToEndTests {
+    /// The router cancels a touch (here the device does; a recognizer taking the touch goes
+    /// the same way, through touchesCancelled): the client gets wl_touch.cancel, and nothing
+    /// of that finger afterwards.
+    @Test func aCancelledTouchReachesTheClientAsWlTouchCancel() throws {
+        let session = try KioskSession()
+        try session.addDevices()
+        let client = try session.launch("weston-simple-touch", debug: true)
+        let window = try session.waitForWindow("simple-touch")
+        let start = client.output.mark
+        session.send(Script.touchDown(window.x + 20, window.y + 20)
+            + [#"{"type": "touch-cancel", "device": 3, "id": 0}"#, #"{"type": "touch-frame", "device": 3}"#]
+            + Script.touchMove(window.x + 30, window.y + 30) + Script.touchUp()
+            + Script.tap(window.x + 60, window.y + 70, id: 1))
+        try client.output.require({ $0[start...].contains(".down(") && $0[start...].contains(", 1, 60.00000000, 70.00000000)") },
+                                  "the second finger never came")
+        let received = client.output.text[start...].split(separator: "\n").filter { $0.contains("wl_touch@") && !$0.contains(" -> ") }
+        let cancel = try #require(received.firstIndex { $0.contains(".cancel()") }, "no wl_touch.cancel in \(received)")
+        let secondDown = try #require(received.firstIndex { $0.contains(", 1, 60.00000000, 70.00000000)") })
+        #expect(cancel < secondDown)
+        // Between the cancel and the next finger, finger 0 sends nothing.
+        #expect(received[cancel..<secondDown].allSatisfy { !$0.contains(".motion(") && !$0.contains(".up(") })
+    }
+}
