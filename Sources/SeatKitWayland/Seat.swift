@@ -232,6 +232,8 @@ public struct CursorImage: Hashable {
     public var surfaceResource: OpaquePointer
     public var hotspotX: Int32
     public var hotspotY: Int32
+    /// "wl_surface@<id>", the client's name for it.
+    public var surfaceDescription: String { "wl_surface@\(Libwayland.id(of: surfaceResource))" }
 }
 
 /// One client's seat resources.

@@ -48,6 +48,10 @@ do {
         keymap = try SealedKeymap(text: String(contentsOfFile: path, encoding: .utf8))
     }
     let seat = Seat(display: display, router: router, keymap: keymap)
+    // A real compositor would draw this surface at the pointer; the kiosk only reports it.
+    seat.cursorChanged = { cursor in
+        log(cursor.map { "cursor \($0.surfaceDescription) hotspot \($0.hotspotX),\($0.hotspotY)" } ?? "cursor hidden")
+    }
 
     // 5. The globals clients need to show a window: wl_compositor, wl_shm, xdg_wm_base...
     let shell = HeadlessShell(display: display, seat: seat)
