@@ -109,9 +109,9 @@ public final class ClientSurfaceResponder: Responder {
 
     public func pointerEntered(_ event: PointerCrossingEvent, context: ResponderContext) {
         pointerLocation = event.surfaceLocation
+        if surfaceResource != nil, let devices { sendPointerEnter(to: devices.pointers) }
+        // After the enter: a constraint on this surface activates now (locked after enter).
         seat.pointerFocus = self
-        guard surfaceResource != nil, let devices else { return }
-        sendPointerEnter(to: devices.pointers)
     }
 
     func sendPointerEnter(to pointers: [OpaquePointer]) {
@@ -141,11 +141,14 @@ public final class ClientSurfaceResponder: Responder {
     public func pointerMoved(_ event: PointerMotionEvent, context: ResponderContext) -> ResponderResult {
         pointerLocation = event.surfaceLocation
         guard surfaceResource != nil, let devices else { return .handled }
+        sendRelativeMotion(time: event.time, delta: event.delta, unaccelerated: event.unacceleratedDelta, to: devices)
         for resource in devices.pointers {
             Libwayland.post(resource, WL_POINTER_MOTION, .uint(event.time.wireMilliseconds),
                             .fixed(event.surfaceLocation.x), .fixed(event.surfaceLocation.y))
             frame(resource)
         }
+        // The pointer may have entered or left a constraint's region.
+        seat.updateConstraints()
         return .handled
     }
 
@@ -206,10 +209,11 @@ public final class ClientSurfaceResponder: Responder {
     }
 
     public func touchpadGesture(_ event: TouchpadGestureEvent, context: ResponderContext) -> ResponderResult {
+        if let surface = surfaceResource, let devices { sendGesture(event, surface: surface, to: devices) }
         return .handled
     }
 
-    private func frame(_ pointer: OpaquePointer) {
+    func frame(_ pointer: OpaquePointer) {
         if Libwayland.version(of: pointer) >= WL_POINTER_FRAME_SINCE_VERSION { Libwayland.post(pointer, WL_POINTER_FRAME) }
     }
 

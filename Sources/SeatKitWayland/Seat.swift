@@ -14,6 +14,9 @@ import SeatKit
 /// Inject input through ``inject(_:)`` (not ``Router/inject(_:)``) so that a device's touch
 /// frame becomes one `wl_touch.frame` per client.
 ///
+/// With pointer constraints on (the default), the seat adds one filter to the router, which
+/// applies active locks and confinements to relative motion before anyone else sees it.
+///
 /// wl_seat is offered at version 8, the highest libwayland 1.21's wayland.xml defines:
 /// `axis_relative_direction` (version 9) does not exist there and is never sent.
 public final class Seat: GlobalOwner {
@@ -59,25 +62,52 @@ public final class Seat: GlobalOwner {
 
     var clients: [ClientID: SeatClient] = [:]
     /// The client surfaces with pointer and keyboard focus, as told to clients.
-    weak var pointerFocus: ClientSurfaceResponder?
-    weak var keyboardFocus: ClientSurfaceResponder?
+    weak var pointerFocus: ClientSurfaceResponder? {
+        didSet { if pointerFocus !== oldValue { updateConstraints() } }
+    }
+    weak var keyboardFocus: ClientSurfaceResponder? {
+        didSet { if keyboardFocus !== oldValue { updateInhibitors() } }
+    }
     /// The modifier state last reported by a key event (the router's key interpreter).
     var modifierMasks = ModifierMasks()
     private var injecting = false
     private var clientsNeedingTouchFrame: [SeatClient] = []
 
     /// Advertises a wl_seat named `name` on `display`, delivering `router`'s input.
-    public init(display: WaylandDisplay, router: Router, name: String = "seat0", keymap: (any KeymapProvider)? = nil) {
+    /// Advertises a wl_seat named `name` on `display`, delivering `router`'s input, and the
+    /// `extensions` next to it.
+    public init(display: WaylandDisplay, router: Router, name: String = "seat0", keymap: (any KeymapProvider)? = nil,
+                extensions: SeatExtensions = .all) {
         self.display = display
         self.router = router
         self.name = name
         self.keymap = keymap
         self.global = Libwayland.createGlobal(display.display, wlSeatInterface, version: Seat.version, owner: self)
+        let offered: [(SeatExtensions, UnsafePointer<wl_interface>, Int32, UnsafeRawPointer)] = [
+            (.relativePointer, zwp_relative_pointer_manager_v1_wire()!, 1, relativePointerManagerRequests),
+            (.pointerGestures, zwp_pointer_gestures_v1_wire()!, 3, pointerGesturesRequests),
+            (.pointerConstraints, zwp_pointer_constraints_v1_wire()!, 1, pointerConstraintsRequests),
+            (.keyboardShortcutsInhibit, zwp_keyboard_shortcuts_inhibit_manager_v1_wire()!, 1, shortcutsInhibitManagerRequests),
+        ]
+        if extensions.contains(.pointerConstraints) { router.addFilter(PointerConstraintFilter(seat: self)) }
+        for (option, interface, version, requests) in offered where extensions.contains(option) {
+            let owner = SeatExtensionGlobal(seat: self, interface: interface, requests: requests)
+            extensionOwners.append(owner)
+            if let g = Libwayland.createGlobal(display.display, interface, version: version, owner: owner) { extensionGlobals.append(g) }
+        }
     }
 
     deinit {
         if let global { Libwayland.destroyGlobal(global) }
+        for g in extensionGlobals { Libwayland.destroyGlobal(g) }
     }
+
+    private var extensionOwners: [SeatExtensionGlobal] = []
+    private var extensionGlobals: [OpaquePointer] = []
+    /// Keyboard-shortcut inhibitors of every client (SeatExtensions.swift).
+    var inhibitors: [ShortcutsInhibitor] = []
+    /// Pointer locks and confinements of every client (PointerConstraints.swift).
+    var constraints: [PointerConstraint] = []
 
     // MARK: Input
 
@@ -111,7 +141,7 @@ public final class Seat: GlobalOwner {
 
     func client(_ id: ClientID) -> SeatClient? { clients[id] }
 
-    private func clientRecord(_ pointer: OpaquePointer) -> SeatClient {
+    func clientRecord(_ pointer: OpaquePointer) -> SeatClient {
         let id = ClientID(pointer)
         if let existing = clients[id] { return existing }
         let record = SeatClient(id: id)
@@ -243,6 +273,10 @@ final class SeatClient {
     var pointers: [OpaquePointer] = []
     var keyboards: [OpaquePointer] = []
     var touches: [OpaquePointer] = []
+    var relativePointers: [OpaquePointer] = []
+    var swipeGestures: [OpaquePointer] = []
+    var pinchGestures: [OpaquePointer] = []
+    var holdGestures: [OpaquePointer] = []
     /// Touch points this client was sent down for and not yet up or cancel.
     var liveTouches: [Int32] = []
     /// Touch points cancelled for this client that the router still routes: swallowed.

@@ -10,6 +10,7 @@ public enum SerialKind: Sendable, Hashable {
     case pointerEnter, pointerLeave, button
     case keyboardEnter, keyboardLeave, key, modifiers
     case touchDown, touchUp
+    case gesture
 }
 
 /// The serials each client was sent, newest last, so that requests carrying a serial
