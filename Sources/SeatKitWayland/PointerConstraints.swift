@@ -80,9 +80,11 @@ extension Seat {
             guard let focus = router.pointerFocus, let here = focus.convert(router.pointerLocation) else { return .zero }
             let rects = constraint.region.map { $0.map { $0.intersection(focus.bounds) } } ?? [focus.bounds]
             guard let box = rects.first(where: { $0.contains(here) }) else { return .zero }
-            // Half-open rectangles: stay just inside the right and bottom edges.
-            let x = min(max(here.x + delta.dx, box.minX), box.maxX - 1e-3)
-            let y = min(max(here.y + delta.dy, box.minY), box.maxY - 1e-3)
+            // Half-open rectangles: stay inside the right and bottom edges by one step of
+            // wl_fixed_t (1/256), so the position clients read is inside too.
+            let step = 1.0 / 256
+            let x = min(max(here.x + delta.dx, box.minX), box.maxX - step)
+            let y = min(max(here.y + delta.dy, box.minY), box.maxY - step)
             return Vector(dx: x - here.x, dy: y - here.y)
         }
     }
