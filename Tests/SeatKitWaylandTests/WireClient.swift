@@ -69,6 +69,71 @@ final class WireClient {
         _ = message.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     }
 
+    /// Sends a request whose last argument is a file descriptor (SCM_RIGHTS ancillary data).
+    func send(_ object: UInt32, _ opcode: UInt16, _ arguments: [Any], passing fd: Int32) {
+        var body = [UInt8]()
+        for case let v as UInt32 in arguments { withUnsafeBytes(of: v.littleEndian) { body.append(contentsOf: $0) } }
+        var message = [UInt8]()
+        withUnsafeBytes(of: object.littleEndian) { message.append(contentsOf: $0) }
+        withUnsafeBytes(of: (UInt32(body.count + 8) << 16 | UInt32(opcode)).littleEndian) { message.append(contentsOf: $0) }
+        message += body
+        // struct cmsghdr { size_t len; int level; int type; } followed by the fd: CMSG_LEN(4) = 20.
+        var control = [UInt8](repeating: 0, count: 24)
+        control.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: 20, toByteOffset: 0, as: Int.self)
+            raw.storeBytes(of: SOL_SOCKET, toByteOffset: 8, as: Int32.self)
+            raw.storeBytes(of: Int32(SCM_RIGHTS), toByteOffset: 12, as: Int32.self)
+            raw.storeBytes(of: fd, toByteOffset: 16, as: Int32.self)
+        }
+        message.withUnsafeMutableBytes { data in
+            control.withUnsafeMutableBytes { control in
+                var iov = iovec(iov_base: data.baseAddress, iov_len: data.count)
+                withUnsafeMutablePointer(to: &iov) { iovPointer in
+                    var header = msghdr(msg_name: nil, msg_namelen: 0, msg_iov: iovPointer, msg_iovlen: 1,
+                                        msg_control: control.baseAddress, msg_controllen: control.count, msg_flags: 0)
+                    _ = sendmsg(self.fd, &header, 0)
+                }
+            }
+        }
+    }
+
+    /// The objects of a mapped window.
+    struct Window {
+        var surface: UInt32
+        var toplevel: UInt32
+    }
+
+    /// Maps a `width`×`height` xdg_toplevel with app id `appID`, as a minimal client does:
+    /// initial commit, ack of the configure, a shm buffer, commit.
+    func mapToplevel(appID: String, width: UInt32 = 200, height: UInt32 = 100) throws -> Window {
+        let compositor = try bind("wl_compositor", version: 4)
+        let shm = try bind("wl_shm", version: 1)
+        let wmBase = try bind("xdg_wm_base", version: 1)
+        let size = width * height * 4
+        let path = NSTemporaryDirectory() + "/seatkit-wire-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let file = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard file >= 0, ftruncate(file, off_t(size)) == 0 else { throw SessionError("no shm file") }
+        unlink(path)
+        defer { close(file) }
+        let pool = newID()
+        send(shm, 0, [pool, size], passing: file)  // wl_shm.create_pool(id, fd, size)
+        let buffer = newID()
+        send(pool, 0, [buffer, UInt32(0), width, height, width * 4, UInt32(1)])  // create_buffer, xrgb8888
+        let surface = newID()
+        send(compositor, 0, [surface])  // create_surface
+        let xdgSurface = newID()
+        send(wmBase, 2, [xdgSurface, surface])  // get_xdg_surface
+        let toplevel = newID()
+        send(xdgSurface, 1, [toplevel])  // get_toplevel
+        send(toplevel, 3, [appID])  // set_app_id
+        send(surface, 6, [])  // commit
+        guard let configure = read(until: { $0.object == xdgSurface && $0.opcode == 0 }) else { throw SessionError("no configure") }
+        send(xdgSurface, 4, [configure.uint(at: 0)])  // ack_configure
+        send(surface, 1, [buffer, UInt32(0), UInt32(0)])  // attach
+        send(surface, 6, [])  // commit
+        return Window(surface: surface, toplevel: toplevel)
+    }
+
     /// Reads messages until `stop` says so or the deadline passes; nil on timeout or hang-up.
     func read(until stop: (Message) -> Bool, timeout: Duration = KioskSession.timeout) -> Message? {
         let deadline = ContinuousClock.now + timeout
@@ -107,7 +172,7 @@ final class WireClient {
     func bind(_ interface: String, version: UInt32) throws -> UInt32 {
         guard let global = globals[interface] else { throw SessionError("no global \(interface)") }
         let id = newID()
-        send(2, 0, [global.name, interface, version, id])
+        send(2, 0, [global.name, interface, min(version, global.version), id])
         return id
     }
 }

@@ -25,6 +25,7 @@ protocol EventLoopWatching: AnyObject {
 ///     {"type": "button", "button": 272, "state": "pressed"}
 ///     {"type": "axis", "source": "wheel", "vertical": 15, "vertical120": 120}
 ///     {"type": "key", "key": 30, "state": "pressed"}
+///     {"type": "gesture", "kind": "swipe", "phase": "begin", "fingers": 3}   (update: dx, dy)
 ///
 /// A stand-in until the replay source (SeatKitReplay: `libinput record` files through real
 /// libinput) and the libinput source are merged; they plug in as other `InputSource`s.
@@ -115,6 +116,17 @@ final class ScriptedInputSource: InputSource {
                                            horizontalV120: try number("horizontal120", 0), verticalV120: try number("vertical120", 0),
                                            horizontalStop: object["horizontal_stop"] as? Bool ?? false,
                                            verticalStop: object["vertical_stop"] as? Bool ?? false))
+        case "gesture":
+            let kinds: [String: TouchpadGesture.Kind] = ["swipe": .swipe, "pinch": .pinch, "hold": .hold]
+            let phases: [String: GesturePhase] = ["begin": .begin, "update": .update, "end": .end(cancelled: false),
+                                                  "cancel": .end(cancelled: true)]
+            guard let gestureKind = kinds[object["kind"] as? String ?? ""], let phase = phases[object["phase"] as? String ?? ""] else {
+                throw BadLine(description: "a gesture needs a kind (swipe, pinch, hold) and a phase (begin, update, end, cancel)")
+            }
+            let delta = Vector(dx: try number("dx", 0), dy: try number("dy", 0))
+            kind = .touchpadGesture(TouchpadGesture(kind: gestureKind, phase: phase, fingers: Int(try number("fingers", 3)),
+                                                    delta: delta, unacceleratedDelta: delta,
+                                                    scale: try number("scale", 1), rotation: try number("rotation", 0)))
         case "key": kind = .key(keycode: UInt32(try number("key")), state: pressed() ? .pressed : .released)
         default: throw BadLine(description: "unknown type \(type)")
         }

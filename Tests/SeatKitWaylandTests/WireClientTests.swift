@@ -1,0 +1,109 @@
+import Testing
+
+/// Requests no Debian client makes on demand: serial checks, extensions, protocol errors.
+/// A hand-written wire client maps a window under the kiosk and makes them.
+extension EndToEndTests {
+    /// Starts a kiosk with devices, maps a wire-client window (the first, so it has keyboard
+    /// focus), binds wl_seat and gets its pointer, which the pointer then enters.
+    private func mappedWireClient() throws -> (KioskSession, WireClient, WireClient.Window, seat: UInt32, pointer: UInt32, enterSerial: UInt32) {
+        let session = try KioskSession()
+        try session.addDevices()
+        let wire = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
+        try wire.roundTripRegistry()
+        let seat = try wire.bind("wl_seat", version: 8)
+        let pointer = wire.newID()
+        wire.send(seat, 0, [pointer])  // get_pointer
+        let window = try wire.mapToplevel(appID: "wire")
+        _ = try session.waitForWindow("wire")
+        session.send([Script.move(20, 30)])
+        let enter = try #require(wire.read(until: { $0.object == pointer && $0.opcode == 0 }), "no wl_pointer.enter")
+        #expect(enter.uint(at: 1) == window.surface)
+        _ = try #require(wire.read(until: { $0.object == pointer && $0.opcode == 2 }), "no motion after enter")
+        return (session, wire, window, seat, pointer, enter.uint(at: 0))
+    }
+
+    @Test func setCursorWithAWrongSerialIsIgnoredAndWithTheEnterSerialHonoured() throws {
+        let (session, wire, _, _, pointer, enterSerial) = try mappedWireClient()
+        // New ids must be used in the order they are allocated: bind before newID.
+        let compositor = try wire.bind("wl_compositor", version: 4)
+        let cursor = wire.newID()
+        wire.send(compositor, 0, [cursor])  // create_surface
+        wire.send(pointer, 0, [enterSerial &+ 1000, cursor, UInt32(3), UInt32(4)])  // set_cursor, wrong serial
+        wire.send(pointer, 0, [enterSerial, cursor, UInt32(1), UInt32(2)])  // set_cursor, the enter's serial
+        try session.log.require("cursor wl_surface@\(cursor) hotspot 1,2")
+        #expect(!session.log.text.contains("hotspot 3,4"), "a wrong serial moved the cursor")
+    }
+
+    @Test func setCursorWithASurfaceThatHasAnotherRoleIsAProtocolError() throws {
+        let (session, wire, window, _, pointer, enterSerial) = try mappedWireClient()
+        wire.send(pointer, 0, [enterSerial, window.surface, UInt32(0), UInt32(0)])  // the toplevel's own surface
+        let error = try #require(wire.read(until: { $0.object == 1 && $0.opcode == 0 }), "no wl_display.error")
+        #expect(error.uint(at: 0) == pointer)
+        #expect(error.uint(at: 1) == 0, "wl_pointer.error.role")
+        try session.log.require("unmapped wire")
+        #expect(session.kioskIsRunning)
+    }
+
+    @Test func aLockedPointerStaysWhileTheClientGetsRelativeMotion() throws {
+        let (session, wire, window, _, pointer, _) = try mappedWireClient()
+        let relativeManager = try wire.bind("zwp_relative_pointer_manager_v1", version: 1)
+        let relative = wire.newID()
+        wire.send(relativeManager, 1, [relative, pointer])
+        let constraints = try wire.bind("zwp_pointer_constraints_v1", version: 1)
+        let lock = wire.newID()
+        wire.send(constraints, 1, [lock, window.surface, pointer, UInt32(0), UInt32(2)])  // lock_pointer, no region, persistent
+        #expect(wire.read(until: { $0.object == lock && $0.opcode == 0 }) != nil, "no locked event")
+
+        session.send([#"{"type": "pointer-motion", "device": 2, "dx": 10, "dy": -5}"#])
+        var sawMotion = false
+        let motion = try #require(wire.read(until: { message in
+            if message.object == pointer && message.opcode == 2 { sawMotion = true }
+            return message.object == relative && message.opcode == 0
+        }), "no relative motion")
+        // relative_motion(utime_hi, utime_lo, dx, dy, dx_unaccel, dy_unaccel), wl_fixed_t = value * 256.
+        #expect(Int32(bitPattern: motion.uint(at: 2)) == 10 * 256)
+        #expect(Int32(bitPattern: motion.uint(at: 3)) == -5 * 256)
+        #expect(!sawMotion, "a locked pointer moved")
+
+        // The relative motion was read after the kiosk handled it, so a wl_pointer.motion for
+        // it would have come before: sawMotion proves the pointer stayed.
+    }
+
+    @Test func swipeGesturesReachTheClientWithPointerFocus() throws {
+        let (session, wire, window, _, pointer, _) = try mappedWireClient()
+        let gestures = try wire.bind("zwp_pointer_gestures_v1", version: 3)
+        let swipe = wire.newID()
+        wire.send(gestures, 0, [swipe, pointer])  // get_swipe_gesture
+        session.send([#"{"type": "gesture", "device": 2, "kind": "swipe", "phase": "begin", "fingers": 3}"#,
+                      #"{"type": "gesture", "device": 2, "kind": "swipe", "phase": "update", "fingers": 3, "dx": 4, "dy": 2}"#,
+                      #"{"type": "gesture", "device": 2, "kind": "swipe", "phase": "end", "fingers": 3}"#])
+        let begin = try #require(wire.read(until: { $0.object == swipe && $0.opcode == 0 }))
+        #expect(begin.uint(at: 2) == window.surface)
+        #expect(begin.uint(at: 3) == 3)
+        let update = try #require(wire.read(until: { $0.object == swipe && $0.opcode == 1 }))
+        #expect(Int32(bitPattern: update.uint(at: 1)) == 4 * 256)
+        let end = try #require(wire.read(until: { $0.object == swipe && $0.opcode == 2 }))
+        #expect(end.uint(at: 2) == 0, "not cancelled")
+    }
+
+    @Test func aShortcutsInhibitorIsActiveWhileItsSurfaceHasKeyboardFocus() throws {
+        let (session, wire, window, seat, _, _) = try mappedWireClient()
+        let manager = try wire.bind("zwp_keyboard_shortcuts_inhibit_manager_v1", version: 1)
+        let inhibitor = wire.newID()
+        wire.send(manager, 1, [inhibitor, window.surface, seat])  // inhibit_shortcuts
+        #expect(wire.read(until: { $0.object == inhibitor && $0.opcode == 0 }) != nil, "no active event")
+
+        // Another window takes focus (a click on it): the inhibitor goes inactive.
+        let wev = try session.launch("wev")
+        let other = try session.waitForWindow("wev")
+        session.send([Script.move(other.x + 10, other.y + 10)] + Script.click())
+        try wev.output.require("wl_keyboard] enter:")
+        #expect(wire.read(until: { $0.object == inhibitor && $0.opcode == 1 }) != nil, "no inactive event")
+
+        // Inhibiting twice for one surface is a protocol error.
+        wire.send(manager, 1, [wire.newID(), window.surface, seat])
+        let error = try #require(wire.read(until: { $0.object == 1 && $0.opcode == 0 }), "no wl_display.error")
+        #expect(error.uint(at: 0) == manager)
+        #expect(error.uint(at: 1) == 0, "already_inhibited")
+    }
+}
