@@ -22,6 +22,8 @@ public final class ClientSurfaceResponder: Responder {
     public var acceptsKeyboardFocus = true
     /// Pointer position at the last enter or motion, surface-local.
     private var pointerLocation = SurfacePoint.zero
+    /// Touch points sent down on this surface and not yet up or cancelled.
+    private var touchIDs: [Int32] = []
 
     /// - Parameter surfaceResource: the client's wl_surface, a `struct wl_resource *`.
     public init(seat: Seat, surfaceResource: OpaquePointer) {
@@ -33,6 +35,9 @@ public final class ClientSurfaceResponder: Responder {
     /// The wl_surface is gone: send nothing more about it.
     public func surfaceDestroyed() {
         surfaceResource = nil
+        // The client forgets touch points of a destroyed surface itself.
+        if let devices { devices.liveTouches.removeAll { touchIDs.contains($0) } }
+        touchIDs.removeAll()
         if seat.pointerFocus === self { seat.pointerFocus = nil }
         if seat.keyboardFocus === self { seat.keyboardFocus = nil }
     }
@@ -45,6 +50,11 @@ public final class ClientSurfaceResponder: Responder {
     public func willLeaveTree() {
         if seat.pointerFocus === self { sendPointerLeave() }
         if seat.keyboardFocus === self { sendKeyboardLeave() }
+        // The router cancels touches of a removed surface without telling it; the client
+        // must hear it, or it waits for an up that never comes.
+        if !touchIDs.isEmpty, let devices {
+            cancelClientTouches(devices, stillRouted: devices.liveTouches.filter { !touchIDs.contains($0) })
+        }
     }
 
     // MARK: Touch
@@ -54,6 +64,7 @@ public final class ClientSurfaceResponder: Responder {
         for touch in event.touches {
             let serial = seat.nextSerial(.touchDown, for: client)
             devices.liveTouches.append(touch.id.rawValue)
+            touchIDs.append(touch.id.rawValue)
             for resource in devices.touches {
                 Libwayland.post(resource, WL_TOUCH_DOWN, .uint(serial), .uint(event.time.wireMilliseconds), .object(surface),
                                 .int(touch.id.rawValue), .fixed(touch.surfaceLocation.x), .fixed(touch.surfaceLocation.y))
@@ -82,6 +93,7 @@ public final class ClientSurfaceResponder: Responder {
         var sent = false
         for touch in event.touches {
             devices.cancelledTouches.removeAll { $0 == touch.id.rawValue }
+            touchIDs.removeAll { $0 == touch.id.rawValue }
             guard let index = devices.liveTouches.firstIndex(of: touch.id.rawValue) else { continue }
             devices.liveTouches.remove(at: index)
             guard surfaceResource != nil else { continue }
@@ -100,8 +112,14 @@ public final class ClientSurfaceResponder: Responder {
     public func touchesCancelled(_ event: TouchEvent, context: ResponderContext) {
         guard let devices, !devices.liveTouches.isEmpty else { return }
         let stillRouted = devices.liveTouches.filter { id in !event.touches.contains { $0.id.rawValue == id } }
+        cancelClientTouches(devices, stillRouted: stillRouted)
+    }
+
+    /// wl_touch.cancel to the client; `stillRouted` touches are swallowed until they end.
+    private func cancelClientTouches(_ devices: SeatClient, stillRouted: [Int32]) {
         devices.cancelledTouches.append(contentsOf: stillRouted)
         devices.liveTouches.removeAll()
+        touchIDs.removeAll()
         for resource in devices.touches { Libwayland.post(resource, WL_TOUCH_CANCEL) }
     }
 

@@ -100,6 +100,7 @@ final class WireClient {
     /// The objects of a mapped window.
     struct Window {
         var surface: UInt32
+        var xdgSurface: UInt32
         var toplevel: UInt32
     }
 
@@ -131,7 +132,7 @@ final class WireClient {
         send(xdgSurface, 4, [configure.uint(at: 0)])  // ack_configure
         send(surface, 1, [buffer, UInt32(0), UInt32(0)])  // attach
         send(surface, 6, [])  // commit
-        return Window(surface: surface, toplevel: toplevel)
+        return Window(surface: surface, xdgSurface: xdgSurface, toplevel: toplevel)
     }
 
     /// Reads messages until `stop` says so or the deadline passes; nil on timeout or hang-up.
@@ -166,6 +167,19 @@ final class WireClient {
         let callback = newID()
         send(1, 0, [callback])  // wl_display.sync
         guard read(until: { $0.object == callback }) != nil else { throw SessionError("no registry") }
+    }
+
+    /// wl_display.sync: true when its callback came back, i.e. the compositor handled every
+    /// earlier request without a protocol error.
+    func sync() -> Bool {
+        let callback = newID()
+        send(1, 0, [callback])
+        var failed = false
+        let last = read(until: { message in
+            if message.object == 1 && message.opcode == 0 { failed = true }
+            return message.object == callback || failed
+        })
+        return last != nil && !failed
     }
 
     /// wl_registry.bind: returns the new object's id.

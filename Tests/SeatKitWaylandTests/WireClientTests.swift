@@ -107,3 +107,44 @@ extension EndToEndTests {
         #expect(error.uint(at: 1) == 0, "already_inhibited")
     }
 }
+
+extension EndToEndTests {
+    /// A window unmapped under a finger and the pointer: the client is told (touch cancel,
+    /// pointer and keyboard leave) before its surface goes; then the surface is destroyed
+    /// while the finger keeps moving, and nothing more is sent about it, with no error.
+    @Test func aWindowUnmappedAndDestroyedUnderAFingerEndsItsTouchAndFocusCleanly() throws {
+        let (session, wire, window, seat, pointer, _) = try mappedWireClient()
+        let touch = wire.newID()
+        wire.send(seat, 2, [touch])  // get_touch
+        let keyboard = wire.newID()
+        wire.send(seat, 1, [keyboard])  // get_keyboard
+        #expect(wire.read(until: { $0.object == keyboard && $0.opcode == 1 }) != nil, "no keyboard enter")
+        session.send(Script.touchDown(50, 40))
+        #expect(wire.read(until: { $0.object == touch && $0.opcode == 0 }) != nil, "no touch down")
+
+        wire.send(window.toplevel, 0, [])  // xdg_toplevel.destroy: unmapped
+        var order: [String] = []
+        _ = wire.read(until: { message in
+            if message.object == touch && message.opcode == 4 { order.append("touch cancel") }
+            if message.object == pointer && message.opcode == 1 { order.append("pointer leave") }
+            if message.object == keyboard && message.opcode == 2 { order.append("keyboard leave") }
+            return order.count == 3
+        })
+        #expect(Set(order) == ["touch cancel", "pointer leave", "keyboard leave"])
+        try session.log.require("unmapped wire")
+
+        wire.send(window.xdgSurface, 0, [])  // xdg_surface.destroy
+        wire.send(window.surface, 0, [])  // wl_surface.destroy
+        session.send(Script.touchMove(55, 45) + Script.touchUp() + Script.tap(60, 60, id: 1) + [Script.move(70, 70)] + Script.click())
+        #expect(wire.sync(), "the client got a protocol error")
+        var late: [WireClient.Message] = []
+        let callback = wire.newID()
+        wire.send(1, 0, [callback])
+        _ = wire.read(until: { message in
+            if message.object == touch || message.object == pointer { late.append(message) }
+            return message.object == callback
+        })
+        #expect(late.isEmpty, "events about a destroyed surface: \(late.map { "\($0.object).\($0.opcode)" })")
+        #expect(session.kioskIsRunning)
+    }
+}
