@@ -74,6 +74,9 @@ extension EndToEndTests {
         let gestures = try wire.bind("zwp_pointer_gestures_v1", version: 3)
         let swipe = wire.newID()
         wire.send(gestures, 0, [swipe, pointer])  // get_swipe_gesture
+        // The kiosk reads the script and the client on different fds: make sure it has the
+        // gesture object before the gesture starts.
+        #expect(wire.sync())
         session.send([#"{"type": "gesture", "device": 2, "kind": "swipe", "phase": "begin", "fingers": 3}"#,
                       #"{"type": "gesture", "device": 2, "kind": "swipe", "phase": "update", "fingers": 3, "dx": 4, "dy": 2}"#,
                       #"{"type": "gesture", "device": 2, "kind": "swipe", "phase": "end", "fingers": 3}"#])
