@@ -23,7 +23,7 @@ public protocol HeadlessShellDelegate: AnyObject {
 ///
 /// Real compositors bring their own shell and use ``ClientSurfaceResponder`` directly; this
 /// one serves headless kiosks and end-to-end tests.
-public final class HeadlessShell: GlobalOwner {
+public final class HeadlessShell {
     public unowned let seat: Seat
     unowned let display: WaylandDisplay
     public weak var delegate: (any HeadlessShellDelegate)?
@@ -33,6 +33,8 @@ public final class HeadlessShell: GlobalOwner {
     public internal(set) var toplevels: [Toplevel] = []
 
     private var globals: [OpaquePointer] = []
+    /// The objects behind the globals (libwayland holds them unretained).
+    private var owners: [GlobalOwner] = []
     private var pendingFrameCallbacks: [FrameCallback] = []
     private var frameTimer: OpaquePointer?
     private lazy var frameTick = CallbackBox { [unowned self] in self.answerFrameCallbacks() }
@@ -56,8 +58,6 @@ public final class HeadlessShell: GlobalOwner {
         frameTimer = Libwayland.addTimer(display.loop, frameTick)
     }
 
-    private var owners: [GlobalOwner] = []
-
     deinit {
         if let frameTimer { Libwayland.removeSource(frameTimer) }
         for g in globals { Libwayland.destroyGlobal(g) }
@@ -69,8 +69,6 @@ public final class HeadlessShell: GlobalOwner {
         outputs.append(global)
         global.global = Libwayland.createGlobal(display.display, wl_output_wire()!, version: 4, owner: global)
     }
-
-    func bind(client: OpaquePointer, version: UInt32, id: UInt32) {}
 
     // MARK: Frame callbacks
 
