@@ -95,13 +95,14 @@ extension Seat {
 /// motion in its place (which it then lets through), so every filter and responder after it
 /// sees the constrained pointer. A lock sends the client relative motion itself.
 final class PointerConstraintFilter: InputFilter {
-    unowned let seat: Seat
+    /// Weak: the router keeps its filters, and may outlive the seat.
+    weak var seat: Seat?
     private var reinjecting = false
 
     init(seat: Seat) { self.seat = seat }
 
     func filter(_ event: InputEvent, router: Router) -> FilterDecision {
-        guard !reinjecting, case .pointerMotion(let delta, let raw) = event.kind,
+        guard !reinjecting, let seat, case .pointerMotion(let delta, let raw) = event.kind,
               let constraint = seat.activeConstraint else { return .pass }
         if constraint.kind == .lock {
             if let focus = seat.pointerFocus, let devices = seat.client(focus.client) {

@@ -151,3 +151,21 @@ extension EndToEndTests {
         #expect(session.kioskIsRunning)
     }
 }
+
+extension EndToEndTests {
+    /// A wheel click reaches a wl_pointer bound at version 8 as axis_source, axis_value120
+    /// and axis, closed by a frame (axis_discrete is for versions 5 to 7 only).
+    @Test func aWheelClickAtVersion8SendsValue120AndNoDiscrete() throws {
+        let (session, wire, _, _, pointer, _) = try mappedWireClient()
+        session.send([Script.scroll(vertical: 15, v120: 120)])
+        var seen: [UInt16: WireClient.Message] = [:]
+        _ = try #require(wire.read(until: { message in
+            if message.object == pointer { seen[message.opcode] = message }
+            return message.object == pointer && message.opcode == 5 && seen[4] != nil  // the frame after axis
+        }), "no axis frame")
+        #expect(seen[6]?.uint(at: 0) == 0, "axis_source wheel")
+        #expect(seen[9].map { ($0.uint(at: 0), Int32(bitPattern: $0.uint(at: 1))) } ?? (9, 9) == (0, 120), "axis_value120")
+        #expect(seen[8] == nil, "no axis_discrete at version 8")
+        #expect(seen[4].map { Int32(bitPattern: $0.uint(at: 2)) } == Int32(15 * 256), "axis value")
+    }
+}
