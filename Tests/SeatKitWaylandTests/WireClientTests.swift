@@ -169,3 +169,30 @@ extension EndToEndTests {
         #expect(seen[4].map { Int32(bitPattern: $0.uint(at: 2)) } == Int32(15 * 256), "axis value")
     }
 }
+
+extension EndToEndTests {
+    @Test func pinchAndHoldGesturesCarryScaleRotationAndCancellation() throws {
+        let (session, wire, window, _, pointer, _) = try mappedWireClient()
+        let gestures = try wire.bind("zwp_pointer_gestures_v1", version: 3)
+        let pinch = wire.newID()
+        wire.send(gestures, 1, [pinch, pointer])  // get_pinch_gesture
+        let hold = wire.newID()
+        wire.send(gestures, 3, [hold, pointer])  // get_hold_gesture (version 3)
+        #expect(wire.sync())
+        session.send([#"{"type": "gesture", "device": 2, "kind": "pinch", "phase": "begin", "fingers": 2}"#,
+                      #"{"type": "gesture", "device": 2, "kind": "pinch", "phase": "update", "fingers": 2, "scale": 1.5, "rotation": 10}"#,
+                      #"{"type": "gesture", "device": 2, "kind": "pinch", "phase": "end", "fingers": 2}"#,
+                      #"{"type": "gesture", "device": 2, "kind": "hold", "phase": "begin", "fingers": 3}"#,
+                      #"{"type": "gesture", "device": 2, "kind": "hold", "phase": "cancel", "fingers": 3}"#])
+        let begin = try #require(wire.read(until: { $0.object == pinch && $0.opcode == 0 }))
+        #expect(begin.uint(at: 2) == window.surface && begin.uint(at: 3) == 2)
+        // update(time, dx, dy, scale, rotation)
+        let update = try #require(wire.read(until: { $0.object == pinch && $0.opcode == 1 }))
+        #expect(Int32(bitPattern: update.uint(at: 3)) == Int32(384), "scale 1.5")
+        #expect(Int32(bitPattern: update.uint(at: 4)) == Int32(2560), "rotation 10")
+        #expect(wire.read(until: { $0.object == pinch && $0.opcode == 2 })?.uint(at: 2) == 0)
+        let holdBegin = try #require(wire.read(until: { $0.object == hold && $0.opcode == 0 }))
+        #expect(holdBegin.uint(at: 3) == 3)
+        #expect(wire.read(until: { $0.object == hold && $0.opcode == 1 })?.uint(at: 2) == 1, "hold end, cancelled")
+    }
+}
