@@ -196,3 +196,34 @@ extension EndToEndTests {
         #expect(wire.read(until: { $0.object == hold && $0.opcode == 1 })?.uint(at: 2) == 1, "hold end, cancelled")
     }
 }
+
+extension EndToEndTests {
+    /// A one-shot lock ends for good when the pointer leaves; a persistent one comes back
+    /// when the pointer returns to the surface.
+    @Test(arguments: [(lifetime: UInt32(1), relocks: false), (lifetime: UInt32(2), relocks: true)])
+    func aLockEndsWithTheFocusAndOnlyAPersistentOneReturns(lifetime: UInt32, relocks: Bool) throws {
+        let (session, wire, window, _, pointer, _) = try mappedWireClient()
+        let constraints = try wire.bind("zwp_pointer_constraints_v1", version: 1)
+        let lock = wire.newID()
+        wire.send(constraints, 1, [lock, window.surface, pointer, UInt32(0), lifetime])
+        #expect(wire.read(until: { $0.object == lock && $0.opcode == 0 }) != nil, "no locked event")
+
+        // Absolute motion is not locked: the pointer leaves the 200x100 window, and returns.
+        session.send([Script.move(500, 500)])
+        #expect(wire.read(until: { $0.object == lock && $0.opcode == 1 }) != nil, "no unlocked event")
+        session.send([Script.move(30, 30)])
+        var relocked = false
+        _ = try #require(wire.read(until: { message in
+            if message.object == lock && message.opcode == 0 { relocked = true }
+            return message.object == pointer && message.opcode == 0
+        }), "the pointer did not come back")
+        // A (re)lock is sent in the same dispatch as the enter, so before a later sync's reply.
+        let callback = wire.newID()
+        wire.send(1, 0, [callback])
+        _ = wire.read(until: { message in
+            if message.object == lock && message.opcode == 0 { relocked = true }
+            return message.object == callback
+        })
+        #expect(relocked == relocks)
+    }
+}
