@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "SeatKitXKB", targets: ["SeatKitXKB"]),
         .library(name: "SeatKitLibinput", targets: ["SeatKitLibinput"]),
         .library(name: "SeatKitReplay", targets: ["SeatKitReplay"]),
+        .library(name: "SeatKitWayland", targets: ["SeatKitWayland"]),
+        .executable(name: "kiosk", targets: ["kiosk"]),
         .executable(name: "seatkit", targets: ["seatkit"]),
     ],
     dependencies: [
@@ -52,6 +54,20 @@ let package = Package(
         .testTarget(name: "SeatKitXKBTests", dependencies: ["SeatKitXKB", "SeatKit", "AllocationCounter"]),
         .testTarget(name: "SeatKitLibinputTests", dependencies: ["SeatKit", "SeatKitLibinput"]),
         .testTarget(name: "SeatKitReplayTests", dependencies: ["SeatKit", "SeatKitLibinput", "SeatKitReplay"]),
+
+        // libwayland-server, the protocol code generated from protocols/ (committed; see
+        // protocols/generate.sh) and the C shims Swift needs (variadic functions).
+        .target(
+            name: "CWaylandServer",
+            linkerSettings: [.linkedLibrary("wayland-server")]
+        ),
+        // wl_seat and its devices for real clients, client-surface responders, serials,
+        // protocol extensions, and a minimal headless shell (wl_compositor, xdg_wm_base).
+        .target(name: "SeatKitWayland", dependencies: ["SeatKit", "CWaylandServer"]),
+        // A headless kiosk compositor that real clients connect to: the example to read first.
+        .executableTarget(name: "kiosk", dependencies: ["SeatKit", "SeatKitWayland"], path: "examples/kiosk"),
+        // End-to-end tests: the kiosk (built as a product) with real Debian clients.
+        .testTarget(name: "SeatKitWaylandTests", dependencies: ["SeatKit", "SeatKitWayland"]),
     ],
     swiftLanguageModes: [.v6]
 )

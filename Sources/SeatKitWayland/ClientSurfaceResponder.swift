@@ -1,0 +1,303 @@
+import CWaylandServer
+import SeatKit
+
+/// The responder of a surface backed by a client's wl_surface: it handles everything that
+/// reaches it by sending it to that one client's wl_pointer, wl_keyboard and wl_touch
+/// resources, in surface-local coordinates, with serials and frames. No other client sees it.
+///
+/// It never answers `.notHandled`: what reaches a client surface belongs to the client, so
+/// parents and the compositor delegate see nothing of it (put filters or recognizers above
+/// it to take input first). Focus changes always send leave to the old surface before enter
+/// to the new one, because the router tells the old responder first.
+///
+/// When the wl_surface is destroyed, call ``surfaceDestroyed()`` before removing the
+/// surface from the tree: nothing is sent about a destroyed surface.
+public final class ClientSurfaceResponder: Responder {
+    public unowned let seat: Seat
+    /// The client that owns the surface.
+    public let client: ClientID
+    /// The wl_surface (`struct wl_resource *`), until it is destroyed.
+    public private(set) var surfaceResource: OpaquePointer?
+    /// Whether the surface may take keyboard focus (a cursor or a drag icon may not).
+    public var acceptsKeyboardFocus = true
+    /// Pointer position at the last enter or motion, surface-local.
+    private var pointerLocation = SurfacePoint.zero
+    /// Touch points sent down on this surface and not yet up or cancelled.
+    private var touchIDs: [Int32] = []
+
+    /// - Parameter surfaceResource: the client's wl_surface, a `struct wl_resource *`.
+    public init(seat: Seat, surfaceResource: OpaquePointer) {
+        self.seat = seat
+        self.surfaceResource = surfaceResource
+        self.client = ClientID(Libwayland.client(of: surfaceResource))
+    }
+
+    /// The wl_surface is gone: send nothing more about it.
+    public func surfaceDestroyed() {
+        surfaceResource = nil
+        // The client forgets touch points of a destroyed surface itself.
+        if let devices { devices.liveTouches.removeAll { touchIDs.contains($0) } }
+        touchIDs.removeAll()
+        if seat.pointerFocus === self { seat.pointerFocus = nil }
+        if seat.keyboardFocus === self { seat.keyboardFocus = nil }
+    }
+
+    private var devices: SeatClient? { seat.client(client) }
+
+    /// Call before removing the surface from the tree while its wl_surface lives on (an
+    /// unmapped window): the client is told it lost pointer and keyboard focus, before the
+    /// router gives focus to someone else.
+    public func willLeaveTree() {
+        if seat.pointerFocus === self { sendPointerLeave() }
+        if seat.keyboardFocus === self { sendKeyboardLeave() }
+        // The router cancels touches of a removed surface without telling it; the client
+        // must hear it, or it waits for an up that never comes.
+        if !touchIDs.isEmpty, let devices {
+            cancelClientTouches(devices, stillRouted: devices.liveTouches.filter { !touchIDs.contains($0) })
+        }
+    }
+
+    // MARK: Touch
+
+    public func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
+        guard let surface = surfaceResource, let devices else { return .handled }
+        for touch in event.touches {
+            let serial = seat.nextSerial(.touchDown, for: client)
+            devices.liveTouches.append(touch.id.rawValue)
+            touchIDs.append(touch.id.rawValue)
+            for resource in devices.touches {
+                Libwayland.post(resource, WL_TOUCH_DOWN, .uint(serial), .uint(event.time.wireMilliseconds), .object(surface),
+                                .int(touch.id.rawValue), .fixed(touch.surfaceLocation.x), .fixed(touch.surfaceLocation.y))
+            }
+        }
+        seat.needsTouchFrame(devices)
+        return .handled
+    }
+
+    public func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
+        guard surfaceResource != nil, let devices else { return .handled }
+        var sent = false
+        for touch in event.touches where devices.liveTouches.contains(touch.id.rawValue) {
+            sent = true
+            for resource in devices.touches {
+                Libwayland.post(resource, WL_TOUCH_MOTION, .uint(event.time.wireMilliseconds), .int(touch.id.rawValue),
+                                .fixed(touch.surfaceLocation.x), .fixed(touch.surfaceLocation.y))
+            }
+        }
+        if sent { seat.needsTouchFrame(devices) }
+        return .handled
+    }
+
+    public func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
+        guard let devices else { return .handled }
+        var sent = false
+        for touch in event.touches {
+            devices.cancelledTouches.removeAll { $0 == touch.id.rawValue }
+            touchIDs.removeAll { $0 == touch.id.rawValue }
+            guard let index = devices.liveTouches.firstIndex(of: touch.id.rawValue) else { continue }
+            devices.liveTouches.remove(at: index)
+            guard surfaceResource != nil else { continue }
+            sent = true
+            let serial = seat.nextSerial(.touchUp, for: client)
+            for resource in devices.touches {
+                Libwayland.post(resource, WL_TOUCH_UP, .uint(serial), .uint(event.time.wireMilliseconds), .int(touch.id.rawValue))
+            }
+        }
+        if sent { seat.needsTouchFrame(devices) }
+        return .handled
+    }
+
+    /// wl_touch.cancel ends every touch point of the client, so the client's other touches
+    /// (if the router still routes them) are swallowed until they end.
+    public func touchesCancelled(_ event: TouchEvent, context: ResponderContext) {
+        guard let devices, !devices.liveTouches.isEmpty else { return }
+        let stillRouted = devices.liveTouches.filter { id in !event.touches.contains { $0.id.rawValue == id } }
+        cancelClientTouches(devices, stillRouted: stillRouted)
+    }
+
+    /// wl_touch.cancel to the client; `stillRouted` touches are swallowed until they end.
+    private func cancelClientTouches(_ devices: SeatClient, stillRouted: [Int32]) {
+        devices.cancelledTouches.append(contentsOf: stillRouted)
+        devices.liveTouches.removeAll()
+        touchIDs.removeAll()
+        for resource in devices.touches { Libwayland.post(resource, WL_TOUCH_CANCEL) }
+    }
+
+    // MARK: Pointer
+
+    public func pointerEntered(_ event: PointerCrossingEvent, context: ResponderContext) {
+        pointerLocation = event.surfaceLocation
+        if surfaceResource != nil, let devices { sendPointerEnter(to: devices.pointers) }
+        // After the enter: a constraint on this surface activates now (locked after enter).
+        seat.pointerFocus = self
+    }
+
+    func sendPointerEnter(to pointers: [OpaquePointer]) {
+        guard let surface = surfaceResource, !pointers.isEmpty else { return }
+        let serial = seat.nextSerial(.pointerEnter, for: client)
+        for resource in pointers {
+            Libwayland.post(resource, WL_POINTER_ENTER, .uint(serial), .object(surface),
+                            .fixed(pointerLocation.x), .fixed(pointerLocation.y))
+            frame(resource)
+        }
+    }
+
+    public func pointerLeft(_ event: PointerCrossingEvent, context: ResponderContext) {
+        sendPointerLeave()
+    }
+
+    private func sendPointerLeave() {
+        if seat.pointerFocus === self { seat.pointerFocus = nil }
+        guard let surface = surfaceResource, let devices, !devices.pointers.isEmpty else { return }
+        let serial = seat.nextSerial(.pointerLeave, for: client)
+        for resource in devices.pointers {
+            Libwayland.post(resource, WL_POINTER_LEAVE, .uint(serial), .object(surface))
+            frame(resource)
+        }
+    }
+
+    public func pointerMoved(_ event: PointerMotionEvent, context: ResponderContext) -> ResponderResult {
+        pointerLocation = event.surfaceLocation
+        guard surfaceResource != nil, let devices else { return .handled }
+        sendRelativeMotion(time: event.time, delta: event.delta, unaccelerated: event.unacceleratedDelta, to: devices)
+        for resource in devices.pointers {
+            Libwayland.post(resource, WL_POINTER_MOTION, .uint(event.time.wireMilliseconds),
+                            .fixed(event.surfaceLocation.x), .fixed(event.surfaceLocation.y))
+            frame(resource)
+        }
+        // The pointer may have entered or left a constraint's region.
+        seat.updateConstraints()
+        return .handled
+    }
+
+    public func pointerButton(_ event: PointerButtonEvent, context: ResponderContext) -> ResponderResult {
+        guard surfaceResource != nil, let devices, !devices.pointers.isEmpty else { return .handled }
+        let serial = seat.nextSerial(.button, for: client)
+        let state = event.state == .pressed ? WL_POINTER_BUTTON_STATE_PRESSED : WL_POINTER_BUTTON_STATE_RELEASED
+        for resource in devices.pointers {
+            Libwayland.post(resource, WL_POINTER_BUTTON, .uint(serial), .uint(event.time.wireMilliseconds),
+                            .uint(event.button), .uint(state.rawValue))
+            frame(resource)
+        }
+        return .handled
+    }
+
+    /// Per bound version: axis_source, axis_stop and axis_discrete from 5, axis_value120
+    /// (instead of axis_discrete) from 8; axis_relative_direction (9) is not in libwayland 1.21.
+    public func pointerAxis(_ event: PointerAxisEvent, context: ResponderContext) -> ResponderResult {
+        guard surfaceResource != nil, let devices else { return .handled }
+        let motion = event.motion
+        let time = event.time.wireMilliseconds
+        let isWheel = motion.source == .wheel || motion.source == .wheelTilt
+        let axes: [(axis: wl_pointer_axis, value: Double, v120: Double, discrete: Int32, stop: Bool)] = [
+            (WL_POINTER_AXIS_VERTICAL_SCROLL, motion.vertical, motion.verticalV120, motion.verticalDiscrete, motion.verticalStop),
+            (WL_POINTER_AXIS_HORIZONTAL_SCROLL, motion.horizontal, motion.horizontalV120, motion.horizontalDiscrete, motion.horizontalStop),
+        ]
+        for resource in devices.pointers {
+            let version = Libwayland.version(of: resource)
+            if version >= WL_POINTER_AXIS_SOURCE_SINCE_VERSION {
+                Libwayland.post(resource, WL_POINTER_AXIS_SOURCE, .uint(wireSource(motion.source, version: version).rawValue))
+            }
+            for a in axes where a.value != 0 || a.v120 != 0 || a.stop {
+                if isWheel, version >= WL_POINTER_AXIS_VALUE120_SINCE_VERSION, a.v120 != 0 {
+                    Libwayland.post(resource, WL_POINTER_AXIS_VALUE120, .uint(a.axis.rawValue), .int(Int32(a.v120)))
+                } else if isWheel, version >= WL_POINTER_AXIS_DISCRETE_SINCE_VERSION,
+                          version < WL_POINTER_AXIS_VALUE120_SINCE_VERSION, a.discrete != 0 {
+                    Libwayland.post(resource, WL_POINTER_AXIS_DISCRETE, .uint(a.axis.rawValue), .int(a.discrete))
+                }
+                if a.stop, version >= WL_POINTER_AXIS_STOP_SINCE_VERSION {
+                    Libwayland.post(resource, WL_POINTER_AXIS_STOP, .uint(time), .uint(a.axis.rawValue))
+                } else if a.value != 0 {
+                    Libwayland.post(resource, WL_POINTER_AXIS, .uint(time), .uint(a.axis.rawValue), .fixed(a.value))
+                }
+            }
+            frame(resource)
+        }
+        return .handled
+    }
+
+    private func wireSource(_ source: AxisSource, version: Int32) -> wl_pointer_axis_source {
+        switch source {
+        case .wheel: return WL_POINTER_AXIS_SOURCE_WHEEL
+        case .finger: return WL_POINTER_AXIS_SOURCE_FINGER
+        case .continuous: return WL_POINTER_AXIS_SOURCE_CONTINUOUS
+        case .wheelTilt:
+            return version >= WL_POINTER_AXIS_SOURCE_WHEEL_TILT_SINCE_VERSION ? WL_POINTER_AXIS_SOURCE_WHEEL_TILT : WL_POINTER_AXIS_SOURCE_WHEEL
+        }
+    }
+
+    public func touchpadGesture(_ event: TouchpadGestureEvent, context: ResponderContext) -> ResponderResult {
+        if let surface = surfaceResource, let devices { sendGesture(event, surface: surface, to: devices) }
+        return .handled
+    }
+
+    func frame(_ pointer: OpaquePointer) {
+        if Libwayland.version(of: pointer) >= WL_POINTER_FRAME_SINCE_VERSION { Libwayland.post(pointer, WL_POINTER_FRAME) }
+    }
+
+    // MARK: Keyboard
+
+    public var canBecomeFirstResponder: Bool { acceptsKeyboardFocus && surfaceResource != nil }
+
+    public func didBecomeFirstResponder(context: ResponderContext) {
+        seat.keyboardFocus = self
+        guard let devices else { return }
+        sendKeyboardEnter(to: devices.keyboards)
+    }
+
+    /// Enter with the keys held now (evdev codes), then the modifier state.
+    func sendKeyboardEnter(to keyboards: [OpaquePointer]) {
+        guard let surface = surfaceResource, let devices, !keyboards.isEmpty else { return }
+        let serial = seat.nextSerial(.keyboardEnter, for: client)
+        let keys = seat.router.pressedKeys
+        for resource in keyboards {
+            Libwayland.post(resource, WL_KEYBOARD_ENTER, .uint(serial), .object(surface), .array(keys))
+        }
+        sendModifiers(seat.modifierMasks, to: devices, keyboards: keyboards, force: true)
+    }
+
+    public func didResignFirstResponder(context: ResponderContext) {
+        sendKeyboardLeave()
+    }
+
+    private func sendKeyboardLeave() {
+        if seat.keyboardFocus === self { seat.keyboardFocus = nil }
+        guard let surface = surfaceResource, let devices, !devices.keyboards.isEmpty else { return }
+        let serial = seat.nextSerial(.keyboardLeave, for: client)
+        for resource in devices.keyboards { Libwayland.post(resource, WL_KEYBOARD_LEAVE, .uint(serial), .object(surface)) }
+        devices.sentModifiers = nil
+    }
+
+    public func keyDown(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
+        // Clients repeat keys themselves (wl_keyboard.repeat_info); repeats are not sent.
+        if event.state == .repeated { return .handled }
+        sendKey(event, state: WL_KEYBOARD_KEY_STATE_PRESSED)
+        return .handled
+    }
+
+    public func keyUp(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
+        sendKey(event, state: WL_KEYBOARD_KEY_STATE_RELEASED)
+        return .handled
+    }
+
+    private func sendKey(_ event: KeyEvent, state: wl_keyboard_key_state) {
+        seat.modifierMasks = event.modifierMasks
+        guard surfaceResource != nil, let devices, !devices.keyboards.isEmpty else { return }
+        let serial = seat.nextSerial(.key, for: client)
+        for resource in devices.keyboards {
+            Libwayland.post(resource, WL_KEYBOARD_KEY, .uint(serial), .uint(event.time.wireMilliseconds),
+                            .uint(event.keycode), .uint(state.rawValue))
+        }
+        sendModifiers(event.modifierMasks, to: devices, keyboards: devices.keyboards, force: false)
+    }
+
+    private func sendModifiers(_ masks: ModifierMasks, to devices: SeatClient, keyboards: [OpaquePointer], force: Bool) {
+        guard force || devices.sentModifiers != masks else { return }
+        devices.sentModifiers = masks
+        let serial = seat.nextSerial(.modifiers, for: client)
+        for resource in keyboards {
+            Libwayland.post(resource, WL_KEYBOARD_MODIFIERS, .uint(serial), .uint(masks.depressed), .uint(masks.latched),
+                            .uint(masks.locked), .uint(masks.group))
+        }
+    }
+}

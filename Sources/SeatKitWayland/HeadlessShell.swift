@@ -1,0 +1,439 @@
+import CWaylandServer
+import SeatKit
+
+/// What a headless shell tells its compositor.
+public protocol HeadlessShellDelegate: AnyObject {
+    /// A toplevel committed its first buffer after acknowledging a configure: place its
+    /// ``Toplevel/surface`` in an output's tree to make it receive input.
+    func shell(_ shell: HeadlessShell, mapped toplevel: Toplevel)
+    /// A toplevel lost its buffer or its role object; the shell has already taken its
+    /// surface out of the tree, sending the client leave events first.
+    func shell(_ shell: HeadlessShell, unmapped toplevel: Toplevel)
+}
+
+/// The globals a client needs to show a window on a compositor that draws nothing:
+/// wl_compositor (5), wl_subcompositor (1), wl_shm (libwayland's), xdg_wm_base (3), an empty
+/// wl_data_device_manager (3) and one wl_output (4) per output.
+///
+/// Each wl_surface becomes a ``SeatKit/Surface`` whose responder is a
+/// ``ClientSurfaceResponder``; its frame follows the committed buffer's size (divided by the
+/// buffer scale), its input region the committed wl_region. Buffers are released as soon
+/// as they are attached and frame callbacks are answered every 16 ms: nothing is drawn.
+/// Subsurfaces are placed and stacked, but committed as if desynchronized.
+///
+/// Real compositors bring their own shell and use ``ClientSurfaceResponder`` directly; this
+/// one serves headless kiosks and end-to-end tests.
+public final class HeadlessShell {
+    public unowned let seat: Seat
+    unowned let display: WaylandDisplay
+    public weak var delegate: (any HeadlessShellDelegate)?
+    /// The size suggested in every toplevel's first configure; (0, 0) lets the client choose.
+    public var suggestedToplevelSize = (width: Int32(0), height: Int32(0))
+    /// Mapped toplevels, oldest first.
+    public internal(set) var toplevels: [Toplevel] = []
+
+    private var globals: [OpaquePointer] = []
+    /// The objects behind the globals (libwayland holds them unretained).
+    private var owners: [GlobalOwner] = []
+    private var pendingFrameCallbacks: [FrameCallback] = []
+    private var frameTimer: OpaquePointer?
+    private lazy var frameTick = CallbackBox { [unowned self] in self.answerFrameCallbacks() }
+    private var outputs: [OutputGlobal] = []
+
+    public init(display: WaylandDisplay, seat: Seat) {
+        self.display = display
+        self.seat = seat
+        display.addSharedMemory()
+        let compositor = CompositorGlobal(shell: self)
+        let subcompositor = SubcompositorGlobal(shell: self)
+        let wmBase = WMBaseGlobal(shell: self)
+        let dataDevices = DataDeviceManagerGlobal()
+        owners = [compositor, subcompositor, wmBase, dataDevices]
+        for (owner, interface, version) in [(compositor as GlobalOwner, wl_compositor_wire()!, Int32(5)),
+                                            (subcompositor, wl_subcompositor_wire()!, 1),
+                                            (wmBase, xdg_wm_base_wire()!, 3),
+                                            (dataDevices, wl_data_device_manager_wire()!, 3)] {
+            if let g = Libwayland.createGlobal(display.display, interface, version: version, owner: owner) { globals.append(g) }
+        }
+        frameTimer = Libwayland.addTimer(display.loop, frameTick)
+    }
+
+    deinit {
+        if let frameTimer { Libwayland.removeSource(frameTimer) }
+        for g in globals { Libwayland.destroyGlobal(g) }
+    }
+
+    /// Advertises `output` as a wl_output (its mode, position, scale and transform).
+    public func advertise(_ output: Output) {
+        let global = OutputGlobal(output: output)
+        outputs.append(global)
+        global.global = Libwayland.createGlobal(display.display, wl_output_wire()!, version: 4, owner: global)
+    }
+
+    // MARK: Frame callbacks
+
+    func queueFrameCallbacks(_ callbacks: [FrameCallback]) {
+        guard !callbacks.isEmpty else { return }
+        let wasEmpty = pendingFrameCallbacks.isEmpty
+        pendingFrameCallbacks.append(contentsOf: callbacks)
+        if wasEmpty, let frameTimer { Libwayland.armTimer(frameTimer, milliseconds: 16) }
+    }
+
+    private func answerFrameCallbacks() {
+        let callbacks = pendingFrameCallbacks
+        pendingFrameCallbacks.removeAll()
+        let ms = seat.router.clock.now.wireMilliseconds
+        for callback in callbacks { callback.done(time: ms) }
+    }
+
+    // MARK: Toplevels
+
+    func toplevelMapped(_ toplevel: Toplevel) {
+        toplevels.append(toplevel)
+        delegate?.shell(self, mapped: toplevel)
+    }
+
+    func toplevelUnmapped(_ toplevel: Toplevel) {
+        guard let index = toplevels.firstIndex(where: { $0 === toplevel }) else { return }
+        toplevels.remove(at: index)
+        toplevel.shellSurface?.leaveTree()
+        delegate?.shell(self, unmapped: toplevel)
+    }
+}
+
+// MARK: - wl_compositor
+
+private final class CompositorGlobal: GlobalOwner {
+    unowned let shell: HeadlessShell
+    init(shell: HeadlessShell) { self.shell = shell }
+
+    func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
+        _ = Libwayland.createResource(client, wl_compositor_wire()!, version: Int32(version), id: id,
+                                      implementation: compositorRequests, object: self)
+    }
+}
+
+private nonisolated(unsafe) let compositorRequests = Libwayland.table(wl_compositor_requests(
+    create_surface: { client, resource, id in
+        guard let client, let resource, let owner = Libwayland.object(resource, as: CompositorGlobal.self) else { return }
+        let surface = ShellSurface(shell: owner.shell)
+        guard let r = Libwayland.createResource(client, wl_surface_wire()!, version: Libwayland.version(of: resource), id: id,
+                                                implementation: surfaceRequests, object: surface) else { return }
+        surface.created(resource: r)
+    },
+    create_region: { client, _, id in
+        guard let client else { return }
+        _ = Libwayland.createResource(client, wl_region_wire()!, version: 1, id: id, implementation: regionRequests, object: Region())
+    }
+))
+
+// MARK: - wl_region
+
+/// A wl_region: rectangles added and subtracted in order, kept as a union of rectangles.
+final class Region {
+    var rects: [SurfaceRect] = []
+
+    func add(_ r: SurfaceRect) { if !r.isEmpty { rects.append(r) } }
+
+    func subtract(_ cut: SurfaceRect) {
+        var result: [SurfaceRect] = []
+        for r in rects {
+            let overlap = r.intersection(cut)
+            if overlap.isEmpty {
+                result.append(r)
+                continue
+            }
+            // Up to four pieces of r around the overlap: above, below, left, right.
+            let pieces = [
+                SurfaceRect(x: r.minX, y: r.minY, width: r.size.width, height: overlap.minY - r.minY),
+                SurfaceRect(x: r.minX, y: overlap.maxY, width: r.size.width, height: r.maxY - overlap.maxY),
+                SurfaceRect(x: r.minX, y: overlap.minY, width: overlap.minX - r.minX, height: overlap.size.height),
+                SurfaceRect(x: overlap.maxX, y: overlap.minY, width: r.maxX - overlap.maxX, height: overlap.size.height),
+            ]
+            result.append(contentsOf: pieces.filter { !$0.isEmpty })
+        }
+        rects = result
+    }
+}
+
+private func rect(_ x: Int32, _ y: Int32, _ w: Int32, _ h: Int32) -> SurfaceRect {
+    SurfaceRect(x: Double(x), y: Double(y), width: Double(max(0, w)), height: Double(max(0, h)))
+}
+
+private nonisolated(unsafe) let regionRequests = Libwayland.table(wl_region_requests(
+    destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } },
+    add: { _, resource, x, y, w, h in Libwayland.object(resource, as: Region.self)?.add(rect(x, y, w, h)) },
+    subtract: { _, resource, x, y, w, h in Libwayland.object(resource, as: Region.self)?.subtract(rect(x, y, w, h)) }
+))
+
+// MARK: - wl_surface
+
+/// A wl_callback waiting for the next frame; forgotten if the client destroys it first.
+final class FrameCallback: ResourceObject {
+    var resource: OpaquePointer?
+    func done(time: UInt32) {
+        guard let resource else { return }
+        Libwayland.post(resource, WL_CALLBACK_DONE, .uint(time))
+        Libwayland.destroyResource(resource)
+    }
+    func resourceDestroyed() { resource = nil }
+}
+
+/// The role a wl_surface took: once set it never changes (wl_surface's role rule).
+enum SurfaceRole: Equatable { case none, xdgToplevel, xdgPopup, subsurface, cursor }
+
+/// A client's wl_surface, and the SeatKit surface that stands for it in the tree.
+final class ShellSurface: ResourceObject {
+    unowned let shell: HeadlessShell
+    var resource: OpaquePointer?
+    /// The node in SeatKit's tree; its responder sends input to the client.
+    private(set) var node: Surface!
+    var responder: ClientSurfaceResponder!
+    private(set) var role = SurfaceRole.none
+
+    // Double-buffered state.
+    private var pendingBufferSize: (Int32, Int32)?? = nil  // nil: no attach; .some(nil): null buffer
+    private var pendingInputRegion: [SurfaceRect]?? = nil
+    private var pendingScale: Int32?
+    private var pendingCallbacks: [FrameCallback] = []
+    private(set) var hasBuffer = false
+    private var bufferSize = (Int32(0), Int32(0))
+    private var scale: Int32 = 1
+
+    /// The xdg_surface or subsurface that gives the surface its role.
+    var xdgSurface: XDGSurface?
+    var subsurface: Subsurface?
+    /// Subsurfaces with a position to apply at this (parent's) next commit.
+    var childrenAwaitingPosition: [Subsurface] = []
+
+    init(shell: HeadlessShell) { self.shell = shell }
+
+    func created(resource: OpaquePointer) {
+        self.resource = resource
+        responder = ClientSurfaceResponder(seat: shell.seat, surfaceResource: resource)
+        node = Surface(name: "wl_surface@\(Libwayland.id(of: resource))", frame: SurfaceRect(x: 0, y: 0, width: 0, height: 0),
+                       responder: responder)
+    }
+
+    /// Gives the surface `role`; false if it already has another one.
+    func assignRole(_ newRole: SurfaceRole) -> Bool {
+        if role == newRole { return true }
+        guard role == .none else { return false }
+        role = newRole
+        return true
+    }
+
+    func attach(_ buffer: OpaquePointer?) {
+        guard let buffer else {
+            pendingBufferSize = .some(nil)
+            return
+        }
+        // Nothing is drawn: the buffer goes back to the client at once.
+        pendingBufferSize = .some(Libwayland.shmBufferSize(buffer) ?? (1, 1))
+        Libwayland.post(buffer, WL_BUFFER_RELEASE)
+    }
+
+    func setInputRegion(_ region: OpaquePointer?) {
+        pendingInputRegion = .some(region.flatMap { Libwayland.object($0, as: Region.self)?.rects })
+    }
+
+    func frame(_ client: OpaquePointer, id: UInt32) {
+        let callback = FrameCallback()
+        callback.resource = Libwayland.createResource(client, wl_callback_wire()!, version: 1, id: id,
+                                                      implementation: nil, object: callback)
+        pendingCallbacks.append(callback)
+    }
+
+    func setScale(_ scale: Int32) {
+        guard scale > 0 else {
+            if let resource { Libwayland.postError(resource, code: WL_SURFACE_ERROR_INVALID_SCALE.rawValue, "scale must be positive") }
+            return
+        }
+        pendingScale = scale
+    }
+
+    func commit() {
+        if let xdgSurface, !xdgSurface.checkCommit(attaching: pendingBufferSize) { return }
+        if let s = pendingScale { scale = s }
+        pendingScale = nil
+        if let size = pendingBufferSize {
+            if let size {
+                hasBuffer = true
+                bufferSize = size
+            } else {
+                hasBuffer = false
+            }
+        }
+        pendingBufferSize = nil
+        if let region = pendingInputRegion { node.inputRegion = region }
+        pendingInputRegion = nil
+        let size = hasBuffer ? Size(width: Double(bufferSize.0 / scale), height: Double(bufferSize.1 / scale)) : .zero
+        var frame = node.frame
+        frame.size = size
+        for child in childrenAwaitingPosition { child.applyPosition() }
+        childrenAwaitingPosition.removeAll()
+        node.frame = frame
+        node.isHidden = !hasBuffer
+        shell.queueFrameCallbacks(pendingCallbacks)
+        pendingCallbacks.removeAll()
+        xdgSurface?.committed()
+    }
+
+    /// Takes the node out of the tree, telling the client it lost focus first.
+    func leaveTree() {
+        responder.willLeaveTree()
+        node.removeFromParent()
+    }
+
+    func resourceDestroyed() {
+        responder.surfaceDestroyed()
+        if let resource { shell.seat.cursorSurfaceDestroyed(resource) }
+        resource = nil
+        xdgSurface?.surfaceDestroyed()
+        subsurface?.surfaceDestroyed()
+        node.removeFromParent()
+        for callback in pendingCallbacks { callback.done(time: 0) }
+        pendingCallbacks.removeAll()
+    }
+}
+
+private nonisolated(unsafe) let surfaceRequests = Libwayland.table(wl_surface_requests(
+    destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } },
+    attach: { _, resource, buffer, _, _ in Libwayland.object(resource, as: ShellSurface.self)?.attach(buffer) },
+    damage: { _, _, _, _, _, _ in },
+    frame: { client, resource, id in
+        guard let client else { return }
+        Libwayland.object(resource, as: ShellSurface.self)?.frame(client, id: id)
+    },
+    set_opaque_region: { _, _, _ in },
+    set_input_region: { _, resource, region in Libwayland.object(resource, as: ShellSurface.self)?.setInputRegion(region) },
+    commit: { _, resource in Libwayland.object(resource, as: ShellSurface.self)?.commit() },
+    set_buffer_transform: { _, _, _ in },
+    set_buffer_scale: { _, resource, scale in Libwayland.object(resource, as: ShellSurface.self)?.setScale(scale) },
+    damage_buffer: { _, _, _, _, _, _ in },
+    offset: { _, _, _, _ in }
+))
+
+// MARK: - wl_subcompositor
+
+private final class SubcompositorGlobal: GlobalOwner {
+    unowned let shell: HeadlessShell
+    init(shell: HeadlessShell) { self.shell = shell }
+
+    func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
+        _ = Libwayland.createResource(client, wl_subcompositor_wire()!, version: Int32(version), id: id,
+                                      implementation: subcompositorRequests, object: self)
+    }
+}
+
+/// A wl_subsurface: its surface's node is a child of the parent's node.
+final class Subsurface: ResourceObject {
+    weak var surface: ShellSurface?
+    weak var parent: ShellSurface?
+    private var pendingPosition: (Int32, Int32)?
+
+    init(surface: ShellSurface, parent: ShellSurface) {
+        self.surface = surface
+        self.parent = parent
+        parent.node.addChild(surface.node)
+    }
+
+    func setPosition(_ x: Int32, _ y: Int32) {
+        pendingPosition = (x, y)
+        if let parent, !parent.childrenAwaitingPosition.contains(where: { $0 === self }) {
+            parent.childrenAwaitingPosition.append(self)
+        }
+    }
+
+    func applyPosition() {
+        guard let (x, y) = pendingPosition, let node = surface?.node else { return }
+        pendingPosition = nil
+        node.frame.origin = SurfacePoint(x: Double(x), y: Double(y))
+    }
+
+    /// Restacks just above (or below) `sibling`, which may be the parent itself.
+    func place(relativeTo sibling: OpaquePointer?, above: Bool, resource: OpaquePointer) {
+        guard let parent, let node = surface?.node, let other = Libwayland.object(sibling, as: ShellSurface.self) else { return }
+        if other === parent {
+            parent.node.insertChild(node, at: above ? 0 : 0)
+            return
+        }
+        guard other.subsurface?.parent === parent, let index = parent.node.children.firstIndex(where: { $0 === other.node }) else {
+            Libwayland.postError(resource, code: WL_SUBSURFACE_ERROR_BAD_SURFACE.rawValue, "not a sibling or the parent")
+            return
+        }
+        node.removeFromParent()
+        let target = parent.node.children.firstIndex(where: { $0 === other.node }) ?? index
+        parent.node.insertChild(node, at: above ? target + 1 : target)
+    }
+
+    func surfaceDestroyed() { surface = nil }
+
+    func resourceDestroyed() {
+        surface?.node.removeFromParent()
+        surface?.subsurface = nil
+    }
+}
+
+private nonisolated(unsafe) let subcompositorRequests = Libwayland.table(wl_subcompositor_requests(
+    destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } },
+    get_subsurface: { client, resource, id, surfaceResource, parentResource in
+        guard let client, let resource,
+              let surface = Libwayland.object(surfaceResource, as: ShellSurface.self),
+              let parent = Libwayland.object(parentResource, as: ShellSurface.self) else { return }
+        if surface === parent || parent.node.isDescendant(of: surface.node) {
+            Libwayland.postError(resource, code: WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE.rawValue, "a surface cannot be its own ancestor")
+            return
+        }
+        guard surface.assignRole(.subsurface), surface.subsurface == nil else {
+            Libwayland.postError(resource, code: WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE.rawValue, "the surface already has a role")
+            return
+        }
+        let sub = Subsurface(surface: surface, parent: parent)
+        surface.subsurface = sub
+        _ = Libwayland.createResource(client, wl_subsurface_wire()!, version: 1, id: id, implementation: subsurfaceRequests, object: sub)
+    }
+))
+
+private nonisolated(unsafe) let subsurfaceRequests = Libwayland.table(wl_subsurface_requests(
+    destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } },
+    set_position: { _, resource, x, y in Libwayland.object(resource, as: Subsurface.self)?.setPosition(x, y) },
+    place_above: { _, resource, sibling in
+        guard let resource else { return }
+        Libwayland.object(resource, as: Subsurface.self)?.place(relativeTo: sibling, above: true, resource: resource)
+    },
+    place_below: { _, resource, sibling in
+        guard let resource else { return }
+        Libwayland.object(resource, as: Subsurface.self)?.place(relativeTo: sibling, above: false, resource: resource)
+    },
+    set_sync: { _, _ in },
+    set_desync: { _, _ in }
+))
+
+// MARK: - wl_output
+
+private final class OutputGlobal: GlobalOwner {
+    let output: Output
+    var global: OpaquePointer?
+    init(output: Output) { self.output = output }
+
+    func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
+        guard let r = Libwayland.createResource(client, wl_output_wire()!, version: Int32(version), id: id,
+                                                implementation: outputRequests, object: self) else { return }
+        Libwayland.post(r, WL_OUTPUT_GEOMETRY, .int(Int32(output.position.x)), .int(Int32(output.position.y)), .int(0), .int(0),
+                        .int(Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue)), .string("SeatKit"), .string("headless"),
+                        .int(output.transform.rawValue))
+        Libwayland.post(r, WL_OUTPUT_MODE, .uint(WL_OUTPUT_MODE_CURRENT.rawValue | WL_OUTPUT_MODE_PREFERRED.rawValue),
+                        .int(Int32(output.modeSize.width)), .int(Int32(output.modeSize.height)), .int(60_000))
+        if version >= WL_OUTPUT_SCALE_SINCE_VERSION { Libwayland.post(r, WL_OUTPUT_SCALE, .int(Int32(output.scale.rounded(.up)))) }
+        if version >= WL_OUTPUT_NAME_SINCE_VERSION {
+            Libwayland.post(r, WL_OUTPUT_NAME, .string(output.name))
+            Libwayland.post(r, WL_OUTPUT_DESCRIPTION, .string("SeatKit headless output \(output.name)"))
+        }
+        if version >= WL_OUTPUT_DONE_SINCE_VERSION { Libwayland.post(r, WL_OUTPUT_DONE) }
+    }
+}
+
+private nonisolated(unsafe) let outputRequests = Libwayland.table(wl_output_requests(
+    release: { _, resource in if let resource { Libwayland.destroyResource(resource) } }
+))

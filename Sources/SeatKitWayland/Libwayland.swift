@@ -1,0 +1,213 @@
+import CWaylandServer
+import Glibc
+
+/// Every call SeatKitWayland makes into libwayland-server, in one place: to trace the wire,
+/// set `Libwayland.traceEvents`; to see what the library depends on, read this file.
+///
+/// Handles are libwayland's own pointers (`wl_display *`, `wl_resource *`, `wl_client *`),
+/// seen from Swift as `OpaquePointer`. Everything here runs on the event loop's thread.
+enum Libwayland {
+    /// Prints every event posted to a client, for debugging (`SEATKIT_WAYLAND_TRACE=1`).
+    nonisolated(unsafe) static var traceEvents = getenv("SEATKIT_WAYLAND_TRACE") != nil
+
+    // MARK: Display and event loop
+
+    static func createDisplay() -> OpaquePointer? { wl_display_create() }
+    static func destroyClients(_ display: OpaquePointer) { wl_display_destroy_clients(display) }
+    static func destroyDisplay(_ display: OpaquePointer) { wl_display_destroy(display) }
+    static func addSocket(_ display: OpaquePointer, name: String) -> Bool { wl_display_add_socket(display, name) == 0 }
+    static func addSocketAuto(_ display: OpaquePointer) -> String? {
+        guard let name = wl_display_add_socket_auto(display) else { return nil }
+        return String(cString: name)
+    }
+    static func eventLoop(_ display: OpaquePointer) -> OpaquePointer { wl_display_get_event_loop(display) }
+    static func flushClients(_ display: OpaquePointer) { wl_display_flush_clients(display) }
+    static func run(_ display: OpaquePointer) { wl_display_run(display) }
+    static func terminate(_ display: OpaquePointer) { wl_display_terminate(display) }
+    static func nextSerial(_ display: OpaquePointer) -> UInt32 { wl_display_next_serial(display) }
+    static func initShm(_ display: OpaquePointer) -> Bool { wl_display_init_shm(display) == 0 }
+
+    /// Waits up to `timeout` milliseconds (-1: forever) for something to happen and handles it.
+    static func dispatch(_ loop: OpaquePointer, timeout: Int32) { _ = wl_event_loop_dispatch(loop, timeout) }
+
+    static func addTimer(_ loop: OpaquePointer, _ box: CallbackBox) -> OpaquePointer? {
+        wl_event_loop_add_timer(loop, { data in
+            Unmanaged<CallbackBox>.fromOpaque(data!).takeUnretainedValue().action()
+            return 0
+        }, Unmanaged.passUnretained(box).toOpaque())
+    }
+
+    /// Arms a timer `milliseconds` from now; 0 disarms it.
+    static func armTimer(_ source: OpaquePointer, milliseconds: Int32) { _ = wl_event_source_timer_update(source, milliseconds) }
+    static func removeSource(_ source: OpaquePointer) { _ = wl_event_source_remove(source) }
+
+    static func addReadableFD(_ loop: OpaquePointer, _ fd: Int32, _ box: CallbackBox) -> OpaquePointer? {
+        wl_event_loop_add_fd(loop, fd, UInt32(WL_EVENT_READABLE | WL_EVENT_HANGUP), { _, _, data in
+            Unmanaged<CallbackBox>.fromOpaque(data!).takeUnretainedValue().action()
+            return 0
+        }, Unmanaged.passUnretained(box).toOpaque())
+    }
+
+    // MARK: Globals
+
+    /// Advertises a global. `bind` runs with the object behind `owner` when a client binds it.
+    static func createGlobal(_ display: OpaquePointer, _ interface: UnsafePointer<wl_interface>, version: Int32,
+                             owner: GlobalOwner) -> OpaquePointer? {
+        wl_global_create(display, interface, version, Unmanaged.passUnretained(owner as AnyObject).toOpaque()) { client, data, version, id in
+            let owner = Unmanaged<AnyObject>.fromOpaque(data!).takeUnretainedValue() as! GlobalOwner
+            owner.bind(client: client!, version: version, id: id)
+        }
+    }
+
+    static func destroyGlobal(_ global: OpaquePointer) { wl_global_destroy(global) }
+
+    // MARK: Resources
+
+    /// Creates a resource with request handlers `implementation` (a generated `*_interface`
+    /// struct of function pointers) and `object` as its user data. The resource keeps
+    /// `object` alive until it is destroyed; then `object.resourceDestroyed()` runs, if it is
+    /// a ``ResourceObject``. Returns nil after posting no_memory.
+    static func createResource(_ client: OpaquePointer, _ interface: UnsafePointer<wl_interface>, version: Int32,
+                               id: UInt32, implementation: UnsafeRawPointer?, object: AnyObject?) -> OpaquePointer? {
+        guard let resource = wl_resource_create(client, interface, version, id) else {
+            wl_client_post_no_memory(client)
+            return nil
+        }
+        let data = object.map { Unmanaged.passRetained($0).toOpaque() }
+        wl_resource_set_implementation(resource, implementation, data) { resource in
+            guard let data = wl_resource_get_user_data(resource) else { return }
+            let object = Unmanaged<AnyObject>.fromOpaque(data).takeRetainedValue()
+            (object as? ResourceObject)?.resourceDestroyed()
+        }
+        return resource
+    }
+
+    /// The Swift object behind a resource created by ``createResource``.
+    static func object<T: AnyObject>(_ resource: OpaquePointer?, as _: T.Type = T.self) -> T? {
+        guard let resource, let data = wl_resource_get_user_data(resource) else { return nil }
+        return Unmanaged<AnyObject>.fromOpaque(data).takeUnretainedValue() as? T
+    }
+
+    static func destroyResource(_ resource: OpaquePointer) { wl_resource_destroy(resource) }
+    static func client(of resource: OpaquePointer) -> OpaquePointer { wl_resource_get_client(resource) }
+    static func version(of resource: OpaquePointer) -> Int32 { wl_resource_get_version(resource) }
+    static func id(of resource: OpaquePointer) -> UInt32 { wl_resource_get_id(resource) }
+
+    /// Sends a protocol error: the client is disconnected once it has read it.
+    static func postError(_ resource: OpaquePointer, code: UInt32, _ message: String) {
+        seatkit_resource_post_error(resource, code, message)
+    }
+
+    static func destroyClient(_ client: OpaquePointer) { wl_client_destroy(client) }
+
+    /// Runs `action` once when `client` disconnects, after its resources' destructors.
+    static func onClientDestroyed(_ client: OpaquePointer, _ action: @escaping () -> Void) {
+        let box = Unmanaged.passRetained(CallbackBox(action)).toOpaque()
+        seatkit_client_on_destroy(client, { data in
+            Unmanaged<CallbackBox>.fromOpaque(data!).takeRetainedValue().action()
+        }, box)
+    }
+
+    // MARK: Events
+
+    /// Posts event `opcode` with `arguments` to `resource`. The arguments must match the
+    /// event's signature in the protocol XML, in order (libwayland marshals by signature).
+    static func post(_ resource: OpaquePointer, _ opcode: Int32, _ arguments: EventArgument...) {
+        if traceEvents {
+            print("wayland: -> \(id(of: resource))#\(opcode) \(arguments)")
+        }
+        var cleanups: [() -> Void] = []
+        var wire: [wl_argument] = []
+        wire.reserveCapacity(arguments.count)
+        for argument in arguments {
+            switch argument {
+            case .int(let v): wire.append(wl_argument(i: v))
+            case .uint(let v): wire.append(wl_argument(u: v))
+            case .fixed(let v): wire.append(wl_argument(f: wl_fixed_from_double(v)))
+            case .object(let r): wire.append(wl_argument(o: r))
+            case .fd(let fd): wire.append(wl_argument(h: fd))
+            case .string(let s):
+                let copy = strdup(s)
+                cleanups.append { free(copy) }
+                wire.append(wl_argument(s: UnsafePointer(copy)))
+            case .array(let words):
+                let array = UnsafeMutablePointer<wl_array>.allocate(capacity: 1)
+                let bytes = words.count * 4
+                let data = UnsafeMutableRawPointer.allocate(byteCount: max(bytes, 4), alignment: 4)
+                words.withUnsafeBytes { data.copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(data), byteCount: bytes) }
+                array.initialize(to: wl_array(size: bytes, alloc: bytes, data: data))
+                cleanups.append {
+                    data.deallocate()
+                    array.deallocate()
+                }
+                wire.append(wl_argument(a: array))
+            }
+        }
+        wire.withUnsafeMutableBufferPointer { wl_resource_post_event_array(resource, UInt32(opcode), $0.baseAddress) }
+        for cleanup in cleanups { cleanup() }
+    }
+
+    // MARK: Buffers
+
+    /// Width and height of a wl_shm buffer; nil for other kinds of buffer.
+    static func shmBufferSize(_ buffer: OpaquePointer) -> (width: Int32, height: Int32)? {
+        guard let shm = wl_shm_buffer_get(buffer) else { return nil }
+        return (wl_shm_buffer_get_width(shm), wl_shm_buffer_get_height(shm))
+    }
+
+    /// A sealed memfd holding `bytes` (see seatkit_create_sealed_file); -1 with errno on failure.
+    static func createSealedFile(name: String, _ bytes: [UInt8]) -> Int32 {
+        bytes.withUnsafeBytes { seatkit_create_sealed_file(name, $0.baseAddress, $0.count) }
+    }
+
+    // MARK: Implementation tables
+
+    /// Keeps a request-handler table at a stable address for the life of the process.
+    static func table<T>(_ value: T) -> UnsafeRawPointer {
+        let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        pointer.initialize(to: value)
+        return UnsafeRawPointer(pointer)
+    }
+}
+
+/// One argument of an event, in the wire format's terms.
+enum EventArgument: CustomStringConvertible {
+    case int(Int32)
+    case uint(UInt32)
+    /// A wl_fixed_t (24.8 fixed point) made from a Double.
+    case fixed(Double)
+    case object(OpaquePointer?)
+    case string(String)
+    /// A wl_array of 32-bit words (wl_keyboard.enter's keys).
+    case array([UInt32])
+    case fd(Int32)
+
+    var description: String {
+        switch self {
+        case .int(let v): return "\(v)"
+        case .uint(let v): return "\(v)"
+        case .fixed(let v): return "\(v)"
+        case .object(let r): return r.map { "obj\(Libwayland.id(of: $0))" } ?? "nil"
+        case .string(let s): return "\"\(s)\""
+        case .array(let a): return "\(a)"
+        case .fd(let fd): return "fd\(fd)"
+        }
+    }
+}
+
+/// A closure that libwayland calls back through a `void *`.
+final class CallbackBox {
+    let action: () -> Void
+    init(_ action: @escaping () -> Void) { self.action = action }
+}
+
+/// The owner of a global: told when a client binds it.
+protocol GlobalOwner: AnyObject {
+    func bind(client: OpaquePointer, version: UInt32, id: UInt32)
+}
+
+/// The Swift object behind a resource; told when the resource is destroyed (by the client,
+/// by the compositor, or because the client disconnected).
+protocol ResourceObject: AnyObject {
+    func resourceDestroyed()
+}

@@ -1,0 +1,363 @@
+import CWaylandServer
+import Glibc
+import SeatKit
+
+/// The wl_seat global: one router's input, offered to Wayland clients.
+///
+/// The seat advertises the capabilities of the devices present (keep ``capabilities`` in step
+/// with ``Router/capabilities``, from ``CompositorDelegate/router(_:capabilitiesChanged:)``),
+/// and holds every client's wl_pointer, wl_keyboard and wl_touch resources, each at the
+/// version the client bound. Events reach those resources only through a
+/// ``ClientSurfaceResponder``, so only the client owning the surface the router chose ever
+/// sees an event.
+///
+/// Inject input through ``inject(_:)`` (not ``Router/inject(_:)``) so that a device's touch
+/// frame becomes one `wl_touch.frame` per client.
+///
+/// With pointer constraints on (the default), the seat adds one filter to the router, which
+/// applies active locks and confinements to relative motion before anyone else sees it.
+///
+/// wl_seat is offered at version 8, the highest libwayland 1.21's wayland.xml defines:
+/// `axis_relative_direction` (version 9) does not exist there and is never sent.
+public final class Seat: GlobalOwner {
+    /// The version of wl_seat, wl_pointer, wl_keyboard and wl_touch this seat implements.
+    public static let version: Int32 = 8
+
+    public let name: String
+    public let router: Router
+    unowned let display: WaylandDisplay
+    private var global: OpaquePointer?
+    /// Every serial sent to each client, for requests that quote one.
+    public let serials = SerialLog()
+
+    /// The keymap sent to every keyboard; setting it sends the new one to every keyboard
+    /// (an unchanged file is not sent again).
+    public var keymap: (any KeymapProvider)? {
+        didSet {
+            guard keymap?.keymapFile != oldValue?.keymapFile || keymap?.repeatInfo != oldValue?.repeatInfo else { return }
+            for client in clients.values { for keyboard in client.keyboards { sendKeymap(to: keyboard) } }
+        }
+    }
+
+    /// The devices' capabilities (pointer, keyboard, touch count; the rest is ignored).
+    /// Clients are told whenever the Wayland-visible part changes.
+    public var capabilities: DeviceCapabilities = [] {
+        didSet {
+            everHad.formUnion(capabilities)
+            guard wireCapabilities(capabilities) != wireCapabilities(oldValue) else { return }
+            for client in clients.values {
+                for seat in client.seats { sendCapabilities(to: seat) }
+            }
+        }
+    }
+    /// Capabilities the seat ever had: asking for a device never present is a protocol error.
+    private var everHad: DeviceCapabilities = []
+
+    /// Where the focused client last asked the pointer's image to be (wl_pointer.set_cursor),
+    /// or nil for a hidden cursor. Only the client with pointer focus can set it, quoting the
+    /// serial of its latest enter.
+    public private(set) var cursor: CursorImage?
+    /// Called after every accepted wl_pointer.set_cursor.
+    public var cursorChanged: ((CursorImage?) -> Void)?
+
+    var clients: [ClientID: SeatClient] = [:]
+    /// The client surfaces with pointer and keyboard focus, as told to clients.
+    weak var pointerFocus: ClientSurfaceResponder? {
+        didSet { if pointerFocus !== oldValue { updateConstraints() } }
+    }
+    weak var keyboardFocus: ClientSurfaceResponder? {
+        didSet { if keyboardFocus !== oldValue { updateInhibitors() } }
+    }
+    /// The modifier state last reported by a key event (the router's key interpreter).
+    var modifierMasks = ModifierMasks()
+    private var injecting = false
+    private var clientsNeedingTouchFrame: [SeatClient] = []
+
+    /// Advertises a wl_seat named `name` on `display`, delivering `router`'s input.
+    /// Advertises a wl_seat named `name` on `display`, delivering `router`'s input, and the
+    /// `extensions` next to it.
+    public init(display: WaylandDisplay, router: Router, name: String = "seat0", keymap: (any KeymapProvider)? = nil,
+                extensions: SeatExtensions = .all) {
+        self.display = display
+        self.router = router
+        self.name = name
+        self.keymap = keymap
+        self.global = Libwayland.createGlobal(display.display, wlSeatInterface, version: Seat.version, owner: self)
+        let offered: [(SeatExtensions, UnsafePointer<wl_interface>, Int32, UnsafeRawPointer)] = [
+            (.relativePointer, zwp_relative_pointer_manager_v1_wire()!, 1, relativePointerManagerRequests),
+            (.pointerGestures, zwp_pointer_gestures_v1_wire()!, 3, pointerGesturesRequests),
+            (.pointerConstraints, zwp_pointer_constraints_v1_wire()!, 1, pointerConstraintsRequests),
+            (.keyboardShortcutsInhibit, zwp_keyboard_shortcuts_inhibit_manager_v1_wire()!, 1, shortcutsInhibitManagerRequests),
+        ]
+        if extensions.contains(.pointerConstraints) { router.addFilter(PointerConstraintFilter(seat: self)) }
+        for (option, interface, version, requests) in offered where extensions.contains(option) {
+            let owner = SeatExtensionGlobal(seat: self, interface: interface, requests: requests)
+            extensionOwners.append(owner)
+            if let g = Libwayland.createGlobal(display.display, interface, version: version, owner: owner) { extensionGlobals.append(g) }
+        }
+    }
+
+    deinit {
+        if let global { Libwayland.destroyGlobal(global) }
+        for g in extensionGlobals { Libwayland.destroyGlobal(g) }
+    }
+
+    private var extensionOwners: [SeatExtensionGlobal] = []
+    private var extensionGlobals: [OpaquePointer] = []
+    /// Keyboard-shortcut inhibitors of every client (SeatExtensions.swift).
+    var inhibitors: [ShortcutsInhibitor] = []
+    /// Pointer locks and confinements of every client (PointerConstraints.swift).
+    var constraints: [PointerConstraint] = []
+
+    // MARK: Input
+
+    /// Routes one event through the router, then closes the touch frame for every client that
+    /// received touch events in it. Respects filters, grabs and recognizers (the router's).
+    public func inject(_ event: InputEvent) {
+        let outer = injecting
+        injecting = true
+        router.inject(event)
+        injecting = outer
+        if !outer, case .touchFrame = event.kind { sendTouchFrames() }
+    }
+
+    /// A client got touch events: its frame goes out at the end of the device frame, or now
+    /// when the router was driven directly.
+    func needsTouchFrame(_ client: SeatClient) {
+        if !injecting {
+            client.sendTouchFrame()
+            return
+        }
+        if !clientsNeedingTouchFrame.contains(where: { $0 === client }) { clientsNeedingTouchFrame.append(client) }
+    }
+
+    private func sendTouchFrames() {
+        let pending = clientsNeedingTouchFrame
+        clientsNeedingTouchFrame.removeAll()
+        for client in pending { client.sendTouchFrame() }
+    }
+
+    // MARK: Clients
+
+    func client(_ id: ClientID) -> SeatClient? { clients[id] }
+
+    func clientRecord(_ pointer: OpaquePointer) -> SeatClient {
+        let id = ClientID(pointer)
+        if let existing = clients[id] { return existing }
+        let record = SeatClient(id: id)
+        clients[id] = record
+        // Teardown lives here: a disconnected client's serials and devices are forgotten.
+        Libwayland.onClientDestroyed(pointer) { [weak self] in
+            self?.clients[id] = nil
+            self?.serials.forget(id)
+            self?.clientsNeedingTouchFrame.removeAll { $0.id == id }
+        }
+        return record
+    }
+
+    func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
+        let record = clientRecord(client)
+        let object = SeatResource(seat: self, client: record)
+        guard let resource = Libwayland.createResource(client, wlSeatInterface, version: Int32(version), id: id,
+                                                       implementation: seatRequests, object: object) else { return }
+        object.resource = resource
+        record.seats.append(resource)
+        sendCapabilities(to: resource)
+        if version >= WL_SEAT_NAME_SINCE_VERSION { Libwayland.post(resource, WL_SEAT_NAME, .string(name)) }
+    }
+
+    private func wireCapabilities(_ c: DeviceCapabilities) -> UInt32 {
+        var bits: UInt32 = 0
+        if c.contains(.pointer) { bits |= WL_SEAT_CAPABILITY_POINTER.rawValue }
+        if c.contains(.keyboard) { bits |= WL_SEAT_CAPABILITY_KEYBOARD.rawValue }
+        if c.contains(.touch) { bits |= WL_SEAT_CAPABILITY_TOUCH.rawValue }
+        return bits
+    }
+
+    private func sendCapabilities(to resource: OpaquePointer) {
+        Libwayland.post(resource, WL_SEAT_CAPABILITIES, .uint(wireCapabilities(capabilities)))
+    }
+
+    fileprivate func createDevice(_ kind: DeviceCapabilities, seat seatResource: OpaquePointer, client record: SeatClient,
+                                  wlClient: OpaquePointer, id: UInt32) {
+        let version = Libwayland.version(of: seatResource)
+        guard everHad.contains(kind) else {
+            Libwayland.postError(seatResource, code: WL_SEAT_ERROR_MISSING_CAPABILITY.rawValue,
+                                 "the seat never had the \(kind) capability")
+            return
+        }
+        let device = DeviceResource(seat: self, client: record, kind: kind)
+        let interface: UnsafePointer<wl_interface>
+        let requests: UnsafeRawPointer
+        if kind == .pointer {
+            (interface, requests) = (wlPointerInterface, pointerRequests)
+        } else if kind == .keyboard {
+            (interface, requests) = (wlKeyboardInterface, keyboardRequests)
+        } else {
+            (interface, requests) = (wlTouchInterface, touchRequests)
+        }
+        guard let resource = Libwayland.createResource(wlClient, interface, version: version, id: id,
+                                                       implementation: requests, object: device) else { return }
+        device.resource = resource
+        if kind == .pointer {
+            record.pointers.append(resource)
+            // A pointer created while this client has focus learns where it is.
+            if let focus = pointerFocus, focus.client == record.id { focus.sendPointerEnter(to: [resource]) }
+        } else if kind == .keyboard {
+            record.keyboards.append(resource)
+            sendKeymap(to: resource)
+            if let focus = keyboardFocus, focus.client == record.id { focus.sendKeyboardEnter(to: [resource]) }
+        } else {
+            record.touches.append(resource)
+        }
+    }
+
+    private func sendKeymap(to keyboard: OpaquePointer) {
+        if let file = keymap?.keymapFile {
+            Libwayland.post(keyboard, WL_KEYBOARD_KEYMAP, .uint(file.format.rawValue), .fd(file.fd), .uint(file.size))
+        } else {
+            // No keymap: clients get a valid fd to /dev/null, as the protocol's no_keymap asks.
+            let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            Libwayland.post(keyboard, WL_KEYBOARD_KEYMAP, .uint(KeymapFormat.noKeymap.rawValue), .fd(fd), .uint(0))
+            close(fd)
+        }
+        if Libwayland.version(of: keyboard) >= WL_KEYBOARD_REPEAT_INFO_SINCE_VERSION {
+            let info = keymap?.repeatInfo ?? RepeatInfo()
+            Libwayland.post(keyboard, WL_KEYBOARD_REPEAT_INFO, .int(info.rate), .int(info.delay))
+        }
+    }
+
+    fileprivate func setCursor(from pointer: OpaquePointer, client record: SeatClient, serial: UInt32,
+                               surface: OpaquePointer?, hotspot: (Int32, Int32)) {
+        // Honoured only for the client with pointer focus, quoting its latest enter serial.
+        guard let focus = pointerFocus, focus.client == record.id,
+              serials.latest(.pointerEnter, for: record.id) == serial else { return }
+        if let surface, let shellSurface = Libwayland.object(surface, as: ShellSurface.self) {
+            guard shellSurface.assignRole(.cursor) else {
+                Libwayland.postError(pointer, code: WL_POINTER_ERROR_ROLE.rawValue, "the surface already has another role")
+                return
+            }
+        }
+        cursor = surface.map { CursorImage(surfaceResource: $0, hotspotX: hotspot.0, hotspotY: hotspot.1) }
+        cursorChanged?(cursor)
+    }
+
+    /// The client's cursor surface went away: the cursor is hidden.
+    func cursorSurfaceDestroyed(_ surface: OpaquePointer) {
+        guard cursor?.surfaceResource == surface else { return }
+        cursor = nil
+        cursorChanged?(nil)
+    }
+
+    func nextSerial(_ kind: SerialKind, for client: ClientID) -> UInt32 {
+        let serial = display.nextSerial()
+        serials.record(serial, kind, for: client)
+        return serial
+    }
+}
+
+/// The image a client chose for the pointer: its surface (`struct wl_resource *` of a
+/// wl_surface) and the hotspot in that surface's local coordinates.
+public struct CursorImage: Hashable {
+    public var surfaceResource: OpaquePointer
+    public var hotspotX: Int32
+    public var hotspotY: Int32
+    /// "wl_surface@<id>", the client's name for it.
+    public var surfaceDescription: String { "wl_surface@\(Libwayland.id(of: surfaceResource))" }
+}
+
+/// One client's seat resources.
+final class SeatClient {
+    let id: ClientID
+    var seats: [OpaquePointer] = []
+    var pointers: [OpaquePointer] = []
+    var keyboards: [OpaquePointer] = []
+    var touches: [OpaquePointer] = []
+    var relativePointers: [OpaquePointer] = []
+    var swipeGestures: [OpaquePointer] = []
+    var pinchGestures: [OpaquePointer] = []
+    var holdGestures: [OpaquePointer] = []
+    /// Touch points this client was sent down for and not yet up or cancel.
+    var liveTouches: [Int32] = []
+    /// Touch points cancelled for this client that the router still routes: swallowed.
+    var cancelledTouches: [Int32] = []
+    /// The modifier state this client was last told.
+    var sentModifiers: ModifierMasks?
+
+    init(id: ClientID) { self.id = id }
+
+    func sendTouchFrame() {
+        for touch in touches { Libwayland.post(touch, WL_TOUCH_FRAME) }
+    }
+}
+
+/// A wl_seat resource.
+private final class SeatResource: ResourceObject {
+    weak var seat: Seat?
+    let client: SeatClient
+    var resource: OpaquePointer?
+
+    init(seat: Seat, client: SeatClient) {
+        self.seat = seat
+        self.client = client
+    }
+
+    func resourceDestroyed() {
+        client.seats.removeAll { $0 == resource }
+    }
+}
+
+/// A wl_pointer, wl_keyboard or wl_touch resource.
+private final class DeviceResource: ResourceObject {
+    weak var seat: Seat?
+    let client: SeatClient
+    let kind: DeviceCapabilities
+    var resource: OpaquePointer?
+
+    init(seat: Seat, client: SeatClient, kind: DeviceCapabilities) {
+        self.seat = seat
+        self.client = client
+        self.kind = kind
+    }
+
+    func resourceDestroyed() {
+        client.pointers.removeAll { $0 == resource }
+        client.keyboards.removeAll { $0 == resource }
+        client.touches.removeAll { $0 == resource }
+    }
+}
+
+// MARK: Request handlers
+
+private nonisolated(unsafe) let wlSeatInterface = wl_seat_wire()!
+private nonisolated(unsafe) let wlPointerInterface = wl_pointer_wire()!
+private nonisolated(unsafe) let wlKeyboardInterface = wl_keyboard_wire()!
+private nonisolated(unsafe) let wlTouchInterface = wl_touch_wire()!
+
+private func getDevice(_ kind: DeviceCapabilities, _ client: OpaquePointer?, _ resource: OpaquePointer?, _ id: UInt32) {
+    guard let object = Libwayland.object(resource, as: SeatResource.self), let client, let resource else { return }
+    object.seat?.createDevice(kind, seat: resource, client: object.client, wlClient: client, id: id)
+}
+
+private nonisolated(unsafe) let seatRequests = Libwayland.table(wl_seat_requests(
+    get_pointer: { client, resource, id in getDevice(.pointer, client, resource, id) },
+    get_keyboard: { client, resource, id in getDevice(.keyboard, client, resource, id) },
+    get_touch: { client, resource, id in getDevice(.touch, client, resource, id) },
+    release: { _, resource in if let resource { Libwayland.destroyResource(resource) } }
+))
+
+private nonisolated(unsafe) let pointerRequests = Libwayland.table(wl_pointer_requests(
+    set_cursor: { _, resource, serial, surface, x, y in
+        guard let resource, let device = Libwayland.object(resource, as: DeviceResource.self) else { return }
+        device.seat?.setCursor(from: resource, client: device.client, serial: serial, surface: surface, hotspot: (x, y))
+    },
+    release: { _, resource in if let resource { Libwayland.destroyResource(resource) } }
+))
+
+private nonisolated(unsafe) let keyboardRequests = Libwayland.table(wl_keyboard_requests(
+    release: { _, resource in if let resource { Libwayland.destroyResource(resource) } }
+))
+
+private nonisolated(unsafe) let touchRequests = Libwayland.table(wl_touch_requests(
+    release: { _, resource in if let resource { Libwayland.destroyResource(resource) } }
+))

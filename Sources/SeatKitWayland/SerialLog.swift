@@ -1,0 +1,51 @@
+/// A connected client, identified by its `struct wl_client *` for the life of the connection.
+public struct ClientID: Hashable, CustomStringConvertible {
+    let pointer: OpaquePointer
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    public var description: String { "client@\(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer))))" }
+}
+
+/// What a serial was sent with.
+public enum SerialKind: Sendable, Hashable {
+    case pointerEnter, pointerLeave, button
+    case keyboardEnter, keyboardLeave, key, modifiers
+    case touchDown, touchUp
+    case gesture
+}
+
+/// The serials each client was sent, newest last, so that requests carrying a serial
+/// (wl_pointer.set_cursor, xdg_toplevel.move, popups' grabs) can be checked against what
+/// that client really received. Serials come from the display's counter; a client can only
+/// quote serials of its own events.
+public final class SerialLog {
+    public struct Entry: Sendable, Hashable {
+        public var serial: UInt32
+        public var kind: SerialKind
+    }
+
+    /// How many serials are kept per client: enough for any request that quotes a recent one.
+    public let depth: Int
+    private var entries: [ClientID: [Entry]] = [:]
+
+    public init(depth: Int = 32) { self.depth = depth }
+
+    func record(_ serial: UInt32, _ kind: SerialKind, for client: ClientID) {
+        var list = entries[client, default: []]
+        if list.count >= depth { list.removeFirst(list.count - depth + 1) }
+        list.append(Entry(serial: serial, kind: kind))
+        entries[client] = list
+    }
+
+    /// The newest serial of `kind` sent to `client`.
+    public func latest(_ kind: SerialKind, for client: ClientID) -> UInt32? {
+        entries[client]?.last { $0.kind == kind }?.serial
+    }
+
+    /// True when `serial` was sent to `client` with one of `kinds` and is among the last
+    /// ``depth`` serials it got.
+    public func contains(_ serial: UInt32, for client: ClientID, kinds: Set<SerialKind>) -> Bool {
+        entries[client]?.contains { $0.serial == serial && kinds.contains($0.kind) } ?? false
+    }
+
+    func forget(_ client: ClientID) { entries[client] = nil }
+}

@@ -1,0 +1,129 @@
+import Glibc
+import SeatKit
+
+/// A Wayland display: the listening socket, the clients, and the event loop they all run on.
+///
+/// One thread: everything SeatKitWayland does happens inside ``run()`` or ``dispatch(timeout:)``
+/// on the thread that created the display. Nothing here is `Sendable`.
+public final class WaylandDisplay {
+    let display: OpaquePointer
+    let loop: OpaquePointer
+    /// The socket name clients put in `WAYLAND_DISPLAY`.
+    public let socketName: String
+    /// The event loop's monotonic clock, with timers on the loop: give it to the router.
+    public private(set) lazy var clock = EventLoopClock(display: self)
+    private var watches: [Int32: (source: OpaquePointer, box: CallbackBox)] = [:]
+
+    /// Opens a display listening on `$XDG_RUNTIME_DIR/<socketName>`; with no name, the first
+    /// free `wayland-N`. Throws when the socket cannot be created (no XDG_RUNTIME_DIR, name taken).
+    public init(socketName: String? = nil) throws {
+        guard let display = Libwayland.createDisplay() else { throw WaylandError.displayCreation }
+        self.display = display
+        self.loop = Libwayland.eventLoop(display)
+        if let socketName {
+            guard Libwayland.addSocket(display, name: socketName) else {
+                Libwayland.destroyDisplay(display)
+                throw WaylandError.socket(socketName)
+            }
+            self.socketName = socketName
+        } else {
+            guard let name = Libwayland.addSocketAuto(display) else {
+                Libwayland.destroyDisplay(display)
+                throw WaylandError.socket("wayland-N")
+            }
+            self.socketName = name
+        }
+    }
+
+    deinit {
+        for watch in watches.values { Libwayland.removeSource(watch.source) }
+        Libwayland.destroyClients(display)
+        Libwayland.destroyDisplay(display)
+    }
+
+    /// Adds the wl_shm global (libwayland's own implementation: ARGB8888 and XRGB8888).
+    public func addSharedMemory() {
+        _ = Libwayland.initShm(display)
+    }
+
+    /// Runs the event loop until ``terminate()``.
+    public func run() { Libwayland.run(display) }
+    public func terminate() { Libwayland.terminate(display) }
+
+    /// Handles what is ready, waiting at most `timeout` milliseconds (-1: until something
+    /// happens), then sends queued events to clients.
+    public func dispatch(timeout: Int32) {
+        Libwayland.dispatch(loop, timeout: timeout)
+        flushClients()
+    }
+
+    /// Sends queued events to every client now, rather than when the loop next sleeps.
+    public func flushClients() { Libwayland.flushClients(display) }
+
+    /// Calls `readable` on the loop's thread whenever `fd` can be read (or hung up: then
+    /// call ``stopWatching(fileDescriptor:)``, or the loop keeps calling).
+    public func watch(fileDescriptor fd: Int32, readable: @escaping () -> Void) {
+        stopWatching(fileDescriptor: fd)
+        let box = CallbackBox(readable)
+        if let source = Libwayland.addReadableFD(loop, fd, box) { watches[fd] = (source, box) }
+    }
+
+    public func stopWatching(fileDescriptor fd: Int32) {
+        guard let watch = watches.removeValue(forKey: fd) else { return }
+        Libwayland.removeSource(watch.source)
+    }
+
+    /// A new serial from the display's counter (wl_display_next_serial).
+    func nextSerial() -> UInt32 { Libwayland.nextSerial(display) }
+}
+
+public enum WaylandError: Error, CustomStringConvertible {
+    case displayCreation
+    case socket(String)
+    case keymapFile(Int32)
+
+    public var description: String {
+        switch self {
+        case .displayCreation: return "wl_display_create failed"
+        case .socket(let name): return "cannot listen on \(name) (is XDG_RUNTIME_DIR set and the name free?)"
+        case .keymapFile(let errno): return "cannot create the keymap file: errno \(errno)"
+        }
+    }
+}
+
+/// `CLOCK_MONOTONIC` and timers on the display's event loop: the router's clock in a
+/// compositor. Timers fire on the loop's thread, never from inside ``schedule(at:_:)``.
+public final class EventLoopClock: Clock {
+    private unowned let display: WaylandDisplay
+    private var timers: [TimerToken: (source: OpaquePointer, box: CallbackBox)] = [:]
+    private var nextToken: UInt64 = 1
+
+    init(display: WaylandDisplay) { self.display = display }
+
+    public var now: Timestamp {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Timestamp(microseconds: Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)
+    }
+
+    public func schedule(at deadline: Timestamp, _ action: @escaping () -> Void) -> TimerToken {
+        let token = TimerToken(rawValue: nextToken)
+        nextToken += 1
+        let box = CallbackBox { [weak self] in
+            guard let self, let timer = self.timers.removeValue(forKey: token) else { return }
+            Libwayland.removeSource(timer.source)
+            action()
+        }
+        guard let source = Libwayland.addTimer(display.loop, box) else { return token }
+        timers[token] = (source, box)
+        // A timer of 0 ms is disarmed in libwayland, so "due now" waits 1 ms.
+        let ms = max(1, (deadline - now).microseconds / 1000)
+        Libwayland.armTimer(source, milliseconds: Int32(clamping: ms))
+        return token
+    }
+
+    public func cancel(_ token: TimerToken) {
+        guard let timer = timers.removeValue(forKey: token) else { return }
+        Libwayland.removeSource(timer.source)
+    }
+}

@@ -1,0 +1,225 @@
+import CWaylandServer
+import SeatKit
+
+// xdg_wm_base (version 3), xdg_surface, xdg_toplevel; popups are dismissed at once, which
+// the protocol allows (xdg_popup.popup_done), because a headless kiosk has no menus.
+
+final class WMBaseGlobal: GlobalOwner {
+    unowned let shell: HeadlessShell
+    init(shell: HeadlessShell) { self.shell = shell }
+
+    func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
+        _ = Libwayland.createResource(client, xdg_wm_base_wire()!, version: Int32(version), id: id,
+                                      implementation: wmBaseRequests, object: self)
+    }
+}
+
+/// A window of a client, mapped or not.
+public final class Toplevel {
+    /// The node standing for the window's wl_surface in SeatKit's tree: add it to an
+    /// output's root to give it input. Its frame's size is the committed buffer's.
+    public var surface: Surface { shellSurface?.node ?? detached }
+    public fileprivate(set) var title = ""
+    public fileprivate(set) var appID = ""
+    /// The client that owns the window.
+    public var client: ClientID? { shellSurface?.responder.client }
+    weak var shellSurface: ShellSurface?
+    private let detached = Surface(name: "destroyed toplevel", frame: SurfaceRect(x: 0, y: 0, width: 0, height: 0))
+    init(shellSurface: ShellSurface) { self.shellSurface = shellSurface }
+}
+
+/// An xdg_surface: the configure/ack handshake and the map rule.
+final class XDGSurface: ResourceObject {
+    weak var surface: ShellSurface?
+    unowned let shell: HeadlessShell
+    var resource: OpaquePointer?
+    var toplevel: Toplevel?
+    var toplevelResource: OpaquePointer?
+    private var sentSerials: [UInt32] = []
+    private var acked = false
+    private var initialCommitDone = false
+    private(set) var mapped = false
+
+    init(surface: ShellSurface, shell: HeadlessShell) {
+        self.surface = surface
+        self.shell = shell
+    }
+
+    /// Checks a commit against the protocol; false (after posting an error) rejects it.
+    func checkCommit(attaching buffer: (Int32, Int32)??) -> Bool {
+        guard let resource else { return true }
+        if case .some(.some) = buffer, !acked {
+            Libwayland.postError(resource, code: XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue,
+                                 "a buffer was attached before the first configure was acknowledged")
+            return false
+        }
+        return true
+    }
+
+    func committed() {
+        guard let surface, toplevelResource != nil, let toplevel else { return }
+        if !initialCommitDone {
+            initialCommitDone = true
+            sendConfigure()
+            return
+        }
+        if surface.hasBuffer, acked, !mapped {
+            mapped = true
+            shell.toplevelMapped(toplevel)
+        } else if !surface.hasBuffer, mapped {
+            unmap()
+        }
+    }
+
+    func sendConfigure() {
+        guard let resource, let toplevelResource else { return }
+        let size = shell.suggestedToplevelSize
+        Libwayland.post(toplevelResource, XDG_TOPLEVEL_CONFIGURE, .int(size.width), .int(size.height),
+                        .array([XDG_TOPLEVEL_STATE_ACTIVATED.rawValue]))
+        let serial = shell.display.nextSerial()
+        sentSerials.append(serial)
+        Libwayland.post(resource, XDG_SURFACE_CONFIGURE, .uint(serial))
+    }
+
+    func ack(_ serial: UInt32) {
+        guard let index = sentSerials.firstIndex(of: serial) else {
+            if let resource { Libwayland.postError(resource, code: XDG_SURFACE_ERROR_INVALID_SERIAL.rawValue, "unknown configure serial") }
+            return
+        }
+        sentSerials.removeFirst(index + 1)
+        acked = true
+    }
+
+    func unmap() {
+        guard mapped, let toplevel else { return }
+        mapped = false
+        // Unmapped windows start over: a new initial commit gets a new configure.
+        initialCommitDone = false
+        acked = false
+        shell.toplevelUnmapped(toplevel)
+    }
+
+    func surfaceDestroyed() {
+        if mapped, let toplevel {
+            mapped = false
+            shell.toplevelUnmappedAfterDestruction(toplevel)
+        }
+    }
+
+    func resourceDestroyed() {
+        unmap()
+        surface?.xdgSurface = nil
+        resource = nil
+    }
+}
+
+extension HeadlessShell {
+    func toplevelUnmappedAfterDestruction(_ toplevel: Toplevel) {
+        // The wl_surface is gone: nothing is sent; its node leaves the tree with it.
+        if let s = toplevel.shellSurface { s.node.removeFromParent() }
+        if let index = toplevels.firstIndex(where: { $0 === toplevel }) {
+            toplevels.remove(at: index)
+            delegate?.shell(self, unmapped: toplevel)
+        }
+    }
+}
+
+private final class ToplevelResource: ResourceObject {
+    weak var xdgSurface: XDGSurface?
+    init(xdgSurface: XDGSurface) { self.xdgSurface = xdgSurface }
+    func resourceDestroyed() {
+        xdgSurface?.unmap()
+        xdgSurface?.toplevelResource = nil
+        xdgSurface?.toplevel = nil
+    }
+}
+
+/// Positioners are accepted and ignored: popups are never shown.
+private final class Positioner {}
+
+private nonisolated(unsafe) let wmBaseRequests = Libwayland.table(xdg_wm_base_requests(
+    destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } },
+    create_positioner: { client, resource, id in
+        guard let client, let resource else { return }
+        _ = Libwayland.createResource(client, xdg_positioner_wire()!, version: Libwayland.version(of: resource), id: id,
+                                      implementation: positionerRequests, object: Positioner())
+    },
+    get_xdg_surface: { client, resource, id, surfaceResource in
+        guard let client, let resource, let owner = Libwayland.object(resource, as: WMBaseGlobal.self),
+              let surface = Libwayland.object(surfaceResource, as: ShellSurface.self) else { return }
+        if surface.xdgSurface != nil || surface.role == .subsurface || surface.role == .cursor {
+            Libwayland.postError(resource, code: XDG_WM_BASE_ERROR_ROLE.rawValue, "the surface already has a role")
+            return
+        }
+        if surface.hasBuffer {
+            Libwayland.postError(resource, code: XDG_SURFACE_ERROR_ALREADY_CONSTRUCTED.rawValue, "the surface already has a buffer")
+            return
+        }
+        let xdg = XDGSurface(surface: surface, shell: owner.shell)
+        guard let r = Libwayland.createResource(client, xdg_surface_wire()!, version: Libwayland.version(of: resource), id: id,
+                                                implementation: xdgSurfaceRequests, object: xdg) else { return }
+        xdg.resource = r
+        surface.xdgSurface = xdg
+    },
+    pong: { _, _, _ in }
+))
+
+private nonisolated(unsafe) let positionerRequests = Libwayland.table(xdg_positioner_requests(
+    destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } },
+    set_size: { _, _, _, _ in }, set_anchor_rect: { _, _, _, _, _, _ in }, set_anchor: { _, _, _ in },
+    set_gravity: { _, _, _ in }, set_constraint_adjustment: { _, _, _ in }, set_offset: { _, _, _, _ in },
+    set_reactive: { _, _ in }, set_parent_size: { _, _, _, _ in }, set_parent_configure: { _, _, _ in }
+))
+
+private nonisolated(unsafe) let xdgSurfaceRequests = Libwayland.table(xdg_surface_requests(
+    destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } },
+    get_toplevel: { client, resource, id in
+        guard let client, let resource, let xdg = Libwayland.object(resource, as: XDGSurface.self),
+              let surface = xdg.surface else { return }
+        guard surface.assignRole(.xdgToplevel), xdg.toplevelResource == nil else {
+            Libwayland.postError(resource, code: XDG_WM_BASE_ERROR_ROLE.rawValue, "the surface already has a role")
+            return
+        }
+        let object = ToplevelResource(xdgSurface: xdg)
+        guard let r = Libwayland.createResource(client, xdg_toplevel_wire()!, version: Libwayland.version(of: resource), id: id,
+                                                implementation: toplevelRequests, object: object) else { return }
+        xdg.toplevelResource = r
+        xdg.toplevel = Toplevel(shellSurface: surface)
+    },
+    get_popup: { client, resource, id, _, _ in
+        guard let client, let resource, let xdg = Libwayland.object(resource, as: XDGSurface.self),
+              let surface = xdg.surface, surface.assignRole(.xdgPopup) else { return }
+        guard let r = Libwayland.createResource(client, xdg_popup_wire()!, version: Libwayland.version(of: resource), id: id,
+                                                implementation: popupRequests, object: nil) else { return }
+        Libwayland.post(r, XDG_POPUP_POPUP_DONE)
+    },
+    set_window_geometry: { _, _, _, _, _, _ in },
+    ack_configure: { _, resource, serial in Libwayland.object(resource, as: XDGSurface.self)?.ack(serial) }
+))
+
+private nonisolated(unsafe) let popupRequests = Libwayland.table(xdg_popup_requests(
+    destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } },
+    grab: { _, _, _, _ in },
+    reposition: { _, _, _, _ in }
+))
+
+private func toplevel(_ resource: OpaquePointer?) -> Toplevel? {
+    Libwayland.object(resource, as: ToplevelResource.self)?.xdgSurface?.toplevel
+}
+
+private nonisolated(unsafe) let toplevelRequests = Libwayland.table(xdg_toplevel_requests(
+    destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } },
+    set_parent: { _, _, _ in },
+    set_title: { _, resource, title in if let title { toplevel(resource)?.title = String(cString: title) } },
+    set_app_id: { _, resource, id in if let id { toplevel(resource)?.appID = String(cString: id) } },
+    show_window_menu: { _, _, _, _, _, _ in },
+    move: { _, _, _, _ in },
+    resize: { _, _, _, _, _ in },
+    set_max_size: { _, _, _, _ in },
+    set_min_size: { _, _, _, _ in },
+    set_maximized: { _, _ in },
+    unset_maximized: { _, _ in },
+    set_fullscreen: { _, _, _ in },
+    unset_fullscreen: { _, _ in },
+    set_minimized: { _, _ in }
+))

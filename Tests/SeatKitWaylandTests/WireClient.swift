@@ -1,0 +1,192 @@
+import Foundation
+
+/// A Wayland client that writes the wire protocol by hand, for the misbehaviour no
+/// well-behaved client shows (asking for a device the seat never had). It speaks to the
+/// real libwayland-server of the kiosk through its real socket.
+final class WireClient {
+    private let fd: Int32
+    private var incoming = [UInt8]()
+    private var nextID: UInt32 = 2
+    /// Globals advertised by the registry: interface name → (global name, version).
+    private(set) var globals: [String: (name: UInt32, version: UInt32)] = [:]
+
+    struct Message {
+        var object: UInt32
+        var opcode: UInt16
+        var body: [UInt8]
+
+        func uint(at word: Int) -> UInt32 {
+            body.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: word * 4, as: UInt32.self) }
+        }
+
+        /// The string argument starting at `word`.
+        func string(at word: Int) -> String {
+            let length = Int(uint(at: word))
+            let start = (word + 1) * 4
+            return String(decoding: body[start..<(start + max(0, length - 1))], as: UTF8.self)
+        }
+    }
+
+    init(runtimeDirectory: String, socket: String) throws {
+        fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let path = Array((runtimeDirectory + "/" + socket).utf8CString)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, c) in path.enumerated() where i < raw.count { raw[i] = UInt8(bitPattern: c) }
+        }
+        let ok = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard ok == 0 else { throw SessionError("cannot connect to \(socket)") }
+    }
+
+    deinit { close(fd) }
+
+    func newID() -> UInt32 {
+        defer { nextID += 1 }
+        return nextID
+    }
+
+    /// Sends request `opcode` to `object`; arguments are 32-bit words or strings.
+    func send(_ object: UInt32, _ opcode: UInt16, _ arguments: [Any]) {
+        var body = [UInt8]()
+        func word(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { body.append(contentsOf: $0) } }
+        for argument in arguments {
+            if let v = argument as? UInt32 {
+                word(v)
+            } else if let s = argument as? String {
+                let bytes = Array(s.utf8) + [0]
+                word(UInt32(bytes.count))
+                body.append(contentsOf: bytes)
+                while body.count % 4 != 0 { body.append(0) }
+            }
+        }
+        var message = [UInt8]()
+        withUnsafeBytes(of: object.littleEndian) { message.append(contentsOf: $0) }
+        withUnsafeBytes(of: (UInt32(body.count + 8) << 16 | UInt32(opcode)).littleEndian) { message.append(contentsOf: $0) }
+        message += body
+        _ = message.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    }
+
+    /// Sends a request whose last argument is a file descriptor (SCM_RIGHTS ancillary data).
+    func send(_ object: UInt32, _ opcode: UInt16, _ arguments: [Any], passing fd: Int32) {
+        var body = [UInt8]()
+        for case let v as UInt32 in arguments { withUnsafeBytes(of: v.littleEndian) { body.append(contentsOf: $0) } }
+        var message = [UInt8]()
+        withUnsafeBytes(of: object.littleEndian) { message.append(contentsOf: $0) }
+        withUnsafeBytes(of: (UInt32(body.count + 8) << 16 | UInt32(opcode)).littleEndian) { message.append(contentsOf: $0) }
+        message += body
+        // struct cmsghdr { size_t len; int level; int type; } followed by the fd: CMSG_LEN(4) = 20.
+        var control = [UInt8](repeating: 0, count: 24)
+        control.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: 20, toByteOffset: 0, as: Int.self)
+            raw.storeBytes(of: SOL_SOCKET, toByteOffset: 8, as: Int32.self)
+            raw.storeBytes(of: Int32(SCM_RIGHTS), toByteOffset: 12, as: Int32.self)
+            raw.storeBytes(of: fd, toByteOffset: 16, as: Int32.self)
+        }
+        message.withUnsafeMutableBytes { data in
+            control.withUnsafeMutableBytes { control in
+                var iov = iovec(iov_base: data.baseAddress, iov_len: data.count)
+                withUnsafeMutablePointer(to: &iov) { iovPointer in
+                    var header = msghdr(msg_name: nil, msg_namelen: 0, msg_iov: iovPointer, msg_iovlen: 1,
+                                        msg_control: control.baseAddress, msg_controllen: control.count, msg_flags: 0)
+                    _ = sendmsg(self.fd, &header, 0)
+                }
+            }
+        }
+    }
+
+    /// The objects of a mapped window.
+    struct Window {
+        var surface: UInt32
+        var xdgSurface: UInt32
+        var toplevel: UInt32
+    }
+
+    /// Maps a `width`×`height` xdg_toplevel with app id `appID`, as a minimal client does:
+    /// initial commit, ack of the configure, a shm buffer, commit.
+    func mapToplevel(appID: String, width: UInt32 = 200, height: UInt32 = 100) throws -> Window {
+        let compositor = try bind("wl_compositor", version: 4)
+        let shm = try bind("wl_shm", version: 1)
+        let wmBase = try bind("xdg_wm_base", version: 1)
+        let size = width * height * 4
+        let path = NSTemporaryDirectory() + "/seatkit-wire-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let file = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard file >= 0, ftruncate(file, off_t(size)) == 0 else { throw SessionError("no shm file") }
+        unlink(path)
+        defer { close(file) }
+        let pool = newID()
+        send(shm, 0, [pool, size], passing: file)  // wl_shm.create_pool(id, fd, size)
+        let buffer = newID()
+        send(pool, 0, [buffer, UInt32(0), width, height, width * 4, UInt32(1)])  // create_buffer, xrgb8888
+        let surface = newID()
+        send(compositor, 0, [surface])  // create_surface
+        let xdgSurface = newID()
+        send(wmBase, 2, [xdgSurface, surface])  // get_xdg_surface
+        let toplevel = newID()
+        send(xdgSurface, 1, [toplevel])  // get_toplevel
+        send(toplevel, 3, [appID])  // set_app_id
+        send(surface, 6, [])  // commit
+        guard let configure = read(until: { $0.object == xdgSurface && $0.opcode == 0 }) else { throw SessionError("no configure") }
+        send(xdgSurface, 4, [configure.uint(at: 0)])  // ack_configure
+        send(surface, 1, [buffer, UInt32(0), UInt32(0)])  // attach
+        send(surface, 6, [])  // commit
+        return Window(surface: surface, xdgSurface: xdgSurface, toplevel: toplevel)
+    }
+
+    /// Reads messages until `stop` says so or the deadline passes; nil on timeout or hang-up.
+    func read(until stop: (Message) -> Bool, timeout: Duration = KioskSession.timeout) -> Message? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            while incoming.count >= 8 {
+                let size = Int(incoming.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 4, as: UInt32.self) } >> 16)
+                guard incoming.count >= size, size >= 8 else { break }
+                let header = incoming.withUnsafeBytes { ($0.loadUnaligned(as: UInt32.self), $0.loadUnaligned(fromByteOffset: 4, as: UInt32.self)) }
+                let message = Message(object: header.0, opcode: UInt16(header.1 & 0xffff), body: Array(incoming[8..<size]))
+                incoming.removeFirst(size)
+                if message.object == 2 && message.opcode == 0 {  // wl_registry.global
+                    globals[message.string(at: 1)] = (message.uint(at: 0), message.uint(at: 2 + (Int(message.uint(at: 1)) + 3) / 4))
+                }
+                if stop(message) { return message }
+            }
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return nil }
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, Int32(clamping: left.components.seconds * 1000 + 1)) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = Glibc.read(fd, &buffer, buffer.count)
+            guard n > 0 else { return nil }
+            incoming += buffer[0..<n]
+        }
+    }
+
+    /// get_registry and a sync: returns once every global has been announced.
+    func roundTripRegistry() throws {
+        send(1, 1, [UInt32(newID())])  // wl_display.get_registry -> 2
+        let callback = newID()
+        send(1, 0, [callback])  // wl_display.sync
+        guard read(until: { $0.object == callback }) != nil else { throw SessionError("no registry") }
+    }
+
+    /// wl_display.sync: true when its callback came back, i.e. the compositor handled every
+    /// earlier request without a protocol error.
+    func sync() -> Bool {
+        let callback = newID()
+        send(1, 0, [callback])
+        var failed = false
+        let last = read(until: { message in
+            if message.object == 1 && message.opcode == 0 { failed = true }
+            return message.object == callback || failed
+        })
+        return last != nil && !failed
+    }
+
+    /// wl_registry.bind: returns the new object's id.
+    func bind(_ interface: String, version: UInt32) throws -> UInt32 {
+        guard let global = globals[interface] else { throw SessionError("no global \(interface)") }
+        let id = newID()
+        send(2, 0, [global.name, interface, min(version, global.version), id])
+        return id
+    }
+}

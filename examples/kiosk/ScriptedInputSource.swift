@@ -1,0 +1,137 @@
+import Foundation
+import SeatKit
+import SeatKitWayland
+
+/// Where the kiosk's input comes from. The kiosk does not care: libinput devices, a
+/// recording replayed through libinput, or a script all end up as `InputEvent`s.
+protocol InputSource: AnyObject {
+    /// Starts delivering events, on the event loop's thread, to `deliver`.
+    func start(on loop: EventLoopWatching, deliver: @escaping (InputEvent) -> Void)
+}
+
+/// What an input source needs from the event loop: to be told when a file can be read.
+protocol EventLoopWatching: AnyObject {
+    func watch(fileDescriptor fd: Int32, readable: @escaping () -> Void)
+    func stopWatching(fileDescriptor fd: Int32)
+}
+
+/// Input from a file or a pipe of JSON lines, one event per line, delivered as lines arrive
+/// (tests write to the kiosk's stdin while they watch its clients). Times are the clock's
+/// now unless a line gives `time_ms`. Layout coordinates. Examples:
+///
+///     {"type": "device-added", "device": 1, "name": "panel", "capabilities": ["touch"]}
+///     {"type": "touch-down", "id": 0, "x": 100, "y": 50}   then "touch-frame"
+///     {"type": "pointer-motion-absolute", "x": 10, "y": 20}
+///     {"type": "button", "button": 272, "state": "pressed"}
+///     {"type": "axis", "source": "wheel", "vertical": 15, "vertical120": 120}
+///     {"type": "key", "key": 30, "state": "pressed"}
+///     {"type": "gesture", "kind": "swipe", "phase": "begin", "fingers": 3}   (update: dx, dy)
+///
+/// A stand-in until the replay source (SeatKitReplay: `libinput record` files through real
+/// libinput) and the libinput source are merged; they plug in as other `InputSource`s.
+final class ScriptedInputSource: InputSource {
+    private let fd: Int32
+    private let clock: any Clock
+    private var buffer = Data()
+    private weak var loop: EventLoopWatching?
+    /// Called when the script ends (end of file or pipe closed).
+    var finished: () -> Void = {}
+
+    init(fileDescriptor fd: Int32, clock: any Clock) {
+        self.fd = fd
+        self.clock = clock
+    }
+
+    func start(on loop: EventLoopWatching, deliver: @escaping (InputEvent) -> Void) {
+        self.loop = loop
+        loop.watch(fileDescriptor: fd) { [unowned self] in self.readAvailable(deliver) }
+    }
+
+    private func readAvailable(_ deliver: (InputEvent) -> Void) {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let n = read(fd, &chunk, chunk.count)
+        if n <= 0 {
+            loop?.stopWatching(fileDescriptor: fd)
+            finished()
+            return
+        }
+        buffer.append(contentsOf: chunk[0..<n])
+        while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            let line = buffer[buffer.startIndex..<newline]
+            buffer.removeSubrange(buffer.startIndex...newline)
+            guard !line.allSatisfy({ $0 == UInt8(ascii: " ") }) else { continue }
+            do {
+                deliver(try parse(Data(line)))
+            } catch {
+                log("script: \(error): \(String(decoding: line, as: UTF8.self))")
+            }
+        }
+    }
+
+    struct BadLine: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    func parse(_ line: Data) throws -> InputEvent {
+        guard let object = try JSONSerialization.jsonObject(with: line) as? [String: Any],
+              let type = object["type"] as? String else { throw BadLine(description: "not an object with a type") }
+        func number(_ key: String, _ fallback: Double? = nil) throws -> Double {
+            if let value = object[key] as? Double { return value }
+            if let fallback { return fallback }
+            throw BadLine(description: "missing \(key)")
+        }
+        func pressed() -> Bool { (object["state"] as? String) != "released" }
+        let time = (object["time_ms"] as? Double).map { Timestamp(microseconds: Int64($0 * 1000)) } ?? clock.now
+        let device = DeviceID(UInt32(try number("device", 0)))
+        let kind: InputEvent.Kind
+        switch type {
+        case "device-added":
+            let names = object["capabilities"] as? [String] ?? []
+            var caps: DeviceCapabilities = []
+            for name in names {
+                switch name {
+                case "keyboard": caps.insert(.keyboard)
+                case "pointer": caps.insert(.pointer)
+                case "touch": caps.insert(.touch)
+                case "gesture": caps.insert(.gesture)
+                default: throw BadLine(description: "unknown capability \(name)")
+                }
+            }
+            kind = .deviceAdded(DeviceInfo(name: object["name"] as? String ?? "scripted", capabilities: caps))
+        case "device-removed": kind = .deviceRemoved
+        case "touch-down": kind = .touchDown(TouchID(Int32(try number("id"))), LayoutPoint(x: try number("x"), y: try number("y")))
+        case "touch-motion": kind = .touchMotion(TouchID(Int32(try number("id"))), LayoutPoint(x: try number("x"), y: try number("y")))
+        case "touch-up": kind = .touchUp(TouchID(Int32(try number("id"))))
+        case "touch-cancel": kind = .touchCancel(TouchID(Int32(try number("id"))))
+        case "touch-frame": kind = .touchFrame
+        case "pointer-motion":
+            let delta = Vector(dx: try number("dx"), dy: try number("dy"))
+            kind = .pointerMotion(delta: delta, unaccelerated: delta)
+        case "pointer-motion-absolute": kind = .pointerMotionAbsolute(LayoutPoint(x: try number("x"), y: try number("y")))
+        case "button": kind = .pointerButton(button: UInt32(try number("button")), state: pressed() ? .pressed : .released)
+        case "axis":
+            let sources: [String: AxisSource] = ["wheel": .wheel, "finger": .finger, "continuous": .continuous, "wheel-tilt": .wheelTilt]
+            guard let source = sources[object["source"] as? String ?? "wheel"] else { throw BadLine(description: "unknown axis source") }
+            kind = .pointerAxis(AxisMotion(source: source, horizontal: try number("horizontal", 0), vertical: try number("vertical", 0),
+                                           horizontalV120: try number("horizontal120", 0), verticalV120: try number("vertical120", 0),
+                                           horizontalStop: object["horizontal_stop"] as? Bool ?? false,
+                                           verticalStop: object["vertical_stop"] as? Bool ?? false))
+        case "gesture":
+            let kinds: [String: TouchpadGesture.Kind] = ["swipe": .swipe, "pinch": .pinch, "hold": .hold]
+            let phases: [String: GesturePhase] = ["begin": .begin, "update": .update, "end": .end(cancelled: false),
+                                                  "cancel": .end(cancelled: true)]
+            guard let gestureKind = kinds[object["kind"] as? String ?? ""], let phase = phases[object["phase"] as? String ?? ""] else {
+                throw BadLine(description: "a gesture needs a kind (swipe, pinch, hold) and a phase (begin, update, end, cancel)")
+            }
+            let delta = Vector(dx: try number("dx", 0), dy: try number("dy", 0))
+            kind = .touchpadGesture(TouchpadGesture(kind: gestureKind, phase: phase, fingers: Int(try number("fingers", 3)),
+                                                    delta: delta, unacceleratedDelta: delta,
+                                                    scale: try number("scale", 1), rotation: try number("rotation", 0)))
+        case "key": kind = .key(keycode: UInt32(try number("key")), state: pressed() ? .pressed : .released)
+        default: throw BadLine(description: "unknown type \(type)")
+        }
+        return InputEvent(time: time, device: device, kind)
+    }
+}
+
+extension WaylandDisplay: EventLoopWatching {}
