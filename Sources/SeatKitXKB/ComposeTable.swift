@@ -82,8 +82,7 @@ public enum ComposeStatus: Sendable, Hashable {
 public final class ComposeState {
     public let table: ComposeTable
     let handle: OpaquePointer
-    private let textCapacity = 64
-    private let textBuffer: UnsafeMutablePointer<CChar>
+    private let textBuffer = UTF8Buffer()
 
     public init(table: ComposeTable) {
         guard let handle = XKB.newComposeState(table.handle) else {
@@ -91,13 +90,9 @@ public final class ComposeState {
         }
         self.table = table
         self.handle = handle
-        textBuffer = .allocate(capacity: textCapacity)
     }
 
-    deinit {
-        XKB.unref(composeState: handle)
-        textBuffer.deallocate()
-    }
+    deinit { XKB.unref(composeState: handle) }
 
     /// Feeds a pressed key's keysym. Returns false when it was ignored (modifier keysyms
     /// are, so Shift inside a sequence does not break it).
@@ -118,8 +113,7 @@ public final class ComposeState {
 
     /// The composed text when ``status`` is `.composed`, else "".
     public var text: String {
-        let length = XKB.composeUTF8(handle, into: textBuffer, capacity: textCapacity)
-        return KeyboardState.string(textBuffer, length: min(length, textCapacity - 1))
+        textBuffer.read { XKB.composeUTF8(handle, into: $0, capacity: $1) }
     }
 
     /// The composed keysym when ``status`` is `.composed` and the result is one keysym, else 0.
