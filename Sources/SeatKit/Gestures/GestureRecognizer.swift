@@ -365,6 +365,19 @@ open class GestureRecognizer {
 }
 
 extension GestureRecognizer {
+    /// Whether a touch of `event` is more than `millimetres` from where it went down (the
+    /// allowable movement of a tap or a long press that has not begun).
+    func anyTouch(in event: TouchEvent, movedBeyond millimetres: Double) -> Bool {
+        let limit = millimetres * layoutUnitsPerMillimetre
+        var i = 0
+        while i < event.touches.count {
+            let touch = event.touches[i]
+            if touch.location.vector(from: touch.startLocation).length > limit { return true }
+            i += 1
+        }
+        return false
+    }
+
     /// The end of a two-finger continuous gesture (pinch, rotation), at lifted touches: once
     /// fewer than two fingers remain, a gesture in progress ends and a possible one fails.
     /// `stop` runs just before the end when the fingers rested more than 100 ms since
