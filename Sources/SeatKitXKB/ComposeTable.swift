@@ -15,44 +15,37 @@ public final class ComposeTable {
     /// `nil` takes the locale from `LC_ALL`, `LC_CTYPE` or `LANG`, as a program's
     /// `setlocale` would. Throws ``KeymapError/composeTableUnavailable(locale:messages:)``
     /// when there is no table for the locale (its data is Debian's `libx11-data`).
-    public init(locale: String? = nil, context: KeymapContext? = nil) throws {
+    public convenience init(locale: String? = nil, context: KeymapContext? = nil) throws {
         let context = try context ?? KeymapContext()
         let locale = locale ?? ComposeTable.environmentLocale()
-        guard let handle = XKB.newComposeTable(context.handle, locale: locale) else {
-            throw KeymapError.composeTableUnavailable(locale: locale, messages: context.log.drain())
-        }
-        _ = context.log.drain()
-        self.handle = handle
-        self.context = context
-        self.locale = locale
+        try self.init(handle: XKB.newComposeTable(context.handle, locale: locale), context: context, locale: locale)
     }
 
     /// A table in Compose file syntax (`<dead_acute> <e> : "é" eacute`). `locale` resolves
     /// `include "%L"` lines and the text's encoding. Throws
     /// ``KeymapError/composeTableUnavailable(locale:messages:)`` when the text does not parse.
-    public init(string: String, locale: String = "C.UTF-8", context: KeymapContext? = nil) throws {
+    public convenience init(string: String, locale: String = "C.UTF-8", context: KeymapContext? = nil) throws {
         let context = try context ?? KeymapContext()
-        guard let handle = XKB.newComposeTable(context.handle, string: string, locale: locale) else {
-            throw KeymapError.composeTableUnavailable(locale: locale, messages: context.log.drain())
-        }
-        _ = context.log.drain()
-        self.handle = handle
-        self.context = context
-        self.locale = locale
+        try self.init(handle: XKB.newComposeTable(context.handle, string: string, locale: locale),
+                      context: context, locale: locale)
     }
 
     /// A Compose file. Throws ``KeymapError/cannotOpen(path:_:)`` when it cannot be read.
-    public init(contentsOfFile path: String, locale: String = "C.UTF-8", context: KeymapContext? = nil) throws {
+    public convenience init(contentsOfFile path: String, locale: String = "C.UTF-8", context: KeymapContext? = nil) throws {
         let context = try context ?? KeymapContext()
         switch XKB.newComposeTable(context.handle, path: path, locale: locale) {
         case .failure(let errno): throw KeymapError.cannotOpen(path: path, errno)
-        case .success(nil): throw KeymapError.composeTableUnavailable(locale: locale, messages: context.log.drain())
-        case .success(let handle?):
-            _ = context.log.drain()
-            self.handle = handle
-            self.context = context
-            self.locale = locale
+        case .success(let handle): try self.init(handle: handle, context: context, locale: locale)
         }
+    }
+
+    /// Takes what xkbcommon made (`nil`: no table), emptying the context's log either way.
+    private init(handle: OpaquePointer?, context: KeymapContext, locale: String) throws {
+        let messages = context.log.drain()
+        guard let handle else { throw KeymapError.composeTableUnavailable(locale: locale, messages: messages) }
+        self.handle = handle
+        self.context = context
+        self.locale = locale
     }
 
     deinit { XKB.unref(composeTable: handle) }
