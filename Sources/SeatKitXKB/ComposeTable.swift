@@ -15,44 +15,37 @@ public final class ComposeTable {
     /// `nil` takes the locale from `LC_ALL`, `LC_CTYPE` or `LANG`, as a program's
     /// `setlocale` would. Throws ``KeymapError/composeTableUnavailable(locale:messages:)``
     /// when there is no table for the locale (its data is Debian's `libx11-data`).
-    public init(locale: String? = nil, context: KeymapContext? = nil) throws {
+    public convenience init(locale: String? = nil, context: KeymapContext? = nil) throws {
         let context = try context ?? KeymapContext()
         let locale = locale ?? ComposeTable.environmentLocale()
-        guard let handle = XKB.newComposeTable(context.handle, locale: locale) else {
-            throw KeymapError.composeTableUnavailable(locale: locale, messages: context.log.drain())
-        }
-        _ = context.log.drain()
-        self.handle = handle
-        self.context = context
-        self.locale = locale
+        try self.init(handle: XKB.newComposeTable(context.handle, locale: locale), context: context, locale: locale)
     }
 
     /// A table in Compose file syntax (`<dead_acute> <e> : "é" eacute`). `locale` resolves
     /// `include "%L"` lines and the text's encoding. Throws
     /// ``KeymapError/composeTableUnavailable(locale:messages:)`` when the text does not parse.
-    public init(string: String, locale: String = "C.UTF-8", context: KeymapContext? = nil) throws {
+    public convenience init(string: String, locale: String = "C.UTF-8", context: KeymapContext? = nil) throws {
         let context = try context ?? KeymapContext()
-        guard let handle = XKB.newComposeTable(context.handle, string: string, locale: locale) else {
-            throw KeymapError.composeTableUnavailable(locale: locale, messages: context.log.drain())
-        }
-        _ = context.log.drain()
-        self.handle = handle
-        self.context = context
-        self.locale = locale
+        try self.init(handle: XKB.newComposeTable(context.handle, string: string, locale: locale),
+                      context: context, locale: locale)
     }
 
     /// A Compose file. Throws ``KeymapError/cannotOpen(path:_:)`` when it cannot be read.
-    public init(contentsOfFile path: String, locale: String = "C.UTF-8", context: KeymapContext? = nil) throws {
+    public convenience init(contentsOfFile path: String, locale: String = "C.UTF-8", context: KeymapContext? = nil) throws {
         let context = try context ?? KeymapContext()
         switch XKB.newComposeTable(context.handle, path: path, locale: locale) {
         case .failure(let errno): throw KeymapError.cannotOpen(path: path, errno)
-        case .success(nil): throw KeymapError.composeTableUnavailable(locale: locale, messages: context.log.drain())
-        case .success(let handle?):
-            _ = context.log.drain()
-            self.handle = handle
-            self.context = context
-            self.locale = locale
+        case .success(let handle): try self.init(handle: handle, context: context, locale: locale)
         }
+    }
+
+    /// Takes what xkbcommon made (`nil`: no table), emptying the context's log either way.
+    private init(handle: OpaquePointer?, context: KeymapContext, locale: String) throws {
+        let messages = context.log.drain()
+        guard let handle else { throw KeymapError.composeTableUnavailable(locale: locale, messages: messages) }
+        self.handle = handle
+        self.context = context
+        self.locale = locale
     }
 
     deinit { XKB.unref(composeTable: handle) }
@@ -82,8 +75,7 @@ public enum ComposeStatus: Sendable, Hashable {
 public final class ComposeState {
     public let table: ComposeTable
     let handle: OpaquePointer
-    private let textCapacity = 64
-    private let textBuffer: UnsafeMutablePointer<CChar>
+    private let textBuffer = UTF8Buffer()
 
     public init(table: ComposeTable) {
         guard let handle = XKB.newComposeState(table.handle) else {
@@ -91,13 +83,9 @@ public final class ComposeState {
         }
         self.table = table
         self.handle = handle
-        textBuffer = .allocate(capacity: textCapacity)
     }
 
-    deinit {
-        XKB.unref(composeState: handle)
-        textBuffer.deallocate()
-    }
+    deinit { XKB.unref(composeState: handle) }
 
     /// Feeds a pressed key's keysym. Returns false when it was ignored (modifier keysyms
     /// are, so Shift inside a sequence does not break it).
@@ -118,8 +106,7 @@ public final class ComposeState {
 
     /// The composed text when ``status`` is `.composed`, else "".
     public var text: String {
-        let length = XKB.composeUTF8(handle, into: textBuffer, capacity: textCapacity)
-        return KeyboardState.string(textBuffer, length: min(length, textCapacity - 1))
+        textBuffer.read { XKB.composeUTF8(handle, into: $0, capacity: $1) }
     }
 
     /// The composed keysym when ``status`` is `.composed` and the result is one keysym, else 0.

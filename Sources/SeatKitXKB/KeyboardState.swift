@@ -46,9 +46,7 @@ public enum KeyDirection: Sendable, Hashable { case down, up }
 public final class KeyboardState {
     public let keymap: Keymap
     let handle: OpaquePointer
-    /// Room for the UTF-8 of one key; xkbcommon truncates longer text (none in practice).
-    private let textCapacity = 64
-    private let textBuffer: UnsafeMutablePointer<CChar>
+    private let textBuffer = UTF8Buffer()
 
     /// A fresh state: nothing held, nothing locked, first layout.
     public init(keymap: Keymap) {
@@ -57,13 +55,9 @@ public final class KeyboardState {
         }
         self.keymap = keymap
         self.handle = handle
-        textBuffer = .allocate(capacity: textCapacity)
     }
 
-    deinit {
-        XKB.unref(state: handle)
-        textBuffer.deallocate()
-    }
+    deinit { XKB.unref(state: handle) }
 
     /// Applies a press or release of the key (evdev keycode). Returns what changed:
     /// modifiers, layout, LEDs. Repeats must not be fed.
@@ -109,16 +103,7 @@ public final class KeyboardState {
     /// The UTF-8 text the key types now: "" for modifiers and function keys; control
     /// characters for Ctrl+letter, Return ("\r"), Escape and BackSpace, as xkbcommon gives.
     public func text(evdevKeycode keycode: UInt32) -> String {
-        let length = XKB.utf8(handle, keycode &+ XKB.evdevOffset, into: textBuffer, capacity: textCapacity)
-        return Self.string(textBuffer, length: min(length, textCapacity - 1))
-    }
-
-    /// Builds a string from `length` bytes; strings of up to 15 bytes are stored inline.
-    static func string(_ buffer: UnsafeMutablePointer<CChar>, length: Int) -> String {
-        guard length > 0 else { return "" }
-        return buffer.withMemoryRebound(to: UInt8.self, capacity: length) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
-        }
+        textBuffer.read { XKB.utf8(handle, keycode &+ XKB.evdevOffset, into: $0, capacity: $1) }
     }
 
     /// The serialized state `wl_keyboard.modifiers` carries: depressed, latched and locked

@@ -71,9 +71,7 @@ enum XKB {
     /// `nil` with `errno` set when the file cannot be opened; `.success(nil)` when it does
     /// not compile.
     static func newKeymap(_ context: OpaquePointer, path: String) -> Result<OpaquePointer?, Errno> {
-        guard let file = fopen(path, "r") else { return .failure(Errno(errno)) }
-        defer { fclose(file) }
-        return .success(xkb_keymap_new_from_file(context, file, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS))
+        reading(path) { xkb_keymap_new_from_file(context, $0, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS) }
     }
 
     static func unref(keymap: OpaquePointer) { xkb_keymap_unref(keymap) }
@@ -216,10 +214,9 @@ enum XKB {
     }
 
     static func newComposeTable(_ context: OpaquePointer, path: String, locale: String) -> Result<OpaquePointer?, Errno> {
-        guard let file = fopen(path, "r") else { return .failure(Errno(errno)) }
-        defer { fclose(file) }
-        return .success(xkb_compose_table_new_from_file(context, file, locale, XKB_COMPOSE_FORMAT_TEXT_V1,
-                                                        XKB_COMPOSE_COMPILE_NO_FLAGS))
+        reading(path) {
+            xkb_compose_table_new_from_file(context, $0, locale, XKB_COMPOSE_FORMAT_TEXT_V1, XKB_COMPOSE_COMPILE_NO_FLAGS)
+        }
     }
 
     static func unref(composeTable: OpaquePointer) { xkb_compose_table_unref(composeTable) }
@@ -248,6 +245,16 @@ enum XKB {
 
     static func composeKeysym(_ state: OpaquePointer) -> UInt32 {
         xkb_compose_state_get_one_sym(state)
+    }
+
+    // MARK: Files
+
+    /// `body`'s result with `path` open for reading, closed after; the `errno` of `fopen`
+    /// when it cannot be opened.
+    private static func reading<T>(_ path: String, _ body: (UnsafeMutablePointer<FILE>) -> T) -> Result<T, Errno> {
+        guard let file = fopen(path, "r") else { return .failure(Errno(errno)) }
+        defer { fclose(file) }
+        return .success(body(file))
     }
 }
 

@@ -25,6 +25,34 @@ final class GestureArena {
         return false
     }
 
+    /// The first current recognizer other than `recognizer` for which `body` holds, when
+    /// `recognizer` is itself current here.
+    func firstPeer(of recognizer: GestureRecognizer, where body: (GestureRecognizer) -> Bool) -> GestureRecognizer? {
+        guard contains(recognizer) else { return nil }
+        var i = 0
+        while i < entries.count {
+            let entry = entries[i]
+            i += 1
+            guard entry.isCurrent && entry.recognizer !== recognizer else { continue }
+            if body(entry.recognizer) { return entry.recognizer }
+        }
+        return nil
+    }
+
+    /// The first current recognizer that takes its input from the responders: it cancels
+    /// touches in view and has begun, ended or been recognized.
+    func firstTaker() -> GestureRecognizer? {
+        var i = 0
+        while i < entries.count {
+            let entry = entries[i]
+            i += 1
+            guard entry.isCurrent && entry.recognizer.cancelsTouchesInView else { continue }
+            let s = entry.recognizer.storedState
+            if s.isInProgress || s == .ended || s == .recognized { return entry.recognizer }
+        }
+        return nil
+    }
+
     func clear() { entries.removeAll(keepingCapacity: true) }
 }
 

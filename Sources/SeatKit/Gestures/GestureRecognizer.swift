@@ -364,6 +364,37 @@ open class GestureRecognizer {
     }
 }
 
+extension GestureRecognizer {
+    /// Whether a touch of `event` is more than `millimetres` from where it went down (the
+    /// allowable movement of a tap or a long press that has not begun).
+    func anyTouch(in event: TouchEvent, movedBeyond millimetres: Double) -> Bool {
+        let limit = millimetres * layoutUnitsPerMillimetre
+        var i = 0
+        while i < event.touches.count {
+            let touch = event.touches[i]
+            if touch.location.vector(from: touch.startLocation).length > limit { return true }
+            i += 1
+        }
+        return false
+    }
+
+    /// The end of a two-finger continuous gesture (pinch, rotation), at lifted touches: once
+    /// fewer than two fingers remain, a gesture in progress ends and a possible one fails.
+    /// `stop` runs just before the end when the fingers rested more than 100 ms since
+    /// `lastMoved`, to zero the velocity that targets read at the end.
+    func endWhenFewerThanTwoRemain(_ event: TouchEvent, lastMoved: Timestamp, stop: () -> Void) {
+        guard touches.count - event.touches.count < 2 else { return }
+        if state.isInProgress {
+            if (event.time - lastMoved) > .milliseconds(100) { stop() }
+            state = .ended
+        } else {
+            // Too few fingers left to start: fail now rather than hold the lifted
+            // finger's touchesEnded back until the last one lifts.
+            failIfPossible()
+        }
+    }
+}
+
 extension GestureRecognizer: CustomStringConvertible {
     public var description: String {
         if let surface { return "\(name)@\(surface.name)" }

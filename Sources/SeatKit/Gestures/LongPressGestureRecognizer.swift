@@ -36,13 +36,7 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
             state = .changed
             return
         }
-        var i = 0
-        while i < event.touches.count {
-            let touch = event.touches[i]
-            let limit = allowableMovement * layoutUnitsPerMillimetre
-            if touch.location.vector(from: touch.startLocation).length > limit { return failIfPossible() }
-            i += 1
-        }
+        if anyTouch(in: event, movedBeyond: allowableMovement) { failIfPossible() }
     }
 
     public override func touchesEnded(_ event: TouchEvent) {

@@ -42,17 +42,7 @@ public final class RotationGestureRecognizer: GestureRecognizer {
     }
 
     public override func touchesEnded(_ event: TouchEvent) {
-        let remaining = touches.count - event.touches.count
-        if remaining < 2 {
-            if state.isInProgress {
-                if (event.time - lastTime) > .milliseconds(100) { velocity = 0 }
-                state = .ended
-            } else {
-                // Too few fingers left to start: fail now rather than hold the lifted
-                // finger's touchesEnded back until the last one lifts.
-                failIfPossible()
-            }
-        }
+        endWhenFewerThanTwoRemain(event, lastMoved: lastTime) { velocity = 0 }
         lastAngle = nil  // measured afresh once the finger set is known again
     }
 

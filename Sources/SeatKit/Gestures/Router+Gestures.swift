@@ -40,15 +40,19 @@ extension Router {
     /// routed exactly as without recognizers).
     func makeArena(surface: Surface?, output: Output?, touch: TouchPoint) -> GestureArena? {
         var arena: GestureArena?
+        forEachRecognizer(of: surface, output: output) { recognizer in join(recognizer, arena: &arena, touch: touch) }
+        return arena
+    }
+
+    /// Calls `body` with the recognizers of `surface` and its ancestors, deepest first, then
+    /// with those of `output`: the order in which they join an arena.
+    private func forEachRecognizer(of surface: Surface?, output: Output?, _ body: (GestureRecognizer) -> Void) {
         var node = surface
         while let current = node {
-            current.gestureRecognizers.scan { recognizer in join(recognizer, arena: &arena, touch: touch) }
+            current.gestureRecognizers.scan(body)
             node = current.parent
         }
-        if let output {
-            output.gestureRecognizers.scan { recognizer in join(recognizer, arena: &arena, touch: touch) }
-        }
-        return arena
+        output?.gestureRecognizers.scan(body)
     }
 
     private func join(_ recognizer: GestureRecognizer, arena: inout GestureArena?, touch: TouchPoint) {
@@ -489,33 +493,10 @@ extension Router {
             let sequence = activeTouches[sequenceIndex]
             sequenceIndex += 1
             guard !sequence.finished else { continue }
-            guard let arena = sequence.arena, arena.contains(recognizer) else { continue }
-            var entryIndex = 0
-            while entryIndex < arena.entries.count {
-                let entry = arena.entries[entryIndex]
-                entryIndex += 1
-                guard entry.isCurrent && entry.recognizer !== recognizer else { continue }
-                if body(entry.recognizer) { return entry.recognizer }
-            }
+            if let peer = sequence.arena?.firstPeer(of: recognizer, where: body) { return peer }
         }
-        if pointerArena.contains(recognizer) {
-            var i = 0
-            while i < pointerArena.entries.count {
-                let entry = pointerArena.entries[i]
-                i += 1
-                if entry.isCurrent && entry.recognizer !== recognizer && body(entry.recognizer) { return entry.recognizer }
-            }
-        }
-        if touchpadArena.contains(recognizer) {
-            var entryIndex = 0
-            while entryIndex < touchpadArena.entries.count {
-                let entry = touchpadArena.entries[entryIndex]
-                entryIndex += 1
-                guard entry.isCurrent && entry.recognizer !== recognizer else { continue }
-                if body(entry.recognizer) { return entry.recognizer }
-            }
-        }
-        return nil
+        if let peer = pointerArena.firstPeer(of: recognizer, where: body) { return peer }
+        return touchpadArena.firstPeer(of: recognizer, where: body)
     }
 
     private func rivalInProgress(_ recognizer: GestureRecognizer) -> GestureRecognizer? {
@@ -620,36 +601,16 @@ extension Router {
         endPointerArena()
         pointerGestureTaken = false
         pointerPressSeenByResponders = false
-        var node = focus
-        while let current = node {
-            current.gestureRecognizers.scan { joinPointer($0) }
-            node = current.parent
+        forEachRecognizer(of: focus, output: focus?.output ?? layout.output(at: pointerLocation)) { recognizer in
+            if recognizer.receivesPointerEvents { follow(recognizer, in: pointerArena) }
         }
-        if let output = focus?.output ?? layout.output(at: pointerLocation) {
-            output.gestureRecognizers.scan { joinPointer($0) }
-        }
-    }
-
-    private func joinPointer(_ recognizer: GestureRecognizer) {
-        guard recognizer.isEnabled, recognizer.receivesPointerEvents, !recognizer.storedState.isFinal,
-              recognizer.pendingState == nil else { return }
-        pointerArena.entries.append(GestureArena.Entry(recognizer: recognizer, generation: recognizer.generation))
-        recognizer.followsPointerOrTouchpad = true
-        engage(recognizer)
     }
 
     /// Shows a button to the pointer arena's recognizers. Returns true when the responders
     /// must not see it: a recognizer has taken the press, and the responders did not see the
     /// press (a release always follows a press they saw, so no client keeps a stuck button).
     func deliverPointerButtonToRecognizers(_ event: PointerButtonEvent) -> Bool {
-        var i = 0
-        while i < pointerArena.entries.count {
-            let entry = pointerArena.entries[i]
-            i += 1
-            guard entry.isCurrent, !entry.recognizer.storedState.isFinal else { continue }
-            if let trace { trace.record(.gestureSaw(entry.recognizer.description, .pointerButton)) }
-            entry.recognizer.pointerButton(event)
-        }
+        show(pointerArena, .pointerButton) { $0.pointerButton(event) }
         notePointerTaken()
         if event.state == .released { return pointerGestureTaken && !pointerPressSeenByResponders }
         return pointerGestureTaken
@@ -658,46 +619,56 @@ extension Router {
     /// Shows motion to the pointer arena's recognizers; true when a recognizer has taken the
     /// press, so the motion goes no further.
     func deliverPointerMotionToRecognizers(_ event: PointerMotionEvent) -> Bool {
-        var i = 0
-        while i < pointerArena.entries.count {
-            let entry = pointerArena.entries[i]
-            i += 1
-            guard entry.isCurrent, !entry.recognizer.storedState.isFinal else { continue }
-            if let trace { trace.record(.gestureSaw(entry.recognizer.description, .pointerMoved)) }
-            entry.recognizer.pointerMoved(event)
-        }
+        show(pointerArena, .pointerMoved) { $0.pointerMoved(event) }
         notePointerTaken()
         return pointerGestureTaken
     }
 
     private func notePointerTaken() {
-        guard !pointerGestureTaken else { return }
+        guard !pointerGestureTaken, let taker = pointerArena.firstTaker() else { return }
+        pointerGestureTaken = true
+        if let trace { trace.record(.pointerPressTaken(by: taker.description)) }
+    }
+
+    func endPointerArena() { end(pointerArena) }
+
+    // MARK: Arenas that follow the pointer or the touchpad
+
+    /// Adds an enabled, unsettled recognizer to the pointer or touchpad arena, which it then
+    /// follows until that arena ends.
+    private func follow(_ recognizer: GestureRecognizer, in arena: GestureArena) {
+        guard recognizer.isEnabled, !recognizer.storedState.isFinal, recognizer.pendingState == nil else { return }
+        arena.entries.append(GestureArena.Entry(recognizer: recognizer, generation: recognizer.generation))
+        recognizer.followsPointerOrTouchpad = true
+        engage(recognizer)
+    }
+
+    /// Shows an event to each recognizer still in `arena` that has not settled, in order.
+    private func show(_ arena: GestureArena, _ kind: RoutedEventKind, to body: (GestureRecognizer) -> Void) {
         var i = 0
-        while i < pointerArena.entries.count {
-            let entry = pointerArena.entries[i]
+        while i < arena.entries.count {
+            let entry = arena.entries[i]
             i += 1
-            guard entry.isCurrent, entry.recognizer.cancelsTouchesInView else { continue }
-            let s = entry.recognizer.storedState
-            if s.isInProgress || s == .ended || s == .recognized {
-                pointerGestureTaken = true
-                if let trace { trace.record(.pointerPressTaken(by: entry.recognizer.description)) }
-                return
-            }
+            guard entry.isCurrent, !entry.recognizer.storedState.isFinal else { continue }
+            if let trace { trace.record(.gestureSaw(entry.recognizer.description, kind)) }
+            body(entry.recognizer)
         }
     }
 
-    func endPointerArena() {
-        guard !pointerArena.entries.isEmpty else { return }
+    /// Ends the pointer or touchpad arena: its recognizers stop following it, are made to
+    /// settle, and reset once settled.
+    private func end(_ arena: GestureArena) {
+        guard !arena.entries.isEmpty else { return }
         var i = 0
-        while i < pointerArena.entries.count {
-            let entry = pointerArena.entries[i]
+        while i < arena.entries.count {
+            let entry = arena.entries[i]
             i += 1
             guard entry.isCurrent else { continue }
             entry.recognizer.followsPointerOrTouchpad = false
             forceSettle(entry.recognizer)
             resetIfSettled(entry.recognizer)
         }
-        pointerArena.clear()
+        arena.clear()
     }
 
     // MARK: Touchpad gestures
@@ -706,41 +677,19 @@ extension Router {
     /// output. Returns true when one of them has taken the gesture from the responders.
     func deliverTouchpadGestureToRecognizers(_ event: TouchpadGestureEvent, focus: Surface?) -> Bool {
         if case .begin = event.gesture.phase {
-            endTouchpadArena()
+            end(touchpadArena)
             touchpadGestureTaken = false
             touchpadGestureSeenByResponders = false
-            var node = focus
-            while let current = node {
-                current.gestureRecognizers.scan { r in joinTouchpad(r) }
-                node = current.parent
-            }
-            if let output = focus?.output ?? layout.output(at: event.location) {
-                output.gestureRecognizers.scan { r in joinTouchpad(r) }
+            forEachRecognizer(of: focus, output: focus?.output ?? layout.output(at: event.location)) { recognizer in
+                if recognizer.receivesTouchpadGestures { follow(recognizer, in: touchpadArena) }
             }
         }
         guard !touchpadArena.entries.isEmpty else { return false }
-        var entryIndex = 0
-        while entryIndex < touchpadArena.entries.count {
-            let entry = touchpadArena.entries[entryIndex]
-            entryIndex += 1
-            guard entry.isCurrent && !entry.recognizer.storedState.isFinal else { continue }
-            if let trace { trace.record(.gestureSaw(entry.recognizer.description, .touchpadGesture)) }
-            entry.recognizer.touchpadGesture(event)
-        }
-        if !touchpadGestureTaken {
-            var entryIndex = 0
-            while entryIndex < touchpadArena.entries.count {
-                let entry = touchpadArena.entries[entryIndex]
-                entryIndex += 1
-                guard entry.isCurrent && entry.recognizer.cancelsTouchesInView else { continue }
-                let s = entry.recognizer.storedState
-                if s.isInProgress || s == .ended || s == .recognized {
-                    touchpadGestureTaken = true
-                    if let trace { trace.record(.touchpadGestureTaken(by: entry.recognizer.description)) }
-                    break
-                }
-            }
-            if touchpadGestureTaken && touchpadGestureSeenByResponders {
+        show(touchpadArena, .touchpadGesture) { $0.touchpadGesture(event) }
+        if !touchpadGestureTaken, let taker = touchpadArena.firstTaker() {
+            touchpadGestureTaken = true
+            if let trace { trace.record(.touchpadGestureTaken(by: taker.description)) }
+            if touchpadGestureSeenByResponders {
                 // Responders saw its start: end it for them, as libinput ends a cancelled one.
                 var ending = event
                 ending.gesture.phase = .end(cancelled: true)
@@ -750,32 +699,9 @@ extension Router {
             }
         }
         let taken = touchpadGestureTaken
-        if case .end = event.gesture.phase { endTouchpadArena() }
+        if case .end = event.gesture.phase { end(touchpadArena) }
         return taken
     }
 
     func noteTouchpadGestureDelivered() { touchpadGestureSeenByResponders = true }
-
-    private func joinTouchpad(_ recognizer: GestureRecognizer) {
-        guard recognizer.isEnabled, recognizer.receivesTouchpadGestures, !recognizer.storedState.isFinal,
-              recognizer.pendingState == nil else { return }
-        touchpadArena.entries.append(GestureArena.Entry(recognizer: recognizer, generation: recognizer.generation))
-        recognizer.followsPointerOrTouchpad = true
-        engage(recognizer)
-    }
-
-    private func endTouchpadArena() {
-        guard !touchpadArena.entries.isEmpty else { return }
-        var entryIndex = 0
-        while entryIndex < touchpadArena.entries.count {
-            let entry = touchpadArena.entries[entryIndex]
-            entryIndex += 1
-            guard entry.isCurrent else { continue }
-            let recognizer = entry.recognizer
-            recognizer.followsPointerOrTouchpad = false
-            forceSettle(recognizer)
-            resetIfSettled(recognizer)
-        }
-        touchpadArena.clear()
-    }
 }

@@ -22,11 +22,7 @@ public final class TouchpadSwipeGestureRecognizer: GestureRecognizer {
         let g = event.gesture
         guard g.kind == .swipe, g.fingers == numberOfFingers else { return failIfPossible() }
         translation = Vector(dx: translation.dx + g.delta.dx, dy: translation.dy + g.delta.dy)
-        switch g.phase {
-        case .begin: if state == .possible { state = .began }
-        case .update: if state.isInProgress { state = .changed }
-        case .end(let cancelled): if state.isInProgress { state = cancelled ? .cancelled : .ended } else { failIfPossible() }
-        }
+        followContinuous(g.phase)
     }
 
     public override func reset() { translation = .zero }
@@ -54,11 +50,7 @@ public final class TouchpadPinchGestureRecognizer: GestureRecognizer {
         guard g.kind == .pinch, g.fingers >= minimumFingers else { return failIfPossible() }
         scale = g.scale
         rotation += g.rotation
-        switch g.phase {
-        case .begin: if state == .possible { state = .began }
-        case .update: if state.isInProgress { state = .changed }
-        case .end(let cancelled): if state.isInProgress { state = cancelled ? .cancelled : .ended } else { failIfPossible() }
-        }
+        followContinuous(g.phase)
     }
 
     public override func reset() {
@@ -100,4 +92,17 @@ public final class TouchpadHoldGestureRecognizer: GestureRecognizer {
     }
 
     public override func reset() { beganAt = nil }
+}
+
+extension GestureRecognizer {
+    /// The continuous touchpad recognizers (swipe, pinch) follow libinput's phases: began at
+    /// its begin, changed per update, ended at its end or cancelled when it cancels; an end
+    /// before the gesture began fails it.
+    fileprivate func followContinuous(_ phase: GesturePhase) {
+        switch phase {
+        case .begin: if state == .possible { state = .began }
+        case .update: if state.isInProgress { state = .changed }
+        case .end(let cancelled): if state.isInProgress { state = cancelled ? .cancelled : .ended } else { failIfPossible() }
+        }
+    }
 }

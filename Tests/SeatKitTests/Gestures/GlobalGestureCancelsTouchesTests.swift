@@ -26,7 +26,9 @@ import SeatKit
         #expect(rig.router.activeTouchCount == 0)
     }
 
-    @Test func aSurfaceRecognizerAndTheGlobalOneExcludeEachOther() {
+    /// A watched pan on a mail surface filling the output, and a watched three-finger system
+    /// swipe on the output.
+    func mailPanAndSystemSwipe() -> (GestureRig, PanGestureRecognizer, SwipeGestureRecognizer) {
         let rig = GestureRig()
         let mail = rig.surface("mail", 0, 0, 1000, 1000)
         let pan = PanGestureRecognizer()
@@ -35,25 +37,27 @@ import SeatKit
         rig.output.addGestureRecognizer(swipe)
         rig.watch(pan)
         rig.watch(swipe)
+        return (rig, pan, swipe)
+    }
+
+    /// Three fingers down together, then up 200 units together.
+    func swipeThreeFingersUp(_ rig: GestureRig) {
         rig.frame([fingerDown(1, 200, 800), fingerDown(2, 400, 800), fingerDown(3, 600, 800)])
         rig.frame([fingerMoved(1, 200, 600), fingerMoved(2, 400, 600), fingerMoved(3, 600, 600)])
+    }
+
+    @Test func aSurfaceRecognizerAndTheGlobalOneExcludeEachOther() {
+        let (rig, _, _) = mailPanAndSystemSwipe()
+        swipeThreeFingersUp(rig)
         // Both saw the frame, deepest first: the pan began and the system swipe failed.
         #expect(rig.log.matching("pan:") == ["pan:began"])
         #expect(rig.log.matching("system-swipe:") == ["system-swipe:failed"])
     }
 
     @Test func theGlobalOneWinsWhenTheSurfaceRecognizerMustWaitForIt() {
-        let rig = GestureRig()
-        let mail = rig.surface("mail", 0, 0, 1000, 1000)
-        let pan = PanGestureRecognizer()
-        mail.addGestureRecognizer(pan)
-        let swipe = SwipeGestureRecognizer(name: "system-swipe", direction: .up, touches: 3)
-        rig.output.addGestureRecognizer(swipe)
+        let (rig, pan, swipe) = mailPanAndSystemSwipe()
         pan.require(toFail: swipe)
-        rig.watch(pan)
-        rig.watch(swipe)
-        rig.frame([fingerDown(1, 200, 800), fingerDown(2, 400, 800), fingerDown(3, 600, 800)])
-        rig.frame([fingerMoved(1, 200, 600), fingerMoved(2, 400, 600), fingerMoved(3, 600, 600)])
+        swipeThreeFingersUp(rig)
         #expect(rig.log.matching("system-swipe:") == ["system-swipe:recognized"])
         #expect(rig.log.matching("pan:") == ["pan:failed"])
     }

@@ -10,17 +10,23 @@ import SeatKit
         rig.frame([fingerUp(1), fingerUp(2)])
     }
 
-    @Test func withTheDelegateBothRecognizeOverTheSameTouches() {
+    /// A watched pinch and rotation on a map filling the output.
+    func mapWithPinchAndRotation() -> (GestureRig, PinchGestureRecognizer, RotationGestureRecognizer) {
         let rig = GestureRig()
         let map = rig.surface("map", 0, 0, 1000, 1000)
         let pinch = PinchGestureRecognizer()
         let rotation = RotationGestureRecognizer()
-        let together = SimultaneousDelegate()
-        pinch.delegate = together
         map.addGestureRecognizer(pinch)
         map.addGestureRecognizer(rotation)
         rig.watch(pinch)
         rig.watch(rotation)
+        return (rig, pinch, rotation)
+    }
+
+    @Test func withTheDelegateBothRecognizeOverTheSameTouches() {
+        let (rig, pinch, _) = mapWithPinchAndRotation()
+        let together = SimultaneousDelegate()
+        pinch.delegate = together
         twistAndSpread(rig)
         #expect(rig.log.matching("pinch:") == ["pinch:began", "pinch:changed", "pinch:ended"])
         #expect(rig.log.matching("rotation:") == ["rotation:began", "rotation:ended"])
@@ -29,14 +35,7 @@ import SeatKit
     }
 
     @Test func withoutItTheRotationFailsWhenThePinchBegins() {
-        let rig = GestureRig()
-        let map = rig.surface("map", 0, 0, 1000, 1000)
-        let pinch = PinchGestureRecognizer()
-        let rotation = RotationGestureRecognizer()
-        map.addGestureRecognizer(pinch)
-        map.addGestureRecognizer(rotation)
-        rig.watch(pinch)
-        rig.watch(rotation)
+        let (rig, _, _) = mapWithPinchAndRotation()
         twistAndSpread(rig)
         #expect(rig.log.matching("pinch:") == ["pinch:began", "pinch:changed", "pinch:ended"])
         #expect(rig.log.matching("rotation:") == ["rotation:failed"])

@@ -37,14 +37,20 @@ import SeatKit
         }
     }
 
-    @Test func aDragIsTakenFromTheWindowButItsReleaseStillArrives() {
-        let rig = GestureRig()
-        let responder = PointerLog()
+    /// Each test: a window filling the output, whose responder logs what reaches it, with a
+    /// watched drag recognizer.
+    let rig = GestureRig()
+    let responder = PointerLog()
+    let drag = DragRecognizer(name: "drag")
+
+    init() {
         let window = Surface(name: "window", frame: SurfaceRect(x: 0, y: 0, width: 1000, height: 1000), responder: responder)
         rig.output.root.addChild(window)
-        let drag = DragRecognizer(name: "drag")
         window.addGestureRecognizer(drag)
         rig.watch(drag)
+    }
+
+    @Test func aDragIsTakenFromTheWindowButItsReleaseStillArrives() {
         rig.send(.pointerMotionAbsolute(LayoutPoint(x: 100, y: 100)))
         rig.send(.pointerButton(button: 0x110, state: .pressed))
         rig.send(.pointerMotionAbsolute(LayoutPoint(x: 120, y: 100)))
@@ -57,13 +63,6 @@ import SeatKit
     }
 
     @Test func aClickWithoutDraggingFailsItAndReachesTheWindowWhole() {
-        let rig = GestureRig()
-        let responder = PointerLog()
-        let window = Surface(name: "window", frame: SurfaceRect(x: 0, y: 0, width: 1000, height: 1000), responder: responder)
-        rig.output.root.addChild(window)
-        let drag = DragRecognizer(name: "drag")
-        window.addGestureRecognizer(drag)
-        rig.watch(drag)
         rig.send(.pointerMotionAbsolute(LayoutPoint(x: 100, y: 100)))
         rig.send(.pointerButton(button: 0x110, state: .pressed))
         rig.send(.pointerMotionAbsolute(LayoutPoint(x: 110, y: 100)))

@@ -5,7 +5,8 @@ import SeatKit
 /// the gesture is cancelled once, the recognizer resets, and nothing is delivered to the
 /// removed surface afterwards.
 @Suite struct RecognizerSurfaceRemovedTests {
-    @Test func aPanInProgressIsCancelledAndReset() {
+    /// A sheet filling the output with a watched pan, begun by touch 1 (still down).
+    func sheetPannedByOneFinger() -> (GestureRig, Surface, PanGestureRecognizer) {
         let rig = GestureRig()
         let sheet = rig.surface("sheet", 0, 0, 1000, 1000)
         let pan = PanGestureRecognizer()
@@ -13,6 +14,11 @@ import SeatKit
         rig.watch(pan)
         rig.down(1, 100, 100)
         rig.move(1, 300, 100)
+        return (rig, sheet, pan)
+    }
+
+    @Test func aPanInProgressIsCancelledAndReset() {
+        let (rig, sheet, pan) = sheetPannedByOneFinger()
         #expect(pan.state == .began)
         sheet.removeFromParent()
         #expect(rig.log.matching("pan:") == ["pan:began", "pan:cancelled"])
@@ -56,13 +62,7 @@ import SeatKit
     }
 
     @Test func removingTheRecognizerItselfCancelsItsGesture() {
-        let rig = GestureRig()
-        let sheet = rig.surface("sheet", 0, 0, 1000, 1000)
-        let pan = PanGestureRecognizer()
-        sheet.addGestureRecognizer(pan)
-        rig.watch(pan)
-        rig.down(1, 100, 100)
-        rig.move(1, 300, 100)
+        let (rig, sheet, pan) = sheetPannedByOneFinger()
         sheet.removeGestureRecognizer(pan)
         #expect(rig.log.matching("pan:") == ["pan:began", "pan:cancelled"])
         #expect(sheet.gestureRecognizers.isEmpty)
