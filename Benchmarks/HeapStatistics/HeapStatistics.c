@@ -1,0 +1,6 @@
+#include "HeapStatistics.h"
+#include <malloc.h>
+
+size_t heap_bytes_in_use(void) {
+    return mallinfo2().uordblks;
+}
