@@ -61,6 +61,10 @@ public final class Surface {
     /// `nil` when nothing in it can be hit.
     public private(set) var subtreeBounds: SurfaceRect?
 
+    /// The children's boxes in flat arrays (and a grid when there are many), built at the
+    /// first hit-test that needs it and marked stale by every change below.
+    private var childIndex: ChildHitIndex?
+
     /// Creates a detached surface.
     /// - Parameters:
     ///   - frame: position and size in the future parent's surface space.
@@ -106,6 +110,7 @@ public final class Surface {
         children.remove(at: index)
         children.append(child)
         // The bounding box is unchanged; only the order matters to hit-testing.
+        childIndex?.invalidate()
     }
 
     /// Removes this surface (and its subtree) from its parent. Touches bound to the subtree
@@ -205,18 +210,30 @@ public final class Surface {
         return acceptsInput(at: point) ? self : nil
     }
 
-    private func hitTestBelowBounds(_ point: SurfacePoint) -> Surface? {
-        var i = children.count
-        while i > 0 {
-            i -= 1
-            let child = children[i]
+    /// Hit-testing once `point` is known to be inside `subtreeBounds`.
+    func hitTestBelowBounds(_ point: SurfacePoint) -> Surface? {
+        let children = self.children
+        if children.count == 1 {
+            let child = children[0]
             let local = SurfacePoint(x: point.x - child.frame.origin.x, y: point.y - child.frame.origin.y)
             if let box = child.subtreeBounds, box.contains(local), let hit = child.hitTestBelowBounds(local) {
                 return hit
             }
+        } else if children.count > 1 {
+            let index: ChildHitIndex
+            if let existing = childIndex {
+                index = existing
+            } else {
+                index = ChildHitIndex()
+                childIndex = index
+            }
+            if let hit = index.topmostHit(at: point, in: children) { return hit }
         }
         return acceptsInput(at: point) ? self : nil
     }
+
+    /// The index over the children as of the last hit-test through this surface: for tests.
+    var childIndexForTesting: ChildHitIndex? { childIndex }
 
     // MARK: Bounding boxes
 
@@ -238,6 +255,7 @@ public final class Surface {
     }
 
     private func childAreaDidChange() {
+        childIndex?.invalidate()
         if recomputeSubtreeBounds() { parent?.childAreaDidChange() }
     }
 
