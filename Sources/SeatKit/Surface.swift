@@ -12,7 +12,7 @@ public struct SurfaceID: Hashable, Sendable, CustomStringConvertible {
 /// Each surface keeps the bounding box of everything in its subtree that can be hit, updated
 /// incrementally, so hit-testing skips a subtree that cannot hold the point.
 ///
-/// Surfaces are compared by identity. The parent link is weak: the tree owns downward. A
+/// Surfaces are compared by identity. The parent link does not own: the tree owns downward. A
 /// surface belongs to at most one output's tree; it receives input only while attached.
 public final class Surface {
     private nonisolated(unsafe) static var lastID: UInt32 = 0
@@ -51,7 +51,10 @@ public final class Surface {
         didSet { if clipsChildren != oldValue { ownAreaDidChange() } }
     }
 
-    public private(set) weak var parent: Surface?
+    /// Not `weak`: a weakly referenced object moves its reference count to a side table, which
+    /// made every retain of a parent surface on the hit-testing path several times slower.
+    /// The link is cleared when the parent goes away (see `deinit`), so it never dangles.
+    public private(set) unowned(unsafe) var parent: Surface?
     /// Children, back to front: the last one is on top.
     public private(set) var children: [Surface] = []
     /// The output whose tree holds this surface, while it is attached.
@@ -78,6 +81,14 @@ public final class Surface {
         self.responder = responder
         self.subtreeBounds = nil
         recomputeSubtreeBounds()
+    }
+
+    deinit {
+        var i = 0
+        while i < children.count {
+            children[i].parent = nil
+            i += 1
+        }
     }
 
     /// This surface's bounds in its own space: origin zero, size of the frame.

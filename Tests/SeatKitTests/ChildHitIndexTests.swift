@@ -131,4 +131,14 @@ struct ChildHitIndexTests {
         #expect(allocations == 0)
         #expect(hits > 0)
     }
+
+    @Test func aChildForgetsItsParentWhenTheParentIsFreed() {
+        let child = Surface(name: "child", frame: SurfaceRect(x: 0, y: 0, width: 10, height: 10))
+        do {
+            let parent = Surface(name: "parent", frame: SurfaceRect(x: 0, y: 0, width: 10, height: 10))
+            parent.addChild(child)
+            #expect(child.parent === parent)
+        }
+        #expect(child.parent == nil)
+    }
 }
