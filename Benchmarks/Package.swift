@@ -52,10 +52,10 @@ let package = Package(
         // Not a benchmark suite (it lives outside a directory named Benchmarks, so the
         // plugin leaves it alone): runs both sides interleaved, prints the tables of
         // docs/BENCHMARKS.md and writes the plot.
-        .target(name: "HeapStatistics", path: "HeapStatistics"),
+        .target(name: "ProcessCounters", path: "ProcessCounters"),
         .executableTarget(
             name: "BenchmarkReport",
-            dependencies: ["HitTestWorkloads", "RoutingWorkloads", "HeapStatistics", .product(name: "SeatKit", package: "SeatKit")],
+            dependencies: ["HitTestWorkloads", "RoutingWorkloads", "ProcessCounters", .product(name: "SeatKit", package: "SeatKit")],
             path: "Tools/BenchmarkReport"
         ),
     ],

@@ -3,15 +3,17 @@
 //
 //   swift run -c release BenchmarkReport [--rounds N] [--svg path] [--only-hit-testing]
 import Glibc
-import HeapStatistics
+import ProcessCounters
 import HitTestWorkloads
 import RoutingWorkloads
 import SeatKit
 
 struct Options {
-    var rounds = 15
+    var rounds = 31
     var svgPath: String?
     var hitTestingOnly = false
+    /// Runs only hit-testing cases whose name ("1000 nested random") contains this.
+    var filter: String?
 
     init(_ arguments: [String]) {
         var i = 1
@@ -20,6 +22,7 @@ struct Options {
             case "--rounds": i += 1; rounds = Int(arguments[i]) ?? rounds
             case "--svg": i += 1; svgPath = arguments[i]
             case "--only-hit-testing": hitTestingOnly = true
+            case "--filter": i += 1; filter = arguments[i]; hitTestingOnly = true
             default: fatalError("unknown argument \(arguments[i])")
             }
             i += 1
@@ -58,20 +61,25 @@ struct HitTestResult {
     var wlroots: Double
     var disagreements: Int
     var missesBesideOutput: Int32
+    /// Instructions per query, where the kernel lets us count them.
+    var seatKitInstructions: Double?
+    var wlrootsInstructions: Double?
     var ratio: Double { wlroots / seatKit }
 }
 
-func measureHitTesting(rounds: Int) -> [HitTestResult] {
+func measureHitTesting(rounds: Int, filter: String?) -> [HitTestResult] {
     var results: [HitTestResult] = []
     for count in HitTestWorkload.sizes {
         for shape in HitTestWorkload.Shape.allCases {
             for points in HitTestWorkload.Points.allCases {
+                if let filter, !"\(count) \(shape.rawValue) \(points.rawValue)".contains(filter) { continue }
                 let w = HitTestWorkload(count: count, shape: shape, points: points)
                 let perPass = Double(w.queries.count)
-                // Warm both, then size each measurement to about 3 ms.
+                // Warm both, then size each sample to about 1 ms: short enough that many
+                // samples fall between the preemptions of a busy machine.
                 sink &+= w.runSeatKit(rounds: 2) &+ w.runWlroots(rounds: 2)
-                let seatKitPasses = passes(for: 3_000_000, w.runSeatKit)
-                let wlrootsPasses = passes(for: 3_000_000, w.runWlroots)
+                let seatKitPasses = passes(for: 1_000_000, w.runSeatKit)
+                let wlrootsPasses = passes(for: 1_000_000, w.runWlroots)
                 var seatKitSamples: [Double] = [], wlrootsSamples: [Double] = []
                 for round in 0..<rounds {
                     // Alternate which side goes first, so neither always gets the warmer cache.
@@ -88,13 +96,25 @@ func measureHitTesting(rounds: Int) -> [HitTestResult] {
                 }
                 let result = HitTestResult(workload: w.name, count: count, shape: shape, points: points,
                                            seatKit: median(seatKitSamples), wlroots: median(wlrootsSamples),
-                                           disagreements: w.disagreements(), missesBesideOutput: w.missesBesideOutput)
+                                           disagreements: w.disagreements(), missesBesideOutput: w.missesBesideOutput,
+                                           seatKitInstructions: instructionsPerQuery(w.runSeatKit, perPass: perPass),
+                                           wlrootsInstructions: instructionsPerQuery(w.runWlroots, perPass: perPass))
                 results.append(result)
                 FileHandle.standardError.write("\(result.workload): SeatKit \(format(result.seatKit)) ns, wlroots \(format(result.wlroots)) ns\n")
             }
         }
     }
     return results
+}
+
+let instructionCounter = instruction_counter_open()
+
+/// Instructions per query over one warm pass, or nil without a counter.
+func instructionsPerQuery(_ body: (Int) -> Int, perPass: Double) -> Double? {
+    guard instructionCounter >= 0 else { return nil }
+    let before = instruction_counter_read(instructionCounter)
+    sink &+= body(1)
+    return Double(instruction_counter_read(instructionCounter) - before) / perPass
 }
 
 func format(_ value: Double) -> String {
@@ -112,12 +132,18 @@ enum FileHandle {
 }
 
 func printHitTestingTable(_ results: [HitTestResult]) {
-    print("| rects | tree | points | SeatKit ns/query | wlroots ns/query | wlroots ÷ SeatKit | same answers |")
-    print("|---:|---|---|---:|---:|---:|---|")
+    print("| rects | tree | points | SeatKit ns/query | wlroots ns/query | wlroots ÷ SeatKit | SeatKit instr/query | wlroots instr/query | instr ratio | same answers |")
+    print("|---:|---|---|---:|---:|---:|---:|---:|---:|---|")
     for r in results {
         let note = r.missesBesideOutput > 0 ? " ¹" : ""
         let agree = r.disagreements == 0 ? "all \(HitTestWorkload.pointCount)" : "\(r.disagreements) differ"
-        print("| \(r.count) | \(r.shape.rawValue) | \(r.points.rawValue)\(note) | \(format(r.seatKit)) | \(format(r.wlroots)) | \(format(r.ratio))× | \(agree) |")
+        let instructions: String
+        if let s = r.seatKitInstructions, let w = r.wlrootsInstructions {
+            instructions = "\(format(s)) | \(format(w)) | \(format(w / s))×"
+        } else {
+            instructions = "n/a | n/a | n/a"
+        }
+        print("| \(r.count) | \(r.shape.rawValue) | \(r.points.rawValue)\(note) | \(format(r.seatKit)) | \(format(r.wlroots)) | \(format(r.ratio))× | \(instructions) | \(agree) |")
     }
     if results.contains(where: { $0.missesBesideOutput > 0 }) {
         print("\n¹ The rectangles cover the whole output, so misses come from the strip beside it.")
@@ -267,7 +293,7 @@ func writePlot(_ results: [HitTestResult], to path: String) {
 
 let options = Options(CommandLine.arguments)
 print("## Hit-testing: SeatKit against wlroots 0.15 `wlr_scene_node_at`\n")
-let hitTesting = measureHitTesting(rounds: options.rounds)
+let hitTesting = measureHitTesting(rounds: options.rounds, filter: options.filter)
 printHitTestingTable(hitTesting)
 if let svgPath = options.svgPath { writePlot(hitTesting, to: svgPath) }
 if !options.hitTestingOnly {
