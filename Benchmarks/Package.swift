@@ -35,6 +35,8 @@ let package = Package(
             dependencies: ["HitTestWorkloads", .product(name: "SeatKit", package: "SeatKit"),
                            .product(name: "Benchmark", package: "benchmark")],
             path: "HitTesting",
+            // Benchmark closures capture non-Sendable fixtures; everything runs on one thread.
+            swiftSettings: [.swiftLanguageMode(.v5)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
@@ -42,6 +44,7 @@ let package = Package(
             dependencies: ["RoutingWorkloads", .product(name: "SeatKit", package: "SeatKit"),
                            .product(name: "Benchmark", package: "benchmark")],
             path: "EventRouting",
+            swiftSettings: [.swiftLanguageMode(.v5)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .target(
