@@ -14,6 +14,10 @@
 /// The parent marks the index stale whenever a child is added, removed, reordered, moved or
 /// its subtree box changes; it is rebuilt at the next hit-test, reusing its storage, so a
 /// warm tree that stays still allocates nothing.
+///
+/// Its stored properties skip the runtime exclusivity check (`@exclusivity(unchecked)`): they
+/// are read on every hit-test, only on the event loop's thread, and no access to them is
+/// ever held across a call that could reach them again.
 final class ChildHitIndex {
     /// Below this many children a scan of the flat entries beats the grid.
     static let gridThreshold = 32
@@ -40,17 +44,17 @@ final class ChildHitIndex {
         }
     }
 
-    private(set) var isCurrent = false
-    private(set) var entries: [Entry] = []
+    @exclusivity(unchecked) private(set) var isCurrent = false
+    @exclusivity(unchecked) private(set) var entries: [Entry] = []
 
     // The grid, when there are at least `gridThreshold` children.
-    private(set) var columns = 0
-    private(set) var rows = 0
-    private var gridX = 0.0, gridY = 0.0
-    private var inverseCellWidth = 0.0, inverseCellHeight = 0.0
+    @exclusivity(unchecked) private(set) var columns = 0
+    @exclusivity(unchecked) private(set) var rows = 0
+    @exclusivity(unchecked) private var gridX = 0.0, gridY = 0.0
+    @exclusivity(unchecked) private var inverseCellWidth = 0.0, inverseCellHeight = 0.0
     /// `cellStart[c] ..< cellStart[c + 1]` are cell `c`'s entries in `cellChildren`.
-    private var cellStart: [Int32] = []
-    private var cellChildren: [Int32] = []
+    @exclusivity(unchecked) private var cellStart: [Int32] = []
+    @exclusivity(unchecked) private var cellChildren: [Int32] = []
     /// Where the next entry of each cell goes while filling; kept to reuse its storage.
     private var cellCursor: [Int32] = []
 

@@ -14,6 +14,10 @@ public struct SurfaceID: Hashable, Sendable, CustomStringConvertible {
 ///
 /// Surfaces are compared by identity. The parent link does not own: the tree owns downward. A
 /// surface belongs to at most one output's tree; it receives input only while attached.
+///
+/// The properties that hit-testing reads skip the runtime exclusivity check
+/// (`@exclusivity(unchecked)`): it cost about as much as the rest of a hit-test in small trees,
+/// surfaces live on the event loop's one thread, and hit-testing holds no access across calls.
 public final class Surface {
     private nonisolated(unsafe) static var lastID: UInt32 = 0
 
@@ -22,16 +26,16 @@ public final class Surface {
     public var name: String
     /// The one responder that handles this surface's input. Replace it at any time; the
     /// surface holds it strongly.
-    public var responder: any Responder
+    @exclusivity(unchecked) public var responder: any Responder
 
     /// Position and size in the parent's surface space (for a root surface: output space).
-    public var frame: SurfaceRect {
+    @exclusivity(unchecked) public var frame: SurfaceRect {
         didSet { if frame != oldValue { frameDidChange() } }
     }
 
     /// Surface-local rectangles that accept input, clipped to the surface's bounds; `nil`
     /// means the whole surface (Wayland's infinite input region), `[]` means none.
-    public var inputRegion: [SurfaceRect]? {
+    @exclusivity(unchecked) public var inputRegion: [SurfaceRect]? {
         didSet { ownAreaDidChange() }
     }
 
@@ -56,17 +60,17 @@ public final class Surface {
     /// The link is cleared when the parent goes away (see `deinit`), so it never dangles.
     public private(set) unowned(unsafe) var parent: Surface?
     /// Children, back to front: the last one is on top.
-    public private(set) var children: [Surface] = []
+    @exclusivity(unchecked) public private(set) var children: [Surface] = []
     /// The output whose tree holds this surface, while it is attached.
     public internal(set) weak var output: Output?
 
     /// The bounding box of the hittable parts of this subtree, in this surface's space;
     /// `nil` when nothing in it can be hit.
-    public private(set) var subtreeBounds: SurfaceRect?
+    @exclusivity(unchecked) public private(set) var subtreeBounds: SurfaceRect?
 
     /// The children's boxes in flat arrays (and a grid when there are many), built at the
     /// first hit-test that needs it and marked stale by every change below.
-    private var childIndex: ChildHitIndex?
+    @exclusivity(unchecked) private var childIndex: ChildHitIndex?
 
     /// Creates a detached surface.
     /// - Parameters:
