@@ -68,30 +68,32 @@ final class ChildHitIndex {
     func topmostHit(at point: SurfacePoint, in children: [Surface]) -> Surface? {
         if !isCurrent { rebuild(from: children) }
         // Local copies: a responder's refineHitTest may edit the tree mid-test; the copies
-        // keep this walk consistent with the tree as it was when the walk began.
+        // keep this walk's buffers alive and unchanged (a rebuild then copies on write).
         let entries = self.entries
-        if !usesGrid {
-            var i = entries.count
-            while i > 0 {
-                i -= 1
-                let entry = entries[i]
-                let local = entry.local(point)
-                if entry.contains(local), let hit = children[i].hitTestBelowBounds(local) { return hit }
-            }
-            return nil
-        }
-        let cell = cellIndex(of: point)
         let cellChildren = self.cellChildren
-        let start = Int(cellStart[cell])
-        var k = Int(cellStart[cell + 1])
-        while k > start {
-            k -= 1
-            let i = Int(cellChildren[k])
-            let entry = entries[i]
-            let local = entry.local(point)
-            if entry.contains(local), let hit = children[i].hitTestBelowBounds(local) { return hit }
+        let usesGrid = self.usesGrid
+        let cell = usesGrid ? cellIndex(of: point) : 0
+        let start = usesGrid ? Int(cellStart[cell]) : 0
+        let end = usesGrid ? Int(cellStart[cell + 1]) : entries.count
+        return children.withUnsafeBufferPointer { children in
+            entries.withUnsafeBufferPointer { entries in
+                cellChildren.withUnsafeBufferPointer { cellChildren in
+                    var k = end
+                    while k > start {
+                        k -= 1
+                        let i = usesGrid ? Int(cellChildren[k]) : k
+                        let entry = entries[i]
+                        let local = entry.local(point)
+                        // The buffer holds the child: no retain of its own for the call.
+                        if entry.contains(local),
+                           let hit = Unmanaged.passUnretained(children[i])._withUnsafeGuaranteedRef({ $0.hitTestBelowBounds(local) }) {
+                            return hit
+                        }
+                    }
+                    return nil
+                }
+            }
         }
-        return nil
     }
 
     /// Indices of the children whose entries a hit-test at `point` considers, top first:

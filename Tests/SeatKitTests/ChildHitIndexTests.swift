@@ -132,6 +132,37 @@ struct ChildHitIndexTests {
         #expect(hits > 0)
     }
 
+    @Test func aResponderMayEditTheTreeWhileItsSurfaceIsBeingHitTested() {
+        final class Rearranging: Responder {
+            var edit: () -> Void = {}
+            func refineHitTest(at point: SurfacePoint, in surface: Surface) -> Bool {
+                edit()
+                edit = {}
+                return false  // refuse, so the walk goes on to the (edited) siblings below
+            }
+        }
+        let root = Surface(name: "root", frame: SurfaceRect(x: 0, y: 0, width: 1000, height: 100))
+        var children: [Surface] = []
+        for i in 0..<40 {
+            let s = Surface(name: "c\(i)", frame: SurfaceRect(x: Double(i % 4), y: 0, width: 50, height: 50))
+            root.addChild(s)
+            children.append(s)
+        }
+        let rearranging = Rearranging()
+        let top = Surface(name: "top", frame: SurfaceRect(x: 0, y: 0, width: 50, height: 50), responder: rearranging)
+        root.addChild(top)
+        rearranging.edit = {
+            for s in children.prefix(30) { s.removeFromParent() }
+            for i in 0..<200 { root.addChild(Surface(frame: SurfaceRect(x: 500 + Double(i), y: 60, width: 5, height: 5))) }
+        }
+        let p = SurfacePoint(x: 10, y: 10)
+        // The walk finishes on the tree as it began: the topmost old sibling under the point.
+        #expect(root.hitTest(p) === children[39])
+        #expect(root.children.count == 211)
+        #expect(root.hitTest(p) === children[39])  // top still refuses
+        #expect(root.hitTest(SurfacePoint(x: 501, y: 61)) === SurfaceTests.referenceHit(root, SurfacePoint(x: 501, y: 61)))
+    }
+
     @Test func aChildForgetsItsParentWhenTheParentIsFreed() {
         let child = Surface(name: "child", frame: SurfaceRect(x: 0, y: 0, width: 10, height: 10))
         do {
