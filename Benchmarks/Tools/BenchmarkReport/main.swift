@@ -226,6 +226,16 @@ func printMemoryTable() {
 
 // MARK: Plot
 
+/// "10 ns", "1 µs", "100 µs" for the decade 10^exponent ns.
+func durationLabel(_ exponent: Double) -> String {
+    let e = Int(exponent)
+    let units = ["ns", "µs", "ms", "s"]
+    let unit = Swift.min(Swift.max(e, 0) / 3, units.count - 1)
+    var value = 1
+    for _ in 0..<(e - unit * 3) { value *= 10 }
+    return "\(value) \(units[unit])"
+}
+
 func writePlot(_ results: [HitTestResult], to path: String) {
     let panelWidth = 420.0, panelHeight = 300.0, left = 70.0, top = 40.0, gap = 80.0
     let width = left + 2 * panelWidth + gap + 30, height = top + panelHeight + 110
@@ -253,7 +263,7 @@ func writePlot(_ results: [HitTestResult], to path: String) {
         while decade <= highDecade {
             let yy = y(pow(10, decade))
             svg += "<line x1=\"\(origin)\" y1=\"\(yy)\" x2=\"\(origin + panelWidth)\" y2=\"\(yy)\" stroke=\"#ddd\"/>\n"
-            svg += "<text x=\"\(origin - 6)\" y=\"\(yy + 4)\" text-anchor=\"end\">\(format(pow(10, decade))) ns</text>\n"
+            svg += "<text x=\"\(origin - 6)\" y=\"\(yy + 4)\" text-anchor=\"end\">\(durationLabel(decade))</text>\n"
             decade += 1
         }
         for count in HitTestWorkload.sizes {
@@ -267,6 +277,9 @@ func writePlot(_ results: [HitTestResult], to path: String) {
                     "\(x(r.count, panel: panel)),\(y(side == "seatkit" ? r.seatKit : r.wlroots))"
                 }.joined(separator: " ")
                 svg += "<polyline points=\"\(coordinates)\" fill=\"none\" stroke=\"\(colors[side]!)\" stroke-width=\"2\" stroke-dasharray=\"\(dashes[points]!)\"/>\n"
+                for r in series {
+                    svg += "<circle cx=\"\(x(r.count, panel: panel))\" cy=\"\(y(side == "seatkit" ? r.seatKit : r.wlroots))\" r=\"2.5\" fill=\"\(colors[side]!)\"/>\n"
+                }
             }
         }
     }
