@@ -1,4 +1,4 @@
-/// Where a surface's children can be hit, kept in flat arrays in the parent, so that
+/// Where a surface's children can be hit, kept in flat buffers in the parent, so that
 /// hit-testing reads contiguous memory instead of visiting every child object.
 ///
 /// Reading a stored property of a class costs a dynamic exclusivity check, so a loop that
@@ -12,12 +12,11 @@
 /// scanned from the top down and the first hit is the topmost one, as in a plain scan.
 ///
 /// The parent marks the index stale whenever a child is added, removed, reordered, moved or
-/// its subtree box changes; it is rebuilt at the next hit-test, reusing its storage, so a
-/// warm tree that stays still allocates nothing.
-///
-/// Its stored properties skip the runtime exclusivity check (`@exclusivity(unchecked)`): they
-/// are read on every hit-test, only on the event loop's thread, and no access to them is
-/// ever held across a call that could reach them again.
+/// its subtree box changes; it is rebuilt at the next hit-test in its own storage, so a warm
+/// tree allocates nothing. The storage is raw memory rather than arrays because reading an
+/// array out of a class retains it, and those retains were most of a hit-test in small trees.
+/// An index being walked is never rebuilt: if a responder edits the tree mid-walk, the parent
+/// starts a fresh index and the walk finishes on the old one, which still owns its children.
 final class ChildHitIndex {
     /// Below this many children a scan of the flat entries beats the grid.
     static let gridThreshold = 32
@@ -44,8 +43,43 @@ final class ChildHitIndex {
         }
     }
 
+    /// A growable raw buffer that keeps its memory across rebuilds.
+    struct Storage<Element> {
+        private(set) var base: UnsafeMutablePointer<Element>?
+        private(set) var capacity = 0
+        private(set) var count = 0
+
+        /// Makes room for `count` elements, keeping none; allocates only to grow.
+        mutating func reset(count: Int, filledWith value: Element) {
+            if count > capacity {
+                base?.deallocate()
+                capacity = Swift.max(count, capacity * 2)
+                base = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+            }
+            if count > 0 { base!.initialize(repeating: value, count: count) }
+            self.count = count
+        }
+
+        @inline(__always)
+        subscript(i: Int) -> Element {
+            get { base![i] }
+            nonmutating set { base![i] = newValue }
+        }
+
+        mutating func removeAll() { count = 0 }
+
+        func free() { base?.deallocate() }
+    }
+
     @exclusivity(unchecked) private(set) var isCurrent = false
-    @exclusivity(unchecked) private(set) var entries: [Entry] = []
+    /// How many hit-tests are walking this index (more than one when a responder hit-tests
+    /// from inside a hit-test).
+    @exclusivity(unchecked) private var walks = 0
+    var isBeingWalked: Bool { walks > 0 }
+    /// The children as of the last rebuild: owns them, so `children` never dangles.
+    @exclusivity(unchecked) private var members: [Surface] = []
+    @exclusivity(unchecked) private var children = Storage<Unmanaged<Surface>>()
+    @exclusivity(unchecked) private var entries = Storage<Entry>()
 
     // The grid, when there are at least `gridThreshold` children.
     @exclusivity(unchecked) private(set) var columns = 0
@@ -53,47 +87,45 @@ final class ChildHitIndex {
     @exclusivity(unchecked) private var gridX = 0.0, gridY = 0.0
     @exclusivity(unchecked) private var inverseCellWidth = 0.0, inverseCellHeight = 0.0
     /// `cellStart[c] ..< cellStart[c + 1]` are cell `c`'s entries in `cellChildren`.
-    @exclusivity(unchecked) private var cellStart: [Int32] = []
-    @exclusivity(unchecked) private var cellChildren: [Int32] = []
-    /// Where the next entry of each cell goes while filling; kept to reuse its storage.
-    private var cellCursor: [Int32] = []
+    @exclusivity(unchecked) private var cellStart = Storage<Int32>()
+    @exclusivity(unchecked) private var cellChildren = Storage<Int32>()
+    /// Where the next entry of each cell goes while filling.
+    @exclusivity(unchecked) private var cellCursor = Storage<Int32>()
+
+    deinit {
+        children.free()
+        entries.free()
+        cellStart.free()
+        cellChildren.free()
+        cellCursor.free()
+    }
 
     var usesGrid: Bool { columns > 0 }
 
     func invalidate() { isCurrent = false }
 
-    /// The topmost, deepest surface under `point` (in the parent's space) among `children`'s
-    /// subtrees, or `nil`. `children` must be the parent's children, back to front.
+    /// The topmost, deepest surface under `point` (in the parent's space) among the indexed
+    /// children's subtrees, or `nil`. The index must be current.
     @inline(__always)
-    func topmostHit(at point: SurfacePoint, in children: [Surface]) -> Surface? {
-        if !isCurrent { rebuild(from: children) }
-        // Local copies: a responder's refineHitTest may edit the tree mid-test; the copies
-        // keep this walk's buffers alive and unchanged (a rebuild then copies on write).
-        let entries = self.entries
-        let cellChildren = self.cellChildren
+    func topmostHit(at point: SurfacePoint) -> Surface? {
+        walks += 1
+        defer { walks -= 1 }
+        let children = self.children, entries = self.entries, cellChildren = self.cellChildren
         let usesGrid = self.usesGrid
         let cell = usesGrid ? cellIndex(of: point) : 0
         let start = usesGrid ? Int(cellStart[cell]) : 0
-        let end = usesGrid ? Int(cellStart[cell + 1]) : entries.count
-        return children.withUnsafeBufferPointer { children in
-            entries.withUnsafeBufferPointer { entries in
-                cellChildren.withUnsafeBufferPointer { cellChildren in
-                    var k = end
-                    while k > start {
-                        k -= 1
-                        let i = usesGrid ? Int(cellChildren[k]) : k
-                        let entry = entries[i]
-                        let local = entry.local(point)
-                        // The buffer holds the child: no retain of its own for the call.
-                        if entry.contains(local),
-                           let hit = Unmanaged.passUnretained(children[i])._withUnsafeGuaranteedRef({ $0.hitTestBelowBounds(local) }) {
-                            return hit
-                        }
-                    }
-                    return nil
-                }
+        var k = usesGrid ? Int(cellStart[cell + 1]) : entries.count
+        while k > start {
+            k -= 1
+            let i = usesGrid ? Int(cellChildren[k]) : k
+            let entry = entries[i]
+            let local = entry.local(point)
+            // `members` holds the child: the call needs no retain of its own.
+            if entry.contains(local), let hit = children[i]._withUnsafeGuaranteedRef({ $0.hitTestBelowBounds(local) }) {
+                return hit
             }
         }
+        return nil
     }
 
     /// Indices of the children whose entries a hit-test at `point` considers, top first:
@@ -101,20 +133,35 @@ final class ChildHitIndex {
     func candidates(at point: SurfacePoint) -> [Int] {
         guard usesGrid else { return Array((0..<entries.count).reversed()) }
         let cell = cellIndex(of: point)
-        return cellChildren[Int(cellStart[cell])..<Int(cellStart[cell + 1])].reversed().map { Int($0) }
+        return (Int(cellStart[cell])..<Int(cellStart[cell + 1])).reversed().map { Int(cellChildren[$0]) }
     }
 
     // MARK: Building
 
     func rebuild(from children: [Surface]) {
-        entries.removeAll(keepingCapacity: true)
+        precondition(!isBeingWalked, "an index is not rebuilt while it is walked")
+        members = children
+        let n = children.count
+        guard n > 0 else {
+            self.children.removeAll()
+            entries.removeAll()
+            columns = 0
+            rows = 0
+            isCurrent = true
+            return
+        }
+        self.children.reset(count: n, filledWith: Unmanaged.passUnretained(children[0]))
+        let empty = Entry(originX: 0, originY: 0, minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+        entries.reset(count: n, filledWith: empty)
         var union: (x0: Double, y0: Double, x1: Double, y1: Double)?
         var i = 0
-        while i < children.count {
+        while i < n {
             let child = children[i]
+            self.children[i] = Unmanaged.passUnretained(child)
             let origin = child.frame.origin
-            var entry = Entry(originX: origin.x, originY: origin.y,
-                              minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+            var entry = empty
+            entry.originX = origin.x
+            entry.originY = origin.y
             if let box = child.subtreeBounds {
                 entry.minX = box.minX
                 entry.minY = box.minY
@@ -128,12 +175,12 @@ final class ChildHitIndex {
                     union = (x0, y0, x1, y1)
                 }
             }
-            entries.append(entry)
+            entries[i] = entry
             i += 1
         }
         columns = 0
         rows = 0
-        if children.count >= Self.gridThreshold, let union, union.x1 > union.x0, union.y1 > union.y0 {
+        if n >= Self.gridThreshold, let union, union.x1 > union.x0, union.y1 > union.y0 {
             buildGrid(over: union)
         }
         isCurrent = true
@@ -158,9 +205,9 @@ final class ChildHitIndex {
         fillCells()
     }
 
-    /// Sizes `cellStart` so that it holds each cell's count, shifted by one; returns the total.
+    /// Makes `cellStart` hold each cell's count, shifted by one; returns the total.
     private func countCellEntries() -> Int {
-        Self.fill(&cellStart, count: columns * rows + 1)
+        cellStart.reset(count: columns * rows + 1, filledWith: 0)
         var total = 0
         var i = 0
         while i < entries.count {
@@ -182,19 +229,20 @@ final class ChildHitIndex {
     }
 
     private func fillCells() {
+        let cellCount = columns * rows
         var c = 0
-        while c < columns * rows {
+        while c < cellCount {
             cellStart[c + 1] += cellStart[c]
             c += 1
         }
-        Self.fill(&cellChildren, count: Int(cellStart[columns * rows]))
-        // Filling children in stacking order keeps every cell's list back to front.
-        Self.fill(&cellCursor, count: cellStart.count)
+        cellChildren.reset(count: Int(cellStart[cellCount]), filledWith: 0)
+        cellCursor.reset(count: cellCount, filledWith: 0)
         c = 0
-        while c < cellStart.count {
+        while c < cellCount {
             cellCursor[c] = cellStart[c]
             c += 1
         }
+        // Filling children in stacking order keeps every cell's list back to front.
         var i = 0
         while i < entries.count {
             if let range = cellRange(of: entries[i]) {
@@ -210,18 +258,6 @@ final class ChildHitIndex {
                     row += 1
                 }
             }
-            i += 1
-        }
-    }
-
-    /// Makes `array` `count` zeros, reusing its storage. Element by element: the generic
-    /// bulk appends allocate per element in unoptimized builds.
-    private static func fill(_ array: inout [Int32], count: Int) {
-        array.removeAll(keepingCapacity: true)
-        array.reserveCapacity(count)
-        var i = 0
-        while i < count {
-            array.append(0)
             i += 1
         }
     }

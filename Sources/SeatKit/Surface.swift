@@ -227,22 +227,31 @@ public final class Surface {
 
     /// Hit-testing once `point` is known to be inside `subtreeBounds`.
     func hitTestBelowBounds(_ point: SurfacePoint) -> Surface? {
-        let children = self.children
-        if children.count == 1 {
+        let count = children.count
+        if count == 1 {
             let child = children[0]
             let local = SurfacePoint(x: point.x - child.frame.origin.x, y: point.y - child.frame.origin.y)
             if let box = child.subtreeBounds, box.contains(local), let hit = child.hitTestBelowBounds(local) {
                 return hit
             }
-        } else if children.count > 1 {
-            let index: ChildHitIndex
+        } else if count > 1 {
+            var index: ChildHitIndex
             if let existing = childIndex {
                 index = existing
             } else {
                 index = ChildHitIndex()
                 childIndex = index
             }
-            if let hit = index.topmostHit(at: point, in: children) { return hit }
+            if !index.isCurrent {
+                // A responder edited the tree from inside a walk of this very index: the walk
+                // keeps the old one, this hit-test gets a new one.
+                if index.isBeingWalked {
+                    index = ChildHitIndex()
+                    childIndex = index
+                }
+                index.rebuild(from: children)
+            }
+            if let hit = index.topmostHit(at: point) { return hit }
         }
         return acceptsInput(at: point) ? self : nil
     }

@@ -163,6 +163,38 @@ struct ChildHitIndexTests {
         #expect(root.hitTest(SurfacePoint(x: 501, y: 61)) === SurfaceTests.referenceHit(root, SurfacePoint(x: 501, y: 61)))
     }
 
+    @Test func aHitTestFromInsideAHitTestLeavesTheOuterWalkIntact() {
+        final class Reentrant: Responder {
+            var inner: () -> Void = {}
+            func refineHitTest(at point: SurfacePoint, in surface: Surface) -> Bool {
+                let run = inner
+                inner = {}
+                run()
+                return false
+            }
+        }
+        let root = Surface(name: "root", frame: SurfaceRect(x: 0, y: 0, width: 1000, height: 100))
+        var children: [Surface] = []
+        for i in 0..<40 {
+            let s = Surface(name: "c\(i)", frame: SurfaceRect(x: Double(i % 4), y: 0, width: 50, height: 50))
+            root.addChild(s)
+            children.append(s)
+        }
+        let reentrant = Reentrant()
+        let top = Surface(name: "top", frame: SurfaceRect(x: 0, y: 0, width: 50, height: 50), responder: reentrant)
+        root.addChild(top)
+        let p = SurfacePoint(x: 10, y: 10)
+        var innerResult: Surface?
+        reentrant.inner = {
+            innerResult = root.hitTest(p)      // walks the same index, nested
+            children[39].frame.origin.y = 500  // then edits the tree: the outer walk must survive
+            for i in 0..<300 { root.addChild(Surface(frame: SurfaceRect(x: 600 + Double(i), y: 0, width: 5, height: 5))) }
+        }
+        #expect(root.hitTest(p) === children[39])  // the outer walk saw the tree as it began
+        #expect(innerResult === children[39])
+        #expect(root.hitTest(p) === children[38])  // and the next hit-test sees the edit
+    }
+
     @Test func aChildForgetsItsParentWhenTheParentIsFreed() {
         let child = Surface(name: "child", frame: SurfaceRect(x: 0, y: 0, width: 10, height: 10))
         do {
