@@ -8,6 +8,9 @@ echo "== SeatKit and wlroots side by side, per-event path, memory (writes docs/h
 swift build -c release --product BenchmarkReport
 .build/release/BenchmarkReport --svg ../docs/hit-testing.svg
 
+echo "== instructions per query under callgrind (repeatable, unlike time)"
+./callgrind-counts.sh
+
 echo "== wlroots alone, from C"
 make -s -C WlrootsHarness
 WlrootsHarness/wlroots-hit-test

@@ -4,6 +4,10 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define HAVE_CALLGRIND 1
+#endif
 
 size_t heap_bytes_in_use(void) {
     return mallinfo2().uordblks;
@@ -24,4 +28,28 @@ uint64_t instruction_counter_read(int counter) {
     uint64_t value = 0;
     if (counter < 0 || read(counter, &value, sizeof value) != sizeof value) return 0;
     return value;
+}
+
+void callgrind_begin(void) {
+#ifdef HAVE_CALLGRIND
+    CALLGRIND_START_INSTRUMENTATION;
+    CALLGRIND_ZERO_STATS;
+#endif
+}
+
+void callgrind_end(const char *name) {
+#ifdef HAVE_CALLGRIND
+    CALLGRIND_DUMP_STATS_AT(name);
+    CALLGRIND_STOP_INSTRUMENTATION;
+#else
+    (void)name;
+#endif
+}
+
+int running_under_valgrind(void) {
+#ifdef HAVE_CALLGRIND
+    return RUNNING_ON_VALGRIND;
+#else
+    return 0;
+#endif
 }

@@ -14,4 +14,12 @@ int instruction_counter_open(void);
 /// Instructions counted so far, or 0 on a closed counter.
 uint64_t instruction_counter_read(int counter);
 
+/// Brackets a measured region for `valgrind --tool=callgrind --instr-atstart=no`: starts
+/// instrumentation and zeroes the counts; `callgrind_end` dumps them under `name` and stops.
+/// Without valgrind (or its headers at build time) both do nothing.
+void callgrind_begin(void);
+void callgrind_end(const char *name);
+/// True when the process runs under valgrind.
+int running_under_valgrind(void);
+
 #endif

@@ -14,6 +14,9 @@ struct Options {
     var hitTestingOnly = false
     /// Runs only hit-testing cases whose name ("1000 nested random") contains this.
     var filter: String?
+    /// Runs one pass per side and case between callgrind client requests, for
+    /// `callgrind-counts.sh`; measures no time.
+    var callgrind = false
 
     init(_ arguments: [String]) {
         var i = 1
@@ -23,6 +26,7 @@ struct Options {
             case "--svg": i += 1; svgPath = arguments[i]
             case "--only-hit-testing": hitTestingOnly = true
             case "--filter": i += 1; filter = arguments[i]; hitTestingOnly = true
+            case "--callgrind": callgrind = true
             default: fatalError("unknown argument \(arguments[i])")
             }
             i += 1
@@ -300,9 +304,36 @@ func writePlot(_ results: [HitTestResult], to path: String) {
     fclose(file)
 }
 
+// MARK: Instruction counts
+
+/// One warm pass per side and case, each between callgrind client requests named
+/// "seatkit <case>" and "wlroots <case>".
+func countInstructions(filter: String?) {
+    precondition(running_under_valgrind() != 0, "run through Benchmarks/callgrind-counts.sh")
+    for count in HitTestWorkload.sizes {
+        for shape in HitTestWorkload.Shape.allCases {
+            for points in HitTestWorkload.Points.allCases {
+                let w = HitTestWorkload(count: count, shape: shape, points: points)
+                if let filter, !w.name.contains(filter) { continue }
+                sink &+= w.runSeatKit(rounds: 1) &+ w.runWlroots(rounds: 1)  // builds lazy indexes
+                callgrind_begin()
+                sink &+= w.runSeatKit(rounds: 1)
+                callgrind_end("seatkit \(w.name)")
+                callgrind_begin()
+                sink &+= w.runWlroots(rounds: 1)
+                callgrind_end("wlroots \(w.name)")
+            }
+        }
+    }
+}
+
 // MARK: Main
 
 let options = Options(CommandLine.arguments)
+if options.callgrind {
+    countInstructions(filter: options.filter)
+    exit(0)
+}
 print("## Hit-testing: SeatKit against wlroots 0.15 `wlr_scene_node_at`\n")
 let hitTesting = measureHitTesting(rounds: options.rounds, filter: options.filter)
 printHitTestingTable(hitTesting)
