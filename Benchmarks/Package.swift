@@ -56,9 +56,13 @@ let package = Package(
         // plugin leaves it alone): runs both sides interleaved, prints the tables of
         // docs/BENCHMARKS.md and writes the plot.
         .target(name: "ProcessCounters", path: "ProcessCounters"),
+        // The root package's per-thread allocation counter (a link to Tests/AllocationCounter):
+        // counts only the router's thread, unlike the suites' process-wide interposer. Only
+        // the report links it, as it replaces malloc for the whole process.
+        .target(name: "ThreadAllocations", path: "ThreadAllocations"),
         .executableTarget(
             name: "BenchmarkReport",
-            dependencies: ["HitTestWorkloads", "RoutingWorkloads", "ProcessCounters", .product(name: "SeatKit", package: "SeatKit")],
+            dependencies: ["HitTestWorkloads", "RoutingWorkloads", "ProcessCounters", "ThreadAllocations", .product(name: "SeatKit", package: "SeatKit")],
             path: "Tools/BenchmarkReport"
         ),
     ],

@@ -4,6 +4,7 @@
 //   swift run -c release BenchmarkReport [--rounds N] [--svg path] [--only-hit-testing]
 import Glibc
 import ProcessCounters
+import ThreadAllocations
 import HitTestWorkloads
 import RoutingWorkloads
 import SeatKit
@@ -154,17 +155,29 @@ func printHitTestingTable(_ results: [HitTestResult]) {
 
 // MARK: Per-event path
 
-func timePerEvent(rounds: Int, eventsPerCall: Int = 1, _ body: (Int) -> Void) -> Double {
+/// Median ns per event over `rounds` batches of 100,000, and heap allocations per event on
+/// this thread over all of them, after 10,000 warm-up events.
+func timePerEvent(rounds: Int, _ body: (Int) -> Void) -> (ns: Double, allocations: Double) {
     var step = 0
-    for _ in 0..<10_000 { body(step); step += 1 }  // warm
+    for _ in 0..<10_000 { body(step); step += 1 }
     let calls = 100_000
     var samples: [Double] = []
+    samples.reserveCapacity(rounds)
+    var allocations: UInt64 = 0
     for _ in 0..<rounds {
+        let before = seatkit_thread_allocations()
         let start = nanoseconds()
-        for _ in 0..<calls { body(step); step += 1 }
-        samples.append(Double(nanoseconds() - start) / Double(calls * eventsPerCall))
+        var i = 0
+        while i < calls {
+            body(step)
+            step += 1
+            i += 1
+        }
+        let elapsed = nanoseconds() - start
+        allocations += seatkit_thread_allocations() - before
+        samples.append(Double(elapsed) / Double(calls))
     }
-    return median(samples)
+    return (median(samples), Double(allocations) / Double(rounds * calls))
 }
 
 func heapInUse() -> Int { Int(heap_bytes_in_use()) }
@@ -172,15 +185,20 @@ func heapInUse() -> Int { Int(heap_bytes_in_use()) }
 func printPerEventTable(rounds: Int) {
     let touch = RoutingScene()
     touch.putTwoFingersDown()
-    let touchNs = timePerEvent(rounds: rounds) { touch.moveFinger(Int32($0 & 1), step: $0) }
+    let touchResult = timePerEvent(rounds: rounds) { touch.moveFinger(Int32($0 & 1), step: $0) }
 
     let pointer = RoutingScene()
-    let pointerNs = timePerEvent(rounds: rounds) { pointer.movePointerAcross(step: $0) }
+    let pointerResult = timePerEvent(rounds: rounds) { pointer.movePointerAcross(step: $0) }
 
-    print("| event | ns/event (median of \(rounds) × 100,000) | allocations/event once warm |")
+    let keys = RoutingScene()
+    keys.focusLeaf()
+    let keyResult = timePerEvent(rounds: rounds) { keys.send(.key(keycode: 30, state: $0 & 1 == 0 ? .pressed : .released)) }
+
+    print("| event | ns/event (median of \(rounds) × 100,000) | allocations/event once warm (this thread) |")
     print("|---|---:|---:|")
-    print("| touch motion + frame → bound leaf, five-deep chain (recognizers: not yet) | \(format(touchNs)) | see suite |")
-    print("| pointer motion → hit-test, leave + enter, motion up the chain | \(format(pointerNs)) | see suite |")
+    print("| touch motion + frame → bound leaf, five-deep chain (recognizers: not yet) | \(format(touchResult.ns)) | \(touchResult.allocations) |")
+    print("| pointer motion → hit-test, leave + enter, motion up the chain | \(format(pointerResult.ns)) | \(pointerResult.allocations) |")
+    print("| key press or release → first responder (no keymap: SeatKitXKB pending) | \(format(keyResult.ns)) | \(keyResult.allocations) |")
 }
 
 // MARK: Memory
@@ -217,8 +235,14 @@ func printMemoryTable() {
     stream.focusLeaf()
     stream.sendMixedCycle(0)
     let streamBefore = heapInUse()
+    let allocationsBefore = seatkit_thread_allocations()
     let cycles = 1_000_000 / RoutingScene.eventsPerMixedCycle + 1
-    for step in 0..<cycles { stream.sendMixedCycle(step) }
+    var step = 0
+    while step < cycles {
+        stream.sendMixedCycle(step)
+        step += 1
+    }
+    let streamAllocations = seatkit_thread_allocations() - allocationsBefore
     let growth = heapInUse() - streamBefore
 
     print("| measure | bytes |")
@@ -226,6 +250,7 @@ func printMemoryTable() {
     print("| heap per surface (10,000 in a tree, 10 children per parent) | \(format(perSurface)) |")
     print("| heap per active touch (10 fingers down and moved, pool empty) | \(format(perTouch)) |")
     print("| heap growth over \(cycles * RoutingScene.eventsPerMixedCycle) injected events (mixed stream) | \(growth) |")
+    print("\nAllocations on the router's thread over those events: \(streamAllocations).")
 }
 
 // MARK: Plot
