@@ -12,8 +12,12 @@ public struct SurfaceID: Hashable, Sendable, CustomStringConvertible {
 /// Each surface keeps the bounding box of everything in its subtree that can be hit, updated
 /// incrementally, so hit-testing skips a subtree that cannot hold the point.
 ///
-/// Surfaces are compared by identity. The parent link is weak: the tree owns downward. A
+/// Surfaces are compared by identity. The parent link does not own: the tree owns downward. A
 /// surface belongs to at most one output's tree; it receives input only while attached.
+///
+/// The properties that hit-testing reads skip the runtime exclusivity check
+/// (`@exclusivity(unchecked)`): it cost about as much as the rest of a hit-test in small trees,
+/// surfaces live on the event loop's one thread, and hit-testing holds no access across calls.
 public final class Surface {
     private nonisolated(unsafe) static var lastID: UInt32 = 0
 
@@ -22,16 +26,16 @@ public final class Surface {
     public var name: String
     /// The one responder that handles this surface's input. Replace it at any time; the
     /// surface holds it strongly.
-    public var responder: any Responder
+    @exclusivity(unchecked) public var responder: any Responder
 
     /// Position and size in the parent's surface space (for a root surface: output space).
-    public var frame: SurfaceRect {
+    @exclusivity(unchecked) public var frame: SurfaceRect {
         didSet { if frame != oldValue { frameDidChange() } }
     }
 
     /// Surface-local rectangles that accept input, clipped to the surface's bounds; `nil`
     /// means the whole surface (Wayland's infinite input region), `[]` means none.
-    public var inputRegion: [SurfaceRect]? {
+    @exclusivity(unchecked) public var inputRegion: [SurfaceRect]? {
         didSet { ownAreaDidChange() }
     }
 
@@ -51,9 +55,12 @@ public final class Surface {
         didSet { if clipsChildren != oldValue { ownAreaDidChange() } }
     }
 
-    public private(set) weak var parent: Surface?
+    /// Not `weak`: a weakly referenced object moves its reference count to a side table, which
+    /// made every retain of a parent surface on the hit-testing path several times slower.
+    /// The link is cleared when the parent goes away (see `deinit`), so it never dangles.
+    public private(set) unowned(unsafe) var parent: Surface?
     /// Children, back to front: the last one is on top.
-    public private(set) var children: [Surface] = []
+    @exclusivity(unchecked) public private(set) var children: [Surface] = []
     /// The output whose tree holds this surface, while it is attached.
     public internal(set) weak var output: Output?
 
@@ -80,7 +87,11 @@ public final class Surface {
 
     /// The bounding box of the hittable parts of this subtree, in this surface's space;
     /// `nil` when nothing in it can be hit.
-    public private(set) var subtreeBounds: SurfaceRect?
+    @exclusivity(unchecked) public private(set) var subtreeBounds: SurfaceRect?
+
+    /// The children's boxes in flat arrays (and a grid when there are many), built at the
+    /// first hit-test that needs it and marked stale by every change below.
+    @exclusivity(unchecked) private var childIndex: ChildHitIndex?
 
     /// Creates a detached surface.
     /// - Parameters:
@@ -95,6 +106,14 @@ public final class Surface {
         self.responder = responder
         self.subtreeBounds = nil
         recomputeSubtreeBounds()
+    }
+
+    deinit {
+        var i = 0
+        while i < children.count {
+            children[i].parent = nil
+            i += 1
+        }
     }
 
     /// This surface's bounds in its own space: origin zero, size of the frame.
@@ -127,6 +146,7 @@ public final class Surface {
         children.remove(at: index)
         children.append(child)
         // The bounding box is unchanged; only the order matters to hit-testing.
+        childIndex?.invalidate()
     }
 
     /// Removes this surface (and its subtree) from its parent. Touches bound to the subtree
@@ -226,18 +246,39 @@ public final class Surface {
         return acceptsInput(at: point) ? self : nil
     }
 
-    private func hitTestBelowBounds(_ point: SurfacePoint) -> Surface? {
-        var i = children.count
-        while i > 0 {
-            i -= 1
-            let child = children[i]
+    /// Hit-testing once `point` is known to be inside `subtreeBounds`.
+    func hitTestBelowBounds(_ point: SurfacePoint) -> Surface? {
+        let count = children.count
+        if count == 1 {
+            let child = children[0]
             let local = SurfacePoint(x: point.x - child.frame.origin.x, y: point.y - child.frame.origin.y)
             if let box = child.subtreeBounds, box.contains(local), let hit = child.hitTestBelowBounds(local) {
                 return hit
             }
+        } else if count > 1 {
+            var index: ChildHitIndex
+            if let existing = childIndex {
+                index = existing
+            } else {
+                index = ChildHitIndex()
+                childIndex = index
+            }
+            if !index.isCurrent {
+                // A responder edited the tree from inside a walk of this very index: the walk
+                // keeps the old one, this hit-test gets a new one.
+                if index.isBeingWalked {
+                    index = ChildHitIndex()
+                    childIndex = index
+                }
+                index.rebuild(from: children)
+            }
+            if let hit = index.topmostHit(at: point) { return hit }
         }
         return acceptsInput(at: point) ? self : nil
     }
+
+    /// The index over the children as of the last hit-test through this surface: for tests.
+    var childIndexForTesting: ChildHitIndex? { childIndex }
 
     // MARK: Bounding boxes
 
@@ -259,6 +300,7 @@ public final class Surface {
     }
 
     private func childAreaDidChange() {
+        childIndex?.invalidate()
         if recomputeSubtreeBounds() { parent?.childAreaDidChange() }
     }
 

@@ -123,7 +123,7 @@ struct SurfaceTests {
 
     /// Brute force: every surface, front to back in painting order, with its absolute
     /// accepting area, ignoring bounding boxes entirely.
-    private func referenceHit(_ root: Surface, _ p: SurfacePoint) -> Surface? {
+    static func referenceHit(_ root: Surface, _ p: SurfacePoint) -> Surface? {
         func walk(_ s: Surface, _ p: SurfacePoint, clip: SurfaceRect?) -> Surface? {
             if s.isHidden || s.isInputDisabled { return nil }
             var childClip = clip
@@ -174,7 +174,7 @@ struct SurfaceTests {
             }
             for _ in 0..<10 {
                 let p = SurfacePoint(x: Double.random(in: -60...380, using: &rng), y: Double.random(in: -60...380, using: &rng))
-                let expected = referenceHit(root, p)
+                let expected = Self.referenceHit(root, p)
                 let actual = root.hitTest(p)
                 #expect(actual === expected, "at \(p): expected \(expected?.name ?? "nil"), got \(actual?.name ?? "nil")")
                 checked += 1

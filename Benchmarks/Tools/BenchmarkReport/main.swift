@@ -1,0 +1,372 @@
+// Runs SeatKit and wlroots side by side on identical trees, interleaved round by round so
+// that both see the same machine noise, and prints the tables of docs/BENCHMARKS.md.
+//
+//   swift run -c release BenchmarkReport [--rounds N] [--svg path] [--only-hit-testing]
+import Glibc
+import ProcessCounters
+import ThreadAllocations
+import HitTestWorkloads
+import RoutingWorkloads
+import SeatKit
+
+struct Options {
+    var rounds = 31
+    var svgPath: String?
+    var hitTestingOnly = false
+    /// Runs only hit-testing cases whose name ("1000 nested random") contains this.
+    var filter: String?
+    /// Runs one pass per side and case between callgrind client requests, for
+    /// `callgrind-counts.sh`; measures no time.
+    var callgrind = false
+
+    init(_ arguments: [String]) {
+        var i = 1
+        while i < arguments.count {
+            switch arguments[i] {
+            case "--rounds": i += 1; rounds = Int(arguments[i]) ?? rounds
+            case "--svg": i += 1; svgPath = arguments[i]
+            case "--only-hit-testing": hitTestingOnly = true
+            case "--filter": i += 1; filter = arguments[i]; hitTestingOnly = true
+            case "--callgrind": callgrind = true
+            default: fatalError("unknown argument \(arguments[i])")
+            }
+            i += 1
+        }
+    }
+}
+
+func nanoseconds() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    let mid = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+/// Passes over the point set that take about `target` ns, from one timed pass.
+func passes(for target: UInt64, _ body: (Int) -> Int) -> Int {
+    let start = nanoseconds()
+    sink &+= body(1)
+    let one = max(nanoseconds() - start, 1)
+    return max(1, Int(target / one))
+}
+
+nonisolated(unsafe) var sink = 0
+
+struct HitTestResult {
+    var workload: String
+    var count: Int32
+    var shape: HitTestWorkload.Shape
+    var points: HitTestWorkload.Points
+    var seatKit: Double
+    var wlroots: Double
+    var disagreements: Int
+    var missesBesideOutput: Int32
+    /// Instructions per query, where the kernel lets us count them.
+    var seatKitInstructions: Double?
+    var wlrootsInstructions: Double?
+    var ratio: Double { wlroots / seatKit }
+}
+
+func measureHitTesting(rounds: Int, filter: String?) -> [HitTestResult] {
+    var results: [HitTestResult] = []
+    for count in HitTestWorkload.sizes {
+        for shape in HitTestWorkload.Shape.allCases {
+            for points in HitTestWorkload.Points.allCases {
+                if let filter, !"\(count) \(shape.rawValue) \(points.rawValue)".contains(filter) { continue }
+                let w = HitTestWorkload(count: count, shape: shape, points: points)
+                let perPass = Double(w.queries.count)
+                // Warm both, then size each sample to about 1 ms: short enough that many
+                // samples fall between the preemptions of a busy machine.
+                sink &+= w.runSeatKit(rounds: 2) &+ w.runWlroots(rounds: 2)
+                let seatKitPasses = passes(for: 1_000_000, w.runSeatKit)
+                let wlrootsPasses = passes(for: 1_000_000, w.runWlroots)
+                var seatKitSamples: [Double] = [], wlrootsSamples: [Double] = []
+                for round in 0..<rounds {
+                    // Alternate which side goes first, so neither always gets the warmer cache.
+                    for side in (round & 1 == 0 ? [0, 1] : [1, 0]) {
+                        let start = nanoseconds()
+                        if side == 0 {
+                            sink &+= w.runSeatKit(rounds: seatKitPasses)
+                            seatKitSamples.append(Double(nanoseconds() - start) / (perPass * Double(seatKitPasses)))
+                        } else {
+                            sink &+= w.runWlroots(rounds: wlrootsPasses)
+                            wlrootsSamples.append(Double(nanoseconds() - start) / (perPass * Double(wlrootsPasses)))
+                        }
+                    }
+                }
+                let result = HitTestResult(workload: w.name, count: count, shape: shape, points: points,
+                                           seatKit: median(seatKitSamples), wlroots: median(wlrootsSamples),
+                                           disagreements: w.disagreements(), missesBesideOutput: w.missesBesideOutput,
+                                           seatKitInstructions: instructionsPerQuery(w.runSeatKit, perPass: perPass),
+                                           wlrootsInstructions: instructionsPerQuery(w.runWlroots, perPass: perPass))
+                results.append(result)
+                FileHandle.standardError.write("\(result.workload): SeatKit \(format(result.seatKit)) ns, wlroots \(format(result.wlroots)) ns\n")
+            }
+        }
+    }
+    return results
+}
+
+let instructionCounter = instruction_counter_open()
+
+/// Instructions per query over one warm pass, or nil without a counter.
+func instructionsPerQuery(_ body: (Int) -> Int, perPass: Double) -> Double? {
+    guard instructionCounter >= 0 else { return nil }
+    let before = instruction_counter_read(instructionCounter)
+    sink &+= body(1)
+    return Double(instruction_counter_read(instructionCounter) - before) / perPass
+}
+
+func format(_ value: Double) -> String {
+    if value >= 100 { return String(Int(value.rounded())) }
+    if value >= 10 { return String(Double(Int(value * 10)) / 10) }
+    return String(Double(Int(value * 100)) / 100)
+}
+
+enum FileHandle {
+    case standardError
+    func write(_ text: String) {
+        var text = text
+        text.withUTF8 { _ = Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+}
+
+func printHitTestingTable(_ results: [HitTestResult]) {
+    // Instruction counts only where the kernel lets this process count them.
+    let counted = results.allSatisfy { $0.seatKitInstructions != nil && $0.wlrootsInstructions != nil }
+    print("| rects | tree | points | SeatKit ns/query | wlroots ns/query | wlroots ÷ SeatKit |" + (counted ? " SeatKit instr/query | wlroots instr/query |" : "") + " same answers |")
+    print("|---:|---|---|---:|---:|---:|" + (counted ? "---:|---:|" : "") + "---|")
+    for r in results {
+        let note = r.missesBesideOutput > 0 ? " ¹" : ""
+        let agree = r.disagreements == 0 ? "all \(HitTestWorkload.pointCount)" : "\(r.disagreements) differ"
+        var row = "| \(r.count) | \(r.shape.rawValue) | \(r.points.rawValue)\(note) | \(format(r.seatKit)) | \(format(r.wlroots)) | \(format(r.ratio))× |"
+        if counted, let s = r.seatKitInstructions, let w = r.wlrootsInstructions { row += " \(format(s)) | \(format(w)) |" }
+        print(row + " \(agree) |")
+    }
+    if results.contains(where: { $0.missesBesideOutput > 0 }) {
+        print("\n¹ The rectangles cover the whole output, so misses come from the strip beside it.")
+    }
+}
+
+// MARK: Per-event path
+
+/// Median ns per event over `rounds` batches of 100,000, and heap allocations per event on
+/// this thread over all of them, after 10,000 warm-up events.
+func timePerEvent(rounds: Int, _ body: (Int) -> Void) -> (ns: Double, allocations: Double) {
+    var step = 0
+    for _ in 0..<10_000 { body(step); step += 1 }
+    let calls = 100_000
+    var samples: [Double] = []
+    samples.reserveCapacity(rounds)
+    var allocations: UInt64 = 0
+    for _ in 0..<rounds {
+        let before = seatkit_thread_allocations()
+        let start = nanoseconds()
+        var i = 0
+        while i < calls {
+            body(step)
+            step += 1
+            i += 1
+        }
+        let elapsed = nanoseconds() - start
+        allocations += seatkit_thread_allocations() - before
+        samples.append(Double(elapsed) / Double(calls))
+    }
+    return (median(samples), Double(allocations) / Double(rounds * calls))
+}
+
+func heapInUse() -> Int { Int(heap_bytes_in_use()) }
+
+func printPerEventTable(rounds: Int) {
+    let touch = RoutingScene()
+    touch.putTwoFingersDown()
+    let touchResult = timePerEvent(rounds: rounds) { touch.moveFinger(Int32($0 & 1), step: $0) }
+
+    let pointer = RoutingScene()
+    let pointerResult = timePerEvent(rounds: rounds) { pointer.movePointerAcross(step: $0) }
+
+    let keys = RoutingScene()
+    keys.focusLeaf()
+    let keyResult = timePerEvent(rounds: rounds) { keys.send(.key(keycode: 30, state: $0 & 1 == 0 ? .pressed : .released)) }
+
+    print("| event | ns/event (median of \(rounds) × 100,000) | allocations/event once warm (this thread) |")
+    print("|---|---:|---:|")
+    print("| touch motion + frame → bound leaf, five-deep chain (recognizers: not yet) | \(format(touchResult.ns)) | \(touchResult.allocations) |")
+    print("| pointer motion → hit-test, leave + enter, motion up the chain | \(format(pointerResult.ns)) | \(pointerResult.allocations) |")
+    print("| key press or release → first responder (no keymap: SeatKitXKB pending) | \(format(keyResult.ns)) | \(keyResult.allocations) |")
+}
+
+// MARK: Memory
+
+func printMemoryTable() {
+    // Bytes per surface: 10,000 surfaces in a tree, heap in use before and after.
+    let root = Surface(name: "root", frame: SurfaceRect(x: 0, y: 0, width: 1920, height: 1080))
+    let before = heapInUse()
+    var parent = root
+    for i in 0..<10_000 {
+        let s = Surface(frame: SurfaceRect(x: Double(i % 1900), y: Double(i % 1000), width: 20, height: 20))
+        (i % 10 == 0 ? root : parent).addChild(s)
+        if i % 10 == 0 { parent = s }
+    }
+    _ = root.hitTest(SurfacePoint(x: 5, y: 5))  // builds any lazy hit-testing index
+    let perSurface = Double(heapInUse() - before) / 10_000
+
+    // Bytes per active touch: ten fingers down on a fresh router, moved once (each touch
+    // records who saw it).
+    let touches = RoutingScene()
+    touches.putTwoFingersDown()
+    touches.send(.touchUp(TouchID(0)))
+    touches.send(.touchUp(TouchID(1)))
+    touches.send(.touchFrame)
+    let touchBefore = heapInUse()
+    for id in 0..<10 { touches.send(.touchDown(TouchID(Int32(10 + id)), LayoutPoint(x: 60 + Double(id), y: 60))) }
+    touches.send(.touchFrame)
+    for id in 0..<10 { touches.send(.touchMotion(TouchID(Int32(10 + id)), LayoutPoint(x: 61 + Double(id), y: 60))) }
+    touches.send(.touchFrame)
+    let perTouch = Double(heapInUse() - touchBefore) / 10
+
+    // Growth over a million events through the router, after one warm cycle.
+    let stream = RoutingScene()
+    stream.focusLeaf()
+    stream.sendMixedCycle(0)
+    let streamBefore = heapInUse()
+    let allocationsBefore = seatkit_thread_allocations()
+    let cycles = 1_000_000 / RoutingScene.eventsPerMixedCycle + 1
+    var step = 0
+    while step < cycles {
+        stream.sendMixedCycle(step)
+        step += 1
+    }
+    let streamAllocations = seatkit_thread_allocations() - allocationsBefore
+    let growth = heapInUse() - streamBefore
+
+    print("| measure | bytes |")
+    print("|---|---:|")
+    print("| heap per surface (10,000 in a tree, 10 children per parent) | \(format(perSurface)) |")
+    print("| heap per active touch (10 fingers down and moved, pool empty) | \(format(perTouch)) |")
+    print("| heap growth over \(cycles * RoutingScene.eventsPerMixedCycle) injected events (mixed stream) | \(growth) |")
+    print("\nAllocations on the router's thread over those events: \(streamAllocations).")
+}
+
+// MARK: Plot
+
+/// "10 ns", "1 µs", "100 µs" for the decade 10^exponent ns.
+func durationLabel(_ exponent: Double) -> String {
+    let e = Int(exponent)
+    let units = ["ns", "µs", "ms", "s"]
+    let unit = Swift.min(Swift.max(e, 0) / 3, units.count - 1)
+    var value = 1
+    for _ in 0..<(e - unit * 3) { value *= 10 }
+    return "\(value) \(units[unit])"
+}
+
+func writePlot(_ results: [HitTestResult], to path: String) {
+    let panelWidth = 420.0, panelHeight = 300.0, left = 70.0, top = 40.0, gap = 80.0
+    let width = left + 2 * panelWidth + gap + 30, height = top + panelHeight + 110
+    let minNs = max(1, results.map { min($0.seatKit, $0.wlroots) }.min() ?? 1)
+    let maxNs = results.map { max($0.seatKit, $0.wlroots) }.max() ?? 1
+    let lowDecade = floor(log10(minNs)), highDecade = ceil(log10(maxNs))
+    func y(_ ns: Double) -> Double { top + panelHeight * (1 - (log10(ns) - lowDecade) / (highDecade - lowDecade)) }
+    func x(_ count: Int32, panel: Int) -> Double {
+        let origin = left + Double(panel) * (panelWidth + gap)
+        return origin + panelWidth * (log10(Double(count)) - 1) / 3
+    }
+    var svg = """
+    <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" font-family="sans-serif" font-size="12">
+    <rect width="100%" height="100%" fill="white"/>
+    <text x="\(Int(width / 2))" y="20" text-anchor="middle" font-size="14">Hit-test time per query against tree size (log–log; lower is better)</text>
+
+    """
+    let colors = ["seatkit": "#1f77b4", "wlroots": "#d62728"]
+    let dashes: [HitTestWorkload.Points: String] = [.random: "", .hit: "6,3", .miss: "2,3"]
+    for (panel, shape) in HitTestWorkload.Shape.allCases.enumerated() {
+        let origin = left + Double(panel) * (panelWidth + gap)
+        svg += "<text x=\"\(Int(origin + panelWidth / 2))\" y=\"\(Int(top - 8))\" text-anchor=\"middle\">\(shape.rawValue) trees</text>\n"
+        svg += "<rect x=\"\(origin)\" y=\"\(top)\" width=\"\(panelWidth)\" height=\"\(panelHeight)\" fill=\"none\" stroke=\"#888\"/>\n"
+        var decade = lowDecade
+        while decade <= highDecade {
+            let yy = y(pow(10, decade))
+            svg += "<line x1=\"\(origin)\" y1=\"\(yy)\" x2=\"\(origin + panelWidth)\" y2=\"\(yy)\" stroke=\"#ddd\"/>\n"
+            svg += "<text x=\"\(origin - 6)\" y=\"\(yy + 4)\" text-anchor=\"end\">\(durationLabel(decade))</text>\n"
+            decade += 1
+        }
+        for count in HitTestWorkload.sizes {
+            svg += "<text x=\"\(x(count, panel: panel))\" y=\"\(top + panelHeight + 16)\" text-anchor=\"middle\">\(count)</text>\n"
+        }
+        svg += "<text x=\"\(Int(origin + panelWidth / 2))\" y=\"\(Int(top + panelHeight + 34))\" text-anchor=\"middle\">rectangles</text>\n"
+        for points in HitTestWorkload.Points.allCases {
+            for side in ["seatkit", "wlroots"] {
+                let series = results.filter { $0.shape == shape && $0.points == points }
+                let coordinates = series.map { r in
+                    "\(x(r.count, panel: panel)),\(y(side == "seatkit" ? r.seatKit : r.wlroots))"
+                }.joined(separator: " ")
+                svg += "<polyline points=\"\(coordinates)\" fill=\"none\" stroke=\"\(colors[side]!)\" stroke-width=\"2\" stroke-dasharray=\"\(dashes[points]!)\"/>\n"
+                for r in series {
+                    svg += "<circle cx=\"\(x(r.count, panel: panel))\" cy=\"\(y(side == "seatkit" ? r.seatKit : r.wlroots))\" r=\"2.5\" fill=\"\(colors[side]!)\"/>\n"
+                }
+            }
+        }
+    }
+    // Legend.
+    var legendX = left, legendY = top + panelHeight + 60
+    for side in ["seatkit", "wlroots"] {
+        for points in HitTestWorkload.Points.allCases {
+            svg += "<line x1=\"\(legendX)\" y1=\"\(legendY - 4)\" x2=\"\(legendX + 30)\" y2=\"\(legendY - 4)\" stroke=\"\(colors[side]!)\" stroke-width=\"2\" stroke-dasharray=\"\(dashes[points]!)\"/>\n"
+            svg += "<text x=\"\(legendX + 36)\" y=\"\(legendY)\">\(side == "seatkit" ? "SeatKit" : "wlroots 0.15"), \(points.rawValue) points</text>\n"
+            legendX += 160
+        }
+        legendX = left
+        legendY += 20
+    }
+    svg += "</svg>\n"
+    guard let file = fopen(path, "w") else { fatalError("cannot write \(path)") }
+    fputs(svg, file)
+    fclose(file)
+}
+
+// MARK: Instruction counts
+
+/// One warm pass per side and case, each between callgrind client requests named
+/// "seatkit <case>" and "wlroots <case>".
+func countInstructions(filter: String?) {
+    precondition(running_under_valgrind() != 0, "run through Benchmarks/callgrind-counts.sh")
+    for count in HitTestWorkload.sizes {
+        for shape in HitTestWorkload.Shape.allCases {
+            for points in HitTestWorkload.Points.allCases {
+                let w = HitTestWorkload(count: count, shape: shape, points: points)
+                if let filter, !w.name.contains(filter) { continue }
+                sink &+= w.runSeatKit(rounds: 1) &+ w.runWlroots(rounds: 1)  // builds lazy indexes
+                callgrind_begin()
+                sink &+= w.runSeatKit(rounds: 1)
+                callgrind_end("seatkit \(w.name)")
+                callgrind_begin()
+                sink &+= w.runWlroots(rounds: 1)
+                callgrind_end("wlroots \(w.name)")
+            }
+        }
+    }
+}
+
+// MARK: Main
+
+let options = Options(CommandLine.arguments)
+if options.callgrind {
+    countInstructions(filter: options.filter)
+    exit(0)
+}
+print("## Hit-testing: SeatKit against wlroots 0.15 `wlr_scene_node_at`\n")
+let hitTesting = measureHitTesting(rounds: options.rounds, filter: options.filter)
+printHitTestingTable(hitTesting)
+if let svgPath = options.svgPath { writePlot(hitTesting, to: svgPath) }
+if !options.hitTestingOnly {
+    print("\n## Per-event path\n")
+    printPerEventTable(rounds: options.rounds)
+    print("\n## Memory\n")
+    printMemoryTable()
+}
+print("\nchecksum \(sink & 0xff)")
