@@ -16,7 +16,7 @@ final class KioskSession {
     /// The timeout of every wait, generous for a loaded two-core machine.
     static let timeout: Duration = .seconds(20)
 
-    init(keymap: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    init(sourceLocation: SourceLocation = #_sourceLocation) throws {
         var template = Array("/tmp/seatkit-kiosk-XXXXXX".utf8CString)
         guard let dir = mkdtemp(&template) else { throw SessionError("mkdtemp failed") }
         runtimeDirectory = String(cString: dir)
@@ -24,12 +24,7 @@ final class KioskSession {
 
         let binary = try #require(KioskSession.kioskBinary(), "the kiosk product is not built next to the tests",
                                   sourceLocation: sourceLocation)
-        var arguments = ["--socket", socket, "--script", "-"]
-        if keymap {
-            let path = runtimeDirectory + "/keymap.xkb"
-            try TestKeymap.usText().write(toFile: path, atomically: true, encoding: .utf8)
-            arguments += ["--keymap", path]
-        }
+        let arguments = ["--socket", socket, "--script", "-"]
         kiosk = Process()
         kiosk.executableURL = URL(fileURLWithPath: binary)
         kiosk.arguments = arguments

@@ -57,6 +57,10 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
             if let window = window(at: router.pointerLocation) { focus(window) }
         case .touchDown(_, let point):
             if let window = window(at: point) { focus(window) }
+        case .key(let keycode, .repeated):
+            // The keyboard repeats held keys for the compositor's own responders; client
+            // surfaces drop these, since clients repeat from wl_keyboard.repeat_info.
+            log("key \(keycode) repeats")
         default:
             break
         }

@@ -4,15 +4,14 @@
 // from a script of events (see ScriptedInputSource.swift), routed by SeatKit's router to
 // the window under the finger or pointer, or to the focused window for keys.
 //
-//   kiosk [--socket NAME] [--keymap FILE] [--script FILE|-] [--size WxH]
+//   kiosk [--socket NAME] [--layout XKB-LAYOUT] [--script FILE|-] [--size WxH]
 //
 // Nothing is drawn: buffers are released as soon as they arrive. Everything runs on one
 // thread, the Wayland event loop's.
 import Foundation
 import SeatKit
 import SeatKitWayland
-
-
+import SeatKitXKB
 
 /// Log lines on stdout are the kiosk's interface to scripts and tests ("mapped ...").
 func log(_ line: String) {
@@ -25,7 +24,7 @@ var options: [String: String] = [:]
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
     guard flag.hasPrefix("--"), let value = arguments.popFirst() else {
-        log("usage: kiosk [--socket NAME] [--keymap FILE] [--script FILE|-] [--size WxH]")
+        log("usage: kiosk [--socket NAME] [--layout XKB-LAYOUT] [--script FILE|-] [--size WxH]")
         exit(2)
     }
     options[String(flag.dropFirst(2))] = value
@@ -41,29 +40,31 @@ do {
     let output = Output(name: "HEADLESS-1", modeSize: Size(width: size.first ?? 1920, height: size.last ?? 1080))
     router.addOutput(output)
 
-    // 4. The seat clients bind, with the keymap they are sent. TEMPORARY: a keymap text
-    //    from a file, until SeatKitXKB (which also interprets keys for the router) is merged.
-    var keymap: SealedKeymap?
-    if let path = options["keymap"] {
-        keymap = try SealedKeymap(text: String(contentsOfFile: path, encoding: .utf8))
-    }
-    let seat = Seat(display: display, router: router, keymap: keymap)
+    // 4. The keyboard: xkbcommon turns keycodes into keysyms, text and modifiers for the
+    //    router, and the same object gives clients their keymap (a sealed memfd) and repeat
+    //    info, so the modifiers clients get always match the keymap they were sent.
+    let keyboard = Keyboard(keymap: try Keymap(names: KeymapNames(layout: options["layout"] ?? "us")))
+    keyboard.attach(to: router)
+
+    // 5. The seat clients bind.
+    let seat = Seat(display: display, router: router, keymap: keyboard)
+    keyboard.keymapDidChange = { _ in seat.keymapDidChange() }
     // A real compositor would draw this surface at the pointer; the kiosk only reports it.
     seat.cursorChanged = { cursor in
         log(cursor.map { "cursor \($0.surfaceDescription) hotspot \($0.hotspotX),\($0.hotspotY)" } ?? "cursor hidden")
     }
 
-    // 5. The globals clients need to show a window: wl_compositor, wl_shm, xdg_wm_base...
+    // 6. The globals clients need to show a window: wl_compositor, wl_shm, xdg_wm_base...
     let shell = HeadlessShell(display: display, seat: seat)
     shell.advertise(output)
 
-    // 6. The policy: where windows go and who gets keyboard focus.
+    // 7. The policy: where windows go and who gets keyboard focus.
     let kiosk = Kiosk(router: router, seat: seat, shell: shell, output: output)
     router.delegate = kiosk
     router.addFilter(kiosk)
     shell.delegate = kiosk
 
-    // 7. Input: a script of events, delivered through the seat (which closes touch frames).
+    // 8. Input: a script of events, delivered through the seat (which closes touch frames).
     var source: ScriptedInputSource?
     if let script = options["script"] {
         let fd = script == "-" ? STDIN_FILENO : open(script, O_RDONLY | O_CLOEXEC)
@@ -73,7 +74,7 @@ do {
         source?.start(on: display) { event in seat.inject(event) }
     }
 
-    // 8. Run until killed.
+    // 9. Run until killed.
     log("listening on \(display.socketName)")
     display.run()
     withExtendedLifetime((kiosk, source)) {}
