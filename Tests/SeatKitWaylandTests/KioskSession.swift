@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A running kiosk (the `kiosk` product, built next to this test bundle) on a fresh
-/// XDG_RUNTIME_DIR and a unique socket, fed input through its stdin, and the real clients
+/// XDG_RUNTIME_DIR and a unique socket, fed input through its stdin or a replay, and the real clients
 /// started against it. Every wait is bounded and returns as soon as what it waits for shows
 /// up in a process's output: no fixed sleeps.
 final class KioskSession {
@@ -16,7 +16,9 @@ final class KioskSession {
     /// The timeout of every wait, generous for a loaded two-core machine.
     static let timeout: Duration = .seconds(20)
 
-    init(sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// Starts the kiosk with `inputOptions` (its input-source options): by default the script on its
+    /// stdin, which ``send(_:)`` writes to.
+    init(inputOptions: [String] = ["--script", "-"], sourceLocation: SourceLocation = #_sourceLocation) throws {
         var template = Array("/tmp/seatkit-kiosk-XXXXXX".utf8CString)
         guard let dir = mkdtemp(&template) else { throw SessionError("mkdtemp failed") }
         runtimeDirectory = String(cString: dir)
@@ -24,7 +26,7 @@ final class KioskSession {
 
         let binary = try #require(KioskSession.kioskBinary(), "the kiosk product is not built next to the tests",
                                   sourceLocation: sourceLocation)
-        let arguments = ["--socket", socket, "--script", "-"]
+        let arguments = ["--socket", socket] + inputOptions
         kiosk = Process()
         kiosk.executableURL = URL(fileURLWithPath: binary)
         kiosk.arguments = arguments
