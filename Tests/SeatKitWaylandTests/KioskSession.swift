@@ -18,7 +18,9 @@ final class KioskSession {
 
     /// Starts the kiosk with `inputOptions` (its input-source options): by default the script on its
     /// stdin, which ``send(_:)`` writes to.
-    init(inputOptions: [String] = ["--script", "-"], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// `environment` is added to the kiosk's (emulated devices' LD_PRELOAD and UMOCKDEV_DIR).
+    init(inputOptions: [String] = ["--script", "-"], environment: [String: String] = [:],
+         sourceLocation: SourceLocation = #_sourceLocation) throws {
         var template = Array("/tmp/seatkit-kiosk-XXXXXX".utf8CString)
         guard let dir = mkdtemp(&template) else { throw SessionError("mkdtemp failed") }
         runtimeDirectory = String(cString: dir)
@@ -31,6 +33,7 @@ final class KioskSession {
         kiosk.executableURL = URL(fileURLWithPath: binary)
         kiosk.arguments = arguments
         kiosk.environment = ["XDG_RUNTIME_DIR": runtimeDirectory, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"]
+            .merging(environment) { _, added in added }
         let stdin = Pipe()
         let stdout = Pipe()
         kiosk.standardInput = stdin
