@@ -116,7 +116,7 @@ final class KioskSession {
         return nil
     }
 
-    private static func kioskBinary() -> String? {
+    static func kioskBinary() -> String? {
         guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
         var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
         // macOS-style bundles nest the executable; on Linux the test binary sits in the build dir.

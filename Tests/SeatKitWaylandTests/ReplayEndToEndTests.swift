@@ -125,3 +125,29 @@ enum RecordingScripts {
         return try RecordingParser.parse(text, source: "kiosk-e2e.yml")
     }
 }
+
+extension EndToEndTests {
+    /// A recording that does not parse stops the kiosk before it listens, with the file and
+    /// line of the problem, and exit status 1: an error, not a crash.
+    @Test func aMalformedRecordingStopsTheKioskWithTheFileAndLine() throws {
+        // Next to a good recording, in a directory removed with it.
+        let good = try ReplayRecordingFile(RecordingScripts.touchClickScrollAndKeys())
+        let path = good.path + ".broken"
+        try "# libinput record\nversion: 1\nndevices: 1\ndevices:\n- node: /dev/input/event0\n  evdev:\n    name: [oops\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let binary = try #require(KioskSession.kioskBinary(), "the kiosk product is not built next to the tests")
+        let kiosk = Process()
+        kiosk.executableURL = URL(fileURLWithPath: binary)
+        kiosk.arguments = ["--socket", "seatkit-test-\(getpid())-broken", "--replay", path]
+        kiosk.environment = ["XDG_RUNTIME_DIR": NSTemporaryDirectory()]
+        let output = Pipe()
+        kiosk.standardOutput = output
+        kiosk.standardError = output
+        try kiosk.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        kiosk.waitUntilExit()
+        #expect(kiosk.terminationReason == .exit && kiosk.terminationStatus == 1, "\(printed)")
+        #expect(printed.hasPrefix("kiosk: ") && printed.contains(path + ":"), "\(printed)")
+        #expect(!printed.contains("listening on"))
+    }
+}

@@ -58,7 +58,7 @@ do {
 
     // 5. The seat clients bind.
     let seat = Seat(display: display, router: router, keymap: keyboard)
-    keyboard.keymapDidChange = { _ in seat.keymapDidChange() }
+    keyboard.keymapDidChange = { [unowned seat] _ in seat.keymapDidChange() }
     // A real compositor would draw this surface at the pointer; the kiosk only reports it.
     seat.cursorChanged = { cursor in
         log(cursor.map { "cursor \($0.surfaceDescription) hotspot \($0.hotspotX),\($0.hotspotY)" } ?? "cursor hidden")
