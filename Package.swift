@@ -63,11 +63,16 @@ let package = Package(
         ),
         // wl_seat and its devices for real clients, client-surface responders, serials,
         // protocol extensions, and a minimal headless shell (wl_compositor, xdg_wm_base).
-        .target(name: "SeatKitWayland", dependencies: ["SeatKit", "CWaylandServer"]),
+        // SeatKitXKB gives clients their keymap; SeatKitLibinput's fd joins the event loop.
+        .target(name: "SeatKitWayland", dependencies: ["SeatKit", "SeatKitXKB", "SeatKitLibinput", "CWaylandServer"]),
         // A headless kiosk compositor that real clients connect to: the example to read first.
-        .executableTarget(name: "kiosk", dependencies: ["SeatKit", "SeatKitWayland"], path: "examples/kiosk"),
+        .executableTarget(
+            name: "kiosk",
+            dependencies: ["SeatKit", "SeatKitXKB", "SeatKitLibinput", "SeatKitReplay", "SeatKitWayland"],
+            path: "examples/kiosk"
+        ),
         // End-to-end tests: the kiosk (built as a product) with real Debian clients.
-        .testTarget(name: "SeatKitWaylandTests", dependencies: ["SeatKit", "SeatKitWayland"]),
+        .testTarget(name: "SeatKitWaylandTests", dependencies: ["SeatKit", "SeatKitReplay", "SeatKitWayland"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,10 +1,6 @@
 #define _GNU_SOURCE
 #include "CWaylandServer.h"
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 void seatkit_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message) {
 	wl_resource_post_error(resource, code, "%s", message);
@@ -31,21 +27,4 @@ void seatkit_client_on_destroy(struct wl_client *client, void (*notify)(void *da
 	watch->data = data;
 	watch->listener.notify = client_destroyed;
 	wl_client_add_destroy_listener(client, &watch->listener);
-}
-
-int seatkit_create_sealed_file(const char *name, const void *data, size_t size) {
-	int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	if (fd < 0) return -1;
-	const char *bytes = data;
-	size_t written = 0;
-	while (written < size) {
-		ssize_t n = write(fd, bytes + written, size - written);
-		if (n < 0 && errno == EINTR) continue;
-		if (n <= 0) { int e = errno; close(fd); errno = e; return -1; }
-		written += (size_t)n;
-	}
-	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0) {
-		int e = errno; close(fd); errno = e; return -1;
-	}
-	return fd;
 }

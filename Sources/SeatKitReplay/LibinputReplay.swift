@@ -84,54 +84,18 @@ public final class LibinputReplay {
     }
 
     func runOnce() throws(ReplayError) -> LibinputReplayResult {
-        let shim = try PreloadShim.libraryPath()
         let worker = try workerPath()
-        guard access("/usr/lib/x86_64-linux-gnu/libumockdev-preload.so.0", R_OK) == 0
-            || access("/usr/lib/aarch64-linux-gnu/libumockdev-preload.so.0", R_OK) == 0
-            || access("/usr/lib64/libumockdev-preload.so.0", R_OK) == 0 else {
-            throw .environment("libumockdev-preload.so.0 is not installed (Debian: apt-get install umockdev libumockdev-dev)")
-        }
-        let scratch = try TemporaryDirectory()
-        let ackPath = scratch.path + "/read-counts"
-        guard writeFile(ackPath, [UInt8](repeating: 0, count: PreloadShim.counterCount * 8)) else {
-            throw .environment("cannot create \(ackPath)")
-        }
-
-        let testbed = UmockdevTestbedHandle()
-        if let dmi = recording.dmi, dmi.hasPrefix("dmi:") {
-            try testbed.addDevices(description: EmulatedDevice.dmiDescription(dmi))
-        }
-        var emulated: [EmulatedDevice] = []
-        var deviceFds: [Int32] = []
-        var ptys: [Int] = []
-        for (i, device) in recording.devices.enumerated() {
-            let e = EmulatedDevice(device: device, number: 100 + i)
-            try testbed.addDevices(description: e.description)
-            let ioctlPath = scratch.path + "/event\(e.number).ioctl"
-            guard writeFile(ioctlPath, Array(e.ioctlRecord.utf8)) else { throw .environment("cannot write \(ioctlPath)") }
-            try testbed.loadIoctls(node: e.node, file: ioctlPath)
-            let fd = testbed.deviceFileDescriptor(node: e.node)
-            guard fd >= 0 else { throw .environment("umockdev has no writable end for \(e.node)") }
-            guard let pty = Self.ptyIndex(testbed.rootDirectory + e.node) else {
-                throw .environment("\(e.node) in the testbed is not a PTY")
-            }
-            emulated.append(e)
-            deviceFds.append(fd)
-            ptys.append(pty)
-        }
-
+        let devices = try EmulatedInputDevices(recording.devices, dmi: recording.dmi)
+        let emulated = devices.emulated
+        let scratch = devices.scratch
         var arguments = ["replay-worker"]
         if let c = options.configuration { arguments += ["--config", c.commandLineForm] }
         if let seat = options.seat {
             guard options.removals.isEmpty else { throw .environment("device removals need the path backend (seat must be nil)") }
             arguments += ["--seat", seat]
         }
-        arguments += zip(emulated, ptys).map { "\($0.node)=\($1)" }
-        var environment = [
-            "LD_PRELOAD": "\(shim):libumockdev-preload.so.0",
-            "UMOCKDEV_DIR": testbed.rootDirectory,
-            "SEATKIT_REPLAY_ACK": ackPath,
-        ]
+        arguments += zip(emulated, devices.ptyIndexes).map { "\($0.node)=\($1)" }
+        var environment = try devices.environment()
         if options.appliesRecordedQuirks, recording.devices.contains(where: { !$0.quirks.isEmpty }) {
             let quirksPath = scratch.path + "/recorded.quirks"
             guard writeFile(quirksPath, Array(Self.quirksFile(for: recording).utf8)) else { throw .environment("cannot write \(quirksPath)") }
@@ -155,15 +119,8 @@ public final class LibinputReplay {
         var evdevEvents = 0
 
         func send(_ events: ArraySlice<EvdevEvent>, device: Int, stamp: Int64) throws(ReplayError) {
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(events.count * 24)
-            for e in events {
-                appendLE(&bytes, UInt64(bitPattern: stamp / 1_000_000))
-                appendLE(&bytes, UInt64(bitPattern: stamp % 1_000_000))
-                bytes += [UInt8(e.type & 0xff), UInt8(e.type >> 8), UInt8(e.code & 0xff), UInt8(e.code >> 8)]
-                appendLE(&bytes, UInt32(bitPattern: e.value))
-            }
-            try writeAll(deviceFds[device], bytes, what: emulated[device].node)
+            let bytes = EmulatedInputDevices.bytes(of: events, stamp: stamp)
+            try writeAll(devices.deviceFds[device], bytes, what: emulated[device].node)
             written[device] += UInt64(bytes.count)
             let target = written[device]
             try stream.readUntil { $0.readCounts.count > device && $0.readCounts[device] >= target }

@@ -155,11 +155,6 @@ enum Libwayland {
         return (wl_shm_buffer_get_width(shm), wl_shm_buffer_get_height(shm))
     }
 
-    /// A sealed memfd holding `bytes` (see seatkit_create_sealed_file); -1 with errno on failure.
-    static func createSealedFile(name: String, _ bytes: [UInt8]) -> Int32 {
-        bytes.withUnsafeBytes { seatkit_create_sealed_file(name, $0.baseAddress, $0.count) }
-    }
-
     // MARK: Implementation tables
 
     /// Keeps a request-handler table at a stable address for the life of the process.

@@ -1,6 +1,7 @@
 import CWaylandServer
 import Glibc
 import SeatKit
+import SeatKitXKB
 
 /// The wl_seat global: one router's input, offered to Wayland clients.
 ///
@@ -30,14 +31,30 @@ public final class Seat: GlobalOwner {
     /// Every serial sent to each client, for requests that quote one.
     public let serials = SerialLog()
 
-    /// The keymap sent to every keyboard; setting it sends the new one to every keyboard
-    /// (an unchanged file is not sent again).
+    /// What every wl_keyboard is told about the keyboard: usually the router's key
+    /// interpreter, a SeatKitXKB ``SeatKitXKB/Keyboard``, so that the modifiers sent with
+    /// keys match the keymap. nil sends `no_keymap`. Setting another provider sends its
+    /// keymap to every keyboard; see also ``keymapDidChange()``.
     public var keymap: (any KeymapProvider)? {
         didSet {
-            guard keymap?.keymapFile != oldValue?.keymapFile || keymap?.repeatInfo != oldValue?.repeatInfo else { return }
-            for client in clients.values { for keyboard in client.keyboards { sendKeymap(to: keyboard) } }
+            guard keymap !== oldValue else { return }
+            keymapDidChange()
         }
     }
+
+    /// Sends the provider's keymap and repeat info to every keyboard again, unless the file
+    /// is the one already sent (an unchanged keymap is not sent again). Call it from
+    /// ``SeatKitXKB/Keyboard/keymapDidChange`` and after changing the key repeat.
+    public func keymapDidChange() {
+        let file = try? keymap?.keymapFile()
+        let repeatInfo = keymap?.keyRepeat
+        guard file !== sentKeymapFile || repeatInfo != sentKeyRepeat else { return }
+        for client in clients.values { for keyboard in client.keyboards { sendKeymap(to: keyboard) } }
+    }
+
+    /// The keymap file and repeat info last sent, to skip sending them again unchanged.
+    private var sentKeymapFile: KeymapFile?
+    private var sentKeyRepeat: KeyRepeat?
 
     /// The devices' capabilities (pointer, keyboard, touch count; the rest is ignored).
     /// Clients are told whenever the Wayland-visible part changes.
@@ -73,7 +90,6 @@ public final class Seat: GlobalOwner {
     private var injecting = false
     private var clientsNeedingTouchFrame: [SeatClient] = []
 
-    /// Advertises a wl_seat named `name` on `display`, delivering `router`'s input.
     /// Advertises a wl_seat named `name` on `display`, delivering `router`'s input, and the
     /// `extensions` next to it.
     public init(display: WaylandDisplay, router: Router, name: String = "seat0", keymap: (any KeymapProvider)? = nil,
@@ -212,19 +228,24 @@ public final class Seat: GlobalOwner {
         }
     }
 
+    /// `wl_keyboard.keymap` (libwayland duplicates the fd for the client), then repeat_info.
     private func sendKeymap(to keyboard: OpaquePointer) {
-        if let file = keymap?.keymapFile {
-            Libwayland.post(keyboard, WL_KEYBOARD_KEYMAP, .uint(file.format.rawValue), .fd(file.fd), .uint(file.size))
+        let file = try? keymap?.keymapFile()
+        if let file {
+            Libwayland.post(keyboard, WL_KEYBOARD_KEYMAP, .uint(WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue),
+                            .fd(file.fileDescriptor), .uint(UInt32(file.size)))
         } else {
             // No keymap: clients get a valid fd to /dev/null, as the protocol's no_keymap asks.
             let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
-            Libwayland.post(keyboard, WL_KEYBOARD_KEYMAP, .uint(KeymapFormat.noKeymap.rawValue), .fd(fd), .uint(0))
+            Libwayland.post(keyboard, WL_KEYBOARD_KEYMAP, .uint(WL_KEYBOARD_KEYMAP_FORMAT_NO_KEYMAP.rawValue), .fd(fd), .uint(0))
             close(fd)
         }
+        let keyRepeat = keymap?.keyRepeat ?? .standard
         if Libwayland.version(of: keyboard) >= WL_KEYBOARD_REPEAT_INFO_SINCE_VERSION {
-            let info = keymap?.repeatInfo ?? RepeatInfo()
-            Libwayland.post(keyboard, WL_KEYBOARD_REPEAT_INFO, .int(info.rate), .int(info.delay))
+            Libwayland.post(keyboard, WL_KEYBOARD_REPEAT_INFO, .int(keyRepeat.wireRate), .int(keyRepeat.wireDelay))
         }
+        sentKeymapFile = file
+        sentKeyRepeat = keyRepeat
     }
 
     fileprivate func setCursor(from pointer: OpaquePointer, client record: SeatClient, serial: UInt32,

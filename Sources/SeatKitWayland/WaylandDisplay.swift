@@ -80,13 +80,11 @@ public final class WaylandDisplay {
 public enum WaylandError: Error, CustomStringConvertible {
     case displayCreation
     case socket(String)
-    case keymapFile(Int32)
 
     public var description: String {
         switch self {
         case .displayCreation: return "wl_display_create failed"
         case .socket(let name): return "cannot listen on \(name) (is XDG_RUNTIME_DIR set and the name free?)"
-        case .keymapFile(let errno): return "cannot create the keymap file: errno \(errno)"
         }
     }
 }

@@ -101,3 +101,27 @@ extension EndToEndTests {
         #expect(received[cancel..<secondDown].allSatisfy { !$0.contains(".motion(") && !$0.contains(".up(") })
     }
 }
+
+extension EndToEndTests {
+    /// The kiosk's keyboard repeats a held key for the compositor's own responders; the
+    /// client gets one press and one release, and repeats on its own from repeat_info.
+    @Test func aHeldKeyRepeatsInTheCompositorButReachesTheClientAsOnePressAndOneRelease() throws {
+        let session = try KioskSession()
+        try session.addDevices()
+        let wev = try session.launch("wev")
+        _ = try session.waitForWindow("wev")
+        try wev.output.require("wl_keyboard] enter:")
+        let start = wev.output.mark
+        session.send([#"{"type": "key", "device": 1, "key": 30, "state": "pressed"}"#])
+        // The first repeat comes after the 600 ms delay, then 25 a second: wait for three.
+        try session.log.require({ $0.components(separatedBy: "key 30 repeats").count > 3 }, "the kiosk never repeated the key")
+        session.send([#"{"type": "key", "device": 1, "key": 30, "state": "released"}"#] + Script.type([48]))  // then b
+        // b's release is the last event sent; anything sent before it has arrived by then.
+        try wev.output.require({ WevLog($0[start...]).events("wl_keyboard", "key").contains { $0.contains("key: 56; state: 0") } },
+                               "wev never got b's release")
+        let keys = WevLog(wev.output.text[start...]).events("wl_keyboard", "key")
+        #expect(keys.count == 4, "\(keys)")
+        #expect(keys.filter { $0.contains("key: 38; state: 1 (pressed)") }.count == 1, "\(keys)")
+        #expect(keys.filter { $0.contains("key: 38; state: 0 (released)") }.count == 1, "\(keys)")
+    }
+}

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A running kiosk (the `kiosk` product, built next to this test bundle) on a fresh
-/// XDG_RUNTIME_DIR and a unique socket, fed input through its stdin, and the real clients
+/// XDG_RUNTIME_DIR and a unique socket, fed input through its stdin or a replay, and the real clients
 /// started against it. Every wait is bounded and returns as soon as what it waits for shows
 /// up in a process's output: no fixed sleeps.
 final class KioskSession {
@@ -16,7 +16,11 @@ final class KioskSession {
     /// The timeout of every wait, generous for a loaded two-core machine.
     static let timeout: Duration = .seconds(20)
 
-    init(keymap: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// Starts the kiosk with `inputOptions` (its input-source options): by default the script on its
+    /// stdin, which ``send(_:)`` writes to.
+    /// `environment` is added to the kiosk's (emulated devices' LD_PRELOAD and UMOCKDEV_DIR).
+    init(inputOptions: [String] = ["--script", "-"], environment: [String: String] = [:],
+         sourceLocation: SourceLocation = #_sourceLocation) throws {
         var template = Array("/tmp/seatkit-kiosk-XXXXXX".utf8CString)
         guard let dir = mkdtemp(&template) else { throw SessionError("mkdtemp failed") }
         runtimeDirectory = String(cString: dir)
@@ -24,16 +28,12 @@ final class KioskSession {
 
         let binary = try #require(KioskSession.kioskBinary(), "the kiosk product is not built next to the tests",
                                   sourceLocation: sourceLocation)
-        var arguments = ["--socket", socket, "--script", "-"]
-        if keymap {
-            let path = runtimeDirectory + "/keymap.xkb"
-            try TestKeymap.usText().write(toFile: path, atomically: true, encoding: .utf8)
-            arguments += ["--keymap", path]
-        }
+        let arguments = ["--socket", socket] + inputOptions
         kiosk = Process()
         kiosk.executableURL = URL(fileURLWithPath: binary)
         kiosk.arguments = arguments
         kiosk.environment = ["XDG_RUNTIME_DIR": runtimeDirectory, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"]
+            .merging(environment) { _, added in added }
         let stdin = Pipe()
         let stdout = Pipe()
         kiosk.standardInput = stdin
@@ -116,7 +116,7 @@ final class KioskSession {
         return nil
     }
 
-    private static func kioskBinary() -> String? {
+    static func kioskBinary() -> String? {
         guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
         var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
         // macOS-style bundles nest the executable; on Linux the test binary sits in the build dir.

@@ -27,6 +27,12 @@ struct WevLog {
         }
     }
 
+    /// The `time:` (milliseconds) of an event line.
+    static func time(of event: String) -> Int? {
+        guard let range = event.range(of: "time: ") else { return nil }
+        return Int(event[range.upperBound...].prefix { $0.isNumber })
+    }
+
     /// Every input event wev printed: pointer, keyboard and touch events except the keymap
     /// and repeat info a keyboard gets when it is created.
     var inputEvents: [String] {

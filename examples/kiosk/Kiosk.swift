@@ -34,7 +34,19 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
         if router.firstResponder == nil { focus(toplevel.surface) }
         // The new window may be under the pointer now.
         router.refreshPointerFocus()
+        if let waiting = waitingForWindows, shell.toplevels.count >= waiting.count {
+            waitingForWindows = nil
+            waiting.action()
+        }
     }
+
+    /// Runs `action` once `count` windows are mapped (now, if they are): a replay waits for
+    /// its clients, so that no input is lost before they can receive it.
+    func whenWindowsMapped(_ count: Int, _ action: @escaping () -> Void) {
+        if shell.toplevels.count >= count { action() } else { waitingForWindows = (count, action) }
+    }
+
+    private var waitingForWindows: (count: Int, action: () -> Void)?
 
     func shell(_ shell: HeadlessShell, unmapped toplevel: Toplevel) {
         log("unmapped \(describe(toplevel))")
@@ -57,6 +69,10 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
             if let window = window(at: router.pointerLocation) { focus(window) }
         case .touchDown(_, let point):
             if let window = window(at: point) { focus(window) }
+        case .key(let keycode, .repeated):
+            // The keyboard repeats held keys for the compositor's own responders; client
+            // surfaces drop these, since clients repeat from wl_keyboard.repeat_info.
+            log("key \(keycode) repeats")
         default:
             break
         }

@@ -2,19 +2,6 @@ import Foundation
 import SeatKit
 import SeatKitWayland
 
-/// Where the kiosk's input comes from. The kiosk does not care: libinput devices, a
-/// recording replayed through libinput, or a script all end up as `InputEvent`s.
-protocol InputSource: AnyObject {
-    /// Starts delivering events, on the event loop's thread, to `deliver`.
-    func start(on loop: EventLoopWatching, deliver: @escaping (InputEvent) -> Void)
-}
-
-/// What an input source needs from the event loop: to be told when a file can be read.
-protocol EventLoopWatching: AnyObject {
-    func watch(fileDescriptor fd: Int32, readable: @escaping () -> Void)
-    func stopWatching(fileDescriptor fd: Int32)
-}
-
 /// Input from a file or a pipe of JSON lines, one event per line, delivered as lines arrive
 /// (tests write to the kiosk's stdin while they watch its clients). Times are the clock's
 /// now unless a line gives `time_ms`. Layout coordinates. Examples:
@@ -27,13 +14,13 @@ protocol EventLoopWatching: AnyObject {
 ///     {"type": "key", "key": 30, "state": "pressed"}
 ///     {"type": "gesture", "kind": "swipe", "phase": "begin", "fingers": 3}   (update: dx, dy)
 ///
-/// A stand-in until the replay source (SeatKitReplay: `libinput record` files through real
-/// libinput) and the libinput source are merged; they plug in as other `InputSource`s.
-final class ScriptedInputSource: InputSource {
+/// For tests that drive the seat step by step, with no devices at all; `--replay` and
+/// `--libinput` go through libinput instead.
+final class ScriptedInputSource {
     private let fd: Int32
     private let clock: any Clock
     private var buffer = Data()
-    private weak var loop: EventLoopWatching?
+    private weak var display: WaylandDisplay?
     /// Called when the script ends (end of file or pipe closed).
     var finished: () -> Void = {}
 
@@ -42,16 +29,17 @@ final class ScriptedInputSource: InputSource {
         self.clock = clock
     }
 
-    func start(on loop: EventLoopWatching, deliver: @escaping (InputEvent) -> Void) {
-        self.loop = loop
-        loop.watch(fileDescriptor: fd) { [unowned self] in self.readAvailable(deliver) }
+    /// Reads lines as they arrive, on `display`'s event loop, and injects each event into `seat`.
+    func start(into seat: Seat, on display: WaylandDisplay) {
+        self.display = display
+        display.watch(fileDescriptor: fd) { [unowned self, unowned seat] in self.readAvailable(seat.inject) }
     }
 
     private func readAvailable(_ deliver: (InputEvent) -> Void) {
         var chunk = [UInt8](repeating: 0, count: 4096)
         let n = read(fd, &chunk, chunk.count)
         if n <= 0 {
-            loop?.stopWatching(fileDescriptor: fd)
+            display?.stopWatching(fileDescriptor: fd)
             finished()
             return
         }
@@ -133,5 +121,3 @@ final class ScriptedInputSource: InputSource {
         return InputEvent(time: time, device: device, kind)
     }
 }
-
-extension WaylandDisplay: EventLoopWatching {}

@@ -1,18 +1,25 @@
 // kiosk: a headless Wayland compositor built on SeatKit, in about a hundred lines.
 //
 // Real clients (wev, weston-simple-touch, any xdg-shell app) connect to it and get input
-// from a script of events (see ScriptedInputSource.swift), routed by SeatKit's router to
-// the window under the finger or pointer, or to the focused window for keys.
+// routed by SeatKit's router to the window under the finger or pointer, or to the focused
+// window for keys. The input comes from one of:
 //
-//   kiosk [--socket NAME] [--keymap FILE] [--script FILE|-] [--size WxH]
+//   --replay FILE     a `libinput record` file, through real libinput (under umockdev),
+//                     played at its recorded pace once N windows have mapped
+//                     (--start-after-windows N, default 0: at once)
+//   --libinput        live devices of a udev seat (--seat NAME, default seat0)
+//   --script FILE|-   JSON lines of events (ScriptedInputSource.swift), for tests
 //
+//   kiosk [--socket NAME] [--size WxH] [--layout XKB-LAYOUT] [--devices LIBINPUT-SETTINGS] INPUT
+//
+// --devices takes settings for every libinput device, as in "accel-profile=flat tap=1".
 // Nothing is drawn: buffers are released as soon as they arrive. Everything runs on one
 // thread, the Wayland event loop's.
 import Foundation
 import SeatKit
+import SeatKitLibinput
 import SeatKitWayland
-
-
+import SeatKitXKB
 
 /// Log lines on stdout are the kiosk's interface to scripts and tests ("mapped ...").
 func log(_ line: String) {
@@ -20,12 +27,14 @@ func log(_ line: String) {
     fflush(nil)
 }
 
-// 1. Options.
+// 1. Options: `--name value`, or `--libinput` alone.
 var options: [String: String] = [:]
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
-    guard flag.hasPrefix("--"), let value = arguments.popFirst() else {
-        log("usage: kiosk [--socket NAME] [--keymap FILE] [--script FILE|-] [--size WxH]")
+    let value = flag == "--libinput" ? "" : arguments.popFirst()
+    guard flag.hasPrefix("--"), let value else {
+        log("usage: kiosk [--socket NAME] [--size WxH] [--layout XKB-LAYOUT] [--devices SETTINGS]"
+            + " (--replay FILE [--start-after-windows N] | --libinput [--seat NAME] | --script FILE|-)")
         exit(2)
     }
     options[String(flag.dropFirst(2))] = value
@@ -41,43 +50,68 @@ do {
     let output = Output(name: "HEADLESS-1", modeSize: Size(width: size.first ?? 1920, height: size.last ?? 1080))
     router.addOutput(output)
 
-    // 4. The seat clients bind, with the keymap they are sent. TEMPORARY: a keymap text
-    //    from a file, until SeatKitXKB (which also interprets keys for the router) is merged.
-    var keymap: SealedKeymap?
-    if let path = options["keymap"] {
-        keymap = try SealedKeymap(text: String(contentsOfFile: path, encoding: .utf8))
-    }
-    let seat = Seat(display: display, router: router, keymap: keymap)
+    // 4. The keyboard: xkbcommon turns keycodes into keysyms, text and modifiers for the
+    //    router, and the same object gives clients their keymap (a sealed memfd) and repeat
+    //    info, so the modifiers clients get always match the keymap they were sent.
+    let keyboard = Keyboard(keymap: try Keymap(names: KeymapNames(layout: options["layout"] ?? "us")))
+    keyboard.attach(to: router)
+
+    // 5. The seat clients bind.
+    let seat = Seat(display: display, router: router, keymap: keyboard)
+    keyboard.keymapDidChange = { [unowned seat] _ in seat.keymapDidChange() }
     // A real compositor would draw this surface at the pointer; the kiosk only reports it.
     seat.cursorChanged = { cursor in
         log(cursor.map { "cursor \($0.surfaceDescription) hotspot \($0.hotspotX),\($0.hotspotY)" } ?? "cursor hidden")
     }
 
-    // 5. The globals clients need to show a window: wl_compositor, wl_shm, xdg_wm_base...
+    // 6. The globals clients need to show a window: wl_compositor, wl_shm, xdg_wm_base...
     let shell = HeadlessShell(display: display, seat: seat)
     shell.advertise(output)
 
-    // 6. The policy: where windows go and who gets keyboard focus.
+    // 7. The policy: where windows go and who gets keyboard focus.
     let kiosk = Kiosk(router: router, seat: seat, shell: shell, output: output)
     router.delegate = kiosk
     router.addFilter(kiosk)
     shell.delegate = kiosk
 
-    // 7. Input: a script of events, delivered through the seat (which closes touch frames).
-    var source: ScriptedInputSource?
-    if let script = options["script"] {
-        let fd = script == "-" ? STDIN_FILENO : open(script, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CocoaError(.fileReadNoSuchFile) }
-        source = ScriptedInputSource(fileDescriptor: fd, clock: display.clock)
-        source?.finished = { log("script ended") }
-        source?.start(on: display) { event in seat.inject(event) }
+    // 8. Input. Every source injects through the seat, which closes touch frames per client.
+    let devices = try options["devices"].map { try DeviceConfiguration(commandLineForm: $0) }
+    var script: ScriptedInputSource?
+    if let path = options["replay"] {
+        guard let windows = Int(options["start-after-windows"] ?? "0"), windows >= 0 else {
+            throw KioskError("--start-after-windows takes a number of windows")
+        }
+        let replay = try ReplayInputSource(recordingPath: path, configuration: devices)
+        replay.finished = { log("replay ended") }
+        // The devices now, so clients see the seat's capabilities when they connect; the
+        // input once the clients are there to receive it.
+        replay.addDevices(to: seat)
+        kiosk.whenWindowsMapped(windows) {
+            log("replay started")
+            replay.play(into: seat, clock: display.clock)
+        }
+    } else if options["libinput"] != nil {
+        let backend = try LibinputBackend(seat: options["seat"] ?? "seat0", opener: DirectDeviceOpener())
+        backend.configuration = { _ in devices }
+        display.watch(backend, deliveringTo: seat)
+    } else if let path = options["script"] {
+        let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw KioskError("cannot open \(path): \(String(cString: strerror(errno)))") }
+        script = ScriptedInputSource(fileDescriptor: fd, clock: display.clock)
+        script?.finished = { log("script ended") }
+        script?.start(into: seat, on: display)
     }
 
-    // 8. Run until killed.
+    // 9. Run until killed.
     log("listening on \(display.socketName)")
     display.run()
-    withExtendedLifetime((kiosk, source)) {}
+    withExtendedLifetime((kiosk, script)) {}
 } catch {
     log("kiosk: \(error)")
     exit(1)
+}
+
+struct KioskError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }

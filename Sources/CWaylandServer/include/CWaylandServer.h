@@ -65,8 +65,4 @@ void seatkit_resource_post_error(struct wl_resource *resource, uint32_t code, co
 /// wl_listener embedded in a struct; this shim owns that struct and frees it after the call).
 void seatkit_client_on_destroy(struct wl_client *client, void (*notify)(void *data), void *data);
 
-/// A memfd holding `size` bytes of `data`, sealed against writing, growing and shrinking
-/// (for keymaps clients mmap). Returns the fd, or -1 with errno set.
-int seatkit_create_sealed_file(const char *name, const void *data, size_t size);
-
 #endif

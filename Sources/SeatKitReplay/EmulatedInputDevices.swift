@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Recorded devices emulated by umockdev, for a process that opens them with real libinput:
+/// the replay worker, or a compositor under test (`kiosk --libinput`). No root, no uinput.
+///
+/// ```swift
+/// let devices = try EmulatedInputDevices([SyntheticDevice.keyboard()])
+/// // start the compositor with devices.environment added to its own
+/// try devices.write([FrameScript.key(30, 1)], toDevice: 0)   // libinput reads KEY_A down
+/// ```
+///
+/// The testbed (its private /sys and /dev) lives as long as this object. A process sees it
+/// when it runs with ``environment``: SeatKitReplay's preload shim, then umockdev's, with
+/// `UMOCKDEV_DIR` naming the testbed.
+public final class EmulatedInputDevices {
+    let testbed: UmockdevTestbedHandle
+    let scratch: TemporaryDirectory
+    let emulated: [EmulatedDevice]
+    /// The writing ends of the emulated nodes, owned by the testbed.
+    let deviceFds: [Int32]
+    /// Unix98 PTY index of each node, which the shim counts reads of.
+    let ptyIndexes: [Int]
+    /// The file where the shim counts the bytes libinput read from each PTY.
+    let readCountsPath: String
+
+    /// Emulates `devices` as `/dev/input/event100`, `event101`, ... (in order), with `dmi`
+    /// (a `dmi:` modalias, as recordings carry) for libinput's machine quirks. Throws when
+    /// umockdev or its preload library is missing, or refuses a device.
+    public init(_ devices: [RecordedDevice], dmi: String? = nil) throws(ReplayError) {
+        guard access("/usr/lib/x86_64-linux-gnu/libumockdev-preload.so.0", R_OK) == 0
+            || access("/usr/lib/aarch64-linux-gnu/libumockdev-preload.so.0", R_OK) == 0
+            || access("/usr/lib64/libumockdev-preload.so.0", R_OK) == 0 else {
+            throw .environment("libumockdev-preload.so.0 is not installed (Debian: apt-get install umockdev libumockdev-dev)")
+        }
+        scratch = try TemporaryDirectory()
+        readCountsPath = scratch.path + "/read-counts"
+        guard writeFile(readCountsPath, [UInt8](repeating: 0, count: PreloadShim.counterCount * 8)) else {
+            throw .environment("cannot create \(readCountsPath)")
+        }
+        testbed = UmockdevTestbedHandle()
+        if let dmi, dmi.hasPrefix("dmi:") {
+            try testbed.addDevices(description: EmulatedDevice.dmiDescription(dmi))
+        }
+        var emulated: [EmulatedDevice] = []
+        var deviceFds: [Int32] = []
+        var ptyIndexes: [Int] = []
+        for (i, device) in devices.enumerated() {
+            let e = EmulatedDevice(device: device, number: 100 + i)
+            try testbed.addDevices(description: e.description)
+            let ioctlPath = scratch.path + "/event\(e.number).ioctl"
+            guard writeFile(ioctlPath, Array(e.ioctlRecord.utf8)) else { throw .environment("cannot write \(ioctlPath)") }
+            try testbed.loadIoctls(node: e.node, file: ioctlPath)
+            let fd = testbed.deviceFileDescriptor(node: e.node)
+            guard fd >= 0 else { throw .environment("umockdev has no writable end for \(e.node)") }
+            guard let pty = LibinputReplay.ptyIndex(testbed.rootDirectory + e.node) else {
+                throw .environment("\(e.node) in the testbed is not a PTY")
+            }
+            emulated.append(e)
+            deviceFds.append(fd)
+            ptyIndexes.append(pty)
+        }
+        self.emulated = emulated
+        self.deviceFds = deviceFds
+        self.ptyIndexes = ptyIndexes
+    }
+
+    /// The emulated nodes, in the order of the devices given.
+    public var nodes: [String] { emulated.map(\.node) }
+
+    /// What a process needs in its environment to see the emulated devices. Builds the
+    /// preload shim with the system C compiler on first use.
+    public func environment() throws(ReplayError) -> [String: String] {
+        [
+            "LD_PRELOAD": "\(try PreloadShim.libraryPath()):libumockdev-preload.so.0",
+            "UMOCKDEV_DIR": testbed.rootDirectory,
+            "SEATKIT_REPLAY_ACK": readCountsPath,
+        ]
+    }
+
+    /// Writes one frame to device `index` as the kernel would deliver it: `events` and a
+    /// SYN_REPORT, stamped `time` (µs of `CLOCK_MONOTONIC`; now when nil). Does not wait for
+    /// the reader; a frame must fit the PTY's 4095 bytes (170 events).
+    public func write(_ events: [EvdevEvent], toDevice index: Int, time: Int64? = nil) throws(ReplayError) {
+        precondition(emulated.indices.contains(index), "no emulated device \(index)")
+        let frame = events + [EvdevEvent(type: 0, code: 0, value: 0)]
+        precondition(frame.count <= 170, "a frame of \(frame.count) events does not fit the PTY")
+        try writeAll(deviceFds[index], Self.bytes(of: frame[...], stamp: time ?? monotonicMicroseconds()), what: emulated[index].node)
+    }
+
+    /// `struct input_event`s on 64-bit Linux: seconds, microseconds, type, code, value.
+    static func bytes(of events: ArraySlice<EvdevEvent>, stamp: Int64) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(events.count * 24)
+        for e in events {
+            appendLE(&bytes, UInt64(bitPattern: stamp / 1_000_000))
+            appendLE(&bytes, UInt64(bitPattern: stamp % 1_000_000))
+            bytes += [UInt8(e.type & 0xff), UInt8(e.type >> 8), UInt8(e.code & 0xff), UInt8(e.code >> 8)]
+            appendLE(&bytes, UInt32(bitPattern: e.value))
+        }
+        return bytes
+    }
+}
