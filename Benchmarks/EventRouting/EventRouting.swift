@@ -6,8 +6,6 @@ import SeatKit
 // zero allocations). One iteration is 1,000 events; times are per event.
 //
 // Not here yet, and why:
-// - two gesture recognizers in front of the touch chain: GestureRecognizer is being built
-//   separately; RoutingScene.attachGestureRecognizers() is where they go;
 // - a key press turned into text through xkbcommon, against the same xkbcommon calls made
 //   directly: waits for SeatKitXKB. The key benchmark below routes a key with no keymap.
 // - replay through real libinput under umockdev, start-up time and recording parse
@@ -22,7 +20,7 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 5_000
     )
 
-    Benchmark("touch motion to its bound surface, five-deep chain", configuration: perEvent) { benchmark in
+    Benchmark("touch motion to its bound surface, two recognizers, five-deep chain", configuration: perEvent) { benchmark in
         let scene = RoutingScene()
         scene.putTwoFingersDown()
         for step in 0..<2_000 { scene.moveFinger(Int32(step & 1), step: step) }
