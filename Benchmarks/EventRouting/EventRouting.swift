@@ -36,7 +36,7 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(scene.delegate.drops)
     }
 
-    Benchmark("key press and release to the first responder (no keymap yet)", configuration: perEvent) { benchmark in
+    Benchmark("key press and release to the first responder (no key interpreter)", configuration: perEvent) { benchmark in
         let scene = RoutingScene()
         scene.focusLeaf()
         for _ in 0..<2_000 {
