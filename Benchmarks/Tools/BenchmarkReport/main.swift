@@ -1,7 +1,11 @@
-// Runs SeatKit and wlroots side by side on identical trees, interleaved round by round so
-// that both see the same machine noise, and prints the tables of docs/BENCHMARKS.md.
+// Runs SeatKit and its peers side by side (wlroots on identical trees, bare xkbcommon on
+// the same keys, PyYAML on the same recordings), interleaved round by round so that both
+// see the same machine noise, and prints the tables of docs/BENCHMARKS.md.
 //
-//   swift run -c release BenchmarkReport [--rounds N] [--svg path] [--only-hit-testing]
+//   swift run -c release BenchmarkReport [--rounds N] [--svg path] [--filter "10 nested"]
+//       [--only hit-testing,per-event,keys,replay,memory,replay-memory]
+// Replay needs `seatkit` built beside it and the recordings in $SEATKIT_RECORDINGS
+// (default ../../shared/recordings, from Benchmarks/).
 import Glibc
 import ProcessCounters
 import ThreadAllocations
