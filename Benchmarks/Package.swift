@@ -47,9 +47,12 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // The bare xkbcommon calls per key, from C: the "raw" side of the key-to-text benchmark.
+        .target(name: "XKBDirect", path: "XKBDirect", linkerSettings: [.linkedLibrary("xkbcommon")]),
         .target(
             name: "RoutingWorkloads",
-            dependencies: [.product(name: "SeatKit", package: "SeatKit")],
+            dependencies: [.product(name: "SeatKit", package: "SeatKit"),
+                           .product(name: "SeatKitXKB", package: "SeatKit"), "XKBDirect"],
             path: "RoutingWorkloads"
         ),
         // Not a benchmark suite (it lives outside a directory named Benchmarks, so the
@@ -62,7 +65,10 @@ let package = Package(
         .target(name: "ThreadAllocations", path: "ThreadAllocations"),
         .executableTarget(
             name: "BenchmarkReport",
-            dependencies: ["HitTestWorkloads", "RoutingWorkloads", "ProcessCounters", "ThreadAllocations", .product(name: "SeatKit", package: "SeatKit")],
+            dependencies: ["HitTestWorkloads", "RoutingWorkloads", "ProcessCounters", "ThreadAllocations",
+                           .product(name: "SeatKit", package: "SeatKit"),
+                           .product(name: "SeatKitLibinput", package: "SeatKit"),
+                           .product(name: "SeatKitReplay", package: "SeatKit")],
             path: "Tools/BenchmarkReport"
         ),
     ],

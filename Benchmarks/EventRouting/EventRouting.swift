@@ -5,13 +5,8 @@ import SeatKit
 // The per-event path: time and heap allocations per routed event, once warm (the target is
 // zero allocations). One iteration is 1,000 events; times are per event.
 //
-// Not here yet, and why:
-// - two gesture recognizers in front of the touch chain: GestureRecognizer is being built
-//   separately; RoutingScene.attachGestureRecognizers() is where they go;
-// - a key press turned into text through xkbcommon, against the same xkbcommon calls made
-//   directly: waits for SeatKitXKB. The key benchmark below routes a key with no keymap.
-// - replay through real libinput under umockdev, start-up time and recording parse
-//   throughput: wait for SeatKitReplay.
+// Replay (libinput under umockdev, start-up, parse throughput against PyYAML) is not here:
+// it runs child processes and reads files, so BenchmarkReport measures it (--only replay).
 
 let benchmarks: @Sendable () -> Void = {
     let perEvent = Benchmark.Configuration(
@@ -22,7 +17,7 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 5_000
     )
 
-    Benchmark("touch motion to its bound surface, five-deep chain", configuration: perEvent) { benchmark in
+    Benchmark("touch motion to its bound surface, two recognizers, five-deep chain", configuration: perEvent) { benchmark in
         let scene = RoutingScene()
         scene.putTwoFingersDown()
         for step in 0..<2_000 { scene.moveFinger(Int32(step & 1), step: step) }
@@ -41,7 +36,7 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(scene.delegate.drops)
     }
 
-    Benchmark("key press and release to the first responder (no keymap yet)", configuration: perEvent) { benchmark in
+    Benchmark("key press and release to the first responder (no key interpreter)", configuration: perEvent) { benchmark in
         let scene = RoutingScene()
         scene.focusLeaf()
         for _ in 0..<2_000 {
@@ -52,6 +47,29 @@ let benchmarks: @Sendable () -> Void = {
         for step in benchmark.scaledIterations {
             scene.send(.key(keycode: 30, state: step & 1 == 0 ? .pressed : .released))
         }
+        benchmark.stopMeasurement()
+    }
+
+    // Issue 4: a key press to text at the focused responder through SeatKitXKB's Keyboard,
+    // and the same xkbcommon calls made directly from C, on the same key sequence.
+    // BenchmarkReport runs the two interleaved and prints the ratio.
+    Benchmark("key event to text at the first responder, SeatKitXKB us keymap", configuration: perEvent) { benchmark in
+        let scene = try! KeyTextScene()
+        for step in 0..<2_000 { scene.routeKey(step) }
+        benchmark.startMeasurement()
+        for step in benchmark.scaledIterations { scene.routeKey(step) }
+        benchmark.stopMeasurement()
+        blackHole(scene.text.bytes)
+    }
+
+    Benchmark("key event to text, xkbcommon called directly (C)",
+              configuration: .init(metrics: [.wallClock, .mallocCountTotal, .throughput], warmupIterations: 5,
+                                   maxDuration: .seconds(1), maxIterations: 5_000)) { benchmark in
+        // One iteration is the whole sequence; divide by KeyTextScene.sequence.count (114).
+        let scene = try! KeyTextScene()
+        blackHole(scene.runDirect(times: 20))
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(scene.runDirect(times: 1)) }
         benchmark.stopMeasurement()
     }
 

@@ -87,11 +87,26 @@ public final class RoutingScene {
         attachGestureRecognizers()
     }
 
-    /// PLACE FOR RECOGNIZERS (issue 7): the touch benchmark is specified with two gesture
-    /// recognizers (a pan on d0 and a tap on the leaf) in front of the chain. SeatKit's
-    /// GestureRecognizer is being built separately; once it lands, attach them here and the
-    /// "touch motion" benchmarks include them with no other change.
-    private func attachGestureRecognizers() {}
+    /// The two gesture recognizers issue 7 puts in front of the touch chain. Both stay
+    /// `.possible` for as long as the fingers the benchmark puts down stay down, so every
+    /// routed motion passes through both and then reaches the chain:
+    /// - a pan on d0 (an ancestor of the leaf) that would need 100 m of travel to begin: it
+    ///   tracks every touch and never takes one;
+    /// - a two-finger long press on the leaf that tolerates any movement and whose deadline
+    ///   never comes (the virtual clock is not advanced): it too stays possible.
+    /// Neither delays touches, so the chain sees each motion in the frame that carries it.
+    public private(set) var pan: PanGestureRecognizer!
+    public private(set) var longPress: LongPressGestureRecognizer!
+
+    private func attachGestureRecognizers() {
+        let pan = PanGestureRecognizer(name: "bench-pan", minimumDistance: 100_000)
+        chain[0].addGestureRecognizer(pan)
+        let longPress = LongPressGestureRecognizer(name: "bench-long-press", minimumPressDuration: .seconds(3600),
+                                                   touches: 2, allowableMovement: 1_000_000)
+        chain[chain.count - 1].addGestureRecognizer(longPress)
+        self.pan = pan
+        self.longPress = longPress
+    }
 
     public var leaf: Surface { chain[chain.count - 1] }
 

@@ -30,40 +30,44 @@ import SeatKit
 ///
 /// One thread, the router's. Once warm, interpreting a key allocates nothing.
 public final class Keyboard: KeyInterpreter {
-    public private(set) var keymap: Keymap
+    // The properties a key event reads and writes are `@exclusivity(unchecked)`: each access
+    // to a class's stored property otherwise costs a dynamic exclusivity check, about a
+    // third of this class's own time per key. One thread uses a keyboard, and no access to
+    // them overlaps another (no property is passed inout across a call that reaches back).
+    @exclusivity(unchecked) public private(set) var keymap: Keymap
     /// The xkbcommon state behind the events. Read it freely; feed keys through
     /// ``interpret(_:)`` (the router does), so that held keys and repeats stay in step.
-    public private(set) var state: KeyboardState
+    @exclusivity(unchecked) public private(set) var state: KeyboardState
     /// Compose progress for the compositor's own responders; `nil` turns compose off.
     public let compose: ComposeState?
     /// How held keys repeat, for clients (`wl_keyboard.repeat_info`) and for the repeats
     /// this keyboard generates. Changing it takes effect from the next press.
-    public var keyRepeat: KeyRepeat
+    @exclusivity(unchecked) public var keyRepeat: KeyRepeat
 
     /// The router this keyboard interprets keys for and injects repeats into.
-    public private(set) weak var router: Router?
+    @exclusivity(unchecked) public private(set) weak var router: Router?
 
     /// What the last key event changed: modifiers, layout, LEDs.
-    public private(set) var lastChanges: KeyboardStateChanges = []
+    @exclusivity(unchecked) public private(set) var lastChanges: KeyboardStateChanges = []
     /// Where the last key press left its compose sequence: `.composing` after a dead key,
     /// `.composed` on the key that completed it, `.cancelled` on the key that broke it off.
-    public private(set) var composeStatus: ComposeStatus = .nothing
+    @exclusivity(unchecked) public private(set) var composeStatus: ComposeStatus = .nothing
     /// The keys held now (evdev keycodes), in press order.
-    public private(set) var pressedKeys: [UInt32] = []
+    @exclusivity(unchecked) public private(set) var pressedKeys: [UInt32] = []
 
     /// Called after ``setKeymap(_:)`` installed a different keymap: clients need the new
     /// keymap file and then the modifiers.
     public var keymapDidChange: ((Keyboard) -> Void)?
 
     // Repeat timer.
-    private var repeatingKey: UInt32?
-    private var repeatingDevice = DeviceID(0)
-    private var repeatPressTime = Timestamp.zero
-    private var repeatIndex = 0
-    private var repeatTimer: TimerToken?
-    private var repeatSettings = KeyRepeat.standard
+    @exclusivity(unchecked) private var repeatingKey: UInt32?
+    @exclusivity(unchecked) private var repeatingDevice = DeviceID(0)
+    @exclusivity(unchecked) private var repeatPressTime = Timestamp.zero
+    @exclusivity(unchecked) private var repeatIndex = 0
+    @exclusivity(unchecked) private var repeatTimer: TimerToken?
+    @exclusivity(unchecked) private var repeatSettings = KeyRepeat.standard
     /// The first responder when the repeating key went down.
-    private weak var repeatFocus: Surface?
+    @exclusivity(unchecked) private weak var repeatFocus: Surface?
     /// Made once, so that arming the timer allocates nothing.
     private lazy var repeatTimerAction: () -> Void = { [weak self] in self?.repeatTimerFired() }
 

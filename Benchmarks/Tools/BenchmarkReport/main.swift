@@ -1,7 +1,11 @@
-// Runs SeatKit and wlroots side by side on identical trees, interleaved round by round so
-// that both see the same machine noise, and prints the tables of docs/BENCHMARKS.md.
+// Runs SeatKit and its peers side by side (wlroots on identical trees, bare xkbcommon on
+// the same keys, PyYAML on the same recordings), interleaved round by round so that both
+// see the same machine noise, and prints the tables of docs/BENCHMARKS.md.
 //
-//   swift run -c release BenchmarkReport [--rounds N] [--svg path] [--only-hit-testing]
+//   swift run -c release BenchmarkReport [--rounds N] [--svg path] [--filter "10 nested"]
+//       [--only hit-testing,per-event,keys,replay,memory,replay-memory]
+// Replay needs `seatkit` built beside it and the recordings in $SEATKIT_RECORDINGS
+// (default ../../shared/recordings, from Benchmarks/).
 import Glibc
 import ProcessCounters
 import ThreadAllocations
@@ -18,6 +22,9 @@ struct Options {
     /// Runs one pass per side and case between callgrind client requests, for
     /// `callgrind-counts.sh`; measures no time.
     var callgrind = false
+    /// Runs only these sections: hit-testing, per-event, keys, replay, memory,
+    /// replay-memory (the million-event replay; not part of the default run).
+    var sections: Set<String> = ["hit-testing", "per-event", "keys", "replay", "memory"]
 
     init(_ arguments: [String]) {
         var i = 1
@@ -25,8 +32,9 @@ struct Options {
             switch arguments[i] {
             case "--rounds": i += 1; rounds = Int(arguments[i]) ?? rounds
             case "--svg": i += 1; svgPath = arguments[i]
-            case "--only-hit-testing": hitTestingOnly = true
-            case "--filter": i += 1; filter = arguments[i]; hitTestingOnly = true
+            case "--only-hit-testing": hitTestingOnly = true; sections = ["hit-testing"]
+            case "--only": i += 1; sections = Set(arguments[i].split(separator: ",").map(String.init))
+            case "--filter": i += 1; filter = arguments[i]; hitTestingOnly = true; sections = ["hit-testing"]
             case "--callgrind": callgrind = true
             default: fatalError("unknown argument \(arguments[i])")
             }
@@ -196,9 +204,9 @@ func printPerEventTable(rounds: Int) {
 
     print("| event | ns/event (median of \(rounds) × 100,000) | allocations/event once warm (this thread) |")
     print("|---|---:|---:|")
-    print("| touch motion + frame → bound leaf, five-deep chain (recognizers: not yet) | \(format(touchResult.ns)) | \(touchResult.allocations) |")
+    print("| touch motion + frame → bound leaf, two recognizers (pan on d0, long press on the leaf, both possible), five-deep chain | \(format(touchResult.ns)) | \(touchResult.allocations) |")
     print("| pointer motion → hit-test, leave + enter, motion up the chain | \(format(pointerResult.ns)) | \(pointerResult.allocations) |")
-    print("| key press or release → first responder (no keymap: SeatKitXKB pending) | \(format(keyResult.ns)) | \(keyResult.allocations) |")
+    print("| key press or release → first responder (no key interpreter) | \(format(keyResult.ns)) | \(keyResult.allocations) |")
 }
 
 // MARK: Memory
@@ -359,14 +367,30 @@ if options.callgrind {
     countInstructions(filter: options.filter)
     exit(0)
 }
-print("## Hit-testing: SeatKit against wlroots 0.15 `wlr_scene_node_at`\n")
-let hitTesting = measureHitTesting(rounds: options.rounds, filter: options.filter)
-printHitTestingTable(hitTesting)
-if let svgPath = options.svgPath { writePlot(hitTesting, to: svgPath) }
-if !options.hitTestingOnly {
+if options.sections.contains("hit-testing") {
+    print("## Hit-testing: SeatKit against wlroots 0.15 `wlr_scene_node_at`\n")
+    let hitTesting = measureHitTesting(rounds: options.rounds, filter: options.filter)
+    printHitTestingTable(hitTesting)
+    if let svgPath = options.svgPath { writePlot(hitTesting, to: svgPath) }
+}
+if options.sections.contains("per-event") {
     print("\n## Per-event path\n")
     printPerEventTable(rounds: options.rounds)
+}
+if options.sections.contains("keys") {
+    print("\n## Key press to text: SeatKit (router + SeatKitXKB) against xkbcommon called directly\n")
+    printKeyTextTable(rounds: options.rounds)
+}
+if options.sections.contains("replay") {
+    print("\n## Replay through real libinput under umockdev\n")
+    printReplayTables(rounds: options.rounds)
+}
+if options.sections.contains("memory") {
     print("\n## Memory\n")
     printMemoryTable()
+}
+if options.sections.contains("replay-memory") {
+    print("\n## Memory over a replay of a million libinput events\n")
+    printReplayMemoryTable()
 }
 print("\nchecksum \(sink & 0xff)")
