@@ -64,6 +64,11 @@ public final class Output {
         root.attach(to: self)
     }
 
+    deinit {
+        // Surfaces that outlive their output are no longer attached to anything.
+        root.detachSubtree()
+    }
+
     /// Size of the output in logical units.
     public var logicalSize: Size {
         Output.logicalSize(modeSize: modeSize, transform: transform, scale: scale)

@@ -112,6 +112,7 @@ public final class Surface {
         var i = 0
         while i < children.count {
             children[i].parent = nil
+            children[i].detachSubtree()
             i += 1
         }
     }
@@ -119,8 +120,9 @@ public final class Surface {
     /// This surface's bounds in its own space: origin zero, size of the frame.
     public var bounds: SurfaceRect { SurfaceRect(origin: .zero, size: frame.size) }
 
-    /// True while the surface is in an output's tree.
-    public var isAttached: Bool { output != nil }
+    /// True while the surface is in an output's tree. A stored flag, not `output != nil`:
+    /// every delivery checks it, and a weak load costs more than the rest of the check.
+    @exclusivity(unchecked) public private(set) var isAttached = false
 
     // MARK: Tree editing
 
@@ -177,11 +179,13 @@ public final class Surface {
 
     func attach(to output: Output) {
         self.output = output
+        isAttached = true
         for child in children { child.attach(to: output) }
     }
 
-    private func detachSubtree() {
+    func detachSubtree() {
         output = nil
+        isAttached = false
         for child in children { child.detachSubtree() }
     }
 

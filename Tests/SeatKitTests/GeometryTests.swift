@@ -58,3 +58,17 @@ struct GeometryTests {
         #expect(h.router.layout.outputs.isEmpty)
     }
 }
+
+@Suite("Output lifetime")
+struct OutputLifetimeTests {
+    @Test func aSurfaceThatOutlivesItsOutputIsDetached() {
+        var output: Output? = Output(name: "X", modeSize: Size(width: 10, height: 10))
+        let s = Surface(name: "s", frame: SurfaceRect(x: 0, y: 0, width: 5, height: 5))
+        output?.root.addChild(s)
+        #expect(s.isAttached)
+        output = nil
+        #expect(!s.isAttached)
+        #expect(s.output == nil)
+        #expect(s.parent == nil)
+    }
+}
