@@ -17,7 +17,9 @@ let package = Package(
     ],
     targets: [
         // The pure-Swift core: geometry, surfaces, responders, routing. Imports no C module.
-        .target(name: "SeatKit"),
+        // libm: Double's rounding and square roots call into it, and a binary that links
+        // only this module would otherwise fail to link on Linux.
+        .target(name: "SeatKit", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         // libxkbcommon's headers plus the shims Swift cannot write itself (a variadic log
         // callback, memfd sealing). Only SeatKitXKB's XKBCalls.swift and KeymapFile use it.
         .target(

@@ -37,7 +37,9 @@ extension ChainLink: CustomStringConvertible {
 /// What a responder is told along with an event.
 public struct ResponderContext {
     /// The router delivering the event: ask it to change focus or send actions.
-    public unowned let router: Router
+    /// `unowned(unsafe)`: a context lives only for the call it is passed to, while the router
+    /// is delivering, and a checked unowned reference cost two atomic side-table updates.
+    public unowned(unsafe) let router: Router
     /// The link being asked: its surface, output or the delegate.
     public let link: ChainLink
     /// The surface the event was aimed at (the hit-test surface, the touch's bound surface,

@@ -50,18 +50,20 @@ extension Router {
             }
             return
         }
-        var matchedCommand = false
+        // A router field, not a captured local: a captured var is checked for exclusivity
+        // at run time on every key.
+        keyCommandMatched = false
         let handledBy = walkChain(from: chainStart(focus), target: focus, kind: .keyDown) { responder, context in
             let commands = responder.keyCommands
             if let index = commands.scanIndex(where: { $0.matches(keyEvent) }) {
-                matchedCommand = true
+                keyCommandMatched = true
                 trace?.record(.keyCommand(TraceSubject(context.link), commands[index].action))
                 responder.perform(commands[index].action, context: context)
                 return .handled
             }
             return responder.keyDown(keyEvent, context: context)
         }
-        if matchedCommand, keyEvent.state == .pressed, !swallowedKeys.scanContains(keyEvent.keycode) {
+        if keyCommandMatched, keyEvent.state == .pressed, !swallowedKeys.scanContains(keyEvent.keycode) {
             swallowedKeys.append(keyEvent.keycode)
         }
         if handledBy == nil { reportDropped(.keyDown, .keyDown(keyEvent)) }

@@ -16,64 +16,71 @@
 ///
 /// One thread: the compositor's event loop. The router never reads the wall clock: time
 /// comes from events and from ``clock``. Once warm, routing an event allocates nothing.
+///
+/// The router's stored properties skip the runtime exclusivity check
+/// (`@exclusivity(unchecked)`): it was a third of the instructions of routing a key, the
+/// router lives on one thread, and its loops copy what they walk instead of holding an
+/// access across a responder call.
 public final class Router {
     /// The outputs, in layout space.
-    public private(set) var layout = Layout()
+    @exclusivity(unchecked) public private(set) var layout = Layout()
     /// The event loop's clock and timers.
     public let clock: any Clock
     /// The compositor: last responder of every chain. Held weakly; the compositor owns the
     /// router.
     public weak var delegate: (any CompositorDelegate)?
     /// Fills in keysyms, text and modifiers for key events (SeatKitXKB provides one).
-    public var keyInterpreter: (any KeyInterpreter)?
+    @exclusivity(unchecked) public var keyInterpreter: (any KeyInterpreter)?
     /// Receives every routing decision; `nil` (the default) costs nothing.
-    public var trace: (any TraceSink)?
+    @exclusivity(unchecked) public var trace: (any TraceSink)?
 
-    public private(set) var filters: [any InputFilter] = []
-    public private(set) var spies: [any InputSpy] = []
+    @exclusivity(unchecked) public private(set) var filters: [any InputFilter] = []
+    @exclusivity(unchecked) public private(set) var spies: [any InputSpy] = []
 
     // Touch state (Router+Touch.swift).
-    var activeTouches: [TouchSequence] = []
-    var touchPool: [TouchSequence] = []
-    var consumedTouches: [TouchID] = []
-    var touchScratch: [TouchPoint] = []
-    var isDispatchingTouches = false
-    var touchFrameMark: UInt64 = 0
+    @exclusivity(unchecked) var activeTouches: [TouchSequence] = []
+    @exclusivity(unchecked) var touchPool: [TouchSequence] = []
+    @exclusivity(unchecked) var consumedTouches: [TouchID] = []
+    @exclusivity(unchecked) var touchScratch: [TouchPoint] = []
+    @exclusivity(unchecked) var isDispatchingTouches = false
+    @exclusivity(unchecked) var touchFrameMark: UInt64 = 0
 
     // Gesture state (Gestures/Router+Gestures.swift).
-    var arenaPool: [GestureArena] = []
-    var engagedRecognizers: [GestureRecognizer] = []
-    var waitingRecognizers: [GestureRecognizer] = []
-    var heldTouches: [HeldTouch] = []
-    var gestureScratch: [TouchPoint] = []
-    var heldScratch: [TouchPoint] = []
-    var gesturePassMark: UInt64 = 0
-    var isSettlingGestures = false
+    @exclusivity(unchecked) var arenaPool: [GestureArena] = []
+    @exclusivity(unchecked) var engagedRecognizers: [GestureRecognizer] = []
+    @exclusivity(unchecked) var waitingRecognizers: [GestureRecognizer] = []
+    @exclusivity(unchecked) var heldTouches: [HeldTouch] = []
+    @exclusivity(unchecked) var gestureScratch: [TouchPoint] = []
+    @exclusivity(unchecked) var heldScratch: [TouchPoint] = []
+    @exclusivity(unchecked) var gesturePassMark: UInt64 = 0
+    @exclusivity(unchecked) var isSettlingGestures = false
     let touchpadArena = GestureArena()
-    var touchpadGestureTaken = false
-    var touchpadGestureSeenByResponders = false
+    @exclusivity(unchecked) var touchpadGestureTaken = false
+    @exclusivity(unchecked) var touchpadGestureSeenByResponders = false
     let pointerArena = GestureArena()
-    var pointerGestureTaken = false
-    var pointerPressSeenByResponders = false
+    @exclusivity(unchecked) var pointerGestureTaken = false
+    @exclusivity(unchecked) var pointerPressSeenByResponders = false
     /// Dots per inch assumed for a touch device that does not report its physical size, to
     /// turn recognizers' millimetres into layout units. Default:
     /// ``defaultFallbackDotsPerInch`` (96, the CSS and X11 reference).
-    public var fallbackDotsPerInch = Router.defaultFallbackDotsPerInch
+    @exclusivity(unchecked) public var fallbackDotsPerInch = Router.defaultFallbackDotsPerInch
 
     // Pointer state (Router+Pointer.swift).
-    public internal(set) var pointerLocation = LayoutPoint.zero
-    public internal(set) var pointerFocus: Surface?
-    var pressedButtons: [UInt32] = []
-    var consumedButtons: [UInt32] = []
+    @exclusivity(unchecked) public internal(set) var pointerLocation = LayoutPoint.zero
+    @exclusivity(unchecked) public internal(set) var pointerFocus: Surface?
+    @exclusivity(unchecked) var pressedButtons: [UInt32] = []
+    @exclusivity(unchecked) var consumedButtons: [UInt32] = []
 
     // Keyboard state (Router+Keyboard.swift).
-    public internal(set) var firstResponder: Surface?
-    public internal(set) var pressedKeys: [UInt32] = []
-    var swallowedKeys: [UInt32] = []
+    @exclusivity(unchecked) public internal(set) var firstResponder: Surface?
+    @exclusivity(unchecked) public internal(set) var pressedKeys: [UInt32] = []
+    @exclusivity(unchecked) var swallowedKeys: [UInt32] = []
+    /// Set while a key press walks the chain, when a key command took it.
+    @exclusivity(unchecked) var keyCommandMatched = false
 
     // Devices.
-    public private(set) var devices: [DeviceID: DeviceInfo] = [:]
-    public private(set) var capabilities: DeviceCapabilities = []
+    @exclusivity(unchecked) public private(set) var devices: [DeviceID: DeviceInfo] = [:]
+    @exclusivity(unchecked) public private(set) var capabilities: DeviceCapabilities = []
 
     /// Longest chain walked before a redirect loop is assumed.
     let chainStepLimit = 1 << 16
