@@ -209,21 +209,9 @@ final class ChildHitIndex {
     private func countCellEntries() -> Int {
         cellStart.reset(count: columns * rows + 1, filledWith: 0)
         var total = 0
-        var i = 0
-        while i < entries.count {
-            if let range = cellRange(of: entries[i]) {
-                var row = range.row0
-                while row <= range.row1 {
-                    var column = range.column0
-                    while column <= range.column1 {
-                        cellStart[row * columns + column + 1] += 1
-                        column += 1
-                    }
-                    row += 1
-                }
-                total += (range.row1 - range.row0 + 1) * (range.column1 - range.column0 + 1)
-            }
-            i += 1
+        forEachCell { _, cell in
+            cellStart[cell + 1] += 1
+            total += 1
         }
         return total
     }
@@ -243,6 +231,15 @@ final class ChildHitIndex {
             c += 1
         }
         // Filling children in stacking order keeps every cell's list back to front.
+        forEachCell { entry, cell in
+            cellChildren[Int(cellCursor[cell])] = Int32(entry)
+            cellCursor[cell] += 1
+        }
+    }
+
+    /// Calls `body` with each entry (in stacking order) and each grid cell its box meets:
+    /// the one walk that both counting and filling the cells make.
+    private func forEachCell(_ body: (_ entry: Int, _ cell: Int) -> Void) {
         var i = 0
         while i < entries.count {
             if let range = cellRange(of: entries[i]) {
@@ -250,9 +247,7 @@ final class ChildHitIndex {
                 while row <= range.row1 {
                     var column = range.column0
                     while column <= range.column1 {
-                        let cell = row * columns + column
-                        cellChildren[Int(cellCursor[cell])] = Int32(i)
-                        cellCursor[cell] += 1
+                        body(i, row * columns + column)
                         column += 1
                     }
                     row += 1
