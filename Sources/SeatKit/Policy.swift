@@ -37,6 +37,14 @@ public protocol KeyInterpreter: AnyObject {
     /// `modifiers` and `modifierMasks`. Called once for every key event the router receives,
     /// consumed or not, so the state never drifts from the hardware.
     func interpret(_ event: inout KeyEvent)
+    /// Called when `router` stops using this interpreter: another took its place, or the
+    /// router is being deinitialized. An interpreter that keeps an unowned reference to its
+    /// router drops it here. Default: nothing.
+    func detached(from router: Router)
+}
+
+extension KeyInterpreter {
+    public func detached(from router: Router) {}
 }
 
 /// An event that reached the end of its chain with nobody handling it.

@@ -35,22 +35,56 @@ extension ChainLink: CustomStringConvertible {
 }
 
 /// What a responder is told along with an event.
+///
+/// A context is valid only during the call it is passed to: it refers to the router, the
+/// link and the target without owning them (the router keeps them alive while it delivers),
+/// because every owning reference cost an atomic increment and decrement per responder asked.
+/// Keep the surfaces themselves, not the context, if you need them later.
 public struct ResponderContext {
     /// The router delivering the event: ask it to change focus or send actions.
-    /// `unowned(unsafe)`: a context lives only for the call it is passed to, while the router
-    /// is delivering, and a checked unowned reference cost two atomic side-table updates.
     public unowned(unsafe) let router: Router
+    private unowned(unsafe) let linkSurface: Surface?
+    private unowned(unsafe) let linkOutput: Output?
+    private unowned(unsafe) let targetSurface: Surface?
+
+    init(router: Router, link: ChainLink, target: Surface?) {
+        self.router = router
+        switch link {
+        case .surface(let s):
+            linkSurface = s
+            linkOutput = nil
+        case .output(let o):
+            linkSurface = nil
+            linkOutput = o
+        case .delegate:
+            linkSurface = nil
+            linkOutput = nil
+        }
+        targetSurface = target
+    }
+
+    /// The context for asking `surface`'s responder.
+    @inline(__always)
+    init(router: Router, surface: Surface, target: Surface?) {
+        self.router = router
+        linkSurface = surface
+        linkOutput = nil
+        targetSurface = target
+    }
+
     /// The link being asked: its surface, output or the delegate.
-    public let link: ChainLink
+    public var link: ChainLink {
+        if let linkSurface { return .surface(linkSurface) }
+        if let linkOutput { return .output(linkOutput) }
+        return .delegate
+    }
+
     /// The surface the event was aimed at (the hit-test surface, the touch's bound surface,
     /// the pointer focus or the first responder); `nil` when there is none.
-    public let target: Surface?
+    public var target: Surface? { targetSurface }
 
     /// The surface whose responder is being asked, if it is a surface's.
-    public var surface: Surface? {
-        if case .surface(let s) = link { return s }
-        return nil
-    }
+    public var surface: Surface? { linkSurface }
 }
 
 /// One finger in a touch event.

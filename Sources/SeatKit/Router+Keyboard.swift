@@ -4,7 +4,7 @@ extension Router {
     func key(_ event: InputEvent, keycode: UInt32, state: KeyState) {
         var keyEvent = KeyEvent(time: event.time, device: event.device, keycode: keycode, state: state)
         // The interpreter sees every key, consumed or not, so modifiers never drift.
-        keyInterpreter?.interpret(&keyEvent)
+        if let keyInterpreter { keyInterpreter.interpret(&keyEvent) }
         switch state {
         case .pressed:
             if !pressedKeys.scanContains(keycode) { pressedKeys.append(keycode) }
@@ -15,18 +15,20 @@ extension Router {
         }
 
         // A key whose press was taken (by a filter or a key command) is taken to the end.
-        if let index = swallowedKeys.scanIndex(of: keycode) {
+        if !swallowedKeys.isEmpty, let index = swallowedKeys.scanIndex(of: keycode) {
             if state == .released { swallowedKeys.remove(at: index) }
             trace?.record(.followedConsumed(event))
             observe(event, consumed: true)
             return
         }
-        if runFilters(event) {
-            if state == .pressed { swallowedKeys.append(keycode) }
-            return
-        }
-        if state != .released {
-            if let index = filters.scanIndex(where: { $0.filterKey(keyEvent, router: self) == .consume }) {
+        // Most seats have no filter and no spy: skip even loading the lists.
+        if !filters.isEmpty || !spies.isEmpty {
+            if runFilters(event) {
+                if state == .pressed { swallowedKeys.append(keycode) }
+                return
+            }
+            if state != .released, !filters.isEmpty,
+               let index = filters.scanIndex(where: { $0.filterKey(keyEvent, router: self) == .consume }) {
                 trace?.record(.consumed(event, filter: index))
                 // Only a taken press takes the rest of the key: a filter that takes a repeat
                 // of a key whose press was delivered must leave its release to the client.
@@ -43,9 +45,9 @@ extension Router {
     public func deliverKey(_ keyEvent: KeyEvent) {
         let focus = firstResponder
         if keyEvent.state == .released {
-            if walkChain(from: chainStart(focus), target: focus, kind: .keyUp, { responder, context in
+            if walkChain(from: focus, target: focus, kind: .keyUp, { responder, context in
                 responder.keyUp(keyEvent, context: context)
-            }) == nil {
+            }) == false {
                 reportDropped(.keyUp, .keyUp(keyEvent))
             }
             return
@@ -53,12 +55,13 @@ extension Router {
         // A router field, not a captured local: a captured var is checked for exclusivity
         // at run time on every key.
         keyCommandMatched = false
-        let handledBy = walkChain(from: chainStart(focus), target: focus, kind: .keyDown) { responder, context in
+        let handled = walkChain(from: focus, target: focus, kind: .keyDown) { responder, context in
             let commands = responder.keyCommands
-            if let index = commands.scanIndex(where: { $0.matches(keyEvent) }) {
+            if !commands.isEmpty, let index = commands.scanIndex(where: { $0.matches(keyEvent) }) {
+                let action = commands[index].action
                 keyCommandMatched = true
-                trace?.record(.keyCommand(TraceSubject(context.link), commands[index].action))
-                responder.perform(commands[index].action, context: context)
+                trace?.record(.keyCommand(TraceSubject(context.link), action))
+                responder.perform(action, context: context)
                 return .handled
             }
             return responder.keyDown(keyEvent, context: context)
@@ -66,7 +69,7 @@ extension Router {
         if keyCommandMatched, keyEvent.state == .pressed, !swallowedKeys.scanContains(keyEvent.keycode) {
             swallowedKeys.append(keyEvent.keycode)
         }
-        if handledBy == nil { reportDropped(.keyDown, .keyDown(keyEvent)) }
+        if !handled { reportDropped(.keyDown, .keyDown(keyEvent)) }
     }
 
     // MARK: First responder
@@ -132,12 +135,12 @@ extension Router {
             return true
         }
         let focus = firstResponder
-        let handledBy = walkChain(from: chainStart(focus), target: focus, kind: .action) { responder, context in
+        let handled = walkChain(from: focus, target: focus, kind: .action) { responder, context in
             guard responder.canPerform(action) else { return .notHandled }
             responder.perform(action, context: context)
             return .handled
         }
-        if handledBy == nil {
+        if !handled {
             reportDropped(.action, .action(action))
             return false
         }

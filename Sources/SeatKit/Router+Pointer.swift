@@ -55,9 +55,9 @@ extension Router {
                                         surfaceLocation: pointerSurfaceLocation(), delta: delta,
                                         unacceleratedDelta: unaccelerated)
         if !pointerArena.entries.isEmpty && deliverPointerMotionToRecognizers(motion) { return }
-        if walkChain(from: chainStart(focus), target: focus, kind: .pointerMoved, { responder, context in
+        if walkChain(from: focus, target: focus, kind: .pointerMoved, { responder, context in
             responder.pointerMoved(motion, context: context)
-        }) == nil {
+        }) == false {
             reportDropped(.pointerMoved, .pointerMotion(motion))
         }
     }
@@ -83,9 +83,9 @@ extension Router {
         }
         if state == .pressed && pressedButtons.count == 1 { beginPointerArena(focus: focus) }
         if pointerArena.entries.isEmpty || !deliverPointerButtonToRecognizers(buttonEvent) {
-            if walkChain(from: chainStart(focus), target: focus, kind: .pointerButton, { responder, context in
+            if walkChain(from: focus, target: focus, kind: .pointerButton, { responder, context in
                 responder.pointerButton(buttonEvent, context: context)
-            }) == nil {
+            }) == false {
                 reportDropped(.pointerButton, .pointerButton(buttonEvent))
             }
             if state == .pressed { pointerPressSeenByResponders = true }
@@ -101,9 +101,9 @@ extension Router {
         let focus = pointerFocus
         let axis = PointerAxisEvent(time: event.time, device: event.device, motion: motion,
                                     location: pointerLocation, surfaceLocation: pointerSurfaceLocation())
-        if walkChain(from: chainStart(focus), target: focus, kind: .pointerAxis, { responder, context in
+        if walkChain(from: focus, target: focus, kind: .pointerAxis, { responder, context in
             responder.pointerAxis(axis, context: context)
-        }) == nil {
+        }) == false {
             reportDropped(.pointerAxis, .pointerAxis(axis))
         }
     }
@@ -114,9 +114,9 @@ extension Router {
                                                 location: pointerLocation, surfaceLocation: pointerSurfaceLocation())
         if deliverTouchpadGestureToRecognizers(gestureEvent, focus: focus) { return }
         noteTouchpadGestureDelivered()
-        if walkChain(from: chainStart(focus), target: focus, kind: .touchpadGesture, { responder, context in
+        if walkChain(from: focus, target: focus, kind: .touchpadGesture, { responder, context in
             responder.touchpadGesture(gestureEvent, context: context)
-        }) == nil {
+        }) == false {
             reportDropped(.touchpadGesture, .touchpadGesture(gestureEvent))
         }
     }

@@ -175,7 +175,7 @@ extension Router {
     private func deliverTouchGroup(_ phase: TouchPhase, lead: TouchSequence, mark: UInt64, time: Timestamp) {
         let event = TouchEvent(time: time, touches: touchScratch)
         let surface = lead.surface
-        let handledBy = walkChain(from: chainStart(surface), target: surface, kind: phase.kind, stopIf: { lead.finished }) { responder, context in
+        let handled = walkChain(from: surface, target: surface, kind: phase.kind, stopIf: { lead.finished }) { responder, context in
             activeTouches.scan { sequence in
                 if sequence.mark == mark && sequence.surface === surface && !sequence.withheld { sequence.noteSeen(context.link) }
             }
@@ -185,7 +185,7 @@ extension Router {
             case .ended: return responder.touchesEnded(event, context: context)
             }
         }
-        if handledBy == nil && !lead.finished {
+        if !handled && !lead.finished {
             switch phase {
             case .began: reportDropped(.touchesBegan, .touchesBegan(event))
             case .moved: reportDropped(.touchesMoved, .touchesMoved(event))

@@ -30,7 +30,12 @@ public final class Router {
     /// router.
     public weak var delegate: (any CompositorDelegate)?
     /// Fills in keysyms, text and modifiers for key events (SeatKitXKB provides one).
-    @exclusivity(unchecked) public var keyInterpreter: (any KeyInterpreter)?
+    /// The one it replaces is told with ``KeyInterpreter/detached(from:)``.
+    @exclusivity(unchecked) public var keyInterpreter: (any KeyInterpreter)? {
+        didSet {
+            if let oldValue, oldValue !== keyInterpreter { oldValue.detached(from: self) }
+        }
+    }
     /// Receives every routing decision; `nil` (the default) costs nothing.
     @exclusivity(unchecked) public var trace: (any TraceSink)?
 
@@ -101,6 +106,10 @@ public final class Router {
         heldTouches.reserveCapacity(32)
         gestureScratch.reserveCapacity(16)
         heldScratch.reserveCapacity(4)
+    }
+
+    deinit {
+        keyInterpreter?.detached(from: self)
     }
 
     // MARK: Outputs
@@ -216,15 +225,16 @@ public final class Router {
         }
     }
 
-    /// The link after `link`: the responder's own choice, starting from the default.
-    /// `output` stands in when a surface has been detached mid-walk.
-    func nextLink(after link: ChainLink, responder: (any Responder)?, output: Output?) -> ChainLink? {
+    /// The link after `link`: the responder's own choice, starting from the default. A
+    /// surface detached mid-walk goes on to `formerOutput` (the output its walk started on),
+    /// if that output is still in the layout, else to the delegate.
+    func nextLink(after link: ChainLink, responder: (any Responder)?, formerOutput: ObjectIdentifier?) -> ChainLink? {
         let defaultNext: ChainLink?
         switch link {
         case .surface(let s):
-            if let parent = s.parent, s.isAttached {
+            if s.isAttached, let parent = s.parent {
                 defaultNext = .surface(parent)
-            } else if let o = s.output ?? output {
+            } else if let o = s.output ?? layout.outputs.first(where: { ObjectIdentifier($0) == formerOutput }) {
                 defaultNext = .output(o)
             } else {
                 defaultNext = .delegate
@@ -243,41 +253,49 @@ public final class Router {
         return true
     }
 
-    /// Walks the chain from `start`, asking each responder with `ask` until one handles the
-    /// event. Returns the link that handled it, or `nil` when nobody did (the caller reports
-    /// the drop). Removed surfaces met on the way are skipped.
+    /// Walks the chain from `surface` (from the delegate when it is `nil` or detached),
+    /// asking each responder with `ask` until one handles the event. Returns whether one did
+    /// (when none did, the caller reports the drop). Removed surfaces met on the way are
+    /// skipped.
+    ///
+    /// The first link is asked without being copied into a ``ChainLink``: the caller holds
+    /// `surface`, so asking its responder costs no reference counting beyond the responder.
     @inline(__always)
-    func walkChain(from start: ChainLink, target: Surface?, kind: RoutedEventKind,
+    func walkChain(from surface: Surface?, target: Surface?, kind: RoutedEventKind,
                    stopIf shouldStop: () -> Bool = { false },
-                   _ ask: (any Responder, ResponderContext) -> ResponderResult) -> ChainLink? {
-        var link: ChainLink? = start
-        var output: Output?
-        if case .surface(let s) = start { output = s.output }
-        var steps = 0
+                   _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
+        // Only an identity: needed just when a surface is removed mid-walk, and then only if
+        // the output is still in the layout.
+        var formerOutput: ObjectIdentifier?
+        var link: ChainLink?
+        if let surface, surface.isAttached {
+            if let output = surface.output { formerOutput = ObjectIdentifier(output) }
+            if shouldStop() { return false }
+            let responder = surface.responder
+            let result = ask(responder, ResponderContext(router: self, surface: surface, target: target))
+            if let trace { trace.record(.asked(TraceSubject(.surface(surface)), kind, result)) }
+            if result == .handled { return true }
+            link = nextLink(after: .surface(surface), responder: responder, formerOutput: formerOutput)
+        } else {
+            link = .delegate
+        }
+        var steps = 1
         while let current = link {
-            if shouldStop() { return nil }
+            if shouldStop() { return false }
             steps += 1
             if steps > chainStepLimit {
                 trace?.record(.chainCycle(kind))
-                return nil
+                return false
             }
             let responder = responder(for: current)
             if let responder, isDeliverable(current) {
-                let context = ResponderContext(router: self, link: current, target: target)
-                let result = ask(responder, context)
+                let result = ask(responder, ResponderContext(router: self, link: current, target: target))
                 trace?.record(.asked(TraceSubject(current), kind, result))
-                if result == .handled { return current }
+                if result == .handled { return true }
             }
-            link = nextLink(after: current, responder: responder, output: output)
+            link = nextLink(after: current, responder: responder, formerOutput: formerOutput)
         }
-        return nil
-    }
-
-    /// The first link of a chain that starts at `surface`, or the delegate without one.
-    @inline(__always)
-    func chainStart(_ surface: Surface?) -> ChainLink {
-        if let surface, surface.isAttached { return .surface(surface) }
-        return .delegate
+        return false
     }
 
     func reportDropped(_ kind: RoutedEventKind, _ event: DroppedEvent) {

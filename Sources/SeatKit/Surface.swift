@@ -58,11 +58,12 @@ public final class Surface {
     /// Not `weak`: a weakly referenced object moves its reference count to a side table, which
     /// made every retain of a parent surface on the hit-testing path several times slower.
     /// The link is cleared when the parent goes away (see `deinit`), so it never dangles.
-    public private(set) unowned(unsafe) var parent: Surface?
+    @exclusivity(unchecked) public private(set) unowned(unsafe) var parent: Surface?
     /// Children, back to front: the last one is on top.
     @exclusivity(unchecked) public private(set) var children: [Surface] = []
-    /// The output whose tree holds this surface, while it is attached.
-    public internal(set) weak var output: Output?
+    /// The output whose tree holds this surface, while it is attached. Not `weak`, for the
+    /// reason `parent` is not: the output's `deinit` detaches its tree, clearing the link.
+    @exclusivity(unchecked) public internal(set) unowned(unsafe) var output: Output?
 
     /// Recognizers that see the touches of this subtree (and touchpad gestures while the
     /// pointer focus is in it) before its responders, in the order added.

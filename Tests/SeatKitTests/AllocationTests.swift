@@ -121,7 +121,8 @@ struct AllocationTests {
 
     @Test func aWarmRouterAllocatesNothingPerKey() {
         let router = Router(clock: VirtualClock())
-        router.delegate = QuietDelegate()
+        let delegate = QuietDelegate()
+        router.delegate = delegate
         let output = Output(name: "o", modeSize: Size(width: 1920, height: 1080))
         router.addOutput(output)
         let (leaf, _) = deepTree(router, output)
@@ -140,6 +141,7 @@ struct AllocationTests {
         }
         #expect(count == 0)
         #expect(leafResponder.calls - before == 2000)
+        withExtendedLifetime(delegate) {}
     }
 
     @Test func theCounterSeesAllocations() {

@@ -328,7 +328,7 @@ extension Router {
         heldScratch.append(entry.point)
         let event = TouchEvent(time: entry.time, touches: heldScratch)
         let phase = entry.phase
-        let handledBy = walkChain(from: chainStart(surface), target: surface, kind: phase.kind,
+        let handled = walkChain(from: surface, target: surface, kind: phase.kind,
                                   stopIf: { sequence.finished || sequence.taken }) { responder, context in
             sequence.noteSeen(context.link)
             switch phase {
@@ -337,7 +337,7 @@ extension Router {
             case .ended: return responder.touchesEnded(event, context: context)
             }
         }
-        if handledBy == nil && !sequence.finished && !sequence.taken {
+        if !handled && !sequence.finished && !sequence.taken {
             switch phase {
             case .began: reportDropped(.touchesBegan, .touchesBegan(event))
             case .moved: reportDropped(.touchesMoved, .touchesMoved(event))
@@ -693,7 +693,7 @@ extension Router {
                 // Responders saw its start: end it for them, as libinput ends a cancelled one.
                 var ending = event
                 ending.gesture.phase = .end(cancelled: true)
-                _ = walkChain(from: chainStart(focus), target: focus, kind: .touchpadGesture) { responder, context in
+                _ = walkChain(from: focus, target: focus, kind: .touchpadGesture) { responder, context in
                     responder.touchpadGesture(ending, context: context)
                 }
             }
