@@ -88,6 +88,9 @@ public final class VirtualClock: Clock {
         if let index = pending.scanIndex(where: { $0.token == token }) { pending.remove(at: index) }
     }
 
+    /// How many timers are pending.
+    public var pendingTimerCount: Int { pending.count }
+
     /// The earliest deadline still pending.
     public var nextDeadline: Timestamp? { pending.map(\.deadline).min() }
 

@@ -45,13 +45,21 @@ public final class Keyboard: KeyInterpreter {
     @exclusivity(unchecked) public var keyRepeat: KeyRepeat
 
     /// The router this keyboard interprets keys for and injects repeats into.
-    @exclusivity(unchecked) public private(set) weak var router: Router?
+    public var router: Router? { routerReference?.takeUnretainedValue() }
+    /// Not owned (the router owns its interpreter) and not `weak`: the router is weakly
+    /// referenced elsewhere, so every retain of it takes the runtime's slow path, and a press
+    /// reads it. The router clears it through ``detached(from:)`` before it goes away.
+    @exclusivity(unchecked) private var routerReference: Unmanaged<Router>?
 
     /// What the last key event changed: modifiers, layout, LEDs.
     @exclusivity(unchecked) public private(set) var lastChanges: KeyboardStateChanges = []
     /// Where the last key press left its compose sequence: `.composing` after a dead key,
     /// `.composed` on the key that completed it, `.cancelled` on the key that broke it off.
     @exclusivity(unchecked) public private(set) var composeStatus: ComposeStatus = .nothing
+    /// The modifiers in effect and their serialized masks, as of the last update that
+    /// changed anything (``KeyboardState/modifiers`` and ``KeyboardState/modifierMasks``).
+    @exclusivity(unchecked) public private(set) var modifiers: KeyModifiers = []
+    @exclusivity(unchecked) public private(set) var modifierMasks = ModifierMasks()
     /// The keys held now (evdev keycodes), in press order.
     @exclusivity(unchecked) public private(set) var pressedKeys: [UInt32] = []
 
@@ -59,15 +67,21 @@ public final class Keyboard: KeyInterpreter {
     /// keymap file and then the modifiers.
     public var keymapDidChange: ((Keyboard) -> Void)?
 
-    // Repeat timer.
+    // Repeat. The timer is left armed when a key is released or another pressed: a timer
+    // that fires early re-arms itself for the repeat actually due, and one that finds no key
+    // held does nothing. So typing arms a timer only when none is armed, instead of cancelling
+    // and scheduling one on every press.
     @exclusivity(unchecked) private var repeatingKey: UInt32?
     @exclusivity(unchecked) private var repeatingDevice = DeviceID(0)
     @exclusivity(unchecked) private var repeatPressTime = Timestamp.zero
     @exclusivity(unchecked) private var repeatIndex = 0
-    @exclusivity(unchecked) private var repeatTimer: TimerToken?
     @exclusivity(unchecked) private var repeatSettings = KeyRepeat.standard
-    /// The first responder when the repeating key went down.
-    @exclusivity(unchecked) private weak var repeatFocus: Surface?
+    /// The armed timer and its deadline, if any.
+    @exclusivity(unchecked) private var repeatTimer: TimerToken?
+    @exclusivity(unchecked) private var repeatTimerDeadline = Timestamp.zero
+    /// The first responder when the repeating key went down: its identity only, so pressing a
+    /// key costs no reference counting.
+    @exclusivity(unchecked) private var repeatFocus: SurfaceID?
     /// Made once, so that arming the timer allocates nothing.
     private lazy var repeatTimerAction: () -> Void = { [weak self] in self?.repeatTimerFired() }
 
@@ -83,6 +97,7 @@ public final class Keyboard: KeyInterpreter {
         self.compose = compose.map { ComposeState(table: $0) }
         self.keyRepeat = keyRepeat
         pressedKeys.reserveCapacity(16)
+        refreshModifiers()
     }
 
     deinit {
@@ -92,33 +107,60 @@ public final class Keyboard: KeyInterpreter {
     /// Becomes `router`'s key interpreter, and the source of its key repeats.
     public func attach(to router: Router) {
         router.keyInterpreter = self
-        self.router = router
+        routerReference = Unmanaged.passUnretained(router)
+    }
+
+    /// The router no longer uses this keyboard: repeats stop, and it is forgotten.
+    public func detached(from router: Router) {
+        guard routerReference?.toOpaque() == Unmanaged.passUnretained(router).toOpaque() else { return }
+        if let token = repeatTimer { router.clock.cancel(token) }
+        repeatTimer = nil
+        repeatingKey = nil
+        routerReference = nil
     }
 
     // MARK: KeyInterpreter
 
     public func interpret(_ event: inout KeyEvent) {
-        let keycode = event.keycode
-        event.keysym = state.keysym(evdevKeycode: keycode)
-        event.baseKeysym = keymap.keysym(evdevKeycode: keycode)
-        event.modifiers = state.modifiers
-        switch event.state {
-        case .pressed:
-            event.text = state.text(evdevKeycode: keycode)
-            if let compose { runCompose(compose, on: &event) }
-            lastChanges = state.update(evdevKeycode: keycode, direction: .down)
-            if indexOfPressedKey(keycode) == nil { pressedKeys.append(keycode) }
-            if keymap.repeats(evdevKeycode: keycode) { startRepeating(keycode, device: event.device, at: event.time) }
-        case .released:
-            event.text = ""
-            lastChanges = state.update(evdevKeycode: keycode, direction: .up)
-            if let index = indexOfPressedKey(keycode) { pressedKeys.remove(at: index) }
-            if repeatingKey == keycode { stopRepeating() }
-        case .repeated:
-            event.text = state.text(evdevKeycode: keycode)
-            lastChanges = []
+        // `state` and `keymap` change only in `setKeymap`, never while a key is interpreted:
+        // borrowing them saves a reference-count round trip around every xkbcommon call.
+        Unmanaged.passUnretained(state)._withUnsafeGuaranteedRef { state in
+            let keycode = event.keycode
+            let produced = state.keysymAndText(evdevKeycode: keycode)
+            event.keysym = produced.keysym
+            event.baseKeysym = state.keymap.baseKeysym(evdevKeycode: keycode)
+            event.modifiers = modifiers
+            switch event.state {
+            case .pressed:
+                event.text = produced.text
+                if let compose { runCompose(compose, on: &event) }
+                noteChanges(state.update(evdevKeycode: keycode, direction: .down))
+                if indexOfPressedKey(keycode) == nil { pressedKeys.append(keycode) }
+                if state.keymap.repeats(evdevKeycode: keycode) { startRepeating(keycode, device: event.device, at: event.time) }
+            case .released:
+                event.text = ""
+                noteChanges(state.update(evdevKeycode: keycode, direction: .up))
+                if let index = indexOfPressedKey(keycode) { pressedKeys.remove(at: index) }
+                if repeatingKey == keycode { repeatingKey = nil }
+            case .repeated:
+                event.text = produced.text
+                lastChanges = []
+            }
+            event.modifierMasks = modifierMasks
         }
-        event.modifierMasks = state.modifierMasks
+    }
+
+    /// Records what an update changed, and refreshes the modifiers a key event carries when
+    /// they did change: most keys change nothing, and then asking xkbcommon again is waste.
+    @inline(__always)
+    private func noteChanges(_ changes: KeyboardStateChanges) {
+        lastChanges = changes
+        if !changes.isEmpty { refreshModifiers() }
+    }
+
+    private func refreshModifiers() {
+        modifiers = state.modifiers
+        modifierMasks = state.modifierMasks
     }
 
     /// A plain loop: `firstIndex(of:)` and `contains` allocate in unoptimized builds.
@@ -158,7 +200,7 @@ public final class Keyboard: KeyInterpreter {
     @discardableResult
     public func switchLayout(to index: UInt32) -> KeyboardStateChanges {
         precondition(index < keymap.layoutCount, "layout \(index) does not exist in a keymap of \(keymap.layoutCount)")
-        lastChanges = state.lockLayout(index)
+        noteChanges(state.lockLayout(index))
         return lastChanges
     }
 
@@ -181,7 +223,7 @@ public final class Keyboard: KeyInterpreter {
         state = fresh
         compose?.reset()
         composeStatus = .nothing
-        lastChanges = KeyboardStateChanges(rawValue: 0x1ff)
+        noteChanges(KeyboardStateChanges(rawValue: 0x1ff))
         if !unchanged { keymapDidChange?(self) }
     }
 
@@ -205,35 +247,50 @@ public final class Keyboard: KeyInterpreter {
     // MARK: Repeat
 
     private func startRepeating(_ keycode: UInt32, device: DeviceID, at time: Timestamp) {
-        stopRepeating()
-        guard keyRepeat.rate > 0, let router else { return }
+        guard keyRepeat.rate > 0, let routerReference else {
+            repeatingKey = nil
+            return
+        }
         repeatingKey = keycode
         repeatingDevice = device
         repeatPressTime = time
         repeatIndex = 0
         repeatSettings = keyRepeat
-        repeatFocus = router.firstResponder
-        repeatTimer = router.clock.schedule(at: repeatSettings.deadline(ofRepeat: 0, pressedAt: time), repeatTimerAction)
+        let deadline = repeatSettings.deadline(ofRepeat: 0, pressedAt: time)
+        routerReference._withUnsafeGuaranteedRef { router in
+            repeatFocus = router.firstResponder?.id
+            armRepeatTimer(router, at: deadline)
+        }
     }
 
-    private func stopRepeating() {
-        if let token = repeatTimer { router?.clock.cancel(token) }
-        repeatTimer = nil
-        repeatingKey = nil
+    /// Makes sure a timer fires by `deadline`: one already armed for then or earlier stays
+    /// (it re-arms itself when it fires early).
+    @inline(__always)
+    private func armRepeatTimer(_ router: Router, at deadline: Timestamp) {
+        if let token = repeatTimer {
+            if repeatTimerDeadline <= deadline { return }
+            router.clock.cancel(token)
+        }
+        repeatTimerDeadline = deadline
+        repeatTimer = router.clock.schedule(at: deadline, repeatTimerAction)
     }
 
     private func repeatTimerFired() {
         repeatTimer = nil
         guard let keycode = repeatingKey, let router else { return }
-        guard router.firstResponder === repeatFocus else {
+        guard router.firstResponder?.id == repeatFocus else {
             repeatingKey = nil
             return
         }
         let time = repeatSettings.deadline(ofRepeat: repeatIndex, pressedAt: repeatPressTime)
+        // Armed for a key released since, or for an earlier press: wait for this one's repeat.
+        if router.clock.now < time {
+            armRepeatTimer(router, at: time)
+            return
+        }
         repeatIndex += 1
         // Armed before injecting: a responder may release nothing, but may change settings.
-        repeatTimer = router.clock.schedule(at: repeatSettings.deadline(ofRepeat: repeatIndex, pressedAt: repeatPressTime),
-                                            repeatTimerAction)
+        armRepeatTimer(router, at: repeatSettings.deadline(ofRepeat: repeatIndex, pressedAt: repeatPressTime))
         router.inject(InputEvent(time: time, device: repeatingDevice, .key(keycode: keycode, state: .repeated)))
     }
 

@@ -43,10 +43,30 @@ public enum KeyDirection: Sendable, Hashable { case down, up }
 ///
 /// Keycodes are evdev keycodes. Once warm, no call allocates (``text(evdevKeycode:)``
 /// returns a small string for the few bytes a key types).
+///
+/// What a key produces depends only on the keymap and on the modifier and layout state, and
+/// xkbcommon reports every change of those from each update. So ``keysymAndText(evdevKeycode:)``
+/// remembers each key's keysym and text until the next update that changes anything: typing
+/// letters under one set of modifiers asks xkbcommon once per key, not once per press.
 public final class KeyboardState {
     public let keymap: Keymap
     let handle: OpaquePointer
     private let textBuffer = UTF8Buffer()
+
+    /// What a key produced, as of state `generation`.
+    private struct Produced {
+        var generation: UInt64
+        var keysym: UInt32
+        var text: String
+    }
+    /// Bumped by every update that changes modifiers, layout or LEDs; entries of older
+    /// generations are stale. Starts at 1, so the zeroed entries are stale.
+    @exclusivity(unchecked) private var generation: UInt64 = 1
+    /// One entry per evdev keycode below `producedCount` (the keymap's keycodes, capped).
+    private let produced: UnsafeMutablePointer<Produced>
+    private let producedCount: Int
+    /// Keycodes above this are looked up every time (evdev keycodes stay below 768).
+    static let rememberedKeycodes = 1024
 
     /// A fresh state: nothing held, nothing locked, first layout.
     public init(keymap: Keymap) {
@@ -55,15 +75,42 @@ public final class KeyboardState {
         }
         self.keymap = keymap
         self.handle = handle
+        producedCount = Keymap.tableSize(keymap.handle)
+        produced = .allocate(capacity: producedCount)
+        produced.initialize(repeating: Produced(generation: 0, keysym: 0, text: ""), count: producedCount)
     }
 
-    deinit { XKB.unref(state: handle) }
+    deinit {
+        produced.deinitialize(count: producedCount)
+        produced.deallocate()
+        XKB.unref(state: handle)
+    }
+
+    @inline(__always)
+    private func noteChanges(_ raw: UInt32) -> KeyboardStateChanges {
+        if raw != 0 { generation &+= 1 }
+        return KeyboardStateChanges(rawValue: raw)
+    }
 
     /// Applies a press or release of the key (evdev keycode). Returns what changed:
     /// modifiers, layout, LEDs. Repeats must not be fed.
     @discardableResult
     public func update(evdevKeycode keycode: UInt32, direction: KeyDirection) -> KeyboardStateChanges {
-        KeyboardStateChanges(rawValue: XKB.updateKey(handle, keycode &+ XKB.evdevOffset, down: direction == .down))
+        noteChanges(XKB.updateKey(handle, keycode &+ XKB.evdevOffset, down: direction == .down))
+    }
+
+    /// The key's keysym and text now: ``keysym(evdevKeycode:)`` and ``text(evdevKeycode:)``
+    /// in one, remembered until the modifiers or layout change.
+    @inline(__always)
+    public func keysymAndText(evdevKeycode keycode: UInt32) -> (keysym: UInt32, text: String) {
+        let index = Int(keycode)
+        guard index < producedCount else { return (keysym(evdevKeycode: keycode), text(evdevKeycode: keycode)) }
+        let entry = produced + index
+        if entry.pointee.generation != generation {
+            entry.pointee = Produced(generation: generation, keysym: keysym(evdevKeycode: keycode),
+                                     text: text(evdevKeycode: keycode))
+        }
+        return (entry.pointee.keysym, entry.pointee.text)
     }
 
     /// Replaces the modifier and layout state with serialized masks (from
@@ -71,16 +118,16 @@ public final class KeyboardState {
     /// Held keys stay held: their release still clears what they set.
     @discardableResult
     public func update(masks: ModifierMasks) -> KeyboardStateChanges {
-        KeyboardStateChanges(rawValue: XKB.updateMask(handle, depressed: masks.depressed, latched: masks.latched,
-                                                      locked: masks.locked, depressedLayout: 0, latchedLayout: 0,
-                                                      lockedLayout: masks.group))
+        noteChanges(XKB.updateMask(handle, depressed: masks.depressed, latched: masks.latched,
+                                   locked: masks.locked, depressedLayout: 0, latchedLayout: 0,
+                                   lockedLayout: masks.group))
     }
 
     /// Locks layout `index` (0-based; wraps around the keymap's layouts as xkbcommon does),
     /// keeping every modifier: what a layout switcher does.
     @discardableResult
     public func lockLayout(_ index: UInt32) -> KeyboardStateChanges {
-        KeyboardStateChanges(rawValue: XKB.updateMask(
+        noteChanges(XKB.updateMask(
             handle, depressed: XKB.depressedModifiers(handle), latched: XKB.latchedModifiers(handle),
             locked: XKB.lockedModifiers(handle), depressedLayout: XKB.depressedLayout(handle),
             latchedLayout: XKB.latchedLayout(handle), lockedLayout: index))

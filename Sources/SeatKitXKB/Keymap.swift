@@ -122,7 +122,37 @@ public final class Keymap {
         capsLockLED = XKB.ledIndex(handle, "Caps Lock")
         numLockLED = XKB.ledIndex(handle, "Num Lock")
         scrollLockLED = XKB.ledIndex(handle, "Scroll Lock")
+        keyFacts = Self.keyFacts(handle)
     }
+
+    /// The facts of every evdev keycode up to the keymap's highest (capped at
+    /// ``KeyboardState/rememberedKeycodes``).
+    private static func keyFacts(_ handle: OpaquePointer) -> [KeyFacts] {
+        let count = Keymap.tableSize(handle)
+        var keys = [KeyFacts](repeating: KeyFacts(baseKeysym: 0, repeats: false), count: count)
+        for keycode in 0..<UInt32(count) {
+            keys[Int(keycode)] = KeyFacts(baseKeysym: XKB.keysym(handle, keycode &+ XKB.evdevOffset, layout: 0, level: 0),
+                                          repeats: XKB.keyRepeats(handle, keycode &+ XKB.evdevOffset))
+        }
+        return keys
+    }
+
+    /// How many evdev keycodes per-key tables hold: up to the keymap's highest keycode,
+    /// at most ``KeyboardState/rememberedKeycodes``.
+    static func tableSize(_ handle: OpaquePointer) -> Int {
+        let highest = XKB.keycodeRange(handle).upperBound
+        let evdev = highest > XKB.evdevOffset ? highest - XKB.evdevOffset : 0
+        return Int(min(evdev, UInt32(KeyboardState.rememberedKeycodes - 1))) + 1
+    }
+
+    /// What the keymap says of each key that does not depend on the state, looked up once:
+    /// a key event needs both.
+    private struct KeyFacts {
+        var baseKeysym: UInt32
+        var repeats: Bool
+    }
+    /// Indexed by evdev keycode.
+    private let keyFacts: [KeyFacts]
 
     deinit { XKB.unref(keymap: handle) }
 
@@ -143,7 +173,17 @@ public final class Keymap {
 
     /// Whether holding the key (evdev keycode) repeats it. Modifiers do not.
     public func repeats(evdevKeycode keycode: UInt32) -> Bool {
-        XKB.keyRepeats(handle, keycode &+ XKB.evdevOffset)
+        if Int(keycode) < keyFacts.count { return keyFacts[Int(keycode)].repeats }
+        return XKB.keyRepeats(handle, keycode &+ XKB.evdevOffset)
+    }
+
+    /// The keysym of the key (evdev keycode) in the first layout with no modifiers: what
+    /// layout-independent key commands compare. Same as `keysym(evdevKeycode:)` with the
+    /// default layout and level, from a table.
+    @inline(__always)
+    public func baseKeysym(evdevKeycode keycode: UInt32) -> UInt32 {
+        if Int(keycode) < keyFacts.count { return keyFacts[Int(keycode)].baseKeysym }
+        return keysym(evdevKeycode: keycode)
     }
 
     /// The first keysym of the key (evdev keycode) at `layout` (0-based group) and shift

@@ -127,6 +127,53 @@ final class ConsumedKeySpy: InputSpy {
         #expect(scene.field.downs.count == 5)
     }
 
+    @Test func typingQuicklyKeepsOneRepeatTimerAndTheLastKeyRepeatsOnTime() throws {
+        // The timer of a released key is left armed rather than cancelled; the next press
+        // reuses it, and it re-arms for the key actually held when it fires early.
+        let scene = KeyboardScene(try keymap("us"), keyRepeat: KeyRepeat(rate: 10, delay: .milliseconds(200)))
+        let letters = [Key.q, Key.w, Key.e, Key.a, Key.z, Key.m]
+        var ms: Int64 = 0
+        for key in letters {
+            scene.key(key, .pressed, at: ms)
+            scene.key(key, .released, at: ms + 10)
+            ms += 30
+            #expect(scene.clock.pendingTimerCount == 1)
+        }
+        scene.key(Key.y, .pressed, at: ms)   // held: first repeat due at ms + 200
+        scene.clock.advance(to: .milliseconds(ms + 350))
+        #expect(scene.field.downs.filter { $0.state == .repeated }.map(\.time)
+                == [.milliseconds(ms + 200), .milliseconds(ms + 300)])
+        scene.key(Key.y, .released, at: ms + 360)
+        scene.clock.advance(to: .milliseconds(ms + 2000))
+        #expect(scene.field.downs.filter { $0.state == .repeated }.count == 2)
+        #expect(scene.clock.pendingTimerCount == 0)
+    }
+
+    @Test func aKeyboardReplacedAsInterpreterForgetsTheRouterAndStopsRepeating() throws {
+        let scene = KeyboardScene(try keymap("us"), keyRepeat: KeyRepeat(rate: 10, delay: .milliseconds(200)))
+        scene.key(Key.a, .pressed, at: 0)
+        #expect(scene.keyboard.router === scene.router)
+        scene.router.keyInterpreter = Keyboard(keymap: try keymap("us"))
+        #expect(scene.keyboard.router == nil)
+        scene.clock.advance(to: .milliseconds(1000))
+        #expect(scene.field.downs.count == 1)
+        #expect(scene.clock.pendingTimerCount == 0)
+    }
+
+    @Test func aKeyboardOutlivingItsRouterForgetsIt() throws {
+        let keyboard = Keyboard(keymap: try keymap("us"))
+        do {
+            let router = Router(clock: VirtualClock())
+            keyboard.attach(to: router)
+            router.inject(InputEvent(time: .zero, .key(keycode: Key.a, state: .pressed)))
+            #expect(keyboard.router === router)
+        }
+        #expect(keyboard.router == nil)
+        var event = KeyEvent(time: .milliseconds(5), keycode: Key.a, state: .released)
+        keyboard.interpret(&event)   // no router to repeat into: nothing happens
+        #expect(keyboard.pressedKeys.isEmpty)
+    }
+
     @Test func aSwallowedKeysRepeatsStaySwallowed() throws {
         let scene = KeyboardScene(try keymap("us"), keyRepeat: KeyRepeat(rate: 20, delay: .milliseconds(300)))
         scene.router.addFilter(ShortcutFilter())

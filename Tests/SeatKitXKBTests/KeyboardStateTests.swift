@@ -115,4 +115,39 @@ import SeatKitXKB
         #expect(us.text(evdevKeycode: Key.a) == "\u{1}")
         #expect(us.keysym(evdevKeycode: Key.a) == Keysym.named("a"))
     }
+
+    @Test func aRememberedKeyFollowsEveryKindOfStateChange() throws {
+        // The keysym and text a key produces are remembered until the state changes: each
+        // way of changing it must make the next lookup ask xkbcommon again.
+        let state = KeyboardState(keymap: try keymap("us,ru", options: "grp:alt_shift_toggle"))
+        func a() -> String {
+            let produced = state.keysymAndText(evdevKeycode: Key.a)
+            #expect(produced.keysym == state.keysym(evdevKeycode: Key.a))
+            #expect(produced.text == state.text(evdevKeycode: Key.a))
+            return produced.text
+        }
+        #expect(a() == "a")
+        #expect(a() == "a")
+        state.update(evdevKeycode: Key.leftShift, direction: .down)
+        #expect(a() == "A")
+        state.update(evdevKeycode: Key.leftShift, direction: .up)
+        #expect(a() == "a")
+        state.update(evdevKeycode: Key.capsLock, direction: .down)
+        state.update(evdevKeycode: Key.capsLock, direction: .up)
+        #expect(a() == "A")
+        state.lockLayout(1)
+        #expect(a() == "Ф")
+        state.update(masks: ModifierMasks(depressed: 0, latched: 0, locked: 0, group: 0))
+        #expect(a() == "a")
+        state.update(evdevKeycode: Key.leftCtrl, direction: .down)
+        #expect(a() == "\u{01}")
+        state.update(evdevKeycode: Key.leftCtrl, direction: .up)
+        // A key that changes nothing leaves what is remembered valid.
+        state.update(evdevKeycode: Key.q, direction: .down)
+        state.update(evdevKeycode: Key.q, direction: .up)
+        #expect(a() == "a")
+        // Keycodes past the table are answered directly.
+        #expect(state.keysymAndText(evdevKeycode: 5000).keysym == 0)
+        #expect(state.keysymAndText(evdevKeycode: 5000).text == "")
+    }
 }
