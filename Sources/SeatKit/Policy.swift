@@ -47,6 +47,28 @@ extension KeyInterpreter {
     public func detached(from router: Router) {}
 }
 
+/// Calls a key interpreter through a class the router knows, made once per interpreter: a
+/// call through `any KeyInterpreter` loaded from the router retains and releases the
+/// interpreter around every key (an atomic pair, the price of a third of xkbcommon's work per
+/// key), while a vtable call on an unretained, router-owned object costs neither.
+class KeyInterpreterCall {
+    static func make<Interpreter: KeyInterpreter>(_ interpreter: Interpreter) -> KeyInterpreterCall {
+        TypedKeyInterpreterCall(interpreter)
+    }
+
+    func interpret(_ event: inout KeyEvent) {
+        preconditionFailure("KeyInterpreterCall is abstract")
+    }
+}
+
+private final class TypedKeyInterpreterCall<Interpreter: KeyInterpreter>: KeyInterpreterCall {
+    let interpreter: Interpreter
+
+    init(_ interpreter: Interpreter) { self.interpreter = interpreter }
+
+    override func interpret(_ event: inout KeyEvent) { interpreter.interpret(&event) }
+}
+
 /// An event that reached the end of its chain with nobody handling it.
 public enum DroppedEvent {
     case touchesBegan(TouchEvent)

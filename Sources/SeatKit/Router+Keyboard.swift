@@ -4,7 +4,12 @@ extension Router {
     func key(_ event: InputEvent, keycode: UInt32, state: KeyState) {
         var keyEvent = KeyEvent(time: event.time, device: event.device, keycode: keycode, state: state)
         // The interpreter sees every key, consumed or not, so modifiers never drift.
-        if let keyInterpreter { keyInterpreter.interpret(&keyEvent) }
+        if let interpreterCall = interpreterCallReference {
+            isInterpreting = true
+            interpreterCall._withUnsafeGuaranteedRef { $0.interpret(&keyEvent) }
+            isInterpreting = false
+            if !formerInterpreterCalls.isEmpty { formerInterpreterCalls.removeAll() }
+        }
         switch state {
         case .pressed:
             if !pressedKeys.scanContains(keycode) { pressedKeys.append(keycode) }
@@ -43,11 +48,28 @@ extension Router {
     /// the way. Bypasses filters; the keyboard state is the caller's business. Key repeat
     /// generators call this.
     public func deliverKey(_ keyEvent: KeyEvent) {
-        let focus = firstResponder
+        guard let focus = firstResponderReference else {
+            deliverKey(keyEvent, walking: {
+                walkChain(on: .delegate, target: nil, kind: $0, formerOutput: nil, steps: 0, stopIf: { false }, $1)
+            })
+            return
+        }
+        // The first responder is owned by `firstResponder`; one replaced during the delivery
+        // is kept until it ends (see `firstResponder`), so the delivery need not retain it.
+        keyDeliveries += 1
+        focus._withUnsafeGuaranteedRef { surface in
+            deliverKey(keyEvent, walking: { walkChain(from: surface, target: surface, kind: $0, $1) })
+        }
+        keyDeliveries -= 1
+        if keyDeliveries == 0, !formerFirstResponders.isEmpty { formerFirstResponders.removeAll(keepingCapacity: true) }
+    }
+
+    /// Delivers a key down or up through `walk`, which walks the chain for an event kind.
+    @inline(__always)
+    private func deliverKey(_ keyEvent: KeyEvent,
+                            walking walk: (RoutedEventKind, (any Responder, ResponderContext) -> ResponderResult) -> Bool) {
         if keyEvent.state == .released {
-            if walkChain(from: focus, target: focus, kind: .keyUp, { responder, context in
-                responder.keyUp(keyEvent, context: context)
-            }) == false {
+            if !walk(.keyUp, { responder, context in responder.keyUp(keyEvent, context: context) }) {
                 reportDropped(.keyUp, .keyUp(keyEvent))
             }
             return
@@ -55,7 +77,7 @@ extension Router {
         // A router field, not a captured local: a captured var is checked for exclusivity
         // at run time on every key.
         keyCommandMatched = false
-        let handled = walkChain(from: focus, target: focus, kind: .keyDown) { responder, context in
+        let handled = walk(.keyDown) { responder, context in
             let commands = responder.keyCommands
             if !commands.isEmpty, let index = commands.scanIndex(where: { $0.matches(keyEvent) }) {
                 let action = commands[index].action

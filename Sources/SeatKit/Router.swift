@@ -33,9 +33,20 @@ public final class Router {
     /// The one it replaces is told with ``KeyInterpreter/detached(from:)``.
     @exclusivity(unchecked) public var keyInterpreter: (any KeyInterpreter)? {
         didSet {
+            let old = interpreterCall
+            interpreterCall = keyInterpreter.map { KeyInterpreterCall.make($0) }
+            interpreterCallReference = interpreterCall.map(Unmanaged.passUnretained)
+            // Replaced from inside its own `interpret`: it must outlive that call.
+            if isInterpreting, let old { formerInterpreterCalls.append(old) }
             if let oldValue, oldValue !== keyInterpreter { oldValue.detached(from: self) }
         }
     }
+    /// How the router calls `keyInterpreter` per key without an existential's retain and
+    /// release (see ``KeyInterpreterCall``).
+    @exclusivity(unchecked) private var interpreterCall: KeyInterpreterCall?
+    @exclusivity(unchecked) var interpreterCallReference: Unmanaged<KeyInterpreterCall>?
+    @exclusivity(unchecked) var isInterpreting = false
+    @exclusivity(unchecked) var formerInterpreterCalls: [KeyInterpreterCall] = []
     /// Receives every routing decision; `nil` (the default) costs nothing.
     @exclusivity(unchecked) public var trace: (any TraceSink)?
 
@@ -77,7 +88,19 @@ public final class Router {
     @exclusivity(unchecked) var consumedButtons: [UInt32] = []
 
     // Keyboard state (Router+Keyboard.swift).
-    @exclusivity(unchecked) public internal(set) var firstResponder: Surface?
+    /// While a key is delivered, a first responder replaced by another waits in
+    /// `formerFirstResponders` until the delivery ends: the delivery uses the surface without
+    /// owning it.
+    @exclusivity(unchecked) public internal(set) var firstResponder: Surface? {
+        didSet {
+            firstResponderReference = firstResponder.map(Unmanaged.passUnretained)
+            if keyDeliveries > 0, let oldValue, oldValue !== firstResponder { formerFirstResponders.append(oldValue) }
+        }
+    }
+    /// `firstResponder`, readable without a retain.
+    @exclusivity(unchecked) var firstResponderReference: Unmanaged<Surface>?
+    @exclusivity(unchecked) var keyDeliveries = 0
+    @exclusivity(unchecked) var formerFirstResponders: [Surface] = []
     @exclusivity(unchecked) public internal(set) var pressedKeys: [UInt32] = []
     @exclusivity(unchecked) var swallowedKeys: [UInt32] = []
     /// Set while a key press walks the chain, when a key command took it.
@@ -264,22 +287,51 @@ public final class Router {
     func walkChain(from surface: Surface?, target: Surface?, kind: RoutedEventKind,
                    stopIf shouldStop: () -> Bool = { false },
                    _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
-        // Only an identity: needed just when a surface is removed mid-walk, and then only if
-        // the output is still in the layout.
-        var formerOutput: ObjectIdentifier?
-        var link: ChainLink?
-        if let surface, surface.isAttached {
-            if let output = surface.output { formerOutput = ObjectIdentifier(output) }
-            if shouldStop() { return false }
-            let responder = surface.responder
-            let result = ask(responder, ResponderContext(router: self, surface: surface, target: target))
-            if let trace { trace.record(.asked(TraceSubject(.surface(surface)), kind, result)) }
-            if result == .handled { return true }
-            link = nextLink(after: .surface(surface), responder: responder, formerOutput: formerOutput)
-        } else {
-            link = .delegate
+        if let surface { return walkChain(from: surface, target: target, kind: kind, stopIf: shouldStop, ask) }
+        return walkChain(on: .delegate, target: target, kind: kind, formerOutput: nil, steps: 0, stopIf: shouldStop, ask)
+    }
+
+    /// ``walkChain(from:target:kind:stopIf:_:)`` from a surface the caller holds: a detached
+    /// one starts the walk at the delegate.
+    @inline(__always)
+    func walkChain(from surface: Surface, target: Surface?, kind: RoutedEventKind,
+                   stopIf shouldStop: () -> Bool = { false },
+                   _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
+        guard surface.isAttached else {
+            return walkChain(on: .delegate, target: target, kind: kind, formerOutput: nil, steps: 0,
+                             stopIf: shouldStop, ask)
         }
-        var steps = 1
+        // Only an identity: needed just when the surface is removed mid-walk, and then only
+        // if the output is still in the layout.
+        let formerOutput = surface.outputIdentity
+        if shouldStop() { return false }
+        let responder = surface.responder
+        let result = ask(responder, ResponderContext(router: self, surface: surface, target: target))
+        if let trace { trace.record(.asked(TraceSubject(.surface(surface)), kind, result)) }
+        if result == .handled { return true }
+        return walkChain(after: surface, responder: responder, target: target, kind: kind,
+                         formerOutput: formerOutput, stopIf: shouldStop, ask)
+    }
+
+    /// The rest of a walk whose first surface did not handle the event. Out of line, so
+    /// that the common case (the first responder handles it) builds no ``ChainLink``.
+    @inline(never)
+    func walkChain(after surface: Surface, responder: any Responder, target: Surface?, kind: RoutedEventKind,
+                   formerOutput: ObjectIdentifier?, stopIf shouldStop: () -> Bool,
+                   _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
+        guard let next = nextLink(after: .surface(surface), responder: responder, formerOutput: formerOutput) else {
+            return false
+        }
+        return walkChain(on: next, target: target, kind: kind, formerOutput: formerOutput, steps: 1,
+                         stopIf: shouldStop, ask)
+    }
+
+    /// Walks the chain from `start`, a link reached after `steps` others.
+    func walkChain(on start: ChainLink, target: Surface?, kind: RoutedEventKind, formerOutput: ObjectIdentifier?,
+                   steps stepsBefore: Int, stopIf shouldStop: () -> Bool,
+                   _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
+        var link: ChainLink? = start
+        var steps = stepsBefore
         while let current = link {
             if shouldStop() { return false }
             steps += 1

@@ -63,7 +63,11 @@ public final class Surface {
     @exclusivity(unchecked) public private(set) var children: [Surface] = []
     /// The output whose tree holds this surface, while it is attached. Not `weak`, for the
     /// reason `parent` is not: the output's `deinit` detaches its tree, clearing the link.
-    @exclusivity(unchecked) public internal(set) unowned(unsafe) var output: Output?
+    @exclusivity(unchecked) public internal(set) unowned(unsafe) var output: Output? {
+        didSet { outputIdentity = output.map(ObjectIdentifier.init) }
+    }
+    /// `output`'s identity, readable without touching the output.
+    @exclusivity(unchecked) private(set) var outputIdentity: ObjectIdentifier?
 
     /// Recognizers that see the touches of this subtree (and touchpad gestures while the
     /// pointer focus is in it) before its responders, in the order added.

@@ -93,6 +93,60 @@ struct KeyboardRoutingTests {
         #expect(h.router.firstResponder == nil)
     }
 
+    @Test func aFirstResponderThatRemovesItsOwnSurfaceMidKeyLivesUntilTheKeyHasWalkedOn() {
+        // The key path does not retain the first responder's surface; the router keeps a
+        // replaced first responder alive until the delivery ends. Here the last owners of the
+        // surface (its parent and `firstResponder`) let go from inside keyDown.
+        let h = Harness()
+        let window = h.surface("window", 0, 0, 500, 500, handles: ["keyDown"])
+        weak var removed: Surface?
+        let responder = SelfRemovingResponder()
+        do {
+            let field = Surface(name: "field", frame: SurfaceRect(x: 0, y: 0, width: 100, height: 20),
+                                responder: responder)
+            window.addChild(field)
+            #expect(h.router.becomeFirstResponder(field))
+            removed = field
+        }
+        #expect(removed != nil)
+        h.log.clear()
+        h.key(30, .pressed)
+        // The field declined the key after removing itself: it walked on from its former
+        // output (the window is no longer its parent), and nobody on the way handled it.
+        #expect(responder.surfaceOutlivedItsRemoval == true)
+        #expect(responder.routerHeldTheSurface == true)
+        #expect(h.router.formerFirstResponders.isEmpty)
+        #expect(removed == nil)
+        #expect(h.router.firstResponder == nil)
+        #expect(h.log.entries == ["delegate.keyDown"])
+        #expect(h.delegate.dropped == ["keyDown"])
+    }
+
+    @Test func anInterpreterReplacedFromInsideItsOwnCallLivesUntilTheCallReturns() {
+        let h = Harness()
+        let recorder = KeysymRecorder()
+        let field = Surface(name: "field", frame: SurfaceRect(x: 0, y: 0, width: 100, height: 20), responder: recorder)
+        h.output.root.addChild(field)
+        #expect(h.router.becomeFirstResponder(field))
+        weak var first: ReplacingInterpreter?
+        do {
+            let interpreter = ReplacingInterpreter()
+            interpreter.routerForTest = h.router
+            h.router.keyInterpreter = interpreter
+            first = interpreter
+        }
+        #expect(first != nil)
+        h.key(30, .pressed)
+        #expect(ReplacingInterpreter.outlivedItsReplacement == true)
+        #expect(ReplacingInterpreter.routerHeldTheReplacedOne == true)
+        #expect(h.router.formerInterpreterCalls.isEmpty)
+        #expect(first == nil)
+        #expect(h.router.keyInterpreter is FixedInterpreter)
+        h.key(30, .released)
+        // The replaced interpreter still filled in its own key; its successor the next one.
+        #expect(recorder.keysyms == [0x41, 0x61])
+    }
+
     @Test func aKeyCommandTwoRespondersUpTheChainPerformsItsActionAndSwallowsTheRelease() {
         let h = Harness()
         let window = h.surface("window", 0, 0, 500, 500)
@@ -141,5 +195,53 @@ final class FixedInterpreter: KeyInterpreter {
         event.keysym = keysym
         event.baseKeysym = keysym
         event.modifiers = modifiers
+    }
+}
+
+/// Removes its surface from the tree and from first responder while handling a key, then
+/// declines it.
+final class SelfRemovingResponder: Responder {
+    /// Whether the surface still existed right after it was removed, while the router was
+    /// delivering to it.
+    var surfaceOutlivedItsRemoval: Bool?
+    /// Whether the router held the surface then (optimized builds rely on that alone).
+    var routerHeldTheSurface: Bool?
+    var canBecomeFirstResponder: Bool { true }
+    func keyDown(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
+        weak var surface = context.surface
+        surface?.removeFromParent()
+        surfaceOutlivedItsRemoval = surface != nil
+        routerHeldTheSurface = context.router.formerFirstResponders.contains { $0 === surface }
+        return .notHandled
+    }
+}
+
+/// Puts another interpreter in its place on its first key, then fills in the key.
+final class ReplacingInterpreter: KeyInterpreter {
+    func interpret(_ event: inout KeyEvent) {
+        // Nothing but the router owns this interpreter: after this line only the router's
+        // promise keeps it alive.
+        weak var me = self
+        routerForTest?.keyInterpreter = FixedInterpreter(keysym: 0x61, modifiers: [])
+        Self.outlivedItsReplacement = me != nil
+        Self.routerHeldTheReplacedOne = routerForTest?.formerInterpreterCalls.count == 1
+        event.keysym = 0x41
+    }
+    weak var routerForTest: Router?
+    nonisolated(unsafe) static var outlivedItsReplacement: Bool?
+    nonisolated(unsafe) static var routerHeldTheReplacedOne: Bool?
+}
+
+/// Records the keysym of every key press and release it is given.
+final class KeysymRecorder: Responder {
+    var keysyms: [UInt32] = []
+    var canBecomeFirstResponder: Bool { true }
+    func keyDown(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
+        keysyms.append(event.keysym)
+        return .handled
+    }
+    func keyUp(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
+        keysyms.append(event.keysym)
+        return .handled
     }
 }
