@@ -97,6 +97,9 @@ public final class Router {
             if keyDeliveries > 0, let oldValue, oldValue !== firstResponder { formerFirstResponders.append(oldValue) }
         }
     }
+    /// The first responder's surface ID: what a key repeater compares. Read from other
+    /// modules, a router property costs a dynamic exclusivity check; this does not.
+    public var firstResponderID: SurfaceID? { firstResponderReference?._withUnsafeGuaranteedRef { $0.id } }
     /// `firstResponder`, readable without a retain.
     @exclusivity(unchecked) var firstResponderReference: Unmanaged<Surface>?
     @exclusivity(unchecked) var keyDeliveries = 0
@@ -305,12 +308,13 @@ public final class Router {
         // if the output is still in the layout.
         let formerOutput = surface.outputIdentity
         if shouldStop() { return false }
-        let responder = surface.responder
-        let result = ask(responder, ResponderContext(router: self, surface: surface, target: target))
-        if let trace { trace.record(.asked(TraceSubject(.surface(surface)), kind, result)) }
-        if result == .handled { return true }
-        return walkChain(after: surface, responder: responder, target: target, kind: kind,
-                         formerOutput: formerOutput, stopIf: shouldStop, ask)
+        return surface.withResponder { responder in
+            let result = ask(responder, ResponderContext(router: self, surface: surface, target: target))
+            if let trace { trace.record(.asked(TraceSubject(.surface(surface)), kind, result)) }
+            if result == .handled { return true }
+            return walkChain(after: surface, responder: responder, target: target, kind: kind,
+                             formerOutput: formerOutput, stopIf: shouldStop, ask)
+        }
     }
 
     /// The rest of a walk whose first surface did not handle the event. Out of line, so

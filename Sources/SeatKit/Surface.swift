@@ -24,9 +24,37 @@ public final class Surface {
     public let id: SurfaceID
     /// A name for traces and descriptions.
     public var name: String
-    /// The one responder that handles this surface's input. Replace it at any time; the
-    /// surface holds it strongly.
-    @exclusivity(unchecked) public var responder: any Responder
+    /// The one responder that handles this surface's input. Replace it at any time, even
+    /// from inside one of its own calls (it then lives until the router is done asking it);
+    /// the surface holds it strongly.
+    public var responder: any Responder {
+        get { responderHolder.responder }
+        set {
+            let old = responderHolder
+            responderHolder = ResponderHolder(newValue)
+            responderReference = Unmanaged.passUnretained(responderHolder)
+            if asksInProgress > 0 { formerResponders.append(old) }
+        }
+    }
+    /// Owns the responder. The router asks the responder through `responderReference`
+    /// without retaining it (a call through an existential loaded from a class retains and
+    /// releases it, an atomic pair per event); while it asks (`asksInProgress`), a replaced
+    /// holder waits in `formerResponders`.
+    @exclusivity(unchecked) private var responderHolder: ResponderHolder
+    @exclusivity(unchecked) private(set) var responderReference: Unmanaged<ResponderHolder>
+    @exclusivity(unchecked) private var asksInProgress = 0
+    @exclusivity(unchecked) private(set) var formerResponders: [ResponderHolder] = []
+
+    /// Calls `body` with the responder, which stays alive for the call even if it is replaced
+    /// meanwhile, without retaining it.
+    @inline(__always)
+    func withResponder<Result>(_ body: (any Responder) -> Result) -> Result {
+        asksInProgress += 1
+        let result = responderReference._withUnsafeGuaranteedRef { body($0.responder) }
+        asksInProgress -= 1
+        if asksInProgress == 0, !formerResponders.isEmpty { formerResponders.removeAll() }
+        return result
+    }
 
     /// Position and size in the parent's surface space (for a root surface: output space).
     @exclusivity(unchecked) public var frame: SurfaceRect {
@@ -108,7 +136,8 @@ public final class Surface {
         self.id = SurfaceID(rawValue: Surface.lastID)
         self.name = name.isEmpty ? "surface\(Surface.lastID)" : name
         self.frame = frame
-        self.responder = responder
+        responderHolder = ResponderHolder(responder)
+        responderReference = Unmanaged.passUnretained(responderHolder)
         self.subtreeBounds = nil
         recomputeSubtreeBounds()
     }
@@ -332,6 +361,12 @@ public final class Surface {
         subtreeBounds = box
         return box != old
     }
+}
+
+/// A surface's responder in an object of its own, so the router can ask it unretained.
+final class ResponderHolder {
+    let responder: any Responder
+    init(_ responder: any Responder) { self.responder = responder }
 }
 
 extension Surface: CustomStringConvertible {

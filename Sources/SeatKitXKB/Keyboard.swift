@@ -258,7 +258,7 @@ public final class Keyboard: KeyInterpreter {
         repeatSettings = keyRepeat
         let deadline = repeatSettings.deadline(ofRepeat: 0, pressedAt: time)
         routerReference._withUnsafeGuaranteedRef { router in
-            repeatFocus = router.firstResponder?.id
+            repeatFocus = router.firstResponderID
             armRepeatTimer(router, at: deadline)
         }
     }
@@ -278,7 +278,7 @@ public final class Keyboard: KeyInterpreter {
     private func repeatTimerFired() {
         repeatTimer = nil
         guard let keycode = repeatingKey, let router else { return }
-        guard router.firstResponder?.id == repeatFocus else {
+        guard router.firstResponderID == repeatFocus else {
             repeatingKey = nil
             return
         }

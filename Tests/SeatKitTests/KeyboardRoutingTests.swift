@@ -122,6 +122,24 @@ struct KeyboardRoutingTests {
         #expect(h.delegate.dropped == ["keyDown"])
     }
 
+    @Test func aResponderReplacedFromInsideItsOwnCallLivesUntilTheCallReturns() {
+        // The router asks a surface's responder without retaining it; the surface keeps a
+        // responder replaced during the call until the router is done asking.
+        let h = Harness()
+        let successor = KeysymRecorder()
+        let field = Surface(name: "field", frame: SurfaceRect(x: 0, y: 0, width: 100, height: 20),
+                            responder: SelfReplacingResponder(successor: successor))
+        h.output.root.addChild(field)
+        #expect(h.router.becomeFirstResponder(field))
+        h.key(30, .pressed)
+        #expect(SelfReplacingResponder.outlivedItsReplacement == true)
+        #expect(SelfReplacingResponder.surfaceHeldTheReplacedOne == true)
+        #expect(field.formerResponders.isEmpty)
+        #expect(field.responder === successor)
+        h.key(30, .released)
+        #expect(successor.keysyms.count == 1)
+    }
+
     @Test func anInterpreterReplacedFromInsideItsOwnCallLivesUntilTheCallReturns() {
         let h = Harness()
         let recorder = KeysymRecorder()
@@ -242,6 +260,23 @@ final class KeysymRecorder: Responder {
     }
     func keyUp(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
         keysyms.append(event.keysym)
+        return .handled
+    }
+}
+
+/// Hands its surface to `successor` while handling its first key.
+final class SelfReplacingResponder: Responder {
+    let successor: any Responder
+    init(successor: any Responder) { self.successor = successor }
+    nonisolated(unsafe) static var outlivedItsReplacement: Bool?
+    nonisolated(unsafe) static var surfaceHeldTheReplacedOne: Bool?
+    var canBecomeFirstResponder: Bool { true }
+    func keyDown(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
+        weak var me = self
+        let surface = context.surface
+        surface?.responder = successor
+        Self.outlivedItsReplacement = me != nil
+        Self.surfaceHeldTheReplacedOne = surface?.formerResponders.count == 1
         return .handled
     }
 }
