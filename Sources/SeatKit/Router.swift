@@ -343,8 +343,23 @@ public final class Router {
                 trace?.record(.chainCycle(kind))
                 return false
             }
+            if case .surface(let surface) = current {
+                // As for the first link: the responder is asked without being retained.
+                let step: ChainLink?? = surface.withResponder { responder in
+                    if surface.isAttached {
+                        let result = ask(responder, ResponderContext(router: self, surface: surface, target: target))
+                        trace?.record(.asked(TraceSubject(current), kind, result))
+                        if result == .handled { return .none }
+                    }
+                    return .some(nextLink(after: current, responder: responder, formerOutput: formerOutput))
+                }
+                // `.none`: handled; `.some(next)`: walk on to `next`, if any.
+                guard let next = step else { return true }
+                link = next
+                continue
+            }
             let responder = responder(for: current)
-            if let responder, isDeliverable(current) {
+            if let responder {
                 let result = ask(responder, ResponderContext(router: self, link: current, target: target))
                 trace?.record(.asked(TraceSubject(current), kind, result))
                 if result == .handled { return true }
