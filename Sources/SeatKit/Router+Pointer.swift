@@ -26,14 +26,14 @@ extension Router {
         if let oldFocus, oldFocus.isAttached {
             let local = oldFocus.convert(pointerLocation) ?? .zero
             let crossing = PointerCrossingEvent(time: time, location: pointerLocation, surfaceLocation: local)
-            oldFocus.responder.pointerLeft(crossing, context: ResponderContext(router: self, link: .surface(oldFocus), target: oldFocus))
+            oldFocus.withResponder { $0.pointerLeft(crossing, context: ResponderContext(router: self, surface: oldFocus, target: oldFocus)) }
             trace?.record(.told(TraceSubject(oldFocus), .pointerLeft))
         }
         // A leave handler may have changed the tree or focus again.
         guard pointerFocus === newFocus, let newFocus, newFocus.isAttached else { return }
         let local = newFocus.convert(pointerLocation) ?? .zero
         let crossing = PointerCrossingEvent(time: time, location: pointerLocation, surfaceLocation: local)
-        newFocus.responder.pointerEntered(crossing, context: ResponderContext(router: self, link: .surface(newFocus), target: newFocus))
+        newFocus.withResponder { $0.pointerEntered(crossing, context: ResponderContext(router: self, surface: newFocus, target: newFocus)) }
         trace?.record(.told(TraceSubject(newFocus), .pointerEntered))
     }
 
