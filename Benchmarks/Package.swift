@@ -11,6 +11,7 @@ let package = Package(
         // Named, because a path dependency is otherwise known by its directory's name.
         .package(name: "SeatKit", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // Rectangle trees and query points from a seed, shared by both sides of the
@@ -68,7 +69,8 @@ let package = Package(
             dependencies: ["HitTestWorkloads", "RoutingWorkloads", "ProcessCounters", "ThreadAllocations",
                            .product(name: "SeatKit", package: "SeatKit"),
                            .product(name: "SeatKitLibinput", package: "SeatKit"),
-                           .product(name: "SeatKitReplay", package: "SeatKit")],
+                           .product(name: "SeatKitReplay", package: "SeatKit"),
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tools/BenchmarkReport"
         ),
     ],

@@ -6,6 +6,7 @@
 //       [--only hit-testing,per-event,keys,replay,memory,replay-memory]
 // Replay needs `seatkit` built beside it and the recordings in $SEATKIT_RECORDINGS
 // (default ../../shared/recordings, from Benchmarks/).
+import ArgumentParser
 import Glibc
 import ProcessCounters
 import ThreadAllocations
@@ -13,33 +14,92 @@ import HitTestWorkloads
 import RoutingWorkloads
 import SeatKit
 
-struct Options {
-    var rounds = 31
-    var svgPath: String?
-    var hitTestingOnly = false
-    /// Runs only hit-testing cases whose name ("1000 nested random") contains this.
-    var filter: String?
-    /// Runs one pass per side and case between callgrind client requests, for
-    /// `callgrind-counts.sh`; measures no time.
-    var callgrind = false
-    /// Runs only these sections: hit-testing, per-event, keys, replay, memory,
-    /// replay-memory (the million-event replay; not part of the default run).
-    var sections: Set<String> = ["hit-testing", "per-event", "keys", "replay", "memory"]
+/// The sections a run can print, in the order it prints them.
+enum Section: String, CaseIterable, ExpressibleByArgument {
+    case hitTesting = "hit-testing"
+    case perEvent = "per-event"
+    case keys
+    case replay
+    case memory
+    /// The million-event replay (about five minutes): not part of the default run.
+    case replayMemory = "replay-memory"
 
-    init(_ arguments: [String]) {
-        var i = 1
-        while i < arguments.count {
-            switch arguments[i] {
-            case "--rounds": i += 1; rounds = Int(arguments[i]) ?? rounds
-            case "--svg": i += 1; svgPath = arguments[i]
-            case "--only-hit-testing": hitTestingOnly = true; sections = ["hit-testing"]
-            case "--only": i += 1; sections = Set(arguments[i].split(separator: ",").map(String.init))
-            case "--filter": i += 1; filter = arguments[i]; hitTestingOnly = true; sections = ["hit-testing"]
-            case "--callgrind": callgrind = true
-            default: fatalError("unknown argument \(arguments[i])")
-            }
-            i += 1
+    static let defaults: [Section] = [.hitTesting, .perEvent, .keys, .replay, .memory]
+}
+
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "BenchmarkReport",
+        abstract: "Runs SeatKit and its peers (wlroots, xkbcommon, PyYAML) interleaved and prints the tables of docs/BENCHMARKS.md.")
+
+    @Option(help: "Samples per side and case (medians are reported).")
+    var rounds = 31
+
+    @Option(help: "Writes the hit-testing plot (SVG) to this path.")
+    var svg: String?
+
+    @Option(parsing: .upToNextOption,
+            help: "Runs only these sections: \(Section.allCases.map(\.rawValue).joined(separator: ", ")) (space or comma separated).")
+    var only: [String] = []
+
+    @Option(help: "Runs only the hit-testing cases whose name (\"1000 nested random\") contains this.")
+    var filter: String?
+
+    @Flag(name: .customLong("only-hit-testing"), help: "Same as --only hit-testing.")
+    var onlyHitTesting = false
+
+    @Flag(help: "One pass per side and case between callgrind client requests, for callgrind-counts.sh; measures no time.")
+    var callgrind = false
+
+    func validate() throws {
+        for name in requestedSectionNames where Section(rawValue: name) == nil {
+            throw ValidationError("unknown section '\(name)'; sections: \(Section.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+    }
+
+    private var requestedSectionNames: [String] {
+        only.flatMap { $0.split(separator: ",").map(String.init) }
+    }
+
+    var sections: Set<Section> {
+        if onlyHitTesting || filter != nil { return [.hitTesting] }
+        let requested = requestedSectionNames.compactMap(Section.init(rawValue:))
+        return Set(requested.isEmpty ? Section.defaults : requested)
+    }
+
+    func run() {
+        if callgrind {
+            countInstructions(filter: filter)
+            return
+        }
+        let sections = self.sections
+        if sections.contains(.hitTesting) {
+            print("## Hit-testing: SeatKit against wlroots 0.15 `wlr_scene_node_at`\n")
+            let hitTesting = measureHitTesting(rounds: rounds, filter: filter)
+            printHitTestingTable(hitTesting)
+            if let svg { writePlot(hitTesting, to: svg) }
+        }
+        if sections.contains(.perEvent) {
+            print("\n## Per-event path\n")
+            printPerEventTable(rounds: rounds)
+        }
+        if sections.contains(.keys) {
+            print("\n## Key press to text: SeatKit (router + SeatKitXKB) against xkbcommon called directly\n")
+            printKeyTextTable(rounds: rounds)
+        }
+        if sections.contains(.replay) {
+            print("\n## Replay through real libinput under umockdev\n")
+            printReplayTables(rounds: rounds)
+        }
+        if sections.contains(.memory) {
+            print("\n## Memory\n")
+            printMemoryTable()
+        }
+        if sections.contains(.replayMemory) {
+            print("\n## Memory over a replay of a million libinput events\n")
+            printReplayMemoryTable()
+        }
+        print("\nchecksum \(sink & 0xff)")
     }
 }
 
@@ -362,35 +422,4 @@ func countInstructions(filter: String?) {
 
 // MARK: Main
 
-let options = Options(CommandLine.arguments)
-if options.callgrind {
-    countInstructions(filter: options.filter)
-    exit(0)
-}
-if options.sections.contains("hit-testing") {
-    print("## Hit-testing: SeatKit against wlroots 0.15 `wlr_scene_node_at`\n")
-    let hitTesting = measureHitTesting(rounds: options.rounds, filter: options.filter)
-    printHitTestingTable(hitTesting)
-    if let svgPath = options.svgPath { writePlot(hitTesting, to: svgPath) }
-}
-if options.sections.contains("per-event") {
-    print("\n## Per-event path\n")
-    printPerEventTable(rounds: options.rounds)
-}
-if options.sections.contains("keys") {
-    print("\n## Key press to text: SeatKit (router + SeatKitXKB) against xkbcommon called directly\n")
-    printKeyTextTable(rounds: options.rounds)
-}
-if options.sections.contains("replay") {
-    print("\n## Replay through real libinput under umockdev\n")
-    printReplayTables(rounds: options.rounds)
-}
-if options.sections.contains("memory") {
-    print("\n## Memory\n")
-    printMemoryTable()
-}
-if options.sections.contains("replay-memory") {
-    print("\n## Memory over a replay of a million libinput events\n")
-    printReplayMemoryTable()
-}
-print("\nchecksum \(sink & 0xff)")
+Report.main()
