@@ -25,8 +25,34 @@ public final class Surface {
     /// A name for traces and descriptions.
     public var name: String
     /// The one responder that handles this surface's input. Replace it at any time; the
-    /// surface holds it strongly.
-    @exclusivity(unchecked) public var responder: any Responder
+    /// surface holds it strongly. One replaced from inside its own `refineHitTest` is kept
+    /// until that call returns.
+    public var responder: any Responder {
+        get { responderBoxRef._withUnsafeGuaranteedRef { $0.responder } }
+        set {
+            if refineCallsUnderWay > 0 {
+                responderBoxesReplacedDuringRefine.append(responderBox)
+                hasResponderBoxesReplacedDuringRefine = true
+            }
+            responderBox = ResponderBox(newValue)
+            responderBoxRef = Unmanaged.passUnretained(responderBox)
+        }
+    }
+
+    /// The responder behind an immutable field, so that hit-testing can call it without
+    /// retaining it: a `let` of an object the caller holds needs no retain for a call, a
+    /// stored `var` does, and that atomic update cost as much as the rest of a small hit-test.
+    private final class ResponderBox {
+        let responder: any Responder
+        init(_ responder: any Responder) { self.responder = responder }
+    }
+    @exclusivity(unchecked) private var responderBox: ResponderBox
+    @exclusivity(unchecked) private var responderBoxRef: Unmanaged<ResponderBox>
+    /// How many `refineHitTest` calls on this surface's responder are running; a responder
+    /// replaced meanwhile is kept (it may be the one running) until none is.
+    @exclusivity(unchecked) private var refineCallsUnderWay = 0
+    private var responderBoxesReplacedDuringRefine: [ResponderBox] = []
+    @exclusivity(unchecked) private var hasResponderBoxesReplacedDuringRefine = false
 
     /// Position and size in the parent's surface space (for a root surface: output space).
     @exclusivity(unchecked) public var frame: SurfaceRect {
@@ -119,7 +145,9 @@ public final class Surface {
         self.id = SurfaceID(rawValue: Surface.lastID)
         self.name = name.isEmpty ? "surface\(Surface.lastID)" : name
         self.frame = frame
-        self.responder = responder
+        let box = ResponderBox(responder)
+        self.responderBox = box
+        self.responderBoxRef = Unmanaged.passUnretained(box)
         self.subtreeBounds = nil
         recomputeSubtreeBounds()
     }
@@ -244,7 +272,24 @@ public final class Surface {
         if let region = inputRegion {
             if region.scanIndex(where: { $0.contains(point) }) == nil { return false }
         }
-        return responder.refineHitTest(at: point, in: self)
+        return responderRefines(point)
+    }
+
+    /// Asks the responder's `refineHitTest` without retaining the responder: the surface
+    /// holds it, and keeps one replaced during the call until the call returns.
+    @inline(__always)
+    private func responderRefines(_ point: SurfacePoint) -> Bool {
+        refineCallsUnderWay += 1
+        let accepts = responderBoxRef._withUnsafeGuaranteedRef { $0.responder.refineHitTest(at: point, in: self) }
+        refineCallsUnderWay -= 1
+        if hasResponderBoxesReplacedDuringRefine, refineCallsUnderWay == 0 { releaseReplacedResponders() }
+        return accepts
+    }
+
+    @inline(never)
+    private func releaseReplacedResponders() {
+        responderBoxesReplacedDuringRefine.removeAll()
+        hasResponderBoxesReplacedDuringRefine = false
     }
 
     /// The topmost, deepest surface of this subtree that accepts input at `point` (in this

@@ -217,6 +217,31 @@ struct FlatHitTableTests {
         }
     }
 
+    @Test(arguments: [0, FlatHitTable.surfaceLimit])
+    func aResponderReplacedFromInsideItsOwnRefineHitTestLivesUntilTheCallReturns(padding: Int) {
+        final class SelfReplacing: Responder {
+            var marker = [Int](repeating: 7, count: 64)  // would read as garbage once freed
+            func refineHitTest(at point: SurfacePoint, in surface: Surface) -> Bool {
+                surface.responder = PassThroughResponder()  // drops the surface's only reference
+                return marker.allSatisfy { $0 == 7 } ? false : true
+            }
+        }
+        let root = Surface(name: "root", frame: SurfaceRect(x: 0, y: 0, width: 100, height: 100))
+        for i in 0..<padding { root.insertChild(Surface(name: "pad\(i)", frame: SurfaceRect(x: 90, y: 90, width: 5, height: 5)), at: 0) }
+        let window = Surface(name: "window", frame: SurfaceRect(x: 0, y: 0, width: 50, height: 50))
+        root.addChild(window)
+        weak var replaced: SelfReplacing?
+        do {
+            let responder = SelfReplacing()
+            replaced = responder
+            window.responder = responder
+        }
+        #expect(replaced != nil)
+        #expect(root.hitTest(SurfacePoint(x: 10, y: 10)) === root)  // refused while still alive
+        #expect(replaced == nil, "the replaced responder goes once its call has returned")
+        #expect(root.hitTest(SurfacePoint(x: 10, y: 10)) === window)
+    }
+
     @Test func hitTestingAWarmSmallTreeAllocatesNothingEvenAfterEdits() {
         var rng = SeededGenerator(seed: 5)
         let (root, all) = randomTree(surfaces: 40, using: &rng)
