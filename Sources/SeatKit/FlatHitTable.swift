@@ -33,8 +33,14 @@
 /// owns the surfaces it lists, so none of them can go away under a walk.
 final class FlatHitTable {
     /// Subtrees of at most this many surfaces (the owner included) are hit-tested through a
-    /// table; larger ones through the per-parent `ChildHitIndex`, whose grids win there.
-    static let surfaceLimit = 64
+    /// table; larger ones through the per-parent `ChildHitIndex`.
+    static let surfaceLimit = 128
+    /// A subtree in which some surface has this many children is left to the per-parent
+    /// index too: from this many children that index keeps a grid, which beats scanning them.
+    static let childLimit = ChildHitIndex.gridThreshold
+    /// And one deeper than this many levels: a walk keeps one point per level on the stack,
+    /// and 64 points (1 KiB) is what `withUnsafeTemporaryAllocation` always puts there.
+    static let levelLimit = 64
 
     struct Entry {
         /// The box the point must lie in, in the space one level below `level`'s (the
@@ -54,6 +60,9 @@ final class FlatHitTable {
 
     /// The owner's subtree edit count when the table was built; stale when they differ.
     @exclusivity(unchecked) private(set) var builtAtEdit: UInt64 = .max
+    /// False when the last build found the subtree too wide or too deep for a table (see
+    /// `childLimit`, `levelLimit`): the per-parent index serves it until the next edit.
+    @exclusivity(unchecked) private(set) var isUsable = false
     /// How many hit-tests are walking this table (more than one when a responder hit-tests
     /// from inside a hit-test).
     @exclusivity(unchecked) private(set) var walks = 0
@@ -108,28 +117,35 @@ final class FlatHitTable {
         members.removeAll(keepingCapacity: true)
         entries.removeAll()
         levels = 1
-        appendContents(of: owner, level: 0)
+        isUsable = appendContents(of: owner, level: 0)
+        if !isUsable {
+            members.removeAll(keepingCapacity: true)
+            entries.removeAll()
+        }
         builtAtEdit = edit
     }
 
     /// The entries for `surface`'s children (top first) and its own area, reading the point
-    /// at `level` (the surface's space).
-    private func appendContents(of surface: Surface, level: Int) {
+    /// at `level` (the surface's space). False, leaving a partial table, when a surface has
+    /// `childLimit` children or a subtree is deeper than `levelLimit`.
+    private func appendContents(of surface: Surface, level: Int) -> Bool {
         let children = surface.children
+        if children.count >= Self.childLimit { return false }
         var c = children.count
         while c > 0 {
             c -= 1
             let child = children[c]
-            if let box = child.subtreeBounds { appendSubtree(child, box: box, parentLevel: level) }
+            if let box = child.subtreeBounds, !appendSubtree(child, box: box, parentLevel: level) { return false }
         }
         if surface.inputRegion?.isEmpty != true {
             let size = surface.frame.size
             append(Entry(minX: 0, minY: 0, maxX: size.width, maxY: size.height, originX: 0, originY: 0,
                          surface: Unmanaged.passUnretained(surface), next: 0, level: Int16(level), isCandidate: true))
         }
+        return true
     }
 
-    private func appendSubtree(_ surface: Surface, box: SurfaceRect, parentLevel: Int) {
+    private func appendSubtree(_ surface: Surface, box: SurfaceRect, parentLevel: Int) -> Bool {
         members.append(surface)
         let origin = surface.frame.origin
         let start = entries.count
@@ -138,10 +154,12 @@ final class FlatHitTable {
                      surface: Unmanaged.passUnretained(surface), next: 0, level: Int16(parentLevel),
                      isCandidate: !hasHittableChildren))
         if hasHittableChildren {
+            if parentLevel + 2 > Self.levelLimit { return false }
             levels = Swift.max(levels, parentLevel + 2)
-            appendContents(of: surface, level: parentLevel + 1)
+            if !appendContents(of: surface, level: parentLevel + 1) { return false }
             entries[start].next = Int32(entries.count)
         }
+        return true
     }
 
     private func append(_ entry: Entry) {

@@ -297,14 +297,15 @@ public final class Surface {
     /// `hitTest(_:with:)`. Hidden and input-disabled subtrees are skipped. Does not look at
     /// grabs or bound touches: the router does.
     ///
-    /// A subtree of at most `FlatHitTable.surfaceLimit` surfaces is walked through its flat
-    /// table, larger ones level by level through each parent's `ChildHitIndex`; both give the
-    /// same answers. A responder may edit the tree or hit-test again from inside
+    /// A subtree of at most `FlatHitTable.surfaceLimit` surfaces (none with a grid's worth
+    /// of children) is walked through its flat table, others level by level through each
+    /// parent's `ChildHitIndex`; both give the same answers. A responder may edit the tree or hit-test again from inside
     /// `refineHitTest`: the walk under way finishes on the tree as it was when it began.
     public func hitTest(_ point: SurfacePoint) -> Surface? {
         guard let box = subtreeBounds, box.contains(point) else { return nil }
         guard subtreeSurfaceCount <= FlatHitTable.surfaceLimit else { return hitTestBelowBounds(point) }
         let table = currentFlatTable()
+        guard table._withUnsafeGuaranteedRef({ $0.isUsable }) else { return hitTestBelowBounds(point) }
         // Retained here, once: the walk itself touches only the candidates it asks.
         let hit = table._withUnsafeGuaranteedRef { $0.topmostHit(at: point) }?.takeUnretainedValue()
         if hasRetiredFlatTables { releaseFinishedFlatTables() }

@@ -271,40 +271,82 @@ struct FlatHitTableTests {
         #expect(hits > 0)
     }
 
-    @Test func treesLargerThanTheLimitUseThePerParentIndexAndSwitchBackWhenTheyShrink() {
-        let limit = FlatHitTable.surfaceLimit
-        let root = Surface(name: "root", frame: SurfaceRect(x: 0, y: 0, width: 1000, height: 1000))
-        var children: [Surface] = []
-        for i in 0..<(limit - 1) {
-            let s = Surface(name: "c\(i)", frame: SurfaceRect(x: Double(i * 13 % 900), y: Double(i * 29 % 900), width: 80, height: 80))
-            root.addChild(s)
-            children.append(s)
-        }
-        func agrees() -> Bool {
-            stride(from: 0.0, to: 1000, by: 9.5).allSatisfy { x in
-                let p = SurfacePoint(x: x, y: x * 0.9)
+    private func agreesWithReference(_ root: Surface) -> Bool {
+        stride(from: -5.0, to: 1000, by: 9.5).allSatisfy { x in
+            stride(from: -5.0, to: 1000, by: 61).allSatisfy { y in
+                let p = SurfacePoint(x: x, y: y)
                 return root.hitTest(p) === SurfaceTests.referenceHit(root, p)
             }
         }
+    }
+
+    @Test func treesLargerThanTheLimitUseThePerParentIndexAndSwitchBackWhenTheyShrink() {
+        let limit = FlatHitTable.surfaceLimit
+        let root = Surface(name: "root", frame: SurfaceRect(x: 0, y: 0, width: 1000, height: 1000))
+        // Eight windows with popups, none with a grid's worth of children: exactly the limit.
+        let windows = (0..<8).map { i in Surface(name: "w\(i)", frame: SurfaceRect(x: Double(i) * 110, y: Double(i) * 90, width: 300, height: 300)) }
+        windows.forEach(root.addChild)
+        for k in 0..<(limit - 1 - windows.count) {
+            windows[k % windows.count].addChild(Surface(name: "p\(k)", frame: SurfaceRect(x: Double(k * 13 % 280), y: Double(k * 29 % 280), width: 40, height: 30)))
+        }
         #expect(root.subtreeSurfaceCount == limit)
-        #expect(agrees())
+        #expect(agreesWithReference(root))
         let table = try! #require(root.flatTableForTesting)
-        #expect(table.builtAtEdit == root.subtreeEditCount)
+        #expect(table.isUsable && table.builtAtEdit == root.subtreeEditCount)
         #expect(root.childIndexForTesting == nil, "a tree at the limit never needs the per-parent index")
 
         // One more surface, deep down: over the limit.
-        children[3].addChild(Surface(name: "extra", frame: SurfaceRect(x: 5, y: 5, width: 10, height: 10)))
+        windows[3].children[0].addChild(Surface(name: "extra", frame: SurfaceRect(x: 5, y: 5, width: 10, height: 10)))
         #expect(root.subtreeSurfaceCount == limit + 1)
-        #expect(agrees())
+        #expect(agreesWithReference(root))
         #expect(root.childIndexForTesting != nil)
         #expect(table.builtAtEdit != root.subtreeEditCount, "the flat table is not rebuilt over the limit")
 
         // Back at the limit: the flat table again, rebuilt for the tree as it is now.
-        children[3].children[0].removeFromParent()
-        children[7].frame.origin.x += 300
+        windows[3].children[0].children[0].removeFromParent()
+        windows[5].frame.origin.x += 300
         #expect(root.subtreeSurfaceCount == limit)
-        #expect(agrees())
+        #expect(agreesWithReference(root))
         #expect(root.flatTableForTesting?.builtAtEdit == root.subtreeEditCount)
+        #expect(root.flatTableForTesting?.isUsable == true)
+    }
+
+    @Test func aSmallTreeWithAWideParentIsLeftToThePerParentGrid() {
+        let root = Surface(name: "root", frame: SurfaceRect(x: 0, y: 0, width: 1000, height: 1000))
+        let window = Surface(name: "window", frame: SurfaceRect(x: 50, y: 50, width: 900, height: 900))
+        root.addChild(window)
+        var items: [Surface] = []
+        for i in 0..<FlatHitTable.childLimit {
+            let item = Surface(name: "i\(i)", frame: SurfaceRect(x: Double(i * 37 % 850), y: Double(i * 53 % 850), width: 60, height: 60))
+            window.addChild(item)
+            items.append(item)
+        }
+        #expect(root.subtreeSurfaceCount <= FlatHitTable.surfaceLimit)
+        #expect(agreesWithReference(root))
+        #expect(root.flatTableForTesting?.isUsable == false)
+        #expect(window.childIndexForTesting?.usesGrid == true)
+        items[0].frame.origin.x += 20  // an edit: the table is looked at again, still too wide
+        #expect(agreesWithReference(root))
+        #expect(root.flatTableForTesting?.isUsable == false)
+        items[1].removeFromParent()  // one child fewer than a grid: a flat table again
+        #expect(agreesWithReference(root))
+        #expect(root.flatTableForTesting?.isUsable == true)
+    }
+
+    @Test func aChainDeeperThanTheLevelLimitIsLeftToThePerParentIndex() {
+        let root = Surface(name: "root", frame: SurfaceRect(x: 0, y: 0, width: 1000, height: 1000))
+        var tip = root
+        for i in 0...FlatHitTable.levelLimit {  // one level more than a walk keeps points for
+            let s = Surface(name: "d\(i)", frame: SurfaceRect(x: 3.1, y: 2.7, width: 900 - Double(i) * 10, height: 900 - Double(i) * 10))
+            if i.isMultiple(of: 3) { s.inputRegion = [SurfaceRect(x: 0, y: 0, width: 200, height: 900)] }
+            tip.addChild(s)
+            tip = s
+        }
+        #expect(agreesWithReference(root))
+        #expect(root.flatTableForTesting?.isUsable == false)
+        tip.removeFromParent()  // one level fewer: fits
+        #expect(agreesWithReference(root))
+        #expect(root.flatTableForTesting?.isUsable == true)
     }
 
     @Test func theTableListsChildrenTopFirstEachBeforeItsParentAndSkipsWhatCannotBeHit() {
