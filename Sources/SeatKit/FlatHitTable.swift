@@ -38,8 +38,9 @@ final class FlatHitTable {
     /// A subtree in which some surface has this many children is left to the per-parent
     /// index too: from this many children that index keeps a grid, which beats scanning them.
     static let childLimit = ChildHitIndex.gridThreshold
-    /// And one deeper than this many levels: a walk keeps one point per level on the stack,
-    /// and 64 points (1 KiB) is what `withUnsafeTemporaryAllocation` always puts there.
+    /// And one deeper than this many levels: a walk keeps one point per level on the stack
+    /// in a buffer of this many (1 KiB, which `withUnsafeTemporaryAllocation` always puts on
+    /// the stack; a fixed size saves the walk sizing it).
     static let levelLimit = 64
 
     struct Entry {
@@ -66,8 +67,6 @@ final class FlatHitTable {
     /// How many hit-tests are walking this table (more than one when a responder hit-tests
     /// from inside a hit-test).
     @exclusivity(unchecked) private(set) var walks = 0
-    /// One more than the deepest level an entry reads: how many points a walk keeps.
-    @exclusivity(unchecked) private(set) var levels = 1
     /// Every surface with an entry, as of the last build: keeps them alive for the walks.
     @exclusivity(unchecked) private var members: [Surface] = []
     @exclusivity(unchecked) private var entries = ChildHitIndex.Storage<Entry>()
@@ -75,17 +74,16 @@ final class FlatHitTable {
     deinit { entries.free() }
 
     var isBeingWalked: Bool { walks > 0 }
-    var entryCount: Int { entries.count }
 
     /// The topmost, deepest surface of the owner's subtree that accepts input at `point` (in
     /// the owner's space), or `nil`; unretained: the table's members hold it.
     @inline(__always)
     func topmostHit(at point: SurfacePoint) -> Unmanaged<Surface>? {
-        walks += 1
-        defer { walks -= 1 }
+        walks &+= 1
+        defer { walks &-= 1 }
         let entries = self.entries
         let count = entries.count
-        return withUnsafeTemporaryAllocation(of: SurfacePoint.self, capacity: levels) { points -> Unmanaged<Surface>? in
+        return withUnsafeTemporaryAllocation(of: SurfacePoint.self, capacity: Self.levelLimit) { points -> Unmanaged<Surface>? in
             let point0 = points.baseAddress!
             point0.initialize(to: point)
             var i = 0
@@ -116,7 +114,6 @@ final class FlatHitTable {
         precondition(!isBeingWalked, "a table is not rebuilt while it is walked")
         members.removeAll(keepingCapacity: true)
         entries.removeAll()
-        levels = 1
         isUsable = appendContents(of: owner, level: 0)
         if !isUsable {
             members.removeAll(keepingCapacity: true)
@@ -155,7 +152,6 @@ final class FlatHitTable {
                      isCandidate: !hasHittableChildren))
         if hasHittableChildren {
             if parentLevel + 2 > Self.levelLimit { return false }
-            levels = Swift.max(levels, parentLevel + 2)
             if !appendContents(of: surface, level: parentLevel + 1) { return false }
             entries[start].next = Int32(entries.count)
         }
