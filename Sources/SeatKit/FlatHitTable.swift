@@ -2,8 +2,8 @@
 /// to back in a single loop that touches no `Surface` until it has a candidate.
 ///
 /// The recursive hit-test (`Surface.hitTestBelowBounds`) retains objects on every level it
-/// descends: the parent's child index, a lone child, the responder it asks. In trees of ten
-/// surfaces those atomic updates cost more than the arithmetic. This table is what that
+/// descends (the parent's child index, a lone child), and in trees of ten surfaces those
+/// atomic updates cost more than the arithmetic. This table is what that
 /// recursion would visit, in the order it would visit it, for the surface that owns it (the
 /// one `hitTest(_:)` was called on; its space is level 0):
 ///
@@ -44,8 +44,8 @@ final class FlatHitTable {
     static let levelLimit = 64
 
     struct Entry {
-        /// The box the point must lie in, in the space one level below `level`'s (the
-        /// surface's own space).
+        /// The box the point must lie in, in the surface's own space: one level below
+        /// `level` for an enter entry or a leaf, `level` itself for an own-area entry.
         var minX, minY, maxX, maxY: Double
         /// Subtracted from the point at `level` to get the point in the surface's space:
         /// the frame origin, or zero for an own-area entry.

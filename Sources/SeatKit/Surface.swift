@@ -299,8 +299,9 @@ public final class Surface {
     ///
     /// A subtree of at most `FlatHitTable.surfaceLimit` surfaces (none with a grid's worth
     /// of children) is walked through its flat table, others level by level through each
-    /// parent's `ChildHitIndex`; both give the same answers. A responder may edit the tree or hit-test again from inside
-    /// `refineHitTest`: the walk under way finishes on the tree as it was when it began.
+    /// parent's `ChildHitIndex`; both give the same answers. A responder may edit the tree
+    /// or hit-test again from inside `refineHitTest`: the walk under way finishes on the
+    /// tree as it was when it began, and the next hit-test sees the edit.
     public func hitTest(_ point: SurfacePoint) -> Surface? {
         guard let box = subtreeBounds, box.contains(point) else { return nil }
         guard subtreeSurfaceCount <= FlatHitTable.surfaceLimit else { return hitTestBelowBounds(point) }
