@@ -75,13 +75,22 @@ final class FlatHitTable {
 
     var isBeingWalked: Bool { walks > 0 }
 
-    /// The topmost, deepest surface of the owner's subtree that accepts input at `point` (in
-    /// the owner's space), or `nil`; unretained: the table's members hold it.
+    /// Marks the start of a walk and hands out the entries to walk (`topmostHit`); every
+    /// `beginWalk()` must be paired with an `endWalk()`.
     @inline(__always)
-    func topmostHit(at point: SurfacePoint) -> Unmanaged<Surface>? {
+    func beginWalk() -> ChildHitIndex.Storage<Entry> {
         walks &+= 1
-        defer { walks &-= 1 }
-        let entries = self.entries
+        return entries
+    }
+
+    @inline(__always)
+    func endWalk() { walks &-= 1 }
+
+    /// The topmost, deepest surface of the owner's subtree that accepts input at `point` (in
+    /// the owner's space), or `nil`; unretained: the table's members hold it. A static walk
+    /// over entries handed out by `beginWalk()`, so that it runs inline in the caller.
+    @inline(__always)
+    static func topmostHit(in entries: ChildHitIndex.Storage<Entry>, at point: SurfacePoint) -> Unmanaged<Surface>? {
         let count = entries.count
         return withUnsafeTemporaryAllocation(of: SurfacePoint.self, capacity: Self.levelLimit) { points -> Unmanaged<Surface>? in
             let point0 = points.baseAddress!

@@ -307,8 +307,10 @@ public final class Surface {
         guard subtreeSurfaceCount <= FlatHitTable.surfaceLimit else { return hitTestBelowBounds(point) }
         let table = currentFlatTable()
         guard table._withUnsafeGuaranteedRef({ $0.isUsable }) else { return hitTestBelowBounds(point) }
+        let entries = table._withUnsafeGuaranteedRef { $0.beginWalk() }
         // Retained here, once: the walk itself touches only the candidates it asks.
-        let hit = table._withUnsafeGuaranteedRef { $0.topmostHit(at: point) }?.takeUnretainedValue()
+        let hit = FlatHitTable.topmostHit(in: entries, at: point)?.takeUnretainedValue()
+        table._withUnsafeGuaranteedRef { $0.endWalk() }
         if hasRetiredFlatTables { releaseFinishedFlatTables() }
         return hit
     }
