@@ -66,6 +66,22 @@ final class ChildHitIndex {
             nonmutating set { base![i] = newValue }
         }
 
+        /// Adds `element` at the end; allocates only to grow.
+        mutating func append(_ element: Element) {
+            if count == capacity {
+                let newCapacity = Swift.max(16, capacity * 2)
+                let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+                if let base {
+                    newBase.moveInitialize(from: base, count: count)
+                    base.deallocate()
+                }
+                base = newBase
+                capacity = newCapacity
+            }
+            (base! + count).initialize(to: element)
+            count += 1
+        }
+
         mutating func removeAll() { count = 0 }
 
         func free() { base?.deallocate() }

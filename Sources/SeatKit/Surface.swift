@@ -28,7 +28,7 @@ public final class Surface {
     /// from inside one of its own calls (it then lives until the router is done asking it);
     /// the surface holds it strongly.
     public var responder: any Responder {
-        get { responderHolder.responder }
+        get { responderReference._withUnsafeGuaranteedRef { $0.responder } }
         set {
             let old = responderHolder
             responderHolder = ResponderHolder(newValue)
@@ -52,9 +52,12 @@ public final class Surface {
         asksInProgress += 1
         let result = responderReference._withUnsafeGuaranteedRef { body($0.responder) }
         asksInProgress -= 1
-        if asksInProgress == 0, !formerResponders.isEmpty { formerResponders.removeAll() }
+        if asksInProgress == 0, !formerResponders.isEmpty { dropFormerResponders() }
         return result
     }
+
+    @inline(never)
+    private func dropFormerResponders() { formerResponders.removeAll() }
 
     /// Position and size in the parent's surface space (for a root surface: output space).
     @exclusivity(unchecked) public var frame: SurfaceRect {
@@ -126,6 +129,22 @@ public final class Surface {
     /// first hit-test that needs it and marked stale by every change below.
     @exclusivity(unchecked) private var childIndex: ChildHitIndex?
 
+    /// Surfaces in this subtree, this one included.
+    @exclusivity(unchecked) private(set) var subtreeSurfaceCount = 1
+    /// Raised on every change in this subtree that can affect hit-testing (frames, order,
+    /// input regions, hidden, input-disabled, clipping, children added or removed, at any
+    /// depth): a flat table built at another count is stale.
+    @exclusivity(unchecked) private(set) var subtreeEditCount: UInt64 = 0
+    /// This subtree laid out for hit-testing, while it has at most
+    /// `FlatHitTable.surfaceLimit` surfaces: built at the first hit-test through this surface
+    /// that needs it. `flatTableRef` is the same object unretained, for the walk.
+    private var flatTable: FlatHitTable?
+    @exclusivity(unchecked) private var flatTableRef: Unmanaged<FlatHitTable>?
+    /// Tables replaced while a walk was on them (a responder edited the tree from inside it):
+    /// kept until their walks end.
+    private var retiredFlatTables: [FlatHitTable] = []
+    @exclusivity(unchecked) private var hasRetiredFlatTables = false
+
     /// Creates a detached surface.
     /// - Parameters:
     ///   - frame: position and size in the future parent's surface space.
@@ -173,6 +192,7 @@ public final class Surface {
         children.insert(child, at: Swift.min(index, children.count))
         child.parent = self
         if let output { child.attach(to: output) }
+        subtreeDidChange(surfacesAdded: child.subtreeSurfaceCount)
         childAreaDidChange()
     }
 
@@ -183,6 +203,7 @@ public final class Surface {
         children.append(child)
         // The bounding box is unchanged; only the order matters to hit-testing.
         childIndex?.invalidate()
+        subtreeDidChange()
     }
 
     /// Removes this surface (and its subtree) from its parent. Touches bound to the subtree
@@ -197,6 +218,7 @@ public final class Surface {
         self.parent = nil
         let formerOutput = output
         if formerOutput != nil { detachSubtree() }
+        parent.subtreeDidChange(surfacesAdded: -subtreeSurfaceCount)
         parent.childAreaDidChange()
         formerOutput?.router?.subtreeDidDetach(self, from: parent)
     }
@@ -259,16 +281,65 @@ public final class Surface {
         if let region = inputRegion {
             if region.scanIndex(where: { $0.contains(point) }) == nil { return false }
         }
-        return responder.refineHitTest(at: point, in: self)
+        // Through the holder: no retain of the responder (see `withResponder`).
+        return withResponder { $0.refineHitTest(at: point, in: self) }
     }
 
     /// The topmost, deepest surface of this subtree that accepts input at `point` (in this
     /// surface's space): children from the top down, each before its parent, as UIKit's
     /// `hitTest(_:with:)`. Hidden and input-disabled subtrees are skipped. Does not look at
     /// grabs or bound touches: the router does.
+    ///
+    /// A subtree of at most `FlatHitTable.surfaceLimit` surfaces (none with a grid's worth
+    /// of children) is walked through its flat table, others level by level through each
+    /// parent's `ChildHitIndex`; both give the same answers. A responder may edit the tree
+    /// or hit-test again from inside `refineHitTest`: the walk under way finishes on the
+    /// tree as it was when it began, and the next hit-test sees the edit.
     public func hitTest(_ point: SurfacePoint) -> Surface? {
         guard let box = subtreeBounds, box.contains(point) else { return nil }
-        return hitTestBelowBounds(point)
+        guard subtreeSurfaceCount <= FlatHitTable.surfaceLimit else { return hitTestBelowBounds(point) }
+        let table = currentFlatTable()
+        guard table._withUnsafeGuaranteedRef({ $0.isUsable }) else { return hitTestBelowBounds(point) }
+        let entries = table._withUnsafeGuaranteedRef { $0.beginWalk() }
+        // Retained here, once: the walk itself touches only the candidates it asks.
+        let hit = FlatHitTable.topmostHit(in: entries, at: point)?.takeUnretainedValue()
+        table._withUnsafeGuaranteedRef { $0.endWalk() }
+        if hasRetiredFlatTables { releaseFinishedFlatTables() }
+        return hit
+    }
+
+    /// The flat table, rebuilt first if the subtree changed since it was built.
+    @inline(__always)
+    private func currentFlatTable() -> Unmanaged<FlatHitTable> {
+        if let table = flatTableRef, table._withUnsafeGuaranteedRef({ $0.builtAtEdit == subtreeEditCount }) {
+            return table
+        }
+        return rebuildFlatTable()
+    }
+
+    @inline(never)
+    private func rebuildFlatTable() -> Unmanaged<FlatHitTable> {
+        var table: FlatHitTable
+        if let existing = flatTable, !existing.isBeingWalked {
+            table = existing
+        } else {
+            // A responder changed the tree from inside a walk of the current table: that
+            // walk keeps it, this hit-test gets a new one.
+            if let existing = flatTable {
+                retiredFlatTables.append(existing)
+                hasRetiredFlatTables = true
+            }
+            table = FlatHitTable()
+            flatTable = table
+            flatTableRef = Unmanaged.passUnretained(table)
+        }
+        table.rebuild(for: self, atEdit: subtreeEditCount)
+        return Unmanaged.passUnretained(table)
+    }
+
+    private func releaseFinishedFlatTables() {
+        retiredFlatTables.removeAll { !$0.isBeingWalked }
+        hasRetiredFlatTables = !retiredFlatTables.isEmpty
     }
 
     /// Hit-testing that reports every surface it checks, in order, to `visit`: for tests and
@@ -317,6 +388,10 @@ public final class Surface {
 
     /// The index over the children as of the last hit-test through this surface: for tests.
     var childIndexForTesting: ChildHitIndex? { childIndex }
+    /// The flat table as of the last hit-test through this surface: for tests.
+    var flatTableForTesting: FlatHitTable? { flatTable }
+    /// Tables kept for walks that were under way when they were replaced: for tests.
+    var retiredFlatTableCountForTesting: Int { retiredFlatTables.count }
 
     // MARK: Bounding boxes
 
@@ -329,12 +404,26 @@ public final class Surface {
     }
 
     private func frameDidChange() {
+        subtreeDidChange()
         recomputeSubtreeBounds()  // the size may have changed
         parent?.childAreaDidChange()
     }
 
     private func ownAreaDidChange() {
+        subtreeDidChange()
         if recomputeSubtreeBounds() { parent?.childAreaDidChange() }
+    }
+
+    /// Raises the edit count of this subtree and every subtree holding it, so that their flat
+    /// tables are stale, even when no bounding box changes (a move inside the parent's box,
+    /// a new stacking order); adds `surfacesAdded` to their surface counts.
+    private func subtreeDidChange(surfacesAdded: Int = 0) {
+        var node: Surface? = self
+        while let current = node {
+            current.subtreeEditCount &+= 1
+            current.subtreeSurfaceCount += surfacesAdded
+            node = current.parent
+        }
     }
 
     private func childAreaDidChange() {

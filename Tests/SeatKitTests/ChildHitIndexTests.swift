@@ -84,7 +84,8 @@ struct ChildHitIndexTests {
         for i in 0..<(ChildHitIndex.gridThreshold - 1) {
             root.addChild(Surface(frame: SurfaceRect(x: Double(i), y: 0, width: 10, height: 10)))
         }
-        _ = root.hitTest(SurfacePoint(x: 1, y: 1))
+        // A tree this small is hit-tested through its flat table; go below it to the index.
+        _ = root.hitTestBelowBounds(SurfacePoint(x: 1, y: 1))
         #expect(root.childIndexForTesting?.usesGrid == false)
     }
 
@@ -132,7 +133,14 @@ struct ChildHitIndexTests {
         #expect(hits > 0)
     }
 
-    @Test func aResponderMayEditTheTreeWhileItsSurfaceIsBeingHitTested() {
+    /// Far-off children at the back, so that the tree is over the flat table's limit and the
+    /// per-parent index is what gets walked (without them, the flat table is).
+    private func padBeyondFlatTable(_ root: Surface, _ padding: Int) {
+        for i in 0..<padding { root.insertChild(Surface(name: "pad\(i)", frame: SurfaceRect(x: 900, y: 90, width: 5, height: 5)), at: 0) }
+    }
+
+    @Test(arguments: [0, FlatHitTable.surfaceLimit])
+    func aResponderMayEditTheTreeWhileItsSurfaceIsBeingHitTested(padding: Int) {
         final class Rearranging: Responder {
             var edit: () -> Void = {}
             func refineHitTest(at point: SurfacePoint, in surface: Surface) -> Bool {
@@ -148,6 +156,7 @@ struct ChildHitIndexTests {
             root.addChild(s)
             children.append(s)
         }
+        padBeyondFlatTable(root, padding)
         let rearranging = Rearranging()
         let top = Surface(name: "top", frame: SurfaceRect(x: 0, y: 0, width: 50, height: 50), responder: rearranging)
         root.addChild(top)
@@ -158,12 +167,13 @@ struct ChildHitIndexTests {
         let p = SurfacePoint(x: 10, y: 10)
         // The walk finishes on the tree as it began: the topmost old sibling under the point.
         #expect(root.hitTest(p) === children[39])
-        #expect(root.children.count == 211)
+        #expect(root.children.count == 211 + padding)
         #expect(root.hitTest(p) === children[39])  // top still refuses
         #expect(root.hitTest(SurfacePoint(x: 501, y: 61)) === SurfaceTests.referenceHit(root, SurfacePoint(x: 501, y: 61)))
     }
 
-    @Test func aHitTestFromInsideAHitTestLeavesTheOuterWalkIntact() {
+    @Test(arguments: [0, FlatHitTable.surfaceLimit])
+    func aHitTestFromInsideAHitTestLeavesTheOuterWalkIntact(padding: Int) {
         final class Reentrant: Responder {
             var inner: () -> Void = {}
             func refineHitTest(at point: SurfacePoint, in surface: Surface) -> Bool {
@@ -180,6 +190,7 @@ struct ChildHitIndexTests {
             root.addChild(s)
             children.append(s)
         }
+        padBeyondFlatTable(root, padding)
         let reentrant = Reentrant()
         let top = Surface(name: "top", frame: SurfaceRect(x: 0, y: 0, width: 50, height: 50), responder: reentrant)
         root.addChild(top)

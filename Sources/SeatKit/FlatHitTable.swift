@@ -1,0 +1,180 @@
+/// A whole small subtree laid out for hit-testing as one array of plain values, walked front
+/// to back in a single loop that touches no `Surface` until it has a candidate.
+///
+/// The recursive hit-test (`Surface.hitTestBelowBounds`) retains objects on every level it
+/// descends (the parent's child index, a lone child), and in trees of ten surfaces those
+/// atomic updates cost more than the arithmetic. This table is what that
+/// recursion would visit, in the order it would visit it, for the surface that owns it (the
+/// one `hitTest(_:)` was called on; its space is level 0):
+///
+/// - an *enter* entry for a surface whose subtree has entries of its own: its frame origin
+///   and its subtree box in its own space. The point one level down is the point at this
+///   entry's level minus the origin; when the box does not hold it, the walk jumps past the
+///   whole subtree (`next`).
+/// - a *candidate* entry, either a surface's own area after its children's entries (origin
+///   zero, box = its bounds), or a surface with nothing hittable below it (origin and subtree
+///   box as for an enter entry). When the box holds the point, the surface is asked
+///   `acceptsInput(at:)` with that point, exactly what the recursion asks it; if it refuses
+///   (input region, `refineHitTest`), the walk goes on.
+///
+/// Children come top first, each subtree before its parent's own area; subtrees with nothing
+/// hittable (hidden, input-disabled, empty) and own areas with an empty input region have no
+/// entries, as the recursion never tests them. Every point is computed as the recursion
+/// computes it, `point − child.frame.origin` one level at a time (the walk keeps one point
+/// per level), and the boxes are the values the recursion compares against, so the answers
+/// are identical to the bit.
+///
+/// The owner marks the table stale through its subtree's edit count, which every change
+/// below it raises; it is rebuilt at the next hit-test in its own storage, so a warm tree
+/// allocates nothing. A table being walked is never rebuilt: when a responder edits the tree
+/// from inside `refineHitTest` and then hit-tests again, the owner starts a new table and
+/// keeps the old one alive until its walk ends; the walk finishes on the tree as it was when
+/// the walk began (only the candidate's own checks read the surface as it is now). The table
+/// owns the surfaces it lists, so none of them can go away under a walk.
+final class FlatHitTable {
+    /// Subtrees of at most this many surfaces (the owner included) are hit-tested through a
+    /// table; larger ones through the per-parent `ChildHitIndex`.
+    static let surfaceLimit = 128
+    /// A subtree in which some surface has this many children is left to the per-parent
+    /// index too: from this many children that index keeps a grid, which beats scanning them.
+    static let childLimit = ChildHitIndex.gridThreshold
+    /// And one deeper than this many levels: a walk keeps one point per level on the stack
+    /// in a buffer of this many (1 KiB, which `withUnsafeTemporaryAllocation` always puts on
+    /// the stack; a fixed size saves the walk sizing it).
+    static let levelLimit = 64
+
+    struct Entry {
+        /// The box the point must lie in, in the surface's own space: one level below
+        /// `level` for an enter entry or a leaf, `level` itself for an own-area entry.
+        var minX, minY, maxX, maxY: Double
+        /// Subtracted from the point at `level` to get the point in the surface's space:
+        /// the frame origin, or zero for an own-area entry.
+        var originX, originY: Double
+        var surface: Unmanaged<Surface>
+        /// Where the walk goes when the box does not hold the point: past the subtree for an
+        /// enter entry, the next entry for a candidate.
+        var next: Int32
+        /// Which level's point this entry reads (0: the owner's space).
+        var level: Int16
+        var isCandidate: Bool
+    }
+
+    /// The owner's subtree edit count when the table was built; stale when they differ.
+    @exclusivity(unchecked) private(set) var builtAtEdit: UInt64 = .max
+    /// False when the last build found the subtree too wide or too deep for a table (see
+    /// `childLimit`, `levelLimit`): the per-parent index serves it until the next edit.
+    @exclusivity(unchecked) private(set) var isUsable = false
+    /// How many hit-tests are walking this table (more than one when a responder hit-tests
+    /// from inside a hit-test).
+    @exclusivity(unchecked) private(set) var walks = 0
+    /// Every surface with an entry, as of the last build: keeps them alive for the walks.
+    @exclusivity(unchecked) private var members: [Surface] = []
+    @exclusivity(unchecked) private var entries = ChildHitIndex.Storage<Entry>()
+
+    deinit { entries.free() }
+
+    var isBeingWalked: Bool { walks > 0 }
+
+    /// Marks the start of a walk and hands out the entries to walk (`topmostHit`); every
+    /// `beginWalk()` must be paired with an `endWalk()`.
+    @inline(__always)
+    func beginWalk() -> ChildHitIndex.Storage<Entry> {
+        walks &+= 1
+        return entries
+    }
+
+    @inline(__always)
+    func endWalk() { walks &-= 1 }
+
+    /// The topmost, deepest surface of the owner's subtree that accepts input at `point` (in
+    /// the owner's space), or `nil`; unretained: the table's members hold it. A static walk
+    /// over entries handed out by `beginWalk()`, so that it runs inline in the caller.
+    @inline(__always)
+    static func topmostHit(in entries: ChildHitIndex.Storage<Entry>, at point: SurfacePoint) -> Unmanaged<Surface>? {
+        let count = entries.count
+        return withUnsafeTemporaryAllocation(of: SurfacePoint.self, capacity: Self.levelLimit) { points -> Unmanaged<Surface>? in
+            let point0 = points.baseAddress!
+            point0.initialize(to: point)
+            var i = 0
+            while i < count {
+                let entry = entries[i]
+                let level = Int(entry.level)
+                let p = point0[level]
+                let local = SurfacePoint(x: p.x - entry.originX, y: p.y - entry.originY)
+                if local.x >= entry.minX && local.y >= entry.minY && local.x < entry.maxX && local.y < entry.maxY {
+                    if !entry.isCandidate {
+                        (point0 + level + 1).initialize(to: local)
+                    } else if entry.surface._withUnsafeGuaranteedRef({ $0.acceptsInput(at: local) }) {
+                        return entry.surface
+                    }
+                    i += 1
+                } else {
+                    i = Int(entry.next)
+                }
+            }
+            return nil
+        }
+    }
+
+    // MARK: Building
+
+    /// Lays out `owner`'s subtree as it is now; `edit` is the owner's subtree edit count.
+    func rebuild(for owner: Surface, atEdit edit: UInt64) {
+        precondition(!isBeingWalked, "a table is not rebuilt while it is walked")
+        members.removeAll(keepingCapacity: true)
+        entries.removeAll()
+        isUsable = appendContents(of: owner, level: 0)
+        if !isUsable {
+            members.removeAll(keepingCapacity: true)
+            entries.removeAll()
+        }
+        builtAtEdit = edit
+    }
+
+    /// The entries for `surface`'s children (top first) and its own area, reading the point
+    /// at `level` (the surface's space). False, leaving a partial table, when a surface has
+    /// `childLimit` children or a subtree is deeper than `levelLimit`.
+    private func appendContents(of surface: Surface, level: Int) -> Bool {
+        let children = surface.children
+        if children.count >= Self.childLimit { return false }
+        var c = children.count
+        while c > 0 {
+            c -= 1
+            let child = children[c]
+            if let box = child.subtreeBounds, !appendSubtree(child, box: box, parentLevel: level) { return false }
+        }
+        if surface.inputRegion?.isEmpty != true {
+            let size = surface.frame.size
+            append(Entry(minX: 0, minY: 0, maxX: size.width, maxY: size.height, originX: 0, originY: 0,
+                         surface: Unmanaged.passUnretained(surface), next: 0, level: Int16(level), isCandidate: true))
+        }
+        return true
+    }
+
+    private func appendSubtree(_ surface: Surface, box: SurfaceRect, parentLevel: Int) -> Bool {
+        members.append(surface)
+        let origin = surface.frame.origin
+        let start = entries.count
+        let hasHittableChildren = surface.children.scanIndex(where: { $0.subtreeBounds != nil }) != nil
+        append(Entry(minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY, originX: origin.x, originY: origin.y,
+                     surface: Unmanaged.passUnretained(surface), next: 0, level: Int16(parentLevel),
+                     isCandidate: !hasHittableChildren))
+        if hasHittableChildren {
+            if parentLevel + 2 > Self.levelLimit { return false }
+            if !appendContents(of: surface, level: parentLevel + 1) { return false }
+            entries[start].next = Int32(entries.count)
+        }
+        return true
+    }
+
+    private func append(_ entry: Entry) {
+        var entry = entry
+        if entry.isCandidate { entry.next = Int32(entries.count + 1) }
+        entries.append(entry)
+    }
+
+    /// The entries as (surface, is candidate, level), in walk order: for tests.
+    var layoutForTesting: [(surface: Surface, isCandidate: Bool, level: Int)] {
+        (0..<entries.count).map { (entries[$0].surface.takeUnretainedValue(), entries[$0].isCandidate, Int(entries[$0].level)) }
+    }
+}
