@@ -117,17 +117,8 @@ struct ChildHitIndexTests {
         _ = sweep()  // the rebuild after a change has grown its storage once
         // Editing the tree may allocate; hit-testing after the edit (which rebuilds the
         // index in its old storage) must not.
-        var allocations: UInt64 = 0
-        var hits = 0
-        for step in 0..<20 {
+        let (allocations, hits) = hitTestAllocationsAfterEdits(root, points, edits: 20) { step in
             mover.frame.origin.x += step.isMultiple(of: 2) ? 3 : -3
-            let before = seatkit_thread_allocations()
-            var i = 0
-            while i < points.count {
-                if root.hitTest(points[i]) != nil { hits += 1 }
-                i += 1
-            }
-            allocations += seatkit_thread_allocations() - before
         }
         #expect(allocations == 0)
         #expect(hits > 0)

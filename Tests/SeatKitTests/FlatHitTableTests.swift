@@ -252,20 +252,11 @@ struct FlatHitTableTests {
         mover.frame.origin.x += 1
         _ = sweep()  // the rebuild after a change has grown its storage once
         #expect(root.flatTableForTesting != nil)
-        var allocations: UInt64 = 0
-        var hits = 0
-        for step in 0..<20 {
-            // Editing may allocate; hit-testing after the edit (which rebuilds the table in
-            // its old storage) must not.
+        // Editing may allocate; hit-testing after the edit (which rebuilds the table in its
+        // old storage) must not.
+        let (allocations, hits) = hitTestAllocationsAfterEdits(root, points, edits: 20) { step in
             mover.frame.origin.x += step.isMultiple(of: 2) ? 3 : -3
             if step.isMultiple(of: 5), let parent = raised.parent { parent.bringToFront(raised) }
-            let before = seatkit_thread_allocations()
-            var i = 0
-            while i < points.count {
-                if root.hitTest(points[i]) != nil { hits += 1 }
-                i += 1
-            }
-            allocations += seatkit_thread_allocations() - before
         }
         #expect(allocations == 0)
         #expect(hits > 0)

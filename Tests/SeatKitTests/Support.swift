@@ -1,3 +1,4 @@
+import AllocationCounter
 import SeatKit
 
 /// A shared, ordered log of what responders were asked.
@@ -191,4 +192,23 @@ struct SeededGenerator: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+}
+
+/// Edits the tree `edits` times with `edit` and hit-tests every point after each edit;
+/// returns the heap allocations of the hit-tests alone (not of the edits) and how many hit.
+func hitTestAllocationsAfterEdits(_ root: Surface, _ points: [SurfacePoint], edits: Int,
+                                  edit: (Int) -> Void) -> (allocations: UInt64, hits: Int) {
+    var allocations: UInt64 = 0
+    var hits = 0
+    for step in 0..<edits {
+        edit(step)
+        let before = seatkit_thread_allocations()
+        var i = 0
+        while i < points.count {
+            if root.hitTest(points[i]) != nil { hits += 1 }
+            i += 1
+        }
+        allocations += seatkit_thread_allocations() - before
+    }
+    return (allocations, hits)
 }
