@@ -8,7 +8,7 @@ public final class Output {
     /// The connector name (`HDMI-A-1`, `DSI-1`): how devices are mapped to it.
     public let name: String
     /// Top-left corner in layout space.
-    public var position: LayoutPoint {
+    @exclusivity(unchecked) public var position: LayoutPoint {
         didSet { router?.outputGeometryDidChange() }
     }
     /// Mode size in pixels, in the panel's native orientation.
@@ -67,6 +67,8 @@ public final class Output {
     deinit {
         // Surfaces that outlive their output are no longer attached to anything.
         root.detachSubtree()
+        // Nor are global recognizers that outlive it.
+        for recognizer in gestureRecognizers { recognizer.output = nil }
     }
 
     /// Size of the output in logical units.

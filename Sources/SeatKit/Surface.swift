@@ -89,14 +89,23 @@ public final class Surface {
     /// Not `weak`: a weakly referenced object moves its reference count to a side table, which
     /// made every retain of a parent surface on the hit-testing path several times slower.
     /// The link is cleared when the parent goes away (see `deinit`), so it never dangles.
-    @exclusivity(unchecked) public private(set) unowned(unsafe) var parent: Surface?
+    @exclusivity(unchecked) public private(set) unowned(unsafe) var parent: Surface? {
+        didSet { parentReference = parent.map(Unmanaged.passUnretained) }
+    }
+    /// `parent`, for walks up the tree that must not retain every ancestor on the way.
+    @exclusivity(unchecked) private var parentReference: Unmanaged<Surface>?
     /// Children, back to front: the last one is on top.
     @exclusivity(unchecked) public private(set) var children: [Surface] = []
     /// The output whose tree holds this surface, while it is attached. Not `weak`, for the
     /// reason `parent` is not: the output's `deinit` detaches its tree, clearing the link.
     @exclusivity(unchecked) public internal(set) unowned(unsafe) var output: Output? {
-        didSet { outputIdentity = output.map(ObjectIdentifier.init) }
+        didSet {
+            outputIdentity = output.map(ObjectIdentifier.init)
+            outputReference = output.map(Unmanaged.passUnretained)
+        }
     }
+    /// `output`, readable without a retain.
+    @exclusivity(unchecked) private var outputReference: Unmanaged<Output>?
     /// `output`'s identity, readable without touching the output.
     @exclusivity(unchecked) private(set) var outputIdentity: ObjectIdentifier?
 
@@ -168,6 +177,8 @@ public final class Surface {
             children[i].detachSubtree()
             i += 1
         }
+        // Recognizers that outlive the surface (someone else holds them) are detached.
+        for recognizer in gestureRecognizers { recognizer.surface = nil }
     }
 
     /// This surface's bounds in its own space: origin zero, size of the frame.
@@ -249,15 +260,20 @@ public final class Surface {
 
     /// This surface's origin in layout space, or `nil` when detached.
     public var layoutOrigin: LayoutPoint? {
-        guard let output else { return nil }
-        var x = 0.0, y = 0.0
-        var node: Surface? = self
+        guard let outputReference else { return nil }
+        // A walk up the tree that calls nothing: no ancestor can go away under it, so none is
+        // retained (touch and pointer events ask for this on every event).
+        var x = frame.origin.x, y = frame.origin.y
+        var node = parentReference
         while let current = node {
-            x += current.frame.origin.x
-            y += current.frame.origin.y
-            node = current.parent
+            current._withUnsafeGuaranteedRef {
+                x += $0.frame.origin.x
+                y += $0.frame.origin.y
+                node = $0.parentReference
+            }
         }
-        return LayoutPoint(x: output.position.x + x, y: output.position.y + y)
+        let position = outputReference._withUnsafeGuaranteedRef { $0.position }
+        return LayoutPoint(x: position.x + x, y: position.y + y)
     }
 
     /// Converts a layout-space point into this surface's space; `nil` when detached.

@@ -1,36 +1,36 @@
 /// One finger from down to up or cancel: the surface it is bound to and every responder
 /// that has seen it. Pooled by the router, so a warm router allocates none.
 final class TouchSequence {
-    var id = TouchID(0)
-    var device = DeviceID(0)
+    @exclusivity(unchecked) var id = TouchID(0)
+    @exclusivity(unchecked) var device = DeviceID(0)
     /// The hit-test surface at touch down; `nil` when the finger landed on no surface, and
     /// the touch goes straight to the delegate.
-    var surface: Surface?
-    var output: Output?
-    var startLocation = LayoutPoint.zero
-    var startTime = Timestamp.zero
-    var location = LayoutPoint.zero
+    @exclusivity(unchecked) var surface: Surface?
+    @exclusivity(unchecked) var output: Output?
+    @exclusivity(unchecked) var startLocation = LayoutPoint.zero
+    @exclusivity(unchecked) var startTime = Timestamp.zero
+    @exclusivity(unchecked) var location = LayoutPoint.zero
     /// Every chain link that was asked about this touch; cancel goes to each of them.
-    var seen: [ChainLink] = []
-    var beganPending = false
-    var movedPending = false
-    var endedPending = false
+    @exclusivity(unchecked) var seen: [ChainLink] = []
+    @exclusivity(unchecked) var beganPending = false
+    @exclusivity(unchecked) var movedPending = false
+    @exclusivity(unchecked) var endedPending = false
     /// Ended or cancelled; waiting to be returned to the pool.
-    var finished = false
+    @exclusivity(unchecked) var finished = false
     /// Marks the sequence as grouped in the current delivery pass.
-    var mark: UInt64 = 0
+    @exclusivity(unchecked) var mark: UInt64 = 0
     /// The recognizers taking part (pooled by the router); `nil` when none does.
-    var arena: GestureArena?
+    @exclusivity(unchecked) var arena: GestureArena?
     /// A recognizer took the touch: responders see none of its later phases.
-    var taken = false
+    @exclusivity(unchecked) var taken = false
     /// Phases waiting in the router's held queue; while any waits, later phases wait too.
-    var heldCount = 0
+    @exclusivity(unchecked) var heldCount = 0
     /// Kept from the responders in the current delivery pass (held or taken).
-    var withheld = false
+    @exclusivity(unchecked) var withheld = false
     /// The finger is up, though its ended phase may still be held back.
-    var upReceived = false
+    @exclusivity(unchecked) var upReceived = false
     /// Scratch flag of the held-queue flush: an earlier phase of this touch stays held.
-    var flushBlocked = false
+    @exclusivity(unchecked) var flushBlocked = false
 
     init() { seen.reserveCapacity(8) }
 

@@ -11,7 +11,7 @@ final class GestureArena {
         var isCurrent: Bool { recognizer.generation == generation }
     }
 
-    var entries: [Entry] = []
+    @exclusivity(unchecked) var entries: [Entry] = []
 
     init() { entries.reserveCapacity(8) }
 

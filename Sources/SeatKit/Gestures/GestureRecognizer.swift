@@ -123,43 +123,47 @@ extension GestureRecognizerDelegate {
 /// makes them deterministic. All on the event loop's thread.
 open class GestureRecognizer {
     /// A name for traces.
-    public var name: String
+    @exclusivity(unchecked) public var name: String
     /// The surface it is attached to; `nil` for an output's recognizer or a detached one.
-    public internal(set) weak var surface: Surface?
-    /// The output it is attached to as a global recognizer, if it is.
-    public internal(set) weak var output: Output?
+    /// Not `weak` (a weakly referenced surface pays the runtime's slow path on every retain,
+    /// and touches retain their surfaces on every event): the surface clears it when the
+    /// recognizer is removed or the surface goes away.
+    @exclusivity(unchecked) public internal(set) unowned(unsafe) var surface: Surface?
+    /// The output it is attached to as a global recognizer, if it is. Cleared by the output
+    /// as `surface` is by the surface.
+    @exclusivity(unchecked) public internal(set) unowned(unsafe) var output: Output?
     public weak var delegate: (any GestureRecognizerDelegate)?
     /// A disabled recognizer joins no new touches; disabling one in progress does not stop it.
-    public var isEnabled = true
+    @exclusivity(unchecked) public var isEnabled = true
     /// On recognition, withdraw its touches from the responders (they get `touchesCancelled`
     /// if they saw them; for client surfaces that becomes `wl_touch.cancel`). Default: `true`.
-    public var cancelsTouchesInView = true
+    @exclusivity(unchecked) public var cancelsTouchesInView = true
     /// Hold `touchesBegan` (and every later phase) back from the responders while this
     /// recognizer is `.possible`. Default: `false`.
-    public var delaysTouchesBegan = false
+    @exclusivity(unchecked) public var delaysTouchesBegan = false
     /// Hold `touchesEnded` back from the responders while this recognizer is `.possible`
     /// (a tap waiting for its second tap). Default: `true`, as in UIKit.
-    public var delaysTouchesEnded = true
+    @exclusivity(unchecked) public var delaysTouchesEnded = true
     /// Sent when the gesture is recognized (a discrete one) or ends (a continuous one): to
     /// the attached surface's responder if it can perform it, else up the chain from the first
     /// responder (see ``Router/sendAction(_:to:)``).
-    public var action: Action?
+    @exclusivity(unchecked) public var action: Action?
 
-    var storedState = GestureRecognizerState.possible
+    @exclusivity(unchecked) var storedState = GestureRecognizerState.possible
     /// A recognition waiting for recognizers it requires to fail.
-    var pendingState: GestureRecognizerState?
-    var failureRequirements: [GestureRecognizer] = []
-    var targets: [(GestureRecognizer) -> Void] = []
-    var timers: [TimerToken] = []
+    @exclusivity(unchecked) var pendingState: GestureRecognizerState?
+    @exclusivity(unchecked) var failureRequirements: [GestureRecognizer] = []
+    @exclusivity(unchecked) var targets: [(GestureRecognizer) -> Void] = []
+    @exclusivity(unchecked) var timers: [TimerToken] = []
     /// The touches it follows, in layout space, updated before each touch method is called.
-    public internal(set) var touches: [TouchPoint] = []
+    @exclusivity(unchecked) public internal(set) var touches: [TouchPoint] = []
     /// Bumped at every reset, so arenas of earlier gestures stop counting this recognizer.
-    var generation: UInt64 = 0
+    @exclusivity(unchecked) var generation: UInt64 = 0
     /// Has seen input since its last reset.
-    var isEngaged = false
+    @exclusivity(unchecked) var isEngaged = false
     /// Follows a touchpad gesture or a pointer press that has not ended.
-    var followsPointerOrTouchpad = false
-    var passMark: UInt64 = 0
+    @exclusivity(unchecked) var followsPointerOrTouchpad = false
+    @exclusivity(unchecked) var passMark: UInt64 = 0
 
     public init(name: String) {
         self.name = name
@@ -249,7 +253,7 @@ open class GestureRecognizer {
     /// Layout units per millimetre for the device of the first touch of the current
     /// gesture, measured when it went down (see ``unitsPerMillimetre(for:)``): what the
     /// built-ins multiply their millimetre thresholds by.
-    public internal(set) var layoutUnitsPerMillimetre = Router.defaultFallbackDotsPerInch / 25.4
+    @exclusivity(unchecked) public internal(set) var layoutUnitsPerMillimetre = Router.defaultFallbackDotsPerInch / 25.4
 
     /// Layout units per millimetre for `touch`'s device on this recognizer's output, or the
     /// router's fallback (see ``Router/fallbackDotsPerInch``).

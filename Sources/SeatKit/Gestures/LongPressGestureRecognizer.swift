@@ -6,10 +6,10 @@
 /// fingers was reached, plus ``minimumPressDuration``, on the router's clock: under a
 /// ``VirtualClock`` it begins exactly then.
 public final class LongPressGestureRecognizer: GestureRecognizer {
-    public var minimumPressDuration: TimeSpan
-    public var numberOfTouchesRequired: Int
+    @exclusivity(unchecked) public var minimumPressDuration: TimeSpan
+    @exclusivity(unchecked) public var numberOfTouchesRequired: Int
     /// How far a finger may move before the press begins, in millimetres.
-    public var allowableMovement: Double
+    @exclusivity(unchecked) public var allowableMovement: Double
     /// The fingers' centroid, in layout space.
     public var location: LayoutPoint { centroid }
 

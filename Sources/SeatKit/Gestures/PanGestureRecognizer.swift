@@ -5,17 +5,17 @@
 /// ``translation`` and ``velocity`` are in layout units (and per second); fingers joining or
 /// leaving do not make the translation jump.
 public final class PanGestureRecognizer: GestureRecognizer {
-    public var minimumNumberOfTouches: Int
-    public var maximumNumberOfTouches: Int
+    @exclusivity(unchecked) public var minimumNumberOfTouches: Int
+    @exclusivity(unchecked) public var maximumNumberOfTouches: Int
     /// Movement of the centroid before the pan begins, in millimetres.
-    public var minimumDistance: Double
+    @exclusivity(unchecked) public var minimumDistance: Double
     /// Movement of the fingers' centroid since they went down, in layout units.
-    public private(set) var translation = Vector.zero
+    @exclusivity(unchecked) public private(set) var translation = Vector.zero
     /// Velocity of the centroid, in layout units per second; at the end, the velocity the
     /// fingers lifted with (zero if they rested over 100 ms first).
-    public private(set) var velocity = Vector.zero
-    private var tracker = VelocityTracker()
-    private var lastCentroid = LayoutPoint.zero
+    @exclusivity(unchecked) public private(set) var velocity = Vector.zero
+    @exclusivity(unchecked) private var tracker = VelocityTracker()
+    @exclusivity(unchecked) private var lastCentroid = LayoutPoint.zero
 
     public init(name: String = "pan", minimumTouches: Int = 1, maximumTouches: Int = .max, minimumDistance: Double = 3) {
         precondition(minimumTouches >= 1 && maximumTouches >= minimumTouches, "bad touch counts")

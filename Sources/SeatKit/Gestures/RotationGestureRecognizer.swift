@@ -3,14 +3,14 @@
 /// than two remain).
 public final class RotationGestureRecognizer: GestureRecognizer {
     /// Turn before the rotation begins, in radians.
-    public var minimumAngle: Double
+    @exclusivity(unchecked) public var minimumAngle: Double
     /// Turn since the fingers went down, in radians, clockwise positive (layout space has y
     /// down, so clockwise on screen).
-    public private(set) var rotation = 0.0
+    @exclusivity(unchecked) public private(set) var rotation = 0.0
     /// Radians per second.
-    public private(set) var velocity = 0.0
-    private var lastAngle: Double?
-    private var lastTime = Timestamp.zero
+    @exclusivity(unchecked) public private(set) var velocity = 0.0
+    @exclusivity(unchecked) private var lastAngle: Double?
+    @exclusivity(unchecked) private var lastTime = Timestamp.zero
 
     public init(name: String = "rotation", minimumAngle: Double = 0.07) {
         self.minimumAngle = minimumAngle

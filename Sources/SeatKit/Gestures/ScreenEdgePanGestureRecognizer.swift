@@ -15,18 +15,18 @@ public final class ScreenEdgePanGestureRecognizer: GestureRecognizer {
         public static let all: Edges = [.left, .right, .top, .bottom]
     }
 
-    public var edges: Edges
+    @exclusivity(unchecked) public var edges: Edges
     /// Depth of the zone along each edge where the finger must land, in millimetres.
-    public var edgeWidth: Double
+    @exclusivity(unchecked) public var edgeWidth: Double
     /// Inward travel before it begins, in millimetres.
-    public var minimumDistance: Double
+    @exclusivity(unchecked) public var minimumDistance: Double
     /// The edge the finger started from.
-    public private(set) var startEdge: Edges = []
+    @exclusivity(unchecked) public private(set) var startEdge: Edges = []
     /// Movement since touch down, in layout units.
-    public private(set) var translation = Vector.zero
+    @exclusivity(unchecked) public private(set) var translation = Vector.zero
     /// Layout units per second.
-    public private(set) var velocity = Vector.zero
-    private var tracker = VelocityTracker()
+    @exclusivity(unchecked) public private(set) var velocity = Vector.zero
+    @exclusivity(unchecked) private var tracker = VelocityTracker()
 
     public init(name: String = "edge-pan", edges: Edges = .left, edgeWidth: Double = 5, minimumDistance: Double = 5) {
         self.edges = edges

@@ -16,14 +16,14 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
         public static let down = Direction(rawValue: 1 << 3)
     }
 
-    public var direction: Direction
-    public var numberOfTouchesRequired: Int
+    @exclusivity(unchecked) public var direction: Direction
+    @exclusivity(unchecked) public var numberOfTouchesRequired: Int
     /// Travel needed, in millimetres.
-    public var minimumDistance: Double
-    public var maximumDuration: TimeSpan
+    @exclusivity(unchecked) public var minimumDistance: Double
+    @exclusivity(unchecked) public var maximumDuration: TimeSpan
     /// The direction recognized.
-    public private(set) var recognizedDirection: Direction = []
-    private var startTime = Timestamp.zero
+    @exclusivity(unchecked) public private(set) var recognizedDirection: Direction = []
+    @exclusivity(unchecked) private var startTime = Timestamp.zero
 
     public init(name: String = "swipe", direction: Direction = .right, touches: Int = 1,
                 minimumDistance: Double = 15, maximumDuration: TimeSpan = .milliseconds(400)) {

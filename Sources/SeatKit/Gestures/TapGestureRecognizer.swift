@@ -6,20 +6,20 @@
 /// previous tap's last finger up. For "a tap but not a double tap", make the single tap
 /// ``GestureRecognizer/require(toFail:)`` the double tap.
 public final class TapGestureRecognizer: GestureRecognizer {
-    public var numberOfTapsRequired: Int
-    public var numberOfTouchesRequired: Int
+    @exclusivity(unchecked) public var numberOfTapsRequired: Int
+    @exclusivity(unchecked) public var numberOfTouchesRequired: Int
     /// How far each finger may move from its touch-down point, in millimetres (see
     /// ``Router/unitsPerMillimetre(device:at:)``).
-    public var allowableMovement: Double
+    @exclusivity(unchecked) public var allowableMovement: Double
     /// Longest time from one tap's last finger up to the next tap's first finger down.
-    public var maximumTapInterval: TimeSpan
+    @exclusivity(unchecked) public var maximumTapInterval: TimeSpan
     /// Longest time a tap's fingers may stay down.
-    public var maximumPressDuration: TimeSpan
+    @exclusivity(unchecked) public var maximumPressDuration: TimeSpan
     /// Taps completed in the current sequence.
-    public private(set) var tapCount = 0
+    @exclusivity(unchecked) public private(set) var tapCount = 0
     /// Where the last tap's fingers were when they lifted (their centroid), in layout space.
-    public private(set) var location = LayoutPoint.zero
-    private var touchesInThisTap = 0
+    @exclusivity(unchecked) public private(set) var location = LayoutPoint.zero
+    @exclusivity(unchecked) private var touchesInThisTap = 0
 
     public init(name: String = "tap", taps: Int = 1, touches: Int = 1, allowableMovement: Double = 5,
                 maximumTapInterval: TimeSpan = .milliseconds(300), maximumPressDuration: TimeSpan = .milliseconds(500)) {

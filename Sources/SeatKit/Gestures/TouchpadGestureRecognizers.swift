@@ -6,9 +6,9 @@
 /// on an output, while the pointer is on it), before the focus's responders; the implicit
 /// pointer grab decides the focus, so it respects that grab.
 public final class TouchpadSwipeGestureRecognizer: GestureRecognizer {
-    public var numberOfFingers: Int
+    @exclusivity(unchecked) public var numberOfFingers: Int
     /// Sum of the (accelerated) deltas since the begin, in layout units.
-    public private(set) var translation = Vector.zero
+    @exclusivity(unchecked) public private(set) var translation = Vector.zero
 
     public init(name: String = "touchpad-swipe", fingers: Int = 3) {
         self.numberOfFingers = fingers
@@ -33,9 +33,9 @@ public final class TouchpadSwipeGestureRecognizer: GestureRecognizer {
 /// begin) and ``rotation`` the sum of its updates, in degrees clockwise.
 public final class TouchpadPinchGestureRecognizer: GestureRecognizer {
     /// Fewest fingers accepted (libinput pinches with two or more).
-    public var minimumFingers: Int
-    public private(set) var scale = 1.0
-    public private(set) var rotation = 0.0
+    @exclusivity(unchecked) public var minimumFingers: Int
+    @exclusivity(unchecked) public private(set) var scale = 1.0
+    @exclusivity(unchecked) public private(set) var rotation = 0.0
 
     public init(name: String = "touchpad-pinch", minimumFingers: Int = 2) {
         self.minimumFingers = minimumFingers
@@ -63,9 +63,9 @@ public final class TouchpadPinchGestureRecognizer: GestureRecognizer {
 /// (discrete: recognized when libinput ends the hold normally after at least
 /// ``minimumDuration``; a hold that libinput cancels, because the fingers moved, fails).
 public final class TouchpadHoldGestureRecognizer: GestureRecognizer {
-    public var numberOfFingers: Int
-    public var minimumDuration: TimeSpan
-    private var beganAt: Timestamp?
+    @exclusivity(unchecked) public var numberOfFingers: Int
+    @exclusivity(unchecked) public var minimumDuration: TimeSpan
+    @exclusivity(unchecked) private var beganAt: Timestamp?
 
     public init(name: String = "touchpad-hold", fingers: Int = 1, minimumDuration: TimeSpan = .milliseconds(0)) {
         self.numberOfFingers = fingers

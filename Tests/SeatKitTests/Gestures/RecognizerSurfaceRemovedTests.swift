@@ -17,6 +17,37 @@ import SeatKit
         return (rig, sheet, pan)
     }
 
+    @Test func aRecognizerThatOutlivesItsSurfaceOrOutputForgetsIt() {
+        // The recognizer's links to its host do not own it and are not weak: the host clears
+        // them as it goes away, so a recognizer kept by someone else never points at a freed
+        // surface or output.
+        let onSurface = PanGestureRecognizer()
+        let global = SwipeGestureRecognizer()
+        do {
+            let rig = GestureRig()
+            let sheet = rig.surface("sheet", 0, 0, 1000, 1000)
+            sheet.addGestureRecognizer(onSurface)
+            rig.output.addGestureRecognizer(global)
+            rig.down(1, 100, 100)
+            rig.move(1, 300, 100)
+            #expect(onSurface.surface === sheet)
+            #expect(global.output === rig.output)
+            sheet.removeFromParent()
+        }
+        #expect(onSurface.surface == nil)
+        #expect(onSurface.router == nil)
+        #expect(global.output == nil)
+        #expect(global.router == nil)
+        // Reusable elsewhere.
+        let rig = GestureRig()
+        let other = rig.surface("other", 0, 0, 1000, 1000)
+        other.addGestureRecognizer(onSurface)
+        rig.watch(onSurface)
+        rig.down(1, 100, 100)
+        rig.move(1, 300, 100)
+        #expect(onSurface.state == .began)
+    }
+
     @Test func aPanInProgressIsCancelledAndReset() {
         let (rig, sheet, pan) = sheetPannedByOneFinger()
         #expect(pan.state == .began)
