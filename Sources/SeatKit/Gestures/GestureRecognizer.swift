@@ -121,6 +121,11 @@ extension GestureRecognizerDelegate {
 /// programmer error. Locations given to recognizers are in layout space (``TouchPoint/location``).
 /// Time-based recognizers use ``schedule(at:_:)``: the router's clock, so a virtual clock
 /// makes them deterministic. All on the event loop's thread.
+///
+/// The stored properties skip Swift's runtime exclusivity check (`@exclusivity(unchecked)`):
+/// every touch event reads them, the check cost as much as the recognizer's own work, and one
+/// thread uses a recognizer. A subclass should not pass one of them `inout` to code that reads
+/// it again meanwhile; nothing will catch that at run time.
 open class GestureRecognizer {
     /// A name for traces.
     @exclusivity(unchecked) public var name: String
