@@ -5,10 +5,10 @@ extension Router {
         var keyEvent = KeyEvent(time: event.time, device: event.device, keycode: keycode, state: state)
         // The interpreter sees every key, consumed or not, so modifiers never drift.
         if let interpreterCall = interpreterCallReference {
-            isInterpreting = true
+            interpretations += 1
             interpreterCall._withUnsafeGuaranteedRef { $0.interpret(&keyEvent) }
-            isInterpreting = false
-            if !formerInterpreterCalls.isEmpty { formerInterpreterCalls.removeAll() }
+            interpretations -= 1
+            if interpretations == 0, !formerInterpreterCalls.isEmpty { formerInterpreterCalls.removeAll() }
         }
         switch state {
         case .pressed:

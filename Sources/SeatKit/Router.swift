@@ -37,7 +37,7 @@ public final class Router {
             interpreterCall = keyInterpreter.map { KeyInterpreterCall.make($0) }
             interpreterCallReference = interpreterCall.map(Unmanaged.passUnretained)
             // Replaced from inside its own `interpret`: it must outlive that call.
-            if isInterpreting, let old { formerInterpreterCalls.append(old) }
+            if interpretations > 0, let old { formerInterpreterCalls.append(old) }
             if let oldValue, oldValue !== keyInterpreter { oldValue.detached(from: self) }
         }
     }
@@ -45,7 +45,8 @@ public final class Router {
     /// release (see ``KeyInterpreterCall``).
     @exclusivity(unchecked) private var interpreterCall: KeyInterpreterCall?
     @exclusivity(unchecked) var interpreterCallReference: Unmanaged<KeyInterpreterCall>?
-    @exclusivity(unchecked) var isInterpreting = false
+    /// Calls to the interpreter under way (more than one if an interpreter injects a key).
+    @exclusivity(unchecked) var interpretations = 0
     @exclusivity(unchecked) var formerInterpreterCalls: [KeyInterpreterCall] = []
     /// Receives every routing decision; `nil` (the default) costs nothing.
     @exclusivity(unchecked) public var trace: (any TraceSink)?
