@@ -255,13 +255,13 @@ public final class Router {
     /// The link after `link`: the responder's own choice, starting from the default. A
     /// surface detached mid-walk goes on to `formerOutput` (the output its walk started on),
     /// if that output is still in the layout, else to the delegate.
-    func nextLink(after link: ChainLink, responder: (any Responder)?, formerOutput: ObjectIdentifier?) -> ChainLink? {
+    func nextLink(after link: ChainLink, responder: (any Responder)?, formerOutput: Unmanaged<Output>?) -> ChainLink? {
         let defaultNext: ChainLink?
         switch link {
         case .surface(let s):
             if s.isAttached, let parent = s.parent {
                 defaultNext = .surface(parent)
-            } else if let o = s.output ?? layout.outputs.first(where: { ObjectIdentifier($0) == formerOutput }) {
+            } else if let o = s.output ?? layout.outputs.first(where: { formerOutput?.toOpaque() == Unmanaged.passUnretained($0).toOpaque() }) {
                 defaultNext = .output(o)
             } else {
                 defaultNext = .delegate
@@ -305,9 +305,9 @@ public final class Router {
             return walkChain(on: .delegate, target: target, kind: kind, formerOutput: nil, steps: 0,
                              stopIf: shouldStop, ask)
         }
-        // Only an identity: needed just when the surface is removed mid-walk, and then only
-        // if the output is still in the layout.
-        let formerOutput = surface.outputIdentity
+        // Used only as an identity, and only when the surface is removed mid-walk: the walk
+        // goes on to that output if it is still in the layout (it may have gone meanwhile).
+        let formerOutput = surface.outputReference
         if shouldStop() { return false }
         return surface.withResponder { responder in
             let result = ask(responder, ResponderContext(router: self, surface: surface, target: target))
@@ -322,7 +322,7 @@ public final class Router {
     /// that the common case (the first responder handles it) builds no ``ChainLink``.
     @inline(never)
     func walkChain(after surface: Surface, responder: any Responder, target: Surface?, kind: RoutedEventKind,
-                   formerOutput: ObjectIdentifier?, stopIf shouldStop: () -> Bool,
+                   formerOutput: Unmanaged<Output>?, stopIf shouldStop: () -> Bool,
                    _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
         guard let next = nextLink(after: .surface(surface), responder: responder, formerOutput: formerOutput) else {
             return false
@@ -332,7 +332,7 @@ public final class Router {
     }
 
     /// Walks the chain from `start`, a link reached after `steps` others.
-    func walkChain(on start: ChainLink, target: Surface?, kind: RoutedEventKind, formerOutput: ObjectIdentifier?,
+    func walkChain(on start: ChainLink, target: Surface?, kind: RoutedEventKind, formerOutput: Unmanaged<Output>?,
                    steps stepsBefore: Int, stopIf shouldStop: () -> Bool,
                    _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
         var link: ChainLink? = start

@@ -99,15 +99,11 @@ public final class Surface {
     /// The output whose tree holds this surface, while it is attached. Not `weak`, for the
     /// reason `parent` is not: the output's `deinit` detaches its tree, clearing the link.
     @exclusivity(unchecked) public internal(set) unowned(unsafe) var output: Output? {
-        didSet {
-            outputIdentity = output.map(ObjectIdentifier.init)
-            outputReference = output.map(Unmanaged.passUnretained)
-        }
+        didSet { outputReference = output.map(Unmanaged.passUnretained) }
     }
-    /// `output`, readable without a retain.
-    @exclusivity(unchecked) private var outputReference: Unmanaged<Output>?
-    /// `output`'s identity, readable without touching the output.
-    @exclusivity(unchecked) private(set) var outputIdentity: ObjectIdentifier?
+    /// `output`, readable without a retain; also its identity for walks that must not touch
+    /// an output that may have gone.
+    @exclusivity(unchecked) private(set) var outputReference: Unmanaged<Output>?
 
     /// Recognizers that see the touches of this subtree (and touchpad gestures while the
     /// pointer focus is in it) before its responders, in the order added.

@@ -140,6 +140,27 @@ struct KeyboardRoutingTests {
         #expect(successor.keysyms.count == 1)
     }
 
+    @Test func aFirstResponderRemovedMidKeyWalksOnToItsFormerOutputIfThatOutputIsStillThere() {
+        // Removed, the field has no parent and no output; the walk remembers the output it
+        // started on and goes there, unless that output left the layout too.
+        for outputRemoved in [false, true] {
+            let h = Harness()
+            h.output.responder = RecordingResponder("output", log: h.log)
+            let window = h.surface("window", 0, 0, 500, 500, handles: ["keyDown"])
+            let field = Surface(name: "field", frame: SurfaceRect(x: 0, y: 0, width: 100, height: 20),
+                                responder: SelfRemovingResponder())
+            window.addChild(field)
+            #expect(h.router.becomeFirstResponder(field))
+            if outputRemoved {
+                (field.responder as! SelfRemovingResponder).alsoRemoving = (h.router, h.output)
+            }
+            h.log.clear()
+            h.key(30, .pressed)
+            let expected = outputRemoved ? ["delegate.keyDown"] : ["output.keyDown", "delegate.keyDown"]
+            #expect(h.log.entries == expected, "output removed: \(outputRemoved)")
+        }
+    }
+
     @Test func anInterpreterReplacedFromInsideItsOwnCallLivesUntilTheCallReturns() {
         let h = Harness()
         let recorder = KeysymRecorder()
@@ -224,10 +245,13 @@ final class SelfRemovingResponder: Responder {
     var surfaceOutlivedItsRemoval: Bool?
     /// Whether the router held the surface then (optimized builds rely on that alone).
     var routerHeldTheSurface: Bool?
+    /// Also takes this output out of this router's layout.
+    var alsoRemoving: (Router, Output)?
     var canBecomeFirstResponder: Bool { true }
     func keyDown(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
         weak var surface = context.surface
         surface?.removeFromParent()
+        if let (router, output) = alsoRemoving { router.removeOutput(output) }
         surfaceOutlivedItsRemoval = surface != nil
         routerHeldTheSurface = context.router.formerFirstResponders.contains { $0 === surface }
         return .notHandled
