@@ -56,10 +56,6 @@ public final class Keyboard: KeyInterpreter {
     /// Where the last key press left its compose sequence: `.composing` after a dead key,
     /// `.composed` on the key that completed it, `.cancelled` on the key that broke it off.
     @exclusivity(unchecked) public private(set) var composeStatus: ComposeStatus = .nothing
-    /// The modifiers in effect and their serialized masks, as of the last update that
-    /// changed anything (``KeyboardState/modifiers`` and ``KeyboardState/modifierMasks``).
-    @exclusivity(unchecked) public private(set) var modifiers: KeyModifiers = []
-    @exclusivity(unchecked) public private(set) var modifierMasks = ModifierMasks()
     /// The keys held now (evdev keycodes), in press order.
     @exclusivity(unchecked) public private(set) var pressedKeys: [UInt32] = []
 
@@ -97,7 +93,6 @@ public final class Keyboard: KeyInterpreter {
         self.compose = compose.map { ComposeState(table: $0) }
         self.keyRepeat = keyRepeat
         pressedKeys.reserveCapacity(16)
-        refreshModifiers()
     }
 
     deinit {
@@ -129,38 +124,25 @@ public final class Keyboard: KeyInterpreter {
             let produced = state.keysymAndText(evdevKeycode: keycode)
             event.keysym = produced.keysym
             event.baseKeysym = state.keymap.baseKeysym(evdevKeycode: keycode)
-            event.modifiers = modifiers
+            event.modifiers = state.modifiers
             switch event.state {
             case .pressed:
                 event.text = produced.text
                 if let compose { runCompose(compose, on: &event) }
-                noteChanges(state.update(evdevKeycode: keycode, direction: .down))
+                lastChanges = state.update(evdevKeycode: keycode, direction: .down)
                 if indexOfPressedKey(keycode) == nil { pressedKeys.append(keycode) }
                 if state.keymap.repeats(evdevKeycode: keycode) { startRepeating(keycode, device: event.device, at: event.time) }
             case .released:
                 event.text = ""
-                noteChanges(state.update(evdevKeycode: keycode, direction: .up))
+                lastChanges = state.update(evdevKeycode: keycode, direction: .up)
                 if let index = indexOfPressedKey(keycode) { pressedKeys.remove(at: index) }
                 if repeatingKey == keycode { repeatingKey = nil }
             case .repeated:
                 event.text = produced.text
                 lastChanges = []
             }
-            event.modifierMasks = modifierMasks
+            event.modifierMasks = state.modifierMasks
         }
-    }
-
-    /// Records what an update changed, and refreshes the modifiers a key event carries when
-    /// they did change: most keys change nothing, and then asking xkbcommon again is waste.
-    @inline(__always)
-    private func noteChanges(_ changes: KeyboardStateChanges) {
-        lastChanges = changes
-        if !changes.isEmpty { refreshModifiers() }
-    }
-
-    private func refreshModifiers() {
-        modifiers = state.modifiers
-        modifierMasks = state.modifierMasks
     }
 
     /// A plain loop: `firstIndex(of:)` and `contains` allocate in unoptimized builds.
@@ -200,7 +182,7 @@ public final class Keyboard: KeyInterpreter {
     @discardableResult
     public func switchLayout(to index: UInt32) -> KeyboardStateChanges {
         precondition(index < keymap.layoutCount, "layout \(index) does not exist in a keymap of \(keymap.layoutCount)")
-        noteChanges(state.lockLayout(index))
+        lastChanges = state.lockLayout(index)
         return lastChanges
     }
 
@@ -223,7 +205,7 @@ public final class Keyboard: KeyInterpreter {
         state = fresh
         compose?.reset()
         composeStatus = .nothing
-        noteChanges(KeyboardStateChanges(rawValue: 0x1ff))
+        lastChanges = KeyboardStateChanges(rawValue: 0x1ff)
         if !unchanged { keymapDidChange?(self) }
     }
 

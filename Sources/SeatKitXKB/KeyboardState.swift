@@ -46,8 +46,9 @@ public enum KeyDirection: Sendable, Hashable { case down, up }
 ///
 /// What a key produces depends only on the keymap and on the modifier and layout state, and
 /// xkbcommon reports every change of those from each update. So ``keysymAndText(evdevKeycode:)``
-/// remembers each key's keysym and text until the next update that changes anything: typing
-/// letters under one set of modifiers asks xkbcommon once per key, not once per press.
+/// remembers each key's keysym and text, and ``modifiers`` and ``modifierMasks`` their values,
+/// until the next update that changes anything: typing letters under one set of modifiers
+/// asks xkbcommon once per key, not once per press.
 public final class KeyboardState {
     public let keymap: Keymap
     let handle: OpaquePointer
@@ -155,14 +156,38 @@ public final class KeyboardState {
 
     /// The serialized state `wl_keyboard.modifiers` carries: depressed, latched and locked
     /// modifier masks and the effective layout.
+    /// Read from xkbcommon once per state generation, like what keys produce.
     public var modifierMasks: ModifierMasks {
-        ModifierMasks(depressed: XKB.depressedModifiers(handle), latched: XKB.latchedModifiers(handle),
-                      locked: XKB.lockedModifiers(handle), group: XKB.effectiveLayout(handle))
+        @inline(__always) get {
+            refreshModifiersIfStale()
+            return rememberedMasks
+        }
     }
 
     /// The modifiers in effect (depressed, latched or locked).
     public var modifiers: KeyModifiers {
-        keymap.modifiers(fromMask: XKB.effectiveModifiers(handle))
+        @inline(__always) get {
+            refreshModifiersIfStale()
+            return rememberedModifiers
+        }
+    }
+
+    @exclusivity(unchecked) private var rememberedMasks = ModifierMasks()
+    @exclusivity(unchecked) private var rememberedModifiers: KeyModifiers = []
+    /// The generation `rememberedMasks` and `rememberedModifiers` were read at (0: never).
+    @exclusivity(unchecked) private var modifiersGeneration: UInt64 = 0
+
+    @inline(__always)
+    private func refreshModifiersIfStale() {
+        if modifiersGeneration != generation { readModifiers() }
+    }
+
+    @inline(never)
+    private func readModifiers() {
+        rememberedMasks = ModifierMasks(depressed: XKB.depressedModifiers(handle), latched: XKB.latchedModifiers(handle),
+                                        locked: XKB.lockedModifiers(handle), group: XKB.effectiveLayout(handle))
+        rememberedModifiers = keymap.modifiers(fromMask: XKB.effectiveModifiers(handle))
+        modifiersGeneration = generation
     }
 
     /// The effective layout (0-based group index).
