@@ -44,30 +44,60 @@ public enum KeyDirection: Sendable, Hashable { case down, up }
 /// Keycodes are evdev keycodes. Once warm, no call allocates (``text(evdevKeycode:)``
 /// returns a small string for the few bytes a key types).
 ///
-/// What a key produces depends only on the keymap and on the modifier and layout state, and
-/// xkbcommon reports every change of those from each update. So ``keysymAndText(evdevKeycode:)``
-/// remembers each key's keysym and text, and ``modifiers`` and ``modifierMasks`` their values,
-/// until the next update that changes anything: typing letters under one set of modifiers
-/// asks xkbcommon once per key, not once per press.
+/// What a key produces depends only on the keymap, the key, and the effective modifiers and
+/// layout: xkbcommon picks the level from the effective modifiers, the group from the
+/// effective layout, and applies Caps Lock and Control from the effective modifiers too. So
+/// ``keysymAndText(evdevKeycode:)`` remembers each key's keysym and text per effective state,
+/// for the last few states seen (``rememberedStates``): typing asks xkbcommon once per key
+/// and state, not once per press, and a capital typed with Shift does not make every other
+/// key ask again. ``modifiers`` and ``modifierMasks`` are read once per state change.
 public final class KeyboardState {
     public let keymap: Keymap
     let handle: OpaquePointer
     private let textBuffer = UTF8Buffer()
 
-    /// What a key produced, as of state `generation`.
+    /// What a key produced in one remembered state; valid while `epoch` is that state's.
     private struct Produced {
-        var generation: UInt64
+        var epoch: UInt32
         var keysym: UInt32
         var text: String
     }
-    /// Bumped by every update that changes modifiers, layout or LEDs; entries of older
-    /// generations are stale. Starts at 1, so the zeroed entries are stale.
-    @exclusivity(unchecked) private var generation: UInt64 = 1
-    /// One entry per evdev keycode below `producedCount` (the keymap's keycodes, capped).
-    private let produced: UnsafeMutablePointer<Produced>
-    private let producedCount: Int
+
+    /// How many effective states (modifiers and layout) keep what their keys produce: plain,
+    /// Shift, and a couple more (AltGr, Caps Lock, Ctrl) cover typing. A state is entered
+    /// when a key or the modifiers are first asked after a change; the state entered longest
+    /// ago makes room for a new one.
+    public static let rememberedStates = 4
     /// Keycodes above this are looked up every time (evdev keycodes stay below 768).
     static let rememberedKeycodes = 1024
+
+    /// Bumped by every update that changes modifiers, layout or LEDs: what was read from
+    /// xkbcommon at an older generation (the masks, the current slot) is read again.
+    @exclusivity(unchecked) private var generation: UInt64 = 1
+    /// The generation `rememberedMasks`, `rememberedModifiers` and the current slot were
+    /// read at (0: never).
+    @exclusivity(unchecked) private var readGeneration: UInt64 = 0
+    @exclusivity(unchecked) private var rememberedMasks = ModifierMasks()
+    @exclusivity(unchecked) private var rememberedModifiers: KeyModifiers = []
+
+    /// `rememberedStates` slots of `producedCount` entries each, one entry per evdev keycode
+    /// below `producedCount` (the keymap's keycodes, capped), allocated once.
+    private let produced: UnsafeMutablePointer<Produced>
+    private let producedCount: Int
+    /// Per slot: the effective state it holds (modifier mask in the high half, layout in the
+    /// low half), the epoch its entries must carry to be valid (a slot given to another state
+    /// takes a new epoch, which makes all its entries stale at once), and when it was last
+    /// entered. Epochs start at 1, so the zeroed entries are stale.
+    private let slotStates: UnsafeMutablePointer<UInt64>
+    private let slotEpochs: UnsafeMutablePointer<UInt32>
+    private let slotLastEntered: UnsafeMutablePointer<UInt64>
+    /// The slot of the current effective state, as of `readGeneration`: its first entry.
+    @exclusivity(unchecked) private var currentEntries: UnsafeMutablePointer<Produced>
+    @exclusivity(unchecked) private var currentEpoch: UInt32 = 1
+
+    /// Times xkbcommon was asked what a key produces (a remembered answer does not count):
+    /// for tests and benchmarks that check what is remembered.
+    public private(set) var keyLookups = 0
 
     /// A fresh state: nothing held, nothing locked, first layout.
     public init(keymap: Keymap) {
@@ -77,13 +107,24 @@ public final class KeyboardState {
         self.keymap = keymap
         self.handle = handle
         producedCount = Keymap.tableSize(keymap.handle)
-        produced = .allocate(capacity: producedCount)
-        produced.initialize(repeating: Produced(generation: 0, keysym: 0, text: ""), count: producedCount)
+        let slots = Self.rememberedStates
+        produced = .allocate(capacity: producedCount * slots)
+        produced.initialize(repeating: Produced(epoch: 0, keysym: 0, text: ""), count: producedCount * slots)
+        slotStates = .allocate(capacity: slots)
+        slotStates.initialize(repeating: .max, count: slots)   // no real state: layouts stay small
+        slotEpochs = .allocate(capacity: slots)
+        slotEpochs.initialize(repeating: 1, count: slots)
+        slotLastEntered = .allocate(capacity: slots)
+        slotLastEntered.initialize(repeating: 0, count: slots)
+        currentEntries = produced
     }
 
     deinit {
-        produced.deinitialize(count: producedCount)
+        produced.deinitialize(count: producedCount * Self.rememberedStates)
         produced.deallocate()
+        slotStates.deallocate()
+        slotEpochs.deallocate()
+        slotLastEntered.deallocate()
         XKB.unref(state: handle)
     }
 
@@ -101,17 +142,21 @@ public final class KeyboardState {
     }
 
     /// The key's keysym and text now: ``keysym(evdevKeycode:)`` and ``text(evdevKeycode:)``
-    /// in one, remembered until the modifiers or layout change.
+    /// in one, remembered for the current effective modifiers and layout.
     @inline(__always)
     public func keysymAndText(evdevKeycode keycode: UInt32) -> (keysym: UInt32, text: String) {
         let index = Int(keycode)
         guard index < producedCount else { return (keysym(evdevKeycode: keycode), text(evdevKeycode: keycode)) }
-        let entry = produced + index
-        if entry.pointee.generation != generation {
-            entry.pointee = Produced(generation: generation, keysym: keysym(evdevKeycode: keycode),
-                                     text: text(evdevKeycode: keycode))
-        }
+        refreshIfStale()
+        let entry = currentEntries + index
+        if entry.pointee.epoch != currentEpoch { lookUp(keycode, into: entry) }
         return (entry.pointee.keysym, entry.pointee.text)
+    }
+
+    @inline(never)
+    private func lookUp(_ keycode: UInt32, into entry: UnsafeMutablePointer<Produced>) {
+        keyLookups += 1
+        entry.pointee = Produced(epoch: currentEpoch, keysym: keysym(evdevKeycode: keycode), text: text(evdevKeycode: keycode))
     }
 
     /// Replaces the modifier and layout state with serialized masks (from
@@ -155,11 +200,10 @@ public final class KeyboardState {
     }
 
     /// The serialized state `wl_keyboard.modifiers` carries: depressed, latched and locked
-    /// modifier masks and the effective layout.
-    /// Read from xkbcommon once per state generation, like what keys produce.
+    /// modifier masks and the effective layout. Read from xkbcommon once per state change.
     public var modifierMasks: ModifierMasks {
         @inline(__always) get {
-            refreshModifiersIfStale()
+            refreshIfStale()
             return rememberedMasks
         }
     }
@@ -167,27 +211,49 @@ public final class KeyboardState {
     /// The modifiers in effect (depressed, latched or locked).
     public var modifiers: KeyModifiers {
         @inline(__always) get {
-            refreshModifiersIfStale()
+            refreshIfStale()
             return rememberedModifiers
         }
     }
 
-    @exclusivity(unchecked) private var rememberedMasks = ModifierMasks()
-    @exclusivity(unchecked) private var rememberedModifiers: KeyModifiers = []
-    /// The generation `rememberedMasks` and `rememberedModifiers` were read at (0: never).
-    @exclusivity(unchecked) private var modifiersGeneration: UInt64 = 0
-
     @inline(__always)
-    private func refreshModifiersIfStale() {
-        if modifiersGeneration != generation { readModifiers() }
+    private func refreshIfStale() {
+        if readGeneration != generation { readState() }
     }
 
+    /// Reads the masks and modifiers after a change, and enters the slot of the new effective
+    /// state: the one that already holds it, or else the least recently entered, emptied.
     @inline(never)
-    private func readModifiers() {
+    private func readState() {
+        let effective = XKB.effectiveModifiers(handle)
+        let layout = XKB.effectiveLayout(handle)
         rememberedMasks = ModifierMasks(depressed: XKB.depressedModifiers(handle), latched: XKB.latchedModifiers(handle),
-                                        locked: XKB.lockedModifiers(handle), group: XKB.effectiveLayout(handle))
-        rememberedModifiers = keymap.modifiers(fromMask: XKB.effectiveModifiers(handle))
-        modifiersGeneration = generation
+                                        locked: XKB.lockedModifiers(handle), group: layout)
+        rememberedModifiers = keymap.modifiers(fromMask: effective)
+        readGeneration = generation
+
+        let key = UInt64(effective) << 32 | UInt64(layout)
+        var slot = 0
+        var oldest = 0
+        while slot < Self.rememberedStates, slotStates[slot] != key {
+            if slotLastEntered[slot] < slotLastEntered[oldest] { oldest = slot }
+            slot += 1
+        }
+        if slot == Self.rememberedStates {
+            slot = oldest
+            slotStates[slot] = key
+            slotEpochs[slot] &+= 1
+            if slotEpochs[slot] == 0 {
+                // After 2³² evictions the epochs come round again: forget the slot's entries
+                // outright, since 0 means never filled.
+                let entries = produced + slot * producedCount
+                for index in 0..<producedCount { entries[index].epoch = 0 }
+                slotEpochs[slot] = 1
+            }
+        }
+        slotLastEntered[slot] = generation
+        currentEntries = produced + slot * producedCount
+        currentEpoch = slotEpochs[slot]
     }
 
     /// The effective layout (0-based group index).

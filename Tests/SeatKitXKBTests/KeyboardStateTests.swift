@@ -159,4 +159,89 @@ import SeatKitXKB
         #expect(state.keysymAndText(evdevKeycode: 5000).keysym == 0)
         #expect(state.keysymAndText(evdevKeycode: 5000).text == "")
     }
+
+    @Test func aStateEnteredAgainAnswersFromWhatItRemembered() throws {
+        // Typing a capital goes plain → Shift → plain: the keys typed before the Shift must
+        // not be asked of xkbcommon again afterwards.
+        let state = KeyboardState(keymap: try keymap("us"))
+        func type(_ keys: [UInt32], holding modifiers: [UInt32] = []) -> String {
+            for modifier in modifiers { state.update(evdevKeycode: modifier, direction: .down) }
+            defer { for modifier in modifiers.reversed() { state.update(evdevKeycode: modifier, direction: .up) } }
+            return keys.map { key in
+                let text = state.keysymAndText(evdevKeycode: key).text
+                state.update(evdevKeycode: key, direction: .down)
+                state.update(evdevKeycode: key, direction: .up)
+                return text
+            }.joined()
+        }
+        #expect(type([Key.q, Key.w]) == "qw")
+        #expect(state.keyLookups == 2)
+        #expect(type([Key.q], holding: [Key.leftShift]) == "Q")
+        #expect(state.keyLookups == 3)
+        #expect(type([Key.q, Key.w]) == "qw")
+        #expect(type([Key.q], holding: [Key.leftShift]) == "Q")
+        #expect(state.keyLookups == 3)
+
+        // Four states are remembered; a fifth takes the place of the one entered longest ago.
+        #expect(KeyboardState.rememberedStates == 4)
+        #expect(type([Key.q], holding: [Key.leftCtrl]) == "\u{11}")
+        #expect(type([Key.q], holding: [Key.leftAlt]) == "q")
+        #expect(state.keyLookups == 5)
+        // plain, Shift, Ctrl and Alt are remembered. A state is entered when a key is asked in
+        // it, so plain was last entered before the second capital: Shift+Ctrl takes its place.
+        #expect(type([Key.q], holding: [Key.leftShift, Key.leftCtrl]) == "\u{11}")
+        #expect(state.keyLookups == 6)
+        #expect(type([Key.q], holding: [Key.leftAlt]) == "q")
+        #expect(type([Key.q], holding: [Key.leftShift]) == "Q")
+        #expect(state.keyLookups == 6)
+        #expect(type([Key.q]) == "q")
+        #expect(state.keyLookups == 7)
+    }
+
+    @Test func rememberedAnswersEqualXkbcommonsOverRandomTyping() throws {
+        // Every remembered keysym, text and modifier set must be what xkbcommon says at that
+        // moment, whatever the mix of held modifiers, latches, locks and layouts before it.
+        let keymaps = [
+            try keymap("us,ru", options: "grp:alt_shift_toggle"),
+            try keymap("de"),
+            try keymap("fr", variant: "azerty"),
+            try keymap("us", options: "lv3:ralt_switch,grp:shifts_toggle,ctrl:nocaps"),
+        ]
+        let numLock: UInt32 = 69, keypad1: UInt32 = 79, rightShift: UInt32 = 54
+        let keys = [Key.leftShift, rightShift, Key.capsLock, Key.leftCtrl, Key.leftAlt, Key.rightAlt, numLock,
+                    Key.q, Key.a, Key.e, Key.one, Key.semicolon, Key.equal, Key.m, keypad1, Key.enter]
+        var random = SplitMix64(seed: 4)
+        for keymap in keymaps {
+            let state = KeyboardState(keymap: keymap)
+            var held: Set<UInt32> = []
+            for step in 0..<3000 {
+                let key = keys[Int(random.next() % UInt64(keys.count))]
+                let down = !held.contains(key)
+                if down { held.insert(key) } else { held.remove(key) }
+                state.update(evdevKeycode: key, direction: down ? .down : .up)
+                // Ask after some events only, so that remembered states are left and entered again.
+                if step % 3 != 0 { continue }
+                for probe in keys {
+                    let produced = state.keysymAndText(evdevKeycode: probe)
+                    #expect(produced.keysym == state.keysym(evdevKeycode: probe), "step \(step), key \(probe)")
+                    #expect(produced.text == state.text(evdevKeycode: probe), "step \(step), key \(probe)")
+                }
+                let fresh = KeyboardState(keymap: keymap)
+                fresh.update(masks: state.modifierMasks)
+                #expect(state.modifiers == fresh.modifiers, "step \(step)")
+            }
+        }
+    }
+}
+
+/// SplitMix64: a seeded generator, so the random typing repeats exactly.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        let z = (state ^ (state >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        let y = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return y ^ (y >> 31)
+    }
 }
