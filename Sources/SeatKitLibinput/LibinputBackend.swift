@@ -44,8 +44,12 @@ public final class LibinputBackend {
     /// The fd to watch for reading in the compositor's event loop.
     public var fileDescriptor: Int32 { context.fileDescriptor }
 
-    /// Receives libinput's log messages (priority 10 debug, 20 info, 30 error). Process-wide.
-    public static func setLogHandler(_ handler: ((Int32, String) -> Void)?) { libinputLogHandler = handler }
+    /// Receives libinput's log messages (priority 10 debug, 20 info, 30 error) of at least
+    /// `minimumPriority`, from the contexts made after this call. Process-wide.
+    public static func setLogHandler(minimumPriority: Int32 = 30, _ handler: ((Int32, String) -> Void)?) {
+        libinputLogHandler = handler
+        libinputLogMinimumPriority = minimumPriority
+    }
 
     /// Reads what libinput has and returns its events, untranslated; devices that appear are
     /// configured on the way.

@@ -44,6 +44,8 @@ private func closeRestricted(fd: Int32, userData: UnsafeMutableRawPointer?) {
 
 /// Messages libinput logs, by priority (10 debug, 20 info, 30 error).
 nonisolated(unsafe) var libinputLogHandler: ((Int32, String) -> Void)?
+/// The lowest priority a new context logs.
+nonisolated(unsafe) var libinputLogMinimumPriority: Int32 = 30
 
 private func logSink(_ li: OpaquePointer?, _ priority: Int32, _ message: UnsafePointer<CChar>?) {
     guard let message else { return }
@@ -72,7 +74,7 @@ final class LibinputContextHandle {
         clock_gettime(CLOCK_MONOTONIC, &now)
         lastTime = Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
         seatkit_libinput_set_log_sink(pointer, logSink)
-        libinput_log_set_priority(pointer, LIBINPUT_LOG_PRIORITY_ERROR)
+        libinput_log_set_priority(pointer, libinput_log_priority(rawValue: UInt32(libinputLogMinimumPriority)))
     }
 
     private static func makeInterface() -> UnsafeMutablePointer<libinput_interface> {

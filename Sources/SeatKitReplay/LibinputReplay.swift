@@ -71,19 +71,33 @@ public final class LibinputReplay {
         self.options = options
     }
 
+    /// Runs the replay. Two failures are tried once more on a fresh testbed, each leaving a
+    /// line in ``LibinputReplayResult/warnings``: libinput cannot read the recorded quirks
+    /// (written by a newer libinput: replayed without them), and the worker stops before
+    /// libinput has added every device (no frame was written yet, so nothing is lost; the
+    /// first try's error, with libinput's log, is in the warning). A second failure throws.
     public func run() throws(ReplayError) -> LibinputReplayResult {
-        do {
-            return try runOnce()
-        } catch .recordedQuirksRejected {
-            var retry = options
-            retry.appliesRecordedQuirks = false
-            var result = try LibinputReplay(recording: recording, options: retry).runOnce()
-            result.warnings.append("libinput \(recording.libinputVersion.map { "(recorded with \($0))" } ?? "") could not read the recorded quirks; replayed without them")
-            return result
+        var options = self.options
+        var warnings: [String] = []
+        var retriedAdding = false
+        while true {
+            var devicesAdded = false
+            do {
+                var result = try LibinputReplay(recording: recording, options: options).runOnce(devicesAdded: &devicesAdded)
+                result.warnings = warnings + result.warnings
+                return result
+            } catch .recordedQuirksRejected where options.appliesRecordedQuirks {
+                options.appliesRecordedQuirks = false
+                warnings.append("libinput \(recording.libinputVersion.map { "(recorded with \($0))" } ?? "") could not read the recorded quirks; replayed without them")
+            } catch .libinput(let message) where !devicesAdded && !retriedAdding {
+                retriedAdding = true
+                warnings.append("libinput did not add every device on the first try; replayed on a fresh testbed (first try: \(message))")
+            }
         }
     }
 
-    func runOnce() throws(ReplayError) -> LibinputReplayResult {
+    /// One replay on a fresh testbed; sets `devicesAdded` once libinput has added every device.
+    func runOnce(devicesAdded: inout Bool) throws(ReplayError) -> LibinputReplayResult {
         let worker = try workerPath()
         let devices = try EmulatedInputDevices(recording.devices, dmi: recording.dmi)
         let emulated = devices.emulated
@@ -108,6 +122,7 @@ public final class LibinputReplay {
 
         // libinput adds path devices while it starts: wait for all of them.
         try stream.readUntil { $0.added.count >= emulated.count }
+        devicesAdded = true
 
         let frames = recording.mergedFrames
         let start = recording.startTime ?? 0

@@ -65,11 +65,13 @@ public enum ReplayWorker {
         let counters = map.bindMemory(to: UInt64.self, capacity: PreloadShim.counterCount)
 
         nonisolated(unsafe) var quirksFailed = false
-        LibinputBackend.setLogHandler { priority, message in
+        LibinputBackend.setLogHandler(minimumPriority: 20) { priority, message in
             if message.contains("Failed to load the device quirks") { quirksFailed = true }
             // Virtual time runs ahead of the real clock on purpose.
             if message.contains("offset more than") || message.contains("timer") { return }
-            if priority >= 30 { writeStandardError("libinput: \(message)") }
+            // Info too: why a device could not be opened or added is logged at that level.
+            // The parent shows this output only when the worker fails.
+            if priority >= 20 { writeStandardError("libinput: \(message)") }
         }
         let backend: LibinputBackend
         do {

@@ -17,6 +17,21 @@ import SeatKitReplay
         return keys
     }
 
+    @Test func aDeviceLibinputRefusesFailsWithLibinputsReason() throws {
+        // Only EV_MSC: nothing libinput can use. Tried twice (a device that is not added is
+        // retried once on a fresh testbed), then an error that carries libinput's own log.
+        var device = SyntheticDevice.mouse(name: "SeatKit Scan Code Box")
+        device.codes = [EvdevCodes.EV_MSC: [4]]
+        device.udevProperties = ["ID_INPUT=1"]
+        let recording = try SyntheticRecordings.recording([device], name: "refused.yml")
+        #expect {
+            try LibinputReplay(recording: recording).run()
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("could not add /dev/input/event100") && text.contains("libinput: ")
+        }
+    }
+
     @Test(arguments: SharedRecordings.expected.map(\.file))
     func everySharedRecordingReplaysThroughLibinput(file: String) throws {
         let recording = try RecordingParser.parse(contentsOf: SharedRecordings.path(file))
