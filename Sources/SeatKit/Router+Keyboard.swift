@@ -14,7 +14,13 @@ extension Router {
         case .pressed:
             if !pressedKeys.scanContains(keycode) { pressedKeys.append(keycode) }
         case .released:
-            if let index = pressedKeys.scanIndex(of: keycode) { pressedKeys.remove(at: index) }
+            // Typing releases the key pressed last: take it off the end, moving nothing.
+            let count = pressedKeys.count
+            if count > 0, pressedKeys[count - 1] == keycode {
+                pressedKeys.removeLast()
+            } else if let index = pressedKeys.scanIndex(of: keycode) {
+                pressedKeys.remove(at: index)
+            }
         case .repeated:
             break
         }

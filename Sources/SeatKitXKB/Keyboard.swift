@@ -135,7 +135,12 @@ public final class Keyboard: KeyInterpreter {
             case .released:
                 event.text = ""
                 lastChanges = state.update(evdevKeycode: keycode, direction: .up)
-                if let index = indexOfPressedKey(keycode) { pressedKeys.remove(at: index) }
+                let count = pressedKeys.count
+                if count > 0, pressedKeys[count - 1] == keycode {
+                    pressedKeys.removeLast()   // typing releases the key pressed last
+                } else if let index = indexOfPressedKey(keycode) {
+                    pressedKeys.remove(at: index)
+                }
                 if repeatingKey == keycode { repeatingKey = nil }
             case .repeated:
                 event.text = produced.text

@@ -54,6 +54,21 @@ struct KeyboardRoutingTests {
         #expect(h.router.pressedKeys.isEmpty)
     }
 
+    @Test func heldKeysStayInPressOrderWhateverOrderTheyAreReleasedIn() {
+        let h = Harness()
+        for key: UInt32 in [42, 30, 31, 32] { h.key(key, .pressed) }
+        h.key(32, .released)   // the last pressed
+        #expect(h.router.pressedKeys == [42, 30, 31])
+        h.key(30, .released)   // one in the middle
+        #expect(h.router.pressedKeys == [42, 31])
+        h.key(42, .released)   // the first
+        #expect(h.router.pressedKeys == [31])
+        h.key(99, .released)   // never pressed
+        #expect(h.router.pressedKeys == [31])
+        h.key(31, .released)
+        #expect(h.router.pressedKeys.isEmpty)
+    }
+
     @Test func keysWithNoFirstResponderGoToTheDelegate() {
         let h = Harness()
         h.key(30, .pressed)

@@ -28,6 +28,20 @@ import SeatKitXKB
         #expect(keyboard.pressedKeys == [Key.leftShift])
     }
 
+    @Test func heldKeysStayInPressOrderWhateverOrderTheyAreReleasedIn() throws {
+        let keyboard = Keyboard(keymap: try keymap("us"))
+        for key in [Key.leftShift, Key.q, Key.w, Key.e] { _ = press(key, keyboard) }
+        _ = press(Key.e, keyboard, .released)
+        #expect(keyboard.pressedKeys == [Key.leftShift, Key.q, Key.w])
+        _ = press(Key.q, keyboard, .released)
+        #expect(keyboard.pressedKeys == [Key.leftShift, Key.w])
+        _ = press(Key.leftShift, keyboard, .released)
+        #expect(keyboard.pressedKeys == [Key.w])
+        #expect(keyboard.state.modifiers == [])
+        _ = press(Key.w, keyboard, .released)
+        #expect(keyboard.pressedKeys.isEmpty)
+    }
+
     @Test func baseKeysymStaysInTheFirstLayoutWhateverTheGroupAndLevel() throws {
         let keyboard = Keyboard(keymap: try keymap("us,ru"))
         keyboard.switchLayout(to: 1)
