@@ -1,6 +1,7 @@
 import RoutingWorkloads
 import SeatKit
 import SeatKitXKB
+import ProcessCounters
 import ThreadAllocations
 
 // Issue 4: a key press to text at the focused responder, against the same xkbcommon calls
@@ -10,33 +11,66 @@ import ThreadAllocations
 // - Keyboard alone: `Keyboard.interpret` on a KeyEvent, no router (where the time goes);
 // - xkbcommon: the bare C calls from `XKBDirect`.
 
+/// The three sides, each a function that runs the key sequence `repeats` times.
+struct KeyTextSides {
+    static let repeats = 200
+    let eventsPerPass = Double(KeyTextScene.sequence.count * repeats)
+    let routed: () -> Void
+    let interpreted: () -> Void
+    let direct: () -> Void
+
+    init() {
+        let scene: KeyTextScene
+        do { scene = try KeyTextScene() } catch { fatalError("us keymap: \(error)") }
+        let interpreterOnly: Keyboard
+        do { interpreterOnly = Keyboard(keymap: try Keymap(names: KeymapNames(layout: "us"))) } catch { fatalError("\(error)") }
+        let sequence = KeyTextScene.sequence
+        let length = sequence.count
+        let repeats = Self.repeats
+        routed = {
+            var i = 0
+            while i < length * repeats { scene.routeKey(i); i += 1 }
+        }
+        interpreted = {
+            var i = 0
+            var bytes = 0
+            while i < length * repeats {
+                let key = sequence[i % length]
+                var event = KeyEvent(time: .zero, keycode: key.keycode, state: key.pressed ? .pressed : .released)
+                interpreterOnly.interpret(&event)
+                bytes &+= event.text.utf8.count
+                i += 1
+            }
+            sink &+= bytes
+        }
+        direct = { sink &+= Int(truncatingIfNeeded: scene.runDirect(times: repeats)) }
+        textBytes = { scene.text.bytes }
+    }
+
+    /// Bytes of text the routed side's responder has read so far.
+    let textBytes: () -> Int
+}
+
+/// One warm pass per side, then one between callgrind client requests named after the side
+/// ("routed", "interpreted", "direct"), for callgrind-keys.sh.
+func countKeyInstructions() {
+    precondition(running_under_valgrind() != 0, "run through Benchmarks/callgrind-keys.sh")
+    let sides = KeyTextSides()
+    for (name, side) in [("routed", sides.routed), ("interpreted", sides.interpreted), ("direct", sides.direct)] {
+        side()
+        callgrind_begin()
+        side()
+        callgrind_end(name)
+    }
+}
+
 func printKeyTextTable(rounds: Int) {
-    let scene: KeyTextScene
-    do { scene = try KeyTextScene() } catch { fatalError("us keymap: \(error)") }
-    let interpreterOnly: Keyboard
-    do { interpreterOnly = Keyboard(keymap: try Keymap(names: KeymapNames(layout: "us"))) } catch { fatalError("\(error)") }
+    let keyText = KeyTextSides()
+    let routed = keyText.routed, interpreted = keyText.interpreted, direct = keyText.direct
     let sequence = KeyTextScene.sequence
     let length = sequence.count
-    let repeats = 200
-    let eventsPerSample = Double(length * repeats)
-
-    func routed() {
-        var i = 0
-        while i < length * repeats { scene.routeKey(i); i += 1 }
-    }
-    func interpreted() {
-        var i = 0
-        var bytes = 0
-        while i < length * repeats {
-            let key = sequence[i % length]
-            var event = KeyEvent(time: .zero, keycode: key.keycode, state: key.pressed ? .pressed : .released)
-            interpreterOnly.interpret(&event)
-            bytes &+= event.text.utf8.count
-            i += 1
-        }
-        sink &+= bytes
-    }
-    func direct() { sink &+= Int(truncatingIfNeeded: scene.runDirect(times: repeats)) }
+    let repeats = KeyTextSides.repeats
+    let eventsPerSample = keyText.eventsPerPass
 
     // Warm all three.
     routed(); interpreted(); direct()
@@ -63,5 +97,5 @@ func printKeyTextTable(rounds: Int) {
     print("| SeatKit: router.inject → Keyboard (SeatKitXKB) → chain → responder reads the text | \(format(seatKit)) | \(format(seatKit / raw))× | \(Double(allocations) / (eventsPerSample * Double(rounds))) |")
     print("| Keyboard.interpret alone (no router) | \(format(keyboard)) | \(format(keyboard / raw))× | – |")
     print("| xkbcommon direct, C: get_one_sym + get_utf8 + update_key (press), update_key (release) | \(format(raw)) | 1× | – |")
-    print("\nText bytes typed per pass: \(scene.text.bytes / max(1, rounds * repeats + repeats)) (checksum).")
+    print("\nText bytes typed per pass: \(keyText.textBytes() / max(1, rounds * repeats + repeats)) (checksum).")
 }

@@ -48,7 +48,7 @@ struct Report: ParsableCommand {
     @Flag(name: .customLong("only-hit-testing"), help: "Same as --only hit-testing.")
     var onlyHitTesting = false
 
-    @Flag(help: "One pass per side and case between callgrind client requests, for callgrind-counts.sh; measures no time.")
+    @Flag(help: "One pass per side and case between callgrind client requests, for callgrind-counts.sh (with --only keys: callgrind-keys.sh); measures no time.")
     var callgrind = false
 
     func validate() throws {
@@ -69,7 +69,8 @@ struct Report: ParsableCommand {
 
     func run() {
         if callgrind {
-            countInstructions(filter: filter)
+            // Instructions of the key sides with `--only keys`, else of the hit-testing cases.
+            if sections == [.keys] { countKeyInstructions() } else { countInstructions(filter: filter) }
             return
         }
         let sections = self.sections
