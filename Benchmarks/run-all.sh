@@ -41,6 +41,9 @@ echo "== memory over a replay of a million libinput events (about five minutes)"
 echo "== instructions per query under callgrind (repeatable, unlike time)"
 ./callgrind-counts.sh
 
+echo "== instructions per key event under callgrind, and xkbcommon's share"
+./callgrind-keys.sh
+
 echo "== wlroots alone, from C"
 make -s -C WlrootsHarness
 WlrootsHarness/wlroots-hit-test
