@@ -264,7 +264,7 @@ final class SelfRemovingResponder: Responder {
     var alsoRemoving: (Router, Output)?
     var canBecomeFirstResponder: Bool { true }
     func keyDown(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
-        weak var surface = context.surface
+        weak let surface = context.surface
         surface?.removeFromParent()
         if let (router, output) = alsoRemoving { router.removeOutput(output) }
         surfaceOutlivedItsRemoval = surface != nil
@@ -278,7 +278,7 @@ final class ReplacingInterpreter: KeyInterpreter {
     func interpret(_ event: inout KeyEvent) {
         // Nothing but the router owns this interpreter: after this line only the router's
         // promise keeps it alive.
-        weak var me = self
+        weak let me = self
         routerForTest?.keyInterpreter = FixedInterpreter(keysym: 0x61, modifiers: [])
         Self.outlivedItsReplacement = me != nil
         Self.routerHeldTheReplacedOne = routerForTest?.formerInterpreterCalls.count == 1
@@ -311,7 +311,7 @@ final class SelfReplacingResponder: Responder {
     nonisolated(unsafe) static var surfaceHeldTheReplacedOne: Bool?
     var canBecomeFirstResponder: Bool { true }
     func keyDown(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
-        weak var me = self
+        weak let me = self
         let surface = context.surface
         surface?.responder = successor
         Self.outlivedItsReplacement = me != nil
