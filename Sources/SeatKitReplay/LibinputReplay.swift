@@ -89,7 +89,8 @@ public final class LibinputReplay {
             } catch .recordedQuirksRejected where options.appliesRecordedQuirks {
                 options.appliesRecordedQuirks = false
                 warnings.append("libinput \(recording.libinputVersion.map { "(recorded with \($0))" } ?? "") could not read the recorded quirks; replayed without them")
-            } catch .libinput(let message) where !devicesAdded && !retriedAdding {
+            } catch .libinput(let message) where !devicesAdded {
+                guard !retriedAdding else { throw .libinput("\(message) [the same on a second try, on a fresh testbed]") }
                 retriedAdding = true
                 warnings.append("libinput did not add every device on the first try; replayed on a fresh testbed (first try: \(message))")
             }

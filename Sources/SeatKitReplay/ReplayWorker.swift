@@ -69,9 +69,9 @@ public enum ReplayWorker {
             if message.contains("Failed to load the device quirks") { quirksFailed = true }
             // Virtual time runs ahead of the real clock on purpose.
             if message.contains("offset more than") || message.contains("timer") { return }
-            // Info too: why a device could not be opened or added is logged at that level.
-            // The parent shows this output only when the worker fails.
-            if priority >= 20 { writeStandardError("libinput: \(message)") }
+            // Info and up (see minimumPriority): why a device could not be opened or added is
+            // logged at info. The parent shows this output only when the worker fails.
+            writeStandardError("libinput: \(message)")
         }
         let backend: LibinputBackend
         do {

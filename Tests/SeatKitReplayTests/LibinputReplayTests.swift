@@ -28,7 +28,8 @@ import SeatKitReplay
             try LibinputReplay(recording: recording).run()
         } throws: { error in
             let text = "\(error)"
-            return text.contains("could not add /dev/input/event100") && text.contains("libinput: ")
+            return text.contains("could not add /dev/input/event100") && text.contains("not tagged as supported input device")
+                && text.contains("the same on a second try")
         }
     }
 
