@@ -14,7 +14,6 @@ valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$out/cg.out" 
   "$out/BenchmarkReport" --callgrind --only keys >/dev/null 2>"$out/valgrind.log"
 python3 - "$out" <<'PY'
 import glob, re, subprocess, sys
-events = 200 * 114
 names = {"routed": "SeatKit: router → Keyboard → chain → responder reads the text",
          "interpreted": "Keyboard.interpret alone",
          "direct": "xkbcommon direct, from C"}
@@ -29,11 +28,12 @@ for path in glob.glob(sys.argv[1] + "/cg.out*"):
     report = subprocess.run(["callgrind_annotate", "--threshold=100", path], capture_output=True, text=True).stdout
     xkb = sum(int(m.group(1).replace(",", "")) for m in
               re.finditer(r"^\s*([\d,]+) \([^)]*\)\s+.*\[[^\]]*libxkbcommon[^\]]*\]\s*$", report, re.M))
-    rows[name.group(1)] = (int(total.group(1)), xkb)
+    side, events = name.group(1).split()
+    rows[side] = (int(total.group(1)), xkb, int(events))
 print("| side | instructions/key event | in libxkbcommon | the rest (SeatKit, harness) |")
 print("|---|---:|---:|---:|")
 for side in ["routed", "interpreted", "direct"]:
-    total, xkb = rows[side]
+    total, xkb, events = rows[side]
     print(f"| {names[side]} | {total / events:.0f} | {xkb / events:.0f} | {(total - xkb) / events:.0f} |")
 PY
 rm -rf "$out"

@@ -18,6 +18,8 @@ struct KeyTextSides {
     let routed: () -> Void
     let interpreted: () -> Void
     let direct: () -> Void
+    /// Bytes of text the routed side's responder has read so far.
+    let textBytes: () -> Int
 
     init() {
         let scene: KeyTextScene
@@ -46,13 +48,11 @@ struct KeyTextSides {
         direct = { sink &+= Int(truncatingIfNeeded: scene.runDirect(times: repeats)) }
         textBytes = { scene.text.bytes }
     }
-
-    /// Bytes of text the routed side's responder has read so far.
-    let textBytes: () -> Int
 }
 
 /// One warm pass per side, then one between callgrind client requests named after the side
-/// ("routed", "interpreted", "direct"), for callgrind-keys.sh.
+/// and the key events in the pass ("routed 22800", "interpreted …", "direct …"), for
+/// callgrind-keys.sh.
 func countKeyInstructions() {
     precondition(running_under_valgrind() != 0, "run through Benchmarks/callgrind-keys.sh")
     let sides = KeyTextSides()
@@ -60,7 +60,7 @@ func countKeyInstructions() {
         side()
         callgrind_begin()
         side()
-        callgrind_end(name)
+        callgrind_end("\(name) \(Int(sides.eventsPerPass))")
     }
 }
 
