@@ -137,16 +137,26 @@ final class FlatHitTable {
     private func appendContents(of surface: Surface, level: Int) -> Bool {
         let children = surface.children
         if children.count >= Self.childLimit { return false }
+        // Children above the surface (top first), its own area, then children placed below it.
         var c = children.count
         while c > 0 {
             c -= 1
             let child = children[c]
+            if child.isBelowParent { continue }
             if let box = child.subtreeBounds, !appendSubtree(child, box: box, parentLevel: level) { return false }
         }
         if surface.inputRegion?.isEmpty != true {
             let size = surface.frame.size
             append(Entry(minX: 0, minY: 0, maxX: size.width, maxY: size.height, originX: 0, originY: 0,
                          surface: Unmanaged.passUnretained(surface), next: 0, level: Int16(level), isCandidate: true))
+        }
+        guard surface.childrenBelowCount > 0 else { return true }
+        c = children.count
+        while c > 0 {
+            c -= 1
+            let child = children[c]
+            if !child.isBelowParent { continue }
+            if let box = child.subtreeBounds, !appendSubtree(child, box: box, parentLevel: level) { return false }
         }
         return true
     }

@@ -28,6 +28,9 @@ public final class Output {
     public var responder: any Responder
     /// The router whose layout holds this output.
     public internal(set) weak var router: Router?
+    /// True while the output is in a router's layout: its tree is attached (routable) only
+    /// then.
+    public internal(set) var isInLayout = false
     /// Global recognizers: they take part in every touch on this output (and in touchpad
     /// gestures while the pointer is on it), after the surfaces' recognizers. A kiosk's
     /// hidden admin gesture or a three-finger swipe belongs here.

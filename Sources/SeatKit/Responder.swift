@@ -151,6 +151,10 @@ public struct PointerButtonEvent {
     public var state: ButtonState
     public var location: LayoutPoint
     public var surfaceLocation: SurfacePoint
+    /// A release the router made up because the press can no longer be released normally
+    /// (the surface was removed, a grab took the pointer): the button is still physically
+    /// down, and its real release will not be delivered.
+    public var isCancelled = false
 }
 
 /// Scrolling.
@@ -230,6 +234,10 @@ public struct KeyEvent {
     public var modifiers: KeyModifiers
     /// The serialized modifier state after this key.
     public var modifierMasks: ModifierMasks
+    /// A release the router made up because the press can no longer be released normally
+    /// (the first responder's surface was removed, a keyboard grab began): the key is still
+    /// physically down, and its real release will not be delivered.
+    public var isCancelled = false
 
     public init(time: Timestamp, device: DeviceID = DeviceID(0), keycode: UInt32, state: KeyState,
                 keysym: UInt32 = 0, baseKeysym: UInt32 = 0, text: String = "",

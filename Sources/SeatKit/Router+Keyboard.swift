@@ -34,20 +34,29 @@ extension Router {
         }
         // Most seats have no filter and no spy: skip even loading the lists.
         if !filters.isEmpty || !spies.isEmpty {
-            if runFilters(event) {
-                if state == .pressed { swallowedKeys.append(keycode) }
-                return
+            // Each filter is asked about the raw event, then about the interpreted key
+            // (presses and repeats); spies hear once, with the verdict.
+            var consumedBy = filters.scanIndex { $0.filter(event, router: self) == .consume }
+            if consumedBy == nil, state != .released {
+                consumedBy = filters.scanIndex { $0.filterKey(keyEvent, router: self) == .consume }
             }
-            if state != .released, !filters.isEmpty,
-               let index = filters.scanIndex(where: { $0.filterKey(keyEvent, router: self) == .consume }) {
-                trace?.record(.consumed(event, filter: index))
+            if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
+            observe(event, consumed: consumedBy != nil)
+            if consumedBy != nil {
                 // Only a taken press takes the rest of the key: a filter that takes a repeat
                 // of a key whose press was delivered must leave its release to the client.
-                if state == .pressed { swallowedKeys.append(keycode) }
+                if state == .pressed, !swallowedKeys.scanContains(keycode) { swallowedKeys.append(keycode) }
                 return
             }
         }
         deliverKey(keyEvent)
+    }
+
+    /// Keys held now whose presses the first responder may have seen: ``pressedKeys`` less
+    /// those taken by a filter, a key command or a cancelled release. What a focus change
+    /// reports as held (`wl_keyboard.enter` lists these).
+    public var heldKeysForFocus: [UInt32] {
+        swallowedKeys.isEmpty ? pressedKeys : pressedKeys.filter { !swallowedKeys.contains($0) }
     }
 
     /// Sends a key event to the first responder and up its chain, matching key commands on
@@ -81,20 +90,24 @@ extension Router {
             return
         }
         // A router field, not a captured local: a captured var is checked for exclusivity
-        // at run time on every key.
+        // at run time on every key. Saved and restored, and set only after the action
+        // returns, because an action may deliver other keys through here.
+        let outerMatched = keyCommandMatched
         keyCommandMatched = false
         let handled = walk(.keyDown) { responder, context in
             let commands = responder.keyCommands
             if !commands.isEmpty, let index = commands.scanIndex(where: { $0.matches(keyEvent) }) {
                 let action = commands[index].action
-                keyCommandMatched = true
                 trace?.record(.keyCommand(TraceSubject(context.link), action))
                 responder.perform(action, context: context)
+                keyCommandMatched = true
                 return .handled
             }
             return responder.keyDown(keyEvent, context: context)
         }
-        if keyCommandMatched, keyEvent.state == .pressed, !swallowedKeys.scanContains(keyEvent.keycode) {
+        let matched = keyCommandMatched
+        keyCommandMatched = outerMatched
+        if matched, keyEvent.state == .pressed, !swallowedKeys.scanContains(keyEvent.keycode) {
             swallowedKeys.append(keyEvent.keycode)
         }
         if !handled { reportDropped(.keyDown, .keyDown(keyEvent)) }
@@ -103,9 +116,11 @@ extension Router {
     // MARK: First responder
 
     /// Makes `surface`'s responder the first responder: keys go to it first. Fails (returns
-    /// false) when the surface is detached, its responder cannot become first responder, or
-    /// the current first responder refuses to resign. The old one gets
-    /// `didResignFirstResponder`, then the new one `didBecomeFirstResponder`.
+    /// false) when the surface is not attached (removed, or on an output that is not in the
+    /// layout), its responder cannot become first responder, or the current first responder
+    /// refuses to resign. The old one gets `didResignFirstResponder`, then the new one
+    /// `didBecomeFirstResponder`; the two always pair, whatever their handlers do (a resign
+    /// handler that moves focus itself decides where it goes, and this call returns false).
     @discardableResult
     public func becomeFirstResponder(_ surface: Surface) -> Bool {
         if surface === firstResponder { return true }
@@ -123,15 +138,70 @@ extension Router {
     private func moveFirstResponder(to surface: Surface?) -> Bool {
         let old = firstResponder
         if let old, old.isAttached, !old.responder.canResignFirstResponder { return false }
-        firstResponder = surface
+        focusGeneration &+= 1
+        let generation = focusGeneration
         trace?.record(.keyboardFocus(from: TraceSubject(old), to: TraceSubject(surface)))
-        if let old, old.isAttached {
+        if let old {
+            firstResponder = nil
+            rememberFocus(old)
             old.responder.didResignFirstResponder(context: ResponderContext(router: self, link: .surface(old), target: old))
+            guard generation == focusGeneration else { return surface != nil && firstResponder === surface }
         }
-        if let surface, firstResponder === surface {
-            surface.responder.didBecomeFirstResponder(context: ResponderContext(router: self, link: .surface(surface), target: surface))
-        }
+        guard let surface else { return true }
+        // The resign handler may have removed it or changed its responder.
+        guard surface.isAttached, surface.responder.canBecomeFirstResponder else { return false }
+        firstResponder = surface
+        surface.responder.didBecomeFirstResponder(context: ResponderContext(router: self, link: .surface(surface), target: surface))
         return true
+    }
+
+    /// Keeps `surface` as the most recent former first responder (once).
+    private func rememberFocus(_ surface: Surface) {
+        focusHistory.removeAll { $0.surface == nil || $0.surface === surface }
+        focusHistory.append(WeakSurface(surface: surface))
+        if focusHistory.count > 32 { focusHistory.removeFirst(focusHistory.count - 32) }
+    }
+
+    /// The most recent former first responder that can take focus again.
+    private func previousFocus() -> Surface? {
+        while let last = focusHistory.popLast() {
+            if let s = last.surface, s.isAttached, s.responder.canBecomeFirstResponder { return s }
+        }
+        return nil
+    }
+
+    /// The first responder left the layout: it hears a cancelled release of each key it may
+    /// have seen pressed (their real releases are swallowed), then `didResignFirstResponder`.
+    /// Focus then goes back to the surface that had it before, if it still can take it,
+    /// else where the delegate's rule says, unless a handler chose a focus meanwhile.
+    func firstResponderWasRemoved(_ removed: Surface, formerParent: Surface) {
+        focusGeneration &+= 1
+        let generation = focusGeneration
+        firstResponder = nil
+        let keys = heldKeysForFocus
+        var i = 0
+        while i < keys.count {
+            let keycode = keys[i]
+            i += 1
+            if !swallowedKeys.scanContains(keycode) { swallowedKeys.append(keycode) }
+            var release = KeyEvent(time: clock.now, keycode: keycode, state: .released)
+            release.isCancelled = true
+            _ = removed.responder.keyUp(release, context: ResponderContext(router: self, link: .surface(removed), target: removed))
+            trace?.record(.told(TraceSubject(removed), .keyUp))
+        }
+        removed.responder.didResignFirstResponder(context: ResponderContext(router: self, link: .surface(removed), target: removed))
+        guard generation == focusGeneration, firstResponder == nil else { return }
+        var replacement = previousFocus()
+        if replacement == nil {
+            if let delegate {
+                replacement = delegate.router(self, firstResponderAfterRemoving: removed, formerParent: formerParent)
+            } else {
+                replacement = nearestAncestorThatCanBecomeFirstResponder(startingAt: formerParent)
+            }
+        }
+        guard generation == focusGeneration, firstResponder == nil else { return }
+        trace?.record(.keyboardFocus(from: TraceSubject(removed), to: TraceSubject(replacement)))
+        if let replacement { becomeFirstResponder(replacement) }
     }
 
     /// The nearest attached surface, from `surface` up through its ancestors, whose

@@ -43,10 +43,12 @@ extension Router {
             consumedTouches.append(id)
             return
         }
-        let output = layout.output(at: point)
-        var surface: Surface?
-        if let output {
-            surface = output.root.hitTest(SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y))
+        let (output, surface) = touchTarget(at: point, device: event.device)
+        // Its ID went up earlier in this frame (libinput reuses a slot on a finger roll): the
+        // old touch's end goes out before this one's began.
+        if let index = activeTouches.scanIndex(where: { $0.id == id && !$0.finished && $0.upReceived }) {
+            activeTouches[index].endsBeforeReuse = true
+            touchIDReusedInFrame = true
         }
         if let trace {
             trace.record(.hitTest(point, result: TraceSubject(surface)))
@@ -103,6 +105,21 @@ extension Router {
         dispatchTouches(time: event.time)
     }
 
+    /// The output and surface a touch down at `point` goes to: on the output `device` is
+    /// mapped to, if any (mirrored or overlapping outputs), else on the topmost output there.
+    /// A `refineHitTest` that removes what it is asked about is answered by a new hit-test.
+    private func touchTarget(at point: LayoutPoint, device: DeviceID) -> (Output?, Surface?) {
+        var attempts = 0
+        while attempts < 4 {
+            attempts += 1
+            let output = deviceOutputs.isEmpty ? layout.output(at: point) : (deviceOutputs[device] ?? layout.output(at: point))
+            guard let output else { return (nil, nil) }
+            let surface = output.root.hitTest(SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y))
+            if output.isInLayout, surface?.isAttached ?? true { return (output, surface) }
+        }
+        return (nil, nil)
+    }
+
     private func activeSequence(_ id: TouchID) -> TouchSequence? {
         guard let index = activeTouches.scanIndex(where: { $0.id == id && $0.isDown }) else { return nil }
         return activeTouches[index]
@@ -111,10 +128,28 @@ extension Router {
     // MARK: Delivery
 
     /// Delivers what changed since the last frame: all began, then moved, then ended points,
-    /// one event per phase and bound surface.
+    /// one event per phase and bound surface. The ends of touches whose IDs went down again
+    /// in this frame go out first.
     private func dispatchTouches(time: Timestamp) {
         let wasDispatching = isDispatchingTouches
         isDispatchingTouches = true
+        touchLoops += 1
+        touchFrameCount &+= 1
+        if touchIDReusedInFrame {
+            touchIDReusedInFrame = false
+            dispatchingReusedEnds = true
+            dispatch(.ended, time: time)
+            dispatchingReusedEnds = false
+            activeTouches.scan { sequence in
+                if sequence.endsBeforeReuse {
+                    sequence.endsBeforeReuse = false
+                    if sequence.endedPending {
+                        sequence.endedPending = false
+                        sequence.finished = true
+                    }
+                }
+            }
+        }
         dispatch(.began, time: time)
         dispatch(.moved, time: time)
         dispatch(.ended, time: time)
@@ -124,6 +159,7 @@ extension Router {
                 sequence.finished = true
             }
         }
+        touchLoops -= 1
         isDispatchingTouches = wasDispatching
         if !wasDispatching {
             settleGestures()
@@ -131,12 +167,18 @@ extension Router {
         }
     }
 
+    /// Whether `sequence` has `phase` to deliver in the pass under way.
+    @inline(__always)
+    func isDue(_ sequence: TouchSequence, _ phase: TouchPhase) -> Bool {
+        !sequence.finished && sequence.isPending(phase) && (!dispatchingReusedEnds || sequence.endsBeforeReuse)
+    }
+
     private func dispatch(_ phase: TouchPhase, time: Timestamp) {
         var sequenceIndex = 0
         while sequenceIndex < activeTouches.count {
             let sequence = activeTouches[sequenceIndex]
             sequenceIndex += 1
-            guard sequence.arena != nil && !sequence.finished && sequence.isPending(phase) else { continue }
+            guard sequence.arena != nil && isDue(sequence, phase) else { continue }
             // Recognizers see the whole phase first, then decide what the responders get.
             deliverToRecognizers(phase, time: time)
             break
@@ -147,24 +189,26 @@ extension Router {
         while i < activeTouches.count {
             let lead = activeTouches[i]
             i += 1
-            guard !lead.finished, lead.isPending(phase), lead.mark != mark else { continue }
+            guard isDue(lead, phase), lead.mark != mark else { continue }
             let surface = lead.surface
             let origin = surface?.layoutOrigin
             touchScratch.removeAll(keepingCapacity: true)
             var recognizersTakePart = false
             for j in (i - 1)..<activeTouches.count {
                 let other = activeTouches[j]
-                if !other.finished, other.isPending(phase), other.mark != mark, other.surface === surface {
+                if isDue(other, phase), other.mark != mark, other.surface === surface {
                     other.mark = mark
                     // An ended touch stays pending until the whole frame is out, and is
                     // then finished (below, in dispatchTouches).
                     if phase != .ended { other.clearPending(phase) }
                     other.withheld = false
-                    if other.arena != nil || other.taken { recognizersTakePart = true }
+                    // Held phases of this touch or its surface go first: never deliver a
+                    // later phase past them.
+                    if other.arena != nil || other.taken || other.heldCount > 0 { recognizersTakePart = true }
                     touchScratch.append(other.point(surfaceOrigin: origin))
                 }
             }
-            if recognizersTakePart {
+            if recognizersTakePart || !heldTouches.isEmpty {
                 withholdTouches(phase, mark: mark, surface: surface, origin: origin, time: time)
                 if touchScratch.isEmpty { continue }
             }
@@ -194,9 +238,14 @@ extension Router {
         }
     }
 
-    /// Cancels matching touches: `touchesCancelled` to every responder that saw each one and
-    /// is still deliverable, then the touch is finished.
+    /// Cancels matching touches. Their recognizers are told first; then every link that saw
+    /// one of them gets one `touchesCancelled` with all the cancelled touches it saw, removed
+    /// surfaces included (removing tells). A cancel handler may cancel, remove or inject
+    /// again: the touches of this batch are already finished, so none escapes the cancel and
+    /// none is cancelled twice.
     func cancelSequences(reason: String, where predicate: (TouchSequence) -> Bool) {
+        touchLoops += 1
+        var batch = cancelBatches.popLast() ?? []
         var i = 0
         while i < activeTouches.count {
             let sequence = activeTouches[i]
@@ -204,26 +253,57 @@ extension Router {
             guard !sequence.finished, predicate(sequence) else { continue }
             sequence.finished = true
             trace?.record(.touchCancelled(sequence.id, reason: reason))
-            if sequence.arena != nil { cancelRecognizers(of: sequence, time: clock.now) }
-            guard !sequence.seen.isEmpty else { continue }
-            let time = clock.now
-            touchScratch.removeAll(keepingCapacity: true)
-            touchScratch.append(sequence.point(surfaceOrigin: sequence.surface?.layoutOrigin))
-            let event = TouchEvent(time: time, touches: touchScratch)
-            sequence.seen.scan { link in
-                guard isDeliverable(link), let responder = responder(for: link) else { return }
-                responder.touchesCancelled(event, context: ResponderContext(router: self, link: link, target: sequence.surface))
-                trace?.record(.told(TraceSubject(link), .touchesCancelled))
-            }
+            batch.append(sequence)
         }
+        if !batch.isEmpty {
+            let time = clock.now
+            batch.scan { if $0.arena != nil { cancelRecognizers(of: $0, time: time) } }
+            deliverCancels(of: batch, time: time)
+        }
+        batch.removeAll(keepingCapacity: true)
+        cancelBatches.append(batch)
+        touchLoops -= 1
         if !isDispatchingTouches {
             settleGestures()
             compactTouches()
         }
     }
 
+    /// One `touchesCancelled` per link that saw touches of `batch`, with those touches (each
+    /// in the space of its bound surface), links in the order they first saw them.
+    func deliverCancels(of batch: [TouchSequence], time: Timestamp) {
+        var i = 0
+        while i < batch.count {
+            let sequence = batch[i]
+            i += 1
+            var l = 0
+            while l < sequence.seen.count {
+                let link = sequence.seen[l]
+                l += 1
+                // Told already, with an earlier touch of the batch.
+                if batch[0..<(i - 1)].contains(where: { $0.seen.contains { $0.isSame(as: link) } }) { continue }
+                var points: [TouchPoint] = []
+                points.reserveCapacity(batch.count - i + 1)
+                var k = i - 1
+                while k < batch.count {
+                    let other = batch[k]
+                    k += 1
+                    if other.seen.contains(where: { $0.isSame(as: link) }) {
+                        points.append(other.point(surfaceOrigin: other.surface?.layoutOrigin))
+                    }
+                }
+                let event = TouchEvent(time: time, touches: points)
+                guard let responder = responder(for: link) else { continue }
+                responder.touchesCancelled(event, context: ResponderContext(router: self, link: link, target: sequence.surface))
+                trace?.record(.told(TraceSubject(link), .touchesCancelled))
+            }
+        }
+        batch.scan { $0.seen.removeAll(keepingCapacity: true) }
+    }
+
     /// Returns finished sequences to the pool.
     func compactTouches() {
+        guard touchLoops == 0 else { return }
         var i = 0
         while i < activeTouches.count {
             if activeTouches[i].finished {

@@ -61,6 +61,19 @@ public final class Router {
     @exclusivity(unchecked) var touchScratch: [TouchPoint] = []
     @exclusivity(unchecked) var isDispatchingTouches = false
     @exclusivity(unchecked) var touchFrameMark: UInt64 = 0
+    /// Loops over `activeTouches` that call out (dispatch, cancel, take, settle) under way:
+    /// finished touches go back to the pool only when none is, so that a handler that cancels
+    /// or removes from inside one never shifts the array under another.
+    @exclusivity(unchecked) var touchLoops = 0
+    /// Device frames dispatched so far: held phases of one frame are released together.
+    @exclusivity(unchecked) var touchFrameCount: UInt64 = 0
+    /// A touch ID went up and down again in the frame being collected (a finger roll): its
+    /// old touch's end is delivered before the new one's began.
+    @exclusivity(unchecked) var touchIDReusedInFrame = false
+    /// Set while the ends of reused touch IDs go out, ahead of the rest of the frame.
+    @exclusivity(unchecked) var dispatchingReusedEnds = false
+    /// Buffers for batches of cancelled touches, reused (one per nesting level).
+    @exclusivity(unchecked) var cancelBatches: [[TouchSequence]] = []
 
     // Gesture state (Gestures/Router+Gestures.swift).
     @exclusivity(unchecked) var arenaPool: [GestureArena] = []
@@ -87,6 +100,14 @@ public final class Router {
     @exclusivity(unchecked) public internal(set) var pointerFocus: Surface?
     @exclusivity(unchecked) var pressedButtons: [UInt32] = []
     @exclusivity(unchecked) var consumedButtons: [UInt32] = []
+    /// Raised by every change of a routed tree or of the layout (``treeDidChange()``).
+    @exclusivity(unchecked) var treeEditCount: UInt64 = 0
+    /// `treeEditCount` when pointer focus was last hit-tested: when they differ, focus is
+    /// checked again before the next pointer event.
+    @exclusivity(unchecked) var pointerCheckedAtEdit: UInt64 = 0
+    /// Raised at every change of pointer focus, so that a move can tell whether a handler it
+    /// called moved focus itself.
+    @exclusivity(unchecked) var pointerFocusGeneration: UInt64 = 0
 
     // Keyboard state (Router+Keyboard.swift).
     /// While a key is delivered, a first responder replaced by another waits in
@@ -109,9 +130,17 @@ public final class Router {
     @exclusivity(unchecked) var swallowedKeys: [UInt32] = []
     /// Set while a key press walks the chain, when a key command took it.
     @exclusivity(unchecked) var keyCommandMatched = false
+    /// Raised at every change of first responder (see `pointerFocusGeneration`).
+    @exclusivity(unchecked) var focusGeneration: UInt64 = 0
+    /// Surfaces that were first responder before the current one, oldest first: where focus
+    /// goes back to when the focused surface is removed.
+    var focusHistory: [WeakSurface] = []
 
     // Devices.
     @exclusivity(unchecked) public private(set) var devices: [DeviceID: DeviceInfo] = [:]
+    /// The output each device with a ``DeviceInfo/mappedOutput`` in the layout is mapped to:
+    /// its absolute events are hit-tested there. Empty on most seats, which skips the lookup.
+    @exclusivity(unchecked) var deviceOutputs: [DeviceID: Output] = [:]
     @exclusivity(unchecked) public private(set) var capabilities: DeviceCapabilities = []
 
     /// Longest chain walked before a redirect loop is assumed.
@@ -141,29 +170,60 @@ public final class Router {
 
     // MARK: Outputs
 
-    /// Places an output in the layout; its tree becomes routable.
+    /// Places an output in the layout; its tree becomes routable. An output that was removed
+    /// may be added again, with the tree it kept.
     public func addOutput(_ output: Output) {
         precondition(output.router == nil || output.router === self, "an output belongs to one router")
         guard !layout.outputs.contains(where: { $0 === output }) else { return }
         output.router = self
+        output.isInLayout = true
         layout.outputs.append(output)
+        output.root.attach(to: output)
+        updateDeviceOutputs()
+        outputGeometryDidChange()
     }
 
-    /// Removes an output: its surfaces stop receiving input as if they had been removed.
+    /// Removes an output from the layout, and its whole tree with it, root included: each of
+    /// its responders hears what ``Surface/removeFromParent()`` promises (cancelled touches,
+    /// leave, resignation, cancelled releases), and no surface of it can take keyboard focus
+    /// or input until the output is added again. The tree itself is kept: move windows to
+    /// another output's root *before* removing this one to keep their touches and focus.
     public func removeOutput(_ output: Output) {
         guard let index = layout.outputs.firstIndex(where: { $0 === output }) else { return }
         layout.outputs.remove(at: index)
-        for child in output.root.children { child.removeFromParent() }
-        cancelSequences(reason: "output removed") { $0.output === output }
-        if pointerFocus?.output === output { setPointerFocus(nil, time: clock.now) }
+        output.isInLayout = false
+        output.root.attach(to: output)
         output.router = nil
-        abortDetachedRecognizers()
-        settleGestures()
+        updateDeviceOutputs()
+        subtreeDidLeave(output.root, formerParent: output.root)
+        outputGeometryDidChange()
     }
 
     func outputGeometryDidChange() {
         pointerLocation = layout.clamp(pointerLocation)
+        treeDidChange()
     }
+
+    /// Resolves each device's mapped output by name, after devices or outputs changed.
+    func updateDeviceOutputs() {
+        deviceOutputs.removeAll(keepingCapacity: true)
+        for (device, info) in devices {
+            if let name = info.mappedOutput, let output = layout.output(named: name) { deviceOutputs[device] = output }
+        }
+    }
+
+    /// The surface that input from `device` at a layout-space point goes to, ignoring grabs
+    /// and bound touches: hit-tested on the output the device is mapped to, if it is in the
+    /// layout (mirrored or overlapping outputs), else as ``surface(at:)``.
+    public func surface(at point: LayoutPoint, device: DeviceID) -> Surface? {
+        guard !deviceOutputs.isEmpty, let output = deviceOutputs[device] else { return surface(at: point) }
+        return output.root.hitTest(SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y))
+    }
+
+    /// A routed tree or the layout changed: pointer focus is checked again before the next
+    /// pointer event (an edit does not move focus by itself, as no pointer event happened).
+    @inline(__always)
+    func treeDidChange() { treeEditCount &+= 1 }
 
     // MARK: Filters and spies
 
@@ -179,15 +239,23 @@ public final class Router {
     public func inject(_ event: InputEvent) {
         trace?.record(.received(event))
         switch event.kind {
-        case .touchDown(let id, let point): touchDown(event, id: id, at: point)
-        case .touchMotion(let id, let point): touchMotion(event, id: id, to: point)
+        case .touchDown(let id, let point):
+            guard point.x.isFinite, point.y.isFinite else { return ignore(event, "non-finite position") }
+            touchDown(event, id: id, at: point)
+        case .touchMotion(let id, let point):
+            guard point.x.isFinite, point.y.isFinite else { return ignore(event, "non-finite position") }
+            touchMotion(event, id: id, to: point)
         case .touchUp(let id): touchUp(event, id: id)
         case .touchCancel(let id): touchCancel(event, id: id)
         case .touchFrame: touchFrame(event)
         case .pointerMotion(let delta, let raw):
+            // A non-finite delta (a broken device or backend) would poison the position.
+            guard delta.dx.isFinite, delta.dy.isFinite else { return ignore(event, "non-finite motion") }
             if runFilters(event) { return }
-            movePointer(to: layout.clamp(pointerLocation.offset(by: delta)), event: event, delta: delta, unaccelerated: raw)
+            let unaccelerated = raw.dx.isFinite && raw.dy.isFinite ? raw : delta
+            movePointer(to: layout.clamp(pointerLocation.offset(by: delta)), event: event, delta: delta, unaccelerated: unaccelerated)
         case .pointerMotionAbsolute(let point):
+            guard point.x.isFinite, point.y.isFinite else { return ignore(event, "non-finite position") }
             if runFilters(event) { return }
             let target = layout.clamp(point)
             movePointer(to: target, event: event, delta: target.vector(from: pointerLocation), unaccelerated: .zero)
@@ -204,12 +272,19 @@ public final class Router {
             delegate?.router(self, deviceEvent: event)
         case .deviceAdded(let info):
             devices[event.device] = info
+            updateDeviceOutputs()
             updateCapabilities()
             observe(event, consumed: false)
             delegate?.router(self, deviceEvent: event)
         case .deviceRemoved:
             deviceRemoved(event)
         }
+    }
+
+    /// Drops a malformed event: traced, and spies hear it as consumed.
+    private func ignore(_ event: InputEvent, _ reason: String) {
+        trace?.record(.ignored(event, reason: reason))
+        observe(event, consumed: true)
     }
 
     /// Runs the filters, then the spies. Returns true when a filter consumed the event.
@@ -229,6 +304,7 @@ public final class Router {
     private func deviceRemoved(_ event: InputEvent) {
         cancelSequences(reason: "device removed") { $0.device == event.device }
         devices[event.device] = nil
+        updateDeviceOutputs()
         updateCapabilities()
         observe(event, consumed: false)
         delegate?.router(self, deviceEvent: event)
@@ -387,31 +463,23 @@ public final class Router {
 
     // MARK: Tree changes
 
-    /// Called by ``Surface/removeFromParent()`` after `root` and its subtree left an output.
-    func subtreeDidDetach(_ root: Surface, from formerParent: Surface) {
-        cancelSequences(reason: "surface removed") { sequence in
-            guard let s = sequence.surface else { return false }
-            return !s.isAttached
-        }
-        if let focus = pointerFocus, !focus.isAttached {
-            trace?.record(.pointerFocus(from: TraceSubject(focus), to: .none))
-            pointerFocus = nil
-            // The focus went away under a still pointer: find what is there now, unless a
-            // button holds the (now empty) implicit grab.
-            if pressedButtons.isEmpty { refreshPointerFocus(time: clock.now) }
-        }
+    /// Called after `root` and its subtree left this router's layout (removed from its
+    /// parent, moved out of the layout, or with its output): every responder in it hears
+    /// what it is owed, then focus moves on. Each step re-reads the router's state, since
+    /// every handler it calls may edit the tree or move focus again.
+    func subtreeDidLeave(_ root: Surface, formerParent: Surface) {
+        treeDidChange()
+        cancelSequences(reason: "surface removed") { $0.isOrphaned }
+        if let focus = pointerFocus, !focus.isAttached { pointerFocusWasRemoved(focus) }
         if let focused = firstResponder, !focused.isAttached {
-            firstResponder = nil
-            let replacement: Surface?
-            if let delegate {
-                replacement = delegate.router(self, firstResponderAfterRemoving: focused, formerParent: formerParent)
-            } else {
-                replacement = nearestAncestorThatCanBecomeFirstResponder(startingAt: formerParent)
-            }
-            trace?.record(.keyboardFocus(from: TraceSubject(focused), to: TraceSubject(replacement)))
-            if let replacement { becomeFirstResponder(replacement) }
+            firstResponderWasRemoved(focused, formerParent: formerParent)
         }
         abortDetachedRecognizers()
         settleGestures()
     }
+}
+
+/// A surface remembered without being kept alive.
+struct WeakSurface {
+    weak var surface: Surface?
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Identifies a surface in traces; unique for the life of the process.
 public struct SurfaceID: Hashable, Sendable, CustomStringConvertible {
     public let rawValue: UInt32
@@ -19,7 +21,9 @@ public struct SurfaceID: Hashable, Sendable, CustomStringConvertible {
 /// (`@exclusivity(unchecked)`): it cost about as much as the rest of a hit-test in small trees,
 /// surfaces live on the event loop's one thread, and hit-testing holds no access across calls.
 public final class Surface {
-    private nonisolated(unsafe) static var lastID: UInt32 = 0
+    /// The last ID handed out. Atomic: surfaces may be made on any thread before they join a
+    /// router, and two must never share an ID.
+    private static let lastID = Atomic<UInt32>(0)
 
     public let id: SurfaceID
     /// A name for traces and descriptions.
@@ -79,6 +83,24 @@ public final class Surface {
     public var isInputDisabled = false {
         didSet { if isInputDisabled != oldValue { ownAreaDidChange() } }
     }
+
+    /// Stacks this surface (and its subtree) below its parent's own content, as a Wayland
+    /// subsurface placed below its parent (`wl_subsurface.place_below` the parent): the
+    /// parent's own area is hit-tested before it. Among themselves, such children keep their
+    /// order in ``children`` (back to front). Off by default: children are above their parent.
+    public var isBelowParent = false {
+        didSet {
+            guard isBelowParent != oldValue else { return }
+            if let parent {
+                parent.childrenBelowCount += isBelowParent ? 1 : -1
+                parent.childIndex?.invalidate()
+                parent.subtreeDidChange()
+            }
+        }
+    }
+    /// How many children are ``isBelowParent``: while any is, hit-testing through this
+    /// surface takes the plain walk instead of the child index.
+    @exclusivity(unchecked) private(set) var childrenBelowCount = 0
 
     /// UIKit's rule: when set, parts of children outside this surface's bounds cannot be hit.
     /// Off by default, because Wayland subsurfaces may stick out of their parent.
@@ -156,9 +178,9 @@ public final class Surface {
     ///   - responder: the responder for this surface's input; by default one that handles
     ///     nothing, so events walk on to the parent.
     public init(name: String = "", frame: SurfaceRect, responder: any Responder = PassThroughResponder()) {
-        Surface.lastID &+= 1
-        self.id = SurfaceID(rawValue: Surface.lastID)
-        self.name = name.isEmpty ? "surface\(Surface.lastID)" : name
+        let id = Surface.lastID.wrappingAdd(1, ordering: .relaxed).newValue
+        self.id = SurfaceID(rawValue: id)
+        self.name = name.isEmpty ? "surface\(id)" : name
         self.frame = frame
         responderHolder = ResponderHolder(responder)
         responderReference = Unmanaged.passUnretained(responderHolder)
@@ -180,30 +202,50 @@ public final class Surface {
     /// This surface's bounds in its own space: origin zero, size of the frame.
     public var bounds: SurfaceRect { SurfaceRect(origin: .zero, size: frame.size) }
 
-    /// True while the surface is in an output's tree. A stored flag, not `output != nil`:
+    /// True while the surface is in the tree of an output that is in a router's layout: only
+    /// then can it receive input or become first responder. A stored flag, not derived:
     /// every delivery checks it, and a weak load costs more than the rest of the check.
     @exclusivity(unchecked) public private(set) var isAttached = false
 
     // MARK: Tree editing
 
-    /// Adds `child` on top of the existing children, first removing it from any parent.
+    /// Adds `child` on top of the existing children. A child that already has a parent is
+    /// *moved* (see ``insertChild(_:at:)``), not removed and added.
     public func addChild(_ child: Surface) {
         insertChild(child, at: children.count)
     }
 
-    /// Inserts `child` at `index` (0 is the back), first removing it from any parent.
+    /// Inserts `child` at `index` (0 is the back; past the end means on top).
+    ///
+    /// Moving is not removing: a child that is already in a tree of the same router (under
+    /// another parent, on another output, or here at another index) keeps its touches, its
+    /// pointer focus and implicit grab and its first-responder status; nothing is cancelled,
+    /// left or re-entered. Only a subtree that leaves the router's layout this way (moved
+    /// under a surface that is in no layout, or into another router's layout) is treated as
+    /// removed, with every notification ``removeFromParent()`` sends. Pointer focus follows
+    /// the new stacking before the next pointer event is routed.
     public func insertChild(_ child: Surface, at index: Int) {
         precondition(child !== self, "a surface cannot be its own child")
         precondition(!isDescendant(of: child), "adding an ancestor as a child would make a cycle")
-        if child.parent != nil { child.removeFromParent() }
-        children.insert(child, at: Swift.min(index, children.count))
+        let formerRouter = child.isAttached ? child.output?.router : nil
+        let formerParent = child.parent
+        if let formerParent { formerParent.unlink(child) }
+        children.insert(child, at: Swift.max(0, Swift.min(index, children.count)))
         child.parent = self
-        if let output { child.attach(to: output) }
+        if child.isBelowParent { childrenBelowCount += 1 }
+        if let output {
+            child.attach(to: output)
+        } else if child.output != nil {
+            child.detachSubtree()
+        }
         subtreeDidChange(surfacesAdded: child.subtreeSurfaceCount)
         childAreaDidChange()
+        if let formerRouter, let formerParent, !(child.isAttached && child.output?.router === formerRouter) {
+            formerRouter.subtreeDidLeave(child, formerParent: formerParent)
+        }
     }
 
-    /// Moves `child` to the top of its siblings.
+    /// Moves `child` to the top of its siblings: a move, not a removal.
     public func bringToFront(_ child: Surface) {
         guard let index = children.firstIndex(where: { $0 === child }) else { return }
         children.remove(at: index)
@@ -213,21 +255,29 @@ public final class Surface {
         subtreeDidChange()
     }
 
-    /// Removes this surface (and its subtree) from its parent. Touches bound to the subtree
-    /// are cancelled, pointer focus inside it is cleared and keyboard focus moves by the
-    /// delegate's rule; nothing is delivered to a removed surface afterwards. Safe to call
-    /// from inside an event handler.
+    /// Removes this surface (and its subtree) from its parent. Removing tells: each responder
+    /// of the subtree hears every end it is owed, in this order: `touchesCancelled` for the
+    /// touches it saw (to every link that saw them), cancelled releases of held buttons and
+    /// `pointerLeft` for the pointer focus, cancelled releases of held keys and
+    /// `didResignFirstResponder` for the first responder. Keyboard focus then goes back to
+    /// the surface that had it before, if it still can take it, else where the delegate's
+    /// rule says. Nothing else is delivered to a removed surface. Safe to call from inside
+    /// any handler, the removed surface's own included.
     public func removeFromParent() {
         guard let parent else { return }
-        if let index = parent.children.firstIndex(where: { $0 === self }) {
-            parent.children.remove(at: index)
-        }
-        self.parent = nil
-        let formerOutput = output
-        if formerOutput != nil { detachSubtree() }
-        parent.subtreeDidChange(surfacesAdded: -subtreeSurfaceCount)
-        parent.childAreaDidChange()
-        formerOutput?.router?.subtreeDidDetach(self, from: parent)
+        let formerRouter = isAttached ? output?.router : nil
+        parent.unlink(self)
+        if output != nil { detachSubtree() }
+        formerRouter?.subtreeDidLeave(self, formerParent: parent)
+    }
+
+    /// Takes `child` out of `children` and updates counts and boxes; tells no router.
+    private func unlink(_ child: Surface) {
+        if let index = children.firstIndex(where: { $0 === child }) { children.remove(at: index) }
+        if child.isBelowParent { childrenBelowCount -= 1 }
+        child.parent = nil
+        subtreeDidChange(surfacesAdded: -child.subtreeSurfaceCount)
+        childAreaDidChange()
     }
 
     /// True if `ancestor` is this surface's parent, grandparent, ...
@@ -240,9 +290,10 @@ public final class Surface {
         return false
     }
 
+    /// Joins `output`'s tree; attached (routable) while that output is in a router's layout.
     func attach(to output: Output) {
         self.output = output
-        isAttached = true
+        isAttached = output.isInLayout
         for child in children { child.attach(to: output) }
     }
 
@@ -360,15 +411,43 @@ public final class Surface {
         guard !isHidden, !isInputDisabled else { return nil }
         if clipsChildren, !bounds.contains(point) { return nil }
         visit(self)
-        for child in children.reversed() {
+        for child in children.reversed() where !child.isBelowParent {
             let local = SurfacePoint(x: point.x - child.frame.origin.x, y: point.y - child.frame.origin.y)
             if let hit = child.hitTest(local, visiting: visit) { return hit }
         }
-        return acceptsInput(at: point) ? self : nil
+        if acceptsInput(at: point) { return self }
+        for child in children.reversed() where child.isBelowParent {
+            let local = SurfacePoint(x: point.x - child.frame.origin.x, y: point.y - child.frame.origin.y)
+            if let hit = child.hitTest(local, visiting: visit) { return hit }
+        }
+        return nil
+    }
+
+    /// Hit-testing for a surface with children placed below it: the children above from the
+    /// top down, its own area, then the children below from the top down.
+    @inline(never)
+    private func hitTestWithChildrenBelow(_ point: SurfacePoint) -> Surface? {
+        if let hit = topmostChildHit(at: point, below: false) { return hit }
+        if acceptsInput(at: point) { return self }
+        return topmostChildHit(at: point, below: true)
+    }
+
+    private func topmostChildHit(at point: SurfacePoint, below: Bool) -> Surface? {
+        let snapshot = children
+        var i = snapshot.count
+        while i > 0 {
+            i -= 1
+            let child = snapshot[i]
+            guard child.isBelowParent == below else { continue }
+            let local = SurfacePoint(x: point.x - child.frame.origin.x, y: point.y - child.frame.origin.y)
+            if let box = child.subtreeBounds, box.contains(local), let hit = child.hitTestBelowBounds(local) { return hit }
+        }
+        return nil
     }
 
     /// Hit-testing once `point` is known to be inside `subtreeBounds`.
     func hitTestBelowBounds(_ point: SurfacePoint) -> Surface? {
+        if childrenBelowCount > 0 { return hitTestWithChildrenBelow(point) }
         let count = children.count
         if count == 1 {
             let child = children[0]
@@ -431,11 +510,15 @@ public final class Surface {
     /// a new stacking order); adds `surfacesAdded` to their surface counts.
     private func subtreeDidChange(surfacesAdded: Int = 0) {
         var node: Surface? = self
+        var root = self
         while let current = node {
             current.subtreeEditCount &+= 1
             current.subtreeSurfaceCount += surfacesAdded
+            root = current
             node = current.parent
         }
+        // An edit in a routed tree: pointer focus is re-checked before the next pointer event.
+        if root.isAttached { root.output?.router?.treeDidChange() }
     }
 
     private func childAreaDidChange() {

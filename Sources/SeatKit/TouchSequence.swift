@@ -31,6 +31,8 @@ final class TouchSequence {
     @exclusivity(unchecked) var upReceived = false
     /// Scratch flag of the held-queue flush: an earlier phase of this touch stays held.
     @exclusivity(unchecked) var flushBlocked = false
+    /// Its ID went down again in the frame that lifted it: its end goes out first.
+    @exclusivity(unchecked) var endsBeforeReuse = false
 
     init() { seen.reserveCapacity(8) }
 
@@ -53,6 +55,14 @@ final class TouchSequence {
         withheld = false
         upReceived = false
         flushBlocked = false
+        endsBeforeReuse = false
+    }
+
+    /// Its surface (or, for a touch that landed on no surface, its output) left the layout.
+    var isOrphaned: Bool {
+        if let surface { return !surface.isAttached }
+        if let output { return !output.isInLayout }
+        return false
     }
 
     /// Down and not yet up: what `TouchID` lookups see.

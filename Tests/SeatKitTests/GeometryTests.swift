@@ -65,7 +65,9 @@ struct OutputLifetimeTests {
         var output: Output? = Output(name: "X", modeSize: Size(width: 10, height: 10))
         let s = Surface(name: "s", frame: SurfaceRect(x: 0, y: 0, width: 5, height: 5))
         output?.root.addChild(s)
-        #expect(s.isAttached)
+        // In the output's tree, but not routable: the output is in no router's layout.
+        #expect(s.output === output)
+        #expect(!s.isAttached)
         output = nil
         #expect(!s.isAttached)
         #expect(s.output == nil)

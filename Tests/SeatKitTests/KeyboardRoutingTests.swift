@@ -85,8 +85,8 @@ struct KeyboardRoutingTests {
         h.log.clear()
         group.removeFromParent()
         #expect(h.router.firstResponder === window)
-        // The removed field is told nothing; the window is told it became first responder.
-        #expect(h.log.entries == ["window.didBecome"])
+        // The removed field is told it resigned; the window that it became first responder.
+        #expect(h.log.entries == ["field.didResign", "window.didBecome"])
     }
 
     @Test func theDelegateChoosesWhereFocusGoesAfterARemoval() {
@@ -104,7 +104,9 @@ struct KeyboardRoutingTests {
         #expect(h.router.firstResponder === search)
         h.delegate.focusRule = { _, _ in nil }
         #expect(h.router.becomeFirstResponder(window))
+        search.removeFromParent()
         window.removeFromParent()
+        // Nothing left in the focus history can take focus, and the delegate says nobody.
         #expect(h.router.firstResponder == nil)
     }
 

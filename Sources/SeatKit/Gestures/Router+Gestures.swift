@@ -85,13 +85,15 @@ extension Router {
     /// once, with all of its touches of that phase whatever surface they are bound to (a
     /// three-finger swipe spans surfaces). Runs before any responder sees the phase.
     func deliverToRecognizers(_ phase: TouchPhase, time: Timestamp) {
+        touchLoops += 1
+        defer { touchLoops -= 1 }
         gesturePassMark &+= 1
         let pass = gesturePassMark
         var sequenceIndex = 0
         while sequenceIndex < activeTouches.count {
             let sequence = activeTouches[sequenceIndex]
             sequenceIndex += 1
-            guard !sequence.finished && sequence.isPending(phase) else { continue }
+            guard isDue(sequence, phase) else { continue }
             guard let arena = sequence.arena else { continue }
             var e = 0
             while e < arena.entries.count {
@@ -105,7 +107,7 @@ extension Router {
                 while otherIndex < activeTouches.count {
                     let other = activeTouches[otherIndex]
                     otherIndex += 1
-                    guard !other.finished && other.isPending(phase) else { continue }
+                    guard isDue(other, phase) else { continue }
                     if let a = other.arena, a.contains(recognizer) {
                         gestureScratch.append(other.point(surfaceOrigin: other.surface?.layoutOrigin))
                     }
@@ -209,6 +211,8 @@ extension Router {
     /// that saw one is told `touchesCancelled`, once.
     private func takeTouches(for recognizer: GestureRecognizer) {
         guard recognizer.cancelsTouchesInView else { return }
+        touchLoops += 1
+        defer { touchLoops -= 1 }
         var sequenceIndex = 0
         while sequenceIndex < activeTouches.count {
             let sequence = activeTouches[sequenceIndex]
@@ -277,6 +281,7 @@ extension Router {
     func settleGestures() {
         guard !heldTouches.isEmpty, !isSettlingGestures else { return }
         isSettlingGestures = true
+        touchLoops += 1
         var write = 0
         var i = 0
         while i < heldTouches.count {
@@ -306,6 +311,7 @@ extension Router {
             k += 1
         }
         isSettlingGestures = false
+        touchLoops -= 1
         if !isDispatchingTouches { compactTouches() }
     }
 
