@@ -49,6 +49,10 @@ extension Router {
                 return
             }
         }
+        if let grab = keyboardGrab {
+            grab.key(keyEvent, router: self)
+            return
+        }
         deliverKey(keyEvent)
     }
 
@@ -59,9 +63,10 @@ extension Router {
         swallowedKeys.isEmpty ? pressedKeys : pressedKeys.filter { !swallowedKeys.contains($0) }
     }
 
-    /// Sends a key event to the first responder and up its chain, matching key commands on
-    /// the way. Bypasses filters; the keyboard state is the caller's business. Key repeat
-    /// generators call this.
+    /// Routes a key by the default rule, after filters and grabs: to the first responder
+    /// (the delegate without one) and up its chain, matching key commands on the way. The
+    /// keyboard state is the caller's business. What a ``KeyboardGrab`` calls to forward, and
+    /// what key repeat generators call (repeats skip filters and grabs).
     public func deliverKey(_ keyEvent: KeyEvent) {
         guard let focus = firstResponderReference else {
             deliverKey(keyEvent, walking: {
@@ -178,17 +183,7 @@ extension Router {
         focusGeneration &+= 1
         let generation = focusGeneration
         firstResponder = nil
-        let keys = heldKeysForFocus
-        var i = 0
-        while i < keys.count {
-            let keycode = keys[i]
-            i += 1
-            if !swallowedKeys.scanContains(keycode) { swallowedKeys.append(keycode) }
-            var release = KeyEvent(time: clock.now, keycode: keycode, state: .released)
-            release.isCancelled = true
-            _ = removed.responder.keyUp(release, context: ResponderContext(router: self, link: .surface(removed), target: removed))
-            trace?.record(.told(TraceSubject(removed), .keyUp))
-        }
+        if keyboardGrab == nil { tellCancelledKeys(to: removed, swallowing: true) }
         removed.responder.didResignFirstResponder(context: ResponderContext(router: self, link: .surface(removed), target: removed))
         guard generation == focusGeneration, firstResponder == nil else { return }
         var replacement = previousFocus()

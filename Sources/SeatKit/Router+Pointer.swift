@@ -40,7 +40,7 @@ extension Router {
         trace?.record(.told(TraceSubject(newFocus), .pointerEntered))
     }
 
-    private func tellPointerLeft(_ surface: Surface, time: Timestamp) {
+    func tellPointerLeft(_ surface: Surface, time: Timestamp) {
         let local = surface.convert(pointerLocation) ?? .zero
         let crossing = PointerCrossingEvent(time: time, location: pointerLocation, surfaceLocation: local)
         surface.withResponder { $0.pointerLeft(crossing, context: ResponderContext(router: self, surface: surface, target: surface)) }
@@ -56,21 +56,13 @@ extension Router {
         pointerFocus = nil
         trace?.record(.pointerFocus(from: TraceSubject(focus), to: .none))
         let time = clock.now
-        if !pressedButtons.isEmpty {
-            let buttons = pressedButtons
+        if !pressedButtons.isEmpty && pointerGrab == nil {
+            tellCancelledButtons(to: focus, time: time)
+            pressedButtons.scan { button in
+                if !consumedButtons.scanContains(button) { consumedButtons.append(button) }
+            }
             pressedButtons.removeAll(keepingCapacity: true)
             endPointerArena()
-            var i = 0
-            while i < buttons.count {
-                let button = buttons[i]
-                i += 1
-                if !consumedButtons.scanContains(button) { consumedButtons.append(button) }
-                var release = PointerButtonEvent(time: time, device: DeviceID(0), button: button, state: .released,
-                                                 location: pointerLocation, surfaceLocation: focus.convert(pointerLocation) ?? .zero)
-                release.isCancelled = true
-                _ = focus.withResponder { $0.pointerButton(release, context: ResponderContext(router: self, surface: focus, target: focus)) }
-                trace?.record(.told(TraceSubject(focus), .pointerButton))
-            }
         }
         tellPointerLeft(focus, time: time)
         if generation == pointerFocusGeneration { refreshPointerFocus(time: time) }
@@ -91,14 +83,35 @@ extension Router {
 
     func movePointer(to location: LayoutPoint, event: InputEvent, delta: Vector, unaccelerated: Vector) {
         pointerLocation = location
+        if let grab = pointerGrab {
+            grab.pointerMoved(PointerMotionEvent(time: event.time, device: event.device, location: location,
+                                                 surfaceLocation: pointerSurfaceLocation(), delta: delta,
+                                                 unacceleratedDelta: unaccelerated), router: self)
+            return
+        }
+        followPointer(time: event.time, device: event.device, delta: delta, unaccelerated: unaccelerated)
+    }
+
+    /// Routes pointer motion by the default rule, after filters and grabs: the pointer moves
+    /// to `event.location` (layout space, kept on the layout), focus follows hit-testing
+    /// unless a button is held, then recognizers and the focus's chain see it. What a
+    /// ``PointerGrab`` calls to forward.
+    public func routePointerMotion(_ event: PointerMotionEvent) {
+        guard event.location.x.isFinite, event.location.y.isFinite else { return }
+        pointerLocation = layout.clamp(event.location)
+        followPointer(time: event.time, device: event.device, delta: event.delta, unaccelerated: event.unacceleratedDelta)
+    }
+
+    private func followPointer(time: Timestamp, device: DeviceID, delta: Vector, unaccelerated: Vector) {
+        let location = pointerLocation
         if pressedButtons.isEmpty {
             pointerCheckedAtEdit = treeEditCount
-            let target = surface(at: location, device: event.device)
+            let target = surface(at: location, device: device)
             if let trace { trace.record(.hitTest(location, result: TraceSubject(target))) }
-            if target !== pointerFocus { setPointerFocus(target, time: event.time) }
+            if target !== pointerFocus { setPointerFocus(target, time: time) }
         }
         let focus = pointerFocus
-        let motion = PointerMotionEvent(time: event.time, device: event.device, location: location,
+        let motion = PointerMotionEvent(time: time, device: device, location: location,
                                         surfaceLocation: pointerSurfaceLocation(), delta: delta,
                                         unacceleratedDelta: unaccelerated)
         if !pointerArena.entries.isEmpty && deliverPointerMotionToRecognizers(motion) { return }
@@ -121,25 +134,38 @@ extension Router {
             return
         }
         catchUpPointerFocus(time: event.time)
-        let focus = pointerFocus
-        let buttonEvent = PointerButtonEvent(time: event.time, device: event.device, button: button, state: state,
-                                             location: pointerLocation, surfaceLocation: pointerSurfaceLocation())
         if state == .pressed {
-            pressedButtons.append(button)
+            if !pressedButtons.scanContains(button) { pressedButtons.append(button) }
         } else if let index = pressedButtons.scanIndex(of: button) {
             pressedButtons.remove(at: index)
         }
-        if state == .pressed && pressedButtons.count == 1 { beginPointerArena(focus: focus) }
-        if pointerArena.entries.isEmpty || !deliverPointerButtonToRecognizers(buttonEvent) {
+        let buttonEvent = PointerButtonEvent(time: event.time, device: event.device, button: button, state: state,
+                                             location: pointerLocation, surfaceLocation: pointerSurfaceLocation())
+        if let grab = pointerGrab {
+            grab.pointerButton(buttonEvent, router: self)
+            return
+        }
+        routePointerButton(buttonEvent)
+    }
+
+    /// Routes a button by the default rule, after filters and grabs (``heldButtons`` already
+    /// counts it): the press that starts the implicit grab opens the pointer recognizers'
+    /// arena, recognizers and the focus's chain see it, and the last release ends the
+    /// implicit grab (focus catches up with the pointer). What a ``PointerGrab`` calls to
+    /// forward.
+    public func routePointerButton(_ event: PointerButtonEvent) {
+        let focus = pointerFocus
+        if event.state == .pressed && pressedButtons.count == 1 { beginPointerArena(focus: focus) }
+        if pointerArena.entries.isEmpty || !deliverPointerButtonToRecognizers(event) {
             if walkChain(from: focus, target: focus, kind: .pointerButton, { responder, context in
-                responder.pointerButton(buttonEvent, context: context)
+                responder.pointerButton(event, context: context)
             }) == false {
-                reportDropped(.pointerButton, .pointerButton(buttonEvent))
+                reportDropped(.pointerButton, .pointerButton(event))
             }
-            if state == .pressed { pointerPressSeenByResponders = true }
+            if event.state == .pressed { pointerPressSeenByResponders = true }
         }
         // The implicit grab ends with the last release: focus catches up with the pointer.
-        if state == .released && pressedButtons.isEmpty {
+        if event.state == .released && pressedButtons.isEmpty {
             endPointerArena()
             refreshPointerFocus(time: event.time)
         }
@@ -147,9 +173,18 @@ extension Router {
 
     func pointerAxis(_ event: InputEvent, motion: AxisMotion) {
         catchUpPointerFocus(time: event.time)
-        let focus = pointerFocus
         let axis = PointerAxisEvent(time: event.time, device: event.device, motion: motion,
                                     location: pointerLocation, surfaceLocation: pointerSurfaceLocation())
+        if let grab = pointerGrab {
+            grab.pointerAxis(axis, router: self)
+            return
+        }
+        routePointerAxis(axis)
+    }
+
+    /// Routes scrolling by the default rule, after filters and grabs: up the focus's chain.
+    public func routePointerAxis(_ axis: PointerAxisEvent) {
+        let focus = pointerFocus
         if walkChain(from: focus, target: focus, kind: .pointerAxis, { responder, context in
             responder.pointerAxis(axis, context: context)
         }) == false {
@@ -159,9 +194,19 @@ extension Router {
 
     func touchpadGesture(_ event: InputEvent, gesture: TouchpadGesture) {
         catchUpPointerFocus(time: event.time)
-        let focus = pointerFocus
         let gestureEvent = TouchpadGestureEvent(time: event.time, device: event.device, gesture: gesture,
                                                 location: pointerLocation, surfaceLocation: pointerSurfaceLocation())
+        if let grab = pointerGrab {
+            grab.touchpadGesture(gestureEvent, router: self)
+            return
+        }
+        routeTouchpadGesture(gestureEvent)
+    }
+
+    /// Routes a touchpad gesture by the default rule, after filters and grabs: the touchpad
+    /// recognizers of the focus's subtree and output, then the focus's chain.
+    public func routeTouchpadGesture(_ gestureEvent: TouchpadGestureEvent) {
+        let focus = pointerFocus
         if deliverTouchpadGestureToRecognizers(gestureEvent, focus: focus) { return }
         noteTouchpadGestureDelivered()
         if walkChain(from: focus, target: focus, kind: .touchpadGesture, { responder, context in

@@ -43,6 +43,95 @@ extension Router {
             consumedTouches.append(id)
             return
         }
+        if let grab = touchGrab {
+            grab.touchDown(event, id: id, at: point, router: self)
+            return
+        }
+        routeTouchDown(event, id: id, at: point)
+    }
+
+    func touchMotion(_ event: InputEvent, id: TouchID, to point: LayoutPoint) {
+        if touchTakenByFilter(event, id: id, lastEvent: false) { return }
+        if let grab = touchGrab {
+            grab.touchMoved(event, id: id, to: point, router: self)
+            return
+        }
+        routeTouchMotion(event, id: id, to: point)
+    }
+
+    func touchUp(_ event: InputEvent, id: TouchID) {
+        if touchTakenByFilter(event, id: id, lastEvent: true) { return }
+        if let grab = touchGrab {
+            grab.touchUp(event, id: id, router: self)
+            return
+        }
+        routeTouchUp(event, id: id)
+    }
+
+    func touchCancel(_ event: InputEvent, id: TouchID) {
+        if touchTakenByFilter(event, id: id, lastEvent: true) { return }
+        if let grab = touchGrab {
+            grab.touchCancelled(event, id: id, router: self)
+            return
+        }
+        cancelSequences(reason: "cancelled by the device") { $0.id == id && $0.isDown }
+    }
+
+    /// Frames belong to the device, not to one touch: filters are not asked, and a frame
+    /// always closes the changes of the touches routed so far.
+    func touchFrame(_ event: InputEvent) {
+        observe(event, consumed: false)
+        if let grab = touchGrab {
+            grab.touchFrame(event, router: self)
+            return
+        }
+        dispatchTouches(time: event.time)
+    }
+
+    /// Filters see whole touch sequences. True when the rest of touch `id` is a filter's:
+    /// its down was taken, or a filter takes it now, mid-touch (a lock screen engaging):
+    /// then every responder and recognizer that saw it is told it was cancelled, and the
+    /// filter gets the rest of it. Spies hear every event either way.
+    private func touchTakenByFilter(_ event: InputEvent, id: TouchID, lastEvent: Bool) -> Bool {
+        if let index = consumedTouches.scanIndex(of: id) {
+            if lastEvent { consumedTouches.remove(at: index) }
+            trace?.record(.followedConsumed(event))
+            observe(event, consumed: true)
+            return true
+        }
+        if filters.isEmpty {
+            observe(event, consumed: false)
+            return false
+        }
+        guard runFilters(event) else { return false }
+        if !lastEvent { consumedTouches.append(id) }
+        cancelSequences(reason: "taken by a filter") { $0.id == id && $0.isDown }
+        return true
+    }
+
+    /// Routes one touch event by the default rule, after filters and grabs: a down is
+    /// hit-tested (on the device's mapped output, if any) and bound to its surface for
+    /// life, recognizers see each frame first, then the bound surface's chain. What a
+    /// ``TouchGrab`` calls to forward. Layout-space points; other kinds of events are ignored.
+    public func routeTouch(_ event: InputEvent) {
+        switch event.kind {
+        case .touchDown(let id, let point):
+            guard point.x.isFinite, point.y.isFinite, activeSequence(id) == nil else {
+                trace?.record(.ignored(event, reason: "touch id already down"))
+                return
+            }
+            routeTouchDown(event, id: id, at: point)
+        case .touchMotion(let id, let point):
+            guard point.x.isFinite, point.y.isFinite else { return }
+            routeTouchMotion(event, id: id, to: point)
+        case .touchUp(let id): routeTouchUp(event, id: id)
+        case .touchCancel(let id): cancelSequences(reason: "cancelled by the device") { $0.id == id && $0.isDown }
+        case .touchFrame: dispatchTouches(time: event.time)
+        default: trace?.record(.ignored(event, reason: "not a touch event"))
+        }
+    }
+
+    private func routeTouchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint) {
         let (output, surface) = touchTarget(at: point, device: event.device)
         // Its ID went up earlier in this frame (libinput reuses a slot on a finger roll): the
         // old touch's end goes out before this one's began.
@@ -60,49 +149,22 @@ extension Router {
         activeTouches.append(sequence)
     }
 
-    func touchMotion(_ event: InputEvent, id: TouchID, to point: LayoutPoint) {
-        guard let sequence = routedSequence(for: event, id: id, lastEvent: false) else { return }
+    private func routeTouchMotion(_ event: InputEvent, id: TouchID, to point: LayoutPoint) {
+        guard let sequence = activeSequence(id) else {
+            trace?.record(.ignored(event, reason: "no such touch"))
+            return
+        }
         sequence.location = point
         if !sequence.beganPending { sequence.movedPending = true }
     }
 
-    func touchUp(_ event: InputEvent, id: TouchID) {
-        guard let sequence = routedSequence(for: event, id: id, lastEvent: true) else { return }
-        sequence.endedPending = true
-        sequence.upReceived = true
-    }
-
-    /// The sequence a motion or up belongs to, after telling the spies; `nil` when the touch
-    /// was taken by a filter at its down (`lastEvent` forgets it) or is unknown.
-    private func routedSequence(for event: InputEvent, id: TouchID, lastEvent: Bool) -> TouchSequence? {
-        if let index = consumedTouches.scanIndex(of: id) {
-            if lastEvent { consumedTouches.remove(at: index) }
-            trace?.record(.followedConsumed(event))
-            observe(event, consumed: true)
-            return nil
-        }
+    private func routeTouchUp(_ event: InputEvent, id: TouchID) {
         guard let sequence = activeSequence(id) else {
             trace?.record(.ignored(event, reason: "no such touch"))
-            observe(event, consumed: false)
-            return nil
-        }
-        observe(event, consumed: false)
-        return sequence
-    }
-
-    func touchCancel(_ event: InputEvent, id: TouchID) {
-        if let index = consumedTouches.scanIndex(of: id) {
-            consumedTouches.remove(at: index)
-            observe(event, consumed: true)
             return
         }
-        observe(event, consumed: false)
-        cancelSequences(reason: "cancelled by the device") { $0.id == id }
-    }
-
-    func touchFrame(_ event: InputEvent) {
-        observe(event, consumed: false)
-        dispatchTouches(time: event.time)
+        sequence.endedPending = true
+        sequence.upReceived = true
     }
 
     /// The output and surface a touch down at `point` goes to: on the output `device` is

@@ -52,6 +52,11 @@ public final class Router {
     @exclusivity(unchecked) public var trace: (any TraceSink)?
 
     @exclusivity(unchecked) public private(set) var filters: [any InputFilter] = []
+    /// The active grabs (see ``PointerGrab``, ``TouchGrab``, ``KeyboardGrab``); `nil`: the
+    /// default rule.
+    @exclusivity(unchecked) public internal(set) var pointerGrab: (any PointerGrab)?
+    @exclusivity(unchecked) public internal(set) var touchGrab: (any TouchGrab)?
+    @exclusivity(unchecked) public internal(set) var keyboardGrab: (any KeyboardGrab)?
     @exclusivity(unchecked) public private(set) var spies: [any InputSpy] = []
 
     // Touch state (Router+Touch.swift).
@@ -235,7 +240,11 @@ public final class Router {
 
     // MARK: Entry point
 
-    /// Routes one event. Events must arrive in time order, as the device produced them.
+    /// Routes one event through every door: filters, then the active grab of its device
+    /// class (or the default rule), then recognizers and the responder chain. What a backend
+    /// calls. Events must arrive in time order, as the device produced them; layout-space
+    /// points. Malformed events (non-finite coordinates, unknown touches) are ignored and
+    /// traced. Safe to call from inside any handler.
     public func inject(_ event: InputEvent) {
         trace?.record(.received(event))
         switch event.kind {

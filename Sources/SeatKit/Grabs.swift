@@ -1,0 +1,304 @@
+/// Grabs: who gets a device class's input instead of the router's default rule, as in
+/// wlr_seat.
+///
+/// ```
+///  inject(event) ─► filters ─► grab of its device class, if one is active
+///                              │  each handler's default forwards:
+///                              └─► route…(_:)  recognizers, hit-test or focus, the chain
+///  send…(_:to:)  raw: one surface's chain, no filters, no grab, no recognizers
+/// ```
+///
+/// Three doors, named for what they go through:
+/// - ``Router/inject(_:)``: filters, then the active grab (or the default rule), then
+///   recognizers and the responder chain. What a backend calls.
+/// - `route…` (``Router/routePointerMotion(_:)``, ``Router/routeTouch(_:)``, …): the default
+///   rule alone, after filters and grabs: what a grab calls to forward an event.
+/// - `send…` (``Router/sendPointerButton(_:to:)``, …): raw delivery up one surface's chain.
+///   You probably want ``Router/inject(_:)`` instead.
+///
+/// A grab implements only what it takes: every handler defaults to forwarding. Starting a
+/// grab leaves or cancels what the old target had; ending one (or starting another) calls
+/// its `cancel(router:)`, restores the default rule and, for touch, cancels the touches
+/// routed while it was active. A grab lives on the event loop's thread like the router.
+
+/// Takes pointer input (motion, buttons, axes, touchpad gestures) while active.
+///
+/// Events reach a grab after filters, with ``Router/pointerLocation`` already updated for
+/// motion and ``Router/heldButtons`` for buttons; locations are in layout space, and
+/// `surfaceLocation` in the space of the current ``Router/pointerFocus`` (zero without one).
+public protocol PointerGrab: AnyObject {
+    /// Motion. Default: ``Router/routePointerMotion(_:)``. If an override does not forward,
+    /// focus stays where the grab put it and no responder or recognizer sees the motion.
+    func pointerMoved(_ event: PointerMotionEvent, router: Router)
+    /// A button. Default: ``Router/routePointerButton(_:)``. If an override does not forward,
+    /// no responder sees the button; a grab that swallows a press should swallow its release.
+    func pointerButton(_ event: PointerButtonEvent, router: Router)
+    /// Scrolling. Default: ``Router/routePointerAxis(_:)``; not forwarded, it is lost.
+    func pointerAxis(_ event: PointerAxisEvent, router: Router)
+    /// A touchpad gesture. Default: ``Router/routeTouchpadGesture(_:)``; not forwarded, it
+    /// is lost (recognizers included).
+    func touchpadGesture(_ event: TouchpadGestureEvent, router: Router)
+    /// The grab ended: ``Router/endPointerGrab()`` or another grab started. Default: nothing.
+    func cancel(router: Router)
+}
+
+extension PointerGrab {
+    public func pointerMoved(_ event: PointerMotionEvent, router: Router) { router.routePointerMotion(event) }
+    public func pointerButton(_ event: PointerButtonEvent, router: Router) { router.routePointerButton(event) }
+    public func pointerAxis(_ event: PointerAxisEvent, router: Router) { router.routePointerAxis(event) }
+    public func touchpadGesture(_ event: TouchpadGestureEvent, router: Router) { router.routeTouchpadGesture(event) }
+    public func cancel(router: Router) {}
+}
+
+/// Takes touch input while active. Handlers get the device's events one by one, as
+/// ``Router/inject(_:)`` got them, after filters; points are in layout space.
+public protocol TouchGrab: AnyObject {
+    /// A finger down. Default: ``Router/routeTouch(_:)`` (hit-test, bind, recognizers). If an
+    /// override does not forward, the touch belongs to the grab: no responder sees any of it.
+    func touchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint, router: Router)
+    /// A finger moved. Default: forwards (ignored by the router unless it routed the down).
+    func touchMoved(_ event: InputEvent, id: TouchID, to point: LayoutPoint, router: Router)
+    /// A finger up. Default: forwards; a routed touch not forwarded stays down until the grab
+    /// ends (which cancels it).
+    func touchUp(_ event: InputEvent, id: TouchID, router: Router)
+    /// The device cancelled a touch. Default: forwards.
+    func touchCancelled(_ event: InputEvent, id: TouchID, router: Router)
+    /// The end of a device frame. Default: forwards; a grab that forwards touches must forward
+    /// frames too, or their changes are never delivered.
+    func touchFrame(_ event: InputEvent, router: Router)
+    /// The grab ended. Default: nothing.
+    func cancel(router: Router)
+}
+
+extension TouchGrab {
+    public func touchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint, router: Router) { router.routeTouch(event) }
+    public func touchMoved(_ event: InputEvent, id: TouchID, to point: LayoutPoint, router: Router) { router.routeTouch(event) }
+    public func touchUp(_ event: InputEvent, id: TouchID, router: Router) { router.routeTouch(event) }
+    public func touchCancelled(_ event: InputEvent, id: TouchID, router: Router) { router.routeTouch(event) }
+    public func touchFrame(_ event: InputEvent, router: Router) { router.routeTouch(event) }
+    public func cancel(router: Router) {}
+}
+
+/// Takes keys while active, after filters and the key interpreter (keysym, text and
+/// modifiers are filled in).
+public protocol KeyboardGrab: AnyObject {
+    /// A key press, repeat or release. Default: ``Router/deliverKey(_:)`` (the first
+    /// responder and its chain, key commands included). Not forwarded, it is lost; a grab
+    /// that swallows a press should swallow its release.
+    func key(_ event: KeyEvent, router: Router)
+    /// The grab ended. Default: nothing.
+    func cancel(router: Router)
+}
+
+extension KeyboardGrab {
+    public func key(_ event: KeyEvent, router: Router) { router.deliverKey(event) }
+    public func cancel(router: Router) {}
+}
+
+extension Router {
+    // MARK: Starting and ending grabs
+
+    /// Makes `grab` take pointer input. The current focus first hears what it is owed: a
+    /// cancelled release of each held button, then `pointerLeft`; focus is then the grab's
+    /// to set (``setPointerFocus(_:time:)``). The buttons stay held: their releases reach the
+    /// grab. A grab already active is ended first (its `cancel`).
+    public func startPointerGrab(_ grab: any PointerGrab) {
+        if pointerGrab != nil { endPointerGrab() }
+        pointerGrab = grab
+        endPointerArena()
+        if let focus = pointerFocus {
+            pointerFocusGeneration &+= 1
+            pointerFocus = nil
+            trace?.record(.pointerFocus(from: TraceSubject(focus), to: .none))
+            tellCancelledButtons(to: focus, time: clock.now)
+            tellPointerLeft(focus, time: clock.now)
+        }
+    }
+
+    /// Ends the pointer grab, if any: its `cancel` runs, and focus follows the default rule
+    /// again (at once unless a button is held; then at the last release).
+    public func endPointerGrab() {
+        guard let grab = pointerGrab else { return }
+        pointerGrab = nil
+        grab.cancel(router: self)
+        if pointerGrab == nil { refreshPointerFocus() }
+    }
+
+    /// Makes `grab` take touch input. Every touch routed so far is cancelled (each responder
+    /// that saw one is told); later events of those fingers reach the grab. A grab already
+    /// active is ended first.
+    public func startTouchGrab(_ grab: any TouchGrab) {
+        if touchGrab != nil { endTouchGrab() }
+        touchGrab = grab
+        cancelSequences(reason: "a touch grab began") { _ in true }
+    }
+
+    /// Ends the touch grab, if any: touches routed while it was active are cancelled, then its
+    /// `cancel` runs. Fingers still down stay the grab's: the router ignores the rest of them.
+    public func endTouchGrab() {
+        guard let grab = touchGrab else { return }
+        touchGrab = nil
+        cancelSequences(reason: "the touch grab ended") { _ in true }
+        grab.cancel(router: self)
+    }
+
+    /// Makes `grab` take keys. The first responder first hears a cancelled release of each
+    /// key it may have seen pressed (their real releases go to the grab); it stays first
+    /// responder. A grab already active is ended first.
+    public func startKeyboardGrab(_ grab: any KeyboardGrab) {
+        if keyboardGrab != nil { endKeyboardGrab() }
+        keyboardGrab = grab
+        if let focus = firstResponder { tellCancelledKeys(to: focus, swallowing: false) }
+    }
+
+    /// Ends the keyboard grab, if any, and runs its `cancel`. Keys go to the first responder
+    /// again.
+    public func endKeyboardGrab() {
+        guard let grab = keyboardGrab else { return }
+        keyboardGrab = nil
+        grab.cancel(router: self)
+    }
+
+    /// Cancelled releases of the held buttons, to `surface`'s responder alone.
+    func tellCancelledButtons(to surface: Surface, time: Timestamp) {
+        let buttons = pressedButtons
+        var i = 0
+        while i < buttons.count {
+            var release = PointerButtonEvent(time: time, device: DeviceID(0), button: buttons[i], state: .released,
+                                             location: pointerLocation, surfaceLocation: surface.convert(pointerLocation) ?? .zero)
+            i += 1
+            release.isCancelled = true
+            _ = surface.withResponder { $0.pointerButton(release, context: ResponderContext(router: self, surface: surface, target: surface)) }
+            trace?.record(.told(TraceSubject(surface), .pointerButton))
+        }
+    }
+
+    /// Cancelled releases of the keys held for focus, to `surface`'s responder alone;
+    /// `swallowing` also takes their real releases.
+    func tellCancelledKeys(to surface: Surface, swallowing: Bool) {
+        let keys = heldKeysForFocus
+        var i = 0
+        while i < keys.count {
+            let keycode = keys[i]
+            i += 1
+            if swallowing, !swallowedKeys.scanContains(keycode) { swallowedKeys.append(keycode) }
+            var release = KeyEvent(time: clock.now, keycode: keycode, state: .released)
+            release.isCancelled = true
+            _ = surface.responder.keyUp(release, context: ResponderContext(router: self, link: .surface(surface), target: surface))
+            trace?.record(.told(TraceSubject(surface), .keyUp))
+        }
+    }
+
+    // MARK: Raw delivery
+
+    /// Sends pointer motion up `surface`'s chain (the delegate's when `nil`), with
+    /// `surfaceLocation` recomputed for it. Raw: no filters, grabs, recognizers or focus
+    /// change; you probably want ``inject(_:)``. Returns whether a responder handled it.
+    @discardableResult
+    public func sendPointerMotion(_ event: PointerMotionEvent, to surface: Surface?) -> Bool {
+        var event = event
+        event.surfaceLocation = surface?.convert(event.location) ?? .zero
+        return walkChain(from: surface, target: surface, kind: .pointerMoved) { $0.pointerMoved(event, context: $1) }
+    }
+
+    /// Sends a pointer button up `surface`'s chain. Raw, as ``sendPointerMotion(_:to:)``.
+    @discardableResult
+    public func sendPointerButton(_ event: PointerButtonEvent, to surface: Surface?) -> Bool {
+        var event = event
+        event.surfaceLocation = surface?.convert(event.location) ?? .zero
+        return walkChain(from: surface, target: surface, kind: .pointerButton) { $0.pointerButton(event, context: $1) }
+    }
+
+    /// Sends scrolling up `surface`'s chain. Raw, as ``sendPointerMotion(_:to:)``.
+    @discardableResult
+    public func sendPointerAxis(_ event: PointerAxisEvent, to surface: Surface?) -> Bool {
+        var event = event
+        event.surfaceLocation = surface?.convert(event.location) ?? .zero
+        return walkChain(from: surface, target: surface, kind: .pointerAxis) { $0.pointerAxis(event, context: $1) }
+    }
+}
+
+/// A popup's grab (xdg_popup.grab): pointer and touch input reach the popup's subtree only;
+/// a button press or a touch down anywhere else dismisses it and is not delivered. Keys go
+/// on to the first responder (make the popup, or what it wants, first responder).
+///
+/// Start it with ``Router/startPopupGrab(_:)``; ``dismiss`` runs once, when a press lands
+/// outside or the grab is ended or replaced, and should close the popup.
+public final class PopupGrab: PointerGrab, TouchGrab {
+    /// The popup surface: it and its descendants take input.
+    public let popup: Surface
+    private var onDismiss: (() -> Void)?
+    /// Buttons pressed outside (their releases are swallowed too).
+    private var swallowedButtons: [UInt32] = []
+
+    public init(popup: Surface, dismiss: @escaping () -> Void) {
+        self.popup = popup
+        self.onDismiss = dismiss
+    }
+
+    /// Whether `surface` belongs to the popup.
+    public func contains(_ surface: Surface?) -> Bool {
+        guard let surface else { return false }
+        return surface === popup || surface.isDescendant(of: popup)
+    }
+
+    public func pointerMoved(_ event: PointerMotionEvent, router: Router) {
+        let hit = router.surface(at: event.location, device: event.device)
+        let target = router.heldButtons.isEmpty ? (contains(hit) ? hit : nil) : router.pointerFocus
+        router.setPointerFocus(target, time: event.time)
+        if let target, router.pointerGrab === self { router.sendPointerMotion(event, to: target) }
+    }
+
+    public func pointerButton(_ event: PointerButtonEvent, router: Router) {
+        if event.state == .released, let index = swallowedButtons.firstIndex(of: event.button) {
+            swallowedButtons.remove(at: index)
+            return
+        }
+        let focus = router.pointerFocus
+        if event.state == .pressed, !contains(focus) {
+            swallowedButtons.append(event.button)
+            router.endGrab(self)
+            return
+        }
+        router.sendPointerButton(event, to: focus)
+    }
+
+    public func pointerAxis(_ event: PointerAxisEvent, router: Router) {
+        if let focus = router.pointerFocus, contains(focus) { router.sendPointerAxis(event, to: focus) }
+    }
+
+    public func touchpadGesture(_ event: TouchpadGestureEvent, router: Router) {}
+
+    public func touchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint, router: Router) {
+        if contains(router.surface(at: point, device: event.device)) {
+            router.routeTouch(event)
+        } else {
+            // The touch that dismisses stays the grab's: the router ignores the rest of it.
+            router.endGrab(self)
+        }
+    }
+
+    public func cancel(router: Router) {
+        let dismiss = onDismiss
+        onDismiss = nil
+        // Both halves of the grab end together.
+        if router.pointerGrab === self { router.endPointerGrab() }
+        if router.touchGrab === self { router.endTouchGrab() }
+        dismiss?()
+    }
+}
+
+extension Router {
+    /// Starts `grab` for the pointer and touch at once.
+    public func startPopupGrab(_ grab: PopupGrab) {
+        startPointerGrab(grab)
+        startTouchGrab(grab)
+    }
+
+    /// Ends every grab `grab` holds (pointer, touch, keyboard).
+    public func endGrab(_ grab: AnyObject) {
+        if pointerGrab === grab { endPointerGrab() }
+        if touchGrab === grab { endTouchGrab() }
+        if keyboardGrab === grab { endKeyboardGrab() }
+    }
+}
