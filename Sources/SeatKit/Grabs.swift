@@ -21,12 +21,24 @@
 /// its `cancel(router:)`, restores the default rule and, for touch, cancels the touches
 /// routed while it was active. A grab lives on the event loop's thread like the router.
 
+/// What every grab has: it can be told that it ended.
+public protocol Grab: AnyObject {
+    /// The grab ended: its `end…Grab` was called, or another grab of its device class
+    /// started. Called once per start, after the router stopped sending it events. Default:
+    /// nothing.
+    func cancel(router: Router)
+}
+
+extension Grab {
+    public func cancel(router: Router) {}
+}
+
 /// Takes pointer input (motion, buttons, axes, touchpad gestures) while active.
 ///
 /// Events reach a grab after filters, with ``Router/pointerLocation`` already updated for
 /// motion and ``Router/heldButtons`` for buttons; locations are in layout space, and
 /// `surfaceLocation` in the space of the current ``Router/pointerFocus`` (zero without one).
-public protocol PointerGrab: AnyObject {
+public protocol PointerGrab: Grab {
     /// Motion. Default: ``Router/routePointerMotion(_:)``. If an override does not forward,
     /// focus stays where the grab put it and no responder or recognizer sees the motion.
     func pointerMoved(_ event: PointerMotionEvent, router: Router)
@@ -38,8 +50,6 @@ public protocol PointerGrab: AnyObject {
     /// A touchpad gesture. Default: ``Router/routeTouchpadGesture(_:)``; not forwarded, it
     /// is lost (recognizers included).
     func touchpadGesture(_ event: TouchpadGestureEvent, router: Router)
-    /// The grab ended: ``Router/endPointerGrab()`` or another grab started. Default: nothing.
-    func cancel(router: Router)
 }
 
 extension PointerGrab {
@@ -47,12 +57,11 @@ extension PointerGrab {
     public func pointerButton(_ event: PointerButtonEvent, router: Router) { router.routePointerButton(event) }
     public func pointerAxis(_ event: PointerAxisEvent, router: Router) { router.routePointerAxis(event) }
     public func touchpadGesture(_ event: TouchpadGestureEvent, router: Router) { router.routeTouchpadGesture(event) }
-    public func cancel(router: Router) {}
 }
 
 /// Takes touch input while active. Handlers get the device's events one by one, as
 /// ``Router/inject(_:)`` got them, after filters; points are in layout space.
-public protocol TouchGrab: AnyObject {
+public protocol TouchGrab: Grab {
     /// A finger down. Default: ``Router/routeTouch(_:)`` (hit-test, bind, recognizers). If an
     /// override does not forward, the touch belongs to the grab: no responder sees any of it.
     func touchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint, router: Router)
@@ -66,8 +75,6 @@ public protocol TouchGrab: AnyObject {
     /// The end of a device frame. Default: forwards; a grab that forwards touches must forward
     /// frames too, or their changes are never delivered.
     func touchFrame(_ event: InputEvent, router: Router)
-    /// The grab ended. Default: nothing.
-    func cancel(router: Router)
 }
 
 extension TouchGrab {
@@ -76,23 +83,19 @@ extension TouchGrab {
     public func touchUp(_ event: InputEvent, id: TouchID, router: Router) { router.routeTouch(event) }
     public func touchCancelled(_ event: InputEvent, id: TouchID, router: Router) { router.routeTouch(event) }
     public func touchFrame(_ event: InputEvent, router: Router) { router.routeTouch(event) }
-    public func cancel(router: Router) {}
 }
 
 /// Takes keys while active, after filters and the key interpreter (keysym, text and
 /// modifiers are filled in).
-public protocol KeyboardGrab: AnyObject {
+public protocol KeyboardGrab: Grab {
     /// A key press, repeat or release. Default: ``Router/deliverKey(_:)`` (the first
     /// responder and its chain, key commands included). Not forwarded, it is lost; a grab
     /// that swallows a press should swallow its release.
     func key(_ event: KeyEvent, router: Router)
-    /// The grab ended. Default: nothing.
-    func cancel(router: Router)
 }
 
 extension KeyboardGrab {
     public func key(_ event: KeyEvent, router: Router) { router.deliverKey(event) }
-    public func cancel(router: Router) {}
 }
 
 extension Router {

@@ -95,6 +95,9 @@ extension Router {
     private func touchTakenByFilter(_ event: InputEvent, id: TouchID, lastEvent: Bool) -> Bool {
         if let index = consumedTouches.scanIndex(of: id) {
             if lastEvent { consumedTouches.remove(at: index) }
+            // Shown to the filters (a lock screen follows the finger), but taken whatever
+            // they answer.
+            _ = filters.scanIndex { $0.filter(event, router: self) == .consume }
             trace?.record(.followedConsumed(event))
             observe(event, consumed: true)
             return true

@@ -1,0 +1,265 @@
+import Testing
+@testable import SeatKit
+
+@Suite("Grabs")
+struct GrabTests {
+    // MARK: Popup
+
+    @Test func aClickOutsideAPopupWithGrabDismissesItAndIsNotDelivered() {
+        let h = Harness()
+        let window = h.surface("window", 0, 0, 500, 500, handles: ["button"])
+        let popup = h.surface("popup", 100, 100, 100, 200, handles: ["button", "motion"])
+        var dismissed = 0
+        h.router.startPopupGrab(PopupGrab(popup: popup) {
+            dismissed += 1
+            popup.removeFromParent()
+        })
+        h.pointer(to: 150, 150)
+        h.press()
+        h.release()
+        #expect(h.log.entries.filter { $0.hasPrefix("popup.") } == ["popup.enter", "popup.motion", "popup.button", "popup.button"])
+        h.log.clear()
+        // Outside: over the window, which gets neither the motion nor the click.
+        h.pointer(to: 400, 400)
+        #expect(h.router.pointerFocus == nil)
+        h.press()
+        #expect(dismissed == 1)
+        #expect(h.router.pointerGrab == nil && h.router.touchGrab == nil)
+        h.release()
+        #expect(!h.log.entries.contains("window.button"))
+        // The grab is over: the window works again.
+        h.pointer(to: 401, 401)
+        h.press()
+        h.release()
+        #expect(h.log.entries.filter { $0 == "window.button" }.count == 2)
+    }
+
+    @Test func aTapInsideAPopupReachesItAndATapOutsideDismissesIt() {
+        let h = Harness()
+        let window = h.surface("window", 0, 0, 500, 500, handles: ["began", "ended"])
+        let popup = h.surface("popup", 100, 100, 100, 200, handles: ["began", "ended"])
+        var dismissed = false
+        h.router.startPopupGrab(PopupGrab(popup: popup) { dismissed = true })
+        h.down(0, 150, 150)
+        h.up(0)
+        #expect(h.log.entries == ["popup.began", "popup.ended"])
+        h.log.clear()
+        h.down(1, 400, 400)
+        h.move(1, 410, 410)
+        h.up(1)
+        #expect(dismissed)
+        let touchCalls: ([String]) -> [String] = { $0.filter { !$0.hasSuffix("enter") && !$0.hasSuffix("leave") } }
+        #expect(touchCalls(h.log.entries).isEmpty)
+        _ = window
+        h.down(2, 400, 400)
+        #expect(touchCalls(h.log.entries) == ["window.began"])
+    }
+
+    // MARK: Interactive move and resize
+
+    @Test func anInteractiveMoveTakesThePointerUntilTheReleaseAndNoClientSeesTheDrag() {
+        let h = Harness()
+        let window = h.surface("window", 100, 100, 300, 200, handles: ["button", "motion"])
+        h.pointer(to: 150, 110)
+        window.recorder.onCall = { method, context in
+            if method == "button", window.recorder.lastButton?.state == .pressed {
+                context.router.startPointerGrab(MoveGrab(window: window, pointer: context.router.pointerLocation))
+            }
+        }
+        h.log.clear()
+        h.press()
+        // The window saw the press, then a cancelled release and a leave: no stuck button.
+        #expect(h.log.entries == ["window.button", "window.button", "window.leave"])
+        #expect(window.recorder.lastButton?.isCancelled == true)
+        window.recorder.onCall = nil
+        h.log.clear()
+        h.pointer(to: 250, 160)
+        h.pointer(to: 350, 210)
+        #expect(window.frame.origin == SurfacePoint(x: 300, y: 200))
+        #expect(h.log.entries.isEmpty)
+        h.release()
+        #expect(h.router.pointerGrab == nil)
+        // Focus follows the default rule again: the pointer is over the moved window.
+        #expect(h.router.pointerFocus === window)
+        #expect(h.log.entries == ["window.enter"])
+    }
+
+    @Test func anInteractiveResizeChangesTheFrameSize() {
+        let h = Harness()
+        let window = h.surface("window", 100, 100, 300, 200)
+        h.pointer(to: 400, 300)
+        h.press()
+        h.router.startPointerGrab(ResizeGrab(window: window, pointer: h.router.pointerLocation))
+        h.pointer(to: 450, 320)
+        h.release()
+        #expect(window.frame.size == Size(width: 350, height: 220))
+        #expect(h.router.pointerGrab == nil)
+    }
+
+    // MARK: Drag and drop
+
+    @Test func dragAndDropTracksTheTargetUnderThePointerAndDropsOnIt() {
+        let h = Harness()
+        let source = h.surface("source", 0, 0, 200, 200, handles: ["button"])
+        let trash = h.surface("trash", 300, 0, 200, 200)
+        let folder = h.surface("folder", 600, 0, 200, 200)
+        h.pointer(to: 50, 50)
+        h.press()
+        let drag = DragGrab()
+        h.router.startPointerGrab(drag)
+        h.pointer(to: 350, 50)
+        h.pointer(to: 650, 50)
+        h.pointer(to: 660, 60)
+        h.release()
+        #expect(drag.visits == ["trash", "folder"])
+        #expect(drag.droppedOn === folder)
+        #expect(h.router.pointerGrab == nil)
+        #expect(h.router.pointerFocus === folder)
+        _ = (source, trash)
+    }
+
+    // MARK: Lock screen
+
+    @Test func aLockScreenGrabTakesAllInputInTheMiddleOfATouch() {
+        let h = Harness()
+        let app = h.surface("app", 0, 0, 1000, 1000, handles: ["began", "moved", "ended", "keyDown", "keyUp"], canBecomeFirst: true)
+        h.router.becomeFirstResponder(app)
+        h.down(0, 10, 10)
+        h.key(30, .pressed)
+        h.log.clear()
+        let lock = LockScreen()
+        h.router.startTouchGrab(lock)
+        h.router.startKeyboardGrab(lock)
+        #expect(h.log.entries == ["app.cancelled", "app.keyUp"])
+        h.log.clear()
+        h.move(0, 20, 20)
+        h.up(0)
+        h.down(1, 30, 30)
+        h.key(30, .released)
+        h.key(31, .pressed)
+        #expect(h.log.entries.isEmpty)
+        #expect(lock.seen == ["move t0", "up t0", "down t1", "key 30", "key 31"])
+        h.router.endGrab(lock)
+        h.log.clear()
+        // Unlocked: the finger that went down under the lock stays the lock's.
+        h.move(1, 40, 40)
+        h.up(1)
+        h.down(2, 50, 50)
+        #expect(h.log.entries == ["app.began"])
+    }
+
+    @Test func aFilterThatEngagesMidTouchTakesItOverCleanly() {
+        let h = Harness()
+        let pan = PanGestureRecognizer(name: "pan")
+        let app = h.surface("app", 0, 0, 1000, 1000, handles: ["began", "moved", "ended"])
+        app.addGestureRecognizer(pan)
+        h.down(0, 10, 10)
+        h.log.clear()
+        let lock = LockFilter()
+        h.router.addFilter(lock)
+        h.move(0, 20, 20)
+        #expect(h.log.entries == ["app.cancelled"])
+        #expect(pan.touches.isEmpty)
+        h.log.clear()
+        h.move(0, 30, 30)
+        h.up(0)
+        #expect(h.log.entries.isEmpty)
+        #expect(lock.taken == 3)
+        h.router.removeFilter(lock)
+        h.down(0, 10, 10)
+        #expect(h.log.entries == ["app.began"])
+    }
+
+    @Test func endingATouchGrabCancelsTheTouchesItRouted() {
+        let h = Harness()
+        h.surface("app", 0, 0, 1000, 1000, handles: ["began"])
+        let forwarding = ForwardingTouchGrab()
+        h.router.startTouchGrab(forwarding)
+        h.down(0, 10, 10)
+        #expect(h.log.entries == ["app.began"])
+        h.router.endTouchGrab()
+        #expect(h.log.entries == ["app.began", "app.cancelled"])
+        #expect(forwarding.cancelled)
+        #expect(h.router.activeTouchCount == 0)
+    }
+}
+
+// MARK: Grabs written against the public API, as a compositor would
+
+final class MoveGrab: PointerGrab {
+    let window: Surface
+    let start: LayoutPoint
+    let origin: SurfacePoint
+    init(window: Surface, pointer: LayoutPoint) {
+        self.window = window
+        self.start = pointer
+        self.origin = window.frame.origin
+    }
+    func pointerMoved(_ event: PointerMotionEvent, router: Router) {
+        window.frame.origin = SurfacePoint(x: origin.x + event.location.x - start.x, y: origin.y + event.location.y - start.y)
+    }
+    func pointerButton(_ event: PointerButtonEvent, router: Router) {
+        if event.state == .released && router.heldButtons.isEmpty { router.endPointerGrab() }
+    }
+}
+
+final class ResizeGrab: PointerGrab {
+    let window: Surface
+    let start: LayoutPoint
+    let size: Size
+    init(window: Surface, pointer: LayoutPoint) {
+        self.window = window
+        self.start = pointer
+        self.size = window.frame.size
+    }
+    func pointerMoved(_ event: PointerMotionEvent, router: Router) {
+        window.frame.size = Size(width: size.width + event.location.x - start.x, height: size.height + event.location.y - start.y)
+    }
+    func pointerButton(_ event: PointerButtonEvent, router: Router) {
+        if event.state == .released && router.heldButtons.isEmpty { router.endPointerGrab() }
+    }
+}
+
+final class DragGrab: PointerGrab {
+    var visits: [String] = []
+    var target: Surface?
+    var droppedOn: Surface?
+    func pointerMoved(_ event: PointerMotionEvent, router: Router) {
+        let hit = router.surface(at: event.location)
+        if hit !== target, let hit, hit !== hit.output?.root {
+            visits.append(hit.name)
+        }
+        target = hit
+    }
+    func pointerButton(_ event: PointerButtonEvent, router: Router) {
+        guard event.state == .released else { return }
+        droppedOn = target
+        router.endPointerGrab()
+    }
+}
+
+final class LockScreen: TouchGrab, KeyboardGrab {
+    var seen: [String] = []
+    func touchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint, router: Router) { seen.append("down \(id)") }
+    func touchMoved(_ event: InputEvent, id: TouchID, to point: LayoutPoint, router: Router) { seen.append("move \(id)") }
+    func touchUp(_ event: InputEvent, id: TouchID, router: Router) { seen.append("up \(id)") }
+    func touchFrame(_ event: InputEvent, router: Router) {}
+    func key(_ event: KeyEvent, router: Router) { if event.state == .pressed || event.state == .released { seen.append("key \(event.keycode)") } }
+}
+
+final class LockFilter: InputFilter {
+    var taken = 0
+    func filter(_ event: InputEvent, router: Router) -> FilterDecision {
+        switch event.kind {
+        case .touchDown, .touchMotion, .touchUp:
+            taken += 1
+            return .consume
+        default: return .pass
+        }
+    }
+}
+
+final class ForwardingTouchGrab: TouchGrab {
+    var cancelled = false
+    func cancel(router: Router) { cancelled = true }
+}
