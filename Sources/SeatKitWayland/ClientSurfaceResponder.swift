@@ -44,18 +44,11 @@ public final class ClientSurfaceResponder: Responder {
 
     private var devices: SeatClient? { seat.client(client) }
 
-    /// Call before removing the surface from the tree while its wl_surface lives on (an
-    /// unmapped window): the client is told it lost pointer and keyboard focus, before the
-    /// router gives focus to someone else.
-    public func willLeaveTree() {
-        if seat.pointerFocus === self { sendPointerLeave() }
-        if seat.keyboardFocus === self { sendKeyboardLeave() }
-        // The router cancels touches of a removed surface without telling it; the client
-        // must hear it, or it waits for an up that never comes.
-        if !touchIDs.isEmpty, let devices {
-            cancelClientTouches(devices, stillRouted: devices.liveTouches.filter { !touchIDs.contains($0) })
-        }
-    }
+    /// No longer needed: removing a surface from the tree tells its responder everything
+    /// (cancelled touches, pointer leave, keyboard leave), and this responder turns that into
+    /// wl_touch.cancel, wl_pointer.leave and wl_keyboard.leave. Kept for source compatibility.
+    @available(*, deprecated, message: "removeFromParent() tells the responder; nothing to call first")
+    public func willLeaveTree() {}
 
     // MARK: Touch
 
@@ -147,7 +140,9 @@ public final class ClientSurfaceResponder: Responder {
     }
 
     private func sendPointerLeave() {
-        if seat.pointerFocus === self { seat.pointerFocus = nil }
+        // Only a surface that was sent an enter is sent a leave.
+        guard seat.pointerFocus === self else { return }
+        seat.pointerFocus = nil
         guard let surface = surfaceResource, let devices, !devices.pointers.isEmpty else { return }
         let serial = seat.nextSerial(.pointerLeave, for: client)
         for resource in devices.pointers {
@@ -171,6 +166,9 @@ public final class ClientSurfaceResponder: Responder {
     }
 
     public func pointerButton(_ event: PointerButtonEvent, context: ResponderContext) -> ResponderResult {
+        // A cancelled release comes just before a leave, which tells the client the button
+        // is up (as wl_pointer.leave does).
+        if event.isCancelled { return .handled }
         guard surfaceResource != nil, let devices, !devices.pointers.isEmpty else { return .handled }
         let serial = seat.nextSerial(.button, for: client)
         let state = event.state == .pressed ? WL_POINTER_BUTTON_STATE_PRESSED : WL_POINTER_BUTTON_STATE_RELEASED
@@ -249,7 +247,7 @@ public final class ClientSurfaceResponder: Responder {
     func sendKeyboardEnter(to keyboards: [OpaquePointer]) {
         guard let surface = surfaceResource, let devices, !keyboards.isEmpty else { return }
         let serial = seat.nextSerial(.keyboardEnter, for: client)
-        let keys = seat.router.pressedKeys
+        let keys = seat.router.heldKeysForFocus
         for resource in keyboards {
             Libwayland.post(resource, WL_KEYBOARD_ENTER, .uint(serial), .object(surface), .array(keys))
         }
@@ -261,7 +259,8 @@ public final class ClientSurfaceResponder: Responder {
     }
 
     private func sendKeyboardLeave() {
-        if seat.keyboardFocus === self { seat.keyboardFocus = nil }
+        guard seat.keyboardFocus === self else { return }
+        seat.keyboardFocus = nil
         guard let surface = surfaceResource, let devices, !devices.keyboards.isEmpty else { return }
         let serial = seat.nextSerial(.keyboardLeave, for: client)
         for resource in devices.keyboards { Libwayland.post(resource, WL_KEYBOARD_LEAVE, .uint(serial), .object(surface)) }
@@ -276,6 +275,9 @@ public final class ClientSurfaceResponder: Responder {
     }
 
     public func keyUp(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
+        // A cancelled release comes just before a keyboard leave or a grab: the leave tells
+        // the client the key is up.
+        if event.isCancelled { return .handled }
         sendKey(event, state: WL_KEYBOARD_KEY_STATE_RELEASED)
         return .handled
     }

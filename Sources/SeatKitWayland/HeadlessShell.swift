@@ -279,9 +279,9 @@ final class ShellSurface: ResourceObject {
         xdgSurface?.committed()
     }
 
-    /// Takes the node out of the tree, telling the client it lost focus first.
+    /// Takes the node out of the tree: the router tells the responder, which tells the
+    /// client it lost focus and its touches.
     func leaveTree() {
-        responder.willLeaveTree()
         node.removeFromParent()
     }
 
