@@ -132,7 +132,7 @@ public struct Layout {
 
     /// The output with this connector name.
     public func output(named name: String) -> Output? {
-        outputs.first { $0.name == name }
+        outputs.scanIndex { $0.name == name }.map { outputs[$0] }
     }
 
     /// The smallest rectangle holding every output.

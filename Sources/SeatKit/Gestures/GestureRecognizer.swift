@@ -160,6 +160,11 @@ open class GestureRecognizer {
     @exclusivity(unchecked) var failureRequirements: [GestureRecognizer] = []
     @exclusivity(unchecked) var targets: [(GestureRecognizer) -> Void] = []
     @exclusivity(unchecked) var timers: [TimerToken] = []
+    /// Deadlines of ``schedule(at:)``, one per entry of `timers` (closure timers of
+    /// ``schedule(at:_:)`` have `.max`).
+    @exclusivity(unchecked) var deadlines: [Timestamp] = []
+    /// The one timer action of ``schedule(at:)``, made at its first use.
+    private var deadlineAction: (() -> Void)?
     /// The touches it follows, in layout space, updated before each touch method is called.
     @exclusivity(unchecked) public internal(set) var touches: [TouchPoint] = []
     /// Bumped at every reset, so arenas of earlier gestures stop counting this recognizer.
@@ -223,17 +228,66 @@ open class GestureRecognizer {
         var token: TimerToken?
         token = router.clock.schedule(at: deadline) { [weak self, weak router] in
             guard let self else { return }
-            if let token, let index = self.timers.scanIndex(of: token) { self.timers.remove(at: index) }
+            if let token, let index = self.timers.scanIndex(of: token) {
+                self.timers.remove(at: index)
+                self.deadlines.remove(at: index)
+            }
             body()
             router?.settleAfterGestureTimer()
         }
-        if let token { timers.append(token) }
+        if let token {
+            timers.append(token)
+            deadlines.append(Timestamp(microseconds: .max))
+        }
     }
+
+    /// Calls ``deadlineReached()`` at `deadline` on the router's clock, unless the recognizer
+    /// resets first. Unlike ``schedule(at:_:)`` it allocates nothing once warm (one timer
+    /// action per recognizer, made at the first call): what the built-in time-based
+    /// recognizers use, once per gesture. Does nothing when detached. The router settles
+    /// held touches after ``deadlineReached()``.
+    public func schedule(at deadline: Timestamp) {
+        guard let router else { return }
+        let action: () -> Void
+        if let existing = deadlineAction {
+            action = existing
+        } else {
+            action = { [weak self] in self?.deadlineTimerFired() }
+            deadlineAction = action
+        }
+        let token = router.clock.schedule(at: deadline, action)
+        timers.append(token)
+        deadlines.append(deadline)
+    }
+
+    private func deadlineTimerFired() {
+        guard let router = coordinatingRouter else { return }
+        // The clock runs a timer at or after its deadline: forget every deadline now due.
+        let now = router.clock.now
+        var i = 0
+        var fired = false
+        while i < deadlines.count {
+            if deadlines[i] <= now, i < timers.count {
+                deadlines.remove(at: i)
+                timers.remove(at: i)
+                fired = true
+            } else {
+                i += 1
+            }
+        }
+        guard fired else { return }
+        deadlineReached()
+        router.settleAfterGestureTimer()
+    }
+
+    /// A deadline set with ``schedule(at:)`` passed. Default: nothing.
+    open func deadlineReached() {}
 
     /// Cancels every timer of ``schedule(at:_:)`` that has not fired.
     public func cancelTimers() {
         if let router = coordinatingRouter { timers.scan { token in router.clock.cancel(token) } }
         timers.removeAll(keepingCapacity: true)
+        deadlines.removeAll(keepingCapacity: true)
     }
 
     /// Moves a still-possible recognizer to `.failed`; does nothing in any other state.
@@ -310,8 +364,9 @@ open class GestureRecognizer {
     }
 
     func beginTouches(_ event: TouchEvent) {
-        if touches.isEmpty, let first = event.touches.first {
-            layoutUnitsPerMillimetre = unitsPerMillimetre(for: first)
+        // An index, not `first`: unspecialized in debug builds, `first` allocates.
+        if touches.isEmpty, !event.touches.isEmpty {
+            layoutUnitsPerMillimetre = unitsPerMillimetre(for: event.touches[0])
         }
         var i = 0
         while i < event.touches.count {

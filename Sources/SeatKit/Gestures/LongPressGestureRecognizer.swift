@@ -25,10 +25,13 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
         guard state == .possible else { return }
         if touches.count > numberOfTouchesRequired { return failIfPossible() }
         if touches.count == numberOfTouchesRequired {
-            schedule(at: event.time + minimumPressDuration) { [unowned self] in
-                if state == .possible && touches.count == numberOfTouchesRequired { state = .began }
-            }
+            schedule(at: event.time + minimumPressDuration)
         }
+    }
+
+    /// Held long enough: it begins, if the fingers are still the ones it needs.
+    public override func deadlineReached() {
+        if state == .possible && touches.count == numberOfTouchesRequired { state = .began }
     }
 
     public override func touchesMoved(_ event: TouchEvent) {

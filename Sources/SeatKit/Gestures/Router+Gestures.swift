@@ -24,7 +24,7 @@ extension Router {
     /// (a touchscreen covering that output), else ``fallbackDotsPerInch`` / 25.4.
     public func unitsPerMillimetre(device: DeviceID, at point: LayoutPoint) -> Double {
         if let info = devices[device], let physical = info.physicalSize, physical.width > 0, physical.height > 0 {
-            let output = info.mappedOutput.flatMap { layout.output(named: $0) } ?? layout.output(at: point)
+            let output = deviceOutputs[device] ?? layout.output(at: point)
             if let output {
                 // The panel's size is in its native orientation; so is the mode.
                 let native = output.transform.transformedSize(output.logicalSize)
@@ -426,8 +426,9 @@ extension Router {
         return .failedOrIdle
     }
 
-    private func refuse(_ recognizer: GestureRecognizer, _ requested: GestureRecognizerState, reason: String) {
-        if let trace { trace.record(.gestureRefused(recognizer.description, requested, reason: reason)) }
+    /// Makes `recognizer` fail. The reason is built only when tracing is on.
+    private func refuse(_ recognizer: GestureRecognizer, _ requested: GestureRecognizerState, reason: @autoclosure () -> String) {
+        if let trace { trace.record(.gestureRefused(recognizer.description, requested, reason: reason())) }
         stopWaiting(recognizer)
         commit(recognizer, .failed)
     }
@@ -472,7 +473,7 @@ extension Router {
         var i = 0
         while i < waitingRecognizers.count {
             let waiter = waitingRecognizers[i]
-            guard waiter.failureRequirements.contains(where: { $0 === recognizer }), let pending = waiter.pendingState else {
+            guard waiter.failureRequirements.scanIndex(where: { $0 === recognizer }) != nil, let pending = waiter.pendingState else {
                 i += 1
                 continue
             }
@@ -528,6 +529,7 @@ extension Router {
     private func resetRecognizer(_ recognizer: GestureRecognizer) {
         recognizer.timers.scan { token in clock.cancel(token) }
         recognizer.timers.removeAll(keepingCapacity: true)
+        recognizer.deadlines.removeAll(keepingCapacity: true)
         stopWaiting(recognizer)
         recognizer.storedState = .possible
         recognizer.generation &+= 1
@@ -548,7 +550,7 @@ extension Router {
         var i = 0
         while i < waitingRecognizers.count {
             let waiter = waitingRecognizers[i]
-            if waiter.failureRequirements.contains(where: { $0 === recognizer }), let pending = waiter.pendingState,
+            if waiter.failureRequirements.scanIndex(where: { $0 === recognizer }) != nil, let pending = waiter.pendingState,
                !waiterStillBlocked(waiter) {
                 waiter.pendingState = nil
                 waitingRecognizers.remove(at: i)

@@ -38,9 +38,12 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
         if touches.count > numberOfTouchesRequired { return failIfPossible() }
         if touches.count == event.touches.count {
             startTime = event.time
-            schedule(at: event.time + maximumDuration) { [unowned self] in failIfPossible() }
+            schedule(at: event.time + maximumDuration)
         }
     }
+
+    /// Too slow to be a swipe.
+    public override func deadlineReached() { failIfPossible() }
 
     public override func touchesMoved(_ event: TouchEvent) {
         guard state == .possible else { return }

@@ -36,7 +36,7 @@ public final class TapGestureRecognizer: GestureRecognizer {
         if touches.count > numberOfTouchesRequired { return failIfPossible() }
         if touchesInThisTap == 0 {
             cancelTimers()  // the interval timer: the next tap came in time
-            schedule(at: event.time + maximumPressDuration) { [unowned self] in failIfPossible() }
+            schedule(at: event.time + maximumPressDuration)
         }
         touchesInThisTap += event.touches.count
     }
@@ -55,9 +55,12 @@ public final class TapGestureRecognizer: GestureRecognizer {
         if tapCount >= numberOfTapsRequired {
             if state == .possible { state = .recognized }
         } else {
-            schedule(at: event.time + maximumTapInterval) { [unowned self] in failIfPossible() }
+            schedule(at: event.time + maximumTapInterval)
         }
     }
+
+    /// The press lasted too long, or the next tap did not come in time.
+    public override func deadlineReached() { failIfPossible() }
 
     public override func reset() {
         tapCount = 0

@@ -61,4 +61,51 @@ import SeatKit
         // The second touch stayed held the whole time.
         #expect(!rig.log.entries.contains { $0.contains("t2") })
     }
+
+    @Test func tapsAndLongPressesAllocateNothingPerGestureOnceWarm() {
+        let rig = GestureRig()
+        // A responder that takes every touch and logs nothing: only the router is measured.
+        let window = Surface(name: "window", frame: SurfaceRect(x: 0, y: 0, width: 1000, height: 1000),
+                             responder: SilentTouchResponder())
+        rig.output.root.addChild(window)
+        let tap = TapGestureRecognizer()
+        let double = TapGestureRecognizer(name: "double", taps: 2)
+        let press = LongPressGestureRecognizer()
+        window.addGestureRecognizer(tap)
+        window.addGestureRecognizer(double)
+        window.addGestureRecognizer(press)
+        tap.require(toFail: double)
+        var recognized = 0
+        tap.addTarget { if $0.state == .recognized { recognized += 1 } }
+        var pressed = 0
+        press.addTarget { if $0.state == .began { pressed += 1 } }
+        // A tap (the double tap's interval runs out: the tap fires), then a press held long
+        // enough to begin the long press; all at the recognizers' default timings.
+        func gestures(_ ids: ClosedRange<Int32>) {
+            // A while loop: in debug builds a for-in over a range allocates.
+            var id = ids.lowerBound
+            while id <= ids.upperBound {
+                defer { id += 1 }
+                rig.down(id, 100, 100)
+                rig.up(id)
+                rig.wait(400)
+                rig.down(id, 200, 200)
+                rig.wait(600)
+                rig.up(id)
+                rig.wait(400)
+            }
+        }
+        gestures(1...3)
+        let count = allocations { gestures(4...23) }
+        #expect(recognized == 23)
+        #expect(pressed == 23)
+        #expect(count == 0)
+    }
+}
+
+/// Takes every touch and records nothing.
+final class SilentTouchResponder: Responder {
+    func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult { .handled }
+    func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult { .handled }
+    func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult { .handled }
 }
