@@ -1,3 +1,17 @@
+/// A failure requirement that was refused.
+public enum GestureRequirementError: Error, Equatable, CustomStringConvertible {
+    /// The requirement would close a cycle: each recognizer named waits for the next to
+    /// fail, and the last is the first.
+    case cycle([String])
+
+    public var description: String {
+        switch self {
+        case .cycle(let names):
+            return "require(toFail:) refused: it would make a cycle (\(names.joined(separator: " waits for ")))"
+        }
+    }
+}
+
 /// Where a gesture recognizer is in its life.
 ///
 /// ```
@@ -216,9 +230,33 @@ open class GestureRecognizer {
     /// Makes this recognizer's recognition wait until `other` fails; if `other` is recognized
     /// instead, this one fails. Only counts while `other` is following input: an idle `other`
     /// counts as failed.
-    public func require(toFail other: GestureRecognizer) {
-        precondition(other !== self, "a recognizer cannot wait for itself")
-        if !failureRequirements.contains(where: { $0 === other }) { failureRequirements.append(other) }
+    ///
+    /// - Throws: ``GestureRequirementError`` when the requirement would make a recognizer
+    ///   wait for itself, directly or through others (each would wait for the other forever);
+    ///   nothing is changed then.
+    public func require(toFail other: GestureRecognizer) throws(GestureRequirementError) {
+        if other === self { throw .cycle([name, name]) }
+        if let path = other.requirementPath(to: self) {
+            throw .cycle([name] + path.map(\.name))
+        }
+        if failureRequirements.scanIndex(where: { $0 === other }) == nil { failureRequirements.append(other) }
+    }
+
+    /// The recognizers from this one to `target` through failure requirements (this one
+    /// first, `target` last), if `target` can be reached.
+    private func requirementPath(to target: GestureRecognizer) -> [GestureRecognizer]? {
+        var visited: Set<ObjectIdentifier> = []
+        var path: [GestureRecognizer] = []
+        func visit(_ node: GestureRecognizer) -> Bool {
+            path.append(node)
+            if node === target { return true }
+            if visited.insert(ObjectIdentifier(node)).inserted {
+                for next in node.failureRequirements where visit(next) { return true }
+            }
+            path.removeLast()
+            return false
+        }
+        return visit(self) ? path : nil
     }
 
     /// Runs `body` at `deadline` on the router's clock, unless the recognizer resets first.

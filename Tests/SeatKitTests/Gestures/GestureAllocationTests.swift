@@ -62,7 +62,7 @@ import SeatKit
         #expect(!rig.log.entries.contains { $0.contains("t2") })
     }
 
-    @Test func tapsAndLongPressesAllocateNothingPerGestureOnceWarm() {
+    @Test func tapsAndLongPressesAllocateNothingPerGestureOnceWarm() throws {
         let rig = GestureRig()
         // A responder that takes every touch and logs nothing: only the router is measured.
         let window = Surface(name: "window", frame: SurfaceRect(x: 0, y: 0, width: 1000, height: 1000),
@@ -74,7 +74,7 @@ import SeatKit
         window.addGestureRecognizer(tap)
         window.addGestureRecognizer(double)
         window.addGestureRecognizer(press)
-        tap.require(toFail: double)
+        try tap.require(toFail: double)
         var recognized = 0
         tap.addTarget { if $0.state == .recognized { recognized += 1 } }
         var pressed = 0

@@ -3,12 +3,12 @@ import SeatKit
 
 /// The trace tells every transition, and why each touch was delayed, delivered or cancelled.
 @Suite struct GestureTraceTests {
-    @Test func aTapWaitingForADoubleTapExplainsItself() {
+    @Test func aTapWaitingForADoubleTapExplainsItself() throws {
         let rig = GestureRig()
         let photo = rig.surface("photo", 0, 0, 1000, 1000)
         let single = TapGestureRecognizer(name: "single")
         let double = TapGestureRecognizer(name: "double", taps: 2)
-        single.require(toFail: double)
+        try single.require(toFail: double)
         photo.addGestureRecognizer(single)
         photo.addGestureRecognizer(double)
         let log = TraceLog()

@@ -54,9 +54,9 @@ import SeatKit
         #expect(rig.log.matching("system-swipe:") == ["system-swipe:failed"])
     }
 
-    @Test func theGlobalOneWinsWhenTheSurfaceRecognizerMustWaitForIt() {
+    @Test func theGlobalOneWinsWhenTheSurfaceRecognizerMustWaitForIt() throws {
         let (rig, pan, swipe) = mailPanAndSystemSwipe()
-        pan.require(toFail: swipe)
+        try pan.require(toFail: swipe)
         swipeThreeFingersUp(rig)
         #expect(rig.log.matching("system-swipe:") == ["system-swipe:recognized"])
         #expect(rig.log.matching("pan:") == ["pan:failed"])

@@ -10,9 +10,9 @@ import SeatKit
         let pan = PanGestureRecognizer()
         let swipe = SwipeGestureRecognizer(direction: .left, minimumDistance: 15, maximumDuration: .milliseconds(200))
 
-        init() {
+        init() throws {
             list = rig.surface("list", 0, 0, 1000, 1000)
-            pan.require(toFail: swipe)
+            try pan.require(toFail: swipe)
             list.addGestureRecognizer(pan)
             list.addGestureRecognizer(swipe)
             rig.watch(pan)
@@ -20,8 +20,8 @@ import SeatKit
         }
     }
 
-    @Test func aQuickFlickIsASwipeAndThePanFails() {
-        let s = Setup()
+    @Test func aQuickFlickIsASwipeAndThePanFails() throws {
+        let s = try Setup()
         s.rig.down(1, 800, 500)
         s.rig.move(1, 750, 500)  // the pan would begin here, but waits for the swipe
         #expect(s.pan.isWaitingForFailure)
@@ -32,8 +32,8 @@ import SeatKit
         #expect(s.rig.log.matching("pan:") == ["pan:failed"])
     }
 
-    @Test func aSlowDragIsAPanOnceTheSwipeTimesOut() {
-        let s = Setup()
+    @Test func aSlowDragIsAPanOnceTheSwipeTimesOut() throws {
+        let s = try Setup()
         s.rig.down(1, 800, 500)  // at 10 ms; the swipe gives up at 210 ms
         s.rig.move(1, 780, 500)
         s.rig.move(1, 760, 500)

@@ -10,9 +10,9 @@ import SeatKit
         let single = TapGestureRecognizer(name: "single")
         let double = TapGestureRecognizer(name: "double", taps: 2, maximumTapInterval: .milliseconds(300))
 
-        init() {
+        init() throws {
             photo = rig.surface("photo", 0, 0, 800, 800)
-            single.require(toFail: double)
+            try single.require(toFail: double)
             photo.addGestureRecognizer(single)
             photo.addGestureRecognizer(double)
             rig.watch(single)
@@ -20,8 +20,8 @@ import SeatKit
         }
     }
 
-    @Test func aDoubleTapFiresOnlyTheDoubleTap() {
-        let s = Setup()
+    @Test func aDoubleTapFiresOnlyTheDoubleTap() throws {
+        let s = try Setup()
         s.rig.down(1, 100, 100)
         s.rig.up(1)
         #expect(s.single.isWaitingForFailure)
@@ -33,8 +33,8 @@ import SeatKit
         #expect(s.rig.log.matching("single:") == ["single:failed"])
     }
 
-    @Test func aLoneTapFiresTheSingleExactlyWhenTheIntervalRunsOut() {
-        let s = Setup()
+    @Test func aLoneTapFiresTheSingleExactlyWhenTheIntervalRunsOut() throws {
+        let s = try Setup()
         s.rig.down(1, 100, 100)
         s.rig.up(1)  // at 20 ms: the double's interval ends at 320 ms
         #expect(s.rig.log.matching("single:").isEmpty)
@@ -46,8 +46,8 @@ import SeatKit
         #expect(s.rig.clock.now == .milliseconds(320))
     }
 
-    @Test func theEndedPhaseWaitsForTheDecisionAndTheResponderSeesACancel() {
-        let s = Setup()
+    @Test func theEndedPhaseWaitsForTheDecisionAndTheResponderSeesACancel() throws {
+        let s = try Setup()
         s.rig.down(1, 100, 100)
         s.rig.up(1)
         // touchesEnded is held while the taps are undecided.
@@ -73,5 +73,28 @@ import SeatKit
         // what lets a double tap exist.
         #expect(rig.log.matching("single:") == ["single:recognized"])
         #expect(rig.log.matching("double:") == ["double:failed"])
+    }
+}
+
+@Suite("Failure requirements")
+struct FailureRequirementCycleTests {
+    @Test func aRequirementCycleIsRefusedWithAClearErrorAndChangesNothing() throws {
+        let a = TapGestureRecognizer(name: "a")
+        let b = TapGestureRecognizer(name: "b", taps: 2)
+        let c = LongPressGestureRecognizer(name: "c")
+        try a.require(toFail: b)
+        try b.require(toFail: c)
+        #expect(throws: GestureRequirementError.cycle(["c", "a", "b", "c"])) { try c.require(toFail: a) }
+        #expect(throws: GestureRequirementError.cycle(["a", "a"])) { try a.require(toFail: a) }
+        // Refused, so routing still works: c recognizes on its own.
+        let rig = GestureRig()
+        let window = rig.surface("window", 0, 0, 500, 500)
+        window.addGestureRecognizer(c)
+        var began = false
+        c.addTarget { if $0.state == .began { began = true } }
+        rig.down(1, 10, 10)
+        rig.wait(600)
+        #expect(began)
+        #expect("\(GestureRequirementError.cycle(["c", "a", "b", "c"]))".contains("c waits for a waits for b waits for c"))
     }
 }
