@@ -87,6 +87,8 @@ public final class Router {
     @exclusivity(unchecked) var heldTouches: [HeldTouch] = []
     @exclusivity(unchecked) var gestureScratch: [TouchPoint] = []
     @exclusivity(unchecked) var heldScratch: [TouchPoint] = []
+    /// Held phases being released together (one frame, phase and surface).
+    @exclusivity(unchecked) var releaseGroup: [HeldTouch] = []
     @exclusivity(unchecked) var gesturePassMark: UInt64 = 0
     @exclusivity(unchecked) var isSettlingGestures = false
     let touchpadArena = GestureArena()
@@ -166,7 +168,8 @@ public final class Router {
         waitingRecognizers.reserveCapacity(8)
         heldTouches.reserveCapacity(32)
         gestureScratch.reserveCapacity(16)
-        heldScratch.reserveCapacity(4)
+        heldScratch.reserveCapacity(16)
+        releaseGroup.reserveCapacity(16)
     }
 
     deinit {

@@ -63,4 +63,7 @@ struct HeldTouch {
     /// The touch as it was when held, in layout space and the bound surface's space.
     var point: TouchPoint
     var time: Timestamp
+    /// The device frame it came in (``Router/touchFrameCount``): phases of one frame, one
+    /// phase and one surface are released together, as one event.
+    var frame: UInt64
 }

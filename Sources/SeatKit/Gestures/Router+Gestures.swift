@@ -203,7 +203,7 @@ extension Router {
                 return
             }
         }
-        heldTouches.append(HeldTouch(sequence: sequence, phase: phase, point: point, time: time))
+        heldTouches.append(HeldTouch(sequence: sequence, phase: phase, point: point, time: time, frame: touchFrameCount))
         sequence.heldCount += 1
     }
 
@@ -302,8 +302,14 @@ extension Router {
                 continue
             }
             sequence.heldCount -= 1
-            deliverHeld(entry)
+            // Phases of one frame, one phase and one surface go out as one event.
+            if let first = releaseGroup.first,
+               first.frame != entry.frame || first.phase != entry.phase || first.sequence.surface !== sequence.surface {
+                deliverReleaseGroup()
+            }
+            releaseGroup.append(entry)
         }
+        deliverReleaseGroup()
         while heldTouches.count > write { heldTouches.removeLast() }
         var k = 0
         while k < heldTouches.count {
@@ -326,31 +332,61 @@ extension Router {
         return false
     }
 
-    private func deliverHeld(_ entry: HeldTouch) {
-        let sequence = entry.sequence
-        let surface = sequence.surface
-        if let trace { trace.record(.touchReleased(sequence.id, entry.phase.kind)) }
+    /// Delivers `releaseGroup` (held phases of one frame, phase and surface) as one event,
+    /// then empties it.
+    private func deliverReleaseGroup() {
+        guard !releaseGroup.isEmpty else { return }
+        let lead = releaseGroup[0]
+        let surface = lead.sequence.surface
+        let phase = lead.phase
         heldScratch.removeAll(keepingCapacity: true)
-        heldScratch.append(entry.point)
-        let event = TouchEvent(time: entry.time, touches: heldScratch)
-        let phase = entry.phase
+        var i = 0
+        while i < releaseGroup.count {
+            let entry = releaseGroup[i]
+            i += 1
+            if let trace { trace.record(.touchReleased(entry.sequence.id, phase.kind)) }
+            heldScratch.append(entry.point)
+        }
+        let event = TouchEvent(time: releaseGroup[releaseGroup.count - 1].time, touches: heldScratch)
         let handled = walkChain(from: surface, target: surface, kind: phase.kind,
-                                  stopIf: { sequence.finished || sequence.taken }) { responder, context in
-            sequence.noteSeen(context.link)
+                                stopIf: { releaseGroupIsOver() }) { responder, context in
+            var j = 0
+            while j < releaseGroup.count {
+                releaseGroup[j].sequence.noteSeen(context.link)
+                j += 1
+            }
             switch phase {
             case .began: return responder.touchesBegan(event, context: context)
             case .moved: return responder.touchesMoved(event, context: context)
             case .ended: return responder.touchesEnded(event, context: context)
             }
         }
-        if !handled && !sequence.finished && !sequence.taken {
+        if !handled && !releaseGroupIsOver() {
             switch phase {
             case .began: reportDropped(.touchesBegan, .touchesBegan(event))
             case .moved: reportDropped(.touchesMoved, .touchesMoved(event))
             case .ended: reportDropped(.touchesEnded, .touchesEnded(event))
             }
         }
-        if phase == .ended { sequence.finished = true }
+        if phase == .ended {
+            var j = 0
+            while j < releaseGroup.count {
+                releaseGroup[j].sequence.finished = true
+                j += 1
+            }
+        }
+        releaseGroup.removeAll(keepingCapacity: true)
+    }
+
+    /// Every touch of the group being released was cancelled or taken meanwhile.
+    private func releaseGroupIsOver() -> Bool {
+        var j = 0
+        while j < releaseGroup.count {
+            let sequence = releaseGroup[j].sequence
+            if !sequence.finished && !sequence.taken { return false }
+            j += 1
+        }
+        return true
     }
 
     /// Forgets the held phases of a sequence going back to the pool.

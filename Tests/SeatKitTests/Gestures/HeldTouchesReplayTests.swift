@@ -21,6 +21,38 @@ import SeatKit
         #expect(rig.log.entries == ["canvas.moved[t1]"])
     }
 
+    @Test func touchesHeldInOneFrameAreReleasedAsOneEventPerPhase() {
+        let rig = GestureRig()
+        let canvas = rig.surface("canvas", 0, 0, 1000, 1000)
+        let press = LongPressGestureRecognizer(touches: 3)
+        press.delaysTouchesBegan = true
+        canvas.addGestureRecognizer(press)
+        rig.frame([.touchDown(TouchID(1), LayoutPoint(x: 100, y: 100)), .touchDown(TouchID(2), LayoutPoint(x: 200, y: 100))])
+        rig.frame([.touchMotion(TouchID(1), LayoutPoint(x: 101, y: 100)), .touchMotion(TouchID(2), LayoutPoint(x: 201, y: 100))])
+        #expect(rig.log.entries.isEmpty)
+        // Both lift in one frame: the press fails, and the held frames go out as frames.
+        rig.frame([.touchUp(TouchID(1)), .touchUp(TouchID(2))])
+        #expect(rig.log.entries == ["canvas.began[t1,t2]", "canvas.moved[t1,t2]", "canvas.ended[t1,t2]"])
+    }
+
+    @Test func aTouchHeldBehindAnotherNeverDeliversALaterPhaseBeforeItsBegan() {
+        let rig = GestureRig()
+        let canvas = rig.surface("canvas", 0, 0, 1000, 1000)
+        let press = LongPressGestureRecognizer()
+        press.delaysTouchesBegan = true
+        let onlyFirst = SimultaneousDelegate()
+        onlyFirst.receives = { $0.id == TouchID(1) }
+        press.delegate = onlyFirst
+        canvas.addGestureRecognizer(press)
+        rig.down(1, 100, 100)      // held by the press
+        rig.down(2, 500, 500)      // not the press's, but held behind touch 1 on its surface
+        rig.move(2, 510, 500)
+        rig.up(2)
+        #expect(rig.log.entries.isEmpty)
+        rig.move(1, 300, 100)      // the press fails: everything goes out, in order
+        #expect(rig.log.entries == ["canvas.began[t1]", "canvas.began[t2]", "canvas.moved[t2]", "canvas.ended[t2]", "canvas.moved[t1]"])
+    }
+
     @Test func heldPhasesKeepTheirOrderAndPositions() {
         let rig = GestureRig()
         let canvas = rig.surface("canvas", 100, 0, 900, 1000)
