@@ -7,11 +7,15 @@ public enum FilterDecision: Sendable, Hashable {
     case consume
 }
 
-/// Compositor-wide policy that sees input before routing and may take it: a lock screen, a
-/// global shortcut, swallowing the touch that wakes the screen. Filters run in the order
-/// they were added; the first to consume wins.
+/// Compositor-wide policy that sees input before grabs and routing and may take it: a lock
+/// screen, a global shortcut, swallowing the touch that wakes the screen. Filters run in the
+/// order they were added; the first to consume wins. They see whole touch sequences (down,
+/// motion, up, cancel; frames are not asked): taking a touch mid-way cancels it for the
+/// responders and recognizers that saw it, and the events of a taken touch are still shown
+/// to the filters. Key repeats made by a key repeater (``Router/deliverKey(_:)``) skip them.
 public protocol InputFilter: AnyObject {
-    /// Every event, as it enters the router (keys too, before interpretation).
+    /// Each event as it enters the router (keys too, before interpretation), except touch
+    /// frames and the releases of keys and buttons whose presses were taken.
     func filter(_ event: InputEvent, router: Router) -> FilterDecision
     /// Key presses and repeats after the key interpreter has filled in keysym, text and
     /// modifiers: where global shortcuts belong. Releases are not asked: a release follows

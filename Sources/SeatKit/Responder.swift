@@ -319,15 +319,18 @@ public struct KeyCommand: Hashable, Sendable {
 /// surface from inside any handler; the router re-checks everything after each call.
 public protocol Responder: AnyObject {
     // Touch. A touch is delivered to the surface it went down on, until it ends or is
-    // cancelled; `touchesCancelled` reaches every responder that saw `touchesBegan`,
-    // `touchesMoved` or `touchesEnded` for the touch.
+    // cancelled, even if the surface moves (re-parented, restacked, another output);
+    // `touchesCancelled` reaches every responder that saw `touchesBegan`, `touchesMoved` or
+    // `touchesEnded` for the touch, once, removed surfaces included, with all the touches of
+    // one cancel that it saw in one event.
     func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult
     func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult
     func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult
     func touchesCancelled(_ event: TouchEvent, context: ResponderContext)
 
-    // Pointer. Enter and leave go to the focus surface's responder only and always pair up
-    // (unless the surface is removed, which ends focus silently, as wl_surface.destroy does).
+    // Pointer. Enter and leave go to the focus surface's responder only and always pair up,
+    // removal included (a removed focus hears a cancelled release of each held button, then
+    // `pointerLeft`). A button event with `isCancelled` is such a made-up release.
     func pointerEntered(_ event: PointerCrossingEvent, context: ResponderContext)
     func pointerLeft(_ event: PointerCrossingEvent, context: ResponderContext)
     func pointerMoved(_ event: PointerMotionEvent, context: ResponderContext) -> ResponderResult
@@ -345,7 +348,8 @@ public protocol Responder: AnyObject {
     /// Whether this responder's surface may become the first responder.
     var canBecomeFirstResponder: Bool { get }
     /// Whether the first responder lets focus go (an unsaved form may say no). Removal of
-    /// the surface takes focus regardless.
+    /// the surface takes focus regardless (it then hears a cancelled `keyUp` for each key
+    /// held, then `didResignFirstResponder`).
     var canResignFirstResponder: Bool { get }
     func didBecomeFirstResponder(context: ResponderContext)
     func didResignFirstResponder(context: ResponderContext)

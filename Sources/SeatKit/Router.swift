@@ -3,9 +3,12 @@
 /// ```
 ///  inject(InputEvent)
 ///     │  key events: the KeyInterpreter fills in keysym, text, modifiers
-///     ├─► filters, in order; the first to consume ends it (its release/up follows it)
+///     ├─► filters, in order; the first to consume takes the event (and the rest of its
+///     │   key, button or touch; a touch taken mid-way is cancelled for its responders)
 ///     ├─► spies observe everything, consumed or not
-///     ├─► target: touch down → hit-test (bound for the touch's life)
+///     ├─► the grab of its device class, if one is active (PointerGrab, TouchGrab,
+///     │   KeyboardGrab); each handler's default forwards to the default rule (route…):
+///     ├─► target: touch down → hit-test on the device's output (bound for the touch's life)
 ///     │           pointer → hit-test, or the focus while a button is held
 ///     │           key → the first responder
 ///     ├─► gesture recognizers of the target, its ancestors and its output (touches,
@@ -13,6 +16,12 @@
 ///     └─► chain: target surface → parent → … → root surface → output → delegate
 ///               (the first responder to answer .handled ends it; else "dropped")
 /// ```
+///
+/// State survives the compositor's edits: moving a surface (re-parent, restack, another
+/// output) keeps its touches and focus; removing one (or its output) tells each responder
+/// what it is owed (cancelled touches, leave, resignation, cancelled releases); enter and
+/// leave, become and resign always pair; any handler may edit the tree, move focus or
+/// inject, from inside any call.
 ///
 /// One thread: the compositor's event loop. The router never reads the wall clock: time
 /// comes from events and from ``clock``. Once warm, routing an event allocates nothing.
