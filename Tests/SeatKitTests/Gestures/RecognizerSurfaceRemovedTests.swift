@@ -116,3 +116,51 @@ import SeatKit
         #expect(edge.state == .possible)
     }
 }
+
+@Suite("Recognizers keep no phantom touches")
+struct PhantomTouchTests {
+    @Test func aGlobalLongPressEndsWhenItsTouchSurfaceIsRemovedAndTapsWorkAfterwards() {
+        let rig = GestureRig()
+        let window = rig.surface("window", 0, 0, 400, 400)
+        let other = rig.surface("other", 500, 0, 400, 400)
+        let press = LongPressGestureRecognizer(name: "global-press")
+        rig.output.addGestureRecognizer(press)
+        let tap = TapGestureRecognizer(name: "tap")
+        other.addGestureRecognizer(tap)
+        var tapped = 0
+        tap.addTarget { if $0.state == .recognized { tapped += 1 } }
+        rig.down(1, 100, 100)
+        rig.wait(600)
+        #expect(press.state == .began)
+        window.removeFromParent()
+        // The touch is gone, so the press is over: cancelled and reset, holding nothing.
+        #expect(press.state == .possible)
+        #expect(press.touches.isEmpty)
+        rig.up(1)
+        rig.down(2, 600, 100)
+        rig.up(2)
+        rig.wait(400)
+        #expect(tapped == 1)
+    }
+
+    @Test func aPinchLosingOneFingerToARemovalNeverRunsOnOneFinger() {
+        let rig = GestureRig()
+        let left = rig.surface("left", 0, 0, 400, 1000)
+        let right = rig.surface("right", 500, 0, 400, 1000)
+        let pinch = PinchGestureRecognizer()
+        rig.output.addGestureRecognizer(pinch)
+        var states: [GestureRecognizerState] = []
+        pinch.addTarget { states.append($0.state) }
+        rig.frame([.touchDown(TouchID(1), LayoutPoint(x: 300, y: 500)), .touchDown(TouchID(2), LayoutPoint(x: 600, y: 500))])
+        rig.frame([.touchMotion(TouchID(1), LayoutPoint(x: 200, y: 500)), .touchMotion(TouchID(2), LayoutPoint(x: 700, y: 500))])
+        rig.frame([.touchMotion(TouchID(1), LayoutPoint(x: 100, y: 500)), .touchMotion(TouchID(2), LayoutPoint(x: 800, y: 500))])
+        #expect(pinch.state.isInProgress)
+        right.removeFromParent()
+        #expect(pinch.touches.count <= 1)
+        #expect(!pinch.state.isInProgress)
+        rig.move(1, 50, 500)
+        #expect(!pinch.state.isInProgress)
+        #expect(states.last == .cancelled || states.last == .ended)
+        _ = left
+    }
+}
