@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import Testing
 @testable import SeatKit
 
@@ -181,5 +183,22 @@ struct SurfaceTests {
             }
         }
         #expect(checked == 20_000)
+    }
+}
+
+@Suite("Surface identity")
+struct SurfaceIdentityTests {
+    @Test func surfacesMadeOnManyThreadsAtOnceGetDistinctIDs() {
+        let ids = Mutex<[UInt32]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            var mine: [UInt32] = []
+            for _ in 0..<2_000 {
+                mine.append(Surface(frame: SurfaceRect(x: 0, y: 0, width: 1, height: 1)).id.rawValue)
+            }
+            ids.withLock { $0.append(contentsOf: mine) }
+        }
+        let all = ids.withLock { $0 }
+        #expect(all.count == 16_000)
+        #expect(Set(all).count == 16_000)
     }
 }
