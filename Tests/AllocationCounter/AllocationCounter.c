@@ -18,6 +18,19 @@ static __thread uint64_t allocations;
 
 uint64_t seatkit_thread_allocations(void) { return allocations; }
 
+#if defined(__has_feature)
+#  if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#    define SEATKIT_SANITIZED 1
+#  endif
+#endif
+
+// Under a sanitizer, the sanitizer owns malloc: defining it here as well crashes the
+// process. Nothing is counted then (the plain and optimized runs check the counts).
+#ifdef SEATKIT_SANITIZED
+int seatkit_allocations_are_counted(void) { return 0; }
+#else
+int seatkit_allocations_are_counted(void) { return 1; }
+
 void *malloc(size_t size) { allocations++; return __libc_malloc(size); }
 void *calloc(size_t n, size_t size) { allocations++; return __libc_calloc(n, size); }
 void *realloc(void *p, size_t size) { allocations++; return __libc_realloc(p, size); }
@@ -31,3 +44,4 @@ int posix_memalign(void **out, size_t alignment, size_t size) {
     *out = p;
     return 0;
 }
+#endif

@@ -151,6 +151,7 @@ struct AllocationTests {
             let array = [Int](repeating: 1, count: 1000)
             #expect(array.count == 1000)
         }
-        #expect(count >= 1)
+        // Under a sanitizer nothing is counted (the plain and optimized runs check counts).
+        #expect(count >= 1 || seatkit_allocations_are_counted() == 0)
     }
 }

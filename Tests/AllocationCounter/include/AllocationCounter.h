@@ -7,4 +7,8 @@
 /// the allocator functions take precedence over libc's for the whole process.
 uint64_t seatkit_thread_allocations(void);
 
+/// 1 when allocations are counted; 0 in a sanitizer build, where the sanitizer owns the
+/// allocator and every count stays 0.
+int seatkit_allocations_are_counted(void);
+
 #endif
