@@ -297,7 +297,7 @@ enum FaultScript {
                 if !free.isEmpty {
                     let id = pick(free)
                     let p: (Int, Int)
-                    if let other = fingers.values.first, chance(0.6) {
+                    if let first = fingers.keys.min(), let other = fingers[first], chance(0.6) {
                         p = (other.0 + int(-60...60), other.1 + int(-60...60))  // pinch material
                     } else {
                         p = point()

@@ -83,7 +83,7 @@ struct FaultScriptSoakTests {
     @Test func scriptsAreDeterministicAndPrintable() {
         let a = FaultScript.generate(seed: 7, steps: 400)
         let b = FaultScript.generate(seed: 7, steps: 400)
-        #expect(a == b)
+        #expect(a == b, "the same seed gave two scripts")
         #expect(a.count == 400)
         let text = FaultScriptWorld.swiftSource(a)
         #expect(text.hasPrefix("let script: [FaultScript.Step] = [\n"))
@@ -109,12 +109,13 @@ struct FaultScriptSoakTests {
             .addOutput(0, x: 0, y: 0, w: 800, h: 600, rootFocusable: false),
             .add(1, to: .root(0), at: 0, frame: R(100, 100, 200, 200), focusable: true),
             .add(2, to: .surface(1), at: 0, frame: R(10, 10, 50, 50), focusable: true),
-            .pointerTo(x: 150, y: 150),
+            .pointerTo(x: 250, y: 250),
             .becomeFirst(.surface(2)),
             .touch([.down(0, 120, 120)]),
             .touch([.move(0, 125, 125)]),
-            .touch([.up(0), .down(0, 130, 130)]),
             .touch([.up(0)]),
+            .touch([.down(0, 130, 130), .down(1, 250, 250)]),
+            .touch([.up(0), .up(1)]),
             .advance(ms: 1200),
             .key(0, .press),
             .key(0, .release),
