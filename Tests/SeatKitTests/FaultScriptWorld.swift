@@ -1,3 +1,4 @@
+import Foundation
 import SeatKit
 
 /// One broken invariant: its name (the letter of issue 12's proof list, then a short name),
@@ -274,7 +275,17 @@ final class FaultScriptWorld {
         return violation
     }
 
+    /// Invariants not reported (SEATKIT_SOAK_IGNORE, comma-separated prefixes): to look past
+    /// a known failure for the next one.
+    var ignored: [String] = FaultScriptWorld.ignoredFromEnvironment
+
+    static let ignoredFromEnvironment: [String] = {
+        guard let value = getenv("SEATKIT_SOAK_IGNORE") else { return [] }
+        return String(cString: value).split(separator: ",").map(String.init)
+    }()
+
     func fail(_ invariant: String, _ message: String) {
+        if ignored.contains(where: { invariant.hasPrefix($0) }) { return }
         if violation == nil { violation = SoakViolation(invariant: invariant, message: message, step: stepIndex) }
     }
 
@@ -374,8 +385,8 @@ final class FaultScriptWorld {
                 } else if !isInLayout(f.output) {
                     setFingerState(id, .uncertain)  // moved to another output, then its first output went
                 }
-            } else if !isInLayout(f.output) {
-                setFingerState(id, .cancelled)
+            } else if f.output != nil && !isInLayout(f.output) {
+                setFingerState(id, .cancelled)  // landed on no surface of an output now removed
             }
         }
     }
