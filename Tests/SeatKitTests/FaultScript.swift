@@ -327,8 +327,8 @@ enum FaultScript {
             default:
                 if chance(0.5) { return .removeRecognizer(int(0...(FaultScript.recognizerCount - 1))) }
                 let (x, y) = point()
-                // Not a finger the script uses: an injected touch of its own.
-                return .touch([.down(FaultScript.fingerCount + int(0...1), x, y), .up(FaultScript.fingerCount)])
+                // Not a finger the script uses: an injected tap of its own.
+                return .touch([.down(FaultScript.fingerCount, x, y), .up(FaultScript.fingerCount)])
             }
         }
 
