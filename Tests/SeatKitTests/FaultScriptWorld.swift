@@ -205,6 +205,8 @@ final class FaultScriptWorld {
         var state: FingerState
         var bound: Surface?
         var output: Output?
+        /// The down has reached the router (a callback inside its hit-test runs before).
+        var injected = false
     }
 
     /// Something a removed surface's responder is owed (invariant g).
@@ -228,6 +230,9 @@ final class FaultScriptWorld {
     var arms: [FaultScript.ArmSite: FaultScript.Step] = [:]
     var fingers: [Int32: Finger] = [:]
     var upSent: Set<TouchInstance> = []
+    /// Fingers lifted in the touch frame being sent: a recognizer may still use where they
+    /// were for the other fingers' motion of the same frame.
+    var liftedThisFrame: Set<TouchInstance> = []
     var lastAllUp: Int64 = 0
     var owed: [Owed] = []
     /// Responders of a subtree being moved (reparent, restack), and what they were told.
@@ -378,7 +383,7 @@ final class FaultScriptWorld {
 
     /// After a removal: the fingers whose surface or output left the layout are cancelled.
     func fingersAfterRemoval() {
-        for (id, f) in fingers where f.routed && f.state != .cancelled {
+        for (id, f) in fingers where f.routed && f.state != .cancelled && f.injected {
             if let bound = f.bound {
                 if !isLive(bound) {
                     setFingerState(id, .cancelled)
@@ -462,7 +467,7 @@ final class FaultScriptWorld {
 
     func recognizerChanged(_ r: Int, _ g: GestureRecognizer) {
         if g is PinchGestureRecognizer, g.state == .began {
-            let live = Set(g.touches.filter(isModelLive).map(\.id)).count
+            let live = Set(g.touches.filter { isModelLive($0) || liftedThisFrame.contains(TouchInstance(id: $0.id.rawValue, start: $0.startTime.microseconds)) }.map(\.id)).count
             if g.touches.count < 2 || live < 2 {
                 fail("e.pinch-one-finger", "\(g.name) began with \(g.touches.count) touches, \(live) of them really down")
             }
@@ -558,8 +563,9 @@ final class FaultScriptWorld {
                     fingers[id] = Finger(key: key, routed: routed, state: .live, bound: nil,
                                          output: router.layout.output(at: point))
                     inject(event.kind, at: t)
-                    if routed, var f = fingers[id], f.key == key {
-                        f.bound = router.surface(boundTo: TouchID(id))
+                    if var f = fingers[id], f.key == key {
+                        f.injected = true
+                        f.bound = routed ? router.surface(boundTo: TouchID(id)) : nil
                         if let bound = f.bound, !isLive(bound) { f.state = .uncertain }
                         fingers[id] = f
                     }
@@ -577,6 +583,7 @@ final class FaultScriptWorld {
                     if filterTakes(InputEvent(time: .zero, .touchUp(TouchID(id)))) { setFingerState(id, .uncertain) }
                     fingers[id] = nil
                     upSent.insert(f.key)
+                    if f.routed && f.state != .cancelled { liftedThisFrame.insert(f.key) }
                     let t = nextTime()
                     if fingers.isEmpty { lastAllUp = t }
                     inject(.touchUp(TouchID(id)), at: t)
@@ -584,6 +591,7 @@ final class FaultScriptWorld {
                 }
             }
             if any { inject(.touchFrame) }
+            liftedThisFrame.removeAll()
 
         case let .touchCancel(i):
             let id = Int32(i)
@@ -649,7 +657,7 @@ final class FaultScriptWorld {
             router.resignFirstResponder()
         case .cancelTouches:
             router.cancelTouches(reason: "soak") { _ in true }
-            for id in fingers.keys { setFingerState(id, .cancelled) }
+            for (id, f) in fingers where f.injected { setFingerState(id, .cancelled) }
         case .refreshPointer:
             router.refreshPointerFocus()
         case let .addFilter(f, kind):
