@@ -32,12 +32,9 @@ struct FaultScriptSoakTests {
         var total = 0
         for seed in first..<(first + UInt64(seeds)) {
             let script = FaultScript.generate(seed: seed, steps: steps)
-            if let v = FaultScriptWorld.run(script) {
-                failures.append(Failure(seed: seed, violation: v))
-                total += v.step + 1
-            } else {
-                total += script.count
-            }
+            // Past the first violation, so that one failure does not hide the others.
+            for v in FaultScriptWorld.runCollectingAll(script) { failures.append(Failure(seed: seed, violation: v)) }
+            total += script.count
         }
         return (failures, total)
     }
@@ -55,7 +52,7 @@ struct FaultScriptSoakTests {
             guard n < shrinkLimit else { continue }
             let script = FaultScript.generate(seed: first.seed, steps: steps)
             let minimal = FaultScriptWorld.shrink(script, invariant: invariant)
-            let v = FaultScriptWorld.run(minimal)
+            let v = FaultScriptWorld.run(minimal, only: invariant)
             text += "    minimal script (\(minimal.count) steps): \(v.map(\.description) ?? "no longer fails")\n"
             text += FaultScriptWorld.swiftSource(minimal) + "\n"
         }
@@ -71,11 +68,13 @@ struct FaultScriptSoakTests {
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let rate = seconds > 0 ? Double(total) / seconds : 0
-        print("fault-script soak: seeds \(first)..<\(first + UInt64(seeds)), \(steps) steps each, \(total) steps run in \(String(format: "%.2f", seconds)) s (\(Int(rate)) steps/s), \(failures.count) failing seed(s)")
+        let failingSeeds = Set(failures.map(\.seed)).count
+        print("fault-script soak: seeds \(first)..<\(first + UInt64(seeds)), \(steps) steps each, \(total) steps run in \(String(format: "%.2f", seconds)) s (\(Int(rate)) steps/s), \(failingSeeds) failing seed(s), \(Set(failures.map(\.violation.invariant)).count) invariant(s) broken")
         guard !failures.isEmpty else { return }
         let text = Self.report(failures, steps: steps, shrinkLimit: Self.environment("SEATKIT_SOAK_SHRINK") ?? 12)
         print(text)
-        Issue.record("\(failures.count) of \(seeds) seeds broke an invariant:\(text)")
+        let names = Set(failures.map(\.violation.invariant)).sorted().joined(separator: ", ")
+        Issue.record("\(failingSeeds) of \(seeds) seeds broke invariants \(names); minimal scripts printed above")
     }
 
     /// The generator and the printer agree: a script prints one Swift expression per step,

@@ -263,9 +263,18 @@ final class FaultScriptWorld {
     // MARK: Running
 
     /// Runs `script`; returns the first violation, if any.
-    static func run(_ script: [FaultScript.Step]) -> SoakViolation? {
+    static func run(_ script: [FaultScript.Step], only: String? = nil) -> SoakViolation? {
         let world = FaultScriptWorld()
+        world.only = only
         return world.run(script)
+    }
+
+    /// Runs all of `script`; returns the first violation of each invariant broken.
+    static func runCollectingAll(_ script: [FaultScript.Step]) -> [SoakViolation] {
+        let world = FaultScriptWorld()
+        world.collectAll = true
+        _ = world.run(script)
+        return world.violations.values.sorted { $0.step < $1.step }
     }
 
     func run(_ script: [FaultScript.Step]) -> SoakViolation? {
@@ -274,7 +283,7 @@ final class FaultScriptWorld {
             let armsBefore = armsFired
             perform(step)
             checkAfterStep(step, armsFiredDuring: armsFired - armsBefore)
-            if violation != nil { break }
+            if violation != nil && !collectAll { break }
         }
         arms.removeAll()
         return violation
@@ -289,8 +298,19 @@ final class FaultScriptWorld {
         return String(cString: value).split(separator: ",").map(String.init)
     }()
 
+    /// Only this invariant is reported (shrinking looks for one invariant, past others).
+    var only: String?
+    /// Keep running after a violation, recording the first violation of each invariant.
+    var collectAll = false
+    /// The first violation of each invariant, when `collectAll` is set.
+    var violations: [String: SoakViolation] = [:]
+
     func fail(_ invariant: String, _ message: String) {
         if ignored.contains(where: { invariant.hasPrefix($0) }) { return }
+        if let only, only != invariant { return }
+        if collectAll && violations[invariant] == nil {
+            violations[invariant] = SoakViolation(invariant: invariant, message: message, step: stepIndex)
+        }
         if violation == nil { violation = SoakViolation(invariant: invariant, message: message, step: stepIndex) }
     }
 
@@ -849,7 +869,7 @@ extension FaultScriptWorld {
         var runs = 0
         func fails(_ s: [FaultScript.Step]) -> SoakViolation? {
             runs += 1
-            guard let v = run(s), v.invariant == invariant else { return nil }
+            guard let v = run(s, only: invariant), v.invariant == invariant else { return nil }
             return v
         }
         var current = script
