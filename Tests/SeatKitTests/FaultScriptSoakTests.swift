@@ -71,7 +71,7 @@ struct FaultScriptSoakTests {
         let failingSeeds = Set(failures.map(\.seed)).count
         print("fault-script soak: seeds \(first)..<\(first + UInt64(seeds)), \(steps) steps each, \(total) steps run in \(String(format: "%.2f", seconds)) s (\(Int(rate)) steps/s), \(failingSeeds) failing seed(s), \(Set(failures.map(\.violation.invariant)).count) invariant(s) broken")
         guard !failures.isEmpty else { return }
-        let text = Self.report(failures, steps: steps, shrinkLimit: Self.environment("SEATKIT_SOAK_SHRINK") ?? 12)
+        let text = Self.report(failures, steps: steps, shrinkLimit: Self.environment("SEATKIT_SOAK_SHRINK") ?? 40)
         print(text)
         let names = Set(failures.map(\.violation.invariant)).sorted().joined(separator: ", ")
         Issue.record("\(failingSeeds) of \(seeds) seeds broke invariants \(names); minimal scripts printed above")
