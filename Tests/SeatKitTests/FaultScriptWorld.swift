@@ -233,6 +233,10 @@ final class FaultScriptWorld {
     /// Fingers lifted in the touch frame being sent: a recognizer may still use where they
     /// were for the other fingers' motion of the same frame.
     var liftedThisFrame: Set<TouchInstance> = []
+    /// Touch frames sent, and the frame in which each instance went down and up.
+    var frameCount = 0
+    var downFrame: [TouchInstance: Int] = [:]
+    var upFrame: [TouchInstance: Int] = [:]
     var lastAllUp: Int64 = 0
     var owed: [Owed] = []
     /// Responders of a subtree being moved (reparent, restack), and what they were told.
@@ -270,9 +274,10 @@ final class FaultScriptWorld {
     }
 
     /// Runs all of `script`; returns the first violation of each invariant broken.
-    static func runCollectingAll(_ script: [FaultScript.Step]) -> [SoakViolation] {
+    static func runCollectingAll(_ script: [FaultScript.Step], ignoring: [String] = []) -> [SoakViolation] {
         let world = FaultScriptWorld()
         world.collectAll = true
+        world.ignored += ignoring
         _ = world.run(script)
         return world.violations.values.sorted { $0.step < $1.step }
     }
@@ -371,7 +376,14 @@ final class FaultScriptWorld {
     func checkReuseOrder(_ key: TouchInstance) {
         for r in allResponders {
             for (other, seen) in r.touches where other.id == key.id && other.start < key.start && seen.bound && !seen.terminal {
-                fail("d.reuse-order", "touchesBegan of \(key) came before \(r.name) got the end of \(other) (same ID reused)")
+                if let up = upFrame[other], up == downFrame[key] {
+                    fail("d.reuse-order", "touchesBegan of \(key) came before \(r.name) got the end of \(other) (same ID up and down in one frame)")
+                } else {
+                    // The old touch's end is held back (a recognizer's delaysTouchesEnded)
+                    // while the ID is reused in a later frame: a Wayland client would see
+                    // a second down for an ID it still holds.
+                    fail("d.reuse-order-held", "touchesBegan of \(key) came before \(r.name) got the end of \(other), lifted in an earlier frame (same ID reused)")
+                }
             }
         }
     }
@@ -582,6 +594,7 @@ final class FaultScriptWorld {
                     let key = TouchInstance(id: id, start: Timestamp.milliseconds(t).microseconds)
                     fingers[id] = Finger(key: key, routed: routed, state: .live, bound: nil,
                                          output: router.layout.output(at: point))
+                    downFrame[key] = frameCount
                     inject(event.kind, at: t)
                     if var f = fingers[id], f.key == key {
                         f.injected = true
@@ -604,13 +617,17 @@ final class FaultScriptWorld {
                     fingers[id] = nil
                     upSent.insert(f.key)
                     if f.routed && f.state != .cancelled { liftedThisFrame.insert(f.key) }
+                    upFrame[f.key] = frameCount
                     let t = nextTime()
                     if fingers.isEmpty { lastAllUp = t }
                     inject(.touchUp(TouchID(id)), at: t)
                     any = true
                 }
             }
-            if any { inject(.touchFrame) }
+            if any {
+                frameCount += 1
+                inject(.touchFrame)
+            }
             liftedThisFrame.removeAll()
 
         case let .touchCancel(i):
@@ -846,6 +863,8 @@ final class FaultScriptWorld {
                 r.touches.removeAll()
             }
             upSent.removeAll()
+            downFrame.removeAll()
+            upFrame.removeAll()
         }
     }
 
