@@ -1,0 +1,935 @@
+import Foundation
+import SeatKit
+
+/// One broken invariant: its name (the letter of issue 12's proof list, then a short name),
+/// what happened, and the step after (or during) which it was seen.
+struct SoakViolation: Equatable, CustomStringConvertible {
+    var invariant: String
+    var message: String
+    var step: Int
+    var description: String { "[\(invariant)] at step \(step): \(message)" }
+}
+
+/// A touch instance: a finger ID and the time it went down (IDs are reused).
+struct TouchInstance: Hashable, CustomStringConvertible {
+    var id: Int32
+    var start: Int64
+    var description: String { "t\(id)@\(start / 1000)ms" }
+}
+
+/// What one responder saw of one touch instance.
+struct SeenTouch {
+    var sawBegan = false
+    /// Seen as the responder of the surface the touch is bound to (`context.target`).
+    var bound = false
+    /// Ended or cancelled.
+    var terminal = false
+}
+
+/// The responder of every surface and root in the soak: checks each call as it comes
+/// against what this responder was told before, then runs an armed step if one waits for
+/// this call.
+final class SoakResponder: Responder {
+    unowned let world: FaultScriptWorld
+    /// The script's surface index, or `-(o + 1)` for output `o`'s root.
+    let index: Int
+    let focusable: Bool
+    weak var surface: Surface?
+    var entered = false
+    var became = false
+    var enterCount = 0, leaveCount = 0, becomeCount = 0, resignCount = 0
+    var touches: [TouchInstance: SeenTouch] = [:]
+
+    init(world: FaultScriptWorld, index: Int, focusable: Bool) {
+        self.world = world
+        self.index = index
+        self.focusable = focusable
+    }
+
+    var name: String { index >= 0 ? "s\(index)" : "root\(-index - 1)" }
+
+    private func fire(_ callback: FaultScript.Callback) {
+        if index >= 0 { world.fire(.surface(index, callback)) }
+    }
+
+    private func touchPhase(_ phase: FaultScript.Callback, _ event: TouchEvent, _ context: ResponderContext) {
+        if phase != .cancelled { world.expectDeliverable(self, "touches\(phase.rawValue)") }
+        let bound = context.target != nil && context.target === context.surface
+        for point in event.touches {
+            let key = TouchInstance(id: point.id.rawValue, start: point.startTime.microseconds)
+            var seen = touches[key] ?? SeenTouch()
+            if seen.terminal {
+                world.fail("d.event-after-end", "\(name) got touches\(phase.rawValue) of \(key) after its ended or cancelled")
+            }
+            if bound { seen.bound = true }
+            switch phase {
+            case .began:
+                if seen.sawBegan { world.fail("d.began-twice", "\(name) got touchesBegan twice for \(key)") }
+                seen.sawBegan = true
+            case .moved, .ended:
+                if bound && !seen.sawBegan {
+                    world.fail("d.phase-before-began", "\(name) (bound) got touches\(phase.rawValue) of \(key) before its touchesBegan")
+                }
+            default: break
+            }
+            if phase == .ended || phase == .cancelled { seen.terminal = true }
+            if phase == .cancelled, world.moving.contains(ObjectIdentifier(self)) {
+                world.fail("f.move-cancelled-touch", "\(name) got touchesCancelled for \(key) while its subtree was moved, not removed")
+            }
+            touches[key] = seen
+            if phase == .began && bound { world.checkReuseOrder(key) }
+        }
+        fire(phase)
+    }
+
+    func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
+        touchPhase(.began, event, context)
+        return .notHandled
+    }
+    func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
+        touchPhase(.moved, event, context)
+        return .notHandled
+    }
+    func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
+        touchPhase(.ended, event, context)
+        return .notHandled
+    }
+    func touchesCancelled(_ event: TouchEvent, context: ResponderContext) {
+        touchPhase(.cancelled, event, context)
+    }
+
+    func pointerEntered(_ event: PointerCrossingEvent, context: ResponderContext) {
+        world.expectDeliverable(self, "pointerEntered")
+        if entered { world.fail("b.enter-twice", "\(name) got pointerEntered while entered (no pointerLeft between)") }
+        if let other = world.allResponders.first(where: { $0 !== self && $0.entered }) {
+            world.fail("b.two-entered", "\(name) got pointerEntered while \(other.name) is still entered")
+        }
+        entered = true
+        enterCount += 1
+        if world.moving.contains(ObjectIdentifier(self)) { world.movedEntered.insert(ObjectIdentifier(self)) }
+        fire(.entered)
+    }
+    func pointerLeft(_ event: PointerCrossingEvent, context: ResponderContext) {
+        if !entered { world.fail("b.leave-without-enter", "\(name) got pointerLeft without pointerEntered") }
+        entered = false
+        leaveCount += 1
+        if world.moving.contains(ObjectIdentifier(self)) { world.movedLeft.insert(ObjectIdentifier(self)) }
+        fire(.left)
+    }
+    func pointerMoved(_ event: PointerMotionEvent, context: ResponderContext) -> ResponderResult {
+        world.expectDeliverable(self, "pointerMoved")
+        return .notHandled
+    }
+    func pointerButton(_ event: PointerButtonEvent, context: ResponderContext) -> ResponderResult {
+        world.expectDeliverable(self, "pointerButton")
+        return .notHandled
+    }
+    func pointerAxis(_ event: PointerAxisEvent, context: ResponderContext) -> ResponderResult {
+        world.expectDeliverable(self, "pointerAxis")
+        return .notHandled
+    }
+    func touchpadGesture(_ event: TouchpadGestureEvent, context: ResponderContext) -> ResponderResult {
+        world.expectDeliverable(self, "touchpadGesture")
+        return .notHandled
+    }
+    func keyDown(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
+        world.expectDeliverable(self, "keyDown")
+        fire(.keyDown)
+        return .notHandled
+    }
+    func keyUp(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
+        world.expectDeliverable(self, "keyUp")
+        return .notHandled
+    }
+
+    var canBecomeFirstResponder: Bool { focusable }
+
+    func didBecomeFirstResponder(context: ResponderContext) {
+        if became { world.fail("c.become-twice", "\(name) got didBecomeFirstResponder twice without didResign") }
+        if let other = world.allResponders.first(where: { $0 !== self && $0.became }) {
+            world.fail("c.two-first-responders", "\(name) got didBecomeFirstResponder while \(other.name) has not resigned")
+        }
+        if let surface, !world.isLive(surface) {
+            world.fail("c.become-while-removed", "\(name) became first responder while not in the layout (removed surface or output)")
+        }
+        became = true
+        becomeCount += 1
+        fire(.become)
+    }
+    func didResignFirstResponder(context: ResponderContext) {
+        if !became { world.fail("c.resign-without-become", "\(name) got didResignFirstResponder without didBecome") }
+        if world.moving.contains(ObjectIdentifier(self)) {
+            world.fail("f.move-resigned", "\(name) resigned first responder while its subtree was moved, not removed")
+        }
+        became = false
+        resignCount += 1
+        fire(.resign)
+    }
+
+    func refineHitTest(at point: SurfacePoint, in surface: Surface) -> Bool {
+        fire(.refine)
+        return true
+    }
+}
+
+/// The compositor delegate: the default focus rule, nothing recorded.
+final class SoakDelegate: CompositorDelegate {}
+
+/// A filter that consumes one kind of event while installed.
+final class SoakFilter: InputFilter {
+    let kind: FaultScript.FilterKind
+    init(kind: FaultScript.FilterKind) { self.kind = kind }
+
+    func takes(_ event: InputEvent) -> Bool {
+        switch event.kind {
+        case .touchDown, .touchMotion, .touchUp: return kind == .touch || kind == .all
+        case .pointerMotion, .pointerMotionAbsolute, .pointerButton, .pointerAxis, .touchpadGesture:
+            return kind == .pointer || kind == .all
+        case .key: return kind == .keys || kind == .all
+        default: return false
+        }
+    }
+
+    func filter(_ event: InputEvent, router: Router) -> FilterDecision { takes(event) ? .consume : .pass }
+}
+
+/// A router, its tree and the reference model, driven by fault-script steps.
+final class FaultScriptWorld {
+    enum FingerState { case live, cancelled, uncertain }
+
+    /// A finger the script holds down.
+    struct Finger {
+        var key: TouchInstance
+        /// No filter took its down.
+        var routed: Bool
+        var state: FingerState
+        var bound: Surface?
+        var output: Output?
+        /// The down has reached the router (a callback inside its hit-test runs before).
+        var injected = false
+    }
+
+    /// Something a removed surface's responder is owed (invariant g).
+    enum Owed {
+        case leave(SoakResponder, before: Int)
+        case resign(SoakResponder, before: Int)
+        case cancel(SoakResponder, TouchInstance)
+    }
+
+    let clock = VirtualClock()
+    let router: Router
+    let delegate = SoakDelegate()
+    var outputs: [Output?] = Array(repeating: nil, count: FaultScript.outputCount)
+    var retiredOutputs: [Output] = []
+    var rootResponders: [SoakResponder] = []
+    var surfaces: [Surface?] = Array(repeating: nil, count: FaultScript.surfaceCount)
+    var surfaceResponders: [SoakResponder] = []
+    var recognizers: [GestureRecognizer?] = Array(repeating: nil, count: FaultScript.recognizerCount)
+    var allRecognizers: [GestureRecognizer] = []
+    var filters: [SoakFilter?] = Array(repeating: nil, count: FaultScript.filterCount)
+    var arms: [FaultScript.ArmSite: FaultScript.Step] = [:]
+    var fingers: [Int32: Finger] = [:]
+    var upSent: Set<TouchInstance> = []
+    /// Fingers lifted in the touch frame being sent: a recognizer may still use where they
+    /// were for the other fingers' motion of the same frame.
+    var liftedThisFrame: Set<TouchInstance> = []
+    /// Touch frames sent, and the frame in which each instance went down and up.
+    var frameCount = 0
+    var downFrame: [TouchInstance: Int] = [:]
+    var upFrame: [TouchInstance: Int] = [:]
+    var lastAllUp: Int64 = 0
+    var owed: [Owed] = []
+    /// Responders of a subtree being moved (reparent, restack), and what they were told.
+    var moving: Set<ObjectIdentifier> = []
+    var movedLeft: Set<ObjectIdentifier> = []
+    var movedEntered: Set<ObjectIdentifier> = []
+
+    /// Event time in milliseconds.
+    var time: Int64 = 0
+    var depth = 0
+    var armsFired = 0
+    var checking = false
+    var stepIndex = 0
+    var violation: SoakViolation?
+
+    /// Every responder, roots and surfaces.
+    var allResponders: [SoakResponder] { rootResponders + surfaceResponders }
+
+    init() {
+        router = Router(clock: clock)
+        router.delegate = delegate
+    }
+
+    deinit {
+        arms.removeAll()
+    }
+
+    // MARK: Running
+
+    /// Runs `script`; returns the first violation, if any.
+    static func run(_ script: [FaultScript.Step], only: String? = nil) -> SoakViolation? {
+        let world = FaultScriptWorld()
+        world.only = only
+        return world.run(script)
+    }
+
+    /// Runs all of `script`; returns the first violation of each invariant broken.
+    static func runCollectingAll(_ script: [FaultScript.Step], ignoring: [String] = []) -> [SoakViolation] {
+        let world = FaultScriptWorld()
+        world.collectAll = true
+        world.ignored += ignoring
+        _ = world.run(script)
+        return world.violations.values.sorted { $0.step < $1.step }
+    }
+
+    func run(_ script: [FaultScript.Step]) -> SoakViolation? {
+        for (i, step) in script.enumerated() {
+            stepIndex = i
+            let armsBefore = armsFired
+            perform(step)
+            checkAfterStep(step, armsFiredDuring: armsFired - armsBefore)
+            if violation != nil && !collectAll { break }
+        }
+        arms.removeAll()
+        return violation
+    }
+
+    /// Invariants not reported (SEATKIT_SOAK_IGNORE, comma-separated prefixes): to look past
+    /// a known failure for the next one.
+    var ignored: [String] = FaultScriptWorld.ignoredFromEnvironment
+
+    static let ignoredFromEnvironment: [String] = {
+        guard let value = getenv("SEATKIT_SOAK_IGNORE") else { return [] }
+        return String(cString: value).split(separator: ",").map(String.init)
+    }()
+
+    /// Only this invariant is reported (shrinking looks for one invariant, past others).
+    var only: String?
+    /// Keep running after a violation, recording the first violation of each invariant.
+    var collectAll = false
+    /// The first violation of each invariant, when `collectAll` is set.
+    var violations: [String: SoakViolation] = [:]
+
+    func fail(_ invariant: String, _ message: String) {
+        if ignored.contains(where: { invariant.hasPrefix($0) }) { return }
+        if let only, only != invariant { return }
+        if collectAll && violations[invariant] == nil {
+            violations[invariant] = SoakViolation(invariant: invariant, message: message, step: stepIndex)
+        }
+        if violation == nil { violation = SoakViolation(invariant: invariant, message: message, step: stepIndex) }
+    }
+
+    func fire(_ site: FaultScript.ArmSite) {
+        guard !checking, depth < 6, let step = arms.removeValue(forKey: site) else { return }
+        depth += 1
+        armsFired += 1
+        perform(step)
+        depth -= 1
+    }
+
+    // MARK: Lookups
+
+    func isInLayout(_ output: Output?) -> Bool {
+        guard let output else { return false }
+        return router.layout.outputs.contains { $0 === output }
+    }
+
+    /// Attached to an output that is in the layout.
+    func isLive(_ surface: Surface) -> Bool {
+        surface.isAttached && isInLayout(surface.output)
+    }
+
+    func surface(_ parent: FaultScript.Parent) -> Surface? {
+        switch parent {
+        case .root(let o): return o < outputs.count ? outputs[o]?.root : nil
+        case .surface(let s): return s < surfaces.count ? surfaces[s] : nil
+        }
+    }
+
+    func responder(of surface: Surface) -> SoakResponder? { surface.responder as? SoakResponder }
+
+    func subtree(_ surface: Surface) -> [Surface] {
+        var result: [Surface] = []
+        var stack = [surface]
+        while let s = stack.popLast(), result.count < 1000 {
+            result.append(s)
+            stack.append(contentsOf: s.children)
+        }
+        return result
+    }
+
+    func filterTakes(_ event: InputEvent) -> Bool {
+        filters.contains { $0?.takes(event) == true }
+    }
+
+    func expectDeliverable(_ responder: SoakResponder, _ what: String) {
+        guard let surface = responder.surface else { return }
+        if !isLive(surface) {
+            if responder.index < 0 && (what == "keyDown" || what == "keyUp") {
+                fail("c.key-to-removed-output-root", "\(what) delivered to \(responder.name), the root of a removed output")
+            } else {
+                fail("h.event-to-detached", "\(what) delivered to \(responder.name), which is not in the layout")
+            }
+        }
+    }
+
+    func checkReuseOrder(_ key: TouchInstance) {
+        for r in allResponders {
+            for (other, seen) in r.touches where other.id == key.id && other.start < key.start && seen.bound && !seen.terminal {
+                if let up = upFrame[other], up == downFrame[key] {
+                    fail("d.reuse-order", "touchesBegan of \(key) came before \(r.name) got the end of \(other) (same ID up and down in one frame)")
+                } else {
+                    // The old touch's end is held back (a recognizer's delaysTouchesEnded)
+                    // while the ID is reused in a later frame: a Wayland client would see
+                    // a second down for an ID it still holds.
+                    fail("d.reuse-order-held", "touchesBegan of \(key) came before \(r.name) got the end of \(other), lifted in an earlier frame (same ID reused)")
+                }
+            }
+        }
+    }
+
+    // MARK: Events
+
+    /// The time of the next event: timers due by then fire first (at the top level only:
+    /// a real event loop never runs timers from inside a callback).
+    func nextTime() -> Int64 {
+        if depth == 0 { clock.advance(to: .milliseconds(time + 1)) }
+        time += 1
+        return time
+    }
+
+    func inject(_ kind: InputEvent.Kind) {
+        inject(kind, at: nextTime())
+    }
+
+    func inject(_ kind: InputEvent.Kind, at t: Int64) {
+        router.inject(InputEvent(time: .milliseconds(t), device: DeviceID(1), kind))
+    }
+
+    func setFingerState(_ id: Int32, _ state: FingerState) {
+        guard var f = fingers[id], f.routed, f.state != .cancelled else { return }
+        if state == .uncertain && f.state != .live { return }
+        f.state = state
+        fingers[id] = f
+    }
+
+    /// After a removal: the fingers whose surface or output left the layout are cancelled.
+    func fingersAfterRemoval() {
+        for (id, f) in fingers where f.routed && f.state != .cancelled && f.injected {
+            if let bound = f.bound {
+                if !isLive(bound) {
+                    setFingerState(id, .cancelled)
+                } else if !isInLayout(f.output) {
+                    setFingerState(id, .uncertain)  // moved to another output, then its first output went
+                }
+            } else if f.output != nil && !isInLayout(f.output) {
+                setFingerState(id, .cancelled)  // landed on no surface of an output now removed
+            }
+        }
+    }
+
+    /// Records what the responders of `surfaces` are owed once they are removed.
+    func noteOwed(_ surfaces: [Surface]) {
+        for s in surfaces {
+            guard let r = responder(of: s) else { continue }
+            if r.entered { owed.append(.leave(r, before: r.leaveCount)) }
+            if r.became { owed.append(.resign(r, before: r.resignCount)) }
+            for (key, seen) in r.touches where !seen.terminal {
+                if let f = fingers[key.id], f.key == key, f.routed, f.state != .cancelled {
+                    owed.append(.cancel(r, key))
+                }
+            }
+        }
+    }
+
+    /// Runs a move (reparent, restack) and checks that it was not a removal (invariant f).
+    func move(_ s: Surface, _ body: () -> Void) {
+        let members = subtree(s)
+        let ids = Set(members.compactMap { responder(of: $0) }.map(ObjectIdentifier.init))
+        let savedMoving = moving
+        moving.formUnion(ids)
+        movedLeft.removeAll()
+        movedEntered.removeAll()
+        let focusBefore = router.firstResponder
+        let armsBefore = armsFired
+        body()
+        moving = savedMoving
+        let quiet = armsFired == armsBefore
+        for id in movedLeft.intersection(movedEntered) {
+            let r = allResponders.first { ObjectIdentifier($0) == id }
+            fail("f.move-reentered", "\(r?.name ?? "?") got pointerLeft and pointerEntered when its surface was moved")
+        }
+        if quiet {
+            for id in movedLeft {
+                guard let r = allResponders.first(where: { ObjectIdentifier($0) == id }), let surface = r.surface else { continue }
+                if !router.heldButtons.isEmpty || bruteHit(router.pointerLocation) === surface {
+                    fail("f.move-left-under-pointer", "\(r.name) got pointerLeft when moved, though the pointer is still on it")
+                }
+            }
+            if let focusBefore, members.contains(where: { $0 === focusBefore }), router.firstResponder !== focusBefore {
+                fail("f.move-lost-first-responder",
+                     "\(focusBefore.name) was first responder and was moved; now \(router.firstResponder?.name ?? "nil") is")
+            }
+        }
+        movedLeft.removeAll()
+        movedEntered.removeAll()
+    }
+
+    func makeRecognizer(_ r: Int, _ kind: FaultScript.Rec) -> GestureRecognizer {
+        let name = "r\(r)"
+        let recognizer: GestureRecognizer
+        switch kind {
+        case .tap: recognizer = TapGestureRecognizer(name: name)
+        case .doubleTap: recognizer = TapGestureRecognizer(name: name, taps: 2)
+        case .pan: recognizer = PanGestureRecognizer(name: name)
+        case .pinch: recognizer = PinchGestureRecognizer(name: name)
+        case .longPress: recognizer = LongPressGestureRecognizer(name: name)
+        case .delayingTap:
+            recognizer = TapGestureRecognizer(name: name)
+            recognizer.delaysTouchesBegan = true
+        }
+        recognizer.addTarget { [weak self] g in self?.recognizerChanged(r, g) }
+        return recognizer
+    }
+
+    func isModelLive(_ touch: TouchPoint) -> Bool {
+        guard let f = fingers[touch.id.rawValue] else { return false }
+        return f.key.start == touch.startTime.microseconds && f.routed && f.state != .cancelled
+    }
+
+    func recognizerChanged(_ r: Int, _ g: GestureRecognizer) {
+        if g is PinchGestureRecognizer, g.state == .began {
+            let live = Set(g.touches.filter { isModelLive($0) || liftedThisFrame.contains(TouchInstance(id: $0.id.rawValue, start: $0.startTime.microseconds)) }.map(\.id)).count
+            if g.touches.count < 2 || live < 2 {
+                fail("e.pinch-one-finger", "\(g.name) began with \(g.touches.count) touches, \(live) of them really down")
+            }
+        }
+        fire(.recognizer(r))
+    }
+
+    // MARK: Steps
+
+    func perform(_ step: FaultScript.Step) {
+        switch step {
+        case let .addOutput(o, x, y, w, h, rootFocusable):
+            guard o < outputs.count, !isInLayout(outputs[o]) else { return }
+            if let old = outputs[o] { retiredOutputs.append(old) }
+            let output = Output(name: "OUT-\(o)", position: LayoutPoint(x: Double(x), y: Double(y)),
+                                modeSize: Size(width: Double(w), height: Double(h)))
+            let r = SoakResponder(world: self, index: -(o + 1), focusable: rootFocusable)
+            r.surface = output.root
+            output.root.responder = r
+            rootResponders.append(r)
+            outputs[o] = output
+            router.addOutput(output)
+
+        case let .removeOutput(o):
+            guard o < outputs.count, let output = outputs[o], isInLayout(output) else { return }
+            noteOwed(subtree(output.root))
+            router.removeOutput(output)
+            fingersAfterRemoval()
+
+        case let .add(s, parent, index, frame, focusable):
+            guard s < surfaces.count, let p = surface(parent) else { return }
+            let child: Surface
+            if let existing = surfaces[s] {
+                child = existing
+                guard !isLive(child) else { return }
+            } else {
+                let r = SoakResponder(world: self, index: s, focusable: focusable)
+                child = Surface(name: "s\(s)", frame: frame.rect, responder: r)
+                r.surface = child
+                surfaceResponders.append(r)
+                surfaces[s] = child
+            }
+            guard p !== child, !p.isDescendant(of: child) else { return }
+            p.insertChild(child, at: min(max(index, 0), p.children.count))
+
+        case let .reparent(s, parent, index):
+            guard s < surfaces.count, let child = surfaces[s], isLive(child), let p = surface(parent), isLive(p),
+                  p !== child, !p.isDescendant(of: child) else { return }
+            move(child) { p.insertChild(child, at: min(max(index, 0), p.children.count)) }
+
+        case let .remove(s):
+            guard s < surfaces.count, let child = surfaces[s], child.parent != nil else { return }
+            if isLive(child) { noteOwed(subtree(child)) }
+            child.removeFromParent()
+            fingersAfterRemoval()
+
+        case let .bringToFront(s):
+            guard s < surfaces.count, let child = surfaces[s], let parent = child.parent else { return }
+            if isLive(child) {
+                move(child) { parent.bringToFront(child) }
+            } else {
+                parent.bringToFront(child)
+            }
+
+        case let .setFrame(s, r):
+            guard s < surfaces.count, let child = surfaces[s] else { return }
+            child.frame = r.rect
+        case let .setHidden(s, b):
+            guard s < surfaces.count, let child = surfaces[s] else { return }
+            child.isHidden = b
+        case let .setInputDisabled(s, b):
+            guard s < surfaces.count, let child = surfaces[s] else { return }
+            child.isInputDisabled = b
+        case let .setClips(s, b):
+            guard s < surfaces.count, let child = surfaces[s] else { return }
+            child.clipsChildren = b
+        case let .setInputRegion(s, region):
+            guard s < surfaces.count, let child = surfaces[s] else { return }
+            child.inputRegion = region.map { $0.map(\.rect) }
+
+        case let .touch(ops):
+            var any = false
+            for op in ops {
+                switch op {
+                case let .down(i, x, y):
+                    let id = Int32(i)
+                    guard fingers[id] == nil else { continue }
+                    let point = LayoutPoint(x: Double(x), y: Double(y))
+                    let t = nextTime()
+                    let event = InputEvent(time: .milliseconds(t), device: DeviceID(1), .touchDown(TouchID(id), point))
+                    let routed = !filterTakes(event)
+                    let key = TouchInstance(id: id, start: Timestamp.milliseconds(t).microseconds)
+                    fingers[id] = Finger(key: key, routed: routed, state: .live, bound: nil,
+                                         output: router.layout.output(at: point))
+                    downFrame[key] = frameCount
+                    inject(event.kind, at: t)
+                    if var f = fingers[id], f.key == key {
+                        f.injected = true
+                        f.bound = routed ? router.surface(boundTo: TouchID(id)) : nil
+                        if let bound = f.bound, !isLive(bound) { f.state = .uncertain }
+                        fingers[id] = f
+                    }
+                    any = true
+                case let .move(i, x, y):
+                    let id = Int32(i)
+                    guard fingers[id] != nil else { continue }
+                    let kind = InputEvent.Kind.touchMotion(TouchID(id), LayoutPoint(x: Double(x), y: Double(y)))
+                    if filterTakes(InputEvent(time: .zero, kind)) { setFingerState(id, .uncertain) }
+                    inject(kind)
+                    any = true
+                case let .up(i):
+                    let id = Int32(i)
+                    guard let f = fingers[id] else { continue }
+                    if filterTakes(InputEvent(time: .zero, .touchUp(TouchID(id)))) { setFingerState(id, .uncertain) }
+                    fingers[id] = nil
+                    upSent.insert(f.key)
+                    if f.routed && f.state != .cancelled { liftedThisFrame.insert(f.key) }
+                    upFrame[f.key] = frameCount
+                    let t = nextTime()
+                    if fingers.isEmpty { lastAllUp = t }
+                    inject(.touchUp(TouchID(id)), at: t)
+                    any = true
+                }
+            }
+            if any {
+                frameCount += 1
+                inject(.touchFrame)
+            }
+            liftedThisFrame.removeAll()
+
+        case let .touchCancel(i):
+            let id = Int32(i)
+            guard let f = fingers[id] else { return }
+            fingers[id] = nil
+            upSent.insert(f.key)
+            let t = nextTime()
+            if fingers.isEmpty { lastAllUp = t }
+            inject(.touchCancel(TouchID(id)), at: t)
+            inject(.touchFrame)
+
+        case let .pointerBy(dx, dy):
+            inject(.pointerMotion(delta: Vector(dx: Double(dx), dy: Double(dy)), unaccelerated: Vector(dx: Double(dx), dy: Double(dy))))
+        case let .pointerTo(x, y):
+            inject(.pointerMotionAbsolute(LayoutPoint(x: Double(x), y: Double(y))))
+        case let .button(b, pressed):
+            inject(.pointerButton(button: 0x110 + UInt32(max(0, b)), state: pressed ? .pressed : .released))
+        case let .axis(v):
+            inject(.pointerAxis(AxisMotion(source: .wheel, vertical: Double(v) * 15, verticalV120: Double(v) * 120)))
+        case let .key(k, op):
+            let state: KeyState = op == .press ? .pressed : op == .release ? .released : .repeated
+            inject(.key(keycode: 30 + UInt32(max(0, k)), state: state))
+        case let .touchpad(kind, phase, count):
+            let k: TouchpadGesture.Kind = kind == .swipe ? .swipe : kind == .pinch ? .pinch : .hold
+            let p: GesturePhase
+            switch phase {
+            case .begin: p = .begin
+            case .update: p = .update
+            case .end: p = .end(cancelled: false)
+            case .cancel: p = .end(cancelled: true)
+            }
+            inject(.touchpadGesture(TouchpadGesture(kind: k, phase: p, fingers: count, delta: Vector(dx: 5, dy: 3),
+                                                    scale: phase == .update ? 1.2 : 1)))
+        case let .advance(ms):
+            guard depth == 0 else { return }
+            time += Int64(max(0, ms))
+            clock.advance(to: .milliseconds(time))
+
+        case let .addRecognizer(r, kind, host, requireToFail):
+            guard r < recognizers.count, recognizers[r] == nil else { return }
+            let recognizer = makeRecognizer(r, kind)
+            if let other = requireToFail, other < r, other >= 0, let o = recognizers[other] { recognizer.require(toFail: o) }
+            recognizers[r] = recognizer
+            allRecognizers.append(recognizer)
+            switch host {
+            case .surface(let s): if s < surfaces.count { surfaces[s]?.addGestureRecognizer(recognizer) }
+            case .output(let o): if o < outputs.count { outputs[o]?.addGestureRecognizer(recognizer) }
+            }
+        case let .removeRecognizer(r):
+            guard r < recognizers.count, let recognizer = recognizers[r] else { return }
+            recognizers[r] = nil
+            if let s = recognizer.surface { s.removeGestureRecognizer(recognizer) }
+            if let o = recognizer.output { o.removeGestureRecognizer(recognizer) }
+
+        case let .becomeFirst(target):
+            let s: Surface?
+            switch target {
+            case .surface(let i): s = i < surfaces.count ? surfaces[i] : nil
+            case .root(let o): s = o < outputs.count ? outputs[o]?.root : nil
+            }
+            if let s { router.becomeFirstResponder(s) }
+        case .resignFirst:
+            router.resignFirstResponder()
+        case .cancelTouches:
+            router.cancelTouches(reason: "soak") { _ in true }
+            for (id, f) in fingers where f.injected { setFingerState(id, .cancelled) }
+        case .refreshPointer:
+            router.refreshPointerFocus()
+        case let .addFilter(f, kind):
+            guard f < filters.count, filters[f] == nil else { return }
+            let filter = SoakFilter(kind: kind)
+            filters[f] = filter
+            router.addFilter(filter)
+        case let .removeFilter(f):
+            guard f < filters.count, let filter = filters[f] else { return }
+            filters[f] = nil
+            router.removeFilter(filter)
+        case let .arm(site, inner):
+            if case .arm = inner { return }
+            arms[site] = inner
+        }
+    }
+
+    // MARK: The reference hit-test
+
+    /// Brute force over the tree: the topmost output holding the point decides; within a
+    /// tree, children from the top down, each subtree before its parent's own area; hidden
+    /// and input-disabled subtrees skipped; clipping; input regions.
+    func bruteHit(_ point: LayoutPoint) -> Surface? {
+        for output in router.layout.outputs.reversed() where output.layoutFrame.contains(point) {
+            return bruteHit(output.root, SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y))
+        }
+        return nil
+    }
+
+    func bruteHit(_ s: Surface, _ p: SurfacePoint) -> Surface? {
+        if s.isHidden || s.isInputDisabled { return nil }
+        if s.clipsChildren && !s.bounds.contains(p) { return nil }
+        for child in s.children.reversed() {
+            if let hit = bruteHit(child, SurfacePoint(x: p.x - child.frame.origin.x, y: p.y - child.frame.origin.y)) {
+                return hit
+            }
+        }
+        guard s.bounds.contains(p) else { return nil }
+        if let region = s.inputRegion, !region.contains(where: { $0.contains(p) }) { return nil }
+        return s
+    }
+
+    // MARK: Invariants after every step
+
+    func checkAfterStep(_ step: FaultScript.Step, armsFiredDuring: Int) {
+        checking = true
+        defer { checking = false }
+        checkHitTesting()
+        checkPointer(step, armsFiredDuring: armsFiredDuring)
+        checkKeyboard()
+        checkOwed()
+        checkTouches()
+        checkRecognizers()
+    }
+
+    func checkHitTesting() {
+        var points: [LayoutPoint] = [router.pointerLocation]
+        var x = 10.0
+        while x < 2400 {
+            var y = 10.0
+            while y < 800 {
+                points.append(LayoutPoint(x: x, y: y))
+                y += 130
+            }
+            x += 170
+        }
+        for s in surfaces {
+            if let s, let origin = s.layoutOrigin {
+                points.append(LayoutPoint(x: origin.x + s.frame.size.width / 2, y: origin.y + s.frame.size.height / 2))
+                points.append(LayoutPoint(x: origin.x + 1, y: origin.y + 1))
+            }
+        }
+        for p in points {
+            let expected = bruteHit(p)
+            let actual = router.surface(at: p)
+            if expected !== actual {
+                fail("a.hit-test", "surface(at: \(p)) is \(actual?.name ?? "nil"), the reference says \(expected?.name ?? "nil")")
+                return
+            }
+        }
+    }
+
+    func checkPointer(_ step: FaultScript.Step, armsFiredDuring: Int) {
+        let entered = allResponders.filter(\.entered)
+        if entered.count > 1 {
+            fail("b.two-entered", "\(entered.map(\.name)) are all entered")
+        }
+        let focus = router.pointerFocus
+        if let focus, !isLive(focus) {
+            fail("b.focus-detached", "pointerFocus \(focus.name) is not in the layout")
+        }
+        if let one = entered.first, one.surface !== focus {
+            fail("b.entered-not-focus", "\(one.name) is entered but pointerFocus is \(focus?.name ?? "nil")")
+        }
+        if entered.isEmpty, let focus, let r = responder(of: focus) {
+            fail("b.focus-not-entered", "pointerFocus is \(focus.name) but \(r.name) was never sent pointerEntered")
+        }
+        switch step {
+        case .pointerTo, .pointerBy:
+            let event = InputEvent(time: .zero, .pointerMotion(delta: .zero, unaccelerated: .zero))
+            if armsFiredDuring == 0, router.heldButtons.isEmpty, !filterTakes(event) {
+                let expected = bruteHit(router.pointerLocation)
+                if expected !== focus {
+                    fail("b.focus-not-under-pointer",
+                         "after pointer motion to \(router.pointerLocation), pointerFocus is \(focus?.name ?? "nil"), the surface there is \(expected?.name ?? "nil")")
+                }
+            }
+        default: break
+        }
+    }
+
+    func checkKeyboard() {
+        let became = allResponders.filter(\.became)
+        if became.count > 1 {
+            fail("c.two-first-responders", "\(became.map(\.name)) all believe they are first responder")
+        }
+        let first = router.firstResponder
+        if let first {
+            if !isLive(first) {
+                fail("c.first-responder-removed", "firstResponder \(first.name) is not in the layout (removed surface or output)")
+            }
+            if !first.responder.canBecomeFirstResponder {
+                fail("c.first-responder-cannot", "firstResponder \(first.name) cannot become first responder")
+            }
+        }
+        if let one = became.first, one.surface !== first {
+            fail("c.became-not-first-responder", "\(one.name) got didBecome but firstResponder is \(first?.name ?? "nil")")
+        }
+        if became.isEmpty, let first, let r = responder(of: first) {
+            fail("c.first-responder-not-told", "firstResponder is \(first.name) but \(r.name) never got didBecomeFirstResponder")
+        }
+    }
+
+    func checkOwed() {
+        for o in owed {
+            switch o {
+            case let .leave(r, before):
+                if r.leaveCount <= before { fail("g.remove-no-leave", "\(r.name) was removed while entered and got no pointerLeft") }
+            case let .resign(r, before):
+                if r.resignCount <= before { fail("g.remove-no-resign", "\(r.name) was removed while first responder and got no didResign") }
+            case let .cancel(r, key):
+                if r.touches[key]?.terminal != true {
+                    fail("g.remove-no-cancel", "\(r.name) was removed while it followed \(key) and got no touchesCancelled")
+                }
+            }
+        }
+        owed.removeAll()
+    }
+
+    func checkTouches() {
+        var live = 0, uncertain = 0
+        for f in fingers.values where f.routed {
+            if f.state == .live { live += 1 } else if f.state == .uncertain { uncertain += 1 }
+        }
+        let active = router.activeTouchCount
+        if active < live || active > live + uncertain {
+            fail("d.active-touch-count", "activeTouchCount is \(active); the model has \(live) routed fingers down (+\(uncertain) uncertain)")
+        }
+        // Quiet: no finger down for a second (every recognizer timer has run out): every
+        // touch a bound responder saw has ended or been cancelled.
+        if fingers.isEmpty && time - lastAllUp >= 1000 && !upSent.isEmpty {
+            for r in allResponders {
+                for (key, seen) in r.touches.sorted(by: { $0.key.start < $1.key.start }) where seen.bound && !seen.terminal {
+                    fail("d.touch-never-ended", "\(r.name) saw \(key) as its bound surface and never got touchesEnded or touchesCancelled")
+                }
+                r.touches.removeAll()
+            }
+            upSent.removeAll()
+            downFrame.removeAll()
+            upFrame.removeAll()
+        }
+    }
+
+    func checkRecognizers() {
+        for g in allRecognizers {
+            for t in g.touches where !isModelLive(t) {
+                fail("e.phantom-touch", "\(g.name) (\(g.state)) still holds \(t.id)@\(t.startTime.microseconds / 1000)ms, which is no longer down")
+                break
+            }
+            if g.state.isInProgress && g.touches.isEmpty {
+                fail("e.in-progress-without-touches", "\(g.name) is \(g.state) with no touches")
+            }
+        }
+    }
+}
+
+extension FaultScriptWorld {
+    /// Delta debugging: removes chunks of steps while the same invariant still fails.
+    /// At most `budget` runs.
+    static func shrink(_ script: [FaultScript.Step], invariant: String, budget: Int = 2000) -> [FaultScript.Step] {
+        var runs = 0
+        func fails(_ s: [FaultScript.Step]) -> SoakViolation? {
+            runs += 1
+            guard let v = run(s, only: invariant), v.invariant == invariant else { return nil }
+            return v
+        }
+        var current = script
+        if let v = fails(current) { current = Array(current.prefix(v.step + 1)) } else { return script }
+        var n = 2
+        while current.count >= 2 && runs < budget {
+            let chunk = (current.count + n - 1) / n
+            var reduced = false
+            var start = 0
+            while start < current.count && runs < budget {
+                var candidate = current
+                candidate.removeSubrange(start..<min(start + chunk, current.count))
+                if let v = fails(candidate) {
+                    current = Array(candidate.prefix(v.step + 1))
+                    reduced = true
+                    break
+                }
+                start += chunk
+            }
+            if reduced {
+                n = max(n - 1, 2)
+            } else {
+                if n >= current.count { break }
+                n = min(current.count, n * 2)
+            }
+        }
+        // Inside armed steps: try the armed step alone, unarmed.
+        var i = 0
+        while i < current.count && runs < budget {
+            if case let .arm(_, inner) = current[i] {
+                var candidate = current
+                candidate[i] = inner
+                if fails(candidate) != nil { current = candidate }
+            }
+            i += 1
+        }
+        return current
+    }
+
+    /// A script as Swift source to paste into a test.
+    static func swiftSource(_ script: [FaultScript.Step]) -> String {
+        "let script: [FaultScript.Step] = [\n" + script.map { "    \($0)," }.joined(separator: "\n") + "\n]\n#expect(FaultScriptWorld.run(script) == nil)"
+    }
+}
