@@ -176,10 +176,11 @@ extension Router {
         }
     }
 
-    /// Cancelled releases of the keys held for focus, to `surface`'s responder alone;
-    /// `swallowing` also takes their real releases.
+    /// Cancelled releases of the held keys whose presses `surface`'s responder (the first
+    /// responder) was delivered, to it alone; `swallowing` also takes their real releases.
     func tellCancelledKeys(to surface: Surface, swallowing: Bool) {
-        let keys = heldKeysForFocus
+        let keys = focusPressedKeys
+        focusPressedKeys.removeAll(keepingCapacity: true)
         var i = 0
         while i < keys.count {
             let keycode = keys[i]

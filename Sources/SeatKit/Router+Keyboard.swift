@@ -81,7 +81,27 @@ extension Router {
             deliverKey(keyEvent, walking: { walkChain(from: surface, target: surface, kind: $0, $1) })
         }
         keyDeliveries -= 1
+        notePressedAtFocus(keyEvent, focus: focus)
         if keyDeliveries == 0, !formerFirstResponders.isEmpty { formerFirstResponders.removeAll(keepingCapacity: true) }
+    }
+
+    /// Keeps `focusPressedKeys`: a press the focus was delivered (and that no key command
+    /// took) joins it, a release leaves it.
+    @inline(__always)
+    private func notePressedAtFocus(_ keyEvent: KeyEvent, focus: Unmanaged<Surface>) {
+        switch keyEvent.state {
+        case .pressed:
+            // Still the focus, the key still held (a handler may have released it), not taken.
+            guard firstResponderReference?.toOpaque() == focus.toOpaque(), pressedKeys.scanContains(keyEvent.keycode),
+                  !focusPressedKeys.scanContains(keyEvent.keycode), !swallowedKeys.scanContains(keyEvent.keycode) else { return }
+            focusPressedKeys.append(keyEvent.keycode)
+        case .released:
+            if !focusPressedKeys.isEmpty, let index = focusPressedKeys.scanIndex(of: keyEvent.keycode) {
+                focusPressedKeys.remove(at: index)
+            }
+        case .repeated:
+            break
+        }
     }
 
     /// Delivers a key down or up through `walk`, which walks the chain for an event kind.
@@ -148,6 +168,7 @@ extension Router {
         trace?.record(.keyboardFocus(from: TraceSubject(old), to: TraceSubject(surface)))
         if let old {
             firstResponder = nil
+            focusPressedKeys.removeAll(keepingCapacity: true)
             rememberFocus(old)
             old.responder.didResignFirstResponder(context: ResponderContext(router: self, link: .surface(old), target: old))
             guard generation == focusGeneration else { return surface != nil && firstResponder === surface }

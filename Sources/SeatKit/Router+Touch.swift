@@ -138,7 +138,7 @@ extension Router {
         let (output, surface) = touchTarget(at: point, device: event.device)
         // Its ID went up earlier in this frame (libinput reuses a slot on a finger roll): the
         // old touch's end goes out before this one's began.
-        if let index = activeTouches.scanIndex(where: { $0.id == id && !$0.finished && $0.upReceived }) {
+        if let index = activeTouches.scanIndex(where: { $0.id == id && !$0.finished && $0.upReceived && $0.endedPending }) {
             activeTouches[index].endsBeforeReuse = true
             touchIDReusedInFrame = true
         }
@@ -197,6 +197,9 @@ extension Router {
     /// in this frame go out first.
     private func dispatchTouches(time: Timestamp) {
         let wasDispatching = isDispatchingTouches
+        // A frame injected from inside the ends of reused IDs is a whole frame of its own.
+        let outerReusedEnds = dispatchingReusedEnds
+        dispatchingReusedEnds = false
         isDispatchingTouches = true
         touchLoops += 1
         touchFrameCount &+= 1
@@ -226,6 +229,7 @@ extension Router {
         }
         touchLoops -= 1
         isDispatchingTouches = wasDispatching
+        dispatchingReusedEnds = outerReusedEnds
         if !wasDispatching {
             settleGestures()
             compactTouches()
@@ -235,7 +239,9 @@ extension Router {
     /// Whether `sequence` has `phase` to deliver in the pass under way.
     @inline(__always)
     func isDue(_ sequence: TouchSequence, _ phase: TouchPhase) -> Bool {
+        // An end being delivered (a handler injected a frame from inside it) is not due again.
         !sequence.finished && sequence.isPending(phase) && (!dispatchingReusedEnds || sequence.endsBeforeReuse)
+            && (phase != .ended || !sequence.isEnding)
     }
 
     private func dispatch(_ phase: TouchPhase, time: Timestamp) {
@@ -284,6 +290,11 @@ extension Router {
     private func deliverTouchGroup(_ phase: TouchPhase, lead: TouchSequence, mark: UInt64, time: Timestamp) {
         let event = TouchEvent(time: time, touches: touchScratch)
         let surface = lead.surface
+        if phase == .ended {
+            activeTouches.scan { sequence in
+                if sequence.mark == mark && sequence.surface === surface && !sequence.withheld { sequence.isEnding = true }
+            }
+        }
         let handled = walkChain(from: surface, target: surface, kind: phase.kind, stopIf: { lead.finished }) { responder, context in
             activeTouches.scan { sequence in
                 if sequence.mark == mark && sequence.surface === surface && !sequence.withheld { sequence.noteSeen(context.link) }
@@ -315,7 +326,7 @@ extension Router {
         while i < activeTouches.count {
             let sequence = activeTouches[i]
             i += 1
-            guard !sequence.finished, predicate(sequence) else { continue }
+            guard !sequence.finished, !sequence.isEnding, predicate(sequence) else { continue }
             sequence.finished = true
             trace?.record(.touchCancelled(sequence.id, reason: reason))
             batch.append(sequence)

@@ -33,6 +33,9 @@ final class TouchSequence {
     @exclusivity(unchecked) var flushBlocked = false
     /// Its ID went down again in the frame that lifted it: its end goes out first.
     @exclusivity(unchecked) var endsBeforeReuse = false
+    /// Its ended phase is being delivered: a removal or cancel met on the way no longer
+    /// cancels it (its responders are being told it ended).
+    @exclusivity(unchecked) var isEnding = false
 
     init() { seen.reserveCapacity(8) }
 
@@ -56,6 +59,7 @@ final class TouchSequence {
         upReceived = false
         flushBlocked = false
         endsBeforeReuse = false
+        isEnding = false
     }
 
     /// Its surface (or, for a touch that landed on no surface, its output) left the layout.

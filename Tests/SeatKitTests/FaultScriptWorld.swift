@@ -121,7 +121,17 @@ final class SoakResponder: Responder {
         return .notHandled
     }
     func pointerButton(_ event: PointerButtonEvent, context: ResponderContext) -> ResponderResult {
+        if event.isCancelled {
+            // Owed on removal or when a grab takes the pointer: only to the entered surface,
+            // only for a button it saw pressed.
+            if !entered || !buttonsDown.contains(event.button) {
+                world.fail("g.cancelled-button-not-pressed", "\(name) got a cancelled release of \(event.button) it never saw pressed while entered")
+            }
+            buttonsDown.remove(event.button)
+            return .notHandled
+        }
         world.expectDeliverable(self, "pointerButton")
+        if event.state == .pressed { buttonsDown.insert(event.button) } else { buttonsDown.remove(event.button) }
         return .notHandled
     }
     func pointerAxis(_ event: PointerAxisEvent, context: ResponderContext) -> ResponderResult {
@@ -134,13 +144,28 @@ final class SoakResponder: Responder {
     }
     func keyDown(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
         world.expectDeliverable(self, "keyDown")
+        if event.state == .pressed { keysDown.insert(event.keycode) }
         fire(.keyDown)
         return .notHandled
     }
     func keyUp(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
+        if event.isCancelled {
+            // Owed on removal or when a keyboard grab starts: only to the first responder,
+            // only for a key it saw pressed.
+            if !became || !keysDown.contains(event.keycode) {
+                world.fail("g.cancelled-key-not-pressed", "\(name) got a cancelled release of key \(event.keycode) it never saw pressed as first responder")
+            }
+            keysDown.remove(event.keycode)
+            return .notHandled
+        }
         world.expectDeliverable(self, "keyUp")
+        keysDown.remove(event.keycode)
         return .notHandled
     }
+
+    /// Keys and buttons this responder saw pressed and not yet released.
+    var keysDown: Set<UInt32> = []
+    var buttonsDown: Set<UInt32> = []
 
     var canBecomeFirstResponder: Bool { focusable }
 
@@ -670,7 +695,10 @@ final class FaultScriptWorld {
         case let .addRecognizer(r, kind, host, requireToFail):
             guard r < recognizers.count, recognizers[r] == nil else { return }
             let recognizer = makeRecognizer(r, kind)
-            if let other = requireToFail, other < r, other >= 0, let o = recognizers[other] { recognizer.require(toFail: o) }
+            if let other = requireToFail, other < r, other >= 0, let o = recognizers[other] {
+                // A newer recognizer waits for an older one: never a cycle.
+                try? recognizer.require(toFail: o)
+            }
             recognizers[r] = recognizer
             allRecognizers.append(recognizer)
             switch host {

@@ -146,9 +146,10 @@ extension Router {
                 sequence.withheld = true
                 continue
             }
-            if sequence.heldCount > 0 || hasHeldTouch(boundTo: surface) {
-                // Behind held phases of its own or of its surface's other touches: keep the
-                // order in which the surface would have seen them.
+            if sequence.heldCount > 0 || hasHeldTouch(boundTo: surface) || hasHeldTouch(withID: sequence.id) {
+                // Behind held phases of its own, of its surface's other touches, or of an
+                // earlier touch with its ID (a reused slot whose end is held): keep the
+                // order in which they happened.
                 sequence.withheld = true
                 hold(sequence, phase, origin: origin, time: time, by: nil)
                 continue
@@ -161,6 +162,15 @@ extension Router {
             sequence.withheld = false
             touchScratch.append(sequence.point(surfaceOrigin: origin))
         }
+    }
+
+    private func hasHeldTouch(withID id: TouchID) -> Bool {
+        var i = 0
+        while i < heldTouches.count {
+            if heldTouches[i].sequence.id == id { return true }
+            i += 1
+        }
+        return false
     }
 
     private func hasHeldTouch(boundTo surface: Surface?) -> Bool {
@@ -295,7 +305,7 @@ extension Router {
                 continue
             }
             if sequence.flushBlocked || delayingRecognizer(sequence, entry.phase) != nil
-                || keptEntry(boundTo: sequence.surface, before: write) {
+                || keptEntry(boundTo: sequence.surface, withID: sequence.id, before: write) {
                 sequence.flushBlocked = true
                 heldTouches[write] = entry
                 write += 1
@@ -321,12 +331,14 @@ extension Router {
         if !isDispatchingTouches { compactTouches() }
     }
 
-    /// True when one of the first `count` entries (those kept so far) is bound to `surface`:
-    /// a surface's held phases go out in order or not at all.
-    private func keptEntry(boundTo surface: Surface?, before count: Int) -> Bool {
+    /// True when one of the first `count` entries (those kept so far) is bound to `surface`
+    /// or has touch ID `id`: a surface's held phases, and those of one ID, go out in order or
+    /// not at all.
+    private func keptEntry(boundTo surface: Surface?, withID id: TouchID, before count: Int) -> Bool {
         var i = 0
         while i < count {
-            if heldTouches[i].sequence.surface === surface { return true }
+            let kept = heldTouches[i].sequence
+            if kept.surface === surface || kept.id == id { return true }
             i += 1
         }
         return false
@@ -348,6 +360,13 @@ extension Router {
             heldScratch.append(entry.point)
         }
         let event = TouchEvent(time: releaseGroup[releaseGroup.count - 1].time, touches: heldScratch)
+        if phase == .ended {
+            var j = 0
+            while j < releaseGroup.count {
+                releaseGroup[j].sequence.isEnding = true
+                j += 1
+            }
+        }
         let handled = walkChain(from: surface, target: surface, kind: phase.kind,
                                 stopIf: { releaseGroupIsOver() }) { responder, context in
             var j = 0
