@@ -127,6 +127,7 @@ public final class ClientSurfaceResponder: Responder {
 
     public func pointerEntered(_ event: PointerCrossingEvent, context: ResponderContext) {
         pointerLocation = event.surfaceLocation
+        seat.pointerEnterSerial = nil
         if surfaceResource != nil, let devices { sendPointerEnter(to: devices.pointers) }
         // After the enter: a constraint on this surface activates now (locked after enter).
         seat.pointerFocus = self
@@ -135,6 +136,9 @@ public final class ClientSurfaceResponder: Responder {
     func sendPointerEnter(to pointers: [OpaquePointer]) {
         guard let surface = surfaceResource, !pointers.isEmpty else { return }
         let serial = seat.nextSerial(.pointerEnter, for: client)
+        // The first enter this focus sent opens the range of serials set_cursor may quote;
+        // an enter to a wl_pointer created later keeps it.
+        if seat.pointerEnterSerial == nil || seat.pointerFocus !== self { seat.pointerEnterSerial = serial }
         for resource in pointers {
             Libwayland.post(resource, WL_POINTER_ENTER, .uint(serial), .object(surface),
                             .fixed(pointerLocation.x), .fixed(pointerLocation.y))

@@ -29,6 +29,10 @@ public final class HeadlessShell {
     public weak var delegate: (any HeadlessShellDelegate)?
     /// The size suggested in every toplevel's first configure; (0, 0) lets the client choose.
     public var suggestedToplevelSize = (width: Int32(0), height: Int32(0))
+    /// Whether every toplevel's configure carries the fullscreen state (with
+    /// ``suggestedToplevelSize``, the output's size, a client then fills the output and draws
+    /// no decorations).
+    public var toplevelsAreFullscreen = false
     /// Mapped toplevels, oldest first.
     public internal(set) var toplevels: [Toplevel] = []
 

@@ -25,6 +25,13 @@ enum Libwayland {
     static func run(_ display: OpaquePointer) { wl_display_run(display) }
     static func terminate(_ display: OpaquePointer) { wl_display_terminate(display) }
     static func nextSerial(_ display: OpaquePointer) -> UInt32 { wl_display_next_serial(display) }
+    static func currentSerial(_ display: OpaquePointer) -> UInt32 { wl_display_get_serial(display) }
+    /// The client's process id, from the socket's credentials.
+    static func pid(of client: OpaquePointer) -> Int32 {
+        var pid: pid_t = 0
+        wl_client_get_credentials(client, &pid, nil, nil)
+        return pid
+    }
     static func initShm(_ display: OpaquePointer) -> Bool { wl_display_init_shm(display) == 0 }
 
     /// Waits up to `timeout` milliseconds (-1: forever) for something to happen and handles it.

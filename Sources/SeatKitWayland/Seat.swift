@@ -71,8 +71,9 @@ public final class Seat: GlobalOwner {
     private var everHad: DeviceCapabilities = []
 
     /// Where the focused client last asked the pointer's image to be (wl_pointer.set_cursor),
-    /// or nil for a hidden cursor. Only the client with pointer focus can set it, quoting the
-    /// serial of its latest enter.
+    /// or nil for a hidden cursor. Only the client with pointer focus can set it, quoting any
+    /// serial it was given from the current pointer enter on (clients quote their latest
+    /// serial of any kind: foot its latest button's, others a key's), as weston does.
     public private(set) var cursor: CursorImage?
     /// Called after every accepted wl_pointer.set_cursor.
     public var cursorChanged: ((CursorImage?) -> Void)?
@@ -80,8 +81,14 @@ public final class Seat: GlobalOwner {
     var clients: [ClientID: SeatClient] = [:]
     /// The client surfaces with pointer and keyboard focus, as told to clients.
     weak var pointerFocus: ClientSurfaceResponder? {
-        didSet { if pointerFocus !== oldValue { updateConstraints() } }
+        didSet {
+            if pointerFocus == nil { pointerEnterSerial = nil }
+            if pointerFocus !== oldValue { updateConstraints() }
+        }
     }
+    /// The serial of the enter that gave the focused client the pointer: set_cursor quotes a
+    /// serial from this one on.
+    var pointerEnterSerial: UInt32?
     weak var keyboardFocus: ClientSurfaceResponder? {
         didSet { if keyboardFocus !== oldValue { updateInhibitors() } }
     }
@@ -250,9 +257,10 @@ public final class Seat: GlobalOwner {
 
     fileprivate func setCursor(from pointer: OpaquePointer, client record: SeatClient, serial: UInt32,
                                surface: OpaquePointer?, hotspot: (Int32, Int32)) {
-        // Honoured only for the client with pointer focus, quoting its latest enter serial.
-        guard let focus = pointerFocus, focus.client == record.id,
-              serials.latest(.pointerEnter, for: record.id) == serial else { return }
+        // Honoured only for the client with pointer focus, quoting a serial no older than the
+        // current enter and no newer than the display's latest (modular: serials wrap).
+        guard let focus = pointerFocus, focus.client == record.id, let enter = pointerEnterSerial,
+              serial &- enter <= display.currentSerial &- enter else { return }
         if let surface, let shellSurface = Libwayland.object(surface, as: ShellSurface.self) {
             guard shellSurface.assignRole(.cursor) else {
                 Libwayland.postError(pointer, code: WL_POINTER_ERROR_ROLE.rawValue, "the surface already has another role")

@@ -3,6 +3,8 @@ public struct ClientID: Hashable, CustomStringConvertible {
     let pointer: OpaquePointer
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
     public var description: String { "client@\(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer))))" }
+    /// The client's process id, as the kernel reported it when it connected.
+    public var pid: Int32 { Libwayland.pid(of: pointer) }
 }
 
 /// What a serial was sent with.

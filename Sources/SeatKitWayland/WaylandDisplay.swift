@@ -75,6 +75,8 @@ public final class WaylandDisplay {
 
     /// A new serial from the display's counter (wl_display_next_serial).
     func nextSerial() -> UInt32 { Libwayland.nextSerial(display) }
+    /// The latest serial handed out (wl_display_get_serial).
+    var currentSerial: UInt32 { Libwayland.currentSerial(display) }
 }
 
 public enum WaylandError: Error, CustomStringConvertible {

@@ -74,8 +74,9 @@ final class XDGSurface: ResourceObject {
     func sendConfigure() {
         guard let resource, let toplevelResource else { return }
         let size = shell.suggestedToplevelSize
-        Libwayland.post(toplevelResource, XDG_TOPLEVEL_CONFIGURE, .int(size.width), .int(size.height),
-                        .array([XDG_TOPLEVEL_STATE_ACTIVATED.rawValue]))
+        let states = shell.toplevelsAreFullscreen ? [XDG_TOPLEVEL_STATE_ACTIVATED.rawValue, XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue]
+                                                  : [XDG_TOPLEVEL_STATE_ACTIVATED.rawValue]
+        Libwayland.post(toplevelResource, XDG_TOPLEVEL_CONFIGURE, .int(size.width), .int(size.height), .array(states))
         let serial = shell.display.nextSerial()
         sentSerials.append(serial)
         Libwayland.post(resource, XDG_SURFACE_CONFIGURE, .uint(serial))
@@ -115,12 +116,13 @@ final class XDGSurface: ResourceObject {
 
 extension HeadlessShell {
     func toplevelUnmappedAfterDestruction(_ toplevel: Toplevel) {
-        // The wl_surface is gone: nothing is sent; its node leaves the tree with it.
+        // The wl_surface is gone: nothing is sent; its node leaves the tree with it. The
+        // window leaves `toplevels` first, so that a delegate choosing the next focus while
+        // the node is removed never picks the dying window.
+        let index = toplevels.firstIndex(where: { $0 === toplevel })
+        if let index { toplevels.remove(at: index) }
         if let s = toplevel.shellSurface { s.node.removeFromParent() }
-        if let index = toplevels.firstIndex(where: { $0 === toplevel }) {
-            toplevels.remove(at: index)
-            delegate?.shell(self, unmapped: toplevel)
-        }
+        if index != nil { delegate?.shell(self, unmapped: toplevel) }
     }
 }
 
