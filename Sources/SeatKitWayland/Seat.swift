@@ -3,6 +3,21 @@ import Glibc
 import SeatKit
 import SeatKitXKB
 
+/// What the seat needs to know of wl_surfaces and wl_regions, which belong to whoever
+/// implements wl_compositor: the compositor. The seat never reads another implementation's
+/// resource user data; it asks this provider. ``HeadlessShell`` is one; a compositor with its
+/// own wl_compositor implements these two calls and sets ``Seat/surfaceRoles``.
+///
+/// Resources are `struct wl_resource *`, as libwayland hands them to request handlers.
+public protocol WaylandSurfaceRoles: AnyObject {
+    /// wl_pointer.set_cursor named `surface` (a wl_surface): give it the cursor role, or
+    /// return false when it has another role (the seat then posts wl_pointer.error.role).
+    func assignCursorRole(to surface: OpaquePointer) -> Bool
+    /// The rectangles of `region` (a wl_region), surface-local, whose union is the region as
+    /// the client last set it; nil when it is not a region this provider knows.
+    func rectangles(of region: OpaquePointer) -> [SurfaceRect]?
+}
+
 /// The wl_seat global: one router's input, offered to Wayland clients.
 ///
 /// The seat advertises the capabilities of the devices present (keep ``capabilities`` in step
@@ -77,6 +92,13 @@ public final class Seat: GlobalOwner {
     public private(set) var cursor: CursorImage?
     /// Called after every accepted wl_pointer.set_cursor.
     public var cursorChanged: ((CursorImage?) -> Void)?
+
+    /// Who answers for surface roles and region contents (set_cursor, pointer-constraint
+    /// regions). Without one, a cursor surface gets no role check and a constraint's region
+    /// counts as the whole surface.
+    public weak var surfaceRoles: (any WaylandSurfaceRoles)?
+    /// Cursor surfaces the seat listens to the destruction of.
+    private var watchedCursorSurfaces: Set<OpaquePointer> = []
 
     var clients: [ClientID: SeatClient] = [:]
     /// The client surfaces with pointer and keyboard focus, as told to clients.
@@ -178,7 +200,7 @@ public final class Seat: GlobalOwner {
         return record
     }
 
-    func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
+    package func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
         let record = clientRecord(client)
         let object = SeatResource(seat: self, client: record)
         guard let resource = Libwayland.createResource(client, wlSeatInterface, version: Int32(version), id: id,
@@ -261,10 +283,16 @@ public final class Seat: GlobalOwner {
         // current enter and no newer than the display's latest (modular: serials wrap).
         guard let focus = pointerFocus, focus.client == record.id, let enter = pointerEnterSerial,
               serial &- enter <= display.currentSerial &- enter else { return }
-        if let surface, let shellSurface = Libwayland.object(surface, as: ShellSurface.self) {
-            guard shellSurface.assignRole(.cursor) else {
+        if let surface {
+            if let roles = surfaceRoles, !roles.assignCursorRole(to: surface) {
                 Libwayland.postError(pointer, code: WL_POINTER_ERROR_ROLE.rawValue, "the surface already has another role")
                 return
+            }
+            if watchedCursorSurfaces.insert(surface).inserted {
+                Libwayland.onResourceDestroyed(surface) { [weak self] in
+                    self?.watchedCursorSurfaces.remove(surface)
+                    self?.cursorSurfaceDestroyed(surface)
+                }
             }
         }
         cursor = surface.map { CursorImage(surfaceResource: $0, hotspotX: hotspot.0, hotspotY: hotspot.1) }
@@ -331,7 +359,7 @@ private final class SeatResource: ResourceObject {
         self.client = client
     }
 
-    func resourceDestroyed() {
+    package func resourceDestroyed() {
         client.seats.removeAll { $0 == resource }
     }
 }
@@ -349,7 +377,7 @@ private final class DeviceResource: ResourceObject {
         self.kind = kind
     }
 
-    func resourceDestroyed() {
+    package func resourceDestroyed() {
         client.pointers.removeAll { $0 == resource }
         client.keyboards.removeAll { $0 == resource }
         client.touches.removeAll { $0 == resource }

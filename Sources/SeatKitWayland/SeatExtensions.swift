@@ -31,7 +31,7 @@ final class SeatExtensionGlobal: GlobalOwner {
         self.requests = requests
     }
 
-    func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
+    package func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
         let binding = ExtensionBinding(seat: seat, client: seat.clientRecord(client))
         _ = Libwayland.createResource(client, interface, version: Int32(version), id: id, implementation: requests, object: binding)
     }
@@ -58,7 +58,7 @@ final class ListedResource: ResourceObject {
         self.list = list
     }
 
-    func resourceDestroyed() {
+    package func resourceDestroyed() {
         var c = client
         c[keyPath: list].removeAll { $0 == resource }
     }
@@ -189,7 +189,7 @@ final class ShortcutsInhibitor: ResourceObject {
         Libwayland.post(resource, on ? ZWP_KEYBOARD_SHORTCUTS_INHIBITOR_V1_ACTIVE : ZWP_KEYBOARD_SHORTCUTS_INHIBITOR_V1_INACTIVE)
     }
 
-    func resourceDestroyed() {
+    package func resourceDestroyed() {
         seat?.inhibitors.removeAll { $0 === self }
         resource = nil
     }

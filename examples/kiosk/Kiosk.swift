@@ -1,4 +1,5 @@
 import SeatKit
+import SeatKitHeadlessShell
 import SeatKitWayland
 
 /// The kiosk's window policy, in one place:

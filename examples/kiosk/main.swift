@@ -21,6 +21,7 @@
 import Foundation
 import SeatKit
 import SeatKitLibinput
+import SeatKitHeadlessShell
 import SeatKitWayland
 import SeatKitXKB
 

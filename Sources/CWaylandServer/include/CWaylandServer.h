@@ -64,5 +64,8 @@ void seatkit_resource_post_error(struct wl_resource *resource, uint32_t code, co
 /// Calls `notify(data)` when `client` is destroyed (wl_client_add_destroy_listener needs a
 /// wl_listener embedded in a struct; this shim owns that struct and frees it after the call).
 void seatkit_client_on_destroy(struct wl_client *client, void (*notify)(void *data), void *data);
+// Calls notify(data) once when the resource is destroyed (any resource, the compositor's
+// own included: a listener, not the resource's user data).
+void seatkit_resource_on_destroy(struct wl_resource *resource, void (*notify)(void *data), void *data);
 
 #endif

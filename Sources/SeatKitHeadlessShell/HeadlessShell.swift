@@ -1,4 +1,5 @@
 import CWaylandServer
+import SeatKitWayland
 import SeatKit
 
 /// What a headless shell tells its compositor.
@@ -60,6 +61,7 @@ public final class HeadlessShell {
             if let g = Libwayland.createGlobal(display.display, interface, version: version, owner: owner) { globals.append(g) }
         }
         frameTimer = Libwayland.addTimer(display.loop, frameTick)
+        seat.surfaceRoles = self
     }
 
     deinit {
@@ -105,13 +107,28 @@ public final class HeadlessShell {
     }
 }
 
+// MARK: - Surface roles and regions for the seat
+
+extension HeadlessShell: WaylandSurfaceRoles {
+    public func assignCursorRole(to surface: OpaquePointer) -> Bool {
+        // Every wl_surface of a client comes from this shell's wl_compositor; a resource of
+        // another implementation is not read.
+        guard let shellSurface = ShellSurface.of(surface) else { return true }
+        return shellSurface.assignRole(.cursor)
+    }
+
+    public func rectangles(of region: OpaquePointer) -> [SurfaceRect]? {
+        Region.of(region)?.rects
+    }
+}
+
 // MARK: - wl_compositor
 
 private final class CompositorGlobal: GlobalOwner {
     unowned let shell: HeadlessShell
     init(shell: HeadlessShell) { self.shell = shell }
 
-    func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
+    package func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
         _ = Libwayland.createResource(client, wl_compositor_wire()!, version: Int32(version), id: id,
                                       implementation: compositorRequests, object: self)
     }
@@ -136,6 +153,12 @@ private nonisolated(unsafe) let compositorRequests = Libwayland.table(wl_composi
 /// A wl_region: rectangles added and subtracted in order, kept as a union of rectangles.
 final class Region {
     var rects: [SurfaceRect] = []
+
+    /// The region behind a wl_region of this shell's implementation; nil for any other.
+    static func of(_ resource: OpaquePointer) -> Region? {
+        guard Libwayland.isInstance(resource, of: wl_region_wire()!, implementation: regionRequests) else { return nil }
+        return Libwayland.object(resource, as: Region.self)
+    }
 
     func add(_ r: SurfaceRect) { if !r.isEmpty { rects.append(r) } }
 
@@ -180,7 +203,7 @@ final class FrameCallback: ResourceObject {
         Libwayland.post(resource, WL_CALLBACK_DONE, .uint(time))
         Libwayland.destroyResource(resource)
     }
-    func resourceDestroyed() { resource = nil }
+    package func resourceDestroyed() { resource = nil }
 }
 
 /// The role a wl_surface took: once set it never changes (wl_surface's role rule).
@@ -211,6 +234,12 @@ final class ShellSurface: ResourceObject {
     var childrenAwaitingPosition: [Subsurface] = []
 
     init(shell: HeadlessShell) { self.shell = shell }
+
+    /// The surface behind a wl_surface of this shell's implementation; nil for any other.
+    static func of(_ resource: OpaquePointer) -> ShellSurface? {
+        guard Libwayland.isInstance(resource, of: wl_surface_wire()!, implementation: surfaceRequests) else { return nil }
+        return Libwayland.object(resource, as: ShellSurface.self)
+    }
 
     func created(resource: OpaquePointer) {
         self.resource = resource
@@ -289,9 +318,8 @@ final class ShellSurface: ResourceObject {
         node.removeFromParent()
     }
 
-    func resourceDestroyed() {
+    package func resourceDestroyed() {
         responder.surfaceDestroyed()
-        if let resource { shell.seat.cursorSurfaceDestroyed(resource) }
         resource = nil
         xdgSurface?.surfaceDestroyed()
         subsurface?.surfaceDestroyed()
@@ -324,7 +352,7 @@ private final class SubcompositorGlobal: GlobalOwner {
     unowned let shell: HeadlessShell
     init(shell: HeadlessShell) { self.shell = shell }
 
-    func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
+    package func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
         _ = Libwayland.createResource(client, wl_subcompositor_wire()!, version: Int32(version), id: id,
                                       implementation: subcompositorRequests, object: self)
     }
@@ -373,7 +401,7 @@ final class Subsurface: ResourceObject {
 
     func surfaceDestroyed() { surface = nil }
 
-    func resourceDestroyed() {
+    package func resourceDestroyed() {
         surface?.node.removeFromParent()
         surface?.subsurface = nil
     }
@@ -421,7 +449,7 @@ private final class OutputGlobal: GlobalOwner {
     var global: OpaquePointer?
     init(output: Output) { self.output = output }
 
-    func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
+    package func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
         guard let r = Libwayland.createResource(client, wl_output_wire()!, version: Int32(version), id: id,
                                                 implementation: outputRequests, object: self) else { return }
         Libwayland.post(r, WL_OUTPUT_GEOMETRY, .int(Int32(output.position.x)), .int(Int32(output.position.y)), .int(0), .int(0),

@@ -1,4 +1,5 @@
 import CWaylandServer
+import SeatKitWayland
 import SeatKit
 
 // xdg_wm_base (version 3), xdg_surface, xdg_toplevel; popups are dismissed at once, which
@@ -8,7 +9,7 @@ final class WMBaseGlobal: GlobalOwner {
     unowned let shell: HeadlessShell
     init(shell: HeadlessShell) { self.shell = shell }
 
-    func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
+    package func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
         _ = Libwayland.createResource(client, xdg_wm_base_wire()!, version: Int32(version), id: id,
                                       implementation: wmBaseRequests, object: self)
     }
@@ -107,7 +108,7 @@ final class XDGSurface: ResourceObject {
         }
     }
 
-    func resourceDestroyed() {
+    package func resourceDestroyed() {
         unmap()
         surface?.xdgSurface = nil
         resource = nil
@@ -129,7 +130,7 @@ extension HeadlessShell {
 private final class ToplevelResource: ResourceObject {
     weak var xdgSurface: XDGSurface?
     init(xdgSurface: XDGSurface) { self.xdgSurface = xdgSurface }
-    func resourceDestroyed() {
+    package func resourceDestroyed() {
         xdgSurface?.unmap()
         xdgSurface?.toplevelResource = nil
         xdgSurface?.toplevel = nil

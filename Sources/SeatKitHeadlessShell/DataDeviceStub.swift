@@ -1,10 +1,11 @@
 import CWaylandServer
+import SeatKitWayland
 
 /// wl_data_device_manager (3) with no clipboard and no drag and drop: many clients (wev
 /// among them) need the global to exist. Sources are accepted and never used; drags are
 /// refused by never starting; selections are ignored.
 final class DataDeviceManagerGlobal: GlobalOwner {
-    func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
+    package func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
         _ = Libwayland.createResource(client, wl_data_device_manager_wire()!, version: Int32(version), id: id,
                                       implementation: dataDeviceManagerRequests, object: nil)
     }
