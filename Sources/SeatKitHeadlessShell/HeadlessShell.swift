@@ -14,7 +14,8 @@ public protocol HeadlessShellDelegate: AnyObject {
 
 /// The globals a client needs to show a window on a compositor that draws nothing:
 /// wl_compositor (5), wl_subcompositor (1), wl_shm (libwayland's), xdg_wm_base (3), an empty
-/// wl_data_device_manager (3) and one wl_output (4) per output.
+/// wl_data_device_manager (3), zxdg_decoration_manager_v1 (1: every toplevel is decorated
+/// server-side, that is, by nobody) and one wl_output (4) per output.
 ///
 /// Each wl_surface becomes a ``SeatKit/Surface`` whose responder is a
 /// ``ClientSurfaceResponder``; its frame follows the committed buffer's size (divided by the
@@ -53,11 +54,13 @@ public final class HeadlessShell {
         let subcompositor = SubcompositorGlobal(shell: self)
         let wmBase = WMBaseGlobal(shell: self)
         let dataDevices = DataDeviceManagerGlobal()
-        owners = [compositor, subcompositor, wmBase, dataDevices]
+        let decorations = DecorationManagerGlobal()
+        owners = [compositor, subcompositor, wmBase, dataDevices, decorations]
         for (owner, interface, version) in [(compositor as GlobalOwner, wl_compositor_wire()!, Int32(5)),
                                             (subcompositor, wl_subcompositor_wire()!, 1),
                                             (wmBase, xdg_wm_base_wire()!, 3),
-                                            (dataDevices, wl_data_device_manager_wire()!, 3)] {
+                                            (dataDevices, wl_data_device_manager_wire()!, 3),
+                                            (decorations, zxdg_decoration_manager_v1_wire()!, 1)] {
             if let g = Libwayland.createGlobal(display.display, interface, version: version, owner: owner) { globals.append(g) }
         }
         frameTimer = Libwayland.addTimer(display.loop, frameTick)

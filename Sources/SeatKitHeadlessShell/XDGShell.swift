@@ -38,7 +38,9 @@ final class XDGSurface: ResourceObject {
     var toplevelResource: OpaquePointer?
     private var sentSerials: [UInt32] = []
     private var acked = false
-    private var initialCommitDone = false
+    private(set) var initialCommitDone = false
+    /// The toplevel's zxdg_toplevel_decoration_v1, if the client asked for one.
+    var decoration: OpaquePointer?
     private(set) var mapped = false
 
     init(surface: ShellSurface, shell: HeadlessShell) {
@@ -127,7 +129,7 @@ extension HeadlessShell {
     }
 }
 
-private final class ToplevelResource: ResourceObject {
+final class ToplevelResource: ResourceObject {
     weak var xdgSurface: XDGSurface?
     init(xdgSurface: XDGSurface) { self.xdgSurface = xdgSurface }
     package func resourceDestroyed() {

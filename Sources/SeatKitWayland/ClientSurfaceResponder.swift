@@ -287,6 +287,7 @@ public final class ClientSurfaceResponder: Responder {
     private func sendKey(_ event: KeyEvent, state: wl_keyboard_key_state) {
         seat.modifierMasks = event.modifierMasks
         guard surfaceResource != nil, let devices, !devices.keyboards.isEmpty else { return }
+        seat.restoreSeatKeymap(for: devices)
         let serial = seat.nextSerial(.key, for: client)
         for resource in devices.keyboards {
             Libwayland.post(resource, WL_KEYBOARD_KEY, .uint(serial), .uint(event.time.wireMilliseconds),

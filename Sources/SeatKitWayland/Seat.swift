@@ -64,7 +64,35 @@ public final class Seat: GlobalOwner {
         let file = try? keymap?.keymapFile()
         let repeatInfo = keymap?.keyRepeat
         guard file !== sentKeymapFile || repeatInfo != sentKeyRepeat else { return }
-        for client in clients.values { for keyboard in client.keyboards { sendKeymap(to: keyboard) } }
+        for client in clients.values {
+            for keyboard in client.keyboards { sendKeymap(to: keyboard) }
+            client.sentKeymap = file
+        }
+    }
+
+    /// Bounds on keymaps virtual keyboards upload (``SeatExtensions/virtualKeyboard``); a
+    /// keymap beyond them ends that client with `zwp_virtual_keyboard_v1.error.no_keymap`.
+    public var virtualKeymapLimits = KeymapLimits.default
+    /// Told of every keymap a virtual keyboard uploaded that was refused: the client's pid
+    /// and why (a ``SeatKitXKB/KeymapError``). For the compositor's log.
+    public var virtualKeymapRejected: ((Int32, any Error) -> Void)?
+
+    /// Makes `file` the keymap `client`'s keyboards have, sending it (and the repeat info) if
+    /// they have another: virtual keyboards bring their own, real keys the seat's.
+    func useKeymap(_ file: KeymapFile, for client: SeatClient) {
+        guard client.sentKeymap !== file else { return }
+        client.sentKeymap = file
+        for keyboard in client.keyboards {
+            Libwayland.post(keyboard, WL_KEYBOARD_KEYMAP, .uint(WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue),
+                            .fd(file.fileDescriptor), .uint(UInt32(file.size)))
+        }
+    }
+
+    /// Before a real key: the seat's keymap back on a client a virtual keyboard typed to.
+    @inline(__always)
+    func restoreSeatKeymap(for client: SeatClient) {
+        guard client.sentKeymap !== sentKeymapFile, let file = sentKeymapFile else { return }
+        useKeymap(file, for: client)
     }
 
     /// The keymap file and repeat info last sent, to skip sending them again unchanged.
@@ -73,13 +101,25 @@ public final class Seat: GlobalOwner {
 
     /// The devices' capabilities (pointer, keyboard, touch count; the rest is ignored).
     /// Clients are told whenever the Wayland-visible part changes.
+    /// A virtual keyboard with a keymap counts as a keyboard (an on-screen keyboard on a
+    /// kiosk with no physical one).
     public var capabilities: DeviceCapabilities = [] {
-        didSet {
-            everHad.formUnion(capabilities)
-            guard wireCapabilities(capabilities) != wireCapabilities(oldValue) else { return }
-            for client in clients.values {
-                for seat in client.seats { sendCapabilities(to: seat) }
-            }
+        didSet { capabilitiesChanged(from: oldValue, virtualKeyboards: virtualKeyboards) }
+    }
+
+    /// Virtual keyboards that have a keymap: while there is one, the seat has a keyboard.
+    var virtualKeyboards = 0 {
+        didSet { capabilitiesChanged(from: capabilities, virtualKeyboards: oldValue) }
+    }
+
+    private func capabilitiesChanged(from old: DeviceCapabilities, virtualKeyboards oldVirtual: Int) {
+        let before = wireCapabilities(old, virtualKeyboards: oldVirtual)
+        let now = wireCapabilities(capabilities, virtualKeyboards: virtualKeyboards)
+        everHad.formUnion(capabilities)
+        if virtualKeyboards > 0 { everHad.insert(.keyboard) }
+        guard now != before else { return }
+        for client in clients.values {
+            for seat in client.seats { sendCapabilities(to: seat) }
         }
     }
     /// Capabilities the seat ever had: asking for a device never present is a protocol error.
@@ -133,6 +173,7 @@ public final class Seat: GlobalOwner {
             (.pointerGestures, zwp_pointer_gestures_v1_wire()!, 3, pointerGesturesRequests),
             (.pointerConstraints, zwp_pointer_constraints_v1_wire()!, 1, pointerConstraintsRequests),
             (.keyboardShortcutsInhibit, zwp_keyboard_shortcuts_inhibit_manager_v1_wire()!, 1, shortcutsInhibitManagerRequests),
+            (.virtualKeyboard, zwp_virtual_keyboard_manager_v1_wire()!, 1, virtualKeyboardManagerRequests),
         ]
         if extensions.contains(.pointerConstraints) { router.addFilter(PointerConstraintFilter(seat: self)) }
         for (option, interface, version, requests) in offered where extensions.contains(option) {
@@ -211,16 +252,16 @@ public final class Seat: GlobalOwner {
         if version >= WL_SEAT_NAME_SINCE_VERSION { Libwayland.post(resource, WL_SEAT_NAME, .string(name)) }
     }
 
-    private func wireCapabilities(_ c: DeviceCapabilities) -> UInt32 {
+    private func wireCapabilities(_ c: DeviceCapabilities, virtualKeyboards: Int) -> UInt32 {
         var bits: UInt32 = 0
         if c.contains(.pointer) { bits |= WL_SEAT_CAPABILITY_POINTER.rawValue }
-        if c.contains(.keyboard) { bits |= WL_SEAT_CAPABILITY_KEYBOARD.rawValue }
+        if c.contains(.keyboard) || virtualKeyboards > 0 { bits |= WL_SEAT_CAPABILITY_KEYBOARD.rawValue }
         if c.contains(.touch) { bits |= WL_SEAT_CAPABILITY_TOUCH.rawValue }
         return bits
     }
 
     private func sendCapabilities(to resource: OpaquePointer) {
-        Libwayland.post(resource, WL_SEAT_CAPABILITIES, .uint(wireCapabilities(capabilities)))
+        Libwayland.post(resource, WL_SEAT_CAPABILITIES, .uint(wireCapabilities(capabilities, virtualKeyboards: virtualKeyboards)))
     }
 
     fileprivate func createDevice(_ kind: DeviceCapabilities, seat seatResource: OpaquePointer, client record: SeatClient,
@@ -251,6 +292,7 @@ public final class Seat: GlobalOwner {
         } else if kind == .keyboard {
             record.keyboards.append(resource)
             sendKeymap(to: resource)
+            record.sentKeymap = sentKeymapFile
             if let focus = keyboardFocus, focus.client == record.id { focus.sendKeyboardEnter(to: [resource]) }
         } else {
             record.touches.append(resource)
@@ -340,6 +382,8 @@ final class SeatClient {
     var cancelledTouches: [Int32] = []
     /// The modifier state this client was last told.
     var sentModifiers: ModifierMasks?
+    /// The keymap this client's keyboards were last sent: the seat's, or a virtual keyboard's.
+    var sentKeymap: KeymapFile?
 
     init(id: ClientID) { self.id = id }
 

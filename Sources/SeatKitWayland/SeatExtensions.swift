@@ -15,6 +15,12 @@ public struct SeatExtensions: OptionSet, Sendable {
     /// zwp_keyboard_shortcuts_inhibit_manager_v1 (1): a focused client asks for all keys.
     public static let keyboardShortcutsInhibit = SeatExtensions(rawValue: 1 << 3)
 
+    /// zwp_virtual_keyboard_manager_v1 (1): a client types, with a keymap of its own, into
+    /// the client with keyboard focus (wtype, on-screen keyboards). Not in ``all``: any
+    /// client that binds it can type into any other, so a compositor offers it knowingly.
+    public static let virtualKeyboard = SeatExtensions(rawValue: 1 << 4)
+
+    /// Every extension but ``virtualKeyboard``.
     public static let all: SeatExtensions = [.relativePointer, .pointerGestures, .pointerConstraints, .keyboardShortcutsInhibit]
 }
 

@@ -16,6 +16,8 @@
 #include "relative-pointer-unstable-v1-protocol.h"
 #include "pointer-constraints-unstable-v1-protocol.h"
 #include "keyboard-shortcuts-inhibit-unstable-v1-protocol.h"
+#include "xdg-decoration-unstable-v1-protocol.h"
+#include "virtual-keyboard-unstable-v1-protocol.h"
 
 
 // In C, `struct wl_seat_interface` (the request handlers) and `wl_seat_interface` (the
@@ -57,6 +59,10 @@ SEATKIT_WIRE(wl_callback)
 SEATKIT_REQUESTS(wl_data_device_manager) SEATKIT_WIRE(wl_data_device_manager)
 SEATKIT_REQUESTS(wl_data_device) SEATKIT_WIRE(wl_data_device)
 SEATKIT_REQUESTS(wl_data_source) SEATKIT_WIRE(wl_data_source)
+SEATKIT_REQUESTS(zxdg_decoration_manager_v1) SEATKIT_WIRE(zxdg_decoration_manager_v1)
+SEATKIT_REQUESTS(zxdg_toplevel_decoration_v1) SEATKIT_WIRE(zxdg_toplevel_decoration_v1)
+SEATKIT_REQUESTS(zwp_virtual_keyboard_manager_v1) SEATKIT_WIRE(zwp_virtual_keyboard_manager_v1)
+SEATKIT_REQUESTS(zwp_virtual_keyboard_v1) SEATKIT_WIRE(zwp_virtual_keyboard_v1)
 
 /// wl_resource_post_error is variadic (printf-style); this posts a plain message.
 void seatkit_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message);

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// Protocols real kiosk apps expect, each shown with a real client.
+extension EndToEndTests {
+    /// foot asks for server-side decorations and gets them: it draws no title bar.
+    @Test func footIsToldToLeaveDecorationsToTheServer() throws {
+        let session = try KioskSession(windowOptions: [])
+        try session.addDevices()
+        let foot = try session.launch("foot", ["--", "sleep", "60"], debug: true)
+        _ = try session.waitForWindow("foot")
+        try foot.output.require("zxdg_toplevel_decoration_v1@")
+        try foot.output.require("using SSD decorations")
+        #expect(foot.output.lines.contains { $0.contains("zxdg_toplevel_decoration_v1@") && $0.hasSuffix(".configure(2)") })
+        #expect(!foot.output.text.contains("using CSD decorations"))
+    }
+
+    /// wtype types through zwp_virtual_keyboard_v1 with a keymap of its own: wev, focused,
+    /// gets that keymap, then the keys, and its own xkbcommon finds "é"; the next real key
+    /// comes with the seat's keymap again.
+    @Test func wtypeTypesIntoTheFocusedWindowWithItsOwnKeymap() throws {
+        let session = try KioskSession()
+        try session.addDevices()
+        let wev = try session.launch("wev")
+        _ = try session.waitForWindow("wev")
+        try wev.output.require("wl_keyboard] enter:")
+        let start = wev.output.mark
+        let wtype = try session.launch("wtype", ["hé"])
+        try wev.output.require("utf8: 'é'", after: start)
+        try wev.output.require("sym: h", after: start)
+        _ = wtype
+        // wtype's keymap reached wev before its keys; a real key brings the seat's back.
+        let afterTyping = wev.output.mark
+        session.send(Script.type([30]))  // a
+        try wev.output.require("sym: a", after: afterTyping)
+        let log = WevLog(wev.output.text[start...])
+        #expect(log.events("wl_keyboard", "keymap").count == 2, "\(log.events("wl_keyboard", "keymap"))")
+        let keys = log.events("wl_keyboard", "key").filter { $0.contains("state: 1 (pressed)") }
+        #expect(keys.count == 3 && keys[0].contains("sym: h") && keys[1].contains("utf8: 'é'") && keys[2].contains("sym: a"), "\(keys)")
+    }
+
+    /// A virtual keyboard uploading a keymap that would abort xkbcommon ends that client
+    /// with the protocol's error; the kiosk logs why and keeps serving the others.
+    @Test func aVirtualKeyboardsHostileKeymapEndsOnlyThatClient() throws {
+        let session = try KioskSession()
+        try session.addDevices()
+        let wev = try session.launch("wev")
+        _ = try session.waitForWindow("wev")
+        try wev.output.require("wl_keyboard] enter:")
+
+        let wire = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
+        try wire.roundTripRegistry()
+        let seat = try wire.bind("wl_seat", version: 8)
+        let manager = try wire.bind("zwp_virtual_keyboard_manager_v1", version: 1)
+        let keyboard = wire.newID()
+        wire.send(manager, 0, [seat, keyboard])  // create_virtual_keyboard
+        let text = "xkb_keymap {\n xkb_keycodes \"x\" { <A> = 4294967294; };\n xkb_types \"x\" { include \"complete\" };\n"
+            + " xkb_compatibility \"x\" { include \"complete\" };\n xkb_symbols \"x\" { key <A> { [ a ] }; };\n};\n"
+        let fd = try Self.memfd(text)
+        defer { close(fd) }
+        wire.send(keyboard, 0, [UInt32(1), UInt32(text.utf8.count + 1)], passing: fd)  // keymap(xkb_v1, fd, size)
+        let error = try #require(wire.read(until: { $0.object == 1 && $0.opcode == 0 }), "no wl_display.error")
+        #expect(error.uint(at: 0) == keyboard)
+        #expect(error.uint(at: 1) == 0, "zwp_virtual_keyboard_v1.error.no_keymap")
+        #expect(error.string(at: 2).contains("rejected at line 2: keycode 4294967294 is above the limit of 4095"), "\(error.string(at: 2))")
+        try session.log.require("refused: keymap (virtual keyboard of pid ")
+
+        // The others are served as before.
+        let start = wev.output.mark
+        session.send(Script.type([48]))  // b
+        try wev.output.require("sym: b", after: start)
+        #expect(session.kioskIsRunning)
+    }
+
+    static func memfd(_ text: String) throws -> Int32 {
+        var template = Array("/tmp/seatkit-vk-XXXXXX".utf8CString)
+        let fd = mkstemp(&template)
+        guard fd >= 0 else { throw SessionError("mkstemp failed") }
+        unlink(template)
+        let bytes = Array(text.utf8) + [0]
+        guard write(fd, bytes, bytes.count) == bytes.count else { throw SessionError("write failed") }
+        return fd
+    }
+}
