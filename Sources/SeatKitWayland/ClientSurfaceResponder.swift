@@ -24,6 +24,8 @@ public final class ClientSurfaceResponder: Responder {
     private var pointerLocation = SurfacePoint.zero
     /// Touch points sent down on this surface and not yet up or cancelled.
     private var touchIDs: [Int32] = []
+    /// Touch turned into pointer input, for a client that bound no wl_touch.
+    private var emulation = TouchPointerEmulation()
 
     /// - Parameter surfaceResource: the client's wl_surface, a `struct wl_resource *`.
     public init(seat: Seat, surfaceResource: OpaquePointer) {
@@ -50,6 +52,9 @@ public final class ClientSurfaceResponder: Responder {
     public func willLeaveTree() {
         if seat.pointerFocus === self { sendPointerLeave() }
         if seat.keyboardFocus === self { sendKeyboardLeave() }
+        if emulation.isActive, let devices {
+            emulation.touchCancelled { emulate($0, time: seat.router.clock.now, devices: devices) }
+        }
         // The router cancels touches of a removed surface without telling it; the client
         // must hear it, or it waits for an up that never comes.
         if !touchIDs.isEmpty, let devices {
@@ -61,6 +66,15 @@ public final class ClientSurfaceResponder: Responder {
 
     public func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
         guard let surface = surfaceResource, let devices else { return .handled }
+        if devices.touches.isEmpty {
+            // A client with no wl_touch (foot) gets its first finger as its pointer.
+            guard !devices.pointers.isEmpty, let touch = event.touches.first else { return .handled }
+            let here = seat.pointerFocus === self
+            emulation.touchDown(touch.id, at: touch.surfaceLocation, pointerIsHere: here) {
+                emulate($0, time: event.time, devices: devices)
+            }
+            return .handled
+        }
         for touch in event.touches {
             let serial = seat.nextSerial(.touchDown, for: client)
             devices.liveTouches.append(touch.id.rawValue)
@@ -76,6 +90,12 @@ public final class ClientSurfaceResponder: Responder {
 
     public func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
         guard surfaceResource != nil, let devices else { return .handled }
+        if emulation.isActive {
+            for touch in event.touches {
+                emulation.touchMoved(touch.id, to: touch.surfaceLocation) { emulate($0, time: event.time, devices: devices) }
+            }
+            return .handled
+        }
         var sent = false
         for touch in event.touches where devices.liveTouches.contains(touch.id.rawValue) {
             sent = true
@@ -90,6 +110,12 @@ public final class ClientSurfaceResponder: Responder {
 
     public func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
         guard let devices else { return .handled }
+        if emulation.isActive {
+            for touch in event.touches {
+                emulation.touchUp(touch.id) { emulate($0, time: event.time, devices: devices) }
+            }
+            return .handled
+        }
         var sent = false
         for touch in event.touches {
             devices.cancelledTouches.removeAll { $0 == touch.id.rawValue }
@@ -110,6 +136,10 @@ public final class ClientSurfaceResponder: Responder {
     /// wl_touch.cancel ends every touch point of the client, so the client's other touches
     /// (if the router still routes them) are swallowed until they end.
     public func touchesCancelled(_ event: TouchEvent, context: ResponderContext) {
+        if emulation.isActive, let devices, event.touches.contains(where: { $0.id == emulation.primary }) {
+            emulation.touchCancelled { emulate($0, time: event.time, devices: devices) }
+            return
+        }
         guard let devices, !devices.liveTouches.isEmpty else { return }
         let stillRouted = devices.liveTouches.filter { id in !event.touches.contains { $0.id.rawValue == id } }
         cancelClientTouches(devices, stillRouted: stillRouted)
@@ -121,6 +151,36 @@ public final class ClientSurfaceResponder: Responder {
         devices.liveTouches.removeAll()
         touchIDs.removeAll()
         for resource in devices.touches { Libwayland.post(resource, WL_TOUCH_CANCEL) }
+    }
+
+    /// One emulated pointer action on the client's wl_pointers, each closed by a frame. The
+    /// seat's pointer focus (the real pointer's) is left alone; when the emulation leaves,
+    /// a surface of this client that has the real pointer gets its enter back.
+    private func emulate(_ action: TouchPointerEmulation.Action, time: Timestamp, devices: SeatClient) {
+        guard let surface = surfaceResource else { return }
+        let ms = time.wireMilliseconds
+        for resource in devices.pointers {
+            switch action {
+            case .enter(let point):
+                if let focus = seat.pointerFocus, focus !== self, focus.client == client, let other = focus.surfaceResource {
+                    Libwayland.post(resource, WL_POINTER_LEAVE, .uint(seat.nextSerial(.pointerLeave, for: client)), .object(other))
+                }
+                Libwayland.post(resource, WL_POINTER_ENTER, .uint(seat.nextSerial(.pointerEnter, for: client)), .object(surface),
+                                .fixed(point.x), .fixed(point.y))
+            case .motion(let point):
+                Libwayland.post(resource, WL_POINTER_MOTION, .uint(ms), .fixed(point.x), .fixed(point.y))
+            case .press, .release:
+                let state = action == .press ? WL_POINTER_BUTTON_STATE_PRESSED : WL_POINTER_BUTTON_STATE_RELEASED
+                Libwayland.post(resource, WL_POINTER_BUTTON, .uint(seat.nextSerial(.button, for: client)), .uint(ms),
+                                .uint(0x110), .uint(state.rawValue))
+            case .leave:
+                Libwayland.post(resource, WL_POINTER_LEAVE, .uint(seat.nextSerial(.pointerLeave, for: client)), .object(surface))
+            }
+            frame(resource)
+        }
+        if action == .leave, let focus = seat.pointerFocus, focus !== self, focus.client == client {
+            focus.sendPointerEnter(to: devices.pointers)
+        }
     }
 
     // MARK: Pointer

@@ -82,3 +82,33 @@ extension EndToEndTests {
         return fd
     }
 }
+
+extension EndToEndTests {
+    /// foot binds no wl_touch: a tap on it focuses it and reaches it as a left click, at the
+    /// finger, with enter before and leave after (the mouse is elsewhere).
+    @Test func aTapOnFootWhichBoundNoTouchIsAClick() throws {
+        let session = try KioskSession()
+        try session.addDevices()
+        _ = try session.launch("wev")
+        let wevWindow = try session.waitForWindow("wev")
+        let foot = try session.launch("foot", ["--", "sleep", "60"], debug: true)
+        let window = try session.waitForWindow("foot")
+        #expect(window.x == wevWindow.width)
+        #expect(!foot.output.text.contains("wl_touch@"), "foot 1.13 binds no wl_touch")
+        let start = foot.output.mark
+        session.send(Script.touchDown(window.x + 40, window.y + 30) + Script.touchMove(window.x + 42, window.y + 33) + Script.touchUp())
+        try session.log.require("focus foot[")
+        try foot.output.require({ $0[start...].contains("wl_pointer@") && $0[start...].contains(".leave(") }, "foot got no leave")
+        let events = foot.output.text[start...].split(separator: "\n").filter { $0.contains("wl_pointer@") && !$0.contains(" -> ") }
+        // "[1286173.325] wl_pointer@15.enter(9, wl_surface@3, 40.00000000, 30.00000000)"
+        let names = events.compactMap { line -> String? in
+            guard let object = line.range(of: "wl_pointer@") else { return nil }
+            let rest = line[object.upperBound...].drop { $0 != "." }.dropFirst()
+            return String(rest.prefix { $0 != "(" })
+        }
+        #expect(names.filter { $0 != "frame" } == ["enter", "button", "motion", "button", "leave"], "\(events)")
+        #expect(events.first { $0.contains(".enter(") }?.contains(", 40.0000") == true, "\(events)")
+        let buttons = events.filter { $0.contains(".button(") }
+        #expect(buttons.count == 2 && buttons[0].hasSuffix(", 272, 1)") && buttons[1].hasSuffix(", 272, 0)"), "\(buttons)")
+    }
+}
