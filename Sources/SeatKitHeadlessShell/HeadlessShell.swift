@@ -15,7 +15,9 @@ public protocol HeadlessShellDelegate: AnyObject {
 /// The globals a client needs to show a window on a compositor that draws nothing:
 /// wl_compositor (5), wl_subcompositor (1), wl_shm (libwayland's), xdg_wm_base (3), an empty
 /// wl_data_device_manager (3), zxdg_decoration_manager_v1 (1: every toplevel is decorated
-/// server-side, that is, by nobody) and one wl_output (4) per output.
+/// server-side, that is, by nobody), zxdg_output_manager_v1 (3) and one wl_output (4) per
+/// output. A mapped toplevel's client gets wl_surface.enter for the output it was placed on
+/// (so it renders at that output's scale) and leave when it unmaps.
 ///
 /// Each wl_surface becomes a ``SeatKit/Surface`` whose responder is a
 /// ``ClientSurfaceResponder``; its frame follows the committed buffer's size (divided by the
@@ -44,7 +46,7 @@ public final class HeadlessShell {
     private var pendingFrameCallbacks: [FrameCallback] = []
     private var frameTimer: OpaquePointer?
     private lazy var frameTick = CallbackBox { [unowned self] in self.answerFrameCallbacks() }
-    private var outputs: [OutputGlobal] = []
+    var outputs: [OutputGlobal] = []
 
     public init(display: WaylandDisplay, seat: Seat) {
         self.display = display
@@ -55,12 +57,14 @@ public final class HeadlessShell {
         let wmBase = WMBaseGlobal(shell: self)
         let dataDevices = DataDeviceManagerGlobal()
         let decorations = DecorationManagerGlobal()
-        owners = [compositor, subcompositor, wmBase, dataDevices, decorations]
+        let xdgOutputs = XDGOutputManagerGlobal()
+        owners = [compositor, subcompositor, wmBase, dataDevices, decorations, xdgOutputs]
         for (owner, interface, version) in [(compositor as GlobalOwner, wl_compositor_wire()!, Int32(5)),
                                             (subcompositor, wl_subcompositor_wire()!, 1),
                                             (wmBase, xdg_wm_base_wire()!, 3),
                                             (dataDevices, wl_data_device_manager_wire()!, 3),
-                                            (decorations, zxdg_decoration_manager_v1_wire()!, 1)] {
+                                            (decorations, zxdg_decoration_manager_v1_wire()!, 1),
+                                            (xdgOutputs, zxdg_output_manager_v1_wire()!, 3)] {
             if let g = Libwayland.createGlobal(display.display, interface, version: version, owner: owner) { globals.append(g) }
         }
         frameTimer = Libwayland.addTimer(display.loop, frameTick)
@@ -100,12 +104,15 @@ public final class HeadlessShell {
     func toplevelMapped(_ toplevel: Toplevel) {
         toplevels.append(toplevel)
         delegate?.shell(self, mapped: toplevel)
+        // The delegate placed it (or not): the client learns its output.
+        if let surface = toplevel.shellSurface { updateOutput(of: surface) }
     }
 
     func toplevelUnmapped(_ toplevel: Toplevel) {
         guard let index = toplevels.firstIndex(where: { $0 === toplevel }) else { return }
         toplevels.remove(at: index)
         toplevel.shellSurface?.leaveTree()
+        if let surface = toplevel.shellSurface { updateOutput(of: surface) }
         delegate?.shell(self, unmapped: toplevel)
     }
 }
@@ -230,6 +237,8 @@ final class ShellSurface: ResourceObject {
     private var bufferSize = (Int32(0), Int32(0))
     private var scale: Int32 = 1
 
+    /// The output this surface was told it entered.
+    var enteredOutput: OutputGlobal?
     /// The xdg_surface or subsurface that gives the surface its role.
     var xdgSurface: XDGSurface?
     var subsurface: Subsurface?
@@ -447,14 +456,20 @@ private nonisolated(unsafe) let subsurfaceRequests = Libwayland.table(wl_subsurf
 
 // MARK: - wl_output
 
-private final class OutputGlobal: GlobalOwner {
+/// One output's wl_output global and the resources clients bound.
+final class OutputGlobal: GlobalOwner {
     let output: Output
     var global: OpaquePointer?
+    /// Every bound wl_output, with its client.
+    private(set) var resources: [OpaquePointer] = []
     init(output: Output) { self.output = output }
 
     package func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
+        let object = OutputResource(global: self)
         guard let r = Libwayland.createResource(client, wl_output_wire()!, version: Int32(version), id: id,
-                                                implementation: outputRequests, object: self) else { return }
+                                                implementation: outputRequests, object: object) else { return }
+        object.resource = r
+        resources.append(r)
         Libwayland.post(r, WL_OUTPUT_GEOMETRY, .int(Int32(output.position.x)), .int(Int32(output.position.y)), .int(0), .int(0),
                         .int(Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue)), .string("SeatKit"), .string("headless"),
                         .int(output.transform.rawValue))
@@ -467,8 +482,89 @@ private final class OutputGlobal: GlobalOwner {
         }
         if version >= WL_OUTPUT_DONE_SINCE_VERSION { Libwayland.post(r, WL_OUTPUT_DONE) }
     }
+
+    /// The client's wl_outputs for this output.
+    func resources(of client: OpaquePointer) -> [OpaquePointer] {
+        resources.filter { Libwayland.client(of: $0) == client }
+    }
+
+    fileprivate func forget(_ resource: OpaquePointer) { resources.removeAll { $0 == resource } }
+
+    /// The output behind a wl_output of this shell.
+    static func of(_ resource: OpaquePointer) -> OutputGlobal? {
+        guard Libwayland.isInstance(resource, of: wl_output_wire()!, implementation: outputRequests) else { return nil }
+        return Libwayland.object(resource, as: OutputResource.self)?.global
+    }
+}
+
+private final class OutputResource: ResourceObject {
+    weak var global: OutputGlobal?
+    var resource: OpaquePointer?
+    init(global: OutputGlobal) { self.global = global }
+    package func resourceDestroyed() {
+        if let resource { global?.forget(resource) }
+    }
 }
 
 private nonisolated(unsafe) let outputRequests = Libwayland.table(wl_output_requests(
     release: { _, resource in if let resource { Libwayland.destroyResource(resource) } }
+))
+
+// MARK: - wl_surface.enter and leave
+
+extension HeadlessShell {
+    /// Tells a mapped window's client which output shows it (wl_surface.enter), so that it
+    /// renders at that output's scale; leaves the one it was on, if another.
+    func updateOutput(of surface: ShellSurface) {
+        guard let resource = surface.resource else { return }
+        let now = surface.node.parent == nil ? nil : outputs.first { $0.output === surface.node.output }
+        guard now !== surface.enteredOutput else { return }
+        let client = Libwayland.client(of: resource)
+        if let old = surface.enteredOutput {
+            for output in old.resources(of: client) { Libwayland.post(resource, WL_SURFACE_LEAVE, .object(output)) }
+        }
+        if let now {
+            for output in now.resources(of: client) { Libwayland.post(resource, WL_SURFACE_ENTER, .object(output)) }
+        }
+        surface.enteredOutput = now
+    }
+}
+
+// MARK: - xdg-output
+
+/// zxdg_output_manager_v1 (3): each output's logical position and size (after transform
+/// and scale) and its name, which clients use to lay themselves out.
+final class XDGOutputManagerGlobal: GlobalOwner {
+    package func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
+        _ = Libwayland.createResource(client, zxdg_output_manager_v1_wire()!, version: Int32(version), id: id,
+                                      implementation: xdgOutputManagerRequests, object: nil)
+    }
+}
+
+private nonisolated(unsafe) let xdgOutputManagerRequests = Libwayland.table(zxdg_output_manager_v1_requests(
+    destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } },
+    get_xdg_output: { client, resource, id, outputResource in
+        guard let client, let resource, let outputResource, let global = OutputGlobal.of(outputResource) else { return }
+        let version = Libwayland.version(of: resource)
+        guard let r = Libwayland.createResource(client, zxdg_output_v1_wire()!, version: version, id: id,
+                                                implementation: destroyOnlyXDGOutputRequests, object: nil) else { return }
+        let output = global.output
+        let logical = output.root.frame.size
+        Libwayland.post(r, ZXDG_OUTPUT_V1_LOGICAL_POSITION, .int(Int32(output.position.x)), .int(Int32(output.position.y)))
+        Libwayland.post(r, ZXDG_OUTPUT_V1_LOGICAL_SIZE, .int(Int32(logical.width)), .int(Int32(logical.height)))
+        if version >= ZXDG_OUTPUT_V1_NAME_SINCE_VERSION {
+            Libwayland.post(r, ZXDG_OUTPUT_V1_NAME, .string(output.name))
+            Libwayland.post(r, ZXDG_OUTPUT_V1_DESCRIPTION, .string("SeatKit headless output \(output.name)"))
+        }
+        // From version 3 wl_output.done closes the batch; before, xdg_output.done does.
+        if version >= 3 {
+            if Libwayland.version(of: outputResource) >= WL_OUTPUT_DONE_SINCE_VERSION { Libwayland.post(outputResource, WL_OUTPUT_DONE) }
+        } else {
+            Libwayland.post(r, ZXDG_OUTPUT_V1_DONE)
+        }
+    }
+))
+
+private nonisolated(unsafe) let destroyOnlyXDGOutputRequests = Libwayland.table(zxdg_output_v1_requests(
+    destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } }
 ))

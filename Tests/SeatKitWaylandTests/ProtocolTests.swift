@@ -112,3 +112,22 @@ extension EndToEndTests {
         #expect(buttons.count == 2 && buttons[0].hasSuffix(", 272, 1)") && buttons[1].hasSuffix(", 272, 0)"), "\(buttons)")
     }
 }
+
+extension EndToEndTests {
+    /// On a scale-2 output foot learns its output (wl_surface.enter), the scale (wl_output)
+    /// and the logical size (xdg-output), and renders at scale 2: its 1920x1080 buffer maps
+    /// as a 960x540 window filling the output.
+    @Test func footOnAScale2OutputEntersItAndRendersAtScale2() throws {
+        let session = try KioskSession(inputOptions: ["--script", "-", "--scale", "2"], windowOptions: [])
+        try session.addDevices()
+        let foot = try session.launch("foot", ["--", "sleep", "60"], debug: true)
+        let window = try session.waitForWindow("foot")
+        #expect(window.width == 960 && window.height == 540, "\(window)")
+        try foot.output.require({ $0.contains("wl_surface@") && $0.contains(".enter(wl_output@") }, "foot got no wl_surface.enter")
+        let lines = foot.output.lines
+        #expect(lines.contains { $0.contains("wl_output@") && $0.hasSuffix(".scale(2)") })
+        #expect(lines.contains { $0.contains("zxdg_output_v1@") && $0.hasSuffix(".logical_size(960, 540)") })
+        #expect(lines.contains { $0.contains("zxdg_output_v1@") && $0.hasSuffix(".name(\"HEADLESS-1\")") })
+        #expect(lines.contains { $0.contains(" -> wl_surface@") && $0.hasSuffix(".set_buffer_scale(2)") })
+    }
+}

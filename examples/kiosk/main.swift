@@ -10,7 +10,7 @@
 //   --libinput        live devices of a udev seat (--seat NAME, default seat0)
 //   --script FILE|-   JSON lines of events (ScriptedInputSource.swift), for tests
 //
-//   kiosk [--socket NAME] [--size WxH] [--layout XKB-LAYOUT | --keymap FILE]
+//   kiosk [--socket NAME] [--size WxH] [--scale N] [--layout XKB-LAYOUT | --keymap FILE]
 //         [--devices LIBINPUT-SETTINGS] [--side-by-side] INPUT
 //
 // Windows fill the output, the newest on top and focused; --side-by-side lays them out
@@ -32,9 +32,9 @@ func log(_ line: String) {
 }
 
 // 1. Options: `--name value`, or a flag alone. Anything else is an error, not ignored.
-let usage = "usage: kiosk [--socket NAME] [--size WxH] [--layout XKB-LAYOUT | --keymap FILE] [--devices SETTINGS]"
+let usage = "usage: kiosk [--socket NAME] [--size WxH] [--scale N] [--layout XKB-LAYOUT | --keymap FILE] [--devices SETTINGS]"
     + " [--side-by-side] (--replay FILE [--start-after-windows N] | --libinput [--seat NAME] | --script FILE|-)"
-let valueOptions: Set<String> = ["socket", "size", "layout", "keymap", "devices", "replay", "start-after-windows", "seat", "script"]
+let valueOptions: Set<String> = ["socket", "size", "scale", "layout", "keymap", "devices", "replay", "start-after-windows", "seat", "script"]
 let flagOptions: Set<String> = ["libinput", "side-by-side", "help"]
 
 func fail(_ message: String) -> Never {
@@ -83,6 +83,11 @@ if let text = options["size"] {
     }
     outputSize = size
 }
+var outputScale = 1.0
+if let text = options["scale"] {
+    guard let scale = Int(text), (1...4).contains(scale) else { fail("--scale takes a whole number from 1 to 4 (got \"\(text)\")") }
+    outputScale = Double(scale)
+}
 
 do {
     // 2. The Wayland display: a socket in $XDG_RUNTIME_DIR and the event loop.
@@ -90,7 +95,7 @@ do {
 
     // 3. SeatKit's router, on the event loop's clock, with one output as the root of the tree.
     let router = Router(clock: display.clock)
-    let output = Output(name: "HEADLESS-1", modeSize: outputSize)
+    let output = Output(name: "HEADLESS-1", modeSize: outputSize, scale: outputScale)
     router.addOutput(output)
 
     // 4. The keyboard: xkbcommon turns keycodes into keysyms, text and modifiers for the
@@ -119,7 +124,8 @@ do {
     let sideBySide = options["side-by-side"] != nil
     if !sideBySide {
         // Every window is told to fill the output, fullscreen (no decorations).
-        shell.suggestedToplevelSize = (Int32(outputSize.width), Int32(outputSize.height))
+        let logical = output.root.frame.size  // the mode divided by the scale
+        shell.suggestedToplevelSize = (Int32(logical.width), Int32(logical.height))
         shell.toplevelsAreFullscreen = true
     }
 

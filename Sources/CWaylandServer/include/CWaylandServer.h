@@ -18,6 +18,7 @@
 #include "keyboard-shortcuts-inhibit-unstable-v1-protocol.h"
 #include "xdg-decoration-unstable-v1-protocol.h"
 #include "virtual-keyboard-unstable-v1-protocol.h"
+#include "xdg-output-unstable-v1-protocol.h"
 
 
 // In C, `struct wl_seat_interface` (the request handlers) and `wl_seat_interface` (the
@@ -63,6 +64,8 @@ SEATKIT_REQUESTS(zxdg_decoration_manager_v1) SEATKIT_WIRE(zxdg_decoration_manage
 SEATKIT_REQUESTS(zxdg_toplevel_decoration_v1) SEATKIT_WIRE(zxdg_toplevel_decoration_v1)
 SEATKIT_REQUESTS(zwp_virtual_keyboard_manager_v1) SEATKIT_WIRE(zwp_virtual_keyboard_manager_v1)
 SEATKIT_REQUESTS(zwp_virtual_keyboard_v1) SEATKIT_WIRE(zwp_virtual_keyboard_v1)
+SEATKIT_REQUESTS(zxdg_output_manager_v1) SEATKIT_WIRE(zxdg_output_manager_v1)
+SEATKIT_REQUESTS(zxdg_output_v1) SEATKIT_WIRE(zxdg_output_v1)
 
 /// wl_resource_post_error is variadic (printf-style); this posts a plain message.
 void seatkit_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message);
