@@ -13,6 +13,7 @@ packages=(
   libwayland-dev wayland-protocols        # SeatKitWayland, wayland-scanner
   wev weston foot wtype                   # real clients for end-to-end tests
   fonts-dejavu-core                       # foot and GTK4 need a font to start
+  python3-gi gir1.2-gtk-4.0               # a GTK4 app for end-to-end tests (popups, entries)
   libwlroots-dev                          # the peer in the hit-testing benchmark
 )
 

@@ -10,6 +10,13 @@ public protocol HeadlessShellDelegate: AnyObject {
     /// A toplevel lost its buffer or its role object; the shell has already taken its
     /// surface out of the tree, sending the client leave events first.
     func shell(_ shell: HeadlessShell, unmapped toplevel: Toplevel)
+    /// A popup (menu, dropdown list) was placed and shown above `toplevel`'s window;
+    /// `frame` is in the surface space of the popup's parent. Optional.
+    func shell(_ shell: HeadlessShell, mappedPopup popup: Surface, frame: SurfaceRect, of toplevel: Toplevel)
+}
+
+extension HeadlessShellDelegate {
+    public func shell(_ shell: HeadlessShell, mappedPopup popup: Surface, frame: SurfaceRect, of toplevel: Toplevel) {}
 }
 
 /// The globals a client needs to show a window on a compositor that draws nothing:
@@ -39,6 +46,8 @@ public final class HeadlessShell {
     public var toplevelsAreFullscreen = false
     /// Mapped toplevels, oldest first.
     public internal(set) var toplevels: [Toplevel] = []
+    /// Shown popups that grab, bottom first.
+    var popupGrabs: [Popup] = []
 
     private var globals: [OpaquePointer] = []
     /// The objects behind the globals (libwayland holds them unretained).
@@ -69,6 +78,7 @@ public final class HeadlessShell {
         }
         frameTimer = Libwayland.addTimer(display.loop, frameTick)
         seat.surfaceRoles = self
+        seat.router.addFilter(PopupGrabFilter(shell: self))
     }
 
     deinit {

@@ -78,14 +78,16 @@ final class KioskSession {
 
     /// Starts a client from PATH with its stdout line-buffered (stdbuf), against this kiosk.
     /// `debug` sets WAYLAND_DEBUG=1: libwayland-client then prints every event it receives.
-    func launch(_ name: String, _ arguments: [String] = [], debug: Bool = false,
+    func launch(_ name: String, _ arguments: [String] = [], debug: Bool = false, environment extra: [String: String] = [:],
                 sourceLocation: SourceLocation = #_sourceLocation) throws -> ClientProcess {
-        let path = try #require(KioskSession.which(name), "\(name) is not installed (scripts/setup.sh installs it)",
+        let found = name.hasPrefix("/") ? (access(name, X_OK) == 0 ? name : nil) : KioskSession.which(name)
+        let path = try #require(found, "\(name) is not installed (scripts/setup.sh installs it)",
                                 sourceLocation: sourceLocation)
         let stdbuf = try #require(KioskSession.which("stdbuf"), "stdbuf (coreutils) is missing", sourceLocation: sourceLocation)
         var environment = ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socket, "LANG": "C.UTF-8",
                            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"]
         if debug { environment["WAYLAND_DEBUG"] = "1" }
+        environment.merge(extra) { _, added in added }
         let client = try ClientProcess(stdbuf, ["-oL", path] + arguments, environment: environment, name: name)
         clients.append(client)
         return client

@@ -54,6 +54,10 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
 
     private var waitingForWindows: (count: Int, action: () -> Void)?
 
+    func shell(_ shell: HeadlessShell, mappedPopup popup: Surface, frame: SurfaceRect, of toplevel: Toplevel) {
+        log("popup of \(name(of: toplevel.surface)) at \(Int(frame.minX)),\(Int(frame.minY)) size \(Int(frame.size.width))x\(Int(frame.size.height))")
+    }
+
     func shell(_ shell: HeadlessShell, unmapped toplevel: Toplevel) {
         log("unmapped \(name(of: toplevel.surface))")
         names[ObjectIdentifier(toplevel.surface)] = nil
@@ -71,7 +75,8 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
     }
 
     private func focus(_ surface: Surface) {
-        guard router.firstResponder !== surface else { return }
+        // A popup of the window (a menu that grabbed the keyboard) keeps focus.
+        if let current = router.firstResponder, current === surface || current.isDescendant(of: surface) { return }
         if router.becomeFirstResponder(surface) { log("focus \(name(of: surface))") }
     }
 
@@ -113,6 +118,13 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
         }
     }
 
+    /// The window (a child of the output's root) that is or holds `surface`.
+    private func window(containing surface: Surface) -> Surface? {
+        var node: Surface? = surface
+        while let current = node, current.parent !== output.root { node = current.parent }
+        return node
+    }
+
     /// The window (a child of the output's root) holding a layout-space point.
     private func window(at point: LayoutPoint) -> Surface? {
         var node = router.surface(at: point)
@@ -128,6 +140,8 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
     }
 
     func router(_ router: Router, firstResponderAfterRemoving removed: Surface, formerParent: Surface) -> Surface? {
+        // A popup closing gives focus back to its window.
+        if formerParent !== output.root, let window = window(containing: formerParent) { return window }
         // The newest window still shown; never the one going away (a killed client's
         // wl_surface goes before its xdg_toplevel).
         let next = shell.toplevels.last { $0.surface !== removed && !$0.surface.isDescendant(of: removed) && $0.surface.parent != nil }
