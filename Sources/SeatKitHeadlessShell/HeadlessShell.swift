@@ -20,8 +20,8 @@ extension HeadlessShellDelegate {
 }
 
 /// The globals a client needs to show a window on a compositor that draws nothing:
-/// wl_compositor (5), wl_subcompositor (1), wl_shm (libwayland's), xdg_wm_base (3), an empty
-/// wl_data_device_manager (3), zxdg_decoration_manager_v1 (1: every toplevel is decorated
+/// wl_compositor (5), wl_subcompositor (1), wl_shm (libwayland's), xdg_wm_base (3), the
+/// clipboard (wl_data_device_manager 3) and primary selection (zwp_primary_selection 1), zxdg_decoration_manager_v1 (1: every toplevel is decorated
 /// server-side, that is, by nobody), zxdg_output_manager_v1 (3) and one wl_output (4) per
 /// output. A mapped toplevel's client gets wl_surface.enter for the output it was placed on
 /// (so it renders at that output's scale) and leave when it unmaps.
@@ -64,16 +64,16 @@ public final class HeadlessShell {
         let compositor = CompositorGlobal(shell: self)
         let subcompositor = SubcompositorGlobal(shell: self)
         let wmBase = WMBaseGlobal(shell: self)
-        let dataDevices = DataDeviceManagerGlobal()
         let decorations = DecorationManagerGlobal()
         let xdgOutputs = XDGOutputManagerGlobal()
-        owners = [compositor, subcompositor, wmBase, dataDevices, decorations, xdgOutputs]
-        for (owner, interface, version) in [(compositor as GlobalOwner, wl_compositor_wire()!, Int32(5)),
-                                            (subcompositor, wl_subcompositor_wire()!, 1),
-                                            (wmBase, xdg_wm_base_wire()!, 3),
-                                            (dataDevices, wl_data_device_manager_wire()!, 3),
-                                            (decorations, zxdg_decoration_manager_v1_wire()!, 1),
-                                            (xdgOutputs, zxdg_output_manager_v1_wire()!, 3)] {
+        var offered: [(GlobalOwner, UnsafePointer<wl_interface>, Int32)] = [(compositor, wl_compositor_wire()!, 5),
+                                                                           (subcompositor, wl_subcompositor_wire()!, 1),
+                                                                           (wmBase, xdg_wm_base_wire()!, 3),
+                                                                           (decorations, zxdg_decoration_manager_v1_wire()!, 1),
+                                                                           (xdgOutputs, zxdg_output_manager_v1_wire()!, 3)]
+        offered += makeSelectionGlobals()
+        owners = offered.map { $0.0 }
+        for (owner, interface, version) in offered {
             if let g = Libwayland.createGlobal(display.display, interface, version: version, owner: owner) { globals.append(g) }
         }
         frameTimer = Libwayland.addTimer(display.loop, frameTick)

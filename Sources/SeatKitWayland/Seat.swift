@@ -152,7 +152,21 @@ public final class Seat: GlobalOwner {
     /// serial from this one on.
     var pointerEnterSerial: UInt32?
     weak var keyboardFocus: ClientSurfaceResponder? {
-        didSet { if keyboardFocus !== oldValue { updateInhibitors() } }
+        didSet {
+            guard keyboardFocus !== oldValue else { return }
+            updateInhibitors()
+            for observer in keyboardFocusObservers { observer() }
+        }
+    }
+    private var keyboardFocusObservers: [() -> Void] = []
+
+    /// The client whose surface has keyboard focus, as told to clients (wl_keyboard.enter).
+    public var keyboardFocusClient: ClientID? { keyboardFocus?.client }
+
+    /// Calls `observer` whenever keyboard focus moves to another surface or to none: a
+    /// data device offers the selection to the newly focused client.
+    public func addKeyboardFocusObserver(_ observer: @escaping () -> Void) {
+        keyboardFocusObservers.append(observer)
     }
     /// The modifier state last reported by a key event (the router's key interpreter).
     var modifierMasks = ModifierMasks()

@@ -164,3 +164,63 @@ extension EndToEndTests {
         try app.output.require({ $0.components(separatedBy: "\nclicked").count == clicksBefore + 1 }, "the app ignores clicks after the menus")
     }
 }
+
+extension Script {
+    /// Holds `modifiers` (evdev codes) while `key` is pressed and released.
+    static func combo(_ modifiers: [Int], _ key: Int) -> [String] {
+        modifiers.map { #"{"type": "key", "device": 1, "key": \#($0), "state": "pressed"}"# } + type([key])
+            + modifiers.reversed().map { #"{"type": "key", "device": 1, "key": \#($0), "state": "released"}"# }
+    }
+}
+
+extension EndToEndTests {
+    /// Copy in GTK4 (Ctrl+A selects, which sets the primary selection; Ctrl+C the
+    /// clipboard), paste in foot (Ctrl+Shift+V, then Shift+Insert for the primary): the text
+    /// goes from one client to the other through the kiosk's data devices, twice.
+    @Test func textCopiedInGTKIsPastedInFootFromTheClipboardAndThePrimarySelection() throws {
+        let session = try KioskSession()
+        try session.addDevices()
+        let (app, widgets) = try GTKApp.launch(in: session)
+        let gtkWindow = try session.waitForWindow("seatkit-gtk")
+        let result = session.runtimeDirectory + "/pasted"
+        // Raw mode: pasted bytes reach the shell as they come, with no Enter (pastes are
+        // asynchronous; a key typed after one could overtake it).
+        let foot = try session.launch("foot", ["--", "sh", "-c", "stty -icanon -echo; exec cat > \(result)"],
+                                      debug: true)
+        let footWindow = try session.waitForWindow("foot")
+        #expect(footWindow.x >= gtkWindow.x + gtkWindow.width)
+
+        let entry = try #require(widgets["entry"])
+        session.send([Script.move(entry.centerX, entry.centerY)] + Script.click() + Script.type([35, 18, 38, 38, 24]))  // hello
+        try app.output.require("text:hello")
+        session.send(Script.combo([29], 30) + Script.combo([29], 46))  // Ctrl+A, Ctrl+C
+        // GTK sets both selections (in its own time) before focus moves on.
+        try app.output.require({ $0.contains(" -> wl_data_device@") && $0.contains(".set_selection(wl_data_source@") },
+                               "GTK never set the clipboard")
+        try app.output.require({ $0.contains(" -> zwp_primary_selection_device_v1@") && $0.contains(".set_selection(zwp_primary_selection_source_v1@") },
+                               "GTK never set the primary selection")
+        // Focus foot by a click, paste the clipboard, then the primary selection.
+        session.send([Script.move(footWindow.x + 50, footWindow.y + 50)] + Script.click()
+            + Script.combo([29, 42], 47))
+        try foot.output.require({ $0.contains("wl_data_offer@") && $0.contains(".receive(") }, "foot never asked for the clipboard")
+        #expect(Self.waitForFile(result, bytes: 5, session: session) == "hello", "the clipboard paste")
+        session.send(Script.combo([42], 110))
+        try foot.output.require({ $0.contains("zwp_primary_selection_offer_v1@") && $0.contains(".receive(") }, "foot never asked for the primary selection")
+        let text = Self.waitForFile(result, bytes: 10, session: session)
+        #expect(text == "hellohello", "foot's shell got \(text.debugDescription)")
+    }
+}
+
+extension EndToEndTests {
+    /// The file's text once it has `bytes` bytes, or what it has when the wait times out.
+    static func waitForFile(_ path: String, bytes: Int, session: KioskSession) -> String {
+        let deadline = ContinuousClock.now + KioskSession.timeout
+        var text = ""
+        while ContinuousClock.now < deadline {
+            text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            if text.utf8.count >= bytes { break }
+            _ = session.log.wait(timeout: .milliseconds(50)) { _ in false }
+        }
+        return text
+    }
+}

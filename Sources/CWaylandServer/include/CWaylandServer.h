@@ -19,6 +19,7 @@
 #include "xdg-decoration-unstable-v1-protocol.h"
 #include "virtual-keyboard-unstable-v1-protocol.h"
 #include "xdg-output-unstable-v1-protocol.h"
+#include "primary-selection-unstable-v1-protocol.h"
 
 
 // In C, `struct wl_seat_interface` (the request handlers) and `wl_seat_interface` (the
@@ -66,6 +67,11 @@ SEATKIT_REQUESTS(zwp_virtual_keyboard_manager_v1) SEATKIT_WIRE(zwp_virtual_keybo
 SEATKIT_REQUESTS(zwp_virtual_keyboard_v1) SEATKIT_WIRE(zwp_virtual_keyboard_v1)
 SEATKIT_REQUESTS(zxdg_output_manager_v1) SEATKIT_WIRE(zxdg_output_manager_v1)
 SEATKIT_REQUESTS(zxdg_output_v1) SEATKIT_WIRE(zxdg_output_v1)
+SEATKIT_REQUESTS(wl_data_offer) SEATKIT_WIRE(wl_data_offer)
+SEATKIT_REQUESTS(zwp_primary_selection_device_manager_v1) SEATKIT_WIRE(zwp_primary_selection_device_manager_v1)
+SEATKIT_REQUESTS(zwp_primary_selection_device_v1) SEATKIT_WIRE(zwp_primary_selection_device_v1)
+SEATKIT_REQUESTS(zwp_primary_selection_offer_v1) SEATKIT_WIRE(zwp_primary_selection_offer_v1)
+SEATKIT_REQUESTS(zwp_primary_selection_source_v1) SEATKIT_WIRE(zwp_primary_selection_source_v1)
 
 /// wl_resource_post_error is variadic (printf-style); this posts a plain message.
 void seatkit_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message);
