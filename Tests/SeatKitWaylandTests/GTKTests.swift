@@ -224,3 +224,17 @@ extension EndToEndTests {
         return text
     }
 }
+
+extension EndToEndTests {
+    /// wtype (zwp_virtual_keyboard_v1, its own keymap) types into a focused GTK4 entry.
+    @Test func wtypeTypesIntoAGTKEntry() throws {
+        let session = try KioskSession(windowOptions: [])
+        try session.addDevices()
+        let (app, widgets) = try GTKApp.launch(in: session)
+        let entry = try #require(widgets["entry"])
+        session.send([Script.move(entry.centerX, entry.centerY)] + Script.click())
+        try app.output.require({ $0.contains("wl_keyboard@") && $0.contains(".enter(") }, "GTK never got keyboard focus")
+        _ = try session.launch("wtype", ["ça va"])
+        try app.output.require("text:ça va")
+    }
+}
