@@ -155,6 +155,7 @@ public final class Seat: GlobalOwner {
         didSet {
             guard keyboardFocus !== oldValue else { return }
             updateInhibitors()
+            updateTextInputFocus()
             for observer in keyboardFocusObservers { observer() }
         }
     }
@@ -188,6 +189,8 @@ public final class Seat: GlobalOwner {
             (.pointerConstraints, zwp_pointer_constraints_v1_wire()!, 1, pointerConstraintsRequests),
             (.keyboardShortcutsInhibit, zwp_keyboard_shortcuts_inhibit_manager_v1_wire()!, 1, shortcutsInhibitManagerRequests),
             (.virtualKeyboard, zwp_virtual_keyboard_manager_v1_wire()!, 1, virtualKeyboardManagerRequests),
+            (.textInput, zwp_text_input_manager_v3_wire()!, 1, textInputManagerRequests),
+            (.inputMethod, zwp_input_method_manager_v2_wire()!, 1, inputMethodManagerRequests),
         ]
         if extensions.contains(.pointerConstraints) { router.addFilter(PointerConstraintFilter(seat: self)) }
         for (option, interface, version, requests) in offered where extensions.contains(option) {
@@ -208,6 +211,16 @@ public final class Seat: GlobalOwner {
     var inhibitors: [ShortcutsInhibitor] = []
     /// Pointer locks and confinements of every client (PointerConstraints.swift).
     var constraints: [PointerConstraint] = []
+    /// Every client's text inputs, and the seat's input method (TextInput.swift).
+    var textInputs: [TextInput] = []
+    var inputMethod: InputMethod?
+
+    /// An input method's keyboard grab gets the keymap clients have (keys are not forwarded).
+    func sendKeymapToGrab(_ grab: OpaquePointer) {
+        guard let file = sentKeymapFile else { return }
+        Libwayland.post(grab, ZWP_INPUT_METHOD_KEYBOARD_GRAB_V2_KEYMAP, .uint(WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue),
+                        .fd(file.fileDescriptor), .uint(UInt32(file.size)))
+    }
 
     // MARK: Input
 

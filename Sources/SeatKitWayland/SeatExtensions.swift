@@ -20,8 +20,17 @@ public struct SeatExtensions: OptionSet, Sendable {
     /// client that binds it can type into any other, so a compositor offers it knowingly.
     public static let virtualKeyboard = SeatExtensions(rawValue: 1 << 4)
 
-    /// Every extension but ``virtualKeyboard``.
-    public static let all: SeatExtensions = [.relativePointer, .pointerGestures, .pointerConstraints, .keyboardShortcutsInhibit]
+    /// zwp_text_input_manager_v3 (1): text fields tell the seat they take text; focus follows
+    /// keyboard focus.
+    public static let textInput = SeatExtensions(rawValue: 1 << 5)
+    /// zwp_input_method_manager_v2 (1): one client (an on-screen keyboard, a composer)
+    /// writes into the focused text field. Not in ``all``, for the reason of
+    /// ``virtualKeyboard``.
+    public static let inputMethod = SeatExtensions(rawValue: 1 << 6)
+
+    /// Every extension but ``virtualKeyboard`` and ``inputMethod``.
+    public static let all: SeatExtensions = [.relativePointer, .pointerGestures, .pointerConstraints, .keyboardShortcutsInhibit,
+                                             .textInput]
 }
 
 /// A global whose every bound resource is served by one request table, with the seat's

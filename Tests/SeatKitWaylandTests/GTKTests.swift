@@ -238,3 +238,39 @@ extension EndToEndTests {
         try app.output.require("text:ça va")
     }
 }
+
+extension EndToEndTests {
+    /// An input-method client (zwp_input_method_v2, written by hand) is activated when a
+    /// GTK4 entry takes focus (zwp_text_input_v3) and its committed string lands in it.
+    @Test func anInputMethodsCommitReachesTheFocusedGTKEntry() throws {
+        let session = try KioskSession(windowOptions: [])
+        try session.addDevices()
+        let (app, widgets) = try GTKApp.launch(in: session)
+        let entry = try #require(widgets["entry"])
+        session.send([Script.move(entry.centerX, entry.centerY)] + Script.click())
+        try app.output.require({ $0.contains(" -> zwp_text_input_v3@") && $0.contains(".enable()") }, "GTK never enabled text input")
+
+        let wire = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
+        try wire.roundTripRegistry()
+        let seat = try wire.bind("wl_seat", version: 8)
+        let manager = try wire.bind("zwp_input_method_manager_v2", version: 1)
+        let method = wire.newID()
+        wire.send(manager, 0, [seat, method])  // get_input_method
+        var dones: UInt32 = 0
+        var activated = false
+        _ = try #require(wire.read(until: { message in
+            guard message.object == method else { return false }
+            if message.opcode == 0 { activated = true }
+            if message.opcode == 5 { dones += 1 }
+            return activated && message.opcode == 5
+        }), "the input method was never activated")
+        wire.send(method, 0, ["ça marche"])  // commit_string
+        wire.send(method, 3, [dones])  // commit
+        try app.output.require("text:ça marche")
+
+        // A second input method on the seat is unavailable from the start.
+        let other = wire.newID()
+        wire.send(manager, 0, [seat, other])
+        #expect(wire.read(until: { $0.object == other && $0.opcode == 6 }) != nil, "no unavailable for a second input method")
+    }
+}

@@ -108,9 +108,11 @@ do {
     keyboard.attach(to: router)
 
     // 5. The seat clients bind.
-    //    Virtual keyboards (wtype, on-screen keyboards) may type into the focused window;
+    //    Virtual keyboards (wtype, on-screen keyboards) and input methods may type into the
+    //    focused window;
     //    the keymaps they upload are checked against KeymapLimits before xkbcommon sees them.
-    let seat = Seat(display: display, router: router, keymap: keyboard, extensions: SeatExtensions.all.union(.virtualKeyboard))
+    let seat = Seat(display: display, router: router, keymap: keyboard,
+                    extensions: SeatExtensions.all.union([.virtualKeyboard, .inputMethod]))
     seat.virtualKeymapRejected = { pid, error in log("virtual keyboard of pid \(pid) refused: \(error)") }
     keyboard.keymapDidChange = { [unowned seat] _ in seat.keymapDidChange() }
     // A real compositor would draw this surface at the pointer; the kiosk only reports it.

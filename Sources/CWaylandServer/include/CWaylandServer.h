@@ -20,6 +20,8 @@
 #include "virtual-keyboard-unstable-v1-protocol.h"
 #include "xdg-output-unstable-v1-protocol.h"
 #include "primary-selection-unstable-v1-protocol.h"
+#include "text-input-unstable-v3-protocol.h"
+#include "input-method-unstable-v2-protocol.h"
 
 
 // In C, `struct wl_seat_interface` (the request handlers) and `wl_seat_interface` (the
@@ -72,6 +74,12 @@ SEATKIT_REQUESTS(zwp_primary_selection_device_manager_v1) SEATKIT_WIRE(zwp_prima
 SEATKIT_REQUESTS(zwp_primary_selection_device_v1) SEATKIT_WIRE(zwp_primary_selection_device_v1)
 SEATKIT_REQUESTS(zwp_primary_selection_offer_v1) SEATKIT_WIRE(zwp_primary_selection_offer_v1)
 SEATKIT_REQUESTS(zwp_primary_selection_source_v1) SEATKIT_WIRE(zwp_primary_selection_source_v1)
+SEATKIT_REQUESTS(zwp_text_input_manager_v3) SEATKIT_WIRE(zwp_text_input_manager_v3)
+SEATKIT_REQUESTS(zwp_text_input_v3) SEATKIT_WIRE(zwp_text_input_v3)
+SEATKIT_REQUESTS(zwp_input_method_manager_v2) SEATKIT_WIRE(zwp_input_method_manager_v2)
+SEATKIT_REQUESTS(zwp_input_method_v2) SEATKIT_WIRE(zwp_input_method_v2)
+SEATKIT_REQUESTS(zwp_input_popup_surface_v2) SEATKIT_WIRE(zwp_input_popup_surface_v2)
+SEATKIT_REQUESTS(zwp_input_method_keyboard_grab_v2) SEATKIT_WIRE(zwp_input_method_keyboard_grab_v2)
 
 /// wl_resource_post_error is variadic (printf-style); this posts a plain message.
 void seatkit_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message);
