@@ -13,10 +13,13 @@ public protocol HeadlessShellDelegate: AnyObject {
     /// A popup (menu, dropdown list) was placed and shown above `toplevel`'s window;
     /// `frame` is in the surface space of the popup's parent. Optional.
     func shell(_ shell: HeadlessShell, mappedPopup popup: Surface, frame: SurfaceRect, of toplevel: Toplevel)
+    /// A popup was taken off screen (dismissed, unmapped or destroyed). Optional.
+    func shell(_ shell: HeadlessShell, unmappedPopup popup: Surface)
 }
 
 extension HeadlessShellDelegate {
     public func shell(_ shell: HeadlessShell, mappedPopup popup: Surface, frame: SurfaceRect, of toplevel: Toplevel) {}
+    public func shell(_ shell: HeadlessShell, unmappedPopup popup: Surface) {}
 }
 
 /// The globals a client needs to show a window on a compositor that draws nothing:

@@ -228,6 +228,7 @@ final class Popup: ResourceObject {
         mapped = false
         shell.endGrab(self)
         xdgSurface?.surface?.leaveTree()
+        if let node { shell.delegate?.shell(shell, unmappedPopup: node) }
     }
 
     /// popup_done: the client is to destroy it; it is taken off screen now.

@@ -142,6 +142,8 @@ extension EndToEndTests {
         let mark = app.output.mark
         session.send(Script.tap(list.x + list.width / 2, list.y + list.height / 2))
         try app.output.require("selected:", after: mark)
+        // The list closes itself; a click while it still grabbed would only dismiss it.
+        try session.log.require("popup closed")
 
         // The menu, by click; a click outside (on the button) dismisses it and clicks nothing.
         session.send([Script.move(menu.centerX, menu.centerY)] + Script.click())

@@ -58,6 +58,10 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
         log("popup of \(name(of: toplevel.surface)) at \(Int(frame.minX)),\(Int(frame.minY)) size \(Int(frame.size.width))x\(Int(frame.size.height))")
     }
 
+    func shell(_ shell: HeadlessShell, unmappedPopup popup: Surface) {
+        log("popup closed")
+    }
+
     func shell(_ shell: HeadlessShell, unmapped toplevel: Toplevel) {
         log("unmapped \(name(of: toplevel.surface))")
         names[ObjectIdentifier(toplevel.surface)] = nil
