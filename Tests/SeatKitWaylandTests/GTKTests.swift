@@ -276,3 +276,19 @@ extension EndToEndTests {
         #expect(wire.read(until: { $0.object == other && $0.opcode == 6 }) != nil, "no unavailable for a second input method")
     }
 }
+
+extension EndToEndTests {
+    /// On a scale-2 output GTK4 renders at scale 2 too, and a click lands on its widgets in
+    /// logical coordinates.
+    @Test func gtkOnAScale2OutputRendersAtScale2() throws {
+        let session = try KioskSession(inputOptions: ["--script", "-", "--scale", "2"], windowOptions: [])
+        try session.addDevices()
+        let (app, widgets) = try GTKApp.launch(in: session)
+        try app.output.require({ $0.contains(" -> wl_surface@") && $0.contains(".set_buffer_scale(2)") }, "GTK never used scale 2")
+        let window = try session.waitForWindow("seatkit-gtk")
+        #expect(window.width == 960 && window.height == 540, "\(window)")
+        let button = try #require(widgets["button"])
+        session.send([Script.move(button.centerX, button.centerY)] + Script.click())
+        try app.output.require("\nclicked")
+    }
+}
