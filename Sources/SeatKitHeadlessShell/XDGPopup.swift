@@ -173,8 +173,10 @@ final class Popup: ResourceObject {
     private func configure() {
         guard let resource, let xdgSurface else { return }
         placement = positioner.place(within: outputBoundsRelativeToParent())
-        Libwayland.post(resource, XDG_POPUP_CONFIGURE, .int(Int32(placement.minX)), .int(Int32(placement.minY)),
-                        .int(Int32(placement.size.width)), .int(Int32(placement.size.height)))
+        // Client-chosen rectangles and offsets can add up beyond 32 bits: clamped, not trapped.
+        func wire(_ value: Double) -> Int32 { Int32(clamping: Int(value)) }
+        Libwayland.post(resource, XDG_POPUP_CONFIGURE, .int(wire(placement.minX)), .int(wire(placement.minY)),
+                        .int(wire(placement.size.width)), .int(wire(placement.size.height)))
         if let token = pendingRepositionToken, Libwayland.version(of: resource) >= XDG_POPUP_REPOSITIONED_SINCE_VERSION {
             Libwayland.post(resource, XDG_POPUP_REPOSITIONED, .uint(token))
         }

@@ -131,3 +131,36 @@ extension EndToEndTests {
         #expect(lines.contains { $0.contains(" -> wl_surface@") && $0.hasSuffix(".set_buffer_scale(2)") })
     }
 }
+
+extension EndToEndTests {
+    /// A positioner whose rectangle and offset add up beyond 32 bits is placed (clamped), not
+    /// a crash; the kiosk serves on.
+    @Test func aPopupWithAnExtremePositionerIsConfiguredNotACrash() throws {
+        let session = try KioskSession()
+        try session.addDevices()
+        let wire = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
+        try wire.roundTripRegistry()
+        let window = try wire.mapToplevel(appID: "wire")
+        _ = try session.waitForWindow("wire")
+        let compositor = try wire.bind("wl_compositor", version: 4)
+        let wmBase = try wire.bind("xdg_wm_base", version: 3)
+        let positioner = wire.newID()
+        wire.send(wmBase, 1, [positioner])  // create_positioner
+        wire.send(positioner, 1, [UInt32(2_147_483_647), UInt32(2_147_483_647)])  // set_size
+        wire.send(positioner, 2, [UInt32(2_147_483_000), UInt32(2_147_483_000), UInt32(2_147_483_647), UInt32(2_147_483_647)])  // anchor rect
+        wire.send(positioner, 3, [UInt32(8)])  // anchor bottom_right
+        wire.send(positioner, 4, [UInt32(8)])  // gravity bottom_right
+        wire.send(positioner, 5, [UInt32(0)])  // no constraint adjustment: the sum stands
+        wire.send(positioner, 6, [UInt32(2_147_483_647), UInt32(bitPattern: -2_147_483_648)])  // offset
+        let surface = wire.newID()
+        wire.send(compositor, 0, [surface])
+        let xdgSurface = wire.newID()
+        wire.send(wmBase, 2, [xdgSurface, surface])  // get_xdg_surface
+        let popup = wire.newID()
+        wire.send(xdgSurface, 2, [popup, window.xdgSurface, positioner])  // get_popup
+        wire.send(surface, 6, [])  // commit
+        #expect(wire.read(until: { $0.object == popup && $0.opcode == 0 }) != nil, "no xdg_popup.configure")
+        #expect(wire.sync())
+        #expect(session.kioskIsRunning)
+    }
+}
