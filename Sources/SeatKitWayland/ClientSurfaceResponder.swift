@@ -10,6 +10,9 @@ import SeatKit
 /// it to take input first). Focus changes always send leave to the old surface before enter
 /// to the new one, because the router tells the old responder first.
 ///
+/// A client that bound no wl_touch (foot) gets its first finger as its pointer: enter and
+/// motion to the finger, a left click, leave after (``TouchPointerEmulation``).
+///
 /// When the wl_surface is destroyed, call ``surfaceDestroyed()`` before removing the
 /// surface from the tree: nothing is sent about a destroyed surface.
 public final class ClientSurfaceResponder: Responder {

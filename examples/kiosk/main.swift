@@ -107,10 +107,9 @@ do {
     let keyboard = Keyboard(keymap: keymap)
     keyboard.attach(to: router)
 
-    // 5. The seat clients bind.
-    //    Virtual keyboards (wtype, on-screen keyboards) and input methods may type into the
-    //    focused window;
-    //    the keymaps they upload are checked against KeymapLimits before xkbcommon sees them.
+    // 5. The seat clients bind. Virtual keyboards (wtype, on-screen keyboards) and input
+    //    methods may type into the focused window; the keymaps they upload are checked
+    //    against KeymapLimits before xkbcommon sees them.
     let seat = Seat(display: display, router: router, keymap: keyboard,
                     extensions: SeatExtensions.all.union([.virtualKeyboard, .inputMethod]))
     seat.virtualKeymapRejected = { pid, error in log("virtual keyboard of pid \(pid) refused: \(error)") }
