@@ -79,7 +79,8 @@ let package = Package(
             path: "examples/kiosk"
         ),
         // End-to-end tests: the kiosk (built as a product) with real Debian clients.
-        .testTarget(name: "SeatKitWaylandTests", dependencies: ["SeatKit", "SeatKitReplay", "SeatKitWayland", "CWaylandServer"]),
+        .testTarget(name: "SeatKitWaylandTests",
+                    dependencies: ["SeatKit", "SeatKitReplay", "SeatKitWayland", "SeatKitHeadlessShell", "CWaylandServer"]),
     ],
     swiftLanguageModes: [.v6]
 )
