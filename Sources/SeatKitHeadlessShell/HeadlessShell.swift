@@ -393,6 +393,7 @@ final class Subsurface: ResourceObject {
         self.surface = surface
         self.parent = parent
         parent.node.addChild(surface.node)
+        parent.shell.updateOutput(of: surface)
     }
 
     func setPosition(_ x: Int32, _ y: Int32) {
@@ -531,6 +532,15 @@ extension HeadlessShell {
     func updateOutput(of surface: ShellSurface) {
         guard let resource = surface.resource else { return }
         let now = surface.node.parent == nil ? nil : outputs.first { $0.output === surface.node.output }
+        // Subsurfaces and popups in its subtree are on the same output.
+        defer {
+            for child in surface.node.children {
+                if let responder = child.responder as? ClientSurfaceResponder, let r = responder.surfaceResource,
+                   let shellSurface = ShellSurface.of(r) {
+                    updateOutput(of: shellSurface)
+                }
+            }
+        }
         guard now !== surface.enteredOutput else { return }
         let client = Libwayland.client(of: resource)
         if let old = surface.enteredOutput {

@@ -218,6 +218,7 @@ final class Popup: ResourceObject {
         mapped = true
         applyPosition()
         parentNode.addChild(node)
+        if let surface = xdgSurface?.surface { shell.updateOutput(of: surface) }
         shell.seat.router.refreshPointerFocus()
         if wantsGrab { shell.beginGrab(self) }
         if let toplevel = shell.toplevels.first(where: { node.isDescendant(of: $0.surface) }) {
@@ -230,6 +231,7 @@ final class Popup: ResourceObject {
         mapped = false
         shell.endGrab(self)
         xdgSurface?.surface?.leaveTree()
+        if let surface = xdgSurface?.surface { shell.updateOutput(of: surface) }
         if let node { shell.delegate?.shell(shell, unmappedPopup: node) }
     }
 

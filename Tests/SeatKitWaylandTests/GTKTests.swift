@@ -290,5 +290,10 @@ extension EndToEndTests {
         let button = try #require(widgets["button"])
         session.send([Script.move(button.centerX, button.centerY)] + Script.click())
         try app.output.require("\nclicked")
+        // Its dropdown list, a popup, is told its output too.
+        let dropdown = try #require(widgets["dropdown"])
+        session.send([Script.move(dropdown.centerX, dropdown.centerY)] + Script.click())
+        _ = try GTKApp.waitForPopup(session, nth: 1)
+        try app.output.require({ $0.components(separatedBy: ".enter(wl_output@").count >= 3 }, "the popup's surface got no wl_surface.enter")
     }
 }
