@@ -409,20 +409,27 @@ final class Subsurface: ResourceObject {
         node.frame.origin = SurfacePoint(x: Double(x), y: Double(y))
     }
 
-    /// Restacks just above (or below) `sibling`, which may be the parent itself.
+    /// Restacks just above (or below) `sibling`, which may be the parent itself: placed
+    /// below its parent, the subsurface is below the parent's own content for input too
+    /// (`Surface.isBelowParent`). A move, not a removal: its touches and focus stay.
     func place(relativeTo sibling: OpaquePointer?, above: Bool, resource: OpaquePointer) {
         guard let parent, let node = surface?.node, let other = Libwayland.object(sibling, as: ShellSurface.self) else { return }
+        // The parent's children without this one, back to front: those below the parent
+        // first, then those above it.
+        let others = parent.node.children.filter { $0 !== node }
         if other === parent {
-            parent.node.insertChild(node, at: above ? 0 : 0)
+            node.isBelowParent = !above
+            // Just above the parent is the bottom of the children above it; just below, the
+            // top of those below it: the same index.
+            parent.node.insertChild(node, at: others.filter(\.isBelowParent).count)
             return
         }
-        guard other.subsurface?.parent === parent, let index = parent.node.children.firstIndex(where: { $0 === other.node }) else {
+        guard other.subsurface?.parent === parent, let index = others.firstIndex(where: { $0 === other.node }) else {
             Libwayland.postError(resource, code: WL_SUBSURFACE_ERROR_BAD_SURFACE.rawValue, "not a sibling or the parent")
             return
         }
-        node.removeFromParent()
-        let target = parent.node.children.firstIndex(where: { $0 === other.node }) ?? index
-        parent.node.insertChild(node, at: above ? target + 1 : target)
+        node.isBelowParent = other.node.isBelowParent
+        parent.node.insertChild(node, at: above ? index + 1 : index)
     }
 
     func surfaceDestroyed() { surface = nil }
