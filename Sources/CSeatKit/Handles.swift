@@ -1,0 +1,131 @@
+/// What a handle names. Part of the handle's bits, so that a surface handle passed where a
+/// router is expected is refused, not reinterpreted.
+enum HandleKind: UInt8, CustomStringConvertible {
+    case router = 1, output, surface, keymap, recognizer, filter, spy
+
+    var description: String {
+        switch self {
+        case .router: "router"
+        case .output: "output"
+        case .surface: "surface"
+        case .keymap: "keymap"
+        case .recognizer: "recognizer"
+        case .filter: "filter"
+        case .spy: "spy"
+        }
+    }
+}
+
+/// An object behind a C handle.
+class HandleObject {
+    /// Set once the object is in the table.
+    var handle: OpaquePointer!
+}
+
+/// The C API's handles: never pointers to objects, but (generation, slot, kind) packed into
+/// a pointer-sized value. A destroyed handle's slot gets a new generation, so the old value
+/// never matches again (until 2^32 reuses of that slot), and nothing is ever dereferenced
+/// before the table says the handle is live.
+///
+/// Bits: generation << 32 | slot << 8 | kind. Slot numbers have 24 bits; kind is never 0, so
+/// no handle is NULL.
+enum Handles {
+    private struct Slot {
+        var generation: UInt32
+        var kind: UInt8
+        var object: HandleObject?
+    }
+
+    nonisolated(unsafe) private static var slots: [Slot] = []
+    nonisolated(unsafe) private static var freeSlots: [UInt32] = []
+    static let slotLimit: UInt32 = 1 << 24
+
+    /// Gives `object` a handle. Nil when 16 million handles are live at once.
+    static func insert(_ object: HandleObject, kind: HandleKind) -> OpaquePointer? {
+        let index: UInt32
+        if let reused = freeSlots.popLast() {
+            index = reused
+        } else {
+            guard UInt32(slots.count) < slotLimit else { return nil }
+            index = UInt32(slots.count)
+            slots.append(Slot(generation: 1, kind: 0, object: nil))
+        }
+        slots[Int(index)].kind = kind.rawValue
+        slots[Int(index)].object = object
+        let bits = UInt(slots[Int(index)].generation) << 32 | UInt(index) << 8 | UInt(kind.rawValue)
+        let handle = OpaquePointer(bitPattern: bits)!
+        object.handle = handle
+        return handle
+    }
+
+    /// The live object behind `handle`, if it is one of `kind`.
+    @inline(__always)
+    static func object(_ handle: OpaquePointer?, _ kind: HandleKind) -> HandleObject? {
+        let bits = UInt(bitPattern: handle)
+        let index = Int((bits >> 8) & 0xFF_FFFF)
+        guard UInt8(truncatingIfNeeded: bits) == kind.rawValue, index < slots.count else { return nil }
+        let slot = slots[index]
+        guard slot.generation == UInt32(truncatingIfNeeded: bits >> 32), slot.kind == kind.rawValue else { return nil }
+        return slot.object
+    }
+
+    /// Ends a handle. The object is released at the end of the outermost API call under way
+    /// (see ``APICall``), so that a router walking through it meanwhile keeps it alive.
+    static func remove(_ handle: OpaquePointer) {
+        let bits = UInt(bitPattern: handle)
+        let index = Int((bits >> 8) & 0xFF_FFFF)
+        guard index < slots.count, slots[index].generation == UInt32(truncatingIfNeeded: bits >> 32) else { return }
+        if let object = slots[index].object { APICall.keepUntilReturn(object) }
+        slots[index].object = nil
+        slots[index].kind = 0
+        slots[index].generation &+= 1
+        if slots[index].generation == 0 { slots[index].generation = 1 }
+        freeSlots.append(UInt32(index))
+    }
+
+    /// Live handles, for tests.
+    static var liveCount: Int { slots.count - freeSlots.count }
+
+    private static func article(_ kind: HandleKind) -> String { kind == .output ? "an" : "a" }
+
+    /// Describes a refused handle for the log.
+    static func describeRefused(_ handle: OpaquePointer?, expected kind: HandleKind) -> String {
+        guard let handle else { return "NULL \(kind)" }
+        let bits = UInt(bitPattern: handle)
+        let actual = HandleKind(rawValue: UInt8(truncatingIfNeeded: bits))
+        if let actual, actual != kind { return "\(article(actual)) \(actual) handle where \(article(kind)) \(kind) is expected" }
+        return "\(kind) handle 0x\(String(bits, radix: 16)) is not live (destroyed, or never made by SeatKit)"
+    }
+}
+
+/// Calls from C that reach the router, counted: objects whose handles end meanwhile stay
+/// alive until the outermost call returns, because the router may be walking through them
+/// (a responder destroying its own surface from inside a callback).
+enum APICall {
+    nonisolated(unsafe) private static var depth = 0
+    nonisolated(unsafe) private static var kept: [HandleObject] = []
+
+    @inline(__always)
+    static func run<Result>(_ body: () -> Result) -> Result {
+        depth += 1
+        let result = body()
+        depth -= 1
+        if depth == 0, !kept.isEmpty { releaseKept() }
+        return result
+    }
+
+    static func keepUntilReturn(_ object: HandleObject) {
+        kept.append(object)
+        if depth == 0 { releaseKept() }
+    }
+
+    @inline(never)
+    private static func releaseKept() {
+        // Releasing may run deinits that end other handles: take the list first.
+        while !kept.isEmpty {
+            let batch = kept
+            kept.removeAll()
+            _ = batch
+        }
+    }
+}
