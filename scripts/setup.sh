@@ -13,6 +13,7 @@ packages=(
   libwayland-dev wayland-protocols        # SeatKitWayland, wayland-scanner
   wev weston                              # real clients for end-to-end tests
   libwlroots-dev                          # the peer in the hit-testing benchmark
+  meson ninja-build                       # CSeatKitTests: a meson project links the installed C API
 )
 
 missing=()
