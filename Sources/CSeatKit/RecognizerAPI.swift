@@ -302,6 +302,41 @@ public func seatkit_recognizer_set_delays_touches_ended(_ handle: OpaquePointer?
     live(handle, .recognizer, as: CRecognizer.self, #function)?.recognizer.delaysTouchesEnded = on
 }
 
+@_cdecl("seatkit_recognizer_set_minimum_distance")
+public func seatkit_recognizer_set_minimum_distance(_ handle: OpaquePointer?, _ mm: Double) -> Bool {
+    guard let c = live(handle, .recognizer, as: CRecognizer.self, #function) else { return false }
+    guard mm >= 0, mm.isFinite else {
+        misuse(#function, "distance \(mm) mm is negative or not finite; refused")
+        return false
+    }
+    switch c.recognizer {
+    case let pan as PanGestureRecognizer: pan.minimumDistance = mm
+    case let swipe as SwipeGestureRecognizer: swipe.minimumDistance = mm
+    case let edge as ScreenEdgePanGestureRecognizer: edge.minimumDistance = mm
+    default:
+        misuse(#function, "\(c.recognizer.name) has no minimum distance (pan, swipe and screen-edge pan do); refused")
+        return false
+    }
+    return true
+}
+
+@_cdecl("seatkit_recognizer_set_allowable_movement")
+public func seatkit_recognizer_set_allowable_movement(_ handle: OpaquePointer?, _ mm: Double) -> Bool {
+    guard let c = live(handle, .recognizer, as: CRecognizer.self, #function) else { return false }
+    guard mm >= 0, mm.isFinite else {
+        misuse(#function, "movement \(mm) mm is negative or not finite; refused")
+        return false
+    }
+    switch c.recognizer {
+    case let tap as TapGestureRecognizer: tap.allowableMovement = mm
+    case let press as LongPressGestureRecognizer: press.allowableMovement = mm
+    default:
+        misuse(#function, "\(c.recognizer.name) has no allowable movement (tap and long press do); refused")
+        return false
+    }
+    return true
+}
+
 @_cdecl("seatkit_recognizer_get_state")
 public func seatkit_recognizer_get_state(_ handle: OpaquePointer?) -> seatkit_recognizer_state {
     guard let c = live(handle, .recognizer, as: CRecognizer.self, #function) else { return SEATKIT_RECOGNIZER_POSSIBLE }

@@ -112,8 +112,10 @@ nonisolated(unsafe) private var countingResponder: seatkit_responder_interface =
         var destroyed = false
         let listener = DestroyListener { destroyed = true }
         listener.add(to: seatkit_surface_get_destroy_signal(surface))
-        seatkit_router_notify_touch_down(router, 1000, 1, 0, 10, 10)
-        seatkit_router_notify_touch_frame(router, 1000, 1)
+        withExtendedLifetime(listener) {
+            seatkit_router_notify_touch_down(router, 1000, 1, 0, 10, 10)
+            seatkit_router_notify_touch_frame(router, 1000, 1)
+        }
         #expect(c.began == 1)
         #expect(destroyed)
         // Later events of the touch reach nobody; the router is still fine.
@@ -140,7 +142,7 @@ nonisolated(unsafe) private var countingResponder: seatkit_responder_interface =
         listeners[1].add(to: seatkit_surface_get_destroy_signal(surface))
         listeners[2].add(to: seatkit_output_get_destroy_signal(output))
         listeners[3].add(to: seatkit_router_get_destroy_signal(router))
-        seatkit_router_destroy(router)
+        withExtendedLifetime(listeners) { seatkit_router_destroy(router) }
         #expect(order == ["recognizer", "surface", "output", "router"])
         #expect(seatkit_surface_get_id(surface) == 0)
         #expect(seatkit_recognizer_get_state(recognizer) == SEATKIT_RECOGNIZER_POSSIBLE)

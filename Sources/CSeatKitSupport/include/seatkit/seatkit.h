@@ -827,6 +827,13 @@ void seatkit_recognizer_set_cancels_touches(struct seatkit_recognizer *recognize
 void seatkit_recognizer_set_delays_touches_began(struct seatkit_recognizer *recognizer, bool on);
 void seatkit_recognizer_set_delays_touches_ended(struct seatkit_recognizer *recognizer, bool on);
 
+/* Pan, swipe and screen-edge pan: how far (millimetres of the touch device) the touches
+ * travel before the gesture begins. Other kinds, a negative or non-finite value: refused. */
+bool seatkit_recognizer_set_minimum_distance(struct seatkit_recognizer *recognizer, double mm);
+/* Tap and long press: how far (millimetres) a touch may move and still count. Other kinds,
+ * a negative or non-finite value: refused. */
+bool seatkit_recognizer_set_allowable_movement(struct seatkit_recognizer *recognizer, double mm);
+
 enum seatkit_recognizer_state seatkit_recognizer_get_state(struct seatkit_recognizer *recognizer);
 /* The centroid of its touches, layout space. */
 bool seatkit_recognizer_get_location(struct seatkit_recognizer *recognizer, double *lx,
