@@ -79,14 +79,14 @@ let package = Package(
         ),
         // The C API's public header (include/seatkit/seatkit.h, installed as is) and the C
         // shims its implementation needs (a va_list log call, the default stderr log).
-        .target(name: "CSeatKitSupport", linkerSettings: [.linkedLibrary("wayland-server")]),
-        // The C API (`seatkit_<object>_<verb>`, @_cdecl functions) over the core and
-        // SeatKitXKB, for compositors written in C. See include/seatkit/seatkit.h.
+        .target(name: "CSeatKitSupport", linkerSettings: [.linkedLibrary("wayland-server"), .linkedLibrary("dl")]),
+        // The C API (`seatkit_<object>_<verb>`, @_cdecl functions) over the core, SeatKitXKB
+        // and replayed recordings (SeatKitReplay), for compositors written in C. See include/seatkit/seatkit.h.
         // The SONAME is the installed name (scripts/install.sh), so programs linked against
         // it record "libseatkit.so", not the path they were linked with.
         .target(
             name: "CSeatKit",
-            dependencies: ["SeatKit", "SeatKitXKB", "CSeatKitSupport"],
+            dependencies: ["SeatKit", "SeatKitXKB", "SeatKitLibinput", "SeatKitReplay", "CSeatKitSupport"],
             linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=libseatkit.so"])]
         ),
         // The C API from Swift (handles, misuse, the event-loop clock, allocations) and the C

@@ -3,12 +3,14 @@
 #   PREFIX/include/seatkit/seatkit.h
 #   PREFIX/lib/libseatkit.so
 #   PREFIX/lib/pkgconfig/seatkit.pc    (pkg-config --cflags --libs seatkit; meson dependency('seatkit'))
+#   PREFIX/bin/seatkit                 (the command-line tool; seatkit_replay_create runs it as
+#                                       its libinput worker)
 #
 # Usage: scripts/install.sh --prefix DIR [--libdir DIR] [--build-dir DIR]
 #   --prefix DIR     where to install (default /usr/local)
 #   --libdir DIR     the library directory (default PREFIX/lib)
-#   --build-dir DIR  install the libCSeatKit.so already built in DIR instead of building it
-#                    (swift build -c release --product CSeatKit)
+#   --build-dir DIR  install the libCSeatKit.so (and seatkit) already built in DIR instead of
+#                    building them (swift build -c release --product CSeatKit / seatkit)
 #
 # The library needs the Swift runtime of the toolchain that built it at run time: both the
 # library (SwiftPM's RUNPATH) and the link flags of seatkit.pc carry an rpath to it, found
@@ -39,7 +41,7 @@ prefix="$(cd "$prefix" && pwd)"
 libdir="${libdir:-$prefix/lib}"
 
 if [ -z "$build_dir" ]; then
-  (cd "$root" && swift build -c release --product CSeatKit)
+  (cd "$root" && swift build -c release --product CSeatKit && swift build -c release --product seatkit)
   build_dir="$(cd "$root" && swift build -c release --show-bin-path)"
 fi
 library="$build_dir/libCSeatKit.so"
@@ -52,10 +54,15 @@ if [ -z "$swift_runtime" ] || [ ! -f "$swift_runtime/libswiftCore.so" ]; then
   swift_runtime="$(cd "$swift_runtime" && pwd)"
 fi
 
-install -d "$prefix/include/seatkit" "$libdir/pkgconfig"
+install -d "$prefix/include/seatkit" "$libdir/pkgconfig" "$prefix/bin"
 install -m 644 "$root/Sources/CSeatKitSupport/include/seatkit/seatkit.h" "$prefix/include/seatkit/seatkit.h"
 # No SONAME: a program linked with -lseatkit records libseatkit.so, the name installed here.
 install -m 755 "$library" "$libdir/libseatkit.so"
+if [ -x "$build_dir/seatkit" ]; then
+  install -m 755 "$build_dir/seatkit" "$prefix/bin/seatkit"
+else
+  echo "install.sh: $build_dir/seatkit not found: seatkit_replay_create will need its worker path" >&2
+fi
 
 cat > "$libdir/pkgconfig/seatkit.pc" <<PC
 prefix=$prefix
@@ -75,3 +82,4 @@ echo "installed SeatKit's C API in $prefix:"
 echo "  $prefix/include/seatkit/seatkit.h"
 echo "  $libdir/libseatkit.so"
 echo "  $libdir/pkgconfig/seatkit.pc (Swift runtime: $swift_runtime)"
+if [ -x "$prefix/bin/seatkit" ]; then echo "  $prefix/bin/seatkit"; fi

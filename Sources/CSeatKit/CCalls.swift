@@ -58,6 +58,21 @@ enum CCalls {
 
     static func logVerbosity() -> seatkit_log_importance { seatkit_log_get_verbosity() }
 
+    // MARK: Files and the environment
+
+    static func environment(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        return String(cString: value)
+    }
+
+    static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
+
+    /// The file this library was loaded from (libseatkit.so), through dladdr.
+    static func pathOfThisLibrary() -> String? {
+        guard let name = seatkit_support_library_path() else { return nil }
+        return String(cString: name)
+    }
+
     // MARK: Memory handed to C
 
     /// A copy of `text` on the C heap, for the caller to free().

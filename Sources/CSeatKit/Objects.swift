@@ -42,6 +42,7 @@ final class CRouter: HandleObject {
     var recognizers: [CRecognizer] = []
     var filters: [CFilter] = []
     var spies: [CSpy] = []
+    var replays: [CReplay] = []
     var keyboard: Keyboard?
     var traceLog: TraceLog?
 
@@ -100,6 +101,7 @@ final class CRouter: HandleObject {
     func destroy() {
         guard !isDestroyed else { return }
         isDestroyed = true
+        for replay in replays { replay.destroy() }
         for recognizer in recognizers { recognizer.destroy() }
         for filter in filters { filter.destroy() }
         for spy in spies { spy.destroy() }

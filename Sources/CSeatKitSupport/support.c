@@ -1,3 +1,5 @@
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <stdio.h>
 #include "seatkit_support.h"
 
@@ -41,4 +43,12 @@ void seatkit_support_log(enum seatkit_log_importance importance, const char *mes
 		return;
 	}
 	call_with_args(importance, "%s", message);
+}
+
+const char *seatkit_support_library_path(void) {
+	Dl_info info;
+	if (dladdr((void *)seatkit_support_library_path, &info) == 0) {
+		return NULL;
+	}
+	return info.dli_fname;
 }

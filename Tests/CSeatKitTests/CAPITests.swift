@@ -177,6 +177,39 @@ nonisolated(unsafe) private var countingResponder: seatkit_responder_interface =
         seatkit_router_advance_clock(router, 0)
     }
 
+    @Test func aRecordingReplayedThroughLibinputReachesTheCResponderAtItsRecordedPace() throws {
+        let c = Counter()
+        let (router, _, _) = makeTree(c)
+        let path = CProgramTests.packageRoot.appendingPathComponent("examples/kiosk-touch.yml").path
+        // The worker is the seatkit tool beside the test binary.
+        let worker = try #require(CProgramTests.buildDirectory()).appending("/seatkit")
+        let replay = try #require(seatkit_replay_create(router, path, worker))
+        seatkit_replay_add_devices(replay)
+        #expect(seatkit_router_get_capabilities(router) & SEATKIT_DEVICE_TOUCH.rawValue != 0)
+        let count = seatkit_replay_get_event_count(replay)
+        #expect(count > 10)
+        let done = StateLog()
+        seatkit_replay_play(replay, { data, _ in
+            Unmanaged<StateLog>.fromOpaque(data!).takeUnretainedValue().states.append(1)
+        }, Unmanaged.passUnretained(done).toOpaque())
+        #expect(done.states.isEmpty && c.ended == 0, "only the first event plays at once; the rest waits for its time")
+        // Ten seconds of virtual time, a hundred milliseconds at a time.
+        var t = seatkit_router_get_time(router)
+        while done.states.isEmpty && t < 10_000_000 {
+            t += 100_000
+            seatkit_router_advance_clock(router, t)
+        }
+        #expect(done.states == [1])
+        #expect(c.began >= 1 && c.ended == c.began && c.cancelled == 0)
+        // A second play is refused; a bad path is an error with the file named.
+        seatkit_replay_play(replay, nil, nil)
+        #expect(loggedLines.last?.contains("already playing") == true)
+        #expect(seatkit_replay_create(router, "/nonexistent.yml", worker) == nil)
+        #expect(loggedLines.last?.contains("/nonexistent.yml") == true)
+        seatkit_router_destroy(router)
+        #expect(seatkit_replay_get_event_count(replay) == 0, "destroyed with its router")
+    }
+
     @Test func routingATouchThroughTheCAPIAllocatesNothingOnceWarm() {
         let c = Counter()
         let (router, _, _) = makeTree(c)

@@ -7,4 +7,7 @@
  * is within the verbosity. seatkit_log_init and seatkit_log_get_verbosity live in C
  * because a callback taking a va_list cannot cross into Swift. */
 void seatkit_support_log(enum seatkit_log_importance importance, const char *message);
+/* The file the code of this library was loaded from (libseatkit.so, or the program that
+ * links it statically), or NULL. */
+const char *seatkit_support_library_path(void);
 #endif

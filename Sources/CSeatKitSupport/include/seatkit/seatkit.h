@@ -55,6 +55,7 @@ struct seatkit_keymap;
 struct seatkit_recognizer;
 struct seatkit_filter;
 struct seatkit_spy;
+struct seatkit_replay;
 
 /* ------------------------------------------------------------------------------------ */
 /* Logging                                                                               */
@@ -849,6 +850,40 @@ double seatkit_recognizer_get_rotation(struct seatkit_recognizer *recognizer);
 uint32_t seatkit_recognizer_get_swipe_direction(struct seatkit_recognizer *recognizer);
 /* Tap: the number of taps so far. */
 uint32_t seatkit_recognizer_get_tap_count(struct seatkit_recognizer *recognizer);
+
+/* ------------------------------------------------------------------------------------ */
+/* Replayed recordings                                                                   */
+
+struct seatkit_replay;
+
+/* Runs a `libinput record` file through real libinput now (under umockdev, no root and no
+ * uinput; SeatKit's `seatkit replay-worker` does the libinput side) and keeps the events
+ * libinput reported, to play into `router` later. `worker`: the `seatkit` executable; NULL
+ * takes $SEATKIT_REPLAY_WORKER, else `seatkit` in the bin directory beside the lib
+ * directory libseatkit.so was loaded from (scripts/install.sh puts it there). NULL on
+ * failure (a malformed recording names its file and line), logged. */
+struct seatkit_replay *seatkit_replay_create(struct seatkit_router *router, const char *path,
+	const char *worker);
+
+/* Announces the recording's devices to the router now (notify_device_added for each), so
+ * capabilities are known before playing. Touch devices map to the first output. */
+void seatkit_replay_add_devices(struct seatkit_replay *replay);
+
+typedef void (*seatkit_replay_finished_func_t)(void *data, struct seatkit_replay *replay);
+
+/* Plays the input events into the router through the notify door at their recorded pace,
+ * on the router's clock (event-loop timers, or seatkit_router_advance_clock): an event
+ * recorded t µs after the first one is injected t µs after this call, stamped with the
+ * router's time then. Positions of absolute devices map to the first output (layout
+ * space). `finished` (optional) is called after the last event. */
+void seatkit_replay_play(struct seatkit_replay *replay, seatkit_replay_finished_func_t finished,
+	void *data);
+
+/* The number of input events (device announcements excepted) libinput reported. */
+size_t seatkit_replay_get_event_count(struct seatkit_replay *replay);
+
+/* Stops playing and ends the handle. Destroyed with its router too. */
+void seatkit_replay_destroy(struct seatkit_replay *replay);
 
 /* ------------------------------------------------------------------------------------ */
 /* Trace                                                                                 */
