@@ -82,12 +82,13 @@ let package = Package(
         .target(name: "CSeatKitSupport", linkerSettings: [.linkedLibrary("wayland-server"), .linkedLibrary("dl")]),
         // The C API (`seatkit_<object>_<verb>`, @_cdecl functions) over the core, SeatKitXKB
         // and replayed recordings (SeatKitReplay), for compositors written in C. See include/seatkit/seatkit.h.
-        // The SONAME is the installed name (scripts/install.sh), so programs linked against
-        // it record "libseatkit.so", not the path they were linked with.
+        // A SONAME, so that programs linked against the library record its name, not the
+        // path they were linked with (meson links by path). In the build directory it is the
+        // file's name; scripts/install.sh renames the installed copy libseatkit.so.
         .target(
             name: "CSeatKit",
             dependencies: ["SeatKit", "SeatKitXKB", "SeatKitLibinput", "SeatKitReplay", "CSeatKitSupport"],
-            linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=libseatkit.so"])]
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=libCSeatKit.so"])]
         ),
         // The C API from Swift (handles, misuse, the event-loop clock, allocations) and the C
         // program of Tests/CSeatKitProgram built from an installed prefix with cc and meson.

@@ -18,6 +18,7 @@
 # LD_LIBRARY_PATH. Then add PKG_CONFIG_PATH=PREFIX/lib/pkgconfig unless PREFIX is a
 # directory pkg-config already searches (/usr/local and /usr are).
 set -euo pipefail
+command -v patchelf >/dev/null || { echo "install.sh: needs patchelf (apt-get install patchelf; scripts/setup.sh installs it)" >&2; exit 1; }
 
 prefix=/usr/local
 libdir=
@@ -56,8 +57,10 @@ fi
 
 install -d "$prefix/include/seatkit" "$libdir/pkgconfig" "$prefix/bin"
 install -m 644 "$root/Sources/CSeatKitSupport/include/seatkit/seatkit.h" "$prefix/include/seatkit/seatkit.h"
-# No SONAME: a program linked with -lseatkit records libseatkit.so, the name installed here.
 install -m 755 "$library" "$libdir/libseatkit.so"
+# The build's SONAME is its file name (libCSeatKit.so); programs linked against the installed
+# copy must record the installed name, whether they link with -lseatkit or by path (meson).
+patchelf --set-soname libseatkit.so "$libdir/libseatkit.so"
 if [ -x "$build_dir/seatkit" ]; then
   install -m 755 "$build_dir/seatkit" "$prefix/bin/seatkit"
 else

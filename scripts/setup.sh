@@ -13,7 +13,7 @@ packages=(
   libwayland-dev wayland-protocols        # SeatKitWayland, wayland-scanner
   wev weston                              # real clients for end-to-end tests
   libwlroots-dev                          # the peer in the hit-testing benchmark
-  meson ninja-build                       # CSeatKitTests: a meson project links the installed C API
+  meson ninja-build patchelf              # the C API: install.sh (patchelf), a meson project linking it
 )
 
 missing=()

@@ -52,12 +52,14 @@ import Testing
         #expect(got.count == want.count, "\(got.count) lines, expected \(want.count):\n\(result.output)")
     }
 
-    /// One install for the suite: scripts/install.sh --prefix TMP --build-dir (the build
-    /// directory holding this test binary and libCSeatKit.so).
-    nonisolated(unsafe) private static var prefix: String?
+    /// One install for every suite that needs it (they run in parallel; a static `let` is
+    /// initialized once, thread-safely): scripts/install.sh --prefix TMP --build-dir (the
+    /// build directory holding this test binary, libCSeatKit.so and seatkit).
+    private static let installation: Result<String, any Error> = Result { try install() }
 
-    static func installedPrefix() throws -> String {
-        if let prefix { return prefix }
+    static func installedPrefix() throws -> String { try installation.get() }
+
+    private static func install() throws -> String {
         let products = try #require(buildDirectory(), "libCSeatKit.so is not built next to the tests")
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("seatkit-install-\(getpid())").path
@@ -65,10 +67,9 @@ import Testing
         let install = try run(packageRoot.appendingPathComponent("scripts/install.sh").path,
                               ["--prefix", directory, "--build-dir", products])
         try #require(install.status == 0, "install.sh failed:\n\(install.output)")
-        for file in ["include/seatkit/seatkit.h", "lib/libseatkit.so", "lib/pkgconfig/seatkit.pc"] {
+        for file in ["include/seatkit/seatkit.h", "lib/libseatkit.so", "lib/pkgconfig/seatkit.pc", "bin/seatkit"] {
             #expect(FileManager.default.fileExists(atPath: directory + "/" + file), "\(file) is not installed")
         }
-        prefix = directory
         return directory
     }
 
