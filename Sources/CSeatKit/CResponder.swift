@@ -8,14 +8,20 @@ import SeatKit
 /// buffer), so asking a C responder allocates nothing.
 class CResponder: Responder {
     unowned(unsafe) let owner: CRouter
+    /// `owner`, for the per-event path: used without a retain.
+    let ownerReference: Unmanaged<CRouter>
     /// The surface or output this responder belongs to (NULL for the delegate).
-    var surfaceHandle: OpaquePointer?
-    var outputHandle: OpaquePointer?
-    var impl: UnsafePointer<seatkit_responder_interface>?
-    var data: UnsafeMutableRawPointer?
-    var commands: [KeyCommand] = []
+    // Read for every event: no runtime exclusivity checks (one thread; no access spans a call).
+    @exclusivity(unchecked) var surfaceHandle: OpaquePointer?
+    @exclusivity(unchecked) var outputHandle: OpaquePointer?
+    @exclusivity(unchecked) var impl: UnsafePointer<seatkit_responder_interface>?
+    @exclusivity(unchecked) var data: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) var commands: [KeyCommand] = []
 
-    init(owner: CRouter) { self.owner = owner }
+    init(owner: CRouter) {
+        self.owner = owner
+        ownerReference = Unmanaged.passUnretained(owner)
+    }
 
     /// No more calls into C: the object it spoke for is gone.
     func clear() {
@@ -24,19 +30,36 @@ class CResponder: Responder {
         commands = []
     }
 
+    /// The C context for a call. A surface's responder is only ever asked for its own surface,
+    /// so that link needs no lookup; the target is looked up (a one-entry cache: a walk asks
+    /// for the same target at every link).
     @inline(__always)
-    final func withContext<R>(_ context: ResponderContext, _ body: (UnsafePointer<seatkit_event_context>) -> R) -> R {
-        let target = context.target
-        var c = seatkit_event_context(
-            router: owner.handle,
-            surface: context.surface != nil ? surfaceHandle : nil,
-            output: outputHandle,
-            target: target == nil ? nil : (target === context.surface ? surfaceHandle : owner.handle(of: target)))
-        if context.surface == nil, outputHandle == nil {
-            // The delegate, or this responder asked for another link: name it from the context.
+    final func makeContext(_ context: ResponderContext) -> seatkit_event_context {
+        if let surfaceHandle {
+            let target = ContextTarget.identity(context)
+            return ownerReference._withUnsafeGuaranteedRef { owner in
+                seatkit_event_context(router: owner.handle, surface: surfaceHandle, output: nil,
+                                      target: owner.handle(ofSurfaceWithIdentity: target))
+            }
+        }
+        return makeOtherContext(context)
+    }
+
+    /// An output's or the delegate's context.
+    @inline(never)
+    final func makeOtherContext(_ context: ResponderContext) -> seatkit_event_context {
+        var c = seatkit_event_context(router: owner.handle, surface: nil, output: outputHandle,
+                                      target: owner.handle(of: context.target))
+        if outputHandle == nil {
             c.surface = owner.handle(of: context.surface)
             if case .output(let o) = context.link { c.output = owner.handle(of: o) }
         }
+        return c
+    }
+
+    @inline(__always)
+    final func withContext<R>(_ context: ResponderContext, _ body: (UnsafePointer<seatkit_event_context>) -> R) -> R {
+        var c = makeContext(context)
         return withUnsafePointer(to: &c, body)
     }
 
@@ -47,39 +70,51 @@ class CResponder: Responder {
 
     // MARK: Touch
 
+    /// The C touch event. SeatKit's `TouchPoint` has `seatkit_touch_point`'s layout (checked
+    /// once, field by field), so the router's own buffer is handed to C as it is; otherwise
+    /// the touches are copied into the router's reused buffer. Either way the pointer is valid
+    /// only during the call, as the header says.
     @inline(__always)
-    final func touches(_ event: TouchEvent, _ context: ResponderContext,
-                       _ call: (UnsafePointer<seatkit_touch_event>, UnsafePointer<seatkit_event_context>) -> Void) {
-        let buffer = owner.fillTouchBuffer(event.touches)
-        var e = seatkit_touch_event(time_usec: event.time.microseconds, touch_count: event.touches.count,
-                                    touches: UnsafePointer(buffer))
-        withContext(context) { c in withUnsafePointer(to: &e) { call($0, c) } }
+    final func touchEvent(_ event: TouchEvent) -> seatkit_touch_event {
+        let touches: UnsafePointer<seatkit_touch_point>
+        if CValues.touchPointLayoutMatches {
+            // The array is the router's and outlives the call; no copy, no retain.
+            let base = event.touches.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
+            touches = (base ?? UnsafeRawPointer(bitPattern: MemoryLayout<seatkit_touch_point>.alignment)!)
+                .assumingMemoryBound(to: seatkit_touch_point.self)
+        } else {
+            touches = ownerReference._withUnsafeGuaranteedRef { UnsafePointer($0.fillTouchBuffer(event.touches)) }
+        }
+        return seatkit_touch_event(time_usec: event.time.microseconds, touch_count: event.touches.count,
+                                   touches: touches)
     }
 
     func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
         guard let f = impl?.pointee.touches_began else { return .notHandled }
-        var r = ResponderResult.notHandled
-        touches(event, context) { e, c in r = result(f(data, e, c)) }
-        return r
+        var c = makeContext(context)
+        var e = touchEvent(event)
+        return result(f(data, &e, &c))
     }
 
     func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
         guard let f = impl?.pointee.touches_moved else { return .notHandled }
-        var r = ResponderResult.notHandled
-        touches(event, context) { e, c in r = result(f(data, e, c)) }
-        return r
+        var c = makeContext(context)
+        var e = touchEvent(event)
+        return result(f(data, &e, &c))
     }
 
     func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
         guard let f = impl?.pointee.touches_ended else { return .notHandled }
-        var r = ResponderResult.notHandled
-        touches(event, context) { e, c in r = result(f(data, e, c)) }
-        return r
+        var c = makeContext(context)
+        var e = touchEvent(event)
+        return result(f(data, &e, &c))
     }
 
     func touchesCancelled(_ event: TouchEvent, context: ResponderContext) {
         guard let f = impl?.pointee.touches_cancelled else { return }
-        touches(event, context) { e, c in f(data, e, c) }
+        var c = makeContext(context)
+        var e = touchEvent(event)
+        f(data, &e, &c)
     }
 
     // MARK: Pointer
@@ -87,13 +122,15 @@ class CResponder: Responder {
     func pointerEntered(_ event: PointerCrossingEvent, context: ResponderContext) {
         guard let f = impl?.pointee.pointer_entered else { return }
         var e = crossing(event)
-        withContext(context) { c in f(data, &e, c) }
+        var c = makeContext(context)
+        f(data, &e, &c)
     }
 
     func pointerLeft(_ event: PointerCrossingEvent, context: ResponderContext) {
         guard let f = impl?.pointee.pointer_left else { return }
         var e = crossing(event)
-        withContext(context) { c in f(data, &e, c) }
+        var c = makeContext(context)
+        f(data, &e, &c)
     }
 
     private func crossing(_ event: PointerCrossingEvent) -> seatkit_pointer_crossing_event {
@@ -108,7 +145,8 @@ class CResponder: Responder {
             x: event.location.x, y: event.location.y, sx: event.surfaceLocation.x, sy: event.surfaceLocation.y,
             dx: event.delta.dx, dy: event.delta.dy,
             dx_unaccel: event.unacceleratedDelta.dx, dy_unaccel: event.unacceleratedDelta.dy)
-        return withContext(context) { c in result(f(data, &e, c)) }
+        var c = makeContext(context)
+        return result(f(data, &e, &c))
     }
 
     func pointerButton(_ event: PointerButtonEvent, context: ResponderContext) -> ResponderResult {
@@ -117,7 +155,8 @@ class CResponder: Responder {
             time_usec: event.time.microseconds, device: event.device.rawValue, button: event.button,
             state: event.state == .pressed ? SEATKIT_BUTTON_PRESSED : SEATKIT_BUTTON_RELEASED,
             x: event.location.x, y: event.location.y, sx: event.surfaceLocation.x, sy: event.surfaceLocation.y)
-        return withContext(context) { c in result(f(data, &e, c)) }
+        var c = makeContext(context)
+        return result(f(data, &e, &c))
     }
 
     func pointerAxis(_ event: PointerAxisEvent, context: ResponderContext) -> ResponderResult {
@@ -125,7 +164,8 @@ class CResponder: Responder {
         var e = seatkit_pointer_axis_event(
             time_usec: event.time.microseconds, device: event.device.rawValue, axis: CValues.axis(event.motion),
             x: event.location.x, y: event.location.y, sx: event.surfaceLocation.x, sy: event.surfaceLocation.y)
-        return withContext(context) { c in result(f(data, &e, c)) }
+        var c = makeContext(context)
+        return result(f(data, &e, &c))
     }
 
     func touchpadGesture(_ event: TouchpadGestureEvent, context: ResponderContext) -> ResponderResult {
@@ -133,22 +173,30 @@ class CResponder: Responder {
         var e = seatkit_touchpad_gesture_event(
             time_usec: event.time.microseconds, device: event.device.rawValue, gesture: CValues.gesture(event.gesture),
             x: event.location.x, y: event.location.y, sx: event.surfaceLocation.x, sy: event.surfaceLocation.y)
-        return withContext(context) { c in result(f(data, &e, c)) }
+        var c = makeContext(context)
+        return result(f(data, &e, &c))
     }
 
     // MARK: Keyboard
 
     func keyDown(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
         guard let f = impl?.pointee.key_down else { return .notHandled }
-        return withContext(context) { c in CValues.withKeyEvent(event) { e in result(f(data, e, c)) } }
+        var c = makeContext(context)
+        var e = CValues.keyEvent(event, text: CText.push(event.text))
+        defer { CText.pop() }
+        return result(f(data, &e, &c))
     }
 
     func keyUp(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
         guard let f = impl?.pointee.key_up else { return .notHandled }
-        return withContext(context) { c in CValues.withKeyEvent(event) { e in result(f(data, e, c)) } }
+        var c = makeContext(context)
+        var e = CValues.keyEvent(event, text: CText.push(event.text))
+        defer { CText.pop() }
+        return result(f(data, &e, &c))
     }
 
-    var keyCommands: [KeyCommand] { commands }
+    /// `[]` (a constant: no reference counting per key) unless commands were added.
+    var keyCommands: [KeyCommand] { commands.isEmpty ? [] : commands }
 
     // MARK: Focus
 
@@ -256,5 +304,42 @@ final class CDelegate: CResponder, CompositorDelegate {
 
     func router(_ router: Router, capabilitiesChanged capabilities: DeviceCapabilities) {
         delegateImpl?.pointee.capabilities_changed?(delegateData, capabilities.rawValue)
+    }
+}
+
+/// The identity of a context's target without retaining it.
+///
+/// `ResponderContext.target` returns a strong reference: a retain and a release per responder
+/// asked, which were most of the C API's cost per touch (five responders a motion). The
+/// context holds its target unretained as its fourth word (router, link surface, link output,
+/// target: SeatKit's declaration order), so the identity is read from there; it is only ever
+/// used as a dictionary key, never dereferenced. The first calls of each process check the
+/// read against `context.target`, and a mismatch (the core changed the layout) switches to
+/// `context.target` for good and logs it. CAPITests pins the layout too.
+/// Core change asked for: an unretained identity accessor on ResponderContext.
+enum ContextTarget {
+    @exclusivity(unchecked) nonisolated(unsafe) static var checksLeft = 64
+    @exclusivity(unchecked) nonisolated(unsafe) static var layoutIsKnown =
+        MemoryLayout<ResponderContext>.size == 4 * MemoryLayout<UnsafeRawPointer>.size
+
+    @inline(__always)
+    static func identity(_ context: ResponderContext) -> ObjectIdentifier? {
+        guard layoutIsKnown else { return context.target.map(ObjectIdentifier.init) }
+        let raw = withUnsafeBytes(of: context) {
+            $0.load(fromByteOffset: 3 * MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer?.self)
+        }
+        if checksLeft > 0 { check(raw, context) }
+        return raw.map { unsafeBitCast($0, to: ObjectIdentifier.self) }
+    }
+
+    @inline(never)
+    static func check(_ raw: UnsafeRawPointer?, _ context: ResponderContext) {
+        checksLeft -= 1
+        let expected = context.target.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
+        if raw != expected {
+            layoutIsKnown = false
+            checksLeft = 0
+            Log.error("seatkit: ResponderContext's layout changed; reading the target the slow way")
+        }
     }
 }

@@ -4,6 +4,24 @@ import SeatKit
 /// Translations between SeatKit's values and the C API's structs, both ways. Conversions
 /// from C check ranges: a value C may send out of range becomes `nil` (refused, logged).
 enum CValues {
+    /// True when SeatKit's `TouchPoint` and `seatkit_touch_point` have the same size and
+    /// field offsets, so touches go to C without a copy.
+    static let touchPointLayoutMatches: Bool = {
+        typealias T = TouchPoint
+        typealias C = seatkit_touch_point
+        let word = MemoryLayout<Double>.size
+        return MemoryLayout<T>.size == MemoryLayout<C>.size && MemoryLayout<T>.stride == MemoryLayout<C>.stride
+            && MemoryLayout<T>.offset(of: \T.id) == MemoryLayout<C>.offset(of: \C.id)
+            && MemoryLayout<T>.offset(of: \T.device) == MemoryLayout<C>.offset(of: \C.device)
+            && MemoryLayout<T>.offset(of: \T.location) == MemoryLayout<C>.offset(of: \C.x)
+            && MemoryLayout<T>.offset(of: \T.location).map { $0 + word } == MemoryLayout<C>.offset(of: \C.y)
+            && MemoryLayout<T>.offset(of: \T.surfaceLocation) == MemoryLayout<C>.offset(of: \C.sx)
+            && MemoryLayout<T>.offset(of: \T.startLocation) == MemoryLayout<C>.offset(of: \C.start_x)
+            && MemoryLayout<T>.offset(of: \T.startTime) == MemoryLayout<C>.offset(of: \C.start_time_usec)
+            && MemoryLayout<LayoutPoint>.size == 2 * word && MemoryLayout<SurfacePoint>.size == 2 * word
+            && MemoryLayout<Timestamp>.size == MemoryLayout<Int64>.size
+    }()
+
     // MARK: To C
 
     static func axis(_ m: AxisMotion) -> seatkit_axis {
@@ -49,15 +67,20 @@ enum CValues {
 
     @inline(__always)
     static func withKeyEvent<R>(_ event: KeyEvent, _ body: (UnsafePointer<seatkit_key_event>) -> R) -> R {
-        CText.with(event.text) { text in
-            var e = seatkit_key_event(
-                time_usec: event.time.microseconds, device: event.device.rawValue, keycode: event.keycode,
-                state: keyState(event.state), keysym: event.keysym, base_keysym: event.baseKeysym, text: text,
-                modifiers: event.modifiers.rawValue,
-                mods_depressed: event.modifierMasks.depressed, mods_latched: event.modifierMasks.latched,
-                mods_locked: event.modifierMasks.locked, group: event.modifierMasks.group)
-            return withUnsafePointer(to: &e, body)
-        }
+        var e = keyEvent(event, text: CText.push(event.text))
+        defer { CText.pop() }
+        return withUnsafePointer(to: &e, body)
+    }
+
+    /// The C key event; `text` must stay valid while it is used.
+    @inline(__always)
+    static func keyEvent(_ event: KeyEvent, text: UnsafePointer<CChar>) -> seatkit_key_event {
+        seatkit_key_event(
+            time_usec: event.time.microseconds, device: event.device.rawValue, keycode: event.keycode,
+            state: keyState(event.state), keysym: event.keysym, base_keysym: event.baseKeysym, text: text,
+            modifiers: event.modifiers.rawValue,
+            mods_depressed: event.modifierMasks.depressed, mods_latched: event.modifierMasks.latched,
+            mods_locked: event.modifierMasks.locked, group: event.modifierMasks.group)
     }
 
     static func withDeviceInfo<R>(_ info: DeviceInfo, _ body: (UnsafePointer<seatkit_device_info>) -> R) -> R {
@@ -207,34 +230,63 @@ enum CValues {
     }
 }
 
-/// NUL-terminated copies of short strings for C, in a reused buffer: `String.withCString`
-/// allocates for small strings (they are not stored NUL-terminated), which would cost an
-/// allocation per key event. A nested use (a callback that injects a key) gets its own copy.
+/// NUL-terminated copies of strings for C, in reused buffers: `String.withCString` allocates
+/// for small strings (they are not stored NUL-terminated), and a closure per event costs
+/// copies of the event. One buffer per nesting level, so that a callback that injects another
+/// key does not overwrite the text its own event points at.
 enum CText {
-    nonisolated(unsafe) private static var buffer = UnsafeMutablePointer<CChar>.allocate(capacity: 64)
-    nonisolated(unsafe) private static var capacity = 64
-    nonisolated(unsafe) private static var inUse = false
+    @exclusivity(unchecked) nonisolated(unsafe) private static var buffers: [UnsafeMutablePointer<CChar>] = []
+    @exclusivity(unchecked) nonisolated(unsafe) private static var capacities: [Int] = []
+    @exclusivity(unchecked) nonisolated(unsafe) private static var depth = 0
+
+    /// Copies `text` into the next buffer; valid until the matching ``pop()``.
+    @inline(__always)
+    static func push(_ text: String) -> UnsafePointer<CChar> {
+        if depth == buffers.count { addBuffer() }
+        let count = text.utf8.count
+        if count >= capacities[depth] { grow(depth, count + 1) }
+        let buffer = buffers[depth]
+        if count > 0 {
+            // The string's own bytes, without an iterator (which would retain the string).
+            let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+                UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress!, byteCount: count)
+            }
+            if copied == nil { copySlowly(text, into: buffer) }
+        }
+        buffer[count] = 0
+        depth += 1
+        return UnsafePointer(buffer)
+    }
+
+    @inline(__always)
+    static func pop() { depth -= 1 }
 
     @inline(__always)
     static func with<R>(_ text: String, _ body: (UnsafePointer<CChar>) -> R) -> R {
-        if inUse { return text.withCString(body) }
-        let utf8 = text.utf8
-        if utf8.count >= capacity { grow(utf8.count + 1) }
-        var i = 0
-        for byte in utf8 {
-            buffer[i] = CChar(bitPattern: byte)
-            i += 1
-        }
-        buffer[i] = 0
-        inUse = true
-        defer { inUse = false }
-        return body(buffer)
+        let pointer = push(text)
+        defer { pop() }
+        return body(pointer)
     }
 
     @inline(never)
-    private static func grow(_ count: Int) {
-        buffer.deallocate()
-        capacity = max(count, capacity * 2)
-        buffer = .allocate(capacity: capacity)
+    private static func copySlowly(_ text: String, into buffer: UnsafeMutablePointer<CChar>) {
+        var i = 0
+        for byte in text.utf8 {
+            buffer[i] = CChar(bitPattern: byte)
+            i += 1
+        }
+    }
+
+    @inline(never)
+    private static func addBuffer() {
+        buffers.append(.allocate(capacity: 64))
+        capacities.append(64)
+    }
+
+    @inline(never)
+    private static func grow(_ level: Int, _ count: Int) {
+        buffers[level].deallocate()
+        capacities[level] = max(count, capacities[level] * 2)
+        buffers[level] = .allocate(capacity: capacities[level])
     }
 }

@@ -34,11 +34,17 @@ enum Handles {
     private struct Slot {
         var generation: UInt32
         var kind: UInt8
+        /// Owns the object.
         var object: HandleObject?
+        /// The same object, for lookups that retain nothing.
+        var unretained: Unmanaged<HandleObject>?
     }
 
-    nonisolated(unsafe) private static var slots: [Slot] = []
-    nonisolated(unsafe) private static var freeSlots: [UInt32] = []
+    // One thread (the compositor's event loop) uses the table, and no access to these spans
+    // a call that could reach them again: the runtime exclusivity checks (a third of the
+    // cost of a lookup) are skipped, as the router's own state does.
+    @exclusivity(unchecked) nonisolated(unsafe) private static var slots: [Slot] = []
+    @exclusivity(unchecked) nonisolated(unsafe) private static var freeSlots: [UInt32] = []
     static let slotLimit: UInt32 = 1 << 24
 
     /// Gives `object` a handle. Nil when 16 million handles are live at once.
@@ -49,10 +55,11 @@ enum Handles {
         } else {
             guard UInt32(slots.count) < slotLimit else { return nil }
             index = UInt32(slots.count)
-            slots.append(Slot(generation: 1, kind: 0, object: nil))
+            slots.append(Slot(generation: 1, kind: 0, object: nil, unretained: nil))
         }
         slots[Int(index)].kind = kind.rawValue
         slots[Int(index)].object = object
+        slots[Int(index)].unretained = Unmanaged.passUnretained(object)
         let bits = UInt(slots[Int(index)].generation) << 32 | UInt(index) << 8 | UInt(kind.rawValue)
         let handle = OpaquePointer(bitPattern: bits)!
         object.handle = handle
@@ -62,12 +69,20 @@ enum Handles {
     /// The live object behind `handle`, if it is one of `kind`.
     @inline(__always)
     static func object(_ handle: OpaquePointer?, _ kind: HandleKind) -> HandleObject? {
+        unretained(handle, kind)?.takeUnretainedValue()
+    }
+
+    /// The live object behind `handle` without retaining it: for the per-event entry points.
+    /// It stays alive until the outermost API call returns even if its handle ends meanwhile
+    /// (see ``remove(_:)``).
+    @inline(__always)
+    static func unretained(_ handle: OpaquePointer?, _ kind: HandleKind) -> Unmanaged<HandleObject>? {
         let bits = UInt(bitPattern: handle)
         let index = Int((bits >> 8) & 0xFF_FFFF)
-        guard UInt8(truncatingIfNeeded: bits) == kind.rawValue, index < slots.count else { return nil }
-        let slot = slots[index]
-        guard slot.generation == UInt32(truncatingIfNeeded: bits >> 32), slot.kind == kind.rawValue else { return nil }
-        return slot.object
+        guard UInt8(truncatingIfNeeded: bits) == kind.rawValue, index < slots.count,
+              slots[index].generation == UInt32(truncatingIfNeeded: bits >> 32),
+              slots[index].kind == kind.rawValue else { return nil }
+        return slots[index].unretained
     }
 
     /// Ends a handle. The object is released at the end of the outermost API call under way
@@ -78,6 +93,7 @@ enum Handles {
         guard index < slots.count, slots[index].generation == UInt32(truncatingIfNeeded: bits >> 32) else { return }
         if let object = slots[index].object { APICall.keepUntilReturn(object) }
         slots[index].object = nil
+        slots[index].unretained = nil
         slots[index].kind = 0
         slots[index].generation &+= 1
         if slots[index].generation == 0 { slots[index].generation = 1 }
@@ -103,8 +119,8 @@ enum Handles {
 /// alive until the outermost call returns, because the router may be walking through them
 /// (a responder destroying its own surface from inside a callback).
 enum APICall {
-    nonisolated(unsafe) private static var depth = 0
-    nonisolated(unsafe) private static var kept: [HandleObject] = []
+    @exclusivity(unchecked) nonisolated(unsafe) private static var depth = 0
+    @exclusivity(unchecked) nonisolated(unsafe) private static var kept: [HandleObject] = []
 
     @inline(__always)
     static func run<Result>(_ body: () -> Result) -> Result {

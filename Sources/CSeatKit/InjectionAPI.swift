@@ -9,8 +9,14 @@ import SeatKit
 @inline(__always)
 private func inject(_ handle: OpaquePointer?, _ function: StaticString, _ time: Int64, _ device: UInt32,
                     _ kind: InputEvent.Kind) {
-    guard let r = live(handle, .router, as: CRouter.self, function) else { return }
-    APICall.run { r.router.inject(InputEvent(time: Timestamp(microseconds: time), device: DeviceID(device), kind)) }
+    // Unretained: a router destroyed from inside a callback lives until this call returns.
+    guard let r = Handles.unretained(handle, .router) else { return refused(handle, .router, function) }
+    APICall.run {
+        r._withUnsafeGuaranteedRef {
+            unsafeDowncast($0, to: CRouter.self).router.inject(
+                InputEvent(time: Timestamp(microseconds: time), device: DeviceID(device), kind))
+        }
+    }
 }
 
 @inline(__always)

@@ -38,7 +38,12 @@ final class CRouter: HandleObject {
     /// The delegate (the router holds it weakly).
     var delegate: CDelegate?
     var outputs: [COutput] = []
-    var surfaces: [ObjectIdentifier: CSurface] = [:]
+    @exclusivity(unchecked) var surfaces: [ObjectIdentifier: CSurface] = [:] {
+        didSet {
+            cachedSurface = nil
+            cachedSurfaceHandle = nil
+        }
+    }
     var recognizers: [CRecognizer] = []
     var filters: [CFilter] = []
     var spies: [CSpy] = []
@@ -47,8 +52,8 @@ final class CRouter: HandleObject {
     var traceLog: TraceLog?
 
     /// Reused buffers that events are translated into for C (grown, never shrunk).
-    var touchBuffer = UnsafeMutablePointer<seatkit_touch_point>.allocate(capacity: 16)
-    var touchBufferCapacity = 16
+    @exclusivity(unchecked) var touchBuffer = UnsafeMutablePointer<seatkit_touch_point>.allocate(capacity: 16)
+    @exclusivity(unchecked) var touchBufferCapacity = 16
 
     init(clock: any Clock, eventLoopClock: EventLoopClock?, virtualClock: VirtualClock?) {
         router = Router(clock: clock)
@@ -60,11 +65,30 @@ final class CRouter: HandleObject {
         touchBuffer.deallocate()
     }
 
+    /// The last surface looked up by ``handle(of:)`` and its handle: a walk up the chain asks
+    /// for the same target at every link. Cleared when a surface's handle ends.
+    @exclusivity(unchecked) var cachedSurface: ObjectIdentifier?
+    @exclusivity(unchecked) var cachedSurfaceHandle: OpaquePointer?
+
     /// The C handle of a surface made on this router, or NULL.
     @inline(__always)
     func handle(of surface: Surface?) -> OpaquePointer? {
-        guard let surface else { return nil }
-        return surfaces[ObjectIdentifier(surface)]?.handle
+        handle(ofSurfaceWithIdentity: surface.map(ObjectIdentifier.init))
+    }
+
+    @inline(__always)
+    func handle(ofSurfaceWithIdentity id: ObjectIdentifier?) -> OpaquePointer? {
+        guard let id else { return nil }
+        if id == cachedSurface { return cachedSurfaceHandle }
+        return lookUpHandle(id)
+    }
+
+    @inline(never)
+    private func lookUpHandle(_ id: ObjectIdentifier) -> OpaquePointer? {
+        let handle = surfaces[id]?.handle
+        cachedSurface = id
+        cachedSurfaceHandle = handle
+        return handle
     }
 
     func handle(of output: Output?) -> OpaquePointer? {
