@@ -92,7 +92,7 @@ let package = Package(
         ),
         // The C API from Swift (handles, misuse, the event-loop clock, allocations) and the C
         // program of Tests/CSeatKitProgram built from an installed prefix with cc and meson.
-        .testTarget(name: "CSeatKitTests", dependencies: ["CSeatKit", "CSeatKitSupport", "AllocationCounter"]),
+        .testTarget(name: "CSeatKitTests", dependencies: ["CSeatKit", "CSeatKitSupport", "SeatKitReplay", "AllocationCounter"]),
         // End-to-end tests: the kiosk (built as a product) with real Debian clients.
         .testTarget(name: "SeatKitWaylandTests", dependencies: ["SeatKit", "SeatKitReplay", "SeatKitWayland"]),
     ],

@@ -30,6 +30,14 @@ enum CCalls {
         _ = wl_event_source_timer_update(source, milliseconds)
     }
 
+    typealias FDCallback = @convention(c) (Int32, UInt32, UnsafeMutableRawPointer?) -> Int32
+
+    /// Watches `fd` for reading.
+    static func addReadableFD(_ loop: OpaquePointer, _ fd: Int32, _ callback: FDCallback,
+                              _ data: UnsafeMutableRawPointer) -> OpaquePointer? {
+        wl_event_loop_add_fd(loop, fd, UInt32(WL_EVENT_READABLE), callback, data)
+    }
+
     static func removeSource(_ source: OpaquePointer) {
         _ = wl_event_source_remove(source)
     }

@@ -1,7 +1,7 @@
 /// What a handle names. Part of the handle's bits, so that a surface handle passed where a
 /// router is expected is refused, not reinterpreted.
 enum HandleKind: UInt8, CustomStringConvertible {
-    case router = 1, output, surface, keymap, recognizer, filter, spy, replay
+    case router = 1, output, surface, keymap, recognizer, filter, spy, replay, libinput
 
     var description: String {
         switch self {
@@ -13,6 +13,7 @@ enum HandleKind: UInt8, CustomStringConvertible {
         case .filter: "filter"
         case .spy: "spy"
         case .replay: "replay"
+        case .libinput: "libinput"
         }
     }
 }

@@ -48,6 +48,7 @@ final class CRouter: HandleObject {
     var filters: [CFilter] = []
     var spies: [CSpy] = []
     var replays: [CReplay] = []
+    var libinputs: [CLibinput] = []
     var keyboard: Keyboard?
     var traceLog: TraceLog?
 
@@ -126,6 +127,7 @@ final class CRouter: HandleObject {
         guard !isDestroyed else { return }
         isDestroyed = true
         for replay in replays { replay.destroy() }
+        for libinput in libinputs { libinput.destroy() }
         for recognizer in recognizers { recognizer.destroy() }
         for filter in filters { filter.destroy() }
         for spy in spies { spy.destroy() }

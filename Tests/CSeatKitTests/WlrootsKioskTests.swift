@@ -1,4 +1,5 @@
 import Foundation
+import SeatKitReplay
 import Testing
 
 /// examples/wlroots-kiosk, built with meson against the installed C API, running headless
@@ -57,6 +58,42 @@ import Testing
         #expect(received == delivered, "wev:\n\(wev.text)\nkiosk:\n\(server.text)")
         // Every delivered down came from SeatKit's routing: the app is the only surface.
         #expect(server.text.contains("mapped wev"))
+    }
+
+    /// `--libinput`: SeatKit owns libinput (seatkit_libinput_create_udev on the display's event
+    /// loop) for a keyboard on an umockdev udev seat; a key the device reports is routed to
+    /// the app's SeatKit surface (the first responder) and reaches wev through
+    /// wlr_seat_keyboard_notify_key, with the keymap SeatKit and wlroots share.
+    @Test func aKeyFromLibinputHandedToSeatKitReachesWevThroughTheBridge() throws {
+        let kiosk = try Self.builtKiosk()
+        let devices = try EmulatedInputDevices([SyntheticDevice.keyboard()])
+        let runtime = try temporaryDirectory("seatkit-wlr-kiosk")
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        var environment = try devices.environment()
+        environment.merge(["XDG_RUNTIME_DIR": runtime, "WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman",
+                           "WLR_LIBINPUT_NO_DEVICES": "1"]) { $1 }
+        let server = try Background(kiosk, ["--libinput", "--seat", "seat0"], environment: environment,
+                                    log: runtime + "/kiosk.log")
+        defer { server.stop() }
+        let socket = try #require(server.waitFor(timeout: 30) { $0.contains("listening on ") }
+            .flatMap { text in text.split(separator: "\n").first { $0.hasPrefix("listening on ") } }
+            .map { String($0.dropFirst("listening on ".count)) }, "the kiosk did not start:\n\(server.text)")
+        let wev = try Background("/usr/bin/stdbuf", ["-oL", "/usr/bin/wev"],
+                                 environment: ["XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": socket],
+                                 log: runtime + "/wev.log")
+        defer { wev.stop() }
+        try #require(wev.waitFor(timeout: 30) { $0.contains("wl_keyboard] enter:") } != nil,
+                     "wev got no keyboard focus:\nwev:\n\(wev.text)\nkiosk:\n\(server.text)")
+        try devices.write([EvdevEvent(type: 1, code: 48, value: 1)], toDevice: 0)  // KEY_B down
+        try devices.write([EvdevEvent(type: 1, code: 48, value: 0)], toDevice: 0)
+        let text = wev.waitFor(timeout: 15) { $0.components(separatedBy: "wl_keyboard] key:").count - 1 >= 2 }
+        try #require(text != nil, "wev did not get the key:\nwev:\n\(wev.text)\nkiosk:\n\(server.text)")
+        let keys = wev.text.components(separatedBy: "\n").filter { $0.contains("wl_keyboard] key:") }
+        #expect(keys.count == 2)
+        #expect(keys.first?.contains("key: 56; state: 1 (pressed)") == true, "\(keys)")
+        #expect(keys.last?.contains("key: 56; state: 0 (released)") == true, "\(keys)")
+        #expect(wev.text.contains("sym: b"), "the keysym comes from the keymap wlroots sent, SeatKit's")
+        #expect(server.text.contains("deliver key 48 pressed") && server.text.contains("deliver key 48 released"))
     }
 
     /// wev's wl_touch events as "down ID X Y", "motion ID X Y", "up ID" (two decimals).

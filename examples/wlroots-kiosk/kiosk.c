@@ -12,7 +12,10 @@
  * WLR_RENDERER=pixman; DRM and libinput on a real panel) and the kiosk asks for server-side
  * decorations.
  *
- *   kiosk [--replay FILE [--start-after-windows N]] [--size WxH]
+ *   kiosk [--replay FILE [--start-after-windows N] | --libinput [--seat NAME]] [--size WxH]
+ *
+ * --libinput hands libinput to SeatKit (its devices on a udev seat, read on the display's
+ * event loop); without it, wlroots' own input devices are fed in through notify.
  *
  * It prints "listening on WAYLAND_DISPLAY", one "deliver ..." line per event the bridge
  * hands to wlroots, and "replay finished".
@@ -100,6 +103,7 @@ static void delivered(void *data, const char *line) {
 
 static void capabilities_changed(void *data, uint32_t caps) {
 	struct kiosk *k = data;
+	say("capabilities 0x%x", caps);
 	uint32_t wl = 0;
 	if (caps & SEATKIT_DEVICE_POINTER) wl |= WL_SEAT_CAPABILITY_POINTER;
 	if (caps & SEATKIT_DEVICE_KEYBOARD) wl |= WL_SEAT_CAPABILITY_KEYBOARD;
@@ -447,11 +451,14 @@ static void find_headless(struct wlr_backend *backend, void *data) {
 int main(int argc, char *argv[]) {
 	struct kiosk k = { .windows_before_replay = 1 };
 	const char *replay_path = NULL;
+	const char *libinput_seat = NULL;
 	int width = 1280, height = 720;
 	static const struct option options[] = {
 		{ "replay", required_argument, NULL, 'r' },
 		{ "start-after-windows", required_argument, NULL, 'n' },
 		{ "size", required_argument, NULL, 's' },
+		{ "libinput", no_argument, NULL, 'l' },
+		{ "seat", required_argument, NULL, 'e' },
 		{ 0 },
 	};
 	int c;
@@ -460,8 +467,11 @@ int main(int argc, char *argv[]) {
 		case 'r': replay_path = optarg; break;
 		case 'n': k.windows_before_replay = atoi(optarg); break;
 		case 's': sscanf(optarg, "%dx%d", &width, &height); break;
+		case 'l': libinput_seat = libinput_seat ? libinput_seat : "seat0"; break;
+		case 'e': libinput_seat = optarg; break;
 		default:
-			fprintf(stderr, "usage: %s [--replay FILE [--start-after-windows N]] [--size WxH]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--replay FILE [--start-after-windows N] | --libinput [--seat NAME]] [--size WxH]\n",
+				argv[0]);
 			return 2;
 		}
 	}
@@ -526,6 +536,16 @@ int main(int argc, char *argv[]) {
 			return 1;
 		}
 		seatkit_replay_add_devices(k.replay);
+	}
+	if (libinput_seat) {
+		/* SeatKit owns libinput: devices opened directly (a real session would pass
+		 * libseat's open and close here). */
+		struct seatkit_libinput *libinput = seatkit_libinput_create_udev(k.router, libinput_seat, NULL, NULL);
+		if (!libinput || !seatkit_libinput_add_to_event_loop(libinput, wl_display_get_event_loop(k.display))) {
+			fprintf(stderr, "kiosk: cannot read input devices on %s\n", libinput_seat);
+			return 1;
+		}
+		seatkit_libinput_dispatch(libinput); /* the devices already there */
 	}
 	setenv("WAYLAND_DISPLAY", socket, true);
 	say("listening on %s", socket);

@@ -56,6 +56,7 @@ struct seatkit_recognizer;
 struct seatkit_filter;
 struct seatkit_spy;
 struct seatkit_replay;
+struct seatkit_libinput;
 
 /* ------------------------------------------------------------------------------------ */
 /* Logging                                                                               */
@@ -850,6 +851,43 @@ double seatkit_recognizer_get_rotation(struct seatkit_recognizer *recognizer);
 uint32_t seatkit_recognizer_get_swipe_direction(struct seatkit_recognizer *recognizer);
 /* Tap: the number of taps so far. */
 uint32_t seatkit_recognizer_get_tap_count(struct seatkit_recognizer *recognizer);
+
+/* ------------------------------------------------------------------------------------ */
+/* libinput handed over: SeatKit reads the devices                                       */
+/* Instead of injecting events itself, a compositor may let SeatKit own libinput: its     */
+/* events go through the notify door (filters, recognizers, the chain). Absolute devices   */
+/* map to the first output (layout space, with the output's transform).                   */
+
+/* Opens and closes device nodes for libinput (logind's TakeDevice, libseat_open_device).
+ * open returns a file descriptor or a negative errno. NULL table or members: open(2) and
+ * close(2) directly. */
+struct seatkit_device_opener_interface {
+	int (*open)(void *data, const char *path, int flags);
+	void (*close)(void *data, int fd);
+};
+
+/* A libinput context over udev for the devices of `seat` (NULL: "seat0"). NULL on failure,
+ * with libinput's reason logged. */
+struct seatkit_libinput *seatkit_libinput_create_udev(struct seatkit_router *router,
+	const char *seat, const struct seatkit_device_opener_interface *opener, void *data);
+/* A libinput context over the device nodes at `paths` (count may be 0; add more later). */
+struct seatkit_libinput *seatkit_libinput_create_path(struct seatkit_router *router,
+	const char *const *paths, size_t count, const struct seatkit_device_opener_interface *opener,
+	void *data);
+/* Adds a device node to a path context. */
+bool seatkit_libinput_add_device(struct seatkit_libinput *libinput, const char *path);
+/* The fd to watch for reading; -1 for an invalid handle. */
+int seatkit_libinput_get_fd(struct seatkit_libinput *libinput);
+/* Reads what libinput has and routes it through the router (notify door). */
+void seatkit_libinput_dispatch(struct seatkit_libinput *libinput);
+/* Watches the fd on `loop` and dispatches when it is readable, until destroyed. */
+bool seatkit_libinput_add_to_event_loop(struct seatkit_libinput *libinput,
+	struct wl_event_loop *loop);
+/* Releases all devices (VT switch away); resume takes them back. */
+void seatkit_libinput_suspend(struct seatkit_libinput *libinput);
+bool seatkit_libinput_resume(struct seatkit_libinput *libinput);
+/* Removes the fd from the event loop and closes the context. Destroyed with its router too. */
+void seatkit_libinput_destroy(struct seatkit_libinput *libinput);
 
 /* ------------------------------------------------------------------------------------ */
 /* Replayed recordings                                                                   */
