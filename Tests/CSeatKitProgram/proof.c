@@ -70,6 +70,22 @@ static enum seatkit_result key_up(void *data, const struct seatkit_key_event *e,
 	printf("%s key up %u\n", view->name, e->keycode);
 	return view->takes_keys ? SEATKIT_HANDLED : SEATKIT_NOT_HANDLED;
 }
+static void entered(void *data, const struct seatkit_pointer_crossing_event *e, const struct seatkit_event_context *c) {
+	printf("%s pointer entered at local (%.0f, %.0f)\n", ((struct view *)data)->name, e->sx, e->sy);
+}
+static void left(void *data, const struct seatkit_pointer_crossing_event *e, const struct seatkit_event_context *c) {
+	printf("%s pointer left\n", ((struct view *)data)->name);
+}
+static enum seatkit_result button(void *data, const struct seatkit_pointer_button_event *e, const struct seatkit_event_context *c) {
+	struct view *view = data;
+	printf("%s button 0x%x %s at local (%.0f, %.0f)\n", view->name, e->button,
+		e->state == SEATKIT_BUTTON_PRESSED ? "pressed" : "released", e->sx, e->sy);
+	return view->takes_touches ? SEATKIT_HANDLED : SEATKIT_NOT_HANDLED;
+}
+static enum seatkit_result axis(void *data, const struct seatkit_pointer_axis_event *e, const struct seatkit_event_context *c) {
+	printf("%s axis vertical %.0f (v120 %.0f)\n", ((struct view *)data)->name, e->axis.vertical, e->axis.vertical_v120);
+	return SEATKIT_HANDLED;
+}
 static bool can_become(void *data) {
 	return ((struct view *)data)->focusable;
 }
@@ -91,6 +107,10 @@ static const struct seatkit_responder_interface view_impl = {
 	.touches_moved = moved,
 	.touches_ended = ended,
 	.touches_cancelled = cancelled,
+	.pointer_entered = entered,
+	.pointer_left = left,
+	.pointer_button = button,
+	.pointer_axis = axis,
 	.key_down = key_down,
 	.key_up = key_up,
 	.can_become_first_responder = can_become,
@@ -261,10 +281,60 @@ int main(void) {
 	seatkit_router_notify_touch_up(router, 710000, 1, 3);
 	seatkit_router_notify_touch_frame(router, 710000, 1);
 
+	/* The pointer: enter, leave and the implicit grab (a held button keeps the focus). */
+	printf("-- pointer\n");
+	seatkit_router_notify_pointer_motion_absolute(router, 720000, 3, 350, 150);
+	seatkit_router_notify_pointer_button(router, 721000, 3, 0x110, SEATKIT_BUTTON_PRESSED);
+	seatkit_router_notify_pointer_motion(router, 722000, 3, -300, 0, -300, 0);
+	CHECK(seatkit_router_get_pointer_focus(router) == button); /* held: the focus stays */
+	seatkit_router_notify_pointer_button(router, 723000, 3, 0x110, SEATKIT_BUTTON_RELEASED);
+	CHECK(seatkit_router_get_pointer_focus(router) == background);
+	struct seatkit_axis wheel = { .source = SEATKIT_AXIS_SOURCE_WHEEL, .vertical = 15, .vertical_v120 = 120 };
+	seatkit_router_notify_pointer_axis(router, 724000, 3, &wheel);
+
+	/* Two pans on the background: by default the first to begin makes the other fail;
+	 * declared simultaneous, both begin. */
+	printf("-- simultaneous pans\n");
+	seatkit_recognizer_destroy(press);
+	seatkit_recognizer_destroy(double_tap);
+	struct seatkit_recognizer *pan_a = seatkit_recognizer_create_pan(router, "pan-a", 1, 0);
+	struct seatkit_recognizer *pan_b = seatkit_recognizer_create_pan(router, "pan-b", 1, 0);
+	seatkit_recognizer_set_callback(pan_a, recognizer_changed, "pan-a");
+	seatkit_recognizer_set_callback(pan_b, recognizer_changed, "pan-b");
+	seatkit_surface_add_recognizer(background, pan_a);
+	seatkit_surface_add_recognizer(background, pan_b);
+	for (int round = 0; round < 2; round++) {
+		printf("simultaneous: %s\n", round ? "yes" : "no");
+		CHECK(seatkit_recognizer_set_simultaneous(pan_a, pan_b, round == 1));
+		int64_t t = 730000 + round * 100000;
+		seatkit_router_notify_touch_down(router, t, 1, 5, 50, 300);
+		seatkit_router_notify_touch_frame(router, t, 1);
+		seatkit_router_notify_touch_motion(router, t + 10000, 1, 5, 100, 300);
+		seatkit_router_notify_touch_frame(router, t + 10000, 1);
+		seatkit_router_notify_touch_up(router, t + 20000, 1, 5);
+		seatkit_router_notify_touch_frame(router, t + 20000, 1);
+	}
+	double dx = 0, dy = 0;
+	CHECK(seatkit_recognizer_get_translation(pan_a, &dx, &dy) && dx == 0 && dy == 0); /* reset after ending */
+
+	/* A three-finger touchpad swipe recognized on the output, before the responders. */
+	printf("-- touchpad swipe\n");
+	struct seatkit_recognizer *swipe3 = seatkit_recognizer_create_touchpad_swipe(router, "swipe3", 3);
+	seatkit_recognizer_set_callback(swipe3, recognizer_changed, "swipe3");
+	CHECK(seatkit_output_add_recognizer(output, swipe3));
+	struct seatkit_touchpad_gesture g = { .kind = SEATKIT_TOUCHPAD_SWIPE, .phase = SEATKIT_GESTURE_BEGIN, .fingers = 3 };
+	seatkit_router_notify_touchpad_gesture(router, 950000, 4, &g);
+	g.phase = SEATKIT_GESTURE_UPDATE;
+	g.dx = 40;
+	seatkit_router_notify_touchpad_gesture(router, 951000, 4, &g);
+	g.phase = SEATKIT_GESTURE_END;
+	g.dx = 0;
+	seatkit_router_notify_touchpad_gesture(router, 952000, 4, &g);
+
 	/* The trace, as text and JSON. */
 	seatkit_router_set_trace_enabled(router, true);
-	seatkit_router_notify_touch_down(router, 800000, 1, 4, 350, 150);
-	seatkit_router_notify_touch_frame(router, 800000, 1);
+	seatkit_router_notify_touch_down(router, 960000, 1, 4, 350, 150);
+	seatkit_router_notify_touch_frame(router, 960000, 1);
 	char *text = seatkit_router_get_trace_text(router);
 	char *json = seatkit_router_get_trace_json(router);
 	CHECK(text && strstr(text, "touchesBegan -> app: handled"));
@@ -285,7 +355,7 @@ int main(void) {
 	seatkit_router_notify_touch_down(NULL, 0, 1, 9, 0, 0);
 	CHECK(!seatkit_surface_add_child(button, root));
 	CHECK(seatkit_output_create(router, "bad", 0, 0, 10, 10, 9, 1) == NULL);
-	seatkit_router_notify_pointer_button(router, 900000, 3, 0x110, 7);
+	seatkit_router_notify_pointer_button(router, 970000, 3, 0x110, 7);
 	seatkit_surface_destroy(root);
 	seatkit_router_destroy((struct seatkit_router *)output);
 
