@@ -30,7 +30,9 @@
  *
  * Entry points are one of two doors, as in wlr_seat: seatkit_router_notify_* goes through
  * filters, spies, (grabs,) gesture recognizers and the responder chain; seatkit_router_send_*
- * is raw and says so.
+ * is raw and says so. Everything else (tree edits, focus, actions, queries) goes through no
+ * filter, grab or recognizer; edits that end what a responder was owed (removing a surface,
+ * cancelling touches) tell it.
  *
  * Grabs (wlr_seat-style pointer, keyboard and touch grabs) are not in this version of the
  * API; the places where they will act are marked "Grabs:" below.
