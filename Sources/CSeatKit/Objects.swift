@@ -164,6 +164,10 @@ final class COutput: HandleObject {
         guard !isDestroyed else { return }
         isDestroyed = true
         APICall.run {
+            // Touches first, while the tree is attached: as for a destroyed surface, the core
+            // does not yet tell removed surfaces about their touches (issue 12).
+            let gone = output
+            owner.router.cancelTouches(reason: "output destroyed") { $0.output === gone }
             owner.router.removeOutput(output)
             // GRABS(issue 12): an output's removal notifications (grabs ended, focus moved)
             // come from the core's removeOutput once it has them; nothing to add here.

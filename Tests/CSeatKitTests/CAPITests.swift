@@ -126,6 +126,23 @@ nonisolated(unsafe) private var countingResponder: seatkit_responder_interface =
         seatkit_router_destroy(router)
     }
 
+    @Test func destroyingAnOutputCancelsItsTouchesAndLeavesItsSurfacesValidButDetached() {
+        let c = Counter()
+        let (router, output, surface) = makeTree(c)
+        seatkit_router_notify_touch_down(router, 1000, 1, 0, 10, 10)
+        seatkit_router_notify_touch_frame(router, 1000, 1)
+        let root = seatkit_output_get_root(output)
+        seatkit_output_destroy(output)
+        #expect(c.began == 1 && c.cancelled == 1)
+        #expect(seatkit_surface_get_id(surface) != 0 && !seatkit_surface_is_attached(surface))
+        #expect(seatkit_surface_get_id(root) == 0, "the root goes with its output")
+        #expect(seatkit_router_surface_at(router, 10, 10) == nil)
+        seatkit_router_notify_touch_up(router, 2000, 1, 0)
+        seatkit_router_notify_touch_frame(router, 2000, 1)
+        #expect(c.ended == 0)
+        seatkit_router_destroy(router)
+    }
+
     @Test func destroyingTheRouterEmitsEveryDestroySignalAndEndsEveryHandle() {
         let c = Counter()
         let (router, output, surface) = makeTree(c)
