@@ -80,7 +80,7 @@ public func seatkit_libinput_create_udev(_ router: OpaquePointer?, _ seat: Unsaf
 
 @_cdecl("seatkit_libinput_create_path")
 public func seatkit_libinput_create_path(_ router: OpaquePointer?, _ paths: UnsafePointer<UnsafePointer<CChar>?>?,
-                                         _ count: Int,
+                                         _ count: UInt,
                                          _ opener: UnsafePointer<seatkit_device_opener_interface>?,
                                          _ data: UnsafeMutableRawPointer?) -> OpaquePointer? {
     guard let r = live(router, .router, as: CRouter.self, #function) else { return nil }
@@ -89,7 +89,11 @@ public func seatkit_libinput_create_path(_ router: OpaquePointer?, _ paths: Unsa
         return nil
     }
     var list: [String] = []
-    for i in 0..<max(0, count) {
+    guard count <= 1 << 16 else {
+        misuse(#function, "\(count) paths; refused")
+        return nil
+    }
+    for i in 0..<Int(count) {
         guard let path = paths![i] else {
             misuse(#function, "path \(i) is NULL; refused")
             return nil

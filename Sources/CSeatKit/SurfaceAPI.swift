@@ -86,8 +86,9 @@ public func seatkit_surface_add_child(_ parent: OpaquePointer?, _ child: OpaqueP
 }
 
 @_cdecl("seatkit_surface_insert_child")
-public func seatkit_surface_insert_child(_ parent: OpaquePointer?, _ child: OpaquePointer?, _ index: Int) -> Bool {
-    insert(parent, child, at: max(0, index), #function)
+public func seatkit_surface_insert_child(_ parent: OpaquePointer?, _ child: OpaquePointer?, _ index: UInt) -> Bool {
+    // size_t: any value past the end means the top.
+    insert(parent, child, at: Int(clamping: index), #function)
 }
 
 @_cdecl("seatkit_surface_raise_to_top")
@@ -139,14 +140,18 @@ public func seatkit_surface_get_frame(_ handle: OpaquePointer?, _ frame: UnsafeM
 }
 
 @_cdecl("seatkit_surface_set_input_region")
-public func seatkit_surface_set_input_region(_ handle: OpaquePointer?, _ rects: UnsafePointer<seatkit_rect>?, _ count: Int) {
+public func seatkit_surface_set_input_region(_ handle: OpaquePointer?, _ rects: UnsafePointer<seatkit_rect>?, _ count: UInt) {
     guard let s = live(handle, .surface, as: CSurface.self, #function) else { return }
     if count > 0 && rects == nil {
         misuse(#function, "NULL rectangles with count \(count); refused")
         return
     }
+    guard count <= 1 << 20 else {
+        misuse(#function, "\(count) rectangles is more than an input region can sensibly have; refused")
+        return
+    }
     var region: [SurfaceRect] = []
-    for i in 0..<max(0, count) {
+    for i in 0..<Int(count) {
         let r = rects![i]
         guard validRect(r.x, r.y, r.width, r.height, #function) else { return }
         region.append(SurfaceRect(x: r.x, y: r.y, width: r.width, height: r.height))
