@@ -11,7 +11,7 @@ packages=(
   libx11-data                             # SeatKitXKB: compose tables (/usr/share/X11/locale)
   umockdev libumockdev-dev gcc            # SeatKitReplay: real libinput with no root (gcc builds its preload shim)
   libwayland-dev wayland-protocols        # SeatKitWayland, wayland-scanner
-  wev weston                              # real clients for end-to-end tests
+  wev weston foot                         # real clients for end-to-end tests (foot binds no wl_touch)
   libwlroots-dev                          # the peer in the hit-testing benchmark
   meson ninja-build patchelf              # the C API: install.sh (patchelf), a meson project linking it
 )

@@ -60,6 +60,45 @@ import Testing
         #expect(server.text.contains("mapped wev"))
     }
 
+    /// foot binds no wl_touch: the bridge turns each touch that SeatKit routes to it into
+    /// a left-button press and release of an emulated pointer, and foot itself (its
+    /// WAYLAND_DEBUG log of what it received) sees exactly those, and no touch.
+    @Test func footWithoutWlTouchGetsEveryRoutedTapAsALeftButton() throws {
+        let kiosk = try Self.builtKiosk()
+        let runtime = try temporaryDirectory("seatkit-wlr-kiosk")
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        let recording = CProgramTests.packageRoot.appendingPathComponent("examples/kiosk-touch.yml").path
+        let server = try Background(kiosk, ["--replay", recording, "--size", "1280x720"],
+                                    environment: ["XDG_RUNTIME_DIR": runtime, "WLR_BACKENDS": "headless",
+                                                  "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1"],
+                                    log: runtime + "/kiosk.log")
+        defer { server.stop() }
+        let socket = try #require(server.waitFor(timeout: 30) { $0.contains("listening on ") }
+            .flatMap { text in text.split(separator: "\n").first { $0.hasPrefix("listening on ") } }
+            .map { String($0.dropFirst("listening on ".count)) }, "the kiosk did not start:\n\(server.text)")
+        let foot = try Background("/usr/bin/foot", ["--override=font=monospace:size=10", "sh", "-c", "sleep 60"],
+                                  environment: ["XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": socket,
+                                                "WAYLAND_DEBUG": "1", "HOME": runtime],
+                                  log: runtime + "/foot.log")
+        defer { foot.stop() }
+        try #require(server.waitFor(timeout: 30) { $0.contains("replay finished") } != nil,
+                     "the replay did not finish:\n\(server.text)\nfoot:\n\(foot.text.suffix(2000))")
+        let emulated = server.text.components(separatedBy: "\n").filter { $0.hasPrefix("deliver emulated button") }
+        #expect(emulated.filter { $0.contains("down") }.count == 4, "one per touch sequence's first finger: \(emulated)")
+        let presses = emulated.filter { $0.contains("down") }.count
+        // foot's own log of what it received: wl_pointer.button(serial, time, 272, state).
+        func buttons(_ text: String, state: Int) -> Int {
+            text.components(separatedBy: "\n").filter {
+                $0.contains("wl_pointer@") && $0.contains(".button(") && $0.hasSuffix(", 272, \(state))")
+            }.count
+        }
+        _ = foot.waitFor(timeout: 10) { buttons($0, state: 0) >= presses }
+        #expect(buttons(foot.text, state: 1) == presses, "foot:\n\(foot.text.suffix(3000))")
+        #expect(buttons(foot.text, state: 0) == presses)
+        #expect(!foot.text.contains("wl_touch@"), "foot binds no wl_touch, so it gets no touch event")
+        #expect(server.text.components(separatedBy: "\n").filter { $0.hasPrefix("deliver touch ") }.isEmpty)
+    }
+
     /// `--libinput`: SeatKit owns libinput (seatkit_libinput_create_udev on the display's event
     /// loop) for a keyboard on an umockdev udev seat; a key the device reports is routed to
     /// the app's SeatKit surface (the first responder) and reaches wev through

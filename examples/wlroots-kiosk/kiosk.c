@@ -107,7 +107,9 @@ static void capabilities_changed(void *data, uint32_t caps) {
 	uint32_t wl = 0;
 	if (caps & SEATKIT_DEVICE_POINTER) wl |= WL_SEAT_CAPABILITY_POINTER;
 	if (caps & SEATKIT_DEVICE_KEYBOARD) wl |= WL_SEAT_CAPABILITY_KEYBOARD;
-	if (caps & SEATKIT_DEVICE_TOUCH) wl |= WL_SEAT_CAPABILITY_TOUCH;
+	/* A touchscreen also gives a pointer: the bridge emulates one for apps that bind no
+	 * wl_touch (foot), and they bind wl_pointer only if the seat has one. */
+	if (caps & SEATKIT_DEVICE_TOUCH) wl |= WL_SEAT_CAPABILITY_TOUCH | WL_SEAT_CAPABILITY_POINTER;
 	wlr_seat_set_capabilities(k->wlr_seat, wl);
 }
 
