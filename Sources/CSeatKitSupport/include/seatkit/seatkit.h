@@ -766,7 +766,8 @@ enum seatkit_edge {
 	SEATKIT_EDGE_BOTTOM = 1 << 3,
 };
 
-/* The built-in recognizers, detached. A count of 0 is refused (NULL). */
+/* The built-in recognizers, detached. A count of 0 (or above 64) is refused (NULL), except
+ * the pan's maximum_touches, where 0 means no maximum. */
 struct seatkit_recognizer *seatkit_recognizer_create_tap(struct seatkit_router *router,
 	const char *name, uint32_t taps, uint32_t touches);
 struct seatkit_recognizer *seatkit_recognizer_create_long_press(struct seatkit_router *router,
