@@ -12,6 +12,10 @@ let package = Package(
         .library(name: "SeatKitHeadlessShell", targets: ["SeatKitHeadlessShell"]),
         .executable(name: "kiosk", targets: ["kiosk"]),
         .executable(name: "seatkit", targets: ["seatkit"]),
+        // The C API as a shared library (libCSeatKit.so); scripts/install.sh installs it as
+        // libseatkit.so with include/seatkit/seatkit.h and seatkit.pc. Not "seatkit": that
+        // name is the command-line tool's, and SwiftPM would build only one of the two.
+        .library(name: "CSeatKit", type: .dynamic, targets: ["CSeatKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -78,6 +82,22 @@ let package = Package(
             dependencies: ["SeatKit", "SeatKitXKB", "SeatKitLibinput", "SeatKitReplay", "SeatKitWayland", "SeatKitHeadlessShell"],
             path: "examples/kiosk"
         ),
+        // The C API's public header (include/seatkit/seatkit.h, installed as is) and the C
+        // shims its implementation needs (a va_list log call, the default stderr log).
+        .target(name: "CSeatKitSupport", linkerSettings: [.linkedLibrary("wayland-server"), .linkedLibrary("dl")]),
+        // The C API (`seatkit_<object>_<verb>`, @_cdecl functions) over the core, SeatKitXKB
+        // and replayed recordings (SeatKitReplay), for compositors written in C. See include/seatkit/seatkit.h.
+        // A SONAME, so that programs linked against the library record its name, not the
+        // path they were linked with (meson links by path). In the build directory it is the
+        // file's name; scripts/install.sh renames the installed copy libseatkit.so.
+        .target(
+            name: "CSeatKit",
+            dependencies: ["SeatKit", "SeatKitXKB", "SeatKitLibinput", "SeatKitReplay", "CSeatKitSupport"],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=libCSeatKit.so"])]
+        ),
+        // The C API from Swift (handles, misuse, the event-loop clock, allocations) and the C
+        // program of Tests/CSeatKitProgram built from an installed prefix with cc and meson.
+        .testTarget(name: "CSeatKitTests", dependencies: ["CSeatKit", "CSeatKitSupport", "SeatKitReplay", "AllocationCounter"]),
         // End-to-end tests: the kiosk (built as a product) with real Debian clients.
         .testTarget(name: "SeatKitWaylandTests",
                     dependencies: ["SeatKit", "SeatKitReplay", "SeatKitWayland", "SeatKitHeadlessShell", "CWaylandServer"]),

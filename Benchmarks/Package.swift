@@ -56,6 +56,13 @@ let package = Package(
                            .product(name: "SeatKitXKB", package: "SeatKit"), "XKBDirect"],
             path: "RoutingWorkloads"
         ),
+        // RoutingScene's tree, recognizers and events through the C API (libCSeatKit.so, the
+        // library C compositors link), for the C-API-against-Swift comparison.
+        .target(
+            name: "CAPIWorkloads",
+            dependencies: [.product(name: "CSeatKit", package: "SeatKit")],
+            path: "CAPIWorkloads"
+        ),
         // Not a benchmark suite (it lives outside a directory named Benchmarks, so the
         // plugin leaves it alone): runs both sides interleaved, prints the tables of
         // docs/BENCHMARKS.md and writes the plot.
@@ -66,7 +73,7 @@ let package = Package(
         .target(name: "ThreadAllocations", path: "ThreadAllocations"),
         .executableTarget(
             name: "BenchmarkReport",
-            dependencies: ["HitTestWorkloads", "RoutingWorkloads", "ProcessCounters", "ThreadAllocations",
+            dependencies: ["HitTestWorkloads", "RoutingWorkloads", "CAPIWorkloads", "ProcessCounters", "ThreadAllocations",
                            .product(name: "SeatKit", package: "SeatKit"),
                            .product(name: "SeatKitLibinput", package: "SeatKit"),
                            .product(name: "SeatKitReplay", package: "SeatKit"),

@@ -44,6 +44,9 @@ echo "== instructions per query under callgrind (repeatable, unlike time)"
 echo "== instructions per key event under callgrind, and xkbcommon's share"
 ./callgrind-keys.sh
 
+echo "== instructions per event through the C API and the Swift API (issue 13)"
+./callgrind-capi.sh
+
 echo "== wlroots alone, from C"
 make -s -C WlrootsHarness
 WlrootsHarness/wlroots-hit-test

@@ -11,10 +11,11 @@ packages=(
   libx11-data                             # SeatKitXKB: compose tables (/usr/share/X11/locale)
   umockdev libumockdev-dev gcc            # SeatKitReplay: real libinput with no root (gcc builds its preload shim)
   libwayland-dev wayland-protocols        # SeatKitWayland, wayland-scanner
-  wev weston foot wtype                   # real clients for end-to-end tests
+  wev weston foot wtype                   # real clients for end-to-end tests (foot binds no wl_touch)
   fonts-dejavu-core                       # foot and GTK4 need a font to start
   python3-gi gir1.2-gtk-4.0               # a GTK4 app for end-to-end tests (popups, entries)
   libwlroots-dev                          # the peer in the hit-testing benchmark
+  meson ninja-build patchelf              # the C API: install.sh (patchelf), a meson project linking it
 )
 
 missing=()

@@ -3,7 +3,7 @@
 // see the same machine noise, and prints the tables of docs/BENCHMARKS.md.
 //
 //   swift run -c release BenchmarkReport [--rounds N] [--svg path] [--filter "10 nested"]
-//       [--only hit-testing,per-event,keys,replay,memory,replay-memory]
+//       [--only hit-testing,per-event,c-api,keys,replay,memory,replay-memory]
 // Replay needs `seatkit` built beside it and the recordings in $SEATKIT_RECORDINGS
 // (default ../../shared/recordings, from Benchmarks/).
 import ArgumentParser
@@ -18,13 +18,15 @@ import SeatKit
 enum Section: String, CaseIterable, ExpressibleByArgument {
     case hitTesting = "hit-testing"
     case perEvent = "per-event"
+    /// The C API (libCSeatKit.so) against the Swift API on the same scenes.
+    case cAPI = "c-api"
     case keys
     case replay
     case memory
     /// The million-event replay (about five minutes): not part of the default run.
     case replayMemory = "replay-memory"
 
-    static let defaults: [Section] = [.hitTesting, .perEvent, .keys, .replay, .memory]
+    static let defaults: [Section] = [.hitTesting, .perEvent, .cAPI, .keys, .replay, .memory]
 }
 
 struct Report: ParsableCommand {
@@ -48,7 +50,7 @@ struct Report: ParsableCommand {
     @Flag(name: .customLong("only-hit-testing"), help: "Same as --only hit-testing.")
     var onlyHitTesting = false
 
-    @Flag(help: "One pass per side and case between callgrind client requests, for callgrind-counts.sh (with --only keys: callgrind-keys.sh); measures no time.")
+    @Flag(help: "One pass per side and case between callgrind client requests, for callgrind-counts.sh (with --only keys: callgrind-keys.sh; with --only c-api: callgrind-capi.sh); measures no time.")
     var callgrind = false
 
     func validate() throws {
@@ -70,7 +72,13 @@ struct Report: ParsableCommand {
     func run() {
         if callgrind {
             // Instructions of the key sides with `--only keys`, else of the hit-testing cases.
-            if sections == [.keys] { countKeyInstructions() } else { countInstructions(filter: filter) }
+            if sections == [.keys] {
+                countKeyInstructions()
+            } else if sections == [.cAPI] {
+                countCAPIInstructions()
+            } else {
+                countInstructions(filter: filter)
+            }
             return
         }
         let sections = self.sections
@@ -83,6 +91,10 @@ struct Report: ParsableCommand {
         if sections.contains(.perEvent) {
             print("\n## Per-event path\n")
             printPerEventTable(rounds: rounds)
+        }
+        if sections.contains(.cAPI) {
+            print("\n## The C API against the Swift API\n")
+            printCAPITable(rounds: rounds)
         }
         if sections.contains(.keys) {
             print("\n## Key press to text: SeatKit (router + SeatKitXKB) against xkbcommon called directly\n")

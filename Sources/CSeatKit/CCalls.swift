@@ -1,0 +1,92 @@
+import CSeatKitSupport
+import SeatKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Every call this module makes into C (libwayland-server, libc, the support shims) goes
+/// through here: one place to trace or fake them.
+enum CCalls {
+    // MARK: Clock
+
+    /// CLOCK_MONOTONIC in microseconds: libinput's clock, and wl_event_loop timers'.
+    static func monotonicMicroseconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
+    }
+
+    // MARK: wl_event_loop timers
+
+    typealias TimerCallback = @convention(c) (UnsafeMutableRawPointer?) -> Int32
+
+    static func addTimer(_ loop: OpaquePointer, _ callback: TimerCallback, _ data: UnsafeMutableRawPointer) -> OpaquePointer? {
+        wl_event_loop_add_timer(loop, callback, data)
+    }
+
+    /// Arms the timer `milliseconds` from now; 0 disarms it.
+    static func updateTimer(_ source: OpaquePointer, milliseconds: Int32) {
+        _ = wl_event_source_timer_update(source, milliseconds)
+    }
+
+    typealias FDCallback = @convention(c) (Int32, UInt32, UnsafeMutableRawPointer?) -> Int32
+
+    /// Watches `fd` for reading.
+    static func addReadableFD(_ loop: OpaquePointer, _ fd: Int32, _ callback: FDCallback,
+                              _ data: UnsafeMutableRawPointer) -> OpaquePointer? {
+        wl_event_loop_add_fd(loop, fd, UInt32(WL_EVENT_READABLE), callback, data)
+    }
+
+    static func removeSource(_ source: OpaquePointer) {
+        _ = wl_event_source_remove(source)
+    }
+
+    // MARK: wl_signal
+
+    static func makeSignal() -> UnsafeMutablePointer<wl_signal> {
+        let signal = UnsafeMutablePointer<wl_signal>.allocate(capacity: 1)
+        signal.initialize(to: wl_signal())
+        wl_signal_init(signal)
+        return signal
+    }
+
+    /// Emits the signal (listeners may remove themselves while it runs), then frees it.
+    static func emitAndFreeSignal(_ signal: UnsafeMutablePointer<wl_signal>, data: OpaquePointer) {
+        wl_signal_emit_mutable(signal, UnsafeMutableRawPointer(data))
+        signal.deinitialize(count: 1)
+        signal.deallocate()
+    }
+
+    // MARK: Log
+
+    static func log(_ importance: seatkit_log_importance, _ message: String) {
+        message.withCString { seatkit_support_log(importance, $0) }
+    }
+
+    static func logVerbosity() -> seatkit_log_importance { seatkit_log_get_verbosity() }
+
+    // MARK: Files and the environment
+
+    static func environment(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        return String(cString: value)
+    }
+
+    static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
+
+    /// The file this library was loaded from (libseatkit.so), through dladdr.
+    static func pathOfThisLibrary() -> String? {
+        guard let name = seatkit_support_library_path() else { return nil }
+        return String(cString: name)
+    }
+
+    // MARK: Memory handed to C
+
+    /// A copy of `text` on the C heap, for the caller to free().
+    static func mallocString(_ text: String) -> UnsafeMutablePointer<CChar>? {
+        text.withCString { strdup($0) }
+    }
+
+    static func free(_ pointer: UnsafeMutableRawPointer?) { Glibc.free(pointer) }
+}

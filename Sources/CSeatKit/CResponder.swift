@@ -1,0 +1,345 @@
+import CSeatKitSupport
+import SeatKit
+
+/// A responder made of C callbacks: a `seatkit_responder_interface` and its user data.
+/// Every member is optional; a missing handler answers "not handled" (or does nothing).
+///
+/// Events are translated into C structs on the stack (touches into the router's reused
+/// buffer), so asking a C responder allocates nothing.
+class CResponder: Responder {
+    unowned(unsafe) let owner: CRouter
+    /// `owner`, for the per-event path: used without a retain.
+    let ownerReference: Unmanaged<CRouter>
+    /// The surface or output this responder belongs to (NULL for the delegate).
+    // Read for every event: no runtime exclusivity checks (one thread; no access spans a call).
+    @exclusivity(unchecked) var surfaceHandle: OpaquePointer?
+    @exclusivity(unchecked) var outputHandle: OpaquePointer?
+    @exclusivity(unchecked) var impl: UnsafePointer<seatkit_responder_interface>?
+    @exclusivity(unchecked) var data: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) var commands: [KeyCommand] = []
+
+    init(owner: CRouter) {
+        self.owner = owner
+        ownerReference = Unmanaged.passUnretained(owner)
+    }
+
+    /// No more calls into C: the object it spoke for is gone.
+    func clear() {
+        impl = nil
+        data = nil
+        commands = []
+    }
+
+    /// The C context for a call. A surface's responder is only ever asked for its own surface,
+    /// so that link needs no lookup; the target is looked up (a one-entry cache: a walk asks
+    /// for the same target at every link).
+    @inline(__always)
+    final func makeContext(_ context: ResponderContext) -> seatkit_event_context {
+        if let surfaceHandle {
+            let target = ContextTarget.identity(context)
+            return ownerReference._withUnsafeGuaranteedRef { owner in
+                seatkit_event_context(router: owner.handle, surface: surfaceHandle, output: nil,
+                                      target: owner.handle(ofSurfaceWithIdentity: target))
+            }
+        }
+        return makeOtherContext(context)
+    }
+
+    /// An output's or the delegate's context.
+    @inline(never)
+    final func makeOtherContext(_ context: ResponderContext) -> seatkit_event_context {
+        var c = seatkit_event_context(router: owner.handle, surface: nil, output: outputHandle,
+                                      target: owner.handle(of: context.target))
+        if outputHandle == nil {
+            c.surface = owner.handle(of: context.surface)
+            if case .output(let o) = context.link { c.output = owner.handle(of: o) }
+        }
+        return c
+    }
+
+    @inline(__always)
+    final func withContext<R>(_ context: ResponderContext, _ body: (UnsafePointer<seatkit_event_context>) -> R) -> R {
+        var c = makeContext(context)
+        return withUnsafePointer(to: &c, body)
+    }
+
+    @inline(__always)
+    final func result(_ r: seatkit_result) -> ResponderResult {
+        r.rawValue == 0 ? .notHandled : .handled
+    }
+
+    // MARK: Touch
+
+    /// The C touch event. SeatKit's `TouchPoint` has `seatkit_touch_point`'s layout (checked
+    /// once, field by field), so the router's own buffer is handed to C as it is; otherwise
+    /// the touches are copied into the router's reused buffer. Either way the pointer is valid
+    /// only during the call, as the header says.
+    @inline(__always)
+    final func touchEvent(_ event: TouchEvent) -> seatkit_touch_event {
+        let touches: UnsafePointer<seatkit_touch_point>
+        if CValues.touchPointLayoutMatches {
+            // The array is the router's and outlives the call; no copy, no retain.
+            let base = event.touches.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
+            touches = (base ?? UnsafeRawPointer(bitPattern: MemoryLayout<seatkit_touch_point>.alignment)!)
+                .assumingMemoryBound(to: seatkit_touch_point.self)
+        } else {
+            touches = ownerReference._withUnsafeGuaranteedRef { UnsafePointer($0.fillTouchBuffer(event.touches)) }
+        }
+        return seatkit_touch_event(time_usec: event.time.microseconds, touch_count: event.touches.count,
+                                   touches: touches)
+    }
+
+    func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
+        guard let f = impl?.pointee.touches_began else { return .notHandled }
+        var c = makeContext(context)
+        var e = touchEvent(event)
+        return result(f(data, &e, &c))
+    }
+
+    func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
+        guard let f = impl?.pointee.touches_moved else { return .notHandled }
+        var c = makeContext(context)
+        var e = touchEvent(event)
+        return result(f(data, &e, &c))
+    }
+
+    func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
+        guard let f = impl?.pointee.touches_ended else { return .notHandled }
+        var c = makeContext(context)
+        var e = touchEvent(event)
+        return result(f(data, &e, &c))
+    }
+
+    func touchesCancelled(_ event: TouchEvent, context: ResponderContext) {
+        guard let f = impl?.pointee.touches_cancelled else { return }
+        var c = makeContext(context)
+        var e = touchEvent(event)
+        f(data, &e, &c)
+    }
+
+    // MARK: Pointer
+
+    func pointerEntered(_ event: PointerCrossingEvent, context: ResponderContext) {
+        guard let f = impl?.pointee.pointer_entered else { return }
+        var e = crossing(event)
+        var c = makeContext(context)
+        f(data, &e, &c)
+    }
+
+    func pointerLeft(_ event: PointerCrossingEvent, context: ResponderContext) {
+        guard let f = impl?.pointee.pointer_left else { return }
+        var e = crossing(event)
+        var c = makeContext(context)
+        f(data, &e, &c)
+    }
+
+    private func crossing(_ event: PointerCrossingEvent) -> seatkit_pointer_crossing_event {
+        seatkit_pointer_crossing_event(time_usec: event.time.microseconds, x: event.location.x, y: event.location.y,
+                                       sx: event.surfaceLocation.x, sy: event.surfaceLocation.y)
+    }
+
+    func pointerMoved(_ event: PointerMotionEvent, context: ResponderContext) -> ResponderResult {
+        guard let f = impl?.pointee.pointer_moved else { return .notHandled }
+        var e = seatkit_pointer_motion_event(
+            time_usec: event.time.microseconds, device: event.device.rawValue,
+            x: event.location.x, y: event.location.y, sx: event.surfaceLocation.x, sy: event.surfaceLocation.y,
+            dx: event.delta.dx, dy: event.delta.dy,
+            dx_unaccel: event.unacceleratedDelta.dx, dy_unaccel: event.unacceleratedDelta.dy)
+        var c = makeContext(context)
+        return result(f(data, &e, &c))
+    }
+
+    func pointerButton(_ event: PointerButtonEvent, context: ResponderContext) -> ResponderResult {
+        guard let f = impl?.pointee.pointer_button else { return .notHandled }
+        var e = seatkit_pointer_button_event(
+            time_usec: event.time.microseconds, device: event.device.rawValue, button: event.button,
+            state: event.state == .pressed ? SEATKIT_BUTTON_PRESSED : SEATKIT_BUTTON_RELEASED,
+            x: event.location.x, y: event.location.y, sx: event.surfaceLocation.x, sy: event.surfaceLocation.y)
+        var c = makeContext(context)
+        return result(f(data, &e, &c))
+    }
+
+    func pointerAxis(_ event: PointerAxisEvent, context: ResponderContext) -> ResponderResult {
+        guard let f = impl?.pointee.pointer_axis else { return .notHandled }
+        var e = seatkit_pointer_axis_event(
+            time_usec: event.time.microseconds, device: event.device.rawValue, axis: CValues.axis(event.motion),
+            x: event.location.x, y: event.location.y, sx: event.surfaceLocation.x, sy: event.surfaceLocation.y)
+        var c = makeContext(context)
+        return result(f(data, &e, &c))
+    }
+
+    func touchpadGesture(_ event: TouchpadGestureEvent, context: ResponderContext) -> ResponderResult {
+        guard let f = impl?.pointee.touchpad_gesture else { return .notHandled }
+        var e = seatkit_touchpad_gesture_event(
+            time_usec: event.time.microseconds, device: event.device.rawValue, gesture: CValues.gesture(event.gesture),
+            x: event.location.x, y: event.location.y, sx: event.surfaceLocation.x, sy: event.surfaceLocation.y)
+        var c = makeContext(context)
+        return result(f(data, &e, &c))
+    }
+
+    // MARK: Keyboard
+
+    func keyDown(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
+        guard let f = impl?.pointee.key_down else { return .notHandled }
+        var c = makeContext(context)
+        var e = CValues.keyEvent(event, text: CText.push(event.text))
+        defer { CText.pop() }
+        return result(f(data, &e, &c))
+    }
+
+    func keyUp(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
+        guard let f = impl?.pointee.key_up else { return .notHandled }
+        var c = makeContext(context)
+        var e = CValues.keyEvent(event, text: CText.push(event.text))
+        defer { CText.pop() }
+        return result(f(data, &e, &c))
+    }
+
+    /// `[]` (a constant: no reference counting per key) unless commands were added.
+    var keyCommands: [KeyCommand] { commands.isEmpty ? [] : commands }
+
+    // MARK: Focus
+
+    var canBecomeFirstResponder: Bool {
+        guard let f = impl?.pointee.can_become_first_responder else { return false }
+        return f(data)
+    }
+
+    var canResignFirstResponder: Bool {
+        guard let f = impl?.pointee.can_resign_first_responder else { return true }
+        return f(data)
+    }
+
+    func didBecomeFirstResponder(context: ResponderContext) {
+        guard let f = impl?.pointee.did_become_first_responder else { return }
+        withContext(context) { c in f(data, c) }
+    }
+
+    func didResignFirstResponder(context: ResponderContext) {
+        guard let f = impl?.pointee.did_resign_first_responder else { return }
+        withContext(context) { c in f(data, c) }
+    }
+
+    // MARK: Actions
+
+    func canPerform(_ action: Action) -> Bool {
+        guard let f = impl?.pointee.can_perform else { return false }
+        return CText.with(action.name) { f(data, $0) }
+    }
+
+    func perform(_ action: Action, context: ResponderContext) {
+        guard let f = impl?.pointee.perform else { return }
+        withContext(context) { c in CText.with(action.name) { f(data, $0, c) } }
+    }
+
+    // MARK: Hit-testing
+
+    func refineHitTest(at point: SurfacePoint, in surface: Surface) -> Bool {
+        guard let f = impl?.pointee.refine_hit_test else { return true }
+        return f(data, point.x, point.y)
+    }
+}
+
+/// The router's delegate: its own responder table plus the delegate's callbacks.
+final class CDelegate: CResponder, CompositorDelegate {
+    var delegateImpl: UnsafePointer<seatkit_delegate_interface>?
+    var delegateData: UnsafeMutableRawPointer?
+
+    func set(_ impl: UnsafePointer<seatkit_delegate_interface>?, data: UnsafeMutableRawPointer?) {
+        delegateImpl = impl
+        delegateData = data
+        self.impl = impl?.pointee.responder
+        self.data = data
+    }
+
+    func router(_ router: Router, dropped event: DroppedEvent) {
+        guard let f = delegateImpl?.pointee.dropped else { return }
+        let name: StaticString
+        switch event {
+        case .touchesBegan: name = "touchesBegan"
+        case .touchesMoved: name = "touchesMoved"
+        case .touchesEnded: name = "touchesEnded"
+        case .pointerMotion: name = "pointerMoved"
+        case .pointerButton: name = "pointerButton"
+        case .pointerAxis: name = "pointerAxis"
+        case .touchpadGesture: name = "touchpadGesture"
+        case .keyDown: name = "keyDown"
+        case .keyUp: name = "keyUp"
+        case .action: name = "action"
+        }
+        name.withUTF8Buffer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { f(delegateData, $0.baseAddress) }
+        }
+    }
+
+    func router(_ router: Router, firstResponderAfterRemoving removed: Surface, formerParent: Surface) -> Surface? {
+        guard let f = delegateImpl?.pointee.first_responder_after_removing else {
+            return router.nearestAncestorThatCanBecomeFirstResponder(startingAt: formerParent)
+        }
+        let chosen = f(delegateData, owner.handle(of: removed), owner.handle(of: formerParent))
+        guard let chosen else { return nil }
+        guard let surface = Handles.object(chosen, .surface).map({ unsafeDowncast($0, to: CSurface.self) }),
+              surface.owner === owner else {
+            misuse("first_responder_after_removing", "the delegate returned \(Handles.describeRefused(chosen, expected: .surface)); no first responder")
+            return nil
+        }
+        return surface.surface
+    }
+
+    func router(_ router: Router, deviceEvent event: InputEvent) {
+        guard let impl = delegateImpl?.pointee else { return }
+        switch event.kind {
+        case .deviceAdded(let info):
+            guard let f = impl.device_added else { return }
+            CValues.withDeviceInfo(info) { f(delegateData, event.device.rawValue, $0) }
+        case .deviceRemoved:
+            impl.device_removed?(delegateData, event.device.rawValue)
+        case .switchToggled(let which, let on):
+            impl.switch_toggled?(delegateData, event.device.rawValue,
+                                 which == .lid ? SEATKIT_SWITCH_LID : SEATKIT_SWITCH_TABLET_MODE, on)
+        default:
+            break
+        }
+    }
+
+    func router(_ router: Router, capabilitiesChanged capabilities: DeviceCapabilities) {
+        delegateImpl?.pointee.capabilities_changed?(delegateData, capabilities.rawValue)
+    }
+}
+
+/// The identity of a context's target without retaining it.
+///
+/// `ResponderContext.target` returns a strong reference: a retain and a release per responder
+/// asked, which were most of the C API's cost per touch (five responders a motion). The
+/// context holds its target unretained as its fourth word (router, link surface, link output,
+/// target: SeatKit's declaration order), so the identity is read from there; it is only ever
+/// used as a dictionary key, never dereferenced. The first calls of each process check the
+/// read against `context.target`, and a mismatch (the core changed the layout) switches to
+/// `context.target` for good and logs it. CAPITests pins the layout too.
+/// Core change asked for: an unretained identity accessor on ResponderContext.
+enum ContextTarget {
+    @exclusivity(unchecked) nonisolated(unsafe) static var checksLeft = 64
+    @exclusivity(unchecked) nonisolated(unsafe) static var layoutIsKnown =
+        MemoryLayout<ResponderContext>.size == 4 * MemoryLayout<UnsafeRawPointer>.size
+
+    @inline(__always)
+    static func identity(_ context: ResponderContext) -> ObjectIdentifier? {
+        guard layoutIsKnown else { return context.target.map(ObjectIdentifier.init) }
+        let raw = withUnsafeBytes(of: context) {
+            $0.load(fromByteOffset: 3 * MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer?.self)
+        }
+        if checksLeft > 0 { check(raw, context) }
+        return raw.map { unsafeBitCast($0, to: ObjectIdentifier.self) }
+    }
+
+    @inline(never)
+    static func check(_ raw: UnsafeRawPointer?, _ context: ResponderContext) {
+        checksLeft -= 1
+        let expected = context.target.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
+        if raw != expected {
+            layoutIsKnown = false
+            checksLeft = 0
+            Log.error("seatkit: ResponderContext's layout changed; reading the target the slow way")
+        }
+    }
+}

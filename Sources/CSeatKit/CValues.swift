@@ -1,0 +1,292 @@
+import CSeatKitSupport
+import SeatKit
+
+/// Translations between SeatKit's values and the C API's structs, both ways. Conversions
+/// from C check ranges: a value C may send out of range becomes `nil` (refused, logged).
+enum CValues {
+    /// True when SeatKit's `TouchPoint` and `seatkit_touch_point` have the same size and
+    /// field offsets, so touches go to C without a copy.
+    static let touchPointLayoutMatches: Bool = {
+        typealias T = TouchPoint
+        typealias C = seatkit_touch_point
+        let word = MemoryLayout<Double>.size
+        return MemoryLayout<T>.size == MemoryLayout<C>.size && MemoryLayout<T>.stride == MemoryLayout<C>.stride
+            && MemoryLayout<T>.offset(of: \T.id) == MemoryLayout<C>.offset(of: \C.id)
+            && MemoryLayout<T>.offset(of: \T.device) == MemoryLayout<C>.offset(of: \C.device)
+            && MemoryLayout<T>.offset(of: \T.location) == MemoryLayout<C>.offset(of: \C.x)
+            && MemoryLayout<T>.offset(of: \T.location).map { $0 + word } == MemoryLayout<C>.offset(of: \C.y)
+            && MemoryLayout<T>.offset(of: \T.surfaceLocation) == MemoryLayout<C>.offset(of: \C.sx)
+            && MemoryLayout<T>.offset(of: \T.startLocation) == MemoryLayout<C>.offset(of: \C.start_x)
+            && MemoryLayout<T>.offset(of: \T.startTime) == MemoryLayout<C>.offset(of: \C.start_time_usec)
+            && MemoryLayout<LayoutPoint>.size == 2 * word && MemoryLayout<SurfacePoint>.size == 2 * word
+            && MemoryLayout<Timestamp>.size == MemoryLayout<Int64>.size
+    }()
+
+    // MARK: To C
+
+    static func axis(_ m: AxisMotion) -> seatkit_axis {
+        let source: seatkit_axis_source
+        switch m.source {
+        case .wheel: source = SEATKIT_AXIS_SOURCE_WHEEL
+        case .finger: source = SEATKIT_AXIS_SOURCE_FINGER
+        case .continuous: source = SEATKIT_AXIS_SOURCE_CONTINUOUS
+        case .wheelTilt: source = SEATKIT_AXIS_SOURCE_WHEEL_TILT
+        }
+        return seatkit_axis(source: source, horizontal: m.horizontal, vertical: m.vertical,
+                            horizontal_v120: m.horizontalV120, vertical_v120: m.verticalV120,
+                            horizontal_stop: m.horizontalStop, vertical_stop: m.verticalStop,
+                            inverted: m.invertedDirection)
+    }
+
+    static func gesture(_ g: TouchpadGesture) -> seatkit_touchpad_gesture {
+        let kind: seatkit_touchpad_gesture_kind
+        switch g.kind {
+        case .swipe: kind = SEATKIT_TOUCHPAD_SWIPE
+        case .pinch: kind = SEATKIT_TOUCHPAD_PINCH
+        case .hold: kind = SEATKIT_TOUCHPAD_HOLD
+        }
+        let phase: seatkit_gesture_phase
+        switch g.phase {
+        case .begin: phase = SEATKIT_GESTURE_BEGIN
+        case .update: phase = SEATKIT_GESTURE_UPDATE
+        case .end(let cancelled): phase = cancelled ? SEATKIT_GESTURE_CANCEL : SEATKIT_GESTURE_END
+        }
+        return seatkit_touchpad_gesture(kind: kind, phase: phase, fingers: UInt32(clamping: g.fingers),
+                                        dx: g.delta.dx, dy: g.delta.dy,
+                                        dx_unaccel: g.unacceleratedDelta.dx, dy_unaccel: g.unacceleratedDelta.dy,
+                                        scale: g.scale, rotation: g.rotation)
+    }
+
+    static func keyState(_ s: KeyState) -> seatkit_key_state {
+        switch s {
+        case .released: SEATKIT_KEY_RELEASED
+        case .pressed: SEATKIT_KEY_PRESSED
+        case .repeated: SEATKIT_KEY_REPEATED
+        }
+    }
+
+    @inline(__always)
+    static func withKeyEvent<R>(_ event: KeyEvent, _ body: (UnsafePointer<seatkit_key_event>) -> R) -> R {
+        var e = keyEvent(event, text: CText.push(event.text))
+        defer { CText.pop() }
+        return withUnsafePointer(to: &e, body)
+    }
+
+    /// The C key event; `text` must stay valid while it is used.
+    @inline(__always)
+    static func keyEvent(_ event: KeyEvent, text: UnsafePointer<CChar>) -> seatkit_key_event {
+        seatkit_key_event(
+            time_usec: event.time.microseconds, device: event.device.rawValue, keycode: event.keycode,
+            state: keyState(event.state), keysym: event.keysym, base_keysym: event.baseKeysym, text: text,
+            modifiers: event.modifiers.rawValue,
+            mods_depressed: event.modifierMasks.depressed, mods_latched: event.modifierMasks.latched,
+            mods_locked: event.modifierMasks.locked, group: event.modifierMasks.group)
+    }
+
+    static func withDeviceInfo<R>(_ info: DeviceInfo, _ body: (UnsafePointer<seatkit_device_info>) -> R) -> R {
+        info.name.withCString { name in
+            func call(_ mapped: UnsafePointer<CChar>?) -> R {
+                var c = seatkit_device_info(name: name, capabilities: info.capabilities.rawValue,
+                                            width_mm: info.physicalSize?.width ?? 0,
+                                            height_mm: info.physicalSize?.height ?? 0,
+                                            mapped_output: mapped)
+                return withUnsafePointer(to: &c, body)
+            }
+            if let mapped = info.mappedOutput { return mapped.withCString { call($0) } }
+            return call(nil)
+        }
+    }
+
+    /// An input event as filters and spies see it.
+    static func withInputEvent<R>(_ event: InputEvent, _ body: (UnsafePointer<seatkit_input_event>) -> R) -> R {
+        var e = seatkit_input_event()
+        e.time_usec = event.time.microseconds
+        e.device = event.device.rawValue
+        switch event.kind {
+        case .touchDown(let id, let p):
+            e.type = SEATKIT_INPUT_TOUCH_DOWN
+            e.touch_id = id.rawValue
+            e.x = p.x
+            e.y = p.y
+        case .touchMotion(let id, let p):
+            e.type = SEATKIT_INPUT_TOUCH_MOTION
+            e.touch_id = id.rawValue
+            e.x = p.x
+            e.y = p.y
+        case .touchUp(let id):
+            e.type = SEATKIT_INPUT_TOUCH_UP
+            e.touch_id = id.rawValue
+        case .touchCancel(let id):
+            e.type = SEATKIT_INPUT_TOUCH_CANCEL
+            e.touch_id = id.rawValue
+        case .touchFrame:
+            e.type = SEATKIT_INPUT_TOUCH_FRAME
+        case .pointerMotion(let d, let raw):
+            e.type = SEATKIT_INPUT_POINTER_MOTION
+            e.dx = d.dx
+            e.dy = d.dy
+            e.dx_unaccel = raw.dx
+            e.dy_unaccel = raw.dy
+        case .pointerMotionAbsolute(let p):
+            e.type = SEATKIT_INPUT_POINTER_MOTION_ABSOLUTE
+            e.x = p.x
+            e.y = p.y
+        case .pointerButton(let button, let state):
+            e.type = SEATKIT_INPUT_POINTER_BUTTON
+            e.code = button
+            e.state = state == .pressed ? 1 : 0
+        case .pointerAxis(let motion):
+            e.type = SEATKIT_INPUT_POINTER_AXIS
+            var a = axis(motion)
+            return withUnsafePointer(to: &a) { ap in
+                e.axis = ap
+                return withUnsafePointer(to: &e, body)
+            }
+        case .touchpadGesture(let g):
+            e.type = SEATKIT_INPUT_TOUCHPAD_GESTURE
+            var cg = gesture(g)
+            return withUnsafePointer(to: &cg) { gp in
+                e.gesture = gp
+                return withUnsafePointer(to: &e, body)
+            }
+        case .key(let keycode, let state):
+            e.type = SEATKIT_INPUT_KEY
+            e.code = keycode
+            e.state = keyState(state).rawValue
+        case .switchToggled(let which, let on):
+            e.type = SEATKIT_INPUT_SWITCH
+            e.code = which == .lid ? SEATKIT_SWITCH_LID.rawValue : SEATKIT_SWITCH_TABLET_MODE.rawValue
+            e.state = on ? 1 : 0
+        case .tablet(let t):
+            e.type = SEATKIT_INPUT_TABLET
+            e.code = t.code
+            if let p = t.position {
+                e.x = p.x
+                e.y = p.y
+            }
+        case .deviceAdded(let info):
+            e.type = SEATKIT_INPUT_DEVICE_ADDED
+            return withDeviceInfo(info) { ip in
+                e.device_info = ip
+                return withUnsafePointer(to: &e, body)
+            }
+        case .deviceRemoved:
+            e.type = SEATKIT_INPUT_DEVICE_REMOVED
+        }
+        return withUnsafePointer(to: &e, body)
+    }
+
+    // MARK: From C
+
+    static func axis(_ a: seatkit_axis) -> AxisMotion? {
+        let source: AxisSource
+        switch a.source {
+        case SEATKIT_AXIS_SOURCE_WHEEL: source = .wheel
+        case SEATKIT_AXIS_SOURCE_FINGER: source = .finger
+        case SEATKIT_AXIS_SOURCE_CONTINUOUS: source = .continuous
+        case SEATKIT_AXIS_SOURCE_WHEEL_TILT: source = .wheelTilt
+        default: return nil
+        }
+        guard a.horizontal.isFinite, a.vertical.isFinite, a.horizontal_v120.isFinite, a.vertical_v120.isFinite else { return nil }
+        return AxisMotion(source: source, horizontal: a.horizontal, vertical: a.vertical,
+                          horizontalV120: a.horizontal_v120, verticalV120: a.vertical_v120,
+                          horizontalStop: a.horizontal_stop, verticalStop: a.vertical_stop,
+                          invertedDirection: a.inverted)
+    }
+
+    static func gesture(_ g: seatkit_touchpad_gesture) -> TouchpadGesture? {
+        let kind: TouchpadGesture.Kind
+        switch g.kind {
+        case SEATKIT_TOUCHPAD_SWIPE: kind = .swipe
+        case SEATKIT_TOUCHPAD_PINCH: kind = .pinch
+        case SEATKIT_TOUCHPAD_HOLD: kind = .hold
+        default: return nil
+        }
+        let phase: GesturePhase
+        switch g.phase {
+        case SEATKIT_GESTURE_BEGIN: phase = .begin
+        case SEATKIT_GESTURE_UPDATE: phase = .update
+        case SEATKIT_GESTURE_END: phase = .end(cancelled: false)
+        case SEATKIT_GESTURE_CANCEL: phase = .end(cancelled: true)
+        default: return nil
+        }
+        guard g.dx.isFinite, g.dy.isFinite, g.dx_unaccel.isFinite, g.dy_unaccel.isFinite,
+              g.scale.isFinite, g.rotation.isFinite else { return nil }
+        return TouchpadGesture(kind: kind, phase: phase, fingers: Int(g.fingers),
+                               delta: Vector(dx: g.dx, dy: g.dy),
+                               unacceleratedDelta: Vector(dx: g.dx_unaccel, dy: g.dy_unaccel),
+                               scale: g.scale, rotation: g.rotation)
+    }
+
+    static func deviceInfo(_ c: seatkit_device_info) -> DeviceInfo {
+        let size: Size? = (c.width_mm > 0 && c.height_mm > 0 && c.width_mm.isFinite && c.height_mm.isFinite)
+            ? Size(width: c.width_mm, height: c.height_mm) : nil
+        return DeviceInfo(name: string(c.name), capabilities: DeviceCapabilities(rawValue: c.capabilities & 0x7f),
+                          physicalSize: size, mappedOutput: c.mapped_output.map { String(cString: $0) })
+    }
+
+    static func transform(_ t: seatkit_output_transform) -> OutputTransform? {
+        OutputTransform(rawValue: Int32(bitPattern: t.rawValue))
+    }
+}
+
+/// NUL-terminated copies of strings for C, in reused buffers: `String.withCString` allocates
+/// for small strings (they are not stored NUL-terminated), and a closure per event costs
+/// copies of the event. One buffer per nesting level, so that a callback that injects another
+/// key does not overwrite the text its own event points at.
+enum CText {
+    @exclusivity(unchecked) nonisolated(unsafe) private static var buffers: [UnsafeMutablePointer<CChar>] = []
+    @exclusivity(unchecked) nonisolated(unsafe) private static var capacities: [Int] = []
+    @exclusivity(unchecked) nonisolated(unsafe) private static var depth = 0
+
+    /// Copies `text` into the next buffer; valid until the matching ``pop()``.
+    @inline(__always)
+    static func push(_ text: String) -> UnsafePointer<CChar> {
+        if depth == buffers.count { addBuffer() }
+        let count = text.utf8.count
+        if count >= capacities[depth] { grow(depth, count + 1) }
+        let buffer = buffers[depth]
+        if count > 0 {
+            // The string's own bytes, without an iterator (which would retain the string).
+            let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+                UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress!, byteCount: count)
+            }
+            if copied == nil { copySlowly(text, into: buffer) }
+        }
+        buffer[count] = 0
+        depth += 1
+        return UnsafePointer(buffer)
+    }
+
+    @inline(__always)
+    static func pop() { depth -= 1 }
+
+    @inline(__always)
+    static func with<R>(_ text: String, _ body: (UnsafePointer<CChar>) -> R) -> R {
+        let pointer = push(text)
+        defer { pop() }
+        return body(pointer)
+    }
+
+    @inline(never)
+    private static func copySlowly(_ text: String, into buffer: UnsafeMutablePointer<CChar>) {
+        var i = 0
+        for byte in text.utf8 {
+            buffer[i] = CChar(bitPattern: byte)
+            i += 1
+        }
+    }
+
+    @inline(never)
+    private static func addBuffer() {
+        buffers.append(.allocate(capacity: 64))
+        capacities.append(64)
+    }
+
+    @inline(never)
+    private static func grow(_ level: Int, _ count: Int) {
+        buffers[level].deallocate()
+        capacities[level] = max(count, capacities[level] * 2)
+        buffers[level] = .allocate(capacity: capacities[level])
+    }
+}

@@ -1,0 +1,115 @@
+import CSeatKitSupport
+import SeatKit
+
+// Filters and spies made of C callbacks.
+
+/// `seatkit_filter`.
+final class CFilter: HandleObject, InputFilter {
+    unowned(unsafe) let owner: CRouter
+    var impl: UnsafePointer<seatkit_filter_interface>?
+    var data: UnsafeMutableRawPointer?
+    var isDestroyed = false
+
+    init(owner: CRouter, impl: UnsafePointer<seatkit_filter_interface>?, data: UnsafeMutableRawPointer?) {
+        self.owner = owner
+        self.impl = impl
+        self.data = data
+    }
+
+    func filter(_ event: InputEvent, router: Router) -> FilterDecision {
+        guard let f = impl?.pointee.filter else { return .pass }
+        return CValues.withInputEvent(event) { f(data, $0).rawValue == 0 ? .pass : .consume }
+    }
+
+    func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
+        guard let f = impl?.pointee.filter_key else { return .pass }
+        return CValues.withKeyEvent(event) { f(data, $0).rawValue == 0 ? .pass : .consume }
+    }
+
+    func destroy() {
+        guard !isDestroyed else { return }
+        isDestroyed = true
+        owner.router.removeFilter(self)
+        owner.filters.removeAll { $0 === self }
+        impl = nil
+        data = nil
+        Handles.remove(handle)
+    }
+}
+
+/// `seatkit_spy`.
+final class CSpy: HandleObject, InputSpy {
+    unowned(unsafe) let owner: CRouter
+    var observeFunction: seatkit_spy_func_t?
+    var data: UnsafeMutableRawPointer?
+    var isDestroyed = false
+
+    init(owner: CRouter, observe: seatkit_spy_func_t?, data: UnsafeMutableRawPointer?) {
+        self.owner = owner
+        self.observeFunction = observe
+        self.data = data
+    }
+
+    func observe(_ event: InputEvent, consumed: Bool, router: Router) {
+        guard let f = observeFunction else { return }
+        CValues.withInputEvent(event) { f(data, $0, consumed) }
+    }
+
+    func destroy() {
+        guard !isDestroyed else { return }
+        isDestroyed = true
+        owner.router.removeSpy(self)
+        owner.spies.removeAll { $0 === self }
+        observeFunction = nil
+        data = nil
+        Handles.remove(handle)
+    }
+}
+
+@_cdecl("seatkit_router_add_filter")
+public func seatkit_router_add_filter(_ router: OpaquePointer?, _ impl: UnsafePointer<seatkit_filter_interface>?,
+                                      _ data: UnsafeMutableRawPointer?) -> OpaquePointer? {
+    guard let r = live(router, .router, as: CRouter.self, #function) else { return nil }
+    guard let impl else {
+        misuse(#function, "NULL filter interface; refused")
+        return nil
+    }
+    let filter = CFilter(owner: r, impl: impl, data: data)
+    guard let handle = Handles.insert(filter, kind: .filter) else {
+        misuse(#function, "too many live handles")
+        return nil
+    }
+    r.filters.append(filter)
+    r.router.addFilter(filter)
+    return handle
+}
+
+@_cdecl("seatkit_filter_destroy")
+public func seatkit_filter_destroy(_ handle: OpaquePointer?) {
+    guard let f = live(handle, .filter, as: CFilter.self, #function) else { return }
+    APICall.run { f.destroy() }
+}
+
+@_cdecl("seatkit_router_add_spy")
+public func seatkit_router_add_spy(_ router: OpaquePointer?, _ observe: seatkit_spy_func_t?,
+                                   _ data: UnsafeMutableRawPointer?) -> OpaquePointer? {
+    guard let r = live(router, .router, as: CRouter.self, #function) else { return nil }
+    guard let observe else {
+        misuse(#function, "NULL observe function; refused")
+        return nil
+    }
+    let spy = CSpy(owner: r, observe: observe, data: data)
+    guard let handle = Handles.insert(spy, kind: .spy) else {
+        misuse(#function, "too many live handles")
+        return nil
+    }
+    r.spies.append(spy)
+    r.router.addSpy(spy)
+    return handle
+}
+
+@_cdecl("seatkit_spy_destroy")
+public func seatkit_spy_destroy(_ handle: OpaquePointer?) {
+    guard let s = live(handle, .spy, as: CSpy.self, #function) else { return }
+    APICall.run { s.destroy() }
+}

@@ -1,0 +1,181 @@
+import CSeatKitSupport
+import SeatKit
+
+// seatkit_router_notify_*: events from the compositor's own backend. Each goes through
+// Router.inject: filters, spies, recognizers and the responder chain.
+// GRABS(issue 12): once the core has grabs, Router.inject is the door that goes through
+// them; these functions need no change, and seatkit_router_send_* stay raw.
+
+@inline(__always)
+private func inject(_ handle: OpaquePointer?, _ function: StaticString, _ time: Int64, _ device: UInt32,
+                    _ kind: InputEvent.Kind) {
+    // Unretained: a router destroyed from inside a callback lives until this call returns.
+    guard let r = Handles.unretained(handle, .router) else { return refused(handle, .router, function) }
+    APICall.run {
+        r._withUnsafeGuaranteedRef {
+            unsafeDowncast($0, to: CRouter.self).router.inject(
+                InputEvent(time: Timestamp(microseconds: time), device: DeviceID(device), kind))
+        }
+    }
+}
+
+@inline(__always)
+private func finite(_ a: Double, _ b: Double, _ function: StaticString) -> Bool {
+    if a.isFinite && b.isFinite { return true }
+    misuse(function, "(\(a), \(b)) is not finite; event dropped")
+    return false
+}
+
+@_cdecl("seatkit_router_notify_touch_down")
+public func seatkit_router_notify_touch_down(_ router: OpaquePointer?, _ time: Int64, _ device: UInt32,
+                                             _ id: Int32, _ x: Double, _ y: Double) {
+    guard finite(x, y, #function) else { return }
+    inject(router, #function, time, device, .touchDown(TouchID(id), LayoutPoint(x: x, y: y)))
+}
+
+@_cdecl("seatkit_router_notify_touch_motion")
+public func seatkit_router_notify_touch_motion(_ router: OpaquePointer?, _ time: Int64, _ device: UInt32,
+                                               _ id: Int32, _ x: Double, _ y: Double) {
+    guard finite(x, y, #function) else { return }
+    inject(router, #function, time, device, .touchMotion(TouchID(id), LayoutPoint(x: x, y: y)))
+}
+
+@_cdecl("seatkit_router_notify_touch_up")
+public func seatkit_router_notify_touch_up(_ router: OpaquePointer?, _ time: Int64, _ device: UInt32, _ id: Int32) {
+    inject(router, #function, time, device, .touchUp(TouchID(id)))
+}
+
+@_cdecl("seatkit_router_notify_touch_cancel")
+public func seatkit_router_notify_touch_cancel(_ router: OpaquePointer?, _ time: Int64, _ device: UInt32, _ id: Int32) {
+    inject(router, #function, time, device, .touchCancel(TouchID(id)))
+}
+
+@_cdecl("seatkit_router_notify_touch_frame")
+public func seatkit_router_notify_touch_frame(_ router: OpaquePointer?, _ time: Int64, _ device: UInt32) {
+    inject(router, #function, time, device, .touchFrame)
+}
+
+@_cdecl("seatkit_router_notify_pointer_motion")
+public func seatkit_router_notify_pointer_motion(_ router: OpaquePointer?, _ time: Int64, _ device: UInt32,
+                                                 _ dx: Double, _ dy: Double, _ rawDX: Double, _ rawDY: Double) {
+    guard finite(dx, dy, #function), finite(rawDX, rawDY, #function) else { return }
+    inject(router, #function, time, device,
+           .pointerMotion(delta: Vector(dx: dx, dy: dy), unaccelerated: Vector(dx: rawDX, dy: rawDY)))
+}
+
+@_cdecl("seatkit_router_notify_pointer_motion_absolute")
+public func seatkit_router_notify_pointer_motion_absolute(_ router: OpaquePointer?, _ time: Int64, _ device: UInt32,
+                                                          _ x: Double, _ y: Double) {
+    guard finite(x, y, #function) else { return }
+    inject(router, #function, time, device, .pointerMotionAbsolute(LayoutPoint(x: x, y: y)))
+}
+
+@_cdecl("seatkit_router_notify_pointer_button")
+public func seatkit_router_notify_pointer_button(_ router: OpaquePointer?, _ time: Int64, _ device: UInt32,
+                                                 _ button: UInt32, _ state: seatkit_button_state) {
+    let s: ButtonState
+    switch state {
+    case SEATKIT_BUTTON_PRESSED: s = .pressed
+    case SEATKIT_BUTTON_RELEASED: s = .released
+    default:
+        misuse(#function, "button state \(state.rawValue) is neither released (0) nor pressed (1); event dropped")
+        return
+    }
+    inject(router, #function, time, device, .pointerButton(button: button, state: s))
+}
+
+@_cdecl("seatkit_router_notify_pointer_axis")
+public func seatkit_router_notify_pointer_axis(_ router: OpaquePointer?, _ time: Int64, _ device: UInt32,
+                                               _ axis: UnsafePointer<seatkit_axis>?) {
+    guard let axis else {
+        misuse(#function, "NULL axis; event dropped")
+        return
+    }
+    guard let motion = CValues.axis(axis.pointee) else {
+        misuse(#function, "axis source \(axis.pointee.source.rawValue) out of range or values not finite; event dropped")
+        return
+    }
+    inject(router, #function, time, device, .pointerAxis(motion))
+}
+
+@_cdecl("seatkit_router_notify_touchpad_gesture")
+public func seatkit_router_notify_touchpad_gesture(_ router: OpaquePointer?, _ time: Int64, _ device: UInt32,
+                                                   _ gesture: UnsafePointer<seatkit_touchpad_gesture>?) {
+    guard let gesture else {
+        misuse(#function, "NULL gesture; event dropped")
+        return
+    }
+    guard let g = CValues.gesture(gesture.pointee) else {
+        misuse(#function, "gesture kind \(gesture.pointee.kind.rawValue) or phase \(gesture.pointee.phase.rawValue) out of range, or values not finite; event dropped")
+        return
+    }
+    inject(router, #function, time, device, .touchpadGesture(g))
+}
+
+@_cdecl("seatkit_router_notify_key")
+public func seatkit_router_notify_key(_ router: OpaquePointer?, _ time: Int64, _ device: UInt32,
+                                      _ keycode: UInt32, _ state: seatkit_key_state) {
+    let s: KeyState
+    switch state {
+    case SEATKIT_KEY_PRESSED: s = .pressed
+    case SEATKIT_KEY_RELEASED: s = .released
+    case SEATKIT_KEY_REPEATED: s = .repeated
+    default:
+        misuse(#function, "key state \(state.rawValue) out of range; event dropped")
+        return
+    }
+    inject(router, #function, time, device, .key(keycode: keycode, state: s))
+}
+
+@_cdecl("seatkit_router_notify_switch")
+public func seatkit_router_notify_switch(_ router: OpaquePointer?, _ time: Int64, _ device: UInt32,
+                                         _ which: seatkit_switch, _ on: Bool) {
+    let kind: SwitchKind
+    switch which {
+    case SEATKIT_SWITCH_LID: kind = .lid
+    case SEATKIT_SWITCH_TABLET_MODE: kind = .tabletMode
+    default:
+        misuse(#function, "switch \(which.rawValue) out of range; event dropped")
+        return
+    }
+    inject(router, #function, time, device, .switchToggled(kind, on: on))
+}
+
+@_cdecl("seatkit_router_notify_device_added")
+public func seatkit_router_notify_device_added(_ router: OpaquePointer?, _ time: Int64, _ device: UInt32,
+                                               _ info: UnsafePointer<seatkit_device_info>?) {
+    guard let info else {
+        misuse(#function, "NULL device info; event dropped")
+        return
+    }
+    inject(router, #function, time, device, .deviceAdded(CValues.deviceInfo(info.pointee)))
+}
+
+@_cdecl("seatkit_router_notify_device_removed")
+public func seatkit_router_notify_device_removed(_ router: OpaquePointer?, _ time: Int64, _ device: UInt32) {
+    inject(router, #function, time, device, .deviceRemoved)
+}
+
+@_cdecl("seatkit_router_send_key")
+public func seatkit_router_send_key(_ router: OpaquePointer?, _ event: UnsafePointer<seatkit_key_event>?) {
+    guard let r = live(router, .router, as: CRouter.self, #function) else { return }
+    guard let e = event?.pointee else {
+        misuse(#function, "NULL event; nothing sent")
+        return
+    }
+    let state: KeyState
+    switch e.state {
+    case SEATKIT_KEY_PRESSED: state = .pressed
+    case SEATKIT_KEY_RELEASED: state = .released
+    case SEATKIT_KEY_REPEATED: state = .repeated
+    default:
+        misuse(#function, "key state \(e.state.rawValue) out of range; nothing sent")
+        return
+    }
+    let key = KeyEvent(time: Timestamp(microseconds: e.time_usec), device: DeviceID(e.device), keycode: e.keycode,
+                       state: state, keysym: e.keysym, baseKeysym: e.base_keysym, text: string(e.text),
+                       modifiers: KeyModifiers(rawValue: e.modifiers),
+                       modifierMasks: ModifierMasks(depressed: e.mods_depressed, latched: e.mods_latched,
+                                                    locked: e.mods_locked, group: e.group))
+    APICall.run { r.router.deliverKey(key) }
+}

@@ -1,0 +1,171 @@
+import CSeatKitSupport
+import SeatKit
+import SeatKitLibinput
+
+// seatkit_libinput_*: SeatKit reads the devices itself through libinput.
+
+/// Opens device nodes through the compositor's C callbacks (logind, libseat), or directly.
+final class COpener: DeviceOpener {
+    let impl: UnsafePointer<seatkit_device_opener_interface>?
+    let data: UnsafeMutableRawPointer?
+    let direct = DirectDeviceOpener()
+
+    init(impl: UnsafePointer<seatkit_device_opener_interface>?, data: UnsafeMutableRawPointer?) {
+        self.impl = impl
+        self.data = data
+    }
+
+    func openDevice(path: String, flags: Int32) -> Int32 {
+        guard let open = impl?.pointee.open else { return direct.openDevice(path: path, flags: flags) }
+        return path.withCString { open(data, $0, flags) }
+    }
+
+    func closeDevice(_ fd: Int32) {
+        guard let close = impl?.pointee.close else { return direct.closeDevice(fd) }
+        close(data, fd)
+    }
+}
+
+/// `seatkit_libinput`: a libinput context whose events go into one router.
+final class CLibinput: HandleObject {
+    unowned(unsafe) let owner: CRouter
+    let backend: LibinputBackend
+    var source: OpaquePointer?
+    var isDestroyed = false
+
+    init(owner: CRouter, backend: LibinputBackend) {
+        self.owner = owner
+        self.backend = backend
+    }
+
+    func dispatch() {
+        guard !isDestroyed, !owner.isDestroyed else { return }
+        APICall.run { backend.dispatch(into: owner.router) }
+    }
+
+    func destroy() {
+        guard !isDestroyed else { return }
+        isDestroyed = true
+        if let source { CCalls.removeSource(source) }
+        source = nil
+        owner.libinputs.removeAll { $0 === self }
+        Handles.remove(handle)
+    }
+}
+
+private func register(_ r: CRouter, _ backend: LibinputBackend, _ function: StaticString) -> OpaquePointer? {
+    let c = CLibinput(owner: r, backend: backend)
+    guard let handle = Handles.insert(c, kind: .libinput) else {
+        misuse(function, "too many live handles")
+        return nil
+    }
+    r.libinputs.append(c)
+    return handle
+}
+
+@_cdecl("seatkit_libinput_create_udev")
+public func seatkit_libinput_create_udev(_ router: OpaquePointer?, _ seat: UnsafePointer<CChar>?,
+                                         _ opener: UnsafePointer<seatkit_device_opener_interface>?,
+                                         _ data: UnsafeMutableRawPointer?) -> OpaquePointer? {
+    guard let r = live(router, .router, as: CRouter.self, #function) else { return nil }
+    let name = string(seat, or: "seat0")
+    do {
+        let backend = try LibinputBackend(seat: name, opener: COpener(impl: opener, data: data))
+        return register(r, backend, #function)
+    } catch {
+        misuse(#function, "libinput on \(name): \(error)")
+        return nil
+    }
+}
+
+@_cdecl("seatkit_libinput_create_path")
+public func seatkit_libinput_create_path(_ router: OpaquePointer?, _ paths: UnsafePointer<UnsafePointer<CChar>?>?,
+                                         _ count: UInt,
+                                         _ opener: UnsafePointer<seatkit_device_opener_interface>?,
+                                         _ data: UnsafeMutableRawPointer?) -> OpaquePointer? {
+    guard let r = live(router, .router, as: CRouter.self, #function) else { return nil }
+    if count > 0 && paths == nil {
+        misuse(#function, "NULL paths with count \(count); refused")
+        return nil
+    }
+    var list: [String] = []
+    guard count <= 1 << 16 else {
+        misuse(#function, "\(count) paths; refused")
+        return nil
+    }
+    for i in 0..<Int(count) {
+        guard let path = paths![i] else {
+            misuse(#function, "path \(i) is NULL; refused")
+            return nil
+        }
+        list.append(String(cString: path))
+    }
+    do {
+        let backend = try LibinputBackend(paths: list, opener: COpener(impl: opener, data: data))
+        return register(r, backend, #function)
+    } catch {
+        misuse(#function, "libinput on \(list): \(error)")
+        return nil
+    }
+}
+
+@_cdecl("seatkit_libinput_add_device")
+public func seatkit_libinput_add_device(_ handle: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> Bool {
+    guard let l = live(handle, .libinput, as: CLibinput.self, #function) else { return false }
+    guard let path else {
+        misuse(#function, "NULL path")
+        return false
+    }
+    do {
+        try l.backend.addDevice(path: String(cString: path))
+        return true
+    } catch {
+        misuse(#function, "\(String(cString: path)): \(error)")
+        return false
+    }
+}
+
+@_cdecl("seatkit_libinput_get_fd")
+public func seatkit_libinput_get_fd(_ handle: OpaquePointer?) -> Int32 {
+    live(handle, .libinput, as: CLibinput.self, #function)?.backend.fileDescriptor ?? -1
+}
+
+@_cdecl("seatkit_libinput_dispatch")
+public func seatkit_libinput_dispatch(_ handle: OpaquePointer?) {
+    live(handle, .libinput, as: CLibinput.self, #function)?.dispatch()
+}
+
+@_cdecl("seatkit_libinput_add_to_event_loop")
+public func seatkit_libinput_add_to_event_loop(_ handle: OpaquePointer?, _ loop: OpaquePointer?) -> Bool {
+    guard let l = live(handle, .libinput, as: CLibinput.self, #function) else { return false }
+    guard let loop else {
+        misuse(#function, "NULL event loop")
+        return false
+    }
+    guard l.source == nil else {
+        misuse(#function, "already on an event loop; refused")
+        return false
+    }
+    l.source = CCalls.addReadableFD(loop, l.backend.fileDescriptor, { _, _, data in
+        guard let data else { return 0 }
+        Unmanaged<CLibinput>.fromOpaque(data).takeUnretainedValue().dispatch()
+        return 0
+    }, Unmanaged.passUnretained(l).toOpaque())
+    return l.source != nil
+}
+
+@_cdecl("seatkit_libinput_suspend")
+public func seatkit_libinput_suspend(_ handle: OpaquePointer?) {
+    live(handle, .libinput, as: CLibinput.self, #function)?.backend.suspend()
+}
+
+@_cdecl("seatkit_libinput_resume")
+public func seatkit_libinput_resume(_ handle: OpaquePointer?) -> Bool {
+    live(handle, .libinput, as: CLibinput.self, #function)?.backend.resume() ?? false
+}
+
+@_cdecl("seatkit_libinput_destroy")
+public func seatkit_libinput_destroy(_ handle: OpaquePointer?) {
+    guard let l = live(handle, .libinput, as: CLibinput.self, #function) else { return }
+    APICall.run { l.destroy() }
+}

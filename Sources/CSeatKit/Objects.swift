@@ -1,0 +1,248 @@
+import CSeatKitSupport
+import SeatKit
+import SeatKitXKB
+
+/// Finds the live object behind a handle from C, or logs why not.
+@inline(__always)
+func live<T: HandleObject>(_ handle: OpaquePointer?, _ kind: HandleKind, as type: T.Type,
+                           _ function: StaticString) -> T? {
+    if let object = Handles.object(handle, kind) { return unsafeDowncast(object, to: T.self) }
+    refused(handle, kind, function)
+    return nil
+}
+
+@inline(never)
+func refused(_ handle: OpaquePointer?, _ kind: HandleKind, _ function: StaticString) {
+    Log.error("\(Log.name(function)): refused \(Handles.describeRefused(handle, expected: kind))")
+}
+
+@inline(never)
+func misuse(_ function: StaticString, _ message: String) {
+    Log.error("\(Log.name(function)): \(message)")
+}
+
+/// A C string, or `fallback` for NULL. Invalid UTF-8 is repaired, never trapped on.
+func string(_ pointer: UnsafePointer<CChar>?, or fallback: String = "") -> String {
+    guard let pointer else { return fallback }
+    return String(cString: pointer)
+}
+
+/// `seatkit_router`: a router and everything made on it.
+final class CRouter: HandleObject {
+    let router: Router
+    let eventLoopClock: EventLoopClock?
+    let virtualClock: VirtualClock?
+    let destroySignal = CCalls.makeSignal()
+    var isDestroyed = false
+
+    /// The delegate (the router holds it weakly).
+    var delegate: CDelegate?
+    var outputs: [COutput] = []
+    @exclusivity(unchecked) var surfaces: [ObjectIdentifier: CSurface] = [:] {
+        didSet {
+            cachedSurface = nil
+            cachedSurfaceHandle = nil
+        }
+    }
+    var recognizers: [CRecognizer] = []
+    var filters: [CFilter] = []
+    var spies: [CSpy] = []
+    var replays: [CReplay] = []
+    var libinputs: [CLibinput] = []
+    var keyboard: Keyboard?
+    var traceLog: TraceLog?
+
+    /// Reused buffers that events are translated into for C (grown, never shrunk).
+    @exclusivity(unchecked) var touchBuffer = UnsafeMutablePointer<seatkit_touch_point>.allocate(capacity: 16)
+    @exclusivity(unchecked) var touchBufferCapacity = 16
+
+    init(clock: any Clock, eventLoopClock: EventLoopClock?, virtualClock: VirtualClock?) {
+        router = Router(clock: clock)
+        self.eventLoopClock = eventLoopClock
+        self.virtualClock = virtualClock
+    }
+
+    deinit {
+        touchBuffer.deallocate()
+    }
+
+    /// The last surface looked up by ``handle(of:)`` and its handle: a walk up the chain asks
+    /// for the same target at every link. Cleared when a surface's handle ends.
+    @exclusivity(unchecked) var cachedSurface: ObjectIdentifier?
+    @exclusivity(unchecked) var cachedSurfaceHandle: OpaquePointer?
+
+    /// The C handle of a surface made on this router, or NULL.
+    @inline(__always)
+    func handle(of surface: Surface?) -> OpaquePointer? {
+        handle(ofSurfaceWithIdentity: surface.map(ObjectIdentifier.init))
+    }
+
+    @inline(__always)
+    func handle(ofSurfaceWithIdentity id: ObjectIdentifier?) -> OpaquePointer? {
+        guard let id else { return nil }
+        if id == cachedSurface { return cachedSurfaceHandle }
+        return lookUpHandle(id)
+    }
+
+    @inline(never)
+    private func lookUpHandle(_ id: ObjectIdentifier) -> OpaquePointer? {
+        let handle = surfaces[id]?.handle
+        cachedSurface = id
+        cachedSurfaceHandle = handle
+        return handle
+    }
+
+    func handle(of output: Output?) -> OpaquePointer? {
+        guard let output else { return nil }
+        return outputs.first { $0.output === output }?.handle
+    }
+
+    /// Copies touch points into `touchBuffer`.
+    @inline(__always)
+    func fillTouchBuffer(_ touches: [TouchPoint]) -> UnsafeMutablePointer<seatkit_touch_point> {
+        if touches.count > touchBufferCapacity { growTouchBuffer(touches.count) }
+        var i = 0
+        while i < touches.count {
+            let t = touches[i]
+            touchBuffer[i] = seatkit_touch_point(
+                id: t.id.rawValue, device: t.device.rawValue, x: t.location.x, y: t.location.y,
+                sx: t.surfaceLocation.x, sy: t.surfaceLocation.y,
+                start_x: t.startLocation.x, start_y: t.startLocation.y,
+                start_time_usec: t.startTime.microseconds)
+            i += 1
+        }
+        return touchBuffer
+    }
+
+    @inline(never)
+    private func growTouchBuffer(_ count: Int) {
+        touchBuffer.deallocate()
+        touchBufferCapacity = max(count, touchBufferCapacity * 2)
+        touchBuffer = .allocate(capacity: touchBufferCapacity)
+    }
+
+    /// Ends everything made on this router, then the router: destroy signals first, in the
+    /// order recognizers, filters, spies, surfaces, outputs, router.
+    func destroy() {
+        guard !isDestroyed else { return }
+        isDestroyed = true
+        for replay in replays { replay.destroy() }
+        for libinput in libinputs { libinput.destroy() }
+        for recognizer in recognizers { recognizer.destroy() }
+        for filter in filters { filter.destroy() }
+        for spy in spies { spy.destroy() }
+        for surface in Array(surfaces.values) where !surface.isRoot { surface.destroy() }
+        for output in outputs { output.destroy() }
+        CCalls.emitAndFreeSignal(destroySignal, data: handle)
+        router.keyInterpreter = nil
+        router.delegate = nil
+        delegate = nil
+        keyboard = nil
+        router.trace = nil
+        eventLoopClock?.invalidate()
+        Handles.remove(handle)
+    }
+}
+
+/// `seatkit_output`.
+final class COutput: HandleObject {
+    unowned(unsafe) let owner: CRouter
+    let output: Output
+    let root: CSurface
+    let responder: CResponder
+    let destroySignal = CCalls.makeSignal()
+    var isDestroyed = false
+
+    init(owner: CRouter, output: Output, root: CSurface, responder: CResponder) {
+        self.owner = owner
+        self.output = output
+        self.root = root
+        self.responder = responder
+    }
+
+    func destroy() {
+        guard !isDestroyed else { return }
+        isDestroyed = true
+        APICall.run {
+            // Touches first, while the tree is attached: as for a destroyed surface, the core
+            // does not yet tell removed surfaces about their touches (issue 12).
+            let gone = output
+            owner.router.cancelTouches(reason: "output destroyed") { $0.output === gone }
+            owner.router.removeOutput(output)
+            // GRABS(issue 12): an output's removal notifications (grabs ended, focus moved)
+            // come from the core's removeOutput once it has them; nothing to add here.
+        }
+        for recognizer in output.gestureRecognizers { output.removeGestureRecognizer(recognizer) }
+        CCalls.emitAndFreeSignal(destroySignal, data: handle)
+        responder.clear()
+        owner.outputs.removeAll { $0 === self }
+        root.destroyAsRoot()
+        Handles.remove(handle)
+    }
+}
+
+/// `seatkit_surface`.
+final class CSurface: HandleObject {
+    unowned(unsafe) let owner: CRouter
+    let surface: Surface
+    let responder: CResponder
+    let isRoot: Bool
+    let destroySignal = CCalls.makeSignal()
+    var isDestroyed = false
+
+    init(owner: CRouter, surface: Surface, responder: CResponder, isRoot: Bool) {
+        self.owner = owner
+        self.surface = surface
+        self.responder = responder
+        self.isRoot = isRoot
+    }
+
+    func destroy() {
+        guard !isDestroyed else { return }
+        isDestroyed = true
+        // The responder hears what it is owed (cancels, leave, resign) while its handle and
+        // data are still valid.
+        APICall.run {
+            // Touches first, while the subtree is attached: the core does not yet tell a
+            // removed surface's responder about its touches (issue 12's "removing tells").
+            let root = surface
+            owner.router.cancelTouches(reason: "surface destroyed") { touch in
+                guard let bound = touch.surface else { return false }
+                return bound === root || bound.isDescendant(of: root)
+            }
+            surface.removeFromParent()
+            // GRABS(issue 12): the rest of what a removed surface is owed (leave, resign,
+            // releases, grabs ended) comes from the core's removeFromParent once it sends
+            // it; a `removed` member of seatkit_responder_interface would plug in here.
+        }
+        for child in surface.children { child.removeFromParent() }
+        for recognizer in surface.gestureRecognizers { surface.removeGestureRecognizer(recognizer) }
+        finish()
+    }
+
+    /// The root surface of a destroyed output.
+    func destroyAsRoot() {
+        guard !isDestroyed else { return }
+        isDestroyed = true
+        finish()
+    }
+
+    private func finish() {
+        CCalls.emitAndFreeSignal(destroySignal, data: handle)
+        responder.clear()
+        surface.responder = PassThroughResponder()
+        owner.surfaces[ObjectIdentifier(surface)] = nil
+        Handles.remove(handle)
+    }
+}
+
+/// `seatkit_keymap`.
+final class CKeymap: HandleObject {
+    let keymap: Keymap
+    /// The keymap's text, NUL-terminated, for seatkit_keymap_get_string.
+    lazy var text: UnsafeMutablePointer<CChar>? = CCalls.mallocString(keymap.text)
+
+    init(keymap: Keymap) { self.keymap = keymap }
+
+    deinit { CCalls.free(text) }
+}

@@ -1,0 +1,151 @@
+import CSeatKitSupport
+import SeatKit
+
+// seatkit_output_*: displays in the layout, each the root of a surface tree.
+
+private func validMode(_ width: Int32, _ height: Int32, _ function: StaticString) -> Bool {
+    if width >= 0 && height >= 0 { return true }
+    misuse(function, "mode \(width)x\(height) has a negative size; refused")
+    return false
+}
+
+private func validScale(_ scale: Double, _ function: StaticString) -> Bool {
+    if scale > 0 && scale.isFinite { return true }
+    misuse(function, "scale \(scale) is not a positive finite number; refused")
+    return false
+}
+
+@_cdecl("seatkit_output_create")
+public func seatkit_output_create(_ router: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ x: Double, _ y: Double,
+                                  _ width: Int32, _ height: Int32, _ transform: seatkit_output_transform,
+                                  _ scale: Double) -> OpaquePointer? {
+    guard let r = live(router, .router, as: CRouter.self, #function) else { return nil }
+    guard x.isFinite, y.isFinite else {
+        misuse(#function, "position (\(x), \(y)) is not finite; refused")
+        return nil
+    }
+    guard validMode(width, height, #function), validScale(scale, #function) else { return nil }
+    guard let t = CValues.transform(transform) else {
+        misuse(#function, "transform \(transform.rawValue) is not 0...7; refused")
+        return nil
+    }
+    let outputName = string(name, or: "output")
+    let responder = CResponder(owner: r)
+    let output = Output(name: outputName, position: LayoutPoint(x: x, y: y),
+                        modeSize: Size(width: Double(width), height: Double(height)),
+                        transform: t, scale: scale, responder: responder)
+    let rootResponder = CResponder(owner: r)
+    output.root.responder = rootResponder
+    let root = CSurface(owner: r, surface: output.root, responder: rootResponder, isRoot: true)
+    guard let rootHandle = Handles.insert(root, kind: .surface) else {
+        misuse(#function, "too many live handles")
+        return nil
+    }
+    rootResponder.surfaceHandle = rootHandle
+    let c = COutput(owner: r, output: output, root: root, responder: responder)
+    guard let handle = Handles.insert(c, kind: .output) else {
+        Handles.remove(rootHandle)
+        misuse(#function, "too many live handles")
+        return nil
+    }
+    responder.outputHandle = handle
+    r.surfaces[ObjectIdentifier(output.root)] = root
+    r.outputs.append(c)
+    APICall.run { r.router.addOutput(output) }
+    return handle
+}
+
+@_cdecl("seatkit_output_destroy")
+public func seatkit_output_destroy(_ handle: OpaquePointer?) {
+    guard let o = live(handle, .output, as: COutput.self, #function) else { return }
+    APICall.run { o.destroy() }
+}
+
+@_cdecl("seatkit_output_get_destroy_signal")
+public func seatkit_output_get_destroy_signal(_ handle: OpaquePointer?) -> UnsafeMutablePointer<wl_signal>? {
+    live(handle, .output, as: COutput.self, #function)?.destroySignal
+}
+
+@_cdecl("seatkit_output_get_root")
+public func seatkit_output_get_root(_ handle: OpaquePointer?) -> OpaquePointer? {
+    live(handle, .output, as: COutput.self, #function)?.root.handle
+}
+
+@_cdecl("seatkit_output_set_position")
+public func seatkit_output_set_position(_ handle: OpaquePointer?, _ x: Double, _ y: Double) {
+    guard let o = live(handle, .output, as: COutput.self, #function) else { return }
+    guard x.isFinite, y.isFinite else {
+        misuse(#function, "position (\(x), \(y)) is not finite; refused")
+        return
+    }
+    APICall.run { o.output.position = LayoutPoint(x: x, y: y) }
+}
+
+@_cdecl("seatkit_output_set_mode")
+public func seatkit_output_set_mode(_ handle: OpaquePointer?, _ width: Int32, _ height: Int32) {
+    guard let o = live(handle, .output, as: COutput.self, #function), validMode(width, height, #function) else { return }
+    APICall.run { o.output.modeSize = Size(width: Double(width), height: Double(height)) }
+}
+
+@_cdecl("seatkit_output_set_transform")
+public func seatkit_output_set_transform(_ handle: OpaquePointer?, _ transform: seatkit_output_transform) {
+    guard let o = live(handle, .output, as: COutput.self, #function) else { return }
+    guard let t = CValues.transform(transform) else {
+        misuse(#function, "transform \(transform.rawValue) is not 0...7; refused")
+        return
+    }
+    APICall.run { o.output.transform = t }
+}
+
+@_cdecl("seatkit_output_set_scale")
+public func seatkit_output_set_scale(_ handle: OpaquePointer?, _ scale: Double) {
+    guard let o = live(handle, .output, as: COutput.self, #function), validScale(scale, #function) else { return }
+    APICall.run { o.output.scale = scale }
+}
+
+@_cdecl("seatkit_output_get_layout_box")
+public func seatkit_output_get_layout_box(_ handle: OpaquePointer?, _ x: UnsafeMutablePointer<Double>?,
+                                          _ y: UnsafeMutablePointer<Double>?, _ width: UnsafeMutablePointer<Double>?,
+                                          _ height: UnsafeMutablePointer<Double>?) -> Bool {
+    guard let o = live(handle, .output, as: COutput.self, #function) else { return false }
+    let f = o.output.layoutFrame
+    x?.pointee = f.origin.x
+    y?.pointee = f.origin.y
+    width?.pointee = f.size.width
+    height?.pointee = f.size.height
+    return true
+}
+
+@_cdecl("seatkit_output_layout_point_from_normalized")
+public func seatkit_output_layout_point_from_normalized(_ handle: OpaquePointer?, _ u: Double, _ v: Double,
+                                                        _ x: UnsafeMutablePointer<Double>?,
+                                                        _ y: UnsafeMutablePointer<Double>?) -> Bool {
+    guard let o = live(handle, .output, as: COutput.self, #function) else { return false }
+    guard u.isFinite, v.isFinite else {
+        misuse(#function, "(\(u), \(v)) is not finite")
+        return false
+    }
+    let p = o.output.layoutPoint(fromNormalized: u, v)
+    x?.pointee = p.x
+    y?.pointee = p.y
+    return true
+}
+
+@_cdecl("seatkit_output_set_responder")
+public func seatkit_output_set_responder(_ handle: OpaquePointer?, _ impl: UnsafePointer<seatkit_responder_interface>?,
+                                         _ data: UnsafeMutableRawPointer?) {
+    guard let o = live(handle, .output, as: COutput.self, #function) else { return }
+    o.responder.impl = impl
+    o.responder.data = impl == nil ? nil : data
+}
+
+@_cdecl("seatkit_router_get_output")
+public func seatkit_router_get_output(_ router: OpaquePointer?, _ name: UnsafePointer<CChar>?) -> OpaquePointer? {
+    guard let r = live(router, .router, as: CRouter.self, #function) else { return nil }
+    guard let name else {
+        misuse(#function, "NULL name")
+        return nil
+    }
+    let wanted = String(cString: name)
+    return r.outputs.first { $0.output.name == wanted }?.handle
+}

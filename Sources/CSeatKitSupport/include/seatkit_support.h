@@ -1,0 +1,13 @@
+/* Internal to libseatkit (not installed): what Swift cannot write itself. */
+#ifndef SEATKIT_SUPPORT_H
+#define SEATKIT_SUPPORT_H
+#include "seatkit/seatkit.h"
+
+/* Logs `message` through the callback of seatkit_log_init (format "%s"), if `importance`
+ * is within the verbosity. seatkit_log_init and seatkit_log_get_verbosity live in C
+ * because a callback taking a va_list cannot cross into Swift. */
+void seatkit_support_log(enum seatkit_log_importance importance, const char *message);
+/* The file the code of this library was loaded from (libseatkit.so, or the program that
+ * links it statically), or NULL. */
+const char *seatkit_support_library_path(void);
+#endif

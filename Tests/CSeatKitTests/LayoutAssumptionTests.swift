@@ -1,0 +1,41 @@
+// This file imports CSeatKit's Swift side (not the C header: the two declare the same
+// function names) to pin the layout facts its per-event path relies on.
+@testable import CSeatKit
+import SeatKit
+import Testing
+
+/// Reads the target the fast way while the router asks it, and the slow way, for comparison.
+private final class TargetProbe: Responder {
+    var pairs: [(fast: ObjectIdentifier?, slow: ObjectIdentifier?)] = []
+    func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
+        pairs.append((ContextTarget.identity(context), context.target.map(ObjectIdentifier.init)))
+        return .notHandled
+    }
+}
+
+struct LayoutAssumptionTests {
+    @Test func responderContextHoldsItsTargetWhereTheCAPIReadsIt() {
+        #expect(ContextTarget.layoutIsKnown)
+        let router = Router(clock: VirtualClock())
+        let output = Output(name: "out", modeSize: Size(width: 100, height: 100))
+        router.addOutput(output)
+        let probe = TargetProbe()
+        let parent = Surface(name: "parent", frame: SurfaceRect(x: 0, y: 0, width: 100, height: 100), responder: probe)
+        let child = Surface(name: "child", frame: SurfaceRect(x: 0, y: 0, width: 50, height: 50), responder: probe)
+        output.root.addChild(parent)
+        parent.addChild(child)
+        router.inject(InputEvent(time: .zero, .touchDown(TouchID(0), LayoutPoint(x: 10, y: 10))))
+        router.inject(InputEvent(time: .zero, .touchFrame))
+        // Asked at the child and at the parent, the target being the child both times.
+        #expect(probe.pairs.count == 2)
+        for pair in probe.pairs {
+            #expect(pair.fast == pair.slow)
+            #expect(pair.slow == ObjectIdentifier(child))
+        }
+        #expect(ContextTarget.layoutIsKnown, "a mismatch would have switched to the slow way")
+    }
+
+    @Test func touchPointsGoToCWithoutACopy() {
+        #expect(CValues.touchPointLayoutMatches)
+    }
+}

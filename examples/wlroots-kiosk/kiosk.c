@@ -1,0 +1,560 @@
+/*
+ * A cage-like kiosk on wlroots 0.15 in which SeatKit decides who gets every input and
+ * wlroots delivers it. Read it top to bottom:
+ *
+ *   input ──► SeatKit router ──► responder of the app's SeatKit surface
+ *   (a replayed `libinput record`       (seatkit-wlr-bridge: wlr_seat_*_notify_*)
+ *    file, or wlroots' own input
+ *    devices)
+ *
+ * Each app is fullscreen on the output, one at a time (the newest); wlroots renders it (the
+ * headless backend with the pixman renderer in tests: WLR_BACKENDS=headless
+ * WLR_RENDERER=pixman; DRM and libinput on a real panel) and the kiosk asks for server-side
+ * decorations.
+ *
+ *   kiosk [--replay FILE [--start-after-windows N] | --libinput [--seat NAME]] [--size WxH]
+ *
+ * --libinput hands libinput to SeatKit (its devices on a udev seat, read on the display's
+ * event loop); without it, wlroots' own input devices are fed in through notify.
+ *
+ * It prints "listening on WAYLAND_DISPLAY", one "deliver ..." line per event the bridge
+ * hands to wlroots, and "replay finished".
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <getopt.h>
+#include <seatkit/seatkit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <wayland-server-core.h>
+#include <wlr/backend.h>
+#include <wlr/backend/headless.h>
+#include <wlr/backend/multi.h>
+#include <wlr/render/allocator.h>
+#include <wlr/render/wlr_renderer.h>
+#include <wlr/types/wlr_compositor.h>
+#include <wlr/types/wlr_data_device.h>
+#include <wlr/types/wlr_input_device.h>
+#include <wlr/types/wlr_keyboard.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_pointer.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_server_decoration.h>
+#include <wlr/types/wlr_touch.h>
+#include <wlr/types/wlr_xdg_decoration_v1.h>
+#include <wlr/types/wlr_xdg_shell.h>
+#include <wlr/util/log.h>
+#include <xkbcommon/xkbcommon.h>
+#include "seatkit-wlr-bridge.h"
+
+struct kiosk {
+	struct wl_display *display;
+	struct wlr_backend *backend;
+	struct wlr_backend *headless; /* when running headless: where virtual devices come from */
+	struct wlr_renderer *renderer;
+	struct wlr_allocator *allocator;
+	struct wlr_scene *scene;
+	struct wlr_output_layout *output_layout;
+	struct wlr_xdg_shell *xdg_shell;
+	struct wlr_seat *wlr_seat;
+	struct seatkit_wlr_seat seat;
+
+	struct seatkit_router *router;
+	struct seatkit_output *output; /* the first output: apps go fullscreen on it */
+	int width, height;
+	struct wl_list views;
+
+	struct seatkit_replay *replay;
+	int windows_before_replay;
+	int mapped;
+
+	struct wl_listener new_output, new_input, new_xdg_surface;
+	struct wl_listener new_xdg_decoration;
+};
+
+struct view {
+	struct wl_list link;
+	struct kiosk *kiosk;
+	struct wlr_xdg_surface *xdg_surface;
+	struct wlr_scene_node *node;
+	struct seatkit_surface *surface; /* SeatKit's surface for the app: the whole output */
+	struct seatkit_wlr_bridge bridge;
+	struct wl_listener map, unmap, destroy;
+};
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...) {
+	va_list args;
+	va_start(args, fmt);
+	vprintf(fmt, args);
+	va_end(args);
+	putchar('\n');
+	fflush(stdout);
+}
+
+static void delivered(void *data, const char *line) {
+	say("deliver %s", line);
+}
+
+/* ---- The seat's capabilities follow SeatKit's devices ---- */
+
+static void capabilities_changed(void *data, uint32_t caps) {
+	struct kiosk *k = data;
+	say("capabilities 0x%x", caps);
+	uint32_t wl = 0;
+	if (caps & SEATKIT_DEVICE_POINTER) wl |= WL_SEAT_CAPABILITY_POINTER;
+	if (caps & SEATKIT_DEVICE_KEYBOARD) wl |= WL_SEAT_CAPABILITY_KEYBOARD;
+	/* A touchscreen also gives a pointer: the bridge emulates one for apps that bind no
+	 * wl_touch (foot), and they bind wl_pointer only if the seat has one. */
+	if (caps & SEATKIT_DEVICE_TOUCH) wl |= WL_SEAT_CAPABILITY_TOUCH | WL_SEAT_CAPABILITY_POINTER;
+	wlr_seat_set_capabilities(k->wlr_seat, wl);
+}
+
+static const struct seatkit_delegate_interface delegate_impl = {
+	.capabilities_changed = capabilities_changed,
+};
+
+/* ---- Outputs ---- */
+
+struct output {
+	struct kiosk *kiosk;
+	struct wlr_output *wlr_output;
+	struct wl_listener frame, destroy;
+};
+
+static void output_frame(struct wl_listener *listener, void *data) {
+	struct output *output = wl_container_of(listener, output, frame);
+	struct wlr_scene_output *scene_output =
+		wlr_scene_get_scene_output(output->kiosk->scene, output->wlr_output);
+	if (!scene_output) {
+		return;
+	}
+	wlr_scene_output_commit(scene_output);
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	wlr_scene_output_send_frame_done(scene_output, &now);
+}
+
+static void output_destroy(struct wl_listener *listener, void *data) {
+	struct output *output = wl_container_of(listener, output, destroy);
+	wl_list_remove(&output->frame.link);
+	wl_list_remove(&output->destroy.link);
+	free(output);
+}
+
+static void new_output(struct wl_listener *listener, void *data) {
+	struct kiosk *k = wl_container_of(listener, k, new_output);
+	struct wlr_output *wlr_output = data;
+	wlr_output_init_render(wlr_output, k->allocator, k->renderer);
+	struct wlr_output_mode *mode = wlr_output_preferred_mode(wlr_output);
+	if (mode) {
+		wlr_output_set_mode(wlr_output, mode);
+	}
+	wlr_output_enable(wlr_output, true);
+	if (!wlr_output_commit(wlr_output)) {
+		return;
+	}
+	struct output *output = calloc(1, sizeof *output);
+	output->kiosk = k;
+	output->wlr_output = wlr_output;
+	output->frame.notify = output_frame;
+	wl_signal_add(&wlr_output->events.frame, &output->frame);
+	output->destroy.notify = output_destroy;
+	wl_signal_add(&wlr_output->events.destroy, &output->destroy);
+	wlr_output_layout_add_auto(k->output_layout, wlr_output);
+
+	if (!k->output) {
+		/* SeatKit's output: the same name, mode, transform, scale and place. */
+		k->width = wlr_output->width;
+		k->height = wlr_output->height;
+		k->output = seatkit_output_create(k->router, wlr_output->name, 0, 0, wlr_output->width,
+			wlr_output->height, (enum seatkit_output_transform)wlr_output->transform, wlr_output->scale);
+	}
+}
+
+/* ---- Apps: one fullscreen xdg toplevel at a time ---- */
+
+static void focus_view(struct view *view) {
+	struct kiosk *k = view->kiosk;
+	struct view *other;
+	wl_list_for_each(other, &k->views, link) {
+		bool shown = other == view;
+		wlr_scene_node_set_enabled(other->node, shown);
+		if (other->surface) {
+			seatkit_surface_set_hidden(other->surface, !shown);
+		}
+	}
+	wlr_scene_node_raise_to_top(view->node);
+	seatkit_surface_raise_to_top(view->surface);
+	seatkit_router_set_first_responder(k->router, view->surface);
+	seatkit_router_refresh_pointer_focus(k->router);
+}
+
+static void replay_finished(void *data, struct seatkit_replay *replay) {
+	say("replay finished");
+}
+
+static void view_map(struct wl_listener *listener, void *data) {
+	struct view *view = wl_container_of(listener, view, map);
+	struct kiosk *k = view->kiosk;
+	/* SeatKit's surface for the app covers the output; its responder is the bridge. */
+	view->surface = seatkit_surface_create(k->router, view->xdg_surface->toplevel->app_id, 0, 0,
+		k->width, k->height);
+	seatkit_wlr_bridge_init(&view->bridge, &k->seat, view->xdg_surface->surface, true);
+	seatkit_surface_set_responder(view->surface, &seatkit_wlr_bridge_impl, &view->bridge);
+	seatkit_surface_add_child(seatkit_output_get_root(k->output), view->surface);
+	focus_view(view);
+	k->mapped++;
+	say("mapped %s", view->xdg_surface->toplevel->app_id ? view->xdg_surface->toplevel->app_id : "(no app id)");
+	if (k->replay && k->mapped == k->windows_before_replay) {
+		say("replay started");
+		seatkit_replay_play(k->replay, replay_finished, k);
+	}
+}
+
+static void view_unmap(struct wl_listener *listener, void *data) {
+	struct view *view = wl_container_of(listener, view, unmap);
+	if (view->surface) {
+		seatkit_surface_destroy(view->surface);
+		view->surface = NULL;
+	}
+	seatkit_wlr_bridge_finish(&view->bridge);
+	/* The app below comes back. */
+	struct view *next;
+	wl_list_for_each(next, &view->kiosk->views, link) {
+		if (next != view && next->surface) {
+			focus_view(next);
+			break;
+		}
+	}
+}
+
+static void view_destroy(struct wl_listener *listener, void *data) {
+	struct view *view = wl_container_of(listener, view, destroy);
+	wl_list_remove(&view->map.link);
+	wl_list_remove(&view->unmap.link);
+	wl_list_remove(&view->destroy.link);
+	wl_list_remove(&view->link);
+	free(view);
+}
+
+static void new_xdg_surface(struct wl_listener *listener, void *data) {
+	struct kiosk *k = wl_container_of(listener, k, new_xdg_surface);
+	struct wlr_xdg_surface *xdg_surface = data;
+	if (xdg_surface->role == WLR_XDG_SURFACE_ROLE_POPUP) {
+		/* Popups draw above their parent; SeatKit surfaces for them are future work. */
+		struct wlr_xdg_surface *parent = wlr_xdg_surface_from_wlr_surface(xdg_surface->popup->parent);
+		struct wlr_scene_node *parent_node = parent->data;
+		xdg_surface->data = wlr_scene_xdg_surface_create(parent_node, xdg_surface);
+		return;
+	}
+	if (xdg_surface->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL) {
+		return;
+	}
+	struct view *view = calloc(1, sizeof *view);
+	view->kiosk = k;
+	view->xdg_surface = xdg_surface;
+	view->node = wlr_scene_xdg_surface_create(&k->scene->node, xdg_surface);
+	xdg_surface->data = view->node;
+	view->map.notify = view_map;
+	wl_signal_add(&xdg_surface->events.map, &view->map);
+	view->unmap.notify = view_unmap;
+	wl_signal_add(&xdg_surface->events.unmap, &view->unmap);
+	view->destroy.notify = view_destroy;
+	wl_signal_add(&xdg_surface->events.destroy, &view->destroy);
+	wl_list_insert(&k->views, &view->link);
+	/* Fullscreen on the output. */
+	wlr_xdg_toplevel_set_size(xdg_surface, k->width, k->height);
+	wlr_xdg_toplevel_set_fullscreen(xdg_surface, true);
+}
+
+static void new_xdg_decoration(struct wl_listener *listener, void *data) {
+	struct wlr_xdg_toplevel_decoration_v1 *decoration = data;
+	wlr_xdg_toplevel_decoration_v1_set_mode(decoration, WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
+}
+
+/* ---- wlroots' own input devices (a real panel): into SeatKit through notify ---- */
+
+struct device {
+	struct kiosk *kiosk;
+	struct wlr_input_device *wlr_device;
+	uint32_t number;
+	struct wl_listener event1, event2, event3, event4, event5, destroy;
+};
+
+static int64_t usec(uint32_t msec) {
+	return (int64_t)msec * 1000;
+}
+
+static void pointer_motion(struct wl_listener *listener, void *data) {
+	struct device *d = wl_container_of(listener, d, event1);
+	struct wlr_event_pointer_motion *e = data;
+	seatkit_router_notify_pointer_motion(d->kiosk->router, usec(e->time_msec), d->number,
+		e->delta_x, e->delta_y, e->unaccel_dx, e->unaccel_dy);
+}
+
+static void pointer_button(struct wl_listener *listener, void *data) {
+	struct device *d = wl_container_of(listener, d, event2);
+	struct wlr_event_pointer_button *e = data;
+	seatkit_router_notify_pointer_button(d->kiosk->router, usec(e->time_msec), d->number, e->button,
+		e->state == WLR_BUTTON_PRESSED ? SEATKIT_BUTTON_PRESSED : SEATKIT_BUTTON_RELEASED);
+}
+
+static void pointer_axis(struct wl_listener *listener, void *data) {
+	struct device *d = wl_container_of(listener, d, event3);
+	struct wlr_event_pointer_axis *e = data;
+	struct seatkit_axis axis = { .source = (enum seatkit_axis_source)e->source };
+	if (e->orientation == WLR_AXIS_ORIENTATION_VERTICAL) {
+		axis.vertical = e->delta;
+		axis.vertical_v120 = e->delta_discrete * 120.0;
+	} else {
+		axis.horizontal = e->delta;
+		axis.horizontal_v120 = e->delta_discrete * 120.0;
+	}
+	seatkit_router_notify_pointer_axis(d->kiosk->router, usec(e->time_msec), d->number, &axis);
+}
+
+static void keyboard_key(struct wl_listener *listener, void *data) {
+	struct device *d = wl_container_of(listener, d, event1);
+	struct wlr_event_keyboard_key *e = data;
+	seatkit_router_notify_key(d->kiosk->router, usec(e->time_msec), d->number, e->keycode,
+		e->state == WL_KEYBOARD_KEY_STATE_PRESSED ? SEATKIT_KEY_PRESSED : SEATKIT_KEY_RELEASED);
+}
+
+static void touch_point(struct device *d, int64_t time, int32_t id, double x, double y, bool down) {
+	double lx, ly;
+	if (!d->kiosk->output || !seatkit_output_layout_point_from_normalized(d->kiosk->output, x, y, &lx, &ly)) {
+		return;
+	}
+	if (down) {
+		seatkit_router_notify_touch_down(d->kiosk->router, time, d->number, id, lx, ly);
+	} else {
+		seatkit_router_notify_touch_motion(d->kiosk->router, time, d->number, id, lx, ly);
+	}
+}
+
+static void touch_down(struct wl_listener *listener, void *data) {
+	struct device *d = wl_container_of(listener, d, event1);
+	struct wlr_event_touch_down *e = data;
+	touch_point(d, usec(e->time_msec), e->touch_id, e->x, e->y, true);
+}
+
+static void touch_motion(struct wl_listener *listener, void *data) {
+	struct device *d = wl_container_of(listener, d, event2);
+	struct wlr_event_touch_motion *e = data;
+	touch_point(d, usec(e->time_msec), e->touch_id, e->x, e->y, false);
+}
+
+static void touch_up(struct wl_listener *listener, void *data) {
+	struct device *d = wl_container_of(listener, d, event3);
+	struct wlr_event_touch_up *e = data;
+	seatkit_router_notify_touch_up(d->kiosk->router, usec(e->time_msec), d->number, e->touch_id);
+}
+
+static void touch_cancel(struct wl_listener *listener, void *data) {
+	struct device *d = wl_container_of(listener, d, event4);
+	struct wlr_event_touch_cancel *e = data;
+	seatkit_router_notify_touch_cancel(d->kiosk->router, usec(e->time_msec), d->number, e->touch_id);
+}
+
+static void touch_frame(struct wl_listener *listener, void *data) {
+	struct device *d = wl_container_of(listener, d, event5);
+	seatkit_router_notify_touch_frame(d->kiosk->router, seatkit_router_get_time(d->kiosk->router), d->number);
+}
+
+static void device_destroy(struct wl_listener *listener, void *data) {
+	struct device *d = wl_container_of(listener, d, destroy);
+	seatkit_router_notify_device_removed(d->kiosk->router, seatkit_router_get_time(d->kiosk->router), d->number);
+	wl_list_remove(&d->destroy.link);
+	free(d);
+}
+
+static void new_input(struct wl_listener *listener, void *data) {
+	struct kiosk *k = wl_container_of(listener, k, new_input);
+	struct wlr_input_device *wlr_device = data;
+	static uint32_t next_number = 100; /* replayed devices are 1, 2, ... */
+	struct device *d = calloc(1, sizeof *d);
+	d->kiosk = k;
+	d->wlr_device = wlr_device;
+	d->number = next_number++;
+	struct seatkit_device_info info = { .name = wlr_device->name, .width_mm = wlr_device->width_mm,
+		.height_mm = wlr_device->height_mm };
+	switch (wlr_device->type) {
+	case WLR_INPUT_DEVICE_POINTER:
+		info.capabilities = SEATKIT_DEVICE_POINTER;
+		d->event1.notify = pointer_motion;
+		wl_signal_add(&wlr_device->pointer->events.motion, &d->event1);
+		d->event2.notify = pointer_button;
+		wl_signal_add(&wlr_device->pointer->events.button, &d->event2);
+		d->event3.notify = pointer_axis;
+		wl_signal_add(&wlr_device->pointer->events.axis, &d->event3);
+		break;
+	case WLR_INPUT_DEVICE_KEYBOARD:
+		info.capabilities = SEATKIT_DEVICE_KEYBOARD;
+		d->event1.notify = keyboard_key;
+		wl_signal_add(&wlr_device->keyboard->events.key, &d->event1);
+		break;
+	case WLR_INPUT_DEVICE_TOUCH:
+		info.capabilities = SEATKIT_DEVICE_TOUCH;
+		d->event1.notify = touch_down;
+		wl_signal_add(&wlr_device->touch->events.down, &d->event1);
+		d->event2.notify = touch_motion;
+		wl_signal_add(&wlr_device->touch->events.motion, &d->event2);
+		d->event3.notify = touch_up;
+		wl_signal_add(&wlr_device->touch->events.up, &d->event3);
+		d->event4.notify = touch_cancel;
+		wl_signal_add(&wlr_device->touch->events.cancel, &d->event4);
+		d->event5.notify = touch_frame;
+		wl_signal_add(&wlr_device->touch->events.frame, &d->event5);
+		break;
+	default:
+		free(d);
+		return;
+	}
+	d->destroy.notify = device_destroy;
+	wl_signal_add(&wlr_device->events.destroy, &d->destroy);
+	seatkit_router_notify_device_added(k->router, seatkit_router_get_time(k->router), d->number, &info);
+}
+
+/* ---- Keyboard: SeatKit's keymap, given to wlroots for the clients ---- */
+
+static void setup_keyboard(struct kiosk *k, const char *layout) {
+	struct seatkit_keymap *keymap = seatkit_keymap_create_from_names(NULL, NULL, layout, NULL, NULL);
+	if (!keymap) {
+		return;
+	}
+	seatkit_router_set_keymap(k->router, keymap, 25, 600);
+	/* wlr_seat sends clients the keymap of the seat's keyboard: a virtual one with the same
+	 * keymap text (headless backend), which never types itself. */
+	if (k->headless) {
+		struct wlr_input_device *device = wlr_headless_add_input_device(k->headless, WLR_INPUT_DEVICE_KEYBOARD);
+		struct xkb_context *context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
+		struct xkb_keymap *xkb = xkb_keymap_new_from_string(context, seatkit_keymap_get_string(keymap),
+			XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS);
+		wlr_keyboard_set_keymap(device->keyboard, xkb);
+		wlr_keyboard_set_repeat_info(device->keyboard, 25, 600);
+		xkb_keymap_unref(xkb);
+		xkb_context_unref(context);
+		wlr_seat_set_keyboard(k->wlr_seat, device);
+	}
+	seatkit_keymap_destroy(keymap);
+}
+
+static void find_headless(struct wlr_backend *backend, void *data) {
+	struct kiosk *k = data;
+	if (wlr_backend_is_headless(backend)) {
+		k->headless = backend;
+	}
+}
+
+int main(int argc, char *argv[]) {
+	struct kiosk k = { .windows_before_replay = 1 };
+	const char *replay_path = NULL;
+	const char *libinput_seat = NULL;
+	int width = 1280, height = 720;
+	static const struct option options[] = {
+		{ "replay", required_argument, NULL, 'r' },
+		{ "start-after-windows", required_argument, NULL, 'n' },
+		{ "size", required_argument, NULL, 's' },
+		{ "libinput", no_argument, NULL, 'l' },
+		{ "seat", required_argument, NULL, 'e' },
+		{ 0 },
+	};
+	int c;
+	while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
+		switch (c) {
+		case 'r': replay_path = optarg; break;
+		case 'n': k.windows_before_replay = atoi(optarg); break;
+		case 's': sscanf(optarg, "%dx%d", &width, &height); break;
+		case 'l': libinput_seat = libinput_seat ? libinput_seat : "seat0"; break;
+		case 'e': libinput_seat = optarg; break;
+		default:
+			fprintf(stderr, "usage: %s [--replay FILE [--start-after-windows N] | --libinput [--seat NAME]] [--size WxH]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	wlr_log_init(WLR_ERROR, NULL);
+	seatkit_log_init(SEATKIT_ERROR, (seatkit_log_func_t)_wlr_vlog);
+	wl_list_init(&k.views);
+
+	k.display = wl_display_create();
+	k.backend = wlr_backend_autocreate(k.display);
+	if (!k.backend) {
+		fprintf(stderr, "kiosk: no wlroots backend\n");
+		return 1;
+	}
+	if (wlr_backend_is_multi(k.backend)) {
+		wlr_multi_for_each_backend(k.backend, find_headless, &k);
+	} else {
+		find_headless(k.backend, &k);
+	}
+	k.renderer = wlr_renderer_autocreate(k.backend);
+	wlr_renderer_init_wl_display(k.renderer, k.display);
+	k.allocator = wlr_allocator_autocreate(k.backend, k.renderer);
+	wlr_compositor_create(k.display, k.renderer);
+	wlr_data_device_manager_create(k.display);
+	k.output_layout = wlr_output_layout_create();
+	k.scene = wlr_scene_create();
+	wlr_scene_attach_output_layout(k.scene, k.output_layout);
+
+	/* SeatKit: the router on the display's event loop, the compositor as its delegate. */
+	k.router = seatkit_router_create(wl_display_get_event_loop(k.display));
+	seatkit_router_set_delegate(k.router, &delegate_impl, &k);
+	k.wlr_seat = wlr_seat_create(k.display, "seat0");
+	seatkit_wlr_seat_init(&k.seat, k.wlr_seat);
+	k.seat.delivered = delivered;
+
+	k.new_output.notify = new_output;
+	wl_signal_add(&k.backend->events.new_output, &k.new_output);
+	k.new_input.notify = new_input;
+	wl_signal_add(&k.backend->events.new_input, &k.new_input);
+	k.xdg_shell = wlr_xdg_shell_create(k.display);
+	k.new_xdg_surface.notify = new_xdg_surface;
+	wl_signal_add(&k.xdg_shell->events.new_surface, &k.new_xdg_surface);
+	wlr_server_decoration_manager_set_default_mode(wlr_server_decoration_manager_create(k.display),
+		WLR_SERVER_DECORATION_MANAGER_MODE_SERVER);
+	struct wlr_xdg_decoration_manager_v1 *decorations = wlr_xdg_decoration_manager_v1_create(k.display);
+	k.new_xdg_decoration.notify = new_xdg_decoration;
+	wl_signal_add(&decorations->events.new_toplevel_decoration, &k.new_xdg_decoration);
+
+	const char *socket = wl_display_add_socket_auto(k.display);
+	if (!socket || !wlr_backend_start(k.backend)) {
+		fprintf(stderr, "kiosk: cannot start\n");
+		return 1;
+	}
+	if (k.headless && !k.output) {
+		wlr_headless_add_output(k.headless, width, height);
+	}
+	setup_keyboard(&k, "us");
+
+	if (replay_path) {
+		k.replay = seatkit_replay_create(k.router, replay_path, NULL);
+		if (!k.replay) {
+			fprintf(stderr, "kiosk: cannot replay %s\n", replay_path);
+			return 1;
+		}
+		seatkit_replay_add_devices(k.replay);
+	}
+	if (libinput_seat) {
+		/* SeatKit owns libinput: devices opened directly (a real session would pass
+		 * libseat's open and close here). */
+		struct seatkit_libinput *libinput = seatkit_libinput_create_udev(k.router, libinput_seat, NULL, NULL);
+		if (!libinput || !seatkit_libinput_add_to_event_loop(libinput, wl_display_get_event_loop(k.display))) {
+			fprintf(stderr, "kiosk: cannot read input devices on %s\n", libinput_seat);
+			return 1;
+		}
+		seatkit_libinput_dispatch(libinput); /* the devices already there */
+	}
+	setenv("WAYLAND_DISPLAY", socket, true);
+	say("listening on %s", socket);
+	wl_display_run(k.display);
+
+	wl_display_destroy_clients(k.display);
+	seatkit_router_destroy(k.router);
+	wl_display_destroy(k.display);
+	return 0;
+}
