@@ -131,7 +131,12 @@ final class CRouter: HandleObject {
         for recognizer in recognizers { recognizer.destroy() }
         for filter in filters { filter.destroy() }
         for spy in spies { spy.destroy() }
-        for surface in Array(surfaces.values) where !surface.isRoot { surface.destroy() }
+        // Newest first (children before the parents they were added to, usually), in an
+        // order that does not depend on the dictionary's: a C caller sees the same callbacks
+        // in the same order every run.
+        for surface in surfaces.values.filter({ !$0.isRoot }).sorted(by: { $0.surface.id.rawValue > $1.surface.id.rawValue }) {
+            surface.destroy()
+        }
         for output in outputs { output.destroy() }
         CCalls.emitAndFreeSignal(destroySignal, data: handle)
         router.keyInterpreter = nil

@@ -246,12 +246,13 @@ public func seatkit_recognizer_set_callback(_ handle: OpaquePointer?, _ callback
 public func seatkit_recognizer_require_to_fail(_ handle: OpaquePointer?, _ other: OpaquePointer?) -> Bool {
     guard let c = live(handle, .recognizer, as: CRecognizer.self, #function),
           let o = live(other, .recognizer, as: CRecognizer.self, #function) else { return false }
-    guard c !== o else {
-        misuse(#function, "a recognizer cannot wait for itself to fail; refused")
+    do {
+        try c.recognizer.require(toFail: o.recognizer)
+        return true
+    } catch {
+        misuse(#function, "\(error)")
         return false
     }
-    c.recognizer.require(toFail: o.recognizer)
-    return true
 }
 
 @_cdecl("seatkit_recognizer_set_simultaneous")

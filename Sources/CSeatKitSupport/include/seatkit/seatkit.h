@@ -809,7 +809,9 @@ void seatkit_recognizer_set_callback(struct seatkit_recognizer *recognizer,
 	seatkit_recognizer_func_t callback, void *data);
 
 /* Coordination. require_to_fail: `recognizer` is recognized only once `other` failed, and
- * fails if `other` is recognized. simultaneous: the two may both be recognized over the
+ * fails if `other` is recognized; a requirement that would close a cycle (a recognizer
+ * waiting for itself, directly or through others) is refused: false and a log line.
+ * simultaneous: the two may both be recognized over the
  * same touches (by default the first to begin makes the other fail). */
 bool seatkit_recognizer_require_to_fail(struct seatkit_recognizer *recognizer,
 	struct seatkit_recognizer *other);
