@@ -159,6 +159,8 @@ extension Router {
     public func endKeyboardGrab() {
         guard let grab = keyboardGrab else { return }
         keyboardGrab = nil
+        // Keys pressed under the grab were not the first responder's.
+        noteKeysHeldBeforeFocus()
         grab.cancel(router: self)
     }
 
@@ -179,8 +181,7 @@ extension Router {
     /// Cancelled releases of the held keys whose presses `surface`'s responder (the first
     /// responder) was delivered, to it alone; `swallowing` also takes their real releases.
     func tellCancelledKeys(to surface: Surface, swallowing: Bool) {
-        let keys = focusPressedKeys
-        focusPressedKeys.removeAll(keepingCapacity: true)
+        let keys = keysPressedAtFocus
         var i = 0
         while i < keys.count {
             let keycode = keys[i]

@@ -21,6 +21,9 @@ extension Router {
             } else if let index = pressedKeys.scanIndex(of: keycode) {
                 pressedKeys.remove(at: index)
             }
+            if !keysHeldBeforeFocus.isEmpty, let index = keysHeldBeforeFocus.scanIndex(of: keycode) {
+                keysHeldBeforeFocus.remove(at: index)
+            }
         case .repeated:
             break
         }
@@ -81,27 +84,7 @@ extension Router {
             deliverKey(keyEvent, walking: { walkChain(from: surface, target: surface, kind: $0, $1) })
         }
         keyDeliveries -= 1
-        notePressedAtFocus(keyEvent, focus: focus)
         if keyDeliveries == 0, !formerFirstResponders.isEmpty { formerFirstResponders.removeAll(keepingCapacity: true) }
-    }
-
-    /// Keeps `focusPressedKeys`: a press the focus was delivered (and that no key command
-    /// took) joins it, a release leaves it.
-    @inline(__always)
-    private func notePressedAtFocus(_ keyEvent: KeyEvent, focus: Unmanaged<Surface>) {
-        switch keyEvent.state {
-        case .pressed:
-            // Still the focus, the key still held (a handler may have released it), not taken.
-            guard firstResponderReference?.toOpaque() == focus.toOpaque(), pressedKeys.scanContains(keyEvent.keycode),
-                  !focusPressedKeys.scanContains(keyEvent.keycode), !swallowedKeys.scanContains(keyEvent.keycode) else { return }
-            focusPressedKeys.append(keyEvent.keycode)
-        case .released:
-            if !focusPressedKeys.isEmpty, let index = focusPressedKeys.scanIndex(of: keyEvent.keycode) {
-                focusPressedKeys.remove(at: index)
-            }
-        case .repeated:
-            break
-        }
     }
 
     /// Delivers a key down or up through `walk`, which walks the chain for an event kind.
@@ -168,7 +151,6 @@ extension Router {
         trace?.record(.keyboardFocus(from: TraceSubject(old), to: TraceSubject(surface)))
         if let old {
             firstResponder = nil
-            focusPressedKeys.removeAll(keepingCapacity: true)
             rememberFocus(old)
             old.responder.didResignFirstResponder(context: ResponderContext(router: self, link: .surface(old), target: old))
             guard generation == focusGeneration else { return surface != nil && firstResponder === surface }
@@ -177,8 +159,28 @@ extension Router {
         // The resign handler may have removed it or changed its responder.
         guard surface.isAttached, surface.responder.canBecomeFirstResponder else { return false }
         firstResponder = surface
+        noteKeysHeldBeforeFocus()
         surface.responder.didBecomeFirstResponder(context: ResponderContext(router: self, link: .surface(surface), target: surface))
         return true
+    }
+
+    /// Remembers which keys are held as a new first responder (or a keyboard grab's end)
+    /// takes the keys: their presses were not its, so a removal owes it no release of them.
+    /// Keys held now that are not in this list were pressed at the first responder.
+    func noteKeysHeldBeforeFocus() {
+        keysHeldBeforeFocus.removeAll(keepingCapacity: true)
+        var i = 0
+        while i < pressedKeys.count {
+            let keycode = pressedKeys[i]
+            i += 1
+            if !swallowedKeys.scanContains(keycode) { keysHeldBeforeFocus.append(keycode) }
+        }
+    }
+
+    /// Keys held now whose presses the first responder was delivered: ``heldKeysForFocus``
+    /// less those held when it took focus.
+    var keysPressedAtFocus: [UInt32] {
+        heldKeysForFocus.filter { !keysHeldBeforeFocus.contains($0) }
     }
 
     /// Keeps `surface` as the most recent former first responder (once).

@@ -149,9 +149,10 @@ public final class Router {
     @exclusivity(unchecked) var formerFirstResponders: [Surface] = []
     @exclusivity(unchecked) public internal(set) var pressedKeys: [UInt32] = []
     @exclusivity(unchecked) var swallowedKeys: [UInt32] = []
-    /// Keys whose presses the current first responder was delivered and that are still held:
-    /// what it is owed cancelled releases for if it goes away.
-    @exclusivity(unchecked) var focusPressedKeys: [UInt32] = []
+    /// Keys already held when the current first responder took focus (or a keyboard grab
+    /// ended), still held: the first responder is owed no release of them (see
+    /// `noteKeysHeldBeforeFocus()`). Empty almost always, so a release checks only that.
+    @exclusivity(unchecked) var keysHeldBeforeFocus: [UInt32] = []
     /// Set while a key press walks the chain, when a key command took it.
     @exclusivity(unchecked) var keyCommandMatched = false
     /// Raised at every change of first responder (see `pointerFocusGeneration`).
@@ -180,7 +181,7 @@ public final class Router {
         consumedButtons.reserveCapacity(8)
         pressedKeys.reserveCapacity(16)
         swallowedKeys.reserveCapacity(16)
-        focusPressedKeys.reserveCapacity(16)
+        keysHeldBeforeFocus.reserveCapacity(16)
         arenaPool.reserveCapacity(16)
         engagedRecognizers.reserveCapacity(16)
         waitingRecognizers.reserveCapacity(8)

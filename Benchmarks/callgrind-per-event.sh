@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Instructions per routed event on the per-event path (touch motion + frame through two
+# recognizers and a five-deep chain; pointer motion with leave and enter; a key to the first
+# responder), counted by callgrind: repeatable to the instruction whatever else the machine
+# does, so a before/after comparison holds on a loaded machine.
+#   Benchmarks/callgrind-per-event.sh [REPORT_BINARY ...]
+# With no argument it builds and counts this checkout's BenchmarkReport; give several
+# binaries (for example one built from an older commit) to compare them in one table.
+set -euo pipefail
+cd "$(dirname "$0")"
+if [ $# -eq 0 ]; then
+  swift build -c release --product BenchmarkReport >/dev/null
+  set -- .build/release/BenchmarkReport
+fi
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+echo "| binary | touch motion + frame | pointer motion | key press or release |"
+echo "|---|---:|---:|---:|"
+n=0
+for binary in "$@"; do
+  n=$((n + 1))
+  # valgrind cannot read the Swift toolchain's debug info: count a copy without it, beside
+  # the original so that its libraries are found the same way.
+  copy="$(dirname "$binary")/.callgrind-copy-$$-$n"
+  strip --strip-debug -o "$copy" "$binary"
+  # Its shared libraries too (the C API's), found first through LD_LIBRARY_PATH.
+  mkdir -p "$out/lib$n"
+  for so in "$(dirname "$binary")"/*.so; do [ -e "$so" ] && strip --strip-debug -o "$out/lib$n/$(basename "$so")" "$so"; done
+  LD_LIBRARY_PATH="$out/lib$n${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" valgrind --tool=callgrind --callgrind-out-file="$out/cg$n.out" "$copy" --only per-event --rounds 1 \
+    >/dev/null 2>"$out/valgrind$n.log" || { rm -f "$copy"; cat "$out/valgrind$n.log" >&2; exit 1; }
+  rm -f "$copy"
+  callgrind_annotate --inclusive=yes --threshold=100 "$out/cg$n.out" > "$out/annotate$n.txt"
+  python3 - "$out/cg$n.out" "$out/annotate$n.txt" "$binary" <<'PY'
+import re, sys
+cg, annotate, binary = sys.argv[1], open(sys.argv[2]).read(), sys.argv[3]
+def inclusive(pattern):
+    for line in annotate.splitlines():
+        m = re.match(r"^\s*([\d,]+) \([^)]*\)\s+\*?\s*(.*)$", line)
+        if m and re.search(pattern, m.group(2)):
+            return int(m.group(1).replace(",", ""))
+    raise SystemExit(f"{pattern} not found")
+# Calls per function, from the raw profile: "calls=N" lines under cfn= entries.
+text = open(cg).read()
+names = {}
+for m in re.finditer(r"^(?:fn|cfn)=\((\d+)\)(?: (.*))?$", text, re.M):
+    if m.group(2): names[m.group(1)] = m.group(2)
+calls = {}
+current = None
+for line in text.splitlines():
+    m = re.match(r"^cfn=\((\d+)\)", line)
+    if m: current = names.get(m.group(1), ""); continue
+    m = re.match(r"^calls=(\d+)", line)
+    if m and current is not None:
+        calls[current] = calls.get(current, 0) + int(m.group(1)); current = None
+def per_call(pattern):
+    total = inclusive(pattern)
+    n = sum(v for k, v in calls.items() if re.search(pattern, k))
+    return total / n
+touch = per_call(r"RoutingWorkloads0A5SceneC10moveFinger|RoutingScene\.moveFinger")
+pointer = per_call(r"RoutingWorkloads0A5SceneC17movePointerAcross|RoutingScene\.movePointerAcross")
+key = per_call(r"RouterC3key_7keycode|Router\.key\(")
+print(f"| {binary} | {touch:,.0f} | {pointer:,.0f} | {key:,.0f} |")
+PY
+done
