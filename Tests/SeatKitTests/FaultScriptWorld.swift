@@ -1021,7 +1021,11 @@ final class FaultScriptWorld {
                 // routes it only inside the popup and is dismissed by one outside.
                 var dismissing: SoakPopup?
                 if routed, let grab = router.touchGrab {
-                    if let popup = popupHolding(pointer: false), !popup.grab.contains(router.surface(at: point, device: DeviceID(UInt32(device)))) {
+                    // The model's own hit-test runs no armed step (`checking`).
+                    checking = true
+                    let hit = router.surface(at: point, device: DeviceID(UInt32(device)))
+                    checking = false
+                    if let popup = popupHolding(pointer: false), !popup.grab.contains(hit) {
                         dismissing = popup
                         routed = false
                     } else if !(grab is PopupGrab) {
