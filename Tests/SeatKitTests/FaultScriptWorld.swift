@@ -682,6 +682,7 @@ final class FaultScriptWorld {
 
     /// Records what the responders of `surfaces` are owed once they are removed.
     func noteOwed(_ surfaces: [Surface]) {
+        let removed = Set(surfaces.map(ObjectIdentifier.init))
         for s in surfaces {
             guard let r = responder(of: s) else { continue }
             if r.entered {
@@ -695,7 +696,10 @@ final class FaultScriptWorld {
                 if !held.isEmpty && router.keyboardGrab == nil { owed.append(.keys(r, held, "g.remove-no-cancelled-key")) }
             }
             for (key, seen) in r.touches where !seen.terminal {
-                if let f = fingers[key.id], f.key == key, f.routed, f.state != .cancelled {
+                // Owed only while the touch's surface goes too: a responder that saw a touch
+                // as an ancestor of a surface since moved away from it is off its chain.
+                if let f = fingers[key.id], f.key == key, f.routed, f.state != .cancelled,
+                   let bound = f.bound, removed.contains(ObjectIdentifier(bound)) {
                     owed.append(.cancel(r, key, "g.remove-no-cancel"))
                 }
             }
