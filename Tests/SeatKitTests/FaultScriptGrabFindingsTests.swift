@@ -178,4 +178,50 @@ struct FaultScriptGrabFindingsTests {
             Self.check(script, "d.active-touch-count")
         }
     }
+    /// `g.cancelled-key-not-pressed`: "s1 got a cancelled release of key 31 it never saw
+    /// pressed as first responder". A keyboard grab started inside s4's `keyDown`: the press
+    /// is noted in `focusPressedKeys` after the walk although the grab now holds the keys;
+    /// s4 is removed under the grab (no cancelled releases, `focusPressedKeys` kept), focus
+    /// goes to nobody, and `moveFirstResponder` from no focus does not clear it: s1, focused
+    /// later, hears the release of a key pressed before it was ever focused.
+    @Test func aStalePressIsReleasedToALaterFirstResponder() {
+        let script: [FaultScript.Step] = [
+            .addOutput(0, x: 1600, y: 200, w: 800, h: 600, rootFocusable: false),
+            .add(4, to: .root(0), at: 3, frame: R(257, 54, 69, 354), focusable: true),
+            .arm(.surface(4, .keyDown), .lockGrab(.all)),
+            .becomeFirst(.surface(4)),
+            .key(1, .press),
+            .remove(4),
+            .endGrab(.lock),
+            .add(1, to: .root(0), at: 0, frame: R(530, 93, 98, 347), focusable: true),
+            .becomeFirst(.surface(1)),
+            .remove(1),
+        ]
+        withKnownIssue("focusPressedKeys goes stale") {
+            Self.check(script, "g.cancelled-key-not-pressed")
+        }
+    }
+
+    /// `d.event-after-end`: "s6 got touchesCancelled of t4@9ms after its ended or
+    /// cancelled". Found by the 1,000 x 2,000 run (seed 446): a global tap recognizes on
+    /// the up of t4 while t4 comes down again in the same frame; s6's `touchesCancelled` for
+    /// the old t4 calls `router.cancelTouches`, and the old instance is cancelled a second
+    /// time (issue 12, item 3: "a link gets a duplicate cancel").
+    @Test func cancelTouchesInsideACancelOfAReusedIDCancelsTheOldTouchTwice() {
+        let script: [FaultScript.Step] = [
+            .addOutput(0, x: 0, y: 0, w: 800, h: 600, rootFocusable: true),
+            .addRecognizer(2, .tap, on: .output(0), requireToFail: nil),
+            .arm(.surface(6, .cancelled), .cancelTouches),
+            .add(6, to: .root(0), at: 2, frame: R(437, 40, 293, 276), focusable: false),
+            .setFrame(6, R(271, 22, 272, 142)),
+            .touch([.move(4, 782, 151), .down(3, 743, 186)]),
+            .touch([.move(3, 748, 249)]),
+            .touch([.up(3), .down(0, 728, 193)]),
+            .touch([.up(0), .down(4, 388, 49)]),
+            .touch([.up(4), .down(4, 294, 142)]),
+        ]
+        withKnownIssue("a duplicate cancel for a reused touch ID") {
+            Self.check(script, "d.event-after-end")
+        }
+    }
 }
