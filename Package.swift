@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "SeatKitLibinput", targets: ["SeatKitLibinput"]),
         .library(name: "SeatKitReplay", targets: ["SeatKitReplay"]),
         .library(name: "SeatKitWayland", targets: ["SeatKitWayland"]),
+        .library(name: "SeatKitHeadlessShell", targets: ["SeatKitHeadlessShell"]),
         .executable(name: "kiosk", targets: ["kiosk"]),
         .executable(name: "seatkit", targets: ["seatkit"]),
     ],
@@ -63,18 +64,23 @@ let package = Package(
             name: "CWaylandServer",
             linkerSettings: [.linkedLibrary("wayland-server")]
         ),
-        // wl_seat and its devices for real clients, client-surface responders, serials,
-        // protocol extensions, and a minimal headless shell (wl_compositor, xdg_wm_base).
-        // SeatKitXKB gives clients their keymap; SeatKitLibinput's fd joins the event loop.
-        .target(name: "SeatKitWayland", dependencies: ["SeatKit", "SeatKitXKB", "SeatKitLibinput", "CWaylandServer"]),
+        // wl_seat and its devices for real clients, client-surface responders, serials and
+        // protocol extensions, on a display SeatKit opens or one a compositor already has.
+        // SeatKitXKB gives clients their keymap. No libinput: the compositor feeds the seat.
+        .target(name: "SeatKitWayland", dependencies: ["SeatKit", "SeatKitXKB", "CWaylandServer"]),
+        // A minimal shell for headless kiosks and tests: wl_compositor, wl_subcompositor,
+        // wl_shm, xdg_wm_base, wl_data_device_manager, wl_output. A compositor with its own
+        // shell does not link it.
+        .target(name: "SeatKitHeadlessShell", dependencies: ["SeatKit", "SeatKitWayland", "CWaylandServer"]),
         // A headless kiosk compositor that real clients connect to: the example to read first.
         .executableTarget(
             name: "kiosk",
-            dependencies: ["SeatKit", "SeatKitXKB", "SeatKitLibinput", "SeatKitReplay", "SeatKitWayland"],
+            dependencies: ["SeatKit", "SeatKitXKB", "SeatKitLibinput", "SeatKitReplay", "SeatKitWayland", "SeatKitHeadlessShell"],
             path: "examples/kiosk"
         ),
         // End-to-end tests: the kiosk (built as a product) with real Debian clients.
-        .testTarget(name: "SeatKitWaylandTests", dependencies: ["SeatKit", "SeatKitReplay", "SeatKitWayland"]),
+        .testTarget(name: "SeatKitWaylandTests",
+                    dependencies: ["SeatKit", "SeatKitReplay", "SeatKitWayland", "SeatKitHeadlessShell", "CWaylandServer"]),
     ],
     swiftLanguageModes: [.v6]
 )

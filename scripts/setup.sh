@@ -11,7 +11,9 @@ packages=(
   libx11-data                             # SeatKitXKB: compose tables (/usr/share/X11/locale)
   umockdev libumockdev-dev gcc            # SeatKitReplay: real libinput with no root (gcc builds its preload shim)
   libwayland-dev wayland-protocols        # SeatKitWayland, wayland-scanner
-  wev weston                              # real clients for end-to-end tests
+  wev weston foot wtype                   # real clients for end-to-end tests
+  fonts-dejavu-core                       # foot and GTK4 need a font to start
+  python3-gi gir1.2-gtk-4.0               # a GTK4 app for end-to-end tests (popups, entries)
   libwlroots-dev                          # the peer in the hit-testing benchmark
 )
 

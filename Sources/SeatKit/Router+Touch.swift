@@ -194,14 +194,29 @@ extension Router {
 
     /// Delivers what changed since the last frame: all began, then moved, then ended points,
     /// one event per phase and bound surface. The ends of touches whose IDs went down again
-    /// in this frame go out first.
-    private func dispatchTouches(time: Timestamp) {
-        let wasDispatching = isDispatchingTouches
-        // A frame injected from inside the ends of reused IDs is a whole frame of its own.
-        let outerReusedEnds = dispatchingReusedEnds
-        dispatchingReusedEnds = false
+    /// in this frame go out first. A frame injected from inside a delivery is delivered right
+    /// after this one, as a frame of its own: never in the middle of another frame.
+    func dispatchTouches(time: Timestamp) {
+        if isDispatchingTouches {
+            deferredTouchFrame = time
+            return
+        }
         isDispatchingTouches = true
         touchLoops += 1
+        var frameTime = time
+        while true {
+            dispatchFrame(time: frameTime)
+            guard let next = deferredTouchFrame else { break }
+            deferredTouchFrame = nil
+            frameTime = next
+        }
+        touchLoops -= 1
+        isDispatchingTouches = false
+        settleGestures()
+        compactTouches()
+    }
+
+    private func dispatchFrame(time: Timestamp) {
         touchFrameCount &+= 1
         if touchIDReusedInFrame {
             touchIDReusedInFrame = false
@@ -222,17 +237,46 @@ extension Router {
         dispatch(.moved, time: time)
         dispatch(.ended, time: time)
         activeTouches.scan { sequence in
-            if sequence.endedPending {
+            if sequence.endedPending && !sequence.beganPending {
                 sequence.endedPending = false
                 sequence.finished = true
             }
         }
-        touchLoops -= 1
-        isDispatchingTouches = wasDispatching
-        dispatchingReusedEnds = outerReusedEnds
-        if !wasDispatching {
-            settleGestures()
-            compactTouches()
+    }
+
+    /// Surfaces (and outputs) that left the layout while a touch they saw goes on elsewhere
+    /// (its bound surface was moved out of their subtree first): each is told the touch was
+    /// cancelled, as removal promises, and is not asked about it again.
+    func tellRemovedLinksOfLiveTouches() {
+        touchLoops += 1
+        defer { touchLoops -= 1 }
+        var i = 0
+        while i < activeTouches.count {
+            let sequence = activeTouches[i]
+            i += 1
+            // An ending touch is being told it ended.
+            guard !sequence.finished, !sequence.isEnding else { continue }
+            var l = 0
+            while l < sequence.seen.count {
+                let link = sequence.seen[l]
+                let gone: Bool
+                switch link {
+                case .surface(let s): gone = !s.isAttached
+                case .output(let o): gone = !o.isInLayout
+                case .delegate: gone = false
+                }
+                guard gone else {
+                    l += 1
+                    continue
+                }
+                sequence.seen.remove(at: l)
+                // A handler may edit the list meanwhile: look at it again from the start.
+                l = 0
+                guard let responder = responder(for: link) else { continue }
+                let event = TouchEvent(time: clock.now, touches: [sequence.point(surfaceOrigin: sequence.surface?.layoutOrigin)])
+                responder.touchesCancelled(event, context: ResponderContext(router: self, link: link, target: sequence.surface))
+                trace?.record(.told(TraceSubject(link), .touchesCancelled))
+            }
         }
     }
 
@@ -242,6 +286,8 @@ extension Router {
         // An end being delivered (a handler injected a frame from inside it) is not due again.
         !sequence.finished && sequence.isPending(phase) && (!dispatchingReusedEnds || sequence.endsBeforeReuse)
             && (phase != .ended || !sequence.isEnding)
+            // A touch injected mid-frame, after the began pass: all of it waits for the next.
+            && (phase == .began || !sequence.beganPending)
     }
 
     private func dispatch(_ phase: TouchPhase, time: Timestamp) {

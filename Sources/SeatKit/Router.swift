@@ -88,6 +88,11 @@ public final class Router {
     @exclusivity(unchecked) var dispatchingReusedEnds = false
     /// Buffers for batches of cancelled touches, reused (one per nesting level).
     @exclusivity(unchecked) var cancelBatches: [[TouchSequence]] = []
+    /// Buffers for lists of links being told a cancel, reused.
+    @exclusivity(unchecked) var linkBuffers: [[ChainLink]] = []
+    /// A touch frame arrived while one was being delivered (a handler injected it): it is
+    /// delivered right after, as a frame of its own, at this time.
+    @exclusivity(unchecked) var deferredTouchFrame: Timestamp?
 
     // Gesture state (Gestures/Router+Gestures.swift).
     @exclusivity(unchecked) var arenaPool: [GestureArena] = []
@@ -495,6 +500,7 @@ public final class Router {
     func subtreeDidLeave(_ root: Surface, formerParent: Surface) {
         treeDidChange()
         cancelSequences(reason: "surface removed") { $0.isOrphaned }
+        tellRemovedLinksOfLiveTouches()
         if let focus = pointerFocus, !focus.isAttached { pointerFocusWasRemoved(focus) }
         if let focused = firstResponder, !focused.isAttached {
             firstResponderWasRemoved(focused, formerParent: formerParent)

@@ -10,6 +10,9 @@ import SeatKit
 /// it to take input first). Focus changes always send leave to the old surface before enter
 /// to the new one, because the router tells the old responder first.
 ///
+/// A client that bound no wl_touch (foot) gets its first finger as its pointer: enter and
+/// motion to the finger, a left click, leave after (``TouchPointerEmulation``).
+///
 /// When the wl_surface is destroyed, call ``surfaceDestroyed()`` before removing the
 /// surface from the tree: nothing is sent about a destroyed surface.
 public final class ClientSurfaceResponder: Responder {
@@ -24,6 +27,8 @@ public final class ClientSurfaceResponder: Responder {
     private var pointerLocation = SurfacePoint.zero
     /// Touch points sent down on this surface and not yet up or cancelled.
     private var touchIDs: [Int32] = []
+    /// Touch turned into pointer input, for a client that bound no wl_touch.
+    private var emulation = TouchPointerEmulation()
 
     /// - Parameter surfaceResource: the client's wl_surface, a `struct wl_resource *`.
     public init(seat: Seat, surfaceResource: OpaquePointer) {
@@ -54,6 +59,15 @@ public final class ClientSurfaceResponder: Responder {
 
     public func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
         guard let surface = surfaceResource, let devices else { return .handled }
+        if devices.touches.isEmpty {
+            // A client with no wl_touch (foot) gets its first finger as its pointer.
+            guard !devices.pointers.isEmpty, let touch = event.touches.first else { return .handled }
+            let here = seat.pointerFocus === self
+            emulation.touchDown(touch.id, at: touch.surfaceLocation, pointerIsHere: here) {
+                emulate($0, time: event.time, devices: devices)
+            }
+            return .handled
+        }
         for touch in event.touches {
             let serial = seat.nextSerial(.touchDown, for: client)
             devices.liveTouches.append(touch.id.rawValue)
@@ -69,6 +83,12 @@ public final class ClientSurfaceResponder: Responder {
 
     public func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
         guard surfaceResource != nil, let devices else { return .handled }
+        if emulation.isActive {
+            for touch in event.touches {
+                emulation.touchMoved(touch.id, to: touch.surfaceLocation) { emulate($0, time: event.time, devices: devices) }
+            }
+            return .handled
+        }
         var sent = false
         for touch in event.touches where devices.liveTouches.contains(touch.id.rawValue) {
             sent = true
@@ -83,6 +103,12 @@ public final class ClientSurfaceResponder: Responder {
 
     public func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
         guard let devices else { return .handled }
+        if emulation.isActive {
+            for touch in event.touches {
+                emulation.touchUp(touch.id) { emulate($0, time: event.time, devices: devices) }
+            }
+            return .handled
+        }
         var sent = false
         for touch in event.touches {
             devices.cancelledTouches.removeAll { $0 == touch.id.rawValue }
@@ -103,6 +129,10 @@ public final class ClientSurfaceResponder: Responder {
     /// wl_touch.cancel ends every touch point of the client, so the client's other touches
     /// (if the router still routes them) are swallowed until they end.
     public func touchesCancelled(_ event: TouchEvent, context: ResponderContext) {
+        if emulation.isActive, let devices, event.touches.contains(where: { $0.id == emulation.primary }) {
+            emulation.touchCancelled { emulate($0, time: event.time, devices: devices) }
+            return
+        }
         guard let devices, !devices.liveTouches.isEmpty else { return }
         let stillRouted = devices.liveTouches.filter { id in !event.touches.contains { $0.id.rawValue == id } }
         cancelClientTouches(devices, stillRouted: stillRouted)
@@ -116,10 +146,41 @@ public final class ClientSurfaceResponder: Responder {
         for resource in devices.touches { Libwayland.post(resource, WL_TOUCH_CANCEL) }
     }
 
+    /// One emulated pointer action on the client's wl_pointers, each closed by a frame. The
+    /// seat's pointer focus (the real pointer's) is left alone; when the emulation leaves,
+    /// a surface of this client that has the real pointer gets its enter back.
+    private func emulate(_ action: TouchPointerEmulation.Action, time: Timestamp, devices: SeatClient) {
+        guard let surface = surfaceResource else { return }
+        let ms = time.wireMilliseconds
+        for resource in devices.pointers {
+            switch action {
+            case .enter(let point):
+                if let focus = seat.pointerFocus, focus !== self, focus.client == client, let other = focus.surfaceResource {
+                    Libwayland.post(resource, WL_POINTER_LEAVE, .uint(seat.nextSerial(.pointerLeave, for: client)), .object(other))
+                }
+                Libwayland.post(resource, WL_POINTER_ENTER, .uint(seat.nextSerial(.pointerEnter, for: client)), .object(surface),
+                                .fixed(point.x), .fixed(point.y))
+            case .motion(let point):
+                Libwayland.post(resource, WL_POINTER_MOTION, .uint(ms), .fixed(point.x), .fixed(point.y))
+            case .press, .release:
+                let state = action == .press ? WL_POINTER_BUTTON_STATE_PRESSED : WL_POINTER_BUTTON_STATE_RELEASED
+                Libwayland.post(resource, WL_POINTER_BUTTON, .uint(seat.nextSerial(.button, for: client)), .uint(ms),
+                                .uint(0x110), .uint(state.rawValue))
+            case .leave:
+                Libwayland.post(resource, WL_POINTER_LEAVE, .uint(seat.nextSerial(.pointerLeave, for: client)), .object(surface))
+            }
+            frame(resource)
+        }
+        if action == .leave, let focus = seat.pointerFocus, focus !== self, focus.client == client {
+            focus.sendPointerEnter(to: devices.pointers)
+        }
+    }
+
     // MARK: Pointer
 
     public func pointerEntered(_ event: PointerCrossingEvent, context: ResponderContext) {
         pointerLocation = event.surfaceLocation
+        seat.pointerEnterSerial = nil
         if surfaceResource != nil, let devices { sendPointerEnter(to: devices.pointers) }
         // After the enter: a constraint on this surface activates now (locked after enter).
         seat.pointerFocus = self
@@ -128,6 +189,9 @@ public final class ClientSurfaceResponder: Responder {
     func sendPointerEnter(to pointers: [OpaquePointer]) {
         guard let surface = surfaceResource, !pointers.isEmpty else { return }
         let serial = seat.nextSerial(.pointerEnter, for: client)
+        // The first enter this focus sent opens the range of serials set_cursor may quote;
+        // an enter to a wl_pointer created later keeps it.
+        if seat.pointerEnterSerial == nil || seat.pointerFocus !== self { seat.pointerEnterSerial = serial }
         for resource in pointers {
             Libwayland.post(resource, WL_POINTER_ENTER, .uint(serial), .object(surface),
                             .fixed(pointerLocation.x), .fixed(pointerLocation.y))
@@ -285,6 +349,7 @@ public final class ClientSurfaceResponder: Responder {
     private func sendKey(_ event: KeyEvent, state: wl_keyboard_key_state) {
         seat.modifierMasks = event.modifierMasks
         guard surfaceResource != nil, let devices, !devices.keyboards.isEmpty else { return }
+        seat.restoreSeatKeymap(for: devices)
         let serial = seat.nextSerial(.key, for: client)
         for resource in devices.keyboards {
             Libwayland.post(resource, WL_KEYBOARD_KEY, .uint(serial), .uint(event.time.wireMilliseconds),

@@ -6,31 +6,38 @@ import Glibc
 ///
 /// Handles are libwayland's own pointers (`wl_display *`, `wl_resource *`, `wl_client *`),
 /// seen from Swift as `OpaquePointer`. Everything here runs on the event loop's thread.
-enum Libwayland {
+package enum Libwayland {
     /// Prints every event posted to a client, for debugging (`SEATKIT_WAYLAND_TRACE=1`).
     nonisolated(unsafe) static var traceEvents = getenv("SEATKIT_WAYLAND_TRACE") != nil
 
     // MARK: Display and event loop
 
-    static func createDisplay() -> OpaquePointer? { wl_display_create() }
-    static func destroyClients(_ display: OpaquePointer) { wl_display_destroy_clients(display) }
-    static func destroyDisplay(_ display: OpaquePointer) { wl_display_destroy(display) }
-    static func addSocket(_ display: OpaquePointer, name: String) -> Bool { wl_display_add_socket(display, name) == 0 }
-    static func addSocketAuto(_ display: OpaquePointer) -> String? {
+    package static func createDisplay() -> OpaquePointer? { wl_display_create() }
+    package static func destroyClients(_ display: OpaquePointer) { wl_display_destroy_clients(display) }
+    package static func destroyDisplay(_ display: OpaquePointer) { wl_display_destroy(display) }
+    package static func addSocket(_ display: OpaquePointer, name: String) -> Bool { wl_display_add_socket(display, name) == 0 }
+    package static func addSocketAuto(_ display: OpaquePointer) -> String? {
         guard let name = wl_display_add_socket_auto(display) else { return nil }
         return String(cString: name)
     }
-    static func eventLoop(_ display: OpaquePointer) -> OpaquePointer { wl_display_get_event_loop(display) }
-    static func flushClients(_ display: OpaquePointer) { wl_display_flush_clients(display) }
-    static func run(_ display: OpaquePointer) { wl_display_run(display) }
-    static func terminate(_ display: OpaquePointer) { wl_display_terminate(display) }
-    static func nextSerial(_ display: OpaquePointer) -> UInt32 { wl_display_next_serial(display) }
-    static func initShm(_ display: OpaquePointer) -> Bool { wl_display_init_shm(display) == 0 }
+    package static func eventLoop(_ display: OpaquePointer) -> OpaquePointer { wl_display_get_event_loop(display) }
+    package static func flushClients(_ display: OpaquePointer) { wl_display_flush_clients(display) }
+    package static func run(_ display: OpaquePointer) { wl_display_run(display) }
+    package static func terminate(_ display: OpaquePointer) { wl_display_terminate(display) }
+    package static func nextSerial(_ display: OpaquePointer) -> UInt32 { wl_display_next_serial(display) }
+    package static func currentSerial(_ display: OpaquePointer) -> UInt32 { wl_display_get_serial(display) }
+    /// The client's process id, from the socket's credentials.
+    package static func pid(of client: OpaquePointer) -> Int32 {
+        var pid: pid_t = 0
+        wl_client_get_credentials(client, &pid, nil, nil)
+        return pid
+    }
+    package static func initShm(_ display: OpaquePointer) -> Bool { wl_display_init_shm(display) == 0 }
 
     /// Waits up to `timeout` milliseconds (-1: forever) for something to happen and handles it.
-    static func dispatch(_ loop: OpaquePointer, timeout: Int32) { _ = wl_event_loop_dispatch(loop, timeout) }
+    package static func dispatch(_ loop: OpaquePointer, timeout: Int32) { _ = wl_event_loop_dispatch(loop, timeout) }
 
-    static func addTimer(_ loop: OpaquePointer, _ box: CallbackBox) -> OpaquePointer? {
+    package static func addTimer(_ loop: OpaquePointer, _ box: CallbackBox) -> OpaquePointer? {
         wl_event_loop_add_timer(loop, { data in
             Unmanaged<CallbackBox>.fromOpaque(data!).takeUnretainedValue().action()
             return 0
@@ -38,10 +45,10 @@ enum Libwayland {
     }
 
     /// Arms a timer `milliseconds` from now; 0 disarms it.
-    static func armTimer(_ source: OpaquePointer, milliseconds: Int32) { _ = wl_event_source_timer_update(source, milliseconds) }
-    static func removeSource(_ source: OpaquePointer) { _ = wl_event_source_remove(source) }
+    package static func armTimer(_ source: OpaquePointer, milliseconds: Int32) { _ = wl_event_source_timer_update(source, milliseconds) }
+    package static func removeSource(_ source: OpaquePointer) { _ = wl_event_source_remove(source) }
 
-    static func addReadableFD(_ loop: OpaquePointer, _ fd: Int32, _ box: CallbackBox) -> OpaquePointer? {
+    package static func addReadableFD(_ loop: OpaquePointer, _ fd: Int32, _ box: CallbackBox) -> OpaquePointer? {
         wl_event_loop_add_fd(loop, fd, UInt32(WL_EVENT_READABLE | WL_EVENT_HANGUP), { _, _, data in
             Unmanaged<CallbackBox>.fromOpaque(data!).takeUnretainedValue().action()
             return 0
@@ -51,7 +58,7 @@ enum Libwayland {
     // MARK: Globals
 
     /// Advertises a global. `bind` runs with the object behind `owner` when a client binds it.
-    static func createGlobal(_ display: OpaquePointer, _ interface: UnsafePointer<wl_interface>, version: Int32,
+    package static func createGlobal(_ display: OpaquePointer, _ interface: UnsafePointer<wl_interface>, version: Int32,
                              owner: GlobalOwner) -> OpaquePointer? {
         wl_global_create(display, interface, version, Unmanaged.passUnretained(owner as AnyObject).toOpaque()) { client, data, version, id in
             let owner = Unmanaged<AnyObject>.fromOpaque(data!).takeUnretainedValue() as! GlobalOwner
@@ -59,7 +66,7 @@ enum Libwayland {
         }
     }
 
-    static func destroyGlobal(_ global: OpaquePointer) { wl_global_destroy(global) }
+    package static func destroyGlobal(_ global: OpaquePointer) { wl_global_destroy(global) }
 
     // MARK: Resources
 
@@ -67,7 +74,7 @@ enum Libwayland {
     /// struct of function pointers) and `object` as its user data. The resource keeps
     /// `object` alive until it is destroyed; then `object.resourceDestroyed()` runs, if it is
     /// a ``ResourceObject``. Returns nil after posting no_memory.
-    static func createResource(_ client: OpaquePointer, _ interface: UnsafePointer<wl_interface>, version: Int32,
+    package static func createResource(_ client: OpaquePointer, _ interface: UnsafePointer<wl_interface>, version: Int32,
                                id: UInt32, implementation: UnsafeRawPointer?, object: AnyObject?) -> OpaquePointer? {
         guard let resource = wl_resource_create(client, interface, version, id) else {
             wl_client_post_no_memory(client)
@@ -82,26 +89,43 @@ enum Libwayland {
         return resource
     }
 
-    /// The Swift object behind a resource created by ``createResource``.
-    static func object<T: AnyObject>(_ resource: OpaquePointer?, as _: T.Type = T.self) -> T? {
+    /// Runs `action` once when `resource` is destroyed: a listener, so it works on resources
+    /// of any implementation, the compositor's own included.
+    package static func onResourceDestroyed(_ resource: OpaquePointer, _ action: @escaping () -> Void) {
+        let box = Unmanaged.passRetained(CallbackBox(action)).toOpaque()
+        seatkit_resource_on_destroy(resource, { data in
+            Unmanaged<CallbackBox>.fromOpaque(data!).takeRetainedValue().action()
+        }, box)
+    }
+
+    /// True when `resource` is of `interface` and dispatches to `implementation`: only then is
+    /// its user data what that implementation's creator put there.
+    package static func isInstance(_ resource: OpaquePointer, of interface: UnsafePointer<wl_interface>,
+                           implementation: UnsafeRawPointer) -> Bool {
+        wl_resource_instance_of(resource, interface, implementation) != 0
+    }
+
+    /// The Swift object behind a resource created by ``createResource``. Only for resources of
+    /// this module's own implementations: the user data of any other is not a Swift object.
+    package static func object<T: AnyObject>(_ resource: OpaquePointer?, as _: T.Type = T.self) -> T? {
         guard let resource, let data = wl_resource_get_user_data(resource) else { return nil }
         return Unmanaged<AnyObject>.fromOpaque(data).takeUnretainedValue() as? T
     }
 
-    static func destroyResource(_ resource: OpaquePointer) { wl_resource_destroy(resource) }
-    static func client(of resource: OpaquePointer) -> OpaquePointer { wl_resource_get_client(resource) }
-    static func version(of resource: OpaquePointer) -> Int32 { wl_resource_get_version(resource) }
-    static func id(of resource: OpaquePointer) -> UInt32 { wl_resource_get_id(resource) }
+    package static func destroyResource(_ resource: OpaquePointer) { wl_resource_destroy(resource) }
+    package static func client(of resource: OpaquePointer) -> OpaquePointer { wl_resource_get_client(resource) }
+    package static func version(of resource: OpaquePointer) -> Int32 { wl_resource_get_version(resource) }
+    package static func id(of resource: OpaquePointer) -> UInt32 { wl_resource_get_id(resource) }
 
     /// Sends a protocol error: the client is disconnected once it has read it.
-    static func postError(_ resource: OpaquePointer, code: UInt32, _ message: String) {
+    package static func postError(_ resource: OpaquePointer, code: UInt32, _ message: String) {
         seatkit_resource_post_error(resource, code, message)
     }
 
-    static func destroyClient(_ client: OpaquePointer) { wl_client_destroy(client) }
+    package static func destroyClient(_ client: OpaquePointer) { wl_client_destroy(client) }
 
     /// Runs `action` once when `client` disconnects, after its resources' destructors.
-    static func onClientDestroyed(_ client: OpaquePointer, _ action: @escaping () -> Void) {
+    package static func onClientDestroyed(_ client: OpaquePointer, _ action: @escaping () -> Void) {
         let box = Unmanaged.passRetained(CallbackBox(action)).toOpaque()
         seatkit_client_on_destroy(client, { data in
             Unmanaged<CallbackBox>.fromOpaque(data!).takeRetainedValue().action()
@@ -112,7 +136,7 @@ enum Libwayland {
 
     /// Posts event `opcode` with `arguments` to `resource`. The arguments must match the
     /// event's signature in the protocol XML, in order (libwayland marshals by signature).
-    static func post(_ resource: OpaquePointer, _ opcode: Int32, _ arguments: EventArgument...) {
+    package static func post(_ resource: OpaquePointer, _ opcode: Int32, _ arguments: EventArgument...) {
         if traceEvents {
             print("wayland: -> \(id(of: resource))#\(opcode) \(arguments)")
         }
@@ -150,7 +174,7 @@ enum Libwayland {
     // MARK: Buffers
 
     /// Width and height of a wl_shm buffer; nil for other kinds of buffer.
-    static func shmBufferSize(_ buffer: OpaquePointer) -> (width: Int32, height: Int32)? {
+    package static func shmBufferSize(_ buffer: OpaquePointer) -> (width: Int32, height: Int32)? {
         guard let shm = wl_shm_buffer_get(buffer) else { return nil }
         return (wl_shm_buffer_get_width(shm), wl_shm_buffer_get_height(shm))
     }
@@ -158,7 +182,7 @@ enum Libwayland {
     // MARK: Implementation tables
 
     /// Keeps a request-handler table at a stable address for the life of the process.
-    static func table<T>(_ value: T) -> UnsafeRawPointer {
+    package static func table<T>(_ value: T) -> UnsafeRawPointer {
         let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
         pointer.initialize(to: value)
         return UnsafeRawPointer(pointer)
@@ -166,7 +190,7 @@ enum Libwayland {
 }
 
 /// One argument of an event, in the wire format's terms.
-enum EventArgument: CustomStringConvertible {
+package enum EventArgument: CustomStringConvertible {
     case int(Int32)
     case uint(UInt32)
     /// A wl_fixed_t (24.8 fixed point) made from a Double.
@@ -177,7 +201,7 @@ enum EventArgument: CustomStringConvertible {
     case array([UInt32])
     case fd(Int32)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .int(let v): return "\(v)"
         case .uint(let v): return "\(v)"
@@ -191,18 +215,18 @@ enum EventArgument: CustomStringConvertible {
 }
 
 /// A closure that libwayland calls back through a `void *`.
-final class CallbackBox {
+package final class CallbackBox {
     let action: () -> Void
-    init(_ action: @escaping () -> Void) { self.action = action }
+    package init(_ action: @escaping () -> Void) { self.action = action }
 }
 
 /// The owner of a global: told when a client binds it.
-protocol GlobalOwner: AnyObject {
+package protocol GlobalOwner: AnyObject {
     func bind(client: OpaquePointer, version: UInt32, id: UInt32)
 }
 
 /// The Swift object behind a resource; told when the resource is destroyed (by the client,
 /// by the compositor, or because the client disconnected).
-protocol ResourceObject: AnyObject {
+package protocol ResourceObject: AnyObject {
     func resourceDestroyed()
 }

@@ -48,7 +48,7 @@ final class PointerConstraint: ResourceObject {
         if !on && !persistent { defunct = true }
     }
 
-    func resourceDestroyed() {
+    package func resourceDestroyed() {
         active = false
         resource = nil
         seat?.constraints.removeAll { $0 === self }
@@ -129,7 +129,7 @@ private func constrain(_ kind: PointerConstraint.Kind, client: OpaquePointer?, m
                              "the surface already has a pointer constraint on this seat")
         return
     }
-    let rects = region.flatMap { Libwayland.object($0, as: Region.self)?.rects }
+    let rects = region.flatMap { seat.surfaceRoles?.rectangles(of: $0) }
     let constraint = PointerConstraint(kind: kind, seat: seat, surface: surface, region: rects,
                                        persistent: lifetime == ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT.rawValue)
     let interface = kind == .lock ? zwp_locked_pointer_v1_wire()! : zwp_confined_pointer_v1_wire()!
@@ -143,7 +143,7 @@ private func constrain(_ kind: PointerConstraint.Kind, client: OpaquePointer?, m
 
 private func setRegion(_ resource: OpaquePointer?, _ region: OpaquePointer?) {
     guard let constraint = Libwayland.object(resource, as: PointerConstraint.self) else { return }
-    constraint.region = region.flatMap { Libwayland.object($0, as: Region.self)?.rects }
+    constraint.region = region.flatMap { constraint.seat?.surfaceRoles?.rectangles(of: $0) }
     constraint.seat?.updateConstraints()
 }
 

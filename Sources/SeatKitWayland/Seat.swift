@@ -3,6 +3,21 @@ import Glibc
 import SeatKit
 import SeatKitXKB
 
+/// What the seat needs to know of wl_surfaces and wl_regions, which belong to whoever
+/// implements wl_compositor: the compositor. The seat never reads another implementation's
+/// resource user data; it asks this provider. ``HeadlessShell`` is one; a compositor with its
+/// own wl_compositor implements these two calls and sets ``Seat/surfaceRoles``.
+///
+/// Resources are `struct wl_resource *`, as libwayland hands them to request handlers.
+public protocol WaylandSurfaceRoles: AnyObject {
+    /// wl_pointer.set_cursor named `surface` (a wl_surface): give it the cursor role, or
+    /// return false when it has another role (the seat then posts wl_pointer.error.role).
+    func assignCursorRole(to surface: OpaquePointer) -> Bool
+    /// The rectangles of `region` (a wl_region), surface-local, whose union is the region as
+    /// the client last set it; nil when it is not a region this provider knows.
+    func rectangles(of region: OpaquePointer) -> [SurfaceRect]?
+}
+
 /// The wl_seat global: one router's input, offered to Wayland clients.
 ///
 /// The seat advertises the capabilities of the devices present (keep ``capabilities`` in step
@@ -49,7 +64,35 @@ public final class Seat: GlobalOwner {
         let file = try? keymap?.keymapFile()
         let repeatInfo = keymap?.keyRepeat
         guard file !== sentKeymapFile || repeatInfo != sentKeyRepeat else { return }
-        for client in clients.values { for keyboard in client.keyboards { sendKeymap(to: keyboard) } }
+        for client in clients.values {
+            for keyboard in client.keyboards { sendKeymap(to: keyboard) }
+            client.sentKeymap = file
+        }
+    }
+
+    /// Bounds on keymaps virtual keyboards upload (``SeatExtensions/virtualKeyboard``); a
+    /// keymap beyond them ends that client with `zwp_virtual_keyboard_v1.error.no_keymap`.
+    public var virtualKeymapLimits = KeymapLimits.default
+    /// Told of every keymap a virtual keyboard uploaded that was refused: the client's pid
+    /// and why (a ``SeatKitXKB/KeymapError``). For the compositor's log.
+    public var virtualKeymapRejected: ((Int32, any Error) -> Void)?
+
+    /// Makes `file` the keymap `client`'s keyboards have, sending it (and the repeat info) if
+    /// they have another: virtual keyboards bring their own, real keys the seat's.
+    func useKeymap(_ file: KeymapFile, for client: SeatClient) {
+        guard client.sentKeymap !== file else { return }
+        client.sentKeymap = file
+        for keyboard in client.keyboards {
+            Libwayland.post(keyboard, WL_KEYBOARD_KEYMAP, .uint(WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue),
+                            .fd(file.fileDescriptor), .uint(UInt32(file.size)))
+        }
+    }
+
+    /// Before a real key: the seat's keymap back on a client a virtual keyboard typed to.
+    @inline(__always)
+    func restoreSeatKeymap(for client: SeatClient) {
+        guard client.sentKeymap !== sentKeymapFile, let file = sentKeymapFile else { return }
+        useKeymap(file, for: client)
     }
 
     /// The keymap file and repeat info last sent, to skip sending them again unchanged.
@@ -58,32 +101,73 @@ public final class Seat: GlobalOwner {
 
     /// The devices' capabilities (pointer, keyboard, touch count; the rest is ignored).
     /// Clients are told whenever the Wayland-visible part changes.
+    /// A virtual keyboard with a keymap counts as a keyboard (an on-screen keyboard on a
+    /// kiosk with no physical one).
     public var capabilities: DeviceCapabilities = [] {
-        didSet {
-            everHad.formUnion(capabilities)
-            guard wireCapabilities(capabilities) != wireCapabilities(oldValue) else { return }
-            for client in clients.values {
-                for seat in client.seats { sendCapabilities(to: seat) }
-            }
+        didSet { capabilitiesChanged(from: oldValue, virtualKeyboards: virtualKeyboards) }
+    }
+
+    /// Virtual keyboards that have a keymap: while there is one, the seat has a keyboard.
+    var virtualKeyboards = 0 {
+        didSet { capabilitiesChanged(from: capabilities, virtualKeyboards: oldValue) }
+    }
+
+    private func capabilitiesChanged(from old: DeviceCapabilities, virtualKeyboards oldVirtual: Int) {
+        let before = wireCapabilities(old, virtualKeyboards: oldVirtual)
+        let now = wireCapabilities(capabilities, virtualKeyboards: virtualKeyboards)
+        everHad.formUnion(capabilities)
+        if virtualKeyboards > 0 { everHad.insert(.keyboard) }
+        guard now != before else { return }
+        for client in clients.values {
+            for seat in client.seats { sendCapabilities(to: seat) }
         }
     }
     /// Capabilities the seat ever had: asking for a device never present is a protocol error.
     private var everHad: DeviceCapabilities = []
 
     /// Where the focused client last asked the pointer's image to be (wl_pointer.set_cursor),
-    /// or nil for a hidden cursor. Only the client with pointer focus can set it, quoting the
-    /// serial of its latest enter.
+    /// or nil for a hidden cursor. Only the client with pointer focus can set it, quoting any
+    /// serial it was given from the current pointer enter on (clients quote their latest
+    /// serial of any kind: foot its latest button's, others a key's), as weston does.
     public private(set) var cursor: CursorImage?
     /// Called after every accepted wl_pointer.set_cursor.
     public var cursorChanged: ((CursorImage?) -> Void)?
 
+    /// Who answers for surface roles and region contents (set_cursor, pointer-constraint
+    /// regions). Without one, a cursor surface gets no role check and a constraint's region
+    /// counts as the whole surface.
+    public weak var surfaceRoles: (any WaylandSurfaceRoles)?
+    /// Cursor surfaces the seat listens to the destruction of.
+    private var watchedCursorSurfaces: Set<OpaquePointer> = []
+
     var clients: [ClientID: SeatClient] = [:]
     /// The client surfaces with pointer and keyboard focus, as told to clients.
     weak var pointerFocus: ClientSurfaceResponder? {
-        didSet { if pointerFocus !== oldValue { updateConstraints() } }
+        didSet {
+            if pointerFocus == nil { pointerEnterSerial = nil }
+            if pointerFocus !== oldValue { updateConstraints() }
+        }
     }
+    /// The serial of the enter that gave the focused client the pointer: set_cursor quotes a
+    /// serial from this one on.
+    var pointerEnterSerial: UInt32?
     weak var keyboardFocus: ClientSurfaceResponder? {
-        didSet { if keyboardFocus !== oldValue { updateInhibitors() } }
+        didSet {
+            guard keyboardFocus !== oldValue else { return }
+            updateInhibitors()
+            updateTextInputFocus()
+            for observer in keyboardFocusObservers { observer() }
+        }
+    }
+    private var keyboardFocusObservers: [() -> Void] = []
+
+    /// The client whose surface has keyboard focus, as told to clients (wl_keyboard.enter).
+    public var keyboardFocusClient: ClientID? { keyboardFocus?.client }
+
+    /// Calls `observer` whenever keyboard focus moves to another surface or to none: a
+    /// data device offers the selection to the newly focused client.
+    public func addKeyboardFocusObserver(_ observer: @escaping () -> Void) {
+        keyboardFocusObservers.append(observer)
     }
     /// The modifier state last reported by a key event (the router's key interpreter).
     var modifierMasks = ModifierMasks()
@@ -104,6 +188,9 @@ public final class Seat: GlobalOwner {
             (.pointerGestures, zwp_pointer_gestures_v1_wire()!, 3, pointerGesturesRequests),
             (.pointerConstraints, zwp_pointer_constraints_v1_wire()!, 1, pointerConstraintsRequests),
             (.keyboardShortcutsInhibit, zwp_keyboard_shortcuts_inhibit_manager_v1_wire()!, 1, shortcutsInhibitManagerRequests),
+            (.virtualKeyboard, zwp_virtual_keyboard_manager_v1_wire()!, 1, virtualKeyboardManagerRequests),
+            (.textInput, zwp_text_input_manager_v3_wire()!, 1, textInputManagerRequests),
+            (.inputMethod, zwp_input_method_manager_v2_wire()!, 1, inputMethodManagerRequests),
         ]
         if extensions.contains(.pointerConstraints) { router.addFilter(PointerConstraintFilter(seat: self)) }
         for (option, interface, version, requests) in offered where extensions.contains(option) {
@@ -124,6 +211,16 @@ public final class Seat: GlobalOwner {
     var inhibitors: [ShortcutsInhibitor] = []
     /// Pointer locks and confinements of every client (PointerConstraints.swift).
     var constraints: [PointerConstraint] = []
+    /// Every client's text inputs, and the seat's input method (TextInput.swift).
+    var textInputs: [TextInput] = []
+    var inputMethod: InputMethod?
+
+    /// An input method's keyboard grab gets the keymap clients have (keys are not forwarded).
+    func sendKeymapToGrab(_ grab: OpaquePointer) {
+        guard let file = sentKeymapFile else { return }
+        Libwayland.post(grab, ZWP_INPUT_METHOD_KEYBOARD_GRAB_V2_KEYMAP, .uint(WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue),
+                        .fd(file.fileDescriptor), .uint(UInt32(file.size)))
+    }
 
     // MARK: Input
 
@@ -171,7 +268,7 @@ public final class Seat: GlobalOwner {
         return record
     }
 
-    func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
+    package func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
         let record = clientRecord(client)
         let object = SeatResource(seat: self, client: record)
         guard let resource = Libwayland.createResource(client, wlSeatInterface, version: Int32(version), id: id,
@@ -182,16 +279,16 @@ public final class Seat: GlobalOwner {
         if version >= WL_SEAT_NAME_SINCE_VERSION { Libwayland.post(resource, WL_SEAT_NAME, .string(name)) }
     }
 
-    private func wireCapabilities(_ c: DeviceCapabilities) -> UInt32 {
+    private func wireCapabilities(_ c: DeviceCapabilities, virtualKeyboards: Int) -> UInt32 {
         var bits: UInt32 = 0
         if c.contains(.pointer) { bits |= WL_SEAT_CAPABILITY_POINTER.rawValue }
-        if c.contains(.keyboard) { bits |= WL_SEAT_CAPABILITY_KEYBOARD.rawValue }
+        if c.contains(.keyboard) || virtualKeyboards > 0 { bits |= WL_SEAT_CAPABILITY_KEYBOARD.rawValue }
         if c.contains(.touch) { bits |= WL_SEAT_CAPABILITY_TOUCH.rawValue }
         return bits
     }
 
     private func sendCapabilities(to resource: OpaquePointer) {
-        Libwayland.post(resource, WL_SEAT_CAPABILITIES, .uint(wireCapabilities(capabilities)))
+        Libwayland.post(resource, WL_SEAT_CAPABILITIES, .uint(wireCapabilities(capabilities, virtualKeyboards: virtualKeyboards)))
     }
 
     fileprivate func createDevice(_ kind: DeviceCapabilities, seat seatResource: OpaquePointer, client record: SeatClient,
@@ -222,6 +319,7 @@ public final class Seat: GlobalOwner {
         } else if kind == .keyboard {
             record.keyboards.append(resource)
             sendKeymap(to: resource)
+            record.sentKeymap = sentKeymapFile
             if let focus = keyboardFocus, focus.client == record.id { focus.sendKeyboardEnter(to: [resource]) }
         } else {
             record.touches.append(resource)
@@ -250,13 +348,20 @@ public final class Seat: GlobalOwner {
 
     fileprivate func setCursor(from pointer: OpaquePointer, client record: SeatClient, serial: UInt32,
                                surface: OpaquePointer?, hotspot: (Int32, Int32)) {
-        // Honoured only for the client with pointer focus, quoting its latest enter serial.
-        guard let focus = pointerFocus, focus.client == record.id,
-              serials.latest(.pointerEnter, for: record.id) == serial else { return }
-        if let surface, let shellSurface = Libwayland.object(surface, as: ShellSurface.self) {
-            guard shellSurface.assignRole(.cursor) else {
+        // Honoured only for the client with pointer focus, quoting a serial no older than the
+        // current enter and no newer than the display's latest (modular: serials wrap).
+        guard let focus = pointerFocus, focus.client == record.id, let enter = pointerEnterSerial,
+              serial &- enter <= display.currentSerial &- enter else { return }
+        if let surface {
+            if let roles = surfaceRoles, !roles.assignCursorRole(to: surface) {
                 Libwayland.postError(pointer, code: WL_POINTER_ERROR_ROLE.rawValue, "the surface already has another role")
                 return
+            }
+            if watchedCursorSurfaces.insert(surface).inserted {
+                Libwayland.onResourceDestroyed(surface) { [weak self] in
+                    self?.watchedCursorSurfaces.remove(surface)
+                    self?.cursorSurfaceDestroyed(surface)
+                }
             }
         }
         cursor = surface.map { CursorImage(surfaceResource: $0, hotspotX: hotspot.0, hotspotY: hotspot.1) }
@@ -304,6 +409,8 @@ final class SeatClient {
     var cancelledTouches: [Int32] = []
     /// The modifier state this client was last told.
     var sentModifiers: ModifierMasks?
+    /// The keymap this client's keyboards were last sent: the seat's, or a virtual keyboard's.
+    var sentKeymap: KeymapFile?
 
     init(id: ClientID) { self.id = id }
 
@@ -323,7 +430,7 @@ private final class SeatResource: ResourceObject {
         self.client = client
     }
 
-    func resourceDestroyed() {
+    package func resourceDestroyed() {
         client.seats.removeAll { $0 == resource }
     }
 }
@@ -341,7 +448,7 @@ private final class DeviceResource: ResourceObject {
         self.kind = kind
     }
 
-    func resourceDestroyed() {
+    package func resourceDestroyed() {
         client.pointers.removeAll { $0 == resource }
         client.keyboards.removeAll { $0 == resource }
         client.touches.removeAll { $0 == resource }

@@ -15,7 +15,22 @@ public struct SeatExtensions: OptionSet, Sendable {
     /// zwp_keyboard_shortcuts_inhibit_manager_v1 (1): a focused client asks for all keys.
     public static let keyboardShortcutsInhibit = SeatExtensions(rawValue: 1 << 3)
 
-    public static let all: SeatExtensions = [.relativePointer, .pointerGestures, .pointerConstraints, .keyboardShortcutsInhibit]
+    /// zwp_virtual_keyboard_manager_v1 (1): a client types, with a keymap of its own, into
+    /// the client with keyboard focus (wtype, on-screen keyboards). Not in ``all``: any
+    /// client that binds it can type into any other, so a compositor offers it knowingly.
+    public static let virtualKeyboard = SeatExtensions(rawValue: 1 << 4)
+
+    /// zwp_text_input_manager_v3 (1): text fields tell the seat they take text; focus follows
+    /// keyboard focus.
+    public static let textInput = SeatExtensions(rawValue: 1 << 5)
+    /// zwp_input_method_manager_v2 (1): one client (an on-screen keyboard, a composer)
+    /// writes into the focused text field. Not in ``all``, for the reason of
+    /// ``virtualKeyboard``.
+    public static let inputMethod = SeatExtensions(rawValue: 1 << 6)
+
+    /// Every extension but ``virtualKeyboard`` and ``inputMethod``.
+    public static let all: SeatExtensions = [.relativePointer, .pointerGestures, .pointerConstraints, .keyboardShortcutsInhibit,
+                                             .textInput]
 }
 
 /// A global whose every bound resource is served by one request table, with the seat's
@@ -31,7 +46,7 @@ final class SeatExtensionGlobal: GlobalOwner {
         self.requests = requests
     }
 
-    func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
+    package func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
         let binding = ExtensionBinding(seat: seat, client: seat.clientRecord(client))
         _ = Libwayland.createResource(client, interface, version: Int32(version), id: id, implementation: requests, object: binding)
     }
@@ -58,7 +73,7 @@ final class ListedResource: ResourceObject {
         self.list = list
     }
 
-    func resourceDestroyed() {
+    package func resourceDestroyed() {
         var c = client
         c[keyPath: list].removeAll { $0 == resource }
     }
@@ -189,7 +204,7 @@ final class ShortcutsInhibitor: ResourceObject {
         Libwayland.post(resource, on ? ZWP_KEYBOARD_SHORTCUTS_INHIBITOR_V1_ACTIVE : ZWP_KEYBOARD_SHORTCUTS_INHIBITOR_V1_INACTIVE)
     }
 
-    func resourceDestroyed() {
+    package func resourceDestroyed() {
         seat?.inhibitors.removeAll { $0 === self }
         resource = nil
     }

@@ -1,8 +1,10 @@
 /// A connected client, identified by its `struct wl_client *` for the life of the connection.
 public struct ClientID: Hashable, CustomStringConvertible {
     let pointer: OpaquePointer
-    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    package init(_ pointer: OpaquePointer) { self.pointer = pointer }
     public var description: String { "client@\(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer))))" }
+    /// The client's process id, as the kernel reported it when it connected.
+    public var pid: Int32 { Libwayland.pid(of: pointer) }
 }
 
 /// What a serial was sent with.

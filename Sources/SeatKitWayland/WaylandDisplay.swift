@@ -3,16 +3,39 @@ import SeatKit
 
 /// A Wayland display: the listening socket, the clients, and the event loop they all run on.
 ///
-/// One thread: everything SeatKitWayland does happens inside ``run()`` or ``dispatch(timeout:)``
-/// on the thread that created the display. Nothing here is `Sendable`.
+/// Either SeatKit opens it (``init(socketName:)``: it owns the display, its socket and its
+/// clients), or a compositor that already has a `wl_display` hands it over
+/// (``init(wrapping:socketName:)``: the compositor keeps owning it, runs its loop and
+/// destroys it; SeatKit only adds globals and event sources to it).
+///
+/// One thread: everything SeatKitWayland does happens inside the event loop's dispatch on
+/// the thread that runs it. Nothing here is `Sendable`.
 public final class WaylandDisplay {
-    let display: OpaquePointer
-    let loop: OpaquePointer
-    /// The socket name clients put in `WAYLAND_DISPLAY`.
+    package let display: OpaquePointer
+    package let loop: OpaquePointer
+    /// The socket name clients put in `WAYLAND_DISPLAY`; for a wrapped display, what its
+    /// owner said (empty when it did not).
     public let socketName: String
     /// The event loop's monotonic clock, with timers on the loop: give it to the router.
-    public private(set) lazy var clock = EventLoopClock(display: self)
+    public private(set) lazy var clock = EventLoopClock(eventLoop: loop)
     private var watches: [Int32: (source: OpaquePointer, box: CallbackBox)] = [:]
+    /// False for a wrapped display: its owner destroys it.
+    private let ownsDisplay: Bool
+
+    /// Uses a compositor's existing display (`struct wl_display *`) and its event loop. The
+    /// display must outlive this object and everything made on it (``Seat``, shells); this
+    /// object's deinit removes only the event sources it added.
+    public init(wrapping display: OpaquePointer, socketName: String = "") {
+        self.display = display
+        self.loop = Libwayland.eventLoop(display)
+        self.socketName = socketName
+        self.ownsDisplay = false
+    }
+
+    /// The `struct wl_display *`, for calls SeatKit does not wrap.
+    public var handle: OpaquePointer { display }
+    /// The display's `struct wl_event_loop *`.
+    public var eventLoop: OpaquePointer { loop }
 
     /// Opens a display listening on `$XDG_RUNTIME_DIR/<socketName>`; with no name, the first
     /// free `wayland-N`. Throws when the socket cannot be created (no XDG_RUNTIME_DIR, name taken).
@@ -20,6 +43,7 @@ public final class WaylandDisplay {
         guard let display = Libwayland.createDisplay() else { throw WaylandError.displayCreation }
         self.display = display
         self.loop = Libwayland.eventLoop(display)
+        self.ownsDisplay = true
         if let socketName {
             guard Libwayland.addSocket(display, name: socketName) else {
                 Libwayland.destroyDisplay(display)
@@ -37,6 +61,7 @@ public final class WaylandDisplay {
 
     deinit {
         for watch in watches.values { Libwayland.removeSource(watch.source) }
+        guard ownsDisplay else { return }
         Libwayland.destroyClients(display)
         Libwayland.destroyDisplay(display)
     }
@@ -74,7 +99,9 @@ public final class WaylandDisplay {
     }
 
     /// A new serial from the display's counter (wl_display_next_serial).
-    func nextSerial() -> UInt32 { Libwayland.nextSerial(display) }
+    package func nextSerial() -> UInt32 { Libwayland.nextSerial(display) }
+    /// The latest serial handed out (wl_display_get_serial).
+    var currentSerial: UInt32 { Libwayland.currentSerial(display) }
 }
 
 public enum WaylandError: Error, CustomStringConvertible {
@@ -89,14 +116,19 @@ public enum WaylandError: Error, CustomStringConvertible {
     }
 }
 
-/// `CLOCK_MONOTONIC` and timers on the display's event loop: the router's clock in a
-/// compositor. Timers fire on the loop's thread, never from inside ``schedule(at:_:)``.
+/// `CLOCK_MONOTONIC` and timers on a `wl_event_loop`: the router's clock in a compositor.
+/// Timers fire on the loop's thread, never from inside ``schedule(at:_:)``. libinput's event
+/// times are on the same clock.
 public final class EventLoopClock: Clock {
-    private unowned let display: WaylandDisplay
+    private let loop: OpaquePointer
     private var timers: [TimerToken: (source: OpaquePointer, box: CallbackBox)] = [:]
     private var nextToken: UInt64 = 1
 
-    init(display: WaylandDisplay) { self.display = display }
+    /// A clock whose timers are sources on `eventLoop` (`struct wl_event_loop *`, which must
+    /// outlive the clock). ``WaylandDisplay/clock`` is one on the display's loop.
+    public init(eventLoop: OpaquePointer) { self.loop = eventLoop }
+
+    deinit { for timer in timers.values { Libwayland.removeSource(timer.source) } }
 
     public var now: Timestamp {
         var ts = timespec()
@@ -112,7 +144,7 @@ public final class EventLoopClock: Clock {
             Libwayland.removeSource(timer.source)
             action()
         }
-        guard let source = Libwayland.addTimer(display.loop, box) else { return token }
+        guard let source = Libwayland.addTimer(loop, box) else { return token }
         timers[token] = (source, box)
         // A timer of 0 ms is disarmed in libwayland, so "due now" waits 1 ms.
         let ms = max(1, (deadline - now).microseconds / 1000)

@@ -1,4 +1,7 @@
 import SeatKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The RMLVO names a keymap is compiled from, as in `setxkbmap -rules evdev -model pc105
 /// -layout us,ru -option grp:alt_shift_toggle`. Lists are comma-separated, one entry per
@@ -39,6 +42,9 @@ public enum KeymapError: Error, Hashable, CustomStringConvertible {
     case compilationFailed(source: String, messages: [String])
     /// No compose table for the locale, or the table did not parse.
     case composeTableUnavailable(locale: String, messages: [String])
+    /// The keymap's text exceeds a ``KeymapLimits`` bound and was not given to xkbcommon.
+    /// `line` is 1-based; `reason` names the bound.
+    case rejected(source: String, line: Int, reason: String)
 
     public var description: String {
         switch self {
@@ -49,6 +55,8 @@ public enum KeymapError: Error, Hashable, CustomStringConvertible {
             return "keymap (\(source)) does not compile:\n" + messages.joined(separator: "\n")
         case .composeTableUnavailable(let locale, let messages):
             return "no compose table for locale \(locale)" + (messages.isEmpty ? "" : ":\n" + messages.joined(separator: "\n"))
+        case .rejected(let source, let line, let reason):
+            return "keymap (\(source)) rejected at line \(line): \(reason)"
         }
     }
 }
@@ -80,23 +88,112 @@ public final class Keymap {
         try self.init(handle: handle, context: context, source: names.description)
     }
 
-    /// Compiles a keymap in text form (as `xkbcomp` writes and clients receive it). Throws
+    /// Compiles a keymap in text form (as `xkbcomp` writes and clients receive it), after
+    /// checking it against `limits` (see ``KeymapLimits``: text from a client or from
+    /// configuration must not crash or exhaust the compositor). Throws
+    /// ``KeymapError/rejected(source:line:reason:)`` for text beyond the limits, and
     /// ``KeymapError/compilationFailed(source:messages:)`` with xkbcommon's messages, which
     /// name the line and the problem, when it does not parse or compile.
-    public convenience init(string: String, context: KeymapContext? = nil) throws {
-        let context = try context ?? KeymapContext()
-        try self.init(handle: XKB.newKeymap(context.handle, string: string), context: context, source: "keymap string")
+    public convenience init(string: String, limits: KeymapLimits = .default, context: KeymapContext? = nil) throws {
+        var string = string
+        let (handle, context) = try string.withUTF8 {
+            try Keymap.compile(UnsafeRawBufferPointer($0), limits: limits, context: context, source: "keymap string")
+        }
+        try self.init(handle: handle, context: context, source: "keymap string")
     }
 
-    /// Compiles a keymap file in text form. Throws ``KeymapError/cannotOpen(path:_:)`` when
-    /// it cannot be read, ``KeymapError/compilationFailed(source:messages:)`` when it does not
-    /// compile.
-    public convenience init(contentsOfFile path: String, context: KeymapContext? = nil) throws {
+    /// Compiles a keymap from its text's bytes, which may end with one NUL (as the file of
+    /// `wl_keyboard.keymap` or `zwp_virtual_keyboard_v1.keymap` does), after checking them
+    /// against `limits`. Throws as ``init(string:limits:context:)``.
+    public convenience init(bytes: UnsafeRawBufferPointer, limits: KeymapLimits = .default,
+                            context: KeymapContext? = nil, source: String = "keymap string") throws {
+        let (handle, context) = try Keymap.compile(bytes, limits: limits, context: context, source: source)
+        try self.init(handle: handle, context: context, source: source)
+    }
+
+    /// Validates, then compiles: the keymap (nil when it does not compile) and its context.
+    private static func compile(_ bytes: UnsafeRawBufferPointer, limits: KeymapLimits, context: KeymapContext?,
+                                source: String) throws -> (OpaquePointer?, KeymapContext) {
+        try KeymapValidator.validate(bytes, limits: limits, source: source)
         let context = try context ?? KeymapContext()
-        switch XKB.newKeymap(context.handle, path: path) {
-        case .failure(let errno): throw KeymapError.cannotOpen(path: path, errno)
-        case .success(let handle): try self.init(handle: handle, context: context, source: path)
+        var length = bytes.count
+        if length > 0, bytes[length - 1] == 0 { length -= 1 }
+        return (XKB.newKeymap(context.handle, buffer: UnsafeRawBufferPointer(rebasing: bytes[..<length])), context)
+    }
+
+    /// Compiles a keymap file in text form after checking it against `limits`. Throws
+    /// ``KeymapError/cannotOpen(path:_:)`` when it cannot be read,
+    /// ``KeymapError/rejected(source:line:reason:)`` when it is larger than the limit or
+    /// exceeds another, ``KeymapError/compilationFailed(source:messages:)`` when it does not
+    /// compile. The file is read with at most `limits.maximumBytes` + 1 bytes in memory.
+    public convenience init(contentsOfFile path: String, limits: KeymapLimits = .default, context: KeymapContext? = nil) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw KeymapError.cannotOpen(path: path, Errno(errno)) }
+        defer { close(fd) }
+        let bytes: [UInt8]
+        switch Keymap.read(fd, offset: nil, atMost: limits.maximumBytes == .max ? .max : limits.maximumBytes + 1) {
+        case .failure(let error): throw KeymapError.cannotOpen(path: path, error)
+        case .success(let read): bytes = read
         }
+        if bytes.count > limits.maximumBytes {
+            throw KeymapError.rejected(source: path, line: 1,
+                                       reason: "the file is larger than the limit of \(limits.maximumBytes) bytes")
+        }
+        let (handle, compiledContext) = try bytes.withUnsafeBytes {
+            try Keymap.compile($0, limits: limits, context: context, source: path)
+        }
+        try self.init(handle: handle, context: compiledContext, source: path)
+    }
+
+    /// Compiles the keymap a client sent as a file descriptor and a size, as
+    /// `zwp_virtual_keyboard_v1.keymap` does, after checking it against `limits`. A size
+    /// beyond the limit is refused before anything is read; the file is read with `pread`,
+    /// not mapped, so a client that shrinks it meanwhile gets an error, not the compositor a
+    /// SIGBUS. The descriptor is not closed. Throws ``KeymapError/rejected(source:line:reason:)``
+    /// for a size beyond the limit, a file shorter than `size` or text beyond the limits,
+    /// ``KeymapError/cannotOpen(path:_:)`` when it cannot be read, and
+    /// ``KeymapError/compilationFailed(source:messages:)`` as ``init(string:limits:context:)``.
+    public convenience init(fileDescriptor fd: Int32, size: Int, limits: KeymapLimits = .default,
+                            context: KeymapContext? = nil, source: String = "keymap file") throws {
+        guard size >= 0, size - 1 <= limits.maximumBytes else {
+            throw KeymapError.rejected(source: source, line: 1,
+                                       reason: "a size of \(size) bytes, more than the limit of \(limits.maximumBytes)")
+        }
+        let bytes: [UInt8]
+        switch Keymap.read(fd, offset: 0, atMost: size) {
+        case .failure(let error): throw KeymapError.cannotOpen(path: source, error)
+        case .success(let read): bytes = read
+        }
+        guard bytes.count == size else {
+            throw KeymapError.rejected(source: source, line: 1, reason: "the file holds \(bytes.count) of the \(size) bytes announced")
+        }
+        let (handle, compiledContext) = try bytes.withUnsafeBytes {
+            try Keymap.compile($0, limits: limits, context: context, source: source)
+        }
+        try self.init(handle: handle, context: compiledContext, source: source)
+    }
+
+    /// Up to `limit` bytes from `fd`: from `offset` with `pread` when given, else from the
+    /// current position.
+    private static func read(_ fd: Int32, offset: Int?, atMost limit: Int) -> Result<[UInt8], Errno> {
+        // Grown as it fills, so that a generous limit costs nothing for a small file.
+        var bytes = [UInt8](repeating: 0, count: min(limit, 1 << 16))
+        var filled = 0
+        while filled < limit {
+            if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: min(limit - filled, bytes.count))) }
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                offset.map { pread(fd, buffer.baseAddress! + filled, buffer.count - filled, off_t($0 + filled)) }
+                    ?? Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .failure(Errno(errno))
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        bytes.removeLast(bytes.count - filled)
+        return .success(bytes)
     }
 
     private init(handle: OpaquePointer?, context: KeymapContext, source: String) throws {
@@ -193,10 +290,12 @@ public final class Keymap {
         XKB.keysym(handle, keycode &+ XKB.evdevOffset, layout: layout, level: level)
     }
 
-    /// The evdev keycodes the keymap defines.
-    public var evdevKeycodes: ClosedRange<UInt32> {
+    /// The evdev keycodes the keymap's keycode range covers: empty when every keycode it
+    /// defines lies below 8 (XKB keycodes 0 to 7 have no evdev keycode).
+    public var evdevKeycodes: Range<UInt32> {
         let range = XKB.keycodeRange(handle)
-        return (max(range.lowerBound, XKB.evdevOffset) - XKB.evdevOffset)...(range.upperBound - XKB.evdevOffset)
+        guard range.upperBound >= XKB.evdevOffset else { return 0..<0 }
+        return (max(range.lowerBound, XKB.evdevOffset) - XKB.evdevOffset)..<(range.upperBound - XKB.evdevOffset + 1)
     }
 
     /// SeatKit's modifiers from a serialized xkb modifier mask. Allocation-free (bit

@@ -64,14 +64,13 @@ enum XKB {
         }
     }
 
-    static func newKeymap(_ context: OpaquePointer, string: String) -> OpaquePointer? {
-        xkb_keymap_new_from_string(context, string, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS)
-    }
-
-    /// `nil` with `errno` set when the file cannot be opened; `.success(nil)` when it does
-    /// not compile.
-    static func newKeymap(_ context: OpaquePointer, path: String) -> Result<OpaquePointer?, Errno> {
-        reading(path) { xkb_keymap_new_from_file(context, $0, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS) }
+    /// Text without a NUL; xkbcommon copies none of it.
+    static func newKeymap(_ context: OpaquePointer, buffer: UnsafeRawBufferPointer) -> OpaquePointer? {
+        guard let start = buffer.baseAddress, buffer.count > 0 else {
+            return "".withCString { xkb_keymap_new_from_buffer(context, $0, 0, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS) }
+        }
+        return xkb_keymap_new_from_buffer(context, start.assumingMemoryBound(to: CChar.self), buffer.count,
+                                          XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS)
     }
 
     static func unref(keymap: OpaquePointer) { xkb_keymap_unref(keymap) }

@@ -61,3 +61,32 @@ extension EndToEndTests {
         #expect(!session.log.text.contains("error"))
     }
 }
+
+extension EndToEndTests {
+    /// Three clients side by side: each gets the input over its own window and nothing of
+    /// the others'; keys go to the one focused by the last tap.
+    @Test func withThreeClientsSideBySideEachGetsOnlyItsOwnInput() throws {
+        let session = try KioskSession()
+        try session.addDevices()
+        var clients: [ClientProcess] = []
+        var windows: [KioskSession.Window] = []
+        for nth in 1...3 {
+            clients.append(try session.launch("wev"))
+            windows.append(try session.waitForWindow("wev", nth: nth))
+        }
+        #expect(windows[1].x == windows[0].x + windows[0].width && windows[2].x == windows[1].x + windows[1].width)
+        for client in clients { try client.output.require("wl_seat] capabilities:") }
+        let marks = clients.map { $0.output.mark }
+        // A tap in each window at its own local (10 + 10i, 20), then keys to the last tapped.
+        for (i, window) in windows.enumerated() { session.send(Script.tap(window.x + 10 + Double(10 * i), window.y + 20)) }
+        session.send(Script.type([46]))  // c
+        try clients[2].output.require("sym: c", after: marks[2])
+        for (i, client) in clients.enumerated() {
+            try client.output.require("wl_touch] up:", after: marks[i])
+            let log = WevLog(client.output.text[marks[i]...])
+            let downs = log.events("wl_touch", "down")
+            #expect(downs.count == 1 && downs[0].hasSuffix("x, y: \(10 + 10 * i).000000, 20.000000"), "client \(i): \(downs)")
+            #expect(log.events("wl_keyboard", "key").isEmpty == (i != 2), "client \(i) keys: \(log.events("wl_keyboard", "key"))")
+        }
+    }
+}

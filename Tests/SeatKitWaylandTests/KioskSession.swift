@@ -19,8 +19,10 @@ final class KioskSession {
     /// Starts the kiosk with `inputOptions` (its input-source options): by default the script on its
     /// stdin, which ``send(_:)`` writes to.
     /// `environment` is added to the kiosk's (emulated devices' LD_PRELOAD and UMOCKDEV_DIR).
-    init(inputOptions: [String] = ["--script", "-"], environment: [String: String] = [:],
-         sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// `windowOptions` are the kiosk's window options: by default `--side-by-side`, which the
+    /// tests of several clients need; `[]` gives the kiosk's default, windows fullscreen.
+    init(inputOptions: [String] = ["--script", "-"], windowOptions: [String] = ["--side-by-side"],
+         environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws {
         var template = Array("/tmp/seatkit-kiosk-XXXXXX".utf8CString)
         guard let dir = mkdtemp(&template) else { throw SessionError("mkdtemp failed") }
         runtimeDirectory = String(cString: dir)
@@ -28,7 +30,7 @@ final class KioskSession {
 
         let binary = try #require(KioskSession.kioskBinary(), "the kiosk product is not built next to the tests",
                                   sourceLocation: sourceLocation)
-        let arguments = ["--socket", socket] + inputOptions
+        let arguments = ["--socket", socket] + windowOptions + inputOptions
         kiosk = Process()
         kiosk.executableURL = URL(fileURLWithPath: binary)
         kiosk.arguments = arguments
@@ -76,14 +78,16 @@ final class KioskSession {
 
     /// Starts a client from PATH with its stdout line-buffered (stdbuf), against this kiosk.
     /// `debug` sets WAYLAND_DEBUG=1: libwayland-client then prints every event it receives.
-    func launch(_ name: String, _ arguments: [String] = [], debug: Bool = false,
+    func launch(_ name: String, _ arguments: [String] = [], debug: Bool = false, environment extra: [String: String] = [:],
                 sourceLocation: SourceLocation = #_sourceLocation) throws -> ClientProcess {
-        let path = try #require(KioskSession.which(name), "\(name) is not installed (scripts/setup.sh installs it)",
+        let found = name.hasPrefix("/") ? (access(name, X_OK) == 0 ? name : nil) : KioskSession.which(name)
+        let path = try #require(found, "\(name) is not installed (scripts/setup.sh installs it)",
                                 sourceLocation: sourceLocation)
         let stdbuf = try #require(KioskSession.which("stdbuf"), "stdbuf (coreutils) is missing", sourceLocation: sourceLocation)
         var environment = ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": socket, "LANG": "C.UTF-8",
                            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"]
         if debug { environment["WAYLAND_DEBUG"] = "1" }
+        environment.merge(extra) { _, added in added }
         let client = try ClientProcess(stdbuf, ["-oL", path] + arguments, environment: environment, name: name)
         clients.append(client)
         return client
@@ -93,19 +97,23 @@ final class KioskSession {
     /// returns where it went: a client has mapped when it committed a buffer on its
     /// xdg_toplevel after acknowledging the first configure.
     func waitForWindow(_ name: String, nth: Int = 1, sourceLocation: SourceLocation = #_sourceLocation) throws -> Window {
-        let prefix = "mapped \(name) at "
-        try log.require({ text in text.components(separatedBy: "\n").filter { $0.hasPrefix(prefix) }.count >= nth },
+        // "mapped wev[4242] at 640,0 size 640x480": app id (or title), the client's pid.
+        let prefix = "mapped \(name)["
+        func matches(_ line: Substring) -> Bool { line.hasPrefix(prefix) && line.contains("] at ") }
+        try log.require({ text in text.split(separator: "\n").filter(matches).count >= nth },
                         "\(name) never mapped a window", sourceLocation: sourceLocation)
-        let line = log.lines.filter { $0.hasPrefix(prefix) }[nth - 1]
-        // "mapped wev at 640,0 size 640x480"
-        let fields = line.dropFirst(prefix.count).split(separator: " ")
+        let line = log.text.split(separator: "\n").filter(matches)[nth - 1]
+        let pid = Int32(line.dropFirst(prefix.count).prefix { $0 != "]" }) ?? 0
+        let fields = line[line.range(of: "] at ")!.upperBound...].split(separator: " ")
         let origin = fields[0].split(separator: ",").compactMap { Double($0) }
         let size = fields[2].split(separator: "x").compactMap { Double($0) }
-        return Window(x: origin[0], y: origin[1], width: size[0], height: size[1])
+        return Window(x: origin[0], y: origin[1], width: size[0], height: size[1], pid: pid)
     }
 
     struct Window {
         var x, y, width, height: Double
+        /// The pid of the client, as the kiosk logged it.
+        var pid: Int32 = 0
     }
 
     private static func which(_ name: String) -> String? {
@@ -153,6 +161,8 @@ final class ClientProcess {
     }
 
     var isRunning: Bool { process.isRunning }
+    /// stdbuf execs the client: this is the client's pid.
+    var pid: Int32 { process.processIdentifier }
 
     /// Kills the client at once (SIGKILL): it cannot say goodbye, as a crashing client.
     func kill() {

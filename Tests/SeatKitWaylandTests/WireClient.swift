@@ -7,6 +7,9 @@ final class WireClient {
     private let fd: Int32
     private var incoming = [UInt8]()
     private var nextID: UInt32 = 2
+    /// Called while waiting for messages, for a compositor running in the test's own thread
+    /// (its loop dispatched here); waits then poll in 5 ms steps.
+    var pump: (() -> Void)?
     /// Globals advertised by the registry: interface name → (global name, version).
     private(set) var globals: [String: (name: UInt32, version: UInt32)] = [:]
 
@@ -152,8 +155,10 @@ final class WireClient {
             }
             let left = deadline - ContinuousClock.now
             guard left > .zero else { return nil }
+            pump?()
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&pfd, 1, Int32(clamping: left.components.seconds * 1000 + 1)) > 0 else { continue }
+            let wait = pump == nil ? Int32(clamping: left.components.seconds * 1000 + 1) : 5
+            guard poll(&pfd, 1, wait) > 0 else { continue }
             var buffer = [UInt8](repeating: 0, count: 4096)
             let n = Glibc.read(fd, &buffer, buffer.count)
             guard n > 0 else { return nil }

@@ -1,37 +1,43 @@
 import SeatKit
+import SeatKitHeadlessShell
 import SeatKitWayland
 
 /// The kiosk's window policy, in one place:
-/// - windows are laid out left to right on the one output, in the order they map;
-/// - the first window gets keyboard focus, and a click or a touch moves it to the window hit;
+/// - windows fill the output, the newest on top and focused (or, `sideBySide`, are laid out
+///   left to right in the order they map, the first one focused);
+/// - a click or a touch moves focus to the window hit; one that hits no window is logged;
 /// - when the focused window goes away, focus goes to the newest remaining window.
 ///
 /// It is both the router's compositor delegate (the end of every responder chain) and the
-/// shell's delegate (told when windows map and unmap).
+/// shell's delegate (told when windows map and unmap). Log lines name windows by app id (or
+/// title) and the client's pid: `wev[4242]`.
 final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
     let router: Router
     let seat: Seat
     let shell: HeadlessShell
     let output: Output
+    let sideBySide: Bool
 
-    init(router: Router, seat: Seat, shell: HeadlessShell, output: Output) {
+    init(router: Router, seat: Seat, shell: HeadlessShell, output: Output, sideBySide: Bool) {
         self.router = router
         self.seat = seat
         self.shell = shell
         self.output = output
+        self.sideBySide = sideBySide
     }
 
     // MARK: Windows (HeadlessShellDelegate)
 
     func shell(_ shell: HeadlessShell, mapped toplevel: Toplevel) {
-        // Place the window to the right of those already shown (output space = layout
-        // space here: the output sits at the layout's origin).
-        let x = shell.toplevels.dropLast().reduce(0.0) { $0 + $1.surface.frame.size.width }
+        // Output space = layout space here: the output sits at the layout's origin.
+        let x = sideBySide ? shell.toplevels.dropLast().reduce(0.0) { $0 + $1.surface.frame.size.width } : 0
         toplevel.surface.frame.origin = SurfacePoint(x: x, y: 0)
-        output.root.addChild(toplevel.surface)
+        output.root.addChild(toplevel.surface)  // on top
+        names[ObjectIdentifier(toplevel.surface)] = describe(toplevel)
         let size = toplevel.surface.frame.size
-        log("mapped \(describe(toplevel)) at \(Int(x)),0 size \(Int(size.width))x\(Int(size.height))")
-        if router.firstResponder == nil { focus(toplevel.surface) }
+        log("mapped \(name(of: toplevel.surface)) at \(Int(x)),0 size \(Int(size.width))x\(Int(size.height))")
+        // Fullscreen, the newest window covers the others: it takes focus.
+        if router.firstResponder == nil || !sideBySide { focus(toplevel.surface) }
         // The new window may be under the pointer now.
         router.refreshPointerFocus()
         if let waiting = waitingForWindows, shell.toplevels.count >= waiting.count {
@@ -48,17 +54,34 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
 
     private var waitingForWindows: (count: Int, action: () -> Void)?
 
-    func shell(_ shell: HeadlessShell, unmapped toplevel: Toplevel) {
-        log("unmapped \(describe(toplevel))")
+    func shell(_ shell: HeadlessShell, mappedPopup popup: Surface, frame: SurfaceRect, of toplevel: Toplevel) {
+        log("popup of \(name(of: toplevel.surface)) at \(Int(frame.minX)),\(Int(frame.minY)) size \(Int(frame.size.width))x\(Int(frame.size.height))")
     }
 
+    func shell(_ shell: HeadlessShell, unmappedPopup popup: Surface) {
+        log("popup closed")
+    }
+
+    func shell(_ shell: HeadlessShell, unmapped toplevel: Toplevel) {
+        log("unmapped \(name(of: toplevel.surface))")
+        names[ObjectIdentifier(toplevel.surface)] = nil
+    }
+
+    /// Windows' names, taken when they map: a killed client's pid is gone by the time its
+    /// window unmaps.
+    private var names: [ObjectIdentifier: String] = [:]
+
+    private func name(of surface: Surface) -> String { names[ObjectIdentifier(surface)] ?? surface.name }
+
     private func describe(_ toplevel: Toplevel) -> String {
-        toplevel.appID.isEmpty ? (toplevel.title.isEmpty ? toplevel.surface.name : toplevel.title) : toplevel.appID
+        let name = toplevel.appID.isEmpty ? (toplevel.title.isEmpty ? toplevel.surface.name : toplevel.title) : toplevel.appID
+        return toplevel.client.map { "\(name)[\($0.pid)]" } ?? name
     }
 
     private func focus(_ surface: Surface) {
-        guard router.firstResponder !== surface else { return }
-        if router.becomeFirstResponder(surface) { log("focus \(surface.name)") }
+        // A popup of the window (a menu that grabbed the keyboard) keeps focus.
+        if let current = router.firstResponder, current === surface || current.isDescendant(of: surface) { return }
+        if router.becomeFirstResponder(surface) { log("focus \(name(of: surface))") }
     }
 
     // MARK: Click and tap to focus (InputFilter: sees input before routing, takes nothing)
@@ -66,17 +89,44 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
     func filter(_ event: InputEvent, router: Router) -> FilterDecision {
         switch event.kind {
         case .pointerButton(_, .pressed):
-            if let window = window(at: router.pointerLocation) { focus(window) }
+            focusWindow(at: router.pointerLocation, "click")
         case .touchDown(_, let point):
-            if let window = window(at: point) { focus(window) }
+            focusWindow(at: point, "touch")
         case .key(let keycode, .repeated):
             // The keyboard repeats held keys for the compositor's own responders; client
-            // surfaces drop these, since clients repeat from wl_keyboard.repeat_info.
-            log("key \(keycode) repeats")
+            // surfaces drop these, since clients repeat from wl_keyboard.repeat_info. Said
+            // once per hold, with the count at the release.
+            if repeatingKey != keycode {
+                repeatingKey = keycode
+                repeats = 0
+                log("key \(keycode) repeats")
+            }
+            repeats += 1
+        case .key(let keycode, .released) where keycode == repeatingKey:
+            log("key \(keycode) released after \(repeats) repeats")
+            repeatingKey = nil
         default:
             break
         }
         return .pass
+    }
+
+    private var repeatingKey: UInt32?
+    private var repeats = 0
+
+    private func focusWindow(at point: LayoutPoint, _ what: String) {
+        if let window = window(at: point) {
+            focus(window)
+        } else {
+            log("\(what) at \(Int(point.x)),\(Int(point.y)) hits no window")
+        }
+    }
+
+    /// The window (a child of the output's root) that is or holds `surface`.
+    private func window(containing surface: Surface) -> Surface? {
+        var node: Surface? = surface
+        while let current = node, current.parent !== output.root { node = current.parent }
+        return node
     }
 
     /// The window (a child of the output's root) holding a layout-space point.
@@ -94,6 +144,12 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
     }
 
     func router(_ router: Router, firstResponderAfterRemoving removed: Surface, formerParent: Surface) -> Surface? {
-        shell.toplevels.last?.surface
+        // A popup closing gives focus back to its window.
+        if formerParent !== output.root, let window = window(containing: formerParent) { return window }
+        // The newest window still shown; never the one going away (a killed client's
+        // wl_surface goes before its xdg_toplevel).
+        let next = shell.toplevels.last { $0.surface !== removed && !$0.surface.isDescendant(of: removed) && $0.surface.parent != nil }
+        if let next { log("focus \(name(of: next.surface))") }
+        return next?.surface
     }
 }

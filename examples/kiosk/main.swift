@@ -10,14 +10,18 @@
 //   --libinput        live devices of a udev seat (--seat NAME, default seat0)
 //   --script FILE|-   JSON lines of events (ScriptedInputSource.swift), for tests
 //
-//   kiosk [--socket NAME] [--size WxH] [--layout XKB-LAYOUT] [--devices LIBINPUT-SETTINGS] INPUT
+//   kiosk [--socket NAME] [--size WxH] [--scale N] [--layout XKB-LAYOUT | --keymap FILE]
+//         [--devices LIBINPUT-SETTINGS] [--side-by-side] INPUT
 //
-// --devices takes settings for every libinput device, as in "accel-profile=flat tap=1".
-// Nothing is drawn: buffers are released as soon as they arrive. Everything runs on one
-// thread, the Wayland event loop's.
+// Windows fill the output, the newest on top and focused; --side-by-side lays them out
+// left to right instead. --devices takes settings for every libinput device, as in
+// "accel-profile=flat tap=1". --keymap takes a keymap file (checked against SeatKitXKB's
+// KeymapLimits before xkbcommon compiles it). Nothing is drawn: buffers are released as soon
+// as they arrive. Everything runs on one thread, the Wayland event loop's.
 import Foundation
 import SeatKit
 import SeatKitLibinput
+import SeatKitHeadlessShell
 import SeatKitWayland
 import SeatKitXKB
 
@@ -27,17 +31,62 @@ func log(_ line: String) {
     fflush(nil)
 }
 
-// 1. Options: `--name value`, or `--libinput` alone.
+// 1. Options: `--name value`, or a flag alone. Anything else is an error, not ignored.
+let usage = "usage: kiosk [--socket NAME] [--size WxH] [--scale N] [--layout XKB-LAYOUT | --keymap FILE] [--devices SETTINGS]"
+    + " [--side-by-side] (--replay FILE [--start-after-windows N] | --libinput [--seat NAME] | --script FILE|-)"
+let valueOptions: Set<String> = ["socket", "size", "scale", "layout", "keymap", "devices", "replay", "start-after-windows", "seat", "script"]
+let flagOptions: Set<String> = ["libinput", "side-by-side", "help"]
+
+func fail(_ message: String) -> Never {
+    log("kiosk: \(message)\n\(usage)")
+    exit(2)
+}
+
 var options: [String: String] = [:]
 var arguments = CommandLine.arguments.dropFirst()
-while let flag = arguments.popFirst() {
-    let value = flag == "--libinput" ? "" : arguments.popFirst()
-    guard flag.hasPrefix("--"), let value else {
-        log("usage: kiosk [--socket NAME] [--size WxH] [--layout XKB-LAYOUT] [--devices SETTINGS]"
-            + " (--replay FILE [--start-after-windows N] | --libinput [--seat NAME] | --script FILE|-)")
-        exit(2)
+while let argument = arguments.popFirst() {
+    guard argument.hasPrefix("--") else { fail("unexpected argument \(argument)") }
+    let name = String(argument.dropFirst(2))
+    if flagOptions.contains(name) {
+        options[name] = ""
+    } else if valueOptions.contains(name) {
+        guard let value = arguments.popFirst() else { fail("\(argument) needs a value") }
+        options[name] = value
+    } else {
+        fail("unknown option \(argument)")
     }
-    options[String(flag.dropFirst(2))] = value
+}
+if options["help"] != nil {
+    log(usage)
+    exit(0)
+}
+let inputSources = ["replay", "libinput", "script"].filter { options[$0] != nil }
+if inputSources.count > 1 { fail("choose one input source, not --\(inputSources.joined(separator: " and --"))") }
+if options["start-after-windows"] != nil, options["replay"] == nil { fail("--start-after-windows applies only with --replay") }
+if options["seat"] != nil, options["libinput"] == nil { fail("--seat applies only with --libinput") }
+if options["devices"] != nil, options["replay"] == nil, options["libinput"] == nil {
+    fail("--devices applies only with --replay or --libinput")
+}
+if options["layout"] != nil, options["keymap"] != nil { fail("--layout and --keymap exclude each other") }
+
+/// "1920x1080": two positive whole numbers of pixels, at most 16384 each.
+func parseSize(_ text: String) -> Size? {
+    let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+    guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+          (1...16384).contains(width), (1...16384).contains(height) else { return nil }
+    return Size(width: Double(width), height: Double(height))
+}
+var outputSize = Size(width: 1920, height: 1080)
+if let text = options["size"] {
+    guard let size = parseSize(text) else {
+        fail("--size takes WIDTHxHEIGHT in pixels, each 1 to 16384, like 1920x1080 (got \"\(text)\")")
+    }
+    outputSize = size
+}
+var outputScale = 1.0
+if let text = options["scale"] {
+    guard let scale = Int(text), (1...4).contains(scale) else { fail("--scale takes a whole number from 1 to 4 (got \"\(text)\")") }
+    outputScale = Double(scale)
 }
 
 do {
@@ -46,18 +95,24 @@ do {
 
     // 3. SeatKit's router, on the event loop's clock, with one output as the root of the tree.
     let router = Router(clock: display.clock)
-    let size = (options["size"] ?? "1920x1080").split(separator: "x").compactMap { Double($0) }
-    let output = Output(name: "HEADLESS-1", modeSize: Size(width: size.first ?? 1920, height: size.last ?? 1080))
+    let output = Output(name: "HEADLESS-1", modeSize: outputSize, scale: outputScale)
     router.addOutput(output)
 
     // 4. The keyboard: xkbcommon turns keycodes into keysyms, text and modifiers for the
     //    router, and the same object gives clients their keymap (a sealed memfd) and repeat
     //    info, so the modifiers clients get always match the keymap they were sent.
-    let keyboard = Keyboard(keymap: try Keymap(names: KeymapNames(layout: options["layout"] ?? "us")))
+    //    A keymap file is configuration, untrusted: Keymap checks it against KeymapLimits first.
+    let keymap = try options["keymap"].map { try Keymap(contentsOfFile: $0) }
+        ?? Keymap(names: KeymapNames(layout: options["layout"] ?? "us"))
+    let keyboard = Keyboard(keymap: keymap)
     keyboard.attach(to: router)
 
-    // 5. The seat clients bind.
-    let seat = Seat(display: display, router: router, keymap: keyboard)
+    // 5. The seat clients bind. Virtual keyboards (wtype, on-screen keyboards) and input
+    //    methods may type into the focused window; the keymaps they upload are checked
+    //    against KeymapLimits before xkbcommon sees them.
+    let seat = Seat(display: display, router: router, keymap: keyboard,
+                    extensions: SeatExtensions.all.union([.virtualKeyboard, .inputMethod]))
+    seat.virtualKeymapRejected = { pid, error in log("virtual keyboard of pid \(pid) refused: \(error)") }
     keyboard.keymapDidChange = { [unowned seat] _ in seat.keymapDidChange() }
     // A real compositor would draw this surface at the pointer; the kiosk only reports it.
     seat.cursorChanged = { cursor in
@@ -67,9 +122,16 @@ do {
     // 6. The globals clients need to show a window: wl_compositor, wl_shm, xdg_wm_base...
     let shell = HeadlessShell(display: display, seat: seat)
     shell.advertise(output)
+    let sideBySide = options["side-by-side"] != nil
+    if !sideBySide {
+        // Every window is told to fill the output, fullscreen (no decorations).
+        let logical = output.root.frame.size  // the mode divided by the scale
+        shell.suggestedToplevelSize = (Int32(logical.width), Int32(logical.height))
+        shell.toplevelsAreFullscreen = true
+    }
 
     // 7. The policy: where windows go and who gets keyboard focus.
-    let kiosk = Kiosk(router: router, seat: seat, shell: shell, output: output)
+    let kiosk = Kiosk(router: router, seat: seat, shell: shell, output: output, sideBySide: sideBySide)
     router.delegate = kiosk
     router.addFilter(kiosk)
     shell.delegate = kiosk
@@ -100,6 +162,8 @@ do {
         script = ScriptedInputSource(fileDescriptor: fd, clock: display.clock)
         script?.finished = { log("script ended") }
         script?.start(into: seat, on: display)
+    } else {
+        log("kiosk: no input source (--replay FILE, --libinput or --script FILE): clients will get no input")
     }
 
     // 9. Run until killed.

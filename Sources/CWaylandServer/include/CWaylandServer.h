@@ -16,6 +16,12 @@
 #include "relative-pointer-unstable-v1-protocol.h"
 #include "pointer-constraints-unstable-v1-protocol.h"
 #include "keyboard-shortcuts-inhibit-unstable-v1-protocol.h"
+#include "xdg-decoration-unstable-v1-protocol.h"
+#include "virtual-keyboard-unstable-v1-protocol.h"
+#include "xdg-output-unstable-v1-protocol.h"
+#include "primary-selection-unstable-v1-protocol.h"
+#include "text-input-unstable-v3-protocol.h"
+#include "input-method-unstable-v2-protocol.h"
 
 
 // In C, `struct wl_seat_interface` (the request handlers) and `wl_seat_interface` (the
@@ -57,6 +63,23 @@ SEATKIT_WIRE(wl_callback)
 SEATKIT_REQUESTS(wl_data_device_manager) SEATKIT_WIRE(wl_data_device_manager)
 SEATKIT_REQUESTS(wl_data_device) SEATKIT_WIRE(wl_data_device)
 SEATKIT_REQUESTS(wl_data_source) SEATKIT_WIRE(wl_data_source)
+SEATKIT_REQUESTS(zxdg_decoration_manager_v1) SEATKIT_WIRE(zxdg_decoration_manager_v1)
+SEATKIT_REQUESTS(zxdg_toplevel_decoration_v1) SEATKIT_WIRE(zxdg_toplevel_decoration_v1)
+SEATKIT_REQUESTS(zwp_virtual_keyboard_manager_v1) SEATKIT_WIRE(zwp_virtual_keyboard_manager_v1)
+SEATKIT_REQUESTS(zwp_virtual_keyboard_v1) SEATKIT_WIRE(zwp_virtual_keyboard_v1)
+SEATKIT_REQUESTS(zxdg_output_manager_v1) SEATKIT_WIRE(zxdg_output_manager_v1)
+SEATKIT_REQUESTS(zxdg_output_v1) SEATKIT_WIRE(zxdg_output_v1)
+SEATKIT_REQUESTS(wl_data_offer) SEATKIT_WIRE(wl_data_offer)
+SEATKIT_REQUESTS(zwp_primary_selection_device_manager_v1) SEATKIT_WIRE(zwp_primary_selection_device_manager_v1)
+SEATKIT_REQUESTS(zwp_primary_selection_device_v1) SEATKIT_WIRE(zwp_primary_selection_device_v1)
+SEATKIT_REQUESTS(zwp_primary_selection_offer_v1) SEATKIT_WIRE(zwp_primary_selection_offer_v1)
+SEATKIT_REQUESTS(zwp_primary_selection_source_v1) SEATKIT_WIRE(zwp_primary_selection_source_v1)
+SEATKIT_REQUESTS(zwp_text_input_manager_v3) SEATKIT_WIRE(zwp_text_input_manager_v3)
+SEATKIT_REQUESTS(zwp_text_input_v3) SEATKIT_WIRE(zwp_text_input_v3)
+SEATKIT_REQUESTS(zwp_input_method_manager_v2) SEATKIT_WIRE(zwp_input_method_manager_v2)
+SEATKIT_REQUESTS(zwp_input_method_v2) SEATKIT_WIRE(zwp_input_method_v2)
+SEATKIT_REQUESTS(zwp_input_popup_surface_v2) SEATKIT_WIRE(zwp_input_popup_surface_v2)
+SEATKIT_REQUESTS(zwp_input_method_keyboard_grab_v2) SEATKIT_WIRE(zwp_input_method_keyboard_grab_v2)
 
 /// wl_resource_post_error is variadic (printf-style); this posts a plain message.
 void seatkit_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message);
@@ -64,5 +87,8 @@ void seatkit_resource_post_error(struct wl_resource *resource, uint32_t code, co
 /// Calls `notify(data)` when `client` is destroyed (wl_client_add_destroy_listener needs a
 /// wl_listener embedded in a struct; this shim owns that struct and frees it after the call).
 void seatkit_client_on_destroy(struct wl_client *client, void (*notify)(void *data), void *data);
+// Calls notify(data) once when the resource is destroyed (any resource, the compositor's
+// own included: a listener, not the resource's user data).
+void seatkit_resource_on_destroy(struct wl_resource *resource, void (*notify)(void *data), void *data);
 
 #endif

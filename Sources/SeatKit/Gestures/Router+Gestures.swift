@@ -235,16 +235,20 @@ extension Router {
             heldScratch.removeAll(keepingCapacity: true)
             heldScratch.append(sequence.point(surfaceOrigin: sequence.surface?.layoutOrigin))
             let event = TouchEvent(time: clock.now, touches: heldScratch)
+            // The links are taken out of the sequence before any is told: a cancel handler
+            // that removes or cancels must not find them again (one cancel per link).
+            var links = linkBuffers.popLast() ?? []
+            swap(&links, &sequence.seen)
             var linkIndex = 0
-            while linkIndex < sequence.seen.count {
-                let link = sequence.seen[linkIndex]
+            while linkIndex < links.count {
+                let link = links[linkIndex]
                 linkIndex += 1
-                guard isDeliverable(link) else { continue }
                 guard let responder = responder(for: link) else { continue }
                 responder.touchesCancelled(event, context: ResponderContext(router: self, link: link, target: sequence.surface))
                 trace?.record(.told(TraceSubject(link), .touchesCancelled))
             }
-            sequence.seen.removeAll(keepingCapacity: true)
+            links.removeAll(keepingCapacity: true)
+            linkBuffers.append(links)
         }
     }
 

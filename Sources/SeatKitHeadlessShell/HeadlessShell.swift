@@ -1,4 +1,5 @@
 import CWaylandServer
+import SeatKitWayland
 import SeatKit
 
 /// What a headless shell tells its compositor.
@@ -9,11 +10,24 @@ public protocol HeadlessShellDelegate: AnyObject {
     /// A toplevel lost its buffer or its role object; the shell has already taken its
     /// surface out of the tree, sending the client leave events first.
     func shell(_ shell: HeadlessShell, unmapped toplevel: Toplevel)
+    /// A popup (menu, dropdown list) was placed and shown above `toplevel`'s window;
+    /// `frame` is in the surface space of the popup's parent. Optional.
+    func shell(_ shell: HeadlessShell, mappedPopup popup: Surface, frame: SurfaceRect, of toplevel: Toplevel)
+    /// A popup was taken off screen (dismissed, unmapped or destroyed). Optional.
+    func shell(_ shell: HeadlessShell, unmappedPopup popup: Surface)
+}
+
+extension HeadlessShellDelegate {
+    public func shell(_ shell: HeadlessShell, mappedPopup popup: Surface, frame: SurfaceRect, of toplevel: Toplevel) {}
+    public func shell(_ shell: HeadlessShell, unmappedPopup popup: Surface) {}
 }
 
 /// The globals a client needs to show a window on a compositor that draws nothing:
-/// wl_compositor (5), wl_subcompositor (1), wl_shm (libwayland's), xdg_wm_base (3), an empty
-/// wl_data_device_manager (3) and one wl_output (4) per output.
+/// wl_compositor (5), wl_subcompositor (1), wl_shm (libwayland's), xdg_wm_base (3), the
+/// clipboard (wl_data_device_manager 3) and primary selection (zwp_primary_selection 1), zxdg_decoration_manager_v1 (1: every toplevel is decorated
+/// server-side, that is, by nobody), zxdg_output_manager_v1 (3) and one wl_output (4) per
+/// output. A mapped toplevel's client gets wl_surface.enter for the output it was placed on
+/// (so it renders at that output's scale) and leave when it unmaps.
 ///
 /// Each wl_surface becomes a ``SeatKit/Surface`` whose responder is a
 /// ``ClientSurfaceResponder``; its frame follows the committed buffer's size (divided by the
@@ -29,8 +43,14 @@ public final class HeadlessShell {
     public weak var delegate: (any HeadlessShellDelegate)?
     /// The size suggested in every toplevel's first configure; (0, 0) lets the client choose.
     public var suggestedToplevelSize = (width: Int32(0), height: Int32(0))
+    /// Whether every toplevel's configure carries the fullscreen state (with
+    /// ``suggestedToplevelSize``, the output's size, a client then fills the output and draws
+    /// no decorations).
+    public var toplevelsAreFullscreen = false
     /// Mapped toplevels, oldest first.
     public internal(set) var toplevels: [Toplevel] = []
+    /// Shown popups that grab, bottom first.
+    var popupGrabs: [Popup] = []
 
     private var globals: [OpaquePointer] = []
     /// The objects behind the globals (libwayland holds them unretained).
@@ -38,7 +58,7 @@ public final class HeadlessShell {
     private var pendingFrameCallbacks: [FrameCallback] = []
     private var frameTimer: OpaquePointer?
     private lazy var frameTick = CallbackBox { [unowned self] in self.answerFrameCallbacks() }
-    private var outputs: [OutputGlobal] = []
+    var outputs: [OutputGlobal] = []
 
     public init(display: WaylandDisplay, seat: Seat) {
         self.display = display
@@ -47,15 +67,21 @@ public final class HeadlessShell {
         let compositor = CompositorGlobal(shell: self)
         let subcompositor = SubcompositorGlobal(shell: self)
         let wmBase = WMBaseGlobal(shell: self)
-        let dataDevices = DataDeviceManagerGlobal()
-        owners = [compositor, subcompositor, wmBase, dataDevices]
-        for (owner, interface, version) in [(compositor as GlobalOwner, wl_compositor_wire()!, Int32(5)),
-                                            (subcompositor, wl_subcompositor_wire()!, 1),
-                                            (wmBase, xdg_wm_base_wire()!, 3),
-                                            (dataDevices, wl_data_device_manager_wire()!, 3)] {
+        let decorations = DecorationManagerGlobal()
+        let xdgOutputs = XDGOutputManagerGlobal()
+        var offered: [(GlobalOwner, UnsafePointer<wl_interface>, Int32)] = [(compositor, wl_compositor_wire()!, 5),
+                                                                           (subcompositor, wl_subcompositor_wire()!, 1),
+                                                                           (wmBase, xdg_wm_base_wire()!, 3),
+                                                                           (decorations, zxdg_decoration_manager_v1_wire()!, 1),
+                                                                           (xdgOutputs, zxdg_output_manager_v1_wire()!, 3)]
+        offered += makeSelectionGlobals()
+        owners = offered.map { $0.0 }
+        for (owner, interface, version) in offered {
             if let g = Libwayland.createGlobal(display.display, interface, version: version, owner: owner) { globals.append(g) }
         }
         frameTimer = Libwayland.addTimer(display.loop, frameTick)
+        seat.surfaceRoles = self
+        seat.router.addFilter(PopupGrabFilter(shell: self))
     }
 
     deinit {
@@ -91,13 +117,31 @@ public final class HeadlessShell {
     func toplevelMapped(_ toplevel: Toplevel) {
         toplevels.append(toplevel)
         delegate?.shell(self, mapped: toplevel)
+        // The delegate placed it (or not): the client learns its output.
+        if let surface = toplevel.shellSurface { updateOutput(of: surface) }
     }
 
     func toplevelUnmapped(_ toplevel: Toplevel) {
         guard let index = toplevels.firstIndex(where: { $0 === toplevel }) else { return }
         toplevels.remove(at: index)
         toplevel.shellSurface?.leaveTree()
+        if let surface = toplevel.shellSurface { updateOutput(of: surface) }
         delegate?.shell(self, unmapped: toplevel)
+    }
+}
+
+// MARK: - Surface roles and regions for the seat
+
+extension HeadlessShell: WaylandSurfaceRoles {
+    public func assignCursorRole(to surface: OpaquePointer) -> Bool {
+        // Every wl_surface of a client comes from this shell's wl_compositor; a resource of
+        // another implementation is not read.
+        guard let shellSurface = ShellSurface.of(surface) else { return true }
+        return shellSurface.assignRole(.cursor)
+    }
+
+    public func rectangles(of region: OpaquePointer) -> [SurfaceRect]? {
+        Region.of(region)?.rects
     }
 }
 
@@ -107,7 +151,7 @@ private final class CompositorGlobal: GlobalOwner {
     unowned let shell: HeadlessShell
     init(shell: HeadlessShell) { self.shell = shell }
 
-    func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
+    package func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
         _ = Libwayland.createResource(client, wl_compositor_wire()!, version: Int32(version), id: id,
                                       implementation: compositorRequests, object: self)
     }
@@ -132,6 +176,12 @@ private nonisolated(unsafe) let compositorRequests = Libwayland.table(wl_composi
 /// A wl_region: rectangles added and subtracted in order, kept as a union of rectangles.
 final class Region {
     var rects: [SurfaceRect] = []
+
+    /// The region behind a wl_region of this shell's implementation; nil for any other.
+    static func of(_ resource: OpaquePointer) -> Region? {
+        guard Libwayland.isInstance(resource, of: wl_region_wire()!, implementation: regionRequests) else { return nil }
+        return Libwayland.object(resource, as: Region.self)
+    }
 
     func add(_ r: SurfaceRect) { if !r.isEmpty { rects.append(r) } }
 
@@ -176,7 +226,7 @@ final class FrameCallback: ResourceObject {
         Libwayland.post(resource, WL_CALLBACK_DONE, .uint(time))
         Libwayland.destroyResource(resource)
     }
-    func resourceDestroyed() { resource = nil }
+    package func resourceDestroyed() { resource = nil }
 }
 
 /// The role a wl_surface took: once set it never changes (wl_surface's role rule).
@@ -200,6 +250,8 @@ final class ShellSurface: ResourceObject {
     private var bufferSize = (Int32(0), Int32(0))
     private var scale: Int32 = 1
 
+    /// The output this surface was told it entered.
+    var enteredOutput: OutputGlobal?
     /// The xdg_surface or subsurface that gives the surface its role.
     var xdgSurface: XDGSurface?
     var subsurface: Subsurface?
@@ -207,6 +259,12 @@ final class ShellSurface: ResourceObject {
     var childrenAwaitingPosition: [Subsurface] = []
 
     init(shell: HeadlessShell) { self.shell = shell }
+
+    /// The surface behind a wl_surface of this shell's implementation; nil for any other.
+    static func of(_ resource: OpaquePointer) -> ShellSurface? {
+        guard Libwayland.isInstance(resource, of: wl_surface_wire()!, implementation: surfaceRequests) else { return nil }
+        return Libwayland.object(resource, as: ShellSurface.self)
+    }
 
     func created(resource: OpaquePointer) {
         self.resource = resource
@@ -285,9 +343,8 @@ final class ShellSurface: ResourceObject {
         node.removeFromParent()
     }
 
-    func resourceDestroyed() {
+    package func resourceDestroyed() {
         responder.surfaceDestroyed()
-        if let resource { shell.seat.cursorSurfaceDestroyed(resource) }
         resource = nil
         xdgSurface?.surfaceDestroyed()
         subsurface?.surfaceDestroyed()
@@ -320,7 +377,7 @@ private final class SubcompositorGlobal: GlobalOwner {
     unowned let shell: HeadlessShell
     init(shell: HeadlessShell) { self.shell = shell }
 
-    func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
+    package func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
         _ = Libwayland.createResource(client, wl_subcompositor_wire()!, version: Int32(version), id: id,
                                       implementation: subcompositorRequests, object: self)
     }
@@ -336,6 +393,7 @@ final class Subsurface: ResourceObject {
         self.surface = surface
         self.parent = parent
         parent.node.addChild(surface.node)
+        parent.shell.updateOutput(of: surface)
     }
 
     func setPosition(_ x: Int32, _ y: Int32) {
@@ -351,25 +409,32 @@ final class Subsurface: ResourceObject {
         node.frame.origin = SurfacePoint(x: Double(x), y: Double(y))
     }
 
-    /// Restacks just above (or below) `sibling`, which may be the parent itself.
+    /// Restacks just above (or below) `sibling`, which may be the parent itself: placed
+    /// below its parent, the subsurface is below the parent's own content for input too
+    /// (`Surface.isBelowParent`). A move, not a removal: its touches and focus stay.
     func place(relativeTo sibling: OpaquePointer?, above: Bool, resource: OpaquePointer) {
         guard let parent, let node = surface?.node, let other = Libwayland.object(sibling, as: ShellSurface.self) else { return }
+        // The parent's children without this one, back to front: those below the parent
+        // first, then those above it.
+        let others = parent.node.children.filter { $0 !== node }
         if other === parent {
-            parent.node.insertChild(node, at: above ? 0 : 0)
+            node.isBelowParent = !above
+            // Just above the parent is the bottom of the children above it; just below, the
+            // top of those below it: the same index.
+            parent.node.insertChild(node, at: others.filter(\.isBelowParent).count)
             return
         }
-        guard other.subsurface?.parent === parent, let index = parent.node.children.firstIndex(where: { $0 === other.node }) else {
+        guard other.subsurface?.parent === parent, let index = others.firstIndex(where: { $0 === other.node }) else {
             Libwayland.postError(resource, code: WL_SUBSURFACE_ERROR_BAD_SURFACE.rawValue, "not a sibling or the parent")
             return
         }
-        node.removeFromParent()
-        let target = parent.node.children.firstIndex(where: { $0 === other.node }) ?? index
-        parent.node.insertChild(node, at: above ? target + 1 : target)
+        node.isBelowParent = other.node.isBelowParent
+        parent.node.insertChild(node, at: above ? index + 1 : index)
     }
 
     func surfaceDestroyed() { surface = nil }
 
-    func resourceDestroyed() {
+    package func resourceDestroyed() {
         surface?.node.removeFromParent()
         surface?.subsurface = nil
     }
@@ -412,14 +477,20 @@ private nonisolated(unsafe) let subsurfaceRequests = Libwayland.table(wl_subsurf
 
 // MARK: - wl_output
 
-private final class OutputGlobal: GlobalOwner {
+/// One output's wl_output global and the resources clients bound.
+final class OutputGlobal: GlobalOwner {
     let output: Output
     var global: OpaquePointer?
+    /// Every bound wl_output, with its client.
+    private(set) var resources: [OpaquePointer] = []
     init(output: Output) { self.output = output }
 
-    func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
+    package func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
+        let object = OutputResource(global: self)
         guard let r = Libwayland.createResource(client, wl_output_wire()!, version: Int32(version), id: id,
-                                                implementation: outputRequests, object: self) else { return }
+                                                implementation: outputRequests, object: object) else { return }
+        object.resource = r
+        resources.append(r)
         Libwayland.post(r, WL_OUTPUT_GEOMETRY, .int(Int32(output.position.x)), .int(Int32(output.position.y)), .int(0), .int(0),
                         .int(Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue)), .string("SeatKit"), .string("headless"),
                         .int(output.transform.rawValue))
@@ -432,8 +503,98 @@ private final class OutputGlobal: GlobalOwner {
         }
         if version >= WL_OUTPUT_DONE_SINCE_VERSION { Libwayland.post(r, WL_OUTPUT_DONE) }
     }
+
+    /// The client's wl_outputs for this output.
+    func resources(of client: OpaquePointer) -> [OpaquePointer] {
+        resources.filter { Libwayland.client(of: $0) == client }
+    }
+
+    fileprivate func forget(_ resource: OpaquePointer) { resources.removeAll { $0 == resource } }
+
+    /// The output behind a wl_output of this shell.
+    static func of(_ resource: OpaquePointer) -> OutputGlobal? {
+        guard Libwayland.isInstance(resource, of: wl_output_wire()!, implementation: outputRequests) else { return nil }
+        return Libwayland.object(resource, as: OutputResource.self)?.global
+    }
+}
+
+private final class OutputResource: ResourceObject {
+    weak var global: OutputGlobal?
+    var resource: OpaquePointer?
+    init(global: OutputGlobal) { self.global = global }
+    package func resourceDestroyed() {
+        if let resource { global?.forget(resource) }
+    }
 }
 
 private nonisolated(unsafe) let outputRequests = Libwayland.table(wl_output_requests(
     release: { _, resource in if let resource { Libwayland.destroyResource(resource) } }
+))
+
+// MARK: - wl_surface.enter and leave
+
+extension HeadlessShell {
+    /// Tells a mapped window's client which output shows it (wl_surface.enter), so that it
+    /// renders at that output's scale; leaves the one it was on, if another.
+    func updateOutput(of surface: ShellSurface) {
+        guard let resource = surface.resource else { return }
+        let now = surface.node.parent == nil ? nil : outputs.first { $0.output === surface.node.output }
+        // Subsurfaces and popups in its subtree are on the same output.
+        defer {
+            for child in surface.node.children {
+                if let responder = child.responder as? ClientSurfaceResponder, let r = responder.surfaceResource,
+                   let shellSurface = ShellSurface.of(r) {
+                    updateOutput(of: shellSurface)
+                }
+            }
+        }
+        guard now !== surface.enteredOutput else { return }
+        let client = Libwayland.client(of: resource)
+        if let old = surface.enteredOutput {
+            for output in old.resources(of: client) { Libwayland.post(resource, WL_SURFACE_LEAVE, .object(output)) }
+        }
+        if let now {
+            for output in now.resources(of: client) { Libwayland.post(resource, WL_SURFACE_ENTER, .object(output)) }
+        }
+        surface.enteredOutput = now
+    }
+}
+
+// MARK: - xdg-output
+
+/// zxdg_output_manager_v1 (3): each output's logical position and size (after transform
+/// and scale) and its name, which clients use to lay themselves out.
+final class XDGOutputManagerGlobal: GlobalOwner {
+    package func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
+        _ = Libwayland.createResource(client, zxdg_output_manager_v1_wire()!, version: Int32(version), id: id,
+                                      implementation: xdgOutputManagerRequests, object: nil)
+    }
+}
+
+private nonisolated(unsafe) let xdgOutputManagerRequests = Libwayland.table(zxdg_output_manager_v1_requests(
+    destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } },
+    get_xdg_output: { client, resource, id, outputResource in
+        guard let client, let resource, let outputResource, let global = OutputGlobal.of(outputResource) else { return }
+        let version = Libwayland.version(of: resource)
+        guard let r = Libwayland.createResource(client, zxdg_output_v1_wire()!, version: version, id: id,
+                                                implementation: destroyOnlyXDGOutputRequests, object: nil) else { return }
+        let output = global.output
+        let logical = output.root.frame.size
+        Libwayland.post(r, ZXDG_OUTPUT_V1_LOGICAL_POSITION, .int(Int32(output.position.x)), .int(Int32(output.position.y)))
+        Libwayland.post(r, ZXDG_OUTPUT_V1_LOGICAL_SIZE, .int(Int32(logical.width)), .int(Int32(logical.height)))
+        if version >= ZXDG_OUTPUT_V1_NAME_SINCE_VERSION {
+            Libwayland.post(r, ZXDG_OUTPUT_V1_NAME, .string(output.name))
+            Libwayland.post(r, ZXDG_OUTPUT_V1_DESCRIPTION, .string("SeatKit headless output \(output.name)"))
+        }
+        // From version 3 wl_output.done closes the batch; before, xdg_output.done does.
+        if version >= 3 {
+            if Libwayland.version(of: outputResource) >= WL_OUTPUT_DONE_SINCE_VERSION { Libwayland.post(outputResource, WL_OUTPUT_DONE) }
+        } else {
+            Libwayland.post(r, ZXDG_OUTPUT_V1_DONE)
+        }
+    }
+))
+
+private nonisolated(unsafe) let destroyOnlyXDGOutputRequests = Libwayland.table(zxdg_output_v1_requests(
+    destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } }
 ))

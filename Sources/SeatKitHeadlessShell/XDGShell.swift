@@ -1,14 +1,15 @@
 import CWaylandServer
+import SeatKitWayland
 import SeatKit
 
-// xdg_wm_base (version 3), xdg_surface, xdg_toplevel; popups are dismissed at once, which
-// the protocol allows (xdg_popup.popup_done), because a headless kiosk has no menus.
+// xdg_wm_base (version 3), xdg_surface, xdg_toplevel and xdg_popup (XDGPopup.swift: placed
+// by its positioner, with grabs).
 
 final class WMBaseGlobal: GlobalOwner {
     unowned let shell: HeadlessShell
     init(shell: HeadlessShell) { self.shell = shell }
 
-    func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
+    package func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
         _ = Libwayland.createResource(client, xdg_wm_base_wire()!, version: Int32(version), id: id,
                                       implementation: wmBaseRequests, object: self)
     }
@@ -37,8 +38,28 @@ final class XDGSurface: ResourceObject {
     var toplevelResource: OpaquePointer?
     private var sentSerials: [UInt32] = []
     private var acked = false
-    private var initialCommitDone = false
+    private(set) var initialCommitDone = false
+    /// The toplevel's zxdg_toplevel_decoration_v1, if the client asked for one.
+    var decoration: OpaquePointer?
     private(set) var mapped = false
+    /// The popup role object, for an xdg_popup.
+    var popup: Popup?
+    /// The window geometry (set_window_geometry), surface-local: the part of the surface that
+    /// is the window, without shadows. nil: the whole surface.
+    private(set) var geometry: SurfaceRect?
+    private var pendingGeometry: SurfaceRect?
+
+    func setWindowGeometry(_ rect: SurfaceRect) {
+        guard let resource else { return }
+        guard rect.size.width > 0, rect.size.height > 0 else {
+            Libwayland.postError(resource, code: XDG_SURFACE_ERROR_INVALID_SIZE.rawValue, "window geometry must have a positive size")
+            return
+        }
+        pendingGeometry = rect
+    }
+
+    /// The window geometry's origin, surface-local.
+    var geometryOrigin: SurfacePoint { geometry?.origin ?? .zero }
 
     init(surface: ShellSurface, shell: HeadlessShell) {
         self.surface = surface
@@ -57,6 +78,13 @@ final class XDGSurface: ResourceObject {
     }
 
     func committed() {
+        if let pendingGeometry { geometry = pendingGeometry }
+        pendingGeometry = nil
+        if let popup {
+            popup.committed(initial: !initialCommitDone, acked: acked)
+            initialCommitDone = true
+            return
+        }
         guard let surface, toplevelResource != nil, let toplevel else { return }
         if !initialCommitDone {
             initialCommitDone = true
@@ -71,14 +99,21 @@ final class XDGSurface: ResourceObject {
         }
     }
 
-    func sendConfigure() {
-        guard let resource, let toplevelResource else { return }
-        let size = shell.suggestedToplevelSize
-        Libwayland.post(toplevelResource, XDG_TOPLEVEL_CONFIGURE, .int(size.width), .int(size.height),
-                        .array([XDG_TOPLEVEL_STATE_ACTIVATED.rawValue]))
+    /// A new xdg_surface.configure serial, recorded for ack_configure.
+    func sendSurfaceConfigure() {
+        guard let resource else { return }
         let serial = shell.display.nextSerial()
         sentSerials.append(serial)
         Libwayland.post(resource, XDG_SURFACE_CONFIGURE, .uint(serial))
+    }
+
+    func sendConfigure() {
+        guard resource != nil, let toplevelResource else { return }
+        let size = shell.suggestedToplevelSize
+        let states = shell.toplevelsAreFullscreen ? [XDG_TOPLEVEL_STATE_ACTIVATED.rawValue, XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue]
+                                                  : [XDG_TOPLEVEL_STATE_ACTIVATED.rawValue]
+        Libwayland.post(toplevelResource, XDG_TOPLEVEL_CONFIGURE, .int(size.width), .int(size.height), .array(states))
+        sendSurfaceConfigure()
     }
 
     func ack(_ serial: UInt32) {
@@ -91,6 +126,8 @@ final class XDGSurface: ResourceObject {
     }
 
     func unmap() {
+        // Popups of a window that goes away are dismissed with it.
+        shell.dismissPopups(of: self)
         guard mapped, let toplevel else { return }
         mapped = false
         // Unmapped windows start over: a new initial commit gets a new configure.
@@ -100,13 +137,14 @@ final class XDGSurface: ResourceObject {
     }
 
     func surfaceDestroyed() {
+        popup?.surfaceDestroyed()
         if mapped, let toplevel {
             mapped = false
             shell.toplevelUnmappedAfterDestruction(toplevel)
         }
     }
 
-    func resourceDestroyed() {
+    package func resourceDestroyed() {
         unmap()
         surface?.xdgSurface = nil
         resource = nil
@@ -115,34 +153,32 @@ final class XDGSurface: ResourceObject {
 
 extension HeadlessShell {
     func toplevelUnmappedAfterDestruction(_ toplevel: Toplevel) {
-        // The wl_surface is gone: nothing is sent; its node leaves the tree with it.
+        // The wl_surface is gone: nothing is sent; its node leaves the tree with it. The
+        // window leaves `toplevels` first, so that a delegate choosing the next focus while
+        // the node is removed never picks the dying window.
+        let index = toplevels.firstIndex(where: { $0 === toplevel })
+        if let index { toplevels.remove(at: index) }
         if let s = toplevel.shellSurface { s.node.removeFromParent() }
-        if let index = toplevels.firstIndex(where: { $0 === toplevel }) {
-            toplevels.remove(at: index)
-            delegate?.shell(self, unmapped: toplevel)
-        }
+        if index != nil { delegate?.shell(self, unmapped: toplevel) }
     }
 }
 
-private final class ToplevelResource: ResourceObject {
+final class ToplevelResource: ResourceObject {
     weak var xdgSurface: XDGSurface?
     init(xdgSurface: XDGSurface) { self.xdgSurface = xdgSurface }
-    func resourceDestroyed() {
+    package func resourceDestroyed() {
         xdgSurface?.unmap()
         xdgSurface?.toplevelResource = nil
         xdgSurface?.toplevel = nil
     }
 }
 
-/// Positioners are accepted and ignored: popups are never shown.
-private final class Positioner {}
-
 private nonisolated(unsafe) let wmBaseRequests = Libwayland.table(xdg_wm_base_requests(
     destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } },
     create_positioner: { client, resource, id in
         guard let client, let resource else { return }
         _ = Libwayland.createResource(client, xdg_positioner_wire()!, version: Libwayland.version(of: resource), id: id,
-                                      implementation: positionerRequests, object: Positioner())
+                                      implementation: positionerRequests, object: PositionerObject())
     },
     get_xdg_surface: { client, resource, id, surfaceResource in
         guard let client, let resource, let owner = Libwayland.object(resource, as: WMBaseGlobal.self),
@@ -164,13 +200,6 @@ private nonisolated(unsafe) let wmBaseRequests = Libwayland.table(xdg_wm_base_re
     pong: { _, _, _ in }
 ))
 
-private nonisolated(unsafe) let positionerRequests = Libwayland.table(xdg_positioner_requests(
-    destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } },
-    set_size: { _, _, _, _ in }, set_anchor_rect: { _, _, _, _, _, _ in }, set_anchor: { _, _, _ in },
-    set_gravity: { _, _, _ in }, set_constraint_adjustment: { _, _, _ in }, set_offset: { _, _, _, _ in },
-    set_reactive: { _, _ in }, set_parent_size: { _, _, _, _ in }, set_parent_configure: { _, _, _ in }
-))
-
 private nonisolated(unsafe) let xdgSurfaceRequests = Libwayland.table(xdg_surface_requests(
     destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } },
     get_toplevel: { client, resource, id in
@@ -186,21 +215,33 @@ private nonisolated(unsafe) let xdgSurfaceRequests = Libwayland.table(xdg_surfac
         xdg.toplevelResource = r
         xdg.toplevel = Toplevel(shellSurface: surface)
     },
-    get_popup: { client, resource, id, _, _ in
+    get_popup: { client, resource, id, parentResource, positionerResource in
         guard let client, let resource, let xdg = Libwayland.object(resource, as: XDGSurface.self),
-              let surface = xdg.surface, surface.assignRole(.xdgPopup) else { return }
+              let surface = xdg.surface else { return }
+        guard surface.assignRole(.xdgPopup), xdg.popup == nil, xdg.toplevelResource == nil else {
+            Libwayland.postError(resource, code: XDG_WM_BASE_ERROR_ROLE.rawValue, "the surface already has a role")
+            return
+        }
+        guard let positionerResource, let positioner = Libwayland.object(positionerResource, as: PositionerObject.self) else { return }
+        guard positioner.state.isComplete else {
+            Libwayland.postError(positionerResource, code: XDG_WM_BASE_ERROR_INVALID_POSITIONER.rawValue,
+                                 "the positioner needs a size and an anchor rectangle")
+            return
+        }
+        let parent = parentResource.flatMap { Libwayland.object($0, as: XDGSurface.self) }
+        let popup = Popup(xdgSurface: xdg, parent: parent, positioner: positioner.state, shell: xdg.shell)
         guard let r = Libwayland.createResource(client, xdg_popup_wire()!, version: Libwayland.version(of: resource), id: id,
-                                                implementation: popupRequests, object: nil) else { return }
-        Libwayland.post(r, XDG_POPUP_POPUP_DONE)
+                                                implementation: popupRequests, object: popup) else { return }
+        popup.resource = r
+        xdg.popup = popup
+        // A popup with no parent needs another protocol (layer-shell) to place it: none here.
+        if parent == nil { Libwayland.post(r, XDG_POPUP_POPUP_DONE) }
     },
-    set_window_geometry: { _, _, _, _, _, _ in },
+    set_window_geometry: { _, resource, x, y, width, height in
+        Libwayland.object(resource, as: XDGSurface.self)?
+            .setWindowGeometry(SurfaceRect(x: Double(x), y: Double(y), width: Double(width), height: Double(height)))
+    },
     ack_configure: { _, resource, serial in Libwayland.object(resource, as: XDGSurface.self)?.ack(serial) }
-))
-
-private nonisolated(unsafe) let popupRequests = Libwayland.table(xdg_popup_requests(
-    destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } },
-    grab: { _, _, _, _ in },
-    reposition: { _, _, _, _ in }
 ))
 
 private func toplevel(_ resource: OpaquePointer?) -> Toplevel? {

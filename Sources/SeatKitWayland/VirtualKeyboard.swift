@@ -1,0 +1,147 @@
+import CWaylandServer
+import Glibc
+import SeatKit
+import SeatKitXKB
+
+// zwp_virtual_keyboard_manager_v1 (1): clients (wtype, on-screen keyboards) type with a
+// keymap of their own.
+//
+// The uploaded keymap is untrusted input: it is read within its announced size with pread
+// (a client that truncates the file meanwhile gets an error, the compositor no SIGBUS),
+// checked against ``Seat/virtualKeymapLimits`` before xkbcommon sees it, compiled, and sent
+// on as xkbcommon's own text in a sealed memfd of the seat's making, never as the client's
+// file. A keymap that fails any of this ends that client with
+// `zwp_virtual_keyboard_v1.error.no_keymap` and the reason; nobody else notices.
+//
+// Keys go straight to the client with keyboard focus, with the virtual keyboard's keymap
+// (sent to that client first, and the seat's own sent back before the next real key) and
+// the modifiers the virtual keyboard reports. They do not pass through the router: its key
+// interpreter knows only the seat's keymap, so compositor key commands and filters do not
+// see them.
+
+final class VirtualKeyboard: ResourceObject {
+    weak var seat: Seat?
+    let pid: Int32
+    var resource: OpaquePointer?
+    /// The compiled keymap as clients receive it.
+    private(set) var keymapFile: KeymapFile? {
+        didSet {
+            if (keymapFile == nil) != (oldValue == nil) { seat?.virtualKeyboards += keymapFile == nil ? -1 : 1 }
+        }
+    }
+    /// Keys down, evdev codes, and the client they went to.
+    private var held: [UInt32] = []
+    private var heldTarget: ClientSurfaceResponder?
+
+    init(seat: Seat, pid: Int32) {
+        self.seat = seat
+        self.pid = pid
+    }
+
+    func setKeymap(format: UInt32, fd: Int32, size: UInt32) {
+        defer { close(fd) }
+        guard let resource, let seat else { return }
+        guard format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue else {
+            Libwayland.postError(resource, code: ZWP_VIRTUAL_KEYBOARD_V1_ERROR_NO_KEYMAP.rawValue,
+                                 "keymap format \(format) is not xkb_v1")
+            return
+        }
+        do {
+            let keymap = try Keymap(fileDescriptor: fd, size: Int(size), limits: seat.virtualKeymapLimits,
+                                    source: "virtual keyboard of pid \(pid)")
+            keymapFile = try KeymapFile(text: keymap.text)
+        } catch {
+            keymapFile = nil
+            Libwayland.postError(resource, code: ZWP_VIRTUAL_KEYBOARD_V1_ERROR_NO_KEYMAP.rawValue, "\(error)")
+            seat.virtualKeymapRejected?(pid, error)
+        }
+    }
+
+    func key(_ keycode: UInt32, pressed: Bool) {
+        guard let resource, let seat else { return }
+        guard let keymapFile else {
+            Libwayland.postError(resource, code: ZWP_VIRTUAL_KEYBOARD_V1_ERROR_NO_KEYMAP.rawValue, "key before keymap")
+            return
+        }
+        if pressed {
+            if !held.contains(keycode) { held.append(keycode) }
+            heldTarget = seat.keyboardFocus
+        } else {
+            held.removeAll { $0 == keycode }
+        }
+        seat.keyboardFocus?.sendVirtualKey(keycode, pressed: pressed, keymap: keymapFile)
+    }
+
+    func modifiers(_ masks: ModifierMasks) {
+        guard let resource, let seat else { return }
+        guard let keymapFile else {
+            Libwayland.postError(resource, code: ZWP_VIRTUAL_KEYBOARD_V1_ERROR_NO_KEYMAP.rawValue, "modifiers before keymap")
+            return
+        }
+        seat.keyboardFocus?.sendVirtualModifiers(masks, keymap: keymapFile)
+    }
+
+    package func resourceDestroyed() {
+        // Keys still down are released where they went, if that client still has focus.
+        if let keymapFile, let target = heldTarget, target === seat?.keyboardFocus {
+            for key in held { target.sendVirtualKey(key, pressed: false, keymap: keymapFile) }
+        }
+        held.removeAll()
+        keymapFile = nil
+        resource = nil
+    }
+}
+
+extension ClientSurfaceResponder {
+    /// A key from a virtual keyboard: its keymap first if the client has another one.
+    func sendVirtualKey(_ keycode: UInt32, pressed: Bool, keymap: KeymapFile) {
+        guard surfaceResource != nil, let devices = seat.client(client), !devices.keyboards.isEmpty else { return }
+        seat.useKeymap(keymap, for: devices)
+        let serial = seat.nextSerial(.key, for: client)
+        let state = pressed ? WL_KEYBOARD_KEY_STATE_PRESSED : WL_KEYBOARD_KEY_STATE_RELEASED
+        let time = seat.router.clock.now.wireMilliseconds
+        for resource in devices.keyboards {
+            Libwayland.post(resource, WL_KEYBOARD_KEY, .uint(serial), .uint(time), .uint(keycode), .uint(state.rawValue))
+        }
+    }
+
+    func sendVirtualModifiers(_ masks: ModifierMasks, keymap: KeymapFile) {
+        guard surfaceResource != nil, let devices = seat.client(client), !devices.keyboards.isEmpty else { return }
+        seat.useKeymap(keymap, for: devices)
+        let serial = seat.nextSerial(.modifiers, for: client)
+        for resource in devices.keyboards {
+            Libwayland.post(resource, WL_KEYBOARD_MODIFIERS, .uint(serial), .uint(masks.depressed), .uint(masks.latched),
+                            .uint(masks.locked), .uint(masks.group))
+        }
+        // The next real key sends the seat's modifiers again.
+        devices.sentModifiers = nil
+    }
+}
+
+nonisolated(unsafe) let virtualKeyboardManagerRequests = Libwayland.table(zwp_virtual_keyboard_manager_v1_requests(
+    create_virtual_keyboard: { client, resource, _, id in
+        guard let client, let resource, let binding = Libwayland.object(resource, as: ExtensionBinding.self),
+              let seat = binding.seat else { return }
+        let keyboard = VirtualKeyboard(seat: seat, pid: Libwayland.pid(of: client))
+        keyboard.resource = Libwayland.createResource(client, zwp_virtual_keyboard_v1_wire()!, version: Libwayland.version(of: resource),
+                                                      id: id, implementation: virtualKeyboardRequests, object: keyboard)
+    }
+))
+
+private nonisolated(unsafe) let virtualKeyboardRequests = Libwayland.table(zwp_virtual_keyboard_v1_requests(
+    keymap: { _, resource, format, fd, size in
+        guard let keyboard = Libwayland.object(resource, as: VirtualKeyboard.self) else {
+            close(fd)
+            return
+        }
+        keyboard.setKeymap(format: format, fd: fd, size: size)
+    },
+    key: { _, resource, _, key, state in
+        Libwayland.object(resource, as: VirtualKeyboard.self)?.key(key, pressed: state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue)
+    },
+    modifiers: { _, resource, depressed, latched, locked, group in
+        Libwayland.object(resource, as: VirtualKeyboard.self)?
+            .modifiers(ModifierMasks(depressed: depressed, latched: latched, locked: locked, group: group))
+    },
+    destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } }
+))
