@@ -1,8 +1,9 @@
 import SeatKit
 import Testing
 
-/// The minimal scripts the soak shrank its failures on main to, once it generated the API
-/// issue 12 added after the first soak (grabs, mapped devices, focus history). Each is a
+/// The minimal scripts the soak shrank its failures on main (`031aee8`) to, once it
+/// generated the API issue 12 added after the first soak (grabs, mapped devices, focus
+/// history). Each is a
 /// core bug as far as the core's own documentation goes (the analysis is in each comment),
 /// pinned as a known issue: when the core is fixed, `withKnownIssue` reports that the issue
 /// no longer occurs, and the wrapper should be removed so the script guards the fix.
@@ -203,10 +204,11 @@ struct FaultScriptGrabFindingsTests {
     }
 
     /// `d.event-after-end`: "s6 got touchesCancelled of t4@9ms after its ended or
-    /// cancelled". Found by the 1,000 x 2,000 run (seed 446): a global tap recognizes on
-    /// the up of t4 while t4 comes down again in the same frame; s6's `touchesCancelled` for
-    /// the old t4 calls `router.cancelTouches`, and the old instance is cancelled a second
-    /// time (issue 12, item 3: "a link gets a duplicate cancel").
+    /// cancelled". Found by the 1,000 x 2,000 run (seed 446) on `ab18f43`: a global tap
+    /// recognizes on the up of t4 while t4 comes down again in the same frame; s6's
+    /// `touchesCancelled` for the old t4 calls `router.cancelTouches`, and the old instance
+    /// was cancelled a second time. Fixed on main by `263d32d` (one cancel per link): a
+    /// regression test now.
     @Test func cancelTouchesInsideACancelOfAReusedIDCancelsTheOldTouchTwice() {
         let script: [FaultScript.Step] = [
             .addOutput(0, x: 0, y: 0, w: 800, h: 600, rootFocusable: true),
@@ -220,8 +222,6 @@ struct FaultScriptGrabFindingsTests {
             .touch([.up(0), .down(4, 388, 49)]),
             .touch([.up(4), .down(4, 294, 142)]),
         ]
-        withKnownIssue("a duplicate cancel for a reused touch ID") {
-            Self.check(script, "d.event-after-end")
-        }
+        Self.check(script, "d.event-after-end")
     }
 }
