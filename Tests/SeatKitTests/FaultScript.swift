@@ -99,6 +99,13 @@ enum FaultScript {
     /// What a filter consumes while installed.
     enum FilterKind: String, Hashable { case touch, pointer, keys, all }
 
+    /// Which device classes a lock-screen grab (one that forwards nothing) takes.
+    enum LockKind: String, Hashable { case pointer, touch, keyboard, all }
+
+    /// Which grab a step ends: the popup's (`router.endGrab(popup)`), the lock's
+    /// (`router.endGrab(lock)`), or whatever holds one device class (`end…Grab()`).
+    enum GrabEnd: String, Hashable { case popup, lock, pointer, touch, keyboard }
+
     /// A responder callback (or recognizer action) that runs an armed step from inside it.
     enum Callback: String, Hashable, CaseIterable {
         case began, moved, ended, cancelled, entered, left, become, resign, refine, keyDown
@@ -163,6 +170,19 @@ enum FaultScript {
         case removeFilter(Int)
         /// Runs `step` from inside the next call of `site` (once).
         case arm(ArmSite, Step)
+        /// `surface.isBelowParent` (a subsurface placed below its parent's own content).
+        case setBelowParent(Int, Bool)
+        /// `router.startPopupGrab` on surface `s` (nothing if `s` is not in the layout);
+        /// with `closes`, its dismiss handler removes the popup, as a compositor would.
+        case popupGrab(Int, closes: Bool)
+        /// Starts the world's lock-screen grab (forwards nothing) for the given classes.
+        case lockGrab(LockKind)
+        case endGrab(GrabEnd)
+        /// Announces touch device `d` (`DeviceID(1 + d)`), mapped to output `o`'s name or
+        /// to none.
+        case addDevice(Int, mappedTo: Int?)
+        /// A touch frame from device `d` (`.touch` is device 0).
+        case touchFrom(Int, [TouchOp])
 
         var description: String {
             switch self {
@@ -197,6 +217,12 @@ enum FaultScript {
             case let .addFilter(f, k): return ".addFilter(\(f), .\(k.rawValue))"
             case let .removeFilter(f): return ".removeFilter(\(f))"
             case let .arm(site, step): return ".arm(\(site), \(step))"
+            case let .setBelowParent(s, b): return ".setBelowParent(\(s), \(b))"
+            case let .popupGrab(s, c): return ".popupGrab(\(s), closes: \(c))"
+            case let .lockGrab(k): return ".lockGrab(.\(k.rawValue))"
+            case let .endGrab(e): return ".endGrab(.\(e.rawValue))"
+            case let .addDevice(d, o): return ".addDevice(\(d), mappedTo: \(o.map(String.init) ?? "nil"))"
+            case let .touchFrom(d, ops): return ".touchFrom(\(d), [" + ops.map(\.description).joined(separator: ", ") + "])"
             }
         }
     }
@@ -206,6 +232,8 @@ enum FaultScript {
     static let recognizerCount = 8
     static let filterCount = 2
     static let fingerCount = 5
+    /// Touch devices besides the default one (device 0).
+    static let deviceCount = 2
 
     /// A script of `count` steps from `seed`. The generator keeps a rough idea of the state
     /// (which surfaces it added, which fingers are down) only to make useful steps likely;
@@ -230,8 +258,75 @@ enum FaultScript {
         var keys: Set<Int> = []
         var recognizers: Set<Int> = []
         var padActive = false
+        /// The device the fingers down belong to (changed only with no finger down).
+        var touchDevice = 0
+        var devices: Set<Int> = []
+        /// Where each output is, and the frame of surfaces added to a root: to aim the
+        /// pointer at a surface before holding a button and removing it.
+        var outputOrigin: [Int: (Int, Int)] = [0: (0, 0)]
+        var topLevel: [Int: (Int, R)] = [:]
+        /// Steps still to come of a sequence the generator started.
+        var pending: [Step] = []
 
         init(seed: UInt64) { rng = SeededGenerator(seed: seed) }
+
+        /// A frame of the current touch device.
+        mutating func touchFrame() -> Step {
+            if fingers.isEmpty && !devices.isEmpty && chance(0.3) {
+                touchDevice = chance(0.3) ? 0 : pick(devices.sorted())
+            }
+            guard case let .touch(ops) = touchStep() else { return touchStep() }
+            return touchDevice == 0 ? .touch(ops) : .touchFrom(touchDevice, ops)
+        }
+
+        /// A surface removed (or its output) while a button or keys are held on it: the
+        /// pointer goes to the centre of a top-level surface, a button goes down (or the
+        /// surface takes focus and a key goes down), then the surface or its output goes.
+        mutating func heldRemoval() -> Step {
+            guard let s = topLevel.keys.sorted().randomElement(using: &rng), let entry = topLevel[s] else {
+                return .becomeFirst(.surface(surfaceIndex()))
+            }
+            let (o, r) = entry
+            let origin = outputOrigin[o] ?? (0, 0)
+            var seq: [Step] = []
+            if chance(0.5) {
+                seq.append(.pointerTo(x: origin.0 + r.x + r.w / 2, y: origin.1 + r.y + r.h / 2))
+                let b = int(0...1)
+                if !buttons.contains(b) {
+                    buttons.insert(b)
+                    seq.append(.button(b, pressed: true))
+                }
+            } else {
+                seq.append(.becomeFirst(.surface(s)))
+                let k = int(0...3)
+                if !keys.contains(k) {
+                    keys.insert(k)
+                    seq.append(.key(k, .press))
+                }
+            }
+            if chance(0.2) && o != 0 {
+                outputs.remove(o)
+                seq.append(.removeOutput(o))
+            } else if chance(0.3) {
+                seq.append(.arm(.surface(s, pick([.entered, .keyDown, .become])), .remove(s)))
+            } else {
+                added.remove(s)
+                topLevel[s] = nil
+                seq.append(.remove(s))
+            }
+            pending = Array(seq.dropFirst())
+            return seq[0]
+        }
+
+        /// A grab started or ended.
+        mutating func grabStep() -> Step {
+            switch int(0...9) {
+            case 0, 1, 2: return .popupGrab(surfaceIndex(), closes: chance(0.5))
+            case 3, 4: return .lockGrab(pick([LockKind.pointer, .touch, .keyboard, .all, .all]))
+            case 5, 6: return .endGrab(pick([GrabEnd.popup, .lock, .lock]))
+            default: return .endGrab(pick([GrabEnd.pointer, .touch, .keyboard]))
+            }
+        }
 
         mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }
         mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
@@ -239,9 +334,11 @@ enum FaultScript {
 
         mutating func addOutputStep(_ o: Int) -> Step {
             outputs.insert(o)
+            for (s, (so, _)) in topLevel where so == o { topLevel[s] = nil }
             // Side by side, or overlapping the first (mirrored or overlapping outputs).
             let x = pick([800, 1600, 400, 0])
             let y = pick([0, 0, 200])
+            outputOrigin[o] = (x, y)
             return .addOutput(o, x: x, y: y, w: pick([800, 640]), h: pick([600, 480]), rootFocusable: chance(0.4))
         }
 
@@ -312,7 +409,8 @@ enum FaultScript {
 
         /// A step fit to run from inside a callback.
         mutating func nestedStep() -> Step {
-            switch int(0...13) {
+            switch int(0...15) {
+            case 14, 15: return grabStep()
             case 0, 1: return .remove(surfaceIndex())
             case 2: return .removeOutput(int(0...(FaultScript.outputCount - 1)))
             case 3, 4: let s = surfaceIndex(); return .reparent(s, to: parent(excluding: s), at: int(0...3))
@@ -333,12 +431,26 @@ enum FaultScript {
         }
 
         mutating func step() -> Step {
+            if !pending.isEmpty { return pending.removeFirst() }
+            // Issue 12's later additions: below-parent stacking, grabs, mapped devices,
+            // removals while buttons and keys are held.
+            if chance(0.1) {
+                switch int(0...9) {
+                case 0, 1: return .setBelowParent(surfaceIndex(), chance(0.6))
+                case 2, 3, 4: return grabStep()
+                case 5:
+                    let d = int(1...FaultScript.deviceCount)
+                    devices.insert(d)
+                    return .addDevice(d, mappedTo: chance(0.8) ? int(0...(FaultScript.outputCount - 1)) : nil)
+                default: return heldRemoval()
+                }
+            }
             let r = int(0...999)
             switch r {
-            case 0..<230: return touchStep()
+            case 0..<230: return touchFrame()
             case 230..<270:
                 if let id = fingers.keys.sorted().first, chance(0.3) { fingers[id] = nil; return .touchCancel(id) }
-                return touchStep()
+                return touchFrame()
             case 270..<330: let (x, y) = point(); return .pointerTo(x: x, y: y)
             case 330..<370: return .pointerBy(dx: int(-80...80), dy: int(-80...80))
             case 370..<410:
@@ -372,11 +484,14 @@ enum FaultScript {
                     return .reparent(s, to: parent(excluding: s), at: int(0...3))
                 }
                 added.insert(s)
-                return .add(s, to: parent(excluding: s), at: int(0...3), frame: rect(), focusable: chance(0.5))
+                let p = parent(excluding: s), frame = rect()
+                if case .root(let o) = p { topLevel[s] = (o, frame) } else { topLevel[s] = nil }
+                return .add(s, to: p, at: int(0...3), frame: frame, focusable: chance(0.5))
             case 610..<630: let s = surfaceIndex(); return .reparent(s, to: parent(excluding: s), at: int(0...3))
             case 630..<645:
                 let s = surfaceIndex()
                 added.remove(s)
+                topLevel[s] = nil
                 return .remove(s)
             case 645..<660: return .bringToFront(surfaceIndex())
             case 660..<680: return .setFrame(surfaceIndex(), rect())

@@ -1,5 +1,7 @@
 import Foundation
-import SeatKit
+// `@testable` only to re-read the router's focus history after a callback moved focus
+// during a removal (the model cannot follow those); every check is on public state.
+@testable import SeatKit
 
 /// One broken invariant: its name (the letter of issue 12's proof list, then a short name),
 /// what happened, and the step after (or during) which it was seen.
@@ -53,10 +55,16 @@ final class SoakResponder: Responder {
     }
 
     private func touchPhase(_ phase: FaultScript.Callback, _ event: TouchEvent, _ context: ResponderContext) {
-        if phase != .cancelled { world.expectDeliverable(self, "touches\(phase.rawValue)") }
+        if phase != .cancelled {
+            world.expectDeliverable(self, "touches\(phase.rawValue)")
+            world.grabCheck(self, .touch, "touches\(phase.rawValue)", target: context.target)
+        }
         let bound = context.target != nil && context.target === context.surface
         for point in event.touches {
             let key = TouchInstance(id: point.id.rawValue, start: point.startTime.microseconds)
+            if let f = world.fingers[key.id], f.key == key, !f.routed {
+                world.fail("j.unrouted-touch-delivered", "\(name) got touches\(phase.rawValue) of \(key), whose down a filter or a grab took")
+            }
             var seen = touches[key] ?? SeenTouch()
             if seen.terminal {
                 world.fail("d.event-after-end", "\(name) got touches\(phase.rawValue) of \(key) after its ended or cancelled")
@@ -104,8 +112,10 @@ final class SoakResponder: Responder {
         if let other = world.allResponders.first(where: { $0 !== self && $0.entered }) {
             world.fail("b.two-entered", "\(name) got pointerEntered while \(other.name) is still entered")
         }
+        world.grabCheck(self, .pointer, "pointerEntered", target: surface)
         entered = true
         enterCount += 1
+        buttonsAsFocus.removeAll()
         if world.moving.contains(ObjectIdentifier(self)) { world.movedEntered.insert(ObjectIdentifier(self)) }
         fire(.entered)
     }
@@ -118,6 +128,7 @@ final class SoakResponder: Responder {
     }
     func pointerMoved(_ event: PointerMotionEvent, context: ResponderContext) -> ResponderResult {
         world.expectDeliverable(self, "pointerMoved")
+        world.grabCheck(self, .pointer, "pointerMoved", target: context.target)
         return .notHandled
     }
     func pointerButton(_ event: PointerButtonEvent, context: ResponderContext) -> ResponderResult {
@@ -128,23 +139,38 @@ final class SoakResponder: Responder {
                 world.fail("g.cancelled-button-not-pressed", "\(name) got a cancelled release of \(event.button) it never saw pressed while entered")
             }
             buttonsDown.remove(event.button)
+            buttonsAsFocus.remove(event.button)
             return .notHandled
         }
         world.expectDeliverable(self, "pointerButton")
-        if event.state == .pressed { buttonsDown.insert(event.button) } else { buttonsDown.remove(event.button) }
+        world.grabCheck(self, .pointer, "pointerButton", target: context.target)
+        world.buttonDeliveries += 1
+        if event.state == .pressed {
+            buttonsDown.insert(event.button)
+            if entered && context.target === surface { buttonsAsFocus.insert(event.button) }
+        } else {
+            buttonsDown.remove(event.button)
+            buttonsAsFocus.remove(event.button)
+        }
         return .notHandled
     }
     func pointerAxis(_ event: PointerAxisEvent, context: ResponderContext) -> ResponderResult {
         world.expectDeliverable(self, "pointerAxis")
+        world.grabCheck(self, .pointer, "pointerAxis", target: context.target)
         return .notHandled
     }
     func touchpadGesture(_ event: TouchpadGestureEvent, context: ResponderContext) -> ResponderResult {
         world.expectDeliverable(self, "touchpadGesture")
+        world.grabCheck(self, .pointer, "touchpadGesture", target: context.target)
         return .notHandled
     }
     func keyDown(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
         world.expectDeliverable(self, "keyDown")
-        if event.state == .pressed { keysDown.insert(event.keycode) }
+        world.grabCheck(self, .keyboard, "keyDown", target: context.target)
+        if event.state == .pressed {
+            keysDown.insert(event.keycode)
+            if became && context.target === surface { keysAsFirst.insert(event.keycode) }
+        }
         fire(.keyDown)
         return .notHandled
     }
@@ -156,16 +182,24 @@ final class SoakResponder: Responder {
                 world.fail("g.cancelled-key-not-pressed", "\(name) got a cancelled release of key \(event.keycode) it never saw pressed as first responder")
             }
             keysDown.remove(event.keycode)
+            keysAsFirst.remove(event.keycode)
             return .notHandled
         }
         world.expectDeliverable(self, "keyUp")
+        world.grabCheck(self, .keyboard, "keyUp", target: context.target)
         keysDown.remove(event.keycode)
+        keysAsFirst.remove(event.keycode)
         return .notHandled
     }
 
     /// Keys and buttons this responder saw pressed and not yet released.
     var keysDown: Set<UInt32> = []
     var buttonsDown: Set<UInt32> = []
+    /// Keys pressed while this responder was first responder (the press's target), and
+    /// buttons pressed while it was the entered pointer focus: what it is owed cancelled
+    /// releases of when it is removed or a grab takes the device.
+    var keysAsFirst: Set<UInt32> = []
+    var buttonsAsFocus: Set<UInt32> = []
 
     var canBecomeFirstResponder: Bool { focusable }
 
@@ -179,6 +213,7 @@ final class SoakResponder: Responder {
         }
         became = true
         becomeCount += 1
+        keysAsFirst.removeAll()
         fire(.become)
     }
     func didResignFirstResponder(context: ResponderContext) {
@@ -188,6 +223,7 @@ final class SoakResponder: Responder {
         }
         became = false
         resignCount += 1
+        world.focusResigned(self)
         fire(.resign)
     }
 
@@ -218,6 +254,36 @@ final class SoakFilter: InputFilter {
     func filter(_ event: InputEvent, router: Router) -> FilterDecision { takes(event) ? .consume : .pass }
 }
 
+/// A lock screen: takes every class it is started for and forwards nothing.
+final class SoakLockGrab: PointerGrab, TouchGrab, KeyboardGrab {
+    var cancels = 0
+    func cancel(router: Router) { cancels += 1 }
+    func pointerMoved(_ event: PointerMotionEvent, router: Router) {}
+    func pointerButton(_ event: PointerButtonEvent, router: Router) {}
+    func pointerAxis(_ event: PointerAxisEvent, router: Router) {}
+    func touchpadGesture(_ event: TouchpadGestureEvent, router: Router) {}
+    func touchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint, router: Router) {}
+    func touchMoved(_ event: InputEvent, id: TouchID, to point: LayoutPoint, router: Router) {}
+    func touchUp(_ event: InputEvent, id: TouchID, router: Router) {}
+    func touchCancelled(_ event: InputEvent, id: TouchID, router: Router) {}
+    func touchFrame(_ event: InputEvent, router: Router) {}
+    func key(_ event: KeyEvent, router: Router) {}
+}
+
+/// A popup grab the script started, and how often its dismiss handler ran.
+final class SoakPopup {
+    let index: Int
+    let closes: Bool
+    var grab: PopupGrab!
+    var dismissCount = 0
+    /// Its end was checked (dismissed exactly once).
+    var endChecked = false
+    init(index: Int, closes: Bool) {
+        self.index = index
+        self.closes = closes
+    }
+}
+
 /// A router, its tree and the reference model, driven by fault-script steps.
 final class FaultScriptWorld {
     enum FingerState { case live, cancelled, uncertain }
@@ -232,13 +298,19 @@ final class FaultScriptWorld {
         var output: Output?
         /// The down has reached the router (a callback inside its hit-test runs before).
         var injected = false
+        var device: Int32 = 1
     }
+
+    enum GrabClass: String { case pointer, touch, keyboard }
 
     /// Something a removed surface's responder is owed (invariant g).
     enum Owed {
-        case leave(SoakResponder, before: Int)
+        case leave(SoakResponder, before: Int, String)
         case resign(SoakResponder, before: Int)
-        case cancel(SoakResponder, TouchInstance)
+        case cancel(SoakResponder, TouchInstance, String)
+        /// Cancelled releases of these buttons (keys) still held.
+        case buttons(SoakResponder, Set<UInt32>, String)
+        case keys(SoakResponder, Set<UInt32>, String)
     }
 
     let clock = VirtualClock()
@@ -268,6 +340,27 @@ final class FaultScriptWorld {
     var moving: Set<ObjectIdentifier> = []
     var movedLeft: Set<ObjectIdentifier> = []
     var movedEntered: Set<ObjectIdentifier> = []
+
+    // Grabs, devices, focus history (the API issue 12 added).
+    let lock = SoakLockGrab()
+    var popups: [SoakPopup] = []
+    /// The inject serial at which the current grab of each class started: events injected
+    /// later must not reach responders past it.
+    var grabSince: [GrabClass: Int] = [:]
+    var injectSerial = 0
+    var injectStack: [Int] = []
+    var lastTouchGrab: ObjectIdentifier?
+    var buttonDeliveries = 0
+    /// Keys and buttons physically held (the script's presses and releases).
+    var keysHeld: Set<UInt32> = []
+    var buttonsHeld: Set<UInt32> = []
+    /// Each touch device's mapped output name.
+    var deviceMap: [Int32: String?] = [:]
+    /// The model of the router's focus history: former first responders, oldest first.
+    var focusHistory: [Surface] = []
+    /// Set while the script asks for a focus change (a resignation then is remembered);
+    /// cleared while it removes (a removed first responder is not).
+    var explicitFocus = false
 
     /// Event time in milliseconds.
     var time: Int64 = 0
@@ -312,6 +405,12 @@ final class FaultScriptWorld {
             stepIndex = i
             let armsBefore = armsFired
             perform(step)
+            syncTouchGrab()
+            if armsFired != armsBefore {
+                // A callback may have moved focus or removed surfaces: the model's history
+                // follows the router's from here.
+                focusHistory = router.focusHistory.compactMap(\.surface)
+            }
             checkAfterStep(step, armsFiredDuring: armsFired - armsBefore)
             if violation != nil && !collectAll { break }
         }
@@ -427,8 +526,136 @@ final class FaultScriptWorld {
         inject(kind, at: nextTime())
     }
 
-    func inject(_ kind: InputEvent.Kind, at t: Int64) {
-        router.inject(InputEvent(time: .milliseconds(t), device: DeviceID(1), kind))
+    func inject(_ kind: InputEvent.Kind, at t: Int64, device: Int32 = 1) {
+        injectSerial += 1
+        injectStack.append(injectSerial)
+        router.inject(InputEvent(time: .milliseconds(t), device: DeviceID(UInt32(device)), kind))
+        injectStack.removeLast()
+        syncTouchGrab()
+    }
+
+    // MARK: Grabs
+
+    /// Every change of touch grab (start, end, replacement) cancels every routed touch.
+    func syncTouchGrab() {
+        let now = router.touchGrab.map { ObjectIdentifier($0) }
+        guard now != lastTouchGrab else { return }
+        lastTouchGrab = now
+        for (id, f) in fingers where f.injected { setFingerState(id, .cancelled) }
+    }
+
+    /// A grab holds `cls`: an event injected after it started reaches no responder (lock
+    /// screen), or only the popup's subtree as its target (popup).
+    func grabCheck(_ r: SoakResponder, _ cls: GrabClass, _ what: String, target: Surface?) {
+        let grab: AnyObject?
+        switch cls {
+        case .pointer: grab = router.pointerGrab
+        case .touch: grab = router.touchGrab
+        case .keyboard: grab = router.keyboardGrab
+        }
+        guard let grab else { return }
+        let serial = injectStack.last ?? Int.max
+        guard serial > grabSince[cls] ?? Int.max else { return }
+        if grab === lock {
+            fail("j.lock-\(cls.rawValue)-delivered", "\(what) reached \(r.name) while the lock screen holds \(cls.rawValue) input")
+        } else if let popup = grab as? PopupGrab, !popup.contains(target ?? r.surface) {
+            fail("j.popup-outside-\(cls.rawValue)", "\(what) reached \(r.name) (target \(target?.name ?? "nil")) outside the popup \(popup.popup.name) while its grab holds \(cls.rawValue) input")
+        }
+    }
+
+    /// Before a grab of these classes starts: what the old targets are owed.
+    func noteGrabStart(pointer: Bool, touch: Bool, keyboard: Bool) {
+        if pointer {
+            grabSince[.pointer] = injectSerial
+            for r in allResponders where r.entered {
+                owed.append(.leave(r, before: r.leaveCount, "j.grab-no-leave"))
+                let held = r.buttonsAsFocus.intersection(buttonsHeld)
+                if !held.isEmpty { owed.append(.buttons(r, held, "j.grab-no-cancelled-button")) }
+            }
+        }
+        if touch {
+            grabSince[.touch] = injectSerial
+            for r in allResponders {
+                for (key, seen) in r.touches where !seen.terminal {
+                    if let f = fingers[key.id], f.key == key, f.routed, f.injected, f.state == .live {
+                        owed.append(.cancel(r, key, "j.grab-no-cancel"))
+                    }
+                }
+            }
+        }
+        if keyboard {
+            grabSince[.keyboard] = injectSerial
+            if let first = router.firstResponder, let r = responder(of: first), r.became {
+                let held = r.keysAsFirst.intersection(keysHeld)
+                if !held.isEmpty { owed.append(.keys(r, held, "j.grab-no-cancelled-key")) }
+            }
+        }
+    }
+
+    func popupHolding(pointer: Bool) -> SoakPopup? {
+        popups.last { pointer ? router.pointerGrab === $0.grab : router.touchGrab === $0.grab }
+    }
+
+    func dismissed(_ popup: SoakPopup) {
+        popup.dismissCount += 1
+        if popup.dismissCount > 1 {
+            fail("j.dismiss-twice", "the dismiss handler of the popup grab of s\(popup.index) ran \(popup.dismissCount) times")
+        }
+        // A compositor closes the popup from inside its dismiss handler.
+        if popup.closes, depth < 6 {
+            depth += 1
+            armsFired += 1
+            perform(.remove(popup.index))
+            depth -= 1
+        }
+    }
+
+    // MARK: Devices
+
+    /// The output device `device` is mapped to, if it is in the layout.
+    func mappedOutput(_ device: Int32) -> Output? {
+        guard let entry = deviceMap[device], let name = entry else { return nil }
+        return router.layout.output(named: name)
+    }
+
+    // MARK: Focus history
+
+    func focusResigned(_ r: SoakResponder) {
+        guard explicitFocus, let s = r.surface else { return }
+        focusHistory.removeAll { $0 === s }
+        focusHistory.append(s)
+        if focusHistory.count > 32 { focusHistory.removeFirst(focusHistory.count - 32) }
+    }
+
+    /// Where focus goes when the first responder is removed: the most recent former first
+    /// responder that can take it (those that cannot are dropped), else the default
+    /// delegate rule, from the removed subtree's former parent up.
+    func expectedFocusAfterRemoval(formerParent: Surface?) -> Surface? {
+        while let last = focusHistory.popLast() {
+            if last.isAttached && last.responder.canBecomeFirstResponder { return last }
+        }
+        var node = formerParent
+        while let current = node {
+            if current.isAttached && current.responder.canBecomeFirstResponder { return current }
+            node = current.parent
+        }
+        return nil
+    }
+
+    /// Runs a removal at the top level and checks where focus went (invariant c.focus-history).
+    func removing(formerParent: Surface?, _ body: () -> Void) {
+        let before = router.firstResponder
+        let armsBefore = armsFired
+        let saved = explicitFocus
+        explicitFocus = false
+        body()
+        explicitFocus = saved
+        guard depth == 0, let before, !isLive(before) else { return }
+        guard armsFired == armsBefore else { return }
+        let expected = expectedFocusAfterRemoval(formerParent: formerParent)
+        if router.firstResponder !== expected {
+            fail("c.focus-history", "\(before.name) (first responder) was removed; focus went to \(router.firstResponder?.name ?? "nil"), the history and the default rule say \(expected?.name ?? "nil")")
+        }
     }
 
     func setFingerState(_ id: Int32, _ state: FingerState) {
@@ -455,13 +682,25 @@ final class FaultScriptWorld {
 
     /// Records what the responders of `surfaces` are owed once they are removed.
     func noteOwed(_ surfaces: [Surface]) {
+        let removed = Set(surfaces.map(ObjectIdentifier.init))
         for s in surfaces {
             guard let r = responder(of: s) else { continue }
-            if r.entered { owed.append(.leave(r, before: r.leaveCount)) }
-            if r.became { owed.append(.resign(r, before: r.resignCount)) }
+            if r.entered {
+                owed.append(.leave(r, before: r.leaveCount, "g.remove-no-leave"))
+                let held = r.buttonsAsFocus.intersection(buttonsHeld)
+                if !held.isEmpty { owed.append(.buttons(r, held, "g.remove-no-cancelled-button")) }
+            }
+            if r.became {
+                owed.append(.resign(r, before: r.resignCount))
+                let held = r.keysAsFirst.intersection(keysHeld)
+                if !held.isEmpty && router.keyboardGrab == nil { owed.append(.keys(r, held, "g.remove-no-cancelled-key")) }
+            }
             for (key, seen) in r.touches where !seen.terminal {
-                if let f = fingers[key.id], f.key == key, f.routed, f.state != .cancelled {
-                    owed.append(.cancel(r, key))
+                // Owed only while the touch's surface goes too: a responder that saw a touch
+                // as an ancestor of a surface since moved away from it is off its chain.
+                if let f = fingers[key.id], f.key == key, f.routed, f.state != .cancelled,
+                   let bound = f.bound, removed.contains(ObjectIdentifier(bound)) {
+                    owed.append(.cancel(r, key, "g.remove-no-cancel"))
                 }
             }
         }
@@ -551,7 +790,7 @@ final class FaultScriptWorld {
         case let .removeOutput(o):
             guard o < outputs.count, let output = outputs[o], isInLayout(output) else { return }
             noteOwed(subtree(output.root))
-            router.removeOutput(output)
+            removing(formerParent: output.root) { router.removeOutput(output) }
             fingersAfterRemoval()
 
         case let .add(s, parent, index, frame, focusable):
@@ -578,7 +817,8 @@ final class FaultScriptWorld {
         case let .remove(s):
             guard s < surfaces.count, let child = surfaces[s], child.parent != nil else { return }
             if isLive(child) { noteOwed(subtree(child)) }
-            child.removeFromParent()
+            let formerParent = child.parent
+            removing(formerParent: formerParent) { child.removeFromParent() }
             fingersAfterRemoval()
 
         case let .bringToFront(s):
@@ -606,54 +846,9 @@ final class FaultScriptWorld {
             child.inputRegion = region.map { $0.map(\.rect) }
 
         case let .touch(ops):
-            var any = false
-            for op in ops {
-                switch op {
-                case let .down(i, x, y):
-                    let id = Int32(i)
-                    guard fingers[id] == nil else { continue }
-                    let point = LayoutPoint(x: Double(x), y: Double(y))
-                    let t = nextTime()
-                    let event = InputEvent(time: .milliseconds(t), device: DeviceID(1), .touchDown(TouchID(id), point))
-                    let routed = !filterTakes(event)
-                    let key = TouchInstance(id: id, start: Timestamp.milliseconds(t).microseconds)
-                    fingers[id] = Finger(key: key, routed: routed, state: .live, bound: nil,
-                                         output: router.layout.output(at: point))
-                    downFrame[key] = frameCount
-                    inject(event.kind, at: t)
-                    if var f = fingers[id], f.key == key {
-                        f.injected = true
-                        f.bound = routed ? router.surface(boundTo: TouchID(id)) : nil
-                        if let bound = f.bound, !isLive(bound) { f.state = .uncertain }
-                        fingers[id] = f
-                    }
-                    any = true
-                case let .move(i, x, y):
-                    let id = Int32(i)
-                    guard fingers[id] != nil else { continue }
-                    let kind = InputEvent.Kind.touchMotion(TouchID(id), LayoutPoint(x: Double(x), y: Double(y)))
-                    if filterTakes(InputEvent(time: .zero, kind)) { setFingerState(id, .uncertain) }
-                    inject(kind)
-                    any = true
-                case let .up(i):
-                    let id = Int32(i)
-                    guard let f = fingers[id] else { continue }
-                    if filterTakes(InputEvent(time: .zero, .touchUp(TouchID(id)))) { setFingerState(id, .uncertain) }
-                    fingers[id] = nil
-                    upSent.insert(f.key)
-                    if f.routed && f.state != .cancelled { liftedThisFrame.insert(f.key) }
-                    upFrame[f.key] = frameCount
-                    let t = nextTime()
-                    if fingers.isEmpty { lastAllUp = t }
-                    inject(.touchUp(TouchID(id)), at: t)
-                    any = true
-                }
-            }
-            if any {
-                frameCount += 1
-                inject(.touchFrame)
-            }
-            liftedThisFrame.removeAll()
+            touchFrame(ops, device: 1)
+        case let .touchFrom(d, ops):
+            touchFrame(ops, device: Int32(1 + min(max(d, 0), FaultScript.deviceCount)))
 
         case let .touchCancel(i):
             let id = Int32(i)
@@ -662,20 +857,35 @@ final class FaultScriptWorld {
             upSent.insert(f.key)
             let t = nextTime()
             if fingers.isEmpty { lastAllUp = t }
-            inject(.touchCancel(TouchID(id)), at: t)
-            inject(.touchFrame)
+            inject(.touchCancel(TouchID(id)), at: t, device: f.device)
+            inject(.touchFrame, at: nextTime(), device: f.device)
 
         case let .pointerBy(dx, dy):
             inject(.pointerMotion(delta: Vector(dx: Double(dx), dy: Double(dy)), unaccelerated: Vector(dx: Double(dx), dy: Double(dy))))
         case let .pointerTo(x, y):
             inject(.pointerMotionAbsolute(LayoutPoint(x: Double(x), y: Double(y))))
         case let .button(b, pressed):
-            inject(.pointerButton(button: 0x110 + UInt32(max(0, b)), state: pressed ? .pressed : .released))
+            let button = 0x110 + UInt32(max(0, b))
+            let kind = InputEvent.Kind.pointerButton(button: button, state: pressed ? .pressed : .released)
+            if pressed { buttonsHeld.insert(button) } else { buttonsHeld.remove(button) }
+            // A press outside a popup holding the pointer dismisses it and reaches nobody.
+            let popup = popupHolding(pointer: true)
+            let outside = pressed && popup != nil && !popup!.grab.contains(router.pointerFocus) && !filterTakes(InputEvent(time: .zero, kind))
+            let armsBefore = armsFired, deliveriesBefore = buttonDeliveries
+            inject(kind)
+            if let popup, outside, armsFired == armsBefore {
+                checkDismissedByPress(popup, "a button press outside it")
+                if buttonDeliveries != deliveriesBefore {
+                    fail("j.popup-dismissing-press-delivered", "the press that dismissed the popup grab of s\(popup.index) reached a responder")
+                }
+            }
         case let .axis(v):
             inject(.pointerAxis(AxisMotion(source: .wheel, vertical: Double(v) * 15, verticalV120: Double(v) * 120)))
         case let .key(k, op):
             let state: KeyState = op == .press ? .pressed : op == .release ? .released : .repeated
-            inject(.key(keycode: 30 + UInt32(max(0, k)), state: state))
+            let keycode = 30 + UInt32(max(0, k))
+            if op == .press { keysHeld.insert(keycode) } else if op == .release { keysHeld.remove(keycode) }
+            inject(.key(keycode: keycode, state: state))
         case let .touchpad(kind, phase, count):
             let k: TouchpadGesture.Kind = kind == .swipe ? .swipe : kind == .pinch ? .pinch : .hold
             let p: GesturePhase
@@ -717,9 +927,17 @@ final class FaultScriptWorld {
             case .surface(let i): s = i < surfaces.count ? surfaces[i] : nil
             case .root(let o): s = o < outputs.count ? outputs[o]?.root : nil
             }
-            if let s { router.becomeFirstResponder(s) }
+            if let s {
+                let saved = explicitFocus
+                explicitFocus = true
+                router.becomeFirstResponder(s)
+                explicitFocus = saved
+            }
         case .resignFirst:
+            let saved = explicitFocus
+            explicitFocus = true
             router.resignFirstResponder()
+            explicitFocus = saved
         case .cancelTouches:
             router.cancelTouches(reason: "soak") { _ in true }
             for (id, f) in fingers where f.injected { setFingerState(id, .cancelled) }
@@ -737,7 +955,141 @@ final class FaultScriptWorld {
         case let .arm(site, inner):
             if case .arm = inner { return }
             arms[site] = inner
+
+        case let .setBelowParent(s, b):
+            guard s < surfaces.count, let child = surfaces[s] else { return }
+            child.isBelowParent = b
+        case let .popupGrab(s, closes):
+            guard s < surfaces.count, let surface = surfaces[s], isLive(surface) else { return }
+            let popup = SoakPopup(index: s, closes: closes)
+            popup.grab = PopupGrab(popup: surface) { [weak self, unowned popup] in self?.dismissed(popup) }
+            popups.append(popup)
+            noteGrabStart(pointer: true, touch: true, keyboard: false)
+            router.startPopupGrab(popup.grab)
+        case let .lockGrab(kind):
+            let pointer = kind == .pointer || kind == .all
+            let touch = kind == .touch || kind == .all
+            let keyboard = kind == .keyboard || kind == .all
+            noteGrabStart(pointer: pointer, touch: touch, keyboard: keyboard)
+            if pointer { router.startPointerGrab(lock) }
+            if touch { router.startTouchGrab(lock) }
+            syncTouchGrab()
+            if keyboard { router.startKeyboardGrab(lock) }
+        case let .endGrab(which):
+            switch which {
+            case .popup:
+                guard let popup = popups.last, router.pointerGrab === popup.grab || router.touchGrab === popup.grab else { return }
+                router.endGrab(popup.grab)
+                if popup.dismissCount != 1 {
+                    fail("j.popup-end-dismiss", "router.endGrab(popup) ran the dismiss handler of s\(popup.index)'s popup grab \(popup.dismissCount) times")
+                }
+            case .lock: router.endGrab(lock)
+            case .pointer: router.endPointerGrab()
+            case .touch: router.endTouchGrab()
+            case .keyboard: router.endKeyboardGrab()
+            }
+            syncTouchGrab()
+        case let .addDevice(d, o):
+            let device = Int32(1 + min(max(d, 0), FaultScript.deviceCount))
+            let name = o.map { "OUT-\($0)" }
+            deviceMap[device] = name
+            inject(.deviceAdded(DeviceInfo(name: "touch-\(d)", capabilities: .touch, mappedOutput: name)), at: nextTime(), device: device)
         }
+        syncTouchGrab()
+    }
+
+    /// A press or touch down outside the popup holding the device: dismissed exactly once,
+    /// both halves of its grab ended.
+    func checkDismissedByPress(_ popup: SoakPopup, _ what: String) {
+        if popup.dismissCount != 1 {
+            fail("j.popup-not-dismissed", "\(what) ran the dismiss handler of s\(popup.index)'s popup grab \(popup.dismissCount) times")
+        }
+        if router.pointerGrab === popup.grab || router.touchGrab === popup.grab {
+            fail("j.popup-grab-not-ended", "\(what) dismissed s\(popup.index)'s popup, but its grab still holds \(router.pointerGrab === popup.grab ? "the pointer" : "touch")")
+        }
+    }
+
+    /// One device frame of touch changes from `device`.
+    func touchFrame(_ ops: [FaultScript.TouchOp], device: Int32) {
+        var any = false
+        for op in ops {
+            switch op {
+            case let .down(i, x, y):
+                let id = Int32(i)
+                guard fingers[id] == nil else { continue }
+                let point = LayoutPoint(x: Double(x), y: Double(y))
+                let t = nextTime()
+                let event = InputEvent(time: .milliseconds(t), device: DeviceID(UInt32(device)), .touchDown(TouchID(id), point))
+                var routed = !filterTakes(event)
+                // A grab holding touch takes the down: a lock screen keeps it, a popup
+                // routes it only inside the popup and is dismissed by one outside.
+                var dismissing: SoakPopup?
+                if routed, let grab = router.touchGrab {
+                    // The model's own hit-test runs no armed step (`checking`).
+                    checking = true
+                    let hit = router.surface(at: point, device: DeviceID(UInt32(device)))
+                    checking = false
+                    if let popup = popupHolding(pointer: false), !popup.grab.contains(hit) {
+                        dismissing = popup
+                        routed = false
+                    } else if !(grab is PopupGrab) {
+                        routed = false
+                    }
+                }
+                let key = TouchInstance(id: id, start: Timestamp.milliseconds(t).microseconds)
+                fingers[id] = Finger(key: key, routed: routed, state: .live, bound: nil,
+                                     output: mappedOutput(device) ?? router.layout.output(at: point), device: device)
+                downFrame[key] = frameCount
+                let armsBefore = armsFired
+                inject(event.kind, at: t, device: device)
+                let quiet = armsFired == armsBefore
+                if var f = fingers[id], f.key == key {
+                    f.injected = true
+                    if !quiet && !f.routed {
+                        // A callback inside the hit-test may have started or ended a grab.
+                        f.routed = true
+                        f.state = .uncertain
+                    }
+                    f.bound = f.routed ? router.surface(boundTo: TouchID(id)) : nil
+                    if let bound = f.bound, !isLive(bound) { f.state = .uncertain }
+                    if quiet, f.routed, f.state == .live {
+                        // The down is hit-tested on the device's mapped output, if any.
+                        let expected = bruteHit(point, device: device)
+                        if f.bound !== expected {
+                            let on = mappedOutput(device).map { " on its mapped output \($0.name)" } ?? ""
+                            fail("i.touch-bound-not-hit", "t\(id) from dev\(device) down at \(point)\(on) is bound to \(f.bound?.name ?? "nil"), the reference says \(expected?.name ?? "nil")")
+                        }
+                    }
+                    fingers[id] = f
+                }
+                if let dismissing, quiet { checkDismissedByPress(dismissing, "a touch down outside it") }
+                any = true
+            case let .move(i, x, y):
+                let id = Int32(i)
+                guard fingers[id] != nil else { continue }
+                let kind = InputEvent.Kind.touchMotion(TouchID(id), LayoutPoint(x: Double(x), y: Double(y)))
+                if filterTakes(InputEvent(time: .zero, kind)) { setFingerState(id, .uncertain) }
+                inject(kind, at: nextTime(), device: device)
+                any = true
+            case let .up(i):
+                let id = Int32(i)
+                guard let f = fingers[id] else { continue }
+                if filterTakes(InputEvent(time: .zero, .touchUp(TouchID(id)))) { setFingerState(id, .uncertain) }
+                fingers[id] = nil
+                upSent.insert(f.key)
+                if f.routed && f.state != .cancelled { liftedThisFrame.insert(f.key) }
+                upFrame[f.key] = frameCount
+                let t = nextTime()
+                if fingers.isEmpty { lastAllUp = t }
+                inject(.touchUp(TouchID(id)), at: t, device: device)
+                any = true
+            }
+        }
+        if any {
+            frameCount += 1
+            inject(.touchFrame, at: nextTime(), device: device)
+        }
+        liftedThisFrame.removeAll()
     }
 
     // MARK: The reference hit-test
@@ -755,14 +1107,27 @@ final class FaultScriptWorld {
     func bruteHit(_ s: Surface, _ p: SurfacePoint) -> Surface? {
         if s.isHidden || s.isInputDisabled { return nil }
         if s.clipsChildren && !s.bounds.contains(p) { return nil }
-        for child in s.children.reversed() {
+        // Children above the parent, from the top; its own area; children placed below it
+        // (`isBelowParent`), from the top.
+        for child in s.children.reversed() where !child.isBelowParent {
             if let hit = bruteHit(child, SurfacePoint(x: p.x - child.frame.origin.x, y: p.y - child.frame.origin.y)) {
                 return hit
             }
         }
-        guard s.bounds.contains(p) else { return nil }
-        if let region = s.inputRegion, !region.contains(where: { $0.contains(p) }) { return nil }
-        return s
+        if s.bounds.contains(p) && (s.inputRegion.map { region in region.contains { $0.contains(p) } } ?? true) { return s }
+        for child in s.children.reversed() where child.isBelowParent {
+            if let hit = bruteHit(child, SurfacePoint(x: p.x - child.frame.origin.x, y: p.y - child.frame.origin.y)) {
+                return hit
+            }
+        }
+        return nil
+    }
+
+    /// The reference for a device's absolute input: on its mapped output if that output is
+    /// in the layout (whatever output is on top there), else as ``bruteHit(_:)``.
+    func bruteHit(_ point: LayoutPoint, device: Int32) -> Surface? {
+        guard let output = mappedOutput(device) else { return bruteHit(point) }
+        return bruteHit(output.root, SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y))
     }
 
     // MARK: Invariants after every step
@@ -770,6 +1135,13 @@ final class FaultScriptWorld {
     func checkAfterStep(_ step: FaultScript.Step, armsFiredDuring: Int) {
         checking = true
         defer { checking = false }
+        for popup in popups where !popup.endChecked {
+            guard router.pointerGrab !== popup.grab && router.touchGrab !== popup.grab else { continue }
+            popup.endChecked = true
+            if popup.dismissCount != 1 {
+                fail("j.popup-dismiss-count", "s\(popup.index)'s popup grab ended and its dismiss handler ran \(popup.dismissCount) times")
+            }
+        }
         checkHitTesting()
         checkPointer(step, armsFiredDuring: armsFiredDuring)
         checkKeyboard()
@@ -803,6 +1175,16 @@ final class FaultScriptWorld {
                 return
             }
         }
+        for device in deviceMap.keys.sorted() where mappedOutput(device) != nil {
+            for p in points {
+                let expected = bruteHit(p, device: device)
+                let actual = router.surface(at: p, device: DeviceID(UInt32(device)))
+                if expected !== actual {
+                    fail("a.hit-test-mapped", "surface(at: \(p), device: dev\(device)) is \(actual?.name ?? "nil"), the reference on its mapped output says \(expected?.name ?? "nil")")
+                    return
+                }
+            }
+        }
     }
 
     func checkPointer(_ step: FaultScript.Step, armsFiredDuring: Int) {
@@ -820,10 +1202,25 @@ final class FaultScriptWorld {
         if entered.isEmpty, let focus, let r = responder(of: focus) {
             fail("b.focus-not-entered", "pointerFocus is \(focus.name) but \(r.name) was never sent pointerEntered")
         }
+        if router.pointerGrab === lock, let focus {
+            fail("j.lock-pointer-focus", "the lock screen holds the pointer, but pointerFocus is \(focus.name)")
+        }
+        let event = InputEvent(time: .zero, .pointerMotion(delta: .zero, unaccelerated: .zero))
+        if let popup = popupHolding(pointer: true) {
+            if case .pointerTo = step, armsFiredDuring == 0, router.heldButtons.isEmpty, !filterTakes(event) {
+                let hit = bruteHit(router.pointerLocation)
+                let expected = popup.grab.contains(hit) ? hit : nil
+                if expected !== focus {
+                    fail("j.popup-focus", "after pointer motion to \(router.pointerLocation) under s\(popup.index)'s popup grab, pointerFocus is \(focus?.name ?? "nil"), expected \(expected?.name ?? "nil") (hit \(hit?.name ?? "nil"))")
+                }
+            }
+            if let focus, !popup.grab.contains(focus), armsFiredDuring == 0 {
+                fail("j.popup-focus-outside", "s\(popup.index)'s popup grab holds the pointer, but pointerFocus is \(focus.name), outside it")
+            }
+        }
         switch step {
         case .pointerTo, .pointerBy:
-            let event = InputEvent(time: .zero, .pointerMotion(delta: .zero, unaccelerated: .zero))
-            if armsFiredDuring == 0, router.heldButtons.isEmpty, !filterTakes(event) {
+            if armsFiredDuring == 0, router.pointerGrab == nil, router.heldButtons.isEmpty, !filterTakes(event) {
                 let expected = bruteHit(router.pointerLocation)
                 if expected !== focus {
                     fail("b.focus-not-under-pointer",
@@ -859,17 +1256,31 @@ final class FaultScriptWorld {
     func checkOwed() {
         for o in owed {
             switch o {
-            case let .leave(r, before):
-                if r.leaveCount <= before { fail("g.remove-no-leave", "\(r.name) was removed while entered and got no pointerLeft") }
+            case let .leave(r, before, name):
+                if r.leaveCount <= before { fail(name, "\(r.name) was entered and got no pointerLeft (\(why(name)))") }
             case let .resign(r, before):
                 if r.resignCount <= before { fail("g.remove-no-resign", "\(r.name) was removed while first responder and got no didResign") }
-            case let .cancel(r, key):
+            case let .cancel(r, key, name):
                 if r.touches[key]?.terminal != true {
-                    fail("g.remove-no-cancel", "\(r.name) was removed while it followed \(key) and got no touchesCancelled")
+                    fail(name, "\(r.name) followed \(key) and got no touchesCancelled (\(why(name)))")
+                }
+            case let .buttons(r, held, name):
+                let missing = held.intersection(r.buttonsAsFocus).intersection(buttonsHeld)
+                if !missing.isEmpty {
+                    fail(name, "\(r.name) was the pointer focus with buttons \(missing.sorted()) held and got no cancelled release (\(why(name)))")
+                }
+            case let .keys(r, held, name):
+                let missing = held.intersection(r.keysAsFirst).intersection(keysHeld)
+                if !missing.isEmpty {
+                    fail(name, "\(r.name) was first responder with keys \(missing.sorted()) held and got no cancelled release (\(why(name)))")
                 }
             }
         }
         owed.removeAll()
+    }
+
+    func why(_ invariant: String) -> String {
+        invariant.hasPrefix("g.") ? "removed" : "a grab took the device"
     }
 
     func checkTouches() {
