@@ -123,6 +123,8 @@ extension Router {
     public func endPointerGrab() {
         guard let grab = pointerGrab else { return }
         pointerGrab = nil
+        // Buttons pressed under the grab were not the focus's.
+        noteButtonsHeldBeforeFocus()
         grab.cancel(router: self)
         if pointerGrab == nil { refreshPointerFocus() }
     }
@@ -164,11 +166,16 @@ extension Router {
         grab.cancel(router: self)
     }
 
-    /// Cancelled releases of the held buttons, to `surface`'s responder alone.
+    /// Cancelled releases of the held buttons whose presses `surface` (the pointer focus) saw,
+    /// to its responder alone.
     func tellCancelledButtons(to surface: Surface, time: Timestamp) {
         let buttons = pressedButtons
         var i = 0
         while i < buttons.count {
+            if buttonsHeldBeforeFocus.scanContains(buttons[i]) {
+                i += 1
+                continue
+            }
             var release = PointerButtonEvent(time: time, device: DeviceID(0), button: buttons[i], state: .released,
                                              location: pointerLocation, surfaceLocation: surface.convert(pointerLocation) ?? .zero)
             i += 1
@@ -275,10 +282,13 @@ public final class PopupGrab: PointerGrab, TouchGrab {
     public func touchpadGesture(_ event: TouchpadGestureEvent, router: Router) {}
 
     public func touchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint, router: Router) {
-        if contains(router.surface(at: point, device: event.device)) {
-            router.routeTouch(event)
-        } else {
-            // The touch that dismisses stays the grab's: the router ignores the rest of it.
+        // One hit-test, the router's: route it, then look where it was bound.
+        router.routeTouch(event)
+        guard router.touchGrab === self else { return }
+        if !contains(router.surface(boundTo: id)) {
+            // Outside: nobody has seen it yet (its frame has not come). It is cancelled, and
+            // the touch that dismisses stays the grab's: the router ignores the rest of it.
+            router.cancelTouches(reason: "outside the popup") { $0.id == id }
             router.endGrab(self)
         }
     }

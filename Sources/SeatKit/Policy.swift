@@ -12,7 +12,9 @@ public enum FilterDecision: Sendable, Hashable {
 /// order they were added; the first to consume wins. They see whole touch sequences (down,
 /// motion, up, cancel; frames are not asked): taking a touch mid-way cancels it for the
 /// responders and recognizers that saw it, and the events of a taken touch are still shown
-/// to the filters. Key repeats made by a key repeater (``Router/deliverKey(_:)``) skip them.
+/// to the filters. The release of a key or button whose press was delivered is shown to
+/// them but always delivered: taking it would leave the key or button stuck at the client.
+/// Key repeats made by a key repeater (``Router/deliverKey(_:)``) skip them.
 public protocol InputFilter: AnyObject {
     /// Each event as it enters the router (keys too, before interpretation), except touch
     /// frames and the releases of keys and buttons whose presses were taken.

@@ -10,9 +10,12 @@ extension Router {
             interpretations -= 1
             if interpretations == 0, !formerInterpreterCalls.isEmpty { formerInterpreterCalls.removeAll() }
         }
+        // A press of a key already held (no release between: not from a real keyboard, but
+        // injected) must not take the release a responder that saw the first press is owed.
+        var pressOfHeldKey = false
         switch state {
         case .pressed:
-            if !pressedKeys.scanContains(keycode) { pressedKeys.append(keycode) }
+            if pressedKeys.scanContains(keycode) { pressOfHeldKey = true } else { pressedKeys.append(keycode) }
         case .released:
             // Typing releases the key pressed last: take it off the end, moving nothing.
             let count = pressedKeys.count
@@ -40,6 +43,9 @@ extension Router {
             // Each filter is asked about the raw event, then about the interpreted key
             // (presses and repeats); spies hear once, with the verdict.
             var consumedBy = filters.scanIndex { $0.filter(event, router: self) == .consume }
+            // A release follows its press: the press was delivered (a taken one's release
+            // was swallowed above), so a filter cannot take it and leave the key stuck.
+            if state == .released { consumedBy = nil }
             if consumedBy == nil, state != .released {
                 consumedBy = filters.scanIndex { $0.filterKey(keyEvent, router: self) == .consume }
             }
@@ -48,7 +54,7 @@ extension Router {
             if consumedBy != nil {
                 // Only a taken press takes the rest of the key: a filter that takes a repeat
                 // of a key whose press was delivered must leave its release to the client.
-                if state == .pressed, !swallowedKeys.scanContains(keycode) { swallowedKeys.append(keycode) }
+                if state == .pressed, !pressOfHeldKey, !swallowedKeys.scanContains(keycode) { swallowedKeys.append(keycode) }
                 return
             }
         }
@@ -79,6 +85,12 @@ extension Router {
         }
         // The first responder is owned by `firstResponder`; one replaced during the delivery
         // is kept until it ends (see `firstResponder`), so the delivery need not retain it.
+        // A press of a key held since before this focus (a second press with no release
+        // between): now the focus has seen it pressed.
+        if !keysHeldBeforeFocus.isEmpty, keyEvent.state == .pressed,
+           let index = keysHeldBeforeFocus.scanIndex(of: keyEvent.keycode) {
+            keysHeldBeforeFocus.remove(at: index)
+        }
         keyDeliveries += 1
         focus._withUnsafeGuaranteedRef { surface in
             deliverKey(keyEvent, walking: { walkChain(from: surface, target: surface, kind: $0, $1) })

@@ -11,6 +11,15 @@ extension Router {
     /// follow an edit at once. Respects the implicit grab: does nothing while a button is
     /// held. Not a way around grabs: a pointer grab's handlers see the next event as usual.
     public func refreshPointerFocus(time: Timestamp? = nil) {
+        // Under a pointer grab, focus is the grab's to set.
+        guard pointerGrab == nil else { return }
+        followPointerFocus(time: time)
+    }
+
+    /// The default rule's focus update: re-hit-test unless a button is held (the implicit
+    /// grab). What a grab gets by forwarding (``routePointerButton(_:)`` at the last
+    /// release), and what ``refreshPointerFocus(time:)`` does without a grab.
+    func followPointerFocus(time: Timestamp? = nil) {
         guard pressedButtons.isEmpty else { return }
         pointerCheckedAtEdit = treeEditCount
         let target = surface(at: pointerLocation)
@@ -34,6 +43,7 @@ extension Router {
         }
         guard let newFocus, newFocus.isAttached else { return }
         pointerFocus = newFocus
+        noteButtonsHeldBeforeFocus()
         let local = newFocus.convert(pointerLocation) ?? .zero
         let crossing = PointerCrossingEvent(time: time, location: pointerLocation, surfaceLocation: local)
         newFocus.withResponder { $0.pointerEntered(crossing, context: ResponderContext(router: self, surface: newFocus, target: newFocus)) }
@@ -56,23 +66,36 @@ extension Router {
         pointerFocus = nil
         trace?.record(.pointerFocus(from: TraceSubject(focus), to: .none))
         let time = clock.now
-        if !pressedButtons.isEmpty && pointerGrab == nil {
+        if !pressedButtons.isEmpty {
             tellCancelledButtons(to: focus, time: time)
-            pressedButtons.scan { button in
-                if !consumedButtons.scanContains(button) { consumedButtons.append(button) }
+            // Without a grab, the implicit grab ends with its surface: the real releases are
+            // swallowed. Under a grab they are the grab's.
+            if pointerGrab == nil {
+                pressedButtons.scan { button in
+                    if !consumedButtons.scanContains(button) { consumedButtons.append(button) }
+                }
+                pressedButtons.removeAll(keepingCapacity: true)
+                endPointerArena()
             }
-            pressedButtons.removeAll(keepingCapacity: true)
-            endPointerArena()
         }
         tellPointerLeft(focus, time: time)
         if generation == pointerFocusGeneration { refreshPointerFocus(time: time) }
+    }
+
+    /// Remembers which buttons are held as a surface gets pointer focus (or a pointer grab
+    /// ends): their presses were not its, so it is owed no release of them.
+    func noteButtonsHeldBeforeFocus() {
+        buttonsHeldBeforeFocus.removeAll(keepingCapacity: true)
+        if !pressedButtons.isEmpty { buttonsHeldBeforeFocus.append(contentsOf: pressedButtons) }
     }
 
     /// Checks pointer focus against the tree before a pointer event when the tree changed
     /// since the last check.
     @inline(__always)
     func catchUpPointerFocus(time: Timestamp) {
-        if pointerCheckedAtEdit != treeEditCount && pressedButtons.isEmpty { refreshPointerFocus(time: time) }
+        if pointerCheckedAtEdit != treeEditCount && pressedButtons.isEmpty && pointerGrab == nil {
+            followPointerFocus(time: time)
+        }
     }
 
     /// The pointer position in the focus surface's space (zero without focus).
@@ -129,15 +152,23 @@ extension Router {
             observe(event, consumed: true)
             return
         }
-        if runFilters(event) {
+        if state == .released && pressedButtons.scanContains(button) {
+            // The release of a delivered press follows it: filters see it but cannot take it
+            // and leave the button stuck.
+            if !filters.isEmpty { _ = filters.scanIndex { $0.filter(event, router: self) == .consume } }
+            observe(event, consumed: false)
+        } else if runFilters(event) {
             if state == .pressed { consumedButtons.append(button) }
             return
         }
         catchUpPointerFocus(time: event.time)
         if state == .pressed {
             if !pressedButtons.scanContains(button) { pressedButtons.append(button) }
-        } else if let index = pressedButtons.scanIndex(of: button) {
-            pressedButtons.remove(at: index)
+        } else {
+            if let index = pressedButtons.scanIndex(of: button) { pressedButtons.remove(at: index) }
+            if !buttonsHeldBeforeFocus.isEmpty, let index = buttonsHeldBeforeFocus.scanIndex(of: button) {
+                buttonsHeldBeforeFocus.remove(at: index)
+            }
         }
         let buttonEvent = PointerButtonEvent(time: event.time, device: event.device, button: button, state: state,
                                              location: pointerLocation, surfaceLocation: pointerSurfaceLocation())
@@ -167,7 +198,7 @@ extension Router {
         // The implicit grab ends with the last release: focus catches up with the pointer.
         if event.state == .released && pressedButtons.isEmpty {
             endPointerArena()
-            refreshPointerFocus(time: event.time)
+            followPointerFocus(time: event.time)
         }
     }
 

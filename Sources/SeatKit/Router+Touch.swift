@@ -135,7 +135,13 @@ extension Router {
     }
 
     private func routeTouchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint) {
+        let grabBefore = touchGrab.map { ObjectIdentifier($0) }
         let (output, surface) = touchTarget(at: point, device: event.device)
+        // A touch grab started from inside the hit-test (refineHitTest) takes this touch too.
+        if let grab = touchGrab, ObjectIdentifier(grab) != grabBefore {
+            grab.touchDown(event, id: id, at: point, router: self)
+            return
+        }
         // Its ID went up earlier in this frame (libinput reuses a slot on a finger roll): the
         // old touch's end goes out before this one's began.
         if let index = activeTouches.scanIndex(where: { $0.id == id && !$0.finished && $0.upReceived && $0.endedPending }) {

@@ -120,6 +120,8 @@ public final class Router {
     @exclusivity(unchecked) public internal(set) var pointerLocation = LayoutPoint.zero
     @exclusivity(unchecked) public internal(set) var pointerFocus: Surface?
     @exclusivity(unchecked) var pressedButtons: [UInt32] = []
+    /// Buttons already held when the pointer focus got it (see `noteButtonsHeldBeforeFocus()`).
+    @exclusivity(unchecked) var buttonsHeldBeforeFocus: [UInt32] = []
     @exclusivity(unchecked) var consumedButtons: [UInt32] = []
     /// Raised by every change of a routed tree or of the layout (``treeDidChange()``).
     @exclusivity(unchecked) var treeEditCount: UInt64 = 0

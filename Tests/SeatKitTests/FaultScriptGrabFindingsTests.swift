@@ -5,8 +5,7 @@ import Testing
 /// generated the API issue 12 added after the first soak (grabs, mapped devices, focus
 /// history). Each is a
 /// core bug as far as the core's own documentation goes (the analysis is in each comment),
-/// pinned as a known issue: when the core is fixed, `withKnownIssue` reports that the issue
-/// no longer occurs, and the wrapper should be removed so the script guards the fix.
+/// pinned as it was printed; the core was fixed for each, and the script now guards the fix.
 @Suite("Fault-script soak: findings on grabs and focus")
 struct FaultScriptGrabFindingsTests {
     static func check(_ script: [FaultScript.Step], _ invariant: String) {
@@ -25,10 +24,8 @@ struct FaultScriptGrabFindingsTests {
             .lockGrab(.pointer),
             .button(1, pressed: true),
         ]
-        withKnownIssue("catchUpPointerFocus runs before the pointer grab") {
-            Self.check(script, "j.lock-pointer-delivered")
-            Self.check(script, "j.lock-pointer-focus")
-        }
+        Self.check(script, "j.lock-pointer-delivered")
+        Self.check(script, "j.lock-pointer-focus")
     }
 
     /// `j.lock-pointer-delivered`: the same through the public door: `refreshPointerFocus()`
@@ -40,9 +37,7 @@ struct FaultScriptGrabFindingsTests {
             .lockGrab(.pointer),
             .refreshPointer,
         ]
-        withKnownIssue("refreshPointerFocus ignores pointer grabs") {
-            Self.check(script, "j.lock-pointer-delivered")
-        }
+        Self.check(script, "j.lock-pointer-delivered")
     }
 
     /// `j.popup-outside-pointer`: "pointerEntered reached root0 outside the popup s3 while
@@ -55,9 +50,7 @@ struct FaultScriptGrabFindingsTests {
             .popupGrab(3, closes: false),
             .button(0, pressed: true),
         ]
-        withKnownIssue("catchUpPointerFocus runs before the pointer grab") {
-            Self.check(script, "j.popup-outside-pointer")
-        }
+        Self.check(script, "j.popup-outside-pointer")
     }
 
     /// `j.popup-focus-outside`: "s8's popup grab holds the pointer, but pointerFocus is
@@ -69,9 +62,7 @@ struct FaultScriptGrabFindingsTests {
             .popupGrab(8, closes: false),
             .touchpad(.pinch, .begin, fingers: 4),
         ]
-        withKnownIssue("catchUpPointerFocus runs before the pointer grab") {
-            Self.check(script, "j.popup-focus-outside")
-        }
+        Self.check(script, "j.popup-focus-outside")
     }
 
     /// `g.cancelled-button-not-pressed`: "root0 got a cancelled release of 273 it never saw
@@ -88,9 +79,7 @@ struct FaultScriptGrabFindingsTests {
             .button(1, pressed: true),
             .popupGrab(5, closes: false),
         ]
-        withKnownIssue("tellCancelledButtons sends every held button") {
-            Self.check(script, "g.cancelled-button-not-pressed")
-        }
+        Self.check(script, "g.cancelled-button-not-pressed")
     }
 
     /// `g.remove-no-cancelled-key`: "s8 was first responder with keys [33] held and got no
@@ -106,9 +95,7 @@ struct FaultScriptGrabFindingsTests {
             .arm(.surface(8, .keyDown), .remove(8)),
             .key(3, .press),
         ]
-        withKnownIssue("a press is noted at the focus only after its walk") {
-            Self.check(script, "g.remove-no-cancelled-key")
-        }
+        Self.check(script, "g.remove-no-cancelled-key")
     }
 
     /// `j.grab-no-cancelled-key`: "s5 was first responder with keys [32] held and got no
@@ -122,9 +109,7 @@ struct FaultScriptGrabFindingsTests {
             .becomeFirst(.surface(5)),
             .key(2, .press),
         ]
-        withKnownIssue("a press is noted at the focus only after its walk") {
-            Self.check(script, "j.grab-no-cancelled-key")
-        }
+        Self.check(script, "j.grab-no-cancelled-key")
     }
 
     /// `g.remove-no-cancelled-button`: "s9 was the pointer focus with buttons [272] held and
@@ -141,9 +126,7 @@ struct FaultScriptGrabFindingsTests {
             .button(0, pressed: true),
             .remove(9),
         ]
-        withKnownIssue("no cancelled releases on removal while a pointer grab is active") {
-            Self.check(script, "g.remove-no-cancelled-button")
-        }
+        Self.check(script, "g.remove-no-cancelled-button")
     }
 
     /// `j.popup-outside-touch`: "touchesbegan reached root0 outside the popup s0 while its
@@ -158,15 +141,13 @@ struct FaultScriptGrabFindingsTests {
             .popupGrab(0, closes: false),
             .touch([.up(0), .down(0, 142, 289)]),
         ]
-        withKnownIssue("the popup's touch down is hit-tested twice") {
-            Self.check(script, "j.popup-outside-touch")
-        }
+        Self.check(script, "j.popup-outside-touch")
     }
 
     /// `d.active-touch-count`: "activeTouchCount is 1; the model has 0 routed fingers down".
     /// A `refineHitTest` that starts a touch grab during a down's hit-test: the grab cancels
-    /// every routed touch, then `routeTouchDown` binds this one anyway; its up goes to the
-    /// grab, and it stays active until the grab ends.
+    /// every routed touch, then `routeTouchDown` bound this one anyway; its up went to the
+    /// grab, and it stayed active until the grab ended. Now the new grab takes that down too.
     @Test func aTouchGrabStartedInRefineHitTestLeavesTheTouchActive() {
         let script: [FaultScript.Step] = [
             .addOutput(1, x: 0, y: 0, w: 640, h: 480, rootFocusable: false),
@@ -175,9 +156,7 @@ struct FaultScriptGrabFindingsTests {
             .touchFrom(1, [.down(0, 125, 448)]),
             .touchFrom(1, [.up(0)]),
         ]
-        withKnownIssue("routeTouchDown does not look at the grab again after hit-testing") {
-            Self.check(script, "d.active-touch-count")
-        }
+        Self.check(script, "d.active-touch-count")
     }
     /// `g.cancelled-key-not-pressed`: "s1 got a cancelled release of key 31 it never saw
     /// pressed as first responder". A keyboard grab started inside s4's `keyDown`: the press
@@ -198,9 +177,7 @@ struct FaultScriptGrabFindingsTests {
             .becomeFirst(.surface(1)),
             .remove(1),
         ]
-        withKnownIssue("focusPressedKeys goes stale") {
-            Self.check(script, "g.cancelled-key-not-pressed")
-        }
+        Self.check(script, "g.cancelled-key-not-pressed")
     }
 
     /// `d.event-after-end`: "s6 got touchesCancelled of t4@9ms after its ended or

@@ -1045,8 +1045,9 @@ final class FaultScriptWorld {
                 let quiet = armsFired == armsBefore
                 if var f = fingers[id], f.key == key {
                     f.injected = true
-                    if !quiet && !f.routed {
-                        // A callback inside the hit-test may have started or ended a grab.
+                    if !quiet {
+                        // A callback inside the hit-test may have started or ended a grab
+                        // (a grab started there takes the touch too).
                         f.routed = true
                         f.state = .uncertain
                     }
