@@ -93,12 +93,43 @@ public final class EmulatedInputDevices {
     static func bytes(of events: ArraySlice<EvdevEvent>, stamp: Int64) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(events.count * 24)
-        for e in events {
-            appendLE(&bytes, UInt64(bitPattern: stamp / 1_000_000))
-            appendLE(&bytes, UInt64(bitPattern: stamp % 1_000_000))
-            bytes += [UInt8(e.type & 0xff), UInt8(e.type >> 8), UInt8(e.code & 0xff), UInt8(e.code >> 8)]
-            appendLE(&bytes, UInt32(bitPattern: e.value))
-        }
+        append(events, stamp: stamp, to: &bytes)
         return bytes
     }
+
+    /// Appends `events` as `struct input_event`s stamped `stamp` (µs).
+    static func append(_ events: ArraySlice<EvdevEvent>, stamp: Int64, to bytes: inout [UInt8]) {
+        let seconds = UInt64(bitPattern: stamp / 1_000_000)
+        let micros = UInt64(bitPattern: stamp % 1_000_000)
+        for e in events {
+            withUnsafeBytes(of: (seconds.littleEndian, micros.littleEndian, e.type.littleEndian, e.code.littleEndian, e.value.littleEndian)) {
+                bytes.append(contentsOf: $0)
+            }
+        }
+    }
+}
+
+/// The file holding a replay's virtual time (µs, Int64), mapped by this process and by the
+/// preload shim in the worker, where it answers libinput's `clock_gettime(CLOCK_MONOTONIC)`.
+final class VirtualClockFile {
+    let path: String
+    private let page: UnsafeMutablePointer<Int64>
+
+    init(path: String) throws(ReplayError) {
+        self.path = path
+        guard writeFile(path, [UInt8](repeating: 0, count: 4096)) else { throw .environment("cannot create \(path)") }
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { throw .environment("cannot open \(path)") }
+        defer { close(fd) }
+        guard let m = mmap(nil, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), m != MAP_FAILED else {
+            throw .environment("cannot map \(path)")
+        }
+        page = m.bindMemory(to: Int64.self, capacity: 1)
+    }
+
+    /// Sets libinput's clock. Every write to a device or to the worker that follows is a
+    /// system call, which orders this store before whatever the worker does next.
+    func set(_ microseconds: Int64) { page.pointee = microseconds }
+
+    deinit { munmap(UnsafeMutableRawPointer(page), 4096) }
 }

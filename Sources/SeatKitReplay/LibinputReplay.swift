@@ -16,7 +16,7 @@ public struct ReplayOptions {
     /// Devices to unplug during the replay: (device index in the recording, recording time
     /// in µs). libinput removes the device before the first frame at or after that time.
     public var removals: [(device: Int, time: Int64)]
-    /// Called after each frame with (frames written, frames in all).
+    /// Called after each batch of frames with (frames written, frames in all).
     public var progress: ((Int, Int) -> Void)?
     /// Apply the quirks each device had on the recording machine (its `quirks:` list), as
     /// `libinput replay` does. On by default.
@@ -25,6 +25,10 @@ public struct ReplayOptions {
     /// a compositor does (then device numbers follow udev's enumeration order, and removals
     /// are not available).
     public var seat: String?
+    /// At most this many consecutive frames of one device go to libinput in one write and
+    /// one round trip. libinput fires due timers by each event's timestamp, so the events it
+    /// reports are the same for any value; 1 writes frame by frame (slow).
+    public var maximumBatchFrames = 4096
 
     public init(configuration: DeviceConfiguration? = nil, workerExecutable: String? = nil,
                 removals: [(device: Int, time: Int64)] = [], progress: ((Int, Int) -> Void)? = nil) {
@@ -116,6 +120,9 @@ public final class LibinputReplay {
             guard writeFile(quirksPath, Array(Self.quirksFile(for: recording).utf8)) else { throw .environment("cannot write \(quirksPath)") }
             environment["SEATKIT_REPLAY_QUIRKS"] = quirksPath
         }
+        let clock = try VirtualClockFile(path: scratch.path + "/clock")
+        clock.set(Self.virtualBase)
+        environment["SEATKIT_REPLAY_CLOCK"] = clock.path
         let started = monotonicMicroseconds()
         let child = try ChildProcess(executable: worker, arguments: arguments, environment: environment,
                                      stderrPath: scratch.path + "/worker-stderr")
@@ -127,19 +134,38 @@ public final class LibinputReplay {
 
         let frames = recording.mergedFrames
         let start = recording.startTime ?? 0
-        // Virtual time: never in the past, so libinput's timerfd never fires early.
-        let base = monotonicMicroseconds() + 1_000_000
+        let base = Self.virtualBase
         var written = [UInt64](repeating: 0, count: emulated.count)
         var pendingRemovals = options.removals.sorted { $0.time < $1.time }
         var removed = Set<Int>()
         var evdevEvents = 0
+        for fd in devices.deviceFds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        defer { for fd in devices.deviceFds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) } }
 
-        func send(_ events: ArraySlice<EvdevEvent>, device: Int, stamp: Int64) throws(ReplayError) {
-            let bytes = EmulatedInputDevices.bytes(of: events, stamp: stamp)
-            try writeAll(devices.deviceFds[device], bytes, what: emulated[device].node)
-            written[device] += UInt64(bytes.count)
-            let target = written[device]
-            try stream.readUntil { $0.readCounts.count > device && $0.readCounts[device] >= target }
+        /// Writes whole events to the device and waits until libinput has read and processed
+        /// all of them. Never blocks on a full PTY: while the worker drains it, its output is
+        /// read, so neither side can wait on the other.
+        func send(_ bytes: [UInt8], device: Int) throws(ReplayError) {
+            let fd = devices.deviceFds[device]
+            let target = written[device] + UInt64(bytes.count)
+            var offset = 0
+            while offset < bytes.count || !(stream.readCounts.count > device && stream.readCounts[device] >= target) {
+                if offset < bytes.count {
+                    // At most 170 whole events per write; the shim makes libinput's read
+                    // wait for the rest of an event the PTY hands over in pieces.
+                    let chunk = min(bytes.count - offset, Self.writeChunk)
+                    let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, chunk) }
+                    if n > 0 {
+                        offset += n
+                        continue
+                    }
+                    if n < 0 && errno != EAGAIN && errno != EINTR {
+                        throw .environment("writing to \(emulated[device].node) failed: \(String(cString: strerror(errno)))")
+                    }
+                }
+                try stream.pump(waitingToWrite: offset < bytes.count ? fd : nil)
+            }
+            written[device] = target
         }
 
         func remove(_ device: Int) throws(ReplayError) {
@@ -152,30 +178,55 @@ public final class LibinputReplay {
         }
 
         var lastStamp = base
-        for (index, item) in frames.enumerated() {
-            while let next = pendingRemovals.first, next.time <= item.frame.time {
+        var index = 0
+        var batch: [UInt8] = []
+        let maximumBatch = max(1, options.maximumBatchFrames)
+        while index < frames.count {
+            let device = frames[index].device
+            let time = frames[index].frame.time
+            if let next = pendingRemovals.first, next.time <= time {
                 pendingRemovals.removeFirst()
+                lastStamp = max(lastStamp, base + (next.time - start))
+                clock.set(lastStamp)
                 try remove(next.device)
+                continue
             }
-            if removed.contains(item.device) { continue }
-            let stamp = base + (item.frame.time - start)
-            lastStamp = stamp
-            // At most 170 events (4080 bytes) at a time: the PTY holds 4095.
-            var offset = 0
-            let events = item.frame.events
-            while offset < events.count {
-                let end = min(offset + 170, events.count)
-                try send(events[offset..<end], device: item.device, stamp: stamp)
-                offset = end
+            if removed.contains(device) {
+                index += 1
+                continue
             }
-            evdevEvents += events.count
-            options.progress?(index + 1, frames.count)
+            // A batch: consecutive frames of one device, ended by another device's frame or a
+            // removal. libinput fires due timers by each event's timestamp, so a batch gives
+            // the same events as its frames one by one.
+            batch.removeAll(keepingCapacity: true)
+            var count = 0
+            while index < frames.count, frames[index].device == device, count < maximumBatch {
+                let item = frames[index].frame
+                if let next = pendingRemovals.first, next.time <= item.time { break }
+                let stamp = base + (item.time - start)
+                lastStamp = stamp
+                EmulatedInputDevices.append(item.events[...], stamp: stamp, to: &batch)
+                evdevEvents += item.events.count
+                index += 1
+                count += 1
+            }
+            // libinput's clock reads the time of the batch's last event: never behind an
+            // event it reads, never ahead of what it has been given.
+            clock.set(lastStamp)
+            try send(batch, device: device)
+            options.progress?(index, frames.count)
         }
-        for removal in pendingRemovals { try remove(removal.device) }
-        // Timers due after the last frame (tap, hold) run when libinput next sees an event:
-        // one empty frame per device, 2 s of virtual time later.
+        for removal in pendingRemovals {
+            lastStamp = max(lastStamp, base + (removal.time - start))
+            clock.set(lastStamp)
+            try remove(removal.device)
+        }
+        // Timers due after the last frame (tap, hold, debounce) run when libinput next sees an
+        // event: one empty frame per device, 2 s of virtual time later.
+        lastStamp += 2_000_000
+        clock.set(lastStamp)
         for device in emulated.indices where !removed.contains(device) {
-            try send([EvdevEvent(type: 0, code: 0, value: 0)][...], device: device, stamp: lastStamp + 2_000_000)
+            try send(EmulatedInputDevices.bytes(of: [EvdevEvent(type: 0, code: 0, value: 0)][...], stamp: lastStamp), device: device)
         }
         child.closeStdin()
         try stream.readUntil { $0.ended }
@@ -193,6 +244,13 @@ public final class LibinputReplay {
         }
         return LibinputReplayResult(events: events, framesWritten: frames.count, evdevEventsWritten: evdevEvents, seconds: elapsed)
     }
+
+    /// Where virtual time starts: the first frame's stamp and libinput's clock while it adds
+    /// the devices. A constant, so that nothing depends on when the replay runs.
+    static let virtualBase: Int64 = 1_000_000_000
+
+    /// Bytes per write to an emulated node: 170 whole events.
+    static let writeChunk = 170 * 24
 
     private func workerPath() throws(ReplayError) -> String {
         if let explicit = options.workerExecutable { return explicit }
@@ -376,6 +434,7 @@ final class ChildProcess {
 struct WorkerStream {
     let child: ChildProcess
     var buffer: [UInt8] = []
+    var chunk: [UInt8] = []
     var offset = 0
     var events: [DeviceEvent] = []
     var readCounts: [UInt64] = []
@@ -387,28 +446,34 @@ struct WorkerStream {
         self.child = child
     }
 
-    /// Reads until `condition` holds. The worker answers every frame within milliseconds; a
-    /// worker silent for 30 s is stuck, and the replay fails rather than hang.
+    /// Reads until `condition` holds.
     mutating func readUntil(_ condition: (WorkerStream) -> Bool) throws(ReplayError) {
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while !condition(self) {
-            if ended { throw .libinput("the worker ended before libinput had read every frame") }
-            var p = pollfd(fd: child.stdoutFd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&p, 1, 30_000)
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else {
-                throw .libinput("libinput did not answer for 30 s (added \(added.count) devices so far): \(child.errorOutput())")
-            }
-            let n = read(child.stdoutFd, &chunk, chunk.count)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 {
-                let status = child.wait()
-                if status == ReplayWorker.quirksRejectedStatus { throw .recordedQuirksRejected }
-                throw .libinput("the replay worker stopped (status \(status)) before it was done: \(child.errorOutput())")
-            }
-            buffer += chunk[0..<n]
-            try decodeAvailable()
+        while !condition(self) { try pump(waitingToWrite: nil) }
+    }
+
+    /// Waits until the worker has written something (then reads and decodes it) or, when
+    /// `fd` is given, until `fd` can take more bytes. The worker answers within
+    /// milliseconds; a worker silent for 30 s is stuck, and the replay fails rather than hang.
+    mutating func pump(waitingToWrite fd: Int32?) throws(ReplayError) {
+        if ended { throw .libinput("the worker ended before libinput had read every frame") }
+        var fds = [pollfd(fd: child.stdoutFd, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: fd ?? -1, events: Int16(POLLOUT), revents: 0)]
+        let ready = poll(&fds, 2, 30_000)
+        if ready < 0 && errno == EINTR { return }
+        guard ready > 0 else {
+            throw .libinput("libinput did not answer for 30 s (added \(added.count) devices so far): \(child.errorOutput())")
         }
+        guard fds[0].revents != 0 else { return }
+        if chunk.isEmpty { chunk = [UInt8](repeating: 0, count: 65536) }
+        let n = chunk.withUnsafeMutableBytes { read(child.stdoutFd, $0.baseAddress, $0.count) }
+        if n < 0 && (errno == EINTR || errno == EAGAIN) { return }
+        if n <= 0 {
+            let status = child.wait()
+            if status == ReplayWorker.quirksRejectedStatus { throw .recordedQuirksRejected }
+            throw .libinput("the replay worker stopped (status \(status)) before it was done: \(child.errorOutput())")
+        }
+        buffer += chunk[0..<n]
+        try decodeAvailable()
     }
 
     private mutating func decodeAvailable() throws(ReplayError) {

@@ -89,6 +89,7 @@ public enum ReplayWorker {
         }
 
         var out: [UInt8] = []
+        var one: [UInt8] = []
         func flush() -> Bool {
             var offset = 0
             while offset < out.count {
@@ -103,7 +104,12 @@ public enum ReplayWorker {
             return true
         }
         func dispatchAndReport() -> Bool {
-            for event in backend.dispatchEvents() { event.encode(into: &out) }
+            for event in backend.dispatchEvents() {
+                // encode(into:) copies the buffer it appends to: keep that one small.
+                one.removeAll(keepingCapacity: true)
+                event.encode(into: &one)
+                out += one
+            }
             out.append(readMarkTag)
             appendLE(&out, UInt32(ptys.count))
             for pty in ptys { appendLE(&out, UInt64(counters[pty])) }
