@@ -31,17 +31,23 @@ public enum RecordingParser {
 
     /// Parses a file. Throws ``RecordingError`` naming the file and line.
     public static func parse(contentsOf path: String) throws(RecordingError) -> Recording {
-        guard let text = readFile(path) else {
+        guard let bytes = readBytes(path) else {
             throw RecordingError(file: path, line: 0, message: "cannot read the file: \(String(cString: strerror(errno)))")
         }
-        return try parse(text, source: path)
+        return try parse(bytes: bytes, source: path)
     }
 
     /// Parses the text of a recording; `source` names it in errors.
     public static func parse(_ text: String, source: String) throws(RecordingError) -> Recording {
+        try parse(bytes: Array(text.utf8), source: source)
+    }
+
+    /// Parses a recording's bytes (UTF-8; LF or CRLF; a byte order mark is skipped);
+    /// `source` names it in errors.
+    public static func parse(bytes: [UInt8], source: String) throws(RecordingError) -> Recording {
         let root: RecordNode
         do {
-            root = try RecordDocumentParser.parse(text)
+            root = try RecordDocumentParser.parse(bytes: bytes, limits: RecordDocumentLimits(maximumDevices: maximumDevices))
         } catch {
             throw RecordingError(file: source, line: error.line, message: error.message)
         }
@@ -50,10 +56,19 @@ public enum RecordingParser {
     }
 
     static func readFile(_ path: String) -> String? {
+        readBytes(path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    static func readBytes(_ path: String) -> [UInt8]? {
         guard let file = fopen(path, "rb") else { return nil }
         defer { fclose(file) }
         var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
+        if fseek(file, 0, SEEK_END) == 0 {
+            let size = ftell(file)
+            if size > 0 { bytes.reserveCapacity(size) }
+            rewind(file)
+        }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let n = fread(&buffer, 1, buffer.count, file)
             if n > 0 { bytes.append(contentsOf: buffer[0..<n]) }
@@ -62,7 +77,7 @@ public enum RecordingParser {
                 break
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }
 
@@ -120,8 +135,12 @@ private struct Reader {
         guard case .mapping = evdev.value else { throw fail(evdev.line, "`evdev` must be a mapping") }
         guard let nameNode = evdev["name"] else { throw fail(evdev.line, "device \(path) has no `name`") }
         let name = try string(nameNode, "name")
-        guard name.utf8.count < 255, !name.utf8.contains(0) else {
-            throw fail(nameNode.line, "device name longer than 254 bytes or containing NUL")
+        guard name.utf8.count < 255 else {
+            throw fail(nameNode.line, "device name longer than 254 bytes")
+        }
+        // A newline in a name would inject a line into the testbed's udev description.
+        if let c = name.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw fail(nameNode.line, "device name contains the control character U+\(String(c.value, radix: 16, uppercase: true))")
         }
         guard let idNode = evdev["id"] else { throw fail(evdev.line, "device \(path) has no `id`") }
         let ids = try integers(idNode, "id")
@@ -283,6 +302,8 @@ private struct Reader {
             case .scalar(let s, _): fields[entry.key] = [s]
             case .sequence(let items):
                 fields[entry.key] = items.map { if case .scalar(let s, _) = $0.value { s } else { "" } }
+            case .integers(let numbers):
+                fields[entry.key] = numbers.map { String($0) }
             case .mapping: throw fail(entry.value.line, "libinput event field `\(entry.key)` is a mapping")
             }
         }
@@ -317,6 +338,7 @@ private struct Reader {
     }
 
     func integers(_ node: RecordNode, _ what: String) throws(RecordingError) -> [Int64] {
+        if case .integers(let numbers) = node.value { return numbers }
         guard case .sequence(let items) = node.value else { throw fail(node.line, "`\(what)` must be a list of integers, found \(node.summary)") }
         var result: [Int64] = []
         result.reserveCapacity(items.count)
@@ -325,6 +347,7 @@ private struct Reader {
     }
 
     func strings(_ node: RecordNode, _ what: String) throws(RecordingError) -> [String] {
+        if case .integers(let numbers) = node.value { return numbers.map { String($0) } }
         guard case .sequence(let items) = node.value else { throw fail(node.line, "`\(what)` must be a list, found \(node.summary)") }
         var result: [String] = []
         for item in items { result.append(try string(item, what)) }
@@ -358,7 +381,7 @@ extension RecordNode {
         switch value {
         case .null: return "nothing"
         case .scalar(let s, _): return "`\(s.prefix(40))`"
-        case .sequence: return "a list"
+        case .sequence, .integers: return "a list"
         case .mapping: return "a mapping"
         }
     }
