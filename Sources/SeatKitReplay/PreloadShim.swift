@@ -37,6 +37,7 @@ enum PreloadShim {
     #include <string.h>
     #include <poll.h>
     #include <sys/mman.h>
+    #include <sys/syscall.h>
     #include <sys/stat.h>
     #include <sys/sysmacros.h>
     #include <sys/timerfd.h>
@@ -157,37 +158,37 @@ enum PreloadShim {
     ssize_t read(int fd, void *buffer, size_t size)
     {
         static ssize_t (*next)(int, void *, size_t);
-        static int (*next_fstat)(int, struct stat *);
-        if (next == NULL) {
+        if (next == NULL)
             next = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
-            next_fstat = (int (*)(int, struct stat *))dlsym(RTLD_NEXT, "fstat");
-        }
-        ssize_t r = next(fd, buffer, size);
+        /* An emulated evdev node is a PTY that umockdev has nothing to answer for: read it
+           with the system call itself, not through umockdev's read(), which asks the
+           testbed's thread over a socket on every call. */
+        struct stat st;
+        uint64_t *c = counters();
+        int index = -1;
+        if (c != NULL && syscall(SYS_fstat, fd, &st) == 0 && S_ISCHR(st.st_mode))
+            index = pty_index(st.st_rdev);
+        if (index < 0 || index >= 4096)
+            return next(fd, buffer, size);
+        ssize_t r = syscall(SYS_read, fd, buffer, size);
         if (r > 0) {
             int saved = errno;
-            struct stat st;
-            uint64_t *c = counters();
-            if (c != NULL && next_fstat(fd, &st) == 0 && S_ISCHR(st.st_mode)) {
-                int index = pty_index(st.st_rdev);
-                if (index >= 0 && index < 4096) {
-                    /* The writer only ever writes whole events, but the PTY may hand them
-                       over in pieces (its buffers split at about 2 KiB). libevdev drops the
-                       device on a read that is not a whole number of events, so finish the
-                       event here: the rest is on its way. */
-                    while (r % INPUT_EVENT_SIZE != 0 && (size_t)r < size) {
-                        size_t want = INPUT_EVENT_SIZE - (size_t)r % INPUT_EVENT_SIZE;
-                        struct pollfd p = { .fd = fd, .events = POLLIN };
-                        if (poll(&p, 1, 10000) <= 0)
-                            break;
-                        ssize_t more = next(fd, (char *)buffer + r, want);
-                        if (more > 0)
-                            r += more;
-                        else if (more == 0 || (errno != EAGAIN && errno != EINTR))
-                            break;
-                    }
-                    __atomic_add_fetch(&c[index], (uint64_t)r, __ATOMIC_SEQ_CST);
-                }
+            /* The writer only ever writes whole events, but the PTY may hand them over in
+               pieces (its buffers split at about 2 KiB). libevdev drops the device on a read
+               that is not a whole number of events, so finish the event here: the rest is
+               on its way. */
+            while (r % INPUT_EVENT_SIZE != 0 && (size_t)r < size) {
+                size_t want = INPUT_EVENT_SIZE - (size_t)r % INPUT_EVENT_SIZE;
+                struct pollfd p = { .fd = fd, .events = POLLIN };
+                if (poll(&p, 1, 10000) <= 0)
+                    break;
+                ssize_t more = syscall(SYS_read, fd, (char *)buffer + r, want);
+                if (more > 0)
+                    r += more;
+                else if (more == 0 || (errno != EAGAIN && errno != EINTR))
+                    break;
             }
+            __atomic_add_fetch(&c[index], (uint64_t)r, __ATOMIC_SEQ_CST);
             errno = saved;
         }
         return r;
