@@ -28,7 +28,15 @@ public final class EmulatedInputDevices {
     /// Emulates `devices` as `/dev/input/event100`, `event101`, ... (in order), with `dmi`
     /// (a `dmi:` modalias, as recordings carry) for libinput's machine quirks. Throws when
     /// umockdev or its preload library is missing, or refuses a device.
-    public init(_ devices: [RecordedDevice], dmi: String? = nil) throws(ReplayError) {
+    public convenience init(_ devices: [RecordedDevice], dmi: String? = nil) throws(ReplayError) {
+        try self.init(devices, dmi: dmi, beforeAddingDevices: { _, _ throws(ReplayError) in })
+    }
+
+    /// As above; `beforeAddingDevices` runs once the (empty) testbed exists, with the
+    /// environment a process needs to see it and the scratch directory, so that a process
+    /// can start while the devices are being added.
+    init(_ devices: [RecordedDevice], dmi: String?,
+         beforeAddingDevices: (_ environment: [String: String], _ scratch: String) throws(ReplayError) -> Void) throws(ReplayError) {
         guard access("/usr/lib/x86_64-linux-gnu/libumockdev-preload.so.0", R_OK) == 0
             || access("/usr/lib/aarch64-linux-gnu/libumockdev-preload.so.0", R_OK) == 0
             || access("/usr/lib64/libumockdev-preload.so.0", R_OK) == 0 else {
@@ -40,6 +48,7 @@ public final class EmulatedInputDevices {
             throw .environment("cannot create \(readCountsPath)")
         }
         testbed = UmockdevTestbedHandle()
+        try beforeAddingDevices(try Self.environment(root: testbed.rootDirectory, readCounts: readCountsPath), scratch.path)
         if let dmi, dmi.hasPrefix("dmi:") {
             try testbed.addDevices(description: EmulatedDevice.dmiDescription(dmi))
         }
@@ -72,10 +81,14 @@ public final class EmulatedInputDevices {
     /// What a process needs in its environment to see the emulated devices. Builds the
     /// preload shim with the system C compiler on first use.
     public func environment() throws(ReplayError) -> [String: String] {
+        try Self.environment(root: testbed.rootDirectory, readCounts: readCountsPath)
+    }
+
+    static func environment(root: String, readCounts: String) throws(ReplayError) -> [String: String] {
         [
             "LD_PRELOAD": "\(try PreloadShim.libraryPath()):libumockdev-preload.so.0",
-            "UMOCKDEV_DIR": testbed.rootDirectory,
-            "SEATKIT_REPLAY_ACK": readCountsPath,
+            "UMOCKDEV_DIR": root,
+            "SEATKIT_REPLAY_ACK": readCounts,
         ]
     }
 

@@ -104,28 +104,37 @@ public final class LibinputReplay {
     /// One replay on a fresh testbed; sets `devicesAdded` once libinput has added every device.
     func runOnce(devicesAdded: inout Bool) throws(ReplayError) -> LibinputReplayResult {
         let worker = try workerPath()
-        let devices = try EmulatedInputDevices(recording.devices, dmi: recording.dmi)
-        let emulated = devices.emulated
-        let scratch = devices.scratch
-        var arguments = ["replay-worker"]
+        var arguments = ["replay-worker", "--nodes-from-stdin"]
         if let c = options.configuration { arguments += ["--config", c.commandLineForm] }
         if let seat = options.seat {
             guard options.removals.isEmpty else { throw .environment("device removals need the path backend (seat must be nil)") }
             arguments += ["--seat", seat]
         }
-        arguments += zip(emulated, devices.ptyIndexes).map { "\($0.node)=\($1)" }
-        var environment = try devices.environment()
-        if options.appliesRecordedQuirks, recording.devices.contains(where: { !$0.quirks.isEmpty }) {
-            let quirksPath = scratch.path + "/recorded.quirks"
-            guard writeFile(quirksPath, Array(Self.quirksFile(for: recording).utf8)) else { throw .environment("cannot write \(quirksPath)") }
-            environment["SEATKIT_REPLAY_QUIRKS"] = quirksPath
+        var started: Int64 = 0
+        var spawned: ChildProcess?
+        var clockFile: VirtualClockFile?
+        // The worker starts (process, Swift runtime: most of the start-up) while umockdev adds
+        // the devices; it waits for their nodes on stdin before it starts libinput.
+        let devices = try EmulatedInputDevices(recording.devices, dmi: recording.dmi) { environment, scratch throws(ReplayError) in
+            var environment = environment
+            if options.appliesRecordedQuirks, recording.devices.contains(where: { !$0.quirks.isEmpty }) {
+                let quirksPath = scratch + "/recorded.quirks"
+                guard writeFile(quirksPath, Array(Self.quirksFile(for: recording).utf8)) else { throw .environment("cannot write \(quirksPath)") }
+                environment["SEATKIT_REPLAY_QUIRKS"] = quirksPath
+            }
+            let clock = try VirtualClockFile(path: scratch + "/clock")
+            clock.set(Self.virtualBase)
+            environment["SEATKIT_REPLAY_CLOCK"] = clock.path
+            clockFile = clock
+            started = monotonicMicroseconds()
+            spawned = try ChildProcess(executable: worker, arguments: arguments, environment: environment,
+                                       stderrPath: scratch + "/worker-stderr")
         }
-        let clock = try VirtualClockFile(path: scratch.path + "/clock")
-        clock.set(Self.virtualBase)
-        environment["SEATKIT_REPLAY_CLOCK"] = clock.path
-        let started = monotonicMicroseconds()
-        let child = try ChildProcess(executable: worker, arguments: arguments, environment: environment,
-                                     stderrPath: scratch.path + "/worker-stderr")
+        guard let child = spawned, let clock = clockFile else { throw .environment("the replay worker was not started") }
+        let emulated = devices.emulated
+        var nodesLine = zip(emulated, devices.ptyIndexes).map { "\($0.node)=\($1)" }.joined(separator: " ")
+        nodesLine += "\n"
+        try writeAll(child.stdinFd, Array(nodesLine.utf8), what: "the worker's stdin")
         var stream = WorkerStream(child: child, deviceCount: emulated.count)
 
         // libinput adds path devices while it starts: wait for all of them.

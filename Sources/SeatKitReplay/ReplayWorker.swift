@@ -22,7 +22,8 @@ public enum ReplayWorker {
     static let endTag: UInt8 = 0xFD
     static let errorTag: UInt8 = 0xFC
 
-    /// Runs the worker. `arguments`: `[--config TEXT] [--seat NAME] NODE=PTY-INDEX...`; with
+    /// Runs the worker. `arguments`: `[--config TEXT] [--seat NAME] [--nodes-from-stdin]
+    /// NODE=PTY-INDEX...`; with
     /// `--seat`, libinput finds the nodes through udev (the testbed's) instead of by path.
     /// Returns the exit status.
     public static func run(arguments: [String]) -> Int32 {
@@ -30,6 +31,22 @@ public enum ReplayWorker {
         var ptys: [Int] = []
         var configuration: DeviceConfiguration?
         var seat: String?
+        var arguments = arguments
+        if let flag = arguments.firstIndex(of: "--nodes-from-stdin") {
+            // The parent starts this process before the devices exist and sends their nodes
+            // (`NODE=PTY-INDEX ...` and a newline) once umockdev has added them.
+            arguments.remove(at: flag)
+            var line: [UInt8] = []
+            var byte: UInt8 = 0
+            while true {
+                let n = read(0, &byte, 1)
+                if n < 0 && errno == EINTR { continue }
+                guard n == 1 else { return fail("replay-worker: stdin ended before the list of nodes") }
+                if byte == UInt8(ascii: "\n") { break }
+                line.append(byte)
+            }
+            arguments += String(decoding: line, as: UTF8.self).split(separator: " ").map(String.init)
+        }
         var i = 0
         while i < arguments.count {
             let a = arguments[i]
