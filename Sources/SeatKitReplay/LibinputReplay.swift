@@ -94,7 +94,10 @@ public final class LibinputReplay {
                 options.appliesRecordedQuirks = false
                 warnings.append("libinput \(recording.libinputVersion.map { "(recorded with \($0))" } ?? "") could not read the recorded quirks; replayed without them")
             } catch .libinput(let message) where !devicesAdded {
-                guard !retriedAdding else { throw .libinput("\(message) [the same on a second try, on a fresh testbed]") }
+                guard !retriedAdding else {
+                    let parts = message.split(separator: "\n", maxSplits: 1)
+                    throw .libinput("\(parts[0]) [the same on a second try, on a fresh testbed]" + (parts.count > 1 ? "\n" + parts[1] : ""))
+                }
                 retriedAdding = true
                 warnings.append("libinput did not add every device on the first try; replayed on a fresh testbed (first try: \(message))")
             }
@@ -424,9 +427,16 @@ final class ChildProcess {
         return result
     }
 
+    /// The worker's reason on the first line (its last `replay-worker:` line, or a crash's),
+    /// then libinput's log after a line of its own: ``ReplayError/summary`` shows the first.
     func errorOutput() -> String {
         let text = RecordingParser.readFile(stderrPath) ?? ""
-        return text.isEmpty ? "(no message)" : String(text.suffix(2000))
+        guard !text.isEmpty else { return "(no message)" }
+        let lines = text.split(separator: "\n")
+        let reason = lines.last { $0.hasPrefix("replay-worker: ") }.map { String($0.dropFirst(15)) }
+            ?? lines.first { $0.contains("overflow") || $0.contains("Program crashed") }.map(String.init)
+            ?? lines.last.map(String.init) ?? ""
+        return reason + "\n" + ReplayError.logSeparator + "\n" + String(text.suffix(4000))
     }
 
     deinit {

@@ -25,8 +25,10 @@ public struct RecordingError: Error, CustomStringConvertible, Sendable {
 /// SYN_REPORT (1.11–1.17 grouped frames by timestamp), accepts `system:` sub-keys at the top
 /// level (1.18–1.20) and refuses values the kernel could never have produced.
 public enum RecordingParser {
-    /// Upper bounds that keep a hostile file from costing unbounded memory downstream.
-    public static let maximumDevices = 64
+    /// Upper bounds that keep a hostile file from costing unbounded memory downstream. 50
+    /// devices: umockdev 0.17's preload tracks at most 50 emulated open files per process
+    /// (`fd_map_add(): overflow` aborts the replay's worker at 51).
+    public static let maximumDevices = 50
     public static let maximumSlots = 64
 
     /// Parses a file. Throws ``RecordingError`` naming the file and line.
@@ -112,7 +114,7 @@ private struct Reader {
             throw fail(devicesNode.line, "more than \(RecordingParser.maximumDevices) devices")
         }
         var devices: [RecordedDevice] = []
-        for node in deviceNodes { devices.append(try device(node)) }
+        for (i, node) in deviceNodes.enumerated() { devices.append(try device(node, isLast: i == deviceNodes.count - 1)) }
         var warnings: [String] = []
         if devices.count != Int(declared) {
             warnings.append("\(source): ndevices is \(declared) but the file has \(devices.count) (truncated recording?)")
@@ -128,7 +130,7 @@ private struct Reader {
             warnings: warnings)
     }
 
-    func device(_ node: RecordNode) throws(RecordingError) -> RecordedDevice {
+    func device(_ node: RecordNode, isLast: Bool) throws(RecordingError) -> RecordedDevice {
         guard case .mapping = node.value else { throw fail(node.line, "a device must be a mapping starting with `node:`") }
         let path = try node["node"].map { n throws(RecordingError) in try string(n, "node") } ?? ""
         guard let evdev = node["evdev"] else { throw fail(node.line, "device \(path) has no `evdev` description") }
@@ -201,7 +203,12 @@ private struct Reader {
             }
         }
         var udevProperties: [String] = []
-        if let udev = node["udev"], let props = udev["properties"], !props.isNull {
+        var derivesUdevProperties = false
+        if node["udev"] == nil {
+            // libinput 1.11-1.13 wrote no `udev:` section: udev's tags are derived from the
+            // codes once the device is read (below).
+            derivesUdevProperties = true
+        } else if let udev = node["udev"], let props = udev["properties"], !props.isNull {
             udevProperties = try strings(props, "udev.properties")
             for (i, p) in udevProperties.enumerated() where !p.contains("=") || p.contains("\n") {
                 throw fail(props.line + i, "udev property `\(p)` is not KEY=VALUE")
@@ -217,6 +224,10 @@ private struct Reader {
         var device = RecordedDevice(node: path, name: name, identity: identity, codes: codes, absoluteAxes: axes,
                                     properties: properties, udevProperties: udevProperties, quirks: quirks,
                                     recordedCapabilities: recordedCapabilities, line: node.line)
+        if derivesUdevProperties { device.udevProperties = device.derivedUdevProperties }
+        if node["events"] == nil && isLast {
+            throw fail(node.line, "the file ends before the events of device \(path) (is the file truncated?)")
+        }
         if let events = node["events"], !events.isNull {
             guard case .sequence(let items) = events.value else { throw fail(events.line, "`events` must be a list") }
             try readEvents(items, into: &device)

@@ -194,6 +194,14 @@ public enum ReplayError: Error, CustomStringConvertible {
     /// libinput); ``LibinputReplay`` then replays once more without them.
     case recordedQuirksRejected
 
+    /// What starts the worker's log inside a message.
+    static let logSeparator = "--- libinput's log (the replay worker's stderr) ---"
+
+    /// The description's first line: what failed, without libinput's log.
+    public var summary: String {
+        String(description.split(separator: "\n", maxSplits: 1).first ?? "")
+    }
+
     public var description: String {
         switch self {
         case .recording(let e): return e.description

@@ -17,6 +17,7 @@ struct PlotCommand: ParsableCommand {
     @Option(help: "Outputs and surfaces to route onto.") var layout: String
     @Option(name: .shortAndLong, help: "The SVG file to write.") var output: String
     @Flag(help: "Use the libinput events stored in a --with-libinput recording.") var recordedEvents = false
+    @Flag(help: "On a libinput failure, print libinput's log too.") var verbose = false
 
     func run() throws {
         let parsed = try RecordingParser.parse(contentsOf: recording)
@@ -27,7 +28,7 @@ struct PlotCommand: ParsableCommand {
             run = harness.route(try RecordedLibinputEvents.events(of: parsed))
         } else {
             let bar = ProgressBar()
-            run = try harness.replay(parsed, options: ReplayOptions(progress: { bar.update($0, of: $1) }))
+            run = try replayOrExit(harness, parsed, options: ReplayOptions(progress: { bar.update($0, of: $1) }), verbose: verbose)
             bar.finish()
         }
         let svg = SVGPlot(router: harness.router, surfaces: surfaceLayout.surfaces.map(\.name), surfaceMap: harness.surfaces, run: run).render()

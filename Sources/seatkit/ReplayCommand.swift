@@ -22,6 +22,7 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Device settings, e.g. \"tap=1 natural=1 calibration=1,0,0,0,1,0\".") var config: String?
     @Flag(help: "Use the libinput events stored in a --with-libinput recording instead of running libinput.")
     var recordedEvents = false
+    @Flag(help: "On a libinput failure, print libinput's log too.") var verbose = false
 
     func run() throws {
         let parsed = try RecordingParser.parse(contentsOf: recording)
@@ -37,7 +38,7 @@ struct ReplayCommand: ParsableCommand {
             let bar = ProgressBar()
             options.progress = { done, total in bar.update(done, of: total) }
             defer { bar.finish() }
-            run = try harness.replay(parsed, options: options)
+            run = try replayOrExit(harness, parsed, options: options, verbose: verbose)
         }
         for warning in run.libinput?.warnings ?? [] { writeStandardError("warning: \(warning)\n") }
         switch format {
@@ -56,6 +57,17 @@ struct ReplayCommand: ParsableCommand {
             }
             print("]")
         }
+    }
+}
+
+/// Replays, or prints why not on one line (libinput's log too with `verbose`) and exits 1.
+func replayOrExit(_ harness: ReplayHarness, _ recording: Recording, options: ReplayOptions, verbose: Bool) throws -> ReplayRun {
+    do {
+        return try harness.replay(recording, options: options)
+    } catch {
+        ProgressBar.clearLine()
+        writeStandardError("error: " + (verbose ? error.description : error.summary + (error.description.contains("\n") ? " (--verbose: libinput's log)" : "")) + "\n")
+        throw ExitCode(1)
     }
 }
 
@@ -78,6 +90,10 @@ final class ProgressBar {
 
     func finish() {
         if drawn { writeStandardError("\r\u{1B}[K") }
+    }
+
+    static func clearLine() {
+        if isatty(2) == 1 { writeStandardError("\r\u{1B}[K") }
     }
 }
 
