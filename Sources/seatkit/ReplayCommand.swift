@@ -18,7 +18,7 @@ struct ReplayCommand: ParsableCommand {
 
     @Argument(help: "A recording made with `libinput record`.") var recording: String
     @Option(help: "Outputs and surfaces to route onto (see examples/kiosk.layout).") var layout: String?
-    @Option(help: "text: the trace, one line per decision; json: one record per input event.") var format: Format = .text
+    @Option(help: "text: the trace, one line per decision; json: a header, one record per input event with its fields and routing, and a summary (docs/replay-trace-schema.md).") var format: Format = .text
     @Option(help: "Device settings, e.g. \"tap=1 natural=1 calibration=1,0,0,0,1,0\".") var config: String?
     @Flag(help: "Use the libinput events stored in a --with-libinput recording instead of running libinput.")
     var recordedEvents = false
@@ -48,14 +48,9 @@ struct ReplayCommand: ParsableCommand {
                 print("# \(l.framesWritten) frames, \(l.evdevEventsWritten) evdev events, \(run.inputEvents.count) libinput events in \(formatSeconds(l.seconds)) s; recording lasts \(formatSeconds(parsed.duration.seconds)) s")
             }
         case .json:
-            print("[")
-            let groups = run.perEvent
-            for (i, group) in groups.enumerated() {
-                let decisions = group.decisions.map { JSON.string($0.description.trimmingLeadingSpaces()) }.joined(separator: ",")
-                let record = "{\"time_us\":\(group.event.time.microseconds),\"device\":\(group.event.device.rawValue),\"kind\":\(JSON.string(group.event.kind.name)),\"event\":\(JSON.string(group.event.traceDescription)),\"routing\":[\(decisions)]}"
-                print(record + (i + 1 < groups.count ? "," : ""))
-            }
-            print("]")
+            let events = run.routedEvents(surfaces: harness.surfaces)
+            print(ReplayTraceJSON.document(run: run, events: events, recording: recording,
+                                           recordingDuration: parsed.duration.microseconds), terminator: "")
         }
     }
 }
@@ -107,29 +102,3 @@ func formatSeconds(_ s: Double) -> String {
     return "\(scaled)"
 }
 
-enum JSON {
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
-}
-
-extension String {
-    func trimmingLeadingSpaces() -> String { String(drop(while: { $0 == " " })) }
-}
