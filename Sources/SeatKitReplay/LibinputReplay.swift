@@ -1,3 +1,4 @@
+import CReplayWorkerEntry
 import SeatKit
 import SeatKitLibinput
 #if canImport(Glibc)
@@ -9,9 +10,9 @@ public struct ReplayOptions {
     /// Settings for every device (libinput's defaults when nil). Tap-to-click is off by
     /// default in libinput; `libinput record --with-libinput` turned it on.
     public var configuration: DeviceConfiguration?
-    /// The `seatkit` executable that runs the hidden `replay-worker` command. By default:
-    /// `$SEATKIT_REPLAY_WORKER`, else `seatkit` beside the running executable (true for the
-    /// tool itself and for `swift test`).
+    /// A `seatkit` executable to run the worker with its hidden `replay-worker` command.
+    /// By default `$SEATKIT_REPLAY_WORKER`, else the running program itself, started again
+    /// as the worker: nothing to build or find, never out of date with this library.
     public var workerExecutable: String?
     /// Devices to unplug during the replay: (device index in the recording, recording time
     /// in µs). libinput removes the device before the first frame at or after that time.
@@ -106,8 +107,8 @@ public final class LibinputReplay {
 
     /// One replay on a fresh testbed; sets `devicesAdded` once libinput has added every device.
     func runOnce(devicesAdded: inout Bool) throws(ReplayError) -> LibinputReplayResult {
-        let worker = try workerPath()
-        var arguments = ["replay-worker", "--nodes-from-stdin"]
+        let worker = try workerCommand()
+        var arguments = worker.arguments + ["--nodes-from-stdin"]
         if let c = options.configuration { arguments += ["--config", c.commandLineForm] }
         if let seat = options.seat {
             guard options.removals.isEmpty else { throw .environment("device removals need the path backend (seat must be nil)") }
@@ -119,7 +120,7 @@ public final class LibinputReplay {
         // The worker starts (process, Swift runtime: most of the start-up) while umockdev adds
         // the devices; it waits for their nodes on stdin before it starts libinput.
         let devices = try EmulatedInputDevices(recording.devices, dmi: recording.dmi) { environment, scratch throws(ReplayError) in
-            var environment = environment
+            var environment = environment.merging(worker.environment) { $1 }
             if options.appliesRecordedQuirks, recording.devices.contains(where: { !$0.quirks.isEmpty }) {
                 let quirksPath = scratch + "/recorded.quirks"
                 guard writeFile(quirksPath, Array(Self.quirksFile(for: recording).utf8)) else { throw .environment("cannot write \(quirksPath)") }
@@ -130,7 +131,7 @@ public final class LibinputReplay {
             environment["SEATKIT_REPLAY_CLOCK"] = clock.path
             clockFile = clock
             started = monotonicMicroseconds()
-            spawned = try ChildProcess(executable: worker, arguments: arguments, environment: environment,
+            spawned = try ChildProcess(executable: worker.executable, arguments: arguments, environment: environment,
                                        stderrPath: scratch + "/worker-stderr")
         }
         guard let child = spawned, let clock = clockFile else { throw .environment("the replay worker was not started") }
@@ -264,21 +265,22 @@ public final class LibinputReplay {
     /// Bytes per write to an emulated node: 170 whole events.
     static let writeChunk = 170 * 24
 
-    private func workerPath() throws(ReplayError) -> String {
-        if let explicit = options.workerExecutable { return explicit }
-        if let env = getenv("SEATKIT_REPLAY_WORKER") { return String(cString: env) }
+    /// The worker to start and how: an explicit `seatkit` tool (`replay-worker` command),
+    /// or by default this very program again in worker mode (CReplayWorkerEntry), which is
+    /// always there and built from the same sources as this library.
+    private func workerCommand() throws(ReplayError) -> (executable: String, arguments: [String], environment: [String: String]) {
+        if let explicit = options.workerExecutable ?? getenv("SEATKIT_REPLAY_WORKER").map({ String(cString: $0) }) {
+            guard access(explicit, X_OK) == 0 else {
+                throw .environment("the replay worker \(explicit) does not exist or cannot run (ReplayOptions.workerExecutable or SEATKIT_REPLAY_WORKER)")
+            }
+            return (explicit, ["replay-worker"], [:])
+        }
+        _ = seatkit_replay_worker_entry_linked()
         var buffer = [CChar](repeating: 0, count: 4096)
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { throw .environment("cannot find the running executable") }
+        guard n > 0 else { throw .environment("cannot find the running executable to start it as the replay worker") }
         let exe = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var dir = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        // `swift test` runs <build>/SeatKitPackageTests.xctest; the tool is <build>/seatkit.
-        if dir.hasSuffix(".xctest") { dir = dir.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") }
-        let candidate = dir + "/seatkit"
-        guard access(candidate, X_OK) == 0 else {
-            throw .environment("the replay worker \(candidate) does not exist: build the seatkit tool (swift build) or set SEATKIT_REPLAY_WORKER")
-        }
-        return candidate
+        return (exe, [], [SEATKIT_REPLAY_WORKER_MODE: "1"])
     }
 
     /// A libinput quirks file giving each device the quirks recorded with it, matched by

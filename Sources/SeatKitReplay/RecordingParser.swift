@@ -39,6 +39,20 @@ public enum RecordingParser {
         return try parse(bytes: bytes, source: path)
     }
 
+    /// Parses a file named relative to the directory of `file`: in a test,
+    /// `parse(contentsOf: "Fixtures/tap.yml", relativeTo: #filePath)` finds the fixture beside
+    /// the test's source, whatever the working directory. Absolute paths are taken as they are.
+    public static func parse(contentsOf path: String, relativeTo file: String) throws(RecordingError) -> Recording {
+        try parse(contentsOf: resolve(path, relativeTo: file))
+    }
+
+    /// `path` in the directory of `file`, unless `path` is absolute.
+    public static func resolve(_ path: String, relativeTo file: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        let directory = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        return directory.isEmpty ? path : directory + "/" + path
+    }
+
     /// Parses the text of a recording; `source` names it in errors.
     public static func parse(_ text: String, source: String) throws(RecordingError) -> Recording {
         try parse(bytes: Array(text.utf8), source: source)

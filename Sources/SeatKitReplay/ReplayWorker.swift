@@ -1,3 +1,4 @@
+import CReplayWorkerEntry
 import SeatKit
 import SeatKitLibinput
 #if canImport(Glibc)
@@ -172,6 +173,17 @@ public enum ReplayWorker {
         writeStandardError(message + "\n")
         return status
     }
+}
+
+/// The worker's entry when a program linking SeatKitReplay is started as a worker (see
+/// CReplayWorkerEntry): its arguments after the program's name.
+@_cdecl("seatkit_replay_worker_main")
+func seatkitReplayWorkerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+    var arguments: [String] = []
+    for i in 1..<Int(max(argc, 1)) {
+        if let a = argv[i] { arguments.append(String(cString: a)) }
+    }
+    return ReplayWorker.run(arguments: arguments)
 }
 
 func appendLE(_ out: inout [UInt8], _ v: UInt32) {
