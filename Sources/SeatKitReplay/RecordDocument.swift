@@ -44,6 +44,8 @@ struct RecordSyntaxError: Error {
 struct RecordDocumentLimits {
     /// Items of the top-level `devices:` list.
     var maximumDevices = Int.max
+    /// Called with (bytes read, bytes in all) about every megabyte, and once at the end.
+    var progress: ((Int, Int) -> Void)?
 }
 
 /// One non-blank, non-comment line: its indentation and its content (byte offsets into the
@@ -104,6 +106,7 @@ struct RecordDocumentParser {
             throw RecordSyntaxError(line: first.number, message: "the document must start at column 1")
         }
         let root = try parseBlock(indent: 0, depth: 0)
+        limits.progress?(text.count, text.count)
         if let line = current {
             throw RecordSyntaxError(line: line.number, message: "unexpected indentation or content: \(string(line.start, min(line.end, line.start + 60)))")
         }
@@ -113,8 +116,14 @@ struct RecordDocumentParser {
     // MARK: Lines
 
     /// Moves to the next line with content, checking each physical line on the way.
+    private var nextProgress = 1 << 20
+
     private mutating func advance() throws(RecordSyntaxError) {
         current = nil
+        if position >= nextProgress, let progress = limits.progress {
+            progress(position, text.count)
+            nextProgress = position + (1 << 20)
+        }
         while position < text.count {
             physicalLine += 1
             let lineStart = position

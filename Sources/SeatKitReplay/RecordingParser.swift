@@ -32,11 +32,12 @@ public enum RecordingParser {
     public static let maximumSlots = 64
 
     /// Parses a file. Throws ``RecordingError`` naming the file and line.
-    public static func parse(contentsOf path: String) throws(RecordingError) -> Recording {
+    /// `progress` is called with (bytes parsed, bytes in all) about every megabyte.
+    public static func parse(contentsOf path: String, progress: ((Int, Int) -> Void)? = nil) throws(RecordingError) -> Recording {
         guard let bytes = readBytes(path) else {
             throw RecordingError(file: path, line: 0, message: "cannot read the file: \(String(cString: strerror(errno)))")
         }
-        return try parse(bytes: bytes, source: path)
+        return try parse(bytes: bytes, source: path, progress: progress)
     }
 
     /// Parses a file named relative to the directory of `file`: in a test,
@@ -60,10 +61,10 @@ public enum RecordingParser {
 
     /// Parses a recording's bytes (UTF-8; LF or CRLF; a byte order mark is skipped);
     /// `source` names it in errors.
-    public static func parse(bytes: [UInt8], source: String) throws(RecordingError) -> Recording {
+    public static func parse(bytes: [UInt8], source: String, progress: ((Int, Int) -> Void)? = nil) throws(RecordingError) -> Recording {
         let root: RecordNode
         do {
-            root = try RecordDocumentParser.parse(bytes: bytes, limits: RecordDocumentLimits(maximumDevices: maximumDevices))
+            root = try RecordDocumentParser.parse(bytes: bytes, limits: RecordDocumentLimits(maximumDevices: maximumDevices, progress: progress))
         } catch {
             throw RecordingError(file: source, line: error.line, message: error.message)
         }

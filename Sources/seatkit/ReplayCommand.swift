@@ -25,7 +25,7 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "On a libinput failure, print libinput's log too.") var verbose = false
 
     func run() throws {
-        let parsed = try RecordingParser.parse(contentsOf: recording)
+        let parsed = try parseRecording(recording)
         for warning in parsed.warnings { writeStandardError("warning: \(warning)\n") }
         let surfaceLayout = try layout.map { path throws in try SurfaceLayout.parse(contentsOf: path) }
         let harness = ReplayHarness(layout: surfaceLayout)
@@ -66,20 +66,36 @@ func replayOrExit(_ harness: ReplayHarness, _ recording: Recording, options: Rep
     }
 }
 
-/// A progress bar on stderr, drawn only when stderr is a terminal.
+/// Parses a recording; a file of 4 MB or more shows its progress on stderr.
+func parseRecording(_ path: String) throws -> Recording {
+    let bar = ProgressBar(unit: "MB parsed", minimumTotal: 4 << 20, scale: 1 << 20)
+    defer { bar.finish() }
+    return try RecordingParser.parse(contentsOf: path, progress: { bar.update($0, of: $1) })
+}
+
+/// A progress bar on stderr, drawn only when stderr is a terminal (or SEATKIT_PROGRESS=1).
 final class ProgressBar {
-    private let enabled = isatty(2) == 1
+    private let enabled = isatty(2) == 1 || getenv("SEATKIT_PROGRESS").map { String(cString: $0) == "1" } == true
     private var lastPercent = -1
     private var drawn = false
+    let unit: String
+    let minimumTotal: Int
+    let scale: Int
+
+    init(unit: String = "frames", minimumTotal: Int = 200, scale: Int = 1) {
+        self.unit = unit
+        self.minimumTotal = minimumTotal
+        self.scale = scale
+    }
 
     func update(_ done: Int, of total: Int) {
-        guard enabled, total >= 200 else { return }
+        guard enabled, total >= minimumTotal, total > 0 else { return }
         let percent = done * 100 / total
         guard percent != lastPercent else { return }
         lastPercent = percent
         let width = 40
         let filled = percent * width / 100
-        writeStandardError("\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(percent)% \(done)/\(total) frames")
+        writeStandardError("\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(percent)% \(done / scale)/\(total / scale) \(unit)")
         drawn = true
     }
 
