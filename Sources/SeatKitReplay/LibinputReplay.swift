@@ -56,17 +56,20 @@ public struct LibinputReplayResult {
 /// Replays a recording through real libinput, with no root and no uinput.
 ///
 /// ```
-///  parent (this process)                        child: seatkit replay-worker
+///  parent (this process)                        child: this program again, in worker mode
 ///  umockdev testbed: /sys, /dev/input/event1xx  LD_PRELOAD=shim:libumockdev-preload.so.0
-///  frame ─► PTY of the emulated node ─────────► libinput path context ─► DeviceEvent
+///  batch ─► PTY of the emulated node ─────────► libinput path context ─► DeviceEvent
+///  clock page (virtual µs) ───────────────────► libinput's CLOCK_MONOTONIC
 ///        ◄── read mark (bytes libinput read) ◄─ stdout pipe (binary) ◄──┘
 /// ```
 ///
-/// Frames go out in lock-step and are stamped with virtual time (the real monotonic clock
-/// at start plus the recording's offset), so libinput's timers (tap, debounce, hold) act as
-/// they did on the recording machine without waiting for them, and the same recording
-/// gives the same events on every run. Each replay has its own testbed and temporary
-/// directory, so replays may run in parallel.
+/// Consecutive frames of one device go out as one batch, stamped with virtual time (a
+/// constant start plus the recording's offsets); the parent waits until libinput has read
+/// and processed a batch before the next. libinput's clock reads the replay's virtual time
+/// and its timerfd never fires on its own, so its timers (tap, debounce, hold) fire by the
+/// events' timestamps exactly as on the recording machine, without waiting for them, and
+/// the result never depends on the wall clock, the machine's speed or its load. Each replay
+/// has its own testbed and temporary directory, so replays may run in parallel.
 public final class LibinputReplay {
     public let recording: Recording
     public var options: ReplayOptions

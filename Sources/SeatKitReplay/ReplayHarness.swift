@@ -5,9 +5,12 @@ import SeatKitLibinput
 /// and surfaces, and a recording replayed into it through real libinput.
 ///
 /// ```swift
-/// let harness = try ReplayHarness(layout: SurfaceLayout.parse(layoutText, source: "kiosk"))
-/// let run = try harness.replay(RecordingParser.parse(contentsOf: "tap.yml"))
+/// let layout = try SurfaceLayout.parse("output DSI-1 800x480\nsurface ok-button 600,380,160x60 in DSI-1\n", source: "kiosk")
+/// var touch = TouchScript(layout: layout)
+/// touch.tap(at: LayoutPoint(x: 680, y: 410))
+/// let run = try ReplayHarness(layout: layout).replay(touch.recording())
 /// #expect(run.surfaces(receiving: .touchesEnded) == ["ok-button"])
+/// // a file beside the test: RecordingParser.parse(contentsOf: "Fixtures/tap.yml", relativeTo: #filePath)
 /// ```
 ///
 /// Every surface the layout names gets a ``ReplayHarness/SurfaceRecorder`` responder that
