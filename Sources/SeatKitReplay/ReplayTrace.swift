@@ -38,7 +38,8 @@ public struct RoutedEvent: Sendable {
     public var recognizers: [RecognizerTransition] = []
     /// Who took the event: a surface's name, `filter N`, `gesture NAME`, `output:NAME`,
     /// `delegate`; "dropped" when nothing did; nil when the event is not one anything
-    /// takes (a touch frame, motion no one was asked about).
+    /// takes (motion no one was asked about). A touch down, move or up is taken at its
+    /// frame: it carries the frame's answer for its kind (touchesBegan, touchesMoved, ...).
     public var takenBy: String?
     /// Every decision, as the core traced it.
     public var decisions: [TraceRecord]
@@ -69,7 +70,7 @@ extension ReplayRun {
     public func routedEvents(surfaces: [String: Surface] = [:]) -> [RoutedEvent] {
         var bound: [TouchID: String] = [:]
         var pointer = pointerPath.makeIterator()
-        return perEvent.map { group in
+        var events = perEvent.map { group in
             var e = RoutedEvent(event: group.event, decisions: group.decisions, bound: &bound, surfaces: surfaces)
             switch group.event.kind {
             case .pointerMotion, .pointerMotionAbsolute, .pointerButton:
@@ -83,6 +84,40 @@ extension ReplayRun {
             }
             return e
         }
+        // Touch downs, moves and ups are delivered together at their frame: the frame's
+        // answers say who took each of them.
+        var sinceFrame: [Int] = []
+        for i in events.indices {
+            switch events[i].event.kind {
+            case .touchDown, .touchMotion, .touchUp, .touchCancel:
+                sinceFrame.append(i)
+            case .touchFrame:
+                let frame = events[i]
+                for j in sinceFrame where events[j].takenBy == nil {
+                    let kind: RoutedEventKind
+                    switch events[j].event.kind {
+                    case .touchDown: kind = .touchesBegan
+                    case .touchMotion: kind = .touchesMoved
+                    case .touchUp: kind = .touchesEnded
+                    default: kind = .touchesCancelled
+                    }
+                    let touch = events[j].touch.map { TouchID($0) }
+                    if let taker = frame.decisions.lazy.compactMap({ record -> String? in
+                        if case .touchTaken(let id, let by) = record, id == touch { return "gesture \(by)" }
+                        return nil
+                    }).first {
+                        events[j].takenBy = taker
+                    } else if let handled = frame.asked.first(where: { $0.event == kind && $0.handled }) {
+                        events[j].takenBy = handled.link
+                    } else if frame.asked.contains(where: { $0.event == kind }) {
+                        events[j].takenBy = "dropped"
+                    }
+                }
+                sinceFrame.removeAll()
+            default: break
+            }
+        }
+        return events
     }
 
     /// The surfaces that handled each event of `kind`, one entry per event (two taps on one

@@ -34,6 +34,7 @@ import SeatKitLibinput
         let local = try #require(first.surfacePoint)
         #expect(abs(local.x - (layoutPoint.x - 600)) < 1e-9 && abs(local.y - (layoutPoint.y - 380)) < 1e-9, "surface space is layout minus the surface's origin")
         #expect(first.hitTest?.surface == "ok-button")
+        #expect(downs.map(\.takenBy) == ["ok-button", "ok-button"], "each down carries its frame's answer")
         let takers = events.filter { $0.asked.contains { $0.event == .touchesEnded } }.map(\.takenBy)
         #expect(takers == ["ok-button", "ok-button"])
         let summary = run.summary(of: events)
