@@ -51,6 +51,9 @@ public struct LibinputReplayResult {
     public var seconds: Double
     /// What did not go as recorded (quirks this libinput could not read).
     public var warnings: [String] = []
+    /// Writes to an emulated node that the kernel took only in part (then the rest of the
+    /// event followed at once). The replay keeps little enough unread that this stays 0.
+    public var shortWrites = 0
 }
 
 /// Replays a recording through real libinput, with no root and no uinput.
@@ -155,6 +158,7 @@ public final class LibinputReplay {
         var pendingRemovals = options.removals.sorted { $0.time < $1.time }
         var removed = Set<Int>()
         var evdevEvents = 0
+        var shortWrites = 0
         for fd in devices.deviceFds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         defer { for fd in devices.deviceFds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) } }
 
@@ -165,21 +169,30 @@ public final class LibinputReplay {
             let fd = devices.deviceFds[device]
             let target = written[device] + UInt64(bytes.count)
             var offset = 0
-            while offset < bytes.count || !(stream.readCounts.count > device && stream.readCounts[device] >= target) {
-                if offset < bytes.count {
-                    // At most 170 whole events per write; the shim makes libinput's read
-                    // wait for the rest of an event the PTY hands over in pieces.
-                    let chunk = min(bytes.count - offset, Self.writeChunk)
+            func readSoFar() -> UInt64 { stream.readCounts.count > device ? stream.readCounts[device] : 0 }
+            while offset < bytes.count || readSoFar() < target {
+                // Whole events only, 170 at a time, and never more than 8 KiB that libinput
+                // has not read yet: a raw PTY takes about 15 KiB before a write comes back
+                // short, so every write fits whole and none splits an event. Should one come
+                // back short all the same, the rest of its event goes next, whatever is
+                // outstanding (the shim makes libinput's read wait for it).
+                let outstanding = written[device] + UInt64(offset) - readSoFar()
+                let splitEvent = offset % 24 != 0
+                let chunk = splitEvent ? 24 - offset % 24 : min(bytes.count - offset, Self.writeChunk)
+                if offset < bytes.count, splitEvent || outstanding + UInt64(chunk) <= Self.maximumOutstanding {
                     let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, chunk) }
                     if n > 0 {
+                        if n < chunk { shortWrites += 1 }
                         offset += n
                         continue
                     }
                     if n < 0 && errno != EAGAIN && errno != EINTR {
                         throw .environment("writing to \(emulated[device].node) failed: \(String(cString: strerror(errno)))")
                     }
+                    try stream.pump(waitingToWrite: fd)
+                } else {
+                    try stream.pump(waitingToWrite: nil)
                 }
-                try stream.pump(waitingToWrite: offset < bytes.count ? fd : nil)
             }
             written[device] = target
         }
@@ -256,7 +269,9 @@ public final class LibinputReplay {
             e.time = max(event.time, base) + shift
             return e
         }
-        return LibinputReplayResult(events: events, framesWritten: frames.count, evdevEventsWritten: evdevEvents, seconds: elapsed)
+        var result = LibinputReplayResult(events: events, framesWritten: frames.count, evdevEventsWritten: evdevEvents, seconds: elapsed)
+        result.shortWrites = shortWrites
+        return result
     }
 
     /// Where virtual time starts: the first frame's stamp and libinput's clock while it adds
@@ -265,6 +280,9 @@ public final class LibinputReplay {
 
     /// Bytes per write to an emulated node: 170 whole events.
     static let writeChunk = 170 * 24
+    /// Bytes written that libinput has not read yet, at most: two writes, about half of what
+    /// a raw PTY takes before a write comes back short (15,824 bytes on Linux 6).
+    static let maximumOutstanding: UInt64 = 8 * 1024
 
     /// The worker to start and how: an explicit `seatkit` tool (`replay-worker` command),
     /// or by default this very program again in worker mode (CReplayWorkerEntry), which is

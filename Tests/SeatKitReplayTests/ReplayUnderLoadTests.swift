@@ -50,6 +50,7 @@ final class CPULoad {
             let dx = result.events.reduce(0.0) { if case .pointerMotion(_, _, let ux, _) = $1.kind { $0 + ux } else { $0 } }
             #expect(dx == 20_001, "every REL_X of every frame reached libinput (batches of \(batch))")
             #expect(!result.events.contains { $0.kind == .deviceRemoved }, "libinput kept the device")
+            #expect(result.shortWrites == 0, "every write was whole events, taken whole")
         }
     }
 }
