@@ -6,23 +6,38 @@ import SeatKitLibinput
 import Glibc
 #endif
 
-/// Busy processes that keep the CPU saturated while a test runs, ended by their own ids.
+/// Busy processes that keep the CPU saturated while a test runs, ended by their own
+/// process group ids (and after 120 s whatever happens).
 final class CPULoad {
     private var pids: [pid_t] = []
 
     init(processes: Int = 2) {
         for _ in 0..<processes {
             var pid: pid_t = 0
-            let words: [String] = ["/bin/sh", "-c", "while :; do :; done"]
+            // Bounded by `timeout` in case this process dies before deinit. Default signal
+            // handling and an empty mask (the test runner blocks some signals, and a child
+            // inherits that), and a process group of its own, so that deinit ends the
+            // timeout and its shell together.
+            let words: [String] = ["/usr/bin/timeout", "120", "/bin/sh", "-c", "while :; do :; done"]
             let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
             defer { argv.forEach { free($0) } }
-            if posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0 { pids.append(pid) }
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var none = sigset_t(), all = sigset_t()
+            sigemptyset(&none)
+            sigfillset(&all)
+            posix_spawnattr_setsigmask(&attributes, &none)
+            posix_spawnattr_setsigdefault(&attributes, &all)
+            posix_spawnattr_setpgroup(&attributes, 0)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+            if posix_spawn(&pid, "/usr/bin/timeout", nil, &attributes, argv, environ) == 0 { pids.append(pid) }
         }
     }
 
     deinit {
         for pid in pids {
-            kill(pid, SIGKILL)
+            kill(-pid, SIGKILL) // the group: timeout and its shell
             var status: Int32 = 0
             waitpid(pid, &status, 0)
         }
