@@ -45,7 +45,10 @@ let package = Package(
         .target(name: "SeatKitLibinput", dependencies: ["SeatKit", "CLibinput"]),
         // `libinput record` files: parsing, replay through real libinput under umockdev,
         // replay of recorded libinput events, and a harness for tests.
-        .target(name: "SeatKitReplay", dependencies: ["SeatKit", "SeatKitLibinput", "CUmockdev"]),
+        // Runs any program that links SeatKitReplay as a replay worker when started with
+        // SEATKIT_REPLAY_WORKER_MODE=1 (a constructor, before that program's main).
+        .target(name: "CReplayWorkerEntry"),
+        .target(name: "SeatKitReplay", dependencies: ["SeatKit", "SeatKitLibinput", "CUmockdev", "CReplayWorkerEntry"]),
         .executableTarget(
             name: "seatkit",
             dependencies: [
@@ -60,7 +63,7 @@ let package = Package(
         .testTarget(name: "SeatKitTests", dependencies: ["SeatKit", "AllocationCounter"]),
         .testTarget(name: "SeatKitXKBTests", dependencies: ["SeatKitXKB", "SeatKit", "AllocationCounter"]),
         .testTarget(name: "SeatKitLibinputTests", dependencies: ["SeatKit", "SeatKitLibinput"]),
-        .testTarget(name: "SeatKitReplayTests", dependencies: ["SeatKit", "SeatKitLibinput", "SeatKitReplay"]),
+        .testTarget(name: "SeatKitReplayTests", dependencies: ["SeatKit", "SeatKitLibinput", "SeatKitReplay"], exclude: ["Fixtures"]),
 
         // libwayland-server, the protocol code generated from protocols/ (committed; see
         // protocols/generate.sh) and the C shims Swift needs (variadic functions).

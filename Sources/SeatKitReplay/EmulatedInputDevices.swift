@@ -28,7 +28,15 @@ public final class EmulatedInputDevices {
     /// Emulates `devices` as `/dev/input/event100`, `event101`, ... (in order), with `dmi`
     /// (a `dmi:` modalias, as recordings carry) for libinput's machine quirks. Throws when
     /// umockdev or its preload library is missing, or refuses a device.
-    public init(_ devices: [RecordedDevice], dmi: String? = nil) throws(ReplayError) {
+    public convenience init(_ devices: [RecordedDevice], dmi: String? = nil) throws(ReplayError) {
+        try self.init(devices, dmi: dmi, beforeAddingDevices: { _, _ throws(ReplayError) in })
+    }
+
+    /// As above; `beforeAddingDevices` runs once the (empty) testbed exists, with the
+    /// environment a process needs to see it and the scratch directory, so that a process
+    /// can start while the devices are being added.
+    init(_ devices: [RecordedDevice], dmi: String?,
+         beforeAddingDevices: (_ environment: [String: String], _ scratch: String) throws(ReplayError) -> Void) throws(ReplayError) {
         guard access("/usr/lib/x86_64-linux-gnu/libumockdev-preload.so.0", R_OK) == 0
             || access("/usr/lib/aarch64-linux-gnu/libumockdev-preload.so.0", R_OK) == 0
             || access("/usr/lib64/libumockdev-preload.so.0", R_OK) == 0 else {
@@ -40,6 +48,7 @@ public final class EmulatedInputDevices {
             throw .environment("cannot create \(readCountsPath)")
         }
         testbed = UmockdevTestbedHandle()
+        try beforeAddingDevices(try Self.environment(root: testbed.rootDirectory, readCounts: readCountsPath), scratch.path)
         if let dmi, dmi.hasPrefix("dmi:") {
             try testbed.addDevices(description: EmulatedDevice.dmiDescription(dmi))
         }
@@ -72,10 +81,14 @@ public final class EmulatedInputDevices {
     /// What a process needs in its environment to see the emulated devices. Builds the
     /// preload shim with the system C compiler on first use.
     public func environment() throws(ReplayError) -> [String: String] {
+        try Self.environment(root: testbed.rootDirectory, readCounts: readCountsPath)
+    }
+
+    static func environment(root: String, readCounts: String) throws(ReplayError) -> [String: String] {
         [
             "LD_PRELOAD": "\(try PreloadShim.libraryPath()):libumockdev-preload.so.0",
-            "UMOCKDEV_DIR": testbed.rootDirectory,
-            "SEATKIT_REPLAY_ACK": readCountsPath,
+            "UMOCKDEV_DIR": root,
+            "SEATKIT_REPLAY_ACK": readCounts,
         ]
     }
 
@@ -93,12 +106,43 @@ public final class EmulatedInputDevices {
     static func bytes(of events: ArraySlice<EvdevEvent>, stamp: Int64) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(events.count * 24)
-        for e in events {
-            appendLE(&bytes, UInt64(bitPattern: stamp / 1_000_000))
-            appendLE(&bytes, UInt64(bitPattern: stamp % 1_000_000))
-            bytes += [UInt8(e.type & 0xff), UInt8(e.type >> 8), UInt8(e.code & 0xff), UInt8(e.code >> 8)]
-            appendLE(&bytes, UInt32(bitPattern: e.value))
-        }
+        append(events, stamp: stamp, to: &bytes)
         return bytes
     }
+
+    /// Appends `events` as `struct input_event`s stamped `stamp` (µs).
+    static func append(_ events: ArraySlice<EvdevEvent>, stamp: Int64, to bytes: inout [UInt8]) {
+        let seconds = UInt64(bitPattern: stamp / 1_000_000)
+        let micros = UInt64(bitPattern: stamp % 1_000_000)
+        for e in events {
+            withUnsafeBytes(of: (seconds.littleEndian, micros.littleEndian, e.type.littleEndian, e.code.littleEndian, e.value.littleEndian)) {
+                bytes.append(contentsOf: $0)
+            }
+        }
+    }
+}
+
+/// The file holding a replay's virtual time (µs, Int64), mapped by this process and by the
+/// preload shim in the worker, where it answers libinput's `clock_gettime(CLOCK_MONOTONIC)`.
+final class VirtualClockFile {
+    let path: String
+    private let page: UnsafeMutablePointer<Int64>
+
+    init(path: String) throws(ReplayError) {
+        self.path = path
+        guard writeFile(path, [UInt8](repeating: 0, count: 4096)) else { throw .environment("cannot create \(path)") }
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { throw .environment("cannot open \(path)") }
+        defer { close(fd) }
+        guard let m = mmap(nil, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), m != MAP_FAILED else {
+            throw .environment("cannot map \(path)")
+        }
+        page = m.bindMemory(to: Int64.self, capacity: 1)
+    }
+
+    /// Sets libinput's clock. Every write to a device or to the worker that follows is a
+    /// system call, which orders this store before whatever the worker does next.
+    func set(_ microseconds: Int64) { page.pointee = microseconds }
+
+    deinit { munmap(UnsafeMutableRawPointer(page), 4096) }
 }

@@ -1,3 +1,4 @@
+import CReplayWorkerEntry
 import SeatKit
 import SeatKitLibinput
 #if canImport(Glibc)
@@ -9,14 +10,14 @@ public struct ReplayOptions {
     /// Settings for every device (libinput's defaults when nil). Tap-to-click is off by
     /// default in libinput; `libinput record --with-libinput` turned it on.
     public var configuration: DeviceConfiguration?
-    /// The `seatkit` executable that runs the hidden `replay-worker` command. By default:
-    /// `$SEATKIT_REPLAY_WORKER`, else `seatkit` beside the running executable (true for the
-    /// tool itself and for `swift test`).
+    /// A `seatkit` executable to run the worker with its hidden `replay-worker` command.
+    /// By default `$SEATKIT_REPLAY_WORKER`, else the running program itself, started again
+    /// as the worker: nothing to build or find, never out of date with this library.
     public var workerExecutable: String?
     /// Devices to unplug during the replay: (device index in the recording, recording time
     /// in µs). libinput removes the device before the first frame at or after that time.
     public var removals: [(device: Int, time: Int64)]
-    /// Called after each frame with (frames written, frames in all).
+    /// Called after each batch of frames with (frames written, frames in all).
     public var progress: ((Int, Int) -> Void)?
     /// Apply the quirks each device had on the recording machine (its `quirks:` list), as
     /// `libinput replay` does. On by default.
@@ -25,6 +26,10 @@ public struct ReplayOptions {
     /// a compositor does (then device numbers follow udev's enumeration order, and removals
     /// are not available).
     public var seat: String?
+    /// At most this many consecutive frames of one device go to libinput in one write and
+    /// one round trip. libinput fires due timers by each event's timestamp, so the events it
+    /// reports are the same for any value; 1 writes frame by frame (slow).
+    public var maximumBatchFrames = 4096
 
     public init(configuration: DeviceConfiguration? = nil, workerExecutable: String? = nil,
                 removals: [(device: Int, time: Int64)] = [], progress: ((Int, Int) -> Void)? = nil) {
@@ -46,22 +51,28 @@ public struct LibinputReplayResult {
     public var seconds: Double
     /// What did not go as recorded (quirks this libinput could not read).
     public var warnings: [String] = []
+    /// Writes to an emulated node that the kernel took only in part (then the rest of the
+    /// event followed at once). The replay keeps little enough unread that this stays 0.
+    public var shortWrites = 0
 }
 
 /// Replays a recording through real libinput, with no root and no uinput.
 ///
 /// ```
-///  parent (this process)                        child: seatkit replay-worker
+///  parent (this process)                        child: this program again, in worker mode
 ///  umockdev testbed: /sys, /dev/input/event1xx  LD_PRELOAD=shim:libumockdev-preload.so.0
-///  frame ─► PTY of the emulated node ─────────► libinput path context ─► DeviceEvent
+///  batch ─► PTY of the emulated node ─────────► libinput path context ─► DeviceEvent
+///  clock page (virtual µs) ───────────────────► libinput's CLOCK_MONOTONIC
 ///        ◄── read mark (bytes libinput read) ◄─ stdout pipe (binary) ◄──┘
 /// ```
 ///
-/// Frames go out in lock-step and are stamped with virtual time (the real monotonic clock
-/// at start plus the recording's offset), so libinput's timers (tap, debounce, hold) act as
-/// they did on the recording machine without waiting for them, and the same recording
-/// gives the same events on every run. Each replay has its own testbed and temporary
-/// directory, so replays may run in parallel.
+/// Consecutive frames of one device go out as one batch, stamped with virtual time (a
+/// constant start plus the recording's offsets); the parent waits until libinput has read
+/// and processed a batch before the next. libinput's clock reads the replay's virtual time
+/// and its timerfd never fires on its own, so its timers (tap, debounce, hold) fire by the
+/// events' timestamps exactly as on the recording machine, without waiting for them, and
+/// the result never depends on the wall clock, the machine's speed or its load. Each replay
+/// has its own testbed and temporary directory, so replays may run in parallel.
 public final class LibinputReplay {
     public let recording: Recording
     public var options: ReplayOptions
@@ -90,7 +101,10 @@ public final class LibinputReplay {
                 options.appliesRecordedQuirks = false
                 warnings.append("libinput \(recording.libinputVersion.map { "(recorded with \($0))" } ?? "") could not read the recorded quirks; replayed without them")
             } catch .libinput(let message) where !devicesAdded {
-                guard !retriedAdding else { throw .libinput("\(message) [the same on a second try, on a fresh testbed]") }
+                guard !retriedAdding else {
+                    let parts = message.split(separator: "\n", maxSplits: 1)
+                    throw .libinput("\(parts[0]) [the same on a second try, on a fresh testbed]" + (parts.count > 1 ? "\n" + parts[1] : ""))
+                }
                 retriedAdding = true
                 warnings.append("libinput did not add every device on the first try; replayed on a fresh testbed (first try: \(message))")
             }
@@ -99,26 +113,38 @@ public final class LibinputReplay {
 
     /// One replay on a fresh testbed; sets `devicesAdded` once libinput has added every device.
     func runOnce(devicesAdded: inout Bool) throws(ReplayError) -> LibinputReplayResult {
-        let worker = try workerPath()
-        let devices = try EmulatedInputDevices(recording.devices, dmi: recording.dmi)
-        let emulated = devices.emulated
-        let scratch = devices.scratch
-        var arguments = ["replay-worker"]
+        let worker = try workerCommand()
+        var arguments = worker.arguments + ["--nodes-from-stdin"]
         if let c = options.configuration { arguments += ["--config", c.commandLineForm] }
         if let seat = options.seat {
             guard options.removals.isEmpty else { throw .environment("device removals need the path backend (seat must be nil)") }
             arguments += ["--seat", seat]
         }
-        arguments += zip(emulated, devices.ptyIndexes).map { "\($0.node)=\($1)" }
-        var environment = try devices.environment()
-        if options.appliesRecordedQuirks, recording.devices.contains(where: { !$0.quirks.isEmpty }) {
-            let quirksPath = scratch.path + "/recorded.quirks"
-            guard writeFile(quirksPath, Array(Self.quirksFile(for: recording).utf8)) else { throw .environment("cannot write \(quirksPath)") }
-            environment["SEATKIT_REPLAY_QUIRKS"] = quirksPath
+        var started: Int64 = 0
+        var spawned: ChildProcess?
+        var clockFile: VirtualClockFile?
+        // The worker starts (process, Swift runtime: most of the start-up) while umockdev adds
+        // the devices; it waits for their nodes on stdin before it starts libinput.
+        let devices = try EmulatedInputDevices(recording.devices, dmi: recording.dmi) { environment, scratch throws(ReplayError) in
+            var environment = environment.merging(worker.environment) { $1 }
+            if options.appliesRecordedQuirks, recording.devices.contains(where: { !$0.quirks.isEmpty }) {
+                let quirksPath = scratch + "/recorded.quirks"
+                guard writeFile(quirksPath, Array(Self.quirksFile(for: recording).utf8)) else { throw .environment("cannot write \(quirksPath)") }
+                environment["SEATKIT_REPLAY_QUIRKS"] = quirksPath
+            }
+            let clock = try VirtualClockFile(path: scratch + "/clock")
+            clock.set(Self.virtualBase)
+            environment["SEATKIT_REPLAY_CLOCK"] = clock.path
+            clockFile = clock
+            started = monotonicMicroseconds()
+            spawned = try ChildProcess(executable: worker.executable, arguments: arguments, environment: environment,
+                                       stderrPath: scratch + "/worker-stderr")
         }
-        let started = monotonicMicroseconds()
-        let child = try ChildProcess(executable: worker, arguments: arguments, environment: environment,
-                                     stderrPath: scratch.path + "/worker-stderr")
+        guard let child = spawned, let clock = clockFile else { throw .environment("the replay worker was not started") }
+        let emulated = devices.emulated
+        var nodesLine = zip(emulated, devices.ptyIndexes).map { "\($0.node)=\($1)" }.joined(separator: " ")
+        nodesLine += "\n"
+        try writeAll(child.stdinFd, Array(nodesLine.utf8), what: "the worker's stdin")
         var stream = WorkerStream(child: child, deviceCount: emulated.count)
 
         // libinput adds path devices while it starts: wait for all of them.
@@ -127,19 +153,48 @@ public final class LibinputReplay {
 
         let frames = recording.mergedFrames
         let start = recording.startTime ?? 0
-        // Virtual time: never in the past, so libinput's timerfd never fires early.
-        let base = monotonicMicroseconds() + 1_000_000
+        let base = Self.virtualBase
         var written = [UInt64](repeating: 0, count: emulated.count)
         var pendingRemovals = options.removals.sorted { $0.time < $1.time }
         var removed = Set<Int>()
         var evdevEvents = 0
+        var shortWrites = 0
+        for fd in devices.deviceFds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        defer { for fd in devices.deviceFds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) } }
 
-        func send(_ events: ArraySlice<EvdevEvent>, device: Int, stamp: Int64) throws(ReplayError) {
-            let bytes = EmulatedInputDevices.bytes(of: events, stamp: stamp)
-            try writeAll(devices.deviceFds[device], bytes, what: emulated[device].node)
-            written[device] += UInt64(bytes.count)
-            let target = written[device]
-            try stream.readUntil { $0.readCounts.count > device && $0.readCounts[device] >= target }
+        /// Writes whole events to the device and waits until libinput has read and processed
+        /// all of them. Never blocks on a full PTY: while the worker drains it, its output is
+        /// read, so neither side can wait on the other.
+        func send(_ bytes: [UInt8], device: Int) throws(ReplayError) {
+            let fd = devices.deviceFds[device]
+            let target = written[device] + UInt64(bytes.count)
+            var offset = 0
+            func readSoFar() -> UInt64 { stream.readCounts.count > device ? stream.readCounts[device] : 0 }
+            while offset < bytes.count || readSoFar() < target {
+                // Whole events only, 170 at a time, and never more than 8 KiB that libinput
+                // has not read yet: a raw PTY takes about 15 KiB before a write comes back
+                // short, so every write fits whole and none splits an event. Should one come
+                // back short all the same, the rest of its event goes next, whatever is
+                // outstanding (the shim makes libinput's read wait for it).
+                let outstanding = written[device] + UInt64(offset) - readSoFar()
+                let splitEvent = offset % 24 != 0
+                let chunk = splitEvent ? 24 - offset % 24 : min(bytes.count - offset, Self.writeChunk)
+                if offset < bytes.count, splitEvent || outstanding + UInt64(chunk) <= Self.maximumOutstanding {
+                    let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, chunk) }
+                    if n > 0 {
+                        if n < chunk { shortWrites += 1 }
+                        offset += n
+                        continue
+                    }
+                    if n < 0 && errno != EAGAIN && errno != EINTR {
+                        throw .environment("writing to \(emulated[device].node) failed: \(String(cString: strerror(errno)))")
+                    }
+                    try stream.pump(waitingToWrite: fd)
+                } else {
+                    try stream.pump(waitingToWrite: nil)
+                }
+            }
+            written[device] = target
         }
 
         func remove(_ device: Int) throws(ReplayError) {
@@ -152,37 +207,60 @@ public final class LibinputReplay {
         }
 
         var lastStamp = base
-        for (index, item) in frames.enumerated() {
-            while let next = pendingRemovals.first, next.time <= item.frame.time {
+        var index = 0
+        var batch: [UInt8] = []
+        let maximumBatch = max(1, options.maximumBatchFrames)
+        while index < frames.count {
+            let device = frames[index].device
+            let time = frames[index].frame.time
+            if let next = pendingRemovals.first, next.time <= time {
                 pendingRemovals.removeFirst()
+                lastStamp = max(lastStamp, base + (next.time - start))
+                clock.set(lastStamp)
                 try remove(next.device)
+                continue
             }
-            if removed.contains(item.device) { continue }
-            let stamp = base + (item.frame.time - start)
-            lastStamp = stamp
-            // At most 170 events (4080 bytes) at a time: the PTY holds 4095.
-            var offset = 0
-            let events = item.frame.events
-            while offset < events.count {
-                let end = min(offset + 170, events.count)
-                try send(events[offset..<end], device: item.device, stamp: stamp)
-                offset = end
+            if removed.contains(device) {
+                index += 1
+                continue
             }
-            evdevEvents += events.count
-            options.progress?(index + 1, frames.count)
+            // A batch: consecutive frames of one device, ended by another device's frame or a
+            // removal. libinput fires due timers by each event's timestamp, so a batch gives
+            // the same events as its frames one by one.
+            batch.removeAll(keepingCapacity: true)
+            var count = 0
+            while index < frames.count, frames[index].device == device, count < maximumBatch {
+                let item = frames[index].frame
+                if let next = pendingRemovals.first, next.time <= item.time { break }
+                let stamp = base + (item.time - start)
+                lastStamp = stamp
+                EmulatedInputDevices.append(item.events[...], stamp: stamp, to: &batch)
+                evdevEvents += item.events.count
+                index += 1
+                count += 1
+            }
+            // libinput's clock reads the time of the batch's last event: never behind an
+            // event it reads, never ahead of what it has been given.
+            clock.set(lastStamp)
+            try send(batch, device: device)
+            options.progress?(index, frames.count)
         }
-        for removal in pendingRemovals { try remove(removal.device) }
-        // Timers due after the last frame (tap, hold) run when libinput next sees an event:
-        // one empty frame per device, 2 s of virtual time later.
+        for removal in pendingRemovals {
+            lastStamp = max(lastStamp, base + (removal.time - start))
+            clock.set(lastStamp)
+            try remove(removal.device)
+        }
+        // Timers due after the last frame (tap, hold, debounce) run when libinput next sees an
+        // event: one empty frame per device, 2 s of virtual time later.
+        lastStamp += 2_000_000
+        clock.set(lastStamp)
         for device in emulated.indices where !removed.contains(device) {
-            try send([EvdevEvent(type: 0, code: 0, value: 0)][...], device: device, stamp: lastStamp + 2_000_000)
+            try send(EmulatedInputDevices.bytes(of: [EvdevEvent(type: 0, code: 0, value: 0)][...], stamp: lastStamp), device: device)
         }
         child.closeStdin()
         try stream.readUntil { $0.ended }
-        let status = child.wait()
-        guard status == 0 else {
-            throw .libinput("the replay worker exited with status \(status): \(child.errorOutput())")
-        }
+        // The worker wrote its end mark after everything else: it has nothing more to say,
+        // and is stopped rather than waited for (its libinput teardown costs about 1 ms).
         let elapsed = Double(monotonicMicroseconds() - started) / 1e6
         // Back onto the recording's timeline; device announcements carry no time of their own.
         let shift = start - base
@@ -191,24 +269,37 @@ public final class LibinputReplay {
             e.time = max(event.time, base) + shift
             return e
         }
-        return LibinputReplayResult(events: events, framesWritten: frames.count, evdevEventsWritten: evdevEvents, seconds: elapsed)
+        var result = LibinputReplayResult(events: events, framesWritten: frames.count, evdevEventsWritten: evdevEvents, seconds: elapsed)
+        result.shortWrites = shortWrites
+        return result
     }
 
-    private func workerPath() throws(ReplayError) -> String {
-        if let explicit = options.workerExecutable { return explicit }
-        if let env = getenv("SEATKIT_REPLAY_WORKER") { return String(cString: env) }
+    /// Where virtual time starts: the first frame's stamp and libinput's clock while it adds
+    /// the devices. A constant, so that nothing depends on when the replay runs.
+    static let virtualBase: Int64 = 1_000_000_000
+
+    /// Bytes per write to an emulated node: 170 whole events.
+    static let writeChunk = 170 * 24
+    /// Bytes written that libinput has not read yet, at most: two writes, about half of what
+    /// a raw PTY takes before a write comes back short (15,824 bytes on Linux 6).
+    static let maximumOutstanding: UInt64 = 8 * 1024
+
+    /// The worker to start and how: an explicit `seatkit` tool (`replay-worker` command),
+    /// or by default this very program again in worker mode (CReplayWorkerEntry), which is
+    /// always there and built from the same sources as this library.
+    private func workerCommand() throws(ReplayError) -> (executable: String, arguments: [String], environment: [String: String]) {
+        if let explicit = options.workerExecutable ?? getenv("SEATKIT_REPLAY_WORKER").map({ String(cString: $0) }) {
+            guard access(explicit, X_OK) == 0 else {
+                throw .environment("the replay worker \(explicit) does not exist or cannot run (ReplayOptions.workerExecutable or SEATKIT_REPLAY_WORKER)")
+            }
+            return (explicit, ["replay-worker"], [:])
+        }
+        _ = seatkit_replay_worker_entry_linked()
         var buffer = [CChar](repeating: 0, count: 4096)
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { throw .environment("cannot find the running executable") }
+        guard n > 0 else { throw .environment("cannot find the running executable to start it as the replay worker") }
         let exe = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var dir = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        // `swift test` runs <build>/SeatKitPackageTests.xctest; the tool is <build>/seatkit.
-        if dir.hasSuffix(".xctest") { dir = dir.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") }
-        let candidate = dir + "/seatkit"
-        guard access(candidate, X_OK) == 0 else {
-            throw .environment("the replay worker \(candidate) does not exist: build the seatkit tool (swift build) or set SEATKIT_REPLAY_WORKER")
-        }
-        return candidate
+        return (exe, [], [SEATKIT_REPLAY_WORKER_MODE: "1"])
     }
 
     /// A libinput quirks file giving each device the quirks recorded with it, matched by
@@ -357,9 +448,16 @@ final class ChildProcess {
         return result
     }
 
+    /// The worker's reason on the first line (its last `replay-worker:` line, or a crash's),
+    /// then libinput's log after a line of its own: ``ReplayError/summary`` shows the first.
     func errorOutput() -> String {
         let text = RecordingParser.readFile(stderrPath) ?? ""
-        return text.isEmpty ? "(no message)" : String(text.suffix(2000))
+        guard !text.isEmpty else { return "(no message)" }
+        let lines = text.split(separator: "\n")
+        let reason = lines.last { $0.hasPrefix("replay-worker: ") }.map { String($0.dropFirst(15)) }
+            ?? lines.first { $0.contains("overflow") || $0.contains("Program crashed") }.map(String.init)
+            ?? lines.last.map(String.init) ?? ""
+        return reason + "\n" + ReplayError.logSeparator + "\n" + String(text.suffix(4000))
     }
 
     deinit {
@@ -376,6 +474,7 @@ final class ChildProcess {
 struct WorkerStream {
     let child: ChildProcess
     var buffer: [UInt8] = []
+    var chunk: [UInt8] = []
     var offset = 0
     var events: [DeviceEvent] = []
     var readCounts: [UInt64] = []
@@ -387,28 +486,34 @@ struct WorkerStream {
         self.child = child
     }
 
-    /// Reads until `condition` holds. The worker answers every frame within milliseconds; a
-    /// worker silent for 30 s is stuck, and the replay fails rather than hang.
+    /// Reads until `condition` holds.
     mutating func readUntil(_ condition: (WorkerStream) -> Bool) throws(ReplayError) {
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while !condition(self) {
-            if ended { throw .libinput("the worker ended before libinput had read every frame") }
-            var p = pollfd(fd: child.stdoutFd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&p, 1, 30_000)
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else {
-                throw .libinput("libinput did not answer for 30 s (added \(added.count) devices so far): \(child.errorOutput())")
-            }
-            let n = read(child.stdoutFd, &chunk, chunk.count)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 {
-                let status = child.wait()
-                if status == ReplayWorker.quirksRejectedStatus { throw .recordedQuirksRejected }
-                throw .libinput("the replay worker stopped (status \(status)) before it was done: \(child.errorOutput())")
-            }
-            buffer += chunk[0..<n]
-            try decodeAvailable()
+        while !condition(self) { try pump(waitingToWrite: nil) }
+    }
+
+    /// Waits until the worker has written something (then reads and decodes it) or, when
+    /// `fd` is given, until `fd` can take more bytes. The worker answers within
+    /// milliseconds; a worker silent for 30 s is stuck, and the replay fails rather than hang.
+    mutating func pump(waitingToWrite fd: Int32?) throws(ReplayError) {
+        if ended { throw .libinput("the worker ended before libinput had read every frame") }
+        var fds = [pollfd(fd: child.stdoutFd, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: fd ?? -1, events: Int16(POLLOUT), revents: 0)]
+        let ready = poll(&fds, 2, 30_000)
+        if ready < 0 && errno == EINTR { return }
+        guard ready > 0 else {
+            throw .libinput("libinput did not answer for 30 s (added \(added.count) devices so far): \(child.errorOutput())")
         }
+        guard fds[0].revents != 0 else { return }
+        if chunk.isEmpty { chunk = [UInt8](repeating: 0, count: 65536) }
+        let n = chunk.withUnsafeMutableBytes { read(child.stdoutFd, $0.baseAddress, $0.count) }
+        if n < 0 && (errno == EINTR || errno == EAGAIN) { return }
+        if n <= 0 {
+            let status = child.wait()
+            if status == ReplayWorker.quirksRejectedStatus { throw .recordedQuirksRejected }
+            throw .libinput("the replay worker stopped (status \(status)) before it was done: \(child.errorOutput())")
+        }
+        buffer += chunk[0..<n]
+        try decodeAvailable()
     }
 
     private mutating func decodeAvailable() throws(ReplayError) {

@@ -5,7 +5,7 @@ import Glibc
 /// The small LD_PRELOAD library that makes real libinput accept umockdev 0.17's emulated
 /// evdev nodes, built from C source with the system C compiler on first use and cached.
 ///
-/// It must come *before* `libumockdev-preload.so.0` in `LD_PRELOAD`. It does three things:
+/// It must come *before* `libumockdev-preload.so.0` in `LD_PRELOAD`. It does five things:
 /// 1. `udev_device_get_is_initialized()` answers 1: 0.17.16 does not redirect
 ///    `/run/udev/data`, so libudev would call every emulated device uninitialised and
 ///    libinput would skip it ("skip unconfigured input device"; fixed in umockdev 0.17.18).
@@ -18,7 +18,13 @@ import Glibc
 /// 4. `read()` from a PTY adds the byte count to a shared counter (file named by
 ///    `SEATKIT_REPLAY_ACK`): the replay writes a frame, then waits until libinput has read
 ///    all of it, because a PTY holds at most 4095 bytes and a partial 24-byte event makes
-///    libevdev drop the device.
+///    libevdev drop the device. A read that stops inside an event (the PTY hands big writes
+///    over in pieces) waits for the rest of that event, so libevdev only ever sees whole
+///    events.
+/// 5. With `SEATKIT_REPLAY_CLOCK` naming a file, `clock_gettime(CLOCK_MONOTONIC)` answers the
+///    replay's virtual time stored there (µs, little-endian Int64), and `timerfd_settime`
+///    arms nothing: libinput then fires its timers only by the timestamps of the events it
+///    reads, so a replay's result never depends on the wall clock or the machine's speed.
 enum PreloadShim {
     static let source = #"""
     #define _GNU_SOURCE
@@ -29,9 +35,13 @@ enum PreloadShim {
     #include <stdio.h>
     #include <stdlib.h>
     #include <string.h>
+    #include <poll.h>
     #include <sys/mman.h>
+    #include <sys/syscall.h>
     #include <sys/stat.h>
     #include <sys/sysmacros.h>
+    #include <sys/timerfd.h>
+    #include <time.h>
     #include <unistd.h>
 
     struct udev_device;
@@ -142,27 +152,101 @@ enum PreloadShim {
         return read_counters;
     }
 
+    /* The size of struct input_event on 64-bit Linux. */
+    #define INPUT_EVENT_SIZE 24
+
     ssize_t read(int fd, void *buffer, size_t size)
     {
         static ssize_t (*next)(int, void *, size_t);
-        static int (*next_fstat)(int, struct stat *);
-        if (next == NULL) {
+        if (next == NULL)
             next = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
-            next_fstat = (int (*)(int, struct stat *))dlsym(RTLD_NEXT, "fstat");
-        }
-        ssize_t r = next(fd, buffer, size);
+        /* An emulated evdev node is a PTY that umockdev has nothing to answer for: read it
+           with the system call itself, not through umockdev's read(), which asks the
+           testbed's thread over a socket on every call. */
+        struct stat st;
+        uint64_t *c = counters();
+        int index = -1;
+        if (c != NULL && syscall(SYS_fstat, fd, &st) == 0 && S_ISCHR(st.st_mode))
+            index = pty_index(st.st_rdev);
+        if (index < 0 || index >= 4096)
+            return next(fd, buffer, size);
+        ssize_t r = syscall(SYS_read, fd, buffer, size);
         if (r > 0) {
             int saved = errno;
-            struct stat st;
-            uint64_t *c = counters();
-            if (c != NULL && next_fstat(fd, &st) == 0 && S_ISCHR(st.st_mode)) {
-                int index = pty_index(st.st_rdev);
-                if (index >= 0 && index < 4096)
-                    __atomic_add_fetch(&c[index], (uint64_t)r, __ATOMIC_SEQ_CST);
+            /* The writer only ever writes whole events, but the PTY may hand them over in
+               pieces (its buffers split at about 2 KiB). libevdev drops the device on a read
+               that is not a whole number of events, so finish the event here: the rest is
+               on its way. */
+            while (r % INPUT_EVENT_SIZE != 0 && (size_t)r < size) {
+                size_t want = INPUT_EVENT_SIZE - (size_t)r % INPUT_EVENT_SIZE;
+                struct pollfd p = { .fd = fd, .events = POLLIN };
+                if (poll(&p, 1, 10000) <= 0)
+                    break;
+                ssize_t more = syscall(SYS_read, fd, (char *)buffer + r, want);
+                if (more > 0)
+                    r += more;
+                else if (more == 0 || (errno != EAGAIN && errno != EINTR))
+                    break;
             }
+            __atomic_add_fetch(&c[index], (uint64_t)r, __ATOMIC_SEQ_CST);
             errno = saved;
         }
         return r;
+    }
+
+    /* Virtual time. With SEATKIT_REPLAY_CLOCK naming a file, CLOCK_MONOTONIC reads the
+       microseconds the replay stored there, and timerfds never fire on their own: libinput
+       runs its due timers with each event's time before processing it, and the replay
+       ends with an event later than every timer. So nothing libinput does depends on the
+       wall clock or on how fast the machine is. */
+    static volatile int64_t *virtual_clock;
+    static int virtual_clock_state; /* 0 not tried, 1 mapped, -1 none */
+
+    static volatile int64_t *clock_page(void)
+    {
+        if (virtual_clock_state == 0) {
+            const char *path = getenv("SEATKIT_REPLAY_CLOCK");
+            int (*real_open)(const char *, int, ...) = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
+            int fd = path ? real_open(path, O_RDONLY | O_CLOEXEC) : -1;
+            virtual_clock_state = -1;
+            if (fd >= 0) {
+                void *m = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+                close(fd);
+                if (m != MAP_FAILED) {
+                    virtual_clock = (volatile int64_t *)m;
+                    virtual_clock_state = 1;
+                }
+            }
+        }
+        return virtual_clock;
+    }
+
+    int clock_gettime(clockid_t id, struct timespec *ts)
+    {
+        static int (*next)(clockid_t, struct timespec *);
+        if (next == NULL)
+            next = (int (*)(clockid_t, struct timespec *))dlsym(RTLD_NEXT, "clock_gettime");
+        volatile int64_t *v = (id == CLOCK_MONOTONIC || id == CLOCK_MONOTONIC_COARSE) ? clock_page() : NULL;
+        if (v != NULL && ts != NULL) {
+            int64_t us = __atomic_load_n(v, __ATOMIC_SEQ_CST);
+            ts->tv_sec = us / 1000000;
+            ts->tv_nsec = (us % 1000000) * 1000;
+            return 0;
+        }
+        return next(id, ts);
+    }
+
+    int timerfd_settime(int fd, int flags, const struct itimerspec *value, struct itimerspec *old)
+    {
+        static int (*next)(int, int, const struct itimerspec *, struct itimerspec *);
+        if (next == NULL)
+            next = (int (*)(int, int, const struct itimerspec *, struct itimerspec *))dlsym(RTLD_NEXT, "timerfd_settime");
+        if (clock_page() != NULL) {
+            struct itimerspec disarmed;
+            memset(&disarmed, 0, sizeof disarmed);
+            return next(fd, flags, &disarmed, old);
+        }
+        return next(fd, flags, value, old);
     }
     """#
 

@@ -6,11 +6,18 @@
 /// the `hid:` descriptor does) and one-line flow mappings (`--with-libinput` events), plain,
 /// single- and double-quoted scalars, and `#` comments. Anything else is an error naming the
 /// line. Chosen over Yams by measurement; see `RecordingParser`.
+///
+/// It reads UTF-8 bytes in one pass, line by line (CRLF or LF, an optional byte order mark),
+/// and keeps no copy of the lines: its cost is linear in the file, also for a bracket that is
+/// never closed. A flow list of plain integers (every evdev event line) becomes one
+/// ``RecordNode/Value/integers(_:)`` node without a string per number.
 struct RecordNode {
     enum Value {
         case null
         /// A scalar's text; `quoted` when it was written in quotes (then it is never a number).
         case scalar(String, quoted: Bool)
+        /// A flow list of plain decimal integers, `[0, 12, 3, 0, 1]`.
+        case integers([Int64])
         case sequence([RecordNode])
         case mapping([(key: String, value: RecordNode)])
     }
@@ -33,134 +40,258 @@ struct RecordSyntaxError: Error {
     var message: String
 }
 
-/// One non-blank, non-comment line: its indentation and its content with the comment cut off.
+/// Limits a parse checks as it goes, so that a hostile file fails before it is all read.
+struct RecordDocumentLimits {
+    /// Items of the top-level `devices:` list.
+    var maximumDevices = Int.max
+    /// Called with (bytes read, bytes in all) about every megabyte, and once at the end.
+    var progress: ((Int, Int) -> Void)?
+}
+
+/// One non-blank, non-comment line: its indentation and its content (byte offsets into the
+/// text) with the comment and trailing blanks cut off.
 private struct SourceLine {
     var number: Int
     var indent: Int
-    var text: Substring
+    var start: Int
+    var end: Int
 }
 
+private let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), newline = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r")
+private let hash = UInt8(ascii: "#"), dash = UInt8(ascii: "-"), colon = UInt8(ascii: ":"), comma = UInt8(ascii: ",")
+private let openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]"), openBrace = UInt8(ascii: "{"), closeBrace = UInt8(ascii: "}")
+private let doubleQuote = UInt8(ascii: "\""), singleQuote = UInt8(ascii: "'"), backslash = UInt8(ascii: "\\")
+
 struct RecordDocumentParser {
-    private var lines: [SourceLine] = []
-    private var index = 0
+    private let text: UnsafeBufferPointer<UInt8>
+    /// Byte offset of the next physical line not yet read.
+    private var position = 0
+    /// Number of the last physical line read.
+    private var physicalLine = 0
+    /// The content line being looked at; nil at the end of the text.
+    private var current: SourceLine?
+    private let limits: RecordDocumentLimits
     /// Deeper nesting than this is not a recording: refuse it rather than recurse without end.
     private let maximumDepth = 32
 
-    static func parse(_ text: String) throws(RecordSyntaxError) -> RecordNode {
-        var parser = RecordDocumentParser()
-        parser.split(text)
-        guard let first = parser.lines.first else {
+    private init(text: UnsafeBufferPointer<UInt8>, limits: RecordDocumentLimits) {
+        self.text = text
+        self.limits = limits
+    }
+
+    static func parse(_ string: String, limits: RecordDocumentLimits = RecordDocumentLimits()) throws(RecordSyntaxError) -> RecordNode {
+        try parse(bytes: Array(string.utf8), limits: limits)
+    }
+
+    static func parse(bytes: [UInt8], limits: RecordDocumentLimits = RecordDocumentLimits()) throws(RecordSyntaxError) -> RecordNode {
+        let result: Result<RecordNode, RecordSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
+            var parser = RecordDocumentParser(text: buffer, limits: limits)
+            do throws(RecordSyntaxError) {
+                return .success(try parser.parseDocument())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private mutating func parseDocument() throws(RecordSyntaxError) -> RecordNode {
+        // A UTF-8 byte order mark is not content.
+        if text.count >= 3, text[0] == 0xEF, text[1] == 0xBB, text[2] == 0xBF { position = 3 }
+        try advance()
+        guard let first = current else {
             throw RecordSyntaxError(line: 1, message: "the file is empty")
         }
         if first.indent != 0 {
             throw RecordSyntaxError(line: first.number, message: "the document must start at column 1")
         }
-        let root = try parser.parseBlock(indent: 0, depth: 0)
-        if parser.index < parser.lines.count {
-            let line = parser.lines[parser.index]
-            throw RecordSyntaxError(line: line.number, message: "unexpected indentation or content: \(line.text.prefix(60))")
+        let root = try parseBlock(indent: 0, depth: 0)
+        limits.progress?(text.count, text.count)
+        if let line = current {
+            throw RecordSyntaxError(line: line.number, message: "unexpected indentation or content: \(string(line.start, min(line.end, line.start + 60)))")
         }
         return root
     }
 
-    private mutating func split(_ text: String) {
-        var number = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            number += 1
-            var indent = 0
-            var start = raw.startIndex
-            while start < raw.endIndex, raw[start] == " " {
-                indent += 1
-                start = raw.index(after: start)
+    // MARK: Lines
+
+    /// Moves to the next line with content, checking each physical line on the way.
+    private var nextProgress = 1 << 20
+
+    private mutating func advance() throws(RecordSyntaxError) {
+        current = nil
+        if position >= nextProgress, let progress = limits.progress {
+            progress(position, text.count)
+            nextProgress = position + (1 << 20)
+        }
+        while position < text.count {
+            physicalLine += 1
+            let lineStart = position
+            var end = lineStart
+            var nonASCII = false
+            while end < text.count, text[end] != newline {
+                let b = text[end]
+                if b >= 0x80 { nonASCII = true } else if b < 0x20 && b != tab && b != carriageReturn || b == 0x7F {
+                    throw RecordSyntaxError(line: physicalLine, message: "control character 0x\(String(b, radix: 16)) in the text")
+                }
+                end += 1
             }
-            var content = raw[start...]
-            if content.last == "\r" { content = content.dropLast() }
-            if content.isEmpty || content.first == "#" { continue }
-            content = Self.strippingComment(content)
-            if content.isEmpty { continue }
-            lines.append(SourceLine(number: number, indent: indent, text: content))
+            position = end < text.count ? end + 1 : end
+            if end > lineStart, text[end - 1] == carriageReturn { end -= 1 }
+            if nonASCII, let column = Self.invalidUTF8(text, lineStart, end) {
+                throw RecordSyntaxError(line: physicalLine, message: "invalid UTF-8 at column \(column - lineStart + 1)")
+            }
+            var start = lineStart
+            while start < end, text[start] == space { start += 1 }
+            if start == end || text[start] == hash { continue }
+            end = strippingComment(start, end)
+            if start == end { continue }
+            current = SourceLine(number: physicalLine, indent: start - lineStart, start: start, end: end)
+            return
         }
     }
 
-    /// Cuts a ` #` comment that is outside quotes, and trailing blanks.
-    private static func strippingComment(_ text: Substring) -> Substring {
-        var inDouble = false
-        var inSingle = false
-        var previous: Character = " "
-        var escaped = false
-        var end = text.endIndex
-        var i = text.startIndex
-        while i < text.endIndex {
+    /// The offset of the first byte of `start..<end` that is not well-formed UTF-8, if any.
+    static func invalidUTF8(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
+        var i = start
+        while i < end {
+            let c = b[i]
+            if c < 0x80 { i += 1; continue }
+            let count: Int
+            var low: UInt8 = 0x80, high: UInt8 = 0xBF
+            switch c {
+            case 0xC2...0xDF: count = 1
+            case 0xE0: count = 2; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: count = 2
+            case 0xED: count = 2; high = 0x9F
+            case 0xF0: count = 3; low = 0x90
+            case 0xF1...0xF3: count = 3
+            case 0xF4: count = 3; high = 0x8F
+            default: return i
+            }
+            for k in 1...count {
+                guard i + k < end else { return i }
+                let d = b[i + k]
+                if k == 1 { guard d >= low && d <= high else { return i } } else { guard d >= 0x80 && d <= 0xBF else { return i } }
+            }
+            i += count + 1
+        }
+        return nil
+    }
+
+    /// The end of the line's content: a ` #` comment outside quotes and trailing blanks cut.
+    private func strippingComment(_ start: Int, _ end: Int) -> Int {
+        var inDouble = false, inSingle = false, escaped = false
+        var previous = space
+        var cut = end
+        var i = start
+        while i < end {
             let c = text[i]
             if inDouble {
-                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { inDouble = false }
+                if escaped { escaped = false } else if c == backslash { escaped = true } else if c == doubleQuote { inDouble = false }
             } else if inSingle {
-                if c == "'" { inSingle = false }
-            } else if c == "\"" {
+                if c == singleQuote { inSingle = false }
+            } else if c == doubleQuote {
                 inDouble = true
-            } else if c == "'" && (previous == " " || previous == "[" || previous == "{" || previous == ",") {
+            } else if c == singleQuote && (previous == space || previous == openBracket || previous == openBrace || previous == comma) {
                 inSingle = true
-            } else if c == "#" && (previous == " " || previous == "\t") {
-                end = i
+            } else if c == hash && (previous == space || previous == tab) {
+                cut = i
                 break
             }
             previous = c
-            i = text.index(after: i)
+            i += 1
         }
-        var result = text[text.startIndex..<end]
-        while let last = result.last, last == " " || last == "\t" { result = result.dropLast() }
-        return result
+        while cut > start, text[cut - 1] == space || text[cut - 1] == tab { cut -= 1 }
+        return cut
     }
 
-    private func isSequenceItem(_ text: Substring) -> Bool {
-        text == "-" || text.hasPrefix("- ")
+    private func string(_ start: Int, _ end: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
     }
+
+    private func isSequenceItem(_ line: SourceLine) -> Bool {
+        text[line.start] == dash && (line.end == line.start + 1 || text[line.start + 1] == space)
+    }
+
+    private func equals(_ line: SourceLine, _ literal: StaticString) -> Bool {
+        guard line.end - line.start == literal.utf8CodeUnitCount else { return false }
+        let p = literal.utf8Start
+        for i in 0..<literal.utf8CodeUnitCount where text[line.start + i] != p[i] { return false }
+        return true
+    }
+
+    /// Splits `key: value` (or `key:` at the end of the line) where the key is plain: the key's
+    /// end and where the value starts.
+    private func keySplit(_ start: Int, _ end: Int) -> (keyEnd: Int, valueStart: Int)? {
+        guard start < end else { return nil }
+        let first = text[start]
+        guard first != openBracket, first != openBrace, first != doubleQuote, first != singleQuote else { return nil }
+        var i = start
+        while i < end {
+            if text[i] == colon {
+                if i + 1 == end { return (i, end) }
+                if text[i + 1] == space {
+                    var v = i + 1
+                    while v < end, text[v] == space { v += 1 }
+                    return (i, v)
+                }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    // MARK: Blocks
 
     private mutating func parseBlock(indent: Int, depth: Int) throws(RecordSyntaxError) -> RecordNode {
-        guard index < lines.count else { return RecordNode(value: .null, line: lines.last?.number ?? 1) }
-        let line = lines[index]
+        guard let line = current else { return RecordNode(value: .null, line: physicalLine) }
         if depth > maximumDepth {
             throw RecordSyntaxError(line: line.number, message: "nesting deeper than \(maximumDepth) levels")
         }
-        if isSequenceItem(line.text) { return try parseSequence(indent: line.indent, depth: depth + 1) }
-        if Self.keySplit(line.text) != nil { return try parseMapping(indent: line.indent, depth: depth + 1) }
-        index += 1
-        var text = line.text
-        return try parseInline(&text, line: line.number, depth: depth + 1, continuing: true)
+        if isSequenceItem(line) { return try parseSequence(indent: line.indent, depth: depth + 1) }
+        if keySplit(line.start, line.end) != nil { return try parseMapping(indent: line.indent, depth: depth + 1) }
+        try advance()
+        return try parseInline(line.start, line.end, line: line.number, depth: depth + 1)
     }
 
     private mutating func parseSequence(indent: Int, depth: Int) throws(RecordSyntaxError) -> RecordNode {
-        let startLine = lines[index].number
+        let startLine = current?.number ?? physicalLine
         var items: [RecordNode] = []
-        while index < lines.count, lines[index].indent == indent, isSequenceItem(lines[index].text) {
-            let line = lines[index]
-            var rest = line.text.dropFirst(1)
+        while let line = current, line.indent == indent, isSequenceItem(line) {
+            if indent == 0, items.count >= limits.maximumDevices {
+                throw RecordSyntaxError(line: line.number, message: "more than \(limits.maximumDevices) devices, the most a replay takes")
+            }
+            var rest = line.start + 1
             var inner = indent + 1
-            while rest.first == " " {
-                rest = rest.dropFirst()
+            while rest < line.end, text[rest] == space {
+                rest += 1
                 inner += 1
             }
-            if rest.isEmpty {
-                index += 1
-                if index < lines.count, lines[index].indent > indent {
-                    items.append(try parseBlock(indent: lines[index].indent, depth: depth))
+            if rest == line.end {
+                try advance()
+                if let next = current, next.indent > indent {
+                    items.append(try parseBlock(indent: next.indent, depth: depth))
                 } else {
                     items.append(RecordNode(value: .null, line: line.number))
                 }
-            } else if Self.keySplit(rest) != nil {
+            } else if keySplit(rest, line.end) != nil {
                 // `- key: value` opens a mapping whose keys sit at the column after "- ".
-                lines[index] = SourceLine(number: line.number, indent: inner, text: rest)
+                current = SourceLine(number: line.number, indent: inner, start: rest, end: line.end)
                 items.append(try parseMapping(indent: inner, depth: depth))
             } else {
-                index += 1
-                items.append(try parseInline(&rest, line: line.number, depth: depth, continuing: true))
+                try advance()
+                items.append(try parseInline(rest, line.end, line: line.number, depth: depth))
             }
             // libinput 1.18-1.20 printed an event item's `libinput:` key at the column of the
             // item's dash, which is not YAML: it belongs to the evdev item just before it.
-            if index < lines.count, lines[index].indent == indent, lines[index].text == "libinput:",
+            if let next = current, next.indent == indent, equals(next, "libinput:"),
                var last = items.last, case .mapping(var entries) = last.value, last["evdev"] != nil {
-                lines[index] = SourceLine(number: lines[index].number, indent: indent + 2, text: lines[index].text)
+                current = SourceLine(number: next.number, indent: indent + 2, start: next.start, end: next.end)
                 guard case .mapping(let extra) = try parseMapping(indent: indent + 2, depth: depth).value else { continue }
+                for entry in extra where entries.contains(where: { $0.key == entry.key }) {
+                    throw RecordSyntaxError(line: entry.value.line, message: "duplicate key `\(entry.key)`")
+                }
                 entries += extra
                 last.value = .mapping(entries)
                 items[items.count - 1] = last
@@ -170,107 +301,181 @@ struct RecordDocumentParser {
     }
 
     private mutating func parseMapping(indent: Int, depth: Int) throws(RecordSyntaxError) -> RecordNode {
-        let startLine = lines[index].number
+        let startLine = current?.number ?? physicalLine
         var entries: [(key: String, value: RecordNode)] = []
-        while index < lines.count, lines[index].indent == indent, !isSequenceItem(lines[index].text) {
-            let line = lines[index]
-            guard let (key, rest) = Self.keySplit(line.text) else {
-                throw RecordSyntaxError(line: line.number, message: "expected `key: value`, found \(line.text.prefix(60))")
+        var keys: Set<String> = []
+        while let line = current, line.indent == indent, !isSequenceItem(line) {
+            guard let (keyEnd, valueStart) = keySplit(line.start, line.end) else {
+                throw RecordSyntaxError(line: line.number, message: "expected `key: value`, found \(string(line.start, min(line.end, line.start + 60)))")
             }
-            index += 1
+            let key = string(line.start, keyEnd)
+            // A second `events:` would silently replace the first: say so instead. Small
+            // mappings are searched, big ones hashed.
+            let duplicate = entries.count < 16 ? entries.contains { $0.key == key } : !keys.insert(key).inserted
+            if entries.count == 15 { keys = Set(entries.map(\.key) + [key]) }
+            if duplicate {
+                let first = entries.first { $0.key == key }?.value.line ?? 0
+                throw RecordSyntaxError(line: line.number, message: "duplicate key `\(key)` (first on line \(first))")
+            }
+            try advance()
             var value: RecordNode
-            if rest.isEmpty {
-                if index < lines.count, lines[index].indent > indent {
-                    value = try parseBlock(indent: lines[index].indent, depth: depth)
-                } else if index < lines.count, lines[index].indent == indent, isSequenceItem(lines[index].text) {
+            if valueStart == line.end {
+                if let next = current, next.indent > indent {
+                    value = try parseBlock(indent: next.indent, depth: depth)
+                } else if let next = current, next.indent == indent, isSequenceItem(next) {
                     // YAML lets a sequence under a key sit at the key's own column.
                     value = try parseSequence(indent: indent, depth: depth + 1)
                 } else {
                     value = RecordNode(value: .null, line: line.number)
                 }
             } else {
-                var text = rest
-                value = try parseInline(&text, line: line.number, depth: depth, continuing: true)
+                value = try parseInline(valueStart, line.end, line: line.number, depth: depth)
             }
-            entries.append((String(key), value))
+            entries.append((key, value))
         }
         return RecordNode(value: .mapping(entries), line: startLine)
     }
 
-    /// Splits `key: value` (or `key:` at the end of the line) where the key is plain.
-    static func keySplit(_ text: Substring) -> (Substring, Substring)? {
-        guard let first = text.first, first != "[", first != "{", first != "\"", first != "'" else { return nil }
-        var i = text.startIndex
-        while i < text.endIndex {
-            if text[i] == ":" {
-                let next = text.index(after: i)
-                if next == text.endIndex { return (text[..<i], text[next...]) }
-                if text[next] == " " {
-                    var rest = text[next...]
-                    while rest.first == " " { rest = rest.dropFirst() }
-                    return (text[..<i], rest)
-                }
-            }
-            i = text.index(after: i)
-        }
-        return nil
-    }
+    // MARK: Inline values
 
     /// Parses a value written inline: a flow collection (which may continue on the following
-    /// lines when `continuing`), a quoted string or a plain scalar.
-    private mutating func parseInline(_ text: inout Substring, line: Int, depth: Int, continuing: Bool) throws(RecordSyntaxError) -> RecordNode {
-        guard let first = text.first else { return RecordNode(value: .null, line: line) }
-        if first == "[" || first == "{" {
-            var flow = FlowScanner(text: text, line: line, maximumDepth: maximumDepth)
-            while true {
-                do throws(RecordSyntaxError) {
-                    let node = try flow.parseValue(depth: depth)
-                    flow.skipBlanks()
-                    if !flow.atEnd {
-                        throw RecordSyntaxError(line: flow.line, message: "unexpected text after a closing bracket: \(flow.remaining.prefix(40))")
-                    }
-                    return node
-                } catch {
-                    // A flow sequence left open at the end of the line continues on the next.
-                    guard error.message == FlowScanner.unterminated, continuing, index < lines.count else {
-                        if error.message == FlowScanner.unterminated {
-                            throw RecordSyntaxError(line: line, message: "a bracket opened here is never closed (is the file truncated?)")
-                        }
-                        throw error
-                    }
-                    flow = FlowScanner(text: flow.text + " " + lines[index].text, line: line, maximumDepth: maximumDepth)
-                    index += 1
+    /// lines), a quoted string or a plain scalar. The line holding `start..<end` has been
+    /// consumed already.
+    private mutating func parseInline(_ start: Int, _ end: Int, line: Int, depth: Int) throws(RecordSyntaxError) -> RecordNode {
+        guard start < end else { return RecordNode(value: .null, line: line) }
+        let first = text[start]
+        if first == openBracket, let numbers = integerList(start, end) {
+            return RecordNode(value: .integers(numbers), line: line)
+        }
+        if first == openBracket || first == openBrace {
+            // Where does the collection close? Count brackets outside quotes, line after line:
+            // each line is looked at once, so a bracket never closed costs linear time.
+            var depthCount = 0
+            var segments: [(Int, Int)] = [(start, end)]
+            var closed = try bracketBalance(start, end, &depthCount, line: line)
+            while !closed {
+                guard let next = current else {
+                    throw RecordSyntaxError(line: line, message: "a bracket opened here is never closed (is the file truncated?)")
                 }
+                segments.append((next.start, next.end))
+                closed = try bracketBalance(next.start, next.end, &depthCount, line: line)
+                try advance()
+            }
+            var joined: [UInt8] = []
+            for (i, segment) in segments.enumerated() {
+                if i > 0 { joined.append(space) }
+                joined.append(contentsOf: UnsafeBufferPointer(rebasing: text[segment.0..<segment.1]))
+            }
+            return try joined.withUnsafeBufferPointer { buffer throws(RecordSyntaxError) -> RecordNode in
+                var flow = FlowScanner(text: buffer, line: line, maximumDepth: maximumDepth)
+                let node = try flow.parseValue(depth: depth)
+                flow.skipBlanks()
+                if !flow.atEnd {
+                    throw RecordSyntaxError(line: line, message: "unexpected text after a closing bracket: \(flow.remaining(40))")
+                }
+                return node
             }
         }
-        var scanner = FlowScanner(text: text, line: line, maximumDepth: maximumDepth)
-        return try scanner.parseBlockScalar()
+        if first == doubleQuote || first == singleQuote {
+            var flow = FlowScanner(text: UnsafeBufferPointer(rebasing: text[start..<end]), line: line, maximumDepth: maximumDepth)
+            let node = try flow.parseQuoted()
+            flow.skipBlanks()
+            if !flow.atEnd {
+                throw RecordSyntaxError(line: line, message: "unexpected text after a quoted string: \(flow.remaining(40))")
+            }
+            return node
+        }
+        return RecordNode(value: .scalar(string(start, end), quoted: false), line: line)
+    }
+
+    /// Adds the brackets of `start..<end` to `depth`; true once the outermost one has closed.
+    private func bracketBalance(_ start: Int, _ end: Int, _ depth: inout Int, line: Int) throws(RecordSyntaxError) -> Bool {
+        var i = start
+        var quote: UInt8 = 0
+        while i < end {
+            let c = text[i]
+            if quote != 0 {
+                if quote == doubleQuote && c == backslash { i += 1 } else if c == quote { quote = 0 }
+            } else if c == doubleQuote || c == singleQuote {
+                quote = c
+            } else if c == openBracket || c == openBrace {
+                depth += 1
+                if depth > maximumDepth {
+                    throw RecordSyntaxError(line: line, message: "nesting deeper than \(maximumDepth) levels")
+                }
+            } else if c == closeBracket || c == closeBrace {
+                depth -= 1
+                if depth <= 0 { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+
+    /// `[1, -2, 3]` on one line, every item a plain decimal integer: the numbers. Nil for
+    /// anything else (which the general flow parser then reads or refuses).
+    private func integerList(_ start: Int, _ end: Int) -> [Int64]? {
+        guard text[end - 1] == closeBracket else { return nil }
+        var numbers: [Int64] = []
+        numbers.reserveCapacity(5)
+        var i = start + 1
+        let last = end - 1
+        func skip() { while i < last, text[i] == space || text[i] == tab { i += 1 } }
+        skip()
+        if i == last { return nil }
+        while true {
+            skip()
+            var negative = false
+            if i < last, text[i] == dash { negative = true; i += 1 }
+            var value: Int64 = 0
+            var digits = 0
+            while i < last, text[i] >= 0x30, text[i] <= 0x39 {
+                guard digits < 18 else { return nil }
+                value = value * 10 + Int64(text[i] - 0x30)
+                digits += 1
+                i += 1
+            }
+            guard digits > 0 else { return nil }
+            numbers.append(negative ? -value : value)
+            skip()
+            if i == last { return numbers }
+            guard text[i] == comma else { return nil }
+            i += 1
+        }
     }
 }
 
-/// Reads flow collections and scalars from one (possibly joined) run of text.
+/// Reads flow collections and quoted scalars from one (possibly joined) run of bytes.
 private struct FlowScanner {
-    static let unterminated = "unterminated flow collection"
-
-    var text: Substring
-    var position: Substring.Index
+    let text: UnsafeBufferPointer<UInt8>
+    var position = 0
     var line: Int
     let maximumDepth: Int
 
-    init(text: Substring, line: Int, maximumDepth: Int) {
+    init(text: UnsafeBufferPointer<UInt8>, line: Int, maximumDepth: Int) {
         self.text = text
-        self.position = text.startIndex
         self.line = line
         self.maximumDepth = maximumDepth
     }
 
-    var atEnd: Bool { position >= text.endIndex }
-    var remaining: Substring { text[position...] }
+    var atEnd: Bool { position >= text.count }
+    func remaining(_ count: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: text[position..<min(text.count, position + count)]), as: UTF8.self)
+    }
 
     mutating func skipBlanks() {
-        while position < text.endIndex, text[position] == " " || text[position] == "\t" {
-            position = text.index(after: position)
-        }
+        while position < text.count, text[position] == space || text[position] == tab { position += 1 }
+    }
+
+    private func unterminated() -> RecordSyntaxError {
+        RecordSyntaxError(line: line, message: "a bracket opened here is never closed (is the file truncated?)")
+    }
+
+    private func trimmed(_ start: Int, _ end: Int) -> String {
+        var s = start, e = end
+        while s < e, text[s] == space || text[s] == tab { s += 1 }
+        while e > s, text[e - 1] == space || text[e - 1] == tab { e -= 1 }
+        return String(decoding: UnsafeBufferPointer(rebasing: text[s..<e]), as: UTF8.self)
     }
 
     mutating func parseValue(depth: Int) throws(RecordSyntaxError) -> RecordNode {
@@ -278,115 +483,101 @@ private struct FlowScanner {
             throw RecordSyntaxError(line: line, message: "nesting deeper than \(maximumDepth) levels")
         }
         skipBlanks()
-        guard position < text.endIndex else { throw RecordSyntaxError(line: line, message: Self.unterminated) }
+        guard position < text.count else { throw unterminated() }
         switch text[position] {
-        case "[":
-            position = text.index(after: position)
+        case openBracket:
+            position += 1
             var items: [RecordNode] = []
             while true {
                 skipBlanks()
-                guard position < text.endIndex else { throw RecordSyntaxError(line: line, message: Self.unterminated) }
-                if text[position] == "]" {
-                    position = text.index(after: position)
+                guard position < text.count else { throw unterminated() }
+                if text[position] == closeBracket {
+                    position += 1
                     return RecordNode(value: .sequence(items), line: line)
                 }
                 items.append(try parseValue(depth: depth + 1))
                 skipBlanks()
-                guard position < text.endIndex else { throw RecordSyntaxError(line: line, message: Self.unterminated) }
-                if text[position] == "," {
-                    position = text.index(after: position)
-                } else if text[position] != "]" {
-                    throw RecordSyntaxError(line: line, message: "expected `,` or `]` in a list, found `\(text[position])`")
+                guard position < text.count else { throw unterminated() }
+                if text[position] == comma {
+                    position += 1
+                } else if text[position] != closeBracket {
+                    throw RecordSyntaxError(line: line, message: "expected `,` or `]` in a list, found `\(remaining(1))`")
                 }
             }
-        case "{":
-            position = text.index(after: position)
+        case openBrace:
+            position += 1
             var entries: [(key: String, value: RecordNode)] = []
             while true {
                 skipBlanks()
-                guard position < text.endIndex else { throw RecordSyntaxError(line: line, message: Self.unterminated) }
-                if text[position] == "}" {
-                    position = text.index(after: position)
+                guard position < text.count else { throw unterminated() }
+                if text[position] == closeBrace {
+                    position += 1
                     return RecordNode(value: .mapping(entries), line: line)
                 }
                 let keyStart = position
-                while position < text.endIndex, text[position] != ":", text[position] != ",", text[position] != "}" {
-                    position = text.index(after: position)
+                while position < text.count, text[position] != colon, text[position] != comma, text[position] != closeBrace {
+                    position += 1
                 }
-                guard position < text.endIndex else { throw RecordSyntaxError(line: line, message: Self.unterminated) }
-                guard text[position] == ":" else {
+                guard position < text.count else { throw unterminated() }
+                guard text[position] == colon else {
                     throw RecordSyntaxError(line: line, message: "expected `key: value` in a mapping")
                 }
-                let key = text[keyStart..<position].trimmingBlanks()
-                position = text.index(after: position)
+                let key = trimmed(keyStart, position)
+                if entries.contains(where: { $0.key == key }) {
+                    throw RecordSyntaxError(line: line, message: "duplicate key `\(key)`")
+                }
+                position += 1
                 skipBlanks()
                 let value: RecordNode
-                if position < text.endIndex, text[position] == "," || text[position] == "}" {
+                if position < text.count, text[position] == comma || text[position] == closeBrace {
                     value = RecordNode(value: .null, line: line)
                 } else {
                     value = try parseValue(depth: depth + 1)
                 }
-                entries.append((String(key), value))
+                entries.append((key, value))
                 skipBlanks()
-                guard position < text.endIndex else { throw RecordSyntaxError(line: line, message: Self.unterminated) }
-                if text[position] == "," {
-                    position = text.index(after: position)
-                } else if text[position] != "}" {
-                    throw RecordSyntaxError(line: line, message: "expected `,` or `}` in a mapping, found `\(text[position])`")
+                guard position < text.count else { throw unterminated() }
+                if text[position] == comma {
+                    position += 1
+                } else if text[position] != closeBrace {
+                    throw RecordSyntaxError(line: line, message: "expected `,` or `}` in a mapping, found `\(remaining(1))`")
                 }
             }
-        case "\"", "'":
+        case doubleQuote, singleQuote:
             return try parseQuoted()
         default:
             let start = position
-            while position < text.endIndex, text[position] != ",", text[position] != "]", text[position] != "}" {
-                position = text.index(after: position)
+            while position < text.count, text[position] != comma, text[position] != closeBracket, text[position] != closeBrace {
+                position += 1
             }
-            let scalar = text[start..<position].trimmingBlanks()
-            return RecordNode(value: scalar.isEmpty ? .null : .scalar(String(scalar), quoted: false), line: line)
+            let scalar = trimmed(start, position)
+            return RecordNode(value: scalar.isEmpty ? .null : .scalar(scalar, quoted: false), line: line)
         }
     }
 
-    /// A scalar that fills the rest of a block line.
-    mutating func parseBlockScalar() throws(RecordSyntaxError) -> RecordNode {
-        skipBlanks()
-        guard position < text.endIndex else { return RecordNode(value: .null, line: line) }
-        if text[position] == "\"" || text[position] == "'" {
-            let node = try parseQuoted()
-            skipBlanks()
-            if !atEnd {
-                throw RecordSyntaxError(line: line, message: "unexpected text after a quoted string: \(remaining.prefix(40))")
-            }
-            return node
-        }
-        let scalar = remaining.trimmingBlanks()
-        position = text.endIndex
-        return RecordNode(value: .scalar(String(scalar), quoted: false), line: line)
-    }
-
-    private mutating func parseQuoted() throws(RecordSyntaxError) -> RecordNode {
+    mutating func parseQuoted() throws(RecordSyntaxError) -> RecordNode {
         let quote = text[position]
-        position = text.index(after: position)
-        var result = ""
-        while position < text.endIndex {
+        position += 1
+        var result: [UInt8] = []
+        while position < text.count {
             let c = text[position]
-            position = text.index(after: position)
+            position += 1
             if c == quote {
-                if quote == "'", position < text.endIndex, text[position] == "'" {
-                    result.append("'")
-                    position = text.index(after: position)
+                if quote == singleQuote, position < text.count, text[position] == singleQuote {
+                    result.append(singleQuote)
+                    position += 1
                     continue
                 }
-                return RecordNode(value: .scalar(result, quoted: true), line: line)
+                return RecordNode(value: .scalar(String(decoding: result, as: UTF8.self), quoted: true), line: line)
             }
-            if quote == "\"" && c == "\\" {
-                guard position < text.endIndex else { break }
+            if quote == doubleQuote && c == backslash {
+                guard position < text.count else { break }
                 let e = text[position]
-                position = text.index(after: position)
+                position += 1
                 switch e {
-                case "n": result.append("\n")
-                case "t": result.append("\t")
-                case "0": result.append("\0")
+                case UInt8(ascii: "n"): result.append(newline)
+                case UInt8(ascii: "t"): result.append(tab)
+                case UInt8(ascii: "0"): result.append(0)
                 default: result.append(e)
                 }
                 continue
@@ -394,14 +585,5 @@ private struct FlowScanner {
             result.append(c)
         }
         throw RecordSyntaxError(line: line, message: "a quoted string is never closed")
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingBlanks() -> Substring {
-        var s = self
-        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
-        return s
     }
 }

@@ -201,6 +201,42 @@ public struct RecordedDevice: Sendable {
         return caps
     }
 
+    /// The udev `ID_INPUT_*` properties udev's `input_id` builtin would give a device with
+    /// these codes and properties: what libinput needs to take a device (it refuses one not
+    /// tagged as an input device of a kind it handles). For recordings without a `udev:`
+    /// section.
+    public var derivedUdevProperties: [String] {
+        let keys = Set(codes[EvdevCodes.EV_KEY] ?? [])
+        let direct = properties.contains(EvdevCodes.INPUT_PROP_DIRECT)
+        let hasAbsXY = has(type: EvdevCodes.EV_ABS, code: 0) && has(type: EvdevCodes.EV_ABS, code: 1)
+        let hasMTXY = has(type: EvdevCodes.EV_ABS, code: EvdevCodes.ABS_MT_POSITION_X) && has(type: EvdevCodes.EV_ABS, code: EvdevCodes.ABS_MT_POSITION_Y)
+        let hasRelXY = has(type: EvdevCodes.EV_REL, code: 0) && has(type: EvdevCodes.EV_REL, code: 1)
+        let stylus = keys.contains(0x140) || keys.contains(0x14b) // BTN_TOOL_PEN, BTN_STYLUS
+        let finger = keys.contains(0x145)                          // BTN_TOOL_FINGER
+        let mouseButton = keys.contains(0x110)                     // BTN_LEFT
+        let touch = keys.contains(0x14a)                           // BTN_TOUCH
+        var tags: [String] = ["ID_INPUT=1"]
+        if hasAbsXY || hasMTXY {
+            if stylus {
+                tags.append("ID_INPUT_TABLET=1")
+            } else if finger && !direct {
+                tags.append("ID_INPUT_TOUCHPAD=1")
+            } else if direct || touch {
+                tags.append("ID_INPUT_TOUCHSCREEN=1")
+            } else if mouseButton {
+                tags.append("ID_INPUT_MOUSE=1")
+            }
+        }
+        if hasRelXY && mouseButton {
+            tags.append(properties.contains(5) ? "ID_INPUT_POINTINGSTICK=1" : "ID_INPUT_MOUSE=1") // INPUT_PROP_POINTING_STICK
+        }
+        // Keys below BTN_MISC make a key device; KEY_ESC to KEY_D (1-31) all present, a keyboard.
+        if keys.contains(where: { $0 >= 1 && $0 < 0x100 }) { tags.append("ID_INPUT_KEY=1") }
+        if (1...31).allSatisfy({ keys.contains(UInt16($0)) }) { tags.append("ID_INPUT_KEYBOARD=1") }
+        if codes[EvdevCodes.EV_SW]?.isEmpty == false { tags.append("ID_INPUT_SWITCH=1") }
+        return tags
+    }
+
     /// The number of evdev events, SYN_REPORTs included.
     public var eventCount: Int { frames.reduce(0) { $0 + $1.events.count } }
 }

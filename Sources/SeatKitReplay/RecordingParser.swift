@@ -25,23 +25,46 @@ public struct RecordingError: Error, CustomStringConvertible, Sendable {
 /// SYN_REPORT (1.11–1.17 grouped frames by timestamp), accepts `system:` sub-keys at the top
 /// level (1.18–1.20) and refuses values the kernel could never have produced.
 public enum RecordingParser {
-    /// Upper bounds that keep a hostile file from costing unbounded memory downstream.
-    public static let maximumDevices = 64
+    /// Upper bounds that keep a hostile file from costing unbounded memory downstream. 50
+    /// devices: umockdev 0.17's preload tracks at most 50 emulated open files per process
+    /// (`fd_map_add(): overflow` aborts the replay's worker at 51).
+    public static let maximumDevices = 50
     public static let maximumSlots = 64
 
     /// Parses a file. Throws ``RecordingError`` naming the file and line.
-    public static func parse(contentsOf path: String) throws(RecordingError) -> Recording {
-        guard let text = readFile(path) else {
+    /// `progress` is called with (bytes parsed, bytes in all) about every megabyte.
+    public static func parse(contentsOf path: String, progress: ((Int, Int) -> Void)? = nil) throws(RecordingError) -> Recording {
+        guard let bytes = readBytes(path) else {
             throw RecordingError(file: path, line: 0, message: "cannot read the file: \(String(cString: strerror(errno)))")
         }
-        return try parse(text, source: path)
+        return try parse(bytes: bytes, source: path, progress: progress)
+    }
+
+    /// Parses a file named relative to the directory of `file`: in a test,
+    /// `parse(contentsOf: "Fixtures/tap.yml", relativeTo: #filePath)` finds the fixture beside
+    /// the test's source, whatever the working directory. Absolute paths are taken as they are.
+    public static func parse(contentsOf path: String, relativeTo file: String) throws(RecordingError) -> Recording {
+        try parse(contentsOf: resolve(path, relativeTo: file))
+    }
+
+    /// `path` in the directory of `file`, unless `path` is absolute.
+    public static func resolve(_ path: String, relativeTo file: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        let directory = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        return directory.isEmpty ? path : directory + "/" + path
     }
 
     /// Parses the text of a recording; `source` names it in errors.
     public static func parse(_ text: String, source: String) throws(RecordingError) -> Recording {
+        try parse(bytes: Array(text.utf8), source: source)
+    }
+
+    /// Parses a recording's bytes (UTF-8; LF or CRLF; a byte order mark is skipped);
+    /// `source` names it in errors.
+    public static func parse(bytes: [UInt8], source: String, progress: ((Int, Int) -> Void)? = nil) throws(RecordingError) -> Recording {
         let root: RecordNode
         do {
-            root = try RecordDocumentParser.parse(text)
+            root = try RecordDocumentParser.parse(bytes: bytes, limits: RecordDocumentLimits(maximumDevices: maximumDevices, progress: progress))
         } catch {
             throw RecordingError(file: source, line: error.line, message: error.message)
         }
@@ -50,10 +73,19 @@ public enum RecordingParser {
     }
 
     static func readFile(_ path: String) -> String? {
+        readBytes(path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    static func readBytes(_ path: String) -> [UInt8]? {
         guard let file = fopen(path, "rb") else { return nil }
         defer { fclose(file) }
         var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
+        if fseek(file, 0, SEEK_END) == 0 {
+            let size = ftell(file)
+            if size > 0 { bytes.reserveCapacity(size) }
+            rewind(file)
+        }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let n = fread(&buffer, 1, buffer.count, file)
             if n > 0 { bytes.append(contentsOf: buffer[0..<n]) }
@@ -62,7 +94,7 @@ public enum RecordingParser {
                 break
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }
 
@@ -97,7 +129,7 @@ private struct Reader {
             throw fail(devicesNode.line, "more than \(RecordingParser.maximumDevices) devices")
         }
         var devices: [RecordedDevice] = []
-        for node in deviceNodes { devices.append(try device(node)) }
+        for (i, node) in deviceNodes.enumerated() { devices.append(try device(node, isLast: i == deviceNodes.count - 1)) }
         var warnings: [String] = []
         if devices.count != Int(declared) {
             warnings.append("\(source): ndevices is \(declared) but the file has \(devices.count) (truncated recording?)")
@@ -113,15 +145,19 @@ private struct Reader {
             warnings: warnings)
     }
 
-    func device(_ node: RecordNode) throws(RecordingError) -> RecordedDevice {
+    func device(_ node: RecordNode, isLast: Bool) throws(RecordingError) -> RecordedDevice {
         guard case .mapping = node.value else { throw fail(node.line, "a device must be a mapping starting with `node:`") }
         let path = try node["node"].map { n throws(RecordingError) in try string(n, "node") } ?? ""
         guard let evdev = node["evdev"] else { throw fail(node.line, "device \(path) has no `evdev` description") }
         guard case .mapping = evdev.value else { throw fail(evdev.line, "`evdev` must be a mapping") }
         guard let nameNode = evdev["name"] else { throw fail(evdev.line, "device \(path) has no `name`") }
         let name = try string(nameNode, "name")
-        guard name.utf8.count < 255, !name.utf8.contains(0) else {
-            throw fail(nameNode.line, "device name longer than 254 bytes or containing NUL")
+        guard name.utf8.count < 255 else {
+            throw fail(nameNode.line, "device name longer than 254 bytes")
+        }
+        // A newline in a name would inject a line into the testbed's udev description.
+        if let c = name.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw fail(nameNode.line, "device name contains the control character U+\(String(c.value, radix: 16, uppercase: true))")
         }
         guard let idNode = evdev["id"] else { throw fail(evdev.line, "device \(path) has no `id`") }
         let ids = try integers(idNode, "id")
@@ -182,7 +218,12 @@ private struct Reader {
             }
         }
         var udevProperties: [String] = []
-        if let udev = node["udev"], let props = udev["properties"], !props.isNull {
+        var derivesUdevProperties = false
+        if node["udev"] == nil {
+            // libinput 1.11-1.13 wrote no `udev:` section: udev's tags are derived from the
+            // codes once the device is read (below).
+            derivesUdevProperties = true
+        } else if let udev = node["udev"], let props = udev["properties"], !props.isNull {
             udevProperties = try strings(props, "udev.properties")
             for (i, p) in udevProperties.enumerated() where !p.contains("=") || p.contains("\n") {
                 throw fail(props.line + i, "udev property `\(p)` is not KEY=VALUE")
@@ -198,6 +239,10 @@ private struct Reader {
         var device = RecordedDevice(node: path, name: name, identity: identity, codes: codes, absoluteAxes: axes,
                                     properties: properties, udevProperties: udevProperties, quirks: quirks,
                                     recordedCapabilities: recordedCapabilities, line: node.line)
+        if derivesUdevProperties { device.udevProperties = device.derivedUdevProperties }
+        if node["events"] == nil && isLast {
+            throw fail(node.line, "the file ends before the events of device \(path) (is the file truncated?)")
+        }
         if let events = node["events"], !events.isNull {
             guard case .sequence(let items) = events.value else { throw fail(events.line, "`events` must be a list") }
             try readEvents(items, into: &device)
@@ -283,6 +328,8 @@ private struct Reader {
             case .scalar(let s, _): fields[entry.key] = [s]
             case .sequence(let items):
                 fields[entry.key] = items.map { if case .scalar(let s, _) = $0.value { s } else { "" } }
+            case .integers(let numbers):
+                fields[entry.key] = numbers.map { String($0) }
             case .mapping: throw fail(entry.value.line, "libinput event field `\(entry.key)` is a mapping")
             }
         }
@@ -317,6 +364,7 @@ private struct Reader {
     }
 
     func integers(_ node: RecordNode, _ what: String) throws(RecordingError) -> [Int64] {
+        if case .integers(let numbers) = node.value { return numbers }
         guard case .sequence(let items) = node.value else { throw fail(node.line, "`\(what)` must be a list of integers, found \(node.summary)") }
         var result: [Int64] = []
         result.reserveCapacity(items.count)
@@ -325,6 +373,7 @@ private struct Reader {
     }
 
     func strings(_ node: RecordNode, _ what: String) throws(RecordingError) -> [String] {
+        if case .integers(let numbers) = node.value { return numbers.map { String($0) } }
         guard case .sequence(let items) = node.value else { throw fail(node.line, "`\(what)` must be a list, found \(node.summary)") }
         var result: [String] = []
         for item in items { result.append(try string(item, what)) }
@@ -358,7 +407,7 @@ extension RecordNode {
         switch value {
         case .null: return "nothing"
         case .scalar(let s, _): return "`\(s.prefix(40))`"
-        case .sequence: return "a list"
+        case .sequence, .integers: return "a list"
         case .mapping: return "a mapping"
         }
     }

@@ -5,14 +5,19 @@ import SeatKitLibinput
 /// and surfaces, and a recording replayed into it through real libinput.
 ///
 /// ```swift
-/// let harness = try ReplayHarness(layout: SurfaceLayout.parse(layoutText, source: "kiosk"))
-/// let run = try harness.replay(RecordingParser.parse(contentsOf: "tap.yml"))
+/// let layout = try SurfaceLayout.parse("output DSI-1 800x480\nsurface ok-button 600,380,160x60 in DSI-1\n", source: "kiosk")
+/// var touch = TouchScript(layout: layout)
+/// touch.tap(at: LayoutPoint(x: 680, y: 410))
+/// let run = try ReplayHarness(layout: layout).replay(touch.recording())
 /// #expect(run.surfaces(receiving: .touchesEnded) == ["ok-button"])
+/// // a file beside the test: RecordingParser.parse(contentsOf: "Fixtures/tap.yml", relativeTo: #filePath)
 /// ```
 ///
 /// Every surface the layout names gets a ``ReplayHarness/SurfaceRecorder`` responder that
 /// handles touches, buttons, scrolls, gestures and keys; replace ``Surface/responder`` for
-/// other behaviour. The trace of every routing decision is in ``trace``.
+/// other behaviour. The trace of every routing decision is in ``trace``; a run's
+/// ``ReplayRun/routedEvents(surfaces:)`` gives each input event with its fields, hit test,
+/// links asked and taker as typed values (pass ``surfaces`` for surface-local points).
 public final class ReplayHarness {
     public let clock: VirtualClock
     public let router: Router
@@ -125,13 +130,10 @@ public struct ReplayRun {
         return groups
     }
 
-    /// Names of the surfaces that handled events of `kind`, in order, without repeats in a row.
+    /// Names of the surfaces that handled events of `kind`, one per event handled, in order:
+    /// two taps on one button name it twice. ``handled(_:)`` adds each event's time.
     public func surfaces(receiving kind: RoutedEventKind) -> [String] {
-        var names: [String] = []
-        for record in trace {
-            if case .asked(.surface(_, let name), kind, .handled) = record, names.last != name { names.append(name) }
-        }
-        return names
+        handled(kind).map(\.surface)
     }
 
     /// How many events of each kind entered the router.

@@ -1,3 +1,4 @@
+import CReplayWorkerEntry
 import SeatKit
 import SeatKitLibinput
 #if canImport(Glibc)
@@ -22,7 +23,8 @@ public enum ReplayWorker {
     static let endTag: UInt8 = 0xFD
     static let errorTag: UInt8 = 0xFC
 
-    /// Runs the worker. `arguments`: `[--config TEXT] [--seat NAME] NODE=PTY-INDEX...`; with
+    /// Runs the worker. `arguments`: `[--config TEXT] [--seat NAME] [--nodes-from-stdin]
+    /// NODE=PTY-INDEX...`; with
     /// `--seat`, libinput finds the nodes through udev (the testbed's) instead of by path.
     /// Returns the exit status.
     public static func run(arguments: [String]) -> Int32 {
@@ -30,6 +32,22 @@ public enum ReplayWorker {
         var ptys: [Int] = []
         var configuration: DeviceConfiguration?
         var seat: String?
+        var arguments = arguments
+        if let flag = arguments.firstIndex(of: "--nodes-from-stdin") {
+            // The parent starts this process before the devices exist and sends their nodes
+            // (`NODE=PTY-INDEX ...` and a newline) once umockdev has added them.
+            arguments.remove(at: flag)
+            var line: [UInt8] = []
+            var byte: UInt8 = 0
+            while true {
+                let n = read(0, &byte, 1)
+                if n < 0 && errno == EINTR { continue }
+                guard n == 1 else { return fail("replay-worker: stdin ended before the list of nodes") }
+                if byte == UInt8(ascii: "\n") { break }
+                line.append(byte)
+            }
+            arguments += String(decoding: line, as: UTF8.self).split(separator: " ").map(String.init)
+        }
         var i = 0
         while i < arguments.count {
             let a = arguments[i]
@@ -89,6 +107,7 @@ public enum ReplayWorker {
         }
 
         var out: [UInt8] = []
+        var one: [UInt8] = []
         func flush() -> Bool {
             var offset = 0
             while offset < out.count {
@@ -103,7 +122,12 @@ public enum ReplayWorker {
             return true
         }
         func dispatchAndReport() -> Bool {
-            for event in backend.dispatchEvents() { event.encode(into: &out) }
+            for event in backend.dispatchEvents() {
+                // encode(into:) copies the buffer it appends to: keep that one small.
+                one.removeAll(keepingCapacity: true)
+                event.encode(into: &one)
+                out += one
+            }
             out.append(readMarkTag)
             appendLE(&out, UInt32(ptys.count))
             for pty in ptys { appendLE(&out, UInt64(counters[pty])) }
@@ -151,6 +175,17 @@ public enum ReplayWorker {
     }
 }
 
+/// The worker's entry when a program linking SeatKitReplay is started as a worker (see
+/// CReplayWorkerEntry): its arguments after the program's name.
+@_cdecl("seatkit_replay_worker_main")
+func seatkitReplayWorkerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+    var arguments: [String] = []
+    for i in 1..<Int(max(argc, 1)) {
+        if let a = argv[i] { arguments.append(String(cString: a)) }
+    }
+    return ReplayWorker.run(arguments: arguments)
+}
+
 func appendLE(_ out: inout [UInt8], _ v: UInt32) {
     withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) }
 }
@@ -170,6 +205,14 @@ public enum ReplayError: Error, CustomStringConvertible {
     /// libinput could not read the quirks recorded with the devices (written by a newer
     /// libinput); ``LibinputReplay`` then replays once more without them.
     case recordedQuirksRejected
+
+    /// What starts the worker's log inside a message.
+    static let logSeparator = "--- libinput's log (the replay worker's stderr) ---"
+
+    /// The description's first line: what failed, without libinput's log.
+    public var summary: String {
+        String(description.split(separator: "\n", maxSplits: 1).first ?? "")
+    }
 
     public var description: String {
         switch self {

@@ -48,6 +48,11 @@ public struct SurfaceLayout: Sendable {
         return try parse(text, source: path)
     }
 
+    /// Reads a layout file named relative to the directory of `file` (`#filePath` in a test).
+    public static func parse(contentsOf path: String, relativeTo file: String) throws(RecordingError) -> SurfaceLayout {
+        try parse(contentsOf: RecordingParser.resolve(path, relativeTo: file))
+    }
+
     public static func parse(_ text: String, source: String) throws(RecordingError) -> SurfaceLayout {
         var layout = SurfaceLayout()
         var names = Set<String>()

@@ -12,7 +12,7 @@ struct InfoCommand: ParsableCommand {
     @Argument(help: "A recording made with `libinput record`.") var recording: String
 
     func run() throws {
-        let r = try RecordingParser.parse(contentsOf: recording)
+        let r = try parseRecording(recording)
         print("recording: \(r.source)")
         print("recorded with: libinput \(r.libinputVersion ?? "unknown")\(r.operatingSystem.map { " on \($0)" } ?? "")\(r.kernel.map { ", kernel \($0)" } ?? "")")
         print("duration: \(formatSeconds(r.duration.seconds)) s")

@@ -17,9 +17,12 @@ struct PlotCommand: ParsableCommand {
     @Option(help: "Outputs and surfaces to route onto.") var layout: String
     @Option(name: .shortAndLong, help: "The SVG file to write.") var output: String
     @Flag(help: "Use the libinput events stored in a --with-libinput recording.") var recordedEvents = false
+    @Flag(help: "On a libinput failure, print libinput's log too.") var verbose = false
 
     func run() throws {
-        let parsed = try RecordingParser.parse(contentsOf: recording)
+        // An output that cannot be written fails now, not after a long replay.
+        if let problem = unwritable(output) { throw ValidationError("cannot write \(output): \(problem)") }
+        let parsed = try parseRecording(recording)
         let surfaceLayout = try SurfaceLayout.parse(contentsOf: layout)
         let harness = ReplayHarness(layout: surfaceLayout)
         let run: ReplayRun
@@ -27,12 +30,12 @@ struct PlotCommand: ParsableCommand {
             run = harness.route(try RecordedLibinputEvents.events(of: parsed))
         } else {
             let bar = ProgressBar()
-            run = try harness.replay(parsed, options: ReplayOptions(progress: { bar.update($0, of: $1) }))
+            run = try replayOrExit(harness, parsed, options: ReplayOptions(progress: { bar.update($0, of: $1) }), verbose: verbose)
             bar.finish()
         }
         let svg = SVGPlot(router: harness.router, surfaces: surfaceLayout.surfaces.map(\.name), surfaceMap: harness.surfaces, run: run).render()
         guard writeText(output, svg) else { throw ValidationError("cannot write \(output)") }
-        print("wrote \(output): \(run.touchPaths.count) touches, \(run.pointerPath.count) pointer events")
+        print("wrote \(output): \(run.touchPaths.count) touches, \(run.pointerPath.count) pointer events, \(SVGPlot.gestures(in: run).count) touchpad gestures")
     }
 }
 
@@ -55,6 +58,7 @@ struct SVGPlot {
     func render() -> String {
         let b = router.layout.bounds
         var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(number(b.minX - 10)) \(number(b.minY - 10)) \(number(b.size.width + 20)) \(number(b.size.height + 20))\" font-family=\"sans-serif\" font-size=\"12\">\n"
+        out += "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"8\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"\(Self.gestureColor)\"/></marker></defs>\n"
         for output in router.layout.outputs {
             let f = output.layoutFrame
             out += "<rect x=\"\(number(f.minX))\" y=\"\(number(f.minY))\" width=\"\(number(f.size.width))\" height=\"\(number(f.size.height))\" fill=\"#fafafa\" stroke=\"#000\"/>\n"
@@ -74,14 +78,130 @@ struct SVGPlot {
                 out += "<circle cx=\"\(number(first.x))\" cy=\"\(number(first.y))\" r=\"6\" fill=\"\(c)\"><title>\(path.touch) → \(escape(path.surface ?? "nothing"))</title></circle>\n"
             }
         }
-        var previous: (location: LayoutPoint, focus: String?)?
-        for step in run.pointerPath {
-            if let p = previous {
-                out += "<line x1=\"\(number(p.location.x))\" y1=\"\(number(p.location.y))\" x2=\"\(number(step.location.x))\" y2=\"\(number(step.location.y))\" stroke=\"\(color(step.focus))\" stroke-width=\"1.5\" stroke-dasharray=\"4 2\"/>\n"
+        // The pointer: one polyline per run of the same focus, dashed, with a dot where it
+        // was when a button went down.
+        var segment: [LayoutPoint] = []
+        var segmentFocus: String?? = .none
+        func flushPointer() {
+            if segment.count > 1 {
+                let points = segment.map { "\(number($0.x)),\(number($0.y))" }.joined(separator: " ")
+                out += "<polyline class=\"pointer\" points=\"\(points)\" fill=\"none\" stroke=\"\(color(segmentFocus ?? nil))\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/>\n"
             }
-            previous = step
         }
-        return out + "</svg>\n"
+        for (index, step) in run.pointerPath.enumerated() {
+            if segmentFocus == nil || segmentFocus! != step.focus {
+                flushPointer()
+                segment = segment.last.map { [$0] } ?? []
+                segmentFocus = .some(step.focus)
+            }
+            segment.append(step.location)
+            if pressIndexes.contains(index) {
+                out += "<circle class=\"press\" cx=\"\(number(step.location.x))\" cy=\"\(number(step.location.y))\" r=\"4\" fill=\"none\" stroke=\"\(color(step.focus))\" stroke-width=\"2\"/>\n"
+            }
+        }
+        flushPointer()
+        // Touchpad gestures: where the pointer was, then the fingers' unaccelerated motion
+        // (swipes) or a ring per scale step (pinches); holds are a square.
+        for g in Self.gestures(in: run) {
+            let c = Self.gestureColor
+            if g.kind == .swipe || g.kind == .pinch, g.path.count > 1 {
+                let points = g.path.map { "\(number($0.x)),\(number($0.y))" }.joined(separator: " ")
+                out += "<polyline class=\"gesture\" points=\"\(points)\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"3\" marker-end=\"url(#arrow)\"/>\n"
+            }
+            if g.kind == .pinch {
+                out += "<circle class=\"gesture\" cx=\"\(number(g.start.x))\" cy=\"\(number(g.start.y))\" r=\"\(number(20 * g.scale))\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"2\"/>\n"
+            }
+            if g.kind == .hold {
+                out += "<rect class=\"gesture\" x=\"\(number(g.start.x - 6))\" y=\"\(number(g.start.y - 6))\" width=\"12\" height=\"12\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"2\"/>\n"
+            }
+            out += "<text class=\"gesture\" x=\"\(number(g.start.x + 8))\" y=\"\(number(g.start.y - 8))\" fill=\"\(c)\">\(g.fingers)-finger \(g.kind)\(g.cancelled ? " (cancelled)" : "")</text>\n"
+        }
+        return out + legend() + "</svg>\n"
+    }
+
+    static let gestureColor = "#6a3d9a"
+
+    /// Indexes into the pointer path of button presses.
+    var pressIndexes: Set<Int> {
+        var result = Set<Int>()
+        var index = 0
+        for e in run.inputEvents {
+            switch e.kind {
+            case .pointerMotion, .pointerMotionAbsolute: index += 1
+            case .pointerButton(_, let state):
+                if state == .pressed { result.insert(index) }
+                index += 1
+            default: break
+            }
+        }
+        return result
+    }
+
+    struct Gesture {
+        var kind: TouchpadGesture.Kind
+        var fingers: Int
+        var start: LayoutPoint
+        var path: [LayoutPoint]
+        var scale: Double
+        var cancelled: Bool
+    }
+
+    /// Each touchpad gesture from begin to end: where the pointer was, the path of its
+    /// unaccelerated motion from there, its last scale.
+    static func gestures(in run: ReplayRun) -> [Gesture] {
+        var result: [Gesture] = []
+        var current: Gesture?
+        var pointer = LayoutPoint(x: 0, y: 0)
+        var pointerIndex = 0
+        for e in run.inputEvents {
+            switch e.kind {
+            case .pointerMotion, .pointerMotionAbsolute, .pointerButton:
+                if pointerIndex < run.pointerPath.count { pointer = run.pointerPath[pointerIndex].location }
+                pointerIndex += 1
+            case .touchpadGesture(let g):
+                switch g.phase {
+                case .begin:
+                    current = Gesture(kind: g.kind, fingers: g.fingers, start: pointer, path: [pointer], scale: g.scale, cancelled: false)
+                case .update:
+                    if var c = current, let last = c.path.last {
+                        c.path.append(LayoutPoint(x: last.x + g.unacceleratedDelta.dx, y: last.y + g.unacceleratedDelta.dy))
+                        c.scale = g.scale
+                        current = c
+                    }
+                case .end(let cancelled):
+                    if var c = current {
+                        c.cancelled = cancelled
+                        result.append(c)
+                    }
+                    current = nil
+                }
+            default: break
+            }
+        }
+        return result
+    }
+
+    /// What each colour and mark means, in the top-left corner.
+    func legend() -> String {
+        let b = router.layout.bounds
+        var rows: [(String, String)] = surfaces.map { (color($0), $0) }
+        rows.append((Self.nobody, "no surface"))
+        var out = "<g class=\"legend\" transform=\"translate(\(number(b.minX + 8)),\(number(b.minY + 8)))\">\n"
+        let height = Double(rows.count + 4) * 16 + 8
+        out += "<rect x=\"0\" y=\"0\" width=\"190\" height=\"\(number(height))\" fill=\"#ffffff\" fill-opacity=\"0.85\" stroke=\"#999\"/>\n"
+        var y = 16.0
+        for (c, name) in rows {
+            out += "<rect x=\"8\" y=\"\(number(y - 10))\" width=\"12\" height=\"12\" fill=\"\(c)\"/><text x=\"26\" y=\"\(number(y))\">\(escape(name))</text>\n"
+            y += 16
+        }
+        out += "<line x1=\"8\" y1=\"\(number(y - 4))\" x2=\"20\" y2=\"\(number(y - 4))\" stroke=\"#000\" stroke-width=\"3\"/><text x=\"26\" y=\"\(number(y))\">touch (dot: down)</text>\n"
+        y += 16
+        out += "<line x1=\"8\" y1=\"\(number(y - 4))\" x2=\"20\" y2=\"\(number(y - 4))\" stroke=\"#000\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/><text x=\"26\" y=\"\(number(y))\">pointer (ring: press)</text>\n"
+        y += 16
+        out += "<line x1=\"8\" y1=\"\(number(y - 4))\" x2=\"20\" y2=\"\(number(y - 4))\" stroke=\"\(Self.gestureColor)\" stroke-width=\"3\"/><text x=\"26\" y=\"\(number(y))\">touchpad gesture</text>\n"
+        y += 16
+        out += "<text x=\"8\" y=\"\(number(y))\" fill=\"#555\">colour: who received it</text>\n"
+        return out + "</g>\n"
     }
 
     func escape(_ s: String) -> String {
@@ -97,6 +217,20 @@ struct SVGPlot {
         }
         return out
     }
+}
+
+/// Why `path` cannot be written, or nil if it can (an existing file writable, or a new one
+/// in a writable directory). Checked before a replay.
+func unwritable(_ path: String) -> String? {
+    var isDirectory = stat()
+    if stat(path, &isDirectory) == 0 {
+        if (isDirectory.st_mode & S_IFMT) == S_IFDIR { return "it is a directory" }
+        return access(path, W_OK) == 0 ? nil : String(cString: strerror(errno))
+    }
+    let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+    let dir = directory.isEmpty ? "/" : directory
+    if access(dir, F_OK) != 0 { return "the directory \(dir) does not exist" }
+    return access(dir, W_OK) == 0 ? nil : "the directory \(dir) is not writable: \(String(cString: strerror(errno)))"
 }
 
 func writeText(_ path: String, _ text: String) -> Bool {

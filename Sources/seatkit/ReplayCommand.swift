@@ -18,13 +18,14 @@ struct ReplayCommand: ParsableCommand {
 
     @Argument(help: "A recording made with `libinput record`.") var recording: String
     @Option(help: "Outputs and surfaces to route onto (see examples/kiosk.layout).") var layout: String?
-    @Option(help: "text: the trace, one line per decision; json: one record per input event.") var format: Format = .text
+    @Option(help: "text: the trace, one line per decision; json: a header, one record per input event with its fields and routing, and a summary (docs/replay-trace-schema.md).") var format: Format = .text
     @Option(help: "Device settings, e.g. \"tap=1 natural=1 calibration=1,0,0,0,1,0\".") var config: String?
     @Flag(help: "Use the libinput events stored in a --with-libinput recording instead of running libinput.")
     var recordedEvents = false
+    @Flag(help: "On a libinput failure, print libinput's log too.") var verbose = false
 
     func run() throws {
-        let parsed = try RecordingParser.parse(contentsOf: recording)
+        let parsed = try parseRecording(recording)
         for warning in parsed.warnings { writeStandardError("warning: \(warning)\n") }
         let surfaceLayout = try layout.map { path throws in try SurfaceLayout.parse(contentsOf: path) }
         let harness = ReplayHarness(layout: surfaceLayout)
@@ -37,7 +38,7 @@ struct ReplayCommand: ParsableCommand {
             let bar = ProgressBar()
             options.progress = { done, total in bar.update(done, of: total) }
             defer { bar.finish() }
-            run = try harness.replay(parsed, options: options)
+            run = try replayOrExit(harness, parsed, options: options, verbose: verbose)
         }
         for warning in run.libinput?.warnings ?? [] { writeStandardError("warning: \(warning)\n") }
         switch format {
@@ -47,37 +48,63 @@ struct ReplayCommand: ParsableCommand {
                 print("# \(l.framesWritten) frames, \(l.evdevEventsWritten) evdev events, \(run.inputEvents.count) libinput events in \(formatSeconds(l.seconds)) s; recording lasts \(formatSeconds(parsed.duration.seconds)) s")
             }
         case .json:
-            print("[")
-            let groups = run.perEvent
-            for (i, group) in groups.enumerated() {
-                let decisions = group.decisions.map { JSON.string($0.description.trimmingLeadingSpaces()) }.joined(separator: ",")
-                let record = "{\"time_us\":\(group.event.time.microseconds),\"device\":\(group.event.device.rawValue),\"kind\":\(JSON.string(group.event.kind.name)),\"event\":\(JSON.string(group.event.traceDescription)),\"routing\":[\(decisions)]}"
-                print(record + (i + 1 < groups.count ? "," : ""))
-            }
-            print("]")
+            let events = run.routedEvents(surfaces: harness.surfaces)
+            print(ReplayTraceJSON.document(run: run, events: events, recording: recording,
+                                           recordingDuration: parsed.duration.microseconds), terminator: "")
         }
     }
 }
 
-/// A progress bar on stderr, drawn only when stderr is a terminal.
+/// Replays, or prints why not on one line (libinput's log too with `verbose`) and exits 1.
+func replayOrExit(_ harness: ReplayHarness, _ recording: Recording, options: ReplayOptions, verbose: Bool) throws -> ReplayRun {
+    do {
+        return try harness.replay(recording, options: options)
+    } catch {
+        ProgressBar.clearLine()
+        writeStandardError("error: " + (verbose ? error.description : error.summary + (error.description.contains("\n") ? " (--verbose: libinput's log)" : "")) + "\n")
+        throw ExitCode(1)
+    }
+}
+
+/// Parses a recording; a file of 4 MB or more shows its progress on stderr.
+func parseRecording(_ path: String) throws -> Recording {
+    let bar = ProgressBar(unit: "MB parsed", minimumTotal: 4 << 20, scale: 1 << 20)
+    defer { bar.finish() }
+    return try RecordingParser.parse(contentsOf: path, progress: { bar.update($0, of: $1) })
+}
+
+/// A progress bar on stderr, drawn only when stderr is a terminal (or SEATKIT_PROGRESS=1).
 final class ProgressBar {
-    private let enabled = isatty(2) == 1
+    private let enabled = isatty(2) == 1 || getenv("SEATKIT_PROGRESS").map { String(cString: $0) == "1" } == true
     private var lastPercent = -1
     private var drawn = false
+    let unit: String
+    let minimumTotal: Int
+    let scale: Int
+
+    init(unit: String = "frames", minimumTotal: Int = 200, scale: Int = 1) {
+        self.unit = unit
+        self.minimumTotal = minimumTotal
+        self.scale = scale
+    }
 
     func update(_ done: Int, of total: Int) {
-        guard enabled, total >= 200 else { return }
+        guard enabled, total >= minimumTotal, total > 0 else { return }
         let percent = done * 100 / total
         guard percent != lastPercent else { return }
         lastPercent = percent
         let width = 40
         let filled = percent * width / 100
-        writeStandardError("\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(percent)% \(done)/\(total) frames")
+        writeStandardError("\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(percent)% \(done / scale)/\(total / scale) \(unit)")
         drawn = true
     }
 
     func finish() {
         if drawn { writeStandardError("\r\u{1B}[K") }
+    }
+
+    static func clearLine() {
+        if isatty(2) == 1 { writeStandardError("\r\u{1B}[K") }
     }
 }
 
@@ -91,29 +118,3 @@ func formatSeconds(_ s: Double) -> String {
     return "\(scaled)"
 }
 
-enum JSON {
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
-}
-
-extension String {
-    func trimmingLeadingSpaces() -> String { String(drop(while: { $0 == " " })) }
-}

@@ -31,14 +31,28 @@ import Glibc
         #expect(ended == ["cancel-button", "list", "list", "list", "ok-button"])
     }
 
-    @Test func jsonHasOneRecordPerInputEvent() throws {
+    @Test func jsonHasAHeaderOneRecordPerInputEventAndASummary() throws {
         let (status, output) = runProcess(Self.tool, ["replay", Self.root + "/examples/kiosk-touch.yml", "--layout", Self.root + "/examples/kiosk.layout", "--format", "json"])
         #expect(status == 0)
-        let records = output.split(separator: "\n").filter { $0.hasPrefix("{\"time_us\":") }
+        let lines = output.split(separator: "\n")
+        #expect(lines.first == "[" && lines.last == "]")
+        #expect(lines[1].hasPrefix("{\"schema\":\"seatkit-replay-trace\",\"version\":1,"))
+        let records = lines.filter { $0.hasPrefix("{\"time_us\":") }
         #expect(records.count == 81, "device added + 80 touch events")
         #expect(records.last?.contains("\"kind\":\"touch-frame\"") == true)
-        #expect(records.contains { $0.contains("\"routing\":[\"hit-test (380") && $0.contains("ok-button") })
-        #expect(output.hasPrefix("[") && output.hasSuffix("]\n"))
+        // The last tap: its down has the point in layout and surface space and the hit test;
+        // its frame asks ok-button, which takes it.
+        let downs = records.filter { $0.contains("\"kind\":\"touch-down\"") }
+        #expect(downs.count == 5)
+        #expect(downs.last?.contains("\"surface\":{\"name\":\"ok-button\",\"x\":") == true)
+        #expect(downs.last?.contains("\"hit_test\":{\"x\":") == true)
+        #expect(downs.last?.contains("\"result\":\"ok-button\"") == true)
+        #expect(records.contains { $0.contains("\"asked\":[{\"link\":\"ok-button\",\"event\":\"touchesEnded\",\"answer\":\"handled\"}]") && $0.contains("\"taken_by\":\"ok-button\"") })
+        #expect(lines[lines.count - 2].hasPrefix("{\"summary\":{\"events\":81,\"dropped\":0,"))
+        // Each touch event and its frame count for the surface that took them: 2 + 2 for a
+        // tap (down, up and their frames), 36 + 36 for the three drags and the two fingers.
+        #expect(lines[lines.count - 2].contains("\"by_taker\":{\"cancel-button\":4,\"list\":72,\"ok-button\":4}"))
+        #expect(downs.last?.contains("\"taken_by\":\"ok-button\"") == true, "a down is taken at its frame")
     }
 
     @Test func infoSummarisesAMultiDeviceRecording() throws {

@@ -3,7 +3,7 @@
 // see the same machine noise, and prints the tables of docs/BENCHMARKS.md.
 //
 //   swift run -c release BenchmarkReport [--rounds N] [--svg path] [--filter "10 nested"]
-//       [--only hit-testing,per-event,c-api,keys,replay,memory,replay-memory]
+//       [--only hit-testing,per-event,c-api,keys,replay,replay-speed,memory,replay-memory]
 // Replay needs `seatkit` built beside it and the recordings in $SEATKIT_RECORDINGS
 // (default ../../shared/recordings, from Benchmarks/).
 import ArgumentParser
@@ -22,11 +22,13 @@ enum Section: String, CaseIterable, ExpressibleByArgument {
     case cAPI = "c-api"
     case keys
     case replay
+    /// Issue 14: × real time, start-up and parse throughput of replays.
+    case replaySpeed = "replay-speed"
     case memory
     /// The million-event replay (about five minutes): not part of the default run.
     case replayMemory = "replay-memory"
 
-    static let defaults: [Section] = [.hitTesting, .perEvent, .cAPI, .keys, .replay, .memory]
+    static let defaults: [Section] = [.hitTesting, .perEvent, .cAPI, .keys, .replay, .replaySpeed, .memory]
 }
 
 struct Report: ParsableCommand {
@@ -103,6 +105,10 @@ struct Report: ParsableCommand {
         if sections.contains(.replay) {
             print("\n## Replay through real libinput under umockdev\n")
             printReplayTables(rounds: rounds)
+        }
+        if sections.contains(.replaySpeed) {
+            print("\n## Replay speed against the recordings' own duration\n")
+            printReplaySpeedTable(rounds: rounds)
         }
         if sections.contains(.memory) {
             print("\n## Memory\n")

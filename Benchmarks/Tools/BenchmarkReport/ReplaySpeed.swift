@@ -1,0 +1,85 @@
+import Foundation
+import SeatKit
+import SeatKitLibinput
+import SeatKitReplay
+
+// Issue 14, replay speed: × real time (the recording's own duration, what `libinput replay`
+// takes, over the replay's wall time), start-up, and parse throughput and its linearity.
+
+/// A mouse moving one count right every `1 / hz` seconds for `seconds`, clicking every second.
+func syntheticMouseText(hz: Int, seconds: Int) -> String {
+    var script = FrameScript()
+    let step = Int64(1_000_000 / hz)
+    for i in 0..<(hz * seconds) {
+        if i % hz == hz / 2 {
+            script.frame([EvdevEvent(type: 4, code: 4, value: 0x90001), FrameScript.key(0x110, 1)], advance: step)
+        } else if i % hz == hz / 2 + hz / 10 {
+            script.frame([EvdevEvent(type: 4, code: 4, value: 0x90001), FrameScript.key(0x110, 0)], advance: step)
+        } else {
+            script.frame([FrameScript.rel(0, 1), FrameScript.rel(1, i % 3 == 0 ? 1 : 0)], advance: step)
+        }
+    }
+    var device = SyntheticDevice.mouse()
+    device.frames = script.frames
+    return RecordingWriter.text(of: Recording(source: "synthetic", declaredDeviceCount: 1, devices: [device]))
+}
+
+func printReplaySpeedTable(rounds: Int) {
+    var inputs: [(name: String, bytes: [UInt8])] = []
+    for path in sharedRecordings() {
+        guard let data = FileManager.default.contents(atPath: path) else { fatalError("cannot read \(path)") }
+        inputs.append((path.split(separator: "/").last.map(String.init) ?? path, [UInt8](data)))
+    }
+    inputs.append(("synthetic mouse, 1 kHz, 60 s", Array(syntheticMouseText(hz: 1000, seconds: 60).utf8)))
+    inputs.append(("synthetic mouse, 8 kHz, 6 s", Array(syntheticMouseText(hz: 8000, seconds: 6).utf8)))
+    let replayRounds = max(3, rounds / 10)
+
+    print("Release build. Per recording, \(replayRounds) runs, medians. *Parse*: `RecordingParser.parse(bytes:source:)` from bytes in memory to a checked `Recording`. *Replay*: `LibinputReplay(recording:).run()` (a fresh umockdev testbed and `seatkit replay-worker`, libinput's events back in this process), wall time. *× real time*: the recording's duration (first to last frame, what `libinput replay` takes) over the replay's wall time. *Start-up*: the same replay of only each device's first frame.\n")
+    print("| recording | size (KB) | parse (ms) | parse MB/s | frames | duration (s) | replay (ms) | × real time | start-up (ms) | libinput events |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for input in inputs {
+        var parseSamples: [Double] = []
+        var recording: Recording?
+        let repeats = max(1, 2_000_000 / max(1, input.bytes.count))
+        for _ in 0..<replayRounds {
+            let start = secondsNow()
+            for _ in 0..<repeats {
+                do { recording = try RecordingParser.parse(bytes: input.bytes, source: input.name) } catch { fatalError("\(error)") }
+            }
+            parseSamples.append((secondsNow() - start) / Double(repeats))
+        }
+        guard let recording else { fatalError() }
+        var first = recording
+        for i in first.devices.indices { first.devices[i].frames = Array(first.devices[i].frames.prefix(1)) }
+        var replaySamples: [Double] = [], startupSamples: [Double] = []
+        var events = 0
+        for _ in 0..<replayRounds {
+            var start = secondsNow()
+            do { events = try LibinputReplay(recording: recording).run().events.count } catch { fatalError("\(input.name): \(error)") }
+            replaySamples.append(secondsNow() - start)
+            start = secondsNow()
+            do { _ = try LibinputReplay(recording: first).run() } catch { fatalError("\(input.name): \(error)") }
+            startupSamples.append(secondsNow() - start)
+        }
+        let parse = median(parseSamples), replay = median(replaySamples), startup = median(startupSamples)
+        let frames = recording.devices.reduce(0) { $0 + $1.frames.count }
+        let duration = recording.duration.seconds
+        print("| \(input.name) | \(format(Double(input.bytes.count) / 1024)) | \(format(parse * 1e3)) | \(format(Double(input.bytes.count) / parse / 1e6)) | \(frames) | \(format(duration)) | \(format(replay * 1e3)) | \(format(duration / replay))× | \(format(startup * 1e3)) | \(events) |")
+    }
+
+    // Linear: the same mouse at 1, 4 and 16 times the length parses at the same rate.
+    print("\nParse throughput against size (synthetic 1 kHz mouse):\n")
+    print("| recording | size (MB) | parse (ms) | MB/s |")
+    print("|---|---:|---:|---:|")
+    for seconds in [15, 60, 240] {
+        let bytes = Array(syntheticMouseText(hz: 1000, seconds: seconds).utf8)
+        var samples: [Double] = []
+        for _ in 0..<3 {
+            let start = secondsNow()
+            do { sink &+= try RecordingParser.parse(bytes: bytes, source: "mouse").devices.count } catch { fatalError("\(error)") }
+            samples.append(secondsNow() - start)
+        }
+        let t = median(samples)
+        print("| 1 kHz mouse, \(seconds) s | \(format(Double(bytes.count) / 1e6)) | \(format(t * 1e3)) | \(format(Double(bytes.count) / t / 1e6)) |")
+    }
+}

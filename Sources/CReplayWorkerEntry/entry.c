@@ -1,0 +1,27 @@
+/* A replay runs libinput in a child process. That child is the very program that asked for
+   the replay (a test bundle, the seatkit tool, a compositor), started again with
+   SEATKIT_REPLAY_WORKER_MODE=1: this constructor runs before the program's own main, runs
+   the worker and exits. So the worker is always built, from the same sources, and never
+   stale, with no extra build step and no second executable to find. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "CReplayWorkerEntry.h"
+
+/* Defined in Swift (SeatKitReplay, ReplayWorker.swift); weak, so that this file links on its own. */
+extern int seatkit_replay_worker_main(int argc, char **argv) __attribute__((weak));
+
+int seatkit_replay_worker_entry_linked(void) { return 1; }
+
+__attribute__((constructor)) static void seatkit_replay_worker_hook(int argc, char **argv, char **envp)
+{
+    (void)envp;
+    const char *mode = getenv(SEATKIT_REPLAY_WORKER_MODE);
+    if (mode == NULL || strcmp(mode, "1") != 0 || seatkit_replay_worker_main == NULL)
+        return;
+    int status = seatkit_replay_worker_main(argc, argv);
+    fflush(NULL);
+    _exit(status);
+}
