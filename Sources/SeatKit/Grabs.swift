@@ -108,6 +108,8 @@ extension Router {
     public func startPointerGrab(_ grab: any PointerGrab) {
         if pointerGrab != nil { endPointerGrab() }
         pointerGrab = grab
+        // A focus change under way (this grab started from inside a leave) stops here.
+        pointerFocusGeneration &+= 1
         endPointerArena()
         if let focus = pointerFocus {
             pointerFocusGeneration &+= 1
@@ -123,8 +125,6 @@ extension Router {
     public func endPointerGrab() {
         guard let grab = pointerGrab else { return }
         pointerGrab = nil
-        // Buttons pressed under the grab were not the focus's.
-        noteButtonsHeldBeforeFocus()
         grab.cancel(router: self)
         if pointerGrab == nil { refreshPointerFocus() }
     }
@@ -169,16 +169,15 @@ extension Router {
     /// Cancelled releases of the held buttons whose presses `surface` (the pointer focus) saw,
     /// to its responder alone.
     func tellCancelledButtons(to surface: Surface, time: Timestamp) {
-        let buttons = pressedButtons
+        let buttons = buttonsSeenByFocus
+        buttonsSeenByFocus.removeAll(keepingCapacity: true)
         var i = 0
         while i < buttons.count {
-            if buttonsHeldBeforeFocus.scanContains(buttons[i]) {
-                i += 1
-                continue
-            }
-            var release = PointerButtonEvent(time: time, device: DeviceID(0), button: buttons[i], state: .released,
-                                             location: pointerLocation, surfaceLocation: surface.convert(pointerLocation) ?? .zero)
+            let button = buttons[i]
             i += 1
+            guard pressedButtons.scanContains(button) else { continue }
+            var release = PointerButtonEvent(time: time, device: DeviceID(0), button: button, state: .released,
+                                             location: pointerLocation, surfaceLocation: surface.convert(pointerLocation) ?? .zero)
             release.isCancelled = true
             _ = surface.withResponder { $0.pointerButton(release, context: ResponderContext(router: self, surface: surface, target: surface)) }
             trace?.record(.told(TraceSubject(surface), .pointerButton))
@@ -218,6 +217,7 @@ extension Router {
     public func sendPointerButton(_ event: PointerButtonEvent, to surface: Surface?) -> Bool {
         var event = event
         event.surfaceLocation = surface?.convert(event.location) ?? .zero
+        noteButtonDelivered(event, to: surface)
         return walkChain(from: surface, target: surface, kind: .pointerButton) { $0.pointerButton(event, context: $1) }
     }
 

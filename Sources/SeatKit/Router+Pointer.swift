@@ -43,7 +43,7 @@ extension Router {
         }
         guard let newFocus, newFocus.isAttached else { return }
         pointerFocus = newFocus
-        noteButtonsHeldBeforeFocus()
+        buttonsSeenByFocus.removeAll(keepingCapacity: true)
         let local = newFocus.convert(pointerLocation) ?? .zero
         let crossing = PointerCrossingEvent(time: time, location: pointerLocation, surfaceLocation: local)
         newFocus.withResponder { $0.pointerEntered(crossing, context: ResponderContext(router: self, surface: newFocus, target: newFocus)) }
@@ -82,11 +82,16 @@ extension Router {
         if generation == pointerFocusGeneration { refreshPointerFocus(time: time) }
     }
 
-    /// Remembers which buttons are held as a surface gets pointer focus (or a pointer grab
-    /// ends): their presses were not its, so it is owed no release of them.
-    func noteButtonsHeldBeforeFocus() {
-        buttonsHeldBeforeFocus.removeAll(keepingCapacity: true)
-        if !pressedButtons.isEmpty { buttonsHeldBeforeFocus.append(contentsOf: pressedButtons) }
+    /// Keeps `buttonsSeenByFocus` as `event` is about to go up `surface`'s chain.
+    func noteButtonDelivered(_ event: PointerButtonEvent, to surface: Surface?) {
+        guard let surface, surface === pointerFocus else { return }
+        if event.state == .pressed {
+            if pressedButtons.scanContains(event.button), !buttonsSeenByFocus.scanContains(event.button) {
+                buttonsSeenByFocus.append(event.button)
+            }
+        } else if let index = buttonsSeenByFocus.scanIndex(of: event.button) {
+            buttonsSeenByFocus.remove(at: index)
+        }
     }
 
     /// Checks pointer focus against the tree before a pointer event when the tree changed
@@ -166,8 +171,8 @@ extension Router {
             if !pressedButtons.scanContains(button) { pressedButtons.append(button) }
         } else {
             if let index = pressedButtons.scanIndex(of: button) { pressedButtons.remove(at: index) }
-            if !buttonsHeldBeforeFocus.isEmpty, let index = buttonsHeldBeforeFocus.scanIndex(of: button) {
-                buttonsHeldBeforeFocus.remove(at: index)
+            if !buttonsSeenByFocus.isEmpty, let index = buttonsSeenByFocus.scanIndex(of: button) {
+                buttonsSeenByFocus.remove(at: index)
             }
         }
         let buttonEvent = PointerButtonEvent(time: event.time, device: event.device, button: button, state: state,
@@ -188,6 +193,9 @@ extension Router {
         let focus = pointerFocus
         if event.state == .pressed && pressedButtons.count == 1 { beginPointerArena(focus: focus) }
         if pointerArena.entries.isEmpty || !deliverPointerButtonToRecognizers(event) {
+            // Noted before the walk: a handler may remove the focus or start a grab from
+            // inside it, and the focus is owed that press's release.
+            noteButtonDelivered(event, to: focus)
             if walkChain(from: focus, target: focus, kind: .pointerButton, { responder, context in
                 responder.pointerButton(event, context: context)
             }) == false {

@@ -120,8 +120,10 @@ public final class Router {
     @exclusivity(unchecked) public internal(set) var pointerLocation = LayoutPoint.zero
     @exclusivity(unchecked) public internal(set) var pointerFocus: Surface?
     @exclusivity(unchecked) var pressedButtons: [UInt32] = []
-    /// Buttons already held when the pointer focus got it (see `noteButtonsHeldBeforeFocus()`).
-    @exclusivity(unchecked) var buttonsHeldBeforeFocus: [UInt32] = []
+    /// Held buttons whose presses the pointer focus was delivered (by the default rule or a
+    /// grab's `sendPointerButton(_:to:)`): what it is owed cancelled releases of. Buttons
+    /// are few and rare, so they are tracked as delivered.
+    @exclusivity(unchecked) var buttonsSeenByFocus: [UInt32] = []
     @exclusivity(unchecked) var consumedButtons: [UInt32] = []
     /// Raised by every change of a routed tree or of the layout (``treeDidChange()``).
     @exclusivity(unchecked) var treeEditCount: UInt64 = 0

@@ -94,4 +94,54 @@ struct FaultScriptRegressionTests {
         ]
         #expect(FaultScriptWorld.run(script) == nil)
     }
+
+    /// A popup grab's focus saw a button pressed; a lock screen replaces the popup grab and
+    /// the popup's dismiss removes it: the popup is owed that button's cancelled release.
+    @Test func gRemoveNoCancelledButtonWhenAPopupGrabIsReplaced() {
+        let script: [FaultScript.Step] = [
+            .addOutput(2, x: 1600, y: 0, w: 640, h: 600, rootFocusable: true),
+            .add(1, to: .root(2), at: 0, frame: R(327, 54, 343, 216), focusable: true),
+            .popupGrab(1, closes: true),
+            .pointerTo(x: 2252, y: 104),
+            .button(1, pressed: true),
+            .lockGrab(.pointer),
+        ]
+        #expect(FaultScriptWorld.run(script) == nil)
+    }
+
+    /// A lock screen started from inside a leave stops the focus change under way: the
+    /// surface that would have been entered is not, and hears no release it never saw.
+    @Test func gCancelledButtonNotPressedWhenALockStartsInsideALeave() {
+        let script: [FaultScript.Step] = [
+            .addOutput(0, x: 0, y: 0, w: 800, h: 600, rootFocusable: true),
+            .addOutput(1, x: 0, y: 200, w: 800, h: 480, rootFocusable: true),
+            .add(7, to: .root(1), at: 0, frame: R(41, 123, 402, 234), focusable: false),
+            .touch([.up(0), .down(0, 176, 377)]),
+            .pointerTo(x: 294, y: 389),
+            .arm(.surface(7, .left), .lockGrab(.all)),
+            .reparent(7, to: .root(0), at: 2),
+            .touch([.move(0, 178, 379), .down(1, 237, 333)]),
+            .button(0, pressed: true),
+            .removeOutput(1),
+        ]
+        #expect(FaultScriptWorld.run(script) == nil)
+    }
+
+    /// A popup grab started by a recognizer's target in the middle of a frame, then ended by
+    /// another's: the model and the router agree on which fingers are routed.
+    @Test func dActiveTouchCountWhenRecognizersStartAndEndGrabs() {
+        let script: [FaultScript.Step] = [
+            .addOutput(0, x: 800, y: 200, w: 800, h: 480, rootFocusable: true),
+            .arm(.recognizer(1), .endGrab(.touch)),
+            .add(6, to: .root(0), at: 2, frame: R(255, 3, 331, 183), focusable: false),
+            .add(7, to: .surface(6), at: 1, frame: R(373, 438, 144, 48), focusable: true),
+            .addRecognizer(1, .longPress, on: .output(0), requireToFail: nil),
+            .arm(.recognizer(4), .popupGrab(7, closes: false)),
+            .addDevice(1, mappedTo: 0),
+            .addRecognizer(4, .doubleTap, on: .output(0), requireToFail: 0),
+            .touchFrom(1, [.up(3), .down(2, 77, 364)]),
+            .touchFrom(1, [.move(2, 96, 374), .move(4, 405, 559)]),
+        ]
+        #expect(FaultScriptWorld.run(script) == nil)
+    }
 }

@@ -582,6 +582,9 @@ final class FaultScriptWorld {
                     }
                 }
             }
+            // Starting a touch grab cancels every routed finger, even if a callback inside
+            // the start ends the grab again before `syncTouchGrab` can see it.
+            for (id, f) in fingers where f.injected { setFingerState(id, .cancelled) }
         }
         if keyboard {
             grabSince[.keyboard] = injectSerial
@@ -966,6 +969,7 @@ final class FaultScriptWorld {
             popups.append(popup)
             noteGrabStart(pointer: true, touch: true, keyboard: false)
             router.startPopupGrab(popup.grab)
+            syncTouchGrab()
         case let .lockGrab(kind):
             let pointer = kind == .pointer || kind == .all
             let touch = kind == .touch || kind == .all
