@@ -113,3 +113,11 @@ extension CompositorDelegate {
     public func router(_ router: Router, deviceEvent event: InputEvent) {}
     public func router(_ router: Router, capabilitiesChanged capabilities: DeviceCapabilities) {}
 }
+
+/// Told when the router has finished delivering touch events: after each device frame, and
+/// after touches held by recognizers were released (a timer, a cancel) outside a frame. A
+/// Wayland seat sends `wl_touch.frame` to the clients that got touch events here.
+public protocol TouchFrameObserver: AnyObject {
+    /// The touch events of one frame (or one release of held touches) are all delivered.
+    func routerDidFinishTouchFrame(_ router: Router)
+}

@@ -218,8 +218,11 @@ extension Router {
         }
         touchLoops -= 1
         isDispatchingTouches = false
+        isClosingTouchFrame = true
         settleGestures()
+        isClosingTouchFrame = false
         compactTouches()
+        if !touchFrameObservers.isEmpty { touchFrameDidFinish() }
     }
 
     private func dispatchFrame(time: Timestamp) {

@@ -67,6 +67,9 @@ public final class Router {
     @exclusivity(unchecked) public internal(set) var touchGrab: (any TouchGrab)?
     @exclusivity(unchecked) public internal(set) var keyboardGrab: (any KeyboardGrab)?
     @exclusivity(unchecked) public private(set) var spies: [any InputSpy] = []
+    @exclusivity(unchecked) var touchFrameObservers: [WeakTouchFrameObserver] = []
+    /// Set while a frame's held touches settle: that frame's end is told once, after.
+    @exclusivity(unchecked) var isClosingTouchFrame = false
 
     // Touch state (Router+Touch.swift).
     @exclusivity(unchecked) var activeTouches: [TouchSequence] = []
@@ -262,6 +265,24 @@ public final class Router {
     public func addFilter(_ filter: any InputFilter) { filters.append(filter) }
     public func removeFilter(_ filter: any InputFilter) { filters.removeAll { $0 === filter } }
     public func addSpy(_ spy: any InputSpy) { spies.append(spy) }
+    /// Adds an observer of the ends of touch frames, held weakly (a seat observes the router
+    /// it is given; the router does not keep it alive).
+    public func addTouchFrameObserver(_ observer: any TouchFrameObserver) {
+        touchFrameObservers.removeAll { $0.observer == nil || $0.observer === observer }
+        touchFrameObservers.append(WeakTouchFrameObserver(observer: observer))
+    }
+    public func removeTouchFrameObserver(_ observer: any TouchFrameObserver) {
+        touchFrameObservers.removeAll { $0.observer == nil || $0.observer === observer }
+    }
+
+    /// Tells the touch frame observers that a delivery of touch events ended.
+    func touchFrameDidFinish() {
+        var i = 0
+        while i < touchFrameObservers.count {
+            touchFrameObservers[i].observer?.routerDidFinishTouchFrame(self)
+            i += 1
+        }
+    }
     public func removeSpy(_ spy: any InputSpy) { spies.removeAll { $0 === spy } }
 
     // MARK: Entry point
@@ -513,6 +534,11 @@ public final class Router {
         abortDetachedRecognizers()
         settleGestures()
     }
+}
+
+/// A touch frame observer the router does not keep alive.
+struct WeakTouchFrameObserver {
+    weak var observer: (any TouchFrameObserver)?
 }
 
 /// A surface remembered without being kept alive.

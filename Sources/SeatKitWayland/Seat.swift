@@ -35,7 +35,7 @@ public protocol WaylandSurfaceRoles: AnyObject {
 ///
 /// wl_seat is offered at version 8, the highest libwayland 1.21's wayland.xml defines:
 /// `axis_relative_direction` (version 9) does not exist there and is never sent.
-public final class Seat: GlobalOwner {
+public final class Seat: GlobalOwner, TouchFrameObserver {
     /// The version of wl_seat, wl_pointer, wl_keyboard and wl_touch this seat implements.
     public static let version: Int32 = 8
 
@@ -171,7 +171,6 @@ public final class Seat: GlobalOwner {
     }
     /// The modifier state last reported by a key event (the router's key interpreter).
     var modifierMasks = ModifierMasks()
-    private var injecting = false
     private var clientsNeedingTouchFrame: [SeatClient] = []
 
     /// Advertises a wl_seat named `name` on `display`, delivering `router`'s input, and the
@@ -193,6 +192,7 @@ public final class Seat: GlobalOwner {
             (.inputMethod, zwp_input_method_manager_v2_wire()!, 1, inputMethodManagerRequests),
         ]
         if extensions.contains(.pointerConstraints) { router.addFilter(PointerConstraintFilter(seat: self)) }
+        router.addTouchFrameObserver(self)
         for (option, interface, version, requests) in offered where extensions.contains(option) {
             let owner = SeatExtensionGlobal(seat: self, interface: interface, requests: requests)
             extensionOwners.append(owner)
@@ -224,25 +224,19 @@ public final class Seat: GlobalOwner {
 
     // MARK: Input
 
-    /// Routes one event through the router, then closes the touch frame for every client that
-    /// received touch events in it. Respects filters, grabs and recognizers (the router's).
+    /// Routes one event through the router (`router.inject`): filters, grabs, recognizers,
+    /// the chain. Calling the router directly is the same: touch frames come from the router.
     public func inject(_ event: InputEvent) {
-        let outer = injecting
-        injecting = true
         router.inject(event)
-        injecting = outer
-        if !outer, case .touchFrame = event.kind { sendTouchFrames() }
     }
 
-    /// A client got touch events: its frame goes out at the end of the device frame, or now
-    /// when the router was driven directly.
+    /// A client got touch events: its `wl_touch.frame` goes out when the router says the
+    /// frame is delivered (``TouchFrameObserver``).
     func needsTouchFrame(_ client: SeatClient) {
-        if !injecting {
-            client.sendTouchFrame()
-            return
-        }
         if !clientsNeedingTouchFrame.contains(where: { $0 === client }) { clientsNeedingTouchFrame.append(client) }
     }
+
+    public func routerDidFinishTouchFrame(_ router: Router) { sendTouchFrames() }
 
     private func sendTouchFrames() {
         let pending = clientsNeedingTouchFrame

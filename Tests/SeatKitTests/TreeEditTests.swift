@@ -385,3 +385,61 @@ final class KeyShortcut: InputFilter {
         event.keycode == keycode ? .consume : .pass
     }
 }
+
+@Suite("Touch frame observers")
+struct TouchFrameObserverTests {
+    final class Counter: TouchFrameObserver {
+        var frames = 0
+        var deliveredBefore: [Int] = []
+        let log: CallLog
+        init(log: CallLog) { self.log = log }
+        func routerDidFinishTouchFrame(_ router: Router) {
+            frames += 1
+            deliveredBefore.append(log.entries.count)
+        }
+    }
+
+    @Test func anObserverHearsTheEndOfEachFrameAfterItsEventsAndOfHeldTouchesReleasedByATimer() {
+        let h = Harness()
+        h.surface("a", 0, 0, 500, 500, handles: ["began", "moved", "ended"])
+        let counter = Counter(log: h.log)
+        h.router.addTouchFrameObserver(counter)
+        h.send(.touchDown(TouchID(0), LayoutPoint(x: 10, y: 10)))
+        h.send(.touchDown(TouchID(1), LayoutPoint(x: 20, y: 10)))
+        #expect(counter.frames == 0)
+        h.send(.touchFrame)
+        #expect(counter.frames == 1)
+        #expect(counter.deliveredBefore == [h.log.entries.count])
+        // A long press that holds touches back until its deadline: the release closes a frame.
+        let b = h.surface("b", 600, 0, 300, 300, handles: ["began", "ended"])
+        let press = LongPressGestureRecognizer()
+        press.delaysTouchesBegan = true
+        b.addGestureRecognizer(press)
+        h.down(2, 650, 50)
+        let framesBefore = counter.frames
+        h.move(2, 700, 50)       // moves beyond the allowable movement: the press fails, held phases go out
+        #expect(h.log.entries.contains("b.began"))
+        #expect(counter.frames == framesBefore + 1)
+        // A tap that holds its touch back fails when its press lasts too long: the timer
+        // releases the held phase, and that release closes a frame of its own.
+        let c = h.surface("c", 0, 600, 300, 300, handles: ["began"])
+        let tap = TapGestureRecognizer()
+        tap.delaysTouchesBegan = true
+        c.addGestureRecognizer(tap)
+        h.down(3, 50, 650)
+        #expect(!h.log.entries.contains("c.began"))
+        let beforeTimer = counter.frames
+        h.clock.advance(to: .milliseconds(h.time + 2_000))
+        #expect(h.log.entries.contains("c.began"))
+        #expect(counter.frames == beforeTimer + 1)
+        // Held weakly: a seat that goes away stops being told.
+        weak var gone: Counter?
+        do {
+            let temporary = Counter(log: h.log)
+            gone = temporary
+            h.router.addTouchFrameObserver(temporary)
+        }
+        #expect(gone == nil)
+        h.up(0)
+    }
+}

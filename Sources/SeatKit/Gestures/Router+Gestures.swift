@@ -296,6 +296,7 @@ extension Router {
         guard !heldTouches.isEmpty, !isSettlingGestures else { return }
         isSettlingGestures = true
         touchLoops += 1
+        var releasedAny = false
         var write = 0
         var i = 0
         while i < heldTouches.count {
@@ -322,6 +323,7 @@ extension Router {
                 deliverReleaseGroup()
             }
             releaseGroup.append(entry)
+            releasedAny = true
         }
         deliverReleaseGroup()
         while heldTouches.count > write { heldTouches.removeLast() }
@@ -332,7 +334,11 @@ extension Router {
         }
         isSettlingGestures = false
         touchLoops -= 1
-        if !isDispatchingTouches { compactTouches() }
+        if !isDispatchingTouches {
+            compactTouches()
+            // Held touches released outside a frame (a timer, a cancel) close their own.
+            if releasedAny && !isClosingTouchFrame && !touchFrameObservers.isEmpty { touchFrameDidFinish() }
+        }
     }
 
     /// True when one of the first `count` entries (those kept so far) is bound to `surface`
