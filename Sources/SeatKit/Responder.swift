@@ -85,6 +85,14 @@ public struct ResponderContext {
 
     /// The surface whose responder is being asked, if it is a surface's.
     public var surface: Surface? { linkSurface }
+
+    /// The target's identity, without retaining it (a lookup key for adapters, such as the C
+    /// API's handle table, that must not pay a retain and release per responder asked).
+    @inline(__always)
+    package var targetIdentity: ObjectIdentifier? {
+        guard let targetSurface else { return nil }
+        return ObjectIdentifier(targetSurface)
+    }
 }
 
 /// One finger in a touch event.
