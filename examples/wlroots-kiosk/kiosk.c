@@ -17,8 +17,20 @@
  * --libinput hands libinput to SeatKit (its devices on a udev seat, read on the display's
  * event loop); without it, wlroots' own input devices are fed in through notify.
  *
+ * Kiosk behaviour, all of it SeatKit's (the library's kiosk policies and recognizers, the
+ * same components the Swift kiosk can use):
+ *  - a long press becomes a secondary (right) click at the finger;
+ *  - a three-finger swipe left or right switches apps, and the app's touches are cancelled;
+ *  - with --blank-after MS (idle) or --start-blanked, the touch that wakes the blanked
+ *    screen is swallowed, not delivered;
+ *  - the cursor hides on touch and comes back on mouse motion (this kiosk draws no cursor
+ *    image: it prints the change, where a kiosk with a wlr_cursor would hide it).
+ *
+ *   kiosk ... [--blank-after MS] [--start-blanked]
+ *
  * It prints "listening on WAYLAND_DISPLAY", one "deliver ..." line per event the bridge
- * hands to wlroots, and "replay finished".
+ * hands to wlroots, "replay finished", and a line per kiosk behaviour ("secondary click at
+ * X,Y", "switched to APP", "screen blanked", "screen woke", "cursor hidden", "cursor shown").
  */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
@@ -64,6 +76,15 @@ struct kiosk {
 
 	struct seatkit_router *router;
 	struct seatkit_output *output; /* the first output: apps go fullscreen on it */
+	struct wlr_output *wlr_output;
+	struct view *current; /* the app shown */
+
+	/* Kiosk behaviour (see the top of the file). */
+	struct seatkit_kiosk_policy *wake, *cursor, *long_press;
+	struct seatkit_recognizer *switcher;
+	struct wl_event_source *idle;
+	int blank_after_ms;
+	bool start_blanked;
 	int width, height;
 	struct wl_list views;
 
@@ -116,6 +137,91 @@ static void capabilities_changed(void *data, uint32_t caps) {
 static const struct seatkit_delegate_interface delegate_impl = {
 	.capabilities_changed = capabilities_changed,
 };
+
+/* ---- Kiosk behaviour: SeatKit's kiosk policies ---- */
+
+static void focus_view(struct view *view);
+
+static void screen_power(struct kiosk *k, bool on) {
+	if (k->wlr_output) {
+		wlr_output_enable(k->wlr_output, on);
+		wlr_output_commit(k->wlr_output);
+	}
+}
+
+static void screen_woke(void *data) {
+	struct kiosk *k = data;
+	say("screen woke");
+	screen_power(k, true);
+}
+
+static int blank_screen(void *data) {
+	struct kiosk *k = data;
+	if (!seatkit_kiosk_policy_is_blanked(k->wake)) {
+		seatkit_kiosk_policy_blank(k->wake);
+		say("screen blanked");
+		screen_power(k, false);
+	}
+	return 0;
+}
+
+/* Every event, swallowed or not, restarts the idle timer. */
+static void input_seen(void *data, const struct seatkit_input_event *event, bool consumed) {
+	struct kiosk *k = data;
+	if (k->idle) {
+		wl_event_source_timer_update(k->idle, k->blank_after_ms);
+	}
+}
+
+static void cursor_changed(void *data, bool visible) {
+	say(visible ? "cursor shown" : "cursor hidden");
+}
+
+static void secondary_click(void *data, double lx, double ly) {
+	say("secondary click at %.0f,%.0f", lx, ly);
+}
+
+/* A three-finger swipe shows the next app (the recognizer cancels the touches the app had). */
+static void swipe_changed(void *data, struct seatkit_recognizer *recognizer, enum seatkit_recognizer_state state) {
+	struct kiosk *k = data;
+	if (state != SEATKIT_RECOGNIZER_RECOGNIZED || !k->current) {
+		return;
+	}
+	struct wl_list *next = k->current->link.next;
+	for (int i = 0; i < 2 * wl_list_length(&k->views); i++, next = next->next) {
+		if (next == &k->views) {
+			continue;
+		}
+		struct view *view = wl_container_of(next, view, link);
+		if (view != k->current && view->surface) {
+			focus_view(view);
+			say("switched to %s", view->xdg_surface->toplevel->app_id ? view->xdg_surface->toplevel->app_id : "(no app id)");
+			return;
+		}
+	}
+}
+
+static void setup_kiosk_behaviour(struct kiosk *k) {
+	/* First filter: nothing else acts on the waking input. */
+	k->wake = seatkit_router_add_wake_filter(k->router, screen_woke, k);
+	k->cursor = seatkit_router_add_cursor_visibility(k->router, cursor_changed, k);
+	if (k->blank_after_ms > 0) {
+		k->idle = wl_event_loop_add_timer(wl_display_get_event_loop(k->display), blank_screen, k);
+		wl_event_source_timer_update(k->idle, k->blank_after_ms);
+		seatkit_router_add_spy(k->router, input_seen, k);
+	}
+	if (k->start_blanked) {
+		blank_screen(k);
+	}
+}
+
+/* On the first output: long press, app switching. */
+static void setup_output_gestures(struct kiosk *k) {
+	k->long_press = seatkit_output_add_long_press_secondary_click(k->output, 600000, 10, secondary_click, k);
+	k->switcher = seatkit_recognizer_create_swipe(k->router, "switch-app", SEATKIT_SWIPE_LEFT | SEATKIT_SWIPE_RIGHT, 3);
+	seatkit_recognizer_set_callback(k->switcher, swipe_changed, k);
+	seatkit_output_add_recognizer(k->output, k->switcher);
+}
 
 /* ---- Outputs ---- */
 
@@ -172,6 +278,8 @@ static void new_output(struct wl_listener *listener, void *data) {
 		k->height = wlr_output->height;
 		k->output = seatkit_output_create(k->router, wlr_output->name, 0, 0, wlr_output->width,
 			wlr_output->height, (enum seatkit_output_transform)wlr_output->transform, wlr_output->scale);
+		k->wlr_output = wlr_output;
+		setup_output_gestures(k);
 	}
 }
 
@@ -179,6 +287,7 @@ static void new_output(struct wl_listener *listener, void *data) {
 
 static void focus_view(struct view *view) {
 	struct kiosk *k = view->kiosk;
+	k->current = view;
 	struct view *other;
 	wl_list_for_each(other, &k->views, link) {
 		bool shown = other == view;
@@ -217,6 +326,9 @@ static void view_map(struct wl_listener *listener, void *data) {
 
 static void view_unmap(struct wl_listener *listener, void *data) {
 	struct view *view = wl_container_of(listener, view, unmap);
+	if (view->kiosk->current == view) {
+		view->kiosk->current = NULL;
+	}
 	if (view->surface) {
 		seatkit_surface_destroy(view->surface);
 		view->surface = NULL;
@@ -461,6 +573,8 @@ int main(int argc, char *argv[]) {
 		{ "size", required_argument, NULL, 's' },
 		{ "libinput", no_argument, NULL, 'l' },
 		{ "seat", required_argument, NULL, 'e' },
+		{ "blank-after", required_argument, NULL, 'b' },
+		{ "start-blanked", no_argument, NULL, 'B' },
 		{ 0 },
 	};
 	int c;
@@ -471,8 +585,10 @@ int main(int argc, char *argv[]) {
 		case 's': sscanf(optarg, "%dx%d", &width, &height); break;
 		case 'l': libinput_seat = libinput_seat ? libinput_seat : "seat0"; break;
 		case 'e': libinput_seat = optarg; break;
+		case 'b': k.blank_after_ms = atoi(optarg); break;
+		case 'B': k.start_blanked = true; break;
 		default:
-			fprintf(stderr, "usage: %s [--replay FILE [--start-after-windows N] | --libinput [--seat NAME]] [--size WxH]\n",
+			fprintf(stderr, "usage: %s [--replay FILE [--start-after-windows N] | --libinput [--seat NAME]] [--size WxH] [--blank-after MS] [--start-blanked]\n",
 				argv[0]);
 			return 2;
 		}
@@ -504,6 +620,7 @@ int main(int argc, char *argv[]) {
 	/* SeatKit: the router on the display's event loop, the compositor as its delegate. */
 	k.router = seatkit_router_create(wl_display_get_event_loop(k.display));
 	seatkit_router_set_delegate(k.router, &delegate_impl, &k);
+	setup_kiosk_behaviour(&k);
 	k.wlr_seat = wlr_seat_create(k.display, "seat0");
 	seatkit_wlr_seat_init(&k.seat, k.wlr_seat);
 	k.seat.delivered = delivered;
