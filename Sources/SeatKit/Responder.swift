@@ -88,10 +88,10 @@ public struct ResponderContext {
 
     /// The target's identity, without retaining it (a lookup key for adapters, such as the C
     /// API's handle table, that must not pay a retain and release per responder asked).
+    /// A trivial bit cast of the unowned(unsafe) reference: no retain, no release.
     @inline(__always)
     package var targetIdentity: ObjectIdentifier? {
-        guard let targetSurface else { return nil }
-        return ObjectIdentifier(targetSurface)
+        unsafeBitCast(targetSurface, to: ObjectIdentifier?.self)
     }
 }
 
