@@ -213,12 +213,16 @@ final class CSurface: HandleObject {
         isDestroyed = true
         // The responder hears what it is owed (cancels, leave, resign) while its handle and
         // data are still valid.
+        // A popup grab on this surface (or inside it) is dismissed: its popup is gone.
+        let root = surface
+        for grab in owner.grabs.filter({ $0.popup.map { $0.popup === root || $0.popup.isDescendant(of: root) } ?? false }) {
+            grab.destroy()
+        }
         APICall.run {
             // Touches first, while the subtree is attached, for the same reason as an
             // output's (surface-space coordinates in the cancel); the core does not cancel
             // them again. The rest (leave, cancelled releases, resign) comes from the core's
             // removeFromParent.
-            let root = surface
             owner.router.cancelTouches(reason: "surface destroyed") { touch in
                 guard let bound = touch.surface else { return false }
                 return bound === root || bound.isDescendant(of: root)

@@ -78,6 +78,10 @@ nonisolated(unsafe) private var forwardingGrab: seatkit_grab_interface = {
 private func opaque(_ r: Record) -> UnsafeMutableRawPointer { Unmanaged.passUnretained(r).toOpaque() }
 
 @Suite(.serialized) struct CGrabTests {
+    func makeTreeForExtension(_ app: Record) -> (router: OpaquePointer, output: OpaquePointer, app: OpaquePointer) {
+        makeTree(app)
+    }
+
     /// A router with one 800x600 output and an app surface filling it.
     private func makeTree(_ app: Record) -> (router: OpaquePointer, output: OpaquePointer, app: OpaquePointer) {
         let router = seatkit_router_create_virtual(0)!
@@ -263,6 +267,26 @@ private func opaque(_ r: Record) -> UnsafeMutableRawPointer { Unmanaged.passUnre
         seatkit_router_notify_touch_frame(router, 0, 1)
         seatkit_output_destroy(output)
         #expect(app.log == ["began 1", "cancelled"])
+        seatkit_router_destroy(router)
+    }
+}
+
+extension CGrabTests {
+    @Test func destroyingThePopupSurfaceDismissesItsGrab() {
+        let app = Record()
+        let (router, output, _) = makeTreeForExtension(app)
+        let popup = seatkit_surface_create(router, "menu", 100, 100, 200, 200)!
+        #expect(seatkit_surface_add_child(seatkit_output_get_root(output), popup))
+        let dismissed = Record()
+        let grab = seatkit_router_start_popup_grab(router, popup, { data, _ in record(data).log.append("dismissed") },
+                                                   Unmanaged.passUnretained(dismissed).toOpaque())
+        #expect(grab != nil)
+        seatkit_surface_destroy(popup)
+        #expect(dismissed.log == ["dismissed"])
+        #expect(seatkit_router_get_touch_grab(router) == nil)
+        seatkit_router_notify_touch_down(router, 0, 1, 0, 600, 500)
+        seatkit_router_notify_touch_frame(router, 0, 1)
+        #expect(app.log == ["entered", "began 1"] || app.log == ["began 1"], "input goes by the default rule again: \(app.log)")
         seatkit_router_destroy(router)
     }
 }

@@ -751,8 +751,8 @@ void seatkit_spy_destroy(struct seatkit_spy *spy);
 /* a touch grab cancels every touch routed so far; a keyboard grab gives the first        */
 /* responder a cancelled release of each held key. Ending one (or starting another of the */
 /* same class) calls its cancel handler; ending a touch grab cancels the touches routed   */
-/* while it was active. Removing a surface ends nothing: a grab that cares watches the    */
-/* surface's destroy signal.                                                             */
+/* while it was active. Removing a surface ends no grab of yours (a grab that cares       */
+/* watches the surface's destroy signal); destroying a popup grab's popup dismisses it.   */
 
 struct seatkit_grab;
 
@@ -822,8 +822,8 @@ struct seatkit_grab *seatkit_router_get_keyboard_grab(struct seatkit_router *rou
  * `popup` and its descendants only; a button press or a touch down anywhere else dismisses
  * it and is not delivered (nor its release, nor the rest of that touch). Keys go on to the
  * first responder. `dismiss` runs once, when a press lands outside or the grab is ended,
- * replaced or destroyed, and should close the popup; the grab handle is destroyed right
- * after it returns. NULL dismiss: allowed. Returns the grab (for end_grab), or NULL. */
+ * replaced or destroyed or the popup surface (or an ancestor) is destroyed, and should
+ * close the popup; the grab handle is destroyed right after it returns. NULL dismiss: allowed. Returns the grab (for end_grab), or NULL. */
 struct seatkit_grab *seatkit_router_start_popup_grab(struct seatkit_router *router,
 	struct seatkit_surface *popup, void (*dismiss)(void *data, struct seatkit_grab *grab),
 	void *data);
