@@ -124,3 +124,60 @@ import Testing
                 "gtk:\n\(app.text)\nkiosk:\n\(server.text)")
     }
 }
+
+extension WlrootsKioskClientTests {
+    /// A GTK4 entry that prints its text.
+    static let entryScript = #"""
+    import gi
+    gi.require_version("Gtk", "4.0")
+    from gi.repository import Gtk
+
+    def activate(app):
+        win = Gtk.ApplicationWindow(application=app, title="seatkit-gtk-entry")
+        entry = Gtk.Entry()
+        entry.connect("changed", lambda e: print("text:" + e.get_text(), flush=True))
+        win.set_child(entry)
+        win.present()
+        entry.grab_focus()
+
+    app = Gtk.Application(application_id="org.seatkit.WlrootsEntry")
+    app.connect("activate", activate)
+    app.run([])
+    """#
+
+    /// wtype types through virtual-keyboard-v1: SeatKit routes its keys to the first
+    /// responder (the GTK app), and the app gets them with wtype's own keymap.
+    @Test func wtypeTypesIntoAGTK4EntryThroughSeatKit() throws {
+        let runtime = try temporaryDirectory("seatkit-wlr-clients")
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        let kiosk = try WlrootsKioskTests.builtKiosk()
+        let server = try Background(kiosk, ["--size", "1280x720"],
+                                    environment: ["XDG_RUNTIME_DIR": runtime, "WLR_BACKENDS": "headless",
+                                                  "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1"],
+                                    log: runtime + "/kiosk.log")
+        defer { server.stop() }
+        let socket = try #require(server.waitFor(timeout: 30) { $0.contains("listening on ") }
+            .flatMap { text in text.split(separator: "\n").first { $0.hasPrefix("listening on ") } }
+            .map { String($0.dropFirst("listening on ".count)) }, "the kiosk did not start:\n\(server.text)")
+        let script = runtime + "/gtk-entry.py"
+        try Self.entryScript.write(toFile: script, atomically: true, encoding: .utf8)
+        let environment = ["XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": socket, "HOME": runtime]
+        let app = try Background("/usr/bin/python3", [script],
+                                 environment: environment.merging(["GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo",
+                                                                   "GTK_A11Y": "none", "NO_AT_BRIDGE": "1",
+                                                                   "LANG": "C.UTF-8"]) { $1 },
+                                 log: runtime + "/gtk.log")
+        defer { app.stop() }
+        try #require(server.waitFor(timeout: 30) { $0.contains("mapped ") } != nil,
+                     "the GTK app did not map:\n\(server.text)\ngtk:\n\(app.text)")
+        // Give GTK its first frame before typing.
+        usleep(500_000)
+        let wtype = try Background("/usr/bin/wtype", ["héllo"], environment: environment.merging(["LANG": "C.UTF-8"]) { $1 }, log: runtime + "/wtype.log")
+        defer { wtype.stop() }
+        _ = app.waitFor(timeout: 15) { $0.contains("text:héllo") }
+        #expect(app.text.contains("text:héllo"), "gtk:\n\(app.text)\nkiosk:\n\(server.text)\nwtype:\n\(wtype.text)")
+        #expect(server.text.contains("virtual keyboard"))
+        // SeatKit routed each key: the bridge delivered it to the first responder.
+        #expect(server.text.components(separatedBy: "\n").filter { $0.hasPrefix("deliver key ") && $0.hasSuffix(" pressed") }.count >= 5)
+    }
+}

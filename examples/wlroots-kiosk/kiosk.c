@@ -56,6 +56,7 @@
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_server_decoration.h>
 #include <wlr/types/wlr_touch.h>
+#include <wlr/types/wlr_virtual_keyboard_v1.h>
 #include <wlr/types/wlr_xdg_decoration_v1.h>
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/log.h>
@@ -92,7 +93,9 @@ struct kiosk {
 	int windows_before_replay;
 	int mapped;
 
-	struct wl_listener new_output, new_input, new_xdg_surface;
+	struct wlr_input_device *seat_keyboard; /* the keyboard whose keymap clients have */
+	bool adding_virtual_keyboard;
+	struct wl_listener new_output, new_input, new_xdg_surface, new_virtual_keyboard;
 	struct wl_listener new_xdg_decoration;
 };
 
@@ -394,6 +397,7 @@ struct device {
 	struct kiosk *kiosk;
 	struct wlr_input_device *wlr_device;
 	uint32_t number;
+	bool is_virtual; /* a virtual-keyboard-v1 client's (wtype, an on-screen keyboard) */
 	struct wl_listener event1, event2, event3, event4, event5, destroy;
 };
 
@@ -432,8 +436,18 @@ static void pointer_axis(struct wl_listener *listener, void *data) {
 static void keyboard_key(struct wl_listener *listener, void *data) {
 	struct device *d = wl_container_of(listener, d, event1);
 	struct wlr_event_keyboard_key *e = data;
+	/* A virtual keyboard's keycodes mean what its own keymap says: clients get that keymap
+	 * for the key (wlr_seat_set_keyboard sends it), then the seat's own again. SeatKit still
+	 * routes the key: it goes to the first responder, never to the keyboard's own surface. */
+	struct wlr_input_device *previous = d->kiosk->seat_keyboard;
+	if (d->is_virtual) {
+		wlr_seat_set_keyboard(d->kiosk->wlr_seat, d->wlr_device);
+	}
 	seatkit_router_notify_key(d->kiosk->router, usec(e->time_msec), d->number, e->keycode,
 		e->state == WL_KEYBOARD_KEY_STATE_PRESSED ? SEATKIT_KEY_PRESSED : SEATKIT_KEY_RELEASED);
+	if (d->is_virtual && previous) {
+		wlr_seat_set_keyboard(d->kiosk->wlr_seat, previous);
+	}
 }
 
 static void touch_point(struct device *d, int64_t time, int32_t id, double x, double y, bool down) {
@@ -492,6 +506,7 @@ static void new_input(struct wl_listener *listener, void *data) {
 	d->kiosk = k;
 	d->wlr_device = wlr_device;
 	d->number = next_number++;
+	d->is_virtual = k->adding_virtual_keyboard;
 	struct seatkit_device_info info = { .name = wlr_device->name, .width_mm = wlr_device->width_mm,
 		.height_mm = wlr_device->height_mm };
 	switch (wlr_device->type) {
@@ -551,8 +566,20 @@ static void setup_keyboard(struct kiosk *k, const char *layout) {
 		xkb_keymap_unref(xkb);
 		xkb_context_unref(context);
 		wlr_seat_set_keyboard(k->wlr_seat, device);
+		k->seat_keyboard = device;
 	}
 	seatkit_keymap_destroy(keymap);
+}
+
+/* wtype and on-screen keyboards type through virtual-keyboard-v1: a keyboard like any other
+ * for SeatKit. */
+static void new_virtual_keyboard(struct wl_listener *listener, void *data) {
+	struct kiosk *k = wl_container_of(listener, k, new_virtual_keyboard);
+	struct wlr_virtual_keyboard_v1 *keyboard = data;
+	k->adding_virtual_keyboard = true;
+	new_input(&k->new_input, &keyboard->input_device);
+	k->adding_virtual_keyboard = false;
+	say("virtual keyboard");
 }
 
 static void find_headless(struct wlr_backend *backend, void *data) {
@@ -634,6 +661,9 @@ int main(int argc, char *argv[]) {
 	wl_signal_add(&k.xdg_shell->events.new_surface, &k.new_xdg_surface);
 	wlr_server_decoration_manager_set_default_mode(wlr_server_decoration_manager_create(k.display),
 		WLR_SERVER_DECORATION_MANAGER_MODE_SERVER);
+	struct wlr_virtual_keyboard_manager_v1 *virtual_keyboards = wlr_virtual_keyboard_manager_v1_create(k.display);
+	k.new_virtual_keyboard.notify = new_virtual_keyboard;
+	wl_signal_add(&virtual_keyboards->events.new_virtual_keyboard, &k.new_virtual_keyboard);
 	struct wlr_xdg_decoration_manager_v1 *decorations = wlr_xdg_decoration_manager_v1_create(k.display);
 	k.new_xdg_decoration.notify = new_xdg_decoration;
 	wl_signal_add(&decorations->events.new_toplevel_decoration, &k.new_xdg_decoration);
