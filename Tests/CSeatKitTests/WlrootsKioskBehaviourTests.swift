@@ -146,4 +146,37 @@ import Testing
         #expect(lines(first.text, containing: "wl_keyboard] enter:").count == 2, "first wev:\n\(first.text)")
         #expect(WlrootsKioskTests.touches(inWev: first.text).isEmpty)
     }
+
+    /// --blank-after: the screen blanks after that long without input (a wl_event_loop timer
+    /// restarted by a spy on every event); the next tap wakes it and is swallowed.
+    @Test func theScreenBlanksWhenIdleAndTheTapThatWakesItIsSwallowed() throws {
+        let runtime = try temporaryDirectory("seatkit-wlr-behaviour")
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        var s = FrameScript(startingAt: 0)
+        // The replay plays from its first event once wev maps: a tap (delivered), 4 s of
+        // nothing (the screen blanks after 3 s idle), a tap that wakes it (swallowed), a tap.
+        Self.press(&s, 640, 360, id: 1, hold: 60_000, after: 4_000_000)
+        Self.press(&s, 640, 360, id: 2, hold: 60_000, after: 200_000)
+        Self.press(&s, 640, 360, id: 3, hold: 60_000)
+        let recording = runtime + "/idle.yml"
+        try Self.write(s, to: recording)
+
+        let (server, socket) = try startKiosk(runtime, ["--replay", recording, "--blank-after", "3000"])
+        defer { server.stop() }
+        let app = try wev(runtime, socket, "wev")
+        defer { app.stop() }
+        try #require(server.waitFor(timeout: 30) { $0.contains("replay finished") } != nil,
+                     "the replay did not finish:\n\(server.text)")
+        _ = app.waitFor(timeout: 10) { WlrootsKioskTests.touches(inWev: $0).filter { $0.hasPrefix("up") }.count >= 2 }
+        let kiosk = server.text.components(separatedBy: "\n")
+        let blanked = try #require(kiosk.firstIndex(of: "screen blanked"), "kiosk:\n\(server.text)")
+        let woke = try #require(kiosk.firstIndex(of: "screen woke"))
+        #expect(blanked < woke)
+        #expect(kiosk.filter { $0 == "screen woke" }.count == 1)
+        // The first and third taps reached wev; nothing between the blank and the wake.
+        let touches = WlrootsKioskTests.touches(inWev: app.text)
+        #expect(touches.filter { $0.hasPrefix("down") }.count == 2, "wev touches: \(touches)")
+        #expect(!kiosk[blanked..<woke].contains { $0.hasPrefix("deliver touch") })
+        #expect(kiosk.filter { $0.hasPrefix("deliver touch down") }.count == 2)
+    }
 }
