@@ -36,7 +36,7 @@ class CResponder: Responder {
     @inline(__always)
     final func makeContext(_ context: ResponderContext) -> seatkit_event_context {
         if let surfaceHandle {
-            let target = ContextTarget.identity(context)
+            let target = context.targetIdentity
             return ownerReference._withUnsafeGuaranteedRef { owner in
                 seatkit_event_context(router: owner.handle, surface: surfaceHandle, output: nil,
                                       target: owner.handle(ofSurfaceWithIdentity: target))
@@ -304,42 +304,5 @@ final class CDelegate: CResponder, CompositorDelegate {
 
     func router(_ router: Router, capabilitiesChanged capabilities: DeviceCapabilities) {
         delegateImpl?.pointee.capabilities_changed?(delegateData, capabilities.rawValue)
-    }
-}
-
-/// The identity of a context's target without retaining it.
-///
-/// `ResponderContext.target` returns a strong reference: a retain and a release per responder
-/// asked, which were most of the C API's cost per touch (five responders a motion). The
-/// context holds its target unretained as its fourth word (router, link surface, link output,
-/// target: SeatKit's declaration order), so the identity is read from there; it is only ever
-/// used as a dictionary key, never dereferenced. The first calls of each process check the
-/// read against `context.target`, and a mismatch (the core changed the layout) switches to
-/// `context.target` for good and logs it. CAPITests pins the layout too.
-/// Core change asked for: an unretained identity accessor on ResponderContext.
-enum ContextTarget {
-    @exclusivity(unchecked) nonisolated(unsafe) static var checksLeft = 64
-    @exclusivity(unchecked) nonisolated(unsafe) static var layoutIsKnown =
-        MemoryLayout<ResponderContext>.size == 4 * MemoryLayout<UnsafeRawPointer>.size
-
-    @inline(__always)
-    static func identity(_ context: ResponderContext) -> ObjectIdentifier? {
-        guard layoutIsKnown else { return context.target.map(ObjectIdentifier.init) }
-        let raw = withUnsafeBytes(of: context) {
-            $0.load(fromByteOffset: 3 * MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer?.self)
-        }
-        if checksLeft > 0 { check(raw, context) }
-        return raw.map { unsafeBitCast($0, to: ObjectIdentifier.self) }
-    }
-
-    @inline(never)
-    static func check(_ raw: UnsafeRawPointer?, _ context: ResponderContext) {
-        checksLeft -= 1
-        let expected = context.target.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
-        if raw != expected {
-            layoutIsKnown = false
-            checksLeft = 0
-            Log.error("seatkit: ResponderContext's layout changed; reading the target the slow way")
-        }
     }
 }

@@ -1,7 +1,7 @@
 /// What a handle names. Part of the handle's bits, so that a surface handle passed where a
 /// router is expected is refused, not reinterpreted.
 enum HandleKind: UInt8, CustomStringConvertible {
-    case router = 1, output, surface, keymap, recognizer, filter, spy, replay, libinput
+    case router = 1, output, surface, keymap, recognizer, filter, spy, replay, libinput, grab, kioskPolicy
 
     var description: String {
         switch self {
@@ -14,6 +14,8 @@ enum HandleKind: UInt8, CustomStringConvertible {
         case .spy: "spy"
         case .replay: "replay"
         case .libinput: "libinput"
+        case .grab: "grab"
+        case .kioskPolicy: "kiosk policy"
         }
     }
 }

@@ -2,9 +2,8 @@ import CSeatKitSupport
 import SeatKit
 
 // seatkit_router_notify_*: events from the compositor's own backend. Each goes through
-// Router.inject: filters, spies, recognizers and the responder chain.
-// GRABS(issue 12): once the core has grabs, Router.inject is the door that goes through
-// them; these functions need no change, and seatkit_router_send_* stay raw.
+// Router.inject: filters, spies, the active grab (or the default rule), recognizers and the
+// responder chain; seatkit_router_send_* stay raw.
 
 @inline(__always)
 private func inject(_ handle: OpaquePointer?, _ function: StaticString, _ time: Int64, _ device: UInt32,

@@ -47,6 +47,8 @@ final class CRouter: HandleObject {
     var recognizers: [CRecognizer] = []
     var filters: [CFilter] = []
     var spies: [CSpy] = []
+    var grabs: [CGrab] = []
+    var kioskPolicies: [CKioskPolicy] = []
     var replays: [CReplay] = []
     var libinputs: [CLibinput] = []
     var keyboard: Keyboard?
@@ -126,6 +128,8 @@ final class CRouter: HandleObject {
     func destroy() {
         guard !isDestroyed else { return }
         isDestroyed = true
+        for grab in grabs { grab.destroy() }
+        for policy in kioskPolicies { policy.destroy() }
         for replay in replays { replay.destroy() }
         for libinput in libinputs { libinput.destroy() }
         for recognizer in recognizers { recognizer.destroy() }
@@ -169,13 +173,15 @@ final class COutput: HandleObject {
         guard !isDestroyed else { return }
         isDestroyed = true
         APICall.run {
-            // Touches first, while the tree is attached: as for a destroyed surface, the core
-            // does not yet tell removed surfaces about their touches (issue 12).
+            // Touches first, while the tree is attached. The core's removeOutput would cancel
+            // them too (once: it skips touches already cancelled), but after detaching, so its
+            // cancel carries layout coordinates as sx, sy; cancelled here, they are in each
+            // bound surface's space. Core change asked for: removal cancels computed with the
+            // origin from before the detach; then this line goes.
             let gone = output
             owner.router.cancelTouches(reason: "output destroyed") { $0.output === gone }
+            // Then the rest of what the surfaces are owed (leave, resign) from the core.
             owner.router.removeOutput(output)
-            // GRABS(issue 12): an output's removal notifications (grabs ended, focus moved)
-            // come from the core's removeOutput once it has them; nothing to add here.
         }
         for recognizer in output.gestureRecognizers { output.removeGestureRecognizer(recognizer) }
         CCalls.emitAndFreeSignal(destroySignal, data: handle)
@@ -207,18 +213,21 @@ final class CSurface: HandleObject {
         isDestroyed = true
         // The responder hears what it is owed (cancels, leave, resign) while its handle and
         // data are still valid.
+        // A popup grab on this surface (or inside it) is dismissed: its popup is gone.
+        let root = surface
+        for grab in owner.grabs.filter({ $0.popup.map { $0.popup === root || $0.popup.isDescendant(of: root) } ?? false }) {
+            grab.destroy()
+        }
         APICall.run {
-            // Touches first, while the subtree is attached: the core does not yet tell a
-            // removed surface's responder about its touches (issue 12's "removing tells").
-            let root = surface
+            // Touches first, while the subtree is attached, for the same reason as an
+            // output's (surface-space coordinates in the cancel); the core does not cancel
+            // them again. The rest (leave, cancelled releases, resign) comes from the core's
+            // removeFromParent.
             owner.router.cancelTouches(reason: "surface destroyed") { touch in
                 guard let bound = touch.surface else { return false }
                 return bound === root || bound.isDescendant(of: root)
             }
             surface.removeFromParent()
-            // GRABS(issue 12): the rest of what a removed surface is owed (leave, resign,
-            // releases, grabs ended) comes from the core's removeFromParent once it sends
-            // it; a `removed` member of seatkit_responder_interface would plug in here.
         }
         for child in surface.children { child.removeFromParent() }
         for recognizer in surface.gestureRecognizers { surface.removeGestureRecognizer(recognizer) }

@@ -72,11 +72,8 @@ private func insert(_ parentHandle: OpaquePointer?, _ childHandle: OpaquePointer
         misuse(function, "the child is the parent or one of its ancestors (a cycle); refused")
         return false
     }
-    APICall.run {
-        // GRABS(issue 12): re-parenting keeps touches, focus and grabs once the core's
-        // insertChild moves instead of removing; nothing to change here.
-        parent.surface.insertChild(child.surface, at: index ?? parent.surface.children.count)
-    }
+    // Re-parenting is a move in the core: touches, focus and grabs are kept.
+    APICall.run { parent.surface.insertChild(child.surface, at: index ?? parent.surface.children.count) }
     return true
 }
 

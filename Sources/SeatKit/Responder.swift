@@ -85,6 +85,14 @@ public struct ResponderContext {
 
     /// The surface whose responder is being asked, if it is a surface's.
     public var surface: Surface? { linkSurface }
+
+    /// The target's identity, without retaining it (a lookup key for adapters, such as the C
+    /// API's handle table, that must not pay a retain and release per responder asked).
+    /// A trivial bit cast of the unowned(unsafe) reference: no retain, no release.
+    @inline(__always)
+    package var targetIdentity: ObjectIdentifier? {
+        unsafeBitCast(targetSurface, to: ObjectIdentifier?.self)
+    }
 }
 
 /// One finger in a touch event.

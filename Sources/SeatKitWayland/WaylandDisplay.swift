@@ -146,8 +146,10 @@ public final class EventLoopClock: Clock {
         }
         guard let source = Libwayland.addTimer(loop, box) else { return token }
         timers[token] = (source, box)
-        // A timer of 0 ms is disarmed in libwayland, so "due now" waits 1 ms.
-        let ms = max(1, (deadline - now).microseconds / 1000)
+        // A timer of 0 ms is disarmed in libwayland, so "due now" waits 1 ms. Rounded up: a
+        // timer must never fire before its deadline (a gesture recognizer's deadline check
+        // drops a timer that fires early, and its long press never begins).
+        let ms = max(1, ((deadline - now).microseconds + 999) / 1000)
         Libwayland.armTimer(source, milliseconds: Int32(clamping: ms))
         return token
     }

@@ -176,6 +176,24 @@ static void watch(struct destroy_watch *w, struct wl_signal *signal, const char 
 	wl_signal_add(signal, &w->listener);
 }
 
+/* A lock screen's grab: takes every touch (printing it), forwards nothing. */
+static void lock_touch(void *data, struct seatkit_grab *grab, const struct seatkit_input_event *event) {
+	static const char *names[] = { "down", "motion", "up", "cancel", "frame" };
+	if (event->type != SEATKIT_INPUT_TOUCH_FRAME)
+		printf("lock %s t%d\n", names[event->type], event->touch_id);
+}
+static void lock_cancel(void *data, struct seatkit_grab *grab) {
+	printf("lock ended\n");
+}
+static const struct seatkit_grab_interface lock_impl = {
+	.touch_down = lock_touch, .touch_motion = lock_touch, .touch_up = lock_touch,
+	.touch_cancel = lock_touch, .touch_frame = lock_touch, .cancel = lock_cancel,
+};
+
+static void popup_dismissed(void *data, struct seatkit_grab *grab) {
+	printf("popup %s dismissed\n", (const char *)data);
+}
+
 int main(void) {
 	seatkit_log_init(SEATKIT_ERROR, log_line);
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -330,6 +348,39 @@ int main(void) {
 	g.phase = SEATKIT_GESTURE_END;
 	g.dx = 0;
 	seatkit_router_notify_touchpad_gesture(router, 952000, 4, &g);
+
+	/* A lock screen takes the touch screen while a finger is on the app: the app hears that
+	 * touch cancelled once; the rest of it, and new touches, are the lock screen's. */
+	printf("-- lock screen grab mid-touch\n");
+	seatkit_router_notify_touch_down(router, 953000, 1, 6, 450, 300);
+	seatkit_router_notify_touch_frame(router, 953000, 1);
+	struct seatkit_grab *lock = seatkit_grab_create(router, &lock_impl, NULL);
+	CHECK(seatkit_router_start_touch_grab(router, lock));
+	CHECK(seatkit_router_get_touch_grab(router) == lock);
+	seatkit_router_notify_touch_motion(router, 954000, 1, 6, 460, 300);
+	seatkit_router_notify_touch_frame(router, 954000, 1);
+	seatkit_router_notify_touch_up(router, 955000, 1, 6);
+	seatkit_router_notify_touch_frame(router, 955000, 1);
+	seatkit_router_notify_touch_down(router, 956000, 1, 7, 450, 300);
+	seatkit_router_notify_touch_up(router, 956000, 1, 7);
+	seatkit_router_notify_touch_frame(router, 956000, 1);
+	seatkit_grab_destroy(lock);
+	CHECK(seatkit_router_get_touch_grab(router) == NULL);
+
+	/* A popup (the button, as a menu) grabs pointer and touch: a tap inside reaches it, a
+	 * tap outside dismisses it and reaches nobody. */
+	printf("-- popup dismissed by a tap outside\n");
+	struct seatkit_grab *popup = seatkit_router_start_popup_grab(router, button, popup_dismissed, "menu");
+	CHECK(popup != NULL);
+	seatkit_router_notify_touch_down(router, 957000, 1, 8, 320, 120);
+	seatkit_router_notify_touch_frame(router, 957000, 1);
+	seatkit_router_notify_touch_up(router, 957500, 1, 8);
+	seatkit_router_notify_touch_frame(router, 957500, 1);
+	seatkit_router_notify_touch_down(router, 958000, 1, 9, 450, 300);
+	seatkit_router_notify_touch_frame(router, 958000, 1);
+	seatkit_router_notify_touch_up(router, 959000, 1, 9);
+	seatkit_router_notify_touch_frame(router, 959000, 1);
+	CHECK(seatkit_router_get_pointer_grab(router) == NULL);
 
 	/* The trace, as text and JSON. */
 	seatkit_router_set_trace_enabled(router, true);

@@ -9,11 +9,14 @@ import Testing
 @Suite(.serialized) struct WlrootsKioskTests {
     static let kioskSource = CProgramTests.packageRoot.appendingPathComponent("examples/wlroots-kiosk")
 
-    /// Builds the kiosk once: meson setup + ninja against the suite's installed prefix.
-    nonisolated(unsafe) private static var binary: String?
+    /// Builds the kiosk once: meson setup + ninja against the suite's installed prefix. A
+    /// static let: suites that run in parallel (the behaviour and client tests) share one
+    /// build instead of racing meson in the same directory.
+    private static let build: Result<String, any Error> = Result { try buildKiosk() }
 
-    static func builtKiosk() throws -> String {
-        if let binary { return binary }
+    static func builtKiosk() throws -> String { try build.get() }
+
+    private static func buildKiosk() throws -> String {
         let prefix = try CProgramTests.installedPrefix()
         let build = prefix + "/kiosk-build"
         let environment = ["PKG_CONFIG_PATH": prefix + "/lib/pkgconfig"]
@@ -21,7 +24,6 @@ import Testing
         try #require(setup.status == 0, "meson setup failed:\n\(setup.output)")
         let compile = try run("/usr/bin/ninja", ["-C", build], environment: environment)
         try #require(compile.status == 0, "ninja failed:\n\(compile.output)")
-        binary = build + "/wlroots-kiosk"
         return build + "/wlroots-kiosk"
     }
 

@@ -11,11 +11,15 @@
 //   --script FILE|-   JSON lines of events (ScriptedInputSource.swift), for tests
 //
 //   kiosk [--socket NAME] [--size WxH] [--scale N] [--layout XKB-LAYOUT | --keymap FILE]
-//         [--devices LIBINPUT-SETTINGS] [--side-by-side] INPUT
+//         [--devices LIBINPUT-SETTINGS] [--side-by-side] [--long-press-click] [--start-blanked]
+//         INPUT
 //
 // Windows fill the output, the newest on top and focused; --side-by-side lays them out
 // left to right instead. --devices takes settings for every libinput device, as in
-// "accel-profile=flat tap=1". --keymap takes a keymap file (checked against SeatKitXKB's
+// "accel-profile=flat tap=1". --long-press-click turns a long press into a right click at the
+// finger, --start-blanked swallows the touch that wakes the screen, and the cursor's
+// visibility follows touch and mouse: SeatKit's kiosk policies, which the wlroots kiosk uses
+// through the C API. --keymap takes a keymap file (checked against SeatKitXKB's
 // KeymapLimits before xkbcommon compiles it). Nothing is drawn: buffers are released as soon
 // as they arrive. Everything runs on one thread, the Wayland event loop's.
 import Foundation
@@ -32,10 +36,10 @@ func log(_ line: String) {
 }
 
 // 1. Options: `--name value`, or a flag alone. Anything else is an error, not ignored.
-let usage = "usage: kiosk [--socket NAME] [--size WxH] [--scale N] [--layout XKB-LAYOUT | --keymap FILE] [--devices SETTINGS]"
+let usage = "usage: kiosk [--socket NAME] [--size WxH] [--scale N] [--layout XKB-LAYOUT | --keymap FILE] [--devices SETTINGS] [--long-press-click] [--start-blanked]"
     + " [--side-by-side] (--replay FILE [--start-after-windows N] | --libinput [--seat NAME] | --script FILE|-)"
 let valueOptions: Set<String> = ["socket", "size", "scale", "layout", "keymap", "devices", "replay", "start-after-windows", "seat", "script"]
-let flagOptions: Set<String> = ["libinput", "side-by-side", "help"]
+let flagOptions: Set<String> = ["libinput", "side-by-side", "help", "long-press-click", "start-blanked"]
 
 func fail(_ message: String) -> Never {
     log("kiosk: \(message)\n\(usage)")
@@ -133,7 +137,16 @@ do {
     // 7. The policy: where windows go and who gets keyboard focus.
     let kiosk = Kiosk(router: router, seat: seat, shell: shell, output: output, sideBySide: sideBySide)
     router.delegate = kiosk
+    // Touch-kiosk behaviour is the library's (KioskPolicies.swift). The wake filter first:
+    // no other filter acts on the input that wakes the screen.
+    let wake = WakeTouchFilter(isBlanked: options["start-blanked"] != nil) { log("screen woke") }
+    router.addFilter(wake)
     router.addFilter(kiosk)
+    let cursorVisibility = CursorVisibility { log($0 ? "cursor visible: mouse" : "cursor invisible: touch") }
+    router.addSpy(cursorVisibility)
+    let longPress = options["long-press-click"] == nil ? nil : LongPressAsSecondaryClick()
+    longPress?.attach(to: output)
+    longPress?.onClick = { log("secondary click at \(Int($0.x)),\(Int($0.y))") }
     shell.delegate = kiosk
 
     // 8. Input. Every source injects through the seat, which closes touch frames per client.
@@ -169,7 +182,7 @@ do {
     // 9. Run until killed.
     log("listening on \(display.socketName)")
     display.run()
-    withExtendedLifetime((kiosk, script)) {}
+    withExtendedLifetime((kiosk, script, wake, cursorVisibility, longPress)) {}
 } catch {
     log("kiosk: \(error)")
     exit(1)

@@ -17,8 +17,20 @@
  * --libinput hands libinput to SeatKit (its devices on a udev seat, read on the display's
  * event loop); without it, wlroots' own input devices are fed in through notify.
  *
+ * Kiosk behaviour, all of it SeatKit's (the library's kiosk policies and recognizers, the
+ * same components the Swift kiosk can use):
+ *  - a long press becomes a secondary (right) click at the finger;
+ *  - a three-finger swipe left or right switches apps, and the app's touches are cancelled;
+ *  - with --blank-after MS (idle) or --start-blanked, the touch that wakes the blanked
+ *    screen is swallowed, not delivered;
+ *  - the cursor hides on touch and comes back on mouse motion (this kiosk draws no cursor
+ *    image: it prints the change, where a kiosk with a wlr_cursor would hide it).
+ *
+ *   kiosk ... [--blank-after MS] [--start-blanked]
+ *
  * It prints "listening on WAYLAND_DISPLAY", one "deliver ..." line per event the bridge
- * hands to wlroots, and "replay finished".
+ * hands to wlroots, "replay finished", and a line per kiosk behaviour ("secondary click at
+ * X,Y", "switched to APP", "screen blanked", "screen woke", "cursor hidden", "cursor shown").
  */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
@@ -44,6 +56,7 @@
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_server_decoration.h>
 #include <wlr/types/wlr_touch.h>
+#include <wlr/types/wlr_virtual_keyboard_v1.h>
 #include <wlr/types/wlr_xdg_decoration_v1.h>
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/log.h>
@@ -64,6 +77,15 @@ struct kiosk {
 
 	struct seatkit_router *router;
 	struct seatkit_output *output; /* the first output: apps go fullscreen on it */
+	struct wlr_output *wlr_output;
+	struct view *current; /* the app shown */
+
+	/* Kiosk behaviour (see the top of the file). */
+	struct seatkit_kiosk_policy *wake, *cursor, *long_press;
+	struct seatkit_recognizer *switcher;
+	struct wl_event_source *idle;
+	int blank_after_ms;
+	bool start_blanked;
 	int width, height;
 	struct wl_list views;
 
@@ -71,7 +93,9 @@ struct kiosk {
 	int windows_before_replay;
 	int mapped;
 
-	struct wl_listener new_output, new_input, new_xdg_surface;
+	struct wlr_input_device *seat_keyboard; /* the keyboard whose keymap clients have */
+	bool adding_virtual_keyboard;
+	struct wl_listener new_output, new_input, new_xdg_surface, new_virtual_keyboard;
 	struct wl_listener new_xdg_decoration;
 };
 
@@ -116,6 +140,91 @@ static void capabilities_changed(void *data, uint32_t caps) {
 static const struct seatkit_delegate_interface delegate_impl = {
 	.capabilities_changed = capabilities_changed,
 };
+
+/* ---- Kiosk behaviour: SeatKit's kiosk policies ---- */
+
+static void focus_view(struct view *view);
+
+static void screen_power(struct kiosk *k, bool on) {
+	if (k->wlr_output) {
+		wlr_output_enable(k->wlr_output, on);
+		wlr_output_commit(k->wlr_output);
+	}
+}
+
+static void screen_woke(void *data) {
+	struct kiosk *k = data;
+	say("screen woke");
+	screen_power(k, true);
+}
+
+static int blank_screen(void *data) {
+	struct kiosk *k = data;
+	if (!seatkit_kiosk_policy_is_blanked(k->wake)) {
+		seatkit_kiosk_policy_blank(k->wake);
+		say("screen blanked");
+		screen_power(k, false);
+	}
+	return 0;
+}
+
+/* Every event, swallowed or not, restarts the idle timer. */
+static void input_seen(void *data, const struct seatkit_input_event *event, bool consumed) {
+	struct kiosk *k = data;
+	if (k->idle) {
+		wl_event_source_timer_update(k->idle, k->blank_after_ms);
+	}
+}
+
+static void cursor_changed(void *data, bool visible) {
+	say(visible ? "cursor shown" : "cursor hidden");
+}
+
+static void secondary_click(void *data, double lx, double ly) {
+	say("secondary click at %.0f,%.0f", lx, ly);
+}
+
+/* A three-finger swipe shows the next app (the recognizer cancels the touches the app had). */
+static void swipe_changed(void *data, struct seatkit_recognizer *recognizer, enum seatkit_recognizer_state state) {
+	struct kiosk *k = data;
+	if (state != SEATKIT_RECOGNIZER_RECOGNIZED || !k->current) {
+		return;
+	}
+	struct wl_list *next = k->current->link.next;
+	for (int i = 0; i < 2 * wl_list_length(&k->views); i++, next = next->next) {
+		if (next == &k->views) {
+			continue;
+		}
+		struct view *view = wl_container_of(next, view, link);
+		if (view != k->current && view->surface) {
+			focus_view(view);
+			say("switched to %s", view->xdg_surface->toplevel->app_id ? view->xdg_surface->toplevel->app_id : "(no app id)");
+			return;
+		}
+	}
+}
+
+static void setup_kiosk_behaviour(struct kiosk *k) {
+	/* First filter: nothing else acts on the waking input. */
+	k->wake = seatkit_router_add_wake_filter(k->router, screen_woke, k);
+	k->cursor = seatkit_router_add_cursor_visibility(k->router, cursor_changed, k);
+	if (k->blank_after_ms > 0) {
+		k->idle = wl_event_loop_add_timer(wl_display_get_event_loop(k->display), blank_screen, k);
+		wl_event_source_timer_update(k->idle, k->blank_after_ms);
+		seatkit_router_add_spy(k->router, input_seen, k);
+	}
+	if (k->start_blanked) {
+		blank_screen(k);
+	}
+}
+
+/* On the first output: long press, app switching. */
+static void setup_output_gestures(struct kiosk *k) {
+	k->long_press = seatkit_output_add_long_press_secondary_click(k->output, 600000, 10, secondary_click, k);
+	k->switcher = seatkit_recognizer_create_swipe(k->router, "switch-app", SEATKIT_SWIPE_LEFT | SEATKIT_SWIPE_RIGHT, 3);
+	seatkit_recognizer_set_callback(k->switcher, swipe_changed, k);
+	seatkit_output_add_recognizer(k->output, k->switcher);
+}
 
 /* ---- Outputs ---- */
 
@@ -172,6 +281,8 @@ static void new_output(struct wl_listener *listener, void *data) {
 		k->height = wlr_output->height;
 		k->output = seatkit_output_create(k->router, wlr_output->name, 0, 0, wlr_output->width,
 			wlr_output->height, (enum seatkit_output_transform)wlr_output->transform, wlr_output->scale);
+		k->wlr_output = wlr_output;
+		setup_output_gestures(k);
 	}
 }
 
@@ -179,6 +290,7 @@ static void new_output(struct wl_listener *listener, void *data) {
 
 static void focus_view(struct view *view) {
 	struct kiosk *k = view->kiosk;
+	k->current = view;
 	struct view *other;
 	wl_list_for_each(other, &k->views, link) {
 		bool shown = other == view;
@@ -217,6 +329,9 @@ static void view_map(struct wl_listener *listener, void *data) {
 
 static void view_unmap(struct wl_listener *listener, void *data) {
 	struct view *view = wl_container_of(listener, view, unmap);
+	if (view->kiosk->current == view) {
+		view->kiosk->current = NULL;
+	}
 	if (view->surface) {
 		seatkit_surface_destroy(view->surface);
 		view->surface = NULL;
@@ -282,6 +397,7 @@ struct device {
 	struct kiosk *kiosk;
 	struct wlr_input_device *wlr_device;
 	uint32_t number;
+	bool is_virtual; /* a virtual-keyboard-v1 client's (wtype, an on-screen keyboard) */
 	struct wl_listener event1, event2, event3, event4, event5, destroy;
 };
 
@@ -320,8 +436,18 @@ static void pointer_axis(struct wl_listener *listener, void *data) {
 static void keyboard_key(struct wl_listener *listener, void *data) {
 	struct device *d = wl_container_of(listener, d, event1);
 	struct wlr_event_keyboard_key *e = data;
+	/* A virtual keyboard's keycodes mean what its own keymap says: clients get that keymap
+	 * for the key (wlr_seat_set_keyboard sends it), then the seat's own again. SeatKit still
+	 * routes the key: it goes to the first responder, never to the keyboard's own surface. */
+	struct wlr_input_device *previous = d->kiosk->seat_keyboard;
+	if (d->is_virtual) {
+		wlr_seat_set_keyboard(d->kiosk->wlr_seat, d->wlr_device);
+	}
 	seatkit_router_notify_key(d->kiosk->router, usec(e->time_msec), d->number, e->keycode,
 		e->state == WL_KEYBOARD_KEY_STATE_PRESSED ? SEATKIT_KEY_PRESSED : SEATKIT_KEY_RELEASED);
+	if (d->is_virtual && previous) {
+		wlr_seat_set_keyboard(d->kiosk->wlr_seat, previous);
+	}
 }
 
 static void touch_point(struct device *d, int64_t time, int32_t id, double x, double y, bool down) {
@@ -380,6 +506,7 @@ static void new_input(struct wl_listener *listener, void *data) {
 	d->kiosk = k;
 	d->wlr_device = wlr_device;
 	d->number = next_number++;
+	d->is_virtual = k->adding_virtual_keyboard;
 	struct seatkit_device_info info = { .name = wlr_device->name, .width_mm = wlr_device->width_mm,
 		.height_mm = wlr_device->height_mm };
 	switch (wlr_device->type) {
@@ -439,8 +566,20 @@ static void setup_keyboard(struct kiosk *k, const char *layout) {
 		xkb_keymap_unref(xkb);
 		xkb_context_unref(context);
 		wlr_seat_set_keyboard(k->wlr_seat, device);
+		k->seat_keyboard = device;
 	}
 	seatkit_keymap_destroy(keymap);
+}
+
+/* wtype and on-screen keyboards type through virtual-keyboard-v1: a keyboard like any other
+ * for SeatKit. */
+static void new_virtual_keyboard(struct wl_listener *listener, void *data) {
+	struct kiosk *k = wl_container_of(listener, k, new_virtual_keyboard);
+	struct wlr_virtual_keyboard_v1 *keyboard = data;
+	k->adding_virtual_keyboard = true;
+	new_input(&k->new_input, &keyboard->input_device);
+	k->adding_virtual_keyboard = false;
+	say("virtual keyboard");
 }
 
 static void find_headless(struct wlr_backend *backend, void *data) {
@@ -461,6 +600,8 @@ int main(int argc, char *argv[]) {
 		{ "size", required_argument, NULL, 's' },
 		{ "libinput", no_argument, NULL, 'l' },
 		{ "seat", required_argument, NULL, 'e' },
+		{ "blank-after", required_argument, NULL, 'b' },
+		{ "start-blanked", no_argument, NULL, 'B' },
 		{ 0 },
 	};
 	int c;
@@ -471,8 +612,10 @@ int main(int argc, char *argv[]) {
 		case 's': sscanf(optarg, "%dx%d", &width, &height); break;
 		case 'l': libinput_seat = libinput_seat ? libinput_seat : "seat0"; break;
 		case 'e': libinput_seat = optarg; break;
+		case 'b': k.blank_after_ms = atoi(optarg); break;
+		case 'B': k.start_blanked = true; break;
 		default:
-			fprintf(stderr, "usage: %s [--replay FILE [--start-after-windows N] | --libinput [--seat NAME]] [--size WxH]\n",
+			fprintf(stderr, "usage: %s [--replay FILE [--start-after-windows N] | --libinput [--seat NAME]] [--size WxH] [--blank-after MS] [--start-blanked]\n",
 				argv[0]);
 			return 2;
 		}
@@ -504,6 +647,7 @@ int main(int argc, char *argv[]) {
 	/* SeatKit: the router on the display's event loop, the compositor as its delegate. */
 	k.router = seatkit_router_create(wl_display_get_event_loop(k.display));
 	seatkit_router_set_delegate(k.router, &delegate_impl, &k);
+	setup_kiosk_behaviour(&k);
 	k.wlr_seat = wlr_seat_create(k.display, "seat0");
 	seatkit_wlr_seat_init(&k.seat, k.wlr_seat);
 	k.seat.delivered = delivered;
@@ -517,6 +661,9 @@ int main(int argc, char *argv[]) {
 	wl_signal_add(&k.xdg_shell->events.new_surface, &k.new_xdg_surface);
 	wlr_server_decoration_manager_set_default_mode(wlr_server_decoration_manager_create(k.display),
 		WLR_SERVER_DECORATION_MANAGER_MODE_SERVER);
+	struct wlr_virtual_keyboard_manager_v1 *virtual_keyboards = wlr_virtual_keyboard_manager_v1_create(k.display);
+	k.new_virtual_keyboard.notify = new_virtual_keyboard;
+	wl_signal_add(&virtual_keyboards->events.new_virtual_keyboard, &k.new_virtual_keyboard);
 	struct wlr_xdg_decoration_manager_v1 *decorations = wlr_xdg_decoration_manager_v1_create(k.display);
 	k.new_xdg_decoration.notify = new_xdg_decoration;
 	wl_signal_add(&decorations->events.new_toplevel_decoration, &k.new_xdg_decoration);

@@ -28,14 +28,15 @@
  *    frame is given in its parent's surface space (for a child of an output's root surface:
  *    output space).
  *
- * Entry points are one of two doors, as in wlr_seat: seatkit_router_notify_* goes through
- * filters, spies, (grabs,) gesture recognizers and the responder chain; seatkit_router_send_*
- * is raw and says so. Everything else (tree edits, focus, actions, queries) goes through no
+ * Entry points are one of three doors, as in wlr_seat: seatkit_router_notify_* goes through
+ * filters, spies, the active grab, gesture recognizers and the responder chain;
+ * seatkit_router_route_* is what a grab forwards through (the default rule alone);
+ * seatkit_router_send_* is raw and says so. Everything else (tree edits, focus, actions, queries) goes through no
  * filter, grab or recognizer; edits that end what a responder was owed (removing a surface,
  * cancelling touches) tell it.
  *
- * Grabs (wlr_seat-style pointer, keyboard and touch grabs) are not in this version of the
- * API; the places where they will act are marked "Grabs:" below.
+ * Grabs (wlr_seat-style pointer, keyboard and touch grabs, and a popup grab) are in the
+ * "Grabs" section.
  */
 #ifndef SEATKIT_SEATKIT_H
 #define SEATKIT_SEATKIT_H
@@ -59,6 +60,8 @@ struct seatkit_filter;
 struct seatkit_spy;
 struct seatkit_replay;
 struct seatkit_libinput;
+struct seatkit_grab;
+struct seatkit_kiosk_policy;
 
 /* ------------------------------------------------------------------------------------ */
 /* Logging                                                                               */
@@ -442,13 +445,13 @@ void seatkit_router_cancel_touches_on_surface(struct seatkit_router *router,
 
 /* ------------------------------------------------------------------------------------ */
 /* Injection (the compositor's own backend: wlr_backend input events, tests)              */
-/* notify: through filters and spies, then (grabs,) recognizers and the responder chain.   */
+/* notify: through filters and spies, then the grab, recognizers and the responder chain. */
 /* Events must arrive in time order, as the device produced them. `device` is any number  */
 /* the compositor chooses per device, announced with notify_device_added.                 */
 
 /* A finger touched down at a layout-space point (map a touchscreen's normalized
- * coordinates with seatkit_output_layout_point_from_normalized). Grabs: a touch grab will
- * see it first. */
+ * coordinates with seatkit_output_layout_point_from_normalized). Grabs: a touch grab sees
+ * it first. */
 void seatkit_router_notify_touch_down(struct seatkit_router *router, int64_t time_usec,
 	uint32_t device, int32_t touch_id, double lx, double ly);
 /* A finger moved to a layout-space point. */
@@ -464,8 +467,8 @@ void seatkit_router_notify_touch_frame(struct seatkit_router *router, int64_t ti
 	uint32_t device);
 
 /* Relative motion in logical units, accelerated and raw. The pointer stays inside the
- * layout. Grabs: the implicit grab (a held button) keeps the focus; a pointer grab will
- * see it first. */
+ * layout. Grabs: the implicit grab (a held button) keeps the focus; a pointer grab sees
+ * it first. */
 void seatkit_router_notify_pointer_motion(struct seatkit_router *router, int64_t time_usec,
 	uint32_t device, double dx, double dy, double dx_unaccel, double dy_unaccel);
 /* Absolute motion to a layout-space point. */
@@ -482,7 +485,7 @@ void seatkit_router_notify_touchpad_gesture(struct seatkit_router *router, int64
 	uint32_t device, const struct seatkit_touchpad_gesture *gesture);
 /* A key (evdev code) changed state. The keymap (if any) sees every key, consumed or not,
  * so modifiers never drift; then filters, then the first responder and up its chain (key
- * commands matched on the way). Grabs: a keyboard grab will see it after the filters. */
+ * commands matched on the way). Grabs: a keyboard grab sees it after the filters. */
 void seatkit_router_notify_key(struct seatkit_router *router, int64_t time_usec,
 	uint32_t device, uint32_t keycode, enum seatkit_key_state state);
 /* A lid or tablet-mode switch: filters, spies, then the delegate's switch_toggled. */
@@ -733,6 +736,169 @@ typedef void (*seatkit_spy_func_t)(void *data, const struct seatkit_input_event 
 struct seatkit_spy *seatkit_router_add_spy(struct seatkit_router *router,
 	seatkit_spy_func_t observe, void *data);
 void seatkit_spy_destroy(struct seatkit_spy *spy);
+
+/* ------------------------------------------------------------------------------------ */
+/* Grabs (as wlr_seat's): who gets a device class's input instead of the default rule     */
+/*                                                                                       */
+/*   notify_* -> filters, spies -> the grab of the event's class, if one is active        */
+/*                                  | a NULL handler forwards through:                   */
+/*                                  +-> route_*: recognizers, hit-test or focus, chain     */
+/*   send_*   -> raw: one surface's chain; no filter, grab or recognizer                   */
+/*                                                                                       */
+/* A grab sees events after the filters. Starting a grab ends what the old target had:    */
+/* a pointer grab gives the focus surface a cancelled release of each held button and     */
+/* pointer_left (focus is then the grab's to set with seatkit_router_set_pointer_focus);  */
+/* a touch grab cancels every touch routed so far; a keyboard grab gives the first        */
+/* responder a cancelled release of each held key. Ending one (or starting another of the */
+/* same class) calls its cancel handler; ending a touch grab cancels the touches routed   */
+/* while it was active. Removing a surface ends no grab of yours (a grab that cares       */
+/* watches the surface's destroy signal); destroying a popup grab's popup dismisses it.   */
+
+struct seatkit_grab;
+
+/* Every member optional: NULL forwards the event through the route door below (the
+ * router's default rule), so a grab implements only what it takes. Events and their
+ * pointers are valid only during the call. Pointer events: x, y layout space, sx, sy in
+ * the current pointer focus's space (0 without one). A handler that does not forward a
+ * press should also swallow its release. */
+struct seatkit_grab_interface {
+	void (*pointer_motion)(void *data, struct seatkit_grab *grab,
+		const struct seatkit_pointer_motion_event *event);
+	void (*pointer_button)(void *data, struct seatkit_grab *grab,
+		const struct seatkit_pointer_button_event *event);
+	void (*pointer_axis)(void *data, struct seatkit_grab *grab,
+		const struct seatkit_pointer_axis_event *event);
+	void (*touchpad_gesture)(void *data, struct seatkit_grab *grab,
+		const struct seatkit_touchpad_gesture_event *event);
+	/* Touch: each event of the device as notify_touch_* gave it (layout space). A touch
+	 * down not forwarded belongs to the grab: no responder sees any of it. A grab that
+	 * forwards touches must forward frames too. */
+	void (*touch_down)(void *data, struct seatkit_grab *grab,
+		const struct seatkit_input_event *event);
+	void (*touch_motion)(void *data, struct seatkit_grab *grab,
+		const struct seatkit_input_event *event);
+	void (*touch_up)(void *data, struct seatkit_grab *grab,
+		const struct seatkit_input_event *event);
+	void (*touch_cancel)(void *data, struct seatkit_grab *grab,
+		const struct seatkit_input_event *event);
+	void (*touch_frame)(void *data, struct seatkit_grab *grab,
+		const struct seatkit_input_event *event);
+	/* Keys after the filters and the keymap (keysym, text, modifiers filled in). NULL:
+	 * seatkit_router_send_key's delivery (first responder, key commands). */
+	void (*key)(void *data, struct seatkit_grab *grab, const struct seatkit_key_event *event);
+	/* The grab ended (end_*_grab, end_grab, another grab of the same class started, the
+	 * grab destroyed): once per start, after the router stopped sending it events. */
+	void (*cancel)(void *data, struct seatkit_grab *grab);
+};
+
+/* A grab made of C handlers; it acts once started. The table is not copied. NULL impl:
+ * refused. The router's destroy destroys its grabs. */
+struct seatkit_grab *seatkit_grab_create(struct seatkit_router *router,
+	const struct seatkit_grab_interface *impl, void *data);
+/* Ends whatever the grab holds (its cancel runs first), emits the destroy signal, ends the
+ * handle. */
+void seatkit_grab_destroy(struct seatkit_grab *grab);
+struct wl_signal *seatkit_grab_get_destroy_signal(struct seatkit_grab *grab);
+
+/* Start a grab for one device class; a grab active for it is ended first. One grab may
+ * hold several classes (a lock screen: all three). False for an invalid handle, a grab of
+ * another router, or a popup grab given to the keyboard. */
+bool seatkit_router_start_pointer_grab(struct seatkit_router *router, struct seatkit_grab *grab);
+bool seatkit_router_start_touch_grab(struct seatkit_router *router, struct seatkit_grab *grab);
+bool seatkit_router_start_keyboard_grab(struct seatkit_router *router, struct seatkit_grab *grab);
+/* End the class's grab, if any. The pointer focus follows the default rule again (at the
+ * last release if a button is held). */
+void seatkit_router_end_pointer_grab(struct seatkit_router *router);
+void seatkit_router_end_touch_grab(struct seatkit_router *router);
+void seatkit_router_end_keyboard_grab(struct seatkit_router *router);
+/* Ends every class `grab` holds. */
+void seatkit_router_end_grab(struct seatkit_router *router, struct seatkit_grab *grab);
+/* The active grab of a class if it is one made here, else NULL. */
+struct seatkit_grab *seatkit_router_get_pointer_grab(struct seatkit_router *router);
+struct seatkit_grab *seatkit_router_get_touch_grab(struct seatkit_router *router);
+struct seatkit_grab *seatkit_router_get_keyboard_grab(struct seatkit_router *router);
+
+/* A popup's grab (xdg_popup.grab), started for pointer and touch at once: input reaches
+ * `popup` and its descendants only; a button press or a touch down anywhere else dismisses
+ * it and is not delivered (nor its release, nor the rest of that touch). Keys go on to the
+ * first responder. `dismiss` runs once, when a press lands outside or the grab is ended,
+ * replaced or destroyed or the popup surface (or an ancestor) is destroyed, and should
+ * close the popup; the grab handle is destroyed right after it returns. NULL dismiss: allowed. Returns the grab (for end_grab), or NULL. */
+struct seatkit_grab *seatkit_router_start_popup_grab(struct seatkit_router *router,
+	struct seatkit_surface *popup, void (*dismiss)(void *data, struct seatkit_grab *grab),
+	void *data);
+
+/* The route door: what a grab calls to forward an event it was given, unchanged or
+ * edited. The router's default rule alone (no filter, no grab): recognizers, hit-testing
+ * (pointer focus, touch binding) and the responder chain. x, y: layout space; sx, sy are
+ * ignored (recomputed). An out-of-range state or a non-finite value: dropped (logged). */
+void seatkit_router_route_pointer_motion(struct seatkit_router *router,
+	const struct seatkit_pointer_motion_event *event);
+void seatkit_router_route_pointer_button(struct seatkit_router *router,
+	const struct seatkit_pointer_button_event *event);
+void seatkit_router_route_pointer_axis(struct seatkit_router *router,
+	const struct seatkit_pointer_axis_event *event);
+void seatkit_router_route_touchpad_gesture(struct seatkit_router *router,
+	const struct seatkit_touchpad_gesture_event *event);
+/* A touch event as a grab's touch handler got it (SEATKIT_INPUT_TOUCH_*); other types are
+ * refused. A motion, up or cancel is ignored unless the router routed that touch's down. */
+void seatkit_router_route_touch(struct seatkit_router *router,
+	const struct seatkit_input_event *event);
+/* (Keys: seatkit_router_send_key is the keyboard's route door.) */
+
+/* The raw door: sends a pointer event up `surface`'s chain (the delegate's alone when
+ * NULL), sx, sy recomputed for it. No filter, grab, recognizer or focus change: you
+ * probably want seatkit_router_notify_* instead. Returns whether a responder handled it. */
+bool seatkit_router_send_pointer_motion(struct seatkit_router *router,
+	const struct seatkit_pointer_motion_event *event, struct seatkit_surface *surface);
+bool seatkit_router_send_pointer_button(struct seatkit_router *router,
+	const struct seatkit_pointer_button_event *event, struct seatkit_surface *surface);
+bool seatkit_router_send_pointer_axis(struct seatkit_router *router,
+	const struct seatkit_pointer_axis_event *event, struct seatkit_surface *surface);
+
+/* Moves the pointer focus to `surface` (NULL: none), sending left and entered: what a
+ * pointer grab does. Goes through no filter or grab; without a grab the next motion
+ * re-hit-tests. */
+bool seatkit_router_set_pointer_focus(struct seatkit_router *router,
+	struct seatkit_surface *surface, int64_t time_usec);
+
+/* ------------------------------------------------------------------------------------ */
+/* Kiosk policies: behaviours that are input routing, built in (the same components the   */
+/* Swift kiosk uses: WakeTouchFilter, CursorVisibility, LongPressAsSecondaryClick).        */
+
+struct seatkit_kiosk_policy;
+
+/* A filter (added after the existing ones: add it first) that swallows the input that
+ * wakes a blanked screen: the whole waking touch (every finger down before the last lifts),
+ * or the pointer motion, button or key that woke it. Nothing of it reaches grabs,
+ * recognizers or responders. Call seatkit_kiosk_policy_blank when the screen blanks;
+ * `on_wake` (may be NULL) runs once per wake, before the waking event is swallowed. */
+struct seatkit_kiosk_policy *seatkit_router_add_wake_filter(struct seatkit_router *router,
+	void (*on_wake)(void *data), void *data);
+/* The screen went blank: the next input wakes it. False for another kind of policy. */
+bool seatkit_kiosk_policy_blank(struct seatkit_kiosk_policy *policy);
+bool seatkit_kiosk_policy_is_blanked(struct seatkit_kiosk_policy *policy);
+
+/* A spy: `changed(data, false)` when a finger touches down, `changed(data, true)` when a
+ * real pointer moves, clicks or scrolls again (not the long-press click below). Starts
+ * visible. NULL changed: refused. */
+struct seatkit_kiosk_policy *seatkit_router_add_cursor_visibility(struct seatkit_router *router,
+	void (*changed)(void *data, bool visible), void *data);
+bool seatkit_kiosk_policy_cursor_is_visible(struct seatkit_kiosk_policy *policy);
+
+/* A long press anywhere on `output` (one finger held `min_duration_usec`, moving less than
+ * `allowable_movement_mm` millimetres) becomes a secondary click: the app's touch is
+ * cancelled, then the pointer moves to the finger and BTN_RIGHT is pressed and released
+ * there, injected through notify's door from a synthetic device (0x5EA7C11C), so the app
+ * gets pointer enter, motion and the click. `clicked` (may be NULL): after each click, with
+ * its layout-space point. Duration <= 0 or a negative or non-finite movement: refused. */
+struct seatkit_kiosk_policy *seatkit_output_add_long_press_secondary_click(
+	struct seatkit_output *output, int64_t min_duration_usec, double allowable_movement_mm,
+	void (*clicked)(void *data, double lx, double ly), void *data);
+
+/* Removes the policy from its router and ends the handle. The router's destroy destroys
+ * its policies. */
+void seatkit_kiosk_policy_destroy(struct seatkit_kiosk_policy *policy);
 
 /* ------------------------------------------------------------------------------------ */
 /* Gesture recognizers                                                                   */

@@ -1,0 +1,150 @@
+/// Kiosk behaviours that are input routing, as small components any compositor (the Swift
+/// kiosk, the C API's wlroots kiosk) adds to its router: the touch that wakes a blanked
+/// screen is swallowed, a long press becomes a secondary click, the cursor hides on touch.
+
+/// A filter that swallows the input that wakes a blanked screen: the whole touch (every
+/// finger that goes down before the last of them lifts), or the pointer motion, button or
+/// key that woke it (a taken press takes its release). Nothing of it reaches recognizers or
+/// responders. Add it first, so that no other filter acts on the waking input.
+public final class WakeTouchFilter: InputFilter {
+    /// Whether the screen is blanked. Set it (or call ``blank()``) when the compositor
+    /// blanks the screen; the filter clears it on waking.
+    public var isBlanked: Bool
+    /// Called once per wake, before the waking event is swallowed: turn the panel on here.
+    public var onWake: (() -> Void)?
+    /// Fingers of the waking touch still down.
+    public private(set) var wakingTouches: [TouchID] = []
+
+    public init(isBlanked: Bool = false, onWake: (() -> Void)? = nil) {
+        self.isBlanked = isBlanked
+        self.onWake = onWake
+    }
+
+    /// The screen went blank: the next input wakes it and is swallowed.
+    public func blank() { isBlanked = true }
+
+    private func wake() {
+        isBlanked = false
+        onWake?()
+    }
+
+    public func filter(_ event: InputEvent, router: Router) -> FilterDecision {
+        switch event.kind {
+        case .touchDown(let id, _):
+            if isBlanked {
+                wake()
+            } else if wakingTouches.isEmpty {
+                return .pass
+            }
+            // The waking finger, or another finger of the same touch.
+            wakingTouches.append(id)
+            return .consume
+        case .touchMotion(let id, _):
+            return wakingTouches.contains(id) ? .consume : .pass
+        case .touchUp(let id), .touchCancel(let id):
+            guard let index = wakingTouches.firstIndex(of: id) else { return .pass }
+            wakingTouches.remove(at: index)
+            return .consume
+        case .pointerMotion, .pointerMotionAbsolute, .pointerAxis, .pointerButton(_, .pressed), .key(_, .pressed):
+            guard isBlanked else { return .pass }
+            wake()
+            return .consume
+        default:
+            return .pass
+        }
+    }
+}
+
+/// Whether a kiosk shows its cursor: hidden when a finger touches down, shown again when a
+/// real pointer moves, clicks or scrolls. A spy: it changes no routing. `onChange` runs on
+/// every change (set the cursor image or hide it there); starts visible.
+public final class CursorVisibility: InputSpy {
+    public private(set) var isVisible: Bool
+    public var onChange: ((Bool) -> Void)?
+    /// Devices whose pointer events do not show the cursor: by default the synthetic pointer
+    /// of ``LongPressAsSecondaryClick`` (a click made from a touch).
+    public var ignoredDevices: [DeviceID] = [LongPressAsSecondaryClick.device]
+
+    public init(isVisible: Bool = true, onChange: ((Bool) -> Void)? = nil) {
+        self.isVisible = isVisible
+        self.onChange = onChange
+    }
+
+    public func observe(_ event: InputEvent, consumed: Bool, router: Router) {
+        switch event.kind {
+        case .touchDown:
+            set(false)
+        case .pointerMotion, .pointerMotionAbsolute, .pointerButton, .pointerAxis:
+            if !ignoredDevices.contains(event.device) { set(true) }
+        default:
+            break
+        }
+    }
+
+    private func set(_ visible: Bool) {
+        guard visible != isVisible else { return }
+        isVisible = visible
+        onChange?(visible)
+    }
+}
+
+/// A long press becomes a secondary (right) click for the surface under the finger, as on a
+/// touch-only kiosk an app's context menu must open somehow.
+///
+/// A ``LongPressGestureRecognizer`` (attach ``recognizer`` to an output or a surface with
+/// ``attach(to:)-(Output)``): when it begins, the touch is withdrawn from the app (the
+/// recognizer cancels the touches it took), then the pointer moves to the press's location
+/// and the button is pressed and released there, injected through ``Router/inject(_:)`` from
+/// the synthetic device ``device``: the app gets pointer enter, motion and a click at the
+/// finger, as from a mouse. Layout space throughout.
+public final class LongPressAsSecondaryClick {
+    /// The device the click comes from (a number no libinput seat slot uses).
+    public static let device = DeviceID(0x5EA7_C11C)
+    /// BTN_RIGHT by default.
+    public var button: UInt32 = 0x111
+    public let recognizer: LongPressGestureRecognizer
+    /// Called after each click, with the layout-space point it was made at.
+    public var onClick: ((LayoutPoint) -> Void)?
+    private weak var output: Output?
+    private weak var surface: Surface?
+
+    public init(minimumPressDuration: TimeSpan = .milliseconds(500), allowableMovement: Double = 10) {
+        recognizer = LongPressGestureRecognizer(name: "long-press-secondary-click",
+                                                minimumPressDuration: minimumPressDuration,
+                                                allowableMovement: allowableMovement)
+        recognizer.addTarget { [weak self] recognizer in
+            guard let self, recognizer.state == .began, let router = recognizer.router else { return }
+            self.click(at: self.recognizer.location, router: router)
+        }
+    }
+
+    /// Long presses anywhere on `output` click.
+    public func attach(to output: Output) {
+        detach()
+        self.output = output
+        output.addGestureRecognizer(recognizer)
+    }
+
+    /// Long presses in `surface`'s subtree click.
+    public func attach(to surface: Surface) {
+        detach()
+        self.surface = surface
+        surface.addGestureRecognizer(recognizer)
+    }
+
+    public func detach() {
+        output?.removeGestureRecognizer(recognizer)
+        surface?.removeGestureRecognizer(recognizer)
+        output = nil
+        surface = nil
+    }
+
+    /// Moves the pointer to `point` and clicks ``button`` there, through every door.
+    public func click(at point: LayoutPoint, router: Router) {
+        let now = router.clock.now
+        router.inject(InputEvent(time: now, device: Self.device, .pointerMotionAbsolute(point)))
+        router.inject(InputEvent(time: now, device: Self.device, .pointerButton(button: button, state: .pressed)))
+        router.inject(InputEvent(time: now, device: Self.device, .pointerButton(button: button, state: .released)))
+        onClick?(point)
+    }
+}
