@@ -47,6 +47,7 @@ final class TouchSequence {
         self.startLocation = location
         self.startTime = time
         self.location = location
+        lastSurfaceOrigin = surface?.layoutOrigin ?? .zero
         seen.removeAll(keepingCapacity: true)
         beganPending = true
         movedPending = false
@@ -93,9 +94,15 @@ final class TouchSequence {
         seen.append(link)
     }
 
-    /// The touch as a responder sees it, with `origin` the bound surface's layout origin.
+    /// The bound surface's layout origin when last known: a surface removed mid-touch has
+    /// none, and its cancel is still given in the space it had.
+    @exclusivity(unchecked) var lastSurfaceOrigin = LayoutPoint.zero
+
+    /// The touch as a responder sees it, with `origin` the bound surface's layout origin (the
+    /// last one known when `nil`).
     func point(surfaceOrigin origin: LayoutPoint?) -> TouchPoint {
-        let o = origin ?? .zero
+        if let origin { lastSurfaceOrigin = origin }
+        let o = origin ?? lastSurfaceOrigin
         return TouchPoint(id: id, device: device, location: location,
                           surfaceLocation: SurfacePoint(x: location.x - o.x, y: location.y - o.y),
                           startLocation: startLocation, startTime: startTime)

@@ -443,3 +443,17 @@ struct TouchFrameObserverTests {
         h.up(0)
     }
 }
+
+@Suite("Cancels after removal")
+struct CancelSpaceTests {
+    @Test func aCancelAfterRemovalGivesTheTouchInTheSpaceTheSurfaceHad() {
+        let h = Harness()
+        let window = h.surface("window", 100, 200, 300, 300, handles: ["began"])
+        h.down(0, 130, 250)
+        window.removeFromParent()
+        let cancelled = window.recorder.lastTouches
+        #expect(cancelled.count == 1)
+        #expect(cancelled.first?.surfaceLocation == SurfacePoint(x: 30, y: 50))
+        #expect(cancelled.first?.location == LayoutPoint(x: 130, y: 250))
+    }
+}

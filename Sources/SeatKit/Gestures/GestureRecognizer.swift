@@ -179,6 +179,8 @@ open class GestureRecognizer {
     @exclusivity(unchecked) var deadlines: [Timestamp] = []
     /// The one timer action of ``schedule(at:)``, made at its first use.
     private var deadlineAction: (() -> Void)?
+    /// Timer firings in a row that came before any deadline.
+    private var earlyFirings = 0
     /// The touches it follows, in layout space, updated before each touch method is called.
     @exclusivity(unchecked) public internal(set) var touches: [TouchPoint] = []
     /// Bumped at every reset, so arenas of earlier gestures stop counting this recognizer.
@@ -313,7 +315,37 @@ open class GestureRecognizer {
                 i += 1
             }
         }
-        guard fired else { return }
+        // A clock that keeps firing early at the same time would re-arm forever: after a
+        // few tries, the earliest deadline counts as reached.
+        if !fired, earlyFirings >= 8, !deadlines.isEmpty {
+            var earliest = 0
+            var k = 1
+            while k < deadlines.count {
+                if deadlines[k] < deadlines[earliest] { earliest = k }
+                k += 1
+            }
+            deadlines.remove(at: earliest)
+            timers.remove(at: earliest)
+            fired = true
+        }
+        guard fired else {
+            earlyFirings += 1
+            // The clock fired before the deadline (one that rounds waits down): arm again for
+            // the earliest deadline still pending, so that none is lost.
+            var earliest: Timestamp?
+            var k = 0
+            while k < deadlines.count {
+                let d = deadlines[k]
+                if d.microseconds != .max, earliest.map({ d < $0 }) ?? true { earliest = d }
+                k += 1
+            }
+            if let earliest, let action = deadlineAction {
+                timers.append(router.clock.schedule(at: earliest, action))
+                deadlines.append(earliest)
+            }
+            return
+        }
+        earlyFirings = 0
         deadlineReached()
         router.settleAfterGestureTimer()
     }

@@ -55,3 +55,35 @@ import SeatKit
         #expect(rig.clock.nextDeadline == nil)
     }
 }
+
+/// A clock that runs a timer 5 ms before its deadline when the wait is longer than that (as
+/// an event loop that rounds long waits down would), on a virtual clock.
+final class EarlyClock: Clock {
+    let base = VirtualClock()
+    var now: Timestamp { base.now }
+    func schedule(at deadline: Timestamp, _ action: @escaping () -> Void) -> TimerToken {
+        let early = deadline.microseconds - base.now.microseconds > 5_000
+        return base.schedule(at: Timestamp(microseconds: deadline.microseconds - (early ? 5_000 : 0)), action)
+    }
+    func cancel(_ token: TimerToken) { base.cancel(token) }
+}
+
+@Suite("Timers that fire early")
+struct EarlyTimerTests {
+    @Test func aLongPressBeginsEvenWhenTheClockFiresItsTimerEarly() {
+        let clock = EarlyClock()
+        let router = Router(clock: clock)
+        let output = Output(name: "OUT", modeSize: Size(width: 500, height: 500))
+        router.addOutput(output)
+        let press = LongPressGestureRecognizer(minimumPressDuration: .milliseconds(500))
+        output.root.addGestureRecognizer(press)
+        var began = false
+        press.addTarget { if $0.state == .began { began = true } }
+        router.inject(InputEvent(time: .zero, .touchDown(TouchID(0), LayoutPoint(x: 10, y: 10))))
+        router.inject(InputEvent(time: .zero, .touchFrame))
+        clock.base.advance(to: .milliseconds(496))   // fired early (at 495 ms): re-armed, not lost
+        #expect(!began)
+        clock.base.advance(to: .milliseconds(600))
+        #expect(began)
+    }
+}
