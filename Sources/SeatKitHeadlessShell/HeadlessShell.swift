@@ -47,6 +47,14 @@ public final class HeadlessShell {
     /// ``suggestedToplevelSize``, the output's size, a client then fills the output and draws
     /// no decorations).
     public var toplevelsAreFullscreen = false
+    /// Whether an xdg_surface may get its buffer before the client acknowledged the first
+    /// configure, even with its initial commit (the surface then maps at once). xdg-shell
+    /// says the client commits without a buffer, waits for the configure and acks it; by
+    /// default a buffer attached earlier is the protocol error `unconfigured_buffer`, as in
+    /// wlroots and weston. The test clients of wlcs 1.5 (the Wayland Conformance Suites in
+    /// Debian 12) attach without waiting (fixed upstream after 1.5, wlcs pull request 324),
+    /// as Mir tolerates; the wlcs integration (SeatKitWLCS) turns this on to run them.
+    public var acceptsBuffersBeforeConfigure = false
     /// Mapped toplevels, oldest first.
     public internal(set) var toplevels: [Toplevel] = []
     /// Shown popups that grab, bottom first.
@@ -94,6 +102,13 @@ public final class HeadlessShell {
         let global = OutputGlobal(output: output)
         outputs.append(global)
         global.global = Libwayland.createGlobal(display.display, wl_output_wire()!, version: 4, owner: global)
+    }
+
+    /// The node standing for a wl_surface resource of this shell's wl_compositor (nil for a
+    /// resource of any other implementation): how a compositor that knows a client's surface
+    /// by its protocol object (a test harness placing windows) finds it in SeatKit's tree.
+    public func surface(forResource resource: OpaquePointer) -> Surface? {
+        ShellSurface.of(resource)?.node
     }
 
     // MARK: Frame callbacks

@@ -38,6 +38,9 @@ final class XDGSurface: ResourceObject {
     var toplevelResource: OpaquePointer?
     private var sentSerials: [UInt32] = []
     private var acked = false
+    /// Whether a buffer may be attached now: the first configure was acknowledged, or the
+    /// shell accepts buffers before that (``HeadlessShell/acceptsBuffersBeforeConfigure``).
+    private var configured: Bool { acked || shell.acceptsBuffersBeforeConfigure }
     private(set) var initialCommitDone = false
     /// The toplevel's zxdg_toplevel_decoration_v1, if the client asked for one.
     var decoration: OpaquePointer?
@@ -69,7 +72,7 @@ final class XDGSurface: ResourceObject {
     /// Checks a commit against the protocol; false (after posting an error) rejects it.
     func checkCommit(attaching buffer: (Int32, Int32)??) -> Bool {
         guard let resource else { return true }
-        if case .some(.some) = buffer, !acked {
+        if case .some(.some) = buffer, !configured {
             Libwayland.postError(resource, code: XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue,
                                  "a buffer was attached before the first configure was acknowledged")
             return false
@@ -81,7 +84,7 @@ final class XDGSurface: ResourceObject {
         if let pendingGeometry { geometry = pendingGeometry }
         pendingGeometry = nil
         if let popup {
-            popup.committed(initial: !initialCommitDone, acked: acked)
+            popup.committed(initial: !initialCommitDone, acked: configured)
             initialCommitDone = true
             return
         }
@@ -89,9 +92,10 @@ final class XDGSurface: ResourceObject {
         if !initialCommitDone {
             initialCommitDone = true
             sendConfigure()
-            return
+            // Strictly, the client acks before it attaches: the buffer comes with a later commit.
+            guard configured, surface.hasBuffer else { return }
         }
-        if surface.hasBuffer, acked, !mapped {
+        if surface.hasBuffer, configured, !mapped {
             mapped = true
             shell.toplevelMapped(toplevel)
         } else if !surface.hasBuffer, mapped {
