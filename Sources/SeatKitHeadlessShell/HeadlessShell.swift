@@ -89,6 +89,10 @@ public final class HeadlessShell {
         }
         frameTimer = Libwayland.addTimer(display.loop, frameTick)
         seat.surfaceRoles = self
+        // The active window (xdg_toplevel's activated state) is the one with keyboard focus.
+        seat.addKeyboardFocusObserver { [unowned self] in
+            for toplevel in self.toplevels { toplevel.shellSurface?.xdgSurface?.updateActivation() }
+        }
         seat.router.addFilter(PopupGrabFilter(shell: self))
     }
 
@@ -339,17 +343,23 @@ final class ShellSurface: ResourceObject {
         }
         pendingBufferSize = nil
         if let region = pendingInputRegion { node.inputRegion = region }
+        let regionChanged = pendingInputRegion != nil
         pendingInputRegion = nil
         let size = hasBuffer ? Size(width: Double(bufferSize.0 / scale), height: Double(bufferSize.1 / scale)) : .zero
         var frame = node.frame
         frame.size = size
+        let childrenMoved = !childrenAwaitingPosition.isEmpty
         for child in childrenAwaitingPosition { child.applyPosition() }
         childrenAwaitingPosition.removeAll()
+        let moved = regionChanged || childrenMoved || frame != node.frame || node.isHidden == hasBuffer
         node.frame = frame
         node.isHidden = !hasBuffer
         shell.queueFrameCallbacks(pendingCallbacks)
         pendingCallbacks.removeAll()
         xdgSurface?.committed()
+        // A shown surface that grew or shrank under the pointer, changed its input region or
+        // moved its subsurfaces: the pointer enters or leaves now, not at its next motion.
+        if moved, node.isAttached { shell.seat.router.refreshPointerFocus() }
     }
 
     /// Takes the node out of the tree: the router tells the responder, which tells the

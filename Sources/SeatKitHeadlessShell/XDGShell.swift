@@ -111,13 +111,53 @@ final class XDGSurface: ResourceObject {
         Libwayland.post(resource, XDG_SURFACE_CONFIGURE, .uint(serial))
     }
 
+    /// What the client asked for with set_maximized and set_fullscreen (and their unsets).
+    var wantsMaximized = false
+    var wantsFullscreen = false
+    /// Whether the last configure said activated.
+    private(set) var activated = false
+
+    /// Whether the window should look active: it, or a popup of it, has keyboard focus. Before
+    /// it maps, a kiosk's window (fullscreen toplevels) is taken as active: the kiosk focuses
+    /// each new window.
+    private var shouldBeActivated: Bool {
+        guard mapped, let surface else { return shell.toplevelsAreFullscreen }
+        guard let focus = shell.seat.router.firstResponder else { return false }
+        return focus === surface.node || focus.isDescendant(of: surface.node)
+    }
+
+    /// Keyboard focus moved: a window that became (or stopped being) active is configured
+    /// with the activated state (or without it).
+    func updateActivation() {
+        guard toplevelResource != nil, initialCommitDone, shouldBeActivated != activated else { return }
+        sendConfigure()
+    }
+
+    /// xdg_toplevel.configure then xdg_surface.configure: the suggested size, or the
+    /// output's size when maximized or fullscreen; the states maximized, fullscreen and
+    /// activated as they are now.
     func sendConfigure() {
         guard resource != nil, let toplevelResource else { return }
-        let size = shell.suggestedToplevelSize
-        let states = shell.toplevelsAreFullscreen ? [XDG_TOPLEVEL_STATE_ACTIVATED.rawValue, XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue]
-                                                  : [XDG_TOPLEVEL_STATE_ACTIVATED.rawValue]
+        var size = shell.suggestedToplevelSize
+        let fullscreen = shell.toplevelsAreFullscreen || wantsFullscreen
+        var states: [UInt32] = []
+        if wantsMaximized && !fullscreen { states.append(XDG_TOPLEVEL_STATE_MAXIMIZED.rawValue) }
+        if fullscreen { states.append(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue) }
+        if (fullscreen || wantsMaximized), size == (0, 0), let output = shell.outputs.first?.output {
+            size = (Int32(output.root.frame.size.width), Int32(output.root.frame.size.height))
+        }
+        activated = shouldBeActivated
+        if activated { states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue) }
         Libwayland.post(toplevelResource, XDG_TOPLEVEL_CONFIGURE, .int(size.width), .int(size.height), .array(states))
         sendSurfaceConfigure()
+    }
+
+    /// set_maximized, set_fullscreen and their unsets: answered with a configure once the
+    /// initial commit is done (before it, the initial configure carries them).
+    func requestState(maximized: Bool? = nil, fullscreen: Bool? = nil) {
+        if let maximized { wantsMaximized = maximized }
+        if let fullscreen { wantsFullscreen = fullscreen }
+        if initialCommitDone { sendConfigure() }
     }
 
     func ack(_ serial: UInt32) {
@@ -262,9 +302,13 @@ private nonisolated(unsafe) let toplevelRequests = Libwayland.table(xdg_toplevel
     resize: { _, _, _, _, _ in },
     set_max_size: { _, _, _, _ in },
     set_min_size: { _, _, _, _ in },
-    set_maximized: { _, _ in },
-    unset_maximized: { _, _ in },
-    set_fullscreen: { _, _, _ in },
-    unset_fullscreen: { _, _ in },
+    set_maximized: { _, resource in xdgSurface(of: resource)?.requestState(maximized: true) },
+    unset_maximized: { _, resource in xdgSurface(of: resource)?.requestState(maximized: false) },
+    set_fullscreen: { _, resource, _ in xdgSurface(of: resource)?.requestState(fullscreen: true) },
+    unset_fullscreen: { _, resource in xdgSurface(of: resource)?.requestState(fullscreen: false) },
     set_minimized: { _, _ in }
 ))
+
+private func xdgSurface(of toplevelResource: OpaquePointer?) -> XDGSurface? {
+    toplevelResource.flatMap { Libwayland.object($0, as: ToplevelResource.self)?.xdgSurface }
+}

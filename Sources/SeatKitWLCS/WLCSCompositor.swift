@@ -42,6 +42,9 @@ final class WLCSCompositor: CompositorDelegate, HeadlessShellDelegate, InputFilt
         // wlcs 1.5's clients attach a buffer before they acknowledge the first configure.
         shell.acceptsBuffersBeforeConfigure = true
         router.delegate = self
+        seat.capabilities = Self.capabilities
+        // wlcs has no fake keyboard; one is plugged in, as on any desktop.
+        _ = addDevice(DeviceInfo(name: "wlcs keyboard", capabilities: [.keyboard]))
         router.addFilter(self)
         shell.delegate = self
     }
@@ -76,7 +79,23 @@ final class WLCSCompositor: CompositorDelegate, HeadlessShellDelegate, InputFilt
             return
         }
         surface.frame.origin = SurfacePoint(x: x, y: y)
-        if surface.parent != nil { router.refreshPointerFocus() }
+        placed.insert(ObjectIdentifier(surface))
+        if surface.parent != nil { rebasePointer() }
+    }
+
+    /// Windows wlcs placed before they mapped: they map where they were placed.
+    private var placed: Set<ObjectIdentifier> = []
+    /// The fake pointers, newest last: a rebase moves the newest.
+    var pointers: [DeviceID] = []
+
+    /// After a window moved or mapped: focus follows, and a window that moved under a
+    /// pointer that did not move hears a motion with the new surface-local position (a
+    /// motion to where the pointer already is, as compositors "rebase" the cursor). The
+    /// router alone sends only enter and leave (``Router/refreshPointerFocus(time:)``).
+    private func rebasePointer() {
+        router.refreshPointerFocus()
+        guard let device = pointers.last else { return }
+        inject(device, .pointerMotionAbsolute(router.pointerLocation))
     }
 
     func addDevice(_ info: DeviceInfo) -> DeviceID {
@@ -94,15 +113,32 @@ final class WLCSCompositor: CompositorDelegate, HeadlessShellDelegate, InputFilt
     // MARK: Windows
 
     func shell(_ shell: HeadlessShell, mapped toplevel: Toplevel) {
-        output.root.addChild(toplevel.surface)
-        _ = router.becomeFirstResponder(toplevel.surface)
-        router.refreshPointerFocus()
+        let surface = toplevel.surface
+        if !placed.contains(ObjectIdentifier(surface)) {
+            // Centred, as Mir places new windows: not under a pointer that has not moved
+            // yet (wlcs's tests place windows and expect enter only when they move there).
+            let size = surface.frame.size
+            surface.frame.origin = SurfacePoint(x: ((output.root.frame.size.width - size.width) / 2).rounded(.down),
+                                                y: ((output.root.frame.size.height - size.height) / 2).rounded(.down))
+        }
+        output.root.addChild(surface)
+        _ = router.becomeFirstResponder(surface)
+        rebasePointer()
     }
 
-    func shell(_ shell: HeadlessShell, unmapped toplevel: Toplevel) {}
+    func shell(_ shell: HeadlessShell, unmapped toplevel: Toplevel) {
+        placed.remove(ObjectIdentifier(toplevel.surface))
+    }
+
+    /// The seat offers a pointer, a keyboard and touch from the start, whatever devices exist:
+    /// wlcs's clients bind their devices once, when they bind wl_seat, and create fake
+    /// devices only afterwards (Smithay's anvil and Mir offer all three the same way).
+    static let capabilities: DeviceCapabilities = [.pointer, .keyboard, .touch]
 
     func router(_ router: Router, capabilitiesChanged capabilities: DeviceCapabilities) {
-        seat.capabilities = capabilities
+        seat.capabilities = Self.capabilities
+        // wlcs has no fake keyboard; one is plugged in, as on any desktop.
+        _ = addDevice(DeviceInfo(name: "wlcs keyboard", capabilities: [.keyboard]))
     }
 
     func router(_ router: Router, firstResponderAfterRemoving removed: Surface, formerParent: Surface) -> Surface? {

@@ -93,7 +93,11 @@ final class WLCSPointer: @unchecked Sendable {
 
     init(server: WLCSServer) {
         self.server = server
-        device = server.perform { $0.addDevice(DeviceInfo(name: "wlcs pointer", capabilities: [.pointer])) }
+        device = server.perform { c in
+            let device = c.addDevice(DeviceInfo(name: "wlcs pointer", capabilities: [.pointer]))
+            c.pointers.append(device)
+            return device
+        }
     }
 
     func move(x: Double, y: Double, relative: Bool) {
@@ -115,7 +119,10 @@ final class WLCSPointer: @unchecked Sendable {
 
     func destroy() {
         let device = device
-        server.perform { $0.inject(device, .deviceRemoved) }
+        server.perform { c in
+            c.pointers.removeAll { $0 == device }
+            c.inject(device, .deviceRemoved)
+        }
     }
 }
 

@@ -1,0 +1,96 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Behaviour of the headless shell that the Wayland Conformance Suites (wlcs, see
+/// docs/CONFORMANCE.md) found missing, pinned here with the kiosk and a wire-level client.
+extension EndToEndTests {
+    /// xdg_toplevel.configure arguments: width, height and the states array.
+    static func toplevelConfigure(_ m: WireClient.Message) -> (width: Int32, height: Int32, states: [UInt32]) {
+        let count = Int(m.uint(at: 2)) / 4
+        return (Int32(bitPattern: m.uint(at: 0)), Int32(bitPattern: m.uint(at: 1)), (0..<count).map { m.uint(at: 3 + $0) })
+    }
+
+    static let maximized: UInt32 = 1, fullscreen: UInt32 = 2, activated: UInt32 = 4
+
+    /// The activated state follows keyboard focus (a configure when a window gains or loses
+    /// it), and set_maximized / set_fullscreen are answered with a configure carrying the
+    /// state and the output's size. Before, every window was activated from its first
+    /// configure on and these requests went unanswered (clients waiting for them hang).
+    @Test func activatedFollowsKeyboardFocusAndMaximizeAndFullscreenAreAnswered() throws {
+        let session = try KioskSession()  // side by side: windows keep their own size
+        try session.addDevices()
+        let wire = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
+        try wire.roundTripRegistry()
+        func nextConfigure(of window: WireClient.Window, _ what: String) throws -> (width: Int32, height: Int32, states: [UInt32]) {
+            let m = try #require(wire.read(until: { $0.object == window.toplevel && $0.opcode == 0 }), "no configure \(what)")
+            // Ack the xdg_surface.configure that follows, as a client does.
+            if let surfaceConfigure = wire.read(until: { $0.object == window.xdgSurface && $0.opcode == 0 }) {
+                wire.send(window.xdgSurface, 4, [surfaceConfigure.uint(at: 0)])
+            }
+            return Self.toplevelConfigure(m)
+        }
+
+        let a = try wire.mapToplevel(appID: "first")
+        let frameA = try session.waitForWindow("first")
+        // The first window is focused when it maps: now it is activated.
+        let focused = try nextConfigure(of: a, "when the first window got focus")
+        #expect(focused.states.contains(Self.activated))
+
+        wire.send(a.toplevel, 9, [])  // set_maximized
+        let max = try nextConfigure(of: a, "answering set_maximized")
+        #expect(max.states.contains(Self.maximized) && max.states.contains(Self.activated))
+        #expect(max.width == 1920 && max.height == 1080, "a maximized window is offered the output's size")
+        wire.send(a.toplevel, 10, [])  // unset_maximized
+        let unmax = try nextConfigure(of: a, "answering unset_maximized")
+        #expect(!unmax.states.contains(Self.maximized))
+        wire.send(a.toplevel, 11, [UInt32(0)])  // set_fullscreen(no output)
+        let full = try nextConfigure(of: a, "answering set_fullscreen")
+        #expect(full.states.contains(Self.fullscreen) && full.width == 1920)
+        wire.send(a.toplevel, 12, [])  // unset_fullscreen
+        #expect(try !nextConfigure(of: a, "answering unset_fullscreen").states.contains(Self.fullscreen))
+
+        // A second window, clicked: it takes focus, the first one is told it is no longer active.
+        _ = try wire.mapToplevel(appID: "second")
+        let frameB = try session.waitForWindow("second")
+        #expect(frameB.x >= frameA.x + 200)
+        session.send([Script.move(frameB.x + 20, frameB.y + 20)] + Script.click())
+        try session.log.require("focus second[")
+        let inactive = try nextConfigure(of: a, "when the first window lost focus")
+        #expect(!inactive.states.contains(Self.activated))
+    }
+
+    /// A window that grows under a pointer that does not move gets wl_pointer.enter at the
+    /// commit that grew it (and leave when it shrinks away), not at the pointer's next
+    /// motion: the shell refreshes pointer focus after a commit changes what is under it.
+    @Test func aSurfaceGrowingUnderTheStillPointerIsEnteredAtOnce() throws {
+        let session = try KioskSession()
+        try session.addDevices()
+        let wire = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
+        try wire.roundTripRegistry()
+        let seat = try wire.bind("wl_seat", version: 8)
+        let pointer = wire.newID()
+        wire.send(seat, 0, [pointer])  // get_pointer
+        let shm = try wire.bind("wl_shm", version: 1)
+        let window = try wire.mapToplevel(appID: "grow", width: 200, height: 100)
+        let frame = try session.waitForWindow("grow")
+        session.send([Script.move(frame.x + 300, frame.y + 50)])  // beside the window
+        #expect(wire.sync())
+
+        // A 400×100 buffer: the window now reaches under the pointer.
+        let size: UInt32 = 400 * 100 * 4
+        let path = NSTemporaryDirectory() + "/seatkit-grow-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let file = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        #expect(file >= 0 && ftruncate(file, off_t(size)) == 0)
+        unlink(path)
+        let pool = wire.newID()
+        wire.send(shm, 0, [pool, size], passing: file)  // create_pool
+        close(file)
+        let buffer = wire.newID()
+        wire.send(pool, 0, [buffer, UInt32(0), UInt32(400), UInt32(100), UInt32(1600), UInt32(1)])  // create_buffer
+        wire.send(window.surface, 1, [buffer, UInt32(0), UInt32(0)])  // attach
+        wire.send(window.surface, 6, [])  // commit
+        let enter = try #require(wire.read(until: { $0.object == pointer && $0.opcode == 0 }), "no enter when the window grew under the pointer")
+        #expect(enter.uint(at: 1) == window.surface)
+    }
+}
