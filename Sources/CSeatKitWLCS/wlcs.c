@@ -97,11 +97,13 @@ static void pointer_destroy(WlcsPointer *p) {
     free(p);
 }
 
+// touch.h declares wl_fixed_t coordinates, but wlcs 1.5 passes whole pixels (its Touch
+// helper hands its int arguments straight through; Mir's integration reads ints too).
 static void touch_down(WlcsTouch *t, wl_fixed_t x, wl_fixed_t y) {
-    seatkit_wlcs_touch_event(swift_of_touch(t), 0, wl_fixed_to_double(x), wl_fixed_to_double(y));
+    seatkit_wlcs_touch_event(swift_of_touch(t), 0, (double)x, (double)y);
 }
 static void touch_move(WlcsTouch *t, wl_fixed_t x, wl_fixed_t y) {
-    seatkit_wlcs_touch_event(swift_of_touch(t), 1, wl_fixed_to_double(x), wl_fixed_to_double(y));
+    seatkit_wlcs_touch_event(swift_of_touch(t), 1, (double)x, (double)y);
 }
 static void touch_up(WlcsTouch *t) { seatkit_wlcs_touch_event(swift_of_touch(t), 2, 0, 0); }
 static void touch_destroy(WlcsTouch *t) {

@@ -24,6 +24,11 @@ public final class Toplevel {
     public fileprivate(set) var appID = ""
     /// The client that owns the window.
     public var client: ClientID? { shellSurface?.responder.client }
+    /// The window geometry the client committed (xdg_surface.set_window_geometry) in the
+    /// surface's space: the part of ``surface`` that is the window, without shadows. nil:
+    /// the whole surface. To put a window's top left corner at a point, place the surface
+    /// at that point minus this origin.
+    public var windowGeometry: SurfaceRect? { shellSurface?.xdgSurface?.geometry }
     weak var shellSurface: ShellSurface?
     private let detached = Surface(name: "destroyed toplevel", frame: SurfaceRect(x: 0, y: 0, width: 0, height: 0))
     init(shellSurface: ShellSurface) { self.shellSurface = shellSurface }

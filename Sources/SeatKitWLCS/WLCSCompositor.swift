@@ -42,6 +42,9 @@ final class WLCSCompositor: CompositorDelegate, HeadlessShellDelegate, InputFilt
         // wlcs 1.5's clients attach a buffer before they acknowledge the first configure.
         shell.acceptsBuffersBeforeConfigure = true
         router.delegate = self
+        // SEATKIT_WLCS_TRACE=1: the router's trace on stderr, to see why a test's input went
+        // where it went.
+        if ProcessInfo.processInfo.environment["SEATKIT_WLCS_TRACE"] == "1" { router.trace = StderrTrace() }
         seat.capabilities = Self.capabilities
         // wlcs has no fake keyboard; one is plugged in, as on any desktop.
         _ = addDevice(DeviceInfo(name: "wlcs keyboard", capabilities: [.keyboard]))
@@ -78,7 +81,9 @@ final class WLCSCompositor: CompositorDelegate, HeadlessShellDelegate, InputFilt
             seatkit_wlcs_log("position_window_absolute for an unknown surface \(surfaceID)")
             return
         }
-        surface.frame.origin = SurfacePoint(x: x, y: y)
+        // wlcs places the window, that is its window geometry, not its shadow.
+        let geometry = shell.toplevels.first { $0.surface === surface }?.windowGeometry?.origin ?? .zero
+        surface.frame.origin = SurfacePoint(x: x - geometry.x, y: y - geometry.y)
         placed.insert(ObjectIdentifier(surface))
         if surface.parent != nil { rebasePointer() }
     }
@@ -168,4 +173,9 @@ final class WLCSCompositor: CompositorDelegate, HeadlessShellDelegate, InputFilt
         while let current = node, current.parent !== output.root { node = current.parent }
         return node
     }
+}
+
+/// Router trace records, one a line on stderr.
+final class StderrTrace: TraceSink {
+    func record(_ record: TraceRecord) { seatkit_wlcs_log("trace: \(record)") }
 }

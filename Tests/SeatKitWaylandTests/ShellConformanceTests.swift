@@ -94,3 +94,37 @@ extension EndToEndTests {
         #expect(enter.uint(at: 1) == window.surface)
     }
 }
+
+extension EndToEndTests {
+    /// On a seat with a keyboard, a pointer lock is in force only while its window also has
+    /// keyboard focus: a tap that focuses another window (the pointer stays put) unlocks
+    /// it, and a tap back locks it again (persistent). Before, the lock stayed on while the
+    /// user typed into another window.
+    @Test func aPointerLockNeedsKeyboardFocusToo() throws {
+        let session = try KioskSession()
+        try session.addDevices()
+        let wire = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
+        try wire.roundTripRegistry()
+        let seat = try wire.bind("wl_seat", version: 8)
+        let pointer = wire.newID()
+        wire.send(seat, 0, [pointer])  // get_pointer
+        let constraints = try wire.bind("zwp_pointer_constraints_v1", version: 1)
+        let a = try wire.mapToplevel(appID: "locked")
+        let frameA = try session.waitForWindow("locked")
+        _ = try wire.mapToplevel(appID: "other")
+        let frameB = try session.waitForWindow("other")
+        session.send([Script.move(frameA.x + 50, frameA.y + 50)])
+        #expect(wire.sync())
+
+        let lock = wire.newID()
+        wire.send(constraints, 1, [lock, a.surface, pointer, UInt32(0), UInt32(2)])  // lock_pointer, no region, persistent
+        #expect(wire.read(until: { $0.object == lock && $0.opcode == 0 }) != nil, "not locked with pointer and keyboard focus")
+
+        session.send(Script.tap(frameB.x + 50, frameB.y + 50))  // focus moves to the other window
+        try session.log.require("focus other[")
+        #expect(wire.read(until: { $0.object == lock && $0.opcode == 1 }) != nil, "still locked after losing keyboard focus")
+
+        session.send(Script.tap(frameA.x + 50, frameA.y + 50))
+        #expect(wire.read(until: { $0.object == lock && $0.opcode == 0 }) != nil, "not locked again with keyboard focus back")
+    }
+}
