@@ -266,6 +266,11 @@ final class ShellSurface: ResourceObject {
     private var pendingScale: Int32?
     private var pendingCallbacks: [FrameCallback] = []
     private(set) var hasBuffer = false
+    /// A buffer is attached but not committed yet.
+    var hasPendingBuffer: Bool {
+        if case .some(.some) = pendingBufferSize { return true }
+        return false
+    }
     private var bufferSize = (Int32(0), Int32(0))
     private var scale: Int32 = 1
 

@@ -236,8 +236,10 @@ private nonisolated(unsafe) let wmBaseRequests = Libwayland.table(xdg_wm_base_re
             Libwayland.postError(resource, code: XDG_WM_BASE_ERROR_ROLE.rawValue, "the surface already has a role")
             return
         }
-        if surface.hasBuffer {
-            Libwayland.postError(resource, code: XDG_SURFACE_ERROR_ALREADY_CONSTRUCTED.rawValue, "the surface already has a buffer")
+        // A buffer committed or only attached: xdg_wm_base.invalid_surface_state (an
+        // xdg_surface error code posted on xdg_wm_base would name the wrong error).
+        if surface.hasBuffer || surface.hasPendingBuffer {
+            Libwayland.postError(resource, code: XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE.rawValue, "the surface already has a buffer")
             return
         }
         let xdg = XDGSurface(surface: surface, shell: owner.shell)
