@@ -84,12 +84,16 @@ final class WLCSCompositor: CompositorDelegate, HeadlessShellDelegate, InputFilt
         // wlcs places the window, that is its window geometry, not its shadow.
         let geometry = shell.toplevels.first { $0.surface === surface }?.windowGeometry?.origin ?? .zero
         surface.frame.origin = SurfacePoint(x: x - geometry.x, y: y - geometry.y)
-        placed.insert(ObjectIdentifier(surface))
+        if !isPlaced(surface) { placed.append(Weak(surface)) }
         if surface.parent != nil { rebasePointer() }
     }
 
-    /// Windows wlcs placed before they mapped: they map where they were placed.
-    private var placed: Set<ObjectIdentifier> = []
+    /// Windows wlcs placed: they map (and map again after an unmap) where they were placed.
+    private var placed: [Weak] = []
+    private func isPlaced(_ surface: Surface) -> Bool {
+        placed.removeAll { $0.surface == nil }
+        return placed.contains { $0.surface === surface }
+    }
     /// The fake pointers, newest last: a rebase moves the newest.
     var pointers: [DeviceID] = []
 
@@ -119,7 +123,7 @@ final class WLCSCompositor: CompositorDelegate, HeadlessShellDelegate, InputFilt
 
     func shell(_ shell: HeadlessShell, mapped toplevel: Toplevel) {
         let surface = toplevel.surface
-        if !placed.contains(ObjectIdentifier(surface)) {
+        if !isPlaced(surface) {
             // Centred, as Mir places new windows: not under a pointer that has not moved
             // yet (wlcs's tests place windows and expect enter only when they move there).
             let size = surface.frame.size
@@ -131,9 +135,7 @@ final class WLCSCompositor: CompositorDelegate, HeadlessShellDelegate, InputFilt
         rebasePointer()
     }
 
-    func shell(_ shell: HeadlessShell, unmapped toplevel: Toplevel) {
-        placed.remove(ObjectIdentifier(toplevel.surface))
-    }
+    func shell(_ shell: HeadlessShell, unmapped toplevel: Toplevel) {}
 
     /// The seat offers a pointer, a keyboard and touch from the start, whatever devices exist:
     /// wlcs's clients bind their devices once, when they bind wl_seat, and create fake
@@ -178,4 +180,10 @@ final class WLCSCompositor: CompositorDelegate, HeadlessShellDelegate, InputFilt
 /// Router trace records, one a line on stderr.
 final class StderrTrace: TraceSink {
     func record(_ record: TraceRecord) { seatkit_wlcs_log("trace: \(record)") }
+}
+
+/// A surface held weakly.
+struct Weak {
+    weak var surface: Surface?
+    init(_ surface: Surface) { self.surface = surface }
 }
