@@ -134,6 +134,9 @@ public final class HeadlessShell {
     // MARK: Toplevels
 
     func toplevelMapped(_ toplevel: Toplevel) {
+        // A new window breaks popup grabs: open menus close (popup_done) before it can
+        // take focus, as in Mir.
+        if !popupGrabs.isEmpty { dismissGrabs() }
         toplevels.append(toplevel)
         delegate?.shell(self, mapped: toplevel)
         // The delegate placed it (or not): the client learns its output.

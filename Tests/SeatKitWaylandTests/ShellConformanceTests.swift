@@ -128,3 +128,58 @@ extension EndToEndTests {
         #expect(wire.read(until: { $0.object == lock && $0.opcode == 0 }) != nil, "not locked again with keyboard focus back")
     }
 }
+
+extension EndToEndTests {
+    /// A grabbing popup (a menu opened by a click) is dismissed (xdg_popup.popup_done) when
+    /// a new toplevel maps: menus close when a window opens. Before, it stayed open and kept
+    /// its grab until a press outside it.
+    @Test func aNewWindowDismissesAGrabbingPopup() throws {
+        let session = try KioskSession()
+        try session.addDevices()
+        let wire = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
+        try wire.roundTripRegistry()
+        let seat = try wire.bind("wl_seat", version: 8)
+        let pointer = wire.newID()
+        wire.send(seat, 0, [pointer])  // get_pointer
+        let compositor = try wire.bind("wl_compositor", version: 4)
+        let shm = try wire.bind("wl_shm", version: 1)
+        let wmBase = try wire.bind("xdg_wm_base", version: 3)
+        let window = try wire.mapToplevel(appID: "menu-owner")
+        let frame = try session.waitForWindow("menu-owner")
+        session.send([Script.move(frame.x + 20, frame.y + 20)] + Script.click())
+        let press = try #require(wire.read(until: { $0.object == pointer && $0.opcode == 3 && $0.uint(at: 3) == 1 }), "no button press")
+
+        // The popup: 50×50 below the window's top left, grabbing with the press's serial.
+        let positioner = wire.newID()
+        wire.send(wmBase, 1, [positioner])  // create_positioner
+        wire.send(positioner, 1, [UInt32(50), UInt32(50)])  // set_size
+        wire.send(positioner, 2, [UInt32(0), UInt32(0), UInt32(10), UInt32(10)])  // set_anchor_rect
+        let surface = wire.newID()
+        wire.send(compositor, 0, [surface])
+        let xdgSurface = wire.newID()
+        wire.send(wmBase, 2, [xdgSurface, surface])  // get_xdg_surface
+        let popup = wire.newID()
+        wire.send(xdgSurface, 2, [popup, window.xdgSurface, positioner])  // get_popup
+        wire.send(popup, 1, [seat, press.uint(at: 0)])  // grab
+        wire.send(surface, 6, [])  // initial commit
+        let configure = try #require(wire.read(until: { $0.object == xdgSurface && $0.opcode == 0 }), "no popup configure")
+        wire.send(xdgSurface, 4, [configure.uint(at: 0)])  // ack_configure
+        let path = NSTemporaryDirectory() + "/seatkit-popup-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let file = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        #expect(file >= 0 && ftruncate(file, 50 * 50 * 4) == 0)
+        unlink(path)
+        let pool = wire.newID()
+        wire.send(shm, 0, [pool, UInt32(50 * 50 * 4)], passing: file)
+        close(file)
+        let buffer = wire.newID()
+        wire.send(pool, 0, [buffer, UInt32(0), UInt32(50), UInt32(50), UInt32(200), UInt32(1)])
+        wire.send(surface, 1, [buffer, UInt32(0), UInt32(0)])  // attach
+        wire.send(surface, 6, [])  // commit: the popup shows, grabbing
+        try session.log.require("popup of menu-owner[")
+        #expect(wire.sync())
+
+        _ = try wire.mapToplevel(appID: "new-window")
+        _ = try session.waitForWindow("new-window")
+        #expect(wire.read(until: { $0.object == popup && $0.opcode == 1 }) != nil, "the grabbing popup stayed open")
+    }
+}
