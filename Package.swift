@@ -16,6 +16,9 @@ let package = Package(
         // libseatkit.so with include/seatkit/seatkit.h and seatkit.pc. Not "seatkit": that
         // name is the command-line tool's, and SwiftPM would build only one of the two.
         .library(name: "CSeatKit", type: .dynamic, targets: ["CSeatKit"]),
+        // The Wayland Conformance Suites' integration module (libSeatKitWLCS.so): run
+        // `/usr/lib/x86_64-linux-gnu/wlcs/wlcs .build/debug/libSeatKitWLCS.so`, or scripts/wlcs.sh.
+        .library(name: "SeatKitWLCS", type: .dynamic, targets: ["SeatKitWLCS"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -101,9 +104,18 @@ let package = Package(
         // The C API from Swift (handles, misuse, the event-loop clock, allocations) and the C
         // program of Tests/CSeatKitProgram built from an installed prefix with cc and meson.
         .testTarget(name: "CSeatKitTests", dependencies: ["CSeatKit", "CSeatKitSupport", "SeatKitReplay", "AllocationCounter"]),
+        // wlcs's entry points (wlcs_server_integration, its descriptor and devices) and the
+        // libwayland calls of the integration (server and client side: wlcs's clients run in
+        // the same process). Needs Debian's wlcs package for its headers.
+        .target(name: "CSeatKitWLCS",
+                linkerSettings: [.linkedLibrary("wayland-server"), .linkedLibrary("wayland-client")]),
+        // The server wlcs drives: the seat and headless shell on their own thread, fake
+        // pointers and touchscreens injecting through the seat. See docs/CONFORMANCE.md.
+        .target(name: "SeatKitWLCS",
+                dependencies: ["SeatKit", "SeatKitXKB", "SeatKitWayland", "SeatKitHeadlessShell", "CSeatKitWLCS"]),
         // End-to-end tests: the kiosk (built as a product) with real Debian clients.
         .testTarget(name: "SeatKitWaylandTests",
-                    dependencies: ["SeatKit", "SeatKitReplay", "SeatKitWayland", "SeatKitHeadlessShell", "CWaylandServer"]),
+                    dependencies: ["SeatKit", "SeatKitReplay", "SeatKitWayland", "SeatKitHeadlessShell", "CWaylandServer", "SeatKitWLCS"]),
     ],
     swiftLanguageModes: [.v6]
 )

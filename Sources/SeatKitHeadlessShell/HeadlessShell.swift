@@ -47,6 +47,14 @@ public final class HeadlessShell {
     /// ``suggestedToplevelSize``, the output's size, a client then fills the output and draws
     /// no decorations).
     public var toplevelsAreFullscreen = false
+    /// Whether an xdg_surface may get its buffer before the client acknowledged the first
+    /// configure, even with its initial commit (the surface then maps at once). xdg-shell
+    /// says the client commits without a buffer, waits for the configure and acks it; by
+    /// default a buffer attached earlier is the protocol error `unconfigured_buffer`, as in
+    /// wlroots and weston. The test clients of wlcs 1.5 (the Wayland Conformance Suites in
+    /// Debian 12) attach without waiting (fixed upstream after 1.5, wlcs pull request 324),
+    /// as Mir tolerates; the wlcs integration (SeatKitWLCS) turns this on to run them.
+    public var acceptsBuffersBeforeConfigure = false
     /// Mapped toplevels, oldest first.
     public internal(set) var toplevels: [Toplevel] = []
     /// Shown popups that grab, bottom first.
@@ -81,6 +89,10 @@ public final class HeadlessShell {
         }
         frameTimer = Libwayland.addTimer(display.loop, frameTick)
         seat.surfaceRoles = self
+        // The active window (xdg_toplevel's activated state) is the one with keyboard focus.
+        seat.addKeyboardFocusObserver { [unowned self] in
+            for toplevel in self.toplevels { toplevel.shellSurface?.xdgSurface?.updateActivation() }
+        }
         seat.router.addFilter(PopupGrabFilter(shell: self))
     }
 
@@ -94,6 +106,13 @@ public final class HeadlessShell {
         let global = OutputGlobal(output: output)
         outputs.append(global)
         global.global = Libwayland.createGlobal(display.display, wl_output_wire()!, version: 4, owner: global)
+    }
+
+    /// The node standing for a wl_surface resource of this shell's wl_compositor (nil for a
+    /// resource of any other implementation): how a compositor that knows a client's surface
+    /// by its protocol object (a test harness placing windows) finds it in SeatKit's tree.
+    public func surface(forResource resource: OpaquePointer) -> Surface? {
+        ShellSurface.of(resource)?.node
     }
 
     // MARK: Frame callbacks
@@ -115,6 +134,9 @@ public final class HeadlessShell {
     // MARK: Toplevels
 
     func toplevelMapped(_ toplevel: Toplevel) {
+        // A new window breaks popup grabs: open menus close (popup_done) before it can
+        // take focus, as in Mir.
+        if !popupGrabs.isEmpty { dismissGrabs() }
         toplevels.append(toplevel)
         delegate?.shell(self, mapped: toplevel)
         // The delegate placed it (or not): the client learns its output.
@@ -247,6 +269,11 @@ final class ShellSurface: ResourceObject {
     private var pendingScale: Int32?
     private var pendingCallbacks: [FrameCallback] = []
     private(set) var hasBuffer = false
+    /// A buffer is attached but not committed yet.
+    var hasPendingBuffer: Bool {
+        if case .some(.some) = pendingBufferSize { return true }
+        return false
+    }
     private var bufferSize = (Int32(0), Int32(0))
     private var scale: Int32 = 1
 
@@ -324,17 +351,23 @@ final class ShellSurface: ResourceObject {
         }
         pendingBufferSize = nil
         if let region = pendingInputRegion { node.inputRegion = region }
+        let regionChanged = pendingInputRegion != nil
         pendingInputRegion = nil
         let size = hasBuffer ? Size(width: Double(bufferSize.0 / scale), height: Double(bufferSize.1 / scale)) : .zero
         var frame = node.frame
         frame.size = size
+        let childrenMoved = !childrenAwaitingPosition.isEmpty
         for child in childrenAwaitingPosition { child.applyPosition() }
         childrenAwaitingPosition.removeAll()
+        let moved = regionChanged || childrenMoved || frame != node.frame || node.isHidden == hasBuffer
         node.frame = frame
         node.isHidden = !hasBuffer
         shell.queueFrameCallbacks(pendingCallbacks)
         pendingCallbacks.removeAll()
         xdgSurface?.committed()
+        // A shown surface that grew or shrank under the pointer, changed its input region or
+        // moved its subsurfaces: the pointer enters or leaves now, not at its next motion.
+        if moved, node.isAttached { shell.seat.router.refreshPointerFocus() }
     }
 
     /// Takes the node out of the tree: the router tells the responder, which tells the

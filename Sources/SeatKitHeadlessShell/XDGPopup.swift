@@ -159,7 +159,8 @@ final class Popup: ResourceObject {
         guard let surface = xdgSurface?.surface, !dismissed else { return }
         if initial {
             configure()
-            return
+            // Strictly, the client acks before it attaches: the buffer comes with a later commit.
+            guard acked, surface.hasBuffer else { return }
         }
         if surface.hasBuffer, acked, !mapped {
             map()

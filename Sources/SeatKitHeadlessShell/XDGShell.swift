@@ -24,6 +24,11 @@ public final class Toplevel {
     public fileprivate(set) var appID = ""
     /// The client that owns the window.
     public var client: ClientID? { shellSurface?.responder.client }
+    /// The window geometry the client committed (xdg_surface.set_window_geometry) in the
+    /// surface's space: the part of ``surface`` that is the window, without shadows. nil:
+    /// the whole surface. To put a window's top left corner at a point, place the surface
+    /// at that point minus this origin.
+    public var windowGeometry: SurfaceRect? { shellSurface?.xdgSurface?.geometry }
     weak var shellSurface: ShellSurface?
     private let detached = Surface(name: "destroyed toplevel", frame: SurfaceRect(x: 0, y: 0, width: 0, height: 0))
     init(shellSurface: ShellSurface) { self.shellSurface = shellSurface }
@@ -38,6 +43,9 @@ final class XDGSurface: ResourceObject {
     var toplevelResource: OpaquePointer?
     private var sentSerials: [UInt32] = []
     private var acked = false
+    /// Whether a buffer may be attached now: the first configure was acknowledged, or the
+    /// shell accepts buffers before that (``HeadlessShell/acceptsBuffersBeforeConfigure``).
+    private var configured: Bool { acked || shell.acceptsBuffersBeforeConfigure }
     private(set) var initialCommitDone = false
     /// The toplevel's zxdg_toplevel_decoration_v1, if the client asked for one.
     var decoration: OpaquePointer?
@@ -69,7 +77,7 @@ final class XDGSurface: ResourceObject {
     /// Checks a commit against the protocol; false (after posting an error) rejects it.
     func checkCommit(attaching buffer: (Int32, Int32)??) -> Bool {
         guard let resource else { return true }
-        if case .some(.some) = buffer, !acked {
+        if case .some(.some) = buffer, !configured {
             Libwayland.postError(resource, code: XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue,
                                  "a buffer was attached before the first configure was acknowledged")
             return false
@@ -81,7 +89,7 @@ final class XDGSurface: ResourceObject {
         if let pendingGeometry { geometry = pendingGeometry }
         pendingGeometry = nil
         if let popup {
-            popup.committed(initial: !initialCommitDone, acked: acked)
+            popup.committed(initial: !initialCommitDone, acked: configured)
             initialCommitDone = true
             return
         }
@@ -89,9 +97,10 @@ final class XDGSurface: ResourceObject {
         if !initialCommitDone {
             initialCommitDone = true
             sendConfigure()
-            return
+            // Strictly, the client acks before it attaches: the buffer comes with a later commit.
+            guard configured, surface.hasBuffer else { return }
         }
-        if surface.hasBuffer, acked, !mapped {
+        if surface.hasBuffer, configured, !mapped {
             mapped = true
             shell.toplevelMapped(toplevel)
         } else if !surface.hasBuffer, mapped {
@@ -107,13 +116,53 @@ final class XDGSurface: ResourceObject {
         Libwayland.post(resource, XDG_SURFACE_CONFIGURE, .uint(serial))
     }
 
+    /// What the client asked for with set_maximized and set_fullscreen (and their unsets).
+    var wantsMaximized = false
+    var wantsFullscreen = false
+    /// Whether the last configure said activated.
+    private(set) var activated = false
+
+    /// Whether the window should look active: it, or a popup of it, has keyboard focus. Before
+    /// it maps, a kiosk's window (fullscreen toplevels) is taken as active: the kiosk focuses
+    /// each new window.
+    private var shouldBeActivated: Bool {
+        guard mapped, let surface else { return shell.toplevelsAreFullscreen }
+        guard let focus = shell.seat.router.firstResponder else { return false }
+        return focus === surface.node || focus.isDescendant(of: surface.node)
+    }
+
+    /// Keyboard focus moved: a window that became (or stopped being) active is configured
+    /// with the activated state (or without it).
+    func updateActivation() {
+        guard toplevelResource != nil, initialCommitDone, shouldBeActivated != activated else { return }
+        sendConfigure()
+    }
+
+    /// xdg_toplevel.configure then xdg_surface.configure: the suggested size, or the
+    /// output's size when maximized or fullscreen; the states maximized, fullscreen and
+    /// activated as they are now.
     func sendConfigure() {
         guard resource != nil, let toplevelResource else { return }
-        let size = shell.suggestedToplevelSize
-        let states = shell.toplevelsAreFullscreen ? [XDG_TOPLEVEL_STATE_ACTIVATED.rawValue, XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue]
-                                                  : [XDG_TOPLEVEL_STATE_ACTIVATED.rawValue]
+        var size = shell.suggestedToplevelSize
+        let fullscreen = shell.toplevelsAreFullscreen || wantsFullscreen
+        var states: [UInt32] = []
+        if wantsMaximized && !fullscreen { states.append(XDG_TOPLEVEL_STATE_MAXIMIZED.rawValue) }
+        if fullscreen { states.append(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue) }
+        if (fullscreen || wantsMaximized), size == (0, 0), let output = shell.outputs.first?.output {
+            size = (Int32(output.root.frame.size.width), Int32(output.root.frame.size.height))
+        }
+        activated = shouldBeActivated
+        if activated { states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue) }
         Libwayland.post(toplevelResource, XDG_TOPLEVEL_CONFIGURE, .int(size.width), .int(size.height), .array(states))
         sendSurfaceConfigure()
+    }
+
+    /// set_maximized, set_fullscreen and their unsets: answered with a configure once the
+    /// initial commit is done (before it, the initial configure carries them).
+    func requestState(maximized: Bool? = nil, fullscreen: Bool? = nil) {
+        if let maximized { wantsMaximized = maximized }
+        if let fullscreen { wantsFullscreen = fullscreen }
+        if initialCommitDone { sendConfigure() }
     }
 
     func ack(_ serial: UInt32) {
@@ -187,8 +236,10 @@ private nonisolated(unsafe) let wmBaseRequests = Libwayland.table(xdg_wm_base_re
             Libwayland.postError(resource, code: XDG_WM_BASE_ERROR_ROLE.rawValue, "the surface already has a role")
             return
         }
-        if surface.hasBuffer {
-            Libwayland.postError(resource, code: XDG_SURFACE_ERROR_ALREADY_CONSTRUCTED.rawValue, "the surface already has a buffer")
+        // A buffer committed or only attached: xdg_wm_base.invalid_surface_state (an
+        // xdg_surface error code posted on xdg_wm_base would name the wrong error).
+        if surface.hasBuffer || surface.hasPendingBuffer {
+            Libwayland.postError(resource, code: XDG_WM_BASE_ERROR_INVALID_SURFACE_STATE.rawValue, "the surface already has a buffer")
             return
         }
         let xdg = XDGSurface(surface: surface, shell: owner.shell)
@@ -258,9 +309,13 @@ private nonisolated(unsafe) let toplevelRequests = Libwayland.table(xdg_toplevel
     resize: { _, _, _, _, _ in },
     set_max_size: { _, _, _, _ in },
     set_min_size: { _, _, _, _ in },
-    set_maximized: { _, _ in },
-    unset_maximized: { _, _ in },
-    set_fullscreen: { _, _, _ in },
-    unset_fullscreen: { _, _ in },
+    set_maximized: { _, resource in xdgSurface(of: resource)?.requestState(maximized: true) },
+    unset_maximized: { _, resource in xdgSurface(of: resource)?.requestState(maximized: false) },
+    set_fullscreen: { _, resource, _ in xdgSurface(of: resource)?.requestState(fullscreen: true) },
+    unset_fullscreen: { _, resource in xdgSurface(of: resource)?.requestState(fullscreen: false) },
     set_minimized: { _, _ in }
 ))
+
+private func xdgSurface(of toplevelResource: OpaquePointer?) -> XDGSurface? {
+    toplevelResource.flatMap { Libwayland.object($0, as: ToplevelResource.self)?.xdgSurface }
+}

@@ -3,7 +3,8 @@ import SeatKit
 
 /// A pointer lock or confinement (zwp_pointer_constraints_v1) on one wl_surface.
 ///
-/// It is active while its surface has pointer focus and the pointer is inside its region
+/// It is active while its surface has pointer focus (and keyboard focus, on a seat with a
+/// keyboard) and the pointer is inside its region
 /// (surface-local; the whole surface without one). While a lock is active, relative motion
 /// does not move the pointer and reaches the client only as zwp_relative_pointer_v1 events;
 /// while a confinement is active, relative motion is clipped so the pointer stays in the
@@ -61,12 +62,17 @@ extension Seat {
 
     /// Re-evaluates which constraint is active: after pointer focus moved, the pointer
     /// moved, or a constraint was created or changed.
+    /// A constraint also needs its surface to have keyboard focus when the seat has a
+    /// keyboard (as in weston): a window that loses focus to another one under a pointer
+    /// that did not move is unlocked, and locked again when it regains focus.
     func updateConstraints() {
         let focusSurface = pointerFocus?.surfaceResource
+        let keyboardSurface = keyboardFocus?.surfaceResource
+        let needsKeyboardFocus = capabilities.contains(.keyboard)
         let local = router.pointerFocus.flatMap { $0.convert(router.pointerLocation) }
         for constraint in constraints {
-            let shouldBeActive = constraint.surface == focusSurface && local.map { constraint.contains($0) } == true
-            constraint.setActive(shouldBeActive)
+            let focused = constraint.surface == focusSurface && (!needsKeyboardFocus || constraint.surface == keyboardSurface)
+            constraint.setActive(focused && local.map { constraint.contains($0) } == true)
         }
     }
 

@@ -156,6 +156,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
             guard keyboardFocus !== oldValue else { return }
             updateInhibitors()
             updateTextInputFocus()
+            updateConstraints()
             for observer in keyboardFocusObservers { observer() }
         }
     }

@@ -1,3 +1,5 @@
+import Foundation
+import Glibc
 import Testing
 
 extension EndToEndTests {
@@ -21,5 +23,39 @@ extension EndToEndTests {
         session.send(Script.type([30]))
         try wev.output.require("sym: a")
         #expect(session.kioskIsRunning)
+    }
+}
+
+extension EndToEndTests {
+    /// get_xdg_surface on a wl_surface that has a buffer, committed or only attached, is
+    /// xdg_wm_base.error.invalid_surface_state (4), posted on xdg_wm_base (found by wlcs:
+    /// the shell posted xdg_surface's already_constructed code on xdg_wm_base and missed an
+    /// attached, uncommitted buffer).
+    @Test func anXDGSurfaceForASurfaceWithABufferIsInvalidSurfaceState() throws {
+        for commit in [false, true] {
+            let session = try KioskSession()
+            let wire = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
+            try wire.roundTripRegistry()
+            let compositor = try wire.bind("wl_compositor", version: 4)
+            let shm = try wire.bind("wl_shm", version: 1)
+            let wmBase = try wire.bind("xdg_wm_base", version: 3)
+            let path = NSTemporaryDirectory() + "/seatkit-state-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            let file = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            #expect(file >= 0 && ftruncate(file, 40 * 4) == 0)
+            unlink(path)
+            let pool = wire.newID()
+            wire.send(shm, 0, [pool, UInt32(40 * 4)], passing: file)  // create_pool
+            close(file)
+            let buffer = wire.newID()
+            wire.send(pool, 0, [buffer, UInt32(0), UInt32(10), UInt32(4), UInt32(40), UInt32(1)])  // create_buffer
+            let surface = wire.newID()
+            wire.send(compositor, 0, [surface])  // create_surface
+            wire.send(surface, 1, [buffer, UInt32(0), UInt32(0)])  // attach
+            if commit { wire.send(surface, 6, []) }
+            wire.send(wmBase, 2, [wire.newID(), surface])  // get_xdg_surface
+            let error = try #require(wire.read(until: { $0.object == 1 && $0.opcode == 0 }), "no wl_display.error (commit: \(commit))")
+            #expect(error.uint(at: 0) == wmBase)
+            #expect(error.uint(at: 1) == 4, "xdg_wm_base.error.invalid_surface_state (commit: \(commit))")
+        }
     }
 }
