@@ -6,9 +6,10 @@ extension Router {
     /// Buttons held now (evdev codes), in the order they were pressed.
     public var heldButtons: [UInt32] { pressedButtons }
 
-    /// Re-hit-tests under the pointer and sends leave and enter as needed. The router does
-    /// this itself before the next pointer event after any tree edit; call it to have focus
-    /// follow an edit at once. Respects the implicit grab: does nothing while a button is
+    /// Re-hit-tests under the pointer and sends leave and enter as needed, or, when the focus
+    /// itself moved under the still pointer, a motion with no delta to the new point in its
+    /// space. The router does this itself before the next pointer event after any tree edit;
+    /// call it to have focus follow an edit at once. Respects the implicit grab: does nothing while a button is
     /// held. Not a way around grabs: a pointer grab's handlers see the next event as usual.
     public func refreshPointerFocus(time: Timestamp? = nil) {
         // Under a pointer grab, focus is the grab's to set.
@@ -24,7 +25,18 @@ extension Router {
         pointerCheckedAtEdit = treeEditCount
         let target = surface(at: pointerLocation)
         if let trace { trace.record(.hitTest(pointerLocation, result: TraceSubject(target))) }
-        if target !== pointerFocus { setPointerFocus(target, time: time ?? clock.now) }
+        if target !== pointerFocus {
+            setPointerFocus(target, time: time ?? clock.now)
+        } else if let focus = target, let local = focus.convert(pointerLocation), local != focusSurfaceLocation {
+            // The focus moved under a still pointer: it hears where the pointer now is in its
+            // space (as a client must, before a click lands there), a motion with no delta.
+            focusSurfaceLocation = local
+            let motion = PointerMotionEvent(time: time ?? clock.now, device: DeviceID(0), location: pointerLocation,
+                                            surfaceLocation: local, delta: .zero, unacceleratedDelta: .zero)
+            if walkChain(from: focus, target: focus, kind: .pointerMoved, { $0.pointerMoved(motion, context: $1) }) == false {
+                reportDropped(.pointerMoved, .pointerMotion(motion))
+            }
+        }
     }
 
     /// Moves pointer focus: `pointerLeft` to the old focus, then `pointerEntered` to the new
@@ -45,6 +57,7 @@ extension Router {
         pointerFocus = newFocus
         buttonsSeenByFocus.removeAll(keepingCapacity: true)
         let local = newFocus.convert(pointerLocation) ?? .zero
+        focusSurfaceLocation = local
         let crossing = PointerCrossingEvent(time: time, location: pointerLocation, surfaceLocation: local)
         newFocus.withResponder { $0.pointerEntered(crossing, context: ResponderContext(router: self, surface: newFocus, target: newFocus)) }
         trace?.record(.told(TraceSubject(newFocus), .pointerEntered))
@@ -142,6 +155,7 @@ extension Router {
         let motion = PointerMotionEvent(time: time, device: device, location: location,
                                         surfaceLocation: pointerSurfaceLocation(), delta: delta,
                                         unacceleratedDelta: unaccelerated)
+        focusSurfaceLocation = motion.surfaceLocation
         if !pointerArena.entries.isEmpty && deliverPointerMotionToRecognizers(motion) { return }
         if walkChain(from: focus, target: focus, kind: .pointerMoved, { responder, context in
             responder.pointerMoved(motion, context: context)

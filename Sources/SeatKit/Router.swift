@@ -133,6 +133,9 @@ public final class Router {
     /// `treeEditCount` when pointer focus was last hit-tested: when they differ, focus is
     /// checked again before the next pointer event.
     @exclusivity(unchecked) var pointerCheckedAtEdit: UInt64 = 0
+    /// Where the pointer focus was last told the pointer is, in its space: when an edit moves
+    /// the focus under a still pointer, it is told the new point (a motion with no delta).
+    @exclusivity(unchecked) var focusSurfaceLocation = SurfacePoint.zero
     /// Raised at every change of pointer focus, so that a move can tell whether a handler it
     /// called moved focus itself.
     @exclusivity(unchecked) var pointerFocusGeneration: UInt64 = 0

@@ -272,6 +272,19 @@ struct FocusHistoryTests {
         #expect(h.log.entries == ["below.leave", "above.enter", "above.button"])
     }
 
+    @Test func aWindowMovedUnderAStillPointerHearsTheNewPointBeforeTheNextClick() {
+        let h = Harness()
+        let window = h.surface("window", 0, 0, 400, 400, handles: ["button", "motion"])
+        h.pointer(to: 100, 100)
+        window.frame.origin = SurfacePoint(x: 50, y: 20)
+        h.log.clear()
+        h.press()
+        #expect(h.log.entries == ["window.motion", "window.button"])
+        #expect(window.recorder.lastMotion?.surfaceLocation == SurfacePoint(x: 50, y: 80))
+        #expect(window.recorder.lastMotion?.delta == .zero)
+        #expect(window.recorder.lastButton?.surfaceLocation == SurfacePoint(x: 50, y: 80))
+    }
+
     @Test func aKeyTakenByAGlobalShortcutIsNotReportedHeldAndSpiesHearItWasTaken() {
         let h = Harness()
         let spy = RecordingSpy()
