@@ -94,17 +94,15 @@ final class WLCSCompositor: CompositorDelegate, HeadlessShellDelegate, InputFilt
         placed.removeAll { $0.surface == nil }
         return placed.contains { $0.surface === surface }
     }
-    /// The fake pointers, newest last: a rebase moves the newest.
+    /// The fake pointers, newest last.
     var pointers: [DeviceID] = []
 
     /// After a window moved or mapped: focus follows, and a window that moved under a
-    /// pointer that did not move hears a motion with the new surface-local position (a
-    /// motion to where the pointer already is, as compositors "rebase" the cursor). The
-    /// router alone sends only enter and leave (``Router/refreshPointerFocus(time:)``).
+    /// pointer that did not move hears a motion with the new surface-local position
+    /// (``Router/refreshPointerFocus(time:)`` does both).
     private func rebasePointer() {
         router.refreshPointerFocus()
-        guard let device = pointers.last else { return }
-        inject(device, .pointerMotionAbsolute(router.pointerLocation))
+        display.flushClients()
     }
 
     func addDevice(_ info: DeviceInfo) -> DeviceID {
