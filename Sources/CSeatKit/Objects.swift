@@ -173,14 +173,8 @@ final class COutput: HandleObject {
         guard !isDestroyed else { return }
         isDestroyed = true
         APICall.run {
-            // Touches first, while the tree is attached. The core's removeOutput would cancel
-            // them too (once: it skips touches already cancelled), but after detaching, so its
-            // cancel carries layout coordinates as sx, sy; cancelled here, they are in each
-            // bound surface's space. Core change asked for: removal cancels computed with the
-            // origin from before the detach; then this line goes.
-            let gone = output
-            owner.router.cancelTouches(reason: "output destroyed") { $0.output === gone }
-            // Then the rest of what the surfaces are owed (leave, resign) from the core.
+            // The core's removal tells every surface of the tree what it is owed: cancels (in
+            // the space each surface had), leave, cancelled releases, resign.
             owner.router.removeOutput(output)
         }
         for recognizer in output.gestureRecognizers { output.removeGestureRecognizer(recognizer) }
@@ -219,14 +213,8 @@ final class CSurface: HandleObject {
             grab.destroy()
         }
         APICall.run {
-            // Touches first, while the subtree is attached, for the same reason as an
-            // output's (surface-space coordinates in the cancel); the core does not cancel
-            // them again. The rest (leave, cancelled releases, resign) comes from the core's
-            // removeFromParent.
-            owner.router.cancelTouches(reason: "surface destroyed") { touch in
-                guard let bound = touch.surface else { return false }
-                return bound === root || bound.isDescendant(of: root)
-            }
+            // The core's removal tells the subtree what it is owed: cancels (in the space each
+            // surface had), leave, cancelled releases, resign.
             surface.removeFromParent()
         }
         for child in surface.children { child.removeFromParent() }
