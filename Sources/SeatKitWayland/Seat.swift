@@ -415,7 +415,7 @@ final class SeatClient {
     init(id: ClientID) { self.id = id }
 
     func sendTouchFrame() {
-        for touch in touches { Libwayland.post(touch, WL_TOUCH_FRAME) }
+        for touch in touches { Libwayland.touchFrame(touch) }
     }
 }
 
