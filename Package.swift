@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "CSeatKitTests", dependencies: ["CSeatKit", "CSeatKitSupport", "SeatKitReplay", "AllocationCounter"]),
         // End-to-end tests: the kiosk (built as a product) with real Debian clients.
         .testTarget(name: "SeatKitWaylandTests",
-                    dependencies: ["SeatKit", "SeatKitReplay", "SeatKitWayland", "SeatKitHeadlessShell", "CWaylandServer"]),
+                    dependencies: ["SeatKit", "SeatKitReplay", "SeatKitWayland", "SeatKitHeadlessShell", "CWaylandServer", "AllocationCounter"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -71,11 +71,11 @@ public final class ClientSurfaceResponder: Responder {
             }
             return .handled
         }
-        for touch in event.touches {
+        event.touches.scanEach { touch in
             let serial = seat.nextSerial(.touchDown, for: client)
             devices.liveTouches.append(touch.id.rawValue)
             touchIDs.append(touch.id.rawValue)
-            for resource in devices.touches {
+            devices.touches.scanEach { resource in
                 Libwayland.touchDown(resource, serial: serial, time: event.time.wireMilliseconds, surface: surface,
                                      id: touch.id.rawValue, x: touch.surfaceLocation.x, y: touch.surfaceLocation.y)
             }
@@ -93,9 +93,10 @@ public final class ClientSurfaceResponder: Responder {
             return .handled
         }
         var sent = false
-        for touch in event.touches where devices.liveTouches.contains(touch.id.rawValue) {
+        event.touches.scanEach { touch in
+            guard devices.liveTouches.scanContains(touch.id.rawValue) else { return }
             sent = true
-            for resource in devices.touches {
+            devices.touches.scanEach { resource in
                 Libwayland.touchMotion(resource, time: event.time.wireMilliseconds, id: touch.id.rawValue,
                                        x: touch.surfaceLocation.x, y: touch.surfaceLocation.y)
             }
@@ -113,15 +114,15 @@ public final class ClientSurfaceResponder: Responder {
             return .handled
         }
         var sent = false
-        for touch in event.touches {
-            devices.cancelledTouches.removeAll { $0 == touch.id.rawValue }
-            touchIDs.removeAll { $0 == touch.id.rawValue }
-            guard let index = devices.liveTouches.firstIndex(of: touch.id.rawValue) else { continue }
+        event.touches.scanEach { touch in
+            devices.cancelledTouches.scanRemoveAll(touch.id.rawValue)
+            touchIDs.scanRemoveAll(touch.id.rawValue)
+            guard let index = devices.liveTouches.scanIndex(of: touch.id.rawValue) else { return }
             devices.liveTouches.remove(at: index)
-            guard surfaceResource != nil else { continue }
+            guard surfaceResource != nil else { return }
             sent = true
             let serial = seat.nextSerial(.touchUp, for: client)
-            for resource in devices.touches {
+            devices.touches.scanEach { resource in
                 Libwayland.touchUp(resource, serial: serial, time: event.time.wireMilliseconds, id: touch.id.rawValue)
             }
         }
@@ -234,7 +235,7 @@ public final class ClientSurfaceResponder: Responder {
         if moved { sentPointer = (x, y) }
         if moved || relative {
             let ms = event.time.wireMilliseconds
-            for resource in devices.pointers {
+            devices.pointers.scanEach { resource in
                 if moved { Libwayland.pointerMotion(resource, time: ms, x: x, y: y) }
                 frame(resource)
             }
@@ -251,7 +252,7 @@ public final class ClientSurfaceResponder: Responder {
         guard surfaceResource != nil, let devices, !devices.pointers.isEmpty else { return .handled }
         let serial = seat.nextSerial(.button, for: client)
         let state = event.state == .pressed ? WL_POINTER_BUTTON_STATE_PRESSED : WL_POINTER_BUTTON_STATE_RELEASED
-        for resource in devices.pointers {
+        devices.pointers.scanEach { resource in
             Libwayland.pointerButton(resource, serial: serial, time: event.time.wireMilliseconds, button: event.button,
                                      state: state.rawValue)
             frame(resource)
@@ -266,7 +267,7 @@ public final class ClientSurfaceResponder: Responder {
         let motion = event.motion
         let time = event.time.wireMilliseconds
         let isWheel = motion.source == .wheel || motion.source == .wheelTilt
-        for resource in devices.pointers {
+        devices.pointers.scanEach { resource in
             let version = Libwayland.version(of: resource)
             if version >= WL_POINTER_AXIS_SOURCE_SINCE_VERSION {
                 Libwayland.pointerAxisSource(resource, source: wireSource(motion.source, version: version).rawValue)
@@ -371,7 +372,7 @@ public final class ClientSurfaceResponder: Responder {
         guard surfaceResource != nil, let devices, !devices.keyboards.isEmpty else { return }
         seat.restoreSeatKeymap(for: devices)
         let serial = seat.nextSerial(.key, for: client)
-        for resource in devices.keyboards {
+        devices.keyboards.scanEach { resource in
             Libwayland.keyboardKey(resource, serial: serial, time: event.time.wireMilliseconds, key: event.keycode,
                                    state: state.rawValue)
         }
@@ -382,7 +383,7 @@ public final class ClientSurfaceResponder: Responder {
         guard force || devices.sentModifiers != masks else { return }
         devices.sentModifiers = masks
         let serial = seat.nextSerial(.modifiers, for: client)
-        for resource in keyboards {
+        keyboards.scanEach { resource in
             Libwayland.keyboardModifiers(resource, serial: serial, depressed: masks.depressed, latched: masks.latched,
                                          locked: masks.locked, group: masks.group)
         }

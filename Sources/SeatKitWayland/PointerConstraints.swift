@@ -64,7 +64,7 @@ extension Seat {
     func updateConstraints() {
         let focusSurface = pointerFocus?.surfaceResource
         let local = router.pointerFocus.flatMap { $0.convert(router.pointerLocation) }
-        for constraint in constraints {
+        constraints.scanEach { constraint in
             let shouldBeActive = constraint.surface == focusSurface && local.map { constraint.contains($0) } == true
             constraint.setActive(shouldBeActive)
         }

@@ -241,13 +241,17 @@ public final class Seat: GlobalOwner {
             client.sendTouchFrame()
             return
         }
-        if !clientsNeedingTouchFrame.contains(where: { $0 === client }) { clientsNeedingTouchFrame.append(client) }
+        if !clientsNeedingTouchFrame.scanContains(where: { $0 === client }) { clientsNeedingTouchFrame.append(client) }
     }
 
     private func sendTouchFrames() {
-        let pending = clientsNeedingTouchFrame
-        clientsNeedingTouchFrame.removeAll()
-        for client in pending { client.sendTouchFrame() }
+        // By index, keeping the array's storage: nothing allocated per device frame.
+        var i = 0
+        while i < clientsNeedingTouchFrame.count {
+            clientsNeedingTouchFrame[i].sendTouchFrame()
+            i += 1
+        }
+        clientsNeedingTouchFrame.removeAll(keepingCapacity: true)
     }
 
     // MARK: Clients
@@ -415,7 +419,7 @@ final class SeatClient {
     init(id: ClientID) { self.id = id }
 
     func sendTouchFrame() {
-        for touch in touches { Libwayland.touchFrame(touch) }
+        touches.scanEach { Libwayland.touchFrame($0) }
     }
 }
 
