@@ -9,7 +9,8 @@
 //      root, with the libseat shim preloaded; the kiosk: `kiosk --libinput`), wev maps;
 //   3. idle CPU is measured over a few seconds;
 //   4. the recording is written to the devices, looped, at `speed` times its pace, each
-//      frame stamped now, never more than a PTY's worth ahead of what the compositor read;
+//      frame stamped with its due time on that compressed timeline (the same stamps on both
+//      sides), never more than a PTY's worth ahead of what the compositor read;
 //   5. compositor CPU (utime + stime of /proc/PID/stat) over the playback, minus idle CPU
 //      over the same wall time, is divided by the input frames written and by the events
 //      wev printed.
@@ -98,8 +99,18 @@ func monotonic() -> Double {
 
 let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
 
-/// utime + stime of a process (all its threads), in seconds.
+/// CPU time of a process (all its threads), in seconds, with nanosecond resolution: the
+/// kernel's sum_exec_runtime, read through the process's CPU-time clock.
 func cpuSeconds(_ pid: Int32) -> Double? {
+    var clock = clockid_t()
+    guard clock_getcpuclockid(pid, &clock) == 0 else { return statSeconds(pid) }
+    var ts = timespec()
+    guard clock_gettime(clock, &ts) == 0 else { return statSeconds(pid) }
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+/// utime + stime of /proc/PID/stat (all threads), in seconds: clock ticks, 10 ms here.
+func statSeconds(_ pid: Int32) -> Double? {
     guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
           let close = text.lastIndex(of: ")") else { return nil }
     let fields = text[text.index(close, offsetBy: 2)...].split(separator: " ")
@@ -110,14 +121,17 @@ func cpuSeconds(_ pid: Int32) -> Double? {
 
 final class Child {
     let process = Process()
-    init(_ path: String, _ arguments: [String], environment: [String: String], output: String) throws {
+    init(_ path: String, _ arguments: [String], environment: [String: String], output: String, errors: String? = nil) throws {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.environment = environment
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        process.standardOutput = handle
-        process.standardError = handle
+        func file(_ path: String) throws -> FileHandle {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+            return try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        }
+        let out = try file(output)
+        process.standardOutput = out
+        process.standardError = try errors.map(file) ?? out
         process.standardInput = FileHandle.nullDevice
         try process.run()
     }
@@ -213,6 +227,7 @@ func wevEvents(_ path: String, from offset: Int) -> [String: Int] {
 struct Measurement {
     var frames = 0
     var cpu = 0.0          // seconds, idle subtracted
+    var statCPU = 0.0      // the same from /proc/PID/stat (10 ms ticks), idle subtracted
     var idleRate = 0.0     // CPU seconds per wall second
     var wall = 0.0
     var events: [String: Int] = [:]
@@ -229,12 +244,16 @@ func makeDirectory(owner: String?) -> String {
 }
 
 func measure(_ compositor: String, _ workload: Workload, _ recording: Recording, _ o: Options) throws -> Measurement {
-    let devices = try EmulatedInputDevices(recording.devices, dmi: recording.dmi)
+    // One more device, a mouse, places the pointer over wev before playback on both sides:
+    // cage gives pointer focus only on motion, and a touchpad recording has none.
+    let devices = try EmulatedInputDevices(recording.devices + [SyntheticDevice.mouse(node: "/dev/input/event99")], dmi: recording.dmi)
+    let placer = recording.devices.count
     var environment = try devices.environment()
     let testbed = environment["UMOCKDEV_DIR"]!
     let work = makeDirectory(owner: nil)
     chmod(work, 0o755)
-    defer { if !o.keep { try? FileManager.default.removeItem(atPath: work) } }
+    var cleanups = [work]
+    defer { if !o.keep { for dir in cleanups { try? FileManager.default.removeItem(atPath: dir) } } }
     // The preloads where an unprivileged user can read them.
     var preloads: [String] = []
     for lib in environment["LD_PRELOAD"]!.split(separator: ":").map(String.init) {
@@ -266,6 +285,7 @@ func measure(_ compositor: String, _ workload: Workload, _ recording: Recording,
             if target.hasPrefix("/dev/pts/") { chmod(target, 0o666) }
         }
         let runtime = makeDirectory(owner: getuid() == 0 ? o.user : nil)
+        cleanups.append(runtime)
         let shim = work + "/libseat-shim.so"
         try FileManager.default.copyItem(atPath: o.libseatShim, toPath: shim)
         chmod(shim, 0o755)
@@ -279,9 +299,13 @@ func measure(_ compositor: String, _ workload: Workload, _ recording: Recording,
         let cage = ["/usr/bin/cage", "--", stdbuf, "-oL", "/usr/bin/wev"]
         // setpriv execs cage itself: the pid measured is cage's.
         let asUser = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=\(o.user)", "--regid=\(o.user)", "--clear-groups"] : []
-        child = try Child((asUser + cage)[0], Array((asUser + cage).dropFirst()), environment: environment, output: wevLog)
+        // wev's output (cage's stdout) apart from cage's log: cage logs a failed output test
+        // 50 times a second once the cursor is shown.
+        child = try Child((asUser + cage)[0], Array((asUser + cage).dropFirst()), environment: environment, output: wevLog,
+                          errors: compositorLog)
     } else {
         let runtime = makeDirectory(owner: nil)
+        cleanups.append(runtime)
         let socket = "compositor-cpu-\(getpid())"
         environment = base.merging(["XDG_RUNTIME_DIR": runtime, "LD_PRELOAD": preloads.joined(separator: ":")]) { $1 }
         var command = [o.kiosk, "--socket", socket, "--size", "1280x720", "--libinput", "--seat", "seat0"]
@@ -310,13 +334,19 @@ func measure(_ compositor: String, _ workload: Workload, _ recording: Recording,
     }
     waitQuiet(wevLog, quiet: 0.5, seconds: 5)
     trace("\(compositor): wev mapped")
+    try devices.write([FrameScript.rel(0, 20), FrameScript.rel(1, 20)], toDevice: placer)
+    guard waitFor(wevLog, seconds: 10, { $0.contains("wl_pointer] enter") }) else {
+        throw BenchError("wev never got the pointer: \(contents(wevLog).suffix(800))")
+    }
+    waitQuiet(wevLog, quiet: 0.3, seconds: 5)
 
     // Idle CPU.
     let pid = child.pid
-    let idleStart = (monotonic(), cpuSeconds(pid) ?? 0)
+    let idleStart = (monotonic(), cpuSeconds(pid) ?? 0, statSeconds(pid) ?? 0)
     usleep(UInt32(o.idleSeconds * 1e6))
-    let idleEnd = (monotonic(), cpuSeconds(pid) ?? 0)
+    let idleEnd = (monotonic(), cpuSeconds(pid) ?? 0, statSeconds(pid) ?? 0)
     let idleRate = (idleEnd.1 - idleStart.1) / (idleEnd.0 - idleStart.0)
+    let idleStatRate = (idleEnd.2 - idleStart.2) / (idleEnd.0 - idleStart.0)
 
     // Playback.
     let offset = (try? FileManager.default.attributesOfItem(atPath: wevLog)[.size] as? Int) ?? 0
@@ -328,7 +358,7 @@ func measure(_ compositor: String, _ workload: Workload, _ recording: Recording,
     var count = 0
     if o.callgrind, compositor == "kiosk" { _ = run("/usr/bin/callgrind_control", ["-i", "on", "\(pid)"]) }
     defer { if o.callgrind, compositor == "kiosk" { _ = run("/usr/bin/callgrind_control", ["-i", "off", "\(pid)"]) } }
-    let start = (monotonic(), cpuSeconds(pid) ?? 0)
+    let start = (monotonic(), cpuSeconds(pid) ?? 0, statSeconds(pid) ?? 0)
     trace("\(compositor): playing \(frames.count) frames × \(workload.loops)")
     for loop in 0..<workload.loops {
         for (device, frame) in frames {
@@ -345,7 +375,9 @@ func measure(_ compositor: String, _ workload: Workload, _ recording: Recording,
                 spins += 1
                 if spins > 50_000 { throw BenchError("\(compositor) stopped reading its devices") }
             }
-            try devices.write(events, toDevice: device)
+            // Stamped with the due time, not the time of writing: the same stamps on both
+            // sides, so libinput's timing-dependent decisions (scroll, debounce) are the same.
+            try devices.write(events, toDevice: device, time: Int64(due * 1e6))
             written += bytes
             count += 1
         }
@@ -361,13 +393,14 @@ func measure(_ compositor: String, _ workload: Workload, _ recording: Recording,
         if counters.total() != lastRead { lastRead = counters.total(); lastChange = monotonic() }
     }
     waitQuiet(wevLog, quiet: 0.3, seconds: 20)
-    let end = (monotonic(), cpuSeconds(pid) ?? 0)
+    let end = (monotonic(), cpuSeconds(pid) ?? 0, statSeconds(pid) ?? 0)
     trace("\(compositor): done")
     var m = Measurement()
     m.frames = count
     m.wall = end.0 - start.0
     m.idleRate = idleRate
     m.cpu = max(0, (end.1 - start.1) - idleRate * m.wall)
+    m.statCPU = max(0, (end.2 - start.2) - idleStatRate * m.wall)
     m.events = wevEvents(wevLog, from: offset)
     return m
 }
@@ -399,7 +432,8 @@ func median(_ xs: [Double]) -> Double {
 func us(_ seconds: Double) -> String { String(format: "%.1f µs", seconds * 1e6) }
 
 let o = parseOptions()
-print("compositor CPU per input frame, device to client socket (wev); speed ×\(o.speed), \(o.runs) runs each, median; idle CPU subtracted")
+print("compositor CPU per input frame, device to client socket (wev); speed ×\(o.speed), \(o.runs) runs each, median;")
+print("CPU: the process's CPU-time clock (ns), idle CPU over the same wall time subtracted")
 print("")
 struct Row {
     var workload: Workload
@@ -417,8 +451,8 @@ for workload in o.workloads {
             do {
                 let m = try measure(compositor, workload, recording, o)
                 row.results[compositor, default: []].append(m)
-                print(String(format: "  %@ %@ run %d: %d frames, CPU %.3f s (idle %.4f s/s over %.1f s), %d events to wev",
-                             workload.name, compositor, run + 1, m.frames, m.cpu, m.idleRate, m.wall, m.delivered))
+                print(String(format: "  %@ %@ run %d: %d frames, CPU %.4f s (stat: %.2f s; idle %.4f s/s subtracted over %.1f s), %d events to wev",
+                             workload.name, compositor, run + 1, m.frames, m.cpu, m.statCPU, m.idleRate, m.wall, m.delivered))
             } catch {
                 print("  \(workload.name) \(compositor) run \(run + 1) failed: \(error)")
             }
@@ -434,10 +468,13 @@ for row in rows {
     let cage = row.results["cage"] ?? [], kiosk = row.results["kiosk"] ?? []
     let frames = (cage.first ?? kiosk.first)?.frames ?? 0
     func perFrame(_ ms: [Measurement]) -> Double { median(ms.map { $0.cpu / Double(max(1, $0.frames)) }) }
-    func perEvent(_ ms: [Measurement]) -> Double { median(ms.map { $0.cpu / Double(max(1, $0.delivered)) }) }
+    func perEvent(_ ms: [Measurement]) -> String {
+        let delivered = ms.filter { $0.delivered > 0 }
+        return delivered.isEmpty ? "–" : us(median(delivered.map { $0.cpu / Double($0.delivered) }))
+    }
     func events(_ ms: [Measurement]) -> String { ms.isEmpty ? "–" : "\(Int(median(ms.map { Double($0.delivered) })))" }
     let ratio = perFrame(cage) > 0 && !kiosk.isEmpty ? String(format: "%.2f×", perFrame(kiosk) / perFrame(cage)) : "–"
-    print("| \(row.workload.name) ×\(row.workload.loops) | \(frames) | \(events(cage)) | \(events(kiosk)) | \(cage.isEmpty ? "–" : us(perFrame(cage))) | \(kiosk.isEmpty ? "–" : us(perFrame(kiosk))) | \(ratio) | \(cage.isEmpty ? "–" : us(perEvent(cage))) | \(kiosk.isEmpty ? "–" : us(perEvent(kiosk))) |")
+    print("| \(row.workload.name) ×\(row.workload.loops) | \(frames) | \(events(cage)) | \(events(kiosk)) | \(cage.isEmpty ? "–" : us(perFrame(cage))) | \(kiosk.isEmpty ? "–" : us(perFrame(kiosk))) | \(ratio) | \(perEvent(cage)) | \(perEvent(kiosk)) |")
 }
 print("")
 print("Events wev printed, by kind (median run):")
