@@ -315,7 +315,7 @@ func measure(_ compositor: String, _ workload: Workload, _ recording: Recording,
                        "--instr-atstart=no"] + command
         }
         child = try Child(command[0], Array(command.dropFirst()), environment: environment, output: compositorLog)
-        guard waitFor(compositorLog, seconds: 30, { $0.contains("listening on") }) else {
+        guard waitFor(compositorLog, seconds: o.callgrind ? 300 : 30, { $0.contains("listening on") }) else {
             child.stop()
             throw BenchError("the kiosk did not start: \(contents(compositorLog))")
         }
@@ -329,13 +329,13 @@ func measure(_ compositor: String, _ workload: Workload, _ recording: Recording,
         if o.keep { print("  kept \(work)") }
     }
     // wev is up: its toplevel configured to the output's size and its keyboard entered.
-    guard waitFor(wevLog, seconds: 30, { $0.contains("xdg_surface] configure") }) else {
+    guard waitFor(wevLog, seconds: o.callgrind ? 120 : 30, { $0.contains("xdg_surface] configure") }) else {
         throw BenchError("wev never mapped: \(contents(wevLog).suffix(800)) \(contents(compositorLog).suffix(800))")
     }
     waitQuiet(wevLog, quiet: 0.5, seconds: 5)
     trace("\(compositor): wev mapped")
     try devices.write([FrameScript.rel(0, 20), FrameScript.rel(1, 20)], toDevice: placer)
-    guard waitFor(wevLog, seconds: 10, { $0.contains("wl_pointer] enter") }) else {
+    guard waitFor(wevLog, seconds: o.callgrind ? 60 : 10, { $0.contains("wl_pointer] enter") }) else {
         throw BenchError("wev never got the pointer: \(contents(wevLog).suffix(800))")
     }
     waitQuiet(wevLog, quiet: 0.3, seconds: 5)
