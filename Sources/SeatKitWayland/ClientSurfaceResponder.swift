@@ -24,14 +24,14 @@ public final class ClientSurfaceResponder: Responder {
     /// Whether the surface may take keyboard focus (a cursor or a drag icon may not).
     public var acceptsKeyboardFocus = true
     /// Pointer position at the last enter or motion, surface-local.
-    private var pointerLocation = SurfacePoint.zero
+    @exclusivity(unchecked) private var pointerLocation = SurfacePoint.zero
     /// The position the client last read (enter or motion), in `wl_fixed_t`; nil when the
     /// next motion must be sent whatever it is (after a leave or touch emulation).
-    private var sentPointer: (x: wl_fixed_t, y: wl_fixed_t)?
+    @exclusivity(unchecked) private var sentPointer: (x: wl_fixed_t, y: wl_fixed_t)?
     /// Touch points sent down on this surface and not yet up or cancelled.
-    private var touchIDs: [Int32] = []
+    @exclusivity(unchecked) private var touchIDs: [Int32] = []
     /// Touch turned into pointer input, for a client that bound no wl_touch.
-    private var emulation = TouchPointerEmulation()
+    @exclusivity(unchecked) private var emulation = TouchPointerEmulation()
 
     /// - Parameter surfaceResource: the client's wl_surface, a `struct wl_resource *`.
     public init(seat: Seat, surfaceResource: OpaquePointer) {

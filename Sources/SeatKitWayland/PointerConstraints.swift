@@ -62,6 +62,8 @@ extension Seat {
     /// Re-evaluates which constraint is active: after pointer focus moved, the pointer
     /// moved, or a constraint was created or changed.
     func updateConstraints() {
+        // Most seats have none: nothing to look up for every motion then.
+        guard !constraints.isEmpty else { return }
         let focusSurface = pointerFocus?.surfaceResource
         let local = router.pointerFocus.flatMap { $0.convert(router.pointerLocation) }
         constraints.scanEach { constraint in
