@@ -115,7 +115,7 @@ let package = Package(
                 dependencies: ["SeatKit", "SeatKitXKB", "SeatKitWayland", "SeatKitHeadlessShell", "CSeatKitWLCS"]),
         // End-to-end tests: the kiosk (built as a product) with real Debian clients.
         .testTarget(name: "SeatKitWaylandTests",
-                    dependencies: ["SeatKit", "SeatKitReplay", "SeatKitWayland", "SeatKitHeadlessShell", "CWaylandServer", "SeatKitWLCS"]),
+                    dependencies: ["SeatKit", "SeatKitReplay", "SeatKitWayland", "SeatKitHeadlessShell", "CWaylandServer", "SeatKitWLCS", "AllocationCounter"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -66,6 +66,16 @@ let package = Package(
         // Not a benchmark suite (it lives outside a directory named Benchmarks, so the
         // plugin leaves it alone): runs both sides interleaved, prints the tables of
         // docs/BENCHMARKS.md and writes the plot.
+        // Not a suite either: cage and SeatKit's kiosk on the same recordings from emulated
+        // devices, compositor CPU per input frame (Benchmarks/compositor-cpu.sh runs it).
+        .executableTarget(
+            name: "CompositorCPU",
+            dependencies: [.product(name: "SeatKitReplay", package: "SeatKit")],
+            path: "CompositorCPU",
+            exclude: ["libseat-shim.c"],
+            // A single-threaded command-line driver using C's stdio and globals.
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .target(name: "ProcessCounters", path: "ProcessCounters"),
         // The root package's per-thread allocation counter (a link to Tests/AllocationCounter):
         // counts only the router's thread, unlike the suites' process-wide interposer. Only

@@ -140,17 +140,28 @@ public struct Layout {
         outputs.reduce(LayoutRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.layoutFrame) }
     }
 
-    /// The point of the layout nearest to `point`: inside some output. Used to keep the
-    /// pointer on screen.
+    /// The point of the layout nearest to `point`: inside some output, and at least 1/256 (one
+    /// step of `wl_fixed_t`) inside a right or bottom edge that no other output continues, so
+    /// the position a Wayland client reads after rounding is inside its surface too. Used to
+    /// keep the pointer on screen.
     public func clamp(_ point: LayoutPoint) -> LayoutPoint {
-        if output(at: point) != nil || outputs.isEmpty { return point }
+        if outputs.isEmpty { return point }
+        let step = Self.edgeMargin
+        if let output = output(at: point) {
+            // Inside: only the last step before an open right or bottom edge moves.
+            let f = output.layoutFrame
+            var p = point
+            if p.x > f.maxX - step, self.output(at: LayoutPoint(x: f.maxX, y: p.y)) == nil { p.x = Swift.max(f.minX, f.maxX - step) }
+            if p.y > f.maxY - step, self.output(at: LayoutPoint(x: p.x, y: f.maxY)) == nil { p.y = Swift.max(f.minY, f.maxY - step) }
+            return p
+        }
         var best = point
         var bestDistance = Double.infinity
         for output in outputs {
             let f = output.layoutFrame
-            // Half-open rectangles: stay just inside the right and bottom edges.
-            let x = Swift.min(Swift.max(point.x, f.minX), f.maxX - 1e-6)
-            let y = Swift.min(Swift.max(point.y, f.minY), f.maxY - 1e-6)
+            // Half-open rectangles: stay one wl_fixed_t step inside the right and bottom edges.
+            let x = Swift.min(Swift.max(point.x, f.minX), Swift.max(f.minX, f.maxX - step))
+            let y = Swift.min(Swift.max(point.y, f.minY), Swift.max(f.minY, f.maxY - step))
             let d = (x - point.x) * (x - point.x) + (y - point.y) * (y - point.y)
             if d < bestDistance {
                 bestDistance = d
@@ -159,4 +170,8 @@ public struct Layout {
         }
         return best
     }
+
+    /// How far ``clamp(_:)`` keeps the pointer inside a right or bottom edge: 1/256, the step
+    /// of `wl_fixed_t`, which rounds to nearest.
+    public static let edgeMargin = 1.0 / 256
 }

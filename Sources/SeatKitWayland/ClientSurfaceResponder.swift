@@ -24,11 +24,14 @@ public final class ClientSurfaceResponder: Responder {
     /// Whether the surface may take keyboard focus (a cursor or a drag icon may not).
     public var acceptsKeyboardFocus = true
     /// Pointer position at the last enter or motion, surface-local.
-    private var pointerLocation = SurfacePoint.zero
+    @exclusivity(unchecked) private var pointerLocation = SurfacePoint.zero
+    /// The position the client last read (enter or motion), in `wl_fixed_t`; nil when the
+    /// next motion must be sent whatever it is (after a leave or touch emulation).
+    @exclusivity(unchecked) private var sentPointer: (x: wl_fixed_t, y: wl_fixed_t)?
     /// Touch points sent down on this surface and not yet up or cancelled.
-    private var touchIDs: [Int32] = []
+    @exclusivity(unchecked) private var touchIDs: [Int32] = []
     /// Touch turned into pointer input, for a client that bound no wl_touch.
-    private var emulation = TouchPointerEmulation()
+    @exclusivity(unchecked) private var emulation = TouchPointerEmulation()
 
     /// - Parameter surfaceResource: the client's wl_surface, a `struct wl_resource *`.
     public init(seat: Seat, surfaceResource: OpaquePointer) {
@@ -68,13 +71,13 @@ public final class ClientSurfaceResponder: Responder {
             }
             return .handled
         }
-        for touch in event.touches {
+        event.touches.scanEach { touch in
             let serial = seat.nextSerial(.touchDown, for: client)
             devices.liveTouches.append(touch.id.rawValue)
             touchIDs.append(touch.id.rawValue)
-            for resource in devices.touches {
-                Libwayland.post(resource, WL_TOUCH_DOWN, .uint(serial), .uint(event.time.wireMilliseconds), .object(surface),
-                                .int(touch.id.rawValue), .fixed(touch.surfaceLocation.x), .fixed(touch.surfaceLocation.y))
+            devices.touches.scanEach { resource in
+                Libwayland.touchDown(resource, serial: serial, time: event.time.wireMilliseconds, surface: surface,
+                                     id: touch.id.rawValue, x: touch.surfaceLocation.x, y: touch.surfaceLocation.y)
             }
         }
         seat.needsTouchFrame(devices)
@@ -90,11 +93,12 @@ public final class ClientSurfaceResponder: Responder {
             return .handled
         }
         var sent = false
-        for touch in event.touches where devices.liveTouches.contains(touch.id.rawValue) {
+        event.touches.scanEach { touch in
+            guard devices.liveTouches.scanContains(touch.id.rawValue) else { return }
             sent = true
-            for resource in devices.touches {
-                Libwayland.post(resource, WL_TOUCH_MOTION, .uint(event.time.wireMilliseconds), .int(touch.id.rawValue),
-                                .fixed(touch.surfaceLocation.x), .fixed(touch.surfaceLocation.y))
+            devices.touches.scanEach { resource in
+                Libwayland.touchMotion(resource, time: event.time.wireMilliseconds, id: touch.id.rawValue,
+                                       x: touch.surfaceLocation.x, y: touch.surfaceLocation.y)
             }
         }
         if sent { seat.needsTouchFrame(devices) }
@@ -110,16 +114,16 @@ public final class ClientSurfaceResponder: Responder {
             return .handled
         }
         var sent = false
-        for touch in event.touches {
-            devices.cancelledTouches.removeAll { $0 == touch.id.rawValue }
-            touchIDs.removeAll { $0 == touch.id.rawValue }
-            guard let index = devices.liveTouches.firstIndex(of: touch.id.rawValue) else { continue }
+        event.touches.scanEach { touch in
+            devices.cancelledTouches.scanRemoveAll(touch.id.rawValue)
+            touchIDs.scanRemoveAll(touch.id.rawValue)
+            guard let index = devices.liveTouches.scanIndex(of: touch.id.rawValue) else { return }
             devices.liveTouches.remove(at: index)
-            guard surfaceResource != nil else { continue }
+            guard surfaceResource != nil else { return }
             sent = true
             let serial = seat.nextSerial(.touchUp, for: client)
-            for resource in devices.touches {
-                Libwayland.post(resource, WL_TOUCH_UP, .uint(serial), .uint(event.time.wireMilliseconds), .int(touch.id.rawValue))
+            devices.touches.scanEach { resource in
+                Libwayland.touchUp(resource, serial: serial, time: event.time.wireMilliseconds, id: touch.id.rawValue)
             }
         }
         if sent { seat.needsTouchFrame(devices) }
@@ -151,6 +155,8 @@ public final class ClientSurfaceResponder: Responder {
     /// a surface of this client that has the real pointer gets its enter back.
     private func emulate(_ action: TouchPointerEmulation.Action, time: Timestamp, devices: SeatClient) {
         guard let surface = surfaceResource else { return }
+        // The client's pointer is now where the emulation put it.
+        sentPointer = nil
         let ms = time.wireMilliseconds
         for resource in devices.pointers {
             switch action {
@@ -161,11 +167,11 @@ public final class ClientSurfaceResponder: Responder {
                 Libwayland.post(resource, WL_POINTER_ENTER, .uint(seat.nextSerial(.pointerEnter, for: client)), .object(surface),
                                 .fixed(point.x), .fixed(point.y))
             case .motion(let point):
-                Libwayland.post(resource, WL_POINTER_MOTION, .uint(ms), .fixed(point.x), .fixed(point.y))
+                Libwayland.pointerMotion(resource, time: ms, x: Libwayland.fixed(point.x), y: Libwayland.fixed(point.y))
             case .press, .release:
                 let state = action == .press ? WL_POINTER_BUTTON_STATE_PRESSED : WL_POINTER_BUTTON_STATE_RELEASED
-                Libwayland.post(resource, WL_POINTER_BUTTON, .uint(seat.nextSerial(.button, for: client)), .uint(ms),
-                                .uint(0x110), .uint(state.rawValue))
+                Libwayland.pointerButton(resource, serial: seat.nextSerial(.button, for: client), time: ms, button: 0x110,
+                                         state: state.rawValue)
             case .leave:
                 Libwayland.post(resource, WL_POINTER_LEAVE, .uint(seat.nextSerial(.pointerLeave, for: client)), .object(surface))
             }
@@ -192,6 +198,7 @@ public final class ClientSurfaceResponder: Responder {
         // The first enter this focus sent opens the range of serials set_cursor may quote;
         // an enter to a wl_pointer created later keeps it.
         if seat.pointerEnterSerial == nil || seat.pointerFocus !== self { seat.pointerEnterSerial = serial }
+        sentPointer = (Libwayland.fixed(pointerLocation.x), Libwayland.fixed(pointerLocation.y))
         for resource in pointers {
             Libwayland.post(resource, WL_POINTER_ENTER, .uint(serial), .object(surface),
                             .fixed(pointerLocation.x), .fixed(pointerLocation.y))
@@ -207,6 +214,7 @@ public final class ClientSurfaceResponder: Responder {
         // Only a surface that was sent an enter is sent a leave.
         guard seat.pointerFocus === self else { return }
         seat.pointerFocus = nil
+        sentPointer = nil
         guard let surface = surfaceResource, let devices, !devices.pointers.isEmpty else { return }
         let serial = seat.nextSerial(.pointerLeave, for: client)
         for resource in devices.pointers {
@@ -218,11 +226,19 @@ public final class ClientSurfaceResponder: Responder {
     public func pointerMoved(_ event: PointerMotionEvent, context: ResponderContext) -> ResponderResult {
         pointerLocation = event.surfaceLocation
         guard surfaceResource != nil, let devices else { return .handled }
-        sendRelativeMotion(time: event.time, delta: event.delta, unaccelerated: event.unacceleratedDelta, to: devices)
-        for resource in devices.pointers {
-            Libwayland.post(resource, WL_POINTER_MOTION, .uint(event.time.wireMilliseconds),
-                            .fixed(event.surfaceLocation.x), .fixed(event.surfaceLocation.y))
-            frame(resource)
+        let relative = sendRelativeMotion(time: event.time, delta: event.delta, unaccelerated: event.unacceleratedDelta, to: devices)
+        // Only a motion that moves the point the client reads (wl_fixed_t, 1/256) is sent, as
+        // wlroots does: pushing against an output edge moves nothing. Relative motion (above)
+        // still goes out, closed by its frame.
+        let x = Libwayland.fixed(event.surfaceLocation.x), y = Libwayland.fixed(event.surfaceLocation.y)
+        let moved = sentPointer.map { $0.x != x || $0.y != y } ?? true
+        if moved { sentPointer = (x, y) }
+        if moved || relative {
+            let ms = event.time.wireMilliseconds
+            devices.pointers.scanEach { resource in
+                if moved { Libwayland.pointerMotion(resource, time: ms, x: x, y: y) }
+                frame(resource)
+            }
         }
         // The pointer may have entered or left a constraint's region.
         seat.updateConstraints()
@@ -236,9 +252,9 @@ public final class ClientSurfaceResponder: Responder {
         guard surfaceResource != nil, let devices, !devices.pointers.isEmpty else { return .handled }
         let serial = seat.nextSerial(.button, for: client)
         let state = event.state == .pressed ? WL_POINTER_BUTTON_STATE_PRESSED : WL_POINTER_BUTTON_STATE_RELEASED
-        for resource in devices.pointers {
-            Libwayland.post(resource, WL_POINTER_BUTTON, .uint(serial), .uint(event.time.wireMilliseconds),
-                            .uint(event.button), .uint(state.rawValue))
+        devices.pointers.scanEach { resource in
+            Libwayland.pointerButton(resource, serial: serial, time: event.time.wireMilliseconds, button: event.button,
+                                     state: state.rawValue)
             frame(resource)
         }
         return .handled
@@ -251,31 +267,36 @@ public final class ClientSurfaceResponder: Responder {
         let motion = event.motion
         let time = event.time.wireMilliseconds
         let isWheel = motion.source == .wheel || motion.source == .wheelTilt
-        let axes: [(axis: wl_pointer_axis, value: Double, v120: Double, discrete: Int32, stop: Bool)] = [
-            (WL_POINTER_AXIS_VERTICAL_SCROLL, motion.vertical, motion.verticalV120, motion.verticalDiscrete, motion.verticalStop),
-            (WL_POINTER_AXIS_HORIZONTAL_SCROLL, motion.horizontal, motion.horizontalV120, motion.horizontalDiscrete, motion.horizontalStop),
-        ]
-        for resource in devices.pointers {
+        devices.pointers.scanEach { resource in
             let version = Libwayland.version(of: resource)
             if version >= WL_POINTER_AXIS_SOURCE_SINCE_VERSION {
-                Libwayland.post(resource, WL_POINTER_AXIS_SOURCE, .uint(wireSource(motion.source, version: version).rawValue))
+                Libwayland.pointerAxisSource(resource, source: wireSource(motion.source, version: version).rawValue)
             }
-            for a in axes where a.value != 0 || a.v120 != 0 || a.stop {
-                if isWheel, version >= WL_POINTER_AXIS_VALUE120_SINCE_VERSION, a.v120 != 0 {
-                    Libwayland.post(resource, WL_POINTER_AXIS_VALUE120, .uint(a.axis.rawValue), .int(Int32(a.v120)))
-                } else if isWheel, version >= WL_POINTER_AXIS_DISCRETE_SINCE_VERSION,
-                          version < WL_POINTER_AXIS_VALUE120_SINCE_VERSION, a.discrete != 0 {
-                    Libwayland.post(resource, WL_POINTER_AXIS_DISCRETE, .uint(a.axis.rawValue), .int(a.discrete))
-                }
-                if a.stop, version >= WL_POINTER_AXIS_STOP_SINCE_VERSION {
-                    Libwayland.post(resource, WL_POINTER_AXIS_STOP, .uint(time), .uint(a.axis.rawValue))
-                } else if a.value != 0 {
-                    Libwayland.post(resource, WL_POINTER_AXIS, .uint(time), .uint(a.axis.rawValue), .fixed(a.value))
-                }
-            }
+            sendAxis(resource, version: version, time: time, isWheel: isWheel, axis: WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue,
+                     value: motion.vertical, v120: motion.verticalV120, discrete: motion.verticalDiscrete, stop: motion.verticalStop)
+            sendAxis(resource, version: version, time: time, isWheel: isWheel, axis: WL_POINTER_AXIS_HORIZONTAL_SCROLL.rawValue,
+                     value: motion.horizontal, v120: motion.horizontalV120, discrete: motion.horizontalDiscrete,
+                     stop: motion.horizontalStop)
             frame(resource)
         }
         return .handled
+    }
+
+    /// One axis of a scroll, in the events the pointer's version knows.
+    private func sendAxis(_ resource: OpaquePointer, version: Int32, time: UInt32, isWheel: Bool, axis: UInt32,
+                          value: Double, v120: Double, discrete: Int32, stop: Bool) {
+        guard value != 0 || v120 != 0 || stop else { return }
+        if isWheel, version >= WL_POINTER_AXIS_VALUE120_SINCE_VERSION, v120 != 0 {
+            Libwayland.pointerAxisValue120(resource, axis: axis, value120: Int32(v120))
+        } else if isWheel, version >= WL_POINTER_AXIS_DISCRETE_SINCE_VERSION,
+                  version < WL_POINTER_AXIS_VALUE120_SINCE_VERSION, discrete != 0 {
+            Libwayland.pointerAxisDiscrete(resource, axis: axis, discrete: discrete)
+        }
+        if stop, version >= WL_POINTER_AXIS_STOP_SINCE_VERSION {
+            Libwayland.pointerAxisStop(resource, time: time, axis: axis)
+        } else if value != 0 {
+            Libwayland.pointerAxis(resource, time: time, axis: axis, value: value)
+        }
     }
 
     private func wireSource(_ source: AxisSource, version: Int32) -> wl_pointer_axis_source {
@@ -294,7 +315,7 @@ public final class ClientSurfaceResponder: Responder {
     }
 
     func frame(_ pointer: OpaquePointer) {
-        if Libwayland.version(of: pointer) >= WL_POINTER_FRAME_SINCE_VERSION { Libwayland.post(pointer, WL_POINTER_FRAME) }
+        if Libwayland.version(of: pointer) >= WL_POINTER_FRAME_SINCE_VERSION { Libwayland.pointerFrame(pointer) }
     }
 
     // MARK: Keyboard
@@ -351,9 +372,9 @@ public final class ClientSurfaceResponder: Responder {
         guard surfaceResource != nil, let devices, !devices.keyboards.isEmpty else { return }
         seat.restoreSeatKeymap(for: devices)
         let serial = seat.nextSerial(.key, for: client)
-        for resource in devices.keyboards {
-            Libwayland.post(resource, WL_KEYBOARD_KEY, .uint(serial), .uint(event.time.wireMilliseconds),
-                            .uint(event.keycode), .uint(state.rawValue))
+        devices.keyboards.scanEach { resource in
+            Libwayland.keyboardKey(resource, serial: serial, time: event.time.wireMilliseconds, key: event.keycode,
+                                   state: state.rawValue)
         }
         sendModifiers(event.modifierMasks, to: devices, keyboards: devices.keyboards, force: false)
     }
@@ -362,9 +383,9 @@ public final class ClientSurfaceResponder: Responder {
         guard force || devices.sentModifiers != masks else { return }
         devices.sentModifiers = masks
         let serial = seat.nextSerial(.modifiers, for: client)
-        for resource in keyboards {
-            Libwayland.post(resource, WL_KEYBOARD_MODIFIERS, .uint(serial), .uint(masks.depressed), .uint(masks.latched),
-                            .uint(masks.locked), .uint(masks.group))
+        keyboards.scanEach { resource in
+            Libwayland.keyboardModifiers(resource, serial: serial, depressed: masks.depressed, latched: masks.latched,
+                                         locked: masks.locked, group: masks.group)
         }
     }
 }

@@ -171,6 +171,141 @@ package enum Libwayland {
         for cleanup in cleanups { cleanup() }
     }
 
+    // MARK: Typed senders (the per-event path)
+
+    // The events sent for every input frame, typed, with their arguments in a tuple on the
+    // stack: no array, no boxing, nothing allocated on SeatKit's side (libwayland itself
+    // allocates one closure per message). Each checks nothing the generic ``post`` would not.
+
+    /// `wl_fixed_t` from a Double, rounded to nearest as libwayland's `wl_fixed_from_double`.
+    @inline(__always)
+    package static func fixed(_ v: Double) -> wl_fixed_t { wl_fixed_from_double(v) }
+
+    @inline(__always)
+    private static func send(_ resource: OpaquePointer, _ opcode: Int32, _ args: UnsafeMutablePointer<wl_argument>, _ count: Int) {
+        if traceEvents { trace(resource, opcode, UnsafeBufferPointer(start: args, count: count)) }
+        wl_resource_post_event_array(resource, UInt32(opcode), args)
+    }
+
+    private static func trace(_ resource: OpaquePointer, _ opcode: Int32, _ args: UnsafeBufferPointer<wl_argument>) {
+        print("wayland: -> \(id(of: resource))#\(opcode) \(args.map { $0.u })")
+    }
+
+    @inline(__always)
+    private static func send1(_ r: OpaquePointer, _ op: Int32, _ a: wl_argument) {
+        var t = a
+        send(r, op, &t, 1)
+    }
+
+    @inline(__always)
+    private static func send2(_ r: OpaquePointer, _ op: Int32, _ a: wl_argument, _ b: wl_argument) {
+        var t = (a, b)
+        withUnsafeMutableBytes(of: &t) { send(r, op, $0.baseAddress!.assumingMemoryBound(to: wl_argument.self), 2) }
+    }
+
+    @inline(__always)
+    private static func send3(_ r: OpaquePointer, _ op: Int32, _ a: wl_argument, _ b: wl_argument, _ c: wl_argument) {
+        var t = (a, b, c)
+        withUnsafeMutableBytes(of: &t) { send(r, op, $0.baseAddress!.assumingMemoryBound(to: wl_argument.self), 3) }
+    }
+
+    @inline(__always)
+    private static func send4(_ r: OpaquePointer, _ op: Int32, _ a: wl_argument, _ b: wl_argument, _ c: wl_argument,
+                              _ d: wl_argument) {
+        var t = (a, b, c, d)
+        withUnsafeMutableBytes(of: &t) { send(r, op, $0.baseAddress!.assumingMemoryBound(to: wl_argument.self), 4) }
+    }
+
+    @inline(__always)
+    private static func send5(_ r: OpaquePointer, _ op: Int32, _ a: wl_argument, _ b: wl_argument, _ c: wl_argument,
+                              _ d: wl_argument, _ e: wl_argument) {
+        var t = (a, b, c, d, e)
+        withUnsafeMutableBytes(of: &t) { send(r, op, $0.baseAddress!.assumingMemoryBound(to: wl_argument.self), 5) }
+    }
+
+    @inline(__always)
+    private static func send6(_ r: OpaquePointer, _ op: Int32, _ a: wl_argument, _ b: wl_argument, _ c: wl_argument,
+                              _ d: wl_argument, _ e: wl_argument, _ f: wl_argument) {
+        var t = (a, b, c, d, e, f)
+        withUnsafeMutableBytes(of: &t) { send(r, op, $0.baseAddress!.assumingMemoryBound(to: wl_argument.self), 6) }
+    }
+
+    /// wl_pointer.motion(time, surface_x, surface_y), the position already in `wl_fixed_t`.
+    package static func pointerMotion(_ pointer: OpaquePointer, time: UInt32, x: wl_fixed_t, y: wl_fixed_t) {
+        send3(pointer, WL_POINTER_MOTION, wl_argument(u: time), wl_argument(f: x), wl_argument(f: y))
+    }
+
+    /// wl_pointer.button(serial, time, button, state).
+    package static func pointerButton(_ pointer: OpaquePointer, serial: UInt32, time: UInt32, button: UInt32, state: UInt32) {
+        send4(pointer, WL_POINTER_BUTTON, wl_argument(u: serial), wl_argument(u: time), wl_argument(u: button), wl_argument(u: state))
+    }
+
+    /// wl_pointer.axis(time, axis, value).
+    package static func pointerAxis(_ pointer: OpaquePointer, time: UInt32, axis: UInt32, value: Double) {
+        send3(pointer, WL_POINTER_AXIS, wl_argument(u: time), wl_argument(u: axis), wl_argument(f: fixed(value)))
+    }
+
+    /// wl_pointer.axis_source(source).
+    package static func pointerAxisSource(_ pointer: OpaquePointer, source: UInt32) {
+        send1(pointer, WL_POINTER_AXIS_SOURCE, wl_argument(u: source))
+    }
+
+    /// wl_pointer.axis_stop(time, axis).
+    package static func pointerAxisStop(_ pointer: OpaquePointer, time: UInt32, axis: UInt32) {
+        send2(pointer, WL_POINTER_AXIS_STOP, wl_argument(u: time), wl_argument(u: axis))
+    }
+
+    /// wl_pointer.axis_discrete(axis, discrete) (versions 5 to 7).
+    package static func pointerAxisDiscrete(_ pointer: OpaquePointer, axis: UInt32, discrete: Int32) {
+        send2(pointer, WL_POINTER_AXIS_DISCRETE, wl_argument(u: axis), wl_argument(i: discrete))
+    }
+
+    /// wl_pointer.axis_value120(axis, value120) (version 8 on).
+    package static func pointerAxisValue120(_ pointer: OpaquePointer, axis: UInt32, value120: Int32) {
+        send2(pointer, WL_POINTER_AXIS_VALUE120, wl_argument(u: axis), wl_argument(i: value120))
+    }
+
+    /// wl_pointer.frame.
+    package static func pointerFrame(_ pointer: OpaquePointer) {
+        wl_resource_post_event_array(pointer, UInt32(WL_POINTER_FRAME), nil)
+        if traceEvents { print("wayland: -> \(id(of: pointer))#\(WL_POINTER_FRAME) []") }
+    }
+
+    /// wl_touch.down(serial, time, surface, id, x, y).
+    package static func touchDown(_ touch: OpaquePointer, serial: UInt32, time: UInt32, surface: OpaquePointer, id: Int32,
+                                  x: Double, y: Double) {
+        send6(touch, WL_TOUCH_DOWN, wl_argument(u: serial), wl_argument(u: time), wl_argument(o: surface), wl_argument(i: id),
+              wl_argument(f: fixed(x)), wl_argument(f: fixed(y)))
+    }
+
+    /// wl_touch.up(serial, time, id).
+    package static func touchUp(_ touch: OpaquePointer, serial: UInt32, time: UInt32, id: Int32) {
+        send3(touch, WL_TOUCH_UP, wl_argument(u: serial), wl_argument(u: time), wl_argument(i: id))
+    }
+
+    /// wl_touch.motion(time, id, x, y).
+    package static func touchMotion(_ touch: OpaquePointer, time: UInt32, id: Int32, x: Double, y: Double) {
+        send4(touch, WL_TOUCH_MOTION, wl_argument(u: time), wl_argument(i: id), wl_argument(f: fixed(x)), wl_argument(f: fixed(y)))
+    }
+
+    /// wl_touch.frame.
+    package static func touchFrame(_ touch: OpaquePointer) {
+        wl_resource_post_event_array(touch, UInt32(WL_TOUCH_FRAME), nil)
+        if traceEvents { print("wayland: -> \(id(of: touch))#\(WL_TOUCH_FRAME) []") }
+    }
+
+    /// wl_keyboard.key(serial, time, key, state).
+    package static func keyboardKey(_ keyboard: OpaquePointer, serial: UInt32, time: UInt32, key: UInt32, state: UInt32) {
+        send4(keyboard, WL_KEYBOARD_KEY, wl_argument(u: serial), wl_argument(u: time), wl_argument(u: key), wl_argument(u: state))
+    }
+
+    /// wl_keyboard.modifiers(serial, depressed, latched, locked, group).
+    package static func keyboardModifiers(_ keyboard: OpaquePointer, serial: UInt32, depressed: UInt32, latched: UInt32,
+                                          locked: UInt32, group: UInt32) {
+        send5(keyboard, WL_KEYBOARD_MODIFIERS, wl_argument(u: serial), wl_argument(u: depressed), wl_argument(u: latched),
+              wl_argument(u: locked), wl_argument(u: group))
+    }
+
     // MARK: Buffers
 
     /// Width and height of a wl_shm buffer; nil for other kinds of buffer.

@@ -66,11 +66,13 @@ extension Seat {
     /// keyboard (as in weston): a window that loses focus to another one under a pointer
     /// that did not move is unlocked, and locked again when it regains focus.
     func updateConstraints() {
+        // Most seats have none: nothing to look up for every motion then.
+        guard !constraints.isEmpty else { return }
         let focusSurface = pointerFocus?.surfaceResource
         let keyboardSurface = keyboardFocus?.surfaceResource
         let needsKeyboardFocus = capabilities.contains(.keyboard)
         let local = router.pointerFocus.flatMap { $0.convert(router.pointerLocation) }
-        for constraint in constraints {
+        constraints.scanEach { constraint in
             let focused = constraint.surface == focusSurface && (!needsKeyboardFocus || constraint.surface == keyboardSurface)
             constraint.setActive(focused && local.map { constraint.contains($0) } == true)
         }

@@ -106,13 +106,16 @@ extension ClientSurfaceResponder {
     /// zwp_relative_pointer_v1.relative_motion for relative devices (those reporting an
     /// unaccelerated delta; absolute motion has none), before wl_pointer.motion, in the
     /// same frame.
-    func sendRelativeMotion(time: Timestamp, delta: Vector, unaccelerated: Vector, to devices: SeatClient) {
-        guard !devices.relativePointers.isEmpty, unaccelerated != .zero else { return }
+    /// Returns whether anything was sent (then a wl_pointer.frame must follow).
+    @discardableResult
+    func sendRelativeMotion(time: Timestamp, delta: Vector, unaccelerated: Vector, to devices: SeatClient) -> Bool {
+        guard !devices.relativePointers.isEmpty, unaccelerated != .zero else { return false }
         let us = UInt64(bitPattern: time.microseconds)
         for r in devices.relativePointers {
             Libwayland.post(r, ZWP_RELATIVE_POINTER_V1_RELATIVE_MOTION, .uint(UInt32(us >> 32)), .uint(UInt32(us & 0xffff_ffff)),
                             .fixed(delta.dx), .fixed(delta.dy), .fixed(unaccelerated.dx), .fixed(unaccelerated.dy))
         }
+        return true
     }
 }
 

@@ -27,26 +27,52 @@ public final class SerialLog {
 
     /// How many serials are kept per client: enough for any request that quotes a recent one.
     public let depth: Int
-    private var entries: [ClientID: [Entry]] = [:]
+    private var entries: [ClientID: Ring] = [:]
+
+    /// One client's newest serials, oldest overwritten first: a class, so that recording a
+    /// serial changes it in place and allocates nothing once it is full.
+    private final class Ring {
+        var slots: [Entry] = []
+        /// Where the next entry goes once `slots` is full.
+        var next = 0
+    }
 
     public init(depth: Int = 32) { self.depth = depth }
 
     func record(_ serial: UInt32, _ kind: SerialKind, for client: ClientID) {
-        var list = entries[client, default: []]
-        if list.count >= depth { list.removeFirst(list.count - depth + 1) }
-        list.append(Entry(serial: serial, kind: kind))
-        entries[client] = list
+        guard depth > 0 else { return }
+        let ring: Ring
+        if let existing = entries[client] {
+            ring = existing
+        } else {
+            ring = Ring()
+            ring.slots.reserveCapacity(depth)
+            entries[client] = ring
+        }
+        let entry = Entry(serial: serial, kind: kind)
+        if ring.slots.count < depth {
+            ring.slots.append(entry)
+        } else {
+            ring.slots[ring.next] = entry
+            ring.next = (ring.next + 1) % depth
+        }
+    }
+
+    /// The client's entries, oldest first.
+    private func ordered(_ client: ClientID) -> [Entry] {
+        guard let ring = entries[client] else { return [] }
+        return Array(ring.slots[ring.next...] + ring.slots[..<ring.next])
     }
 
     /// The newest serial of `kind` sent to `client`.
     public func latest(_ kind: SerialKind, for client: ClientID) -> UInt32? {
-        entries[client]?.last { $0.kind == kind }?.serial
+        ordered(client).last { $0.kind == kind }?.serial
     }
 
     /// True when `serial` was sent to `client` with one of `kinds` and is among the last
     /// ``depth`` serials it got.
     public func contains(_ serial: UInt32, for client: ClientID, kinds: Set<SerialKind>) -> Bool {
-        entries[client]?.contains { $0.serial == serial && kinds.contains($0.kind) } ?? false
+        entries[client]?.slots.contains { $0.serial == serial && kinds.contains($0.kind) } ?? false
     }
 
     func forget(_ client: ClientID) { entries[client] = nil }

@@ -1,0 +1,488 @@
+// Compositor CPU per input frame, device to client socket: cage 0.1.4 (wlroots 0.15) and
+// SeatKit's kiosk read the same `libinput record` recordings from devices emulated under
+// umockdev, with wev as the client, in one run. See docs/BENCHMARKS.md ("End to end") and
+// Benchmarks/compositor-cpu.sh, which builds and runs this.
+//
+// For each recording and each compositor, in turn:
+//   1. the recording's devices are emulated (SeatKitReplay's EmulatedInputDevices);
+//   2. the compositor starts with them (cage: as an unprivileged user, since it refuses
+//      root, with the libseat shim preloaded; the kiosk: `kiosk --libinput`), wev maps;
+//   3. idle CPU is measured over a few seconds;
+//   4. the recording is written to the devices, looped, at `speed` times its pace, each
+//      frame stamped with its due time on that compressed timeline (the same stamps on both
+//      sides), never more than a PTY's worth ahead of what the compositor read;
+//   5. compositor CPU (utime + stime of /proc/PID/stat) over the playback, minus idle CPU
+//      over the same wall time, is divided by the input frames written and by the events
+//      wev printed.
+import Foundation
+import SeatKitReplay
+
+setvbuf(stdout, nil, _IOLBF, 0)
+
+struct Workload {
+    var name: String
+    var path: String
+    var loops: Int
+}
+
+struct Options {
+    var workloads: [Workload] = []
+    var kiosk = ""
+    var libseatShim = ""
+    var user = "seatbench"
+    var speed = 10.0
+    var idleSeconds = 3.0
+    var runs = 3
+    var compositors = ["cage", "kiosk"]
+    var keep = false
+    var callgrind = false
+    var callgrindOut = "callgrind.out.kiosk"
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(("compositor-cpu: " + message + "\n").data(using: .utf8)!)
+    exit(1)
+}
+
+func parseOptions() -> Options {
+    var o = Options()
+    var args = Array(CommandLine.arguments.dropFirst())
+    func value() -> String {
+        guard args.count >= 2 else { fail("\(args[0]) needs a value") }
+        let v = args[1]
+        args.removeFirst()
+        return v
+    }
+    while let a = args.first {
+        switch a {
+        case "--kiosk": o.kiosk = value()
+        case "--libseat-shim": o.libseatShim = value()
+        case "--user": o.user = value()
+        case "--speed": o.speed = Double(value()) ?? 10
+        case "--idle": o.idleSeconds = Double(value()) ?? 3
+        case "--runs": o.runs = Int(value()) ?? 3
+        case "--only": o.compositors = value().split(separator: ",").map(String.init)
+        case "--keep": o.keep = true
+        case "--callgrind":
+            // The kiosk under callgrind, instrumented during playback: a profile, not a timing.
+            o.callgrind = true
+            o.callgrindOut = value()
+            o.compositors = ["kiosk"]
+        case "--workload":
+            // NAME=PATH*LOOPS
+            let spec = value()
+            guard let eq = spec.firstIndex(of: "="), let star = spec.lastIndex(of: "*"), eq < star,
+                  let loops = Int(spec[spec.index(after: star)...]) else { fail("--workload NAME=PATH*LOOPS, not \(spec)") }
+            o.workloads.append(Workload(name: String(spec[..<eq]), path: String(spec[spec.index(after: eq)..<star]), loops: loops))
+        default: fail("unknown option \(a)")
+        }
+        args.removeFirst()
+    }
+    if o.kiosk.isEmpty || o.libseatShim.isEmpty || o.workloads.isEmpty {
+        fail("usage: CompositorCPU --kiosk PATH --libseat-shim PATH --workload NAME=PATH*LOOPS... [--speed 10] [--runs 3] [--idle 3] [--only cage,kiosk] [--user seatbench]")
+    }
+    return o
+}
+
+// MARK: Processes and /proc
+
+func monotonic() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+
+/// CPU time of a process (all its threads), in seconds, with nanosecond resolution: the
+/// kernel's sum_exec_runtime, read through the process's CPU-time clock.
+func cpuSeconds(_ pid: Int32) -> Double? {
+    var clock = clockid_t()
+    guard clock_getcpuclockid(pid, &clock) == 0 else { return statSeconds(pid) }
+    var ts = timespec()
+    guard clock_gettime(clock, &ts) == 0 else { return statSeconds(pid) }
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+/// utime + stime of /proc/PID/stat (all threads), in seconds: clock ticks, 10 ms here.
+func statSeconds(_ pid: Int32) -> Double? {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = text.lastIndex(of: ")") else { return nil }
+    let fields = text[text.index(close, offsetBy: 2)...].split(separator: " ")
+    // After the command: state is field 3; utime and stime are fields 14 and 15.
+    guard fields.count > 13, let u = Double(fields[11]), let s = Double(fields[12]) else { return nil }
+    return (u + s) / ticksPerSecond
+}
+
+final class Child {
+    let process = Process()
+    init(_ path: String, _ arguments: [String], environment: [String: String], output: String, errors: String? = nil) throws {
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = environment
+        func file(_ path: String) throws -> FileHandle {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+            return try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        }
+        let out = try file(output)
+        process.standardOutput = out
+        process.standardError = try errors.map(file) ?? out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+    var pid: Int32 { process.processIdentifier }
+    func stop() {
+        guard process.isRunning else { return }
+        // Its children first (cage's wev), so none outlives it.
+        for child in children(of: pid) { kill(child, SIGTERM) }
+        kill(pid, SIGTERM)
+        let deadline = monotonic() + 3
+        while process.isRunning, monotonic() < deadline { usleep(20_000) }
+        if process.isRunning { kill(pid, SIGKILL) }
+        process.waitUntilExit()
+    }
+}
+
+/// Processes whose parent is `pid`.
+func children(of pid: Int32) -> [Int32] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap { Int32($0) }.filter { child in
+        guard let text = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return false }
+        let fields = text[text.index(close, offsetBy: 2)...].split(separator: " ")
+        return fields.count > 1 && Int32(fields[1]) == pid
+    }
+}
+
+func trace(_ message: String) {
+    if getenv("COMPOSITOR_CPU_TRACE") != nil { FileHandle.standardError.write((message + "\n").data(using: .utf8)!) }
+}
+
+func run(_ path: String, _ arguments: [String]) -> Int32 {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: path)
+    p.arguments = arguments
+    try? p.run()
+    p.waitUntilExit()
+    return p.terminationStatus
+}
+
+func contents(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+
+/// Waits up to `seconds` for `predicate` on the file's text.
+func waitFor(_ path: String, seconds: Double, _ predicate: (String) -> Bool) -> Bool {
+    let deadline = monotonic() + seconds
+    while monotonic() < deadline {
+        if predicate(contents(path)) { return true }
+        usleep(20_000)
+    }
+    return predicate(contents(path))
+}
+
+/// Waits until the file stops growing for `quiet` seconds (at most `seconds`).
+func waitQuiet(_ path: String, quiet: Double, seconds: Double) {
+    let deadline = monotonic() + seconds
+    var size = -1
+    var since = monotonic()
+    while monotonic() < deadline {
+        let now = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        if now != size {
+            size = now
+            since = monotonic()
+        } else if monotonic() - since >= quiet {
+            return
+        }
+        usleep(10_000)
+    }
+}
+
+// MARK: What wev printed
+
+/// Input events wev printed after `offset` (bytes): "interface.event" -> count. Keymap and
+/// repeat_info (sent when a keyboard is created) are not input.
+func wevEvents(_ path: String, from offset: Int) -> [String: Int] {
+    let data = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
+    let text = String(decoding: data.dropFirst(offset), as: UTF8.self)
+    var counts: [String: Int] = [:]
+    for line in text.split(separator: "\n") where line.hasPrefix("[") {
+        guard let close = line.firstIndex(of: "]") else { continue }
+        let interface = line[line.index(after: line.startIndex)..<close].split(separator: ":").last?
+            .trimmingCharacters(in: .whitespaces) ?? ""
+        guard interface == "wl_pointer" || interface == "wl_keyboard" || interface == "wl_touch" else { continue }
+        let rest = line[line.index(after: close)...].trimmingCharacters(in: .whitespaces)
+        let event = String(rest.prefix { $0 != ":" && $0 != " " })
+        if event == "keymap" || event == "repeat_info" { continue }
+        counts["\(interface).\(event)", default: 0] += 1
+    }
+    return counts
+}
+
+// MARK: One measured run
+
+struct Measurement {
+    var frames = 0
+    var cpu = 0.0          // seconds, idle subtracted
+    var statCPU = 0.0      // the same from /proc/PID/stat (10 ms ticks), idle subtracted
+    var idleRate = 0.0     // CPU seconds per wall second
+    var wall = 0.0
+    var events: [String: Int] = [:]
+    var delivered: Int { events.values.reduce(0, +) }
+}
+
+func makeDirectory(owner: String?) -> String {
+    var template = Array("/tmp/compositor-cpu-XXXXXX".utf8CString)
+    guard let dir = mkdtemp(&template) else { fail("mkdtemp failed") }
+    let path = String(cString: dir)
+    if let owner { _ = run("/bin/chown", [owner, path]) }
+    chmod(path, 0o700)
+    return path
+}
+
+func measure(_ compositor: String, _ workload: Workload, _ recording: Recording, _ o: Options) throws -> Measurement {
+    // One more device, a mouse, places the pointer over wev before playback on both sides:
+    // cage gives pointer focus only on motion, and a touchpad recording has none.
+    let devices = try EmulatedInputDevices(recording.devices + [SyntheticDevice.mouse(node: "/dev/input/event99")], dmi: recording.dmi)
+    let placer = recording.devices.count
+    var environment = try devices.environment()
+    let testbed = environment["UMOCKDEV_DIR"]!
+    let work = makeDirectory(owner: nil)
+    chmod(work, 0o755)
+    var cleanups = [work]
+    defer { if !o.keep { for dir in cleanups { try? FileManager.default.removeItem(atPath: dir) } } }
+    // The preloads where an unprivileged user can read them.
+    var preloads: [String] = []
+    for lib in environment["LD_PRELOAD"]!.split(separator: ":").map(String.init) {
+        if lib.hasPrefix("/") {
+            let copy = work + "/" + (lib as NSString).lastPathComponent
+            try? FileManager.default.removeItem(atPath: copy)
+            try FileManager.default.copyItem(atPath: lib, toPath: copy)
+            chmod(copy, 0o755)
+            preloads.append(copy)
+        } else {
+            preloads.append(lib)
+        }
+    }
+    let wevLog = work + "/wev.log"
+    let compositorLog = work + "/compositor.log"
+    var child: Child
+    var wev: Child?
+    let base = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "UMOCKDEV_DIR": testbed,
+                "SEATKIT_REPLAY_ACK": environment["SEATKIT_REPLAY_ACK"]!]
+    let stdbuf = "/usr/bin/stdbuf"
+    if compositor == "cage" {
+        // cage refuses root: run it as `user`, who needs the testbed, the counters and the PTYs.
+        _ = run("/bin/chmod", ["-R", "a+rwX", testbed])
+        let ack = environment["SEATKIT_REPLAY_ACK"]!
+        _ = run("/bin/chmod", ["a+rx", (ack as NSString).deletingLastPathComponent])
+        chmod(ack, 0o666)
+        for node in devices.nodes {
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: testbed + node)) ?? ""
+            if target.hasPrefix("/dev/pts/") { chmod(target, 0o666) }
+        }
+        let runtime = makeDirectory(owner: getuid() == 0 ? o.user : nil)
+        cleanups.append(runtime)
+        let shim = work + "/libseat-shim.so"
+        try FileManager.default.copyItem(atPath: o.libseatShim, toPath: shim)
+        chmod(shim, 0o755)
+        environment = base.merging([
+            "XDG_RUNTIME_DIR": runtime,
+            "LD_PRELOAD": ([shim] + preloads).joined(separator: ":"),
+            "WLR_BACKENDS": "headless,libinput",
+            "WLR_RENDERER": "pixman",
+            "HOME": runtime,
+        ]) { $1 }
+        let cage = ["/usr/bin/cage", "--", stdbuf, "-oL", "/usr/bin/wev"]
+        // setpriv execs cage itself: the pid measured is cage's.
+        let asUser = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=\(o.user)", "--regid=\(o.user)", "--clear-groups"] : []
+        // wev's output (cage's stdout) apart from cage's log: cage logs a failed output test
+        // 50 times a second once the cursor is shown.
+        child = try Child((asUser + cage)[0], Array((asUser + cage).dropFirst()), environment: environment, output: wevLog,
+                          errors: compositorLog)
+    } else {
+        let runtime = makeDirectory(owner: nil)
+        cleanups.append(runtime)
+        let socket = "compositor-cpu-\(getpid())"
+        environment = base.merging(["XDG_RUNTIME_DIR": runtime, "LD_PRELOAD": preloads.joined(separator: ":")]) { $1 }
+        var command = [o.kiosk, "--socket", socket, "--size", "1280x720", "--libinput", "--seat", "seat0"]
+        if o.callgrind {
+            // Instrumentation is switched on for the playback only (callgrind_control -i).
+            command = ["/usr/bin/valgrind", "--tool=callgrind", "--callgrind-out-file=\(o.callgrindOut)",
+                       "--instr-atstart=no"] + command
+        }
+        child = try Child(command[0], Array(command.dropFirst()), environment: environment, output: compositorLog)
+        guard waitFor(compositorLog, seconds: o.callgrind ? 300 : 30, { $0.contains("listening on") }) else {
+            child.stop()
+            throw BenchError("the kiosk did not start: \(contents(compositorLog))")
+        }
+        wev = try Child(stdbuf, ["-oL", "/usr/bin/wev"],
+                        environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": socket],
+                        output: wevLog)
+    }
+    defer {
+        wev?.stop()
+        child.stop()
+        if o.keep { print("  kept \(work)") }
+    }
+    // wev is up: its toplevel configured to the output's size and its keyboard entered.
+    guard waitFor(wevLog, seconds: o.callgrind ? 120 : 30, { $0.contains("xdg_surface] configure") }) else {
+        throw BenchError("wev never mapped: \(contents(wevLog).suffix(800)) \(contents(compositorLog).suffix(800))")
+    }
+    waitQuiet(wevLog, quiet: 0.5, seconds: 5)
+    trace("\(compositor): wev mapped")
+    try devices.write([FrameScript.rel(0, 20), FrameScript.rel(1, 20)], toDevice: placer)
+    guard waitFor(wevLog, seconds: o.callgrind ? 60 : 10, { $0.contains("wl_pointer] enter") }) else {
+        throw BenchError("wev never got the pointer: \(contents(wevLog).suffix(800))")
+    }
+    waitQuiet(wevLog, quiet: 0.3, seconds: 5)
+
+    // Idle CPU.
+    let pid = child.pid
+    let idleStart = (monotonic(), cpuSeconds(pid) ?? 0, statSeconds(pid) ?? 0)
+    usleep(UInt32(o.idleSeconds * 1e6))
+    let idleEnd = (monotonic(), cpuSeconds(pid) ?? 0, statSeconds(pid) ?? 0)
+    let idleRate = (idleEnd.1 - idleStart.1) / (idleEnd.0 - idleStart.0)
+    let idleStatRate = (idleEnd.2 - idleStart.2) / (idleEnd.0 - idleStart.0)
+
+    // Playback.
+    let offset = (try? FileManager.default.attributesOfItem(atPath: wevLog)[.size] as? Int) ?? 0
+    let counters = AckCounters(path: environment["SEATKIT_REPLAY_ACK"]!)
+    let frames = recording.mergedFrames
+    guard let first = frames.first?.frame.time, let last = frames.last?.frame.time else { return Measurement() }
+    let span = Double(last - first) / 1e6 + 0.1
+    var written: UInt64 = counters.total()
+    var count = 0
+    if o.callgrind, compositor == "kiosk" { _ = run("/usr/bin/callgrind_control", ["-i", "on", "\(pid)"]) }
+    defer { if o.callgrind, compositor == "kiosk" { _ = run("/usr/bin/callgrind_control", ["-i", "off", "\(pid)"]) } }
+    let start = (monotonic(), cpuSeconds(pid) ?? 0, statSeconds(pid) ?? 0)
+    trace("\(compositor): playing \(frames.count) frames × \(workload.loops)")
+    for loop in 0..<workload.loops {
+        for (device, frame) in frames {
+            let due = start.0 + (Double(loop) * span + Double(frame.time - first) / 1e6) / o.speed
+            let wait = due - monotonic()
+            if wait > 0 { usleep(UInt32(wait * 1e6)) }
+            let events = Array(frame.events.filter { !$0.isSynReport })
+            guard events.count < 170 else { continue }
+            let bytes = UInt64((events.count + 1) * 24)
+            // Never more than a PTY's worth ahead of what the compositor read.
+            var spins = 0
+            while written - counters.total() + bytes > 3_800 {
+                usleep(100)
+                spins += 1
+                if spins > 50_000 { throw BenchError("\(compositor) stopped reading its devices") }
+            }
+            // Stamped with the due time, not the time of writing: the same stamps on both
+            // sides, so libinput's timing-dependent decisions (scroll, debounce) are the same.
+            try devices.write(events, toDevice: device, time: Int64(due * 1e6))
+            written += bytes
+            count += 1
+        }
+    }
+    trace("\(compositor): written \(count) frames, read \(counters.total()) of \(written) bytes")
+    // Until the compositor read everything and wev stopped printing.
+    // (The shim's count may end an event short of what was written, which libinput read
+    // anyway: stop waiting once the count has not moved for 0.3 s.)
+    let drainDeadline = monotonic() + 20
+    var lastRead = counters.total(), lastChange = monotonic()
+    while counters.total() < written, monotonic() < drainDeadline, monotonic() - lastChange < 0.3 {
+        usleep(1_000)
+        if counters.total() != lastRead { lastRead = counters.total(); lastChange = monotonic() }
+    }
+    waitQuiet(wevLog, quiet: 0.3, seconds: 20)
+    let end = (monotonic(), cpuSeconds(pid) ?? 0, statSeconds(pid) ?? 0)
+    trace("\(compositor): done")
+    var m = Measurement()
+    m.frames = count
+    m.wall = end.0 - start.0
+    m.idleRate = idleRate
+    m.cpu = max(0, (end.1 - start.1) - idleRate * m.wall)
+    m.statCPU = max(0, (end.2 - start.2) - idleStatRate * m.wall)
+    m.events = wevEvents(wevLog, from: offset)
+    return m
+}
+
+/// The shared file where SeatKitReplay's shim counts the bytes read from each PTY.
+final class AckCounters {
+    let base: UnsafeMutablePointer<UInt64>
+    init(path: String) {
+        let fd = open(path, O_RDONLY)
+        let m = mmap(nil, 4096 * 8, PROT_READ, MAP_SHARED, fd, 0)
+        close(fd)
+        guard let m, m != MAP_FAILED else { fail("cannot map \(path)") }
+        base = m.assumingMemoryBound(to: UInt64.self)
+    }
+    func total() -> UInt64 {
+        var sum: UInt64 = 0
+        for i in 0..<4096 { sum &+= base[i] }
+        return sum
+    }
+}
+
+// MARK: Report
+
+func median(_ xs: [Double]) -> Double {
+    let s = xs.sorted()
+    return s.isEmpty ? 0 : s[s.count / 2]
+}
+
+func us(_ seconds: Double) -> String { String(format: "%.1f µs", seconds * 1e6) }
+
+let o = parseOptions()
+print("compositor CPU per input frame, device to client socket (wev); speed ×\(o.speed), \(o.runs) runs each, median;")
+print("CPU: the process's CPU-time clock (ns), idle CPU over the same wall time subtracted")
+print("")
+struct Row {
+    var workload: Workload
+    var results: [String: [Measurement]] = [:]
+}
+var rows: [Row] = []
+for workload in o.workloads {
+    let recording: Recording
+    do { recording = try RecordingParser.parse(contentsOf: workload.path) } catch { fail("\(workload.path): \(error)") }
+    var row = Row(workload: workload)
+    for run in 0..<o.runs {
+        // Alternate which side goes first, so neither always runs on a warmer machine.
+        let order = run % 2 == 0 ? o.compositors : o.compositors.reversed()
+        for compositor in order {
+            do {
+                let m = try measure(compositor, workload, recording, o)
+                row.results[compositor, default: []].append(m)
+                print(String(format: "  %@ %@ run %d: %d frames, CPU %.4f s (stat: %.2f s; idle %.4f s/s subtracted over %.1f s), %d events to wev",
+                             workload.name, compositor, run + 1, m.frames, m.cpu, m.statCPU, m.idleRate, m.wall, m.delivered))
+            } catch {
+                print("  \(workload.name) \(compositor) run \(run + 1) failed: \(error)")
+            }
+        }
+    }
+    rows.append(row)
+}
+
+print("")
+print("| recording | frames | events to wev, cage | events to wev, kiosk | cage CPU / frame | kiosk CPU / frame | kiosk ÷ cage | cage CPU / event | kiosk CPU / event |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+for row in rows {
+    let cage = row.results["cage"] ?? [], kiosk = row.results["kiosk"] ?? []
+    let frames = (cage.first ?? kiosk.first)?.frames ?? 0
+    func perFrame(_ ms: [Measurement]) -> Double { median(ms.map { $0.cpu / Double(max(1, $0.frames)) }) }
+    func perEvent(_ ms: [Measurement]) -> String {
+        let delivered = ms.filter { $0.delivered > 0 }
+        return delivered.isEmpty ? "–" : us(median(delivered.map { $0.cpu / Double($0.delivered) }))
+    }
+    func events(_ ms: [Measurement]) -> String { ms.isEmpty ? "–" : "\(Int(median(ms.map { Double($0.delivered) })))" }
+    let ratio = perFrame(cage) > 0 && !kiosk.isEmpty ? String(format: "%.2f×", perFrame(kiosk) / perFrame(cage)) : "–"
+    print("| \(row.workload.name) ×\(row.workload.loops) | \(frames) | \(events(cage)) | \(events(kiosk)) | \(cage.isEmpty ? "–" : us(perFrame(cage))) | \(kiosk.isEmpty ? "–" : us(perFrame(kiosk))) | \(ratio) | \(perEvent(cage)) | \(perEvent(kiosk)) |")
+}
+print("")
+print("Events wev printed, by kind (median run):")
+for row in rows {
+    for side in o.compositors {
+        guard let ms = row.results[side], !ms.isEmpty else { continue }
+        let m = ms.sorted { $0.delivered < $1.delivered }[ms.count / 2]
+        let kinds = m.events.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        print("  \(row.workload.name), \(side): \(kinds)")
+    }
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# End to end: compositor CPU per input frame, from the device to the client's socket, for
+# cage 0.1.4 (wlroots 0.15, Debian's package) and SeatKit's kiosk, side by side on the same
+# `libinput record` recordings read from devices emulated under umockdev, with wev as the
+# client. Prints the table of docs/BENCHMARKS.md ("End to end against cage").
+#
+# Run as root (cage refuses root, so it runs as the user $BENCH_USER, created when missing;
+# root is needed to hand it the emulated devices) or as an ordinary user (everything runs
+# as that user). Needs cage, xwayland (cage 0.1.4 aborts when it cannot find Xwayland, even
+# lazily), wev and umockdev; as root the missing ones are installed.
+#   Benchmarks/compositor-cpu.sh                  three runs per side, medians
+#   RUNS=1 SPEED=10 Benchmarks/compositor-cpu.sh  options: RUNS, SPEED, IDLE (seconds)
+#   Benchmarks/compositor-cpu.sh --only kiosk     extra options go to the driver
+# The recordings: ../shared/recordings beside the repository, or $SEATKIT_RECORDINGS.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+recordings="${SEATKIT_RECORDINGS:-$root/../shared/recordings}"
+user="${BENCH_USER:-seatbench}"
+
+missing=()
+for tool in cage Xwayland wev umockdev-run stdbuf cc; do
+  command -v "$tool" >/dev/null || missing+=("$tool")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ]; then
+    echo "compositor-cpu: installing cage xwayland wev umockdev"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends cage xwayland wev umockdev libumockdev-dev gcc coreutils >/dev/null
+  else
+    echo "compositor-cpu: missing ${missing[*]} (apt-get install cage xwayland wev umockdev gcc)" >&2
+    exit 1
+  fi
+fi
+if [ "$(id -u)" -eq 0 ] && ! id "$user" >/dev/null 2>&1; then
+  useradd --system --no-create-home --shell /usr/sbin/nologin "$user"
+fi
+
+swift build -c release --product kiosk >/dev/null
+(cd Benchmarks && swift build -c release --product CompositorCPU >/dev/null)
+shim="$root/Benchmarks/.build/libseat-shim.so"
+cc -shared -fPIC -O2 -o "$shim" Benchmarks/CompositorCPU/libseat-shim.c
+
+exec Benchmarks/.build/release/CompositorCPU \
+  --kiosk "$root/.build/release/kiosk" --libseat-shim "$shim" --user "$user" \
+  --runs "${RUNS:-3}" --speed "${SPEED:-10}" --idle "${IDLE:-3}" \
+  --workload "keyboard=$recordings/keyboard-at-ibus-test.yml*100" \
+  --workload "mouse=$recordings/mouse-dell-ms116-move.yml*40" \
+  --workload "touchscreen=$root/examples/kiosk-touch.yml*40" \
+  --workload "touchpad=$recordings/touchpad-ite-2fg-scroll-li1.12.yml*100" \
+  "$@"
