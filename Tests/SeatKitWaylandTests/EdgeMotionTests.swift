@@ -12,6 +12,11 @@ import Testing
         let window = try session.waitForWindow("wev")
         session.send([Script.move(100, 100)])
         try wev.output.require("x, y: 100.000000, 100.000000")
+        // That motion's frame too, before marking: else it may be counted below.
+        try wev.output.require({ text in
+            guard let at = text.range(of: "x, y: 100.000000, 100.000000") else { return false }
+            return WevLog(text[at.upperBound...]).events("wl_pointer", "frame").count >= 1
+        }, "no frame after the first motion")
         let start = wev.output.mark
 
         func push(_ dx: Double, _ dy: Double) -> String { #"{"type": "pointer-motion", "device": 2, "dx": \#(dx), "dy": \#(dy)}"# }
