@@ -34,7 +34,9 @@ extension EndToEndTests {
         session.send(Script.type([30]))  // a
         try wev.output.require("sym: a", after: afterTyping)
         let log = WevLog(wev.output.text[start...])
-        #expect(log.events("wl_keyboard", "keymap").count == 2, "\(log.events("wl_keyboard", "keymap"))")
+        // At least wtype's and the seat's again (wtype may send its keymap more than once;
+        // seen once in many runs).
+        #expect(log.events("wl_keyboard", "keymap").count >= 2, "\(log.events("wl_keyboard", "keymap"))")
         let keys = log.events("wl_keyboard", "key").filter { $0.contains("state: 1 (pressed)") }
         #expect(keys.count == 3 && keys[0].contains("sym: h") && keys[1].contains("utf8: 'é'") && keys[2].contains("sym: a"), "\(keys)")
     }
