@@ -408,13 +408,6 @@ public final class Router {
         return responder.nextResponder(after: defaultNext)
     }
 
-    /// True when events may be delivered to the link: a surface must still be attached.
-    @inline(__always)
-    func isDeliverable(_ link: ChainLink) -> Bool {
-        if case .surface(let s) = link { return s.isAttached }
-        return true
-    }
-
     /// Walks the chain from `surface` (from the delegate when it is `nil` or detached),
     /// asking each responder with `ask` until one handles the event. Returns whether one did
     /// (when none did, the caller reports the drop). Removed surfaces met on the way are
