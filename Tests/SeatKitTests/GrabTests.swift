@@ -7,7 +7,7 @@ struct GrabTests {
 
     @Test func aClickOutsideAPopupWithGrabDismissesItAndIsNotDelivered() {
         let h = Harness()
-        let window = h.surface("window", 0, 0, 500, 500, handles: ["button"])
+        h.surface("window", 0, 0, 500, 500, handles: ["button"])
         let popup = h.surface("popup", 100, 100, 100, 200, handles: ["button", "motion"])
         var dismissed = 0
         h.router.startPopupGrab(PopupGrab(popup: popup) {

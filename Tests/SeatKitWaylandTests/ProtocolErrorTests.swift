@@ -37,17 +37,8 @@ extension EndToEndTests {
             let wire = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
             try wire.roundTripRegistry()
             let compositor = try wire.bind("wl_compositor", version: 4)
-            let shm = try wire.bind("wl_shm", version: 1)
             let wmBase = try wire.bind("xdg_wm_base", version: 3)
-            let path = NSTemporaryDirectory() + "/seatkit-state-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-            let file = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            #expect(file >= 0 && ftruncate(file, 40 * 4) == 0)
-            unlink(path)
-            let pool = wire.newID()
-            wire.send(shm, 0, [pool, UInt32(40 * 4)], passing: file)  // create_pool
-            close(file)
-            let buffer = wire.newID()
-            wire.send(pool, 0, [buffer, UInt32(0), UInt32(10), UInt32(4), UInt32(40), UInt32(1)])  // create_buffer
+            let buffer = try wire.shmBuffer(width: 10, height: 4)
             let surface = wire.newID()
             wire.send(compositor, 0, [surface])  // create_surface
             wire.send(surface, 1, [buffer, UInt32(0), UInt32(0)])  // attach

@@ -71,23 +71,13 @@ extension EndToEndTests {
         let seat = try wire.bind("wl_seat", version: 8)
         let pointer = wire.newID()
         wire.send(seat, 0, [pointer])  // get_pointer
-        let shm = try wire.bind("wl_shm", version: 1)
         let window = try wire.mapToplevel(appID: "grow", width: 200, height: 100)
         let frame = try session.waitForWindow("grow")
         session.send([Script.move(frame.x + 300, frame.y + 50)])  // beside the window
         #expect(wire.sync())
 
         // A 400×100 buffer: the window now reaches under the pointer.
-        let size: UInt32 = 400 * 100 * 4
-        let path = NSTemporaryDirectory() + "/seatkit-grow-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let file = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        #expect(file >= 0 && ftruncate(file, off_t(size)) == 0)
-        unlink(path)
-        let pool = wire.newID()
-        wire.send(shm, 0, [pool, size], passing: file)  // create_pool
-        close(file)
-        let buffer = wire.newID()
-        wire.send(pool, 0, [buffer, UInt32(0), UInt32(400), UInt32(100), UInt32(1600), UInt32(1)])  // create_buffer
+        let buffer = try wire.shmBuffer(width: 400, height: 100)
         wire.send(window.surface, 1, [buffer, UInt32(0), UInt32(0)])  // attach
         wire.send(window.surface, 6, [])  // commit
         let enter = try #require(wire.read(until: { $0.object == pointer && $0.opcode == 0 }), "no enter when the window grew under the pointer")
@@ -142,7 +132,6 @@ extension EndToEndTests {
         let pointer = wire.newID()
         wire.send(seat, 0, [pointer])  // get_pointer
         let compositor = try wire.bind("wl_compositor", version: 4)
-        let shm = try wire.bind("wl_shm", version: 1)
         let wmBase = try wire.bind("xdg_wm_base", version: 3)
         let window = try wire.mapToplevel(appID: "menu-owner")
         let frame = try session.waitForWindow("menu-owner")
@@ -164,15 +153,7 @@ extension EndToEndTests {
         wire.send(surface, 6, [])  // initial commit
         let configure = try #require(wire.read(until: { $0.object == xdgSurface && $0.opcode == 0 }), "no popup configure")
         wire.send(xdgSurface, 4, [configure.uint(at: 0)])  // ack_configure
-        let path = NSTemporaryDirectory() + "/seatkit-popup-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let file = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        #expect(file >= 0 && ftruncate(file, 50 * 50 * 4) == 0)
-        unlink(path)
-        let pool = wire.newID()
-        wire.send(shm, 0, [pool, UInt32(50 * 50 * 4)], passing: file)
-        close(file)
-        let buffer = wire.newID()
-        wire.send(pool, 0, [buffer, UInt32(0), UInt32(50), UInt32(50), UInt32(200), UInt32(1)])
+        let buffer = try wire.shmBuffer(width: 50, height: 50)
         wire.send(surface, 1, [buffer, UInt32(0), UInt32(0)])  // attach
         wire.send(surface, 6, [])  // commit: the popup shows, grabbing
         try session.log.require("popup of menu-owner[")

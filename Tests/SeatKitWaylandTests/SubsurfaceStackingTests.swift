@@ -16,22 +16,12 @@ extension EndToEndTests {
         let pointer = wire.newID()
         wire.send(seat, 0, [pointer])  // get_pointer
         let compositor = try wire.bind("wl_compositor", version: 4)
-        let shm = try wire.bind("wl_shm", version: 1)
         let subcompositor = try wire.bind("wl_subcompositor", version: 1)
         let window = try wire.mapToplevel(appID: "stack", width: 200, height: 100)
         let frame = try session.waitForWindow("stack")
 
         // A 200×100 subsurface at 0,0: it covers the window exactly.
-        let size: UInt32 = 200 * 100 * 4
-        let path = NSTemporaryDirectory() + "/seatkit-sub-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let file = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        #expect(file >= 0 && ftruncate(file, off_t(size)) == 0)
-        unlink(path)
-        let pool = wire.newID()
-        wire.send(shm, 0, [pool, size], passing: file)  // create_pool
-        close(file)
-        let buffer = wire.newID()
-        wire.send(pool, 0, [buffer, UInt32(0), UInt32(200), UInt32(100), UInt32(800), UInt32(1)])  // create_buffer
+        let buffer = try wire.shmBuffer(width: 200, height: 100)
         let child = wire.newID()
         wire.send(compositor, 0, [child])  // create_surface
         let subsurface = wire.newID()

@@ -111,18 +111,8 @@ final class WireClient {
     /// initial commit, ack of the configure, a shm buffer, commit.
     func mapToplevel(appID: String, width: UInt32 = 200, height: UInt32 = 100) throws -> Window {
         let compositor = try bind("wl_compositor", version: 4)
-        let shm = try bind("wl_shm", version: 1)
         let wmBase = try bind("xdg_wm_base", version: 1)
-        let size = width * height * 4
-        let path = NSTemporaryDirectory() + "/seatkit-wire-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let file = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard file >= 0, ftruncate(file, off_t(size)) == 0 else { throw SessionError("no shm file") }
-        unlink(path)
-        defer { close(file) }
-        let pool = newID()
-        send(shm, 0, [pool, size], passing: file)  // wl_shm.create_pool(id, fd, size)
-        let buffer = newID()
-        send(pool, 0, [buffer, UInt32(0), width, height, width * 4, UInt32(1)])  // create_buffer, xrgb8888
+        let buffer = try shmBuffer(width: width, height: height)
         let surface = newID()
         send(compositor, 0, [surface])  // create_surface
         let xdgSurface = newID()
@@ -137,6 +127,24 @@ final class WireClient {
         send(surface, 6, [])  // commit
         return Window(surface: surface, xdgSurface: xdgSurface, toplevel: toplevel)
     }
+
+    /// A `width`×`height` xrgb8888 wl_buffer in a pool of its own (wl_shm bound on first
+    /// use): returns the buffer's id.
+    func shmBuffer(width: UInt32, height: UInt32) throws -> UInt32 {
+        if shm == nil { shm = try bind("wl_shm", version: 1) }
+        let size = width * height * 4
+        let path = NSTemporaryDirectory() + "/seatkit-wire-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let file = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard file >= 0, ftruncate(file, off_t(size)) == 0 else { throw SessionError("no shm file") }
+        unlink(path)
+        defer { close(file) }
+        let pool = newID()
+        send(shm!, 0, [pool, size], passing: file)  // wl_shm.create_pool(id, fd, size)
+        let buffer = newID()
+        send(pool, 0, [buffer, UInt32(0), width, height, width * 4, UInt32(1)])  // create_buffer, xrgb8888
+        return buffer
+    }
+    private var shm: UInt32?
 
     /// Reads messages until `stop` says so or the deadline passes; nil on timeout or hang-up.
     func read(until stop: (Message) -> Bool, timeout: Duration = KioskSession.timeout) -> Message? {
