@@ -44,19 +44,20 @@ public final class Router {
         didSet {
             let old = interpreterCall
             interpreterCall = keyInterpreter.map { KeyInterpreterCall.make($0) }
-            interpreterCallReference = interpreterCall.map(Unmanaged.passUnretained)
+            interpreterCallLink = interpreterCall.map(Unretained.init)
             // Replaced from inside its own `interpret`: it must outlive that call.
-            if interpretations > 0, let old { formerInterpreterCalls.append(old) }
+            if let old { formerInterpreterCalls.keep(old) }
             if let oldValue, oldValue !== keyInterpreter { oldValue.detached(from: self) }
         }
     }
     /// How the router calls `keyInterpreter` per key without an existential's retain and
     /// release (see ``KeyInterpreterCall``).
     @exclusivity(unchecked) private var interpreterCall: KeyInterpreterCall?
-    @exclusivity(unchecked) var interpreterCallReference: Unmanaged<KeyInterpreterCall>?
-    /// Calls to the interpreter under way (more than one if an interpreter injects a key).
-    @exclusivity(unchecked) var interpretations = 0
-    @exclusivity(unchecked) var formerInterpreterCalls: [KeyInterpreterCall] = []
+    /// `interpreterCall`, unretained (rule 2 of ``Unretained``).
+    @exclusivity(unchecked) var interpreterCallLink: Unretained<KeyInterpreterCall>?
+    /// Calls to the interpreter under way (more than one if an interpreter injects a key),
+    /// and the interpreters replaced meanwhile (rule 3 of ``Unretained``).
+    @exclusivity(unchecked) var formerInterpreterCalls = KeptAliveWhileInUse<KeyInterpreterCall>()
     /// Receives every routing decision; `nil` (the default) costs nothing.
     @exclusivity(unchecked) public var trace: (any TraceSink)?
 
@@ -146,17 +147,18 @@ public final class Router {
     /// owning it.
     @exclusivity(unchecked) public internal(set) var firstResponder: Surface? {
         didSet {
-            firstResponderReference = firstResponder.map(Unmanaged.passUnretained)
-            if keyDeliveries > 0, let oldValue, oldValue !== firstResponder { formerFirstResponders.append(oldValue) }
+            firstResponderLink = firstResponder.map(Unretained.init)
+            if let oldValue, oldValue !== firstResponder { formerFirstResponders.keep(oldValue) }
         }
     }
     /// The first responder's surface ID: what a key repeater compares. Read from other
     /// modules, a router property costs a dynamic exclusivity check; this does not.
-    public var firstResponderID: SurfaceID? { firstResponderReference?._withUnsafeGuaranteedRef { $0.id } }
-    /// `firstResponder`, readable without a retain.
-    @exclusivity(unchecked) var firstResponderReference: Unmanaged<Surface>?
-    @exclusivity(unchecked) var keyDeliveries = 0
-    @exclusivity(unchecked) var formerFirstResponders: [Surface] = []
+    public var firstResponderID: SurfaceID? { firstResponderLink?.with { $0.id } }
+    /// `firstResponder`, readable without a retain (rule 2 of ``Unretained``).
+    @exclusivity(unchecked) var firstResponderLink: Unretained<Surface>?
+    /// Key deliveries under way, and the first responders replaced meanwhile (rule 3 of
+    /// ``Unretained``).
+    @exclusivity(unchecked) var formerFirstResponders = KeptAliveWhileInUse<Surface>()
     @exclusivity(unchecked) public internal(set) var pressedKeys: [UInt32] = []
     @exclusivity(unchecked) var swallowedKeys: [UInt32] = []
     /// Keys already held when the current first responder took focus (or a keyboard grab
@@ -390,13 +392,13 @@ public final class Router {
     /// The link after `link`: the responder's own choice, starting from the default. A
     /// surface detached mid-walk goes on to `formerOutput` (the output its walk started on),
     /// if that output is still in the layout, else to the delegate.
-    func nextLink(after link: ChainLink, responder: (any Responder)?, formerOutput: Unmanaged<Output>?) -> ChainLink? {
+    func nextLink(after link: ChainLink, responder: (any Responder)?, formerOutput: Unretained<Output>?) -> ChainLink? {
         let defaultNext: ChainLink?
         switch link {
         case .surface(let s):
             if s.isAttached, let parent = s.parent {
                 defaultNext = .surface(parent)
-            } else if let o = s.output ?? layout.outputs.first(where: { formerOutput?.toOpaque() == Unmanaged.passUnretained($0).toOpaque() }) {
+            } else if let o = s.output ?? layout.outputs.first(where: { formerOutput?.refers(to: $0) == true }) {
                 defaultNext = .output(o)
             } else {
                 defaultNext = .delegate
@@ -435,7 +437,7 @@ public final class Router {
         }
         // Used only as an identity, and only when the surface is removed mid-walk: the walk
         // goes on to that output if it is still in the layout (it may have gone meanwhile).
-        let formerOutput = surface.outputReference
+        let formerOutput = surface.outputLink
         if shouldStop() { return false }
         return surface.withResponder { responder in
             let result = ask(responder, ResponderContext(router: self, surface: surface, target: target))
@@ -450,7 +452,7 @@ public final class Router {
     /// that the common case (the first responder handles it) builds no ``ChainLink``.
     @inline(never)
     func walkChain(after surface: Surface, responder: any Responder, target: Surface?, kind: RoutedEventKind,
-                   formerOutput: Unmanaged<Output>?, stopIf shouldStop: () -> Bool,
+                   formerOutput: Unretained<Output>?, stopIf shouldStop: () -> Bool,
                    _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
         guard let next = nextLink(after: .surface(surface), responder: responder, formerOutput: formerOutput) else {
             return false
@@ -460,7 +462,7 @@ public final class Router {
     }
 
     /// Walks the chain from `start`, a link reached after `steps` others.
-    func walkChain(on start: ChainLink, target: Surface?, kind: RoutedEventKind, formerOutput: Unmanaged<Output>?,
+    func walkChain(on start: ChainLink, target: Surface?, kind: RoutedEventKind, formerOutput: Unretained<Output>?,
                    steps stepsBefore: Int, stopIf shouldStop: () -> Bool,
                    _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
         var link: ChainLink? = start

@@ -144,13 +144,21 @@ open class GestureRecognizer {
     /// A name for traces.
     @exclusivity(unchecked) public var name: String
     /// The surface it is attached to; `nil` for an output's recognizer or a detached one.
-    /// Not `weak` (a weakly referenced surface pays the runtime's slow path on every retain,
-    /// and touches retain their surfaces on every event): the surface clears it when the
-    /// recognizer is removed or the surface goes away.
-    @exclusivity(unchecked) public internal(set) unowned(unsafe) var surface: Surface?
-    /// The output it is attached to as a global recognizer, if it is. Cleared by the output
-    /// as `surface` is by the surface.
-    @exclusivity(unchecked) public internal(set) unowned(unsafe) var output: Output?
+    public internal(set) var surface: Surface? {
+        get { surfaceLink?.object }
+        set { surfaceLink = newValue.map(Unretained.init) }
+    }
+    /// The output it is attached to as a global recognizer, if it is.
+    public internal(set) var output: Output? {
+        get { outputLink?.object }
+        set { outputLink = newValue.map(Unretained.init) }
+    }
+    /// `surface` and `output`, unretained (rule 1 of ``Unretained``: the surface or output
+    /// clears its link when the recognizer is removed and when it goes away). Not `weak`: a
+    /// weakly referenced surface pays the runtime's slow path on every retain, and touches
+    /// retain their surfaces on every event.
+    @exclusivity(unchecked) private var surfaceLink: Unretained<Surface>?
+    @exclusivity(unchecked) private var outputLink: Unretained<Output>?
     public weak var delegate: (any GestureRecognizerDelegate)?
     /// A disabled recognizer joins no new touches; disabling one in progress does not stop it.
     @exclusivity(unchecked) public var isEnabled = true
