@@ -98,23 +98,10 @@ public final class Router {
     /// delivered right after, as a frame of its own, at this time.
     @exclusivity(unchecked) var deferredTouchFrame: Timestamp?
 
-    // Gesture state (Gestures/Router+Gestures.swift).
-    @exclusivity(unchecked) var arenaPool: [GestureArena] = []
-    @exclusivity(unchecked) var engagedRecognizers: [GestureRecognizer] = []
-    @exclusivity(unchecked) var waitingRecognizers: [GestureRecognizer] = []
-    @exclusivity(unchecked) var heldTouches: [HeldTouch] = []
-    @exclusivity(unchecked) var gestureScratch: [TouchPoint] = []
-    @exclusivity(unchecked) var heldScratch: [TouchPoint] = []
-    /// Held phases being released together (one frame, phase and surface).
-    @exclusivity(unchecked) var releaseGroup: [HeldTouch] = []
-    @exclusivity(unchecked) var gesturePassMark: UInt64 = 0
-    @exclusivity(unchecked) var isSettlingGestures = false
-    let touchpadArena = GestureArena()
-    @exclusivity(unchecked) var touchpadGestureTaken = false
-    @exclusivity(unchecked) var touchpadGestureSeenByResponders = false
-    let pointerArena = GestureArena()
-    @exclusivity(unchecked) var pointerGestureTaken = false
-    @exclusivity(unchecked) var pointerPressSeenByResponders = false
+    /// Gesture coordination: arenas, held touches, require-to-fail, the pointer and touchpad
+    /// arenas (Gestures/GestureCoordinator.swift). The router calls it at each step of the
+    /// flow above; it calls back for what the router owns (touches, chain walks, the trace).
+    let gestures = GestureCoordinator()
     /// Dots per inch assumed for a touch device that does not report its physical size, to
     /// turn recognizers' millimetres into layout units. Default:
     /// ``defaultFallbackDotsPerInch`` (96, the CSS and X11 reference).
@@ -194,13 +181,13 @@ public final class Router {
         pressedKeys.reserveCapacity(16)
         swallowedKeys.reserveCapacity(16)
         keysHeldBeforeFocus.reserveCapacity(16)
-        arenaPool.reserveCapacity(16)
-        engagedRecognizers.reserveCapacity(16)
-        waitingRecognizers.reserveCapacity(8)
-        heldTouches.reserveCapacity(32)
-        gestureScratch.reserveCapacity(16)
-        heldScratch.reserveCapacity(16)
-        releaseGroup.reserveCapacity(16)
+        gestures.arenaPool.reserveCapacity(16)
+        gestures.engagedRecognizers.reserveCapacity(16)
+        gestures.waitingRecognizers.reserveCapacity(8)
+        gestures.heldTouches.reserveCapacity(32)
+        gestures.gestureScratch.reserveCapacity(16)
+        gestures.heldScratch.reserveCapacity(16)
+        gestures.releaseGroup.reserveCapacity(16)
     }
 
     deinit {
@@ -529,8 +516,8 @@ public final class Router {
         if let focused = firstResponder, !focused.isAttached {
             firstResponderWasRemoved(focused, formerParent: formerParent)
         }
-        abortDetachedRecognizers()
-        settleGestures()
+        gestures.abortDetachedRecognizers(in: self)
+        gestures.settleGestures(in: self)
     }
 }
 
