@@ -35,6 +35,11 @@ extension HeadlessShellDelegate {
 /// as they are attached and frame callbacks are answered every 16 ms: nothing is drawn.
 /// Subsurfaces are placed and stacked with their parent's state, and a synchronized
 /// subsurface's commits (the default) wait for its parent's, as wl_subsurface says.
+/// xdg_toplevel.move and .resize, asked while a button the client was sent is held on the
+/// window, start an interactive move or resize: a ``SeatKit/PointerGrab`` during which the
+/// pointer leaves the window and the window's frame origin follows the pointer (a resize
+/// also configures the new size with the resizing state) until the last button is
+/// released (``allowsInteractiveMoveAndResize``; never for fullscreen or maximized windows).
 ///
 /// Real compositors bring their own shell and use ``ClientSurfaceResponder`` directly; this
 /// one serves headless kiosks and end-to-end tests.
@@ -56,6 +61,12 @@ public final class HeadlessShell {
     /// Debian 12) attach without waiting (fixed upstream after 1.5, wlcs pull request 324),
     /// as Mir tolerates; the wlcs integration (SeatKitWLCS) turns this on to run them.
     public var acceptsBuffersBeforeConfigure = false
+    /// Whether xdg_toplevel.move and .resize start an interactive move or resize (a pointer
+    /// grab: the window follows the pointer until the last button is released). Never for a
+    /// fullscreen or maximized window, nor when ``toplevelsAreFullscreen``.
+    public var allowsInteractiveMoveAndResize = true
+    /// The interactive move or resize under way.
+    var moveResizeGrab: MoveResizeGrab?
     /// Mapped toplevels, oldest first.
     public internal(set) var toplevels: [Toplevel] = []
     /// Shown popups that grab, bottom first.
@@ -147,6 +158,7 @@ public final class HeadlessShell {
     func toplevelUnmapped(_ toplevel: Toplevel) {
         guard let index = toplevels.firstIndex(where: { $0 === toplevel }) else { return }
         toplevels.remove(at: index)
+        endMoveResize(of: toplevel)
         toplevel.shellSurface?.leaveTree()
         if let surface = toplevel.shellSurface { updateOutput(of: surface) }
         delegate?.shell(self, unmapped: toplevel)
