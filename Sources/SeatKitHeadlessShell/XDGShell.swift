@@ -138,11 +138,12 @@ final class XDGSurface: ResourceObject {
         sendConfigure()
     }
 
-    /// The resize ended: a configure without the resizing state.
+    /// The resize ended: a configure without the resizing state, if the window is still
+    /// mapped (an unmapped one starts over with its next initial commit).
     func endResize() {
         guard resizing else { return }
         resizing = false
-        sendConfigure()
+        if mapped { sendConfigure() }
     }
 
     /// Whether the window should look active: it, or a popup of it, has keyboard focus. Before

@@ -88,4 +88,34 @@ extension EndToEndTests {
         let error = try #require(wire.read(until: { $0.object == 1 && $0.opcode == 0 }), "no wl_display.error")
         #expect(error.uint(at: 0) == window.toplevel)
     }
+
+    /// A window that unmaps during its resize ends the grab without a configure; its next
+    /// initial commit is configured without the resizing state.
+    @Test func aWindowUnmappedDuringItsResizeEndsTheGrabQuietly() throws {
+        let (session, wire, window, frame, pointer, seat, press) = try pressedOnWindow("unmapper", at: (5, 5))
+        wire.send(window.toplevel, 6, [seat, press, UInt32(10)])  // xdg_toplevel.resize, bottom_right
+        _ = try #require(wire.read(until: { $0.object == pointer && $0.opcode == 1 }), "the pointer did not leave")
+        session.send([Script.move(frame.x + 25, frame.y + 25)])
+        _ = try #require(wire.read(until: { $0.object == window.toplevel && $0.opcode == 0 }), "no configure during the resize")
+
+        wire.send(window.surface, 1, [UInt32(0), UInt32(0), UInt32(0)])  // attach(null)
+        wire.send(window.surface, 6, [])  // commit: unmapped
+        try session.log.require("unmapped unmapper")
+        var configures = 0
+        let callback = wire.newID()
+        wire.send(1, 0, [callback])  // wl_display.sync
+        _ = wire.read(until: { message in
+            if message.object == window.toplevel && message.opcode == 0 { configures += 1 }
+            return message.object == callback
+        })
+        #expect(configures == 0, "a configure went to the unmapped window")
+
+        wire.send(window.surface, 6, [])  // a new initial commit
+        let configure = try #require(wire.read(until: { $0.object == window.toplevel && $0.opcode == 0 }), "no initial configure")
+        let states = (0..<Int(configure.uint(at: 2)) / 4).map { configure.uint(at: 3 + $0) }
+        #expect(!states.contains(3), "still resizing")
+        // The grab is over: the release reaches nobody, and the pointer is free.
+        session.send([Self.release])
+        #expect(wire.sync(), "the client got a protocol error")
+    }
 }
