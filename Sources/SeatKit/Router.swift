@@ -26,10 +26,9 @@
 /// One thread: the compositor's event loop. The router never reads the wall clock: time
 /// comes from events and from ``clock``. Once warm, routing an event allocates nothing.
 ///
-/// The router's stored properties skip the runtime exclusivity check
-/// (`@exclusivity(unchecked)`): it was a third of the instructions of routing a key, the
-/// router lives on one thread, and its loops copy what they walk instead of holding an
-/// access across a responder call.
+/// The router's hot stored properties skip the runtime exclusivity check, under the rules
+/// stated once in UnsafeFoundations.swift (internal storage only, no access across a call
+/// out, one thread): the check was most of the instructions of routing an event.
 public final class Router {
     /// The outputs, in layout space.
     @exclusivity(unchecked) public private(set) var layout = Layout()
@@ -40,7 +39,7 @@ public final class Router {
     public weak var delegate: (any CompositorDelegate)?
     /// Fills in keysyms, text and modifiers for key events (SeatKitXKB provides one).
     /// The one it replaces is told with ``KeyInterpreter/detached(from:)``.
-    @exclusivity(unchecked) public var keyInterpreter: (any KeyInterpreter)? {
+    public var keyInterpreter: (any KeyInterpreter)? {
         didSet {
             let old = interpreterCall
             interpreterCall = keyInterpreter.map { KeyInterpreterCall.make($0) }
@@ -59,7 +58,11 @@ public final class Router {
     /// and the interpreters replaced meanwhile (rule 3 of ``Unretained``).
     @exclusivity(unchecked) var formerInterpreterCalls = KeptAliveWhileInUse<KeyInterpreterCall>()
     /// Receives every routing decision; `nil` (the default) costs nothing.
-    @exclusivity(unchecked) public var trace: (any TraceSink)?
+    public var trace: (any TraceSink)? {
+        get { _trace }
+        set { _trace = newValue }
+    }
+    @exclusivity(unchecked) var _trace: (any TraceSink)?
 
     @exclusivity(unchecked) public private(set) var filters: [any InputFilter] = []
     /// The active grabs (see ``PointerGrab``, ``TouchGrab``, ``KeyboardGrab``); `nil`: the
@@ -105,7 +108,11 @@ public final class Router {
     /// Dots per inch assumed for a touch device that does not report its physical size, to
     /// turn recognizers' millimetres into layout units. Default:
     /// ``defaultFallbackDotsPerInch`` (96, the CSS and X11 reference).
-    @exclusivity(unchecked) public var fallbackDotsPerInch = Router.defaultFallbackDotsPerInch
+    public var fallbackDotsPerInch: Double {
+        get { _fallbackDotsPerInch }
+        set { _fallbackDotsPerInch = newValue }
+    }
+    @exclusivity(unchecked) var _fallbackDotsPerInch: Double = Router.defaultFallbackDotsPerInch
 
     // Pointer state (Router+Pointer.swift).
     @exclusivity(unchecked) public internal(set) var pointerLocation = LayoutPoint.zero
@@ -140,7 +147,7 @@ public final class Router {
     }
     /// The first responder's surface ID: what a key repeater compares. Read from other
     /// modules, a router property costs a dynamic exclusivity check; this does not.
-    public var firstResponderID: SurfaceID? { firstResponderLink?.with { $0.id } }
+    package var firstResponderID: SurfaceID? { firstResponderLink?.with { $0.id } }
     /// `firstResponder`, readable without a retain (rule 2 of ``Unretained``).
     @exclusivity(unchecked) var firstResponderLink: Unretained<Surface>?
     /// Key deliveries under way, and the first responders replaced meanwhile (rule 3 of

@@ -17,9 +17,9 @@ public struct SurfaceID: Hashable, Sendable, CustomStringConvertible {
 /// Surfaces are compared by identity. The parent link does not own: the tree owns downward. A
 /// surface belongs to at most one output's tree; it receives input only while attached.
 ///
-/// The properties that hit-testing reads skip the runtime exclusivity check
-/// (`@exclusivity(unchecked)`): it cost about as much as the rest of a hit-test in small trees,
-/// surfaces live on the event loop's one thread, and hit-testing holds no access across calls.
+/// The properties that hit-testing reads are stored unchecked (the rules are in
+/// UnsafeFoundations.swift): the runtime exclusivity check cost about as much as the rest of a
+/// hit-test in small trees.
 public final class Surface {
     /// The last ID handed out. Atomic: surfaces may be made on any thread before they join a
     /// router, and two must never share an ID.
@@ -62,15 +62,26 @@ public final class Surface {
     var formerResponderCountForTesting: Int { formerResponders.keptCount }
 
     /// Position and size in the parent's surface space (for a root surface: output space).
-    @exclusivity(unchecked) public var frame: SurfaceRect {
-        didSet { if frame != oldValue { frameDidChange() } }
+    public var frame: SurfaceRect {
+        get { _frame }
+        set {
+            let old = _frame
+            _frame = newValue
+            if newValue != old { frameDidChange() }
+        }
     }
+    @exclusivity(unchecked) private(set) var _frame: SurfaceRect
 
     /// Surface-local rectangles that accept input, clipped to the surface's bounds; `nil`
     /// means the whole surface (Wayland's infinite input region), `[]` means none.
-    @exclusivity(unchecked) public var inputRegion: [SurfaceRect]? {
-        didSet { ownAreaDidChange() }
+    public var inputRegion: [SurfaceRect]? {
+        get { _inputRegion }
+        set {
+            _inputRegion = newValue
+            ownAreaDidChange()
+        }
     }
+    @exclusivity(unchecked) private(set) var _inputRegion: [SurfaceRect]?
 
     /// A hidden surface and its whole subtree are skipped by hit-testing.
     public var isHidden = false {
@@ -177,7 +188,7 @@ public final class Surface {
         let id = Surface.lastID.wrappingAdd(1, ordering: .relaxed).newValue
         self.id = SurfaceID(rawValue: id)
         self.name = name.isEmpty ? "surface\(id)" : name
-        self.frame = frame
+        self._frame = frame
         responderHolder = ResponderHolder(responder)
         responderLink = Unretained(responderHolder)
         self.subtreeBounds = nil

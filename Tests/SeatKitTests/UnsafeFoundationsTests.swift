@@ -5,7 +5,7 @@ import Testing
 /// The invariants of the core's one unsafe abstraction (`Unretained`, `KeptAliveWhileInUse`):
 /// each rule its doc comment states, and that no public type lets a caller keep an unretained
 /// reference.
-@Suite struct UnretainedTests {
+@Suite struct UnsafeFoundationsTests {
     final class Token {}
 
     // MARK: KeptAliveWhileInUse (rule 3)
@@ -134,6 +134,40 @@ import Testing
         #expect(keptDuringCall == 1)
         #expect(surface.formerResponderCountForTesting == 0)
         #expect(replaced == nil, "released once the call ended")
+    }
+
+    // MARK: The tricks stay in their one place
+
+    /// Rule 1 of unchecked exclusivity, and the one-place rule for unretained references:
+    /// no stored property that code outside the core can write skips the exclusivity check,
+    /// and no core
+    /// file but UnsafeFoundations.swift uses `Unmanaged`, `unowned(unsafe)` or
+    /// `_withUnsafeGuaranteedRef`.
+    @Test func theUnsafeTricksStayInternalAndInOnePlace() throws {
+        let core = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/SeatKit")
+        let files = FileManager.default.enumerator(at: core, includingPropertiesForKeys: nil)!
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        #expect(files.count > 20)
+        var publicUnchecked: [String] = []
+        var strayUnretained: [String] = []
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                let place = "\(file.lastPathComponent):\(n + 1)"
+                let writableOutside = (code.contains("public var") || code.contains("open var"))
+                if code.contains("@exclusivity(unchecked)") && writableOutside {
+                    publicUnchecked.append(place)
+                }
+                if file.lastPathComponent != "UnsafeFoundations.swift",
+                   code.contains("Unmanaged") || code.contains("unowned(unsafe)") || code.contains("_withUnsafeGuaranteedRef") {
+                    strayUnretained.append(place)
+                }
+            }
+        }
+        #expect(publicUnchecked.isEmpty, "unchecked storage others can write: \(publicUnchecked)")
+        #expect(strayUnretained.isEmpty, "unretained tricks outside UnsafeFoundations.swift: \(strayUnretained)")
     }
 
     // MARK: No public type lets a caller keep an unretained reference
