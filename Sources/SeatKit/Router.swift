@@ -75,32 +75,6 @@ public final class Router {
     /// Set while a frame's held touches settle: that frame's end is told once, after.
     @exclusivity(unchecked) var isClosingTouchFrame = false
 
-    // Touch state (Router+Touch.swift).
-    @exclusivity(unchecked) var activeTouches: [TouchSequence] = []
-    @exclusivity(unchecked) var touchPool: [TouchSequence] = []
-    @exclusivity(unchecked) var consumedTouches: [TouchID] = []
-    @exclusivity(unchecked) var touchScratch: [TouchPoint] = []
-    @exclusivity(unchecked) var isDispatchingTouches = false
-    @exclusivity(unchecked) var touchFrameMark: UInt64 = 0
-    /// Loops over `activeTouches` that call out (dispatch, cancel, take, settle) under way:
-    /// finished touches go back to the pool only when none is, so that a handler that cancels
-    /// or removes from inside one never shifts the array under another.
-    @exclusivity(unchecked) var touchLoops = 0
-    /// Device frames dispatched so far: held phases of one frame are released together.
-    @exclusivity(unchecked) var touchFrameCount: UInt64 = 0
-    /// A touch ID went up and down again in the frame being collected (a finger roll): its
-    /// old touch's end is delivered before the new one's began.
-    @exclusivity(unchecked) var touchIDReusedInFrame = false
-    /// Set while the ends of reused touch IDs go out, ahead of the rest of the frame.
-    @exclusivity(unchecked) var dispatchingReusedEnds = false
-    /// Buffers for batches of cancelled touches, reused (one per nesting level).
-    @exclusivity(unchecked) var cancelBatches: [[TouchSequence]] = []
-    /// Buffers for lists of links being told a cancel, reused.
-    @exclusivity(unchecked) var linkBuffers: [[ChainLink]] = []
-    /// A touch frame arrived while one was being delivered (a handler injected it): it is
-    /// delivered right after, as a frame of its own, at this time.
-    @exclusivity(unchecked) var deferredTouchFrame: Timestamp?
-
     /// Gesture coordination: arenas, held touches, require-to-fail, the pointer and touchpad
     /// arenas (Gestures/GestureCoordinator.swift). The router calls it at each step of the
     /// flow above; it calls back for what the router owns (touches, chain walks, the trace).
@@ -113,66 +87,6 @@ public final class Router {
         set { _fallbackDotsPerInch = newValue }
     }
     @exclusivity(unchecked) var _fallbackDotsPerInch: Double = Router.defaultFallbackDotsPerInch
-
-    // Pointer state (Router+Pointer.swift).
-    @exclusivity(unchecked) public internal(set) var pointerLocation = LayoutPoint.zero
-    @exclusivity(unchecked) public internal(set) var pointerFocus: Surface?
-    @exclusivity(unchecked) var pressedButtons: [UInt32] = []
-    /// Held buttons whose presses the pointer focus was delivered (by the default rule or a
-    /// grab's `sendPointerButton(_:to:)`): what it is owed cancelled releases of. Buttons
-    /// are few and rare, so they are tracked as delivered.
-    @exclusivity(unchecked) var buttonsSeenByFocus: [UInt32] = []
-    @exclusivity(unchecked) var consumedButtons: [UInt32] = []
-    /// Raised by every change of a routed tree or of the layout (``treeDidChange()``).
-    @exclusivity(unchecked) var treeEditCount: UInt64 = 0
-    /// `treeEditCount` when pointer focus was last hit-tested: when they differ, focus is
-    /// checked again before the next pointer event.
-    @exclusivity(unchecked) var pointerCheckedAtEdit: UInt64 = 0
-    /// Where the pointer focus was last told the pointer is, in its space: when an edit moves
-    /// the focus under a still pointer, it is told the new point (a motion with no delta).
-    @exclusivity(unchecked) var focusSurfaceLocation = SurfacePoint.zero
-    /// Raised at every change of pointer focus, so that a move can tell whether a handler it
-    /// called moved focus itself.
-    @exclusivity(unchecked) var pointerFocusGeneration: UInt64 = 0
-
-    // Keyboard state (Router+Keyboard.swift).
-    /// While a key is delivered, a first responder replaced by another waits in
-    /// `formerFirstResponders` until the delivery ends: the delivery uses the surface without
-    /// owning it.
-    @exclusivity(unchecked) public internal(set) var firstResponder: Surface? {
-        didSet {
-            firstResponderLink = firstResponder.map(Unretained.init)
-            if let oldValue, oldValue !== firstResponder { formerFirstResponders.keep(oldValue) }
-        }
-    }
-    /// The first responder's surface ID: what a key repeater compares. Read from other
-    /// modules, a router property costs a dynamic exclusivity check; this does not.
-    package var firstResponderID: SurfaceID? { firstResponderLink?.with { $0.id } }
-    /// `firstResponder`, readable without a retain (rule 2 of ``Unretained``).
-    @exclusivity(unchecked) var firstResponderLink: Unretained<Surface>?
-    /// Key deliveries under way, and the first responders replaced meanwhile (rule 3 of
-    /// ``Unretained``).
-    @exclusivity(unchecked) var formerFirstResponders = KeptAliveWhileInUse<Surface>()
-    @exclusivity(unchecked) public internal(set) var pressedKeys: [UInt32] = []
-    @exclusivity(unchecked) var swallowedKeys: [UInt32] = []
-    /// Keys already held when the current first responder took focus (or a keyboard grab
-    /// ended), still held: the first responder is owed no release of them (see
-    /// `noteKeysHeldBeforeFocus()`). Empty almost always, so a release checks only that.
-    @exclusivity(unchecked) var keysHeldBeforeFocus: [UInt32] = []
-    /// Set while a key press walks the chain, when a key command took it.
-    @exclusivity(unchecked) var keyCommandMatched = false
-    /// Raised at every change of first responder (see `pointerFocusGeneration`).
-    @exclusivity(unchecked) var focusGeneration: UInt64 = 0
-    /// Surfaces that were first responder before the current one, oldest first: where focus
-    /// goes back to when the focused surface is removed.
-    var focusHistory: [WeakSurface] = []
-
-    // Devices.
-    @exclusivity(unchecked) public private(set) var devices: [DeviceID: DeviceInfo] = [:]
-    /// The output each device with a ``DeviceInfo/mappedOutput`` in the layout is mapped to:
-    /// its absolute events are hit-tested there. Empty on most seats, which skips the lookup.
-    @exclusivity(unchecked) var deviceOutputs: [DeviceID: Output] = [:]
-    @exclusivity(unchecked) public private(set) var capabilities: DeviceCapabilities = []
 
     /// Longest chain walked before a redirect loop is assumed.
     let chainStepLimit = 1 << 16
@@ -200,89 +114,6 @@ public final class Router {
     deinit {
         keyInterpreter?.detached(from: self)
     }
-
-    // MARK: Outputs
-
-    /// Places an output in the layout; its tree becomes routable. An output that was removed
-    /// may be added again, with the tree it kept.
-    public func addOutput(_ output: Output) {
-        precondition(output.router == nil || output.router === self, "an output belongs to one router")
-        guard !layout.outputs.contains(where: { $0 === output }) else { return }
-        output.router = self
-        output.isInLayout = true
-        layout.outputs.append(output)
-        output.root.attach(to: output)
-        updateDeviceOutputs()
-        outputGeometryDidChange()
-    }
-
-    /// Removes an output from the layout, and its whole tree with it, root included: each of
-    /// its responders hears what ``Surface/removeFromParent()`` promises (cancelled touches,
-    /// leave, resignation, cancelled releases), and no surface of it can take keyboard focus
-    /// or input until the output is added again. The tree itself is kept: move windows to
-    /// another output's root *before* removing this one to keep their touches and focus.
-    public func removeOutput(_ output: Output) {
-        guard let index = layout.outputs.firstIndex(where: { $0 === output }) else { return }
-        layout.outputs.remove(at: index)
-        output.isInLayout = false
-        output.root.attach(to: output)
-        output.router = nil
-        updateDeviceOutputs()
-        subtreeDidLeave(output.root, formerParent: output.root)
-        outputGeometryDidChange()
-    }
-
-    func outputGeometryDidChange() {
-        pointerLocation = layout.clamp(pointerLocation)
-        treeDidChange()
-    }
-
-    /// Resolves each device's mapped output by name, after devices or outputs changed.
-    func updateDeviceOutputs() {
-        deviceOutputs.removeAll(keepingCapacity: true)
-        for (device, info) in devices {
-            if let name = info.mappedOutput, let output = layout.output(named: name) { deviceOutputs[device] = output }
-        }
-    }
-
-    /// The surface that input from `device` at a layout-space point goes to, ignoring grabs
-    /// and bound touches: hit-tested on the output the device is mapped to, if it is in the
-    /// layout (mirrored or overlapping outputs), else as ``surface(at:)``.
-    public func surface(at point: LayoutPoint, device: DeviceID) -> Surface? {
-        guard !deviceOutputs.isEmpty, let output = deviceOutputs[device] else { return surface(at: point) }
-        return output.root.hitTest(SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y))
-    }
-
-    /// A routed tree or the layout changed: pointer focus is checked again before the next
-    /// pointer event (an edit does not move focus by itself, as no pointer event happened).
-    @inline(__always)
-    func treeDidChange() { treeEditCount &+= 1 }
-
-    // MARK: Filters and spies
-
-    /// Adds a filter after the existing ones.
-    public func addFilter(_ filter: any InputFilter) { filters.append(filter) }
-    public func removeFilter(_ filter: any InputFilter) { filters.removeAll { $0 === filter } }
-    public func addSpy(_ spy: any InputSpy) { spies.append(spy) }
-    /// Adds an observer of the ends of touch frames, held weakly (a seat observes the router
-    /// it is given; the router does not keep it alive).
-    public func addTouchFrameObserver(_ observer: any TouchFrameObserver) {
-        touchFrameObservers.removeAll { $0.observer == nil || $0.observer === observer }
-        touchFrameObservers.append(WeakTouchFrameObserver(observer: observer))
-    }
-    public func removeTouchFrameObserver(_ observer: any TouchFrameObserver) {
-        touchFrameObservers.removeAll { $0.observer == nil || $0.observer === observer }
-    }
-
-    /// Tells the touch frame observers that a delivery of touch events ended.
-    func touchFrameDidFinish() {
-        var i = 0
-        while i < touchFrameObservers.count {
-            touchFrameObservers[i].observer?.routerDidFinishTouchFrame(self)
-            i += 1
-        }
-    }
-    public func removeSpy(_ spy: any InputSpy) { spies.removeAll { $0 === spy } }
 
     // MARK: Entry point
 
@@ -353,6 +184,89 @@ public final class Router {
     func observe(_ event: InputEvent, consumed: Bool) {
         spies.scan { $0.observe(event, consumed: consumed, router: self) }
     }
+
+    // MARK: Filters and spies
+
+    /// Adds a filter after the existing ones.
+    public func addFilter(_ filter: any InputFilter) { filters.append(filter) }
+    public func removeFilter(_ filter: any InputFilter) { filters.removeAll { $0 === filter } }
+    public func addSpy(_ spy: any InputSpy) { spies.append(spy) }
+    /// Adds an observer of the ends of touch frames, held weakly (a seat observes the router
+    /// it is given; the router does not keep it alive).
+    public func addTouchFrameObserver(_ observer: any TouchFrameObserver) {
+        touchFrameObservers.removeAll { $0.observer == nil || $0.observer === observer }
+        touchFrameObservers.append(WeakTouchFrameObserver(observer: observer))
+    }
+    public func removeTouchFrameObserver(_ observer: any TouchFrameObserver) {
+        touchFrameObservers.removeAll { $0.observer == nil || $0.observer === observer }
+    }
+
+    /// Tells the touch frame observers that a delivery of touch events ended.
+    func touchFrameDidFinish() {
+        var i = 0
+        while i < touchFrameObservers.count {
+            touchFrameObservers[i].observer?.routerDidFinishTouchFrame(self)
+            i += 1
+        }
+    }
+    public func removeSpy(_ spy: any InputSpy) { spies.removeAll { $0 === spy } }
+
+    // MARK: Outputs
+
+    /// Places an output in the layout; its tree becomes routable. An output that was removed
+    /// may be added again, with the tree it kept.
+    public func addOutput(_ output: Output) {
+        precondition(output.router == nil || output.router === self, "an output belongs to one router")
+        guard !layout.outputs.contains(where: { $0 === output }) else { return }
+        output.router = self
+        output.isInLayout = true
+        layout.outputs.append(output)
+        output.root.attach(to: output)
+        updateDeviceOutputs()
+        outputGeometryDidChange()
+    }
+
+    /// Removes an output from the layout, and its whole tree with it, root included: each of
+    /// its responders hears what ``Surface/removeFromParent()`` promises (cancelled touches,
+    /// leave, resignation, cancelled releases), and no surface of it can take keyboard focus
+    /// or input until the output is added again. The tree itself is kept: move windows to
+    /// another output's root *before* removing this one to keep their touches and focus.
+    public func removeOutput(_ output: Output) {
+        guard let index = layout.outputs.firstIndex(where: { $0 === output }) else { return }
+        layout.outputs.remove(at: index)
+        output.isInLayout = false
+        output.root.attach(to: output)
+        output.router = nil
+        updateDeviceOutputs()
+        subtreeDidLeave(output.root, formerParent: output.root)
+        outputGeometryDidChange()
+    }
+
+    func outputGeometryDidChange() {
+        pointerLocation = layout.clamp(pointerLocation)
+        treeDidChange()
+    }
+
+    /// Resolves each device's mapped output by name, after devices or outputs changed.
+    func updateDeviceOutputs() {
+        deviceOutputs.removeAll(keepingCapacity: true)
+        for (device, info) in devices {
+            if let name = info.mappedOutput, let output = layout.output(named: name) { deviceOutputs[device] = output }
+        }
+    }
+
+    /// The surface that input from `device` at a layout-space point goes to, ignoring grabs
+    /// and bound touches: hit-tested on the output the device is mapped to, if it is in the
+    /// layout (mirrored or overlapping outputs), else as ``surface(at:)``.
+    public func surface(at point: LayoutPoint, device: DeviceID) -> Surface? {
+        guard !deviceOutputs.isEmpty, let output = deviceOutputs[device] else { return surface(at: point) }
+        return output.root.hitTest(SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y))
+    }
+
+    /// A routed tree or the layout changed: pointer focus is checked again before the next
+    /// pointer event (an edit does not move focus by itself, as no pointer event happened).
+    @inline(__always)
+    func treeDidChange() { treeEditCount &+= 1 }
 
     // MARK: Devices
 
@@ -526,6 +440,98 @@ public final class Router {
         gestures.abortDetachedRecognizers(in: self)
         gestures.settleGestures(in: self)
     }
+
+    // MARK: Routing state
+
+    // What the flow above remembers between events, per device class: read it with the
+    // file that uses it. Hot properties are stored unchecked (UnsafeFoundations.swift).
+
+    // Touch state (Router+Touch.swift).
+    @exclusivity(unchecked) var activeTouches: [TouchSequence] = []
+    @exclusivity(unchecked) var touchPool: [TouchSequence] = []
+    @exclusivity(unchecked) var consumedTouches: [TouchID] = []
+    @exclusivity(unchecked) var touchScratch: [TouchPoint] = []
+    @exclusivity(unchecked) var isDispatchingTouches = false
+    @exclusivity(unchecked) var touchFrameMark: UInt64 = 0
+    /// Loops over `activeTouches` that call out (dispatch, cancel, take, settle) under way:
+    /// finished touches go back to the pool only when none is, so that a handler that cancels
+    /// or removes from inside one never shifts the array under another.
+    @exclusivity(unchecked) var touchLoops = 0
+    /// Device frames dispatched so far: held phases of one frame are released together.
+    @exclusivity(unchecked) var touchFrameCount: UInt64 = 0
+    /// A touch ID went up and down again in the frame being collected (a finger roll): its
+    /// old touch's end is delivered before the new one's began.
+    @exclusivity(unchecked) var touchIDReusedInFrame = false
+    /// Set while the ends of reused touch IDs go out, ahead of the rest of the frame.
+    @exclusivity(unchecked) var dispatchingReusedEnds = false
+    /// Buffers for batches of cancelled touches, reused (one per nesting level).
+    @exclusivity(unchecked) var cancelBatches: [[TouchSequence]] = []
+    /// Buffers for lists of links being told a cancel, reused.
+    @exclusivity(unchecked) var linkBuffers: [[ChainLink]] = []
+    /// A touch frame arrived while one was being delivered (a handler injected it): it is
+    /// delivered right after, as a frame of its own, at this time.
+    @exclusivity(unchecked) var deferredTouchFrame: Timestamp?
+
+    // Pointer state (Router+Pointer.swift).
+    @exclusivity(unchecked) public internal(set) var pointerLocation = LayoutPoint.zero
+    @exclusivity(unchecked) public internal(set) var pointerFocus: Surface?
+    @exclusivity(unchecked) var pressedButtons: [UInt32] = []
+    /// Held buttons whose presses the pointer focus was delivered (by the default rule or a
+    /// grab's `sendPointerButton(_:to:)`): what it is owed cancelled releases of. Buttons
+    /// are few and rare, so they are tracked as delivered.
+    @exclusivity(unchecked) var buttonsSeenByFocus: [UInt32] = []
+    @exclusivity(unchecked) var consumedButtons: [UInt32] = []
+    /// Raised by every change of a routed tree or of the layout (``treeDidChange()``).
+    @exclusivity(unchecked) var treeEditCount: UInt64 = 0
+    /// `treeEditCount` when pointer focus was last hit-tested: when they differ, focus is
+    /// checked again before the next pointer event.
+    @exclusivity(unchecked) var pointerCheckedAtEdit: UInt64 = 0
+    /// Where the pointer focus was last told the pointer is, in its space: when an edit moves
+    /// the focus under a still pointer, it is told the new point (a motion with no delta).
+    @exclusivity(unchecked) var focusSurfaceLocation = SurfacePoint.zero
+    /// Raised at every change of pointer focus, so that a move can tell whether a handler it
+    /// called moved focus itself.
+    @exclusivity(unchecked) var pointerFocusGeneration: UInt64 = 0
+
+    // Keyboard state (Router+Keyboard.swift).
+    /// While a key is delivered, a first responder replaced by another waits in
+    /// `formerFirstResponders` until the delivery ends: the delivery uses the surface without
+    /// owning it.
+    @exclusivity(unchecked) public internal(set) var firstResponder: Surface? {
+        didSet {
+            firstResponderLink = firstResponder.map(Unretained.init)
+            if let oldValue, oldValue !== firstResponder { formerFirstResponders.keep(oldValue) }
+        }
+    }
+    /// The first responder's surface ID: what a key repeater compares. Read from other
+    /// modules, a router property costs a dynamic exclusivity check; this does not.
+    package var firstResponderID: SurfaceID? { firstResponderLink?.with { $0.id } }
+    /// `firstResponder`, readable without a retain (rule 2 of ``Unretained``).
+    @exclusivity(unchecked) var firstResponderLink: Unretained<Surface>?
+    /// Key deliveries under way, and the first responders replaced meanwhile (rule 3 of
+    /// ``Unretained``).
+    @exclusivity(unchecked) var formerFirstResponders = KeptAliveWhileInUse<Surface>()
+    @exclusivity(unchecked) public internal(set) var pressedKeys: [UInt32] = []
+    @exclusivity(unchecked) var swallowedKeys: [UInt32] = []
+    /// Keys already held when the current first responder took focus (or a keyboard grab
+    /// ended), still held: the first responder is owed no release of them (see
+    /// `noteKeysHeldBeforeFocus()`). Empty almost always, so a release checks only that.
+    @exclusivity(unchecked) var keysHeldBeforeFocus: [UInt32] = []
+    /// Set while a key press walks the chain, when a key command took it.
+    @exclusivity(unchecked) var keyCommandMatched = false
+    /// Raised at every change of first responder (see `pointerFocusGeneration`).
+    @exclusivity(unchecked) var focusGeneration: UInt64 = 0
+    /// Surfaces that were first responder before the current one, oldest first: where focus
+    /// goes back to when the focused surface is removed.
+    var focusHistory: [WeakSurface] = []
+
+    // Devices.
+    @exclusivity(unchecked) public private(set) var devices: [DeviceID: DeviceInfo] = [:]
+    /// The output each device with a ``DeviceInfo/mappedOutput`` in the layout is mapped to:
+    /// its absolute events are hit-tested there. Empty on most seats, which skips the lookup.
+    @exclusivity(unchecked) var deviceOutputs: [DeviceID: Output] = [:]
+    @exclusivity(unchecked) public private(set) var capabilities: DeviceCapabilities = []
+
 }
 
 /// A touch frame observer the router does not keep alive.
