@@ -34,6 +34,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
+#include <stdarg.h>
 #include <seatkit/seatkit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,56 +62,9 @@
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/log.h>
 #include <xkbcommon/xkbcommon.h>
-#include "seatkit-wlr-bridge.h"
+#include "kiosk.h"
 
-struct kiosk {
-	struct wl_display *display;
-	struct wlr_backend *backend;
-	struct wlr_backend *headless; /* when running headless: where virtual devices come from */
-	struct wlr_renderer *renderer;
-	struct wlr_allocator *allocator;
-	struct wlr_scene *scene;
-	struct wlr_output_layout *output_layout;
-	struct wlr_xdg_shell *xdg_shell;
-	struct wlr_seat *wlr_seat;
-	struct seatkit_wlr_seat seat;
-
-	struct seatkit_router *router;
-	struct seatkit_output *output; /* the first output: apps go fullscreen on it */
-	struct wlr_output *wlr_output;
-	struct view *current; /* the app shown */
-
-	/* Kiosk behaviour (see the top of the file). */
-	struct seatkit_kiosk_policy *wake, *cursor, *long_press;
-	struct seatkit_recognizer *switcher;
-	struct wl_event_source *idle;
-	int blank_after_ms;
-	bool start_blanked;
-	int width, height;
-	struct wl_list views;
-
-	struct seatkit_replay *replay;
-	int windows_before_replay;
-	int mapped;
-
-	struct wlr_input_device *seat_keyboard; /* the keyboard whose keymap clients have */
-	bool adding_virtual_keyboard;
-	struct wl_listener new_output, new_input, new_xdg_surface, new_virtual_keyboard;
-	struct wl_listener new_xdg_decoration;
-};
-
-struct view {
-	struct wl_list link;
-	struct kiosk *kiosk;
-	struct wlr_xdg_surface *xdg_surface;
-	struct wlr_scene_node *node;
-	struct seatkit_surface *surface; /* SeatKit's surface for the app: the whole output */
-	struct seatkit_wlr_bridge bridge;
-	struct wl_listener map, unmap, destroy;
-};
-
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void say(const char *fmt, ...) {
+void say(const char *fmt, ...) {
 	va_list args;
 	va_start(args, fmt);
 	vprintf(fmt, args);
@@ -294,13 +248,14 @@ static void focus_view(struct view *view) {
 	struct view *other;
 	wl_list_for_each(other, &k->views, link) {
 		bool shown = other == view;
-		wlr_scene_node_set_enabled(other->node, shown);
+		wlr_scene_node_set_enabled(other->xdg.node, shown);
 		if (other->surface) {
 			seatkit_surface_set_hidden(other->surface, !shown);
 		}
 	}
-	wlr_scene_node_raise_to_top(view->node);
+	wlr_scene_node_raise_to_top(view->xdg.node);
 	seatkit_surface_raise_to_top(view->surface);
+	osk_raise(k);
 	seatkit_router_set_first_responder(k->router, view->surface);
 	seatkit_router_refresh_pointer_focus(k->router);
 }
@@ -318,6 +273,7 @@ static void view_map(struct wl_listener *listener, void *data) {
 	seatkit_wlr_bridge_init(&view->bridge, &k->seat, view->xdg_surface->surface, true);
 	seatkit_surface_set_responder(view->surface, &seatkit_wlr_bridge_impl, &view->bridge);
 	seatkit_surface_add_child(seatkit_output_get_root(k->output), view->surface);
+	view->xdg.surface = view->surface;
 	focus_view(view);
 	k->mapped++;
 	say("mapped %s", view->xdg_surface->toplevel->app_id ? view->xdg_surface->toplevel->app_id : "(no app id)");
@@ -335,6 +291,7 @@ static void view_unmap(struct wl_listener *listener, void *data) {
 	if (view->surface) {
 		seatkit_surface_destroy(view->surface);
 		view->surface = NULL;
+		view->xdg.surface = NULL;
 	}
 	seatkit_wlr_bridge_finish(&view->bridge);
 	/* The app below comes back. */
@@ -360,10 +317,7 @@ static void new_xdg_surface(struct wl_listener *listener, void *data) {
 	struct kiosk *k = wl_container_of(listener, k, new_xdg_surface);
 	struct wlr_xdg_surface *xdg_surface = data;
 	if (xdg_surface->role == WLR_XDG_SURFACE_ROLE_POPUP) {
-		/* Popups draw above their parent; SeatKit surfaces for them are future work. */
-		struct wlr_xdg_surface *parent = wlr_xdg_surface_from_wlr_surface(xdg_surface->popup->parent);
-		struct wlr_scene_node *parent_node = parent->data;
-		xdg_surface->data = wlr_scene_xdg_surface_create(parent_node, xdg_surface);
+		popup_create(k, xdg_surface); /* popups.c */
 		return;
 	}
 	if (xdg_surface->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL) {
@@ -372,8 +326,8 @@ static void new_xdg_surface(struct wl_listener *listener, void *data) {
 	struct view *view = calloc(1, sizeof *view);
 	view->kiosk = k;
 	view->xdg_surface = xdg_surface;
-	view->node = wlr_scene_xdg_surface_create(&k->scene->node, xdg_surface);
-	xdg_surface->data = view->node;
+	view->xdg.node = wlr_scene_xdg_surface_create(&k->scene->node, xdg_surface);
+	xdg_surface->data = &view->xdg;
 	view->map.notify = view_map;
 	wl_signal_add(&xdg_surface->events.map, &view->map);
 	view->unmap.notify = view_unmap;
@@ -651,6 +605,8 @@ int main(int argc, char *argv[]) {
 	k.wlr_seat = wlr_seat_create(k.display, "seat0");
 	seatkit_wlr_seat_init(&k.seat, k.wlr_seat);
 	k.seat.delivered = delivered;
+
+	osk_init(&k); /* osk.c: layer shell, text-input-v3, input-method-v2 */
 
 	k.new_output.notify = new_output;
 	wl_signal_add(&k.backend->events.new_output, &k.new_output);
