@@ -25,12 +25,17 @@
  *    screen is swallowed, not delivered;
  *  - the cursor hides on touch and comes back on mouse motion (this kiosk draws no cursor
  *    image: it prints the change, where a kiosk with a wlr_cursor would hide it).
+ * Popups (menus, dropdowns) are SeatKit surfaces with SeatKit's popup grab (popups.c); an
+ * on-screen keyboard's layer-shell panel is a SeatKit surface that never takes keyboard
+ * focus, and input-method-v2 is relayed to the focused app's text-input-v3 (osk.c).
  *
  *   kiosk ... [--blank-after MS] [--start-blanked]
  *
  * It prints "listening on WAYLAND_DISPLAY", one "deliver ..." line per event the bridge
  * hands to wlroots, "replay finished", and a line per kiosk behaviour ("secondary click at
- * X,Y", "switched to APP", "screen blanked", "screen woke", "cursor hidden", "cursor shown").
+ * X,Y", "switched to APP", "screen blanked", "screen woke", "cursor hidden", "cursor shown"),
+ * and for popups and keyboards ("popup mapped at X,Y WxH [with a grab]" in its parent's space, "popup dismissed",
+ * "panel mapped NAMESPACE at X,Y WxH", "text input enabled", "input method text TEXT").
  */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
@@ -391,15 +396,17 @@ static void keyboard_key(struct wl_listener *listener, void *data) {
 	struct device *d = wl_container_of(listener, d, event1);
 	struct wlr_event_keyboard_key *e = data;
 	/* A virtual keyboard's keycodes mean what its own keymap says: clients get that keymap
-	 * for the key (wlr_seat_set_keyboard sends it), then the seat's own again. SeatKit still
-	 * routes the key: it goes to the first responder, never to the keyboard's own surface. */
+	 * for the key (wlr_seat_set_keyboard sends it), then, once none of its keys is held,
+	 * the seat's own again (a client translating a held key, say for its repeat, under the
+	 * seat's keymap would type another character). SeatKit still routes the key: it goes to
+	 * the first responder, never to the keyboard's own surface. */
 	struct wlr_input_device *previous = d->kiosk->seat_keyboard;
 	if (d->is_virtual) {
 		wlr_seat_set_keyboard(d->kiosk->wlr_seat, d->wlr_device);
 	}
 	seatkit_router_notify_key(d->kiosk->router, usec(e->time_msec), d->number, e->keycode,
 		e->state == WL_KEYBOARD_KEY_STATE_PRESSED ? SEATKIT_KEY_PRESSED : SEATKIT_KEY_RELEASED);
-	if (d->is_virtual && previous) {
+	if (d->is_virtual && previous && d->wlr_device->keyboard->num_keycodes == 0) {
 		wlr_seat_set_keyboard(d->kiosk->wlr_seat, previous);
 	}
 }
@@ -530,6 +537,10 @@ static void setup_keyboard(struct kiosk *k, const char *layout) {
 static void new_virtual_keyboard(struct wl_listener *listener, void *data) {
 	struct kiosk *k = wl_container_of(listener, k, new_virtual_keyboard);
 	struct wlr_virtual_keyboard_v1 *keyboard = data;
+	/* No client-side repeat: the virtual keyboard presses and releases (and repeats, if it
+	 * wants to) by itself; its press and release arrive over a socket, and a busy client
+	 * could see them further apart than the repeat delay. */
+	wlr_keyboard_set_repeat_info(keyboard->input_device.keyboard, 0, 0);
 	k->adding_virtual_keyboard = true;
 	new_input(&k->new_input, &keyboard->input_device);
 	k->adding_virtual_keyboard = false;

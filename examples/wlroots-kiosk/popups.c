@@ -131,11 +131,10 @@ void popup_create(struct kiosk *k, struct wlr_xdg_surface *xdg_surface) {
 	/* Drawn above its parent, where xdg puts it. */
 	p->xdg.node = wlr_scene_xdg_surface_create(parent_xdg->node, xdg_surface);
 	xdg_surface->data = &p->xdg;
-	/* Kept on the output (apps are fullscreen: the output is the toplevel's box). */
+	/* Kept on the output: the box is in the toplevel's coordinates, and apps are fullscreen
+	 * at the output's origin. */
 	struct wlr_box box = { .x = 0, .y = 0, .width = k->width, .height = k->height };
-	if (parent->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL) {
-		wlr_xdg_popup_unconstrain_from_box(xdg_surface->popup, &box);
-	}
+	wlr_xdg_popup_unconstrain_from_box(xdg_surface->popup, &box);
 	p->map.notify = popup_map;
 	wl_signal_add(&xdg_surface->events.map, &p->map);
 	p->unmap.notify = popup_unmap;
