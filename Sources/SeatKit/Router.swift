@@ -306,7 +306,7 @@ public final class Router {
         case .surface(let s):
             if s.isAttached, let parent = s.parent {
                 defaultNext = .surface(parent)
-            } else if let o = s.output ?? layout.outputs.first(where: { formerOutput?.refers(to: $0) == true }) {
+            } else if let o = s.output ?? outputInLayout(formerOutput) {
                 defaultNext = .output(o)
             } else {
                 defaultNext = .delegate
@@ -316,6 +316,19 @@ public final class Router {
         }
         guard let responder else { return defaultNext }
         return responder.nextResponder(after: defaultNext)
+    }
+
+    /// The output `link` refers to, if it is still in the layout (it may have gone while a
+    /// walk was under way). Rare: out of line, so that `nextLink` stays small.
+    @inline(never)
+    func outputInLayout(_ link: Unretained<Output>?) -> Output? {
+        guard let link else { return nil }
+        var i = 0
+        while i < layout.outputs.count {
+            if link.refers(to: layout.outputs[i]) { return layout.outputs[i] }
+            i += 1
+        }
+        return nil
     }
 
     /// Walks the chain from `surface` (from the delegate when it is `nil` or detached),
