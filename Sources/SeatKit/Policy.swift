@@ -2,7 +2,8 @@
 public enum FilterDecision: Sendable, Hashable {
     /// Let the event go on to the next filter and then to routing.
     case pass
-    /// Take the event: no later filter, recognizer or responder sees it. Taking a key press
+    /// Take the event: no later filter, grab, recognizer or responder sees it (spies do, told
+    /// it was consumed). Taking a key press
     /// takes its repeats and release; taking a touch down takes the whole touch.
     case consume
 }

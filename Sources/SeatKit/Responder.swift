@@ -433,8 +433,9 @@ public protocol Responder: AnyObject {
     /// The pointer moved over the focus (or, during an implicit grab, anywhere). Asked up the
     /// chain from the focus. Default: `.notHandled` (the next link is asked).
     func pointerMoved(_ event: PointerMotionEvent, context: ResponderContext) -> ResponderResult
-    /// A button of the pointer changed, at the focus; asked up the chain. A press may first be
-    /// held by the pointer recognizers of the focus's subtree. Default: `.notHandled`.
+    /// A button of the pointer changed, at the focus; asked up the chain. The pointer
+    /// recognizers of the focus's subtree see it first and may take the press (then neither
+    /// it nor its motion reaches responders). Default: `.notHandled`.
     func pointerButton(_ event: PointerButtonEvent, context: ResponderContext) -> ResponderResult
     /// Scrolling at the focus; asked up the chain. Default: `.notHandled`.
     func pointerAxis(_ event: PointerAxisEvent, context: ResponderContext) -> ResponderResult
@@ -443,9 +444,9 @@ public protocol Responder: AnyObject {
     func touchpadGesture(_ event: TouchpadGestureEvent, context: ResponderContext) -> ResponderResult
 
     // Keyboard.
-    /// A key press or repeat, asked up the chain from the first responder, after the
-    /// ``keyCommands`` of each link are checked (a matching command takes the key instead).
-    /// Default: `.notHandled`.
+    /// A key press or repeat, asked up the chain from the first responder. At each link the
+    /// link's ``keyCommands`` are matched first: a match performs its action instead, and
+    /// the key goes no further. Default: `.notHandled`.
     func keyDown(_ event: KeyEvent, context: ResponderContext) -> ResponderResult
     /// A key release (`isCancelled` for a made-up one), asked up the chain from the first
     /// responder. Default: `.notHandled`.

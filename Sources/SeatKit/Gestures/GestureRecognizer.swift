@@ -106,7 +106,9 @@ extension GestureRecognizerDelegate {
 /// Attach one with ``Surface/addGestureRecognizer(_:)`` or ``Output/addGestureRecognizer(_:)``.
 /// For each touch, the recognizers of the hit-test surface, of each of its ancestors and of
 /// its output take part (the touch's *arena*). They see every phase of the touch before any
-/// responder, whatever the grabs. They coordinate:
+/// responder. Only touches routed by the default rule have an arena: a ``TouchGrab`` that
+/// does not forward a touch down (``Router/routeTouch(_:)``) keeps that touch from
+/// recognizers too. They coordinate:
 ///
 /// - when one begins (or is recognized), the other recognizers of its arenas that are still
 ///   `.possible` fail, unless a delegate lets the pair recognize simultaneously; one that
@@ -436,8 +438,8 @@ open class GestureRecognizer {
 
     // MARK: Overridables. Overrides need not call super unless stated.
 
-    /// New touches of its arenas, in one frame, before any responder sees them (whatever
-    /// the grabs); they are in ``touches`` already. Locations in layout space,
+    /// New touches of its arenas, in one frame, before any responder sees them; they are in
+    /// ``touches`` already. Locations in layout space,
     /// `surfaceLocation` in the bound surface's space. Default: nothing.
     open func touchesBegan(_ event: TouchEvent) {}
     /// Moved touches. Default: nothing.
