@@ -54,7 +54,7 @@ public struct TimeSpan: Hashable, Comparable, Sendable, CustomStringConvertible 
 
 /// Identifies a scheduled timer so that it can be cancelled.
 public struct TimerToken: Hashable, Sendable {
-    /// The clock's own number for the timer; unique per clock, never reused.
+    /// The clock's own number for the timer (a ``VirtualClock`` never reuses one).
     public let rawValue: UInt64
     /// Wraps a clock's timer number: for ``Clock`` implementations.
     public init(rawValue: UInt64) { self.rawValue = rawValue }

@@ -139,7 +139,8 @@ public struct TouchPoint: Sendable, Hashable {
 /// `touches` holds every point of that phase that the frame changed and that is bound to the
 /// same surface. The array is the router's reused buffer: copy it if you keep it.
 public struct TouchEvent {
-    /// The time of the device frame that carried these changes.
+    /// The time of the device frame that carried these changes (the router's clock for a
+    /// cancel).
     public var time: Timestamp
     /// The touches of this phase bound to one surface. Their `surfaceLocation` is in the bound
     /// (target) surface's space, also when the event is asked of an ancestor, output or the
@@ -272,7 +273,7 @@ public struct ModifierMasks: Hashable, Sendable {
     public var latched: UInt32
     /// Modifiers locked (Caps Lock, Num Lock), in the keymap's bits.
     public var locked: UInt32
-    /// The active layout (the effective group index).
+    /// The active layout: the effective layout index (`xkb_state_serialize_layout`).
     public var group: UInt32
     /// The masks as given; all zero by default (no keymap).
     public init(depressed: UInt32 = 0, latched: UInt32 = 0, locked: UInt32 = 0, group: UInt32 = 0) {
@@ -286,7 +287,7 @@ public struct ModifierMasks: Hashable, Sendable {
 /// A key event at a responder. `keysym`, `text` and `modifiers` come from the router's
 /// ``KeyInterpreter`` (SeatKitXKB provides one); without one they are 0, "" and empty.
 public struct KeyEvent {
-    /// When the key changed (the router's clock for a made-up cancelled release or a repeat).
+    /// When the key changed (the router's clock for a made-up cancelled release).
     public var time: Timestamp
     /// The keyboard (`DeviceID(0)` for made-up releases).
     public var device: DeviceID
