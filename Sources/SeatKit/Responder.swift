@@ -45,9 +45,11 @@ extension ChainLink: CustomStringConvertible {
 /// return it. What it hands out (``router``, ``link``, ``target``, ``surface``) are ordinary
 /// owning references: keep those if you need them later.
 ///
-/// Inside, it refers to the router, the link and the target without owning them (rule 2 of
-/// the core's `Unretained`: the router keeps them alive while it delivers), because an owning
-/// reference cost an atomic increment and decrement per responder asked.
+/// Inside, it refers to the router, the link and the target without owning them, because an
+/// owning reference cost an atomic increment and decrement per responder asked. That is safe
+/// because the router keeps each of them alive for the whole call (a strong reference held
+/// by the delivery; for the first responder, the router's own reference and the list that
+/// keeps a replaced one until the delivery ends), and the context cannot outlive the call.
 public struct ResponderContext: ~Escapable {
     private let routerLink: Unretained<Router>
     private let linkSurface: Unretained<Surface>?
