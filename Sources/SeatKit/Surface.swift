@@ -184,6 +184,7 @@ public final class Surface {
 
     /// Creates a detached surface.
     /// - Parameters:
+    ///   - name: a name for traces and descriptions.
     ///   - frame: position and size in the future parent's surface space.
     ///   - responder: the responder for this surface's input; by default one that handles
     ///     nothing, so events walk on to the parent.
