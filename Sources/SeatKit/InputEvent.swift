@@ -74,13 +74,17 @@ public struct DeviceInfo: Hashable, Sendable {
     }
 }
 
-/// Whether a pointer button went down or up.
+/// Whether a pointer button went down (`pressed`) or up (`released`).
 public enum ButtonState: Sendable, Hashable { case released, pressed }
 
-/// A key's state; `.repeated` is a key repeat generated while the key is held.
+/// A key's state: `pressed`, `released`, or `repeated` (a key repeat generated while the key
+/// is held, by a key repeater through ``Router/deliverKey(_:)``).
 public enum KeyState: Sendable, Hashable { case released, pressed, repeated }
 
-/// Where scroll motion comes from (libinput's pointer axis sources).
+/// Where scroll motion comes from (libinput's pointer axis sources): `wheel`, a wheel's
+/// detents (with v120 steps); `finger`, fingers on a touchpad (a stop when they lift);
+/// `continuous`, a continuous device such as trackpoint button scrolling (a stop at its end);
+/// `wheelTilt`, a wheel tilted sideways.
 public enum AxisSource: Sendable, Hashable { case wheel, finger, continuous, wheelTilt }
 
 /// One scroll step or motion, both axes at once.
@@ -134,7 +138,8 @@ public enum GesturePhase: Sendable, Hashable {
 
 /// A touchpad swipe, pinch or hold, as libinput reports it.
 public struct TouchpadGesture: Sendable, Hashable {
-    /// Which gesture libinput recognized.
+    /// Which gesture libinput recognized: `swipe` (fingers moving together), `pinch` (fingers
+    /// spreading, closing or turning), `hold` (fingers resting).
     public enum Kind: Sendable, Hashable { case swipe, pinch, hold }
     /// Swipe, pinch or hold.
     public var kind: Kind
@@ -166,7 +171,8 @@ public struct TouchpadGesture: Sendable, Hashable {
     }
 }
 
-/// Switches libinput reports.
+/// Switches libinput reports: `lid` (a laptop lid; on: closed) and `tabletMode` (a
+/// convertible folded into a tablet; on: tablet mode).
 public enum SwitchKind: Sendable, Hashable { case lid, tabletMode }
 
 /// A tablet tool or pad event, passed on to the compositor delegate as it came.
