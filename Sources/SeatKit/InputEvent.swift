@@ -235,11 +235,11 @@ public struct InputEvent: Sendable, Hashable {
         /// A tablet tool or pad event. Goes through filters and spies, then to the delegate's
         /// ``CompositorDelegate/router(_:deviceEvent:)``; no responder sees it.
         case tablet(TabletEvent)
-        /// A device appeared. Recorded in ``Router/devices``; spies and the delegate hear it, filters
-        /// are not asked.
+        /// A device appeared. Recorded in ``Router/devices``; spies and the delegate hear it,
+        /// filters are not asked.
         case deviceAdded(DeviceInfo)
-        /// The event's device went away: its touches are cancelled, then spies and the delegate hear
-        /// it; filters are not asked.
+        /// The event's device went away: its touches are cancelled, then spies and the delegate
+        /// hear it; filters are not asked.
         case deviceRemoved
     }
 

@@ -30,7 +30,8 @@ public protocol InputFilter: AnyObject {
 }
 
 extension InputFilter {
-    /// Passes every event: a filter that only takes shortcuts implements ``filterKey(_:router:)`` alone.
+    /// Passes every event: a filter that only takes shortcuts implements
+    /// ``filterKey(_:router:)`` alone.
     public func filter(_ event: InputEvent, router: Router) -> FilterDecision { .pass }
     /// Passes every key.
     public func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision { .pass }

@@ -411,7 +411,7 @@ public protocol Responder: AnyObject {
     // one cancel that it saw in one event.
     /// Fingers went down on the target surface. Asked up the chain from the bound surface until
     /// one answers `.handled`; the recognizers of the touch's arena saw the phase first and may
-    /// hold it back (delayed, or never delivered if one recognizes). Default: `.notHandled`.
+    /// hold it back (delayed, or dropped if one takes the touch). Default: `.notHandled`.
     func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult
     /// Fingers bound to the target surface moved. Each phase walks the chain afresh from the
     /// bound surface: handling `touchesBegan` does not claim later phases. Default: `.notHandled`.

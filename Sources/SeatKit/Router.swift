@@ -127,9 +127,10 @@ public final class Router {
     /// Routes one event through every door: filters and spies, then the active grab of its
     /// device class (or the default rule), then recognizers and the responder chain. What a
     /// backend calls. Switches and tablet events go from the filters to the delegate's
-    /// ``CompositorDelegate/router(_:deviceEvent:)``; device announcements skip filters. Events must arrive in time order, as the device produced them; layout-space
-    /// points. Malformed events (non-finite coordinates, unknown touches) are ignored and
-    /// traced. Safe to call from inside any handler.
+    /// ``CompositorDelegate/router(_:deviceEvent:)``; device announcements skip filters. Events
+    /// must arrive in time order, as the device produced them; layout-space points. Malformed
+    /// events (non-finite coordinates, unknown touches) are ignored and traced. Safe to call
+    /// from inside any handler.
     public func inject(_ event: InputEvent) {
         trace?.record(.received(event))
         switch event.kind {
