@@ -20,6 +20,9 @@ public final class Output {
     public var modeSize: Size {
         didSet { geometryDidChange() }
     }
+    /// How the content is rotated and flipped onto the panel (`wl_output.transform`).
+    /// Changing it, ``modeSize`` or ``scale`` resizes ``root`` to the new logical size and
+    /// has pointer focus checked again before the next pointer event.
     public var transform: OutputTransform {
         didSet { geometryDidChange() }
     }
@@ -57,6 +60,10 @@ public final class Output {
         router?.gestureRecognizerWasDetached(recognizer)
     }
 
+    /// An output not yet in any layout (``Router/addOutput(_:)`` places it), with a root
+    /// surface covering its logical area. `position` is its top-left corner in layout
+    /// space; `modeSize` is in pixels, native orientation; `scale` must be positive (a
+    /// precondition: zero or less stops the process).
     public init(name: String, position: LayoutPoint = .zero, modeSize: Size,
                 transform: OutputTransform = .normal, scale: Double = 1,
                 responder: any Responder = PassThroughResponder()) {
@@ -118,11 +125,13 @@ public final class Output {
 }
 
 extension Output: CustomStringConvertible {
+    /// The connector name.
     public var description: String { name }
 }
 
 /// The outputs of a router, placed in one layout plane.
 public struct Layout {
+    /// The outputs in the order they were added: later ones are on top where they overlap.
     public internal(set) var outputs: [Output] = []
 
     /// The topmost output holding `point` (the last added wins where outputs overlap).
