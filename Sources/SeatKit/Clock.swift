@@ -23,7 +23,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// Milliseconds, truncated to 32 bits as Wayland's event times are.
-    public var wireMilliseconds: UInt32 { UInt32(truncatingIfNeeded: microseconds / 1000) }
+    package var wireMilliseconds: UInt32 { UInt32(truncatingIfNeeded: microseconds / 1000) }
 
     /// In milliseconds, e.g. "12.5ms".
     public var description: String {

@@ -48,7 +48,7 @@ public struct Point<Space: CoordinateSpace>: Hashable, Sendable, CustomStringCon
     /// Reinterprets the numbers in another space. Only call this where the two spaces are
     /// known to share an origin (a root surface and its output).
     @inlinable
-    public func reinterpreted<Other>(as _: Other.Type = Other.self) -> Point<Other> {
+    func reinterpreted<Other>(as _: Other.Type = Other.self) -> Point<Other> {
         Point<Other>(x: x, y: y)
     }
 
@@ -178,7 +178,7 @@ public struct Rect<Space: CoordinateSpace>: Hashable, Sendable, CustomStringConv
 
     /// Reinterprets the numbers in another space (see ``Point/reinterpreted(as:)``).
     @inlinable
-    public func reinterpreted<Other>(as _: Other.Type = Other.self) -> Rect<Other> {
+    func reinterpreted<Other>(as _: Other.Type = Other.self) -> Rect<Other> {
         Rect<Other>(origin: origin.reinterpreted(), size: size)
     }
 

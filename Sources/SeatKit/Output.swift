@@ -158,7 +158,7 @@ public struct Layout {
     /// step of `wl_fixed_t`) inside a right or bottom edge that no other output continues, so
     /// the position a Wayland client reads after rounding is inside its surface too. Used to
     /// keep the pointer on screen.
-    public func clamp(_ point: LayoutPoint) -> LayoutPoint {
+    package func clamp(_ point: LayoutPoint) -> LayoutPoint {
         if outputs.isEmpty { return point }
         let step = Self.edgeMargin
         if let output = output(at: point) {
@@ -187,5 +187,5 @@ public struct Layout {
 
     /// How far ``clamp(_:)`` keeps the pointer inside a right or bottom edge: 1/256, the step
     /// of `wl_fixed_t`, which rounds to nearest.
-    public static let edgeMargin = 1.0 / 256
+    package static let edgeMargin = 1.0 / 256
 }
