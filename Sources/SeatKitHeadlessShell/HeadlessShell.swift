@@ -326,7 +326,10 @@ final class ShellSurface: ResourceObject {
             pending.bufferSize = .some(nil)
             return
         }
-        // Nothing is drawn: the buffer goes back to the client at once.
+        // Nothing is drawn: the buffer goes back to the client at once. Its memory is read
+        // once, as a renderer would, so a client whose file is shorter than its pool gets
+        // wl_shm's invalid_fd error here rather than in the compositor that embeds the shell.
+        Libwayland.touchShmBuffer(buffer)
         pending.bufferSize = .some(Libwayland.shmBufferSize(buffer) ?? (1, 1))
         Libwayland.post(buffer, WL_BUFFER_RELEASE)
     }

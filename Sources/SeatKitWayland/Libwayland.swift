@@ -314,6 +314,24 @@ package enum Libwayland {
         return (wl_shm_buffer_get_width(shm), wl_shm_buffer_get_height(shm))
     }
 
+    /// Reads the last byte of a wl_shm buffer inside libwayland's access guard, as a renderer
+    /// would: when the client's file is shorter than the pool it declared (truncated after
+    /// the fact, or never that large), libwayland catches the SIGBUS and posts
+    /// `wl_shm.error.invalid_fd` to that client instead of the compositor dying. Other kinds
+    /// of buffer are left alone.
+    package static func touchShmBuffer(_ buffer: OpaquePointer) {
+        guard let shm = wl_shm_buffer_get(buffer) else { return }
+        let size = Int(wl_shm_buffer_get_stride(shm)) * Int(wl_shm_buffer_get_height(shm))
+        guard size > 0 else { return }
+        wl_shm_buffer_begin_access(shm)
+        if let data = wl_shm_buffer_get_data(shm) {
+            shmProbe = data.load(fromByteOffset: size - 1, as: UInt8.self)
+        }
+        wl_shm_buffer_end_access(shm)
+    }
+    /// Where `touchShmBuffer` puts the byte it reads, so that the read is never optimized away.
+    nonisolated(unsafe) private static var shmProbe: UInt8 = 0
+
     // MARK: Implementation tables
 
     /// Keeps a request-handler table at a stable address for the life of the process.

@@ -50,3 +50,32 @@ extension EndToEndTests {
         }
     }
 }
+
+extension EndToEndTests {
+    /// A client that cuts its pool's file short after making a buffer, then attaches it, gets
+    /// wl_shm.error.invalid_fd on that buffer (the shell reads the buffer's memory once, as a
+    /// renderer would, inside libwayland's SIGBUS guard); the kiosk serves on. Found by wlcs
+    /// (BadBufferTest.test_truncated_shm_file).
+    @Test func aBufferWhoseFileTheClientCutShortIsAProtocolErrorNotACrash() throws {
+        let session = try KioskSession()
+        let wire = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
+        try wire.roundTripRegistry()
+        let compositor = try wire.bind("wl_compositor", version: 4)
+        let surface = wire.newID()
+        wire.send(compositor, 0, [surface])  // create_surface
+        let buffer = try wire.shmBuffer(width: 64, height: 64, shrinkingFileTo: 0)
+        wire.send(surface, 1, [buffer, UInt32(0), UInt32(0)])  // attach
+        wire.send(surface, 6, [])  // commit
+        let error = try #require(wire.read(until: { $0.object == 1 && $0.opcode == 0 }), "no wl_display.error")
+        #expect(error.uint(at: 0) == buffer)
+        #expect(error.uint(at: 1) == 2, "wl_shm.error.invalid_fd")
+
+        // The compositor is unharmed: another client maps and gets input.
+        try session.addDevices()
+        let wev = try session.launch("wev")
+        _ = try session.waitForWindow("wev")
+        session.send(Script.type([30]))
+        try wev.output.require("sym: a")
+        #expect(session.kioskIsRunning)
+    }
+}

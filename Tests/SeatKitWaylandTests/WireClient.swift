@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// A Wayland client that writes the wire protocol by hand, for the misbehaviour no
@@ -70,7 +71,9 @@ final class WireClient {
         withUnsafeBytes(of: object.littleEndian) { message.append(contentsOf: $0) }
         withUnsafeBytes(of: (UInt32(body.count + 8) << 16 | UInt32(opcode)).littleEndian) { message.append(contentsOf: $0) }
         message += body
-        _ = message.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        // MSG_NOSIGNAL: a compositor that hung up on a misbehaving client must fail the write,
+        // not kill the test process with SIGPIPE.
+        _ = message.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
     /// Sends a request whose last argument is a file descriptor (SCM_RIGHTS ancillary data).
@@ -95,7 +98,7 @@ final class WireClient {
                 withUnsafeMutablePointer(to: &iov) { iovPointer in
                     var header = msghdr(msg_name: nil, msg_namelen: 0, msg_iov: iovPointer, msg_iovlen: 1,
                                         msg_control: control.baseAddress, msg_controllen: control.count, msg_flags: 0)
-                    _ = sendmsg(self.fd, &header, 0)
+                    _ = sendmsg(self.fd, &header, Int32(MSG_NOSIGNAL))
                 }
             }
         }
@@ -131,7 +134,9 @@ final class WireClient {
 
     /// A `width`×`height` xrgb8888 wl_buffer in a pool of its own (wl_shm bound on first
     /// use): returns the buffer's id.
-    func shmBuffer(width: UInt32, height: UInt32) throws -> UInt32 {
+    /// With `shrinkingFileTo`, the pool's file is cut to that many bytes once the buffer is
+    /// made: a client that lies about its memory.
+    func shmBuffer(width: UInt32, height: UInt32, shrinkingFileTo shrunk: Int? = nil) throws -> UInt32 {
         if shm == nil { shm = try bind("wl_shm", version: 1) }
         let size = width * height * 4
         let path = NSTemporaryDirectory() + "/seatkit-wire-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -143,6 +148,7 @@ final class WireClient {
         send(shm!, 0, [pool, size], passing: file)  // wl_shm.create_pool(id, fd, size)
         let buffer = newID()
         send(pool, 0, [buffer, UInt32(0), width, height, width * 4, UInt32(1)])  // create_buffer, xrgb8888
+        if let shrunk, ftruncate(file, off_t(shrunk)) != 0 { throw SessionError("ftruncate failed") }
         return buffer
     }
     private var shm: UInt32?
