@@ -88,11 +88,11 @@ extension Seat {
             guard let focus = router.pointerFocus, let here = focus.convert(router.pointerLocation) else { return .zero }
             let rects = constraint.region.map { $0.map { $0.intersection(focus.bounds) } } ?? [focus.bounds]
             guard let box = rects.first(where: { $0.contains(here) }) else { return .zero }
-            // Half-open rectangles: stay inside the right and bottom edges by one step of
-            // wl_fixed_t (1/256), so the position clients read is inside too.
-            let step = 1.0 / 256
-            let x = min(max(here.x + delta.dx, box.minX), box.maxX - step)
-            let y = min(max(here.y + delta.dy, box.minY), box.maxY - step)
+            // Half-open rectangles: a confined pointer stops on the last whole pixel inside
+            // the right and bottom edges (width - 1, height - 1), as Mir does and as the
+            // Wayland Conformance Suites expect; never less than the rectangle's origin.
+            let x = min(max(here.x + delta.dx, box.minX), max(box.minX, box.maxX - 1))
+            let y = min(max(here.y + delta.dy, box.minY), max(box.minY, box.maxY - 1))
             return Vector(dx: x - here.x, dy: y - here.y)
         }
     }

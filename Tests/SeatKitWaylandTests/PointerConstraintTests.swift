@@ -2,8 +2,8 @@ import Testing
 
 extension EndToEndTests {
     /// weston-confine asks, on a click, to confine the pointer to a rectangle of its window
-    /// (one-shot). Once told `confined`, relative motion far to the right stops at the
-    /// rectangle's right edge, and the client keeps pointer focus.
+    /// (one-shot). Once told `confined`, relative motion far to the right stops on the last
+    /// whole pixel inside the rectangle's right edge, and the client keeps pointer focus.
     @Test func westonConfineKeepsThePointerInsideItsRegion() throws {
         let session = try KioskSession()
         try session.addDevices()
@@ -34,7 +34,7 @@ extension EndToEndTests {
         #expect(motions.count == 2)
         for motion in motions {
             let x = try #require(Double(motion.split(separator: ",")[1].trimmingCharacters(in: .whitespaces)))
-            #expect(x < right && x > right - 1, "pointer at x=\(x), region ends at \(right)")
+            #expect(x == right - 1, "pointer at x=\(x), region ends at \(right): the last whole pixel inside")
         }
         #expect(!after.contains { $0.contains(".leave(") })
     }
