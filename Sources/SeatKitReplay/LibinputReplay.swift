@@ -47,7 +47,8 @@ public struct LibinputReplayResult {
     public var events: [DeviceEvent]
     public var framesWritten: Int
     public var evdevEventsWritten: Int
-    /// Wall-clock seconds from starting the worker to its end.
+    /// Wall-clock seconds the replay took: from its start (for ``LibinputReplay/run()``,
+    /// starting the worker and testbed too) to libinput's last event.
     public var seconds: Double
     /// What did not go as recorded (quirks this libinput could not read).
     public var warnings: [String] = []
@@ -88,13 +89,22 @@ public final class LibinputReplay {
     /// libinput has added every device (no frame was written yet, so nothing is lost; the
     /// first try's error, with libinput's log, is in the warning). A second failure throws.
     public func run() throws(ReplayError) -> LibinputReplayResult {
-        var options = self.options
+        // A session used once: a fresh worker and testbed, ended when the replay is done.
+        let session = ReplaySession(workerExecutable: options.workerExecutable)
+        defer { session.close() }
+        return try session.replay(recording, options: options)
+    }
+
+    /// Runs `attempt`, trying twice more as ``run()`` describes.
+    static func withRetries(recording: Recording, options: ReplayOptions,
+                            _ attempt: (ReplayOptions, inout Bool) throws(ReplayError) -> LibinputReplayResult) throws(ReplayError) -> LibinputReplayResult {
+        var options = options
         var warnings: [String] = []
         var retriedAdding = false
         while true {
             var devicesAdded = false
             do {
-                var result = try LibinputReplay(recording: recording, options: options).runOnce(devicesAdded: &devicesAdded)
+                var result = try attempt(options, &devicesAdded)
                 result.warnings = warnings + result.warnings
                 return result
             } catch .recordedQuirksRejected where options.appliesRecordedQuirks {
@@ -111,169 +121,6 @@ public final class LibinputReplay {
         }
     }
 
-    /// One replay on a fresh testbed; sets `devicesAdded` once libinput has added every device.
-    func runOnce(devicesAdded: inout Bool) throws(ReplayError) -> LibinputReplayResult {
-        let worker = try workerCommand()
-        var arguments = worker.arguments + ["--nodes-from-stdin"]
-        if let c = options.configuration { arguments += ["--config", c.commandLineForm] }
-        if let seat = options.seat {
-            guard options.removals.isEmpty else { throw .environment("device removals need the path backend (seat must be nil)") }
-            arguments += ["--seat", seat]
-        }
-        var started: Int64 = 0
-        var spawned: ChildProcess?
-        var clockFile: VirtualClockFile?
-        // The worker starts (process, Swift runtime: most of the start-up) while umockdev adds
-        // the devices; it waits for their nodes on stdin before it starts libinput.
-        let devices = try EmulatedInputDevices(recording.devices, dmi: recording.dmi) { environment, scratch throws(ReplayError) in
-            var environment = environment.merging(worker.environment) { $1 }
-            if options.appliesRecordedQuirks, recording.devices.contains(where: { !$0.quirks.isEmpty }) {
-                let quirksPath = scratch + "/recorded.quirks"
-                guard writeFile(quirksPath, Array(Self.quirksFile(for: recording).utf8)) else { throw .environment("cannot write \(quirksPath)") }
-                environment["SEATKIT_REPLAY_QUIRKS"] = quirksPath
-            }
-            let clock = try VirtualClockFile(path: scratch + "/clock")
-            clock.set(Self.virtualBase)
-            environment["SEATKIT_REPLAY_CLOCK"] = clock.path
-            clockFile = clock
-            started = monotonicMicroseconds()
-            spawned = try ChildProcess(executable: worker.executable, arguments: arguments, environment: environment,
-                                       stderrPath: scratch + "/worker-stderr")
-        }
-        guard let child = spawned, let clock = clockFile else { throw .environment("the replay worker was not started") }
-        let emulated = devices.emulated
-        var nodesLine = zip(emulated, devices.ptyIndexes).map { "\($0.node)=\($1)" }.joined(separator: " ")
-        nodesLine += "\n"
-        try writeAll(child.stdinFd, Array(nodesLine.utf8), what: "the worker's stdin")
-        var stream = WorkerStream(child: child, deviceCount: emulated.count)
-
-        // libinput adds path devices while it starts: wait for all of them.
-        try stream.readUntil { $0.added.count >= emulated.count }
-        devicesAdded = true
-
-        let frames = recording.mergedFrames
-        let start = recording.startTime ?? 0
-        let base = Self.virtualBase
-        var written = [UInt64](repeating: 0, count: emulated.count)
-        var pendingRemovals = options.removals.sorted { $0.time < $1.time }
-        var removed = Set<Int>()
-        var evdevEvents = 0
-        var shortWrites = 0
-        for fd in devices.deviceFds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-        defer { for fd in devices.deviceFds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) } }
-
-        /// Writes whole events to the device and waits until libinput has read and processed
-        /// all of them. Never blocks on a full PTY: while the worker drains it, its output is
-        /// read, so neither side can wait on the other.
-        func send(_ bytes: [UInt8], device: Int) throws(ReplayError) {
-            let fd = devices.deviceFds[device]
-            let target = written[device] + UInt64(bytes.count)
-            var offset = 0
-            func readSoFar() -> UInt64 { stream.readCounts.count > device ? stream.readCounts[device] : 0 }
-            while offset < bytes.count || readSoFar() < target {
-                // Whole events only, 170 at a time, and never more than 8 KiB that libinput
-                // has not read yet: a raw PTY takes about 15 KiB before a write comes back
-                // short, so every write fits whole and none splits an event. Should one come
-                // back short all the same, the rest of its event goes next, whatever is
-                // outstanding (the shim makes libinput's read wait for it).
-                let outstanding = written[device] + UInt64(offset) - readSoFar()
-                let splitEvent = offset % 24 != 0
-                let chunk = splitEvent ? 24 - offset % 24 : min(bytes.count - offset, Self.writeChunk)
-                if offset < bytes.count, splitEvent || outstanding + UInt64(chunk) <= Self.maximumOutstanding {
-                    let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, chunk) }
-                    if n > 0 {
-                        if n < chunk { shortWrites += 1 }
-                        offset += n
-                        continue
-                    }
-                    if n < 0 && errno != EAGAIN && errno != EINTR {
-                        throw .environment("writing to \(emulated[device].node) failed: \(String(cString: strerror(errno)))")
-                    }
-                    try stream.pump(waitingToWrite: fd)
-                } else {
-                    try stream.pump(waitingToWrite: nil)
-                }
-            }
-            written[device] = target
-        }
-
-        func remove(_ device: Int) throws(ReplayError) {
-            guard !removed.contains(device), device < emulated.count else { return }
-            removed.insert(device)
-            var command: [UInt8] = [UInt8(ascii: "r")]
-            appendLE(&command, UInt32(device + 1))
-            try writeAll(child.stdinFd, command, what: "the worker's stdin")
-            try stream.readUntil { $0.removed.contains(UInt32(device + 1)) }
-        }
-
-        var lastStamp = base
-        var index = 0
-        var batch: [UInt8] = []
-        let maximumBatch = max(1, options.maximumBatchFrames)
-        while index < frames.count {
-            let device = frames[index].device
-            let time = frames[index].frame.time
-            if let next = pendingRemovals.first, next.time <= time {
-                pendingRemovals.removeFirst()
-                lastStamp = max(lastStamp, base + (next.time - start))
-                clock.set(lastStamp)
-                try remove(next.device)
-                continue
-            }
-            if removed.contains(device) {
-                index += 1
-                continue
-            }
-            // A batch: consecutive frames of one device, ended by another device's frame or a
-            // removal. libinput fires due timers by each event's timestamp, so a batch gives
-            // the same events as its frames one by one.
-            batch.removeAll(keepingCapacity: true)
-            var count = 0
-            while index < frames.count, frames[index].device == device, count < maximumBatch {
-                let item = frames[index].frame
-                if let next = pendingRemovals.first, next.time <= item.time { break }
-                let stamp = base + (item.time - start)
-                lastStamp = stamp
-                EmulatedInputDevices.append(item.events[...], stamp: stamp, to: &batch)
-                evdevEvents += item.events.count
-                index += 1
-                count += 1
-            }
-            // libinput's clock reads the time of the batch's last event: never behind an
-            // event it reads, never ahead of what it has been given.
-            clock.set(lastStamp)
-            try send(batch, device: device)
-            options.progress?(index, frames.count)
-        }
-        for removal in pendingRemovals {
-            lastStamp = max(lastStamp, base + (removal.time - start))
-            clock.set(lastStamp)
-            try remove(removal.device)
-        }
-        // Timers due after the last frame (tap, hold, debounce) run when libinput next sees an
-        // event: one empty frame per device, 2 s of virtual time later.
-        lastStamp += 2_000_000
-        clock.set(lastStamp)
-        for device in emulated.indices where !removed.contains(device) {
-            try send(EmulatedInputDevices.bytes(of: [EvdevEvent(type: 0, code: 0, value: 0)][...], stamp: lastStamp), device: device)
-        }
-        child.closeStdin()
-        try stream.readUntil { $0.ended }
-        // The worker wrote its end mark after everything else: it has nothing more to say,
-        // and is stopped rather than waited for (its libinput teardown costs about 1 ms).
-        let elapsed = Double(monotonicMicroseconds() - started) / 1e6
-        // Back onto the recording's timeline; device announcements carry no time of their own.
-        let shift = start - base
-        let events = stream.events.map { event -> DeviceEvent in
-            var e = event
-            e.time = max(event.time, base) + shift
-            return e
-        }
-        var result = LibinputReplayResult(events: events, framesWritten: frames.count, evdevEventsWritten: evdevEvents, seconds: elapsed)
-        result.shortWrites = shortWrites
-        return result
-    }
-
     /// Where virtual time starts: the first frame's stamp and libinput's clock while it adds
     /// the devices. A constant, so that nothing depends on when the replay runs.
     static let virtualBase: Int64 = 1_000_000_000
@@ -283,24 +130,6 @@ public final class LibinputReplay {
     /// Bytes written that libinput has not read yet, at most: two writes, about half of what
     /// a raw PTY takes before a write comes back short (15,824 bytes on Linux 6).
     static let maximumOutstanding: UInt64 = 8 * 1024
-
-    /// The worker to start and how: an explicit `seatkit` tool (`replay-worker` command),
-    /// or by default this very program again in worker mode (CReplayWorkerEntry), which is
-    /// always there and built from the same sources as this library.
-    private func workerCommand() throws(ReplayError) -> (executable: String, arguments: [String], environment: [String: String]) {
-        if let explicit = options.workerExecutable ?? getenv("SEATKIT_REPLAY_WORKER").map({ String(cString: $0) }) {
-            guard access(explicit, X_OK) == 0 else {
-                throw .environment("the replay worker \(explicit) does not exist or cannot run (ReplayOptions.workerExecutable or SEATKIT_REPLAY_WORKER)")
-            }
-            return (explicit, ["replay-worker"], [:])
-        }
-        _ = seatkit_replay_worker_entry_linked()
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { throw .environment("cannot find the running executable to start it as the replay worker") }
-        let exe = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return (exe, [], [SEATKIT_REPLAY_WORKER_MODE: "1"])
-    }
 
     /// A libinput quirks file giving each device the quirks recorded with it, matched by
     /// name, vendor and product.
@@ -432,6 +261,14 @@ final class ChildProcess {
         self.stderrPath = stderrPath
     }
 
+    /// Stops the worker without waiting for it to finish.
+    func kill() {
+        if exitStatus == nil {
+            _ = Glibc.kill(pid, SIGKILL)
+            _ = wait()
+        }
+    }
+
     func closeStdin() {
         if stdinFd >= 0 {
             close(stdinFd)
@@ -463,10 +300,7 @@ final class ChildProcess {
     deinit {
         closeStdin()
         close(stdoutFd)
-        if exitStatus == nil {
-            kill(pid, SIGKILL)
-            _ = wait()
-        }
+        kill()
     }
 }
 
