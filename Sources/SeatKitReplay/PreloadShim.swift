@@ -115,11 +115,25 @@ enum PreloadShim {
         return path;
     }
 
+    /* udev's database of device properties. umockdev 0.17.16 does not redirect it into the
+       testbed, so libudev looks for the emulated devices' entries in the real
+       /run/udev/data: hundreds of failed opens per device added (libudev tries again on
+       every property look-up), each through umockdev's path translation, and on a machine
+       with udev, another device's real entry. Under a testbed there is none: say so at once. */
+    static int udev_database(const char *path)
+    {
+        return path != NULL && strncmp(path, "/run/udev/data/", 15) == 0 && getenv("UMOCKDEV_DIR") != NULL;
+    }
+
     FILE *fopen(const char *path, const char *mode)
     {
         static FILE *(*next)(const char *, const char *);
         if (next == NULL)
             next = (FILE *(*)(const char *, const char *))dlsym(RTLD_NEXT, "fopen");
+        if (udev_database(path)) {
+            errno = ENOENT;
+            return NULL;
+        }
         return next(redirected(path), mode);
     }
 
@@ -128,8 +142,55 @@ enum PreloadShim {
         static FILE *(*next)(const char *, const char *);
         if (next == NULL)
             next = (FILE *(*)(const char *, const char *))dlsym(RTLD_NEXT, "fopen64");
+        if (udev_database(path)) {
+            errno = ENOENT;
+            return NULL;
+        }
         return next(redirected(path), mode);
     }
+
+    #define OPEN_WRAPPER(name) \
+        int name(const char *path, int flags, ...) \
+        { \
+            static int (*next)(const char *, int, ...); \
+            if (next == NULL) \
+                next = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, #name); \
+            mode_t mode = 0; \
+            if (flags & (O_CREAT | O_TMPFILE)) { \
+                va_list ap; \
+                va_start(ap, flags); \
+                mode = (mode_t)va_arg(ap, int); \
+                va_end(ap); \
+            } \
+            if (udev_database(path)) { \
+                errno = ENOENT; \
+                return -1; \
+            } \
+            return next(path, flags, mode); \
+        }
+    #define OPENAT_WRAPPER(name) \
+        int name(int dirfd, const char *path, int flags, ...) \
+        { \
+            static int (*next)(int, const char *, int, ...); \
+            if (next == NULL) \
+                next = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, #name); \
+            mode_t mode = 0; \
+            if (flags & (O_CREAT | O_TMPFILE)) { \
+                va_list ap; \
+                va_start(ap, flags); \
+                mode = (mode_t)va_arg(ap, int); \
+                va_end(ap); \
+            } \
+            if (udev_database(path)) { \
+                errno = ENOENT; \
+                return -1; \
+            } \
+            return next(dirfd, path, flags, mode); \
+        }
+    OPEN_WRAPPER(open)
+    OPEN_WRAPPER(open64)
+    OPENAT_WRAPPER(openat)
+    OPENAT_WRAPPER(openat64)
 
     static uint64_t *read_counters;
     static int read_counters_state; /* 0 not tried, 1 mapped, -1 none */
