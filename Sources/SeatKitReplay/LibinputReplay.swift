@@ -62,6 +62,7 @@ public struct LibinputReplayResult {
 /// ```
 ///  parent (this process)                        child: this program again, in worker mode
 ///  umockdev testbed: /sys, /dev/input/event1xx  LD_PRELOAD=shim:libumockdev-preload.so.0
+///  evdev ioctl answers (a file per node) ─────► the shim answers libevdev's ioctls
 ///  batch ─► PTY of the emulated node ─────────► libinput path context ─► DeviceEvent
 ///  clock page (virtual µs) ───────────────────► libinput's CLOCK_MONOTONIC
 ///        ◄── read mark (bytes libinput read) ◄─ stdout pipe (binary) ◄──┘
@@ -73,7 +74,8 @@ public struct LibinputReplayResult {
 /// and its timerfd never fires on its own, so its timers (tap, debounce, hold) fire by the
 /// events' timestamps exactly as on the recording machine, without waiting for them, and
 /// the result never depends on the wall clock, the machine's speed or its load. Each replay
-/// has its own testbed and temporary directory, so replays may run in parallel.
+/// has its own testbed and temporary directory, so replays may run in parallel. To pay the
+/// worker's and testbed's start-up once for many replays, use a ``ReplaySession``.
 public final class LibinputReplay {
     public let recording: Recording
     public var options: ReplayOptions
@@ -95,7 +97,7 @@ public final class LibinputReplay {
         return try session.replay(recording, options: options)
     }
 
-    /// Runs `attempt`, trying twice more as ``run()`` describes.
+    /// Runs `attempt`, trying once more after each of the failures ``run()`` describes.
     static func withRetries(recording: Recording, options: ReplayOptions,
                             _ attempt: (ReplayOptions, inout Bool) throws(ReplayError) -> LibinputReplayResult) throws(ReplayError) -> LibinputReplayResult {
         var options = options
