@@ -214,7 +214,8 @@ final class ChildProcess {
     let stderrPath: String
     private var exitStatus: Int32?
 
-    init(executable: String, arguments: [String], environment: [String: String], stderrPath: String) throws(ReplayError) {
+    /// `environment` is added to this process's (and wins); variables named in `unset` are left out.
+    init(executable: String, arguments: [String], environment: [String: String], unset: Set<String> = [], stderrPath: String) throws(ReplayError) {
         var toChild: [Int32] = [0, 0]
         var fromChild: [Int32] = [0, 0]
         let piped = processEnvironmentLock.withLock { _ -> Bool in
@@ -241,7 +242,7 @@ final class ChildProcess {
             while let entry = environ[index] {
                 let text = String(cString: entry)
                 let key = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-                if environment[key] == nil { env.append(strdup(entry)) }
+                if environment[key] == nil && !unset.contains(key) { env.append(strdup(entry)) }
                 index += 1
             }
             for (k, v) in environment { env.append(strdup("\(k)=\(v)")) }

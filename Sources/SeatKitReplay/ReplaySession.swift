@@ -132,18 +132,25 @@ final class SessionWorker {
         counters = map.bindMemory(to: UInt64.self, capacity: PreloadShim.counterCount)
         clock = try VirtualClockFile(path: scratch.path + "/clock")
         clock.set(LibinputReplay.virtualBase)
-        testbed = UmockdevTestbedHandle()
-        var environment = try EmulatedInputDevices.environment(root: testbed.rootDirectory, readCounts: readCountsPath)
+        // The worker starts first (a process and the Swift runtime: the longest part of a
+        // cold replay), while umockdev builds the testbed and adds the devices; it learns the
+        // testbed's root with its first replay and waits for it on stdin until then.
+        var environment = [
+            "LD_PRELOAD": "\(try PreloadShim.libraryPath()):libumockdev-preload.so.0",
+            "SEATKIT_REPLAY_ACK": readCountsPath,
+            "SEATKIT_REPLAY_CLOCK": clock.path,
+            "SEATKIT_REPLAY_IOCTLS": scratch.path,
+        ]
         environment.merge(worker.environment) { $1 }
-        environment["SEATKIT_REPLAY_CLOCK"] = clock.path
-        environment["SEATKIT_REPLAY_IOCTLS"] = scratch.path
         do {
+            // Not another testbed's root that this process may have in its environment.
             child = try ChildProcess(executable: worker.executable, arguments: worker.arguments, environment: environment,
-                                     stderrPath: scratch.path + "/worker-stderr")
+                                     unset: ["UMOCKDEV_DIR"], stderrPath: scratch.path + "/worker-stderr")
         } catch {
             munmap(UnsafeMutableRawPointer(counters), PreloadShim.counterCount * 8)
             throw error
         }
+        testbed = UmockdevTestbedHandle()
     }
 
     deinit {
@@ -231,6 +238,7 @@ final class SessionWorker {
     /// every device.
     func replay(_ recording: Recording, options: ReplayOptions, devicesAdded: inout Bool) throws(ReplayError) -> LibinputReplayResult {
         var setup = ReplayWorker.Setup()
+        setup.umockdevDirectory = testbed.rootDirectory
         setup.configuration = options.configuration
         if let seat = options.seat {
             guard options.removals.isEmpty else { throw .environment("device removals need the path backend (seat must be nil)") }

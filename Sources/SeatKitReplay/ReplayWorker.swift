@@ -6,7 +6,8 @@ import Glibc
 #endif
 
 /// The libinput side of a replay: runs in a child process started under the preload
-/// (`LD_PRELOAD=<shim>:libumockdev-preload.so.0`, `UMOCKDEV_DIR=<testbed>`), opens the
+/// (`LD_PRELOAD=<shim>:libumockdev-preload.so.0`; `UMOCKDEV_DIR=<testbed>` comes with the
+/// first replay, so that the worker can start while the testbed is built), opens the
 /// emulated nodes with a path context, and streams libinput's events to its stdout in
 /// ``DeviceEvent``'s binary form.
 ///
@@ -43,10 +44,13 @@ public enum ReplayWorker {
         var configuration: DeviceConfiguration?
         var seat: String?
         var quirks: String?
+        /// The testbed's root (the worker's `UMOCKDEV_DIR`).
+        var umockdevDirectory: String?
 
         /// The `b` command's arguments.
         var arguments: [String] {
             var a: [String] = []
+            if let umockdevDirectory { a += ["--umockdev-dir", umockdevDirectory] }
             if let configuration { a += ["--config", configuration.commandLineForm] }
             if let seat { a += ["--seat", seat] }
             if let quirks { a += ["--quirks", quirks] }
@@ -59,10 +63,11 @@ public enum ReplayWorker {
             var i = 0
             while i < arguments.count {
                 let a = arguments[i]
-                if a == "--seat" || a == "--config" || a == "--quirks", i + 1 < arguments.count {
+                if a == "--seat" || a == "--config" || a == "--quirks" || a == "--umockdev-dir", i + 1 < arguments.count {
                     let value = arguments[i + 1]
                     switch a {
                     case "--seat": seat = value
+                    case "--umockdev-dir": umockdevDirectory = value
                     case "--quirks": quirks = value
                     default:
                         do {
@@ -100,7 +105,6 @@ public enum ReplayWorker {
     /// Runs the worker (arguments are ignored; everything comes on stdin). Returns the exit
     /// status.
     public static func run(arguments: [String]) -> Int32 {
-        guard getenv("UMOCKDEV_DIR") != nil else { return fail("replay-worker: UMOCKDEV_DIR is not set; run under umockdev") }
         guard let ackPath = getenv("SEATKIT_REPLAY_ACK") else { return fail("replay-worker: SEATKIT_REPLAY_ACK is not set") }
         let ackFd = open(ackPath, O_RDONLY | O_CLOEXEC)
         guard ackFd >= 0, let map = mmap(nil, PreloadShim.counterCount * 8, PROT_READ, MAP_SHARED, ackFd, 0), map != MAP_FAILED else {
@@ -154,6 +158,10 @@ public enum ReplayWorker {
                 return fail("replay-worker: \(error)")
             }
             if let quirks = setup.quirks { setenv("SEATKIT_REPLAY_QUIRKS", quirks, 1) } else { unsetenv("SEATKIT_REPLAY_QUIRKS") }
+            // umockdev's preload reads UMOCKDEV_DIR on every call: from here on, libinput
+            // sees the testbed.
+            if let root = setup.umockdevDirectory { setenv("UMOCKDEV_DIR", root, 1) }
+            guard getenv("UMOCKDEV_DIR") != nil else { return fail("replay-worker: UMOCKDEV_DIR is not set; run under umockdev") }
             quirksFailed = false
 
             var backend: LibinputBackend?
