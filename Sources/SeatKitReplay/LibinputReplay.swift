@@ -219,7 +219,10 @@ final class ChildProcess {
         var toChild: [Int32] = [0, 0]
         var fromChild: [Int32] = [0, 0]
         let piped = processEnvironmentLock.withLock { _ -> Bool in
-            guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { return false }
+            // Commands go over a socket rather than a pipe, so that writing to a worker that
+            // has died fails with EPIPE instead of raising SIGPIPE in this process (a
+            // session's worker lives across replays).
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &toChild) == 0, pipe(&fromChild) == 0 else { return false }
             // Close-on-exec, so that replays running in parallel do not leak pipes into each
             // other's workers (a leaked write end would keep a pipe open forever).
             for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -269,6 +272,34 @@ final class ChildProcess {
         if exitStatus == nil {
             _ = Glibc.kill(pid, SIGKILL)
             _ = wait()
+        }
+    }
+
+    /// Whether the worker has ended (collecting its status if so), without waiting.
+    var hasExited: Bool {
+        if exitStatus != nil { return true }
+        var status: Int32 = 0
+        let r = waitpid(pid, &status, WNOHANG)
+        if r < 0 && errno == ECHILD {
+            // Collected by someone else: gone all the same.
+            exitStatus = 128 + SIGKILL
+            return true
+        }
+        guard r == pid else { return false }
+        exitStatus = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return true
+    }
+
+    /// Writes a command to the worker's stdin; an error (not SIGPIPE) if the worker is gone.
+    func send(_ bytes: [UInt8]) throws(ReplayError) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(stdinFd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw .libinput("the replay worker is gone (writing to it failed: \(String(cString: strerror(errno)))): \(errorOutput())")
+            }
+            offset += n
         }
     }
 

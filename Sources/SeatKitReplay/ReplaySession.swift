@@ -53,6 +53,13 @@ public final class ReplaySession: @unchecked Sendable {
         return (replays, workersStarted)
     }
 
+    /// The worker's process ID (nil before the first replay), for tests.
+    var workerProcessID: pid_t? {
+        lock.lock()
+        defer { lock.unlock() }
+        return worker?.child.pid
+    }
+
     /// Ends the worker and removes the testbed now (otherwise when the session goes).
     public func close() {
         lock.lock()
@@ -66,6 +73,12 @@ public final class ReplaySession: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let started = monotonicMicroseconds()
+        // A worker that ended between replays (killed, or it crashed releasing the last
+        // replay's context) is replaced.
+        if let current = worker, current.child.hasExited {
+            worker = nil
+            current.stop()
+        }
         if worker == nil {
             worker = try SessionWorker(workerExecutable: workerExecutable)
             workersStarted += 1
@@ -260,7 +273,7 @@ final class SessionWorker {
 
         let base = LibinputReplay.virtualBase
         clock.set(base)
-        try writeAll(child.stdinFd, setup.beginCommand, what: "the worker's stdin")
+        try child.send(setup.beginCommand)
         var stream = WorkerStream(child: child, deviceCount: nodes.count)
         // libinput adds path devices while it starts: wait for all of them.
         try stream.readUntil { $0.added.count >= nodes.count }
@@ -314,7 +327,7 @@ final class SessionWorker {
             removed.insert(device)
             var command: [UInt8] = [ReplayWorker.removeCommand]
             appendLE(&command, UInt32(device + 1))
-            try writeAll(child.stdinFd, command, what: "the worker's stdin")
+            try child.send(command)
             try stream.readUntil { $0.removed.contains(UInt32(device + 1)) }
         }
 
@@ -370,7 +383,7 @@ final class SessionWorker {
             try send(EmulatedInputDevices.bytes(of: [EvdevEvent(type: 0, code: 0, value: 0)][...], stamp: lastStamp), device: device)
         }
         // The end: libinput's context goes, with it the nodes' readers, before they are removed.
-        try writeAll(child.stdinFd, [ReplayWorker.endCommand], what: "the worker's stdin")
+        try child.send([ReplayWorker.endCommand])
         try stream.readUntil { $0.ended }
         // Back onto the recording's timeline; device announcements carry no time of their own.
         let shift = start - base

@@ -57,6 +57,16 @@ import SeatKitLibinput
             try session.replay(keyboard, options: { var o = ReplayOptions(removals: [(device: 0, time: 0)]); o.seat = "seat0"; return o }())
         }
         #expect(try session.replay(keyboard).events == expected)
+        // A worker that died between replays is replaced, and writing to it raises no
+        // SIGPIPE in this process (which would end the test run).
+        let pid = try #require(session.workerProcessID)
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let after = try session.replay(keyboard)
+        #expect(after.events == expected && after.warnings.isEmpty)
+        #expect(session.workerProcessID != pid)
+        #expect(session.statistics.workersStarted == 3)
     }
 
     @Test func threadsSharingASessionTakeTurnsOnOneWorker() throws {
