@@ -184,13 +184,25 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8], what: String) throws(ReplayError) {
     }
 }
 
-/// A directory under /tmp removed with everything in it when released.
+/// Where a replay's scratch files and umockdev's testbed go: `$TMPDIR` when set, else
+/// `/dev/shm` (memory) when it is a writable directory, else `/tmp`. A testbed is a few
+/// hundred small files made and removed per replay; on a disk that other processes keep
+/// busy, that took 5-8 ms of a 20 ms replay (device entries 1.4 ms instead of 0.3, the
+/// testbed's removal 1.1 ms instead of 0.25).
+let replayTemporaryRoot: String = {
+    if let t = getenv("TMPDIR"), t.pointee != 0 { return String(cString: t) }
+    var st = stat()
+    if stat("/dev/shm", &st) == 0, st.st_mode & S_IFMT == S_IFDIR, access("/dev/shm", W_OK | X_OK) == 0 { return "/dev/shm" }
+    return "/tmp"
+}()
+
+/// A directory under ``replayTemporaryRoot`` removed with everything in it when released.
 final class TemporaryDirectory {
     let path: String
     init() throws(ReplayError) {
-        var template = Array("/tmp/seatkit-replay-XXXXXX".utf8CString)
+        var template = Array((replayTemporaryRoot + "/seatkit-replay-XXXXXX").utf8CString)
         guard let p = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw .environment("cannot create a temporary directory in /tmp")
+            throw .environment("cannot create a temporary directory in \(replayTemporaryRoot)")
         }
         path = String(cString: p)
     }
