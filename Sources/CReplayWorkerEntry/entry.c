@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <termios.h>
 #include "CReplayWorkerEntry.h"
 
 /* Defined in Swift (SeatKitReplay, ReplayWorker.swift); weak, so that this file links on its own. */
@@ -24,4 +27,26 @@ __attribute__((constructor)) static void seatkit_replay_worker_hook(int argc, ch
     int status = seatkit_replay_worker_main(argc, argv);
     fflush(NULL);
     _exit(status);
+}
+
+int seatkit_replay_open_pty(int *index)
+{
+    int fd = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return -1;
+    char name[64];
+    struct termios ios;
+    if (grantpt(fd) != 0 || unlockpt(fd) != 0 || ptsname_r(fd, name, sizeof name) != 0
+        || strncmp(name, "/dev/pts/", 9) != 0 || tcgetattr(fd, &ios) != 0) {
+        close(fd);
+        return -1;
+    }
+    /* Raw, as umockdev makes its PTYs: no echo, no line editing, no translation. */
+    cfmakeraw(&ios);
+    if (tcsetattr(fd, TCSANOW, &ios) != 0) {
+        close(fd);
+        return -1;
+    }
+    *index = atoi(name + 9);
+    return fd;
 }

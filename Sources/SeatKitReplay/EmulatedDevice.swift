@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How a recorded device looks to libinput under umockdev: the sysfs/udev description and
 /// the evdev ioctl answers that the kernel would give for it.
 ///
@@ -25,10 +29,15 @@ struct EmulatedDevice {
     var eventTypes: [UInt16] { Array(Set(device.codes.keys).union([EvdevCodes.EV_SYN])).sorted() }
 
     /// umockdev's text description: the event node, then its parent input device.
-    var description: String {
+    var description: String { description(withNode: true) }
+
+    /// The description; without the `N:` line umockdev creates no node, and the replay
+    /// session makes its own PTY for it (umockdev 0.17 cannot make a node again once its
+    /// device was removed).
+    func description(withNode: Bool) -> String {
         var lines: [String] = []
         lines.append("P: \(eventSystemPath)")
-        lines.append("N: input/event\(number)")
+        if withNode { lines.append("N: input/event\(number)") }
         lines.append("E: DEVNAME=\(node)")
         lines.append("E: MAJOR=13")
         lines.append("E: MINOR=\(minor)")
@@ -109,6 +118,55 @@ struct EmulatedDevice {
             lines.append("EVIOCGREP 0 \(Self.hex(le32: [500, 20]))")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The same answers as ``ioctlRecord``, for the preload shim, which answers them itself
+    /// (see ``PreloadShim``): records of { nr: u8, 3 pad, result: i32, length: u32,
+    /// payload }, little-endian. A negative result is an errno.
+    var ioctlAnswers: [UInt8] {
+        var out: [UInt8] = []
+        func record(_ nr: UInt8, _ result: Int32, _ payload: [UInt8]) {
+            out += [nr, 0, 0, 0]
+            withUnsafeBytes(of: result.littleEndian) { out += $0 }
+            withUnsafeBytes(of: UInt32(payload.count).littleEndian) { out += $0 }
+            out += payload
+        }
+        func le32(_ values: [Int32]) -> [UInt8] {
+            var bytes: [UInt8] = []
+            for v in values { withUnsafeBytes(of: v.littleEndian) { bytes += $0 } }
+            return bytes
+        }
+        record(0x01, 0, le32([0x010001]))
+        var idBytes: [UInt8] = []
+        for v in [device.identity.bustype, device.identity.vendor, device.identity.product, device.identity.version] {
+            idBytes += [UInt8(v & 0xff), UInt8(v >> 8)]
+        }
+        record(0x02, 0, idBytes)
+        if device.codes[EvdevCodes.EV_REP] != nil { record(0x03, 0, le32([500, 20])) }
+        let name = Array(Array(device.name.utf8).prefix(254)) + [0]
+        record(0x06, Int32(name.count), name)
+        record(0x07, -Int32(ENOENT), [])   // no phys or uniq: the kernel answers ENOENT
+        record(0x08, -Int32(ENOENT), [])
+        record(0x09, 8, Self.bitmask(device.properties, bytes: 8))
+        record(0x20, 8, Self.bitmask(eventTypes, bytes: 8))
+        for (type, bytes, _) in Self.bitmaskSizes {
+            record(0x20 + UInt8(type), Int32(bytes), Self.bitmask(device.codes[type] ?? [], bytes: bytes))
+        }
+        let axes = (device.codes[EvdevCodes.EV_ABS] ?? []).sorted()
+        var slotValues: [Int32] = []
+        for code in axes where code < 0x40 {
+            let a = device.absoluteAxes[code] ?? AbsoluteAxisInfo(minimum: 0, maximum: 0)
+            let value: Int32 = code == EvdevCodes.ABS_MT_TRACKING_ID ? -1 : code == EvdevCodes.ABS_MT_SLOT ? 0 : a.minimum
+            record(0x40 + UInt8(code), 0, le32([value, a.minimum, a.maximum, a.fuzz, a.flat, a.resolution]))
+            if code > EvdevCodes.ABS_MT_SLOT && code <= 0x3e { slotValues += [Int32(code), code == EvdevCodes.ABS_MT_TRACKING_ID ? -1 : 0] }
+        }
+        if device.absoluteAxes[EvdevCodes.ABS_MT_SLOT] != nil, axes.contains(EvdevCodes.ABS_MT_SLOT) {
+            record(0x0a, 0, le32(slotValues))
+        }
+        record(0x18, Int32(Self.bitmaskBytes(0x300)), [UInt8](repeating: 0, count: Self.bitmaskBytes(0x300)))
+        record(0x19, 8, [UInt8](repeating: 0, count: 8))
+        record(0x1b, 8, [UInt8](repeating: 0, count: 8))
+        return out
     }
 
     /// A DMI description, so that libinput's quirks match the recording machine.

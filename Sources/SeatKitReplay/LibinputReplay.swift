@@ -47,7 +47,8 @@ public struct LibinputReplayResult {
     public var events: [DeviceEvent]
     public var framesWritten: Int
     public var evdevEventsWritten: Int
-    /// Wall-clock seconds from starting the worker to its end.
+    /// Wall-clock seconds the replay took: from its start (for ``LibinputReplay/run()``,
+    /// starting the worker and testbed too) to libinput's last event.
     public var seconds: Double
     /// What did not go as recorded (quirks this libinput could not read).
     public var warnings: [String] = []
@@ -61,6 +62,7 @@ public struct LibinputReplayResult {
 /// ```
 ///  parent (this process)                        child: this program again, in worker mode
 ///  umockdev testbed: /sys, /dev/input/event1xx  LD_PRELOAD=shim:libumockdev-preload.so.0
+///  evdev ioctl answers (a file per node) ─────► the shim answers libevdev's ioctls
 ///  batch ─► PTY of the emulated node ─────────► libinput path context ─► DeviceEvent
 ///  clock page (virtual µs) ───────────────────► libinput's CLOCK_MONOTONIC
 ///        ◄── read mark (bytes libinput read) ◄─ stdout pipe (binary) ◄──┘
@@ -72,7 +74,8 @@ public struct LibinputReplayResult {
 /// and its timerfd never fires on its own, so its timers (tap, debounce, hold) fire by the
 /// events' timestamps exactly as on the recording machine, without waiting for them, and
 /// the result never depends on the wall clock, the machine's speed or its load. Each replay
-/// has its own testbed and temporary directory, so replays may run in parallel.
+/// has its own testbed and temporary directory, so replays may run in parallel. To pay the
+/// worker's and testbed's start-up once for many replays, use a ``ReplaySession``.
 public final class LibinputReplay {
     public let recording: Recording
     public var options: ReplayOptions
@@ -88,13 +91,22 @@ public final class LibinputReplay {
     /// libinput has added every device (no frame was written yet, so nothing is lost; the
     /// first try's error, with libinput's log, is in the warning). A second failure throws.
     public func run() throws(ReplayError) -> LibinputReplayResult {
-        var options = self.options
+        // A session used once: a fresh worker and testbed, ended when the replay is done.
+        let session = ReplaySession(workerExecutable: options.workerExecutable)
+        defer { session.close() }
+        return try session.replay(recording, options: options)
+    }
+
+    /// Runs `attempt`, trying once more after each of the failures ``run()`` describes.
+    static func withRetries(recording: Recording, options: ReplayOptions,
+                            _ attempt: (ReplayOptions, inout Bool) throws(ReplayError) -> LibinputReplayResult) throws(ReplayError) -> LibinputReplayResult {
+        var options = options
         var warnings: [String] = []
         var retriedAdding = false
         while true {
             var devicesAdded = false
             do {
-                var result = try LibinputReplay(recording: recording, options: options).runOnce(devicesAdded: &devicesAdded)
+                var result = try attempt(options, &devicesAdded)
                 result.warnings = warnings + result.warnings
                 return result
             } catch .recordedQuirksRejected where options.appliesRecordedQuirks {
@@ -111,169 +123,6 @@ public final class LibinputReplay {
         }
     }
 
-    /// One replay on a fresh testbed; sets `devicesAdded` once libinput has added every device.
-    func runOnce(devicesAdded: inout Bool) throws(ReplayError) -> LibinputReplayResult {
-        let worker = try workerCommand()
-        var arguments = worker.arguments + ["--nodes-from-stdin"]
-        if let c = options.configuration { arguments += ["--config", c.commandLineForm] }
-        if let seat = options.seat {
-            guard options.removals.isEmpty else { throw .environment("device removals need the path backend (seat must be nil)") }
-            arguments += ["--seat", seat]
-        }
-        var started: Int64 = 0
-        var spawned: ChildProcess?
-        var clockFile: VirtualClockFile?
-        // The worker starts (process, Swift runtime: most of the start-up) while umockdev adds
-        // the devices; it waits for their nodes on stdin before it starts libinput.
-        let devices = try EmulatedInputDevices(recording.devices, dmi: recording.dmi) { environment, scratch throws(ReplayError) in
-            var environment = environment.merging(worker.environment) { $1 }
-            if options.appliesRecordedQuirks, recording.devices.contains(where: { !$0.quirks.isEmpty }) {
-                let quirksPath = scratch + "/recorded.quirks"
-                guard writeFile(quirksPath, Array(Self.quirksFile(for: recording).utf8)) else { throw .environment("cannot write \(quirksPath)") }
-                environment["SEATKIT_REPLAY_QUIRKS"] = quirksPath
-            }
-            let clock = try VirtualClockFile(path: scratch + "/clock")
-            clock.set(Self.virtualBase)
-            environment["SEATKIT_REPLAY_CLOCK"] = clock.path
-            clockFile = clock
-            started = monotonicMicroseconds()
-            spawned = try ChildProcess(executable: worker.executable, arguments: arguments, environment: environment,
-                                       stderrPath: scratch + "/worker-stderr")
-        }
-        guard let child = spawned, let clock = clockFile else { throw .environment("the replay worker was not started") }
-        let emulated = devices.emulated
-        var nodesLine = zip(emulated, devices.ptyIndexes).map { "\($0.node)=\($1)" }.joined(separator: " ")
-        nodesLine += "\n"
-        try writeAll(child.stdinFd, Array(nodesLine.utf8), what: "the worker's stdin")
-        var stream = WorkerStream(child: child, deviceCount: emulated.count)
-
-        // libinput adds path devices while it starts: wait for all of them.
-        try stream.readUntil { $0.added.count >= emulated.count }
-        devicesAdded = true
-
-        let frames = recording.mergedFrames
-        let start = recording.startTime ?? 0
-        let base = Self.virtualBase
-        var written = [UInt64](repeating: 0, count: emulated.count)
-        var pendingRemovals = options.removals.sorted { $0.time < $1.time }
-        var removed = Set<Int>()
-        var evdevEvents = 0
-        var shortWrites = 0
-        for fd in devices.deviceFds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-        defer { for fd in devices.deviceFds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) } }
-
-        /// Writes whole events to the device and waits until libinput has read and processed
-        /// all of them. Never blocks on a full PTY: while the worker drains it, its output is
-        /// read, so neither side can wait on the other.
-        func send(_ bytes: [UInt8], device: Int) throws(ReplayError) {
-            let fd = devices.deviceFds[device]
-            let target = written[device] + UInt64(bytes.count)
-            var offset = 0
-            func readSoFar() -> UInt64 { stream.readCounts.count > device ? stream.readCounts[device] : 0 }
-            while offset < bytes.count || readSoFar() < target {
-                // Whole events only, 170 at a time, and never more than 8 KiB that libinput
-                // has not read yet: a raw PTY takes about 15 KiB before a write comes back
-                // short, so every write fits whole and none splits an event. Should one come
-                // back short all the same, the rest of its event goes next, whatever is
-                // outstanding (the shim makes libinput's read wait for it).
-                let outstanding = written[device] + UInt64(offset) - readSoFar()
-                let splitEvent = offset % 24 != 0
-                let chunk = splitEvent ? 24 - offset % 24 : min(bytes.count - offset, Self.writeChunk)
-                if offset < bytes.count, splitEvent || outstanding + UInt64(chunk) <= Self.maximumOutstanding {
-                    let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, chunk) }
-                    if n > 0 {
-                        if n < chunk { shortWrites += 1 }
-                        offset += n
-                        continue
-                    }
-                    if n < 0 && errno != EAGAIN && errno != EINTR {
-                        throw .environment("writing to \(emulated[device].node) failed: \(String(cString: strerror(errno)))")
-                    }
-                    try stream.pump(waitingToWrite: fd)
-                } else {
-                    try stream.pump(waitingToWrite: nil)
-                }
-            }
-            written[device] = target
-        }
-
-        func remove(_ device: Int) throws(ReplayError) {
-            guard !removed.contains(device), device < emulated.count else { return }
-            removed.insert(device)
-            var command: [UInt8] = [UInt8(ascii: "r")]
-            appendLE(&command, UInt32(device + 1))
-            try writeAll(child.stdinFd, command, what: "the worker's stdin")
-            try stream.readUntil { $0.removed.contains(UInt32(device + 1)) }
-        }
-
-        var lastStamp = base
-        var index = 0
-        var batch: [UInt8] = []
-        let maximumBatch = max(1, options.maximumBatchFrames)
-        while index < frames.count {
-            let device = frames[index].device
-            let time = frames[index].frame.time
-            if let next = pendingRemovals.first, next.time <= time {
-                pendingRemovals.removeFirst()
-                lastStamp = max(lastStamp, base + (next.time - start))
-                clock.set(lastStamp)
-                try remove(next.device)
-                continue
-            }
-            if removed.contains(device) {
-                index += 1
-                continue
-            }
-            // A batch: consecutive frames of one device, ended by another device's frame or a
-            // removal. libinput fires due timers by each event's timestamp, so a batch gives
-            // the same events as its frames one by one.
-            batch.removeAll(keepingCapacity: true)
-            var count = 0
-            while index < frames.count, frames[index].device == device, count < maximumBatch {
-                let item = frames[index].frame
-                if let next = pendingRemovals.first, next.time <= item.time { break }
-                let stamp = base + (item.time - start)
-                lastStamp = stamp
-                EmulatedInputDevices.append(item.events[...], stamp: stamp, to: &batch)
-                evdevEvents += item.events.count
-                index += 1
-                count += 1
-            }
-            // libinput's clock reads the time of the batch's last event: never behind an
-            // event it reads, never ahead of what it has been given.
-            clock.set(lastStamp)
-            try send(batch, device: device)
-            options.progress?(index, frames.count)
-        }
-        for removal in pendingRemovals {
-            lastStamp = max(lastStamp, base + (removal.time - start))
-            clock.set(lastStamp)
-            try remove(removal.device)
-        }
-        // Timers due after the last frame (tap, hold, debounce) run when libinput next sees an
-        // event: one empty frame per device, 2 s of virtual time later.
-        lastStamp += 2_000_000
-        clock.set(lastStamp)
-        for device in emulated.indices where !removed.contains(device) {
-            try send(EmulatedInputDevices.bytes(of: [EvdevEvent(type: 0, code: 0, value: 0)][...], stamp: lastStamp), device: device)
-        }
-        child.closeStdin()
-        try stream.readUntil { $0.ended }
-        // The worker wrote its end mark after everything else: it has nothing more to say,
-        // and is stopped rather than waited for (its libinput teardown costs about 1 ms).
-        let elapsed = Double(monotonicMicroseconds() - started) / 1e6
-        // Back onto the recording's timeline; device announcements carry no time of their own.
-        let shift = start - base
-        let events = stream.events.map { event -> DeviceEvent in
-            var e = event
-            e.time = max(event.time, base) + shift
-            return e
-        }
-        var result = LibinputReplayResult(events: events, framesWritten: frames.count, evdevEventsWritten: evdevEvents, seconds: elapsed)
-        result.shortWrites = shortWrites
-        return result
-    }
-
     /// Where virtual time starts: the first frame's stamp and libinput's clock while it adds
     /// the devices. A constant, so that nothing depends on when the replay runs.
     static let virtualBase: Int64 = 1_000_000_000
@@ -283,24 +132,6 @@ public final class LibinputReplay {
     /// Bytes written that libinput has not read yet, at most: two writes, about half of what
     /// a raw PTY takes before a write comes back short (15,824 bytes on Linux 6).
     static let maximumOutstanding: UInt64 = 8 * 1024
-
-    /// The worker to start and how: an explicit `seatkit` tool (`replay-worker` command),
-    /// or by default this very program again in worker mode (CReplayWorkerEntry), which is
-    /// always there and built from the same sources as this library.
-    private func workerCommand() throws(ReplayError) -> (executable: String, arguments: [String], environment: [String: String]) {
-        if let explicit = options.workerExecutable ?? getenv("SEATKIT_REPLAY_WORKER").map({ String(cString: $0) }) {
-            guard access(explicit, X_OK) == 0 else {
-                throw .environment("the replay worker \(explicit) does not exist or cannot run (ReplayOptions.workerExecutable or SEATKIT_REPLAY_WORKER)")
-            }
-            return (explicit, ["replay-worker"], [:])
-        }
-        _ = seatkit_replay_worker_entry_linked()
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { throw .environment("cannot find the running executable to start it as the replay worker") }
-        let exe = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return (exe, [], [SEATKIT_REPLAY_WORKER_MODE: "1"])
-    }
 
     /// A libinput quirks file giving each device the quirks recorded with it, matched by
     /// name, vendor and product.
@@ -353,13 +184,25 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8], what: String) throws(ReplayError) {
     }
 }
 
-/// A directory under /tmp removed with everything in it when released.
+/// Where a replay's scratch files and umockdev's testbed go: `$TMPDIR` when set, else
+/// `/dev/shm` (memory) when it is a writable directory, else `/tmp`. A testbed is a few
+/// hundred small files made and removed per replay; on a disk that other processes keep
+/// busy, that took 5-8 ms of a 20 ms replay (device entries 1.4 ms instead of 0.3, the
+/// testbed's removal 1.1 ms instead of 0.25).
+let replayTemporaryRoot: String = {
+    if let t = getenv("TMPDIR"), t.pointee != 0 { return String(cString: t) }
+    var st = stat()
+    if stat("/dev/shm", &st) == 0, st.st_mode & S_IFMT == S_IFDIR, access("/dev/shm", W_OK | X_OK) == 0 { return "/dev/shm" }
+    return "/tmp"
+}()
+
+/// A directory under ``replayTemporaryRoot`` removed with everything in it when released.
 final class TemporaryDirectory {
     let path: String
     init() throws(ReplayError) {
-        var template = Array("/tmp/seatkit-replay-XXXXXX".utf8CString)
+        var template = Array((replayTemporaryRoot + "/seatkit-replay-XXXXXX").utf8CString)
         guard let p = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw .environment("cannot create a temporary directory in /tmp")
+            throw .environment("cannot create a temporary directory in \(replayTemporaryRoot)")
         }
         path = String(cString: p)
     }
@@ -383,11 +226,15 @@ final class ChildProcess {
     let stderrPath: String
     private var exitStatus: Int32?
 
-    init(executable: String, arguments: [String], environment: [String: String], stderrPath: String) throws(ReplayError) {
+    /// `environment` is added to this process's (and wins); variables named in `unset` are left out.
+    init(executable: String, arguments: [String], environment: [String: String], unset: Set<String> = [], stderrPath: String) throws(ReplayError) {
         var toChild: [Int32] = [0, 0]
         var fromChild: [Int32] = [0, 0]
         let piped = processEnvironmentLock.withLock { _ -> Bool in
-            guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { return false }
+            // Commands go over a socket rather than a pipe, so that writing to a worker that
+            // has died fails with EPIPE instead of raising SIGPIPE in this process (a
+            // session's worker lives across replays).
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &toChild) == 0, pipe(&fromChild) == 0 else { return false }
             // Close-on-exec, so that replays running in parallel do not leak pipes into each
             // other's workers (a leaked write end would keep a pipe open forever).
             for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -410,7 +257,7 @@ final class ChildProcess {
             while let entry = environ[index] {
                 let text = String(cString: entry)
                 let key = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-                if environment[key] == nil { env.append(strdup(entry)) }
+                if environment[key] == nil && !unset.contains(key) { env.append(strdup(entry)) }
                 index += 1
             }
             for (k, v) in environment { env.append(strdup("\(k)=\(v)")) }
@@ -430,6 +277,42 @@ final class ChildProcess {
         self.stdinFd = toChild[1]
         self.stdoutFd = fromChild[0]
         self.stderrPath = stderrPath
+    }
+
+    /// Stops the worker without waiting for it to finish.
+    func kill() {
+        if exitStatus == nil {
+            _ = Glibc.kill(pid, SIGKILL)
+            _ = wait()
+        }
+    }
+
+    /// Whether the worker has ended (collecting its status if so), without waiting.
+    var hasExited: Bool {
+        if exitStatus != nil { return true }
+        var status: Int32 = 0
+        let r = waitpid(pid, &status, WNOHANG)
+        if r < 0 && errno == ECHILD {
+            // Collected by someone else: gone all the same.
+            exitStatus = 128 + SIGKILL
+            return true
+        }
+        guard r == pid else { return false }
+        exitStatus = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return true
+    }
+
+    /// Writes a command to the worker's stdin; an error (not SIGPIPE) if the worker is gone.
+    func send(_ bytes: [UInt8]) throws(ReplayError) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(stdinFd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw .libinput("the replay worker is gone (writing to it failed: \(String(cString: strerror(errno)))): \(errorOutput())")
+            }
+            offset += n
+        }
     }
 
     func closeStdin() {
@@ -463,10 +346,7 @@ final class ChildProcess {
     deinit {
         closeStdin()
         close(stdoutFd)
-        if exitStatus == nil {
-            kill(pid, SIGKILL)
-            _ = wait()
-        }
+        kill()
     }
 }
 

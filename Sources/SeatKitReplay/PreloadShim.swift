@@ -36,6 +36,7 @@ enum PreloadShim {
     #include <stdlib.h>
     #include <string.h>
     #include <poll.h>
+    #include <stdarg.h>
     #include <sys/mman.h>
     #include <sys/syscall.h>
     #include <sys/stat.h>
@@ -114,11 +115,25 @@ enum PreloadShim {
         return path;
     }
 
+    /* udev's database of device properties. umockdev 0.17.16 does not redirect it into the
+       testbed, so libudev looks for the emulated devices' entries in the real
+       /run/udev/data: hundreds of failed opens per device added (libudev tries again on
+       every property look-up), each through umockdev's path translation, and on a machine
+       with udev, another device's real entry. Under a testbed there is none: say so at once. */
+    static int udev_database(const char *path)
+    {
+        return path != NULL && strncmp(path, "/run/udev/data/", 15) == 0 && getenv("UMOCKDEV_DIR") != NULL;
+    }
+
     FILE *fopen(const char *path, const char *mode)
     {
         static FILE *(*next)(const char *, const char *);
         if (next == NULL)
             next = (FILE *(*)(const char *, const char *))dlsym(RTLD_NEXT, "fopen");
+        if (udev_database(path)) {
+            errno = ENOENT;
+            return NULL;
+        }
         return next(redirected(path), mode);
     }
 
@@ -127,8 +142,55 @@ enum PreloadShim {
         static FILE *(*next)(const char *, const char *);
         if (next == NULL)
             next = (FILE *(*)(const char *, const char *))dlsym(RTLD_NEXT, "fopen64");
+        if (udev_database(path)) {
+            errno = ENOENT;
+            return NULL;
+        }
         return next(redirected(path), mode);
     }
+
+    #define OPEN_WRAPPER(name) \
+        int name(const char *path, int flags, ...) \
+        { \
+            static int (*next)(const char *, int, ...); \
+            if (next == NULL) \
+                next = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, #name); \
+            mode_t mode = 0; \
+            if (flags & (O_CREAT | O_TMPFILE)) { \
+                va_list ap; \
+                va_start(ap, flags); \
+                mode = (mode_t)va_arg(ap, int); \
+                va_end(ap); \
+            } \
+            if (udev_database(path)) { \
+                errno = ENOENT; \
+                return -1; \
+            } \
+            return next(path, flags, mode); \
+        }
+    #define OPENAT_WRAPPER(name) \
+        int name(int dirfd, const char *path, int flags, ...) \
+        { \
+            static int (*next)(int, const char *, int, ...); \
+            if (next == NULL) \
+                next = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, #name); \
+            mode_t mode = 0; \
+            if (flags & (O_CREAT | O_TMPFILE)) { \
+                va_list ap; \
+                va_start(ap, flags); \
+                mode = (mode_t)va_arg(ap, int); \
+                va_end(ap); \
+            } \
+            if (udev_database(path)) { \
+                errno = ENOENT; \
+                return -1; \
+            } \
+            return next(dirfd, path, flags, mode); \
+        }
+    OPEN_WRAPPER(open)
+    OPEN_WRAPPER(open64)
+    OPENAT_WRAPPER(openat)
+    OPENAT_WRAPPER(openat64)
 
     static uint64_t *read_counters;
     static int read_counters_state; /* 0 not tried, 1 mapped, -1 none */
@@ -192,6 +254,158 @@ enum PreloadShim {
             errno = saved;
         }
         return r;
+    }
+
+    /* evdev ioctls answered here, from the answers the replay wrote for each emulated node
+       ($SEATKIT_REPLAY_IOCTLS/pty<N>, N the node's PTY index), instead of by umockdev's
+       testbed thread over a socket (one round trip between threads per ioctl, about 40 per
+       device). The answers follow the kernel's rules: variable-length requests (name,
+       bitmaps) copy at most the caller's size and return the bytes copied. A request the file
+       has no answer for goes on to umockdev. File: records of
+       { u8 nr; u8 pad[3]; i32 result; u32 length; u8 payload[length]; } (little-endian);
+       a negative result is an errno. */
+    #define ANSWER_FDS 1024
+    struct answers { int pty; unsigned size; unsigned char *bytes; };
+    static struct answers fd_answers[ANSWER_FDS];
+
+    static void forget_answers(int fd)
+    {
+        if (fd >= 0 && fd < ANSWER_FDS && fd_answers[fd].bytes != NULL) {
+            free(fd_answers[fd].bytes);
+            fd_answers[fd].bytes = NULL;
+            fd_answers[fd].size = 0;
+        }
+    }
+
+    static struct answers *answers_for(int fd, int pty)
+    {
+        if (fd < 0 || fd >= ANSWER_FDS)
+            return NULL;
+        struct answers *a = &fd_answers[fd];
+        if (a->bytes != NULL && a->pty == pty)
+            return a;
+        forget_answers(fd);
+        const char *dir = getenv("SEATKIT_REPLAY_IOCTLS");
+        if (dir == NULL)
+            return NULL;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/pty%d", dir, pty);
+        int f = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+        if (f < 0)
+            return NULL;
+        struct stat st;
+        unsigned char *bytes = NULL;
+        if (syscall(SYS_fstat, f, &st) == 0 && st.st_size > 0 && st.st_size < (1 << 20))
+            bytes = malloc((size_t)st.st_size);
+        size_t got = 0;
+        while (bytes != NULL && got < (size_t)st.st_size) {
+            ssize_t n = syscall(SYS_read, f, bytes + got, (size_t)st.st_size - got);
+            if (n <= 0)
+                break;
+            got += (size_t)n;
+        }
+        syscall(SYS_close, f);
+        if (bytes == NULL || got != (size_t)st.st_size) {
+            free(bytes);
+            return NULL;
+        }
+        a->pty = pty;
+        a->size = (unsigned)got;
+        a->bytes = bytes;
+        return a;
+    }
+
+    static int32_t le32_at(const unsigned char *p)
+    {
+        return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+    }
+
+    /* 1 when answered (result in *out, errno set for -1), 0 when umockdev should answer. */
+    static int answer_evdev_ioctl(int fd, unsigned long request, void *arg, int *out)
+    {
+        unsigned type = (request >> 8) & 0xff, nr = request & 0xff;
+        unsigned size = (request >> 16) & 0x3fff, dir = (unsigned)(request >> 30) & 3;
+        if (type != 'E' || getenv("SEATKIT_REPLAY_IOCTLS") == NULL)
+            return 0;
+        struct stat st;
+        if (syscall(SYS_fstat, fd, &st) != 0 || !S_ISCHR(st.st_mode))
+            return 0;
+        int pty = pty_index(st.st_rdev);
+        struct answers *a = pty < 0 ? NULL : answers_for(fd, pty);
+        if (a == NULL)
+            return 0;
+        unsigned offset = 0;
+        while (offset + 12 <= a->size) {
+            const unsigned char *r = a->bytes + offset;
+            int32_t result = le32_at(r + 4);
+            uint32_t length = (uint32_t)le32_at(r + 8);
+            const unsigned char *payload = r + 12;
+            if (length > a->size - offset - 12)
+                break;
+            offset += 12 + length;
+            if (r[0] != nr)
+                continue;
+            if (result < 0) {
+                errno = -result;
+                *out = -1;
+                return 1;
+            }
+            if (nr == 0x0a) {
+                /* EVIOCGMTSLOTS: { code, values[] }; payload holds (code, value) pairs. */
+                int32_t *values = (int32_t *)arg;
+                if (arg == NULL || size < 4)
+                    break;
+                for (uint32_t i = 0; i + 8 <= length; i += 8) {
+                    if (le32_at(payload + i) != values[0])
+                        continue;
+                    int32_t v = le32_at(payload + i + 4);
+                    for (unsigned s = 1; s < size / 4; s++)
+                        values[s] = v;
+                    *out = 0;
+                    return 1;
+                }
+                errno = EINVAL;
+                *out = -1;
+                return 1;
+            }
+            if (!(dir & 2) || arg == NULL)
+                return 0;
+            unsigned n = length < size ? length : size;
+            memcpy(arg, payload, n);
+            /* Variable-length requests return the bytes copied; fixed ones their result. */
+            int variable = (nr >= 0x06 && nr <= 0x09) || (nr >= 0x18 && nr <= 0x1b) || (nr >= 0x20 && nr < 0x40);
+            *out = variable ? (int)(n < (unsigned)result ? n : (unsigned)result) : result;
+            return 1;
+        }
+        return 0;
+    }
+
+    int ioctl(int fd, unsigned long request, ...)
+    {
+        static int (*next)(int, unsigned long, ...);
+        if (next == NULL)
+            next = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
+        va_list ap;
+        va_start(ap, request);
+        void *arg = va_arg(ap, void *);
+        va_end(ap);
+        int saved = errno, result;
+        if (answer_evdev_ioctl(fd, request, arg, &result)) {
+            if (result >= 0)
+                errno = saved;
+            return result;
+        }
+        errno = saved;
+        return next(fd, request, arg);
+    }
+
+    int close(int fd)
+    {
+        static int (*next)(int);
+        if (next == NULL)
+            next = (int (*)(int))dlsym(RTLD_NEXT, "close");
+        forget_answers(fd);
+        return next(fd);
     }
 
     /* Virtual time. With SEATKIT_REPLAY_CLOCK naming a file, CLOCK_MONOTONIC reads the

@@ -9,6 +9,8 @@ import SeatKitLibinput
 /// var touch = TouchScript(layout: layout)
 /// touch.tap(at: LayoutPoint(x: 680, y: 410))
 /// let run = try ReplayHarness(layout: layout).replay(touch.recording())
+/// // many replays in a suite: ReplayHarness(layout: layout, session: Self.session), where
+/// // `static let session = ReplaySession()` keeps one worker for all of them
 /// #expect(run.surfaces(receiving: .touchesEnded) == ["ok-button"])
 /// // a file beside the test: RecordingParser.parse(contentsOf: "Fixtures/tap.yml", relativeTo: #filePath)
 /// ```
@@ -25,6 +27,10 @@ public final class ReplayHarness {
     public let translator: DeviceEventTranslator
     /// The layout's surfaces by name.
     public private(set) var surfaces: [String: Surface] = [:]
+    /// The worker and testbed that ``replay(_:options:)`` uses; nil: a fresh one per replay.
+    /// Share one session between the harnesses of a test suite so that its replays pay the
+    /// worker's start-up once (see ``ReplaySession``).
+    public var session: ReplaySession?
 
     /// A responder that takes what reaches it; the trace says who took what.
     public final class SurfaceRecorder: Responder {
@@ -40,7 +46,8 @@ public final class ReplayHarness {
         public func keyUp(_ event: KeyEvent, context: ResponderContext) -> ResponderResult { .handled }
     }
 
-    public init(layout: SurfaceLayout? = nil, touchMapping: TouchOutputMapping? = nil) {
+    public init(layout: SurfaceLayout? = nil, touchMapping: TouchOutputMapping? = nil, session: ReplaySession? = nil) {
+        self.session = session
         clock = VirtualClock()
         router = Router(clock: clock)
         trace = TraceLog()
@@ -51,11 +58,16 @@ public final class ReplayHarness {
         }
     }
 
-    /// Replays `recording` through real libinput (see ``LibinputReplay``) and routes what
-    /// libinput reports.
+    /// Replays `recording` through real libinput (see ``LibinputReplay``; on ``session``
+    /// when there is one) and routes what libinput reports.
     @discardableResult
     public func replay(_ recording: Recording, options: ReplayOptions = ReplayOptions()) throws(ReplayError) -> ReplayRun {
-        let result = try LibinputReplay(recording: recording, options: options).run()
+        let result: LibinputReplayResult
+        if let session {
+            result = try session.replay(recording, options: options)
+        } else {
+            result = try LibinputReplay(recording: recording, options: options).run()
+        }
         return route(result.events, libinputResult: result)
     }
 

@@ -6,15 +6,24 @@ import Glibc
 #endif
 
 /// The libinput side of a replay: runs in a child process started under the preload
-/// (`LD_PRELOAD=<shim>:libumockdev-preload.so.0`, `UMOCKDEV_DIR=<testbed>`), opens the
+/// (`LD_PRELOAD=<shim>:libumockdev-preload.so.0`; `UMOCKDEV_DIR=<testbed>` comes with the
+/// first replay, so that the worker can start while the testbed is built), opens the
 /// emulated nodes with a path context, and streams libinput's events to its stdout in
 /// ``DeviceEvent``'s binary form.
 ///
+/// One worker serves any number of replays, one after another (a ``ReplaySession``), each
+/// with a libinput context of its own. Commands arrive on stdin:
+/// - `b` + length (u32 LE) + arguments separated by NUL bytes: begin a replay
+///   (`[--config TEXT] [--seat NAME] [--quirks PATH] NODE=PTY-INDEX...`): a fresh libinput
+///   context over those nodes (with `--seat`, through udev, the testbed's, instead of by path);
+/// - `r` + device number (u32 LE): remove that device;
+/// - `e`: end the replay: report what is left, write the end mark, release the context;
+/// - end of file: exit.
+///
 /// After every dispatch it writes a *read mark*: how many bytes libinput has read from each
-/// node so far (counted by the shim). The parent writes a frame, then waits for a mark that
-/// covers it: lock-step, so frames never pile up in the 4 KiB PTY buffer and events come
-/// back in the order of the frames. Commands arrive on stdin: `r` + device number (u32 LE)
-/// removes that device; end of file ends the replay.
+/// node so far (counted by the shim). The parent writes a batch, then waits for a mark that
+/// covers it: lock-step, so batches never pile up in the PTY and events come back in the
+/// order of the frames.
 ///
 /// The `seatkit` tool runs this as its hidden `replay-worker` command.
 public enum ReplayWorker {
@@ -23,57 +32,79 @@ public enum ReplayWorker {
     static let endTag: UInt8 = 0xFD
     static let errorTag: UInt8 = 0xFC
 
-    /// Runs the worker. `arguments`: `[--config TEXT] [--seat NAME] [--nodes-from-stdin]
-    /// NODE=PTY-INDEX...`; with
-    /// `--seat`, libinput finds the nodes through udev (the testbed's) instead of by path.
-    /// Returns the exit status.
-    public static func run(arguments: [String]) -> Int32 {
+    /// Commands on the worker's stdin.
+    static let beginCommand = UInt8(ascii: "b")
+    static let removeCommand = UInt8(ascii: "r")
+    static let endCommand = UInt8(ascii: "e")
+
+    /// What one replay asks of the worker.
+    struct Setup {
         var nodes: [String] = []
         var ptys: [Int] = []
         var configuration: DeviceConfiguration?
         var seat: String?
-        var arguments = arguments
-        if let flag = arguments.firstIndex(of: "--nodes-from-stdin") {
-            // The parent starts this process before the devices exist and sends their nodes
-            // (`NODE=PTY-INDEX ...` and a newline) once umockdev has added them.
-            arguments.remove(at: flag)
-            var line: [UInt8] = []
-            var byte: UInt8 = 0
-            while true {
-                let n = read(0, &byte, 1)
-                if n < 0 && errno == EINTR { continue }
-                guard n == 1 else { return fail("replay-worker: stdin ended before the list of nodes") }
-                if byte == UInt8(ascii: "\n") { break }
-                line.append(byte)
-            }
-            arguments += String(decoding: line, as: UTF8.self).split(separator: " ").map(String.init)
+        var quirks: String?
+        /// The testbed's root (the worker's `UMOCKDEV_DIR`).
+        var umockdevDirectory: String?
+
+        /// The `b` command's arguments.
+        var arguments: [String] {
+            var a: [String] = []
+            if let umockdevDirectory { a += ["--umockdev-dir", umockdevDirectory] }
+            if let configuration { a += ["--config", configuration.commandLineForm] }
+            if let seat { a += ["--seat", seat] }
+            if let quirks { a += ["--quirks", quirks] }
+            return a + zip(nodes, ptys).map { "\($0)=\($1)" }
         }
-        var i = 0
-        while i < arguments.count {
-            let a = arguments[i]
-            if a == "--seat", i + 1 < arguments.count {
-                seat = arguments[i + 1]
-                i += 2
-                continue
-            }
-            if a == "--config", i + 1 < arguments.count {
-                do {
-                    configuration = try DeviceConfiguration(commandLineForm: arguments[i + 1])
-                } catch {
-                    return fail("replay-worker: \(error)")
+
+        init() {}
+
+        init(arguments: [String]) throws(ReplayError) {
+            var i = 0
+            while i < arguments.count {
+                let a = arguments[i]
+                if a == "--seat" || a == "--config" || a == "--quirks" || a == "--umockdev-dir", i + 1 < arguments.count {
+                    let value = arguments[i + 1]
+                    switch a {
+                    case "--seat": seat = value
+                    case "--umockdev-dir": umockdevDirectory = value
+                    case "--quirks": quirks = value
+                    default:
+                        do {
+                            configuration = try DeviceConfiguration(commandLineForm: value)
+                        } catch {
+                            throw .environment("replay-worker: \(error)")
+                        }
+                    }
+                    i += 2
+                    continue
                 }
-                i += 2
-                continue
+                let parts = a.split(separator: "=")
+                guard parts.count == 2, let pty = Int(parts[1]), pty >= 0, pty < PreloadShim.counterCount else {
+                    throw .environment("replay-worker: expected NODE=PTY-INDEX, got \(a)")
+                }
+                nodes.append(String(parts[0]))
+                ptys.append(pty)
+                i += 1
             }
-            let parts = a.split(separator: "=")
-            guard parts.count == 2, let pty = Int(parts[1]), pty >= 0, pty < PreloadShim.counterCount else {
-                return fail("replay-worker: expected NODE=PTY-INDEX, got \(a)")
-            }
-            nodes.append(String(parts[0]))
-            ptys.append(pty)
-            i += 1
         }
-        guard getenv("UMOCKDEV_DIR") != nil else { return fail("replay-worker: UMOCKDEV_DIR is not set; run under umockdev") }
+
+        /// The `b` command for these arguments.
+        var beginCommand: [UInt8] {
+            var text: [UInt8] = []
+            for (i, a) in arguments.enumerated() {
+                if i > 0 { text.append(0) }
+                text += Array(a.utf8)
+            }
+            var command = [ReplayWorker.beginCommand]
+            appendLE(&command, UInt32(text.count))
+            return command + text
+        }
+    }
+
+    /// Runs the worker (arguments are ignored; everything comes on stdin). Returns the exit
+    /// status.
+    public static func run(arguments: [String]) -> Int32 {
         guard let ackPath = getenv("SEATKIT_REPLAY_ACK") else { return fail("replay-worker: SEATKIT_REPLAY_ACK is not set") }
         let ackFd = open(ackPath, O_RDONLY | O_CLOEXEC)
         guard ackFd >= 0, let map = mmap(nil, PreloadShim.counterCount * 8, PROT_READ, MAP_SHARED, ackFd, 0), map != MAP_FAILED else {
@@ -91,21 +122,8 @@ public enum ReplayWorker {
             // logged at info. The parent shows this output only when the worker fails.
             writeStandardError("libinput: \(message)")
         }
-        let backend: LibinputBackend
-        do {
-            if let seat {
-                backend = try LibinputBackend(seat: seat, opener: DirectDeviceOpener())
-            } else {
-                backend = try LibinputBackend(paths: nodes, opener: DirectDeviceOpener())
-            }
-        } catch {
-            return fail("replay-worker: \(error)")
-        }
-        if let configuration { backend.configuration = { _ in configuration } }
-        if quirksFailed && getenv("SEATKIT_REPLAY_QUIRKS") != nil {
-            return fail("replay-worker: libinput rejected the recorded quirks", status: quirksRejectedStatus)
-        }
 
+        var input = CommandInput()
         var out: [UInt8] = []
         var one: [UInt8] = []
         func flush() -> Bool {
@@ -121,48 +139,130 @@ public enum ReplayWorker {
             out.removeAll(keepingCapacity: true)
             return true
         }
-        func dispatchAndReport() -> Bool {
-            for event in backend.dispatchEvents() {
-                // encode(into:) copies the buffer it appends to: keep that one small.
-                one.removeAll(keepingCapacity: true)
-                event.encode(into: &one)
-                out += one
+
+        while true {
+            // Between replays: wait for the next one, or the end.
+            guard input.fill(atLeast: 1) else { return 0 }
+            guard input.bytes[input.offset] == beginCommand, input.fill(atLeast: 5) else {
+                return fail("replay-worker: expected a replay to begin, got byte \(input.bytes[input.offset])")
             }
-            out.append(readMarkTag)
-            appendLE(&out, UInt32(ptys.count))
-            for pty in ptys { appendLE(&out, UInt64(counters[pty])) }
-            return flush()
+            let length = Int(readLE32(input.bytes, input.offset + 1))
+            guard input.fill(atLeast: 5 + length) else { return fail("replay-worker: stdin ended inside a command") }
+            let text = input.bytes[(input.offset + 5)..<(input.offset + 5 + length)]
+            input.consume(5 + length)
+            let setup: Setup
+            do {
+                setup = try Setup(arguments: text.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) })
+            } catch {
+                if case .environment(let message) = error { return fail(message) }
+                return fail("replay-worker: \(error)")
+            }
+            if let quirks = setup.quirks { setenv("SEATKIT_REPLAY_QUIRKS", quirks, 1) } else { unsetenv("SEATKIT_REPLAY_QUIRKS") }
+            // umockdev's preload reads UMOCKDEV_DIR on every call: from here on, libinput
+            // sees the testbed.
+            if let root = setup.umockdevDirectory { setenv("UMOCKDEV_DIR", root, 1) }
+            guard getenv("UMOCKDEV_DIR") != nil else { return fail("replay-worker: UMOCKDEV_DIR is not set; run under umockdev") }
+            quirksFailed = false
+
+            var backend: LibinputBackend?
+            do {
+                if let seat = setup.seat {
+                    backend = try LibinputBackend(seat: seat, opener: DirectDeviceOpener())
+                } else {
+                    backend = try LibinputBackend(paths: setup.nodes, opener: DirectDeviceOpener())
+                }
+            } catch {
+                return fail("replay-worker: \(error)")
+            }
+            guard let live = backend else { return 1 }
+            if let configuration = setup.configuration { live.configuration = { _ in configuration } }
+            if quirksFailed && setup.quirks != nil {
+                return fail("replay-worker: libinput rejected the recorded quirks", status: quirksRejectedStatus)
+            }
+
+            func dispatchAndReport() -> Bool {
+                for event in live.dispatchEvents() {
+                    // encode(into:) copies the buffer it appends to: keep that one small.
+                    one.removeAll(keepingCapacity: true)
+                    event.encode(into: &one)
+                    out += one
+                }
+                out.append(readMarkTag)
+                appendLE(&out, UInt32(setup.ptys.count))
+                for pty in setup.ptys { appendLE(&out, UInt64(counters[pty])) }
+                return flush()
+            }
+
+            guard dispatchAndReport() else { return 1 }
+            replay: while true {
+                var fds = [pollfd(fd: live.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
+                let r = poll(&fds, 2, -1)
+                if r < 0 && errno == EINTR { continue }
+                if fds[0].revents != 0 {
+                    guard dispatchAndReport() else { return 1 }
+                }
+                guard fds[1].revents != 0 else { continue }
+                guard input.readMore() else {
+                    // The parent went away in the middle of a replay.
+                    return 0
+                }
+                while input.available > 0 {
+                    let command = input.bytes[input.offset]
+                    if command == removeCommand {
+                        guard input.available >= 5 else { break }
+                        let number = readLE32(input.bytes, input.offset + 1)
+                        input.consume(5)
+                        live.removeDevice(number: number)
+                        guard dispatchAndReport() else { return 1 }
+                    } else if command == endCommand {
+                        input.consume(1)
+                        guard dispatchAndReport() else { return 1 }
+                        out.append(endTag)
+                        guard flush() else { return 1 }
+                        break replay
+                    } else {
+                        return fail("replay-worker: unknown command byte \(command)")
+                    }
+                }
+            }
+            // The context goes (libinput closes the nodes) before the parent removes them.
+            backend = nil
+        }
+    }
+
+    /// Bytes from stdin, read as they come.
+    struct CommandInput {
+        var bytes: [UInt8] = []
+        var offset = 0
+        var available: Int { bytes.count - offset }
+
+        mutating func consume(_ n: Int) {
+            offset += n
+            if offset == bytes.count {
+                bytes.removeAll(keepingCapacity: true)
+                offset = 0
+            }
         }
 
-        guard dispatchAndReport() else { return 1 }
-        var command: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 256)
-        while true {
-            var fds = [pollfd(fd: backend.fileDescriptor, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
-            let r = poll(&fds, 2, -1)
-            if r < 0 && errno == EINTR { continue }
-            if fds[0].revents != 0 {
-                guard dispatchAndReport() else { return 1 }
-            }
-            if fds[1].revents != 0 {
+        /// Reads what stdin has (at least one byte, waiting for it); false at its end.
+        mutating func readMore() -> Bool {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
                 let n = read(0, &buffer, buffer.count)
-                if n <= 0 {
-                    guard dispatchAndReport() else { return 1 }
-                    out.append(endTag)
-                    return flush() ? 0 : 1
-                }
-                command += buffer[0..<n]
-                while command.count >= 5, command[0] == UInt8(ascii: "r") {
-                    let number = UInt32(command[1]) | UInt32(command[2]) << 8 | UInt32(command[3]) << 16 | UInt32(command[4]) << 24
-                    command.removeFirst(5)
-                    backend.removeDevice(number: number)
-                    guard dispatchAndReport() else { return 1 }
-                }
-                if let first = command.first, first != UInt8(ascii: "r") {
-                    return fail("replay-worker: unknown command byte \(first)")
-                }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return false }
+                bytes += buffer[0..<n]
+                return true
             }
+        }
+
+        /// Waits until `count` bytes are available; false if stdin ends first.
+        mutating func fill(atLeast count: Int) -> Bool {
+            while available < count {
+                guard readMore() else { return false }
+            }
+            return true
         }
     }
 

@@ -20,7 +20,14 @@ final class UmockdevTestbedHandle {
     let rootDirectory: String
 
     init() {
-        pointer = processEnvironmentLock.withLock { _ in umockdev_testbed_new() }
+        pointer = processEnvironmentLock.withLock { _ in
+            // umockdev makes the testbed in GLib's temporary directory, which GLib takes
+            // from TMPDIR on its first use in the process: the replay's (in memory when it can).
+            let setTemporary = getenv("TMPDIR") == nil
+            if setTemporary { setenv("TMPDIR", replayTemporaryRoot, 1) }
+            defer { if setTemporary { unsetenv("TMPDIR") } }
+            return umockdev_testbed_new()
+        }
         let dir = umockdev_testbed_get_root_dir(pointer)!
         rootDirectory = String(cString: dir)
         g_free(dir)

@@ -1,0 +1,417 @@
+import CReplayWorkerEntry
+import SeatKit
+import SeatKitLibinput
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One replay worker and one umockdev testbed kept for many replays, so that a test suite
+/// pays their start-up (about 20 ms: a process, the Swift runtime, the testbed) once
+/// rather than per replay.
+///
+/// ```swift
+/// let session = ReplaySession()           // e.g. a `static let` shared by a suite's tests
+/// let first = try session.replay(tapRecording)
+/// let second = try session.replay(swipeRecording, options: ReplayOptions(configuration: tapping))
+/// ```
+///
+/// Each replay gets its devices added to the testbed before it and removed after it, and a
+/// libinput context of its own in the worker, on the same virtual timeline as a fresh
+/// worker's: the results are the same as ``LibinputReplay/run()``'s, byte for byte (a test
+/// compares their JSON). ``LibinputReplay/run()`` itself is a session used once.
+///
+/// Replays through one session run one after another (concurrent callers wait their turn);
+/// use one session per thread to replay in parallel. A replay that fails discards the worker
+/// and testbed, and the next replay starts fresh ones. The worker ends with the session (or
+/// with this process).
+public final class ReplaySession: @unchecked Sendable {
+    private let workerExecutable: String?
+    /// Guards `worker` and the counts: one replay at a time.
+    private let lock = SessionLock()
+    private nonisolated(unsafe) var worker: SessionWorker?
+    private nonisolated(unsafe) var replays = 0
+    private nonisolated(unsafe) var workersStarted = 0
+
+    /// `workerExecutable`: as ``ReplayOptions/workerExecutable`` (by default this program,
+    /// started again as the worker). Nothing starts until the first replay.
+    public init(workerExecutable: String? = nil) {
+        self.workerExecutable = workerExecutable
+    }
+
+    /// Replays `recording` as ``LibinputReplay/run()`` does, on this session's worker and
+    /// testbed. `options.workerExecutable` is ignored (the session's worker runs it).
+    public func replay(_ recording: Recording, options: ReplayOptions = ReplayOptions()) throws(ReplayError) -> LibinputReplayResult {
+        try LibinputReplay.withRetries(recording: recording, options: options) { options, devicesAdded throws(ReplayError) in
+            try replayOnce(recording, options: options, devicesAdded: &devicesAdded)
+        }
+    }
+
+    /// Replays run so far, and worker processes started for them (1 while nothing failed).
+    public var statistics: (replays: Int, workersStarted: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (replays, workersStarted)
+    }
+
+    /// The worker's process ID (nil before the first replay), for tests.
+    var workerProcessID: pid_t? {
+        lock.lock()
+        defer { lock.unlock() }
+        return worker?.child.pid
+    }
+
+    /// Ends the worker and removes the testbed now (otherwise when the session goes).
+    public func close() {
+        lock.lock()
+        let w = worker
+        worker = nil
+        lock.unlock()
+        w?.stop()
+    }
+
+    func replayOnce(_ recording: Recording, options: ReplayOptions, devicesAdded: inout Bool) throws(ReplayError) -> LibinputReplayResult {
+        lock.lock()
+        defer { lock.unlock() }
+        let started = monotonicMicroseconds()
+        // A worker that ended between replays (killed, or it crashed releasing the last
+        // replay's context) is replaced.
+        if let current = worker, current.child.hasExited {
+            worker = nil
+            current.stop()
+        }
+        if worker == nil {
+            worker = try SessionWorker(workerExecutable: workerExecutable)
+            workersStarted += 1
+        }
+        guard let current = worker else { throw .environment("the replay worker was not started") }
+        do throws(ReplayError) {
+            var result = try current.replay(recording, options: options, devicesAdded: &devicesAdded)
+            result.seconds = Double(monotonicMicroseconds() - started) / 1e6
+            replays += 1
+            return result
+        } catch {
+            // Whatever state the worker or testbed is in, the next replay starts afresh.
+            worker = nil
+            current.stop()
+            throw error
+        }
+    }
+
+    deinit { close() }
+}
+
+/// A plain mutex (the session's state is not `Sendable`, so `Mutex` cannot hold it).
+final class SessionLock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    init() { pthread_mutex_init(mutex, nil) }
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
+}
+
+/// The worker process, testbed and shared files of a session.
+final class SessionWorker {
+    let testbed: UmockdevTestbedHandle
+    let scratch: TemporaryDirectory
+    let clock: VirtualClockFile
+    let child: ChildProcess
+    /// The read counters the shim keeps (one per PTY index), writable here to zero a new node's.
+    private let counters: UnsafeMutablePointer<UInt64>
+    /// The DMI modalias in the testbed now.
+    private var dmi: String?
+    private var stopped = false
+
+    init(workerExecutable: String?) throws(ReplayError) {
+        guard access("/usr/lib/x86_64-linux-gnu/libumockdev-preload.so.0", R_OK) == 0
+            || access("/usr/lib/aarch64-linux-gnu/libumockdev-preload.so.0", R_OK) == 0
+            || access("/usr/lib64/libumockdev-preload.so.0", R_OK) == 0 else {
+            throw .environment("libumockdev-preload.so.0 is not installed (Debian: apt-get install umockdev libumockdev-dev)")
+        }
+        let worker = try Self.workerCommand(explicit: workerExecutable)
+        scratch = try TemporaryDirectory()
+        let readCountsPath = scratch.path + "/read-counts"
+        guard writeFile(readCountsPath, [UInt8](repeating: 0, count: PreloadShim.counterCount * 8)) else {
+            throw .environment("cannot create \(readCountsPath)")
+        }
+        let fd = open(readCountsPath, O_RDWR | O_CLOEXEC)
+        guard fd >= 0, let map = mmap(nil, PreloadShim.counterCount * 8, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), map != MAP_FAILED else {
+            if fd >= 0 { Glibc.close(fd) }
+            throw .environment("cannot map \(readCountsPath)")
+        }
+        Glibc.close(fd)
+        counters = map.bindMemory(to: UInt64.self, capacity: PreloadShim.counterCount)
+        clock = try VirtualClockFile(path: scratch.path + "/clock")
+        clock.set(LibinputReplay.virtualBase)
+        // The worker starts first (a process and the Swift runtime: the longest part of a
+        // cold replay), while umockdev builds the testbed and adds the devices; it learns the
+        // testbed's root with its first replay and waits for it on stdin until then.
+        var environment = [
+            "LD_PRELOAD": "\(try PreloadShim.libraryPath()):libumockdev-preload.so.0",
+            "SEATKIT_REPLAY_ACK": readCountsPath,
+            "SEATKIT_REPLAY_CLOCK": clock.path,
+            "SEATKIT_REPLAY_IOCTLS": scratch.path,
+        ]
+        environment.merge(worker.environment) { $1 }
+        do {
+            // Not another testbed's root that this process may have in its environment.
+            child = try ChildProcess(executable: worker.executable, arguments: worker.arguments, environment: environment,
+                                     unset: ["UMOCKDEV_DIR"], stderrPath: scratch.path + "/worker-stderr")
+        } catch {
+            munmap(UnsafeMutableRawPointer(counters), PreloadShim.counterCount * 8)
+            throw error
+        }
+        testbed = UmockdevTestbedHandle()
+    }
+
+    deinit {
+        stop()
+        munmap(UnsafeMutableRawPointer(counters), PreloadShim.counterCount * 8)
+    }
+
+    /// Ends the worker: end of its stdin, then it is stopped rather than waited for.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        child.closeStdin()
+        child.kill()
+    }
+
+    /// An emulated node made for one replay: umockdev's sysfs entries plus a PTY of our own.
+    struct Node {
+        let emulated: EmulatedDevice
+        let master: Int32
+        let pty: Int
+        let ptymapLink: String
+        let answersPath: String
+    }
+
+    /// Adds `device` as `/dev/input/event<number>`: umockdev writes its sysfs and udev
+    /// entries; the node is a PTY made here (umockdev 0.17 cannot make a node again for a
+    /// path it once made), and its evdev ioctls are answered by the shim from a file.
+    private func addNode(_ device: RecordedDevice, number: Int) throws(ReplayError) -> Node {
+        let e = EmulatedDevice(device: device, number: number)
+        try testbed.addDevices(description: e.description(withNode: false))
+        var ptyIndex: Int32 = -1
+        let master = seatkit_replay_open_pty(&ptyIndex)
+        let pty = Int(ptyIndex)
+        guard master >= 0, pty < PreloadShim.counterCount else {
+            let reason = String(cString: strerror(errno))
+            if master >= 0 { Glibc.close(master) }
+            testbed.removeDevice(systemPath: "/sys" + e.eventSystemPath)
+            testbed.removeDevice(systemPath: "/sys" + e.inputSystemPath)
+            throw .environment("cannot open a PTY for \(e.node): \(reason)")
+        }
+        let root = testbed.rootDirectory
+        let ptyPath = "/dev/pts/\(pty)"
+        let ptymapLink = root + "/dev/.ptymap/" + ptyPath.replacing("/", with: "_")
+        let answersPath = scratch.path + "/pty\(pty)"
+        makeDirectories(root + "/dev/input")
+        makeDirectories(root + "/dev/.ptymap")
+        counters[pty] = 0
+        guard symlink(ptyPath, root + e.node) == 0,
+              symlink("13:\(e.minor)", ptymapLink) == 0,
+              writeFile(answersPath, e.ioctlAnswers) else {
+            let reason = String(cString: strerror(errno))
+            Glibc.close(master)
+            unlink(ptymapLink)
+            testbed.removeDevice(systemPath: "/sys" + e.eventSystemPath)
+            testbed.removeDevice(systemPath: "/sys" + e.inputSystemPath)
+            throw .environment("cannot make the node \(e.node) in the testbed: \(reason)")
+        }
+        return Node(emulated: e, master: master, pty: pty, ptymapLink: ptymapLink, answersPath: answersPath)
+    }
+
+    private func removeNode(_ node: Node) {
+        // umockdev removes the node's symlink with the device (it reads DEVNAME).
+        testbed.removeDevice(systemPath: "/sys" + node.emulated.eventSystemPath)
+        testbed.removeDevice(systemPath: "/sys" + node.emulated.inputSystemPath)
+        unlink(testbed.rootDirectory + node.emulated.node)
+        unlink(node.ptymapLink)
+        unlink(node.answersPath)
+        Glibc.close(node.master)
+    }
+
+    private func setDMI(_ modalias: String?) throws(ReplayError) {
+        let wanted = modalias.flatMap { $0.hasPrefix("dmi:") ? $0 : nil }
+        guard wanted != dmi else { return }
+        if dmi != nil {
+            testbed.removeDevice(systemPath: "/sys/devices/virtual/dmi/id")
+            dmi = nil
+        }
+        if let wanted {
+            try testbed.addDevices(description: EmulatedDevice.dmiDescription(wanted))
+            dmi = wanted
+        }
+    }
+
+    /// One replay on this worker and testbed; sets `devicesAdded` once libinput has added
+    /// every device.
+    func replay(_ recording: Recording, options: ReplayOptions, devicesAdded: inout Bool) throws(ReplayError) -> LibinputReplayResult {
+        var setup = ReplayWorker.Setup()
+        setup.umockdevDirectory = testbed.rootDirectory
+        setup.configuration = options.configuration
+        if let seat = options.seat {
+            guard options.removals.isEmpty else { throw .environment("device removals need the path backend (seat must be nil)") }
+            setup.seat = seat
+        }
+        if options.appliesRecordedQuirks, recording.devices.contains(where: { !$0.quirks.isEmpty }) {
+            let quirksPath = scratch.path + "/recorded.quirks"
+            guard writeFile(quirksPath, Array(LibinputReplay.quirksFile(for: recording).utf8)) else { throw .environment("cannot write \(quirksPath)") }
+            setup.quirks = quirksPath
+        }
+        try setDMI(recording.dmi)
+        var nodes: [Node] = []
+        defer { for node in nodes { removeNode(node) } }
+        for (i, device) in recording.devices.enumerated() {
+            nodes.append(try addNode(device, number: 100 + i))
+        }
+        setup.nodes = nodes.map(\.emulated.node)
+        setup.ptys = nodes.map(\.pty)
+
+        let base = LibinputReplay.virtualBase
+        clock.set(base)
+        try child.send(setup.beginCommand)
+        var stream = WorkerStream(child: child, deviceCount: nodes.count)
+        // libinput adds path devices while it starts: wait for all of them.
+        try stream.readUntil { $0.added.count >= nodes.count }
+        devicesAdded = true
+
+        let frames = recording.mergedFrames
+        let start = recording.startTime ?? 0
+        var written = [UInt64](repeating: 0, count: nodes.count)
+        var pendingRemovals = options.removals.sorted { $0.time < $1.time }
+        var removed = Set<Int>()
+        var evdevEvents = 0
+        var shortWrites = 0
+
+        /// Writes whole events to the device and waits until libinput has read and processed
+        /// all of them. Never blocks on a full PTY: while the worker drains it, its output is
+        /// read, so neither side can wait on the other.
+        func send(_ bytes: [UInt8], device: Int) throws(ReplayError) {
+            let fd = nodes[device].master
+            let target = written[device] + UInt64(bytes.count)
+            var offset = 0
+            func readSoFar() -> UInt64 { stream.readCounts.count > device ? stream.readCounts[device] : 0 }
+            while offset < bytes.count || readSoFar() < target {
+                // Whole events only, 170 at a time, and never more than 8 KiB that libinput
+                // has not read yet: a raw PTY takes about 15 KiB before a write comes back
+                // short, so every write fits whole and none splits an event. Should one come
+                // back short all the same, the rest of its event goes next, whatever is
+                // outstanding (the shim makes libinput's read wait for it).
+                let outstanding = written[device] + UInt64(offset) - readSoFar()
+                let splitEvent = offset % 24 != 0
+                let chunk = splitEvent ? 24 - offset % 24 : min(bytes.count - offset, LibinputReplay.writeChunk)
+                if offset < bytes.count, splitEvent || outstanding + UInt64(chunk) <= LibinputReplay.maximumOutstanding {
+                    let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, chunk) }
+                    if n > 0 {
+                        if n < chunk { shortWrites += 1 }
+                        offset += n
+                        continue
+                    }
+                    if n < 0 && errno != EAGAIN && errno != EINTR {
+                        throw .environment("writing to \(nodes[device].emulated.node) failed: \(String(cString: strerror(errno)))")
+                    }
+                    try stream.pump(waitingToWrite: fd)
+                } else {
+                    try stream.pump(waitingToWrite: nil)
+                }
+            }
+            written[device] = target
+        }
+
+        func remove(_ device: Int) throws(ReplayError) {
+            guard !removed.contains(device), device < nodes.count else { return }
+            removed.insert(device)
+            var command: [UInt8] = [ReplayWorker.removeCommand]
+            appendLE(&command, UInt32(device + 1))
+            try child.send(command)
+            try stream.readUntil { $0.removed.contains(UInt32(device + 1)) }
+        }
+
+        var lastStamp = base
+        var index = 0
+        var batch: [UInt8] = []
+        let maximumBatch = max(1, options.maximumBatchFrames)
+        while index < frames.count {
+            let device = frames[index].device
+            let time = frames[index].frame.time
+            if let next = pendingRemovals.first, next.time <= time {
+                pendingRemovals.removeFirst()
+                lastStamp = max(lastStamp, base + (next.time - start))
+                clock.set(lastStamp)
+                try remove(next.device)
+                continue
+            }
+            if removed.contains(device) {
+                index += 1
+                continue
+            }
+            // A batch: consecutive frames of one device, ended by another device's frame or a
+            // removal. libinput fires due timers by each event's timestamp, so a batch gives
+            // the same events as its frames one by one.
+            batch.removeAll(keepingCapacity: true)
+            var count = 0
+            while index < frames.count, frames[index].device == device, count < maximumBatch {
+                let item = frames[index].frame
+                if let next = pendingRemovals.first, next.time <= item.time { break }
+                let stamp = base + (item.time - start)
+                lastStamp = stamp
+                EmulatedInputDevices.append(item.events[...], stamp: stamp, to: &batch)
+                evdevEvents += item.events.count
+                index += 1
+                count += 1
+            }
+            // libinput's clock reads the time of the batch's last event: never behind an
+            // event it reads, never ahead of what it has been given.
+            clock.set(lastStamp)
+            try send(batch, device: device)
+            options.progress?(index, frames.count)
+        }
+        for removal in pendingRemovals {
+            lastStamp = max(lastStamp, base + (removal.time - start))
+            clock.set(lastStamp)
+            try remove(removal.device)
+        }
+        // Timers due after the last frame (tap, hold, debounce) run when libinput next sees an
+        // event: one empty frame per device, 2 s of virtual time later.
+        lastStamp += 2_000_000
+        clock.set(lastStamp)
+        for device in nodes.indices where !removed.contains(device) {
+            try send(EmulatedInputDevices.bytes(of: [EvdevEvent(type: 0, code: 0, value: 0)][...], stamp: lastStamp), device: device)
+        }
+        // The end: libinput's context goes, with it the nodes' readers, before they are removed.
+        try child.send([ReplayWorker.endCommand])
+        try stream.readUntil { $0.ended }
+        // Back onto the recording's timeline; device announcements carry no time of their own.
+        let shift = start - base
+        let events = stream.events.map { event -> DeviceEvent in
+            var e = event
+            e.time = max(event.time, base) + shift
+            return e
+        }
+        var result = LibinputReplayResult(events: events, framesWritten: frames.count, evdevEventsWritten: evdevEvents, seconds: 0)
+        result.shortWrites = shortWrites
+        return result
+    }
+
+    /// The worker to start and how: an explicit `seatkit` tool (`replay-worker` command),
+    /// or by default this very program again in worker mode (CReplayWorkerEntry), which is
+    /// always there and built from the same sources as this library.
+    static func workerCommand(explicit: String?) throws(ReplayError) -> (executable: String, arguments: [String], environment: [String: String]) {
+        if let explicit = explicit ?? getenv("SEATKIT_REPLAY_WORKER").map({ String(cString: $0) }) {
+            guard access(explicit, X_OK) == 0 else {
+                throw .environment("the replay worker \(explicit) does not exist or cannot run (ReplayOptions.workerExecutable or SEATKIT_REPLAY_WORKER)")
+            }
+            return (explicit, ["replay-worker"], [:])
+        }
+        _ = seatkit_replay_worker_entry_linked()
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard n > 0 else { throw .environment("cannot find the running executable to start it as the replay worker") }
+        let exe = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (exe, [], [SEATKIT_REPLAY_WORKER_MODE: "1"])
+    }
+}
