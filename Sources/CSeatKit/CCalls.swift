@@ -1,5 +1,6 @@
 import CSeatKitSupport
 import SeatKit
+import SeatKitSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -11,11 +12,7 @@ enum CCalls {
     // MARK: Clock
 
     /// CLOCK_MONOTONIC in microseconds: libinput's clock, and wl_event_loop timers'.
-    static func monotonicMicroseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
-    }
+    static func monotonicMicroseconds() -> Int64 { MonotonicClock.microseconds() }
 
     // MARK: wl_event_loop timers
 

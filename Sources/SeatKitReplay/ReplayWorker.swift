@@ -1,6 +1,7 @@
 import CReplayWorkerEntry
 import SeatKit
 import SeatKitLibinput
+import SeatKitSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -129,8 +130,8 @@ public enum ReplayWorker {
                 out += one
             }
             out.append(readMarkTag)
-            appendLE(&out, UInt32(ptys.count))
-            for pty in ptys { appendLE(&out, UInt64(counters[pty])) }
+            out.appendLittleEndian(UInt32(ptys.count))
+            for pty in ptys { out.appendLittleEndian(UInt64(counters[pty])) }
             return flush()
         }
 
@@ -154,7 +155,7 @@ public enum ReplayWorker {
                 }
                 command += buffer[0..<n]
                 while command.count >= 5, command[0] == UInt8(ascii: "r") {
-                    let number = UInt32(command[1]) | UInt32(command[2]) << 8 | UInt32(command[3]) << 16 | UInt32(command[4]) << 24
+                    let number = ByteReader.u32(command, at: 1)
                     command.removeFirst(5)
                     backend.removeDevice(number: number)
                     guard dispatchAndReport() else { return 1 }
@@ -184,14 +185,6 @@ func seatkitReplayWorkerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeM
         if let a = argv[i] { arguments.append(String(cString: a)) }
     }
     return ReplayWorker.run(arguments: arguments)
-}
-
-func appendLE(_ out: inout [UInt8], _ v: UInt32) {
-    withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) }
-}
-
-func appendLE(_ out: inout [UInt8], _ v: UInt64) {
-    withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) }
 }
 
 /// Why a replay could not run.
