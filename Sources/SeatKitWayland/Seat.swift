@@ -1,5 +1,6 @@
 import CWaylandServer
 import Glibc
+import Logging
 import SeatKit
 import SeatKitXKB
 
@@ -61,7 +62,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     /// is the one already sent (an unchanged keymap is not sent again). Call it from
     /// ``SeatKitXKB/Keyboard/keymapDidChange`` and after changing the key repeat.
     public func keymapDidChange() {
-        let file = try? keymap?.keymapFile()
+        let file = currentKeymapFile()
         let repeatInfo = keymap?.keyRepeat
         guard file !== sentKeymapFile || repeatInfo != sentKeyRepeat else { return }
         for client in clients.values {
@@ -93,6 +94,24 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     func restoreSeatKeymap(for client: SeatClient) {
         guard client.sentKeymap !== sentKeymapFile, let file = sentKeymapFile else { return }
         useKeymap(file, for: client)
+    }
+
+    /// Where the seat reports what goes wrong in its environment rather than in a client's
+    /// requests (a keymap file that could not be written: clients then get `no_keymap`).
+    /// By default swift-log's `LoggingSystem` (label `SeatKitWayland.Seat`): bootstrap it, or
+    /// set a logger of your own.
+    public var logger = Logger(label: "SeatKitWayland.Seat")
+
+    /// The provider's keymap file; nil when there is no provider, or when it could not write
+    /// one (logged: clients get `no_keymap` and type nothing, which must not pass silently).
+    private func currentKeymapFile() -> KeymapFile? {
+        guard let keymap else { return nil }
+        do {
+            return try keymap.keymapFile()
+        } catch {
+            logger.error("no keymap file for clients, they get no_keymap: \(error)")
+            return nil
+        }
     }
 
     /// The keymap file and repeat info last sent, to skip sending them again unchanged.
@@ -331,7 +350,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
 
     /// `wl_keyboard.keymap` (libwayland duplicates the fd for the client), then repeat_info.
     private func sendKeymap(to keyboard: OpaquePointer) {
-        let file = try? keymap?.keymapFile()
+        let file = currentKeymapFile()
         if let file {
             Libwayland.post(keyboard, WL_KEYBOARD_KEYMAP, .uint(WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue),
                             .fd(file.fileDescriptor), .uint(UInt32(file.size)))
