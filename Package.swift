@@ -25,6 +25,9 @@ let package = Package(
         // Where the adapters report environment failures (a keymap file that could not be
         // written, an event-loop timer that could not be made) instead of swallowing them.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // `swift package generate-documentation --target SeatKit`: the DocC catalog
+        // (Sources/SeatKit/SeatKit.docc) with the guides; CI builds it with warnings as errors.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The pure-Swift core: geometry, surfaces, responders, routing. Imports no C module.
@@ -124,6 +127,13 @@ let package = Package(
         .testTarget(name: "SeatKitWaylandTests",
                     dependencies: ["SeatKit", "SeatKitReplay", "SeatKitWayland", "SeatKitHeadlessShell", "CWaylandServer", "SeatKitWLCS", "AllocationCounter",
                                    .product(name: "Logging", package: "swift-log")]),
+        // The guides' code (Sources/SeatKit/SeatKit.docc/*.md): every ```swift block of a
+        // guide stands verbatim in Tests/DocumentationTests/Snippets, which compile (and run
+        // where cheap) here, so a guide cannot drift from the API.
+        .testTarget(name: "DocumentationTests",
+                    dependencies: ["SeatKit", "SeatKitXKB", "SeatKitLibinput", "SeatKitReplay", "SeatKitWayland", "SeatKitHeadlessShell",
+                                   "CWaylandServer"],
+                    exclude: ["Snippets/Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )
