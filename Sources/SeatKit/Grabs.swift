@@ -234,7 +234,7 @@ extension Router {
 /// a button press or a touch down anywhere else dismisses it and is not delivered. Keys go
 /// on to the first responder (make the popup, or what it wants, first responder).
 ///
-/// Start it with ``Router/startPopupGrab(_:)``; ``dismiss`` runs once, when a press lands
+/// Start it with ``Router/startPopupGrab(_:)``; the `dismiss` closure of ``init(popup:dismiss:)`` runs once, when a press lands
 /// outside or the grab is ended or replaced, and should close the popup.
 public final class PopupGrab: PointerGrab, TouchGrab {
     /// The popup surface: it and its descendants take input.

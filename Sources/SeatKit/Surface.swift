@@ -174,6 +174,7 @@ public final class Surface {
 
     /// Creates a detached surface.
     /// - Parameters:
+    ///   - name: what traces and logs call it; need not be unique.
     ///   - frame: position and size in the future parent's surface space.
     ///   - responder: the responder for this surface's input; by default one that handles
     ///     nothing, so events walk on to the parent.
