@@ -29,13 +29,13 @@ extension HeadlessShellDelegate {
 /// output. A mapped toplevel's client gets wl_surface.enter for the output it was placed on
 /// (so it renders at that output's scale) and leave when it unmaps.
 ///
-/// Each wl_surface becomes a ``SeatKit/Surface`` whose responder is a
-/// ``ClientSurfaceResponder``; its frame follows the committed buffer's size (divided by the
+/// Each wl_surface becomes a SeatKit `Surface` whose responder is a
+/// SeatKitWayland `ClientSurfaceResponder`; its frame follows the committed buffer's size (divided by the
 /// buffer scale), its input region the committed wl_region. Buffers are released as soon
 /// as they are attached and frame callbacks are answered every 16 ms: nothing is drawn.
 /// Subsurfaces are placed and stacked, but committed as if desynchronized.
 ///
-/// Real compositors bring their own shell and use ``ClientSurfaceResponder`` directly; this
+/// Real compositors bring their own shell and use `ClientSurfaceResponder` directly; this
 /// one serves headless kiosks and end-to-end tests.
 public final class HeadlessShell {
     public unowned let seat: Seat

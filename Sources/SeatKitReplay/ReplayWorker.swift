@@ -9,7 +9,7 @@ import Glibc
 /// The libinput side of a replay: runs in a child process started under the preload
 /// (`LD_PRELOAD=<shim>:libumockdev-preload.so.0`, `UMOCKDEV_DIR=<testbed>`), opens the
 /// emulated nodes with a path context, and streams libinput's events to its stdout in
-/// ``DeviceEvent``'s binary form.
+/// `DeviceEvent`'s binary form.
 ///
 /// After every dispatch it writes a *read mark*: how many bytes libinput has read from each
 /// node so far (counted by the shim). The parent writes a frame, then waits for a mark that
