@@ -18,8 +18,8 @@ import Glibc
 /// removes that device; end of file ends the replay.
 ///
 /// The `seatkit` tool runs this as its hidden `replay-worker` command.
-public enum ReplayWorker {
-    /// Record tags on the worker's stdout besides ``DeviceEvent``s.
+package enum ReplayWorker {
+    /// Record tags on the worker's stdout besides `DeviceEvent`s.
     static let readMarkTag: UInt8 = 0xFE
     static let endTag: UInt8 = 0xFD
     static let errorTag: UInt8 = 0xFC
@@ -28,7 +28,7 @@ public enum ReplayWorker {
     /// NODE=PTY-INDEX...`; with
     /// `--seat`, libinput finds the nodes through udev (the testbed's) instead of by path.
     /// Returns the exit status.
-    public static func run(arguments: [String]) -> Int32 {
+    package static func run(arguments: [String]) -> Int32 {
         var nodes: [String] = []
         var ptys: [Int] = []
         var configuration: DeviceConfiguration?
