@@ -24,7 +24,11 @@ enum CCalls {
 
     /// Arms the timer `milliseconds` from now; 0 disarms it.
     static func updateTimer(_ source: OpaquePointer, milliseconds: Int32) {
-        _ = wl_event_source_timer_update(source, milliseconds)
+        // timerfd_settime failing leaves the router's timers (key repeat, long press) dead:
+        // the compositor's log must say so.
+        if wl_event_source_timer_update(source, milliseconds) < 0 {
+            Log.error("wl_event_source_timer_update(\(milliseconds) ms) failed: the router's timers will not fire")
+        }
     }
 
     typealias FDCallback = @convention(c) (Int32, UInt32, UnsafeMutableRawPointer?) -> Int32

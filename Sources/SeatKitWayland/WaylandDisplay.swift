@@ -130,8 +130,8 @@ public final class EventLoopClock: Clock {
     /// outlive the clock). ``WaylandDisplay/clock`` is one on the display's loop.
     public init(eventLoop: OpaquePointer) { self.loop = eventLoop }
 
-    /// Where the clock reports a timer the event loop could not make (that timer never
-    /// fires). By default swift-log's `LoggingSystem`, label `SeatKitWayland.EventLoopClock`.
+    /// Where the clock reports a timer the event loop could not make or arm (that timer
+    /// never fires). By default swift-log's `LoggingSystem`, label `SeatKitWayland.EventLoopClock`.
     public var logger = Logger(label: "SeatKitWayland.EventLoopClock")
 
     deinit { for timer in timers.values { Libwayland.removeSource(timer.source) } }
@@ -156,7 +156,9 @@ public final class EventLoopClock: Clock {
         // timer must never fire before its deadline (a gesture recognizer's deadline check
         // drops a timer that fires early, and its long press never begins).
         let ms = max(1, ((deadline - now).microseconds + 999) / 1000)
-        Libwayland.armTimer(source, milliseconds: Int32(clamping: ms))
+        if !Libwayland.armTimer(source, milliseconds: Int32(clamping: ms)) {
+            logger.error("wl_event_source_timer_update failed; the timer for \(deadline) will not fire")
+        }
         return token
     }
 
