@@ -1,24 +1,12 @@
 // The code of ReplayingRecordingsInTests.md. Every ```swift block of that guide stands here
-// verbatim (GuideCodeTests checks it), inside the tests that run it.
+// verbatim (GuideCodeTests checks it), inside the tests that run it; its first example is the
+// README's, run word for word by SeatKitReplayTests' TestAuthorsPathTests.
 import Foundation
 import SeatKit
 import SeatKitReplay
 import Testing
 
 @Suite struct ReplayGuideTests {
-    @Test func okTakesTheTapAndTheListTheSwipe() throws {
-        let layout = try SurfaceLayout.parse("""
-            output DSI-1 800x480
-            surface ok-button 600,380,160x60 in DSI-1
-            surface list 0,0,800x380 in DSI-1
-            """, source: "kiosk")
-        var touch = TouchScript(layout: layout)           // a touchscreen, at layout points
-        touch.tap(at: LayoutPoint(x: 680, y: 410))
-        touch.swipe(from: LayoutPoint(x: 400, y: 300), to: LayoutPoint(x: 400, y: 60))
-        let run = try ReplayHarness(layout: layout).replay(touch.recording())
-        #expect(run.surfaces(receiving: .touchesEnded) == ["ok-button", "list"])
-    }
-
     @Test func aRecordingBesideTheTestIsFoundWhateverTheWorkingDirectory() throws {
         let recording = try RecordingParser.parse(contentsOf: "Fixtures/two-taps.yml", relativeTo: #filePath)
         let layout = try SurfaceLayout.parse(contentsOf: "Fixtures/kiosk.layout", relativeTo: #filePath)
