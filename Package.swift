@@ -33,7 +33,11 @@ let package = Package(
         // The pure-Swift core: geometry, surfaces, responders, routing. Imports no C module.
         // libm: Double's rounding and square roots call into it, and a binary that links
         // only this module would otherwise fail to link on Linux.
-        .target(name: "SeatKit", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        // Lifetimes: `ResponderContext` is non-escapable, and its internal initializers say so
+        // (`@_lifetime`). Users of the library need no flag.
+        .target(name: "SeatKit",
+                swiftSettings: [.enableExperimentalFeature("Lifetimes")],
+                linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         // libxkbcommon's headers plus the shims Swift cannot write itself (a variadic log
         // callback, memfd sealing). Only SeatKitXKB's XKBCalls.swift and KeymapFile use it.
         .target(

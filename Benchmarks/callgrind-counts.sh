@@ -4,13 +4,21 @@
 #   Benchmarks/callgrind-counts.sh ["10 nested"]
 set -euo pipefail
 cd "$(dirname "$0")"
-swift build -c release --product BenchmarkReport >/dev/null
+# REPORT=PATH counts an already built BenchmarkReport (one built from another commit, to
+# compare before and after) instead of building this checkout's.
+report=${REPORT:-}
+if [ -z "$report" ]; then
+  swift build -c release --product BenchmarkReport >/dev/null
+  report=.build/release/BenchmarkReport
+fi
 out=$(mktemp -d)
 args=(--callgrind)
 if [ $# -gt 0 ]; then args+=(--filter "$1"); fi
 # valgrind cannot read the Swift toolchain's debug info ("possibly corrupted"): use a copy
 # without it.
-strip --strip-debug -o "$out/BenchmarkReport" .build/release/BenchmarkReport
+strip --strip-debug -o "$out/BenchmarkReport" "$report"
+for so in "$(dirname "$report")"/*.so; do [ -e "$so" ] && strip --strip-debug -o "$out/$(basename "$so")" "$so"; done
+export LD_LIBRARY_PATH="$out${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$out/cg.out" \
   "$out/BenchmarkReport" "${args[@]}" >/dev/null 2>"$out/valgrind.log"
 python3 - "$out" <<'PY'

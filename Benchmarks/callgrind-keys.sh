@@ -6,10 +6,18 @@
 #   Benchmarks/callgrind-keys.sh
 set -euo pipefail
 cd "$(dirname "$0")"
-swift build -c release --product BenchmarkReport >/dev/null
+# REPORT=PATH counts an already built BenchmarkReport (one built from another commit, to
+# compare before and after) instead of building this checkout's.
+report=${REPORT:-}
+if [ -z "$report" ]; then
+  swift build -c release --product BenchmarkReport >/dev/null
+  report=.build/release/BenchmarkReport
+fi
 out=$(mktemp -d)
 # valgrind cannot read the Swift toolchain's debug info: use a copy without it.
-strip --strip-debug -o "$out/BenchmarkReport" .build/release/BenchmarkReport
+strip --strip-debug -o "$out/BenchmarkReport" "$report"
+for so in "$(dirname "$report")"/*.so; do [ -e "$so" ] && strip --strip-debug -o "$out/$(basename "$so")" "$so"; done
+export LD_LIBRARY_PATH="$out${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$out/cg.out" \
   "$out/BenchmarkReport" --callgrind --only keys >/dev/null 2>"$out/valgrind.log"
 python3 - "$out" <<'PY'

@@ -92,9 +92,10 @@ final class ChildHitIndex {
     /// from inside a hit-test).
     @exclusivity(unchecked) private var walks = 0
     var isBeingWalked: Bool { walks > 0 }
-    /// The children as of the last rebuild: owns them, so `children` never dangles.
+    /// The children as of the last rebuild: owns them, so `children` never dangles (rule 2
+    /// of ``Unretained``).
     @exclusivity(unchecked) private var members: [Surface] = []
-    @exclusivity(unchecked) private var children = Storage<Unmanaged<Surface>>()
+    @exclusivity(unchecked) private var children = Storage<Unretained<Surface>>()
     @exclusivity(unchecked) private var entries = Storage<Entry>()
 
     // The grid, when there are at least `gridThreshold` children.
@@ -137,7 +138,7 @@ final class ChildHitIndex {
             let entry = entries[i]
             let local = entry.local(point)
             // `members` holds the child: the call needs no retain of its own.
-            if entry.contains(local), let hit = children[i]._withUnsafeGuaranteedRef({ $0.hitTestBelowBounds(local) }) {
+            if entry.contains(local), let hit = children[i].with({ $0.hitTestBelowBounds(local) }) {
                 return hit
             }
         }
@@ -166,14 +167,14 @@ final class ChildHitIndex {
             isCurrent = true
             return
         }
-        self.children.reset(count: n, filledWith: Unmanaged.passUnretained(children[0]))
+        self.children.reset(count: n, filledWith: Unretained(children[0]))
         let empty = Entry(originX: 0, originY: 0, minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
         entries.reset(count: n, filledWith: empty)
         var union: (x0: Double, y0: Double, x1: Double, y1: Double)?
         var i = 0
         while i < n {
             let child = children[i]
-            self.children[i] = Unmanaged.passUnretained(child)
+            self.children[i] = Unretained(child)
             let origin = child.frame.origin
             var entry = empty
             entry.originX = origin.x

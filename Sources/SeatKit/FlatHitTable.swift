@@ -50,7 +50,7 @@ final class FlatHitTable {
         /// Subtracted from the point at `level` to get the point in the surface's space:
         /// the frame origin, or zero for an own-area entry.
         var originX, originY: Double
-        var surface: Unmanaged<Surface>
+        var surface: Unretained<Surface>
         /// Where the walk goes when the box does not hold the point: past the subtree for an
         /// enter entry, the next entry for a candidate.
         var next: Int32
@@ -90,9 +90,9 @@ final class FlatHitTable {
     /// the owner's space), or `nil`; unretained: the table's members hold it. A static walk
     /// over entries handed out by `beginWalk()`, so that it runs inline in the caller.
     @inline(__always)
-    static func topmostHit(in entries: ChildHitIndex.Storage<Entry>, at point: SurfacePoint) -> Unmanaged<Surface>? {
+    static func topmostHit(in entries: ChildHitIndex.Storage<Entry>, at point: SurfacePoint) -> Unretained<Surface>? {
         let count = entries.count
-        return withUnsafeTemporaryAllocation(of: SurfacePoint.self, capacity: Self.levelLimit) { points -> Unmanaged<Surface>? in
+        return withUnsafeTemporaryAllocation(of: SurfacePoint.self, capacity: Self.levelLimit) { points -> Unretained<Surface>? in
             let point0 = points.baseAddress!
             point0.initialize(to: point)
             var i = 0
@@ -104,7 +104,7 @@ final class FlatHitTable {
                 if local.x >= entry.minX && local.y >= entry.minY && local.x < entry.maxX && local.y < entry.maxY {
                     if !entry.isCandidate {
                         (point0 + level + 1).initialize(to: local)
-                    } else if entry.surface._withUnsafeGuaranteedRef({ $0.acceptsInput(at: local) }) {
+                    } else if entry.surface.with({ $0.acceptsInput(at: local) }) {
                         return entry.surface
                     }
                     i += 1
@@ -148,7 +148,7 @@ final class FlatHitTable {
         if surface.inputRegion?.isEmpty != true {
             let size = surface.frame.size
             append(Entry(minX: 0, minY: 0, maxX: size.width, maxY: size.height, originX: 0, originY: 0,
-                         surface: Unmanaged.passUnretained(surface), next: 0, level: Int16(level), isCandidate: true))
+                         surface: Unretained(surface), next: 0, level: Int16(level), isCandidate: true))
         }
         guard surface.childrenBelowCount > 0 else { return true }
         c = children.count
@@ -167,7 +167,7 @@ final class FlatHitTable {
         let start = entries.count
         let hasHittableChildren = surface.children.scanIndex(where: { $0.subtreeBounds != nil }) != nil
         append(Entry(minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY, originX: origin.x, originY: origin.y,
-                     surface: Unmanaged.passUnretained(surface), next: 0, level: Int16(parentLevel),
+                     surface: Unretained(surface), next: 0, level: Int16(parentLevel),
                      isCandidate: !hasHittableChildren))
         if hasHittableChildren {
             if parentLevel + 2 > Self.levelLimit { return false }
@@ -185,6 +185,6 @@ final class FlatHitTable {
 
     /// The entries as (surface, is candidate, level), in walk order: for tests.
     var layoutForTesting: [(surface: Surface, isCandidate: Bool, level: Int)] {
-        (0..<entries.count).map { (entries[$0].surface.takeUnretainedValue(), entries[$0].isCandidate, Int(entries[$0].level)) }
+        (0..<entries.count).map { (entries[$0].surface.object, entries[$0].isCandidate, Int(entries[$0].level)) }
     }
 }

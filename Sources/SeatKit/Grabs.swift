@@ -110,7 +110,7 @@ extension Router {
         pointerGrab = grab
         // A focus change under way (this grab started from inside a leave) stops here.
         pointerFocusGeneration &+= 1
-        endPointerArena()
+        gestures.endPointerArena(in: self)
         if let focus = pointerFocus {
             pointerFocusGeneration &+= 1
             pointerFocus = nil

@@ -8,9 +8,14 @@ public final class Output {
     /// The connector name (`HDMI-A-1`, `DSI-1`): how devices are mapped to it.
     public let name: String
     /// Top-left corner in layout space.
-    @exclusivity(unchecked) public var position: LayoutPoint {
-        didSet { router?.outputGeometryDidChange() }
+    public var position: LayoutPoint {
+        get { _position }
+        set {
+            _position = newValue
+            router?.outputGeometryDidChange()
+        }
     }
+    @exclusivity(unchecked) private(set) var _position: LayoutPoint
     /// Mode size in pixels, in the panel's native orientation.
     public var modeSize: Size {
         didSet { geometryDidChange() }
@@ -57,7 +62,7 @@ public final class Output {
                 responder: any Responder = PassThroughResponder()) {
         precondition(scale > 0, "an output's scale must be positive")
         self.name = name
-        self.position = position
+        self._position = position
         self.modeSize = modeSize
         self.transform = transform
         self.scale = scale

@@ -36,63 +36,70 @@ extension ChainLink: CustomStringConvertible {
 
 /// What a responder is told along with an event.
 ///
-/// A context is valid only during the call it is passed to: it refers to the router, the
-/// link and the target without owning them (the router keeps them alive while it delivers),
-/// because every owning reference cost an atomic increment and decrement per responder asked.
-/// Keep the surfaces themselves, not the context, if you need them later.
-public struct ResponderContext {
-    /// The router delivering the event: ask it to change focus or send actions.
-    public unowned(unsafe) let router: Router
-    private unowned(unsafe) let linkSurface: Surface?
-    private unowned(unsafe) let linkOutput: Output?
-    private unowned(unsafe) let targetSurface: Surface?
+/// A context lives only for the call it is passed to, and the compiler holds every responder
+/// to that: it is a non-escapable type (`~Escapable`), so a handler can read it and pass it
+/// down to functions it calls, but cannot store it, capture it in an escaping closure or
+/// return it. What it hands out (``router``, ``link``, ``target``, ``surface``) are ordinary
+/// owning references: keep those if you need them later.
+///
+/// Inside, it refers to the router, the link and the target without owning them (rule 2 of
+/// the core's `Unretained`: the router keeps them alive while it delivers), because an owning
+/// reference cost an atomic increment and decrement per responder asked.
+public struct ResponderContext: ~Escapable {
+    private let routerLink: Unretained<Router>
+    private let linkSurface: Unretained<Surface>?
+    private let linkOutput: Unretained<Output>?
+    private let targetSurface: Unretained<Surface>?
 
+    // Immortal as far as the compiler knows: the context is made by the router for one call
+    // and dropped after it; it is responders, outside this module, that cannot keep it.
+    @_lifetime(immortal)
     init(router: Router, link: ChainLink, target: Surface?) {
-        self.router = router
+        routerLink = Unretained(router)
         switch link {
         case .surface(let s):
-            linkSurface = s
+            linkSurface = Unretained(s)
             linkOutput = nil
         case .output(let o):
             linkSurface = nil
-            linkOutput = o
+            linkOutput = Unretained(o)
         case .delegate:
             linkSurface = nil
             linkOutput = nil
         }
-        targetSurface = target
+        targetSurface = target.map(Unretained.init)
     }
 
     /// The context for asking `surface`'s responder.
-    @inline(__always)
+    @inline(__always) @_lifetime(immortal)
     init(router: Router, surface: Surface, target: Surface?) {
-        self.router = router
-        linkSurface = surface
+        routerLink = Unretained(router)
+        linkSurface = Unretained(surface)
         linkOutput = nil
-        targetSurface = target
+        targetSurface = target.map(Unretained.init)
     }
+
+    /// The router delivering the event: ask it to change focus or send actions.
+    public var router: Router { routerLink.object }
 
     /// The link being asked: its surface, output or the delegate.
     public var link: ChainLink {
-        if let linkSurface { return .surface(linkSurface) }
-        if let linkOutput { return .output(linkOutput) }
+        if let linkSurface { return .surface(linkSurface.object) }
+        if let linkOutput { return .output(linkOutput.object) }
         return .delegate
     }
 
     /// The surface the event was aimed at (the hit-test surface, the touch's bound surface,
     /// the pointer focus or the first responder); `nil` when there is none.
-    public var target: Surface? { targetSurface }
+    public var target: Surface? { targetSurface?.object }
 
     /// The surface whose responder is being asked, if it is a surface's.
-    public var surface: Surface? { linkSurface }
+    public var surface: Surface? { linkSurface?.object }
 
     /// The target's identity, without retaining it (a lookup key for adapters, such as the C
     /// API's handle table, that must not pay a retain and release per responder asked).
-    /// A trivial bit cast of the unowned(unsafe) reference: no retain, no release.
     @inline(__always)
-    package var targetIdentity: ObjectIdentifier? {
-        unsafeBitCast(targetSurface, to: ObjectIdentifier?.self)
-    }
+    package var targetIdentity: ObjectIdentifier? { targetSurface?.identity }
 }
 
 /// One finger in a touch event.

@@ -4,11 +4,10 @@ extension Router {
     func key(_ event: InputEvent, keycode: UInt32, state: KeyState) {
         var keyEvent = KeyEvent(time: event.time, device: event.device, keycode: keycode, state: state)
         // The interpreter sees every key, consumed or not, so modifiers never drift.
-        if let interpreterCall = interpreterCallReference {
-            interpretations += 1
-            interpreterCall._withUnsafeGuaranteedRef { $0.interpret(&keyEvent) }
-            interpretations -= 1
-            if interpretations == 0, !formerInterpreterCalls.isEmpty { formerInterpreterCalls.removeAll() }
+        if let interpreterCall = interpreterCallLink {
+            formerInterpreterCalls.enter()
+            interpreterCall.with { $0.interpret(&keyEvent) }
+            if formerInterpreterCalls.leave() { _ = formerInterpreterCalls.takeKept() }
         }
         // A press of a key already held (no release between: not from a real keyboard, but
         // injected) must not take the release a responder that saw the first press is owed.
@@ -77,7 +76,7 @@ extension Router {
     /// keyboard state is the caller's business. What a ``KeyboardGrab`` calls to forward, and
     /// what key repeat generators call (repeats skip filters and grabs).
     public func deliverKey(_ keyEvent: KeyEvent) {
-        guard let focus = firstResponderReference else {
+        guard let focus = firstResponderLink else {
             deliverKey(keyEvent, walking: {
                 walkChain(on: .delegate, target: nil, kind: $0, formerOutput: nil, steps: 0, stopIf: { false }, $1)
             })
@@ -91,12 +90,11 @@ extension Router {
            let index = keysHeldBeforeFocus.scanIndex(of: keyEvent.keycode) {
             keysHeldBeforeFocus.remove(at: index)
         }
-        keyDeliveries += 1
-        focus._withUnsafeGuaranteedRef { surface in
+        formerFirstResponders.enter()
+        focus.with { surface in
             deliverKey(keyEvent, walking: { walkChain(from: surface, target: surface, kind: $0, $1) })
         }
-        keyDeliveries -= 1
-        if keyDeliveries == 0, !formerFirstResponders.isEmpty { formerFirstResponders.removeAll(keepingCapacity: true) }
+        if formerFirstResponders.leave() { _ = formerFirstResponders.takeKept() }
     }
 
     /// Delivers a key down or up through `walk`, which walks the chain for an event kind.

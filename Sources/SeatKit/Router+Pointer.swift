@@ -88,7 +88,7 @@ extension Router {
                     if !consumedButtons.scanContains(button) { consumedButtons.append(button) }
                 }
                 pressedButtons.removeAll(keepingCapacity: true)
-                endPointerArena()
+                gestures.endPointerArena(in: self)
             }
         }
         tellPointerLeft(focus, time: time)
@@ -156,7 +156,7 @@ extension Router {
                                         surfaceLocation: pointerSurfaceLocation(), delta: delta,
                                         unacceleratedDelta: unaccelerated)
         focusSurfaceLocation = motion.surfaceLocation
-        if !pointerArena.entries.isEmpty && deliverPointerMotionToRecognizers(motion) { return }
+        if !gestures.pointerArena.entries.isEmpty && gestures.deliverPointerMotionToRecognizers(in: self, motion) { return }
         if walkChain(from: focus, target: focus, kind: .pointerMoved, { responder, context in
             responder.pointerMoved(motion, context: context)
         }) == false {
@@ -205,8 +205,8 @@ extension Router {
     /// forward.
     public func routePointerButton(_ event: PointerButtonEvent) {
         let focus = pointerFocus
-        if event.state == .pressed && pressedButtons.count == 1 { beginPointerArena(focus: focus) }
-        if pointerArena.entries.isEmpty || !deliverPointerButtonToRecognizers(event) {
+        if event.state == .pressed && pressedButtons.count == 1 { gestures.beginPointerArena(in: self, focus: focus) }
+        if gestures.pointerArena.entries.isEmpty || !gestures.deliverPointerButtonToRecognizers(in: self, event) {
             // Noted before the walk: a handler may remove the focus or start a grab from
             // inside it, and the focus is owed that press's release.
             noteButtonDelivered(event, to: focus)
@@ -215,11 +215,11 @@ extension Router {
             }) == false {
                 reportDropped(.pointerButton, .pointerButton(event))
             }
-            if event.state == .pressed { pointerPressSeenByResponders = true }
+            if event.state == .pressed { gestures.pointerPressSeenByResponders = true }
         }
         // The implicit grab ends with the last release: focus catches up with the pointer.
         if event.state == .released && pressedButtons.isEmpty {
-            endPointerArena()
+            gestures.endPointerArena(in: self)
             followPointerFocus(time: event.time)
         }
     }
@@ -260,8 +260,8 @@ extension Router {
     /// recognizers of the focus's subtree and output, then the focus's chain.
     public func routeTouchpadGesture(_ gestureEvent: TouchpadGestureEvent) {
         let focus = pointerFocus
-        if deliverTouchpadGestureToRecognizers(gestureEvent, focus: focus) { return }
-        noteTouchpadGestureDelivered()
+        if gestures.deliverTouchpadGestureToRecognizers(in: self, gestureEvent, focus: focus) { return }
+        gestures.noteTouchpadGestureDelivered()
         if walkChain(from: focus, target: focus, kind: .touchpadGesture, { responder, context in
             responder.touchpadGesture(gestureEvent, context: context)
         }) == false {

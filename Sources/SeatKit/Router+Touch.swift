@@ -154,7 +154,7 @@ extension Router {
         }
         let sequence = touchPool.popLast() ?? TouchSequence()
         sequence.reset(id: id, device: event.device, surface: surface, output: output, at: point, time: event.time)
-        sequence.arena = makeArena(surface: surface, output: output, touch: sequence.point(surfaceOrigin: surface?.layoutOrigin))
+        sequence.arena = gestures.makeArena(in: self, surface: surface, output: output, touch: sequence.point(surfaceOrigin: surface?.layoutOrigin))
         activeTouches.append(sequence)
     }
 
@@ -219,7 +219,7 @@ extension Router {
         touchLoops -= 1
         isDispatchingTouches = false
         isClosingTouchFrame = true
-        settleGestures()
+        gestures.settleGestures(in: self)
         isClosingTouchFrame = false
         compactTouches()
         if !touchFrameObservers.isEmpty { touchFrameDidFinish() }
@@ -306,7 +306,7 @@ extension Router {
             sequenceIndex += 1
             guard sequence.arena != nil && isDue(sequence, phase) else { continue }
             // Recognizers see the whole phase first, then decide what the responders get.
-            deliverToRecognizers(phase, time: time)
+            gestures.deliverToRecognizers(in: self, phase, time: time)
             break
         }
         touchFrameMark &+= 1
@@ -334,8 +334,8 @@ extension Router {
                     touchScratch.append(other.point(surfaceOrigin: origin))
                 }
             }
-            if recognizersTakePart || !heldTouches.isEmpty {
-                withholdTouches(phase, mark: mark, surface: surface, origin: origin, time: time)
+            if recognizersTakePart || !gestures.heldTouches.isEmpty {
+                gestures.withholdTouches(in: self, phase, mark: mark, surface: surface, origin: origin, time: time)
                 if touchScratch.isEmpty { continue }
             }
             deliverTouchGroup(phase, lead: lead, mark: mark, time: time)
@@ -388,14 +388,14 @@ extension Router {
         }
         if !batch.isEmpty {
             let time = clock.now
-            batch.scan { if $0.arena != nil { cancelRecognizers(of: $0, time: time) } }
+            batch.scan { if $0.arena != nil { gestures.cancelRecognizers(in: self, of: $0, time: time) } }
             deliverCancels(of: batch, time: time)
         }
         batch.removeAll(keepingCapacity: true)
         cancelBatches.append(batch)
         touchLoops -= 1
         if !isDispatchingTouches {
-            settleGestures()
+            gestures.settleGestures(in: self)
             compactTouches()
         }
     }
@@ -442,8 +442,8 @@ extension Router {
                 sequence.surface = nil
                 sequence.output = nil
                 sequence.seen.removeAll(keepingCapacity: true)
-                purgeHeld(of: sequence)
-                recycleArena(of: sequence)
+                gestures.purgeHeld(of: sequence)
+                gestures.recycleArena(of: sequence)
                 touchPool.append(sequence)
             } else {
                 i += 1

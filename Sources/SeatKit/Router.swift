@@ -26,10 +26,9 @@
 /// One thread: the compositor's event loop. The router never reads the wall clock: time
 /// comes from events and from ``clock``. Once warm, routing an event allocates nothing.
 ///
-/// The router's stored properties skip the runtime exclusivity check
-/// (`@exclusivity(unchecked)`): it was a third of the instructions of routing a key, the
-/// router lives on one thread, and its loops copy what they walk instead of holding an
-/// access across a responder call.
+/// The router's hot stored properties skip the runtime exclusivity check, under the rules
+/// stated once in UnsafeFoundations.swift (internal storage only, no access across a call
+/// out, one thread): the check was most of the instructions of routing an event.
 public final class Router {
     /// The outputs, in layout space.
     @exclusivity(unchecked) public private(set) var layout = Layout()
@@ -40,25 +39,30 @@ public final class Router {
     public weak var delegate: (any CompositorDelegate)?
     /// Fills in keysyms, text and modifiers for key events (SeatKitXKB provides one).
     /// The one it replaces is told with ``KeyInterpreter/detached(from:)``.
-    @exclusivity(unchecked) public var keyInterpreter: (any KeyInterpreter)? {
+    public var keyInterpreter: (any KeyInterpreter)? {
         didSet {
             let old = interpreterCall
             interpreterCall = keyInterpreter.map { KeyInterpreterCall.make($0) }
-            interpreterCallReference = interpreterCall.map(Unmanaged.passUnretained)
+            interpreterCallLink = interpreterCall.map(Unretained.init)
             // Replaced from inside its own `interpret`: it must outlive that call.
-            if interpretations > 0, let old { formerInterpreterCalls.append(old) }
+            if let old { formerInterpreterCalls.keep(old) }
             if let oldValue, oldValue !== keyInterpreter { oldValue.detached(from: self) }
         }
     }
     /// How the router calls `keyInterpreter` per key without an existential's retain and
     /// release (see ``KeyInterpreterCall``).
     @exclusivity(unchecked) private var interpreterCall: KeyInterpreterCall?
-    @exclusivity(unchecked) var interpreterCallReference: Unmanaged<KeyInterpreterCall>?
-    /// Calls to the interpreter under way (more than one if an interpreter injects a key).
-    @exclusivity(unchecked) var interpretations = 0
-    @exclusivity(unchecked) var formerInterpreterCalls: [KeyInterpreterCall] = []
+    /// `interpreterCall`, unretained (rule 2 of ``Unretained``).
+    @exclusivity(unchecked) var interpreterCallLink: Unretained<KeyInterpreterCall>?
+    /// Calls to the interpreter under way (more than one if an interpreter injects a key),
+    /// and the interpreters replaced meanwhile (rule 3 of ``Unretained``).
+    @exclusivity(unchecked) var formerInterpreterCalls = KeptAliveWhileInUse<KeyInterpreterCall>()
     /// Receives every routing decision; `nil` (the default) costs nothing.
-    @exclusivity(unchecked) public var trace: (any TraceSink)?
+    public var trace: (any TraceSink)? {
+        get { _trace }
+        set { _trace = newValue }
+    }
+    @exclusivity(unchecked) var _trace: (any TraceSink)?
 
     @exclusivity(unchecked) public private(set) var filters: [any InputFilter] = []
     /// The active grabs (see ``PointerGrab``, ``TouchGrab``, ``KeyboardGrab``); `nil`: the
@@ -71,112 +75,18 @@ public final class Router {
     /// Set while a frame's held touches settle: that frame's end is told once, after.
     @exclusivity(unchecked) var isClosingTouchFrame = false
 
-    // Touch state (Router+Touch.swift).
-    @exclusivity(unchecked) var activeTouches: [TouchSequence] = []
-    @exclusivity(unchecked) var touchPool: [TouchSequence] = []
-    @exclusivity(unchecked) var consumedTouches: [TouchID] = []
-    @exclusivity(unchecked) var touchScratch: [TouchPoint] = []
-    @exclusivity(unchecked) var isDispatchingTouches = false
-    @exclusivity(unchecked) var touchFrameMark: UInt64 = 0
-    /// Loops over `activeTouches` that call out (dispatch, cancel, take, settle) under way:
-    /// finished touches go back to the pool only when none is, so that a handler that cancels
-    /// or removes from inside one never shifts the array under another.
-    @exclusivity(unchecked) var touchLoops = 0
-    /// Device frames dispatched so far: held phases of one frame are released together.
-    @exclusivity(unchecked) var touchFrameCount: UInt64 = 0
-    /// A touch ID went up and down again in the frame being collected (a finger roll): its
-    /// old touch's end is delivered before the new one's began.
-    @exclusivity(unchecked) var touchIDReusedInFrame = false
-    /// Set while the ends of reused touch IDs go out, ahead of the rest of the frame.
-    @exclusivity(unchecked) var dispatchingReusedEnds = false
-    /// Buffers for batches of cancelled touches, reused (one per nesting level).
-    @exclusivity(unchecked) var cancelBatches: [[TouchSequence]] = []
-    /// Buffers for lists of links being told a cancel, reused.
-    @exclusivity(unchecked) var linkBuffers: [[ChainLink]] = []
-    /// A touch frame arrived while one was being delivered (a handler injected it): it is
-    /// delivered right after, as a frame of its own, at this time.
-    @exclusivity(unchecked) var deferredTouchFrame: Timestamp?
-
-    // Gesture state (Gestures/Router+Gestures.swift).
-    @exclusivity(unchecked) var arenaPool: [GestureArena] = []
-    @exclusivity(unchecked) var engagedRecognizers: [GestureRecognizer] = []
-    @exclusivity(unchecked) var waitingRecognizers: [GestureRecognizer] = []
-    @exclusivity(unchecked) var heldTouches: [HeldTouch] = []
-    @exclusivity(unchecked) var gestureScratch: [TouchPoint] = []
-    @exclusivity(unchecked) var heldScratch: [TouchPoint] = []
-    /// Held phases being released together (one frame, phase and surface).
-    @exclusivity(unchecked) var releaseGroup: [HeldTouch] = []
-    @exclusivity(unchecked) var gesturePassMark: UInt64 = 0
-    @exclusivity(unchecked) var isSettlingGestures = false
-    let touchpadArena = GestureArena()
-    @exclusivity(unchecked) var touchpadGestureTaken = false
-    @exclusivity(unchecked) var touchpadGestureSeenByResponders = false
-    let pointerArena = GestureArena()
-    @exclusivity(unchecked) var pointerGestureTaken = false
-    @exclusivity(unchecked) var pointerPressSeenByResponders = false
+    /// Gesture coordination: arenas, held touches, require-to-fail, the pointer and touchpad
+    /// arenas (Gestures/GestureCoordinator.swift). The router calls it at each step of the
+    /// flow above; it calls back for what the router owns (touches, chain walks, the trace).
+    let gestures = GestureCoordinator()
     /// Dots per inch assumed for a touch device that does not report its physical size, to
     /// turn recognizers' millimetres into layout units. Default:
     /// ``defaultFallbackDotsPerInch`` (96, the CSS and X11 reference).
-    @exclusivity(unchecked) public var fallbackDotsPerInch = Router.defaultFallbackDotsPerInch
-
-    // Pointer state (Router+Pointer.swift).
-    @exclusivity(unchecked) public internal(set) var pointerLocation = LayoutPoint.zero
-    @exclusivity(unchecked) public internal(set) var pointerFocus: Surface?
-    @exclusivity(unchecked) var pressedButtons: [UInt32] = []
-    /// Held buttons whose presses the pointer focus was delivered (by the default rule or a
-    /// grab's `sendPointerButton(_:to:)`): what it is owed cancelled releases of. Buttons
-    /// are few and rare, so they are tracked as delivered.
-    @exclusivity(unchecked) var buttonsSeenByFocus: [UInt32] = []
-    @exclusivity(unchecked) var consumedButtons: [UInt32] = []
-    /// Raised by every change of a routed tree or of the layout (``treeDidChange()``).
-    @exclusivity(unchecked) var treeEditCount: UInt64 = 0
-    /// `treeEditCount` when pointer focus was last hit-tested: when they differ, focus is
-    /// checked again before the next pointer event.
-    @exclusivity(unchecked) var pointerCheckedAtEdit: UInt64 = 0
-    /// Where the pointer focus was last told the pointer is, in its space: when an edit moves
-    /// the focus under a still pointer, it is told the new point (a motion with no delta).
-    @exclusivity(unchecked) var focusSurfaceLocation = SurfacePoint.zero
-    /// Raised at every change of pointer focus, so that a move can tell whether a handler it
-    /// called moved focus itself.
-    @exclusivity(unchecked) var pointerFocusGeneration: UInt64 = 0
-
-    // Keyboard state (Router+Keyboard.swift).
-    /// While a key is delivered, a first responder replaced by another waits in
-    /// `formerFirstResponders` until the delivery ends: the delivery uses the surface without
-    /// owning it.
-    @exclusivity(unchecked) public internal(set) var firstResponder: Surface? {
-        didSet {
-            firstResponderReference = firstResponder.map(Unmanaged.passUnretained)
-            if keyDeliveries > 0, let oldValue, oldValue !== firstResponder { formerFirstResponders.append(oldValue) }
-        }
+    public var fallbackDotsPerInch: Double {
+        get { _fallbackDotsPerInch }
+        set { _fallbackDotsPerInch = newValue }
     }
-    /// The first responder's surface ID: what a key repeater compares. Read from other
-    /// modules, a router property costs a dynamic exclusivity check; this does not.
-    public var firstResponderID: SurfaceID? { firstResponderReference?._withUnsafeGuaranteedRef { $0.id } }
-    /// `firstResponder`, readable without a retain.
-    @exclusivity(unchecked) var firstResponderReference: Unmanaged<Surface>?
-    @exclusivity(unchecked) var keyDeliveries = 0
-    @exclusivity(unchecked) var formerFirstResponders: [Surface] = []
-    @exclusivity(unchecked) public internal(set) var pressedKeys: [UInt32] = []
-    @exclusivity(unchecked) var swallowedKeys: [UInt32] = []
-    /// Keys already held when the current first responder took focus (or a keyboard grab
-    /// ended), still held: the first responder is owed no release of them (see
-    /// `noteKeysHeldBeforeFocus()`). Empty almost always, so a release checks only that.
-    @exclusivity(unchecked) var keysHeldBeforeFocus: [UInt32] = []
-    /// Set while a key press walks the chain, when a key command took it.
-    @exclusivity(unchecked) var keyCommandMatched = false
-    /// Raised at every change of first responder (see `pointerFocusGeneration`).
-    @exclusivity(unchecked) var focusGeneration: UInt64 = 0
-    /// Surfaces that were first responder before the current one, oldest first: where focus
-    /// goes back to when the focused surface is removed.
-    var focusHistory: [WeakSurface] = []
-
-    // Devices.
-    @exclusivity(unchecked) public private(set) var devices: [DeviceID: DeviceInfo] = [:]
-    /// The output each device with a ``DeviceInfo/mappedOutput`` in the layout is mapped to:
-    /// its absolute events are hit-tested there. Empty on most seats, which skips the lookup.
-    @exclusivity(unchecked) var deviceOutputs: [DeviceID: Output] = [:]
-    @exclusivity(unchecked) public private(set) var capabilities: DeviceCapabilities = []
+    @exclusivity(unchecked) var _fallbackDotsPerInch: Double = Router.defaultFallbackDotsPerInch
 
     /// Longest chain walked before a redirect loop is assumed.
     let chainStepLimit = 1 << 16
@@ -192,101 +102,18 @@ public final class Router {
         pressedKeys.reserveCapacity(16)
         swallowedKeys.reserveCapacity(16)
         keysHeldBeforeFocus.reserveCapacity(16)
-        arenaPool.reserveCapacity(16)
-        engagedRecognizers.reserveCapacity(16)
-        waitingRecognizers.reserveCapacity(8)
-        heldTouches.reserveCapacity(32)
-        gestureScratch.reserveCapacity(16)
-        heldScratch.reserveCapacity(16)
-        releaseGroup.reserveCapacity(16)
+        gestures.arenaPool.reserveCapacity(16)
+        gestures.engagedRecognizers.reserveCapacity(16)
+        gestures.waitingRecognizers.reserveCapacity(8)
+        gestures.heldTouches.reserveCapacity(32)
+        gestures.gestureScratch.reserveCapacity(16)
+        gestures.heldScratch.reserveCapacity(16)
+        gestures.releaseGroup.reserveCapacity(16)
     }
 
     deinit {
         keyInterpreter?.detached(from: self)
     }
-
-    // MARK: Outputs
-
-    /// Places an output in the layout; its tree becomes routable. An output that was removed
-    /// may be added again, with the tree it kept.
-    public func addOutput(_ output: Output) {
-        precondition(output.router == nil || output.router === self, "an output belongs to one router")
-        guard !layout.outputs.contains(where: { $0 === output }) else { return }
-        output.router = self
-        output.isInLayout = true
-        layout.outputs.append(output)
-        output.root.attach(to: output)
-        updateDeviceOutputs()
-        outputGeometryDidChange()
-    }
-
-    /// Removes an output from the layout, and its whole tree with it, root included: each of
-    /// its responders hears what ``Surface/removeFromParent()`` promises (cancelled touches,
-    /// leave, resignation, cancelled releases), and no surface of it can take keyboard focus
-    /// or input until the output is added again. The tree itself is kept: move windows to
-    /// another output's root *before* removing this one to keep their touches and focus.
-    public func removeOutput(_ output: Output) {
-        guard let index = layout.outputs.firstIndex(where: { $0 === output }) else { return }
-        layout.outputs.remove(at: index)
-        output.isInLayout = false
-        output.root.attach(to: output)
-        output.router = nil
-        updateDeviceOutputs()
-        subtreeDidLeave(output.root, formerParent: output.root)
-        outputGeometryDidChange()
-    }
-
-    func outputGeometryDidChange() {
-        pointerLocation = layout.clamp(pointerLocation)
-        treeDidChange()
-    }
-
-    /// Resolves each device's mapped output by name, after devices or outputs changed.
-    func updateDeviceOutputs() {
-        deviceOutputs.removeAll(keepingCapacity: true)
-        for (device, info) in devices {
-            if let name = info.mappedOutput, let output = layout.output(named: name) { deviceOutputs[device] = output }
-        }
-    }
-
-    /// The surface that input from `device` at a layout-space point goes to, ignoring grabs
-    /// and bound touches: hit-tested on the output the device is mapped to, if it is in the
-    /// layout (mirrored or overlapping outputs), else as ``surface(at:)``.
-    public func surface(at point: LayoutPoint, device: DeviceID) -> Surface? {
-        guard !deviceOutputs.isEmpty, let output = deviceOutputs[device] else { return surface(at: point) }
-        return output.root.hitTest(SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y))
-    }
-
-    /// A routed tree or the layout changed: pointer focus is checked again before the next
-    /// pointer event (an edit does not move focus by itself, as no pointer event happened).
-    @inline(__always)
-    func treeDidChange() { treeEditCount &+= 1 }
-
-    // MARK: Filters and spies
-
-    /// Adds a filter after the existing ones.
-    public func addFilter(_ filter: any InputFilter) { filters.append(filter) }
-    public func removeFilter(_ filter: any InputFilter) { filters.removeAll { $0 === filter } }
-    public func addSpy(_ spy: any InputSpy) { spies.append(spy) }
-    /// Adds an observer of the ends of touch frames, held weakly (a seat observes the router
-    /// it is given; the router does not keep it alive).
-    public func addTouchFrameObserver(_ observer: any TouchFrameObserver) {
-        touchFrameObservers.removeAll { $0.observer == nil || $0.observer === observer }
-        touchFrameObservers.append(WeakTouchFrameObserver(observer: observer))
-    }
-    public func removeTouchFrameObserver(_ observer: any TouchFrameObserver) {
-        touchFrameObservers.removeAll { $0.observer == nil || $0.observer === observer }
-    }
-
-    /// Tells the touch frame observers that a delivery of touch events ended.
-    func touchFrameDidFinish() {
-        var i = 0
-        while i < touchFrameObservers.count {
-            touchFrameObservers[i].observer?.routerDidFinishTouchFrame(self)
-            i += 1
-        }
-    }
-    public func removeSpy(_ spy: any InputSpy) { spies.removeAll { $0 === spy } }
 
     // MARK: Entry point
 
@@ -358,6 +185,89 @@ public final class Router {
         spies.scan { $0.observe(event, consumed: consumed, router: self) }
     }
 
+    // MARK: Filters and spies
+
+    /// Adds a filter after the existing ones.
+    public func addFilter(_ filter: any InputFilter) { filters.append(filter) }
+    public func removeFilter(_ filter: any InputFilter) { filters.removeAll { $0 === filter } }
+    public func addSpy(_ spy: any InputSpy) { spies.append(spy) }
+    /// Adds an observer of the ends of touch frames, held weakly (a seat observes the router
+    /// it is given; the router does not keep it alive).
+    public func addTouchFrameObserver(_ observer: any TouchFrameObserver) {
+        touchFrameObservers.removeAll { $0.observer == nil || $0.observer === observer }
+        touchFrameObservers.append(WeakTouchFrameObserver(observer: observer))
+    }
+    public func removeTouchFrameObserver(_ observer: any TouchFrameObserver) {
+        touchFrameObservers.removeAll { $0.observer == nil || $0.observer === observer }
+    }
+
+    /// Tells the touch frame observers that a delivery of touch events ended.
+    func touchFrameDidFinish() {
+        var i = 0
+        while i < touchFrameObservers.count {
+            touchFrameObservers[i].observer?.routerDidFinishTouchFrame(self)
+            i += 1
+        }
+    }
+    public func removeSpy(_ spy: any InputSpy) { spies.removeAll { $0 === spy } }
+
+    // MARK: Outputs
+
+    /// Places an output in the layout; its tree becomes routable. An output that was removed
+    /// may be added again, with the tree it kept.
+    public func addOutput(_ output: Output) {
+        precondition(output.router == nil || output.router === self, "an output belongs to one router")
+        guard !layout.outputs.contains(where: { $0 === output }) else { return }
+        output.router = self
+        output.isInLayout = true
+        layout.outputs.append(output)
+        output.root.attach(to: output)
+        updateDeviceOutputs()
+        outputGeometryDidChange()
+    }
+
+    /// Removes an output from the layout, and its whole tree with it, root included: each of
+    /// its responders hears what ``Surface/removeFromParent()`` promises (cancelled touches,
+    /// leave, resignation, cancelled releases), and no surface of it can take keyboard focus
+    /// or input until the output is added again. The tree itself is kept: move windows to
+    /// another output's root *before* removing this one to keep their touches and focus.
+    public func removeOutput(_ output: Output) {
+        guard let index = layout.outputs.firstIndex(where: { $0 === output }) else { return }
+        layout.outputs.remove(at: index)
+        output.isInLayout = false
+        output.root.attach(to: output)
+        output.router = nil
+        updateDeviceOutputs()
+        subtreeDidLeave(output.root, formerParent: output.root)
+        outputGeometryDidChange()
+    }
+
+    func outputGeometryDidChange() {
+        pointerLocation = layout.clamp(pointerLocation)
+        treeDidChange()
+    }
+
+    /// Resolves each device's mapped output by name, after devices or outputs changed.
+    func updateDeviceOutputs() {
+        deviceOutputs.removeAll(keepingCapacity: true)
+        for (device, info) in devices {
+            if let name = info.mappedOutput, let output = layout.output(named: name) { deviceOutputs[device] = output }
+        }
+    }
+
+    /// The surface that input from `device` at a layout-space point goes to, ignoring grabs
+    /// and bound touches: hit-tested on the output the device is mapped to, if it is in the
+    /// layout (mirrored or overlapping outputs), else as ``surface(at:)``.
+    public func surface(at point: LayoutPoint, device: DeviceID) -> Surface? {
+        guard !deviceOutputs.isEmpty, let output = deviceOutputs[device] else { return surface(at: point) }
+        return output.root.hitTest(SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y))
+    }
+
+    /// A routed tree or the layout changed: pointer focus is checked again before the next
+    /// pointer event (an edit does not move focus by itself, as no pointer event happened).
+    @inline(__always)
+    func treeDidChange() { treeEditCount &+= 1 }
+
     // MARK: Devices
 
     private func deviceRemoved(_ event: InputEvent) {
@@ -390,13 +300,13 @@ public final class Router {
     /// The link after `link`: the responder's own choice, starting from the default. A
     /// surface detached mid-walk goes on to `formerOutput` (the output its walk started on),
     /// if that output is still in the layout, else to the delegate.
-    func nextLink(after link: ChainLink, responder: (any Responder)?, formerOutput: Unmanaged<Output>?) -> ChainLink? {
+    func nextLink(after link: ChainLink, responder: (any Responder)?, formerOutput: Unretained<Output>?) -> ChainLink? {
         let defaultNext: ChainLink?
         switch link {
         case .surface(let s):
             if s.isAttached, let parent = s.parent {
                 defaultNext = .surface(parent)
-            } else if let o = s.output ?? layout.outputs.first(where: { formerOutput?.toOpaque() == Unmanaged.passUnretained($0).toOpaque() }) {
+            } else if let o = s.output ?? layout.outputs.first(where: { formerOutput?.refers(to: $0) == true }) {
                 defaultNext = .output(o)
             } else {
                 defaultNext = .delegate
@@ -435,7 +345,7 @@ public final class Router {
         }
         // Used only as an identity, and only when the surface is removed mid-walk: the walk
         // goes on to that output if it is still in the layout (it may have gone meanwhile).
-        let formerOutput = surface.outputReference
+        let formerOutput = surface.outputLink
         if shouldStop() { return false }
         return surface.withResponder { responder in
             let result = ask(responder, ResponderContext(router: self, surface: surface, target: target))
@@ -450,7 +360,7 @@ public final class Router {
     /// that the common case (the first responder handles it) builds no ``ChainLink``.
     @inline(never)
     func walkChain(after surface: Surface, responder: any Responder, target: Surface?, kind: RoutedEventKind,
-                   formerOutput: Unmanaged<Output>?, stopIf shouldStop: () -> Bool,
+                   formerOutput: Unretained<Output>?, stopIf shouldStop: () -> Bool,
                    _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
         guard let next = nextLink(after: .surface(surface), responder: responder, formerOutput: formerOutput) else {
             return false
@@ -460,7 +370,7 @@ public final class Router {
     }
 
     /// Walks the chain from `start`, a link reached after `steps` others.
-    func walkChain(on start: ChainLink, target: Surface?, kind: RoutedEventKind, formerOutput: Unmanaged<Output>?,
+    func walkChain(on start: ChainLink, target: Surface?, kind: RoutedEventKind, formerOutput: Unretained<Output>?,
                    steps stepsBefore: Int, stopIf shouldStop: () -> Bool,
                    _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
         var link: ChainLink? = start
@@ -527,9 +437,101 @@ public final class Router {
         if let focused = firstResponder, !focused.isAttached {
             firstResponderWasRemoved(focused, formerParent: formerParent)
         }
-        abortDetachedRecognizers()
-        settleGestures()
+        gestures.abortDetachedRecognizers(in: self)
+        gestures.settleGestures(in: self)
     }
+
+    // MARK: Routing state
+
+    // What the flow above remembers between events, per device class: read it with the
+    // file that uses it. Hot properties are stored unchecked (UnsafeFoundations.swift).
+
+    // Touch state (Router+Touch.swift).
+    @exclusivity(unchecked) var activeTouches: [TouchSequence] = []
+    @exclusivity(unchecked) var touchPool: [TouchSequence] = []
+    @exclusivity(unchecked) var consumedTouches: [TouchID] = []
+    @exclusivity(unchecked) var touchScratch: [TouchPoint] = []
+    @exclusivity(unchecked) var isDispatchingTouches = false
+    @exclusivity(unchecked) var touchFrameMark: UInt64 = 0
+    /// Loops over `activeTouches` that call out (dispatch, cancel, take, settle) under way:
+    /// finished touches go back to the pool only when none is, so that a handler that cancels
+    /// or removes from inside one never shifts the array under another.
+    @exclusivity(unchecked) var touchLoops = 0
+    /// Device frames dispatched so far: held phases of one frame are released together.
+    @exclusivity(unchecked) var touchFrameCount: UInt64 = 0
+    /// A touch ID went up and down again in the frame being collected (a finger roll): its
+    /// old touch's end is delivered before the new one's began.
+    @exclusivity(unchecked) var touchIDReusedInFrame = false
+    /// Set while the ends of reused touch IDs go out, ahead of the rest of the frame.
+    @exclusivity(unchecked) var dispatchingReusedEnds = false
+    /// Buffers for batches of cancelled touches, reused (one per nesting level).
+    @exclusivity(unchecked) var cancelBatches: [[TouchSequence]] = []
+    /// Buffers for lists of links being told a cancel, reused.
+    @exclusivity(unchecked) var linkBuffers: [[ChainLink]] = []
+    /// A touch frame arrived while one was being delivered (a handler injected it): it is
+    /// delivered right after, as a frame of its own, at this time.
+    @exclusivity(unchecked) var deferredTouchFrame: Timestamp?
+
+    // Pointer state (Router+Pointer.swift).
+    @exclusivity(unchecked) public internal(set) var pointerLocation = LayoutPoint.zero
+    @exclusivity(unchecked) public internal(set) var pointerFocus: Surface?
+    @exclusivity(unchecked) var pressedButtons: [UInt32] = []
+    /// Held buttons whose presses the pointer focus was delivered (by the default rule or a
+    /// grab's `sendPointerButton(_:to:)`): what it is owed cancelled releases of. Buttons
+    /// are few and rare, so they are tracked as delivered.
+    @exclusivity(unchecked) var buttonsSeenByFocus: [UInt32] = []
+    @exclusivity(unchecked) var consumedButtons: [UInt32] = []
+    /// Raised by every change of a routed tree or of the layout (``treeDidChange()``).
+    @exclusivity(unchecked) var treeEditCount: UInt64 = 0
+    /// `treeEditCount` when pointer focus was last hit-tested: when they differ, focus is
+    /// checked again before the next pointer event.
+    @exclusivity(unchecked) var pointerCheckedAtEdit: UInt64 = 0
+    /// Where the pointer focus was last told the pointer is, in its space: when an edit moves
+    /// the focus under a still pointer, it is told the new point (a motion with no delta).
+    @exclusivity(unchecked) var focusSurfaceLocation = SurfacePoint.zero
+    /// Raised at every change of pointer focus, so that a move can tell whether a handler it
+    /// called moved focus itself.
+    @exclusivity(unchecked) var pointerFocusGeneration: UInt64 = 0
+
+    // Keyboard state (Router+Keyboard.swift).
+    /// While a key is delivered, a first responder replaced by another waits in
+    /// `formerFirstResponders` until the delivery ends: the delivery uses the surface without
+    /// owning it.
+    @exclusivity(unchecked) public internal(set) var firstResponder: Surface? {
+        didSet {
+            firstResponderLink = firstResponder.map(Unretained.init)
+            if let oldValue, oldValue !== firstResponder { formerFirstResponders.keep(oldValue) }
+        }
+    }
+    /// The first responder's surface ID: what a key repeater compares. Read from other
+    /// modules, a router property costs a dynamic exclusivity check; this does not.
+    package var firstResponderID: SurfaceID? { firstResponderLink?.with { $0.id } }
+    /// `firstResponder`, readable without a retain (rule 2 of ``Unretained``).
+    @exclusivity(unchecked) var firstResponderLink: Unretained<Surface>?
+    /// Key deliveries under way, and the first responders replaced meanwhile (rule 3 of
+    /// ``Unretained``).
+    @exclusivity(unchecked) var formerFirstResponders = KeptAliveWhileInUse<Surface>()
+    @exclusivity(unchecked) public internal(set) var pressedKeys: [UInt32] = []
+    @exclusivity(unchecked) var swallowedKeys: [UInt32] = []
+    /// Keys already held when the current first responder took focus (or a keyboard grab
+    /// ended), still held: the first responder is owed no release of them (see
+    /// `noteKeysHeldBeforeFocus()`). Empty almost always, so a release checks only that.
+    @exclusivity(unchecked) var keysHeldBeforeFocus: [UInt32] = []
+    /// Set while a key press walks the chain, when a key command took it.
+    @exclusivity(unchecked) var keyCommandMatched = false
+    /// Raised at every change of first responder (see `pointerFocusGeneration`).
+    @exclusivity(unchecked) var focusGeneration: UInt64 = 0
+    /// Surfaces that were first responder before the current one, oldest first: where focus
+    /// goes back to when the focused surface is removed.
+    var focusHistory: [WeakSurface] = []
+
+    // Devices.
+    @exclusivity(unchecked) public private(set) var devices: [DeviceID: DeviceInfo] = [:]
+    /// The output each device with a ``DeviceInfo/mappedOutput`` in the layout is mapped to:
+    /// its absolute events are hit-tested there. Empty on most seats, which skips the lookup.
+    @exclusivity(unchecked) var deviceOutputs: [DeviceID: Output] = [:]
+    @exclusivity(unchecked) public private(set) var capabilities: DeviceCapabilities = []
+
 }
 
 /// A touch frame observer the router does not keep alive.

@@ -17,9 +17,9 @@ public struct SurfaceID: Hashable, Sendable, CustomStringConvertible {
 /// Surfaces are compared by identity. The parent link does not own: the tree owns downward. A
 /// surface belongs to at most one output's tree; it receives input only while attached.
 ///
-/// The properties that hit-testing reads skip the runtime exclusivity check
-/// (`@exclusivity(unchecked)`): it cost about as much as the rest of a hit-test in small trees,
-/// surfaces live on the event loop's one thread, and hit-testing holds no access across calls.
+/// The properties that hit-testing reads are stored unchecked (the rules are in
+/// UnsafeFoundations.swift): the runtime exclusivity check cost about as much as the rest of a
+/// hit-test in small trees.
 public final class Surface {
     /// The last ID handed out. Atomic: surfaces may be made on any thread before they join a
     /// router, and two must never share an ID.
@@ -32,47 +32,56 @@ public final class Surface {
     /// from inside one of its own calls (it then lives until the router is done asking it);
     /// the surface holds it strongly.
     public var responder: any Responder {
-        get { responderReference._withUnsafeGuaranteedRef { $0.responder } }
+        get { responderLink.with { $0.responder } }
         set {
             let old = responderHolder
             responderHolder = ResponderHolder(newValue)
-            responderReference = Unmanaged.passUnretained(responderHolder)
-            if asksInProgress > 0 { formerResponders.append(old) }
+            responderLink = Unretained(responderHolder)
+            formerResponders.keep(old)
         }
     }
-    /// Owns the responder. The router asks the responder through `responderReference`
-    /// without retaining it (a call through an existential loaded from a class retains and
-    /// releases it, an atomic pair per event); while it asks (`asksInProgress`), a replaced
-    /// holder waits in `formerResponders`.
+    /// Owns the responder. The router asks the responder through `responderLink` without
+    /// retaining it (a call through an existential loaded from a class retains and releases
+    /// it, an atomic pair per event); rule 2 of ``Unretained``, and rule 3 while it asks: a
+    /// holder replaced meanwhile waits in `formerResponders`.
     @exclusivity(unchecked) private var responderHolder: ResponderHolder
-    @exclusivity(unchecked) private(set) var responderReference: Unmanaged<ResponderHolder>
-    @exclusivity(unchecked) private var asksInProgress = 0
-    @exclusivity(unchecked) private(set) var formerResponders: [ResponderHolder] = []
+    @exclusivity(unchecked) private var responderLink: Unretained<ResponderHolder>
+    @exclusivity(unchecked) private var formerResponders = KeptAliveWhileInUse<ResponderHolder>()
 
     /// Calls `body` with the responder, which stays alive for the call even if it is replaced
     /// meanwhile, without retaining it.
     @inline(__always)
     func withResponder<Result>(_ body: (any Responder) -> Result) -> Result {
-        asksInProgress += 1
-        let result = responderReference._withUnsafeGuaranteedRef { body($0.responder) }
-        asksInProgress -= 1
-        if asksInProgress == 0, !formerResponders.isEmpty { dropFormerResponders() }
+        formerResponders.enter()
+        let result = responderLink.with { body($0.responder) }
+        if formerResponders.leave() { _ = formerResponders.takeKept() }
         return result
     }
 
-    @inline(never)
-    private func dropFormerResponders() { formerResponders.removeAll() }
+    /// Replaced responders still waiting for a call under way to end (for tests).
+    var formerResponderCountForTesting: Int { formerResponders.keptCount }
 
     /// Position and size in the parent's surface space (for a root surface: output space).
-    @exclusivity(unchecked) public var frame: SurfaceRect {
-        didSet { if frame != oldValue { frameDidChange() } }
+    public var frame: SurfaceRect {
+        get { _frame }
+        set {
+            let old = _frame
+            _frame = newValue
+            if newValue != old { frameDidChange() }
+        }
     }
+    @exclusivity(unchecked) private(set) var _frame: SurfaceRect
 
     /// Surface-local rectangles that accept input, clipped to the surface's bounds; `nil`
     /// means the whole surface (Wayland's infinite input region), `[]` means none.
-    @exclusivity(unchecked) public var inputRegion: [SurfaceRect]? {
-        didSet { ownAreaDidChange() }
+    public var inputRegion: [SurfaceRect]? {
+        get { _inputRegion }
+        set {
+            _inputRegion = newValue
+            ownAreaDidChange()
+        }
     }
+    @exclusivity(unchecked) private(set) var _inputRegion: [SurfaceRect]?
 
     /// A hidden surface and its whole subtree are skipped by hit-testing.
     public var isHidden = false {
@@ -108,24 +117,22 @@ public final class Surface {
         didSet { if clipsChildren != oldValue { ownAreaDidChange() } }
     }
 
-    /// Not `weak`: a weakly referenced object moves its reference count to a side table, which
-    /// made every retain of a parent surface on the hit-testing path several times slower.
-    /// The link is cleared when the parent goes away (see `deinit`), so it never dangles.
-    @exclusivity(unchecked) public private(set) unowned(unsafe) var parent: Surface? {
-        didSet { parentReference = parent.map(Unmanaged.passUnretained) }
-    }
-    /// `parent`, for walks up the tree that must not retain every ancestor on the way.
-    @exclusivity(unchecked) private var parentReference: Unmanaged<Surface>?
+    /// The surface whose children include this one; `nil` for a root or detached surface.
+    public var parent: Surface? { parentLink?.object }
+    /// `parent`, unretained (rule 1 of ``Unretained``: the parent clears it when it lets the
+    /// child go and in its `deinit`). Not `weak`: a weakly referenced object moves its
+    /// reference count to a side table, which made every retain of a parent surface on the
+    /// hit-testing path several times slower. Walks up the tree read it without retaining
+    /// every ancestor on the way.
+    @exclusivity(unchecked) private(set) var parentLink: Unretained<Surface>?
     /// Children, back to front: the last one is on top.
     @exclusivity(unchecked) public private(set) var children: [Surface] = []
-    /// The output whose tree holds this surface, while it is attached. Not `weak`, for the
-    /// reason `parent` is not: the output's `deinit` detaches its tree, clearing the link.
-    @exclusivity(unchecked) public internal(set) unowned(unsafe) var output: Output? {
-        didSet { outputReference = output.map(Unmanaged.passUnretained) }
-    }
-    /// `output`, readable without a retain; also its identity for walks that must not touch
-    /// an output that may have gone.
-    @exclusivity(unchecked) private(set) var outputReference: Unmanaged<Output>?
+    /// The output whose tree holds this surface, while it is attached.
+    public var output: Output? { outputLink?.object }
+    /// `output`, unretained (rule 1 of ``Unretained``: the output's `deinit` and every detach
+    /// clear it); also the output's identity for walks that must not touch an output that may
+    /// have gone.
+    @exclusivity(unchecked) var outputLink: Unretained<Output>?
 
     /// Recognizers that see the touches of this subtree (and touchpad gestures while the
     /// pointer focus is in it) before its responders, in the order added.
@@ -166,7 +173,7 @@ public final class Surface {
     /// `FlatHitTable.surfaceLimit` surfaces: built at the first hit-test through this surface
     /// that needs it. `flatTableRef` is the same object unretained, for the walk.
     private var flatTable: FlatHitTable?
-    @exclusivity(unchecked) private var flatTableRef: Unmanaged<FlatHitTable>?
+    @exclusivity(unchecked) private var flatTableRef: Unretained<FlatHitTable>?
     /// Tables replaced while a walk was on them (a responder edited the tree from inside it):
     /// kept until their walks end.
     private var retiredFlatTables: [FlatHitTable] = []
@@ -182,9 +189,9 @@ public final class Surface {
         let id = Surface.lastID.wrappingAdd(1, ordering: .relaxed).newValue
         self.id = SurfaceID(rawValue: id)
         self.name = name.isEmpty ? "surface\(id)" : name
-        self.frame = frame
+        self._frame = frame
         responderHolder = ResponderHolder(responder)
-        responderReference = Unmanaged.passUnretained(responderHolder)
+        responderLink = Unretained(responderHolder)
         self.subtreeBounds = nil
         recomputeSubtreeBounds()
     }
@@ -192,7 +199,7 @@ public final class Surface {
     deinit {
         var i = 0
         while i < children.count {
-            children[i].parent = nil
+            children[i].parentLink = nil
             children[i].detachSubtree()
             i += 1
         }
@@ -232,7 +239,7 @@ public final class Surface {
         let formerParent = child.parent
         if let formerParent { formerParent.unlink(child) }
         children.insert(child, at: Swift.max(0, Swift.min(index, children.count)))
-        child.parent = self
+        child.parentLink = Unretained(self)
         if child.isBelowParent { childrenBelowCount += 1 }
         if let output {
             child.attach(to: output)
@@ -276,7 +283,7 @@ public final class Surface {
     private func unlink(_ child: Surface) {
         if let index = children.firstIndex(where: { $0 === child }) { children.remove(at: index) }
         if child.isBelowParent { childrenBelowCount -= 1 }
-        child.parent = nil
+        child.parentLink = nil
         subtreeDidChange(surfacesAdded: -child.subtreeSurfaceCount)
         childAreaDidChange()
     }
@@ -293,13 +300,13 @@ public final class Surface {
 
     /// Joins `output`'s tree; attached (routable) while that output is in a router's layout.
     func attach(to output: Output) {
-        self.output = output
+        outputLink = Unretained(output)
         isAttached = output.isInLayout
         for child in children { child.attach(to: output) }
     }
 
     func detachSubtree() {
-        output = nil
+        outputLink = nil
         isAttached = false
         for child in children { child.detachSubtree() }
     }
@@ -308,19 +315,19 @@ public final class Surface {
 
     /// This surface's origin in layout space, or `nil` when detached.
     public var layoutOrigin: LayoutPoint? {
-        guard let outputReference else { return nil }
+        guard let outputLink else { return nil }
         // A walk up the tree that calls nothing: no ancestor can go away under it, so none is
         // retained (touch and pointer events ask for this on every event).
         var x = frame.origin.x, y = frame.origin.y
-        var node = parentReference
+        var node = parentLink
         while let current = node {
-            current._withUnsafeGuaranteedRef {
+            current.with {
                 x += $0.frame.origin.x
                 y += $0.frame.origin.y
-                node = $0.parentReference
+                node = $0.parentLink
             }
         }
-        let position = outputReference._withUnsafeGuaranteedRef { $0.position }
+        let position = outputLink.with { $0.position }
         return LayoutPoint(x: position.x + x, y: position.y + y)
     }
 
@@ -363,26 +370,26 @@ public final class Surface {
         guard let box = subtreeBounds, box.contains(point) else { return nil }
         guard subtreeSurfaceCount <= FlatHitTable.surfaceLimit else { return hitTestBelowBounds(point) }
         let table = currentFlatTable()
-        guard table._withUnsafeGuaranteedRef({ $0.isUsable }) else { return hitTestBelowBounds(point) }
-        let entries = table._withUnsafeGuaranteedRef { $0.beginWalk() }
+        guard table.with({ $0.isUsable }) else { return hitTestBelowBounds(point) }
+        let entries = table.with { $0.beginWalk() }
         // Retained here, once: the walk itself touches only the candidates it asks.
-        let hit = FlatHitTable.topmostHit(in: entries, at: point)?.takeUnretainedValue()
-        table._withUnsafeGuaranteedRef { $0.endWalk() }
+        let hit = FlatHitTable.topmostHit(in: entries, at: point)?.object
+        table.with { $0.endWalk() }
         if hasRetiredFlatTables { releaseFinishedFlatTables() }
         return hit
     }
 
     /// The flat table, rebuilt first if the subtree changed since it was built.
     @inline(__always)
-    private func currentFlatTable() -> Unmanaged<FlatHitTable> {
-        if let table = flatTableRef, table._withUnsafeGuaranteedRef({ $0.builtAtEdit == subtreeEditCount }) {
+    private func currentFlatTable() -> Unretained<FlatHitTable> {
+        if let table = flatTableRef, table.with({ $0.builtAtEdit == subtreeEditCount }) {
             return table
         }
         return rebuildFlatTable()
     }
 
     @inline(never)
-    private func rebuildFlatTable() -> Unmanaged<FlatHitTable> {
+    private func rebuildFlatTable() -> Unretained<FlatHitTable> {
         var table: FlatHitTable
         if let existing = flatTable, !existing.isBeingWalked {
             table = existing
@@ -395,10 +402,10 @@ public final class Surface {
             }
             table = FlatHitTable()
             flatTable = table
-            flatTableRef = Unmanaged.passUnretained(table)
+            flatTableRef = Unretained(table)
         }
         table.rebuild(for: self, atEdit: subtreeEditCount)
-        return Unmanaged.passUnretained(table)
+        return Unretained(table)
     }
 
     private func releaseFinishedFlatTables() {

@@ -33,7 +33,13 @@ extension HeadlessShellDelegate {
 /// SeatKitWayland `ClientSurfaceResponder`; its frame follows the committed buffer's size (divided by the
 /// buffer scale), its input region the committed wl_region. Buffers are released as soon
 /// as they are attached and frame callbacks are answered every 16 ms: nothing is drawn.
-/// Subsurfaces are placed and stacked, but committed as if desynchronized.
+/// Subsurfaces are placed and stacked with their parent's state, and a synchronized
+/// subsurface's commits (the default) wait for its parent's, as wl_subsurface says.
+/// xdg_toplevel.move and .resize, asked while a button the client was sent is held on the
+/// window, start an interactive move or resize: a ``SeatKit/PointerGrab`` during which the
+/// pointer leaves the window and the window's frame origin follows the pointer (a resize
+/// also configures the new size with the resizing state) until the last button is
+/// released (``allowsInteractiveMoveAndResize``; never for fullscreen or maximized windows).
 ///
 /// Real compositors bring their own shell and use `ClientSurfaceResponder` directly; this
 /// one serves headless kiosks and end-to-end tests.
@@ -55,6 +61,12 @@ public final class HeadlessShell {
     /// Debian 12) attach without waiting (fixed upstream after 1.5, wlcs pull request 324),
     /// as Mir tolerates; the wlcs integration (SeatKitWLCS) turns this on to run them.
     public var acceptsBuffersBeforeConfigure = false
+    /// Whether xdg_toplevel.move and .resize start an interactive move or resize (a pointer
+    /// grab: the window follows the pointer until the last button is released). Never for a
+    /// fullscreen or maximized window, nor when ``toplevelsAreFullscreen``.
+    public var allowsInteractiveMoveAndResize = true
+    /// The interactive move or resize under way.
+    var moveResizeGrab: MoveResizeGrab?
     /// Mapped toplevels, oldest first.
     public internal(set) var toplevels: [Toplevel] = []
     /// Shown popups that grab, bottom first.
@@ -146,6 +158,7 @@ public final class HeadlessShell {
     func toplevelUnmapped(_ toplevel: Toplevel) {
         guard let index = toplevels.firstIndex(where: { $0 === toplevel }) else { return }
         toplevels.remove(at: index)
+        endMoveResize(of: toplevel)
         toplevel.shellSurface?.leaveTree()
         if let surface = toplevel.shellSurface { updateOutput(of: surface) }
         delegate?.shell(self, unmapped: toplevel)
@@ -263,15 +276,15 @@ final class ShellSurface: ResourceObject {
     var responder: ClientSurfaceResponder!
     private(set) var role = SurfaceRole.none
 
-    // Double-buffered state.
-    private var pendingBufferSize: (Int32, Int32)?? = nil  // nil: no attach; .some(nil): null buffer
-    private var pendingInputRegion: [SurfaceRect]?? = nil
-    private var pendingScale: Int32?
-    private var pendingCallbacks: [FrameCallback] = []
+    /// Double-buffered state: what the next commit takes.
+    var pending = CommitState()
+    /// A synchronized subsurface's committed state, waiting for its parent's state to be
+    /// applied (wl_subsurface: "cached state").
+    private var cached: CommitState?
     private(set) var hasBuffer = false
     /// A buffer is attached but not committed yet.
     var hasPendingBuffer: Bool {
-        if case .some(.some) = pendingBufferSize { return true }
+        if case .some(.some) = pending.bufferSize { return true }
         return false
     }
     private var bufferSize = (Int32(0), Int32(0))
@@ -282,8 +295,8 @@ final class ShellSurface: ResourceObject {
     /// The xdg_surface or subsurface that gives the surface its role.
     var xdgSurface: XDGSurface?
     var subsurface: Subsurface?
-    /// Subsurfaces with a position to apply at this (parent's) next commit.
-    var childrenAwaitingPosition: [Subsurface] = []
+    /// The subsurfaces whose parent this surface is, in no particular order.
+    var childSubsurfaces: [Subsurface] = []
 
     init(shell: HeadlessShell) { self.shell = shell }
 
@@ -310,23 +323,23 @@ final class ShellSurface: ResourceObject {
 
     func attach(_ buffer: OpaquePointer?) {
         guard let buffer else {
-            pendingBufferSize = .some(nil)
+            pending.bufferSize = .some(nil)
             return
         }
         // Nothing is drawn: the buffer goes back to the client at once.
-        pendingBufferSize = .some(Libwayland.shmBufferSize(buffer) ?? (1, 1))
+        pending.bufferSize = .some(Libwayland.shmBufferSize(buffer) ?? (1, 1))
         Libwayland.post(buffer, WL_BUFFER_RELEASE)
     }
 
     func setInputRegion(_ region: OpaquePointer?) {
-        pendingInputRegion = .some(region.flatMap { Libwayland.object($0, as: Region.self)?.rects })
+        pending.inputRegion = .some(region.flatMap { Libwayland.object($0, as: Region.self)?.rects })
     }
 
     func frame(_ client: OpaquePointer, id: UInt32) {
         let callback = FrameCallback()
         callback.resource = Libwayland.createResource(client, wl_callback_wire()!, version: 1, id: id,
                                                       implementation: nil, object: callback)
-        pendingCallbacks.append(callback)
+        pending.callbacks.append(callback)
     }
 
     func setScale(_ scale: Int32) {
@@ -334,14 +347,68 @@ final class ShellSurface: ResourceObject {
             if let resource { Libwayland.postError(resource, code: WL_SURFACE_ERROR_INVALID_SCALE.rawValue, "scale must be positive") }
             return
         }
-        pendingScale = scale
+        pending.scale = scale
     }
 
+    /// wl_surface.commit: a synchronized subsurface (set_sync, the default, or under a
+    /// synchronized parent) caches the state until its parent's state is applied; any other
+    /// surface applies it now, with the cached state of its synchronized subsurfaces.
     func commit() {
-        if let xdgSurface, !xdgSurface.checkCommit(attaching: pendingBufferSize) { return }
-        if let s = pendingScale { scale = s }
-        pendingScale = nil
-        if let size = pendingBufferSize {
+        if let xdgSurface, !xdgSurface.checkCommit(attaching: pending.bufferSize) { return }
+        var state = pending
+        pending = CommitState()
+        if let subsurface, subsurface.isEffectivelySynchronized {
+            if cached == nil { cached = state } else { cached!.merge(state) }
+            return
+        }
+        // A subsurface just made desynchronized may still hold a cached commit: this one
+        // comes on top of it.
+        if var earlier = cached {
+            cached = nil
+            earlier.merge(state)
+            state = earlier
+        }
+        let moved = apply(state)
+        // A shown surface that grew or shrank under the pointer, changed its input region or
+        // moved its subsurfaces: the pointer enters or leaves now, not at its next motion.
+        if moved, node.isAttached { shell.seat.router.refreshPointerFocus() }
+    }
+
+    /// A subsurface stopped being synchronized (set_desync): its cached state, and its
+    /// subsurfaces' all the way down, applies now.
+    func subsurfaceBecameDesynchronized() {
+        if applyCachedSubtree(), node.isAttached { shell.seat.router.refreshPointerFocus() }
+    }
+
+    /// Applies this surface's cached state, if any, and its subsurfaces' all the way down,
+    /// as when its parent's state is applied. Returns whether anything moved.
+    private func applyCachedSubtree() -> Bool {
+        if let state = cached {
+            cached = nil
+            return apply(state)
+        }
+        return applySubsurfaceCaches()
+    }
+
+    /// The cached state of every subsurface below this surface. By index: a child's state
+    /// may add or remove subsurfaces of this surface.
+    private func applySubsurfaceCaches() -> Bool {
+        var moved = false
+        var i = 0
+        while i < childSubsurfaces.count {
+            let child = childSubsurfaces[i]
+            i += 1
+            if let surface = child.surface, surface.applyCachedSubtree() { moved = true }
+        }
+        return moved
+    }
+
+    /// Makes `state` current, then the subsurfaces' positions and stacking it carries, then
+    /// the cached state of the subsurfaces below (theirs is applied with their parent's, all
+    /// the way down, as in Weston). Returns whether anything that input hit-tests against changed.
+    private func apply(_ state: CommitState) -> Bool {
+        if let s = state.scale { scale = s }
+        if let size = state.bufferSize {
             if let size {
                 hasBuffer = true
                 bufferSize = size
@@ -349,25 +416,24 @@ final class ShellSurface: ResourceObject {
                 hasBuffer = false
             }
         }
-        pendingBufferSize = nil
-        if let region = pendingInputRegion { node.inputRegion = region }
-        let regionChanged = pendingInputRegion != nil
-        pendingInputRegion = nil
+        if let region = state.inputRegion { node.inputRegion = region }
         let size = hasBuffer ? Size(width: Double(bufferSize.0 / scale), height: Double(bufferSize.1 / scale)) : .zero
         var frame = node.frame
         frame.size = size
-        let childrenMoved = !childrenAwaitingPosition.isEmpty
-        for child in childrenAwaitingPosition { child.applyPosition() }
-        childrenAwaitingPosition.removeAll()
-        let moved = regionChanged || childrenMoved || frame != node.frame || node.isHidden == hasBuffer
+        var moved = state.inputRegion != nil || frame != node.frame || node.isHidden == hasBuffer
         node.frame = frame
         node.isHidden = !hasBuffer
-        shell.queueFrameCallbacks(pendingCallbacks)
-        pendingCallbacks.removeAll()
+        for (child, x, y) in state.childPositions where child.parent === self {
+            child.surface?.node.frame.origin = SurfacePoint(x: Double(x), y: Double(y))
+            moved = true
+        }
+        for restack in state.restacks where restack.subsurface.parent === self {
+            if restack.subsurface.applyPlacement(relativeTo: restack.sibling, above: restack.above) { moved = true }
+        }
+        shell.queueFrameCallbacks(state.callbacks)
         xdgSurface?.committed()
-        // A shown surface that grew or shrank under the pointer, changed its input region or
-        // moved its subsurfaces: the pointer enters or leaves now, not at its next motion.
-        if moved, node.isAttached { shell.seat.router.refreshPointerFocus() }
+        if applySubsurfaceCaches() { moved = true }
+        return moved
     }
 
     /// Takes the node out of the tree: the router tells the responder, which tells the
@@ -382,8 +448,9 @@ final class ShellSurface: ResourceObject {
         xdgSurface?.surfaceDestroyed()
         subsurface?.surfaceDestroyed()
         node.removeFromParent()
-        for callback in pendingCallbacks { callback.done(time: 0) }
-        pendingCallbacks.removeAll()
+        for callback in pending.callbacks + (cached?.callbacks ?? []) { callback.done(time: 0) }
+        pending.callbacks.removeAll()
+        cached = nil
     }
 }
 
@@ -416,37 +483,91 @@ private final class SubcompositorGlobal: GlobalOwner {
     }
 }
 
-/// A wl_subsurface: its surface's node is a child of the parent's node.
+/// The double-buffered state of a wl_surface that one commit applies (or, for a
+/// synchronized subsurface, caches until its parent's state is applied).
+struct CommitState {
+    /// nil: no attach; .some(nil): a null buffer; else the buffer's size.
+    var bufferSize: (Int32, Int32)?? = nil
+    var inputRegion: [SurfaceRect]?? = nil
+    var scale: Int32?
+    var callbacks: [FrameCallback] = []
+    /// The surface's subsurfaces' positions (set_position is the parent's state).
+    var childPositions: [(Subsurface, Int32, Int32)] = []
+    /// Its subsurfaces' place_above / place_below, in the order they were asked.
+    var restacks: [Restack] = []
+
+    struct Restack {
+        let subsurface: Subsurface
+        let sibling: ShellSurface
+        let above: Bool
+    }
+
+    /// `newer` (a later commit) on top of this one: what it set wins, callbacks add up.
+    mutating func merge(_ newer: CommitState) {
+        if let b = newer.bufferSize { bufferSize = .some(b) }
+        if let r = newer.inputRegion { inputRegion = .some(r) }
+        if let s = newer.scale { scale = s }
+        callbacks += newer.callbacks
+        for (child, x, y) in newer.childPositions { setPosition(of: child, x, y) }
+        restacks += newer.restacks
+    }
+
+    mutating func setPosition(of child: Subsurface, _ x: Int32, _ y: Int32) {
+        childPositions.removeAll { $0.0 === child }
+        childPositions.append((child, x, y))
+    }
+}
+
+/// A wl_subsurface: its surface's node is a child of the parent's node. Its position and
+/// stacking are the parent's state (applied when the parent's state is); its own surface's
+/// commits are cached until then while it is synchronized (the default).
 final class Subsurface: ResourceObject {
     weak var surface: ShellSurface?
     weak var parent: ShellSurface?
-    private var pendingPosition: (Int32, Int32)?
+    /// set_sync (the default) or set_desync.
+    private(set) var isSynchronized = true
 
     init(surface: ShellSurface, parent: ShellSurface) {
         self.surface = surface
         self.parent = parent
         parent.node.addChild(surface.node)
+        parent.childSubsurfaces.append(self)
         parent.shell.updateOutput(of: surface)
     }
 
+    /// Synchronized itself or under a synchronized parent: its commits wait for the parent.
+    var isEffectivelySynchronized: Bool {
+        isSynchronized || (parent?.subsurface?.isEffectivelySynchronized ?? false)
+    }
+
     func setPosition(_ x: Int32, _ y: Int32) {
-        pendingPosition = (x, y)
-        if let parent, !parent.childrenAwaitingPosition.contains(where: { $0 === self }) {
-            parent.childrenAwaitingPosition.append(self)
-        }
+        parent?.pending.setPosition(of: self, x, y)
     }
 
-    func applyPosition() {
-        guard let (x, y) = pendingPosition, let node = surface?.node else { return }
-        pendingPosition = nil
-        node.frame.origin = SurfacePoint(x: Double(x), y: Double(y))
+    func setSynchronized(_ synchronized: Bool) {
+        guard synchronized != isSynchronized else { return }
+        isSynchronized = synchronized
+        // Desynchronized for good: the cached commit applies now, as wl_subsurface says.
+        if !isEffectivelySynchronized { surface?.subsurfaceBecameDesynchronized() }
     }
 
-    /// Restacks just above (or below) `sibling`, which may be the parent itself: placed
-    /// below its parent, the subsurface is below the parent's own content for input too
-    /// (`Surface.isBelowParent`). A move, not a removal: its touches and focus stay.
+    /// place_above / place_below: checked now, applied with the parent's next state.
+    /// `sibling` may be the parent itself.
     func place(relativeTo sibling: OpaquePointer?, above: Bool, resource: OpaquePointer) {
-        guard let parent, let node = surface?.node, let other = Libwayland.object(sibling, as: ShellSurface.self) else { return }
+        guard let parent, surface != nil, let other = Libwayland.object(sibling, as: ShellSurface.self) else { return }
+        guard other === parent || (other.subsurface?.parent === parent && other !== surface) else {
+            Libwayland.postError(resource, code: WL_SUBSURFACE_ERROR_BAD_SURFACE.rawValue, "not a sibling or the parent")
+            return
+        }
+        parent.pending.restacks.append(CommitState.Restack(subsurface: self, sibling: other, above: above))
+    }
+
+    /// Restacks just above (or below) `other`, which may be the parent itself: placed
+    /// below its parent, the subsurface is below the parent's own content for input too
+    /// (`Surface.isBelowParent`). A move, not a removal: its touches and focus stay. False
+    /// if either is no longer a child of the parent.
+    func applyPlacement(relativeTo other: ShellSurface, above: Bool) -> Bool {
+        guard let parent, let node = surface?.node, node.parent === parent.node else { return false }
         // The parent's children without this one, back to front: those below the parent
         // first, then those above it.
         let others = parent.node.children.filter { $0 !== node }
@@ -455,14 +576,12 @@ final class Subsurface: ResourceObject {
             // Just above the parent is the bottom of the children above it; just below, the
             // top of those below it: the same index.
             parent.node.insertChild(node, at: others.filter(\.isBelowParent).count)
-            return
+            return true
         }
-        guard other.subsurface?.parent === parent, let index = others.firstIndex(where: { $0 === other.node }) else {
-            Libwayland.postError(resource, code: WL_SUBSURFACE_ERROR_BAD_SURFACE.rawValue, "not a sibling or the parent")
-            return
-        }
+        guard other.subsurface?.parent === parent, let index = others.firstIndex(where: { $0 === other.node }) else { return false }
         node.isBelowParent = other.node.isBelowParent
         parent.node.insertChild(node, at: above ? index + 1 : index)
+        return true
     }
 
     func surfaceDestroyed() { surface = nil }
@@ -470,6 +589,8 @@ final class Subsurface: ResourceObject {
     package func resourceDestroyed() {
         surface?.node.removeFromParent()
         surface?.subsurface = nil
+        parent?.childSubsurfaces.removeAll { $0 === self }
+        parent = nil
     }
 }
 
@@ -504,8 +625,8 @@ private nonisolated(unsafe) let subsurfaceRequests = Libwayland.table(wl_subsurf
         guard let resource else { return }
         Libwayland.object(resource, as: Subsurface.self)?.place(relativeTo: sibling, above: false, resource: resource)
     },
-    set_sync: { _, _ in },
-    set_desync: { _, _ in }
+    set_sync: { _, resource in Libwayland.object(resource, as: Subsurface.self)?.setSynchronized(true) },
+    set_desync: { _, resource in Libwayland.object(resource, as: Subsurface.self)?.setSynchronized(false) }
 ))
 
 // MARK: - wl_output

@@ -121,6 +121,30 @@ final class XDGSurface: ResourceObject {
     var wantsFullscreen = false
     /// Whether the last configure said activated.
     private(set) var activated = false
+    /// The size an interactive resize asked for (window geometry), kept for later
+    /// configures; nil: the shell's suggested size.
+    private var interactiveSize: (width: Int32, height: Int32)?
+    /// An interactive resize is under way: configures carry the resizing state.
+    private var resizing = false
+
+    func beginResize() {
+        resizing = true
+    }
+
+    /// A configure with `size` and the resizing state, if the size changed.
+    func resize(to size: (Int32, Int32)) {
+        guard interactiveSize.map({ $0 != size }) ?? true else { return }
+        interactiveSize = size
+        sendConfigure()
+    }
+
+    /// The resize ended: a configure without the resizing state, if the window is still
+    /// mapped (an unmapped one starts over with its next initial commit).
+    func endResize() {
+        guard resizing else { return }
+        resizing = false
+        if mapped { sendConfigure() }
+    }
 
     /// Whether the window should look active: it, or a popup of it, has keyboard focus. Before
     /// it maps, a kiosk's window (fullscreen toplevels) is taken as active: the kiosk focuses
@@ -143,16 +167,18 @@ final class XDGSurface: ResourceObject {
     /// activated as they are now.
     func sendConfigure() {
         guard resource != nil, let toplevelResource else { return }
-        var size = shell.suggestedToplevelSize
+        var size = interactiveSize ?? shell.suggestedToplevelSize
         let fullscreen = shell.toplevelsAreFullscreen || wantsFullscreen
         var states: [UInt32] = []
         if wantsMaximized && !fullscreen { states.append(XDG_TOPLEVEL_STATE_MAXIMIZED.rawValue) }
         if fullscreen { states.append(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue) }
+        if fullscreen || wantsMaximized { size = shell.suggestedToplevelSize }
         if (fullscreen || wantsMaximized), size == (0, 0), let output = shell.outputs.first?.output {
             size = (Int32(output.root.frame.size.width), Int32(output.root.frame.size.height))
         }
         activated = shouldBeActivated
         if activated { states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue) }
+        if resizing { states.append(XDG_TOPLEVEL_STATE_RESIZING.rawValue) }
         Libwayland.post(toplevelResource, XDG_TOPLEVEL_CONFIGURE, .int(size.width), .int(size.height), .array(states))
         sendSurfaceConfigure()
     }
@@ -207,6 +233,7 @@ extension HeadlessShell {
         // the node is removed never picks the dying window.
         let index = toplevels.firstIndex(where: { $0 === toplevel })
         if let index { toplevels.remove(at: index) }
+        endMoveResize(of: toplevel)
         if let s = toplevel.shellSurface { s.node.removeFromParent() }
         if index != nil { delegate?.shell(self, unmapped: toplevel) }
     }
@@ -305,8 +332,19 @@ private nonisolated(unsafe) let toplevelRequests = Libwayland.table(xdg_toplevel
     set_title: { _, resource, title in if let title { toplevel(resource)?.title = String(cString: title) } },
     set_app_id: { _, resource, id in if let id { toplevel(resource)?.appID = String(cString: id) } },
     show_window_menu: { _, _, _, _, _, _ in },
-    move: { _, _, _, _ in },
-    resize: { _, _, _, _, _ in },
+    move: { _, resource, _, serial in
+        guard let xdg = xdgSurface(of: resource) else { return }
+        xdg.shell.beginInteractive(.move, for: xdg, serial: serial)
+    },
+    resize: { _, resource, _, serial, edges in
+        guard let resource, let xdg = xdgSurface(of: resource) else { return }
+        guard XDGSurface.isValidResizeEdge(edges) else {
+            Libwayland.postError(resource, code: XDG_TOPLEVEL_ERROR_INVALID_RESIZE_EDGE.rawValue, "not a resize_edge value")
+            return
+        }
+        guard edges != XDG_TOPLEVEL_RESIZE_EDGE_NONE.rawValue else { return }
+        xdg.shell.beginInteractive(.resize(edges: edges), for: xdg, serial: serial)
+    },
     set_max_size: { _, _, _, _ in },
     set_min_size: { _, _, _, _ in },
     set_maximized: { _, resource in xdgSurface(of: resource)?.requestState(maximized: true) },

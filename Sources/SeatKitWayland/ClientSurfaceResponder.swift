@@ -14,7 +14,12 @@ import SeatKit
 /// motion to the finger, a left click, leave after (``TouchPointerEmulation``).
 ///
 /// When the wl_surface is destroyed, call ``surfaceDestroyed()`` before removing the
-/// surface from the tree: nothing is sent about a destroyed surface.
+/// surface from the tree: its touch points end with wl_touch.up, and nothing else is sent
+/// about a destroyed surface.
+///
+/// Touches on a surface that leaves the tree end with wl_touch.up, not wl_touch.cancel
+/// (which would end the client's touches elsewhere too); see
+/// ``touchesCancelled(_:context:)``.
 public final class ClientSurfaceResponder: Responder {
     public unowned let seat: Seat
     /// The client that owns the surface.
@@ -42,11 +47,12 @@ public final class ClientSurfaceResponder: Responder {
         self.client = ClientID(Libwayland.client(of: surfaceResource))
     }
 
-    /// The wl_surface is gone: send nothing more about it.
+    /// The wl_surface is gone: its touch points end with wl_touch.up (and a frame), which
+    /// names no surface, so that the client can reuse their ids; nothing else is sent
+    /// about it.
     public func surfaceDestroyed() {
+        if let devices { endTouchesWithUp(touchIDs, time: seat.router.clock.now, devices: devices) }
         surfaceResource = nil
-        // The client forgets touch points of a destroyed surface itself.
-        if let devices { devices.liveTouches.removeAll { touchIDs.contains($0) } }
         touchIDs.removeAll()
         if seat.pointerFocus === self { seat.pointerFocus = nil }
         if seat.keyboardFocus === self { seat.keyboardFocus = nil }
@@ -56,7 +62,7 @@ public final class ClientSurfaceResponder: Responder {
 
     /// No longer needed: removing a surface from the tree tells its responder everything
     /// (cancelled touches, pointer leave, keyboard leave), and this responder turns that into
-    /// wl_touch.cancel, wl_pointer.leave and wl_keyboard.leave. Kept for source compatibility.
+    /// wl_touch.up, wl_pointer.leave and wl_keyboard.leave. Kept for source compatibility.
     @available(*, deprecated, message: "removeFromParent() tells the responder; nothing to call first")
     public func willLeaveTree() {}
 
@@ -132,16 +138,47 @@ public final class ClientSurfaceResponder: Responder {
         return .handled
     }
 
-    /// wl_touch.cancel ends every touch point of the client, so the client's other touches
-    /// (if the router still routes them) are swallowed until they end.
+    /// Two different ends, told apart by whether this surface is still in the tree:
+    ///
+    /// - The surface left the tree (its window unmapped, its subsurface was destroyed, the
+    ///   compositor removed it): the touches on it end with wl_touch.up and a frame, as Mir
+    ///   does. The client's touches elsewhere go on: wl_touch.cancel would end all
+    ///   of them, though nothing happened to them.
+    /// - A real cancel (a gesture recognizer or a grab took the touches, the device cancelled
+    ///   them): wl_touch.cancel, which ends every touch point of the client, so the client's
+    ///   other touches (if the router still routes them) are swallowed until they end.
     public func touchesCancelled(_ event: TouchEvent, context: ResponderContext) {
         if emulation.isActive, let devices, event.touches.contains(where: { $0.id == emulation.primary }) {
             emulation.touchCancelled { emulate($0, time: event.time, devices: devices) }
             return
         }
         guard let devices, !devices.liveTouches.isEmpty else { return }
+        if case .surface(let node) = context.link, !node.isAttached {
+            var ended: [Int32] = []
+            ended.reserveCapacity(event.touches.count)
+            for touch in event.touches where touchIDs.contains(touch.id.rawValue) { ended.append(touch.id.rawValue) }
+            endTouchesWithUp(ended, time: event.time, devices: devices)
+            return
+        }
         let stillRouted = devices.liveTouches.filter { id in !event.touches.contains { $0.id.rawValue == id } }
         cancelClientTouches(devices, stillRouted: stillRouted)
+    }
+
+    /// wl_touch.up for `ids` (those still live for the client), closed by a frame: with the
+    /// frame under way if the client is owed one, else at once (a removal between frames).
+    private func endTouchesWithUp(_ ids: [Int32], time: Timestamp, devices: SeatClient) {
+        var sent = false
+        for id in ids {
+            touchIDs.scanRemoveAll(id)
+            guard let index = devices.liveTouches.scanIndex(of: id) else { continue }
+            devices.liveTouches.remove(at: index)
+            sent = true
+            let serial = seat.nextSerial(.touchUp, for: client)
+            for resource in devices.touches {
+                Libwayland.touchUp(resource, serial: serial, time: time.wireMilliseconds, id: id)
+            }
+        }
+        if sent { seat.closeTouchFrame(devices) }
     }
 
     /// wl_touch.cancel to the client; `stillRouted` touches are swallowed until they end.

@@ -261,6 +261,12 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         if !clientsNeedingTouchFrame.scanContains(where: { $0 === client }) { clientsNeedingTouchFrame.append(client) }
     }
 
+    /// Touch events sent to `client` outside the router's touch frames (a surface left the
+    /// tree): they join the frame under way if the client is owed one, else get theirs now.
+    func closeTouchFrame(_ client: SeatClient) {
+        if !clientsNeedingTouchFrame.scanContains(where: { $0 === client }) { client.sendTouchFrame() }
+    }
+
     public func routerDidFinishTouchFrame(_ router: Router) { sendTouchFrames() }
 
     private func sendTouchFrames() {

@@ -8,7 +8,7 @@ import Testing
 @Suite(.serialized) struct WlrootsKioskClientTests {
     typealias E = FrameScript
 
-    private func startKiosk(_ runtime: String, _ recording: String) throws -> (Background, String) {
+    static func startKiosk(_ runtime: String, _ recording: String) throws -> (Background, String) {
         let kiosk = try WlrootsKioskTests.builtKiosk()
         let server = try Background(kiosk, ["--replay", recording, "--size", "1280x720"],
                                     environment: ["XDG_RUNTIME_DIR": runtime, "WLR_BACKENDS": "headless",
@@ -56,7 +56,7 @@ import Testing
         let recording = runtime + "/simple-touch.yml"
         try WlrootsKioskBehaviourTests.write(s, to: recording)
 
-        let (server, socket) = try startKiosk(runtime, recording)
+        let (server, socket) = try Self.startKiosk(runtime, recording)
         defer { server.stop() }
         let client = try Background("/usr/bin/weston-simple-touch", [],
                                     environment: ["XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": socket, "WAYLAND_DEBUG": "1"],
@@ -108,7 +108,7 @@ import Testing
         let script = runtime + "/gtk-app.py"
         try Self.gtkScript.write(toFile: script, atomically: true, encoding: .utf8)
 
-        let (server, socket) = try startKiosk(runtime, recording)
+        let (server, socket) = try Self.startKiosk(runtime, recording)
         defer { server.stop() }
         let app = try Background("/usr/bin/python3", [script],
                                  environment: ["XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": socket, "HOME": runtime,

@@ -132,7 +132,7 @@ struct KeyboardRoutingTests {
         // output (the window is no longer its parent), and nobody on the way handled it.
         #expect(responder.surfaceOutlivedItsRemoval == true)
         #expect(responder.routerHeldTheSurface == true)
-        #expect(h.router.formerFirstResponders.isEmpty)
+        #expect(h.router.formerFirstResponders.keptCount == 0)
         #expect(removed == nil)
         #expect(h.router.firstResponder == nil)
         #expect(h.log.entries == ["delegate.keyDown"])
@@ -151,7 +151,7 @@ struct KeyboardRoutingTests {
         h.key(30, .pressed)
         #expect(SelfReplacingResponder.outlivedItsReplacement == true)
         #expect(SelfReplacingResponder.surfaceHeldTheReplacedOne == true)
-        #expect(field.formerResponders.isEmpty)
+        #expect(field.formerResponderCountForTesting == 0)
         #expect(field.responder === successor)
         h.key(30, .released)
         #expect(successor.keysyms.count == 1)
@@ -195,7 +195,7 @@ struct KeyboardRoutingTests {
         h.key(30, .pressed)
         #expect(ReplacingInterpreter.outlivedItsReplacement == true)
         #expect(ReplacingInterpreter.routerHeldTheReplacedOne == true)
-        #expect(h.router.formerInterpreterCalls.isEmpty)
+        #expect(h.router.formerInterpreterCalls.keptCount == 0)
         #expect(first == nil)
         #expect(h.router.keyInterpreter is FixedInterpreter)
         h.key(30, .released)
@@ -270,7 +270,7 @@ final class SelfRemovingResponder: Responder {
         surface?.removeFromParent()
         if let (router, output) = alsoRemoving { router.removeOutput(output) }
         surfaceOutlivedItsRemoval = surface != nil
-        routerHeldTheSurface = context.router.formerFirstResponders.contains { $0 === surface }
+        routerHeldTheSurface = context.router.formerFirstResponders.keeps(surface!)
         return .notHandled
     }
 }
@@ -283,7 +283,7 @@ final class ReplacingInterpreter: KeyInterpreter {
         weak let me = self
         routerForTest?.keyInterpreter = FixedInterpreter(keysym: 0x61, modifiers: [])
         Self.outlivedItsReplacement = me != nil
-        Self.routerHeldTheReplacedOne = routerForTest?.formerInterpreterCalls.count == 1
+        Self.routerHeldTheReplacedOne = routerForTest?.formerInterpreterCalls.keptCount == 1
         event.keysym = 0x41
     }
     weak var routerForTest: Router?
@@ -317,7 +317,7 @@ final class SelfReplacingResponder: Responder {
         let surface = context.surface
         surface?.responder = successor
         Self.outlivedItsReplacement = me != nil
-        Self.surfaceHeldTheReplacedOne = surface?.formerResponders.count == 1
+        Self.surfaceHeldTheReplacedOne = surface?.formerResponderCountForTesting == 1
         return .handled
     }
 }

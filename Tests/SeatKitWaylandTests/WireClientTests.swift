@@ -112,9 +112,12 @@ extension EndToEndTests {
 }
 
 extension EndToEndTests {
-    /// A window unmapped under a finger and the pointer: the client is told (touch cancel,
-    /// pointer and keyboard leave) before its surface goes; then the surface is destroyed
-    /// while the finger keeps moving, and nothing more is sent about it, with no error.
+    /// A window unmapped under a finger and the pointer: the client is told (touch up closed
+    /// by a frame, pointer and keyboard leave) before its surface goes; then the surface is
+    /// destroyed while the finger keeps moving, and nothing more is sent about it, with no
+    /// error. Up, not cancel: the window went away, the finger's other touches did not end
+    /// (wl_touch.cancel would end them all); Mir sends up too, and wlcs's
+    /// TouchTest.sends_touch_up_on_surface_destroy expects it.
     @Test func aWindowUnmappedAndDestroyedUnderAFingerEndsItsTouchAndFocusCleanly() throws {
         let (session, wire, window, seat, pointer, _) = try mappedWireClient()
         let touch = wire.newID()
@@ -123,17 +126,25 @@ extension EndToEndTests {
         wire.send(seat, 1, [keyboard])  // get_keyboard
         #expect(wire.read(until: { $0.object == keyboard && $0.opcode == 1 }) != nil, "no keyboard enter")
         session.send(Script.touchDown(50, 40))
-        #expect(wire.read(until: { $0.object == touch && $0.opcode == 0 }) != nil, "no touch down")
+        var sawDown = false
+        _ = wire.read(until: { message in  // the down and its frame
+            if message.object == touch && message.opcode == 0 { sawDown = true }
+            return sawDown && message.object == touch && message.opcode == 3
+        })
+        #expect(sawDown, "no touch down")
 
         wire.send(window.toplevel, 0, [])  // xdg_toplevel.destroy: unmapped
         var order: [String] = []
+        var touchEvents: [UInt16] = []
         _ = wire.read(until: { message in
-            if message.object == touch && message.opcode == 4 { order.append("touch cancel") }
+            if message.object == touch { touchEvents.append(message.opcode) }
+            if message.object == touch && message.opcode == 1 { order.append("touch up") }
             if message.object == pointer && message.opcode == 1 { order.append("pointer leave") }
             if message.object == keyboard && message.opcode == 2 { order.append("keyboard leave") }
-            return order.count == 3
+            return order.count == 3 && touchEvents.last == 3
         })
-        #expect(Set(order) == ["touch cancel", "pointer leave", "keyboard leave"])
+        #expect(Set(order) == ["touch up", "pointer leave", "keyboard leave"])
+        #expect(touchEvents == [1, 3], "wl_touch.up then frame, no cancel: \(touchEvents)")
         try session.log.require("unmapped wire")
 
         wire.send(window.xdgSurface, 0, [])  // xdg_surface.destroy
@@ -225,5 +236,103 @@ extension EndToEndTests {
             return message.object == callback
         })
         #expect(relocked == relocks)
+    }
+}
+
+extension EndToEndTests {
+    /// A subsurface destroyed under one finger while another finger is on its parent: the
+    /// first finger ends with wl_touch.up and a frame, and the second goes on (motion, up).
+    /// wl_touch.cancel would have ended both for the client.
+    @Test func aSurfaceLeavingUnderOneFingerEndsOnlyThatFingerWithUp() throws {
+        let session = try KioskSession()
+        try session.addDevices()
+        let wire = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
+        try wire.roundTripRegistry()
+        let seat = try wire.bind("wl_seat", version: 8)
+        let touch = wire.newID()
+        wire.send(seat, 2, [touch])  // get_touch
+        let compositor = try wire.bind("wl_compositor", version: 4)
+        let subcompositor = try wire.bind("wl_subcompositor", version: 1)
+        let window = try wire.mapToplevel(appID: "fingers", width: 200, height: 100)
+        let frame = try session.waitForWindow("fingers")
+        // A 50×50 subsurface at 100,0.
+        let buffer = try wire.shmBuffer(width: 50, height: 50)
+        let child = wire.newID()
+        wire.send(compositor, 0, [child])  // create_surface
+        let subsurface = wire.newID()
+        wire.send(subcompositor, 1, [subsurface, child, window.surface])  // get_subsurface
+        wire.send(subsurface, 1, [UInt32(100), UInt32(0)])  // set_position
+        wire.send(child, 1, [buffer, UInt32(0), UInt32(0)])  // attach
+        wire.send(child, 6, [])  // commit
+        wire.send(window.surface, 6, [])  // commit the parent: the subsurface shows
+        #expect(wire.sync())
+
+        session.send(Script.touchDown(frame.x + 110, frame.y + 10, id: 0) + Script.touchDown(frame.x + 20, frame.y + 60, id: 1))
+        var downs: [UInt32] = []
+        _ = wire.read(until: { message in
+            if message.object == touch && message.opcode == 0 { downs.append(message.uint(at: 2)) }  // down(serial, time, surface, ...)
+            return downs.count == 2 && message.object == touch && message.opcode == 3  // and its frame
+        })
+        #expect(downs == [child, window.surface])
+
+        wire.send(subsurface, 0, [])  // wl_subsurface.destroy: the child leaves the tree
+        var events: [String] = []
+        _ = wire.read(until: { message in
+            guard message.object == touch else { return false }
+            switch message.opcode {
+            case 1: events.append("up \(Int32(bitPattern: message.uint(at: 2)))")  // up(serial, time, id)
+            case 3: events.append("frame")
+            case 4: events.append("cancel")
+            default: events.append("event \(message.opcode)")
+            }
+            return events.last == "frame" || events.last == "cancel"
+        })
+        #expect(events == ["up 0", "frame"])
+
+        // Finger 1 goes on; finger 0's later events are not sent.
+        session.send(Script.touchMove(frame.x + 115, frame.y + 15, id: 0) + Script.touchMove(frame.x + 30, frame.y + 70, id: 1)
+            + Script.touchUp(id: 0) + Script.touchUp(id: 1))
+        events.removeAll()
+        _ = wire.read(until: { message in
+            guard message.object == touch else { return false }
+            switch message.opcode {
+            case 1: events.append("up \(Int32(bitPattern: message.uint(at: 2)))")
+            case 2: events.append("motion \(Int32(bitPattern: message.uint(at: 1)))")  // motion(time, id, x, y)
+            case 3: events.append("frame")
+            case 4: events.append("cancel")
+            default: events.append("event \(message.opcode)")
+            }
+            return events.contains("up 1") && events.last == "frame"
+        })
+        #expect(events == ["motion 1", "frame", "up 1", "frame"])
+
+        // A wl_surface destroyed under a finger (its wl_subsurface left inert) ends that
+        // finger with up too: the client can reuse the id.
+        let other = wire.newID()
+        wire.send(compositor, 0, [other])  // create_surface
+        let otherSubsurface = wire.newID()
+        wire.send(subcompositor, 1, [otherSubsurface, other, window.surface])  // get_subsurface
+        wire.send(otherSubsurface, 1, [UInt32(0), UInt32(50)])  // set_position
+        wire.send(other, 1, [try wire.shmBuffer(width: 50, height: 50), UInt32(0), UInt32(0)])  // attach
+        wire.send(other, 6, [])  // commit
+        wire.send(window.surface, 6, [])  // commit the parent
+        #expect(wire.sync())
+        session.send(Script.touchDown(frame.x + 10, frame.y + 60, id: 2))
+        let down = try #require(wire.read(until: { $0.object == touch && $0.opcode == 0 }), "no down on the second subsurface")
+        #expect(down.uint(at: 2) == other)
+        _ = wire.read(until: { $0.object == touch && $0.opcode == 3 })
+        wire.send(other, 0, [])  // wl_surface.destroy
+        events.removeAll()
+        _ = wire.read(until: { message in
+            guard message.object == touch else { return false }
+            switch message.opcode {
+            case 1: events.append("up \(Int32(bitPattern: message.uint(at: 2)))")
+            case 3: events.append("frame")
+            default: events.append("event \(message.opcode)")
+            }
+            return events.last == "frame"
+        })
+        #expect(events == ["up 2", "frame"])
+        #expect(wire.sync(), "the client got a protocol error")
     }
 }

@@ -25,15 +25,21 @@
  *    screen is swallowed, not delivered;
  *  - the cursor hides on touch and comes back on mouse motion (this kiosk draws no cursor
  *    image: it prints the change, where a kiosk with a wlr_cursor would hide it).
+ * Popups (menus, dropdowns) are SeatKit surfaces with SeatKit's popup grab (popups.c); an
+ * on-screen keyboard's layer-shell panel is a SeatKit surface that never takes keyboard
+ * focus, and input-method-v2 is relayed to the focused app's text-input-v3 (osk.c).
  *
  *   kiosk ... [--blank-after MS] [--start-blanked]
  *
  * It prints "listening on WAYLAND_DISPLAY", one "deliver ..." line per event the bridge
  * hands to wlroots, "replay finished", and a line per kiosk behaviour ("secondary click at
- * X,Y", "switched to APP", "screen blanked", "screen woke", "cursor hidden", "cursor shown").
+ * X,Y", "switched to APP", "screen blanked", "screen woke", "cursor hidden", "cursor shown"),
+ * and for popups and keyboards ("popup mapped at X,Y WxH [with a grab]" in its parent's space, "popup dismissed",
+ * "panel mapped NAMESPACE at X,Y WxH", "text input enabled", "input method text TEXT").
  */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
+#include <stdarg.h>
 #include <seatkit/seatkit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,56 +67,9 @@
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/log.h>
 #include <xkbcommon/xkbcommon.h>
-#include "seatkit-wlr-bridge.h"
+#include "kiosk.h"
 
-struct kiosk {
-	struct wl_display *display;
-	struct wlr_backend *backend;
-	struct wlr_backend *headless; /* when running headless: where virtual devices come from */
-	struct wlr_renderer *renderer;
-	struct wlr_allocator *allocator;
-	struct wlr_scene *scene;
-	struct wlr_output_layout *output_layout;
-	struct wlr_xdg_shell *xdg_shell;
-	struct wlr_seat *wlr_seat;
-	struct seatkit_wlr_seat seat;
-
-	struct seatkit_router *router;
-	struct seatkit_output *output; /* the first output: apps go fullscreen on it */
-	struct wlr_output *wlr_output;
-	struct view *current; /* the app shown */
-
-	/* Kiosk behaviour (see the top of the file). */
-	struct seatkit_kiosk_policy *wake, *cursor, *long_press;
-	struct seatkit_recognizer *switcher;
-	struct wl_event_source *idle;
-	int blank_after_ms;
-	bool start_blanked;
-	int width, height;
-	struct wl_list views;
-
-	struct seatkit_replay *replay;
-	int windows_before_replay;
-	int mapped;
-
-	struct wlr_input_device *seat_keyboard; /* the keyboard whose keymap clients have */
-	bool adding_virtual_keyboard;
-	struct wl_listener new_output, new_input, new_xdg_surface, new_virtual_keyboard;
-	struct wl_listener new_xdg_decoration;
-};
-
-struct view {
-	struct wl_list link;
-	struct kiosk *kiosk;
-	struct wlr_xdg_surface *xdg_surface;
-	struct wlr_scene_node *node;
-	struct seatkit_surface *surface; /* SeatKit's surface for the app: the whole output */
-	struct seatkit_wlr_bridge bridge;
-	struct wl_listener map, unmap, destroy;
-};
-
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void say(const char *fmt, ...) {
+void say(const char *fmt, ...) {
 	va_list args;
 	va_start(args, fmt);
 	vprintf(fmt, args);
@@ -294,13 +253,14 @@ static void focus_view(struct view *view) {
 	struct view *other;
 	wl_list_for_each(other, &k->views, link) {
 		bool shown = other == view;
-		wlr_scene_node_set_enabled(other->node, shown);
+		wlr_scene_node_set_enabled(other->xdg.node, shown);
 		if (other->surface) {
 			seatkit_surface_set_hidden(other->surface, !shown);
 		}
 	}
-	wlr_scene_node_raise_to_top(view->node);
+	wlr_scene_node_raise_to_top(view->xdg.node);
 	seatkit_surface_raise_to_top(view->surface);
+	osk_raise(k);
 	seatkit_router_set_first_responder(k->router, view->surface);
 	seatkit_router_refresh_pointer_focus(k->router);
 }
@@ -318,6 +278,7 @@ static void view_map(struct wl_listener *listener, void *data) {
 	seatkit_wlr_bridge_init(&view->bridge, &k->seat, view->xdg_surface->surface, true);
 	seatkit_surface_set_responder(view->surface, &seatkit_wlr_bridge_impl, &view->bridge);
 	seatkit_surface_add_child(seatkit_output_get_root(k->output), view->surface);
+	view->xdg.surface = view->surface;
 	focus_view(view);
 	k->mapped++;
 	say("mapped %s", view->xdg_surface->toplevel->app_id ? view->xdg_surface->toplevel->app_id : "(no app id)");
@@ -335,6 +296,7 @@ static void view_unmap(struct wl_listener *listener, void *data) {
 	if (view->surface) {
 		seatkit_surface_destroy(view->surface);
 		view->surface = NULL;
+		view->xdg.surface = NULL;
 	}
 	seatkit_wlr_bridge_finish(&view->bridge);
 	/* The app below comes back. */
@@ -360,10 +322,7 @@ static void new_xdg_surface(struct wl_listener *listener, void *data) {
 	struct kiosk *k = wl_container_of(listener, k, new_xdg_surface);
 	struct wlr_xdg_surface *xdg_surface = data;
 	if (xdg_surface->role == WLR_XDG_SURFACE_ROLE_POPUP) {
-		/* Popups draw above their parent; SeatKit surfaces for them are future work. */
-		struct wlr_xdg_surface *parent = wlr_xdg_surface_from_wlr_surface(xdg_surface->popup->parent);
-		struct wlr_scene_node *parent_node = parent->data;
-		xdg_surface->data = wlr_scene_xdg_surface_create(parent_node, xdg_surface);
+		popup_create(k, xdg_surface); /* popups.c */
 		return;
 	}
 	if (xdg_surface->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL) {
@@ -372,8 +331,8 @@ static void new_xdg_surface(struct wl_listener *listener, void *data) {
 	struct view *view = calloc(1, sizeof *view);
 	view->kiosk = k;
 	view->xdg_surface = xdg_surface;
-	view->node = wlr_scene_xdg_surface_create(&k->scene->node, xdg_surface);
-	xdg_surface->data = view->node;
+	view->xdg.node = wlr_scene_xdg_surface_create(&k->scene->node, xdg_surface);
+	xdg_surface->data = &view->xdg;
 	view->map.notify = view_map;
 	wl_signal_add(&xdg_surface->events.map, &view->map);
 	view->unmap.notify = view_unmap;
@@ -437,15 +396,17 @@ static void keyboard_key(struct wl_listener *listener, void *data) {
 	struct device *d = wl_container_of(listener, d, event1);
 	struct wlr_event_keyboard_key *e = data;
 	/* A virtual keyboard's keycodes mean what its own keymap says: clients get that keymap
-	 * for the key (wlr_seat_set_keyboard sends it), then the seat's own again. SeatKit still
-	 * routes the key: it goes to the first responder, never to the keyboard's own surface. */
+	 * for the key (wlr_seat_set_keyboard sends it), then, once none of its keys is held,
+	 * the seat's own again (a client translating a held key, say for its repeat, under the
+	 * seat's keymap would type another character). SeatKit still routes the key: it goes to
+	 * the first responder, never to the keyboard's own surface. */
 	struct wlr_input_device *previous = d->kiosk->seat_keyboard;
 	if (d->is_virtual) {
 		wlr_seat_set_keyboard(d->kiosk->wlr_seat, d->wlr_device);
 	}
 	seatkit_router_notify_key(d->kiosk->router, usec(e->time_msec), d->number, e->keycode,
 		e->state == WL_KEYBOARD_KEY_STATE_PRESSED ? SEATKIT_KEY_PRESSED : SEATKIT_KEY_RELEASED);
-	if (d->is_virtual && previous) {
+	if (d->is_virtual && previous && d->wlr_device->keyboard->num_keycodes == 0) {
 		wlr_seat_set_keyboard(d->kiosk->wlr_seat, previous);
 	}
 }
@@ -576,6 +537,10 @@ static void setup_keyboard(struct kiosk *k, const char *layout) {
 static void new_virtual_keyboard(struct wl_listener *listener, void *data) {
 	struct kiosk *k = wl_container_of(listener, k, new_virtual_keyboard);
 	struct wlr_virtual_keyboard_v1 *keyboard = data;
+	/* No client-side repeat: the virtual keyboard presses and releases (and repeats, if it
+	 * wants to) by itself; its press and release arrive over a socket, and a busy client
+	 * could see them further apart than the repeat delay. */
+	wlr_keyboard_set_repeat_info(keyboard->input_device.keyboard, 0, 0);
 	k->adding_virtual_keyboard = true;
 	new_input(&k->new_input, &keyboard->input_device);
 	k->adding_virtual_keyboard = false;
@@ -651,6 +616,8 @@ int main(int argc, char *argv[]) {
 	k.wlr_seat = wlr_seat_create(k.display, "seat0");
 	seatkit_wlr_seat_init(&k.seat, k.wlr_seat);
 	k.seat.delivered = delivered;
+
+	osk_init(&k); /* osk.c: layer shell, text-input-v3, input-method-v2 */
 
 	k.new_output.notify = new_output;
 	wl_signal_add(&k.backend->events.new_output, &k.new_output);

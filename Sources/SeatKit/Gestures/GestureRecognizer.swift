@@ -136,37 +136,68 @@ extension GestureRecognizerDelegate {
 /// Time-based recognizers use ``schedule(at:_:)``: the router's clock, so a virtual clock
 /// makes them deterministic. All on the event loop's thread.
 ///
-/// The stored properties skip Swift's runtime exclusivity check (`@exclusivity(unchecked)`):
-/// every touch event reads them, the check cost as much as the recognizer's own work, and one
-/// thread uses a recognizer. A subclass should not pass one of them `inout` to code that reads
-/// it again meanwhile; nothing will catch that at run time.
+/// Subclassing is safe: every public property is an ordinary property to a subclass (those
+/// that every touch event reads keep their storage internal and unchecked, see
+/// UnsafeFoundations.swift), and the surface and output it hands out are owning references.
 open class GestureRecognizer {
     /// A name for traces.
-    @exclusivity(unchecked) public var name: String
+    public var name: String {
+        get { _name }
+        set { _name = newValue }
+    }
+    @exclusivity(unchecked) var _name: String
     /// The surface it is attached to; `nil` for an output's recognizer or a detached one.
-    /// Not `weak` (a weakly referenced surface pays the runtime's slow path on every retain,
-    /// and touches retain their surfaces on every event): the surface clears it when the
-    /// recognizer is removed or the surface goes away.
-    @exclusivity(unchecked) public internal(set) unowned(unsafe) var surface: Surface?
-    /// The output it is attached to as a global recognizer, if it is. Cleared by the output
-    /// as `surface` is by the surface.
-    @exclusivity(unchecked) public internal(set) unowned(unsafe) var output: Output?
+    public internal(set) var surface: Surface? {
+        get { surfaceLink?.object }
+        set { surfaceLink = newValue.map(Unretained.init) }
+    }
+    /// The output it is attached to as a global recognizer, if it is.
+    public internal(set) var output: Output? {
+        get { outputLink?.object }
+        set { outputLink = newValue.map(Unretained.init) }
+    }
+    /// `surface` and `output`, unretained (rule 1 of ``Unretained``: the surface or output
+    /// clears its link when the recognizer is removed and when it goes away). Not `weak`: a
+    /// weakly referenced surface pays the runtime's slow path on every retain, and touches
+    /// retain their surfaces on every event.
+    @exclusivity(unchecked) private var surfaceLink: Unretained<Surface>?
+    @exclusivity(unchecked) private var outputLink: Unretained<Output>?
     public weak var delegate: (any GestureRecognizerDelegate)?
     /// A disabled recognizer joins no new touches; disabling one in progress does not stop it.
-    @exclusivity(unchecked) public var isEnabled = true
+    public var isEnabled: Bool {
+        get { _isEnabled }
+        set { _isEnabled = newValue }
+    }
+    @exclusivity(unchecked) var _isEnabled: Bool = true
     /// On recognition, withdraw its touches from the responders (they get `touchesCancelled`
     /// if they saw them; for client surfaces that becomes `wl_touch.cancel`). Default: `true`.
-    @exclusivity(unchecked) public var cancelsTouchesInView = true
+    public var cancelsTouchesInView: Bool {
+        get { _cancelsTouchesInView }
+        set { _cancelsTouchesInView = newValue }
+    }
+    @exclusivity(unchecked) var _cancelsTouchesInView: Bool = true
     /// Hold `touchesBegan` (and every later phase) back from the responders while this
     /// recognizer is `.possible`. Default: `false`.
-    @exclusivity(unchecked) public var delaysTouchesBegan = false
+    public var delaysTouchesBegan: Bool {
+        get { _delaysTouchesBegan }
+        set { _delaysTouchesBegan = newValue }
+    }
+    @exclusivity(unchecked) var _delaysTouchesBegan: Bool = false
     /// Hold `touchesEnded` back from the responders while this recognizer is `.possible`
     /// (a tap waiting for its second tap). Default: `true`, as in UIKit.
-    @exclusivity(unchecked) public var delaysTouchesEnded = true
+    public var delaysTouchesEnded: Bool {
+        get { _delaysTouchesEnded }
+        set { _delaysTouchesEnded = newValue }
+    }
+    @exclusivity(unchecked) var _delaysTouchesEnded: Bool = true
     /// Sent when the gesture is recognized (a discrete one) or ends (a continuous one): to
     /// the attached surface's responder if it can perform it, else up the chain from the first
     /// responder (see ``Router/sendAction(_:to:)``).
-    @exclusivity(unchecked) public var action: Action?
+    public var action: Action? {
+        get { _action }
+        set { _action = newValue }
+    }
+    @exclusivity(unchecked) var _action: Action?
 
     @exclusivity(unchecked) var storedState = GestureRecognizerState.possible
     /// A recognition waiting for recognizers it requires to fail.
@@ -192,7 +223,7 @@ open class GestureRecognizer {
     @exclusivity(unchecked) var passMark: UInt64 = 0
 
     public init(name: String) {
-        self.name = name
+        self._name = name
         touches.reserveCapacity(5)
     }
 

@@ -6,18 +6,30 @@
 /// fingers was reached, plus ``minimumPressDuration``, on the router's clock: under a
 /// ``VirtualClock`` it begins exactly then.
 public final class LongPressGestureRecognizer: GestureRecognizer {
-    @exclusivity(unchecked) public var minimumPressDuration: TimeSpan
-    @exclusivity(unchecked) public var numberOfTouchesRequired: Int
+    public var minimumPressDuration: TimeSpan {
+        get { _minimumPressDuration }
+        set { _minimumPressDuration = newValue }
+    }
+    @exclusivity(unchecked) var _minimumPressDuration: TimeSpan
+    public var numberOfTouchesRequired: Int {
+        get { _numberOfTouchesRequired }
+        set { _numberOfTouchesRequired = newValue }
+    }
+    @exclusivity(unchecked) var _numberOfTouchesRequired: Int
     /// How far a finger may move before the press begins, in millimetres.
-    @exclusivity(unchecked) public var allowableMovement: Double
+    public var allowableMovement: Double {
+        get { _allowableMovement }
+        set { _allowableMovement = newValue }
+    }
+    @exclusivity(unchecked) var _allowableMovement: Double
     /// The fingers' centroid, in layout space.
     public var location: LayoutPoint { centroid }
 
     public init(name: String = "long-press", minimumPressDuration: TimeSpan = .milliseconds(500),
                 touches: Int = 1, allowableMovement: Double = 10) {
-        self.minimumPressDuration = minimumPressDuration
-        self.numberOfTouchesRequired = touches
-        self.allowableMovement = allowableMovement
+        self._minimumPressDuration = minimumPressDuration
+        self._numberOfTouchesRequired = touches
+        self._allowableMovement = allowableMovement
         super.init(name: name)
     }
 

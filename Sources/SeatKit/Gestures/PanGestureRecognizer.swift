@@ -5,10 +5,22 @@
 /// ``translation`` and ``velocity`` are in layout units (and per second); fingers joining or
 /// leaving do not make the translation jump.
 public final class PanGestureRecognizer: GestureRecognizer {
-    @exclusivity(unchecked) public var minimumNumberOfTouches: Int
-    @exclusivity(unchecked) public var maximumNumberOfTouches: Int
+    public var minimumNumberOfTouches: Int {
+        get { _minimumNumberOfTouches }
+        set { _minimumNumberOfTouches = newValue }
+    }
+    @exclusivity(unchecked) var _minimumNumberOfTouches: Int
+    public var maximumNumberOfTouches: Int {
+        get { _maximumNumberOfTouches }
+        set { _maximumNumberOfTouches = newValue }
+    }
+    @exclusivity(unchecked) var _maximumNumberOfTouches: Int
     /// Movement of the centroid before the pan begins, in millimetres.
-    @exclusivity(unchecked) public var minimumDistance: Double
+    public var minimumDistance: Double {
+        get { _minimumDistance }
+        set { _minimumDistance = newValue }
+    }
+    @exclusivity(unchecked) var _minimumDistance: Double
     /// Movement of the fingers' centroid since they went down, in layout units.
     @exclusivity(unchecked) public private(set) var translation = Vector.zero
     /// Velocity of the centroid, in layout units per second; at the end, the velocity the
@@ -19,9 +31,9 @@ public final class PanGestureRecognizer: GestureRecognizer {
 
     public init(name: String = "pan", minimumTouches: Int = 1, maximumTouches: Int = .max, minimumDistance: Double = 3) {
         precondition(minimumTouches >= 1 && maximumTouches >= minimumTouches, "bad touch counts")
-        self.minimumNumberOfTouches = minimumTouches
-        self.maximumNumberOfTouches = maximumTouches
-        self.minimumDistance = minimumDistance
+        self._minimumNumberOfTouches = minimumTouches
+        self._maximumNumberOfTouches = maximumTouches
+        self._minimumDistance = minimumDistance
         super.init(name: name)
     }
 

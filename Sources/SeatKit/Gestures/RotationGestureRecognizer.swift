@@ -3,7 +3,11 @@
 /// than two remain).
 public final class RotationGestureRecognizer: GestureRecognizer {
     /// Turn before the rotation begins, in radians.
-    @exclusivity(unchecked) public var minimumAngle: Double
+    public var minimumAngle: Double {
+        get { _minimumAngle }
+        set { _minimumAngle = newValue }
+    }
+    @exclusivity(unchecked) var _minimumAngle: Double
     /// Turn since the fingers went down, in radians, clockwise positive (layout space has y
     /// down, so clockwise on screen).
     @exclusivity(unchecked) public private(set) var rotation = 0.0
@@ -13,7 +17,7 @@ public final class RotationGestureRecognizer: GestureRecognizer {
     @exclusivity(unchecked) private var lastTime = Timestamp.zero
 
     public init(name: String = "rotation", minimumAngle: Double = 0.07) {
-        self.minimumAngle = minimumAngle
+        self._minimumAngle = minimumAngle
         super.init(name: name)
     }
 

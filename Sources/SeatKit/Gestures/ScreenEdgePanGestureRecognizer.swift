@@ -15,11 +15,23 @@ public final class ScreenEdgePanGestureRecognizer: GestureRecognizer {
         public static let all: Edges = [.left, .right, .top, .bottom]
     }
 
-    @exclusivity(unchecked) public var edges: Edges
+    public var edges: Edges {
+        get { _edges }
+        set { _edges = newValue }
+    }
+    @exclusivity(unchecked) var _edges: Edges
     /// Depth of the zone along each edge where the finger must land, in millimetres.
-    @exclusivity(unchecked) public var edgeWidth: Double
+    public var edgeWidth: Double {
+        get { _edgeWidth }
+        set { _edgeWidth = newValue }
+    }
+    @exclusivity(unchecked) var _edgeWidth: Double
     /// Inward travel before it begins, in millimetres.
-    @exclusivity(unchecked) public var minimumDistance: Double
+    public var minimumDistance: Double {
+        get { _minimumDistance }
+        set { _minimumDistance = newValue }
+    }
+    @exclusivity(unchecked) var _minimumDistance: Double
     /// The edge the finger started from.
     @exclusivity(unchecked) public private(set) var startEdge: Edges = []
     /// Movement since touch down, in layout units.
@@ -29,9 +41,9 @@ public final class ScreenEdgePanGestureRecognizer: GestureRecognizer {
     @exclusivity(unchecked) private var tracker = VelocityTracker()
 
     public init(name: String = "edge-pan", edges: Edges = .left, edgeWidth: Double = 5, minimumDistance: Double = 5) {
-        self.edges = edges
-        self.edgeWidth = edgeWidth
-        self.minimumDistance = minimumDistance
+        self._edges = edges
+        self._edgeWidth = edgeWidth
+        self._minimumDistance = minimumDistance
         super.init(name: name)
     }
 

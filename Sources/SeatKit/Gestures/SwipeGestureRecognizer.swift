@@ -16,21 +16,37 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
         public static let down = Direction(rawValue: 1 << 3)
     }
 
-    @exclusivity(unchecked) public var direction: Direction
-    @exclusivity(unchecked) public var numberOfTouchesRequired: Int
+    public var direction: Direction {
+        get { _direction }
+        set { _direction = newValue }
+    }
+    @exclusivity(unchecked) var _direction: Direction
+    public var numberOfTouchesRequired: Int {
+        get { _numberOfTouchesRequired }
+        set { _numberOfTouchesRequired = newValue }
+    }
+    @exclusivity(unchecked) var _numberOfTouchesRequired: Int
     /// Travel needed, in millimetres.
-    @exclusivity(unchecked) public var minimumDistance: Double
-    @exclusivity(unchecked) public var maximumDuration: TimeSpan
+    public var minimumDistance: Double {
+        get { _minimumDistance }
+        set { _minimumDistance = newValue }
+    }
+    @exclusivity(unchecked) var _minimumDistance: Double
+    public var maximumDuration: TimeSpan {
+        get { _maximumDuration }
+        set { _maximumDuration = newValue }
+    }
+    @exclusivity(unchecked) var _maximumDuration: TimeSpan
     /// The direction recognized.
     @exclusivity(unchecked) public private(set) var recognizedDirection: Direction = []
     @exclusivity(unchecked) private var startTime = Timestamp.zero
 
     public init(name: String = "swipe", direction: Direction = .right, touches: Int = 1,
                 minimumDistance: Double = 15, maximumDuration: TimeSpan = .milliseconds(400)) {
-        self.direction = direction
-        self.numberOfTouchesRequired = touches
-        self.minimumDistance = minimumDistance
-        self.maximumDuration = maximumDuration
+        self._direction = direction
+        self._numberOfTouchesRequired = touches
+        self._minimumDistance = minimumDistance
+        self._maximumDuration = maximumDuration
         super.init(name: name)
     }
 

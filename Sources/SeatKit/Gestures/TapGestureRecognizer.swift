@@ -6,15 +6,35 @@
 /// previous tap's last finger up. For "a tap but not a double tap", make the single tap
 /// ``GestureRecognizer/require(toFail:)`` the double tap.
 public final class TapGestureRecognizer: GestureRecognizer {
-    @exclusivity(unchecked) public var numberOfTapsRequired: Int
-    @exclusivity(unchecked) public var numberOfTouchesRequired: Int
+    public var numberOfTapsRequired: Int {
+        get { _numberOfTapsRequired }
+        set { _numberOfTapsRequired = newValue }
+    }
+    @exclusivity(unchecked) var _numberOfTapsRequired: Int
+    public var numberOfTouchesRequired: Int {
+        get { _numberOfTouchesRequired }
+        set { _numberOfTouchesRequired = newValue }
+    }
+    @exclusivity(unchecked) var _numberOfTouchesRequired: Int
     /// How far each finger may move from its touch-down point, in millimetres (see
     /// ``Router/unitsPerMillimetre(device:at:)``).
-    @exclusivity(unchecked) public var allowableMovement: Double
+    public var allowableMovement: Double {
+        get { _allowableMovement }
+        set { _allowableMovement = newValue }
+    }
+    @exclusivity(unchecked) var _allowableMovement: Double
     /// Longest time from one tap's last finger up to the next tap's first finger down.
-    @exclusivity(unchecked) public var maximumTapInterval: TimeSpan
+    public var maximumTapInterval: TimeSpan {
+        get { _maximumTapInterval }
+        set { _maximumTapInterval = newValue }
+    }
+    @exclusivity(unchecked) var _maximumTapInterval: TimeSpan
     /// Longest time a tap's fingers may stay down.
-    @exclusivity(unchecked) public var maximumPressDuration: TimeSpan
+    public var maximumPressDuration: TimeSpan {
+        get { _maximumPressDuration }
+        set { _maximumPressDuration = newValue }
+    }
+    @exclusivity(unchecked) var _maximumPressDuration: TimeSpan
     /// Taps completed in the current sequence.
     @exclusivity(unchecked) public private(set) var tapCount = 0
     /// Where the last tap's fingers were when they lifted (their centroid), in layout space.
@@ -24,11 +44,11 @@ public final class TapGestureRecognizer: GestureRecognizer {
     public init(name: String = "tap", taps: Int = 1, touches: Int = 1, allowableMovement: Double = 5,
                 maximumTapInterval: TimeSpan = .milliseconds(300), maximumPressDuration: TimeSpan = .milliseconds(500)) {
         precondition(taps >= 1 && touches >= 1, "a tap needs at least one tap of one finger")
-        self.numberOfTapsRequired = taps
-        self.numberOfTouchesRequired = touches
-        self.allowableMovement = allowableMovement
-        self.maximumTapInterval = maximumTapInterval
-        self.maximumPressDuration = maximumPressDuration
+        self._numberOfTapsRequired = taps
+        self._numberOfTouchesRequired = touches
+        self._allowableMovement = allowableMovement
+        self._maximumTapInterval = maximumTapInterval
+        self._maximumPressDuration = maximumPressDuration
         super.init(name: name)
     }
 

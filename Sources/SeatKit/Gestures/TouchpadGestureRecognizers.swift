@@ -6,12 +6,16 @@
 /// on an output, while the pointer is on it), before the focus's responders; the implicit
 /// pointer grab decides the focus, so it respects that grab.
 public final class TouchpadSwipeGestureRecognizer: GestureRecognizer {
-    @exclusivity(unchecked) public var numberOfFingers: Int
+    public var numberOfFingers: Int {
+        get { _numberOfFingers }
+        set { _numberOfFingers = newValue }
+    }
+    @exclusivity(unchecked) var _numberOfFingers: Int
     /// Sum of the (accelerated) deltas since the begin, in layout units.
     @exclusivity(unchecked) public private(set) var translation = Vector.zero
 
     public init(name: String = "touchpad-swipe", fingers: Int = 3) {
-        self.numberOfFingers = fingers
+        self._numberOfFingers = fingers
         super.init(name: name)
     }
 
@@ -33,12 +37,16 @@ public final class TouchpadSwipeGestureRecognizer: GestureRecognizer {
 /// begin) and ``rotation`` the sum of its updates, in degrees clockwise.
 public final class TouchpadPinchGestureRecognizer: GestureRecognizer {
     /// Fewest fingers accepted (libinput pinches with two or more).
-    @exclusivity(unchecked) public var minimumFingers: Int
+    public var minimumFingers: Int {
+        get { _minimumFingers }
+        set { _minimumFingers = newValue }
+    }
+    @exclusivity(unchecked) var _minimumFingers: Int
     @exclusivity(unchecked) public private(set) var scale = 1.0
     @exclusivity(unchecked) public private(set) var rotation = 0.0
 
     public init(name: String = "touchpad-pinch", minimumFingers: Int = 2) {
-        self.minimumFingers = minimumFingers
+        self._minimumFingers = minimumFingers
         super.init(name: name)
     }
 
@@ -63,13 +71,21 @@ public final class TouchpadPinchGestureRecognizer: GestureRecognizer {
 /// (discrete: recognized when libinput ends the hold normally after at least
 /// ``minimumDuration``; a hold that libinput cancels, because the fingers moved, fails).
 public final class TouchpadHoldGestureRecognizer: GestureRecognizer {
-    @exclusivity(unchecked) public var numberOfFingers: Int
-    @exclusivity(unchecked) public var minimumDuration: TimeSpan
+    public var numberOfFingers: Int {
+        get { _numberOfFingers }
+        set { _numberOfFingers = newValue }
+    }
+    @exclusivity(unchecked) var _numberOfFingers: Int
+    public var minimumDuration: TimeSpan {
+        get { _minimumDuration }
+        set { _minimumDuration = newValue }
+    }
+    @exclusivity(unchecked) var _minimumDuration: TimeSpan
     @exclusivity(unchecked) private var beganAt: Timestamp?
 
     public init(name: String = "touchpad-hold", fingers: Int = 1, minimumDuration: TimeSpan = .milliseconds(0)) {
-        self.numberOfFingers = fingers
-        self.minimumDuration = minimumDuration
+        self._numberOfFingers = fingers
+        self._minimumDuration = minimumDuration
         super.init(name: name)
     }
 

@@ -33,14 +33,70 @@ extension Router {
         }
         return fallbackDotsPerInch / 25.4
     }
+}
 
+extension Router {
+    // What recognizers, surfaces and outputs ask of gesture coordination goes through the
+    // router, which owns the coordinator.
+
+    /// A recognizer set its state (the transition is already checked legal).
+    func gestureRecognizer(_ recognizer: GestureRecognizer, requests newState: GestureRecognizerState) {
+        gestures.gestureRecognizer(in: self, recognizer, requests: newState)
+    }
+
+    /// A recognizer's timer fired: held touches it released go out now, unless a frame is
+    /// being dispatched (which settles them at its end).
+    func settleAfterGestureTimer() { gestures.settleAfterGestureTimer(in: self) }
+
+    /// A recognizer was removed from its surface or output.
+    func gestureRecognizerWasDetached(_ recognizer: GestureRecognizer) {
+        gestures.gestureRecognizerWasDetached(in: self, recognizer)
+    }
+}
+
+/// Lets gesture recognizers see input before the responders and settles their conflicts:
+/// the arenas of touches, the pointer's implicit grab and touchpad gestures; the queue of
+/// touch phases held back from the responders; require-to-fail and exclusion.
+///
+/// The router owns one and calls it at each step of its flow (see ``Router``); every call
+/// passes the router, which the coordinator calls back for what the router owns: the
+/// touches, chain walks, actions, the trace and the clock. It keeps no reference to the
+/// router. One thread, like the router; its arrays are reused, so a warm one allocates
+/// nothing per event.
+final class GestureCoordinator {
+    /// Arenas of finished touches, reused.
+    @exclusivity(unchecked) var arenaPool: [GestureArena] = []
+    /// Recognizers that have seen input since their last reset.
+    @exclusivity(unchecked) var engagedRecognizers: [GestureRecognizer] = []
+    /// Recognizers whose recognition waits for others they require to fail.
+    @exclusivity(unchecked) var waitingRecognizers: [GestureRecognizer] = []
+    /// Touch phases held back from the responders, in the order they happened.
+    @exclusivity(unchecked) var heldTouches: [HeldTouch] = []
+    @exclusivity(unchecked) var gestureScratch: [TouchPoint] = []
+    @exclusivity(unchecked) var heldScratch: [TouchPoint] = []
+    /// Held phases being released together (one frame, phase and surface).
+    @exclusivity(unchecked) var releaseGroup: [HeldTouch] = []
+    /// Marks recognizers shown a phase in the current pass (each sees it once).
+    @exclusivity(unchecked) var gesturePassMark: UInt64 = 0
+    @exclusivity(unchecked) var isSettlingGestures = false
+    /// The recognizers following the current touchpad gesture.
+    let touchpadArena = GestureArena()
+    @exclusivity(unchecked) var touchpadGestureTaken = false
+    @exclusivity(unchecked) var touchpadGestureSeenByResponders = false
+    /// The recognizers following the pointer's implicit grab (first press to last release).
+    let pointerArena = GestureArena()
+    @exclusivity(unchecked) var pointerGestureTaken = false
+    @exclusivity(unchecked) var pointerPressSeenByResponders = false
+}
+
+extension GestureCoordinator {
     // MARK: Arenas
 
     /// The arena of a new touch, or `nil` when no recognizer takes part (then the touch is
     /// routed exactly as without recognizers).
-    func makeArena(surface: Surface?, output: Output?, touch: TouchPoint) -> GestureArena? {
+    func makeArena(in router: Router, surface: Surface?, output: Output?, touch: TouchPoint) -> GestureArena? {
         var arena: GestureArena?
-        forEachRecognizer(of: surface, output: output) { recognizer in join(recognizer, arena: &arena, touch: touch) }
+        forEachRecognizer(of: surface, output: output) { recognizer in join(in: router, recognizer, arena: &arena, touch: touch) }
         return arena
     }
 
@@ -55,20 +111,20 @@ extension Router {
         output?.gestureRecognizers.scan(body)
     }
 
-    private func join(_ recognizer: GestureRecognizer, arena: inout GestureArena?, touch: TouchPoint) {
+    private func join(in router: Router, _ recognizer: GestureRecognizer, arena: inout GestureArena?, touch: TouchPoint) {
         guard recognizer.isEnabled, recognizer.receivesTouches, !recognizer.storedState.isFinal,
               recognizer.pendingState == nil else { return }
         if let delegate = recognizer.delegate, !delegate.gestureRecognizer(recognizer, shouldReceive: touch) { return }
         let joined = arena ?? (arenaPool.popLast() ?? GestureArena())
         arena = joined
         joined.entries.append(GestureArena.Entry(recognizer: recognizer, generation: recognizer.generation))
-        engage(recognizer)
+        engage(in: router, recognizer)
     }
 
-    private func engage(_ recognizer: GestureRecognizer) {
+    private func engage(in router: Router, _ recognizer: GestureRecognizer) {
         guard !recognizer.isEngaged else { return }
         recognizer.isEngaged = true
-        recognizer.engagedRouter = self
+        recognizer.engagedRouter = router
         engagedRecognizers.append(recognizer)
     }
 
@@ -84,16 +140,16 @@ extension Router {
     /// Shows one phase of a frame to every recognizer of the pending touches' arenas, each
     /// once, with all of its touches of that phase whatever surface they are bound to (a
     /// three-finger swipe spans surfaces). Runs before any responder sees the phase.
-    func deliverToRecognizers(_ phase: TouchPhase, time: Timestamp) {
-        touchLoops += 1
-        defer { touchLoops -= 1 }
+    func deliverToRecognizers(in router: Router, _ phase: TouchPhase, time: Timestamp) {
+        router.touchLoops += 1
+        defer { router.touchLoops -= 1 }
         gesturePassMark &+= 1
         let pass = gesturePassMark
         var sequenceIndex = 0
-        while sequenceIndex < activeTouches.count {
-            let sequence = activeTouches[sequenceIndex]
+        while sequenceIndex < router.activeTouches.count {
+            let sequence = router.activeTouches[sequenceIndex]
             sequenceIndex += 1
-            guard isDue(sequence, phase) else { continue }
+            guard router.isDue(sequence, phase) else { continue }
             guard let arena = sequence.arena else { continue }
             var e = 0
             while e < arena.entries.count {
@@ -104,10 +160,10 @@ extension Router {
                 recognizer.passMark = pass
                 gestureScratch.removeAll(keepingCapacity: true)
                 var otherIndex = 0
-                while otherIndex < activeTouches.count {
-                    let other = activeTouches[otherIndex]
+                while otherIndex < router.activeTouches.count {
+                    let other = router.activeTouches[otherIndex]
                     otherIndex += 1
-                    guard isDue(other, phase) else { continue }
+                    guard router.isDue(other, phase) else { continue }
                     if let a = other.arena, a.contains(recognizer) {
                         gestureScratch.append(other.point(surfaceOrigin: other.surface?.layoutOrigin))
                     }
@@ -117,29 +173,29 @@ extension Router {
                     // Settled already: only keep its bookkeeping of the touches.
                     if phase == .ended {
                         recognizer.forgetTouches(event)
-                        resetIfSettled(recognizer)
+                        resetIfSettled(in: router, recognizer)
                     }
                     continue
                 }
-                if let trace { trace.record(.gestureSaw(recognizer.description, phase.kind)) }
+                if let trace = router.trace { trace.record(.gestureSaw(recognizer.description, phase.kind)) }
                 switch phase {
                 case .began: recognizer.beginTouches(event)
                 case .moved: recognizer.moveTouches(event)
                 case .ended:
                     recognizer.endTouches(event)
-                    resetIfSettled(recognizer)
+                    resetIfSettled(in: router, recognizer)
                 }
             }
         }
     }
 
-    /// Rebuilds `touchScratch` with the grouped touches that go on to the responders; the
+    /// Rebuilds `router.touchScratch` with the grouped touches that go on to the responders; the
     /// others are marked withheld: taken ones are dropped, delayed ones join the held queue.
-    func withholdTouches(_ phase: TouchPhase, mark: UInt64, surface: Surface?, origin: LayoutPoint?, time: Timestamp) {
-        touchScratch.removeAll(keepingCapacity: true)
+    func withholdTouches(in router: Router, _ phase: TouchPhase, mark: UInt64, surface: Surface?, origin: LayoutPoint?, time: Timestamp) {
+        router.touchScratch.removeAll(keepingCapacity: true)
         var sequenceIndex = 0
-        while sequenceIndex < activeTouches.count {
-            let sequence = activeTouches[sequenceIndex]
+        while sequenceIndex < router.activeTouches.count {
+            let sequence = router.activeTouches[sequenceIndex]
             sequenceIndex += 1
             guard sequence.mark == mark && sequence.surface === surface && !sequence.finished else { continue }
             if sequence.taken {
@@ -151,16 +207,16 @@ extension Router {
                 // earlier touch with its ID (a reused slot whose end is held): keep the
                 // order in which they happened.
                 sequence.withheld = true
-                hold(sequence, phase, origin: origin, time: time, by: nil)
+                hold(in: router, sequence, phase, origin: origin, time: time, by: nil)
                 continue
             }
             if let delaying = delayingRecognizer(sequence, phase) {
                 sequence.withheld = true
-                hold(sequence, phase, origin: origin, time: time, by: delaying)
+                hold(in: router, sequence, phase, origin: origin, time: time, by: delaying)
                 continue
             }
             sequence.withheld = false
-            touchScratch.append(sequence.point(surfaceOrigin: origin))
+            router.touchScratch.append(sequence.point(surfaceOrigin: origin))
         }
     }
 
@@ -197,10 +253,10 @@ extension Router {
         return nil
     }
 
-    private func hold(_ sequence: TouchSequence, _ phase: TouchPhase, origin: LayoutPoint?, time: Timestamp, by recognizer: GestureRecognizer?) {
+    private func hold(in router: Router, _ sequence: TouchSequence, _ phase: TouchPhase, origin: LayoutPoint?, time: Timestamp, by recognizer: GestureRecognizer?) {
         let point = sequence.point(surfaceOrigin: origin)
         if phase == .ended { sequence.endedPending = false }
-        if let trace {
+        if let trace = router.trace {
             trace.record(.touchDelayed(sequence.id, phase.kind, by: recognizer?.description ?? "earlier held phases on its surface"))
         }
         // Consecutive moves of a held touch collapse into the latest one.
@@ -213,48 +269,48 @@ extension Router {
                 return
             }
         }
-        heldTouches.append(HeldTouch(sequence: sequence, phase: phase, point: point, time: time, frame: touchFrameCount))
+        heldTouches.append(HeldTouch(sequence: sequence, phase: phase, point: point, time: time, frame: router.touchFrameCount))
         sequence.heldCount += 1
     }
 
     /// Withdraws the touches of `recognizer`'s arenas from the responders: each responder
     /// that saw one is told `touchesCancelled`, once.
-    private func takeTouches(for recognizer: GestureRecognizer) {
+    private func takeTouches(in router: Router, for recognizer: GestureRecognizer) {
         guard recognizer.cancelsTouchesInView else { return }
-        touchLoops += 1
-        defer { touchLoops -= 1 }
+        router.touchLoops += 1
+        defer { router.touchLoops -= 1 }
         var sequenceIndex = 0
-        while sequenceIndex < activeTouches.count {
-            let sequence = activeTouches[sequenceIndex]
+        while sequenceIndex < router.activeTouches.count {
+            let sequence = router.activeTouches[sequenceIndex]
             sequenceIndex += 1
             guard !sequence.finished && !sequence.taken else { continue }
             guard let arena = sequence.arena, arena.contains(recognizer) else { continue }
             sequence.taken = true
-            if let trace { trace.record(.touchTaken(sequence.id, by: recognizer.description)) }
+            if let trace = router.trace { trace.record(.touchTaken(sequence.id, by: recognizer.description)) }
             guard !sequence.seen.isEmpty else { continue }
             heldScratch.removeAll(keepingCapacity: true)
             heldScratch.append(sequence.point(surfaceOrigin: sequence.surface?.layoutOrigin))
-            let event = TouchEvent(time: clock.now, touches: heldScratch)
+            let event = TouchEvent(time: router.clock.now, touches: heldScratch)
             // The links are taken out of the sequence before any is told: a cancel handler
             // that removes or cancels must not find them again (one cancel per link).
-            var links = linkBuffers.popLast() ?? []
+            var links = router.linkBuffers.popLast() ?? []
             swap(&links, &sequence.seen)
             var linkIndex = 0
             while linkIndex < links.count {
                 let link = links[linkIndex]
                 linkIndex += 1
-                guard let responder = responder(for: link) else { continue }
-                responder.touchesCancelled(event, context: ResponderContext(router: self, link: link, target: sequence.surface))
-                trace?.record(.told(TraceSubject(link), .touchesCancelled))
+                guard let responder = router.responder(for: link) else { continue }
+                responder.touchesCancelled(event, context: ResponderContext(router: router, link: link, target: sequence.surface))
+                router.trace?.record(.told(TraceSubject(link), .touchesCancelled))
             }
             links.removeAll(keepingCapacity: true)
-            linkBuffers.append(links)
+            router.linkBuffers.append(links)
         }
     }
 
     /// Tells the recognizers of a cancelled touch's arena; those left without touches that
     /// did not settle are made to (in progress → cancelled, possible → failed).
-    func cancelRecognizers(of sequence: TouchSequence, time: Timestamp) {
+    func cancelRecognizers(in router: Router, of sequence: TouchSequence, time: Timestamp) {
         guard let arena = sequence.arena else { return }
         var entryIndex = 0
         while entryIndex < arena.entries.count {
@@ -269,21 +325,21 @@ extension Router {
             if recognizer.storedState.isFinal {
                 recognizer.forgetTouches(event)
             } else {
-                if let trace { trace.record(.gestureSaw(recognizer.description, .touchesCancelled)) }
+                if let trace = router.trace { trace.record(.gestureSaw(recognizer.description, .touchesCancelled)) }
                 recognizer.cancelTouches(event)
-                if recognizer.touches.isEmpty { forceSettle(recognizer) }
+                if recognizer.touches.isEmpty { forceSettle(in: router, recognizer) }
             }
-            resetIfSettled(recognizer)
+            resetIfSettled(in: router, recognizer)
         }
     }
 
     /// Moves a recognizer that can no longer go on to its end: cancelled if in progress,
     /// failed if possible.
-    private func forceSettle(_ recognizer: GestureRecognizer) {
+    private func forceSettle(in router: Router, _ recognizer: GestureRecognizer) {
         if recognizer.storedState.isInProgress {
-            commit(recognizer, .cancelled)
+            commit(in: router, recognizer, .cancelled)
         } else if recognizer.storedState == .possible {
-            gestureRecognizer(recognizer, requests: .failed)
+            gestureRecognizer(in: router, recognizer, requests: .failed)
         }
     }
 
@@ -292,10 +348,10 @@ extension Router {
     /// Delivers held phases whose recognizers have all given up, in the order they were
     /// held; drops those of taken or finished touches. Called at the end of a frame, after a
     /// recognizer's timer and after cancels.
-    func settleGestures() {
+    func settleGestures(in router: Router) {
         guard !heldTouches.isEmpty, !isSettlingGestures else { return }
         isSettlingGestures = true
-        touchLoops += 1
+        router.touchLoops += 1
         var releasedAny = false
         var write = 0
         var i = 0
@@ -305,7 +361,7 @@ extension Router {
             let sequence = entry.sequence
             if sequence.finished || sequence.taken {
                 sequence.heldCount -= 1
-                if let trace { trace.record(.heldTouchDropped(sequence.id, entry.phase.kind, reason: sequence.taken ? "taken by a recognizer" : "touch cancelled")) }
+                if let trace = router.trace { trace.record(.heldTouchDropped(sequence.id, entry.phase.kind, reason: sequence.taken ? "taken by a recognizer" : "touch cancelled")) }
                 if entry.phase == .ended { sequence.finished = true }
                 continue
             }
@@ -320,12 +376,12 @@ extension Router {
             // Phases of one frame, one phase and one surface go out as one event.
             if let first = releaseGroup.first,
                first.frame != entry.frame || first.phase != entry.phase || first.sequence.surface !== sequence.surface {
-                deliverReleaseGroup()
+                deliverReleaseGroup(in: router)
             }
             releaseGroup.append(entry)
             releasedAny = true
         }
-        deliverReleaseGroup()
+        deliverReleaseGroup(in: router)
         while heldTouches.count > write { heldTouches.removeLast() }
         var k = 0
         while k < heldTouches.count {
@@ -333,11 +389,11 @@ extension Router {
             k += 1
         }
         isSettlingGestures = false
-        touchLoops -= 1
-        if !isDispatchingTouches {
-            compactTouches()
+        router.touchLoops -= 1
+        if !router.isDispatchingTouches {
+            router.compactTouches()
             // Held touches released outside a frame (a timer, a cancel) close their own.
-            if releasedAny && !isClosingTouchFrame && !touchFrameObservers.isEmpty { touchFrameDidFinish() }
+            if releasedAny && !router.isClosingTouchFrame && !router.touchFrameObservers.isEmpty { router.touchFrameDidFinish() }
         }
     }
 
@@ -356,7 +412,7 @@ extension Router {
 
     /// Delivers `releaseGroup` (held phases of one frame, phase and surface) as one event,
     /// then empties it.
-    private func deliverReleaseGroup() {
+    private func deliverReleaseGroup(in router: Router) {
         guard !releaseGroup.isEmpty else { return }
         let lead = releaseGroup[0]
         let surface = lead.sequence.surface
@@ -366,7 +422,7 @@ extension Router {
         while i < releaseGroup.count {
             let entry = releaseGroup[i]
             i += 1
-            if let trace { trace.record(.touchReleased(entry.sequence.id, phase.kind)) }
+            if let trace = router.trace { trace.record(.touchReleased(entry.sequence.id, phase.kind)) }
             heldScratch.append(entry.point)
         }
         let event = TouchEvent(time: releaseGroup[releaseGroup.count - 1].time, touches: heldScratch)
@@ -377,7 +433,7 @@ extension Router {
                 j += 1
             }
         }
-        let handled = walkChain(from: surface, target: surface, kind: phase.kind,
+        let handled = router.walkChain(from: surface, target: surface, kind: phase.kind,
                                 stopIf: { releaseGroupIsOver() }) { responder, context in
             var j = 0
             while j < releaseGroup.count {
@@ -392,9 +448,9 @@ extension Router {
         }
         if !handled && !releaseGroupIsOver() {
             switch phase {
-            case .began: reportDropped(.touchesBegan, .touchesBegan(event))
-            case .moved: reportDropped(.touchesMoved, .touchesMoved(event))
-            case .ended: reportDropped(.touchesEnded, .touchesEnded(event))
+            case .began: router.reportDropped(.touchesBegan, .touchesBegan(event))
+            case .moved: router.reportDropped(.touchesMoved, .touchesMoved(event))
+            case .ended: router.reportDropped(.touchesEnded, .touchesEnded(event))
             }
         }
         if phase == .ended {
@@ -425,48 +481,48 @@ extension Router {
         sequence.heldCount = 0
     }
 
-    func settleAfterGestureTimer() {
-        if !isDispatchingTouches { settleGestures() }
+    func settleAfterGestureTimer(in router: Router) {
+        if !router.isDispatchingTouches { settleGestures(in: router) }
     }
 
     // MARK: State machine and coordination
 
     /// A recognizer set its state (the transition is already checked legal). Applies
     /// require-to-fail, the delegate's veto and exclusion between conflicting recognizers.
-    func gestureRecognizer(_ recognizer: GestureRecognizer, requests newState: GestureRecognizerState) {
+    func gestureRecognizer(in router: Router, _ recognizer: GestureRecognizer, requests newState: GestureRecognizerState) {
         switch newState {
         case .began, .recognized:
             if recognizer.pendingState == newState { return }
             if let delegate = recognizer.delegate, !delegate.gestureRecognizerShouldBegin(recognizer) {
-                refuse(recognizer, newState, reason: "its delegate said no")
+                refuse(in: router, recognizer, newState, reason: "its delegate said no")
                 return
             }
             switch failureRequirementStatus(recognizer) {
             case .recognized(let other):
-                refuse(recognizer, newState, reason: "\(other.name), which it requires to fail, was recognized")
+                refuse(in: router, recognizer, newState, reason: "\(other.name), which it requires to fail, was recognized")
                 return
             case .possible(let other):
                 if recognizer.pendingState == nil {
                     waitingRecognizers.append(recognizer)
-                    if let trace { trace.record(.gestureDeferred(recognizer.description, waitingFor: other.description)) }
+                    if let trace = router.trace { trace.record(.gestureDeferred(recognizer.description, waitingFor: other.description)) }
                 }
                 recognizer.pendingState = newState
                 return
             case .failedOrIdle:
                 break
             }
-            if let rival = rivalInProgress(recognizer) {
-                refuse(recognizer, newState, reason: "\(rival.name) is in progress")
+            if let rival = rivalInProgress(in: router, recognizer) {
+                refuse(in: router, recognizer, newState, reason: "\(rival.name) is in progress")
                 return
             }
             stopWaiting(recognizer)
-            commit(recognizer, newState)
-            failConflictingPeers(of: recognizer)
+            commit(in: router, recognizer, newState)
+            failConflictingPeers(in: router, of: recognizer)
         case .failed:
             stopWaiting(recognizer)
-            commit(recognizer, .failed)
+            commit(in: router, recognizer, .failed)
         default:
-            commit(recognizer, newState)
+            commit(in: router, recognizer, newState)
         }
     }
 
@@ -492,10 +548,10 @@ extension Router {
     }
 
     /// Makes `recognizer` fail. The reason is built only when tracing is on.
-    private func refuse(_ recognizer: GestureRecognizer, _ requested: GestureRecognizerState, reason: @autoclosure () -> String) {
-        if let trace { trace.record(.gestureRefused(recognizer.description, requested, reason: reason())) }
+    private func refuse(in router: Router, _ recognizer: GestureRecognizer, _ requested: GestureRecognizerState, reason: @autoclosure () -> String) {
+        if let trace = router.trace { trace.record(.gestureRefused(recognizer.description, requested, reason: reason())) }
         stopWaiting(recognizer)
-        commit(recognizer, .failed)
+        commit(in: router, recognizer, .failed)
     }
 
     private func stopWaiting(_ recognizer: GestureRecognizer) {
@@ -506,16 +562,16 @@ extension Router {
 
     /// Sets the state, then: a recognition takes the touches and fails those waiting for
     /// this one to fail; a failure lets them try again. Targets and the action follow.
-    private func commit(_ recognizer: GestureRecognizer, _ newState: GestureRecognizerState) {
+    private func commit(in router: Router, _ recognizer: GestureRecognizer, _ newState: GestureRecognizerState) {
         let old = recognizer.storedState
         recognizer.storedState = newState
-        if let trace { trace.record(.gestureState(recognizer.description, from: old, to: newState)) }
+        if let trace = router.trace { trace.record(.gestureState(recognizer.description, from: old, to: newState)) }
         switch newState {
         case .began, .recognized:
-            takeTouches(for: recognizer)
-            resolveWaiters(on: recognizer, failed: false)
+            takeTouches(in: router, for: recognizer)
+            resolveWaiters(in: router, on: recognizer, failed: false)
         case .failed:
-            resolveWaiters(on: recognizer, failed: true)
+            resolveWaiters(in: router, on: recognizer, failed: true)
         default:
             break
         }
@@ -526,15 +582,15 @@ extension Router {
         }
         if newState == .recognized || newState == .ended, let action = recognizer.action {
             if let surface = recognizer.surface, surface.isAttached, surface.responder.canPerform(action) {
-                sendAction(action, to: surface)
+                router.sendAction(action, to: surface)
             } else {
-                sendAction(action)
+                router.sendAction(action)
             }
         }
-        resetIfSettled(recognizer)
+        resetIfSettled(in: router, recognizer)
     }
 
-    private func resolveWaiters(on recognizer: GestureRecognizer, failed: Bool) {
+    private func resolveWaiters(in router: Router, on recognizer: GestureRecognizer, failed: Bool) {
         var i = 0
         while i < waitingRecognizers.count {
             let waiter = waitingRecognizers[i]
@@ -549,9 +605,9 @@ extension Router {
                 }
                 waiter.pendingState = nil
                 waitingRecognizers.remove(at: i)
-                gestureRecognizer(waiter, requests: pending)
+                gestureRecognizer(in: router, waiter, requests: pending)
             } else {
-                refuse(waiter, pending, reason: "\(recognizer.name), which it requires to fail, was recognized")
+                refuse(in: router, waiter, pending, reason: "\(recognizer.name), which it requires to fail, was recognized")
             }
             // The list may have changed under us; start over (it is short).
             i = 0
@@ -559,10 +615,10 @@ extension Router {
     }
 
     /// Calls `body` with every other current recognizer sharing an arena with `recognizer`.
-    private func forEachPeer(of recognizer: GestureRecognizer, _ body: (GestureRecognizer) -> Bool) -> GestureRecognizer? {
+    private func forEachPeer(in router: Router, of recognizer: GestureRecognizer, _ body: (GestureRecognizer) -> Bool) -> GestureRecognizer? {
         var sequenceIndex = 0
-        while sequenceIndex < activeTouches.count {
-            let sequence = activeTouches[sequenceIndex]
+        while sequenceIndex < router.activeTouches.count {
+            let sequence = router.activeTouches[sequenceIndex]
             sequenceIndex += 1
             guard !sequence.finished else { continue }
             if let peer = sequence.arena?.firstPeer(of: recognizer, where: body) { return peer }
@@ -571,28 +627,28 @@ extension Router {
         return touchpadArena.firstPeer(of: recognizer, where: body)
     }
 
-    private func rivalInProgress(_ recognizer: GestureRecognizer) -> GestureRecognizer? {
-        forEachPeer(of: recognizer) { other in
+    private func rivalInProgress(in router: Router, _ recognizer: GestureRecognizer) -> GestureRecognizer? {
+        forEachPeer(in: router, of: recognizer) { other in
             other.storedState.isInProgress && recognizer.conflicts(with: other)
         }
     }
 
-    private func failConflictingPeers(of recognizer: GestureRecognizer) {
-        _ = forEachPeer(of: recognizer) { other in
+    private func failConflictingPeers(in router: Router, of recognizer: GestureRecognizer) {
+        _ = forEachPeer(in: router, of: recognizer) { other in
             if other.storedState == .possible && recognizer.conflicts(with: other) {
-                if let trace { trace.record(.gestureRefused(other.description, .possible, reason: "\(recognizer.name) began")) }
-                gestureRecognizer(other, requests: .failed)
+                if let trace = router.trace { trace.record(.gestureRefused(other.description, .possible, reason: "\(recognizer.name) began")) }
+                gestureRecognizer(in: router, other, requests: .failed)
             }
             return false
         }
     }
 
-    func resetIfSettled(_ recognizer: GestureRecognizer) {
-        if recognizer.isSettled { resetRecognizer(recognizer) }
+    func resetIfSettled(in router: Router, _ recognizer: GestureRecognizer) {
+        if recognizer.isSettled { resetRecognizer(in: router, recognizer) }
     }
 
-    private func resetRecognizer(_ recognizer: GestureRecognizer) {
-        recognizer.timers.scan { token in clock.cancel(token) }
+    private func resetRecognizer(in router: Router, _ recognizer: GestureRecognizer) {
+        recognizer.timers.scan { token in router.clock.cancel(token) }
         recognizer.timers.removeAll(keepingCapacity: true)
         recognizer.deadlines.removeAll(keepingCapacity: true)
         stopWaiting(recognizer)
@@ -605,13 +661,13 @@ extension Router {
             recognizer.isEngaged = false
             if let index = engagedRecognizers.scanIndex(where: { $0 === recognizer }) { engagedRecognizers.remove(at: index) }
         }
-        if let trace { trace.record(.gestureReset(recognizer.description)) }
+        if let trace = router.trace { trace.record(.gestureReset(recognizer.description)) }
         recognizer.reset()
         // Someone may have been waiting for this one, and an idle recognizer counts as failed.
-        resolveIdleRequirement(recognizer)
+        resolveIdleRequirement(in: router, recognizer)
     }
 
-    private func resolveIdleRequirement(_ recognizer: GestureRecognizer) {
+    private func resolveIdleRequirement(in router: Router, _ recognizer: GestureRecognizer) {
         var i = 0
         while i < waitingRecognizers.count {
             let waiter = waitingRecognizers[i]
@@ -619,7 +675,7 @@ extension Router {
                !waiterStillBlocked(waiter) {
                 waiter.pendingState = nil
                 waitingRecognizers.remove(at: i)
-                gestureRecognizer(waiter, requests: pending)
+                gestureRecognizer(in: router, waiter, requests: pending)
                 i = 0
             } else {
                 i += 1
@@ -634,103 +690,103 @@ extension Router {
 
     /// Ends recognizers whose surface or output left this router: cancelled if in progress,
     /// failed if possible, then reset.
-    func abortDetachedRecognizers() {
+    func abortDetachedRecognizers(in router: Router) {
         var i = engagedRecognizers.count
         while i > 0 {
             i -= 1
             guard i < engagedRecognizers.count else { continue }
             let recognizer = engagedRecognizers[i]
-            guard recognizer.router !== self else { continue }
-            abort(recognizer, reason: "its surface was removed")
+            guard recognizer.router !== router else { continue }
+            abort(in: router, recognizer, reason: "its surface was removed")
         }
     }
 
-    func gestureRecognizerWasDetached(_ recognizer: GestureRecognizer) {
+    func gestureRecognizerWasDetached(in router: Router, _ recognizer: GestureRecognizer) {
         if recognizer.isEngaged || recognizer.storedState != .possible {
-            abort(recognizer, reason: "removed from its surface")
+            abort(in: router, recognizer, reason: "removed from its surface")
         }
-        if !isDispatchingTouches { settleGestures() }
+        if !router.isDispatchingTouches { settleGestures(in: router) }
     }
 
     /// Stops a recognizer at once (detached or removed from its surface).
-    func abort(_ recognizer: GestureRecognizer, reason: String) {
-        if let trace { trace.record(.gestureRefused(recognizer.description, recognizer.storedState, reason: reason)) }
+    func abort(in router: Router, _ recognizer: GestureRecognizer, reason: String) {
+        if let trace = router.trace { trace.record(.gestureRefused(recognizer.description, recognizer.storedState, reason: reason)) }
         recognizer.touches.removeAll(keepingCapacity: true)
         recognizer.followsPointerOrTouchpad = false
         if recognizer.storedState.isInProgress {
-            commit(recognizer, .cancelled)
+            commit(in: router, recognizer, .cancelled)
         } else if recognizer.storedState == .possible {
             stopWaiting(recognizer)
-            commit(recognizer, .failed)
+            commit(in: router, recognizer, .failed)
         }
-        if recognizer.storedState != .possible || recognizer.isEngaged { resetRecognizer(recognizer) }
+        if recognizer.storedState != .possible || recognizer.isEngaged { resetRecognizer(in: router, recognizer) }
     }
 
     // MARK: Pointer presses
 
     /// Opens the pointer arena at the press that starts the implicit grab: the recognizers
     /// of the focus, its ancestors and its output that take pointer events.
-    func beginPointerArena(focus: Surface?) {
-        endPointerArena()
+    func beginPointerArena(in router: Router, focus: Surface?) {
+        endPointerArena(in: router)
         pointerGestureTaken = false
         pointerPressSeenByResponders = false
-        forEachRecognizer(of: focus, output: focus?.output ?? layout.output(at: pointerLocation)) { recognizer in
-            if recognizer.receivesPointerEvents { follow(recognizer, in: pointerArena) }
+        forEachRecognizer(of: focus, output: focus?.output ?? router.layout.output(at: router.pointerLocation)) { recognizer in
+            if recognizer.receivesPointerEvents { follow(in: router, recognizer, in: pointerArena) }
         }
     }
 
     /// Shows a button to the pointer arena's recognizers. Returns true when the responders
     /// must not see it: a recognizer has taken the press, and the responders did not see the
     /// press (a release always follows a press they saw, so no client keeps a stuck button).
-    func deliverPointerButtonToRecognizers(_ event: PointerButtonEvent) -> Bool {
-        show(pointerArena, .pointerButton) { $0.pointerButton(event) }
-        notePointerTaken()
+    func deliverPointerButtonToRecognizers(in router: Router, _ event: PointerButtonEvent) -> Bool {
+        show(in: router, pointerArena, .pointerButton) { $0.pointerButton(event) }
+        notePointerTaken(in: router)
         if event.state == .released { return pointerGestureTaken && !pointerPressSeenByResponders }
         return pointerGestureTaken
     }
 
     /// Shows motion to the pointer arena's recognizers; true when a recognizer has taken the
     /// press, so the motion goes no further.
-    func deliverPointerMotionToRecognizers(_ event: PointerMotionEvent) -> Bool {
-        show(pointerArena, .pointerMoved) { $0.pointerMoved(event) }
-        notePointerTaken()
+    func deliverPointerMotionToRecognizers(in router: Router, _ event: PointerMotionEvent) -> Bool {
+        show(in: router, pointerArena, .pointerMoved) { $0.pointerMoved(event) }
+        notePointerTaken(in: router)
         return pointerGestureTaken
     }
 
-    private func notePointerTaken() {
+    private func notePointerTaken(in router: Router) {
         guard !pointerGestureTaken, let taker = pointerArena.firstTaker() else { return }
         pointerGestureTaken = true
-        if let trace { trace.record(.pointerPressTaken(by: taker.description)) }
+        if let trace = router.trace { trace.record(.pointerPressTaken(by: taker.description)) }
     }
 
-    func endPointerArena() { end(pointerArena) }
+    func endPointerArena(in router: Router) { end(in: router, pointerArena) }
 
     // MARK: Arenas that follow the pointer or the touchpad
 
     /// Adds an enabled, unsettled recognizer to the pointer or touchpad arena, which it then
     /// follows until that arena ends.
-    private func follow(_ recognizer: GestureRecognizer, in arena: GestureArena) {
+    private func follow(in router: Router, _ recognizer: GestureRecognizer, in arena: GestureArena) {
         guard recognizer.isEnabled, !recognizer.storedState.isFinal, recognizer.pendingState == nil else { return }
         arena.entries.append(GestureArena.Entry(recognizer: recognizer, generation: recognizer.generation))
         recognizer.followsPointerOrTouchpad = true
-        engage(recognizer)
+        engage(in: router, recognizer)
     }
 
     /// Shows an event to each recognizer still in `arena` that has not settled, in order.
-    private func show(_ arena: GestureArena, _ kind: RoutedEventKind, to body: (GestureRecognizer) -> Void) {
+    private func show(in router: Router, _ arena: GestureArena, _ kind: RoutedEventKind, to body: (GestureRecognizer) -> Void) {
         var i = 0
         while i < arena.entries.count {
             let entry = arena.entries[i]
             i += 1
             guard entry.isCurrent, !entry.recognizer.storedState.isFinal else { continue }
-            if let trace { trace.record(.gestureSaw(entry.recognizer.description, kind)) }
+            if let trace = router.trace { trace.record(.gestureSaw(entry.recognizer.description, kind)) }
             body(entry.recognizer)
         }
     }
 
     /// Ends the pointer or touchpad arena: its recognizers stop following it, are made to
     /// settle, and reset once settled.
-    private func end(_ arena: GestureArena) {
+    private func end(in router: Router, _ arena: GestureArena) {
         guard !arena.entries.isEmpty else { return }
         var i = 0
         while i < arena.entries.count {
@@ -738,8 +794,8 @@ extension Router {
             i += 1
             guard entry.isCurrent else { continue }
             entry.recognizer.followsPointerOrTouchpad = false
-            forceSettle(entry.recognizer)
-            resetIfSettled(entry.recognizer)
+            forceSettle(in: router, entry.recognizer)
+            resetIfSettled(in: router, entry.recognizer)
         }
         arena.clear()
     }
@@ -748,31 +804,31 @@ extension Router {
 
     /// Shows a touchpad gesture event to the recognizers of the pointer focus's subtree and
     /// output. Returns true when one of them has taken the gesture from the responders.
-    func deliverTouchpadGestureToRecognizers(_ event: TouchpadGestureEvent, focus: Surface?) -> Bool {
+    func deliverTouchpadGestureToRecognizers(in router: Router, _ event: TouchpadGestureEvent, focus: Surface?) -> Bool {
         if case .begin = event.gesture.phase {
-            end(touchpadArena)
+            end(in: router, touchpadArena)
             touchpadGestureTaken = false
             touchpadGestureSeenByResponders = false
-            forEachRecognizer(of: focus, output: focus?.output ?? layout.output(at: event.location)) { recognizer in
-                if recognizer.receivesTouchpadGestures { follow(recognizer, in: touchpadArena) }
+            forEachRecognizer(of: focus, output: focus?.output ?? router.layout.output(at: event.location)) { recognizer in
+                if recognizer.receivesTouchpadGestures { follow(in: router, recognizer, in: touchpadArena) }
             }
         }
         guard !touchpadArena.entries.isEmpty else { return false }
-        show(touchpadArena, .touchpadGesture) { $0.touchpadGesture(event) }
+        show(in: router, touchpadArena, .touchpadGesture) { $0.touchpadGesture(event) }
         if !touchpadGestureTaken, let taker = touchpadArena.firstTaker() {
             touchpadGestureTaken = true
-            if let trace { trace.record(.touchpadGestureTaken(by: taker.description)) }
+            if let trace = router.trace { trace.record(.touchpadGestureTaken(by: taker.description)) }
             if touchpadGestureSeenByResponders {
                 // Responders saw its start: end it for them, as libinput ends a cancelled one.
                 var ending = event
                 ending.gesture.phase = .end(cancelled: true)
-                _ = walkChain(from: focus, target: focus, kind: .touchpadGesture) { responder, context in
+                _ = router.walkChain(from: focus, target: focus, kind: .touchpadGesture) { responder, context in
                     responder.touchpadGesture(ending, context: context)
                 }
             }
         }
         let taken = touchpadGestureTaken
-        if case .end = event.gesture.phase { end(touchpadArena) }
+        if case .end = event.gesture.phase { end(in: router, touchpadArena) }
         return taken
     }
 

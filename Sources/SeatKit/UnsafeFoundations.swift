@@ -1,0 +1,140 @@
+// The core's two speed tricks, and the rules that make them safe, stated once.
+//
+// # Unchecked exclusivity
+//
+// Swift checks at run time that no two accesses to a class's stored property overlap when
+// one of them writes (`swift_beginAccess`). On the per-event path that check was most of the
+// work: measured with every `@exclusivity(unchecked)` of the core removed (callgrind,
+// Benchmarks/callgrind-per-event.sh, 2026-11-24), a touch motion took 15,522 instructions
+// instead of 6,702, a pointer motion 10,774 instead of 5,644, a key 1,378 instead of 388. So
+// the core's hot stored properties skip it, under three rules:
+//
+// 1. **Only the core writes unchecked storage.** No stored property that code outside the
+//    core can write is unchecked: what a user may set is a computed property over internal
+//    unchecked storage (`_name` beside `name`), so user code, and a subclass of
+//    `GestureRecognizer`, reaches the storage only through a getter or setter that holds no
+//    access beyond its own body. Read-only public properties (`public private(set)`) may be
+//    unchecked: outside code only reads them, in one instant access.
+// 2. **No access spans a call out of the core.** Core code reads or writes an unchecked
+//    property in one short access and never passes one `inout` across a call to a responder,
+//    recognizer, filter, spy, delegate or timer: loops copy what they walk (or index it and
+//    re-check the count), so a handler that edits the tree, focus or touches from inside any
+//    callback cannot overlap an access under way.
+// 3. **One thread.** Routers, surfaces, outputs and recognizers are used on the event loop's
+//    thread only (the ThreadSanitizer run in CI holds the adapters to it).
+//
+// The soak (FaultScriptSoakTests: handlers that edit the tree and focus from inside every
+// callback, against a reference model) and the AddressSanitizer run of the core's tests
+// exercise rule 2.
+//
+// # Unretained references
+
+/// The one place the core refers to objects without owning them.
+///
+/// Every owning reference costs an atomic increment and decrement each time it is copied, and
+/// a `weak` or `unowned` one moves the object's count to a side table that makes every later
+/// retain of it slower. On the per-event path (asking a responder, walking up the tree,
+/// hit-testing a child) that was a large share of the work, so the core keeps a few links
+/// unretained. They are all of this type, and each one follows exactly one of these rules,
+/// named in the comment where it is declared:
+///
+/// 1. **Cleared by the owner.** The object owns the holder, directly or through the tree, and
+///    clears or replaces the link before it lets the holder go and in its own `deinit`: a
+///    surface's link to its parent and output, a recognizer's link to its surface or output.
+///    The link is never read after the object is gone because it no longer exists then.
+/// 2. **Owned beside it.** The holder also keeps the object strongly in a stored property that
+///    changes together with the link: a surface's responder holder, the router's key
+///    interpreter and first responder, a child index's members.
+/// 3. **Kept alive while in use.** When code that is using the object can replace it (a
+///    responder replaced from inside its own handler, an interpreter replaced while it
+///    interprets, a first responder changed while it is asked a key), the replaced object
+///    waits in a ``KeptAliveWhileInUse`` until the last use under way ends.
+///
+/// Nothing public exposes an `Unretained`: public properties hand out strong references.
+/// Its invariants are tested in `UnretainedTests`, and the AddressSanitizer run of the core's
+/// tests (CI) catches any read of a freed object.
+@usableFromInline
+struct Unretained<Object: AnyObject> {
+    @usableFromInline let reference: Unmanaged<Object>
+
+    @inlinable @inline(__always)
+    init(_ object: Object) { reference = Unmanaged.passUnretained(object) }
+
+    /// Calls `body` with the object, without retaining it for the call.
+    @inlinable @inline(__always)
+    func with<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
+        try reference._withUnsafeGuaranteedRef(body)
+    }
+
+    /// An owning reference to the object (one retain): for handing it to code that may keep it.
+    @inlinable @inline(__always)
+    var object: Object { reference.takeUnretainedValue() }
+
+    /// True when this link refers to `other`: compares addresses, touches neither object.
+    @inlinable @inline(__always)
+    func refers(to other: AnyObject) -> Bool {
+        reference.toOpaque() == UnsafeMutableRawPointer(Unmanaged.passUnretained(other).toOpaque())
+    }
+
+    /// True when both links refer to the same object.
+    @inlinable @inline(__always)
+    func refers(toSameAs other: Unretained<Object>) -> Bool {
+        reference.toOpaque() == other.reference.toOpaque()
+    }
+
+    /// The object's identity, read without touching it (safe for a link to a freed object:
+    /// only the address is read).
+    @inlinable @inline(__always)
+    var identity: ObjectIdentifier { unsafeBitCast(reference, to: ObjectIdentifier.self) }
+}
+
+/// Objects that were replaced while code using them was still running, kept until the last
+/// such use ends (rule 3 of ``Unretained``).
+///
+/// Uses nest: `enter()` before calling out, `leave()` after. An object replaced while
+/// ``isInUse`` goes to `keep(_:)`. When `leave()` says the last use ended with objects kept,
+/// the caller takes them with `takeKept()` and drops them after that call returns, so no
+/// deinit runs while this value is being mutated:
+///
+/// ```swift
+/// kept.enter()
+/// callOut()
+/// if kept.leave() { _ = kept.takeKept() }
+/// ```
+struct KeptAliveWhileInUse<Object: AnyObject> {
+    /// Uses under way.
+    private(set) var uses = 0
+    private var kept: [Object] = []
+
+    var isInUse: Bool { uses > 0 }
+    /// How many replaced objects wait (for tests).
+    var keptCount: Int { kept.count }
+
+    /// True when `object` is among the kept ones (for tests).
+    func keeps(_ object: Object) -> Bool { kept.contains { $0 === object } }
+
+    @inline(__always)
+    mutating func enter() { uses += 1 }
+
+    /// Ends one use. True when it was the last one and replaced objects wait: take them
+    /// with `takeKept()`.
+    @inline(__always)
+    mutating func leave() -> Bool {
+        uses -= 1
+        return uses == 0 && !kept.isEmpty
+    }
+
+    /// Keeps `object`, replaced while in use, until the last use ends; does nothing when no
+    /// use is under way (the caller's own reference is then the last one).
+    mutating func keep(_ object: Object) {
+        if uses > 0 { kept.append(object) }
+    }
+
+    /// The kept objects, handed over for the caller to release.
+    @inline(never)
+    mutating func takeKept() -> [Object] {
+        let released = kept
+        kept = []
+        return released
+    }
+}

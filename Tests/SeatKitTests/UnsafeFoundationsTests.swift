@@ -1,0 +1,221 @@
+import Foundation
+import Testing
+@testable import SeatKit
+
+/// The invariants of the core's one unsafe abstraction (`Unretained`, `KeptAliveWhileInUse`):
+/// each rule its doc comment states, and that no public type lets a caller keep an unretained
+/// reference.
+@Suite struct UnsafeFoundationsTests {
+    final class Token {}
+
+    // MARK: KeptAliveWhileInUse (rule 3)
+
+    @Test func anObjectReplacedOutsideAnyUseIsNotKept() {
+        var kept = KeptAliveWhileInUse<Token>()
+        weak var token: Token?
+        do {
+            let t = Token()
+            token = t
+            kept.keep(t)
+        }
+        #expect(kept.keptCount == 0)
+        #expect(token == nil)
+    }
+
+    @Test func anObjectReplacedDuringNestedUsesLivesUntilTheOutermostEnds() {
+        var kept = KeptAliveWhileInUse<Token>()
+        weak var token: Token?
+        kept.enter()
+        kept.enter()
+        do {
+            let t = Token()
+            token = t
+            kept.keep(t)
+        }
+        #expect(token != nil)
+        #expect(kept.leave() == false, "an inner use ending releases nothing")
+        #expect(token != nil)
+        #expect(kept.leave() == true, "the last use ending asks for the kept objects to be taken")
+        #expect(token != nil, "nothing is released inside leave()")
+        _ = kept.takeKept()
+        #expect(token == nil)
+        #expect(kept.keptCount == 0)
+        #expect(!kept.isInUse)
+    }
+
+    // MARK: Unretained
+
+    @Test func linksCompareByIdentityWithoutTouchingTheObject() {
+        let a = Token(), b = Token()
+        let link = Unretained(a)
+        #expect(link.refers(to: a))
+        #expect(!link.refers(to: b))
+        #expect(link.refers(toSameAs: Unretained(a)))
+        #expect(link.identity == ObjectIdentifier(a))
+        #expect(link.object === a)
+        #expect(link.with { $0 === a })
+    }
+
+    // MARK: Rule 1: cleared by the owner
+
+    @Test func aChildThatOutlivesItsParentHasNoParent() {
+        let child = Surface(name: "child", frame: SurfaceRect(x: 0, y: 0, width: 10, height: 10))
+        do {
+            let parent = Surface(name: "parent", frame: SurfaceRect(x: 0, y: 0, width: 100, height: 100))
+            parent.addChild(child)
+            #expect(child.parent === parent)
+        }
+        #expect(child.parent == nil)
+        #expect(child.layoutOrigin == nil)
+    }
+
+    @Test func aSurfaceThatOutlivesItsOutputHasNoOutput() {
+        let surface = Surface(name: "s", frame: SurfaceRect(x: 0, y: 0, width: 10, height: 10))
+        do {
+            let output = Output(name: "o", modeSize: Size(width: 100, height: 100))
+            output.root.addChild(surface)
+            #expect(surface.output === output)
+        }
+        #expect(surface.output == nil)
+        #expect(surface.layoutOrigin == nil)
+    }
+
+    @Test func aRecognizerThatOutlivesItsSurfaceOrOutputIsDetached() {
+        let onSurface = TapGestureRecognizer(name: "tap")
+        let onOutput = TapGestureRecognizer(name: "global")
+        do {
+            let output = Output(name: "o", modeSize: Size(width: 100, height: 100))
+            let surface = Surface(name: "s", frame: SurfaceRect(x: 0, y: 0, width: 10, height: 10))
+            output.root.addChild(surface)
+            surface.addGestureRecognizer(onSurface)
+            output.addGestureRecognizer(onOutput)
+            #expect(onSurface.surface === surface)
+            #expect(onOutput.output === output)
+        }
+        #expect(onSurface.surface == nil)
+        #expect(onOutput.output == nil)
+        #expect(onSurface.router == nil)
+    }
+
+    @Test func removingARecognizerClearsItsLink() {
+        let surface = Surface(name: "s", frame: SurfaceRect(x: 0, y: 0, width: 10, height: 10))
+        let recognizer = TapGestureRecognizer(name: "tap")
+        surface.addGestureRecognizer(recognizer)
+        surface.removeGestureRecognizer(recognizer)
+        #expect(recognizer.surface == nil)
+    }
+
+    // MARK: Rule 2 and 3 through the router: a responder replaced from inside its own call
+
+    @Test func aResponderReplacedInsideItsOwnHandlerLivesUntilTheCallEnds() {
+        final class SelfReplacing: Responder {
+            weak var surface: Surface?
+            var after: (() -> Void)?
+            func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
+                surface?.responder = PassThroughResponder()
+                // Still alive and asked: the surface keeps the replaced holder for the call.
+                after?()
+                return .handled
+            }
+        }
+        let h = Harness()
+        let surface = h.surface("s", 0, 0, 100, 100)
+        weak var replaced: SelfReplacing?
+        var keptDuringCall = -1
+        do {
+            let responder = SelfReplacing()
+            responder.surface = surface
+            responder.after = { keptDuringCall = surface.formerResponderCountForTesting }
+            replaced = responder
+            surface.responder = responder
+        }
+        #expect(replaced != nil)
+        h.down(1, 10, 10)
+        #expect(keptDuringCall == 1)
+        #expect(surface.formerResponderCountForTesting == 0)
+        #expect(replaced == nil, "released once the call ended")
+    }
+
+    // MARK: The tricks stay in their one place
+
+    /// Rule 1 of unchecked exclusivity, and the one-place rule for unretained references:
+    /// no stored property that code outside the core can write skips the exclusivity check,
+    /// and no core
+    /// file but UnsafeFoundations.swift uses `Unmanaged`, `unowned(unsafe)` or
+    /// `_withUnsafeGuaranteedRef`.
+    @Test func theUnsafeTricksStayInternalAndInOnePlace() throws {
+        let core = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/SeatKit")
+        let files = FileManager.default.enumerator(at: core, includingPropertiesForKeys: nil)!
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        #expect(files.count > 20)
+        var publicUnchecked: [String] = []
+        var strayUnretained: [String] = []
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                let place = "\(file.lastPathComponent):\(n + 1)"
+                let writableOutside = (code.contains("public var") || code.contains("open var"))
+                if code.contains("@exclusivity(unchecked)") && writableOutside {
+                    publicUnchecked.append(place)
+                }
+                if file.lastPathComponent != "UnsafeFoundations.swift",
+                   code.contains("Unmanaged") || code.contains("unowned(unsafe)") || code.contains("_withUnsafeGuaranteedRef") {
+                    strayUnretained.append(place)
+                }
+            }
+        }
+        #expect(publicUnchecked.isEmpty, "unchecked storage others can write: \(publicUnchecked)")
+        #expect(strayUnretained.isEmpty, "unretained tricks outside UnsafeFoundations.swift: \(strayUnretained)")
+    }
+
+    // MARK: No public type lets a caller keep an unretained reference
+
+    /// `ResponderContext` is non-escapable: a responder that stores one does not compile.
+    /// Checked with the compiler against the built SeatKit module; the same snippet without
+    /// the store compiles, so the failure is the escape and nothing else.
+    @Test func aResponderThatStoresItsContextDoesNotCompile() throws {
+        let modules = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("Modules")
+        guard FileManager.default.fileExists(atPath: modules.appendingPathComponent("SeatKit.swiftmodule").path) else {
+            Issue.record("SeatKit.swiftmodule not found beside the test binary, in \(modules.path)")
+            return
+        }
+        let good = """
+        import SeatKit
+        final class Keeper: Responder {
+            var surfaces: [Surface] = []
+            func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
+                if let s = context.surface { surfaces.append(s) }
+                return .handled
+            }
+        }
+        """
+        let bad = good.replacingOccurrences(of: "var surfaces: [Surface] = []", with: "var contexts: [ResponderContext] = []")
+            .replacingOccurrences(of: "if let s = context.surface { surfaces.append(s) }", with: "contexts.append(context)")
+        let goodResult = try typecheck(good, modules: modules)
+        #expect(goodResult.status == 0, "\(goodResult.output)")
+        let badResult = try typecheck(bad, modules: modules)
+        #expect(badResult.status != 0)
+        #expect(badResult.output.contains("Escapable"), "\(badResult.output)")
+    }
+
+    private func typecheck(_ source: String, modules: URL) throws -> (status: Int32, output: String) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("seatkit-escape-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("snippet.swift")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swiftc", "-typecheck", "-I", modules.path, file.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}

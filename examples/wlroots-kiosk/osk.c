@@ -1,0 +1,350 @@
+/*
+ * The on-screen keyboard's side of the kiosk.
+ *
+ * Panels: wlr-layer-shell surfaces (an on-screen keyboard such as wvkbd or squeekboard, a
+ * bar) are placed by their anchors, margins and size on the first output, drawn above the
+ * apps (background and bottom layers below them), and each is a SeatKit surface whose
+ * responder is the bridge with `focusable` false: SeatKit never makes it the first
+ * responder, so a tap on a key never takes keyboard focus from the app. The keyboard's text
+ * reaches the app one of two ways, both routed by SeatKit to the first responder:
+ *  - virtual-keyboard-v1 (wvkbd, wtype): key events of a keyboard like any other (kiosk.c);
+ *  - input-method-v2 (squeekboard): the relay below hands the input method's text to the
+ *    text-input-v3 of the surface that has keyboard focus, the way sway's
+ *    input_method_relay does (wlroots provides both protocols, not the relay).
+ * Panels reserve no space (exclusive zones are ignored): apps stay fullscreen under them.
+ */
+#include <stdlib.h>
+#include <wlr/types/wlr_input_method_v2.h>
+#include <wlr/types/wlr_layer_shell_v1.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_text_input_v3.h>
+#include "kiosk.h"
+
+/* ---- Panels (layer-shell) ---- */
+
+struct panel {
+	struct wl_list link; /* kiosk.panels */
+	struct kiosk *kiosk;
+	struct wlr_layer_surface_v1 *layer_surface;
+	struct wlr_scene_node *node;
+	struct seatkit_surface *surface; /* while mapped */
+	struct seatkit_wlr_bridge bridge;
+	int x, y, width, height; /* layout space */
+	struct wl_listener map, unmap, destroy, commit;
+};
+
+static bool above_apps(struct panel *p) {
+	return p->layer_surface->current.layer >= ZWLR_LAYER_SHELL_V1_LAYER_TOP;
+}
+
+/* Size and place by the protocol's rules: a size of 0 stretches between opposite anchors;
+ * anchored to neither or both opposite edges: centred; otherwise against the anchored edge. */
+static void arrange(struct panel *p, bool configure) {
+	struct kiosk *k = p->kiosk;
+	const struct wlr_layer_surface_v1_state *s = &p->layer_surface->current;
+	bool left = s->anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT, right = s->anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT;
+	bool top = s->anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP, bottom = s->anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM;
+	int width = s->desired_width, height = s->desired_height;
+	if (width == 0) {
+		width = k->width - s->margin.left - s->margin.right;
+	}
+	if (height == 0) {
+		height = k->height - s->margin.top - s->margin.bottom;
+	}
+	p->x = left && !right ? (int)s->margin.left
+		: right && !left ? k->width - width - (int)s->margin.right : (k->width - width) / 2;
+	p->y = top && !bottom ? (int)s->margin.top
+		: bottom && !top ? k->height - height - (int)s->margin.bottom : (k->height - height) / 2;
+	p->width = width;
+	p->height = height;
+	if (configure) {
+		wlr_layer_surface_v1_configure(p->layer_surface, width, height);
+	}
+	wlr_scene_node_set_position(p->node, p->x, p->y);
+	if (p->surface) {
+		seatkit_surface_set_frame(p->surface, p->x, p->y, width, height);
+	}
+}
+
+void osk_raise(struct kiosk *k) {
+	struct panel *p;
+	wl_list_for_each(p, &k->panels, link) {
+		if (above_apps(p)) {
+			wlr_scene_node_raise_to_top(p->node);
+			if (p->surface) {
+				seatkit_surface_raise_to_top(p->surface);
+			}
+		} else {
+			wlr_scene_node_lower_to_bottom(p->node);
+		}
+	}
+}
+
+static void panel_commit(struct wl_listener *listener, void *data) {
+	struct panel *p = wl_container_of(listener, p, commit);
+	uint32_t changed = p->layer_surface->current.committed;
+	if (changed & (WLR_LAYER_SURFACE_V1_STATE_DESIRED_SIZE | WLR_LAYER_SURFACE_V1_STATE_ANCHOR |
+			WLR_LAYER_SURFACE_V1_STATE_MARGIN | WLR_LAYER_SURFACE_V1_STATE_LAYER)) {
+		arrange(p, true);
+		osk_raise(p->kiosk);
+	}
+}
+
+static void panel_map(struct wl_listener *listener, void *data) {
+	struct panel *p = wl_container_of(listener, p, map);
+	struct kiosk *k = p->kiosk;
+	if (!k->output) {
+		return;
+	}
+	p->surface = seatkit_surface_create(k->router, p->layer_surface->namespace, p->x, p->y, p->width, p->height);
+	/* focusable false: its responder can never become first responder. */
+	seatkit_wlr_bridge_init(&p->bridge, &k->seat, p->layer_surface->surface, false);
+	seatkit_surface_set_responder(p->surface, &seatkit_wlr_bridge_impl, &p->bridge);
+	if (above_apps(p)) {
+		seatkit_surface_add_child(seatkit_output_get_root(k->output), p->surface);
+	} else {
+		seatkit_surface_insert_child(seatkit_output_get_root(k->output), p->surface, 0);
+	}
+	osk_raise(k);
+	say("panel mapped %s at %d,%d %dx%d", p->layer_surface->namespace, p->x, p->y, p->width, p->height);
+}
+
+static void panel_unmap(struct wl_listener *listener, void *data) {
+	struct panel *p = wl_container_of(listener, p, unmap);
+	if (p->surface) {
+		seatkit_surface_destroy(p->surface);
+		p->surface = NULL;
+	}
+	seatkit_wlr_bridge_finish(&p->bridge);
+}
+
+static void panel_destroy(struct wl_listener *listener, void *data) {
+	struct panel *p = wl_container_of(listener, p, destroy);
+	wl_list_remove(&p->link);
+	wl_list_remove(&p->map.link);
+	wl_list_remove(&p->unmap.link);
+	wl_list_remove(&p->destroy.link);
+	wl_list_remove(&p->commit.link);
+	free(p);
+}
+
+static void new_layer_surface(struct wl_listener *listener, void *data) {
+	struct kiosk *k = wl_container_of(listener, k, new_layer_surface);
+	struct wlr_layer_surface_v1 *layer_surface = data;
+	if (!k->wlr_output) {
+		wlr_layer_surface_v1_destroy(layer_surface);
+		return;
+	}
+	layer_surface->output = k->wlr_output; /* the first output, whatever it asked for */
+	struct panel *p = calloc(1, sizeof *p);
+	p->kiosk = k;
+	p->layer_surface = layer_surface;
+	p->node = wlr_scene_subsurface_tree_create(&k->scene->node, layer_surface->surface);
+	p->map.notify = panel_map;
+	wl_signal_add(&layer_surface->events.map, &p->map);
+	p->unmap.notify = panel_unmap;
+	wl_signal_add(&layer_surface->events.unmap, &p->unmap);
+	p->destroy.notify = panel_destroy;
+	wl_signal_add(&layer_surface->events.destroy, &p->destroy);
+	p->commit.notify = panel_commit;
+	wl_signal_add(&layer_surface->surface->events.commit, &p->commit);
+	wl_list_insert(&k->panels, &p->link);
+	/* wlroots 0.15 announces the surface at its first commit: configure it now. */
+	arrange(p, true);
+}
+
+/* ---- The relay: input-method-v2 <-> text-input-v3 ---- */
+
+struct osk_relay {
+	struct kiosk *kiosk;
+	struct wlr_input_method_v2 *input_method; /* one at a time */
+	struct wl_list text_inputs; /* struct text_input.link */
+	struct wl_listener new_text_input, new_input_method, focus_change;
+	struct wl_listener im_commit, im_destroy;
+};
+
+struct text_input {
+	struct wl_list link;
+	struct osk_relay *relay;
+	struct wlr_text_input_v3 *input;
+	struct wl_listener enable, commit, disable, destroy;
+};
+
+/* The enabled text input of the surface with keyboard focus, if any. */
+static struct text_input *focused_text_input(struct osk_relay *relay) {
+	struct text_input *t;
+	wl_list_for_each(t, &relay->text_inputs, link) {
+		if (t->input->focused_surface && t->input->current_enabled) {
+			return t;
+		}
+	}
+	return NULL;
+}
+
+/* What the app told its text input, passed on to the input method. */
+static void send_state(struct osk_relay *relay, struct wlr_text_input_v3 *input) {
+	struct wlr_input_method_v2 *im = relay->input_method;
+	if (input->active_features & WLR_TEXT_INPUT_V3_FEATURE_SURROUNDING_TEXT) {
+		wlr_input_method_v2_send_surrounding_text(im, input->current.surrounding.text,
+			input->current.surrounding.cursor, input->current.surrounding.anchor);
+	}
+	wlr_input_method_v2_send_text_change_cause(im, input->current.text_change_cause);
+	if (input->active_features & WLR_TEXT_INPUT_V3_FEATURE_CONTENT_TYPE) {
+		wlr_input_method_v2_send_content_type(im, input->current.content_type.hint,
+			input->current.content_type.purpose);
+	}
+	wlr_input_method_v2_send_done(im);
+}
+
+static void text_input_enable(struct wl_listener *listener, void *data) {
+	struct text_input *t = wl_container_of(listener, t, enable);
+	say("text input enabled");
+	if (t->relay->input_method) {
+		wlr_input_method_v2_send_activate(t->relay->input_method);
+		send_state(t->relay, t->input);
+	}
+}
+
+static void text_input_commit(struct wl_listener *listener, void *data) {
+	struct text_input *t = wl_container_of(listener, t, commit);
+	if (t->relay->input_method && t->input->current_enabled) {
+		send_state(t->relay, t->input);
+	}
+}
+
+static void deactivate(struct osk_relay *relay) {
+	if (relay->input_method) {
+		wlr_input_method_v2_send_deactivate(relay->input_method);
+		wlr_input_method_v2_send_done(relay->input_method);
+	}
+}
+
+static void text_input_disable(struct wl_listener *listener, void *data) {
+	struct text_input *t = wl_container_of(listener, t, disable);
+	say("text input disabled");
+	deactivate(t->relay);
+}
+
+static void text_input_destroy(struct wl_listener *listener, void *data) {
+	struct text_input *t = wl_container_of(listener, t, destroy);
+	if (t->input->current_enabled) {
+		deactivate(t->relay);
+	}
+	wl_list_remove(&t->link);
+	wl_list_remove(&t->enable.link);
+	wl_list_remove(&t->commit.link);
+	wl_list_remove(&t->disable.link);
+	wl_list_remove(&t->destroy.link);
+	free(t);
+}
+
+static void new_text_input(struct wl_listener *listener, void *data) {
+	struct osk_relay *relay = wl_container_of(listener, relay, new_text_input);
+	struct wlr_text_input_v3 *input = data;
+	struct text_input *t = calloc(1, sizeof *t);
+	t->relay = relay;
+	t->input = input;
+	t->enable.notify = text_input_enable;
+	wl_signal_add(&input->events.enable, &t->enable);
+	t->commit.notify = text_input_commit;
+	wl_signal_add(&input->events.commit, &t->commit);
+	t->disable.notify = text_input_disable;
+	wl_signal_add(&input->events.disable, &t->disable);
+	t->destroy.notify = text_input_destroy;
+	wl_signal_add(&input->events.destroy, &t->destroy);
+	wl_list_insert(&relay->text_inputs, &t->link);
+	/* Created while its client has keyboard focus: it enters at once. */
+	struct wlr_surface *focused = relay->kiosk->wlr_seat->keyboard_state.focused_surface;
+	if (focused && wl_resource_get_client(focused->resource) == wl_resource_get_client(input->resource)) {
+		wlr_text_input_v3_send_enter(input, focused);
+	}
+}
+
+/* Keyboard focus moved (SeatKit's first responder, through the bridge): text inputs follow. */
+static void focus_change(struct wl_listener *listener, void *data) {
+	struct osk_relay *relay = wl_container_of(listener, relay, focus_change);
+	struct wlr_seat_keyboard_focus_change_event *event = data;
+	struct text_input *t;
+	wl_list_for_each(t, &relay->text_inputs, link) {
+		if (t->input->focused_surface && t->input->focused_surface != event->new_surface) {
+			if (t->input->current_enabled) {
+				deactivate(relay);
+			}
+			wlr_text_input_v3_send_leave(t->input);
+		}
+		if (event->new_surface && !t->input->focused_surface &&
+				wl_resource_get_client(event->new_surface->resource) == wl_resource_get_client(t->input->resource)) {
+			wlr_text_input_v3_send_enter(t->input, event->new_surface);
+		}
+	}
+}
+
+/* The input method's text goes to the focused text input. */
+static void im_commit(struct wl_listener *listener, void *data) {
+	struct osk_relay *relay = wl_container_of(listener, relay, im_commit);
+	struct wlr_input_method_v2 *im = relay->input_method;
+	struct text_input *t = focused_text_input(relay);
+	if (!t) {
+		return;
+	}
+	if (im->current.preedit.text) {
+		wlr_text_input_v3_send_preedit_string(t->input, im->current.preedit.text,
+			im->current.preedit.cursor_begin, im->current.preedit.cursor_end);
+	}
+	if (im->current.commit_text) {
+		wlr_text_input_v3_send_commit_string(t->input, im->current.commit_text);
+		say("input method text %s", im->current.commit_text);
+	}
+	if (im->current.delete.before_length || im->current.delete.after_length) {
+		wlr_text_input_v3_send_delete_surrounding_text(t->input, im->current.delete.before_length,
+			im->current.delete.after_length);
+	}
+	wlr_text_input_v3_send_done(t->input);
+}
+
+static void im_destroy(struct wl_listener *listener, void *data) {
+	struct osk_relay *relay = wl_container_of(listener, relay, im_destroy);
+	wl_list_remove(&relay->im_commit.link);
+	wl_list_remove(&relay->im_destroy.link);
+	relay->input_method = NULL;
+}
+
+static void new_input_method(struct wl_listener *listener, void *data) {
+	struct osk_relay *relay = wl_container_of(listener, relay, new_input_method);
+	struct wlr_input_method_v2 *im = data;
+	if (relay->input_method) {
+		wlr_input_method_v2_send_unavailable(im); /* one input method at a time */
+		return;
+	}
+	relay->input_method = im;
+	relay->im_commit.notify = im_commit;
+	wl_signal_add(&im->events.commit, &relay->im_commit);
+	relay->im_destroy.notify = im_destroy;
+	wl_signal_add(&im->events.destroy, &relay->im_destroy);
+	say("input method");
+	struct text_input *t = focused_text_input(relay);
+	if (t) {
+		wlr_input_method_v2_send_activate(im);
+		send_state(relay, t->input);
+	}
+}
+
+void osk_init(struct kiosk *k) {
+	wl_list_init(&k->panels);
+	struct wlr_layer_shell_v1 *layer_shell = wlr_layer_shell_v1_create(k->display);
+	k->new_layer_surface.notify = new_layer_surface;
+	wl_signal_add(&layer_shell->events.new_surface, &k->new_layer_surface);
+
+	struct osk_relay *relay = calloc(1, sizeof *relay);
+	relay->kiosk = k;
+	wl_list_init(&relay->text_inputs);
+	struct wlr_text_input_manager_v3 *text_inputs = wlr_text_input_manager_v3_create(k->display);
+	relay->new_text_input.notify = new_text_input;
+	wl_signal_add(&text_inputs->events.text_input, &relay->new_text_input);
+	struct wlr_input_method_manager_v2 *input_methods = wlr_input_method_manager_v2_create(k->display);
+	relay->new_input_method.notify = new_input_method;
+	wl_signal_add(&input_methods->events.input_method, &relay->new_input_method);
+	relay->focus_change.notify = focus_change;
+	wl_signal_add(&k->wlr_seat->keyboard_state.events.focus_change, &relay->focus_change);
+	k->relay = relay;
+}
