@@ -36,7 +36,7 @@ extension HeadlessShellDelegate {
 /// Subsurfaces are placed and stacked with their parent's state, and a synchronized
 /// subsurface's commits (the default) wait for its parent's, as wl_subsurface says.
 /// xdg_toplevel.move and .resize, asked while a button the client was sent is held on the
-/// window, start an interactive move or resize: a ``SeatKit/PointerGrab`` during which the
+/// window, start an interactive move or resize: a SeatKit `PointerGrab` during which the
 /// pointer leaves the window and the window's frame origin follows the pointer (a resize
 /// also configures the new size with the resizing state) until the last button is
 /// released (``allowsInteractiveMoveAndResize``; never for fullscreen or maximized windows).
