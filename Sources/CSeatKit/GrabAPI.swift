@@ -342,12 +342,21 @@ private func button(_ e: seatkit_pointer_button_event, _ function: StaticString)
                               button: e.button, state: state, location: p)
 }
 
+/// `point` (layout space) in the pointer focus's space: what the route doors' pointer events
+/// carry as `surfaceLocation`; zero without a focus.
+private func focusLocation(of point: LayoutPoint, in router: Router) -> SurfacePoint {
+    router.pointerFocus?.convert(point) ?? .zero
+}
+
 @_cdecl("seatkit_router_route_pointer_button")
 public func seatkit_router_route_pointer_button(_ router: OpaquePointer?,
                                                _ event: UnsafePointer<seatkit_pointer_button_event>?) {
     guard let r = live(router, .router, as: CRouter.self, #function) else { return }
     guard let e = event?.pointee else { return misuse(#function, "NULL event; nothing routed") }
-    guard let b = button(e, #function) else { return }
+    guard var b = button(e, #function) else { return }
+    // The C event carries layout coordinates only: the focus is told where it is in its own
+    // space, as the Swift door's events (made by the router) tell it.
+    b.surfaceLocation = focusLocation(of: b.location, in: r.router)
     APICall.run { r.router.routePointerButton(b) }
 }
 
@@ -365,7 +374,8 @@ public func seatkit_router_route_pointer_axis(_ router: OpaquePointer?,
                                              _ event: UnsafePointer<seatkit_pointer_axis_event>?) {
     guard let r = live(router, .router, as: CRouter.self, #function) else { return }
     guard let e = event?.pointee else { return misuse(#function, "NULL event; nothing routed") }
-    guard let a = axisEvent(e, #function) else { return }
+    guard var a = axisEvent(e, #function) else { return }
+    a.surfaceLocation = focusLocation(of: a.location, in: r.router)
     APICall.run { r.router.routePointerAxis(a) }
 }
 
@@ -378,7 +388,8 @@ public func seatkit_router_route_touchpad_gesture(_ router: OpaquePointer?,
     guard let g = CValues.gesture(e.gesture) else {
         return misuse(#function, "gesture kind or phase out of range, or a value not finite; event dropped")
     }
-    let event = TouchpadGestureEvent(time: Timestamp(microseconds: e.time_usec), device: DeviceID(e.device), gesture: g, location: p)
+    var event = TouchpadGestureEvent(time: Timestamp(microseconds: e.time_usec), device: DeviceID(e.device), gesture: g, location: p)
+    event.surfaceLocation = focusLocation(of: p, in: r.router)
     APICall.run { r.router.routeTouchpadGesture(event) }
 }
 

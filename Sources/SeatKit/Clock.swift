@@ -1,23 +1,31 @@
 /// A point in time on the event loop's monotonic clock, in microseconds (libinput's unit).
 public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Microseconds since the clock's origin (`CLOCK_MONOTONIC`'s, or a virtual clock's zero).
     public var microseconds: Int64
 
+    /// The instant `microseconds` after the clock's origin.
     @inlinable public init(microseconds: Int64) { self.microseconds = microseconds }
 
+    /// The instant `ms` milliseconds after the clock's origin.
     public static func milliseconds(_ ms: Int64) -> Timestamp { Timestamp(microseconds: ms * 1000) }
+    /// The clock's origin: where a ``VirtualClock`` starts by default.
     public static var zero: Timestamp { Timestamp(microseconds: 0) }
 
+    /// Whether `a` comes before `b`.
     @inlinable public static func < (a: Timestamp, b: Timestamp) -> Bool { a.microseconds < b.microseconds }
+    /// The instant `b` after `a` (before it for a negative span).
     @inlinable public static func + (a: Timestamp, b: TimeSpan) -> Timestamp {
         Timestamp(microseconds: a.microseconds + b.microseconds)
     }
+    /// The time from `b` to `a`; negative when `a` comes first.
     @inlinable public static func - (a: Timestamp, b: Timestamp) -> TimeSpan {
         TimeSpan(microseconds: a.microseconds - b.microseconds)
     }
 
     /// Milliseconds, truncated to 32 bits as Wayland's event times are.
-    public var wireMilliseconds: UInt32 { UInt32(truncatingIfNeeded: microseconds / 1000) }
+    package var wireMilliseconds: UInt32 { UInt32(truncatingIfNeeded: microseconds / 1000) }
 
+    /// In milliseconds, e.g. "12.5ms".
     public var description: String {
         let ms = Double(microseconds) / 1000
         return "\(ms.compactDescription)ms"
@@ -26,20 +34,29 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
 /// A length of time in microseconds.
 public struct TimeSpan: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The length in microseconds; may be negative.
     public var microseconds: Int64
 
+    /// A span of `microseconds`.
     @inlinable public init(microseconds: Int64) { self.microseconds = microseconds }
+    /// A span of `ms` milliseconds.
     public static func milliseconds(_ ms: Int64) -> TimeSpan { TimeSpan(microseconds: ms * 1000) }
+    /// A span of `s` seconds, truncated to whole microseconds.
     public static func seconds(_ s: Double) -> TimeSpan { TimeSpan(microseconds: Int64(s * 1_000_000)) }
+    /// The length in seconds.
     public var seconds: Double { Double(microseconds) / 1_000_000 }
 
+    /// Whether `a` is shorter than `b`.
     @inlinable public static func < (a: TimeSpan, b: TimeSpan) -> Bool { a.microseconds < b.microseconds }
+    /// In milliseconds, e.g. "500ms".
     public var description: String { "\((Double(microseconds) / 1000).compactDescription)ms" }
 }
 
 /// Identifies a scheduled timer so that it can be cancelled.
 public struct TimerToken: Hashable, Sendable {
+    /// The clock's own number for the timer (a ``VirtualClock`` never reuses one).
     public let rawValue: UInt64
+    /// Wraps a clock's timer number: for ``Clock`` implementations.
     public init(rawValue: UInt64) { self.rawValue = rawValue }
 }
 
@@ -69,12 +86,17 @@ public final class VirtualClock: Clock {
         var action: () -> Void
     }
 
+    /// The current virtual time: moved only by ``advance(to:)`` and ``advance(by:)`` (and, while
+    /// a timer runs, its deadline).
     public private(set) var now: Timestamp
     private var pending: [Pending] = []
     private var nextToken: UInt64 = 1
 
+    /// A clock at `now` with no timers pending.
     public init(now: Timestamp = .zero) { self.now = now }
 
+    /// Queues `action` to run during the ``advance(to:)`` that reaches `deadline` (a deadline
+    /// already past runs at the next advance, never from inside this call).
     public func schedule(at deadline: Timestamp, _ action: @escaping () -> Void) -> TimerToken {
         let token = TimerToken(rawValue: nextToken)
         nextToken += 1
@@ -82,6 +104,7 @@ public final class VirtualClock: Clock {
         return token
     }
 
+    /// Removes the timer if it is still pending; a fired or unknown token does nothing.
     public func cancel(_ token: TimerToken) {
         // Tokens are unique. An index scan, not removeAll(where:), which allocates in
         // unoptimized builds: key repeat cancels a timer on every key release.

@@ -1,10 +1,15 @@
 /// Public initializers for the events a grab forwards or sends: an adapter (the C API, a
 /// scripted test) that receives an event in its own form builds SeatKit's from it to call
 /// ``Router/routePointerMotion(_:)``, ``Router/sendPointerButton(_:to:)`` and the like.
-/// `surfaceLocation` is zero: the route and send doors recompute it for the surface they
-/// deliver to.
+/// `surfaceLocation` is zero. The send doors (``Router/sendPointerMotion(_:to:)``, …) and
+/// ``Router/routePointerMotion(_:)`` recompute it for the surface they deliver to;
+/// ``Router/routePointerButton(_:)``, ``Router/routePointerAxis(_:)`` and
+/// ``Router/routeTouchpadGesture(_:)`` deliver the event as given, so responders then see a
+/// zero `surfaceLocation` (and the given `location`, not ``Router/pointerLocation``).
 
 extension PointerMotionEvent {
+    /// A motion to `location` (layout space), with `surfaceLocation` zero; `delta` and
+    /// `unacceleratedDelta` in logical units.
     public init(time: Timestamp, device: DeviceID = DeviceID(0), location: LayoutPoint,
                 delta: Vector = .zero, unacceleratedDelta: Vector = .zero) {
         self.time = time
@@ -17,6 +22,8 @@ extension PointerMotionEvent {
 }
 
 extension PointerButtonEvent {
+    /// A press or release of `button` (evdev code) at `location` (layout space), with
+    /// `surfaceLocation` zero and `isCancelled` false.
     public init(time: Timestamp, device: DeviceID = DeviceID(0), button: UInt32, state: ButtonState,
                 location: LayoutPoint) {
         self.time = time
@@ -29,6 +36,7 @@ extension PointerButtonEvent {
 }
 
 extension PointerAxisEvent {
+    /// Scrolling at `location` (layout space), with `surfaceLocation` zero.
     public init(time: Timestamp, device: DeviceID = DeviceID(0), motion: AxisMotion, location: LayoutPoint) {
         self.time = time
         self.device = device
@@ -39,6 +47,7 @@ extension PointerAxisEvent {
 }
 
 extension TouchpadGestureEvent {
+    /// A touchpad gesture at `location` (the pointer's, layout space), with `surfaceLocation` zero.
     public init(time: Timestamp, device: DeviceID = DeviceID(0), gesture: TouchpadGesture, location: LayoutPoint) {
         self.time = time
         self.device = device

@@ -18,15 +18,19 @@ public enum SurfaceSpace: CoordinateSpace {}
 
 /// A point tagged with the coordinate space it is expressed in.
 public struct Point<Space: CoordinateSpace>: Hashable, Sendable, CustomStringConvertible {
+    /// Horizontal coordinate, growing rightwards, in `Space`'s logical units.
     public var x: Double
+    /// Vertical coordinate, growing downwards, in `Space`'s logical units.
     public var y: Double
 
+    /// The point at (`x`, `y`) in `Space`.
     @inlinable
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y
     }
 
+    /// The origin of `Space`: for a surface or output space, its top-left corner.
     public static var zero: Point { Point(x: 0, y: 0) }
 
     /// The same point moved by `offset`, staying in the same space.
@@ -44,78 +48,103 @@ public struct Point<Space: CoordinateSpace>: Hashable, Sendable, CustomStringCon
     /// Reinterprets the numbers in another space. Only call this where the two spaces are
     /// known to share an origin (a root surface and its output).
     @inlinable
-    public func reinterpreted<Other>(as _: Other.Type = Other.self) -> Point<Other> {
+    func reinterpreted<Other>(as _: Other.Type = Other.self) -> Point<Other> {
         Point<Other>(x: x, y: y)
     }
 
+    /// "(12, 34.5)": the coordinates, without the space.
     public var description: String { "(\(x.compactDescription), \(y.compactDescription))" }
 }
 
+/// A point in layout space, the plane the outputs are placed on: where the pointer is and
+/// where touches land.
 public typealias LayoutPoint = Point<LayoutSpace>
+/// A point in one output's space (origin at its top-left corner, after transform and scale).
 public typealias OutputPoint = Point<OutputSpace>
+/// A point in one surface's space (origin at its top-left corner); say which surface.
 public typealias SurfacePoint = Point<SurfaceSpace>
 
 /// A displacement; it has no origin, so it is the same in every space of equal scale.
 public struct Vector: Hashable, Sendable, CustomStringConvertible {
+    /// Horizontal component, positive rightwards.
     public var dx: Double
+    /// Vertical component, positive downwards.
     public var dy: Double
 
+    /// The displacement (`dx`, `dy`).
     @inlinable
     public init(dx: Double, dy: Double) {
         self.dx = dx
         self.dy = dy
     }
 
+    /// No displacement.
     public static var zero: Vector { Vector(dx: 0, dy: 0) }
 
     /// Euclidean length.
     @inlinable
     public var length: Double { (dx * dx + dy * dy).squareRoot() }
 
+    /// "(3, -4)".
     public var description: String { "(\(dx.compactDescription), \(dy.compactDescription))" }
 }
 
 /// A width and a height, in the units of whatever space the owner says.
 public struct Size: Hashable, Sendable, CustomStringConvertible {
+    /// Horizontal extent; not negative for a meaningful size.
     public var width: Double
+    /// Vertical extent; not negative for a meaningful size.
     public var height: Double
 
+    /// A size of `width` by `height`.
     @inlinable
     public init(width: Double, height: Double) {
         self.width = width
         self.height = height
     }
 
+    /// Zero by zero.
     public static var zero: Size { Size(width: 0, height: 0) }
 
+    /// "800x600".
     public var description: String { "\(width.compactDescription)x\(height.compactDescription)" }
 }
 
 /// An axis-aligned rectangle in one space. Containment is half-open: a point on the right
 /// or bottom edge is outside, as with pixel rectangles in wlroots and pixman.
 public struct Rect<Space: CoordinateSpace>: Hashable, Sendable, CustomStringConvertible {
+    /// The top-left corner, in `Space`.
     public var origin: Point<Space>
+    /// Width and height, in `Space`'s units.
     public var size: Size
 
+    /// The rectangle at `origin` (top-left, in `Space`) of `size`.
     @inlinable
     public init(origin: Point<Space>, size: Size) {
         self.origin = origin
         self.size = size
     }
 
+    /// The rectangle with top-left corner (`x`, `y`) in `Space`, of `width` by `height`.
     @inlinable
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.origin = Point(x: x, y: y)
         self.size = Size(width: width, height: height)
     }
 
+    /// Left edge (inside).
     @inlinable public var minX: Double { origin.x }
+    /// Top edge (inside).
     @inlinable public var minY: Double { origin.y }
+    /// Right edge (outside: containment is half-open).
     @inlinable public var maxX: Double { origin.x + size.width }
+    /// Bottom edge (outside: containment is half-open).
     @inlinable public var maxY: Double { origin.y + size.height }
     /// True when the rectangle holds no point.
     @inlinable public var isEmpty: Bool { !(size.width > 0 && size.height > 0) }
 
+    /// Whether `point` (in the same space) is inside: left and top edges in, right and bottom
+    /// edges out.
     @inlinable
     public func contains(_ point: Point<Space>) -> Bool {
         point.x >= origin.x && point.y >= origin.y
@@ -149,28 +178,41 @@ public struct Rect<Space: CoordinateSpace>: Hashable, Sendable, CustomStringConv
 
     /// Reinterprets the numbers in another space (see ``Point/reinterpreted(as:)``).
     @inlinable
-    public func reinterpreted<Other>(as _: Other.Type = Other.self) -> Rect<Other> {
+    func reinterpreted<Other>(as _: Other.Type = Other.self) -> Rect<Other> {
         Rect<Other>(origin: origin.reinterpreted(), size: size)
     }
 
+    /// "(0, 0) 800x600": origin, then size.
     public var description: String { "\(origin) \(size)" }
 }
 
+/// A rectangle in layout space: an output's area in the layout.
 public typealias LayoutRect = Rect<LayoutSpace>
+/// A rectangle in one output's space.
 public typealias OutputRect = Rect<OutputSpace>
+/// A rectangle in one surface's space. A surface's `frame` is a `SurfaceRect` in its
+/// parent's space.
 public typealias SurfaceRect = Rect<SurfaceSpace>
 
 /// The eight `wl_output.transform` values: how an output's content is rotated (counter-
 /// clockwise) and flipped (around the vertical axis, before rotating) relative to the panel's
 /// native orientation. Raw values are the protocol's.
 public enum OutputTransform: Int32, CaseIterable, Sendable {
+    /// The panel's native orientation.
     case normal = 0
+    /// Rotated 90° counter-clockwise; width and height swap.
     case rotated90 = 1
+    /// Rotated 180°.
     case rotated180 = 2
+    /// Rotated 270° counter-clockwise; width and height swap.
     case rotated270 = 3
+    /// Flipped around the vertical axis.
     case flipped = 4
+    /// Flipped, then rotated 90° counter-clockwise; width and height swap.
     case flipped90 = 5
+    /// Flipped, then rotated 180°.
     case flipped180 = 6
+    /// Flipped, then rotated 270° counter-clockwise; width and height swap.
     case flipped270 = 7
 
     /// True for the transforms that swap width and height.

@@ -11,8 +11,9 @@
 /// Three doors, named for what they go through:
 /// - ``Router/inject(_:)``: filters, then the active grab (or the default rule), then
 ///   recognizers and the responder chain. What a backend calls.
-/// - `route…` (``Router/routePointerMotion(_:)``, ``Router/routeTouch(_:)``, …): the default
-///   rule alone, after filters and grabs: what a grab calls to forward an event.
+/// - `route…` (``Router/routePointerMotion(_:)``, ``Router/routeTouch(_:)``, …, and
+///   ``Router/deliverKey(_:)`` for keys): the default rule alone, after filters and grabs:
+///   what a grab calls to forward an event.
 /// - `send…` (``Router/sendPointerButton(_:to:)``, …): raw delivery up one surface's chain.
 ///   You probably want ``Router/inject(_:)`` instead.
 ///
@@ -30,6 +31,9 @@ public protocol Grab: AnyObject {
 }
 
 extension Grab {
+    /// Does nothing. The router has already restored the default rule (and, for touch,
+    /// cancelled the grab's routed touches); a grab with state of its own (a move or resize
+    /// under way, a popup to close) must override this to clean it up, or that state stays.
     public func cancel(router: Router) {}
 }
 
@@ -53,9 +57,15 @@ public protocol PointerGrab: Grab {
 }
 
 extension PointerGrab {
+    /// Forwards to ``Router/routePointerMotion(_:)``: hit-testing moves focus (unless a button
+    /// is held), then recognizers and the focus's chain see the motion.
     public func pointerMoved(_ event: PointerMotionEvent, router: Router) { router.routePointerMotion(event) }
+    /// Forwards to ``Router/routePointerButton(_:)``: recognizers and the focus's chain.
     public func pointerButton(_ event: PointerButtonEvent, router: Router) { router.routePointerButton(event) }
+    /// Forwards to ``Router/routePointerAxis(_:)``: the focus's chain.
     public func pointerAxis(_ event: PointerAxisEvent, router: Router) { router.routePointerAxis(event) }
+    /// Forwards to ``Router/routeTouchpadGesture(_:)``: touchpad recognizers, then the focus's
+    /// chain.
     public func touchpadGesture(_ event: TouchpadGestureEvent, router: Router) { router.routeTouchpadGesture(event) }
 }
 
@@ -70,7 +80,8 @@ public protocol TouchGrab: Grab {
     /// A finger up. Default: forwards; a routed touch not forwarded stays down until the grab
     /// ends (which cancels it).
     func touchUp(_ event: InputEvent, id: TouchID, router: Router)
-    /// The device cancelled a touch. Default: forwards.
+    /// The device cancelled a touch. Default: forwards; not forwarded, a routed touch stays
+    /// down until the grab ends (which cancels it).
     func touchCancelled(_ event: InputEvent, id: TouchID, router: Router)
     /// The end of a device frame. Default: forwards; a grab that forwards touches must forward
     /// frames too, or their changes are never delivered.
@@ -78,10 +89,17 @@ public protocol TouchGrab: Grab {
 }
 
 extension TouchGrab {
+    /// Forwards to ``Router/routeTouch(_:)``: hit-tested and bound to its surface, with
+    /// recognizers.
     public func touchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint, router: Router) { router.routeTouch(event) }
+    /// Forwards to ``Router/routeTouch(_:)``.
     public func touchMoved(_ event: InputEvent, id: TouchID, to point: LayoutPoint, router: Router) { router.routeTouch(event) }
+    /// Forwards to ``Router/routeTouch(_:)``.
     public func touchUp(_ event: InputEvent, id: TouchID, router: Router) { router.routeTouch(event) }
+    /// Forwards to ``Router/routeTouch(_:)``: the touch is cancelled for its responders and
+    /// recognizers.
     public func touchCancelled(_ event: InputEvent, id: TouchID, router: Router) { router.routeTouch(event) }
+    /// Forwards to ``Router/routeTouch(_:)``: the frame's changes are delivered.
     public func touchFrame(_ event: InputEvent, router: Router) { router.routeTouch(event) }
 }
 
@@ -95,6 +113,8 @@ public protocol KeyboardGrab: Grab {
 }
 
 extension KeyboardGrab {
+    /// Forwards to ``Router/deliverKey(_:)``: the first responder's chain, key commands
+    /// included.
     public func key(_ event: KeyEvent, router: Router) { router.deliverKey(event) }
 }
 
@@ -234,7 +254,7 @@ extension Router {
 /// a button press or a touch down anywhere else dismisses it and is not delivered. Keys go
 /// on to the first responder (make the popup, or what it wants, first responder).
 ///
-/// Start it with ``Router/startPopupGrab(_:)``; the `dismiss` closure of ``init(popup:dismiss:)`` runs once, when a press lands
+/// Start it with ``Router/startPopupGrab(_:)``; `dismiss` runs once, when a press lands
 /// outside or the grab is ended or replaced, and should close the popup.
 public final class PopupGrab: PointerGrab, TouchGrab {
     /// The popup surface: it and its descendants take input.
@@ -243,6 +263,7 @@ public final class PopupGrab: PointerGrab, TouchGrab {
     /// Buttons pressed outside (their releases are swallowed too).
     private var swallowedButtons: [UInt32] = []
 
+    /// A grab for `popup`; `dismiss` runs once, when the grab ends for any reason.
     public init(popup: Surface, dismiss: @escaping () -> Void) {
         self.popup = popup
         self.onDismiss = dismiss
@@ -254,6 +275,9 @@ public final class PopupGrab: PointerGrab, TouchGrab {
         return surface === popup || surface.isDescendant(of: popup)
     }
 
+    /// Focus follows hit-testing within the popup's subtree (outside it there is no focus;
+    /// with a button held, focus stays), and the focus's chain gets the motion raw
+    /// (``Router/sendPointerMotion(_:to:)``: no recognizers). Without a focus it is lost.
     public func pointerMoved(_ event: PointerMotionEvent, router: Router) {
         let hit = router.surface(at: event.location, device: event.device)
         let target = router.heldButtons.isEmpty ? (contains(hit) ? hit : nil) : router.pointerFocus
@@ -261,6 +285,9 @@ public final class PopupGrab: PointerGrab, TouchGrab {
         if let target, router.pointerGrab === self { router.sendPointerMotion(event, to: target) }
     }
 
+    /// A press outside the popup ends the grab (`dismiss` runs) and is not delivered, nor
+    /// is its release; other buttons go raw to the focus's chain
+    /// (``Router/sendPointerButton(_:to:)``: no recognizers).
     public func pointerButton(_ event: PointerButtonEvent, router: Router) {
         if event.state == .released, let index = swallowedButtons.firstIndex(of: event.button) {
             swallowedButtons.remove(at: index)
@@ -275,12 +302,17 @@ public final class PopupGrab: PointerGrab, TouchGrab {
         router.sendPointerButton(event, to: focus)
     }
 
+    /// Scrolling over the popup goes raw to the focus's chain; elsewhere it is lost.
     public func pointerAxis(_ event: PointerAxisEvent, router: Router) {
         if let focus = router.pointerFocus, contains(focus) { router.sendPointerAxis(event, to: focus) }
     }
 
+    /// Takes touchpad gestures and delivers none (not reported as dropped).
     public func touchpadGesture(_ event: TouchpadGestureEvent, router: Router) {}
 
+    /// Routes the down (``Router/routeTouch(_:)``); one that lands outside the popup is
+    /// cancelled before anyone sees it, ends the grab (`dismiss` runs), and the rest of that
+    /// finger is ignored. Other touch events use the forwarding defaults.
     public func touchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint, router: Router) {
         // One hit-test, the router's: route it, then look where it was bound.
         router.routeTouch(event)
@@ -293,6 +325,7 @@ public final class PopupGrab: PointerGrab, TouchGrab {
         }
     }
 
+    /// Ends both halves (pointer and touch) together and runs `dismiss` once.
     public func cancel(router: Router) {
         let dismiss = onDismiss
         onDismiss = nil

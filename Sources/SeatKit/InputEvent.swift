@@ -1,31 +1,48 @@
 /// Identifies an input device for the life of a router.
 public struct DeviceID: Hashable, Sendable, CustomStringConvertible {
+    /// The backend's number for the device (SeatKitLibinput numbers devices as they appear).
     public var rawValue: UInt32
+    /// The device numbered `rawValue`. `DeviceID(0)` is the default for events made up by tests
+    /// and by the router (cancelled releases, motions after an edit).
     public init(_ rawValue: UInt32) { self.rawValue = rawValue }
+    /// "dev3" for device 3.
     public var description: String { "dev\(rawValue)" }
 }
 
 /// Identifies one finger on the seat: libinput's seat slot, unique across the seat's touch
 /// devices while the finger is down.
 public struct TouchID: Hashable, Sendable, CustomStringConvertible {
+    /// The seat slot (libinput's `libinput_event_touch_get_seat_slot`).
     public var rawValue: Int32
+    /// The finger in seat slot `rawValue`.
     public init(_ rawValue: Int32) { self.rawValue = rawValue }
+    /// "t2" for slot 2.
     public var description: String { "t\(rawValue)" }
 }
 
 /// What an input device can do. The seat's capabilities are the union over its devices.
 public struct DeviceCapabilities: OptionSet, Hashable, Sendable, CustomStringConvertible {
+    /// The capability bits, one per static member below.
     public var rawValue: UInt32
+    /// Capabilities from their bits.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
+    /// Has keys (`wl_seat` capability keyboard).
     public static let keyboard = DeviceCapabilities(rawValue: 1 << 0)
+    /// Moves a pointer or has pointer buttons (mice, touchpads, trackpoints).
     public static let pointer = DeviceCapabilities(rawValue: 1 << 1)
+    /// A touchscreen.
     public static let touch = DeviceCapabilities(rawValue: 1 << 2)
+    /// A touchpad that reports swipe, pinch and hold gestures.
     public static let gesture = DeviceCapabilities(rawValue: 1 << 3)
+    /// A tablet tool (pen, eraser); its events go to the delegate's `deviceEvent`.
     public static let tabletTool = DeviceCapabilities(rawValue: 1 << 4)
+    /// A tablet's button pad; its events go to the delegate's `deviceEvent`.
     public static let tabletPad = DeviceCapabilities(rawValue: 1 << 5)
+    /// A lid or tablet-mode switch; its events go to the delegate's `deviceEvent`.
     public static let `switch` = DeviceCapabilities(rawValue: 1 << 6)
 
+    /// The capability names joined with commas, e.g. "keyboard,pointer".
     public var description: String {
         let names: [(DeviceCapabilities, String)] = [
             (.keyboard, "keyboard"), (.pointer, "pointer"), (.touch, "touch"), (.gesture, "gesture"),
@@ -37,13 +54,17 @@ public struct DeviceCapabilities: OptionSet, Hashable, Sendable, CustomStringCon
 
 /// A device as the backend announces it.
 public struct DeviceInfo: Hashable, Sendable {
+    /// The device's name, as the kernel reports it.
     public var name: String
+    /// What the device can do.
     public var capabilities: DeviceCapabilities
     /// Physical size in millimetres for absolute devices (touchscreens, touchpads).
     public var physicalSize: Size?
     /// The output this device's absolute coordinates map to, by name, if any.
     public var mappedOutput: String?
 
+    /// A device announcement, for ``InputEvent/Kind/deviceAdded(_:)``. `physicalSize` is in
+    /// millimetres; `mappedOutput` names an ``Output``.
     public init(name: String, capabilities: DeviceCapabilities, physicalSize: Size? = nil,
                 mappedOutput: String? = nil) {
         self.name = name
@@ -53,29 +74,40 @@ public struct DeviceInfo: Hashable, Sendable {
     }
 }
 
+/// Whether a pointer button went down (`pressed`) or up (`released`).
 public enum ButtonState: Sendable, Hashable { case released, pressed }
 
-/// A key's state; `.repeated` is a key repeat generated while the key is held.
+/// A key's state: `pressed`, `released`, or `repeated` (a key repeat generated while the key
+/// is held, by a key repeater through ``Router/deliverKey(_:)``).
 public enum KeyState: Sendable, Hashable { case released, pressed, repeated }
 
-/// Where scroll motion comes from (libinput's pointer axis sources).
+/// Where scroll motion comes from (libinput's pointer axis sources): `wheel`, a wheel's
+/// detents (with v120 steps); `finger`, fingers on a touchpad (a stop when they lift);
+/// `continuous`, a continuous device such as trackpoint button scrolling (a stop at its end);
+/// `wheelTilt`, a wheel tilted sideways.
 public enum AxisSource: Sendable, Hashable { case wheel, finger, continuous, wheelTilt }
 
 /// One scroll step or motion, both axes at once.
 public struct AxisMotion: Sendable, Hashable {
+    /// What produced the scrolling: a wheel's detents, fingers on a touchpad, a continuous
+    /// device (trackpoint button scrolling), or a tilted wheel.
     public var source: AxisSource
     /// Scroll distance in logical units (vertical positive down, horizontal positive right).
     public var horizontal: Double
+    /// Vertical scroll distance in logical units, positive down.
     public var vertical: Double
     /// High-resolution wheel steps: 120 is one detent (wheel sources only, 0 otherwise).
     public var horizontalV120: Double
+    /// Vertical high-resolution wheel steps: 120 per detent (wheel sources only).
     public var verticalV120: Double
     /// For finger and continuous sources: the axis stopped (a terminating event, value 0).
     public var horizontalStop: Bool
+    /// The vertical axis stopped (finger and continuous sources).
     public var verticalStop: Bool
     /// Natural scrolling is on: content follows the fingers (wl_pointer.axis_relative_direction).
     public var invertedDirection: Bool
 
+    /// A scroll event; distances in logical units, `…V120` in 120ths of a detent.
     public init(source: AxisSource, horizontal: Double = 0, vertical: Double = 0,
                 horizontalV120: Double = 0, verticalV120: Double = 0,
                 horizontalStop: Bool = false, verticalStop: Bool = false,
@@ -92,11 +124,13 @@ public struct AxisMotion: Sendable, Hashable {
 
     /// Whole detents, rounded toward zero (wl_pointer.axis_discrete).
     public var horizontalDiscrete: Int32 { Int32(horizontalV120 / 120) }
+    /// Whole vertical detents, rounded toward zero.
     public var verticalDiscrete: Int32 { Int32(verticalV120 / 120) }
 }
 
 /// The phase of a touchpad gesture.
 public enum GesturePhase: Sendable, Hashable {
+    /// `begin`: the fingers started a gesture; `update`: they moved (or pinched, rotated).
     case begin, update
     /// The gesture ended; `cancelled` when the fingers did not finish it (libinput's cancel).
     case end(cancelled: Bool)
@@ -104,18 +138,27 @@ public enum GesturePhase: Sendable, Hashable {
 
 /// A touchpad swipe, pinch or hold, as libinput reports it.
 public struct TouchpadGesture: Sendable, Hashable {
+    /// Which gesture libinput recognized: `swipe` (fingers moving together), `pinch` (fingers
+    /// spreading, closing or turning), `hold` (fingers resting).
     public enum Kind: Sendable, Hashable { case swipe, pinch, hold }
+    /// Swipe, pinch or hold.
     public var kind: Kind
+    /// Begin, update or end.
     public var phase: GesturePhase
+    /// How many fingers are on the touchpad (at least 1; swipes and pinches from 2 or 3 up).
     public var fingers: Int
     /// Motion of the fingers' centre since the last update, accelerated (logical units).
     public var delta: Vector
+    /// The same motion without pointer acceleration (logical units).
     public var unacceleratedDelta: Vector
     /// Pinch only: scale relative to the start (1 at begin), and rotation since the last
     /// update in degrees, clockwise.
     public var scale: Double
+    /// Pinch only: rotation since the last update, in degrees, clockwise.
     public var rotation: Double
 
+    /// A touchpad gesture event; defaults are those of a begin (no motion, scale 1, no
+    /// rotation).
     public init(kind: Kind, phase: GesturePhase, fingers: Int, delta: Vector = .zero,
                 unacceleratedDelta: Vector = .zero, scale: Double = 1, rotation: Double = 0) {
         self.kind = kind
@@ -128,15 +171,20 @@ public struct TouchpadGesture: Sendable, Hashable {
     }
 }
 
-/// Switches libinput reports.
+/// Switches libinput reports: `lid` (a laptop lid; on: closed) and `tabletMode` (a
+/// convertible folded into a tablet; on: tablet mode).
 public enum SwitchKind: Sendable, Hashable { case lid, tabletMode }
 
 /// A tablet tool or pad event, passed on to the compositor delegate as it came.
 public struct TabletEvent: Sendable, Hashable {
+    /// Which tool or pad event it is.
     public enum Kind: Sendable, Hashable {
+        /// Tool events: in or out of proximity, axis change, tip down or up, a tool button.
         case toolProximity, toolAxis, toolTip, toolButton
+        /// Pad events: a button, ring, strip or key of the tablet's pad.
         case padButton, padRing, padStrip, padKey
     }
+    /// Which tool or pad event it is.
     public var kind: Kind
     /// Tool position in layout space, when the event carries one.
     public var position: LayoutPoint?
@@ -145,6 +193,7 @@ public struct TabletEvent: Sendable, Hashable {
     /// Proximity in/out, tip down/up, button pressed/released as 1/0; ring and strip value.
     public var value: Double
 
+    /// A tablet event; `position` is in layout space.
     public init(kind: Kind, position: LayoutPoint? = nil, code: UInt32 = 0, value: Double = 0) {
         self.kind = kind
         self.position = position
@@ -156,11 +205,13 @@ public struct TabletEvent: Sendable, Hashable {
 /// One input event entering the router: from a libinput backend, a replayed recording or a
 /// test. A value type; no case carries a heap reference except device announcements.
 public struct InputEvent: Sendable, Hashable {
+    /// What happened, with its data. Points are in layout space.
     public enum Kind: Sendable, Hashable {
         /// A finger touched down at a layout-space point.
         case touchDown(TouchID, LayoutPoint)
         /// A finger moved to a layout-space point.
         case touchMotion(TouchID, LayoutPoint)
+        /// A finger lifted.
         case touchUp(TouchID)
         /// The device cancelled the touch (palm, device gone).
         case touchCancel(TouchID)
@@ -172,21 +223,34 @@ public struct InputEvent: Sendable, Hashable {
         case pointerMotionAbsolute(LayoutPoint)
         /// A button (evdev code, e.g. BTN_LEFT 0x110) changed state.
         case pointerButton(button: UInt32, state: ButtonState)
+        /// Scrolling (wheel, finger, continuous or tilt).
         case pointerAxis(AxisMotion)
+        /// A touchpad swipe, pinch or hold phase.
         case touchpadGesture(TouchpadGesture)
         /// A key (evdev code, e.g. KEY_A 30) changed state.
         case key(keycode: UInt32, state: KeyState)
+        /// A lid or tablet-mode switch changed. Goes through filters and spies, then to the
+        /// delegate's ``CompositorDelegate/router(_:deviceEvent:)``; no responder sees it.
         case switchToggled(SwitchKind, on: Bool)
+        /// A tablet tool or pad event. Goes through filters and spies, then to the delegate's
+        /// ``CompositorDelegate/router(_:deviceEvent:)``; no responder sees it.
         case tablet(TabletEvent)
+        /// A device appeared. Recorded in ``Router/devices``; spies and the delegate hear it,
+        /// filters are not asked.
         case deviceAdded(DeviceInfo)
+        /// The event's device went away: its touches are cancelled, then spies and the delegate
+        /// hear it; filters are not asked.
         case deviceRemoved
     }
 
     /// When the device produced the event, on the event loop's monotonic clock.
     public var time: Timestamp
+    /// The device that produced it (`DeviceID(0)` when unknown).
     public var device: DeviceID
+    /// What happened.
     public var kind: Kind
 
+    /// An event from `device` at `time`, for ``Router/inject(_:)``.
     public init(time: Timestamp, device: DeviceID = DeviceID(0), _ kind: Kind) {
         self.time = time
         self.device = device

@@ -15,6 +15,7 @@ public final class WakeTouchFilter: InputFilter {
     /// Fingers of the waking touch still down.
     public private(set) var wakingTouches: [TouchID] = []
 
+    /// A filter; add it with ``Router/addFilter(_:)``, before any other.
     public init(isBlanked: Bool = false, onWake: (() -> Void)? = nil) {
         self.isBlanked = isBlanked
         self.onWake = onWake
@@ -28,6 +29,9 @@ public final class WakeTouchFilter: InputFilter {
         onWake?()
     }
 
+    /// While blanked, a touch down, pointer motion, scroll, button press or key press wakes
+    /// the screen (`onWake` runs) and is consumed, with every finger that goes down before
+    /// the waking touch's last finger lifts. Everything else passes.
     public func filter(_ event: InputEvent, router: Router) -> FilterDecision {
         switch event.kind {
         case .touchDown(let id, _):
@@ -59,17 +63,22 @@ public final class WakeTouchFilter: InputFilter {
 /// real pointer moves, clicks or scrolls. A spy: it changes no routing. `onChange` runs on
 /// every change (set the cursor image or hide it there); starts visible.
 public final class CursorVisibility: InputSpy {
+    /// Whether the cursor should show now.
     public private(set) var isVisible: Bool
+    /// Called with the new visibility at each change (not for the initial value).
     public var onChange: ((Bool) -> Void)?
     /// Devices whose pointer events do not show the cursor: by default the synthetic pointer
     /// of ``LongPressAsSecondaryClick`` (a click made from a touch).
     public var ignoredDevices: [DeviceID] = [LongPressAsSecondaryClick.device]
 
+    /// A spy; add it with ``Router/addSpy(_:)``.
     public init(isVisible: Bool = true, onChange: ((Bool) -> Void)? = nil) {
         self.isVisible = isVisible
         self.onChange = onChange
     }
 
+    /// A touch down hides the cursor; pointer motion, a button or scrolling from a device
+    /// not in ``ignoredDevices`` shows it. Consumed events count too (a waking touch hides it).
     public func observe(_ event: InputEvent, consumed: Bool, router: Router) {
         switch event.kind {
         case .touchDown:
@@ -102,12 +111,16 @@ public final class LongPressAsSecondaryClick {
     public static let device = DeviceID(0x5EA7_C11C)
     /// BTN_RIGHT by default.
     public var button: UInt32 = 0x111
+    /// The long-press recognizer that triggers the click; tune it or set its delegate, and
+    /// attach it with ``attach(to:)-(Output)`` or ``attach(to:)-(Surface)``.
     public let recognizer: LongPressGestureRecognizer
     /// Called after each click, with the layout-space point it was made at.
     public var onClick: ((LayoutPoint) -> Void)?
     private weak var output: Output?
     private weak var surface: Surface?
 
+    /// A long press of `minimumPressDuration` that moves at most `allowableMovement`
+    /// millimetres (see ``LongPressGestureRecognizer``); not attached yet.
     public init(minimumPressDuration: TimeSpan = .milliseconds(500), allowableMovement: Double = 10) {
         recognizer = LongPressGestureRecognizer(name: "long-press-secondary-click",
                                                 minimumPressDuration: minimumPressDuration,
@@ -132,6 +145,7 @@ public final class LongPressAsSecondaryClick {
         surface.addGestureRecognizer(recognizer)
     }
 
+    /// Removes the recognizer from where it was attached; long presses no longer click.
     public func detach() {
         output?.removeGestureRecognizer(recognizer)
         surface?.removeGestureRecognizer(recognizer)

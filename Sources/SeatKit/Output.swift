@@ -20,6 +20,9 @@ public final class Output {
     public var modeSize: Size {
         didSet { geometryDidChange() }
     }
+    /// How the content is rotated and flipped onto the panel (`wl_output.transform`).
+    /// Changing it, ``modeSize`` or ``scale`` resizes ``root`` to the new logical size and
+    /// has pointer focus checked again before the next pointer event.
     public var transform: OutputTransform {
         didSet { geometryDidChange() }
     }
@@ -57,6 +60,10 @@ public final class Output {
         router?.gestureRecognizerWasDetached(recognizer)
     }
 
+    /// An output not yet in any layout (``Router/addOutput(_:)`` places it), with a root
+    /// surface covering its logical area. `position` is its top-left corner in layout
+    /// space; `modeSize` is in pixels, native orientation; `scale` must be positive (a
+    /// precondition: zero or less stops the process).
     public init(name: String, position: LayoutPoint = .zero, modeSize: Size,
                 transform: OutputTransform = .normal, scale: Double = 1,
                 responder: any Responder = PassThroughResponder()) {
@@ -118,11 +125,13 @@ public final class Output {
 }
 
 extension Output: CustomStringConvertible {
+    /// The connector name.
     public var description: String { name }
 }
 
 /// The outputs of a router, placed in one layout plane.
 public struct Layout {
+    /// The outputs in the order they were added: later ones are on top where they overlap.
     public internal(set) var outputs: [Output] = []
 
     /// The topmost output holding `point` (the last added wins where outputs overlap).
@@ -149,7 +158,7 @@ public struct Layout {
     /// step of `wl_fixed_t`) inside a right or bottom edge that no other output continues, so
     /// the position a Wayland client reads after rounding is inside its surface too. Used to
     /// keep the pointer on screen.
-    public func clamp(_ point: LayoutPoint) -> LayoutPoint {
+    package func clamp(_ point: LayoutPoint) -> LayoutPoint {
         if outputs.isEmpty { return point }
         let step = Self.edgeMargin
         if let output = output(at: point) {
@@ -178,5 +187,5 @@ public struct Layout {
 
     /// How far ``clamp(_:)`` keeps the pointer inside a right or bottom edge: 1/256, the step
     /// of `wl_fixed_t`, which rounds to nearest.
-    public static let edgeMargin = 1.0 / 256
+    package static let edgeMargin = 1.0 / 256
 }

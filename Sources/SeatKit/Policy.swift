@@ -2,7 +2,8 @@
 public enum FilterDecision: Sendable, Hashable {
     /// Let the event go on to the next filter and then to routing.
     case pass
-    /// Take the event: no later filter, recognizer or responder sees it. Taking a key press
+    /// Take the event: no later filter, grab, recognizer or responder sees it (spies do, told
+    /// it was consumed). Taking a key press
     /// takes its repeats and release; taking a touch down takes the whole touch.
     case consume
 }
@@ -16,8 +17,11 @@ public enum FilterDecision: Sendable, Hashable {
 /// them but always delivered: taking it would leave the key or button stuck at the client.
 /// Key repeats made by a key repeater (``Router/deliverKey(_:)``) skip them.
 public protocol InputFilter: AnyObject {
-    /// Each event as it enters the router (keys too, before interpretation), except touch
-    /// frames and the releases of keys and buttons whose presses were taken.
+    /// Each event as it enters the router through ``Router/inject(_:)`` (a key as its raw
+    /// keycode event), except touch frames, device announcements (added, removed), malformed
+    /// events the router ignores (non-finite points, a touch ID already down), and the
+    /// releases of keys and buttons whose presses were taken. Key repeats from a key repeater
+    /// (``Router/deliverKey(_:)``) and events a grab forwards (`route…`) are not asked again.
     func filter(_ event: InputEvent, router: Router) -> FilterDecision
     /// Key presses and repeats after the key interpreter has filled in keysym, text and
     /// modifiers: where global shortcuts belong. Releases are not asked: a release follows
@@ -26,13 +30,22 @@ public protocol InputFilter: AnyObject {
 }
 
 extension InputFilter {
+    /// Passes every event: a filter that only takes shortcuts implements
+    /// ``filterKey(_:router:)`` alone.
     public func filter(_ event: InputEvent, router: Router) -> FilterDecision { .pass }
+    /// Passes every key.
     public func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision { .pass }
 }
 
-/// Sees every event, whether or not a filter consumed it, and cannot change anything about
-/// its routing: idle tracking, on-screen display of keys, statistics.
+/// Sees each event given to ``Router/inject(_:)`` once, after the filters and before grabs
+/// and routing, whether or not a filter consumed it, and cannot change anything about its
+/// routing: idle tracking, on-screen display of keys, statistics. Touch frames, device
+/// announcements and malformed events are shown too; key repeats from a key repeater
+/// (``Router/deliverKey(_:)``) and what a grab forwards or sends are not.
 public protocol InputSpy: AnyObject {
+    /// One injected event. `consumed` is true when a filter took it, when it belongs to a
+    /// key, button or touch taken earlier (by a filter, a key command, or the removal of the
+    /// surface that had it), or when the router ignored it as malformed.
     func observe(_ event: InputEvent, consumed: Bool, router: Router)
 }
 
@@ -50,6 +63,7 @@ public protocol KeyInterpreter: AnyObject {
 }
 
 extension KeyInterpreter {
+    /// Does nothing.
     public func detached(from router: Router) {}
 }
 
@@ -77,15 +91,25 @@ private final class TypedKeyInterpreterCall<Interpreter: KeyInterpreter>: KeyInt
 
 /// An event that reached the end of its chain with nobody handling it.
 public enum DroppedEvent {
+    /// Touches went down and no link of their surface's chain handled `touchesBegan`.
     case touchesBegan(TouchEvent)
+    /// Nobody handled `touchesMoved`.
     case touchesMoved(TouchEvent)
+    /// Nobody handled `touchesEnded`.
     case touchesEnded(TouchEvent)
+    /// Nobody handled the pointer motion (also when there is no pointer focus).
     case pointerMotion(PointerMotionEvent)
+    /// Nobody handled the button.
     case pointerButton(PointerButtonEvent)
+    /// Nobody handled the scrolling.
     case pointerAxis(PointerAxisEvent)
+    /// Nobody handled the touchpad gesture phase (recognizers did not take it either).
     case touchpadGesture(TouchpadGestureEvent)
+    /// Nobody handled the key press or repeat, and no key command matched.
     case keyDown(KeyEvent)
+    /// Nobody handled the key release.
     case keyUp(KeyEvent)
+    /// ``Router/sendAction(_:to:)`` found nobody that can perform the action.
     case action(Action)
 }
 
@@ -98,19 +122,24 @@ public protocol CompositorDelegate: Responder {
     /// `formerParent` is the removed subtree's former parent. Default: the nearest attached
     /// ancestor, from `formerParent` up, that can become first responder.
     func router(_ router: Router, firstResponderAfterRemoving removed: Surface, formerParent: Surface) -> Surface?
-    /// Events that do not go through a responder chain: switches, tablet tools and pads,
-    /// device announcements.
+    /// Events that do not go through a responder chain: switches, tablet tools and pads
+    /// (after filters and spies; not told when a filter consumed one), and device
+    /// announcements (after ``Router/devices`` and ``Router/capabilities`` were updated).
     func router(_ router: Router, deviceEvent event: InputEvent)
     /// The union of the present devices' capabilities changed.
     func router(_ router: Router, capabilitiesChanged capabilities: DeviceCapabilities)
 }
 
 extension CompositorDelegate {
+    /// Does nothing: dropped events are lost (the trace still records them).
     public func router(_ router: Router, dropped event: DroppedEvent) {}
+    /// ``Router/nearestAncestorThatCanBecomeFirstResponder(startingAt:)`` from `formerParent`.
     public func router(_ router: Router, firstResponderAfterRemoving removed: Surface, formerParent: Surface) -> Surface? {
         router.nearestAncestorThatCanBecomeFirstResponder(startingAt: formerParent)
     }
+    /// Does nothing: switches and tablet events are lost.
     public func router(_ router: Router, deviceEvent event: InputEvent) {}
+    /// Does nothing.
     public func router(_ router: Router, capabilitiesChanged capabilities: DeviceCapabilities) {}
 }
 

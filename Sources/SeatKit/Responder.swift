@@ -8,7 +8,9 @@ public enum ResponderResult: Sendable, Hashable {
 
 /// One link of a responder chain.
 public enum ChainLink {
+    /// A surface's responder.
     case surface(Surface)
+    /// An output's responder: after the output's root surface, before the delegate.
     case output(Output)
     /// The compositor delegate: the end of every chain.
     case delegate
@@ -25,6 +27,7 @@ public enum ChainLink {
 }
 
 extension ChainLink: CustomStringConvertible {
+    /// The surface's name, "output NAME", or "delegate".
     public var description: String {
         switch self {
         case .surface(let s): return s.name
@@ -42,9 +45,11 @@ extension ChainLink: CustomStringConvertible {
 /// return it. What it hands out (``router``, ``link``, ``target``, ``surface``) are ordinary
 /// owning references: keep those if you need them later.
 ///
-/// Inside, it refers to the router, the link and the target without owning them (rule 2 of
-/// the core's `Unretained`: the router keeps them alive while it delivers), because an owning
-/// reference cost an atomic increment and decrement per responder asked.
+/// Inside, it refers to the router, the link and the target without owning them, because an
+/// owning reference cost an atomic increment and decrement per responder asked. That is safe
+/// because the router keeps each of them alive for the whole call (a strong reference held
+/// by the delivery; for the first responder, the router's own reference and the list that
+/// keeps a replaced one until the delivery ends), and the context cannot outlive the call.
 public struct ResponderContext: ~Escapable {
     private let routerLink: Unretained<Router>
     private let linkSurface: Unretained<Surface>?
@@ -104,7 +109,9 @@ public struct ResponderContext: ~Escapable {
 
 /// One finger in a touch event.
 public struct TouchPoint: Sendable, Hashable {
+    /// Which finger (its seat slot).
     public var id: TouchID
+    /// The touchscreen it is on.
     public var device: DeviceID
     /// Where the finger is, in layout space.
     public var location: LayoutPoint
@@ -113,8 +120,11 @@ public struct TouchPoint: Sendable, Hashable {
     public var surfaceLocation: SurfacePoint
     /// Where and when the finger went down.
     public var startLocation: LayoutPoint
+    /// When the finger went down (the down's device time).
     public var startTime: Timestamp
 
+    /// A touch point; `location` and `startLocation` in layout space, `surfaceLocation` in the
+    /// bound surface's space. For tests and for recognizers fed by hand.
     public init(id: TouchID, device: DeviceID, location: LayoutPoint, surfaceLocation: SurfacePoint,
                 startLocation: LayoutPoint, startTime: Timestamp) {
         self.id = id
@@ -131,12 +141,18 @@ public struct TouchPoint: Sendable, Hashable {
 /// `touches` holds every point of that phase that the frame changed and that is bound to the
 /// same surface. The array is the router's reused buffer: copy it if you keep it.
 public struct TouchEvent {
+    /// The time of the device frame that carried these changes (the router's clock for a
+    /// cancel).
     public var time: Timestamp
+    /// The touches of this phase bound to one surface. Their `surfaceLocation` is in the bound
+    /// (target) surface's space, also when the event is asked of an ancestor, output or the
+    /// delegate up the chain.
     public var touches: [TouchPoint]
 }
 
 /// The pointer crossed into or out of a surface.
 public struct PointerCrossingEvent {
+    /// When the pointer crossed (the event that moved it or the edit that moved focus).
     public var time: Timestamp
     /// Pointer position in layout space.
     public var location: LayoutPoint
@@ -146,25 +162,39 @@ public struct PointerCrossingEvent {
 
 /// Pointer motion over the focus surface.
 public struct PointerMotionEvent {
+    /// When the device produced the motion (the router's clock for a motion made up after an edit).
     public var time: Timestamp
+    /// The pointing device (`DeviceID(0)` for a motion the router made up after an edit).
     public var device: DeviceID
     /// New position in layout space.
     public var location: LayoutPoint
-    /// New position in the focus surface's space (outside it during an implicit grab).
+    /// New position in the target surface's space (the pointer focus, or the surface given to
+    /// ``Router/sendPointerMotion(_:to:)``; zero without one), also when asked of an ancestor
+    /// up the chain; outside the surface during an implicit grab.
     public var surfaceLocation: SurfacePoint
-    /// Relative motion that produced it (zero for absolute motion), accelerated and raw.
+    /// The motion that produced it, accelerated, in logical units: for absolute motion the
+    /// displacement from the previous position (after clamping to the layout); zero for the
+    /// motion the router makes up when an edit moves the focus under a still pointer.
     public var delta: Vector
+    /// The same relative motion before pointer acceleration (zero for absolute motion).
     public var unacceleratedDelta: Vector
 }
 
 /// A pointer button press or release.
 public struct PointerButtonEvent {
+    /// When the button changed (the router's clock for a made-up cancelled release).
     public var time: Timestamp
+    /// The pointing device (`DeviceID(0)` for a made-up cancelled release).
     public var device: DeviceID
     /// evdev code: BTN_LEFT is 0x110, BTN_RIGHT 0x111, BTN_MIDDLE 0x112.
     public var button: UInt32
+    /// Pressed or released.
     public var state: ButtonState
+    /// Pointer position in layout space.
     public var location: LayoutPoint
+    /// Pointer position in the target surface's space (the pointer focus, or the surface given
+    /// to ``Router/sendPointerButton(_:to:)``; zero without one), also when asked of an
+    /// ancestor up the chain. During an implicit grab it may lie outside the surface.
     public var surfaceLocation: SurfacePoint
     /// A release the router made up because the press can no longer be released normally
     /// (the surface was removed, a grab took the pointer): the button is still physically
@@ -174,32 +204,52 @@ public struct PointerButtonEvent {
 
 /// Scrolling.
 public struct PointerAxisEvent {
+    /// When the device produced the scroll.
     public var time: Timestamp
+    /// The scrolling device.
     public var device: DeviceID
+    /// How far and how, on both axes (logical units and v120 wheel steps).
     public var motion: AxisMotion
+    /// Pointer position in layout space.
     public var location: LayoutPoint
+    /// Pointer position in the target surface's space (the pointer focus, or the surface given
+    /// to ``Router/sendPointerAxis(_:to:)``; zero without one), also when asked of an ancestor
+    /// up the chain.
     public var surfaceLocation: SurfacePoint
 }
 
 /// A touchpad gesture delivered to the pointer focus.
 public struct TouchpadGestureEvent {
+    /// When the touchpad produced the gesture phase.
     public var time: Timestamp
+    /// The touchpad.
     public var device: DeviceID
+    /// Kind, phase, finger count and motion, as libinput reports them.
     public var gesture: TouchpadGesture
+    /// Pointer position in layout space (a touchpad gesture happens where the pointer is).
     public var location: LayoutPoint
+    /// Pointer position in the pointer focus's space (zero without a focus).
     public var surfaceLocation: SurfacePoint
 }
 
 /// Modifier keys, independent of the keymap's encoding.
 public struct KeyModifiers: OptionSet, Hashable, Sendable, CustomStringConvertible {
+    /// The modifier bits, one per static member below (bit 5 is unused).
     public var rawValue: UInt32
+    /// Modifiers from their bits.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
+    /// Shift.
     public static let shift = KeyModifiers(rawValue: 1 << 0)
+    /// Caps Lock (a lock modifier: key commands ignore it).
     public static let capsLock = KeyModifiers(rawValue: 1 << 1)
+    /// Control.
     public static let control = KeyModifiers(rawValue: 1 << 2)
+    /// Alt (Mod1).
     public static let alt = KeyModifiers(rawValue: 1 << 3)
+    /// Num Lock (a lock modifier: key commands ignore it).
     public static let numLock = KeyModifiers(rawValue: 1 << 4)
+    /// The logo ("Super", "Windows") key (Mod4).
     public static let logo = KeyModifiers(rawValue: 1 << 6)
     /// AltGr (ISO_Level3_Shift, usually Mod5).
     public static let altGr = KeyModifiers(rawValue: 1 << 7)
@@ -207,6 +257,7 @@ public struct KeyModifiers: OptionSet, Hashable, Sendable, CustomStringConvertib
     /// The modifiers that key commands compare; lock modifiers are ignored.
     public static let commandRelevant: KeyModifiers = [.shift, .control, .alt, .logo, .altGr]
 
+    /// The modifier names joined with "+", e.g. "Ctrl+Shift".
     public var description: String {
         let names: [(KeyModifiers, String)] = [
             (.shift, "Shift"), (.capsLock, "Caps"), (.control, "Ctrl"), (.alt, "Alt"),
@@ -218,10 +269,15 @@ public struct KeyModifiers: OptionSet, Hashable, Sendable, CustomStringConvertib
 
 /// The serialized modifier state, as `wl_keyboard.modifiers` carries it.
 public struct ModifierMasks: Hashable, Sendable {
+    /// Modifiers held down, in the keymap's modifier bits (`xkb_state_serialize_mods` depressed).
     public var depressed: UInt32
+    /// Modifiers latched (sticky keys), in the keymap's bits.
     public var latched: UInt32
+    /// Modifiers locked (Caps Lock, Num Lock), in the keymap's bits.
     public var locked: UInt32
+    /// The active layout: the effective layout index (`xkb_state_serialize_layout`).
     public var group: UInt32
+    /// The masks as given; all zero by default (no keymap).
     public init(depressed: UInt32 = 0, latched: UInt32 = 0, locked: UInt32 = 0, group: UInt32 = 0) {
         self.depressed = depressed
         self.latched = latched
@@ -233,10 +289,13 @@ public struct ModifierMasks: Hashable, Sendable {
 /// A key event at a responder. `keysym`, `text` and `modifiers` come from the router's
 /// ``KeyInterpreter`` (SeatKitXKB provides one); without one they are 0, "" and empty.
 public struct KeyEvent {
+    /// When the key changed (the router's clock for a made-up cancelled release).
     public var time: Timestamp
+    /// The keyboard (`DeviceID(0)` for made-up releases).
     public var device: DeviceID
     /// evdev code (KEY_A is 30); add 8 for an XKB keycode.
     public var keycode: UInt32
+    /// Pressed, repeated or released.
     public var state: KeyState
     /// The keysym the key produces now, with the current modifiers and layout.
     public var keysym: UInt32
@@ -254,6 +313,8 @@ public struct KeyEvent {
     /// physically down, and its real release will not be delivered.
     public var isCancelled = false
 
+    /// A key event as a key repeater or a test builds it; the interpreted fields default to
+    /// "nothing interpreted" (0, "", no modifiers).
     public init(time: Timestamp, device: DeviceID = DeviceID(0), keycode: UInt32, state: KeyState,
                 keysym: UInt32 = 0, baseKeysym: UInt32 = 0, text: String = "",
                 modifiers: KeyModifiers = [], modifierMasks: ModifierMasks = ModifierMasks()) {
@@ -271,9 +332,13 @@ public struct KeyEvent {
 
 /// A named action (UIKit's selector): "copy", "close-window", "admin-menu".
 public struct Action: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The action's name; actions compare by it.
     public var name: String
+    /// The action named `name`.
     public init(_ name: String) { self.name = name }
+    /// An action from a literal: `let copy: Action = "copy"`.
     public init(stringLiteral value: String) { self.name = value }
+    /// The action's name.
     public var description: String { name }
 }
 
@@ -281,6 +346,7 @@ public struct Action: Hashable, Sendable, ExpressibleByStringLiteral, CustomStri
 /// chain reaches the responder and matches, the router performs `action` on that responder
 /// instead of calling `keyDown`, and swallows the key's release.
 public struct KeyCommand: Hashable, Sendable {
+    /// Which keysym of the event a command compares with its own.
     public enum Matching: Hashable, Sendable {
         /// Compare with the keysym the key produces now (Ctrl+Z is where the layout puts Z).
         case keysym
@@ -289,11 +355,16 @@ public struct KeyCommand: Hashable, Sendable {
         case layoutIndependent
     }
 
+    /// The keysym to match (for a letter, either case: see ``matches(_:)``).
     public var keysym: UInt32
+    /// The modifiers that must be held, exactly (lock modifiers ignored).
     public var modifiers: KeyModifiers
+    /// What the responder that declares the command is asked to ``Responder/perform(_:context:)``.
     public var action: Action
+    /// Compare with the current keysym or the layout-independent one.
     public var matching: Matching
 
+    /// A command for `keysym` with exactly `modifiers`.
     public init(keysym: UInt32, modifiers: KeyModifiers = [], action: Action, matching: Matching = .keysym) {
         self.keysym = keysym
         self.modifiers = modifiers
@@ -338,23 +409,50 @@ public protocol Responder: AnyObject {
     // `touchesCancelled` reaches every responder that saw `touchesBegan`, `touchesMoved` or
     // `touchesEnded` for the touch, once, removed surfaces included, with all the touches of
     // one cancel that it saw in one event.
+    /// Fingers went down on the target surface. Asked up the chain from the bound surface until
+    /// one answers `.handled`; the recognizers of the touch's arena saw the phase first and may
+    /// hold it back (delayed, or dropped if one takes the touch). Default: `.notHandled`.
     func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult
+    /// Fingers bound to the target surface moved. Each phase walks the chain afresh from the
+    /// bound surface: handling `touchesBegan` does not claim later phases. Default: `.notHandled`.
     func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult
+    /// Fingers bound to the target surface lifted. Default: `.notHandled`.
     func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult
+    /// The touches in `event` will get no more events: told once to every link that saw one of
+    /// them (not walked up the chain), whatever it answered. Default: nothing; a responder
+    /// tracking touches must drop them here or keep stale state.
     func touchesCancelled(_ event: TouchEvent, context: ResponderContext)
 
     // Pointer. Enter and leave go to the focus surface's responder only and always pair up,
     // removal included (a removed focus hears a cancelled release of each held button, then
     // `pointerLeft`). A button event with `isCancelled` is such a made-up release.
+    /// The pointer focus became this responder's surface; `event.surfaceLocation` is in its
+    /// space. Told to the focus surface only, not up the chain. Default: nothing.
     func pointerEntered(_ event: PointerCrossingEvent, context: ResponderContext)
+    /// The pointer focus left this surface (moved away, a pointer grab started, or the surface
+    /// was removed). Always follows a `pointerEntered`; told to that surface only. Default:
+    /// nothing.
     func pointerLeft(_ event: PointerCrossingEvent, context: ResponderContext)
+    /// The pointer moved over the focus (or, during an implicit grab, anywhere). Asked up the
+    /// chain from the focus. Default: `.notHandled` (the next link is asked).
     func pointerMoved(_ event: PointerMotionEvent, context: ResponderContext) -> ResponderResult
+    /// A button of the pointer changed, at the focus; asked up the chain. The pointer
+    /// recognizers of the focus's subtree see it first and may take the press (then neither
+    /// it nor its motion reaches responders). Default: `.notHandled`.
     func pointerButton(_ event: PointerButtonEvent, context: ResponderContext) -> ResponderResult
+    /// Scrolling at the focus; asked up the chain. Default: `.notHandled`.
     func pointerAxis(_ event: PointerAxisEvent, context: ResponderContext) -> ResponderResult
+    /// A touchpad gesture phase at the pointer focus, after touchpad recognizers let it
+    /// through; asked up the chain. Default: `.notHandled`.
     func touchpadGesture(_ event: TouchpadGestureEvent, context: ResponderContext) -> ResponderResult
 
     // Keyboard.
+    /// A key press or repeat, asked up the chain from the first responder. At each link the
+    /// link's ``keyCommands`` are matched first: a match performs its action instead, and
+    /// the key goes no further. Default: `.notHandled`.
     func keyDown(_ event: KeyEvent, context: ResponderContext) -> ResponderResult
+    /// A key release (`isCancelled` for a made-up one), asked up the chain from the first
+    /// responder. Default: `.notHandled`.
     func keyUp(_ event: KeyEvent, context: ResponderContext) -> ResponderResult
     /// Key combinations matched while a key press walks the chain through this responder.
     var keyCommands: [KeyCommand] { get }
@@ -366,10 +464,15 @@ public protocol Responder: AnyObject {
     /// the surface takes focus regardless (it then hears a cancelled `keyUp` for each key
     /// held, then `didResignFirstResponder`).
     var canResignFirstResponder: Bool { get }
+    /// This responder's surface is now the first responder. Default: nothing.
     func didBecomeFirstResponder(context: ResponderContext)
+    /// This responder's surface stopped being the first responder (focus moved, or the surface
+    /// was removed). Always follows a `didBecomeFirstResponder`. Default: nothing.
     func didResignFirstResponder(context: ResponderContext)
 
     // Actions.
+    /// Whether this responder performs `action`; ``Router/sendAction(_:to:)`` without a target
+    /// walks the chain to the first that says yes. Default: false.
     func canPerform(_ action: Action) -> Bool
     /// Called only after ``canPerform(_:)`` said yes.
     func perform(_ action: Action, context: ResponderContext)
@@ -386,30 +489,52 @@ public protocol Responder: AnyObject {
 }
 
 extension Responder {
+    /// Answers `.notHandled`: the touch goes on to the next link.
     public func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult { .notHandled }
+    /// Answers `.notHandled`.
     public func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult { .notHandled }
+    /// Answers `.notHandled`.
     public func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult { .notHandled }
+    /// Does nothing.
     public func touchesCancelled(_ event: TouchEvent, context: ResponderContext) {}
+    /// Does nothing.
     public func pointerEntered(_ event: PointerCrossingEvent, context: ResponderContext) {}
+    /// Does nothing.
     public func pointerLeft(_ event: PointerCrossingEvent, context: ResponderContext) {}
+    /// Answers `.notHandled`: the motion goes on to the next link.
     public func pointerMoved(_ event: PointerMotionEvent, context: ResponderContext) -> ResponderResult { .notHandled }
+    /// Answers `.notHandled`.
     public func pointerButton(_ event: PointerButtonEvent, context: ResponderContext) -> ResponderResult { .notHandled }
+    /// Answers `.notHandled`.
     public func pointerAxis(_ event: PointerAxisEvent, context: ResponderContext) -> ResponderResult { .notHandled }
+    /// Answers `.notHandled`.
     public func touchpadGesture(_ event: TouchpadGestureEvent, context: ResponderContext) -> ResponderResult { .notHandled }
+    /// Answers `.notHandled`: the key goes on to the next link.
     public func keyDown(_ event: KeyEvent, context: ResponderContext) -> ResponderResult { .notHandled }
+    /// Answers `.notHandled`.
     public func keyUp(_ event: KeyEvent, context: ResponderContext) -> ResponderResult { .notHandled }
+    /// None.
     public var keyCommands: [KeyCommand] { [] }
+    /// False: a responder must opt in to keyboard focus.
     public var canBecomeFirstResponder: Bool { false }
+    /// True: focus may always move away.
     public var canResignFirstResponder: Bool { true }
+    /// Does nothing.
     public func didBecomeFirstResponder(context: ResponderContext) {}
+    /// Does nothing.
     public func didResignFirstResponder(context: ResponderContext) {}
+    /// False: performs no action.
     public func canPerform(_ action: Action) -> Bool { false }
+    /// Does nothing.
     public func perform(_ action: Action, context: ResponderContext) {}
+    /// Returns `defaultNext`: parent surface, output, delegate.
     public func nextResponder(after defaultNext: ChainLink?) -> ChainLink? { defaultNext }
+    /// Accepts every point of the bounds and input region.
     public func refineHitTest(at point: SurfacePoint, in surface: Surface) -> Bool { true }
 }
 
 /// A responder that handles nothing: every event walks on to the next link.
 public final class PassThroughResponder: Responder {
+    /// A responder that handles nothing.
     public init() {}
 }

@@ -74,7 +74,8 @@ extension Router {
     /// Routes a key by the default rule, after filters and grabs: to the first responder
     /// (the delegate without one) and up its chain, matching key commands on the way. The
     /// keyboard state is the caller's business. What a ``KeyboardGrab`` calls to forward, and
-    /// what key repeat generators call (repeats skip filters and grabs).
+    /// what key repeat generators call (repeats skip filters, spies and grabs). The event is
+    /// delivered as given: the interpreter is not asked again.
     public func deliverKey(_ keyEvent: KeyEvent) {
         guard let focus = firstResponderLink else {
             deliverKey(keyEvent, walking: {
@@ -139,6 +140,8 @@ extension Router {
     /// refuses to resign. The old one gets `didResignFirstResponder`, then the new one
     /// `didBecomeFirstResponder`; the two always pair, whatever their handlers do (a resign
     /// handler that moves focus itself decides where it goes, and this call returns false).
+    /// No filter, spy, grab or recognizer is involved; under a keyboard grab the first
+    /// responder changes all the same, and gets keys when the grab ends.
     @discardableResult
     public func becomeFirstResponder(_ surface: Surface) -> Bool {
         if surface === firstResponder { return true }
@@ -146,7 +149,8 @@ extension Router {
         return moveFirstResponder(to: surface)
     }
 
-    /// Clears the first responder, if it agrees to resign. Keys then go to the delegate.
+    /// Clears the first responder, if it agrees to resign (returns false if not). Keys then
+    /// go to the delegate. No filter, spy or grab is involved.
     @discardableResult
     public func resignFirstResponder() -> Bool {
         guard firstResponder != nil else { return true }
@@ -249,6 +253,8 @@ extension Router {
     /// one, up the chain from the first responder (the delegate when there is none) to the
     /// first responder that can perform it, as UIKit's `sendAction` with a nil target.
     /// Returns whether someone performed it; otherwise the delegate is told it was dropped.
+    /// Not an input event: no filter, spy, grab or recognizer sees it, and under a keyboard
+    /// grab it still goes to the first responder's chain.
     @discardableResult
     public func sendAction(_ action: Action, to target: Surface? = nil) -> Bool {
         if let target {

@@ -202,7 +202,9 @@ extension Router {
     /// counts it): the press that starts the implicit grab opens the pointer recognizers'
     /// arena, recognizers and the focus's chain see it, and the last release ends the
     /// implicit grab (focus catches up with the pointer). What a ``PointerGrab`` calls to
-    /// forward.
+    /// forward. Delivered as given: `location` and `surfaceLocation` are not recomputed (an
+    /// event the router handed the grab already has the focus's), and ``heldButtons`` is not
+    /// changed (only an injected button changes it).
     public func routePointerButton(_ event: PointerButtonEvent) {
         let focus = pointerFocus
         if event.state == .pressed && pressedButtons.count == 1 { gestures.beginPointerArena(in: self, focus: focus) }
@@ -235,7 +237,8 @@ extension Router {
         routePointerAxis(axis)
     }
 
-    /// Routes scrolling by the default rule, after filters and grabs: up the focus's chain.
+    /// Routes scrolling by the default rule, after filters and grabs: up the focus's chain (no
+    /// recognizers). Delivered as given: `location` and `surfaceLocation` are not recomputed.
     public func routePointerAxis(_ axis: PointerAxisEvent) {
         let focus = pointerFocus
         if walkChain(from: focus, target: focus, kind: .pointerAxis, { responder, context in
@@ -257,7 +260,8 @@ extension Router {
     }
 
     /// Routes a touchpad gesture by the default rule, after filters and grabs: the touchpad
-    /// recognizers of the focus's subtree and output, then the focus's chain.
+    /// recognizers of the focus's subtree and output, then the focus's chain. Delivered as
+    /// given: `location` and `surfaceLocation` are not recomputed.
     public func routeTouchpadGesture(_ gestureEvent: TouchpadGestureEvent) {
         let focus = pointerFocus
         if gestures.deliverTouchpadGestureToRecognizers(in: self, gestureEvent, focus: focus) { return }

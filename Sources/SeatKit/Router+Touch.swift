@@ -7,19 +7,26 @@ extension Router {
         activeTouches.first { $0.id == id && $0.isDown }?.surface
     }
 
-    /// Cancels every active touch for which `predicate` holds: each responder that saw it
-    /// gets `touchesCancelled` (removed surfaces excepted), and later events of the touch
-    /// are ignored until its up.
+    /// Cancels every active touch for which `predicate` holds: the recognizers of its arena
+    /// are told first, then each responder that saw it gets `touchesCancelled` (removed
+    /// surfaces excepted), and later events of the touch are ignored until its up. Goes
+    /// through no filter or grab; the grab's touches are cancelled like any other.
     public func cancelTouches(reason: String, where predicate: (TouchSnapshot) -> Bool) {
         cancelSequences(reason: reason) { predicate(TouchSnapshot($0)) }
     }
 
     /// What can be known about an active touch from outside the router.
     public struct TouchSnapshot {
+        /// Which finger.
         public let id: TouchID
+        /// The touchscreen it is on.
         public let device: DeviceID
+        /// The surface it is bound to (hit-tested at its down); `nil` when it went down over
+        /// no surface or its surface was removed.
         public let surface: Surface?
+        /// The output it went down on.
         public let output: Output?
+        /// Where the finger is now, in layout space.
         public let location: LayoutPoint
 
         init(_ s: TouchSequence) {

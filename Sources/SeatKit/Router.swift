@@ -5,7 +5,7 @@
 ///     │  key events: the KeyInterpreter fills in keysym, text, modifiers
 ///     ├─► filters, in order; the first to consume takes the event (and the rest of its
 ///     │   key, button or touch; a touch taken mid-way is cancelled for its responders)
-///     ├─► spies observe everything, consumed or not
+///     ├─► spies observe each injected event, consumed or not
 ///     ├─► the grab of its device class, if one is active (PointerGrab, TouchGrab,
 ///     │   KeyboardGrab); each handler's default forwards to the default rule (route…):
 ///     ├─► target: touch down → hit-test on the device's output (bound for the touch's life)
@@ -64,12 +64,17 @@ public final class Router {
     }
     @exclusivity(unchecked) var _trace: (any TraceSink)?
 
+    /// The filters, in the order they are asked (``addFilter(_:)``, ``removeFilter(_:)``).
     @exclusivity(unchecked) public private(set) var filters: [any InputFilter] = []
     /// The active grabs (see ``PointerGrab``, ``TouchGrab``, ``KeyboardGrab``); `nil`: the
     /// default rule.
     @exclusivity(unchecked) public internal(set) var pointerGrab: (any PointerGrab)?
+    /// The active touch grab (``startTouchGrab(_:)``); `nil`: the default rule.
     @exclusivity(unchecked) public internal(set) var touchGrab: (any TouchGrab)?
+    /// The active keyboard grab (``startKeyboardGrab(_:)``); `nil`: keys go to the first
+    /// responder.
     @exclusivity(unchecked) public internal(set) var keyboardGrab: (any KeyboardGrab)?
+    /// The spies, in the order they are told (``addSpy(_:)``, ``removeSpy(_:)``).
     @exclusivity(unchecked) public private(set) var spies: [any InputSpy] = []
     @exclusivity(unchecked) var touchFrameObservers: [WeakTouchFrameObserver] = []
     /// Set while a frame's held touches settle: that frame's end is told once, after.
@@ -91,6 +96,8 @@ public final class Router {
     /// Longest chain walked before a redirect loop is assumed.
     let chainStepLimit = 1 << 16
 
+    /// A router with no outputs, devices, filters or grabs, reading time and arming timers
+    /// (recognizers' delays) through `clock`.
     public init(clock: any Clock) {
         self.clock = clock
         touchScratch.reserveCapacity(16)
@@ -117,11 +124,13 @@ public final class Router {
 
     // MARK: Entry point
 
-    /// Routes one event through every door: filters, then the active grab of its device
-    /// class (or the default rule), then recognizers and the responder chain. What a backend
-    /// calls. Events must arrive in time order, as the device produced them; layout-space
-    /// points. Malformed events (non-finite coordinates, unknown touches) are ignored and
-    /// traced. Safe to call from inside any handler.
+    /// Routes one event through every door: filters and spies, then the active grab of its
+    /// device class (or the default rule), then recognizers and the responder chain. What a
+    /// backend calls. Switches and tablet events go from the filters to the delegate's
+    /// ``CompositorDelegate/router(_:deviceEvent:)``; device announcements skip filters. Events
+    /// must arrive in time order, as the device produced them; layout-space points. Malformed
+    /// events (non-finite coordinates, unknown touches) are ignored and traced. Safe to call
+    /// from inside any handler.
     public func inject(_ event: InputEvent) {
         trace?.record(.received(event))
         switch event.kind {
@@ -187,9 +196,13 @@ public final class Router {
 
     // MARK: Filters and spies
 
-    /// Adds a filter after the existing ones.
+    /// Adds a filter after the existing ones; it is asked from the next event on. The router
+    /// keeps it alive until ``removeFilter(_:)``.
     public func addFilter(_ filter: any InputFilter) { filters.append(filter) }
+    /// Removes `filter` (every time it was added). Keys, buttons and touches it already took
+    /// stay taken until they end.
     public func removeFilter(_ filter: any InputFilter) { filters.removeAll { $0 === filter } }
+    /// Adds a spy after the existing ones, kept alive until ``removeSpy(_:)``.
     public func addSpy(_ spy: any InputSpy) { spies.append(spy) }
     /// Adds an observer of the ends of touch frames, held weakly (a seat observes the router
     /// it is given; the router does not keep it alive).
@@ -197,6 +210,7 @@ public final class Router {
         touchFrameObservers.removeAll { $0.observer == nil || $0.observer === observer }
         touchFrameObservers.append(WeakTouchFrameObserver(observer: observer))
     }
+    /// Stops telling `observer` (and forgets observers that are gone).
     public func removeTouchFrameObserver(_ observer: any TouchFrameObserver) {
         touchFrameObservers.removeAll { $0.observer == nil || $0.observer === observer }
     }
@@ -209,6 +223,7 @@ public final class Router {
             i += 1
         }
     }
+    /// Removes `spy` (every time it was added).
     public func removeSpy(_ spy: any InputSpy) { spies.removeAll { $0 === spy } }
 
     // MARK: Outputs
@@ -306,7 +321,7 @@ public final class Router {
         case .surface(let s):
             if s.isAttached, let parent = s.parent {
                 defaultNext = .surface(parent)
-            } else if let o = s.output ?? layout.outputs.first(where: { formerOutput?.refers(to: $0) == true }) {
+            } else if let o = s.output ?? outputInLayout(formerOutput) {
                 defaultNext = .output(o)
             } else {
                 defaultNext = .delegate
@@ -316,6 +331,19 @@ public final class Router {
         }
         guard let responder else { return defaultNext }
         return responder.nextResponder(after: defaultNext)
+    }
+
+    /// The output `link` refers to, if it is still in the layout (it may have gone while a
+    /// walk was under way). Rare: out of line, so that `nextLink` stays small.
+    @inline(never)
+    func outputInLayout(_ link: Unretained<Output>?) -> Output? {
+        guard let link else { return nil }
+        var i = 0
+        while i < layout.outputs.count {
+            if link.refers(to: layout.outputs[i]) { return layout.outputs[i] }
+            i += 1
+        }
+        return nil
     }
 
     /// Walks the chain from `surface` (from the delegate when it is `nil` or detached),
@@ -473,7 +501,13 @@ public final class Router {
     @exclusivity(unchecked) var deferredTouchFrame: Timestamp?
 
     // Pointer state (Router+Pointer.swift).
+    /// Where the pointer is, in layout space, kept on the layout's outputs (it starts at the
+    /// origin, clamped onto the layout when outputs change). Moved by injected motion and by
+    /// ``routePointerMotion(_:)``; already updated when a pointer grab sees the motion.
     @exclusivity(unchecked) public internal(set) var pointerLocation = LayoutPoint.zero
+    /// The surface pointer events go to: the topmost surface under ``pointerLocation``,
+    /// kept while a button is held (the implicit grab), or what a pointer grab set with
+    /// ``setPointerFocus(_:time:)``. `nil` over no surface.
     @exclusivity(unchecked) public internal(set) var pointerFocus: Surface?
     @exclusivity(unchecked) var pressedButtons: [UInt32] = []
     /// Held buttons whose presses the pointer focus was delivered (by the default rule or a
@@ -494,6 +528,9 @@ public final class Router {
     @exclusivity(unchecked) var pointerFocusGeneration: UInt64 = 0
 
     // Keyboard state (Router+Keyboard.swift).
+    /// The surface whose responder gets keys first (``becomeFirstResponder(_:)``); `nil`: keys
+    /// go to the delegate.
+    ///
     /// While a key is delivered, a first responder replaced by another waits in
     /// `formerFirstResponders` until the delivery ends: the delivery uses the surface without
     /// owning it.
@@ -511,6 +548,8 @@ public final class Router {
     /// Key deliveries under way, and the first responders replaced meanwhile (rule 3 of
     /// ``Unretained``).
     @exclusivity(unchecked) var formerFirstResponders = KeptAliveWhileInUse<Surface>()
+    /// Keys held now (evdev codes), in the order they were pressed, whoever took their
+    /// presses (filters, grabs, key commands included); see ``heldKeysForFocus``.
     @exclusivity(unchecked) public internal(set) var pressedKeys: [UInt32] = []
     @exclusivity(unchecked) var swallowedKeys: [UInt32] = []
     /// Keys already held when the current first responder took focus (or a keyboard grab
@@ -526,10 +565,14 @@ public final class Router {
     var focusHistory: [WeakSurface] = []
 
     // Devices.
+    /// The devices present, as announced by ``InputEvent/Kind/deviceAdded(_:)`` and not yet
+    /// removed.
     @exclusivity(unchecked) public private(set) var devices: [DeviceID: DeviceInfo] = [:]
     /// The output each device with a ``DeviceInfo/mappedOutput`` in the layout is mapped to:
     /// its absolute events are hit-tested there. Empty on most seats, which skips the lookup.
     @exclusivity(unchecked) var deviceOutputs: [DeviceID: Output] = [:]
+    /// The union of the present devices' capabilities (what `wl_seat.capabilities` sends);
+    /// changes are told to ``CompositorDelegate/router(_:capabilitiesChanged:)``.
     @exclusivity(unchecked) public private(set) var capabilities: DeviceCapabilities = []
 
 }

@@ -2,7 +2,9 @@ import Synchronization
 
 /// Identifies a surface in traces; unique for the life of the process.
 public struct SurfaceID: Hashable, Sendable, CustomStringConvertible {
+    /// The number, counted up from 1 as surfaces are made.
     public let rawValue: UInt32
+    /// "#12" for surface 12.
     public var description: String { "#\(rawValue)" }
 }
 
@@ -25,6 +27,7 @@ public final class Surface {
     /// router, and two must never share an ID.
     private static let lastID = Atomic<UInt32>(0)
 
+    /// This surface's identity: unique for the life of the process.
     public let id: SurfaceID
     /// A name for traces and descriptions.
     public var name: String
@@ -181,7 +184,7 @@ public final class Surface {
 
     /// Creates a detached surface.
     /// - Parameters:
-    ///   - name: what traces and logs call it; need not be unique.
+    ///   - name: a name for traces and descriptions.
     ///   - frame: position and size in the future parent's surface space.
     ///   - responder: the responder for this surface's input; by default one that handles
     ///     nothing, so events walk on to the parent.
@@ -562,5 +565,6 @@ final class ResponderHolder {
 }
 
 extension Surface: CustomStringConvertible {
+    /// The surface's ``name``.
     public var description: String { name }
 }

@@ -1,8 +1,12 @@
 /// Who a trace record speaks of: a link of a chain, named for people.
 public enum TraceSubject: Hashable, Sendable, CustomStringConvertible {
+    /// A surface, by ID and name.
     case surface(SurfaceID, String)
+    /// An output's responder, by output name.
     case output(String)
+    /// The compositor delegate.
     case delegate
+    /// No surface (a hit-test that found nothing, no focus).
     case none
 
     init(_ link: ChainLink) {
@@ -17,6 +21,7 @@ public enum TraceSubject: Hashable, Sendable, CustomStringConvertible {
         if let surface { self = .surface(surface.id, surface.name) } else { self = .none }
     }
 
+    /// The surface's name, "output:NAME", "delegate" or "nothing".
     public var description: String {
         switch self {
         case .surface(_, let name): return name
@@ -29,9 +34,13 @@ public enum TraceSubject: Hashable, Sendable, CustomStringConvertible {
 
 /// The responder method an event was delivered through.
 public enum RoutedEventKind: String, Sendable, Hashable {
+    /// The touch handlers of ``Responder``.
     case touchesBegan, touchesMoved, touchesEnded, touchesCancelled
+    /// The pointer and touchpad handlers of ``Responder``.
     case pointerEntered, pointerLeft, pointerMoved, pointerButton, pointerAxis, touchpadGesture
+    /// Key handlers, a matched ``KeyCommand``, and ``Router/sendAction(_:to:)``.
     case keyDown, keyUp, keyCommand, action
+    /// Becoming or resigning first responder.
     case firstResponder
 }
 
@@ -57,6 +66,7 @@ public enum TraceRecord: Hashable, Sendable {
     case dropped(RoutedEventKind)
     /// Pointer or keyboard focus moved.
     case pointerFocus(from: TraceSubject, to: TraceSubject)
+    /// The first responder changed.
     case keyboardFocus(from: TraceSubject, to: TraceSubject)
     /// A touch ended early, with the reason.
     case touchCancelled(TouchID, reason: String)
@@ -94,6 +104,8 @@ public enum TraceRecord: Hashable, Sendable {
 }
 
 extension TraceRecord: CustomStringConvertible {
+    /// One indented line per decision (unindented for a received event), as in the replay
+    /// tool's output.
     public var description: String {
         switch self {
         case .received(let e): return "input \(e.traceDescription)"
@@ -128,14 +140,20 @@ extension TraceRecord: CustomStringConvertible {
 /// Receives the router's trace. Set ``Router/trace`` to one; while it is `nil` the router
 /// builds no records at all.
 public protocol TraceSink: AnyObject {
+    /// One decision, in the order the router made them, on the event loop's thread. Runs
+    /// inside routing: keep it cheap, and do not route from it.
     func record(_ record: TraceRecord)
 }
 
 /// A trace sink that keeps every record in memory.
 public final class TraceLog: TraceSink {
+    /// Every record so far, oldest first. Grows without bound: clear it with ``removeAll()``.
     public private(set) var records: [TraceRecord] = []
+    /// An empty log.
     public init() {}
+    /// Appends `record`.
     public func record(_ record: TraceRecord) { records.append(record) }
+    /// Forgets every record, keeping the storage.
     public func removeAll() { records.removeAll(keepingCapacity: true) }
     /// One line a record.
     public var lines: [String] { records.map(\.description) }

@@ -35,7 +35,7 @@
 /// a `weak` or `unowned` one moves the object's count to a side table that makes every later
 /// retain of it slower. On the per-event path (asking a responder, walking up the tree,
 /// hit-testing a child) that was a large share of the work, so the core keeps a few links
-/// unretained. They are all of this type, and each one follows exactly one of these rules,
+/// unretained. They are all of this type, and each one follows one of these rules,
 /// named in the comment where it is declared:
 ///
 /// 1. **Cleared by the owner.** The object owns the holder, directly or through the tree, and
@@ -49,6 +49,10 @@
 ///    responder replaced from inside its own handler, an interpreter replaced while it
 ///    interprets, a first responder changed while it is asked a key), the replaced object
 ///    waits in a ``KeptAliveWhileInUse`` until the last use under way ends.
+/// 4. **Borrowed for one call.** The holder lives only for one call, during which the caller
+///    keeps the objects alive, and the compiler keeps it from outliving the call: a
+///    ``ResponderContext`` is non-escapable (`~Escapable`), so a responder can read it and
+///    pass it down but cannot store it, capture it in an escaping closure or return it.
 ///
 /// Nothing public exposes an `Unretained`: public properties hand out strong references.
 /// Its invariants are tested in `UnretainedTests`, and the AddressSanitizer run of the core's

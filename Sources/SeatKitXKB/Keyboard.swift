@@ -42,7 +42,13 @@ public final class Keyboard: KeyInterpreter {
     public let compose: ComposeState?
     /// How held keys repeat, for clients (`wl_keyboard.repeat_info`) and for the repeats
     /// this keyboard generates. Changing it takes effect from the next press.
-    @exclusivity(unchecked) public var keyRepeat: KeyRepeat
+    public var keyRepeat: KeyRepeat {
+        get { _keyRepeat }
+        set { _keyRepeat = newValue }
+    }
+    /// `keyRepeat`'s storage, read on every press without the runtime exclusivity check
+    /// (the rules: Sources/SeatKit/UnsafeFoundations.swift).
+    @exclusivity(unchecked) var _keyRepeat: KeyRepeat
 
     /// The router this keyboard interprets keys for and injects repeats into.
     public var router: Router? { routerReference?.takeUnretainedValue() }
@@ -91,7 +97,7 @@ public final class Keyboard: KeyInterpreter {
         self.keymap = keymap
         self.state = KeyboardState(keymap: keymap)
         self.compose = compose.map { ComposeState(table: $0) }
-        self.keyRepeat = keyRepeat
+        self._keyRepeat = keyRepeat
         pressedKeys.reserveCapacity(16)
     }
 

@@ -290,3 +290,32 @@ extension CGrabTests {
         seatkit_router_destroy(router)
     }
 }
+
+extension CGrabTests {
+    /// A C grab that forwards buttons through the route door: the focus hears them
+    /// in its own space, as it does when the router delivers them itself (the C events carry
+    /// layout coordinates only).
+    @Test func buttonsForwardedThroughTheRouteDoorArriveInTheFocusSpace() {
+        let router = seatkit_router_create_virtual(0)!
+        let output = seatkit_output_create(router, "OUT-1", 0, 0, 800, 600, SEATKIT_OUTPUT_TRANSFORM_NORMAL, 1)!
+        let app = Record()
+        let surface = seatkit_surface_create(router, "app", 100, 50, 600, 500)!
+        withUnsafePointer(to: &recordingResponder) { seatkit_surface_set_responder(surface, $0, opaque(app)) }
+        #expect(seatkit_surface_add_child(seatkit_output_get_root(output), surface))
+
+        var impl = seatkit_grab_interface()
+        impl.pointer_motion = { data, _, e in seatkit_router_route_pointer_motion(record(data).router, e) }
+        impl.pointer_button = { data, _, e in seatkit_router_route_pointer_button(record(data).router, e) }
+        let g = Record()
+        g.router = router
+        let grab = withUnsafePointer(to: &impl) { seatkit_grab_create(router, $0, opaque(g)) }!
+        #expect(seatkit_router_start_pointer_grab(router, grab))
+        seatkit_router_notify_pointer_motion_absolute(router, 0, 3, 400, 300)
+        seatkit_router_notify_pointer_button(router, 10_000, 3, 0x110, SEATKIT_BUTTON_PRESSED)
+        seatkit_router_notify_pointer_button(router, 20_000, 3, 0x110, SEATKIT_BUTTON_RELEASED)
+        #expect(app.log.contains("button 110 down at 300,250"), "\(app.log)")
+        #expect(app.log.contains("button 110 up at 300,250"), "\(app.log)")
+        seatkit_grab_destroy(grab)
+        seatkit_router_destroy(router)
+    }
+}

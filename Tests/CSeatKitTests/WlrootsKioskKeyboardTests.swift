@@ -9,6 +9,27 @@ import Testing
 @Suite(.serialized) struct WlrootsKioskKeyboardTests {
     /// A GTK4 entry at the top of its window (above the keyboard) that prints its text and
     /// whether its window is active (has keyboard focus).
+    /// Starts the GTK4 entry app (`entryScript`) on the kiosk's display.
+    static func startEntryApp(runtime: String, environment: [String: String]) throws -> Background {
+        let script = runtime + "/entry.py"
+        try entryScript.write(toFile: script, atomically: true, encoding: .utf8)
+        return try Background("/usr/bin/python3", [script],
+                              environment: environment.merging(WlrootsKioskPopupTests.gtkEnvironment) { $1 },
+                              log: runtime + "/gtk.log")
+    }
+
+    /// Waits for the kiosk's replay to finish, then (briefly) for the app to print `word`.
+    static func waitForReplay(_ server: Background, _ app: Background, typing word: String) throws {
+        try #require(server.waitFor(timeout: 60) { $0.contains("replay finished") } != nil,
+                     "the replay did not finish:\n\(server.text)\ngtk:\n\(app.text)")
+        _ = app.waitFor(timeout: 10) { $0.contains("text:" + word) }
+    }
+
+    /// The lines of `text` that start with `prefix`.
+    static func lines(_ text: String, _ prefix: String) -> [String] {
+        text.components(separatedBy: "\n").filter { $0.hasPrefix(prefix) }
+    }
+
     static let entryScript = #"""
     import gi
     gi.require_version("Gtk", "4.0")
@@ -64,19 +85,11 @@ import Testing
         defer { wvkbd.stop() }
         try #require(server.waitFor(timeout: 30) { $0.contains("panel mapped") } != nil,
                      "wvkbd's panel did not map:\n\(server.text)\nwvkbd:\n\(wvkbd.text)")
-        let script = runtime + "/entry.py"
-        try Self.entryScript.write(toFile: script, atomically: true, encoding: .utf8)
-        let app = try Background("/usr/bin/python3", [script],
-                                 environment: environment.merging(WlrootsKioskPopupTests.gtkEnvironment) { $1 },
-                                 log: runtime + "/gtk.log")
+        let app = try Self.startEntryApp(runtime: runtime, environment: environment)
         defer { app.stop() }
-        try #require(server.waitFor(timeout: 60) { $0.contains("replay finished") } != nil,
-                     "the replay did not finish:\n\(server.text)\ngtk:\n\(app.text)")
-        _ = app.waitFor(timeout: 10) { $0.contains("text:" + word) }
+        try Self.waitForReplay(server, app, typing: word)
         let kiosk = server.text
-        func lines(_ text: String, _ prefix: String) -> [String] {
-            text.components(separatedBy: "\n").filter { $0.hasPrefix(prefix) }
-        }
+        let lines = Self.lines
 
         #expect(kiosk.contains("panel mapped wlroots at 0,480 1280x240"), "kiosk:\n\(kiosk)")
         #expect(lines(app.text, "text:").last == "text:" + word, "gtk:\n\(app.text)\nkiosk:\n\(kiosk)")
@@ -142,19 +155,11 @@ import Testing
         defer { keyboard.stop() }
         try #require(server.waitFor(timeout: 30) { $0.contains("input method") && $0.contains("virtual keyboard") } != nil,
                      "squeekboard did not start:\n\(server.text)\nsqueekboard:\n\(keyboard.text)")
-        let script = runtime + "/entry.py"
-        try Self.entryScript.write(toFile: script, atomically: true, encoding: .utf8)
-        let app = try Background("/usr/bin/python3", [script],
-                                 environment: environment.merging(WlrootsKioskPopupTests.gtkEnvironment) { $1 },
-                                 log: runtime + "/gtk.log")
+        let app = try Self.startEntryApp(runtime: runtime, environment: environment)
         defer { app.stop() }
-        try #require(server.waitFor(timeout: 60) { $0.contains("replay finished") } != nil,
-                     "the replay did not finish:\n\(server.text)\ngtk:\n\(app.text)")
-        _ = app.waitFor(timeout: 10) { $0.contains("text:" + word) }
+        try Self.waitForReplay(server, app, typing: word)
         let kiosk = server.text
-        func lines(_ text: String, _ prefix: String) -> [String] {
-            text.components(separatedBy: "\n").filter { $0.hasPrefix(prefix) }
-        }
+        let lines = Self.lines
 
         #expect(lines(app.text, "text:").last == "text:" + word,
                 "gtk:\n\(app.text)\nkiosk:\n\(kiosk)\nsqueekboard:\n\(keyboard.text.suffix(3000))")

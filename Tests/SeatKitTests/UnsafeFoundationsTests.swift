@@ -144,11 +144,13 @@ import Testing
     /// file but UnsafeFoundations.swift uses `Unmanaged`, `unowned(unsafe)` or
     /// `_withUnsafeGuaranteedRef`.
     @Test func theUnsafeTricksStayInternalAndInOnePlace() throws {
-        let core = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/SeatKit")
-        let files = FileManager.default.enumerator(at: core, includingPropertiesForKeys: nil)!
+        // Every module's sources: rule 1 holds for the adapters too; the one-place rule for
+        // unretained references is the core's (adapters pass objects through C `void *`).
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)!
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
-        #expect(files.count > 20)
+        #expect(files.count > 60)
         var publicUnchecked: [String] = []
         var strayUnretained: [String] = []
         for file in files {
@@ -160,7 +162,7 @@ import Testing
                 if code.contains("@exclusivity(unchecked)") && writableOutside {
                     publicUnchecked.append(place)
                 }
-                if file.lastPathComponent != "UnsafeFoundations.swift",
+                if file.path.contains("/Sources/SeatKit/"), file.lastPathComponent != "UnsafeFoundations.swift",
                    code.contains("Unmanaged") || code.contains("unowned(unsafe)") || code.contains("_withUnsafeGuaranteedRef") {
                     strayUnretained.append(place)
                 }

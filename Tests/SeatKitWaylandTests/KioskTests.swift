@@ -115,15 +115,9 @@ extension EndToEndTests {
     /// Clients quote their latest serial of any kind in set_cursor (foot its button's): the
     /// seat takes any serial from the current enter on, however many came since.
     @Test func setCursorIsHonouredWithAnySerialFromTheCurrentEnterOn() throws {
-        let session = try KioskSession()
-        try session.addDevices()
-        let wire = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
-        try wire.roundTripRegistry()
-        let seat = try wire.bind("wl_seat", version: 8)
-        let pointer = wire.newID()
-        wire.send(seat, 0, [pointer])  // get_pointer
-        let keyboard = wire.newID()
-        wire.send(seat, 1, [keyboard])  // get_keyboard
+        let (session, wire, seat) = try KioskSession.withSeatClient()
+        let pointer = wire.getPointer(seat)
+        let keyboard = wire.getKeyboard(seat)
         let compositor = try wire.bind("wl_compositor", version: 4)
         _ = try wire.mapToplevel(appID: "wire")
         _ = try session.waitForWindow("wire")

@@ -8,13 +8,8 @@ extension EndToEndTests {
     /// button pressed there: the press's serial.
     private func pressedOnWindow(_ appID: String, at local: (Double, Double))
         throws -> (KioskSession, WireClient, WireClient.Window, frame: (x: Double, y: Double), pointer: UInt32, seat: UInt32, press: UInt32) {
-        let session = try KioskSession()
-        try session.addDevices()
-        let wire = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
-        try wire.roundTripRegistry()
-        let seat = try wire.bind("wl_seat", version: 8)
-        let pointer = wire.newID()
-        wire.send(seat, 0, [pointer])  // get_pointer
+        let (session, wire, seat) = try KioskSession.withSeatClient()
+        let pointer = wire.getPointer(seat)
         let window = try wire.mapToplevel(appID: appID, width: 200, height: 100)
         let frame = try session.waitForWindow(appID)
         session.send([Script.move(frame.x + local.0, frame.y + local.1),

@@ -64,13 +64,8 @@ extension EndToEndTests {
     /// commit that grew it (and leave when it shrinks away), not at the pointer's next
     /// motion: the shell refreshes pointer focus after a commit changes what is under it.
     @Test func aSurfaceGrowingUnderTheStillPointerIsEnteredAtOnce() throws {
-        let session = try KioskSession()
-        try session.addDevices()
-        let wire = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
-        try wire.roundTripRegistry()
-        let seat = try wire.bind("wl_seat", version: 8)
-        let pointer = wire.newID()
-        wire.send(seat, 0, [pointer])  // get_pointer
+        let (session, wire, seat) = try KioskSession.withSeatClient()
+        let pointer = wire.getPointer(seat)
         let window = try wire.mapToplevel(appID: "grow", width: 200, height: 100)
         let frame = try session.waitForWindow("grow")
         session.send([Script.move(frame.x + 300, frame.y + 50)])  // beside the window
@@ -91,13 +86,8 @@ extension EndToEndTests {
     /// it, and a tap back locks it again (persistent). Before, the lock stayed on while the
     /// user typed into another window.
     @Test func aPointerLockNeedsKeyboardFocusToo() throws {
-        let session = try KioskSession()
-        try session.addDevices()
-        let wire = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
-        try wire.roundTripRegistry()
-        let seat = try wire.bind("wl_seat", version: 8)
-        let pointer = wire.newID()
-        wire.send(seat, 0, [pointer])  // get_pointer
+        let (session, wire, seat) = try KioskSession.withSeatClient()
+        let pointer = wire.getPointer(seat)
         let constraints = try wire.bind("zwp_pointer_constraints_v1", version: 1)
         let a = try wire.mapToplevel(appID: "locked")
         let frameA = try session.waitForWindow("locked")
@@ -124,13 +114,8 @@ extension EndToEndTests {
     /// a new toplevel maps: menus close when a window opens. Before, it stayed open and kept
     /// its grab until a press outside it.
     @Test func aNewWindowDismissesAGrabbingPopup() throws {
-        let session = try KioskSession()
-        try session.addDevices()
-        let wire = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
-        try wire.roundTripRegistry()
-        let seat = try wire.bind("wl_seat", version: 8)
-        let pointer = wire.newID()
-        wire.send(seat, 0, [pointer])  // get_pointer
+        let (session, wire, seat) = try KioskSession.withSeatClient()
+        let pointer = wire.getPointer(seat)
         let compositor = try wire.bind("wl_compositor", version: 4)
         let wmBase = try wire.bind("xdg_wm_base", version: 3)
         let window = try wire.mapToplevel(appID: "menu-owner")

@@ -8,13 +8,8 @@ extension EndToEndTests {
     /// exactly: with the subsurface below, the pointer enters the window; placed above again,
     /// the subsurface takes the pointer.
     @Test func aSubsurfacePlacedBelowItsParentIsBelowItForInput() throws {
-        let session = try KioskSession()
-        try session.addDevices()
-        let wire = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
-        try wire.roundTripRegistry()
-        let seat = try wire.bind("wl_seat", version: 8)
-        let pointer = wire.newID()
-        wire.send(seat, 0, [pointer])  // get_pointer
+        let (session, wire, seat) = try KioskSession.withSeatClient()
+        let pointer = wire.getPointer(seat)
         let compositor = try wire.bind("wl_compositor", version: 4)
         let subcompositor = try wire.bind("wl_subcompositor", version: 1)
         let window = try wire.mapToplevel(appID: "stack", width: 200, height: 100)

@@ -7,13 +7,8 @@ extension EndToEndTests {
     /// A client with a 200×100 window W, a subsurface A at 100,0 (50×50) and A's subsurface
     /// B at A's 0,0 (20×20); each change is a new buffer size, seen by where the pointer enters.
     @Test func aSynchronizedSubsurfaceCommitWaitsForItsParent() throws {
-        let session = try KioskSession()
-        try session.addDevices()
-        let wire = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
-        try wire.roundTripRegistry()
-        let seat = try wire.bind("wl_seat", version: 8)
-        let pointer = wire.newID()
-        wire.send(seat, 0, [pointer])  // get_pointer
+        let (session, wire, seat) = try KioskSession.withSeatClient()
+        let pointer = wire.getPointer(seat)
         let compositor = try wire.bind("wl_compositor", version: 4)
         let subcompositor = try wire.bind("wl_subcompositor", version: 1)
         let window = try wire.mapToplevel(appID: "sync", width: 200, height: 100)
@@ -85,13 +80,8 @@ extension EndToEndTests {
     /// by the parent's commit, not before. Two 50×50 siblings S1 and S2 at the window's 0,0
     /// (S2 on top); S1 placed above S2 takes the pointer only once the window commits.
     @Test func siblingRestackingAndPositionsApplyWithTheParentsCommit() throws {
-        let session = try KioskSession()
-        try session.addDevices()
-        let wire = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
-        try wire.roundTripRegistry()
-        let seat = try wire.bind("wl_seat", version: 8)
-        let pointer = wire.newID()
-        wire.send(seat, 0, [pointer])  // get_pointer
+        let (session, wire, seat) = try KioskSession.withSeatClient()
+        let pointer = wire.getPointer(seat)
         let compositor = try wire.bind("wl_compositor", version: 4)
         let subcompositor = try wire.bind("wl_subcompositor", version: 1)
         let window = try wire.mapToplevel(appID: "siblings", width: 200, height: 100)

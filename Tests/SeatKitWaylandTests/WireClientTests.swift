@@ -6,13 +6,8 @@ extension EndToEndTests {
     /// Starts a kiosk with devices, maps a wire-client window (the first, so it has keyboard
     /// focus), binds wl_seat and gets its pointer, which the pointer then enters.
     private func mappedWireClient() throws -> (KioskSession, WireClient, WireClient.Window, seat: UInt32, pointer: UInt32, enterSerial: UInt32) {
-        let session = try KioskSession()
-        try session.addDevices()
-        let wire = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
-        try wire.roundTripRegistry()
-        let seat = try wire.bind("wl_seat", version: 8)
-        let pointer = wire.newID()
-        wire.send(seat, 0, [pointer])  // get_pointer
+        let (session, wire, seat) = try KioskSession.withSeatClient()
+        let pointer = wire.getPointer(seat)
         let window = try wire.mapToplevel(appID: "wire")
         _ = try session.waitForWindow("wire")
         session.send([Script.move(20, 30)])
@@ -120,10 +115,8 @@ extension EndToEndTests {
     /// TouchTest.sends_touch_up_on_surface_destroy expects it.
     @Test func aWindowUnmappedAndDestroyedUnderAFingerEndsItsTouchAndFocusCleanly() throws {
         let (session, wire, window, seat, pointer, _) = try mappedWireClient()
-        let touch = wire.newID()
-        wire.send(seat, 2, [touch])  // get_touch
-        let keyboard = wire.newID()
-        wire.send(seat, 1, [keyboard])  // get_keyboard
+        let touch = wire.getTouch(seat)
+        let keyboard = wire.getKeyboard(seat)
         #expect(wire.read(until: { $0.object == keyboard && $0.opcode == 1 }) != nil, "no keyboard enter")
         session.send(Script.touchDown(50, 40))
         var sawDown = false
@@ -244,13 +237,8 @@ extension EndToEndTests {
     /// first finger ends with wl_touch.up and a frame, and the second goes on (motion, up).
     /// wl_touch.cancel would have ended both for the client.
     @Test func aSurfaceLeavingUnderOneFingerEndsOnlyThatFingerWithUp() throws {
-        let session = try KioskSession()
-        try session.addDevices()
-        let wire = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
-        try wire.roundTripRegistry()
-        let seat = try wire.bind("wl_seat", version: 8)
-        let touch = wire.newID()
-        wire.send(seat, 2, [touch])  // get_touch
+        let (session, wire, seat) = try KioskSession.withSeatClient()
+        let touch = wire.getTouch(seat)
         let compositor = try wire.bind("wl_compositor", version: 4)
         let subcompositor = try wire.bind("wl_subcompositor", version: 1)
         let window = try wire.mapToplevel(appID: "fingers", width: 200, height: 100)

@@ -4,6 +4,7 @@ public enum GestureRequirementError: Error, Equatable, CustomStringConvertible {
     /// fail, and the last is the first.
     case cycle([String])
 
+    /// A sentence naming the cycle, for logs.
     public var description: String {
         switch self {
         case .cycle(let names):
@@ -60,6 +61,7 @@ public enum GestureRecognizerState: Sendable, Hashable, CustomStringConvertible 
     /// Began or changed: a continuous gesture in progress.
     public var isInProgress: Bool { self == .began || self == .changed }
 
+    /// The case's name, e.g. "began".
     public var description: String {
         switch self {
         case .possible: return "possible"
@@ -89,8 +91,12 @@ public protocol GestureRecognizerDelegate: AnyObject {
 }
 
 extension GestureRecognizerDelegate {
+    /// True: the recognizer begins or is recognized as it asks.
     public func gestureRecognizerShouldBegin(_ recognizer: GestureRecognizer) -> Bool { true }
+    /// False: recognizers of the same touches exclude each other (unless the other's
+    /// delegate allows it).
     public func gestureRecognizer(_ recognizer: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer) -> Bool { false }
+    /// True: the recognizer takes part in every touch of its arena.
     public func gestureRecognizer(_ recognizer: GestureRecognizer, shouldReceive touch: TouchPoint) -> Bool { true }
 }
 
@@ -100,7 +106,9 @@ extension GestureRecognizerDelegate {
 /// Attach one with ``Surface/addGestureRecognizer(_:)`` or ``Output/addGestureRecognizer(_:)``.
 /// For each touch, the recognizers of the hit-test surface, of each of its ancestors and of
 /// its output take part (the touch's *arena*). They see every phase of the touch before any
-/// responder, whatever the grabs. They coordinate:
+/// responder. Only touches routed by the default rule have an arena: a ``TouchGrab`` that
+/// does not forward a touch down (``Router/routeTouch(_:)``) keeps that touch from
+/// recognizers too. They coordinate:
 ///
 /// - when one begins (or is recognized), the other recognizers of its arenas that are still
 ///   `.possible` fail, unless a delegate lets the pair recognize simultaneously; one that
@@ -162,6 +170,8 @@ open class GestureRecognizer {
     /// retain their surfaces on every event.
     @exclusivity(unchecked) private var surfaceLink: Unretained<Surface>?
     @exclusivity(unchecked) private var outputLink: Unretained<Output>?
+    /// Shapes coordination with other recognizers; held weakly. `nil`: the delegate
+    /// protocol's defaults.
     public weak var delegate: (any GestureRecognizerDelegate)?
     /// A disabled recognizer joins no new touches; disabling one in progress does not stop it.
     public var isEnabled: Bool {
@@ -222,6 +232,8 @@ open class GestureRecognizer {
     @exclusivity(unchecked) var followsPointerOrTouchpad = false
     @exclusivity(unchecked) var passMark: UInt64 = 0
 
+    /// A detached recognizer in `.possible`, with UIKit's defaults (cancels touches in view,
+    /// delays touches ended, not touches began). `name` appears in traces.
     public init(name: String) {
         self._name = name
         touches.reserveCapacity(5)
@@ -381,10 +393,12 @@ open class GestureRecognizer {
         router.settleAfterGestureTimer()
     }
 
-    /// A deadline set with ``schedule(at:)`` passed. Default: nothing.
+    /// A deadline set with ``schedule(at:)`` passed (called once per deadline, on the router's
+    /// clock, never early). Default: nothing. Without an override, ``schedule(at:)`` has no
+    /// effect beyond settling held touches.
     open func deadlineReached() {}
 
-    /// Cancels every timer of ``schedule(at:_:)`` that has not fired.
+    /// Cancels every timer of ``schedule(at:_:)`` and ``schedule(at:)`` that has not fired.
     public func cancelTimers() {
         if let router = coordinatingRouter { timers.scan { token in router.clock.cancel(token) } }
         timers.removeAll(keepingCapacity: true)
@@ -424,7 +438,9 @@ open class GestureRecognizer {
 
     // MARK: Overridables. Overrides need not call super unless stated.
 
-    /// New touches of its arenas, in one frame. Default: nothing.
+    /// New touches of its arenas, in one frame, before any responder sees them; they are in
+    /// ``touches`` already. Locations in layout space,
+    /// `surfaceLocation` in the bound surface's space. Default: nothing.
     open func touchesBegan(_ event: TouchEvent) {}
     /// Moved touches. Default: nothing.
     open func touchesMoved(_ event: TouchEvent) {}
@@ -454,7 +470,8 @@ open class GestureRecognizer {
     /// Pointer motion while a button is held. Default: nothing.
     open func pointerMoved(_ event: PointerMotionEvent) {}
     /// Clears per-gesture state; called by the router after it has moved the state back to
-    /// `.possible` and cancelled the timers. Default: nothing.
+    /// `.possible` and cancelled the timers. Default: nothing. An override that does not
+    /// clear its own state carries it into the next gesture.
     open func reset() {}
 
     // MARK: Router side
@@ -561,6 +578,7 @@ extension GestureRecognizer {
 }
 
 extension GestureRecognizer: CustomStringConvertible {
+    /// "name@surface", "name@output:NAME", or the name when detached.
     public var description: String {
         if let surface { return "\(name)@\(surface.name)" }
         if let output { return "\(name)@output:\(output.name)" }

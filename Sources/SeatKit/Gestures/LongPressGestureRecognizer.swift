@@ -6,11 +6,13 @@
 /// fingers was reached, plus ``minimumPressDuration``, on the router's clock: under a
 /// ``VirtualClock`` it begins exactly then.
 public final class LongPressGestureRecognizer: GestureRecognizer {
+    /// How long the fingers must stay down and still before it begins. Default 500 ms.
     public var minimumPressDuration: TimeSpan {
         get { _minimumPressDuration }
         set { _minimumPressDuration = newValue }
     }
     @exclusivity(unchecked) var _minimumPressDuration: TimeSpan
+    /// How many fingers the press takes; more fingers fail it. Default 1.
     public var numberOfTouchesRequired: Int {
         get { _numberOfTouchesRequired }
         set { _numberOfTouchesRequired = newValue }
@@ -25,6 +27,8 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
     /// The fingers' centroid, in layout space.
     public var location: LayoutPoint { centroid }
 
+    /// A long press of `touches` fingers held `minimumPressDuration`, moving at most
+    /// `allowableMovement` millimetres.
     public init(name: String = "long-press", minimumPressDuration: TimeSpan = .milliseconds(500),
                 touches: Int = 1, allowableMovement: Double = 10) {
         self._minimumPressDuration = minimumPressDuration
@@ -33,6 +37,7 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
         super.init(name: name)
     }
 
+    /// Arms the deadline once the required fingers are down; one finger too many fails it.
     public override func touchesBegan(_ event: TouchEvent) {
         guard state == .possible else { return }
         if touches.count > numberOfTouchesRequired { return failIfPossible() }
@@ -46,6 +51,8 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
         if state == .possible && touches.count == numberOfTouchesRequired { state = .began }
     }
 
+    /// Before the deadline, a finger beyond ``allowableMovement`` fails it; after, each
+    /// move is a change.
     public override func touchesMoved(_ event: TouchEvent) {
         if state.isInProgress {
             state = .changed
@@ -54,6 +61,7 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
         if anyTouch(in: event, movedBeyond: allowableMovement) { failIfPossible() }
     }
 
+    /// A lifted finger ends a begun press and fails one not yet begun.
     public override func touchesEnded(_ event: TouchEvent) {
         if state.isInProgress { state = .ended } else { failIfPossible() }
     }

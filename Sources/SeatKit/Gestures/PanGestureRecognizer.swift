@@ -5,11 +5,13 @@
 /// ``translation`` and ``velocity`` are in layout units (and per second); fingers joining or
 /// leaving do not make the translation jump.
 public final class PanGestureRecognizer: GestureRecognizer {
+    /// Fewest fingers that pan; fewer left ends it. Default 1.
     public var minimumNumberOfTouches: Int {
         get { _minimumNumberOfTouches }
         set { _minimumNumberOfTouches = newValue }
     }
     @exclusivity(unchecked) var _minimumNumberOfTouches: Int
+    /// Most fingers that pan; more fail it before it begins. Default: no limit.
     public var maximumNumberOfTouches: Int {
         get { _maximumNumberOfTouches }
         set { _maximumNumberOfTouches = newValue }
@@ -29,6 +31,9 @@ public final class PanGestureRecognizer: GestureRecognizer {
     @exclusivity(unchecked) private var tracker = VelocityTracker()
     @exclusivity(unchecked) private var lastCentroid = LayoutPoint.zero
 
+    /// A pan of `minimumTouches`...`maximumTouches` fingers that begins after `minimumDistance`
+    /// millimetres. `minimumTouches` must be at least 1 and at most `maximumTouches` (a
+    /// precondition: bad counts stop the process).
     public init(name: String = "pan", minimumTouches: Int = 1, maximumTouches: Int = .max, minimumDistance: Double = 3) {
         precondition(minimumTouches >= 1 && maximumTouches >= minimumTouches, "bad touch counts")
         self._minimumNumberOfTouches = minimumTouches
@@ -37,6 +42,7 @@ public final class PanGestureRecognizer: GestureRecognizer {
         super.init(name: name)
     }
 
+    /// Measures from the new set of fingers (no jump in ``translation``).
     public override func touchesBegan(_ event: TouchEvent) {
         if touches.count > maximumNumberOfTouches { return failIfPossible() }
         lastCentroid = centroid
@@ -47,6 +53,8 @@ public final class PanGestureRecognizer: GestureRecognizer {
         }
     }
 
+    /// Adds the centroid's movement to ``translation`` and ``velocity``; begins past
+    /// ``minimumDistance``, else changes.
     public override func touchesMoved(_ event: TouchEvent) {
         let c = centroid
         let delta = c.vector(from: lastCentroid)
@@ -62,6 +70,7 @@ public final class PanGestureRecognizer: GestureRecognizer {
         }
     }
 
+    /// Ends (or fails) once fewer than ``minimumNumberOfTouches`` remain.
     public override func touchesEnded(_ event: TouchEvent) {
         let remaining = touches.count - event.touches.count
         if remaining < minimumNumberOfTouches {
@@ -75,6 +84,7 @@ public final class PanGestureRecognizer: GestureRecognizer {
         }
     }
 
+    /// Zeroes ``translation`` and ``velocity``.
     public override func reset() {
         translation = .zero
         velocity = .zero

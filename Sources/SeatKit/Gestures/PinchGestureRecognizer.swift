@@ -17,11 +17,13 @@ public final class PinchGestureRecognizer: GestureRecognizer {
     @exclusivity(unchecked) private var lastTime = Timestamp.zero
     @exclusivity(unchecked) private var needsRebase = false
 
+    /// A pinch that begins after the span changes by `minimumSpanChange` millimetres.
     public init(name: String = "pinch", minimumSpanChange: Double = 3) {
         self._minimumSpanChange = minimumSpanChange
         super.init(name: name)
     }
 
+    /// Measures from the new set of fingers, keeping ``scale``.
     public override func touchesBegan(_ event: TouchEvent) {
         rebase(time: event.time)
     }
@@ -34,6 +36,7 @@ public final class PinchGestureRecognizer: GestureRecognizer {
         needsRebase = false
     }
 
+    /// Updates ``scale`` and ``velocity``; begins past ``minimumSpanChange``, else changes.
     public override func touchesMoved(_ event: TouchEvent) {
         if needsRebase { return rebase(time: event.time) }
         guard touches.count >= 2, initialSpan > 0 else { return }
@@ -50,11 +53,13 @@ public final class PinchGestureRecognizer: GestureRecognizer {
         }
     }
 
+    /// Ends (or fails) once fewer than two fingers remain.
     public override func touchesEnded(_ event: TouchEvent) {
         endWhenFewerThanTwoRemain(event, lastMoved: lastTime) { velocity = 0 }
         needsRebase = true
     }
 
+    /// Scale back to 1, velocity to 0.
     public override func reset() {
         scale = 1
         velocity = 0

@@ -16,16 +16,20 @@ public final class RotationGestureRecognizer: GestureRecognizer {
     @exclusivity(unchecked) private var lastAngle: Double?
     @exclusivity(unchecked) private var lastTime = Timestamp.zero
 
+    /// A rotation that begins after a turn of `minimumAngle` radians (0.07 ≈ 4°).
     public init(name: String = "rotation", minimumAngle: Double = 0.07) {
         self._minimumAngle = minimumAngle
         super.init(name: name)
     }
 
+    /// Measures the angle of the new set of fingers.
     public override func touchesBegan(_ event: TouchEvent) {
         lastAngle = TouchGeometry.angle(touches)
         lastTime = event.time
     }
 
+    /// Adds the turn to ``rotation`` and ``velocity``; begins past ``minimumAngle``, else
+    /// changes.
     public override func touchesMoved(_ event: TouchEvent) {
         guard let angle = TouchGeometry.angle(touches) else { return }
         guard let previous = lastAngle else {
@@ -45,11 +49,13 @@ public final class RotationGestureRecognizer: GestureRecognizer {
         }
     }
 
+    /// Ends (or fails) once fewer than two fingers remain.
     public override func touchesEnded(_ event: TouchEvent) {
         endWhenFewerThanTwoRemain(event, lastMoved: lastTime) { velocity = 0 }
         lastAngle = nil  // measured afresh once the finger set is known again
     }
 
+    /// Rotation and velocity back to 0.
     public override func reset() {
         rotation = 0
         velocity = 0

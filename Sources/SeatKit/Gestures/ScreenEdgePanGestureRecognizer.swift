@@ -5,16 +5,25 @@
 /// A finger landing elsewhere fails it at once; so does a second finger before it begins.
 /// Attach it to the output (global) or to a surface; the edges are always the output's.
 public final class ScreenEdgePanGestureRecognizer: GestureRecognizer {
+    /// Edges of the output (in layout space, after the output's transform).
     public struct Edges: OptionSet, Sendable, Hashable {
+        /// The edge bits.
         public var rawValue: UInt8
+        /// Edges from their bits.
         public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// The left edge.
         public static let left = Edges(rawValue: 1 << 0)
+        /// The right edge.
         public static let right = Edges(rawValue: 1 << 1)
+        /// The top edge.
         public static let top = Edges(rawValue: 1 << 2)
+        /// The bottom edge.
         public static let bottom = Edges(rawValue: 1 << 3)
+        /// Any edge.
         public static let all: Edges = [.left, .right, .top, .bottom]
     }
 
+    /// The edges a finger may start from. Default: left.
     public var edges: Edges {
         get { _edges }
         set { _edges = newValue }
@@ -40,6 +49,8 @@ public final class ScreenEdgePanGestureRecognizer: GestureRecognizer {
     @exclusivity(unchecked) public private(set) var velocity = Vector.zero
     @exclusivity(unchecked) private var tracker = VelocityTracker()
 
+    /// An edge pan from `edges`, landing within `edgeWidth` and travelling `minimumDistance`
+    /// inward (both in millimetres).
     public init(name: String = "edge-pan", edges: Edges = .left, edgeWidth: Double = 5, minimumDistance: Double = 5) {
         self._edges = edges
         self._edgeWidth = edgeWidth
@@ -47,6 +58,7 @@ public final class ScreenEdgePanGestureRecognizer: GestureRecognizer {
         super.init(name: name)
     }
 
+    /// Fails unless one finger lands in the zone of an allowed edge of the output it is on.
     public override func touchesBegan(_ event: TouchEvent) {
         guard state == .possible else { return }
         guard touches.count == 1, let touch = touches.first,
@@ -67,6 +79,8 @@ public final class ScreenEdgePanGestureRecognizer: GestureRecognizer {
         tracker.reset(at: p, time: event.time)
     }
 
+    /// Updates ``translation`` and ``velocity``; begins once the inward travel reaches
+    /// ``minimumDistance`` and exceeds the sideways one.
     public override func touchesMoved(_ event: TouchEvent) {
         guard let touch = touches.first else { return }
         translation = touch.location.vector(from: touch.startLocation)
@@ -86,12 +100,14 @@ public final class ScreenEdgePanGestureRecognizer: GestureRecognizer {
         }
     }
 
+    /// Ends (or fails) when the finger lifts.
     public override func touchesEnded(_ event: TouchEvent) {
         guard touches.count == event.touches.count else { return }
         velocity = tracker.velocity(at: event.time)
         if state.isInProgress { state = .ended } else { failIfPossible() }
     }
 
+    /// Clears ``startEdge``, ``translation`` and ``velocity``.
     public override func reset() {
         startEdge = []
         translation = .zero

@@ -8,19 +8,27 @@
 public final class SwipeGestureRecognizer: GestureRecognizer {
     /// Directions in layout space (y grows downward).
     public struct Direction: OptionSet, Sendable, Hashable {
+        /// The direction bits.
         public var rawValue: UInt8
+        /// Directions from their bits.
         public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// Towards growing x.
         public static let right = Direction(rawValue: 1 << 0)
+        /// Towards shrinking x.
         public static let left = Direction(rawValue: 1 << 1)
+        /// Towards shrinking y (up on screen).
         public static let up = Direction(rawValue: 1 << 2)
+        /// Towards growing y (down on screen).
         public static let down = Direction(rawValue: 1 << 3)
     }
 
+    /// The directions accepted (several may be set). Default: right.
     public var direction: Direction {
         get { _direction }
         set { _direction = newValue }
     }
     @exclusivity(unchecked) var _direction: Direction
+    /// Fingers the swipe takes; more fail it. Default 1.
     public var numberOfTouchesRequired: Int {
         get { _numberOfTouchesRequired }
         set { _numberOfTouchesRequired = newValue }
@@ -32,6 +40,7 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
         set { _minimumDistance = newValue }
     }
     @exclusivity(unchecked) var _minimumDistance: Double
+    /// Time from touch down within which the travel must be made. Default 400 ms.
     public var maximumDuration: TimeSpan {
         get { _maximumDuration }
         set { _maximumDuration = newValue }
@@ -41,6 +50,8 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
     @exclusivity(unchecked) public private(set) var recognizedDirection: Direction = []
     @exclusivity(unchecked) private var startTime = Timestamp.zero
 
+    /// A swipe of `touches` fingers travelling `minimumDistance` millimetres in `direction`
+    /// within `maximumDuration`.
     public init(name: String = "swipe", direction: Direction = .right, touches: Int = 1,
                 minimumDistance: Double = 15, maximumDuration: TimeSpan = .milliseconds(400)) {
         self._direction = direction
@@ -50,6 +61,7 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
         super.init(name: name)
     }
 
+    /// Starts the clock at the first fingers down; too many fingers fail it.
     public override func touchesBegan(_ event: TouchEvent) {
         if touches.count > numberOfTouchesRequired { return failIfPossible() }
         if touches.count == event.touches.count {
@@ -61,6 +73,8 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
     /// Too slow to be a swipe.
     public override func deadlineReached() { failIfPossible() }
 
+    /// Recognized once the mean displacement reaches ``minimumDistance`` in an allowed
+    /// direction; fails for a disallowed one or when too slow.
     public override func touchesMoved(_ event: TouchEvent) {
         guard state == .possible else { return }
         if event.time - startTime > maximumDuration { return failIfPossible() }
@@ -82,7 +96,9 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
         state = .recognized
     }
 
+    /// A finger lifted before the swipe was recognized: it fails.
     public override func touchesEnded(_ event: TouchEvent) { failIfPossible() }
 
+    /// Clears ``recognizedDirection``.
     public override func reset() { recognizedDirection = [] }
 }

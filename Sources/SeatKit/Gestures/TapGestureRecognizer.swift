@@ -6,11 +6,13 @@
 /// previous tap's last finger up. For "a tap but not a double tap", make the single tap
 /// ``GestureRecognizer/require(toFail:)`` the double tap.
 public final class TapGestureRecognizer: GestureRecognizer {
+    /// Taps in the sequence (2 for a double tap). Default 1.
     public var numberOfTapsRequired: Int {
         get { _numberOfTapsRequired }
         set { _numberOfTapsRequired = newValue }
     }
     @exclusivity(unchecked) var _numberOfTapsRequired: Int
+    /// Fingers per tap; a tap with more or fewer fails it. Default 1.
     public var numberOfTouchesRequired: Int {
         get { _numberOfTouchesRequired }
         set { _numberOfTouchesRequired = newValue }
@@ -41,6 +43,8 @@ public final class TapGestureRecognizer: GestureRecognizer {
     @exclusivity(unchecked) public private(set) var location = LayoutPoint.zero
     @exclusivity(unchecked) private var touchesInThisTap = 0
 
+    /// A tap recognizer. `taps` and `touches` must be at least 1 (a precondition: zero stops the
+    /// process); `allowableMovement` is in millimetres.
     public init(name: String = "tap", taps: Int = 1, touches: Int = 1, allowableMovement: Double = 5,
                 maximumTapInterval: TimeSpan = .milliseconds(300), maximumPressDuration: TimeSpan = .milliseconds(500)) {
         precondition(taps >= 1 && touches >= 1, "a tap needs at least one tap of one finger")
@@ -52,6 +56,7 @@ public final class TapGestureRecognizer: GestureRecognizer {
         super.init(name: name)
     }
 
+    /// Starts a tap (arming ``maximumPressDuration``); too many fingers fail it.
     public override func touchesBegan(_ event: TouchEvent) {
         if touches.count > numberOfTouchesRequired { return failIfPossible() }
         if touchesInThisTap == 0 {
@@ -61,10 +66,13 @@ public final class TapGestureRecognizer: GestureRecognizer {
         touchesInThisTap += event.touches.count
     }
 
+    /// A finger beyond ``allowableMovement`` fails it.
     public override func touchesMoved(_ event: TouchEvent) {
         if anyTouch(in: event, movedBeyond: allowableMovement) { failIfPossible() }
     }
 
+    /// The last finger up completes a tap: recognized at the required count, else the
+    /// ``maximumTapInterval`` timer is armed.
     public override func touchesEnded(_ event: TouchEvent) {
         guard touches.count == event.touches.count else { return }  // fingers still down
         location = centroid
@@ -82,6 +90,7 @@ public final class TapGestureRecognizer: GestureRecognizer {
     /// The press lasted too long, or the next tap did not come in time.
     public override func deadlineReached() { failIfPossible() }
 
+    /// Forgets the taps counted.
     public override func reset() {
         tapCount = 0
         touchesInThisTap = 0

@@ -6,6 +6,7 @@
 /// on an output, while the pointer is on it), before the focus's responders; the implicit
 /// pointer grab decides the focus, so it respects that grab.
 public final class TouchpadSwipeGestureRecognizer: GestureRecognizer {
+    /// Fingers the swipe takes; another count fails it. Default 3.
     public var numberOfFingers: Int {
         get { _numberOfFingers }
         set { _numberOfFingers = newValue }
@@ -14,14 +15,19 @@ public final class TouchpadSwipeGestureRecognizer: GestureRecognizer {
     /// Sum of the (accelerated) deltas since the begin, in layout units.
     @exclusivity(unchecked) public private(set) var translation = Vector.zero
 
+    /// A touchpad swipe of `fingers` fingers.
     public init(name: String = "touchpad-swipe", fingers: Int = 3) {
         self._numberOfFingers = fingers
         super.init(name: name)
     }
 
+    /// False: touchscreen touches are not for it.
     public override var receivesTouches: Bool { false }
+    /// True: it follows touchpad gestures.
     public override var receivesTouchpadGestures: Bool { true }
 
+    /// Follows libinput's swipe phases, adding each delta to ``translation``; another kind
+    /// or finger count fails it.
     public override func touchpadGesture(_ event: TouchpadGestureEvent) {
         let g = event.gesture
         guard g.kind == .swipe, g.fingers == numberOfFingers else { return failIfPossible() }
@@ -29,6 +35,7 @@ public final class TouchpadSwipeGestureRecognizer: GestureRecognizer {
         followContinuous(g.phase)
     }
 
+    /// Zeroes ``translation``.
     public override func reset() { translation = .zero }
 }
 
@@ -42,17 +49,24 @@ public final class TouchpadPinchGestureRecognizer: GestureRecognizer {
         set { _minimumFingers = newValue }
     }
     @exclusivity(unchecked) var _minimumFingers: Int
+    /// libinput's scale: the fingers' span over their span at the begin (1 at the begin).
     @exclusivity(unchecked) public private(set) var scale = 1.0
+    /// Sum of libinput's rotation updates since the begin, in degrees, clockwise.
     @exclusivity(unchecked) public private(set) var rotation = 0.0
 
+    /// A touchpad pinch of at least `minimumFingers` fingers.
     public init(name: String = "touchpad-pinch", minimumFingers: Int = 2) {
         self._minimumFingers = minimumFingers
         super.init(name: name)
     }
 
+    /// False: touchscreen touches are not for it.
     public override var receivesTouches: Bool { false }
+    /// True: it follows touchpad gestures.
     public override var receivesTouchpadGestures: Bool { true }
 
+    /// Follows libinput's pinch phases, updating ``scale`` and ``rotation``; another kind
+    /// or too few fingers fail it.
     public override func touchpadGesture(_ event: TouchpadGestureEvent) {
         let g = event.gesture
         guard g.kind == .pinch, g.fingers >= minimumFingers else { return failIfPossible() }
@@ -61,6 +75,7 @@ public final class TouchpadPinchGestureRecognizer: GestureRecognizer {
         followContinuous(g.phase)
     }
 
+    /// Scale back to 1, rotation to 0.
     public override func reset() {
         scale = 1
         rotation = 0
@@ -71,11 +86,13 @@ public final class TouchpadPinchGestureRecognizer: GestureRecognizer {
 /// (discrete: recognized when libinput ends the hold normally after at least
 /// ``minimumDuration``; a hold that libinput cancels, because the fingers moved, fails).
 public final class TouchpadHoldGestureRecognizer: GestureRecognizer {
+    /// Fingers the hold takes; another count fails it. Default 1.
     public var numberOfFingers: Int {
         get { _numberOfFingers }
         set { _numberOfFingers = newValue }
     }
     @exclusivity(unchecked) var _numberOfFingers: Int
+    /// Shortest hold recognized, from libinput's begin to its end. Default 0.
     public var minimumDuration: TimeSpan {
         get { _minimumDuration }
         set { _minimumDuration = newValue }
@@ -83,15 +100,20 @@ public final class TouchpadHoldGestureRecognizer: GestureRecognizer {
     @exclusivity(unchecked) var _minimumDuration: TimeSpan
     @exclusivity(unchecked) private var beganAt: Timestamp?
 
+    /// A touchpad hold of `fingers` fingers lasting at least `minimumDuration`.
     public init(name: String = "touchpad-hold", fingers: Int = 1, minimumDuration: TimeSpan = .milliseconds(0)) {
         self._numberOfFingers = fingers
         self._minimumDuration = minimumDuration
         super.init(name: name)
     }
 
+    /// False: touchscreen touches are not for it.
     public override var receivesTouches: Bool { false }
+    /// True: it follows touchpad gestures.
     public override var receivesTouchpadGestures: Bool { true }
 
+    /// Notes the begin; at an uncancelled end after ``minimumDuration`` it is recognized,
+    /// else it fails.
     public override func touchpadGesture(_ event: TouchpadGestureEvent) {
         let g = event.gesture
         guard g.kind == .hold, g.fingers == numberOfFingers else { return failIfPossible() }
@@ -107,6 +129,7 @@ public final class TouchpadHoldGestureRecognizer: GestureRecognizer {
         }
     }
 
+    /// Forgets the begin.
     public override func reset() { beganAt = nil }
 }
 

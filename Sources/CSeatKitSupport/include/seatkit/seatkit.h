@@ -716,7 +716,11 @@ enum seatkit_filter_decision {
 /* Compositor-wide policy before routing: a lock screen, a global shortcut, the touch that
  * wakes the screen. Both members optional. */
 struct seatkit_filter_interface {
-	/* Every event as it enters the router (keys before the keymap). */
+	/* Events as they enter the router (keys before the keymap): touch down, motion, up and
+	 * cancel, pointer, axis, touchpad gesture, key, switch and tablet events. Not asked:
+	 * touch frames, device added or removed, malformed events (a non-finite point, a touch
+	 * ID already down), the releases of keys and buttons whose presses were taken, key
+	 * repeats sent through seatkit_router_send_key, and what a grab forwards. */
 	enum seatkit_filter_decision (*filter)(void *data, const struct seatkit_input_event *event);
 	/* Key presses and repeats after the keymap filled in keysym, text and modifiers: where
 	 * global shortcuts belong. */
@@ -729,8 +733,10 @@ struct seatkit_filter *seatkit_router_add_filter(struct seatkit_router *router,
 /* Removes the filter from its router and ends the handle. */
 void seatkit_filter_destroy(struct seatkit_filter *filter);
 
-/* Sees every event, consumed by a filter or not; cannot change its routing (idle tracking,
- * on-screen display of keys). */
+/* Sees the events filters see, consumed by a filter or not, plus touch frames, device
+ * announcements and malformed events; not key repeats sent through
+ * seatkit_router_send_key, nor what a grab forwards. Cannot change their routing (idle
+ * tracking, on-screen display of keys). */
 typedef void (*seatkit_spy_func_t)(void *data, const struct seatkit_input_event *event,
 	bool consumed);
 struct seatkit_spy *seatkit_router_add_spy(struct seatkit_router *router,
