@@ -22,6 +22,12 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Where the adapters report environment failures (a keymap file that could not be
+        // written, an event-loop timer that could not be made) instead of swallowing them.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // `swift package generate-documentation --target SeatKit`: the DocC catalog
+        // (Sources/SeatKit/SeatKit.docc) with the guides; CI builds it with warnings as errors.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The pure-Swift core: geometry, surfaces, responders, routing. Imports no C module.
@@ -40,6 +46,9 @@ let package = Package(
         ),
         // Keymaps, keyboard state, compose, key repeat and the keymap file for clients.
         .target(name: "SeatKitXKB", dependencies: ["SeatKit", "CXKBCommon"]),
+        // What the adapters share below the public API (package access, not a product): the
+        // one reader of CLOCK_MONOTONIC and the little-endian byte reader and writer.
+        .target(name: "SeatKitSystem"),
         // libinput and libudev headers, plus the one C function Swift cannot write: a log
         // handler that receives a va_list.
         .target(
@@ -49,13 +58,13 @@ let package = Package(
         // umockdev's C API (the testbed); glib comes through pkg-config.
         .systemLibrary(name: "CUmockdev", pkgConfig: "umockdev-1.0"),
         // Live devices through libinput, and the translation of libinput events into SeatKit's.
-        .target(name: "SeatKitLibinput", dependencies: ["SeatKit", "CLibinput"]),
+        .target(name: "SeatKitLibinput", dependencies: ["SeatKit", "SeatKitSystem", "CLibinput"]),
         // `libinput record` files: parsing, replay through real libinput under umockdev,
         // replay of recorded libinput events, and a harness for tests.
         // Runs any program that links SeatKitReplay as a replay worker when started with
         // SEATKIT_REPLAY_WORKER_MODE=1 (a constructor, before that program's main).
         .target(name: "CReplayWorkerEntry"),
-        .target(name: "SeatKitReplay", dependencies: ["SeatKit", "SeatKitLibinput", "CUmockdev", "CReplayWorkerEntry"]),
+        .target(name: "SeatKitReplay", dependencies: ["SeatKit", "SeatKitLibinput", "SeatKitSystem", "CUmockdev", "CReplayWorkerEntry"]),
         .executableTarget(
             name: "seatkit",
             dependencies: [
@@ -81,7 +90,8 @@ let package = Package(
         // wl_seat and its devices for real clients, client-surface responders, serials and
         // protocol extensions, on a display SeatKit opens or one a compositor already has.
         // SeatKitXKB gives clients their keymap. No libinput: the compositor feeds the seat.
-        .target(name: "SeatKitWayland", dependencies: ["SeatKit", "SeatKitXKB", "CWaylandServer"]),
+        .target(name: "SeatKitWayland", dependencies: ["SeatKit", "SeatKitXKB", "SeatKitSystem", "CWaylandServer",
+                                                       .product(name: "Logging", package: "swift-log")]),
         // A minimal shell for headless kiosks and tests: wl_compositor, wl_subcompositor,
         // wl_shm, xdg_wm_base, wl_data_device_manager, wl_output. A compositor with its own
         // shell does not link it.
@@ -102,7 +112,7 @@ let package = Package(
         // file's name; scripts/install.sh renames the installed copy libseatkit.so.
         .target(
             name: "CSeatKit",
-            dependencies: ["SeatKit", "SeatKitXKB", "SeatKitLibinput", "SeatKitReplay", "CSeatKitSupport"],
+            dependencies: ["SeatKit", "SeatKitXKB", "SeatKitLibinput", "SeatKitReplay", "SeatKitSystem", "CSeatKitSupport"],
             linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=libCSeatKit.so"])]
         ),
         // The C API from Swift (handles, misuse, the event-loop clock, allocations) and the C
@@ -119,7 +129,15 @@ let package = Package(
                 dependencies: ["SeatKit", "SeatKitXKB", "SeatKitWayland", "SeatKitHeadlessShell", "CSeatKitWLCS"]),
         // End-to-end tests: the kiosk (built as a product) with real Debian clients.
         .testTarget(name: "SeatKitWaylandTests",
-                    dependencies: ["SeatKit", "SeatKitReplay", "SeatKitWayland", "SeatKitHeadlessShell", "CWaylandServer", "SeatKitWLCS", "AllocationCounter"]),
+                    dependencies: ["SeatKit", "SeatKitReplay", "SeatKitWayland", "SeatKitHeadlessShell", "CWaylandServer", "SeatKitWLCS", "AllocationCounter",
+                                   .product(name: "Logging", package: "swift-log")]),
+        // The guides' code (Sources/SeatKit/SeatKit.docc/*.md): every ```swift block of a
+        // guide stands verbatim in Tests/DocumentationTests/Snippets, which compile (and run
+        // where cheap) here, so a guide cannot drift from the API.
+        .testTarget(name: "DocumentationTests",
+                    dependencies: ["SeatKit", "SeatKitXKB", "SeatKitLibinput", "SeatKitReplay", "SeatKitWayland", "SeatKitHeadlessShell",
+                                   "CWaylandServer"],
+                    exclude: ["Snippets/Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

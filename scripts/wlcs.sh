@@ -7,6 +7,11 @@
 #
 #   scripts/wlcs.sh                 both runners, every test
 #   scripts/wlcs.sh plain|asan      one runner
+#   scripts/wlcs.sh tsan            the integration module built with ThreadSanitizer (its
+#                                   server runs on its own thread, wlcs calls from another),
+#                                   run by the plain runner with the toolchain's TSan runtime
+#                                   preloaded (Debian's wlcs.tsan uses gcc's, which a Swift
+#                                   module cannot link against); any race report fails
 #   WLCS_FILTER='PointerConstraints.*' scripts/wlcs.sh plain    a gtest filter (no list check
 #                                   for tests outside it)
 # Logs and JSON results: $WLCS_OUT (default /tmp/seatkit-wlcs).
@@ -16,13 +21,20 @@ cd "$(dirname "$0")/.."
 runners_dir=/usr/lib/x86_64-linux-gnu/wlcs
 [ -x "$runners_dir/wlcs" ] || { echo "wlcs: $runners_dir/wlcs missing: apt-get install wlcs (scripts/setup.sh does)" >&2; exit 2; }
 which=${1:-all}
-case "$which" in all|plain|asan) ;; *) echo "usage: scripts/wlcs.sh [all|plain|asan]" >&2; exit 2 ;; esac
+case "$which" in all|plain|asan|tsan) ;; *) echo "usage: scripts/wlcs.sh [all|plain|asan|tsan]" >&2; exit 2 ;; esac
 out=${WLCS_OUT:-/tmp/seatkit-wlcs}
 mkdir -p "$out"
 filter=${WLCS_FILTER:-*}
 
-swift build --product SeatKitWLCS
-module="$(swift build --show-bin-path)/libSeatKitWLCS.so"
+if [ "$which" = tsan ]; then
+  swift build --product SeatKitWLCS --sanitize=thread --scratch-path .build-tsan
+  module="$(swift build --sanitize=thread --scratch-path .build-tsan --show-bin-path)/libSeatKitWLCS.so"
+  swift_lib="$(dirname "$(dirname "$(command -v swift)")")/lib"
+  tsan_runtime=$(ls "$swift_lib"/clang/*/lib/linux/libclang_rt.tsan-x86_64.so | head -1)
+else
+  swift build --product SeatKitWLCS
+  module="$(swift build --show-bin-path)/libSeatKitWLCS.so"
+fi
 expected=Tests/wlcs/expected-failures
 
 # Test names from the expected-failures file: the first field of each non-comment line.
@@ -44,8 +56,20 @@ run() {
   local start=$SECONDS
   # wlcs exits non-zero when any test fails; the comparison below decides.
   # The module's Swift runtime keeps allocations alive until exit: leak checking is off.
-  ASAN_OPTIONS=detect_leaks=0 "$runner" "$module" --gtest_filter="$filter" \
+  local preload= backtrace=
+  # The TSan runtime needs libdispatch's symbols, which the runner does not load itself;
+  # Swift's crash backtracer cannot suspend threads under TSan, so TSan reports instead.
+  if [ "$name" = tsan ]; then
+    preload="$tsan_runtime $swift_lib/swift/linux/libdispatch.so"
+    backtrace=enable=no
+  fi
+  ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD="$preload" SWIFT_BACKTRACE="$backtrace" "$runner" "$module" --gtest_filter="$filter" \
     --gtest_output="json:$out/$name.json" > "$out/$name.log" 2>&1 || true
+  if grep -q 'WARNING: ThreadSanitizer' "$out/$name.log"; then
+    echo "wlcs: ThreadSanitizer reported a race; see $out/$name.log" >&2
+    grep -A30 -m1 'WARNING: ThreadSanitizer' "$out/$name.log" >&2
+    status=1
+  fi
   if [ ! -s "$out/$name.json" ]; then
     echo "wlcs: the $name run ended without results (crash?); see $out/$name.log" >&2
     tail -20 "$out/$name.log" >&2
@@ -84,6 +108,7 @@ PY
   echo "wlcs: $name run took $((SECONDS - start)) s"
 }
 
-if [ "$which" != asan ]; then run plain "$runners_dir/wlcs"; fi
-if [ "$which" != plain ]; then run asan "$runners_dir/wlcs.asan"; fi
+if [ "$which" = all ] || [ "$which" = plain ]; then run plain "$runners_dir/wlcs"; fi
+if [ "$which" = all ] || [ "$which" = asan ]; then run asan "$runners_dir/wlcs.asan"; fi
+if [ "$which" = tsan ]; then run tsan "$runners_dir/wlcs"; fi
 exit $status

@@ -1,5 +1,6 @@
 import CSeatKitSupport
 import SeatKit
+import SeatKitSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -11,11 +12,7 @@ enum CCalls {
     // MARK: Clock
 
     /// CLOCK_MONOTONIC in microseconds: libinput's clock, and wl_event_loop timers'.
-    static func monotonicMicroseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
-    }
+    static func monotonicMicroseconds() -> Int64 { MonotonicClock.microseconds() }
 
     // MARK: wl_event_loop timers
 
@@ -27,7 +24,11 @@ enum CCalls {
 
     /// Arms the timer `milliseconds` from now; 0 disarms it.
     static func updateTimer(_ source: OpaquePointer, milliseconds: Int32) {
-        _ = wl_event_source_timer_update(source, milliseconds)
+        // timerfd_settime failing leaves the router's timers (key repeat, long press) dead:
+        // the compositor's log must say so.
+        if wl_event_source_timer_update(source, milliseconds) < 0 {
+            Log.error("wl_event_source_timer_update(\(milliseconds) ms) failed: the router's timers will not fire")
+        }
     }
 
     typealias FDCallback = @convention(c) (Int32, UInt32, UnsafeMutableRawPointer?) -> Int32

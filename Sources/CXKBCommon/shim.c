@@ -17,13 +17,16 @@ static void seatkit_xkb_log(struct xkb_context *context, enum xkb_log_level leve
     if (length < 0) return;
     size_t end = (size_t)length < sizeof message ? (size_t)length : sizeof message - 1;
     while (end > 0 && message[end - 1] == '\n') message[--end] = '\0';
-    if (installed_sink) installed_sink(xkb_context_get_user_data(context), (int)level, message);
+    seatkit_xkb_log_sink sink = __atomic_load_n(&installed_sink, __ATOMIC_ACQUIRE);
+    if (sink) sink(xkb_context_get_user_data(context), (int)level, message);
 }
 
 void seatkit_xkb_context_set_log_sink(struct xkb_context *context, seatkit_xkb_log_sink sink) {
     // Swift passes the same sink every time; one global keeps the C side free of state
-    // per context (the context's user data carries that).
-    installed_sink = sink;
+    // per context (the context's user data carries that). Atomic: keymaps may be compiled
+    // on several threads at once (each with its own context), and one thread's store must
+    // not race another's log call (ThreadSanitizer caught it).
+    __atomic_store_n(&installed_sink, sink, __ATOMIC_RELEASE);
     xkb_context_set_log_fn(context, seatkit_xkb_log);
 }
 

@@ -29,19 +29,19 @@ extension HeadlessShellDelegate {
 /// output. A mapped toplevel's client gets wl_surface.enter for the output it was placed on
 /// (so it renders at that output's scale) and leave when it unmaps.
 ///
-/// Each wl_surface becomes a ``SeatKit/Surface`` whose responder is a
-/// ``ClientSurfaceResponder``; its frame follows the committed buffer's size (divided by the
+/// Each wl_surface becomes a SeatKit `Surface` whose responder is a
+/// SeatKitWayland `ClientSurfaceResponder`; its frame follows the committed buffer's size (divided by the
 /// buffer scale), its input region the committed wl_region. Buffers are released as soon
 /// as they are attached and frame callbacks are answered every 16 ms: nothing is drawn.
 /// Subsurfaces are placed and stacked with their parent's state, and a synchronized
 /// subsurface's commits (the default) wait for its parent's, as wl_subsurface says.
 /// xdg_toplevel.move and .resize, asked while a button the client was sent is held on the
-/// window, start an interactive move or resize: a ``SeatKit/PointerGrab`` during which the
+/// window, start an interactive move or resize: a SeatKit `PointerGrab` during which the
 /// pointer leaves the window and the window's frame origin follows the pointer (a resize
 /// also configures the new size with the resizing state) until the last button is
 /// released (``allowsInteractiveMoveAndResize``; never for fullscreen or maximized windows).
 ///
-/// Real compositors bring their own shell and use ``ClientSurfaceResponder`` directly; this
+/// Real compositors bring their own shell and use `ClientSurfaceResponder` directly; this
 /// one serves headless kiosks and end-to-end tests.
 public final class HeadlessShell {
     public unowned let seat: Seat

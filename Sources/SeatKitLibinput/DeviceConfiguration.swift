@@ -1,6 +1,6 @@
 /// The usual per-device settings a compositor exposes. Each is optional: nil leaves
 /// libinput's default. A setting the device does not support is skipped and reported by
-/// ``LibinputBackend/apply(_:to:)``.
+/// ``LibinputBackend/apply(_:toDevice:)``.
 public struct DeviceConfiguration: Hashable, Sendable {
     public enum AccelerationProfile: String, Hashable, Sendable { case flat, adaptive }
     public enum ScrollMethod: String, Hashable, Sendable { case none, twoFinger = "two-finger", edge, onButtonDown = "on-button-down" }

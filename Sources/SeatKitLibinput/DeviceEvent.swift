@@ -1,3 +1,4 @@
+import SeatKitSystem
 import SeatKit
 
 /// One libinput event, read out of libinput into a plain value and not yet placed in the
@@ -8,7 +9,7 @@ import SeatKit
 /// orientation. ``DeviceEventTranslator`` maps them onto an output. Relative motion is in
 /// libinput's logical units (1000 dpi equivalent). Keeping this step separate lets the
 /// replay child process send libinput's events to its parent in a compact binary form
-/// (``encode(into:)``) and the parent translate them exactly as a live backend does.
+/// (`encode(into:)`, shared within the package only) and the parent translate them exactly as a live backend does.
 public struct DeviceEvent: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
         case deviceAdded(DeviceDescription)
@@ -132,15 +133,17 @@ public struct TabletDetail: Hashable, Sendable {
 // MARK: Binary form
 
 /// Errors reading the binary form: a short or corrupt stream from the replay child.
-public struct DeviceEventDecodingError: Error, CustomStringConvertible {
-    public var description: String
+package struct DeviceEventDecodingError: Error, CustomStringConvertible {
+    package var description: String
 }
 
 extension DeviceEvent {
     /// Appends the event in a compact little-endian binary form: tag, time, device, payload.
-    public func encode(into out: inout [UInt8]) {
-        var w = ByteWriter(bytes: out)
-        defer { out = w.bytes }
+    package func encode(into out: inout [UInt8]) {
+        // The writer takes the caller's buffer (no copy) and gives it back.
+        var w = ByteWriter()
+        swap(&w.bytes, &out)
+        defer { swap(&w.bytes, &out) }
         func tag(_ t: UInt8) {
             w.u8(t)
             w.i64(time)
@@ -210,7 +213,7 @@ extension DeviceEvent {
 
     /// Reads one event at `offset`, moving it past the event; nil when `bytes` holds no
     /// complete event from `offset` on (wait for more).
-    public static func decode(_ bytes: [UInt8], at offset: inout Int) throws(DeviceEventDecodingError) -> DeviceEvent? {
+    package static func decode(_ bytes: [UInt8], at offset: inout Int) throws(DeviceEventDecodingError) -> DeviceEvent? {
         var r = ByteReader(bytes: bytes, position: offset)
         guard let tag = r.u8(), let time = r.i64(), let device = r.u32() else { return nil }
         let kind: Kind
@@ -267,51 +270,5 @@ extension DeviceEvent {
         }
         offset = r.position
         return DeviceEvent(time: time, device: device, kind: kind)
-    }
-}
-
-struct ByteWriter {
-    var bytes: [UInt8]
-    mutating func u8(_ v: UInt8) { bytes.append(v) }
-    mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
-    mutating func i32(_ v: Int32) { u32(UInt32(bitPattern: v)) }
-    mutating func i64(_ v: Int64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
-    mutating func f64(_ v: Double) { i64(Int64(bitPattern: v.bitPattern)) }
-    mutating func string(_ s: String) {
-        let utf8 = Array(s.utf8.prefix(4096))
-        u32(UInt32(utf8.count))
-        bytes.append(contentsOf: utf8)
-    }
-}
-
-struct ByteReader {
-    let bytes: [UInt8]
-    var position: Int
-    mutating func u8() -> UInt8? {
-        guard position < bytes.count else { return nil }
-        defer { position += 1 }
-        return bytes[position]
-    }
-    mutating func u64() -> UInt64? {
-        guard position + 8 <= bytes.count else { return nil }
-        var v: UInt64 = 0
-        for i in 0..<8 { v |= UInt64(bytes[position + i]) << (8 * UInt64(i)) }
-        position += 8
-        return v
-    }
-    mutating func u32() -> UInt32? {
-        guard position + 4 <= bytes.count else { return nil }
-        var v: UInt32 = 0
-        for i in 0..<4 { v |= UInt32(bytes[position + i]) << (8 * UInt32(i)) }
-        position += 4
-        return v
-    }
-    mutating func i32() -> Int32? { u32().map { Int32(bitPattern: $0) } }
-    mutating func i64() -> Int64? { u64().map { Int64(bitPattern: $0) } }
-    mutating func f64() -> Double? { u64().map { Double(bitPattern: $0) } }
-    mutating func string() -> String? {
-        guard let n = u32(), n <= 4096, position + Int(n) <= bytes.count else { return nil }
-        defer { position += Int(n) }
-        return String(decoding: bytes[position..<position + Int(n)], as: UTF8.self)
     }
 }

@@ -4,7 +4,7 @@ import SeatKit
 ///
 /// A touchscreen reports where on its own glass a finger is; the mapping says which output
 /// that glass covers. The output's transform is then applied by
-/// ``SeatKit/Output/layoutPoint(fromNormalized:_:)``, so a panel mounted rotated is touched
+/// SeatKit's `Output.layoutPoint(fromNormalized:_:)`, so a panel mounted rotated is touched
 /// where the finger is. The device's calibration matrix is applied earlier, by libinput (see
 /// ``DeviceConfiguration/calibration``).
 public struct TouchOutputMapping {
@@ -34,9 +34,9 @@ public struct TouchOutputMapping {
     }
 }
 
-/// Turns ``DeviceEvent``s into SeatKit ``InputEvent``s for one router: places absolute
+/// Turns ``DeviceEvent``s into SeatKit `InputEvent`s for one router: places absolute
 /// positions on the mapped output (layout space), keeps track of the devices it has seen,
-/// and gives each a ``DeviceID``.
+/// and gives each a `DeviceID`.
 ///
 /// Both the live ``LibinputBackend`` and the replay go through this type, so a recording
 /// routes exactly as the device would.

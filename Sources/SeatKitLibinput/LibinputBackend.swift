@@ -11,7 +11,7 @@ import SeatKit
 /// to the Wayland module, which links libwayland-server; this module does not.)
 ///
 /// Device nodes are opened through the caller's ``DeviceOpener`` (logind, libseat, or
-/// ``DirectDeviceOpener``). New devices get ``configuration(for:)`` applied as libinput
+/// ``DirectDeviceOpener``). New devices get ``configuration`` applied as libinput
 /// adds them. One thread: the event loop's.
 public final class LibinputBackend {
     let context: LibinputContextHandle

@@ -2,6 +2,7 @@
 // them. Nothing else in SeatKitLibinput imports CLibinput.
 import CLibinput
 import SeatKit
+import SeatKitSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -70,9 +71,7 @@ final class LibinputContextHandle {
         self.opener = opener
         // Device announcements carry no time of their own: until an event brings one, use
         // the moment the context was made (CLOCK_MONOTONIC, libinput's clock).
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        lastTime = Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
+        lastTime = MonotonicClock.microseconds()
         seatkit_libinput_set_log_sink(pointer, logSink)
         libinput_log_set_priority(pointer, libinput_log_priority(rawValue: UInt32(libinputLogMinimumPriority)))
     }

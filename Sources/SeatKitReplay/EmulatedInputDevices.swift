@@ -12,7 +12,7 @@ import Glibc
 /// ```
 ///
 /// The testbed (its private /sys and /dev) lives as long as this object. A process sees it
-/// when it runs with ``environment``: SeatKitReplay's preload shim, then umockdev's, with
+/// when it runs with ``environment()``: SeatKitReplay's preload shim, then umockdev's, with
 /// `UMOCKDEV_DIR` naming the testbed.
 public final class EmulatedInputDevices {
     let testbed: UmockdevTestbedHandle

@@ -1,6 +1,7 @@
 import CReplayWorkerEntry
 import SeatKit
 import SeatKitLibinput
+import SeatKitSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -166,11 +167,7 @@ public final class LibinputReplay {
     }
 }
 
-func monotonicMicroseconds() -> Int64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
-}
+func monotonicMicroseconds() -> Int64 { MonotonicClock.microseconds() }
 
 func writeAll(_ fd: Int32, _ bytes: [UInt8], what: String) throws(ReplayError) {
     var offset = 0
@@ -406,10 +403,10 @@ struct WorkerStream {
             }
             if tag == ReplayWorker.readMarkTag {
                 guard offset + 5 <= buffer.count else { break }
-                let count = Int(readLE32(buffer, offset + 1))
+                let count = Int(ByteReader.u32(buffer, at: offset + 1))
                 guard count < 4096 else { throw .libinput("corrupt read mark from the worker") }
                 guard offset + 5 + count * 8 <= buffer.count else { break }
-                readCounts = (0..<count).map { readLE64(buffer, offset + 5 + $0 * 8) }
+                readCounts = (0..<count).map { ByteReader.u64(buffer, at: offset + 5 + $0 * 8) }
                 offset += 5 + count * 8
                 continue
             }
@@ -436,10 +433,3 @@ struct WorkerStream {
     }
 }
 
-func readLE32(_ b: [UInt8], _ i: Int) -> UInt32 {
-    UInt32(b[i]) | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2]) << 16 | UInt32(b[i + 3]) << 24
-}
-
-func readLE64(_ b: [UInt8], _ i: Int) -> UInt64 {
-    UInt64(readLE32(b, i)) | UInt64(readLE32(b, i + 4)) << 32
-}

@@ -2,7 +2,7 @@ import SeatKit
 import SeatKitLibinput
 
 /// The events libinput printed while recording (`libinput record --with-libinput`), turned
-/// into ``DeviceEvent``s: a replay for machines without umockdev.
+/// into SeatKitLibinput `DeviceEvent`s: a replay for machines without umockdev.
 ///
 /// These are the recording machine's libinput's answers (its version, its quirks, tapping
 /// on), not this machine's. Positions come from the `transformed` fields, which libinput

@@ -134,12 +134,20 @@ private struct Reader {
         if devices.count != Int(declared) {
             warnings.append("\(source): ndevices is \(declared) but the file has \(devices.count) (truncated recording?)")
         }
+        // Descriptive fields only: one that is not text is left out with a warning, not fatal.
+        func optionalText(_ node: RecordNode?, _ what: String) -> String? {
+            guard let node else { return nil }
+            do { return try string(node, what) } catch {
+                warnings.append("\(error) (ignored)")
+                return nil
+            }
+        }
         return Recording(
             source: source,
-            libinputVersion: libinput?["version"].flatMap { try? string($0, "libinput.version") },
-            operatingSystem: system["os"].flatMap { try? string($0, "os") },
-            kernel: system["kernel"].flatMap { try? string($0, "kernel") },
-            dmi: system["dmi"].flatMap { try? string($0, "dmi") },
+            libinputVersion: optionalText(libinput?["version"], "libinput.version"),
+            operatingSystem: optionalText(system["os"], "os"),
+            kernel: optionalText(system["kernel"], "kernel"),
+            dmi: optionalText(system["dmi"], "dmi"),
             declaredDeviceCount: Int(declared),
             devices: devices,
             warnings: warnings)

@@ -16,7 +16,7 @@ import SeatKitLibinput
 /// ```
 ///
 /// Every surface the layout names gets a ``ReplayHarness/SurfaceRecorder`` responder that
-/// handles touches, buttons, scrolls, gestures and keys; replace ``Surface/responder`` for
+/// handles touches, buttons, scrolls, gestures and keys; replace a surface's `responder` for
 /// other behaviour. The trace of every routing decision is in ``trace``; a run's
 /// ``ReplayRun/routedEvents(surfaces:)`` gives each input event with its fields, hit test,
 /// links asked and taker as typed values (pass ``surfaces`` for surface-local points).

@@ -1,6 +1,7 @@
 import CReplayWorkerEntry
 import SeatKit
 import SeatKitLibinput
+import SeatKitSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -326,7 +327,7 @@ final class SessionWorker {
             guard !removed.contains(device), device < nodes.count else { return }
             removed.insert(device)
             var command: [UInt8] = [ReplayWorker.removeCommand]
-            appendLE(&command, UInt32(device + 1))
+            command.appendLittleEndian(UInt32(device + 1))
             try child.send(command)
             try stream.readUntil { $0.removed.contains(UInt32(device + 1)) }
         }

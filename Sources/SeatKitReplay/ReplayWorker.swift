@@ -1,6 +1,7 @@
 import CReplayWorkerEntry
 import SeatKit
 import SeatKitLibinput
+import SeatKitSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,7 +10,7 @@ import Glibc
 /// (`LD_PRELOAD=<shim>:libumockdev-preload.so.0`; `UMOCKDEV_DIR=<testbed>` comes with the
 /// first replay, so that the worker can start while the testbed is built), opens the
 /// emulated nodes with a path context, and streams libinput's events to its stdout in
-/// ``DeviceEvent``'s binary form.
+/// `DeviceEvent`'s binary form.
 ///
 /// One worker serves any number of replays, one after another (a ``ReplaySession``), each
 /// with a libinput context of its own. Commands arrive on stdin:
@@ -26,8 +27,8 @@ import Glibc
 /// order of the frames.
 ///
 /// The `seatkit` tool runs this as its hidden `replay-worker` command.
-public enum ReplayWorker {
-    /// Record tags on the worker's stdout besides ``DeviceEvent``s.
+package enum ReplayWorker {
+    /// Record tags on the worker's stdout besides `DeviceEvent`s.
     static let readMarkTag: UInt8 = 0xFE
     static let endTag: UInt8 = 0xFD
     static let errorTag: UInt8 = 0xFC
@@ -97,14 +98,14 @@ public enum ReplayWorker {
                 text += Array(a.utf8)
             }
             var command = [ReplayWorker.beginCommand]
-            appendLE(&command, UInt32(text.count))
+            command.appendLittleEndian(UInt32(text.count))
             return command + text
         }
     }
 
     /// Runs the worker (arguments are ignored; everything comes on stdin). Returns the exit
     /// status.
-    public static func run(arguments: [String]) -> Int32 {
+    package static func run(arguments: [String]) -> Int32 {
         guard let ackPath = getenv("SEATKIT_REPLAY_ACK") else { return fail("replay-worker: SEATKIT_REPLAY_ACK is not set") }
         let ackFd = open(ackPath, O_RDONLY | O_CLOEXEC)
         guard ackFd >= 0, let map = mmap(nil, PreloadShim.counterCount * 8, PROT_READ, MAP_SHARED, ackFd, 0), map != MAP_FAILED else {
@@ -146,7 +147,7 @@ public enum ReplayWorker {
             guard input.bytes[input.offset] == beginCommand, input.fill(atLeast: 5) else {
                 return fail("replay-worker: expected a replay to begin, got byte \(input.bytes[input.offset])")
             }
-            let length = Int(readLE32(input.bytes, input.offset + 1))
+            let length = Int(ByteReader.u32(input.bytes, at: input.offset + 1))
             guard input.fill(atLeast: 5 + length) else { return fail("replay-worker: stdin ended inside a command") }
             let text = input.bytes[(input.offset + 5)..<(input.offset + 5 + length)]
             input.consume(5 + length)
@@ -188,8 +189,8 @@ public enum ReplayWorker {
                     out += one
                 }
                 out.append(readMarkTag)
-                appendLE(&out, UInt32(setup.ptys.count))
-                for pty in setup.ptys { appendLE(&out, UInt64(counters[pty])) }
+                out.appendLittleEndian(UInt32(setup.ptys.count))
+                for pty in setup.ptys { out.appendLittleEndian(UInt64(counters[pty])) }
                 return flush()
             }
 
@@ -211,7 +212,7 @@ public enum ReplayWorker {
                     let command = input.bytes[input.offset]
                     if command == removeCommand {
                         guard input.available >= 5 else { break }
-                        let number = readLE32(input.bytes, input.offset + 1)
+                        let number = ByteReader.u32(input.bytes, at: input.offset + 1)
                         input.consume(5)
                         live.removeDevice(number: number)
                         guard dispatchAndReport() else { return 1 }
@@ -284,14 +285,6 @@ func seatkitReplayWorkerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeM
         if let a = argv[i] { arguments.append(String(cString: a)) }
     }
     return ReplayWorker.run(arguments: arguments)
-}
-
-func appendLE(_ out: inout [UInt8], _ v: UInt32) {
-    withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) }
-}
-
-func appendLE(_ out: inout [UInt8], _ v: UInt64) {
-    withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) }
 }
 
 /// Why a replay could not run.

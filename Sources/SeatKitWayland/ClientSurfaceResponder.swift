@@ -38,7 +38,9 @@ public final class ClientSurfaceResponder: Responder {
     /// Touch turned into pointer input, for a client that bound no wl_touch.
     @exclusivity(unchecked) private var emulation = TouchPointerEmulation()
 
-    /// - Parameter surfaceResource: the client's wl_surface, a `struct wl_resource *`.
+    /// - Parameters:
+    ///   - seat: the seat whose client resources the events go to.
+    ///   - surfaceResource: the client's wl_surface, a `struct wl_resource *`.
     public init(seat: Seat, surfaceResource: OpaquePointer) {
         self.seat = seat
         self.surfaceResource = surfaceResource

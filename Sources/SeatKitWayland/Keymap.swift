@@ -3,7 +3,7 @@ import SeatKitXKB
 /// What the seat sends each wl_keyboard: the keymap file (`wl_keyboard.keymap`) and how
 /// held keys repeat (`wl_keyboard.repeat_info`, version 4 and later).
 ///
-/// SeatKitXKB's ``SeatKitXKB/Keyboard`` is one: the key interpreter the router uses is also
+/// SeatKitXKB's `Keyboard` is one: the key interpreter the router uses is also
 /// what describes the keyboard to clients, so the modifiers clients get with each key
 /// (from the interpreter) always match the keymap they were sent.
 public protocol KeymapProvider: AnyObject {

@@ -44,8 +44,12 @@ package enum Libwayland {
         }, Unmanaged.passUnretained(box).toOpaque())
     }
 
-    /// Arms a timer `milliseconds` from now; 0 disarms it.
-    package static func armTimer(_ source: OpaquePointer, milliseconds: Int32) { _ = wl_event_source_timer_update(source, milliseconds) }
+    /// Arms a timer `milliseconds` from now; 0 disarms it. False when the loop could not
+    /// (timerfd_settime failed): the timer will not fire.
+    @discardableResult
+    package static func armTimer(_ source: OpaquePointer, milliseconds: Int32) -> Bool {
+        wl_event_source_timer_update(source, milliseconds) >= 0
+    }
     package static func removeSource(_ source: OpaquePointer) { _ = wl_event_source_remove(source) }
 
     package static func addReadableFD(_ loop: OpaquePointer, _ fd: Int32, _ box: CallbackBox) -> OpaquePointer? {

@@ -1,11 +1,12 @@
 import CWaylandServer
 import Glibc
+import Logging
 import SeatKit
 import SeatKitXKB
 
 /// What the seat needs to know of wl_surfaces and wl_regions, which belong to whoever
 /// implements wl_compositor: the compositor. The seat never reads another implementation's
-/// resource user data; it asks this provider. ``HeadlessShell`` is one; a compositor with its
+/// resource user data; it asks this provider. SeatKitHeadlessShell's `HeadlessShell` is one; a compositor with its
 /// own wl_compositor implements these two calls and sets ``Seat/surfaceRoles``.
 ///
 /// Resources are `struct wl_resource *`, as libwayland hands them to request handlers.
@@ -21,14 +22,15 @@ public protocol WaylandSurfaceRoles: AnyObject {
 /// The wl_seat global: one router's input, offered to Wayland clients.
 ///
 /// The seat advertises the capabilities of the devices present (keep ``capabilities`` in step
-/// with ``Router/capabilities``, from ``CompositorDelegate/router(_:capabilitiesChanged:)``),
+/// with the router's `capabilities`, from `CompositorDelegate.router(_:capabilitiesChanged:)`),
 /// and holds every client's wl_pointer, wl_keyboard and wl_touch resources, each at the
 /// version the client bound. Events reach those resources only through a
 /// ``ClientSurfaceResponder``, so only the client owning the surface the router chose ever
 /// sees an event.
 ///
-/// Inject input through ``inject(_:)`` (not ``Router/inject(_:)``) so that a device's touch
-/// frame becomes one `wl_touch.frame` per client.
+/// Inject input through ``inject(_:)`` or the router's `inject(_:)` (the same): either way
+/// a device's touch frame becomes one `wl_touch.frame` per client, sent when the router has
+/// delivered the frame.
 ///
 /// With pointer constraints on (the default), the seat adds one filter to the router, which
 /// applies active locks and confinements to relative motion before anyone else sees it.
@@ -47,7 +49,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     public let serials = SerialLog()
 
     /// What every wl_keyboard is told about the keyboard: usually the router's key
-    /// interpreter, a SeatKitXKB ``SeatKitXKB/Keyboard``, so that the modifiers sent with
+    /// interpreter, a SeatKitXKB `Keyboard`, so that the modifiers sent with
     /// keys match the keymap. nil sends `no_keymap`. Setting another provider sends its
     /// keymap to every keyboard; see also ``keymapDidChange()``.
     public var keymap: (any KeymapProvider)? {
@@ -59,9 +61,9 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
 
     /// Sends the provider's keymap and repeat info to every keyboard again, unless the file
     /// is the one already sent (an unchanged keymap is not sent again). Call it from
-    /// ``SeatKitXKB/Keyboard/keymapDidChange`` and after changing the key repeat.
+    /// SeatKitXKB's `Keyboard.keymapDidChange` and after changing the key repeat.
     public func keymapDidChange() {
-        let file = try? keymap?.keymapFile()
+        let file = currentKeymapFile()
         let repeatInfo = keymap?.keyRepeat
         guard file !== sentKeymapFile || repeatInfo != sentKeyRepeat else { return }
         for client in clients.values {
@@ -74,7 +76,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     /// keymap beyond them ends that client with `zwp_virtual_keyboard_v1.error.no_keymap`.
     public var virtualKeymapLimits = KeymapLimits.default
     /// Told of every keymap a virtual keyboard uploaded that was refused: the client's pid
-    /// and why (a ``SeatKitXKB/KeymapError``). For the compositor's log.
+    /// and why (a SeatKitXKB `KeymapError`). For the compositor's log.
     public var virtualKeymapRejected: ((Int32, any Error) -> Void)?
 
     /// Makes `file` the keymap `client`'s keyboards have, sending it (and the repeat info) if
@@ -93,6 +95,24 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     func restoreSeatKeymap(for client: SeatClient) {
         guard client.sentKeymap !== sentKeymapFile, let file = sentKeymapFile else { return }
         useKeymap(file, for: client)
+    }
+
+    /// Where the seat reports what goes wrong in its environment rather than in a client's
+    /// requests (a keymap file that could not be written: clients then get `no_keymap`).
+    /// By default swift-log's `LoggingSystem` (label `SeatKitWayland.Seat`): bootstrap it, or
+    /// set a logger of your own.
+    public var logger = Logger(label: "SeatKitWayland.Seat")
+
+    /// The provider's keymap file; nil when there is no provider, or when it could not write
+    /// one (logged: clients get `no_keymap` and type nothing, which must not pass silently).
+    private func currentKeymapFile() -> KeymapFile? {
+        guard let keymap else { return nil }
+        do {
+            return try keymap.keymapFile()
+        } catch {
+            logger.error("no keymap file for clients, they get no_keymap: \(error)")
+            return nil
+        }
     }
 
     /// The keymap file and repeat info last sent, to skip sending them again unchanged.
@@ -337,7 +357,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
 
     /// `wl_keyboard.keymap` (libwayland duplicates the fd for the client), then repeat_info.
     private func sendKeymap(to keyboard: OpaquePointer) {
-        let file = try? keymap?.keymapFile()
+        let file = currentKeymapFile()
         if let file {
             Libwayland.post(keyboard, WL_KEYBOARD_KEYMAP, .uint(WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue),
                             .fd(file.fileDescriptor), .uint(UInt32(file.size)))

@@ -1,5 +1,7 @@
 import Glibc
+import Logging
 import SeatKit
+import SeatKitSystem
 
 /// A Wayland display: the listening socket, the clients, and the event loop they all run on.
 ///
@@ -128,13 +130,13 @@ public final class EventLoopClock: Clock {
     /// outlive the clock). ``WaylandDisplay/clock`` is one on the display's loop.
     public init(eventLoop: OpaquePointer) { self.loop = eventLoop }
 
+    /// Where the clock reports a timer the event loop could not make or arm (that timer
+    /// never fires). By default swift-log's `LoggingSystem`, label `SeatKitWayland.EventLoopClock`.
+    public var logger = Logger(label: "SeatKitWayland.EventLoopClock")
+
     deinit { for timer in timers.values { Libwayland.removeSource(timer.source) } }
 
-    public var now: Timestamp {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Timestamp(microseconds: Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)
-    }
+    public var now: Timestamp { Timestamp(microseconds: MonotonicClock.microseconds()) }
 
     public func schedule(at deadline: Timestamp, _ action: @escaping () -> Void) -> TimerToken {
         let token = TimerToken(rawValue: nextToken)
@@ -144,13 +146,19 @@ public final class EventLoopClock: Clock {
             Libwayland.removeSource(timer.source)
             action()
         }
-        guard let source = Libwayland.addTimer(loop, box) else { return token }
+        guard let source = Libwayland.addTimer(loop, box) else {
+            // The action never runs (a long press never begins): say so.
+            logger.error("wl_event_loop_add_timer failed; the timer for \(deadline) will not fire")
+            return token
+        }
         timers[token] = (source, box)
         // A timer of 0 ms is disarmed in libwayland, so "due now" waits 1 ms. Rounded up: a
         // timer must never fire before its deadline (a gesture recognizer's deadline check
         // drops a timer that fires early, and its long press never begins).
         let ms = max(1, ((deadline - now).microseconds + 999) / 1000)
-        Libwayland.armTimer(source, milliseconds: Int32(clamping: ms))
+        if !Libwayland.armTimer(source, milliseconds: Int32(clamping: ms)) {
+            logger.error("wl_event_source_timer_update failed; the timer for \(deadline) will not fire")
+        }
         return token
     }
 

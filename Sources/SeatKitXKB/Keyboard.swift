@@ -1,6 +1,6 @@
 import SeatKit
 
-/// One keyboard of a seat as the router sees it: the ``KeyInterpreter`` that turns evdev
+/// One keyboard of a seat as the router sees it: the `KeyInterpreter` (SeatKit) that turns evdev
 /// keycodes into keysyms, text and modifiers with xkbcommon, runs compose sequences for the
 /// compositor's own responders, generates key repeats from the router's clock and keeps the
 /// keymap file that clients receive.

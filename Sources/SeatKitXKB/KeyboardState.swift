@@ -97,8 +97,8 @@ public final class KeyboardState {
     @exclusivity(unchecked) private var currentEpoch: UInt32 = 1
 
     /// Times xkbcommon was asked what a key produces (a remembered answer does not count):
-    /// for tests and benchmarks that check what is remembered.
-    public private(set) var keyLookups = 0
+    /// for the package's tests that check what is remembered.
+    package private(set) var keyLookups = 0
 
     /// A fresh state: nothing held, nothing locked, first layout.
     public init(keymap: Keymap) {

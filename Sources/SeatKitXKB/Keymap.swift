@@ -64,7 +64,7 @@ public enum KeymapError: Error, Hashable, CustomStringConvertible {
 /// A compiled keymap: which keysyms each key produces at each layout and shift level, and
 /// how modifiers and LEDs work. Immutable; share it between ``KeyboardState``s.
 ///
-/// Keycodes are evdev keycodes (KEY_A is 30), as in ``KeyEvent``; the +8 of XKB keycodes
+/// Keycodes are evdev keycodes (KEY_A is 30), as in SeatKit's `KeyEvent`; the +8 of XKB keycodes
 /// stays inside this module.
 public final class Keymap {
     let handle: OpaquePointer

@@ -444,7 +444,8 @@ open class GestureRecognizer {
     open func touchesBegan(_ event: TouchEvent) {}
     /// Moved touches. Default: nothing.
     open func touchesMoved(_ event: TouchEvent) {}
-    /// Lifted touches; they leave ``touches`` after this call. Default: nothing.
+    /// Lifted touches; they leave ``GestureRecognizer/touches`` after this call. Default:
+    /// nothing.
     open func touchesEnded(_ event: TouchEvent) {}
     /// Cancelled touches (device cancel, removed surface). Default: a gesture in progress is
     /// cancelled, a possible one fails. If an override leaves the recognizer in progress

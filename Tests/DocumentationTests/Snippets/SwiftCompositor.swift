@@ -1,0 +1,84 @@
+// The code of EmbeddingInASwiftCompositor.md. Every ```swift block of that guide stands here
+// verbatim (GuideCodeTests checks it); this file compiles with the package, and the tests in
+// DocumentationTests run what needs no devices.
+import SeatKit
+import SeatKitHeadlessShell
+import SeatKitLibinput
+import SeatKitWayland
+import SeatKitXKB
+
+/// A compositor that has its own `wl_display`, event loop and shell: SeatKit adds a seat.
+final class MyCompositor: CompositorDelegate {
+    let display: WaylandDisplay
+    let router: Router
+    let output: Output
+    let keyboard: Keyboard
+    let seat: Seat
+
+    init(wlDisplay: OpaquePointer, shell: any WaylandSurfaceRoles) throws {
+        display = WaylandDisplay(wrapping: wlDisplay)      // struct wl_display *; you keep owning it
+        router = Router(clock: display.clock)              // timers on your wl_event_loop
+        output = Output(name: "DSI-1", modeSize: Size(width: 1280, height: 800))
+        router.addOutput(output)
+
+        keyboard = Keyboard(keymap: try Keymap(names: KeymapNames(layout: "us")))
+        keyboard.attach(to: router)                        // keysyms, text and modifiers for keys
+        seat = Seat(display: display, router: router, keymap: keyboard)
+        seat.surfaceRoles = shell                          // cursor roles and region rectangles
+        keyboard.keymapDidChange = { [unowned seat] _ in seat.keymapDidChange() }
+        router.delegate = self                             // the last responder of every chain
+    }
+
+    // CompositorDelegate: clients learn what the devices can do.
+    func router(_ router: Router, capabilitiesChanged capabilities: DeviceCapabilities) {
+        seat.capabilities = capabilities
+    }
+
+    /// A client's toplevel was mapped: it gets a surface in the tree and keyboard focus.
+    func map(wlSurface: OpaquePointer, appID: String) -> Surface {
+        let responder = ClientSurfaceResponder(seat: seat, surfaceResource: wlSurface)
+        let window = Surface(name: appID, frame: SurfaceRect(x: 0, y: 0, width: 1280, height: 800),
+                             responder: responder)
+        output.root.addChild(window)                       // on top of its siblings
+        router.becomeFirstResponder(window)
+        return window
+    }
+
+    /// The client destroyed its wl_surface.
+    func unmap(_ window: Surface) {
+        (window.responder as? ClientSurfaceResponder)?.surfaceDestroyed()
+        window.removeFromParent()                          // its touches are cancelled, focus moves on
+    }
+
+    /// Input from the compositor's own backend, in layout space.
+    func touchDown(at point: LayoutPoint, finger: Int32, device: DeviceID) {
+        seat.inject(InputEvent(time: router.clock.now, device: device, .touchDown(TouchID(finger), point)))
+        seat.inject(InputEvent(time: router.clock.now, device: device, .touchFrame))
+    }
+}
+
+/// libinput read on the display's event loop, its events translated into layout space.
+func readDevices(of compositor: MyCompositor) throws {
+    let backend = try LibinputBackend(seat: "seat0", opener: DirectDeviceOpener())
+    let seat = compositor.seat, router = compositor.router
+    compositor.display.watch(fileDescriptor: backend.fileDescriptor) {
+        for event in backend.dispatchEvents() {
+            seat.inject(backend.translator.translate(event, layout: router.layout))
+        }
+    }
+}
+
+/// A compositor that lets SeatKit open the display and be the shell (a headless kiosk).
+func headlessCompositor() throws -> (WaylandDisplay, Router, Seat, HeadlessShell) {
+    let display = try WaylandDisplay()                     // listens on the first free wayland-N
+    let router = Router(clock: display.clock)
+    let output = Output(name: "HEADLESS-1", modeSize: Size(width: 1280, height: 800))
+    router.addOutput(output)
+    let keyboard = Keyboard(keymap: try Keymap(names: KeymapNames(layout: "us")))
+    keyboard.attach(to: router)
+    let seat = Seat(display: display, router: router, keymap: keyboard)
+    let shell = HeadlessShell(display: display, seat: seat)  // wl_compositor, xdg_wm_base, wl_shm, …
+    shell.advertise(output)
+    print("listening on \(display.socketName)")
+    return (display, router, seat, shell)                  // then display.run()
+}
