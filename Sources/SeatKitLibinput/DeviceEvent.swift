@@ -28,7 +28,8 @@ public struct DeviceEvent: Hashable, Sendable {
         case touchUp(seatSlot: Int32)
         case touchCancel(seatSlot: Int32)
         case touchFrame
-        case gesture(GestureDetail)
+        /// A touchpad gesture, as the router takes it (libinput's swipe, pinch and hold).
+        case gesture(TouchpadGesture)
         case switchToggle(SwitchKind, on: Bool)
         case tablet(TabletDetail)
         /// An event type this version of SeatKit does not know; passed on, never dropped.
@@ -88,29 +89,6 @@ public struct ScrollDetail: Hashable, Sendable {
         self.verticalV120 = verticalV120
         self.hasHorizontal = hasHorizontal
         self.hasVertical = hasVertical
-    }
-}
-
-public struct GestureDetail: Hashable, Sendable {
-    public var kind: TouchpadGesture.Kind
-    public var phase: GesturePhase
-    public var fingers: Int32
-    public var dx: Double, dy: Double
-    public var unacceleratedDx: Double, unacceleratedDy: Double
-    /// Pinch: scale since begin (1 at begin) and rotation since the last event, degrees clockwise.
-    public var scale: Double
-    public var angleDelta: Double
-    public init(kind: TouchpadGesture.Kind, phase: GesturePhase, fingers: Int32, dx: Double = 0, dy: Double = 0,
-                unacceleratedDx: Double = 0, unacceleratedDy: Double = 0, scale: Double = 1, angleDelta: Double = 0) {
-        self.kind = kind
-        self.phase = phase
-        self.fingers = fingers
-        self.dx = dx
-        self.dy = dy
-        self.unacceleratedDx = unacceleratedDx
-        self.unacceleratedDy = unacceleratedDy
-        self.scale = scale
-        self.angleDelta = angleDelta
     }
 }
 
@@ -186,8 +164,9 @@ extension DeviceEvent {
             case .update: w.u8(1)
             case .end(let cancelled): w.u8(cancelled ? 3 : 2)
             }
-            w.i32(g.fingers)
-            w.f64(g.dx); w.f64(g.dy); w.f64(g.unacceleratedDx); w.f64(g.unacceleratedDy); w.f64(g.scale); w.f64(g.angleDelta)
+            w.i32(Int32(truncatingIfNeeded: g.fingers))
+            w.f64(g.delta.dx); w.f64(g.delta.dy); w.f64(g.unacceleratedDelta.dx); w.f64(g.unacceleratedDelta.dy)
+            w.f64(g.scale); w.f64(g.rotation)
         case .switchToggle(let kind, let on):
             tag(14); w.u8(kind == .lid ? 0 : 1); w.u8(on ? 1 : 0)
         case .tablet(let t):
@@ -253,8 +232,9 @@ extension DeviceEvent {
                   let scale = r.f64(), let angle = r.f64() else { return nil }
             guard k < 3, p < 4 else { throw DeviceEventDecodingError(description: "unknown gesture \(k)/\(p)") }
             let phase: GesturePhase = p == 0 ? .begin : p == 1 ? .update : .end(cancelled: p == 3)
-            kind = .gesture(GestureDetail(kind: k == 0 ? .swipe : k == 1 ? .pinch : .hold, phase: phase, fingers: f, dx: dx, dy: dy,
-                                          unacceleratedDx: ux, unacceleratedDy: uy, scale: scale, angleDelta: angle))
+            kind = .gesture(TouchpadGesture(kind: k == 0 ? .swipe : k == 1 ? .pinch : .hold, phase: phase, fingers: Int(f),
+                                            delta: Vector(dx: dx, dy: dy), unacceleratedDelta: Vector(dx: ux, dy: uy),
+                                            scale: scale, rotation: angle))
         case 14:
             guard let k = r.u8(), let on = r.u8() else { return nil }
             kind = .switchToggle(k == 0 ? .lid : .tabletMode, on: on == 1)

@@ -87,9 +87,7 @@ public final class DeviceEventTranslator {
         case .touchCancel(let slot): kind = .touchCancel(TouchID(slot))
         case .touchFrame: kind = .touchFrame
         case .gesture(let g):
-            kind = .touchpadGesture(TouchpadGesture(
-                kind: g.kind, phase: g.phase, fingers: Int(g.fingers), delta: Vector(dx: g.dx, dy: g.dy),
-                unacceleratedDelta: Vector(dx: g.unacceleratedDx, dy: g.unacceleratedDy), scale: g.scale, rotation: g.angleDelta))
+            kind = .touchpadGesture(g)
         case .switchToggle(let which, let on):
             kind = .switchToggled(which, on: on)
         case .tablet(let t):

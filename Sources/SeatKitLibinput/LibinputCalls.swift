@@ -236,13 +236,13 @@ final class LibinputContextHandle {
             let phase: GesturePhase = isEnd ? .end(cancelled: libinput_event_gesture_get_cancelled(g) != 0) : isBegin ? .begin : .update
             let hasMotion = kind != .hold
             let isPinch = kind == .pinch
-            return make(libinput_event_gesture_get_time_usec(g), .gesture(GestureDetail(
-                kind: kind, phase: phase, fingers: libinput_event_gesture_get_finger_count(g),
-                dx: hasMotion ? libinput_event_gesture_get_dx(g) : 0, dy: hasMotion ? libinput_event_gesture_get_dy(g) : 0,
-                unacceleratedDx: hasMotion ? libinput_event_gesture_get_dx_unaccelerated(g) : 0,
-                unacceleratedDy: hasMotion ? libinput_event_gesture_get_dy_unaccelerated(g) : 0,
+            return make(libinput_event_gesture_get_time_usec(g), .gesture(TouchpadGesture(
+                kind: kind, phase: phase, fingers: Int(libinput_event_gesture_get_finger_count(g)),
+                delta: hasMotion ? Vector(dx: libinput_event_gesture_get_dx(g), dy: libinput_event_gesture_get_dy(g)) : .zero,
+                unacceleratedDelta: hasMotion ? Vector(dx: libinput_event_gesture_get_dx_unaccelerated(g),
+                                                       dy: libinput_event_gesture_get_dy_unaccelerated(g)) : .zero,
                 scale: isPinch ? libinput_event_gesture_get_scale(g) : 1,
-                angleDelta: isPinch ? libinput_event_gesture_get_angle_delta(g) : 0)))
+                rotation: isPinch ? libinput_event_gesture_get_angle_delta(g) : 0)))
         case LIBINPUT_EVENT_SWITCH_TOGGLE:
             let s = libinput_event_get_switch_event(event)
             let which: SwitchKind = libinput_event_switch_get_switch(s) == LIBINPUT_SWITCH_LID ? .lid : .tabletMode

@@ -52,11 +52,11 @@ public enum RecordedLibinputEvents {
         }
         func gesture(_ kind: TouchpadGesture.Kind, _ phase: GesturePhase) throws(RecordingError) -> DeviceEvent.Kind {
             let pinch = kind == .pinch
-            return .gesture(GestureDetail(
-                kind: kind, phase: phase, fingers: try int32("nfingers"),
-                dx: try number("delta", 0), dy: try number("delta", 1),
-                unacceleratedDx: try number("unaccel", 0), unacceleratedDy: try number("unaccel", 1),
-                scale: pinch ? try number("scale") : 1, angleDelta: pinch ? try number("angle_delta") : 0))
+            return .gesture(TouchpadGesture(
+                kind: kind, phase: phase, fingers: Int(try int32("nfingers")),
+                delta: Vector(dx: try number("delta", 0), dy: try number("delta", 1)),
+                unacceleratedDelta: Vector(dx: try number("unaccel", 0), dy: try number("unaccel", 1)),
+                scale: pinch ? try number("scale") : 1, rotation: pinch ? try number("angle_delta") : 0))
         }
         switch e.type {
         case "DEVICE_ADDED":

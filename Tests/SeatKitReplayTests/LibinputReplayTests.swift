@@ -68,7 +68,7 @@ import SeatKitReplay
         let swipes = result.events.compactMap { if case .gesture(let g) = $0.kind, g.kind == .swipe { g } else { nil } }
         #expect(swipes.filter { $0.phase == .begin }.count == 2, "a swipe right, then a swipe left")
         #expect(swipes.allSatisfy { $0.fingers == 3 })
-        let right = swipes.prefix { $0.phase != .end(cancelled: false) }.reduce(0.0) { $0 + $1.unacceleratedDx }
+        let right = swipes.prefix { $0.phase != .end(cancelled: false) }.reduce(0.0) { $0 + $1.unacceleratedDelta.dx }
         #expect(right > 0)
     }
 

@@ -84,7 +84,7 @@ import SeatKitReplay
         #expect(swipes.allSatisfy { $0.fingers == 3 })
         let updates = swipes.filter { $0.phase == .update }
         #expect(updates.count >= 10)
-        #expect(updates.allSatisfy { $0.unacceleratedDx > 0 && abs($0.unacceleratedDy) < 0.01 })
+        #expect(updates.allSatisfy { $0.unacceleratedDelta.dx > 0 && abs($0.unacceleratedDelta.dy) < 0.01 })
         let pointerMotions = result.events.filter { if case .pointerMotion = $0.kind { true } else { false } }
         #expect(pointerMotions.isEmpty, "three fingers swipe; they never move the pointer")
     }
