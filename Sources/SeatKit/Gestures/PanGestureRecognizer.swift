@@ -6,39 +6,27 @@
 /// leaving do not make the translation jump.
 public final class PanGestureRecognizer: GestureRecognizer {
     /// Fewest fingers that pan; fewer left ends it. Default 1.
-    public var minimumNumberOfTouches: Int {
-        get { _minimumNumberOfTouches }
-        set { _minimumNumberOfTouches = newValue }
-    }
-    @exclusivity(unchecked) var _minimumNumberOfTouches: Int
+    public var minimumNumberOfTouches: Int
     /// Most fingers that pan; more fail it before it begins. Default: no limit.
-    public var maximumNumberOfTouches: Int {
-        get { _maximumNumberOfTouches }
-        set { _maximumNumberOfTouches = newValue }
-    }
-    @exclusivity(unchecked) var _maximumNumberOfTouches: Int
+    public var maximumNumberOfTouches: Int
     /// Movement of the centroid before the pan begins, in millimetres.
-    public var minimumDistance: Double {
-        get { _minimumDistance }
-        set { _minimumDistance = newValue }
-    }
-    @exclusivity(unchecked) var _minimumDistance: Double
+    public var minimumDistance: Double
     /// Movement of the fingers' centroid since they went down, in layout units.
-    @exclusivity(unchecked) public private(set) var translation = Vector.zero
+    public private(set) var translation = Vector.zero
     /// Velocity of the centroid, in layout units per second; at the end, the velocity the
     /// fingers lifted with (zero if they rested over 100 ms first).
-    @exclusivity(unchecked) public private(set) var velocity = Vector.zero
-    @exclusivity(unchecked) private var tracker = VelocityTracker()
-    @exclusivity(unchecked) private var lastCentroid = LayoutPoint.zero
+    public private(set) var velocity = Vector.zero
+    private var tracker = VelocityTracker()
+    private var lastCentroid = LayoutPoint.zero
 
     /// A pan of `minimumTouches`...`maximumTouches` fingers that begins after `minimumDistance`
     /// millimetres. `minimumTouches` must be at least 1 and at most `maximumTouches` (a
     /// precondition: bad counts stop the process).
     public init(name: String = "pan", minimumTouches: Int = 1, maximumTouches: Int = .max, minimumDistance: Double = 3) {
         precondition(minimumTouches >= 1 && maximumTouches >= minimumTouches, "bad touch counts")
-        self._minimumNumberOfTouches = minimumTouches
-        self._maximumNumberOfTouches = maximumTouches
-        self._minimumDistance = minimumDistance
+        self.minimumNumberOfTouches = minimumTouches
+        self.maximumNumberOfTouches = maximumTouches
+        self.minimumDistance = minimumDistance
         super.init(name: name)
     }
 

@@ -3,23 +3,19 @@
 /// ended when fewer than two remain).
 public final class PinchGestureRecognizer: GestureRecognizer {
     /// Change of the fingers' span before the pinch begins, in millimetres.
-    public var minimumSpanChange: Double {
-        get { _minimumSpanChange }
-        set { _minimumSpanChange = newValue }
-    }
-    @exclusivity(unchecked) var _minimumSpanChange: Double
+    public var minimumSpanChange: Double
     /// The span now over the span when the fingers went down (1 at the start).
-    @exclusivity(unchecked) public private(set) var scale = 1.0
+    public private(set) var scale = 1.0
     /// Change of ``scale`` per second.
-    @exclusivity(unchecked) public private(set) var velocity = 0.0
-    @exclusivity(unchecked) private var baseScale = 1.0
-    @exclusivity(unchecked) private var initialSpan = 0.0
-    @exclusivity(unchecked) private var lastTime = Timestamp.zero
-    @exclusivity(unchecked) private var needsRebase = false
+    public private(set) var velocity = 0.0
+    private var baseScale = 1.0
+    private var initialSpan = 0.0
+    private var lastTime = Timestamp.zero
+    private var needsRebase = false
 
     /// A pinch that begins after the span changes by `minimumSpanChange` millimetres.
     public init(name: String = "pinch", minimumSpanChange: Double = 3) {
-        self._minimumSpanChange = minimumSpanChange
+        self.minimumSpanChange = minimumSpanChange
         super.init(name: name)
     }
 

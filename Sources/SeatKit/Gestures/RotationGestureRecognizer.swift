@@ -3,22 +3,18 @@
 /// than two remain).
 public final class RotationGestureRecognizer: GestureRecognizer {
     /// Turn before the rotation begins, in radians.
-    public var minimumAngle: Double {
-        get { _minimumAngle }
-        set { _minimumAngle = newValue }
-    }
-    @exclusivity(unchecked) var _minimumAngle: Double
+    public var minimumAngle: Double
     /// Turn since the fingers went down, in radians, clockwise positive (layout space has y
     /// down, so clockwise on screen).
-    @exclusivity(unchecked) public private(set) var rotation = 0.0
+    public private(set) var rotation = 0.0
     /// Radians per second.
-    @exclusivity(unchecked) public private(set) var velocity = 0.0
-    @exclusivity(unchecked) private var lastAngle: Double?
-    @exclusivity(unchecked) private var lastTime = Timestamp.zero
+    public private(set) var velocity = 0.0
+    private var lastAngle: Double?
+    private var lastTime = Timestamp.zero
 
     /// A rotation that begins after a turn of `minimumAngle` radians (0.07 ≈ 4°).
     public init(name: String = "rotation", minimumAngle: Double = 0.07) {
-        self._minimumAngle = minimumAngle
+        self.minimumAngle = minimumAngle
         super.init(name: name)
     }
 

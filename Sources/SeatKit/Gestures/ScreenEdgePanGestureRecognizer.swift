@@ -24,37 +24,25 @@ public final class ScreenEdgePanGestureRecognizer: GestureRecognizer {
     }
 
     /// The edges a finger may start from. Default: left.
-    public var edges: Edges {
-        get { _edges }
-        set { _edges = newValue }
-    }
-    @exclusivity(unchecked) var _edges: Edges
+    public var edges: Edges
     /// Depth of the zone along each edge where the finger must land, in millimetres.
-    public var edgeWidth: Double {
-        get { _edgeWidth }
-        set { _edgeWidth = newValue }
-    }
-    @exclusivity(unchecked) var _edgeWidth: Double
+    public var edgeWidth: Double
     /// Inward travel before it begins, in millimetres.
-    public var minimumDistance: Double {
-        get { _minimumDistance }
-        set { _minimumDistance = newValue }
-    }
-    @exclusivity(unchecked) var _minimumDistance: Double
+    public var minimumDistance: Double
     /// The edge the finger started from.
-    @exclusivity(unchecked) public private(set) var startEdge: Edges = []
+    public private(set) var startEdge: Edges = []
     /// Movement since touch down, in layout units.
-    @exclusivity(unchecked) public private(set) var translation = Vector.zero
+    public private(set) var translation = Vector.zero
     /// Layout units per second.
-    @exclusivity(unchecked) public private(set) var velocity = Vector.zero
-    @exclusivity(unchecked) private var tracker = VelocityTracker()
+    public private(set) var velocity = Vector.zero
+    private var tracker = VelocityTracker()
 
     /// An edge pan from `edges`, landing within `edgeWidth` and travelling `minimumDistance`
     /// inward (both in millimetres).
     public init(name: String = "edge-pan", edges: Edges = .left, edgeWidth: Double = 5, minimumDistance: Double = 5) {
-        self._edges = edges
-        self._edgeWidth = edgeWidth
-        self._minimumDistance = minimumDistance
+        self.edges = edges
+        self.edgeWidth = edgeWidth
+        self.minimumDistance = minimumDistance
         super.init(name: name)
     }
 

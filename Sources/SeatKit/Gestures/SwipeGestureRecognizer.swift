@@ -23,41 +23,25 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
     }
 
     /// The directions accepted (several may be set). Default: right.
-    public var direction: Direction {
-        get { _direction }
-        set { _direction = newValue }
-    }
-    @exclusivity(unchecked) var _direction: Direction
+    public var direction: Direction
     /// Fingers the swipe takes; more fail it. Default 1.
-    public var numberOfTouchesRequired: Int {
-        get { _numberOfTouchesRequired }
-        set { _numberOfTouchesRequired = newValue }
-    }
-    @exclusivity(unchecked) var _numberOfTouchesRequired: Int
+    public var numberOfTouchesRequired: Int
     /// Travel needed, in millimetres.
-    public var minimumDistance: Double {
-        get { _minimumDistance }
-        set { _minimumDistance = newValue }
-    }
-    @exclusivity(unchecked) var _minimumDistance: Double
+    public var minimumDistance: Double
     /// Time from touch down within which the travel must be made. Default 400 ms.
-    public var maximumDuration: TimeSpan {
-        get { _maximumDuration }
-        set { _maximumDuration = newValue }
-    }
-    @exclusivity(unchecked) var _maximumDuration: TimeSpan
+    public var maximumDuration: TimeSpan
     /// The direction recognized.
-    @exclusivity(unchecked) public private(set) var recognizedDirection: Direction = []
-    @exclusivity(unchecked) private var startTime = Timestamp.zero
+    public private(set) var recognizedDirection: Direction = []
+    private var startTime = Timestamp.zero
 
     /// A swipe of `touches` fingers travelling `minimumDistance` millimetres in `direction`
     /// within `maximumDuration`.
     public init(name: String = "swipe", direction: Direction = .right, touches: Int = 1,
                 minimumDistance: Double = 15, maximumDuration: TimeSpan = .milliseconds(400)) {
-        self._direction = direction
-        self._numberOfTouchesRequired = touches
-        self._minimumDistance = minimumDistance
-        self._maximumDuration = maximumDuration
+        self.direction = direction
+        self.numberOfTouchesRequired = touches
+        self.minimumDistance = minimumDistance
+        self.maximumDuration = maximumDuration
         super.init(name: name)
     }
 

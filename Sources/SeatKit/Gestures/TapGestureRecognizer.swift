@@ -7,52 +7,32 @@
 /// ``GestureRecognizer/require(toFail:)`` the double tap.
 public final class TapGestureRecognizer: GestureRecognizer {
     /// Taps in the sequence (2 for a double tap). Default 1.
-    public var numberOfTapsRequired: Int {
-        get { _numberOfTapsRequired }
-        set { _numberOfTapsRequired = newValue }
-    }
-    @exclusivity(unchecked) var _numberOfTapsRequired: Int
+    public var numberOfTapsRequired: Int
     /// Fingers per tap; a tap with more or fewer fails it. Default 1.
-    public var numberOfTouchesRequired: Int {
-        get { _numberOfTouchesRequired }
-        set { _numberOfTouchesRequired = newValue }
-    }
-    @exclusivity(unchecked) var _numberOfTouchesRequired: Int
+    public var numberOfTouchesRequired: Int
     /// How far each finger may move from its touch-down point, in millimetres (see
     /// ``Router/unitsPerMillimetre(device:at:)``).
-    public var allowableMovement: Double {
-        get { _allowableMovement }
-        set { _allowableMovement = newValue }
-    }
-    @exclusivity(unchecked) var _allowableMovement: Double
+    public var allowableMovement: Double
     /// Longest time from one tap's last finger up to the next tap's first finger down.
-    public var maximumTapInterval: TimeSpan {
-        get { _maximumTapInterval }
-        set { _maximumTapInterval = newValue }
-    }
-    @exclusivity(unchecked) var _maximumTapInterval: TimeSpan
+    public var maximumTapInterval: TimeSpan
     /// Longest time a tap's fingers may stay down.
-    public var maximumPressDuration: TimeSpan {
-        get { _maximumPressDuration }
-        set { _maximumPressDuration = newValue }
-    }
-    @exclusivity(unchecked) var _maximumPressDuration: TimeSpan
+    public var maximumPressDuration: TimeSpan
     /// Taps completed in the current sequence.
-    @exclusivity(unchecked) public private(set) var tapCount = 0
+    public private(set) var tapCount = 0
     /// Where the last tap's fingers were when they lifted (their centroid), in layout space.
-    @exclusivity(unchecked) public private(set) var location = LayoutPoint.zero
-    @exclusivity(unchecked) private var touchesInThisTap = 0
+    public private(set) var location = LayoutPoint.zero
+    private var touchesInThisTap = 0
 
     /// A tap recognizer. `taps` and `touches` must be at least 1 (a precondition: zero stops the
     /// process); `allowableMovement` is in millimetres.
     public init(name: String = "tap", taps: Int = 1, touches: Int = 1, allowableMovement: Double = 5,
                 maximumTapInterval: TimeSpan = .milliseconds(300), maximumPressDuration: TimeSpan = .milliseconds(500)) {
         precondition(taps >= 1 && touches >= 1, "a tap needs at least one tap of one finger")
-        self._numberOfTapsRequired = taps
-        self._numberOfTouchesRequired = touches
-        self._allowableMovement = allowableMovement
-        self._maximumTapInterval = maximumTapInterval
-        self._maximumPressDuration = maximumPressDuration
+        self.numberOfTapsRequired = taps
+        self.numberOfTouchesRequired = touches
+        self.allowableMovement = allowableMovement
+        self.maximumTapInterval = maximumTapInterval
+        self.maximumPressDuration = maximumPressDuration
         super.init(name: name)
     }
 

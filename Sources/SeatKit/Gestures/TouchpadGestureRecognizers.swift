@@ -7,17 +7,13 @@
 /// pointer grab decides the focus, so it respects that grab.
 public final class TouchpadSwipeGestureRecognizer: GestureRecognizer {
     /// Fingers the swipe takes; another count fails it. Default 3.
-    public var numberOfFingers: Int {
-        get { _numberOfFingers }
-        set { _numberOfFingers = newValue }
-    }
-    @exclusivity(unchecked) var _numberOfFingers: Int
+    public var numberOfFingers: Int
     /// Sum of the (accelerated) deltas since the begin, in layout units.
-    @exclusivity(unchecked) public private(set) var translation = Vector.zero
+    public private(set) var translation = Vector.zero
 
     /// A touchpad swipe of `fingers` fingers.
     public init(name: String = "touchpad-swipe", fingers: Int = 3) {
-        self._numberOfFingers = fingers
+        self.numberOfFingers = fingers
         super.init(name: name)
     }
 
@@ -44,19 +40,15 @@ public final class TouchpadSwipeGestureRecognizer: GestureRecognizer {
 /// begin) and ``rotation`` the sum of its updates, in degrees clockwise.
 public final class TouchpadPinchGestureRecognizer: GestureRecognizer {
     /// Fewest fingers accepted (libinput pinches with two or more).
-    public var minimumFingers: Int {
-        get { _minimumFingers }
-        set { _minimumFingers = newValue }
-    }
-    @exclusivity(unchecked) var _minimumFingers: Int
+    public var minimumFingers: Int
     /// libinput's scale: the fingers' span over their span at the begin (1 at the begin).
-    @exclusivity(unchecked) public private(set) var scale = 1.0
+    public private(set) var scale = 1.0
     /// Sum of libinput's rotation updates since the begin, in degrees, clockwise.
-    @exclusivity(unchecked) public private(set) var rotation = 0.0
+    public private(set) var rotation = 0.0
 
     /// A touchpad pinch of at least `minimumFingers` fingers.
     public init(name: String = "touchpad-pinch", minimumFingers: Int = 2) {
-        self._minimumFingers = minimumFingers
+        self.minimumFingers = minimumFingers
         super.init(name: name)
     }
 
@@ -87,23 +79,15 @@ public final class TouchpadPinchGestureRecognizer: GestureRecognizer {
 /// ``minimumDuration``; a hold that libinput cancels, because the fingers moved, fails).
 public final class TouchpadHoldGestureRecognizer: GestureRecognizer {
     /// Fingers the hold takes; another count fails it. Default 1.
-    public var numberOfFingers: Int {
-        get { _numberOfFingers }
-        set { _numberOfFingers = newValue }
-    }
-    @exclusivity(unchecked) var _numberOfFingers: Int
+    public var numberOfFingers: Int
     /// Shortest hold recognized, from libinput's begin to its end. Default 0.
-    public var minimumDuration: TimeSpan {
-        get { _minimumDuration }
-        set { _minimumDuration = newValue }
-    }
-    @exclusivity(unchecked) var _minimumDuration: TimeSpan
-    @exclusivity(unchecked) private var beganAt: Timestamp?
+    public var minimumDuration: TimeSpan
+    private var beganAt: Timestamp?
 
     /// A touchpad hold of `fingers` fingers lasting at least `minimumDuration`.
     public init(name: String = "touchpad-hold", fingers: Int = 1, minimumDuration: TimeSpan = .milliseconds(0)) {
-        self._numberOfFingers = fingers
-        self._minimumDuration = minimumDuration
+        self.numberOfFingers = fingers
+        self.minimumDuration = minimumDuration
         super.init(name: name)
     }
 
