@@ -54,21 +54,29 @@ public final class LibinputBackend {
     /// Reads what libinput has and returns its events, untranslated; devices that appear are
     /// configured on the way.
     public func dispatchEvents() -> [DeviceEvent] {
-        _ = context.dispatch()
         var events: [DeviceEvent] = []
+        dispatchEvents { events.append($0) }
+        return events
+    }
+
+    /// Reads what libinput has and hands each event, untranslated, to `body` as it is read,
+    /// building no array: the per-event path of an event loop (nothing allocated on SeatKit's
+    /// side per event). Devices that appear are configured before `body` sees them.
+    public func dispatchEvents(_ body: (DeviceEvent) -> Void) {
+        _ = context.dispatch()
         while let event = context.nextEvent() {
             if case .deviceAdded(let description) = event.kind, let config = configuration?(description) {
                 let refused = context.apply(config, toDevice: event.device)
                 refusedSettings[event.device] = refused.isEmpty ? nil : refused
             }
-            events.append(event)
+            body(event)
         }
-        return events
     }
 
     /// Reads what libinput has, translates it and routes it through `router`.
     public func dispatch(into router: Router) {
-        for event in dispatchEvents() {
+        let translator = translator
+        dispatchEvents { event in
             router.inject(translator.translate(event, layout: router.layout))
         }
     }

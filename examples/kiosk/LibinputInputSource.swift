@@ -15,9 +15,14 @@ extension WaylandDisplay {
     /// libinput's event times are `CLOCK_MONOTONIC`, the clock of ``clock``, so timers the
     /// router arms from them (key repeat, gestures) line up.
     func watch(_ backend: LibinputBackend, deliveringTo seat: Seat) {
-        let deliver = { [unowned seat] in
-            for event in backend.dispatchEvents() {
-                seat.inject(backend.translator.translate(event, layout: seat.router.layout))
+        // The router and translator captured strongly (neither holds the display): no
+        // unowned or weak load per event. seat.inject is router.inject; the seat's touch
+        // frames come from the router.
+        let router = seat.router
+        let translator = backend.translator
+        let deliver = {
+            backend.dispatchEvents { event in
+                router.inject(translator.translate(event, layout: router.layout))
             }
         }
         watch(fileDescriptor: backend.fileDescriptor, readable: deliver)
