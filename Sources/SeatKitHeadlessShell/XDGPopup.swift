@@ -336,13 +336,14 @@ final class PopupGrabFilter: InputFilter {
     init(shell: HeadlessShell) { self.shell = shell }
 
     func filter(_ event: InputEvent, router: Router) -> FilterDecision {
-        guard let shell, !shell.popupGrabs.isEmpty else { return .pass }
+        // The kind first: motions (most events) pass without loading the weak shell.
         let point: LayoutPoint
         switch event.kind {
         case .pointerButton(_, .pressed): point = router.pointerLocation
         case .touchDown(_, let location): point = location
         default: return .pass
         }
+        guard let shell, !shell.popupGrabs.isEmpty else { return .pass }
         guard isOutsideGrabs(router.surface(at: point)) else { return .pass }
         shell.dismissGrabs()
         return .consume

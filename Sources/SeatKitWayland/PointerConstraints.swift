@@ -105,12 +105,18 @@ extension Seat {
 final class PointerConstraintFilter: InputFilter {
     /// Weak: the router keeps its filters, and may outlive the seat.
     weak var seat: Seat?
-    private var reinjecting = false
+    /// Kept strongly: without constraints the filter passes every event without loading
+    /// its weak seat.
+    private let flag: ConstraintFlag
+    @exclusivity(unchecked) private var reinjecting = false
 
-    init(seat: Seat) { self.seat = seat }
+    init(seat: Seat, flag: ConstraintFlag) {
+        self.seat = seat
+        self.flag = flag
+    }
 
     func filter(_ event: InputEvent, router: Router) -> FilterDecision {
-        guard !reinjecting, let seat, case .pointerMotion(let delta, let raw) = event.kind,
+        guard flag.hasConstraints, !reinjecting, case .pointerMotion(let delta, let raw) = event.kind, let seat,
               let constraint = seat.activeConstraint else { return .pass }
         if constraint.kind == .lock {
             if let focus = seat.pointerFocus, let devices = seat.client(focus.client) {

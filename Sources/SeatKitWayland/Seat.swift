@@ -216,7 +216,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
             (.textInput, zwp_text_input_manager_v3_wire()!, 1, textInputManagerRequests),
             (.inputMethod, zwp_input_method_manager_v2_wire()!, 1, inputMethodManagerRequests),
         ]
-        if extensions.contains(.pointerConstraints) { router.addFilter(PointerConstraintFilter(seat: self)) }
+        if extensions.contains(.pointerConstraints) { router.addFilter(PointerConstraintFilter(seat: self, flag: constraintFlag)) }
         router.addTouchFrameObserver(self)
         for (option, interface, version, requests) in offered where extensions.contains(option) {
             let owner = SeatExtensionGlobal(seat: self, interface: interface, requests: requests)
@@ -235,7 +235,13 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     /// Keyboard-shortcut inhibitors of every client (SeatExtensions.swift).
     var inhibitors: [ShortcutsInhibitor] = []
     /// Pointer locks and confinements of every client (PointerConstraints.swift).
-    @exclusivity(unchecked) var constraints: [PointerConstraint] = []
+    @exclusivity(unchecked) var constraints: [PointerConstraint] = [] {
+        didSet { constraintFlag.hasConstraints = !constraints.isEmpty }
+    }
+    /// Whether any client has a pointer constraint, shared (strongly) with the seat's
+    /// surface responders and its constraint filter, so that a motion with no constraint
+    /// anywhere (nearly every motion) reaches neither the seat nor its constraints.
+    let constraintFlag = ConstraintFlag()
     /// Every client's text inputs, and the seat's input method (TextInput.swift).
     var textInputs: [TextInput] = []
     var inputMethod: InputMethod?
@@ -290,6 +296,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         clients[id] = record
         // Teardown lives here: a disconnected client's serials and devices are forgotten.
         Libwayland.onClientDestroyed(pointer) { [weak self] in
+            record.isForgotten = true
             self?.clients[id] = nil
             self?.serials.forget(id)
             self?.clientsNeedingTouchFrame.removeAll { $0.id == id }
@@ -421,6 +428,11 @@ public struct CursorImage: Hashable {
     public var surfaceDescription: String { "wl_surface@\(Libwayland.id(of: surfaceResource))" }
 }
 
+/// Whether a seat has pointer constraints: read per motion without loading the seat.
+final class ConstraintFlag {
+    @exclusivity(unchecked) var hasConstraints = false
+}
+
 /// One client's seat resources.
 final class SeatClient {
     let id: ClientID
@@ -440,6 +452,10 @@ final class SeatClient {
     @exclusivity(unchecked) var sentModifiers: ModifierMasks?
     /// The keymap this client's keyboards were last sent: the seat's, or a virtual keyboard's.
     var sentKeymap: KeymapFile?
+
+    /// Set when the client disconnects and the seat forgets this record: a surface's
+    /// responder that kept it looks the client up again.
+    @exclusivity(unchecked) var isForgotten = false
 
     init(id: ClientID) { self.id = id }
 
