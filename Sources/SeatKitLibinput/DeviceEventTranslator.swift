@@ -41,9 +41,11 @@ public struct TouchOutputMapping {
 /// Both the live ``LibinputBackend`` and the replay go through this type, so a recording
 /// routes exactly as the device would.
 public final class DeviceEventTranslator {
-    public var touchMapping: TouchOutputMapping
+    // Read for every absolute event; one thread (the event loop's), so no dynamic
+    // exclusivity checks (as the router's state).
+    @exclusivity(unchecked) public var touchMapping: TouchOutputMapping
     /// Devices present, by the backend's device number.
-    public private(set) var devices: [UInt32: DeviceDescription] = [:]
+    @exclusivity(unchecked) public private(set) var devices: [UInt32: DeviceDescription] = [:]
 
     public init(touchMapping: TouchOutputMapping = TouchOutputMapping()) {
         self.touchMapping = touchMapping

@@ -25,7 +25,7 @@ public final class ClientSurfaceResponder: Responder {
     /// The client that owns the surface.
     public let client: ClientID
     /// The wl_surface (`struct wl_resource *`), until it is destroyed.
-    public private(set) var surfaceResource: OpaquePointer?
+    @exclusivity(unchecked) public private(set) var surfaceResource: OpaquePointer?
     /// Whether the surface may take keyboard focus (a cursor or a drag icon may not).
     public var acceptsKeyboardFocus = true
     /// Pointer position at the last enter or motion, surface-local.

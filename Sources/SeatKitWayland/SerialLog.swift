@@ -27,14 +27,14 @@ public final class SerialLog {
 
     /// How many serials are kept per client: enough for any request that quotes a recent one.
     public let depth: Int
-    private var entries: [ClientID: Ring] = [:]
+    @exclusivity(unchecked) private var entries: [ClientID: Ring] = [:]
 
     /// One client's newest serials, oldest overwritten first: a class, so that recording a
     /// serial changes it in place and allocates nothing once it is full.
     private final class Ring {
-        var slots: [Entry] = []
+        @exclusivity(unchecked) var slots: [Entry] = []
         /// Where the next entry goes once `slots` is full.
-        var next = 0
+        @exclusivity(unchecked) var next = 0
     }
 
     public init(depth: Int = 32) { self.depth = depth }
