@@ -28,6 +28,7 @@ struct Workload {
 struct Options {
     var workloads: [Workload] = []
     var kiosk = ""
+    var wlrootsKiosk = ""   // examples/wlroots-kiosk, built: a third side when given
     var libseatShim = ""
     var user = "seatbench"
     var speed = 10.0
@@ -37,6 +38,8 @@ struct Options {
     var keep = false
     var callgrind = false
     var callgrindOut = "callgrind.out.kiosk"
+    var perfStat: String?   // a directory: `perf stat` of each side's playback goes there
+    var perfRecord = false  // `perf record` (cpu-clock samples, user and kernel) instead
 }
 
 struct BenchError: Error, CustomStringConvertible {
@@ -61,6 +64,7 @@ func parseOptions() -> Options {
     while let a = args.first {
         switch a {
         case "--kiosk": o.kiosk = value()
+        case "--wlroots-kiosk": o.wlrootsKiosk = value()
         case "--libseat-shim": o.libseatShim = value()
         case "--user": o.user = value()
         case "--speed": o.speed = Double(value()) ?? 10
@@ -73,6 +77,14 @@ func parseOptions() -> Options {
             o.callgrind = true
             o.callgrindOut = value()
             o.compositors = ["kiosk"]
+        case "--perf-stat":
+            // perf stat attached to the compositor during playback (task clock, user and
+            // system time, context switches, syscalls): DIR/SIDE-WORKLOAD-RUN.txt.
+            o.perfStat = value()
+        case "--perf-record":
+            // perf record (cpu-clock samples) of the playback instead: DIR/SIDE-WORKLOAD-RUN.data.
+            o.perfStat = value()
+            o.perfRecord = true
         case "--workload":
             // NAME=PATH*LOOPS
             let spec = value()
@@ -83,8 +95,11 @@ func parseOptions() -> Options {
         }
         args.removeFirst()
     }
+    if !o.wlrootsKiosk.isEmpty, !CommandLine.arguments.contains("--only"), !o.callgrind {
+        o.compositors.append("wlroots-kiosk")
+    }
     if o.kiosk.isEmpty || o.libseatShim.isEmpty || o.workloads.isEmpty {
-        fail("usage: CompositorCPU --kiosk PATH --libseat-shim PATH --workload NAME=PATH*LOOPS... [--speed 10] [--runs 3] [--idle 3] [--only cage,kiosk] [--user seatbench]")
+        fail("usage: CompositorCPU --kiosk PATH --libseat-shim PATH --workload NAME=PATH*LOOPS... [--wlroots-kiosk PATH] [--speed 10] [--runs 3] [--idle 3] [--only cage,kiosk,wlroots-kiosk] [--user seatbench] [--perf-stat DIR | --perf-record DIR]")
     }
     return o
 }
@@ -303,6 +318,25 @@ func measure(_ compositor: String, _ workload: Workload, _ recording: Recording,
         // 50 times a second once the cursor is shown.
         child = try Child((asUser + cage)[0], Array((asUser + cage).dropFirst()), environment: environment, output: wevLog,
                           errors: compositorLog)
+    } else if compositor == "wlroots-kiosk" {
+        // SeatKit's C API on wlroots 0.15 (examples/wlroots-kiosk): wlroots renders with
+        // pixman on a headless output, as cage's does; SeatKit reads libinput (`--libinput`)
+        // and routes; the bridge delivers through wlr_seat. It picks its own socket.
+        let runtime = makeDirectory(owner: nil)
+        cleanups.append(runtime)
+        environment = base.merging(["XDG_RUNTIME_DIR": runtime, "LD_PRELOAD": preloads.joined(separator: ":"),
+                                    "WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman"]) { $1 }
+        child = try Child(o.wlrootsKiosk, ["--size", "1280x720", "--libinput", "--seat", "seat0"], environment: environment,
+                          output: compositorLog)
+        guard waitFor(compositorLog, seconds: 30, { $0.contains("listening on ") }),
+              let line = contents(compositorLog).split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }) else {
+            child.stop()
+            throw BenchError("the wlroots kiosk did not start: \(contents(compositorLog).suffix(800))")
+        }
+        let socket = String(line.dropFirst("listening on ".count))
+        wev = try Child(stdbuf, ["-oL", "/usr/bin/wev"],
+                        environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": socket],
+                        output: wevLog)
     } else {
         let runtime = makeDirectory(owner: nil)
         cleanups.append(runtime)
@@ -358,6 +392,19 @@ func measure(_ compositor: String, _ workload: Workload, _ recording: Recording,
     var count = 0
     if o.callgrind, compositor == "kiosk" { _ = run("/usr/bin/callgrind_control", ["-i", "on", "\(pid)"]) }
     defer { if o.callgrind, compositor == "kiosk" { _ = run("/usr/bin/callgrind_control", ["-i", "off", "\(pid)"]) } }
+    var perf: Process?
+    if let dir = o.perfStat {
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/perf")
+        let name = "\(dir)/\(compositor)-\(workload.name)-\(perfRun)"
+        p.arguments = o.perfRecord
+            ? ["record", "-q", "-e", "cpu-clock", "-F", "10000", "-o", name + ".data", "-p", "\(pid)"]
+            : ["stat", "-e", "task-clock,context-switches,raw_syscalls:sys_enter", "-o", name + ".txt", "-p", "\(pid)"]
+        try p.run()
+        perf = p
+        usleep(200_000)  // perf attached before the first frame
+    }
     let start = (monotonic(), cpuSeconds(pid) ?? 0, statSeconds(pid) ?? 0)
     trace("\(compositor): playing \(frames.count) frames × \(workload.loops)")
     for loop in 0..<workload.loops {
@@ -394,6 +441,10 @@ func measure(_ compositor: String, _ workload: Workload, _ recording: Recording,
     }
     waitQuiet(wevLog, quiet: 0.3, seconds: 20)
     let end = (monotonic(), cpuSeconds(pid) ?? 0, statSeconds(pid) ?? 0)
+    if let perf {
+        kill(perf.processIdentifier, SIGINT)
+        perf.waitUntilExit()
+    }
     trace("\(compositor): done")
     var m = Measurement()
     m.frames = count
@@ -432,6 +483,7 @@ func median(_ xs: [Double]) -> Double {
 func us(_ seconds: Double) -> String { String(format: "%.1f µs", seconds * 1e6) }
 
 let o = parseOptions()
+var perfRun = 1
 print("compositor CPU per input frame, device to client socket (wev); speed ×\(o.speed), \(o.runs) runs each, median;")
 print("CPU: the process's CPU-time clock (ns), idle CPU over the same wall time subtracted")
 print("")
@@ -445,6 +497,7 @@ for workload in o.workloads {
     do { recording = try RecordingParser.parse(contentsOf: workload.path) } catch { fail("\(workload.path): \(error)") }
     var row = Row(workload: workload)
     for run in 0..<o.runs {
+        perfRun = run + 1
         // Alternate which side goes first, so neither always runs on a warmer machine.
         let order = run % 2 == 0 ? o.compositors : o.compositors.reversed()
         for compositor in order {
@@ -462,19 +515,36 @@ for workload in o.workloads {
 }
 
 print("")
-print("| recording | frames | events to wev, cage | events to wev, kiosk | cage CPU / frame | kiosk CPU / frame | kiosk ÷ cage | cage CPU / event | kiosk CPU / event |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+let others = o.compositors.filter { $0 != "cage" }
+var heading = "| recording | frames | events to wev, cage |"
+var rule = "|---|---:|---:|"
+for side in others { heading += " events to wev, \(side) |"; rule += "---:|" }
+heading += " cage CPU / frame |"; rule += "---:|"
+for side in others { heading += " \(side) CPU / frame | \(side) ÷ cage |"; rule += "---:|---:|" }
+heading += " cage CPU / event |"; rule += "---:|"
+for side in others { heading += " \(side) CPU / event |"; rule += "---:|" }
+print(heading)
+print(rule)
 for row in rows {
-    let cage = row.results["cage"] ?? [], kiosk = row.results["kiosk"] ?? []
-    let frames = (cage.first ?? kiosk.first)?.frames ?? 0
+    let cage = row.results["cage"] ?? []
+    let frames = row.results.values.first { !$0.isEmpty }?.first?.frames ?? 0
     func perFrame(_ ms: [Measurement]) -> Double { median(ms.map { $0.cpu / Double(max(1, $0.frames)) }) }
     func perEvent(_ ms: [Measurement]) -> String {
         let delivered = ms.filter { $0.delivered > 0 }
         return delivered.isEmpty ? "–" : us(median(delivered.map { $0.cpu / Double($0.delivered) }))
     }
     func events(_ ms: [Measurement]) -> String { ms.isEmpty ? "–" : "\(Int(median(ms.map { Double($0.delivered) })))" }
-    let ratio = perFrame(cage) > 0 && !kiosk.isEmpty ? String(format: "%.2f×", perFrame(kiosk) / perFrame(cage)) : "–"
-    print("| \(row.workload.name) ×\(row.workload.loops) | \(frames) | \(events(cage)) | \(events(kiosk)) | \(cage.isEmpty ? "–" : us(perFrame(cage))) | \(kiosk.isEmpty ? "–" : us(perFrame(kiosk))) | \(ratio) | \(perEvent(cage)) | \(perEvent(kiosk)) |")
+    var line = "| \(row.workload.name) ×\(row.workload.loops) | \(frames) | \(events(cage)) |"
+    for side in others { line += " \(events(row.results[side] ?? [])) |" }
+    line += " \(cage.isEmpty ? "–" : us(perFrame(cage))) |"
+    for side in others {
+        let ms = row.results[side] ?? []
+        let ratio = perFrame(cage) > 0 && !ms.isEmpty ? String(format: "%.2f×", perFrame(ms) / perFrame(cage)) : "–"
+        line += " \(ms.isEmpty ? "–" : us(perFrame(ms))) | \(ratio) |"
+    }
+    line += " \(perEvent(cage)) |"
+    for side in others { line += " \(perEvent(row.results[side] ?? [])) |" }
+    print(line)
 }
 print("")
 print("Events wev printed, by kind (median run):")
