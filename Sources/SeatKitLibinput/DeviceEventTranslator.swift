@@ -104,12 +104,20 @@ public final class DeviceEventTranslator {
     }
 
     /// The layout-space point for a normalized device position: on the device's mapped
-    /// output (or the first output), after that output's transform. With no outputs at all,
-    /// the normalized point itself.
+    /// output (or the first output), after that output's transform, and kept inside that
+    /// output as the pointer is (``Layout/clamp(_:)``): a position of 1.0 (the device's
+    /// maximum) lands ``Layout/edgeMargin`` (1/256, one `wl_fixed_t` step) inside the right
+    /// or bottom edge, so the surface-local point a client reads is inside its surface; one
+    /// beyond the device's range (calibration) lands on the edge. With no outputs at all, the
+    /// normalized point itself.
     public func place(_ x: Double, _ y: Double, device: UInt32, layout: Layout) -> LayoutPoint {
         let output = devices[device].flatMap { touchMapping.outputName(for: $0) }.flatMap { layout.output(named: $0) }
             ?? layout.outputs.first
         guard let output else { return LayoutPoint(x: x, y: y) }
-        return output.layoutPoint(fromNormalized: x, y)
+        let point = output.layoutPoint(fromNormalized: x, y)
+        let frame = output.layoutFrame
+        let step = Layout.edgeMargin
+        return LayoutPoint(x: Swift.min(Swift.max(point.x, frame.minX), Swift.max(frame.minX, frame.maxX - step)),
+                           y: Swift.min(Swift.max(point.y, frame.minY), Swift.max(frame.minY, frame.maxY - step)))
     }
 }

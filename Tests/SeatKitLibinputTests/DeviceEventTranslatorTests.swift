@@ -31,9 +31,25 @@ import SeatKitLibinput
         _ = t.translate(DeviceEvent(time: 0, device: 1, kind: .deviceAdded(touchscreen)), layout: router.layout)
         // Native top-left of a rotated90 panel shows the logical top-right (480x800 logical).
         let down = t.translate(DeviceEvent(time: 1, device: 1, kind: .touchDown(seatSlot: 0, x: 0, y: 0)), layout: router.layout)
-        #expect(down.kind == .touchDown(TouchID(0), LayoutPoint(x: 800 + 480, y: 0)))
+        // (Its right edge, 1280, is outside the half-open output: kept one wl_fixed_t step inside.)
+        #expect(down.kind == .touchDown(TouchID(0), LayoutPoint(x: 800 + 480 - Layout.edgeMargin, y: 0)))
         let other = DeviceDescription(name: "Other pen", systemName: "event6", capabilities: .tabletTool)
         #expect(mapping.outputName(for: other) == nil)
+    }
+
+    /// A touch at the device's maximum is inside the output, as the clamped pointer is: a
+    /// 640-wide surface never reads x = 640.0 (wl_fixed_t rounds to nearest); beyond the
+    /// device's range (a miscalibrated panel) it stays on the output.
+    @Test func touchAtTheDevicesEdgeStaysInsideTheOutputAsThePointerDoes() {
+        let router = layout([Output(name: "A", modeSize: Size(width: 640, height: 480))])
+        let t = DeviceEventTranslator()
+        _ = t.translate(DeviceEvent(time: 0, device: 1, kind: .deviceAdded(touchscreen)), layout: router.layout)
+        let corner = t.translate(DeviceEvent(time: 1, device: 1, kind: .touchDown(seatSlot: 0, x: 1, y: 1)), layout: router.layout)
+        let inside = LayoutPoint(x: 640 - Layout.edgeMargin, y: 480 - Layout.edgeMargin)
+        #expect(corner.kind == .touchDown(TouchID(0), inside))
+        #expect(router.layout.clamp(inside) == inside)
+        let beyond = t.translate(DeviceEvent(time: 2, device: 1, kind: .touchMotion(seatSlot: 0, x: 1.2, y: -0.1)), layout: router.layout)
+        #expect(beyond.kind == .touchMotion(TouchID(0), LayoutPoint(x: 640 - Layout.edgeMargin, y: 0)))
     }
 
     @Test func customRuleAndTimeOffset() {
