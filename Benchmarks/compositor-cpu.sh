@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End to end: compositor CPU per input frame, from the device to the client's socket, for
-# cage 0.1.4 (wlroots 0.15, Debian's package) and SeatKit's kiosk, side by side on the same
+# cage 0.1.4 (wlroots 0.15, Debian's package), SeatKit's kiosk and the wlroots kiosk of the C
+# API (examples/wlroots-kiosk), side by side on the same
 # `libinput record` recordings read from devices emulated under umockdev, with wev as the
 # client. Prints the table of docs/BENCHMARKS.md ("End to end against cage").
 #
@@ -11,6 +12,7 @@
 #   Benchmarks/compositor-cpu.sh                  three runs per side, medians
 #   RUNS=1 SPEED=10 Benchmarks/compositor-cpu.sh  options: RUNS, SPEED, IDLE (seconds)
 #   Benchmarks/compositor-cpu.sh --only kiosk     extra options go to the driver
+#   WLROOTS=0 Benchmarks/compositor-cpu.sh        without the wlroots kiosk (the third side)
 # The recordings: ../shared/recordings beside the repository, or $SEATKIT_RECORDINGS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,8 +44,21 @@ swift build -c release --product kiosk >/dev/null
 shim="$root/Benchmarks/.build/libseat-shim.so"
 cc -shared -fPIC -O2 -o "$shim" Benchmarks/CompositorCPU/libseat-shim.c
 
+# The third side: examples/wlroots-kiosk (SeatKit's C API on wlroots 0.15, pixman on a
+# headless output, as cage), built against the C API installed into Benchmarks/.build
+# (meson, ninja, libwlroots-dev and patchelf: scripts/setup.sh installs them). WLROOTS=0 skips it.
+wlroots=()
+if [ "${WLROOTS:-1}" != 0 ]; then
+  prefix="$root/Benchmarks/.build/seatkit-prefix"
+  scripts/install.sh --prefix "$prefix" >/dev/null
+  build="$root/Benchmarks/.build/wlroots-kiosk"
+  [ -f "$build/build.ninja" ] || PKG_CONFIG_PATH="$prefix/lib/pkgconfig" meson setup --buildtype=release "$build" examples/wlroots-kiosk >/dev/null
+  ninja -C "$build" >/dev/null
+  wlroots=(--wlroots-kiosk "$build/wlroots-kiosk")
+fi
+
 exec Benchmarks/.build/release/CompositorCPU \
-  --kiosk "$root/.build/release/kiosk" --libseat-shim "$shim" --user "$user" \
+  --kiosk "$root/.build/release/kiosk" --libseat-shim "$shim" --user "$user" "${wlroots[@]}" \
   --runs "${RUNS:-3}" --speed "${SPEED:-10}" --idle "${IDLE:-3}" \
   --workload "keyboard=$recordings/keyboard-at-ibus-test.yml*100" \
   --workload "mouse=$recordings/mouse-dell-ms116-move.yml*40" \
