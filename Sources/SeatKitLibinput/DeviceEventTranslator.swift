@@ -111,13 +111,17 @@ public final class DeviceEventTranslator {
     /// beyond the device's range (calibration) lands on the edge. With no outputs at all, the
     /// normalized point itself.
     public func place(_ x: Double, _ y: Double, device: UInt32, layout: Layout) -> LayoutPoint {
-        let output = devices[device].flatMap { touchMapping.outputName(for: $0) }.flatMap { layout.output(named: $0) }
-            ?? layout.outputs.first
-        guard let output else { return LayoutPoint(x: x, y: y) }
-        let point = output.layoutPoint(fromNormalized: x, y)
+        // With no rules (the default) the device's description is not even looked up: this
+        // runs for every touch and tablet event.
+        let named = touchMapping.rules.isEmpty ? nil
+            : devices[device].flatMap { touchMapping.outputName(for: $0) }.flatMap { layout.output(named: $0) }
+        guard let output = named ?? layout.outputs.first else { return LayoutPoint(x: x, y: y) }
+        // Output.layoutPoint(fromNormalized:), on the output's stored layout frame.
+        let mapped = output.transform.mapNormalized(x: x, y: y)
         let frame = output.layoutFrame
         let step = Layout.edgeMargin
-        return LayoutPoint(x: Swift.min(Swift.max(point.x, frame.minX), Swift.max(frame.minX, frame.maxX - step)),
-                           y: Swift.min(Swift.max(point.y, frame.minY), Swift.max(frame.minY, frame.maxY - step)))
+        let px = frame.minX + mapped.x * frame.size.width, py = frame.minY + mapped.y * frame.size.height
+        return LayoutPoint(x: Swift.min(Swift.max(px, frame.minX), Swift.max(frame.minX, frame.maxX - step)),
+                           y: Swift.min(Swift.max(py, frame.minY), Swift.max(frame.minY, frame.maxY - step)))
     }
 }
