@@ -7,7 +7,7 @@
 //   1. the recording's devices are emulated (SeatKitReplay's EmulatedInputDevices);
 //   2. the compositor starts with them (cage: as an unprivileged user, since it refuses
 //      root, with the libseat shim preloaded; the kiosk: `kiosk --libinput`), wev maps;
-//   3. idle CPU is measured over a few seconds;
+//   3. idle CPU is measured over a few seconds (and again after the playback: the mean);
 //   4. the recording is written to the devices, looped, at `speed` times its pace, each
 //      frame stamped with its due time on that compressed timeline (the same stamps on both
 //      sides), never more than a PTY's worth ahead of what the compositor read;
@@ -446,12 +446,19 @@ func measure(_ compositor: String, _ workload: Workload, _ recording: Recording,
         perf.waitUntilExit()
     }
     trace("\(compositor): done")
+    // Idle CPU again after the playback: the rate subtracted is the mean of before and
+    // after, so one noisy idle window (another process waking the compositor's timers, a
+    // slow composite) does not decide the result alone.
+    usleep(UInt32(o.idleSeconds * 1e6))
+    let after = (monotonic(), cpuSeconds(pid) ?? 0, statSeconds(pid) ?? 0)
+    let idleRate2 = (after.1 - end.1) / (after.0 - end.0)
+    let idleStatRate2 = (after.2 - end.2) / (after.0 - end.0)
     var m = Measurement()
     m.frames = count
     m.wall = end.0 - start.0
-    m.idleRate = idleRate
-    m.cpu = max(0, (end.1 - start.1) - idleRate * m.wall)
-    m.statCPU = max(0, (end.2 - start.2) - idleStatRate * m.wall)
+    m.idleRate = (idleRate + idleRate2) / 2
+    m.cpu = max(0, (end.1 - start.1) - m.idleRate * m.wall)
+    m.statCPU = max(0, (end.2 - start.2) - (idleStatRate + idleStatRate2) / 2 * m.wall)
     m.events = wevEvents(wevLog, from: offset)
     return m
 }
