@@ -41,14 +41,20 @@ public struct TouchOutputMapping {
 /// Both the live ``LibinputBackend`` and the replay go through this type, so a recording
 /// routes exactly as the device would.
 public final class DeviceEventTranslator {
+    /// Which output each absolute device is mapped to.
+    public var touchMapping: TouchOutputMapping {
+        get { _touchMapping }
+        set { _touchMapping = newValue }
+    }
     // Read for every absolute event; one thread (the event loop's), so no dynamic
-    // exclusivity checks (as the router's state).
-    @exclusivity(unchecked) public var touchMapping: TouchOutputMapping
+    // exclusivity checks (as the router's state). Unchecked storage stays private: callers
+    // write through the setter above (UnsafeFoundationsTests' rule 1).
+    @exclusivity(unchecked) private var _touchMapping: TouchOutputMapping
     /// Devices present, by the backend's device number.
     @exclusivity(unchecked) public private(set) var devices: [UInt32: DeviceDescription] = [:]
 
     public init(touchMapping: TouchOutputMapping = TouchOutputMapping()) {
-        self.touchMapping = touchMapping
+        self._touchMapping = touchMapping
     }
 
     /// The event for `router`, with positions in `router`'s layout space. `timeOffset` is
@@ -113,8 +119,8 @@ public final class DeviceEventTranslator {
     public func place(_ x: Double, _ y: Double, device: UInt32, layout: Layout) -> LayoutPoint {
         // With no rules (the default) the device's description is not even looked up: this
         // runs for every touch and tablet event.
-        let named = touchMapping.rules.isEmpty ? nil
-            : devices[device].flatMap { touchMapping.outputName(for: $0) }.flatMap { layout.output(named: $0) }
+        let named = _touchMapping.rules.isEmpty ? nil
+            : devices[device].flatMap { _touchMapping.outputName(for: $0) }.flatMap { layout.output(named: $0) }
         guard let output = named ?? layout.outputs.first else { return LayoutPoint(x: x, y: y) }
         // Output.layoutPoint(fromNormalized:), on the output's stored layout frame.
         let mapped = output.transform.mapNormalized(x: x, y: y)
