@@ -147,6 +147,11 @@ extension GestureRecognizerDelegate {
 /// Subclassing is safe: every public property is an ordinary property to a subclass (those
 /// that every touch event reads keep their storage internal and unchecked, see
 /// UnsafeFoundations.swift), and the surface and output it hands out are owning references.
+/// The built-in recognizers are ordinary Swift; they keep their settings in `private`
+/// storage behind public properties, because the whole-module optimizer then sees every
+/// access and drops Swift's runtime exclusivity checks (a public stored property must keep
+/// them: other modules may access it). Measured: 7,244 against 6,904 instructions per touch
+/// event in `Benchmarks/callgrind-per-event.sh`. A subclass may do the same.
 open class GestureRecognizer {
     /// A name for traces.
     public var name: String {

@@ -7,11 +7,23 @@
 /// ``VirtualClock`` it begins exactly then.
 public final class LongPressGestureRecognizer: GestureRecognizer {
     /// How long the fingers must stay down and still before it begins. Default 500 ms.
-    public var minimumPressDuration: TimeSpan
+    public var minimumPressDuration: TimeSpan {
+        get { _minimumPressDuration }
+        set { _minimumPressDuration = newValue }
+    }
+    private var _minimumPressDuration: TimeSpan
     /// How many fingers the press takes; more fingers fail it. Default 1.
-    public var numberOfTouchesRequired: Int
+    public var numberOfTouchesRequired: Int {
+        get { _numberOfTouchesRequired }
+        set { _numberOfTouchesRequired = newValue }
+    }
+    private var _numberOfTouchesRequired: Int
     /// How far a finger may move before the press begins, in millimetres.
-    public var allowableMovement: Double
+    public var allowableMovement: Double {
+        get { _allowableMovement }
+        set { _allowableMovement = newValue }
+    }
+    private var _allowableMovement: Double
     /// The fingers' centroid, in layout space.
     public var location: LayoutPoint { centroid }
 
@@ -19,9 +31,9 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
     /// `allowableMovement` millimetres.
     public init(name: String = "long-press", minimumPressDuration: TimeSpan = .milliseconds(500),
                 touches: Int = 1, allowableMovement: Double = 10) {
-        self.minimumPressDuration = minimumPressDuration
-        self.numberOfTouchesRequired = touches
-        self.allowableMovement = allowableMovement
+        self._minimumPressDuration = minimumPressDuration
+        self._numberOfTouchesRequired = touches
+        self._allowableMovement = allowableMovement
         super.init(name: name)
     }
 

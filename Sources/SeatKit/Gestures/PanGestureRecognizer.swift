@@ -6,11 +6,23 @@
 /// leaving do not make the translation jump.
 public final class PanGestureRecognizer: GestureRecognizer {
     /// Fewest fingers that pan; fewer left ends it. Default 1.
-    public var minimumNumberOfTouches: Int
+    public var minimumNumberOfTouches: Int {
+        get { _minimumNumberOfTouches }
+        set { _minimumNumberOfTouches = newValue }
+    }
+    private var _minimumNumberOfTouches: Int
     /// Most fingers that pan; more fail it before it begins. Default: no limit.
-    public var maximumNumberOfTouches: Int
+    public var maximumNumberOfTouches: Int {
+        get { _maximumNumberOfTouches }
+        set { _maximumNumberOfTouches = newValue }
+    }
+    private var _maximumNumberOfTouches: Int
     /// Movement of the centroid before the pan begins, in millimetres.
-    public var minimumDistance: Double
+    public var minimumDistance: Double {
+        get { _minimumDistance }
+        set { _minimumDistance = newValue }
+    }
+    private var _minimumDistance: Double
     /// Movement of the fingers' centroid since they went down, in layout units.
     public private(set) var translation = Vector.zero
     /// Velocity of the centroid, in layout units per second; at the end, the velocity the
@@ -24,9 +36,9 @@ public final class PanGestureRecognizer: GestureRecognizer {
     /// precondition: bad counts stop the process).
     public init(name: String = "pan", minimumTouches: Int = 1, maximumTouches: Int = .max, minimumDistance: Double = 3) {
         precondition(minimumTouches >= 1 && maximumTouches >= minimumTouches, "bad touch counts")
-        self.minimumNumberOfTouches = minimumTouches
-        self.maximumNumberOfTouches = maximumTouches
-        self.minimumDistance = minimumDistance
+        self._minimumNumberOfTouches = minimumTouches
+        self._maximumNumberOfTouches = maximumTouches
+        self._minimumDistance = minimumDistance
         super.init(name: name)
     }
 

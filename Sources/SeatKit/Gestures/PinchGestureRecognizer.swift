@@ -3,7 +3,11 @@
 /// ended when fewer than two remain).
 public final class PinchGestureRecognizer: GestureRecognizer {
     /// Change of the fingers' span before the pinch begins, in millimetres.
-    public var minimumSpanChange: Double
+    public var minimumSpanChange: Double {
+        get { _minimumSpanChange }
+        set { _minimumSpanChange = newValue }
+    }
+    private var _minimumSpanChange: Double
     /// The span now over the span when the fingers went down (1 at the start).
     public private(set) var scale = 1.0
     /// Change of ``scale`` per second.
@@ -15,7 +19,7 @@ public final class PinchGestureRecognizer: GestureRecognizer {
 
     /// A pinch that begins after the span changes by `minimumSpanChange` millimetres.
     public init(name: String = "pinch", minimumSpanChange: Double = 3) {
-        self.minimumSpanChange = minimumSpanChange
+        self._minimumSpanChange = minimumSpanChange
         super.init(name: name)
     }
 

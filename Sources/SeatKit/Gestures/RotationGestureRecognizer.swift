@@ -3,7 +3,11 @@
 /// than two remain).
 public final class RotationGestureRecognizer: GestureRecognizer {
     /// Turn before the rotation begins, in radians.
-    public var minimumAngle: Double
+    public var minimumAngle: Double {
+        get { _minimumAngle }
+        set { _minimumAngle = newValue }
+    }
+    private var _minimumAngle: Double
     /// Turn since the fingers went down, in radians, clockwise positive (layout space has y
     /// down, so clockwise on screen).
     public private(set) var rotation = 0.0
@@ -14,7 +18,7 @@ public final class RotationGestureRecognizer: GestureRecognizer {
 
     /// A rotation that begins after a turn of `minimumAngle` radians (0.07 ≈ 4°).
     public init(name: String = "rotation", minimumAngle: Double = 0.07) {
-        self.minimumAngle = minimumAngle
+        self._minimumAngle = minimumAngle
         super.init(name: name)
     }
 

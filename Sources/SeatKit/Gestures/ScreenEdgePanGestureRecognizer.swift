@@ -24,11 +24,23 @@ public final class ScreenEdgePanGestureRecognizer: GestureRecognizer {
     }
 
     /// The edges a finger may start from. Default: left.
-    public var edges: Edges
+    public var edges: Edges {
+        get { _edges }
+        set { _edges = newValue }
+    }
+    private var _edges: Edges
     /// Depth of the zone along each edge where the finger must land, in millimetres.
-    public var edgeWidth: Double
+    public var edgeWidth: Double {
+        get { _edgeWidth }
+        set { _edgeWidth = newValue }
+    }
+    private var _edgeWidth: Double
     /// Inward travel before it begins, in millimetres.
-    public var minimumDistance: Double
+    public var minimumDistance: Double {
+        get { _minimumDistance }
+        set { _minimumDistance = newValue }
+    }
+    private var _minimumDistance: Double
     /// The edge the finger started from.
     public private(set) var startEdge: Edges = []
     /// Movement since touch down, in layout units.
@@ -40,9 +52,9 @@ public final class ScreenEdgePanGestureRecognizer: GestureRecognizer {
     /// An edge pan from `edges`, landing within `edgeWidth` and travelling `minimumDistance`
     /// inward (both in millimetres).
     public init(name: String = "edge-pan", edges: Edges = .left, edgeWidth: Double = 5, minimumDistance: Double = 5) {
-        self.edges = edges
-        self.edgeWidth = edgeWidth
-        self.minimumDistance = minimumDistance
+        self._edges = edges
+        self._edgeWidth = edgeWidth
+        self._minimumDistance = minimumDistance
         super.init(name: name)
     }
 

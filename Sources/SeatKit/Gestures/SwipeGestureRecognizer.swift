@@ -23,13 +23,29 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
     }
 
     /// The directions accepted (several may be set). Default: right.
-    public var direction: Direction
+    public var direction: Direction {
+        get { _direction }
+        set { _direction = newValue }
+    }
+    private var _direction: Direction
     /// Fingers the swipe takes; more fail it. Default 1.
-    public var numberOfTouchesRequired: Int
+    public var numberOfTouchesRequired: Int {
+        get { _numberOfTouchesRequired }
+        set { _numberOfTouchesRequired = newValue }
+    }
+    private var _numberOfTouchesRequired: Int
     /// Travel needed, in millimetres.
-    public var minimumDistance: Double
+    public var minimumDistance: Double {
+        get { _minimumDistance }
+        set { _minimumDistance = newValue }
+    }
+    private var _minimumDistance: Double
     /// Time from touch down within which the travel must be made. Default 400 ms.
-    public var maximumDuration: TimeSpan
+    public var maximumDuration: TimeSpan {
+        get { _maximumDuration }
+        set { _maximumDuration = newValue }
+    }
+    private var _maximumDuration: TimeSpan
     /// The direction recognized.
     public private(set) var recognizedDirection: Direction = []
     private var startTime = Timestamp.zero
@@ -38,10 +54,10 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
     /// within `maximumDuration`.
     public init(name: String = "swipe", direction: Direction = .right, touches: Int = 1,
                 minimumDistance: Double = 15, maximumDuration: TimeSpan = .milliseconds(400)) {
-        self.direction = direction
-        self.numberOfTouchesRequired = touches
-        self.minimumDistance = minimumDistance
-        self.maximumDuration = maximumDuration
+        self._direction = direction
+        self._numberOfTouchesRequired = touches
+        self._minimumDistance = minimumDistance
+        self._maximumDuration = maximumDuration
         super.init(name: name)
     }
 

@@ -7,16 +7,36 @@
 /// ``GestureRecognizer/require(toFail:)`` the double tap.
 public final class TapGestureRecognizer: GestureRecognizer {
     /// Taps in the sequence (2 for a double tap). Default 1.
-    public var numberOfTapsRequired: Int
+    public var numberOfTapsRequired: Int {
+        get { _numberOfTapsRequired }
+        set { _numberOfTapsRequired = newValue }
+    }
+    private var _numberOfTapsRequired: Int
     /// Fingers per tap; a tap with more or fewer fails it. Default 1.
-    public var numberOfTouchesRequired: Int
+    public var numberOfTouchesRequired: Int {
+        get { _numberOfTouchesRequired }
+        set { _numberOfTouchesRequired = newValue }
+    }
+    private var _numberOfTouchesRequired: Int
     /// How far each finger may move from its touch-down point, in millimetres (see
     /// ``Router/unitsPerMillimetre(device:at:)``).
-    public var allowableMovement: Double
+    public var allowableMovement: Double {
+        get { _allowableMovement }
+        set { _allowableMovement = newValue }
+    }
+    private var _allowableMovement: Double
     /// Longest time from one tap's last finger up to the next tap's first finger down.
-    public var maximumTapInterval: TimeSpan
+    public var maximumTapInterval: TimeSpan {
+        get { _maximumTapInterval }
+        set { _maximumTapInterval = newValue }
+    }
+    private var _maximumTapInterval: TimeSpan
     /// Longest time a tap's fingers may stay down.
-    public var maximumPressDuration: TimeSpan
+    public var maximumPressDuration: TimeSpan {
+        get { _maximumPressDuration }
+        set { _maximumPressDuration = newValue }
+    }
+    private var _maximumPressDuration: TimeSpan
     /// Taps completed in the current sequence.
     public private(set) var tapCount = 0
     /// Where the last tap's fingers were when they lifted (their centroid), in layout space.
@@ -28,11 +48,11 @@ public final class TapGestureRecognizer: GestureRecognizer {
     public init(name: String = "tap", taps: Int = 1, touches: Int = 1, allowableMovement: Double = 5,
                 maximumTapInterval: TimeSpan = .milliseconds(300), maximumPressDuration: TimeSpan = .milliseconds(500)) {
         precondition(taps >= 1 && touches >= 1, "a tap needs at least one tap of one finger")
-        self.numberOfTapsRequired = taps
-        self.numberOfTouchesRequired = touches
-        self.allowableMovement = allowableMovement
-        self.maximumTapInterval = maximumTapInterval
-        self.maximumPressDuration = maximumPressDuration
+        self._numberOfTapsRequired = taps
+        self._numberOfTouchesRequired = touches
+        self._allowableMovement = allowableMovement
+        self._maximumTapInterval = maximumTapInterval
+        self._maximumPressDuration = maximumPressDuration
         super.init(name: name)
     }
 

@@ -7,13 +7,17 @@
 /// pointer grab decides the focus, so it respects that grab.
 public final class TouchpadSwipeGestureRecognizer: GestureRecognizer {
     /// Fingers the swipe takes; another count fails it. Default 3.
-    public var numberOfFingers: Int
+    public var numberOfFingers: Int {
+        get { _numberOfFingers }
+        set { _numberOfFingers = newValue }
+    }
+    private var _numberOfFingers: Int
     /// Sum of the (accelerated) deltas since the begin, in layout units.
     public private(set) var translation = Vector.zero
 
     /// A touchpad swipe of `fingers` fingers.
     public init(name: String = "touchpad-swipe", fingers: Int = 3) {
-        self.numberOfFingers = fingers
+        self._numberOfFingers = fingers
         super.init(name: name)
     }
 
@@ -40,7 +44,11 @@ public final class TouchpadSwipeGestureRecognizer: GestureRecognizer {
 /// begin) and ``rotation`` the sum of its updates, in degrees clockwise.
 public final class TouchpadPinchGestureRecognizer: GestureRecognizer {
     /// Fewest fingers accepted (libinput pinches with two or more).
-    public var minimumFingers: Int
+    public var minimumFingers: Int {
+        get { _minimumFingers }
+        set { _minimumFingers = newValue }
+    }
+    private var _minimumFingers: Int
     /// libinput's scale: the fingers' span over their span at the begin (1 at the begin).
     public private(set) var scale = 1.0
     /// Sum of libinput's rotation updates since the begin, in degrees, clockwise.
@@ -48,7 +56,7 @@ public final class TouchpadPinchGestureRecognizer: GestureRecognizer {
 
     /// A touchpad pinch of at least `minimumFingers` fingers.
     public init(name: String = "touchpad-pinch", minimumFingers: Int = 2) {
-        self.minimumFingers = minimumFingers
+        self._minimumFingers = minimumFingers
         super.init(name: name)
     }
 
@@ -79,15 +87,23 @@ public final class TouchpadPinchGestureRecognizer: GestureRecognizer {
 /// ``minimumDuration``; a hold that libinput cancels, because the fingers moved, fails).
 public final class TouchpadHoldGestureRecognizer: GestureRecognizer {
     /// Fingers the hold takes; another count fails it. Default 1.
-    public var numberOfFingers: Int
+    public var numberOfFingers: Int {
+        get { _numberOfFingers }
+        set { _numberOfFingers = newValue }
+    }
+    private var _numberOfFingers: Int
     /// Shortest hold recognized, from libinput's begin to its end. Default 0.
-    public var minimumDuration: TimeSpan
+    public var minimumDuration: TimeSpan {
+        get { _minimumDuration }
+        set { _minimumDuration = newValue }
+    }
+    private var _minimumDuration: TimeSpan
     private var beganAt: Timestamp?
 
     /// A touchpad hold of `fingers` fingers lasting at least `minimumDuration`.
     public init(name: String = "touchpad-hold", fingers: Int = 1, minimumDuration: TimeSpan = .milliseconds(0)) {
-        self.numberOfFingers = fingers
-        self.minimumDuration = minimumDuration
+        self._numberOfFingers = fingers
+        self._minimumDuration = minimumDuration
         super.init(name: name)
     }
 
