@@ -111,8 +111,8 @@ public final class DeviceEventTranslator {
 
     /// The layout-space point for a normalized device position: on the device's mapped
     /// output (or the first output), after that output's transform, and kept inside that
-    /// output as the pointer is (``Layout/clamp(_:)``): a position of 1.0 (the device's
-    /// maximum) lands ``Layout/edgeMargin`` (1/256, one `wl_fixed_t` step) inside the right
+    /// output as the pointer is (`Layout.clamp(_:)`): a position of 1.0 (the device's
+    /// maximum) lands `Layout.edgeMargin` (1/256, one `wl_fixed_t` step) inside the right
     /// or bottom edge, so the surface-local point a client reads is inside its surface; one
     /// beyond the device's range (calibration) lands on the edge. With no outputs at all, the
     /// normalized point itself.
