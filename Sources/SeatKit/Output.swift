@@ -113,8 +113,17 @@ public final class Output {
     /// space, applying the output's transform.
     public func layoutPoint(fromNormalized x: Double, _ y: Double) -> LayoutPoint {
         let mapped = transform.mapNormalized(x: x, y: y)
-        let size = logicalSize
-        return LayoutPoint(x: position.x + mapped.x * size.width, y: position.y + mapped.y * size.height)
+        let frame = layoutFrame
+        return LayoutPoint(x: frame.minX + mapped.x * frame.size.width, y: frame.minY + mapped.y * frame.size.height)
+    }
+
+    /// The nearest point to `point` (layout space) inside this output, kept
+    /// ``Layout/edgeMargin`` inside its right and bottom edges (half-open: a client reading the
+    /// rounded position must find it inside its surface).
+    package func clampInside(_ point: LayoutPoint) -> LayoutPoint {
+        let f = layoutFrame, step = Layout.edgeMargin
+        return LayoutPoint(x: Swift.min(Swift.max(point.x, f.minX), Swift.max(f.minX, f.maxX - step)),
+                           y: Swift.min(Swift.max(point.y, f.minY), Swift.max(f.minY, f.maxY - step)))
     }
 
     private static func logicalSize(modeSize: Size, transform: OutputTransform, scale: Double) -> Size {
@@ -177,14 +186,11 @@ public struct Layout {
         var best = point
         var bestDistance = Double.infinity
         for output in outputs {
-            let f = output.layoutFrame
-            // Half-open rectangles: stay one wl_fixed_t step inside the right and bottom edges.
-            let x = Swift.min(Swift.max(point.x, f.minX), Swift.max(f.minX, f.maxX - step))
-            let y = Swift.min(Swift.max(point.y, f.minY), Swift.max(f.minY, f.maxY - step))
-            let d = (x - point.x) * (x - point.x) + (y - point.y) * (y - point.y)
+            let inside = output.clampInside(point)
+            let d = (inside.x - point.x) * (inside.x - point.x) + (inside.y - point.y) * (inside.y - point.y)
             if d < bestDistance {
                 bestDistance = d
-                best = LayoutPoint(x: x, y: y)
+                best = inside
             }
         }
         return best

@@ -122,12 +122,6 @@ public final class DeviceEventTranslator {
         let named = _touchMapping.rules.isEmpty ? nil
             : devices[device].flatMap { _touchMapping.outputName(for: $0) }.flatMap { layout.output(named: $0) }
         guard let output = named ?? layout.outputs.first else { return LayoutPoint(x: x, y: y) }
-        // Output.layoutPoint(fromNormalized:), on the output's stored layout frame.
-        let mapped = output.transform.mapNormalized(x: x, y: y)
-        let frame = output.layoutFrame
-        let step = Layout.edgeMargin
-        let px = frame.minX + mapped.x * frame.size.width, py = frame.minY + mapped.y * frame.size.height
-        return LayoutPoint(x: Swift.min(Swift.max(px, frame.minX), Swift.max(frame.minX, frame.maxX - step)),
-                           y: Swift.min(Swift.max(py, frame.minY), Swift.max(frame.minY, frame.maxY - step)))
+        return output.clampInside(output.layoutPoint(fromNormalized: x, y))
     }
 }
