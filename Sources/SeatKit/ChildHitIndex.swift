@@ -87,51 +87,58 @@ final class ChildHitIndex {
         func free() { base?.deallocate() }
     }
 
-    @exclusivity(unchecked) private(set) var isCurrent = false
-    /// How many hit-tests are walking this index (more than one when a responder hit-tests
-    /// from inside a hit-test).
-    @exclusivity(unchecked) private var walks = 0
-    var isBeingWalked: Bool { walks > 0 }
-    /// The children as of the last rebuild: owns them, so `children` never dangles (rule 2
-    /// of ``Unretained``).
-    @exclusivity(unchecked) private var members: [Surface] = []
-    @exclusivity(unchecked) private var children = Storage<Unretained<Surface>>()
-    @exclusivity(unchecked) private var entries = Storage<Entry>()
-
-    // The grid, when there are at least `gridThreshold` children.
-    @exclusivity(unchecked) private(set) var columns = 0
-    @exclusivity(unchecked) private(set) var rows = 0
-    @exclusivity(unchecked) private var gridX = 0.0, gridY = 0.0
-    @exclusivity(unchecked) private var inverseCellWidth = 0.0, inverseCellHeight = 0.0
-    /// `cellStart[c] ..< cellStart[c + 1]` are cell `c`'s entries in `cellChildren`.
-    @exclusivity(unchecked) private var cellStart = Storage<Int32>()
-    @exclusivity(unchecked) private var cellChildren = Storage<Int32>()
-    /// Where the next entry of each cell goes while filling.
-    @exclusivity(unchecked) private var cellCursor = Storage<Int32>()
-
-    deinit {
-        children.free()
-        entries.free()
-        cellStart.free()
-        cellChildren.free()
-        cellCursor.free()
+    /// The hot state, exempt from run-time exclusivity checks (`Unchecked`: rules in
+    /// UnsafeFoundations.swift).
+    struct HotState {
+        var isCurrent = false
+        /// How many hit-tests are walking this index (more than one when a responder hit-tests
+        /// from inside a hit-test).
+        var walks = 0
+        /// The children as of the last rebuild: owns them, so `children` never dangles (rule 2
+        /// of ``Unretained``).
+        var members: [Surface] = []
+        var children = Storage<Unretained<Surface>>()
+        var entries = Storage<Entry>()
+        var columns = 0
+        var rows = 0
+        var gridX = 0.0, gridY = 0.0
+        var inverseCellWidth = 0.0, inverseCellHeight = 0.0
+        /// `cellStart[c] ..< cellStart[c + 1]` are cell `c`'s entries in `cellChildren`.
+        var cellStart = Storage<Int32>()
+        var cellChildren = Storage<Int32>()
+        /// Where the next entry of each cell goes while filling.
+        var cellCursor = Storage<Int32>()
     }
 
-    var usesGrid: Bool { columns > 0 }
+    let unchecked = Unchecked(HotState())
 
-    func invalidate() { isCurrent = false }
+    var isBeingWalked: Bool { unchecked.state.walks > 0 }
+
+    // The grid, when there are at least `gridThreshold` children.
+
+    deinit {
+        unchecked.state.children.free()
+        unchecked.state.entries.free()
+        unchecked.state.cellStart.free()
+        unchecked.state.cellChildren.free()
+        unchecked.state.cellCursor.free()
+    }
+
+    var usesGrid: Bool { unchecked.state.columns > 0 }
+
+    func invalidate() { unchecked.state.isCurrent = false }
 
     /// The topmost, deepest surface under `point` (in the parent's space) among the indexed
     /// children's subtrees, or `nil`. The index must be current.
     @inline(__always)
     func topmostHit(at point: SurfacePoint) -> Surface? {
-        walks += 1
-        defer { walks -= 1 }
-        let children = self.children, entries = self.entries, cellChildren = self.cellChildren
+        unchecked.state.walks += 1
+        defer { unchecked.state.walks -= 1 }
+        let children = self.unchecked.state.children, entries = self.unchecked.state.entries, cellChildren = self.unchecked.state.cellChildren
         let usesGrid = self.usesGrid
         let cell = usesGrid ? cellIndex(of: point) : 0
-        let start = usesGrid ? Int(cellStart[cell]) : 0
-        var k = usesGrid ? Int(cellStart[cell + 1]) : entries.count
+        let start = usesGrid ? Int(unchecked.state.cellStart[cell]) : 0
+        var k = usesGrid ? Int(unchecked.state.cellStart[cell + 1]) : entries.count
         while k > start {
             k -= 1
             let i = usesGrid ? Int(cellChildren[k]) : k
@@ -148,38 +155,38 @@ final class ChildHitIndex {
     /// Indices of the children whose entries a hit-test at `point` considers, top first:
     /// for tests.
     func candidates(at point: SurfacePoint) -> [Int] {
-        guard usesGrid else { return Array((0..<entries.count).reversed()) }
+        guard usesGrid else { return Array((0..<unchecked.state.entries.count).reversed()) }
         let cell = cellIndex(of: point)
-        return (Int(cellStart[cell])..<Int(cellStart[cell + 1])).reversed().map { Int(cellChildren[$0]) }
+        return (Int(unchecked.state.cellStart[cell])..<Int(unchecked.state.cellStart[cell + 1])).reversed().map { Int(unchecked.state.cellChildren[$0]) }
     }
 
     // MARK: Building
 
     func rebuild(from children: [Surface]) {
         precondition(!isBeingWalked, "an index is not rebuilt while it is walked")
-        members = children
+        unchecked.state.members = children
         let n = children.count
         guard n > 0 else {
-            self.children.removeAll()
-            entries.removeAll()
-            columns = 0
-            rows = 0
-            isCurrent = true
+            self.unchecked.state.children.removeAll()
+            unchecked.state.entries.removeAll()
+            unchecked.state.columns = 0
+            unchecked.state.rows = 0
+            unchecked.state.isCurrent = true
             return
         }
-        self.children.reset(count: n, filledWith: Unretained(children[0]))
+        self.unchecked.state.children.reset(count: n, filledWith: Unretained(children[0]))
         let empty = Entry(originX: 0, originY: 0, minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
-        entries.reset(count: n, filledWith: empty)
+        unchecked.state.entries.reset(count: n, filledWith: empty)
         var union: (x0: Double, y0: Double, x1: Double, y1: Double)?
         var i = 0
         while i < n {
             let child = children[i]
-            self.children[i] = Unretained(child)
+            self.unchecked.state.children[i] = Unretained(child)
             let origin = child.frame.origin
             var entry = empty
             entry.originX = origin.x
             entry.originY = origin.y
-            if let box = child.subtreeBounds {
+            if let box = child.unchecked.state.subtreeBounds {
                 entry.minX = box.minX
                 entry.minY = box.minY
                 entry.maxX = box.maxX
@@ -192,30 +199,30 @@ final class ChildHitIndex {
                     union = (x0, y0, x1, y1)
                 }
             }
-            entries[i] = entry
+            unchecked.state.entries[i] = entry
             i += 1
         }
-        columns = 0
-        rows = 0
+        unchecked.state.columns = 0
+        unchecked.state.rows = 0
         if n >= Self.gridThreshold, let union, union.x1 > union.x0, union.y1 > union.y0 {
             buildGrid(over: union)
         }
-        isCurrent = true
+        unchecked.state.isCurrent = true
     }
 
     private func buildGrid(over union: (x0: Double, y0: Double, x1: Double, y1: Double)) {
         let width = union.x1 - union.x0, height = union.y1 - union.y0
-        let cells = Double(Swift.max(1, entries.count / Self.childrenPerCell))
+        let cells = Double(Swift.max(1, unchecked.state.entries.count / Self.childrenPerCell))
         var columns = Swift.min(1024, Swift.max(1, Int((cells * width / height).squareRoot().rounded())))
         var rows = Swift.min(1024, Swift.max(1, Int((cells / Double(columns)).rounded())))
-        gridX = union.x0
-        gridY = union.y0
+        unchecked.state.gridX = union.x0
+        unchecked.state.gridY = union.y0
         while true {
-            self.columns = columns
-            self.rows = rows
-            inverseCellWidth = Double(columns) / width
-            inverseCellHeight = Double(rows) / height
-            if countCellEntries() <= entries.count * Self.cellEntriesPerChild || (columns == 1 && rows == 1) { break }
+            self.unchecked.state.columns = columns
+            self.unchecked.state.rows = rows
+            unchecked.state.inverseCellWidth = Double(columns) / width
+            unchecked.state.inverseCellHeight = Double(rows) / height
+            if countCellEntries() <= unchecked.state.entries.count * Self.cellEntriesPerChild || (columns == 1 && rows == 1) { break }
             columns = Swift.max(1, columns / 2)
             rows = Swift.max(1, rows / 2)
         }
@@ -224,33 +231,33 @@ final class ChildHitIndex {
 
     /// Makes `cellStart` hold each cell's count, shifted by one; returns the total.
     private func countCellEntries() -> Int {
-        cellStart.reset(count: columns * rows + 1, filledWith: 0)
+        unchecked.state.cellStart.reset(count: unchecked.state.columns * unchecked.state.rows + 1, filledWith: 0)
         var total = 0
         forEachCell { _, cell in
-            cellStart[cell + 1] += 1
+            unchecked.state.cellStart[cell + 1] += 1
             total += 1
         }
         return total
     }
 
     private func fillCells() {
-        let cellCount = columns * rows
+        let cellCount = unchecked.state.columns * unchecked.state.rows
         var c = 0
         while c < cellCount {
-            cellStart[c + 1] += cellStart[c]
+            unchecked.state.cellStart[c + 1] += unchecked.state.cellStart[c]
             c += 1
         }
-        cellChildren.reset(count: Int(cellStart[cellCount]), filledWith: 0)
-        cellCursor.reset(count: cellCount, filledWith: 0)
+        unchecked.state.cellChildren.reset(count: Int(unchecked.state.cellStart[cellCount]), filledWith: 0)
+        unchecked.state.cellCursor.reset(count: cellCount, filledWith: 0)
         c = 0
         while c < cellCount {
-            cellCursor[c] = cellStart[c]
+            unchecked.state.cellCursor[c] = unchecked.state.cellStart[c]
             c += 1
         }
         // Filling children in stacking order keeps every cell's list back to front.
         forEachCell { entry, cell in
-            cellChildren[Int(cellCursor[cell])] = Int32(entry)
-            cellCursor[cell] += 1
+            unchecked.state.cellChildren[Int(unchecked.state.cellCursor[cell])] = Int32(entry)
+            unchecked.state.cellCursor[cell] += 1
         }
     }
 
@@ -258,13 +265,13 @@ final class ChildHitIndex {
     /// the one walk that both counting and filling the cells make.
     private func forEachCell(_ body: (_ entry: Int, _ cell: Int) -> Void) {
         var i = 0
-        while i < entries.count {
-            if let range = cellRange(of: entries[i]) {
+        while i < unchecked.state.entries.count {
+            if let range = cellRange(of: unchecked.state.entries[i]) {
                 var row = range.row0
                 while row <= range.row1 {
                     var column = range.column0
                     while column <= range.column1 {
-                        body(i, row * columns + column)
+                        body(i, row * unchecked.state.columns + column)
                         column += 1
                     }
                     row += 1
@@ -289,20 +296,20 @@ final class ChildHitIndex {
     // are rejected by the exact test. NaN lands in cell 0 the same way.
     @inline(__always)
     private func column(of x: Double) -> Int {
-        let f = (x - gridX) * inverseCellWidth
+        let f = (x - unchecked.state.gridX) * unchecked.state.inverseCellWidth
         if !(f >= 0) { return 0 }
-        return f >= Double(columns) ? columns - 1 : Int(f)
+        return f >= Double(unchecked.state.columns) ? unchecked.state.columns - 1 : Int(f)
     }
 
     @inline(__always)
     private func row(of y: Double) -> Int {
-        let f = (y - gridY) * inverseCellHeight
+        let f = (y - unchecked.state.gridY) * unchecked.state.inverseCellHeight
         if !(f >= 0) { return 0 }
-        return f >= Double(rows) ? rows - 1 : Int(f)
+        return f >= Double(unchecked.state.rows) ? unchecked.state.rows - 1 : Int(f)
     }
 
     @inline(__always)
     private func cellIndex(of point: SurfacePoint) -> Int {
-        row(of: point.y) * columns + column(of: point.x)
+        row(of: point.y) * unchecked.state.columns + column(of: point.x)
     }
 }

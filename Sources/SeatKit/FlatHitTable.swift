@@ -59,32 +59,39 @@ final class FlatHitTable {
         var isCandidate: Bool
     }
 
-    /// The owner's subtree edit count when the table was built; stale when they differ.
-    @exclusivity(unchecked) private(set) var builtAtEdit: UInt64 = .max
-    /// False when the last build found the subtree too wide or too deep for a table (see
-    /// `childLimit`, `levelLimit`): the per-parent index serves it until the next edit.
-    @exclusivity(unchecked) private(set) var isUsable = false
-    /// How many hit-tests are walking this table (more than one when a responder hit-tests
-    /// from inside a hit-test).
-    @exclusivity(unchecked) private(set) var walks = 0
-    /// Every surface with an entry, as of the last build: keeps them alive for the walks.
-    @exclusivity(unchecked) private var members: [Surface] = []
-    @exclusivity(unchecked) private var entries = ChildHitIndex.Storage<Entry>()
+    /// The hot state, exempt from run-time exclusivity checks (`Unchecked`: rules in
+    /// UnsafeFoundations.swift).
+    struct HotState {
+        /// The owner's subtree edit count when the table was built; stale when they differ.
+        var builtAtEdit: UInt64 = .max
+        /// False when the last build found the subtree too wide or too deep for a table (see
+        /// `childLimit`, `levelLimit`): the per-parent index serves it until the next edit.
+        var isUsable = false
+        /// How many hit-tests are walking this table (more than one when a responder hit-tests
+        /// from inside a hit-test).
+        var walks = 0
+        /// Every surface with an entry, as of the last build: keeps them alive for the walks.
+        var members: [Surface] = []
+        var entries = ChildHitIndex.Storage<Entry>()
+    }
 
-    deinit { entries.free() }
+    let unchecked = Unchecked(HotState())
 
-    var isBeingWalked: Bool { walks > 0 }
+
+    deinit { unchecked.state.entries.free() }
+
+    var isBeingWalked: Bool { unchecked.state.walks > 0 }
 
     /// Marks the start of a walk and hands out the entries to walk (`topmostHit`); every
     /// `beginWalk()` must be paired with an `endWalk()`.
     @inline(__always)
     func beginWalk() -> ChildHitIndex.Storage<Entry> {
-        walks &+= 1
-        return entries
+        unchecked.state.walks &+= 1
+        return unchecked.state.entries
     }
 
     @inline(__always)
-    func endWalk() { walks &-= 1 }
+    func endWalk() { unchecked.state.walks &-= 1 }
 
     /// The topmost, deepest surface of the owner's subtree that accepts input at `point` (in
     /// the owner's space), or `nil`; unretained: the table's members hold it. A static walk
@@ -121,21 +128,21 @@ final class FlatHitTable {
     /// Lays out `owner`'s subtree as it is now; `edit` is the owner's subtree edit count.
     func rebuild(for owner: Surface, atEdit edit: UInt64) {
         precondition(!isBeingWalked, "a table is not rebuilt while it is walked")
-        members.removeAll(keepingCapacity: true)
-        entries.removeAll()
-        isUsable = appendContents(of: owner, level: 0)
-        if !isUsable {
-            members.removeAll(keepingCapacity: true)
-            entries.removeAll()
+        unchecked.state.members.removeAll(keepingCapacity: true)
+        unchecked.state.entries.removeAll()
+        unchecked.state.isUsable = appendContents(of: owner, level: 0)
+        if !unchecked.state.isUsable {
+            unchecked.state.members.removeAll(keepingCapacity: true)
+            unchecked.state.entries.removeAll()
         }
-        builtAtEdit = edit
+        unchecked.state.builtAtEdit = edit
     }
 
     /// The entries for `surface`'s children (top first) and its own area, reading the point
     /// at `level` (the surface's space). False, leaving a partial table, when a surface has
     /// `childLimit` children or a subtree is deeper than `levelLimit`.
     private func appendContents(of surface: Surface, level: Int) -> Bool {
-        let children = surface.children
+        let children = surface.unchecked.state.children
         if children.count >= Self.childLimit { return false }
         // Children above the surface (top first), its own area, then children placed below it.
         var c = children.count
@@ -143,48 +150,48 @@ final class FlatHitTable {
             c -= 1
             let child = children[c]
             if child.isBelowParent { continue }
-            if let box = child.subtreeBounds, !appendSubtree(child, box: box, parentLevel: level) { return false }
+            if let box = child.unchecked.state.subtreeBounds, !appendSubtree(child, box: box, parentLevel: level) { return false }
         }
         if surface.inputRegion?.isEmpty != true {
             let size = surface.frame.size
             append(Entry(minX: 0, minY: 0, maxX: size.width, maxY: size.height, originX: 0, originY: 0,
                          surface: Unretained(surface), next: 0, level: Int16(level), isCandidate: true))
         }
-        guard surface.childrenBelowCount > 0 else { return true }
+        guard surface.unchecked.state.childrenBelowCount > 0 else { return true }
         c = children.count
         while c > 0 {
             c -= 1
             let child = children[c]
             if !child.isBelowParent { continue }
-            if let box = child.subtreeBounds, !appendSubtree(child, box: box, parentLevel: level) { return false }
+            if let box = child.unchecked.state.subtreeBounds, !appendSubtree(child, box: box, parentLevel: level) { return false }
         }
         return true
     }
 
     private func appendSubtree(_ surface: Surface, box: SurfaceRect, parentLevel: Int) -> Bool {
-        members.append(surface)
+        unchecked.state.members.append(surface)
         let origin = surface.frame.origin
-        let start = entries.count
-        let hasHittableChildren = surface.children.scanIndex(where: { $0.subtreeBounds != nil }) != nil
+        let start = unchecked.state.entries.count
+        let hasHittableChildren = surface.unchecked.state.children.scanIndex(where: { $0.unchecked.state.subtreeBounds != nil }) != nil
         append(Entry(minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY, originX: origin.x, originY: origin.y,
                      surface: Unretained(surface), next: 0, level: Int16(parentLevel),
                      isCandidate: !hasHittableChildren))
         if hasHittableChildren {
             if parentLevel + 2 > Self.levelLimit { return false }
             if !appendContents(of: surface, level: parentLevel + 1) { return false }
-            entries[start].next = Int32(entries.count)
+            unchecked.state.entries[start].next = Int32(unchecked.state.entries.count)
         }
         return true
     }
 
     private func append(_ entry: Entry) {
         var entry = entry
-        if entry.isCandidate { entry.next = Int32(entries.count + 1) }
-        entries.append(entry)
+        if entry.isCandidate { entry.next = Int32(unchecked.state.entries.count + 1) }
+        unchecked.state.entries.append(entry)
     }
 
     /// The entries as (surface, is candidate, level), in walk order: for tests.
     var layoutForTesting: [(surface: Surface, isCandidate: Bool, level: Int)] {
-        (0..<entries.count).map { (entries[$0].surface.object, entries[$0].isCandidate, Int(entries[$0].level)) }
+        (0..<unchecked.state.entries.count).map { (unchecked.state.entries[$0].surface.object, unchecked.state.entries[$0].isCandidate, Int(unchecked.state.entries[$0].level)) }
     }
 }

@@ -1,10 +1,10 @@
 extension Router {
     /// The number of fingers down and routed (not counting touches a filter took).
-    public var activeTouchCount: Int { activeTouches.reduce(0) { $1.isDown ? $0 + 1 : $0 } }
+    public var activeTouchCount: Int { unchecked.state.activeTouches.reduce(0) { $1.isDown ? $0 + 1 : $0 } }
 
     /// The surface a touch is bound to, while it is down.
     public func surface(boundTo id: TouchID) -> Surface? {
-        activeTouches.first { $0.id == id && $0.isDown }?.surface
+        unchecked.state.activeTouches.first { $0.unchecked.state.id == id && $0.isDown }?.unchecked.state.surface
     }
 
     /// Cancels every active touch for which `predicate` holds: the recognizers of its arena
@@ -30,27 +30,27 @@ extension Router {
         public let location: LayoutPoint
 
         init(_ s: TouchSequence) {
-            id = s.id
-            device = s.device
-            surface = s.surface
-            output = s.output
-            location = s.location
+            id = s.unchecked.state.id
+            device = s.unchecked.state.device
+            surface = s.unchecked.state.surface
+            output = s.unchecked.state.output
+            location = s.unchecked.state.location
         }
     }
 
     // MARK: Input
 
     func touchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint) {
-        if consumedTouches.scanContains(id) || activeSequence(id) != nil {
+        if unchecked.state.consumedTouches.scanContains(id) || activeSequence(id) != nil {
             trace?.record(.ignored(event, reason: "touch id already down"))
             observe(event, consumed: true)
             return
         }
         if runFilters(event) {
-            consumedTouches.append(id)
+            unchecked.state.consumedTouches.append(id)
             return
         }
-        if let grab = touchGrab {
+        if let grab = unchecked.state.touchGrab {
             grab.touchDown(event, id: id, at: point, router: self)
             return
         }
@@ -59,7 +59,7 @@ extension Router {
 
     func touchMotion(_ event: InputEvent, id: TouchID, to point: LayoutPoint) {
         if touchTakenByFilter(event, id: id, lastEvent: false) { return }
-        if let grab = touchGrab {
+        if let grab = unchecked.state.touchGrab {
             grab.touchMoved(event, id: id, to: point, router: self)
             return
         }
@@ -68,7 +68,7 @@ extension Router {
 
     func touchUp(_ event: InputEvent, id: TouchID) {
         if touchTakenByFilter(event, id: id, lastEvent: true) { return }
-        if let grab = touchGrab {
+        if let grab = unchecked.state.touchGrab {
             grab.touchUp(event, id: id, router: self)
             return
         }
@@ -77,18 +77,18 @@ extension Router {
 
     func touchCancel(_ event: InputEvent, id: TouchID) {
         if touchTakenByFilter(event, id: id, lastEvent: true) { return }
-        if let grab = touchGrab {
+        if let grab = unchecked.state.touchGrab {
             grab.touchCancelled(event, id: id, router: self)
             return
         }
-        cancelSequences(reason: "cancelled by the device") { $0.id == id && $0.isDown }
+        cancelSequences(reason: "cancelled by the device") { $0.unchecked.state.id == id && $0.isDown }
     }
 
     /// Frames belong to the device, not to one touch: filters are not asked, and a frame
     /// always closes the changes of the touches routed so far.
     func touchFrame(_ event: InputEvent) {
         observe(event, consumed: false)
-        if let grab = touchGrab {
+        if let grab = unchecked.state.touchGrab {
             grab.touchFrame(event, router: self)
             return
         }
@@ -100,22 +100,22 @@ extension Router {
     /// then every responder and recognizer that saw it is told it was cancelled, and the
     /// filter gets the rest of it. Spies hear every event either way.
     private func touchTakenByFilter(_ event: InputEvent, id: TouchID, lastEvent: Bool) -> Bool {
-        if let index = consumedTouches.scanIndex(of: id) {
-            if lastEvent { consumedTouches.remove(at: index) }
+        if let index = unchecked.state.consumedTouches.scanIndex(of: id) {
+            if lastEvent { unchecked.state.consumedTouches.remove(at: index) }
             // Shown to the filters (a lock screen follows the finger), but taken whatever
             // they answer.
-            _ = filters.scanIndex { $0.filter(event, router: self) == .consume }
+            _ = unchecked.state.filters.scanIndex { $0.filter(event, router: self) == .consume }
             trace?.record(.followedConsumed(event))
             observe(event, consumed: true)
             return true
         }
-        if filters.isEmpty {
+        if unchecked.state.filters.isEmpty {
             observe(event, consumed: false)
             return false
         }
         guard runFilters(event) else { return false }
-        if !lastEvent { consumedTouches.append(id) }
-        cancelSequences(reason: "taken by a filter") { $0.id == id && $0.isDown }
+        if !lastEvent { unchecked.state.consumedTouches.append(id) }
+        cancelSequences(reason: "taken by a filter") { $0.unchecked.state.id == id && $0.isDown }
         return true
     }
 
@@ -135,34 +135,34 @@ extension Router {
             guard point.x.isFinite, point.y.isFinite else { return }
             routeTouchMotion(event, id: id, to: point)
         case .touchUp(let id): routeTouchUp(event, id: id)
-        case .touchCancel(let id): cancelSequences(reason: "cancelled by the device") { $0.id == id && $0.isDown }
+        case .touchCancel(let id): cancelSequences(reason: "cancelled by the device") { $0.unchecked.state.id == id && $0.isDown }
         case .touchFrame: dispatchTouches(time: event.time)
         default: trace?.record(.ignored(event, reason: "not a touch event"))
         }
     }
 
     private func routeTouchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint) {
-        let grabBefore = touchGrab.map { ObjectIdentifier($0) }
+        let grabBefore = unchecked.state.touchGrab.map { ObjectIdentifier($0) }
         let (output, surface) = touchTarget(at: point, device: event.device)
         // A touch grab started from inside the hit-test (refineHitTest) takes this touch too.
-        if let grab = touchGrab, ObjectIdentifier(grab) != grabBefore {
+        if let grab = unchecked.state.touchGrab, ObjectIdentifier(grab) != grabBefore {
             grab.touchDown(event, id: id, at: point, router: self)
             return
         }
         // Its ID went up earlier in this frame (libinput reuses a slot on a finger roll): the
         // old touch's end goes out before this one's began.
-        if let index = activeTouches.scanIndex(where: { $0.id == id && !$0.finished && $0.upReceived && $0.endedPending }) {
-            activeTouches[index].endsBeforeReuse = true
-            touchIDReusedInFrame = true
+        if let index = unchecked.state.activeTouches.scanIndex(where: { $0.unchecked.state.id == id && !$0.unchecked.state.finished && $0.unchecked.state.upReceived && $0.unchecked.state.endedPending }) {
+            unchecked.state.activeTouches[index].unchecked.state.endsBeforeReuse = true
+            unchecked.state.touchIDReusedInFrame = true
         }
         if let trace {
             trace.record(.hitTest(point, result: TraceSubject(surface)))
             trace.record(.touchBound(id, to: TraceSubject(surface)))
         }
-        let sequence = touchPool.popLast() ?? TouchSequence()
+        let sequence = unchecked.state.touchPool.popLast() ?? TouchSequence()
         sequence.reset(id: id, device: event.device, surface: surface, output: output, at: point, time: event.time)
-        sequence.arena = gestures.makeArena(in: self, surface: surface, output: output, touch: sequence.point(surfaceOrigin: surface?.layoutOrigin))
-        activeTouches.append(sequence)
+        sequence.unchecked.state.arena = gestures.makeArena(in: self, surface: surface, output: output, touch: sequence.point(surfaceOrigin: surface?.layoutOrigin))
+        unchecked.state.activeTouches.append(sequence)
     }
 
     private func routeTouchMotion(_ event: InputEvent, id: TouchID, to point: LayoutPoint) {
@@ -170,8 +170,8 @@ extension Router {
             trace?.record(.ignored(event, reason: "no such touch"))
             return
         }
-        sequence.location = point
-        if !sequence.beganPending { sequence.movedPending = true }
+        sequence.unchecked.state.location = point
+        if !sequence.unchecked.state.beganPending { sequence.unchecked.state.movedPending = true }
     }
 
     private func routeTouchUp(_ event: InputEvent, id: TouchID) {
@@ -179,8 +179,8 @@ extension Router {
             trace?.record(.ignored(event, reason: "no such touch"))
             return
         }
-        sequence.endedPending = true
-        sequence.upReceived = true
+        sequence.unchecked.state.endedPending = true
+        sequence.unchecked.state.upReceived = true
     }
 
     /// The output and surface a touch down at `point` goes to: on the output `device` is
@@ -190,17 +190,17 @@ extension Router {
         var attempts = 0
         while attempts < 4 {
             attempts += 1
-            let output = deviceOutputs.isEmpty ? layout.output(at: point) : (deviceOutputs[device] ?? layout.output(at: point))
+            let output = unchecked.state.deviceOutputs.isEmpty ? unchecked.state.layout.output(at: point) : (unchecked.state.deviceOutputs[device] ?? unchecked.state.layout.output(at: point))
             guard let output else { return (nil, nil) }
             let surface = output.root.hitTest(SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y))
-            if output.isInLayout, surface?.isAttached ?? true { return (output, surface) }
+            if output.isInLayout, surface?.unchecked.state.isAttached ?? true { return (output, surface) }
         }
         return (nil, nil)
     }
 
     private func activeSequence(_ id: TouchID) -> TouchSequence? {
-        guard let index = activeTouches.scanIndex(where: { $0.id == id && $0.isDown }) else { return nil }
-        return activeTouches[index]
+        guard let index = unchecked.state.activeTouches.scanIndex(where: { $0.unchecked.state.id == id && $0.isDown }) else { return nil }
+        return unchecked.state.activeTouches[index]
     }
 
     // MARK: Delivery
@@ -210,41 +210,41 @@ extension Router {
     /// in this frame go out first. A frame injected from inside a delivery is delivered right
     /// after this one, as a frame of its own: never in the middle of another frame.
     func dispatchTouches(time: Timestamp) {
-        if isDispatchingTouches {
-            deferredTouchFrame = time
+        if unchecked.state.isDispatchingTouches {
+            unchecked.state.deferredTouchFrame = time
             return
         }
-        isDispatchingTouches = true
-        touchLoops += 1
+        unchecked.state.isDispatchingTouches = true
+        unchecked.state.touchLoops += 1
         var frameTime = time
         while true {
             dispatchFrame(time: frameTime)
-            guard let next = deferredTouchFrame else { break }
-            deferredTouchFrame = nil
+            guard let next = unchecked.state.deferredTouchFrame else { break }
+            unchecked.state.deferredTouchFrame = nil
             frameTime = next
         }
-        touchLoops -= 1
-        isDispatchingTouches = false
-        isClosingTouchFrame = true
+        unchecked.state.touchLoops -= 1
+        unchecked.state.isDispatchingTouches = false
+        unchecked.state.isClosingTouchFrame = true
         gestures.settleGestures(in: self)
-        isClosingTouchFrame = false
+        unchecked.state.isClosingTouchFrame = false
         compactTouches()
-        if !touchFrameObservers.isEmpty { touchFrameDidFinish() }
+        if !unchecked.state.touchFrameObservers.isEmpty { touchFrameDidFinish() }
     }
 
     private func dispatchFrame(time: Timestamp) {
-        touchFrameCount &+= 1
-        if touchIDReusedInFrame {
-            touchIDReusedInFrame = false
-            dispatchingReusedEnds = true
+        unchecked.state.touchFrameCount &+= 1
+        if unchecked.state.touchIDReusedInFrame {
+            unchecked.state.touchIDReusedInFrame = false
+            unchecked.state.dispatchingReusedEnds = true
             dispatch(.ended, time: time)
-            dispatchingReusedEnds = false
-            activeTouches.scan { sequence in
-                if sequence.endsBeforeReuse {
-                    sequence.endsBeforeReuse = false
-                    if sequence.endedPending {
-                        sequence.endedPending = false
-                        sequence.finished = true
+            unchecked.state.dispatchingReusedEnds = false
+            unchecked.state.activeTouches.scan { sequence in
+                if sequence.unchecked.state.endsBeforeReuse {
+                    sequence.unchecked.state.endsBeforeReuse = false
+                    if sequence.unchecked.state.endedPending {
+                        sequence.unchecked.state.endedPending = false
+                        sequence.unchecked.state.finished = true
                     }
                 }
             }
@@ -252,10 +252,10 @@ extension Router {
         dispatch(.began, time: time)
         dispatch(.moved, time: time)
         dispatch(.ended, time: time)
-        activeTouches.scan { sequence in
-            if sequence.endedPending && !sequence.beganPending {
-                sequence.endedPending = false
-                sequence.finished = true
+        unchecked.state.activeTouches.scan { sequence in
+            if sequence.unchecked.state.endedPending && !sequence.unchecked.state.beganPending {
+                sequence.unchecked.state.endedPending = false
+                sequence.unchecked.state.finished = true
             }
         }
     }
@@ -264,20 +264,20 @@ extension Router {
     /// (its bound surface was moved out of their subtree first): each is told the touch was
     /// cancelled, as removal promises, and is not asked about it again.
     func tellRemovedLinksOfLiveTouches() {
-        touchLoops += 1
-        defer { touchLoops -= 1 }
+        unchecked.state.touchLoops += 1
+        defer { unchecked.state.touchLoops -= 1 }
         var i = 0
-        while i < activeTouches.count {
-            let sequence = activeTouches[i]
+        while i < unchecked.state.activeTouches.count {
+            let sequence = unchecked.state.activeTouches[i]
             i += 1
             // An ending touch is being told it ended.
-            guard !sequence.finished, !sequence.isEnding else { continue }
+            guard !sequence.unchecked.state.finished, !sequence.unchecked.state.isEnding else { continue }
             var l = 0
-            while l < sequence.seen.count {
-                let link = sequence.seen[l]
+            while l < sequence.unchecked.state.seen.count {
+                let link = sequence.unchecked.state.seen[l]
                 let gone: Bool
                 switch link {
-                case .surface(let s): gone = !s.isAttached
+                case .surface(let s): gone = !s.unchecked.state.isAttached
                 case .output(let o): gone = !o.isInLayout
                 case .delegate: gone = false
                 }
@@ -285,12 +285,12 @@ extension Router {
                     l += 1
                     continue
                 }
-                sequence.seen.remove(at: l)
+                sequence.unchecked.state.seen.remove(at: l)
                 // A handler may edit the list meanwhile: look at it again from the start.
                 l = 0
                 guard let responder = responder(for: link) else { continue }
-                let event = TouchEvent(time: clock.now, touches: [sequence.point(surfaceOrigin: sequence.surface?.layoutOrigin)])
-                responder.touchesCancelled(event, context: ResponderContext(router: self, link: link, target: sequence.surface))
+                let event = TouchEvent(time: clock.now, touches: [sequence.point(surfaceOrigin: sequence.unchecked.state.surface?.layoutOrigin)])
+                responder.touchesCancelled(event, context: ResponderContext(router: self, link: link, target: sequence.unchecked.state.surface))
                 trace?.record(.told(TraceSubject(link), .touchesCancelled))
             }
         }
@@ -300,66 +300,66 @@ extension Router {
     @inline(__always)
     func isDue(_ sequence: TouchSequence, _ phase: TouchPhase) -> Bool {
         // An end being delivered (a handler injected a frame from inside it) is not due again.
-        !sequence.finished && sequence.isPending(phase) && (!dispatchingReusedEnds || sequence.endsBeforeReuse)
-            && (phase != .ended || !sequence.isEnding)
+        !sequence.unchecked.state.finished && sequence.isPending(phase) && (!unchecked.state.dispatchingReusedEnds || sequence.unchecked.state.endsBeforeReuse)
+            && (phase != .ended || !sequence.unchecked.state.isEnding)
             // A touch injected mid-frame, after the began pass: all of it waits for the next.
-            && (phase == .began || !sequence.beganPending)
+            && (phase == .began || !sequence.unchecked.state.beganPending)
     }
 
     private func dispatch(_ phase: TouchPhase, time: Timestamp) {
         var sequenceIndex = 0
-        while sequenceIndex < activeTouches.count {
-            let sequence = activeTouches[sequenceIndex]
+        while sequenceIndex < unchecked.state.activeTouches.count {
+            let sequence = unchecked.state.activeTouches[sequenceIndex]
             sequenceIndex += 1
-            guard sequence.arena != nil && isDue(sequence, phase) else { continue }
+            guard sequence.unchecked.state.arena != nil && isDue(sequence, phase) else { continue }
             // Recognizers see the whole phase first, then decide what the responders get.
             gestures.deliverToRecognizers(in: self, phase, time: time)
             break
         }
-        touchFrameMark &+= 1
-        let mark = touchFrameMark
+        unchecked.state.touchFrameMark &+= 1
+        let mark = unchecked.state.touchFrameMark
         var i = 0
-        while i < activeTouches.count {
-            let lead = activeTouches[i]
+        while i < unchecked.state.activeTouches.count {
+            let lead = unchecked.state.activeTouches[i]
             i += 1
-            guard isDue(lead, phase), lead.mark != mark else { continue }
-            let surface = lead.surface
+            guard isDue(lead, phase), lead.unchecked.state.mark != mark else { continue }
+            let surface = lead.unchecked.state.surface
             let origin = surface?.layoutOrigin
-            touchScratch.removeAll(keepingCapacity: true)
+            unchecked.state.touchScratch.removeAll(keepingCapacity: true)
             var recognizersTakePart = false
-            for j in (i - 1)..<activeTouches.count {
-                let other = activeTouches[j]
-                if isDue(other, phase), other.mark != mark, other.surface === surface {
-                    other.mark = mark
+            for j in (i - 1)..<unchecked.state.activeTouches.count {
+                let other = unchecked.state.activeTouches[j]
+                if isDue(other, phase), other.unchecked.state.mark != mark, other.unchecked.state.surface === surface {
+                    other.unchecked.state.mark = mark
                     // An ended touch stays pending until the whole frame is out, and is
                     // then finished (below, in dispatchTouches).
                     if phase != .ended { other.clearPending(phase) }
-                    other.withheld = false
+                    other.unchecked.state.withheld = false
                     // Held phases of this touch or its surface go first: never deliver a
                     // later phase past them.
-                    if other.arena != nil || other.taken || other.heldCount > 0 { recognizersTakePart = true }
-                    touchScratch.append(other.point(surfaceOrigin: origin))
+                    if other.unchecked.state.arena != nil || other.unchecked.state.taken || other.unchecked.state.heldCount > 0 { recognizersTakePart = true }
+                    unchecked.state.touchScratch.append(other.point(surfaceOrigin: origin))
                 }
             }
-            if recognizersTakePart || !gestures.heldTouches.isEmpty {
+            if recognizersTakePart || !gestures.unchecked.state.heldTouches.isEmpty {
                 gestures.withholdTouches(in: self, phase, mark: mark, surface: surface, origin: origin, time: time)
-                if touchScratch.isEmpty { continue }
+                if unchecked.state.touchScratch.isEmpty { continue }
             }
             deliverTouchGroup(phase, lead: lead, mark: mark, time: time)
         }
     }
 
     private func deliverTouchGroup(_ phase: TouchPhase, lead: TouchSequence, mark: UInt64, time: Timestamp) {
-        let event = TouchEvent(time: time, touches: touchScratch)
-        let surface = lead.surface
+        let event = TouchEvent(time: time, touches: unchecked.state.touchScratch)
+        let surface = lead.unchecked.state.surface
         if phase == .ended {
-            activeTouches.scan { sequence in
-                if sequence.mark == mark && sequence.surface === surface && !sequence.withheld { sequence.isEnding = true }
+            unchecked.state.activeTouches.scan { sequence in
+                if sequence.unchecked.state.mark == mark && sequence.unchecked.state.surface === surface && !sequence.unchecked.state.withheld { sequence.unchecked.state.isEnding = true }
             }
         }
-        let handled = walkChain(from: surface, target: surface, kind: phase.kind, stopIf: { lead.finished }) { responder, context in
-            activeTouches.scan { sequence in
-                if sequence.mark == mark && sequence.surface === surface && !sequence.withheld { sequence.noteSeen(context.link) }
+        let handled = walkChain(from: surface, target: surface, kind: phase.kind, stopIf: { lead.unchecked.state.finished }) { responder, context in
+            unchecked.state.activeTouches.scan { sequence in
+                if sequence.unchecked.state.mark == mark && sequence.unchecked.state.surface === surface && !sequence.unchecked.state.withheld { sequence.noteSeen(context.link) }
             }
             switch phase {
             case .began: return responder.touchesBegan(event, context: context)
@@ -367,7 +367,7 @@ extension Router {
             case .ended: return responder.touchesEnded(event, context: context)
             }
         }
-        if !handled && !lead.finished {
+        if !handled && !lead.unchecked.state.finished {
             switch phase {
             case .began: reportDropped(.touchesBegan, .touchesBegan(event))
             case .moved: reportDropped(.touchesMoved, .touchesMoved(event))
@@ -382,26 +382,26 @@ extension Router {
     /// again: the touches of this batch are already finished, so none escapes the cancel and
     /// none is cancelled twice.
     func cancelSequences(reason: String, where predicate: (TouchSequence) -> Bool) {
-        touchLoops += 1
-        var batch = cancelBatches.popLast() ?? []
+        unchecked.state.touchLoops += 1
+        var batch = unchecked.state.cancelBatches.popLast() ?? []
         var i = 0
-        while i < activeTouches.count {
-            let sequence = activeTouches[i]
+        while i < unchecked.state.activeTouches.count {
+            let sequence = unchecked.state.activeTouches[i]
             i += 1
-            guard !sequence.finished, !sequence.isEnding, predicate(sequence) else { continue }
-            sequence.finished = true
-            trace?.record(.touchCancelled(sequence.id, reason: reason))
+            guard !sequence.unchecked.state.finished, !sequence.unchecked.state.isEnding, predicate(sequence) else { continue }
+            sequence.unchecked.state.finished = true
+            trace?.record(.touchCancelled(sequence.unchecked.state.id, reason: reason))
             batch.append(sequence)
         }
         if !batch.isEmpty {
             let time = clock.now
-            batch.scan { if $0.arena != nil { gestures.cancelRecognizers(in: self, of: $0, time: time) } }
+            batch.scan { if $0.unchecked.state.arena != nil { gestures.cancelRecognizers(in: self, of: $0, time: time) } }
             deliverCancels(of: batch, time: time)
         }
         batch.removeAll(keepingCapacity: true)
-        cancelBatches.append(batch)
-        touchLoops -= 1
-        if !isDispatchingTouches {
+        unchecked.state.cancelBatches.append(batch)
+        unchecked.state.touchLoops -= 1
+        if !unchecked.state.isDispatchingTouches {
             gestures.settleGestures(in: self)
             compactTouches()
         }
@@ -415,43 +415,43 @@ extension Router {
             let sequence = batch[i]
             i += 1
             var l = 0
-            while l < sequence.seen.count {
-                let link = sequence.seen[l]
+            while l < sequence.unchecked.state.seen.count {
+                let link = sequence.unchecked.state.seen[l]
                 l += 1
                 // Told already, with an earlier touch of the batch.
-                if batch[0..<(i - 1)].contains(where: { $0.seen.contains { $0.isSame(as: link) } }) { continue }
+                if batch[0..<(i - 1)].contains(where: { $0.unchecked.state.seen.contains { $0.isSame(as: link) } }) { continue }
                 var points: [TouchPoint] = []
                 points.reserveCapacity(batch.count - i + 1)
                 var k = i - 1
                 while k < batch.count {
                     let other = batch[k]
                     k += 1
-                    if other.seen.contains(where: { $0.isSame(as: link) }) {
-                        points.append(other.point(surfaceOrigin: other.surface?.layoutOrigin))
+                    if other.unchecked.state.seen.contains(where: { $0.isSame(as: link) }) {
+                        points.append(other.point(surfaceOrigin: other.unchecked.state.surface?.layoutOrigin))
                     }
                 }
                 let event = TouchEvent(time: time, touches: points)
                 guard let responder = responder(for: link) else { continue }
-                responder.touchesCancelled(event, context: ResponderContext(router: self, link: link, target: sequence.surface))
+                responder.touchesCancelled(event, context: ResponderContext(router: self, link: link, target: sequence.unchecked.state.surface))
                 trace?.record(.told(TraceSubject(link), .touchesCancelled))
             }
         }
-        batch.scan { $0.seen.removeAll(keepingCapacity: true) }
+        batch.scan { $0.unchecked.state.seen.removeAll(keepingCapacity: true) }
     }
 
     /// Returns finished sequences to the pool.
     func compactTouches() {
-        guard touchLoops == 0 else { return }
+        guard unchecked.state.touchLoops == 0 else { return }
         var i = 0
-        while i < activeTouches.count {
-            if activeTouches[i].finished {
-                let sequence = activeTouches.remove(at: i)
-                sequence.surface = nil
-                sequence.output = nil
-                sequence.seen.removeAll(keepingCapacity: true)
+        while i < unchecked.state.activeTouches.count {
+            if unchecked.state.activeTouches[i].unchecked.state.finished {
+                let sequence = unchecked.state.activeTouches.remove(at: i)
+                sequence.unchecked.state.surface = nil
+                sequence.unchecked.state.output = nil
+                sequence.unchecked.state.seen.removeAll(keepingCapacity: true)
                 gestures.purgeHeld(of: sequence)
                 gestures.recycleArena(of: sequence)
-                touchPool.append(sequence)
+                unchecked.state.touchPool.append(sequence)
             } else {
                 i += 1
             }

@@ -30,8 +30,177 @@
 /// stated once in UnsafeFoundations.swift (internal storage only, no access across a call
 /// out, one thread): the check was most of the instructions of routing an event.
 public final class Router {
+    /// The hot state, exempt from run-time exclusivity checks (`Unchecked`: rules in
+    /// UnsafeFoundations.swift).
+    struct HotState {
+        /// The outputs, in layout space.
+        var layout = Layout()
+        /// How the router calls `keyInterpreter` per key without an existential's retain and
+        /// release (see ``KeyInterpreterCall``).
+        var interpreterCall: KeyInterpreterCall?
+        /// `interpreterCall`, unretained (rule 2 of ``Unretained``).
+        var interpreterCallLink: Unretained<KeyInterpreterCall>?
+        /// Calls to the interpreter under way (more than one if an interpreter injects a key),
+        /// and the interpreters replaced meanwhile (rule 3 of ``Unretained``).
+        var formerInterpreterCalls = KeptAliveWhileInUse<KeyInterpreterCall>()
+        var _trace: (any TraceSink)?
+        /// The filters, in the order they are asked (``addFilter(_:)``, ``removeFilter(_:)``).
+        var filters: [any InputFilter] = []
+        /// The active grabs (see ``PointerGrab``, ``TouchGrab``, ``KeyboardGrab``); `nil`: the
+        /// default rule.
+        var pointerGrab: (any PointerGrab)?
+        /// The active touch grab (``startTouchGrab(_:)``); `nil`: the default rule.
+        var touchGrab: (any TouchGrab)?
+        /// The active keyboard grab (``startKeyboardGrab(_:)``); `nil`: keys go to the first
+        /// responder.
+        var keyboardGrab: (any KeyboardGrab)?
+        /// The spies, in the order they are told (``addSpy(_:)``, ``removeSpy(_:)``).
+        var spies: [any InputSpy] = []
+        var touchFrameObservers: [WeakTouchFrameObserver] = []
+        /// Set while a frame's held touches settle: that frame's end is told once, after.
+        var isClosingTouchFrame = false
+        var _fallbackDotsPerInch: Double = Router.defaultFallbackDotsPerInch
+        var activeTouches: [TouchSequence] = []
+        var touchPool: [TouchSequence] = []
+        var consumedTouches: [TouchID] = []
+        var touchScratch: [TouchPoint] = []
+        var isDispatchingTouches = false
+        var touchFrameMark: UInt64 = 0
+        /// Loops over `activeTouches` that call out (dispatch, cancel, take, settle) under way:
+        /// finished touches go back to the pool only when none is, so that a handler that cancels
+        /// or removes from inside one never shifts the array under another.
+        var touchLoops = 0
+        /// Device frames dispatched so far: held phases of one frame are released together.
+        var touchFrameCount: UInt64 = 0
+        /// A touch ID went up and down again in the frame being collected (a finger roll): its
+        /// old touch's end is delivered before the new one's began.
+        var touchIDReusedInFrame = false
+        /// Set while the ends of reused touch IDs go out, ahead of the rest of the frame.
+        var dispatchingReusedEnds = false
+        /// Buffers for batches of cancelled touches, reused (one per nesting level).
+        var cancelBatches: [[TouchSequence]] = []
+        /// Buffers for lists of links being told a cancel, reused.
+        var linkBuffers: [[ChainLink]] = []
+        /// A touch frame arrived while one was being delivered (a handler injected it): it is
+        /// delivered right after, as a frame of its own, at this time.
+        var deferredTouchFrame: Timestamp?
+        /// Where the pointer is, in layout space, kept on the layout's outputs (it starts at the
+        /// origin, clamped onto the layout when outputs change). Moved by injected motion and by
+        /// ``routePointerMotion(_:)``; already updated when a pointer grab sees the motion.
+        var pointerLocation = LayoutPoint.zero
+        /// The surface pointer events go to: the topmost surface under ``pointerLocation``,
+        /// kept while a button is held (the implicit grab), or what a pointer grab set with
+        /// ``setPointerFocus(_:time:)``. `nil` over no surface.
+        var pointerFocus: Surface?
+        var pressedButtons: [UInt32] = []
+        /// Held buttons whose presses the pointer focus was delivered (by the default rule or a
+        /// grab's `sendPointerButton(_:to:)`): what it is owed cancelled releases of. Buttons
+        /// are few and rare, so they are tracked as delivered.
+        var buttonsSeenByFocus: [UInt32] = []
+        var consumedButtons: [UInt32] = []
+        /// Raised by every change of a routed tree or of the layout (``treeDidChange()``).
+        var treeEditCount: UInt64 = 0
+        /// `treeEditCount` when pointer focus was last hit-tested: when they differ, focus is
+        /// checked again before the next pointer event.
+        var pointerCheckedAtEdit: UInt64 = 0
+        /// Where the pointer focus was last told the pointer is, in its space: when an edit moves
+        /// the focus under a still pointer, it is told the new point (a motion with no delta).
+        var focusSurfaceLocation = SurfacePoint.zero
+        /// Raised at every change of pointer focus, so that a move can tell whether a handler it
+        /// called moved focus itself.
+        var pointerFocusGeneration: UInt64 = 0
+        /// The surface whose responder gets keys first (``becomeFirstResponder(_:)``); `nil`: keys
+        /// go to the delegate.
+        ///
+        /// While a key is delivered, a first responder replaced by another waits in
+        /// `formerFirstResponders` until the delivery ends: the delivery uses the surface without
+        /// owning it.
+        var firstResponder: Surface? {
+            didSet {
+                firstResponderLink = firstResponder.map(Unretained.init)
+                if let oldValue, oldValue !== firstResponder { formerFirstResponders.keep(oldValue) }
+            }
+        }
+        /// `firstResponder`, readable without a retain (rule 2 of ``Unretained``).
+        var firstResponderLink: Unretained<Surface>?
+        /// Key deliveries under way, and the first responders replaced meanwhile (rule 3 of
+        /// ``Unretained``).
+        var formerFirstResponders = KeptAliveWhileInUse<Surface>()
+        /// Keys held now (evdev codes), in the order they were pressed, whoever took their
+        /// presses (filters, grabs, key commands included); see ``heldKeysForFocus``.
+        var pressedKeys: [UInt32] = []
+        var swallowedKeys: [UInt32] = []
+        /// Keys already held when the current first responder took focus (or a keyboard grab
+        /// ended), still held: the first responder is owed no release of them (see
+        /// `noteKeysHeldBeforeFocus()`). Empty almost always, so a release checks only that.
+        var keysHeldBeforeFocus: [UInt32] = []
+        /// Set while a key press walks the chain, when a key command took it.
+        var keyCommandMatched = false
+        /// Raised at every change of first responder (see `pointerFocusGeneration`).
+        var focusGeneration: UInt64 = 0
+        /// The devices present, as announced by ``InputEvent/Kind/deviceAdded(_:)`` and not yet
+        /// removed.
+        var devices: [DeviceID: DeviceInfo] = [:]
+        /// The output each device with a ``DeviceInfo/mappedOutput`` in the layout is mapped to:
+        /// its absolute events are hit-tested there. Empty on most seats, which skips the lookup.
+        var deviceOutputs: [DeviceID: Output] = [:]
+        /// The union of the present devices' capabilities (what `wl_seat.capabilities` sends);
+        /// changes are told to ``CompositorDelegate/router(_:capabilitiesChanged:)``.
+        var capabilities: DeviceCapabilities = []
+    }
+
+    let unchecked = Unchecked(HotState())
+
     /// The outputs, in layout space.
-    @exclusivity(unchecked) public private(set) var layout = Layout()
+    public var layout: Layout { unchecked.state.layout }
+
+    /// The filters, in the order they are asked (``addFilter(_:)``, ``removeFilter(_:)``).
+    public var filters: [any InputFilter] { unchecked.state.filters }
+
+    /// The active grabs (see ``PointerGrab``, ``TouchGrab``, ``KeyboardGrab``); `nil`: the
+    /// default rule.
+    public var pointerGrab: (any PointerGrab)? { unchecked.state.pointerGrab }
+
+    /// The active touch grab (``startTouchGrab(_:)``); `nil`: the default rule.
+    public var touchGrab: (any TouchGrab)? { unchecked.state.touchGrab }
+
+    /// The active keyboard grab (``startKeyboardGrab(_:)``); `nil`: keys go to the first
+    /// responder.
+    public var keyboardGrab: (any KeyboardGrab)? { unchecked.state.keyboardGrab }
+
+    /// The spies, in the order they are told (``addSpy(_:)``, ``removeSpy(_:)``).
+    public var spies: [any InputSpy] { unchecked.state.spies }
+
+    /// Where the pointer is, in layout space, kept on the layout's outputs (it starts at the
+    /// origin, clamped onto the layout when outputs change). Moved by injected motion and by
+    /// ``routePointerMotion(_:)``; already updated when a pointer grab sees the motion.
+    public var pointerLocation: LayoutPoint { unchecked.state.pointerLocation }
+
+    /// The surface pointer events go to: the topmost surface under ``pointerLocation``,
+    /// kept while a button is held (the implicit grab), or what a pointer grab set with
+    /// ``setPointerFocus(_:time:)``. `nil` over no surface.
+    public var pointerFocus: Surface? { unchecked.state.pointerFocus }
+
+    /// The surface whose responder gets keys first (``becomeFirstResponder(_:)``); `nil`: keys
+    /// go to the delegate.
+    ///
+    /// While a key is delivered, a first responder replaced by another waits in
+    /// `formerFirstResponders` until the delivery ends: the delivery uses the surface without
+    /// owning it.
+    public var firstResponder: Surface? { unchecked.state.firstResponder }
+
+    /// Keys held now (evdev codes), in the order they were pressed, whoever took their
+    /// presses (filters, grabs, key commands included); see ``heldKeysForFocus``.
+    public var pressedKeys: [UInt32] { unchecked.state.pressedKeys }
+
+    /// The devices present, as announced by ``InputEvent/Kind/deviceAdded(_:)`` and not yet
+    /// removed.
+    public var devices: [DeviceID: DeviceInfo] { unchecked.state.devices }
+
+    /// The union of the present devices' capabilities (what `wl_seat.capabilities` sends);
+    /// changes are told to ``CompositorDelegate/router(_:capabilitiesChanged:)``.
+    public var capabilities: DeviceCapabilities { unchecked.state.capabilities }
+
     /// The event loop's clock and timers.
     public let clock: any Clock
     /// The compositor: last responder of every chain. Held weakly; the compositor owns the
@@ -41,44 +210,20 @@ public final class Router {
     /// The one it replaces is told with ``KeyInterpreter/detached(from:)``.
     public var keyInterpreter: (any KeyInterpreter)? {
         didSet {
-            let old = interpreterCall
-            interpreterCall = keyInterpreter.map { KeyInterpreterCall.make($0) }
-            interpreterCallLink = interpreterCall.map(Unretained.init)
+            let old = unchecked.state.interpreterCall
+            unchecked.state.interpreterCall = keyInterpreter.map { KeyInterpreterCall.make($0) }
+            unchecked.state.interpreterCallLink = unchecked.state.interpreterCall.map(Unretained.init)
             // Replaced from inside its own `interpret`: it must outlive that call.
-            if let old { formerInterpreterCalls.keep(old) }
+            if let old { unchecked.state.formerInterpreterCalls.keep(old) }
             if let oldValue, oldValue !== keyInterpreter { oldValue.detached(from: self) }
         }
     }
-    /// How the router calls `keyInterpreter` per key without an existential's retain and
-    /// release (see ``KeyInterpreterCall``).
-    @exclusivity(unchecked) private var interpreterCall: KeyInterpreterCall?
-    /// `interpreterCall`, unretained (rule 2 of ``Unretained``).
-    @exclusivity(unchecked) var interpreterCallLink: Unretained<KeyInterpreterCall>?
-    /// Calls to the interpreter under way (more than one if an interpreter injects a key),
-    /// and the interpreters replaced meanwhile (rule 3 of ``Unretained``).
-    @exclusivity(unchecked) var formerInterpreterCalls = KeptAliveWhileInUse<KeyInterpreterCall>()
     /// Receives every routing decision; `nil` (the default) costs nothing.
     public var trace: (any TraceSink)? {
-        get { _trace }
-        set { _trace = newValue }
+        get { unchecked.state._trace }
+        set { unchecked.state._trace = newValue }
     }
-    @exclusivity(unchecked) var _trace: (any TraceSink)?
 
-    /// The filters, in the order they are asked (``addFilter(_:)``, ``removeFilter(_:)``).
-    @exclusivity(unchecked) public private(set) var filters: [any InputFilter] = []
-    /// The active grabs (see ``PointerGrab``, ``TouchGrab``, ``KeyboardGrab``); `nil`: the
-    /// default rule.
-    @exclusivity(unchecked) public internal(set) var pointerGrab: (any PointerGrab)?
-    /// The active touch grab (``startTouchGrab(_:)``); `nil`: the default rule.
-    @exclusivity(unchecked) public internal(set) var touchGrab: (any TouchGrab)?
-    /// The active keyboard grab (``startKeyboardGrab(_:)``); `nil`: keys go to the first
-    /// responder.
-    @exclusivity(unchecked) public internal(set) var keyboardGrab: (any KeyboardGrab)?
-    /// The spies, in the order they are told (``addSpy(_:)``, ``removeSpy(_:)``).
-    @exclusivity(unchecked) public private(set) var spies: [any InputSpy] = []
-    @exclusivity(unchecked) var touchFrameObservers: [WeakTouchFrameObserver] = []
-    /// Set while a frame's held touches settle: that frame's end is told once, after.
-    @exclusivity(unchecked) var isClosingTouchFrame = false
 
     /// Gesture coordination: arenas, held touches, require-to-fail, the pointer and touchpad
     /// arenas (Gestures/GestureCoordinator.swift). The router calls it at each step of the
@@ -88,10 +233,9 @@ public final class Router {
     /// turn recognizers' millimetres into layout units. Default:
     /// ``defaultFallbackDotsPerInch`` (96, the CSS and X11 reference).
     public var fallbackDotsPerInch: Double {
-        get { _fallbackDotsPerInch }
-        set { _fallbackDotsPerInch = newValue }
+        get { unchecked.state._fallbackDotsPerInch }
+        set { unchecked.state._fallbackDotsPerInch = newValue }
     }
-    @exclusivity(unchecked) var _fallbackDotsPerInch: Double = Router.defaultFallbackDotsPerInch
 
     /// Longest chain walked before a redirect loop is assumed.
     let chainStepLimit = 1 << 16
@@ -100,22 +244,22 @@ public final class Router {
     /// (recognizers' delays) through `clock`.
     public init(clock: any Clock) {
         self.clock = clock
-        touchScratch.reserveCapacity(16)
-        activeTouches.reserveCapacity(16)
-        touchPool.reserveCapacity(16)
-        consumedTouches.reserveCapacity(16)
-        pressedButtons.reserveCapacity(8)
-        consumedButtons.reserveCapacity(8)
-        pressedKeys.reserveCapacity(16)
-        swallowedKeys.reserveCapacity(16)
-        keysHeldBeforeFocus.reserveCapacity(16)
-        gestures.arenaPool.reserveCapacity(16)
-        gestures.engagedRecognizers.reserveCapacity(16)
-        gestures.waitingRecognizers.reserveCapacity(8)
-        gestures.heldTouches.reserveCapacity(32)
-        gestures.gestureScratch.reserveCapacity(16)
-        gestures.heldScratch.reserveCapacity(16)
-        gestures.releaseGroup.reserveCapacity(16)
+        unchecked.state.touchScratch.reserveCapacity(16)
+        unchecked.state.activeTouches.reserveCapacity(16)
+        unchecked.state.touchPool.reserveCapacity(16)
+        unchecked.state.consumedTouches.reserveCapacity(16)
+        unchecked.state.pressedButtons.reserveCapacity(8)
+        unchecked.state.consumedButtons.reserveCapacity(8)
+        unchecked.state.pressedKeys.reserveCapacity(16)
+        unchecked.state.swallowedKeys.reserveCapacity(16)
+        unchecked.state.keysHeldBeforeFocus.reserveCapacity(16)
+        gestures.unchecked.state.arenaPool.reserveCapacity(16)
+        gestures.unchecked.state.engagedRecognizers.reserveCapacity(16)
+        gestures.unchecked.state.waitingRecognizers.reserveCapacity(8)
+        gestures.unchecked.state.heldTouches.reserveCapacity(32)
+        gestures.unchecked.state.gestureScratch.reserveCapacity(16)
+        gestures.unchecked.state.heldScratch.reserveCapacity(16)
+        gestures.unchecked.state.releaseGroup.reserveCapacity(16)
     }
 
     deinit {
@@ -148,12 +292,12 @@ public final class Router {
             guard delta.dx.isFinite, delta.dy.isFinite else { return ignore(event, "non-finite motion") }
             if runFilters(event) { return }
             let unaccelerated = raw.dx.isFinite && raw.dy.isFinite ? raw : delta
-            movePointer(to: layout.clamp(pointerLocation.offset(by: delta)), event: event, delta: delta, unaccelerated: unaccelerated)
+            movePointer(to: unchecked.state.layout.clamp(unchecked.state.pointerLocation.offset(by: delta)), event: event, delta: delta, unaccelerated: unaccelerated)
         case .pointerMotionAbsolute(let point):
             guard point.x.isFinite, point.y.isFinite else { return ignore(event, "non-finite position") }
             if runFilters(event) { return }
-            let target = layout.clamp(point)
-            movePointer(to: target, event: event, delta: target.vector(from: pointerLocation), unaccelerated: .zero)
+            let target = unchecked.state.layout.clamp(point)
+            movePointer(to: target, event: event, delta: target.vector(from: unchecked.state.pointerLocation), unaccelerated: .zero)
         case .pointerButton(let button, let state): pointerButton(event, button: button, state: state)
         case .pointerAxis(let motion):
             if runFilters(event) { return }
@@ -166,7 +310,7 @@ public final class Router {
             if runFilters(event) { return }
             delegate?.router(self, deviceEvent: event)
         case .deviceAdded(let info):
-            devices[event.device] = info
+            unchecked.state.devices[event.device] = info
             updateDeviceOutputs()
             updateCapabilities()
             observe(event, consumed: false)
@@ -184,47 +328,47 @@ public final class Router {
 
     /// Runs the filters, then the spies. Returns true when a filter consumed the event.
     func runFilters(_ event: InputEvent) -> Bool {
-        let consumedBy = filters.scanIndex { $0.filter(event, router: self) == .consume }
+        let consumedBy = unchecked.state.filters.scanIndex { $0.filter(event, router: self) == .consume }
         if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
         observe(event, consumed: consumedBy != nil)
         return consumedBy != nil
     }
 
     func observe(_ event: InputEvent, consumed: Bool) {
-        spies.scan { $0.observe(event, consumed: consumed, router: self) }
+        unchecked.state.spies.scan { $0.observe(event, consumed: consumed, router: self) }
     }
 
     // MARK: Filters and spies
 
     /// Adds a filter after the existing ones; it is asked from the next event on. The router
     /// keeps it alive until ``removeFilter(_:)``.
-    public func addFilter(_ filter: any InputFilter) { filters.append(filter) }
+    public func addFilter(_ filter: any InputFilter) { unchecked.state.filters.append(filter) }
     /// Removes `filter` (every time it was added). Keys, buttons and touches it already took
     /// stay taken until they end.
-    public func removeFilter(_ filter: any InputFilter) { filters.removeAll { $0 === filter } }
+    public func removeFilter(_ filter: any InputFilter) { unchecked.state.filters.removeAll { $0 === filter } }
     /// Adds a spy after the existing ones, kept alive until ``removeSpy(_:)``.
-    public func addSpy(_ spy: any InputSpy) { spies.append(spy) }
+    public func addSpy(_ spy: any InputSpy) { unchecked.state.spies.append(spy) }
     /// Adds an observer of the ends of touch frames, held weakly (a seat observes the router
     /// it is given; the router does not keep it alive).
     public func addTouchFrameObserver(_ observer: any TouchFrameObserver) {
-        touchFrameObservers.removeAll { $0.observer == nil || $0.observer === observer }
-        touchFrameObservers.append(WeakTouchFrameObserver(observer: observer))
+        unchecked.state.touchFrameObservers.removeAll { $0.observer == nil || $0.observer === observer }
+        unchecked.state.touchFrameObservers.append(WeakTouchFrameObserver(observer: observer))
     }
     /// Stops telling `observer` (and forgets observers that are gone).
     public func removeTouchFrameObserver(_ observer: any TouchFrameObserver) {
-        touchFrameObservers.removeAll { $0.observer == nil || $0.observer === observer }
+        unchecked.state.touchFrameObservers.removeAll { $0.observer == nil || $0.observer === observer }
     }
 
     /// Tells the touch frame observers that a delivery of touch events ended.
     func touchFrameDidFinish() {
         var i = 0
-        while i < touchFrameObservers.count {
-            touchFrameObservers[i].observer?.routerDidFinishTouchFrame(self)
+        while i < unchecked.state.touchFrameObservers.count {
+            unchecked.state.touchFrameObservers[i].observer?.routerDidFinishTouchFrame(self)
             i += 1
         }
     }
     /// Removes `spy` (every time it was added).
-    public func removeSpy(_ spy: any InputSpy) { spies.removeAll { $0 === spy } }
+    public func removeSpy(_ spy: any InputSpy) { unchecked.state.spies.removeAll { $0 === spy } }
 
     // MARK: Outputs
 
@@ -232,10 +376,10 @@ public final class Router {
     /// may be added again, with the tree it kept.
     public func addOutput(_ output: Output) {
         precondition(output.router == nil || output.router === self, "an output belongs to one router")
-        guard !layout.outputs.contains(where: { $0 === output }) else { return }
+        guard !unchecked.state.layout.outputs.contains(where: { $0 === output }) else { return }
         output.router = self
         output.isInLayout = true
-        layout.outputs.append(output)
+        unchecked.state.layout.outputs.append(output)
         output.root.attach(to: output)
         updateDeviceOutputs()
         outputGeometryDidChange()
@@ -247,8 +391,8 @@ public final class Router {
     /// or input until the output is added again. The tree itself is kept: move windows to
     /// another output's root *before* removing this one to keep their touches and focus.
     public func removeOutput(_ output: Output) {
-        guard let index = layout.outputs.firstIndex(where: { $0 === output }) else { return }
-        layout.outputs.remove(at: index)
+        guard let index = unchecked.state.layout.outputs.firstIndex(where: { $0 === output }) else { return }
+        unchecked.state.layout.outputs.remove(at: index)
         output.isInLayout = false
         output.root.attach(to: output)
         output.router = nil
@@ -258,15 +402,15 @@ public final class Router {
     }
 
     func outputGeometryDidChange() {
-        pointerLocation = layout.clamp(pointerLocation)
+        unchecked.state.pointerLocation = unchecked.state.layout.clamp(unchecked.state.pointerLocation)
         treeDidChange()
     }
 
     /// Resolves each device's mapped output by name, after devices or outputs changed.
     func updateDeviceOutputs() {
-        deviceOutputs.removeAll(keepingCapacity: true)
-        for (device, info) in devices {
-            if let name = info.mappedOutput, let output = layout.output(named: name) { deviceOutputs[device] = output }
+        unchecked.state.deviceOutputs.removeAll(keepingCapacity: true)
+        for (device, info) in unchecked.state.devices {
+            if let name = info.mappedOutput, let output = unchecked.state.layout.output(named: name) { unchecked.state.deviceOutputs[device] = output }
         }
     }
 
@@ -274,20 +418,20 @@ public final class Router {
     /// and bound touches: hit-tested on the output the device is mapped to, if it is in the
     /// layout (mirrored or overlapping outputs), else as ``surface(at:)``.
     public func surface(at point: LayoutPoint, device: DeviceID) -> Surface? {
-        guard !deviceOutputs.isEmpty, let output = deviceOutputs[device] else { return surface(at: point) }
+        guard !unchecked.state.deviceOutputs.isEmpty, let output = unchecked.state.deviceOutputs[device] else { return surface(at: point) }
         return output.root.hitTest(SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y))
     }
 
     /// A routed tree or the layout changed: pointer focus is checked again before the next
     /// pointer event (an edit does not move focus by itself, as no pointer event happened).
     @inline(__always)
-    func treeDidChange() { treeEditCount &+= 1 }
+    func treeDidChange() { unchecked.state.treeEditCount &+= 1 }
 
     // MARK: Devices
 
     private func deviceRemoved(_ event: InputEvent) {
-        cancelSequences(reason: "device removed") { $0.device == event.device }
-        devices[event.device] = nil
+        cancelSequences(reason: "device removed") { $0.unchecked.state.device == event.device }
+        unchecked.state.devices[event.device] = nil
         updateDeviceOutputs()
         updateCapabilities()
         observe(event, consumed: false)
@@ -295,9 +439,9 @@ public final class Router {
     }
 
     private func updateCapabilities() {
-        let union = devices.values.reduce(into: DeviceCapabilities()) { $0.formUnion($1.capabilities) }
-        guard union != capabilities else { return }
-        capabilities = union
+        let union = unchecked.state.devices.values.reduce(into: DeviceCapabilities()) { $0.formUnion($1.capabilities) }
+        guard union != unchecked.state.capabilities else { return }
+        unchecked.state.capabilities = union
         delegate?.router(self, capabilitiesChanged: union)
     }
 
@@ -319,7 +463,7 @@ public final class Router {
         let defaultNext: ChainLink?
         switch link {
         case .surface(let s):
-            if s.isAttached, let parent = s.parent {
+            if s.unchecked.state.isAttached, let parent = s.parent {
                 defaultNext = .surface(parent)
             } else if let o = s.output ?? outputInLayout(formerOutput) {
                 defaultNext = .output(o)
@@ -339,8 +483,8 @@ public final class Router {
     func outputInLayout(_ link: Unretained<Output>?) -> Output? {
         guard let link else { return nil }
         var i = 0
-        while i < layout.outputs.count {
-            if link.refers(to: layout.outputs[i]) { return layout.outputs[i] }
+        while i < unchecked.state.layout.outputs.count {
+            if link.refers(to: unchecked.state.layout.outputs[i]) { return unchecked.state.layout.outputs[i] }
             i += 1
         }
         return nil
@@ -367,13 +511,13 @@ public final class Router {
     func walkChain(from surface: Surface, target: Surface?, kind: RoutedEventKind,
                    stopIf shouldStop: () -> Bool = { false },
                    _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
-        guard surface.isAttached else {
+        guard surface.unchecked.state.isAttached else {
             return walkChain(on: .delegate, target: target, kind: kind, formerOutput: nil, steps: 0,
                              stopIf: shouldStop, ask)
         }
         // Used only as an identity, and only when the surface is removed mid-walk: the walk
         // goes on to that output if it is still in the layout (it may have gone meanwhile).
-        let formerOutput = surface.outputLink
+        let formerOutput = surface.unchecked.state.outputLink
         if shouldStop() { return false }
         return surface.withResponder { responder in
             let result = ask(responder, ResponderContext(router: self, surface: surface, target: target))
@@ -413,7 +557,7 @@ public final class Router {
             if case .surface(let surface) = current {
                 // As for the first link: the responder is asked without being retained.
                 let step: ChainLink?? = surface.withResponder { responder in
-                    if surface.isAttached {
+                    if surface.unchecked.state.isAttached {
                         let result = ask(responder, ResponderContext(router: self, surface: surface, target: target))
                         trace?.record(.asked(TraceSubject(current), kind, result))
                         if result == .handled { return .none }
@@ -446,7 +590,7 @@ public final class Router {
     /// The surface that input at a layout-space point goes to, ignoring grabs and bound
     /// touches: the topmost, deepest surface of the topmost output there.
     public func surface(at point: LayoutPoint) -> Surface? {
-        guard let output = layout.output(at: point) else { return nil }
+        guard let output = unchecked.state.layout.output(at: point) else { return nil }
         let local = SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y)
         return output.root.hitTest(local)
     }
@@ -461,8 +605,8 @@ public final class Router {
         treeDidChange()
         cancelSequences(reason: "surface removed") { $0.isOrphaned }
         tellRemovedLinksOfLiveTouches()
-        if let focus = pointerFocus, !focus.isAttached { pointerFocusWasRemoved(focus) }
-        if let focused = firstResponder, !focused.isAttached {
+        if let focus = unchecked.state.pointerFocus, !focus.unchecked.state.isAttached { pointerFocusWasRemoved(focus) }
+        if let focused = unchecked.state.firstResponder, !focused.unchecked.state.isAttached {
             firstResponderWasRemoved(focused, formerParent: formerParent)
         }
         gestures.abortDetachedRecognizers(in: self)
@@ -475,105 +619,18 @@ public final class Router {
     // file that uses it. Hot properties are stored unchecked (UnsafeFoundations.swift).
 
     // Touch state (Router+Touch.swift).
-    @exclusivity(unchecked) var activeTouches: [TouchSequence] = []
-    @exclusivity(unchecked) var touchPool: [TouchSequence] = []
-    @exclusivity(unchecked) var consumedTouches: [TouchID] = []
-    @exclusivity(unchecked) var touchScratch: [TouchPoint] = []
-    @exclusivity(unchecked) var isDispatchingTouches = false
-    @exclusivity(unchecked) var touchFrameMark: UInt64 = 0
-    /// Loops over `activeTouches` that call out (dispatch, cancel, take, settle) under way:
-    /// finished touches go back to the pool only when none is, so that a handler that cancels
-    /// or removes from inside one never shifts the array under another.
-    @exclusivity(unchecked) var touchLoops = 0
-    /// Device frames dispatched so far: held phases of one frame are released together.
-    @exclusivity(unchecked) var touchFrameCount: UInt64 = 0
-    /// A touch ID went up and down again in the frame being collected (a finger roll): its
-    /// old touch's end is delivered before the new one's began.
-    @exclusivity(unchecked) var touchIDReusedInFrame = false
-    /// Set while the ends of reused touch IDs go out, ahead of the rest of the frame.
-    @exclusivity(unchecked) var dispatchingReusedEnds = false
-    /// Buffers for batches of cancelled touches, reused (one per nesting level).
-    @exclusivity(unchecked) var cancelBatches: [[TouchSequence]] = []
-    /// Buffers for lists of links being told a cancel, reused.
-    @exclusivity(unchecked) var linkBuffers: [[ChainLink]] = []
-    /// A touch frame arrived while one was being delivered (a handler injected it): it is
-    /// delivered right after, as a frame of its own, at this time.
-    @exclusivity(unchecked) var deferredTouchFrame: Timestamp?
 
     // Pointer state (Router+Pointer.swift).
-    /// Where the pointer is, in layout space, kept on the layout's outputs (it starts at the
-    /// origin, clamped onto the layout when outputs change). Moved by injected motion and by
-    /// ``routePointerMotion(_:)``; already updated when a pointer grab sees the motion.
-    @exclusivity(unchecked) public internal(set) var pointerLocation = LayoutPoint.zero
-    /// The surface pointer events go to: the topmost surface under ``pointerLocation``,
-    /// kept while a button is held (the implicit grab), or what a pointer grab set with
-    /// ``setPointerFocus(_:time:)``. `nil` over no surface.
-    @exclusivity(unchecked) public internal(set) var pointerFocus: Surface?
-    @exclusivity(unchecked) var pressedButtons: [UInt32] = []
-    /// Held buttons whose presses the pointer focus was delivered (by the default rule or a
-    /// grab's `sendPointerButton(_:to:)`): what it is owed cancelled releases of. Buttons
-    /// are few and rare, so they are tracked as delivered.
-    @exclusivity(unchecked) var buttonsSeenByFocus: [UInt32] = []
-    @exclusivity(unchecked) var consumedButtons: [UInt32] = []
-    /// Raised by every change of a routed tree or of the layout (``treeDidChange()``).
-    @exclusivity(unchecked) var treeEditCount: UInt64 = 0
-    /// `treeEditCount` when pointer focus was last hit-tested: when they differ, focus is
-    /// checked again before the next pointer event.
-    @exclusivity(unchecked) var pointerCheckedAtEdit: UInt64 = 0
-    /// Where the pointer focus was last told the pointer is, in its space: when an edit moves
-    /// the focus under a still pointer, it is told the new point (a motion with no delta).
-    @exclusivity(unchecked) var focusSurfaceLocation = SurfacePoint.zero
-    /// Raised at every change of pointer focus, so that a move can tell whether a handler it
-    /// called moved focus itself.
-    @exclusivity(unchecked) var pointerFocusGeneration: UInt64 = 0
 
     // Keyboard state (Router+Keyboard.swift).
-    /// The surface whose responder gets keys first (``becomeFirstResponder(_:)``); `nil`: keys
-    /// go to the delegate.
-    ///
-    /// While a key is delivered, a first responder replaced by another waits in
-    /// `formerFirstResponders` until the delivery ends: the delivery uses the surface without
-    /// owning it.
-    @exclusivity(unchecked) public internal(set) var firstResponder: Surface? {
-        didSet {
-            firstResponderLink = firstResponder.map(Unretained.init)
-            if let oldValue, oldValue !== firstResponder { formerFirstResponders.keep(oldValue) }
-        }
-    }
     /// The first responder's surface ID: what a key repeater compares. Read from other
     /// modules, a router property costs a dynamic exclusivity check; this does not.
-    package var firstResponderID: SurfaceID? { firstResponderLink?.with { $0.id } }
-    /// `firstResponder`, readable without a retain (rule 2 of ``Unretained``).
-    @exclusivity(unchecked) var firstResponderLink: Unretained<Surface>?
-    /// Key deliveries under way, and the first responders replaced meanwhile (rule 3 of
-    /// ``Unretained``).
-    @exclusivity(unchecked) var formerFirstResponders = KeptAliveWhileInUse<Surface>()
-    /// Keys held now (evdev codes), in the order they were pressed, whoever took their
-    /// presses (filters, grabs, key commands included); see ``heldKeysForFocus``.
-    @exclusivity(unchecked) public internal(set) var pressedKeys: [UInt32] = []
-    @exclusivity(unchecked) var swallowedKeys: [UInt32] = []
-    /// Keys already held when the current first responder took focus (or a keyboard grab
-    /// ended), still held: the first responder is owed no release of them (see
-    /// `noteKeysHeldBeforeFocus()`). Empty almost always, so a release checks only that.
-    @exclusivity(unchecked) var keysHeldBeforeFocus: [UInt32] = []
-    /// Set while a key press walks the chain, when a key command took it.
-    @exclusivity(unchecked) var keyCommandMatched = false
-    /// Raised at every change of first responder (see `pointerFocusGeneration`).
-    @exclusivity(unchecked) var focusGeneration: UInt64 = 0
+    package var firstResponderID: SurfaceID? { unchecked.state.firstResponderLink?.with { $0.id } }
     /// Surfaces that were first responder before the current one, oldest first: where focus
     /// goes back to when the focused surface is removed.
     var focusHistory: [WeakSurface] = []
 
     // Devices.
-    /// The devices present, as announced by ``InputEvent/Kind/deviceAdded(_:)`` and not yet
-    /// removed.
-    @exclusivity(unchecked) public private(set) var devices: [DeviceID: DeviceInfo] = [:]
-    /// The output each device with a ``DeviceInfo/mappedOutput`` in the layout is mapped to:
-    /// its absolute events are hit-tested there. Empty on most seats, which skips the lookup.
-    @exclusivity(unchecked) var deviceOutputs: [DeviceID: Output] = [:]
-    /// The union of the present devices' capabilities (what `wl_seat.capabilities` sends);
-    /// changes are told to ``CompositorDelegate/router(_:capabilitiesChanged:)``.
-    @exclusivity(unchecked) public private(set) var capabilities: DeviceCapabilities = []
 
 }
 

@@ -35,56 +35,107 @@ public final class Surface {
     /// from inside one of its own calls (it then lives until the router is done asking it);
     /// the surface holds it strongly.
     public var responder: any Responder {
-        get { responderLink.with { $0.responder } }
+        get { unchecked.state.responderLink.with { $0.responder } }
         set {
-            let old = responderHolder
-            responderHolder = ResponderHolder(newValue)
-            responderLink = Unretained(responderHolder)
-            formerResponders.keep(old)
+            let old = unchecked.state.responderHolder
+            unchecked.state.responderHolder = ResponderHolder(newValue)
+            unchecked.state.responderLink = Unretained(unchecked.state.responderHolder)
+            unchecked.state.formerResponders.keep(old)
         }
     }
-    /// Owns the responder. The router asks the responder through `responderLink` without
-    /// retaining it (a call through an existential loaded from a class retains and releases
-    /// it, an atomic pair per event); rule 2 of ``Unretained``, and rule 3 while it asks: a
-    /// holder replaced meanwhile waits in `formerResponders`.
-    @exclusivity(unchecked) private var responderHolder: ResponderHolder
-    @exclusivity(unchecked) private var responderLink: Unretained<ResponderHolder>
-    @exclusivity(unchecked) private var formerResponders = KeptAliveWhileInUse<ResponderHolder>()
+    /// The hot state, exempt from run-time exclusivity checks (`Unchecked`: rules in
+    /// UnsafeFoundations.swift).
+    struct HotState {
+        /// Owns the responder. The router asks the responder through `responderLink` without
+        /// retaining it (a call through an existential loaded from a class retains and releases
+        /// it, an atomic pair per event); rule 2 of ``Unretained``, and rule 3 while it asks: a
+        /// holder replaced meanwhile waits in `formerResponders`.
+        var responderHolder: ResponderHolder
+        var responderLink: Unretained<ResponderHolder>
+        var formerResponders = KeptAliveWhileInUse<ResponderHolder>()
+        var _frame: SurfaceRect
+        var _inputRegion: [SurfaceRect]?
+        /// How many children are ``isBelowParent``: while any is, hit-testing through this
+        /// surface takes the plain walk instead of the child index.
+        var childrenBelowCount = 0
+        /// `parent`, unretained (rule 1 of ``Unretained``: the parent clears it when it lets the
+        /// child go and in its `deinit`). Not `weak`: a weakly referenced object moves its
+        /// reference count to a side table, which made every retain of a parent surface on the
+        /// hit-testing path several times slower. Walks up the tree read it without retaining
+        /// every ancestor on the way.
+        var parentLink: Unretained<Surface>?
+        /// Children, back to front: the last one is on top.
+        var children: [Surface] = []
+        /// `output`, unretained (rule 1 of ``Unretained``: the output's `deinit` and every detach
+        /// clear it); also the output's identity for walks that must not touch an output that may
+        /// have gone.
+        var outputLink: Unretained<Output>?
+        /// The bounding box of the hittable parts of this subtree, in this surface's space;
+        /// `nil` when nothing in it can be hit.
+        var subtreeBounds: SurfaceRect?
+        /// The children's boxes in flat arrays (and a grid when there are many), built at the
+        /// first hit-test that needs it and marked stale by every change below.
+        var childIndex: ChildHitIndex?
+        /// Surfaces in this subtree, this one included.
+        var subtreeSurfaceCount = 1
+        /// Raised on every change in this subtree that can affect hit-testing (frames, order,
+        /// input regions, hidden, input-disabled, clipping, children added or removed, at any
+        /// depth): a flat table built at another count is stale.
+        var subtreeEditCount: UInt64 = 0
+        var flatTableRef: Unretained<FlatHitTable>?
+        var hasRetiredFlatTables = false
+        /// True while the surface is in the tree of an output that is in a router's layout: only
+        /// then can it receive input or become first responder. A stored flag, not derived:
+        /// every delivery checks it, and a weak load costs more than the rest of the check.
+        var isAttached = false
+    }
+
+    let unchecked: Unchecked<HotState>
+
+    /// Children, back to front: the last one is on top.
+    public var children: [Surface] { unchecked.state.children }
+
+    /// The bounding box of the hittable parts of this subtree, in this surface's space;
+    /// `nil` when nothing in it can be hit.
+    public var subtreeBounds: SurfaceRect? { unchecked.state.subtreeBounds }
+
+    /// True while the surface is in the tree of an output that is in a router's layout: only
+    /// then can it receive input or become first responder. A stored flag, not derived:
+    /// every delivery checks it, and a weak load costs more than the rest of the check.
+    public var isAttached: Bool { unchecked.state.isAttached }
 
     /// Calls `body` with the responder, which stays alive for the call even if it is replaced
     /// meanwhile, without retaining it.
     @inline(__always)
     func withResponder<Result>(_ body: (any Responder) -> Result) -> Result {
-        formerResponders.enter()
-        let result = responderLink.with { body($0.responder) }
-        if formerResponders.leave() { _ = formerResponders.takeKept() }
+        unchecked.state.formerResponders.enter()
+        let result = unchecked.state.responderLink.with { body($0.responder) }
+        if unchecked.state.formerResponders.leave() { _ = unchecked.state.formerResponders.takeKept() }
         return result
     }
 
     /// Replaced responders still waiting for a call under way to end (for tests).
-    var formerResponderCountForTesting: Int { formerResponders.keptCount }
+    var formerResponderCountForTesting: Int { unchecked.state.formerResponders.keptCount }
 
     /// Position and size in the parent's surface space (for a root surface: output space).
     public var frame: SurfaceRect {
-        get { _frame }
+        get { unchecked.state._frame }
         set {
-            let old = _frame
-            _frame = newValue
+            let old = unchecked.state._frame
+            unchecked.state._frame = newValue
             if newValue != old { frameDidChange() }
         }
     }
-    @exclusivity(unchecked) private(set) var _frame: SurfaceRect
 
     /// Surface-local rectangles that accept input, clipped to the surface's bounds; `nil`
     /// means the whole surface (Wayland's infinite input region), `[]` means none.
     public var inputRegion: [SurfaceRect]? {
-        get { _inputRegion }
+        get { unchecked.state._inputRegion }
         set {
-            _inputRegion = newValue
+            unchecked.state._inputRegion = newValue
             ownAreaDidChange()
         }
     }
-    @exclusivity(unchecked) private(set) var _inputRegion: [SurfaceRect]?
 
     /// A hidden surface and its whole subtree are skipped by hit-testing.
     public var isHidden = false {
@@ -104,15 +155,12 @@ public final class Surface {
         didSet {
             guard isBelowParent != oldValue else { return }
             if let parent {
-                parent.childrenBelowCount += isBelowParent ? 1 : -1
-                parent.childIndex?.invalidate()
+                parent.unchecked.state.childrenBelowCount += isBelowParent ? 1 : -1
+                parent.unchecked.state.childIndex?.invalidate()
                 parent.subtreeDidChange()
             }
         }
     }
-    /// How many children are ``isBelowParent``: while any is, hit-testing through this
-    /// surface takes the plain walk instead of the child index.
-    @exclusivity(unchecked) private(set) var childrenBelowCount = 0
 
     /// UIKit's rule: when set, parts of children outside this surface's bounds cannot be hit.
     /// Off by default, because Wayland subsurfaces may stick out of their parent.
@@ -121,21 +169,9 @@ public final class Surface {
     }
 
     /// The surface whose children include this one; `nil` for a root or detached surface.
-    public var parent: Surface? { parentLink?.object }
-    /// `parent`, unretained (rule 1 of ``Unretained``: the parent clears it when it lets the
-    /// child go and in its `deinit`). Not `weak`: a weakly referenced object moves its
-    /// reference count to a side table, which made every retain of a parent surface on the
-    /// hit-testing path several times slower. Walks up the tree read it without retaining
-    /// every ancestor on the way.
-    @exclusivity(unchecked) private(set) var parentLink: Unretained<Surface>?
-    /// Children, back to front: the last one is on top.
-    @exclusivity(unchecked) public private(set) var children: [Surface] = []
+    public var parent: Surface? { unchecked.state.parentLink?.object }
     /// The output whose tree holds this surface, while it is attached.
-    public var output: Output? { outputLink?.object }
-    /// `output`, unretained (rule 1 of ``Unretained``: the output's `deinit` and every detach
-    /// clear it); also the output's identity for walks that must not touch an output that may
-    /// have gone.
-    @exclusivity(unchecked) var outputLink: Unretained<Output>?
+    public var output: Output? { unchecked.state.outputLink?.object }
 
     /// Recognizers that see the touches of this subtree (and touchpad gestures while the
     /// pointer focus is in it) before its responders, in the order added.
@@ -158,29 +194,15 @@ public final class Surface {
         router?.gestureRecognizerWasDetached(recognizer)
     }
 
-    /// The bounding box of the hittable parts of this subtree, in this surface's space;
-    /// `nil` when nothing in it can be hit.
-    @exclusivity(unchecked) public private(set) var subtreeBounds: SurfaceRect?
 
-    /// The children's boxes in flat arrays (and a grid when there are many), built at the
-    /// first hit-test that needs it and marked stale by every change below.
-    @exclusivity(unchecked) private var childIndex: ChildHitIndex?
 
-    /// Surfaces in this subtree, this one included.
-    @exclusivity(unchecked) private(set) var subtreeSurfaceCount = 1
-    /// Raised on every change in this subtree that can affect hit-testing (frames, order,
-    /// input regions, hidden, input-disabled, clipping, children added or removed, at any
-    /// depth): a flat table built at another count is stale.
-    @exclusivity(unchecked) private(set) var subtreeEditCount: UInt64 = 0
     /// This subtree laid out for hit-testing, while it has at most
     /// `FlatHitTable.surfaceLimit` surfaces: built at the first hit-test through this surface
     /// that needs it. `flatTableRef` is the same object unretained, for the walk.
     private var flatTable: FlatHitTable?
-    @exclusivity(unchecked) private var flatTableRef: Unretained<FlatHitTable>?
     /// Tables replaced while a walk was on them (a responder edited the tree from inside it):
     /// kept until their walks end.
     private var retiredFlatTables: [FlatHitTable] = []
-    @exclusivity(unchecked) private var hasRetiredFlatTables = false
 
     /// Creates a detached surface.
     /// - Parameters:
@@ -192,18 +214,16 @@ public final class Surface {
         let id = Surface.lastID.wrappingAdd(1, ordering: .relaxed).newValue
         self.id = SurfaceID(rawValue: id)
         self.name = name.isEmpty ? "surface\(id)" : name
-        self._frame = frame
-        responderHolder = ResponderHolder(responder)
-        responderLink = Unretained(responderHolder)
-        self.subtreeBounds = nil
+        let holder = ResponderHolder(responder)
+        unchecked = Unchecked(HotState(responderHolder: holder, responderLink: Unretained(holder), _frame: frame))
         recomputeSubtreeBounds()
     }
 
     deinit {
         var i = 0
-        while i < children.count {
-            children[i].parentLink = nil
-            children[i].detachSubtree()
+        while i < unchecked.state.children.count {
+            unchecked.state.children[i].unchecked.state.parentLink = nil
+            unchecked.state.children[i].detachSubtree()
             i += 1
         }
         // Recognizers that outlive the surface (someone else holds them) are detached.
@@ -213,17 +233,13 @@ public final class Surface {
     /// This surface's bounds in its own space: origin zero, size of the frame.
     public var bounds: SurfaceRect { SurfaceRect(origin: .zero, size: frame.size) }
 
-    /// True while the surface is in the tree of an output that is in a router's layout: only
-    /// then can it receive input or become first responder. A stored flag, not derived:
-    /// every delivery checks it, and a weak load costs more than the rest of the check.
-    @exclusivity(unchecked) public private(set) var isAttached = false
 
     // MARK: Tree editing
 
     /// Adds `child` on top of the existing children. A child that already has a parent is
     /// *moved* (see ``insertChild(_:at:)``), not removed and added.
     public func addChild(_ child: Surface) {
-        insertChild(child, at: children.count)
+        insertChild(child, at: unchecked.state.children.count)
     }
 
     /// Inserts `child` at `index` (0 is the back; past the end means on top).
@@ -238,31 +254,31 @@ public final class Surface {
     public func insertChild(_ child: Surface, at index: Int) {
         precondition(child !== self, "a surface cannot be its own child")
         precondition(!isDescendant(of: child), "adding an ancestor as a child would make a cycle")
-        let formerRouter = child.isAttached ? child.output?.router : nil
+        let formerRouter = child.unchecked.state.isAttached ? child.output?.router : nil
         let formerParent = child.parent
         if let formerParent { formerParent.unlink(child) }
-        children.insert(child, at: Swift.max(0, Swift.min(index, children.count)))
-        child.parentLink = Unretained(self)
-        if child.isBelowParent { childrenBelowCount += 1 }
+        unchecked.state.children.insert(child, at: Swift.max(0, Swift.min(index, unchecked.state.children.count)))
+        child.unchecked.state.parentLink = Unretained(self)
+        if child.isBelowParent { unchecked.state.childrenBelowCount += 1 }
         if let output {
             child.attach(to: output)
         } else if child.output != nil {
             child.detachSubtree()
         }
-        subtreeDidChange(surfacesAdded: child.subtreeSurfaceCount)
+        subtreeDidChange(surfacesAdded: child.unchecked.state.subtreeSurfaceCount)
         childAreaDidChange()
-        if let formerRouter, let formerParent, !(child.isAttached && child.output?.router === formerRouter) {
+        if let formerRouter, let formerParent, !(child.unchecked.state.isAttached && child.output?.router === formerRouter) {
             formerRouter.subtreeDidLeave(child, formerParent: formerParent)
         }
     }
 
     /// Moves `child` to the top of its siblings: a move, not a removal.
     public func bringToFront(_ child: Surface) {
-        guard let index = children.firstIndex(where: { $0 === child }) else { return }
-        children.remove(at: index)
-        children.append(child)
+        guard let index = unchecked.state.children.firstIndex(where: { $0 === child }) else { return }
+        unchecked.state.children.remove(at: index)
+        unchecked.state.children.append(child)
         // The bounding box is unchanged; only the order matters to hit-testing.
-        childIndex?.invalidate()
+        unchecked.state.childIndex?.invalidate()
         subtreeDidChange()
     }
 
@@ -276,7 +292,7 @@ public final class Surface {
     /// any handler, the removed surface's own included.
     public func removeFromParent() {
         guard let parent else { return }
-        let formerRouter = isAttached ? output?.router : nil
+        let formerRouter = unchecked.state.isAttached ? output?.router : nil
         parent.unlink(self)
         if output != nil { detachSubtree() }
         formerRouter?.subtreeDidLeave(self, formerParent: parent)
@@ -284,10 +300,10 @@ public final class Surface {
 
     /// Takes `child` out of `children` and updates counts and boxes; tells no router.
     private func unlink(_ child: Surface) {
-        if let index = children.firstIndex(where: { $0 === child }) { children.remove(at: index) }
-        if child.isBelowParent { childrenBelowCount -= 1 }
-        child.parentLink = nil
-        subtreeDidChange(surfacesAdded: -child.subtreeSurfaceCount)
+        if let index = unchecked.state.children.firstIndex(where: { $0 === child }) { unchecked.state.children.remove(at: index) }
+        if child.isBelowParent { unchecked.state.childrenBelowCount -= 1 }
+        child.unchecked.state.parentLink = nil
+        subtreeDidChange(surfacesAdded: -child.unchecked.state.subtreeSurfaceCount)
         childAreaDidChange()
     }
 
@@ -303,31 +319,31 @@ public final class Surface {
 
     /// Joins `output`'s tree; attached (routable) while that output is in a router's layout.
     func attach(to output: Output) {
-        outputLink = Unretained(output)
-        isAttached = output.isInLayout
-        for child in children { child.attach(to: output) }
+        unchecked.state.outputLink = Unretained(output)
+        unchecked.state.isAttached = output.isInLayout
+        for child in unchecked.state.children { child.attach(to: output) }
     }
 
     func detachSubtree() {
-        outputLink = nil
-        isAttached = false
-        for child in children { child.detachSubtree() }
+        unchecked.state.outputLink = nil
+        unchecked.state.isAttached = false
+        for child in unchecked.state.children { child.detachSubtree() }
     }
 
     // MARK: Coordinates
 
     /// This surface's origin in layout space, or `nil` when detached.
     public var layoutOrigin: LayoutPoint? {
-        guard let outputLink else { return nil }
+        guard let outputLink = unchecked.state.outputLink else { return nil }
         // A walk up the tree that calls nothing: no ancestor can go away under it, so none is
         // retained (touch and pointer events ask for this on every event).
         var x = frame.origin.x, y = frame.origin.y
-        var node = parentLink
+        var node = unchecked.state.parentLink
         while let current = node {
             current.with {
                 x += $0.frame.origin.x
                 y += $0.frame.origin.y
-                node = $0.parentLink
+                node = $0.unchecked.state.parentLink
             }
         }
         let position = outputLink.with { $0.position }
@@ -370,22 +386,22 @@ public final class Surface {
     /// or hit-test again from inside `refineHitTest`: the walk under way finishes on the
     /// tree as it was when it began, and the next hit-test sees the edit.
     public func hitTest(_ point: SurfacePoint) -> Surface? {
-        guard let box = subtreeBounds, box.contains(point) else { return nil }
-        guard subtreeSurfaceCount <= FlatHitTable.surfaceLimit else { return hitTestBelowBounds(point) }
+        guard let box = unchecked.state.subtreeBounds, box.contains(point) else { return nil }
+        guard unchecked.state.subtreeSurfaceCount <= FlatHitTable.surfaceLimit else { return hitTestBelowBounds(point) }
         let table = currentFlatTable()
-        guard table.with({ $0.isUsable }) else { return hitTestBelowBounds(point) }
+        guard table.with({ $0.unchecked.state.isUsable }) else { return hitTestBelowBounds(point) }
         let entries = table.with { $0.beginWalk() }
         // Retained here, once: the walk itself touches only the candidates it asks.
         let hit = FlatHitTable.topmostHit(in: entries, at: point)?.object
         table.with { $0.endWalk() }
-        if hasRetiredFlatTables { releaseFinishedFlatTables() }
+        if unchecked.state.hasRetiredFlatTables { releaseFinishedFlatTables() }
         return hit
     }
 
     /// The flat table, rebuilt first if the subtree changed since it was built.
     @inline(__always)
     private func currentFlatTable() -> Unretained<FlatHitTable> {
-        if let table = flatTableRef, table.with({ $0.builtAtEdit == subtreeEditCount }) {
+        if let table = unchecked.state.flatTableRef, table.with({ $0.unchecked.state.builtAtEdit == unchecked.state.subtreeEditCount }) {
             return table
         }
         return rebuildFlatTable()
@@ -401,19 +417,19 @@ public final class Surface {
             // walk keeps it, this hit-test gets a new one.
             if let existing = flatTable {
                 retiredFlatTables.append(existing)
-                hasRetiredFlatTables = true
+                unchecked.state.hasRetiredFlatTables = true
             }
             table = FlatHitTable()
             flatTable = table
-            flatTableRef = Unretained(table)
+            unchecked.state.flatTableRef = Unretained(table)
         }
-        table.rebuild(for: self, atEdit: subtreeEditCount)
+        table.rebuild(for: self, atEdit: unchecked.state.subtreeEditCount)
         return Unretained(table)
     }
 
     private func releaseFinishedFlatTables() {
         retiredFlatTables.removeAll { !$0.isBeingWalked }
-        hasRetiredFlatTables = !retiredFlatTables.isEmpty
+        unchecked.state.hasRetiredFlatTables = !retiredFlatTables.isEmpty
     }
 
     /// Hit-testing that reports every surface it checks, in order, to `visit`: for tests and
@@ -422,12 +438,12 @@ public final class Surface {
         guard !isHidden, !isInputDisabled else { return nil }
         if clipsChildren, !bounds.contains(point) { return nil }
         visit(self)
-        for child in children.reversed() where !child.isBelowParent {
+        for child in unchecked.state.children.reversed() where !child.isBelowParent {
             let local = SurfacePoint(x: point.x - child.frame.origin.x, y: point.y - child.frame.origin.y)
             if let hit = child.hitTest(local, visiting: visit) { return hit }
         }
         if acceptsInput(at: point) { return self }
-        for child in children.reversed() where child.isBelowParent {
+        for child in unchecked.state.children.reversed() where child.isBelowParent {
             let local = SurfacePoint(x: point.x - child.frame.origin.x, y: point.y - child.frame.origin.y)
             if let hit = child.hitTest(local, visiting: visit) { return hit }
         }
@@ -444,44 +460,44 @@ public final class Surface {
     }
 
     private func topmostChildHit(at point: SurfacePoint, below: Bool) -> Surface? {
-        let snapshot = children
+        let snapshot = unchecked.state.children
         var i = snapshot.count
         while i > 0 {
             i -= 1
             let child = snapshot[i]
             guard child.isBelowParent == below else { continue }
             let local = SurfacePoint(x: point.x - child.frame.origin.x, y: point.y - child.frame.origin.y)
-            if let box = child.subtreeBounds, box.contains(local), let hit = child.hitTestBelowBounds(local) { return hit }
+            if let box = child.unchecked.state.subtreeBounds, box.contains(local), let hit = child.hitTestBelowBounds(local) { return hit }
         }
         return nil
     }
 
     /// Hit-testing once `point` is known to be inside `subtreeBounds`.
     func hitTestBelowBounds(_ point: SurfacePoint) -> Surface? {
-        if childrenBelowCount > 0 { return hitTestWithChildrenBelow(point) }
-        let count = children.count
+        if unchecked.state.childrenBelowCount > 0 { return hitTestWithChildrenBelow(point) }
+        let count = unchecked.state.children.count
         if count == 1 {
-            let child = children[0]
+            let child = unchecked.state.children[0]
             let local = SurfacePoint(x: point.x - child.frame.origin.x, y: point.y - child.frame.origin.y)
-            if let box = child.subtreeBounds, box.contains(local), let hit = child.hitTestBelowBounds(local) {
+            if let box = child.unchecked.state.subtreeBounds, box.contains(local), let hit = child.hitTestBelowBounds(local) {
                 return hit
             }
         } else if count > 1 {
             var index: ChildHitIndex
-            if let existing = childIndex {
+            if let existing = unchecked.state.childIndex {
                 index = existing
             } else {
                 index = ChildHitIndex()
-                childIndex = index
+                unchecked.state.childIndex = index
             }
-            if !index.isCurrent {
+            if !index.unchecked.state.isCurrent {
                 // A responder edited the tree from inside a walk of this very index: the walk
                 // keeps the old one, this hit-test gets a new one.
                 if index.isBeingWalked {
                     index = ChildHitIndex()
-                    childIndex = index
+                    unchecked.state.childIndex = index
                 }
-                index.rebuild(from: children)
+                index.rebuild(from: unchecked.state.children)
             }
             if let hit = index.topmostHit(at: point) { return hit }
         }
@@ -489,7 +505,7 @@ public final class Surface {
     }
 
     /// The index over the children as of the last hit-test through this surface: for tests.
-    var childIndexForTesting: ChildHitIndex? { childIndex }
+    var childIndexForTesting: ChildHitIndex? { unchecked.state.childIndex }
     /// The flat table as of the last hit-test through this surface: for tests.
     var flatTableForTesting: FlatHitTable? { flatTable }
     /// Tables kept for walks that were under way when they were replaced: for tests.
@@ -523,17 +539,17 @@ public final class Surface {
         var node: Surface? = self
         var root = self
         while let current = node {
-            current.subtreeEditCount &+= 1
-            current.subtreeSurfaceCount += surfacesAdded
+            current.unchecked.state.subtreeEditCount &+= 1
+            current.unchecked.state.subtreeSurfaceCount += surfacesAdded
             root = current
             node = current.parent
         }
         // An edit in a routed tree: pointer focus is re-checked before the next pointer event.
-        if root.isAttached { root.output?.router?.treeDidChange() }
+        if root.unchecked.state.isAttached { root.output?.router?.treeDidChange() }
     }
 
     private func childAreaDidChange() {
-        childIndex?.invalidate()
+        unchecked.state.childIndex?.invalidate()
         if recomputeSubtreeBounds() { parent?.childAreaDidChange() }
     }
 
@@ -541,19 +557,19 @@ public final class Surface {
     /// whether it changed, so that only changed boxes travel up the tree.
     @discardableResult
     private func recomputeSubtreeBounds() -> Bool {
-        let old = subtreeBounds
+        let old = unchecked.state.subtreeBounds
         var box: SurfaceRect?
         if !isHidden && !isInputDisabled {
             var area = ownInputArea
-            for child in children {
-                if let childBox = child.subtreeBounds {
+            for child in unchecked.state.children {
+                if let childBox = child.unchecked.state.subtreeBounds {
                     area = area.union(childBox.offset(by: Vector(dx: child.frame.origin.x, dy: child.frame.origin.y)))
                 }
             }
             if clipsChildren { area = area.intersection(bounds) }
             box = area.isEmpty ? nil : area
         }
-        subtreeBounds = box
+        unchecked.state.subtreeBounds = box
         return box != old
     }
 }

@@ -7,26 +7,41 @@
 // work: measured with every `@exclusivity(unchecked)` of the core removed (callgrind,
 // Benchmarks/callgrind-per-event.sh, 2026-11-24), a touch motion took 15,522 instructions
 // instead of 6,702, a pointer motion 10,774 instead of 5,644, a key 1,378 instead of 388. So
-// the core's hot stored properties skip it, under three rules:
+// the hot state of a few objects skips it: it is a plain struct kept in an ``Unchecked`` cell,
+// the one stored property in the whole package that carries `@exclusivity(unchecked)`. Every
+// other stored property is checked as usual. The rules:
 //
-// 1. **Only the core writes unchecked storage.** No stored property that code outside the
-//    core can write is unchecked: what a user may set is a computed property over internal
-//    unchecked storage (`_name` beside `name`), so user code, and a subclass of
-//    `GestureRecognizer`, reaches the storage only through a getter or setter that holds no
-//    access beyond its own body. Read-only public properties (`public private(set)`) may be
-//    unchecked: outside code only reads them, in one instant access.
-// 2. **No access spans a call out of the core.** Core code reads or writes an unchecked
-//    property in one short access and never passes one `inout` across a call to a responder,
-//    recognizer, filter, spy, delegate or timer: loops copy what they walk (or index it and
-//    re-check the count), so a handler that edits the tree, focus or touches from inside any
-//    callback cannot overlap an access under way.
+// 1. **Only the package reaches unchecked state.** A cell is never public: what a user may
+//    read or set is a computed property over it, so user code, and a subclass of
+//    `GestureRecognizer`, reaches the state only through a getter or setter that holds no
+//    access beyond its own body.
+// 2. **No access spans a call out of the core.** Code reads or writes unchecked state in one
+//    short access and never passes it `inout` across a call to a responder, recognizer,
+//    filter, spy, delegate or timer: loops copy what they walk (or index it and re-check the
+//    count), so a handler that edits the tree, focus or touches from inside any callback
+//    cannot overlap an access under way.
 // 3. **One thread.** Routers, surfaces, outputs and recognizers are used on the event loop's
 //    thread only (the ThreadSanitizer run in CI holds the adapters to it).
 //
 // The soak (FaultScriptSoakTests: handlers that edit the tree and focus from inside every
 // callback, against a reference model) and the AddressSanitizer run of the core's tests
 // exercise rule 2.
-//
+
+/// The hot state of one object, exempt from Swift's run-time exclusivity check.
+///
+/// An object keeps what its per-event path reads and writes in a struct, held in one of these:
+/// `let unchecked = Unchecked(State())`, used as `unchecked.state.field`. The spelling says at
+/// every use that the rules above apply there. This is the only `@exclusivity(unchecked)`
+/// in the package (`UnsafeFoundationsTests` fails if another appears).
+@usableFromInline
+package final class Unchecked<State> {
+    /// The state. Accessed under the three rules above.
+    @exclusivity(unchecked) @usableFromInline package var state: State
+
+    @inlinable
+    package init(_ state: State) { self.state = state }
+}
+
 // # Unretained references
 
 /// The one place the core refers to objects without owning them.

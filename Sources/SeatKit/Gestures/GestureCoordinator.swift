@@ -23,8 +23,8 @@ extension Router {
     /// logical size over the device's ``DeviceInfo/physicalSize`` when the device reports it
     /// (a touchscreen covering that output), else ``fallbackDotsPerInch`` / 25.4.
     public func unitsPerMillimetre(device: DeviceID, at point: LayoutPoint) -> Double {
-        if let info = devices[device], let physical = info.physicalSize, physical.width > 0, physical.height > 0 {
-            let output = deviceOutputs[device] ?? layout.output(at: point)
+        if let info = unchecked.state.devices[device], let physical = info.physicalSize, physical.width > 0, physical.height > 0 {
+            let output = unchecked.state.deviceOutputs[device] ?? unchecked.state.layout.output(at: point)
             if let output {
                 // The panel's size is in its native orientation; so is the mode.
                 let native = output.transform.transformedSize(output.logicalSize)
@@ -64,29 +64,36 @@ extension Router {
 /// router. One thread, like the router; its arrays are reused, so a warm one allocates
 /// nothing per event.
 final class GestureCoordinator {
-    /// Arenas of finished touches, reused.
-    @exclusivity(unchecked) var arenaPool: [GestureArena] = []
-    /// Recognizers that have seen input since their last reset.
-    @exclusivity(unchecked) var engagedRecognizers: [GestureRecognizer] = []
-    /// Recognizers whose recognition waits for others they require to fail.
-    @exclusivity(unchecked) var waitingRecognizers: [GestureRecognizer] = []
-    /// Touch phases held back from the responders, in the order they happened.
-    @exclusivity(unchecked) var heldTouches: [HeldTouch] = []
-    @exclusivity(unchecked) var gestureScratch: [TouchPoint] = []
-    @exclusivity(unchecked) var heldScratch: [TouchPoint] = []
-    /// Held phases being released together (one frame, phase and surface).
-    @exclusivity(unchecked) var releaseGroup: [HeldTouch] = []
-    /// Marks recognizers shown a phase in the current pass (each sees it once).
-    @exclusivity(unchecked) var gesturePassMark: UInt64 = 0
-    @exclusivity(unchecked) var isSettlingGestures = false
+    /// The hot state, exempt from run-time exclusivity checks (`Unchecked`: rules in
+    /// UnsafeFoundations.swift).
+    struct HotState {
+        /// Arenas of finished touches, reused.
+        var arenaPool: [GestureArena] = []
+        /// Recognizers that have seen input since their last reset.
+        var engagedRecognizers: [GestureRecognizer] = []
+        /// Recognizers whose recognition waits for others they require to fail.
+        var waitingRecognizers: [GestureRecognizer] = []
+        /// Touch phases held back from the responders, in the order they happened.
+        var heldTouches: [HeldTouch] = []
+        var gestureScratch: [TouchPoint] = []
+        var heldScratch: [TouchPoint] = []
+        /// Held phases being released together (one frame, phase and surface).
+        var releaseGroup: [HeldTouch] = []
+        /// Marks recognizers shown a phase in the current pass (each sees it once).
+        var gesturePassMark: UInt64 = 0
+        var isSettlingGestures = false
+        var touchpadGestureTaken = false
+        var touchpadGestureSeenByResponders = false
+        var pointerGestureTaken = false
+        var pointerPressSeenByResponders = false
+    }
+
+    let unchecked = Unchecked(HotState())
+
     /// The recognizers following the current touchpad gesture.
     let touchpadArena = GestureArena()
-    @exclusivity(unchecked) var touchpadGestureTaken = false
-    @exclusivity(unchecked) var touchpadGestureSeenByResponders = false
     /// The recognizers following the pointer's implicit grab (first press to last release).
     let pointerArena = GestureArena()
-    @exclusivity(unchecked) var pointerGestureTaken = false
-    @exclusivity(unchecked) var pointerPressSeenByResponders = false
 }
 
 extension GestureCoordinator {
@@ -112,27 +119,27 @@ extension GestureCoordinator {
     }
 
     private func join(in router: Router, _ recognizer: GestureRecognizer, arena: inout GestureArena?, touch: TouchPoint) {
-        guard recognizer.isEnabled, recognizer.receivesTouches, !recognizer.storedState.isFinal,
-              recognizer.pendingState == nil else { return }
+        guard recognizer.isEnabled, recognizer.receivesTouches, !recognizer.unchecked.state.storedState.isFinal,
+              recognizer.unchecked.state.pendingState == nil else { return }
         if let delegate = recognizer.delegate, !delegate.gestureRecognizer(recognizer, shouldReceive: touch) { return }
-        let joined = arena ?? (arenaPool.popLast() ?? GestureArena())
+        let joined = arena ?? (unchecked.state.arenaPool.popLast() ?? GestureArena())
         arena = joined
-        joined.entries.append(GestureArena.Entry(recognizer: recognizer, generation: recognizer.generation))
+        joined.unchecked.state.entries.append(GestureArena.Entry(recognizer: recognizer, generation: recognizer.unchecked.state.generation))
         engage(in: router, recognizer)
     }
 
     private func engage(in router: Router, _ recognizer: GestureRecognizer) {
-        guard !recognizer.isEngaged else { return }
-        recognizer.isEngaged = true
+        guard !recognizer.unchecked.state.isEngaged else { return }
+        recognizer.unchecked.state.isEngaged = true
         recognizer.engagedRouter = router
-        engagedRecognizers.append(recognizer)
+        unchecked.state.engagedRecognizers.append(recognizer)
     }
 
     func recycleArena(of sequence: TouchSequence) {
-        guard let arena = sequence.arena else { return }
+        guard let arena = sequence.unchecked.state.arena else { return }
         arena.clear()
-        arenaPool.append(arena)
-        sequence.arena = nil
+        unchecked.state.arenaPool.append(arena)
+        sequence.unchecked.state.arena = nil
     }
 
     // MARK: Touch delivery
@@ -141,35 +148,35 @@ extension GestureCoordinator {
     /// once, with all of its touches of that phase whatever surface they are bound to (a
     /// three-finger swipe spans surfaces). Runs before any responder sees the phase.
     func deliverToRecognizers(in router: Router, _ phase: TouchPhase, time: Timestamp) {
-        router.touchLoops += 1
-        defer { router.touchLoops -= 1 }
-        gesturePassMark &+= 1
-        let pass = gesturePassMark
+        router.unchecked.state.touchLoops += 1
+        defer { router.unchecked.state.touchLoops -= 1 }
+        unchecked.state.gesturePassMark &+= 1
+        let pass = unchecked.state.gesturePassMark
         var sequenceIndex = 0
-        while sequenceIndex < router.activeTouches.count {
-            let sequence = router.activeTouches[sequenceIndex]
+        while sequenceIndex < router.unchecked.state.activeTouches.count {
+            let sequence = router.unchecked.state.activeTouches[sequenceIndex]
             sequenceIndex += 1
             guard router.isDue(sequence, phase) else { continue }
-            guard let arena = sequence.arena else { continue }
+            guard let arena = sequence.unchecked.state.arena else { continue }
             var e = 0
-            while e < arena.entries.count {
-                let entry = arena.entries[e]
+            while e < arena.unchecked.state.entries.count {
+                let entry = arena.unchecked.state.entries[e]
                 e += 1
-                guard entry.isCurrent && entry.recognizer.passMark != pass else { continue }
+                guard entry.isCurrent && entry.recognizer.unchecked.state.passMark != pass else { continue }
                 let recognizer = entry.recognizer
-                recognizer.passMark = pass
-                gestureScratch.removeAll(keepingCapacity: true)
+                recognizer.unchecked.state.passMark = pass
+                unchecked.state.gestureScratch.removeAll(keepingCapacity: true)
                 var otherIndex = 0
-                while otherIndex < router.activeTouches.count {
-                    let other = router.activeTouches[otherIndex]
+                while otherIndex < router.unchecked.state.activeTouches.count {
+                    let other = router.unchecked.state.activeTouches[otherIndex]
                     otherIndex += 1
                     guard router.isDue(other, phase) else { continue }
-                    if let a = other.arena, a.contains(recognizer) {
-                        gestureScratch.append(other.point(surfaceOrigin: other.surface?.layoutOrigin))
+                    if let a = other.unchecked.state.arena, a.contains(recognizer) {
+                        unchecked.state.gestureScratch.append(other.point(surfaceOrigin: other.unchecked.state.surface?.layoutOrigin))
                     }
                 }
-                let event = TouchEvent(time: time, touches: gestureScratch)
-                if recognizer.storedState.isFinal {
+                let event = TouchEvent(time: time, touches: unchecked.state.gestureScratch)
+                if recognizer.unchecked.state.storedState.isFinal {
                     // Settled already: only keep its bookkeeping of the touches.
                     if phase == .ended {
                         recognizer.forgetTouches(event)
@@ -192,38 +199,38 @@ extension GestureCoordinator {
     /// Rebuilds `router.touchScratch` with the grouped touches that go on to the responders; the
     /// others are marked withheld: taken ones are dropped, delayed ones join the held queue.
     func withholdTouches(in router: Router, _ phase: TouchPhase, mark: UInt64, surface: Surface?, origin: LayoutPoint?, time: Timestamp) {
-        router.touchScratch.removeAll(keepingCapacity: true)
+        router.unchecked.state.touchScratch.removeAll(keepingCapacity: true)
         var sequenceIndex = 0
-        while sequenceIndex < router.activeTouches.count {
-            let sequence = router.activeTouches[sequenceIndex]
+        while sequenceIndex < router.unchecked.state.activeTouches.count {
+            let sequence = router.unchecked.state.activeTouches[sequenceIndex]
             sequenceIndex += 1
-            guard sequence.mark == mark && sequence.surface === surface && !sequence.finished else { continue }
-            if sequence.taken {
-                sequence.withheld = true
+            guard sequence.unchecked.state.mark == mark && sequence.unchecked.state.surface === surface && !sequence.unchecked.state.finished else { continue }
+            if sequence.unchecked.state.taken {
+                sequence.unchecked.state.withheld = true
                 continue
             }
-            if sequence.heldCount > 0 || hasHeldTouch(boundTo: surface) || hasHeldTouch(withID: sequence.id) {
+            if sequence.unchecked.state.heldCount > 0 || hasHeldTouch(boundTo: surface) || hasHeldTouch(withID: sequence.unchecked.state.id) {
                 // Behind held phases of its own, of its surface's other touches, or of an
                 // earlier touch with its ID (a reused slot whose end is held): keep the
                 // order in which they happened.
-                sequence.withheld = true
+                sequence.unchecked.state.withheld = true
                 hold(in: router, sequence, phase, origin: origin, time: time, by: nil)
                 continue
             }
             if let delaying = delayingRecognizer(sequence, phase) {
-                sequence.withheld = true
+                sequence.unchecked.state.withheld = true
                 hold(in: router, sequence, phase, origin: origin, time: time, by: delaying)
                 continue
             }
-            sequence.withheld = false
-            router.touchScratch.append(sequence.point(surfaceOrigin: origin))
+            sequence.unchecked.state.withheld = false
+            router.unchecked.state.touchScratch.append(sequence.point(surfaceOrigin: origin))
         }
     }
 
     private func hasHeldTouch(withID id: TouchID) -> Bool {
         var i = 0
-        while i < heldTouches.count {
-            if heldTouches[i].sequence.id == id { return true }
+        while i < unchecked.state.heldTouches.count {
+            if unchecked.state.heldTouches[i].sequence.unchecked.state.id == id { return true }
             i += 1
         }
         return false
@@ -231,8 +238,8 @@ extension GestureCoordinator {
 
     private func hasHeldTouch(boundTo surface: Surface?) -> Bool {
         var i = 0
-        while i < heldTouches.count {
-            if heldTouches[i].sequence.surface === surface { return true }
+        while i < unchecked.state.heldTouches.count {
+            if unchecked.state.heldTouches[i].sequence.unchecked.state.surface === surface { return true }
             i += 1
         }
         return false
@@ -240,14 +247,14 @@ extension GestureCoordinator {
 
     /// A recognizer of the touch's arena that is still possible and wants `phase` held.
     func delayingRecognizer(_ sequence: TouchSequence, _ phase: TouchPhase) -> GestureRecognizer? {
-        guard let arena = sequence.arena else { return nil }
+        guard let arena = sequence.unchecked.state.arena else { return nil }
         var i = 0
-        while i < arena.entries.count {
-            let entry = arena.entries[i]
+        while i < arena.unchecked.state.entries.count {
+            let entry = arena.unchecked.state.entries[i]
             i += 1
             guard entry.isCurrent else { continue }
             let r = entry.recognizer
-            guard r.storedState == .possible else { continue }
+            guard r.unchecked.state.storedState == .possible else { continue }
             if r.delaysTouchesBegan || (phase == .ended && r.delaysTouchesEnded) { return r }
         }
         return nil
@@ -255,79 +262,79 @@ extension GestureCoordinator {
 
     private func hold(in router: Router, _ sequence: TouchSequence, _ phase: TouchPhase, origin: LayoutPoint?, time: Timestamp, by recognizer: GestureRecognizer?) {
         let point = sequence.point(surfaceOrigin: origin)
-        if phase == .ended { sequence.endedPending = false }
+        if phase == .ended { sequence.unchecked.state.endedPending = false }
         if let trace = router.trace {
-            trace.record(.touchDelayed(sequence.id, phase.kind, by: recognizer?.description ?? "earlier held phases on its surface"))
+            trace.record(.touchDelayed(sequence.unchecked.state.id, phase.kind, by: recognizer?.description ?? "earlier held phases on its surface"))
         }
         // Consecutive moves of a held touch collapse into the latest one.
-        if phase == .moved, sequence.heldCount > 0 {
-            var last = heldTouches.count - 1
-            while last >= 0 && heldTouches[last].sequence !== sequence { last -= 1 }
-            if last >= 0 && heldTouches[last].phase == .moved {
-                heldTouches[last].point = point
-                heldTouches[last].time = time
+        if phase == .moved, sequence.unchecked.state.heldCount > 0 {
+            var last = unchecked.state.heldTouches.count - 1
+            while last >= 0 && unchecked.state.heldTouches[last].sequence !== sequence { last -= 1 }
+            if last >= 0 && unchecked.state.heldTouches[last].phase == .moved {
+                unchecked.state.heldTouches[last].point = point
+                unchecked.state.heldTouches[last].time = time
                 return
             }
         }
-        heldTouches.append(HeldTouch(sequence: sequence, phase: phase, point: point, time: time, frame: router.touchFrameCount))
-        sequence.heldCount += 1
+        unchecked.state.heldTouches.append(HeldTouch(sequence: sequence, phase: phase, point: point, time: time, frame: router.unchecked.state.touchFrameCount))
+        sequence.unchecked.state.heldCount += 1
     }
 
     /// Withdraws the touches of `recognizer`'s arenas from the responders: each responder
     /// that saw one is told `touchesCancelled`, once.
     private func takeTouches(in router: Router, for recognizer: GestureRecognizer) {
         guard recognizer.cancelsTouchesInView else { return }
-        router.touchLoops += 1
-        defer { router.touchLoops -= 1 }
+        router.unchecked.state.touchLoops += 1
+        defer { router.unchecked.state.touchLoops -= 1 }
         var sequenceIndex = 0
-        while sequenceIndex < router.activeTouches.count {
-            let sequence = router.activeTouches[sequenceIndex]
+        while sequenceIndex < router.unchecked.state.activeTouches.count {
+            let sequence = router.unchecked.state.activeTouches[sequenceIndex]
             sequenceIndex += 1
-            guard !sequence.finished && !sequence.taken else { continue }
-            guard let arena = sequence.arena, arena.contains(recognizer) else { continue }
-            sequence.taken = true
-            if let trace = router.trace { trace.record(.touchTaken(sequence.id, by: recognizer.description)) }
-            guard !sequence.seen.isEmpty else { continue }
-            heldScratch.removeAll(keepingCapacity: true)
-            heldScratch.append(sequence.point(surfaceOrigin: sequence.surface?.layoutOrigin))
-            let event = TouchEvent(time: router.clock.now, touches: heldScratch)
+            guard !sequence.unchecked.state.finished && !sequence.unchecked.state.taken else { continue }
+            guard let arena = sequence.unchecked.state.arena, arena.contains(recognizer) else { continue }
+            sequence.unchecked.state.taken = true
+            if let trace = router.trace { trace.record(.touchTaken(sequence.unchecked.state.id, by: recognizer.description)) }
+            guard !sequence.unchecked.state.seen.isEmpty else { continue }
+            unchecked.state.heldScratch.removeAll(keepingCapacity: true)
+            unchecked.state.heldScratch.append(sequence.point(surfaceOrigin: sequence.unchecked.state.surface?.layoutOrigin))
+            let event = TouchEvent(time: router.clock.now, touches: unchecked.state.heldScratch)
             // The links are taken out of the sequence before any is told: a cancel handler
             // that removes or cancels must not find them again (one cancel per link).
-            var links = router.linkBuffers.popLast() ?? []
-            swap(&links, &sequence.seen)
+            var links = router.unchecked.state.linkBuffers.popLast() ?? []
+            swap(&links, &sequence.unchecked.state.seen)
             var linkIndex = 0
             while linkIndex < links.count {
                 let link = links[linkIndex]
                 linkIndex += 1
                 guard let responder = router.responder(for: link) else { continue }
-                responder.touchesCancelled(event, context: ResponderContext(router: router, link: link, target: sequence.surface))
+                responder.touchesCancelled(event, context: ResponderContext(router: router, link: link, target: sequence.unchecked.state.surface))
                 router.trace?.record(.told(TraceSubject(link), .touchesCancelled))
             }
             links.removeAll(keepingCapacity: true)
-            router.linkBuffers.append(links)
+            router.unchecked.state.linkBuffers.append(links)
         }
     }
 
     /// Tells the recognizers of a cancelled touch's arena; those left without touches that
     /// did not settle are made to (in progress → cancelled, possible → failed).
     func cancelRecognizers(in router: Router, of sequence: TouchSequence, time: Timestamp) {
-        guard let arena = sequence.arena else { return }
+        guard let arena = sequence.unchecked.state.arena else { return }
         var entryIndex = 0
-        while entryIndex < arena.entries.count {
-            let entry = arena.entries[entryIndex]
+        while entryIndex < arena.unchecked.state.entries.count {
+            let entry = arena.unchecked.state.entries[entryIndex]
             entryIndex += 1
             guard entry.isCurrent else { continue }
             let recognizer = entry.recognizer
-            guard recognizer.touches.scanIndex(where: { $0.id == sequence.id }) != nil else { continue }
-            gestureScratch.removeAll(keepingCapacity: true)
-            gestureScratch.append(sequence.point(surfaceOrigin: sequence.surface?.layoutOrigin))
-            let event = TouchEvent(time: time, touches: gestureScratch)
-            if recognizer.storedState.isFinal {
+            guard recognizer.unchecked.state.touches.scanIndex(where: { $0.id == sequence.unchecked.state.id }) != nil else { continue }
+            unchecked.state.gestureScratch.removeAll(keepingCapacity: true)
+            unchecked.state.gestureScratch.append(sequence.point(surfaceOrigin: sequence.unchecked.state.surface?.layoutOrigin))
+            let event = TouchEvent(time: time, touches: unchecked.state.gestureScratch)
+            if recognizer.unchecked.state.storedState.isFinal {
                 recognizer.forgetTouches(event)
             } else {
                 if let trace = router.trace { trace.record(.gestureSaw(recognizer.description, .touchesCancelled)) }
                 recognizer.cancelTouches(event)
-                if recognizer.touches.isEmpty { forceSettle(in: router, recognizer) }
+                if recognizer.unchecked.state.touches.isEmpty { forceSettle(in: router, recognizer) }
             }
             resetIfSettled(in: router, recognizer)
         }
@@ -336,9 +343,9 @@ extension GestureCoordinator {
     /// Moves a recognizer that can no longer go on to its end: cancelled if in progress,
     /// failed if possible.
     private func forceSettle(in router: Router, _ recognizer: GestureRecognizer) {
-        if recognizer.storedState.isInProgress {
+        if recognizer.unchecked.state.storedState.isInProgress {
             commit(in: router, recognizer, .cancelled)
-        } else if recognizer.storedState == .possible {
+        } else if recognizer.unchecked.state.storedState == .possible {
             gestureRecognizer(in: router, recognizer, requests: .failed)
         }
     }
@@ -349,51 +356,51 @@ extension GestureCoordinator {
     /// held; drops those of taken or finished touches. Called at the end of a frame, after a
     /// recognizer's timer and after cancels.
     func settleGestures(in router: Router) {
-        guard !heldTouches.isEmpty, !isSettlingGestures else { return }
-        isSettlingGestures = true
-        router.touchLoops += 1
+        guard !unchecked.state.heldTouches.isEmpty, !unchecked.state.isSettlingGestures else { return }
+        unchecked.state.isSettlingGestures = true
+        router.unchecked.state.touchLoops += 1
         var releasedAny = false
         var write = 0
         var i = 0
-        while i < heldTouches.count {
-            let entry = heldTouches[i]
+        while i < unchecked.state.heldTouches.count {
+            let entry = unchecked.state.heldTouches[i]
             i += 1
             let sequence = entry.sequence
-            if sequence.finished || sequence.taken {
-                sequence.heldCount -= 1
-                if let trace = router.trace { trace.record(.heldTouchDropped(sequence.id, entry.phase.kind, reason: sequence.taken ? "taken by a recognizer" : "touch cancelled")) }
-                if entry.phase == .ended { sequence.finished = true }
+            if sequence.unchecked.state.finished || sequence.unchecked.state.taken {
+                sequence.unchecked.state.heldCount -= 1
+                if let trace = router.trace { trace.record(.heldTouchDropped(sequence.unchecked.state.id, entry.phase.kind, reason: sequence.unchecked.state.taken ? "taken by a recognizer" : "touch cancelled")) }
+                if entry.phase == .ended { sequence.unchecked.state.finished = true }
                 continue
             }
-            if sequence.flushBlocked || delayingRecognizer(sequence, entry.phase) != nil
-                || keptEntry(boundTo: sequence.surface, withID: sequence.id, before: write) {
-                sequence.flushBlocked = true
-                heldTouches[write] = entry
+            if sequence.unchecked.state.flushBlocked || delayingRecognizer(sequence, entry.phase) != nil
+                || keptEntry(boundTo: sequence.unchecked.state.surface, withID: sequence.unchecked.state.id, before: write) {
+                sequence.unchecked.state.flushBlocked = true
+                unchecked.state.heldTouches[write] = entry
                 write += 1
                 continue
             }
-            sequence.heldCount -= 1
+            sequence.unchecked.state.heldCount -= 1
             // Phases of one frame, one phase and one surface go out as one event.
-            if let first = releaseGroup.first,
-               first.frame != entry.frame || first.phase != entry.phase || first.sequence.surface !== sequence.surface {
+            if let first = unchecked.state.releaseGroup.first,
+               first.frame != entry.frame || first.phase != entry.phase || first.sequence.unchecked.state.surface !== sequence.unchecked.state.surface {
                 deliverReleaseGroup(in: router)
             }
-            releaseGroup.append(entry)
+            unchecked.state.releaseGroup.append(entry)
             releasedAny = true
         }
         deliverReleaseGroup(in: router)
-        while heldTouches.count > write { heldTouches.removeLast() }
+        while unchecked.state.heldTouches.count > write { unchecked.state.heldTouches.removeLast() }
         var k = 0
-        while k < heldTouches.count {
-            heldTouches[k].sequence.flushBlocked = false
+        while k < unchecked.state.heldTouches.count {
+            unchecked.state.heldTouches[k].sequence.unchecked.state.flushBlocked = false
             k += 1
         }
-        isSettlingGestures = false
-        router.touchLoops -= 1
-        if !router.isDispatchingTouches {
+        unchecked.state.isSettlingGestures = false
+        router.unchecked.state.touchLoops -= 1
+        if !router.unchecked.state.isDispatchingTouches {
             router.compactTouches()
             // Held touches released outside a frame (a timer, a cancel) close their own.
-            if releasedAny && !router.isClosingTouchFrame && !router.touchFrameObservers.isEmpty { router.touchFrameDidFinish() }
+            if releasedAny && !router.unchecked.state.isClosingTouchFrame && !router.unchecked.state.touchFrameObservers.isEmpty { router.touchFrameDidFinish() }
         }
     }
 
@@ -403,8 +410,8 @@ extension GestureCoordinator {
     private func keptEntry(boundTo surface: Surface?, withID id: TouchID, before count: Int) -> Bool {
         var i = 0
         while i < count {
-            let kept = heldTouches[i].sequence
-            if kept.surface === surface || kept.id == id { return true }
+            let kept = unchecked.state.heldTouches[i].sequence
+            if kept.unchecked.state.surface === surface || kept.unchecked.state.id == id { return true }
             i += 1
         }
         return false
@@ -413,31 +420,31 @@ extension GestureCoordinator {
     /// Delivers `releaseGroup` (held phases of one frame, phase and surface) as one event,
     /// then empties it.
     private func deliverReleaseGroup(in router: Router) {
-        guard !releaseGroup.isEmpty else { return }
-        let lead = releaseGroup[0]
-        let surface = lead.sequence.surface
+        guard !unchecked.state.releaseGroup.isEmpty else { return }
+        let lead = unchecked.state.releaseGroup[0]
+        let surface = lead.sequence.unchecked.state.surface
         let phase = lead.phase
-        heldScratch.removeAll(keepingCapacity: true)
+        unchecked.state.heldScratch.removeAll(keepingCapacity: true)
         var i = 0
-        while i < releaseGroup.count {
-            let entry = releaseGroup[i]
+        while i < unchecked.state.releaseGroup.count {
+            let entry = unchecked.state.releaseGroup[i]
             i += 1
-            if let trace = router.trace { trace.record(.touchReleased(entry.sequence.id, phase.kind)) }
-            heldScratch.append(entry.point)
+            if let trace = router.trace { trace.record(.touchReleased(entry.sequence.unchecked.state.id, phase.kind)) }
+            unchecked.state.heldScratch.append(entry.point)
         }
-        let event = TouchEvent(time: releaseGroup[releaseGroup.count - 1].time, touches: heldScratch)
+        let event = TouchEvent(time: unchecked.state.releaseGroup[unchecked.state.releaseGroup.count - 1].time, touches: unchecked.state.heldScratch)
         if phase == .ended {
             var j = 0
-            while j < releaseGroup.count {
-                releaseGroup[j].sequence.isEnding = true
+            while j < unchecked.state.releaseGroup.count {
+                unchecked.state.releaseGroup[j].sequence.unchecked.state.isEnding = true
                 j += 1
             }
         }
         let handled = router.walkChain(from: surface, target: surface, kind: phase.kind,
                                 stopIf: { releaseGroupIsOver() }) { responder, context in
             var j = 0
-            while j < releaseGroup.count {
-                releaseGroup[j].sequence.noteSeen(context.link)
+            while j < unchecked.state.releaseGroup.count {
+                unchecked.state.releaseGroup[j].sequence.noteSeen(context.link)
                 j += 1
             }
             switch phase {
@@ -455,20 +462,20 @@ extension GestureCoordinator {
         }
         if phase == .ended {
             var j = 0
-            while j < releaseGroup.count {
-                releaseGroup[j].sequence.finished = true
+            while j < unchecked.state.releaseGroup.count {
+                unchecked.state.releaseGroup[j].sequence.unchecked.state.finished = true
                 j += 1
             }
         }
-        releaseGroup.removeAll(keepingCapacity: true)
+        unchecked.state.releaseGroup.removeAll(keepingCapacity: true)
     }
 
     /// Every touch of the group being released was cancelled or taken meanwhile.
     private func releaseGroupIsOver() -> Bool {
         var j = 0
-        while j < releaseGroup.count {
-            let sequence = releaseGroup[j].sequence
-            if !sequence.finished && !sequence.taken { return false }
+        while j < unchecked.state.releaseGroup.count {
+            let sequence = unchecked.state.releaseGroup[j].sequence
+            if !sequence.unchecked.state.finished && !sequence.unchecked.state.taken { return false }
             j += 1
         }
         return true
@@ -476,13 +483,13 @@ extension GestureCoordinator {
 
     /// Forgets the held phases of a sequence going back to the pool.
     func purgeHeld(of sequence: TouchSequence) {
-        guard sequence.heldCount > 0 else { return }
-        heldTouches.removeAll { $0.sequence === sequence }
-        sequence.heldCount = 0
+        guard sequence.unchecked.state.heldCount > 0 else { return }
+        unchecked.state.heldTouches.removeAll { $0.sequence === sequence }
+        sequence.unchecked.state.heldCount = 0
     }
 
     func settleAfterGestureTimer(in router: Router) {
-        if !router.isDispatchingTouches { settleGestures(in: router) }
+        if !router.unchecked.state.isDispatchingTouches { settleGestures(in: router) }
     }
 
     // MARK: State machine and coordination
@@ -492,7 +499,7 @@ extension GestureCoordinator {
     func gestureRecognizer(in router: Router, _ recognizer: GestureRecognizer, requests newState: GestureRecognizerState) {
         switch newState {
         case .began, .recognized:
-            if recognizer.pendingState == newState { return }
+            if recognizer.unchecked.state.pendingState == newState { return }
             if let delegate = recognizer.delegate, !delegate.gestureRecognizerShouldBegin(recognizer) {
                 refuse(in: router, recognizer, newState, reason: "its delegate said no")
                 return
@@ -502,11 +509,11 @@ extension GestureCoordinator {
                 refuse(in: router, recognizer, newState, reason: "\(other.name), which it requires to fail, was recognized")
                 return
             case .possible(let other):
-                if recognizer.pendingState == nil {
-                    waitingRecognizers.append(recognizer)
+                if recognizer.unchecked.state.pendingState == nil {
+                    unchecked.state.waitingRecognizers.append(recognizer)
                     if let trace = router.trace { trace.record(.gestureDeferred(recognizer.description, waitingFor: other.description)) }
                 }
-                recognizer.pendingState = newState
+                recognizer.unchecked.state.pendingState = newState
                 return
             case .failedOrIdle:
                 break
@@ -534,11 +541,11 @@ extension GestureCoordinator {
 
     private func failureRequirementStatus(_ recognizer: GestureRecognizer) -> RequirementStatus {
         var requirementIndex = 0
-        while requirementIndex < recognizer.failureRequirements.count {
-            let other = recognizer.failureRequirements[requirementIndex]
+        while requirementIndex < recognizer.unchecked.state.failureRequirements.count {
+            let other = recognizer.unchecked.state.failureRequirements[requirementIndex]
             requirementIndex += 1
-            guard other.isEngaged else { continue }
-            switch other.storedState {
+            guard other.unchecked.state.isEngaged else { continue }
+            switch other.unchecked.state.storedState {
             case .failed: continue
             case .possible: return .possible(other)
             case .began, .changed, .ended, .cancelled, .recognized: return .recognized(other)
@@ -555,16 +562,16 @@ extension GestureCoordinator {
     }
 
     private func stopWaiting(_ recognizer: GestureRecognizer) {
-        guard recognizer.pendingState != nil else { return }
-        recognizer.pendingState = nil
-        if let index = waitingRecognizers.scanIndex(where: { $0 === recognizer }) { waitingRecognizers.remove(at: index) }
+        guard recognizer.unchecked.state.pendingState != nil else { return }
+        recognizer.unchecked.state.pendingState = nil
+        if let index = unchecked.state.waitingRecognizers.scanIndex(where: { $0 === recognizer }) { unchecked.state.waitingRecognizers.remove(at: index) }
     }
 
     /// Sets the state, then: a recognition takes the touches and fails those waiting for
     /// this one to fail; a failure lets them try again. Targets and the action follow.
     private func commit(in router: Router, _ recognizer: GestureRecognizer, _ newState: GestureRecognizerState) {
-        let old = recognizer.storedState
-        recognizer.storedState = newState
+        let old = recognizer.unchecked.state.storedState
+        recognizer.unchecked.state.storedState = newState
         if let trace = router.trace { trace.record(.gestureState(recognizer.description, from: old, to: newState)) }
         switch newState {
         case .began, .recognized:
@@ -576,12 +583,12 @@ extension GestureCoordinator {
             break
         }
         var t = 0
-        while t < recognizer.targets.count {
-            recognizer.targets[t](recognizer)
+        while t < recognizer.unchecked.state.targets.count {
+            recognizer.unchecked.state.targets[t](recognizer)
             t += 1
         }
         if newState == .recognized || newState == .ended, let action = recognizer.action {
-            if let surface = recognizer.surface, surface.isAttached, surface.responder.canPerform(action) {
+            if let surface = recognizer.surface, surface.unchecked.state.isAttached, surface.responder.canPerform(action) {
                 router.sendAction(action, to: surface)
             } else {
                 router.sendAction(action)
@@ -592,9 +599,9 @@ extension GestureCoordinator {
 
     private func resolveWaiters(in router: Router, on recognizer: GestureRecognizer, failed: Bool) {
         var i = 0
-        while i < waitingRecognizers.count {
-            let waiter = waitingRecognizers[i]
-            guard waiter.failureRequirements.scanIndex(where: { $0 === recognizer }) != nil, let pending = waiter.pendingState else {
+        while i < unchecked.state.waitingRecognizers.count {
+            let waiter = unchecked.state.waitingRecognizers[i]
+            guard waiter.unchecked.state.failureRequirements.scanIndex(where: { $0 === recognizer }) != nil, let pending = waiter.unchecked.state.pendingState else {
                 i += 1
                 continue
             }
@@ -603,8 +610,8 @@ extension GestureCoordinator {
                     i += 1
                     continue
                 }
-                waiter.pendingState = nil
-                waitingRecognizers.remove(at: i)
+                waiter.unchecked.state.pendingState = nil
+                unchecked.state.waitingRecognizers.remove(at: i)
                 gestureRecognizer(in: router, waiter, requests: pending)
             } else {
                 refuse(in: router, waiter, pending, reason: "\(recognizer.name), which it requires to fail, was recognized")
@@ -617,11 +624,11 @@ extension GestureCoordinator {
     /// Calls `body` with every other current recognizer sharing an arena with `recognizer`.
     private func forEachPeer(in router: Router, of recognizer: GestureRecognizer, _ body: (GestureRecognizer) -> Bool) -> GestureRecognizer? {
         var sequenceIndex = 0
-        while sequenceIndex < router.activeTouches.count {
-            let sequence = router.activeTouches[sequenceIndex]
+        while sequenceIndex < router.unchecked.state.activeTouches.count {
+            let sequence = router.unchecked.state.activeTouches[sequenceIndex]
             sequenceIndex += 1
-            guard !sequence.finished else { continue }
-            if let peer = sequence.arena?.firstPeer(of: recognizer, where: body) { return peer }
+            guard !sequence.unchecked.state.finished else { continue }
+            if let peer = sequence.unchecked.state.arena?.firstPeer(of: recognizer, where: body) { return peer }
         }
         if let peer = pointerArena.firstPeer(of: recognizer, where: body) { return peer }
         return touchpadArena.firstPeer(of: recognizer, where: body)
@@ -629,13 +636,13 @@ extension GestureCoordinator {
 
     private func rivalInProgress(in router: Router, _ recognizer: GestureRecognizer) -> GestureRecognizer? {
         forEachPeer(in: router, of: recognizer) { other in
-            other.storedState.isInProgress && recognizer.conflicts(with: other)
+            other.unchecked.state.storedState.isInProgress && recognizer.conflicts(with: other)
         }
     }
 
     private func failConflictingPeers(in router: Router, of recognizer: GestureRecognizer) {
         _ = forEachPeer(in: router, of: recognizer) { other in
-            if other.storedState == .possible && recognizer.conflicts(with: other) {
+            if other.unchecked.state.storedState == .possible && recognizer.conflicts(with: other) {
                 if let trace = router.trace { trace.record(.gestureRefused(other.description, .possible, reason: "\(recognizer.name) began")) }
                 gestureRecognizer(in: router, other, requests: .failed)
             }
@@ -648,18 +655,18 @@ extension GestureCoordinator {
     }
 
     private func resetRecognizer(in router: Router, _ recognizer: GestureRecognizer) {
-        recognizer.timers.scan { token in router.clock.cancel(token) }
-        recognizer.timers.removeAll(keepingCapacity: true)
-        recognizer.deadlines.removeAll(keepingCapacity: true)
+        recognizer.unchecked.state.timers.scan { token in router.clock.cancel(token) }
+        recognizer.unchecked.state.timers.removeAll(keepingCapacity: true)
+        recognizer.unchecked.state.deadlines.removeAll(keepingCapacity: true)
         stopWaiting(recognizer)
-        recognizer.storedState = .possible
-        recognizer.generation &+= 1
-        recognizer.touches.removeAll(keepingCapacity: true)
-        recognizer.followsPointerOrTouchpad = false
+        recognizer.unchecked.state.storedState = .possible
+        recognizer.unchecked.state.generation &+= 1
+        recognizer.unchecked.state.touches.removeAll(keepingCapacity: true)
+        recognizer.unchecked.state.followsPointerOrTouchpad = false
         recognizer.engagedRouter = nil
-        if recognizer.isEngaged {
-            recognizer.isEngaged = false
-            if let index = engagedRecognizers.scanIndex(where: { $0 === recognizer }) { engagedRecognizers.remove(at: index) }
+        if recognizer.unchecked.state.isEngaged {
+            recognizer.unchecked.state.isEngaged = false
+            if let index = unchecked.state.engagedRecognizers.scanIndex(where: { $0 === recognizer }) { unchecked.state.engagedRecognizers.remove(at: index) }
         }
         if let trace = router.trace { trace.record(.gestureReset(recognizer.description)) }
         recognizer.reset()
@@ -669,12 +676,12 @@ extension GestureCoordinator {
 
     private func resolveIdleRequirement(in router: Router, _ recognizer: GestureRecognizer) {
         var i = 0
-        while i < waitingRecognizers.count {
-            let waiter = waitingRecognizers[i]
-            if waiter.failureRequirements.scanIndex(where: { $0 === recognizer }) != nil, let pending = waiter.pendingState,
+        while i < unchecked.state.waitingRecognizers.count {
+            let waiter = unchecked.state.waitingRecognizers[i]
+            if waiter.unchecked.state.failureRequirements.scanIndex(where: { $0 === recognizer }) != nil, let pending = waiter.unchecked.state.pendingState,
                !waiterStillBlocked(waiter) {
-                waiter.pendingState = nil
-                waitingRecognizers.remove(at: i)
+                waiter.unchecked.state.pendingState = nil
+                unchecked.state.waitingRecognizers.remove(at: i)
                 gestureRecognizer(in: router, waiter, requests: pending)
                 i = 0
             } else {
@@ -691,35 +698,35 @@ extension GestureCoordinator {
     /// Ends recognizers whose surface or output left this router: cancelled if in progress,
     /// failed if possible, then reset.
     func abortDetachedRecognizers(in router: Router) {
-        var i = engagedRecognizers.count
+        var i = unchecked.state.engagedRecognizers.count
         while i > 0 {
             i -= 1
-            guard i < engagedRecognizers.count else { continue }
-            let recognizer = engagedRecognizers[i]
+            guard i < unchecked.state.engagedRecognizers.count else { continue }
+            let recognizer = unchecked.state.engagedRecognizers[i]
             guard recognizer.router !== router else { continue }
             abort(in: router, recognizer, reason: "its surface was removed")
         }
     }
 
     func gestureRecognizerWasDetached(in router: Router, _ recognizer: GestureRecognizer) {
-        if recognizer.isEngaged || recognizer.storedState != .possible {
+        if recognizer.unchecked.state.isEngaged || recognizer.unchecked.state.storedState != .possible {
             abort(in: router, recognizer, reason: "removed from its surface")
         }
-        if !router.isDispatchingTouches { settleGestures(in: router) }
+        if !router.unchecked.state.isDispatchingTouches { settleGestures(in: router) }
     }
 
     /// Stops a recognizer at once (detached or removed from its surface).
     func abort(in router: Router, _ recognizer: GestureRecognizer, reason: String) {
-        if let trace = router.trace { trace.record(.gestureRefused(recognizer.description, recognizer.storedState, reason: reason)) }
-        recognizer.touches.removeAll(keepingCapacity: true)
-        recognizer.followsPointerOrTouchpad = false
-        if recognizer.storedState.isInProgress {
+        if let trace = router.trace { trace.record(.gestureRefused(recognizer.description, recognizer.unchecked.state.storedState, reason: reason)) }
+        recognizer.unchecked.state.touches.removeAll(keepingCapacity: true)
+        recognizer.unchecked.state.followsPointerOrTouchpad = false
+        if recognizer.unchecked.state.storedState.isInProgress {
             commit(in: router, recognizer, .cancelled)
-        } else if recognizer.storedState == .possible {
+        } else if recognizer.unchecked.state.storedState == .possible {
             stopWaiting(recognizer)
             commit(in: router, recognizer, .failed)
         }
-        if recognizer.storedState != .possible || recognizer.isEngaged { resetRecognizer(in: router, recognizer) }
+        if recognizer.unchecked.state.storedState != .possible || recognizer.unchecked.state.isEngaged { resetRecognizer(in: router, recognizer) }
     }
 
     // MARK: Pointer presses
@@ -728,9 +735,9 @@ extension GestureCoordinator {
     /// of the focus, its ancestors and its output that take pointer events.
     func beginPointerArena(in router: Router, focus: Surface?) {
         endPointerArena(in: router)
-        pointerGestureTaken = false
-        pointerPressSeenByResponders = false
-        forEachRecognizer(of: focus, output: focus?.output ?? router.layout.output(at: router.pointerLocation)) { recognizer in
+        unchecked.state.pointerGestureTaken = false
+        unchecked.state.pointerPressSeenByResponders = false
+        forEachRecognizer(of: focus, output: focus?.output ?? router.unchecked.state.layout.output(at: router.unchecked.state.pointerLocation)) { recognizer in
             if recognizer.receivesPointerEvents { follow(in: router, recognizer, in: pointerArena) }
         }
     }
@@ -741,8 +748,8 @@ extension GestureCoordinator {
     func deliverPointerButtonToRecognizers(in router: Router, _ event: PointerButtonEvent) -> Bool {
         show(in: router, pointerArena, .pointerButton) { $0.pointerButton(event) }
         notePointerTaken(in: router)
-        if event.state == .released { return pointerGestureTaken && !pointerPressSeenByResponders }
-        return pointerGestureTaken
+        if event.state == .released { return unchecked.state.pointerGestureTaken && !unchecked.state.pointerPressSeenByResponders }
+        return unchecked.state.pointerGestureTaken
     }
 
     /// Shows motion to the pointer arena's recognizers; true when a recognizer has taken the
@@ -750,12 +757,12 @@ extension GestureCoordinator {
     func deliverPointerMotionToRecognizers(in router: Router, _ event: PointerMotionEvent) -> Bool {
         show(in: router, pointerArena, .pointerMoved) { $0.pointerMoved(event) }
         notePointerTaken(in: router)
-        return pointerGestureTaken
+        return unchecked.state.pointerGestureTaken
     }
 
     private func notePointerTaken(in router: Router) {
-        guard !pointerGestureTaken, let taker = pointerArena.firstTaker() else { return }
-        pointerGestureTaken = true
+        guard !unchecked.state.pointerGestureTaken, let taker = pointerArena.firstTaker() else { return }
+        unchecked.state.pointerGestureTaken = true
         if let trace = router.trace { trace.record(.pointerPressTaken(by: taker.description)) }
     }
 
@@ -766,19 +773,19 @@ extension GestureCoordinator {
     /// Adds an enabled, unsettled recognizer to the pointer or touchpad arena, which it then
     /// follows until that arena ends.
     private func follow(in router: Router, _ recognizer: GestureRecognizer, in arena: GestureArena) {
-        guard recognizer.isEnabled, !recognizer.storedState.isFinal, recognizer.pendingState == nil else { return }
-        arena.entries.append(GestureArena.Entry(recognizer: recognizer, generation: recognizer.generation))
-        recognizer.followsPointerOrTouchpad = true
+        guard recognizer.isEnabled, !recognizer.unchecked.state.storedState.isFinal, recognizer.unchecked.state.pendingState == nil else { return }
+        arena.unchecked.state.entries.append(GestureArena.Entry(recognizer: recognizer, generation: recognizer.unchecked.state.generation))
+        recognizer.unchecked.state.followsPointerOrTouchpad = true
         engage(in: router, recognizer)
     }
 
     /// Shows an event to each recognizer still in `arena` that has not settled, in order.
     private func show(in router: Router, _ arena: GestureArena, _ kind: RoutedEventKind, to body: (GestureRecognizer) -> Void) {
         var i = 0
-        while i < arena.entries.count {
-            let entry = arena.entries[i]
+        while i < arena.unchecked.state.entries.count {
+            let entry = arena.unchecked.state.entries[i]
             i += 1
-            guard entry.isCurrent, !entry.recognizer.storedState.isFinal else { continue }
+            guard entry.isCurrent, !entry.recognizer.unchecked.state.storedState.isFinal else { continue }
             if let trace = router.trace { trace.record(.gestureSaw(entry.recognizer.description, kind)) }
             body(entry.recognizer)
         }
@@ -787,13 +794,13 @@ extension GestureCoordinator {
     /// Ends the pointer or touchpad arena: its recognizers stop following it, are made to
     /// settle, and reset once settled.
     private func end(in router: Router, _ arena: GestureArena) {
-        guard !arena.entries.isEmpty else { return }
+        guard !arena.unchecked.state.entries.isEmpty else { return }
         var i = 0
-        while i < arena.entries.count {
-            let entry = arena.entries[i]
+        while i < arena.unchecked.state.entries.count {
+            let entry = arena.unchecked.state.entries[i]
             i += 1
             guard entry.isCurrent else { continue }
-            entry.recognizer.followsPointerOrTouchpad = false
+            entry.recognizer.unchecked.state.followsPointerOrTouchpad = false
             forceSettle(in: router, entry.recognizer)
             resetIfSettled(in: router, entry.recognizer)
         }
@@ -807,18 +814,18 @@ extension GestureCoordinator {
     func deliverTouchpadGestureToRecognizers(in router: Router, _ event: TouchpadGestureEvent, focus: Surface?) -> Bool {
         if case .begin = event.gesture.phase {
             end(in: router, touchpadArena)
-            touchpadGestureTaken = false
-            touchpadGestureSeenByResponders = false
-            forEachRecognizer(of: focus, output: focus?.output ?? router.layout.output(at: event.location)) { recognizer in
+            unchecked.state.touchpadGestureTaken = false
+            unchecked.state.touchpadGestureSeenByResponders = false
+            forEachRecognizer(of: focus, output: focus?.output ?? router.unchecked.state.layout.output(at: event.location)) { recognizer in
                 if recognizer.receivesTouchpadGestures { follow(in: router, recognizer, in: touchpadArena) }
             }
         }
-        guard !touchpadArena.entries.isEmpty else { return false }
+        guard !touchpadArena.unchecked.state.entries.isEmpty else { return false }
         show(in: router, touchpadArena, .touchpadGesture) { $0.touchpadGesture(event) }
-        if !touchpadGestureTaken, let taker = touchpadArena.firstTaker() {
-            touchpadGestureTaken = true
+        if !unchecked.state.touchpadGestureTaken, let taker = touchpadArena.firstTaker() {
+            unchecked.state.touchpadGestureTaken = true
             if let trace = router.trace { trace.record(.touchpadGestureTaken(by: taker.description)) }
-            if touchpadGestureSeenByResponders {
+            if unchecked.state.touchpadGestureSeenByResponders {
                 // Responders saw its start: end it for them, as libinput ends a cancelled one.
                 var ending = event
                 ending.gesture.phase = .end(cancelled: true)
@@ -827,10 +834,10 @@ extension GestureCoordinator {
                 }
             }
         }
-        let taken = touchpadGestureTaken
+        let taken = unchecked.state.touchpadGestureTaken
         if case .end = event.gesture.phase { end(in: router, touchpadArena) }
         return taken
     }
 
-    func noteTouchpadGestureDelivered() { touchpadGestureSeenByResponders = true }
+    func noteTouchpadGestureDelivered() { unchecked.state.touchpadGestureSeenByResponders = true }
 }

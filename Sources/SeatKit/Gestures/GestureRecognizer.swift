@@ -155,93 +155,112 @@ extension GestureRecognizerDelegate {
 open class GestureRecognizer {
     /// A name for traces.
     public var name: String {
-        get { _name }
-        set { _name = newValue }
+        get { unchecked.state._name }
+        set { unchecked.state._name = newValue }
     }
-    @exclusivity(unchecked) var _name: String
+    /// The hot state, exempt from run-time exclusivity checks (`Unchecked`: rules in
+    /// UnsafeFoundations.swift).
+    struct HotState {
+        var _name = ""
+        /// `surface` and `output`, unretained (rule 1 of ``Unretained``: the surface or output
+        /// clears its link when the recognizer is removed and when it goes away). Not `weak`: a
+        /// weakly referenced surface pays the runtime's slow path on every retain, and touches
+        /// retain their surfaces on every event.
+        var surfaceLink: Unretained<Surface>?
+        var outputLink: Unretained<Output>?
+        var _isEnabled: Bool = true
+        var _cancelsTouchesInView: Bool = true
+        var _delaysTouchesBegan: Bool = false
+        var _delaysTouchesEnded: Bool = true
+        var _action: Action?
+        var storedState = GestureRecognizerState.possible
+        /// A recognition waiting for recognizers it requires to fail.
+        var pendingState: GestureRecognizerState?
+        var failureRequirements: [GestureRecognizer] = []
+        var targets: [(GestureRecognizer) -> Void] = []
+        var timers: [TimerToken] = []
+        /// Deadlines of ``schedule(at:)``, one per entry of `timers` (closure timers of
+        /// ``schedule(at:_:)`` have `.max`).
+        var deadlines: [Timestamp] = []
+        /// The touches it follows, in layout space, updated before each touch method is called.
+        var touches: [TouchPoint] = []
+        /// Bumped at every reset, so arenas of earlier gestures stop counting this recognizer.
+        var generation: UInt64 = 0
+        /// Has seen input since its last reset.
+        var isEngaged = false
+        /// Follows a touchpad gesture or a pointer press that has not ended.
+        var followsPointerOrTouchpad = false
+        var passMark: UInt64 = 0
+        /// Layout units per millimetre for the device of the first touch of the current
+        /// gesture, measured when it went down (see ``unitsPerMillimetre(for:)``): what the
+        /// built-ins multiply their millimetre thresholds by.
+        var layoutUnitsPerMillimetre = Router.defaultFallbackDotsPerInch / 25.4
+    }
+
+    let unchecked = Unchecked(HotState())
+
+    /// The touches it follows, in layout space, updated before each touch method is called.
+    public var touches: [TouchPoint] { unchecked.state.touches }
+
+    /// Layout units per millimetre for the device of the first touch of the current
+    /// gesture, measured when it went down (see ``unitsPerMillimetre(for:)``): what the
+    /// built-ins multiply their millimetre thresholds by.
+    public var layoutUnitsPerMillimetre: Double { unchecked.state.layoutUnitsPerMillimetre }
+
     /// The surface it is attached to; `nil` for an output's recognizer or a detached one.
     public internal(set) var surface: Surface? {
-        get { surfaceLink?.object }
-        set { surfaceLink = newValue.map(Unretained.init) }
+        get { unchecked.state.surfaceLink?.object }
+        set { unchecked.state.surfaceLink = newValue.map(Unretained.init) }
     }
     /// The output it is attached to as a global recognizer, if it is.
     public internal(set) var output: Output? {
-        get { outputLink?.object }
-        set { outputLink = newValue.map(Unretained.init) }
+        get { unchecked.state.outputLink?.object }
+        set { unchecked.state.outputLink = newValue.map(Unretained.init) }
     }
-    /// `surface` and `output`, unretained (rule 1 of ``Unretained``: the surface or output
-    /// clears its link when the recognizer is removed and when it goes away). Not `weak`: a
-    /// weakly referenced surface pays the runtime's slow path on every retain, and touches
-    /// retain their surfaces on every event.
-    @exclusivity(unchecked) private var surfaceLink: Unretained<Surface>?
-    @exclusivity(unchecked) private var outputLink: Unretained<Output>?
     /// Shapes coordination with other recognizers; held weakly. `nil`: the delegate
     /// protocol's defaults.
     public weak var delegate: (any GestureRecognizerDelegate)?
     /// A disabled recognizer joins no new touches; disabling one in progress does not stop it.
     public var isEnabled: Bool {
-        get { _isEnabled }
-        set { _isEnabled = newValue }
+        get { unchecked.state._isEnabled }
+        set { unchecked.state._isEnabled = newValue }
     }
-    @exclusivity(unchecked) var _isEnabled: Bool = true
     /// On recognition, withdraw its touches from the responders (they get `touchesCancelled`
     /// if they saw them; for client surfaces that becomes `wl_touch.cancel`). Default: `true`.
     public var cancelsTouchesInView: Bool {
-        get { _cancelsTouchesInView }
-        set { _cancelsTouchesInView = newValue }
+        get { unchecked.state._cancelsTouchesInView }
+        set { unchecked.state._cancelsTouchesInView = newValue }
     }
-    @exclusivity(unchecked) var _cancelsTouchesInView: Bool = true
     /// Hold `touchesBegan` (and every later phase) back from the responders while this
     /// recognizer is `.possible`. Default: `false`.
     public var delaysTouchesBegan: Bool {
-        get { _delaysTouchesBegan }
-        set { _delaysTouchesBegan = newValue }
+        get { unchecked.state._delaysTouchesBegan }
+        set { unchecked.state._delaysTouchesBegan = newValue }
     }
-    @exclusivity(unchecked) var _delaysTouchesBegan: Bool = false
     /// Hold `touchesEnded` back from the responders while this recognizer is `.possible`
     /// (a tap waiting for its second tap). Default: `true`, as in UIKit.
     public var delaysTouchesEnded: Bool {
-        get { _delaysTouchesEnded }
-        set { _delaysTouchesEnded = newValue }
+        get { unchecked.state._delaysTouchesEnded }
+        set { unchecked.state._delaysTouchesEnded = newValue }
     }
-    @exclusivity(unchecked) var _delaysTouchesEnded: Bool = true
     /// Sent when the gesture is recognized (a discrete one) or ends (a continuous one): to
     /// the attached surface's responder if it can perform it, else up the chain from the first
     /// responder (see ``Router/sendAction(_:to:)``).
     public var action: Action? {
-        get { _action }
-        set { _action = newValue }
+        get { unchecked.state._action }
+        set { unchecked.state._action = newValue }
     }
-    @exclusivity(unchecked) var _action: Action?
 
-    @exclusivity(unchecked) var storedState = GestureRecognizerState.possible
-    /// A recognition waiting for recognizers it requires to fail.
-    @exclusivity(unchecked) var pendingState: GestureRecognizerState?
-    @exclusivity(unchecked) var failureRequirements: [GestureRecognizer] = []
-    @exclusivity(unchecked) var targets: [(GestureRecognizer) -> Void] = []
-    @exclusivity(unchecked) var timers: [TimerToken] = []
-    /// Deadlines of ``schedule(at:)``, one per entry of `timers` (closure timers of
-    /// ``schedule(at:_:)`` have `.max`).
-    @exclusivity(unchecked) var deadlines: [Timestamp] = []
     /// The one timer action of ``schedule(at:)``, made at its first use.
     private var deadlineAction: (() -> Void)?
     /// Timer firings in a row that came before any deadline.
     private var earlyFirings = 0
-    /// The touches it follows, in layout space, updated before each touch method is called.
-    @exclusivity(unchecked) public internal(set) var touches: [TouchPoint] = []
-    /// Bumped at every reset, so arenas of earlier gestures stop counting this recognizer.
-    @exclusivity(unchecked) var generation: UInt64 = 0
-    /// Has seen input since its last reset.
-    @exclusivity(unchecked) var isEngaged = false
-    /// Follows a touchpad gesture or a pointer press that has not ended.
-    @exclusivity(unchecked) var followsPointerOrTouchpad = false
-    @exclusivity(unchecked) var passMark: UInt64 = 0
 
     /// A detached recognizer in `.possible`, with UIKit's defaults (cancels touches in view,
     /// delays touches ended, not touches began). `name` appears in traces.
     public init(name: String) {
-        self._name = name
-        touches.reserveCapacity(5)
+        unchecked.state._name = name
+        unchecked.state.touches.reserveCapacity(5)
     }
 
     /// The router of the surface or output it is attached to.
@@ -256,25 +275,25 @@ open class GestureRecognizer {
     /// conflicting gesture is in progress), and sends the targets each transition.
     /// An illegal transition traps.
     public var state: GestureRecognizerState {
-        get { storedState }
+        get { unchecked.state.storedState }
         set {
-            precondition(GestureRecognizerState.canTransition(from: storedState, to: newValue),
-                         "illegal gesture transition \(storedState) -> \(newValue) in \(name)")
+            precondition(GestureRecognizerState.canTransition(from: unchecked.state.storedState, to: newValue),
+                         "illegal gesture transition \(unchecked.state.storedState) -> \(newValue) in \(name)")
             if let router = coordinatingRouter {
                 router.gestureRecognizer(self, requests: newValue)
             } else {
-                storedState = newValue
+                unchecked.state.storedState = newValue
             }
         }
     }
 
     /// True while its recognition waits for a recognizer it requires to fail.
-    public var isWaitingForFailure: Bool { pendingState != nil }
+    public var isWaitingForFailure: Bool { unchecked.state.pendingState != nil }
 
     /// Calls `handler` after every transition (the router's resets excepted), with this
     /// recognizer. Handlers run on the event loop's thread and may change the tree.
     public func addTarget(_ handler: @escaping (GestureRecognizer) -> Void) {
-        targets.append(handler)
+        unchecked.state.targets.append(handler)
     }
 
     /// Makes this recognizer's recognition wait until `other` fails; if `other` is recognized
@@ -289,7 +308,7 @@ open class GestureRecognizer {
         if let path = other.requirementPath(to: self) {
             throw .cycle([name] + path.map(\.name))
         }
-        if failureRequirements.scanIndex(where: { $0 === other }) == nil { failureRequirements.append(other) }
+        if unchecked.state.failureRequirements.scanIndex(where: { $0 === other }) == nil { unchecked.state.failureRequirements.append(other) }
     }
 
     /// The recognizers from this one to `target` through failure requirements (this one
@@ -301,7 +320,7 @@ open class GestureRecognizer {
             path.append(node)
             if node === target { return true }
             if visited.insert(ObjectIdentifier(node)).inserted {
-                for next in node.failureRequirements where visit(next) { return true }
+                for next in node.unchecked.state.failureRequirements where visit(next) { return true }
             }
             path.removeLast()
             return false
@@ -316,16 +335,16 @@ open class GestureRecognizer {
         var token: TimerToken?
         token = router.clock.schedule(at: deadline) { [weak self, weak router] in
             guard let self else { return }
-            if let token, let index = self.timers.scanIndex(of: token) {
-                self.timers.remove(at: index)
-                self.deadlines.remove(at: index)
+            if let token, let index = self.unchecked.state.timers.scanIndex(of: token) {
+                self.unchecked.state.timers.remove(at: index)
+                self.unchecked.state.deadlines.remove(at: index)
             }
             body()
             router?.settleAfterGestureTimer()
         }
         if let token {
-            timers.append(token)
-            deadlines.append(Timestamp(microseconds: .max))
+            unchecked.state.timers.append(token)
+            unchecked.state.deadlines.append(Timestamp(microseconds: .max))
         }
     }
 
@@ -344,8 +363,8 @@ open class GestureRecognizer {
             deadlineAction = action
         }
         let token = router.clock.schedule(at: deadline, action)
-        timers.append(token)
-        deadlines.append(deadline)
+        unchecked.state.timers.append(token)
+        unchecked.state.deadlines.append(deadline)
     }
 
     private func deadlineTimerFired() {
@@ -354,10 +373,10 @@ open class GestureRecognizer {
         let now = router.clock.now
         var i = 0
         var fired = false
-        while i < deadlines.count {
-            if deadlines[i] <= now, i < timers.count {
-                deadlines.remove(at: i)
-                timers.remove(at: i)
+        while i < unchecked.state.deadlines.count {
+            if unchecked.state.deadlines[i] <= now, i < unchecked.state.timers.count {
+                unchecked.state.deadlines.remove(at: i)
+                unchecked.state.timers.remove(at: i)
                 fired = true
             } else {
                 i += 1
@@ -365,15 +384,15 @@ open class GestureRecognizer {
         }
         // A clock that keeps firing early at the same time would re-arm forever: after a
         // few tries, the earliest deadline counts as reached.
-        if !fired, earlyFirings >= 8, !deadlines.isEmpty {
+        if !fired, earlyFirings >= 8, !unchecked.state.deadlines.isEmpty {
             var earliest = 0
             var k = 1
-            while k < deadlines.count {
-                if deadlines[k] < deadlines[earliest] { earliest = k }
+            while k < unchecked.state.deadlines.count {
+                if unchecked.state.deadlines[k] < unchecked.state.deadlines[earliest] { earliest = k }
                 k += 1
             }
-            deadlines.remove(at: earliest)
-            timers.remove(at: earliest)
+            unchecked.state.deadlines.remove(at: earliest)
+            unchecked.state.timers.remove(at: earliest)
             fired = true
         }
         guard fired else {
@@ -382,14 +401,14 @@ open class GestureRecognizer {
             // the earliest deadline still pending, so that none is lost.
             var earliest: Timestamp?
             var k = 0
-            while k < deadlines.count {
-                let d = deadlines[k]
+            while k < unchecked.state.deadlines.count {
+                let d = unchecked.state.deadlines[k]
                 if d.microseconds != .max, earliest.map({ d < $0 }) ?? true { earliest = d }
                 k += 1
             }
             if let earliest, let action = deadlineAction {
-                timers.append(router.clock.schedule(at: earliest, action))
-                deadlines.append(earliest)
+                unchecked.state.timers.append(router.clock.schedule(at: earliest, action))
+                unchecked.state.deadlines.append(earliest)
             }
             return
         }
@@ -405,34 +424,30 @@ open class GestureRecognizer {
 
     /// Cancels every timer of ``schedule(at:_:)`` and ``schedule(at:)`` that has not fired.
     public func cancelTimers() {
-        if let router = coordinatingRouter { timers.scan { token in router.clock.cancel(token) } }
-        timers.removeAll(keepingCapacity: true)
-        deadlines.removeAll(keepingCapacity: true)
+        if let router = coordinatingRouter { unchecked.state.timers.scan { token in router.clock.cancel(token) } }
+        unchecked.state.timers.removeAll(keepingCapacity: true)
+        unchecked.state.deadlines.removeAll(keepingCapacity: true)
     }
 
     /// Moves a still-possible recognizer to `.failed`; does nothing in any other state.
     public func failIfPossible() {
-        if storedState == .possible { state = .failed }
+        if unchecked.state.storedState == .possible { state = .failed }
     }
 
     /// The centroid of ``touches`` in layout space (`.zero` without touches).
     public var centroid: LayoutPoint {
-        guard !touches.isEmpty else { return .zero }
+        guard !unchecked.state.touches.isEmpty else { return .zero }
         var x = 0.0, y = 0.0
         var i = 0
-        while i < touches.count {
-            x += touches[i].location.x
-            y += touches[i].location.y
+        while i < unchecked.state.touches.count {
+            x += unchecked.state.touches[i].location.x
+            y += unchecked.state.touches[i].location.y
             i += 1
         }
-        let n = Double(touches.count)
+        let n = Double(unchecked.state.touches.count)
         return LayoutPoint(x: x / n, y: y / n)
     }
 
-    /// Layout units per millimetre for the device of the first touch of the current
-    /// gesture, measured when it went down (see ``unitsPerMillimetre(for:)``): what the
-    /// built-ins multiply their millimetre thresholds by.
-    @exclusivity(unchecked) public internal(set) var layoutUnitsPerMillimetre = Router.defaultFallbackDotsPerInch / 25.4
 
     /// Layout units per millimetre for `touch`'s device on this recognizer's output, or the
     /// router's fallback (see ``Router/fallbackDotsPerInch``).
@@ -489,12 +504,12 @@ open class GestureRecognizer {
 
     func beginTouches(_ event: TouchEvent) {
         // An index, not `first`: unspecialized in debug builds, `first` allocates.
-        if touches.isEmpty, !event.touches.isEmpty {
-            layoutUnitsPerMillimetre = unitsPerMillimetre(for: event.touches[0])
+        if unchecked.state.touches.isEmpty, !event.touches.isEmpty {
+            unchecked.state.layoutUnitsPerMillimetre = unitsPerMillimetre(for: event.touches[0])
         }
         var i = 0
         while i < event.touches.count {
-            touches.append(event.touches[i])
+            unchecked.state.touches.append(event.touches[i])
             i += 1
         }
         touchesBegan(event)
@@ -522,8 +537,8 @@ open class GestureRecognizer {
         while j < event.touches.count {
             let point = event.touches[j]
             var i = 0
-            while i < touches.count {
-                if touches[i].id == point.id { touches[i] = point }
+            while i < unchecked.state.touches.count {
+                if unchecked.state.touches[i].id == point.id { unchecked.state.touches[i] = point }
                 i += 1
             }
             j += 1
@@ -535,15 +550,15 @@ open class GestureRecognizer {
         while j < event.touches.count {
             let id = event.touches[j].id
             var i = 0
-            while i < touches.count {
-                if touches[i].id == id { touches.remove(at: i) } else { i += 1 }
+            while i < unchecked.state.touches.count {
+                if unchecked.state.touches[i].id == id { unchecked.state.touches.remove(at: i) } else { i += 1 }
             }
             j += 1
         }
     }
 
     /// Ready to be reset: final and following no input.
-    var isSettled: Bool { storedState.isFinal && touches.isEmpty && !followsPointerOrTouchpad }
+    var isSettled: Bool { unchecked.state.storedState.isFinal && unchecked.state.touches.isEmpty && !unchecked.state.followsPointerOrTouchpad }
 
     func conflicts(with other: GestureRecognizer) -> Bool {
         if delegate?.gestureRecognizer(self, shouldRecognizeSimultaneouslyWith: other) == true { return false }
@@ -556,7 +571,7 @@ extension GestureRecognizer {
     /// Whether a touch of `event` is more than `millimetres` from where it went down (the
     /// allowable movement of a tap or a long press that has not begun).
     func anyTouch(in event: TouchEvent, movedBeyond millimetres: Double) -> Bool {
-        let limit = millimetres * layoutUnitsPerMillimetre
+        let limit = millimetres * unchecked.state.layoutUnitsPerMillimetre
         var i = 0
         while i < event.touches.count {
             let touch = event.touches[i]
@@ -571,7 +586,7 @@ extension GestureRecognizer {
     /// `stop` runs just before the end when the fingers rested more than 100 ms since
     /// `lastMoved`, to zero the velocity that targets read at the end.
     func endWhenFewerThanTwoRemain(_ event: TouchEvent, lastMoved: Timestamp, stop: () -> Void) {
-        guard touches.count - event.touches.count < 2 else { return }
+        guard unchecked.state.touches.count - event.touches.count < 2 else { return }
         if state.isInProgress {
             if (event.time - lastMoved) > .milliseconds(100) { stop() }
             state = .ended

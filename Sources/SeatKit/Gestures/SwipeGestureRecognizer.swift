@@ -63,8 +63,8 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
 
     /// Starts the clock at the first fingers down; too many fingers fail it.
     public override func touchesBegan(_ event: TouchEvent) {
-        if touches.count > numberOfTouchesRequired { return failIfPossible() }
-        if touches.count == event.touches.count {
+        if unchecked.state.touches.count > numberOfTouchesRequired { return failIfPossible() }
+        if unchecked.state.touches.count == event.touches.count {
             startTime = event.time
             schedule(at: event.time + maximumDuration)
         }
@@ -78,9 +78,9 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
     public override func touchesMoved(_ event: TouchEvent) {
         guard state == .possible else { return }
         if event.time - startTime > maximumDuration { return failIfPossible() }
-        guard touches.count == numberOfTouchesRequired else { return }
-        let d = TouchGeometry.meanDisplacement(touches)
-        let needed = minimumDistance * layoutUnitsPerMillimetre
+        guard unchecked.state.touches.count == numberOfTouchesRequired else { return }
+        let d = TouchGeometry.meanDisplacement(unchecked.state.touches)
+        let needed = minimumDistance * unchecked.state.layoutUnitsPerMillimetre
         let matched: Direction
         if abs(d.dx) >= 2 * abs(d.dy) {
             matched = d.dx > 0 ? .right : .left
