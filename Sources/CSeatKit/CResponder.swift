@@ -10,13 +10,18 @@ class CResponder: Responder {
     unowned(unsafe) let owner: CRouter
     /// `owner`, for the per-event path: used without a retain.
     let ownerReference: Unmanaged<CRouter>
-    /// The surface or output this responder belongs to (NULL for the delegate).
-    // Read for every event: no runtime exclusivity checks (one thread; no access spans a call).
-    @exclusivity(unchecked) var surfaceHandle: OpaquePointer?
-    @exclusivity(unchecked) var outputHandle: OpaquePointer?
-    @exclusivity(unchecked) var impl: UnsafePointer<seatkit_responder_interface>?
-    @exclusivity(unchecked) var data: UnsafeMutableRawPointer?
-    @exclusivity(unchecked) var commands: [KeyCommand] = []
+    /// The hot state, read for every event: exempt from run-time exclusivity checks
+    /// (the rules are in the core's UnsafeFoundations.swift).
+    struct HotState {
+        /// The surface or output this responder belongs to (NULL for the delegate).
+        var surfaceHandle: OpaquePointer?
+        var outputHandle: OpaquePointer?
+        var impl: UnsafePointer<seatkit_responder_interface>?
+        var data: UnsafeMutableRawPointer?
+        var commands: [KeyCommand] = []
+    }
+
+    @exclusivity(unchecked) var unchecked = HotState()
 
     init(owner: CRouter) {
         self.owner = owner
@@ -25,9 +30,9 @@ class CResponder: Responder {
 
     /// No more calls into C: the object it spoke for is gone.
     func clear() {
-        impl = nil
-        data = nil
-        commands = []
+        unchecked.impl = nil
+        unchecked.data = nil
+        unchecked.commands = []
     }
 
     /// The C context for a call. A surface's responder is only ever asked for its own surface,
@@ -35,7 +40,7 @@ class CResponder: Responder {
     /// for the same target at every link).
     @inline(__always)
     final func makeContext(_ context: ResponderContext) -> seatkit_event_context {
-        if let surfaceHandle {
+        if let surfaceHandle = unchecked.surfaceHandle {
             let target = context.targetIdentity
             return ownerReference._withUnsafeGuaranteedRef { owner in
                 seatkit_event_context(router: owner.handle, surface: surfaceHandle, output: nil,
@@ -48,9 +53,9 @@ class CResponder: Responder {
     /// An output's or the delegate's context.
     @inline(never)
     final func makeOtherContext(_ context: ResponderContext) -> seatkit_event_context {
-        var c = seatkit_event_context(router: owner.handle, surface: nil, output: outputHandle,
+        var c = seatkit_event_context(router: owner.handle, surface: nil, output: unchecked.outputHandle,
                                       target: owner.handle(of: context.target))
-        if outputHandle == nil {
+        if unchecked.outputHandle == nil {
             c.surface = owner.handle(of: context.surface)
             if case .output(let o) = context.link { c.output = owner.handle(of: o) }
         }
@@ -90,47 +95,47 @@ class CResponder: Responder {
     }
 
     func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
-        guard let f = impl?.pointee.touches_began else { return .notHandled }
+        guard let f = unchecked.impl?.pointee.touches_began else { return .notHandled }
         var c = makeContext(context)
         var e = touchEvent(event)
-        return result(f(data, &e, &c))
+        return result(f(unchecked.data, &e, &c))
     }
 
     func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
-        guard let f = impl?.pointee.touches_moved else { return .notHandled }
+        guard let f = unchecked.impl?.pointee.touches_moved else { return .notHandled }
         var c = makeContext(context)
         var e = touchEvent(event)
-        return result(f(data, &e, &c))
+        return result(f(unchecked.data, &e, &c))
     }
 
     func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
-        guard let f = impl?.pointee.touches_ended else { return .notHandled }
+        guard let f = unchecked.impl?.pointee.touches_ended else { return .notHandled }
         var c = makeContext(context)
         var e = touchEvent(event)
-        return result(f(data, &e, &c))
+        return result(f(unchecked.data, &e, &c))
     }
 
     func touchesCancelled(_ event: TouchEvent, context: ResponderContext) {
-        guard let f = impl?.pointee.touches_cancelled else { return }
+        guard let f = unchecked.impl?.pointee.touches_cancelled else { return }
         var c = makeContext(context)
         var e = touchEvent(event)
-        f(data, &e, &c)
+        f(unchecked.data, &e, &c)
     }
 
     // MARK: Pointer
 
     func pointerEntered(_ event: PointerCrossingEvent, context: ResponderContext) {
-        guard let f = impl?.pointee.pointer_entered else { return }
+        guard let f = unchecked.impl?.pointee.pointer_entered else { return }
         var e = crossing(event)
         var c = makeContext(context)
-        f(data, &e, &c)
+        f(unchecked.data, &e, &c)
     }
 
     func pointerLeft(_ event: PointerCrossingEvent, context: ResponderContext) {
-        guard let f = impl?.pointee.pointer_left else { return }
+        guard let f = unchecked.impl?.pointee.pointer_left else { return }
         var e = crossing(event)
         var c = makeContext(context)
-        f(data, &e, &c)
+        f(unchecked.data, &e, &c)
     }
 
     private func crossing(_ event: PointerCrossingEvent) -> seatkit_pointer_crossing_event {
@@ -139,104 +144,104 @@ class CResponder: Responder {
     }
 
     func pointerMoved(_ event: PointerMotionEvent, context: ResponderContext) -> ResponderResult {
-        guard let f = impl?.pointee.pointer_moved else { return .notHandled }
+        guard let f = unchecked.impl?.pointee.pointer_moved else { return .notHandled }
         var e = seatkit_pointer_motion_event(
             time_usec: event.time.microseconds, device: event.device.rawValue,
             x: event.location.x, y: event.location.y, sx: event.surfaceLocation.x, sy: event.surfaceLocation.y,
             dx: event.delta.dx, dy: event.delta.dy,
             dx_unaccel: event.unacceleratedDelta.dx, dy_unaccel: event.unacceleratedDelta.dy)
         var c = makeContext(context)
-        return result(f(data, &e, &c))
+        return result(f(unchecked.data, &e, &c))
     }
 
     func pointerButton(_ event: PointerButtonEvent, context: ResponderContext) -> ResponderResult {
-        guard let f = impl?.pointee.pointer_button else { return .notHandled }
+        guard let f = unchecked.impl?.pointee.pointer_button else { return .notHandled }
         var e = seatkit_pointer_button_event(
             time_usec: event.time.microseconds, device: event.device.rawValue, button: event.button,
             state: event.state == .pressed ? SEATKIT_BUTTON_PRESSED : SEATKIT_BUTTON_RELEASED,
             x: event.location.x, y: event.location.y, sx: event.surfaceLocation.x, sy: event.surfaceLocation.y)
         var c = makeContext(context)
-        return result(f(data, &e, &c))
+        return result(f(unchecked.data, &e, &c))
     }
 
     func pointerAxis(_ event: PointerAxisEvent, context: ResponderContext) -> ResponderResult {
-        guard let f = impl?.pointee.pointer_axis else { return .notHandled }
+        guard let f = unchecked.impl?.pointee.pointer_axis else { return .notHandled }
         var e = seatkit_pointer_axis_event(
             time_usec: event.time.microseconds, device: event.device.rawValue, axis: CValues.axis(event.motion),
             x: event.location.x, y: event.location.y, sx: event.surfaceLocation.x, sy: event.surfaceLocation.y)
         var c = makeContext(context)
-        return result(f(data, &e, &c))
+        return result(f(unchecked.data, &e, &c))
     }
 
     func touchpadGesture(_ event: TouchpadGestureEvent, context: ResponderContext) -> ResponderResult {
-        guard let f = impl?.pointee.touchpad_gesture else { return .notHandled }
+        guard let f = unchecked.impl?.pointee.touchpad_gesture else { return .notHandled }
         var e = seatkit_touchpad_gesture_event(
             time_usec: event.time.microseconds, device: event.device.rawValue, gesture: CValues.gesture(event.gesture),
             x: event.location.x, y: event.location.y, sx: event.surfaceLocation.x, sy: event.surfaceLocation.y)
         var c = makeContext(context)
-        return result(f(data, &e, &c))
+        return result(f(unchecked.data, &e, &c))
     }
 
     // MARK: Keyboard
 
     func keyDown(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
-        guard let f = impl?.pointee.key_down else { return .notHandled }
+        guard let f = unchecked.impl?.pointee.key_down else { return .notHandled }
         var c = makeContext(context)
         var e = CValues.keyEvent(event, text: CText.push(event.text))
         defer { CText.pop() }
-        return result(f(data, &e, &c))
+        return result(f(unchecked.data, &e, &c))
     }
 
     func keyUp(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
-        guard let f = impl?.pointee.key_up else { return .notHandled }
+        guard let f = unchecked.impl?.pointee.key_up else { return .notHandled }
         var c = makeContext(context)
         var e = CValues.keyEvent(event, text: CText.push(event.text))
         defer { CText.pop() }
-        return result(f(data, &e, &c))
+        return result(f(unchecked.data, &e, &c))
     }
 
     /// `[]` (a constant: no reference counting per key) unless commands were added.
-    var keyCommands: [KeyCommand] { commands.isEmpty ? [] : commands }
+    var keyCommands: [KeyCommand] { unchecked.commands.isEmpty ? [] : unchecked.commands }
 
     // MARK: Focus
 
     var canBecomeFirstResponder: Bool {
-        guard let f = impl?.pointee.can_become_first_responder else { return false }
-        return f(data)
+        guard let f = unchecked.impl?.pointee.can_become_first_responder else { return false }
+        return f(unchecked.data)
     }
 
     var canResignFirstResponder: Bool {
-        guard let f = impl?.pointee.can_resign_first_responder else { return true }
-        return f(data)
+        guard let f = unchecked.impl?.pointee.can_resign_first_responder else { return true }
+        return f(unchecked.data)
     }
 
     func didBecomeFirstResponder(context: ResponderContext) {
-        guard let f = impl?.pointee.did_become_first_responder else { return }
-        withContext(context) { c in f(data, c) }
+        guard let f = unchecked.impl?.pointee.did_become_first_responder else { return }
+        withContext(context) { c in f(unchecked.data, c) }
     }
 
     func didResignFirstResponder(context: ResponderContext) {
-        guard let f = impl?.pointee.did_resign_first_responder else { return }
-        withContext(context) { c in f(data, c) }
+        guard let f = unchecked.impl?.pointee.did_resign_first_responder else { return }
+        withContext(context) { c in f(unchecked.data, c) }
     }
 
     // MARK: Actions
 
     func canPerform(_ action: Action) -> Bool {
-        guard let f = impl?.pointee.can_perform else { return false }
-        return CText.with(action.name) { f(data, $0) }
+        guard let f = unchecked.impl?.pointee.can_perform else { return false }
+        return CText.with(action.name) { f(unchecked.data, $0) }
     }
 
     func perform(_ action: Action, context: ResponderContext) {
-        guard let f = impl?.pointee.perform else { return }
-        withContext(context) { c in CText.with(action.name) { f(data, $0, c) } }
+        guard let f = unchecked.impl?.pointee.perform else { return }
+        withContext(context) { c in CText.with(action.name) { f(unchecked.data, $0, c) } }
     }
 
     // MARK: Hit-testing
 
     func refineHitTest(at point: SurfacePoint, in surface: Surface) -> Bool {
-        guard let f = impl?.pointee.refine_hit_test else { return true }
-        return f(data, point.x, point.y)
+        guard let f = unchecked.impl?.pointee.refine_hit_test else { return true }
+        return f(unchecked.data, point.x, point.y)
     }
 }
 
@@ -248,8 +253,8 @@ final class CDelegate: CResponder, CompositorDelegate {
     func set(_ impl: UnsafePointer<seatkit_delegate_interface>?, data: UnsafeMutableRawPointer?) {
         delegateImpl = impl
         delegateData = data
-        self.impl = impl?.pointee.responder
-        self.data = data
+        self.unchecked.impl = impl?.pointee.responder
+        self.unchecked.data = data
     }
 
     func router(_ router: Router, dropped event: DroppedEvent) {

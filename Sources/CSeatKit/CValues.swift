@@ -235,17 +235,21 @@ enum CValues {
 /// copies of the event. One buffer per nesting level, so that a callback that injects another
 /// key does not overwrite the text its own event points at.
 enum CText {
-    @exclusivity(unchecked) nonisolated(unsafe) private static var buffers: [UnsafeMutablePointer<CChar>] = []
-    @exclusivity(unchecked) nonisolated(unsafe) private static var capacities: [Int] = []
-    @exclusivity(unchecked) nonisolated(unsafe) private static var depth = 0
+    private struct Buffers {
+        var buffers: [UnsafeMutablePointer<CChar>] = []
+        var capacities: [Int] = []
+        var depth = 0
+    }
+    /// The buffers (unchecked: one thread, no access spans a call).
+    @exclusivity(unchecked) nonisolated(unsafe) private static var unchecked = Buffers()
 
     /// Copies `text` into the next buffer; valid until the matching ``pop()``.
     @inline(__always)
     static func push(_ text: String) -> UnsafePointer<CChar> {
-        if depth == buffers.count { addBuffer() }
+        if unchecked.depth == unchecked.buffers.count { addBuffer() }
         let count = text.utf8.count
-        if count >= capacities[depth] { grow(depth, count + 1) }
-        let buffer = buffers[depth]
+        if count >= unchecked.capacities[unchecked.depth] { grow(unchecked.depth, count + 1) }
+        let buffer = unchecked.buffers[unchecked.depth]
         if count > 0 {
             // The string's own bytes, without an iterator (which would retain the string).
             let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
@@ -254,12 +258,12 @@ enum CText {
             if copied == nil { copySlowly(text, into: buffer) }
         }
         buffer[count] = 0
-        depth += 1
+        unchecked.depth += 1
         return UnsafePointer(buffer)
     }
 
     @inline(__always)
-    static func pop() { depth -= 1 }
+    static func pop() { unchecked.depth -= 1 }
 
     @inline(__always)
     static func with<R>(_ text: String, _ body: (UnsafePointer<CChar>) -> R) -> R {
@@ -279,14 +283,14 @@ enum CText {
 
     @inline(never)
     private static func addBuffer() {
-        buffers.append(.allocate(capacity: 64))
-        capacities.append(64)
+        unchecked.buffers.append(.allocate(capacity: 64))
+        unchecked.capacities.append(64)
     }
 
     @inline(never)
     private static func grow(_ level: Int, _ count: Int) {
-        buffers[level].deallocate()
-        capacities[level] = max(count, capacities[level] * 2)
-        buffers[level] = .allocate(capacity: capacities[level])
+        unchecked.buffers[level].deallocate()
+        unchecked.capacities[level] = max(count, unchecked.capacities[level] * 2)
+        unchecked.buffers[level] = .allocate(capacity: unchecked.capacities[level])
     }
 }

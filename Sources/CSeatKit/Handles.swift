@@ -1,3 +1,5 @@
+import SeatKit
+
 /// What a handle names. Part of the handle's bits, so that a surface handle passed where a
 /// router is expected is refused, not reinterpreted.
 enum HandleKind: UInt8, CustomStringConvertible {
@@ -43,27 +45,30 @@ enum Handles {
         var unretained: Unmanaged<HandleObject>?
     }
 
-    // One thread (the compositor's event loop) uses the table, and no access to these spans
-    // a call that could reach them again: the runtime exclusivity checks (a third of the
-    // cost of a lookup) are skipped, as the router's own state does.
-    @exclusivity(unchecked) nonisolated(unsafe) private static var slots: [Slot] = []
-    @exclusivity(unchecked) nonisolated(unsafe) private static var freeSlots: [UInt32] = []
+    // One thread (the compositor's event loop) uses the table, and no access to it spans a
+    // call that could reach it again: the runtime exclusivity checks (a third of the cost of
+    // a lookup) are skipped, as for the router's own state (UnsafeFoundations.swift).
+    private struct Table {
+        var slots: [Slot] = []
+        var freeSlots: [UInt32] = []
+    }
+    @exclusivity(unchecked) nonisolated(unsafe) private static var unchecked = Table()
     static let slotLimit: UInt32 = 1 << 24
 
     /// Gives `object` a handle. Nil when 16 million handles are live at once.
     static func insert(_ object: HandleObject, kind: HandleKind) -> OpaquePointer? {
         let index: UInt32
-        if let reused = freeSlots.popLast() {
+        if let reused = unchecked.freeSlots.popLast() {
             index = reused
         } else {
-            guard UInt32(slots.count) < slotLimit else { return nil }
-            index = UInt32(slots.count)
-            slots.append(Slot(generation: 1, kind: 0, object: nil, unretained: nil))
+            guard UInt32(unchecked.slots.count) < slotLimit else { return nil }
+            index = UInt32(unchecked.slots.count)
+            unchecked.slots.append(Slot(generation: 1, kind: 0, object: nil, unretained: nil))
         }
-        slots[Int(index)].kind = kind.rawValue
-        slots[Int(index)].object = object
-        slots[Int(index)].unretained = Unmanaged.passUnretained(object)
-        let bits = UInt(slots[Int(index)].generation) << 32 | UInt(index) << 8 | UInt(kind.rawValue)
+        unchecked.slots[Int(index)].kind = kind.rawValue
+        unchecked.slots[Int(index)].object = object
+        unchecked.slots[Int(index)].unretained = Unmanaged.passUnretained(object)
+        let bits = UInt(unchecked.slots[Int(index)].generation) << 32 | UInt(index) << 8 | UInt(kind.rawValue)
         let handle = OpaquePointer(bitPattern: bits)!
         object.handle = handle
         return handle
@@ -82,10 +87,10 @@ enum Handles {
     static func unretained(_ handle: OpaquePointer?, _ kind: HandleKind) -> Unmanaged<HandleObject>? {
         let bits = UInt(bitPattern: handle)
         let index = Int((bits >> 8) & 0xFF_FFFF)
-        guard UInt8(truncatingIfNeeded: bits) == kind.rawValue, index < slots.count,
-              slots[index].generation == UInt32(truncatingIfNeeded: bits >> 32),
-              slots[index].kind == kind.rawValue else { return nil }
-        return slots[index].unretained
+        guard UInt8(truncatingIfNeeded: bits) == kind.rawValue, index < unchecked.slots.count,
+              unchecked.slots[index].generation == UInt32(truncatingIfNeeded: bits >> 32),
+              unchecked.slots[index].kind == kind.rawValue else { return nil }
+        return unchecked.slots[index].unretained
     }
 
     /// Ends a handle. The object is released at the end of the outermost API call under way
@@ -93,18 +98,18 @@ enum Handles {
     static func remove(_ handle: OpaquePointer) {
         let bits = UInt(bitPattern: handle)
         let index = Int((bits >> 8) & 0xFF_FFFF)
-        guard index < slots.count, slots[index].generation == UInt32(truncatingIfNeeded: bits >> 32) else { return }
-        if let object = slots[index].object { APICall.keepUntilReturn(object) }
-        slots[index].object = nil
-        slots[index].unretained = nil
-        slots[index].kind = 0
-        slots[index].generation &+= 1
-        if slots[index].generation == 0 { slots[index].generation = 1 }
-        freeSlots.append(UInt32(index))
+        guard index < unchecked.slots.count, unchecked.slots[index].generation == UInt32(truncatingIfNeeded: bits >> 32) else { return }
+        if let object = unchecked.slots[index].object { APICall.keepUntilReturn(object) }
+        unchecked.slots[index].object = nil
+        unchecked.slots[index].unretained = nil
+        unchecked.slots[index].kind = 0
+        unchecked.slots[index].generation &+= 1
+        if unchecked.slots[index].generation == 0 { unchecked.slots[index].generation = 1 }
+        unchecked.freeSlots.append(UInt32(index))
     }
 
     /// Live handles, for tests.
-    static var liveCount: Int { slots.count - freeSlots.count }
+    static var liveCount: Int { unchecked.slots.count - unchecked.freeSlots.count }
 
     private static func article(_ kind: HandleKind) -> String { kind == .output ? "an" : "a" }
 
@@ -122,29 +127,33 @@ enum Handles {
 /// alive until the outermost call returns, because the router may be walking through them
 /// (a responder destroying its own surface from inside a callback).
 enum APICall {
-    @exclusivity(unchecked) nonisolated(unsafe) private static var depth = 0
-    @exclusivity(unchecked) nonisolated(unsafe) private static var kept: [HandleObject] = []
+    private struct Calls {
+        var depth = 0
+        var kept: [HandleObject] = []
+    }
+    /// The calls under way and what they keep (unchecked: one thread, no access spans a call).
+    @exclusivity(unchecked) nonisolated(unsafe) private static var unchecked = Calls()
 
     @inline(__always)
     static func run<Result>(_ body: () -> Result) -> Result {
-        depth += 1
+        unchecked.depth += 1
         let result = body()
-        depth -= 1
-        if depth == 0, !kept.isEmpty { releaseKept() }
+        unchecked.depth -= 1
+        if unchecked.depth == 0, !unchecked.kept.isEmpty { releaseKept() }
         return result
     }
 
     static func keepUntilReturn(_ object: HandleObject) {
-        kept.append(object)
-        if depth == 0 { releaseKept() }
+        unchecked.kept.append(object)
+        if unchecked.depth == 0 { releaseKept() }
     }
 
     @inline(never)
     private static func releaseKept() {
         // Releasing may run deinits that end other handles: take the list first.
-        while !kept.isEmpty {
-            let batch = kept
-            kept.removeAll()
+        while !unchecked.kept.isEmpty {
+            let batch = unchecked.kept
+            unchecked.kept.removeAll()
             _ = batch
         }
     }

@@ -38,12 +38,26 @@ final class CRouter: HandleObject {
     /// The delegate (the router holds it weakly).
     var delegate: CDelegate?
     var outputs: [COutput] = []
-    @exclusivity(unchecked) var surfaces: [ObjectIdentifier: CSurface] = [:] {
-        didSet {
-            cachedSurface = nil
-            cachedSurfaceHandle = nil
+    /// The hot state, exempt from run-time exclusivity checks (the rules are in
+    /// UnsafeFoundations.swift).
+    struct HotState {
+        var surfaces: [ObjectIdentifier: CSurface] = [:] {
+            didSet {
+                cachedSurface = nil
+                cachedSurfaceHandle = nil
+            }
         }
+        /// Reused buffers that events are translated into for C (grown, never shrunk).
+        var touchBuffer = UnsafeMutablePointer<seatkit_touch_point>.allocate(capacity: 16)
+        var touchBufferCapacity = 16
+        /// The last surface looked up by ``handle(of:)`` and its handle: a walk up the chain asks
+        /// for the same target at every link. Cleared when a surface's handle ends.
+        var cachedSurface: ObjectIdentifier?
+        var cachedSurfaceHandle: OpaquePointer?
     }
+
+    @exclusivity(unchecked) var unchecked = HotState()
+
     var recognizers: [CRecognizer] = []
     var filters: [CFilter] = []
     var spies: [CSpy] = []
@@ -54,9 +68,6 @@ final class CRouter: HandleObject {
     var keyboard: Keyboard?
     var traceLog: TraceLog?
 
-    /// Reused buffers that events are translated into for C (grown, never shrunk).
-    @exclusivity(unchecked) var touchBuffer = UnsafeMutablePointer<seatkit_touch_point>.allocate(capacity: 16)
-    @exclusivity(unchecked) var touchBufferCapacity = 16
 
     init(clock: any Clock, eventLoopClock: EventLoopClock?, virtualClock: VirtualClock?) {
         router = Router(clock: clock)
@@ -65,13 +76,9 @@ final class CRouter: HandleObject {
     }
 
     deinit {
-        touchBuffer.deallocate()
+        unchecked.touchBuffer.deallocate()
     }
 
-    /// The last surface looked up by ``handle(of:)`` and its handle: a walk up the chain asks
-    /// for the same target at every link. Cleared when a surface's handle ends.
-    @exclusivity(unchecked) var cachedSurface: ObjectIdentifier?
-    @exclusivity(unchecked) var cachedSurfaceHandle: OpaquePointer?
 
     /// The C handle of a surface made on this router, or NULL.
     @inline(__always)
@@ -82,15 +89,15 @@ final class CRouter: HandleObject {
     @inline(__always)
     func handle(ofSurfaceWithIdentity id: ObjectIdentifier?) -> OpaquePointer? {
         guard let id else { return nil }
-        if id == cachedSurface { return cachedSurfaceHandle }
+        if id == unchecked.cachedSurface { return unchecked.cachedSurfaceHandle }
         return lookUpHandle(id)
     }
 
     @inline(never)
     private func lookUpHandle(_ id: ObjectIdentifier) -> OpaquePointer? {
-        let handle = surfaces[id]?.handle
-        cachedSurface = id
-        cachedSurfaceHandle = handle
+        let handle = unchecked.surfaces[id]?.handle
+        unchecked.cachedSurface = id
+        unchecked.cachedSurfaceHandle = handle
         return handle
     }
 
@@ -102,25 +109,25 @@ final class CRouter: HandleObject {
     /// Copies touch points into `touchBuffer`.
     @inline(__always)
     func fillTouchBuffer(_ touches: [TouchPoint]) -> UnsafeMutablePointer<seatkit_touch_point> {
-        if touches.count > touchBufferCapacity { growTouchBuffer(touches.count) }
+        if touches.count > unchecked.touchBufferCapacity { growTouchBuffer(touches.count) }
         var i = 0
         while i < touches.count {
             let t = touches[i]
-            touchBuffer[i] = seatkit_touch_point(
+            unchecked.touchBuffer[i] = seatkit_touch_point(
                 id: t.id.rawValue, device: t.device.rawValue, x: t.location.x, y: t.location.y,
                 sx: t.surfaceLocation.x, sy: t.surfaceLocation.y,
                 start_x: t.startLocation.x, start_y: t.startLocation.y,
                 start_time_usec: t.startTime.microseconds)
             i += 1
         }
-        return touchBuffer
+        return unchecked.touchBuffer
     }
 
     @inline(never)
     private func growTouchBuffer(_ count: Int) {
-        touchBuffer.deallocate()
-        touchBufferCapacity = max(count, touchBufferCapacity * 2)
-        touchBuffer = .allocate(capacity: touchBufferCapacity)
+        unchecked.touchBuffer.deallocate()
+        unchecked.touchBufferCapacity = max(count, unchecked.touchBufferCapacity * 2)
+        unchecked.touchBuffer = .allocate(capacity: unchecked.touchBufferCapacity)
     }
 
     /// Ends everything made on this router, then the router: destroy signals first, in the
@@ -138,7 +145,7 @@ final class CRouter: HandleObject {
         // Newest first (children before the parents they were added to, usually), in an
         // order that does not depend on the dictionary's: a C caller sees the same callbacks
         // in the same order every run.
-        for surface in surfaces.values.filter({ !$0.isRoot }).sorted(by: { $0.surface.id.rawValue > $1.surface.id.rawValue }) {
+        for surface in unchecked.surfaces.values.filter({ !$0.isRoot }).sorted(by: { $0.surface.id.rawValue > $1.surface.id.rawValue }) {
             surface.destroy()
         }
         for output in outputs { output.destroy() }
@@ -233,7 +240,7 @@ final class CSurface: HandleObject {
         CCalls.emitAndFreeSignal(destroySignal, data: handle)
         responder.clear()
         surface.responder = PassThroughResponder()
-        owner.surfaces[ObjectIdentifier(surface)] = nil
+        owner.unchecked.surfaces[ObjectIdentifier(surface)] = nil
         Handles.remove(handle)
     }
 }

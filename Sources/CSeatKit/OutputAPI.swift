@@ -41,15 +41,15 @@ public func seatkit_output_create(_ router: OpaquePointer?, _ name: UnsafePointe
         misuse(#function, "too many live handles")
         return nil
     }
-    rootResponder.surfaceHandle = rootHandle
+    rootResponder.unchecked.surfaceHandle = rootHandle
     let c = COutput(owner: r, output: output, root: root, responder: responder)
     guard let handle = Handles.insert(c, kind: .output) else {
         Handles.remove(rootHandle)
         misuse(#function, "too many live handles")
         return nil
     }
-    responder.outputHandle = handle
-    r.surfaces[ObjectIdentifier(output.root)] = root
+    responder.unchecked.outputHandle = handle
+    r.unchecked.surfaces[ObjectIdentifier(output.root)] = root
     r.outputs.append(c)
     APICall.run { r.router.addOutput(output) }
     return handle
@@ -135,8 +135,8 @@ public func seatkit_output_layout_point_from_normalized(_ handle: OpaquePointer?
 public func seatkit_output_set_responder(_ handle: OpaquePointer?, _ impl: UnsafePointer<seatkit_responder_interface>?,
                                          _ data: UnsafeMutableRawPointer?) {
     guard let o = live(handle, .output, as: COutput.self, #function) else { return }
-    o.responder.impl = impl
-    o.responder.data = impl == nil ? nil : data
+    o.responder.unchecked.impl = impl
+    o.responder.unchecked.data = impl == nil ? nil : data
 }
 
 @_cdecl("seatkit_router_get_output")

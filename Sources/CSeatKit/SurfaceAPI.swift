@@ -23,8 +23,8 @@ public func seatkit_surface_create(_ router: OpaquePointer?, _ name: UnsafePoint
         misuse(#function, "too many live handles")
         return nil
     }
-    responder.surfaceHandle = handle
-    r.surfaces[ObjectIdentifier(surface)] = c
+    responder.unchecked.surfaceHandle = handle
+    r.unchecked.surfaces[ObjectIdentifier(surface)] = c
     return handle
 }
 
@@ -47,13 +47,13 @@ public func seatkit_surface_get_destroy_signal(_ handle: OpaquePointer?) -> Unsa
 public func seatkit_surface_set_responder(_ handle: OpaquePointer?, _ impl: UnsafePointer<seatkit_responder_interface>?,
                                           _ data: UnsafeMutableRawPointer?) {
     guard let s = live(handle, .surface, as: CSurface.self, #function) else { return }
-    s.responder.impl = impl
-    s.responder.data = impl == nil ? nil : data
+    s.responder.unchecked.impl = impl
+    s.responder.unchecked.data = impl == nil ? nil : data
 }
 
 @_cdecl("seatkit_surface_get_responder_data")
 public func seatkit_surface_get_responder_data(_ handle: OpaquePointer?) -> UnsafeMutableRawPointer? {
-    live(handle, .surface, as: CSurface.self, #function)?.responder.data
+    live(handle, .surface, as: CSurface.self, #function)?.responder.unchecked.data
 }
 
 private func insert(_ parentHandle: OpaquePointer?, _ childHandle: OpaquePointer?, at index: Int?,
@@ -198,7 +198,7 @@ public func seatkit_surface_add_key_command(_ handle: OpaquePointer?, _ keysym: 
         misuse(#function, "NULL action; refused")
         return false
     }
-    s.responder.commands.append(KeyCommand(keysym: keysym, modifiers: KeyModifiers(rawValue: modifiers),
+    s.responder.unchecked.commands.append(KeyCommand(keysym: keysym, modifiers: KeyModifiers(rawValue: modifiers),
                                            action: Action(String(cString: action)),
                                            matching: layoutIndependent ? .layoutIndependent : .keysym))
     return true
@@ -206,7 +206,7 @@ public func seatkit_surface_add_key_command(_ handle: OpaquePointer?, _ keysym: 
 
 @_cdecl("seatkit_surface_clear_key_commands")
 public func seatkit_surface_clear_key_commands(_ handle: OpaquePointer?) {
-    live(handle, .surface, as: CSurface.self, #function)?.responder.commands = []
+    live(handle, .surface, as: CSurface.self, #function)?.responder.unchecked.commands = []
 }
 
 // MARK: Keyboard focus and actions

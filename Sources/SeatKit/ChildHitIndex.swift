@@ -87,7 +87,7 @@ final class ChildHitIndex {
         func free() { base?.deallocate() }
     }
 
-    /// The hot state, exempt from run-time exclusivity checks (`Unchecked`: rules in
+    /// The hot state, exempt from run-time exclusivity checks (the rules are in
     /// UnsafeFoundations.swift).
     struct HotState {
         var isCurrent = false
@@ -110,35 +110,35 @@ final class ChildHitIndex {
         var cellCursor = Storage<Int32>()
     }
 
-    let unchecked = Unchecked(HotState())
+    @exclusivity(unchecked) var unchecked = HotState()
 
-    var isBeingWalked: Bool { unchecked.state.walks > 0 }
+    var isBeingWalked: Bool { unchecked.walks > 0 }
 
     // The grid, when there are at least `gridThreshold` children.
 
     deinit {
-        unchecked.state.children.free()
-        unchecked.state.entries.free()
-        unchecked.state.cellStart.free()
-        unchecked.state.cellChildren.free()
-        unchecked.state.cellCursor.free()
+        unchecked.children.free()
+        unchecked.entries.free()
+        unchecked.cellStart.free()
+        unchecked.cellChildren.free()
+        unchecked.cellCursor.free()
     }
 
-    var usesGrid: Bool { unchecked.state.columns > 0 }
+    var usesGrid: Bool { unchecked.columns > 0 }
 
-    func invalidate() { unchecked.state.isCurrent = false }
+    func invalidate() { unchecked.isCurrent = false }
 
     /// The topmost, deepest surface under `point` (in the parent's space) among the indexed
     /// children's subtrees, or `nil`. The index must be current.
     @inline(__always)
     func topmostHit(at point: SurfacePoint) -> Surface? {
-        unchecked.state.walks += 1
-        defer { unchecked.state.walks -= 1 }
-        let children = self.unchecked.state.children, entries = self.unchecked.state.entries, cellChildren = self.unchecked.state.cellChildren
+        unchecked.walks += 1
+        defer { unchecked.walks -= 1 }
+        let children = self.unchecked.children, entries = self.unchecked.entries, cellChildren = self.unchecked.cellChildren
         let usesGrid = self.usesGrid
         let cell = usesGrid ? cellIndex(of: point) : 0
-        let start = usesGrid ? Int(unchecked.state.cellStart[cell]) : 0
-        var k = usesGrid ? Int(unchecked.state.cellStart[cell + 1]) : entries.count
+        let start = usesGrid ? Int(unchecked.cellStart[cell]) : 0
+        var k = usesGrid ? Int(unchecked.cellStart[cell + 1]) : entries.count
         while k > start {
             k -= 1
             let i = usesGrid ? Int(cellChildren[k]) : k
@@ -155,38 +155,38 @@ final class ChildHitIndex {
     /// Indices of the children whose entries a hit-test at `point` considers, top first:
     /// for tests.
     func candidates(at point: SurfacePoint) -> [Int] {
-        guard usesGrid else { return Array((0..<unchecked.state.entries.count).reversed()) }
+        guard usesGrid else { return Array((0..<unchecked.entries.count).reversed()) }
         let cell = cellIndex(of: point)
-        return (Int(unchecked.state.cellStart[cell])..<Int(unchecked.state.cellStart[cell + 1])).reversed().map { Int(unchecked.state.cellChildren[$0]) }
+        return (Int(unchecked.cellStart[cell])..<Int(unchecked.cellStart[cell + 1])).reversed().map { Int(unchecked.cellChildren[$0]) }
     }
 
     // MARK: Building
 
     func rebuild(from children: [Surface]) {
         precondition(!isBeingWalked, "an index is not rebuilt while it is walked")
-        unchecked.state.members = children
+        unchecked.members = children
         let n = children.count
         guard n > 0 else {
-            self.unchecked.state.children.removeAll()
-            unchecked.state.entries.removeAll()
-            unchecked.state.columns = 0
-            unchecked.state.rows = 0
-            unchecked.state.isCurrent = true
+            self.unchecked.children.removeAll()
+            unchecked.entries.removeAll()
+            unchecked.columns = 0
+            unchecked.rows = 0
+            unchecked.isCurrent = true
             return
         }
-        self.unchecked.state.children.reset(count: n, filledWith: Unretained(children[0]))
+        self.unchecked.children.reset(count: n, filledWith: Unretained(children[0]))
         let empty = Entry(originX: 0, originY: 0, minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
-        unchecked.state.entries.reset(count: n, filledWith: empty)
+        unchecked.entries.reset(count: n, filledWith: empty)
         var union: (x0: Double, y0: Double, x1: Double, y1: Double)?
         var i = 0
         while i < n {
             let child = children[i]
-            self.unchecked.state.children[i] = Unretained(child)
+            self.unchecked.children[i] = Unretained(child)
             let origin = child.frame.origin
             var entry = empty
             entry.originX = origin.x
             entry.originY = origin.y
-            if let box = child.unchecked.state.subtreeBounds {
+            if let box = child.unchecked.subtreeBounds {
                 entry.minX = box.minX
                 entry.minY = box.minY
                 entry.maxX = box.maxX
@@ -199,30 +199,30 @@ final class ChildHitIndex {
                     union = (x0, y0, x1, y1)
                 }
             }
-            unchecked.state.entries[i] = entry
+            unchecked.entries[i] = entry
             i += 1
         }
-        unchecked.state.columns = 0
-        unchecked.state.rows = 0
+        unchecked.columns = 0
+        unchecked.rows = 0
         if n >= Self.gridThreshold, let union, union.x1 > union.x0, union.y1 > union.y0 {
             buildGrid(over: union)
         }
-        unchecked.state.isCurrent = true
+        unchecked.isCurrent = true
     }
 
     private func buildGrid(over union: (x0: Double, y0: Double, x1: Double, y1: Double)) {
         let width = union.x1 - union.x0, height = union.y1 - union.y0
-        let cells = Double(Swift.max(1, unchecked.state.entries.count / Self.childrenPerCell))
+        let cells = Double(Swift.max(1, unchecked.entries.count / Self.childrenPerCell))
         var columns = Swift.min(1024, Swift.max(1, Int((cells * width / height).squareRoot().rounded())))
         var rows = Swift.min(1024, Swift.max(1, Int((cells / Double(columns)).rounded())))
-        unchecked.state.gridX = union.x0
-        unchecked.state.gridY = union.y0
+        unchecked.gridX = union.x0
+        unchecked.gridY = union.y0
         while true {
-            self.unchecked.state.columns = columns
-            self.unchecked.state.rows = rows
-            unchecked.state.inverseCellWidth = Double(columns) / width
-            unchecked.state.inverseCellHeight = Double(rows) / height
-            if countCellEntries() <= unchecked.state.entries.count * Self.cellEntriesPerChild || (columns == 1 && rows == 1) { break }
+            self.unchecked.columns = columns
+            self.unchecked.rows = rows
+            unchecked.inverseCellWidth = Double(columns) / width
+            unchecked.inverseCellHeight = Double(rows) / height
+            if countCellEntries() <= unchecked.entries.count * Self.cellEntriesPerChild || (columns == 1 && rows == 1) { break }
             columns = Swift.max(1, columns / 2)
             rows = Swift.max(1, rows / 2)
         }
@@ -231,33 +231,33 @@ final class ChildHitIndex {
 
     /// Makes `cellStart` hold each cell's count, shifted by one; returns the total.
     private func countCellEntries() -> Int {
-        unchecked.state.cellStart.reset(count: unchecked.state.columns * unchecked.state.rows + 1, filledWith: 0)
+        unchecked.cellStart.reset(count: unchecked.columns * unchecked.rows + 1, filledWith: 0)
         var total = 0
         forEachCell { _, cell in
-            unchecked.state.cellStart[cell + 1] += 1
+            unchecked.cellStart[cell + 1] += 1
             total += 1
         }
         return total
     }
 
     private func fillCells() {
-        let cellCount = unchecked.state.columns * unchecked.state.rows
+        let cellCount = unchecked.columns * unchecked.rows
         var c = 0
         while c < cellCount {
-            unchecked.state.cellStart[c + 1] += unchecked.state.cellStart[c]
+            unchecked.cellStart[c + 1] += unchecked.cellStart[c]
             c += 1
         }
-        unchecked.state.cellChildren.reset(count: Int(unchecked.state.cellStart[cellCount]), filledWith: 0)
-        unchecked.state.cellCursor.reset(count: cellCount, filledWith: 0)
+        unchecked.cellChildren.reset(count: Int(unchecked.cellStart[cellCount]), filledWith: 0)
+        unchecked.cellCursor.reset(count: cellCount, filledWith: 0)
         c = 0
         while c < cellCount {
-            unchecked.state.cellCursor[c] = unchecked.state.cellStart[c]
+            unchecked.cellCursor[c] = unchecked.cellStart[c]
             c += 1
         }
         // Filling children in stacking order keeps every cell's list back to front.
         forEachCell { entry, cell in
-            unchecked.state.cellChildren[Int(unchecked.state.cellCursor[cell])] = Int32(entry)
-            unchecked.state.cellCursor[cell] += 1
+            unchecked.cellChildren[Int(unchecked.cellCursor[cell])] = Int32(entry)
+            unchecked.cellCursor[cell] += 1
         }
     }
 
@@ -265,13 +265,13 @@ final class ChildHitIndex {
     /// the one walk that both counting and filling the cells make.
     private func forEachCell(_ body: (_ entry: Int, _ cell: Int) -> Void) {
         var i = 0
-        while i < unchecked.state.entries.count {
-            if let range = cellRange(of: unchecked.state.entries[i]) {
+        while i < unchecked.entries.count {
+            if let range = cellRange(of: unchecked.entries[i]) {
                 var row = range.row0
                 while row <= range.row1 {
                     var column = range.column0
                     while column <= range.column1 {
-                        body(i, row * unchecked.state.columns + column)
+                        body(i, row * unchecked.columns + column)
                         column += 1
                     }
                     row += 1
@@ -296,20 +296,20 @@ final class ChildHitIndex {
     // are rejected by the exact test. NaN lands in cell 0 the same way.
     @inline(__always)
     private func column(of x: Double) -> Int {
-        let f = (x - unchecked.state.gridX) * unchecked.state.inverseCellWidth
+        let f = (x - unchecked.gridX) * unchecked.inverseCellWidth
         if !(f >= 0) { return 0 }
-        return f >= Double(unchecked.state.columns) ? unchecked.state.columns - 1 : Int(f)
+        return f >= Double(unchecked.columns) ? unchecked.columns - 1 : Int(f)
     }
 
     @inline(__always)
     private func row(of y: Double) -> Int {
-        let f = (y - unchecked.state.gridY) * unchecked.state.inverseCellHeight
+        let f = (y - unchecked.gridY) * unchecked.inverseCellHeight
         if !(f >= 0) { return 0 }
-        return f >= Double(unchecked.state.rows) ? unchecked.state.rows - 1 : Int(f)
+        return f >= Double(unchecked.rows) ? unchecked.rows - 1 : Int(f)
     }
 
     @inline(__always)
     private func cellIndex(of point: SurfacePoint) -> Int {
-        row(of: point.y) * unchecked.state.columns + column(of: point.x)
+        row(of: point.y) * unchecked.columns + column(of: point.x)
     }
 }

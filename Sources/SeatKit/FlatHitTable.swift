@@ -59,7 +59,7 @@ final class FlatHitTable {
         var isCandidate: Bool
     }
 
-    /// The hot state, exempt from run-time exclusivity checks (`Unchecked`: rules in
+    /// The hot state, exempt from run-time exclusivity checks (the rules are in
     /// UnsafeFoundations.swift).
     struct HotState {
         /// The owner's subtree edit count when the table was built; stale when they differ.
@@ -75,23 +75,22 @@ final class FlatHitTable {
         var entries = ChildHitIndex.Storage<Entry>()
     }
 
-    let unchecked = Unchecked(HotState())
+    @exclusivity(unchecked) var unchecked = HotState()
 
+    deinit { unchecked.entries.free() }
 
-    deinit { unchecked.state.entries.free() }
-
-    var isBeingWalked: Bool { unchecked.state.walks > 0 }
+    var isBeingWalked: Bool { unchecked.walks > 0 }
 
     /// Marks the start of a walk and hands out the entries to walk (`topmostHit`); every
     /// `beginWalk()` must be paired with an `endWalk()`.
     @inline(__always)
     func beginWalk() -> ChildHitIndex.Storage<Entry> {
-        unchecked.state.walks &+= 1
-        return unchecked.state.entries
+        unchecked.walks &+= 1
+        return unchecked.entries
     }
 
     @inline(__always)
-    func endWalk() { unchecked.state.walks &-= 1 }
+    func endWalk() { unchecked.walks &-= 1 }
 
     /// The topmost, deepest surface of the owner's subtree that accepts input at `point` (in
     /// the owner's space), or `nil`; unretained: the table's members hold it. A static walk
@@ -128,21 +127,21 @@ final class FlatHitTable {
     /// Lays out `owner`'s subtree as it is now; `edit` is the owner's subtree edit count.
     func rebuild(for owner: Surface, atEdit edit: UInt64) {
         precondition(!isBeingWalked, "a table is not rebuilt while it is walked")
-        unchecked.state.members.removeAll(keepingCapacity: true)
-        unchecked.state.entries.removeAll()
-        unchecked.state.isUsable = appendContents(of: owner, level: 0)
-        if !unchecked.state.isUsable {
-            unchecked.state.members.removeAll(keepingCapacity: true)
-            unchecked.state.entries.removeAll()
+        unchecked.members.removeAll(keepingCapacity: true)
+        unchecked.entries.removeAll()
+        unchecked.isUsable = appendContents(of: owner, level: 0)
+        if !unchecked.isUsable {
+            unchecked.members.removeAll(keepingCapacity: true)
+            unchecked.entries.removeAll()
         }
-        unchecked.state.builtAtEdit = edit
+        unchecked.builtAtEdit = edit
     }
 
     /// The entries for `surface`'s children (top first) and its own area, reading the point
     /// at `level` (the surface's space). False, leaving a partial table, when a surface has
     /// `childLimit` children or a subtree is deeper than `levelLimit`.
     private func appendContents(of surface: Surface, level: Int) -> Bool {
-        let children = surface.unchecked.state.children
+        let children = surface.unchecked.children
         if children.count >= Self.childLimit { return false }
         // Children above the surface (top first), its own area, then children placed below it.
         var c = children.count
@@ -150,48 +149,48 @@ final class FlatHitTable {
             c -= 1
             let child = children[c]
             if child.isBelowParent { continue }
-            if let box = child.unchecked.state.subtreeBounds, !appendSubtree(child, box: box, parentLevel: level) { return false }
+            if let box = child.unchecked.subtreeBounds, !appendSubtree(child, box: box, parentLevel: level) { return false }
         }
         if surface.inputRegion?.isEmpty != true {
             let size = surface.frame.size
             append(Entry(minX: 0, minY: 0, maxX: size.width, maxY: size.height, originX: 0, originY: 0,
                          surface: Unretained(surface), next: 0, level: Int16(level), isCandidate: true))
         }
-        guard surface.unchecked.state.childrenBelowCount > 0 else { return true }
+        guard surface.unchecked.childrenBelowCount > 0 else { return true }
         c = children.count
         while c > 0 {
             c -= 1
             let child = children[c]
             if !child.isBelowParent { continue }
-            if let box = child.unchecked.state.subtreeBounds, !appendSubtree(child, box: box, parentLevel: level) { return false }
+            if let box = child.unchecked.subtreeBounds, !appendSubtree(child, box: box, parentLevel: level) { return false }
         }
         return true
     }
 
     private func appendSubtree(_ surface: Surface, box: SurfaceRect, parentLevel: Int) -> Bool {
-        unchecked.state.members.append(surface)
+        unchecked.members.append(surface)
         let origin = surface.frame.origin
-        let start = unchecked.state.entries.count
-        let hasHittableChildren = surface.unchecked.state.children.scanIndex(where: { $0.unchecked.state.subtreeBounds != nil }) != nil
+        let start = unchecked.entries.count
+        let hasHittableChildren = surface.unchecked.children.scanIndex(where: { $0.unchecked.subtreeBounds != nil }) != nil
         append(Entry(minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY, originX: origin.x, originY: origin.y,
                      surface: Unretained(surface), next: 0, level: Int16(parentLevel),
                      isCandidate: !hasHittableChildren))
         if hasHittableChildren {
             if parentLevel + 2 > Self.levelLimit { return false }
             if !appendContents(of: surface, level: parentLevel + 1) { return false }
-            unchecked.state.entries[start].next = Int32(unchecked.state.entries.count)
+            unchecked.entries[start].next = Int32(unchecked.entries.count)
         }
         return true
     }
 
     private func append(_ entry: Entry) {
         var entry = entry
-        if entry.isCandidate { entry.next = Int32(unchecked.state.entries.count + 1) }
-        unchecked.state.entries.append(entry)
+        if entry.isCandidate { entry.next = Int32(unchecked.entries.count + 1) }
+        unchecked.entries.append(entry)
     }
 
     /// The entries as (surface, is candidate, level), in walk order: for tests.
     var layoutForTesting: [(surface: Surface, isCandidate: Bool, level: Int)] {
-        (0..<unchecked.state.entries.count).map { (unchecked.state.entries[$0].surface.object, unchecked.state.entries[$0].isCandidate, Int(unchecked.state.entries[$0].level)) }
+        (0..<unchecked.entries.count).map { (unchecked.entries[$0].surface.object, unchecked.entries[$0].isCandidate, Int(unchecked.entries[$0].level)) }
     }
 }

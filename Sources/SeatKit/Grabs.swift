@@ -126,14 +126,14 @@ extension Router {
     /// to set (``setPointerFocus(_:time:)``). The buttons stay held: their releases reach the
     /// grab. A grab already active is ended first (its `cancel`).
     public func startPointerGrab(_ grab: any PointerGrab) {
-        if unchecked.state.pointerGrab != nil { endPointerGrab() }
-        unchecked.state.pointerGrab = grab
+        if unchecked.pointerGrab != nil { endPointerGrab() }
+        unchecked.pointerGrab = grab
         // A focus change under way (this grab started from inside a leave) stops here.
-        unchecked.state.pointerFocusGeneration &+= 1
+        unchecked.pointerFocusGeneration &+= 1
         gestures.endPointerArena(in: self)
-        if let focus = unchecked.state.pointerFocus {
-            unchecked.state.pointerFocusGeneration &+= 1
-            unchecked.state.pointerFocus = nil
+        if let focus = unchecked.pointerFocus {
+            unchecked.pointerFocusGeneration &+= 1
+            unchecked.pointerFocus = nil
             trace?.record(.pointerFocus(from: TraceSubject(focus), to: .none))
             tellCancelledButtons(to: focus, time: clock.now)
             tellPointerLeft(focus, time: clock.now)
@@ -143,26 +143,26 @@ extension Router {
     /// Ends the pointer grab, if any: its `cancel` runs, and focus follows the default rule
     /// again (at once unless a button is held; then at the last release).
     public func endPointerGrab() {
-        guard let grab = unchecked.state.pointerGrab else { return }
-        unchecked.state.pointerGrab = nil
+        guard let grab = unchecked.pointerGrab else { return }
+        unchecked.pointerGrab = nil
         grab.cancel(router: self)
-        if unchecked.state.pointerGrab == nil { refreshPointerFocus() }
+        if unchecked.pointerGrab == nil { refreshPointerFocus() }
     }
 
     /// Makes `grab` take touch input. Every touch routed so far is cancelled (each responder
     /// that saw one is told); later events of those fingers reach the grab. A grab already
     /// active is ended first.
     public func startTouchGrab(_ grab: any TouchGrab) {
-        if unchecked.state.touchGrab != nil { endTouchGrab() }
-        unchecked.state.touchGrab = grab
+        if unchecked.touchGrab != nil { endTouchGrab() }
+        unchecked.touchGrab = grab
         cancelSequences(reason: "a touch grab began") { _ in true }
     }
 
     /// Ends the touch grab, if any: touches routed while it was active are cancelled, then its
     /// `cancel` runs. Fingers still down stay the grab's: the router ignores the rest of them.
     public func endTouchGrab() {
-        guard let grab = unchecked.state.touchGrab else { return }
-        unchecked.state.touchGrab = nil
+        guard let grab = unchecked.touchGrab else { return }
+        unchecked.touchGrab = nil
         cancelSequences(reason: "the touch grab ended") { _ in true }
         grab.cancel(router: self)
     }
@@ -171,16 +171,16 @@ extension Router {
     /// key it may have seen pressed (their real releases go to the grab); it stays first
     /// responder. A grab already active is ended first.
     public func startKeyboardGrab(_ grab: any KeyboardGrab) {
-        if unchecked.state.keyboardGrab != nil { endKeyboardGrab() }
-        unchecked.state.keyboardGrab = grab
-        if let focus = unchecked.state.firstResponder { tellCancelledKeys(to: focus, swallowing: false) }
+        if unchecked.keyboardGrab != nil { endKeyboardGrab() }
+        unchecked.keyboardGrab = grab
+        if let focus = unchecked.firstResponder { tellCancelledKeys(to: focus, swallowing: false) }
     }
 
     /// Ends the keyboard grab, if any, and runs its `cancel`. Keys go to the first responder
     /// again.
     public func endKeyboardGrab() {
-        guard let grab = unchecked.state.keyboardGrab else { return }
-        unchecked.state.keyboardGrab = nil
+        guard let grab = unchecked.keyboardGrab else { return }
+        unchecked.keyboardGrab = nil
         // Keys pressed under the grab were not the first responder's.
         noteKeysHeldBeforeFocus()
         grab.cancel(router: self)
@@ -189,15 +189,15 @@ extension Router {
     /// Cancelled releases of the held buttons whose presses `surface` (the pointer focus) saw,
     /// to its responder alone.
     func tellCancelledButtons(to surface: Surface, time: Timestamp) {
-        let buttons = unchecked.state.buttonsSeenByFocus
-        unchecked.state.buttonsSeenByFocus.removeAll(keepingCapacity: true)
+        let buttons = unchecked.buttonsSeenByFocus
+        unchecked.buttonsSeenByFocus.removeAll(keepingCapacity: true)
         var i = 0
         while i < buttons.count {
             let button = buttons[i]
             i += 1
-            guard unchecked.state.pressedButtons.scanContains(button) else { continue }
+            guard unchecked.pressedButtons.scanContains(button) else { continue }
             var release = PointerButtonEvent(time: time, device: DeviceID(0), button: button, state: .released,
-                                             location: unchecked.state.pointerLocation, surfaceLocation: surface.convert(unchecked.state.pointerLocation) ?? .zero)
+                                             location: unchecked.pointerLocation, surfaceLocation: surface.convert(unchecked.pointerLocation) ?? .zero)
             release.isCancelled = true
             _ = surface.withResponder { $0.pointerButton(release, context: ResponderContext(router: self, surface: surface, target: surface)) }
             trace?.record(.told(TraceSubject(surface), .pointerButton))
@@ -212,7 +212,7 @@ extension Router {
         while i < keys.count {
             let keycode = keys[i]
             i += 1
-            if swallowing, !unchecked.state.swallowedKeys.scanContains(keycode) { unchecked.state.swallowedKeys.append(keycode) }
+            if swallowing, !unchecked.swallowedKeys.scanContains(keycode) { unchecked.swallowedKeys.append(keycode) }
             var release = KeyEvent(time: clock.now, keycode: keycode, state: .released)
             release.isCancelled = true
             _ = surface.responder.keyUp(release, context: ResponderContext(router: self, link: .surface(surface), target: surface))
@@ -280,9 +280,9 @@ public final class PopupGrab: PointerGrab, TouchGrab {
     /// (``Router/sendPointerMotion(_:to:)``: no recognizers). Without a focus it is lost.
     public func pointerMoved(_ event: PointerMotionEvent, router: Router) {
         let hit = router.surface(at: event.location, device: event.device)
-        let target = router.heldButtons.isEmpty ? (contains(hit) ? hit : nil) : router.unchecked.state.pointerFocus
+        let target = router.heldButtons.isEmpty ? (contains(hit) ? hit : nil) : router.unchecked.pointerFocus
         router.setPointerFocus(target, time: event.time)
-        if let target, router.unchecked.state.pointerGrab === self { router.sendPointerMotion(event, to: target) }
+        if let target, router.unchecked.pointerGrab === self { router.sendPointerMotion(event, to: target) }
     }
 
     /// A press outside the popup ends the grab (`dismiss` runs) and is not delivered, nor
@@ -293,7 +293,7 @@ public final class PopupGrab: PointerGrab, TouchGrab {
             swallowedButtons.remove(at: index)
             return
         }
-        let focus = router.unchecked.state.pointerFocus
+        let focus = router.unchecked.pointerFocus
         if event.state == .pressed, !contains(focus) {
             swallowedButtons.append(event.button)
             router.endGrab(self)
@@ -304,7 +304,7 @@ public final class PopupGrab: PointerGrab, TouchGrab {
 
     /// Scrolling over the popup goes raw to the focus's chain; elsewhere it is lost.
     public func pointerAxis(_ event: PointerAxisEvent, router: Router) {
-        if let focus = router.unchecked.state.pointerFocus, contains(focus) { router.sendPointerAxis(event, to: focus) }
+        if let focus = router.unchecked.pointerFocus, contains(focus) { router.sendPointerAxis(event, to: focus) }
     }
 
     /// Takes touchpad gestures and delivers none (not reported as dropped).
@@ -316,7 +316,7 @@ public final class PopupGrab: PointerGrab, TouchGrab {
     public func touchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint, router: Router) {
         // One hit-test, the router's: route it, then look where it was bound.
         router.routeTouch(event)
-        guard router.unchecked.state.touchGrab === self else { return }
+        guard router.unchecked.touchGrab === self else { return }
         if !contains(router.surface(boundTo: id)) {
             // Outside: nobody has seen it yet (its frame has not come). It is cancelled, and
             // the touch that dismisses stays the grab's: the router ignores the rest of it.
@@ -330,8 +330,8 @@ public final class PopupGrab: PointerGrab, TouchGrab {
         let dismiss = onDismiss
         onDismiss = nil
         // Both halves of the grab end together.
-        if router.unchecked.state.pointerGrab === self { router.endPointerGrab() }
-        if router.unchecked.state.touchGrab === self { router.endTouchGrab() }
+        if router.unchecked.pointerGrab === self { router.endPointerGrab() }
+        if router.unchecked.touchGrab === self { router.endTouchGrab() }
         dismiss?()
     }
 }
@@ -345,8 +345,8 @@ extension Router {
 
     /// Ends every grab `grab` holds (pointer, touch, keyboard).
     public func endGrab(_ grab: AnyObject) {
-        if unchecked.state.pointerGrab === grab { endPointerGrab() }
-        if unchecked.state.touchGrab === grab { endTouchGrab() }
-        if unchecked.state.keyboardGrab === grab { endKeyboardGrab() }
+        if unchecked.pointerGrab === grab { endPointerGrab() }
+        if unchecked.touchGrab === grab { endTouchGrab() }
+        if unchecked.keyboardGrab === grab { endKeyboardGrab() }
     }
 }

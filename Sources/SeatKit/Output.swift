@@ -9,14 +9,14 @@ public final class Output {
     public let name: String
     /// Top-left corner in layout space.
     public var position: LayoutPoint {
-        get { unchecked.state._position }
+        get { unchecked._position }
         set {
-            unchecked.state._position = newValue
-            unchecked.state.layoutFrame.origin = newValue
+            unchecked._position = newValue
+            unchecked.layoutFrame.origin = newValue
             router?.outputGeometryDidChange()
         }
     }
-    /// The hot state, exempt from run-time exclusivity checks (`Unchecked`: rules in
+    /// The hot state, exempt from run-time exclusivity checks (the rules are in
     /// UnsafeFoundations.swift).
     struct HotState {
         var _position = LayoutPoint.zero
@@ -26,12 +26,12 @@ public final class Output {
         var layoutFrame = LayoutRect(x: 0, y: 0, width: 0, height: 0)
     }
 
-    let unchecked = Unchecked(HotState())
+    @exclusivity(unchecked) var unchecked = HotState()
 
     /// The output's area in layout space. Stored, updated when the geometry changes: every
     /// pointer clamp and output lookup reads it (computed, it cost about 600 instructions per
     /// pointer motion in the kiosk under callgrind, with dynamic exclusivity checks).
-    public var layoutFrame: LayoutRect { unchecked.state.layoutFrame }
+    public var layoutFrame: LayoutRect { unchecked.layoutFrame }
 
     /// Mode size in pixels, in the panel's native orientation.
     public var modeSize: Size {
@@ -86,13 +86,13 @@ public final class Output {
                 responder: any Responder = PassThroughResponder()) {
         precondition(scale > 0, "an output's scale must be positive")
         self.name = name
-        unchecked.state._position = position
+        unchecked._position = position
         self.modeSize = modeSize
         self.transform = transform
         self.scale = scale
         self.responder = responder
         let logical = Output.logicalSize(modeSize: modeSize, transform: transform, scale: scale)
-        unchecked.state.layoutFrame = LayoutRect(origin: position, size: logical)
+        unchecked.layoutFrame = LayoutRect(origin: position, size: logical)
         self.root = Surface(name: "\(name)/root", frame: SurfaceRect(origin: .zero, size: logical))
         root.attach(to: self)
     }
@@ -125,7 +125,7 @@ public final class Output {
     /// space, applying the output's transform.
     public func layoutPoint(fromNormalized x: Double, _ y: Double) -> LayoutPoint {
         let mapped = transform.mapNormalized(x: x, y: y)
-        let frame = unchecked.state.layoutFrame
+        let frame = unchecked.layoutFrame
         return LayoutPoint(x: frame.minX + mapped.x * frame.size.width, y: frame.minY + mapped.y * frame.size.height)
     }
 
@@ -133,7 +133,7 @@ public final class Output {
     /// ``Layout/edgeMargin`` inside its right and bottom edges (half-open: a client reading the
     /// rounded position must find it inside its surface).
     package func clampInside(_ point: LayoutPoint) -> LayoutPoint {
-        let f = unchecked.state.layoutFrame, step = Layout.edgeMargin
+        let f = unchecked.layoutFrame, step = Layout.edgeMargin
         return LayoutPoint(x: Swift.min(Swift.max(point.x, f.minX), Swift.max(f.minX, f.maxX - step)),
                            y: Swift.min(Swift.max(point.y, f.minY), Swift.max(f.minY, f.maxY - step)))
     }
@@ -144,7 +144,7 @@ public final class Output {
     }
 
     private func geometryDidChange() {
-        unchecked.state.layoutFrame = LayoutRect(origin: position, size: logicalSize)
+        unchecked.layoutFrame = LayoutRect(origin: position, size: logicalSize)
         root.frame = SurfaceRect(origin: .zero, size: logicalSize)
         router?.outputGeometryDidChange()
     }
@@ -165,7 +165,7 @@ public struct Layout {
         var i = outputs.count
         while i > 0 {
             i -= 1
-            if outputs[i].unchecked.state.layoutFrame.contains(point) { return outputs[i] }
+            if outputs[i].unchecked.layoutFrame.contains(point) { return outputs[i] }
         }
         return nil
     }
@@ -189,7 +189,7 @@ public struct Layout {
         let step = Self.edgeMargin
         if let output = output(at: point) {
             // Inside: only the last step before an open right or bottom edge moves.
-            let f = output.unchecked.state.layoutFrame
+            let f = output.unchecked.layoutFrame
             var p = point
             if p.x > f.maxX - step, self.output(at: LayoutPoint(x: f.maxX, y: p.y)) == nil { p.x = Swift.max(f.minX, f.maxX - step) }
             if p.y > f.maxY - step, self.output(at: LayoutPoint(x: p.x, y: f.maxY)) == nil { p.y = Swift.max(f.minY, f.maxY - step) }

@@ -4,60 +4,60 @@ extension Router {
     func key(_ event: InputEvent, keycode: UInt32, state: KeyState) {
         var keyEvent = KeyEvent(time: event.time, device: event.device, keycode: keycode, state: state)
         // The interpreter sees every key, consumed or not, so modifiers never drift.
-        if let interpreterCall = unchecked.state.interpreterCallLink {
-            unchecked.state.formerInterpreterCalls.enter()
+        if let interpreterCall = unchecked.interpreterCallLink {
+            unchecked.formerInterpreterCalls.enter()
             interpreterCall.with { $0.interpret(&keyEvent) }
-            if unchecked.state.formerInterpreterCalls.leave() { _ = unchecked.state.formerInterpreterCalls.takeKept() }
+            if unchecked.formerInterpreterCalls.leave() { _ = unchecked.formerInterpreterCalls.takeKept() }
         }
         // A press of a key already held (no release between: not from a real keyboard, but
         // injected) must not take the release a responder that saw the first press is owed.
         var pressOfHeldKey = false
         switch state {
         case .pressed:
-            if unchecked.state.pressedKeys.scanContains(keycode) { pressOfHeldKey = true } else { unchecked.state.pressedKeys.append(keycode) }
+            if unchecked.pressedKeys.scanContains(keycode) { pressOfHeldKey = true } else { unchecked.pressedKeys.append(keycode) }
         case .released:
             // Typing releases the key pressed last: take it off the end, moving nothing.
-            let count = unchecked.state.pressedKeys.count
-            if count > 0, unchecked.state.pressedKeys[count - 1] == keycode {
-                unchecked.state.pressedKeys.removeLast()
-            } else if let index = unchecked.state.pressedKeys.scanIndex(of: keycode) {
-                unchecked.state.pressedKeys.remove(at: index)
+            let count = unchecked.pressedKeys.count
+            if count > 0, unchecked.pressedKeys[count - 1] == keycode {
+                unchecked.pressedKeys.removeLast()
+            } else if let index = unchecked.pressedKeys.scanIndex(of: keycode) {
+                unchecked.pressedKeys.remove(at: index)
             }
-            if !unchecked.state.keysHeldBeforeFocus.isEmpty, let index = unchecked.state.keysHeldBeforeFocus.scanIndex(of: keycode) {
-                unchecked.state.keysHeldBeforeFocus.remove(at: index)
+            if !unchecked.keysHeldBeforeFocus.isEmpty, let index = unchecked.keysHeldBeforeFocus.scanIndex(of: keycode) {
+                unchecked.keysHeldBeforeFocus.remove(at: index)
             }
         case .repeated:
             break
         }
 
         // A key whose press was taken (by a filter or a key command) is taken to the end.
-        if !unchecked.state.swallowedKeys.isEmpty, let index = unchecked.state.swallowedKeys.scanIndex(of: keycode) {
-            if state == .released { unchecked.state.swallowedKeys.remove(at: index) }
+        if !unchecked.swallowedKeys.isEmpty, let index = unchecked.swallowedKeys.scanIndex(of: keycode) {
+            if state == .released { unchecked.swallowedKeys.remove(at: index) }
             trace?.record(.followedConsumed(event))
             observe(event, consumed: true)
             return
         }
         // Most seats have no filter and no spy: skip even loading the lists.
-        if !unchecked.state.filters.isEmpty || !unchecked.state.spies.isEmpty {
+        if !unchecked.filters.isEmpty || !unchecked.spies.isEmpty {
             // Each filter is asked about the raw event, then about the interpreted key
             // (presses and repeats); spies hear once, with the verdict.
-            var consumedBy = unchecked.state.filters.scanIndex { $0.filter(event, router: self) == .consume }
+            var consumedBy = unchecked.filters.scanIndex { $0.filter(event, router: self) == .consume }
             // A release follows its press: the press was delivered (a taken one's release
             // was swallowed above), so a filter cannot take it and leave the key stuck.
             if state == .released { consumedBy = nil }
             if consumedBy == nil, state != .released {
-                consumedBy = unchecked.state.filters.scanIndex { $0.filterKey(keyEvent, router: self) == .consume }
+                consumedBy = unchecked.filters.scanIndex { $0.filterKey(keyEvent, router: self) == .consume }
             }
             if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
             observe(event, consumed: consumedBy != nil)
             if consumedBy != nil {
                 // Only a taken press takes the rest of the key: a filter that takes a repeat
                 // of a key whose press was delivered must leave its release to the client.
-                if state == .pressed, !pressOfHeldKey, !unchecked.state.swallowedKeys.scanContains(keycode) { unchecked.state.swallowedKeys.append(keycode) }
+                if state == .pressed, !pressOfHeldKey, !unchecked.swallowedKeys.scanContains(keycode) { unchecked.swallowedKeys.append(keycode) }
                 return
             }
         }
-        if let grab = unchecked.state.keyboardGrab {
+        if let grab = unchecked.keyboardGrab {
             grab.key(keyEvent, router: self)
             return
         }
@@ -68,7 +68,7 @@ extension Router {
     /// those taken by a filter, a key command or a cancelled release. What a focus change
     /// reports as held (`wl_keyboard.enter` lists these).
     public var heldKeysForFocus: [UInt32] {
-        unchecked.state.swallowedKeys.isEmpty ? unchecked.state.pressedKeys : unchecked.state.pressedKeys.filter { !unchecked.state.swallowedKeys.contains($0) }
+        unchecked.swallowedKeys.isEmpty ? unchecked.pressedKeys : unchecked.pressedKeys.filter { !unchecked.swallowedKeys.contains($0) }
     }
 
     /// Routes a key by the default rule, after filters and grabs: to the first responder
@@ -77,7 +77,7 @@ extension Router {
     /// what key repeat generators call (repeats skip filters, spies and grabs). The event is
     /// delivered as given: the interpreter is not asked again.
     public func deliverKey(_ keyEvent: KeyEvent) {
-        guard let focus = unchecked.state.firstResponderLink else {
+        guard let focus = unchecked.firstResponderLink else {
             deliverKey(keyEvent, walking: {
                 walkChain(on: .delegate, target: nil, kind: $0, formerOutput: nil, steps: 0, stopIf: { false }, $1)
             })
@@ -87,15 +87,15 @@ extension Router {
         // is kept until it ends (see `firstResponder`), so the delivery need not retain it.
         // A press of a key held since before this focus (a second press with no release
         // between): now the focus has seen it pressed.
-        if !unchecked.state.keysHeldBeforeFocus.isEmpty, keyEvent.state == .pressed,
-           let index = unchecked.state.keysHeldBeforeFocus.scanIndex(of: keyEvent.keycode) {
-            unchecked.state.keysHeldBeforeFocus.remove(at: index)
+        if !unchecked.keysHeldBeforeFocus.isEmpty, keyEvent.state == .pressed,
+           let index = unchecked.keysHeldBeforeFocus.scanIndex(of: keyEvent.keycode) {
+            unchecked.keysHeldBeforeFocus.remove(at: index)
         }
-        unchecked.state.formerFirstResponders.enter()
+        unchecked.formerFirstResponders.enter()
         focus.with { surface in
             deliverKey(keyEvent, walking: { walkChain(from: surface, target: surface, kind: $0, $1) })
         }
-        if unchecked.state.formerFirstResponders.leave() { _ = unchecked.state.formerFirstResponders.takeKept() }
+        if unchecked.formerFirstResponders.leave() { _ = unchecked.formerFirstResponders.takeKept() }
     }
 
     /// Delivers a key down or up through `walk`, which walks the chain for an event kind.
@@ -111,23 +111,23 @@ extension Router {
         // A router field, not a captured local: a captured var is checked for exclusivity
         // at run time on every key. Saved and restored, and set only after the action
         // returns, because an action may deliver other keys through here.
-        let outerMatched = unchecked.state.keyCommandMatched
-        unchecked.state.keyCommandMatched = false
+        let outerMatched = unchecked.keyCommandMatched
+        unchecked.keyCommandMatched = false
         let handled = walk(.keyDown) { responder, context in
             let commands = responder.keyCommands
             if !commands.isEmpty, let index = commands.scanIndex(where: { $0.matches(keyEvent) }) {
                 let action = commands[index].action
                 trace?.record(.keyCommand(TraceSubject(context.link), action))
                 responder.perform(action, context: context)
-                unchecked.state.keyCommandMatched = true
+                unchecked.keyCommandMatched = true
                 return .handled
             }
             return responder.keyDown(keyEvent, context: context)
         }
-        let matched = unchecked.state.keyCommandMatched
-        unchecked.state.keyCommandMatched = outerMatched
-        if matched, keyEvent.state == .pressed, !unchecked.state.swallowedKeys.scanContains(keyEvent.keycode) {
-            unchecked.state.swallowedKeys.append(keyEvent.keycode)
+        let matched = unchecked.keyCommandMatched
+        unchecked.keyCommandMatched = outerMatched
+        if matched, keyEvent.state == .pressed, !unchecked.swallowedKeys.scanContains(keyEvent.keycode) {
+            unchecked.swallowedKeys.append(keyEvent.keycode)
         }
         if !handled { reportDropped(.keyDown, .keyDown(keyEvent)) }
     }
@@ -144,8 +144,8 @@ extension Router {
     /// responder changes all the same, and gets keys when the grab ends.
     @discardableResult
     public func becomeFirstResponder(_ surface: Surface) -> Bool {
-        if surface === unchecked.state.firstResponder { return true }
-        guard surface.unchecked.state.isAttached, surface.responder.canBecomeFirstResponder else { return false }
+        if surface === unchecked.firstResponder { return true }
+        guard surface.unchecked.isAttached, surface.responder.canBecomeFirstResponder else { return false }
         return moveFirstResponder(to: surface)
     }
 
@@ -153,26 +153,26 @@ extension Router {
     /// go to the delegate. No filter, spy or grab is involved.
     @discardableResult
     public func resignFirstResponder() -> Bool {
-        guard unchecked.state.firstResponder != nil else { return true }
+        guard unchecked.firstResponder != nil else { return true }
         return moveFirstResponder(to: nil)
     }
 
     private func moveFirstResponder(to surface: Surface?) -> Bool {
-        let old = unchecked.state.firstResponder
-        if let old, old.unchecked.state.isAttached, !old.responder.canResignFirstResponder { return false }
-        unchecked.state.focusGeneration &+= 1
-        let generation = unchecked.state.focusGeneration
+        let old = unchecked.firstResponder
+        if let old, old.unchecked.isAttached, !old.responder.canResignFirstResponder { return false }
+        unchecked.focusGeneration &+= 1
+        let generation = unchecked.focusGeneration
         trace?.record(.keyboardFocus(from: TraceSubject(old), to: TraceSubject(surface)))
         if let old {
-            unchecked.state.firstResponder = nil
+            unchecked.firstResponder = nil
             rememberFocus(old)
             old.responder.didResignFirstResponder(context: ResponderContext(router: self, link: .surface(old), target: old))
-            guard generation == unchecked.state.focusGeneration else { return surface != nil && unchecked.state.firstResponder === surface }
+            guard generation == unchecked.focusGeneration else { return surface != nil && unchecked.firstResponder === surface }
         }
         guard let surface else { return true }
         // The resign handler may have removed it or changed its responder.
-        guard surface.unchecked.state.isAttached, surface.responder.canBecomeFirstResponder else { return false }
-        unchecked.state.firstResponder = surface
+        guard surface.unchecked.isAttached, surface.responder.canBecomeFirstResponder else { return false }
+        unchecked.firstResponder = surface
         noteKeysHeldBeforeFocus()
         surface.responder.didBecomeFirstResponder(context: ResponderContext(router: self, link: .surface(surface), target: surface))
         return true
@@ -182,19 +182,19 @@ extension Router {
     /// takes the keys: their presses were not its, so a removal owes it no release of them.
     /// Keys held now that are not in this list were pressed at the first responder.
     func noteKeysHeldBeforeFocus() {
-        unchecked.state.keysHeldBeforeFocus.removeAll(keepingCapacity: true)
+        unchecked.keysHeldBeforeFocus.removeAll(keepingCapacity: true)
         var i = 0
-        while i < unchecked.state.pressedKeys.count {
-            let keycode = unchecked.state.pressedKeys[i]
+        while i < unchecked.pressedKeys.count {
+            let keycode = unchecked.pressedKeys[i]
             i += 1
-            if !unchecked.state.swallowedKeys.scanContains(keycode) { unchecked.state.keysHeldBeforeFocus.append(keycode) }
+            if !unchecked.swallowedKeys.scanContains(keycode) { unchecked.keysHeldBeforeFocus.append(keycode) }
         }
     }
 
     /// Keys held now whose presses the first responder was delivered: ``heldKeysForFocus``
     /// less those held when it took focus.
     var keysPressedAtFocus: [UInt32] {
-        heldKeysForFocus.filter { !unchecked.state.keysHeldBeforeFocus.contains($0) }
+        heldKeysForFocus.filter { !unchecked.keysHeldBeforeFocus.contains($0) }
     }
 
     /// Keeps `surface` as the most recent former first responder (once).
@@ -207,7 +207,7 @@ extension Router {
     /// The most recent former first responder that can take focus again.
     private func previousFocus() -> Surface? {
         while let last = focusHistory.popLast() {
-            if let s = last.surface, s.unchecked.state.isAttached, s.responder.canBecomeFirstResponder { return s }
+            if let s = last.surface, s.unchecked.isAttached, s.responder.canBecomeFirstResponder { return s }
         }
         return nil
     }
@@ -217,12 +217,12 @@ extension Router {
     /// Focus then goes back to the surface that had it before, if it still can take it,
     /// else where the delegate's rule says, unless a handler chose a focus meanwhile.
     func firstResponderWasRemoved(_ removed: Surface, formerParent: Surface) {
-        unchecked.state.focusGeneration &+= 1
-        let generation = unchecked.state.focusGeneration
-        unchecked.state.firstResponder = nil
-        if unchecked.state.keyboardGrab == nil { tellCancelledKeys(to: removed, swallowing: true) }
+        unchecked.focusGeneration &+= 1
+        let generation = unchecked.focusGeneration
+        unchecked.firstResponder = nil
+        if unchecked.keyboardGrab == nil { tellCancelledKeys(to: removed, swallowing: true) }
         removed.responder.didResignFirstResponder(context: ResponderContext(router: self, link: .surface(removed), target: removed))
-        guard generation == unchecked.state.focusGeneration, unchecked.state.firstResponder == nil else { return }
+        guard generation == unchecked.focusGeneration, unchecked.firstResponder == nil else { return }
         var replacement = previousFocus()
         if replacement == nil {
             if let delegate {
@@ -231,7 +231,7 @@ extension Router {
                 replacement = nearestAncestorThatCanBecomeFirstResponder(startingAt: formerParent)
             }
         }
-        guard generation == unchecked.state.focusGeneration, unchecked.state.firstResponder == nil else { return }
+        guard generation == unchecked.focusGeneration, unchecked.firstResponder == nil else { return }
         trace?.record(.keyboardFocus(from: TraceSubject(removed), to: TraceSubject(replacement)))
         if let replacement { becomeFirstResponder(replacement) }
     }
@@ -241,7 +241,7 @@ extension Router {
     public func nearestAncestorThatCanBecomeFirstResponder(startingAt surface: Surface) -> Surface? {
         var node: Surface? = surface
         while let current = node {
-            if current.unchecked.state.isAttached, current.responder.canBecomeFirstResponder { return current }
+            if current.unchecked.isAttached, current.responder.canBecomeFirstResponder { return current }
             node = current.parent
         }
         return nil
@@ -258,7 +258,7 @@ extension Router {
     @discardableResult
     public func sendAction(_ action: Action, to target: Surface? = nil) -> Bool {
         if let target {
-            guard target.unchecked.state.isAttached, target.responder.canPerform(action) else {
+            guard target.unchecked.isAttached, target.responder.canPerform(action) else {
                 reportDropped(.action, .action(action))
                 return false
             }
@@ -266,7 +266,7 @@ extension Router {
             trace?.record(.asked(TraceSubject(target), .action, .handled))
             return true
         }
-        let focus = unchecked.state.firstResponder
+        let focus = unchecked.firstResponder
         let handled = walkChain(from: focus, target: focus, kind: .action) { responder, context in
             guard responder.canPerform(action) else { return .notHandled }
             responder.perform(action, context: context)

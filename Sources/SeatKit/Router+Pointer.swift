@@ -1,10 +1,10 @@
 extension Router {
     /// True while a pointer button is held: the implicit grab keeps focus where the first
     /// button went down until the last one is released.
-    public var isPointerGrabbed: Bool { !unchecked.state.pressedButtons.isEmpty }
+    public var isPointerGrabbed: Bool { !unchecked.pressedButtons.isEmpty }
 
     /// Buttons held now (evdev codes), in the order they were pressed.
-    public var heldButtons: [UInt32] { unchecked.state.pressedButtons }
+    public var heldButtons: [UInt32] { unchecked.pressedButtons }
 
     /// Re-hit-tests under the pointer and sends leave and enter as needed, or, when the focus
     /// itself moved under the still pointer, a motion with no delta to the new point in its
@@ -13,7 +13,7 @@ extension Router {
     /// held. Not a way around grabs: a pointer grab's handlers see the next event as usual.
     public func refreshPointerFocus(time: Timestamp? = nil) {
         // Under a pointer grab, focus is the grab's to set.
-        guard unchecked.state.pointerGrab == nil else { return }
+        guard unchecked.pointerGrab == nil else { return }
         followPointerFocus(time: time)
     }
 
@@ -21,17 +21,17 @@ extension Router {
     /// grab). What a grab gets by forwarding (``routePointerButton(_:)`` at the last
     /// release), and what ``refreshPointerFocus(time:)`` does without a grab.
     func followPointerFocus(time: Timestamp? = nil) {
-        guard unchecked.state.pressedButtons.isEmpty else { return }
-        unchecked.state.pointerCheckedAtEdit = unchecked.state.treeEditCount
-        let target = surface(at: unchecked.state.pointerLocation)
-        if let trace { trace.record(.hitTest(unchecked.state.pointerLocation, result: TraceSubject(target))) }
-        if target !== unchecked.state.pointerFocus {
+        guard unchecked.pressedButtons.isEmpty else { return }
+        unchecked.pointerCheckedAtEdit = unchecked.treeEditCount
+        let target = surface(at: unchecked.pointerLocation)
+        if let trace { trace.record(.hitTest(unchecked.pointerLocation, result: TraceSubject(target))) }
+        if target !== unchecked.pointerFocus {
             setPointerFocus(target, time: time ?? clock.now)
-        } else if let focus = target, let local = focus.convert(unchecked.state.pointerLocation), local != unchecked.state.focusSurfaceLocation {
+        } else if let focus = target, let local = focus.convert(unchecked.pointerLocation), local != unchecked.focusSurfaceLocation {
             // The focus moved under a still pointer: it hears where the pointer now is in its
             // space (as a client must, before a click lands there), a motion with no delta.
-            unchecked.state.focusSurfaceLocation = local
-            let motion = PointerMotionEvent(time: time ?? clock.now, device: DeviceID(0), location: unchecked.state.pointerLocation,
+            unchecked.focusSurfaceLocation = local
+            let motion = PointerMotionEvent(time: time ?? clock.now, device: DeviceID(0), location: unchecked.pointerLocation,
                                             surfaceLocation: local, delta: .zero, unacceleratedDelta: .zero)
             if walkChain(from: focus, target: focus, kind: .pointerMoved, { $0.pointerMoved(motion, context: $1) }) == false {
                 reportDropped(.pointerMoved, .pointerMotion(motion))
@@ -44,28 +44,28 @@ extension Router {
     /// is sent, and a leave handler that moves focus itself decides where it goes. Bypasses
     /// the implicit grab (and filters and recognizers): for the router and for grabs.
     public func setPointerFocus(_ newFocus: Surface?, time: Timestamp) {
-        guard unchecked.state.pointerFocus !== newFocus else { return }
-        unchecked.state.pointerFocusGeneration &+= 1
-        let generation = unchecked.state.pointerFocusGeneration
-        trace?.record(.pointerFocus(from: TraceSubject(unchecked.state.pointerFocus), to: TraceSubject(newFocus)))
-        if let oldFocus = unchecked.state.pointerFocus {
-            unchecked.state.pointerFocus = nil
+        guard unchecked.pointerFocus !== newFocus else { return }
+        unchecked.pointerFocusGeneration &+= 1
+        let generation = unchecked.pointerFocusGeneration
+        trace?.record(.pointerFocus(from: TraceSubject(unchecked.pointerFocus), to: TraceSubject(newFocus)))
+        if let oldFocus = unchecked.pointerFocus {
+            unchecked.pointerFocus = nil
             tellPointerLeft(oldFocus, time: time)
-            guard generation == unchecked.state.pointerFocusGeneration else { return }
+            guard generation == unchecked.pointerFocusGeneration else { return }
         }
-        guard let newFocus, newFocus.unchecked.state.isAttached else { return }
-        unchecked.state.pointerFocus = newFocus
-        unchecked.state.buttonsSeenByFocus.removeAll(keepingCapacity: true)
-        let local = newFocus.convert(unchecked.state.pointerLocation) ?? .zero
-        unchecked.state.focusSurfaceLocation = local
-        let crossing = PointerCrossingEvent(time: time, location: unchecked.state.pointerLocation, surfaceLocation: local)
+        guard let newFocus, newFocus.unchecked.isAttached else { return }
+        unchecked.pointerFocus = newFocus
+        unchecked.buttonsSeenByFocus.removeAll(keepingCapacity: true)
+        let local = newFocus.convert(unchecked.pointerLocation) ?? .zero
+        unchecked.focusSurfaceLocation = local
+        let crossing = PointerCrossingEvent(time: time, location: unchecked.pointerLocation, surfaceLocation: local)
         newFocus.withResponder { $0.pointerEntered(crossing, context: ResponderContext(router: self, surface: newFocus, target: newFocus)) }
         trace?.record(.told(TraceSubject(newFocus), .pointerEntered))
     }
 
     func tellPointerLeft(_ surface: Surface, time: Timestamp) {
-        let local = surface.convert(unchecked.state.pointerLocation) ?? .zero
-        let crossing = PointerCrossingEvent(time: time, location: unchecked.state.pointerLocation, surfaceLocation: local)
+        let local = surface.convert(unchecked.pointerLocation) ?? .zero
+        let crossing = PointerCrossingEvent(time: time, location: unchecked.pointerLocation, surfaceLocation: local)
         surface.withResponder { $0.pointerLeft(crossing, context: ResponderContext(router: self, surface: surface, target: surface)) }
         trace?.record(.told(TraceSubject(surface), .pointerLeft))
     }
@@ -74,36 +74,36 @@ extension Router {
     /// (the implicit grab ends with it; the buttons' real releases are swallowed), then
     /// `pointerLeft`; focus then catches up with what is under the pointer.
     func pointerFocusWasRemoved(_ focus: Surface) {
-        unchecked.state.pointerFocusGeneration &+= 1
-        let generation = unchecked.state.pointerFocusGeneration
-        unchecked.state.pointerFocus = nil
+        unchecked.pointerFocusGeneration &+= 1
+        let generation = unchecked.pointerFocusGeneration
+        unchecked.pointerFocus = nil
         trace?.record(.pointerFocus(from: TraceSubject(focus), to: .none))
         let time = clock.now
-        if !unchecked.state.pressedButtons.isEmpty {
+        if !unchecked.pressedButtons.isEmpty {
             tellCancelledButtons(to: focus, time: time)
             // Without a grab, the implicit grab ends with its surface: the real releases are
             // swallowed. Under a grab they are the grab's.
-            if unchecked.state.pointerGrab == nil {
-                unchecked.state.pressedButtons.scan { button in
-                    if !unchecked.state.consumedButtons.scanContains(button) { unchecked.state.consumedButtons.append(button) }
+            if unchecked.pointerGrab == nil {
+                unchecked.pressedButtons.scan { button in
+                    if !unchecked.consumedButtons.scanContains(button) { unchecked.consumedButtons.append(button) }
                 }
-                unchecked.state.pressedButtons.removeAll(keepingCapacity: true)
+                unchecked.pressedButtons.removeAll(keepingCapacity: true)
                 gestures.endPointerArena(in: self)
             }
         }
         tellPointerLeft(focus, time: time)
-        if generation == unchecked.state.pointerFocusGeneration { refreshPointerFocus(time: time) }
+        if generation == unchecked.pointerFocusGeneration { refreshPointerFocus(time: time) }
     }
 
     /// Keeps `buttonsSeenByFocus` as `event` is about to go up `surface`'s chain.
     func noteButtonDelivered(_ event: PointerButtonEvent, to surface: Surface?) {
-        guard let surface, surface === unchecked.state.pointerFocus else { return }
+        guard let surface, surface === unchecked.pointerFocus else { return }
         if event.state == .pressed {
-            if unchecked.state.pressedButtons.scanContains(event.button), !unchecked.state.buttonsSeenByFocus.scanContains(event.button) {
-                unchecked.state.buttonsSeenByFocus.append(event.button)
+            if unchecked.pressedButtons.scanContains(event.button), !unchecked.buttonsSeenByFocus.scanContains(event.button) {
+                unchecked.buttonsSeenByFocus.append(event.button)
             }
-        } else if let index = unchecked.state.buttonsSeenByFocus.scanIndex(of: event.button) {
-            unchecked.state.buttonsSeenByFocus.remove(at: index)
+        } else if let index = unchecked.buttonsSeenByFocus.scanIndex(of: event.button) {
+            unchecked.buttonsSeenByFocus.remove(at: index)
         }
     }
 
@@ -111,7 +111,7 @@ extension Router {
     /// since the last check.
     @inline(__always)
     func catchUpPointerFocus(time: Timestamp) {
-        if unchecked.state.pointerCheckedAtEdit != unchecked.state.treeEditCount && unchecked.state.pressedButtons.isEmpty && unchecked.state.pointerGrab == nil {
+        if unchecked.pointerCheckedAtEdit != unchecked.treeEditCount && unchecked.pressedButtons.isEmpty && unchecked.pointerGrab == nil {
             followPointerFocus(time: time)
         }
     }
@@ -119,12 +119,12 @@ extension Router {
     /// The pointer position in the focus surface's space (zero without focus).
     @inline(__always)
     func pointerSurfaceLocation() -> SurfacePoint {
-        unchecked.state.pointerFocus?.convert(unchecked.state.pointerLocation) ?? .zero
+        unchecked.pointerFocus?.convert(unchecked.pointerLocation) ?? .zero
     }
 
     func movePointer(to location: LayoutPoint, event: InputEvent, delta: Vector, unaccelerated: Vector) {
-        unchecked.state.pointerLocation = location
-        if let grab = unchecked.state.pointerGrab {
+        unchecked.pointerLocation = location
+        if let grab = unchecked.pointerGrab {
             grab.pointerMoved(PointerMotionEvent(time: event.time, device: event.device, location: location,
                                                  surfaceLocation: pointerSurfaceLocation(), delta: delta,
                                                  unacceleratedDelta: unaccelerated), router: self)
@@ -139,24 +139,24 @@ extension Router {
     /// ``PointerGrab`` calls to forward.
     public func routePointerMotion(_ event: PointerMotionEvent) {
         guard event.location.x.isFinite, event.location.y.isFinite else { return }
-        unchecked.state.pointerLocation = unchecked.state.layout.clamp(event.location)
+        unchecked.pointerLocation = unchecked.layout.clamp(event.location)
         followPointer(time: event.time, device: event.device, delta: event.delta, unaccelerated: event.unacceleratedDelta)
     }
 
     private func followPointer(time: Timestamp, device: DeviceID, delta: Vector, unaccelerated: Vector) {
-        let location = unchecked.state.pointerLocation
-        if unchecked.state.pressedButtons.isEmpty {
-            unchecked.state.pointerCheckedAtEdit = unchecked.state.treeEditCount
+        let location = unchecked.pointerLocation
+        if unchecked.pressedButtons.isEmpty {
+            unchecked.pointerCheckedAtEdit = unchecked.treeEditCount
             let target = surface(at: location, device: device)
             if let trace { trace.record(.hitTest(location, result: TraceSubject(target))) }
-            if target !== unchecked.state.pointerFocus { setPointerFocus(target, time: time) }
+            if target !== unchecked.pointerFocus { setPointerFocus(target, time: time) }
         }
-        let focus = unchecked.state.pointerFocus
+        let focus = unchecked.pointerFocus
         let motion = PointerMotionEvent(time: time, device: device, location: location,
                                         surfaceLocation: pointerSurfaceLocation(), delta: delta,
                                         unacceleratedDelta: unaccelerated)
-        unchecked.state.focusSurfaceLocation = motion.surfaceLocation
-        if !gestures.pointerArena.unchecked.state.entries.isEmpty && gestures.deliverPointerMotionToRecognizers(in: self, motion) { return }
+        unchecked.focusSurfaceLocation = motion.surfaceLocation
+        if !gestures.pointerArena.unchecked.entries.isEmpty && gestures.deliverPointerMotionToRecognizers(in: self, motion) { return }
         if walkChain(from: focus, target: focus, kind: .pointerMoved, { responder, context in
             responder.pointerMoved(motion, context: context)
         }) == false {
@@ -165,33 +165,33 @@ extension Router {
     }
 
     func pointerButton(_ event: InputEvent, button: UInt32, state: ButtonState) {
-        if state == .released, let index = unchecked.state.consumedButtons.scanIndex(of: button) {
-            unchecked.state.consumedButtons.remove(at: index)
+        if state == .released, let index = unchecked.consumedButtons.scanIndex(of: button) {
+            unchecked.consumedButtons.remove(at: index)
             trace?.record(.followedConsumed(event))
             observe(event, consumed: true)
             return
         }
-        if state == .released && unchecked.state.pressedButtons.scanContains(button) {
+        if state == .released && unchecked.pressedButtons.scanContains(button) {
             // The release of a delivered press follows it: filters see it but cannot take it
             // and leave the button stuck.
-            if !unchecked.state.filters.isEmpty { _ = unchecked.state.filters.scanIndex { $0.filter(event, router: self) == .consume } }
+            if !unchecked.filters.isEmpty { _ = unchecked.filters.scanIndex { $0.filter(event, router: self) == .consume } }
             observe(event, consumed: false)
         } else if runFilters(event) {
-            if state == .pressed { unchecked.state.consumedButtons.append(button) }
+            if state == .pressed { unchecked.consumedButtons.append(button) }
             return
         }
         catchUpPointerFocus(time: event.time)
         if state == .pressed {
-            if !unchecked.state.pressedButtons.scanContains(button) { unchecked.state.pressedButtons.append(button) }
+            if !unchecked.pressedButtons.scanContains(button) { unchecked.pressedButtons.append(button) }
         } else {
-            if let index = unchecked.state.pressedButtons.scanIndex(of: button) { unchecked.state.pressedButtons.remove(at: index) }
-            if !unchecked.state.buttonsSeenByFocus.isEmpty, let index = unchecked.state.buttonsSeenByFocus.scanIndex(of: button) {
-                unchecked.state.buttonsSeenByFocus.remove(at: index)
+            if let index = unchecked.pressedButtons.scanIndex(of: button) { unchecked.pressedButtons.remove(at: index) }
+            if !unchecked.buttonsSeenByFocus.isEmpty, let index = unchecked.buttonsSeenByFocus.scanIndex(of: button) {
+                unchecked.buttonsSeenByFocus.remove(at: index)
             }
         }
         let buttonEvent = PointerButtonEvent(time: event.time, device: event.device, button: button, state: state,
-                                             location: unchecked.state.pointerLocation, surfaceLocation: pointerSurfaceLocation())
-        if let grab = unchecked.state.pointerGrab {
+                                             location: unchecked.pointerLocation, surfaceLocation: pointerSurfaceLocation())
+        if let grab = unchecked.pointerGrab {
             grab.pointerButton(buttonEvent, router: self)
             return
         }
@@ -206,9 +206,9 @@ extension Router {
     /// event the router handed the grab already has the focus's), and ``heldButtons`` is not
     /// changed (only an injected button changes it).
     public func routePointerButton(_ event: PointerButtonEvent) {
-        let focus = unchecked.state.pointerFocus
-        if event.state == .pressed && unchecked.state.pressedButtons.count == 1 { gestures.beginPointerArena(in: self, focus: focus) }
-        if gestures.pointerArena.unchecked.state.entries.isEmpty || !gestures.deliverPointerButtonToRecognizers(in: self, event) {
+        let focus = unchecked.pointerFocus
+        if event.state == .pressed && unchecked.pressedButtons.count == 1 { gestures.beginPointerArena(in: self, focus: focus) }
+        if gestures.pointerArena.unchecked.entries.isEmpty || !gestures.deliverPointerButtonToRecognizers(in: self, event) {
             // Noted before the walk: a handler may remove the focus or start a grab from
             // inside it, and the focus is owed that press's release.
             noteButtonDelivered(event, to: focus)
@@ -217,10 +217,10 @@ extension Router {
             }) == false {
                 reportDropped(.pointerButton, .pointerButton(event))
             }
-            if event.state == .pressed { gestures.unchecked.state.pointerPressSeenByResponders = true }
+            if event.state == .pressed { gestures.unchecked.pointerPressSeenByResponders = true }
         }
         // The implicit grab ends with the last release: focus catches up with the pointer.
-        if event.state == .released && unchecked.state.pressedButtons.isEmpty {
+        if event.state == .released && unchecked.pressedButtons.isEmpty {
             gestures.endPointerArena(in: self)
             followPointerFocus(time: event.time)
         }
@@ -229,8 +229,8 @@ extension Router {
     func pointerAxis(_ event: InputEvent, motion: AxisMotion) {
         catchUpPointerFocus(time: event.time)
         let axis = PointerAxisEvent(time: event.time, device: event.device, motion: motion,
-                                    location: unchecked.state.pointerLocation, surfaceLocation: pointerSurfaceLocation())
-        if let grab = unchecked.state.pointerGrab {
+                                    location: unchecked.pointerLocation, surfaceLocation: pointerSurfaceLocation())
+        if let grab = unchecked.pointerGrab {
             grab.pointerAxis(axis, router: self)
             return
         }
@@ -240,7 +240,7 @@ extension Router {
     /// Routes scrolling by the default rule, after filters and grabs: up the focus's chain (no
     /// recognizers). Delivered as given: `location` and `surfaceLocation` are not recomputed.
     public func routePointerAxis(_ axis: PointerAxisEvent) {
-        let focus = unchecked.state.pointerFocus
+        let focus = unchecked.pointerFocus
         if walkChain(from: focus, target: focus, kind: .pointerAxis, { responder, context in
             responder.pointerAxis(axis, context: context)
         }) == false {
@@ -251,8 +251,8 @@ extension Router {
     func touchpadGesture(_ event: InputEvent, gesture: TouchpadGesture) {
         catchUpPointerFocus(time: event.time)
         let gestureEvent = TouchpadGestureEvent(time: event.time, device: event.device, gesture: gesture,
-                                                location: unchecked.state.pointerLocation, surfaceLocation: pointerSurfaceLocation())
-        if let grab = unchecked.state.pointerGrab {
+                                                location: unchecked.pointerLocation, surfaceLocation: pointerSurfaceLocation())
+        if let grab = unchecked.pointerGrab {
             grab.touchpadGesture(gestureEvent, router: self)
             return
         }
@@ -263,7 +263,7 @@ extension Router {
     /// recognizers of the focus's subtree and output, then the focus's chain. Delivered as
     /// given: `location` and `surfaceLocation` are not recomputed.
     public func routeTouchpadGesture(_ gestureEvent: TouchpadGestureEvent) {
-        let focus = unchecked.state.pointerFocus
+        let focus = unchecked.pointerFocus
         if gestures.deliverTouchpadGestureToRecognizers(in: self, gestureEvent, focus: focus) { return }
         gestures.noteTouchpadGestureDelivered()
         if walkChain(from: focus, target: focus, kind: .touchpadGesture, { responder, context in

@@ -1,10 +1,10 @@
 extension Router {
     /// The number of fingers down and routed (not counting touches a filter took).
-    public var activeTouchCount: Int { unchecked.state.activeTouches.reduce(0) { $1.isDown ? $0 + 1 : $0 } }
+    public var activeTouchCount: Int { unchecked.activeTouches.reduce(0) { $1.isDown ? $0 + 1 : $0 } }
 
     /// The surface a touch is bound to, while it is down.
     public func surface(boundTo id: TouchID) -> Surface? {
-        unchecked.state.activeTouches.first { $0.unchecked.state.id == id && $0.isDown }?.unchecked.state.surface
+        unchecked.activeTouches.first { $0.unchecked.id == id && $0.isDown }?.unchecked.surface
     }
 
     /// Cancels every active touch for which `predicate` holds: the recognizers of its arena
@@ -30,27 +30,27 @@ extension Router {
         public let location: LayoutPoint
 
         init(_ s: TouchSequence) {
-            id = s.unchecked.state.id
-            device = s.unchecked.state.device
-            surface = s.unchecked.state.surface
-            output = s.unchecked.state.output
-            location = s.unchecked.state.location
+            id = s.unchecked.id
+            device = s.unchecked.device
+            surface = s.unchecked.surface
+            output = s.unchecked.output
+            location = s.unchecked.location
         }
     }
 
     // MARK: Input
 
     func touchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint) {
-        if unchecked.state.consumedTouches.scanContains(id) || activeSequence(id) != nil {
+        if unchecked.consumedTouches.scanContains(id) || activeSequence(id) != nil {
             trace?.record(.ignored(event, reason: "touch id already down"))
             observe(event, consumed: true)
             return
         }
         if runFilters(event) {
-            unchecked.state.consumedTouches.append(id)
+            unchecked.consumedTouches.append(id)
             return
         }
-        if let grab = unchecked.state.touchGrab {
+        if let grab = unchecked.touchGrab {
             grab.touchDown(event, id: id, at: point, router: self)
             return
         }
@@ -59,7 +59,7 @@ extension Router {
 
     func touchMotion(_ event: InputEvent, id: TouchID, to point: LayoutPoint) {
         if touchTakenByFilter(event, id: id, lastEvent: false) { return }
-        if let grab = unchecked.state.touchGrab {
+        if let grab = unchecked.touchGrab {
             grab.touchMoved(event, id: id, to: point, router: self)
             return
         }
@@ -68,7 +68,7 @@ extension Router {
 
     func touchUp(_ event: InputEvent, id: TouchID) {
         if touchTakenByFilter(event, id: id, lastEvent: true) { return }
-        if let grab = unchecked.state.touchGrab {
+        if let grab = unchecked.touchGrab {
             grab.touchUp(event, id: id, router: self)
             return
         }
@@ -77,18 +77,18 @@ extension Router {
 
     func touchCancel(_ event: InputEvent, id: TouchID) {
         if touchTakenByFilter(event, id: id, lastEvent: true) { return }
-        if let grab = unchecked.state.touchGrab {
+        if let grab = unchecked.touchGrab {
             grab.touchCancelled(event, id: id, router: self)
             return
         }
-        cancelSequences(reason: "cancelled by the device") { $0.unchecked.state.id == id && $0.isDown }
+        cancelSequences(reason: "cancelled by the device") { $0.unchecked.id == id && $0.isDown }
     }
 
     /// Frames belong to the device, not to one touch: filters are not asked, and a frame
     /// always closes the changes of the touches routed so far.
     func touchFrame(_ event: InputEvent) {
         observe(event, consumed: false)
-        if let grab = unchecked.state.touchGrab {
+        if let grab = unchecked.touchGrab {
             grab.touchFrame(event, router: self)
             return
         }
@@ -100,22 +100,22 @@ extension Router {
     /// then every responder and recognizer that saw it is told it was cancelled, and the
     /// filter gets the rest of it. Spies hear every event either way.
     private func touchTakenByFilter(_ event: InputEvent, id: TouchID, lastEvent: Bool) -> Bool {
-        if let index = unchecked.state.consumedTouches.scanIndex(of: id) {
-            if lastEvent { unchecked.state.consumedTouches.remove(at: index) }
+        if let index = unchecked.consumedTouches.scanIndex(of: id) {
+            if lastEvent { unchecked.consumedTouches.remove(at: index) }
             // Shown to the filters (a lock screen follows the finger), but taken whatever
             // they answer.
-            _ = unchecked.state.filters.scanIndex { $0.filter(event, router: self) == .consume }
+            _ = unchecked.filters.scanIndex { $0.filter(event, router: self) == .consume }
             trace?.record(.followedConsumed(event))
             observe(event, consumed: true)
             return true
         }
-        if unchecked.state.filters.isEmpty {
+        if unchecked.filters.isEmpty {
             observe(event, consumed: false)
             return false
         }
         guard runFilters(event) else { return false }
-        if !lastEvent { unchecked.state.consumedTouches.append(id) }
-        cancelSequences(reason: "taken by a filter") { $0.unchecked.state.id == id && $0.isDown }
+        if !lastEvent { unchecked.consumedTouches.append(id) }
+        cancelSequences(reason: "taken by a filter") { $0.unchecked.id == id && $0.isDown }
         return true
     }
 
@@ -135,34 +135,34 @@ extension Router {
             guard point.x.isFinite, point.y.isFinite else { return }
             routeTouchMotion(event, id: id, to: point)
         case .touchUp(let id): routeTouchUp(event, id: id)
-        case .touchCancel(let id): cancelSequences(reason: "cancelled by the device") { $0.unchecked.state.id == id && $0.isDown }
+        case .touchCancel(let id): cancelSequences(reason: "cancelled by the device") { $0.unchecked.id == id && $0.isDown }
         case .touchFrame: dispatchTouches(time: event.time)
         default: trace?.record(.ignored(event, reason: "not a touch event"))
         }
     }
 
     private func routeTouchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint) {
-        let grabBefore = unchecked.state.touchGrab.map { ObjectIdentifier($0) }
+        let grabBefore = unchecked.touchGrab.map { ObjectIdentifier($0) }
         let (output, surface) = touchTarget(at: point, device: event.device)
         // A touch grab started from inside the hit-test (refineHitTest) takes this touch too.
-        if let grab = unchecked.state.touchGrab, ObjectIdentifier(grab) != grabBefore {
+        if let grab = unchecked.touchGrab, ObjectIdentifier(grab) != grabBefore {
             grab.touchDown(event, id: id, at: point, router: self)
             return
         }
         // Its ID went up earlier in this frame (libinput reuses a slot on a finger roll): the
         // old touch's end goes out before this one's began.
-        if let index = unchecked.state.activeTouches.scanIndex(where: { $0.unchecked.state.id == id && !$0.unchecked.state.finished && $0.unchecked.state.upReceived && $0.unchecked.state.endedPending }) {
-            unchecked.state.activeTouches[index].unchecked.state.endsBeforeReuse = true
-            unchecked.state.touchIDReusedInFrame = true
+        if let index = unchecked.activeTouches.scanIndex(where: { $0.unchecked.id == id && !$0.unchecked.finished && $0.unchecked.upReceived && $0.unchecked.endedPending }) {
+            unchecked.activeTouches[index].unchecked.endsBeforeReuse = true
+            unchecked.touchIDReusedInFrame = true
         }
         if let trace {
             trace.record(.hitTest(point, result: TraceSubject(surface)))
             trace.record(.touchBound(id, to: TraceSubject(surface)))
         }
-        let sequence = unchecked.state.touchPool.popLast() ?? TouchSequence()
+        let sequence = unchecked.touchPool.popLast() ?? TouchSequence()
         sequence.reset(id: id, device: event.device, surface: surface, output: output, at: point, time: event.time)
-        sequence.unchecked.state.arena = gestures.makeArena(in: self, surface: surface, output: output, touch: sequence.point(surfaceOrigin: surface?.layoutOrigin))
-        unchecked.state.activeTouches.append(sequence)
+        sequence.unchecked.arena = gestures.makeArena(in: self, surface: surface, output: output, touch: sequence.point(surfaceOrigin: surface?.layoutOrigin))
+        unchecked.activeTouches.append(sequence)
     }
 
     private func routeTouchMotion(_ event: InputEvent, id: TouchID, to point: LayoutPoint) {
@@ -170,8 +170,8 @@ extension Router {
             trace?.record(.ignored(event, reason: "no such touch"))
             return
         }
-        sequence.unchecked.state.location = point
-        if !sequence.unchecked.state.beganPending { sequence.unchecked.state.movedPending = true }
+        sequence.unchecked.location = point
+        if !sequence.unchecked.beganPending { sequence.unchecked.movedPending = true }
     }
 
     private func routeTouchUp(_ event: InputEvent, id: TouchID) {
@@ -179,8 +179,8 @@ extension Router {
             trace?.record(.ignored(event, reason: "no such touch"))
             return
         }
-        sequence.unchecked.state.endedPending = true
-        sequence.unchecked.state.upReceived = true
+        sequence.unchecked.endedPending = true
+        sequence.unchecked.upReceived = true
     }
 
     /// The output and surface a touch down at `point` goes to: on the output `device` is
@@ -190,17 +190,17 @@ extension Router {
         var attempts = 0
         while attempts < 4 {
             attempts += 1
-            let output = unchecked.state.deviceOutputs.isEmpty ? unchecked.state.layout.output(at: point) : (unchecked.state.deviceOutputs[device] ?? unchecked.state.layout.output(at: point))
+            let output = unchecked.deviceOutputs.isEmpty ? unchecked.layout.output(at: point) : (unchecked.deviceOutputs[device] ?? unchecked.layout.output(at: point))
             guard let output else { return (nil, nil) }
             let surface = output.root.hitTest(SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y))
-            if output.isInLayout, surface?.unchecked.state.isAttached ?? true { return (output, surface) }
+            if output.isInLayout, surface?.unchecked.isAttached ?? true { return (output, surface) }
         }
         return (nil, nil)
     }
 
     private func activeSequence(_ id: TouchID) -> TouchSequence? {
-        guard let index = unchecked.state.activeTouches.scanIndex(where: { $0.unchecked.state.id == id && $0.isDown }) else { return nil }
-        return unchecked.state.activeTouches[index]
+        guard let index = unchecked.activeTouches.scanIndex(where: { $0.unchecked.id == id && $0.isDown }) else { return nil }
+        return unchecked.activeTouches[index]
     }
 
     // MARK: Delivery
@@ -210,41 +210,41 @@ extension Router {
     /// in this frame go out first. A frame injected from inside a delivery is delivered right
     /// after this one, as a frame of its own: never in the middle of another frame.
     func dispatchTouches(time: Timestamp) {
-        if unchecked.state.isDispatchingTouches {
-            unchecked.state.deferredTouchFrame = time
+        if unchecked.isDispatchingTouches {
+            unchecked.deferredTouchFrame = time
             return
         }
-        unchecked.state.isDispatchingTouches = true
-        unchecked.state.touchLoops += 1
+        unchecked.isDispatchingTouches = true
+        unchecked.touchLoops += 1
         var frameTime = time
         while true {
             dispatchFrame(time: frameTime)
-            guard let next = unchecked.state.deferredTouchFrame else { break }
-            unchecked.state.deferredTouchFrame = nil
+            guard let next = unchecked.deferredTouchFrame else { break }
+            unchecked.deferredTouchFrame = nil
             frameTime = next
         }
-        unchecked.state.touchLoops -= 1
-        unchecked.state.isDispatchingTouches = false
-        unchecked.state.isClosingTouchFrame = true
+        unchecked.touchLoops -= 1
+        unchecked.isDispatchingTouches = false
+        unchecked.isClosingTouchFrame = true
         gestures.settleGestures(in: self)
-        unchecked.state.isClosingTouchFrame = false
+        unchecked.isClosingTouchFrame = false
         compactTouches()
-        if !unchecked.state.touchFrameObservers.isEmpty { touchFrameDidFinish() }
+        if !unchecked.touchFrameObservers.isEmpty { touchFrameDidFinish() }
     }
 
     private func dispatchFrame(time: Timestamp) {
-        unchecked.state.touchFrameCount &+= 1
-        if unchecked.state.touchIDReusedInFrame {
-            unchecked.state.touchIDReusedInFrame = false
-            unchecked.state.dispatchingReusedEnds = true
+        unchecked.touchFrameCount &+= 1
+        if unchecked.touchIDReusedInFrame {
+            unchecked.touchIDReusedInFrame = false
+            unchecked.dispatchingReusedEnds = true
             dispatch(.ended, time: time)
-            unchecked.state.dispatchingReusedEnds = false
-            unchecked.state.activeTouches.scan { sequence in
-                if sequence.unchecked.state.endsBeforeReuse {
-                    sequence.unchecked.state.endsBeforeReuse = false
-                    if sequence.unchecked.state.endedPending {
-                        sequence.unchecked.state.endedPending = false
-                        sequence.unchecked.state.finished = true
+            unchecked.dispatchingReusedEnds = false
+            unchecked.activeTouches.scan { sequence in
+                if sequence.unchecked.endsBeforeReuse {
+                    sequence.unchecked.endsBeforeReuse = false
+                    if sequence.unchecked.endedPending {
+                        sequence.unchecked.endedPending = false
+                        sequence.unchecked.finished = true
                     }
                 }
             }
@@ -252,10 +252,10 @@ extension Router {
         dispatch(.began, time: time)
         dispatch(.moved, time: time)
         dispatch(.ended, time: time)
-        unchecked.state.activeTouches.scan { sequence in
-            if sequence.unchecked.state.endedPending && !sequence.unchecked.state.beganPending {
-                sequence.unchecked.state.endedPending = false
-                sequence.unchecked.state.finished = true
+        unchecked.activeTouches.scan { sequence in
+            if sequence.unchecked.endedPending && !sequence.unchecked.beganPending {
+                sequence.unchecked.endedPending = false
+                sequence.unchecked.finished = true
             }
         }
     }
@@ -264,20 +264,20 @@ extension Router {
     /// (its bound surface was moved out of their subtree first): each is told the touch was
     /// cancelled, as removal promises, and is not asked about it again.
     func tellRemovedLinksOfLiveTouches() {
-        unchecked.state.touchLoops += 1
-        defer { unchecked.state.touchLoops -= 1 }
+        unchecked.touchLoops += 1
+        defer { unchecked.touchLoops -= 1 }
         var i = 0
-        while i < unchecked.state.activeTouches.count {
-            let sequence = unchecked.state.activeTouches[i]
+        while i < unchecked.activeTouches.count {
+            let sequence = unchecked.activeTouches[i]
             i += 1
             // An ending touch is being told it ended.
-            guard !sequence.unchecked.state.finished, !sequence.unchecked.state.isEnding else { continue }
+            guard !sequence.unchecked.finished, !sequence.unchecked.isEnding else { continue }
             var l = 0
-            while l < sequence.unchecked.state.seen.count {
-                let link = sequence.unchecked.state.seen[l]
+            while l < sequence.unchecked.seen.count {
+                let link = sequence.unchecked.seen[l]
                 let gone: Bool
                 switch link {
-                case .surface(let s): gone = !s.unchecked.state.isAttached
+                case .surface(let s): gone = !s.unchecked.isAttached
                 case .output(let o): gone = !o.isInLayout
                 case .delegate: gone = false
                 }
@@ -285,12 +285,12 @@ extension Router {
                     l += 1
                     continue
                 }
-                sequence.unchecked.state.seen.remove(at: l)
+                sequence.unchecked.seen.remove(at: l)
                 // A handler may edit the list meanwhile: look at it again from the start.
                 l = 0
                 guard let responder = responder(for: link) else { continue }
-                let event = TouchEvent(time: clock.now, touches: [sequence.point(surfaceOrigin: sequence.unchecked.state.surface?.layoutOrigin)])
-                responder.touchesCancelled(event, context: ResponderContext(router: self, link: link, target: sequence.unchecked.state.surface))
+                let event = TouchEvent(time: clock.now, touches: [sequence.point(surfaceOrigin: sequence.unchecked.surface?.layoutOrigin)])
+                responder.touchesCancelled(event, context: ResponderContext(router: self, link: link, target: sequence.unchecked.surface))
                 trace?.record(.told(TraceSubject(link), .touchesCancelled))
             }
         }
@@ -300,66 +300,66 @@ extension Router {
     @inline(__always)
     func isDue(_ sequence: TouchSequence, _ phase: TouchPhase) -> Bool {
         // An end being delivered (a handler injected a frame from inside it) is not due again.
-        !sequence.unchecked.state.finished && sequence.isPending(phase) && (!unchecked.state.dispatchingReusedEnds || sequence.unchecked.state.endsBeforeReuse)
-            && (phase != .ended || !sequence.unchecked.state.isEnding)
+        !sequence.unchecked.finished && sequence.isPending(phase) && (!unchecked.dispatchingReusedEnds || sequence.unchecked.endsBeforeReuse)
+            && (phase != .ended || !sequence.unchecked.isEnding)
             // A touch injected mid-frame, after the began pass: all of it waits for the next.
-            && (phase == .began || !sequence.unchecked.state.beganPending)
+            && (phase == .began || !sequence.unchecked.beganPending)
     }
 
     private func dispatch(_ phase: TouchPhase, time: Timestamp) {
         var sequenceIndex = 0
-        while sequenceIndex < unchecked.state.activeTouches.count {
-            let sequence = unchecked.state.activeTouches[sequenceIndex]
+        while sequenceIndex < unchecked.activeTouches.count {
+            let sequence = unchecked.activeTouches[sequenceIndex]
             sequenceIndex += 1
-            guard sequence.unchecked.state.arena != nil && isDue(sequence, phase) else { continue }
+            guard sequence.unchecked.arena != nil && isDue(sequence, phase) else { continue }
             // Recognizers see the whole phase first, then decide what the responders get.
             gestures.deliverToRecognizers(in: self, phase, time: time)
             break
         }
-        unchecked.state.touchFrameMark &+= 1
-        let mark = unchecked.state.touchFrameMark
+        unchecked.touchFrameMark &+= 1
+        let mark = unchecked.touchFrameMark
         var i = 0
-        while i < unchecked.state.activeTouches.count {
-            let lead = unchecked.state.activeTouches[i]
+        while i < unchecked.activeTouches.count {
+            let lead = unchecked.activeTouches[i]
             i += 1
-            guard isDue(lead, phase), lead.unchecked.state.mark != mark else { continue }
-            let surface = lead.unchecked.state.surface
+            guard isDue(lead, phase), lead.unchecked.mark != mark else { continue }
+            let surface = lead.unchecked.surface
             let origin = surface?.layoutOrigin
-            unchecked.state.touchScratch.removeAll(keepingCapacity: true)
+            unchecked.touchScratch.removeAll(keepingCapacity: true)
             var recognizersTakePart = false
-            for j in (i - 1)..<unchecked.state.activeTouches.count {
-                let other = unchecked.state.activeTouches[j]
-                if isDue(other, phase), other.unchecked.state.mark != mark, other.unchecked.state.surface === surface {
-                    other.unchecked.state.mark = mark
+            for j in (i - 1)..<unchecked.activeTouches.count {
+                let other = unchecked.activeTouches[j]
+                if isDue(other, phase), other.unchecked.mark != mark, other.unchecked.surface === surface {
+                    other.unchecked.mark = mark
                     // An ended touch stays pending until the whole frame is out, and is
                     // then finished (below, in dispatchTouches).
                     if phase != .ended { other.clearPending(phase) }
-                    other.unchecked.state.withheld = false
+                    other.unchecked.withheld = false
                     // Held phases of this touch or its surface go first: never deliver a
                     // later phase past them.
-                    if other.unchecked.state.arena != nil || other.unchecked.state.taken || other.unchecked.state.heldCount > 0 { recognizersTakePart = true }
-                    unchecked.state.touchScratch.append(other.point(surfaceOrigin: origin))
+                    if other.unchecked.arena != nil || other.unchecked.taken || other.unchecked.heldCount > 0 { recognizersTakePart = true }
+                    unchecked.touchScratch.append(other.point(surfaceOrigin: origin))
                 }
             }
-            if recognizersTakePart || !gestures.unchecked.state.heldTouches.isEmpty {
+            if recognizersTakePart || !gestures.unchecked.heldTouches.isEmpty {
                 gestures.withholdTouches(in: self, phase, mark: mark, surface: surface, origin: origin, time: time)
-                if unchecked.state.touchScratch.isEmpty { continue }
+                if unchecked.touchScratch.isEmpty { continue }
             }
             deliverTouchGroup(phase, lead: lead, mark: mark, time: time)
         }
     }
 
     private func deliverTouchGroup(_ phase: TouchPhase, lead: TouchSequence, mark: UInt64, time: Timestamp) {
-        let event = TouchEvent(time: time, touches: unchecked.state.touchScratch)
-        let surface = lead.unchecked.state.surface
+        let event = TouchEvent(time: time, touches: unchecked.touchScratch)
+        let surface = lead.unchecked.surface
         if phase == .ended {
-            unchecked.state.activeTouches.scan { sequence in
-                if sequence.unchecked.state.mark == mark && sequence.unchecked.state.surface === surface && !sequence.unchecked.state.withheld { sequence.unchecked.state.isEnding = true }
+            unchecked.activeTouches.scan { sequence in
+                if sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.withheld { sequence.unchecked.isEnding = true }
             }
         }
-        let handled = walkChain(from: surface, target: surface, kind: phase.kind, stopIf: { lead.unchecked.state.finished }) { responder, context in
-            unchecked.state.activeTouches.scan { sequence in
-                if sequence.unchecked.state.mark == mark && sequence.unchecked.state.surface === surface && !sequence.unchecked.state.withheld { sequence.noteSeen(context.link) }
+        let handled = walkChain(from: surface, target: surface, kind: phase.kind, stopIf: { lead.unchecked.finished }) { responder, context in
+            unchecked.activeTouches.scan { sequence in
+                if sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.withheld { sequence.noteSeen(context.link) }
             }
             switch phase {
             case .began: return responder.touchesBegan(event, context: context)
@@ -367,7 +367,7 @@ extension Router {
             case .ended: return responder.touchesEnded(event, context: context)
             }
         }
-        if !handled && !lead.unchecked.state.finished {
+        if !handled && !lead.unchecked.finished {
             switch phase {
             case .began: reportDropped(.touchesBegan, .touchesBegan(event))
             case .moved: reportDropped(.touchesMoved, .touchesMoved(event))
@@ -382,26 +382,26 @@ extension Router {
     /// again: the touches of this batch are already finished, so none escapes the cancel and
     /// none is cancelled twice.
     func cancelSequences(reason: String, where predicate: (TouchSequence) -> Bool) {
-        unchecked.state.touchLoops += 1
-        var batch = unchecked.state.cancelBatches.popLast() ?? []
+        unchecked.touchLoops += 1
+        var batch = unchecked.cancelBatches.popLast() ?? []
         var i = 0
-        while i < unchecked.state.activeTouches.count {
-            let sequence = unchecked.state.activeTouches[i]
+        while i < unchecked.activeTouches.count {
+            let sequence = unchecked.activeTouches[i]
             i += 1
-            guard !sequence.unchecked.state.finished, !sequence.unchecked.state.isEnding, predicate(sequence) else { continue }
-            sequence.unchecked.state.finished = true
-            trace?.record(.touchCancelled(sequence.unchecked.state.id, reason: reason))
+            guard !sequence.unchecked.finished, !sequence.unchecked.isEnding, predicate(sequence) else { continue }
+            sequence.unchecked.finished = true
+            trace?.record(.touchCancelled(sequence.unchecked.id, reason: reason))
             batch.append(sequence)
         }
         if !batch.isEmpty {
             let time = clock.now
-            batch.scan { if $0.unchecked.state.arena != nil { gestures.cancelRecognizers(in: self, of: $0, time: time) } }
+            batch.scan { if $0.unchecked.arena != nil { gestures.cancelRecognizers(in: self, of: $0, time: time) } }
             deliverCancels(of: batch, time: time)
         }
         batch.removeAll(keepingCapacity: true)
-        unchecked.state.cancelBatches.append(batch)
-        unchecked.state.touchLoops -= 1
-        if !unchecked.state.isDispatchingTouches {
+        unchecked.cancelBatches.append(batch)
+        unchecked.touchLoops -= 1
+        if !unchecked.isDispatchingTouches {
             gestures.settleGestures(in: self)
             compactTouches()
         }
@@ -415,43 +415,43 @@ extension Router {
             let sequence = batch[i]
             i += 1
             var l = 0
-            while l < sequence.unchecked.state.seen.count {
-                let link = sequence.unchecked.state.seen[l]
+            while l < sequence.unchecked.seen.count {
+                let link = sequence.unchecked.seen[l]
                 l += 1
                 // Told already, with an earlier touch of the batch.
-                if batch[0..<(i - 1)].contains(where: { $0.unchecked.state.seen.contains { $0.isSame(as: link) } }) { continue }
+                if batch[0..<(i - 1)].contains(where: { $0.unchecked.seen.contains { $0.isSame(as: link) } }) { continue }
                 var points: [TouchPoint] = []
                 points.reserveCapacity(batch.count - i + 1)
                 var k = i - 1
                 while k < batch.count {
                     let other = batch[k]
                     k += 1
-                    if other.unchecked.state.seen.contains(where: { $0.isSame(as: link) }) {
-                        points.append(other.point(surfaceOrigin: other.unchecked.state.surface?.layoutOrigin))
+                    if other.unchecked.seen.contains(where: { $0.isSame(as: link) }) {
+                        points.append(other.point(surfaceOrigin: other.unchecked.surface?.layoutOrigin))
                     }
                 }
                 let event = TouchEvent(time: time, touches: points)
                 guard let responder = responder(for: link) else { continue }
-                responder.touchesCancelled(event, context: ResponderContext(router: self, link: link, target: sequence.unchecked.state.surface))
+                responder.touchesCancelled(event, context: ResponderContext(router: self, link: link, target: sequence.unchecked.surface))
                 trace?.record(.told(TraceSubject(link), .touchesCancelled))
             }
         }
-        batch.scan { $0.unchecked.state.seen.removeAll(keepingCapacity: true) }
+        batch.scan { $0.unchecked.seen.removeAll(keepingCapacity: true) }
     }
 
     /// Returns finished sequences to the pool.
     func compactTouches() {
-        guard unchecked.state.touchLoops == 0 else { return }
+        guard unchecked.touchLoops == 0 else { return }
         var i = 0
-        while i < unchecked.state.activeTouches.count {
-            if unchecked.state.activeTouches[i].unchecked.state.finished {
-                let sequence = unchecked.state.activeTouches.remove(at: i)
-                sequence.unchecked.state.surface = nil
-                sequence.unchecked.state.output = nil
-                sequence.unchecked.state.seen.removeAll(keepingCapacity: true)
+        while i < unchecked.activeTouches.count {
+            if unchecked.activeTouches[i].unchecked.finished {
+                let sequence = unchecked.activeTouches.remove(at: i)
+                sequence.unchecked.surface = nil
+                sequence.unchecked.output = nil
+                sequence.unchecked.seen.removeAll(keepingCapacity: true)
                 gestures.purgeHeld(of: sequence)
                 gestures.recycleArena(of: sequence)
-                unchecked.state.touchPool.append(sequence)
+                unchecked.touchPool.append(sequence)
             } else {
                 i += 1
             }

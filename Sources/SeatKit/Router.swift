@@ -30,7 +30,7 @@
 /// stated once in UnsafeFoundations.swift (internal storage only, no access across a call
 /// out, one thread): the check was most of the instructions of routing an event.
 public final class Router {
-    /// The hot state, exempt from run-time exclusivity checks (`Unchecked`: rules in
+    /// The hot state, exempt from run-time exclusivity checks (the rules are in
     /// UnsafeFoundations.swift).
     struct HotState {
         /// The outputs, in layout space.
@@ -149,37 +149,37 @@ public final class Router {
         var capabilities: DeviceCapabilities = []
     }
 
-    let unchecked = Unchecked(HotState())
+    @exclusivity(unchecked) var unchecked = HotState()
 
     /// The outputs, in layout space.
-    public var layout: Layout { unchecked.state.layout }
+    public var layout: Layout { unchecked.layout }
 
     /// The filters, in the order they are asked (``addFilter(_:)``, ``removeFilter(_:)``).
-    public var filters: [any InputFilter] { unchecked.state.filters }
+    public var filters: [any InputFilter] { unchecked.filters }
 
     /// The active grabs (see ``PointerGrab``, ``TouchGrab``, ``KeyboardGrab``); `nil`: the
     /// default rule.
-    public var pointerGrab: (any PointerGrab)? { unchecked.state.pointerGrab }
+    public var pointerGrab: (any PointerGrab)? { unchecked.pointerGrab }
 
     /// The active touch grab (``startTouchGrab(_:)``); `nil`: the default rule.
-    public var touchGrab: (any TouchGrab)? { unchecked.state.touchGrab }
+    public var touchGrab: (any TouchGrab)? { unchecked.touchGrab }
 
     /// The active keyboard grab (``startKeyboardGrab(_:)``); `nil`: keys go to the first
     /// responder.
-    public var keyboardGrab: (any KeyboardGrab)? { unchecked.state.keyboardGrab }
+    public var keyboardGrab: (any KeyboardGrab)? { unchecked.keyboardGrab }
 
     /// The spies, in the order they are told (``addSpy(_:)``, ``removeSpy(_:)``).
-    public var spies: [any InputSpy] { unchecked.state.spies }
+    public var spies: [any InputSpy] { unchecked.spies }
 
     /// Where the pointer is, in layout space, kept on the layout's outputs (it starts at the
     /// origin, clamped onto the layout when outputs change). Moved by injected motion and by
     /// ``routePointerMotion(_:)``; already updated when a pointer grab sees the motion.
-    public var pointerLocation: LayoutPoint { unchecked.state.pointerLocation }
+    public var pointerLocation: LayoutPoint { unchecked.pointerLocation }
 
     /// The surface pointer events go to: the topmost surface under ``pointerLocation``,
     /// kept while a button is held (the implicit grab), or what a pointer grab set with
     /// ``setPointerFocus(_:time:)``. `nil` over no surface.
-    public var pointerFocus: Surface? { unchecked.state.pointerFocus }
+    public var pointerFocus: Surface? { unchecked.pointerFocus }
 
     /// The surface whose responder gets keys first (``becomeFirstResponder(_:)``); `nil`: keys
     /// go to the delegate.
@@ -187,19 +187,19 @@ public final class Router {
     /// While a key is delivered, a first responder replaced by another waits in
     /// `formerFirstResponders` until the delivery ends: the delivery uses the surface without
     /// owning it.
-    public var firstResponder: Surface? { unchecked.state.firstResponder }
+    public var firstResponder: Surface? { unchecked.firstResponder }
 
     /// Keys held now (evdev codes), in the order they were pressed, whoever took their
     /// presses (filters, grabs, key commands included); see ``heldKeysForFocus``.
-    public var pressedKeys: [UInt32] { unchecked.state.pressedKeys }
+    public var pressedKeys: [UInt32] { unchecked.pressedKeys }
 
     /// The devices present, as announced by ``InputEvent/Kind/deviceAdded(_:)`` and not yet
     /// removed.
-    public var devices: [DeviceID: DeviceInfo] { unchecked.state.devices }
+    public var devices: [DeviceID: DeviceInfo] { unchecked.devices }
 
     /// The union of the present devices' capabilities (what `wl_seat.capabilities` sends);
     /// changes are told to ``CompositorDelegate/router(_:capabilitiesChanged:)``.
-    public var capabilities: DeviceCapabilities { unchecked.state.capabilities }
+    public var capabilities: DeviceCapabilities { unchecked.capabilities }
 
     /// The event loop's clock and timers.
     public let clock: any Clock
@@ -210,18 +210,18 @@ public final class Router {
     /// The one it replaces is told with ``KeyInterpreter/detached(from:)``.
     public var keyInterpreter: (any KeyInterpreter)? {
         didSet {
-            let old = unchecked.state.interpreterCall
-            unchecked.state.interpreterCall = keyInterpreter.map { KeyInterpreterCall.make($0) }
-            unchecked.state.interpreterCallLink = unchecked.state.interpreterCall.map(Unretained.init)
+            let old = unchecked.interpreterCall
+            unchecked.interpreterCall = keyInterpreter.map { KeyInterpreterCall.make($0) }
+            unchecked.interpreterCallLink = unchecked.interpreterCall.map(Unretained.init)
             // Replaced from inside its own `interpret`: it must outlive that call.
-            if let old { unchecked.state.formerInterpreterCalls.keep(old) }
+            if let old { unchecked.formerInterpreterCalls.keep(old) }
             if let oldValue, oldValue !== keyInterpreter { oldValue.detached(from: self) }
         }
     }
     /// Receives every routing decision; `nil` (the default) costs nothing.
     public var trace: (any TraceSink)? {
-        get { unchecked.state._trace }
-        set { unchecked.state._trace = newValue }
+        get { unchecked._trace }
+        set { unchecked._trace = newValue }
     }
 
 
@@ -233,8 +233,8 @@ public final class Router {
     /// turn recognizers' millimetres into layout units. Default:
     /// ``defaultFallbackDotsPerInch`` (96, the CSS and X11 reference).
     public var fallbackDotsPerInch: Double {
-        get { unchecked.state._fallbackDotsPerInch }
-        set { unchecked.state._fallbackDotsPerInch = newValue }
+        get { unchecked._fallbackDotsPerInch }
+        set { unchecked._fallbackDotsPerInch = newValue }
     }
 
     /// Longest chain walked before a redirect loop is assumed.
@@ -244,22 +244,22 @@ public final class Router {
     /// (recognizers' delays) through `clock`.
     public init(clock: any Clock) {
         self.clock = clock
-        unchecked.state.touchScratch.reserveCapacity(16)
-        unchecked.state.activeTouches.reserveCapacity(16)
-        unchecked.state.touchPool.reserveCapacity(16)
-        unchecked.state.consumedTouches.reserveCapacity(16)
-        unchecked.state.pressedButtons.reserveCapacity(8)
-        unchecked.state.consumedButtons.reserveCapacity(8)
-        unchecked.state.pressedKeys.reserveCapacity(16)
-        unchecked.state.swallowedKeys.reserveCapacity(16)
-        unchecked.state.keysHeldBeforeFocus.reserveCapacity(16)
-        gestures.unchecked.state.arenaPool.reserveCapacity(16)
-        gestures.unchecked.state.engagedRecognizers.reserveCapacity(16)
-        gestures.unchecked.state.waitingRecognizers.reserveCapacity(8)
-        gestures.unchecked.state.heldTouches.reserveCapacity(32)
-        gestures.unchecked.state.gestureScratch.reserveCapacity(16)
-        gestures.unchecked.state.heldScratch.reserveCapacity(16)
-        gestures.unchecked.state.releaseGroup.reserveCapacity(16)
+        unchecked.touchScratch.reserveCapacity(16)
+        unchecked.activeTouches.reserveCapacity(16)
+        unchecked.touchPool.reserveCapacity(16)
+        unchecked.consumedTouches.reserveCapacity(16)
+        unchecked.pressedButtons.reserveCapacity(8)
+        unchecked.consumedButtons.reserveCapacity(8)
+        unchecked.pressedKeys.reserveCapacity(16)
+        unchecked.swallowedKeys.reserveCapacity(16)
+        unchecked.keysHeldBeforeFocus.reserveCapacity(16)
+        gestures.unchecked.arenaPool.reserveCapacity(16)
+        gestures.unchecked.engagedRecognizers.reserveCapacity(16)
+        gestures.unchecked.waitingRecognizers.reserveCapacity(8)
+        gestures.unchecked.heldTouches.reserveCapacity(32)
+        gestures.unchecked.gestureScratch.reserveCapacity(16)
+        gestures.unchecked.heldScratch.reserveCapacity(16)
+        gestures.unchecked.releaseGroup.reserveCapacity(16)
     }
 
     deinit {
@@ -292,12 +292,12 @@ public final class Router {
             guard delta.dx.isFinite, delta.dy.isFinite else { return ignore(event, "non-finite motion") }
             if runFilters(event) { return }
             let unaccelerated = raw.dx.isFinite && raw.dy.isFinite ? raw : delta
-            movePointer(to: unchecked.state.layout.clamp(unchecked.state.pointerLocation.offset(by: delta)), event: event, delta: delta, unaccelerated: unaccelerated)
+            movePointer(to: unchecked.layout.clamp(unchecked.pointerLocation.offset(by: delta)), event: event, delta: delta, unaccelerated: unaccelerated)
         case .pointerMotionAbsolute(let point):
             guard point.x.isFinite, point.y.isFinite else { return ignore(event, "non-finite position") }
             if runFilters(event) { return }
-            let target = unchecked.state.layout.clamp(point)
-            movePointer(to: target, event: event, delta: target.vector(from: unchecked.state.pointerLocation), unaccelerated: .zero)
+            let target = unchecked.layout.clamp(point)
+            movePointer(to: target, event: event, delta: target.vector(from: unchecked.pointerLocation), unaccelerated: .zero)
         case .pointerButton(let button, let state): pointerButton(event, button: button, state: state)
         case .pointerAxis(let motion):
             if runFilters(event) { return }
@@ -310,7 +310,7 @@ public final class Router {
             if runFilters(event) { return }
             delegate?.router(self, deviceEvent: event)
         case .deviceAdded(let info):
-            unchecked.state.devices[event.device] = info
+            unchecked.devices[event.device] = info
             updateDeviceOutputs()
             updateCapabilities()
             observe(event, consumed: false)
@@ -328,47 +328,47 @@ public final class Router {
 
     /// Runs the filters, then the spies. Returns true when a filter consumed the event.
     func runFilters(_ event: InputEvent) -> Bool {
-        let consumedBy = unchecked.state.filters.scanIndex { $0.filter(event, router: self) == .consume }
+        let consumedBy = unchecked.filters.scanIndex { $0.filter(event, router: self) == .consume }
         if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
         observe(event, consumed: consumedBy != nil)
         return consumedBy != nil
     }
 
     func observe(_ event: InputEvent, consumed: Bool) {
-        unchecked.state.spies.scan { $0.observe(event, consumed: consumed, router: self) }
+        unchecked.spies.scan { $0.observe(event, consumed: consumed, router: self) }
     }
 
     // MARK: Filters and spies
 
     /// Adds a filter after the existing ones; it is asked from the next event on. The router
     /// keeps it alive until ``removeFilter(_:)``.
-    public func addFilter(_ filter: any InputFilter) { unchecked.state.filters.append(filter) }
+    public func addFilter(_ filter: any InputFilter) { unchecked.filters.append(filter) }
     /// Removes `filter` (every time it was added). Keys, buttons and touches it already took
     /// stay taken until they end.
-    public func removeFilter(_ filter: any InputFilter) { unchecked.state.filters.removeAll { $0 === filter } }
+    public func removeFilter(_ filter: any InputFilter) { unchecked.filters.removeAll { $0 === filter } }
     /// Adds a spy after the existing ones, kept alive until ``removeSpy(_:)``.
-    public func addSpy(_ spy: any InputSpy) { unchecked.state.spies.append(spy) }
+    public func addSpy(_ spy: any InputSpy) { unchecked.spies.append(spy) }
     /// Adds an observer of the ends of touch frames, held weakly (a seat observes the router
     /// it is given; the router does not keep it alive).
     public func addTouchFrameObserver(_ observer: any TouchFrameObserver) {
-        unchecked.state.touchFrameObservers.removeAll { $0.observer == nil || $0.observer === observer }
-        unchecked.state.touchFrameObservers.append(WeakTouchFrameObserver(observer: observer))
+        unchecked.touchFrameObservers.removeAll { $0.observer == nil || $0.observer === observer }
+        unchecked.touchFrameObservers.append(WeakTouchFrameObserver(observer: observer))
     }
     /// Stops telling `observer` (and forgets observers that are gone).
     public func removeTouchFrameObserver(_ observer: any TouchFrameObserver) {
-        unchecked.state.touchFrameObservers.removeAll { $0.observer == nil || $0.observer === observer }
+        unchecked.touchFrameObservers.removeAll { $0.observer == nil || $0.observer === observer }
     }
 
     /// Tells the touch frame observers that a delivery of touch events ended.
     func touchFrameDidFinish() {
         var i = 0
-        while i < unchecked.state.touchFrameObservers.count {
-            unchecked.state.touchFrameObservers[i].observer?.routerDidFinishTouchFrame(self)
+        while i < unchecked.touchFrameObservers.count {
+            unchecked.touchFrameObservers[i].observer?.routerDidFinishTouchFrame(self)
             i += 1
         }
     }
     /// Removes `spy` (every time it was added).
-    public func removeSpy(_ spy: any InputSpy) { unchecked.state.spies.removeAll { $0 === spy } }
+    public func removeSpy(_ spy: any InputSpy) { unchecked.spies.removeAll { $0 === spy } }
 
     // MARK: Outputs
 
@@ -376,10 +376,10 @@ public final class Router {
     /// may be added again, with the tree it kept.
     public func addOutput(_ output: Output) {
         precondition(output.router == nil || output.router === self, "an output belongs to one router")
-        guard !unchecked.state.layout.outputs.contains(where: { $0 === output }) else { return }
+        guard !unchecked.layout.outputs.contains(where: { $0 === output }) else { return }
         output.router = self
         output.isInLayout = true
-        unchecked.state.layout.outputs.append(output)
+        unchecked.layout.outputs.append(output)
         output.root.attach(to: output)
         updateDeviceOutputs()
         outputGeometryDidChange()
@@ -391,8 +391,8 @@ public final class Router {
     /// or input until the output is added again. The tree itself is kept: move windows to
     /// another output's root *before* removing this one to keep their touches and focus.
     public func removeOutput(_ output: Output) {
-        guard let index = unchecked.state.layout.outputs.firstIndex(where: { $0 === output }) else { return }
-        unchecked.state.layout.outputs.remove(at: index)
+        guard let index = unchecked.layout.outputs.firstIndex(where: { $0 === output }) else { return }
+        unchecked.layout.outputs.remove(at: index)
         output.isInLayout = false
         output.root.attach(to: output)
         output.router = nil
@@ -402,15 +402,15 @@ public final class Router {
     }
 
     func outputGeometryDidChange() {
-        unchecked.state.pointerLocation = unchecked.state.layout.clamp(unchecked.state.pointerLocation)
+        unchecked.pointerLocation = unchecked.layout.clamp(unchecked.pointerLocation)
         treeDidChange()
     }
 
     /// Resolves each device's mapped output by name, after devices or outputs changed.
     func updateDeviceOutputs() {
-        unchecked.state.deviceOutputs.removeAll(keepingCapacity: true)
-        for (device, info) in unchecked.state.devices {
-            if let name = info.mappedOutput, let output = unchecked.state.layout.output(named: name) { unchecked.state.deviceOutputs[device] = output }
+        unchecked.deviceOutputs.removeAll(keepingCapacity: true)
+        for (device, info) in unchecked.devices {
+            if let name = info.mappedOutput, let output = unchecked.layout.output(named: name) { unchecked.deviceOutputs[device] = output }
         }
     }
 
@@ -418,20 +418,20 @@ public final class Router {
     /// and bound touches: hit-tested on the output the device is mapped to, if it is in the
     /// layout (mirrored or overlapping outputs), else as ``surface(at:)``.
     public func surface(at point: LayoutPoint, device: DeviceID) -> Surface? {
-        guard !unchecked.state.deviceOutputs.isEmpty, let output = unchecked.state.deviceOutputs[device] else { return surface(at: point) }
+        guard !unchecked.deviceOutputs.isEmpty, let output = unchecked.deviceOutputs[device] else { return surface(at: point) }
         return output.root.hitTest(SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y))
     }
 
     /// A routed tree or the layout changed: pointer focus is checked again before the next
     /// pointer event (an edit does not move focus by itself, as no pointer event happened).
     @inline(__always)
-    func treeDidChange() { unchecked.state.treeEditCount &+= 1 }
+    func treeDidChange() { unchecked.treeEditCount &+= 1 }
 
     // MARK: Devices
 
     private func deviceRemoved(_ event: InputEvent) {
-        cancelSequences(reason: "device removed") { $0.unchecked.state.device == event.device }
-        unchecked.state.devices[event.device] = nil
+        cancelSequences(reason: "device removed") { $0.unchecked.device == event.device }
+        unchecked.devices[event.device] = nil
         updateDeviceOutputs()
         updateCapabilities()
         observe(event, consumed: false)
@@ -439,9 +439,9 @@ public final class Router {
     }
 
     private func updateCapabilities() {
-        let union = unchecked.state.devices.values.reduce(into: DeviceCapabilities()) { $0.formUnion($1.capabilities) }
-        guard union != unchecked.state.capabilities else { return }
-        unchecked.state.capabilities = union
+        let union = unchecked.devices.values.reduce(into: DeviceCapabilities()) { $0.formUnion($1.capabilities) }
+        guard union != unchecked.capabilities else { return }
+        unchecked.capabilities = union
         delegate?.router(self, capabilitiesChanged: union)
     }
 
@@ -463,7 +463,7 @@ public final class Router {
         let defaultNext: ChainLink?
         switch link {
         case .surface(let s):
-            if s.unchecked.state.isAttached, let parent = s.parent {
+            if s.unchecked.isAttached, let parent = s.parent {
                 defaultNext = .surface(parent)
             } else if let o = s.output ?? outputInLayout(formerOutput) {
                 defaultNext = .output(o)
@@ -483,8 +483,8 @@ public final class Router {
     func outputInLayout(_ link: Unretained<Output>?) -> Output? {
         guard let link else { return nil }
         var i = 0
-        while i < unchecked.state.layout.outputs.count {
-            if link.refers(to: unchecked.state.layout.outputs[i]) { return unchecked.state.layout.outputs[i] }
+        while i < unchecked.layout.outputs.count {
+            if link.refers(to: unchecked.layout.outputs[i]) { return unchecked.layout.outputs[i] }
             i += 1
         }
         return nil
@@ -511,13 +511,13 @@ public final class Router {
     func walkChain(from surface: Surface, target: Surface?, kind: RoutedEventKind,
                    stopIf shouldStop: () -> Bool = { false },
                    _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
-        guard surface.unchecked.state.isAttached else {
+        guard surface.unchecked.isAttached else {
             return walkChain(on: .delegate, target: target, kind: kind, formerOutput: nil, steps: 0,
                              stopIf: shouldStop, ask)
         }
         // Used only as an identity, and only when the surface is removed mid-walk: the walk
         // goes on to that output if it is still in the layout (it may have gone meanwhile).
-        let formerOutput = surface.unchecked.state.outputLink
+        let formerOutput = surface.unchecked.outputLink
         if shouldStop() { return false }
         return surface.withResponder { responder in
             let result = ask(responder, ResponderContext(router: self, surface: surface, target: target))
@@ -557,7 +557,7 @@ public final class Router {
             if case .surface(let surface) = current {
                 // As for the first link: the responder is asked without being retained.
                 let step: ChainLink?? = surface.withResponder { responder in
-                    if surface.unchecked.state.isAttached {
+                    if surface.unchecked.isAttached {
                         let result = ask(responder, ResponderContext(router: self, surface: surface, target: target))
                         trace?.record(.asked(TraceSubject(current), kind, result))
                         if result == .handled { return .none }
@@ -590,7 +590,7 @@ public final class Router {
     /// The surface that input at a layout-space point goes to, ignoring grabs and bound
     /// touches: the topmost, deepest surface of the topmost output there.
     public func surface(at point: LayoutPoint) -> Surface? {
-        guard let output = unchecked.state.layout.output(at: point) else { return nil }
+        guard let output = unchecked.layout.output(at: point) else { return nil }
         let local = SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y)
         return output.root.hitTest(local)
     }
@@ -605,8 +605,8 @@ public final class Router {
         treeDidChange()
         cancelSequences(reason: "surface removed") { $0.isOrphaned }
         tellRemovedLinksOfLiveTouches()
-        if let focus = unchecked.state.pointerFocus, !focus.unchecked.state.isAttached { pointerFocusWasRemoved(focus) }
-        if let focused = unchecked.state.firstResponder, !focused.unchecked.state.isAttached {
+        if let focus = unchecked.pointerFocus, !focus.unchecked.isAttached { pointerFocusWasRemoved(focus) }
+        if let focused = unchecked.firstResponder, !focused.unchecked.isAttached {
             firstResponderWasRemoved(focused, formerParent: formerParent)
         }
         gestures.abortDetachedRecognizers(in: self)
@@ -625,7 +625,7 @@ public final class Router {
     // Keyboard state (Router+Keyboard.swift).
     /// The first responder's surface ID: what a key repeater compares. Read from other
     /// modules, a router property costs a dynamic exclusivity check; this does not.
-    package var firstResponderID: SurfaceID? { unchecked.state.firstResponderLink?.with { $0.id } }
+    package var firstResponderID: SurfaceID? { unchecked.firstResponderLink?.with { $0.id } }
     /// Surfaces that were first responder before the current one, oldest first: where focus
     /// goes back to when the focused surface is removed.
     var focusHistory: [WeakSurface] = []

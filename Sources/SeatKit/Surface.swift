@@ -35,15 +35,15 @@ public final class Surface {
     /// from inside one of its own calls (it then lives until the router is done asking it);
     /// the surface holds it strongly.
     public var responder: any Responder {
-        get { unchecked.state.responderLink.with { $0.responder } }
+        get { unchecked.responderLink.with { $0.responder } }
         set {
-            let old = unchecked.state.responderHolder
-            unchecked.state.responderHolder = ResponderHolder(newValue)
-            unchecked.state.responderLink = Unretained(unchecked.state.responderHolder)
-            unchecked.state.formerResponders.keep(old)
+            let old = unchecked.responderHolder
+            unchecked.responderHolder = ResponderHolder(newValue)
+            unchecked.responderLink = Unretained(unchecked.responderHolder)
+            unchecked.formerResponders.keep(old)
         }
     }
-    /// The hot state, exempt from run-time exclusivity checks (`Unchecked`: rules in
+    /// The hot state, exempt from run-time exclusivity checks (the rules are in
     /// UnsafeFoundations.swift).
     struct HotState {
         /// Owns the responder. The router asks the responder through `responderLink` without
@@ -90,39 +90,39 @@ public final class Surface {
         var isAttached = false
     }
 
-    let unchecked: Unchecked<HotState>
+    @exclusivity(unchecked) var unchecked: HotState
 
     /// Children, back to front: the last one is on top.
-    public var children: [Surface] { unchecked.state.children }
+    public var children: [Surface] { unchecked.children }
 
     /// The bounding box of the hittable parts of this subtree, in this surface's space;
     /// `nil` when nothing in it can be hit.
-    public var subtreeBounds: SurfaceRect? { unchecked.state.subtreeBounds }
+    public var subtreeBounds: SurfaceRect? { unchecked.subtreeBounds }
 
     /// True while the surface is in the tree of an output that is in a router's layout: only
     /// then can it receive input or become first responder. A stored flag, not derived:
     /// every delivery checks it, and a weak load costs more than the rest of the check.
-    public var isAttached: Bool { unchecked.state.isAttached }
+    public var isAttached: Bool { unchecked.isAttached }
 
     /// Calls `body` with the responder, which stays alive for the call even if it is replaced
     /// meanwhile, without retaining it.
     @inline(__always)
     func withResponder<Result>(_ body: (any Responder) -> Result) -> Result {
-        unchecked.state.formerResponders.enter()
-        let result = unchecked.state.responderLink.with { body($0.responder) }
-        if unchecked.state.formerResponders.leave() { _ = unchecked.state.formerResponders.takeKept() }
+        unchecked.formerResponders.enter()
+        let result = unchecked.responderLink.with { body($0.responder) }
+        if unchecked.formerResponders.leave() { _ = unchecked.formerResponders.takeKept() }
         return result
     }
 
     /// Replaced responders still waiting for a call under way to end (for tests).
-    var formerResponderCountForTesting: Int { unchecked.state.formerResponders.keptCount }
+    var formerResponderCountForTesting: Int { unchecked.formerResponders.keptCount }
 
     /// Position and size in the parent's surface space (for a root surface: output space).
     public var frame: SurfaceRect {
-        get { unchecked.state._frame }
+        get { unchecked._frame }
         set {
-            let old = unchecked.state._frame
-            unchecked.state._frame = newValue
+            let old = unchecked._frame
+            unchecked._frame = newValue
             if newValue != old { frameDidChange() }
         }
     }
@@ -130,9 +130,9 @@ public final class Surface {
     /// Surface-local rectangles that accept input, clipped to the surface's bounds; `nil`
     /// means the whole surface (Wayland's infinite input region), `[]` means none.
     public var inputRegion: [SurfaceRect]? {
-        get { unchecked.state._inputRegion }
+        get { unchecked._inputRegion }
         set {
-            unchecked.state._inputRegion = newValue
+            unchecked._inputRegion = newValue
             ownAreaDidChange()
         }
     }
@@ -155,8 +155,8 @@ public final class Surface {
         didSet {
             guard isBelowParent != oldValue else { return }
             if let parent {
-                parent.unchecked.state.childrenBelowCount += isBelowParent ? 1 : -1
-                parent.unchecked.state.childIndex?.invalidate()
+                parent.unchecked.childrenBelowCount += isBelowParent ? 1 : -1
+                parent.unchecked.childIndex?.invalidate()
                 parent.subtreeDidChange()
             }
         }
@@ -169,9 +169,9 @@ public final class Surface {
     }
 
     /// The surface whose children include this one; `nil` for a root or detached surface.
-    public var parent: Surface? { unchecked.state.parentLink?.object }
+    public var parent: Surface? { unchecked.parentLink?.object }
     /// The output whose tree holds this surface, while it is attached.
-    public var output: Output? { unchecked.state.outputLink?.object }
+    public var output: Output? { unchecked.outputLink?.object }
 
     /// Recognizers that see the touches of this subtree (and touchpad gestures while the
     /// pointer focus is in it) before its responders, in the order added.
@@ -215,15 +215,15 @@ public final class Surface {
         self.id = SurfaceID(rawValue: id)
         self.name = name.isEmpty ? "surface\(id)" : name
         let holder = ResponderHolder(responder)
-        unchecked = Unchecked(HotState(responderHolder: holder, responderLink: Unretained(holder), _frame: frame))
+        unchecked = HotState(responderHolder: holder, responderLink: Unretained(holder), _frame: frame)
         recomputeSubtreeBounds()
     }
 
     deinit {
         var i = 0
-        while i < unchecked.state.children.count {
-            unchecked.state.children[i].unchecked.state.parentLink = nil
-            unchecked.state.children[i].detachSubtree()
+        while i < unchecked.children.count {
+            unchecked.children[i].unchecked.parentLink = nil
+            unchecked.children[i].detachSubtree()
             i += 1
         }
         // Recognizers that outlive the surface (someone else holds them) are detached.
@@ -239,7 +239,7 @@ public final class Surface {
     /// Adds `child` on top of the existing children. A child that already has a parent is
     /// *moved* (see ``insertChild(_:at:)``), not removed and added.
     public func addChild(_ child: Surface) {
-        insertChild(child, at: unchecked.state.children.count)
+        insertChild(child, at: unchecked.children.count)
     }
 
     /// Inserts `child` at `index` (0 is the back; past the end means on top).
@@ -254,31 +254,31 @@ public final class Surface {
     public func insertChild(_ child: Surface, at index: Int) {
         precondition(child !== self, "a surface cannot be its own child")
         precondition(!isDescendant(of: child), "adding an ancestor as a child would make a cycle")
-        let formerRouter = child.unchecked.state.isAttached ? child.output?.router : nil
+        let formerRouter = child.unchecked.isAttached ? child.output?.router : nil
         let formerParent = child.parent
         if let formerParent { formerParent.unlink(child) }
-        unchecked.state.children.insert(child, at: Swift.max(0, Swift.min(index, unchecked.state.children.count)))
-        child.unchecked.state.parentLink = Unretained(self)
-        if child.isBelowParent { unchecked.state.childrenBelowCount += 1 }
+        unchecked.children.insert(child, at: Swift.max(0, Swift.min(index, unchecked.children.count)))
+        child.unchecked.parentLink = Unretained(self)
+        if child.isBelowParent { unchecked.childrenBelowCount += 1 }
         if let output {
             child.attach(to: output)
         } else if child.output != nil {
             child.detachSubtree()
         }
-        subtreeDidChange(surfacesAdded: child.unchecked.state.subtreeSurfaceCount)
+        subtreeDidChange(surfacesAdded: child.unchecked.subtreeSurfaceCount)
         childAreaDidChange()
-        if let formerRouter, let formerParent, !(child.unchecked.state.isAttached && child.output?.router === formerRouter) {
+        if let formerRouter, let formerParent, !(child.unchecked.isAttached && child.output?.router === formerRouter) {
             formerRouter.subtreeDidLeave(child, formerParent: formerParent)
         }
     }
 
     /// Moves `child` to the top of its siblings: a move, not a removal.
     public func bringToFront(_ child: Surface) {
-        guard let index = unchecked.state.children.firstIndex(where: { $0 === child }) else { return }
-        unchecked.state.children.remove(at: index)
-        unchecked.state.children.append(child)
+        guard let index = unchecked.children.firstIndex(where: { $0 === child }) else { return }
+        unchecked.children.remove(at: index)
+        unchecked.children.append(child)
         // The bounding box is unchanged; only the order matters to hit-testing.
-        unchecked.state.childIndex?.invalidate()
+        unchecked.childIndex?.invalidate()
         subtreeDidChange()
     }
 
@@ -292,7 +292,7 @@ public final class Surface {
     /// any handler, the removed surface's own included.
     public func removeFromParent() {
         guard let parent else { return }
-        let formerRouter = unchecked.state.isAttached ? output?.router : nil
+        let formerRouter = unchecked.isAttached ? output?.router : nil
         parent.unlink(self)
         if output != nil { detachSubtree() }
         formerRouter?.subtreeDidLeave(self, formerParent: parent)
@@ -300,10 +300,10 @@ public final class Surface {
 
     /// Takes `child` out of `children` and updates counts and boxes; tells no router.
     private func unlink(_ child: Surface) {
-        if let index = unchecked.state.children.firstIndex(where: { $0 === child }) { unchecked.state.children.remove(at: index) }
-        if child.isBelowParent { unchecked.state.childrenBelowCount -= 1 }
-        child.unchecked.state.parentLink = nil
-        subtreeDidChange(surfacesAdded: -child.unchecked.state.subtreeSurfaceCount)
+        if let index = unchecked.children.firstIndex(where: { $0 === child }) { unchecked.children.remove(at: index) }
+        if child.isBelowParent { unchecked.childrenBelowCount -= 1 }
+        child.unchecked.parentLink = nil
+        subtreeDidChange(surfacesAdded: -child.unchecked.subtreeSurfaceCount)
         childAreaDidChange()
     }
 
@@ -319,31 +319,31 @@ public final class Surface {
 
     /// Joins `output`'s tree; attached (routable) while that output is in a router's layout.
     func attach(to output: Output) {
-        unchecked.state.outputLink = Unretained(output)
-        unchecked.state.isAttached = output.isInLayout
-        for child in unchecked.state.children { child.attach(to: output) }
+        unchecked.outputLink = Unretained(output)
+        unchecked.isAttached = output.isInLayout
+        for child in unchecked.children { child.attach(to: output) }
     }
 
     func detachSubtree() {
-        unchecked.state.outputLink = nil
-        unchecked.state.isAttached = false
-        for child in unchecked.state.children { child.detachSubtree() }
+        unchecked.outputLink = nil
+        unchecked.isAttached = false
+        for child in unchecked.children { child.detachSubtree() }
     }
 
     // MARK: Coordinates
 
     /// This surface's origin in layout space, or `nil` when detached.
     public var layoutOrigin: LayoutPoint? {
-        guard let outputLink = unchecked.state.outputLink else { return nil }
+        guard let outputLink = unchecked.outputLink else { return nil }
         // A walk up the tree that calls nothing: no ancestor can go away under it, so none is
         // retained (touch and pointer events ask for this on every event).
         var x = frame.origin.x, y = frame.origin.y
-        var node = unchecked.state.parentLink
+        var node = unchecked.parentLink
         while let current = node {
             current.with {
                 x += $0.frame.origin.x
                 y += $0.frame.origin.y
-                node = $0.unchecked.state.parentLink
+                node = $0.unchecked.parentLink
             }
         }
         let position = outputLink.with { $0.position }
@@ -386,22 +386,22 @@ public final class Surface {
     /// or hit-test again from inside `refineHitTest`: the walk under way finishes on the
     /// tree as it was when it began, and the next hit-test sees the edit.
     public func hitTest(_ point: SurfacePoint) -> Surface? {
-        guard let box = unchecked.state.subtreeBounds, box.contains(point) else { return nil }
-        guard unchecked.state.subtreeSurfaceCount <= FlatHitTable.surfaceLimit else { return hitTestBelowBounds(point) }
+        guard let box = unchecked.subtreeBounds, box.contains(point) else { return nil }
+        guard unchecked.subtreeSurfaceCount <= FlatHitTable.surfaceLimit else { return hitTestBelowBounds(point) }
         let table = currentFlatTable()
-        guard table.with({ $0.unchecked.state.isUsable }) else { return hitTestBelowBounds(point) }
+        guard table.with({ $0.unchecked.isUsable }) else { return hitTestBelowBounds(point) }
         let entries = table.with { $0.beginWalk() }
         // Retained here, once: the walk itself touches only the candidates it asks.
         let hit = FlatHitTable.topmostHit(in: entries, at: point)?.object
         table.with { $0.endWalk() }
-        if unchecked.state.hasRetiredFlatTables { releaseFinishedFlatTables() }
+        if unchecked.hasRetiredFlatTables { releaseFinishedFlatTables() }
         return hit
     }
 
     /// The flat table, rebuilt first if the subtree changed since it was built.
     @inline(__always)
     private func currentFlatTable() -> Unretained<FlatHitTable> {
-        if let table = unchecked.state.flatTableRef, table.with({ $0.unchecked.state.builtAtEdit == unchecked.state.subtreeEditCount }) {
+        if let table = unchecked.flatTableRef, table.with({ $0.unchecked.builtAtEdit == unchecked.subtreeEditCount }) {
             return table
         }
         return rebuildFlatTable()
@@ -417,19 +417,19 @@ public final class Surface {
             // walk keeps it, this hit-test gets a new one.
             if let existing = flatTable {
                 retiredFlatTables.append(existing)
-                unchecked.state.hasRetiredFlatTables = true
+                unchecked.hasRetiredFlatTables = true
             }
             table = FlatHitTable()
             flatTable = table
-            unchecked.state.flatTableRef = Unretained(table)
+            unchecked.flatTableRef = Unretained(table)
         }
-        table.rebuild(for: self, atEdit: unchecked.state.subtreeEditCount)
+        table.rebuild(for: self, atEdit: unchecked.subtreeEditCount)
         return Unretained(table)
     }
 
     private func releaseFinishedFlatTables() {
         retiredFlatTables.removeAll { !$0.isBeingWalked }
-        unchecked.state.hasRetiredFlatTables = !retiredFlatTables.isEmpty
+        unchecked.hasRetiredFlatTables = !retiredFlatTables.isEmpty
     }
 
     /// Hit-testing that reports every surface it checks, in order, to `visit`: for tests and
@@ -438,12 +438,12 @@ public final class Surface {
         guard !isHidden, !isInputDisabled else { return nil }
         if clipsChildren, !bounds.contains(point) { return nil }
         visit(self)
-        for child in unchecked.state.children.reversed() where !child.isBelowParent {
+        for child in unchecked.children.reversed() where !child.isBelowParent {
             let local = SurfacePoint(x: point.x - child.frame.origin.x, y: point.y - child.frame.origin.y)
             if let hit = child.hitTest(local, visiting: visit) { return hit }
         }
         if acceptsInput(at: point) { return self }
-        for child in unchecked.state.children.reversed() where child.isBelowParent {
+        for child in unchecked.children.reversed() where child.isBelowParent {
             let local = SurfacePoint(x: point.x - child.frame.origin.x, y: point.y - child.frame.origin.y)
             if let hit = child.hitTest(local, visiting: visit) { return hit }
         }
@@ -460,44 +460,44 @@ public final class Surface {
     }
 
     private func topmostChildHit(at point: SurfacePoint, below: Bool) -> Surface? {
-        let snapshot = unchecked.state.children
+        let snapshot = unchecked.children
         var i = snapshot.count
         while i > 0 {
             i -= 1
             let child = snapshot[i]
             guard child.isBelowParent == below else { continue }
             let local = SurfacePoint(x: point.x - child.frame.origin.x, y: point.y - child.frame.origin.y)
-            if let box = child.unchecked.state.subtreeBounds, box.contains(local), let hit = child.hitTestBelowBounds(local) { return hit }
+            if let box = child.unchecked.subtreeBounds, box.contains(local), let hit = child.hitTestBelowBounds(local) { return hit }
         }
         return nil
     }
 
     /// Hit-testing once `point` is known to be inside `subtreeBounds`.
     func hitTestBelowBounds(_ point: SurfacePoint) -> Surface? {
-        if unchecked.state.childrenBelowCount > 0 { return hitTestWithChildrenBelow(point) }
-        let count = unchecked.state.children.count
+        if unchecked.childrenBelowCount > 0 { return hitTestWithChildrenBelow(point) }
+        let count = unchecked.children.count
         if count == 1 {
-            let child = unchecked.state.children[0]
+            let child = unchecked.children[0]
             let local = SurfacePoint(x: point.x - child.frame.origin.x, y: point.y - child.frame.origin.y)
-            if let box = child.unchecked.state.subtreeBounds, box.contains(local), let hit = child.hitTestBelowBounds(local) {
+            if let box = child.unchecked.subtreeBounds, box.contains(local), let hit = child.hitTestBelowBounds(local) {
                 return hit
             }
         } else if count > 1 {
             var index: ChildHitIndex
-            if let existing = unchecked.state.childIndex {
+            if let existing = unchecked.childIndex {
                 index = existing
             } else {
                 index = ChildHitIndex()
-                unchecked.state.childIndex = index
+                unchecked.childIndex = index
             }
-            if !index.unchecked.state.isCurrent {
+            if !index.unchecked.isCurrent {
                 // A responder edited the tree from inside a walk of this very index: the walk
                 // keeps the old one, this hit-test gets a new one.
                 if index.isBeingWalked {
                     index = ChildHitIndex()
-                    unchecked.state.childIndex = index
+                    unchecked.childIndex = index
                 }
-                index.rebuild(from: unchecked.state.children)
+                index.rebuild(from: unchecked.children)
             }
             if let hit = index.topmostHit(at: point) { return hit }
         }
@@ -505,7 +505,7 @@ public final class Surface {
     }
 
     /// The index over the children as of the last hit-test through this surface: for tests.
-    var childIndexForTesting: ChildHitIndex? { unchecked.state.childIndex }
+    var childIndexForTesting: ChildHitIndex? { unchecked.childIndex }
     /// The flat table as of the last hit-test through this surface: for tests.
     var flatTableForTesting: FlatHitTable? { flatTable }
     /// Tables kept for walks that were under way when they were replaced: for tests.
@@ -539,17 +539,17 @@ public final class Surface {
         var node: Surface? = self
         var root = self
         while let current = node {
-            current.unchecked.state.subtreeEditCount &+= 1
-            current.unchecked.state.subtreeSurfaceCount += surfacesAdded
+            current.unchecked.subtreeEditCount &+= 1
+            current.unchecked.subtreeSurfaceCount += surfacesAdded
             root = current
             node = current.parent
         }
         // An edit in a routed tree: pointer focus is re-checked before the next pointer event.
-        if root.unchecked.state.isAttached { root.output?.router?.treeDidChange() }
+        if root.unchecked.isAttached { root.output?.router?.treeDidChange() }
     }
 
     private func childAreaDidChange() {
-        unchecked.state.childIndex?.invalidate()
+        unchecked.childIndex?.invalidate()
         if recomputeSubtreeBounds() { parent?.childAreaDidChange() }
     }
 
@@ -557,19 +557,19 @@ public final class Surface {
     /// whether it changed, so that only changed boxes travel up the tree.
     @discardableResult
     private func recomputeSubtreeBounds() -> Bool {
-        let old = unchecked.state.subtreeBounds
+        let old = unchecked.subtreeBounds
         var box: SurfaceRect?
         if !isHidden && !isInputDisabled {
             var area = ownInputArea
-            for child in unchecked.state.children {
-                if let childBox = child.unchecked.state.subtreeBounds {
+            for child in unchecked.children {
+                if let childBox = child.unchecked.subtreeBounds {
                     area = area.union(childBox.offset(by: Vector(dx: child.frame.origin.x, dy: child.frame.origin.y)))
                 }
             }
             if clipsChildren { area = area.intersection(bounds) }
             box = area.isEmpty ? nil : area
         }
-        unchecked.state.subtreeBounds = box
+        unchecked.subtreeBounds = box
         return box != old
     }
 }

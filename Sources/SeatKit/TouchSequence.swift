@@ -1,7 +1,7 @@
 /// One finger from down to up or cancel: the surface it is bound to and every responder
 /// that has seen it. Pooled by the router, so a warm router allocates none.
 final class TouchSequence {
-    /// The hot state, exempt from run-time exclusivity checks (`Unchecked`: rules in
+    /// The hot state, exempt from run-time exclusivity checks (the rules are in
     /// UnsafeFoundations.swift).
     struct HotState {
         var id = TouchID(0)
@@ -44,74 +44,74 @@ final class TouchSequence {
         var lastSurfaceOrigin = LayoutPoint.zero
     }
 
-    let unchecked = Unchecked(HotState())
+    @exclusivity(unchecked) var unchecked = HotState()
 
-    init() { unchecked.state.seen.reserveCapacity(8) }
+    init() { unchecked.seen.reserveCapacity(8) }
 
     func reset(id: TouchID, device: DeviceID, surface: Surface?, output: Output?, at location: LayoutPoint, time: Timestamp) {
-        self.unchecked.state.id = id
-        self.unchecked.state.device = device
-        self.unchecked.state.surface = surface
-        self.unchecked.state.output = output
-        self.unchecked.state.startLocation = location
-        self.unchecked.state.startTime = time
-        self.unchecked.state.location = location
-        unchecked.state.lastSurfaceOrigin = surface?.layoutOrigin ?? .zero
-        unchecked.state.seen.removeAll(keepingCapacity: true)
-        unchecked.state.beganPending = true
-        unchecked.state.movedPending = false
-        unchecked.state.endedPending = false
-        unchecked.state.finished = false
-        unchecked.state.mark = 0
-        unchecked.state.taken = false
-        unchecked.state.heldCount = 0
-        unchecked.state.withheld = false
-        unchecked.state.upReceived = false
-        unchecked.state.flushBlocked = false
-        unchecked.state.endsBeforeReuse = false
-        unchecked.state.isEnding = false
+        self.unchecked.id = id
+        self.unchecked.device = device
+        self.unchecked.surface = surface
+        self.unchecked.output = output
+        self.unchecked.startLocation = location
+        self.unchecked.startTime = time
+        self.unchecked.location = location
+        unchecked.lastSurfaceOrigin = surface?.layoutOrigin ?? .zero
+        unchecked.seen.removeAll(keepingCapacity: true)
+        unchecked.beganPending = true
+        unchecked.movedPending = false
+        unchecked.endedPending = false
+        unchecked.finished = false
+        unchecked.mark = 0
+        unchecked.taken = false
+        unchecked.heldCount = 0
+        unchecked.withheld = false
+        unchecked.upReceived = false
+        unchecked.flushBlocked = false
+        unchecked.endsBeforeReuse = false
+        unchecked.isEnding = false
     }
 
     /// Its surface (or, for a touch that landed on no surface, its output) left the layout.
     var isOrphaned: Bool {
-        if let surface = unchecked.state.surface { return !surface.unchecked.state.isAttached }
-        if let output = unchecked.state.output { return !output.isInLayout }
+        if let surface = unchecked.surface { return !surface.unchecked.isAttached }
+        if let output = unchecked.output { return !output.isInLayout }
         return false
     }
 
     /// Down and not yet up: what `TouchID` lookups see.
-    var isDown: Bool { !unchecked.state.finished && !unchecked.state.upReceived }
+    var isDown: Bool { !unchecked.finished && !unchecked.upReceived }
 
     func isPending(_ phase: TouchPhase) -> Bool {
         switch phase {
-        case .began: return unchecked.state.beganPending
-        case .moved: return unchecked.state.movedPending
-        case .ended: return unchecked.state.endedPending
+        case .began: return unchecked.beganPending
+        case .moved: return unchecked.movedPending
+        case .ended: return unchecked.endedPending
         }
     }
 
     func clearPending(_ phase: TouchPhase) {
         switch phase {
-        case .began: unchecked.state.beganPending = false
-        case .moved: unchecked.state.movedPending = false
-        case .ended: unchecked.state.endedPending = false
+        case .began: unchecked.beganPending = false
+        case .moved: unchecked.movedPending = false
+        case .ended: unchecked.endedPending = false
         }
     }
 
     func noteSeen(_ link: ChainLink) {
-        if unchecked.state.seen.scanIndex(where: { $0.isSame(as: link) }) != nil { return }
-        unchecked.state.seen.append(link)
+        if unchecked.seen.scanIndex(where: { $0.isSame(as: link) }) != nil { return }
+        unchecked.seen.append(link)
     }
 
 
     /// The touch as a responder sees it, with `origin` the bound surface's layout origin (the
     /// last one known when `nil`).
     func point(surfaceOrigin origin: LayoutPoint?) -> TouchPoint {
-        if let origin { unchecked.state.lastSurfaceOrigin = origin }
-        let o = origin ?? unchecked.state.lastSurfaceOrigin
-        return TouchPoint(id: unchecked.state.id, device: unchecked.state.device, location: unchecked.state.location,
-                          surfaceLocation: SurfacePoint(x: unchecked.state.location.x - o.x, y: unchecked.state.location.y - o.y),
-                          startLocation: unchecked.state.startLocation, startTime: unchecked.state.startTime)
+        if let origin { unchecked.lastSurfaceOrigin = origin }
+        let o = origin ?? unchecked.lastSurfaceOrigin
+        return TouchPoint(id: unchecked.id, device: unchecked.device, location: unchecked.location,
+                          surfaceLocation: SurfacePoint(x: unchecked.location.x - o.x, y: unchecked.location.y - o.y),
+                          startLocation: unchecked.startLocation, startTime: unchecked.startTime)
     }
 }
 

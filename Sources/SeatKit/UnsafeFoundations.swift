@@ -7,12 +7,22 @@
 // work: measured with every `@exclusivity(unchecked)` of the core removed (callgrind,
 // Benchmarks/callgrind-per-event.sh, 2026-11-24), a touch motion took 15,522 instructions
 // instead of 6,702, a pointer motion 10,774 instead of 5,644, a key 1,378 instead of 388. So
-// the hot state of a few objects skips it: it is a plain struct kept in an ``Unchecked`` cell,
-// the one stored property in the whole package that carries `@exclusivity(unchecked)`. Every
-// other stored property is checked as usual. The rules:
+// the hot state of a few objects skips it, in one shape only: the object keeps what its
+// per-event path reads and writes in a plain struct, `HotState`, stored in one property:
 //
-// 1. **Only the package reaches unchecked state.** A cell is never public: what a user may
-//    read or set is a computed property over it, so user code, and a subclass of
+//     @exclusivity(unchecked) var unchecked = HotState()
+//
+// and uses it as `unchecked.field`, so every use says that these rules apply there. No other
+// stored property in the package carries the attribute (`UnsafeFoundationsTests` fails if
+// one does). Every module that has hot state declares its own such property: the attribute
+// holds only for accesses compiled in the declaring module (another module's access to the
+// property is checked anyway), so one shared cell type would put the checks back on the
+// adapters' hot paths. Measured, a shared cell class (a separate object holding the state)
+// also cost an indirection per access: key to text 1,183 -> 1,524 instructions, hit-testing
+// 20-34 % more (Benchmarks/callgrind-keys.sh, callgrind-counts.sh, 2026-11-24). The rules:
+//
+// 1. **Only its module reaches unchecked state.** `unchecked` is never public: what a user
+//    may read or set is a computed property over it, so user code, and a subclass of
 //    `GestureRecognizer`, reaches the state only through a getter or setter that holds no
 //    access beyond its own body.
 // 2. **No access spans a call out of the core.** Code reads or writes unchecked state in one
@@ -26,21 +36,6 @@
 // The soak (FaultScriptSoakTests: handlers that edit the tree and focus from inside every
 // callback, against a reference model) and the AddressSanitizer run of the core's tests
 // exercise rule 2.
-
-/// The hot state of one object, exempt from Swift's run-time exclusivity check.
-///
-/// An object keeps what its per-event path reads and writes in a struct, held in one of these:
-/// `let unchecked = Unchecked(State())`, used as `unchecked.state.field`. The spelling says at
-/// every use that the rules above apply there. This is the only `@exclusivity(unchecked)`
-/// in the package (`UnsafeFoundationsTests` fails if another appears).
-@usableFromInline
-package final class Unchecked<State> {
-    /// The state. Accessed under the three rules above.
-    @exclusivity(unchecked) @usableFromInline package var state: State
-
-    @inlinable
-    package init(_ state: State) { self.state = state }
-}
 
 // # Unretained references
 

@@ -43,18 +43,27 @@ public struct TouchOutputMapping {
 public final class DeviceEventTranslator {
     /// Which output each absolute device is mapped to.
     public var touchMapping: TouchOutputMapping {
-        get { _touchMapping }
-        set { _touchMapping = newValue }
+        get { unchecked._touchMapping }
+        set { unchecked._touchMapping = newValue }
     }
     // Read for every absolute event; one thread (the event loop's), so no dynamic
     // exclusivity checks (as the router's state). Unchecked storage stays private: callers
     // write through the setter above (UnsafeFoundationsTests' rule 1).
-    @exclusivity(unchecked) private var _touchMapping: TouchOutputMapping
+    /// The hot state, exempt from run-time exclusivity checks (the rules are in
+    /// UnsafeFoundations.swift).
+    struct HotState {
+        var _touchMapping: TouchOutputMapping
+        /// Devices present, by the backend's device number.
+        var devices: [UInt32: DeviceDescription] = [:]
+    }
+
+    @exclusivity(unchecked) var unchecked: HotState
+
     /// Devices present, by the backend's device number.
-    @exclusivity(unchecked) public private(set) var devices: [UInt32: DeviceDescription] = [:]
+    public var devices: [UInt32: DeviceDescription] { unchecked.devices }
 
     public init(touchMapping: TouchOutputMapping = TouchOutputMapping()) {
-        self._touchMapping = touchMapping
+        unchecked = HotState(_touchMapping: touchMapping)
     }
 
     /// The event for `router`, with positions in `router`'s layout space. `timeOffset` is
@@ -65,11 +74,11 @@ public final class DeviceEventTranslator {
         let kind: InputEvent.Kind
         switch event.kind {
         case .deviceAdded(let d):
-            devices[event.device] = d
+            unchecked.devices[event.device] = d
             kind = .deviceAdded(DeviceInfo(name: d.name, capabilities: d.capabilities, physicalSize: d.size,
                                            mappedOutput: touchMapping.outputName(for: d) ?? layout.outputs.first?.name))
         case .deviceRemoved:
-            devices[event.device] = nil
+            unchecked.devices[event.device] = nil
             kind = .deviceRemoved
         case .keyboardKey(let key, let pressed):
             kind = .key(keycode: key, state: pressed ? .pressed : .released)
@@ -119,8 +128,8 @@ public final class DeviceEventTranslator {
     public func place(_ x: Double, _ y: Double, device: UInt32, layout: Layout) -> LayoutPoint {
         // With no rules (the default) the device's description is not even looked up: this
         // runs for every touch and tablet event.
-        let named = _touchMapping.rules.isEmpty ? nil
-            : devices[device].flatMap { _touchMapping.outputName(for: $0) }.flatMap { layout.output(named: $0) }
+        let named = unchecked._touchMapping.rules.isEmpty ? nil
+            : unchecked.devices[device].flatMap { unchecked._touchMapping.outputName(for: $0) }.flatMap { layout.output(named: $0) }
         guard let output = named ?? layout.outputs.first else { return LayoutPoint(x: x, y: y) }
         return output.clampInside(output.layoutPoint(fromNormalized: x, y))
     }

@@ -24,19 +24,30 @@ public final class ClientSurfaceResponder: Responder {
     public unowned let seat: Seat
     /// The client that owns the surface.
     public let client: ClientID
+    /// The hot state, exempt from run-time exclusivity checks (the rules are in
+    /// UnsafeFoundations.swift).
+    struct HotState {
+        /// The wl_surface (`struct wl_resource *`), until it is destroyed.
+        var surfaceResource: OpaquePointer?
+        /// Pointer position at the last enter or motion, surface-local.
+        var pointerLocation = SurfacePoint.zero
+        /// The position the client last read (enter or motion), in `wl_fixed_t`; nil when the
+        /// next motion must be sent whatever it is (after a leave or touch emulation).
+        var sentPointer: (x: wl_fixed_t, y: wl_fixed_t)?
+        /// Touch points sent down on this surface and not yet up or cancelled.
+        var touchIDs: [Int32] = []
+        /// Touch turned into pointer input, for a client that bound no wl_touch.
+        var emulation = TouchPointerEmulation()
+        var cachedDevices: SeatClient?
+    }
+
+    @exclusivity(unchecked) var unchecked = HotState()
+
     /// The wl_surface (`struct wl_resource *`), until it is destroyed.
-    @exclusivity(unchecked) public private(set) var surfaceResource: OpaquePointer?
+    public var surfaceResource: OpaquePointer? { unchecked.surfaceResource }
+
     /// Whether the surface may take keyboard focus (a cursor or a drag icon may not).
     public var acceptsKeyboardFocus = true
-    /// Pointer position at the last enter or motion, surface-local.
-    @exclusivity(unchecked) private var pointerLocation = SurfacePoint.zero
-    /// The position the client last read (enter or motion), in `wl_fixed_t`; nil when the
-    /// next motion must be sent whatever it is (after a leave or touch emulation).
-    @exclusivity(unchecked) private var sentPointer: (x: wl_fixed_t, y: wl_fixed_t)?
-    /// Touch points sent down on this surface and not yet up or cancelled.
-    @exclusivity(unchecked) private var touchIDs: [Int32] = []
-    /// Touch turned into pointer input, for a client that bound no wl_touch.
-    @exclusivity(unchecked) private var emulation = TouchPointerEmulation()
 
     /// - Parameters:
     ///   - seat: the seat whose client resources the events go to.
@@ -44,7 +55,7 @@ public final class ClientSurfaceResponder: Responder {
     public init(seat: Seat, surfaceResource: OpaquePointer) {
         self.seat = seat
         self.constraintFlag = seat.constraintFlag
-        self.surfaceResource = surfaceResource
+        self.unchecked.surfaceResource = surfaceResource
         self.client = ClientID(Libwayland.client(of: surfaceResource))
     }
 
@@ -52,9 +63,9 @@ public final class ClientSurfaceResponder: Responder {
     /// names no surface, so that the client can reuse their ids; nothing else is sent
     /// about it.
     public func surfaceDestroyed() {
-        if let devices { endTouchesWithUp(touchIDs, time: seat.router.clock.now, devices: devices) }
-        surfaceResource = nil
-        touchIDs.removeAll()
+        if let devices { endTouchesWithUp(unchecked.touchIDs, time: seat.router.clock.now, devices: devices) }
+        unchecked.surfaceResource = nil
+        unchecked.touchIDs.removeAll()
         if seat.pointerFocus === self { seat.pointerFocus = nil }
         if seat.keyboardFocus === self { seat.keyboardFocus = nil }
     }
@@ -64,11 +75,10 @@ public final class ClientSurfaceResponder: Responder {
     /// instructions per pointer motion). Looked up again while the client has bound no
     /// wl_seat yet, and after the seat forgot the record (the client disconnected).
     private var devices: SeatClient? {
-        if let cached = cachedDevices, !cached.isForgotten { return cached }
-        cachedDevices = seat.client(client)
-        return cachedDevices
+        if let cached = unchecked.cachedDevices, !cached.unchecked.isForgotten { return cached }
+        unchecked.cachedDevices = seat.client(client)
+        return unchecked.cachedDevices
     }
-    @exclusivity(unchecked) private var cachedDevices: SeatClient?
     /// The seat's: whether a motion can enter or leave a pointer constraint at all.
     private let constraintFlag: ConstraintFlag
 
@@ -82,20 +92,20 @@ public final class ClientSurfaceResponder: Responder {
 
     public func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
         guard let surface = surfaceResource, let devices else { return .handled }
-        if devices.touches.isEmpty {
+        if devices.unchecked.touches.isEmpty {
             // A client with no wl_touch (foot) gets its first finger as its pointer.
-            guard !devices.pointers.isEmpty, let touch = event.touches.first else { return .handled }
+            guard !devices.unchecked.pointers.isEmpty, let touch = event.touches.first else { return .handled }
             let here = seat.pointerFocus === self
-            emulation.touchDown(touch.id, at: touch.surfaceLocation, pointerIsHere: here) {
+            unchecked.emulation.touchDown(touch.id, at: touch.surfaceLocation, pointerIsHere: here) {
                 emulate($0, time: event.time, devices: devices)
             }
             return .handled
         }
         event.touches.scanEach { touch in
             let serial = seat.nextSerial(.touchDown, for: client)
-            devices.liveTouches.append(touch.id.rawValue)
-            touchIDs.append(touch.id.rawValue)
-            devices.touches.scanEach { resource in
+            devices.unchecked.liveTouches.append(touch.id.rawValue)
+            unchecked.touchIDs.append(touch.id.rawValue)
+            devices.unchecked.touches.scanEach { resource in
                 Libwayland.touchDown(resource, serial: serial, time: event.time.wireMilliseconds, surface: surface,
                                      id: touch.id.rawValue, x: touch.surfaceLocation.x, y: touch.surfaceLocation.y)
             }
@@ -106,17 +116,17 @@ public final class ClientSurfaceResponder: Responder {
 
     public func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
         guard surfaceResource != nil, let devices else { return .handled }
-        if emulation.isActive {
+        if unchecked.emulation.isActive {
             for touch in event.touches {
-                emulation.touchMoved(touch.id, to: touch.surfaceLocation) { emulate($0, time: event.time, devices: devices) }
+                unchecked.emulation.touchMoved(touch.id, to: touch.surfaceLocation) { emulate($0, time: event.time, devices: devices) }
             }
             return .handled
         }
         var sent = false
         event.touches.scanEach { touch in
-            guard devices.liveTouches.scanContains(touch.id.rawValue) else { return }
+            guard devices.unchecked.liveTouches.scanContains(touch.id.rawValue) else { return }
             sent = true
-            devices.touches.scanEach { resource in
+            devices.unchecked.touches.scanEach { resource in
                 Libwayland.touchMotion(resource, time: event.time.wireMilliseconds, id: touch.id.rawValue,
                                        x: touch.surfaceLocation.x, y: touch.surfaceLocation.y)
             }
@@ -127,22 +137,22 @@ public final class ClientSurfaceResponder: Responder {
 
     public func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
         guard let devices else { return .handled }
-        if emulation.isActive {
+        if unchecked.emulation.isActive {
             for touch in event.touches {
-                emulation.touchUp(touch.id) { emulate($0, time: event.time, devices: devices) }
+                unchecked.emulation.touchUp(touch.id) { emulate($0, time: event.time, devices: devices) }
             }
             return .handled
         }
         var sent = false
         event.touches.scanEach { touch in
-            devices.cancelledTouches.scanRemoveAll(touch.id.rawValue)
-            touchIDs.scanRemoveAll(touch.id.rawValue)
-            guard let index = devices.liveTouches.scanIndex(of: touch.id.rawValue) else { return }
-            devices.liveTouches.remove(at: index)
+            devices.unchecked.cancelledTouches.scanRemoveAll(touch.id.rawValue)
+            unchecked.touchIDs.scanRemoveAll(touch.id.rawValue)
+            guard let index = devices.unchecked.liveTouches.scanIndex(of: touch.id.rawValue) else { return }
+            devices.unchecked.liveTouches.remove(at: index)
             guard surfaceResource != nil else { return }
             sent = true
             let serial = seat.nextSerial(.touchUp, for: client)
-            devices.touches.scanEach { resource in
+            devices.unchecked.touches.scanEach { resource in
                 Libwayland.touchUp(resource, serial: serial, time: event.time.wireMilliseconds, id: touch.id.rawValue)
             }
         }
@@ -160,19 +170,19 @@ public final class ClientSurfaceResponder: Responder {
     ///   them): wl_touch.cancel, which ends every touch point of the client, so the client's
     ///   other touches (if the router still routes them) are swallowed until they end.
     public func touchesCancelled(_ event: TouchEvent, context: ResponderContext) {
-        if emulation.isActive, let devices, event.touches.contains(where: { $0.id == emulation.primary }) {
-            emulation.touchCancelled { emulate($0, time: event.time, devices: devices) }
+        if unchecked.emulation.isActive, let devices, event.touches.contains(where: { $0.id == unchecked.emulation.primary }) {
+            unchecked.emulation.touchCancelled { emulate($0, time: event.time, devices: devices) }
             return
         }
-        guard let devices, !devices.liveTouches.isEmpty else { return }
+        guard let devices, !devices.unchecked.liveTouches.isEmpty else { return }
         if case .surface(let node) = context.link, !node.isAttached {
             var ended: [Int32] = []
             ended.reserveCapacity(event.touches.count)
-            for touch in event.touches where touchIDs.contains(touch.id.rawValue) { ended.append(touch.id.rawValue) }
+            for touch in event.touches where unchecked.touchIDs.contains(touch.id.rawValue) { ended.append(touch.id.rawValue) }
             endTouchesWithUp(ended, time: event.time, devices: devices)
             return
         }
-        let stillRouted = devices.liveTouches.filter { id in !event.touches.contains { $0.id.rawValue == id } }
+        let stillRouted = devices.unchecked.liveTouches.filter { id in !event.touches.contains { $0.id.rawValue == id } }
         cancelClientTouches(devices, stillRouted: stillRouted)
     }
 
@@ -181,12 +191,12 @@ public final class ClientSurfaceResponder: Responder {
     private func endTouchesWithUp(_ ids: [Int32], time: Timestamp, devices: SeatClient) {
         var sent = false
         for id in ids {
-            touchIDs.scanRemoveAll(id)
-            guard let index = devices.liveTouches.scanIndex(of: id) else { continue }
-            devices.liveTouches.remove(at: index)
+            unchecked.touchIDs.scanRemoveAll(id)
+            guard let index = devices.unchecked.liveTouches.scanIndex(of: id) else { continue }
+            devices.unchecked.liveTouches.remove(at: index)
             sent = true
             let serial = seat.nextSerial(.touchUp, for: client)
-            for resource in devices.touches {
+            for resource in devices.unchecked.touches {
                 Libwayland.touchUp(resource, serial: serial, time: time.wireMilliseconds, id: id)
             }
         }
@@ -195,10 +205,10 @@ public final class ClientSurfaceResponder: Responder {
 
     /// wl_touch.cancel to the client; `stillRouted` touches are swallowed until they end.
     private func cancelClientTouches(_ devices: SeatClient, stillRouted: [Int32]) {
-        devices.cancelledTouches.append(contentsOf: stillRouted)
-        devices.liveTouches.removeAll()
-        touchIDs.removeAll()
-        for resource in devices.touches { Libwayland.post(resource, WL_TOUCH_CANCEL) }
+        devices.unchecked.cancelledTouches.append(contentsOf: stillRouted)
+        devices.unchecked.liveTouches.removeAll()
+        unchecked.touchIDs.removeAll()
+        for resource in devices.unchecked.touches { Libwayland.post(resource, WL_TOUCH_CANCEL) }
     }
 
     /// One emulated pointer action on the client's wl_pointers, each closed by a frame. The
@@ -207,9 +217,9 @@ public final class ClientSurfaceResponder: Responder {
     private func emulate(_ action: TouchPointerEmulation.Action, time: Timestamp, devices: SeatClient) {
         guard let surface = surfaceResource else { return }
         // The client's pointer is now where the emulation put it.
-        sentPointer = nil
+        unchecked.sentPointer = nil
         let ms = time.wireMilliseconds
-        for resource in devices.pointers {
+        for resource in devices.unchecked.pointers {
             switch action {
             case .enter(let point):
                 if let focus = seat.pointerFocus, focus !== self, focus.client == client, let other = focus.surfaceResource {
@@ -229,16 +239,16 @@ public final class ClientSurfaceResponder: Responder {
             frame(resource)
         }
         if action == .leave, let focus = seat.pointerFocus, focus !== self, focus.client == client {
-            focus.sendPointerEnter(to: devices.pointers)
+            focus.sendPointerEnter(to: devices.unchecked.pointers)
         }
     }
 
     // MARK: Pointer
 
     public func pointerEntered(_ event: PointerCrossingEvent, context: ResponderContext) {
-        pointerLocation = event.surfaceLocation
+        unchecked.pointerLocation = event.surfaceLocation
         seat.pointerEnterSerial = nil
-        if surfaceResource != nil, let devices { sendPointerEnter(to: devices.pointers) }
+        if surfaceResource != nil, let devices { sendPointerEnter(to: devices.unchecked.pointers) }
         // After the enter: a constraint on this surface activates now (locked after enter).
         seat.pointerFocus = self
     }
@@ -249,10 +259,10 @@ public final class ClientSurfaceResponder: Responder {
         // The first enter this focus sent opens the range of serials set_cursor may quote;
         // an enter to a wl_pointer created later keeps it.
         if seat.pointerEnterSerial == nil || seat.pointerFocus !== self { seat.pointerEnterSerial = serial }
-        sentPointer = (Libwayland.fixed(pointerLocation.x), Libwayland.fixed(pointerLocation.y))
+        unchecked.sentPointer = (Libwayland.fixed(unchecked.pointerLocation.x), Libwayland.fixed(unchecked.pointerLocation.y))
         for resource in pointers {
             Libwayland.post(resource, WL_POINTER_ENTER, .uint(serial), .object(surface),
-                            .fixed(pointerLocation.x), .fixed(pointerLocation.y))
+                            .fixed(unchecked.pointerLocation.x), .fixed(unchecked.pointerLocation.y))
             frame(resource)
         }
     }
@@ -265,34 +275,34 @@ public final class ClientSurfaceResponder: Responder {
         // Only a surface that was sent an enter is sent a leave.
         guard seat.pointerFocus === self else { return }
         seat.pointerFocus = nil
-        sentPointer = nil
-        guard let surface = surfaceResource, let devices, !devices.pointers.isEmpty else { return }
+        unchecked.sentPointer = nil
+        guard let surface = surfaceResource, let devices, !devices.unchecked.pointers.isEmpty else { return }
         let serial = seat.nextSerial(.pointerLeave, for: client)
-        for resource in devices.pointers {
+        for resource in devices.unchecked.pointers {
             Libwayland.post(resource, WL_POINTER_LEAVE, .uint(serial), .object(surface))
             frame(resource)
         }
     }
 
     public func pointerMoved(_ event: PointerMotionEvent, context: ResponderContext) -> ResponderResult {
-        pointerLocation = event.surfaceLocation
+        unchecked.pointerLocation = event.surfaceLocation
         guard surfaceResource != nil, let devices else { return .handled }
         let relative = sendRelativeMotion(time: event.time, delta: event.delta, unaccelerated: event.unacceleratedDelta, to: devices)
         // Only a motion that moves the point the client reads (wl_fixed_t, 1/256) is sent, as
         // wlroots does: pushing against an output edge moves nothing. Relative motion (above)
         // still goes out, closed by its frame.
         let x = Libwayland.fixed(event.surfaceLocation.x), y = Libwayland.fixed(event.surfaceLocation.y)
-        let moved = sentPointer.map { $0.x != x || $0.y != y } ?? true
-        if moved { sentPointer = (x, y) }
+        let moved = unchecked.sentPointer.map { $0.x != x || $0.y != y } ?? true
+        if moved { unchecked.sentPointer = (x, y) }
         if moved || relative {
             let ms = event.time.wireMilliseconds
-            devices.pointers.scanEach { resource in
+            devices.unchecked.pointers.scanEach { resource in
                 if moved { Libwayland.pointerMotion(resource, time: ms, x: x, y: y) }
                 frame(resource)
             }
         }
         // The pointer may have entered or left a constraint's region.
-        if constraintFlag.hasConstraints { seat.updateConstraints() }
+        if constraintFlag.unchecked.hasConstraints { seat.updateConstraints() }
         return .handled
     }
 
@@ -300,10 +310,10 @@ public final class ClientSurfaceResponder: Responder {
         // A cancelled release comes just before a leave, which tells the client the button
         // is up (as wl_pointer.leave does).
         if event.isCancelled { return .handled }
-        guard surfaceResource != nil, let devices, !devices.pointers.isEmpty else { return .handled }
+        guard surfaceResource != nil, let devices, !devices.unchecked.pointers.isEmpty else { return .handled }
         let serial = seat.nextSerial(.button, for: client)
         let state = event.state == .pressed ? WL_POINTER_BUTTON_STATE_PRESSED : WL_POINTER_BUTTON_STATE_RELEASED
-        devices.pointers.scanEach { resource in
+        devices.unchecked.pointers.scanEach { resource in
             Libwayland.pointerButton(resource, serial: serial, time: event.time.wireMilliseconds, button: event.button,
                                      state: state.rawValue)
             frame(resource)
@@ -318,7 +328,7 @@ public final class ClientSurfaceResponder: Responder {
         let motion = event.motion
         let time = event.time.wireMilliseconds
         let isWheel = motion.source == .wheel || motion.source == .wheelTilt
-        devices.pointers.scanEach { resource in
+        devices.unchecked.pointers.scanEach { resource in
             let version = Libwayland.version(of: resource)
             if version >= WL_POINTER_AXIS_SOURCE_SINCE_VERSION {
                 Libwayland.pointerAxisSource(resource, source: wireSource(motion.source, version: version).rawValue)
@@ -376,7 +386,7 @@ public final class ClientSurfaceResponder: Responder {
     public func didBecomeFirstResponder(context: ResponderContext) {
         seat.keyboardFocus = self
         guard let devices else { return }
-        sendKeyboardEnter(to: devices.keyboards)
+        sendKeyboardEnter(to: devices.unchecked.keyboards)
     }
 
     /// Enter with the keys held now (evdev codes), then the modifier state.
@@ -387,7 +397,7 @@ public final class ClientSurfaceResponder: Responder {
         for resource in keyboards {
             Libwayland.post(resource, WL_KEYBOARD_ENTER, .uint(serial), .object(surface), .array(keys))
         }
-        sendModifiers(seat.modifierMasks, to: devices, keyboards: keyboards, force: true)
+        sendModifiers(seat.unchecked.modifierMasks, to: devices, keyboards: keyboards, force: true)
     }
 
     public func didResignFirstResponder(context: ResponderContext) {
@@ -397,10 +407,10 @@ public final class ClientSurfaceResponder: Responder {
     private func sendKeyboardLeave() {
         guard seat.keyboardFocus === self else { return }
         seat.keyboardFocus = nil
-        guard let surface = surfaceResource, let devices, !devices.keyboards.isEmpty else { return }
+        guard let surface = surfaceResource, let devices, !devices.unchecked.keyboards.isEmpty else { return }
         let serial = seat.nextSerial(.keyboardLeave, for: client)
-        for resource in devices.keyboards { Libwayland.post(resource, WL_KEYBOARD_LEAVE, .uint(serial), .object(surface)) }
-        devices.sentModifiers = nil
+        for resource in devices.unchecked.keyboards { Libwayland.post(resource, WL_KEYBOARD_LEAVE, .uint(serial), .object(surface)) }
+        devices.unchecked.sentModifiers = nil
     }
 
     public func keyDown(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
@@ -419,20 +429,20 @@ public final class ClientSurfaceResponder: Responder {
     }
 
     private func sendKey(_ event: KeyEvent, state: wl_keyboard_key_state) {
-        seat.modifierMasks = event.modifierMasks
-        guard surfaceResource != nil, let devices, !devices.keyboards.isEmpty else { return }
+        seat.unchecked.modifierMasks = event.modifierMasks
+        guard surfaceResource != nil, let devices, !devices.unchecked.keyboards.isEmpty else { return }
         seat.restoreSeatKeymap(for: devices)
         let serial = seat.nextSerial(.key, for: client)
-        devices.keyboards.scanEach { resource in
+        devices.unchecked.keyboards.scanEach { resource in
             Libwayland.keyboardKey(resource, serial: serial, time: event.time.wireMilliseconds, key: event.keycode,
                                    state: state.rawValue)
         }
-        sendModifiers(event.modifierMasks, to: devices, keyboards: devices.keyboards, force: false)
+        sendModifiers(event.modifierMasks, to: devices, keyboards: devices.unchecked.keyboards, force: false)
     }
 
     private func sendModifiers(_ masks: ModifierMasks, to devices: SeatClient, keyboards: [OpaquePointer], force: Bool) {
-        guard force || devices.sentModifiers != masks else { return }
-        devices.sentModifiers = masks
+        guard force || devices.unchecked.sentModifiers != masks else { return }
+        devices.unchecked.sentModifiers = masks
         let serial = seat.nextSerial(.modifiers, for: client)
         keyboards.scanEach { resource in
             Libwayland.keyboardModifiers(resource, serial: serial, depressed: masks.depressed, latched: masks.latched,

@@ -108,7 +108,13 @@ final class PointerConstraintFilter: InputFilter {
     /// Kept strongly: without constraints the filter passes every event without loading
     /// its weak seat.
     private let flag: ConstraintFlag
-    @exclusivity(unchecked) private var reinjecting = false
+    /// The hot state, exempt from run-time exclusivity checks (the rules are in
+    /// UnsafeFoundations.swift).
+    struct HotState {
+        var reinjecting = false
+    }
+
+    @exclusivity(unchecked) var unchecked = HotState()
 
     init(seat: Seat, flag: ConstraintFlag) {
         self.seat = seat
@@ -116,20 +122,20 @@ final class PointerConstraintFilter: InputFilter {
     }
 
     func filter(_ event: InputEvent, router: Router) -> FilterDecision {
-        guard flag.hasConstraints, !reinjecting, case .pointerMotion(let delta, let raw) = event.kind, let seat,
+        guard flag.unchecked.hasConstraints, !unchecked.reinjecting, case .pointerMotion(let delta, let raw) = event.kind, let seat,
               let constraint = seat.activeConstraint else { return .pass }
         if constraint.kind == .lock {
             if let focus = seat.pointerFocus, let devices = seat.client(focus.client) {
                 focus.sendRelativeMotion(time: event.time, delta: delta, unaccelerated: raw, to: devices)
-                for pointer in devices.pointers { focus.frame(pointer) }
+                for pointer in devices.unchecked.pointers { focus.frame(pointer) }
             }
             return .consume
         }
         let clipped = seat.constrainedDelta(delta, under: constraint)
         if clipped == delta { return .pass }
-        reinjecting = true
+        unchecked.reinjecting = true
         router.inject(InputEvent(time: event.time, device: event.device, .pointerMotion(delta: clipped, unaccelerated: raw)))
-        reinjecting = false
+        unchecked.reinjecting = false
         return .consume
     }
 }

@@ -66,8 +66,8 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         let file = currentKeymapFile()
         let repeatInfo = keymap?.keyRepeat
         guard file !== sentKeymapFile || repeatInfo != sentKeyRepeat else { return }
-        for client in clients.values {
-            for keyboard in client.keyboards { sendKeymap(to: keyboard) }
+        for client in unchecked.clients.values {
+            for keyboard in client.unchecked.keyboards { sendKeymap(to: keyboard) }
             client.sentKeymap = file
         }
     }
@@ -84,7 +84,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     func useKeymap(_ file: KeymapFile, for client: SeatClient) {
         guard client.sentKeymap !== file else { return }
         client.sentKeymap = file
-        for keyboard in client.keyboards {
+        for keyboard in client.unchecked.keyboards {
             Libwayland.post(keyboard, WL_KEYBOARD_KEYMAP, .uint(WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue),
                             .fd(file.fileDescriptor), .uint(UInt32(file.size)))
         }
@@ -138,7 +138,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         everHad.formUnion(capabilities)
         if virtualKeyboards > 0 { everHad.insert(.keyboard) }
         guard now != before else { return }
-        for client in clients.values {
+        for client in unchecked.clients.values {
             for seat in client.seats { sendCapabilities(to: seat) }
         }
     }
@@ -160,11 +160,21 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     /// Cursor surfaces the seat listens to the destruction of.
     private var watchedCursorSurfaces: Set<OpaquePointer> = []
 
-    // `@exclusivity(unchecked)` on the state read for every event (here, in SeatClient and in
-    // ClientSurfaceResponder): everything runs on the loop's thread, and the dynamic checks
-    // were 9% of the kiosk's instructions per pointer motion under callgrind (as the core's
-    // Router does for its own).
-    @exclusivity(unchecked) var clients: [ClientID: SeatClient] = [:]
+    /// The hot state, exempt from run-time exclusivity checks (the rules are in
+    /// UnsafeFoundations.swift). The state read for every event is kept there (here, in
+    /// SeatClient and in ClientSurfaceResponder): everything runs on the loop's thread, and
+    /// the dynamic checks were 9% of the kiosk's instructions per pointer motion under
+    /// callgrind.
+    struct HotState {
+        var clients: [ClientID: SeatClient] = [:]
+        /// The modifier state last reported by a key event (the router's key interpreter).
+        var modifierMasks = ModifierMasks()
+        var clientsNeedingTouchFrame: [SeatClient] = []
+        var storedConstraints: [PointerConstraint] = []
+    }
+
+    @exclusivity(unchecked) var unchecked = HotState()
+
     /// The client surfaces with pointer and keyboard focus, as told to clients.
     weak var pointerFocus: ClientSurfaceResponder? {
         didSet {
@@ -194,9 +204,6 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     public func addKeyboardFocusObserver(_ observer: @escaping () -> Void) {
         keyboardFocusObservers.append(observer)
     }
-    /// The modifier state last reported by a key event (the router's key interpreter).
-    @exclusivity(unchecked) var modifierMasks = ModifierMasks()
-    @exclusivity(unchecked) private var clientsNeedingTouchFrame: [SeatClient] = []
 
     /// Advertises a wl_seat named `name` on `display`, delivering `router`'s input, and the
     /// `extensions` next to it.
@@ -235,8 +242,12 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     /// Keyboard-shortcut inhibitors of every client (SeatExtensions.swift).
     var inhibitors: [ShortcutsInhibitor] = []
     /// Pointer locks and confinements of every client (PointerConstraints.swift).
-    @exclusivity(unchecked) var constraints: [PointerConstraint] = [] {
-        didSet { constraintFlag.hasConstraints = !constraints.isEmpty }
+    var constraints: [PointerConstraint] {
+        get { unchecked.storedConstraints }
+        set {
+            unchecked.storedConstraints = newValue
+            constraintFlag.unchecked.hasConstraints = !newValue.isEmpty
+        }
     }
     /// Whether any client has a pointer constraint, shared (strongly) with the seat's
     /// surface responders and its constraint filter, so that a motion with no constraint
@@ -264,13 +275,13 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     /// A client got touch events: its `wl_touch.frame` goes out when the router says the
     /// frame is delivered (``TouchFrameObserver``).
     func needsTouchFrame(_ client: SeatClient) {
-        if !clientsNeedingTouchFrame.scanContains(where: { $0 === client }) { clientsNeedingTouchFrame.append(client) }
+        if !unchecked.clientsNeedingTouchFrame.scanContains(where: { $0 === client }) { unchecked.clientsNeedingTouchFrame.append(client) }
     }
 
     /// Touch events sent to `client` outside the router's touch frames (a surface left the
     /// tree): they join the frame under way if the client is owed one, else get theirs now.
     func closeTouchFrame(_ client: SeatClient) {
-        if !clientsNeedingTouchFrame.scanContains(where: { $0 === client }) { client.sendTouchFrame() }
+        if !unchecked.clientsNeedingTouchFrame.scanContains(where: { $0 === client }) { client.sendTouchFrame() }
     }
 
     public func routerDidFinishTouchFrame(_ router: Router) { sendTouchFrames() }
@@ -278,28 +289,28 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     private func sendTouchFrames() {
         // By index, keeping the array's storage: nothing allocated per device frame.
         var i = 0
-        while i < clientsNeedingTouchFrame.count {
-            clientsNeedingTouchFrame[i].sendTouchFrame()
+        while i < unchecked.clientsNeedingTouchFrame.count {
+            unchecked.clientsNeedingTouchFrame[i].sendTouchFrame()
             i += 1
         }
-        clientsNeedingTouchFrame.removeAll(keepingCapacity: true)
+        unchecked.clientsNeedingTouchFrame.removeAll(keepingCapacity: true)
     }
 
     // MARK: Clients
 
-    func client(_ id: ClientID) -> SeatClient? { clients[id] }
+    func client(_ id: ClientID) -> SeatClient? { unchecked.clients[id] }
 
     func clientRecord(_ pointer: OpaquePointer) -> SeatClient {
         let id = ClientID(pointer)
-        if let existing = clients[id] { return existing }
+        if let existing = unchecked.clients[id] { return existing }
         let record = SeatClient(id: id)
-        clients[id] = record
+        unchecked.clients[id] = record
         // Teardown lives here: a disconnected client's serials and devices are forgotten.
         Libwayland.onClientDestroyed(pointer) { [weak self] in
-            record.isForgotten = true
-            self?.clients[id] = nil
+            record.unchecked.isForgotten = true
+            self?.unchecked.clients[id] = nil
             self?.serials.forget(id)
-            self?.clientsNeedingTouchFrame.removeAll { $0.id == id }
+            self?.unchecked.clientsNeedingTouchFrame.removeAll { $0.id == id }
         }
         return record
     }
@@ -349,16 +360,16 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
                                                        implementation: requests, object: device) else { return }
         device.resource = resource
         if kind == .pointer {
-            record.pointers.append(resource)
+            record.unchecked.pointers.append(resource)
             // A pointer created while this client has focus learns where it is.
             if let focus = pointerFocus, focus.client == record.id { focus.sendPointerEnter(to: [resource]) }
         } else if kind == .keyboard {
-            record.keyboards.append(resource)
+            record.unchecked.keyboards.append(resource)
             sendKeymap(to: resource)
             record.sentKeymap = sentKeymapFile
             if let focus = keyboardFocus, focus.client == record.id { focus.sendKeyboardEnter(to: [resource]) }
         } else {
-            record.touches.append(resource)
+            record.unchecked.touches.append(resource)
         }
     }
 
@@ -430,37 +441,51 @@ public struct CursorImage: Hashable {
 
 /// Whether a seat has pointer constraints: read per motion without loading the seat.
 final class ConstraintFlag {
-    @exclusivity(unchecked) var hasConstraints = false
+    /// The hot state, exempt from run-time exclusivity checks (the rules are in
+    /// UnsafeFoundations.swift).
+    struct HotState {
+        var hasConstraints = false
+    }
+
+    @exclusivity(unchecked) var unchecked = HotState()
+
 }
 
 /// One client's seat resources.
 final class SeatClient {
     let id: ClientID
     var seats: [OpaquePointer] = []
-    @exclusivity(unchecked) var pointers: [OpaquePointer] = []
-    @exclusivity(unchecked) var keyboards: [OpaquePointer] = []
-    @exclusivity(unchecked) var touches: [OpaquePointer] = []
-    @exclusivity(unchecked) var relativePointers: [OpaquePointer] = []
+    /// The hot state, exempt from run-time exclusivity checks (the rules are in
+    /// UnsafeFoundations.swift).
+    struct HotState {
+        var pointers: [OpaquePointer] = []
+        var keyboards: [OpaquePointer] = []
+        var touches: [OpaquePointer] = []
+        var relativePointers: [OpaquePointer] = []
+        /// Touch points this client was sent down for and not yet up or cancel.
+        var liveTouches: [Int32] = []
+        /// Touch points cancelled for this client that the router still routes: swallowed.
+        var cancelledTouches: [Int32] = []
+        /// The modifier state this client was last told.
+        var sentModifiers: ModifierMasks?
+        /// Set when the client disconnects and the seat forgets this record: a surface's
+        /// responder that kept it looks the client up again.
+        var isForgotten = false
+    }
+
+    @exclusivity(unchecked) var unchecked = HotState()
+
     var swipeGestures: [OpaquePointer] = []
     var pinchGestures: [OpaquePointer] = []
     var holdGestures: [OpaquePointer] = []
-    /// Touch points this client was sent down for and not yet up or cancel.
-    @exclusivity(unchecked) var liveTouches: [Int32] = []
-    /// Touch points cancelled for this client that the router still routes: swallowed.
-    @exclusivity(unchecked) var cancelledTouches: [Int32] = []
-    /// The modifier state this client was last told.
-    @exclusivity(unchecked) var sentModifiers: ModifierMasks?
     /// The keymap this client's keyboards were last sent: the seat's, or a virtual keyboard's.
     var sentKeymap: KeymapFile?
 
-    /// Set when the client disconnects and the seat forgets this record: a surface's
-    /// responder that kept it looks the client up again.
-    @exclusivity(unchecked) var isForgotten = false
 
     init(id: ClientID) { self.id = id }
 
     func sendTouchFrame() {
-        touches.scanEach { Libwayland.touchFrame($0) }
+        unchecked.touches.scanEach { Libwayland.touchFrame($0) }
     }
 }
 
@@ -494,9 +519,9 @@ private final class DeviceResource: ResourceObject {
     }
 
     package func resourceDestroyed() {
-        client.pointers.removeAll { $0 == resource }
-        client.keyboards.removeAll { $0 == resource }
-        client.touches.removeAll { $0 == resource }
+        client.unchecked.pointers.removeAll { $0 == resource }
+        client.unchecked.keyboards.removeAll { $0 == resource }
+        client.unchecked.touches.removeAll { $0 == resource }
     }
 }
 

@@ -109,9 +109,9 @@ extension ClientSurfaceResponder {
     /// Returns whether anything was sent (then a wl_pointer.frame must follow).
     @discardableResult
     func sendRelativeMotion(time: Timestamp, delta: Vector, unaccelerated: Vector, to devices: SeatClient) -> Bool {
-        guard !devices.relativePointers.isEmpty, unaccelerated != .zero else { return false }
+        guard !devices.unchecked.relativePointers.isEmpty, unaccelerated != .zero else { return false }
         let us = UInt64(bitPattern: time.microseconds)
-        for r in devices.relativePointers {
+        for r in devices.unchecked.relativePointers {
             Libwayland.post(r, ZWP_RELATIVE_POINTER_V1_RELATIVE_MOTION, .uint(UInt32(us >> 32)), .uint(UInt32(us & 0xffff_ffff)),
                             .fixed(delta.dx), .fixed(delta.dy), .fixed(unaccelerated.dx), .fixed(unaccelerated.dy))
         }
@@ -124,7 +124,7 @@ nonisolated(unsafe) let relativePointerManagerRequests = Libwayland.table(zwp_re
     get_relative_pointer: { client, resource, id, _ in
         guard let resource, let binding = Libwayland.object(resource, as: ExtensionBinding.self) else { return }
         ListedResource.create(client, zwp_relative_pointer_v1_wire()!, version: Libwayland.version(of: resource), id: id,
-                              requests: destroyOnlyRequests, client: binding.client, list: \.relativePointers)
+                              requests: destroyOnlyRequests, client: binding.client, list: \.unchecked.relativePointers)
     }
 ))
 

@@ -1,3 +1,5 @@
+import SeatKit
+
 /// A connected client, identified by its `struct wl_client *` for the life of the connection.
 public struct ClientID: Hashable, CustomStringConvertible {
     let pointer: OpaquePointer
@@ -27,14 +29,23 @@ public final class SerialLog {
 
     /// How many serials are kept per client: enough for any request that quotes a recent one.
     public let depth: Int
-    @exclusivity(unchecked) private var entries: [ClientID: Ring] = [:]
+    /// The hot state, exempt from run-time exclusivity checks (the rules are in
+    /// UnsafeFoundations.swift).
+    private struct HotState {
+        var entries: [ClientID: Ring] = [:]
+    }
+
+    @exclusivity(unchecked) private var unchecked = HotState()
 
     /// One client's newest serials, oldest overwritten first: a class, so that recording a
     /// serial changes it in place and allocates nothing once it is full.
     private final class Ring {
-        @exclusivity(unchecked) var slots: [Entry] = []
-        /// Where the next entry goes once `slots` is full.
-        @exclusivity(unchecked) var next = 0
+        struct HotState {
+            var slots: [Entry] = []
+            /// Where the next entry goes once `slots` is full.
+            var next = 0
+        }
+        @exclusivity(unchecked) var unchecked = HotState()
     }
 
     public init(depth: Int = 32) { self.depth = depth }
@@ -42,26 +53,26 @@ public final class SerialLog {
     func record(_ serial: UInt32, _ kind: SerialKind, for client: ClientID) {
         guard depth > 0 else { return }
         let ring: Ring
-        if let existing = entries[client] {
+        if let existing = unchecked.entries[client] {
             ring = existing
         } else {
             ring = Ring()
-            ring.slots.reserveCapacity(depth)
-            entries[client] = ring
+            ring.unchecked.slots.reserveCapacity(depth)
+            unchecked.entries[client] = ring
         }
         let entry = Entry(serial: serial, kind: kind)
-        if ring.slots.count < depth {
-            ring.slots.append(entry)
+        if ring.unchecked.slots.count < depth {
+            ring.unchecked.slots.append(entry)
         } else {
-            ring.slots[ring.next] = entry
-            ring.next = (ring.next + 1) % depth
+            ring.unchecked.slots[ring.unchecked.next] = entry
+            ring.unchecked.next = (ring.unchecked.next + 1) % depth
         }
     }
 
     /// The client's entries, oldest first.
     private func ordered(_ client: ClientID) -> [Entry] {
-        guard let ring = entries[client] else { return [] }
-        return Array(ring.slots[ring.next...] + ring.slots[..<ring.next])
+        guard let ring = unchecked.entries[client] else { return [] }
+        return Array(ring.unchecked.slots[ring.unchecked.next...] + ring.unchecked.slots[..<ring.unchecked.next])
     }
 
     /// The newest serial of `kind` sent to `client`.
@@ -72,8 +83,8 @@ public final class SerialLog {
     /// True when `serial` was sent to `client` with one of `kinds` and is among the last
     /// ``depth`` serials it got.
     public func contains(_ serial: UInt32, for client: ClientID, kinds: Set<SerialKind>) -> Bool {
-        entries[client]?.slots.contains { $0.serial == serial && kinds.contains($0.kind) } ?? false
+        unchecked.entries[client]?.unchecked.slots.contains { $0.serial == serial && kinds.contains($0.kind) } ?? false
     }
 
-    func forget(_ client: ClientID) { entries[client] = nil }
+    func forget(_ client: ClientID) { unchecked.entries[client] = nil }
 }

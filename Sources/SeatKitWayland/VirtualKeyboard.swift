@@ -95,26 +95,26 @@ final class VirtualKeyboard: ResourceObject {
 extension ClientSurfaceResponder {
     /// A key from a virtual keyboard: its keymap first if the client has another one.
     func sendVirtualKey(_ keycode: UInt32, pressed: Bool, keymap: KeymapFile) {
-        guard surfaceResource != nil, let devices = seat.client(client), !devices.keyboards.isEmpty else { return }
+        guard surfaceResource != nil, let devices = seat.client(client), !devices.unchecked.keyboards.isEmpty else { return }
         seat.useKeymap(keymap, for: devices)
         let serial = seat.nextSerial(.key, for: client)
         let state = pressed ? WL_KEYBOARD_KEY_STATE_PRESSED : WL_KEYBOARD_KEY_STATE_RELEASED
         let time = seat.router.clock.now.wireMilliseconds
-        for resource in devices.keyboards {
+        for resource in devices.unchecked.keyboards {
             Libwayland.post(resource, WL_KEYBOARD_KEY, .uint(serial), .uint(time), .uint(keycode), .uint(state.rawValue))
         }
     }
 
     func sendVirtualModifiers(_ masks: ModifierMasks, keymap: KeymapFile) {
-        guard surfaceResource != nil, let devices = seat.client(client), !devices.keyboards.isEmpty else { return }
+        guard surfaceResource != nil, let devices = seat.client(client), !devices.unchecked.keyboards.isEmpty else { return }
         seat.useKeymap(keymap, for: devices)
         let serial = seat.nextSerial(.modifiers, for: client)
-        for resource in devices.keyboards {
+        for resource in devices.unchecked.keyboards {
             Libwayland.post(resource, WL_KEYBOARD_MODIFIERS, .uint(serial), .uint(masks.depressed), .uint(masks.latched),
                             .uint(masks.locked), .uint(masks.group))
         }
         // The next real key sends the seat's modifiers again.
-        devices.sentModifiers = nil
+        devices.unchecked.sentModifiers = nil
     }
 }
 

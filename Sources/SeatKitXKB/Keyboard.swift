@@ -30,40 +30,76 @@ import SeatKit
 ///
 /// One thread, the router's. Once warm, interpreting a key allocates nothing.
 public final class Keyboard: KeyInterpreter {
-    // The properties a key event reads and writes are `@exclusivity(unchecked)`: each access
-    // to a class's stored property otherwise costs a dynamic exclusivity check, about a
-    // third of this class's own time per key. One thread uses a keyboard, and no access to
-    // them overlaps another (no property is passed inout across a call that reaches back).
-    @exclusivity(unchecked) public private(set) var keymap: Keymap
+    // The properties a key event reads and writes are the keyboard's unchecked state (the
+    // pattern and rules of the core's UnsafeFoundations.swift): each access to a class's
+    // stored property otherwise costs a dynamic exclusivity check, about a third of this
+    // class's own time per key. One thread uses a keyboard, and no access overlaps another
+    // (none is passed inout across a call that reaches back).
+    /// The hot state, exempt from run-time exclusivity checks (the rules are in
+    /// UnsafeFoundations.swift).
+    struct HotState {
+        var keymap: Keymap
+        /// The xkbcommon state behind the events. Read it freely; feed keys through
+        /// ``interpret(_:)`` (the router does), so that held keys and repeats stay in step.
+        var state: KeyboardState
+        /// `keyRepeat`'s storage, read on every press without the runtime exclusivity check
+        /// (the rules: Sources/SeatKit/UnsafeFoundations.swift).
+        var _keyRepeat: KeyRepeat
+        /// Not owned (the router owns its interpreter) and not `weak`: the router is weakly
+        /// referenced elsewhere, so every retain of it takes the runtime's slow path, and a press
+        /// reads it. The router clears it through ``detached(from:)`` before it goes away.
+        var routerReference: Unmanaged<Router>?
+        /// What the last key event changed: modifiers, layout, LEDs.
+        var lastChanges: KeyboardStateChanges = []
+        /// Where the last key press left its compose sequence: `.composing` after a dead key,
+        /// `.composed` on the key that completed it, `.cancelled` on the key that broke it off.
+        var composeStatus: ComposeStatus = .nothing
+        /// The keys held now (evdev keycodes), in press order.
+        var pressedKeys: [UInt32] = []
+        var repeatingKey: UInt32?
+        var repeatingDevice = DeviceID(0)
+        var repeatPressTime = Timestamp.zero
+        var repeatIndex = 0
+        var repeatSettings = KeyRepeat.standard
+        /// The armed timer and its deadline, if any.
+        var repeatTimer: TimerToken?
+        var repeatTimerDeadline = Timestamp.zero
+        /// The first responder when the repeating key went down: its identity only, so pressing a
+        /// key costs no reference counting.
+        var repeatFocus: SurfaceID?
+    }
+
+    @exclusivity(unchecked) var unchecked: HotState
+
+    /// The keymap keys are interpreted with; ``setKeymap(_:)`` replaces it.
+    public var keymap: Keymap { unchecked.keymap }
+
     /// The xkbcommon state behind the events. Read it freely; feed keys through
     /// ``interpret(_:)`` (the router does), so that held keys and repeats stay in step.
-    @exclusivity(unchecked) public private(set) var state: KeyboardState
+    public var state: KeyboardState { unchecked.state }
+
+    /// What the last key event changed: modifiers, layout, LEDs.
+    public var lastChanges: KeyboardStateChanges { unchecked.lastChanges }
+
+    /// Where the last key press left its compose sequence: `.composing` after a dead key,
+    /// `.composed` on the key that completed it, `.cancelled` on the key that broke it off.
+    public var composeStatus: ComposeStatus { unchecked.composeStatus }
+
+    /// The keys held now (evdev keycodes), in press order.
+    public var pressedKeys: [UInt32] { unchecked.pressedKeys }
+
     /// Compose progress for the compositor's own responders; `nil` turns compose off.
     public let compose: ComposeState?
     /// How held keys repeat, for clients (`wl_keyboard.repeat_info`) and for the repeats
     /// this keyboard generates. Changing it takes effect from the next press.
     public var keyRepeat: KeyRepeat {
-        get { _keyRepeat }
-        set { _keyRepeat = newValue }
+        get { unchecked._keyRepeat }
+        set { unchecked._keyRepeat = newValue }
     }
-    /// `keyRepeat`'s storage, read on every press without the runtime exclusivity check
-    /// (the rules: Sources/SeatKit/UnsafeFoundations.swift).
-    @exclusivity(unchecked) var _keyRepeat: KeyRepeat
 
     /// The router this keyboard interprets keys for and injects repeats into.
-    public var router: Router? { routerReference?.takeUnretainedValue() }
-    /// Not owned (the router owns its interpreter) and not `weak`: the router is weakly
-    /// referenced elsewhere, so every retain of it takes the runtime's slow path, and a press
-    /// reads it. The router clears it through ``detached(from:)`` before it goes away.
-    @exclusivity(unchecked) private var routerReference: Unmanaged<Router>?
+    public var router: Router? { unchecked.routerReference?.takeUnretainedValue() }
 
-    /// What the last key event changed: modifiers, layout, LEDs.
-    @exclusivity(unchecked) public private(set) var lastChanges: KeyboardStateChanges = []
-    /// Where the last key press left its compose sequence: `.composing` after a dead key,
-    /// `.composed` on the key that completed it, `.cancelled` on the key that broke it off.
-    @exclusivity(unchecked) public private(set) var composeStatus: ComposeStatus = .nothing
-    /// The keys held now (evdev keycodes), in press order.
-    @exclusivity(unchecked) public private(set) var pressedKeys: [UInt32] = []
 
     /// Called after ``setKeymap(_:)`` installed a different keymap: clients need the new
     /// keymap file and then the modifiers.
@@ -73,17 +109,6 @@ public final class Keyboard: KeyInterpreter {
     // that fires early re-arms itself for the repeat actually due, and one that finds no key
     // held does nothing. So typing arms a timer only when none is armed, instead of cancelling
     // and scheduling one on every press.
-    @exclusivity(unchecked) private var repeatingKey: UInt32?
-    @exclusivity(unchecked) private var repeatingDevice = DeviceID(0)
-    @exclusivity(unchecked) private var repeatPressTime = Timestamp.zero
-    @exclusivity(unchecked) private var repeatIndex = 0
-    @exclusivity(unchecked) private var repeatSettings = KeyRepeat.standard
-    /// The armed timer and its deadline, if any.
-    @exclusivity(unchecked) private var repeatTimer: TimerToken?
-    @exclusivity(unchecked) private var repeatTimerDeadline = Timestamp.zero
-    /// The first responder when the repeating key went down: its identity only, so pressing a
-    /// key costs no reference counting.
-    @exclusivity(unchecked) private var repeatFocus: SurfaceID?
     /// Made once, so that arming the timer allocates nothing.
     private lazy var repeatTimerAction: () -> Void = { [weak self] in self?.repeatTimerFired() }
 
@@ -94,30 +119,28 @@ public final class Keyboard: KeyInterpreter {
     /// A keyboard with nothing held, in the keymap's first layout. `compose` enables compose
     /// sequences from that table.
     public init(keymap: Keymap, compose: ComposeTable? = nil, keyRepeat: KeyRepeat = .standard) {
-        self.keymap = keymap
-        self.state = KeyboardState(keymap: keymap)
+        unchecked = HotState(keymap: keymap, state: KeyboardState(keymap: keymap), _keyRepeat: keyRepeat)
         self.compose = compose.map { ComposeState(table: $0) }
-        self._keyRepeat = keyRepeat
-        pressedKeys.reserveCapacity(16)
+        unchecked.pressedKeys.reserveCapacity(16)
     }
 
     deinit {
-        if let token = repeatTimer { router?.clock.cancel(token) }
+        if let token = unchecked.repeatTimer { router?.clock.cancel(token) }
     }
 
     /// Becomes `router`'s key interpreter, and the source of its key repeats.
     public func attach(to router: Router) {
         router.keyInterpreter = self
-        routerReference = Unmanaged.passUnretained(router)
+        unchecked.routerReference = Unmanaged.passUnretained(router)
     }
 
     /// The router no longer uses this keyboard: repeats stop, and it is forgotten.
     public func detached(from router: Router) {
-        guard routerReference?.toOpaque() == Unmanaged.passUnretained(router).toOpaque() else { return }
-        if let token = repeatTimer { router.clock.cancel(token) }
-        repeatTimer = nil
-        repeatingKey = nil
-        routerReference = nil
+        guard unchecked.routerReference?.toOpaque() == Unmanaged.passUnretained(router).toOpaque() else { return }
+        if let token = unchecked.repeatTimer { router.clock.cancel(token) }
+        unchecked.repeatTimer = nil
+        unchecked.repeatingKey = nil
+        unchecked.routerReference = nil
     }
 
     // MARK: KeyInterpreter
@@ -125,7 +148,7 @@ public final class Keyboard: KeyInterpreter {
     public func interpret(_ event: inout KeyEvent) {
         // `state` and `keymap` change only in `setKeymap`, never while a key is interpreted:
         // borrowing them saves a reference-count round trip around every xkbcommon call.
-        Unmanaged.passUnretained(state)._withUnsafeGuaranteedRef { state in
+        Unmanaged.passUnretained(unchecked.state)._withUnsafeGuaranteedRef { state in
             let keycode = event.keycode
             let produced = state.keysymAndText(evdevKeycode: keycode)
             event.keysym = produced.keysym
@@ -135,22 +158,22 @@ public final class Keyboard: KeyInterpreter {
             case .pressed:
                 event.text = produced.text
                 if let compose { runCompose(compose, on: &event) }
-                lastChanges = state.update(evdevKeycode: keycode, direction: .down)
-                if indexOfPressedKey(keycode) == nil { pressedKeys.append(keycode) }
+                unchecked.lastChanges = state.update(evdevKeycode: keycode, direction: .down)
+                if indexOfPressedKey(keycode) == nil { unchecked.pressedKeys.append(keycode) }
                 if state.keymap.repeats(evdevKeycode: keycode) { startRepeating(keycode, device: event.device, at: event.time) }
             case .released:
                 event.text = ""
-                lastChanges = state.update(evdevKeycode: keycode, direction: .up)
-                let count = pressedKeys.count
-                if count > 0, pressedKeys[count - 1] == keycode {
-                    pressedKeys.removeLast()   // typing releases the key pressed last
+                unchecked.lastChanges = state.update(evdevKeycode: keycode, direction: .up)
+                let count = unchecked.pressedKeys.count
+                if count > 0, unchecked.pressedKeys[count - 1] == keycode {
+                    unchecked.pressedKeys.removeLast()   // typing releases the key pressed last
                 } else if let index = indexOfPressedKey(keycode) {
-                    pressedKeys.remove(at: index)
+                    unchecked.pressedKeys.remove(at: index)
                 }
-                if repeatingKey == keycode { repeatingKey = nil }
+                if unchecked.repeatingKey == keycode { unchecked.repeatingKey = nil }
             case .repeated:
                 event.text = produced.text
-                lastChanges = []
+                unchecked.lastChanges = []
             }
             event.modifierMasks = state.modifierMasks
         }
@@ -158,18 +181,18 @@ public final class Keyboard: KeyInterpreter {
 
     /// A plain loop: `firstIndex(of:)` and `contains` allocate in unoptimized builds.
     private func indexOfPressedKey(_ keycode: UInt32) -> Int? {
-        for index in pressedKeys.indices where pressedKeys[index] == keycode { return index }
+        for index in unchecked.pressedKeys.indices where unchecked.pressedKeys[index] == keycode { return index }
         return nil
     }
 
     private func runCompose(_ compose: ComposeState, on event: inout KeyEvent) {
         guard compose.feed(event.keysym) else {
             // Ignored (a modifier): the sequence, if any, goes on.
-            composeStatus = compose.status == .composing ? .composing : .nothing
+            unchecked.composeStatus = compose.status == .composing ? .composing : .nothing
             return
         }
-        composeStatus = compose.status
-        switch composeStatus {
+        unchecked.composeStatus = compose.status
+        switch unchecked.composeStatus {
         case .nothing:
             break
         case .composing:
@@ -192,9 +215,9 @@ public final class Keyboard: KeyInterpreter {
     /// not empty.
     @discardableResult
     public func switchLayout(to index: UInt32) -> KeyboardStateChanges {
-        precondition(index < keymap.layoutCount, "layout \(index) does not exist in a keymap of \(keymap.layoutCount)")
-        lastChanges = state.lockLayout(index)
-        return lastChanges
+        precondition(index < unchecked.keymap.layoutCount, "layout \(index) does not exist in a keymap of \(unchecked.keymap.layoutCount)")
+        unchecked.lastChanges = unchecked.state.lockLayout(index)
+        return unchecked.lastChanges
     }
 
     /// Replaces the keymap (another layout set, new options) while keys may be held: the
@@ -203,20 +226,20 @@ public final class Keyboard: KeyInterpreter {
     /// new keymap's first. A compose sequence in progress is abandoned. Calls
     /// ``keymapDidChange`` unless the new keymap's text is the old one's.
     public func setKeymap(_ newKeymap: Keymap) {
-        guard newKeymap !== keymap else { return }
-        let locked = state.modifierMasks.locked & 0xff   // the eight real modifiers keep their bits
+        guard newKeymap !== unchecked.keymap else { return }
+        let locked = unchecked.state.modifierMasks.locked & 0xff   // the eight real modifiers keep their bits
         let fresh = KeyboardState(keymap: newKeymap)
-        for key in pressedKeys { fresh.update(evdevKeycode: key, direction: .down) }
+        for key in unchecked.pressedKeys { fresh.update(evdevKeycode: key, direction: .down) }
         var masks = fresh.modifierMasks
         masks.locked = locked
         masks.group = 0
         fresh.update(masks: masks)
-        let unchanged = newKeymap.text == keymap.text
-        keymap = newKeymap
-        state = fresh
+        let unchanged = newKeymap.text == unchecked.keymap.text
+        unchecked.keymap = newKeymap
+        unchecked.state = fresh
         compose?.reset()
-        composeStatus = .nothing
-        lastChanges = KeyboardStateChanges(rawValue: 0x1ff)
+        unchecked.composeStatus = .nothing
+        unchecked.lastChanges = KeyboardStateChanges(rawValue: 0x1ff)
         if !unchanged { keymapDidChange?(self) }
     }
 
@@ -225,33 +248,33 @@ public final class Keyboard: KeyInterpreter {
     /// can be written (see ``KeymapFile/init(text:storage:)``).
     public func keymapFile() throws -> KeymapFile {
         if let file = cachedKeymapFile {
-            if keymapOfCachedFile === keymap { return file }
-            if file.contents == keymap.text {
-                keymapOfCachedFile = keymap
+            if keymapOfCachedFile === unchecked.keymap { return file }
+            if file.contents == unchecked.keymap.text {
+                keymapOfCachedFile = unchecked.keymap
                 return file
             }
         }
-        let file = try KeymapFile(text: keymap.text)
+        let file = try KeymapFile(text: unchecked.keymap.text)
         cachedKeymapFile = file
-        keymapOfCachedFile = keymap
+        keymapOfCachedFile = unchecked.keymap
         return file
     }
 
     // MARK: Repeat
 
     private func startRepeating(_ keycode: UInt32, device: DeviceID, at time: Timestamp) {
-        guard keyRepeat.rate > 0, let routerReference else {
-            repeatingKey = nil
+        guard keyRepeat.rate > 0, let routerReference = unchecked.routerReference else {
+            unchecked.repeatingKey = nil
             return
         }
-        repeatingKey = keycode
-        repeatingDevice = device
-        repeatPressTime = time
-        repeatIndex = 0
-        repeatSettings = keyRepeat
-        let deadline = repeatSettings.deadline(ofRepeat: 0, pressedAt: time)
+        unchecked.repeatingKey = keycode
+        unchecked.repeatingDevice = device
+        unchecked.repeatPressTime = time
+        unchecked.repeatIndex = 0
+        unchecked.repeatSettings = keyRepeat
+        let deadline = unchecked.repeatSettings.deadline(ofRepeat: 0, pressedAt: time)
         routerReference._withUnsafeGuaranteedRef { router in
-            repeatFocus = router.firstResponderID
+            unchecked.repeatFocus = router.firstResponderID
             armRepeatTimer(router, at: deadline)
         }
     }
@@ -260,33 +283,33 @@ public final class Keyboard: KeyInterpreter {
     /// (it re-arms itself when it fires early).
     @inline(__always)
     private func armRepeatTimer(_ router: Router, at deadline: Timestamp) {
-        if let token = repeatTimer {
-            if repeatTimerDeadline <= deadline { return }
+        if let token = unchecked.repeatTimer {
+            if unchecked.repeatTimerDeadline <= deadline { return }
             router.clock.cancel(token)
         }
-        repeatTimerDeadline = deadline
-        repeatTimer = router.clock.schedule(at: deadline, repeatTimerAction)
+        unchecked.repeatTimerDeadline = deadline
+        unchecked.repeatTimer = router.clock.schedule(at: deadline, repeatTimerAction)
     }
 
     private func repeatTimerFired() {
-        repeatTimer = nil
-        guard let keycode = repeatingKey, let router else { return }
-        guard router.firstResponderID == repeatFocus else {
-            repeatingKey = nil
+        unchecked.repeatTimer = nil
+        guard let keycode = unchecked.repeatingKey, let router else { return }
+        guard router.firstResponderID == unchecked.repeatFocus else {
+            unchecked.repeatingKey = nil
             return
         }
-        let time = repeatSettings.deadline(ofRepeat: repeatIndex, pressedAt: repeatPressTime)
+        let time = unchecked.repeatSettings.deadline(ofRepeat: unchecked.repeatIndex, pressedAt: unchecked.repeatPressTime)
         // Armed for a key released since, or for an earlier press: wait for this one's repeat.
         if router.clock.now < time {
             armRepeatTimer(router, at: time)
             return
         }
-        repeatIndex += 1
+        unchecked.repeatIndex += 1
         // Armed before injecting: a responder may release nothing, but may change settings.
-        armRepeatTimer(router, at: repeatSettings.deadline(ofRepeat: repeatIndex, pressedAt: repeatPressTime))
-        router.inject(InputEvent(time: time, device: repeatingDevice, .key(keycode: keycode, state: .repeated)))
+        armRepeatTimer(router, at: unchecked.repeatSettings.deadline(ofRepeat: unchecked.repeatIndex, pressedAt: unchecked.repeatPressTime))
+        router.inject(InputEvent(time: time, device: unchecked.repeatingDevice, .key(keycode: keycode, state: .repeated)))
     }
 
     /// The key being repeated now, if any (evdev keycode).
-    public var repeatingKeycode: UInt32? { repeatingKey }
+    public var repeatingKeycode: UInt32? { unchecked.repeatingKey }
 }

@@ -71,14 +71,24 @@ public final class KeyboardState {
     /// Keycodes above this are looked up every time (evdev keycodes stay below 768).
     static let rememberedKeycodes = 1024
 
-    /// Bumped by every update that changes modifiers, layout or LEDs: what was read from
-    /// xkbcommon at an older generation (the masks, the current slot) is read again.
-    @exclusivity(unchecked) private var generation: UInt64 = 1
-    /// The generation `rememberedMasks`, `rememberedModifiers` and the current slot were
-    /// read at (0: never).
-    @exclusivity(unchecked) private var readGeneration: UInt64 = 0
-    @exclusivity(unchecked) private var rememberedMasks = ModifierMasks()
-    @exclusivity(unchecked) private var rememberedModifiers: KeyModifiers = []
+    /// The hot state, exempt from run-time exclusivity checks (the rules are in
+    /// UnsafeFoundations.swift).
+    private struct HotState {
+        /// Bumped by every update that changes modifiers, layout or LEDs: what was read from
+        /// xkbcommon at an older generation (the masks, the current slot) is read again.
+        var generation: UInt64 = 1
+        /// The generation `rememberedMasks`, `rememberedModifiers` and the current slot were
+        /// read at (0: never).
+        var readGeneration: UInt64 = 0
+        var rememberedMasks = ModifierMasks()
+        var rememberedModifiers: KeyModifiers = []
+        /// The slot of the current effective state, as of `readGeneration`: its first entry.
+        var currentEntries: UnsafeMutablePointer<Produced>
+        var currentEpoch: UInt32 = 1
+    }
+
+    @exclusivity(unchecked) private var unchecked: HotState
+
 
     /// `rememberedStates` slots of `producedCount` entries each, one entry per evdev keycode
     /// below `producedCount` (the keymap's keycodes, capped), allocated once: 24 bytes per
@@ -92,9 +102,6 @@ public final class KeyboardState {
     private let slotStates: UnsafeMutablePointer<UInt64>
     private let slotEpochs: UnsafeMutablePointer<UInt32>
     private let slotLastEntered: UnsafeMutablePointer<UInt64>
-    /// The slot of the current effective state, as of `readGeneration`: its first entry.
-    @exclusivity(unchecked) private var currentEntries: UnsafeMutablePointer<Produced>
-    @exclusivity(unchecked) private var currentEpoch: UInt32 = 1
 
     /// Times xkbcommon was asked what a key produces (a remembered answer does not count):
     /// for the package's tests that check what is remembered.
@@ -117,7 +124,7 @@ public final class KeyboardState {
         slotEpochs.initialize(repeating: 1, count: slots)
         slotLastEntered = .allocate(capacity: slots)
         slotLastEntered.initialize(repeating: 0, count: slots)
-        currentEntries = produced
+        unchecked = HotState(currentEntries: produced)
     }
 
     deinit {
@@ -131,7 +138,7 @@ public final class KeyboardState {
 
     @inline(__always)
     private func noteChanges(_ raw: UInt32) -> KeyboardStateChanges {
-        if raw != 0 { generation &+= 1 }
+        if raw != 0 { unchecked.generation &+= 1 }
         return KeyboardStateChanges(rawValue: raw)
     }
 
@@ -149,15 +156,15 @@ public final class KeyboardState {
         let index = Int(keycode)
         guard index < producedCount else { return (keysym(evdevKeycode: keycode), text(evdevKeycode: keycode)) }
         refreshIfStale()
-        let entry = currentEntries + index
-        if entry.pointee.epoch != currentEpoch { lookUp(keycode, into: entry) }
+        let entry = unchecked.currentEntries + index
+        if entry.pointee.epoch != unchecked.currentEpoch { lookUp(keycode, into: entry) }
         return (entry.pointee.keysym, entry.pointee.text)
     }
 
     @inline(never)
     private func lookUp(_ keycode: UInt32, into entry: UnsafeMutablePointer<Produced>) {
         keyLookups += 1
-        entry.pointee = Produced(epoch: currentEpoch, keysym: keysym(evdevKeycode: keycode), text: text(evdevKeycode: keycode))
+        entry.pointee = Produced(epoch: unchecked.currentEpoch, keysym: keysym(evdevKeycode: keycode), text: text(evdevKeycode: keycode))
     }
 
     /// Replaces the modifier and layout state with serialized masks (from
@@ -205,7 +212,7 @@ public final class KeyboardState {
     public var modifierMasks: ModifierMasks {
         @inline(__always) get {
             refreshIfStale()
-            return rememberedMasks
+            return unchecked.rememberedMasks
         }
     }
 
@@ -213,13 +220,13 @@ public final class KeyboardState {
     public var modifiers: KeyModifiers {
         @inline(__always) get {
             refreshIfStale()
-            return rememberedModifiers
+            return unchecked.rememberedModifiers
         }
     }
 
     @inline(__always)
     private func refreshIfStale() {
-        if readGeneration != generation { readState() }
+        if unchecked.readGeneration != unchecked.generation { readState() }
     }
 
     /// Reads the masks and modifiers after a change, and enters the slot of the new effective
@@ -228,10 +235,10 @@ public final class KeyboardState {
     private func readState() {
         let effective = XKB.effectiveModifiers(handle)
         let layout = XKB.effectiveLayout(handle)
-        rememberedMasks = ModifierMasks(depressed: XKB.depressedModifiers(handle), latched: XKB.latchedModifiers(handle),
+        unchecked.rememberedMasks = ModifierMasks(depressed: XKB.depressedModifiers(handle), latched: XKB.latchedModifiers(handle),
                                         locked: XKB.lockedModifiers(handle), group: layout)
-        rememberedModifiers = keymap.modifiers(fromMask: effective)
-        readGeneration = generation
+        unchecked.rememberedModifiers = keymap.modifiers(fromMask: effective)
+        unchecked.readGeneration = unchecked.generation
 
         let key = UInt64(effective) << 32 | UInt64(layout)
         var slot = 0
@@ -252,9 +259,9 @@ public final class KeyboardState {
                 slotEpochs[slot] = 1
             }
         }
-        slotLastEntered[slot] = generation
-        currentEntries = produced + slot * producedCount
-        currentEpoch = slotEpochs[slot]
+        slotLastEntered[slot] = unchecked.generation
+        unchecked.currentEntries = produced + slot * producedCount
+        unchecked.currentEpoch = slotEpochs[slot]
     }
 
     /// The effective layout (0-based group index).

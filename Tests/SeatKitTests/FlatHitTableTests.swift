@@ -65,9 +65,9 @@ struct FlatHitTableTests {
                     #expect(otherRoot.hitTest(p) === SurfaceTests.referenceHit(otherRoot, p))
                     checked += 1
                 }
-                #expect(root.unchecked.state.subtreeSurfaceCount == countSurfaces(root))
-                #expect(otherRoot.unchecked.state.subtreeSurfaceCount == countSurfaces(otherRoot))
-                if let table = root.flatTableForTesting, table.unchecked.state.builtAtEdit == root.unchecked.state.subtreeEditCount { flatWalks += 1 }
+                #expect(root.unchecked.subtreeSurfaceCount == countSurfaces(root))
+                #expect(otherRoot.unchecked.subtreeSurfaceCount == countSurfaces(otherRoot))
+                if let table = root.flatTableForTesting, table.unchecked.builtAtEdit == root.unchecked.subtreeEditCount { flatWalks += 1 }
                 // One edit of any kind between batches, so a stale table would show.
                 let s = pool.randomElement(using: &rng)!
                 let isRoot = s === root || s === otherRoot
@@ -280,26 +280,26 @@ struct FlatHitTableTests {
         for k in 0..<(limit - 1 - windows.count) {
             windows[k % windows.count].addChild(Surface(name: "p\(k)", frame: SurfaceRect(x: Double(k * 13 % 280), y: Double(k * 29 % 280), width: 40, height: 30)))
         }
-        #expect(root.unchecked.state.subtreeSurfaceCount == limit)
+        #expect(root.unchecked.subtreeSurfaceCount == limit)
         #expect(agreesWithReference(root))
         let table = try! #require(root.flatTableForTesting)
-        #expect(table.unchecked.state.isUsable && table.unchecked.state.builtAtEdit == root.unchecked.state.subtreeEditCount)
+        #expect(table.unchecked.isUsable && table.unchecked.builtAtEdit == root.unchecked.subtreeEditCount)
         #expect(root.childIndexForTesting == nil, "a tree at the limit never needs the per-parent index")
 
         // One more surface, deep down: over the limit.
         windows[3].children[0].addChild(Surface(name: "extra", frame: SurfaceRect(x: 5, y: 5, width: 10, height: 10)))
-        #expect(root.unchecked.state.subtreeSurfaceCount == limit + 1)
+        #expect(root.unchecked.subtreeSurfaceCount == limit + 1)
         #expect(agreesWithReference(root))
         #expect(root.childIndexForTesting != nil)
-        #expect(table.unchecked.state.builtAtEdit != root.unchecked.state.subtreeEditCount, "the flat table is not rebuilt over the limit")
+        #expect(table.unchecked.builtAtEdit != root.unchecked.subtreeEditCount, "the flat table is not rebuilt over the limit")
 
         // Back at the limit: the flat table again, rebuilt for the tree as it is now.
         windows[3].children[0].children[0].removeFromParent()
         windows[5].frame.origin.x += 300
-        #expect(root.unchecked.state.subtreeSurfaceCount == limit)
+        #expect(root.unchecked.subtreeSurfaceCount == limit)
         #expect(agreesWithReference(root))
-        #expect(root.flatTableForTesting?.unchecked.state.builtAtEdit == root.unchecked.state.subtreeEditCount)
-        #expect(root.flatTableForTesting?.unchecked.state.isUsable == true)
+        #expect(root.flatTableForTesting?.unchecked.builtAtEdit == root.unchecked.subtreeEditCount)
+        #expect(root.flatTableForTesting?.unchecked.isUsable == true)
     }
 
     @Test func aSmallTreeWithAWideParentIsLeftToThePerParentGrid() {
@@ -312,16 +312,16 @@ struct FlatHitTableTests {
             window.addChild(item)
             items.append(item)
         }
-        #expect(root.unchecked.state.subtreeSurfaceCount <= FlatHitTable.surfaceLimit)
+        #expect(root.unchecked.subtreeSurfaceCount <= FlatHitTable.surfaceLimit)
         #expect(agreesWithReference(root))
-        #expect(root.flatTableForTesting?.unchecked.state.isUsable == false)
+        #expect(root.flatTableForTesting?.unchecked.isUsable == false)
         #expect(window.childIndexForTesting?.usesGrid == true)
         items[0].frame.origin.x += 20  // an edit: the table is looked at again, still too wide
         #expect(agreesWithReference(root))
-        #expect(root.flatTableForTesting?.unchecked.state.isUsable == false)
+        #expect(root.flatTableForTesting?.unchecked.isUsable == false)
         items[1].removeFromParent()  // one child fewer than a grid: a flat table again
         #expect(agreesWithReference(root))
-        #expect(root.flatTableForTesting?.unchecked.state.isUsable == true)
+        #expect(root.flatTableForTesting?.unchecked.isUsable == true)
     }
 
     @Test func aChainDeeperThanTheLevelLimitIsLeftToThePerParentIndex() {
@@ -334,10 +334,10 @@ struct FlatHitTableTests {
             tip = s
         }
         #expect(agreesWithReference(root))
-        #expect(root.flatTableForTesting?.unchecked.state.isUsable == false)
+        #expect(root.flatTableForTesting?.unchecked.isUsable == false)
         tip.removeFromParent()  // one level fewer: fits
         #expect(agreesWithReference(root))
-        #expect(root.flatTableForTesting?.unchecked.state.isUsable == true)
+        #expect(root.flatTableForTesting?.unchecked.isUsable == true)
     }
 
     @Test func theTableListsChildrenTopFirstEachBeforeItsParentAndSkipsWhatCannotBeHit() {

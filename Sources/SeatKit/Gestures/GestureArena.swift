@@ -8,25 +8,24 @@ final class GestureArena {
         /// holds it (it finished with these touches).
         let generation: UInt64
 
-        var isCurrent: Bool { recognizer.unchecked.state.generation == generation }
+        var isCurrent: Bool { recognizer.unchecked.generation == generation }
     }
 
-    /// The hot state, exempt from run-time exclusivity checks (`Unchecked`: rules in
+    /// The hot state, exempt from run-time exclusivity checks (the rules are in
     /// UnsafeFoundations.swift).
     struct HotState {
         var entries: [Entry] = []
     }
 
-    let unchecked = Unchecked(HotState())
+    @exclusivity(unchecked) var unchecked = HotState()
 
-
-    init() { unchecked.state.entries.reserveCapacity(8) }
+    init() { unchecked.entries.reserveCapacity(8) }
 
     func contains(_ recognizer: GestureRecognizer) -> Bool {
         // Index loops: in unoptimized builds, for-in over an array of structs allocates.
         var i = 0
-        while i < unchecked.state.entries.count {
-            if unchecked.state.entries[i].recognizer === recognizer && unchecked.state.entries[i].isCurrent { return true }
+        while i < unchecked.entries.count {
+            if unchecked.entries[i].recognizer === recognizer && unchecked.entries[i].isCurrent { return true }
             i += 1
         }
         return false
@@ -37,8 +36,8 @@ final class GestureArena {
     func firstPeer(of recognizer: GestureRecognizer, where body: (GestureRecognizer) -> Bool) -> GestureRecognizer? {
         guard contains(recognizer) else { return nil }
         var i = 0
-        while i < unchecked.state.entries.count {
-            let entry = unchecked.state.entries[i]
+        while i < unchecked.entries.count {
+            let entry = unchecked.entries[i]
             i += 1
             guard entry.isCurrent && entry.recognizer !== recognizer else { continue }
             if body(entry.recognizer) { return entry.recognizer }
@@ -50,17 +49,17 @@ final class GestureArena {
     /// touches in view and has begun, ended or been recognized.
     func firstTaker() -> GestureRecognizer? {
         var i = 0
-        while i < unchecked.state.entries.count {
-            let entry = unchecked.state.entries[i]
+        while i < unchecked.entries.count {
+            let entry = unchecked.entries[i]
             i += 1
             guard entry.isCurrent && entry.recognizer.cancelsTouchesInView else { continue }
-            let s = entry.recognizer.unchecked.state.storedState
+            let s = entry.recognizer.unchecked.storedState
             if s.isInProgress || s == .ended || s == .recognized { return entry.recognizer }
         }
         return nil
     }
 
-    func clear() { unchecked.state.entries.removeAll(keepingCapacity: true) }
+    func clear() { unchecked.entries.removeAll(keepingCapacity: true) }
 }
 
 /// A phase of a touch held back from the responders while a recognizer might still take it.

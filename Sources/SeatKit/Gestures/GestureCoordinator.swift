@@ -23,8 +23,8 @@ extension Router {
     /// logical size over the device's ``DeviceInfo/physicalSize`` when the device reports it
     /// (a touchscreen covering that output), else ``fallbackDotsPerInch`` / 25.4.
     public func unitsPerMillimetre(device: DeviceID, at point: LayoutPoint) -> Double {
-        if let info = unchecked.state.devices[device], let physical = info.physicalSize, physical.width > 0, physical.height > 0 {
-            let output = unchecked.state.deviceOutputs[device] ?? unchecked.state.layout.output(at: point)
+        if let info = unchecked.devices[device], let physical = info.physicalSize, physical.width > 0, physical.height > 0 {
+            let output = unchecked.deviceOutputs[device] ?? unchecked.layout.output(at: point)
             if let output {
                 // The panel's size is in its native orientation; so is the mode.
                 let native = output.transform.transformedSize(output.logicalSize)
@@ -64,7 +64,7 @@ extension Router {
 /// router. One thread, like the router; its arrays are reused, so a warm one allocates
 /// nothing per event.
 final class GestureCoordinator {
-    /// The hot state, exempt from run-time exclusivity checks (`Unchecked`: rules in
+    /// The hot state, exempt from run-time exclusivity checks (the rules are in
     /// UnsafeFoundations.swift).
     struct HotState {
         /// Arenas of finished touches, reused.
@@ -88,7 +88,7 @@ final class GestureCoordinator {
         var pointerPressSeenByResponders = false
     }
 
-    let unchecked = Unchecked(HotState())
+    @exclusivity(unchecked) var unchecked = HotState()
 
     /// The recognizers following the current touchpad gesture.
     let touchpadArena = GestureArena()
@@ -119,27 +119,27 @@ extension GestureCoordinator {
     }
 
     private func join(in router: Router, _ recognizer: GestureRecognizer, arena: inout GestureArena?, touch: TouchPoint) {
-        guard recognizer.isEnabled, recognizer.receivesTouches, !recognizer.unchecked.state.storedState.isFinal,
-              recognizer.unchecked.state.pendingState == nil else { return }
+        guard recognizer.isEnabled, recognizer.receivesTouches, !recognizer.unchecked.storedState.isFinal,
+              recognizer.unchecked.pendingState == nil else { return }
         if let delegate = recognizer.delegate, !delegate.gestureRecognizer(recognizer, shouldReceive: touch) { return }
-        let joined = arena ?? (unchecked.state.arenaPool.popLast() ?? GestureArena())
+        let joined = arena ?? (unchecked.arenaPool.popLast() ?? GestureArena())
         arena = joined
-        joined.unchecked.state.entries.append(GestureArena.Entry(recognizer: recognizer, generation: recognizer.unchecked.state.generation))
+        joined.unchecked.entries.append(GestureArena.Entry(recognizer: recognizer, generation: recognizer.unchecked.generation))
         engage(in: router, recognizer)
     }
 
     private func engage(in router: Router, _ recognizer: GestureRecognizer) {
-        guard !recognizer.unchecked.state.isEngaged else { return }
-        recognizer.unchecked.state.isEngaged = true
+        guard !recognizer.unchecked.isEngaged else { return }
+        recognizer.unchecked.isEngaged = true
         recognizer.engagedRouter = router
-        unchecked.state.engagedRecognizers.append(recognizer)
+        unchecked.engagedRecognizers.append(recognizer)
     }
 
     func recycleArena(of sequence: TouchSequence) {
-        guard let arena = sequence.unchecked.state.arena else { return }
+        guard let arena = sequence.unchecked.arena else { return }
         arena.clear()
-        unchecked.state.arenaPool.append(arena)
-        sequence.unchecked.state.arena = nil
+        unchecked.arenaPool.append(arena)
+        sequence.unchecked.arena = nil
     }
 
     // MARK: Touch delivery
@@ -148,35 +148,35 @@ extension GestureCoordinator {
     /// once, with all of its touches of that phase whatever surface they are bound to (a
     /// three-finger swipe spans surfaces). Runs before any responder sees the phase.
     func deliverToRecognizers(in router: Router, _ phase: TouchPhase, time: Timestamp) {
-        router.unchecked.state.touchLoops += 1
-        defer { router.unchecked.state.touchLoops -= 1 }
-        unchecked.state.gesturePassMark &+= 1
-        let pass = unchecked.state.gesturePassMark
+        router.unchecked.touchLoops += 1
+        defer { router.unchecked.touchLoops -= 1 }
+        unchecked.gesturePassMark &+= 1
+        let pass = unchecked.gesturePassMark
         var sequenceIndex = 0
-        while sequenceIndex < router.unchecked.state.activeTouches.count {
-            let sequence = router.unchecked.state.activeTouches[sequenceIndex]
+        while sequenceIndex < router.unchecked.activeTouches.count {
+            let sequence = router.unchecked.activeTouches[sequenceIndex]
             sequenceIndex += 1
             guard router.isDue(sequence, phase) else { continue }
-            guard let arena = sequence.unchecked.state.arena else { continue }
+            guard let arena = sequence.unchecked.arena else { continue }
             var e = 0
-            while e < arena.unchecked.state.entries.count {
-                let entry = arena.unchecked.state.entries[e]
+            while e < arena.unchecked.entries.count {
+                let entry = arena.unchecked.entries[e]
                 e += 1
-                guard entry.isCurrent && entry.recognizer.unchecked.state.passMark != pass else { continue }
+                guard entry.isCurrent && entry.recognizer.unchecked.passMark != pass else { continue }
                 let recognizer = entry.recognizer
-                recognizer.unchecked.state.passMark = pass
-                unchecked.state.gestureScratch.removeAll(keepingCapacity: true)
+                recognizer.unchecked.passMark = pass
+                unchecked.gestureScratch.removeAll(keepingCapacity: true)
                 var otherIndex = 0
-                while otherIndex < router.unchecked.state.activeTouches.count {
-                    let other = router.unchecked.state.activeTouches[otherIndex]
+                while otherIndex < router.unchecked.activeTouches.count {
+                    let other = router.unchecked.activeTouches[otherIndex]
                     otherIndex += 1
                     guard router.isDue(other, phase) else { continue }
-                    if let a = other.unchecked.state.arena, a.contains(recognizer) {
-                        unchecked.state.gestureScratch.append(other.point(surfaceOrigin: other.unchecked.state.surface?.layoutOrigin))
+                    if let a = other.unchecked.arena, a.contains(recognizer) {
+                        unchecked.gestureScratch.append(other.point(surfaceOrigin: other.unchecked.surface?.layoutOrigin))
                     }
                 }
-                let event = TouchEvent(time: time, touches: unchecked.state.gestureScratch)
-                if recognizer.unchecked.state.storedState.isFinal {
+                let event = TouchEvent(time: time, touches: unchecked.gestureScratch)
+                if recognizer.unchecked.storedState.isFinal {
                     // Settled already: only keep its bookkeeping of the touches.
                     if phase == .ended {
                         recognizer.forgetTouches(event)
@@ -199,38 +199,38 @@ extension GestureCoordinator {
     /// Rebuilds `router.touchScratch` with the grouped touches that go on to the responders; the
     /// others are marked withheld: taken ones are dropped, delayed ones join the held queue.
     func withholdTouches(in router: Router, _ phase: TouchPhase, mark: UInt64, surface: Surface?, origin: LayoutPoint?, time: Timestamp) {
-        router.unchecked.state.touchScratch.removeAll(keepingCapacity: true)
+        router.unchecked.touchScratch.removeAll(keepingCapacity: true)
         var sequenceIndex = 0
-        while sequenceIndex < router.unchecked.state.activeTouches.count {
-            let sequence = router.unchecked.state.activeTouches[sequenceIndex]
+        while sequenceIndex < router.unchecked.activeTouches.count {
+            let sequence = router.unchecked.activeTouches[sequenceIndex]
             sequenceIndex += 1
-            guard sequence.unchecked.state.mark == mark && sequence.unchecked.state.surface === surface && !sequence.unchecked.state.finished else { continue }
-            if sequence.unchecked.state.taken {
-                sequence.unchecked.state.withheld = true
+            guard sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.finished else { continue }
+            if sequence.unchecked.taken {
+                sequence.unchecked.withheld = true
                 continue
             }
-            if sequence.unchecked.state.heldCount > 0 || hasHeldTouch(boundTo: surface) || hasHeldTouch(withID: sequence.unchecked.state.id) {
+            if sequence.unchecked.heldCount > 0 || hasHeldTouch(boundTo: surface) || hasHeldTouch(withID: sequence.unchecked.id) {
                 // Behind held phases of its own, of its surface's other touches, or of an
                 // earlier touch with its ID (a reused slot whose end is held): keep the
                 // order in which they happened.
-                sequence.unchecked.state.withheld = true
+                sequence.unchecked.withheld = true
                 hold(in: router, sequence, phase, origin: origin, time: time, by: nil)
                 continue
             }
             if let delaying = delayingRecognizer(sequence, phase) {
-                sequence.unchecked.state.withheld = true
+                sequence.unchecked.withheld = true
                 hold(in: router, sequence, phase, origin: origin, time: time, by: delaying)
                 continue
             }
-            sequence.unchecked.state.withheld = false
-            router.unchecked.state.touchScratch.append(sequence.point(surfaceOrigin: origin))
+            sequence.unchecked.withheld = false
+            router.unchecked.touchScratch.append(sequence.point(surfaceOrigin: origin))
         }
     }
 
     private func hasHeldTouch(withID id: TouchID) -> Bool {
         var i = 0
-        while i < unchecked.state.heldTouches.count {
-            if unchecked.state.heldTouches[i].sequence.unchecked.state.id == id { return true }
+        while i < unchecked.heldTouches.count {
+            if unchecked.heldTouches[i].sequence.unchecked.id == id { return true }
             i += 1
         }
         return false
@@ -238,8 +238,8 @@ extension GestureCoordinator {
 
     private func hasHeldTouch(boundTo surface: Surface?) -> Bool {
         var i = 0
-        while i < unchecked.state.heldTouches.count {
-            if unchecked.state.heldTouches[i].sequence.unchecked.state.surface === surface { return true }
+        while i < unchecked.heldTouches.count {
+            if unchecked.heldTouches[i].sequence.unchecked.surface === surface { return true }
             i += 1
         }
         return false
@@ -247,14 +247,14 @@ extension GestureCoordinator {
 
     /// A recognizer of the touch's arena that is still possible and wants `phase` held.
     func delayingRecognizer(_ sequence: TouchSequence, _ phase: TouchPhase) -> GestureRecognizer? {
-        guard let arena = sequence.unchecked.state.arena else { return nil }
+        guard let arena = sequence.unchecked.arena else { return nil }
         var i = 0
-        while i < arena.unchecked.state.entries.count {
-            let entry = arena.unchecked.state.entries[i]
+        while i < arena.unchecked.entries.count {
+            let entry = arena.unchecked.entries[i]
             i += 1
             guard entry.isCurrent else { continue }
             let r = entry.recognizer
-            guard r.unchecked.state.storedState == .possible else { continue }
+            guard r.unchecked.storedState == .possible else { continue }
             if r.delaysTouchesBegan || (phase == .ended && r.delaysTouchesEnded) { return r }
         }
         return nil
@@ -262,79 +262,79 @@ extension GestureCoordinator {
 
     private func hold(in router: Router, _ sequence: TouchSequence, _ phase: TouchPhase, origin: LayoutPoint?, time: Timestamp, by recognizer: GestureRecognizer?) {
         let point = sequence.point(surfaceOrigin: origin)
-        if phase == .ended { sequence.unchecked.state.endedPending = false }
+        if phase == .ended { sequence.unchecked.endedPending = false }
         if let trace = router.trace {
-            trace.record(.touchDelayed(sequence.unchecked.state.id, phase.kind, by: recognizer?.description ?? "earlier held phases on its surface"))
+            trace.record(.touchDelayed(sequence.unchecked.id, phase.kind, by: recognizer?.description ?? "earlier held phases on its surface"))
         }
         // Consecutive moves of a held touch collapse into the latest one.
-        if phase == .moved, sequence.unchecked.state.heldCount > 0 {
-            var last = unchecked.state.heldTouches.count - 1
-            while last >= 0 && unchecked.state.heldTouches[last].sequence !== sequence { last -= 1 }
-            if last >= 0 && unchecked.state.heldTouches[last].phase == .moved {
-                unchecked.state.heldTouches[last].point = point
-                unchecked.state.heldTouches[last].time = time
+        if phase == .moved, sequence.unchecked.heldCount > 0 {
+            var last = unchecked.heldTouches.count - 1
+            while last >= 0 && unchecked.heldTouches[last].sequence !== sequence { last -= 1 }
+            if last >= 0 && unchecked.heldTouches[last].phase == .moved {
+                unchecked.heldTouches[last].point = point
+                unchecked.heldTouches[last].time = time
                 return
             }
         }
-        unchecked.state.heldTouches.append(HeldTouch(sequence: sequence, phase: phase, point: point, time: time, frame: router.unchecked.state.touchFrameCount))
-        sequence.unchecked.state.heldCount += 1
+        unchecked.heldTouches.append(HeldTouch(sequence: sequence, phase: phase, point: point, time: time, frame: router.unchecked.touchFrameCount))
+        sequence.unchecked.heldCount += 1
     }
 
     /// Withdraws the touches of `recognizer`'s arenas from the responders: each responder
     /// that saw one is told `touchesCancelled`, once.
     private func takeTouches(in router: Router, for recognizer: GestureRecognizer) {
         guard recognizer.cancelsTouchesInView else { return }
-        router.unchecked.state.touchLoops += 1
-        defer { router.unchecked.state.touchLoops -= 1 }
+        router.unchecked.touchLoops += 1
+        defer { router.unchecked.touchLoops -= 1 }
         var sequenceIndex = 0
-        while sequenceIndex < router.unchecked.state.activeTouches.count {
-            let sequence = router.unchecked.state.activeTouches[sequenceIndex]
+        while sequenceIndex < router.unchecked.activeTouches.count {
+            let sequence = router.unchecked.activeTouches[sequenceIndex]
             sequenceIndex += 1
-            guard !sequence.unchecked.state.finished && !sequence.unchecked.state.taken else { continue }
-            guard let arena = sequence.unchecked.state.arena, arena.contains(recognizer) else { continue }
-            sequence.unchecked.state.taken = true
-            if let trace = router.trace { trace.record(.touchTaken(sequence.unchecked.state.id, by: recognizer.description)) }
-            guard !sequence.unchecked.state.seen.isEmpty else { continue }
-            unchecked.state.heldScratch.removeAll(keepingCapacity: true)
-            unchecked.state.heldScratch.append(sequence.point(surfaceOrigin: sequence.unchecked.state.surface?.layoutOrigin))
-            let event = TouchEvent(time: router.clock.now, touches: unchecked.state.heldScratch)
+            guard !sequence.unchecked.finished && !sequence.unchecked.taken else { continue }
+            guard let arena = sequence.unchecked.arena, arena.contains(recognizer) else { continue }
+            sequence.unchecked.taken = true
+            if let trace = router.trace { trace.record(.touchTaken(sequence.unchecked.id, by: recognizer.description)) }
+            guard !sequence.unchecked.seen.isEmpty else { continue }
+            unchecked.heldScratch.removeAll(keepingCapacity: true)
+            unchecked.heldScratch.append(sequence.point(surfaceOrigin: sequence.unchecked.surface?.layoutOrigin))
+            let event = TouchEvent(time: router.clock.now, touches: unchecked.heldScratch)
             // The links are taken out of the sequence before any is told: a cancel handler
             // that removes or cancels must not find them again (one cancel per link).
-            var links = router.unchecked.state.linkBuffers.popLast() ?? []
-            swap(&links, &sequence.unchecked.state.seen)
+            var links = router.unchecked.linkBuffers.popLast() ?? []
+            swap(&links, &sequence.unchecked.seen)
             var linkIndex = 0
             while linkIndex < links.count {
                 let link = links[linkIndex]
                 linkIndex += 1
                 guard let responder = router.responder(for: link) else { continue }
-                responder.touchesCancelled(event, context: ResponderContext(router: router, link: link, target: sequence.unchecked.state.surface))
+                responder.touchesCancelled(event, context: ResponderContext(router: router, link: link, target: sequence.unchecked.surface))
                 router.trace?.record(.told(TraceSubject(link), .touchesCancelled))
             }
             links.removeAll(keepingCapacity: true)
-            router.unchecked.state.linkBuffers.append(links)
+            router.unchecked.linkBuffers.append(links)
         }
     }
 
     /// Tells the recognizers of a cancelled touch's arena; those left without touches that
     /// did not settle are made to (in progress → cancelled, possible → failed).
     func cancelRecognizers(in router: Router, of sequence: TouchSequence, time: Timestamp) {
-        guard let arena = sequence.unchecked.state.arena else { return }
+        guard let arena = sequence.unchecked.arena else { return }
         var entryIndex = 0
-        while entryIndex < arena.unchecked.state.entries.count {
-            let entry = arena.unchecked.state.entries[entryIndex]
+        while entryIndex < arena.unchecked.entries.count {
+            let entry = arena.unchecked.entries[entryIndex]
             entryIndex += 1
             guard entry.isCurrent else { continue }
             let recognizer = entry.recognizer
-            guard recognizer.unchecked.state.touches.scanIndex(where: { $0.id == sequence.unchecked.state.id }) != nil else { continue }
-            unchecked.state.gestureScratch.removeAll(keepingCapacity: true)
-            unchecked.state.gestureScratch.append(sequence.point(surfaceOrigin: sequence.unchecked.state.surface?.layoutOrigin))
-            let event = TouchEvent(time: time, touches: unchecked.state.gestureScratch)
-            if recognizer.unchecked.state.storedState.isFinal {
+            guard recognizer.unchecked.touches.scanIndex(where: { $0.id == sequence.unchecked.id }) != nil else { continue }
+            unchecked.gestureScratch.removeAll(keepingCapacity: true)
+            unchecked.gestureScratch.append(sequence.point(surfaceOrigin: sequence.unchecked.surface?.layoutOrigin))
+            let event = TouchEvent(time: time, touches: unchecked.gestureScratch)
+            if recognizer.unchecked.storedState.isFinal {
                 recognizer.forgetTouches(event)
             } else {
                 if let trace = router.trace { trace.record(.gestureSaw(recognizer.description, .touchesCancelled)) }
                 recognizer.cancelTouches(event)
-                if recognizer.unchecked.state.touches.isEmpty { forceSettle(in: router, recognizer) }
+                if recognizer.unchecked.touches.isEmpty { forceSettle(in: router, recognizer) }
             }
             resetIfSettled(in: router, recognizer)
         }
@@ -343,9 +343,9 @@ extension GestureCoordinator {
     /// Moves a recognizer that can no longer go on to its end: cancelled if in progress,
     /// failed if possible.
     private func forceSettle(in router: Router, _ recognizer: GestureRecognizer) {
-        if recognizer.unchecked.state.storedState.isInProgress {
+        if recognizer.unchecked.storedState.isInProgress {
             commit(in: router, recognizer, .cancelled)
-        } else if recognizer.unchecked.state.storedState == .possible {
+        } else if recognizer.unchecked.storedState == .possible {
             gestureRecognizer(in: router, recognizer, requests: .failed)
         }
     }
@@ -356,51 +356,51 @@ extension GestureCoordinator {
     /// held; drops those of taken or finished touches. Called at the end of a frame, after a
     /// recognizer's timer and after cancels.
     func settleGestures(in router: Router) {
-        guard !unchecked.state.heldTouches.isEmpty, !unchecked.state.isSettlingGestures else { return }
-        unchecked.state.isSettlingGestures = true
-        router.unchecked.state.touchLoops += 1
+        guard !unchecked.heldTouches.isEmpty, !unchecked.isSettlingGestures else { return }
+        unchecked.isSettlingGestures = true
+        router.unchecked.touchLoops += 1
         var releasedAny = false
         var write = 0
         var i = 0
-        while i < unchecked.state.heldTouches.count {
-            let entry = unchecked.state.heldTouches[i]
+        while i < unchecked.heldTouches.count {
+            let entry = unchecked.heldTouches[i]
             i += 1
             let sequence = entry.sequence
-            if sequence.unchecked.state.finished || sequence.unchecked.state.taken {
-                sequence.unchecked.state.heldCount -= 1
-                if let trace = router.trace { trace.record(.heldTouchDropped(sequence.unchecked.state.id, entry.phase.kind, reason: sequence.unchecked.state.taken ? "taken by a recognizer" : "touch cancelled")) }
-                if entry.phase == .ended { sequence.unchecked.state.finished = true }
+            if sequence.unchecked.finished || sequence.unchecked.taken {
+                sequence.unchecked.heldCount -= 1
+                if let trace = router.trace { trace.record(.heldTouchDropped(sequence.unchecked.id, entry.phase.kind, reason: sequence.unchecked.taken ? "taken by a recognizer" : "touch cancelled")) }
+                if entry.phase == .ended { sequence.unchecked.finished = true }
                 continue
             }
-            if sequence.unchecked.state.flushBlocked || delayingRecognizer(sequence, entry.phase) != nil
-                || keptEntry(boundTo: sequence.unchecked.state.surface, withID: sequence.unchecked.state.id, before: write) {
-                sequence.unchecked.state.flushBlocked = true
-                unchecked.state.heldTouches[write] = entry
+            if sequence.unchecked.flushBlocked || delayingRecognizer(sequence, entry.phase) != nil
+                || keptEntry(boundTo: sequence.unchecked.surface, withID: sequence.unchecked.id, before: write) {
+                sequence.unchecked.flushBlocked = true
+                unchecked.heldTouches[write] = entry
                 write += 1
                 continue
             }
-            sequence.unchecked.state.heldCount -= 1
+            sequence.unchecked.heldCount -= 1
             // Phases of one frame, one phase and one surface go out as one event.
-            if let first = unchecked.state.releaseGroup.first,
-               first.frame != entry.frame || first.phase != entry.phase || first.sequence.unchecked.state.surface !== sequence.unchecked.state.surface {
+            if let first = unchecked.releaseGroup.first,
+               first.frame != entry.frame || first.phase != entry.phase || first.sequence.unchecked.surface !== sequence.unchecked.surface {
                 deliverReleaseGroup(in: router)
             }
-            unchecked.state.releaseGroup.append(entry)
+            unchecked.releaseGroup.append(entry)
             releasedAny = true
         }
         deliverReleaseGroup(in: router)
-        while unchecked.state.heldTouches.count > write { unchecked.state.heldTouches.removeLast() }
+        while unchecked.heldTouches.count > write { unchecked.heldTouches.removeLast() }
         var k = 0
-        while k < unchecked.state.heldTouches.count {
-            unchecked.state.heldTouches[k].sequence.unchecked.state.flushBlocked = false
+        while k < unchecked.heldTouches.count {
+            unchecked.heldTouches[k].sequence.unchecked.flushBlocked = false
             k += 1
         }
-        unchecked.state.isSettlingGestures = false
-        router.unchecked.state.touchLoops -= 1
-        if !router.unchecked.state.isDispatchingTouches {
+        unchecked.isSettlingGestures = false
+        router.unchecked.touchLoops -= 1
+        if !router.unchecked.isDispatchingTouches {
             router.compactTouches()
             // Held touches released outside a frame (a timer, a cancel) close their own.
-            if releasedAny && !router.unchecked.state.isClosingTouchFrame && !router.unchecked.state.touchFrameObservers.isEmpty { router.touchFrameDidFinish() }
+            if releasedAny && !router.unchecked.isClosingTouchFrame && !router.unchecked.touchFrameObservers.isEmpty { router.touchFrameDidFinish() }
         }
     }
 
@@ -410,8 +410,8 @@ extension GestureCoordinator {
     private func keptEntry(boundTo surface: Surface?, withID id: TouchID, before count: Int) -> Bool {
         var i = 0
         while i < count {
-            let kept = unchecked.state.heldTouches[i].sequence
-            if kept.unchecked.state.surface === surface || kept.unchecked.state.id == id { return true }
+            let kept = unchecked.heldTouches[i].sequence
+            if kept.unchecked.surface === surface || kept.unchecked.id == id { return true }
             i += 1
         }
         return false
@@ -420,31 +420,31 @@ extension GestureCoordinator {
     /// Delivers `releaseGroup` (held phases of one frame, phase and surface) as one event,
     /// then empties it.
     private func deliverReleaseGroup(in router: Router) {
-        guard !unchecked.state.releaseGroup.isEmpty else { return }
-        let lead = unchecked.state.releaseGroup[0]
-        let surface = lead.sequence.unchecked.state.surface
+        guard !unchecked.releaseGroup.isEmpty else { return }
+        let lead = unchecked.releaseGroup[0]
+        let surface = lead.sequence.unchecked.surface
         let phase = lead.phase
-        unchecked.state.heldScratch.removeAll(keepingCapacity: true)
+        unchecked.heldScratch.removeAll(keepingCapacity: true)
         var i = 0
-        while i < unchecked.state.releaseGroup.count {
-            let entry = unchecked.state.releaseGroup[i]
+        while i < unchecked.releaseGroup.count {
+            let entry = unchecked.releaseGroup[i]
             i += 1
-            if let trace = router.trace { trace.record(.touchReleased(entry.sequence.unchecked.state.id, phase.kind)) }
-            unchecked.state.heldScratch.append(entry.point)
+            if let trace = router.trace { trace.record(.touchReleased(entry.sequence.unchecked.id, phase.kind)) }
+            unchecked.heldScratch.append(entry.point)
         }
-        let event = TouchEvent(time: unchecked.state.releaseGroup[unchecked.state.releaseGroup.count - 1].time, touches: unchecked.state.heldScratch)
+        let event = TouchEvent(time: unchecked.releaseGroup[unchecked.releaseGroup.count - 1].time, touches: unchecked.heldScratch)
         if phase == .ended {
             var j = 0
-            while j < unchecked.state.releaseGroup.count {
-                unchecked.state.releaseGroup[j].sequence.unchecked.state.isEnding = true
+            while j < unchecked.releaseGroup.count {
+                unchecked.releaseGroup[j].sequence.unchecked.isEnding = true
                 j += 1
             }
         }
         let handled = router.walkChain(from: surface, target: surface, kind: phase.kind,
                                 stopIf: { releaseGroupIsOver() }) { responder, context in
             var j = 0
-            while j < unchecked.state.releaseGroup.count {
-                unchecked.state.releaseGroup[j].sequence.noteSeen(context.link)
+            while j < unchecked.releaseGroup.count {
+                unchecked.releaseGroup[j].sequence.noteSeen(context.link)
                 j += 1
             }
             switch phase {
@@ -462,20 +462,20 @@ extension GestureCoordinator {
         }
         if phase == .ended {
             var j = 0
-            while j < unchecked.state.releaseGroup.count {
-                unchecked.state.releaseGroup[j].sequence.unchecked.state.finished = true
+            while j < unchecked.releaseGroup.count {
+                unchecked.releaseGroup[j].sequence.unchecked.finished = true
                 j += 1
             }
         }
-        unchecked.state.releaseGroup.removeAll(keepingCapacity: true)
+        unchecked.releaseGroup.removeAll(keepingCapacity: true)
     }
 
     /// Every touch of the group being released was cancelled or taken meanwhile.
     private func releaseGroupIsOver() -> Bool {
         var j = 0
-        while j < unchecked.state.releaseGroup.count {
-            let sequence = unchecked.state.releaseGroup[j].sequence
-            if !sequence.unchecked.state.finished && !sequence.unchecked.state.taken { return false }
+        while j < unchecked.releaseGroup.count {
+            let sequence = unchecked.releaseGroup[j].sequence
+            if !sequence.unchecked.finished && !sequence.unchecked.taken { return false }
             j += 1
         }
         return true
@@ -483,13 +483,13 @@ extension GestureCoordinator {
 
     /// Forgets the held phases of a sequence going back to the pool.
     func purgeHeld(of sequence: TouchSequence) {
-        guard sequence.unchecked.state.heldCount > 0 else { return }
-        unchecked.state.heldTouches.removeAll { $0.sequence === sequence }
-        sequence.unchecked.state.heldCount = 0
+        guard sequence.unchecked.heldCount > 0 else { return }
+        unchecked.heldTouches.removeAll { $0.sequence === sequence }
+        sequence.unchecked.heldCount = 0
     }
 
     func settleAfterGestureTimer(in router: Router) {
-        if !router.unchecked.state.isDispatchingTouches { settleGestures(in: router) }
+        if !router.unchecked.isDispatchingTouches { settleGestures(in: router) }
     }
 
     // MARK: State machine and coordination
@@ -499,7 +499,7 @@ extension GestureCoordinator {
     func gestureRecognizer(in router: Router, _ recognizer: GestureRecognizer, requests newState: GestureRecognizerState) {
         switch newState {
         case .began, .recognized:
-            if recognizer.unchecked.state.pendingState == newState { return }
+            if recognizer.unchecked.pendingState == newState { return }
             if let delegate = recognizer.delegate, !delegate.gestureRecognizerShouldBegin(recognizer) {
                 refuse(in: router, recognizer, newState, reason: "its delegate said no")
                 return
@@ -509,11 +509,11 @@ extension GestureCoordinator {
                 refuse(in: router, recognizer, newState, reason: "\(other.name), which it requires to fail, was recognized")
                 return
             case .possible(let other):
-                if recognizer.unchecked.state.pendingState == nil {
-                    unchecked.state.waitingRecognizers.append(recognizer)
+                if recognizer.unchecked.pendingState == nil {
+                    unchecked.waitingRecognizers.append(recognizer)
                     if let trace = router.trace { trace.record(.gestureDeferred(recognizer.description, waitingFor: other.description)) }
                 }
-                recognizer.unchecked.state.pendingState = newState
+                recognizer.unchecked.pendingState = newState
                 return
             case .failedOrIdle:
                 break
@@ -541,11 +541,11 @@ extension GestureCoordinator {
 
     private func failureRequirementStatus(_ recognizer: GestureRecognizer) -> RequirementStatus {
         var requirementIndex = 0
-        while requirementIndex < recognizer.unchecked.state.failureRequirements.count {
-            let other = recognizer.unchecked.state.failureRequirements[requirementIndex]
+        while requirementIndex < recognizer.unchecked.failureRequirements.count {
+            let other = recognizer.unchecked.failureRequirements[requirementIndex]
             requirementIndex += 1
-            guard other.unchecked.state.isEngaged else { continue }
-            switch other.unchecked.state.storedState {
+            guard other.unchecked.isEngaged else { continue }
+            switch other.unchecked.storedState {
             case .failed: continue
             case .possible: return .possible(other)
             case .began, .changed, .ended, .cancelled, .recognized: return .recognized(other)
@@ -562,16 +562,16 @@ extension GestureCoordinator {
     }
 
     private func stopWaiting(_ recognizer: GestureRecognizer) {
-        guard recognizer.unchecked.state.pendingState != nil else { return }
-        recognizer.unchecked.state.pendingState = nil
-        if let index = unchecked.state.waitingRecognizers.scanIndex(where: { $0 === recognizer }) { unchecked.state.waitingRecognizers.remove(at: index) }
+        guard recognizer.unchecked.pendingState != nil else { return }
+        recognizer.unchecked.pendingState = nil
+        if let index = unchecked.waitingRecognizers.scanIndex(where: { $0 === recognizer }) { unchecked.waitingRecognizers.remove(at: index) }
     }
 
     /// Sets the state, then: a recognition takes the touches and fails those waiting for
     /// this one to fail; a failure lets them try again. Targets and the action follow.
     private func commit(in router: Router, _ recognizer: GestureRecognizer, _ newState: GestureRecognizerState) {
-        let old = recognizer.unchecked.state.storedState
-        recognizer.unchecked.state.storedState = newState
+        let old = recognizer.unchecked.storedState
+        recognizer.unchecked.storedState = newState
         if let trace = router.trace { trace.record(.gestureState(recognizer.description, from: old, to: newState)) }
         switch newState {
         case .began, .recognized:
@@ -583,12 +583,12 @@ extension GestureCoordinator {
             break
         }
         var t = 0
-        while t < recognizer.unchecked.state.targets.count {
-            recognizer.unchecked.state.targets[t](recognizer)
+        while t < recognizer.unchecked.targets.count {
+            recognizer.unchecked.targets[t](recognizer)
             t += 1
         }
         if newState == .recognized || newState == .ended, let action = recognizer.action {
-            if let surface = recognizer.surface, surface.unchecked.state.isAttached, surface.responder.canPerform(action) {
+            if let surface = recognizer.surface, surface.unchecked.isAttached, surface.responder.canPerform(action) {
                 router.sendAction(action, to: surface)
             } else {
                 router.sendAction(action)
@@ -599,9 +599,9 @@ extension GestureCoordinator {
 
     private func resolveWaiters(in router: Router, on recognizer: GestureRecognizer, failed: Bool) {
         var i = 0
-        while i < unchecked.state.waitingRecognizers.count {
-            let waiter = unchecked.state.waitingRecognizers[i]
-            guard waiter.unchecked.state.failureRequirements.scanIndex(where: { $0 === recognizer }) != nil, let pending = waiter.unchecked.state.pendingState else {
+        while i < unchecked.waitingRecognizers.count {
+            let waiter = unchecked.waitingRecognizers[i]
+            guard waiter.unchecked.failureRequirements.scanIndex(where: { $0 === recognizer }) != nil, let pending = waiter.unchecked.pendingState else {
                 i += 1
                 continue
             }
@@ -610,8 +610,8 @@ extension GestureCoordinator {
                     i += 1
                     continue
                 }
-                waiter.unchecked.state.pendingState = nil
-                unchecked.state.waitingRecognizers.remove(at: i)
+                waiter.unchecked.pendingState = nil
+                unchecked.waitingRecognizers.remove(at: i)
                 gestureRecognizer(in: router, waiter, requests: pending)
             } else {
                 refuse(in: router, waiter, pending, reason: "\(recognizer.name), which it requires to fail, was recognized")
@@ -624,11 +624,11 @@ extension GestureCoordinator {
     /// Calls `body` with every other current recognizer sharing an arena with `recognizer`.
     private func forEachPeer(in router: Router, of recognizer: GestureRecognizer, _ body: (GestureRecognizer) -> Bool) -> GestureRecognizer? {
         var sequenceIndex = 0
-        while sequenceIndex < router.unchecked.state.activeTouches.count {
-            let sequence = router.unchecked.state.activeTouches[sequenceIndex]
+        while sequenceIndex < router.unchecked.activeTouches.count {
+            let sequence = router.unchecked.activeTouches[sequenceIndex]
             sequenceIndex += 1
-            guard !sequence.unchecked.state.finished else { continue }
-            if let peer = sequence.unchecked.state.arena?.firstPeer(of: recognizer, where: body) { return peer }
+            guard !sequence.unchecked.finished else { continue }
+            if let peer = sequence.unchecked.arena?.firstPeer(of: recognizer, where: body) { return peer }
         }
         if let peer = pointerArena.firstPeer(of: recognizer, where: body) { return peer }
         return touchpadArena.firstPeer(of: recognizer, where: body)
@@ -636,13 +636,13 @@ extension GestureCoordinator {
 
     private func rivalInProgress(in router: Router, _ recognizer: GestureRecognizer) -> GestureRecognizer? {
         forEachPeer(in: router, of: recognizer) { other in
-            other.unchecked.state.storedState.isInProgress && recognizer.conflicts(with: other)
+            other.unchecked.storedState.isInProgress && recognizer.conflicts(with: other)
         }
     }
 
     private func failConflictingPeers(in router: Router, of recognizer: GestureRecognizer) {
         _ = forEachPeer(in: router, of: recognizer) { other in
-            if other.unchecked.state.storedState == .possible && recognizer.conflicts(with: other) {
+            if other.unchecked.storedState == .possible && recognizer.conflicts(with: other) {
                 if let trace = router.trace { trace.record(.gestureRefused(other.description, .possible, reason: "\(recognizer.name) began")) }
                 gestureRecognizer(in: router, other, requests: .failed)
             }
@@ -655,18 +655,18 @@ extension GestureCoordinator {
     }
 
     private func resetRecognizer(in router: Router, _ recognizer: GestureRecognizer) {
-        recognizer.unchecked.state.timers.scan { token in router.clock.cancel(token) }
-        recognizer.unchecked.state.timers.removeAll(keepingCapacity: true)
-        recognizer.unchecked.state.deadlines.removeAll(keepingCapacity: true)
+        recognizer.unchecked.timers.scan { token in router.clock.cancel(token) }
+        recognizer.unchecked.timers.removeAll(keepingCapacity: true)
+        recognizer.unchecked.deadlines.removeAll(keepingCapacity: true)
         stopWaiting(recognizer)
-        recognizer.unchecked.state.storedState = .possible
-        recognizer.unchecked.state.generation &+= 1
-        recognizer.unchecked.state.touches.removeAll(keepingCapacity: true)
-        recognizer.unchecked.state.followsPointerOrTouchpad = false
+        recognizer.unchecked.storedState = .possible
+        recognizer.unchecked.generation &+= 1
+        recognizer.unchecked.touches.removeAll(keepingCapacity: true)
+        recognizer.unchecked.followsPointerOrTouchpad = false
         recognizer.engagedRouter = nil
-        if recognizer.unchecked.state.isEngaged {
-            recognizer.unchecked.state.isEngaged = false
-            if let index = unchecked.state.engagedRecognizers.scanIndex(where: { $0 === recognizer }) { unchecked.state.engagedRecognizers.remove(at: index) }
+        if recognizer.unchecked.isEngaged {
+            recognizer.unchecked.isEngaged = false
+            if let index = unchecked.engagedRecognizers.scanIndex(where: { $0 === recognizer }) { unchecked.engagedRecognizers.remove(at: index) }
         }
         if let trace = router.trace { trace.record(.gestureReset(recognizer.description)) }
         recognizer.reset()
@@ -676,12 +676,12 @@ extension GestureCoordinator {
 
     private func resolveIdleRequirement(in router: Router, _ recognizer: GestureRecognizer) {
         var i = 0
-        while i < unchecked.state.waitingRecognizers.count {
-            let waiter = unchecked.state.waitingRecognizers[i]
-            if waiter.unchecked.state.failureRequirements.scanIndex(where: { $0 === recognizer }) != nil, let pending = waiter.unchecked.state.pendingState,
+        while i < unchecked.waitingRecognizers.count {
+            let waiter = unchecked.waitingRecognizers[i]
+            if waiter.unchecked.failureRequirements.scanIndex(where: { $0 === recognizer }) != nil, let pending = waiter.unchecked.pendingState,
                !waiterStillBlocked(waiter) {
-                waiter.unchecked.state.pendingState = nil
-                unchecked.state.waitingRecognizers.remove(at: i)
+                waiter.unchecked.pendingState = nil
+                unchecked.waitingRecognizers.remove(at: i)
                 gestureRecognizer(in: router, waiter, requests: pending)
                 i = 0
             } else {
@@ -698,35 +698,35 @@ extension GestureCoordinator {
     /// Ends recognizers whose surface or output left this router: cancelled if in progress,
     /// failed if possible, then reset.
     func abortDetachedRecognizers(in router: Router) {
-        var i = unchecked.state.engagedRecognizers.count
+        var i = unchecked.engagedRecognizers.count
         while i > 0 {
             i -= 1
-            guard i < unchecked.state.engagedRecognizers.count else { continue }
-            let recognizer = unchecked.state.engagedRecognizers[i]
+            guard i < unchecked.engagedRecognizers.count else { continue }
+            let recognizer = unchecked.engagedRecognizers[i]
             guard recognizer.router !== router else { continue }
             abort(in: router, recognizer, reason: "its surface was removed")
         }
     }
 
     func gestureRecognizerWasDetached(in router: Router, _ recognizer: GestureRecognizer) {
-        if recognizer.unchecked.state.isEngaged || recognizer.unchecked.state.storedState != .possible {
+        if recognizer.unchecked.isEngaged || recognizer.unchecked.storedState != .possible {
             abort(in: router, recognizer, reason: "removed from its surface")
         }
-        if !router.unchecked.state.isDispatchingTouches { settleGestures(in: router) }
+        if !router.unchecked.isDispatchingTouches { settleGestures(in: router) }
     }
 
     /// Stops a recognizer at once (detached or removed from its surface).
     func abort(in router: Router, _ recognizer: GestureRecognizer, reason: String) {
-        if let trace = router.trace { trace.record(.gestureRefused(recognizer.description, recognizer.unchecked.state.storedState, reason: reason)) }
-        recognizer.unchecked.state.touches.removeAll(keepingCapacity: true)
-        recognizer.unchecked.state.followsPointerOrTouchpad = false
-        if recognizer.unchecked.state.storedState.isInProgress {
+        if let trace = router.trace { trace.record(.gestureRefused(recognizer.description, recognizer.unchecked.storedState, reason: reason)) }
+        recognizer.unchecked.touches.removeAll(keepingCapacity: true)
+        recognizer.unchecked.followsPointerOrTouchpad = false
+        if recognizer.unchecked.storedState.isInProgress {
             commit(in: router, recognizer, .cancelled)
-        } else if recognizer.unchecked.state.storedState == .possible {
+        } else if recognizer.unchecked.storedState == .possible {
             stopWaiting(recognizer)
             commit(in: router, recognizer, .failed)
         }
-        if recognizer.unchecked.state.storedState != .possible || recognizer.unchecked.state.isEngaged { resetRecognizer(in: router, recognizer) }
+        if recognizer.unchecked.storedState != .possible || recognizer.unchecked.isEngaged { resetRecognizer(in: router, recognizer) }
     }
 
     // MARK: Pointer presses
@@ -735,9 +735,9 @@ extension GestureCoordinator {
     /// of the focus, its ancestors and its output that take pointer events.
     func beginPointerArena(in router: Router, focus: Surface?) {
         endPointerArena(in: router)
-        unchecked.state.pointerGestureTaken = false
-        unchecked.state.pointerPressSeenByResponders = false
-        forEachRecognizer(of: focus, output: focus?.output ?? router.unchecked.state.layout.output(at: router.unchecked.state.pointerLocation)) { recognizer in
+        unchecked.pointerGestureTaken = false
+        unchecked.pointerPressSeenByResponders = false
+        forEachRecognizer(of: focus, output: focus?.output ?? router.unchecked.layout.output(at: router.unchecked.pointerLocation)) { recognizer in
             if recognizer.receivesPointerEvents { follow(in: router, recognizer, in: pointerArena) }
         }
     }
@@ -748,8 +748,8 @@ extension GestureCoordinator {
     func deliverPointerButtonToRecognizers(in router: Router, _ event: PointerButtonEvent) -> Bool {
         show(in: router, pointerArena, .pointerButton) { $0.pointerButton(event) }
         notePointerTaken(in: router)
-        if event.state == .released { return unchecked.state.pointerGestureTaken && !unchecked.state.pointerPressSeenByResponders }
-        return unchecked.state.pointerGestureTaken
+        if event.state == .released { return unchecked.pointerGestureTaken && !unchecked.pointerPressSeenByResponders }
+        return unchecked.pointerGestureTaken
     }
 
     /// Shows motion to the pointer arena's recognizers; true when a recognizer has taken the
@@ -757,12 +757,12 @@ extension GestureCoordinator {
     func deliverPointerMotionToRecognizers(in router: Router, _ event: PointerMotionEvent) -> Bool {
         show(in: router, pointerArena, .pointerMoved) { $0.pointerMoved(event) }
         notePointerTaken(in: router)
-        return unchecked.state.pointerGestureTaken
+        return unchecked.pointerGestureTaken
     }
 
     private func notePointerTaken(in router: Router) {
-        guard !unchecked.state.pointerGestureTaken, let taker = pointerArena.firstTaker() else { return }
-        unchecked.state.pointerGestureTaken = true
+        guard !unchecked.pointerGestureTaken, let taker = pointerArena.firstTaker() else { return }
+        unchecked.pointerGestureTaken = true
         if let trace = router.trace { trace.record(.pointerPressTaken(by: taker.description)) }
     }
 
@@ -773,19 +773,19 @@ extension GestureCoordinator {
     /// Adds an enabled, unsettled recognizer to the pointer or touchpad arena, which it then
     /// follows until that arena ends.
     private func follow(in router: Router, _ recognizer: GestureRecognizer, in arena: GestureArena) {
-        guard recognizer.isEnabled, !recognizer.unchecked.state.storedState.isFinal, recognizer.unchecked.state.pendingState == nil else { return }
-        arena.unchecked.state.entries.append(GestureArena.Entry(recognizer: recognizer, generation: recognizer.unchecked.state.generation))
-        recognizer.unchecked.state.followsPointerOrTouchpad = true
+        guard recognizer.isEnabled, !recognizer.unchecked.storedState.isFinal, recognizer.unchecked.pendingState == nil else { return }
+        arena.unchecked.entries.append(GestureArena.Entry(recognizer: recognizer, generation: recognizer.unchecked.generation))
+        recognizer.unchecked.followsPointerOrTouchpad = true
         engage(in: router, recognizer)
     }
 
     /// Shows an event to each recognizer still in `arena` that has not settled, in order.
     private func show(in router: Router, _ arena: GestureArena, _ kind: RoutedEventKind, to body: (GestureRecognizer) -> Void) {
         var i = 0
-        while i < arena.unchecked.state.entries.count {
-            let entry = arena.unchecked.state.entries[i]
+        while i < arena.unchecked.entries.count {
+            let entry = arena.unchecked.entries[i]
             i += 1
-            guard entry.isCurrent, !entry.recognizer.unchecked.state.storedState.isFinal else { continue }
+            guard entry.isCurrent, !entry.recognizer.unchecked.storedState.isFinal else { continue }
             if let trace = router.trace { trace.record(.gestureSaw(entry.recognizer.description, kind)) }
             body(entry.recognizer)
         }
@@ -794,13 +794,13 @@ extension GestureCoordinator {
     /// Ends the pointer or touchpad arena: its recognizers stop following it, are made to
     /// settle, and reset once settled.
     private func end(in router: Router, _ arena: GestureArena) {
-        guard !arena.unchecked.state.entries.isEmpty else { return }
+        guard !arena.unchecked.entries.isEmpty else { return }
         var i = 0
-        while i < arena.unchecked.state.entries.count {
-            let entry = arena.unchecked.state.entries[i]
+        while i < arena.unchecked.entries.count {
+            let entry = arena.unchecked.entries[i]
             i += 1
             guard entry.isCurrent else { continue }
-            entry.recognizer.unchecked.state.followsPointerOrTouchpad = false
+            entry.recognizer.unchecked.followsPointerOrTouchpad = false
             forceSettle(in: router, entry.recognizer)
             resetIfSettled(in: router, entry.recognizer)
         }
@@ -814,18 +814,18 @@ extension GestureCoordinator {
     func deliverTouchpadGestureToRecognizers(in router: Router, _ event: TouchpadGestureEvent, focus: Surface?) -> Bool {
         if case .begin = event.gesture.phase {
             end(in: router, touchpadArena)
-            unchecked.state.touchpadGestureTaken = false
-            unchecked.state.touchpadGestureSeenByResponders = false
-            forEachRecognizer(of: focus, output: focus?.output ?? router.unchecked.state.layout.output(at: event.location)) { recognizer in
+            unchecked.touchpadGestureTaken = false
+            unchecked.touchpadGestureSeenByResponders = false
+            forEachRecognizer(of: focus, output: focus?.output ?? router.unchecked.layout.output(at: event.location)) { recognizer in
                 if recognizer.receivesTouchpadGestures { follow(in: router, recognizer, in: touchpadArena) }
             }
         }
-        guard !touchpadArena.unchecked.state.entries.isEmpty else { return false }
+        guard !touchpadArena.unchecked.entries.isEmpty else { return false }
         show(in: router, touchpadArena, .touchpadGesture) { $0.touchpadGesture(event) }
-        if !unchecked.state.touchpadGestureTaken, let taker = touchpadArena.firstTaker() {
-            unchecked.state.touchpadGestureTaken = true
+        if !unchecked.touchpadGestureTaken, let taker = touchpadArena.firstTaker() {
+            unchecked.touchpadGestureTaken = true
             if let trace = router.trace { trace.record(.touchpadGestureTaken(by: taker.description)) }
-            if unchecked.state.touchpadGestureSeenByResponders {
+            if unchecked.touchpadGestureSeenByResponders {
                 // Responders saw its start: end it for them, as libinput ends a cancelled one.
                 var ending = event
                 ending.gesture.phase = .end(cancelled: true)
@@ -834,10 +834,10 @@ extension GestureCoordinator {
                 }
             }
         }
-        let taken = unchecked.state.touchpadGestureTaken
+        let taken = unchecked.touchpadGestureTaken
         if case .end = event.gesture.phase { end(in: router, touchpadArena) }
         return taken
     }
 
-    func noteTouchpadGestureDelivered() { unchecked.state.touchpadGestureSeenByResponders = true }
+    func noteTouchpadGestureDelivered() { unchecked.touchpadGestureSeenByResponders = true }
 }

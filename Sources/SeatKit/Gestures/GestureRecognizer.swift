@@ -155,10 +155,10 @@ extension GestureRecognizerDelegate {
 open class GestureRecognizer {
     /// A name for traces.
     public var name: String {
-        get { unchecked.state._name }
-        set { unchecked.state._name = newValue }
+        get { unchecked._name }
+        set { unchecked._name = newValue }
     }
-    /// The hot state, exempt from run-time exclusivity checks (`Unchecked`: rules in
+    /// The hot state, exempt from run-time exclusivity checks (the rules are in
     /// UnsafeFoundations.swift).
     struct HotState {
         var _name = ""
@@ -197,58 +197,58 @@ open class GestureRecognizer {
         var layoutUnitsPerMillimetre = Router.defaultFallbackDotsPerInch / 25.4
     }
 
-    let unchecked = Unchecked(HotState())
+    @exclusivity(unchecked) var unchecked = HotState()
 
     /// The touches it follows, in layout space, updated before each touch method is called.
-    public var touches: [TouchPoint] { unchecked.state.touches }
+    public var touches: [TouchPoint] { unchecked.touches }
 
     /// Layout units per millimetre for the device of the first touch of the current
     /// gesture, measured when it went down (see ``unitsPerMillimetre(for:)``): what the
     /// built-ins multiply their millimetre thresholds by.
-    public var layoutUnitsPerMillimetre: Double { unchecked.state.layoutUnitsPerMillimetre }
+    public var layoutUnitsPerMillimetre: Double { unchecked.layoutUnitsPerMillimetre }
 
     /// The surface it is attached to; `nil` for an output's recognizer or a detached one.
     public internal(set) var surface: Surface? {
-        get { unchecked.state.surfaceLink?.object }
-        set { unchecked.state.surfaceLink = newValue.map(Unretained.init) }
+        get { unchecked.surfaceLink?.object }
+        set { unchecked.surfaceLink = newValue.map(Unretained.init) }
     }
     /// The output it is attached to as a global recognizer, if it is.
     public internal(set) var output: Output? {
-        get { unchecked.state.outputLink?.object }
-        set { unchecked.state.outputLink = newValue.map(Unretained.init) }
+        get { unchecked.outputLink?.object }
+        set { unchecked.outputLink = newValue.map(Unretained.init) }
     }
     /// Shapes coordination with other recognizers; held weakly. `nil`: the delegate
     /// protocol's defaults.
     public weak var delegate: (any GestureRecognizerDelegate)?
     /// A disabled recognizer joins no new touches; disabling one in progress does not stop it.
     public var isEnabled: Bool {
-        get { unchecked.state._isEnabled }
-        set { unchecked.state._isEnabled = newValue }
+        get { unchecked._isEnabled }
+        set { unchecked._isEnabled = newValue }
     }
     /// On recognition, withdraw its touches from the responders (they get `touchesCancelled`
     /// if they saw them; for client surfaces that becomes `wl_touch.cancel`). Default: `true`.
     public var cancelsTouchesInView: Bool {
-        get { unchecked.state._cancelsTouchesInView }
-        set { unchecked.state._cancelsTouchesInView = newValue }
+        get { unchecked._cancelsTouchesInView }
+        set { unchecked._cancelsTouchesInView = newValue }
     }
     /// Hold `touchesBegan` (and every later phase) back from the responders while this
     /// recognizer is `.possible`. Default: `false`.
     public var delaysTouchesBegan: Bool {
-        get { unchecked.state._delaysTouchesBegan }
-        set { unchecked.state._delaysTouchesBegan = newValue }
+        get { unchecked._delaysTouchesBegan }
+        set { unchecked._delaysTouchesBegan = newValue }
     }
     /// Hold `touchesEnded` back from the responders while this recognizer is `.possible`
     /// (a tap waiting for its second tap). Default: `true`, as in UIKit.
     public var delaysTouchesEnded: Bool {
-        get { unchecked.state._delaysTouchesEnded }
-        set { unchecked.state._delaysTouchesEnded = newValue }
+        get { unchecked._delaysTouchesEnded }
+        set { unchecked._delaysTouchesEnded = newValue }
     }
     /// Sent when the gesture is recognized (a discrete one) or ends (a continuous one): to
     /// the attached surface's responder if it can perform it, else up the chain from the first
     /// responder (see ``Router/sendAction(_:to:)``).
     public var action: Action? {
-        get { unchecked.state._action }
-        set { unchecked.state._action = newValue }
+        get { unchecked._action }
+        set { unchecked._action = newValue }
     }
 
     /// The one timer action of ``schedule(at:)``, made at its first use.
@@ -259,8 +259,8 @@ open class GestureRecognizer {
     /// A detached recognizer in `.possible`, with UIKit's defaults (cancels touches in view,
     /// delays touches ended, not touches began). `name` appears in traces.
     public init(name: String) {
-        unchecked.state._name = name
-        unchecked.state.touches.reserveCapacity(5)
+        unchecked._name = name
+        unchecked.touches.reserveCapacity(5)
     }
 
     /// The router of the surface or output it is attached to.
@@ -275,25 +275,25 @@ open class GestureRecognizer {
     /// conflicting gesture is in progress), and sends the targets each transition.
     /// An illegal transition traps.
     public var state: GestureRecognizerState {
-        get { unchecked.state.storedState }
+        get { unchecked.storedState }
         set {
-            precondition(GestureRecognizerState.canTransition(from: unchecked.state.storedState, to: newValue),
-                         "illegal gesture transition \(unchecked.state.storedState) -> \(newValue) in \(name)")
+            precondition(GestureRecognizerState.canTransition(from: unchecked.storedState, to: newValue),
+                         "illegal gesture transition \(unchecked.storedState) -> \(newValue) in \(name)")
             if let router = coordinatingRouter {
                 router.gestureRecognizer(self, requests: newValue)
             } else {
-                unchecked.state.storedState = newValue
+                unchecked.storedState = newValue
             }
         }
     }
 
     /// True while its recognition waits for a recognizer it requires to fail.
-    public var isWaitingForFailure: Bool { unchecked.state.pendingState != nil }
+    public var isWaitingForFailure: Bool { unchecked.pendingState != nil }
 
     /// Calls `handler` after every transition (the router's resets excepted), with this
     /// recognizer. Handlers run on the event loop's thread and may change the tree.
     public func addTarget(_ handler: @escaping (GestureRecognizer) -> Void) {
-        unchecked.state.targets.append(handler)
+        unchecked.targets.append(handler)
     }
 
     /// Makes this recognizer's recognition wait until `other` fails; if `other` is recognized
@@ -308,7 +308,7 @@ open class GestureRecognizer {
         if let path = other.requirementPath(to: self) {
             throw .cycle([name] + path.map(\.name))
         }
-        if unchecked.state.failureRequirements.scanIndex(where: { $0 === other }) == nil { unchecked.state.failureRequirements.append(other) }
+        if unchecked.failureRequirements.scanIndex(where: { $0 === other }) == nil { unchecked.failureRequirements.append(other) }
     }
 
     /// The recognizers from this one to `target` through failure requirements (this one
@@ -320,7 +320,7 @@ open class GestureRecognizer {
             path.append(node)
             if node === target { return true }
             if visited.insert(ObjectIdentifier(node)).inserted {
-                for next in node.unchecked.state.failureRequirements where visit(next) { return true }
+                for next in node.unchecked.failureRequirements where visit(next) { return true }
             }
             path.removeLast()
             return false
@@ -335,16 +335,16 @@ open class GestureRecognizer {
         var token: TimerToken?
         token = router.clock.schedule(at: deadline) { [weak self, weak router] in
             guard let self else { return }
-            if let token, let index = self.unchecked.state.timers.scanIndex(of: token) {
-                self.unchecked.state.timers.remove(at: index)
-                self.unchecked.state.deadlines.remove(at: index)
+            if let token, let index = self.unchecked.timers.scanIndex(of: token) {
+                self.unchecked.timers.remove(at: index)
+                self.unchecked.deadlines.remove(at: index)
             }
             body()
             router?.settleAfterGestureTimer()
         }
         if let token {
-            unchecked.state.timers.append(token)
-            unchecked.state.deadlines.append(Timestamp(microseconds: .max))
+            unchecked.timers.append(token)
+            unchecked.deadlines.append(Timestamp(microseconds: .max))
         }
     }
 
@@ -363,8 +363,8 @@ open class GestureRecognizer {
             deadlineAction = action
         }
         let token = router.clock.schedule(at: deadline, action)
-        unchecked.state.timers.append(token)
-        unchecked.state.deadlines.append(deadline)
+        unchecked.timers.append(token)
+        unchecked.deadlines.append(deadline)
     }
 
     private func deadlineTimerFired() {
@@ -373,10 +373,10 @@ open class GestureRecognizer {
         let now = router.clock.now
         var i = 0
         var fired = false
-        while i < unchecked.state.deadlines.count {
-            if unchecked.state.deadlines[i] <= now, i < unchecked.state.timers.count {
-                unchecked.state.deadlines.remove(at: i)
-                unchecked.state.timers.remove(at: i)
+        while i < unchecked.deadlines.count {
+            if unchecked.deadlines[i] <= now, i < unchecked.timers.count {
+                unchecked.deadlines.remove(at: i)
+                unchecked.timers.remove(at: i)
                 fired = true
             } else {
                 i += 1
@@ -384,15 +384,15 @@ open class GestureRecognizer {
         }
         // A clock that keeps firing early at the same time would re-arm forever: after a
         // few tries, the earliest deadline counts as reached.
-        if !fired, earlyFirings >= 8, !unchecked.state.deadlines.isEmpty {
+        if !fired, earlyFirings >= 8, !unchecked.deadlines.isEmpty {
             var earliest = 0
             var k = 1
-            while k < unchecked.state.deadlines.count {
-                if unchecked.state.deadlines[k] < unchecked.state.deadlines[earliest] { earliest = k }
+            while k < unchecked.deadlines.count {
+                if unchecked.deadlines[k] < unchecked.deadlines[earliest] { earliest = k }
                 k += 1
             }
-            unchecked.state.deadlines.remove(at: earliest)
-            unchecked.state.timers.remove(at: earliest)
+            unchecked.deadlines.remove(at: earliest)
+            unchecked.timers.remove(at: earliest)
             fired = true
         }
         guard fired else {
@@ -401,14 +401,14 @@ open class GestureRecognizer {
             // the earliest deadline still pending, so that none is lost.
             var earliest: Timestamp?
             var k = 0
-            while k < unchecked.state.deadlines.count {
-                let d = unchecked.state.deadlines[k]
+            while k < unchecked.deadlines.count {
+                let d = unchecked.deadlines[k]
                 if d.microseconds != .max, earliest.map({ d < $0 }) ?? true { earliest = d }
                 k += 1
             }
             if let earliest, let action = deadlineAction {
-                unchecked.state.timers.append(router.clock.schedule(at: earliest, action))
-                unchecked.state.deadlines.append(earliest)
+                unchecked.timers.append(router.clock.schedule(at: earliest, action))
+                unchecked.deadlines.append(earliest)
             }
             return
         }
@@ -424,27 +424,27 @@ open class GestureRecognizer {
 
     /// Cancels every timer of ``schedule(at:_:)`` and ``schedule(at:)`` that has not fired.
     public func cancelTimers() {
-        if let router = coordinatingRouter { unchecked.state.timers.scan { token in router.clock.cancel(token) } }
-        unchecked.state.timers.removeAll(keepingCapacity: true)
-        unchecked.state.deadlines.removeAll(keepingCapacity: true)
+        if let router = coordinatingRouter { unchecked.timers.scan { token in router.clock.cancel(token) } }
+        unchecked.timers.removeAll(keepingCapacity: true)
+        unchecked.deadlines.removeAll(keepingCapacity: true)
     }
 
     /// Moves a still-possible recognizer to `.failed`; does nothing in any other state.
     public func failIfPossible() {
-        if unchecked.state.storedState == .possible { state = .failed }
+        if unchecked.storedState == .possible { state = .failed }
     }
 
     /// The centroid of ``touches`` in layout space (`.zero` without touches).
     public var centroid: LayoutPoint {
-        guard !unchecked.state.touches.isEmpty else { return .zero }
+        guard !unchecked.touches.isEmpty else { return .zero }
         var x = 0.0, y = 0.0
         var i = 0
-        while i < unchecked.state.touches.count {
-            x += unchecked.state.touches[i].location.x
-            y += unchecked.state.touches[i].location.y
+        while i < unchecked.touches.count {
+            x += unchecked.touches[i].location.x
+            y += unchecked.touches[i].location.y
             i += 1
         }
-        let n = Double(unchecked.state.touches.count)
+        let n = Double(unchecked.touches.count)
         return LayoutPoint(x: x / n, y: y / n)
     }
 
@@ -504,12 +504,12 @@ open class GestureRecognizer {
 
     func beginTouches(_ event: TouchEvent) {
         // An index, not `first`: unspecialized in debug builds, `first` allocates.
-        if unchecked.state.touches.isEmpty, !event.touches.isEmpty {
-            unchecked.state.layoutUnitsPerMillimetre = unitsPerMillimetre(for: event.touches[0])
+        if unchecked.touches.isEmpty, !event.touches.isEmpty {
+            unchecked.layoutUnitsPerMillimetre = unitsPerMillimetre(for: event.touches[0])
         }
         var i = 0
         while i < event.touches.count {
-            unchecked.state.touches.append(event.touches[i])
+            unchecked.touches.append(event.touches[i])
             i += 1
         }
         touchesBegan(event)
@@ -537,8 +537,8 @@ open class GestureRecognizer {
         while j < event.touches.count {
             let point = event.touches[j]
             var i = 0
-            while i < unchecked.state.touches.count {
-                if unchecked.state.touches[i].id == point.id { unchecked.state.touches[i] = point }
+            while i < unchecked.touches.count {
+                if unchecked.touches[i].id == point.id { unchecked.touches[i] = point }
                 i += 1
             }
             j += 1
@@ -550,15 +550,15 @@ open class GestureRecognizer {
         while j < event.touches.count {
             let id = event.touches[j].id
             var i = 0
-            while i < unchecked.state.touches.count {
-                if unchecked.state.touches[i].id == id { unchecked.state.touches.remove(at: i) } else { i += 1 }
+            while i < unchecked.touches.count {
+                if unchecked.touches[i].id == id { unchecked.touches.remove(at: i) } else { i += 1 }
             }
             j += 1
         }
     }
 
     /// Ready to be reset: final and following no input.
-    var isSettled: Bool { unchecked.state.storedState.isFinal && unchecked.state.touches.isEmpty && !unchecked.state.followsPointerOrTouchpad }
+    var isSettled: Bool { unchecked.storedState.isFinal && unchecked.touches.isEmpty && !unchecked.followsPointerOrTouchpad }
 
     func conflicts(with other: GestureRecognizer) -> Bool {
         if delegate?.gestureRecognizer(self, shouldRecognizeSimultaneouslyWith: other) == true { return false }
@@ -571,7 +571,7 @@ extension GestureRecognizer {
     /// Whether a touch of `event` is more than `millimetres` from where it went down (the
     /// allowable movement of a tap or a long press that has not begun).
     func anyTouch(in event: TouchEvent, movedBeyond millimetres: Double) -> Bool {
-        let limit = millimetres * unchecked.state.layoutUnitsPerMillimetre
+        let limit = millimetres * unchecked.layoutUnitsPerMillimetre
         var i = 0
         while i < event.touches.count {
             let touch = event.touches[i]
@@ -586,7 +586,7 @@ extension GestureRecognizer {
     /// `stop` runs just before the end when the fingers rested more than 100 ms since
     /// `lastMoved`, to zero the velocity that targets read at the end.
     func endWhenFewerThanTwoRemain(_ event: TouchEvent, lastMoved: Timestamp, stop: () -> Void) {
-        guard unchecked.state.touches.count - event.touches.count < 2 else { return }
+        guard unchecked.touches.count - event.touches.count < 2 else { return }
         if state.isInProgress {
             if (event.time - lastMoved) > .milliseconds(100) { stop() }
             state = .ended

@@ -40,15 +40,15 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
     /// Arms the deadline once the required fingers are down; one finger too many fails it.
     public override func touchesBegan(_ event: TouchEvent) {
         guard state == .possible else { return }
-        if unchecked.state.touches.count > numberOfTouchesRequired { return failIfPossible() }
-        if unchecked.state.touches.count == numberOfTouchesRequired {
+        if unchecked.touches.count > numberOfTouchesRequired { return failIfPossible() }
+        if unchecked.touches.count == numberOfTouchesRequired {
             schedule(at: event.time + minimumPressDuration)
         }
     }
 
     /// Held long enough: it begins, if the fingers are still the ones it needs.
     public override func deadlineReached() {
-        if state == .possible && unchecked.state.touches.count == numberOfTouchesRequired { state = .began }
+        if state == .possible && unchecked.touches.count == numberOfTouchesRequired { state = .began }
     }
 
     /// Before the deadline, a finger beyond ``allowableMovement`` fails it; after, each

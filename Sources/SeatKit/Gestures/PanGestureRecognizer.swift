@@ -44,9 +44,9 @@ public final class PanGestureRecognizer: GestureRecognizer {
 
     /// Measures from the new set of fingers (no jump in ``translation``).
     public override func touchesBegan(_ event: TouchEvent) {
-        if unchecked.state.touches.count > maximumNumberOfTouches { return failIfPossible() }
+        if unchecked.touches.count > maximumNumberOfTouches { return failIfPossible() }
         lastCentroid = centroid
-        if unchecked.state.touches.count == event.touches.count {
+        if unchecked.touches.count == event.touches.count {
             tracker.reset(at: lastCentroid, time: event.time)
         } else {
             tracker.rebase(at: lastCentroid)
@@ -63,8 +63,8 @@ public final class PanGestureRecognizer: GestureRecognizer {
         tracker.add(c, time: event.time)
         velocity = tracker.velocity
         if state == .possible {
-            guard unchecked.state.touches.count >= minimumNumberOfTouches, unchecked.state.touches.count <= maximumNumberOfTouches else { return }
-            if translation.length >= minimumDistance * unchecked.state.layoutUnitsPerMillimetre { state = .began }
+            guard unchecked.touches.count >= minimumNumberOfTouches, unchecked.touches.count <= maximumNumberOfTouches else { return }
+            if translation.length >= minimumDistance * unchecked.layoutUnitsPerMillimetre { state = .began }
         } else if state.isInProgress {
             state = .changed
         }
@@ -72,13 +72,13 @@ public final class PanGestureRecognizer: GestureRecognizer {
 
     /// Ends (or fails) once fewer than ``minimumNumberOfTouches`` remain.
     public override func touchesEnded(_ event: TouchEvent) {
-        let remaining = unchecked.state.touches.count - event.touches.count
+        let remaining = unchecked.touches.count - event.touches.count
         if remaining < minimumNumberOfTouches {
             velocity = tracker.velocity(at: event.time)
             if state.isInProgress { state = .ended } else { failIfPossible() }
             return
         }
-        if let c = TouchGeometry.centroid(unchecked.state.touches, excluding: event.touches) {
+        if let c = TouchGeometry.centroid(unchecked.touches, excluding: event.touches) {
             lastCentroid = c
             tracker.rebase(at: c)
         }

@@ -31,7 +31,7 @@ public final class PinchGestureRecognizer: GestureRecognizer {
     /// Fingers joined or left: keep the scale, measure from the new span.
     private func rebase(time: Timestamp) {
         baseScale = scale
-        initialSpan = TouchGeometry.span(unchecked.state.touches)
+        initialSpan = TouchGeometry.span(unchecked.touches)
         lastTime = time
         needsRebase = false
     }
@@ -39,15 +39,15 @@ public final class PinchGestureRecognizer: GestureRecognizer {
     /// Updates ``scale`` and ``velocity``; begins past ``minimumSpanChange``, else changes.
     public override func touchesMoved(_ event: TouchEvent) {
         if needsRebase { return rebase(time: event.time) }
-        guard unchecked.state.touches.count >= 2, initialSpan > 0 else { return }
-        let span = TouchGeometry.span(unchecked.state.touches)
+        guard unchecked.touches.count >= 2, initialSpan > 0 else { return }
+        let span = TouchGeometry.span(unchecked.touches)
         let newScale = baseScale * span / initialSpan
         let dt = (event.time - lastTime).seconds
         if dt > 0 { velocity = (newScale - scale) / dt }
         scale = newScale
         lastTime = event.time
         if state == .possible {
-            if abs(span - initialSpan) >= minimumSpanChange * unchecked.state.layoutUnitsPerMillimetre { state = .began }
+            if abs(span - initialSpan) >= minimumSpanChange * unchecked.layoutUnitsPerMillimetre { state = .began }
         } else if state.isInProgress {
             state = .changed
         }

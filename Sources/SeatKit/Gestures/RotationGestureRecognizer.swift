@@ -24,14 +24,14 @@ public final class RotationGestureRecognizer: GestureRecognizer {
 
     /// Measures the angle of the new set of fingers.
     public override func touchesBegan(_ event: TouchEvent) {
-        lastAngle = TouchGeometry.angle(unchecked.state.touches)
+        lastAngle = TouchGeometry.angle(unchecked.touches)
         lastTime = event.time
     }
 
     /// Adds the turn to ``rotation`` and ``velocity``; begins past ``minimumAngle``, else
     /// changes.
     public override func touchesMoved(_ event: TouchEvent) {
-        guard let angle = TouchGeometry.angle(unchecked.state.touches) else { return }
+        guard let angle = TouchGeometry.angle(unchecked.touches) else { return }
         guard let previous = lastAngle else {
             lastAngle = angle
             return

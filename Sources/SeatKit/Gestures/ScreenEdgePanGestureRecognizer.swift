@@ -61,9 +61,9 @@ public final class ScreenEdgePanGestureRecognizer: GestureRecognizer {
     /// Fails unless one finger lands in the zone of an allowed edge of the output it is on.
     public override func touchesBegan(_ event: TouchEvent) {
         guard state == .possible else { return }
-        guard unchecked.state.touches.count == 1, let touch = unchecked.state.touches.first,
-              let frame = router?.unchecked.state.layout.output(at: touch.startLocation)?.unchecked.state.layoutFrame else { return failIfPossible() }
-        let zone = edgeWidth * unchecked.state.layoutUnitsPerMillimetre
+        guard unchecked.touches.count == 1, let touch = unchecked.touches.first,
+              let frame = router?.unchecked.layout.output(at: touch.startLocation)?.unchecked.layoutFrame else { return failIfPossible() }
+        let zone = edgeWidth * unchecked.layoutUnitsPerMillimetre
         let p = touch.startLocation
         if edges.contains(.left) && p.x - frame.minX < zone {
             startEdge = .left
@@ -82,7 +82,7 @@ public final class ScreenEdgePanGestureRecognizer: GestureRecognizer {
     /// Updates ``translation`` and ``velocity``; begins once the inward travel reaches
     /// ``minimumDistance`` and exceeds the sideways one.
     public override func touchesMoved(_ event: TouchEvent) {
-        guard let touch = unchecked.state.touches.first else { return }
+        guard let touch = unchecked.touches.first else { return }
         translation = touch.location.vector(from: touch.startLocation)
         tracker.add(touch.location, time: event.time)
         velocity = tracker.velocity
@@ -94,7 +94,7 @@ public final class ScreenEdgePanGestureRecognizer: GestureRecognizer {
             case .top: (inward, sideways) = (translation.dy, translation.dx)
             default: (inward, sideways) = (-translation.dy, translation.dx)
             }
-            if inward >= minimumDistance * unchecked.state.layoutUnitsPerMillimetre && inward > abs(sideways) { state = .began }
+            if inward >= minimumDistance * unchecked.layoutUnitsPerMillimetre && inward > abs(sideways) { state = .began }
         } else if state.isInProgress {
             state = .changed
         }
@@ -102,7 +102,7 @@ public final class ScreenEdgePanGestureRecognizer: GestureRecognizer {
 
     /// Ends (or fails) when the finger lifts.
     public override func touchesEnded(_ event: TouchEvent) {
-        guard unchecked.state.touches.count == event.touches.count else { return }
+        guard unchecked.touches.count == event.touches.count else { return }
         velocity = tracker.velocity(at: event.time)
         if state.isInProgress { state = .ended } else { failIfPossible() }
     }

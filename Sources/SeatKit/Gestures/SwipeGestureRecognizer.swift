@@ -63,8 +63,8 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
 
     /// Starts the clock at the first fingers down; too many fingers fail it.
     public override func touchesBegan(_ event: TouchEvent) {
-        if unchecked.state.touches.count > numberOfTouchesRequired { return failIfPossible() }
-        if unchecked.state.touches.count == event.touches.count {
+        if unchecked.touches.count > numberOfTouchesRequired { return failIfPossible() }
+        if unchecked.touches.count == event.touches.count {
             startTime = event.time
             schedule(at: event.time + maximumDuration)
         }
@@ -78,9 +78,9 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
     public override func touchesMoved(_ event: TouchEvent) {
         guard state == .possible else { return }
         if event.time - startTime > maximumDuration { return failIfPossible() }
-        guard unchecked.state.touches.count == numberOfTouchesRequired else { return }
-        let d = TouchGeometry.meanDisplacement(unchecked.state.touches)
-        let needed = minimumDistance * unchecked.state.layoutUnitsPerMillimetre
+        guard unchecked.touches.count == numberOfTouchesRequired else { return }
+        let d = TouchGeometry.meanDisplacement(unchecked.touches)
+        let needed = minimumDistance * unchecked.layoutUnitsPerMillimetre
         let matched: Direction
         if abs(d.dx) >= 2 * abs(d.dy) {
             matched = d.dx > 0 ? .right : .left

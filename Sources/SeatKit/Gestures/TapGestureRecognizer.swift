@@ -58,7 +58,7 @@ public final class TapGestureRecognizer: GestureRecognizer {
 
     /// Starts a tap (arming ``maximumPressDuration``); too many fingers fail it.
     public override func touchesBegan(_ event: TouchEvent) {
-        if unchecked.state.touches.count > numberOfTouchesRequired { return failIfPossible() }
+        if unchecked.touches.count > numberOfTouchesRequired { return failIfPossible() }
         if touchesInThisTap == 0 {
             cancelTimers()  // the interval timer: the next tap came in time
             schedule(at: event.time + maximumPressDuration)
@@ -74,7 +74,7 @@ public final class TapGestureRecognizer: GestureRecognizer {
     /// The last finger up completes a tap: recognized at the required count, else the
     /// ``maximumTapInterval`` timer is armed.
     public override func touchesEnded(_ event: TouchEvent) {
-        guard unchecked.state.touches.count == event.touches.count else { return }  // fingers still down
+        guard unchecked.touches.count == event.touches.count else { return }  // fingers still down
         location = centroid
         cancelTimers()
         guard touchesInThisTap == numberOfTouchesRequired else { return failIfPossible() }
