@@ -7,9 +7,10 @@ import SeatKit
 /// Events are translated into C structs on the stack (touches into the router's reused
 /// buffer), so asking a C responder allocates nothing.
 class CResponder: Responder {
-    unowned(unsafe) let owner: CRouter
-    /// `owner`, for the per-event path: used without a retain.
-    let ownerReference: Unmanaged<CRouter>
+    /// The router that made it, unretained: it ends this object before it goes (rule 1 of
+    /// `Unretained`).
+    let ownerLink: Unretained<CRouter>
+    var owner: CRouter { ownerLink.object }
     /// The hot state, read for every event: exempt from run-time exclusivity checks
     /// (the rules are in the core's UnsafeFoundations.swift).
     struct HotState {
@@ -24,8 +25,7 @@ class CResponder: Responder {
     @exclusivity(unchecked) var unchecked = HotState()
 
     init(owner: CRouter) {
-        self.owner = owner
-        ownerReference = Unmanaged.passUnretained(owner)
+        ownerLink = Unretained(owner)
     }
 
     /// No more calls into C: the object it spoke for is gone.
@@ -42,7 +42,7 @@ class CResponder: Responder {
     final func makeContext(_ context: ResponderContext) -> seatkit_event_context {
         if let surfaceHandle = unchecked.surfaceHandle {
             let target = context.targetIdentity
-            return ownerReference._withUnsafeGuaranteedRef { owner in
+            return ownerLink.with { owner in
                 seatkit_event_context(router: owner.handle, surface: surfaceHandle, output: nil,
                                       target: owner.handle(ofSurfaceWithIdentity: target))
             }
@@ -88,7 +88,7 @@ class CResponder: Responder {
             touches = (base ?? UnsafeRawPointer(bitPattern: MemoryLayout<seatkit_touch_point>.alignment)!)
                 .assumingMemoryBound(to: seatkit_touch_point.self)
         } else {
-            touches = ownerReference._withUnsafeGuaranteedRef { UnsafePointer($0.fillTouchBuffer(event.touches)) }
+            touches = ownerLink.with { UnsafePointer($0.fillTouchBuffer(event.touches)) }
         }
         return seatkit_touch_event(time_usec: event.time.microseconds, touch_count: event.touches.count,
                                    touches: touches)

@@ -5,13 +5,16 @@ import SeatKit
 
 /// `seatkit_filter`.
 final class CFilter: HandleObject, InputFilter {
-    unowned(unsafe) let owner: CRouter
+    /// The router that made it, unretained: it ends this object before it goes (rule 1 of
+    /// `Unretained`).
+    let ownerLink: Unretained<CRouter>
+    var owner: CRouter { ownerLink.object }
     var impl: UnsafePointer<seatkit_filter_interface>?
     var data: UnsafeMutableRawPointer?
     var isDestroyed = false
 
     init(owner: CRouter, impl: UnsafePointer<seatkit_filter_interface>?, data: UnsafeMutableRawPointer?) {
-        self.owner = owner
+        ownerLink = Unretained(owner)
         self.impl = impl
         self.data = data
     }
@@ -39,13 +42,16 @@ final class CFilter: HandleObject, InputFilter {
 
 /// `seatkit_spy`.
 final class CSpy: HandleObject, InputSpy {
-    unowned(unsafe) let owner: CRouter
+    /// The router that made it, unretained: it ends this object before it goes (rule 1 of
+    /// `Unretained`).
+    let ownerLink: Unretained<CRouter>
+    var owner: CRouter { ownerLink.object }
     var observeFunction: seatkit_spy_func_t?
     var data: UnsafeMutableRawPointer?
     var isDestroyed = false
 
     init(owner: CRouter, observe: seatkit_spy_func_t?, data: UnsafeMutableRawPointer?) {
-        self.owner = owner
+        ownerLink = Unretained(owner)
         self.observeFunction = observe
         self.data = data
     }

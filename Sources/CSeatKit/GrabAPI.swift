@@ -9,7 +9,10 @@ import SeatKit
 /// forwards through the default route, as the Swift protocols' defaults do. A popup grab is
 /// the core's `PopupGrab` behind the same kind of handle.
 final class CGrab: HandleObject, PointerGrab, TouchGrab, KeyboardGrab {
-    unowned(unsafe) let owner: CRouter
+    /// The router that made it, unretained: it ends this object before it goes (rule 1 of
+    /// `Unretained`).
+    let ownerLink: Unretained<CRouter>
+    var owner: CRouter { ownerLink.object }
     var impl: UnsafePointer<seatkit_grab_interface>?
     var data: UnsafeMutableRawPointer?
     /// Set for a popup grab: the core's grab that acts, this object only speaks for it.
@@ -19,7 +22,7 @@ final class CGrab: HandleObject, PointerGrab, TouchGrab, KeyboardGrab {
     var isDestroyed = false
 
     init(owner: CRouter, impl: UnsafePointer<seatkit_grab_interface>?, data: UnsafeMutableRawPointer?) {
-        self.owner = owner
+        ownerLink = Unretained(owner)
         self.impl = impl
         self.data = data
     }

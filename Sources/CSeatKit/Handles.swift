@@ -41,8 +41,8 @@ enum Handles {
         var kind: UInt8
         /// Owns the object.
         var object: HandleObject?
-        /// The same object, for lookups that retain nothing.
-        var unretained: Unmanaged<HandleObject>?
+        /// The same object, for lookups that retain nothing (rule 2 of `Unretained`: owned beside it).
+        var unretained: Unretained<HandleObject>?
     }
 
     // One thread (the compositor's event loop) uses the table, and no access to it spans a
@@ -67,7 +67,7 @@ enum Handles {
         }
         unchecked.slots[Int(index)].kind = kind.rawValue
         unchecked.slots[Int(index)].object = object
-        unchecked.slots[Int(index)].unretained = Unmanaged.passUnretained(object)
+        unchecked.slots[Int(index)].unretained = Unretained(object)
         let bits = UInt(unchecked.slots[Int(index)].generation) << 32 | UInt(index) << 8 | UInt(kind.rawValue)
         let handle = OpaquePointer(bitPattern: bits)!
         object.handle = handle
@@ -77,14 +77,14 @@ enum Handles {
     /// The live object behind `handle`, if it is one of `kind`.
     @inline(__always)
     static func object(_ handle: OpaquePointer?, _ kind: HandleKind) -> HandleObject? {
-        unretained(handle, kind)?.takeUnretainedValue()
+        unretained(handle, kind)?.object
     }
 
     /// The live object behind `handle` without retaining it: for the per-event entry points.
     /// It stays alive until the outermost API call returns even if its handle ends meanwhile
     /// (see ``remove(_:)``).
     @inline(__always)
-    static func unretained(_ handle: OpaquePointer?, _ kind: HandleKind) -> Unmanaged<HandleObject>? {
+    static func unretained(_ handle: OpaquePointer?, _ kind: HandleKind) -> Unretained<HandleObject>? {
         let bits = UInt(bitPattern: handle)
         let index = Int((bits >> 8) & 0xFF_FFFF)
         guard UInt8(truncatingIfNeeded: bits) == kind.rawValue, index < unchecked.slots.count,

@@ -11,7 +11,7 @@ private func inject(_ handle: OpaquePointer?, _ function: StaticString, _ time: 
     // Unretained: a router destroyed from inside a callback lives until this call returns.
     guard let r = Handles.unretained(handle, .router) else { return refused(handle, .router, function) }
     APICall.run {
-        r._withUnsafeGuaranteedRef {
+        r.with {
             unsafeDowncast($0, to: CRouter.self).router.inject(
                 InputEvent(time: Timestamp(microseconds: time), device: DeviceID(device), kind))
         }

@@ -12,13 +12,16 @@ final class CKioskPolicy: HandleObject {
         case longPress(LongPressAsSecondaryClick)
     }
 
-    unowned(unsafe) let owner: CRouter
+    /// The router that made it, unretained: it ends this object before it goes (rule 1 of
+    /// `Unretained`).
+    let ownerLink: Unretained<CRouter>
+    var owner: CRouter { ownerLink.object }
     let component: Component
     var data: UnsafeMutableRawPointer?
     var isDestroyed = false
 
     init(owner: CRouter, component: Component, data: UnsafeMutableRawPointer?) {
-        self.owner = owner
+        ownerLink = Unretained(owner)
         self.component = component
         self.data = data
     }
@@ -59,7 +62,7 @@ public func seatkit_router_add_wake_filter(_ router: OpaquePointer?,
     guard let r = live(router, .router, as: CRouter.self, #function) else { return nil }
     let filter = WakeTouchFilter()
     let policy = CKioskPolicy(owner: r, component: .wake(filter), data: data)
-    if let onWake { filter.onWake = { [unowned(unsafe) policy] in onWake(policy.data) } }
+    if let onWake { filter.onWake = { [link = Unretained(policy)] in link.with { onWake($0.data) } } }
     guard let handle = register(policy, #function) else { return nil }
     r.router.addFilter(filter)
     return handle
@@ -94,7 +97,7 @@ public func seatkit_router_add_cursor_visibility(_ router: OpaquePointer?,
     }
     let spy = CursorVisibility()
     let policy = CKioskPolicy(owner: r, component: .cursor(spy), data: data)
-    spy.onChange = { [unowned(unsafe) policy] visible in changed(policy.data, visible) }
+    spy.onChange = { [link = Unretained(policy)] visible in link.with { changed($0.data, visible) } }
     guard let handle = register(policy, #function) else { return nil }
     r.router.addSpy(spy)
     return handle
@@ -123,7 +126,7 @@ public func seatkit_output_add_long_press_secondary_click(
                                               allowableMovement: allowableMovement)
     let policy = CKioskPolicy(owner: o.owner, component: .longPress(longPress), data: data)
     if let clicked {
-        longPress.onClick = { [unowned(unsafe) policy] p in clicked(policy.data, p.x, p.y) }
+        longPress.onClick = { [link = Unretained(policy)] p in link.with { clicked($0.data, p.x, p.y) } }
     }
     guard let handle = register(policy, #function) else { return nil }
     APICall.run { longPress.attach(to: o.output) }

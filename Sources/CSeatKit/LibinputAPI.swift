@@ -28,13 +28,16 @@ final class COpener: DeviceOpener {
 
 /// `seatkit_libinput`: a libinput context whose events go into one router.
 final class CLibinput: HandleObject {
-    unowned(unsafe) let owner: CRouter
+    /// The router that made it, unretained: it ends this object before it goes (rule 1 of
+    /// `Unretained`).
+    let ownerLink: Unretained<CRouter>
+    var owner: CRouter { ownerLink.object }
     let backend: LibinputBackend
     var source: OpaquePointer?
     var isDestroyed = false
 
     init(owner: CRouter, backend: LibinputBackend) {
-        self.owner = owner
+        ownerLink = Unretained(owner)
         self.backend = backend
     }
 

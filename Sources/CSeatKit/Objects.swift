@@ -162,7 +162,10 @@ final class CRouter: HandleObject {
 
 /// `seatkit_output`.
 final class COutput: HandleObject {
-    unowned(unsafe) let owner: CRouter
+    /// The router that made it, unretained: it ends this object before it goes (rule 1 of
+    /// `Unretained`).
+    let ownerLink: Unretained<CRouter>
+    var owner: CRouter { ownerLink.object }
     let output: Output
     let root: CSurface
     let responder: CResponder
@@ -170,7 +173,7 @@ final class COutput: HandleObject {
     var isDestroyed = false
 
     init(owner: CRouter, output: Output, root: CSurface, responder: CResponder) {
-        self.owner = owner
+        ownerLink = Unretained(owner)
         self.output = output
         self.root = root
         self.responder = responder
@@ -195,7 +198,10 @@ final class COutput: HandleObject {
 
 /// `seatkit_surface`.
 final class CSurface: HandleObject {
-    unowned(unsafe) let owner: CRouter
+    /// The router that made it, unretained: it ends this object before it goes (rule 1 of
+    /// `Unretained`).
+    let ownerLink: Unretained<CRouter>
+    var owner: CRouter { ownerLink.object }
     let surface: Surface
     let responder: CResponder
     let isRoot: Bool
@@ -203,7 +209,7 @@ final class CSurface: HandleObject {
     var isDestroyed = false
 
     init(owner: CRouter, surface: Surface, responder: CResponder, isRoot: Bool) {
-        self.owner = owner
+        ownerLink = Unretained(owner)
         self.surface = surface
         self.responder = responder
         self.isRoot = isRoot

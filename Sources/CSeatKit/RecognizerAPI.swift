@@ -6,7 +6,10 @@ import SeatKit
 /// `seatkit_recognizer`: a built-in recognizer and its C callbacks. It is its recognizer's
 /// delegate: simultaneous pairs and should-begin come from C.
 final class CRecognizer: HandleObject, GestureRecognizerDelegate {
-    unowned(unsafe) let owner: CRouter
+    /// The router that made it, unretained: it ends this object before it goes (rule 1 of
+    /// `Unretained`).
+    let ownerLink: Unretained<CRouter>
+    var owner: CRouter { ownerLink.object }
     let recognizer: GestureRecognizer
     let destroySignal = CCalls.makeSignal()
     var callback: seatkit_recognizer_func_t?
@@ -17,7 +20,7 @@ final class CRecognizer: HandleObject, GestureRecognizerDelegate {
     var isDestroyed = false
 
     init(owner: CRouter, recognizer: GestureRecognizer) {
-        self.owner = owner
+        ownerLink = Unretained(owner)
         self.recognizer = recognizer
         super.init()
         recognizer.delegate = self

@@ -7,7 +7,10 @@ import SeatKitReplay
 
 /// `seatkit_replay`: libinput's events for one recording, and where playing them has got to.
 final class CReplay: HandleObject {
-    unowned(unsafe) let owner: CRouter
+    /// The router that made it, unretained: it ends this object before it goes (rule 1 of
+    /// `Unretained`).
+    let ownerLink: Unretained<CRouter>
+    var owner: CRouter { ownerLink.object }
     let announcements: [DeviceEvent]
     let input: [DeviceEvent]
     let translator = DeviceEventTranslator()
@@ -19,7 +22,7 @@ final class CReplay: HandleObject {
     var isDestroyed = false
 
     init(owner: CRouter, events: [DeviceEvent]) {
-        self.owner = owner
+        ownerLink = Unretained(owner)
         announcements = events.filter { if case .deviceAdded = $0.kind { true } else { false } }
         input = events.filter { if case .deviceAdded = $0.kind { false } else { true } }
     }

@@ -48,7 +48,7 @@ public final class Keyboard: KeyInterpreter {
         /// Not owned (the router owns its interpreter) and not `weak`: the router is weakly
         /// referenced elsewhere, so every retain of it takes the runtime's slow path, and a press
         /// reads it. The router clears it through ``detached(from:)`` before it goes away.
-        var routerReference: Unmanaged<Router>?
+        var routerReference: Unretained<Router>?
         /// What the last key event changed: modifiers, layout, LEDs.
         var lastChanges: KeyboardStateChanges = []
         /// Where the last key press left its compose sequence: `.composing` after a dead key,
@@ -98,7 +98,7 @@ public final class Keyboard: KeyInterpreter {
     }
 
     /// The router this keyboard interprets keys for and injects repeats into.
-    public var router: Router? { unchecked.routerReference?.takeUnretainedValue() }
+    public var router: Router? { unchecked.routerReference?.object }
 
 
     /// Called after ``setKeymap(_:)`` installed a different keymap: clients need the new
@@ -131,12 +131,12 @@ public final class Keyboard: KeyInterpreter {
     /// Becomes `router`'s key interpreter, and the source of its key repeats.
     public func attach(to router: Router) {
         router.keyInterpreter = self
-        unchecked.routerReference = Unmanaged.passUnretained(router)
+        unchecked.routerReference = Unretained(router)
     }
 
     /// The router no longer uses this keyboard: repeats stop, and it is forgotten.
     public func detached(from router: Router) {
-        guard unchecked.routerReference?.toOpaque() == Unmanaged.passUnretained(router).toOpaque() else { return }
+        guard unchecked.routerReference?.refers(to: router) == true else { return }
         if let token = unchecked.repeatTimer { router.clock.cancel(token) }
         unchecked.repeatTimer = nil
         unchecked.repeatingKey = nil
@@ -148,7 +148,7 @@ public final class Keyboard: KeyInterpreter {
     public func interpret(_ event: inout KeyEvent) {
         // `state` and `keymap` change only in `setKeymap`, never while a key is interpreted:
         // borrowing them saves a reference-count round trip around every xkbcommon call.
-        Unmanaged.passUnretained(unchecked.state)._withUnsafeGuaranteedRef { state in
+        Unretained(unchecked.state).with { state in
             let keycode = event.keycode
             let produced = state.keysymAndText(evdevKeycode: keycode)
             event.keysym = produced.keysym
@@ -273,7 +273,7 @@ public final class Keyboard: KeyInterpreter {
         unchecked.repeatIndex = 0
         unchecked.repeatSettings = keyRepeat
         let deadline = unchecked.repeatSettings.deadline(ofRepeat: 0, pressedAt: time)
-        routerReference._withUnsafeGuaranteedRef { router in
+        routerReference.with { router in
             unchecked.repeatFocus = router.firstResponderID
             armRepeatTimer(router, at: deadline)
         }
