@@ -20,9 +20,7 @@ public final class Output {
     /// UnsafeFoundations.swift).
     struct HotState {
         var _position = LayoutPoint.zero
-        /// The output's area in layout space. Stored, updated when the geometry changes: every
-        /// pointer clamp and output lookup reads it (computed, it cost about 600 instructions per
-        /// pointer motion in the kiosk under callgrind, with dynamic exclusivity checks).
+        /// Backs `layoutFrame`.
         var layoutFrame = LayoutRect(x: 0, y: 0, width: 0, height: 0)
     }
 

@@ -33,7 +33,7 @@ public final class Router {
     /// The hot state, exempt from run-time exclusivity checks (the rules are in
     /// UnsafeFoundations.swift).
     struct HotState {
-        /// The outputs, in layout space.
+        /// Backs `layout`.
         var layout = Layout()
         /// How the router calls `keyInterpreter` per key without an existential's retain and
         /// release (see ``KeyInterpreterCall``).
@@ -44,17 +44,15 @@ public final class Router {
         /// and the interpreters replaced meanwhile (rule 3 of ``Unretained``).
         var formerInterpreterCalls = KeptAliveWhileInUse<KeyInterpreterCall>()
         var _trace: (any TraceSink)?
-        /// The filters, in the order they are asked (``addFilter(_:)``, ``removeFilter(_:)``).
+        /// Backs `filters`.
         var filters: [any InputFilter] = []
-        /// The active grabs (see ``PointerGrab``, ``TouchGrab``, ``KeyboardGrab``); `nil`: the
-        /// default rule.
+        /// Backs `pointerGrab`.
         var pointerGrab: (any PointerGrab)?
-        /// The active touch grab (``startTouchGrab(_:)``); `nil`: the default rule.
+        /// Backs `touchGrab`.
         var touchGrab: (any TouchGrab)?
-        /// The active keyboard grab (``startKeyboardGrab(_:)``); `nil`: keys go to the first
-        /// responder.
+        /// Backs `keyboardGrab`.
         var keyboardGrab: (any KeyboardGrab)?
-        /// The spies, in the order they are told (``addSpy(_:)``, ``removeSpy(_:)``).
+        /// Backs `spies`.
         var spies: [any InputSpy] = []
         var touchFrameObservers: [WeakTouchFrameObserver] = []
         /// Set while a frame's held touches settle: that frame's end is told once, after.
@@ -84,13 +82,9 @@ public final class Router {
         /// A touch frame arrived while one was being delivered (a handler injected it): it is
         /// delivered right after, as a frame of its own, at this time.
         var deferredTouchFrame: Timestamp?
-        /// Where the pointer is, in layout space, kept on the layout's outputs (it starts at the
-        /// origin, clamped onto the layout when outputs change). Moved by injected motion and by
-        /// ``routePointerMotion(_:)``; already updated when a pointer grab sees the motion.
+        /// Backs `pointerLocation`.
         var pointerLocation = LayoutPoint.zero
-        /// The surface pointer events go to: the topmost surface under ``pointerLocation``,
-        /// kept while a button is held (the implicit grab), or what a pointer grab set with
-        /// ``setPointerFocus(_:time:)``. `nil` over no surface.
+        /// Backs `pointerFocus`.
         var pointerFocus: Surface?
         var pressedButtons: [UInt32] = []
         /// Held buttons whose presses the pointer focus was delivered (by the default rule or a
@@ -109,12 +103,7 @@ public final class Router {
         /// Raised at every change of pointer focus, so that a move can tell whether a handler it
         /// called moved focus itself.
         var pointerFocusGeneration: UInt64 = 0
-        /// The surface whose responder gets keys first (``becomeFirstResponder(_:)``); `nil`: keys
-        /// go to the delegate.
-        ///
-        /// While a key is delivered, a first responder replaced by another waits in
-        /// `formerFirstResponders` until the delivery ends: the delivery uses the surface without
-        /// owning it.
+        /// Backs `firstResponder`.
         var firstResponder: Surface? {
             didSet {
                 firstResponderLink = firstResponder.map(Unretained.init)
@@ -126,8 +115,7 @@ public final class Router {
         /// Key deliveries under way, and the first responders replaced meanwhile (rule 3 of
         /// ``Unretained``).
         var formerFirstResponders = KeptAliveWhileInUse<Surface>()
-        /// Keys held now (evdev codes), in the order they were pressed, whoever took their
-        /// presses (filters, grabs, key commands included); see ``heldKeysForFocus``.
+        /// Backs `pressedKeys`.
         var pressedKeys: [UInt32] = []
         var swallowedKeys: [UInt32] = []
         /// Keys already held when the current first responder took focus (or a keyboard grab
@@ -138,14 +126,12 @@ public final class Router {
         var keyCommandMatched = false
         /// Raised at every change of first responder (see `pointerFocusGeneration`).
         var focusGeneration: UInt64 = 0
-        /// The devices present, as announced by ``InputEvent/Kind/deviceAdded(_:)`` and not yet
-        /// removed.
+        /// Backs `devices`.
         var devices: [DeviceID: DeviceInfo] = [:]
         /// The output each device with a ``DeviceInfo/mappedOutput`` in the layout is mapped to:
         /// its absolute events are hit-tested there. Empty on most seats, which skips the lookup.
         var deviceOutputs: [DeviceID: Output] = [:]
-        /// The union of the present devices' capabilities (what `wl_seat.capabilities` sends);
-        /// changes are told to ``CompositorDelegate/router(_:capabilitiesChanged:)``.
+        /// Backs `capabilities`.
         var capabilities: DeviceCapabilities = []
     }
 

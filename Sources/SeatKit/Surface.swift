@@ -64,14 +64,13 @@ public final class Surface {
         /// hit-testing path several times slower. Walks up the tree read it without retaining
         /// every ancestor on the way.
         var parentLink: Unretained<Surface>?
-        /// Children, back to front: the last one is on top.
+        /// Backs `children`.
         var children: [Surface] = []
         /// `output`, unretained (rule 1 of ``Unretained``: the output's `deinit` and every detach
         /// clear it); also the output's identity for walks that must not touch an output that may
         /// have gone.
         var outputLink: Unretained<Output>?
-        /// The bounding box of the hittable parts of this subtree, in this surface's space;
-        /// `nil` when nothing in it can be hit.
+        /// Backs `subtreeBounds`.
         var subtreeBounds: SurfaceRect?
         /// The children's boxes in flat arrays (and a grid when there are many), built at the
         /// first hit-test that needs it and marked stale by every change below.
@@ -84,9 +83,7 @@ public final class Surface {
         var subtreeEditCount: UInt64 = 0
         var flatTableRef: Unretained<FlatHitTable>?
         var hasRetiredFlatTables = false
-        /// True while the surface is in the tree of an output that is in a router's layout: only
-        /// then can it receive input or become first responder. A stored flag, not derived:
-        /// every delivery checks it, and a weak load costs more than the rest of the check.
+        /// Backs `isAttached`.
         var isAttached = false
     }
 

@@ -53,7 +53,7 @@ public final class DeviceEventTranslator {
     /// UnsafeFoundations.swift).
     struct HotState {
         var _touchMapping: TouchOutputMapping
-        /// Devices present, by the backend's device number.
+        /// Backs `devices`.
         var devices: [UInt32: DeviceDescription] = [:]
     }
 

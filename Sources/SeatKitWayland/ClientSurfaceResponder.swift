@@ -27,7 +27,7 @@ public final class ClientSurfaceResponder: Responder {
     /// The hot state, exempt from run-time exclusivity checks (the rules are in
     /// UnsafeFoundations.swift).
     struct HotState {
-        /// The wl_surface (`struct wl_resource *`), until it is destroyed.
+        /// Backs `surfaceResource`.
         var surfaceResource: OpaquePointer?
         /// Pointer position at the last enter or motion, surface-local.
         var pointerLocation = SurfacePoint.zero

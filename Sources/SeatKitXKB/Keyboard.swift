@@ -38,9 +38,9 @@ public final class Keyboard: KeyInterpreter {
     /// The hot state, exempt from run-time exclusivity checks (the rules are in
     /// UnsafeFoundations.swift).
     struct HotState {
+        /// Backs `keymap`.
         var keymap: Keymap
-        /// The xkbcommon state behind the events. Read it freely; feed keys through
-        /// ``interpret(_:)`` (the router does), so that held keys and repeats stay in step.
+        /// Backs `state`.
         var state: KeyboardState
         /// `keyRepeat`'s storage, read on every press without the runtime exclusivity check
         /// (the rules: Sources/SeatKit/UnsafeFoundations.swift).
@@ -49,12 +49,11 @@ public final class Keyboard: KeyInterpreter {
         /// referenced elsewhere, so every retain of it takes the runtime's slow path, and a press
         /// reads it. The router clears it through ``detached(from:)`` before it goes away.
         var routerReference: Unretained<Router>?
-        /// What the last key event changed: modifiers, layout, LEDs.
+        /// Backs `lastChanges`.
         var lastChanges: KeyboardStateChanges = []
-        /// Where the last key press left its compose sequence: `.composing` after a dead key,
-        /// `.composed` on the key that completed it, `.cancelled` on the key that broke it off.
+        /// Backs `composeStatus`.
         var composeStatus: ComposeStatus = .nothing
-        /// The keys held now (evdev keycodes), in press order.
+        /// Backs `pressedKeys`.
         var pressedKeys: [UInt32] = []
         var repeatingKey: UInt32?
         var repeatingDevice = DeviceID(0)

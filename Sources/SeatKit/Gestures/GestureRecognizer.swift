@@ -182,7 +182,7 @@ open class GestureRecognizer {
         /// Deadlines of ``schedule(at:)``, one per entry of `timers` (closure timers of
         /// ``schedule(at:_:)`` have `.max`).
         var deadlines: [Timestamp] = []
-        /// The touches it follows, in layout space, updated before each touch method is called.
+        /// Backs `touches`.
         var touches: [TouchPoint] = []
         /// Bumped at every reset, so arenas of earlier gestures stop counting this recognizer.
         var generation: UInt64 = 0
@@ -191,9 +191,7 @@ open class GestureRecognizer {
         /// Follows a touchpad gesture or a pointer press that has not ended.
         var followsPointerOrTouchpad = false
         var passMark: UInt64 = 0
-        /// Layout units per millimetre for the device of the first touch of the current
-        /// gesture, measured when it went down (see ``unitsPerMillimetre(for:)``): what the
-        /// built-ins multiply their millimetre thresholds by.
+        /// Backs `layoutUnitsPerMillimetre`.
         var layoutUnitsPerMillimetre = Router.defaultFallbackDotsPerInch / 25.4
     }
 
