@@ -1,5 +1,5 @@
 import CSeatKitSupport
-import SeatKit
+@_spi(SeatKitInternals) import SeatKit
 
 /// A responder made of C callbacks: a `seatkit_responder_interface` and its user data.
 /// Every member is optional; a missing handler answers "not handled" (or does nothing).

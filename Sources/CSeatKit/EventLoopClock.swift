@@ -1,4 +1,4 @@
-import SeatKit
+@_spi(SeatKitInternals) import SeatKit
 
 /// The router's clock on a `wl_event_loop`: `now` reads CLOCK_MONOTONIC, and one loop timer
 /// source serves every pending timer, armed for the earliest deadline.

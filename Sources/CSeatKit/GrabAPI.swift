@@ -1,5 +1,5 @@
 import CSeatKitSupport
-import SeatKit
+@_spi(SeatKitInternals) import SeatKit
 
 // seatkit_grab_*, seatkit_router_start_*_grab / end_*_grab, the popup grab, and the two
 // doors a grab uses: seatkit_router_route_* (the default rule, after filters and grabs) and

@@ -1,4 +1,4 @@
-import SeatKit
+@_spi(SeatKitInternals) import SeatKit
 
 /// What a handle names. Part of the handle's bits, so that a surface handle passed where a
 /// router is expected is refused, not reinterpreted.

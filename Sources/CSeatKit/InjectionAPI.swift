@@ -1,5 +1,5 @@
 import CSeatKitSupport
-import SeatKit
+@_spi(SeatKitInternals) import SeatKit
 
 // seatkit_router_notify_*: events from the compositor's own backend. Each goes through
 // Router.inject: filters, spies, the active grab (or the default rule), recognizers and the

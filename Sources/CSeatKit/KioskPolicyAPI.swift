@@ -1,5 +1,5 @@
 import CSeatKitSupport
-import SeatKit
+@_spi(SeatKitInternals) import SeatKit
 
 // seatkit_kiosk_policy: the core's kiosk components (WakeTouchFilter, CursorVisibility,
 // LongPressAsSecondaryClick) behind one handle kind, with C callbacks.

@@ -1,5 +1,5 @@
 import CSeatKitSupport
-import SeatKit
+@_spi(SeatKitInternals) import SeatKit
 import SeatKitLibinput
 
 // seatkit_libinput_*: SeatKit reads the devices itself through libinput.

@@ -1,5 +1,5 @@
 import CSeatKitSupport
-import SeatKit
+@_spi(SeatKitInternals) import SeatKit
 import SeatKitXKB
 
 /// Finds the live object behind a handle from C, or logs why not.

@@ -1,5 +1,5 @@
 import CSeatKitSupport
-import SeatKit
+@_spi(SeatKitInternals) import SeatKit
 
 // The built-in gesture recognizers, with C callbacks, and their coordination.
 

@@ -1,5 +1,5 @@
 import CSeatKitSupport
-import SeatKit
+@_spi(SeatKitInternals) import SeatKit
 import SeatKitLibinput
 import SeatKitReplay
 

@@ -65,43 +65,46 @@
 ///    pass it down but cannot store it, capture it in an escaping closure or return it.
 ///
 /// Nothing public exposes an `Unretained`: public properties hand out strong references.
-/// The adapters use this type too (it is `package`) for their own unretained links: the C
+/// The adapters use this type too for their own unretained links: the C
 /// API's objects to the router that owns them (rule 1), a keyboard to its router (rule 1:
-/// the router detaches its interpreter before it goes).
+/// the router detaches its interpreter before it goes). For them it is public under the SPI
+/// `SeatKitInternals` (`@_spi(SeatKitInternals) import SeatKit`), not `package`: Swift 6.3
+/// does not inline a `package` function into another module, and a call per use cost the
+/// keyboard's key-to-text path 100 instructions (callgrind-keys.sh). Compositors never see it.
 /// Its invariants are tested in `UnretainedTests`, and the AddressSanitizer run of the core's
 /// tests (CI) catches any read of a freed object.
-package struct Unretained<Object: AnyObject> {
-    package let reference: Unmanaged<Object>
+@_spi(SeatKitInternals) public struct Unretained<Object: AnyObject> {
+    public let reference: Unmanaged<Object>
 
     @inlinable @inline(__always)
-    package init(_ object: Object) { reference = Unmanaged.passUnretained(object) }
+    public init(_ object: Object) { reference = Unmanaged.passUnretained(object) }
 
     /// Calls `body` with the object, without retaining it for the call.
     @inlinable @inline(__always)
-    package func with<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
+    public func with<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
         try reference._withUnsafeGuaranteedRef(body)
     }
 
     /// An owning reference to the object (one retain): for handing it to code that may keep it.
     @inlinable @inline(__always)
-    package var object: Object { reference.takeUnretainedValue() }
+    public var object: Object { reference.takeUnretainedValue() }
 
     /// True when this link refers to `other`: compares addresses, touches neither object.
     @inlinable @inline(__always)
-    package func refers(to other: AnyObject) -> Bool {
+    public func refers(to other: AnyObject) -> Bool {
         reference.toOpaque() == UnsafeMutableRawPointer(Unmanaged.passUnretained(other).toOpaque())
     }
 
     /// True when both links refer to the same object.
     @inlinable @inline(__always)
-    package func refers(toSameAs other: Unretained<Object>) -> Bool {
+    public func refers(toSameAs other: Unretained<Object>) -> Bool {
         reference.toOpaque() == other.reference.toOpaque()
     }
 
     /// The object's identity, read without touching it (safe for a link to a freed object:
     /// only the address is read).
     @inlinable @inline(__always)
-    package var identity: ObjectIdentifier { unsafeBitCast(reference, to: ObjectIdentifier.self) }
+    public var identity: ObjectIdentifier { unsafeBitCast(reference, to: ObjectIdentifier.self) }
 }
 
 /// Objects that were replaced while code using them was still running, kept until the last

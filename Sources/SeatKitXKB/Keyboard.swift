@@ -1,4 +1,4 @@
-import SeatKit
+@_spi(SeatKitInternals) import SeatKit
 
 /// One keyboard of a seat as the router sees it: the `KeyInterpreter` (SeatKit) that turns evdev
 /// keycodes into keysyms, text and modifiers with xkbcommon, runs compose sequences for the

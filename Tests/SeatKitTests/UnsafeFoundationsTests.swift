@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SeatKit
+@_spi(SeatKitInternals) @testable import SeatKit
 
 /// The invariants of the core's one unsafe abstraction (`Unretained`, `KeptAliveWhileInUse`):
 /// each rule its doc comment states, and that no public type lets a caller keep an unretained
