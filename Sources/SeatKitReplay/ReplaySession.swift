@@ -16,10 +16,13 @@ import Glibc
 /// let second = try session.replay(swipeRecording, options: ReplayOptions(configuration: tapping))
 /// ```
 ///
-/// Each replay gets its devices added to the testbed before it and removed after it, and a
-/// libinput context of its own in the worker, on the same virtual timeline as a fresh
-/// worker's: the results are the same as ``LibinputReplay/run()``'s, byte for byte (a test
-/// compares their JSON). ``LibinputReplay/run()`` itself is a session used once.
+/// Each replay gets its devices added to the testbed before it and removed after it, on the
+/// same virtual timeline as a fresh worker's. The worker keeps the libinput contexts of
+/// earlier replays (up to 8) and uses one again for a replay with the same DMI and recorded
+/// quirks (what a context reads once, when it starts) when no tablet was replayed in it; the
+/// devices are removed and added, numbered from 1 again. The results are the same as
+/// ``LibinputReplay/run()``'s, byte for byte (a test compares their JSON).
+/// ``LibinputReplay/run()`` itself is a session used once.
 ///
 /// Replays through one session run one after another (concurrent callers wait their turn);
 /// use one session per thread to replay in parallel. A replay that fails discards the worker
@@ -32,6 +35,7 @@ public final class ReplaySession: @unchecked Sendable {
     private nonisolated(unsafe) var worker: SessionWorker?
     private nonisolated(unsafe) var replays = 0
     private nonisolated(unsafe) var workersStarted = 0
+    private nonisolated(unsafe) var contextsKept = 0
 
     /// `workerExecutable`: as ``ReplayOptions/workerExecutable`` (by default this program,
     /// started again as the worker). Nothing starts until the first replay.
@@ -52,6 +56,13 @@ public final class ReplaySession: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return (replays, workersStarted)
+    }
+
+    /// Replays that used the libinput context of an earlier replay, for tests.
+    var contextsReused: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return contextsKept
     }
 
     /// The worker's process ID (nil before the first replay), for tests.
@@ -89,6 +100,7 @@ public final class ReplaySession: @unchecked Sendable {
             var result = try current.replay(recording, options: options, devicesAdded: &devicesAdded)
             result.seconds = Double(monotonicMicroseconds() - started) / 1e6
             replays += 1
+            if current.lastReplayReusedContext { contextsKept += 1 }
             return result
         } catch {
             // Whatever state the worker or testbed is in, the next replay starts afresh.
@@ -123,6 +135,8 @@ final class SessionWorker {
     private let counters: UnsafeMutablePointer<UInt64>
     /// The DMI modalias in the testbed now.
     private var dmi: String?
+    /// Whether the worker used the libinput context of an earlier replay for the last replay.
+    private(set) var lastReplayReusedContext = false
     private var stopped = false
 
     init(workerExecutable: String?) throws(ReplayError) {
@@ -258,12 +272,22 @@ final class SessionWorker {
             guard options.removals.isEmpty else { throw .environment("device removals need the path backend (seat must be nil)") }
             setup.seat = seat
         }
+        var quirksText: String?
         if options.appliesRecordedQuirks, recording.devices.contains(where: { !$0.quirks.isEmpty }) {
             let quirksPath = scratch.path + "/recorded.quirks"
-            guard writeFile(quirksPath, Array(LibinputReplay.quirksFile(for: recording).utf8)) else { throw .environment("cannot write \(quirksPath)") }
+            let text = LibinputReplay.quirksFile(for: recording)
+            guard writeFile(quirksPath, Array(text.utf8)) else { throw .environment("cannot write \(quirksPath)") }
             setup.quirks = quirksPath
+            quirksText = text
         }
         try setDMI(recording.dmi)
+        if setup.seat == nil {
+            // What a path context reads once, when it starts: the DMI modalias and the quirks
+            // files (the recorded ones here; the system's do not change). A context is used
+            // again only for a replay where these are the same.
+            setup.contextKey = Self.contextKey(dmi: dmi, quirks: quirksText)
+        }
+        lastReplayReusedContext = false
         var nodes: [Node] = []
         defer { for node in nodes { removeNode(node) } }
         for (i, device) in recording.devices.enumerated() {
@@ -386,6 +410,7 @@ final class SessionWorker {
         // The end: libinput's context goes, with it the nodes' readers, before they are removed.
         try child.send([ReplayWorker.endCommand])
         try stream.readUntil { $0.ended }
+        lastReplayReusedContext = stream.reusedContext
         // Back onto the recording's timeline; device announcements carry no time of their own.
         let shift = start - base
         let events = stream.events.map { event -> DeviceEvent in
@@ -396,6 +421,19 @@ final class SessionWorker {
         var result = LibinputReplayResult(events: events, framesWritten: frames.count, evdevEventsWritten: evdevEvents, seconds: 0)
         result.shortWrites = shortWrites
         return result
+    }
+
+    /// The key a path context is kept under: a 64-bit FNV-1a hash of the DMI modalias and
+    /// the recorded quirks, each marked present or absent.
+    static func contextKey(dmi: String?, quirks: String?) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func add(_ text: String?) {
+            let bytes: [UInt8] = text.map { [1] + Array($0.utf8) + [0] } ?? [2]
+            for b in bytes { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+        }
+        add(dmi)
+        add(quirks)
+        return String(hash, radix: 16)
     }
 
     /// The worker to start and how: an explicit `seatkit` tool (`replay-worker` command),

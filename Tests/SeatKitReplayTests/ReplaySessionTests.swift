@@ -46,6 +46,132 @@ import SeatKitLibinput
         #expect(Set(fresh).count == cases.count)
     }
 
+    /// The worker uses an earlier replay's libinput context again when the DMI and the
+    /// recorded quirks are the same (what a context reads once, at its start) and no tablet
+    /// was replayed in it; the devices are numbered from 1 again and announced at the
+    /// replay's start, so every replay still gives what a fresh worker gives.
+    @Test func aSessionUsesALibinputContextAgainOnlyWhenWhatItReadAtItsStartIsTheSame() throws {
+        let keyboard = try SyntheticRecordings.keyboard()
+        let mouse = try SyntheticRecordings.mouse()
+        let ite = try RecordingParser.parse(contentsOf: SharedRecordings.path("touchpad-ite-2fg-scroll-li1.12.yml"))
+        let swipe = try RecordingParser.parse(contentsOf: SharedRecordings.path("touchpad-3fg-swipe-paperwm.yml"))
+        let two = try SyntheticRecordings.recording([keyboard.devices[0], mouse.devices[0]], name: "two")
+        var pen = FrameScript()
+        pen.frame([FrameScript.key(0x140, 1), FrameScript.abs(0, 5000), FrameScript.abs(1, 4000), FrameScript.abs(0x18, 0)])
+        pen.frame([FrameScript.key(0x14a, 1), FrameScript.abs(0x18, 600)])
+        pen.frame([FrameScript.key(0x14a, 0), FrameScript.abs(0x18, 0)])
+        pen.frame([FrameScript.key(0x140, 0)])
+        let tablet = try SyntheticRecordings.recording([RecordedDevice(
+            node: "/dev/input/event9", name: "SeatKit Test Pen Tablet", identity: InputDeviceIdentity(bustype: 3, vendor: 0x1234, product: 0x99, version: 1),
+            codes: [1: [0x140, 0x14a, 0x14b], 3: [0, 1, 0x18]],
+            absoluteAxes: [0: AbsoluteAxisInfo(minimum: 0, maximum: 20000, resolution: 100), 1: AbsoluteAxisInfo(minimum: 0, maximum: 12000, resolution: 100),
+                           0x18: AbsoluteAxisInfo(minimum: 0, maximum: 2047)],
+            properties: [EvdevCodes.INPUT_PROP_POINTER], udevProperties: ["ID_INPUT=1", "ID_INPUT_TABLET=1"], frames: pen.frames)], name: "pen")
+        let unplugged = ReplayOptions(removals: [(device: 1, time: 20_000)])
+        // (recording, options, whether the worker has a context for it from before)
+        let steps: [(name: String, recording: Recording, options: ReplayOptions, reuses: Bool)] = [
+            ("keyboard", keyboard, ReplayOptions(), false),
+            // No DMI, no recorded quirks, as the keyboard: its context, devices numbered 1 and 2.
+            ("keyboard and mouse, mouse unplugged", two, unplugged, true),
+            ("mouse, tapping on (refused)", mouse, ReplayOptions(configuration: DeviceConfiguration(tapToClick: true)), true),
+            ("pen tablet", tablet, ReplayOptions(), true),
+            // The tablet's context was not kept: libinput keeps tablet tools in the context.
+            ("keyboard after the tablet", keyboard, ReplayOptions(), false),
+            // touchpad-ite: a DMI modalias, no quirks recorded; touchpad-3fg: no DMI, three quirks.
+            ("touchpad-ite (its DMI)", ite, ReplayOptions(), false),
+            ("touchpad-3fg (its quirks)", swipe, ReplayOptions(), false),
+            ("touchpad-ite again", ite, ReplayOptions(), true),
+            // Without its quirks, touchpad-3fg reads what the keyboard's context read.
+            ("touchpad-3fg without its quirks", swipe, { var o = ReplayOptions(); o.appliesRecordedQuirks = false; return o }(), true),
+            ("keyboard and mouse", two, ReplayOptions(), true),
+            ("touchpad-3fg again", swipe, ReplayOptions(), true),
+        ]
+        let session = ReplaySession()
+        defer { session.close() }
+        for step in steps {
+            let fresh = try LibinputReplay(recording: step.recording, options: step.options).run().events
+            let before = session.contextsReused
+            let warm = try session.replay(step.recording, options: step.options).events
+            #expect(warm == fresh, "\(step.name)")
+            #expect(session.contextsReused - before == (step.reuses ? 1 : 0), "\(step.name)")
+            // Devices numbered from 1, announced at the recording's start, whatever came before.
+            let added = warm.filter { if case .deviceAdded = $0.kind { true } else { false } }
+            #expect(added.map(\.device) == Array(1...UInt32(step.recording.devices.count)), "\(step.name)")
+        }
+        #expect(session.statistics.workersStarted == 1)
+    }
+
+    /// The shim matches libinput's quirks patterns of literals and `*` itself (half of a short
+    /// replay's instructions were glibc's `fnmatch`): with the C library's answer for every
+    /// MatchName and MatchDMIModalias pattern installed against the shared recordings' names
+    /// and DMI, and for 200,000 random patterns; '?', '[', '\\' and flags go to the C library.
+    @Test func theShimsFnmatchAnswersAsTheCLibrarys() throws {
+        let handle = try #require(dlopen(try PreloadShim.libraryPath(), RTLD_NOW | RTLD_LOCAL))
+        defer { dlclose(handle) }
+        typealias Match = @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32) -> Int32
+        let star = unsafeBitCast(try #require(dlsym(handle, "seatkit_star_fnmatch")), to: Match.self)
+        func check(_ pattern: String, _ text: String, flags: Int32 = 0) -> Bool {
+            let mine = star(pattern, text, flags)
+            let eligible = flags == 0 && !pattern.contains(where: { "?[\\".contains($0) })
+            guard eligible else { return mine == -1 }
+            return (mine == 0) == (fnmatch(pattern, text, 0) == 0) && (mine == 0 || mine == FNM_NOMATCH)
+        }
+        var patterns: [String] = []
+        var texts: [String] = ["", "dmi:", "*"]
+        let directory = "/usr/share/libinput"
+        if let dir = opendir(directory) {
+            defer { closedir(dir) }
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                guard name.hasSuffix(".quirks"), let f = fopen(directory + "/" + name, "r") else { continue }
+                defer { fclose(f) }
+                var line = [CChar](repeating: 0, count: 4096)
+                while fgets(&line, Int32(line.count), f) != nil {
+                    var text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                    while text.last == "\n" || text.last == "\r" { text.removeLast() }
+                    for key in ["MatchName=", "MatchDMIModalias="] where text.hasPrefix(key) { patterns.append(String(text.dropFirst(key.count))) }
+                }
+            }
+        }
+        #expect(patterns.count > 100)
+        for (file, _) in SharedRecordings.expected {
+            let recording = try RecordingParser.parse(contentsOf: SharedRecordings.path(file))
+            texts += recording.devices.map(\.name) + [recording.dmi].compactMap { $0 }
+        }
+        // Each pattern also against itself with its stars filled in, so that some match.
+        texts += patterns.map { $0.replacing("*", with: "x*y") }
+        var matched = 0
+        for pattern in patterns {
+            for text in texts {
+                #expect(check(pattern, text), "\(pattern) against \(text)")
+                if fnmatch(pattern, text, 0) == 0 { matched += 1 }
+            }
+        }
+        #expect(matched > patterns.count / 2)
+        #expect(star("a*b", "axb", FNM_PATHNAME) == -1 && star("a?b", "axb", 0) == -1 && star("[ab]", "a", 0) == -1)
+        var generator = SplitMix(seed: 14)
+        for _ in 0..<200_000 {
+            let pattern = String((0..<Int(generator.next() % 9)).map { _ in Array("ab*")[Int(generator.next() % 3)] })
+            let text = String((0..<Int(generator.next() % 10)).map { _ in Array("ab")[Int(generator.next() % 2)] })
+            if !check(pattern, text) {
+                Issue.record("\(pattern) against \(text)")
+                break
+            }
+        }
+    }
+
+    struct SplitMix {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
     @Test func aFailedReplayLeavesTheSessionUsable() throws {
         let session = ReplaySession()
         defer { session.close() }
