@@ -25,9 +25,9 @@ import Glibc
 ///    replay's virtual time stored there (µs, little-endian Int64), and `timerfd_settime`
 ///    arms nothing: libinput then fires its timers only by the timestamps of the events it
 ///    reads, so a replay's result never depends on the wall clock or the machine's speed.
-/// 6. `fnmatch()` of patterns made of literals and `*` only (nearly all of libinput's quirks
-///    patterns) runs in linear time here, with the C library's answer: quirk look-ups were
-///    half of a short replay's instructions in the worker.
+/// 6. `fnmatch()` of patterns made of literals, `*` and `?` (libinput's quirks patterns) runs
+///    in linear time here, with the C library's answer: quirk look-ups were half of a short
+///    replay's instructions in the worker.
 enum PreloadShim {
     static let source = #"""
     #define _GNU_SOURCE
@@ -415,42 +415,58 @@ enum PreloadShim {
     /* fnmatch() for libinput's quirks. Every quirk look-up (about 18 for each device libinput
        adds) matches the device's name and the DMI modalias against every MatchName and
        MatchDMIModalias pattern of the quirks files (about 220) with fnmatch(), whose general
-       backtracking matcher was 44 % of the worker's instructions in a short replay. libinput
-       passes flags 0, and nearly all of these patterns are literals and '*' only: those are
-       matched here in linear time with the same answer (with flags 0 a '*' matches any bytes,
-       '/' and '.' included; a literal byte matches itself, in any locale). Anything else
-       (flags, '?', '[', '\\') goes to the C library. Returns -1 for those, else 0 or
-       FNM_NOMATCH; exported for the test that compares it with the C library's. */
+       matcher was 44 % of the worker's instructions in a short replay. libinput passes flags 0,
+       and its patterns are literals, '*' and a few '?': those are matched here in linear time
+       with the same answer. With flags 0 a '*' matches any bytes ('/' and '.' too) and '?' any
+       one character, which is one byte in a single-byte locale (the worker's, "C"); a literal
+       byte matches itself in any locale (UTF-8 never matches inside a character). Anything
+       else ('[', '\\', flags, '?' in a multibyte locale) goes to the C library. Returns -1
+       for those, else 0 or FNM_NOMATCH; exported for the test that compares it with the C
+       library's. */
+    static int segment_matches(const char *s, const char *p, size_t n)
+    {
+        for (size_t i = 0; i < n; i++)
+            if (p[i] != s[i] && p[i] != '?')
+                return 0;
+        return 1;
+    }
+
     int seatkit_star_fnmatch(const char *pattern, const char *string, int flags)
     {
-        if (flags != 0 || pattern == NULL || string == NULL || strpbrk(pattern, "?[\\") != NULL)
+        if (flags != 0 || pattern == NULL || string == NULL)
             return -1;
+        for (const char *q = pattern; *q != '\0'; q++)
+            if (*q == '[' || *q == '\\' || (*q == '?' && MB_CUR_MAX != 1))
+                return -1;
         const char *p = pattern, *s = string;
-        /* The literal prefix. */
-        while (*p != '\0' && *p != '*') {
-            if (*s != *p)
-                return FNM_NOMATCH;
-            p++;
-            s++;
-        }
-        if (*p == '\0')
-            return *s == '\0' ? 0 : FNM_NOMATCH;
         size_t left = strlen(s);
+        /* What comes before the first '*': at the start. */
+        size_t n = strcspn(p, "*");
+        if (p[n] == '\0')
+            return n == left && segment_matches(s, p, n) ? 0 : FNM_NOMATCH;
+        if (n > left || !segment_matches(s, p, n))
+            return FNM_NOMATCH;
+        s += n;
+        left -= n;
+        p += n;
         for (;;) {
             while (*p == '*')
                 p++;
             if (*p == '\0')
                 return 0;
-            size_t n = strcspn(p, "*");
+            n = strcspn(p, "*");
             if (p[n] == '\0')
-                /* The last literal: a suffix of what is left. */
-                return left >= n && memcmp(s + left - n, p, n) == 0 ? 0 : FNM_NOMATCH;
-            /* A literal between stars: its leftmost occurrence leaves the most for the rest. */
-            const char *found = memmem(s, left, p, n);
-            if (found == NULL)
+                /* After the last '*': at the end. */
+                return n <= left && segment_matches(s + left - n, p, n) ? 0 : FNM_NOMATCH;
+            /* Between stars: the leftmost place leaves the most for the rest (every part
+               has a fixed length). */
+            size_t i = 0;
+            while (i + n <= left && !segment_matches(s + i, p, n))
+                i++;
+            if (i + n > left)
                 return FNM_NOMATCH;
-            left -= (size_t)(found - s) + n;
-            s = found + n;
+            s += i + n;
+            left -= i + n;
             p += n;
         }
     }
