@@ -49,7 +49,8 @@ import SeatKitLibinput
     /// The worker uses an earlier replay's libinput context again when the DMI and the
     /// recorded quirks are the same (what a context reads once, at its start) and no tablet
     /// was replayed in it; the devices are numbered from 1 again and announced at the
-    /// replay's start, so every replay still gives what a fresh worker gives.
+    /// replay's start. A device the replay before had at the same place keeps its testbed
+    /// entries and node. Every replay still gives what a fresh worker gives.
     @Test func aSessionUsesALibinputContextAgainOnlyWhenWhatItReadAtItsStartIsTheSame() throws {
         let keyboard = try SyntheticRecordings.keyboard()
         let mouse = try SyntheticRecordings.mouse()
@@ -68,32 +69,40 @@ import SeatKitLibinput
                            0x18: AbsoluteAxisInfo(minimum: 0, maximum: 2047)],
             properties: [EvdevCodes.INPUT_PROP_POINTER], udevProperties: ["ID_INPUT=1", "ID_INPUT_TABLET=1"], frames: pen.frames)], name: "pen")
         let unplugged = ReplayOptions(removals: [(device: 1, time: 20_000)])
-        // (recording, options, whether the worker has a context for it from before)
-        let steps: [(name: String, recording: Recording, options: ReplayOptions, reuses: Bool)] = [
-            ("keyboard", keyboard, ReplayOptions(), false),
-            // No DMI, no recorded quirks, as the keyboard: its context, devices numbered 1 and 2.
-            ("keyboard and mouse, mouse unplugged", two, unplugged, true),
-            ("mouse, tapping on (refused)", mouse, ReplayOptions(configuration: DeviceConfiguration(tapToClick: true)), true),
-            ("pen tablet", tablet, ReplayOptions(), true),
+        // (recording, options, whether the worker has a context for it from before, how many
+        // of its devices the replay before left in the testbed at the same place)
+        let steps: [(name: String, recording: Recording, options: ReplayOptions, reuses: Bool, nodes: Int)] = [
+            ("keyboard", keyboard, ReplayOptions(), false, 0),
+            // No DMI, no recorded quirks, as the keyboard: its context, devices numbered 1 and
+            // 2; the keyboard's node stays.
+            ("keyboard and mouse, mouse unplugged", two, unplugged, true, 1),
+            ("mouse, tapping on (refused)", mouse, ReplayOptions(configuration: DeviceConfiguration(tapToClick: true)), true, 0),
+            ("pen tablet", tablet, ReplayOptions(), true, 0),
             // The tablet's context was not kept: libinput keeps tablet tools in the context.
-            ("keyboard after the tablet", keyboard, ReplayOptions(), false),
+            ("keyboard after the tablet", keyboard, ReplayOptions(), false, 0),
             // touchpad-ite: a DMI modalias, no quirks recorded; touchpad-3fg: no DMI, three quirks.
-            ("touchpad-ite (its DMI)", ite, ReplayOptions(), false),
-            ("touchpad-3fg (its quirks)", swipe, ReplayOptions(), false),
-            ("touchpad-ite again", ite, ReplayOptions(), true),
+            ("touchpad-ite (its DMI)", ite, ReplayOptions(), false, 0),
+            ("touchpad-3fg (its quirks)", swipe, ReplayOptions(), false, 0),
+            ("touchpad-ite again", ite, ReplayOptions(), true, 0),
+            ("touchpad-ite right after", ite, ReplayOptions(), true, 1),
             // Without its quirks, touchpad-3fg reads what the keyboard's context read.
-            ("touchpad-3fg without its quirks", swipe, { var o = ReplayOptions(); o.appliesRecordedQuirks = false; return o }(), true),
-            ("keyboard and mouse", two, ReplayOptions(), true),
-            ("touchpad-3fg again", swipe, ReplayOptions(), true),
+            ("touchpad-3fg without its quirks", swipe, { var o = ReplayOptions(); o.appliesRecordedQuirks = false; return o }(), true, 0),
+            ("touchpad-3fg, its quirks, right after", swipe, ReplayOptions(), true, 1),
+            ("keyboard and mouse", two, ReplayOptions(), true, 0),
+            ("keyboard and mouse again", two, ReplayOptions(), true, 2),
+            // Through udev: a fresh context, and a testbed with nothing left from before.
+            ("keyboard and mouse through udev", two, { var o = ReplayOptions(); o.seat = "seat0"; return o }(), false, 0),
+            ("keyboard and mouse after udev", two, ReplayOptions(), true, 0),
         ]
         let session = ReplaySession()
         defer { session.close() }
         for step in steps {
             let fresh = try LibinputReplay(recording: step.recording, options: step.options).run().events
-            let before = session.contextsReused
+            let (contextsBefore, nodesBefore) = (session.contextsReused, session.nodesReused)
             let warm = try session.replay(step.recording, options: step.options).events
             #expect(warm == fresh, "\(step.name)")
-            #expect(session.contextsReused - before == (step.reuses ? 1 : 0), "\(step.name)")
+            #expect(session.contextsReused - contextsBefore == (step.reuses ? 1 : 0), "\(step.name)")
+            #expect(session.nodesReused - nodesBefore == step.nodes, "\(step.name)")
             // Devices numbered from 1, announced at the recording's start, whatever came before.
             let added = warm.filter { if case .deviceAdded = $0.kind { true } else { false } }
             #expect(added.map(\.device) == Array(1...UInt32(step.recording.devices.count)), "\(step.name)")
