@@ -431,7 +431,7 @@ enum PreloadShim {
        else ('[', '\\', flags, '?' in a multibyte locale) goes to the C library. Returns -1
        for those, else 0 or FNM_NOMATCH; exported for the test that compares it with the C
        library's. */
-    static int segment_matches(const char *s, const char *p, size_t n)
+    static inline int segment_matches(const char *s, const char *p, size_t n)
     {
         for (size_t i = 0; i < n; i++)
             if (p[i] != s[i] && p[i] != '?')
@@ -469,10 +469,23 @@ enum PreloadShim {
             /* Between stars: the leftmost place leaves the most for the rest (every part
                has a fixed length). */
             size_t i = 0;
-            while (i + n <= left && !segment_matches(s + i, p, n))
-                i++;
-            if (i + n > left)
-                return FNM_NOMATCH;
+            if (p[0] == '?') {
+                while (i + n <= left && !segment_matches(s + i, p, n))
+                    i++;
+                if (i + n > left)
+                    return FNM_NOMATCH;
+            } else {
+                /* Candidates start with the part's first byte: memchr finds them. */
+                for (;;) {
+                    const char *f = i + n <= left ? memchr(s + i, p[0], left - n + 1 - i) : NULL;
+                    if (f == NULL)
+                        return FNM_NOMATCH;
+                    i = (size_t)(f - s);
+                    if (segment_matches(f + 1, p + 1, n - 1))
+                        break;
+                    i++;
+                }
+            }
             s += i + n;
             left -= i + n;
             p += n;
