@@ -149,9 +149,16 @@ final class SessionWorker {
     private(set) var lastReplayReusedContext = false
     /// The nodes of the last path replay, left in the testbed (libinput has closed them by the
     /// time the next replay begins): the next replay takes over those of the same device at
-    /// the same number and removes the others. Making and removing a node's sysfs and udev
+    /// the same number and parks the others. Making and removing a node's sysfs and udev
     /// entries was 0.67 ms of a 1.5 ms warm replay of one device.
-    private var parked: [Node] = []
+    private var inPlace: [Node] = []
+    /// Parked nodes: their device's sysfs directory moved out of `sys` (to `parking/N` in
+    /// the testbed, where nothing looks), their PTY kept. A later replay of the same device
+    /// at the same number moves it back (one rename and a few links instead of umockdev
+    /// making and removing about 40 files). The longest parked go first when it is full.
+    private var lot: [(node: Node, path: String)] = []
+    private var parkingSerial = 0
+    static let lotCapacity = 32
     /// Nodes the last replay took over from the replay before.
     private(set) var lastReplayReusedNodes = 0
     private var stopped = false
@@ -200,7 +207,8 @@ final class SessionWorker {
 
     deinit {
         stop()
-        for node in parked { Glibc.close(node.master) }
+        for node in inPlace { Glibc.close(node.master) }
+        for entry in lot { Glibc.close(entry.node.master) }
         munmap(UnsafeMutableRawPointer(counters), PreloadShim.counterCount * 8)
     }
 
@@ -269,6 +277,66 @@ final class SessionWorker {
         Glibc.close(node.master)
     }
 
+    private func inputDirectory(_ e: EmulatedDevice) -> String { testbed.rootDirectory + "/sys" + e.inputSystemPath }
+
+    /// Takes an in-place node out of `sys` into the lot. The links umockdev made outside its
+    /// directory stay (they name the same paths for any device at its number).
+    private func park(_ node: Node) {
+        if lot.count >= Self.lotCapacity { purge(lot.removeFirst()) }
+        let parking = testbed.rootDirectory + "/parking"
+        mkdir(parking, 0o755)
+        let path = parking + "/\(parkingSerial)"
+        parkingSerial += 1
+        guard rename(inputDirectory(node.emulated), path) == 0 else {
+            removeNode(node)
+            return
+        }
+        lot.append((node, path))
+    }
+
+    /// Puts the parked node `lot[index]` back at its place in `sys`, with the links umockdev
+    /// makes outside the device's directory (gone if umockdev removed another device at the
+    /// same number since) and the node pointing at its PTY again.
+    private func unpark(_ index: Int) throws(ReplayError) -> Node {
+        let (node, path) = lot.remove(at: index)
+        let e = node.emulated, root = testbed.rootDirectory
+        for dir in ["/sys/class/input", "/sys/dev/char", "/dev/.node", "/dev/input"] where mkdir(root + dir, 0o755) != 0 && errno == ENOENT {
+            makeDirectories(root + dir)
+        }
+        guard rename(path, inputDirectory(e)) == 0 else {
+            let reason = String(cString: strerror(errno))
+            purge((node, path))
+            throw .environment("cannot put \(e.node) back into the testbed: \(reason)")
+        }
+        _ = symlink("../.." + e.eventSystemPath, root + "/sys/class/input/event\(e.number)")
+        _ = symlink("../.." + e.inputSystemPath, root + "/sys/class/input/input\(e.number)")
+        _ = symlink("../.." + e.eventSystemPath, root + "/sys/dev/char/13:\(e.minor)")
+        _ = symlink("13:\(e.minor)", root + "/dev/.node/input_event\(e.number)")
+        unlink(root + e.node)
+        guard symlink("/dev/pts/\(node.pty)", root + e.node) == 0 else {
+            let reason = String(cString: strerror(errno))
+            removeNode(node)
+            throw .environment("cannot make the node \(e.node) in the testbed: \(reason)")
+        }
+        counters[node.pty] = 0
+        return node
+    }
+
+    /// Forgets a parked node for good.
+    private func purge(_ entry: (node: Node, path: String)) {
+        removeTree(entry.path)
+        unlink(entry.node.ptymapLink)
+        unlink(entry.node.answersPath)
+        Glibc.close(entry.node.master)
+    }
+
+    /// Clears the testbed of every node of earlier replays, in place and parked.
+    private func clearNodes() {
+        for node in inPlace { removeNode(node) }
+        inPlace = []
+        while let entry = lot.popLast() { purge(entry) }
+    }
+
     private func setDMI(_ modalias: String?) throws(ReplayError) {
         let wanted = modalias.flatMap { $0.hasPrefix("dmi:") ? $0 : nil }
         guard wanted != dmi else { return }
@@ -309,36 +377,49 @@ final class SessionWorker {
         }
         lastReplayReusedContext = false
         var nodes: [Node] = []
-        var park = false
+        var keepNodes = false
         defer {
-            if park { parked = nodes } else { for node in nodes { removeNode(node) } }
+            if keepNodes { inPlace = nodes } else { for node in nodes { removeNode(node) } }
         }
-        // The last replay's nodes: those of the same device at the same number stay (a
-        // replay with a udev seat enumerates the testbed: it gets all of them new).
+        // A replay with a udev seat enumerates the testbed: nothing of earlier replays may be
+        // in it, and it leaves nothing behind.
+        if options.seat != nil { clearNodes() }
+        // The last replay's nodes: those of the same device at the same number stay, the
+        // others are parked; a device parked before at its number comes back.
         let emulated = recording.devices.enumerated().map { EmulatedDevice(device: $1, number: 100 + $0) }
         let wanted = emulated.map { (description: $0.description(withNode: false), answers: $0.ioctlAnswers) }
-        var kept: [Int: Node] = [:]
-        for node in parked {
-            let i = node.emulated.number - 100
-            if options.seat == nil, i < wanted.count, node.description == wanted[i].description, node.answers == wanted[i].answers {
-                kept[i] = node
-            } else {
-                removeNode(node)
-            }
+        func fits(_ node: Node, _ i: Int) -> Bool {
+            node.emulated.number == 100 + i && node.description == wanted[i].description && node.answers == wanted[i].answers
         }
-        parked = []
-        lastReplayReusedNodes = kept.count
+        var kept: [Int: Node] = [:]
+        for node in inPlace {
+            let i = node.emulated.number - 100
+            if i < wanted.count, fits(node, i) { kept[i] = node } else { park(node) }
+        }
+        inPlace = []
+        lastReplayReusedNodes = 0
         for (i, e) in emulated.enumerated() {
-            if let node = kept.removeValue(forKey: i) {
-                counters[node.pty] = 0
-                nodes.append(node)
-            } else {
-                do throws(ReplayError) {
+            do throws(ReplayError) {
+                if let node = kept.removeValue(forKey: i) {
+                    counters[node.pty] = 0
+                    nodes.append(node)
+                    lastReplayReusedNodes += 1
+                } else if let j = lot.lastIndex(where: { fits($0.node, i) }) {
+                    nodes.append(try unpark(j))
+                    lastReplayReusedNodes += 1
+                } else {
+                    // umockdev makes the links outside the device's directory again; a parked
+                    // device at this number left them.
+                    let root = testbed.rootDirectory
+                    for link in ["/sys/class/input/event\(e.number)", "/sys/class/input/input\(e.number)", "/sys/dev/char/13:\(e.minor)",
+                                 "/dev/.node/input_event\(e.number)", e.node] {
+                        unlink(root + link)
+                    }
                     nodes.append(try addNode(e, description: wanted[i].description, answers: wanted[i].answers))
-                } catch {
-                    for node in kept.values { removeNode(node) }
-                    throw error
                 }
+            } catch {
+                for node in kept.values { removeNode(node) }
+                throw error
             }
         }
         setup.nodes = nodes.map(\.emulated.node)
@@ -466,7 +547,7 @@ final class SessionWorker {
             e.time = max(event.time, base) + shift
             return e
         }
-        park = options.seat == nil
+        keepNodes = options.seat == nil
         var result = LibinputReplayResult(events: events, framesWritten: frames.count, evdevEventsWritten: evdevEvents, seconds: 0)
         result.shortWrites = shortWrites
         return result
@@ -483,6 +564,20 @@ final class SessionWorker {
         add(dmi)
         add(quirks)
         return String(hash, radix: 16)
+    }
+
+    /// Removes `path` and everything under it (symbolic links as links).
+    private func removeTree(_ path: String) {
+        if let dir = opendir(path) {
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+                guard name != "." && name != ".." else { continue }
+                let child = path + "/" + name
+                if entry.pointee.d_type == UInt8(DT_DIR) { removeTree(child) } else { unlink(child) }
+            }
+            closedir(dir)
+        }
+        rmdir(path)
     }
 
     /// The worker to start and how: an explicit `seatkit` tool (`replay-worker` command),

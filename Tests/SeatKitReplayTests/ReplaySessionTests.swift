@@ -70,27 +70,31 @@ import SeatKitLibinput
             properties: [EvdevCodes.INPUT_PROP_POINTER], udevProperties: ["ID_INPUT=1", "ID_INPUT_TABLET=1"], frames: pen.frames)], name: "pen")
         let unplugged = ReplayOptions(removals: [(device: 1, time: 20_000)])
         // (recording, options, whether the worker has a context for it from before, how many
-        // of its devices the replay before left in the testbed at the same place)
+        // of its devices an earlier replay left in the testbed, in place or parked, at the
+        // same number)
         let steps: [(name: String, recording: Recording, options: ReplayOptions, reuses: Bool, nodes: Int)] = [
             ("keyboard", keyboard, ReplayOptions(), false, 0),
             // No DMI, no recorded quirks, as the keyboard: its context, devices numbered 1 and
             // 2; the keyboard's node stays.
             ("keyboard and mouse, mouse unplugged", two, unplugged, true, 1),
+            // The mouse at event100 now: the keyboard's and the mouse's nodes are parked.
             ("mouse, tapping on (refused)", mouse, ReplayOptions(configuration: DeviceConfiguration(tapToClick: true)), true, 0),
             ("pen tablet", tablet, ReplayOptions(), true, 0),
             // The tablet's context was not kept: libinput keeps tablet tools in the context.
-            ("keyboard after the tablet", keyboard, ReplayOptions(), false, 0),
+            // The keyboard's node comes back from the lot.
+            ("keyboard after the tablet", keyboard, ReplayOptions(), false, 1),
             // touchpad-ite: a DMI modalias, no quirks recorded; touchpad-3fg: no DMI, three quirks.
             ("touchpad-ite (its DMI)", ite, ReplayOptions(), false, 0),
             ("touchpad-3fg (its quirks)", swipe, ReplayOptions(), false, 0),
-            ("touchpad-ite again", ite, ReplayOptions(), true, 0),
+            ("touchpad-ite again", ite, ReplayOptions(), true, 1),
             ("touchpad-ite right after", ite, ReplayOptions(), true, 1),
             // Without its quirks, touchpad-3fg reads what the keyboard's context read.
-            ("touchpad-3fg without its quirks", swipe, { var o = ReplayOptions(); o.appliesRecordedQuirks = false; return o }(), true, 0),
+            ("touchpad-3fg without its quirks", swipe, { var o = ReplayOptions(); o.appliesRecordedQuirks = false; return o }(), true, 1),
             ("touchpad-3fg, its quirks, right after", swipe, ReplayOptions(), true, 1),
-            ("keyboard and mouse", two, ReplayOptions(), true, 0),
+            ("keyboard and mouse", two, ReplayOptions(), true, 2),
             ("keyboard and mouse again", two, ReplayOptions(), true, 2),
-            // Through udev: a fresh context, and a testbed with nothing left from before.
+            // Through udev: a fresh context, and a testbed with nothing left from before (nor
+            // parked: everything was removed).
             ("keyboard and mouse through udev", two, { var o = ReplayOptions(); o.seat = "seat0"; return o }(), false, 0),
             ("keyboard and mouse after udev", two, ReplayOptions(), true, 0),
         ]
