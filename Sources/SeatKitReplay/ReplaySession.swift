@@ -340,6 +340,14 @@ final class SessionWorker {
     private func setDMI(_ modalias: String?) throws(ReplayError) {
         let wanted = modalias.flatMap { $0.hasPrefix("dmi:") ? $0 : nil }
         guard wanted != dmi else { return }
+        if let wanted, dmi != nil {
+            // Another machine: the same device with its modalias rewritten (libinput reads the
+            // MODALIAS property) instead of umockdev removing and adding it.
+            testbed.setProperty(systemPath: "/sys/devices/virtual/dmi/id", name: "MODALIAS", value: wanted)
+            testbed.setAttribute(systemPath: "/sys/devices/virtual/dmi/id", name: "modalias", value: wanted)
+            dmi = wanted
+            return
+        }
         if dmi != nil {
             testbed.removeDevice(systemPath: "/sys/devices/virtual/dmi/id")
             dmi = nil

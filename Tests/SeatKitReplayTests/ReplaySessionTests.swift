@@ -114,6 +114,37 @@ import SeatKitLibinput
         #expect(session.statistics.workersStarted == 1)
     }
 
+    /// The DMI modalias changes between replays (rewritten in place in the testbed) and a
+    /// context started after the change reads the new one: libinput's quirk for the Framework
+    /// laptop's touchpad (DMI `svnFramework:pnLaptop*`) disables its right button, and the
+    /// same touchpad on another machine keeps it. Each replay equals a fresh worker's.
+    @Test func aDMIChangeBetweenReplaysReachesTheNextContext() throws {
+        var device = SyntheticDevice.touchpad(name: "PIXA3854:00 093A:0274 Touchpad")
+        device.codes[EvdevCodes.EV_KEY, default: []].append(0x111)
+        device.properties = [EvdevCodes.INPUT_PROP_POINTER]
+        var script = FrameScript()
+        script.frame([FrameScript.key(0x111, 1)])
+        script.frame([FrameScript.key(0x111, 0)])
+        device.frames = script.frames
+        var framework = try SyntheticRecordings.recording([device], name: "framework")
+        framework.dmi = "dmi:bvnINSYDECorp.:bvr03.19:svnFramework:pnLaptop(12thGenIntelCore):pvrA6:"
+        var other = framework
+        other.dmi = "dmi:bvnLENOVO:bvrN2HET77W:svnLENOVO:pn20QDS3E200:pvrThinkPadX1Carbon7th:"
+        func buttons(_ events: [DeviceEvent]) -> Int {
+            events.filter { if case .pointerButton = $0.kind { true } else { false } }.count
+        }
+        let freshFramework = try LibinputReplay(recording: framework).run().events
+        let freshOther = try LibinputReplay(recording: other).run().events
+        #expect(buttons(freshFramework) == 0 && buttons(freshOther) == 2)
+        let session = ReplaySession()
+        defer { session.close() }
+        for (name, recording, fresh) in [("Framework", framework, freshFramework), ("other", other, freshOther),
+                                         ("Framework again", framework, freshFramework), ("other again", other, freshOther)] {
+            #expect(try session.replay(recording).events == fresh, "\(name)")
+        }
+        #expect(session.contextsReused == 2 && session.nodesReused == 3)
+    }
+
     /// The shim matches libinput's quirks patterns (literals, `*`, `?`) itself (half of a short
     /// replay's instructions were glibc's `fnmatch`): with the C library's answer for every
     /// MatchName and MatchDMIModalias pattern installed against the shared recordings' names
