@@ -342,11 +342,14 @@ final class SessionWorker {
         guard wanted != dmi else { return }
         if let wanted, dmi != nil {
             // Another machine: the same device with its modalias rewritten (libinput reads the
-            // MODALIAS property) instead of umockdev removing and adding it.
-            testbed.setProperty(systemPath: "/sys/devices/virtual/dmi/id", name: "MODALIAS", value: wanted)
-            testbed.setAttribute(systemPath: "/sys/devices/virtual/dmi/id", name: "modalias", value: wanted)
-            dmi = wanted
-            return
+            // MODALIAS property) instead of umockdev removing and adding it. The two files as
+            // umockdev writes them (through umockdev's own calls this took 0.1 ms).
+            let directory = testbed.rootDirectory + "/sys/devices/virtual/dmi/id"
+            if writeFile(directory + "/uevent", Array("MODALIAS=\(wanted)\nSUBSYSTEM=dmi\n".utf8)),
+               writeFile(directory + "/modalias", Array(wanted.utf8)) {
+                dmi = wanted
+                return
+            }
         }
         if dmi != nil {
             testbed.removeDevice(systemPath: "/sys/devices/virtual/dmi/id")

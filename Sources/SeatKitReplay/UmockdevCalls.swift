@@ -57,16 +57,6 @@ final class UmockdevTestbedHandle {
         umockdev_testbed_get_dev_fd(pointer, node)
     }
 
-    /// Sets a udev property of a device in the testbed (a line of its `uevent` file).
-    func setProperty(systemPath: String, name: String, value: String) {
-        umockdev_testbed_set_property(pointer, systemPath, name, value)
-    }
-
-    /// Sets a sysfs attribute of a device in the testbed (the content of its file).
-    func setAttribute(systemPath: String, name: String, value: String) {
-        umockdev_testbed_set_attribute(pointer, systemPath, name, value)
-    }
-
     /// Removes a device, as if unplugged (the child's udev monitor sees "remove").
     func removeDevice(systemPath: String) {
         umockdev_testbed_remove_device(pointer, systemPath)
