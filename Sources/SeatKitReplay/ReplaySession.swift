@@ -16,13 +16,14 @@ import Glibc
 /// let second = try session.replay(swipeRecording, options: ReplayOptions(configuration: tapping))
 /// ```
 ///
-/// Each replay gets its devices added to the testbed before it (a device the replay before
-/// had at the same place, with the same description, stays), on the same virtual timeline
-/// as a fresh worker's. The worker keeps the libinput contexts of
-/// earlier replays (up to 8) and uses one again for a replay with the same DMI and recorded
-/// quirks (what a context reads once, when it starts) when no tablet was replayed in it; the
-/// devices are removed and added, numbered from 1 again. The results are the same as
-/// ``LibinputReplay/run()``'s, byte for byte (a test compares their JSON).
+/// Each replay gets its devices added to the testbed before it (a device replayed before at
+/// the same place, with the same description, keeps its node and sysfs entries: in place
+/// or parked aside until it comes back), on the same virtual timeline as a fresh worker's.
+/// The worker keeps the libinput contexts of earlier replays (up to 8) and uses one again
+/// for a replay with the same DMI and recorded quirks (what a context reads once, when it
+/// starts) when no tablet was replayed in it; the devices are removed and added, numbered
+/// from 1 again. The results are the same as ``LibinputReplay/run()``'s, byte for byte (a
+/// test compares their JSON).
 /// ``LibinputReplay/run()`` itself is a session used once.
 ///
 /// Replays through one session run one after another (concurrent callers wait their turn);

@@ -259,8 +259,8 @@ package enum ReplayWorker {
                     }
                 }
             }
-            // libinput closes the nodes (removing the devices from a context kept for the next
-            // replay, or releasing it) while the parent removes them.
+            // libinput closes the nodes (removing the devices from a context kept for a later
+            // replay, or releasing it) while the parent parks or removes them.
             if let key = setup.contextKey, setup.seat == nil, !sawTablet, live.removeAllDevices() {
                 kept.append((live, key))
                 if kept.count > keptContexts { kept.removeFirst() }
