@@ -41,6 +41,20 @@ public final class LibinputBackend {
     /// router cancels its touches.
     public func removeDevice(number: UInt32) { context.removeDevice(number: number) }
 
+    /// For a replay worker that keeps one context for many replays (path contexts only):
+    /// removes every device and drops what libinput reports about that; false when a device
+    /// stayed (then the context should go).
+    package func removeAllDevices() -> Bool {
+        let empty = context.removeAllDevices()
+        if empty { refusedSettings = [:] }
+        return empty
+    }
+
+    /// For a replay worker that keeps one context for many replays, with no device present:
+    /// devices added from now on are numbered from 1 and announced at the current
+    /// (virtual) time, as in a context made now.
+    package func startOver() { context.startOver() }
+
     /// The fd to watch for reading in the compositor's event loop.
     public var fileDescriptor: Int32 { context.fileDescriptor }
 

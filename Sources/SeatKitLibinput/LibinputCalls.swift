@@ -131,6 +131,25 @@ final class LibinputContextHandle {
         libinput_path_remove_device(device)
     }
 
+    /// Removes every device (path contexts only) and drops the events that reports; true
+    /// when none is left. For a replay worker that keeps this context for the next replay.
+    func removeAllDevices() -> Bool {
+        guard udev == nil else { return devices.isEmpty }
+        for device in Array(devices.values) { libinput_path_remove_device(device) }
+        // Releases the removed devices' sources, then reads their removal.
+        _ = dispatch()
+        while nextEvent() != nil {}
+        return devices.isEmpty
+    }
+
+    /// With no device present: the next devices are numbered from 1 again and announced at
+    /// the current time, as in a context made now.
+    func startOver() {
+        precondition(devices.isEmpty, "startOver() with devices present")
+        nextDeviceNumber = 1
+        lastTime = MonotonicClock.microseconds()
+    }
+
     func suspend() { libinput_suspend(pointer) }
     func resume() -> Bool { libinput_resume(pointer) == 0 }
 

@@ -358,6 +358,8 @@ struct WorkerStream {
     var added: Set<UInt32> = []
     var removed: Set<UInt32> = []
     var ended = false
+    /// The worker used the last replay's libinput context again (told with the end mark).
+    var reusedContext = false
 
     init(child: ChildProcess, deviceCount: Int) {
         self.child = child
@@ -397,8 +399,10 @@ struct WorkerStream {
         while offset < buffer.count {
             let tag = buffer[offset]
             if tag == ReplayWorker.endTag {
+                guard offset + 2 <= buffer.count else { break }
                 ended = true
-                offset += 1
+                reusedContext = buffer[offset + 1] != 0
+                offset += 2
                 continue
             }
             if tag == ReplayWorker.readMarkTag {

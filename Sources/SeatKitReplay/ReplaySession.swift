@@ -16,10 +16,15 @@ import Glibc
 /// let second = try session.replay(swipeRecording, options: ReplayOptions(configuration: tapping))
 /// ```
 ///
-/// Each replay gets its devices added to the testbed before it and removed after it, and a
-/// libinput context of its own in the worker, on the same virtual timeline as a fresh
-/// worker's: the results are the same as ``LibinputReplay/run()``'s, byte for byte (a test
-/// compares their JSON). ``LibinputReplay/run()`` itself is a session used once.
+/// Each replay gets its devices added to the testbed before it (a device replayed before at
+/// the same place, with the same description, keeps its node and sysfs entries: in place
+/// or parked aside until it comes back), on the same virtual timeline as a fresh worker's.
+/// The worker keeps the libinput contexts of earlier replays (up to 8) and uses one again
+/// for a replay with the same DMI and recorded quirks (what a context reads once, when it
+/// starts) when no tablet was replayed in it; the devices are removed and added, numbered
+/// from 1 again. The results are the same as ``LibinputReplay/run()``'s, byte for byte (a
+/// test compares their JSON).
+/// ``LibinputReplay/run()`` itself is a session used once.
 ///
 /// Replays through one session run one after another (concurrent callers wait their turn);
 /// use one session per thread to replay in parallel. A replay that fails discards the worker
@@ -32,6 +37,8 @@ public final class ReplaySession: @unchecked Sendable {
     private nonisolated(unsafe) var worker: SessionWorker?
     private nonisolated(unsafe) var replays = 0
     private nonisolated(unsafe) var workersStarted = 0
+    private nonisolated(unsafe) var contextsKept = 0
+    private nonisolated(unsafe) var nodesKept = 0
 
     /// `workerExecutable`: as ``ReplayOptions/workerExecutable`` (by default this program,
     /// started again as the worker). Nothing starts until the first replay.
@@ -52,6 +59,20 @@ public final class ReplaySession: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return (replays, workersStarted)
+    }
+
+    /// Replays that used the libinput context of an earlier replay, for tests.
+    var contextsReused: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return contextsKept
+    }
+
+    /// Devices whose testbed entries and node a replay took over from the replay before, for tests.
+    var nodesReused: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return nodesKept
     }
 
     /// The worker's process ID (nil before the first replay), for tests.
@@ -89,6 +110,8 @@ public final class ReplaySession: @unchecked Sendable {
             var result = try current.replay(recording, options: options, devicesAdded: &devicesAdded)
             result.seconds = Double(monotonicMicroseconds() - started) / 1e6
             replays += 1
+            if current.lastReplayReusedContext { contextsKept += 1 }
+            nodesKept += current.lastReplayReusedNodes
             return result
         } catch {
             // Whatever state the worker or testbed is in, the next replay starts afresh.
@@ -123,6 +146,22 @@ final class SessionWorker {
     private let counters: UnsafeMutablePointer<UInt64>
     /// The DMI modalias in the testbed now.
     private var dmi: String?
+    /// Whether the worker used the libinput context of an earlier replay for the last replay.
+    private(set) var lastReplayReusedContext = false
+    /// The nodes of the last path replay, left in the testbed (libinput has closed them by the
+    /// time the next replay begins): the next replay takes over those of the same device at
+    /// the same number and parks the others. Making and removing a node's sysfs and udev
+    /// entries was 0.67 ms of a 1.5 ms warm replay of one device.
+    private var inPlace: [Node] = []
+    /// Parked nodes: their device's sysfs directory moved out of `sys` (to `parking/N` in
+    /// the testbed, where nothing looks), their PTY kept. A later replay of the same device
+    /// at the same number moves it back (one rename and a few links instead of umockdev
+    /// making and removing about 40 files). The longest parked go first when it is full.
+    private var lot: [(node: Node, path: String)] = []
+    private var parkingSerial = 0
+    static let lotCapacity = 32
+    /// Nodes the last replay took over from the replay before.
+    private(set) var lastReplayReusedNodes = 0
     private var stopped = false
 
     init(workerExecutable: String?) throws(ReplayError) {
@@ -169,6 +208,8 @@ final class SessionWorker {
 
     deinit {
         stop()
+        for node in inPlace { Glibc.close(node.master) }
+        for entry in lot { Glibc.close(entry.node.master) }
         munmap(UnsafeMutableRawPointer(counters), PreloadShim.counterCount * 8)
     }
 
@@ -183,6 +224,9 @@ final class SessionWorker {
     /// An emulated node made for one replay: umockdev's sysfs entries plus a PTY of our own.
     struct Node {
         let emulated: EmulatedDevice
+        /// What umockdev and the shim were given for it: a node with the same can be used again.
+        let description: String
+        let answers: [UInt8]
         let master: Int32
         let pty: Int
         let ptymapLink: String
@@ -192,9 +236,8 @@ final class SessionWorker {
     /// Adds `device` as `/dev/input/event<number>`: umockdev writes its sysfs and udev
     /// entries; the node is a PTY made here (umockdev 0.17 cannot make a node again for a
     /// path it once made), and its evdev ioctls are answered by the shim from a file.
-    private func addNode(_ device: RecordedDevice, number: Int) throws(ReplayError) -> Node {
-        let e = EmulatedDevice(device: device, number: number)
-        try testbed.addDevices(description: e.description(withNode: false))
+    private func addNode(_ e: EmulatedDevice, description: String, answers: [UInt8]) throws(ReplayError) -> Node {
+        try testbed.addDevices(description: description)
         var ptyIndex: Int32 = -1
         let master = seatkit_replay_open_pty(&ptyIndex)
         let pty = Int(ptyIndex)
@@ -214,7 +257,7 @@ final class SessionWorker {
         counters[pty] = 0
         guard symlink(ptyPath, root + e.node) == 0,
               symlink("13:\(e.minor)", ptymapLink) == 0,
-              writeFile(answersPath, e.ioctlAnswers) else {
+              writeFile(answersPath, answers) else {
             let reason = String(cString: strerror(errno))
             Glibc.close(master)
             unlink(ptymapLink)
@@ -222,7 +265,7 @@ final class SessionWorker {
             testbed.removeDevice(systemPath: "/sys" + e.inputSystemPath)
             throw .environment("cannot make the node \(e.node) in the testbed: \(reason)")
         }
-        return Node(emulated: e, master: master, pty: pty, ptymapLink: ptymapLink, answersPath: answersPath)
+        return Node(emulated: e, description: description, answers: answers, master: master, pty: pty, ptymapLink: ptymapLink, answersPath: answersPath)
     }
 
     private func removeNode(_ node: Node) {
@@ -235,9 +278,80 @@ final class SessionWorker {
         Glibc.close(node.master)
     }
 
+    private func inputDirectory(_ e: EmulatedDevice) -> String { testbed.rootDirectory + "/sys" + e.inputSystemPath }
+
+    /// Takes an in-place node out of `sys` into the lot. The links umockdev made outside its
+    /// directory stay (they name the same paths for any device at its number).
+    private func park(_ node: Node) {
+        if lot.count >= Self.lotCapacity { purge(lot.removeFirst()) }
+        let parking = testbed.rootDirectory + "/parking"
+        mkdir(parking, 0o755)
+        let path = parking + "/\(parkingSerial)"
+        parkingSerial += 1
+        guard rename(inputDirectory(node.emulated), path) == 0 else {
+            removeNode(node)
+            return
+        }
+        lot.append((node, path))
+    }
+
+    /// Puts the parked node `lot[index]` back at its place in `sys`, with the links umockdev
+    /// makes outside the device's directory (gone if umockdev removed another device at the
+    /// same number since) and the node pointing at its PTY again.
+    private func unpark(_ index: Int) throws(ReplayError) -> Node {
+        let (node, path) = lot.remove(at: index)
+        let e = node.emulated, root = testbed.rootDirectory
+        for dir in ["/sys/class/input", "/sys/dev/char", "/dev/.node", "/dev/input"] where mkdir(root + dir, 0o755) != 0 && errno == ENOENT {
+            makeDirectories(root + dir)
+        }
+        guard rename(path, inputDirectory(e)) == 0 else {
+            let reason = String(cString: strerror(errno))
+            purge((node, path))
+            throw .environment("cannot put \(e.node) back into the testbed: \(reason)")
+        }
+        _ = symlink("../.." + e.eventSystemPath, root + "/sys/class/input/event\(e.number)")
+        _ = symlink("../.." + e.inputSystemPath, root + "/sys/class/input/input\(e.number)")
+        _ = symlink("../.." + e.eventSystemPath, root + "/sys/dev/char/13:\(e.minor)")
+        _ = symlink("13:\(e.minor)", root + "/dev/.node/input_event\(e.number)")
+        unlink(root + e.node)
+        guard symlink("/dev/pts/\(node.pty)", root + e.node) == 0 else {
+            let reason = String(cString: strerror(errno))
+            removeNode(node)
+            throw .environment("cannot make the node \(e.node) in the testbed: \(reason)")
+        }
+        counters[node.pty] = 0
+        return node
+    }
+
+    /// Forgets a parked node for good.
+    private func purge(_ entry: (node: Node, path: String)) {
+        removeTree(entry.path)
+        unlink(entry.node.ptymapLink)
+        unlink(entry.node.answersPath)
+        Glibc.close(entry.node.master)
+    }
+
+    /// Clears the testbed of every node of earlier replays, in place and parked.
+    private func clearNodes() {
+        for node in inPlace { removeNode(node) }
+        inPlace = []
+        while let entry = lot.popLast() { purge(entry) }
+    }
+
     private func setDMI(_ modalias: String?) throws(ReplayError) {
         let wanted = modalias.flatMap { $0.hasPrefix("dmi:") ? $0 : nil }
         guard wanted != dmi else { return }
+        if let wanted, dmi != nil {
+            // Another machine: the same device with its modalias rewritten (libinput reads the
+            // MODALIAS property) instead of umockdev removing and adding it. The two files as
+            // umockdev writes them (through umockdev's own calls this took 0.1 ms).
+            let directory = testbed.rootDirectory + "/sys/devices/virtual/dmi/id"
+            if writeFile(directory + "/uevent", Array("MODALIAS=\(wanted)\nSUBSYSTEM=dmi\n".utf8)),
+               writeFile(directory + "/modalias", Array(wanted.utf8)) {
+                dmi = wanted
+                return
+            }
+        }
         if dmi != nil {
             testbed.removeDevice(systemPath: "/sys/devices/virtual/dmi/id")
             dmi = nil
@@ -258,16 +372,67 @@ final class SessionWorker {
             guard options.removals.isEmpty else { throw .environment("device removals need the path backend (seat must be nil)") }
             setup.seat = seat
         }
+        var quirksText: String?
         if options.appliesRecordedQuirks, recording.devices.contains(where: { !$0.quirks.isEmpty }) {
             let quirksPath = scratch.path + "/recorded.quirks"
-            guard writeFile(quirksPath, Array(LibinputReplay.quirksFile(for: recording).utf8)) else { throw .environment("cannot write \(quirksPath)") }
+            let text = LibinputReplay.quirksFile(for: recording)
+            guard writeFile(quirksPath, Array(text.utf8)) else { throw .environment("cannot write \(quirksPath)") }
             setup.quirks = quirksPath
+            quirksText = text
         }
         try setDMI(recording.dmi)
+        if setup.seat == nil {
+            // What a path context reads once, when it starts: the DMI modalias and the quirks
+            // files (the recorded ones here; the system's do not change). A context is used
+            // again only for a replay where these are the same.
+            setup.contextKey = Self.contextKey(dmi: dmi, quirks: quirksText)
+        }
+        lastReplayReusedContext = false
         var nodes: [Node] = []
-        defer { for node in nodes { removeNode(node) } }
-        for (i, device) in recording.devices.enumerated() {
-            nodes.append(try addNode(device, number: 100 + i))
+        var keepNodes = false
+        defer {
+            if keepNodes { inPlace = nodes } else { for node in nodes { removeNode(node) } }
+        }
+        // A replay with a udev seat enumerates the testbed: nothing of earlier replays may be
+        // in it, and it leaves nothing behind.
+        if options.seat != nil { clearNodes() }
+        // The last replay's nodes: those of the same device at the same number stay, the
+        // others are parked; a device parked before at its number comes back.
+        let emulated = recording.devices.enumerated().map { EmulatedDevice(device: $1, number: 100 + $0) }
+        let wanted = emulated.map { (description: $0.description(withNode: false), answers: $0.ioctlAnswers) }
+        func fits(_ node: Node, _ i: Int) -> Bool {
+            node.emulated.number == 100 + i && node.description == wanted[i].description && node.answers == wanted[i].answers
+        }
+        var kept: [Int: Node] = [:]
+        for node in inPlace {
+            let i = node.emulated.number - 100
+            if i < wanted.count, fits(node, i) { kept[i] = node } else { park(node) }
+        }
+        inPlace = []
+        lastReplayReusedNodes = 0
+        for (i, e) in emulated.enumerated() {
+            do throws(ReplayError) {
+                if let node = kept.removeValue(forKey: i) {
+                    counters[node.pty] = 0
+                    nodes.append(node)
+                    lastReplayReusedNodes += 1
+                } else if let j = lot.lastIndex(where: { fits($0.node, i) }) {
+                    nodes.append(try unpark(j))
+                    lastReplayReusedNodes += 1
+                } else {
+                    // umockdev makes the links outside the device's directory again; a parked
+                    // device at this number left them.
+                    let root = testbed.rootDirectory
+                    for link in ["/sys/class/input/event\(e.number)", "/sys/class/input/input\(e.number)", "/sys/dev/char/13:\(e.minor)",
+                                 "/dev/.node/input_event\(e.number)", e.node] {
+                        unlink(root + link)
+                    }
+                    nodes.append(try addNode(e, description: wanted[i].description, answers: wanted[i].answers))
+                }
+            } catch {
+                for node in kept.values { removeNode(node) }
+                throw error
+            }
         }
         setup.nodes = nodes.map(\.emulated.node)
         setup.ptys = nodes.map(\.pty)
@@ -386,6 +551,7 @@ final class SessionWorker {
         // The end: libinput's context goes, with it the nodes' readers, before they are removed.
         try child.send([ReplayWorker.endCommand])
         try stream.readUntil { $0.ended }
+        lastReplayReusedContext = stream.reusedContext
         // Back onto the recording's timeline; device announcements carry no time of their own.
         let shift = start - base
         let events = stream.events.map { event -> DeviceEvent in
@@ -393,9 +559,37 @@ final class SessionWorker {
             e.time = max(event.time, base) + shift
             return e
         }
+        keepNodes = options.seat == nil
         var result = LibinputReplayResult(events: events, framesWritten: frames.count, evdevEventsWritten: evdevEvents, seconds: 0)
         result.shortWrites = shortWrites
         return result
+    }
+
+    /// The key a path context is kept under: a 64-bit FNV-1a hash of the DMI modalias and
+    /// the recorded quirks, each marked present or absent.
+    static func contextKey(dmi: String?, quirks: String?) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func add(_ text: String?) {
+            let bytes: [UInt8] = text.map { [1] + Array($0.utf8) + [0] } ?? [2]
+            for b in bytes { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+        }
+        add(dmi)
+        add(quirks)
+        return String(hash, radix: 16)
+    }
+
+    /// Removes `path` and everything under it (symbolic links as links).
+    private func removeTree(_ path: String) {
+        if let dir = opendir(path) {
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+                guard name != "." && name != ".." else { continue }
+                let child = path + "/" + name
+                if entry.pointee.d_type == UInt8(DT_DIR) { removeTree(child) } else { unlink(child) }
+            }
+            closedir(dir)
+        }
+        rmdir(path)
     }
 
     /// The worker to start and how: an explicit `seatkit` tool (`replay-worker` command),

@@ -12,13 +12,22 @@ import Glibc
 /// emulated nodes with a path context, and streams libinput's events to its stdout in
 /// `DeviceEvent`'s binary form.
 ///
-/// One worker serves any number of replays, one after another (a ``ReplaySession``), each
-/// with a libinput context of its own. Commands arrive on stdin:
+/// One worker serves any number of replays, one after another (a ``ReplaySession``).
+/// Commands arrive on stdin:
 /// - `b` + length (u32 LE) + arguments separated by NUL bytes: begin a replay
-///   (`[--config TEXT] [--seat NAME] [--quirks PATH] NODE=PTY-INDEX...`): a fresh libinput
-///   context over those nodes (with `--seat`, through udev, the testbed's, instead of by path);
+///   (`[--config TEXT] [--seat NAME] [--quirks PATH] [--context KEY] NODE=PTY-INDEX...`): a
+///   libinput context over those nodes (with `--seat`, through udev, the testbed's, instead
+///   of by path). With `--context`, a path context of an earlier replay is used again when it
+///   was made for the same KEY (the DMI and recorded quirks it read when it started: what a
+///   context reads once) and no tablet was among its devices (libinput keeps tablet tools,
+///   and their pressure offsets, in the context): its devices are gone by then, and the new
+///   ones are numbered from 1 and announced at the replay's start time, as in a fresh
+///   context. That saves parsing libinput's quirks files again (a third of a short replay).
+///   The worker keeps the last ``keptContexts`` such contexts, one per key;
 /// - `r` + device number (u32 LE): remove that device;
-/// - `e`: end the replay: report what is left, write the end mark, release the context;
+/// - `e`: end the replay: report what is left, write the end mark and whether the context
+///   was used again (one byte), then remove the devices (keeping the context for the next
+///   replay) or release the context;
 /// - end of file: exit.
 ///
 /// After every dispatch it writes a *read mark*: how many bytes libinput has read from each
@@ -45,6 +54,9 @@ package enum ReplayWorker {
         var configuration: DeviceConfiguration?
         var seat: String?
         var quirks: String?
+        /// What a path context read when it started (DMI, recorded quirks); a context is used
+        /// again only for a replay with the same key. nil: a fresh context.
+        var contextKey: String?
         /// The testbed's root (the worker's `UMOCKDEV_DIR`).
         var umockdevDirectory: String?
 
@@ -55,6 +67,7 @@ package enum ReplayWorker {
             if let configuration { a += ["--config", configuration.commandLineForm] }
             if let seat { a += ["--seat", seat] }
             if let quirks { a += ["--quirks", quirks] }
+            if let contextKey { a += ["--context", contextKey] }
             return a + zip(nodes, ptys).map { "\($0)=\($1)" }
         }
 
@@ -64,10 +77,11 @@ package enum ReplayWorker {
             var i = 0
             while i < arguments.count {
                 let a = arguments[i]
-                if a == "--seat" || a == "--config" || a == "--quirks" || a == "--umockdev-dir", i + 1 < arguments.count {
+                if a == "--seat" || a == "--config" || a == "--quirks" || a == "--umockdev-dir" || a == "--context", i + 1 < arguments.count {
                     let value = arguments[i + 1]
                     switch a {
                     case "--seat": seat = value
+                    case "--context": contextKey = value
                     case "--umockdev-dir": umockdevDirectory = value
                     case "--quirks": quirks = value
                     default:
@@ -116,9 +130,10 @@ package enum ReplayWorker {
 
         nonisolated(unsafe) var quirksFailed = false
         LibinputBackend.setLogHandler(minimumPriority: 20) { priority, message in
-            if message.contains("Failed to load the device quirks") { quirksFailed = true }
+            // (A byte search: `String.contains` was 6 % of a short replay's instructions.)
+            if ReplayWorker.contains(message, "Failed to load the device quirks") { quirksFailed = true }
             // Virtual time runs ahead of the real clock on purpose.
-            if message.contains("offset more than") || message.contains("timer") { return }
+            if ReplayWorker.contains(message, "offset more than") || ReplayWorker.contains(message, "timer") { return }
             // Info and up (see minimumPriority): why a device could not be opened or added is
             // logged at info. The parent shows this output only when the worker fails.
             writeStandardError("libinput: \(message)")
@@ -141,6 +156,9 @@ package enum ReplayWorker {
             return true
         }
 
+        /// Contexts of earlier replays with their devices removed, by the key they were made
+        /// for; the most recently used last.
+        var kept: [(backend: LibinputBackend, key: String)] = []
         while true {
             // Between replays: wait for the next one, or the end.
             guard input.fill(atLeast: 1) else { return 0 }
@@ -166,9 +184,17 @@ package enum ReplayWorker {
             quirksFailed = false
 
             var backend: LibinputBackend?
+            var reused = false
             do {
                 if let seat = setup.seat {
                     backend = try LibinputBackend(seat: seat, opener: DirectDeviceOpener())
+                } else if let key = setup.contextKey, let i = kept.firstIndex(where: { $0.key == key }) {
+                    let context = kept.remove(at: i).backend
+                    // The clock reads the replay's start: the new devices' announcements carry it.
+                    context.startOver()
+                    for node in setup.nodes { try context.addDevice(path: node) }
+                    backend = context
+                    reused = true
                 } else {
                     backend = try LibinputBackend(paths: setup.nodes, opener: DirectDeviceOpener())
                 }
@@ -176,13 +202,18 @@ package enum ReplayWorker {
                 return fail("replay-worker: \(error)")
             }
             guard let live = backend else { return 1 }
-            if let configuration = setup.configuration { live.configuration = { _ in configuration } }
+            if let configuration = setup.configuration { live.configuration = { _ in configuration } } else { live.configuration = nil }
+            var sawTablet = false
             if quirksFailed && setup.quirks != nil {
                 return fail("replay-worker: libinput rejected the recorded quirks", status: quirksRejectedStatus)
             }
 
             func dispatchAndReport() -> Bool {
                 for event in live.dispatchEvents() {
+                    if case .deviceAdded(let description) = event.kind,
+                       !description.capabilities.isDisjoint(with: [.tabletTool, .tabletPad]) {
+                        sawTablet = true
+                    }
                     // encode(into:) copies the buffer it appends to: keep that one small.
                     one.removeAll(keepingCapacity: true)
                     event.encode(into: &one)
@@ -220,6 +251,7 @@ package enum ReplayWorker {
                         input.consume(1)
                         guard dispatchAndReport() else { return 1 }
                         out.append(endTag)
+                        out.append(reused ? 1 : 0)
                         guard flush() else { return 1 }
                         break replay
                     } else {
@@ -227,7 +259,12 @@ package enum ReplayWorker {
                     }
                 }
             }
-            // The context goes (libinput closes the nodes) before the parent removes them.
+            // libinput closes the nodes (removing the devices from a context kept for a later
+            // replay, or releasing it) while the parent parks or removes them.
+            if let key = setup.contextKey, setup.seat == nil, !sawTablet, live.removeAllDevices() {
+                kept.append((live, key))
+                if kept.count > keptContexts { kept.removeFirst() }
+            }
             backend = nil
         }
     }
@@ -264,6 +301,21 @@ package enum ReplayWorker {
                 guard readMore() else { return false }
             }
             return true
+        }
+    }
+
+    /// Contexts kept for later replays (a few hundred KB each, most of it libinput's quirks).
+    static let keptContexts = 8
+
+    /// Whether `text` contains `needle`, byte for byte.
+    static func contains(_ text: String, _ needle: StaticString) -> Bool {
+        var text = text
+        let n = needle.utf8CodeUnitCount, p = needle.utf8Start
+        return text.withUTF8 { t in
+            guard n > 0 else { return true }
+            guard t.count >= n, let base = t.baseAddress else { return false }
+            for i in 0...(t.count - n) where t[i] == p[0] && memcmp(base + i, p, n) == 0 { return true }
+            return false
         }
     }
 

@@ -46,6 +46,177 @@ import SeatKitLibinput
         #expect(Set(fresh).count == cases.count)
     }
 
+    /// The worker uses an earlier replay's libinput context again when the DMI and the
+    /// recorded quirks are the same (what a context reads once, at its start) and no tablet
+    /// was replayed in it; the devices are numbered from 1 again and announced at the
+    /// replay's start. A device the replay before had at the same place keeps its testbed
+    /// entries and node. Every replay still gives what a fresh worker gives.
+    @Test func aSessionUsesALibinputContextAgainOnlyWhenWhatItReadAtItsStartIsTheSame() throws {
+        let keyboard = try SyntheticRecordings.keyboard()
+        let mouse = try SyntheticRecordings.mouse()
+        let ite = try RecordingParser.parse(contentsOf: SharedRecordings.path("touchpad-ite-2fg-scroll-li1.12.yml"))
+        let swipe = try RecordingParser.parse(contentsOf: SharedRecordings.path("touchpad-3fg-swipe-paperwm.yml"))
+        let two = try SyntheticRecordings.recording([keyboard.devices[0], mouse.devices[0]], name: "two")
+        var pen = FrameScript()
+        pen.frame([FrameScript.key(0x140, 1), FrameScript.abs(0, 5000), FrameScript.abs(1, 4000), FrameScript.abs(0x18, 0)])
+        pen.frame([FrameScript.key(0x14a, 1), FrameScript.abs(0x18, 600)])
+        pen.frame([FrameScript.key(0x14a, 0), FrameScript.abs(0x18, 0)])
+        pen.frame([FrameScript.key(0x140, 0)])
+        let tablet = try SyntheticRecordings.recording([RecordedDevice(
+            node: "/dev/input/event9", name: "SeatKit Test Pen Tablet", identity: InputDeviceIdentity(bustype: 3, vendor: 0x1234, product: 0x99, version: 1),
+            codes: [1: [0x140, 0x14a, 0x14b], 3: [0, 1, 0x18]],
+            absoluteAxes: [0: AbsoluteAxisInfo(minimum: 0, maximum: 20000, resolution: 100), 1: AbsoluteAxisInfo(minimum: 0, maximum: 12000, resolution: 100),
+                           0x18: AbsoluteAxisInfo(minimum: 0, maximum: 2047)],
+            properties: [EvdevCodes.INPUT_PROP_POINTER], udevProperties: ["ID_INPUT=1", "ID_INPUT_TABLET=1"], frames: pen.frames)], name: "pen")
+        let unplugged = ReplayOptions(removals: [(device: 1, time: 20_000)])
+        // (recording, options, whether the worker has a context for it from before, how many
+        // of its devices an earlier replay left in the testbed, in place or parked, at the
+        // same number)
+        let steps: [(name: String, recording: Recording, options: ReplayOptions, reuses: Bool, nodes: Int)] = [
+            ("keyboard", keyboard, ReplayOptions(), false, 0),
+            // No DMI, no recorded quirks, as the keyboard: its context, devices numbered 1 and
+            // 2; the keyboard's node stays.
+            ("keyboard and mouse, mouse unplugged", two, unplugged, true, 1),
+            // The mouse at event100 now: the keyboard's and the mouse's nodes are parked.
+            ("mouse, tapping on (refused)", mouse, ReplayOptions(configuration: DeviceConfiguration(tapToClick: true)), true, 0),
+            ("pen tablet", tablet, ReplayOptions(), true, 0),
+            // The tablet's context was not kept: libinput keeps tablet tools in the context.
+            // The keyboard's node comes back from the lot.
+            ("keyboard after the tablet", keyboard, ReplayOptions(), false, 1),
+            // touchpad-ite: a DMI modalias, no quirks recorded; touchpad-3fg: no DMI, three quirks.
+            ("touchpad-ite (its DMI)", ite, ReplayOptions(), false, 0),
+            ("touchpad-3fg (its quirks)", swipe, ReplayOptions(), false, 0),
+            ("touchpad-ite again", ite, ReplayOptions(), true, 1),
+            ("touchpad-ite right after", ite, ReplayOptions(), true, 1),
+            // Without its quirks, touchpad-3fg reads what the keyboard's context read.
+            ("touchpad-3fg without its quirks", swipe, { var o = ReplayOptions(); o.appliesRecordedQuirks = false; return o }(), true, 1),
+            ("touchpad-3fg, its quirks, right after", swipe, ReplayOptions(), true, 1),
+            ("keyboard and mouse", two, ReplayOptions(), true, 2),
+            ("keyboard and mouse again", two, ReplayOptions(), true, 2),
+            // Through udev: a fresh context, and a testbed with nothing left from before (nor
+            // parked: everything was removed).
+            ("keyboard and mouse through udev", two, { var o = ReplayOptions(); o.seat = "seat0"; return o }(), false, 0),
+            ("keyboard and mouse after udev", two, ReplayOptions(), true, 0),
+        ]
+        let session = ReplaySession()
+        defer { session.close() }
+        for step in steps {
+            let fresh = try LibinputReplay(recording: step.recording, options: step.options).run().events
+            let (contextsBefore, nodesBefore) = (session.contextsReused, session.nodesReused)
+            let warm = try session.replay(step.recording, options: step.options).events
+            #expect(warm == fresh, "\(step.name)")
+            #expect(session.contextsReused - contextsBefore == (step.reuses ? 1 : 0), "\(step.name)")
+            #expect(session.nodesReused - nodesBefore == step.nodes, "\(step.name)")
+            // Devices numbered from 1, announced at the recording's start, whatever came before.
+            let added = warm.filter { if case .deviceAdded = $0.kind { true } else { false } }
+            #expect(added.map(\.device) == Array(1...UInt32(step.recording.devices.count)), "\(step.name)")
+        }
+        #expect(session.statistics.workersStarted == 1)
+    }
+
+    /// The DMI modalias changes between replays (rewritten in place in the testbed) and a
+    /// context started after the change reads the new one: libinput's quirk for the Framework
+    /// laptop's touchpad (DMI `svnFramework:pnLaptop*`) disables its right button, and the
+    /// same touchpad on another machine keeps it. Each replay equals a fresh worker's.
+    @Test func aDMIChangeBetweenReplaysReachesTheNextContext() throws {
+        var device = SyntheticDevice.touchpad(name: "PIXA3854:00 093A:0274 Touchpad")
+        device.codes[EvdevCodes.EV_KEY, default: []].append(0x111)
+        device.properties = [EvdevCodes.INPUT_PROP_POINTER]
+        var script = FrameScript()
+        script.frame([FrameScript.key(0x111, 1)])
+        script.frame([FrameScript.key(0x111, 0)])
+        device.frames = script.frames
+        var framework = try SyntheticRecordings.recording([device], name: "framework")
+        framework.dmi = "dmi:bvnINSYDECorp.:bvr03.19:svnFramework:pnLaptop(12thGenIntelCore):pvrA6:"
+        var other = framework
+        other.dmi = "dmi:bvnLENOVO:bvrN2HET77W:svnLENOVO:pn20QDS3E200:pvrThinkPadX1Carbon7th:"
+        func buttons(_ events: [DeviceEvent]) -> Int {
+            events.filter { if case .pointerButton = $0.kind { true } else { false } }.count
+        }
+        let freshFramework = try LibinputReplay(recording: framework).run().events
+        let freshOther = try LibinputReplay(recording: other).run().events
+        #expect(buttons(freshFramework) == 0 && buttons(freshOther) == 2)
+        let session = ReplaySession()
+        defer { session.close() }
+        for (name, recording, fresh) in [("Framework", framework, freshFramework), ("other", other, freshOther),
+                                         ("Framework again", framework, freshFramework), ("other again", other, freshOther)] {
+            #expect(try session.replay(recording).events == fresh, "\(name)")
+        }
+        #expect(session.contextsReused == 2 && session.nodesReused == 3)
+    }
+
+    /// The shim matches libinput's quirks patterns (literals, `*`, `?`) itself (half of a short
+    /// replay's instructions were glibc's `fnmatch`): with the C library's answer for every
+    /// MatchName and MatchDMIModalias pattern installed against the shared recordings' names
+    /// and DMI, and for 200,000 random patterns; '[', '\\' and flags go to the C library.
+    @Test func theShimsFnmatchAnswersAsTheCLibrarys() throws {
+        let handle = try #require(dlopen(try PreloadShim.libraryPath(), RTLD_NOW | RTLD_LOCAL))
+        defer { dlclose(handle) }
+        typealias Match = @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32) -> Int32
+        let star = unsafeBitCast(try #require(dlsym(handle, "seatkit_star_fnmatch")), to: Match.self)
+        func check(_ pattern: String, _ text: String, flags: Int32 = 0) -> Bool {
+            let mine = star(pattern, text, flags)
+            // '?' is the shim's only in a single-byte locale; literals and '*' always.
+            if mine == -1 { return flags != 0 || pattern.contains(where: { "?[\\".contains($0) }) }
+            return flags == 0 && (mine == 0) == (fnmatch(pattern, text, 0) == 0) && (mine == 0 || mine == FNM_NOMATCH)
+        }
+        var patterns: [String] = []
+        var texts: [String] = ["", "dmi:", "*"]
+        let directory = "/usr/share/libinput"
+        if let dir = opendir(directory) {
+            defer { closedir(dir) }
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                guard name.hasSuffix(".quirks"), let f = fopen(directory + "/" + name, "r") else { continue }
+                defer { fclose(f) }
+                var line = [CChar](repeating: 0, count: 4096)
+                while fgets(&line, Int32(line.count), f) != nil {
+                    var text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                    while text.last == "\n" || text.last == "\r" { text.removeLast() }
+                    for key in ["MatchName=", "MatchDMIModalias="] where text.hasPrefix(key) { patterns.append(String(text.dropFirst(key.count))) }
+                }
+            }
+        }
+        #expect(patterns.count > 100)
+        for (file, _) in SharedRecordings.expected {
+            let recording = try RecordingParser.parse(contentsOf: SharedRecordings.path(file))
+            texts += recording.devices.map(\.name) + [recording.dmi].compactMap { $0 }
+        }
+        // Each pattern also against itself with its stars filled in, so that some match.
+        texts += patterns.map { $0.replacing("*", with: "x*y") }
+        var matched = 0
+        for pattern in patterns {
+            for text in texts {
+                #expect(check(pattern, text), "\(pattern) against \(text)")
+                if fnmatch(pattern, text, 0) == 0 { matched += 1 }
+            }
+        }
+        #expect(matched > patterns.count / 2)
+        #expect(star("a*b", "axb", FNM_PATHNAME) == -1 && star("[ab]", "a", 0) == -1 && star("a\\*", "a*", 0) == -1)
+        #expect(star("dmi:*svnLENOVO:*pvrThinkPad*", "dmi:bvnLENOVO:svnLENOVO:pvrThinkPadX1:", 0) == 0)
+        var generator = SplitMix(seed: 14)
+        for _ in 0..<200_000 {
+            let pattern = String((0..<Int(generator.next() % 9)).map { _ in Array("ab*?")[Int(generator.next() % 4)] })
+            let text = String((0..<Int(generator.next() % 10)).map { _ in Array("ab")[Int(generator.next() % 2)] })
+            if !check(pattern, text) {
+                Issue.record("\(pattern) against \(text)")
+                break
+            }
+        }
+    }
+
+    struct SplitMix {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
     @Test func aFailedReplayLeavesTheSessionUsable() throws {
         let session = ReplaySession()
         defer { session.close() }

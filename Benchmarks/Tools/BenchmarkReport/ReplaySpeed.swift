@@ -109,3 +109,42 @@ func printReplaySpeedTable(rounds: Int) {
         print("| 1 kHz mouse, \(seconds) s | \(format(Double(bytes.count) / 1e6)) | \(format(t * 1e3)) | \(format(Double(bytes.count) / t / 1e6)) |")
     }
 }
+
+/// Warm replays only: every shared recording through one `ReplaySession`, round-robin for
+/// `rounds` rounds (after one unmeasured replay of each), medians and the fastest. Each warm
+/// replay's events are checked equal to the session's first replay of that recording.
+func printWarmReplayTable(rounds: Int) {
+    var recordings: [(name: String, recording: Recording)] = []
+    // SEATKIT_WARM_ONLY=touchpad-ite: only the recordings whose file name contains it (for profiling).
+    let only = getenv("SEATKIT_WARM_ONLY").map { String(cString: $0) }
+    for path in sharedRecordings() {
+        guard let data = FileManager.default.contents(atPath: path) else { fatalError("cannot read \(path)") }
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        if let only, !name.contains(only) { continue }
+        do { recordings.append((name, try RecordingParser.parse(bytes: [UInt8](data), source: name))) } catch { fatalError("\(error)") }
+    }
+    let session = ReplaySession()
+    defer { session.close() }
+    var reference: [[DeviceEvent]] = []
+    for r in recordings {
+        do { reference.append(try session.replay(r.recording).events) } catch { fatalError("\(r.name): \(error)") }
+    }
+    var samples = [[Double]](repeating: [], count: recordings.count)
+    for _ in 0..<rounds {
+        for (i, r) in recordings.enumerated() {
+            let start = secondsNow()
+            let events: [DeviceEvent]
+            do { events = try session.replay(r.recording).events } catch { fatalError("\(r.name): \(error)") }
+            samples[i].append(secondsNow() - start)
+            guard events == reference[i] else { fatalError("\(r.name): a warm replay's events differ from the session's first") }
+        }
+    }
+    print("| recording | duration (s) | warm replay median (ms) | × real time | fastest (ms) | × real time |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for (i, r) in recordings.enumerated() {
+        let d = r.recording.duration.seconds, m = median(samples[i]), f = samples[i].min()!
+        print("| \(r.name) | \(format(d)) | \(format(m * 1e3)) | \(format(d / m))× | \(format(f * 1e3)) | \(format(d / f))× |")
+    }
+    let stats = session.statistics
+    print("\nWarm session: \(stats.replays) replays on \(stats.workersStarted) worker process(es), \(rounds) rounds.")
+}

@@ -3,7 +3,7 @@
 // see the same machine noise, and prints the tables of docs/BENCHMARKS.md.
 //
 //   swift run -c release BenchmarkReport [--rounds N] [--svg path] [--filter "10 nested"]
-//       [--only hit-testing,per-event,c-api,keys,replay,replay-speed,memory,replay-memory]
+//       [--only hit-testing,per-event,c-api,keys,replay,replay-speed,replay-warm,memory,replay-memory]
 // Replay needs `seatkit` built beside it and the recordings in $SEATKIT_RECORDINGS
 // (default ../../shared/recordings, from Benchmarks/).
 import ArgumentParser
@@ -24,6 +24,8 @@ enum Section: String, CaseIterable, ExpressibleByArgument {
     case replay
     /// Issue 14: × real time, start-up and parse throughput of replays.
     case replaySpeed = "replay-speed"
+    /// Warm `ReplaySession` replays of every shared recording, round-robin, many rounds.
+    case replayWarm = "replay-warm"
     case memory
     /// The million-event replay (about five minutes): not part of the default run.
     case replayMemory = "replay-memory"
@@ -109,6 +111,10 @@ struct Report: ParsableCommand {
         if sections.contains(.replaySpeed) {
             print("\n## Replay speed against the recordings' own duration\n")
             printReplaySpeedTable(rounds: rounds)
+        }
+        if sections.contains(.replayWarm) {
+            print("\n## Warm replays (one ReplaySession)\n")
+            printWarmReplayTable(rounds: rounds)
         }
         if sections.contains(.memory) {
             print("\n## Memory\n")
