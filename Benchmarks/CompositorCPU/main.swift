@@ -246,6 +246,8 @@ struct Measurement {
     var grossCPU = 0.0     // seconds, before the idle subtraction
     var idleRate = 0.0     // CPU seconds per wall second
     var wall = 0.0
+    /// Per segment: CPU per frame, less the idle rate of the idle window right after it.
+    var segments: [Double] = []
     var events: [String: Int] = [:]
     var delivered: Int { events.values.reduce(0, +) }
 }
@@ -280,6 +282,8 @@ final class Side {
     var active = (wall: 0.0, cpu: 0.0, stat: 0.0)
     var idle = (wall: 0.0, cpu: 0.0, stat: 0.0)
     var perf: Process?
+    var lastSegment = (wall: 0.0, cpu: 0.0, frames: 0)
+    var segments: [Double] = []
     var pid: Int32 { child.pid }
 
     func sample() -> (Double, Double, Double) { (monotonic(), cpuSeconds(pid) ?? 0, statSeconds(pid) ?? 0) }
@@ -425,7 +429,7 @@ final class Side {
             let name = "\(dir)/\(compositor)-\(workload.name)-\(perfRun)"
             p.arguments = o.perfRecord
                 ? ["record", "-q", "-e", "cpu-clock", "-F", "10000", "-o", name + ".data", "-p", "\(pid)"]
-                : ["stat", "-e", "task-clock,context-switches,raw_syscalls:sys_enter", "-o", name + ".txt", "-p", "\(pid)"]
+                : ["stat", "-e", "task-clock,context-switches,cpu-migrations,page-faults,raw_syscalls:sys_enter", "-o", name + ".txt", "-p", "\(pid)"]
             try p.run()
             perf = p
             usleep(200_000)  // perf attached before the first frame
@@ -446,6 +450,7 @@ final class Side {
         let frames = recording.mergedFrames
         guard let first = frames.first?.frame.time else { return 0 }
         let span = self.span
+        let framesBefore = count
         let start = sample()
         for loop in range {
             for (device, frame) in frames {
@@ -480,6 +485,7 @@ final class Side {
         active.wall += end.0 - start.0
         active.cpu += end.1 - start.1
         active.stat += end.2 - start.2
+        lastSegment = (wall: end.0 - start.0, cpu: end.1 - start.1, frames: count - framesBefore)
         return end.0 - start.0
     }
 
@@ -495,6 +501,7 @@ final class Side {
         m.grossCPU = active.cpu
         m.cpu = active.cpu - m.idleRate * active.wall
         m.statCPU = active.stat - idle.stat / max(idle.wall, 1e-9) * active.wall
+        m.segments = segments
         m.events = wevEvents(wevLog, from: offset)
         return m
     }
@@ -527,6 +534,9 @@ func measureRun(_ sides: [String], _ workload: Workload, _ recording: Recording,
             side.idle.wall += after.0 - before.0
             side.idle.cpu += after.1 - before.1
             side.idle.stat += after.2 - before.2
+            let rate = (after.1 - before.1) / max(after.0 - before.0, 1e-9)
+            let last = side.lastSegment
+            side.segments.append((last.cpu - rate * last.wall) / Double(max(1, last.frames)))
         }
         segmentStart = range.upperBound
     }
@@ -556,13 +566,15 @@ final class AckCounters {
 
 func median(_ xs: [Double]) -> Double {
     let s = xs.sorted()
-    return s.isEmpty ? 0 : s[s.count / 2]
+    if s.isEmpty { return 0 }
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
 }
 
 func us(_ seconds: Double) -> String { String(format: "%.1f µs", seconds * 1e6) }
 
 let o = parseOptions()
-print("compositor CPU per input frame, device to client socket (wev); speed ×\(o.speed), \(o.runs) runs each, median;")
+print("compositor CPU per input frame, device to client socket (wev); speed ×\(o.speed), \(o.runs) runs, the sides taking turns")
+print("segment by segment (~\(o.segmentSeconds) s each); CPU per frame: the median over all segments of all runs;")
 print("CPU: the process's CPU-time clock (ns); idle CPU, measured in windows as long as the playback's segments and interleaved with them, subtracted")
 print("")
 struct Row {
@@ -582,9 +594,9 @@ for workload in o.workloads {
             for compositor in o.compositors {
                 guard let m = results[compositor] else { continue }
                 row.results[compositor, default: []].append(m)
-                print(String(format: "  %@ %@ run %d: %d frames, CPU %.4f s (gross %.4f s, idle %.4f s/s subtracted over %.1f s; stat: %.2f s), %.1f µs/frame, %d events to wev",
+                print(String(format: "  %@ %@ run %d: %d frames, CPU %.4f s (gross %.4f s, idle %.4f s/s subtracted over %.1f s; stat: %.2f s), %.1f µs/frame, median of %d segments %.1f µs/frame, %d events to wev",
                              workload.name, compositor, run + 1, m.frames, m.cpu, m.grossCPU, m.idleRate, m.wall, m.statCPU,
-                             m.cpu / Double(max(1, m.frames)) * 1e6, m.delivered))
+                             m.cpu / Double(max(1, m.frames)) * 1e6, m.segments.count, median(m.segments) * 1e6, m.delivered))
             }
         } catch {
             print("  \(workload.name) run \(run + 1) failed: \(error)")
@@ -607,7 +619,9 @@ print(rule)
 for row in rows {
     let cage = row.results["cage"] ?? []
     let frames = row.results.values.first { !$0.isEmpty }?.first?.frames ?? 0
-    func perFrame(_ ms: [Measurement]) -> Double { median(ms.map { $0.cpu / Double(max(1, $0.frames)) }) }
+    // The median over every segment of every run: a segment that shared the machine with a
+    // burst of other work is an outlier, not a tenth of the result.
+    func perFrame(_ ms: [Measurement]) -> Double { median(ms.flatMap(\.segments)) }
     func perEvent(_ ms: [Measurement]) -> String {
         let delivered = ms.filter { $0.delivered > 0 }
         return delivered.isEmpty ? "–" : us(median(delivered.map { $0.cpu / Double($0.delivered) }))
@@ -637,9 +651,9 @@ for row in rows {
 }
 
 print("")
-print("Spread over the runs (CPU per frame, idle subtracted: min–max, and (max − min) ÷ median; ratio of the paired runs):")
+print("Spread over the runs (each run's median segment, CPU per frame: min–max, and (max − min) ÷ median; the runs' ratios):")
 for row in rows {
-    func perFrames(_ ms: [Measurement]) -> [Double] { ms.map { $0.cpu / Double(max(1, $0.frames)) } }
+    func perFrames(_ ms: [Measurement]) -> [Double] { ms.map { median($0.segments) } }
     var line = "  \(row.workload.name):"
     for side in o.compositors {
         let xs = perFrames(row.results[side] ?? [])
@@ -648,10 +662,9 @@ for row in rows {
     }
     let cage = perFrames(row.results["cage"] ?? [])
     for side in others {
-        let xs = perFrames(row.results[side] ?? [])
-        let ratios = zip(xs, cage).map { $0 / $1 }
-        guard let lo = ratios.min(), let hi = ratios.max() else { continue }
-        line += String(format: " %@ ÷ cage %.2f–%.2f×;", side, lo, hi)
+        let ratios = zip(perFrames(row.results[side] ?? []), cage).map { $0 / $1 }
+        guard !ratios.isEmpty else { continue }
+        line += " \(side) ÷ cage " + ratios.map { String(format: "%.2f×", $0) }.joined(separator: ", ") + ";"
     }
     print(line)
 }
