@@ -9,8 +9,8 @@
 # root is needed to hand it the emulated devices) or as an ordinary user (everything runs
 # as that user). Needs cage, xwayland (cage 0.1.4 aborts when it cannot find Xwayland, even
 # lazily), wev and umockdev; as root the missing ones are installed.
-#   Benchmarks/compositor-cpu.sh                  three runs per side, medians
-#   RUNS=1 SPEED=10 Benchmarks/compositor-cpu.sh  options: RUNS, SPEED, IDLE (seconds)
+#   Benchmarks/compositor-cpu.sh                  five runs, the sides taking turns segment by segment
+#   RUNS=1 SPEED=10 Benchmarks/compositor-cpu.sh  options: RUNS, SPEED, SEGMENT (seconds of playback between idle windows)
 #   Benchmarks/compositor-cpu.sh --only kiosk     extra options go to the driver
 #   WLROOTS=0 Benchmarks/compositor-cpu.sh        without the wlroots kiosk (the third side)
 # The recordings: ../shared/recordings beside the repository, or $SEATKIT_RECORDINGS.
@@ -59,9 +59,9 @@ fi
 
 exec Benchmarks/.build/release/CompositorCPU \
   --kiosk "$root/.build/release/kiosk" --libseat-shim "$shim" --user "$user" "${wlroots[@]}" \
-  --runs "${RUNS:-3}" --speed "${SPEED:-10}" --idle "${IDLE:-3}" \
+  --runs "${RUNS:-5}" --speed "${SPEED:-10}" --segment "${SEGMENT:-1}" \
   --workload "keyboard=$recordings/keyboard-at-ibus-test.yml*100" \
   --workload "mouse=$recordings/mouse-dell-ms116-move.yml*40" \
   --workload "touchscreen=$root/examples/kiosk-touch.yml*40" \
-  --workload "touchpad=$recordings/touchpad-ite-2fg-scroll-li1.12.yml*100" \
+  --workload "touchpad=$recordings/touchpad-ite-2fg-scroll-li1.12.yml*300" \
   "$@"

@@ -7,13 +7,13 @@
 //   1. the recording's devices are emulated (SeatKitReplay's EmulatedInputDevices);
 //   2. the compositor starts with them (cage: as an unprivileged user, since it refuses
 //      root, with the libseat shim preloaded; the kiosk: `kiosk --libinput`), wev maps;
-//   3. idle CPU is measured over a few seconds (and again after the playback: the mean);
-//   4. the recording is written to the devices, looped, at `speed` times its pace, each
+//   3. the recording is written to the devices, looped, at `speed` times its pace, each
 //      frame stamped with its due time on that compressed timeline (the same stamps on both
-//      sides), never more than a PTY's worth ahead of what the compositor read;
-//   5. compositor CPU (utime + stime of /proc/PID/stat) over the playback, minus idle CPU
-//      over the same wall time, is divided by the input frames written and by the events
-//      wev printed.
+//      sides), never more than a PTY's worth ahead of what the compositor read; the loops
+//      are played in segments of about a second, each followed by an idle window as long;
+//   4. compositor CPU (the process's CPU-time clock) over the segments, minus the idle rate
+//      of the windows between them times the segments' wall time, is divided by the input
+//      frames written and by the events wev printed.
 import Foundation
 import SeatKitReplay
 
@@ -32,8 +32,8 @@ struct Options {
     var libseatShim = ""
     var user = "seatbench"
     var speed = 10.0
-    var idleSeconds = 3.0
-    var runs = 3
+    var segmentSeconds = 1.0  // playback between idle windows, wall seconds
+    var runs = 5
     var compositors = ["cage", "kiosk"]
     var keep = false
     var callgrind = false
@@ -68,7 +68,7 @@ func parseOptions() -> Options {
         case "--libseat-shim": o.libseatShim = value()
         case "--user": o.user = value()
         case "--speed": o.speed = Double(value()) ?? 10
-        case "--idle": o.idleSeconds = Double(value()) ?? 3
+        case "--segment": o.segmentSeconds = Double(value()) ?? 1
         case "--runs": o.runs = Int(value()) ?? 3
         case "--only": o.compositors = value().split(separator: ",").map(String.init)
         case "--keep": o.keep = true
@@ -99,7 +99,7 @@ func parseOptions() -> Options {
         o.compositors.append("wlroots-kiosk")
     }
     if o.kiosk.isEmpty || o.libseatShim.isEmpty || o.workloads.isEmpty {
-        fail("usage: CompositorCPU --kiosk PATH --libseat-shim PATH --workload NAME=PATH*LOOPS... [--wlroots-kiosk PATH] [--speed 10] [--runs 3] [--idle 3] [--only cage,kiosk,wlroots-kiosk] [--user seatbench] [--perf-stat DIR | --perf-record DIR]")
+        fail("usage: CompositorCPU --kiosk PATH --libseat-shim PATH --workload NAME=PATH*LOOPS... [--wlroots-kiosk PATH] [--speed 10] [--runs 5] [--segment 1] [--only cage,kiosk,wlroots-kiosk] [--user seatbench] [--perf-stat DIR | --perf-record DIR]")
     }
     return o
 }
@@ -243,8 +243,11 @@ struct Measurement {
     var frames = 0
     var cpu = 0.0          // seconds, idle subtracted
     var statCPU = 0.0      // the same from /proc/PID/stat (10 ms ticks), idle subtracted
+    var grossCPU = 0.0     // seconds, before the idle subtraction
     var idleRate = 0.0     // CPU seconds per wall second
     var wall = 0.0
+    /// Per segment: CPU per frame, less the idle rate of the idle window right after it.
+    var segments: [Double] = []
     var events: [String: Int] = [:]
     var delivered: Int { events.values.reduce(0, +) }
 }
@@ -258,17 +261,49 @@ func makeDirectory(owner: String?) -> String {
     return path
 }
 
-func measure(_ compositor: String, _ workload: Workload, _ recording: Recording, _ o: Options) throws -> Measurement {
+/// One compositor with its emulated devices and wev, started and ready for input: the
+/// pointer over wev. Segments of the recording are played to it one at a time, so that the
+/// sides of a run take turns, second by second, and share the machine's changing load.
+final class Side {
+    let compositor: String
+    let workload: Workload
+    let recording: Recording
+    let o: Options
+    let devices: EmulatedInputDevices
+    let counters: AckCounters
+    let work: String
+    var cleanups: [String] = []
+    let wevLog: String
+    var child: Child!
+    var wev: Child?
+    var offset = 0
+    var written: UInt64 = 0
+    var count = 0
+    var active = (wall: 0.0, cpu: 0.0, stat: 0.0)
+    var idle = (wall: 0.0, cpu: 0.0, stat: 0.0)
+    var perf: Process?
+    var lastSegment = (wall: 0.0, cpu: 0.0, frames: 0)
+    var segments: [Double] = []
+    var pid: Int32 { child.pid }
+
+    func sample() -> (Double, Double, Double) { (monotonic(), cpuSeconds(pid) ?? 0, statSeconds(pid) ?? 0) }
+
+    init(_ compositor: String, _ workload: Workload, _ recording: Recording, _ o: Options) throws {
+    self.compositor = compositor
+    self.workload = workload
+    self.recording = recording
+    self.o = o
+
     // One more device, a mouse, places the pointer over wev before playback on both sides:
     // cage gives pointer focus only on motion, and a touchpad recording has none.
-    let devices = try EmulatedInputDevices(recording.devices + [SyntheticDevice.mouse(node: "/dev/input/event99")], dmi: recording.dmi)
+    devices = try EmulatedInputDevices(recording.devices + [SyntheticDevice.mouse(node: "/dev/input/event99")], dmi: recording.dmi)
     let placer = recording.devices.count
     var environment = try devices.environment()
     let testbed = environment["UMOCKDEV_DIR"]!
-    let work = makeDirectory(owner: nil)
+    work = makeDirectory(owner: nil)
     chmod(work, 0o755)
-    var cleanups = [work]
-    defer { if !o.keep { for dir in cleanups { try? FileManager.default.removeItem(atPath: dir) } } }
+    cleanups = [work]
+    counters = AckCounters(path: environment["SEATKIT_REPLAY_ACK"]!)
     // The preloads where an unprivileged user can read them.
     var preloads: [String] = []
     for lib in environment["LD_PRELOAD"]!.split(separator: ":").map(String.init) {
@@ -282,10 +317,8 @@ func measure(_ compositor: String, _ workload: Workload, _ recording: Recording,
             preloads.append(lib)
         }
     }
-    let wevLog = work + "/wev.log"
+    wevLog = work + "/wev.log"
     let compositorLog = work + "/compositor.log"
-    var child: Child
-    var wev: Child?
     let base = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "UMOCKDEV_DIR": testbed,
                 "SEATKIT_REPLAY_ACK": environment["SEATKIT_REPLAY_ACK"]!]
     let stdbuf = "/usr/bin/stdbuf"
@@ -330,7 +363,7 @@ func measure(_ compositor: String, _ workload: Workload, _ recording: Recording,
                           output: compositorLog)
         guard waitFor(compositorLog, seconds: 30, { $0.contains("listening on ") }),
               let line = contents(compositorLog).split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }) else {
-            child.stop()
+            stop()
             throw BenchError("the wlroots kiosk did not start: \(contents(compositorLog).suffix(800))")
         }
         let socket = String(line.dropFirst("listening on ".count))
@@ -350,117 +383,166 @@ func measure(_ compositor: String, _ workload: Workload, _ recording: Recording,
         }
         child = try Child(command[0], Array(command.dropFirst()), environment: environment, output: compositorLog)
         guard waitFor(compositorLog, seconds: o.callgrind ? 300 : 30, { $0.contains("listening on") }) else {
-            child.stop()
+            stop()
             throw BenchError("the kiosk did not start: \(contents(compositorLog))")
         }
         wev = try Child(stdbuf, ["-oL", "/usr/bin/wev"],
                         environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": socket],
                         output: wevLog)
     }
-    defer {
-        wev?.stop()
-        child.stop()
-        if o.keep { print("  kept \(work)") }
-    }
     // wev is up: its toplevel configured to the output's size and its keyboard entered.
     guard waitFor(wevLog, seconds: o.callgrind ? 120 : 30, { $0.contains("xdg_surface] configure") }) else {
+        stop()
         throw BenchError("wev never mapped: \(contents(wevLog).suffix(800)) \(contents(compositorLog).suffix(800))")
     }
     waitQuiet(wevLog, quiet: 0.5, seconds: 5)
     trace("\(compositor): wev mapped")
     try devices.write([FrameScript.rel(0, 20), FrameScript.rel(1, 20)], toDevice: placer)
     guard waitFor(wevLog, seconds: o.callgrind ? 60 : 10, { $0.contains("wl_pointer] enter") }) else {
+        stop()
         throw BenchError("wev never got the pointer: \(contents(wevLog).suffix(800))")
     }
     waitQuiet(wevLog, quiet: 0.3, seconds: 5)
 
-    // Idle CPU.
-    let pid = child.pid
-    let idleStart = (monotonic(), cpuSeconds(pid) ?? 0, statSeconds(pid) ?? 0)
-    usleep(UInt32(o.idleSeconds * 1e6))
-    let idleEnd = (monotonic(), cpuSeconds(pid) ?? 0, statSeconds(pid) ?? 0)
-    let idleRate = (idleEnd.1 - idleStart.1) / (idleEnd.0 - idleStart.0)
-    let idleStatRate = (idleEnd.2 - idleStart.2) / (idleEnd.0 - idleStart.0)
-
-    // Playback.
-    let offset = (try? FileManager.default.attributesOfItem(atPath: wevLog)[.size] as? Int) ?? 0
-    let counters = AckCounters(path: environment["SEATKIT_REPLAY_ACK"]!)
-    let frames = recording.mergedFrames
-    guard let first = frames.first?.frame.time, let last = frames.last?.frame.time else { return Measurement() }
-    let span = Double(last - first) / 1e6 + 0.1
-    var written: UInt64 = counters.total()
-    var count = 0
-    if o.callgrind, compositor == "kiosk" { _ = run("/usr/bin/callgrind_control", ["-i", "on", "\(pid)"]) }
-    defer { if o.callgrind, compositor == "kiosk" { _ = run("/usr/bin/callgrind_control", ["-i", "off", "\(pid)"]) } }
-    var perf: Process?
-    if let dir = o.perfStat {
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/perf")
-        let name = "\(dir)/\(compositor)-\(workload.name)-\(perfRun)"
-        p.arguments = o.perfRecord
-            ? ["record", "-q", "-e", "cpu-clock", "-F", "10000", "-o", name + ".data", "-p", "\(pid)"]
-            : ["stat", "-e", "task-clock,context-switches,raw_syscalls:sys_enter", "-o", name + ".txt", "-p", "\(pid)"]
-        try p.run()
-        perf = p
-        usleep(200_000)  // perf attached before the first frame
+    offset = (try? FileManager.default.attributesOfItem(atPath: wevLog)[.size] as? Int) ?? 0
+    written = counters.total()
     }
-    let start = (monotonic(), cpuSeconds(pid) ?? 0, statSeconds(pid) ?? 0)
-    trace("\(compositor): playing \(frames.count) frames × \(workload.loops)")
-    for loop in 0..<workload.loops {
-        for (device, frame) in frames {
-            let due = start.0 + (Double(loop) * span + Double(frame.time - first) / 1e6) / o.speed
-            let wait = due - monotonic()
-            if wait > 0 { usleep(UInt32(wait * 1e6)) }
-            let events = Array(frame.events.filter { !$0.isSynReport })
-            guard events.count < 170 else { continue }
-            let bytes = UInt64((events.count + 1) * 24)
-            // Never more than a PTY's worth ahead of what the compositor read.
-            var spins = 0
-            while written - counters.total() + bytes > 3_800 {
-                usleep(100)
-                spins += 1
-                if spins > 50_000 { throw BenchError("\(compositor) stopped reading its devices") }
-            }
-            // Stamped with the due time, not the time of writing: the same stamps on both
-            // sides, so libinput's timing-dependent decisions (scroll, debounce) are the same.
-            try devices.write(events, toDevice: device, time: Int64(due * 1e6))
-            written += bytes
-            count += 1
+
+    func stop() {
+        if let perf, perf.isRunning {
+            kill(perf.processIdentifier, SIGINT)
+            perf.waitUntilExit()
+        }
+        if o.callgrind, compositor == "kiosk", child != nil { _ = run("/usr/bin/callgrind_control", ["-i", "off", "\(pid)"]) }
+        wev?.stop()
+        child?.stop()
+        if o.keep { print("  kept \(work)") } else { for dir in cleanups { try? FileManager.default.removeItem(atPath: dir) } }
+    }
+
+    /// perf or callgrind attached for the playback, when asked for.
+    func attachProfilers(run perfRun: Int) throws {
+        if o.callgrind, compositor == "kiosk" { _ = run("/usr/bin/callgrind_control", ["-i", "on", "\(pid)"]) }
+        if let dir = o.perfStat {
+            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/perf")
+            let name = "\(dir)/\(compositor)-\(workload.name)-\(perfRun)"
+            p.arguments = o.perfRecord
+                ? ["record", "-q", "-e", "cpu-clock", "-F", "10000", "-o", name + ".data", "-p", "\(pid)"]
+                : ["stat", "-e", "task-clock,context-switches,cpu-migrations,page-faults,raw_syscalls:sys_enter", "-o", name + ".txt", "-p", "\(pid)"]
+            try p.run()
+            perf = p
+            usleep(200_000)  // perf attached before the first frame
         }
     }
-    trace("\(compositor): written \(count) frames, read \(counters.total()) of \(written) bytes")
-    // Until the compositor read everything and wev stopped printing.
-    // (The shim's count may end an event short of what was written, which libinput read
-    // anyway: stop waiting once the count has not moved for 0.3 s.)
-    let drainDeadline = monotonic() + 20
-    var lastRead = counters.total(), lastChange = monotonic()
-    while counters.total() < written, monotonic() < drainDeadline, monotonic() - lastChange < 0.3 {
-        usleep(1_000)
-        if counters.total() != lastRead { lastRead = counters.total(); lastChange = monotonic() }
+
+    var span: Double {
+        guard let first = recording.mergedFrames.first?.frame.time, let last = recording.mergedFrames.last?.frame.time else { return 0.1 }
+        return Double(last - first) / 1e6 + 0.1
     }
-    waitQuiet(wevLog, quiet: 0.3, seconds: 20)
-    let end = (monotonic(), cpuSeconds(pid) ?? 0, statSeconds(pid) ?? 0)
-    if let perf {
-        kill(perf.processIdentifier, SIGINT)
-        perf.waitUntilExit()
+
+    /// Plays loops `range` of the recording at `speed` times its pace, each frame stamped with
+    /// its due time on that compressed timeline (the same stamps on every side, so libinput's
+    /// timing-dependent decisions, scroll and debounce, are the same), never more than a PTY's
+    /// worth ahead of what the compositor read; until the compositor read it all. Adds the
+    /// wall and CPU time to `active`; returns the wall time.
+    func play(_ range: Range<Int>) throws -> Double {
+        let frames = recording.mergedFrames
+        guard let first = frames.first?.frame.time else { return 0 }
+        let span = self.span
+        let framesBefore = count
+        let start = sample()
+        for loop in range {
+            for (device, frame) in frames {
+                let due = start.0 + (Double(loop - range.lowerBound) * span + Double(frame.time - first) / 1e6) / o.speed
+                let wait = due - monotonic()
+                if wait > 0 { usleep(UInt32(wait * 1e6)) }
+                let events = Array(frame.events.filter { !$0.isSynReport })
+                guard events.count < 170 else { continue }
+                let bytes = UInt64((events.count + 1) * 24)
+                var spins = 0
+                while written - counters.total() + bytes > 3_800 {
+                    usleep(100)
+                    spins += 1
+                    if spins > 50_000 { throw BenchError("\(compositor) stopped reading its devices") }
+                }
+                try devices.write(events, toDevice: device, time: Int64(due * 1e6))
+                written += bytes
+                count += 1
+            }
+        }
+        // Until the compositor read everything (the shim's count may end an event short of
+        // what was written, which libinput read anyway: stop waiting once the count has not
+        // moved for 0.1 s), then a moment for the messages to go out.
+        let drainDeadline = monotonic() + 20
+        var lastRead = counters.total(), lastChange = monotonic()
+        while counters.total() < written, monotonic() < drainDeadline, monotonic() - lastChange < 0.1 {
+            usleep(1_000)
+            if counters.total() != lastRead { lastRead = counters.total(); lastChange = monotonic() }
+        }
+        usleep(20_000)
+        let end = sample()
+        active.wall += end.0 - start.0
+        active.cpu += end.1 - start.1
+        active.stat += end.2 - start.2
+        lastSegment = (wall: end.0 - start.0, cpu: end.1 - start.1, frames: count - framesBefore)
+        return end.0 - start.0
     }
-    trace("\(compositor): done")
-    // Idle CPU again after the playback: the rate subtracted is the mean of before and
-    // after, so one noisy idle window (another process waking the compositor's timers, a
-    // slow composite) does not decide the result alone.
-    usleep(UInt32(o.idleSeconds * 1e6))
-    let after = (monotonic(), cpuSeconds(pid) ?? 0, statSeconds(pid) ?? 0)
-    let idleRate2 = (after.1 - end.1) / (after.0 - end.0)
-    let idleStatRate2 = (after.2 - end.2) / (after.0 - end.0)
-    var m = Measurement()
-    m.frames = count
-    m.wall = end.0 - start.0
-    m.idleRate = (idleRate + idleRate2) / 2
-    m.cpu = max(0, (end.1 - start.1) - m.idleRate * m.wall)
-    m.statCPU = max(0, (end.2 - start.2) - (idleStatRate + idleStatRate2) / 2 * m.wall)
-    m.events = wevEvents(wevLog, from: offset)
-    return m
+
+    /// The result, once every segment was played: CPU over the segments minus the idle rate
+    /// of the idle windows times the segments' wall time.
+    func finish() -> Measurement {
+        trace("\(compositor): written \(count) frames, read \(counters.total()) of \(written) bytes")
+        waitQuiet(wevLog, quiet: 0.3, seconds: 20)
+        var m = Measurement()
+        m.frames = count
+        m.wall = active.wall
+        m.idleRate = idle.cpu / max(idle.wall, 1e-9)
+        m.grossCPU = active.cpu
+        m.cpu = active.cpu - m.idleRate * active.wall
+        m.statCPU = active.stat - idle.stat / max(idle.wall, 1e-9) * active.wall
+        m.segments = segments
+        m.events = wevEvents(wevLog, from: offset)
+        return m
+    }
+}
+
+/// One run of `workload`: every side started, then the loops played in segments of about
+/// `segment` seconds, each side in turn, then an idle window as long as the longest segment
+/// just played, measured on every side at once. The idle CPU subtracted (cage composites
+/// ~60 times a second whether input arrives or not) is thus measured over about as much
+/// wall time as the playback, interleaved with it, and the sides take turns second by
+/// second: a change of the machine's load during a run hits them alike.
+func measureRun(_ sides: [String], _ workload: Workload, _ recording: Recording, _ o: Options, run perfRun: Int) throws -> [String: Measurement] {
+    var started: [Side] = []
+    defer { for side in started { side.stop() } }
+    for compositor in sides {
+        started.append(try Side(compositor, workload, recording, o))
+        trace("\(compositor): ready")
+    }
+    for side in started { try side.attachProfilers(run: perfRun) }
+    let loopsPerSegment = max(1, Int((o.segmentSeconds * o.speed / started[0].span).rounded(.up)))
+    var segmentStart = 0
+    while segmentStart < workload.loops {
+        let range = segmentStart..<min(workload.loops, segmentStart + loopsPerSegment)
+        var longest = 0.0
+        for side in started { longest = max(longest, try side.play(range)) }
+        let idleStart = started.map { $0.sample() }
+        usleep(UInt32(longest * 1e6))
+        for (side, before) in zip(started, idleStart) {
+            let after = side.sample()
+            side.idle.wall += after.0 - before.0
+            side.idle.cpu += after.1 - before.1
+            side.idle.stat += after.2 - before.2
+            let rate = (after.1 - before.1) / max(after.0 - before.0, 1e-9)
+            let last = side.lastSegment
+            side.segments.append((last.cpu - rate * last.wall) / Double(max(1, last.frames)))
+        }
+        segmentStart = range.upperBound
+    }
+    var results: [String: Measurement] = [:]
+    for side in started { results[side.compositor] = side.finish() }
+    return results
 }
 
 /// The shared file where SeatKitReplay's shim counts the bytes read from each PTY.
@@ -484,15 +566,16 @@ final class AckCounters {
 
 func median(_ xs: [Double]) -> Double {
     let s = xs.sorted()
-    return s.isEmpty ? 0 : s[s.count / 2]
+    if s.isEmpty { return 0 }
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
 }
 
 func us(_ seconds: Double) -> String { String(format: "%.1f µs", seconds * 1e6) }
 
 let o = parseOptions()
-var perfRun = 1
-print("compositor CPU per input frame, device to client socket (wev); speed ×\(o.speed), \(o.runs) runs each, median;")
-print("CPU: the process's CPU-time clock (ns), idle CPU over the same wall time subtracted")
+print("compositor CPU per input frame, device to client socket (wev); speed ×\(o.speed), \(o.runs) runs, the sides taking turns")
+print("segment by segment (~\(o.segmentSeconds) s each); CPU per frame: the median over all segments of all runs;")
+print("CPU: the process's CPU-time clock (ns); idle CPU, measured in windows as long as the playback's segments and interleaved with them, subtracted")
 print("")
 struct Row {
     var workload: Workload
@@ -504,18 +587,19 @@ for workload in o.workloads {
     do { recording = try RecordingParser.parse(contentsOf: workload.path) } catch { fail("\(workload.path): \(error)") }
     var row = Row(workload: workload)
     for run in 0..<o.runs {
-        perfRun = run + 1
-        // Alternate which side goes first, so neither always runs on a warmer machine.
+        // Alternate which side goes first in each segment, so neither always runs on a warmer machine.
         let order = run % 2 == 0 ? o.compositors : o.compositors.reversed()
-        for compositor in order {
-            do {
-                let m = try measure(compositor, workload, recording, o)
+        do {
+            let results = try measureRun(order, workload, recording, o, run: run + 1)
+            for compositor in o.compositors {
+                guard let m = results[compositor] else { continue }
                 row.results[compositor, default: []].append(m)
-                print(String(format: "  %@ %@ run %d: %d frames, CPU %.4f s (stat: %.2f s; idle %.4f s/s subtracted over %.1f s), %d events to wev",
-                             workload.name, compositor, run + 1, m.frames, m.cpu, m.statCPU, m.idleRate, m.wall, m.delivered))
-            } catch {
-                print("  \(workload.name) \(compositor) run \(run + 1) failed: \(error)")
+                print(String(format: "  %@ %@ run %d: %d frames, CPU %.4f s (gross %.4f s, idle %.4f s/s subtracted over %.1f s; stat: %.2f s), %.1f µs/frame, median of %d segments %.1f µs/frame, %d events to wev",
+                             workload.name, compositor, run + 1, m.frames, m.cpu, m.grossCPU, m.idleRate, m.wall, m.statCPU,
+                             m.cpu / Double(max(1, m.frames)) * 1e6, m.segments.count, median(m.segments) * 1e6, m.delivered))
             }
+        } catch {
+            print("  \(workload.name) run \(run + 1) failed: \(error)")
         }
     }
     rows.append(row)
@@ -535,7 +619,9 @@ print(rule)
 for row in rows {
     let cage = row.results["cage"] ?? []
     let frames = row.results.values.first { !$0.isEmpty }?.first?.frames ?? 0
-    func perFrame(_ ms: [Measurement]) -> Double { median(ms.map { $0.cpu / Double(max(1, $0.frames)) }) }
+    // The median over every segment of every run: a segment that shared the machine with a
+    // burst of other work is an outlier, not a tenth of the result.
+    func perFrame(_ ms: [Measurement]) -> Double { median(ms.flatMap(\.segments)) }
     func perEvent(_ ms: [Measurement]) -> String {
         let delivered = ms.filter { $0.delivered > 0 }
         return delivered.isEmpty ? "–" : us(median(delivered.map { $0.cpu / Double($0.delivered) }))
@@ -562,4 +648,23 @@ for row in rows {
         let kinds = m.events.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         print("  \(row.workload.name), \(side): \(kinds)")
     }
+}
+
+print("")
+print("Spread over the runs (each run's median segment, CPU per frame: min–max, and (max − min) ÷ median; the runs' ratios):")
+for row in rows {
+    func perFrames(_ ms: [Measurement]) -> [Double] { ms.map { median($0.segments) } }
+    var line = "  \(row.workload.name):"
+    for side in o.compositors {
+        let xs = perFrames(row.results[side] ?? [])
+        guard let lo = xs.min(), let hi = xs.max() else { continue }
+        line += String(format: " %@ %.1f–%.1f µs (%.0f%%);", side, lo * 1e6, hi * 1e6, (hi - lo) / max(median(xs), 1e-12) * 100)
+    }
+    let cage = perFrames(row.results["cage"] ?? [])
+    for side in others {
+        let ratios = zip(perFrames(row.results[side] ?? []), cage).map { $0 / $1 }
+        guard !ratios.isEmpty else { continue }
+        line += " \(side) ÷ cage " + ratios.map { String(format: "%.2f×", $0) }.joined(separator: ", ") + ";"
+    }
+    print(line)
 }
