@@ -9,23 +9,41 @@
 public final class WakeTouchFilter: InputFilter {
     /// Whether the screen is blanked. Set it (or call ``blank()``) when the compositor
     /// blanks the screen; the filter clears it on waking.
-    public var isBlanked: Bool
+    public var isBlanked: Bool {
+        get { unchecked.isBlanked }
+        set { unchecked.isBlanked = newValue }
+    }
     /// Called once per wake, before the waking event is swallowed: turn the panel on here.
-    public var onWake: (() -> Void)?
+    public var onWake: (() -> Void)? {
+        get { unchecked.onWake }
+        set { unchecked.onWake = newValue }
+    }
     /// Fingers of the waking touch still down.
-    public private(set) var wakingTouches: [TouchID] = []
+    public var wakingTouches: [TouchID] { unchecked.wakingTouches }
+
+    /// The hot state, exempt from run-time exclusivity checks (the rules are in
+    /// UnsafeFoundations.swift): the filter sees every event, and as public stored
+    /// properties each read was a check (~76 instructions, measured in the kiosk). Private
+    /// storage alone did not do: `onWake` is a call out, so the optimizer kept the checks.
+    struct HotState {
+        var isBlanked: Bool
+        var onWake: (() -> Void)?
+        var wakingTouches: [TouchID] = []
+    }
+
+    @exclusivity(unchecked) var unchecked: HotState
 
     /// A filter; add it with ``Router/addFilter(_:)``, before any other.
     public init(isBlanked: Bool = false, onWake: (() -> Void)? = nil) {
-        self.isBlanked = isBlanked
-        self.onWake = onWake
+        unchecked = HotState(isBlanked: isBlanked, onWake: onWake)
     }
 
     /// The screen went blank: the next input wakes it and is swallowed.
-    public func blank() { isBlanked = true }
+    public func blank() { unchecked.isBlanked = true }
 
     private func wake() {
-        isBlanked = false
+        unchecked.isBlanked = false
+        let onWake = unchecked.onWake
         onWake?()
     }
 
@@ -35,22 +53,22 @@ public final class WakeTouchFilter: InputFilter {
     public func filter(_ event: InputEvent, router: Router) -> FilterDecision {
         switch event.kind {
         case .touchDown(let id, _):
-            if isBlanked {
+            if unchecked.isBlanked {
                 wake()
-            } else if wakingTouches.isEmpty {
+            } else if unchecked.wakingTouches.isEmpty {
                 return .pass
             }
             // The waking finger, or another finger of the same touch.
-            wakingTouches.append(id)
+            unchecked.wakingTouches.append(id)
             return .consume
         case .touchMotion(let id, _):
-            return wakingTouches.contains(id) ? .consume : .pass
+            return unchecked.wakingTouches.contains(id) ? .consume : .pass
         case .touchUp(let id), .touchCancel(let id):
-            guard let index = wakingTouches.firstIndex(of: id) else { return .pass }
-            wakingTouches.remove(at: index)
+            guard let index = unchecked.wakingTouches.firstIndex(of: id) else { return .pass }
+            unchecked.wakingTouches.remove(at: index)
             return .consume
         case .pointerMotion, .pointerMotionAbsolute, .pointerAxis, .pointerButton(_, .pressed), .key(_, .pressed):
-            guard isBlanked else { return .pass }
+            guard unchecked.isBlanked else { return .pass }
             wake()
             return .consume
         default:
@@ -64,17 +82,30 @@ public final class WakeTouchFilter: InputFilter {
 /// every change (set the cursor image or hide it there); starts visible.
 public final class CursorVisibility: InputSpy {
     /// Whether the cursor should show now.
-    public private(set) var isVisible: Bool
+    public var isVisible: Bool { _isVisible }
     /// Called with the new visibility at each change (not for the initial value).
-    public var onChange: ((Bool) -> Void)?
+    public var onChange: ((Bool) -> Void)? {
+        get { _onChange }
+        set { _onChange = newValue }
+    }
     /// Devices whose pointer events do not show the cursor: by default the synthetic pointer
     /// of ``LongPressAsSecondaryClick`` (a click made from a touch).
-    public var ignoredDevices: [DeviceID] = [LongPressAsSecondaryClick.device]
+    public var ignoredDevices: [DeviceID] {
+        get { _ignoredDevices }
+        set { _ignoredDevices = newValue }
+    }
+
+    // Private storage behind the public properties: the whole-module optimizer then sees
+    // every access and drops Swift's run-time exclusivity check on the per-event path (as
+    // public stored properties each read was a check, ~76 instructions in the kiosk).
+    private var _isVisible: Bool
+    private var _onChange: ((Bool) -> Void)?
+    private var _ignoredDevices: [DeviceID] = [LongPressAsSecondaryClick.device]
 
     /// A spy; add it with ``Router/addSpy(_:)``.
     public init(isVisible: Bool = true, onChange: ((Bool) -> Void)? = nil) {
-        self.isVisible = isVisible
-        self.onChange = onChange
+        _isVisible = isVisible
+        _onChange = onChange
     }
 
     /// A touch down hides the cursor; pointer motion, a button or scrolling from a device
@@ -84,16 +115,16 @@ public final class CursorVisibility: InputSpy {
         case .touchDown:
             set(false)
         case .pointerMotion, .pointerMotionAbsolute, .pointerButton, .pointerAxis:
-            if !ignoredDevices.contains(event.device) { set(true) }
+            if !_ignoredDevices.contains(event.device) { set(true) }
         default:
             break
         }
     }
 
     private func set(_ visible: Bool) {
-        guard visible != isVisible else { return }
-        isVisible = visible
-        onChange?(visible)
+        guard visible != _isVisible else { return }
+        _isVisible = visible
+        _onChange?(visible)
     }
 }
 

@@ -19,12 +19,20 @@ public final class Output {
     /// The hot state, exempt from run-time exclusivity checks (the rules are in
     /// UnsafeFoundations.swift).
     struct HotState {
-        var _position = LayoutPoint.zero
+        var _position: LayoutPoint
         /// Backs `layoutFrame`.
-        var layoutFrame = LayoutRect(x: 0, y: 0, width: 0, height: 0)
+        var layoutFrame: LayoutRect
+        var _modeSize: Size
+        var _transform: OutputTransform
+        var _scale: Double
+        var _responder: any Responder
+        /// Backs `isInLayout`.
+        var isInLayout = false
+        /// Backs `gestureRecognizers`.
+        var gestureRecognizers: [GestureRecognizer] = []
     }
 
-    @exclusivity(unchecked) var unchecked = HotState()
+    @exclusivity(unchecked) var unchecked: HotState
 
     /// The output's area in layout space. Stored, updated when the geometry changes: every
     /// pointer clamp and output lookup reads it (computed, it cost about 600 instructions per
@@ -33,44 +41,62 @@ public final class Output {
 
     /// Mode size in pixels, in the panel's native orientation.
     public var modeSize: Size {
-        didSet { geometryDidChange() }
+        get { unchecked._modeSize }
+        set {
+            unchecked._modeSize = newValue
+            geometryDidChange()
+        }
     }
     /// How the content is rotated and flipped onto the panel (`wl_output.transform`).
     /// Changing it, ``modeSize`` or ``scale`` resizes ``root`` to the new logical size and
     /// has pointer focus checked again before the next pointer event.
     public var transform: OutputTransform {
-        didSet { geometryDidChange() }
+        get { unchecked._transform }
+        set {
+            unchecked._transform = newValue
+            geometryDidChange()
+        }
     }
     /// Pixels per logical unit (wl_output.scale, or a fractional scale).
     public var scale: Double {
-        didSet { geometryDidChange() }
+        get { unchecked._scale }
+        set {
+            unchecked._scale = newValue
+            geometryDidChange()
+        }
     }
     /// The root surface. Its frame always equals the output's logical area in output space.
     public let root: Surface
     /// The responder between the root surface and the compositor delegate.
-    public var responder: any Responder
+    public var responder: any Responder {
+        get { unchecked._responder }
+        set { unchecked._responder = newValue }
+    }
     /// The router whose layout holds this output.
     public internal(set) weak var router: Router?
     /// True while the output is in a router's layout: its tree is attached (routable) only
     /// then.
-    public internal(set) var isInLayout = false
+    public internal(set) var isInLayout: Bool {
+        get { unchecked.isInLayout }
+        set { unchecked.isInLayout = newValue }
+    }
     /// Global recognizers: they take part in every touch on this output (and in touchpad
     /// gestures while the pointer is on it), after the surfaces' recognizers. A kiosk's
     /// hidden admin gesture or a three-finger swipe belongs here.
-    public private(set) var gestureRecognizers: [GestureRecognizer] = []
+    public var gestureRecognizers: [GestureRecognizer] { unchecked.gestureRecognizers }
 
     /// Attaches a global recognizer, first detaching it from any surface or output.
     public func addGestureRecognizer(_ recognizer: GestureRecognizer) {
         recognizer.detachFromHost()
-        gestureRecognizers.append(recognizer)
+        unchecked.gestureRecognizers.append(recognizer)
         recognizer.output = self
     }
 
     /// Detaches a global recognizer; one in progress is cancelled (a possible one fails).
     public func removeGestureRecognizer(_ recognizer: GestureRecognizer) {
-        guard let index = gestureRecognizers.firstIndex(where: { $0 === recognizer }) else { return }
+        guard let index = unchecked.gestureRecognizers.firstIndex(where: { $0 === recognizer }) else { return }
         let router = recognizer.router
-        gestureRecognizers.remove(at: index)
+        unchecked.gestureRecognizers.remove(at: index)
         recognizer.output = nil
         router?.gestureRecognizerWasDetached(recognizer)
     }
@@ -84,13 +110,9 @@ public final class Output {
                 responder: any Responder = PassThroughResponder()) {
         precondition(scale > 0, "an output's scale must be positive")
         self.name = name
-        unchecked._position = position
-        self.modeSize = modeSize
-        self.transform = transform
-        self.scale = scale
-        self.responder = responder
         let logical = Output.logicalSize(modeSize: modeSize, transform: transform, scale: scale)
-        unchecked.layoutFrame = LayoutRect(origin: position, size: logical)
+        unchecked = HotState(_position: position, layoutFrame: LayoutRect(origin: position, size: logical),
+                             _modeSize: modeSize, _transform: transform, _scale: scale, _responder: responder)
         self.root = Surface(name: "\(name)/root", frame: SurfaceRect(origin: .zero, size: logical))
         root.attach(to: self)
     }
