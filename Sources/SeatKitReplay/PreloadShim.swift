@@ -27,7 +27,13 @@ import Glibc
 ///    reads, so a replay's result never depends on the wall clock or the machine's speed.
 /// 6. `fnmatch()` of patterns made of literals, `*` and `?` (libinput's quirks patterns) runs
 ///    in linear time here, with the C library's answer: quirk look-ups were half of a short
-///    replay's instructions in the worker.
+///    replay's instructions in the worker. Answers are remembered by the pattern's address
+///    and used again only while the pattern's and the string's texts are the same.
+/// 7. Calls umockdev would only pass on or translate (names relative to an open directory,
+///    as libudev's sysfs walk makes them; `/sys` paths; other absolute paths outside `/dev`,
+///    `/proc` and `/run/udev`) go to the kernel directly, translated as umockdev would,
+///    without umockdev's lock (two `rt_sigprocmask` per call) and its `realpath` of
+///    relative names against the working directory.
 enum PreloadShim {
     static let source = #"""
     #define _GNU_SOURCE
