@@ -34,6 +34,10 @@ import Glibc
 ///    `/proc` and `/run/udev`) go to the kernel directly, translated as umockdev would,
 ///    without umockdev's lock (two `rt_sigprocmask` per call) and its `realpath` of
 ///    relative names against the working directory.
+/// 8. A testbed device's udev database entry (`/run/udev/data/…`, which umockdev 0.17.16
+///    does not redirect) opened for reading is empty, so libudev reads it once instead of
+///    trying again on every property look-up; it adds nothing, and libudev then calls the
+///    device initialised, which 1 answers anyway.
 enum PreloadShim {
     static let source = #"""
     #define _GNU_SOURCE
