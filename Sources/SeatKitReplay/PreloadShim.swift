@@ -27,7 +27,17 @@ import Glibc
 ///    reads, so a replay's result never depends on the wall clock or the machine's speed.
 /// 6. `fnmatch()` of patterns made of literals, `*` and `?` (libinput's quirks patterns) runs
 ///    in linear time here, with the C library's answer: quirk look-ups were half of a short
-///    replay's instructions in the worker.
+///    replay's instructions in the worker. Answers are remembered by the pattern's address
+///    and used again only while the pattern's and the string's texts are the same.
+/// 7. Calls umockdev would only pass on or translate (names relative to an open directory,
+///    as libudev's sysfs walk makes them; `/sys` paths; other absolute paths outside `/dev`,
+///    `/proc` and `/run/udev`) go to the kernel directly, translated as umockdev would,
+///    without umockdev's lock (two `rt_sigprocmask` per call) and its `realpath` of
+///    relative names against the working directory.
+/// 8. A testbed device's udev database entry (`/run/udev/data/…`, which umockdev 0.17.16
+///    does not redirect) opened for reading is empty, so libudev reads it once instead of
+///    trying again on every property look-up; it adds nothing, and libudev then calls the
+///    device initialised, which 1 answers anyway.
 enum PreloadShim {
     static let source = #"""
     #define _GNU_SOURCE
@@ -129,12 +139,28 @@ enum PreloadShim {
         return path != NULL && strncmp(path, "/run/udev/data/", 15) == 0 && getenv("UMOCKDEV_DIR") != NULL;
     }
 
+    /* libudev reads a device's database entry with fopen() and, finding none, tries again
+       on every property look-up (about 340 times per replay, each with two getenv() in
+       libudev and one here). An empty entry is read once: it adds no property, tag or link,
+       and libudev then calls the device initialised, which udev_device_get_is_initialized()
+       above answers anyway. */
+    static FILE *empty_udev_entry(void)
+    {
+        int fd = (int)syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDONLY | O_CLOEXEC);
+        FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+        if (f == NULL && fd >= 0)
+            syscall(SYS_close, fd);
+        return f;
+    }
+
     FILE *fopen(const char *path, const char *mode)
     {
         static FILE *(*next)(const char *, const char *);
         if (next == NULL)
             next = (FILE *(*)(const char *, const char *))dlsym(RTLD_NEXT, "fopen");
         if (udev_database(path)) {
+            if (mode != NULL && mode[0] == 'r' && strchr(mode, '+') == NULL)
+                return empty_udev_entry();
             errno = ENOENT;
             return NULL;
         }
@@ -147,10 +173,110 @@ enum PreloadShim {
         if (next == NULL)
             next = (FILE *(*)(const char *, const char *))dlsym(RTLD_NEXT, "fopen64");
         if (udev_database(path)) {
+            if (mode != NULL && mode[0] == 'r' && strchr(mode, '+') == NULL)
+                return empty_udev_entry();
             errno = ENOENT;
             return NULL;
         }
         return next(redirected(path), mode);
+    }
+
+    /* A name relative to a directory the caller holds open (not the working directory):
+       what libudev's sysfs walk (systemd's chase_symlinks) does for each part of a path,
+       after umockdev has put its first, absolute part ("/sys") into the testbed. The kernel
+       resolves such a name inside that directory, so it needs no translation; umockdev's
+       wrappers would take their lock (two rt_sigprocmask calls) and resolve the name against
+       the *working* directory with realpath (getcwd and a readlink) to find it does not
+       start with /dev, /sys or /proc, and then make the same call: four of the seven system
+       calls of each step. "sys" and "dev" (umockdev's case of a directory that is "/") and
+       anything else still go to umockdev. */
+    static int below_directory(int dirfd, const char *path)
+    {
+        if (dirfd < 0 || path == NULL || path[0] == '/' || getenv("UMOCKDEV_DIR") == NULL)
+            return 0;
+        if ((strncmp(path, "sys", 3) == 0 || strncmp(path, "dev", 3) == 0) && (path[3] == '/' || path[3] == '\0'))
+            return 0;
+        return 1;
+    }
+
+    /* The path to use for a call that umockdev would only translate, or NULL to leave the
+       call to umockdev. Besides the names below a directory (above): "/sys" and below
+       become the testbed's, and "sys" and below in the directory "/" (how libudev's walk
+       starts) too, as umockdev translates them (SeatKit never disables a testbed, so
+       umockdev's check for that, one access() per call, always finds it enabled); other
+       absolute paths but /dev, /proc and /run/udev stay as they are, as they do in
+       umockdev. Without its lock and check each of these is one system call instead of
+       four. */
+    static const char *direct_path(int dirfd, const char *path, char *buffer, size_t size)
+    {
+        if (below_directory(dirfd, path))
+            return path;
+        if (path == NULL)
+            return NULL;
+        const char *root = getenv("UMOCKDEV_DIR");
+        if (root == NULL)
+            return NULL;
+        int slash = 0; /* whether the testbed's path needs a '/' before path */
+        if (path[0] == '/') {
+            if (strncmp(path, "/sys", 4) == 0 && (path[4] == '/' || path[4] == '\0'))
+                slash = 0;
+            else if (strncmp(path, "/dev", 4) == 0 || strncmp(path, "/proc", 5) == 0 || strncmp(path, "/run/udev", 9) == 0)
+                return NULL;
+            else
+                return path;
+        } else if (dirfd >= 0 && strncmp(path, "sys", 3) == 0 && (path[3] == '/' || path[3] == '\0')) {
+            char self[64], target[4];
+            snprintf(self, sizeof self, "/proc/self/fd/%d", dirfd);
+            if (syscall(SYS_readlink, self, target, sizeof target) != 1 || target[0] != '/')
+                return NULL;
+            slash = 1;
+        } else {
+            return NULL;
+        }
+        size_t n = strlen(root);
+        if (n + (size_t)slash + strlen(path) + 1 > size)
+            return NULL;
+        memcpy(buffer, root, n);
+        if (slash)
+            buffer[n] = '/';
+        strcpy(buffer + n + (size_t)slash, path);
+        return buffer;
+    }
+
+    int fstatat(int dirfd, const char *path, struct stat *st, int flags)
+    {
+        static int (*next)(int, const char *, struct stat *, int);
+        if (next == NULL)
+            next = (int (*)(int, const char *, struct stat *, int))dlsym(RTLD_NEXT, "fstatat");
+        char buffer[4096];
+        const char *direct = direct_path(dirfd, path, buffer, sizeof buffer);
+        if (direct != NULL)
+            return (int)syscall(SYS_newfstatat, dirfd, direct, st, flags);
+        return next(dirfd, path, st, flags);
+    }
+
+    int fstatat64(int dirfd, const char *path, struct stat64 *st, int flags)
+    {
+        static int (*next)(int, const char *, struct stat64 *, int);
+        if (next == NULL)
+            next = (int (*)(int, const char *, struct stat64 *, int))dlsym(RTLD_NEXT, "fstatat64");
+        char buffer[4096];
+        const char *direct = direct_path(dirfd, path, buffer, sizeof buffer);
+        if (direct != NULL)
+            return (int)syscall(SYS_newfstatat, dirfd, direct, st, flags);
+        return next(dirfd, path, st, flags);
+    }
+
+    ssize_t readlinkat(int dirfd, const char *path, char *buffer, size_t size)
+    {
+        static ssize_t (*next)(int, const char *, char *, size_t);
+        if (next == NULL)
+            next = (ssize_t (*)(int, const char *, char *, size_t))dlsym(RTLD_NEXT, "readlinkat");
+        char translated[4096];
+        const char *direct = direct_path(dirfd, path, translated, sizeof translated);
+        if (direct != NULL)
+            return (ssize_t)syscall(SYS_readlinkat, dirfd, direct, buffer, size);
+        return next(dirfd, path, buffer, size);
     }
 
     #define OPEN_WRAPPER(name) \
@@ -170,6 +296,10 @@ enum PreloadShim {
                 errno = ENOENT; \
                 return -1; \
             } \
+            char buffer[4096]; \
+            const char *direct = path != NULL && path[0] == '/' ? direct_path(AT_FDCWD, path, buffer, sizeof buffer) : NULL; \
+            if (direct != NULL) \
+                return (int)syscall(SYS_openat, AT_FDCWD, direct, flags, mode); \
             return next(path, flags, mode); \
         }
     #define OPENAT_WRAPPER(name) \
@@ -189,6 +319,10 @@ enum PreloadShim {
                 errno = ENOENT; \
                 return -1; \
             } \
+            char buffer[4096]; \
+            const char *direct = direct_path(dirfd, path, buffer, sizeof buffer); \
+            if (direct != NULL) \
+                return (int)syscall(SYS_openat, dirfd, direct, flags, mode); \
             return next(dirfd, path, flags, mode); \
         }
     OPEN_WRAPPER(open)
@@ -492,10 +626,61 @@ enum PreloadShim {
         }
     }
 
+    /* The answers already given, by pattern and string. libinput matches the same patterns
+       (its quirks, parsed once per context) against the same device name and DMI modalias
+       about 18 times for each device it adds, and a warm session adds the same devices to
+       the same contexts again and again: about 2,900 calls in a round-robin replay, 510
+       instructions each. Entries are kept in sets of 4 by the pattern's address (each
+       context has its own copy of the patterns, and it matches them against its few
+       devices' names and its DMI modalias). An entry is used only if the pattern and the
+       string are still the texts it was made for (libinput frees and allocates the name
+       for every look-up, and a freed pattern's memory may hold another one later) and, for
+       a '?', the locale is still single-byte. The worker is one thread. Exported for the
+       test that changes the texts behind the pointers. */
+    #define MEMO_SETS 1024
+    #define MEMO_WAYS 4
+    #define MEMO_TEXT 480
+    struct memo_entry {
+        const char *pattern;
+        int result, question;
+        size_t plen;
+        char text[MEMO_TEXT]; /* the pattern, NUL, the string, NUL */
+    };
+    static struct memo_entry memo[MEMO_SETS][MEMO_WAYS];
+    static unsigned char memo_next[MEMO_SETS];
+
+    int seatkit_memo_fnmatch(const char *pattern, const char *string, int flags)
+    {
+        if (flags != 0 || pattern == NULL || string == NULL)
+            return -1;
+        size_t set = (size_t)(((uint64_t)(uintptr_t)pattern * 0x9E3779B97F4A7C15ull) >> 32) % MEMO_SETS;
+        for (int w = 0; w < MEMO_WAYS; w++) {
+            /* Entries of one address may be for different patterns: each is checked. */
+            struct memo_entry *e = &memo[set][w];
+            if (e->pattern == pattern && e->text[e->plen + 1] == string[0] && strcmp(e->text, pattern) == 0
+                && strcmp(e->text + e->plen + 1, string) == 0 && (!e->question || MB_CUR_MAX == 1))
+                return e->result;
+        }
+        int r = seatkit_star_fnmatch(pattern, string, flags);
+        if (r < 0)
+            return r;
+        size_t plen = strlen(pattern), slen = strlen(string);
+        if (plen + slen + 2 <= MEMO_TEXT) {
+            struct memo_entry *e = &memo[set][memo_next[set]++ % MEMO_WAYS];
+            e->pattern = pattern;
+            e->result = r;
+            e->question = strchr(pattern, '?') != NULL;
+            e->plen = plen;
+            memcpy(e->text, pattern, plen + 1);
+            memcpy(e->text + plen + 1, string, slen + 1);
+        }
+        return r;
+    }
+
     int fnmatch(const char *pattern, const char *string, int flags)
     {
         static int (*next)(const char *, const char *, int);
-        int r = seatkit_star_fnmatch(pattern, string, flags);
+        int r = seatkit_memo_fnmatch(pattern, string, flags);
         if (r >= 0)
             return r;
         if (next == NULL)

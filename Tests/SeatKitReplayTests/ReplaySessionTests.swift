@@ -205,6 +205,61 @@ import SeatKitLibinput
         }
     }
 
+    /// The shim remembers fnmatch answers by the pattern's address (libinput asks the same
+    /// thousands of times per replay). The texts at an address change (libinput frees and
+    /// allocates the device name for every look-up): the answer must always be the one for
+    /// the texts there now.
+    @Test func theShimsRememberedFnmatchAnswersAreForTheTextsThereNow() throws {
+        let handle = try #require(dlopen(try PreloadShim.libraryPath(), RTLD_NOW | RTLD_LOCAL))
+        defer { dlclose(handle) }
+        typealias Match = @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32) -> Int32
+        let memo = unsafeBitCast(try #require(dlsym(handle, "seatkit_memo_fnmatch")), to: Match.self)
+        let pattern = UnsafeMutablePointer<CChar>.allocate(capacity: 512)
+        let text = UnsafeMutablePointer<CChar>.allocate(capacity: 512)
+        defer { pattern.deallocate(); text.deallocate() }
+        func put(_ s: String, _ buffer: UnsafeMutablePointer<CChar>) {
+            let bytes = Array(s.utf8CString)
+            for (i, b) in bytes.enumerated() { buffer[i] = b }
+        }
+        func answer(_ p: String, _ t: String) -> Int32 {
+            put(p, pattern)
+            put(t, text)
+            return memo(pattern, text, 0)
+        }
+        let dmi = "dmi:bvnLENOVO:bvrN23ET55W(1.30):bd04/18/2019:svnLENOVO:pn20KGS3JQ00:pvrThinkPadX1Carbon6th:rvnLENOVO:rn20KGS3JQ00:rvrNotDefined:cvnLENOVO:ct10:cvrNone:"
+        // The same addresses, asked again and again with other texts behind them.
+        for _ in 0..<3 {
+            #expect(answer("*ITE Tech*", "ITE Tech. Inc. ITE Device(8910) Touchpad") == 0)
+            #expect(answer("*ITE Tech*", "ITE Tech. Inc. ITE Device(8910) Touchpad") == 0)
+            #expect(answer("*ITE Tech*", "Logitech USB Receiver") == FNM_NOMATCH)
+            // The same first byte and length, one byte different further on.
+            #expect(answer("*ITE Tech*", "IXE Tech. Inc. ITE Device(8910) Touchpad") == FNM_NOMATCH)
+            #expect(answer("*Logitech*", "ITE Tech. Inc. ITE Device(8910) Touchpad") == FNM_NOMATCH)
+            #expect(answer("*Logitech*", "Logitech USB Receiver") == 0)
+            #expect(answer("*ITE Tech*", "ITE Tech. Inc. ITE Device(8910) Touchpad") == 0)
+            #expect(answer("dmi:*svnLENOVO:*pvrThinkPadX1Carbon6th*", dmi) == 0)
+            #expect(answer("dmi:*svnLENOVO:*pvrThinkPadX1Carbon7th*", dmi) == FNM_NOMATCH)
+            #expect(answer("dmi:*svnLENOVO:*pvrThinkPadX1Carbon6th*", dmi.replacing("Carbon6th", with: "Carbon7th")) == FNM_NOMATCH)
+        }
+        // Random texts at the same two addresses (and a few others), against the C library.
+        var generator = SplitMix(seed: 1414)
+        let others = (0..<3).map { _ in UnsafeMutablePointer<CChar>.allocate(capacity: 32) }
+        defer { for o in others { o.deallocate() } }
+        var wrong = 0
+        for _ in 0..<100_000 {
+            let p = String((0..<Int(generator.next() % 7)).map { _ in Array("ab*")[Int(generator.next() % 3)] })
+            let t = String((0..<Int(generator.next() % 8)).map { _ in Array("ab")[Int(generator.next() % 2)] })
+            let slot = Int(generator.next() % 4)
+            let target = slot == 3 ? text : others[slot]
+            put(p, pattern)
+            put(t, target)
+            let mine = memo(pattern, target, 0)
+            if (mine == 0) != (fnmatch(p, t, 0) == 0) { wrong += 1 }
+        }
+        #expect(wrong == 0)
+        #expect(memo("a*b", "axb", FNM_PATHNAME) == -1 && memo("[ab]", "a", 0) == -1)
+    }
+
     struct SplitMix {
         var state: UInt64
         init(seed: UInt64) { state = seed }
