@@ -76,10 +76,11 @@ let package = Package(
         ),
         // Counts this thread's heap allocations, for tests that pin "allocates nothing".
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
-        .testTarget(name: "SeatKitTests", dependencies: ["SeatKit", "AllocationCounter"]),
+        .target(name: "SeededRandom", path: "Tests/SeededRandom"),
+        .testTarget(name: "SeatKitTests", dependencies: ["SeatKit", "AllocationCounter", "SeededRandom"]),
         .testTarget(name: "SeatKitXKBTests", dependencies: ["SeatKitXKB", "SeatKit", "AllocationCounter"]),
         .testTarget(name: "SeatKitLibinputTests", dependencies: ["SeatKit", "SeatKitLibinput"]),
-        .testTarget(name: "SeatKitReplayTests", dependencies: ["SeatKit", "SeatKitLibinput", "SeatKitReplay"], exclude: ["Fixtures"]),
+        .testTarget(name: "SeatKitReplayTests", dependencies: ["SeatKit", "SeatKitLibinput", "SeatKitReplay", "SeededRandom"], exclude: ["Fixtures"]),
 
         // libwayland-server, the protocol code generated from protocols/ (committed; see
         // protocols/generate.sh) and the C shims Swift needs (variadic functions).
@@ -117,7 +118,7 @@ let package = Package(
         ),
         // The C API from Swift (handles, misuse, the event-loop clock, allocations) and the C
         // program of Tests/CSeatKitProgram built from an installed prefix with cc and meson.
-        .testTarget(name: "CSeatKitTests", dependencies: ["CSeatKit", "CSeatKitSupport", "SeatKitReplay", "AllocationCounter"]),
+        .testTarget(name: "CSeatKitTests", dependencies: ["CSeatKit", "CSeatKitSupport", "SeatKitReplay", "AllocationCounter", "SeededRandom"]),
         // wlcs's entry points (wlcs_server_integration, its descriptor and devices) and the
         // libwayland calls of the integration (server and client side: wlcs's clients run in
         // the same process). Needs Debian's wlcs package for its headers.

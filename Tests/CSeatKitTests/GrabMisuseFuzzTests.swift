@@ -1,16 +1,9 @@
 import CSeatKitSupport
+import SeededRandom
 import Testing
 
-private struct Random {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+/// Coordinates for the fuzzer: mostly in range, sometimes NaN or infinite.
+private extension SplitMix64 {
     mutating func coordinate() -> Double {
         switch below(6) {
         case 0: return .nan
@@ -50,7 +43,7 @@ extension TheProcessWideCLog {
         @Test func twentyThousandRandomGrabCallsNeverTrap() {
             seatkit_log_init(SEATKIT_SILENT, nil)
             defer { seatkit_log_init(SEATKIT_ERROR, nil) }
-            var random = Random(state: 29)
+            var random = SplitMix64(seed: 29)
             let router = seatkit_router_create_virtual(0)!
             chaosRouter = router
             let output = seatkit_output_create(router, "out", 0, 0, 800, 600, SEATKIT_OUTPUT_TRANSFORM_NORMAL, 1)!

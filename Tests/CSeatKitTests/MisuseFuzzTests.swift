@@ -1,17 +1,9 @@
 import CSeatKitSupport
+import SeededRandom
 import Testing
 
-/// SplitMix64: the same sequence on every run.
-private struct Seeded {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+/// Coordinates for the fuzzer: mostly in range, sometimes NaN, infinite or negative.
+private extension SplitMix64 {
     mutating func coordinate() -> Double {
         switch below(8) {
         case 0: return .nan
@@ -39,7 +31,7 @@ extension TheProcessWideCLog {
         @Test func fiftyThousandRandomCallsNeverTrap() {
             seatkit_log_init(SEATKIT_SILENT, nil)
             defer { seatkit_log_init(SEATKIT_ERROR, nil) }
-            var random = Seeded(state: 13)
+            var random = SplitMix64(seed: 13)
             var routers: [OpaquePointer?] = [nil, OpaquePointer(bitPattern: 0x1234_5678)]
             var surfaces: [OpaquePointer?] = [nil]
             var outputs: [OpaquePointer?] = [nil]

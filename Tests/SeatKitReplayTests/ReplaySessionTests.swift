@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Dispatch
+import SeededRandom
 import Synchronization
 import Testing
 import SeatKit
@@ -194,7 +195,7 @@ import SeatKitLibinput
         #expect(matched > patterns.count / 2)
         #expect(star("a*b", "axb", FNM_PATHNAME) == -1 && star("[ab]", "a", 0) == -1 && star("a\\*", "a*", 0) == -1)
         #expect(star("dmi:*svnLENOVO:*pvrThinkPad*", "dmi:bvnLENOVO:svnLENOVO:pvrThinkPadX1:", 0) == 0)
-        var generator = SplitMix(seed: 14)
+        var generator = SplitMix64(seed: 14)
         for _ in 0..<200_000 {
             let pattern = String((0..<Int(generator.next() % 9)).map { _ in Array("ab*?")[Int(generator.next() % 4)] })
             let text = String((0..<Int(generator.next() % 10)).map { _ in Array("ab")[Int(generator.next() % 2)] })
@@ -242,7 +243,7 @@ import SeatKitLibinput
             #expect(answer("dmi:*svnLENOVO:*pvrThinkPadX1Carbon6th*", dmi.replacing("Carbon6th", with: "Carbon7th")) == FNM_NOMATCH)
         }
         // Random texts at the same two addresses (and a few others), against the C library.
-        var generator = SplitMix(seed: 1414)
+        var generator = SplitMix64(seed: 1414)
         let others = (0..<3).map { _ in UnsafeMutablePointer<CChar>.allocate(capacity: 32) }
         defer { for o in others { o.deallocate() } }
         var wrong = 0
@@ -258,18 +259,6 @@ import SeatKitLibinput
         }
         #expect(wrong == 0)
         #expect(memo("a*b", "axb", FNM_PATHNAME) == -1 && memo("[ab]", "a", 0) == -1)
-    }
-
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 
     @Test func aFailedReplayLeavesTheSessionUsable() throws {

@@ -1,4 +1,5 @@
 import AllocationCounter
+import SeededRandom
 import SeatKit
 
 /// A shared, ordered log of what responders were asked.
@@ -181,18 +182,8 @@ extension Surface {
     var recorder: RecordingResponder { responder as! RecordingResponder }
 }
 
-/// A small deterministic random generator (SplitMix64), so property tests repeat exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The shared SplitMix64 (SeededRandom), so property tests repeat exactly.
+typealias SeededGenerator = SplitMix64
 
 /// Edits the tree `edits` times with `edit` and hit-tests every point after each edit;
 /// returns the heap allocations of the hit-tests alone (not of the edits) and how many hit.
