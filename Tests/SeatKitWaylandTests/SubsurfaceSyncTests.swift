@@ -15,19 +15,9 @@ extension EndToEndTests {
         let frame = try session.waitForWindow("sync")
         let w = window.surface
 
-        let a = wire.newID()
-        wire.send(compositor, 0, [a])  // create_surface
-        let subA = wire.newID()
-        wire.send(subcompositor, 1, [subA, a, w])  // get_subsurface(A, W)
-        wire.send(subA, 1, [UInt32(100), UInt32(0)])  // set_position
-        wire.send(a, 1, [try wire.shmBuffer(width: 50, height: 50), UInt32(0), UInt32(0)])  // attach
-        wire.send(a, 6, [])  // commit A
-        let b = wire.newID()
-        wire.send(compositor, 0, [b])
-        let subB = wire.newID()
-        wire.send(subcompositor, 1, [subB, b, a])  // get_subsurface(B, A)
-        wire.send(b, 1, [try wire.shmBuffer(width: 20, height: 20), UInt32(0), UInt32(0)])
-        wire.send(b, 6, [])  // commit B
+        let (a, subA) = try wire.mapSubsurface(of: w, at: (100, 0), width: 50, height: 50,
+                                               compositor: compositor, subcompositor: subcompositor)
+        let (b, subB) = try wire.mapSubsurface(of: a, width: 20, height: 20, compositor: compositor, subcompositor: subcompositor)
         wire.send(a, 6, [])  // commit A
         wire.send(w, 6, [])  // commit W: A and B show
         #expect(wire.sync())
@@ -88,13 +78,8 @@ extension EndToEndTests {
         let frame = try session.waitForWindow("siblings")
         var siblings: [(surface: UInt32, subsurface: UInt32)] = []
         for _ in 0..<2 {
-            let surface = wire.newID()
-            wire.send(compositor, 0, [surface])
-            let subsurface = wire.newID()
-            wire.send(subcompositor, 1, [subsurface, surface, window.surface])
-            wire.send(surface, 1, [try wire.shmBuffer(width: 50, height: 50), UInt32(0), UInt32(0)])
-            wire.send(surface, 6, [])
-            siblings.append((surface, subsurface))
+            siblings.append(try wire.mapSubsurface(of: window.surface, width: 50, height: 50,
+                                                   compositor: compositor, subcompositor: subcompositor))
         }
         wire.send(window.surface, 6, [])
         #expect(wire.sync())

@@ -132,6 +132,22 @@ final class WireClient {
         return Window(surface: surface, xdgSurface: xdgSurface, toplevel: toplevel)
     }
 
+    /// A new wl_surface made a subsurface of `parent` (`wl_subcompositor.get_subsurface`),
+    /// placed at `position` in the parent's space when one is given, with a
+    /// `width`×`height` buffer attached and committed. What it shows applies when the parent
+    /// commits, which is left to the caller (a test may place it first).
+    func mapSubsurface(of parent: UInt32, at position: (x: UInt32, y: UInt32)? = nil, width: UInt32, height: UInt32,
+                       compositor: UInt32, subcompositor: UInt32) throws -> (surface: UInt32, subsurface: UInt32) {
+        let surface = newID()
+        send(compositor, 0, [surface])  // create_surface
+        let subsurface = newID()
+        send(subcompositor, 1, [subsurface, surface, parent])  // get_subsurface
+        if let position { send(subsurface, 1, [position.x, position.y]) }  // set_position
+        send(surface, 1, [try shmBuffer(width: width, height: height), UInt32(0), UInt32(0)])  // attach
+        send(surface, 6, [])  // commit
+        return (surface, subsurface)
+    }
+
     /// A `width`×`height` xrgb8888 wl_buffer in a pool of its own (wl_shm bound on first
     /// use): returns the buffer's id.
     /// With `shrinkingFileTo`, the pool's file is cut to that many bytes once the buffer is

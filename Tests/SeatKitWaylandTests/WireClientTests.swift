@@ -244,14 +244,8 @@ extension EndToEndTests {
         let window = try wire.mapToplevel(appID: "fingers", width: 200, height: 100)
         let frame = try session.waitForWindow("fingers")
         // A 50×50 subsurface at 100,0.
-        let buffer = try wire.shmBuffer(width: 50, height: 50)
-        let child = wire.newID()
-        wire.send(compositor, 0, [child])  // create_surface
-        let subsurface = wire.newID()
-        wire.send(subcompositor, 1, [subsurface, child, window.surface])  // get_subsurface
-        wire.send(subsurface, 1, [UInt32(100), UInt32(0)])  // set_position
-        wire.send(child, 1, [buffer, UInt32(0), UInt32(0)])  // attach
-        wire.send(child, 6, [])  // commit
+        let (child, subsurface) = try wire.mapSubsurface(of: window.surface, at: (100, 0), width: 50, height: 50,
+                                                         compositor: compositor, subcompositor: subcompositor)
         wire.send(window.surface, 6, [])  // commit the parent: the subsurface shows
         #expect(wire.sync())
 
@@ -296,13 +290,8 @@ extension EndToEndTests {
 
         // A wl_surface destroyed under a finger (its wl_subsurface left inert) ends that
         // finger with up too: the client can reuse the id.
-        let other = wire.newID()
-        wire.send(compositor, 0, [other])  // create_surface
-        let otherSubsurface = wire.newID()
-        wire.send(subcompositor, 1, [otherSubsurface, other, window.surface])  // get_subsurface
-        wire.send(otherSubsurface, 1, [UInt32(0), UInt32(50)])  // set_position
-        wire.send(other, 1, [try wire.shmBuffer(width: 50, height: 50), UInt32(0), UInt32(0)])  // attach
-        wire.send(other, 6, [])  // commit
+        let (other, _) = try wire.mapSubsurface(of: window.surface, at: (0, 50), width: 50, height: 50,
+                                                compositor: compositor, subcompositor: subcompositor)
         wire.send(window.surface, 6, [])  // commit the parent
         #expect(wire.sync())
         session.send(Script.touchDown(frame.x + 10, frame.y + 60, id: 2))
