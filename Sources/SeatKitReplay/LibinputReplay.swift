@@ -218,6 +218,7 @@ final class TemporaryDirectory {
 /// The worker process and its pipes.
 final class ChildProcess {
     let pid: pid_t
+    let executable: String
     private(set) var stdinFd: Int32
     let stdoutFd: Int32
     let stderrPath: String
@@ -271,6 +272,7 @@ final class ChildProcess {
             throw .environment("cannot start the replay worker \(executable): \(String(cString: strerror(status)))")
         }
         self.pid = pid
+        self.executable = executable
         self.stdinFd = toChild[1]
         self.stdoutFd = fromChild[0]
         self.stderrPath = stderrPath
@@ -360,6 +362,9 @@ struct WorkerStream {
     var ended = false
     /// The worker used the last replay's libinput context again (told with the end mark).
     var reusedContext = false
+    /// The worker's new context started with the system quirks for the replay's DMI
+    /// (``SystemQuirks``; told with the end mark).
+    var servedFilteredQuirks = false
 
     init(child: ChildProcess, deviceCount: Int) {
         self.child = child
@@ -389,7 +394,11 @@ struct WorkerStream {
         if n <= 0 {
             let status = child.wait()
             if status == ReplayWorker.quirksRejectedStatus { throw .recordedQuirksRejected }
-            throw .libinput("the replay worker stopped (status \(status)) before it was done: \(child.errorOutput())")
+            let output = child.errorOutput()
+            if output.contains(ReplayWorker.staleWorkerAnswer) {
+                throw .environment("the replay worker \(child.executable) comes from an older build of SeatKit than this library (it does not know the replay protocol): rebuild it (swift build --product seatkit), or unset SEATKIT_REPLAY_WORKER to use the program itself")
+            }
+            throw .libinput("the replay worker stopped (status \(status)) before it was done: \(output)")
         }
         buffer += chunk[0..<n]
         try decodeAvailable()
@@ -401,7 +410,8 @@ struct WorkerStream {
             if tag == ReplayWorker.endTag {
                 guard offset + 2 <= buffer.count else { break }
                 ended = true
-                reusedContext = buffer[offset + 1] != 0
+                reusedContext = buffer[offset + 1] & 1 != 0
+                servedFilteredQuirks = buffer[offset + 1] & 2 != 0
                 offset += 2
                 continue
             }

@@ -5,7 +5,7 @@ import Glibc
 /// The small LD_PRELOAD library that makes real libinput accept umockdev 0.17's emulated
 /// evdev nodes, built from C source with the system C compiler on first use and cached.
 ///
-/// It must come *before* `libumockdev-preload.so.0` in `LD_PRELOAD`. It does six things:
+/// It must come *before* `libumockdev-preload.so.0` in `LD_PRELOAD`. It does these things:
 /// 1. `udev_device_get_is_initialized()` answers 1: 0.17.16 does not redirect
 ///    `/run/udev/data`, so libudev would call every emulated device uninitialised and
 ///    libinput would skip it ("skip unconfigured input device"; fixed in umockdev 0.17.18).
@@ -38,6 +38,9 @@ import Glibc
 ///    does not redirect) opened for reading is empty, so libudev reads it once instead of
 ///    trying again on every property look-up; it adds nothing, and libudev then calls the
 ///    device initialised, which 1 answers anyway.
+/// 9. libinput's system quirks files (`/usr/share/libinput/*.quirks`) are read from memory
+///    while the worker serves them (`seatkit_shim_serve_quirks`, ``SystemQuirks``): without
+///    the sections whose `MatchDMIModalias` the replay's DMI does not match.
 enum PreloadShim {
     static let source = #"""
     #define _GNU_SOURCE
@@ -153,11 +156,70 @@ enum PreloadShim {
         return f;
     }
 
+    /* libinput's system quirks files, served from memory while the worker has handed them
+       over (SystemQuirks.swift): each file's text with the sections that cannot apply under
+       the replay's DMI left out, so that a new context parses, and every quirk look-up
+       matches, only the others. Copies: the caller's buffers may go. A count of 0 stops it. */
+    struct served_file { char *name; char *text; size_t length; };
+    static struct served_file *served_files;
+    static int served_count;
+    static char served_directory[256];
+
+    void seatkit_shim_serve_quirks(const char *directory, int count, const char *const *names,
+                                   const char *const *texts, const size_t *lengths)
+    {
+        for (int i = 0; i < served_count; i++) {
+            free(served_files[i].name);
+            free(served_files[i].text);
+        }
+        free(served_files);
+        served_files = NULL;
+        served_count = 0;
+        if (directory == NULL || count <= 0 || strlen(directory) >= sizeof served_directory)
+            return;
+        struct served_file *files = calloc((size_t)count, sizeof *files);
+        if (files == NULL)
+            return;
+        for (int i = 0; i < count; i++) {
+            files[i].name = strdup(names[i]);
+            files[i].text = lengths[i] > 0 ? malloc(lengths[i]) : NULL;
+            if (files[i].name == NULL || files[i].text == NULL) {
+                for (int j = 0; j <= i; j++) {
+                    free(files[j].name);
+                    free(files[j].text);
+                }
+                free(files);
+                return;
+            }
+            memcpy(files[i].text, texts[i], lengths[i]);
+            files[i].length = lengths[i];
+        }
+        strcpy(served_directory, directory);
+        served_files = files;
+        served_count = count;
+    }
+
+    static FILE *served_quirks(const char *path, const char *mode)
+    {
+        if (served_count == 0 || path == NULL || mode == NULL || mode[0] != 'r' || strchr(mode, '+') != NULL)
+            return NULL;
+        size_t n = strlen(served_directory);
+        if (strncmp(path, served_directory, n) != 0 || path[n] != '/')
+            return NULL;
+        for (int i = 0; i < served_count; i++)
+            if (strcmp(path + n + 1, served_files[i].name) == 0)
+                return fmemopen(served_files[i].text, served_files[i].length, "r");
+        return NULL;
+    }
+
     FILE *fopen(const char *path, const char *mode)
     {
         static FILE *(*next)(const char *, const char *);
         if (next == NULL)
             next = (FILE *(*)(const char *, const char *))dlsym(RTLD_NEXT, "fopen");
+        FILE *served = served_quirks(path, mode);
+        if (served != NULL)
+            return served;
         if (udev_database(path)) {
             if (mode != NULL && mode[0] == 'r' && strchr(mode, '+') == NULL)
                 return empty_udev_entry();
@@ -172,6 +234,9 @@ enum PreloadShim {
         static FILE *(*next)(const char *, const char *);
         if (next == NULL)
             next = (FILE *(*)(const char *, const char *))dlsym(RTLD_NEXT, "fopen64");
+        FILE *served = served_quirks(path, mode);
+        if (served != NULL)
+            return served;
         if (udev_database(path)) {
             if (mode != NULL && mode[0] == 'r' && strchr(mode, '+') == NULL)
                 return empty_udev_entry();

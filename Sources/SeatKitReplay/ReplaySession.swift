@@ -39,6 +39,7 @@ public final class ReplaySession: @unchecked Sendable {
     private nonisolated(unsafe) var workersStarted = 0
     private nonisolated(unsafe) var contextsKept = 0
     private nonisolated(unsafe) var nodesKept = 0
+    private nonisolated(unsafe) var filteredQuirksContexts = 0
 
     /// `workerExecutable`: as ``ReplayOptions/workerExecutable`` (by default this program,
     /// started again as the worker). Nothing starts until the first replay.
@@ -67,6 +68,19 @@ public final class ReplaySession: @unchecked Sendable {
         defer { lock.unlock() }
         return contextsKept
     }
+
+    /// Replays whose new libinput context started with the system quirks for its DMI
+    /// (``SystemQuirks``), for tests.
+    var contextsStartedWithFilteredQuirks: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return filteredQuirksContexts
+    }
+
+    /// New contexts read every section of libinput's system quirks, also those for other
+    /// machines' DMI, as libinput does by itself (the worker leaves those out otherwise:
+    /// ``SystemQuirks``). For the test that compares the two; set before the first replay.
+    nonisolated(unsafe) var readsAllSystemQuirks = false
 
     /// Devices whose testbed entries and node a replay took over from the replay before, for tests.
     var nodesReused: Int {
@@ -106,11 +120,13 @@ public final class ReplaySession: @unchecked Sendable {
             workersStarted += 1
         }
         guard let current = worker else { throw .environment("the replay worker was not started") }
+        current.readsAllSystemQuirks = readsAllSystemQuirks
         do throws(ReplayError) {
             var result = try current.replay(recording, options: options, devicesAdded: &devicesAdded)
             result.seconds = Double(monotonicMicroseconds() - started) / 1e6
             replays += 1
             if current.lastReplayReusedContext { contextsKept += 1 }
+            if current.lastReplayServedFilteredQuirks { filteredQuirksContexts += 1 }
             nodesKept += current.lastReplayReusedNodes
             return result
         } catch {
@@ -163,6 +179,9 @@ final class SessionWorker {
     /// Nodes the last replay took over from the replay before.
     private(set) var lastReplayReusedNodes = 0
     private var stopped = false
+    /// ``ReplaySession/readsAllSystemQuirks``.
+    var readsAllSystemQuirks = false
+    private(set) var lastReplayServedFilteredQuirks = false
 
     init(workerExecutable: String?) throws(ReplayError) {
         guard access("/usr/lib/x86_64-linux-gnu/libumockdev-preload.so.0", R_OK) == 0
@@ -385,9 +404,12 @@ final class SessionWorker {
             // What a path context reads once, when it starts: the DMI modalias and the quirks
             // files (the recorded ones here; the system's do not change). A context is used
             // again only for a replay where these are the same.
-            setup.contextKey = Self.contextKey(dmi: dmi, quirks: quirksText)
+            setup.contextKey = Self.contextKey(dmi: dmi, quirks: quirksText, allSystemQuirks: readsAllSystemQuirks)
         }
+        setup.dmi = dmi
+        setup.allSystemQuirks = readsAllSystemQuirks
         lastReplayReusedContext = false
+        lastReplayServedFilteredQuirks = false
         var nodes: [Node] = []
         var keepNodes = false
         defer {
@@ -552,6 +574,7 @@ final class SessionWorker {
         try child.send([ReplayWorker.endCommand])
         try stream.readUntil { $0.ended }
         lastReplayReusedContext = stream.reusedContext
+        lastReplayServedFilteredQuirks = stream.servedFilteredQuirks
         // Back onto the recording's timeline; device announcements carry no time of their own.
         let shift = start - base
         let events = stream.events.map { event -> DeviceEvent in
@@ -567,7 +590,7 @@ final class SessionWorker {
 
     /// The key a path context is kept under: a 64-bit FNV-1a hash of the DMI modalias and
     /// the recorded quirks, each marked present or absent.
-    static func contextKey(dmi: String?, quirks: String?) -> String {
+    static func contextKey(dmi: String?, quirks: String?, allSystemQuirks: Bool = false) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func add(_ text: String?) {
             let bytes: [UInt8] = text.map { [1] + Array($0.utf8) + [0] } ?? [2]
@@ -575,6 +598,7 @@ final class SessionWorker {
         }
         add(dmi)
         add(quirks)
+        if allSystemQuirks { add("all system quirks") }
         return String(hash, radix: 16)
     }
 

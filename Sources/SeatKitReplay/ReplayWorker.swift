@@ -15,9 +15,11 @@ import Glibc
 /// One worker serves any number of replays, one after another (a ``ReplaySession``).
 /// Commands arrive on stdin:
 /// - `b` + length (u32 LE) + arguments separated by NUL bytes: begin a replay
-///   (`[--config TEXT] [--seat NAME] [--quirks PATH] [--context KEY] NODE=PTY-INDEX...`): a
-///   libinput context over those nodes (with `--seat`, through udev, the testbed's, instead
-///   of by path). With `--context`, a path context of an earlier replay is used again when it
+///   (`--protocol N [--config TEXT] [--seat NAME] [--quirks PATH] [--context KEY] [--dmi MODALIAS]
+///   [--all-system-quirks] NODE=PTY-INDEX...`): a libinput context over those nodes (with
+///   `--seat`, through udev, the testbed's, instead of by path). `--protocol` comes first: a
+///   worker that speaks another ``protocolVersion`` fails at once. A new context with `--dmi`
+///   reads the system quirks without other machines' sections (``SystemQuirks``). With `--context`, a path context of an earlier replay is used again when it
 ///   was made for the same KEY (the DMI and recorded quirks it read when it started: what a
 ///   context reads once) and no tablet was among its devices (libinput keeps tablet tools,
 ///   and their pressure offsets, in the context): its devices are gone by then, and the new
@@ -25,9 +27,10 @@ import Glibc
 ///   context. That saves parsing libinput's quirks files again (a third of a short replay).
 ///   The worker keeps the last ``keptContexts`` such contexts, one per key;
 /// - `r` + device number (u32 LE): remove that device;
-/// - `e`: end the replay: report what is left, write the end mark and whether the context
-///   was used again (one byte), then remove the devices (keeping the context for the next
-///   replay) or release the context;
+/// - `e`: end the replay: report what is left, write the end mark and one byte of flags (1:
+///   the context was used again; 2: it is new and started with the system quirks for the
+///   replay's DMI, ``SystemQuirks``), then remove the devices (keeping the context for the
+///   next replay) or release the context;
 /// - end of file: exit.
 ///
 /// After every dispatch it writes a *read mark*: how many bytes libinput has read from each
@@ -47,8 +50,18 @@ package enum ReplayWorker {
     static let removeCommand = UInt8(ascii: "r")
     static let endCommand = UInt8(ascii: "e")
 
+    /// The version of this command and record language. A worker and its caller from
+    /// different builds of SeatKit (an explicit `SEATKIT_REPLAY_WORKER` left from an older
+    /// build) must not talk past each other: every begin command names it first, and a worker
+    /// that speaks another fails at once and says so. 2: the end mark's byte holds flags.
+    static let protocolVersion = 2
+    /// How a worker from before the protocol check answers the first begin command.
+    static let staleWorkerAnswer = "expected NODE=PTY-INDEX, got --protocol"
+
     /// What one replay asks of the worker.
     struct Setup {
+        /// The caller's ``protocolVersion`` (nil: a caller from before the check).
+        var protocolVersion: Int? = ReplayWorker.protocolVersion
         var nodes: [String] = []
         var ptys: [Int] = []
         var configuration: DeviceConfiguration?
@@ -59,28 +72,45 @@ package enum ReplayWorker {
         var contextKey: String?
         /// The testbed's root (the worker's `UMOCKDEV_DIR`).
         var umockdevDirectory: String?
+        /// The DMI modalias in the testbed, which a new context reads when it starts: its
+        /// system quirks leave out the sections for other machines (``SystemQuirks``).
+        var dmi: String?
+        /// Every system quirks section, even those for other machines (what libinput reads
+        /// by itself): for the test that compares the two.
+        var allSystemQuirks = false
 
         /// The `b` command's arguments.
         var arguments: [String] {
             var a: [String] = []
+            if let protocolVersion { a += ["--protocol", String(protocolVersion)] }
             if let umockdevDirectory { a += ["--umockdev-dir", umockdevDirectory] }
             if let configuration { a += ["--config", configuration.commandLineForm] }
             if let seat { a += ["--seat", seat] }
             if let quirks { a += ["--quirks", quirks] }
             if let contextKey { a += ["--context", contextKey] }
+            if let dmi { a += ["--dmi", dmi] }
+            if allSystemQuirks { a.append("--all-system-quirks") }
             return a + zip(nodes, ptys).map { "\($0)=\($1)" }
         }
 
         init() {}
 
         init(arguments: [String]) throws(ReplayError) {
+            protocolVersion = nil
             var i = 0
             while i < arguments.count {
                 let a = arguments[i]
-                if a == "--seat" || a == "--config" || a == "--quirks" || a == "--umockdev-dir" || a == "--context", i + 1 < arguments.count {
+                if a == "--all-system-quirks" {
+                    allSystemQuirks = true
+                    i += 1
+                    continue
+                }
+                if a == "--seat" || a == "--config" || a == "--quirks" || a == "--umockdev-dir" || a == "--context" || a == "--dmi" || a == "--protocol", i + 1 < arguments.count {
                     let value = arguments[i + 1]
                     switch a {
+                    case "--protocol": protocolVersion = Int(value) ?? -1
                     case "--seat": seat = value
+                    case "--dmi": dmi = value
                     case "--context": contextKey = value
                     case "--umockdev-dir": umockdevDirectory = value
                     case "--quirks": quirks = value
@@ -159,6 +189,8 @@ package enum ReplayWorker {
         /// Contexts of earlier replays with their devices removed, by the key they were made
         /// for; the most recently used last.
         var kept: [(backend: LibinputBackend, key: String)] = []
+        /// libinput's system quirks files, read at the first replay with a DMI.
+        var systemQuirks: [SystemQuirks.File]?
         while true {
             // Between replays: wait for the next one, or the end.
             guard input.fill(atLeast: 1) else { return 0 }
@@ -176,6 +208,10 @@ package enum ReplayWorker {
                 if case .environment(let message) = error { return fail(message) }
                 return fail("replay-worker: \(error)")
             }
+            guard setup.protocolVersion == protocolVersion else {
+                let theirs = setup.protocolVersion.map { "protocol \($0)" } ?? "an older protocol"
+                return fail("replay-worker: this worker speaks replay protocol \(protocolVersion) and its caller \(theirs): they come from different builds of SeatKit. Rebuild the worker (swift build --product seatkit), or unset SEATKIT_REPLAY_WORKER to use the program itself")
+            }
             if let quirks = setup.quirks { setenv("SEATKIT_REPLAY_QUIRKS", quirks, 1) } else { unsetenv("SEATKIT_REPLAY_QUIRKS") }
             // umockdev's preload reads UMOCKDEV_DIR on every call: from here on, libinput
             // sees the testbed.
@@ -185,8 +221,17 @@ package enum ReplayWorker {
 
             var backend: LibinputBackend?
             var reused = false
+            var servedQuirks = false
+            // A new context reads the system quirks when its first device is added: hand the
+            // shim the files for this DMI until then.
+            func serveSystemQuirks() {
+                guard let dmi = setup.dmi, !setup.allSystemQuirks else { return }
+                if systemQuirks == nil { systemQuirks = SystemQuirks.read() ?? [] }
+                servedQuirks = SystemQuirks.serve(systemQuirks ?? [], dmi: dmi)
+            }
             do {
                 if let seat = setup.seat {
+                    serveSystemQuirks()
                     backend = try LibinputBackend(seat: seat, opener: DirectDeviceOpener())
                 } else if let key = setup.contextKey, let i = kept.firstIndex(where: { $0.key == key }) {
                     let context = kept.remove(at: i).backend
@@ -196,11 +241,13 @@ package enum ReplayWorker {
                     backend = context
                     reused = true
                 } else {
+                    serveSystemQuirks()
                     backend = try LibinputBackend(paths: setup.nodes, opener: DirectDeviceOpener())
                 }
             } catch {
                 return fail("replay-worker: \(error)")
             }
+            SystemQuirks.stopServing()
             guard let live = backend else { return 1 }
             if let configuration = setup.configuration { live.configuration = { _ in configuration } } else { live.configuration = nil }
             var sawTablet = false
@@ -251,7 +298,7 @@ package enum ReplayWorker {
                         input.consume(1)
                         guard dispatchAndReport() else { return 1 }
                         out.append(endTag)
-                        out.append(reused ? 1 : 0)
+                        out.append((reused ? 1 : 0) | (servedQuirks ? 2 : 0))
                         guard flush() else { return 1 }
                         break replay
                     } else {

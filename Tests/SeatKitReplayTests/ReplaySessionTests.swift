@@ -261,6 +261,42 @@ import SeatKitLibinput
         #expect(memo("a*b", "axb", FNM_PATHNAME) == -1 && memo("[ab]", "a", 0) == -1)
     }
 
+    /// A worker and a caller from different builds (an explicit `SEATKIT_REPLAY_WORKER`
+    /// left from an older build) fail the first replay at once, saying what to do, instead of
+    /// talking past each other until the 30 s time-out.
+    @Test func aWorkerFromAnotherBuildFailsAtOnceSayingSo() throws {
+        // This build's worker, asked in another protocol.
+        let scratch = try TemporaryDirectory()
+        let counters = scratch.path + "/read-counts"
+        #expect(writeFile(counters, [UInt8](repeating: 0, count: PreloadShim.counterCount * 8)))
+        let command = try SessionWorker.workerCommand(explicit: nil)
+        var environment = command.environment
+        environment["SEATKIT_REPLAY_ACK"] = counters
+        let child = try ChildProcess(executable: command.executable, arguments: command.arguments, environment: environment,
+                                     stderrPath: scratch.path + "/stderr")
+        var setup = ReplayWorker.Setup()
+        setup.protocolVersion = ReplayWorker.protocolVersion - 1
+        setup.nodes = ["/dev/input/event0"]
+        setup.ptys = [0]
+        try writeAll(child.stdinFd, setup.beginCommand, what: "the begin command")
+        #expect(child.wait() != 0)
+        #expect(child.errorOutput().contains("this worker speaks replay protocol \(ReplayWorker.protocolVersion) and its caller protocol \(ReplayWorker.protocolVersion - 1)"))
+
+        // A worker from before the protocol check answers the first begin command as an
+        // unknown node argument (a script stands in for that old build here).
+        let old = scratch.path + "/old-worker"
+        #expect(writeFile(old, Array("#!/bin/sh\necho 'replay-worker: \(ReplayWorker.staleWorkerAnswer)' >&2\nexit 2\n".utf8)))
+        chmod(old, 0o755)
+        let started = monotonicMicroseconds()
+        do {
+            _ = try LibinputReplay(recording: try SyntheticRecordings.keyboard(), options: ReplayOptions(workerExecutable: old)).run()
+            Issue.record("a replay on an old worker succeeded")
+        } catch {
+            #expect("\(error)".contains("comes from an older build of SeatKit"), "\(error)")
+        }
+        #expect(monotonicMicroseconds() - started < 10_000_000)
+    }
+
     @Test func aFailedReplayLeavesTheSessionUsable() throws {
         let session = ReplaySession()
         defer { session.close() }
