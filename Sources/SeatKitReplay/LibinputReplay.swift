@@ -13,7 +13,9 @@ public struct ReplayOptions {
     public var configuration: DeviceConfiguration?
     /// A `seatkit` executable to run the worker with its hidden `replay-worker` command.
     /// By default `$SEATKIT_REPLAY_WORKER`, else the running program itself, started again
-    /// as the worker: nothing to build or find, never out of date with this library.
+    /// as the worker: nothing to build or find, never out of date with this library. An
+    /// explicit worker from another build of SeatKit fails the first replay at once with an
+    /// error that says so (the two check the replay protocol's version).
     public var workerExecutable: String?
     /// Devices to unplug during the replay: (device index in the recording, recording time
     /// in µs). libinput removes the device before the first frame at or after that time.
