@@ -310,7 +310,7 @@ final class ChildProcess {
             let n = bytes.withUnsafeBytes { Glibc.send(stdinFd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
             if n < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
-                throw .libinput("the replay worker is gone (writing to it failed: \(String(cString: strerror(errno)))): \(errorOutput())")
+                throw failure("the replay worker is gone (writing to it failed: \(String(cString: strerror(errno))))")
             }
             offset += n
         }
@@ -330,6 +330,16 @@ final class ChildProcess {
         let result = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         exitStatus = result
         return result
+    }
+
+    /// The error for a worker that ended: `what` and its reason, or, for a worker from an
+    /// older build of SeatKit (it rejected the protocol argument), what to do about it.
+    func failure(_ what: String) -> ReplayError {
+        let output = errorOutput()
+        if output.contains(ReplayWorker.staleWorkerAnswer) {
+            return .environment("the replay worker \(executable) comes from an older build of SeatKit than this library (it does not know the replay protocol): rebuild it (swift build --product seatkit), or unset SEATKIT_REPLAY_WORKER to use the program itself")
+        }
+        return .libinput("\(what): \(output)")
     }
 
     /// The worker's reason on the first line (its last `replay-worker:` line, or a crash's),
@@ -396,11 +406,7 @@ struct WorkerStream {
         if n <= 0 {
             let status = child.wait()
             if status == ReplayWorker.quirksRejectedStatus { throw .recordedQuirksRejected }
-            let output = child.errorOutput()
-            if output.contains(ReplayWorker.staleWorkerAnswer) {
-                throw .environment("the replay worker \(child.executable) comes from an older build of SeatKit than this library (it does not know the replay protocol): rebuild it (swift build --product seatkit), or unset SEATKIT_REPLAY_WORKER to use the program itself")
-            }
-            throw .libinput("the replay worker stopped (status \(status)) before it was done: \(output)")
+            throw child.failure("the replay worker stopped (status \(status)) before it was done")
         }
         buffer += chunk[0..<n]
         try decodeAvailable()

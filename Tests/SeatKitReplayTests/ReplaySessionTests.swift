@@ -120,17 +120,8 @@ import SeatKitLibinput
     /// laptop's touchpad (DMI `svnFramework:pnLaptop*`) disables its right button, and the
     /// same touchpad on another machine keeps it. Each replay equals a fresh worker's.
     @Test func aDMIChangeBetweenReplaysReachesTheNextContext() throws {
-        var device = SyntheticDevice.touchpad(name: "PIXA3854:00 093A:0274 Touchpad")
-        device.codes[EvdevCodes.EV_KEY, default: []].append(0x111)
-        device.properties = [EvdevCodes.INPUT_PROP_POINTER]
-        var script = FrameScript()
-        script.frame([FrameScript.key(0x111, 1)])
-        script.frame([FrameScript.key(0x111, 0)])
-        device.frames = script.frames
-        var framework = try SyntheticRecordings.recording([device], name: "framework")
-        framework.dmi = "dmi:bvnINSYDECorp.:bvr03.19:svnFramework:pnLaptop(12thGenIntelCore):pvrA6:"
-        var other = framework
-        other.dmi = "dmi:bvnLENOVO:bvrN2HET77W:svnLENOVO:pn20QDS3E200:pvrThinkPadX1Carbon7th:"
+        let framework = try SyntheticRecordings.frameworkTouchpad(dmi: SyntheticRecordings.frameworkDMI)
+        let other = try SyntheticRecordings.frameworkTouchpad(dmi: SyntheticRecordings.lenovoDMI)
         func buttons(_ events: [DeviceEvent]) -> Int {
             events.filter { if case .pointerButton = $0.kind { true } else { false } }.count
         }

@@ -45,6 +45,24 @@ enum SyntheticRecordings {
         return try recording([device], name: "touchscreen-tap.yml")
     }
 
+    /// The Framework laptop's touchpad with a right button pressed and released, on the
+    /// machine named by `dmi`: libinput's quirk for it (DMI `svnFramework:pnLaptop*`) disables
+    /// that button, so it reports 0 button events there and 2 elsewhere.
+    static func frameworkTouchpad(dmi: String) throws -> Recording {
+        var device = SyntheticDevice.touchpad(name: "PIXA3854:00 093A:0274 Touchpad")
+        device.codes[EvdevCodes.EV_KEY, default: []].append(0x111)
+        device.properties = [EvdevCodes.INPUT_PROP_POINTER]
+        var script = FrameScript()
+        script.frame([FrameScript.key(0x111, 1)])
+        script.frame([FrameScript.key(0x111, 0)])
+        device.frames = script.frames
+        var recording = try recording([device], name: "framework")
+        recording.dmi = dmi
+        return recording
+    }
+    static let frameworkDMI = "dmi:bvnINSYDECorp.:bvr03.19:svnFramework:pnLaptop(12thGenIntelCore):pvrA6:"
+    static let lenovoDMI = "dmi:bvnLENOVO:bvrN2HET77W:svnLENOVO:pn20QDS3E200:pvrThinkPadX1Carbon7th:"
+
     static func mouse() throws -> Recording {
         var s = FrameScript()
         s.frame([E.rel(0, 5), E.rel(1, -3)])

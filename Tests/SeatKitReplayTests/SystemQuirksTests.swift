@@ -10,8 +10,8 @@ import SeatKitLibinput
 /// machines' DMI (``SystemQuirks``): fewer sections to parse and to match at every quirk
 /// look-up, and nothing libinput decides changes.
 @Suite struct SystemQuirksTests {
-    static let frameworkDMI = "dmi:bvnINSYDECorp.:bvr03.19:svnFramework:pnLaptop(12thGenIntelCore):pvrA6:"
-    static let lenovoDMI = "dmi:bvnLENOVO:bvrN2HET77W:svnLENOVO:pn20QDS3E200:pvrThinkPadX1Carbon7th:"
+    static let frameworkDMI = SyntheticRecordings.frameworkDMI
+    static let lenovoDMI = SyntheticRecordings.lenovoDMI
 
     /// Sections as libinput's parser sees them: a line that starts with `[` opens one.
     static func sections(_ text: [UInt8]) -> [String] {
@@ -148,17 +148,8 @@ import SeatKitLibinput
     /// a session that leaves other machines' sections out equals that of one that reads every
     /// section, byte for byte; and the first did start its contexts with filtered files.
     @Test func leavingOutOtherMachinesSectionsChangesNoReplay() throws {
-        var device = SyntheticDevice.touchpad(name: "PIXA3854:00 093A:0274 Touchpad")
-        device.codes[EvdevCodes.EV_KEY, default: []].append(0x111)
-        device.properties = [EvdevCodes.INPUT_PROP_POINTER]
-        var script = FrameScript()
-        script.frame([FrameScript.key(0x111, 1)])
-        script.frame([FrameScript.key(0x111, 0)])
-        device.frames = script.frames
-        var framework = try SyntheticRecordings.recording([device], name: "framework")
-        framework.dmi = Self.frameworkDMI
-        var other = framework
-        other.dmi = Self.lenovoDMI
+        let framework = try SyntheticRecordings.frameworkTouchpad(dmi: Self.frameworkDMI)
+        let other = try SyntheticRecordings.frameworkTouchpad(dmi: Self.lenovoDMI)
         var cases: [(String, Recording)] = [("Framework", framework), ("Lenovo", other)]
         for (file, _) in SharedRecordings.expected {
             cases.append((file, try RecordingParser.parse(contentsOf: SharedRecordings.path(file))))
