@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <termios.h>
+#include <sys/syscall.h>
 #include "CReplayWorkerEntry.h"
 
 /* Defined in Swift (SeatKitReplay, ReplayWorker.swift); weak, so that this file links on its own. */
@@ -49,4 +50,14 @@ int seatkit_replay_open_pty(int *index)
     }
     *index = atoi(name + 9);
     return fd;
+}
+
+ssize_t seatkit_replay_raw_read(int fd, void *buffer, size_t size)
+{
+    return (ssize_t)syscall(SYS_read, fd, buffer, size);
+}
+
+ssize_t seatkit_replay_raw_write(int fd, const void *buffer, size_t size)
+{
+    return (ssize_t)syscall(SYS_write, fd, buffer, size);
 }

@@ -417,6 +417,12 @@ enum PreloadShim {
         return read_counters;
     }
 
+    /* The PTY index of an emulated node open as fd, known from the ioctls answered on it
+       (libevdev asks its ioctls right after the open, before the first read), or -1: then an
+       fstat tells. The entry goes when the fd is closed (close() below), so a number used
+       again is asked afresh. */
+    static int known_node(int fd);
+
     /* The size of struct input_event on 64-bit Linux. */
     #define INPUT_EVENT_SIZE 24
 
@@ -431,7 +437,7 @@ enum PreloadShim {
         struct stat st;
         uint64_t *c = counters();
         int index = -1;
-        if (c != NULL && syscall(SYS_fstat, fd, &st) == 0 && S_ISCHR(st.st_mode))
+        if (c != NULL && (index = known_node(fd)) < 0 && syscall(SYS_fstat, fd, &st) == 0 && S_ISCHR(st.st_mode))
             index = pty_index(st.st_rdev);
         if (index < 0 || index >= 4096)
             return next(fd, buffer, size);
@@ -470,6 +476,11 @@ enum PreloadShim {
     #define ANSWER_FDS 1024
     struct answers { int pty; unsigned size; unsigned char *bytes; };
     static struct answers fd_answers[ANSWER_FDS];
+
+    static int known_node(int fd)
+    {
+        return fd >= 0 && fd < ANSWER_FDS && fd_answers[fd].bytes != NULL ? fd_answers[fd].pty : -1;
+    }
 
     static void forget_answers(int fd)
     {
@@ -528,13 +539,16 @@ enum PreloadShim {
     {
         unsigned type = (request >> 8) & 0xff, nr = request & 0xff;
         unsigned size = (request >> 16) & 0x3fff, dir = (unsigned)(request >> 30) & 3;
-        if (type != 'E' || getenv("SEATKIT_REPLAY_IOCTLS") == NULL)
+        if (type != 'E')
             return 0;
-        struct stat st;
-        if (syscall(SYS_fstat, fd, &st) != 0 || !S_ISCHR(st.st_mode))
-            return 0;
-        int pty = pty_index(st.st_rdev);
-        struct answers *a = pty < 0 ? NULL : answers_for(fd, pty);
+        struct answers *a = known_node(fd) >= 0 ? &fd_answers[fd] : NULL;
+        if (a == NULL) {
+            struct stat st;
+            if (getenv("SEATKIT_REPLAY_IOCTLS") == NULL || syscall(SYS_fstat, fd, &st) != 0 || !S_ISCHR(st.st_mode))
+                return 0;
+            int pty = pty_index(st.st_rdev);
+            a = pty < 0 ? NULL : answers_for(fd, pty);
+        }
         if (a == NULL)
             return 0;
         if (nr == 0xa0 && dir == 1) {

@@ -175,7 +175,7 @@ package enum ReplayWorker {
         func flush() -> Bool {
             var offset = 0
             while offset < out.count {
-                let n = out.withUnsafeBytes { write(1, $0.baseAddress! + offset, $0.count - offset) }
+                let n = out.withUnsafeBytes { seatkit_replay_raw_write(1, $0.baseAddress! + offset, $0.count - offset) }
                 if n < 0 {
                     if errno == EINTR { continue }
                     return false
@@ -334,7 +334,7 @@ package enum ReplayWorker {
         mutating func readMore() -> Bool {
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
-                let n = read(0, &buffer, buffer.count)
+                let n = seatkit_replay_raw_read(0, &buffer, buffer.count)
                 if n < 0 && errno == EINTR { continue }
                 guard n > 0 else { return false }
                 bytes += buffer[0..<n]
@@ -418,5 +418,5 @@ public enum ReplayError: Error, CustomStringConvertible {
 
 func writeStandardError(_ text: String) {
     let bytes = Array(text.utf8)
-    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    _ = bytes.withUnsafeBytes { seatkit_replay_raw_write(2, $0.baseAddress, $0.count) }
 }
