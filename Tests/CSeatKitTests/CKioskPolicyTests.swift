@@ -96,7 +96,7 @@ import Testing
         }, Unmanaged.passUnretained(clicks).toOpaque())
         #expect(longPress != nil)
         let seen = Log()
-        let cursor = seatkit_router_add_cursor_visibility(router, { data, visible in
+        _ = seatkit_router_add_cursor_visibility(router, { data, visible in
             CKioskPolicyTests.log(data).append(visible ? "show" : "hide")
         }, Unmanaged.passUnretained(seen).toOpaque())!
         seatkit_router_notify_touch_down(router, 0, 1, 0, 300, 250)
