@@ -26,9 +26,8 @@ import Testing
             get { metadata[key] }
             set { metadata[key] = newValue }
         }
-        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?,
-                 source: String, file: String, function: String, line: UInt) {
-            captured.append(level, message.description)
+        func log(event: LogEvent) {
+            captured.append(event.level, event.message.description)
         }
     }
 
