@@ -14,11 +14,15 @@ import Glibc
 /// never applies, so leaving it out changes nothing libinput decides; its debug log (shown
 /// with `--verbose`) names fewer sections.
 ///
-/// The filter keeps a section unless it is sure: exactly one `MatchDMIModalias` line, in the
-/// form libinput accepts, whose pattern `fnmatch` (the same function libinput calls, in the
-/// same process) does not match. A file it cannot read the way libinput does (a line longer
-/// than libinput's 511-byte buffer), or that would be left with no section (libinput rejects
-/// an empty file), is served unchanged.
+/// A section goes only when its `MatchDMIModalias` pattern does not match the DMI under
+/// `fnmatch` (the function libinput calls, in the same process), and only from a file that
+/// libinput's parser would accept line by line (its state machine: a section's matches, then
+/// its properties; `Key=value` lines with known prefixes; no stray blanks). A file it would
+/// reject, or that this cannot read as libinput does (a line longer than libinput's 511-byte
+/// buffer, a NUL byte), or that would be left with no section (libinput rejects an empty
+/// file), is served unchanged, so libinput fails on it as it would on the original.
+/// Values are not checked against libinput's lists of keys: an unknown `Attr` in a section
+/// for another machine would make libinput reject the real file and not the filtered one.
 ///
 /// The worker reads the files once, filters them for each new context's DMI and hands them to
 /// the preload shim (`seatkit_shim_serve_quirks`), which answers libinput's `fopen` of them
@@ -51,49 +55,77 @@ enum SystemQuirks {
     /// or `text` itself when it cannot be sure (see the type's comment). `matches` is
     /// `fnmatch(pattern, dmi, 0) == 0`.
     static func filtered(_ text: [UInt8], dmi: String, matches: (String, String) -> Bool = fnmatchMatches) -> [UInt8] {
+        // Each file is walked as libinput's parser walks it. Anything that parser would reject
+        // (or read otherwise than here) leaves the whole file as it is, so that libinput fails
+        // on it exactly as it would on the real one: only the sections of a file libinput
+        // accepts are ever left out.
         struct Section {
             var start: Int
             var end: Int
-            var dmiPatterns: [String] = []
-            var unsure = false
+            var dmiPattern: String?
+            var hasMatch = false
+            var hasProperty = false
         }
+        enum State { case match, matchOrValue, valueOrSection }
         // libinput's line functions stop at a NUL byte; this reading does not.
         guard !text.contains(0) else { return text }
-        let key = Array("MatchDMIModalias=".utf8)
+        let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), equals = UInt8(ascii: "=")
         var prefixEnd = text.count
         var sections: [Section] = []
+        var state = State.match
         var lineStart = 0
         while lineStart < text.count {
             var lineEnd = lineStart
             while lineEnd < text.count && text[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
             let next = lineEnd < text.count ? lineEnd + 1 : lineEnd
+            defer { lineStart = next }
             // libinput reads lines with fgets into 512 bytes: a longer one is read in pieces.
             if next - lineStart > 511 { return text }
             // What libinput looks at: up to a '#' less the blanks before it, else the line.
             var effectiveEnd = lineEnd
             if let hash = text[lineStart..<lineEnd].firstIndex(of: UInt8(ascii: "#")) {
                 effectiveEnd = hash
-                while effectiveEnd > lineStart && (text[effectiveEnd - 1] == UInt8(ascii: " ") || text[effectiveEnd - 1] == UInt8(ascii: "\t")) {
+                while effectiveEnd > lineStart && (text[effectiveEnd - 1] == space || text[effectiveEnd - 1] == tab) {
                     effectiveEnd -= 1
                 }
             }
             let line = text[lineStart..<effectiveEnd]
-            if line.first == UInt8(ascii: "[") {
-                if sections.isEmpty { prefixEnd = lineStart } else { sections[sections.count - 1].end = lineStart }
-                sections.append(Section(start: lineStart, end: text.count))
-            } else if !sections.isEmpty, line.starts(with: key) {
-                let value = line.dropFirst(key.count)
-                let last = sections.count - 1
-                if value.isEmpty || value.first == UInt8(ascii: "\"") || value.contains(UInt8(ascii: "="))
-                    || !value.starts(with: Array("dmi:".utf8)) {
-                    sections[last].unsure = true
+            guard let first = line.first, let last = line.last else { continue }
+            if last == space || last == tab { return text }
+            if first == UInt8(ascii: "[") {
+                guard last == UInt8(ascii: "]") else { return text }
+                if let previous = sections.last {
+                    guard previous.hasMatch, previous.hasProperty, state == .valueOrSection else { return text }
+                    sections[sections.count - 1].end = lineStart
                 } else {
-                    sections[last].dmiPatterns.append(String(decoding: value, as: UTF8.self))
+                    prefixEnd = lineStart
                 }
+                sections.append(Section(start: lineStart, end: text.count))
+                state = .match
+                continue
             }
-            lineStart = next
+            guard first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z"), !sections.isEmpty,
+                  let split = line.firstIndex(of: equals), !line[(split + 1)...].contains(equals) else { return text }
+            let key = String(decoding: line[..<split], as: UTF8.self)
+            let value = line[(split + 1)...]
+            guard !value.isEmpty, value.first != UInt8(ascii: "\"") else { return text }
+            let isMatch = key.hasPrefix("Match")
+            guard isMatch || key.hasPrefix("Model") || key.hasPrefix("Attr") else { return text }
+            switch state {
+            case .match: guard isMatch else { return text }; state = .matchOrValue
+            case .matchOrValue: if !isMatch { state = .valueOrSection }
+            case .valueOrSection: guard !isMatch else { return text }
+            }
+            let current = sections.count - 1
+            if isMatch { sections[current].hasMatch = true } else { sections[current].hasProperty = true }
+            if key == "MatchDMIModalias" {
+                // libinput takes one per section, and only a modalias.
+                guard sections[current].dmiPattern == nil, value.starts(with: Array("dmi:".utf8)) else { return text }
+                sections[current].dmiPattern = String(decoding: value, as: UTF8.self)
+            }
         }
-        let dropped = sections.map { s in !s.unsure && s.dmiPatterns.count == 1 && !matches(s.dmiPatterns[0], dmi) }
+        guard let final = sections.last, final.hasMatch, final.hasProperty else { return text }
+        let dropped = sections.map { s in s.dmiPattern.map { !matches($0, dmi) } ?? false }
         guard dropped.contains(true), dropped.contains(false) else { return text }
         var out = Array(text[0..<prefixEnd])
         for (section, drop) in zip(sections, dropped) where !drop {

@@ -27,45 +27,72 @@ import SeatKitLibinput
         return result
     }
 
-    @Test func onlySectionsWhoseOneDMIPatternDoesNotMatchAreLeftOut() {
-        let text = Array("""
-        # a comment before the first section
-        [Here]
-        MatchName=*Touchpad
-        MatchDMIModalias=dmi:*svnFramework:*
-        AttrSizeHint=100x50
+    static let valid = """
+    # a comment before the first section
+    [Here]
+    MatchName=*Touchpad
+    MatchDMIModalias=dmi:*svnFramework:*
+    AttrSizeHint=100x50
 
-        [Elsewhere]
-        MatchDMIModalias=dmi:*svnLENOVO:*
-        ModelLenovoX230=1
+    [Elsewhere]
+    MatchDMIModalias=dmi:*svnLENOVO:*
+    ModelLenovoX230=1
 
-        [Any machine]
-        MatchUdevType=mouse
-        ModelTrackball=1
-        [Elsewhere, with a comment]
-        MatchDMIModalias=dmi:*svnDell:*   # a comment libinput cuts off
-        ModelTrackball=1
-        [Two DMI lines: libinput rejects it, so kept for libinput to say so]
-        MatchDMIModalias=dmi:*svnDell:*
-        MatchDMIModalias=dmi:*svnHP:*
-        ModelTrackball=1
-        [A quoted value: kept]
-        MatchDMIModalias="dmi:*svnDell:*"
-        ModelTrackball=1
-        [Not dmi: kept]
-        MatchDMIModalias=acpi:*
-        ModelTrackball=1
+    [Any machine]
+    MatchUdevType=mouse
+    ModelTrackball=1
+    [Elsewhere, with a comment]
+    MatchDMIModalias=dmi:*svnDell:*   # a comment libinput cuts off
+    ModelTrackball=1 # here too
 
-        """.utf8)
+    """
+
+    /// The pattern of a `MatchDMIModalias=` line as libinput reads it (up to a comment, less
+    /// the blanks before it).
+    static func dmiPattern(_ line: Substring) -> String? {
+        guard line.hasPrefix("MatchDMIModalias=") else { return nil }
+        var value = line.dropFirst(17).prefix { $0 != "#" }
+        while value.last == " " || value.last == "\t" { value = value.dropLast() }
+        return String(value)
+    }
+
+    @Test func onlySectionsWhoseDMIPatternDoesNotMatchAreLeftOut() {
+        let text = Array(Self.valid.utf8)
         let out = SystemQuirks.filtered(text, dmi: Self.frameworkDMI)
         let kept = Self.sections(out)
-        #expect(kept.map { $0.split(separator: "\n")[0] } == ["[Here]", "[Any machine]", "[Two DMI lines: libinput rejects it, so kept for libinput to say so]",
-                                                             "[A quoted value: kept]", "[Not dmi: kept]"])
+        #expect(kept.map { $0.split(separator: "\n")[0] } == ["[Here]", "[Any machine]"])
         // Kept bytes are the original's, in order, the text before the first section too.
         #expect(String(decoding: out, as: UTF8.self).hasPrefix("# a comment before the first section\n[Here]\nMatchName=*Touchpad\n"))
         #expect(kept == Self.sections(text).filter { kept.contains($0) })
         // Under Lenovo's DMI the Framework section goes instead.
-        #expect(Self.sections(SystemQuirks.filtered(text, dmi: Self.lenovoDMI)).map { $0.split(separator: "\n")[0] }.first == "[Elsewhere]")
+        #expect(Self.sections(SystemQuirks.filtered(text, dmi: Self.lenovoDMI)).map { $0.split(separator: "\n")[0] }
+                == ["[Elsewhere]", "[Any machine]"])
+    }
+
+    /// A file libinput's parser would reject stays whole, so that libinput rejects it as it
+    /// would the original (leaving a broken section out could make it accept the file).
+    @Test func aFileLibinputWouldRejectIsServedUnchanged() {
+        let broken = [
+            "[Two DMI lines]\nMatchDMIModalias=dmi:*svnDell:*\nMatchDMIModalias=dmi:*svnHP:*\nModelTrackball=1\n",
+            "[A quoted value]\nMatchDMIModalias=\"dmi:*svnDell:*\"\nModelTrackball=1\n",
+            "[Not a modalias]\nMatchDMIModalias=acpi:*\nModelTrackball=1\n",
+            "[Leading blank]\n MatchDMIModalias=dmi:*svnDell:*\nModelTrackball=1\n",
+            "[Trailing blank]\nMatchDMIModalias=dmi:*svnDell:* \nModelTrackball=1\n",
+            "[Property before match]\nModelTrackball=1\nMatchDMIModalias=dmi:*svnDell:*\n",
+            "[No property]\nMatchDMIModalias=dmi:*svnDell:*\n",
+            "[Match after property]\nMatchDMIModalias=dmi:*svnDell:*\nModelTrackball=1\nMatchBus=usb\n",
+            "[Two equals]\nMatchDMIModalias=dmi:*svnDell:*=x\nModelTrackball=1\n",
+            "[Empty value]\nMatchDMIModalias=dmi:*svnDell:*\nModelTrackball=\n",
+            "[Unknown prefix]\nMatchDMIModalias=dmi:*svnDell:*\nFooBar=1\n",
+            "[Lower case]\nMatchDMIModalias=dmi:*svnDell:*\nmodelTrackball=1\n",
+            "[No closing bracket\nMatchDMIModalias=dmi:*svnDell:*\nModelTrackball=1\n",
+        ]
+        for section in broken {
+            let text = Array((Self.valid + section).utf8)
+            #expect(SystemQuirks.filtered(text, dmi: Self.frameworkDMI) == text, "\(section)")
+        }
+        let before = Array(("ModelTrackball=1\n" + Self.valid).utf8)
+        #expect(SystemQuirks.filtered(before, dmi: Self.frameworkDMI) == before)
     }
 
     @Test func aFileItCannotReadAsLibinputDoesOrWouldEmptyIsServedUnchanged() {
@@ -100,6 +127,14 @@ import SeatKitLibinput
                 }
                 for section in all where section.split(separator: "\n").contains(where: { $0.hasPrefix("MatchDMIModalias=") && fnmatch(String($0.dropFirst(17)), dmi, 0) == 0 }) {
                     #expect(kept.contains(section), "\(file.name): \(section)")
+                }
+                // Every installed file is one libinput accepts: where some of its sections are
+                // for other machines and some are not, those go.
+                let otherMachines = all.filter { section in
+                    section.split(separator: "\n").contains { line in Self.dmiPattern(line).map { fnmatch($0, dmi, 0) != 0 } ?? false }
+                }
+                if !otherMachines.isEmpty && otherMachines.count < all.count {
+                    #expect(kept.count == all.count - otherMachines.count, "\(file.name)")
                 }
             }
             // About 100 of the 225 sections are for particular machines.
