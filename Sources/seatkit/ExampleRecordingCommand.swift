@@ -15,7 +15,7 @@ struct ExampleRecordingCommand: ParsableCommand {
 
     func run() throws {
         guard writeText(output, RecordingWriter.text(of: KioskSession.recording())) else {
-            throw ValidationError("cannot write \(output)")
+            throw CommandFailure("cannot write \(output)")
         }
     }
 }

@@ -21,7 +21,7 @@ struct PlotCommand: ParsableCommand {
 
     func run() throws {
         // An output that cannot be written fails now, not after a long replay.
-        if let problem = unwritable(output) { throw ValidationError("cannot write \(output): \(problem)") }
+        if let problem = unwritable(output) { throw CommandFailure("cannot write \(output): \(problem)") }
         let parsed = try parseRecording(recording)
         let surfaceLayout = try SurfaceLayout.parse(contentsOf: layout)
         let harness = ReplayHarness(layout: surfaceLayout)
@@ -34,7 +34,7 @@ struct PlotCommand: ParsableCommand {
             bar.finish()
         }
         let svg = SVGPlot(router: harness.router, surfaces: surfaceLayout.surfaces.map(\.name), surfaceMap: harness.surfaces, run: run).render()
-        guard writeText(output, svg) else { throw ValidationError("cannot write \(output)") }
+        guard writeText(output, svg) else { throw CommandFailure("cannot write \(output): \(String(cString: strerror(errno)))") }
         print("wrote \(output): \(run.touchPaths.count) touches, \(run.pointerPath.count) pointer events, \(SVGPlot.gestures(in: run).count) touchpad gestures")
     }
 }
@@ -221,16 +221,29 @@ struct SVGPlot {
 
 /// Why `path` cannot be written, or nil if it can (an existing file writable, or a new one
 /// in a writable directory). Checked before a replay.
+/// Why `path` cannot be written, or nil: checked before any work. The file is opened for
+/// writing (and removed again if it did not exist), so that whatever would refuse the final
+/// write (permissions, a read-only or virtual file system, a missing directory) refuses now.
 func unwritable(_ path: String) -> String? {
-    var isDirectory = stat()
-    if stat(path, &isDirectory) == 0 {
-        if (isDirectory.st_mode & S_IFMT) == S_IFDIR { return "it is a directory" }
-        return access(path, W_OK) == 0 ? nil : String(cString: strerror(errno))
-    }
+    var status = stat()
+    let existed = stat(path, &status) == 0
+    if existed && (status.st_mode & S_IFMT) == S_IFDIR { return "it is a directory" }
     let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
     let dir = directory.isEmpty ? "/" : directory
     if access(dir, F_OK) != 0 { return "the directory \(dir) does not exist" }
-    return access(dir, W_OK) == 0 ? nil : "the directory \(dir) is not writable: \(String(cString: strerror(errno)))"
+    // No O_TRUNC: an existing file keeps its contents until the result replaces them.
+    let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { return String(cString: strerror(errno)) }
+    close(fd)
+    if !existed { unlink(path) }
+    return nil
+}
+
+/// A failure the tool reports as one line, `Error: <description>`, with exit status 1 and
+/// without the usage text (which is for mistakes in the command line itself).
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
 
 func writeText(_ path: String, _ text: String) -> Bool {

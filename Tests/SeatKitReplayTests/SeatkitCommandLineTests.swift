@@ -27,6 +27,19 @@ import Glibc
         let (status2, output2) = runProcess(tool, ["plot", root + "/examples/kiosk-touch.yml", "--layout", root + "/examples/kiosk.layout", "-o", "/tmp"])
         #expect(status2 != 0)
         #expect(output2.contains("it is a directory"))
+        // A directory that exists but takes no new files (even for root): found by opening
+        // the file, before the replay; one line, not the usage text.
+        let (status3, output3) = runProcess(tool, ["plot", "/nonexistent/recording.yml", "--layout", root + "/examples/kiosk.layout", "-o", "/proc/seatkit-plot.svg"])
+        #expect(status3 == 1)
+        #expect(output3.contains("cannot write /proc/seatkit-plot.svg: "), "\(output3)")
+        #expect(!output3.contains("Usage:") && !output3.contains("/nonexistent/recording.yml"), "\(output3)")
+        // An existing file that can be written keeps its contents until the result replaces them.
+        let existing = "/tmp/seatkit-plot-\(getpid()).svg"
+        #expect(writeFile(existing, Array("before".utf8)))
+        defer { unlink(existing) }
+        let (status4, _) = runProcess(tool, ["plot", "/nonexistent/recording.yml", "--layout", root + "/examples/kiosk.layout", "-o", existing])
+        #expect(status4 != 0)
+        #expect(RecordingParser.readFile(existing) == "before")
     }
 
     @Test func bigParsesReportProgress() throws {
