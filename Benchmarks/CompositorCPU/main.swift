@@ -1012,13 +1012,18 @@ if o.callgrind {
         print(line)
     }
     print("")
-    print("By object file, instructions per input frame (idle subtracted as above; first run):")
+    print("By object file, instructions per input frame (idle subtracted as above; median over runs):")
     for row in rows {
         for side in o.compositors {
-            guard let m = row.results[side]?.first, let i = m.instructions else { continue }
-            let keys = Set(i.play.byObject.keys).union(i.idle.byObject.keys)
-            let objects = keys.map { key in (key, (Double(i.play.byObject[key] ?? 0) - Double(i.idle.byObject[key] ?? 0) * i.idleScale) / Double(max(1, m.frames))) }
-                .sorted { $0.1 > $1.1 }
+            let ms = (row.results[side] ?? []).filter { $0.instructions != nil }
+            guard !ms.isEmpty else { continue }
+            let keys = Set(ms.flatMap { Array($0.instructions!.play.byObject.keys) + Array($0.instructions!.idle.byObject.keys) })
+            let objects = keys.map { key in
+                (key, medianOf(ms) { m in
+                    let i = m.instructions!
+                    return (Double(i.play.byObject[key] ?? 0) - Double(i.idle.byObject[key] ?? 0) * i.idleScale) / Double(max(1, m.frames))
+                } ?? 0)
+            }.sorted { $0.1 > $1.1 }
             print("  \(row.workload.name), \(side): " + objects.filter { abs($0.1) >= 0.5 }.map { String(format: "%@ %.0f", $0.0, $0.1) }.joined(separator: ", "))
         }
     }
