@@ -13,6 +13,9 @@
 #   RUNS=1 SPEED=10 Benchmarks/compositor-cpu.sh  options: RUNS, SPEED, SEGMENT (seconds of playback between idle windows)
 #   Benchmarks/compositor-cpu.sh --only kiosk     extra options go to the driver
 #   WLROOTS=0 Benchmarks/compositor-cpu.sh        without the wlroots kiosk (the third side)
+#   CALLGRIND=DIR Benchmarks/compositor-cpu.sh    user-space instructions per input frame instead
+#       (every side under callgrind, fewer loops, the same frames per side; dumps in DIR)
+#   PERF_STAT=DIR Benchmarks/compositor-cpu.sh    syscalls and context switches per input frame too
 # The recordings: ../shared/recordings beside the repository, or $SEATKIT_RECORDINGS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -57,8 +60,32 @@ if [ "${WLROOTS:-1}" != 0 ]; then
   wlroots=(--wlroots-kiosk "$build/wlroots-kiosk")
 fi
 
-exec Benchmarks/.build/release/CompositorCPU \
-  --kiosk "$root/.build/release/kiosk" --libseat-shim "$shim" --user "$user" "${wlroots[@]}" \
+kiosk="$root/.build/release/kiosk"
+if [ -n "${CALLGRIND:-}" ]; then
+  # valgrind 3.19 cannot read the DWARF 5 of Swift 6.3 binaries: copies without debug info,
+  # the kiosk beside the original (its libraries are found the same way), the wlroots
+  # kiosk's libseatkit.so first on LD_LIBRARY_PATH (the example's RUNPATH allows it).
+  strip --strip-debug -o "$root/.build/release/kiosk-nodebug" "$kiosk"
+  kiosk="$root/.build/release/kiosk-nodebug"
+  if [ ${#wlroots[@]} -gt 0 ]; then
+    mkdir -p "$root/Benchmarks/.build/seatkit-nodebug"
+    strip --strip-debug -o "$root/Benchmarks/.build/seatkit-nodebug/libseatkit.so" "$prefix/lib/libseatkit.so"
+    wlroots+=(--callgrind-libraries "$root/Benchmarks/.build/seatkit-nodebug")
+  fi
+  exec Benchmarks/.build/release/CompositorCPU \
+    --kiosk "$kiosk" --libseat-shim "$shim" --user "$user" "${wlroots[@]}" --callgrind "$CALLGRIND" \
+    --runs "${RUNS:-5}" --speed "${SPEED:-10}" --segment "${SEGMENT:-1}" \
+    --workload "keyboard=$recordings/keyboard-at-ibus-test.yml*10" \
+    --workload "mouse=$recordings/mouse-dell-ms116-move.yml*2" \
+    --workload "touchscreen=$root/examples/kiosk-touch.yml*4" \
+    --workload "touchpad=$recordings/touchpad-ite-2fg-scroll-li1.12.yml*10" \
+    "$@"
+fi
+perf=()
+[ -n "${PERF_STAT:-}" ] && perf=(--perf-stat "$PERF_STAT")
+
+exec Benchmarks/.build/release/CompositorCPU "${perf[@]}" \
+  --kiosk "$kiosk" --libseat-shim "$shim" --user "$user" "${wlroots[@]}" \
   --runs "${RUNS:-5}" --speed "${SPEED:-10}" --segment "${SEGMENT:-1}" \
   --workload "keyboard=$recordings/keyboard-at-ibus-test.yml*100" \
   --workload "mouse=$recordings/mouse-dell-ms116-move.yml*40" \

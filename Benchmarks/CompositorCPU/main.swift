@@ -37,8 +37,9 @@ struct Options {
     var compositors = ["cage", "kiosk"]
     var keep = false
     var callgrind = false
-    var callgrindOut = "callgrind.out.kiosk"
-    var perfStat: String?   // a directory: `perf stat` of each side's playback goes there
+    var callgrindOut = "callgrind"  // a directory: each side's dumps, and the per-function reports
+    var callgrindLibraries: String? // LD_LIBRARY_PATH for the wlroots kiosk under valgrind (its .so without DWARF)
+    var perfStat: String?   // a directory: `perf stat` of each side's playback and idle windows goes there
     var perfRecord = false  // `perf record` (cpu-clock samples, user and kernel) instead
 }
 
@@ -73,13 +74,18 @@ func parseOptions() -> Options {
         case "--only": o.compositors = value().split(separator: ",").map(String.init)
         case "--keep": o.keep = true
         case "--callgrind":
-            // The kiosk under callgrind, instrumented during playback: a profile, not a timing.
+            // Every side under callgrind, instrumented from the first segment on, its counts
+            // dumped at the end of every playback segment and idle window: instructions per
+            // input frame with the idle windows' instructions subtracted, by object file.
+            // DIR keeps the dumps and a per-function report per side. Counts, not timings.
             o.callgrind = true
             o.callgrindOut = value()
-            o.compositors = ["kiosk"]
+        case "--callgrind-libraries":
+            o.callgrindLibraries = value()
         case "--perf-stat":
-            // perf stat attached to the compositor during playback (task clock, user and
-            // system time, context switches, syscalls): DIR/SIDE-WORKLOAD-RUN.txt.
+            // perf stat attached to the compositor, counting during the playback segments and
+            // during the idle windows apart (context switches, syscalls, task clock):
+            // DIR/SIDE-WORKLOAD-RUN-play.txt and -idle.txt; per frame, idle subtracted.
             o.perfStat = value()
         case "--perf-record":
             // perf record (cpu-clock samples) of the playback instead: DIR/SIDE-WORKLOAD-RUN.data.
@@ -95,11 +101,11 @@ func parseOptions() -> Options {
         }
         args.removeFirst()
     }
-    if !o.wlrootsKiosk.isEmpty, !CommandLine.arguments.contains("--only"), !o.callgrind {
+    if !o.wlrootsKiosk.isEmpty, !CommandLine.arguments.contains("--only") {
         o.compositors.append("wlroots-kiosk")
     }
     if o.kiosk.isEmpty || o.libseatShim.isEmpty || o.workloads.isEmpty {
-        fail("usage: CompositorCPU --kiosk PATH --libseat-shim PATH --workload NAME=PATH*LOOPS... [--wlroots-kiosk PATH] [--speed 10] [--runs 5] [--segment 1] [--only cage,kiosk,wlroots-kiosk] [--user seatbench] [--perf-stat DIR | --perf-record DIR]")
+        fail("usage: CompositorCPU --kiosk PATH --libseat-shim PATH --workload NAME=PATH*LOOPS... [--wlroots-kiosk PATH] [--speed 10] [--runs 5] [--segment 1] [--only cage,kiosk,wlroots-kiosk] [--user seatbench] [--perf-stat DIR | --perf-record DIR] [--callgrind DIR [--callgrind-libraries DIR]]")
     }
     return o
 }
@@ -237,6 +243,189 @@ func wevEvents(_ path: String, from offset: Int) -> [String: Int] {
     return counts
 }
 
+// MARK: callgrind and perf
+
+/// valgrind's callgrind in front of a compositor's command: nothing counted until the
+/// driver switches instrumentation on; each `vgdb dump` writes FILE.N.
+/// valgrind's FIFOs for vgdb go beside FILE (`--vgdb-prefix`), not among /tmp's entries.
+func valgrind(_ file: String) -> [String] {
+    ["/usr/bin/valgrind", "--tool=callgrind", "--callgrind-out-file=\(file)", "--instr-atstart=no", "--vgdb-prefix=\(file).vgdb"]
+}
+
+/// A callgrind monitor command (`vgdb --pid=PID instrumentation on`, `dump LABEL`); vgdb
+/// returns once the command is done, the dump written.
+/// vgdb must run as valgrind's user (as root it never gets an answer from cage's valgrind,
+/// which runs as the benchmark user): `user` runs it through setpriv.
+func monitor(_ pid: Int32, file: String, user: String?, _ words: [String]) {
+    let p = Process()
+    let vgdb = ["/usr/bin/vgdb", "--vgdb-prefix=\(file).vgdb", "--pid=\(pid)"] + words
+    let command = (user.map { ["/usr/bin/setpriv", "--reuid=\($0)", "--regid=\($0)", "--clear-groups"] } ?? []) + vgdb
+    p.executableURL = URL(fileURLWithPath: command[0])
+    p.arguments = Array(command.dropFirst())
+    p.standardOutput = FileHandle.nullDevice
+    p.standardError = FileHandle.nullDevice
+    try? p.run()
+    p.waitUntilExit()
+}
+
+/// Instructions (Ir) of one or more callgrind dumps: in all, by object file, by function
+/// (self cost, "function [object]"), and calls made to each function.
+struct Profile {
+    var total = 0
+    var byObject: [String: Int] = [:]
+    var byFunction: [String: Int] = [:]
+    var calls: [String: Int] = [:]
+    var label = ""
+
+    static func + (a: Profile, b: Profile) -> Profile {
+        var r = a
+        r.total += b.total
+        r.byObject.merge(b.byObject, uniquingKeysWith: +)
+        r.byFunction.merge(b.byFunction, uniquingKeysWith: +)
+        r.calls.merge(b.calls, uniquingKeysWith: +)
+        return r
+    }
+
+    /// Parses a callgrind output file (format version 1, positions: line, events: Ir, names
+    /// compressed or not). A cost line right after `calls=` is the call's inclusive cost and
+    /// is not the caller's own.
+    init() {}
+    init(callgrind path: String) {
+        var objects: [String: String] = [:], functions: [String: String] = [:]
+        func name(_ value: Substring, _ table: inout [String: String]) -> String {
+            // "(12) name" defines 12, "(12)" refers to it, "name" is uncompressed.
+            guard value.hasPrefix("("), let close = value.firstIndex(of: ")") else { return String(value) }
+            let id = String(value[value.index(after: value.startIndex)..<close])
+            let rest = value[value.index(after: close)...].drop { $0 == " " }
+            if !rest.isEmpty { table[id] = String(rest) }
+            return table[id] ?? id
+        }
+        var object = "", function = "", callee = ""
+        var skipNext = false
+        let text = contents(path)
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            guard let c = line.first else { continue }
+            if c.isNumber || c == "+" || c == "-" || c == "*" {
+                if skipNext { skipNext = false; continue }
+                let fields = line.split(separator: " ")
+                guard fields.count >= 2, let ir = Int(fields[1]) else { continue }
+                total += ir
+                byObject[object, default: 0] += ir
+                byFunction["\(function) [\(object)]", default: 0] += ir
+                continue
+            }
+            skipNext = false
+            if line.hasPrefix("ob=") { object = (name(line.dropFirst(3), &objects) as NSString).lastPathComponent }
+            else if line.hasPrefix("cob=") { _ = name(line.dropFirst(4), &objects) }
+            else if line.hasPrefix("fn=") { function = name(line.dropFirst(3), &functions) }
+            else if line.hasPrefix("cfn=") { callee = name(line.dropFirst(4), &functions) }
+            else if line.hasPrefix("calls=") {
+                let count = Int(line.dropFirst(6).split(separator: " ").first ?? "") ?? 0
+                calls[callee, default: 0] += count
+                skipNext = true
+            } else if line.hasPrefix("desc: Trigger: dump ") {
+                label = String(line.dropFirst("desc: Trigger: dump ".count))
+            }
+        }
+    }
+}
+
+/// perf stat attached to a process with its counters disabled, enabled and disabled by the
+/// driver through a control FIFO (`--control fifo:CTL,ACK`, `--delay -1`): it counts over
+/// the windows it is enabled for only, exactly.
+final class WindowCounter {
+    let process = Process()
+    let control: Int32
+    let acknowledge: Int32
+    let output: String
+
+    init(pid: Int32, output: String, directory: String) throws {
+        self.output = output
+        let ctl = directory + "/perf-ctl-\(UUID().uuidString.prefix(8))", ack = ctl + "-ack"
+        guard mkfifo(ctl, 0o600) == 0, mkfifo(ack, 0o600) == 0 else { throw BenchError("mkfifo \(ctl) failed") }
+        // Read-write on this side, so neither open waits for perf.
+        control = open(ctl, O_RDWR)
+        acknowledge = open(ack, O_RDWR)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/perf")
+        process.arguments = ["stat", "-x", ",", "--delay", "-1", "--control", "fifo:\(ctl),\(ack)",
+                             "-e", "raw_syscalls:sys_enter,context-switches,task-clock", "-o", output, "-p", "\(pid)"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        usleep(300_000)  // attached and listening
+    }
+
+    /// Sends `enable` or `disable` and waits for perf's acknowledgement.
+    func send(_ command: String) {
+        _ = (command + "\n").withCString { write(control, $0, strlen($0)) }
+        var buffer = [UInt8](repeating: 0, count: 16)
+        var pollfd = pollfd(fd: acknowledge, events: Int16(POLLIN), revents: 0)
+        if poll(&pollfd, 1, 2_000) > 0 { _ = read(acknowledge, &buffer, buffer.count) }
+    }
+
+    /// Stops perf; its counts: event name -> value.
+    func finish() -> [String: Double] {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGINT)
+            process.waitUntilExit()
+        }
+        close(control)
+        close(acknowledge)
+        var counts: [String: Double] = [:]
+        for line in contents(output).split(separator: "\n") where !line.hasPrefix("#") {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard fields.count > 2, let value = Double(fields[0]) else { continue }
+            counts[String(fields[2])] = value
+        }
+        return counts
+    }
+}
+
+/// Voluntary and involuntary context switches of all a process's threads (/proc/PID/task/*/status).
+func contextSwitches(_ pid: Int32) -> (voluntary: Double, involuntary: Double) {
+    var v = 0.0, n = 0.0
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+    for task in tasks {
+        for line in contents("/proc/\(pid)/task/\(task)/status").split(separator: "\n") {
+            if line.hasPrefix("voluntary_ctxt_switches:") { v += Double(line.split(separator: "\t").last.map(String.init)?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0 }
+            if line.hasPrefix("nonvoluntary_ctxt_switches:") { n += Double(line.split(separator: "\t").last.map(String.init)?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0 }
+        }
+    }
+    return (v, n)
+}
+
+/// What the kernel counted for a side, in the playback segments and in the idle windows.
+struct KernelCounts {
+    var play: [String: Double] = [:]
+    var idle: [String: Double] = [:]
+    var playWall = 0.0
+    var idleWall = 0.0
+    /// Per input frame, the idle windows' rate times the playback's wall time subtracted.
+    func perFrame(_ key: String, frames: Int) -> Double {
+        let p = play[key] ?? 0, i = idle[key] ?? 0
+        return (p - i / max(idleWall, 1e-9) * playWall) / Double(max(1, frames))
+    }
+}
+
+/// What callgrind counted for a side: the playback segments' dumps and the idle windows'.
+struct Instructions {
+    var play = Profile()
+    var idle = Profile()
+    var playWall = 0.0
+    var idleWall = 0.0
+    /// Output frames (`wlr_output_send_frame` calls: cage and the wlroots kiosk composite on
+    /// every one), in the playback and in the idle windows.
+    var playOutputFrames: Int { play.calls["wlr_output_send_frame"] ?? 0 }
+    var idleOutputFrames: Int { idle.calls["wlr_output_send_frame"] ?? 0 }
+    /// The idle windows' share to subtract from the playback: scaled by output frames when the
+    /// side composites (idle instructions are per output frame), by wall time otherwise.
+    var idleScale: Double {
+        idleOutputFrames > 0 ? Double(playOutputFrames) / Double(idleOutputFrames) : playWall / max(idleWall, 1e-9)
+    }
+    /// The same, scaled by wall time whatever the side: the CPU method's subtraction.
+    var idleScaleByWall: Double { playWall / max(idleWall, 1e-9) }
+}
+
 // MARK: One measured run
 
 struct Measurement {
@@ -250,6 +439,8 @@ struct Measurement {
     var segments: [Double] = []
     var events: [String: Int] = [:]
     var delivered: Int { events.values.reduce(0, +) }
+    var instructions: Instructions?
+    var kernel: KernelCounts?
 }
 
 func makeDirectory(owner: String?) -> String {
@@ -282,6 +473,12 @@ final class Side {
     var active = (wall: 0.0, cpu: 0.0, stat: 0.0)
     var idle = (wall: 0.0, cpu: 0.0, stat: 0.0)
     var perf: Process?
+    var callgrindFile = ""
+    var vgdbUser: String? { compositor == "cage" && getuid() == 0 ? o.user : nil }
+    var marks: [String: (start: Double, end: Double)] = [:]  // callgrind dump label -> its window
+    var lastMark = 0.0
+    var windows: (play: WindowCounter, idle: WindowCounter)?
+    var switches = (play: (voluntary: 0.0, involuntary: 0.0), idle: (voluntary: 0.0, involuntary: 0.0))
     var lastSegment = (wall: 0.0, cpu: 0.0, frames: 0)
     var segments: [Double] = []
     var pid: Int32 { child.pid }
@@ -344,7 +541,12 @@ final class Side {
             "WLR_RENDERER": "pixman",
             "HOME": runtime,
         ]) { $1 }
-        let cage = ["/usr/bin/cage", "--", stdbuf, "-oL", "/usr/bin/wev"]
+        var cage = ["/usr/bin/cage", "--", stdbuf, "-oL", "/usr/bin/wev"]
+        if o.callgrind {
+            // valgrind runs as cage's user, so its dumps go where that user can write.
+            callgrindFile = runtime + "/callgrind.out"
+            cage = valgrind(callgrindFile) + cage
+        }
         // setpriv execs cage itself: the pid measured is cage's.
         let asUser = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=\(o.user)", "--regid=\(o.user)", "--clear-groups"] : []
         // wev's output (cage's stdout) apart from cage's log: cage logs a failed output test
@@ -359,9 +561,14 @@ final class Side {
         cleanups.append(runtime)
         environment = base.merging(["XDG_RUNTIME_DIR": runtime, "LD_PRELOAD": preloads.joined(separator: ":"),
                                     "WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman"]) { $1 }
-        child = try Child(o.wlrootsKiosk, ["--size", "1280x720", "--libinput", "--seat", "seat0"], environment: environment,
-                          output: compositorLog)
-        guard waitFor(compositorLog, seconds: 30, { $0.contains("listening on ") }),
+        var command = [o.wlrootsKiosk, "--size", "1280x720", "--libinput", "--seat", "seat0"]
+        if o.callgrind {
+            callgrindFile = work + "/callgrind.out"
+            command = valgrind(callgrindFile) + command
+            if let libraries = o.callgrindLibraries { environment["LD_LIBRARY_PATH"] = libraries }
+        }
+        child = try Child(command[0], Array(command.dropFirst()), environment: environment, output: compositorLog)
+        guard waitFor(compositorLog, seconds: o.callgrind ? 300 : 30, { $0.contains("listening on ") }),
               let line = contents(compositorLog).split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }) else {
             stop()
             throw BenchError("the wlroots kiosk did not start: \(contents(compositorLog).suffix(800))")
@@ -377,9 +584,8 @@ final class Side {
         environment = base.merging(["XDG_RUNTIME_DIR": runtime, "LD_PRELOAD": preloads.joined(separator: ":")]) { $1 }
         var command = [o.kiosk, "--socket", socket, "--size", "1280x720", "--libinput", "--seat", "seat0"]
         if o.callgrind {
-            // Instrumentation is switched on for the playback only (callgrind_control -i).
-            command = ["/usr/bin/valgrind", "--tool=callgrind", "--callgrind-out-file=\(o.callgrindOut)",
-                       "--instr-atstart=no"] + command
+            callgrindFile = work + "/callgrind.out"
+            command = valgrind(callgrindFile) + command
         }
         child = try Child(command[0], Array(command.dropFirst()), environment: environment, output: compositorLog)
         guard waitFor(compositorLog, seconds: o.callgrind ? 300 : 30, { $0.contains("listening on") }) else {
@@ -413,7 +619,7 @@ final class Side {
             kill(perf.processIdentifier, SIGINT)
             perf.waitUntilExit()
         }
-        if o.callgrind, compositor == "kiosk", child != nil { _ = run("/usr/bin/callgrind_control", ["-i", "off", "\(pid)"]) }
+        if let windows { _ = windows.play.finish(); _ = windows.idle.finish() }
         wev?.stop()
         child?.stop()
         if o.keep { print("  kept \(work)") } else { for dir in cleanups { try? FileManager.default.removeItem(atPath: dir) } }
@@ -421,19 +627,41 @@ final class Side {
 
     /// perf or callgrind attached for the playback, when asked for.
     func attachProfilers(run perfRun: Int) throws {
-        if o.callgrind, compositor == "kiosk" { _ = run("/usr/bin/callgrind_control", ["-i", "on", "\(pid)"]) }
-        if let dir = o.perfStat {
+        if o.callgrind {
+            monitor(pid, file: callgrindFile, user: vgdbUser, ["instrumentation", "on"])
+            mark("start")
+        }
+        if let dir = o.perfStat, !o.perfRecord {
+            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            let name = "\(dir)/\(compositor)-\(workload.name)-\(perfRun)"
+            windows = (try WindowCounter(pid: pid, output: name + "-play.txt", directory: work),
+                       try WindowCounter(pid: pid, output: name + "-idle.txt", directory: work))
+        } else if let dir = o.perfStat {
             try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/perf")
             let name = "\(dir)/\(compositor)-\(workload.name)-\(perfRun)"
-            p.arguments = o.perfRecord
-                ? ["record", "-q", "-e", "cpu-clock", "-F", "10000", "-o", name + ".data", "-p", "\(pid)"]
-                : ["stat", "-e", "task-clock,context-switches,cpu-migrations,page-faults,raw_syscalls:sys_enter", "-o", name + ".txt", "-p", "\(pid)"]
+            p.arguments = ["record", "-q", "-e", "cpu-clock", "-F", "10000", "-o", name + ".data", "-p", "\(pid)"]
             try p.run()
             perf = p
             usleep(200_000)  // perf attached before the first frame
         }
+    }
+
+    /// Dumps callgrind's counts since the last mark as LABEL (play-N, idle-N, or gap-N for
+    /// what the side did during the other sides' turns, which counts nowhere).
+    func mark(_ label: String) {
+        guard o.callgrind else { return }
+        monitor(pid, file: callgrindFile, user: vgdbUser, ["dump", label])
+        let now = monotonic()
+        marks[label] = (lastMark, now)
+        lastMark = now
+    }
+
+    /// The start or end of a playback segment or idle window, for the kernel's counters.
+    func window(_ kind: String, enable: Bool) {
+        guard let windows else { return }
+        (kind == "play" ? windows.play : windows.idle).send(enable ? "enable" : "disable")
     }
 
     var span: Double {
@@ -451,6 +679,8 @@ final class Side {
         guard let first = frames.first?.frame.time else { return 0 }
         let span = self.span
         let framesBefore = count
+        window("play", enable: true)
+        let switchesBefore = contextSwitches(pid)
         let start = sample()
         for loop in range {
             for (device, frame) in frames {
@@ -482,6 +712,10 @@ final class Side {
         }
         usleep(20_000)
         let end = sample()
+        let switchesAfter = contextSwitches(pid)
+        window("play", enable: false)
+        switches.play.voluntary += switchesAfter.voluntary - switchesBefore.voluntary
+        switches.play.involuntary += switchesAfter.involuntary - switchesBefore.involuntary
         active.wall += end.0 - start.0
         active.cpu += end.1 - start.1
         active.stat += end.2 - start.2
@@ -491,6 +725,7 @@ final class Side {
 
     /// The result, once every segment was played: CPU over the segments minus the idle rate
     /// of the idle windows times the segments' wall time.
+    var perfRun = 0
     func finish() -> Measurement {
         trace("\(compositor): written \(count) frames, read \(counters.total()) of \(written) bytes")
         waitQuiet(wevLog, quiet: 0.3, seconds: 20)
@@ -503,6 +738,38 @@ final class Side {
         m.statCPU = active.stat - idle.stat / max(idle.wall, 1e-9) * active.wall
         m.segments = segments
         m.events = wevEvents(wevLog, from: offset)
+        if let windows {
+            var k = KernelCounts()
+            k.play = windows.play.finish()
+            k.idle = windows.idle.finish()
+            self.windows = nil
+            k.play["voluntary"] = switches.play.voluntary
+            k.play["involuntary"] = switches.play.involuntary
+            k.idle["voluntary"] = switches.idle.voluntary
+            k.idle["involuntary"] = switches.idle.involuntary
+            k.playWall = active.wall
+            k.idleWall = idle.wall
+            m.kernel = k
+        }
+        if o.callgrind {
+            // The dumps FILE.1, FILE.2, ... each say which mark wrote them.
+            var instructions = Instructions()
+            let directory = (callgrindFile as NSString).deletingLastPathComponent
+            let base = (callgrindFile as NSString).lastPathComponent
+            try? FileManager.default.createDirectory(atPath: o.callgrindOut, withIntermediateDirectories: true)
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where file.hasPrefix(base + ".") {
+                let profile = Profile(callgrind: directory + "/" + file)
+                guard let window = marks[profile.label] else { continue }
+                let wall = window.end - window.start
+                if profile.label.hasPrefix("play-") { instructions.play = instructions.play + profile; instructions.playWall += wall }
+                if profile.label.hasPrefix("idle-") { instructions.idle = instructions.idle + profile; instructions.idleWall += wall }
+                let keep = "\(o.callgrindOut)/\(compositor)-\(workload.name)-\(perfRun).\(profile.label)"
+                try? FileManager.default.removeItem(atPath: keep)
+                try? FileManager.default.copyItem(atPath: directory + "/" + file, toPath: keep)
+            }
+            m.instructions = instructions
+            writeFunctionReport(instructions, frames: count, to: "\(o.callgrindOut)/\(compositor)-\(workload.name)-\(perfRun).functions.txt")
+        }
         return m
     }
 }
@@ -520,17 +787,36 @@ func measureRun(_ sides: [String], _ workload: Workload, _ recording: Recording,
         started.append(try Side(compositor, workload, recording, o))
         trace("\(compositor): ready")
     }
-    for side in started { try side.attachProfilers(run: perfRun) }
+    for side in started {
+        side.perfRun = perfRun
+        try side.attachProfilers(run: perfRun)
+    }
     let loopsPerSegment = max(1, Int((o.segmentSeconds * o.speed / started[0].span).rounded(.up)))
     var segmentStart = 0
+    var segment = 0
     while segmentStart < workload.loops {
         let range = segmentStart..<min(workload.loops, segmentStart + loopsPerSegment)
+        segment += 1
         var longest = 0.0
-        for side in started { longest = max(longest, try side.play(range)) }
+        for side in started {
+            // Under callgrind each side's playback is dumped apart; what it did meanwhile
+            // (the other sides' turns) is a gap, counted nowhere.
+            if started.count > 1 { side.mark("gap-play-\(segment)") }
+            longest = max(longest, try side.play(range))
+            side.mark("play-\(segment)")
+        }
+        if started.count > 1 { for side in started { side.mark("gap-idle-\(segment)") } }
+        for side in started { side.window("idle", enable: true) }
+        let idleSwitches = started.map { contextSwitches($0.pid) }
         let idleStart = started.map { $0.sample() }
         usleep(UInt32(longest * 1e6))
-        for (side, before) in zip(started, idleStart) {
+        for (i, (side, before)) in zip(started, idleStart).enumerated() {
             let after = side.sample()
+            let switches = contextSwitches(side.pid)
+            side.window("idle", enable: false)
+            side.mark("idle-\(segment)")
+            side.switches.idle.voluntary += switches.voluntary - idleSwitches[i].voluntary
+            side.switches.idle.involuntary += switches.involuntary - idleSwitches[i].involuntary
             side.idle.wall += after.0 - before.0
             side.idle.cpu += after.1 - before.1
             side.idle.stat += after.2 - before.2
@@ -563,6 +849,29 @@ final class AckCounters {
 }
 
 // MARK: Report
+
+/// Instructions per input frame by function (self cost), the idle windows' subtracted.
+func writeFunctionReport(_ i: Instructions, frames: Int, to path: String) {
+    let scale = i.idleScale
+    var rows: [(String, Double, Int, Int)] = []
+    for key in Set(i.play.byFunction.keys).union(i.idle.byFunction.keys) {
+        let p = i.play.byFunction[key] ?? 0, q = i.idle.byFunction[key] ?? 0
+        rows.append((key, (Double(p) - Double(q) * scale) / Double(max(1, frames)), p, q))
+    }
+    rows.sort { abs($0.1) > abs($1.1) }
+    var text = "instructions per input frame by function (self), \(frames) frames; playback \(i.play.total) Ir over \(String(format: "%.2f", i.playWall)) s, \(i.playOutputFrames) output frames; idle \(i.idle.total) Ir over \(String(format: "%.2f", i.idleWall)) s, \(i.idleOutputFrames) output frames; idle scaled by \(String(format: "%.4f", scale))\n"
+    text += "per frame, net | playback Ir | idle Ir | function [object]\n"
+    for row in rows.prefix(400) {
+        text += String(format: "%10.1f %12d %12d  ", row.1, row.2, row.3) + row.0 + "\n"
+    }
+    try? text.write(toFile: path, atomically: true, encoding: .utf8)
+}
+
+/// The median over runs.
+func medianOf(_ ms: [Measurement], _ f: (Measurement) -> Double?) -> Double? {
+    let xs = ms.compactMap(f)
+    return xs.isEmpty ? nil : median(xs)
+}
 
 func median(_ xs: [Double]) -> Double {
     let s = xs.sorted()
@@ -597,6 +906,18 @@ for workload in o.workloads {
                 print(String(format: "  %@ %@ run %d: %d frames, CPU %.4f s (gross %.4f s, idle %.4f s/s subtracted over %.1f s; stat: %.2f s), %.1f µs/frame, median of %d segments %.1f µs/frame, %d events to wev",
                              workload.name, compositor, run + 1, m.frames, m.cpu, m.grossCPU, m.idleRate, m.wall, m.statCPU,
                              m.cpu / Double(max(1, m.frames)) * 1e6, m.segments.count, median(m.segments) * 1e6, m.delivered))
+                if let i = m.instructions {
+                    print(String(format: "    instructions: playback %d over %.2f s (%d output frames), idle %d over %.2f s (%d output frames); per input frame %.0f (idle scaled by output frames when composited), %.0f (idle scaled by wall time)",
+                                 i.play.total, i.playWall, i.playOutputFrames, i.idle.total, i.idleWall, i.idleOutputFrames,
+                                 (Double(i.play.total) - Double(i.idle.total) * i.idleScale) / Double(max(1, m.frames)),
+                                 (Double(i.play.total) - Double(i.idle.total) * i.idleScaleByWall) / Double(max(1, m.frames))))
+                }
+                if let k = m.kernel {
+                    print(String(format: "    kernel: playback %.2f s: %.0f syscalls, %.0f context switches (%.0f voluntary, %.0f involuntary); idle %.2f s: %.0f syscalls, %.0f context switches (%.0f voluntary); per input frame, idle subtracted: %.2f syscalls, %.2f context switches, %.2f voluntary",
+                                 k.playWall, k.play["raw_syscalls:sys_enter"] ?? 0, k.play["context-switches"] ?? 0, k.play["voluntary"] ?? 0, k.play["involuntary"] ?? 0,
+                                 k.idleWall, k.idle["raw_syscalls:sys_enter"] ?? 0, k.idle["context-switches"] ?? 0, k.idle["voluntary"] ?? 0,
+                                 k.perFrame("raw_syscalls:sys_enter", frames: m.frames), k.perFrame("context-switches", frames: m.frames), k.perFrame("voluntary", frames: m.frames)))
+                }
             }
         } catch {
             print("  \(workload.name) run \(run + 1) failed: \(error)")
@@ -667,4 +988,68 @@ for row in rows {
         line += " \(side) ÷ cage " + ratios.map { String(format: "%.2f×", $0) }.joined(separator: ", ") + ";"
     }
     print(line)
+}
+
+if o.callgrind {
+    print("")
+    print("User-space instructions per input frame (callgrind, idle windows subtracted: by output frames where the side composites, else by wall time; median over runs):")
+    var heading = "| recording | frames |", rule = "|---|---:|"
+    for side in o.compositors { heading += " \(side) |"; rule += "---:|" }
+    for side in others { heading += " \(side) ÷ cage |"; rule += "---:|" }
+    print(heading); print(rule)
+    for row in rows {
+        let frames = row.results.values.first { !$0.isEmpty }?.first?.frames ?? 0
+        func perFrame(_ side: String) -> Double? {
+            medianOf(row.results[side] ?? []) { m in
+                m.instructions.map { (Double($0.play.total) - Double($0.idle.total) * $0.idleScale) / Double(max(1, m.frames)) }
+            }
+        }
+        var line = "| \(row.workload.name) ×\(row.workload.loops) | \(frames) |"
+        for side in o.compositors { line += perFrame(side).map { String(format: " %.0f |", $0) } ?? " – |" }
+        for side in others {
+            if let a = perFrame(side), let c = perFrame("cage"), c > 0 { line += String(format: " %.2f× |", a / c) } else { line += " – |" }
+        }
+        print(line)
+    }
+    print("")
+    print("By object file, instructions per input frame (idle subtracted as above; median over runs):")
+    for row in rows {
+        for side in o.compositors {
+            let ms = (row.results[side] ?? []).filter { $0.instructions != nil }
+            guard !ms.isEmpty else { continue }
+            let keys = Set(ms.flatMap { Array($0.instructions!.play.byObject.keys) + Array($0.instructions!.idle.byObject.keys) })
+            let objects = keys.map { key in
+                (key, medianOf(ms) { m in
+                    let i = m.instructions!
+                    return (Double(i.play.byObject[key] ?? 0) - Double(i.idle.byObject[key] ?? 0) * i.idleScale) / Double(max(1, m.frames))
+                } ?? 0)
+            }.sorted { $0.1 > $1.1 }
+            print("  \(row.workload.name), \(side): " + objects.filter { abs($0.1) >= 0.5 }.map { String(format: "%@ %.0f", $0.0, $0.1) }.joined(separator: ", "))
+        }
+    }
+}
+
+if o.perfStat != nil, !o.perfRecord {
+    print("")
+    print("Kernel work per input frame (perf stat over the playback segments and over the idle windows apart, idle rate × playback wall subtracted; context switches by kind from /proc/PID/task/*/status; median over runs):")
+    var heading = "| recording | frames |", rule = "|---|---:|"
+    for side in o.compositors { heading += " \(side): syscalls, context switches, voluntary |"; rule += "---|" }
+    for side in others { heading += " \(side) ÷ cage: syscalls, switches, voluntary |"; rule += "---|" }
+    print(heading); print(rule)
+    for row in rows {
+        let frames = row.results.values.first { !$0.isEmpty }?.first?.frames ?? 0
+        func value(_ side: String, _ key: String) -> Double? {
+            medianOf(row.results[side] ?? []) { m in m.kernel.map { $0.perFrame(key, frames: m.frames) } }
+        }
+        let keys = ["raw_syscalls:sys_enter", "context-switches", "voluntary"]
+        var line = "| \(row.workload.name) ×\(row.workload.loops) | \(frames) |"
+        for side in o.compositors { line += " " + keys.map { value(side, $0).map { String(format: "%.2f", $0) } ?? "–" }.joined(separator: ", ") + " |" }
+        for side in others {
+            line += " " + keys.map { key -> String in
+                guard let a = value(side, key), let c = value("cage", key), c != 0 else { return "–" }
+                return String(format: "%.2f×", a / c)
+            }.joined(separator: ", ") + " |"
+        }
+        print(line)
+    }
 }
