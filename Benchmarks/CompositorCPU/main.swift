@@ -990,13 +990,17 @@ for row in rows {
     print(line)
 }
 
+/// A results table's first two lines: recording, frames, then one column per title.
+func printTableHeading(_ sides: [String], _ ratios: [String], numeric: Bool) {
+    var heading = "| recording | frames |", rule = "|---|---:|"
+    for title in sides + ratios { heading += " \(title) |"; rule += numeric ? "---:|" : "---|" }
+    print(heading); print(rule)
+}
+
 if o.callgrind {
     print("")
     print("User-space instructions per input frame (callgrind, idle windows subtracted: by output frames where the side composites, else by wall time; median over runs):")
-    var heading = "| recording | frames |", rule = "|---|---:|"
-    for side in o.compositors { heading += " \(side) |"; rule += "---:|" }
-    for side in others { heading += " \(side) ÷ cage |"; rule += "---:|" }
-    print(heading); print(rule)
+    printTableHeading(o.compositors.map { "\($0)" }, others.map { "\($0) ÷ cage" }, numeric: true)
     for row in rows {
         let frames = row.results.values.first { !$0.isEmpty }?.first?.frames ?? 0
         func perFrame(_ side: String) -> Double? {
@@ -1032,10 +1036,8 @@ if o.callgrind {
 if o.perfStat != nil, !o.perfRecord {
     print("")
     print("Kernel work per input frame (perf stat over the playback segments and over the idle windows apart, idle rate × playback wall subtracted; context switches by kind from /proc/PID/task/*/status; median over runs):")
-    var heading = "| recording | frames |", rule = "|---|---:|"
-    for side in o.compositors { heading += " \(side): syscalls, context switches, voluntary |"; rule += "---|" }
-    for side in others { heading += " \(side) ÷ cage: syscalls, switches, voluntary |"; rule += "---|" }
-    print(heading); print(rule)
+    printTableHeading(o.compositors.map { "\($0): syscalls, context switches, voluntary" },
+                      others.map { "\($0) ÷ cage: syscalls, switches, voluntary" }, numeric: false)
     for row in rows {
         let frames = row.results.values.first { !$0.isEmpty }?.first?.frames ?? 0
         func value(_ side: String, _ key: String) -> Double? {
