@@ -212,11 +212,10 @@ enum PreloadShim {
         return NULL;
     }
 
-    FILE *fopen(const char *path, const char *mode)
+    /* fopen() and fopen64() (two symbols, one behaviour): the served quirks files, the udev
+       database, the recorded quirks; anything else as `next` opens it. */
+    static FILE *open_stream(const char *path, const char *mode, FILE *(*next)(const char *, const char *))
     {
-        static FILE *(*next)(const char *, const char *);
-        if (next == NULL)
-            next = (FILE *(*)(const char *, const char *))dlsym(RTLD_NEXT, "fopen");
         FILE *served = served_quirks(path, mode);
         if (served != NULL)
             return served;
@@ -229,21 +228,20 @@ enum PreloadShim {
         return next(redirected(path), mode);
     }
 
+    FILE *fopen(const char *path, const char *mode)
+    {
+        static FILE *(*next)(const char *, const char *);
+        if (next == NULL)
+            next = (FILE *(*)(const char *, const char *))dlsym(RTLD_NEXT, "fopen");
+        return open_stream(path, mode, next);
+    }
+
     FILE *fopen64(const char *path, const char *mode)
     {
         static FILE *(*next)(const char *, const char *);
         if (next == NULL)
             next = (FILE *(*)(const char *, const char *))dlsym(RTLD_NEXT, "fopen64");
-        FILE *served = served_quirks(path, mode);
-        if (served != NULL)
-            return served;
-        if (udev_database(path)) {
-            if (mode != NULL && mode[0] == 'r' && strchr(mode, '+') == NULL)
-                return empty_udev_entry();
-            errno = ENOENT;
-            return NULL;
-        }
-        return next(redirected(path), mode);
+        return open_stream(path, mode, next);
     }
 
     /* A name relative to a directory the caller holds open (not the working directory):

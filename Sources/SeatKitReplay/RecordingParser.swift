@@ -80,12 +80,17 @@ public enum RecordingParser {
         guard let file = fopen(path, "rb") else { return nil }
         defer { fclose(file) }
         var bytes: [UInt8] = []
+        var chunk = 1 << 20
         if fseek(file, 0, SEEK_END) == 0 {
             let size = ftell(file)
             if size > 0 { bytes.reserveCapacity(size) }
+            // A small file (libinput's quirks files) needs no megabyte of buffer; one byte
+            // more than its size finds the end in the same read. (A size of 0, as /proc
+            // reports, keeps the megabyte.)
+            if size > 0 { chunk = min(chunk, size + 1) }
             rewind(file)
         }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var buffer = [UInt8](repeating: 0, count: chunk)
         while true {
             let n = fread(&buffer, 1, buffer.count, file)
             if n > 0 { bytes.append(contentsOf: buffer[0..<n]) }

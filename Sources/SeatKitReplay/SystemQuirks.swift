@@ -45,7 +45,7 @@ enum SystemQuirks {
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
             guard name.hasSuffix(".quirks"), name.utf8.count > ".quirks".utf8.count else { continue }
-            guard let bytes = readWholeFile(directory + "/" + name) else { return nil }
+            guard let bytes = RecordingParser.readBytes(directory + "/" + name) else { return nil }
             files.append(File(name: name, bytes: bytes))
         }
         return files
@@ -175,19 +175,4 @@ enum SystemQuirks {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "seatkit_shim_serve_quirks") else { return nil }
         return unsafeBitCast(symbol, to: ServeFunction.self)
     }()
-
-    private static func readWholeFile(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { return nil }
-            if n == 0 { return bytes }
-            bytes += chunk[0..<n]
-        }
-    }
 }
