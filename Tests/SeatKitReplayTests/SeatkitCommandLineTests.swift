@@ -34,7 +34,7 @@ import Glibc
         #expect(output3.contains("cannot write /proc/seatkit-plot.svg: "), "\(output3)")
         #expect(!output3.contains("Usage:") && !output3.contains("/nonexistent/recording.yml"), "\(output3)")
         // An existing file that can be written keeps its contents until the result replaces them.
-        let existing = "/tmp/seatkit-plot-\(getpid()).svg"
+        let existing = "/tmp/seatkit-plot-kept-\(getpid()).svg"
         #expect(writeFile(existing, Array("before".utf8)))
         defer { unlink(existing) }
         let (status4, _) = runProcess(tool, ["plot", "/nonexistent/recording.yml", "--layout", root + "/examples/kiosk.layout", "-o", existing])
