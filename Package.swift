@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "SeatKitTests", dependencies: ["SeatKit", "AllocationCounter", "SeededRandom"]),
         .testTarget(name: "SeatKitXKBTests", dependencies: ["SeatKitXKB", "SeatKit", "AllocationCounter"]),
         .testTarget(name: "SeatKitLibinputTests", dependencies: ["SeatKit", "SeatKitLibinput"]),
-        .testTarget(name: "SeatKitReplayTests", dependencies: ["SeatKit", "SeatKitLibinput", "SeatKitReplay", "SeededRandom"], exclude: ["Fixtures"]),
+        .testTarget(name: "SeatKitReplayTests", dependencies: ["SeatKit", "SeatKitLibinput", "SeatKitReplay", "SeatKitSystem", "SeededRandom"], exclude: ["Fixtures"]),
 
         // libwayland-server, the protocol code generated from protocols/ (committed; see
         // protocols/generate.sh) and the C shims Swift needs (variadic functions).

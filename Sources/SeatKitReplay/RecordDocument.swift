@@ -100,7 +100,11 @@ struct RecordDocumentParser {
         if text.count >= 3, text[0] == 0xEF, text[1] == 0xBB, text[2] == 0xBF { position = 3 }
         try advance()
         guard let first = current else {
-            throw RecordSyntaxError(line: 1, message: "the file is empty")
+            // A file whose lines end in CR alone reads as one comment line.
+            if text.contains(0x0D) && !text.contains(0x0A) {
+                throw RecordSyntaxError(line: 1, message: "the lines end in CR alone; a recording's lines end in LF or CR LF (convert with `tr '\\r' '\\n'`)")
+            }
+            throw RecordSyntaxError(line: 1, message: text.isEmpty ? "the file is empty" : "the file holds only comments and blank lines")
         }
         if first.indent != 0 {
             throw RecordSyntaxError(line: first.number, message: "the document must start at column 1")

@@ -1,4 +1,5 @@
 import SeatKit
+import SeatKitSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,13 +32,25 @@ public enum RecordingParser {
     public static let maximumDevices = 50
     public static let maximumSlots = 64
 
-    /// Parses a file. Throws ``RecordingError`` naming the file and line.
+    /// The largest recording or layout file read: 1 GiB (an hour of a 1 kHz mouse is about
+    /// 200 MB). A larger file is refused with a ``RecordingError`` before it is read.
+    public static let maximumFileSize = InputFile.defaultLimit
+
+    /// Parses a file. Throws ``RecordingError`` naming the file and line; a path that is not a
+    /// readable file of at most ``maximumFileSize`` bytes (a directory, a device such as
+    /// `/dev/zero`, a FIFO with no writer, a file that changes while it is read) is a
+    /// ``RecordingError`` at line 0 that says which. Pipes are read to their end.
     /// `progress` is called with (bytes parsed, bytes in all) about every megabyte.
     public static func parse(contentsOf path: String, progress: ((Int, Int) -> Void)? = nil) throws(RecordingError) -> Recording {
-        guard let bytes = readBytes(path) else {
-            throw RecordingError(file: path, line: 0, message: "cannot read the file: \(String(cString: strerror(errno)))")
+        try parse(bytes: contents(of: path), source: path, progress: progress)
+    }
+
+    /// The bytes of a file someone named, or a ``RecordingError`` at line 0 saying why not.
+    static func contents(of path: String) throws(RecordingError) -> [UInt8] {
+        switch InputFile.read(path, limit: maximumFileSize) {
+        case .success(let bytes): return bytes
+        case .failure(let error): throw RecordingError(file: path, line: 0, message: error.reason)
         }
-        return try parse(bytes: bytes, source: path, progress: progress)
     }
 
     /// Parses a file named relative to the directory of `file`: in a test,
@@ -76,30 +89,9 @@ public enum RecordingParser {
         readBytes(path).map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// The bytes of a file, or nil where ``contents(of:)`` would say why not.
     static func readBytes(_ path: String) -> [UInt8]? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = 1 << 20
-        if fseek(file, 0, SEEK_END) == 0 {
-            let size = ftell(file)
-            if size > 0 { bytes.reserveCapacity(size) }
-            // A small file (libinput's quirks files) needs no megabyte of buffer; one byte
-            // more than its size finds the end in the same read. (A size of 0, as /proc
-            // reports, keeps the megabyte.)
-            if size > 0 { chunk = min(chunk, size + 1) }
-            rewind(file)
-        }
-        var buffer = [UInt8](repeating: 0, count: chunk)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n > 0 { bytes.append(contentsOf: buffer[0..<n]) }
-            if n < buffer.count {
-                if ferror(file) != 0 { return nil }
-                break
-            }
-        }
-        return bytes
+        try? InputFile.read(path, limit: maximumFileSize).get()
     }
 }
 

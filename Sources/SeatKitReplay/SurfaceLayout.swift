@@ -32,6 +32,9 @@ public struct SurfaceLayout: Sendable {
     public var surfaces: [SurfaceSpec] = []
     /// (device name part, output name), in file order.
     public var touchMappings: [(device: String, output: String)] = []
+    /// Where each of ``touchMappings`` was read: the file and its 1-based line (nil for a
+    /// mapping added in code).
+    var touchMappingOrigins: [(source: String, line: Int)?] = []
 
     public init() {}
 
@@ -42,10 +45,8 @@ public struct SurfaceLayout: Sendable {
     ]
 
     public static func parse(contentsOf path: String) throws(RecordingError) -> SurfaceLayout {
-        guard let text = RecordingParser.readFile(path) else {
-            throw RecordingError(file: path, line: 0, message: "cannot read the layout file")
-        }
-        return try parse(text, source: path)
+        let bytes = try RecordingParser.contents(of: path)
+        return try parse(String(decoding: bytes, as: UTF8.self), source: path)
     }
 
     /// Reads a layout file named relative to the directory of `file` (`#filePath` in a test).
@@ -101,6 +102,7 @@ public struct SurfaceLayout: Sendable {
                 guard words.count == 3 else { throw fail("expected `touch DEVICE-NAME-PART OUTPUT`") }
                 guard layout.outputs.contains(where: { $0.name == words[2] }) else { throw fail("`\(words[2])` is not an output defined above") }
                 layout.touchMappings.append((words[1], words[2]))
+                layout.touchMappingOrigins.append((source, line))
             default:
                 throw fail("unknown line `\(keyword)`; expected output, surface or touch")
             }
@@ -119,6 +121,18 @@ public struct SurfaceLayout: Sendable {
         let p = text.split(separator: ",")
         guard p.count == 2, let a = Double(p[0]), let b = Double(p[1]), a.isFinite, b.isFinite else { return nil }
         return (a, b)
+    }
+
+    /// One warning per `touch` line whose device name part is in none of `deviceNames` (a
+    /// recording's devices): such a line maps nothing, usually because of a typo. Each names
+    /// the layout's file and line.
+    public func touchMappingsMatchingNothing(deviceNames: [String]) -> [String] {
+        touchMappings.indices.compactMap { i in
+            let (part, output) = touchMappings[i]
+            guard !deviceNames.contains(where: { $0.contains(part) }) else { return nil }
+            let origin = i < touchMappingOrigins.count ? touchMappingOrigins[i].map { "\($0.source):\($0.line): " } ?? "" : ""
+            return "\(origin)`touch \(part) \(output)` matches no device (the recording has \(deviceNames.map { "\"\($0)\"" }.joined(separator: ", ")))"
+        }
     }
 
     /// The touch mapping the file asks for.

@@ -1,0 +1,136 @@
+import Testing
+@testable import SeatKitReplay
+import SeatKitSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whatever path a user names as a recording or a layout, the library and the command line
+/// answer in one line that names it: never an abort, a hang or reading without end.
+@Suite struct InputPathTests {
+    /// A private directory for the test's files.
+    final class Scratch {
+        let path: String
+        init() throws {
+            var template = Array("/tmp/seatkit-input-path-XXXXXX".utf8CString)
+            let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+            path = try #require(made.map { String(cString: $0) })
+        }
+        deinit {
+            if let dir = opendir(path) {
+                while let entry = readdir(dir) {
+                    let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+                    if name != "." && name != ".." { unlink(path + "/" + name); rmdir(path + "/" + name) }
+                }
+                closedir(dir)
+            }
+            rmdir(path)
+        }
+    }
+
+    static func libraryError(_ path: String) -> RecordingError? {
+        do {
+            _ = try RecordingParser.parse(contentsOf: path)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aDirectoryIsRefusedByName() throws {
+        let scratch = try Scratch()
+        let error = try #require(Self.libraryError(scratch.path))
+        #expect(error.description == "\(scratch.path): is a directory, not a file")
+        #expect(throws: RecordingError.self) { try SurfaceLayout.parse(contentsOf: scratch.path) }
+    }
+
+    @Test func aDeviceIsRefusedWithoutReadingIt() throws {
+        #expect(Self.libraryError("/dev/zero")?.description == "/dev/zero: is a character device, not a file")
+        #expect(Self.libraryError("/dev/null")?.description == "/dev/null: is a character device, not a file")
+    }
+
+    @Test func aFIFOWithNoWriterIsEmptyNotAHang() throws {
+        let scratch = try Scratch()
+        let fifo = scratch.path + "/fifo.yml"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let error = try #require(Self.libraryError(fifo))
+        #expect(error.file == fifo)
+        #expect(error.message.contains("empty"), "\(error)")
+    }
+
+    @Test func aPipeIsReadToItsEnd() throws {
+        // What `seatkit info <(zcat rec.yml.gz)` names: /dev/fd/N, a pipe.
+        let text = Array(RecordingWriter.text(of: try SyntheticRecordings.keyboard()).utf8)
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        // Larger than a pipe's buffer would need a writer thread; the keyboard's text fits.
+        try #require(text.count < 60_000)
+        #expect(text.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) } == text.count)
+        close(fds[1])
+        defer { close(fds[0]) }
+        let recording = try RecordingParser.parse(contentsOf: "/dev/fd/\(fds[0])")
+        #expect(recording.devices.first?.name == "SeatKit Test Keyboard")
+    }
+
+    @Test func aFileOverTheLimitIsRefusedBeforeItIsRead() throws {
+        let scratch = try Scratch()
+        let path = scratch.path + "/big.yml"
+        let fd = open(path, O_CREAT | O_WRONLY, 0o600)
+        try #require(fd >= 0)
+        // Sparse: no disk is used for the 1 GiB and one byte.
+        #expect(ftruncate(fd, off_t(RecordingParser.maximumFileSize + 1)) == 0)
+        close(fd)
+        let error = try #require(Self.libraryError(path))
+        #expect(error.description == "\(path): is 1024 MiB; the limit is 1024 MiB")
+    }
+
+    @Test func aReadOverTheLimitStopsAtTheLimit() throws {
+        // A pipe has no size to check first: reading stops one byte past the limit.
+        let scratch = try Scratch()
+        let path = scratch.path + "/ten.yml"
+        #expect(writeFile(path, Array(repeating: 0x41, count: 10)))
+        switch InputFile.read(path, limit: 4) {
+        case .success: Issue.record("a 10-byte file read under a 4-byte limit")
+        case .failure(let error): #expect(error.description == "\(path): is 10 bytes; the limit is 4 bytes")
+        }
+    }
+
+    @Test func anUnreadableFileSaysSo() throws {
+        let error = try #require(Self.libraryError("/proc/self/mem"))
+        #expect(error.file == "/proc/self/mem")
+        #expect(!error.message.isEmpty)
+        let missing = try #require(Self.libraryError("/nonexistent/dir/x.yml"))
+        #expect(missing.description == "/nonexistent/dir/x.yml: no such file")
+    }
+
+    @Test func crOnlyLineEndingsAreNamedNotCalledEmpty() throws {
+        let text = RecordingWriter.text(of: try SyntheticRecordings.keyboard()).replacing("\n", with: "\r")
+        do {
+            _ = try RecordingParser.parse(text, source: "mac.yml")
+            Issue.record("a CR-only file parsed")
+        } catch {
+            #expect(error.description.contains("end in CR alone"), "\(error)")
+            #expect(!error.description.contains("empty"))
+        }
+    }
+
+    /// The command line: one line naming the path, exit status 1, no usage text, for every
+    /// subcommand that reads a recording and for `--layout`.
+    @Test func theCommandLineRefusesEveryBadPathInOneLine() throws {
+        let scratch = try Scratch()
+        let tool = SeatkitToolTests.tool
+        let layout = SeatkitToolTests.root + "/examples/kiosk.layout"
+        let recording = SeatkitToolTests.root + "/examples/kiosk-touch.yml"
+        for bad in [scratch.path, "/dev/zero", scratch.path + "/missing.yml"] {
+            for arguments in [["info", bad], ["replay", bad, "--layout", layout], ["plot", bad, "--layout", layout, "-o", scratch.path + "/out.svg"],
+                              ["replay", recording, "--layout", bad]] {
+                let (status, output) = runProcess(tool, arguments)
+                #expect(status == 1, "\(arguments)")
+                let lines = output.split(separator: "\n")
+                #expect(lines.count == 1, "\(arguments): \(output)")
+                #expect(output.contains(bad), "\(arguments): \(output)")
+                #expect(!output.contains("Usage"), "\(arguments): \(output)")
+            }
+        }
+    }
+}
