@@ -81,7 +81,7 @@ import SeatKitReplay
     }
 
     @Test func aFileWithoutLibinputEventsSaysSo() throws {
-        let recording = try RecordingParser.parse(contentsOf: SharedRecordings.path("mouse-dell-ms116-move.yml"))
+        let recording = try SyntheticRecordings.mouse()
         #expect(throws: RecordingError.self) { try RecordedLibinputEvents.events(of: recording) }
     }
 

@@ -1,6 +1,9 @@
 import Testing
 import SeatKitReplay
 
+/// The parser against the third-party recordings: PyYAML's counts, an old file, two devices
+/// on one timeline, key repeats, a release first.
+extension ThirdPartyRecordings {
 @Suite struct RecordingParserTests {
     @Test(arguments: SharedRecordings.expected.map(\.file))
     func everySharedRecordingParsesWithPyYAMLsCounts(file: String) throws {
@@ -48,4 +51,5 @@ import SeatKitReplay
         let r = try RecordingParser.parse(contentsOf: SharedRecordings.path("keyboard-at-ibus-test.yml"))
         #expect(r.devices[0].frames[0].events.contains(EvdevEvent(type: 1, code: 28, value: 0)))
     }
+}
 }

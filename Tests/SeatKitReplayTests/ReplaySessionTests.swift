@@ -25,8 +25,8 @@ import SeatKitLibinput
         // configuration and a device unplugged in the middle: different devices and node
         // counts one after another on the same testbed and worker.
         var cases: [(name: String, recording: Recording, options: ReplayOptions)] = []
-        for (file, _) in SharedRecordings.expected {
-            cases.append((file, try RecordingParser.parse(contentsOf: SharedRecordings.path(file)), ReplayOptions()))
+        for (file, recording) in try SharedRecordings.parsedWhereAvailable() {
+            cases.append((file, recording, ReplayOptions()))
         }
         cases.append(("touchscreen", try SyntheticRecordings.touchscreenTwoFingers(), ReplayOptions()))
         cases.append(("swipe, tapping on", try SyntheticRecordings.touchpadThreeFingerSwipe(), ReplayOptions(configuration: DeviceConfiguration(tapToClick: true))))
@@ -55,8 +55,13 @@ import SeatKitLibinput
     @Test func aSessionUsesALibinputContextAgainOnlyWhenWhatItReadAtItsStartIsTheSame() throws {
         let keyboard = try SyntheticRecordings.keyboard()
         let mouse = try SyntheticRecordings.mouse()
-        let ite = try RecordingParser.parse(contentsOf: SharedRecordings.path("touchpad-ite-2fg-scroll-li1.12.yml"))
-        let swipe = try RecordingParser.parse(contentsOf: SharedRecordings.path("touchpad-3fg-swipe-paperwm.yml"))
+        // Two touchpads: one with a DMI modalias and no quirks recorded, one with no DMI and
+        // three quirks (as the third-party touchpad-ite and touchpad-3fg recordings have).
+        var ite = try SyntheticRecordings.touchpadThreeFingerSwipe()
+        ite.dmi = SyntheticRecordings.lenovoDMI
+        ite.devices[0].name = "SeatKit Test Touchpad With A DMI"
+        var swipe = try SyntheticRecordings.touchpadThreeFingerSwipe()
+        swipe.devices[0].quirks = ["ModelTouchpadVisibleMarker=1", "AttrMscTimestamp=watch", "AttrPalmPressureThreshold=180"]
         let two = try SyntheticRecordings.recording([keyboard.devices[0], mouse.devices[0]], name: "two")
         var pen = FrameScript()
         pen.frame([FrameScript.key(0x140, 1), FrameScript.abs(0, 5000), FrameScript.abs(1, 4000), FrameScript.abs(0x18, 0)])
@@ -84,7 +89,6 @@ import SeatKitLibinput
             // The tablet's context was not kept: libinput keeps tablet tools in the context.
             // The keyboard's node comes back from the lot.
             ("keyboard after the tablet", keyboard, ReplayOptions(), false, 1),
-            // touchpad-ite: a DMI modalias, no quirks recorded; touchpad-3fg: no DMI, three quirks.
             ("touchpad-ite (its DMI)", ite, ReplayOptions(), false, 0),
             ("touchpad-3fg (its quirks)", swipe, ReplayOptions(), false, 0),
             ("touchpad-ite again", ite, ReplayOptions(), true, 1),
@@ -170,8 +174,7 @@ import SeatKitLibinput
             }
         }
         #expect(patterns.count > 100)
-        for (file, _) in SharedRecordings.expected {
-            let recording = try RecordingParser.parse(contentsOf: SharedRecordings.path(file))
+        for (_, recording) in try SharedRecordings.parsedWhereAvailable() {
             texts += recording.devices.map(\.name) + [recording.dmi].compactMap { $0 }
         }
         // Each pattern also against itself with its stars filled in, so that some match.

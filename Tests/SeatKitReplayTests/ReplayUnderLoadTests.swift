@@ -119,7 +119,8 @@ final class CPULoad {
     @Test func theSameRecordingGivesByteIdenticalJSONUnderLoad() throws {
         let load = CPULoad()
         defer { withExtendedLifetime(load) {} }
-        let file = SharedRecordings.path("touchpad-3fg-swipe-paperwm.yml")
+        let file = try SyntheticRecordings.file(SyntheticRecordings.touchpadThreeFingerSwipe(steps: [40, -40]))
+        defer { unlink(file) }
         var outputs = Set<String>()
         for _ in 0..<20 {
             let (status, output) = runProcess(SeatkitToolTests.tool, ["replay", file, "--format", "json", "--config", "tap=1"])

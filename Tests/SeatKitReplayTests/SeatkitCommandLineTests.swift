@@ -18,6 +18,52 @@ import Glibc
         #expect(output.contains("replay trace schema \(ReplayTraceJSON.version)"))
     }
 
+    @Test func aMistypedSubcommandIsNamedWithASuggestion() throws {
+        let (status, output) = runProcess(tool, ["relpay", "x.yml"])
+        #expect(status == 64)
+        #expect(output == "Error: 'relpay' is not a seatkit subcommand. Did you mean 'replay'? Subcommands: demo, replay, info, plot.\n")
+        let (status2, output2) = runProcess(tool, ["xyzzy"])
+        #expect(status2 == 64)
+        #expect(output2.hasPrefix("Error: 'xyzzy' is not a seatkit subcommand. Subcommands:"))
+        // The default subcommand still runs with no words at all.
+        let (status3, output3) = runProcess(tool, [])
+        #expect(status3 == 0 && output3.contains("OK: tapped"))
+    }
+
+    @Test func outputThatCouldNotBeWrittenExitsNonZero() throws {
+        let recording = root + "/examples/kiosk-touch.yml", layout = root + "/examples/kiosk.layout"
+        for words in ["info \(recording)", "replay \(recording) --layout \(layout)", "replay \(recording) --layout \(layout) --format json", "demo"] {
+            let (status, output) = runProcess("/bin/sh", ["-c", "exec \(tool) \(words) > /dev/full"])
+            #expect(status == 1, "\(words)")
+            #expect(output.contains("cannot write the output: No space left on device"), "\(words): \(output)")
+        }
+    }
+
+    @Test func aReplayWithoutALayoutSaysWhyNothingWasRouted() throws {
+        let (status, output) = runProcess(tool, ["replay", root + "/examples/kiosk-touch.yml"])
+        #expect(status == 0)
+        #expect(output.contains("note: no --layout, so there were no surfaces and every event went to the compositor delegate"))
+        let (_, routed) = runProcess(tool, ["replay", root + "/examples/kiosk-touch.yml", "--layout", root + "/examples/kiosk.layout"])
+        #expect(!routed.contains("note: no --layout"))
+    }
+
+    @Test func aTouchLineMatchingNoDeviceIsWarnedWithItsLine() throws {
+        let layout = "/tmp/seatkit-touch-typo-\(getpid()).layout"
+        defer { unlink(layout) }
+        #expect(writeFile(layout, Array("output DSI-1 800x480\nsurface ok 0,0,100x100 in DSI-1\n# the device is a Touchscreen\ntouch Tuchscreen DSI-1\ntouch Touchscreen DSI-1\n".utf8)))
+        let (status, output) = runProcess(tool, ["replay", root + "/examples/kiosk-touch.yml", "--layout", layout])
+        #expect(status == 0)
+        let warnings = output.split(separator: "\n").filter { $0.hasPrefix("warning:") }
+        #expect(warnings == ["warning: \(layout):4: `touch Tuchscreen DSI-1` matches no device (the recording has \"SeatKit Example Kiosk Touchscreen\")"])
+    }
+
+    @Test func aMissingReplayWorkerIsNamed() throws {
+        let (status, output) = runProcess("/usr/bin/env", ["SEATKIT_REPLAY_WORKER=/nonexistent/worker", tool, "replay", root + "/examples/kiosk-touch.yml"])
+        #expect(status == 1)
+        #expect(output.contains("the replay worker /nonexistent/worker does not exist or cannot run"), "\(output)")
+        #expect(!output.contains("Permission denied"))
+    }
+
     @Test func anUnwritableOutputFailsBeforeTheReplay() throws {
         // The recording does not exist either: the output is checked first, so that a long
         // replay is never thrown away at the end.
@@ -70,7 +116,10 @@ import Glibc
         let out = "/tmp/seatkit-plot-\(getpid()).svg"
         defer { unlink(layout); unlink(out) }
         #expect(writeFile(layout, Array("output eDP-1 1920x1080\nsurface editor 0,0,960x1080 in eDP-1\nsurface browser 960,0,960x1080 in eDP-1\n".utf8)))
-        let (status, output) = runProcess(tool, ["plot", SharedRecordings.path("touchpad-3fg-swipe-paperwm.yml"), "--layout", layout, "-o", out])
+        let swipes = try SyntheticRecordings.file(SyntheticRecordings.touchpadThreeFingerSwipe(steps: [40, -40]))
+        let mouse = try SyntheticRecordings.file(SyntheticRecordings.mouse())
+        defer { unlink(swipes); unlink(mouse) }
+        let (status, output) = runProcess(tool, ["plot", swipes, "--layout", layout, "-o", out])
         #expect(status == 0, "\(output)")
         #expect(output.contains("2 touchpad gestures"))
         let svg = try #require(RecordingParser.readFile(out))
@@ -80,7 +129,7 @@ import Glibc
         #expect(svg.components(separatedBy: "<polyline class=\"gesture\"").count == 3, "two swipes drawn")
         #expect(svg.contains(">3-finger swipe</text>"))
 
-        let (status2, _) = runProcess(tool, ["plot", SharedRecordings.path("mouse-dell-ms116-move.yml"), "--layout", layout, "-o", out])
+        let (status2, _) = runProcess(tool, ["plot", mouse, "--layout", layout, "-o", out])
         #expect(status2 == 0)
         let mouseSVG = try #require(RecordingParser.readFile(out))
         #expect(mouseSVG.contains("<polyline class=\"pointer\""), "the pointer's path is drawn")

@@ -1,24 +1,51 @@
+import Testing
+@testable import SeatKitReplay
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Where the project's shared, real recordings live: `../shared/recordings` beside the
-/// repository. They are read in place, never copied into the repository.
+/// Third-party `libinput record` files from real machines, which the repository does not
+/// carry (they are read in place, never copied in): the folder named by `SEATKIT_RECORDINGS`,
+/// else `shared/recordings` beside the checkout (CI has it; a user's clone does not).
+///
+/// Tests that are about those very files (their frame counts, libinput's answer to those
+/// devices) carry the ``Testing/Trait/thirdPartyRecordings`` trait and do not run without
+/// them; everything else uses recordings the tests write themselves (``SyntheticRecordings``)
+/// and adds the third-party ones where they are here (``parsedWhereAvailable()``).
 enum SharedRecordings {
-    static let directory: String = {
+    /// The folder, or nil where there is none. `SEATKIT_RECORDINGS`, when set, is taken as it
+    /// is, even if it does not exist: whoever set it wants those tests run, and they then fail
+    /// on the missing files rather than being left out.
+    static let directory: String? = {
+        if let named = getenv("SEATKIT_RECORDINGS").map({ String(cString: $0) }), !named.isEmpty { return named }
         // #filePath is <root>/Tests/SeatKitReplayTests/SharedRecordings.swift.
         var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast(3)
         // ../shared beside the repository (CI); a git worktree one level further down
         // (/work/wt/NAME) finds it one more level up.
         let root = parts.joined(separator: "/")
-        for candidate in [root + "/../shared/recordings", root + "/../../shared/recordings"] where access(candidate, F_OK) == 0 {
-            return candidate
-        }
-        return root + "/../shared/recordings"
+        return [root + "/../shared/recordings", root + "/../../shared/recordings"].first { access($0, F_OK) == 0 }
     }()
 
-    static func path(_ name: String) -> String { directory + "/" + name }
+    /// Said once, where the tests that need the folder are left out.
+    static let absence = "the third-party recordings are not here: the tests that replay them do not run (set SEATKIT_RECORDINGS to a folder of them, or put shared/recordings beside the checkout)"
+
+    /// The path of one recording. Only tests with the ``Testing/Trait/thirdPartyRecordings``
+    /// trait call it; without the folder it names a path that does not exist, so a call from
+    /// elsewhere fails with a RecordingError naming it, not a crash.
+    static func path(_ name: String) -> String { (directory ?? "/nonexistent/seatkit-third-party-recordings") + "/" + name }
+
+    /// Each third-party recording, by file name, parsed; none where the folder is not here.
+    static func parsedWhereAvailable() throws -> [(file: String, recording: Recording)] {
+        guard directory != nil else { return [] }
+        return try expected.map { ($0.file, try RecordingParser.parse(contentsOf: path($0.file))) }
+    }
+
+    /// The bytes of the named recordings; none where the folder is not here.
+    static func bytesWhereAvailable(_ names: [String]) throws -> [[UInt8]] {
+        guard directory != nil else { return [] }
+        return try names.map { try #require(RecordingParser.readBytes(path($0)), "\(path($0))") }
+    }
 
     /// Every shared recording with the device names, frame counts and event counts that
     /// PyYAML reads from it (checked once by hand with `yaml.CSafeLoader`).
@@ -31,3 +58,16 @@ enum SharedRecordings {
         ("touchpad-ite-2fg-scroll-li1.12.yml", [("ITE Tech. Inc. ITE Device(8595) Touchpad", 13, 112)]),
     ]
 }
+
+extension Trait where Self == ConditionTrait {
+    /// Runs the suite only where the third-party recordings are here (see ``SharedRecordings``);
+    /// elsewhere Swift Testing reports it skipped with ``SharedRecordings/absence``.
+    static var thirdPartyRecordings: Self {
+        .enabled(if: SharedRecordings.directory != nil, Comment(rawValue: SharedRecordings.absence))
+    }
+}
+
+/// The tests that are about the third-party recordings themselves, gathered under one suite
+/// so that a clone without them hears about it in one line. Each file adds its own nested
+/// suite in an extension.
+@Suite(.thirdPartyRecordings) enum ThirdPartyRecordings {}

@@ -1,4 +1,8 @@
-import SeatKitReplay
+import Testing
+@testable import SeatKitReplay
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Recordings the tests write themselves, in the `libinput record` format, for devices no
 /// public recording covers. Each goes through the writer and back through the parser, so
@@ -9,6 +13,26 @@ enum SyntheticRecordings {
     static func recording(_ devices: [RecordedDevice], name: String) throws -> Recording {
         let text = RecordingWriter.text(of: Recording(source: name, declaredDeviceCount: devices.count, devices: devices))
         return try RecordingParser.parse(text, source: name)
+    }
+
+    /// The text of each recording the tests write for any-recording checks (a keyboard with
+    /// repeats, a mouse with buttons and wheel, a touchpad swipe, a two-finger touchscreen),
+    /// then, where they are here, the third-party recordings' bytes.
+    static func texts(andThirdParty thirdParty: [String] = []) throws -> [(name: String, bytes: [UInt8])] {
+        let written = try [keyboard(), mouse(), touchpadThreeFingerSwipe(), touchscreenTwoFingers()]
+            .map { ($0.source, Array(RecordingWriter.text(of: $0).utf8)) }
+        return written + zip(thirdParty, try SharedRecordings.bytesWhereAvailable(thirdParty)).map { ($0, $1) }
+    }
+
+    /// `recording` written to a new file of its own in /tmp; the caller unlinks it.
+    static func file(_ recording: Recording) throws -> String {
+        var template = Array("/tmp/seatkit-test-recording-XXXXXX.yml".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
+        try #require(fd >= 0)
+        close(fd)
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        try #require(writeFile(path, Array(RecordingWriter.text(of: recording).utf8)))
+        return path
     }
 
     static func touch(slot: Int32, trackingID: Int32, x: Int32? = nil, y: Int32? = nil) -> [EvdevEvent] {
@@ -92,25 +116,29 @@ enum SyntheticRecordings {
         return try recording([device], name: "keyboard.yml")
     }
 
-    /// Three fingers land together and move right 40 units (1.3 mm) per 10 ms, 20 times.
-    static func touchpadThreeFingerSwipe() throws -> Recording {
+    /// Three fingers land together and move right 40 units (1.3 mm) per 10 ms, 20 times; with
+    /// more `steps`, one such swipe per step (units per 10 ms, negative to the left), half a
+    /// second apart.
+    static func touchpadThreeFingerSwipe(steps: [Int32] = [40]) throws -> Recording {
         var s = FrameScript()
-        var xs: [Int32] = [1000, 1300, 1600]
         let y: Int32 = 900
-        var first: [EvdevEvent] = []
-        for i in 0..<3 { first += touch(slot: Int32(i), trackingID: Int32(10 + i), x: xs[i], y: y) }
-        s.frame(first + [E.key(0x14a, 1), E.key(0x14e, 1), E.abs(0, xs[0]), E.abs(1, y)])
-        for _ in 0..<20 {
-            var frame: [EvdevEvent] = []
-            for i in 0..<3 {
-                xs[i] += 40
-                frame += [E.abs(0x2f, Int32(i)), E.abs(0x35, xs[i])]
+        for (n, step) in steps.enumerated() {
+            var xs: [Int32] = step > 0 ? [1000, 1300, 1600] : [1900, 2200, 2500]
+            var first: [EvdevEvent] = []
+            for i in 0..<3 { first += touch(slot: Int32(i), trackingID: Int32(10 + 3 * n + i), x: xs[i], y: y) }
+            s.frame(first + [E.key(0x14a, 1), E.key(0x14e, 1), E.abs(0, xs[0]), E.abs(1, y)])
+            for _ in 0..<20 {
+                var frame: [EvdevEvent] = []
+                for i in 0..<3 {
+                    xs[i] += step
+                    frame += [E.abs(0x2f, Int32(i)), E.abs(0x35, xs[i])]
+                }
+                s.frame(frame + [E.abs(0, xs[0])])
             }
-            s.frame(frame + [E.abs(0, xs[0])])
+            var last: [EvdevEvent] = []
+            for i in 0..<3 { last += [E.abs(0x2f, Int32(i)), E.abs(0x39, -1)] }
+            s.frame(last + [E.key(0x14a, 0), E.key(0x14e, 0)], advance: 500_000)
         }
-        var last: [EvdevEvent] = []
-        for i in 0..<3 { last += [E.abs(0x2f, Int32(i)), E.abs(0x39, -1)] }
-        s.frame(last + [E.key(0x14a, 0), E.key(0x14e, 0)])
         var device = SyntheticDevice.touchpad()
         device.frames = s.frames
         return try recording([device], name: "touchpad-swipe.yml")

@@ -186,8 +186,8 @@ import SeatKitLibinput
         let framework = try SyntheticRecordings.frameworkTouchpad(dmi: Self.frameworkDMI)
         let other = try SyntheticRecordings.frameworkTouchpad(dmi: Self.lenovoDMI)
         var cases: [(String, Recording)] = [("Framework", framework), ("Lenovo", other)]
-        for (file, _) in SharedRecordings.expected {
-            cases.append((file, try RecordingParser.parse(contentsOf: SharedRecordings.path(file))))
+        for (file, recording) in try SharedRecordings.parsedWhereAvailable() {
+            cases.append((file, recording))
         }
         let filtered = ReplaySession()
         let all = ReplaySession()
