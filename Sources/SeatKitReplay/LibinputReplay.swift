@@ -118,7 +118,7 @@ public final class LibinputReplay {
             } catch .libinput(let message) where !devicesAdded {
                 guard !retriedAdding else {
                     let parts = message.split(separator: "\n", maxSplits: 1)
-                    throw .libinput("\(parts[0]) [the same on a second try, on a fresh testbed]" + (parts.count > 1 ? "\n" + parts[1] : ""))
+                    throw .libinput("\(recording.namingEmulatedNodes(in: String(parts[0]))) [the same on a second try, on a fresh testbed]" + (parts.count > 1 ? "\n" + parts[1] : ""))
                 }
                 retriedAdding = true
                 warnings.append("libinput did not add every device on the first try; replayed on a fresh testbed (first try: \(message))")
@@ -455,3 +455,18 @@ struct WorkerStream {
     }
 }
 
+extension Recording {
+    /// `text` with each emulated node (`/dev/input/event100` is the first device, as
+    /// ``EmulatedInputDevices`` numbers them) followed by the device it stands for: its name,
+    /// the recording and the line of its `- node:`, so a refusal points into the file.
+    func namingEmulatedNodes(in text: String) -> String {
+        var result = text
+        for (index, device) in devices.enumerated().reversed() {
+            let node = "/dev/input/event\(100 + index)"
+            guard result.contains(node) else { continue }
+            let place = device.line > 0 ? "\(source):\(device.line)" : source
+            result = result.replacing(node, with: "\(node) (\(place): device \(index), \"\(device.name)\")")
+        }
+        return result
+    }
+}
