@@ -830,9 +830,7 @@ enum PreloadShim {
     static func libraryPath() throws(ReplayError) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in source.utf8 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
-        let cacheRoot = (getenv("XDG_CACHE_HOME").map { String(cString: $0) } ?? getenv("HOME").map { String(cString: $0) + "/.cache" }) ?? "/tmp"
-        let dir = cacheRoot + "/seatkit"
-        makeDirectories(dir)
+        let dir = try cacheDirectory()
         let library = dir + "/umockdev-shim-\(String(hash, radix: 16)).so"
         if access(library, R_OK) == 0 { return library }
 
@@ -858,6 +856,65 @@ enum PreloadShim {
             throw .environment("cannot move the preload shim into \(library)")
         }
         return library
+    }
+}
+
+extension PreloadShim {
+    /// Where the built shim is kept, a directory only this user can write (the shim is then
+    /// loaded into every replay worker, so nobody else may put a library there):
+    /// 1. `$XDG_CACHE_HOME/seatkit`, where XDG_CACHE_HOME is an absolute path to a directory
+    ///    (an empty or relative value is ignored, as the XDG base directory spec says);
+    /// 2. else `$HOME/.cache/seatkit`, where HOME is an existing directory;
+    /// 3. else, or where those cannot be written, `/tmp/seatkit-<uid>` (or under TMPDIR).
+    /// Only the last one or two levels are ever created (`seatkit`, and `.cache` in an existing
+    /// HOME), mode 0700; a directory is used only if it is a real directory owned by this
+    /// user with no write permission for others. A `/tmp` directory that fails that check
+    /// (someone else made it) is never used: a fresh `mkdtemp` directory is, for this process.
+    static func cacheDirectory() throws(ReplayError) -> String {
+        func variable(_ name: String) -> String? {
+            guard let value = getenv(name).map({ String(cString: $0) }), value.hasPrefix("/") else { return nil }
+            return value
+        }
+        var candidates: [(base: String, levels: [String])] = []
+        if let cache = variable("XDG_CACHE_HOME") { candidates.append((cache, ["seatkit"])) }
+        if let home = variable("HOME") { candidates.append((home, [".cache", "seatkit"])) }
+        let temporary = variable("TMPDIR") ?? "/tmp"
+        candidates.append((temporary, ["seatkit-\(geteuid())"]))
+        for (base, levels) in candidates where isDirectory(base) {
+            var path = base
+            var usable = true
+            for level in levels {
+                path += "/" + level
+                if mkdir(path, 0o700) != 0 && errno != EEXIST { usable = false; break }
+            }
+            if usable && isPrivateDirectory(path) && access(path, W_OK | X_OK) == 0 && canCreateFiles(in: path) { return path }
+        }
+        var template = Array("\(temporary)/seatkit-XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw .environment("no directory to keep the umockdev preload shim in: XDG_CACHE_HOME, HOME and \(temporary) are not writable")
+        }
+        return String(cString: made)
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// A real directory (not a link to one), owned by this user, that nobody else can write.
+    static func isPrivateDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR && info.st_uid == geteuid() && info.st_mode & 0o022 == 0
+    }
+
+    /// `access(W_OK)` says yes to root everywhere, even on a read-only file system and in /proc.
+    static func canCreateFiles(in directory: String) -> Bool {
+        var template = Array("\(directory)/.probe-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { return false }
+        close(fd)
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        return true
     }
 }
 
