@@ -11,6 +11,7 @@ struct Demo: ParsableCommand {
     func run() throws {
         let kiosk = DemoKiosk()
         for line in kiosk.run() { print(line) }
+        try finishStandardOutput()
     }
 }
 
@@ -55,7 +56,24 @@ final class DemoCompositor: CompositorDelegate {
     init(log: @escaping (String) -> Void) { self.log = log }
     func router(_ router: Router, dropped event: DroppedEvent) {
         if case .keyUp = event { return }
-        log("compositor: nobody took \(event)")
+        log("compositor: nobody took \(Self.describe(event))")
+    }
+
+    /// One short phrase per dropped event, in layout coordinates.
+    static func describe(_ event: DroppedEvent) -> String {
+        func touches(_ e: TouchEvent) -> String { e.touches.map { "\($0.id) at \($0.location)" }.joined(separator: ", ") }
+        switch event {
+        case .touchesBegan(let e): return "touches began: \(touches(e))"
+        case .touchesMoved(let e): return "touches moved: \(touches(e))"
+        case .touchesEnded(let e): return "touches ended: \(touches(e))"
+        case .pointerMotion(let e): return "the pointer's motion to \(e.location)"
+        case .pointerButton(let e): return "button \(e.button) \(e.state == .pressed ? "pressed" : "released") at \(e.location)"
+        case .pointerAxis(let e): return "scrolling at \(e.location)"
+        case .touchpadGesture(let e): return "a touchpad gesture at \(e.location)"
+        case .keyDown(let e): return "key \(e.keycode) pressed"
+        case .keyUp(let e): return "key \(e.keycode) released"
+        case .action(let action): return "the action \(action)"
+        }
     }
 }
 

@@ -36,5 +36,6 @@ struct InfoCommand: ParsableCommand {
             if !d.libinputEvents.isEmpty { print("      recorded libinput events: \(d.libinputEvents.count)") }
         }
         for w in r.warnings { print("warning: \(w)") }
+        try finishStandardOutput()
     }
 }

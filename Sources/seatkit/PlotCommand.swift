@@ -24,6 +24,7 @@ struct PlotCommand: ParsableCommand {
         if let problem = unwritable(output) { throw CommandFailure("cannot write \(output): \(problem)") }
         let parsed = try parseRecording(recording)
         let surfaceLayout = try SurfaceLayout.parse(contentsOf: layout)
+        warnAboutTouchMappings(surfaceLayout, parsed)
         let harness = ReplayHarness(layout: surfaceLayout)
         let run: ReplayRun
         if recordedEvents {

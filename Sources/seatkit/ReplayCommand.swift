@@ -28,6 +28,7 @@ struct ReplayCommand: ParsableCommand {
         let parsed = try parseRecording(recording)
         for warning in parsed.warnings { writeStandardError("warning: \(warning)\n") }
         let surfaceLayout = try layout.map { path throws in try SurfaceLayout.parse(contentsOf: path) }
+        warnAboutTouchMappings(surfaceLayout, parsed)
         let harness = ReplayHarness(layout: surfaceLayout)
         let run: ReplayRun
         if recordedEvents {
@@ -52,6 +53,10 @@ struct ReplayCommand: ParsableCommand {
             print(ReplayTraceJSON.document(run: run, events: events, recording: recording,
                                            recordingDuration: parsed.duration.microseconds), terminator: "")
         }
+        try finishStandardOutput()
+        if surfaceLayout == nil && !run.inputEvents.isEmpty {
+            writeStandardError("note: no --layout, so there were no surfaces and every event went to the compositor delegate; give one (e.g. examples/kiosk.layout) to see hit-testing and responders\n")
+        }
     }
 }
 
@@ -63,6 +68,14 @@ func replayOrExit(_ harness: ReplayHarness, _ recording: Recording, options: Rep
         ProgressBar.clearLine()
         writeStandardError("error: " + (verbose ? error.description : error.summary + (error.description.contains("\n") ? " (--verbose: libinput's log)" : "")) + "\n")
         throw ExitCode(1)
+    }
+}
+
+/// Warns (on stderr, with the layout's file and line) about `touch` lines of the layout that
+/// match none of the recording's devices.
+func warnAboutTouchMappings(_ layout: SurfaceLayout?, _ recording: Recording) {
+    for warning in layout?.touchMappingsMatchingNothing(deviceNames: recording.devices.map(\.name)) ?? [] {
+        writeStandardError("warning: \(warning)\n")
     }
 }
 
