@@ -134,3 +134,37 @@ import Glibc
         }
     }
 }
+
+/// The preload shim's cache works whatever HOME and XDG_CACHE_HOME say, and never creates a
+/// directory outside the places it documents.
+@Suite struct CacheDirectoryTests {
+    @Test(arguments: [
+        ["-u", "HOME", "-u", "XDG_CACHE_HOME"],
+        ["XDG_CACHE_HOME=", "HOME=/nonexistent/seatkit-home"],
+        ["-u", "HOME", "XDG_CACHE_HOME=relative/cache"],
+        ["-u", "XDG_CACHE_HOME", "HOME=/proc/self"],
+        ["XDG_CACHE_HOME=/proc/self", "HOME=/nonexistent/seatkit-home"],
+    ])
+    func aReplayWorksWithAnyHomeAndCreatesNothingElsewhere(environment: [String]) throws {
+        let root = SeatkitToolTests.root
+        let (status, output) = runProcess("/usr/bin/env", environment + [SeatkitToolTests.tool, "replay", root + "/examples/kiosk-touch.yml",
+                                                                          "--layout", root + "/examples/kiosk.layout"])
+        #expect(status == 0, "\(environment): \(output)")
+        #expect(output.contains("touchesEnded -> ok-button"), "\(environment)")
+        #expect(access("/nonexistent", F_OK) != 0, "nothing was created under a HOME that does not exist")
+        #expect(access(root + "/relative", F_OK) != 0 && access("relative", F_OK) != 0, "a relative XDG_CACHE_HOME is ignored")
+    }
+
+    @Test func theFallbackIsPrivateToThisUser() throws {
+        let (status, _) = runProcess("/usr/bin/env", ["-u", "HOME", "-u", "XDG_CACHE_HOME", "-u", "TMPDIR", SeatkitToolTests.tool, "replay",
+                                                      SeatkitToolTests.root + "/examples/kiosk-touch.yml"])
+        #expect(status == 0)
+        var info = stat()
+        try #require(lstat("/tmp/seatkit-\(geteuid())", &info) == 0)
+        #expect(info.st_mode & S_IFMT == S_IFDIR)
+        #expect(info.st_mode & 0o777 == 0o700)
+        #expect(info.st_uid == geteuid())
+        #expect(PreloadShim.isPrivateDirectory("/tmp/seatkit-\(geteuid())"))
+        #expect(!PreloadShim.isPrivateDirectory("/tmp"), "a directory others can write is not private")
+    }
+}
