@@ -4,6 +4,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+if ! command -v swift >/dev/null 2>&1; then
+  echo "setup: no Swift toolchain (swift is not on PATH). Install Swift 6 from swift.org first:" >&2
+  echo "setup: see README.md, section Prerequisites (swiftly, or the debian12 / debian12-aarch64 tarball)." >&2
+  exit 1
+fi
+
 packages=(
   pkg-config
   libinput-dev libudev-dev libevdev-dev   # SeatKitLibinput

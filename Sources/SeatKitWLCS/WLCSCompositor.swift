@@ -142,9 +142,13 @@ final class WLCSCompositor: CompositorDelegate, HeadlessShellDelegate, InputFilt
 
     func router(_ router: Router, capabilitiesChanged capabilities: DeviceCapabilities) {
         seat.capabilities = Self.capabilities
-        // wlcs has no fake keyboard; one is plugged in, as on any desktop.
-        _ = addDevice(DeviceInfo(name: "wlcs keyboard", capabilities: [.keyboard]))
+        // The keyboard plugged in at the start stays; nothing unplugs it, so a fake pointer
+        // or touchscreen coming and going adds no second one.
+        if !capabilities.contains(.keyboard) { _ = addDevice(DeviceInfo(name: "wlcs keyboard", capabilities: [.keyboard])) }
     }
+
+    /// How many keyboards the router knows (one: the one plugged in at the start).
+    var keyboardDeviceCount: Int { router.devices.values.filter { $0.capabilities.contains(.keyboard) }.count }
 
     func router(_ router: Router, firstResponderAfterRemoving removed: Surface, formerParent: Surface) -> Surface? {
         if formerParent !== output.root, let window = window(containing: formerParent) { return window }

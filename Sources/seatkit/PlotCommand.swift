@@ -58,7 +58,11 @@ struct SVGPlot {
 
     func render() -> String {
         let b = router.layout.bounds
-        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(number(b.minX - 10)) \(number(b.minY - 10)) \(number(b.size.width + 20)) \(number(b.size.height + 20))\" font-family=\"sans-serif\" font-size=\"12\">\n"
+        // The legend stands to the right of the outputs, outside the drawing, so that it
+        // covers nothing (the pointer starts at the top-left corner).
+        let width = b.size.width + 20 + Self.legendGap + Self.legendWidth + 10
+        let height = max(b.size.height, legendHeight) + 20
+        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(number(b.minX - 10)) \(number(b.minY - 10)) \(number(width)) \(number(height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
         out += "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"8\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"\(Self.gestureColor)\"/></marker></defs>\n"
         for output in router.layout.outputs {
             let f = output.layoutFrame
@@ -103,7 +107,8 @@ struct SVGPlot {
         flushPointer()
         // Touchpad gestures: where the pointer was, then the fingers' unaccelerated motion
         // (swipes) or a ring per scale step (pinches); holds are a square.
-        for g in Self.gestures(in: run) {
+        for var g in Self.gestures(in: run) {
+            g.fit(in: b)
             let c = Self.gestureColor
             if g.kind == .swipe || g.kind == .pinch, g.path.count > 1 {
                 let points = g.path.map { "\(number($0.x)),\(number($0.y))" }.joined(separator: " ")
@@ -145,6 +150,28 @@ struct SVGPlot {
         var path: [LayoutPoint]
         var scale: Double
         var cancelled: Bool
+
+        /// Keeps the drawing inside `bounds` (layout space): the start is clamped into it, and
+        /// a path that would leave it (a touchpad's unaccelerated motion from the pointer's
+        /// place, which is in device units, not layout points) is shrunk toward its start,
+        /// keeping its shape and direction, until it fits 12 points inside the edges.
+        mutating func fit(in bounds: LayoutRect) {
+            let inset = 12.0
+            let minX = bounds.minX + inset, maxX = bounds.maxX - inset, minY = bounds.minY + inset, maxY = bounds.maxY - inset
+            guard minX < maxX, minY < maxY else { return }
+            let shift = Vector(dx: min(max(start.x, minX), maxX) - start.x, dy: min(max(start.y, minY), maxY) - start.y)
+            start = LayoutPoint(x: start.x + shift.dx, y: start.y + shift.dy)
+            var factor = 1.0
+            for p in path {
+                let dx = p.x + shift.dx - start.x, dy = p.y + shift.dy - start.y
+                if dx > 0 { factor = min(factor, (maxX - start.x) / dx) }
+                if dx < 0 { factor = min(factor, (minX - start.x) / dx) }
+                if dy > 0 { factor = min(factor, (maxY - start.y) / dy) }
+                if dy < 0 { factor = min(factor, (minY - start.y) / dy) }
+            }
+            let origin = start
+            path = path.map { LayoutPoint(x: origin.x + ($0.x + shift.dx - origin.x) * factor, y: origin.y + ($0.y + shift.dy - origin.y) * factor) }
+        }
     }
 
     /// Each touchpad gesture from begin to end: where the pointer was, the path of its
@@ -182,14 +209,17 @@ struct SVGPlot {
         return result
     }
 
-    /// What each colour and mark means, in the top-left corner.
+    static let legendWidth = 190.0
+    static let legendGap = 20.0
+    var legendRows: [(String, String)] { surfaces.map { (color($0), $0) } + [(Self.nobody, "no surface")] }
+    var legendHeight: Double { Double(legendRows.count + 4) * 16 + 8 }
+
+    /// What each colour and mark means, to the right of the outputs.
     func legend() -> String {
         let b = router.layout.bounds
-        var rows: [(String, String)] = surfaces.map { (color($0), $0) }
-        rows.append((Self.nobody, "no surface"))
-        var out = "<g class=\"legend\" transform=\"translate(\(number(b.minX + 8)),\(number(b.minY + 8)))\">\n"
-        let height = Double(rows.count + 4) * 16 + 8
-        out += "<rect x=\"0\" y=\"0\" width=\"190\" height=\"\(number(height))\" fill=\"#ffffff\" fill-opacity=\"0.85\" stroke=\"#999\"/>\n"
+        let rows = legendRows
+        var out = "<g class=\"legend\" transform=\"translate(\(number(b.maxX + Self.legendGap)),\(number(b.minY)))\">\n"
+        out += "<rect x=\"0\" y=\"0\" width=\"\(number(Self.legendWidth))\" height=\"\(number(legendHeight))\" fill=\"#ffffff\" stroke=\"#999\"/>\n"
         var y = 16.0
         for (c, name) in rows {
             out += "<rect x=\"8\" y=\"\(number(y - 10))\" width=\"12\" height=\"12\" fill=\"\(c)\"/><text x=\"26\" y=\"\(number(y))\">\(escape(name))</text>\n"

@@ -15,7 +15,8 @@ import Testing
     /// Where each language's blocks must come from.
     static let sources: [String: [String]] = [
         "swift": ["Tests/DocumentationTests/Snippets/SwiftCompositor.swift", "Tests/DocumentationTests/Snippets/Kiosk.swift",
-                  "Tests/DocumentationTests/Snippets/Replay.swift", "Tests/SeatKitReplayTests/TestAuthorsPathTests.swift"],
+                  "Tests/DocumentationTests/Snippets/Replay.swift", "Tests/SeatKitReplayTests/TestAuthorsPathTests.swift",
+                  "examples/replay-tests/Package.swift", "examples/replay-tests/Tests/KioskTests/KioskTests.swift"],
         "c": ["examples/wlroots-kiosk/kiosk.c", "examples/wlroots-kiosk/seatkit-wlr-bridge.h",
               "examples/wlroots-kiosk/seatkit-wlr-bridge.c", "Tests/CSeatKitProgram/proof.c"],
         "meson": ["examples/wlroots-kiosk/meson.build", "Tests/CSeatKitProgram/meson.build"],

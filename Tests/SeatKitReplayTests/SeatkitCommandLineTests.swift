@@ -129,6 +129,24 @@ import Glibc
         #expect(svg.components(separatedBy: "<polyline class=\"gesture\"").count == 3, "two swipes drawn")
         #expect(svg.contains(">3-finger swipe</text>"))
 
+        // The legend stands right of the 1920-wide layout, and the swipes (one of them to the
+        // left of where the pointer starts, at 0,0) stay inside it.
+        let legend = try #require(svg.firstRange(of: "<g class=\"legend\" transform=\"translate("))
+        let legendX = Double(svg[legend.upperBound...].prefix { $0 != "," }) ?? -1
+        #expect(legendX >= 1920, "legend at x \(legendX)")
+        var gesturePoints: [(Double, Double)] = []
+        for line in svg.split(separator: "\n") where line.hasPrefix("<polyline class=\"gesture\" points=\"") {
+            let points = line.dropFirst("<polyline class=\"gesture\" points=\"".count).prefix { $0 != "\"" }
+            for pair in points.split(separator: " ") {
+                let xy = pair.split(separator: ",").compactMap { Double($0) }
+                if xy.count == 2 { gesturePoints.append((xy[0], xy[1])) }
+            }
+        }
+        #expect(gesturePoints.count > 20)
+        #expect(gesturePoints.allSatisfy { $0.0 >= 0 && $0.0 <= 1920 && $0.1 >= 0 && $0.1 <= 1080 }, "\(gesturePoints.filter { $0.0 < 0 || $0.0 > 1920 || $0.1 < 0 || $0.1 > 1080 }.prefix(3))")
+        let xs = gesturePoints.map(\.0)
+        #expect((xs.max() ?? 0) - (xs.min() ?? 0) > 20, "the swipes are drawn with their length, not collapsed")
+
         let (status2, _) = runProcess(tool, ["plot", mouse, "--layout", layout, "-o", out])
         #expect(status2 == 0)
         let mouseSVG = try #require(RecordingParser.readFile(out))
