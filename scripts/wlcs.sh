@@ -76,9 +76,9 @@ run() {
     status=1
     return
   fi
-  python3 - "$out/$name.json" "$out/expected.txt" "$filter" <<'PY' || status=1
-import fnmatch, json, sys
-results, expected_path, gfilter = sys.argv[1:4]
+  python3 - "$out/$name.json" "$out/expected.txt" "$filter" docs/CONFORMANCE.md <<'PY' || status=1
+import fnmatch, json, re, sys
+results, expected_path, gfilter, conformance = sys.argv[1:5]
 data = json.load(open(results))
 expected = {l.strip() for l in open(expected_path) if l.strip()}
 counts = {"passed": 0, "failed": 0, "skipped": 0}
@@ -103,7 +103,26 @@ for n in unexpected:
     print(f"wlcs: UNEXPECTED FAILURE {n}")
 for n in fixed:
     print(f"wlcs: now passes, take it off Tests/wlcs/expected-failures: {n}")
-sys.exit(1 if unexpected or fixed else 0)
+# docs/CONFORMANCE.md says what a whole run gives: its headline and its per-suite table
+# (whose columns must add up to the headline) must match this run.
+stale = []
+if gfilter.split("-")[0] == "*":
+    text = open(conformance).read()
+    m = re.search(r"\*\*(\d+) passed, (\d+) failed \(all listed\), (\d+) skipped\*\*", text)
+    if not m or tuple(map(int, m.groups())) != (counts["passed"], counts["failed"], counts["skipped"]):
+        stale.append(f"its headline says {m.group(0) if m else 'nothing'}")
+    table = text.split("| Suite | passed | failed (listed) | skipped | not run |", 1)[-1].split("\n\n", 1)[0]
+    sums = [0, 0, 0]
+    for row in table.splitlines():
+        cells = [c.strip() for c in row.strip().strip("|").split("|")]
+        if len(cells) == 5 and cells[1].isdigit():
+            for i in range(3):
+                sums[i] += int(cells[i + 1])
+    if tuple(sums) != (counts["passed"], counts["failed"], counts["skipped"]):
+        stale.append(f"its table adds up to {sums[0]} passed, {sums[1]} failed, {sums[2]} skipped")
+for why in stale:
+    print(f"wlcs: docs/CONFORMANCE.md does not match this run: {why}")
+sys.exit(1 if unexpected or fixed or stale else 0)
 PY
   echo "wlcs: $name run took $((SECONDS - start)) s"
 }

@@ -237,163 +237,276 @@ public enum ReplayTraceJSON {
     public static let schema = "seatkit-replay-trace"
     public static let version = 1
 
+    /// The whole document as one string. ``write(run:events:recording:recordingDuration:to:)``
+    /// gives the same bytes in pieces, without holding them all.
     public static func document(run: ReplayRun, events: [RoutedEvent], recording: String?, recordingDuration: Int64?) -> String {
-        var out = "[\n"
-        var header = Object()
-        header.add("schema", string: schema)
-        header.add("version", raw: "\(version)")
-        if let recording { header.add("recording", string: recording) }
-        if let d = recordingDuration { header.add("recording_duration_us", raw: "\(d)") }
-        if let l = run.libinput {
-            header.add("frames_written", raw: "\(l.framesWritten)")
-            header.add("evdev_events_written", raw: "\(l.evdevEventsWritten)")
-            header.add("libinput_events", raw: "\(l.events.count)")
+        var bytes: [UInt8] = []
+        _ = write(run: run, events: events, recording: recording, recordingDuration: recordingDuration) { piece in
+            bytes.append(contentsOf: piece)
+            return true
         }
-        out += header.text + ",\n"
-        for e in events { out += record(e) + ",\n" }
-        let s = run.summary(of: events)
-        var summary = Object()
-        summary.add("events", raw: "\(s.events)")
-        summary.add("dropped", raw: "\(s.dropped)")
-        if let f = s.firstTime { summary.add("first_time_us", raw: "\(f)") }
-        if let l = s.lastTime { summary.add("last_time_us", raw: "\(l)") }
-        summary.add("by_kind", raw: counts(s.byKind))
-        summary.add("by_taker", raw: counts(s.byTaker))
-        var wrapper = Object()
-        wrapper.add("summary", raw: summary.text)
-        out += wrapper.text + "\n]\n"
-        return out
+        return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Writes the document to `sink` in pieces of about 64 KiB (each valid only during the
+    /// call). Stops, returning false, at the first piece `sink` refuses (a full disk).
+    public static func write(run: ReplayRun, events: [RoutedEvent], recording: String?, recordingDuration: Int64?,
+                             to sink: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+        var w = JSONBytes()
+        w.bytes.reserveCapacity(JSONBytes.flushSize + 4096)
+        func flush(_ force: Bool) -> Bool {
+            guard force || w.bytes.count >= JSONBytes.flushSize else { return true }
+            defer { w.bytes.removeAll(keepingCapacity: true) }
+            return w.bytes.withUnsafeBytes { sink($0) }
+        }
+        w.raw("[\n{")
+        w.key("schema", first: true); w.string(schema)
+        w.key("version"); w.int(Int64(version))
+        if let recording { w.key("recording"); w.string(recording) }
+        if let d = recordingDuration { w.key("recording_duration_us"); w.int(d) }
+        if let l = run.libinput {
+            w.key("frames_written"); w.int(Int64(l.framesWritten))
+            w.key("evdev_events_written"); w.int(Int64(l.evdevEventsWritten))
+            w.key("libinput_events"); w.int(Int64(l.events.count))
+        }
+        w.raw("},\n")
+        for e in events {
+            write(e, to: &w)
+            w.raw(",\n")
+            guard flush(false) else { return false }
+        }
+        let s = run.summary(of: events)
+        w.raw("{\"summary\":{")
+        w.key("events", first: true); w.int(Int64(s.events))
+        w.key("dropped"); w.int(Int64(s.dropped))
+        if let f = s.firstTime { w.key("first_time_us"); w.int(f) }
+        if let l = s.lastTime { w.key("last_time_us"); w.int(l) }
+        w.key("by_kind"); w.counts(s.byKind)
+        w.key("by_taker"); w.counts(s.byTaker)
+        w.raw("}}\n]\n")
+        return flush(true)
+    }
+
+    /// One event's object, as one line of the document.
     public static func record(_ e: RoutedEvent) -> String {
-        var o = Object()
-        o.add("time_us", raw: "\(e.time)")
-        o.add("device", raw: "\(e.device)")
-        o.add("kind", string: e.kind)
-        if let t = e.touch { o.add("touch", raw: "\(t)") }
+        var w = JSONBytes()
+        write(e, to: &w)
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    static func write(_ e: RoutedEvent, to w: inout JSONBytes) {
+        w.raw("{")
+        w.key("time_us", first: true); w.int(e.time)
+        w.key("device"); w.int(Int64(e.device))
+        w.key("kind"); w.string(e.kind)
+        if let t = e.touch { w.key("touch"); w.int(Int64(t)) }
         if let c = e.code {
             switch e.event.kind {
-            case .pointerButton: o.add("button", raw: "\(c)")
-            case .key: o.add("key", raw: "\(c)")
-            case .switchToggled: o.add("switch", string: c == 0 ? "lid" : "tablet-mode")
+            case .pointerButton: w.key("button"); w.int(Int64(c))
+            case .key: w.key("key"); w.int(Int64(c))
+            case .switchToggled: w.key("switch"); w.string(c == 0 ? "lid" : "tablet-mode")
             default: break
             }
         }
-        if let s = e.state { o.add("state", string: s) }
-        if let p = e.layoutPoint { o.add("layout", raw: point(p.x, p.y)) }
+        if let s = e.state { w.key("state"); w.string(s) }
+        if let p = e.layoutPoint { w.key("layout"); w.point(p.x, p.y) }
         if let s = e.surface {
-            var so = Object()
-            so.add("name", string: s)
+            w.key("surface"); w.raw("{")
+            w.key("name", first: true); w.string(s)
             if let p = e.surfacePoint {
-                so.add("x", raw: number(p.x))
-                so.add("y", raw: number(p.y))
+                w.key("x"); w.number(p.x)
+                w.key("y"); w.number(p.y)
             }
-            o.add("surface", raw: so.text)
+            w.raw("}")
         }
-        if let d = e.delta { o.add("delta", raw: vector(d)) }
-        if let u = e.unacceleratedDelta { o.add("unaccelerated", raw: vector(u)) }
+        if let d = e.delta { w.key("delta"); w.vector(d) }
+        if let u = e.unacceleratedDelta { w.key("unaccelerated"); w.vector(u) }
         if let g = e.gesture {
-            var go = Object()
-            go.add("type", string: "\(g.kind)")
+            w.key("gesture"); w.raw("{")
+            w.key("type", first: true); w.string("\(g.kind)")
+            w.key("phase")
             switch g.phase {
-            case .begin: go.add("phase", string: "begin")
-            case .update: go.add("phase", string: "update")
-            case .end(let cancelled): go.add("phase", string: cancelled ? "cancel" : "end")
+            case .begin: w.string("begin")
+            case .update: w.string("update")
+            case .end(let cancelled): w.string(cancelled ? "cancel" : "end")
             }
-            go.add("fingers", raw: "\(g.fingers)")
+            w.key("fingers"); w.int(Int64(g.fingers))
             if g.kind == .pinch {
-                go.add("scale", raw: number(g.scale))
-                go.add("rotation", raw: number(g.rotation))
+                w.key("scale"); w.number(g.scale)
+                w.key("rotation"); w.number(g.rotation)
             }
-            o.add("gesture", raw: go.text)
+            w.raw("}")
         }
         if let a = e.scroll {
-            var ao = Object()
-            ao.add("source", string: "\(a.source)")
-            ao.add("horizontal", raw: number(a.horizontal))
-            ao.add("vertical", raw: number(a.vertical))
-            ao.add("horizontal_v120", raw: number(a.horizontalV120))
-            ao.add("vertical_v120", raw: number(a.verticalV120))
-            o.add("scroll", raw: ao.text)
+            w.key("scroll"); w.raw("{")
+            w.key("source", first: true); w.string("\(a.source)")
+            w.key("horizontal"); w.number(a.horizontal)
+            w.key("vertical"); w.number(a.vertical)
+            w.key("horizontal_v120"); w.number(a.horizontalV120)
+            w.key("vertical_v120"); w.number(a.verticalV120)
+            w.raw("}")
         }
         if let h = e.hitTest {
-            var ho = Object()
-            ho.add("x", raw: number(h.point.x))
-            ho.add("y", raw: number(h.point.y))
-            if let s = h.surface { ho.add("result", string: s) } else { ho.add("result", raw: "null") }
-            o.add("hit_test", raw: ho.text)
+            w.key("hit_test"); w.raw("{")
+            w.key("x", first: true); w.number(h.point.x)
+            w.key("y"); w.number(h.point.y)
+            w.key("result")
+            if let s = h.surface { w.string(s) } else { w.raw("null") }
+            w.raw("}")
         }
         if !e.asked.isEmpty {
-            o.add("asked", raw: "[" + e.asked.map { a in
-                var ao = Object()
-                ao.add("link", string: a.link)
-                ao.add("event", string: a.event.rawValue)
-                ao.add("answer", string: a.handled ? "handled" : "not handled")
-                return ao.text
-            }.joined(separator: ",") + "]")
+            w.key("asked"); w.raw("[")
+            for (i, a) in e.asked.enumerated() {
+                if i > 0 { w.raw(",") }
+                w.raw("{")
+                w.key("link", first: true); w.string(a.link)
+                w.key("event"); w.string(a.event.rawValue)
+                w.key("answer"); w.string(a.handled ? "handled" : "not handled")
+                w.raw("}")
+            }
+            w.raw("]")
         }
         if !e.told.isEmpty {
-            o.add("told", raw: "[" + e.told.map { t in
-                var to = Object()
-                to.add("link", string: t.link)
-                to.add("event", string: t.event.rawValue)
-                return to.text
-            }.joined(separator: ",") + "]")
+            w.key("told"); w.raw("[")
+            for (i, t) in e.told.enumerated() {
+                if i > 0 { w.raw(",") }
+                w.raw("{")
+                w.key("link", first: true); w.string(t.link)
+                w.key("event"); w.string(t.event.rawValue)
+                w.raw("}")
+            }
+            w.raw("]")
         }
         if !e.recognizers.isEmpty {
-            o.add("recognizers", raw: "[" + e.recognizers.map { r in
-                var ro = Object()
-                ro.add("recognizer", string: r.recognizer)
-                ro.add("from", string: r.from)
-                ro.add("to", string: r.to)
-                if let why = r.reason { ro.add("reason", string: why) }
-                return ro.text
-            }.joined(separator: ",") + "]")
+            w.key("recognizers"); w.raw("[")
+            for (i, r) in e.recognizers.enumerated() {
+                if i > 0 { w.raw(",") }
+                w.raw("{")
+                w.key("recognizer", first: true); w.string(r.recognizer)
+                w.key("from"); w.string(r.from)
+                w.key("to"); w.string(r.to)
+                if let why = r.reason { w.key("reason"); w.string(why) }
+                w.raw("}")
+            }
+            w.raw("]")
         }
-        if let t = e.takenBy { o.add("taken_by", string: t) } else { o.add("taken_by", raw: "null") }
-        o.add("trace", raw: "[" + e.decisions.map { string(String($0.description.drop { $0 == " " })) }.joined(separator: ",") + "]")
-        return o.text
+        w.key("taken_by")
+        if let t = e.takenBy { w.string(t) } else { w.raw("null") }
+        w.key("trace"); w.raw("[")
+        for (i, d) in e.decisions.enumerated() {
+            if i > 0 { w.raw(",") }
+            // The text trace's line without its indentation.
+            w.string(d.description, droppingLeadingSpaces: true)
+        }
+        w.raw("]}")
     }
-
-    struct Object {
-        var parts: [String] = []
-        mutating func add(_ key: String, raw: String) { parts.append(ReplayTraceJSON.string(key) + ":" + raw) }
-        mutating func add(_ key: String, string: String) { add(key, raw: ReplayTraceJSON.string(string)) }
-        var text: String { "{" + parts.joined(separator: ",") + "}" }
-    }
-
-    static func counts(_ c: [String: Int]) -> String {
-        "{" + c.keys.sorted().map { string($0) + ":\(c[$0]!)" }.joined(separator: ",") + "}"
-    }
-
-    static func point(_ x: Double, _ y: Double) -> String { "{\"x\":\(number(x)),\"y\":\(number(y))}" }
-    static func vector(_ v: Vector) -> String { "{\"dx\":\(number(v.dx)),\"dy\":\(number(v.dy))}" }
 
     /// Shortest round-trip form; JSON has no NaN or infinities, which become null.
     static func number(_ v: Double) -> String {
-        guard v.isFinite else { return "null" }
-        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
-        return "\(v)"
+        var w = JSONBytes()
+        w.number(v)
+        return String(decoding: w.bytes, as: UTF8.self)
     }
 
     public static func string(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
+        var w = JSONBytes()
+        w.string(s)
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+}
+
+/// The trace's JSON, appended as UTF-8 bytes: no intermediate strings for objects, keys or
+/// integers, and strings copied whole when nothing in them needs escaping.
+struct JSONBytes {
+    static let flushSize = 64 << 10
+    var bytes: [UInt8] = []
+
+    mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// `"key":`, after a comma unless it is the object's first.
+    mutating func key(_ name: StaticString, first: Bool = false) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(UInt8(ascii: "\""))
+        raw(name)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    mutating func int(_ value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            bytes.append(contentsOf: buffer[(20 - count)...])
+        }
+    }
+
+    /// Whole numbers below 1e15 as integers, others in Swift's shortest round-trip form.
+    mutating func number(_ v: Double) {
+        guard v.isFinite else { raw("null"); return }
+        if v == v.rounded(), abs(v) < 1e15 { int(Int64(v)); return }
+        var text = v.description
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func point(_ x: Double, _ y: Double) {
+        raw("{\"x\":"); number(x); raw(",\"y\":"); number(y); raw("}")
+    }
+
+    mutating func vector(_ v: Vector) {
+        raw("{\"dx\":"); number(v.dx); raw(",\"dy\":"); number(v.dy); raw("}")
+    }
+
+    mutating func counts(_ c: [String: Int]) {
+        raw("{")
+        for (i, name) in c.keys.sorted().enumerated() {
+            if i > 0 { raw(",") }
+            string(name)
+            raw(":")
+            int(Int64(c[name]!))
+        }
+        raw("}")
+    }
+
+    /// `s` quoted, with `"`, `\` and control characters (and DEL) escaped. Bytes of 0x80 and
+    /// above (the rest of UTF-8) are copied as they are.
+    mutating func string(_ s: String, droppingLeadingSpaces: Bool = false) {
+        var s = s
+        bytes.append(UInt8(ascii: "\""))
+        s.withUTF8 { utf8 in
+            var start = 0
+            if droppingLeadingSpaces { while start < utf8.count, utf8[start] == UInt8(ascii: " ") { start += 1 } }
+            var run = start
+            for i in start..<utf8.count {
+                let b = utf8[i]
+                guard b < 0x20 || b == 0x7F || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<i]))
+                run = i + 1
+                switch b {
+                case UInt8(ascii: "\""): raw("\\\"")
+                case UInt8(ascii: "\\"): raw("\\\\")
+                case UInt8(ascii: "\n"): raw("\\n")
+                case UInt8(ascii: "\t"): raw("\\t")
+                case UInt8(ascii: "\r"): raw("\\r")
+                default:
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    raw("\\u00")
+                    bytes.append(hex[Int(b >> 4)])
+                    bytes.append(hex[Int(b & 0xF)])
                 }
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<utf8.count]))
         }
-        return out + "\""
+        bytes.append(UInt8(ascii: "\""))
     }
 }

@@ -44,14 +44,19 @@ struct ReplayCommand: ParsableCommand {
         for warning in run.libinput?.warnings ?? [] { writeStandardError("warning: \(warning)\n") }
         switch format {
         case .text:
-            for record in run.trace { print(record.description) }
+            // One line per decision, gathered into 64 KiB writes (print would lock and copy
+            // per line).
+            var out = OutputBuffer()
+            for record in run.trace { try out.line(record.description) }
             if let l = run.libinput {
-                print("# \(l.framesWritten) frames, \(l.evdevEventsWritten) evdev events, \(run.inputEvents.count) libinput events in \(formatSeconds(l.seconds)) s; recording lasts \(formatSeconds(parsed.duration.seconds)) s")
+                try out.line("# \(l.framesWritten) frames, \(l.evdevEventsWritten) evdev events, \(run.inputEvents.count) libinput events in \(formatSeconds(l.seconds)) s; recording lasts \(formatSeconds(parsed.duration.seconds)) s")
             }
+            try out.flush()
         case .json:
             let events = run.routedEvents(surfaces: harness.surfaces)
-            print(ReplayTraceJSON.document(run: run, events: events, recording: recording,
-                                           recordingDuration: parsed.duration.microseconds), terminator: "")
+            let written = ReplayTraceJSON.write(run: run, events: events, recording: recording,
+                                                recordingDuration: parsed.duration.microseconds) { writeStandardOutput($0) }
+            guard written else { throw CommandFailure("cannot write the output: \(String(cString: strerror(errno)))") }
         }
         try finishStandardOutput()
         if surfaceLayout == nil && !run.inputEvents.isEmpty {
@@ -119,6 +124,40 @@ final class ProgressBar {
     static func clearLine() {
         if isatty(2) == 1 { writeStandardError("\r\u{1B}[K") }
     }
+}
+
+/// Lines for standard output, written in 64 KiB pieces; a piece the output refuses is a
+/// ``CommandFailure``.
+struct OutputBuffer {
+    private var bytes: [UInt8] = []
+    init() { bytes.reserveCapacity(64 << 10 + 4096) }
+
+    mutating func line(_ text: String) throws {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\n"))
+        if bytes.count >= 64 << 10 { try flush() }
+    }
+
+    mutating func flush() throws {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        guard bytes.withUnsafeBytes({ writeStandardOutput($0) }) else {
+            throw CommandFailure("cannot write the output: \(String(cString: strerror(errno)))")
+        }
+    }
+}
+
+/// Writes all of `bytes` to standard output (fd 1, below stdio's buffer: call it only where
+/// nothing else prints); false if the output refused them.
+func writeStandardOutput(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var done = 0
+    while done < bytes.count {
+        let n = write(1, bytes.baseAddress! + done, bytes.count - done)
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return false }
+        done += n
+    }
+    return true
 }
 
 func writeStandardError(_ text: String) {
