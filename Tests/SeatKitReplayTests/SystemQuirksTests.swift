@@ -186,6 +186,13 @@ import SeatKitLibinput
         let framework = try SyntheticRecordings.frameworkTouchpad(dmi: Self.frameworkDMI)
         let other = try SyntheticRecordings.frameworkTouchpad(dmi: Self.lenovoDMI)
         var cases: [(String, Recording)] = [("Framework", framework), ("Lenovo", other)]
+        // A touchpad and a keyboard on machines of their own: DMI-matched sections for other
+        // machines (Dell's, Lenovo's) are left out under each.
+        var touchpad = try SyntheticRecordings.touchpadThreeFingerSwipe()
+        touchpad.dmi = SyntheticRecordings.lenovoDMI
+        var keyboard = try SyntheticRecordings.keyboard()
+        keyboard.dmi = "dmi:bvnDellInc.:bvr1.14.0:svnDellInc.:pnXPS139300:pvr:"
+        cases += [("touchpad, Lenovo", touchpad), ("keyboard, Dell", keyboard)]
         for (file, recording) in try SharedRecordings.parsedWhereAvailable() {
             cases.append((file, recording))
         }

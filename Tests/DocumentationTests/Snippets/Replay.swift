@@ -20,7 +20,11 @@ import Testing
     }
 
     @Test func theJSONTraceIsTheSameEveryRun() throws {
-        let layout = try SurfaceLayout.parse(contentsOf: "Fixtures/kiosk.layout", relativeTo: #filePath)
+        let layout = try SurfaceLayout.parse("""
+            output DSI-1 800x480
+            surface canvas 0,0,800x380 in DSI-1
+            surface ok-button 600,380,160x60 in DSI-1
+            """, source: "kiosk")
         var touch = TouchScript(layout: layout)
         touch.pinch(center: LayoutPoint(x: 400, y: 200), fromDistance: 80, toDistance: 240)
         touch.wait(500_000)                                // µs of the recording's clock

@@ -28,25 +28,4 @@ import SeatKitReplay
         #expect(down.surface == "ok-button")
         #expect(down.takenBy == "ok-button")
     }
-
-    @Test func theJSONTraceIsTheSameOnEveryRun() throws {
-        let layout = try SurfaceLayout.parse("""
-            output DSI-1 800x480
-            surface canvas 0,0,800x380 in DSI-1
-            surface ok-button 600,380,160x60 in DSI-1
-            """, source: "kiosk")
-        var touch = TouchScript(layout: layout)
-        touch.pinch(center: LayoutPoint(x: 400, y: 200), fromDistance: 80, toDistance: 240)
-        touch.wait(500_000)                                // µs of the recording's clock
-        touch.tap(at: LayoutPoint(x: 680, y: 410))
-        func trace() throws -> String {
-            let harness = ReplayHarness(layout: layout)
-            let run = try harness.replay(touch.recording())
-            let events = run.routedEvents(surfaces: harness.surfaces)
-            return ReplayTraceJSON.document(run: run, events: events, recording: "pinch-then-tap", recordingDuration: nil)
-        }
-        let first = try trace()
-        #expect(first.contains(ReplayTraceJSON.schema))
-        #expect(try trace() == first)                      // virtual time: byte-identical
-    }
 }
