@@ -120,7 +120,9 @@ struct SVGPlot {
             if g.kind == .hold {
                 out += "<rect class=\"gesture\" x=\"\(number(g.start.x - 6))\" y=\"\(number(g.start.y - 6))\" width=\"12\" height=\"12\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"2\"/>\n"
             }
-            out += "<text class=\"gesture\" x=\"\(number(g.start.x + 8))\" y=\"\(number(g.start.y - 8))\" fill=\"\(c)\">\(g.fingers)-finger \(g.kind)\(g.cancelled ? " (cancelled)" : "")</text>\n"
+            // The label above the start, or below it where that would leave the drawing.
+            let labelY = g.start.y - 8 >= b.minY + 14 ? g.start.y - 8 : g.start.y + 20
+            out += "<text class=\"gesture\" x=\"\(number(g.start.x + 8))\" y=\"\(number(labelY))\" fill=\"\(c)\">\(g.fingers)-finger \(g.kind)\(g.cancelled ? " (cancelled)" : "")</text>\n"
         }
         return out + legend() + "</svg>\n"
     }
@@ -151,26 +153,22 @@ struct SVGPlot {
         var scale: Double
         var cancelled: Bool
 
-        /// Keeps the drawing inside `bounds` (layout space): the start is clamped into it, and
-        /// a path that would leave it (a touchpad's unaccelerated motion from the pointer's
-        /// place, which is in device units, not layout points) is shrunk toward its start,
-        /// keeping its shape and direction, until it fits 12 points inside the edges.
+        /// Keeps the drawing inside `bounds` (layout space), 12 points from its edges: a path
+        /// that would leave it (a touchpad's unaccelerated motion from the pointer's place is
+        /// in device units, not layout points) is moved in, keeping its shape, and shrunk
+        /// toward its start only if it is larger than the bounds.
         mutating func fit(in bounds: LayoutRect) {
             let inset = 12.0
             let minX = bounds.minX + inset, maxX = bounds.maxX - inset, minY = bounds.minY + inset, maxY = bounds.maxY - inset
             guard minX < maxX, minY < maxY else { return }
-            let shift = Vector(dx: min(max(start.x, minX), maxX) - start.x, dy: min(max(start.y, minY), maxY) - start.y)
-            start = LayoutPoint(x: start.x + shift.dx, y: start.y + shift.dy)
-            var factor = 1.0
-            for p in path {
-                let dx = p.x + shift.dx - start.x, dy = p.y + shift.dy - start.y
-                if dx > 0 { factor = min(factor, (maxX - start.x) / dx) }
-                if dx < 0 { factor = min(factor, (minX - start.x) / dx) }
-                if dy > 0 { factor = min(factor, (maxY - start.y) / dy) }
-                if dy < 0 { factor = min(factor, (minY - start.y) / dy) }
-            }
+            let dxs = path.map { $0.x - start.x } + [0], dys = path.map { $0.y - start.y } + [0]
+            let (loX, hiX, loY, hiY) = (dxs.min()!, dxs.max()!, dys.min()!, dys.max()!)
+            let factor = min(1, (maxX - minX) / max(hiX - loX, 1e-9), (maxY - minY) / max(hiY - loY, 1e-9))
+            let x = min(max(start.x, minX - loX * factor), maxX - hiX * factor)
+            let y = min(max(start.y, minY - loY * factor), maxY - hiY * factor)
             let origin = start
-            path = path.map { LayoutPoint(x: origin.x + ($0.x + shift.dx - origin.x) * factor, y: origin.y + ($0.y + shift.dy - origin.y) * factor) }
+            start = LayoutPoint(x: x, y: y)
+            path = path.map { LayoutPoint(x: x + ($0.x - origin.x) * factor, y: y + ($0.y - origin.y) * factor) }
         }
     }
 
