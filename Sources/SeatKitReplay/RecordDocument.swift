@@ -17,7 +17,7 @@ struct RecordNode {
         /// A scalar's text; `quoted` when it was written in quotes (then it is never a number).
         case scalar(String, quoted: Bool)
         /// A flow list of plain decimal integers, `[0, 12, 3, 0, 1]`.
-        case integers([Int64])
+        case integers(IntegerList)
         case sequence([RecordNode])
         case mapping([(key: String, value: RecordNode)])
     }
@@ -31,6 +31,58 @@ struct RecordNode {
             for entry in entries where entry.key == key { return entry.value }
         }
         return nil
+    }
+}
+
+/// The numbers of a flow list of integers. An evdev event line (`[sec, usec, type, code,
+/// value]`, nearly every line of a recording) whose numbers fit their kernel types is kept in
+/// the node itself, with no array of its own: the parsed tree of a recording is then about
+/// half the size it would be with an array per line.
+struct IntegerList: RandomAccessCollection, Equatable {
+    private enum Storage: Equatable {
+        case event(seconds: UInt32, microseconds: UInt32, type: UInt16, code: UInt16, value: Int32)
+        case array([Int64])
+    }
+    private let storage: Storage
+
+    init(_ numbers: [Int64]) {
+        if numbers.count == 5, let s = UInt32(exactly: numbers[0]), let u = UInt32(exactly: numbers[1]),
+           let t = UInt16(exactly: numbers[2]), let c = UInt16(exactly: numbers[3]), let v = Int32(exactly: numbers[4]) {
+            storage = .event(seconds: s, microseconds: u, type: t, code: c, value: v)
+        } else {
+            storage = .array(numbers)
+        }
+    }
+
+    /// Five numbers without an array, when they fit an event line's kernel types.
+    init(_ a: Int64, _ b: Int64, _ c: Int64, _ d: Int64, _ e: Int64) {
+        if let s = UInt32(exactly: a), let u = UInt32(exactly: b), let t = UInt16(exactly: c), let k = UInt16(exactly: d), let v = Int32(exactly: e) {
+            storage = .event(seconds: s, microseconds: u, type: t, code: k, value: v)
+        } else {
+            storage = .array([a, b, c, d, e])
+        }
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int {
+        switch storage {
+        case .event: return 5
+        case .array(let numbers): return numbers.count
+        }
+    }
+    subscript(position: Int) -> Int64 {
+        switch storage {
+        case .event(let s, let u, let t, let c, let v):
+            switch position {
+            case 0: return Int64(s)
+            case 1: return Int64(u)
+            case 2: return Int64(t)
+            case 3: return Int64(c)
+            case 4: return Int64(v)
+            default: preconditionFailure("index \(position) of a five-number list")
+            }
+        case .array(let numbers): return numbers[position]
+        }
     }
 }
 
@@ -418,10 +470,16 @@ struct RecordDocumentParser {
 
     /// `[1, -2, 3]` on one line, every item a plain decimal integer: the numbers. Nil for
     /// anything else (which the general flow parser then reads or refuses).
-    private func integerList(_ start: Int, _ end: Int) -> [Int64]? {
+    private func integerList(_ start: Int, _ end: Int) -> IntegerList? {
         guard text[end - 1] == closeBracket else { return nil }
-        var numbers: [Int64] = []
-        numbers.reserveCapacity(5)
+        // The first five numbers in place; an array only for a longer list.
+        var first: (Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0)
+        var count = 0
+        var more: [Int64] = []
+        func finish() -> IntegerList {
+            if count == 5 && more.isEmpty { return IntegerList(first.0, first.1, first.2, first.3, first.4) }
+            return IntegerList(Array([first.0, first.1, first.2, first.3, first.4].prefix(min(count, 5))) + more)
+        }
         var i = start + 1
         let last = end - 1
         func skip() { while i < last, text[i] == space || text[i] == tab { i += 1 } }
@@ -440,9 +498,18 @@ struct RecordDocumentParser {
                 i += 1
             }
             guard digits > 0 else { return nil }
-            numbers.append(negative ? -value : value)
+            let number = negative ? -value : value
+            switch count {
+            case 0: first.0 = number
+            case 1: first.1 = number
+            case 2: first.2 = number
+            case 3: first.3 = number
+            case 4: first.4 = number
+            default: more.append(number)
+            }
+            count += 1
             skip()
-            if i == last { return numbers }
+            if i == last { return finish() }
             guard text[i] == comma else { return nil }
             i += 1
         }

@@ -368,13 +368,13 @@ private struct Reader {
         return v
     }
 
-    func integers(_ node: RecordNode, _ what: String) throws(RecordingError) -> [Int64] {
+    func integers(_ node: RecordNode, _ what: String) throws(RecordingError) -> IntegerList {
         if case .integers(let numbers) = node.value { return numbers }
         guard case .sequence(let items) = node.value else { throw fail(node.line, "`\(what)` must be a list of integers, found \(node.summary)") }
         var result: [Int64] = []
         result.reserveCapacity(items.count)
         for item in items { result.append(try integer(item, what)) }
-        return result
+        return IntegerList(result)
     }
 
     func strings(_ node: RecordNode, _ what: String) throws(RecordingError) -> [String] {

@@ -97,6 +97,22 @@ import Testing
         #expect(e5.message.contains("ndevices is 100000"))
         let e6 = try #require(error(Self.good.replacingOccurrences("id: [17, 1, 1, 43841]", "id: [17, 1, 1, 99999]")))
         #expect(e6.message.contains("99999"))
+        // Numbers past what an event line's compact form holds keep their exact value.
+        let e7 = try #require(error(Self.good.replacingOccurrences("- [  0,   9000,   1,  30,     0]", "- [  8589934592,   9000,   1,  30,     0]")))
+        #expect(e7.message.contains("seconds value 8589934592 is absurd"))
+        let e8 = try #require(error(Self.good.replacingOccurrences("- [  0,   9000,   1,  30,     0]", "- [  0,   9000,   1,  70000,     0]")))
+        #expect(e8.message.contains("event code 70000"))
+        let e9 = try #require(error(Self.good.replacingOccurrences("- [  0,   9000,   1,  30,     0]", "- [  0,   9000,   1,  30,     0, 4]")))
+        #expect(e9.message.contains("found 6 numbers"))
+    }
+
+    @Test func integerListsKeepEveryNumberInEitherForm() throws {
+        let compact = IntegerList(1, 999_999, 3, 330, -5)
+        let wide = IntegerList(-1, 1 << 40, 70_000, 3, Int64(Int32.max) + 1)
+        #expect(Array(compact) == [1, 999_999, 3, 330, -5])
+        #expect(Array(wide) == [-1, 1 << 40, 70_000, 3, Int64(Int32.max) + 1])
+        #expect(Array(IntegerList([7, 8])) == [7, 8] && IntegerList([]).isEmpty)
+        #expect(IntegerList([1, 999_999, 3, 330, -5]) == compact)
     }
 
     @Test func absurdTouchscreenAxes() throws {
