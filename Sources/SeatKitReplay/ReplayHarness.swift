@@ -62,13 +62,37 @@ public final class ReplayHarness {
     /// when there is one) and routes what libinput reports.
     @discardableResult
     public func replay(_ recording: Recording, options: ReplayOptions = ReplayOptions()) throws(ReplayError) -> ReplayRun {
-        let result: LibinputReplayResult
-        if let session {
-            result = try session.replay(recording, options: options)
-        } else {
-            result = try LibinputReplay(recording: recording, options: options).run()
-        }
+        let result = try libinputEvents(of: recording, options: options)
         return route(result.events, libinputResult: result)
+    }
+
+    /// What real libinput reports for `recording` (on ``session`` when there is one), not
+    /// routed yet: give its events to ``route(_:libinputResult:)`` or
+    /// ``route(_:streaming:)``.
+    public func libinputEvents(of recording: Recording, options: ReplayOptions = ReplayOptions()) throws(ReplayError) -> LibinputReplayResult {
+        if let session { return try session.replay(recording, options: options) }
+        return try LibinputReplay(recording: recording, options: options).run()
+    }
+
+    /// Routes `events` as ``route(_:libinputResult:)`` does but keeps nothing, for traces too
+    /// long to hold: after each input event, `body` gets the trace records made since the
+    /// last call, in order (``trace`` is emptied as it goes), and, for pointer motion and
+    /// buttons, where the pointer was after it and which surface had pointer focus.
+    /// ``RoutedEventStream`` turns these into ``RoutedEvent``s. Returns how many input
+    /// events were routed.
+    @discardableResult
+    public func route(_ events: [DeviceEvent],
+                      streaming body: (_ records: [TraceRecord], _ pointer: (location: LayoutPoint, focus: String?)?) throws -> Void) rethrows -> Int {
+        trace.removeAll()
+        for event in events {
+            let input = translator.translate(event, layout: router.layout)
+            clock.advance(to: input.time)
+            router.inject(input)
+            let step = RoutedEventStream.isPointerEvent(input) ? (router.pointerLocation, router.pointerFocus?.name) : nil
+            try body(trace.records, step)
+            trace.removeAll()
+        }
+        return events.count
     }
 
     /// Routes events libinput reported (from a replay, or from a `--with-libinput` file via

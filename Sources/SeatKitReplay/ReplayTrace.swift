@@ -68,56 +68,15 @@ public struct RoutedSummary: Sendable {
 extension ReplayRun {
     /// Every input event with what became of it, in order. Two taps are two events each.
     public func routedEvents(surfaces: [String: Surface] = [:]) -> [RoutedEvent] {
-        var bound: [TouchID: String] = [:]
+        var stream = RoutedEventStream(surfaces: surfaces)
         var pointer = pointerPath.makeIterator()
-        var events = perEvent.map { group in
-            var e = RoutedEvent(event: group.event, decisions: group.decisions, bound: &bound, surfaces: surfaces)
-            switch group.event.kind {
-            case .pointerMotion, .pointerMotionAbsolute, .pointerButton:
-                // The harness noted where the pointer was after each of these, in order.
-                if let step = pointer.next() {
-                    e.layoutPoint = step.location
-                    e.surface = step.focus
-                    e.surfacePoint = step.focus.flatMap { surfaces[$0]?.convert(step.location) }
-                }
-            default: break
-            }
-            return e
+        var events: [RoutedEvent] = []
+        events.reserveCapacity(inputEvents.count)
+        for group in perEvent {
+            let step = RoutedEventStream.isPointerEvent(group.event) ? pointer.next() : nil
+            events += stream.add(group.event, decisions: group.decisions, pointer: step)
         }
-        // Touch downs, moves and ups are delivered together at their frame: the frame's
-        // answers say who took each of them.
-        var sinceFrame: [Int] = []
-        for i in events.indices {
-            switch events[i].event.kind {
-            case .touchDown, .touchMotion, .touchUp, .touchCancel:
-                sinceFrame.append(i)
-            case .touchFrame:
-                let frame = events[i]
-                for j in sinceFrame where events[j].takenBy == nil {
-                    let kind: RoutedEventKind
-                    switch events[j].event.kind {
-                    case .touchDown: kind = .touchesBegan
-                    case .touchMotion: kind = .touchesMoved
-                    case .touchUp: kind = .touchesEnded
-                    default: kind = .touchesCancelled
-                    }
-                    let touch = events[j].touch.map { TouchID($0) }
-                    if let taker = frame.decisions.lazy.compactMap({ record -> String? in
-                        if case .touchTaken(let id, let by) = record, id == touch { return "gesture \(by)" }
-                        return nil
-                    }).first {
-                        events[j].takenBy = taker
-                    } else if let handled = frame.asked.first(where: { $0.event == kind && $0.handled }) {
-                        events[j].takenBy = handled.link
-                    } else if frame.asked.contains(where: { $0.event == kind }) {
-                        events[j].takenBy = "dropped"
-                    }
-                }
-                sinceFrame.removeAll()
-            default: break
-            }
-        }
-        return events
+        return events + stream.finish()
     }
 
     /// The surfaces that handled each event of `kind`, one entry per event (two taps on one
@@ -136,13 +95,132 @@ extension ReplayRun {
     }
 
     public func summary(of events: [RoutedEvent]) -> RoutedSummary {
-        var byKind: [String: Int] = [:], byTaker: [String: Int] = [:]
-        for e in events {
-            byKind[e.kind, default: 0] += 1
-            if let t = e.takenBy { byTaker[t, default: 0] += 1 }
+        var summary = RoutedSummary()
+        for e in events { summary.count(e) }
+        return summary
+    }
+}
+
+extension RoutedSummary {
+    /// Nothing counted yet.
+    public init() {
+        self.init(events: 0, byKind: [:], byTaker: [:], dropped: 0, firstTime: nil, lastTime: nil)
+    }
+
+    /// Counts `e`, the next event in order.
+    public mutating func count(_ e: RoutedEvent) {
+        events += 1
+        byKind[e.kind, default: 0] += 1
+        if let t = e.takenBy {
+            byTaker[t, default: 0] += 1
+            if t == "dropped" { dropped += 1 }
         }
-        return RoutedSummary(events: events.count, byKind: byKind, byTaker: byTaker, dropped: byTaker["dropped"] ?? 0,
-                             firstTime: events.first?.time, lastTime: events.last?.time)
+        if firstTime == nil { firstTime = e.time }
+        lastTime = e.time
+    }
+}
+
+/// Turns the router's trace into ``RoutedEvent``s as it is made, one input event at a time,
+/// keeping only what is not settled yet: a touch down, move or up is taken at its touch
+/// frame, so the events from the first such one to its frame are held until the frame.
+/// ``ReplayRun/routedEvents(surfaces:)`` is this over a whole run; the command line uses it
+/// to write a trace longer than would fit in memory.
+public struct RoutedEventStream {
+    private let surfaces: [String: Surface]
+    private var bound: [TouchID: String] = [:]
+    /// Events not yet given out, in order; `sinceFrame` indexes the touch events among them.
+    private var held: [RoutedEvent] = []
+    private var sinceFrame: [Int] = []
+    /// The input event whose decisions are being gathered from raw records, and its pointer step.
+    private var open: (event: InputEvent, decisions: [TraceRecord], pointer: (location: LayoutPoint, focus: String?)?)?
+
+    /// `surfaces`: the layout's surfaces by name, for surface-local points.
+    public init(surfaces: [String: Surface] = [:]) {
+        self.surfaces = surfaces
+    }
+
+    /// Pointer motion and buttons: the events after which the harness notes where the pointer is.
+    static func isPointerEvent(_ event: InputEvent) -> Bool {
+        switch event.kind {
+        case .pointerMotion, .pointerMotionAbsolute, .pointerButton: return true
+        default: return false
+        }
+    }
+
+    /// Adds the next input event with its decisions (as in ``ReplayRun/perEvent``) and, for
+    /// pointer motion and buttons, where the pointer was after it and which surface had
+    /// focus. Returns the events now settled, in order (often none, or this one).
+    public mutating func add(_ event: InputEvent, decisions: [TraceRecord], pointer: (location: LayoutPoint, focus: String?)?) -> [RoutedEvent] {
+        var e = RoutedEvent(event: event, decisions: decisions, bound: &bound, surfaces: surfaces)
+        if Self.isPointerEvent(event), let step = pointer {
+            e.layoutPoint = step.location
+            e.surface = step.focus
+            e.surfacePoint = step.focus.flatMap { surfaces[$0]?.convert(step.location) }
+        }
+        switch event.kind {
+        case .touchDown, .touchMotion, .touchUp, .touchCancel:
+            sinceFrame.append(held.count)
+            held.append(e)
+            return []
+        case .touchFrame:
+            // The frame's answers say who took each touch event since the last frame.
+            for j in sinceFrame where held[j].takenBy == nil {
+                let kind: RoutedEventKind
+                switch held[j].event.kind {
+                case .touchDown: kind = .touchesBegan
+                case .touchMotion: kind = .touchesMoved
+                case .touchUp: kind = .touchesEnded
+                default: kind = .touchesCancelled
+                }
+                let touch = held[j].touch.map { TouchID($0) }
+                if let taker = e.decisions.lazy.compactMap({ record -> String? in
+                    if case .touchTaken(let id, let by) = record, id == touch { return "gesture \(by)" }
+                    return nil
+                }).first {
+                    held[j].takenBy = taker
+                } else if let handled = e.asked.first(where: { $0.event == kind && $0.handled }) {
+                    held[j].takenBy = handled.link
+                } else if e.asked.contains(where: { $0.event == kind }) {
+                    held[j].takenBy = "dropped"
+                }
+            }
+            sinceFrame.removeAll()
+            held.append(e)
+            defer { held.removeAll() }
+            return held
+        default:
+            guard sinceFrame.isEmpty else {
+                held.append(e)
+                return []
+            }
+            return [e]
+        }
+    }
+
+    /// Adds raw trace records in the order the router made them (a `received` record starts
+    /// an input event's group; records before the first one belong to no event), with the
+    /// pointer step of the input event routed last if it was pointer motion or a button.
+    /// Returns the events now settled.
+    public mutating func add(records: some Sequence<TraceRecord>, pointer: (location: LayoutPoint, focus: String?)?) -> [RoutedEvent] {
+        var settled: [RoutedEvent] = []
+        for record in records {
+            if case .received(let event) = record {
+                if let group = open { settled += add(group.event, decisions: group.decisions, pointer: group.pointer) }
+                open = (event, [], pointer)
+            } else if open != nil {
+                open!.decisions.append(record)
+            }
+        }
+        return settled
+    }
+
+    /// The events still held (touch events whose frame never came, and the last event).
+    public mutating func finish() -> [RoutedEvent] {
+        var settled: [RoutedEvent] = []
+        if let group = open { settled = add(group.event, decisions: group.decisions, pointer: group.pointer) }
+        open = nil
+        defer { held.removeAll(); sinceFrame.removeAll() }
+        return settled + held
     }
 }
 
@@ -251,40 +329,66 @@ public enum ReplayTraceJSON {
     /// Writes the document to `sink` in pieces of about 64 KiB (each valid only during the
     /// call). Stops, returning false, at the first piece `sink` refuses (a full disk).
     public static func write(run: ReplayRun, events: [RoutedEvent], recording: String?, recordingDuration: Int64?,
-                             to sink: (UnsafeRawBufferPointer) -> Bool) -> Bool {
-        var w = JSONBytes()
-        w.bytes.reserveCapacity(JSONBytes.flushSize + 4096)
-        func flush(_ force: Bool) -> Bool {
+                             to sink: @escaping (UnsafeRawBufferPointer) -> Bool) -> Bool {
+        var writer = Writer(libinput: run.libinput, recording: recording, recordingDuration: recordingDuration, sink: sink)
+        for e in events { guard writer.add(e) else { return false } }
+        return writer.finish()
+    }
+
+    /// The document written as it is made: the header at once, each event as it comes, the
+    /// summary (counted along the way) at the end; pieces of about 64 KiB go to `sink`.
+    public struct Writer {
+        private var w = JSONBytes()
+        private var summary = RoutedSummary()
+        private let sink: (UnsafeRawBufferPointer) -> Bool
+        private var failed = false
+
+        public init(libinput: LibinputReplayResult?, recording: String?, recordingDuration: Int64?,
+                    sink: @escaping (UnsafeRawBufferPointer) -> Bool) {
+            self.sink = sink
+            w.bytes.reserveCapacity(JSONBytes.flushSize + 4096)
+            w.raw("[\n{")
+            w.key("schema", first: true); w.string(schema)
+            w.key("version"); w.int(Int64(version))
+            if let recording { w.key("recording"); w.string(recording) }
+            if let d = recordingDuration { w.key("recording_duration_us"); w.int(d) }
+            if let l = libinput {
+                w.key("frames_written"); w.int(Int64(l.framesWritten))
+                w.key("evdev_events_written"); w.int(Int64(l.evdevEventsWritten))
+                w.key("libinput_events"); w.int(Int64(l.events.count))
+            }
+            w.raw("},\n")
+        }
+
+        /// Adds the next event; false once `sink` refused a piece.
+        public mutating func add(_ e: RoutedEvent) -> Bool {
+            summary.count(e)
+            ReplayTraceJSON.write(e, to: &w)
+            w.raw(",\n")
+            return flush(force: false)
+        }
+
+        /// The summary and the closing bracket; false if `sink` refused a piece.
+        public mutating func finish() -> Bool {
+            let s = summary
+            w.raw("{\"summary\":{")
+            w.key("events", first: true); w.int(Int64(s.events))
+            w.key("dropped"); w.int(Int64(s.dropped))
+            if let f = s.firstTime { w.key("first_time_us"); w.int(f) }
+            if let l = s.lastTime { w.key("last_time_us"); w.int(l) }
+            w.key("by_kind"); w.counts(s.byKind)
+            w.key("by_taker"); w.counts(s.byTaker)
+            w.raw("}}\n]\n")
+            return flush(force: true)
+        }
+
+        private mutating func flush(force: Bool) -> Bool {
+            guard !failed else { return false }
             guard force || w.bytes.count >= JSONBytes.flushSize else { return true }
             defer { w.bytes.removeAll(keepingCapacity: true) }
-            return w.bytes.withUnsafeBytes { sink($0) }
+            failed = !w.bytes.withUnsafeBytes { sink($0) }
+            return !failed
         }
-        w.raw("[\n{")
-        w.key("schema", first: true); w.string(schema)
-        w.key("version"); w.int(Int64(version))
-        if let recording { w.key("recording"); w.string(recording) }
-        if let d = recordingDuration { w.key("recording_duration_us"); w.int(d) }
-        if let l = run.libinput {
-            w.key("frames_written"); w.int(Int64(l.framesWritten))
-            w.key("evdev_events_written"); w.int(Int64(l.evdevEventsWritten))
-            w.key("libinput_events"); w.int(Int64(l.events.count))
-        }
-        w.raw("},\n")
-        for e in events {
-            write(e, to: &w)
-            w.raw(",\n")
-            guard flush(false) else { return false }
-        }
-        let s = run.summary(of: events)
-        w.raw("{\"summary\":{")
-        w.key("events", first: true); w.int(Int64(s.events))
-        w.key("dropped"); w.int(Int64(s.dropped))
-        if let f = s.firstTime { w.key("first_time_us"); w.int(f) }
-        if let l = s.lastTime { w.key("last_time_us"); w.int(l) }
-        w.key("by_kind"); w.counts(s.byKind)
-        w.key("by_taker"); w.counts(s.byTaker)
-        w.raw("}}\n]\n")
-        return flush(true)
     }
 
     /// One event's object, as one line of the document.

@@ -30,45 +30,66 @@ struct ReplayCommand: ParsableCommand {
         let surfaceLayout = try layout.map { path throws in try SurfaceLayout.parse(contentsOf: path) }
         warnAboutTouchMappings(surfaceLayout, parsed)
         let harness = ReplayHarness(layout: surfaceLayout)
-        let run: ReplayRun
+        // What libinput reported is kept; the routing is written out as it happens and not
+        // kept (a long recording's trace is many times the recording's size).
+        let events: [DeviceEvent]
+        var libinput: LibinputReplayResult?
         if recordedEvents {
-            run = harness.route(try RecordedLibinputEvents.events(of: parsed))
+            events = try RecordedLibinputEvents.events(of: parsed)
         } else {
             var options = ReplayOptions()
             if let config { options.configuration = try DeviceConfiguration(commandLineForm: config) }
             let bar = ProgressBar()
             options.progress = { done, total in bar.update(done, of: total) }
             defer { bar.finish() }
-            run = try replayOrExit(harness, parsed, options: options, verbose: verbose)
+            let result = try libinputOrExit(harness, parsed, options: options, verbose: verbose)
+            events = result.events
+            libinput = result
         }
-        for warning in run.libinput?.warnings ?? [] { writeStandardError("warning: \(warning)\n") }
+        for warning in libinput?.warnings ?? [] { writeStandardError("warning: \(warning)\n") }
         switch format {
         case .text:
             // One line per decision, gathered into 64 KiB writes (print would lock and copy
             // per line).
             var out = OutputBuffer()
-            for record in run.trace { try out.line(record.description) }
-            if let l = run.libinput {
-                try out.line("# \(l.framesWritten) frames, \(l.evdevEventsWritten) evdev events, \(run.inputEvents.count) libinput events in \(formatSeconds(l.seconds)) s; recording lasts \(formatSeconds(parsed.duration.seconds)) s")
+            let routed = try harness.route(events) { records, _ in
+                for record in records { try out.line(record.description) }
+            }
+            if let l = libinput {
+                try out.line("# \(l.framesWritten) frames, \(l.evdevEventsWritten) evdev events, \(routed) libinput events in \(formatSeconds(l.seconds)) s; recording lasts \(formatSeconds(parsed.duration.seconds)) s")
             }
             try out.flush()
         case .json:
-            let events = run.routedEvents(surfaces: harness.surfaces)
-            let written = ReplayTraceJSON.write(run: run, events: events, recording: recording,
-                                                recordingDuration: parsed.duration.microseconds) { writeStandardOutput($0) }
+            var writer = ReplayTraceJSON.Writer(libinput: libinput, recording: recording, recordingDuration: parsed.duration.microseconds,
+                                                sink: { writeStandardOutput($0) })
+            var stream = RoutedEventStream(surfaces: harness.surfaces)
+            var written = true
+            harness.route(events) { records, pointer in
+                for e in stream.add(records: records, pointer: pointer) where written { written = writer.add(e) }
+            }
+            for e in stream.finish() where written { written = writer.add(e) }
+            written = written && writer.finish()
             guard written else { throw CommandFailure("cannot write the output: \(String(cString: strerror(errno)))") }
         }
         try finishStandardOutput()
-        if surfaceLayout == nil && !run.inputEvents.isEmpty {
+        if surfaceLayout == nil && !events.isEmpty {
             writeStandardError("note: no --layout, so there were no surfaces and every event went to the compositor delegate; give one (e.g. examples/kiosk.layout) to see hit-testing and responders\n")
         }
     }
 }
 
-/// Replays, or prints why not on one line (libinput's log too with `verbose`) and exits 1.
+/// Replays and routes, or prints why not on one line (libinput's log too with `verbose`) and
+/// exits 1.
 func replayOrExit(_ harness: ReplayHarness, _ recording: Recording, options: ReplayOptions, verbose: Bool) throws -> ReplayRun {
+    let result = try libinputOrExit(harness, recording, options: options, verbose: verbose)
+    return harness.route(result.events, libinputResult: result)
+}
+
+/// What libinput reports for `recording`, or why not on one line (libinput's log too with
+/// `verbose`) and exit status 1.
+func libinputOrExit(_ harness: ReplayHarness, _ recording: Recording, options: ReplayOptions, verbose: Bool) throws -> LibinputReplayResult {
     do {
-        return try harness.replay(recording, options: options)
+        return try harness.libinputEvents(of: recording, options: options)
     } catch {
         ProgressBar.clearLine()
         writeStandardError("error: " + (verbose ? error.description : error.summary + (error.description.contains("\n") ? " (--verbose: libinput's log)" : "")) + "\n")
