@@ -20,6 +20,9 @@ struct RecordNode {
         case integers(IntegerList)
         case sequence([RecordNode])
         case mapping([(key: String, value: RecordNode)])
+        /// A run of `- evdev:` items of a device's `events:` list, each holding only event
+        /// lines, packed as they were parsed (see ``PackedEvents``).
+        case packedEvents(PackedEvents)
     }
 
     var value: Value
@@ -63,6 +66,12 @@ struct IntegerList: RandomAccessCollection, Equatable {
         }
     }
 
+    /// The five numbers in their kernel types, when they fit them.
+    var compact: (seconds: UInt32, microseconds: UInt32, type: UInt16, code: UInt16, value: Int32)? {
+        if case .event(let s, let u, let t, let c, let v) = storage { return (s, u, t, c, v) }
+        return nil
+    }
+
     var startIndex: Int { 0 }
     var endIndex: Int {
         switch storage {
@@ -84,6 +93,27 @@ struct IntegerList: RandomAccessCollection, Equatable {
         case .array(let numbers): return numbers[position]
         }
     }
+}
+
+/// The `- evdev:` items at the start of a device's `events:` list whose every line is an
+/// event in its kernel types, packed as the parser goes: 20 bytes a line instead of a node
+/// and an item mapping per frame, so that a long recording's parse holds little more than
+/// its text. The items keep their boundaries (a frame must end inside its item) and every
+/// line its number. The first item that is anything else (`libinput:` events, a `hid:`
+/// report, a number out of range) and all after it stay nodes, so the reader meets every
+/// item in file order.
+struct PackedEvents {
+    struct Line {
+        var seconds: UInt32
+        var microseconds: UInt32
+        var type: UInt16
+        var code: UInt16
+        var value: Int32
+        var line: Int32
+    }
+    var lines: [Line] = []
+    /// Where each item's lines end in ``lines``.
+    var itemEnds: [Int] = []
 }
 
 /// A syntax error: the line and what is wrong. `RecordingParser` adds the file name.
@@ -300,21 +330,31 @@ struct RecordDocumentParser {
 
     // MARK: Blocks
 
-    private mutating func parseBlock(indent: Int, depth: Int) throws(RecordSyntaxError) -> RecordNode {
+    private mutating func parseBlock(indent: Int, depth: Int, packsEvents: Bool = false) throws(RecordSyntaxError) -> RecordNode {
         guard let line = current else { return RecordNode(value: .null, line: physicalLine) }
         if depth > maximumDepth {
             throw RecordSyntaxError(line: line.number, message: "nesting deeper than \(maximumDepth) levels")
         }
-        if isSequenceItem(line) { return try parseSequence(indent: line.indent, depth: depth + 1) }
+        if isSequenceItem(line) { return try parseSequence(indent: line.indent, depth: depth + 1, packsEvents: packsEvents) }
         if keySplit(line.start, line.end) != nil { return try parseMapping(indent: line.indent, depth: depth + 1) }
         try advance()
         return try parseInline(line.start, line.end, line: line.number, depth: depth + 1)
     }
 
-    private mutating func parseSequence(indent: Int, depth: Int) throws(RecordSyntaxError) -> RecordNode {
+    /// `packsEvents`: the list is a device's `events:`; its leading pure `- evdev:` items are
+    /// packed (``PackedEvents``), each once the next item has begun (the 1.18-1.20 quirk
+    /// below may still add to it until then).
+    private mutating func parseSequence(indent: Int, depth: Int, packsEvents: Bool = false) throws(RecordSyntaxError) -> RecordNode {
         let startLine = current?.number ?? physicalLine
         var items: [RecordNode] = []
+        var packed = PackedEvents()
+        var packing = packsEvents
+        func pack(_ items: inout [RecordNode]) {
+            guard packing, let last = items.last else { return }
+            if Self.appendPacked(last, to: &packed) { items.removeLast() } else { packing = false }
+        }
         while let line = current, line.indent == indent, isSequenceItem(line) {
+            pack(&items)
             if indent == 0, items.count >= limits.maximumDevices {
                 throw RecordSyntaxError(line: line.number, message: "more than \(limits.maximumDevices) devices, the most a replay takes")
             }
@@ -353,7 +393,30 @@ struct RecordDocumentParser {
                 items[items.count - 1] = last
             }
         }
+        pack(&items)
+        if !packed.itemEnds.isEmpty {
+            // The packed items come first: every item after them is a node.
+            items.insert(RecordNode(value: .packedEvents(packed), line: startLine), at: 0)
+        }
         return RecordNode(value: .sequence(items), line: startLine)
+    }
+
+    /// Appends `item` to `packed` if it is an `evdev:` item of event lines only, every one in
+    /// its kernel types; false (and nothing appended) otherwise.
+    static func appendPacked(_ item: RecordNode, to packed: inout PackedEvents) -> Bool {
+        guard case .mapping(let entries) = item.value, entries.count == 1, entries[0].key == "evdev",
+              case .sequence(let lines) = entries[0].value.value, !lines.isEmpty else { return false }
+        let start = packed.lines.count
+        for node in lines {
+            guard case .integers(let numbers) = node.value, let e = numbers.compact, let number = Int32(exactly: node.line) else {
+                packed.lines.removeSubrange(start...)
+                return false
+            }
+            packed.lines.append(PackedEvents.Line(seconds: e.seconds, microseconds: e.microseconds, type: e.type, code: e.code,
+                                                  value: e.value, line: number))
+        }
+        packed.itemEnds.append(packed.lines.count)
+        return true
     }
 
     private mutating func parseMapping(indent: Int, depth: Int) throws(RecordSyntaxError) -> RecordNode {
@@ -377,10 +440,10 @@ struct RecordDocumentParser {
             var value: RecordNode
             if valueStart == line.end {
                 if let next = current, next.indent > indent {
-                    value = try parseBlock(indent: next.indent, depth: depth)
+                    value = try parseBlock(indent: next.indent, depth: depth, packsEvents: key == "events")
                 } else if let next = current, next.indent == indent, isSequenceItem(next) {
                     // YAML lets a sequence under a key sit at the key's own column.
-                    value = try parseSequence(indent: indent, depth: depth + 1)
+                    value = try parseSequence(indent: indent, depth: depth + 1, packsEvents: key == "events")
                 } else {
                     value = RecordNode(value: .null, line: line.number)
                 }

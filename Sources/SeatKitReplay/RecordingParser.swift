@@ -42,7 +42,12 @@ public enum RecordingParser {
     /// ``RecordingError`` at line 0 that says which. Pipes are read to their end.
     /// `progress` is called with (bytes parsed, bytes in all) about every megabyte.
     public static func parse(contentsOf path: String, progress: ((Int, Int) -> Void)? = nil) throws(RecordingError) -> Recording {
-        try parse(bytes: contents(of: path), source: path, progress: progress)
+        var bytes = try contents(of: path)
+        let root = try tree(of: bytes, source: path, progress: progress)
+        // The text is not needed once it is a tree: let it go before the frames are made.
+        bytes = []
+        var reader = Reader(source: path)
+        return try reader.recording(root)
     }
 
     /// The bytes of a file someone named, or a ``RecordingError`` at line 0 saying why not.
@@ -75,14 +80,17 @@ public enum RecordingParser {
     /// Parses a recording's bytes (UTF-8; LF or CRLF; a byte order mark is skipped);
     /// `source` names it in errors.
     public static func parse(bytes: [UInt8], source: String, progress: ((Int, Int) -> Void)? = nil) throws(RecordingError) -> Recording {
-        let root: RecordNode
+        let root = try tree(of: bytes, source: source, progress: progress)
+        var reader = Reader(source: source)
+        return try reader.recording(root)
+    }
+
+    private static func tree(of bytes: [UInt8], source: String, progress: ((Int, Int) -> Void)?) throws(RecordingError) -> RecordNode {
         do {
-            root = try RecordDocumentParser.parse(bytes: bytes, limits: RecordDocumentLimits(maximumDevices: maximumDevices, progress: progress))
+            return try RecordDocumentParser.parse(bytes: bytes, limits: RecordDocumentLimits(maximumDevices: maximumDevices, progress: progress))
         } catch {
             throw RecordingError(file: source, line: error.line, message: error.message)
         }
-        var reader = Reader(source: source)
-        return try reader.recording(root)
     }
 
     static func readFile(_ path: String) -> String? {
@@ -256,62 +264,90 @@ private struct Reader {
     }
 
     func readEvents(_ items: [RecordNode], into device: inout RecordedDevice) throws(RecordingError) {
-        var pending: [EvdevEvent] = []
-        var pendingTime: Int64 = 0
-        var pendingLine = 0
-        var lastTime: Int64 = .min
+        var frames = FrameAssembler()
         for item in items {
+            if case .packedEvents(let packed) = item.value {
+                // Pure `- evdev:` items, packed by the parser: the same checks, line by line.
+                var start = 0
+                for end in packed.itemEnds {
+                    for l in packed.lines[start..<end] {
+                        try frames.add(Int64(l.seconds), Int64(l.microseconds), Int64(l.type), Int64(l.code), Int64(l.value),
+                                       line: Int(l.line), device: &device, reader: self)
+                    }
+                    try frames.endItem(reader: self)
+                    start = end
+                }
+                continue
+            }
             guard case .mapping = item.value else { throw fail(item.line, "an events item must be a mapping (`evdev:`, `libinput:` or `hid:`)") }
             if let evdev = item["evdev"] {
                 guard case .sequence(let lines) = evdev.value else { throw fail(evdev.line, "`evdev` must be a list of [sec, usec, type, code, value]") }
                 for line in lines {
                     let v = try integers(line, "evdev event")
                     guard v.count == 5 else { throw fail(line.line, "an evdev event must be [sec, usec, type, code, value], found \(v.count) numbers") }
-                    guard v[0] >= 0 && v[0] < 1 << 32 else { throw fail(line.line, "seconds value \(v[0]) is absurd") }
-                    guard v[1] >= 0 && v[1] < 1_000_000 else { throw fail(line.line, "microseconds value \(v[1]) is outside 0...999999") }
-                    guard v[2] >= 0 && v[2] <= 0xffff, let maxCode = EvdevCodes.maximumCode(ofType: UInt16(v[2])) else {
-                        throw fail(line.line, "unknown event type \(v[2])")
-                    }
-                    let type = UInt16(v[2])
-                    guard v[3] >= 0 && v[3] <= Int64(maxCode) else { throw fail(line.line, "event code \(v[3]) is outside 0...\(maxCode) for event type \(type)") }
-                    let code = UInt16(v[3])
-                    guard v[4] >= Int64(Int32.min) && v[4] <= Int64(Int32.max) else { throw fail(line.line, "event value \(v[4]) does not fit in 32 bits") }
-                    let value = Int32(v[4])
-                    if type != EvdevCodes.EV_SYN && !device.has(type: type, code: code) {
-                        throw fail(line.line, "event type \(type) code \(code) is not among the device's `codes`")
-                    }
-                    if type == EvdevCodes.EV_SYN && code == EvdevCodes.SYN_DROPPED {
-                        throw fail(line.line, "SYN_DROPPED in a recording (the recorder never writes it)")
-                    }
-                    if type == EvdevCodes.EV_KEY && !(0...2).contains(value) {
-                        throw fail(line.line, "key value \(value) is not 0, 1 or 2")
-                    }
-                    if type == EvdevCodes.EV_ABS, let axis = device.absoluteAxes[code], code == EvdevCodes.ABS_MT_SLOT,
-                       value < axis.minimum || value > axis.maximum {
-                        throw fail(line.line, "slot \(value) is outside the device's 0...\(axis.maximum)")
-                    }
-                    let time = v[0] * 1_000_000 + v[1]
-                    if pending.isEmpty {
-                        pendingTime = time
-                        pendingLine = line.line
-                        if time < lastTime {
-                            throw fail(line.line, "time goes backwards (\(time) µs after \(lastTime) µs)")
-                        }
-                    }
-                    pending.append(EvdevEvent(type: type, code: code, value: value))
-                    if type == EvdevCodes.EV_SYN && code == EvdevCodes.SYN_REPORT {
-                        device.frames.append(EvdevFrame(time: pendingTime, events: pending, line: pendingLine))
-                        lastTime = pendingTime
-                        pending.removeAll(keepingCapacity: true)
-                    }
+                    try frames.add(v[0], v[1], v[2], v[3], v[4], line: line.line, device: &device, reader: self)
                 }
-                if !pending.isEmpty {
-                    throw fail(pendingLine, "a frame does not end with SYN_REPORT (is the file truncated?)")
-                }
+                try frames.endItem(reader: self)
             }
             if let libinput = item["libinput"], !libinput.isNull {
                 guard case .sequence(let events) = libinput.value else { throw fail(libinput.line, "`libinput` events must be a list") }
                 for e in events { device.libinputEvents.append(try libinputEvent(e)) }
+            }
+        }
+    }
+
+    /// Evdev event lines checked one by one and cut into frames at SYN_REPORT.
+    struct FrameAssembler {
+        var pending: [EvdevEvent] = []
+        var pendingTime: Int64 = 0
+        var pendingLine = 0
+        var lastTime: Int64 = .min
+
+        mutating func add(_ seconds: Int64, _ microseconds: Int64, _ rawType: Int64, _ rawCode: Int64, _ rawValue: Int64, line: Int,
+                          device: inout RecordedDevice, reader: Reader) throws(RecordingError) {
+            guard seconds >= 0 && seconds < 1 << 32 else { throw reader.fail(line, "seconds value \(seconds) is absurd") }
+            guard microseconds >= 0 && microseconds < 1_000_000 else { throw reader.fail(line, "microseconds value \(microseconds) is outside 0...999999") }
+            guard rawType >= 0 && rawType <= 0xffff, let maxCode = EvdevCodes.maximumCode(ofType: UInt16(rawType)) else {
+                throw reader.fail(line, "unknown event type \(rawType)")
+            }
+            let type = UInt16(rawType)
+            guard rawCode >= 0 && rawCode <= Int64(maxCode) else { throw reader.fail(line, "event code \(rawCode) is outside 0...\(maxCode) for event type \(type)") }
+            let code = UInt16(rawCode)
+            guard rawValue >= Int64(Int32.min) && rawValue <= Int64(Int32.max) else { throw reader.fail(line, "event value \(rawValue) does not fit in 32 bits") }
+            let value = Int32(rawValue)
+            if type != EvdevCodes.EV_SYN && !device.has(type: type, code: code) {
+                throw reader.fail(line, "event type \(type) code \(code) is not among the device's `codes`")
+            }
+            if type == EvdevCodes.EV_SYN && code == EvdevCodes.SYN_DROPPED {
+                throw reader.fail(line, "SYN_DROPPED in a recording (the recorder never writes it)")
+            }
+            if type == EvdevCodes.EV_KEY && !(0...2).contains(value) {
+                throw reader.fail(line, "key value \(value) is not 0, 1 or 2")
+            }
+            if type == EvdevCodes.EV_ABS, let axis = device.absoluteAxes[code], code == EvdevCodes.ABS_MT_SLOT,
+               value < axis.minimum || value > axis.maximum {
+                throw reader.fail(line, "slot \(value) is outside the device's 0...\(axis.maximum)")
+            }
+            let time = seconds * 1_000_000 + microseconds
+            if pending.isEmpty {
+                pendingTime = time
+                pendingLine = line
+                if time < lastTime {
+                    throw reader.fail(line, "time goes backwards (\(time) µs after \(lastTime) µs)")
+                }
+            }
+            pending.append(EvdevEvent(type: type, code: code, value: value))
+            if type == EvdevCodes.EV_SYN && code == EvdevCodes.SYN_REPORT {
+                device.frames.append(EvdevFrame(time: pendingTime, events: pending, line: pendingLine))
+                lastTime = pendingTime
+                pending.removeAll(keepingCapacity: true)
+            }
+        }
+
+        /// An `evdev:` item ended: its last frame must have ended with it.
+        func endItem(reader: Reader) throws(RecordingError) {
+            if !pending.isEmpty {
+                throw reader.fail(pendingLine, "a frame does not end with SYN_REPORT (is the file truncated?)")
             }
         }
     }
@@ -335,7 +371,7 @@ private struct Reader {
                 fields[entry.key] = items.map { if case .scalar(let s, _) = $0.value { s } else { "" } }
             case .integers(let numbers):
                 fields[entry.key] = numbers.map { String($0) }
-            case .mapping: throw fail(entry.value.line, "libinput event field `\(entry.key)` is a mapping")
+            case .mapping, .packedEvents: throw fail(entry.value.line, "libinput event field `\(entry.key)` is a mapping")
             }
         }
         return RecordedLibinputEvent(time: time, type: type, fields: fields, line: node.line)
@@ -412,7 +448,7 @@ extension RecordNode {
         switch value {
         case .null: return "nothing"
         case .scalar(let s, _): return "`\(s.prefix(40))`"
-        case .sequence, .integers: return "a list"
+        case .sequence, .integers, .packedEvents: return "a list"
         case .mapping: return "a mapping"
         }
     }
