@@ -392,6 +392,29 @@ static void pointer_axis(struct wl_listener *listener, void *data) {
 	seatkit_router_notify_pointer_axis(d->kiosk->router, usec(e->time_msec), d->number, &axis);
 }
 
+/* The seat's keyboards (any backend's) are one keyboard for SeatKit: their group, whose
+ * keys are pressed once however many keyboards hold them, with SeatKit's keymap. */
+#define KEYBOARDS_DEVICE 99
+
+static void keyboards_key(struct wl_listener *listener, void *data) {
+	struct kiosk *k = wl_container_of(listener, k, keyboards_key);
+	struct wlr_event_keyboard_key *e = data;
+	seatkit_router_notify_key(k->router, usec(e->time_msec), KEYBOARDS_DEVICE, e->keycode,
+		e->state == WL_KEYBOARD_KEY_STATE_PRESSED ? SEATKIT_KEY_PRESSED : SEATKIT_KEY_RELEASED);
+}
+
+/* A keyboard left the group (unplugged) holding keys no other keyboard holds: released. */
+static void keyboards_leave(struct wl_listener *listener, void *data) {
+	struct kiosk *k = wl_container_of(listener, k, keyboards_leave);
+	struct wl_array *keys = data;
+	uint32_t *keycode;
+	wl_array_for_each(keycode, keys) {
+		seatkit_router_notify_key(k->router, seatkit_router_get_time(k->router), KEYBOARDS_DEVICE, *keycode,
+			SEATKIT_KEY_RELEASED);
+	}
+}
+
+/* A virtual keyboard's keys (its own keymap: not in the group). */
 static void keyboard_key(struct wl_listener *listener, void *data) {
 	struct device *d = wl_container_of(listener, d, event1);
 	struct wlr_event_keyboard_key *e = data;
@@ -401,12 +424,10 @@ static void keyboard_key(struct wl_listener *listener, void *data) {
 	 * seat's keymap would type another character). SeatKit still routes the key: it goes to
 	 * the first responder, never to the keyboard's own surface. */
 	struct wlr_input_device *previous = d->kiosk->seat_keyboard;
-	if (d->is_virtual) {
-		wlr_seat_set_keyboard(d->kiosk->wlr_seat, d->wlr_device);
-	}
+	wlr_seat_set_keyboard(d->kiosk->wlr_seat, d->wlr_device);
 	seatkit_router_notify_key(d->kiosk->router, usec(e->time_msec), d->number, e->keycode,
 		e->state == WL_KEYBOARD_KEY_STATE_PRESSED ? SEATKIT_KEY_PRESSED : SEATKIT_KEY_RELEASED);
-	if (d->is_virtual && previous && d->wlr_device->keyboard->num_keycodes == 0) {
+	if (previous && d->wlr_device->keyboard->num_keycodes == 0) {
 		wlr_seat_set_keyboard(d->kiosk->wlr_seat, previous);
 	}
 }
@@ -454,7 +475,10 @@ static void touch_frame(struct wl_listener *listener, void *data) {
 
 static void device_destroy(struct wl_listener *listener, void *data) {
 	struct device *d = wl_container_of(listener, d, destroy);
-	seatkit_router_notify_device_removed(d->kiosk->router, seatkit_router_get_time(d->kiosk->router), d->number);
+	/* The group goes from SeatKit with its last keyboard. */
+	if (d->number != KEYBOARDS_DEVICE || --d->kiosk->keyboards == 0) {
+		seatkit_router_notify_device_removed(d->kiosk->router, seatkit_router_get_time(d->kiosk->router), d->number);
+	}
 	wl_list_remove(&d->destroy.link);
 	free(d);
 }
@@ -482,9 +506,27 @@ static void new_input(struct wl_listener *listener, void *data) {
 		break;
 	case WLR_INPUT_DEVICE_KEYBOARD:
 		info.capabilities = SEATKIT_DEVICE_KEYBOARD;
-		d->event1.notify = keyboard_key;
-		wl_signal_add(&wlr_device->keyboard->events.key, &d->event1);
-		break;
+		if (d->is_virtual) {
+			d->event1.notify = keyboard_key;
+			wl_signal_add(&wlr_device->keyboard->events.key, &d->event1);
+			break;
+		}
+		/* Any backend's keyboard: SeatKit's keymap, in the seat's group (the bridge). */
+		if (!seatkit_wlr_seat_add_keyboard(&k->seat, wlr_device)) {
+			wlr_log(WLR_ERROR, "keyboard %s: not added to the seat", wlr_device->name);
+			free(d);
+			return;
+		}
+		d->number = KEYBOARDS_DEVICE;
+		d->destroy.notify = device_destroy;
+		wl_signal_add(&wlr_device->events.destroy, &d->destroy);
+		if (k->keyboards++ > 0) {
+			return; /* SeatKit has the group already */
+		}
+		info.name = "keyboards";
+		info.width_mm = info.height_mm = 0;
+		seatkit_router_notify_device_added(k->router, seatkit_router_get_time(k->router), d->number, &info);
+		return;
 	case WLR_INPUT_DEVICE_TOUCH:
 		info.capabilities = SEATKIT_DEVICE_TOUCH;
 		d->event1.notify = touch_down;
@@ -509,27 +551,30 @@ static void new_input(struct wl_listener *listener, void *data) {
 
 /* ---- Keyboard: SeatKit's keymap, given to wlroots for the clients ---- */
 
-static void setup_keyboard(struct kiosk *k, const char *layout) {
+/* Before the backend starts (it announces its keyboards as it starts): SeatKit's keymap for
+ * the router and, through the bridge, for every keyboard of the seat and for clients. */
+static void setup_keymap(struct kiosk *k, const char *layout) {
 	struct seatkit_keymap *keymap = seatkit_keymap_create_from_names(NULL, NULL, layout, NULL, NULL);
 	if (!keymap) {
 		return;
 	}
 	seatkit_router_set_keymap(k->router, keymap, 25, 600);
-	/* wlr_seat sends clients the keymap of the seat's keyboard: a virtual one with the same
-	 * keymap text (headless backend), which never types itself. */
-	if (k->headless) {
-		struct wlr_input_device *device = wlr_headless_add_input_device(k->headless, WLR_INPUT_DEVICE_KEYBOARD);
-		struct xkb_context *context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
-		struct xkb_keymap *xkb = xkb_keymap_new_from_string(context, seatkit_keymap_get_string(keymap),
-			XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS);
-		wlr_keyboard_set_keymap(device->keyboard, xkb);
-		wlr_keyboard_set_repeat_info(device->keyboard, 25, 600);
-		xkb_keymap_unref(xkb);
-		xkb_context_unref(context);
-		wlr_seat_set_keyboard(k->wlr_seat, device);
-		k->seat_keyboard = device;
+	if (seatkit_wlr_seat_set_keymap(&k->seat, keymap, 25, 600)) {
+		k->seat_keyboard = k->seat.keyboards->input_device;
+		k->keyboards_key.notify = keyboards_key;
+		wl_signal_add(&k->seat.keyboards->keyboard.events.key, &k->keyboards_key);
+		k->keyboards_leave.notify = keyboards_leave;
+		wl_signal_add(&k->seat.keyboards->events.leave, &k->keyboards_leave);
 	}
 	seatkit_keymap_destroy(keymap);
+}
+
+/* Headless, nothing types: a keyboard that never does, so that the seat has one (clients
+ * bind wl_keyboard, get the keymap and keyboard focus) as on a panel with a keyboard. */
+static void add_headless_keyboard(struct kiosk *k) {
+	if (k->headless) {
+		wlr_headless_add_input_device(k->headless, WLR_INPUT_DEVICE_KEYBOARD);
+	}
 }
 
 /* wtype and on-screen keyboards type through virtual-keyboard-v1: a keyboard like any other
@@ -635,6 +680,7 @@ int main(int argc, char *argv[]) {
 	k.new_xdg_decoration.notify = new_xdg_decoration;
 	wl_signal_add(&decorations->events.new_toplevel_decoration, &k.new_xdg_decoration);
 
+	setup_keymap(&k, "us");
 	const char *socket = wl_display_add_socket_auto(k.display);
 	if (!socket || !wlr_backend_start(k.backend)) {
 		fprintf(stderr, "kiosk: cannot start\n");
@@ -643,7 +689,7 @@ int main(int argc, char *argv[]) {
 	if (k.headless && !k.output) {
 		wlr_headless_add_output(k.headless, width, height);
 	}
-	setup_keyboard(&k, "us");
+	add_headless_keyboard(&k);
 
 	if (replay_path) {
 		k.replay = seatkit_replay_create(k.router, replay_path, NULL);
@@ -670,5 +716,6 @@ int main(int argc, char *argv[]) {
 	wl_display_destroy_clients(k.display);
 	seatkit_router_destroy(k.router);
 	wl_display_destroy(k.display);
+	seatkit_wlr_seat_finish(&k.seat);
 	return 0;
 }

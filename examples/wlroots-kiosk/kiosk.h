@@ -42,8 +42,10 @@ struct kiosk {
 	int windows_before_replay;
 	int mapped;
 
-	struct wlr_input_device *seat_keyboard; /* the keyboard whose keymap clients have */
+	struct wlr_input_device *seat_keyboard; /* the keyboard whose keymap clients have: the group's */
+	int keyboards; /* in the seat's keyboard group: SeatKit knows them as one device */
 	bool adding_virtual_keyboard;
+	struct wl_listener keyboards_key, keyboards_leave;
 	struct wl_listener new_output, new_input, new_xdg_surface, new_virtual_keyboard;
 	struct wl_listener new_xdg_decoration;
 
