@@ -39,6 +39,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <seatkit/seatkit.h>
 #include <stdio.h>
@@ -371,6 +372,44 @@ static void pointer_motion(struct wl_listener *listener, void *data) {
 		e->delta_x, e->delta_y, e->unaccel_dx, e->unaccel_dy);
 }
 
+/* The output a device belongs to (the x11 and wayland backends give each output window
+ * its own pointer), if it is in the layout. */
+static struct wlr_output *device_output(struct kiosk *k, struct wlr_input_device *device) {
+	if (!device->output_name) {
+		return NULL;
+	}
+	struct wlr_output_layout_output *l_output;
+	wl_list_for_each(l_output, &k->output_layout->outputs, link) {
+		if (strcmp(l_output->output->name, device->output_name) == 0) {
+			return l_output->output;
+		}
+	}
+	return NULL;
+}
+
+/* Absolute motion (the x11 and wayland backends, VM tablets): a point in 0...1 of the
+ * device's output, or of the whole layout for a device of no output, as
+ * wlr_cursor_absolute_to_layout_coords does; an axis the device did not report (NaN)
+ * stays where SeatKit's pointer is. SeatKit keeps the pointer's position. */
+static void pointer_motion_absolute(struct wl_listener *listener, void *data) {
+	struct device *d = wl_container_of(listener, d, event4);
+	struct wlr_event_pointer_motion_absolute *e = data;
+	struct kiosk *k = d->kiosk;
+	struct wlr_box *box = wlr_output_layout_get_box(k->output_layout, device_output(k, d->wlr_device));
+	if (!box || box->width <= 0 || box->height <= 0) {
+		return; /* no output */
+	}
+	double lx, ly;
+	seatkit_router_get_pointer_location(k->router, &lx, &ly);
+	if (!isnan(e->x)) {
+		lx = box->x + e->x * box->width;
+	}
+	if (!isnan(e->y)) {
+		ly = box->y + e->y * box->height;
+	}
+	seatkit_router_notify_pointer_motion_absolute(k->router, usec(e->time_msec), d->number, lx, ly);
+}
+
 static void pointer_button(struct wl_listener *listener, void *data) {
 	struct device *d = wl_container_of(listener, d, event2);
 	struct wlr_event_pointer_button *e = data;
@@ -503,6 +542,8 @@ static void new_input(struct wl_listener *listener, void *data) {
 		wl_signal_add(&wlr_device->pointer->events.button, &d->event2);
 		d->event3.notify = pointer_axis;
 		wl_signal_add(&wlr_device->pointer->events.axis, &d->event3);
+		d->event4.notify = pointer_motion_absolute;
+		wl_signal_add(&wlr_device->pointer->events.motion_absolute, &d->event4);
 		break;
 	case WLR_INPUT_DEVICE_KEYBOARD:
 		info.capabilities = SEATKIT_DEVICE_KEYBOARD;
