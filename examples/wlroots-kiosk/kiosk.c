@@ -105,6 +105,7 @@ static const struct seatkit_delegate_interface delegate_impl = {
 
 static void focus_view(struct view *view);
 
+/* The kiosk's screen, if it still has one (the output may have gone away). */
 static void screen_power(struct kiosk *k, bool on) {
 	if (k->wlr_output) {
 		wlr_output_enable(k->wlr_output, on);
@@ -120,6 +121,9 @@ static void screen_woke(void *data) {
 
 static int blank_screen(void *data) {
 	struct kiosk *k = data;
+	if (!k->wlr_output) {
+		return 0; /* no screen to blank: nor a waking touch to swallow */
+	}
 	if (!seatkit_kiosk_policy_is_blanked(k->wake)) {
 		seatkit_kiosk_policy_blank(k->wake);
 		say("screen blanked");
@@ -128,10 +132,10 @@ static int blank_screen(void *data) {
 	return 0;
 }
 
-/* Every event, swallowed or not, restarts the idle timer. */
+/* Every event, swallowed or not, restarts the idle timer (while there is a screen). */
 static void input_seen(void *data, const struct seatkit_input_event *event, bool consumed) {
 	struct kiosk *k = data;
-	if (k->idle) {
+	if (k->idle && k->wlr_output) {
 		wl_event_source_timer_update(k->idle, k->blank_after_ms);
 	}
 }
@@ -207,8 +211,23 @@ static void output_frame(struct wl_listener *listener, void *data) {
 	wlr_scene_output_send_frame_done(scene_output, &now);
 }
 
+/* An output went away (unplugged; its window closed on the x11 and wayland backends):
+ * nothing may keep it. If it was the kiosk's screen, the idle timer is disarmed and stays
+ * so (it would power the output off through a freed pointer). If the screen was blanked,
+ * the wake filter still swallows the next input (SeatKit's policy has no call to un-blank).
+ * Its SeatKit output stays, with the apps: another output is not adopted (hotplug is not
+ * handled yet). */
 static void output_destroy(struct wl_listener *listener, void *data) {
 	struct output *output = wl_container_of(listener, output, destroy);
+	struct kiosk *k = output->kiosk;
+	say("output %s gone", output->wlr_output->name);
+	osk_output_destroyed(k, output->wlr_output);
+	if (k->wlr_output == output->wlr_output) {
+		k->wlr_output = NULL;
+		if (k->idle) {
+			wl_event_source_timer_update(k->idle, 0);
+		}
+	}
 	wl_list_remove(&output->frame.link);
 	wl_list_remove(&output->destroy.link);
 	free(output);

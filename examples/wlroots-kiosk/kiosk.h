@@ -81,5 +81,7 @@ void popup_create(struct kiosk *k, struct wlr_xdg_surface *xdg_surface);
 void osk_init(struct kiosk *k);
 /* Puts the panels back above the apps (after an app is raised). */
 void osk_raise(struct kiosk *k);
+/* Closes the panels on an output that is going away (layer-shell's `closed`). */
+void osk_output_destroyed(struct kiosk *k, struct wlr_output *output);
 
 #endif
