@@ -121,9 +121,6 @@ static void screen_woke(void *data) {
 
 static int blank_screen(void *data) {
 	struct kiosk *k = data;
-	if (!k->wlr_output) {
-		return 0; /* no screen to blank: nor a waking touch to swallow */
-	}
 	if (!seatkit_kiosk_policy_is_blanked(k->wake)) {
 		seatkit_kiosk_policy_blank(k->wake);
 		say("screen blanked");
@@ -168,12 +165,19 @@ static void swipe_changed(void *data, struct seatkit_recognizer *recognizer, enu
 	}
 }
 
+/* The idle timer: only while the kiosk has a screen (it is disarmed when the output goes,
+ * and this guards a timer already due). --start-blanked blanks before any output. */
+static int idle_expired(void *data) {
+	struct kiosk *k = data;
+	return k->wlr_output ? blank_screen(k) : 0;
+}
+
 static void setup_kiosk_behaviour(struct kiosk *k) {
 	/* First filter: nothing else acts on the waking input. */
 	k->wake = seatkit_router_add_wake_filter(k->router, screen_woke, k);
 	k->cursor = seatkit_router_add_cursor_visibility(k->router, cursor_changed, k);
 	if (k->blank_after_ms > 0) {
-		k->idle = wl_event_loop_add_timer(wl_display_get_event_loop(k->display), blank_screen, k);
+		k->idle = wl_event_loop_add_timer(wl_display_get_event_loop(k->display), idle_expired, k);
 		wl_event_source_timer_update(k->idle, k->blank_after_ms);
 		seatkit_router_add_spy(k->router, input_seen, k);
 	}
