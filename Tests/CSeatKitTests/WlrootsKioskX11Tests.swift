@@ -8,37 +8,55 @@ import Testing
 /// pointer stayed at 0,0; closing an output's window left the kiosk writing through the
 /// freed output.
 @Suite(.serialized) struct WlrootsKioskX11Tests {
-    /// An Xvfb server on a display number nobody uses (its socket and lock absent), with
-    /// -noreset so that the atoms interned before the kiosk starts (WM_PROTOCOLS,
-    /// WM_DELETE_WINDOW: a fresh server without a window manager has none, and wlroots'
-    /// x11 backend only looks them up) outlive the helper that interned them.
+    /// Processes started from a test inherit its thread's signal mask, SIGTERM blocked, so
+    /// `Background.stop` can only end them with SIGKILL: Xvfb would leave its lock and
+    /// socket behind, valgrind would write no summary. This execs the command with nothing
+    /// blocked; `fd3`, if not empty, is a file opened as descriptor 3 (Xvfb's -displayfd).
+    static func unblocked(fd3: String = "") -> [String] {
+        ["/usr/bin/python3", "-c", """
+         import os, signal, sys
+         signal.pthread_sigmask(signal.SIG_SETMASK, [])
+         if sys.argv[1]:
+             fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+             if fd != 3:
+                 os.dup2(fd, 3)
+             os.set_inheritable(3, True)
+         os.execv(sys.argv[2], sys.argv[2:])
+         """, fd3]
+    }
+
+    /// An Xvfb server on a display number it finds free itself (-displayfd: written once it
+    /// accepts connections), with -noreset so that the atoms interned before the kiosk
+    /// starts (WM_PROTOCOLS, WM_DELETE_WINDOW: a fresh server without a window manager has
+    /// none, and wlroots' x11 backend only looks them up) outlive the helper that interned them.
     final class Xvfb {
         let display: String
         private let server: Background
 
         init(runtime: String) throws {
-            for number in (90...99).shuffled() {
-                let socket = "/tmp/.X11-unix/X\(number)"
-                if FileManager.default.fileExists(atPath: socket) || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") {
-                    continue
-                }
-                let server = try Background("/usr/bin/Xvfb", [":\(number)", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"],
-                                            environment: [:], log: runtime + "/xvfb-\(number).log")
-                let deadline = Date().addingTimeInterval(20)
-                while Date() < deadline && server.isRunning && !FileManager.default.fileExists(atPath: socket) { usleep(50_000) }
-                if server.isRunning && FileManager.default.fileExists(atPath: socket) {
-                    let atoms = try? run("/usr/bin/python3", ["-c", Self.x11Helper, "atoms"], environment: ["DISPLAY": ":\(number)"])
-                    guard atoms?.status == 0 else {
-                        server.stop()
-                        throw XvfbDidNotStart(reason: "could not intern atoms: \(atoms?.output ?? "")")
-                    }
-                    self.display = ":\(number)"
-                    self.server = server
-                    return
-                }
-                server.stop()
+            let displayFile = runtime + "/xvfb-display"
+            let server = try Background(WlrootsKioskX11Tests.unblocked(fd3: displayFile)[0],
+                                        Array(WlrootsKioskX11Tests.unblocked(fd3: displayFile).dropFirst())
+                                            + ["/usr/bin/Xvfb", "-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"],
+                                        environment: [:], log: runtime + "/xvfb.log")
+            let deadline = Date().addingTimeInterval(30)
+            var number: Int?
+            while Date() < deadline && server.isRunning && number == nil {
+                let text = (try? String(contentsOfFile: displayFile, encoding: .utf8)) ?? ""
+                if text.hasSuffix("\n") { number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) }
+                if number == nil { usleep(50_000) }
             }
-            throw XvfbDidNotStart(reason: "no free display in :90...:99, or Xvfb failed (logs in \(runtime))")
+            guard let number else {
+                server.stop()
+                throw XvfbDidNotStart(reason: "Xvfb did not start:\n\(server.text)")
+            }
+            let atoms = try? run("/usr/bin/python3", ["-c", Self.x11Helper, "atoms"], environment: ["DISPLAY": ":\(number)"])
+            guard atoms?.status == 0 else {
+                server.stop()
+                throw XvfbDidNotStart(reason: "could not intern atoms: \(atoms?.output ?? "")")
+            }
+            self.display = ":\(number)"
+            self.server = server
         }
 
         struct XvfbDidNotStart: Error { var reason: String }
@@ -220,12 +238,9 @@ import Testing
         let x = try Xvfb(runtime: runtime)
         defer { x.stop() }
         let valgrindLog = runtime + "/valgrind.log"
-        // Processes started from the test inherit its thread's signal mask, SIGTERM blocked:
-        // valgrind would never see it and write no summary. Unblocked, then exec'd.
-        let unblocked = ["/usr/bin/python3", "-c",
-                         "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"]
+        // SIGTERM unblocked, so that valgrind writes its summary (see `unblocked`).
         let (server, wev) = try Self.start(runtime, x, outputs: 2,
-                                           prefix: unblocked + ["/usr/bin/valgrind", "--leak-check=no", "--log-file=" + valgrindLog],
+                                           prefix: Self.unblocked() + ["/usr/bin/valgrind", "--leak-check=no", "--log-file=" + valgrindLog],
                                            options: ["--blank-after", "1500"], extra: ["LD_LIBRARY_PATH": libraries],
                                            timeout: 120)
         defer { server.stop(); wev.stop() }
