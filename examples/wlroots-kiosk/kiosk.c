@@ -40,6 +40,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
 #include <math.h>
+#include <pixman.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <seatkit/seatkit.h>
 #include <stdio.h>
@@ -293,12 +295,63 @@ static void replay_finished(void *data, struct seatkit_replay *replay) {
 	say("replay finished");
 }
 
+/* The app's SeatKit surface is its wl_surface where the scene draws it (the window
+ * geometry's corner at the output's, so the wl_surface at minus the geometry's offset: the
+ * bridge hands SeatKit's surface-local points to wlroots as they are), taking input only
+ * inside its window geometry and its input region. An app smaller than the output
+ * (weston-simple-touch stays 600x500 whatever it is asked) gets nothing outside its
+ * window, nor does a toolkit's shadow. */
+static void view_place(struct view *view) {
+	struct wlr_surface *surface = view->xdg_surface->surface;
+	struct wlr_box geometry;
+	wlr_xdg_surface_get_geometry(view->xdg_surface, &geometry);
+	struct seatkit_rect frame = { .x = -geometry.x, .y = -geometry.y,
+		.width = surface->current.width, .height = surface->current.height };
+	if (memcmp(&frame, &view->frame, sizeof frame) != 0) {
+		view->frame = frame;
+		seatkit_surface_set_frame(view->surface, frame.x, frame.y, frame.width, frame.height);
+	}
+	pixman_region32_t region;
+	pixman_region32_init(&region);
+	pixman_region32_intersect_rect(&region, &surface->input_region, geometry.x, geometry.y,
+		(unsigned)geometry.width, (unsigned)geometry.height);
+	int count = 0;
+	pixman_box32_t *boxes = pixman_region32_rectangles(&region, &count);
+	struct seatkit_rect rects[16] = { 0 };
+	if (count > 16) {
+		count = 16; /* plenty for a window; the rest accept no input */
+	}
+	for (int i = 0; i < count; i++) {
+		rects[i] = (struct seatkit_rect){ .x = boxes[i].x1, .y = boxes[i].y1,
+			.width = boxes[i].x2 - boxes[i].x1, .height = boxes[i].y2 - boxes[i].y1 };
+	}
+	pixman_region32_fini(&region);
+	if ((size_t)count != view->input_count || memcmp(rects, view->input, sizeof rects) != 0) {
+		view->input_count = (size_t)count;
+		memcpy(view->input, rects, sizeof rects);
+		seatkit_surface_set_input_region(view->surface, rects, (size_t)count);
+	}
+}
+
+/* A resize, a new window geometry or input region. */
+static void view_commit(struct wl_listener *listener, void *data) {
+	struct view *view = wl_container_of(listener, view, commit);
+	if (view->surface) {
+		view_place(view);
+	}
+}
+
 static void view_map(struct wl_listener *listener, void *data) {
 	struct view *view = wl_container_of(listener, view, map);
 	struct kiosk *k = view->kiosk;
-	/* SeatKit's surface for the app covers the output; its responder is the bridge. */
-	view->surface = seatkit_surface_create(k->router, view->xdg_surface->toplevel->app_id, 0, 0,
-		k->width, k->height);
+	/* SeatKit's surface for the app, placed as the app's window; its responder is the
+	 * bridge. */
+	view->surface = seatkit_surface_create(k->router, view->xdg_surface->toplevel->app_id, 0, 0, 0, 0);
+	view->frame = (struct seatkit_rect){ 0 };
+	view->input_count = SIZE_MAX; /* never given: set it */
+	view_place(view);
+	view->commit.notify = view_commit;
+	wl_signal_add(&view->xdg_surface->surface->events.commit, &view->commit);
 	seatkit_wlr_bridge_init(&view->bridge, &k->seat, view->xdg_surface->surface, true);
 	seatkit_surface_set_responder(view->surface, &seatkit_wlr_bridge_impl, &view->bridge);
 	seatkit_surface_add_child(seatkit_output_get_root(k->output), view->surface);
@@ -318,6 +371,7 @@ static void view_unmap(struct wl_listener *listener, void *data) {
 		view->kiosk->current = NULL;
 	}
 	if (view->surface) {
+		wl_list_remove(&view->commit.link);
 		seatkit_surface_destroy(view->surface);
 		view->surface = NULL;
 		view->xdg.surface = NULL;

@@ -66,9 +66,13 @@ struct view {
 	struct wl_list link;
 	struct kiosk *kiosk;
 	struct wlr_xdg_surface *xdg_surface;
-	struct seatkit_surface *surface; /* SeatKit's surface for the app: the whole output */
+	struct seatkit_surface *surface; /* SeatKit's surface for the app: its wl_surface, where drawn */
 	struct seatkit_wlr_bridge bridge;
-	struct wl_listener map, unmap, destroy;
+	/* What the surface was last given (set again only when it changes). */
+	struct seatkit_rect frame;
+	struct seatkit_rect input[16];
+	size_t input_count;
+	struct wl_listener map, unmap, destroy, commit;
 };
 
 /* kiosk.c */
