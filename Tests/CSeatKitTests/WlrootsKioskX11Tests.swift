@@ -131,19 +131,8 @@ import Testing
     /// kiosk's options after.
     static func start(_ runtime: String, _ x: Xvfb, outputs: Int = 1, prefix: [String] = [], options: [String] = [],
                       extra: [String: String] = [:], timeout: Double = 30) throws -> (kiosk: Background, wev: Background) {
-        let kiosk = try WlrootsKioskTests.builtKiosk()
-        let command = prefix.isEmpty ? kiosk : prefix[0]
-        let arguments = prefix.isEmpty ? options : Array(prefix.dropFirst()) + [kiosk] + options
-        let server = try Background(command, arguments,
-                                    environment: ["XDG_RUNTIME_DIR": runtime, "DISPLAY": x.display, "WLR_BACKENDS": "x11",
-                                                  "WLR_RENDERER": "pixman", "WLR_X11_OUTPUTS": "\(outputs)"].merging(extra) { $1 },
-                                    log: runtime + "/kiosk.log")
-        guard let socket = server.waitFor(timeout: timeout, { $0.contains("listening on ") })
-            .flatMap({ text in text.split(separator: "\n").first { $0.hasPrefix("listening on ") } })
-            .map({ String($0.dropFirst("listening on ".count)) }) else {
-            server.stop()
-            throw WlrootsKioskBehaviourTests.KioskDidNotStart(log: server.text)
-        }
+        let (server, socket) = try startKiosk(runtime, x, outputs: outputs, prefix: prefix, options: options, extra: extra,
+                                              timeout: timeout)
         let wev = try Background("/usr/bin/stdbuf", ["-oL", "/usr/bin/wev"],
                                  environment: ["XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": socket],
                                  log: runtime + "/wev.log")
@@ -153,6 +142,26 @@ import Testing
             throw WlrootsKioskBehaviourTests.KioskDidNotStart(log: "wev got no keyboard focus:\n\(wev.text)\nkiosk:\n\(server.text)")
         }
         return (server, wev)
+    }
+
+    /// The kiosk alone (log `name`.log); its Wayland socket.
+    static func startKiosk(_ runtime: String, _ x: Xvfb, outputs: Int = 1, prefix: [String] = [], options: [String] = [],
+                           extra: [String: String] = [:], timeout: Double = 30,
+                           name: String = "kiosk") throws -> (kiosk: Background, socket: String) {
+        let kiosk = try WlrootsKioskTests.builtKiosk()
+        let command = prefix.isEmpty ? kiosk : prefix[0]
+        let arguments = prefix.isEmpty ? options : Array(prefix.dropFirst()) + [kiosk] + options
+        let server = try Background(command, arguments,
+                                    environment: ["XDG_RUNTIME_DIR": runtime, "DISPLAY": x.display, "WLR_BACKENDS": "x11",
+                                                  "WLR_RENDERER": "pixman", "WLR_X11_OUTPUTS": "\(outputs)"].merging(extra) { $1 },
+                                    log: runtime + "/\(name).log")
+        guard let socket = server.waitFor(timeout: timeout, { $0.contains("listening on ") })
+            .flatMap({ text in text.split(separator: "\n").first { $0.hasPrefix("listening on ") } })
+            .map({ String($0.dropFirst("listening on ".count)) }) else {
+            server.stop()
+            throw WlrootsKioskBehaviourTests.KioskDidNotStart(log: server.text)
+        }
+        return (server, socket)
     }
 
     /// wev's wl_keyboard key events as "KEYCODE STATE SYM UTF8" (the line and the one after it).
@@ -220,6 +229,46 @@ import Testing
             #expect(landed != nil, "no motion to \(point) in wev:\n\(motions(wev.text))\nkiosk:\n\(server.text.suffix(2000))")
         }
         #expect(server.text.contains("deliver pointer motion 640.00 360.00"))
+    }
+
+    /// Nested: a second kiosk on wlroots' wayland backend, a client of the first (on x11),
+    /// with wev as its app. Keys and absolute motion made in the X window go through the
+    /// outer kiosk to the inner one's wayland keyboard and pointer, whose keymap is set by
+    /// the same bridge call.
+    @Test func theKioskNestedOnTheWaylandBackendGivesItsAppTheKeymapKeysAndPointer() throws {
+        let runtime = try temporaryDirectory("seatkit-wlr-x11")
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        let x = try Xvfb(runtime: runtime)
+        defer { x.stop() }
+        let (outer, outerSocket) = try Self.startKiosk(runtime, x, name: "outer")
+        defer { outer.stop() }
+        let (inner, innerSocket) = try Self.startKiosk(runtime, x, extra: ["WLR_BACKENDS": "wayland", "WAYLAND_DISPLAY": outerSocket],
+                                                       name: "inner")
+        defer { inner.stop() }
+        let wev = try Background("/usr/bin/stdbuf", ["-oL", "/usr/bin/wev"],
+                                 environment: ["XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": innerSocket],
+                                 log: runtime + "/wev.log")
+        defer { wev.stop() }
+        try #require(wev.waitFor(timeout: 30) { $0.contains("wl_keyboard] enter:") } != nil,
+                     "wev:\n\(wev.text)\ninner:\n\(inner.text)\nouter:\n\(outer.text)")
+        #expect(wev.text.contains("wl_keyboard] keymap: format: 1 (xkb v1)"), "wev:\n\(wev.text)")
+        #expect(outer.text.contains("mapped wlroots"), "the inner kiosk is the outer one's app:\n\(outer.text)")
+
+        let window = try x.window(ofOutput: "X11-1")
+        try x.xdotool(["windowfocus", "--sync", window, "type", "--delay", "40", "Hi"])
+        let typed = wev.waitFor(timeout: 15) { Self.keys(inWev: $0).filter { $0.contains(" released ") }.count >= 3 }
+        try #require(typed != nil, "wev:\n\(wev.text)\ninner:\n\(inner.text)")
+        let presses = Self.keys(inWev: wev.text).filter { $0.contains(" pressed ") }
+        #expect(presses == ["50 pressed Shift_L ''", "43 pressed H 'H'", "31 pressed i 'i'"], "\(presses)")
+
+        // The inner kiosk's window fills the outer one's output from its corner: X pointer
+        // points are the inner output's points.
+        for (px, py) in [(200, 150), (500, 400)] {
+            try x.xdotool(["mousemove", "--window", window, "\(px)", "\(py)"])
+            let point = String(format: "x, y: %.6f, %.6f", Double(px), Double(py))
+            let landed = wev.waitFor(timeout: 15) { $0.components(separatedBy: "\n").contains { $0.contains("wl_pointer] motion:") && $0.contains(point) } }
+            #expect(landed != nil, "no motion to \(point) in wev:\n\(wev.text.suffix(3000))\ninner:\n\(inner.text.suffix(2000))")
+        }
     }
 
     /// WLR_X11_OUTPUTS=2 and --blank-after: the screen blanks, the first output's window is
