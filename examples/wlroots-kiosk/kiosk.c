@@ -9,8 +9,13 @@
  *
  * Each app is fullscreen on the output, one at a time (the newest); wlroots renders it (the
  * headless backend with the pixman renderer in tests: WLR_BACKENDS=headless
- * WLR_RENDERER=pixman; DRM and libinput on a real panel) and the kiosk asks for server-side
- * decorations.
+ * WLR_RENDERER=pixman; x11 in Xvfb and nested wayland in tests too; DRM and libinput on a
+ * real panel) and the kiosk asks for server-side decorations. An app's SeatKit surface is
+ * its window (an app that keeps a smaller size gets no input outside it). Every keyboard,
+ * from any backend, gets SeatKit's keymap through the bridge and joins one keyboard group,
+ * which SeatKit sees as one keyboard; absolute pointer motion (x11, wayland, VM tablets) is
+ * mapped through the output layout. An output that goes away is forgotten (printed
+ * "output NAME gone"); the first output is the only one used.
  *
  *   kiosk [--replay FILE [--start-after-windows N] | --libinput [--seat NAME]] [--size WxH]
  *

@@ -277,8 +277,8 @@ void seatkit_wlr_seat_finish(struct seatkit_wlr_seat *seat) {
 
 bool seatkit_wlr_seat_set_keymap(struct seatkit_wlr_seat *seat, struct seatkit_keymap *keymap,
 		int32_t rate, int32_t delay) {
-	/* Once, before the first keyboard joins: a group whose members' keymaps differ passes
-	 * a member's keymap to the others through wlroots' private per-device records. */
+	/* Once, before the first keyboard joins: changing it later would have to reach every
+	 * member, which the group lists only in wlroots' private records. */
 	if (!seat->keyboards || !keymap || !wl_list_empty(&seat->keyboards->devices)) {
 		return false;
 	}

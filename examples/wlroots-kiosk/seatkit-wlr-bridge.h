@@ -9,6 +9,13 @@
  *	seatkit_wlr_bridge_init(bridge, &seat, wlr_surface, true);
  *	seatkit_surface_set_responder(sk_surface, &seatkit_wlr_bridge_impl, bridge);
  *
+ * Keyboards, from any backend: SeatKit's keymap once, before wlr_backend_start, then one
+ * call per keyboard; feed the group's keys (seat.keyboards->keyboard.events.key) to
+ * seatkit_router_notify_key.
+ *
+ *	seatkit_wlr_seat_set_keymap(&seat, keymap, 25, 600); // the router's keymap too
+ *	seatkit_wlr_seat_add_keyboard(&seat, wlr_input_device);  // in new_input
+ *
  * Clients that bound no wl_touch (foot does not) get touches as a left-button pointer.
  */
 #ifndef SEATKIT_WLR_BRIDGE_H
