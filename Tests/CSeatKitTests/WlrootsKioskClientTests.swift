@@ -75,6 +75,44 @@ import Testing
         #expect(received == delivered, "weston-simple-touch:\n\(received)\nkiosk:\n\(delivered)")
     }
 
+    /// weston-simple-touch keeps its 600x500 window whatever the kiosk asks: its SeatKit
+    /// surface is that window, not the output, so a tap at the output's centre (640,360)
+    /// reaches nobody and only the tap inside the window reaches the client (issue 24: it
+    /// used to get both).
+    @Test func westonSimpleTouchGetsNoTouchOutsideItsWindow() throws {
+        let runtime = try temporaryDirectory("seatkit-wlr-clients")
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        var s = FrameScript(startingAt: 0)
+        s.time = 500_000
+        WlrootsKioskBehaviourTests.press(&s, 640, 360, id: 1, hold: 60_000)  // outside: x > 600
+        WlrootsKioskBehaviourTests.press(&s, 300, 200, id: 2, hold: 60_000)  // inside
+        WlrootsKioskBehaviourTests.press(&s, 200, 600, id: 3, hold: 60_000)  // outside: y > 500
+        let recording = runtime + "/outside.yml"
+        try WlrootsKioskBehaviourTests.write(s, to: recording)
+
+        let (server, socket) = try Self.startKiosk(runtime, recording)
+        defer { server.stop() }
+        let client = try Background("/usr/bin/weston-simple-touch", [],
+                                    environment: ["XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": socket, "WAYLAND_DEBUG": "1"],
+                                    log: runtime + "/simple-touch.log")
+        defer { client.stop() }
+        try #require(server.waitFor(timeout: 30) { $0.contains("replay finished") } != nil,
+                     "the replay did not finish:\n\(server.text)")
+        let delivered = server.text.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("deliver touch ") else { return nil }
+            return String(line.dropFirst("deliver touch ".count))
+        }
+        let downs = delivered.filter { $0.hasPrefix("down") }
+        // "down ID X Y": the inside tap, within a raw touchscreen unit of where it was made.
+        let point = downs.first.map { $0.split(separator: " ").dropFirst(2).compactMap { Double($0) } } ?? []
+        #expect(downs.count == 1 && point.count == 2 && abs(point[0] - 300) < 0.5 && abs(point[1] - 200) < 0.5,
+                "kiosk:\n\(server.text)")
+        _ = client.waitFor(timeout: 10) { Self.touches(inDebugLog: $0).count >= delivered.count }
+        let received = Self.touches(inDebugLog: client.text)
+        #expect(received == delivered, "weston-simple-touch:\n\(received)\nkiosk:\n\(delivered)")
+        #expect(received.filter { $0.hasPrefix("down") }.count == 1)
+    }
+
     /// A GTK4 app whose only widget is a button filling its fullscreen window; it prints
     /// "clicked" when the button is activated.
     static let gtkScript = #"""

@@ -189,6 +189,14 @@ final class Background {
 
     var text: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
 
+    var isRunning: Bool { process.isRunning }
+
+    /// Sends SIGTERM and returns (a process under valgrind writes its summary first);
+    /// `stop()` still reaps it.
+    func terminate() {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+    }
+
     /// Polls the log until `condition` holds or `timeout` seconds pass; the log, or nil.
     func waitFor(timeout: Double, _ condition: (String) -> Bool) -> String? {
         let deadline = Date().addingTimeInterval(timeout)

@@ -9,8 +9,13 @@
  *
  * Each app is fullscreen on the output, one at a time (the newest); wlroots renders it (the
  * headless backend with the pixman renderer in tests: WLR_BACKENDS=headless
- * WLR_RENDERER=pixman; DRM and libinput on a real panel) and the kiosk asks for server-side
- * decorations.
+ * WLR_RENDERER=pixman; x11 in Xvfb and nested wayland in tests too; DRM and libinput on a
+ * real panel) and the kiosk asks for server-side decorations. An app's SeatKit surface is
+ * its window (an app that keeps a smaller size gets no input outside it). Every keyboard,
+ * from any backend, gets SeatKit's keymap through the bridge and joins one keyboard group,
+ * which SeatKit sees as one keyboard; absolute pointer motion (x11, wayland, VM tablets) is
+ * mapped through the output layout. An output that goes away is forgotten (printed
+ * "output NAME gone"); the first output is the only one used.
  *
  *   kiosk [--replay FILE [--start-after-windows N] | --libinput [--seat NAME]] [--size WxH]
  *
@@ -39,6 +44,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
+#include <math.h>
+#include <pixman.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <seatkit/seatkit.h>
 #include <stdio.h>
@@ -104,6 +112,7 @@ static const struct seatkit_delegate_interface delegate_impl = {
 
 static void focus_view(struct view *view);
 
+/* The kiosk's screen, if it still has one (the output may have gone away). */
 static void screen_power(struct kiosk *k, bool on) {
 	if (k->wlr_output) {
 		wlr_output_enable(k->wlr_output, on);
@@ -127,10 +136,10 @@ static int blank_screen(void *data) {
 	return 0;
 }
 
-/* Every event, swallowed or not, restarts the idle timer. */
+/* Every event, swallowed or not, restarts the idle timer (while there is a screen). */
 static void input_seen(void *data, const struct seatkit_input_event *event, bool consumed) {
 	struct kiosk *k = data;
-	if (k->idle) {
+	if (k->idle && k->wlr_output) {
 		wl_event_source_timer_update(k->idle, k->blank_after_ms);
 	}
 }
@@ -163,12 +172,19 @@ static void swipe_changed(void *data, struct seatkit_recognizer *recognizer, enu
 	}
 }
 
+/* The idle timer: only while the kiosk has a screen (it is disarmed when the output goes,
+ * and this guards a timer already due). --start-blanked blanks before any output. */
+static int idle_expired(void *data) {
+	struct kiosk *k = data;
+	return k->wlr_output ? blank_screen(k) : 0;
+}
+
 static void setup_kiosk_behaviour(struct kiosk *k) {
 	/* First filter: nothing else acts on the waking input. */
 	k->wake = seatkit_router_add_wake_filter(k->router, screen_woke, k);
 	k->cursor = seatkit_router_add_cursor_visibility(k->router, cursor_changed, k);
 	if (k->blank_after_ms > 0) {
-		k->idle = wl_event_loop_add_timer(wl_display_get_event_loop(k->display), blank_screen, k);
+		k->idle = wl_event_loop_add_timer(wl_display_get_event_loop(k->display), idle_expired, k);
 		wl_event_source_timer_update(k->idle, k->blank_after_ms);
 		seatkit_router_add_spy(k->router, input_seen, k);
 	}
@@ -206,8 +222,23 @@ static void output_frame(struct wl_listener *listener, void *data) {
 	wlr_scene_output_send_frame_done(scene_output, &now);
 }
 
+/* An output went away (unplugged; its window closed on the x11 and wayland backends):
+ * nothing may keep it. If it was the kiosk's screen, the idle timer is disarmed and stays
+ * so (it would power the output off through a freed pointer). If the screen was blanked,
+ * the wake filter still swallows the next input (SeatKit's policy has no call to un-blank).
+ * Its SeatKit output stays, with the apps: another output is not adopted (hotplug is not
+ * handled yet). */
 static void output_destroy(struct wl_listener *listener, void *data) {
 	struct output *output = wl_container_of(listener, output, destroy);
+	struct kiosk *k = output->kiosk;
+	say("output %s gone", output->wlr_output->name);
+	osk_output_destroyed(k, output->wlr_output);
+	if (k->wlr_output == output->wlr_output) {
+		k->wlr_output = NULL;
+		if (k->idle) {
+			wl_event_source_timer_update(k->idle, 0);
+		}
+	}
 	wl_list_remove(&output->frame.link);
 	wl_list_remove(&output->destroy.link);
 	free(output);
@@ -269,12 +300,63 @@ static void replay_finished(void *data, struct seatkit_replay *replay) {
 	say("replay finished");
 }
 
+/* The app's SeatKit surface is its wl_surface where the scene draws it (the window
+ * geometry's corner at the output's, so the wl_surface at minus the geometry's offset: the
+ * bridge hands SeatKit's surface-local points to wlroots as they are), taking input only
+ * inside its window geometry and its input region. An app smaller than the output
+ * (weston-simple-touch stays 600x500 whatever it is asked) gets nothing outside its
+ * window, nor does a toolkit's shadow. */
+static void view_place(struct view *view) {
+	struct wlr_surface *surface = view->xdg_surface->surface;
+	struct wlr_box geometry;
+	wlr_xdg_surface_get_geometry(view->xdg_surface, &geometry);
+	struct seatkit_rect frame = { .x = -geometry.x, .y = -geometry.y,
+		.width = surface->current.width, .height = surface->current.height };
+	if (memcmp(&frame, &view->frame, sizeof frame) != 0) {
+		view->frame = frame;
+		seatkit_surface_set_frame(view->surface, frame.x, frame.y, frame.width, frame.height);
+	}
+	pixman_region32_t region;
+	pixman_region32_init(&region);
+	pixman_region32_intersect_rect(&region, &surface->input_region, geometry.x, geometry.y,
+		(unsigned)geometry.width, (unsigned)geometry.height);
+	int count = 0;
+	pixman_box32_t *boxes = pixman_region32_rectangles(&region, &count);
+	struct seatkit_rect rects[16] = { 0 };
+	if (count > 16) {
+		count = 16; /* plenty for a window; the rest accept no input */
+	}
+	for (int i = 0; i < count; i++) {
+		rects[i] = (struct seatkit_rect){ .x = boxes[i].x1, .y = boxes[i].y1,
+			.width = boxes[i].x2 - boxes[i].x1, .height = boxes[i].y2 - boxes[i].y1 };
+	}
+	pixman_region32_fini(&region);
+	if ((size_t)count != view->input_count || memcmp(rects, view->input, sizeof rects) != 0) {
+		view->input_count = (size_t)count;
+		memcpy(view->input, rects, sizeof rects);
+		seatkit_surface_set_input_region(view->surface, rects, (size_t)count);
+	}
+}
+
+/* A resize, a new window geometry or input region. */
+static void view_commit(struct wl_listener *listener, void *data) {
+	struct view *view = wl_container_of(listener, view, commit);
+	if (view->surface) {
+		view_place(view);
+	}
+}
+
 static void view_map(struct wl_listener *listener, void *data) {
 	struct view *view = wl_container_of(listener, view, map);
 	struct kiosk *k = view->kiosk;
-	/* SeatKit's surface for the app covers the output; its responder is the bridge. */
-	view->surface = seatkit_surface_create(k->router, view->xdg_surface->toplevel->app_id, 0, 0,
-		k->width, k->height);
+	/* SeatKit's surface for the app, placed as the app's window; its responder is the
+	 * bridge. */
+	view->surface = seatkit_surface_create(k->router, view->xdg_surface->toplevel->app_id, 0, 0, 0, 0);
+	view->frame = (struct seatkit_rect){ 0 };
+	view->input_count = SIZE_MAX; /* never given: set it */
+	view_place(view);
+	view->commit.notify = view_commit;
+	wl_signal_add(&view->xdg_surface->surface->events.commit, &view->commit);
 	seatkit_wlr_bridge_init(&view->bridge, &k->seat, view->xdg_surface->surface, true);
 	seatkit_surface_set_responder(view->surface, &seatkit_wlr_bridge_impl, &view->bridge);
 	seatkit_surface_add_child(seatkit_output_get_root(k->output), view->surface);
@@ -294,6 +376,7 @@ static void view_unmap(struct wl_listener *listener, void *data) {
 		view->kiosk->current = NULL;
 	}
 	if (view->surface) {
+		wl_list_remove(&view->commit.link);
 		seatkit_surface_destroy(view->surface);
 		view->surface = NULL;
 		view->xdg.surface = NULL;
@@ -371,6 +454,44 @@ static void pointer_motion(struct wl_listener *listener, void *data) {
 		e->delta_x, e->delta_y, e->unaccel_dx, e->unaccel_dy);
 }
 
+/* The output a device belongs to (the x11 and wayland backends give each output window
+ * its own pointer), if it is in the layout. */
+static struct wlr_output *device_output(struct kiosk *k, struct wlr_input_device *device) {
+	if (!device->output_name) {
+		return NULL;
+	}
+	struct wlr_output_layout_output *l_output;
+	wl_list_for_each(l_output, &k->output_layout->outputs, link) {
+		if (strcmp(l_output->output->name, device->output_name) == 0) {
+			return l_output->output;
+		}
+	}
+	return NULL;
+}
+
+/* Absolute motion (the x11 and wayland backends, VM tablets): a point in 0...1 of the
+ * device's output, or of the whole layout for a device of no output, as
+ * wlr_cursor_absolute_to_layout_coords does; an axis the device did not report (NaN)
+ * stays where SeatKit's pointer is. SeatKit keeps the pointer's position. */
+static void pointer_motion_absolute(struct wl_listener *listener, void *data) {
+	struct device *d = wl_container_of(listener, d, event4);
+	struct wlr_event_pointer_motion_absolute *e = data;
+	struct kiosk *k = d->kiosk;
+	struct wlr_box *box = wlr_output_layout_get_box(k->output_layout, device_output(k, d->wlr_device));
+	if (!box || box->width <= 0 || box->height <= 0) {
+		return; /* no output */
+	}
+	double lx, ly;
+	seatkit_router_get_pointer_location(k->router, &lx, &ly);
+	if (!isnan(e->x)) {
+		lx = box->x + e->x * box->width;
+	}
+	if (!isnan(e->y)) {
+		ly = box->y + e->y * box->height;
+	}
+	seatkit_router_notify_pointer_motion_absolute(k->router, usec(e->time_msec), d->number, lx, ly);
+}
+
 static void pointer_button(struct wl_listener *listener, void *data) {
 	struct device *d = wl_container_of(listener, d, event2);
 	struct wlr_event_pointer_button *e = data;
@@ -392,6 +513,29 @@ static void pointer_axis(struct wl_listener *listener, void *data) {
 	seatkit_router_notify_pointer_axis(d->kiosk->router, usec(e->time_msec), d->number, &axis);
 }
 
+/* The seat's keyboards (any backend's) are one keyboard for SeatKit: their group, whose
+ * keys are pressed once however many keyboards hold them, with SeatKit's keymap. */
+#define KEYBOARDS_DEVICE 99
+
+static void keyboards_key(struct wl_listener *listener, void *data) {
+	struct kiosk *k = wl_container_of(listener, k, keyboards_key);
+	struct wlr_event_keyboard_key *e = data;
+	seatkit_router_notify_key(k->router, usec(e->time_msec), KEYBOARDS_DEVICE, e->keycode,
+		e->state == WL_KEYBOARD_KEY_STATE_PRESSED ? SEATKIT_KEY_PRESSED : SEATKIT_KEY_RELEASED);
+}
+
+/* A keyboard left the group (unplugged) holding keys no other keyboard holds: released. */
+static void keyboards_leave(struct wl_listener *listener, void *data) {
+	struct kiosk *k = wl_container_of(listener, k, keyboards_leave);
+	struct wl_array *keys = data;
+	uint32_t *keycode;
+	wl_array_for_each(keycode, keys) {
+		seatkit_router_notify_key(k->router, seatkit_router_get_time(k->router), KEYBOARDS_DEVICE, *keycode,
+			SEATKIT_KEY_RELEASED);
+	}
+}
+
+/* A virtual keyboard's keys (its own keymap: not in the group). */
 static void keyboard_key(struct wl_listener *listener, void *data) {
 	struct device *d = wl_container_of(listener, d, event1);
 	struct wlr_event_keyboard_key *e = data;
@@ -401,12 +545,10 @@ static void keyboard_key(struct wl_listener *listener, void *data) {
 	 * seat's keymap would type another character). SeatKit still routes the key: it goes to
 	 * the first responder, never to the keyboard's own surface. */
 	struct wlr_input_device *previous = d->kiosk->seat_keyboard;
-	if (d->is_virtual) {
-		wlr_seat_set_keyboard(d->kiosk->wlr_seat, d->wlr_device);
-	}
+	wlr_seat_set_keyboard(d->kiosk->wlr_seat, d->wlr_device);
 	seatkit_router_notify_key(d->kiosk->router, usec(e->time_msec), d->number, e->keycode,
 		e->state == WL_KEYBOARD_KEY_STATE_PRESSED ? SEATKIT_KEY_PRESSED : SEATKIT_KEY_RELEASED);
-	if (d->is_virtual && previous && d->wlr_device->keyboard->num_keycodes == 0) {
+	if (previous && d->wlr_device->keyboard->num_keycodes == 0) {
 		wlr_seat_set_keyboard(d->kiosk->wlr_seat, previous);
 	}
 }
@@ -454,7 +596,10 @@ static void touch_frame(struct wl_listener *listener, void *data) {
 
 static void device_destroy(struct wl_listener *listener, void *data) {
 	struct device *d = wl_container_of(listener, d, destroy);
-	seatkit_router_notify_device_removed(d->kiosk->router, seatkit_router_get_time(d->kiosk->router), d->number);
+	/* The group goes from SeatKit with its last keyboard. */
+	if (d->number != KEYBOARDS_DEVICE || --d->kiosk->keyboards == 0) {
+		seatkit_router_notify_device_removed(d->kiosk->router, seatkit_router_get_time(d->kiosk->router), d->number);
+	}
 	wl_list_remove(&d->destroy.link);
 	free(d);
 }
@@ -479,12 +624,32 @@ static void new_input(struct wl_listener *listener, void *data) {
 		wl_signal_add(&wlr_device->pointer->events.button, &d->event2);
 		d->event3.notify = pointer_axis;
 		wl_signal_add(&wlr_device->pointer->events.axis, &d->event3);
+		d->event4.notify = pointer_motion_absolute;
+		wl_signal_add(&wlr_device->pointer->events.motion_absolute, &d->event4);
 		break;
 	case WLR_INPUT_DEVICE_KEYBOARD:
 		info.capabilities = SEATKIT_DEVICE_KEYBOARD;
-		d->event1.notify = keyboard_key;
-		wl_signal_add(&wlr_device->keyboard->events.key, &d->event1);
-		break;
+		if (d->is_virtual) {
+			d->event1.notify = keyboard_key;
+			wl_signal_add(&wlr_device->keyboard->events.key, &d->event1);
+			break;
+		}
+		/* Any backend's keyboard: SeatKit's keymap, in the seat's group (the bridge). */
+		if (!seatkit_wlr_seat_add_keyboard(&k->seat, wlr_device)) {
+			wlr_log(WLR_ERROR, "keyboard %s: not added to the seat", wlr_device->name);
+			free(d);
+			return;
+		}
+		d->number = KEYBOARDS_DEVICE;
+		d->destroy.notify = device_destroy;
+		wl_signal_add(&wlr_device->events.destroy, &d->destroy);
+		if (k->keyboards++ > 0) {
+			return; /* SeatKit has the group already */
+		}
+		info.name = "keyboards";
+		info.width_mm = info.height_mm = 0;
+		seatkit_router_notify_device_added(k->router, seatkit_router_get_time(k->router), d->number, &info);
+		return;
 	case WLR_INPUT_DEVICE_TOUCH:
 		info.capabilities = SEATKIT_DEVICE_TOUCH;
 		d->event1.notify = touch_down;
@@ -509,27 +674,30 @@ static void new_input(struct wl_listener *listener, void *data) {
 
 /* ---- Keyboard: SeatKit's keymap, given to wlroots for the clients ---- */
 
-static void setup_keyboard(struct kiosk *k, const char *layout) {
+/* Before the backend starts (it announces its keyboards as it starts): SeatKit's keymap for
+ * the router and, through the bridge, for every keyboard of the seat and for clients. */
+static void setup_keymap(struct kiosk *k, const char *layout) {
 	struct seatkit_keymap *keymap = seatkit_keymap_create_from_names(NULL, NULL, layout, NULL, NULL);
 	if (!keymap) {
 		return;
 	}
 	seatkit_router_set_keymap(k->router, keymap, 25, 600);
-	/* wlr_seat sends clients the keymap of the seat's keyboard: a virtual one with the same
-	 * keymap text (headless backend), which never types itself. */
-	if (k->headless) {
-		struct wlr_input_device *device = wlr_headless_add_input_device(k->headless, WLR_INPUT_DEVICE_KEYBOARD);
-		struct xkb_context *context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
-		struct xkb_keymap *xkb = xkb_keymap_new_from_string(context, seatkit_keymap_get_string(keymap),
-			XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS);
-		wlr_keyboard_set_keymap(device->keyboard, xkb);
-		wlr_keyboard_set_repeat_info(device->keyboard, 25, 600);
-		xkb_keymap_unref(xkb);
-		xkb_context_unref(context);
-		wlr_seat_set_keyboard(k->wlr_seat, device);
-		k->seat_keyboard = device;
+	if (seatkit_wlr_seat_set_keymap(&k->seat, keymap, 25, 600)) {
+		k->seat_keyboard = k->seat.keyboards->input_device;
+		k->keyboards_key.notify = keyboards_key;
+		wl_signal_add(&k->seat.keyboards->keyboard.events.key, &k->keyboards_key);
+		k->keyboards_leave.notify = keyboards_leave;
+		wl_signal_add(&k->seat.keyboards->events.leave, &k->keyboards_leave);
 	}
 	seatkit_keymap_destroy(keymap);
+}
+
+/* Headless, nothing types: a keyboard that never does, so that the seat has one (clients
+ * bind wl_keyboard, get the keymap and keyboard focus) as on a panel with a keyboard. */
+static void add_headless_keyboard(struct kiosk *k) {
+	if (k->headless) {
+		wlr_headless_add_input_device(k->headless, WLR_INPUT_DEVICE_KEYBOARD);
+	}
 }
 
 /* wtype and on-screen keyboards type through virtual-keyboard-v1: a keyboard like any other
@@ -635,6 +803,7 @@ int main(int argc, char *argv[]) {
 	k.new_xdg_decoration.notify = new_xdg_decoration;
 	wl_signal_add(&decorations->events.new_toplevel_decoration, &k.new_xdg_decoration);
 
+	setup_keymap(&k, "us");
 	const char *socket = wl_display_add_socket_auto(k.display);
 	if (!socket || !wlr_backend_start(k.backend)) {
 		fprintf(stderr, "kiosk: cannot start\n");
@@ -643,7 +812,7 @@ int main(int argc, char *argv[]) {
 	if (k.headless && !k.output) {
 		wlr_headless_add_output(k.headless, width, height);
 	}
-	setup_keyboard(&k, "us");
+	add_headless_keyboard(&k);
 
 	if (replay_path) {
 		k.replay = seatkit_replay_create(k.router, replay_path, NULL);
@@ -670,5 +839,6 @@ int main(int argc, char *argv[]) {
 	wl_display_destroy_clients(k.display);
 	seatkit_router_destroy(k.router);
 	wl_display_destroy(k.display);
+	seatkit_wlr_seat_finish(&k.seat);
 	return 0;
 }

@@ -42,8 +42,10 @@ struct kiosk {
 	int windows_before_replay;
 	int mapped;
 
-	struct wlr_input_device *seat_keyboard; /* the keyboard whose keymap clients have */
+	struct wlr_input_device *seat_keyboard; /* the keyboard whose keymap clients have: the group's */
+	int keyboards; /* in the seat's keyboard group: SeatKit knows them as one device */
 	bool adding_virtual_keyboard;
+	struct wl_listener keyboards_key, keyboards_leave;
 	struct wl_listener new_output, new_input, new_xdg_surface, new_virtual_keyboard;
 	struct wl_listener new_xdg_decoration;
 
@@ -64,9 +66,13 @@ struct view {
 	struct wl_list link;
 	struct kiosk *kiosk;
 	struct wlr_xdg_surface *xdg_surface;
-	struct seatkit_surface *surface; /* SeatKit's surface for the app: the whole output */
+	struct seatkit_surface *surface; /* SeatKit's surface for the app: its wl_surface, where drawn */
 	struct seatkit_wlr_bridge bridge;
-	struct wl_listener map, unmap, destroy;
+	/* What the surface was last given (set again only when it changes). */
+	struct seatkit_rect frame;
+	struct seatkit_rect input[16];
+	size_t input_count;
+	struct wl_listener map, unmap, destroy, commit;
 };
 
 /* kiosk.c */
@@ -79,5 +85,7 @@ void popup_create(struct kiosk *k, struct wlr_xdg_surface *xdg_surface);
 void osk_init(struct kiosk *k);
 /* Puts the panels back above the apps (after an app is raised). */
 void osk_raise(struct kiosk *k);
+/* Closes the panels on an output that is going away (layer-shell's `closed`). */
+void osk_output_destroyed(struct kiosk *k, struct wlr_output *output);
 
 #endif

@@ -66,6 +66,16 @@ static void arrange(struct panel *p, bool configure) {
 	}
 }
 
+void osk_output_destroyed(struct kiosk *k, struct wlr_output *output) {
+	struct panel *p, *tmp;
+	wl_list_for_each_safe(p, tmp, &k->panels, link) {
+		if (p->layer_surface->output == output) {
+			p->layer_surface->output = NULL;
+			wlr_layer_surface_v1_destroy(p->layer_surface); /* closed; panel_destroy frees p */
+		}
+	}
+}
+
 void osk_raise(struct kiosk *k) {
 	struct panel *p;
 	wl_list_for_each(p, &k->panels, link) {

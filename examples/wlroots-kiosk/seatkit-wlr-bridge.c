@@ -1,6 +1,8 @@
 #include <linux/input-event-codes.h>
 #include <stdio.h>
 #include <wlr/types/wlr_keyboard.h>
+#include <wlr/types/wlr_keyboard_group.h>
+#include <xkbcommon/xkbcommon.h>
 #include "seatkit-wlr-bridge.h"
 
 static uint32_t msec(int64_t usec) {
@@ -262,7 +264,49 @@ const struct seatkit_responder_interface seatkit_wlr_bridge_impl = {
 };
 
 void seatkit_wlr_seat_init(struct seatkit_wlr_seat *seat, struct wlr_seat *wlr_seat) {
-	*seat = (struct seatkit_wlr_seat){ .seat = wlr_seat, .emulating_touch = -1 };
+	*seat = (struct seatkit_wlr_seat){ .seat = wlr_seat, .emulating_touch = -1,
+		.keyboards = wlr_keyboard_group_create() };
+}
+
+void seatkit_wlr_seat_finish(struct seatkit_wlr_seat *seat) {
+	if (seat->keyboards) {
+		wlr_keyboard_group_destroy(seat->keyboards);
+		seat->keyboards = NULL;
+	}
+}
+
+bool seatkit_wlr_seat_set_keymap(struct seatkit_wlr_seat *seat, struct seatkit_keymap *keymap,
+		int32_t rate, int32_t delay) {
+	/* Once, before the first keyboard joins: changing it later would have to reach every
+	 * member, which the group lists only in wlroots' private records. */
+	if (!seat->keyboards || !keymap || !wl_list_empty(&seat->keyboards->devices)) {
+		return false;
+	}
+	/* The same text SeatKit compiled, so wlroots' keymap and SeatKit's agree key for key. */
+	struct xkb_context *context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
+	struct xkb_keymap *xkb = context ? xkb_keymap_new_from_string(context, seatkit_keymap_get_string(keymap),
+		XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS) : NULL;
+	if (!xkb) {
+		xkb_context_unref(context);
+		return false;
+	}
+	struct wlr_keyboard *group = &seat->keyboards->keyboard;
+	wlr_keyboard_set_keymap(group, xkb);
+	wlr_keyboard_set_repeat_info(group, rate, delay);
+	xkb_keymap_unref(xkb);
+	xkb_context_unref(context);
+	wlr_seat_set_keyboard(seat->seat, seat->keyboards->input_device);
+	return true;
+}
+
+bool seatkit_wlr_seat_add_keyboard(struct seatkit_wlr_seat *seat, struct wlr_input_device *device) {
+	if (!seat->keyboards || !seat->keyboards->keyboard.keymap || device->type != WLR_INPUT_DEVICE_KEYBOARD) {
+		return false;
+	}
+	struct wlr_keyboard *group = &seat->keyboards->keyboard;
+	wlr_keyboard_set_keymap(device->keyboard, group->keymap);
+	wlr_keyboard_set_repeat_info(device->keyboard, group->repeat_info.rate, group->repeat_info.delay);
+	return wlr_keyboard_group_add_keyboard(seat->keyboards, device->keyboard);
 }
 
 static void handle_surface_destroy(struct wl_listener *listener, void *data) {
