@@ -576,12 +576,11 @@ final class SessionWorker {
         lastReplayReusedContext = stream.reusedContext
         lastReplayServedFilteredQuirks = stream.servedFilteredQuirks
         // Back onto the recording's timeline; device announcements carry no time of their own.
+        // In place: a long replay's events are its largest array.
         let shift = start - base
-        let events = stream.events.map { event -> DeviceEvent in
-            var e = event
-            e.time = max(event.time, base) + shift
-            return e
-        }
+        var events: [DeviceEvent] = []
+        swap(&events, &stream.events)
+        for i in events.indices { events[i].time = max(events[i].time, base) + shift }
         keepNodes = options.seat == nil
         var result = LibinputReplayResult(events: events, framesWritten: frames.count, evdevEventsWritten: evdevEvents, seconds: 0)
         result.shortWrites = shortWrites
