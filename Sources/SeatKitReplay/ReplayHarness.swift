@@ -127,6 +127,16 @@ public struct ReplayRun {
     /// pointer focus then.
     public var pointerPath: [(location: LayoutPoint, focus: String?)] = []
 
+    /// A run put together by hand, for example from ``ReplayHarness/route(_:streaming:)``
+    /// keeping only the records a report needs.
+    public init(inputEvents: [InputEvent], trace: [TraceRecord], libinput: LibinputReplayResult?,
+                pointerPath: [(location: LayoutPoint, focus: String?)]) {
+        self.inputEvents = inputEvents
+        self.trace = trace
+        self.libinput = libinput
+        self.pointerPath = pointerPath
+    }
+
     /// Each touch from down to up or cancel: its layout-space points and the surface it was
     /// bound to.
     public var touchPaths: [(touch: TouchID, surface: String?, points: [LayoutPoint])] {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SeatKit
+import SeatKitLibinput
 import SeatKitReplay
 #if canImport(Glibc)
 import Glibc
@@ -26,14 +27,38 @@ struct PlotCommand: ParsableCommand {
         let surfaceLayout = try SurfaceLayout.parse(contentsOf: layout)
         warnAboutTouchMappings(surfaceLayout, parsed)
         let harness = ReplayHarness(layout: surfaceLayout)
-        let run: ReplayRun
+        let events: [DeviceEvent]
+        var libinput: LibinputReplayResult?
         if recordedEvents {
-            run = harness.route(try RecordedLibinputEvents.events(of: parsed))
+            events = try RecordedLibinputEvents.events(of: parsed)
         } else {
             let bar = ProgressBar()
-            run = try replayOrExit(harness, parsed, options: ReplayOptions(progress: { bar.update($0, of: $1) }), verbose: verbose)
+            let result = try libinputOrExit(harness, parsed, options: ReplayOptions(progress: { bar.update($0, of: $1) }), verbose: verbose)
             bar.finish()
+            events = result.events
+            libinput = result
         }
+        // Routed as a stream, keeping only what the drawing needs: touches and what they were
+        // bound to, pointer and gesture events, and where the pointer went.
+        var inputs: [InputEvent] = []
+        var touches: [TraceRecord] = []
+        var pointerPath: [(location: LayoutPoint, focus: String?)] = []
+        harness.route(events) { records, pointer in
+            for record in records {
+                switch record {
+                case .received(let e):
+                    switch e.kind {
+                    case .pointerMotion, .pointerMotionAbsolute, .pointerButton, .touchpadGesture: inputs.append(e)
+                    case .touchDown, .touchMotion, .touchUp, .touchCancel: touches.append(record)
+                    default: break
+                    }
+                case .touchBound: touches.append(record)
+                default: break
+                }
+            }
+            if let pointer { pointerPath.append(pointer) }
+        }
+        let run = ReplayRun(inputEvents: inputs, trace: touches, libinput: libinput, pointerPath: pointerPath)
         let svg = SVGPlot(router: harness.router, surfaces: surfaceLayout.surfaces.map(\.name), surfaceMap: harness.surfaces, run: run).render()
         guard writeText(output, svg) else { throw CommandFailure("cannot write \(output): \(String(cString: strerror(errno)))") }
         print("wrote \(output): \(run.touchPaths.count) touches, \(run.pointerPath.count) pointer events, \(SVGPlot.gestures(in: run).count) touchpad gestures")
