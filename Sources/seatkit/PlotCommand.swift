@@ -118,6 +118,7 @@ struct SVGPlot {
                 out += "<polyline class=\"pointer\" points=\"\(points)\" fill=\"none\" stroke=\"\(color(segmentFocus ?? nil))\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/>\n"
             }
         }
+        let presses = pressIndexes
         for (index, step) in run.pointerPath.enumerated() {
             if segmentFocus == nil || segmentFocus! != step.focus {
                 flushPointer()
@@ -125,7 +126,7 @@ struct SVGPlot {
                 segmentFocus = .some(step.focus)
             }
             segment.append(step.location)
-            if pressIndexes.contains(index) {
+            if presses.contains(index) {
                 out += "<circle class=\"press\" cx=\"\(number(step.location.x))\" cy=\"\(number(step.location.y))\" r=\"4\" fill=\"none\" stroke=\"\(color(step.focus))\" stroke-width=\"2\"/>\n"
             }
         }
