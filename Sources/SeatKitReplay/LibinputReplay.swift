@@ -33,6 +33,12 @@ public struct ReplayOptions {
     /// one round trip. libinput fires due timers by each event's timestamp, so the events it
     /// reports are the same for any value; 1 writes frame by frame (slow).
     public var maximumBatchFrames = 4096
+    /// Takes each event libinput reports as it comes, on the replaying thread, instead of
+    /// the result's ``LibinputReplayResult/events`` (then empty): for recordings whose events
+    /// would not fit in memory. Called only once every device was added, so a replay that is
+    /// tried again (see ``LibinputReplay/run()``) never gives an event twice; the device
+    /// announcements come first, as in `events`.
+    public var eventSink: ((DeviceEvent) -> Void)?
 
     public init(configuration: DeviceConfiguration? = nil, workerExecutable: String? = nil,
                 removals: [(device: Int, time: Int64)] = [], progress: ((Int, Int) -> Void)? = nil) {
@@ -368,6 +374,8 @@ struct WorkerStream {
     var chunk: [UInt8] = []
     var offset = 0
     var events: [DeviceEvent] = []
+    /// Where decoded events go instead of ``events``, when set.
+    var deliver: ((DeviceEvent) -> Void)?
     var readCounts: [UInt64] = []
     var added: Set<UInt32> = []
     var removed: Set<UInt32> = []
@@ -446,7 +454,7 @@ struct WorkerStream {
             case .deviceRemoved: removed.insert(event.device)
             default: break
             }
-            events.append(event)
+            if let deliver { deliver(event) } else { events.append(event) }
         }
         if offset > 65536 {
             buffer.removeFirst(offset)

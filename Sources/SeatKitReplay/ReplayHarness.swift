@@ -85,14 +85,41 @@ public final class ReplayHarness {
                       streaming body: (_ records: [TraceRecord], _ pointer: (location: LayoutPoint, focus: String?)?) throws -> Void) rethrows -> Int {
         trace.removeAll()
         for event in events {
-            let input = translator.translate(event, layout: router.layout)
-            clock.advance(to: input.time)
-            router.inject(input)
-            let step = RoutedEventStream.isPointerEvent(input) ? (router.pointerLocation, router.pointerFocus?.name) : nil
+            let step = routeOne(event)
             try body(trace.records, step)
-            trace.removeAll()
         }
         return events.count
+    }
+
+    /// Replays `recording` through real libinput and routes each event the moment libinput
+    /// reports it, keeping neither libinput's events nor the trace: ``route(_:streaming:)``
+    /// for a recording whose events would not fit in memory. `body` is called as there. The
+    /// result's `events` is empty. A `body` that throws stops the routing (the replay runs
+    /// to its end) and the error is thrown here.
+    @discardableResult
+    public func replay(_ recording: Recording, options: ReplayOptions = ReplayOptions(),
+                       streaming body: @escaping (_ records: [TraceRecord], _ pointer: (location: LayoutPoint, focus: String?)?) throws -> Void) throws -> LibinputReplayResult {
+        var options = options
+        var failure: (any Error)?
+        trace.removeAll()
+        options.eventSink = { [unowned self] event in
+            guard failure == nil else { return }
+            let step = self.routeOne(event)
+            do { try body(self.trace.records, step) } catch { failure = error }
+        }
+        let result = try libinputEvents(of: recording, options: options)
+        if let failure { throw failure }
+        return result
+    }
+
+    /// Routes one event, leaving its records in ``trace`` for the caller to take and clear;
+    /// returns where the pointer was after it if it was pointer motion or a button.
+    private func routeOne(_ event: DeviceEvent) -> (location: LayoutPoint, focus: String?)? {
+        trace.removeAll()
+        let input = translator.translate(event, layout: router.layout)
+        clock.advance(to: input.time)
+        router.inject(input)
+        return RoutedEventStream.isPointerEvent(input) ? (router.pointerLocation, router.pointerFocus?.name) : nil
     }
 
     /// Routes events libinput reported (from a replay, or from a `--with-libinput` file via

@@ -469,6 +469,18 @@ final class SessionWorker {
 
         let frames = recording.mergedFrames
         let start = recording.startTime ?? 0
+        // Back onto the recording's timeline; device announcements carry no time of their own.
+        let shift = start - base
+        func onRecordingTime(_ event: DeviceEvent) -> DeviceEvent {
+            var e = event
+            e.time = max(event.time, base) + shift
+            return e
+        }
+        if let sink = options.eventSink {
+            for event in stream.events { sink(onRecordingTime(event)) }
+            stream.events = []
+            stream.deliver = { sink(onRecordingTime($0)) }
+        }
         var written = [UInt64](repeating: 0, count: nodes.count)
         var pendingRemovals = options.removals.sorted { $0.time < $1.time }
         var removed = Set<Int>()
@@ -575,12 +587,10 @@ final class SessionWorker {
         try stream.readUntil { $0.ended }
         lastReplayReusedContext = stream.reusedContext
         lastReplayServedFilteredQuirks = stream.servedFilteredQuirks
-        // Back onto the recording's timeline; device announcements carry no time of their own.
         // In place: a long replay's events are its largest array.
-        let shift = start - base
         var events: [DeviceEvent] = []
         swap(&events, &stream.events)
-        for i in events.indices { events[i].time = max(events[i].time, base) + shift }
+        for i in events.indices { events[i] = onRecordingTime(events[i]) }
         keepNodes = options.seat == nil
         var result = LibinputReplayResult(events: events, framesWritten: frames.count, evdevEventsWritten: evdevEvents, seconds: 0)
         result.shortWrites = shortWrites

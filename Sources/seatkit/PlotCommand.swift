@@ -27,23 +27,13 @@ struct PlotCommand: ParsableCommand {
         let surfaceLayout = try SurfaceLayout.parse(contentsOf: layout)
         warnAboutTouchMappings(surfaceLayout, parsed)
         let harness = ReplayHarness(layout: surfaceLayout)
-        let events: [DeviceEvent]
-        var libinput: LibinputReplayResult?
-        if recordedEvents {
-            events = try RecordedLibinputEvents.events(of: parsed)
-        } else {
-            let bar = ProgressBar()
-            let result = try libinputOrExit(harness, parsed, options: ReplayOptions(progress: { bar.update($0, of: $1) }), verbose: verbose)
-            bar.finish()
-            events = result.events
-            libinput = result
-        }
-        // Routed as a stream, keeping only what the drawing needs: touches and what they were
-        // bound to, pointer and gesture events, and where the pointer went.
+        // Routed as libinput reports each event, keeping only what the drawing needs:
+        // touches and what they were bound to, pointer and gesture events, and where the
+        // pointer went.
         var inputs: [InputEvent] = []
         var touches: [TraceRecord] = []
         var pointerPath: [(location: LayoutPoint, focus: String?)] = []
-        harness.route(events) { records, pointer in
+        let keep: ([TraceRecord], (location: LayoutPoint, focus: String?)?) -> Void = { records, pointer in
             for record in records {
                 switch record {
                 case .received(let e):
@@ -57,6 +47,14 @@ struct PlotCommand: ParsableCommand {
                 }
             }
             if let pointer { pointerPath.append(pointer) }
+        }
+        var libinput: LibinputReplayResult?
+        if recordedEvents {
+            harness.route(try RecordedLibinputEvents.events(of: parsed), streaming: keep)
+        } else {
+            let bar = ProgressBar()
+            libinput = try libinputOrExit(harness, parsed, options: ReplayOptions(progress: { bar.update($0, of: $1) }), verbose: verbose, streaming: keep)
+            bar.finish()
         }
         let run = ReplayRun(inputEvents: inputs, trace: touches, libinput: libinput, pointerPath: pointerPath)
         let svg = SVGPlot(router: harness.router, surfaces: surfaceLayout.surfaces.map(\.name), surfaceMap: harness.surfaces, run: run).render()

@@ -25,41 +25,45 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "On a libinput failure, print libinput's log too.") var verbose = false
 
     func run() throws {
+        var routedAny = false
         let parsed = try parseRecording(recording)
         for warning in parsed.warnings { writeStandardError("warning: \(warning)\n") }
         let surfaceLayout = try layout.map { path throws in try SurfaceLayout.parse(contentsOf: path) }
         warnAboutTouchMappings(surfaceLayout, parsed)
         let harness = ReplayHarness(layout: surfaceLayout)
-        // What libinput reported is kept; the routing is written out as it happens and not
-        // kept (a long recording's trace is many times the recording's size).
-        let events: [DeviceEvent]
-        var libinput: LibinputReplayResult?
-        if recordedEvents {
-            events = try RecordedLibinputEvents.events(of: parsed)
-        } else {
-            var options = ReplayOptions()
-            if let config { options.configuration = try DeviceConfiguration(commandLineForm: config) }
-            let bar = ProgressBar()
-            options.progress = { done, total in bar.update(done, of: total) }
-            defer { bar.finish() }
-            let result = try libinputOrExit(harness, parsed, options: options, verbose: verbose)
-            events = result.events
-            libinput = result
-        }
-        for warning in libinput?.warnings ?? [] { writeStandardError("warning: \(warning)\n") }
+        var options = ReplayOptions()
+        if let config { options.configuration = try DeviceConfiguration(commandLineForm: config) }
         switch format {
         case .text:
             // One line per decision, gathered into 64 KiB writes (print would lock and copy
             // per line).
             var out = OutputBuffer()
-            let routed = try harness.route(events) { records, _ in
+            let (libinput, routed) = try routeAsItHappens(harness, parsed, options: options) { records, _ in
                 for record in records { try out.line(record.description) }
             }
             if let l = libinput {
                 try out.line("# \(l.framesWritten) frames, \(l.evdevEventsWritten) evdev events, \(routed) libinput events in \(formatSeconds(l.seconds)) s; recording lasts \(formatSeconds(parsed.duration.seconds)) s")
             }
             try out.flush()
+            routedAny = routed > 0
         case .json:
+            // The header carries libinput's totals, known only at the end of the replay: the
+            // replay runs first and its events are kept (about 1.5 times the recording's
+            // size); the routing is then written out as it happens.
+            let events: [DeviceEvent]
+            var libinput: LibinputReplayResult?
+            if recordedEvents {
+                events = try RecordedLibinputEvents.events(of: parsed)
+            } else {
+                var options = options
+                let bar = ProgressBar()
+                options.progress = { done, total in bar.update(done, of: total) }
+                let result = try libinputOrExit(harness, parsed, options: options, verbose: verbose)
+                bar.finish()
+                for warning in result.warnings { writeStandardError("warning: \(warning)\n") }
+                events = result.events
+                libinput = result
+            }
             var writer = ReplayTraceJSON.Writer(libinput: libinput, recording: recording, recordingDuration: parsed.duration.microseconds,
                                                 sink: { writeStandardOutput($0) })
             var stream = RoutedEventStream(surfaces: harness.surfaces)
@@ -70,11 +74,37 @@ struct ReplayCommand: ParsableCommand {
             for e in stream.finish() where written { written = writer.add(e) }
             written = written && writer.finish()
             guard written else { throw CommandFailure("cannot write the output: \(String(cString: strerror(errno)))") }
+            routedAny = !events.isEmpty
         }
         try finishStandardOutput()
-        if surfaceLayout == nil && !events.isEmpty {
+        if surfaceLayout == nil && routedAny {
             writeStandardError("note: no --layout, so there were no surfaces and every event went to the compositor delegate; give one (e.g. examples/kiosk.layout) to see hit-testing and responders\n")
         }
+    }
+}
+
+/// Replays `recording` (or, with `--recorded-events`, takes its stored libinput events) and
+/// routes each event as it comes, handing `body` its trace records and pointer step (see
+/// ``ReplayHarness/route(_:streaming:)``); nothing is kept. Returns libinput's result (nil
+/// for stored events) and how many events were routed.
+extension ReplayCommand {
+    func routeAsItHappens(_ harness: ReplayHarness, _ parsed: Recording, options: ReplayOptions,
+                          _ body: @escaping ([TraceRecord], (location: LayoutPoint, focus: String?)?) throws -> Void) throws -> (LibinputReplayResult?, Int) {
+        if recordedEvents {
+            let events = try RecordedLibinputEvents.events(of: parsed)
+            return (nil, try harness.route(events, streaming: body))
+        }
+        var options = options
+        var routed = 0
+        let bar = ProgressBar()
+        options.progress = { done, total in bar.update(done, of: total) }
+        defer { bar.finish() }
+        let result = try libinputOrExit(harness, parsed, options: options, verbose: verbose) { records, pointer in
+            routed += 1
+            try body(records, pointer)
+        }
+        for warning in result.warnings { writeStandardError("warning: \(warning)\n") }
+        return (result, routed)
     }
 }
 
@@ -86,11 +116,14 @@ func replayOrExit(_ harness: ReplayHarness, _ recording: Recording, options: Rep
 }
 
 /// What libinput reports for `recording`, or why not on one line (libinput's log too with
-/// `verbose`) and exit status 1.
-func libinputOrExit(_ harness: ReplayHarness, _ recording: Recording, options: ReplayOptions, verbose: Bool) throws -> LibinputReplayResult {
+/// `verbose`) and exit status 1. With `streaming`, each event is routed as it comes
+/// (``ReplayHarness/replay(_:options:streaming:)``) and the result holds no events.
+func libinputOrExit(_ harness: ReplayHarness, _ recording: Recording, options: ReplayOptions, verbose: Bool,
+                    streaming body: (([TraceRecord], (location: LayoutPoint, focus: String?)?) throws -> Void)? = nil) throws -> LibinputReplayResult {
     do {
+        if let body { return try harness.replay(recording, options: options, streaming: body) }
         return try harness.libinputEvents(of: recording, options: options)
-    } catch {
+    } catch let error as ReplayError {
         ProgressBar.clearLine()
         writeStandardError("error: " + (verbose ? error.description : error.summary + (error.description.contains("\n") ? " (--verbose: libinput's log)" : "")) + "\n")
         throw ExitCode(1)
