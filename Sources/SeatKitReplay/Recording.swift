@@ -45,6 +45,24 @@ public struct Recording: Sendable {
     }
 
     /// Every device's frames merged into one timeline: by time, ties in file order.
+    /// ``mergedFrames`` as places, without copying a frame: (device index, frame index in
+    /// that device's `frames`), by time, ties in file order. Each device's frames are in time
+    /// order already (the parser refuses a file whose time goes back), so this is a merge.
+    var mergedOrder: [(device: Int32, frame: Int32)] {
+        var order: [(device: Int32, frame: Int32)] = []
+        order.reserveCapacity(devices.reduce(0) { $0 + $1.frames.count })
+        var next = [Int](repeating: 0, count: devices.count)
+        while true {
+            var best = -1
+            for d in devices.indices where next[d] < devices[d].frames.count {
+                if best < 0 || devices[d].frames[next[d]].time < devices[best].frames[next[best]].time { best = d }
+            }
+            guard best >= 0 else { return order }
+            order.append((Int32(best), Int32(next[best])))
+            next[best] += 1
+        }
+    }
+
     public var mergedFrames: [(device: Int, frame: EvdevFrame)] {
         var all: [(device: Int, frame: EvdevFrame)] = []
         for (i, device) in devices.enumerated() {

@@ -467,7 +467,12 @@ final class SessionWorker {
         try stream.readUntil { $0.added.count >= nodes.count }
         devicesAdded = true
 
-        let frames = recording.mergedFrames
+        // The frames in time order, as places in the recording (no copy of a frame).
+        let order = recording.mergedOrder
+        func frame(_ i: Int) -> (device: Int, frame: EvdevFrame) {
+            let d = Int(order[i].device)
+            return (d, recording.devices[d].frames[Int(order[i].frame)])
+        }
         let start = recording.startTime ?? 0
         // Back onto the recording's timeline; device announcements carry no time of their own.
         let shift = start - base
@@ -535,9 +540,9 @@ final class SessionWorker {
         var index = 0
         var batch: [UInt8] = []
         let maximumBatch = max(1, options.maximumBatchFrames)
-        while index < frames.count {
-            let device = frames[index].device
-            let time = frames[index].frame.time
+        while index < order.count {
+            let device = Int(order[index].device)
+            let time = frame(index).frame.time
             if let next = pendingRemovals.first, next.time <= time {
                 pendingRemovals.removeFirst()
                 lastStamp = max(lastStamp, base + (next.time - start))
@@ -554,8 +559,8 @@ final class SessionWorker {
             // the same events as its frames one by one.
             batch.removeAll(keepingCapacity: true)
             var count = 0
-            while index < frames.count, frames[index].device == device, count < maximumBatch {
-                let item = frames[index].frame
+            while index < order.count, Int(order[index].device) == device, count < maximumBatch {
+                let item = frame(index).frame
                 if let next = pendingRemovals.first, next.time <= item.time { break }
                 let stamp = base + (item.time - start)
                 lastStamp = stamp
@@ -568,7 +573,7 @@ final class SessionWorker {
             // event it reads, never ahead of what it has been given.
             clock.set(lastStamp)
             try send(batch, device: device)
-            options.progress?(index, frames.count)
+            options.progress?(index, order.count)
         }
         for removal in pendingRemovals {
             lastStamp = max(lastStamp, base + (removal.time - start))
@@ -592,7 +597,7 @@ final class SessionWorker {
         swap(&events, &stream.events)
         for i in events.indices { events[i] = onRecordingTime(events[i]) }
         keepNodes = options.seat == nil
-        var result = LibinputReplayResult(events: events, framesWritten: frames.count, evdevEventsWritten: evdevEvents, seconds: 0)
+        var result = LibinputReplayResult(events: events, framesWritten: order.count, evdevEventsWritten: evdevEvents, seconds: 0)
         result.shortWrites = shortWrites
         return result
     }

@@ -26,10 +26,13 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws {
         var routedAny = false
-        let parsed = try parseRecording(recording)
-        for warning in parsed.warnings { writeStandardError("warning: \(warning)\n") }
+        // Held in an optional so that the JSON trace can let the recording's frames go once
+        // libinput has them.
+        var held: Recording? = try parseRecording(recording)
+        let duration = held!.duration
+        for warning in held!.warnings { writeStandardError("warning: \(warning)\n") }
         let surfaceLayout = try layout.map { path throws in try SurfaceLayout.parse(contentsOf: path) }
-        warnAboutTouchMappings(surfaceLayout, parsed)
+        warnAboutTouchMappings(surfaceLayout, held!)
         let harness = ReplayHarness(layout: surfaceLayout)
         var options = ReplayOptions()
         if let config { options.configuration = try DeviceConfiguration(commandLineForm: config) }
@@ -38,11 +41,11 @@ struct ReplayCommand: ParsableCommand {
             // One line per decision, gathered into 64 KiB writes (print would lock and copy
             // per line).
             var out = OutputBuffer()
-            let (libinput, routed) = try routeAsItHappens(harness, parsed, options: options) { records, _ in
+            let (libinput, routed) = try routeAsItHappens(harness, held!, options: options) { records, _ in
                 for record in records { try out.line(record.description) }
             }
             if let l = libinput {
-                try out.line("# \(l.framesWritten) frames, \(l.evdevEventsWritten) evdev events, \(routed) libinput events in \(formatSeconds(l.seconds)) s; recording lasts \(formatSeconds(parsed.duration.seconds)) s")
+                try out.line("# \(l.framesWritten) frames, \(l.evdevEventsWritten) evdev events, \(routed) libinput events in \(formatSeconds(l.seconds)) s; recording lasts \(formatSeconds(duration.seconds)) s")
             }
             try out.flush()
             routedAny = routed > 0
@@ -50,22 +53,24 @@ struct ReplayCommand: ParsableCommand {
             // The header carries libinput's totals, known only at the end of the replay: the
             // replay runs first and its events are kept (about 1.5 times the recording's
             // size); the routing is then written out as it happens.
-            let events: [DeviceEvent]
-            var libinput: LibinputReplayResult?
+            var events: [DeviceEvent] = []
+            var result: LibinputReplayResult?
             if recordedEvents {
-                events = try RecordedLibinputEvents.events(of: parsed)
+                events = try RecordedLibinputEvents.events(of: held!)
             } else {
                 var options = options
                 let bar = ProgressBar()
                 options.progress = { done, total in bar.update(done, of: total) }
-                let result = try libinputOrExit(harness, parsed, options: options, verbose: verbose)
+                result = try libinputOrExit(harness, held!, options: options, verbose: verbose)
                 bar.finish()
-                for warning in result.warnings { writeStandardError("warning: \(warning)\n") }
-                events = result.events
-                libinput = result
+                for warning in result!.warnings { writeStandardError("warning: \(warning)\n") }
             }
-            var writer = ReplayTraceJSON.Writer(libinput: libinput, recording: recording, recordingDuration: parsed.duration.microseconds,
+            held = nil
+            // The header takes libinput's totals; then the events are moved out to be routed.
+            var writer = ReplayTraceJSON.Writer(libinput: result, recording: recording, recordingDuration: duration.microseconds,
                                                 sink: { writeStandardOutput($0) })
+            if result != nil { swap(&events, &result!.events) }
+            result = nil
             var stream = RoutedEventStream(surfaces: harness.surfaces)
             var written = true
             harness.route(events) { records, pointer in
