@@ -27,39 +27,86 @@ struct PlotCommand: ParsableCommand {
         let surfaceLayout = try SurfaceLayout.parse(contentsOf: layout)
         warnAboutTouchMappings(surfaceLayout, parsed)
         let harness = ReplayHarness(layout: surfaceLayout)
-        // Routed as libinput reports each event, keeping only what the drawing needs:
-        // touches and what they were bound to, pointer and gesture events, and where the
-        // pointer went.
-        var inputs: [InputEvent] = []
-        var touches: [TraceRecord] = []
-        var pointerPath: [(location: LayoutPoint, focus: String?)] = []
+        // Routed as libinput reports each event, keeping only what the drawing needs.
+        var plot = PlotData()
         let keep: ([TraceRecord], (location: LayoutPoint, focus: String?)?) -> Void = { records, pointer in
-            for record in records {
-                switch record {
-                case .received(let e):
-                    switch e.kind {
-                    case .pointerMotion, .pointerMotionAbsolute, .pointerButton, .touchpadGesture: inputs.append(e)
-                    case .touchDown, .touchMotion, .touchUp, .touchCancel: touches.append(record)
-                    default: break
-                    }
-                case .touchBound: touches.append(record)
-                default: break
-                }
-            }
-            if let pointer { pointerPath.append(pointer) }
+            plot.add(records, pointer: pointer)
         }
-        var libinput: LibinputReplayResult?
         if recordedEvents {
             harness.route(try RecordedLibinputEvents.events(of: parsed), streaming: keep)
         } else {
             let bar = ProgressBar()
-            libinput = try libinputOrExit(harness, parsed, options: ReplayOptions(progress: { bar.update($0, of: $1) }), verbose: verbose, streaming: keep)
+            try libinputOrExit(harness, parsed, options: ReplayOptions(progress: { bar.update($0, of: $1) }), verbose: verbose, streaming: keep)
             bar.finish()
         }
-        let run = ReplayRun(inputEvents: inputs, trace: touches, libinput: libinput, pointerPath: pointerPath)
-        let svg = SVGPlot(router: harness.router, surfaces: surfaceLayout.surfaces.map(\.name), surfaceMap: harness.surfaces, run: run).render()
+        let svg = SVGPlot(router: harness.router, surfaces: surfaceLayout.surfaces.map(\.name), surfaceMap: harness.surfaces, plot: plot).render()
         guard writeText(output, svg) else { throw CommandFailure("cannot write \(output): \(String(cString: strerror(errno)))") }
-        print("wrote \(output): \(run.touchPaths.count) touches, \(run.pointerPath.count) pointer events, \(SVGPlot.gestures(in: run).count) touchpad gestures")
+        print("wrote \(output): \(plot.touchPaths.count) touches, \(plot.pointerPath.count) pointer events, \(plot.gestures.count) touchpad gestures")
+    }
+}
+
+/// What a plot draws, gathered event by event from the routing's trace records: each touch's
+/// points and surface, the pointer's path with its focus and where buttons went down, and
+/// each touchpad gesture from where the pointer was. Nothing else of a replay is kept.
+struct PlotData {
+    private(set) var touchPaths: [(touch: TouchID, surface: String?, points: [LayoutPoint])] = []
+    private var openTouches: [TouchID: Int] = [:]
+    /// The pointer's layout-space location after each pointer motion or button, and the
+    /// surface that had pointer focus.
+    private(set) var pointerPath: [(location: LayoutPoint, focus: String?)] = []
+    /// Indexes into ``pointerPath`` of button presses.
+    private(set) var presses: Set<Int> = []
+    private(set) var gestures: [SVGPlot.Gesture] = []
+    private var currentGesture: SVGPlot.Gesture?
+
+    /// Takes the records of one routed event (and any before it), with the pointer's step
+    /// when the event was pointer motion or a button.
+    mutating func add(_ records: [TraceRecord], pointer: (location: LayoutPoint, focus: String?)?) {
+        for record in records {
+            switch record {
+            case .received(let e):
+                switch e.kind {
+                case .touchDown(let id, let p):
+                    openTouches[id] = touchPaths.count
+                    touchPaths.append((id, nil, [p]))
+                case .touchMotion(let id, let p):
+                    if let i = openTouches[id] { touchPaths[i].points.append(p) }
+                case .touchUp(let id), .touchCancel(let id):
+                    openTouches[id] = nil
+                case .pointerButton(_, .pressed):
+                    presses.insert(pointerPath.count)
+                case .touchpadGesture(let g):
+                    add(g)
+                default: break
+                }
+            case .touchBound(let id, let subject):
+                if let i = openTouches[id], case .surface(_, let name) = subject { touchPaths[i].surface = name }
+            default: break
+            }
+        }
+        if let pointer { pointerPath.append(pointer) }
+    }
+
+    /// A touchpad gesture phase: a gesture starts where the pointer was and follows the
+    /// fingers' unaccelerated motion from there.
+    private mutating func add(_ g: TouchpadGesture) {
+        let pointer = pointerPath.last?.location ?? LayoutPoint(x: 0, y: 0)
+        switch g.phase {
+        case .begin:
+            currentGesture = SVGPlot.Gesture(kind: g.kind, fingers: g.fingers, start: pointer, path: [pointer], scale: g.scale, cancelled: false)
+        case .update:
+            if var c = currentGesture, let last = c.path.last {
+                c.path.append(LayoutPoint(x: last.x + g.unacceleratedDelta.dx, y: last.y + g.unacceleratedDelta.dy))
+                c.scale = g.scale
+                currentGesture = c
+            }
+        case .end(let cancelled):
+            if var c = currentGesture {
+                c.cancelled = cancelled
+                gestures.append(c)
+            }
+            currentGesture = nil
+        }
     }
 }
 
@@ -67,7 +114,7 @@ struct SVGPlot {
     let router: Router
     let surfaces: [String]
     let surfaceMap: [String: Surface]
-    let run: ReplayRun
+    let plot: PlotData
 
     static let palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"]
     static let nobody = "#7f7f7f"
@@ -98,7 +145,7 @@ struct SVGPlot {
             out += "<rect x=\"\(number(origin.x))\" y=\"\(number(origin.y))\" width=\"\(number(s.frame.size.width))\" height=\"\(number(s.frame.size.height))\" fill=\"\(c)\" fill-opacity=\"0.12\" stroke=\"\(c)\"/>\n"
             out += "<text x=\"\(number(origin.x + 4))\" y=\"\(number(origin.y + 14))\" fill=\"\(c)\">\(escape(name))</text>\n"
         }
-        for path in run.touchPaths {
+        for path in plot.touchPaths {
             let c = color(path.surface)
             let points = path.points.map { "\(number($0.x)),\(number($0.y))" }.joined(separator: " ")
             out += "<polyline points=\"\(points)\" fill=\"none\" stroke=\"\(c)\" stroke-width=\"3\"/>\n"
@@ -116,8 +163,8 @@ struct SVGPlot {
                 out += "<polyline class=\"pointer\" points=\"\(points)\" fill=\"none\" stroke=\"\(color(segmentFocus ?? nil))\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/>\n"
             }
         }
-        let presses = pressIndexes
-        for (index, step) in run.pointerPath.enumerated() {
+        let presses = plot.presses
+        for (index, step) in plot.pointerPath.enumerated() {
             if segmentFocus == nil || segmentFocus! != step.focus {
                 flushPointer()
                 segment = segment.last.map { [$0] } ?? []
@@ -131,7 +178,7 @@ struct SVGPlot {
         flushPointer()
         // Touchpad gestures: where the pointer was, then the fingers' unaccelerated motion
         // (swipes) or a ring per scale step (pinches); holds are a square.
-        for var g in Self.gestures(in: run) {
+        for var g in plot.gestures {
             g.fit(in: b)
             let c = Self.gestureColor
             if g.kind == .swipe || g.kind == .pinch, g.path.count > 1 {
@@ -152,22 +199,6 @@ struct SVGPlot {
     }
 
     static let gestureColor = "#6a3d9a"
-
-    /// Indexes into the pointer path of button presses.
-    var pressIndexes: Set<Int> {
-        var result = Set<Int>()
-        var index = 0
-        for e in run.inputEvents {
-            switch e.kind {
-            case .pointerMotion, .pointerMotionAbsolute: index += 1
-            case .pointerButton(_, let state):
-                if state == .pressed { result.insert(index) }
-                index += 1
-            default: break
-            }
-        }
-        return result
-    }
 
     struct Gesture {
         var kind: TouchpadGesture.Kind
@@ -194,41 +225,6 @@ struct SVGPlot {
             start = LayoutPoint(x: x, y: y)
             path = path.map { LayoutPoint(x: x + ($0.x - origin.x) * factor, y: y + ($0.y - origin.y) * factor) }
         }
-    }
-
-    /// Each touchpad gesture from begin to end: where the pointer was, the path of its
-    /// unaccelerated motion from there, its last scale.
-    static func gestures(in run: ReplayRun) -> [Gesture] {
-        var result: [Gesture] = []
-        var current: Gesture?
-        var pointer = LayoutPoint(x: 0, y: 0)
-        var pointerIndex = 0
-        for e in run.inputEvents {
-            switch e.kind {
-            case .pointerMotion, .pointerMotionAbsolute, .pointerButton:
-                if pointerIndex < run.pointerPath.count { pointer = run.pointerPath[pointerIndex].location }
-                pointerIndex += 1
-            case .touchpadGesture(let g):
-                switch g.phase {
-                case .begin:
-                    current = Gesture(kind: g.kind, fingers: g.fingers, start: pointer, path: [pointer], scale: g.scale, cancelled: false)
-                case .update:
-                    if var c = current, let last = c.path.last {
-                        c.path.append(LayoutPoint(x: last.x + g.unacceleratedDelta.dx, y: last.y + g.unacceleratedDelta.dy))
-                        c.scale = g.scale
-                        current = c
-                    }
-                case .end(let cancelled):
-                    if var c = current {
-                        c.cancelled = cancelled
-                        result.append(c)
-                    }
-                    current = nil
-                }
-            default: break
-            }
-        }
-        return result
     }
 
     static let legendWidth = 190.0
