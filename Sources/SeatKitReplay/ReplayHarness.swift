@@ -167,27 +167,9 @@ public struct ReplayRun {
     /// Each touch from down to up or cancel: its layout-space points and the surface it was
     /// bound to.
     public var touchPaths: [(touch: TouchID, surface: String?, points: [LayoutPoint])] {
-        var open: [TouchID: Int] = [:]
-        var paths: [(touch: TouchID, surface: String?, points: [LayoutPoint])] = []
-        for record in trace {
-            switch record {
-            case .received(let e):
-                switch e.kind {
-                case .touchDown(let id, let p):
-                    open[id] = paths.count
-                    paths.append((id, nil, [p]))
-                case .touchMotion(let id, let p):
-                    if let i = open[id] { paths[i].points.append(p) }
-                case .touchUp(let id), .touchCancel(let id):
-                    open[id] = nil
-                default: break
-                }
-            case .touchBound(let id, let subject):
-                if let i = open[id], case .surface(_, let name) = subject { paths[i].surface = name }
-            default: break
-            }
-        }
-        return paths
+        var collector = TouchPathCollector()
+        for record in trace { collector.add(record) }
+        return collector.paths
     }
 
     /// The trace cut into one group per input event: the event, then what happened to it.
@@ -236,6 +218,36 @@ extension InputEvent.Kind {
         case .tablet: "tablet"
         case .deviceAdded: "device-added"
         case .deviceRemoved: "device-removed"
+        }
+    }
+}
+
+/// Each touch from down to up or cancel, gathered from trace records in the order the router
+/// made them: its layout-space points and the surface it was bound to. ``ReplayRun/touchPaths``
+/// over a whole trace; record by record for a trace that is not kept.
+public struct TouchPathCollector {
+    public private(set) var paths: [(touch: TouchID, surface: String?, points: [LayoutPoint])] = []
+    private var open: [TouchID: Int] = [:]
+
+    public init() {}
+
+    /// Takes the next record; only touch events and bindings matter.
+    public mutating func add(_ record: TraceRecord) {
+        switch record {
+        case .received(let e):
+            switch e.kind {
+            case .touchDown(let id, let p):
+                open[id] = paths.count
+                paths.append((id, nil, [p]))
+            case .touchMotion(let id, let p):
+                if let i = open[id] { paths[i].points.append(p) }
+            case .touchUp(let id), .touchCancel(let id):
+                open[id] = nil
+            default: break
+            }
+        case .touchBound(let id, let subject):
+            if let i = open[id], case .surface(_, let name) = subject { paths[i].surface = name }
+        default: break
         }
     }
 }

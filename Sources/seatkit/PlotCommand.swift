@@ -49,8 +49,8 @@ struct PlotCommand: ParsableCommand {
 /// points and surface, the pointer's path with its focus and where buttons went down, and
 /// each touchpad gesture from where the pointer was. Nothing else of a replay is kept.
 struct PlotData {
-    private(set) var touchPaths: [(touch: TouchID, surface: String?, points: [LayoutPoint])] = []
-    private var openTouches: [TouchID: Int] = [:]
+    private var touches = TouchPathCollector()
+    var touchPaths: [(touch: TouchID, surface: String?, points: [LayoutPoint])] { touches.paths }
     /// The pointer's layout-space location after each pointer motion or button, and the
     /// surface that had pointer focus.
     private(set) var pointerPath: [(location: LayoutPoint, focus: String?)] = []
@@ -63,24 +63,11 @@ struct PlotData {
     /// when the event was pointer motion or a button.
     mutating func add(_ records: [TraceRecord], pointer: (location: LayoutPoint, focus: String?)?) {
         for record in records {
-            switch record {
-            case .received(let e):
-                switch e.kind {
-                case .touchDown(let id, let p):
-                    openTouches[id] = touchPaths.count
-                    touchPaths.append((id, nil, [p]))
-                case .touchMotion(let id, let p):
-                    if let i = openTouches[id] { touchPaths[i].points.append(p) }
-                case .touchUp(let id), .touchCancel(let id):
-                    openTouches[id] = nil
-                case .pointerButton(_, .pressed):
-                    presses.insert(pointerPath.count)
-                case .touchpadGesture(let g):
-                    add(g)
-                default: break
-                }
-            case .touchBound(let id, let subject):
-                if let i = openTouches[id], case .surface(_, let name) = subject { touchPaths[i].surface = name }
+            touches.add(record)
+            guard case .received(let e) = record else { continue }
+            switch e.kind {
+            case .pointerButton(_, .pressed): presses.insert(pointerPath.count)
+            case .touchpadGesture(let g): add(g)
             default: break
             }
         }

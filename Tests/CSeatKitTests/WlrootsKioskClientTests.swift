@@ -8,6 +8,37 @@ import Testing
 @Suite(.serialized) struct WlrootsKioskClientTests {
     typealias E = FrameScript
 
+    /// The kiosk replaying `recording` with weston-simple-touch as its app, once the replay
+    /// finished, and the touch events the kiosk says it delivered (`down ID X Y`, `motion
+    /// ...`). The caller stops both processes.
+    static func replayUnderWestonSimpleTouch(_ runtime: String, _ recording: String) throws -> (server: Background, client: Background, delivered: [String]) {
+        let (server, socket) = try startKiosk(runtime, recording)
+        let client: Background
+        do {
+            client = try Background("/usr/bin/weston-simple-touch", [],
+                                    environment: ["XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": socket, "WAYLAND_DEBUG": "1"],
+                                    log: runtime + "/simple-touch.log")
+        } catch {
+            server.stop()
+            throw error
+        }
+        guard server.waitFor(timeout: 30, { $0.contains("replay finished") }) != nil else {
+            server.stop()
+            client.stop()
+            throw KioskReplayDidNotFinish(log: server.text)
+        }
+        let delivered = server.text.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("deliver touch ") else { return nil }
+            return String(line.dropFirst("deliver touch ".count))
+        }
+        return (server, client, delivered)
+    }
+
+    struct KioskReplayDidNotFinish: Error, CustomStringConvertible {
+        let log: String
+        var description: String { "the replay did not finish:\n\(log)" }
+    }
+
     static func startKiosk(_ runtime: String, _ recording: String) throws -> (Background, String) {
         let kiosk = try WlrootsKioskTests.builtKiosk()
         let server = try Background(kiosk, ["--replay", recording, "--size", "1280x720"],
@@ -56,18 +87,8 @@ import Testing
         let recording = runtime + "/simple-touch.yml"
         try WlrootsKioskBehaviourTests.write(s, to: recording)
 
-        let (server, socket) = try Self.startKiosk(runtime, recording)
-        defer { server.stop() }
-        let client = try Background("/usr/bin/weston-simple-touch", [],
-                                    environment: ["XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": socket, "WAYLAND_DEBUG": "1"],
-                                    log: runtime + "/simple-touch.log")
-        defer { client.stop() }
-        try #require(server.waitFor(timeout: 30) { $0.contains("replay finished") } != nil,
-                     "the replay did not finish:\n\(server.text)")
-        let delivered = server.text.split(separator: "\n").compactMap { line -> String? in
-            guard line.hasPrefix("deliver touch ") else { return nil }
-            return String(line.dropFirst("deliver touch ".count))
-        }
+        let (server, client, delivered) = try Self.replayUnderWestonSimpleTouch(runtime, recording)
+        defer { server.stop(); client.stop() }
         #expect(delivered.filter { $0.hasPrefix("down") }.count == 2)
         #expect(delivered.filter { $0.hasPrefix("motion") }.count == 5)
         _ = client.waitFor(timeout: 10) { Self.touches(inDebugLog: $0).count >= delivered.count }
@@ -90,18 +111,8 @@ import Testing
         let recording = runtime + "/outside.yml"
         try WlrootsKioskBehaviourTests.write(s, to: recording)
 
-        let (server, socket) = try Self.startKiosk(runtime, recording)
-        defer { server.stop() }
-        let client = try Background("/usr/bin/weston-simple-touch", [],
-                                    environment: ["XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": socket, "WAYLAND_DEBUG": "1"],
-                                    log: runtime + "/simple-touch.log")
-        defer { client.stop() }
-        try #require(server.waitFor(timeout: 30) { $0.contains("replay finished") } != nil,
-                     "the replay did not finish:\n\(server.text)")
-        let delivered = server.text.split(separator: "\n").compactMap { line -> String? in
-            guard line.hasPrefix("deliver touch ") else { return nil }
-            return String(line.dropFirst("deliver touch ".count))
-        }
+        let (server, client, delivered) = try Self.replayUnderWestonSimpleTouch(runtime, recording)
+        defer { server.stop(); client.stop() }
         let downs = delivered.filter { $0.hasPrefix("down") }
         // "down ID X Y": the inside tap, within a raw touchscreen unit of where it was made.
         let point = downs.first.map { $0.split(separator: " ").dropFirst(2).compactMap { Double($0) } } ?? []
