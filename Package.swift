@@ -93,10 +93,13 @@ let package = Package(
         // SeatKitXKB gives clients their keymap. No libinput: the compositor feeds the seat.
         .target(name: "SeatKitWayland", dependencies: ["SeatKit", "SeatKitXKB", "SeatKitSystem", "CWaylandServer",
                                                        .product(name: "Logging", package: "swift-log")]),
+        // The shell's protocol code (xdg-shell, xdg-decoration, xdg-output), apart from the
+        // seat's, so that a compositor with its own xdg-shell can link SeatKitWayland.
+        .target(name: "CWaylandShellProtocols", dependencies: ["CWaylandServer"]),
         // A minimal shell for headless kiosks and tests: wl_compositor, wl_subcompositor,
         // wl_shm, xdg_wm_base, wl_data_device_manager, wl_output. A compositor with its own
         // shell does not link it.
-        .target(name: "SeatKitHeadlessShell", dependencies: ["SeatKit", "SeatKitWayland", "CWaylandServer"]),
+        .target(name: "SeatKitHeadlessShell", dependencies: ["SeatKit", "SeatKitWayland", "CWaylandServer", "CWaylandShellProtocols"]),
         // A headless kiosk compositor that real clients connect to: the example to read first.
         .executableTarget(
             name: "kiosk",
@@ -128,9 +131,14 @@ let package = Package(
         // pointers and touchscreens injecting through the seat. See docs/CONFORMANCE.md.
         .target(name: "SeatKitWLCS",
                 dependencies: ["SeatKit", "SeatKitXKB", "SeatKitWayland", "SeatKitHeadlessShell", "CSeatKitWLCS"]),
+        // A Swift compositor with its own xdg-shell beside SeatKitWayland's seat: it must link
+        // (the seat carries none of the shell's protocol code). EmbeddingTests runs it.
+        .target(name: "COwnShell", path: "Tests/OwnShellCompositor/COwnShell", linkerSettings: [.linkedLibrary("wayland-server")]),
+        .executableTarget(name: "own-shell-compositor", dependencies: ["SeatKit", "SeatKitXKB", "SeatKitWayland", "COwnShell"],
+                          path: "Tests/OwnShellCompositor/Compositor"),
         // End-to-end tests: the kiosk (built as a product) with real Debian clients.
         .testTarget(name: "SeatKitWaylandTests",
-                    dependencies: ["SeatKit", "SeatKitReplay", "SeatKitWayland", "SeatKitHeadlessShell", "CWaylandServer", "SeatKitWLCS", "AllocationCounter",
+                    dependencies: ["SeatKit", "SeatKitReplay", "SeatKitWayland", "SeatKitHeadlessShell", "CWaylandServer", "CWaylandShellProtocols", "SeatKitWLCS", "AllocationCounter",
                                    .product(name: "Logging", package: "swift-log")]),
         // The guides' code (Sources/SeatKit/SeatKit.docc/*.md): every ```swift block of a
         // guide stands verbatim in Tests/DocumentationTests/Snippets, which compile (and run

@@ -1,4 +1,5 @@
 import CWaylandServer
+import CWaylandShellProtocols
 import SeatKitWayland
 import SeatKit
 

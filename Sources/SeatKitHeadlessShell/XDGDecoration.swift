@@ -1,4 +1,5 @@
 import CWaylandServer
+import CWaylandShellProtocols
 import SeatKitWayland
 
 // zxdg_decoration_manager_v1 (version 1): every toplevel is decorated server-side, which in

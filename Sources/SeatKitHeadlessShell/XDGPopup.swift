@@ -1,4 +1,5 @@
 import CWaylandServer
+import CWaylandShellProtocols
 import SeatKit
 import SeatKitWayland
 

@@ -124,12 +124,15 @@ final class KioskSession {
         return nil
     }
 
-    static func kioskBinary() -> String? {
+    static func kioskBinary() -> String? { builtExecutable("kiosk") }
+
+    /// An executable of this package, built beside the test binary.
+    static func builtExecutable(_ name: String) -> String? {
         guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
         var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
         // macOS-style bundles nest the executable; on Linux the test binary sits in the build dir.
         for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("kiosk").path
+            let candidate = dir.appendingPathComponent(name).path
             if access(candidate, X_OK) == 0 { return candidate }
             dir.deleteLastPathComponent()
         }

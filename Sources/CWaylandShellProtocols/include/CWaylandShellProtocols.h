@@ -1,0 +1,23 @@
+// The shell protocols of SeatKitHeadlessShell (xdg-shell, xdg-decoration, xdg-output), generated
+// by protocols/generate.sh, apart from the seat's (CWaylandServer): a compositor with its own
+// xdg-shell code links SeatKitWayland without a second definition of `xdg_wm_base_interface`
+// and the rest; only the headless shell and what tests it link these.
+#ifndef CWAYLANDSHELLPROTOCOLS_H
+#define CWAYLANDSHELLPROTOCOLS_H
+
+#include "CWaylandServer.h"
+#include "xdg-shell-protocol.h"
+#include "xdg-decoration-unstable-v1-protocol.h"
+#include "xdg-output-unstable-v1-protocol.h"
+
+SEATKIT_REQUESTS(xdg_wm_base) SEATKIT_WIRE(xdg_wm_base)
+SEATKIT_REQUESTS(xdg_positioner) SEATKIT_WIRE(xdg_positioner)
+SEATKIT_REQUESTS(xdg_surface) SEATKIT_WIRE(xdg_surface)
+SEATKIT_REQUESTS(xdg_toplevel) SEATKIT_WIRE(xdg_toplevel)
+SEATKIT_REQUESTS(xdg_popup) SEATKIT_WIRE(xdg_popup)
+SEATKIT_REQUESTS(zxdg_decoration_manager_v1) SEATKIT_WIRE(zxdg_decoration_manager_v1)
+SEATKIT_REQUESTS(zxdg_toplevel_decoration_v1) SEATKIT_WIRE(zxdg_toplevel_decoration_v1)
+SEATKIT_REQUESTS(zxdg_output_manager_v1) SEATKIT_WIRE(zxdg_output_manager_v1)
+SEATKIT_REQUESTS(zxdg_output_v1) SEATKIT_WIRE(zxdg_output_v1)
+
+#endif
