@@ -103,12 +103,26 @@ extension TouchGrab {
     public func touchFrame(_ event: InputEvent, router: Router) { router.routeTouch(event) }
 }
 
+/// What a keyboard grab does to the first responder when it begins
+/// (``Router/startKeyboardGrab(_:focus:)``), as Smithay's `Focus::Keep` and `Focus::Clear`.
+public enum KeyboardGrabFocus: Sendable {
+    /// The first responder keeps focus but sees no key the grab does not forward: held keys
+    /// whose presses it saw are released (cancelled, ``KeyEvent/keepsFocus``; a client is sent
+    /// `wl_keyboard.key` released).
+    case keep
+    /// The first responder resigns (a client is sent `wl_keyboard.leave`, which ends its held
+    /// keys) and gets focus back when the grab ends.
+    case clear
+}
+
 /// Takes keys while active, after filters and the key interpreter (keysym, text and
 /// modifiers are filled in).
 public protocol KeyboardGrab: Grab {
     /// A key press, repeat or release. Default: ``Router/deliverKey(_:)`` (the first
-    /// responder and its chain, key commands included). Not forwarded, it is lost; a grab
-    /// that swallows a press should swallow its release.
+    /// responder and its chain, key commands included). Not forwarded, it is lost to the
+    /// responders; the router keeps pairing either way: the release of a press the grab kept
+    /// reaches no responder, and a responder that saw a forwarded press hears a (cancelled)
+    /// release if the grab keeps the real one.
     func key(_ event: KeyEvent, router: Router)
 }
 
@@ -167,23 +181,45 @@ extension Router {
         grab.cancel(router: self)
     }
 
-    /// Makes `grab` take keys. The first responder first hears a cancelled release of each
-    /// key it may have seen pressed (their real releases go to the grab); it stays first
-    /// responder. A grab already active is ended first.
-    public func startKeyboardGrab(_ grab: any KeyboardGrab) {
+    /// Makes `grab` take keys: from now on every key (after filters and the interpreter)
+    /// reaches `grab`, and a responder gets only what the grab forwards
+    /// (``Router/deliverKey(_:)``). Whatever the grab does and however it ends, each press a
+    /// responder saw gets exactly one release and no release reaches a responder that did not
+    /// see its press (``HeldKey``). With `focus`:
+    /// - ``KeyboardGrabFocus/keep`` (the default): the first responder stays first responder
+    ///   and first hears a cancelled release (``KeyEvent/keepsFocus``) of each held key whose
+    ///   press it saw (a client is sent `wl_keyboard.key` released);
+    /// - ``KeyboardGrabFocus/clear``: the first responder hears those cancelled releases, then
+    ///   resigns, whatever `canResignFirstResponder` says (a client is sent `wl_keyboard.leave`);
+    ///   focus comes back when the grab ends.
+    /// The real releases of those keys reach the grab (a forwarded one is delivered to no
+    /// responder). A grab already active is ended first.
+    public func startKeyboardGrab(_ grab: any KeyboardGrab, focus: KeyboardGrabFocus = .keep) {
         if unchecked.keyboardGrab != nil { endKeyboardGrab() }
         unchecked.keyboardGrab = grab
-        if let focus = unchecked.firstResponder { tellCancelledKeys(to: focus, swallowing: false) }
+        unchecked.keyboardGrabFocus = focus
+        switch focus {
+        case .keep:
+            if let first = unchecked.firstResponder { tellCancelledKeys(to: first, keepsFocus: true) }
+        case .clear:
+            clearFirstResponderForGrab()
+        }
     }
 
     /// Ends the keyboard grab, if any, and runs its `cancel`. Keys go to the first responder
-    /// again.
+    /// again; releases of keys the grab took go nowhere, those of keys it forwarded to the
+    /// first responder's chain go there. After a grab that cleared focus, the most recent
+    /// former first responder that can take focus becomes first responder again, unless a
+    /// first responder was set meanwhile.
     public func endKeyboardGrab() {
         guard let grab = unchecked.keyboardGrab else { return }
         unchecked.keyboardGrab = nil
-        // Keys pressed under the grab were not the first responder's.
-        noteKeysHeldBeforeFocus()
+        let focus = unchecked.keyboardGrabFocus
+        unchecked.keyboardGrabFocus = .keep
         grab.cancel(router: self)
+        if focus == .clear, unchecked.keyboardGrab == nil, unchecked.firstResponder == nil, let previous = previousFocus() {
+            becomeFirstResponder(previous)
+        }
     }
 
     /// Cancelled releases of the held buttons whose presses `surface` (the pointer focus) saw,
@@ -204,20 +240,29 @@ extension Router {
         }
     }
 
-    /// Cancelled releases of the held keys whose presses `surface`'s responder (the first
-    /// responder) was delivered, to it alone; `swallowing` also takes their real releases.
-    func tellCancelledKeys(to surface: Surface, swallowing: Bool) {
-        let keys = keysPressedAtFocus
-        var i = 0
-        while i < keys.count {
-            let keycode = keys[i]
-            i += 1
-            if swallowing, !unchecked.swallowedKeys.scanContains(keycode) { unchecked.swallowedKeys.append(keycode) }
-            var release = KeyEvent(time: clock.now, keycode: keycode, state: .released)
-            release.isCancelled = true
-            _ = surface.responder.keyUp(release, context: ResponderContext(router: self, link: .surface(surface), target: surface))
-            trace?.record(.told(TraceSubject(surface), .keyUp))
+    /// Cancelled releases of the held keys whose presses the first responder's chain saw
+    /// and has not heard released, to `surface`'s responder (the first responder) alone;
+    /// their real releases then go to no responder. `keepsFocus`: whether it stays first
+    /// responder (``KeyEvent/keepsFocus``).
+    func tellCancelledKeys(to surface: Surface, keepsFocus: Bool) {
+        // Each is marked ended before its call out, so a handler that edits the keys or asks
+        // again cannot be told one twice.
+        while let index = unchecked.heldKeys.scanIndex(where: { key in
+            if !key.isReleased, case .focus = key.press { return true }
+            return false
+        }) {
+            unchecked.heldKeys[index].press = .ended
+            tellCancelledKey(unchecked.heldKeys[index].keycode, to: surface, keepsFocus: keepsFocus)
         }
+    }
+
+    /// A cancelled release of `keycode`, whose press `surface`'s responder saw, to it alone.
+    func tellCancelledKey(_ keycode: UInt32, to surface: Surface, keepsFocus: Bool) {
+        var release = KeyEvent(time: clock.now, keycode: keycode, state: .released)
+        release.isCancelled = true
+        release.keepsFocus = keepsFocus
+        _ = surface.responder.keyUp(release, context: ResponderContext(router: self, link: .surface(surface), target: surface))
+        trace?.record(.told(TraceSubject(surface), .keyUp))
     }
 
     // MARK: Raw delivery

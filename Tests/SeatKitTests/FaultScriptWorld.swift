@@ -213,7 +213,11 @@ final class SoakResponder: Responder {
         }
         became = true
         becomeCount += 1
-        keysAsFirst.removeAll()
+        // As wl_keyboard.enter: the keys held for focus are now this responder's, and their
+        // releases (real or cancelled) come to it.
+        let listed = context.router.heldKeysForFocus
+        keysDown.formUnion(listed)
+        keysAsFirst = Set(listed)
         fire(.become)
     }
     func didResignFirstResponder(context: ResponderContext) {
