@@ -155,10 +155,24 @@ extension Router {
     }
 
     /// Ends the pointer grab, if any: its `cancel` runs, and focus follows the default rule
-    /// again (at once unless a button is held; then at the last release).
+    /// again (at once unless a button is held; then at the last release). A held button
+    /// whose press the focus did not see (the grab took it, or the focus changed since) is
+    /// no longer the pointer's: its release is swallowed, and it does not hold focus. A held
+    /// button the grab forwarded to the focus keeps it, as the implicit grab; its release
+    /// goes there.
     public func endPointerGrab() {
         guard let grab = unchecked.pointerGrab else { return }
         unchecked.pointerGrab = nil
+        var i = 0
+        while i < unchecked.pressedButtons.count {
+            let button = unchecked.pressedButtons[i]
+            if unchecked.buttonsSeenByFocus.scanContains(button) {
+                i += 1
+            } else {
+                unchecked.pressedButtons.remove(at: i)
+                if !unchecked.consumedButtons.scanContains(button) { unchecked.consumedButtons.append(button) }
+            }
+        }
         grab.cancel(router: self)
         if unchecked.pointerGrab == nil { refreshPointerFocus() }
     }
@@ -305,8 +319,6 @@ public final class PopupGrab: PointerGrab, TouchGrab {
     /// The popup surface: it and its descendants take input.
     public let popup: Surface
     private var onDismiss: (() -> Void)?
-    /// Buttons pressed outside (their releases are swallowed too).
-    private var swallowedButtons: [UInt32] = []
 
     /// A grab for `popup`; `dismiss` runs once, when the grab ends for any reason.
     public init(popup: Surface, dismiss: @escaping () -> Void) {
@@ -331,16 +343,17 @@ public final class PopupGrab: PointerGrab, TouchGrab {
     }
 
     /// A press outside the popup ends the grab (`dismiss` runs) and is not delivered, nor
-    /// is its release; other buttons go raw to the focus's chain
-    /// (``Router/sendPointerButton(_:to:)``: no recognizers).
+    /// is its release (the router swallows it: no surface saw the press); other presses go
+    /// raw to the focus's chain (``Router/sendPointerButton(_:to:)``: no recognizers), and
+    /// a release goes there only if the focus saw its press (not one held when the grab
+    /// began: the focus then was told a cancelled release).
     public func pointerButton(_ event: PointerButtonEvent, router: Router) {
-        if event.state == .released, let index = swallowedButtons.firstIndex(of: event.button) {
-            swallowedButtons.remove(at: index)
+        let focus = router.unchecked.pointerFocus
+        if event.state == .released {
+            if router.unchecked.buttonsSeenByFocus.scanContains(event.button) { router.sendPointerButton(event, to: focus) }
             return
         }
-        let focus = router.unchecked.pointerFocus
-        if event.state == .pressed, !contains(focus) {
-            swallowedButtons.append(event.button)
+        if !contains(focus) {
             router.endGrab(self)
             return
         }

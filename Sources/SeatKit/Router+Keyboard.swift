@@ -261,6 +261,9 @@ extension Router {
         if let old {
             unchecked.firstResponder = nil
             rememberFocus(old)
+            // Resigning while its surface leaves the tree (a handler of the removal moved
+            // focus first): the removal's cancelled releases are owed all the same.
+            if !old.unchecked.isAttached { tellCancelledKeys(to: old, keepsFocus: false) }
             old.responder.didResignFirstResponder(context: ResponderContext(router: self, link: .surface(old), target: old))
             guard generation == unchecked.focusGeneration else { return surface != nil && unchecked.firstResponder === surface }
         }

@@ -183,16 +183,18 @@ extension Router {
         catchUpPointerFocus(time: event.time)
         if state == .pressed {
             if !unchecked.pressedButtons.scanContains(button) { unchecked.pressedButtons.append(button) }
-        } else {
-            if let index = unchecked.pressedButtons.scanIndex(of: button) { unchecked.pressedButtons.remove(at: index) }
-            if !unchecked.buttonsSeenByFocus.isEmpty, let index = unchecked.buttonsSeenByFocus.scanIndex(of: button) {
-                unchecked.buttonsSeenByFocus.remove(at: index)
-            }
+        } else if let index = unchecked.pressedButtons.scanIndex(of: button) {
+            unchecked.pressedButtons.remove(at: index)
         }
         let buttonEvent = PointerButtonEvent(time: event.time, device: event.device, button: button, state: state,
                                              location: unchecked.pointerLocation, surfaceLocation: pointerSurfaceLocation())
         if let grab = unchecked.pointerGrab {
+            // While the grab has the release, `buttonsSeenByFocus` still says whether the focus
+            // saw the press (a grab delivers the release only then); then it is up for good.
             grab.pointerButton(buttonEvent, router: self)
+            if state == .released, !unchecked.buttonsSeenByFocus.isEmpty, let index = unchecked.buttonsSeenByFocus.scanIndex(of: button) {
+                unchecked.buttonsSeenByFocus.remove(at: index)
+            }
             return
         }
         routePointerButton(buttonEvent)

@@ -55,6 +55,77 @@ struct GrabTests {
         #expect(touchCalls(h.log.entries) == ["window.began"])
     }
 
+    @Test func aPopupGrabDismissedByAPressOutsideLetsThatPresssReleaseReachNoOneNotEvenTheDelegate() {
+        let h = Harness()
+        h.surface("window", 0, 0, 500, 500, handles: ["button"])
+        let popup = h.surface("popup", 100, 100, 100, 200, handles: ["button"])
+        h.router.startPopupGrab(PopupGrab(popup: popup) { popup.removeFromParent() })
+        h.pointer(to: 400, 400)   // outside the popup: no focus
+        h.press()
+        #expect(h.router.pointerGrab == nil)
+        h.release()
+        #expect(!h.log.entries.contains { $0.hasSuffix(".button") })
+        #expect(h.delegate.dropped.isEmpty)
+        #expect(h.router.heldButtons.isEmpty)
+    }
+
+    @Test func aButtonHeldWhenAPopupGrabStartsIsReleasedOnceToTheSurfaceThatSawItsPress() {
+        let h = Harness()
+        let window = h.surface("window", 0, 0, 500, 500, handles: ["button"])
+        let popup = h.surface("popup", 100, 100, 100, 200, handles: ["button"])
+        h.pointer(to: 400, 400)
+        h.press()
+        let grab = PopupGrab(popup: popup) {}
+        h.router.startPopupGrab(grab)
+        #expect(window.recorder.lastButton?.isCancelled == true)
+        h.log.clear()
+        // Released under the grab, and after it: the window heard its cancelled release.
+        h.release()
+        h.press(0x111)
+        h.router.endGrab(grab)
+        h.release(0x111)
+        #expect(!h.log.entries.contains { $0.hasSuffix(".button") })
+        #expect(!h.delegate.dropped.contains("button"))
+    }
+
+    @Test func aPointerGrabThatEndsWithAButtonHeldDoesNotReleaseItToASurfaceThatNeverSawThePress() {
+        let h = Harness()
+        let source = h.surface("source", 0, 0, 300, 300, handles: ["button", "motion"])
+        let target = h.surface("target", 400, 0, 300, 300, handles: ["button", "motion"])
+        h.pointer(to: 100, 100)
+        h.press()
+        let drag = FocusFollowingGrab()
+        h.router.startPointerGrab(drag)
+        h.pointer(to: 500, 100)
+        #expect(h.router.pointerFocus === target)
+        h.router.endPointerGrab()   // the button is still down
+        h.log.clear()
+        h.release()
+        #expect(!h.log.entries.contains { $0.hasSuffix(".button") })
+        #expect(!h.delegate.dropped.contains("button"))
+        // Focus follows the pointer again, and the next click is whole.
+        h.press()
+        h.release()
+        #expect(h.log.entries == ["target.button", "target.button"])
+        _ = source
+    }
+
+    @Test func aPressAGrabForwardedToItsFocusIsReleasedThereAfterTheGrabEnds() {
+        let h = Harness()
+        let window = h.surface("window", 0, 0, 300, 300, handles: ["button", "motion"])
+        let grab = FocusFollowingGrab()
+        grab.forwardsButtons = true
+        h.router.startPointerGrab(grab)
+        h.pointer(to: 100, 100)
+        h.log.clear()
+        h.press()
+        h.router.endPointerGrab()
+        h.release()
+        #expect(h.log.entries == ["window.button", "window.button"])
+        #expect(window.recorder.lastButton?.state == .released)
+        #expect(window.recorder.lastButton?.isCancelled == false)
+    }
+
     // MARK: Interactive move and resize
 
     @Test func anInteractiveMoveTakesThePointerUntilTheReleaseAndNoClientSeesTheDrag() {
@@ -262,4 +333,16 @@ final class LockFilter: InputFilter {
 final class ForwardingTouchGrab: TouchGrab {
     var cancelled = false
     func cancel(router: Router) { cancelled = true }
+}
+
+/// A pointer grab whose focus follows hit-testing (as a drag over drop targets) and that
+/// takes buttons, or forwards them raw to the focus.
+final class FocusFollowingGrab: PointerGrab {
+    var forwardsButtons = false
+    func pointerMoved(_ event: PointerMotionEvent, router: Router) {
+        router.setPointerFocus(router.surface(at: event.location), time: event.time)
+    }
+    func pointerButton(_ event: PointerButtonEvent, router: Router) {
+        if forwardsButtons { router.sendPointerButton(event, to: router.pointerFocus) }
+    }
 }
