@@ -175,6 +175,11 @@ final class SoakResponder: Responder {
         return .notHandled
     }
     func keyUp(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
+        // Every press has exactly one release: a real release reaches the first responder
+        // only for a key it saw pressed (or an enter listed) and has not heard released.
+        if !event.isCancelled, context.target === surface, surface != nil, !keysDown.contains(event.keycode) {
+            world.fail("k.release-without-press", "\(name) got a release of key \(event.keycode) as first responder without its press (or got it twice)")
+        }
         if event.isCancelled {
             // Owed on removal or when a keyboard grab starts: only to the first responder,
             // only for a key it saw pressed.
@@ -259,6 +264,13 @@ final class SoakFilter: InputFilter {
 }
 
 /// A lock screen: takes every class it is started for and forwards nothing.
+/// A keyboard grab that forwards every key to the first responder's chain, or none.
+final class SoakKeyboardGrab: KeyboardGrab {
+    let forwards: Bool
+    init(forwards: Bool) { self.forwards = forwards }
+    func key(_ event: KeyEvent, router: Router) { if forwards { router.deliverKey(event) } }
+}
+
 final class SoakLockGrab: PointerGrab, TouchGrab, KeyboardGrab {
     var cancels = 0
     func cancel(router: Router) { cancels += 1 }
@@ -347,6 +359,9 @@ final class FaultScriptWorld {
 
     // Grabs, devices, focus history (the API issue 12 added).
     let lock = SoakLockGrab()
+    /// The keyboard grabs of `.keyboardGrab` steps, one per kind.
+    let keyboardGrabs: [FaultScript.KeyGrabKind: SoakKeyboardGrab] = Dictionary(uniqueKeysWithValues:
+        FaultScript.KeyGrabKind.allCases.map { ($0, SoakKeyboardGrab(forwards: $0 == .forwardKeep || $0 == .forwardClear)) })
     var popups: [SoakPopup] = []
     /// The inject serial at which the current grab of each class started: events injected
     /// later must not reach responders past it.
@@ -983,6 +998,15 @@ final class FaultScriptWorld {
             if touch { router.startTouchGrab(lock) }
             syncTouchGrab()
             if keyboard { router.startKeyboardGrab(lock) }
+        case let .keyboardGrab(kind):
+            let clears = kind == .clear || kind == .forwardClear
+            noteGrabStart(pointer: false, touch: false, keyboard: true)
+            if clears, let first = router.firstResponder, let r = responder(of: first), r.became {
+                owed.append(.resign(r, before: r.resignCount))
+            }
+            router.startKeyboardGrab(keyboardGrabs[kind]!, focus: clears ? .clear : .keep)
+            // A grab that clears focus remembers it in the router's history.
+            focusHistory = router.focusHistory.compactMap(\.surface)
         case let .endGrab(which):
             switch which {
             case .popup:
@@ -996,6 +1020,8 @@ final class FaultScriptWorld {
             case .touch: router.endTouchGrab()
             case .keyboard: router.endKeyboardGrab()
             }
+            // A grab that cleared focus gives it back from the history.
+            focusHistory = router.focusHistory.compactMap(\.surface)
             syncTouchGrab()
         case let .addDevice(d, o):
             let device = Int32(1 + min(max(d, 0), FaultScript.deviceCount))
@@ -1259,6 +1285,14 @@ final class FaultScriptWorld {
         }
         if became.isEmpty, let first, let r = responder(of: first) {
             fail("c.first-responder-not-told", "firstResponder is \(first.name) but \(r.name) never got didBecomeFirstResponder")
+        }
+        // Every press has a release: a key the first responder saw pressed (as the target, or
+        // listed by its enter) and that is no longer held has been released to it.
+        for r in became {
+            let stuck = r.keysAsFirst.subtracting(keysHeld)
+            if !stuck.isEmpty {
+                fail("k.press-without-release", "\(r.name) is first responder and never heard the release of keys \(stuck.sorted()), no longer held")
+            }
         }
     }
 
