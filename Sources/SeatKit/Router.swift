@@ -77,6 +77,8 @@ public final class Router {
         var dispatchingReusedEnds = false
         /// Buffers for batches of cancelled touches, reused (one per nesting level).
         var cancelBatches: [[TouchSequence]] = []
+        /// Buffers for the touches of one `touchesCancelled`, reused (one per nesting level).
+        var cancelPointBuffers: [[TouchPoint]] = []
         /// Buffers for lists of links being told a cancel, reused.
         var linkBuffers: [[ChainLink]] = []
         /// A touch frame arrived while one was being delivered (a handler injected it): it is
@@ -239,6 +241,8 @@ public final class Router {
     public init(clock: any Clock) {
         self.clock = clock
         unchecked.touchScratch.reserveCapacity(16)
+        unchecked.cancelBatches.reserveCapacity(4)
+        unchecked.cancelPointBuffers.reserveCapacity(4)
         unchecked.activeTouches.reserveCapacity(16)
         unchecked.touchPool.reserveCapacity(16)
         unchecked.consumedTouches.reserveCapacity(16)
