@@ -309,28 +309,44 @@ extension Router {
     }
 }
 
-/// A popup's grab (xdg_popup.grab): pointer and touch input reach the popup's subtree only;
-/// a button press or a touch down anywhere else dismisses it and is not delivered. Keys go
-/// on to the first responder (make the popup, or what it wants, first responder).
+/// A popup's grab (xdg_popup.grab): pointer and touch input reach the popup's subtree (and
+/// those of the popups it is nested in) only; a button press or a touch down anywhere else
+/// dismisses the whole chain and is not delivered. Keys go on to the first responder (make
+/// the popup, or what it wants, first responder).
 ///
-/// Start it with ``Router/startPopupGrab(_:)``; `dismiss` runs once, when a press lands
-/// outside or the grab is ended or replaced, and should close the popup.
+/// Start it with ``Router/startPopupGrab(_:)``. Grabs nest as wlroots' xdg_popup grabs: a grab
+/// whose `parent` is the innermost popup grab active stacks on it, and dismissing a grab
+/// dismisses those nested in it first. `dismiss` runs once, when the grab ends for any reason
+/// (a press outside, its popup or a popup it is nested in removed from the layout or
+/// dismissed, ``Router/endGrab(_:)``, another grab replacing it), and should close the popup.
 public final class PopupGrab: PointerGrab, TouchGrab {
     /// The popup surface: it and its descendants take input.
     public let popup: Surface
+    /// The popup grab this one is nested in (the xdg_popup's parent popup), if any.
+    public let parent: PopupGrab?
     private var onDismiss: (() -> Void)?
 
-    /// A grab for `popup`; `dismiss` runs once, when the grab ends for any reason.
-    public init(popup: Surface, dismiss: @escaping () -> Void) {
+    /// A grab for `popup`, nested in `parent`'s if that is the innermost popup grab active
+    /// when this one starts; `dismiss` runs once, when the grab ends for any reason.
+    public init(popup: Surface, parent: PopupGrab? = nil, dismiss: @escaping () -> Void) {
         self.popup = popup
+        self.parent = parent
         self.onDismiss = dismiss
     }
 
-    /// Whether `surface` belongs to the popup.
+    /// Whether `surface` belongs to the popup, or to a popup this one is nested in.
     public func contains(_ surface: Surface?) -> Bool {
         guard let surface else { return false }
-        return surface === popup || surface.isDescendant(of: popup)
+        var grab: PopupGrab? = self
+        while let current = grab {
+            if surface === current.popup || surface.isDescendant(of: current.popup) { return true }
+            grab = current.parent
+        }
+        return false
     }
+
+    /// Whether `dismiss` has run (or is running).
+    public var isDismissed: Bool { onDismiss == nil }
 
     /// Focus follows hit-testing within the popup's subtree (outside it there is no focus;
     /// with a button held, focus stays), and the focus's chain gets the motion raw
@@ -354,7 +370,7 @@ public final class PopupGrab: PointerGrab, TouchGrab {
             return
         }
         if !contains(focus) {
-            router.endGrab(self)
+            router.dismissPopupChain(of: self)
             return
         }
         router.sendPointerButton(event, to: focus)
@@ -379,30 +395,112 @@ public final class PopupGrab: PointerGrab, TouchGrab {
             // Outside: nobody has seen it yet (its frame has not come). It is cancelled, and
             // the touch that dismisses stays the grab's: the router ignores the rest of it.
             router.cancelTouches(reason: "outside the popup") { $0.id == id }
-            router.endGrab(self)
+            router.dismissPopupChain(of: self)
         }
     }
 
-    /// Ends both halves (pointer and touch) together and runs `dismiss` once.
+    /// The router took a device from this grab (another grab started, or
+    /// ``Router/endPointerGrab()`` or ``Router/endTouchGrab()`` was called): the whole chain
+    /// it belongs to is dismissed, innermost first, so that no popup keeps a grab it lost.
     public func cancel(router: Router) {
-        let dismiss = onDismiss
-        onDismiss = nil
-        // Both halves of the grab end together.
-        if router.unchecked.pointerGrab === self { router.endPointerGrab() }
+        if isFinishing {
+            runDismiss(router)
+        } else if onDismiss != nil {
+            router.dismissPopupChain(of: self)
+        }
+    }
+
+    /// Ends both halves (pointer and touch) together and runs `dismiss` once, after the
+    /// halves are released and before pointer focus follows the pointer again. With `parent`,
+    /// the halves go to it instead (a nested grab ending alone).
+    func finish(router: Router, handingTo parent: PopupGrab?) {
+        guard onDismiss != nil, !isFinishing else { return }
+        isFinishing = true
+        if let parent, router.unchecked.pointerGrab === self || router.unchecked.touchGrab === self {
+            router.handOverPopupGrab(to: parent)
+        } else if router.unchecked.pointerGrab === self {
+            router.endPointerGrab()   // its `cancel` ends the touch half and dismisses
+        }
+        runDismiss(router)
+    }
+
+    /// Set once `finish` began: the router's `cancel` then completes it.
+    private var isFinishing = false
+
+    private func runDismiss(_ router: Router) {
         if router.unchecked.touchGrab === self { router.endTouchGrab() }
-        dismiss?()
+        guard let dismiss = onDismiss else { return }
+        onDismiss = nil
+        dismiss()
     }
 }
 
 extension Router {
-    /// Starts `grab` for the pointer and touch at once.
+    /// Starts `grab` for the pointer and touch at once. If its `parent` is the innermost popup
+    /// grab active now, it nests: the parent is not ended (its `dismiss` does not run), input
+    /// reaches either popup, and the parent takes the pointer and touch back when this one
+    /// ends alone. Otherwise the active grabs end first (a popup chain is dismissed whole).
+    /// Either way the pointer focus is left and routed touches are cancelled, as for
+    /// ``startPointerGrab(_:)`` and ``startTouchGrab(_:)``.
     public func startPopupGrab(_ grab: PopupGrab) {
+        if let parent = grab.parent, popupGrabs.last === parent,
+           unchecked.pointerGrab === parent || unchecked.touchGrab === parent {
+            popupGrabs.append(grab)
+            handOverPopupGrab(to: grab)
+            return
+        }
+        startPointerGrab(grab)
+        startTouchGrab(grab)
+        if unchecked.pointerGrab === grab || unchecked.touchGrab === grab { popupGrabs = [grab] }
+    }
+
+    /// Gives the pointer and touch to `grab`, taking them from the popup grab that holds them
+    /// without ending it (no `cancel`, no re-hit-test in between).
+    func handOverPopupGrab(to grab: PopupGrab) {
+        unchecked.pointerGrab = nil
+        unchecked.touchGrab = nil
         startPointerGrab(grab)
         startTouchGrab(grab)
     }
 
-    /// Ends every grab `grab` holds (pointer, touch, keyboard).
+    /// Dismisses `grab` and the popup grabs nested in it, innermost first; the one it is
+    /// nested in, if any, takes the pointer and touch back.
+    func dismissPopupGrab(_ grab: PopupGrab) {
+        guard let index = popupGrabs.firstIndex(where: { $0 === grab }) else {
+            grab.finish(router: self, handingTo: nil)
+            return
+        }
+        let parent = index > 0 ? popupGrabs[index - 1] : nil
+        while popupGrabs.count > index {
+            popupGrabs.removeLast().finish(router: self, handingTo: parent)
+        }
+    }
+
+    /// Dismisses the whole chain `grab` belongs to, innermost first (a press outside every
+    /// popup of it, or the router took a device from it).
+    func dismissPopupChain(of grab: PopupGrab) {
+        if popupGrabs.contains(where: { $0 === grab }), let outermost = popupGrabs.first {
+            dismissPopupGrab(outermost)
+        } else {
+            dismissPopupGrab(grab)
+        }
+    }
+
+    /// A popup grab whose popup left the layout (its client closed the menu) ends at once,
+    /// with those nested in it: it must not take the next click or touch as one outside.
+    func endPopupGrabsOfRemovedPopups() {
+        guard !popupGrabs.isEmpty, let removed = popupGrabs.first(where: { !$0.popup.unchecked.isAttached }) else { return }
+        dismissPopupGrab(removed)
+    }
+
+    /// Ends every grab `grab` holds (pointer, touch, keyboard). A ``PopupGrab`` is dismissed
+    /// with the popup grabs nested in it, innermost first; the one it is nested in takes the
+    /// pointer and touch back.
     public func endGrab(_ grab: AnyObject) {
+        if let popup = grab as? PopupGrab {
+            dismissPopupGrab(popup)
+            return
+        }
         if unchecked.pointerGrab === grab { endPointerGrab() }
         if unchecked.touchGrab === grab { endTouchGrab() }
         if unchecked.keyboardGrab === grab { endKeyboardGrab() }

@@ -607,6 +607,7 @@ public final class Router {
         }
         gestures.abortDetachedRecognizers(in: self)
         gestures.settleGestures(in: self)
+        endPopupGrabsOfRemovedPopups()
     }
 
     // MARK: Routing state
@@ -625,6 +626,9 @@ public final class Router {
     /// Surfaces that were first responder before the current one, oldest first: where focus
     /// goes back to when the focused surface is removed.
     var focusHistory: [WeakSurface] = []
+    /// The popup grabs started with ``startPopupGrab(_:)`` and not yet dismissed, outermost
+    /// first: one chain, each nested in the one before; the last holds the pointer and touch.
+    var popupGrabs: [PopupGrab] = []
 
     // Devices.
 

@@ -126,6 +126,122 @@ struct GrabTests {
         #expect(window.recorder.lastButton?.isCancelled == false)
     }
 
+    @Test func aPopupGrabWhosePopupWasRemovedEndsItselfAndTheNextClickAndTapReachTheWindow() {
+        let h = Harness()
+        h.surface("window", 0, 0, 500, 500, handles: ["button", "began", "ended"])
+        let popup = h.surface("popup", 100, 100, 100, 200, handles: ["button"])
+        var dismissed = 0
+        h.router.startPopupGrab(PopupGrab(popup: popup) { dismissed += 1 })
+        popup.removeFromParent()   // the client closed its menu
+        #expect(dismissed == 1)
+        #expect(h.router.pointerGrab == nil && h.router.touchGrab == nil)
+        h.log.clear()
+        h.pointer(to: 400, 400)
+        h.press()
+        h.release()
+        h.down(0, 300, 300)
+        h.up(0)
+        #expect(h.log.entries.filter { !$0.hasSuffix("enter") && !$0.hasSuffix("motion") } == ["window.button", "window.button", "window.began", "window.ended"])
+        #expect(dismissed == 1)
+    }
+
+    /// A menu and its submenu, side by side (the submenu is not a descendant of the menu).
+    private func nestedMenus(_ h: Harness) -> (menu: Surface, submenu: Surface, outer: PopupGrab, inner: PopupGrab, dismissed: CallLog) {
+        h.surface("window", 0, 0, 800, 600, handles: ["button", "began"])
+        let menu = h.surface("menu", 100, 100, 100, 200, handles: ["button", "began", "ended"])
+        let submenu = h.surface("submenu", 200, 100, 100, 200, handles: ["button", "began", "ended"])
+        let dismissed = CallLog()
+        let outer = PopupGrab(popup: menu) { dismissed.add("menu") }
+        let inner = PopupGrab(popup: submenu, parent: outer) { dismissed.add("submenu") }
+        h.router.startPopupGrab(outer)
+        h.router.startPopupGrab(inner)
+        return (menu, submenu, outer, inner, dismissed)
+    }
+
+    @Test func aNestedPopupGrabStacksOnItsParentAndBothPopupsTakeInput() {
+        let h = Harness()
+        let (_, _, _, inner, dismissed) = nestedMenus(h)
+        #expect(dismissed.entries.isEmpty)
+        #expect(h.router.pointerGrab === inner)
+        h.log.clear()
+        h.pointer(to: 150, 150)   // the menu
+        h.press()
+        h.release()
+        h.pointer(to: 250, 150)   // the submenu
+        h.press()
+        h.release()
+        h.down(0, 150, 150)
+        h.up(0)
+        let calls = h.log.entries.filter { $0.hasSuffix("button") || $0.hasSuffix("began") || $0.hasSuffix("ended") }
+        #expect(calls == ["menu.button", "menu.button", "submenu.button", "submenu.button", "menu.began", "menu.ended"])
+        #expect(dismissed.entries.isEmpty)
+        // A press outside both dismisses both, innermost first, and reaches no one.
+        h.log.clear()
+        h.pointer(to: 600, 500)
+        h.press()
+        h.release()
+        #expect(dismissed.entries == ["submenu", "menu"])
+        #expect(!h.log.entries.contains { $0.hasSuffix("button") })
+        #expect(h.router.pointerGrab == nil && h.router.touchGrab == nil)
+    }
+
+    @Test func dismissingAPopupGrabDismissesTheGrabsNestedInItFirst() {
+        let h = Harness()
+        let (_, _, outer, _, dismissed) = nestedMenus(h)
+        h.router.endGrab(outer)
+        #expect(dismissed.entries == ["submenu", "menu"])
+        #expect(h.router.pointerGrab == nil && h.router.touchGrab == nil)
+        h.router.endGrab(outer)
+        #expect(dismissed.entries == ["submenu", "menu"])
+    }
+
+    @Test func aNestedPopupGrabEndingAloneGivesThePointerAndTouchBackToItsParent() {
+        let h = Harness()
+        let (_, submenu, outer, inner, dismissed) = nestedMenus(h)
+        h.router.endGrab(inner)
+        #expect(dismissed.entries == ["submenu"])
+        #expect(h.router.pointerGrab === outer && h.router.touchGrab === outer)
+        // The submenu is outside the remaining grab: a tap there dismisses the menu.
+        h.log.clear()
+        h.down(0, 250, 150)
+        h.up(0)
+        #expect(dismissed.entries == ["submenu", "menu"])
+        #expect(!h.log.entries.contains("submenu.began"))
+        _ = submenu
+    }
+
+    @Test func removingTheParentPopupDismissesItsNestedGrabToo() {
+        let h = Harness()
+        let (menu, _, _, _, dismissed) = nestedMenus(h)
+        menu.removeFromParent()
+        #expect(dismissed.entries == ["submenu", "menu"])
+        #expect(h.router.pointerGrab == nil && h.router.touchGrab == nil)
+    }
+
+    @Test func anotherGrabReplacingANestedPopupGrabDismissesTheWholeChain() {
+        let h = Harness()
+        let (_, _, _, _, dismissed) = nestedMenus(h)
+        h.router.startPointerGrab(FocusFollowingGrab())
+        #expect(dismissed.entries == ["submenu", "menu"])
+        #expect(h.router.touchGrab == nil)
+    }
+
+    /// Found by the soak while nesting was written: a popup grab ended from inside a hit-test
+    /// refine during its own touch down ran its dismiss handler no time.
+    @Test func aPopupGrabEndedFromInsideAHitTestDuringItsOwnTouchDownIsDismissedOnce() {
+        let script: [FaultScript.Step] = [
+            .addOutput(0, x: 0, y: 0, w: 800, h: 600, rootFocusable: false),
+            .add(9, to: .root(0), at: 2, frame: R(578, 53, 396, 342), focusable: true),
+            .addOutput(2, x: 800, y: 0, w: 800, h: 480, rootFocusable: false),
+            .add(2, to: .root(2), at: 0, frame: R(353, -19, 389, 330), focusable: false),
+            .popupGrab(2, closes: true),
+            .pointerTo(x: 621, y: 217),
+            .arm(.surface(9, .refine), .endGrab(.popup)),
+            .touchFrom(2, [.up(0), .down(0, 861, 255)]),
+        ]
+        #expect(FaultScriptWorld.run(script) == nil)
+    }
+
     // MARK: Interactive move and resize
 
     @Test func anInteractiveMoveTakesThePointerUntilTheReleaseAndNoClientSeesTheDrag() {
