@@ -414,7 +414,15 @@ public final class PopupGrab: PointerGrab, TouchGrab {
     /// halves are released and before pointer focus follows the pointer again. With `parent`,
     /// the halves go to it instead (a nested grab ending alone).
     func finish(router: Router, handingTo parent: PopupGrab?) {
-        guard onDismiss != nil, !isFinishing else { return }
+        if isFinishing {
+            // Dismissed already, and a device came back to it (a handler started it again
+            // from inside its start): it lets go, with no second dismiss.
+            if onDismiss == nil {
+                if router.unchecked.pointerGrab === self { router.endPointerGrab() }
+                if router.unchecked.touchGrab === self { router.endTouchGrab() }
+            }
+            return
+        }
         isFinishing = true
         if let parent, router.unchecked.pointerGrab === self || router.unchecked.touchGrab === self {
             router.handOverPopupGrab(to: parent)
@@ -440,18 +448,28 @@ extension Router {
     /// grab active now, it nests: the parent is not ended (its `dismiss` does not run), input
     /// reaches either popup, and the parent takes the pointer and touch back when this one
     /// ends alone. Otherwise the active grabs end first (a popup chain is dismissed whole).
-    /// Either way the pointer focus is left and routed touches are cancelled, as for
+    /// A popup that is not in the layout is dismissed at once. Either way the pointer focus is left and routed touches are cancelled, as for
     /// ``startPointerGrab(_:)`` and ``startTouchGrab(_:)``.
     public func startPopupGrab(_ grab: PopupGrab) {
         if let parent = grab.parent, popupGrabs.last === parent,
            unchecked.pointerGrab === parent || unchecked.touchGrab === parent {
             popupGrabs.append(grab)
             handOverPopupGrab(to: grab)
-            return
+        } else {
+            // The grabs active now end first (a popup chain is dismissed whole), so that the
+            // chain is this grab alone before any handler its start calls can see it.
+            if unchecked.pointerGrab != nil { endPointerGrab() }
+            if unchecked.touchGrab != nil { endTouchGrab() }
+            if let outermost = popupGrabs.first { dismissPopupGrab(outermost) }
+            popupGrabs = [grab]
+            startPointerGrab(grab)
+            if !grab.isDismissed { startTouchGrab(grab) }
         }
-        startPointerGrab(grab)
-        startTouchGrab(grab)
-        if unchecked.pointerGrab === grab || unchecked.touchGrab === grab { popupGrabs = [grab] }
+        // Ended from inside its own start (a leave handler): it lets go of what it took.
+        if grab.isDismissed { dismissPopupGrab(grab) }
+        // A popup not in the layout (never was, or removed by a handler that ran above)
+        // cannot hold a grab: it is dismissed at once.
+        endPopupGrabsOfRemovedPopups()
     }
 
     /// Gives the pointer and touch to `grab`, taking them from the popup grab that holds them
@@ -460,7 +478,7 @@ extension Router {
         unchecked.pointerGrab = nil
         unchecked.touchGrab = nil
         startPointerGrab(grab)
-        startTouchGrab(grab)
+        if !grab.isDismissed { startTouchGrab(grab) }
     }
 
     /// Dismisses `grab` and the popup grabs nested in it, innermost first; the one it is

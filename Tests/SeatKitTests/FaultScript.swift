@@ -178,6 +178,8 @@ enum FaultScript {
         /// `router.startPopupGrab` on surface `s` (nothing if `s` is not in the layout);
         /// with `closes`, its dismiss handler removes the popup, as a compositor would.
         case popupGrab(Int, closes: Bool)
+        /// As `popupGrab`, nested in the innermost popup grab active (its `parent`), if any.
+        case nestedPopupGrab(Int, closes: Bool)
         /// Starts the world's lock-screen grab (forwards nothing) for the given classes.
         case lockGrab(LockKind)
         /// Starts a keyboard grab of kind `k` (one object per kind; replaces the active one).
@@ -224,6 +226,7 @@ enum FaultScript {
             case let .arm(site, step): return ".arm(\(site), \(step))"
             case let .setBelowParent(s, b): return ".setBelowParent(\(s), \(b))"
             case let .popupGrab(s, c): return ".popupGrab(\(s), closes: \(c))"
+            case let .nestedPopupGrab(s, c): return ".nestedPopupGrab(\(s), closes: \(c))"
             case let .lockGrab(k): return ".lockGrab(.\(k.rawValue))"
             case let .keyboardGrab(k): return ".keyboardGrab(.\(k.rawValue))"
             case let .endGrab(e): return ".endGrab(.\(e.rawValue))"
@@ -327,7 +330,8 @@ enum FaultScript {
         /// A grab started or ended.
         mutating func grabStep() -> Step {
             switch int(0...9) {
-            case 0, 1, 2: return .popupGrab(surfaceIndex(), closes: chance(0.5))
+            case 0, 1: return .popupGrab(surfaceIndex(), closes: chance(0.5))
+            case 2: return .nestedPopupGrab(surfaceIndex(), closes: chance(0.5))
             case 3: return .lockGrab(pick([LockKind.pointer, .touch, .keyboard, .all, .all]))
             case 4: return chance(0.3) ? .lockGrab(.all) : .keyboardGrab(pick(KeyGrabKind.allCases))
             case 5, 6: return .endGrab(pick([GrabEnd.popup, .lock, .lock]))

@@ -202,3 +202,55 @@ struct FaultScriptGrabFindingsTests {
         Self.check(script, "d.event-after-end")
     }
 }
+
+/// Issue 23: scripts the soak shrank its failures to while popup grabs learned to nest and to
+/// end with their popup; each guards the fix made for it.
+extension FaultScriptGrabFindingsTests {
+    /// `j.popup-end-dismiss`: a popup grab ended from inside a hit-test refine during its own
+    /// touch down ran its dismiss handler no time (dismiss now runs from the router's
+    /// `cancel` once the halves are released).
+    @Test func aPopupGrabEndedFromInsideAHitTestDuringItsOwnTouchDownIsDismissedOnce() {
+        let script: [FaultScript.Step] = [
+            .addOutput(0, x: 0, y: 0, w: 800, h: 600, rootFocusable: false),
+            .add(9, to: .root(0), at: 2, frame: R(578, 53, 396, 342), focusable: true),
+            .addOutput(2, x: 800, y: 0, w: 800, h: 480, rootFocusable: false),
+            .add(2, to: .root(2), at: 0, frame: R(353, -19, 389, 330), focusable: false),
+            .popupGrab(2, closes: true),
+            .pointerTo(x: 621, y: 217),
+            .arm(.surface(9, .refine), .endGrab(.popup)),
+            .touchFrom(2, [.up(0), .down(0, 861, 255)]),
+        ]
+        Self.check(script, "j.popup-end-dismiss")
+    }
+
+    /// `j.popup-removed-keeps-grab`: a popup grab ended from inside its own start (the leave
+    /// it sends the old focus) whose dismiss handler removes the popup; the start then took
+    /// touch for the dismissed grab, which kept it with its popup gone.
+    @Test func aPopupGrabEndedFromInsideItsOwnStartLetsGoOfEverything() {
+        let script: [FaultScript.Step] = [
+            .pointerTo(x: 298, y: 215),
+            .addOutput(1, x: 0, y: 200, w: 640, h: 480, rootFocusable: false),
+            .add(1, to: .root(1), at: 2, frame: R(189, 67, 196, 94), focusable: true),
+            .add(8, to: .surface(1), at: 0, frame: R(-3, 420, 259, 178), focusable: true),
+            .arm(.surface(8, .left), .endGrab(.popup)),
+            .setFrame(8, R(34, -8, 364, 48)),
+            .remove(1),
+            .add(8, to: .root(1), at: 3, frame: R(100, -9, 56, 118), focusable: false),
+            .refreshPointer,
+            .popupGrab(8, closes: true),
+        ]
+        Self.check(script, "j.popup-removed-keeps-grab")
+    }
+
+    /// `j.popup-removed-keeps-grab`: a second popup grab on a popup whose first grab's dismiss
+    /// handler (run as the second starts) removed it.
+    @Test func aPopupGrabStartedOnAPopupItsPredecessorRemovedIsDismissedAtOnce() {
+        let script: [FaultScript.Step] = [
+            .addOutput(0, x: 0, y: 0, w: 800, h: 600, rootFocusable: false),
+            .add(5, to: .root(0), at: 1, frame: R(190, 124, 318, 213), focusable: false),
+            .nestedPopupGrab(5, closes: true),
+            .popupGrab(5, closes: false),
+        ]
+        Self.check(script, "j.popup-removed-keeps-grab")
+    }
+}

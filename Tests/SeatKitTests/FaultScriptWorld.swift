@@ -292,6 +292,8 @@ final class SoakPopup {
     let closes: Bool
     var grab: PopupGrab!
     var dismissCount = 0
+    /// It was stacked on its parent's grab when it started (not a grab of its own).
+    var nested = false
     /// Its end was checked (dismissed exactly once).
     var endChecked = false
     init(index: Int, closes: Bool) {
@@ -620,6 +622,10 @@ final class FaultScriptWorld {
 
     func dismissed(_ popup: SoakPopup) {
         popup.dismissCount += 1
+        // Innermost first: a grab nested in this one was dismissed before it.
+        if let child = popups.first(where: { $0.nested && $0.grab.parent === popup.grab && $0.dismissCount == 0 }) {
+            fail("j.popup-parent-before-child", "s\(popup.index)'s popup grab was dismissed before s\(child.index)'s, nested in it")
+        }
         if popup.dismissCount > 1 {
             fail("j.dismiss-twice", "the dismiss handler of the popup grab of s\(popup.index) ran \(popup.dismissCount) times")
         }
@@ -981,13 +987,16 @@ final class FaultScriptWorld {
         case let .setBelowParent(s, b):
             guard s < surfaces.count, let child = surfaces[s] else { return }
             child.isBelowParent = b
-        case let .popupGrab(s, closes):
+        case let .popupGrab(s, closes), let .nestedPopupGrab(s, closes):
             guard s < surfaces.count, let surface = surfaces[s], isLive(surface) else { return }
             let popup = SoakPopup(index: s, closes: closes)
-            popup.grab = PopupGrab(popup: surface) { [weak self, unowned popup] in self?.dismissed(popup) }
+            var parent: PopupGrab?
+            if case .nestedPopupGrab = step { parent = router.popupGrabs.last }
+            popup.grab = PopupGrab(popup: surface, parent: parent) { [weak self, unowned popup] in self?.dismissed(popup) }
             popups.append(popup)
             noteGrabStart(pointer: true, touch: true, keyboard: false)
             router.startPopupGrab(popup.grab)
+            popup.nested = parent != nil && router.popupGrabs.count > 1 && router.popupGrabs.last === popup.grab
             syncTouchGrab()
         case let .lockGrab(kind):
             let pointer = kind == .pointer || kind == .all
@@ -1040,6 +1049,17 @@ final class FaultScriptWorld {
         }
         if router.pointerGrab === popup.grab || router.touchGrab === popup.grab {
             fail("j.popup-grab-not-ended", "\(what) dismissed s\(popup.index)'s popup, but its grab still holds \(router.pointerGrab === popup.grab ? "the pointer" : "touch")")
+        }
+        // A press outside every popup of a chain dismisses the chain.
+        var parent = popup.nested ? popup.grab.parent : nil
+        while let grab = parent, let outer = popups.first(where: { $0.grab === grab }) {
+            if outer.dismissCount != 1 {
+                fail("j.popup-chain-not-dismissed", "\(what) dismissed s\(popup.index)'s popup but not s\(outer.index)'s, which it is nested in")
+            }
+            parent = outer.nested ? grab.parent : nil
+        }
+        if !router.popupGrabs.isEmpty {
+            fail("j.popup-chain-not-dismissed", "\(what) left popup grabs \(router.popupGrabs.map(\.popup.name)) in the chain")
         }
     }
 
@@ -1171,7 +1191,15 @@ final class FaultScriptWorld {
         checking = true
         defer { checking = false }
         for popup in popups where !popup.endChecked {
-            guard router.pointerGrab !== popup.grab && router.touchGrab !== popup.grab else { continue }
+            guard router.pointerGrab !== popup.grab && router.touchGrab !== popup.grab,
+                  !router.popupGrabs.contains(where: { $0 === popup.grab }) else {
+                // A popup grab still in the chain has its popup in the layout: a removed
+                // popup ends its own grab.
+                if !isLive(popup.grab.popup) {
+                    fail("j.popup-removed-keeps-grab", "s\(popup.index) left the layout but its popup grab is still in the chain")
+                }
+                continue
+            }
             popup.endChecked = true
             if popup.dismissCount != 1 {
                 fail("j.popup-dismiss-count", "s\(popup.index)'s popup grab ended and its dismiss handler ran \(popup.dismissCount) times")
