@@ -50,6 +50,17 @@ struct AllocationTests {
         return (parent, chain)
     }
 
+    /// A router with a quiet delegate and one output holding ``deepTree(_:_:)``.
+    private func routerWithDeepTree() -> (router: Router, delegate: QuietDelegate, leaf: Surface, chain: [QuietResponder]) {
+        let router = Router(clock: VirtualClock())
+        let delegate = QuietDelegate()
+        router.delegate = delegate
+        let output = Output(name: "o", modeSize: Size(width: 1920, height: 1080))
+        router.addOutput(output)
+        let (leaf, chain) = deepTree(router, output)
+        return (router, delegate, leaf, chain)
+    }
+
     private func allocations(_ body: () -> Void) -> UInt64 {
         let before = seatkit_thread_allocations()
         body()
@@ -91,12 +102,7 @@ struct AllocationTests {
     }
 
     @Test func aWarmRouterAllocatesNothingPerPointerMotionWithFocusChangesOrPerButton() {
-        let router = Router(clock: VirtualClock())
-        let delegate = QuietDelegate()
-        router.delegate = delegate
-        let output = Output(name: "o", modeSize: Size(width: 1920, height: 1080))
-        router.addOutput(output)
-        _ = deepTree(router, output)
+        let (router, delegate, _, _) = routerWithDeepTree()
         var t: Int64 = 0
         func send(_ k: InputEvent.Kind) { t += 1; router.inject(InputEvent(time: .milliseconds(t), k)) }
         for _ in 0..<3 {
@@ -122,12 +128,7 @@ struct AllocationTests {
     }
 
     @Test func aWarmRouterAllocatesNothingPerKey() {
-        let router = Router(clock: VirtualClock())
-        let delegate = QuietDelegate()
-        router.delegate = delegate
-        let output = Output(name: "o", modeSize: Size(width: 1920, height: 1080))
-        router.addOutput(output)
-        let (leaf, _) = deepTree(router, output)
+        let (router, delegate, leaf, _) = routerWithDeepTree()
         #expect(router.becomeFirstResponder(leaf))
         router.keyInterpreter = FixedInterpreter(keysym: 0x61, modifiers: [])
         var t: Int64 = 0
@@ -147,12 +148,7 @@ struct AllocationTests {
     }
 
     @Test func aWarmRouterAllocatesNothingPerDeviceTouchCancelWhateverTheNumberOfRespondersThatSawIt() {
-        let router = Router(clock: VirtualClock())
-        let delegate = QuietDelegate()
-        router.delegate = delegate
-        let output = Output(name: "o", modeSize: Size(width: 1920, height: 1080))
-        router.addOutput(output)
-        let (leaf, chain) = deepTree(router, output)
+        let (router, delegate, leaf, chain) = routerWithDeepTree()
         var t: Int64 = 0
         func send(_ k: InputEvent.Kind) { t += 1; router.inject(InputEvent(time: .milliseconds(t), k)) }
         // Two fingers, each seen by the whole five-deep chain, cancelled by the device.

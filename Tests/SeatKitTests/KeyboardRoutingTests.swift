@@ -236,13 +236,19 @@ struct KeyboardRoutingTests {
         #expect(h.delegate.dropped.isEmpty)
     }
 
-    @Test func aKeyFilterThatMovesFocusAndTakesTheKeyLeavesItOutOfTheNewFocusAndSwallowsItsRelease() {
-        let h = Harness()
+    /// Windows a (focused) and b, and a filter that switches to b on Tab, taking it or not.
+    private func altTab(_ h: Harness, takes: Bool) -> (b: Surface, switcher: FocusSwitcher) {
         let a = h.surface("a", 0, 0, 100, 100, handles: ["keyDown", "keyUp"], canBecomeFirst: true)
         let b = h.surface("b", 200, 0, 100, 100, handles: ["keyDown", "keyUp"], canBecomeFirst: true)
         h.router.becomeFirstResponder(a)
-        let switcher = FocusSwitcher(keycode: 15 /* Tab */, to: b, takes: true)
+        let switcher = FocusSwitcher(keycode: 15 /* Tab */, to: b, takes: takes)
         h.router.addFilter(switcher)
+        return (b, switcher)
+    }
+
+    @Test func aKeyFilterThatMovesFocusAndTakesTheKeyLeavesItOutOfTheNewFocusAndSwallowsItsRelease() {
+        let h = Harness()
+        let (b, switcher) = altTab(h, takes: true)
         h.key(56, .pressed)   // Alt, delivered to a
         h.log.clear()
         h.key(15, .pressed)
@@ -257,11 +263,7 @@ struct KeyboardRoutingTests {
 
     @Test func aKeyFilterThatMovesFocusAndPassesTheKeyDeliversItsPressAndReleaseToTheNewFocus() {
         let h = Harness()
-        let a = h.surface("a", 0, 0, 100, 100, handles: ["keyDown", "keyUp"], canBecomeFirst: true)
-        let b = h.surface("b", 200, 0, 100, 100, handles: ["keyDown", "keyUp"], canBecomeFirst: true)
-        h.router.becomeFirstResponder(a)
-        let switcher = FocusSwitcher(keycode: 15, to: b, takes: false)
-        h.router.addFilter(switcher)
+        let (_, switcher) = altTab(h, takes: false)
         h.log.clear()
         h.key(15, .pressed)
         #expect(switcher.heldAtSwitch == [])
