@@ -141,28 +141,36 @@ extension Router {
     /// responders below it saw the keyDown: those responders, and only those, hear the keyUp.
     /// Keys that are not held (typed by an action) are delivered as given.
     public func deliverKey(_ keyEvent: KeyEvent) {
+        // A first responder whose surface is leaving the tree (a handler of its removal typed)
+        // is no first responder: the walk starts at the delegate (as for any detached surface),
+        // and such a press is the delegate's alone.
+        let focus = unchecked.firstResponderLink
+        let focusIsLeaving = focus?.with { !$0.unchecked.isAttached } ?? false
+        var toDelegate = focus == nil || focusIsLeaving
         var depth = 0
         switch keyEvent.state {
         case .pressed:
             if let index = heldKeyIndex(keyEvent.keycode) {
                 // Marked before the walk: a handler that removes the first responder or starts
                 // a grab owes it the release of this press.
-                unchecked.heldKeys[index].press = .focus(depth: 0)
+                unchecked.heldKeys[index].press = focusIsLeaving ? .delegate : .focus(depth: 0)
             }
         case .repeated:
             // Repeats go only where the whole press went (not to a key command's action).
             if let index = heldKeyIndex(keyEvent.keycode), unchecked.heldKeys[index].press != .focus(depth: 0) { return }
         case .released:
             if let index = releasedKeyIndex(keyEvent.keycode) ?? heldKeyIndex(keyEvent.keycode) {
-                guard case .focus(let limit) = unchecked.heldKeys[index].press else {
+                switch unchecked.heldKeys[index].press {
+                case .focus(let limit): depth = limit
+                case .delegate: toDelegate = true
+                default:
                     trace?.record(.dropped(.keyUp))
                     return
                 }
                 unchecked.heldKeys[index].press = .ended
-                depth = limit
             }
         }
-        guard let focus = unchecked.firstResponderLink else {
+        guard !toDelegate, let focus else {
             deliverKey(keyEvent, depth: depth, walking: {
                 walkChain(on: .delegate, target: nil, kind: $0, formerOutput: nil, steps: 0, stopIf: $1, $2)
             })
@@ -389,6 +397,9 @@ struct HeldKey {
         /// release goes to the first responder's chain, once. `depth`: how many responders of
         /// the chain saw it when a key command further up took it (0: every one asked).
         case focus(depth: Int)
+        /// The delegate alone saw it (typed while the first responder's surface was leaving
+        /// the tree): its release goes to the delegate; no surface is owed one, no enter lists it.
+        case delegate
         /// The first responder's chain heard its release (the real one, or a cancelled one
         /// when a grab began or the first responder was removed): nothing more goes there.
         case ended

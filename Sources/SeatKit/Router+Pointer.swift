@@ -23,8 +23,11 @@ extension Router {
     func followPointerFocus(time: Timestamp? = nil) {
         guard unchecked.pressedButtons.isEmpty else { return }
         unchecked.pointerCheckedAtEdit = unchecked.treeEditCount
+        let generation = unchecked.pointerFocusGeneration
         let target = surface(at: unchecked.pointerLocation)
         if let trace { trace.record(.hitTest(unchecked.pointerLocation, result: TraceSubject(target))) }
+        // A hit-test handler (refine) that started a grab or moved focus has decided.
+        guard generation == unchecked.pointerFocusGeneration else { return }
         if target !== unchecked.pointerFocus {
             setPointerFocus(target, time: time ?? clock.now)
         } else if let focus = target, let local = focus.convert(unchecked.pointerLocation), local != unchecked.focusSurfaceLocation {
@@ -147,8 +150,12 @@ extension Router {
         let location = unchecked.pointerLocation
         if unchecked.pressedButtons.isEmpty {
             unchecked.pointerCheckedAtEdit = unchecked.treeEditCount
+            let generation = unchecked.pointerFocusGeneration
             let target = surface(at: location, device: device)
             if let trace { trace.record(.hitTest(location, result: TraceSubject(target))) }
+            // A hit-test handler (refine) that started a grab or moved focus has decided: the
+            // grab has the pointer from here on, and this motion goes no further.
+            guard generation == unchecked.pointerFocusGeneration else { return }
             if target !== unchecked.pointerFocus { setPointerFocus(target, time: time) }
         }
         let focus = unchecked.pointerFocus

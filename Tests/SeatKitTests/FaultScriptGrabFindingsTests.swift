@@ -253,4 +253,36 @@ extension FaultScriptGrabFindingsTests {
         ]
         Self.check(script, "j.popup-removed-keeps-grab")
     }
+
+    /// `g.cancelled-key-not-pressed` (1,000 seeds x 2,000 steps): a key typed from inside the
+    /// removal of the first responder (its pointer leave) walked from the delegate, since the
+    /// surface was already detached, but was recorded as the first responder's, which then
+    /// heard a cancelled release of it. Such a press is now the delegate's alone.
+    @Test func aKeyTypedWhileTheFirstResponderIsBeingRemovedIsNotReleasedToIt() {
+        let script: [FaultScript.Step] = [
+            .addOutput(0, x: 0, y: 0, w: 800, h: 600, rootFocusable: false),
+            .addOutput(2, x: 800, y: 200, w: 640, h: 480, rootFocusable: false),
+            .add(0, to: .root(2), at: 1, frame: R(432, 255, 193, 291), focusable: true),
+            .arm(.surface(0, .become), .remove(0)),
+            .remove(0),
+            .arm(.surface(0, .left), .key(0, .press)),
+            .add(0, to: .root(0), at: 0, frame: R(402, 57, 155, 221), focusable: false),
+            .pointerTo(x: 546, y: 311),
+            .becomeFirst(.surface(0)),
+        ]
+        Self.check(script, "g.cancelled-key-not-pressed")
+    }
+
+    /// `j.lock-pointer-focus` (1,000 seeds x 2,000 steps): a lock screen started from inside
+    /// the hit-test of a motion; the motion then set focus by its own hit-test, under the
+    /// lock. A hit-test handler that starts a grab now ends the motion's default routing.
+    @Test func aLockStartedFromInsideAMotionsHitTestKeepsThePointerFocusItsOwn() {
+        let script: [FaultScript.Step] = [
+            .addOutput(2, x: 400, y: 0, w: 640, h: 480, rootFocusable: false),
+            .arm(.surface(7, .refine), .lockGrab(.all)),
+            .add(7, to: .root(2), at: 1, frame: R(410, 158, 412, 350), focusable: true),
+            .pointerTo(x: 1560, y: 743),
+        ]
+        Self.check(script, "j.lock-pointer-focus")
+    }
 }
