@@ -228,32 +228,29 @@ public func seatkit_router_start_touch_grab(_ router: OpaquePointer?, _ grab: Op
 
 @_cdecl("seatkit_router_start_keyboard_grab")
 public func seatkit_router_start_keyboard_grab(_ router: OpaquePointer?, _ grab: OpaquePointer?) -> Bool {
-    guard let (r, g) = routerAndGrab(router, grab, #function) else { return false }
-    if g.popup != nil {
-        misuse(#function, "a popup grab takes pointer and touch only; refused")
-        return false
-    }
-    APICall.run { r.router.startKeyboardGrab(g) }
-    return true
+    startKeyboardGrab(router, grab, .keep, #function)
 }
 
 @_cdecl("seatkit_router_start_keyboard_grab_with_focus")
 public func seatkit_router_start_keyboard_grab_with_focus(_ router: OpaquePointer?, _ grab: OpaquePointer?,
                                                           _ focus: seatkit_keyboard_grab_focus) -> Bool {
-    let mode: KeyboardGrabFocus
     switch focus {
-    case SEATKIT_KEYBOARD_GRAB_KEEP_FOCUS: mode = .keep
-    case SEATKIT_KEYBOARD_GRAB_CLEAR_FOCUS: mode = .clear
+    case SEATKIT_KEYBOARD_GRAB_KEEP_FOCUS: return startKeyboardGrab(router, grab, .keep, #function)
+    case SEATKIT_KEYBOARD_GRAB_CLEAR_FOCUS: return startKeyboardGrab(router, grab, .clear, #function)
     default:
         misuse(#function, "keyboard grab focus \(focus.rawValue) out of range; refused")
         return false
     }
-    guard let (r, g) = routerAndGrab(router, grab, #function) else { return false }
+}
+
+private func startKeyboardGrab(_ router: OpaquePointer?, _ grab: OpaquePointer?, _ focus: KeyboardGrabFocus,
+                               _ function: StaticString) -> Bool {
+    guard let (r, g) = routerAndGrab(router, grab, function) else { return false }
     if g.popup != nil {
-        misuse(#function, "a popup grab takes pointer and touch only; refused")
+        misuse(function, "a popup grab takes pointer and touch only; refused")
         return false
     }
-    APICall.run { r.router.startKeyboardGrab(g, focus: mode) }
+    APICall.run { r.router.startKeyboardGrab(g, focus: focus) }
     return true
 }
 
