@@ -228,12 +228,29 @@ public func seatkit_router_start_touch_grab(_ router: OpaquePointer?, _ grab: Op
 
 @_cdecl("seatkit_router_start_keyboard_grab")
 public func seatkit_router_start_keyboard_grab(_ router: OpaquePointer?, _ grab: OpaquePointer?) -> Bool {
-    guard let (r, g) = routerAndGrab(router, grab, #function) else { return false }
-    if g.popup != nil {
-        misuse(#function, "a popup grab takes pointer and touch only; refused")
+    startKeyboardGrab(router, grab, .keep, #function)
+}
+
+@_cdecl("seatkit_router_start_keyboard_grab_with_focus")
+public func seatkit_router_start_keyboard_grab_with_focus(_ router: OpaquePointer?, _ grab: OpaquePointer?,
+                                                          _ focus: seatkit_keyboard_grab_focus) -> Bool {
+    switch focus {
+    case SEATKIT_KEYBOARD_GRAB_KEEP_FOCUS: return startKeyboardGrab(router, grab, .keep, #function)
+    case SEATKIT_KEYBOARD_GRAB_CLEAR_FOCUS: return startKeyboardGrab(router, grab, .clear, #function)
+    default:
+        misuse(#function, "keyboard grab focus \(focus.rawValue) out of range; refused")
         return false
     }
-    APICall.run { r.router.startKeyboardGrab(g) }
+}
+
+private func startKeyboardGrab(_ router: OpaquePointer?, _ grab: OpaquePointer?, _ focus: KeyboardGrabFocus,
+                               _ function: StaticString) -> Bool {
+    guard let (r, g) = routerAndGrab(router, grab, function) else { return false }
+    if g.popup != nil {
+        misuse(function, "a popup grab takes pointer and touch only; refused")
+        return false
+    }
+    APICall.run { r.router.startKeyboardGrab(g, focus: focus) }
     return true
 }
 
@@ -291,21 +308,47 @@ public func seatkit_router_start_popup_grab(
     _ dismiss: (@convention(c) (UnsafeMutableRawPointer?, OpaquePointer?) -> Void)?,
     _ data: UnsafeMutableRawPointer?
 ) -> OpaquePointer? {
-    guard let r = live(router, .router, as: CRouter.self, #function),
-          let s = live(popup, .surface, as: CSurface.self, #function) else { return nil }
+    startPopupGrab(router, popup, parent: nil, dismiss, data, #function)
+}
+
+@_cdecl("seatkit_router_start_nested_popup_grab")
+public func seatkit_router_start_nested_popup_grab(
+    _ router: OpaquePointer?, _ popup: OpaquePointer?, _ parent: OpaquePointer?,
+    _ dismiss: (@convention(c) (UnsafeMutableRawPointer?, OpaquePointer?) -> Void)?,
+    _ data: UnsafeMutableRawPointer?
+) -> OpaquePointer? {
+    var parentGrab: PopupGrab?
+    if parent != nil {
+        guard let (_, p) = routerAndGrab(router, parent, #function) else { return nil }
+        guard let popupGrab = p.popup else {
+            misuse(#function, "the parent is not a popup grab; refused")
+            return nil
+        }
+        parentGrab = popupGrab
+    }
+    return startPopupGrab(router, popup, parent: parentGrab, dismiss, data, #function)
+}
+
+private func startPopupGrab(
+    _ router: OpaquePointer?, _ popup: OpaquePointer?, parent: PopupGrab?,
+    _ dismiss: (@convention(c) (UnsafeMutableRawPointer?, OpaquePointer?) -> Void)?,
+    _ data: UnsafeMutableRawPointer?, _ function: StaticString
+) -> OpaquePointer? {
+    guard let r = live(router, .router, as: CRouter.self, function),
+          let s = live(popup, .surface, as: CSurface.self, function) else { return nil }
     guard s.owner === r else {
-        misuse(#function, "the popup surface belongs to another router; refused")
+        misuse(function, "the popup surface belongs to another router; refused")
         return nil
     }
     if s.isRoot {
-        misuse(#function, "an output's root surface cannot be a popup; refused")
+        misuse(function, "an output's root surface cannot be a popup; refused")
         return nil
     }
     let grab = CGrab(owner: r, impl: nil, data: data)
     grab.popupDismiss = dismiss
     // Weak: a strong reference lives for the call, though the handle goes inside it.
-    grab.popup = PopupGrab(popup: s.surface) { [weak grab] in grab?.popupEnded() }
-    guard let handle = register(grab, r, #function) else { return nil }
+    grab.popup = PopupGrab(popup: s.surface, parent: parent) { [weak grab] in grab?.popupEnded() }
+    guard let handle = register(grab, r, function) else { return nil }
     APICall.run { r.router.startPopupGrab(grab.popup!) }
     return handle
 }

@@ -103,12 +103,26 @@ extension TouchGrab {
     public func touchFrame(_ event: InputEvent, router: Router) { router.routeTouch(event) }
 }
 
+/// What a keyboard grab does to the first responder when it begins
+/// (``Router/startKeyboardGrab(_:focus:)``), as Smithay's `Focus::Keep` and `Focus::Clear`.
+public enum KeyboardGrabFocus: Sendable {
+    /// The first responder keeps focus but sees no key the grab does not forward: held keys
+    /// whose presses it saw are released (cancelled, ``KeyEvent/keepsFocus``; a client is sent
+    /// `wl_keyboard.key` released).
+    case keep
+    /// The first responder resigns (a client is sent `wl_keyboard.leave`, which ends its held
+    /// keys) and gets focus back when the grab ends.
+    case clear
+}
+
 /// Takes keys while active, after filters and the key interpreter (keysym, text and
 /// modifiers are filled in).
 public protocol KeyboardGrab: Grab {
     /// A key press, repeat or release. Default: ``Router/deliverKey(_:)`` (the first
-    /// responder and its chain, key commands included). Not forwarded, it is lost; a grab
-    /// that swallows a press should swallow its release.
+    /// responder and its chain, key commands included). Not forwarded, it is lost to the
+    /// responders; the router keeps pairing either way: the release of a press the grab kept
+    /// reaches no responder, and a responder that saw a forwarded press hears a (cancelled)
+    /// release if the grab keeps the real one.
     func key(_ event: KeyEvent, router: Router)
 }
 
@@ -141,10 +155,24 @@ extension Router {
     }
 
     /// Ends the pointer grab, if any: its `cancel` runs, and focus follows the default rule
-    /// again (at once unless a button is held; then at the last release).
+    /// again (at once unless a button is held; then at the last release). A held button
+    /// whose press the focus did not see (the grab took it, or the focus changed since) is
+    /// no longer the pointer's: its release is swallowed, and it does not hold focus. A held
+    /// button the grab forwarded to the focus keeps it, as the implicit grab; its release
+    /// goes there.
     public func endPointerGrab() {
         guard let grab = unchecked.pointerGrab else { return }
         unchecked.pointerGrab = nil
+        var i = 0
+        while i < unchecked.pressedButtons.count {
+            let button = unchecked.pressedButtons[i]
+            if unchecked.buttonsSeenByFocus.scanContains(button) {
+                i += 1
+            } else {
+                unchecked.pressedButtons.remove(at: i)
+                if !unchecked.consumedButtons.scanContains(button) { unchecked.consumedButtons.append(button) }
+            }
+        }
         grab.cancel(router: self)
         if unchecked.pointerGrab == nil { refreshPointerFocus() }
     }
@@ -167,23 +195,45 @@ extension Router {
         grab.cancel(router: self)
     }
 
-    /// Makes `grab` take keys. The first responder first hears a cancelled release of each
-    /// key it may have seen pressed (their real releases go to the grab); it stays first
-    /// responder. A grab already active is ended first.
-    public func startKeyboardGrab(_ grab: any KeyboardGrab) {
+    /// Makes `grab` take keys: from now on every key (after filters and the interpreter)
+    /// reaches `grab`, and a responder gets only what the grab forwards
+    /// (``Router/deliverKey(_:)``). Whatever the grab does and however it ends, each press a
+    /// responder saw gets exactly one release and no release reaches a responder that did not
+    /// see its press (``HeldKey``). With `focus`:
+    /// - ``KeyboardGrabFocus/keep`` (the default): the first responder stays first responder
+    ///   and first hears a cancelled release (``KeyEvent/keepsFocus``) of each held key whose
+    ///   press it saw (a client is sent `wl_keyboard.key` released);
+    /// - ``KeyboardGrabFocus/clear``: the first responder hears those cancelled releases, then
+    ///   resigns, whatever `canResignFirstResponder` says (a client is sent `wl_keyboard.leave`);
+    ///   focus comes back when the grab ends.
+    /// The real releases of those keys reach the grab (a forwarded one is delivered to no
+    /// responder). A grab already active is ended first.
+    public func startKeyboardGrab(_ grab: any KeyboardGrab, focus: KeyboardGrabFocus = .keep) {
         if unchecked.keyboardGrab != nil { endKeyboardGrab() }
         unchecked.keyboardGrab = grab
-        if let focus = unchecked.firstResponder { tellCancelledKeys(to: focus, swallowing: false) }
+        unchecked.keyboardGrabFocus = focus
+        switch focus {
+        case .keep:
+            if let first = unchecked.firstResponder { tellCancelledKeys(to: first, keepsFocus: true) }
+        case .clear:
+            clearFirstResponderForGrab()
+        }
     }
 
     /// Ends the keyboard grab, if any, and runs its `cancel`. Keys go to the first responder
-    /// again.
+    /// again; releases of keys the grab took go nowhere, those of keys it forwarded to the
+    /// first responder's chain go there. After a grab that cleared focus, the most recent
+    /// former first responder that can take focus becomes first responder again, unless a
+    /// first responder was set meanwhile.
     public func endKeyboardGrab() {
         guard let grab = unchecked.keyboardGrab else { return }
         unchecked.keyboardGrab = nil
-        // Keys pressed under the grab were not the first responder's.
-        noteKeysHeldBeforeFocus()
+        let focus = unchecked.keyboardGrabFocus
+        unchecked.keyboardGrabFocus = .keep
         grab.cancel(router: self)
+        if focus == .clear, unchecked.keyboardGrab == nil, unchecked.firstResponder == nil, let previous = previousFocus() {
+            becomeFirstResponder(previous)
+        }
     }
 
     /// Cancelled releases of the held buttons whose presses `surface` (the pointer focus) saw,
@@ -204,20 +254,29 @@ extension Router {
         }
     }
 
-    /// Cancelled releases of the held keys whose presses `surface`'s responder (the first
-    /// responder) was delivered, to it alone; `swallowing` also takes their real releases.
-    func tellCancelledKeys(to surface: Surface, swallowing: Bool) {
-        let keys = keysPressedAtFocus
-        var i = 0
-        while i < keys.count {
-            let keycode = keys[i]
-            i += 1
-            if swallowing, !unchecked.swallowedKeys.scanContains(keycode) { unchecked.swallowedKeys.append(keycode) }
-            var release = KeyEvent(time: clock.now, keycode: keycode, state: .released)
-            release.isCancelled = true
-            _ = surface.responder.keyUp(release, context: ResponderContext(router: self, link: .surface(surface), target: surface))
-            trace?.record(.told(TraceSubject(surface), .keyUp))
+    /// Cancelled releases of the held keys whose presses the first responder's chain saw
+    /// and has not heard released, to `surface`'s responder (the first responder) alone;
+    /// their real releases then go to no responder. `keepsFocus`: whether it stays first
+    /// responder (``KeyEvent/keepsFocus``).
+    func tellCancelledKeys(to surface: Surface, keepsFocus: Bool) {
+        // Each is marked ended before its call out, so a handler that edits the keys or asks
+        // again cannot be told one twice.
+        while let index = unchecked.heldKeys.scanIndex(where: { key in
+            if !key.isReleased, case .focus = key.press { return true }
+            return false
+        }) {
+            unchecked.heldKeys[index].press = .ended
+            tellCancelledKey(unchecked.heldKeys[index].keycode, to: surface, keepsFocus: keepsFocus)
         }
+    }
+
+    /// A cancelled release of `keycode`, whose press `surface`'s responder saw, to it alone.
+    func tellCancelledKey(_ keycode: UInt32, to surface: Surface, keepsFocus: Bool) {
+        var release = KeyEvent(time: clock.now, keycode: keycode, state: .released)
+        release.isCancelled = true
+        release.keepsFocus = keepsFocus
+        _ = surface.responder.keyUp(release, context: ResponderContext(router: self, link: .surface(surface), target: surface))
+        trace?.record(.told(TraceSubject(surface), .keyUp))
     }
 
     // MARK: Raw delivery
@@ -250,30 +309,44 @@ extension Router {
     }
 }
 
-/// A popup's grab (xdg_popup.grab): pointer and touch input reach the popup's subtree only;
-/// a button press or a touch down anywhere else dismisses it and is not delivered. Keys go
-/// on to the first responder (make the popup, or what it wants, first responder).
+/// A popup's grab (xdg_popup.grab): pointer and touch input reach the popup's subtree (and
+/// those of the popups it is nested in) only; a button press or a touch down anywhere else
+/// dismisses the whole chain and is not delivered. Keys go on to the first responder (make
+/// the popup, or what it wants, first responder).
 ///
-/// Start it with ``Router/startPopupGrab(_:)``; `dismiss` runs once, when a press lands
-/// outside or the grab is ended or replaced, and should close the popup.
+/// Start it with ``Router/startPopupGrab(_:)``. Grabs nest as wlroots' xdg_popup grabs: a grab
+/// whose `parent` is the innermost popup grab active stacks on it, and dismissing a grab
+/// dismisses those nested in it first. `dismiss` runs once, when the grab ends for any reason
+/// (a press outside, its popup or a popup it is nested in removed from the layout or
+/// dismissed, ``Router/endGrab(_:)``, another grab replacing it), and should close the popup.
 public final class PopupGrab: PointerGrab, TouchGrab {
     /// The popup surface: it and its descendants take input.
     public let popup: Surface
+    /// The popup grab this one is nested in (the xdg_popup's parent popup), if any.
+    public let parent: PopupGrab?
     private var onDismiss: (() -> Void)?
-    /// Buttons pressed outside (their releases are swallowed too).
-    private var swallowedButtons: [UInt32] = []
 
-    /// A grab for `popup`; `dismiss` runs once, when the grab ends for any reason.
-    public init(popup: Surface, dismiss: @escaping () -> Void) {
+    /// A grab for `popup`, nested in `parent`'s if that is the innermost popup grab active
+    /// when this one starts; `dismiss` runs once, when the grab ends for any reason.
+    public init(popup: Surface, parent: PopupGrab? = nil, dismiss: @escaping () -> Void) {
         self.popup = popup
+        self.parent = parent
         self.onDismiss = dismiss
     }
 
-    /// Whether `surface` belongs to the popup.
+    /// Whether `surface` belongs to the popup, or to a popup this one is nested in.
     public func contains(_ surface: Surface?) -> Bool {
         guard let surface else { return false }
-        return surface === popup || surface.isDescendant(of: popup)
+        var grab: PopupGrab? = self
+        while let current = grab {
+            if surface === current.popup || surface.isDescendant(of: current.popup) { return true }
+            grab = current.parent
+        }
+        return false
     }
+
+    /// Whether `dismiss` has run (or is running).
+    public var isDismissed: Bool { onDismiss == nil }
 
     /// Focus follows hit-testing within the popup's subtree (outside it there is no focus;
     /// with a button held, focus stays), and the focus's chain gets the motion raw
@@ -286,17 +359,18 @@ public final class PopupGrab: PointerGrab, TouchGrab {
     }
 
     /// A press outside the popup ends the grab (`dismiss` runs) and is not delivered, nor
-    /// is its release; other buttons go raw to the focus's chain
-    /// (``Router/sendPointerButton(_:to:)``: no recognizers).
+    /// is its release (the router swallows it: no surface saw the press); other presses go
+    /// raw to the focus's chain (``Router/sendPointerButton(_:to:)``: no recognizers), and
+    /// a release goes there only if the focus saw its press (not one held when the grab
+    /// began: the focus then was told a cancelled release).
     public func pointerButton(_ event: PointerButtonEvent, router: Router) {
-        if event.state == .released, let index = swallowedButtons.firstIndex(of: event.button) {
-            swallowedButtons.remove(at: index)
+        let focus = router.unchecked.pointerFocus
+        if event.state == .released {
+            if router.unchecked.buttonsSeenByFocus.scanContains(event.button) { router.sendPointerButton(event, to: focus) }
             return
         }
-        let focus = router.unchecked.pointerFocus
-        if event.state == .pressed, !contains(focus) {
-            swallowedButtons.append(event.button)
-            router.endGrab(self)
+        if !contains(focus) {
+            router.dismissPopupChain(of: self)
             return
         }
         router.sendPointerButton(event, to: focus)
@@ -321,30 +395,130 @@ public final class PopupGrab: PointerGrab, TouchGrab {
             // Outside: nobody has seen it yet (its frame has not come). It is cancelled, and
             // the touch that dismisses stays the grab's: the router ignores the rest of it.
             router.cancelTouches(reason: "outside the popup") { $0.id == id }
-            router.endGrab(self)
+            router.dismissPopupChain(of: self)
         }
     }
 
-    /// Ends both halves (pointer and touch) together and runs `dismiss` once.
+    /// The router took a device from this grab (another grab started, or
+    /// ``Router/endPointerGrab()`` or ``Router/endTouchGrab()`` was called): the whole chain
+    /// it belongs to is dismissed, innermost first, so that no popup keeps a grab it lost.
     public func cancel(router: Router) {
-        let dismiss = onDismiss
-        onDismiss = nil
-        // Both halves of the grab end together.
-        if router.unchecked.pointerGrab === self { router.endPointerGrab() }
+        if isFinishing {
+            runDismiss(router)
+        } else if onDismiss != nil {
+            router.dismissPopupChain(of: self)
+        }
+    }
+
+    /// Ends both halves (pointer and touch) together and runs `dismiss` once, after the
+    /// halves are released and before pointer focus follows the pointer again. With `parent`,
+    /// the halves go to it instead (a nested grab ending alone).
+    func finish(router: Router, handingTo parent: PopupGrab?) {
+        if isFinishing {
+            // Dismissed already, and a device came back to it (a handler started it again
+            // from inside its start): it lets go, with no second dismiss.
+            if onDismiss == nil {
+                if router.unchecked.pointerGrab === self { router.endPointerGrab() }
+                if router.unchecked.touchGrab === self { router.endTouchGrab() }
+            }
+            return
+        }
+        isFinishing = true
+        if let parent, router.unchecked.pointerGrab === self || router.unchecked.touchGrab === self {
+            router.handOverPopupGrab(to: parent)
+        } else if router.unchecked.pointerGrab === self {
+            router.endPointerGrab()   // its `cancel` ends the touch half and dismisses
+        }
+        runDismiss(router)
+    }
+
+    /// Set once `finish` began: the router's `cancel` then completes it.
+    private var isFinishing = false
+
+    private func runDismiss(_ router: Router) {
         if router.unchecked.touchGrab === self { router.endTouchGrab() }
-        dismiss?()
+        guard let dismiss = onDismiss else { return }
+        onDismiss = nil
+        dismiss()
     }
 }
 
 extension Router {
-    /// Starts `grab` for the pointer and touch at once.
+    /// Starts `grab` for the pointer and touch at once. If its `parent` is the innermost popup
+    /// grab active now, it nests: the parent is not ended (its `dismiss` does not run), input
+    /// reaches either popup, and the parent takes the pointer and touch back when this one
+    /// ends alone. Otherwise the active grabs end first (a popup chain is dismissed whole).
+    /// A popup that is not in the layout is dismissed at once. Either way the pointer focus is left and routed touches are cancelled, as for
+    /// ``startPointerGrab(_:)`` and ``startTouchGrab(_:)``.
     public func startPopupGrab(_ grab: PopupGrab) {
-        startPointerGrab(grab)
-        startTouchGrab(grab)
+        if let parent = grab.parent, popupGrabs.last === parent,
+           unchecked.pointerGrab === parent || unchecked.touchGrab === parent {
+            popupGrabs.append(grab)
+            handOverPopupGrab(to: grab)
+        } else {
+            // The grabs active now end first (a popup chain is dismissed whole), so that the
+            // chain is this grab alone before any handler its start calls can see it.
+            if unchecked.pointerGrab != nil { endPointerGrab() }
+            if unchecked.touchGrab != nil { endTouchGrab() }
+            if let outermost = popupGrabs.first { dismissPopupGrab(outermost) }
+            popupGrabs = [grab]
+            startPointerGrab(grab)
+            if !grab.isDismissed { startTouchGrab(grab) }
+        }
+        // Ended from inside its own start (a leave handler): it lets go of what it took.
+        if grab.isDismissed { dismissPopupGrab(grab) }
+        // A popup not in the layout (never was, or removed by a handler that ran above)
+        // cannot hold a grab: it is dismissed at once.
+        endPopupGrabsOfRemovedPopups()
     }
 
-    /// Ends every grab `grab` holds (pointer, touch, keyboard).
+    /// Gives the pointer and touch to `grab`, taking them from the popup grab that holds them
+    /// without ending it (no `cancel`, no re-hit-test in between).
+    func handOverPopupGrab(to grab: PopupGrab) {
+        unchecked.pointerGrab = nil
+        unchecked.touchGrab = nil
+        startPointerGrab(grab)
+        if !grab.isDismissed { startTouchGrab(grab) }
+    }
+
+    /// Dismisses `grab` and the popup grabs nested in it, innermost first; the one it is
+    /// nested in, if any, takes the pointer and touch back.
+    func dismissPopupGrab(_ grab: PopupGrab) {
+        guard let index = popupGrabs.firstIndex(where: { $0 === grab }) else {
+            grab.finish(router: self, handingTo: nil)
+            return
+        }
+        let parent = index > 0 ? popupGrabs[index - 1] : nil
+        while popupGrabs.count > index {
+            popupGrabs.removeLast().finish(router: self, handingTo: parent)
+        }
+    }
+
+    /// Dismisses the whole chain `grab` belongs to, innermost first (a press outside every
+    /// popup of it, or the router took a device from it).
+    func dismissPopupChain(of grab: PopupGrab) {
+        if popupGrabs.contains(where: { $0 === grab }), let outermost = popupGrabs.first {
+            dismissPopupGrab(outermost)
+        } else {
+            dismissPopupGrab(grab)
+        }
+    }
+
+    /// A popup grab whose popup left the layout (its client closed the menu) ends at once,
+    /// with those nested in it: it must not take the next click or touch as one outside.
+    func endPopupGrabsOfRemovedPopups() {
+        guard !popupGrabs.isEmpty, let removed = popupGrabs.first(where: { !$0.popup.unchecked.isAttached }) else { return }
+        dismissPopupGrab(removed)
+    }
+
+    /// Ends every grab `grab` holds (pointer, touch, keyboard). A ``PopupGrab`` is dismissed
+    /// with the popup grabs nested in it, innermost first; the one it is nested in takes the
+    /// pointer and touch back.
     public func endGrab(_ grab: AnyObject) {
+        if let popup = grab as? PopupGrab {
+            dismissPopupGrab(popup)
+            return
+        }
         if unchecked.pointerGrab === grab { endPointerGrab() }
         if unchecked.touchGrab === grab { endTouchGrab() }
         if unchecked.keyboardGrab === grab { endKeyboardGrab() }

@@ -312,6 +312,13 @@ public struct KeyEvent {
     /// (the first responder's surface was removed, a keyboard grab began): the key is still
     /// physically down, and its real release will not be delivered.
     public var isCancelled = false
+    /// For a made-up release (`isCancelled`): whether the responder stays first responder
+    /// after it. True when a keyboard grab that keeps focus began
+    /// (``KeyboardGrabFocus/keep``), or a grab kept the real release of a press it forwarded:
+    /// a client is sent the release (`wl_keyboard.key` released). False when the responder
+    /// resigns right after (its surface was removed, a grab cleared focus): a client's
+    /// `wl_keyboard.leave` ends the key.
+    public var keepsFocus = false
 
     /// A key event as a key repeater or a test builds it; the interpreted fields default to
     /// "nothing interpreted" (0, "", no modifiers).

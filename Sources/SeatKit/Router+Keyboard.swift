@@ -1,6 +1,16 @@
 extension Router {
     // MARK: Keys
 
+    /// Routes a key from ``inject(_:)``. A press gets a ``HeldKey`` record before anyone sees
+    /// it, saying where it went (filter, grab, the first responder's chain); its release goes
+    /// there and nowhere else, so no press lacks its release and no release lacks its press:
+    /// - taken by a filter or by the first responder's own key command: the release is
+    ///   swallowed here (spies hear it consumed);
+    /// - otherwise the release passes filters (which cannot take it) and spies, then reaches
+    ///   the keyboard grab if one is active (a grab sees every release), else ``deliverKey(_:)``,
+    ///   which delivers it only if the first responder's chain saw the press and has not
+    ///   heard a release of it yet.
+    /// A release of a key that is not held (no press came) is ignored and traced.
     func key(_ event: InputEvent, keycode: UInt32, state: KeyState) {
         var keyEvent = KeyEvent(time: event.time, device: event.device, keycode: keycode, state: state)
         // The interpreter sees every key, consumed or not, so modifiers never drift.
@@ -9,66 +19,112 @@ extension Router {
             interpreterCall.with { $0.interpret(&keyEvent) }
             if unchecked.formerInterpreterCalls.leave() { _ = unchecked.formerInterpreterCalls.takeKept() }
         }
-        // A press of a key already held (no release between: not from a real keyboard, but
-        // injected) must not take the release a responder that saw the first press is owed.
-        var pressOfHeldKey = false
         switch state {
         case .pressed:
-            if unchecked.pressedKeys.scanContains(keycode) { pressOfHeldKey = true } else { unchecked.pressedKeys.append(keycode) }
-        case .released:
-            // Typing releases the key pressed last: take it off the end, moving nothing.
-            let count = unchecked.pressedKeys.count
-            if count > 0, unchecked.pressedKeys[count - 1] == keycode {
-                unchecked.pressedKeys.removeLast()
-            } else if let index = unchecked.pressedKeys.scanIndex(of: keycode) {
-                unchecked.pressedKeys.remove(at: index)
-            }
-            if !unchecked.keysHeldBeforeFocus.isEmpty, let index = unchecked.keysHeldBeforeFocus.scanIndex(of: keycode) {
-                unchecked.keysHeldBeforeFocus.remove(at: index)
+            // A press of a key already held (no release between: not from a real keyboard, but
+            // injected) keeps the record of the first press, so that the release owed to whoever
+            // saw it is not lost; it is routed as a repeat would be.
+            if let index = heldKeyIndex(keycode) {
+                if unchecked.heldKeys[index].press == .taken { return followTaken(event) }
+                routeKey(event, keyEvent, record: false)
+            } else {
+                // Recorded before any filter runs: a filter that moves focus (Alt+Tab) makes an
+                // enter that does not list this key, whatever the filter then decides.
+                unchecked.heldKeys.append(HeldKey(keycode: keycode, press: .routing))
+                routeKey(event, keyEvent, record: true)
             }
         case .repeated:
-            break
+            if let index = heldKeyIndex(keycode), unchecked.heldKeys[index].press == .taken { return followTaken(event) }
+            routeKey(event, keyEvent, record: false)
+        case .released:
+            guard let index = heldKeyIndex(keycode) else { return ignore(event, "release of a key not held") }
+            // No longer held from here on (not listed by an enter a handler causes), but the
+            // record says where the press went until the release has been routed.
+            unchecked.heldKeys[index].isReleased = true
+            if unchecked.heldKeys[index].press == .taken {
+                removeReleasedKey(keycode)
+                return followTaken(event)
+            }
+            routeKey(event, keyEvent, record: false)
+            // A grab that got the release and did not forward it: the first responder that
+            // saw the press still hears a release (made up: the grab took the real one).
+            guard let after = releasedKeyIndex(keycode) else { return }
+            let press = unchecked.heldKeys[after].press
+            unchecked.heldKeys.remove(at: after)
+            if case .focus = press, let focus = unchecked.firstResponder {
+                tellCancelledKey(keycode, to: focus, keepsFocus: true)
+            }
         }
+    }
 
-        // A key whose press was taken (by a filter or a key command) is taken to the end.
-        if !unchecked.swallowedKeys.isEmpty, let index = unchecked.swallowedKeys.scanIndex(of: keycode) {
-            if state == .released { unchecked.swallowedKeys.remove(at: index) }
-            trace?.record(.followedConsumed(event))
-            observe(event, consumed: true)
-            return
-        }
+    /// The rest of a key whose press was taken: swallowed, and spies hear it consumed.
+    private func followTaken(_ event: InputEvent) {
+        trace?.record(.followedConsumed(event))
+        observe(event, consumed: true)
+    }
+
+    /// Filters, spies, then the grab or the default rule. `record`: the event is the press
+    /// that created the last ``HeldKey`` record of its key, which this marks as it goes.
+    private func routeKey(_ event: InputEvent, _ keyEvent: KeyEvent, record: Bool) {
+        let keycode = keyEvent.keycode
         // Most seats have no filter and no spy: skip even loading the lists.
         if !unchecked.filters.isEmpty || !unchecked.spies.isEmpty {
             // Each filter is asked about the raw event, then about the interpreted key
             // (presses and repeats); spies hear once, with the verdict.
             var consumedBy = unchecked.filters.scanIndex { $0.filter(event, router: self) == .consume }
-            // A release follows its press: the press was delivered (a taken one's release
-            // was swallowed above), so a filter cannot take it and leave the key stuck.
-            if state == .released { consumedBy = nil }
-            if consumedBy == nil, state != .released {
+            // A release follows its press, which was not taken (a taken one's release was
+            // swallowed before): a filter cannot take it and leave the key stuck.
+            if keyEvent.state == .released { consumedBy = nil }
+            if consumedBy == nil, keyEvent.state != .released {
                 consumedBy = unchecked.filters.scanIndex { $0.filterKey(keyEvent, router: self) == .consume }
             }
             if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
             observe(event, consumed: consumedBy != nil)
             if consumedBy != nil {
                 // Only a taken press takes the rest of the key: a filter that takes a repeat
-                // of a key whose press was delivered must leave its release to the client.
-                if state == .pressed, !pressOfHeldKey, !unchecked.swallowedKeys.scanContains(keycode) { unchecked.swallowedKeys.append(keycode) }
+                // of a key whose press was delivered leaves its release to the client.
+                if record, let index = heldKeyIndex(keycode), unchecked.heldKeys[index].press == .routing {
+                    unchecked.heldKeys[index].press = .taken
+                }
                 return
             }
         }
         if let grab = unchecked.keyboardGrab {
+            // The grab has the press unless it forwards it (``deliverKey(_:)`` then marks it).
+            if record, let index = heldKeyIndex(keycode), unchecked.heldKeys[index].press == .routing {
+                unchecked.heldKeys[index].press = .grabbed
+            }
             grab.key(keyEvent, router: self)
             return
         }
         deliverKey(keyEvent)
     }
 
-    /// Keys held now whose presses the first responder may have seen: ``pressedKeys`` less
-    /// those taken by a filter, a key command or a cancelled release. What a focus change
-    /// reports as held (`wl_keyboard.enter` lists these).
+    /// The record of `keycode` while it is held (not the one of a release under way).
+    @inline(__always)
+    func heldKeyIndex(_ keycode: UInt32) -> Int? {
+        unchecked.heldKeys.scanIndex { $0.keycode == keycode && !$0.isReleased }
+    }
+
+    /// The record of `keycode` whose release is being routed.
+    @inline(__always)
+    private func releasedKeyIndex(_ keycode: UInt32) -> Int? {
+        unchecked.heldKeys.scanIndex { $0.keycode == keycode && $0.isReleased }
+    }
+
+    private func removeReleasedKey(_ keycode: UInt32) {
+        if let index = releasedKeyIndex(keycode) { unchecked.heldKeys.remove(at: index) }
+    }
+
+    /// Keys held now whose presses the first responder's chain saw and whose releases it has
+    /// not heard: what a focus change reports as held (`wl_keyboard.enter` lists these), and
+    /// whose releases then go to the new first responder. Keys taken by a filter, a key
+    /// command or a grab, keys whose press is still being routed, and keys the first
+    /// responder was told a cancelled release of are not listed.
     public var heldKeysForFocus: [UInt32] {
-        unchecked.swallowedKeys.isEmpty ? unchecked.pressedKeys : unchecked.pressedKeys.filter { !unchecked.swallowedKeys.contains($0) }
+        var keys: [UInt32] = []
+        unchecked.heldKeys.scan { if !$0.isReleased, case .focus = $0.press { keys.append($0.keycode) } }
+        return keys
     }
 
     /// Routes a key by the default rule, after filters and grabs: to the first responder
@@ -76,58 +132,105 @@ extension Router {
     /// keyboard state is the caller's business. What a ``KeyboardGrab`` calls to forward, and
     /// what key repeat generators call (repeats skip filters, spies and grabs). The event is
     /// delivered as given: the interpreter is not asked again.
+    ///
+    /// Pairing holds whoever calls this: for a key held now (injected), a press marks the key
+    /// as seen by the first responder's chain; a release or a repeat is delivered only if that
+    /// chain saw the press and has not heard its release yet (a second forward of one release,
+    /// the release of a key a grab or a filter took, or of a key the first responder was told
+    /// a cancelled release of, goes nowhere). A key command that takes a press after
+    /// responders below it saw the keyDown: those responders, and only those, hear the keyUp.
+    /// Keys that are not held (typed by an action) are delivered as given.
     public func deliverKey(_ keyEvent: KeyEvent) {
-        guard let focus = unchecked.firstResponderLink else {
-            deliverKey(keyEvent, walking: {
-                walkChain(on: .delegate, target: nil, kind: $0, formerOutput: nil, steps: 0, stopIf: { false }, $1)
+        // A first responder whose surface is leaving the tree (a handler of its removal typed)
+        // is no first responder: the walk starts at the delegate (as for any detached surface),
+        // and such a press is the delegate's alone.
+        let focus = unchecked.firstResponderLink
+        let focusIsLeaving = focus?.with { !$0.unchecked.isAttached } ?? false
+        var toDelegate = focus == nil || focusIsLeaving
+        var depth = 0
+        switch keyEvent.state {
+        case .pressed:
+            if let index = heldKeyIndex(keyEvent.keycode) {
+                // Marked before the walk: a handler that removes the first responder or starts
+                // a grab owes it the release of this press.
+                unchecked.heldKeys[index].press = focusIsLeaving ? .delegate : .focus(depth: 0)
+            }
+        case .repeated:
+            // Repeats go only where the whole press went (not to a key command's action).
+            if let index = heldKeyIndex(keyEvent.keycode), unchecked.heldKeys[index].press != .focus(depth: 0) { return }
+        case .released:
+            if let index = releasedKeyIndex(keyEvent.keycode) ?? heldKeyIndex(keyEvent.keycode) {
+                switch unchecked.heldKeys[index].press {
+                case .focus(let limit): depth = limit
+                case .delegate: toDelegate = true
+                default:
+                    trace?.record(.dropped(.keyUp))
+                    return
+                }
+                unchecked.heldKeys[index].press = .ended
+            }
+        }
+        guard !toDelegate, let focus else {
+            deliverKey(keyEvent, depth: depth, walking: {
+                walkChain(on: .delegate, target: nil, kind: $0, formerOutput: nil, steps: 0, stopIf: $1, $2)
             })
             return
         }
         // The first responder is owned by `firstResponder`; one replaced during the delivery
         // is kept until it ends (see `firstResponder`), so the delivery need not retain it.
-        // A press of a key held since before this focus (a second press with no release
-        // between): now the focus has seen it pressed.
-        if !unchecked.keysHeldBeforeFocus.isEmpty, keyEvent.state == .pressed,
-           let index = unchecked.keysHeldBeforeFocus.scanIndex(of: keyEvent.keycode) {
-            unchecked.keysHeldBeforeFocus.remove(at: index)
-        }
         unchecked.formerFirstResponders.enter()
         focus.with { surface in
-            deliverKey(keyEvent, walking: { walkChain(from: surface, target: surface, kind: $0, $1) })
+            deliverKey(keyEvent, depth: depth, walking: { walkChain(from: surface, target: surface, kind: $0, stopIf: $1, $2) })
         }
         if unchecked.formerFirstResponders.leave() { _ = unchecked.formerFirstResponders.takeKept() }
     }
 
-    /// Delivers a key down or up through `walk`, which walks the chain for an event kind.
+    /// Delivers a key down or up through `walk`, which walks the chain for an event kind
+    /// (stopping when asked). `depth`: for a release, how many responders saw the press (0:
+    /// all that are asked).
     @inline(__always)
-    private func deliverKey(_ keyEvent: KeyEvent,
-                            walking walk: (RoutedEventKind, (any Responder, ResponderContext) -> ResponderResult) -> Bool) {
+    private func deliverKey(_ keyEvent: KeyEvent, depth: Int,
+                            walking walk: (RoutedEventKind, () -> Bool, (any Responder, ResponderContext) -> ResponderResult) -> Bool) {
+        // Router fields, not captured locals: a captured var is checked for exclusivity at
+        // run time on every key. Saved and restored, and read only after the walk returns,
+        // because a handler may deliver other keys through here.
+        let outerAsked = unchecked.keyChainAsked
+        let outerLimit = unchecked.keyChainLimit
+        let outerMatched = unchecked.keyCommandDepth
+        unchecked.keyChainAsked = 0
+        unchecked.keyChainLimit = depth
+        defer {
+            unchecked.keyChainAsked = outerAsked
+            unchecked.keyChainLimit = outerLimit
+        }
         if keyEvent.state == .released {
-            if !walk(.keyUp, { responder, context in responder.keyUp(keyEvent, context: context) }) {
-                reportDropped(.keyUp, .keyUp(keyEvent))
+            let delivered = walk(.keyUp, { self.unchecked.keyChainLimit > 0 && self.unchecked.keyChainAsked >= self.unchecked.keyChainLimit }) { responder, context in
+                self.unchecked.keyChainAsked += 1
+                return responder.keyUp(keyEvent, context: context)
             }
+            if !delivered, depth == 0 { reportDropped(.keyUp, .keyUp(keyEvent)) }
             return
         }
-        // A router field, not a captured local: a captured var is checked for exclusivity
-        // at run time on every key. Saved and restored, and set only after the action
-        // returns, because an action may deliver other keys through here.
-        let outerMatched = unchecked.keyCommandMatched
-        unchecked.keyCommandMatched = false
-        let handled = walk(.keyDown) { responder, context in
+        unchecked.keyCommandDepth = -1
+        let handled = walk(.keyDown, { false }) { responder, context in
             let commands = responder.keyCommands
             if !commands.isEmpty, let index = commands.scanIndex(where: { $0.matches(keyEvent) }) {
                 let action = commands[index].action
                 trace?.record(.keyCommand(TraceSubject(context.link), action))
+                // The responders asked before this one saw the keyDown; this one did not.
+                unchecked.keyCommandDepth = unchecked.keyChainAsked
                 responder.perform(action, context: context)
-                unchecked.keyCommandMatched = true
                 return .handled
             }
+            unchecked.keyChainAsked += 1
             return responder.keyDown(keyEvent, context: context)
         }
-        let matched = unchecked.keyCommandMatched
-        unchecked.keyCommandMatched = outerMatched
-        if matched, keyEvent.state == .pressed, !unchecked.swallowedKeys.scanContains(keyEvent.keycode) {
-            unchecked.swallowedKeys.append(keyEvent.keycode)
+        let matchedAt = unchecked.keyCommandDepth
+        unchecked.keyCommandDepth = outerMatched
+        if matchedAt >= 0, keyEvent.state == .pressed, let index = heldKeyIndex(keyEvent.keycode),
+           unchecked.heldKeys[index].press == .focus(depth: 0) {
+            // Nobody saw it: taken whole. Else those who saw the keyDown hear the keyUp.
+            unchecked.heldKeys[index].press = matchedAt == 0 ? .taken : .focus(depth: matchedAt)
         }
         if !handled { reportDropped(.keyDown, .keyDown(keyEvent)) }
     }
@@ -166,6 +269,9 @@ extension Router {
         if let old {
             unchecked.firstResponder = nil
             rememberFocus(old)
+            // Resigning while its surface leaves the tree (a handler of the removal moved
+            // focus first): the removal's cancelled releases are owed all the same.
+            if !old.unchecked.isAttached { tellCancelledKeys(to: old, keepsFocus: false) }
             old.responder.didResignFirstResponder(context: ResponderContext(router: self, link: .surface(old), target: old))
             guard generation == unchecked.focusGeneration else { return surface != nil && unchecked.firstResponder === surface }
         }
@@ -173,54 +279,48 @@ extension Router {
         // The resign handler may have removed it or changed its responder.
         guard surface.unchecked.isAttached, surface.responder.canBecomeFirstResponder else { return false }
         unchecked.firstResponder = surface
-        noteKeysHeldBeforeFocus()
         surface.responder.didBecomeFirstResponder(context: ResponderContext(router: self, link: .surface(surface), target: surface))
         return true
     }
 
-    /// Remembers which keys are held as a new first responder (or a keyboard grab's end)
-    /// takes the keys: their presses were not its, so a removal owes it no release of them.
-    /// Keys held now that are not in this list were pressed at the first responder.
-    func noteKeysHeldBeforeFocus() {
-        unchecked.keysHeldBeforeFocus.removeAll(keepingCapacity: true)
-        var i = 0
-        while i < unchecked.pressedKeys.count {
-            let keycode = unchecked.pressedKeys[i]
-            i += 1
-            if !unchecked.swallowedKeys.scanContains(keycode) { unchecked.keysHeldBeforeFocus.append(keycode) }
-        }
-    }
-
-    /// Keys held now whose presses the first responder was delivered: ``heldKeysForFocus``
-    /// less those held when it took focus.
-    var keysPressedAtFocus: [UInt32] {
-        heldKeysForFocus.filter { !unchecked.keysHeldBeforeFocus.contains($0) }
+    /// A keyboard grab that clears focus began: the first responder hears a cancelled
+    /// release of each held key its chain saw pressed, then resigns, whether or not it agrees
+    /// (a lock screen does not ask); it is remembered, so the grab's end gives focus back.
+    func clearFirstResponderForGrab() {
+        guard let old = unchecked.firstResponder else { return }
+        unchecked.focusGeneration &+= 1
+        trace?.record(.keyboardFocus(from: TraceSubject(old), to: .none))
+        unchecked.firstResponder = nil
+        rememberFocus(old)
+        tellCancelledKeys(to: old, keepsFocus: false)
+        old.responder.didResignFirstResponder(context: ResponderContext(router: self, link: .surface(old), target: old))
     }
 
     /// Keeps `surface` as the most recent former first responder (once).
-    private func rememberFocus(_ surface: Surface) {
+    func rememberFocus(_ surface: Surface) {
         focusHistory.removeAll { $0.surface == nil || $0.surface === surface }
         focusHistory.append(WeakSurface(surface: surface))
         if focusHistory.count > 32 { focusHistory.removeFirst(focusHistory.count - 32) }
     }
 
     /// The most recent former first responder that can take focus again.
-    private func previousFocus() -> Surface? {
+    func previousFocus() -> Surface? {
         while let last = focusHistory.popLast() {
             if let s = last.surface, s.unchecked.isAttached, s.responder.canBecomeFirstResponder { return s }
         }
         return nil
     }
 
-    /// The first responder left the layout: it hears a cancelled release of each key it may
-    /// have seen pressed (their real releases are swallowed), then `didResignFirstResponder`.
+    /// The first responder left the layout: it hears a cancelled release of each held key
+    /// whose press its chain saw (their real releases go nowhere), then
+    /// `didResignFirstResponder`.
     /// Focus then goes back to the surface that had it before, if it still can take it,
     /// else where the delegate's rule says, unless a handler chose a focus meanwhile.
     func firstResponderWasRemoved(_ removed: Surface, formerParent: Surface) {
         unchecked.focusGeneration &+= 1
         let generation = unchecked.focusGeneration
         unchecked.firstResponder = nil
-        if unchecked.keyboardGrab == nil { tellCancelledKeys(to: removed, swallowing: true) }
+        tellCancelledKeys(to: removed, keepsFocus: false)
         removed.responder.didResignFirstResponder(context: ResponderContext(router: self, link: .surface(removed), target: removed))
         guard generation == unchecked.focusGeneration, unchecked.firstResponder == nil else { return }
         var replacement = previousFocus()
@@ -278,4 +378,36 @@ extension Router {
         }
         return true
     }
+}
+
+/// A key held now, and where its press went: the one owner of "who saw this key's press".
+/// Its release goes where the press went and nowhere else (``Router/deliverKey(_:)``).
+struct HeldKey {
+    /// Where a press went.
+    enum Press: Equatable {
+        /// Being routed: nobody has it yet (an enter made meanwhile does not list it).
+        case routing
+        /// A filter, or a key command of the first responder itself, took it: nobody saw it,
+        /// and its release is swallowed before filters and grabs.
+        case taken
+        /// The keyboard grab got it and did not forward it: its release goes to the grab
+        /// active then, if any, and never to a responder.
+        case grabbed
+        /// The first responder's chain saw it (the default rule, or forwarded by a grab): its
+        /// release goes to the first responder's chain, once. `depth`: how many responders of
+        /// the chain saw it when a key command further up took it (0: every one asked).
+        case focus(depth: Int)
+        /// The delegate alone saw it (typed while the first responder's surface was leaving
+        /// the tree): its release goes to the delegate; no surface is owed one, no enter lists it.
+        case delegate
+        /// The first responder's chain heard its release (the real one, or a cancelled one
+        /// when a grab began or the first responder was removed): nothing more goes there.
+        case ended
+    }
+
+    var keycode: UInt32
+    var press: Press
+    /// Its release is being routed: no longer held (not in ``Router/pressedKeys``, not listed
+    /// by an enter), but its record says where the release may go until it has been routed.
+    var isReleased = false
 }

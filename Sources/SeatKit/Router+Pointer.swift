@@ -23,8 +23,11 @@ extension Router {
     func followPointerFocus(time: Timestamp? = nil) {
         guard unchecked.pressedButtons.isEmpty else { return }
         unchecked.pointerCheckedAtEdit = unchecked.treeEditCount
+        let generation = unchecked.pointerFocusGeneration
         let target = surface(at: unchecked.pointerLocation)
         if let trace { trace.record(.hitTest(unchecked.pointerLocation, result: TraceSubject(target))) }
+        // A hit-test handler (refine) that started a grab or moved focus has decided.
+        guard generation == unchecked.pointerFocusGeneration else { return }
         if target !== unchecked.pointerFocus {
             setPointerFocus(target, time: time ?? clock.now)
         } else if let focus = target, let local = focus.convert(unchecked.pointerLocation), local != unchecked.focusSurfaceLocation {
@@ -147,8 +150,12 @@ extension Router {
         let location = unchecked.pointerLocation
         if unchecked.pressedButtons.isEmpty {
             unchecked.pointerCheckedAtEdit = unchecked.treeEditCount
+            let generation = unchecked.pointerFocusGeneration
             let target = surface(at: location, device: device)
             if let trace { trace.record(.hitTest(location, result: TraceSubject(target))) }
+            // A hit-test handler (refine) that started a grab or moved focus has decided: the
+            // grab has the pointer from here on, and this motion goes no further.
+            guard generation == unchecked.pointerFocusGeneration else { return }
             if target !== unchecked.pointerFocus { setPointerFocus(target, time: time) }
         }
         let focus = unchecked.pointerFocus
@@ -183,16 +190,18 @@ extension Router {
         catchUpPointerFocus(time: event.time)
         if state == .pressed {
             if !unchecked.pressedButtons.scanContains(button) { unchecked.pressedButtons.append(button) }
-        } else {
-            if let index = unchecked.pressedButtons.scanIndex(of: button) { unchecked.pressedButtons.remove(at: index) }
-            if !unchecked.buttonsSeenByFocus.isEmpty, let index = unchecked.buttonsSeenByFocus.scanIndex(of: button) {
-                unchecked.buttonsSeenByFocus.remove(at: index)
-            }
+        } else if let index = unchecked.pressedButtons.scanIndex(of: button) {
+            unchecked.pressedButtons.remove(at: index)
         }
         let buttonEvent = PointerButtonEvent(time: event.time, device: event.device, button: button, state: state,
                                              location: unchecked.pointerLocation, surfaceLocation: pointerSurfaceLocation())
         if let grab = unchecked.pointerGrab {
+            // While the grab has the release, `buttonsSeenByFocus` still says whether the focus
+            // saw the press (a grab delivers the release only then); then it is up for good.
             grab.pointerButton(buttonEvent, router: self)
+            if state == .released, !unchecked.buttonsSeenByFocus.isEmpty, let index = unchecked.buttonsSeenByFocus.scanIndex(of: button) {
+                unchecked.buttonsSeenByFocus.remove(at: index)
+            }
             return
         }
         routePointerButton(buttonEvent)

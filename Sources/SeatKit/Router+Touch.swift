@@ -408,8 +408,11 @@ extension Router {
     }
 
     /// One `touchesCancelled` per link that saw touches of `batch`, with those touches (each
-    /// in the space of its bound surface), links in the order they first saw them.
+    /// in the space of its bound surface), links in the order they first saw them. The
+    /// touches go in a buffer reused per nesting level (a cancel handler may cancel again),
+    /// so a warm router allocates nothing per cancel, however many responders saw it.
     func deliverCancels(of batch: [TouchSequence], time: Timestamp) {
+        var points = unchecked.cancelPointBuffers.popLast() ?? []
         var i = 0
         while i < batch.count {
             let sequence = batch[i]
@@ -419,24 +422,42 @@ extension Router {
                 let link = sequence.unchecked.seen[l]
                 l += 1
                 // Told already, with an earlier touch of the batch.
-                if batch[0..<(i - 1)].contains(where: { $0.unchecked.seen.contains { $0.isSame(as: link) } }) { continue }
-                var points: [TouchPoint] = []
-                points.reserveCapacity(batch.count - i + 1)
+                if Self.anySaw(link, in: batch, from: 0, to: i - 1) { continue }
+                points.removeAll(keepingCapacity: true)
                 var k = i - 1
                 while k < batch.count {
                     let other = batch[k]
                     k += 1
-                    if other.unchecked.seen.contains(where: { $0.isSame(as: link) }) {
+                    if other.unchecked.seen.scanIndex(where: { $0.isSame(as: link) }) != nil {
                         points.append(other.point(surfaceOrigin: other.unchecked.surface?.layoutOrigin))
                     }
                 }
-                let event = TouchEvent(time: time, touches: points)
                 guard let responder = responder(for: link) else { continue }
-                responder.touchesCancelled(event, context: ResponderContext(router: self, link: link, target: sequence.unchecked.surface))
-                trace?.record(.told(TraceSubject(link), .touchesCancelled))
+                tellCancelled(responder, link: link, points: points, time: time, target: sequence.unchecked.surface)
             }
         }
+        points.removeAll(keepingCapacity: true)
+        unchecked.cancelPointBuffers.append(points)
         batch.scan { $0.unchecked.seen.removeAll(keepingCapacity: true) }
+    }
+
+    /// Whether a touch of `batch[start..<end]` was seen by `link`.
+    @inline(__always)
+    private static func anySaw(_ link: ChainLink, in batch: [TouchSequence], from start: Int, to end: Int) -> Bool {
+        var j = start
+        while j < end {
+            if batch[j].unchecked.seen.scanIndex(where: { $0.isSame(as: link) }) != nil { return true }
+            j += 1
+        }
+        return false
+    }
+
+    /// One `touchesCancelled`. Out of line: the event's hold on `points` ends when this
+    /// returns, so the caller's buffer is again its own to reuse without a copy.
+    @inline(never)
+    private func tellCancelled(_ responder: any Responder, link: ChainLink, points: [TouchPoint], time: Timestamp, target: Surface?) {
+        responder.touchesCancelled(TouchEvent(time: time, touches: points), context: ResponderContext(router: self, link: link, target: target))
+        trace?.record(.told(TraceSubject(link), .touchesCancelled))
     }
 
     /// Returns finished sequences to the pool.

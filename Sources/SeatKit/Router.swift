@@ -77,6 +77,8 @@ public final class Router {
         var dispatchingReusedEnds = false
         /// Buffers for batches of cancelled touches, reused (one per nesting level).
         var cancelBatches: [[TouchSequence]] = []
+        /// Buffers for the touches of one `touchesCancelled`, reused (one per nesting level).
+        var cancelPointBuffers: [[TouchPoint]] = []
         /// Buffers for lists of links being told a cancel, reused.
         var linkBuffers: [[ChainLink]] = []
         /// A touch frame arrived while one was being delivered (a handler injected it): it is
@@ -115,15 +117,19 @@ public final class Router {
         /// Key deliveries under way, and the first responders replaced meanwhile (rule 3 of
         /// ``Unretained``).
         var formerFirstResponders = KeptAliveWhileInUse<Surface>()
-        /// Backs `pressedKeys`.
-        var pressedKeys: [UInt32] = []
-        var swallowedKeys: [UInt32] = []
-        /// Keys already held when the current first responder took focus (or a keyboard grab
-        /// ended), still held: the first responder is owed no release of them (see
-        /// `noteKeysHeldBeforeFocus()`). Empty almost always, so a release checks only that.
-        var keysHeldBeforeFocus: [UInt32] = []
-        /// Set while a key press walks the chain, when a key command took it.
-        var keyCommandMatched = false
+        /// The keys held now, in the order they were pressed, each with where its press went:
+        /// the one owner of "who saw this key's press" (see ``HeldKey``). A record stays while
+        /// its release is routed (`isReleased`), then goes.
+        var heldKeys: [HeldKey] = []
+        /// While a key walks the chain: the responders asked so far (key commands not counted).
+        var keyChainAsked = 0
+        /// While a release walks the chain: how many responders it may reach (0: no limit).
+        var keyChainLimit = 0
+        /// While a press walks the chain: how many responders had been asked when a key
+        /// command took it (-1: none did).
+        var keyCommandDepth = -1
+        /// What the active keyboard grab did to the first responder when it began.
+        var keyboardGrabFocus = KeyboardGrabFocus.keep
         /// Raised at every change of first responder (see `pointerFocusGeneration`).
         var focusGeneration: UInt64 = 0
         /// Backs `devices`.
@@ -177,7 +183,11 @@ public final class Router {
 
     /// Keys held now (evdev codes), in the order they were pressed, whoever took their
     /// presses (filters, grabs, key commands included); see ``heldKeysForFocus``.
-    public var pressedKeys: [UInt32] { unchecked.pressedKeys }
+    public var pressedKeys: [UInt32] {
+        var keys: [UInt32] = []
+        unchecked.heldKeys.scan { if !$0.isReleased { keys.append($0.keycode) } }
+        return keys
+    }
 
     /// The devices present, as announced by ``InputEvent/Kind/deviceAdded(_:)`` and not yet
     /// removed.
@@ -231,14 +241,14 @@ public final class Router {
     public init(clock: any Clock) {
         self.clock = clock
         unchecked.touchScratch.reserveCapacity(16)
+        unchecked.cancelBatches.reserveCapacity(4)
+        unchecked.cancelPointBuffers.reserveCapacity(4)
         unchecked.activeTouches.reserveCapacity(16)
         unchecked.touchPool.reserveCapacity(16)
         unchecked.consumedTouches.reserveCapacity(16)
         unchecked.pressedButtons.reserveCapacity(8)
         unchecked.consumedButtons.reserveCapacity(8)
-        unchecked.pressedKeys.reserveCapacity(16)
-        unchecked.swallowedKeys.reserveCapacity(16)
-        unchecked.keysHeldBeforeFocus.reserveCapacity(16)
+        unchecked.heldKeys.reserveCapacity(16)
         gestures.unchecked.arenaPool.reserveCapacity(16)
         gestures.unchecked.engagedRecognizers.reserveCapacity(16)
         gestures.unchecked.waitingRecognizers.reserveCapacity(8)
@@ -307,7 +317,7 @@ public final class Router {
     }
 
     /// Drops a malformed event: traced, and spies hear it as consumed.
-    private func ignore(_ event: InputEvent, _ reason: String) {
+    func ignore(_ event: InputEvent, _ reason: String) {
         trace?.record(.ignored(event, reason: reason))
         observe(event, consumed: true)
     }
@@ -597,6 +607,7 @@ public final class Router {
         }
         gestures.abortDetachedRecognizers(in: self)
         gestures.settleGestures(in: self)
+        endPopupGrabsOfRemovedPopups()
     }
 
     // MARK: Routing state
@@ -615,6 +626,9 @@ public final class Router {
     /// Surfaces that were first responder before the current one, oldest first: where focus
     /// goes back to when the focused surface is removed.
     var focusHistory: [WeakSurface] = []
+    /// The popup grabs started with ``startPopupGrab(_:)`` and not yet dismissed, outermost
+    /// first: one chain, each nested in the one before; the last holds the pointer and touch.
+    var popupGrabs: [PopupGrab] = []
 
     // Devices.
 

@@ -420,16 +420,21 @@ public final class ClientSurfaceResponder: Responder {
         return .handled
     }
 
+    /// A release goes out as `wl_keyboard.key` released. A cancelled one that keeps focus (a
+    /// keyboard grab that leaves the client focused began) goes out too, with no modifiers
+    /// (the key is still down; the seat's modifier state is unchanged); one that does not is
+    /// followed by `wl_keyboard.leave`, which tells the client every key is up.
     public func keyUp(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
-        // A cancelled release comes just before a keyboard leave or a grab: the leave tells
-        // the client the key is up.
-        if event.isCancelled { return .handled }
+        if event.isCancelled {
+            if event.keepsFocus { sendKey(event, state: WL_KEYBOARD_KEY_STATE_RELEASED, modifiers: false) }
+            return .handled
+        }
         sendKey(event, state: WL_KEYBOARD_KEY_STATE_RELEASED)
         return .handled
     }
 
-    private func sendKey(_ event: KeyEvent, state: wl_keyboard_key_state) {
-        seat.unchecked.modifierMasks = event.modifierMasks
+    private func sendKey(_ event: KeyEvent, state: wl_keyboard_key_state, modifiers: Bool = true) {
+        if modifiers { seat.unchecked.modifierMasks = event.modifierMasks }
         guard surfaceResource != nil, let devices, !devices.unchecked.keyboards.isEmpty else { return }
         seat.restoreSeatKeymap(for: devices)
         let serial = seat.nextSerial(.key, for: client)
@@ -437,7 +442,7 @@ public final class ClientSurfaceResponder: Responder {
             Libwayland.keyboardKey(resource, serial: serial, time: event.time.wireMilliseconds, key: event.keycode,
                                    state: state.rawValue)
         }
-        sendModifiers(event.modifierMasks, to: devices, keyboards: devices.unchecked.keyboards, force: false)
+        if modifiers { sendModifiers(event.modifierMasks, to: devices, keyboards: devices.unchecked.keyboards, force: false) }
     }
 
     private func sendModifiers(_ masks: ModifierMasks, to devices: SeatClient, keyboards: [OpaquePointer], force: Bool) {

@@ -319,3 +319,71 @@ extension CGrabTests {
         seatkit_router_destroy(router)
     }
 }
+
+/// A responder that logs keys and focus: "key 30", "key up 30", "became", "resigned".
+nonisolated(unsafe) private var keyResponder: seatkit_responder_interface = {
+    var impl = seatkit_responder_interface()
+    impl.key_down = { data, e, _ in record(data).log.append("key \(e!.pointee.keycode)"); return SEATKIT_HANDLED }
+    impl.key_up = { data, e, _ in record(data).log.append("key up \(e!.pointee.keycode)"); return SEATKIT_HANDLED }
+    impl.can_become_first_responder = { _ in true }
+    impl.did_become_first_responder = { data, _ in record(data).log.append("became") }
+    impl.did_resign_first_responder = { data, _ in record(data).log.append("resigned") }
+    return impl
+}()
+
+/// Issue 23 through the C API: keyboard grab focus modes and nested popup grabs.
+extension CGrabTests {
+    @Test func aKeyboardGrabThatClearsFocusReleasesTheAppsKeyResignsItAndGivesFocusBack() {
+        let router = seatkit_router_create_virtual(0)!
+        let output = seatkit_output_create(router, "OUT-1", 0, 0, 800, 600, SEATKIT_OUTPUT_TRANSFORM_NORMAL, 1)!
+        let app = Record()
+        let surface = seatkit_surface_create(router, "app", 0, 0, 800, 600)!
+        withUnsafePointer(to: &keyResponder) { seatkit_surface_set_responder(surface, $0, opaque(app)) }
+        #expect(seatkit_surface_add_child(seatkit_output_get_root(output), surface))
+        #expect(seatkit_router_set_first_responder(router, surface))
+        seatkit_router_notify_key(router, 0, 2, 30, SEATKIT_KEY_PRESSED)
+        let lock = Record()
+        let grab = withUnsafePointer(to: &lockGrab) { seatkit_grab_create(router, $0, opaque(lock)) }!
+        lock.grab = grab
+        #expect(!seatkit_router_start_keyboard_grab_with_focus(router, grab, seatkit_keyboard_grab_focus(rawValue: 7)))
+        #expect(seatkit_router_start_keyboard_grab_with_focus(router, grab, SEATKIT_KEYBOARD_GRAB_CLEAR_FOCUS))
+        #expect(app.log == ["became", "key 30", "key up 30", "resigned"])
+        seatkit_router_notify_key(router, 10_000, 2, 31, SEATKIT_KEY_PRESSED)
+        seatkit_router_end_keyboard_grab(router)
+        // Focus is back; neither key's release reaches the app, whose presses it did not see
+        // (30's it was told) or never saw (31).
+        seatkit_router_notify_key(router, 20_000, 2, 30, SEATKIT_KEY_RELEASED)
+        seatkit_router_notify_key(router, 30_000, 2, 31, SEATKIT_KEY_RELEASED)
+        #expect(app.log == ["became", "key 30", "key up 30", "resigned", "became"])
+        seatkit_router_destroy(router)
+    }
+
+    @Test func aNestedPopupGrabStacksOnItsParentAndATapOutsideBothDismissesThemInnermostFirst() {
+        let app = Record()
+        let (router, output, _) = makeTreeForExtension(app)
+        let dismissed = Record()
+        var grabs: [OpaquePointer] = []
+        let menus = [Record(), Record()]   // alive as long as the router calls them
+        for (i, (name, x)) in [("menu", 100.0), ("submenu", 300.0)].enumerated() {
+            let popup = seatkit_surface_create(router, name, x, 100, 200, 200)!
+            let menu = menus[i]
+            withUnsafePointer(to: &recordingResponder) { seatkit_surface_set_responder(popup, $0, opaque(menu)) }
+            #expect(seatkit_surface_add_child(seatkit_output_get_root(output), popup))
+            let grab = seatkit_router_start_nested_popup_grab(router, popup, grabs.last, { data, grab in
+                let r = record(data)
+                r.log.append(r.grab == grab ? "menu" : "submenu")
+            }, opaque(dismissed))!
+            if grabs.isEmpty { dismissed.grab = grab }
+            grabs.append(grab)
+        }
+        #expect(dismissed.log.isEmpty, "the submenu's grab stacks on the menu's")
+        #expect(seatkit_router_get_touch_grab(router) == grabs[1])
+        tap(router, 0, at: 150, 150, time: 0)   // inside the menu: delivered, nothing dismissed
+        #expect(dismissed.log.isEmpty)
+        tap(router, 1, at: 700, 500, time: 100_000)
+        #expect(dismissed.log == ["submenu", "menu"])
+        #expect(app.log.filter { $0.hasPrefix("began") }.isEmpty, "the dismissing tap reaches no one")
+        #expect(menus[0].log == ["began 1", "ended"])
+        seatkit_router_destroy(router)
+    }
+}

@@ -14,6 +14,8 @@ final class QuietResponder: Responder {
     func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult { calls += 1; return handlesTouches ? .handled : .notHandled }
     func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult { calls += 1; return handlesTouches ? .handled : .notHandled }
     func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult { calls += 1; return handlesTouches ? .handled : .notHandled }
+    var cancels = 0
+    func touchesCancelled(_ event: TouchEvent, context: ResponderContext) { cancels += 1 }
     func pointerEntered(_ event: PointerCrossingEvent, context: ResponderContext) { calls += 1 }
     func pointerLeft(_ event: PointerCrossingEvent, context: ResponderContext) { calls += 1 }
     func pointerMoved(_ event: PointerMotionEvent, context: ResponderContext) -> ResponderResult { calls += 1; return .notHandled }
@@ -46,6 +48,17 @@ struct AllocationTests {
             output.root.addChild(Surface(name: "sib\(i)", frame: SurfaceRect(x: 500 + Double(i) * 20, y: 0, width: 15, height: 500), responder: QuietResponder()))
         }
         return (parent, chain)
+    }
+
+    /// A router with a quiet delegate and one output holding ``deepTree(_:_:)``.
+    private func routerWithDeepTree() -> (router: Router, delegate: QuietDelegate, leaf: Surface, chain: [QuietResponder]) {
+        let router = Router(clock: VirtualClock())
+        let delegate = QuietDelegate()
+        router.delegate = delegate
+        let output = Output(name: "o", modeSize: Size(width: 1920, height: 1080))
+        router.addOutput(output)
+        let (leaf, chain) = deepTree(router, output)
+        return (router, delegate, leaf, chain)
     }
 
     private func allocations(_ body: () -> Void) -> UInt64 {
@@ -89,12 +102,7 @@ struct AllocationTests {
     }
 
     @Test func aWarmRouterAllocatesNothingPerPointerMotionWithFocusChangesOrPerButton() {
-        let router = Router(clock: VirtualClock())
-        let delegate = QuietDelegate()
-        router.delegate = delegate
-        let output = Output(name: "o", modeSize: Size(width: 1920, height: 1080))
-        router.addOutput(output)
-        _ = deepTree(router, output)
+        let (router, delegate, _, _) = routerWithDeepTree()
         var t: Int64 = 0
         func send(_ k: InputEvent.Kind) { t += 1; router.inject(InputEvent(time: .milliseconds(t), k)) }
         for _ in 0..<3 {
@@ -120,12 +128,7 @@ struct AllocationTests {
     }
 
     @Test func aWarmRouterAllocatesNothingPerKey() {
-        let router = Router(clock: VirtualClock())
-        let delegate = QuietDelegate()
-        router.delegate = delegate
-        let output = Output(name: "o", modeSize: Size(width: 1920, height: 1080))
-        router.addOutput(output)
-        let (leaf, _) = deepTree(router, output)
+        let (router, delegate, leaf, _) = routerWithDeepTree()
         #expect(router.becomeFirstResponder(leaf))
         router.keyInterpreter = FixedInterpreter(keysym: 0x61, modifiers: [])
         var t: Int64 = 0
@@ -141,6 +144,31 @@ struct AllocationTests {
         }
         #expect(count == 0)
         #expect(leafResponder.calls - before == 2000)
+        withExtendedLifetime(delegate) {}
+    }
+
+    @Test func aWarmRouterAllocatesNothingPerDeviceTouchCancelWhateverTheNumberOfRespondersThatSawIt() {
+        let (router, delegate, leaf, chain) = routerWithDeepTree()
+        var t: Int64 = 0
+        func send(_ k: InputEvent.Kind) { t += 1; router.inject(InputEvent(time: .milliseconds(t), k)) }
+        // Two fingers, each seen by the whole five-deep chain, cancelled by the device.
+        func round() {
+            send(.touchDown(TouchID(0), LayoutPoint(x: 60, y: 60)))
+            send(.touchDown(TouchID(1), LayoutPoint(x: 70, y: 60)))
+            send(.touchFrame)
+            send(.touchCancel(TouchID(0)))
+            send(.touchCancel(TouchID(1)))
+            send(.touchFrame)
+        }
+        for _ in 0..<3 { round() }
+        let leafResponder = leaf.responder as! QuietResponder
+        let before = leafResponder.cancels
+        let count = allocations {
+            for _ in 0..<500 { round() }
+        }
+        #expect(count == 0)
+        #expect(leafResponder.cancels - before == 1000)
+        #expect(chain.allSatisfy { $0.cancels > 1000 })
         withExtendedLifetime(delegate) {}
     }
 

@@ -105,6 +105,9 @@ enum FaultScript {
     /// Which grab a step ends: the popup's (`router.endGrab(popup)`), the lock's
     /// (`router.endGrab(lock)`), or whatever holds one device class (`end…Grab()`).
     enum GrabEnd: String, Hashable { case popup, lock, pointer, touch, keyboard }
+    /// A keyboard grab of its own (not the lock's): whether it forwards keys to the first
+    /// responder, and whether it keeps focus or clears it (``KeyboardGrabFocus``).
+    enum KeyGrabKind: String, Hashable, CaseIterable { case keep, clear, forwardKeep, forwardClear }
 
     /// A responder callback (or recognizer action) that runs an armed step from inside it.
     enum Callback: String, Hashable, CaseIterable {
@@ -175,8 +178,12 @@ enum FaultScript {
         /// `router.startPopupGrab` on surface `s` (nothing if `s` is not in the layout);
         /// with `closes`, its dismiss handler removes the popup, as a compositor would.
         case popupGrab(Int, closes: Bool)
+        /// As `popupGrab`, nested in the innermost popup grab active (its `parent`), if any.
+        case nestedPopupGrab(Int, closes: Bool)
         /// Starts the world's lock-screen grab (forwards nothing) for the given classes.
         case lockGrab(LockKind)
+        /// Starts a keyboard grab of kind `k` (one object per kind; replaces the active one).
+        case keyboardGrab(KeyGrabKind)
         case endGrab(GrabEnd)
         /// Announces touch device `d` (`DeviceID(1 + d)`), mapped to output `o`'s name or
         /// to none.
@@ -219,7 +226,9 @@ enum FaultScript {
             case let .arm(site, step): return ".arm(\(site), \(step))"
             case let .setBelowParent(s, b): return ".setBelowParent(\(s), \(b))"
             case let .popupGrab(s, c): return ".popupGrab(\(s), closes: \(c))"
+            case let .nestedPopupGrab(s, c): return ".nestedPopupGrab(\(s), closes: \(c))"
             case let .lockGrab(k): return ".lockGrab(.\(k.rawValue))"
+            case let .keyboardGrab(k): return ".keyboardGrab(.\(k.rawValue))"
             case let .endGrab(e): return ".endGrab(.\(e.rawValue))"
             case let .addDevice(d, o): return ".addDevice(\(d), mappedTo: \(o.map(String.init) ?? "nil"))"
             case let .touchFrom(d, ops): return ".touchFrom(\(d), [" + ops.map(\.description).joined(separator: ", ") + "])"
@@ -321,8 +330,10 @@ enum FaultScript {
         /// A grab started or ended.
         mutating func grabStep() -> Step {
             switch int(0...9) {
-            case 0, 1, 2: return .popupGrab(surfaceIndex(), closes: chance(0.5))
-            case 3, 4: return .lockGrab(pick([LockKind.pointer, .touch, .keyboard, .all, .all]))
+            case 0, 1: return .popupGrab(surfaceIndex(), closes: chance(0.5))
+            case 2: return .nestedPopupGrab(surfaceIndex(), closes: chance(0.5))
+            case 3: return .lockGrab(pick([LockKind.pointer, .touch, .keyboard, .all, .all]))
+            case 4: return chance(0.3) ? .lockGrab(.all) : .keyboardGrab(pick(KeyGrabKind.allCases))
             case 5, 6: return .endGrab(pick([GrabEnd.popup, .lock, .lock]))
             default: return .endGrab(pick([GrabEnd.pointer, .touch, .keyboard]))
             }

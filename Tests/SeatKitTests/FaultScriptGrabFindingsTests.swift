@@ -202,3 +202,87 @@ struct FaultScriptGrabFindingsTests {
         Self.check(script, "d.event-after-end")
     }
 }
+
+/// Issue 23: scripts the soak shrank its failures to while popup grabs learned to nest and to
+/// end with their popup; each guards the fix made for it.
+extension FaultScriptGrabFindingsTests {
+    /// `j.popup-end-dismiss`: a popup grab ended from inside a hit-test refine during its own
+    /// touch down ran its dismiss handler no time (dismiss now runs from the router's
+    /// `cancel` once the halves are released).
+    @Test func aPopupGrabEndedFromInsideAHitTestDuringItsOwnTouchDownIsDismissedOnce() {
+        let script: [FaultScript.Step] = [
+            .addOutput(0, x: 0, y: 0, w: 800, h: 600, rootFocusable: false),
+            .add(9, to: .root(0), at: 2, frame: R(578, 53, 396, 342), focusable: true),
+            .addOutput(2, x: 800, y: 0, w: 800, h: 480, rootFocusable: false),
+            .add(2, to: .root(2), at: 0, frame: R(353, -19, 389, 330), focusable: false),
+            .popupGrab(2, closes: true),
+            .pointerTo(x: 621, y: 217),
+            .arm(.surface(9, .refine), .endGrab(.popup)),
+            .touchFrom(2, [.up(0), .down(0, 861, 255)]),
+        ]
+        Self.check(script, "j.popup-end-dismiss")
+    }
+
+    /// `j.popup-removed-keeps-grab`: a popup grab ended from inside its own start (the leave
+    /// it sends the old focus) whose dismiss handler removes the popup; the start then took
+    /// touch for the dismissed grab, which kept it with its popup gone.
+    @Test func aPopupGrabEndedFromInsideItsOwnStartLetsGoOfEverything() {
+        let script: [FaultScript.Step] = [
+            .pointerTo(x: 298, y: 215),
+            .addOutput(1, x: 0, y: 200, w: 640, h: 480, rootFocusable: false),
+            .add(1, to: .root(1), at: 2, frame: R(189, 67, 196, 94), focusable: true),
+            .add(8, to: .surface(1), at: 0, frame: R(-3, 420, 259, 178), focusable: true),
+            .arm(.surface(8, .left), .endGrab(.popup)),
+            .setFrame(8, R(34, -8, 364, 48)),
+            .remove(1),
+            .add(8, to: .root(1), at: 3, frame: R(100, -9, 56, 118), focusable: false),
+            .refreshPointer,
+            .popupGrab(8, closes: true),
+        ]
+        Self.check(script, "j.popup-removed-keeps-grab")
+    }
+
+    /// `j.popup-removed-keeps-grab`: a second popup grab on a popup whose first grab's dismiss
+    /// handler (run as the second starts) removed it.
+    @Test func aPopupGrabStartedOnAPopupItsPredecessorRemovedIsDismissedAtOnce() {
+        let script: [FaultScript.Step] = [
+            .addOutput(0, x: 0, y: 0, w: 800, h: 600, rootFocusable: false),
+            .add(5, to: .root(0), at: 1, frame: R(190, 124, 318, 213), focusable: false),
+            .nestedPopupGrab(5, closes: true),
+            .popupGrab(5, closes: false),
+        ]
+        Self.check(script, "j.popup-removed-keeps-grab")
+    }
+
+    /// `g.cancelled-key-not-pressed` (1,000 seeds x 2,000 steps): a key typed from inside the
+    /// removal of the first responder (its pointer leave) walked from the delegate, since the
+    /// surface was already detached, but was recorded as the first responder's, which then
+    /// heard a cancelled release of it. Such a press is now the delegate's alone.
+    @Test func aKeyTypedWhileTheFirstResponderIsBeingRemovedIsNotReleasedToIt() {
+        let script: [FaultScript.Step] = [
+            .addOutput(0, x: 0, y: 0, w: 800, h: 600, rootFocusable: false),
+            .addOutput(2, x: 800, y: 200, w: 640, h: 480, rootFocusable: false),
+            .add(0, to: .root(2), at: 1, frame: R(432, 255, 193, 291), focusable: true),
+            .arm(.surface(0, .become), .remove(0)),
+            .remove(0),
+            .arm(.surface(0, .left), .key(0, .press)),
+            .add(0, to: .root(0), at: 0, frame: R(402, 57, 155, 221), focusable: false),
+            .pointerTo(x: 546, y: 311),
+            .becomeFirst(.surface(0)),
+        ]
+        Self.check(script, "g.cancelled-key-not-pressed")
+    }
+
+    /// `j.lock-pointer-focus` (1,000 seeds x 2,000 steps): a lock screen started from inside
+    /// the hit-test of a motion; the motion then set focus by its own hit-test, under the
+    /// lock. A hit-test handler that starts a grab now ends the motion's default routing.
+    @Test func aLockStartedFromInsideAMotionsHitTestKeepsThePointerFocusItsOwn() {
+        let script: [FaultScript.Step] = [
+            .addOutput(2, x: 400, y: 0, w: 640, h: 480, rootFocusable: false),
+            .arm(.surface(7, .refine), .lockGrab(.all)),
+            .add(7, to: .root(2), at: 1, frame: R(410, 158, 412, 350), focusable: true),
+            .pointerTo(x: 1560, y: 743),
+        ]
+        Self.check(script, "j.lock-pointer-focus")
+    }
+}

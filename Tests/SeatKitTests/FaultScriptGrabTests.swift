@@ -171,7 +171,7 @@ struct FaultScriptGrabTests {
     /// The generator makes every new kind of step, and removals with a button or key held.
     @Test func theGeneratorMakesEveryNewStep() {
         let lines = (UInt64(1)...30).flatMap { FaultScript.generate(seed: $0, steps: 300) }.map(\.description)
-        for kind in [".setBelowParent(", ".popupGrab(", ".lockGrab(", ".endGrab(", ".addDevice(", ".touchFrom("] {
+        for kind in [".setBelowParent(", ".popupGrab(", ".nestedPopupGrab(", ".lockGrab(", ".keyboardGrab(", ".endGrab(", ".addDevice(", ".touchFrom("] {
             #expect(lines.contains { $0.hasPrefix(kind) }, "no \(kind) step in 30 scripts")
         }
         #expect(lines.contains { $0.hasPrefix(".arm(") && ($0.contains(".lockGrab(") || $0.contains(".popupGrab(")) },

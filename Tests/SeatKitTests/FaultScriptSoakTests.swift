@@ -85,7 +85,7 @@ struct FaultScriptSoakTests {
             switch step {
             case .reparent, .remove, .removeOutput, .arm: return false
             // The API issue 12 added: below-parent stacking, grabs, mapped devices.
-            case .setBelowParent, .popupGrab, .lockGrab, .endGrab, .addDevice, .touchFrom: return false
+            case .setBelowParent, .popupGrab, .nestedPopupGrab, .lockGrab, .keyboardGrab, .endGrab, .addDevice, .touchFrom: return false
             case .touch(let ops):
                 var ups: Set<Int> = []
                 for op in ops {

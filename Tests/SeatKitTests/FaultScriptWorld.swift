@@ -175,6 +175,11 @@ final class SoakResponder: Responder {
         return .notHandled
     }
     func keyUp(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
+        // Every press has exactly one release: a real release reaches the first responder
+        // only for a key it saw pressed (or an enter listed) and has not heard released.
+        if !event.isCancelled, context.target === surface, surface != nil, !keysDown.contains(event.keycode) {
+            world.fail("k.release-without-press", "\(name) got a release of key \(event.keycode) as first responder without its press (or got it twice)")
+        }
         if event.isCancelled {
             // Owed on removal or when a keyboard grab starts: only to the first responder,
             // only for a key it saw pressed.
@@ -213,7 +218,11 @@ final class SoakResponder: Responder {
         }
         became = true
         becomeCount += 1
-        keysAsFirst.removeAll()
+        // As wl_keyboard.enter: the keys held for focus are now this responder's, and their
+        // releases (real or cancelled) come to it.
+        let listed = context.router.heldKeysForFocus
+        keysDown.formUnion(listed)
+        keysAsFirst = Set(listed)
         fire(.become)
     }
     func didResignFirstResponder(context: ResponderContext) {
@@ -255,6 +264,13 @@ final class SoakFilter: InputFilter {
 }
 
 /// A lock screen: takes every class it is started for and forwards nothing.
+/// A keyboard grab that forwards every key to the first responder's chain, or none.
+final class SoakKeyboardGrab: KeyboardGrab {
+    let forwards: Bool
+    init(forwards: Bool) { self.forwards = forwards }
+    func key(_ event: KeyEvent, router: Router) { if forwards { router.deliverKey(event) } }
+}
+
 final class SoakLockGrab: PointerGrab, TouchGrab, KeyboardGrab {
     var cancels = 0
     func cancel(router: Router) { cancels += 1 }
@@ -276,6 +292,8 @@ final class SoakPopup {
     let closes: Bool
     var grab: PopupGrab!
     var dismissCount = 0
+    /// It was stacked on its parent's grab when it started (not a grab of its own).
+    var nested = false
     /// Its end was checked (dismissed exactly once).
     var endChecked = false
     init(index: Int, closes: Bool) {
@@ -343,6 +361,9 @@ final class FaultScriptWorld {
 
     // Grabs, devices, focus history (the API issue 12 added).
     let lock = SoakLockGrab()
+    /// The keyboard grabs of `.keyboardGrab` steps, one per kind.
+    let keyboardGrabs: [FaultScript.KeyGrabKind: SoakKeyboardGrab] = Dictionary(uniqueKeysWithValues:
+        FaultScript.KeyGrabKind.allCases.map { ($0, SoakKeyboardGrab(forwards: $0 == .forwardKeep || $0 == .forwardClear)) })
     var popups: [SoakPopup] = []
     /// The inject serial at which the current grab of each class started: events injected
     /// later must not reach responders past it.
@@ -601,6 +622,10 @@ final class FaultScriptWorld {
 
     func dismissed(_ popup: SoakPopup) {
         popup.dismissCount += 1
+        // Innermost first: a grab nested in this one was dismissed before it.
+        if let child = popups.first(where: { $0.nested && $0.grab.parent === popup.grab && $0.dismissCount == 0 }) {
+            fail("j.popup-parent-before-child", "s\(popup.index)'s popup grab was dismissed before s\(child.index)'s, nested in it")
+        }
         if popup.dismissCount > 1 {
             fail("j.dismiss-twice", "the dismiss handler of the popup grab of s\(popup.index) ran \(popup.dismissCount) times")
         }
@@ -962,13 +987,16 @@ final class FaultScriptWorld {
         case let .setBelowParent(s, b):
             guard s < surfaces.count, let child = surfaces[s] else { return }
             child.isBelowParent = b
-        case let .popupGrab(s, closes):
+        case let .popupGrab(s, closes), let .nestedPopupGrab(s, closes):
             guard s < surfaces.count, let surface = surfaces[s], isLive(surface) else { return }
             let popup = SoakPopup(index: s, closes: closes)
-            popup.grab = PopupGrab(popup: surface) { [weak self, unowned popup] in self?.dismissed(popup) }
+            var parent: PopupGrab?
+            if case .nestedPopupGrab = step { parent = router.popupGrabs.last }
+            popup.grab = PopupGrab(popup: surface, parent: parent) { [weak self, unowned popup] in self?.dismissed(popup) }
             popups.append(popup)
             noteGrabStart(pointer: true, touch: true, keyboard: false)
             router.startPopupGrab(popup.grab)
+            popup.nested = parent != nil && router.popupGrabs.count > 1 && router.popupGrabs.last === popup.grab
             syncTouchGrab()
         case let .lockGrab(kind):
             let pointer = kind == .pointer || kind == .all
@@ -979,6 +1007,15 @@ final class FaultScriptWorld {
             if touch { router.startTouchGrab(lock) }
             syncTouchGrab()
             if keyboard { router.startKeyboardGrab(lock) }
+        case let .keyboardGrab(kind):
+            let clears = kind == .clear || kind == .forwardClear
+            noteGrabStart(pointer: false, touch: false, keyboard: true)
+            if clears, let first = router.firstResponder, let r = responder(of: first), r.became {
+                owed.append(.resign(r, before: r.resignCount))
+            }
+            router.startKeyboardGrab(keyboardGrabs[kind]!, focus: clears ? .clear : .keep)
+            // A grab that clears focus remembers it in the router's history.
+            focusHistory = router.focusHistory.compactMap(\.surface)
         case let .endGrab(which):
             switch which {
             case .popup:
@@ -992,6 +1029,8 @@ final class FaultScriptWorld {
             case .touch: router.endTouchGrab()
             case .keyboard: router.endKeyboardGrab()
             }
+            // A grab that cleared focus gives it back from the history.
+            focusHistory = router.focusHistory.compactMap(\.surface)
             syncTouchGrab()
         case let .addDevice(d, o):
             let device = Int32(1 + min(max(d, 0), FaultScript.deviceCount))
@@ -1010,6 +1049,17 @@ final class FaultScriptWorld {
         }
         if router.pointerGrab === popup.grab || router.touchGrab === popup.grab {
             fail("j.popup-grab-not-ended", "\(what) dismissed s\(popup.index)'s popup, but its grab still holds \(router.pointerGrab === popup.grab ? "the pointer" : "touch")")
+        }
+        // A press outside every popup of a chain dismisses the chain.
+        var parent = popup.nested ? popup.grab.parent : nil
+        while let grab = parent, let outer = popups.first(where: { $0.grab === grab }) {
+            if outer.dismissCount != 1 {
+                fail("j.popup-chain-not-dismissed", "\(what) dismissed s\(popup.index)'s popup but not s\(outer.index)'s, which it is nested in")
+            }
+            parent = outer.nested ? grab.parent : nil
+        }
+        if !router.popupGrabs.isEmpty {
+            fail("j.popup-chain-not-dismissed", "\(what) left popup grabs \(router.popupGrabs.map(\.popup.name)) in the chain")
         }
     }
 
@@ -1141,7 +1191,15 @@ final class FaultScriptWorld {
         checking = true
         defer { checking = false }
         for popup in popups where !popup.endChecked {
-            guard router.pointerGrab !== popup.grab && router.touchGrab !== popup.grab else { continue }
+            guard router.pointerGrab !== popup.grab && router.touchGrab !== popup.grab,
+                  !router.popupGrabs.contains(where: { $0 === popup.grab }) else {
+                // A popup grab still in the chain has its popup in the layout: a removed
+                // popup ends its own grab.
+                if !isLive(popup.grab.popup) {
+                    fail("j.popup-removed-keeps-grab", "s\(popup.index) left the layout but its popup grab is still in the chain")
+                }
+                continue
+            }
             popup.endChecked = true
             if popup.dismissCount != 1 {
                 fail("j.popup-dismiss-count", "s\(popup.index)'s popup grab ended and its dismiss handler ran \(popup.dismissCount) times")
@@ -1255,6 +1313,14 @@ final class FaultScriptWorld {
         }
         if became.isEmpty, let first, let r = responder(of: first) {
             fail("c.first-responder-not-told", "firstResponder is \(first.name) but \(r.name) never got didBecomeFirstResponder")
+        }
+        // Every press has a release: a key the first responder saw pressed (as the target, or
+        // listed by its enter) and that is no longer held has been released to it.
+        for r in became {
+            let stuck = r.keysAsFirst.subtracting(keysHeld)
+            if !stuck.isEmpty {
+                fail("k.press-without-release", "\(r.name) is first responder and never heard the release of keys \(stuck.sorted()), no longer held")
+            }
         }
     }
 

@@ -55,6 +55,190 @@ struct GrabTests {
         #expect(touchCalls(h.log.entries) == ["window.began"])
     }
 
+    @Test func aPopupGrabDismissedByAPressOutsideLetsThatPresssReleaseReachNoOneNotEvenTheDelegate() {
+        let h = Harness()
+        h.surface("window", 0, 0, 500, 500, handles: ["button"])
+        let popup = h.surface("popup", 100, 100, 100, 200, handles: ["button"])
+        h.router.startPopupGrab(PopupGrab(popup: popup) { popup.removeFromParent() })
+        h.pointer(to: 400, 400)   // outside the popup: no focus
+        h.press()
+        #expect(h.router.pointerGrab == nil)
+        h.release()
+        #expect(!h.log.entries.contains { $0.hasSuffix(".button") })
+        #expect(h.delegate.dropped.isEmpty)
+        #expect(h.router.heldButtons.isEmpty)
+    }
+
+    @Test func aButtonHeldWhenAPopupGrabStartsIsReleasedOnceToTheSurfaceThatSawItsPress() {
+        let h = Harness()
+        let window = h.surface("window", 0, 0, 500, 500, handles: ["button"])
+        let popup = h.surface("popup", 100, 100, 100, 200, handles: ["button"])
+        h.pointer(to: 400, 400)
+        h.press()
+        let grab = PopupGrab(popup: popup) {}
+        h.router.startPopupGrab(grab)
+        #expect(window.recorder.lastButton?.isCancelled == true)
+        h.log.clear()
+        // Released under the grab, and after it: the window heard its cancelled release.
+        h.release()
+        h.press(0x111)
+        h.router.endGrab(grab)
+        h.release(0x111)
+        #expect(!h.log.entries.contains { $0.hasSuffix(".button") })
+        #expect(!h.delegate.dropped.contains("button"))
+    }
+
+    @Test func aPointerGrabThatEndsWithAButtonHeldDoesNotReleaseItToASurfaceThatNeverSawThePress() {
+        let h = Harness()
+        let source = h.surface("source", 0, 0, 300, 300, handles: ["button", "motion"])
+        let target = h.surface("target", 400, 0, 300, 300, handles: ["button", "motion"])
+        h.pointer(to: 100, 100)
+        h.press()
+        let drag = FocusFollowingGrab()
+        h.router.startPointerGrab(drag)
+        h.pointer(to: 500, 100)
+        #expect(h.router.pointerFocus === target)
+        h.router.endPointerGrab()   // the button is still down
+        h.log.clear()
+        h.release()
+        #expect(!h.log.entries.contains { $0.hasSuffix(".button") })
+        #expect(!h.delegate.dropped.contains("button"))
+        // Focus follows the pointer again, and the next click is whole.
+        h.press()
+        h.release()
+        #expect(h.log.entries == ["target.button", "target.button"])
+        _ = source
+    }
+
+    @Test func aPressAGrabForwardedToItsFocusIsReleasedThereAfterTheGrabEnds() {
+        let h = Harness()
+        let window = h.surface("window", 0, 0, 300, 300, handles: ["button", "motion"])
+        let grab = FocusFollowingGrab()
+        grab.forwardsButtons = true
+        h.router.startPointerGrab(grab)
+        h.pointer(to: 100, 100)
+        h.log.clear()
+        h.press()
+        h.router.endPointerGrab()
+        h.release()
+        #expect(h.log.entries == ["window.button", "window.button"])
+        #expect(window.recorder.lastButton?.state == .released)
+        #expect(window.recorder.lastButton?.isCancelled == false)
+    }
+
+    @Test func aPopupGrabWhosePopupWasRemovedEndsItselfAndTheNextClickAndTapReachTheWindow() {
+        let h = Harness()
+        h.surface("window", 0, 0, 500, 500, handles: ["button", "began", "ended"])
+        let popup = h.surface("popup", 100, 100, 100, 200, handles: ["button"])
+        var dismissed = 0
+        h.router.startPopupGrab(PopupGrab(popup: popup) { dismissed += 1 })
+        popup.removeFromParent()   // the client closed its menu
+        #expect(dismissed == 1)
+        #expect(h.router.pointerGrab == nil && h.router.touchGrab == nil)
+        h.log.clear()
+        h.pointer(to: 400, 400)
+        h.press()
+        h.release()
+        h.down(0, 300, 300)
+        h.up(0)
+        #expect(h.log.entries.filter { !$0.hasSuffix("enter") && !$0.hasSuffix("motion") } == ["window.button", "window.button", "window.began", "window.ended"])
+        #expect(dismissed == 1)
+    }
+
+    @Test func aPopupGrabForAPopupNotInTheLayoutIsDismissedAtOnceAndTakesNothing() {
+        let h = Harness()
+        h.surface("window", 0, 0, 500, 500, handles: ["button"])
+        let closed = Surface(name: "closed", frame: SurfaceRect(x: 0, y: 0, width: 100, height: 100))
+        var dismissed = 0
+        h.router.startPopupGrab(PopupGrab(popup: closed) { dismissed += 1 })
+        #expect(dismissed == 1)
+        #expect(h.router.pointerGrab == nil && h.router.touchGrab == nil)
+        h.pointer(to: 400, 400)
+        h.press()
+        #expect(h.log.entries.contains("window.button"))
+    }
+
+    /// A menu and its submenu, side by side (the submenu is not a descendant of the menu).
+    private func nestedMenus(_ h: Harness) -> (menu: Surface, submenu: Surface, outer: PopupGrab, inner: PopupGrab, dismissed: CallLog) {
+        h.surface("window", 0, 0, 800, 600, handles: ["button", "began"])
+        let menu = h.surface("menu", 100, 100, 100, 200, handles: ["button", "began", "ended"])
+        let submenu = h.surface("submenu", 200, 100, 100, 200, handles: ["button", "began", "ended"])
+        let dismissed = CallLog()
+        let outer = PopupGrab(popup: menu) { dismissed.add("menu") }
+        let inner = PopupGrab(popup: submenu, parent: outer) { dismissed.add("submenu") }
+        h.router.startPopupGrab(outer)
+        h.router.startPopupGrab(inner)
+        return (menu, submenu, outer, inner, dismissed)
+    }
+
+    @Test func aNestedPopupGrabStacksOnItsParentAndBothPopupsTakeInput() {
+        let h = Harness()
+        let (_, _, _, inner, dismissed) = nestedMenus(h)
+        #expect(dismissed.entries.isEmpty)
+        #expect(h.router.pointerGrab === inner)
+        h.log.clear()
+        h.pointer(to: 150, 150)   // the menu
+        h.press()
+        h.release()
+        h.pointer(to: 250, 150)   // the submenu
+        h.press()
+        h.release()
+        h.down(0, 150, 150)
+        h.up(0)
+        let calls = h.log.entries.filter { $0.hasSuffix("button") || $0.hasSuffix("began") || $0.hasSuffix("ended") }
+        #expect(calls == ["menu.button", "menu.button", "submenu.button", "submenu.button", "menu.began", "menu.ended"])
+        #expect(dismissed.entries.isEmpty)
+        // A press outside both dismisses both, innermost first, and reaches no one.
+        h.log.clear()
+        h.pointer(to: 600, 500)
+        h.press()
+        h.release()
+        #expect(dismissed.entries == ["submenu", "menu"])
+        #expect(!h.log.entries.contains { $0.hasSuffix("button") })
+        #expect(h.router.pointerGrab == nil && h.router.touchGrab == nil)
+    }
+
+    @Test func dismissingAPopupGrabDismissesTheGrabsNestedInItFirst() {
+        let h = Harness()
+        let (_, _, outer, _, dismissed) = nestedMenus(h)
+        h.router.endGrab(outer)
+        #expect(dismissed.entries == ["submenu", "menu"])
+        #expect(h.router.pointerGrab == nil && h.router.touchGrab == nil)
+        h.router.endGrab(outer)
+        #expect(dismissed.entries == ["submenu", "menu"])
+    }
+
+    @Test func aNestedPopupGrabEndingAloneGivesThePointerAndTouchBackToItsParent() {
+        let h = Harness()
+        let (_, submenu, outer, inner, dismissed) = nestedMenus(h)
+        h.router.endGrab(inner)
+        #expect(dismissed.entries == ["submenu"])
+        #expect(h.router.pointerGrab === outer && h.router.touchGrab === outer)
+        // The submenu is outside the remaining grab: a tap there dismisses the menu.
+        h.log.clear()
+        h.down(0, 250, 150)
+        h.up(0)
+        #expect(dismissed.entries == ["submenu", "menu"])
+        #expect(!h.log.entries.contains("submenu.began"))
+        _ = submenu
+    }
+
+    @Test func removingTheParentPopupDismissesItsNestedGrabToo() {
+        let h = Harness()
+        let (menu, _, _, _, dismissed) = nestedMenus(h)
+        menu.removeFromParent()
+        #expect(dismissed.entries == ["submenu", "menu"])
+        #expect(h.router.pointerGrab == nil && h.router.touchGrab == nil)
+    }
+
+    @Test func anotherGrabReplacingANestedPopupGrabDismissesTheWholeChain() {
+        let h = Harness()
+        let (_, _, _, _, dismissed) = nestedMenus(h)
+        h.router.startPointerGrab(FocusFollowingGrab())
+        #expect(dismissed.entries == ["submenu", "menu"])
+        #expect(h.router.touchGrab == nil)
+    }
+
     // MARK: Interactive move and resize
 
     @Test func anInteractiveMoveTakesThePointerUntilTheReleaseAndNoClientSeesTheDrag() {
@@ -262,4 +446,16 @@ final class LockFilter: InputFilter {
 final class ForwardingTouchGrab: TouchGrab {
     var cancelled = false
     func cancel(router: Router) { cancelled = true }
+}
+
+/// A pointer grab whose focus follows hit-testing (as a drag over drop targets) and that
+/// takes buttons, or forwards them raw to the focus.
+final class FocusFollowingGrab: PointerGrab {
+    var forwardsButtons = false
+    func pointerMoved(_ event: PointerMotionEvent, router: Router) {
+        router.setPointerFocus(router.surface(at: event.location), time: event.time)
+    }
+    func pointerButton(_ event: PointerButtonEvent, router: Router) {
+        if forwardsButtons { router.sendPointerButton(event, to: router.pointerFocus) }
+    }
 }

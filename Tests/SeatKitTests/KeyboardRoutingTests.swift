@@ -203,7 +203,7 @@ struct KeyboardRoutingTests {
         #expect(recorder.keysyms == [0x41, 0x61])
     }
 
-    @Test func aKeyCommandTwoRespondersUpTheChainPerformsItsActionAndSwallowsTheRelease() {
+    @Test func aKeyCommandTwoRespondersUpTheChainPerformsItsActionAndReleasesTheKeyOnlyToTheRespondersBelowIt() {
         let h = Harness()
         let window = h.surface("window", 0, 0, 500, 500)
         let pane = h.surface("pane", 0, 0, 200, 200, in: window)
@@ -215,7 +215,70 @@ struct KeyboardRoutingTests {
         h.key(31, .pressed)
         h.key(31, .repeated)
         h.key(31, .released)
-        #expect(h.log.entries == ["field.keyDown", "pane.keyDown", "window.perform(save)"])
+        // Field and pane saw the keyDown, so they hear the keyUp; the window performed the
+        // command instead and hears neither. The repeat goes nowhere.
+        #expect(h.log.entries == ["field.keyDown", "pane.keyDown", "window.perform(save)", "field.keyUp", "pane.keyUp"])
+        #expect(h.delegate.dropped.isEmpty)
+    }
+
+    @Test func aKeyCommandOfTheFirstResponderItselfTakesTheWholeKey() {
+        let h = Harness()
+        let window = h.surface("window", 0, 0, 500, 500)
+        let field = h.surface("field", 0, 0, 100, 20, in: window, canBecomeFirst: true)
+        field.recorder.commands = [KeyCommand(keysym: 0x73 /* s */, modifiers: .control, action: "save")]
+        h.router.becomeFirstResponder(field)
+        h.router.keyInterpreter = FixedInterpreter(keysym: 0x73, modifiers: .control)
+        h.log.clear()
+        h.key(31, .pressed)
+        #expect(h.router.heldKeysForFocus.isEmpty)
+        h.key(31, .released)
+        #expect(h.log.entries == ["field.perform(save)"])
+        #expect(h.delegate.dropped.isEmpty)
+    }
+
+    /// Windows a (focused) and b, and a filter that switches to b on Tab, taking it or not.
+    private func altTab(_ h: Harness, takes: Bool) -> (b: Surface, switcher: FocusSwitcher) {
+        let a = h.surface("a", 0, 0, 100, 100, handles: ["keyDown", "keyUp"], canBecomeFirst: true)
+        let b = h.surface("b", 200, 0, 100, 100, handles: ["keyDown", "keyUp"], canBecomeFirst: true)
+        h.router.becomeFirstResponder(a)
+        let switcher = FocusSwitcher(keycode: 15 /* Tab */, to: b, takes: takes)
+        h.router.addFilter(switcher)
+        return (b, switcher)
+    }
+
+    @Test func aKeyFilterThatMovesFocusAndTakesTheKeyLeavesItOutOfTheNewFocusAndSwallowsItsRelease() {
+        let h = Harness()
+        let (b, switcher) = altTab(h, takes: true)
+        h.key(56, .pressed)   // Alt, delivered to a
+        h.log.clear()
+        h.key(15, .pressed)
+        // The enter the switch made lists Alt (a saw it) and not Tab (being routed).
+        #expect(switcher.heldAtSwitch == [56])
+        h.key(15, .released)
+        h.key(56, .released)
+        #expect(h.log.entries == ["a.didResign", "b.didBecome", "b.keyUp"])
+        #expect(b.recorder.lastKey?.keycode == 56)
+        #expect(h.delegate.dropped.isEmpty)
+    }
+
+    @Test func aKeyFilterThatMovesFocusAndPassesTheKeyDeliversItsPressAndReleaseToTheNewFocus() {
+        let h = Harness()
+        let (_, switcher) = altTab(h, takes: false)
+        h.log.clear()
+        h.key(15, .pressed)
+        #expect(switcher.heldAtSwitch == [])
+        h.key(15, .released)
+        #expect(h.log.entries == ["a.didResign", "b.didBecome", "b.keyDown", "b.keyUp"])
+    }
+
+    @Test func aReleaseOfAKeyThatIsNotHeldReachesNoResponder() {
+        let h = Harness()
+        let field = h.surface("field", 0, 0, 100, 20, handles: ["keyDown", "keyUp"], canBecomeFirst: true)
+        h.router.becomeFirstResponder(field)
+        h.log.clear()
+        h.key(30, .released)
+        #expect(h.log.entries.isEmpty)
+        #expect(h.delegate.dropped.isEmpty)
     }
 
     @Test func aKeyCommandIgnoresLockModifiersAndLetterCase() {
@@ -319,5 +382,25 @@ final class SelfReplacingResponder: Responder {
         Self.outlivedItsReplacement = me != nil
         Self.surfaceHeldTheReplacedOne = surface?.formerResponderCountForTesting == 1
         return .handled
+    }
+}
+
+/// A key filter that moves focus to `target` on `keycode`'s press (Alt+Tab), taking the key
+/// or not; it records the keys held for focus as the new focus takes it.
+final class FocusSwitcher: InputFilter {
+    let keycode: UInt32
+    let target: Surface
+    let takes: Bool
+    var heldAtSwitch: [UInt32]?
+    init(keycode: UInt32, to target: Surface, takes: Bool) {
+        self.keycode = keycode
+        self.target = target
+        self.takes = takes
+    }
+    func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
+        guard event.keycode == keycode, event.state == .pressed else { return .pass }
+        router.becomeFirstResponder(target)
+        heldAtSwitch = router.heldKeysForFocus
+        return takes ? .consume : .pass
     }
 }

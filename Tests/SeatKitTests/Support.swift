@@ -23,6 +23,7 @@ final class RecordingResponder: Responder {
     var lastTouches: [TouchPoint] = []
     var lastMotion: PointerMotionEvent?
     var lastButton: PointerButtonEvent?
+    var lastKey: KeyEvent?
 
     init(_ name: String, log: CallLog, handles: Set<String> = [], canBecomeFirst: Bool = false) {
         self.name = name
@@ -65,8 +66,14 @@ final class RecordingResponder: Responder {
     }
     func pointerAxis(_ event: PointerAxisEvent, context: ResponderContext) -> ResponderResult { answer("axis", context) }
     func touchpadGesture(_ event: TouchpadGestureEvent, context: ResponderContext) -> ResponderResult { answer("gesture", context) }
-    func keyDown(_ event: KeyEvent, context: ResponderContext) -> ResponderResult { answer("keyDown", context) }
-    func keyUp(_ event: KeyEvent, context: ResponderContext) -> ResponderResult { answer("keyUp", context) }
+    func keyDown(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
+        lastKey = event
+        return answer("keyDown", context)
+    }
+    func keyUp(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
+        lastKey = event
+        return answer("keyUp", context)
+    }
     var keyCommands: [KeyCommand] { commands }
     var canBecomeFirstResponder: Bool { canBecomeFirst }
     var canResignFirstResponder: Bool { !refusesResign }

@@ -812,6 +812,20 @@ struct wl_signal *seatkit_grab_get_destroy_signal(struct seatkit_grab *grab);
 bool seatkit_router_start_pointer_grab(struct seatkit_router *router, struct seatkit_grab *grab);
 bool seatkit_router_start_touch_grab(struct seatkit_router *router, struct seatkit_grab *grab);
 bool seatkit_router_start_keyboard_grab(struct seatkit_router *router, struct seatkit_grab *grab);
+/* What a keyboard grab does to the first responder when it starts (Smithay's Focus::Keep
+ * and Focus::Clear). KEEP (what start_keyboard_grab does): the first responder stays, and
+ * hears a cancelled release (key_up) of each held key it saw pressed, which a client must be
+ * sent as a release. CLEAR: it hears those releases, then resigns (a client is sent leave,
+ * which ends its keys) whether or not it agrees, and gets focus back when the grab ends
+ * unless one was set meanwhile. Either way no responder hears the release of a key whose
+ * press it did not see, however the grab ends. */
+enum seatkit_keyboard_grab_focus {
+	SEATKIT_KEYBOARD_GRAB_KEEP_FOCUS = 0,
+	SEATKIT_KEYBOARD_GRAB_CLEAR_FOCUS = 1,
+};
+/* start_keyboard_grab with a focus mode; an out-of-range mode: refused (false, logged). */
+bool seatkit_router_start_keyboard_grab_with_focus(struct seatkit_router *router,
+	struct seatkit_grab *grab, enum seatkit_keyboard_grab_focus focus);
 /* End the class's grab, if any. The pointer focus follows the default rule again (at the
  * last release if a button is held). */
 void seatkit_router_end_pointer_grab(struct seatkit_router *router);
@@ -833,6 +847,15 @@ struct seatkit_grab *seatkit_router_get_keyboard_grab(struct seatkit_router *rou
 struct seatkit_grab *seatkit_router_start_popup_grab(struct seatkit_router *router,
 	struct seatkit_surface *popup, void (*dismiss)(void *data, struct seatkit_grab *grab),
 	void *data);
+/* A popup grab nested in `parent` (a popup grab of this router): if `parent` is the
+ * innermost popup grab active, the new one stacks on it as xdg_popup grabs do (the parent is
+ * not dismissed; input reaches either popup; a press outside every popup of the chain
+ * dismisses the chain, innermost first; ending a grab dismisses those nested in it first,
+ * and its parent takes the pointer and touch back). Otherwise as start_popup_grab. A popup
+ * grab also ends when its popup leaves the layout. NULL parent: start_popup_grab. */
+struct seatkit_grab *seatkit_router_start_nested_popup_grab(struct seatkit_router *router,
+	struct seatkit_surface *popup, struct seatkit_grab *parent,
+	void (*dismiss)(void *data, struct seatkit_grab *grab), void *data);
 
 /* The route door: what a grab calls to forward an event it was given, unchanged or
  * edited. The router's default rule alone (no filter, no grab): recognizers, hit-testing
