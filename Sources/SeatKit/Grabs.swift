@@ -199,7 +199,7 @@ extension Router {
     /// reaches `grab`, and a responder gets only what the grab forwards
     /// (``Router/deliverKey(_:)``). Whatever the grab does and however it ends, each press a
     /// responder saw gets exactly one release and no release reaches a responder that did not
-    /// see its press (``HeldKey``). With `focus`:
+    /// see its press (the router keeps a held-key record per key). With `focus`:
     /// - ``KeyboardGrabFocus/keep`` (the default): the first responder stays first responder
     ///   and first hears a cancelled release (``KeyEvent/keepsFocus``) of each held key whose
     ///   press it saw (a client is sent `wl_keyboard.key` released);

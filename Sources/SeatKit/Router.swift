@@ -156,7 +156,7 @@ public final class Router {
     /// The active touch grab (``startTouchGrab(_:)``); `nil`: the default rule.
     public var touchGrab: (any TouchGrab)? { unchecked.touchGrab }
 
-    /// The active keyboard grab (``startKeyboardGrab(_:)``); `nil`: keys go to the first
+    /// The active keyboard grab (``startKeyboardGrab(_:focus:)``); `nil`: keys go to the first
     /// responder.
     public var keyboardGrab: (any KeyboardGrab)? { unchecked.keyboardGrab }
 
