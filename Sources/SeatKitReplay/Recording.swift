@@ -44,7 +44,6 @@ public struct Recording: Sendable {
         return TimeSpan(microseconds: end - start)
     }
 
-    /// Every device's frames merged into one timeline: by time, ties in file order.
     /// ``mergedFrames`` as places, without copying a frame: (device index, frame index in
     /// that device's `frames`), by time, ties in file order. Each device's frames are in time
     /// order already (the parser refuses a file whose time goes back), so this is a merge.
@@ -63,15 +62,11 @@ public struct Recording: Sendable {
         }
     }
 
+    /// Every device's frames merged into one timeline: by time, ties in file order. A device's
+    /// own frames keep their order (a parsed recording's are in time order; one built in code
+    /// is taken as written).
     public var mergedFrames: [(device: Int, frame: EvdevFrame)] {
-        var all: [(device: Int, frame: EvdevFrame)] = []
-        for (i, device) in devices.enumerated() {
-            for frame in device.frames { all.append((i, frame)) }
-        }
-        // A stable sort on time keeps file order for equal times (devices in file order).
-        return all.enumerated().sorted { a, b in
-            a.element.frame.time != b.element.frame.time ? a.element.frame.time < b.element.frame.time : a.offset < b.offset
-        }.map(\.element)
+        mergedOrder.map { (Int($0.device), devices[Int($0.device)].frames[Int($0.frame)]) }
     }
 }
 

@@ -505,13 +505,6 @@ public enum ReplayTraceJSON {
         w.raw("]}")
     }
 
-    /// Shortest round-trip form; JSON has no NaN or infinities, which become null.
-    static func number(_ v: Double) -> String {
-        var w = JSONBytes()
-        w.number(v)
-        return String(decoding: w.bytes, as: UTF8.self)
-    }
-
     public static func string(_ s: String) -> String {
         var w = JSONBytes()
         w.string(s)
