@@ -3,10 +3,19 @@ import SeatKitReplay
 
 /// The parser against the third-party recordings: PyYAML's counts, an old file, two devices
 /// on one timeline, key repeats, a release first.
-extension ThirdPartyRecordings {
-@Suite struct RecordingParserTests {
-    @Test(arguments: SharedRecordings.expected.map(\.file))
-    func everySharedRecordingParsesWithPyYAMLsCounts(file: String) throws {
+/// The parser on the third-party recordings, run by ``thirdPartyRecording(_:)``.
+enum ThirdPartyParserChecks {
+    static let all: [ThirdPartyCheck] =
+        SharedRecordings.expected.map { entry in
+            ThirdPartyCheck("everySharedRecordingParsesWithPyYAMLsCounts(\(entry.file))") { try everySharedRecordingParsesWithPyYAMLsCounts(file: entry.file) }
+        } + [
+            ThirdPartyCheck("oldFileWithoutSystemOsAndWithEmptyQuirksParses", oldFileWithoutSystemOsAndWithEmptyQuirksParses),
+            ThirdPartyCheck("multiDeviceFileKeepsTheSharedTimelineAndMergesByTime", multiDeviceFileKeepsTheSharedTimelineAndMergesByTime),
+            ThirdPartyCheck("keyRepeatsAreKept", keyRepeatsAreKept),
+            ThirdPartyCheck("firstFrameMayBeAReleaseWithoutPress", firstFrameMayBeAReleaseWithoutPress),
+        ]
+
+    static func everySharedRecordingParsesWithPyYAMLsCounts(file: String) throws {
         let recording = try RecordingParser.parse(contentsOf: SharedRecordings.path(file))
         let expected = SharedRecordings.expected.first { $0.file == file }!.devices
         #expect(recording.devices.count == expected.count)
@@ -19,7 +28,7 @@ extension ThirdPartyRecordings {
         }
     }
 
-    @Test func oldFileWithoutSystemOsAndWithEmptyQuirksParses() throws {
+    static func oldFileWithoutSystemOsAndWithEmptyQuirksParses() throws {
         let r = try RecordingParser.parse(contentsOf: SharedRecordings.path("touchpad-ite-2fg-scroll-li1.12.yml"))
         #expect(r.libinputVersion == "1.12.6")
         #expect(r.operatingSystem == nil)
@@ -33,7 +42,7 @@ extension ThirdPartyRecordings {
         #expect(d.frames[1].time == 9967)
     }
 
-    @Test func multiDeviceFileKeepsTheSharedTimelineAndMergesByTime() throws {
+    static func multiDeviceFileKeepsTheSharedTimelineAndMergesByTime() throws {
         let r = try RecordingParser.parse(contentsOf: SharedRecordings.path("multi-mouse-keyboard-cs2.yml"))
         let merged = r.mergedFrames
         #expect(merged.count == 588 + 21)
@@ -41,15 +50,14 @@ extension ThirdPartyRecordings {
         #expect(Set(merged.map(\.device)) == [0, 1])
     }
 
-    @Test func keyRepeatsAreKept() throws {
+    static func keyRepeatsAreKept() throws {
         let r = try RecordingParser.parse(contentsOf: SharedRecordings.path("multi-mouse-keyboard-st2.yml"))
         let repeats = r.devices[1].frames.flatMap(\.events).filter { $0.type == 1 && $0.value == 2 }
         #expect(repeats.count == 361)
     }
 
-    @Test func firstFrameMayBeAReleaseWithoutPress() throws {
+    static func firstFrameMayBeAReleaseWithoutPress() throws {
         let r = try RecordingParser.parse(contentsOf: SharedRecordings.path("keyboard-at-ibus-test.yml"))
         #expect(r.devices[0].frames[0].events.contains(EvdevEvent(type: 1, code: 28, value: 0)))
     }
-}
 }

@@ -9,7 +9,7 @@ import Glibc
 /// else `shared/recordings` beside the checkout (CI has it; a user's clone does not).
 ///
 /// Tests that are about those very files (their frame counts, libinput's answer to those
-/// devices) carry the ``Testing/Trait/thirdPartyRecordings`` trait and do not run without
+/// devices) run as the cases of ``thirdPartyRecording(_:)``, which does not run without
 /// them; everything else uses recordings the tests write themselves (``SyntheticRecordings``)
 /// and adds the third-party ones where they are here (``parsedWhereAvailable()``).
 enum SharedRecordings {
@@ -30,8 +30,8 @@ enum SharedRecordings {
     /// Said once, where the tests that need the folder are left out.
     static let absence = "the third-party recordings are not here: the tests that replay them do not run (set SEATKIT_RECORDINGS to a folder of them, or put shared/recordings beside the checkout)"
 
-    /// The path of one recording. Only tests with the ``Testing/Trait/thirdPartyRecordings``
-    /// trait call it; without the folder it names a path that does not exist, so a call from
+    /// The path of one recording. Only the checks of ``thirdPartyRecording(_:)``
+    /// call it; without the folder it names a path that does not exist, so a call from
     /// elsewhere fails with a RecordingError naming it, not a crash.
     static func path(_ name: String) -> String { (directory ?? "/nonexistent/seatkit-third-party-recordings") + "/" + name }
 
@@ -60,14 +60,32 @@ enum SharedRecordings {
 }
 
 extension Trait where Self == ConditionTrait {
-    /// Runs the suite only where the third-party recordings are here (see ``SharedRecordings``);
+    /// Runs a test only where the third-party recordings are here (see ``SharedRecordings``);
     /// elsewhere Swift Testing reports it skipped with ``SharedRecordings/absence``.
     static var thirdPartyRecordings: Self {
         .enabled(if: SharedRecordings.directory != nil, Comment(rawValue: SharedRecordings.absence))
     }
 }
 
-/// The tests that are about the third-party recordings themselves, gathered under one suite
-/// so that a clone without them hears about it in one line. Each file adds its own nested
-/// suite in an extension.
-@Suite(.thirdPartyRecordings) enum ThirdPartyRecordings {}
+/// One check of the third-party recordings themselves: a name after the behaviour it pins,
+/// and the check. The checks live beside the tests of their subject (``ThirdPartyParserChecks``,
+/// ``LibinputOnRealDevices``); ``thirdPartyRecording(_:)`` runs each as one case.
+struct ThirdPartyCheck: Sendable, CustomTestStringConvertible {
+    let name: String
+    let check: @Sendable () throws -> Void
+    init(_ name: String, _ check: @escaping @Sendable () throws -> Void) {
+        self.name = name
+        self.check = check
+    }
+    var testDescription: String { name }
+
+    static var all: [ThirdPartyCheck] { ThirdPartyParserChecks.all + LibinputOnRealDevices.all }
+}
+
+/// Every test that is about the third-party recordings, as the cases of one test, so that a
+/// clone without them hears about it in one line ("Test thirdPartyRecording(_:) skipped: …"),
+/// not one line for each. Where they are here, each case runs and reports under its own name.
+@Test(.thirdPartyRecordings, arguments: ThirdPartyCheck.all)
+func thirdPartyRecording(_ check: ThirdPartyCheck) throws {
+    try check.check()
+}
