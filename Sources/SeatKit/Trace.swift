@@ -107,33 +107,89 @@ extension TraceRecord: CustomStringConvertible {
     /// One indented line per decision (unindented for a received event), as in the replay
     /// tool's output.
     public var description: String {
-        switch self {
-        case .received(let e): return "input \(e.traceDescription)"
-        case .consumed(let e, let i): return "  consumed by filter \(i): \(e.traceDescription)"
-        case .followedConsumed(let e): return "  consumed with its press: \(e.traceDescription)"
-        case .hitTest(let p, let r): return "  hit-test \(p) -> \(r)"
-        case .touchBound(let t, let s): return "  \(t) bound to \(s)"
-        case .asked(let s, let k, let r): return "  \(k.rawValue) -> \(s): \(r == .handled ? "handled" : "not handled")"
-        case .told(let s, let k): return "  \(k.rawValue) -> \(s)"
-        case .keyCommand(let s, let a): return "  key command \(a) on \(s)"
-        case .dropped(let k): return "  dropped \(k.rawValue)"
-        case .pointerFocus(let a, let b): return "  pointer focus \(a) -> \(b)"
-        case .keyboardFocus(let a, let b): return "  keyboard focus \(a) -> \(b)"
-        case .touchCancelled(let t, let why): return "  \(t) cancelled: \(why)"
-        case .ignored(let e, let why): return "  ignored \(e.traceDescription): \(why)"
-        case .chainCycle(let k): return "  chain cycle cut off for \(k.rawValue)"
-        case .gestureSaw(let r, let k): return "  gesture \(r) saw \(k.rawValue)"
-        case .gestureState(let r, let a, let b): return "  gesture \(r): \(a) -> \(b)"
-        case .gestureRefused(let r, let s, let why): return "  gesture \(r) stopped at \(s): \(why)"
-        case .gestureDeferred(let r, let other): return "  gesture \(r) waits for \(other) to fail"
-        case .gestureReset(let r): return "  gesture \(r) reset"
-        case .touchDelayed(let t, let k, let by): return "  \(t) \(k.rawValue) held back by \(by)"
-        case .touchReleased(let t, let k): return "  \(t) \(k.rawValue) released to responders"
-        case .heldTouchDropped(let t, let k, let why): return "  \(t) held \(k.rawValue) dropped: \(why)"
-        case .touchTaken(let t, let by): return "  \(t) taken by gesture \(by)"
-        case .touchpadGestureTaken(let by): return "  touchpad gesture taken by \(by)"
-        case .pointerPressTaken(let by): return "  pointer press taken by \(by)"
+        var text = TraceText()
+        text.append(self, indented: true)
+        return text.string
+    }
+}
+
+extension TraceText {
+    /// The record's line, as ``TraceRecord/description`` gives it; `indented: false` leaves
+    /// out the two spaces before a decision (the JSON trace's form).
+    package mutating func append(_ record: TraceRecord, indented: Bool) {
+        if indented, !record.isReceived { append("  ") }
+        switch record {
+        case .received(let e): append("input "); append(event: e)
+        case .consumed(let e, let i): append("consumed by filter "); append(Int64(i)); append(": "); append(event: e)
+        case .followedConsumed(let e): append("consumed with its press: "); append(event: e)
+        case .hitTest(let p, let r): append("hit-test "); append(pair: p.x, p.y); append(" -> "); append(r)
+        case .touchBound(let t, let s): append(t); append(" bound to "); append(s)
+        case .asked(let s, let k, let r):
+            append(k); append(" -> "); append(s)
+            if r == .handled { append(": handled") } else { append(": not handled") }
+        case .told(let s, let k): append(k); append(" -> "); append(s)
+        case .keyCommand(let s, let a): append("key command "); append("\(a)"); append(" on "); append(s)
+        case .dropped(let k): append("dropped "); append(k)
+        case .pointerFocus(let a, let b): append("pointer focus "); append(a); append(" -> "); append(b)
+        case .keyboardFocus(let a, let b): append("keyboard focus "); append(a); append(" -> "); append(b)
+        case .touchCancelled(let t, let why): append(t); append(" cancelled: "); append(why)
+        case .ignored(let e, let why): append("ignored "); append(event: e); append(": "); append(why)
+        case .chainCycle(let k): append("chain cycle cut off for "); append(k)
+        case .gestureSaw(let r, let k): append("gesture "); append(r); append(" saw "); append(k)
+        case .gestureState(let r, let a, let b): append("gesture "); append(r); append(": "); append("\(a)"); append(" -> "); append("\(b)")
+        case .gestureRefused(let r, let s, let why): append("gesture "); append(r); append(" stopped at "); append("\(s)"); append(": "); append(why)
+        case .gestureDeferred(let r, let other): append("gesture "); append(r); append(" waits for "); append(other); append(" to fail")
+        case .gestureReset(let r): append("gesture "); append(r); append(" reset")
+        case .touchDelayed(let t, let k, let by): append(t); append(" "); append(k); append(" held back by "); append(by)
+        case .touchReleased(let t, let k): append(t); append(" "); append(k); append(" released to responders")
+        case .heldTouchDropped(let t, let k, let why): append(t); append(" held "); append(k); append(" dropped: "); append(why)
+        case .touchTaken(let t, let by): append(t); append(" taken by gesture "); append(by)
+        case .touchpadGestureTaken(let by): append("touchpad gesture taken by "); append(by)
+        case .pointerPressTaken(let by): append("pointer press taken by "); append(by)
         }
+    }
+
+    /// The event as ``InputEvent/traceDescription`` gives it.
+    package mutating func append(event e: InputEvent) {
+        append(milliseconds: e.time.microseconds)
+        append(" dev")
+        append(Int64(e.device.rawValue))
+        append(" ")
+        switch e.kind {
+        case .touchDown(let id, let p): append("touch down "); append(id); append(" at "); append(pair: p.x, p.y)
+        case .touchMotion(let id, let p): append("touch motion "); append(id); append(" to "); append(pair: p.x, p.y)
+        case .touchUp(let id): append("touch up "); append(id)
+        case .touchCancel(let id): append("touch cancel "); append(id)
+        case .touchFrame: append("touch frame")
+        case .pointerMotion(let d, _): append("pointer motion "); append(pair: d.dx, d.dy)
+        case .pointerMotionAbsolute(let p): append("pointer absolute "); append(pair: p.x, p.y)
+        case .pointerButton(let b, let s):
+            append("button 0x"); append(String(b, radix: 16))
+            append(s == .pressed ? " pressed" : " released")
+        case .pointerAxis(let a):
+            append("axis "); append("\(a.source)")
+            append(" h="); append(compact: a.horizontal)
+            append(" v="); append(compact: a.vertical)
+        case .touchpadGesture(let g): append("touchpad \(g.kind) \(g.phase) \(g.fingers) fingers")
+        case .key(let code, let s):
+            append("key "); append(Int64(code))
+            switch s {
+            case .pressed: append(" pressed")
+            case .released: append(" released")
+            case .repeated: append(" repeated")
+            }
+        case .switchToggled(let k, let on): append("switch \(k) "); append(on ? "on" : "off")
+        case .tablet(let t): append("tablet \(t.kind)")
+        case .deviceAdded(let info): append("device added "); append(info.name); append(" [\(info.capabilities)]")
+        case .deviceRemoved: append("device removed")
+        }
+    }
+}
+
+extension TraceRecord {
+    var isReceived: Bool {
+        if case .received = self { return true }
+        return false
     }
 }
 
@@ -160,26 +216,10 @@ public final class TraceLog: TraceSink {
 }
 
 extension InputEvent {
-    /// A short human description for traces.
+    /// A short human description for traces: "12.5ms dev1 pointer motion (1, 0)".
     public var traceDescription: String {
-        let what: String
-        switch kind {
-        case .touchDown(let id, let p): what = "touch down \(id) at \(p)"
-        case .touchMotion(let id, let p): what = "touch motion \(id) to \(p)"
-        case .touchUp(let id): what = "touch up \(id)"
-        case .touchCancel(let id): what = "touch cancel \(id)"
-        case .touchFrame: what = "touch frame"
-        case .pointerMotion(let d, _): what = "pointer motion \(d)"
-        case .pointerMotionAbsolute(let p): what = "pointer absolute \(p)"
-        case .pointerButton(let b, let s): what = "button 0x\(String(b, radix: 16)) \(s)"
-        case .pointerAxis(let a): what = "axis \(a.source) h=\(a.horizontal.compactDescription) v=\(a.vertical.compactDescription)"
-        case .touchpadGesture(let g): what = "touchpad \(g.kind) \(g.phase) \(g.fingers) fingers"
-        case .key(let code, let s): what = "key \(code) \(s)"
-        case .switchToggled(let k, let on): what = "switch \(k) \(on ? "on" : "off")"
-        case .tablet(let t): what = "tablet \(t.kind)"
-        case .deviceAdded(let info): what = "device added \(info.name) [\(info.capabilities)]"
-        case .deviceRemoved: what = "device removed"
-        }
-        return "\(time) \(device) \(what)"
+        var text = TraceText()
+        text.append(event: self)
+        return text.string
     }
 }

@@ -74,9 +74,10 @@ extension ReplayRun {
         events.reserveCapacity(inputEvents.count)
         for group in perEvent {
             let step = RoutedEventStream.isPointerEvent(group.event) ? pointer.next() : nil
-            events += stream.add(group.event, decisions: group.decisions, pointer: step)
+            stream.add(group.event, decisions: group.decisions, pointer: step) { events.append($0) }
         }
-        return events + stream.finish()
+        stream.finish { events.append($0) }
+        return events
     }
 
     /// The surfaces that handled each event of `kind`, one entry per event (two taps on one
@@ -151,6 +152,15 @@ public struct RoutedEventStream {
     /// pointer motion and buttons, where the pointer was after it and which surface had
     /// focus. Returns the events now settled, in order (often none, or this one).
     public mutating func add(_ event: InputEvent, decisions: [TraceRecord], pointer: (location: LayoutPoint, focus: String?)?) -> [RoutedEvent] {
+        var settled: [RoutedEvent] = []
+        add(event, decisions: decisions, pointer: pointer) { settled.append($0) }
+        return settled
+    }
+
+    /// ``add(_:decisions:pointer:)`` handing each settled event to `settle`, in order, with
+    /// no array in between: the command line's path.
+    public mutating func add(_ event: InputEvent, decisions: [TraceRecord], pointer: (location: LayoutPoint, focus: String?)?,
+                             settle: (RoutedEvent) -> Void) {
         var e = RoutedEvent(event: event, decisions: decisions, bound: &bound, surfaces: surfaces)
         if Self.isPointerEvent(event), let step = pointer {
             e.layoutPoint = step.location
@@ -161,7 +171,6 @@ public struct RoutedEventStream {
         case .touchDown, .touchMotion, .touchUp, .touchCancel:
             sinceFrame.append(held.count)
             held.append(e)
-            return []
         case .touchFrame:
             // The frame's answers say who took each touch event since the last frame.
             for j in sinceFrame where held[j].takenBy == nil {
@@ -184,16 +193,12 @@ public struct RoutedEventStream {
                     held[j].takenBy = "dropped"
                 }
             }
-            sinceFrame.removeAll()
-            held.append(e)
-            defer { held.removeAll() }
-            return held
+            sinceFrame.removeAll(keepingCapacity: true)
+            for h in held { settle(h) }
+            held.removeAll(keepingCapacity: true)
+            settle(e)
         default:
-            guard sinceFrame.isEmpty else {
-                held.append(e)
-                return []
-            }
-            return [e]
+            if sinceFrame.isEmpty { settle(e) } else { held.append(e) }
         }
     }
 
@@ -203,24 +208,37 @@ public struct RoutedEventStream {
     /// Returns the events now settled.
     public mutating func add(records: some Sequence<TraceRecord>, pointer: (location: LayoutPoint, focus: String?)?) -> [RoutedEvent] {
         var settled: [RoutedEvent] = []
+        add(records: records, pointer: pointer) { settled.append($0) }
+        return settled
+    }
+
+    /// ``add(records:pointer:)`` handing each settled event to `settle`, in order.
+    public mutating func add(records: some Sequence<TraceRecord>, pointer: (location: LayoutPoint, focus: String?)?,
+                             settle: (RoutedEvent) -> Void) {
         for record in records {
             if case .received(let event) = record {
-                if let group = open { settled += add(group.event, decisions: group.decisions, pointer: group.pointer) }
+                if let group = open { add(group.event, decisions: group.decisions, pointer: group.pointer, settle: settle) }
                 open = (event, [], pointer)
             } else if open != nil {
                 open!.decisions.append(record)
             }
         }
-        return settled
     }
 
     /// The events still held (touch events whose frame never came, and the last event).
     public mutating func finish() -> [RoutedEvent] {
         var settled: [RoutedEvent] = []
-        if let group = open { settled = add(group.event, decisions: group.decisions, pointer: group.pointer) }
+        finish { settled.append($0) }
+        return settled
+    }
+
+    /// ``finish()`` handing each event to `settle`, in order.
+    public mutating func finish(settle: (RoutedEvent) -> Void) {
+        if let group = open { add(group.event, decisions: group.decisions, pointer: group.pointer, settle: settle) }
         open = nil
-        defer { held.removeAll(); sinceFrame.removeAll() }
-        return settled + held
+        for h in held { settle(h) }
+        held.removeAll()
+        sinceFrame.removeAll()
     }
 }
 
@@ -499,8 +517,8 @@ public enum ReplayTraceJSON {
         w.key("trace"); w.raw("[")
         for (i, d) in e.decisions.enumerated() {
             if i > 0 { w.raw(",") }
-            // The text trace's line without its indentation.
-            w.string(d.description, droppingLeadingSpaces: true)
+            // The text trace's line without its indentation, written in place.
+            w.string(record: d)
         }
         w.raw("]}")
     }
@@ -516,7 +534,13 @@ public enum ReplayTraceJSON {
 /// integers, and strings copied whole when nothing in them needs escaping.
 struct JSONBytes {
     static let flushSize = 64 << 10
-    var bytes: [UInt8] = []
+    /// The document so far; its number writer keeps the text of the last few numbers, which
+    /// one event repeats (its point, its hit-test's point, the trace's hit-test line).
+    var text = TraceText()
+    var bytes: [UInt8] {
+        get { text.bytes }
+        _modify { yield &text.bytes }
+    }
 
     mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -532,28 +556,14 @@ struct JSONBytes {
     }
 
     mutating func int(_ value: Int64) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            bytes.append(contentsOf: buffer[(20 - count)...])
-        }
+        TraceText.appendDecimal(value, to: &text.bytes)
     }
 
-    /// Whole numbers below 1e15 as integers, others in Swift's shortest round-trip form.
+    /// Whole numbers below 1e15 as integers, others in Swift's shortest round-trip form
+    /// (the trace's text form of a number); null for infinities and NaN.
     mutating func number(_ v: Double) {
         guard v.isFinite else { raw("null"); return }
-        if v == v.rounded(), abs(v) < 1e15 { int(Int64(v)); return }
-        var text = v.description
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.append(compact: v)
     }
 
     mutating func point(_ x: Double, _ y: Double) {
@@ -575,6 +585,27 @@ struct JSONBytes {
         raw("}")
     }
 
+    /// A trace record's line (unindented), quoted and escaped as ``string(_:droppingLeadingSpaces:)``
+    /// would, but written straight into the document; only a line that needs escaping (a
+    /// name with a quote in it) is copied again.
+    mutating func string(record: TraceRecord) {
+        bytes.append(UInt8(ascii: "\""))
+        let start = bytes.count
+        text.append(record, indented: false)
+        if bytes[start...].contains(where: Self.needsEscape) {
+            let line = String(decoding: bytes[start...], as: UTF8.self)
+            bytes.removeSubrange(start - 1 ..< bytes.count)
+            string(line)
+        } else {
+            bytes.append(UInt8(ascii: "\""))
+        }
+    }
+
+    @inline(__always)
+    static func needsEscape(_ b: UInt8) -> Bool {
+        b < 0x20 || b == 0x7F || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\")
+    }
+
     /// `s` quoted, with `"`, `\` and control characters (and DEL) escaped. Bytes of 0x80 and
     /// above (the rest of UTF-8) are copied as they are.
     mutating func string(_ s: String, droppingLeadingSpaces: Bool = false) {
@@ -586,7 +617,7 @@ struct JSONBytes {
             var run = start
             for i in start..<utf8.count {
                 let b = utf8[i]
-                guard b < 0x20 || b == 0x7F || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
+                guard Self.needsEscape(b) else { continue }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<i]))
                 run = i + 1
                 switch b {

@@ -36,7 +36,7 @@ struct PlotCommand: ParsableCommand {
             harness.route(try RecordedLibinputEvents.events(of: parsed), streaming: keep)
         } else {
             let bar = ProgressBar()
-            try libinputOrExit(harness, parsed, options: ReplayOptions(progress: { bar.update($0, of: $1) }), verbose: verbose, streaming: keep)
+            _ = try libinputOrExit(harness, parsed, options: ReplayOptions(progress: { bar.update($0, of: $1) }), verbose: verbose, streaming: keep)
             bar.finish()
         }
         let svg = SVGPlot(router: harness.router, surfaces: surfaceLayout.surfaces.map(\.name), surfaceMap: harness.surfaces, plot: plot).render()

@@ -42,7 +42,7 @@ struct ReplayCommand: ParsableCommand {
             // per line).
             var out = OutputBuffer()
             let (libinput, routed) = try routeAsItHappens(harness, held!, options: options) { records, _ in
-                for record in records { try out.line(record.description) }
+                for record in records { try out.line(record) }
             }
             if let l = libinput {
                 try out.line("# \(l.framesWritten) frames, \(l.evdevEventsWritten) evdev events, \(routed) libinput events in \(formatSeconds(l.seconds)) s; recording lasts \(formatSeconds(duration.seconds)) s")
@@ -74,9 +74,9 @@ struct ReplayCommand: ParsableCommand {
             var stream = RoutedEventStream(surfaces: harness.surfaces)
             var written = true
             harness.route(events) { records, pointer in
-                for e in stream.add(records: records, pointer: pointer) where written { written = writer.add(e) }
+                stream.add(records: records, pointer: pointer) { e in if written { written = writer.add(e) } }
             }
-            for e in stream.finish() where written { written = writer.add(e) }
+            stream.finish { e in if written { written = writer.add(e) } }
             written = written && writer.finish()
             guard written else { throw CommandFailure("cannot write the output: \(String(cString: strerror(errno)))") }
             routedAny = !events.isEmpty
@@ -188,19 +188,28 @@ final class ProgressBar {
 /// Lines for standard output, written in 64 KiB pieces; a piece the output refuses is a
 /// ``CommandFailure``.
 struct OutputBuffer {
-    private var bytes: [UInt8] = []
-    init() { bytes.reserveCapacity(64 << 10 + 4096) }
+    private var text = TraceText()
+    init() { text.bytes.reserveCapacity(64 << 10 + 4096) }
 
-    mutating func line(_ text: String) throws {
-        var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\n"))
-        if bytes.count >= 64 << 10 { try flush() }
+    mutating func line(_ line: String) throws {
+        text.append(line)
+        try endLine()
+    }
+
+    /// The record's line, as its description gives it, written in place.
+    mutating func line(_ record: TraceRecord) throws {
+        text.append(record, indented: true)
+        try endLine()
+    }
+
+    private mutating func endLine() throws {
+        text.append(byte: UInt8(ascii: "\n"))
+        if text.bytes.count >= 64 << 10 { try flush() }
     }
 
     mutating func flush() throws {
-        defer { bytes.removeAll(keepingCapacity: true) }
-        guard bytes.withUnsafeBytes({ writeStandardOutput($0) }) else {
+        defer { text.bytes.removeAll(keepingCapacity: true) }
+        guard text.bytes.withUnsafeBytes({ writeStandardOutput($0) }) else {
             throw CommandFailure("cannot write the output: \(String(cString: strerror(errno)))")
         }
     }
