@@ -215,10 +215,16 @@ struct RecordDocumentParser {
             let lineStart = position
             var end = lineStart
             var nonASCII = false
+            // A comment or a quote on the line: only then is it scanned again for a comment.
+            var commentOrQuote = false
             while end < text.count, text[end] != newline {
                 let b = text[end]
-                if b >= 0x80 { nonASCII = true } else if b < 0x20 && b != tab && b != carriageReturn || b == 0x7F {
+                if b >= 0x80 {
+                    nonASCII = true
+                } else if b < 0x20 && b != tab && b != carriageReturn || b == 0x7F {
                     throw RecordSyntaxError(line: physicalLine, message: "control character 0x\(String(b, radix: 16)) in the text")
+                } else if b == hash || b == doubleQuote || b == singleQuote {
+                    commentOrQuote = true
                 }
                 end += 1
             }
@@ -230,7 +236,11 @@ struct RecordDocumentParser {
             var start = lineStart
             while start < end, text[start] == space { start += 1 }
             if start == end || text[start] == hash { continue }
-            end = strippingComment(start, end)
+            if commentOrQuote {
+                end = strippingComment(start, end)
+            } else {
+                while end > start, text[end - 1] == space || text[end - 1] == tab { end -= 1 }
+            }
             if start == end { continue }
             current = SourceLine(number: physicalLine, indent: start - lineStart, start: start, end: end)
             return
