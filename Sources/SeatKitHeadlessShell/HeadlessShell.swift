@@ -80,22 +80,24 @@ public final class HeadlessShell {
     private var frameTimer: OpaquePointer?
     private lazy var frameTick = CallbackBox { [unowned self] in self.answerFrameCallbacks() }
     var outputs: [OutputGlobal] = []
+    /// The clipboard and primary selection (SeatKitWayland's, as any compositor's).
+    public let dataDevice: DataDevice
 
     public init(display: WaylandDisplay, seat: Seat) {
         self.display = display
         self.seat = seat
+        dataDevice = DataDevice(seat: seat)
         display.addSharedMemory()
         let compositor = CompositorGlobal(shell: self)
         let subcompositor = SubcompositorGlobal(shell: self)
         let wmBase = WMBaseGlobal(shell: self)
         let decorations = DecorationManagerGlobal()
         let xdgOutputs = XDGOutputManagerGlobal()
-        var offered: [(GlobalOwner, UnsafePointer<wl_interface>, Int32)] = [(compositor, wl_compositor_wire()!, 5),
+        let offered: [(GlobalOwner, UnsafePointer<wl_interface>, Int32)] = [(compositor, wl_compositor_wire()!, 5),
                                                                            (subcompositor, wl_subcompositor_wire()!, 1),
                                                                            (wmBase, xdg_wm_base_wire()!, 3),
                                                                            (decorations, zxdg_decoration_manager_v1_wire()!, 1),
                                                                            (xdgOutputs, zxdg_output_manager_v1_wire()!, 3)]
-        offered += makeSelectionGlobals()
         owners = offered.map { $0.0 }
         for (owner, interface, version) in offered {
             if let g = Libwayland.createGlobal(display.display, interface, version: version, owner: owner) { globals.append(g) }
@@ -178,6 +180,10 @@ extension HeadlessShell: WaylandSurfaceRoles {
 
     public func rectangles(of region: OpaquePointer) -> [SurfaceRect]? {
         Region.of(region)?.rects
+    }
+
+    public func outputResources(for output: Output, client: OpaquePointer) -> [OpaquePointer] {
+        outputs.first { $0.output === output }?.resources(of: client) ?? []
     }
 }
 

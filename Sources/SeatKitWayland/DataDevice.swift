@@ -1,6 +1,5 @@
 import CWaylandServer
 import Glibc
-import SeatKitWayland
 
 // The clipboard (wl_data_device_manager 3) and the primary selection
 // (zwp_primary_selection_device_manager_v1 1): copy in one client, paste in another.
@@ -12,6 +11,58 @@ import SeatKitWayland
 // through the compositor. A new selection cancels the old source; a destroyed source clears
 // the selection. Only the client with keyboard focus, or one quoting a serial of an input
 // event it got, may set the selection. Drag and drop is not offered: start_drag is ignored.
+
+/// The clipboard (`wl_data_device_manager`, version 3) and, unless turned off, the primary
+/// selection (`zwp_primary_selection_device_manager_v1`, version 1) of one ``Seat``, for any
+/// compositor: copy in one client, paste in another.
+///
+/// Clients need it even when nothing is ever copied: GTK4 (4.8) creates its seat only once
+/// the display has a `wl_data_device_manager`, so without one a GTK4 app gets no input at
+/// all, and wev crashes. `SeatKitHeadlessShell`'s `HeadlessShell` makes one; a compositor
+/// with a shell of its own makes one beside its ``Seat`` and keeps it as long as the display:
+/// its globals are withdrawn when it is released.
+///
+/// The selection is offered to the client with keyboard focus (the seat's
+/// ``Seat/keyboardFocusClient``) whenever focus moves to another client; a client may set it
+/// while it has keyboard focus, or quoting the serial of a key, button or touch down it was
+/// sent (``Seat/serials``). The data goes from client to client through a pipe, never through
+/// the compositor. Drag and drop is not offered: `start_drag` is ignored.
+public final class DataDevice {
+    /// The seat whose keyboard focus decides who is offered the selection.
+    public unowned let seat: Seat
+    private var globals: [OpaquePointer] = []
+    private var owners: [SelectionManagerGlobal] = []
+
+    /// Advertises `wl_data_device_manager` (and `zwp_primary_selection_device_manager_v1` when
+    /// `primarySelection`) on `seat`'s display.
+    public init(seat: Seat, primarySelection: Bool = true) {
+        self.seat = seat
+        let clipboard = Selection(kind: SelectionProtocol(
+            name: "clipboard", offerInterface: wl_data_offer_wire()!, offerRequests: dataOfferRequests,
+            deviceDataOffer: WL_DATA_DEVICE_DATA_OFFER, deviceSelection: WL_DATA_DEVICE_SELECTION, offerOffer: WL_DATA_OFFER_OFFER,
+            sourceSend: WL_DATA_SOURCE_SEND, sourceCancelled: WL_DATA_SOURCE_CANCELLED), seat: seat)
+        var offered = [(SelectionManagerGlobal(selection: clipboard, interface: wl_data_device_manager_wire()!,
+                                               requests: dataDeviceManagerRequests), wl_data_device_manager_wire()!, Int32(3))]
+        if primarySelection {
+            let primary = Selection(kind: SelectionProtocol(
+                name: "primary", offerInterface: zwp_primary_selection_offer_v1_wire()!, offerRequests: primaryOfferRequests,
+                deviceDataOffer: ZWP_PRIMARY_SELECTION_DEVICE_V1_DATA_OFFER, deviceSelection: ZWP_PRIMARY_SELECTION_DEVICE_V1_SELECTION,
+                offerOffer: ZWP_PRIMARY_SELECTION_OFFER_V1_OFFER, sourceSend: ZWP_PRIMARY_SELECTION_SOURCE_V1_SEND,
+                sourceCancelled: ZWP_PRIMARY_SELECTION_SOURCE_V1_CANCELLED), seat: seat)
+            offered.append((SelectionManagerGlobal(selection: primary, interface: zwp_primary_selection_device_manager_v1_wire()!,
+                                                   requests: primaryManagerRequests),
+                            zwp_primary_selection_device_manager_v1_wire()!, 1))
+        }
+        for (owner, interface, version) in offered {
+            owners.append(owner)
+            if let g = Libwayland.createGlobal(seat.display.display, interface, version: version, owner: owner) { globals.append(g) }
+        }
+    }
+
+    deinit {
+        for g in globals { Libwayland.destroyGlobal(g) }
+    }
+}
 
 /// What differs between the clipboard and the primary selection: interfaces and opcodes.
 struct SelectionProtocol {
@@ -28,21 +79,21 @@ struct SelectionProtocol {
 /// One selection (clipboard or primary): its current source and every client's devices.
 final class Selection {
     let kind: SelectionProtocol
-    unowned let shell: HeadlessShell
+    unowned let seat: Seat
     private(set) var source: SelectionSource?
     var devices: [SelectionDevice] = []
     /// The client the selection was last offered to.
     private var offeredTo: OpaquePointer?
 
-    init(kind: SelectionProtocol, shell: HeadlessShell) {
+    init(kind: SelectionProtocol, seat: Seat) {
         self.kind = kind
-        self.shell = shell
-        shell.seat.addKeyboardFocusObserver { [weak self] in self?.offerToFocusedClient(force: false) }
+        self.seat = seat
+        seat.addKeyboardFocusObserver { [weak self] in self?.offerToFocusedClient(force: false) }
     }
 
     func set(_ newSource: SelectionSource?, by client: OpaquePointer, serial: UInt32, device: OpaquePointer) {
         let id = ClientID(client)
-        let allowed = shell.seat.keyboardFocusClient == id || shell.seat.serials.contains(serial, for: id, kinds: [.key, .button, .touchDown])
+        let allowed = seat.keyboardFocusClient == id || seat.serials.contains(serial, for: id, kinds: [.key, .button, .touchDown])
         guard allowed else {
             // Refused: the source is cancelled, as a replaced one would be.
             newSource?.cancel()
@@ -67,7 +118,7 @@ final class Selection {
 
     /// Offers the current selection (or none) to the focused client's devices.
     func offerToFocusedClient(force: Bool) {
-        guard let focused = shell.seat.keyboardFocusClient else {
+        guard let focused = seat.keyboardFocusClient else {
             offeredTo = nil
             return
         }
@@ -80,7 +131,7 @@ final class Selection {
     /// A client's new device learns the selection at once if it has focus.
     func deviceAdded(_ device: SelectionDevice) {
         devices.append(device)
-        if shell.seat.keyboardFocusClient == ClientID(device.client) { offer(to: device) }
+        if seat.keyboardFocusClient == ClientID(device.client) { offer(to: device) }
     }
 
     private func offer(to device: SelectionDevice) {
@@ -192,28 +243,6 @@ final class SelectionManagerGlobal: GlobalOwner {
     }
 }
 
-extension HeadlessShell {
-    /// The clipboard's and the primary selection's globals.
-    func makeSelectionGlobals() -> [(GlobalOwner, UnsafePointer<wl_interface>, Int32)] {
-        let clipboard = Selection(kind: SelectionProtocol(
-            name: "clipboard", offerInterface: wl_data_offer_wire()!, offerRequests: dataOfferRequests,
-            deviceDataOffer: WL_DATA_DEVICE_DATA_OFFER, deviceSelection: WL_DATA_DEVICE_SELECTION, offerOffer: WL_DATA_OFFER_OFFER,
-            sourceSend: WL_DATA_SOURCE_SEND, sourceCancelled: WL_DATA_SOURCE_CANCELLED), shell: self)
-        let primary = Selection(kind: SelectionProtocol(
-            name: "primary", offerInterface: zwp_primary_selection_offer_v1_wire()!, offerRequests: primaryOfferRequests,
-            deviceDataOffer: ZWP_PRIMARY_SELECTION_DEVICE_V1_DATA_OFFER, deviceSelection: ZWP_PRIMARY_SELECTION_DEVICE_V1_SELECTION,
-            offerOffer: ZWP_PRIMARY_SELECTION_OFFER_V1_OFFER, sourceSend: ZWP_PRIMARY_SELECTION_SOURCE_V1_SEND,
-            sourceCancelled: ZWP_PRIMARY_SELECTION_SOURCE_V1_CANCELLED), shell: self)
-        return [
-            (SelectionManagerGlobal(selection: clipboard, interface: wl_data_device_manager_wire()!, requests: dataDeviceManagerRequests),
-             wl_data_device_manager_wire()!, 3),
-            (SelectionManagerGlobal(selection: primary, interface: zwp_primary_selection_device_manager_v1_wire()!,
-                                    requests: primaryManagerRequests),
-             zwp_primary_selection_device_manager_v1_wire()!, 1),
-        ]
-    }
-}
-
 private func string(_ pointer: UnsafePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
 
 // MARK: wl_data_device_manager
@@ -245,7 +274,7 @@ private nonisolated(unsafe) let dataDeviceRequests = Libwayland.table(wl_data_de
     release: { _, resource in if let resource { Libwayland.destroyResource(resource) } }
 ))
 
-nonisolated(unsafe) let dataOfferRequests = Libwayland.table(wl_data_offer_requests(
+private nonisolated(unsafe) let dataOfferRequests = Libwayland.table(wl_data_offer_requests(
     accept: { _, _, _, _ in },
     receive: { _, resource, mime, fd in
         guard let offer = Libwayland.object(resource, as: SelectionOffer.self) else {
@@ -287,7 +316,7 @@ private nonisolated(unsafe) let primaryDeviceRequests = Libwayland.table(zwp_pri
     destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } }
 ))
 
-nonisolated(unsafe) let primaryOfferRequests = Libwayland.table(zwp_primary_selection_offer_v1_requests(
+private nonisolated(unsafe) let primaryOfferRequests = Libwayland.table(zwp_primary_selection_offer_v1_requests(
     receive: { _, resource, mime, fd in
         guard let offer = Libwayland.object(resource, as: SelectionOffer.self) else {
             close(fd)
