@@ -251,6 +251,7 @@ public final class ClientSurfaceResponder: Responder {
         if surfaceResource != nil, let devices { sendPointerEnter(to: devices.unchecked.pointers) }
         // After the enter: a constraint on this surface activates now (locked after enter).
         seat.pointerFocus = self
+        seat.pointerMovedForCursor()
     }
 
     func sendPointerEnter(to pointers: [OpaquePointer]) {
@@ -303,6 +304,8 @@ public final class ClientSurfaceResponder: Responder {
         }
         // The pointer may have entered or left a constraint's region.
         if constraintFlag.unchecked.hasConstraints { seat.updateConstraints() }
+        // Or crossed onto another output, which the cursor surface is told of.
+        seat.pointerMovedForCursor()
         return .handled
     }
 

@@ -149,7 +149,7 @@ private func constrain(_ kind: PointerConstraint.Kind, client: OpaquePointer?, m
                              "the surface already has a pointer constraint on this seat")
         return
     }
-    let rects = region.flatMap { seat.surfaceRoles?.rectangles(of: $0) }
+    let rects = region.flatMap { seat.surfaceRolesOrWarn("constraint regions")?.rectangles(of: $0) }
     let constraint = PointerConstraint(kind: kind, seat: seat, surface: surface, region: rects,
                                        persistent: lifetime == ZWP_POINTER_CONSTRAINTS_V1_LIFETIME_PERSISTENT.rawValue)
     let interface = kind == .lock ? zwp_locked_pointer_v1_wire()! : zwp_confined_pointer_v1_wire()!
@@ -163,7 +163,7 @@ private func constrain(_ kind: PointerConstraint.Kind, client: OpaquePointer?, m
 
 private func setRegion(_ resource: OpaquePointer?, _ region: OpaquePointer?) {
     guard let constraint = Libwayland.object(resource, as: PointerConstraint.self) else { return }
-    constraint.region = region.flatMap { constraint.seat?.surfaceRoles?.rectangles(of: $0) }
+    constraint.region = region.flatMap { constraint.seat?.surfaceRolesOrWarn("constraint regions")?.rectangles(of: $0) }
     constraint.seat?.updateConstraints()
 }
 

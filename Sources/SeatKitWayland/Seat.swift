@@ -9,7 +9,8 @@ import SeatKitXKB
 /// resource user data; it asks this provider. SeatKitHeadlessShell's `HeadlessShell` is one; a compositor with its
 /// own wl_compositor implements these two calls and sets ``Seat/surfaceRoles``.
 ///
-/// Resources are `struct wl_resource *`, as libwayland hands them to request handlers.
+/// Resources are `struct wl_resource *` and clients `struct wl_client *`, as libwayland hands
+/// them to request handlers; Swift imports both as `OpaquePointer`.
 public protocol WaylandSurfaceRoles: AnyObject {
     /// wl_pointer.set_cursor named `surface` (a wl_surface): give it the cursor role, or
     /// return false when it has another role (the seat then posts wl_pointer.error.role).
@@ -17,6 +18,13 @@ public protocol WaylandSurfaceRoles: AnyObject {
     /// The rectangles of `region` (a wl_region), surface-local, whose union is the region as
     /// the client last set it; nil when it is not a region this provider knows.
     func rectangles(of region: OpaquePointer) -> [SurfaceRect]?
+    /// The wl_output resources `client` bound for `output` (none if it bound none). The
+    /// cursor surface gets `wl_surface.enter` for each when the pointer is on `output`, and
+    /// `wl_surface.leave` when it moves off: that is how a client learns the scale to draw
+    /// its cursor at (GTK4 draws a 24-pixel cursor at scale 2 otherwise). Asked when the
+    /// pointer crosses from one output to another and when the cursor surface changes,
+    /// never per motion.
+    func outputResources(for output: Output, client: OpaquePointer) -> [OpaquePointer]
 }
 
 /// The wl_seat global: one router's input, offered to Wayland clients.
@@ -153,10 +161,29 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     /// Called after every accepted wl_pointer.set_cursor.
     public var cursorChanged: ((CursorImage?) -> Void)?
 
-    /// Who answers for surface roles and region contents (set_cursor, pointer-constraint
-    /// regions). Without one, a cursor surface gets no role check and a constraint's region
-    /// counts as the whole surface.
-    public weak var surfaceRoles: (any WaylandSurfaceRoles)?
+    /// Who answers for surface roles, region contents and the wl_outputs a client bound
+    /// (set_cursor, pointer-constraint regions, the cursor surface's `wl_surface.enter`).
+    ///
+    /// The seat keeps it: `seat.surfaceRoles = MyShell()` is enough. A provider that refers
+    /// back to the seat holds it `unowned` or `weak` (as `HeadlessShell` does), or the two
+    /// keep each other alive. Without a provider a cursor surface gets no role check, a
+    /// constraint's region counts as the whole surface and cursor surfaces are told of no
+    /// output: the seat logs a warning (``logger``) the first time that matters.
+    public var surfaceRoles: (any WaylandSurfaceRoles)?
+    /// Whether the missing ``surfaceRoles`` was logged.
+    private var warnedOfNoSurfaceRoles = false
+
+    /// The provider, or nil with a warning logged once: no provider is a setup mistake.
+    func surfaceRolesOrWarn(_ need: String) -> (any WaylandSurfaceRoles)? {
+        if let surfaceRoles { return surfaceRoles }
+        if !warnedOfNoSurfaceRoles {
+            warnedOfNoSurfaceRoles = true
+            logger.warning("the seat has no surfaceRoles: \(need) unchecked (set seat.surfaceRoles to your wl_compositor's answers)")
+        }
+        return nil
+    }
+    /// The output the cursor surface was told it entered (wl_surface.enter).
+    private weak var cursorOutput: Output?
     /// Cursor surfaces the seat listens to the destruction of.
     private var watchedCursorSurfaces: Set<OpaquePointer> = []
 
@@ -400,7 +427,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         guard let focus = pointerFocus, focus.client == record.id, let enter = pointerEnterSerial,
               serial &- enter <= display.currentSerial &- enter else { return }
         if let surface {
-            if let roles = surfaceRoles, !roles.assignCursorRole(to: surface) {
+            if let roles = surfaceRolesOrWarn("cursor roles"), !roles.assignCursorRole(to: surface) {
                 Libwayland.postError(pointer, code: WL_POINTER_ERROR_ROLE.rawValue, "the surface already has another role")
                 return
             }
@@ -411,7 +438,9 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
                 }
             }
         }
+        if cursor?.surfaceResource != surface { leaveCursorOutput() }
         cursor = surface.map { CursorImage(surfaceResource: $0, hotspotX: hotspot.0, hotspotY: hotspot.1) }
+        updateCursorOutput()
         cursorChanged?(cursor)
     }
 
@@ -419,7 +448,41 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     func cursorSurfaceDestroyed(_ surface: OpaquePointer) {
         guard cursor?.surfaceResource == surface else { return }
         cursor = nil
+        cursorOutput = nil
         cursorChanged?(nil)
+    }
+
+    /// The pointer moved (or entered a surface): if it is now on another output than the one
+    /// the cursor surface was told of, the surface leaves that one and enters the new one.
+    /// Per motion this is one lookup of the output under the pointer; nothing is allocated
+    /// unless the output changed.
+    @inline(__always)
+    func pointerMovedForCursor() {
+        guard cursor != nil else { return }
+        updateCursorOutput()
+    }
+
+    private func updateCursorOutput() {
+        guard let cursor else { return }
+        let now = router.layout.output(at: router.pointerLocation)
+        guard now !== cursorOutput else { return }
+        leaveCursorOutput()
+        guard let now, let roles = surfaceRolesOrWarn("the cursor's outputs") else { return }
+        cursorOutput = now
+        let surface = cursor.surfaceResource
+        for output in roles.outputResources(for: now, client: Libwayland.client(of: surface)) {
+            Libwayland.post(surface, WL_SURFACE_ENTER, .object(output))
+        }
+    }
+
+    /// The cursor surface (still alive) leaves the output it was told it entered.
+    private func leaveCursorOutput() {
+        defer { cursorOutput = nil }
+        guard let cursor, let old = cursorOutput, let roles = surfaceRoles else { return }
+        let surface = cursor.surfaceResource
+        for output in roles.outputResources(for: old, client: Libwayland.client(of: surface)) {
+            Libwayland.post(surface, WL_SURFACE_LEAVE, .object(output))
+        }
     }
 
     func nextSerial(_ kind: SerialKind, for client: ClientID) -> UInt32 {

@@ -1,9 +1,19 @@
 import SeatKit
 
 /// A connected client, identified by its `struct wl_client *` for the life of the connection.
+///
+/// A compositor makes one from the `wl_client *` libwayland hands its request handlers
+/// (`ClientID(wlClient)`, or ``init(owning:)`` for a resource's client), to check a serial a client
+/// quotes against ``Seat/serials`` (xdg_popup.grab, xdg_toplevel.move, set_selection) or to
+/// compare with ``Seat/keyboardFocusClient``.
 public struct ClientID: Hashable, CustomStringConvertible {
     let pointer: OpaquePointer
-    package init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    /// The client behind `wlClient`, a `struct wl_client *`.
+    public init(_ wlClient: OpaquePointer) { self.pointer = wlClient }
+    /// The client that owns `resource`, a `struct wl_resource *` (`wl_resource_get_client`).
+    public init(owning resource: OpaquePointer) { self.pointer = Libwayland.client(of: resource) }
+    /// The `struct wl_client *` this identifies.
+    public var wlClient: OpaquePointer { pointer }
     public var description: String { "client@\(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer))))" }
     /// The client's process id, as the kernel reported it when it connected.
     public var pid: Int32 { Libwayland.pid(of: pointer) }

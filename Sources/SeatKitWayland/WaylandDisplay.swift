@@ -100,8 +100,9 @@ public final class WaylandDisplay {
         Libwayland.removeSource(watch.source)
     }
 
-    /// A new serial from the display's counter (wl_display_next_serial).
-    package func nextSerial() -> UInt32 { Libwayland.nextSerial(display) }
+    /// A new serial from the display's counter (wl_display_next_serial), the one the seat's
+    /// events use: a shell's configures take theirs from it too.
+    public func nextSerial() -> UInt32 { Libwayland.nextSerial(display) }
     /// The latest serial handed out (wl_display_get_serial).
     var currentSerial: UInt32 { Libwayland.currentSerial(display) }
 }

@@ -11,6 +11,7 @@ import Testing
     final class NoRoles: WaylandSurfaceRoles {
         func assignCursorRole(to surface: OpaquePointer) -> Bool { false }
         func rectangles(of region: OpaquePointer) -> [SurfaceRect]? { nil }
+        func outputResources(for output: Output, client: OpaquePointer) -> [OpaquePointer] { [] }
     }
 
     @Test func theGuidesCompositorRunsOnItsOwnDisplay() throws {

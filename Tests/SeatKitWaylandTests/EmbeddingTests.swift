@@ -34,6 +34,12 @@ import Testing
             regionRequests.append(region)
             return Self.regions[region]
         }
+
+        /// The wl_output resources clients bound, per output (the compositor's wl_output globals).
+        nonisolated(unsafe) static var outputResources: [ObjectIdentifier: [OpaquePointer]] = [:]
+        func outputResources(for output: Output, client: OpaquePointer) -> [OpaquePointer] {
+            (Self.outputResources[ObjectIdentifier(output)] ?? []).filter { wl_resource_get_client($0) == client }
+        }
     }
 
     static func table<T>(_ value: T) -> UnsafeRawPointer {
@@ -169,26 +175,5 @@ import Testing
         }
         guard bound == 0, listen(fd, 8) == 0 else { throw SessionError("cannot listen on \(path)") }
         return fd
-    }
-}
-
-extension EmbeddingTests {
-    /// A Swift compositor with its own xdg-shell (its own `xdg_wm_base_interface` and the
-    /// other xdg interface symbols) links SeatKitWayland and runs: the seat brings none of the
-    /// shell's protocol code (that is the headless shell's own target). Linked with the
-    /// headless shell's protocol code too, the same program fails with "multiple definition of
-    /// 'xdg_wm_base_interface'".
-    @Test func aCompositorWithItsOwnXDGShellLinksTheSeat() throws {
-        let binary = try #require(KioskSession.builtExecutable("own-shell-compositor"), "build it: swift build --build-tests")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(output)")
-        #expect(output == "seat seat0 beside the compositor's own xdg_wm_base\n")
     }
 }

@@ -14,6 +14,9 @@ final class WireClient {
     var pump: (() -> Void)?
     /// Globals advertised by the registry: interface name → (global name, version).
     private(set) var globals: [String: (name: UInt32, version: UInt32)] = [:]
+    /// Every global of the registry in the order announced (several of one interface, as
+    /// wl_outputs, included): interface name, global name.
+    private(set) var announced: [(interface: String, name: UInt32)] = []
 
     struct Message {
         var object: UInt32
@@ -181,6 +184,7 @@ final class WireClient {
                 incoming.removeFirst(size)
                 if message.object == 2 && message.opcode == 0 {  // wl_registry.global
                     globals[message.string(at: 1)] = (message.uint(at: 0), message.uint(at: 2 + (Int(message.uint(at: 1)) + 3) / 4))
+                    announced.append((message.string(at: 1), message.uint(at: 0)))
                 }
                 if stop(message) { return message }
             }
@@ -216,6 +220,13 @@ final class WireClient {
             return message.object == callback || failed
         })
         return last != nil && !failed
+    }
+
+    /// wl_registry.bind of the global named `name`: returns the new object's id.
+    func bind(name: UInt32, _ interface: String, version: UInt32) -> UInt32 {
+        let id = newID()
+        send(2, 0, [name, interface, version, id])
+        return id
     }
 
     /// wl_registry.bind: returns the new object's id.
