@@ -131,9 +131,12 @@ let package = Package(
         // pointers and touchscreens injecting through the seat. See docs/CONFORMANCE.md.
         .target(name: "SeatKitWLCS",
                 dependencies: ["SeatKit", "SeatKitXKB", "SeatKitWayland", "SeatKitHeadlessShell", "CSeatKitWLCS"]),
-        // A Swift compositor with its own xdg-shell beside SeatKitWayland's seat: it must link
-        // (the seat carries none of the shell's protocol code). EmbeddingTests runs it.
-        .target(name: "COwnShell", path: "Tests/OwnShellCompositor/COwnShell", linkerSettings: [.linkedLibrary("wayland-server")]),
+        // A Swift compositor with its own shell (C, with its own xdg-shell protocol code) beside
+        // SeatKitWayland's seat and data device: it links only because the seat carries none of
+        // the shell's protocol code. OwnShellCompositorTests run GTK4 and wev against it.
+        .target(name: "COwnShell", path: "Tests/OwnShellCompositor/COwnShell",
+                cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror"])],
+                linkerSettings: [.linkedLibrary("wayland-server")]),
         .executableTarget(name: "own-shell-compositor", dependencies: ["SeatKit", "SeatKitXKB", "SeatKitWayland", "COwnShell"],
                           path: "Tests/OwnShellCompositor/Compositor"),
         // End-to-end tests: the kiosk (built as a product) with real Debian clients.

@@ -21,14 +21,16 @@ final class KioskSession {
     /// `environment` is added to the kiosk's (emulated devices' LD_PRELOAD and UMOCKDEV_DIR).
     /// `windowOptions` are the kiosk's window options: by default `--side-by-side`, which the
     /// tests of several clients need; `[]` gives the kiosk's default, windows fullscreen.
-    init(inputOptions: [String] = ["--script", "-"], windowOptions: [String] = ["--side-by-side"],
+    /// `executable` is the compositor to run, a product of this package that takes the
+    /// kiosk's `--socket` and scripted input (the own-shell compositor does).
+    init(executable: String = "kiosk", inputOptions: [String] = ["--script", "-"], windowOptions: [String] = ["--side-by-side"],
          environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws {
         var template = Array("/tmp/seatkit-kiosk-XXXXXX".utf8CString)
         guard let dir = mkdtemp(&template) else { throw SessionError("mkdtemp failed") }
         runtimeDirectory = String(cString: dir)
         socket = "seatkit-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
 
-        let binary = try #require(KioskSession.kioskBinary(), "the kiosk product is not built next to the tests",
+        let binary = try #require(KioskSession.builtExecutable(executable), "the \(executable) product is not built next to the tests",
                                   sourceLocation: sourceLocation)
         let arguments = ["--socket", socket] + windowOptions + inputOptions
         kiosk = Process()
