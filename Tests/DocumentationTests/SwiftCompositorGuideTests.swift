@@ -38,4 +38,21 @@ import Testing
         compositor.unmap(window)
         #expect(window.parent == nil && compositor.router.firstResponder == nil)
     }
+
+    /// The guide's provider, made in place as the guide writes it (`shell: MyShellRoles(shell:)`),
+    /// is kept by the seat and answers from the shell's state: a surface with another role
+    /// is refused the cursor, a fresh one gets it (and keeps it when asked again).
+    @Test func theGuidesRolesProviderMadeInPlaceIsKeptByTheSeatAndAnswersFromTheShell() throws {
+        let raw = try #require(wl_display_create())
+        defer { wl_display_destroy(raw) }
+        let shell = MyShell()
+        let compositor = try MyCompositor(wlDisplay: raw, shell: MyShellRoles(shell: shell))
+        let roles = try #require(compositor.seat.surfaceRoles as? MyShellRoles, "the seat dropped its provider")
+        let toplevel = try #require(OpaquePointer(bitPattern: 0x1000))
+        shell.surfacesWithRoles.insert(toplevel)
+        #expect(!roles.assignCursorRole(to: toplevel))
+        let fresh = try #require(OpaquePointer(bitPattern: 0x2000))
+        #expect(roles.assignCursorRole(to: fresh) && roles.assignCursorRole(to: fresh))
+        #expect(compositor.dataDevice.seat === compositor.seat)
+    }
 }

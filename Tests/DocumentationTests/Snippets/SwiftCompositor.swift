@@ -14,6 +14,7 @@ final class MyCompositor: CompositorDelegate {
     let output: Output
     let keyboard: Keyboard
     let seat: Seat
+    let dataDevice: DataDevice
 
     init(wlDisplay: OpaquePointer, shell: any WaylandSurfaceRoles) throws {
         display = WaylandDisplay(wrapping: wlDisplay)      // struct wl_display *; you keep owning it
@@ -24,7 +25,8 @@ final class MyCompositor: CompositorDelegate {
         keyboard = Keyboard(keymap: try Keymap(names: KeymapNames(layout: "us")))
         keyboard.attach(to: router)                        // keysyms, text and modifiers for keys
         seat = Seat(display: display, router: router, keymap: keyboard)
-        seat.surfaceRoles = shell                          // cursor roles and region rectangles
+        seat.surfaceRoles = shell                          // kept by the seat: roles, regions, outputs
+        dataDevice = DataDevice(seat: seat)                // clipboard: GTK4 makes no seat without one
         keyboard.keymapDidChange = { [unowned seat] _ in seat.keymapDidChange() }
         router.delegate = self                             // the last responder of every chain
     }
@@ -50,11 +52,77 @@ final class MyCompositor: CompositorDelegate {
         window.removeFromParent()                          // its touches are cancelled, focus moves on
     }
 
+    /// A popup of a mapped surface, placed by the shell's positioner code.
+    func mapPopup(wlSurface: OpaquePointer, of parent: Surface, at origin: SurfacePoint, size: Size) -> Surface {
+        let popup = Surface(name: "popup", frame: SurfaceRect(origin: origin, size: size),
+                            responder: ClientSurfaceResponder(seat: seat, surfaceResource: wlSurface))
+        parent.addChild(popup)                             // in the parent's space, above it
+        return popup
+    }
+
+    /// xdg_popup.grab or xdg_toplevel.move: only for a press the client was really sent.
+    func mayGrab(wlClient: OpaquePointer, serial: UInt32) -> Bool {
+        seat.serials.contains(serial, for: ClientID(wlClient), kinds: [.button, .touchDown, .key])
+    }
+
+    /// The cursor the focused client chose, drawn by the compositor.
+    func showClientCursors() {
+        seat.cursorChanged = { [unowned self] cursor in
+            // A wl_surface (struct wl_resource *) drawn with its hotspot at the pointer, or nil.
+            self.drawCursor(cursor?.surfaceResource, hotspotX: cursor?.hotspotX ?? 0, hotspotY: cursor?.hotspotY ?? 0)
+        }
+    }
+
+    var drawnCursor: (surface: OpaquePointer?, hotspotX: Int32, hotspotY: Int32)?
+    func drawCursor(_ surface: OpaquePointer?, hotspotX: Int32, hotspotY: Int32) {
+        drawnCursor = (surface, hotspotX, hotspotY)
+    }
+
     /// Input from the compositor's own backend, in layout space.
     func touchDown(at point: LayoutPoint, finger: Int32, device: DeviceID) {
         seat.inject(InputEvent(time: router.clock.now, device: device, .touchDown(TouchID(finger), point)))
         seat.inject(InputEvent(time: router.clock.now, device: device, .touchFrame))
     }
+}
+
+/// The compositor's shell as the guide imagines it: the state its wl_compositor keeps.
+final class MyShell {
+    var cursorSurfaces: Set<OpaquePointer> = []
+    var surfacesWithRoles: Set<OpaquePointer> = []
+    var regions: [OpaquePointer: [SurfaceRect]] = [:]
+    var outputs: [ObjectIdentifier: [OpaquePointer]] = [:]
+
+    func giveCursorRole(to surface: OpaquePointer) -> Bool {
+        guard !surfacesWithRoles.contains(surface) || cursorSurfaces.contains(surface) else { return false }
+        surfacesWithRoles.insert(surface)
+        cursorSurfaces.insert(surface)
+        return true
+    }
+
+    func wlOutputs(showing output: Output) -> [OpaquePointer] { outputs[ObjectIdentifier(output)] ?? [] }
+}
+
+/// The seat's questions, answered from the shell's state.
+final class MyShellRoles: WaylandSurfaceRoles {
+    unowned let shell: MyShell                         // never the seat: the seat keeps this object
+    init(shell: MyShell) { self.shell = shell }
+
+    func assignCursorRole(to surface: OpaquePointer) -> Bool {
+        shell.giveCursorRole(to: surface)              // false if it has another role: a protocol error
+    }
+    func rectangles(of region: OpaquePointer) -> [SurfaceRect]? {
+        shell.regions[region]                          // surface-local; nil for a region not yours
+    }
+    func outputResources(for output: Output, client: OpaquePointer) -> [OpaquePointer] {
+        shell.wlOutputs(showing: output).filter { ClientID(owning: $0) == ClientID(client) }
+    }
+}
+
+/// A seat that also offers the virtual keyboard and the input method.
+func seatWithEveryExtension(display: WaylandDisplay, router: Router, keyboard: Keyboard) -> Seat {
+    let seat = Seat(display: display, router: router, keymap: keyboard,
+                    extensions: SeatExtensions.all.union([.virtualKeyboard, .inputMethod]))
+    return seat
 }
 
 /// libinput read on the display's event loop, its events translated into layout space.
