@@ -42,8 +42,8 @@ extension HeadlessShellDelegate {
 /// also configures the new size with the resizing state) until the last button is
 /// released (``allowsInteractiveMoveAndResize``; never for fullscreen or maximized windows).
 ///
-/// Real compositors bring their own shell and use `ClientSurfaceResponder` directly; this
-/// one serves headless kiosks and end-to-end tests.
+/// Real compositors bring their own shell and use `ClientSurfaceResponder` and `DataDevice`
+/// directly; this one serves headless kiosks and end-to-end tests.
 public final class HeadlessShell {
     public unowned let seat: Seat
     unowned let display: WaylandDisplay

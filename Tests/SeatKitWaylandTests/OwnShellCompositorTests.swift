@@ -63,4 +63,27 @@ extension EndToEndTests {
         try app.output.require({ $0.contains("\(surface).enter(wl_output@") }, "the cursor surface \(surface) was told of no output")
         try app.output.require({ $0.contains("\(surface).set_buffer_scale(2)") }, "GTK drew its cursor at scale 1")
     }
+
+    /// foot (which refuses to start without wl_subcompositor) on the own-shell compositor, over
+    /// a GTK4 app: text typed and copied in GTK4 is pasted in foot's shell through
+    /// SeatKitWayland's DataDevice, the clipboard offered to foot when it takes focus.
+    @Test func textCopiedInGTKIsPastedInFootOnACompositorWithItsOwnXDGShell() throws {
+        let session = try KioskSession(executable: "own-shell-compositor", windowOptions: [])
+        try session.addDevices()
+        let (app, widgets) = try GTKApp.launch(in: session)
+        let entry = try #require(widgets["entry"])
+        session.send([Script.move(entry.centerX, entry.centerY)] + Script.click() + Script.type([35, 18, 38, 38, 24]))  // hello
+        try app.output.require("text:hello")
+        session.send(Script.combo([29], 30) + Script.combo([29], 46))  // Ctrl+A, Ctrl+C
+        try app.output.require({ $0.contains(" -> wl_data_device@") && $0.contains(".set_selection(wl_data_source@") },
+                               "GTK never set the clipboard")
+        // foot maps on top of GTK and takes keyboard focus; Ctrl+Shift+V pastes.
+        let result = session.runtimeDirectory + "/pasted"
+        let foot = try session.launch("foot", ["--", "sh", "-c", "stty -icanon -echo; exec cat > \(result)"], debug: true)
+        _ = try session.waitForWindow("foot")
+        try foot.output.require({ $0.contains("wl_keyboard@") && $0.contains(".enter(") }, "foot never got keyboard focus")
+        session.send(Script.combo([29, 42], 47))
+        try foot.output.require({ $0.contains("wl_data_offer@") && $0.contains(".receive(") }, "foot never asked for the clipboard")
+        #expect(Self.waitForFile(result, bytes: 5, session: session) == "hello", "the clipboard paste")
+    }
 }
