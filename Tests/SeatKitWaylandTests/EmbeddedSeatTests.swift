@@ -28,11 +28,12 @@ import Testing
             #expect(wl_display_add_socket_fd(raw, listener) == 0)
             _ = wl_global_create(raw, wl_compositor_wire(), 4, nil) { client, _, version, id in
                 let resource = wl_resource_create(client, wl_compositor_wire(), Int32(version), id)!
-                wl_resource_set_implementation(resource, EmbeddingTests.compositorTable, nil, nil)
+                wl_resource_set_implementation(resource, EmbeddedSeatTests.compositorTable, nil, nil)
             }
-            EmbeddingTests.ForeignCompositor.surfaces = []
-            EmbeddingTests.ForeignCompositor.regions = [:]
-            EmbeddingTests.ForeignCompositor.outputResources = [:]
+            // This suite's own records (EmbeddingTests and SendAllocationTests, which may run
+            // at the same time, keep theirs).
+            EmbeddedSeatTests.surfaces = []
+            EmbeddedSeatTests.outputResources = [:]
             display = WaylandDisplay(wrapping: raw, socketName: "wayland-embed")
             router = Router(clock: display.clock)
             for output in outputs {
@@ -42,11 +43,11 @@ import Testing
                     let output = Unmanaged<Output>.fromOpaque(data!).takeUnretainedValue()
                     let resource = wl_resource_create(client, wl_output_wire(), Int32(min(version, 3)), id)!
                     wl_resource_set_implementation(resource, EmbeddedSeatTests.outputTable, data) { resource in
-                        for key in EmbeddingTests.ForeignCompositor.outputResources.keys {
-                            EmbeddingTests.ForeignCompositor.outputResources[key]?.removeAll { $0 == resource }
+                        for key in EmbeddedSeatTests.outputResources.keys {
+                            EmbeddedSeatTests.outputResources[key]?.removeAll { $0 == resource }
                         }
                     }
-                    EmbeddingTests.ForeignCompositor.outputResources[ObjectIdentifier(output), default: []].append(resource)
+                    EmbeddedSeatTests.outputResources[ObjectIdentifier(output), default: []].append(resource)
                 }
             }
             seat = Seat(display: display, router: router)
@@ -92,6 +93,29 @@ import Testing
     nonisolated(unsafe) static let outputTable = EmbeddingTests.table(wl_output_requests(
         release: { _, resource in wl_resource_destroy(resource) }))
 
+    /// The wl_surfaces clients made, oldest first, and the wl_outputs they bound, per output.
+    nonisolated(unsafe) static var surfaces: [OpaquePointer] = []
+    nonisolated(unsafe) static var outputResources: [ObjectIdentifier: [OpaquePointer]] = [:]
+
+    /// The compositor's wl_compositor: surfaces (EmbeddingTests' foreign implementation,
+    /// user data not a Swift object), recorded here; no regions.
+    nonisolated(unsafe) static let compositorTable = EmbeddingTests.table(wl_compositor_requests(
+        create_surface: { client, resource, id in
+            let surface = wl_resource_create(client, wl_surface_wire(), wl_resource_get_version(resource), id)!
+            wl_resource_set_implementation(surface, EmbeddingTests.surfaceTable, EmbeddingTests.ForeignCompositor.tag, nil)
+            EmbeddedSeatTests.surfaces.append(surface)
+        },
+        create_region: { client, _, _ in wl_client_post_no_memory(client) }))
+
+    /// Gives any surface the cursor role; answers with the wl_outputs clients bound.
+    final class Roles: WaylandSurfaceRoles {
+        func assignCursorRole(to surface: OpaquePointer) -> Bool { true }
+        func rectangles(of region: OpaquePointer) -> [SurfaceRect]? { nil }
+        func outputResources(for output: Output, client: OpaquePointer) -> [OpaquePointer] {
+            (EmbeddedSeatTests.outputResources[ObjectIdentifier(output)] ?? []).filter { wl_resource_get_client($0) == client }
+        }
+    }
+
     /// A provider that gives no surface the cursor role: every set_cursor is a role error.
     final class RefusesEveryCursor: WaylandSurfaceRoles {
         func assignCursorRole(to surface: OpaquePointer) -> Bool { false }
@@ -114,7 +138,7 @@ import Testing
         wire.send(wlCompositor, 0, [window])  // create_surface
         let pointer = wire.getPointer(wlSeat)
         #expect(wire.sync())
-        _ = session.show(EmbeddingTests.ForeignCompositor.surfaces[0], on: output, frame: SurfaceRect(x: 0, y: 0, width: 100, height: 100))
+        _ = session.show(EmbeddedSeatTests.surfaces[0], on: output, frame: SurfaceRect(x: 0, y: 0, width: 100, height: 100))
         session.move(to: LayoutPoint(x: 20, y: 30))
         let enter = try #require(wire.read(until: { $0.object == pointer && $0.opcode == 0 }), "no wl_pointer.enter")
         wire.send(pointer, 0, [enter.uint(at: 0), window, UInt32(0), UInt32(0)])  // set_cursor: the window itself
@@ -129,7 +153,7 @@ import Testing
         let left = Output(name: "LEFT", modeSize: Size(width: 800, height: 600))
         let right = Output(name: "RIGHT", position: LayoutPoint(x: 800, y: 0), modeSize: Size(width: 1600, height: 1200), scale: 2)
         let session = try ForeignSession(outputs: [left, right])
-        let roles = EmbeddingTests.ForeignCompositor()
+        let roles = Roles()
         session.seat.surfaceRoles = roles
         let wire = try session.connect()
         let outputNames = wire.announced.filter { $0.interface == "wl_output" }.map(\.name)
@@ -146,7 +170,7 @@ import Testing
         wire.send(wlCompositor, 0, [cursorSurface])
         let pointer = wire.getPointer(wlSeat)
         #expect(wire.sync())
-        let surfaces = EmbeddingTests.ForeignCompositor.surfaces
+        let surfaces = EmbeddedSeatTests.surfaces
         try #require(surfaces.count == 3)
         _ = session.show(surfaces[0], on: left, frame: SurfaceRect(x: 0, y: 0, width: 800, height: 600))
         _ = session.show(surfaces[1], on: right, frame: SurfaceRect(x: 0, y: 0, width: 800, height: 600))
@@ -182,7 +206,7 @@ import Testing
     @Test func aDataDeviceBesideTheSeatOffersTheClipboardToTheFocusedClient() throws {
         let output = Output(name: "EMBED-1", modeSize: Size(width: 800, height: 600))
         let session = try ForeignSession(outputs: [output])
-        session.seat.surfaceRoles = EmbeddingTests.ForeignCompositor()
+        session.seat.surfaceRoles = Roles()
         let dataDevice = DataDevice(seat: session.seat)
         let wire = try session.connect()
         #expect(wire.globals["wl_data_device_manager"]?.version == 3)
@@ -194,7 +218,7 @@ import Testing
         wire.send(wlCompositor, 0, [window])
         let keyboard = wire.getKeyboard(wlSeat)
         #expect(wire.sync())
-        let node = session.show(EmbeddingTests.ForeignCompositor.surfaces[0], on: output, frame: SurfaceRect(x: 0, y: 0, width: 100, height: 100))
+        let node = session.show(EmbeddedSeatTests.surfaces[0], on: output, frame: SurfaceRect(x: 0, y: 0, width: 100, height: 100))
         session.router.becomeFirstResponder(node)
         let keyboardEnter = try #require(wire.read(until: { $0.object == keyboard && $0.opcode == 1 }), "no wl_keyboard.enter")
 

@@ -35,11 +35,8 @@ import Testing
             return Self.regions[region]
         }
 
-        /// The wl_output resources clients bound, per output (the compositor's wl_output globals).
-        nonisolated(unsafe) static var outputResources: [ObjectIdentifier: [OpaquePointer]] = [:]
-        func outputResources(for output: Output, client: OpaquePointer) -> [OpaquePointer] {
-            (Self.outputResources[ObjectIdentifier(output)] ?? []).filter { wl_resource_get_client($0) == client }
-        }
+        /// This compositor advertises no wl_output.
+        func outputResources(for output: Output, client: OpaquePointer) -> [OpaquePointer] { [] }
     }
 
     static func table<T>(_ value: T) -> UnsafeRawPointer {
