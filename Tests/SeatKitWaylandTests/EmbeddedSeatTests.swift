@@ -1,5 +1,6 @@
 import CWaylandServer
 import Foundation
+import Logging
 import SeatKit
 import SeatKitWayland
 import Testing
@@ -144,6 +145,33 @@ import Testing
         wire.send(pointer, 0, [enter.uint(at: 0), window, UInt32(0), UInt32(0)])  // set_cursor: the window itself
         let error = try #require(wire.read(until: { $0.object == 1 && $0.opcode == 0 }), "no wl_display.error: the role went unchecked")
         #expect(error.uint(at: 0) == pointer && error.uint(at: 1) == 0, "wl_pointer.error.role")
+    }
+
+    /// A seat nobody gave surface roles cannot check set_cursor: it says so, once, as a
+    /// warning in its log, and still takes the cursor (it has nothing to refuse it with).
+    @Test func aSeatWithoutSurfaceRolesWarnsOnceWhenACursorIsSet() throws {
+        let output = Output(name: "EMBED-1", modeSize: Size(width: 800, height: 600))
+        let session = try ForeignSession(outputs: [output])
+        let captured = EnvironmentFailureLogTests.Captured()
+        session.seat.logger = Logger(label: "test") { _ in EnvironmentFailureLogTests.CapturingHandler(captured: captured) }
+        let wire = try session.connect()
+        let wlCompositor = try wire.bind("wl_compositor", version: 4)
+        let wlSeat = try wire.bind("wl_seat", version: 8)
+        let window = wire.newID()
+        wire.send(wlCompositor, 0, [window])
+        let cursorSurface = wire.newID()
+        wire.send(wlCompositor, 0, [cursorSurface])
+        let pointer = wire.getPointer(wlSeat)
+        #expect(wire.sync())
+        _ = session.show(EmbeddedSeatTests.surfaces[0], on: output, frame: SurfaceRect(x: 0, y: 0, width: 100, height: 100))
+        session.move(to: LayoutPoint(x: 20, y: 30))
+        let enter = try #require(wire.read(until: { $0.object == pointer && $0.opcode == 0 }), "no wl_pointer.enter")
+        wire.send(pointer, 0, [enter.uint(at: 0), cursorSurface, UInt32(0), UInt32(0)])
+        wire.send(pointer, 0, [enter.uint(at: 0), cursorSurface, UInt32(1), UInt32(1)])
+        #expect(wire.sync())
+        #expect(session.seat.cursor?.hotspotX == 1)
+        let warnings = captured.all.filter { $0.0 == .warning }.map(\.1)
+        #expect(warnings.count == 1 && warnings.first?.contains("no surfaceRoles") == true, "\(warnings)")
     }
 
     /// The cursor surface gets wl_surface.enter for the wl_output (as the client bound it)
