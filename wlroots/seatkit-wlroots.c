@@ -245,12 +245,16 @@ static bool client_has_touch(struct bridged_surface *s) {
 static void focus_pointer(struct bridged_surface *s, double sx, double sy) {
 	struct seatkit_wlr_seat *b = s->bridge;
 	if (b->seat->pointer_state.focused_surface != s->wlr_surface) {
+		/* wlroots 0.15 closes enter (and leave) with a frame of its own. */
 		wlr_seat_pointer_notify_enter(b->seat, s->wlr_surface, sx, sy);
-		pointer_sent(b);
 		report(b, "pointer enter %.2f %.2f", sx, sy);
 	}
 }
 
+static void move_pointer(struct seatkit_wlr_seat *b, uint32_t time, double sx, double sy);
+
+/* The emulation's actions: enter and leave are framed by wlroots, the rest by the touch
+ * frame. */
 static void emulate(void *data, enum seatkit_pointer_emulation_action action, double sx, double sy) {
 	struct bridged_surface *s = data;
 	struct seatkit_wlr_seat *b = s->bridge;
@@ -261,15 +265,17 @@ static void emulate(void *data, enum seatkit_pointer_emulation_action action, do
 		report(b, "emulated pointer enter %.2f %.2f", sx, sy);
 		break;
 	case SEATKIT_POINTER_EMULATION_MOTION:
-		wlr_seat_pointer_notify_motion(b->seat, time, sx, sy);
+		move_pointer(b, time, sx, sy);
 		report(b, "emulated pointer motion %.2f %.2f", sx, sy);
 		break;
 	case SEATKIT_POINTER_EMULATION_PRESS:
 		wlr_seat_pointer_notify_button(b->seat, time, BTN_LEFT, WLR_BUTTON_PRESSED);
+		pointer_sent(b);
 		report(b, "emulated button down");
 		break;
 	case SEATKIT_POINTER_EMULATION_RELEASE:
 		wlr_seat_pointer_notify_button(b->seat, time, BTN_LEFT, WLR_BUTTON_RELEASED);
+		pointer_sent(b);
 		report(b, "emulated button up");
 		break;
 	case SEATKIT_POINTER_EMULATION_LEAVE:
@@ -279,7 +285,14 @@ static void emulate(void *data, enum seatkit_pointer_emulation_action action, do
 		}
 		break;
 	}
-	pointer_sent(b);
+}
+
+/* Motion, framed later; wlroots sends none to where the pointer already is. */
+static void move_pointer(struct seatkit_wlr_seat *b, uint32_t time, double sx, double sy) {
+	if (b->seat->pointer_state.sx != sx || b->seat->pointer_state.sy != sy) {
+		wlr_seat_pointer_notify_motion(b->seat, time, sx, sy);
+		pointer_sent(b);
+	}
 }
 
 /* Whether touch `id` drives the emulated pointer. */
@@ -438,7 +451,6 @@ static void pointer_left(void *data, const struct seatkit_pointer_crossing_event
 	struct seatkit_wlr_seat *b = s->bridge;
 	if (s->wlr_surface && b->seat->pointer_state.focused_surface == s->wlr_surface) {
 		wlr_seat_pointer_notify_clear_focus(b->seat);
-		pointer_sent(b);
 		report(b, "pointer leave");
 	}
 	set_default_cursor(b);
@@ -451,8 +463,7 @@ static enum seatkit_result pointer_moved(void *data, const struct seatkit_pointe
 	struct seatkit_wlr_seat *b = s->bridge;
 	if (s->wlr_surface) {
 		focus_pointer(s, event->sx, event->sy);
-		wlr_seat_pointer_notify_motion(b->seat, msec(event->time_usec), event->sx, event->sy);
-		pointer_sent(b);
+		move_pointer(b, msec(event->time_usec), event->sx, event->sy);
 		report(b, "pointer motion %.2f %.2f", event->sx, event->sy);
 	}
 	return SEATKIT_HANDLED;
