@@ -20,7 +20,7 @@ import Testing
         "c": ["examples/wlroots-kiosk/kiosk.c", "examples/tiny-wlroots/tiny.c", "wlroots/include/seatkit/seatkit-wlroots.h",
               "wlroots/seatkit-wlroots.c", "Tests/CSeatKitProgram/proof.c"],
         "meson": ["examples/wlroots-kiosk/meson.build", "examples/tiny-wlroots/meson.build", "Tests/CSeatKitProgram/meson.build"],
-        "sh": ["meson-notes.md", "README.md", "examples/wlroots-kiosk/README.md"],
+        "sh": ["meson-notes.md", "README.md", "examples/wlroots-kiosk/README.md", "examples/tiny-wlroots/README.md"],
     ]
 
     struct Block: CustomStringConvertible {
