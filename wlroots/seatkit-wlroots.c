@@ -245,7 +245,9 @@ static bool client_has_touch(struct bridged_surface *s) {
 static void focus_pointer(struct bridged_surface *s, double sx, double sy) {
 	struct seatkit_wlr_seat *b = s->bridge;
 	if (b->seat->pointer_state.focused_surface != s->wlr_surface) {
-		/* wlroots 0.15 closes enter (and leave) with a frame of its own. */
+		/* wlroots 0.15 closes enter (and leave) with a frame of its own; what came before
+		 * is closed first. */
+		send_pointer_frame(b);
 		wlr_seat_pointer_notify_enter(b->seat, s->wlr_surface, sx, sy);
 		report(b, "pointer enter %.2f %.2f", sx, sy);
 	}
@@ -261,6 +263,7 @@ static void emulate(void *data, enum seatkit_pointer_emulation_action action, do
 	uint32_t time = msec(seatkit_router_get_time(b->router));
 	switch (action) {
 	case SEATKIT_POINTER_EMULATION_ENTER:
+		send_pointer_frame(b);
 		wlr_seat_pointer_notify_enter(b->seat, s->wlr_surface, sx, sy);
 		report(b, "emulated pointer enter %.2f %.2f", sx, sy);
 		break;
@@ -280,6 +283,7 @@ static void emulate(void *data, enum seatkit_pointer_emulation_action action, do
 		break;
 	case SEATKIT_POINTER_EMULATION_LEAVE:
 		if (b->seat->pointer_state.focused_surface == s->wlr_surface) {
+			send_pointer_frame(b); /* the release, in a frame of its own */
 			wlr_seat_pointer_notify_clear_focus(b->seat);
 			report(b, "emulated pointer leave");
 		}
@@ -450,6 +454,7 @@ static void pointer_left(void *data, const struct seatkit_pointer_crossing_event
 	struct bridged_surface *s = data;
 	struct seatkit_wlr_seat *b = s->bridge;
 	if (s->wlr_surface && b->seat->pointer_state.focused_surface == s->wlr_surface) {
+		send_pointer_frame(b);
 		wlr_seat_pointer_notify_clear_focus(b->seat);
 		report(b, "pointer leave");
 	}

@@ -198,49 +198,86 @@ import Testing
         #expect(text == "seatkit\n", "foot's shell did not run what was typed:\nfoot:\n\(foot.text)\ntiny:\n\(server.text.suffix(3000))")
     }
 
-    /// Touch through two compositors: SeatKit's Swift kiosk (the `kiosk` product) takes a
-    /// touchscreen from a script, plugged in once tiny-wlroots runs (wlroots 0.15's wayland
-    /// backend makes a touch device only for a touch capability that comes after it started),
-    /// and delivers frames that mix phases (a finger goes down while another moves, one lifts
-    /// while the other moves) to tiny-wlroots' output window; tiny-wlroots' bridge feeds that
-    /// wlroots touch device to SeatKit; wev, in tiny-wlroots, gets one wl_touch.frame per
-    /// device frame with all of that frame's events, never one per phase or per callback.
+    /// tiny-wlroots nested in SeatKit's Swift kiosk (the `kiosk` product), which takes its
+    /// input from a script (a FIFO). Touch reaches tiny-wlroots as a wlroots touch device of
+    /// its wayland backend, which wlroots 0.15 makes only for a touch capability that comes
+    /// after it started: `plugTouchscreen` adds one once the client is up.
+    final class Nested {
+        let outer: Background
+        let tiny: Background
+        let socket: String
+        private let script: FileHandle
+
+        init(_ runtime: String) throws {
+            let kiosk = try #require(CProgramTests.buildDirectory().map { $0 + "/kiosk" }, "the kiosk product is not built")
+            let fifo = runtime + "/script"
+            try #require(mkfifo(fifo, 0o600) == 0)
+            let outer = try Background(kiosk, ["--script", fifo, "--size", "1280x720"], environment: ["XDG_RUNTIME_DIR": runtime],
+                                       log: runtime + "/kiosk.log")
+            guard let script = FileHandle(forWritingAtPath: fifo) else {
+                outer.stop()
+                throw WlrootsKioskBehaviourTests.KioskDidNotStart(log: "the kiosk did not open its script:\n\(outer.text)")
+            }
+            guard let outerSocket = outer.waitFor(timeout: 30, { $0.contains("listening on ") })
+                .flatMap({ text in text.split(separator: "\n").first { $0.hasPrefix("listening on ") } })
+                .map({ String($0.dropFirst("listening on ".count)) }) else {
+                outer.stop()
+                throw WlrootsKioskBehaviourTests.KioskDidNotStart(log: outer.text)
+            }
+            let (tiny, socket) = try TinyWlrootsTests.startTiny(runtime, ["WLR_BACKENDS": "wayland", "WAYLAND_DISPLAY": outerSocket])
+            self.outer = outer
+            self.tiny = tiny
+            self.socket = socket
+            self.script = script
+            guard outer.waitFor(timeout: 30, { $0.contains("mapped ") }) != nil else {
+                stop()
+                throw WlrootsKioskBehaviourTests.KioskDidNotStart(log: "tiny's output window did not map:\n\(outer.text)")
+            }
+        }
+
+        func send(_ lines: [String]) { script.write(Data((lines.joined(separator: "\n") + "\n").utf8)) }
+
+        func plugTouchscreen() {
+            send([#"{"type": "device-added", "device": 7, "name": "panel", "capabilities": ["touch"]}"#])
+        }
+
+        static func down(_ id: Int, _ x: Int, _ y: Int) -> String { #"{"type": "touch-down", "device": 7, "id": \#(id), "x": \#(x), "y": \#(y)}"# }
+        static func move(_ id: Int, _ x: Int, _ y: Int) -> String { #"{"type": "touch-motion", "device": 7, "id": \#(id), "x": \#(x), "y": \#(y)}"# }
+        static func up(_ id: Int) -> String { #"{"type": "touch-up", "device": 7, "id": \#(id)}"# }
+        static let frame = #"{"type": "touch-frame", "device": 7}"#
+
+        func stop() {
+            try? script.close()
+            tiny.stop()
+            outer.stop()
+        }
+    }
+
+    /// Touch through two compositors: the Swift kiosk delivers frames that mix phases (a
+    /// finger goes down while another moves, one lifts while the other moves) to
+    /// tiny-wlroots' output window; tiny-wlroots' bridge feeds that wlroots touch device to
+    /// SeatKit; wev, in tiny-wlroots, gets one wl_touch.frame per device frame with all of
+    /// that frame's events, never one per phase or per callback.
     @Test func wevInTinyWlrootsGetsOneTouchFramePerDeviceFrame() throws {
         let runtime = try temporaryDirectory("seatkit-tiny")
         defer { try? FileManager.default.removeItem(atPath: runtime) }
-        let kiosk = try #require(CProgramTests.buildDirectory().map { $0 + "/kiosk" }, "the kiosk product is not built")
-        let fifo = runtime + "/script"
-        try #require(mkfifo(fifo, 0o600) == 0)
-        let outer = try Background(kiosk, ["--script", fifo, "--size", "1280x720"], environment: ["XDG_RUNTIME_DIR": runtime],
-                                   log: runtime + "/kiosk.log")
-        defer { outer.stop() }
-        let script = try #require(FileHandle(forWritingAtPath: fifo), "the kiosk did not open its script")
-        defer { try? script.close() }
-        func send(_ lines: [String]) { script.write(Data((lines.joined(separator: "\n") + "\n").utf8)) }
-        let outerSocket = try #require(outer.waitFor(timeout: 30) { $0.contains("listening on ") }
-            .flatMap { text in text.split(separator: "\n").first { $0.hasPrefix("listening on ") } }
-            .map { String($0.dropFirst("listening on ".count)) }, "the kiosk did not start:\n\(outer.text)")
-        let (tiny, socket) = try Self.startTiny(runtime, ["WLR_BACKENDS": "wayland", "WAYLAND_DISPLAY": outerSocket])
-        defer { tiny.stop() }
-        try #require(outer.waitFor(timeout: 30) { $0.contains("mapped ") } != nil, "tiny's output window:\n\(outer.text)")
-        let wev = try Background("/usr/bin/stdbuf", ["-oL", "/usr/bin/wev"], environment: Self.client(runtime, socket),
+        let nested = try Nested(runtime)
+        defer { nested.stop() }
+        let tiny = nested.tiny
+        let wev = try Background("/usr/bin/stdbuf", ["-oL", "/usr/bin/wev"], environment: Self.client(runtime, nested.socket),
                                  log: runtime + "/wev.log")
         defer { wev.stop() }
         try #require(tiny.waitFor(timeout: 30) { $0.contains("mapped wev") } != nil, "wev:\n\(wev.text)\ntiny:\n\(tiny.text)")
-        // The touchscreen plugged in: tiny-wlroots gets a touch device, wev binds wl_touch.
-        send([#"{"type": "device-added", "device": 7, "name": "panel", "capabilities": ["touch"]}"#])
+        nested.plugTouchscreen()
         try #require(wev.waitFor(timeout: 30) { $0.contains("capabilities: pointer touch") } != nil,
                      "wev:\n\(wev.text)\ntiny:\n\(tiny.text)")
         usleep(300_000) // wev's wl_touch bound
-        func down(_ id: Int, _ x: Int, _ y: Int) -> String { #"{"type": "touch-down", "device": 7, "id": \#(id), "x": \#(x), "y": \#(y)}"# }
-        func move(_ id: Int, _ x: Int, _ y: Int) -> String { #"{"type": "touch-motion", "device": 7, "id": \#(id), "x": \#(x), "y": \#(y)}"# }
-        func up(_ id: Int) -> String { #"{"type": "touch-up", "device": 7, "id": \#(id)}"# }
-        let frame = #"{"type": "touch-frame", "device": 7}"#
-        send([down(0, 100, 100), frame,
-              move(0, 130, 100), down(1, 200, 150), frame,   // moved + began
-              move(0, 160, 100), move(1, 230, 150), frame,   // moved
-              move(0, 190, 100), up(1), frame,               // moved + ended
-              up(0), frame])                                 // ended
+        typealias N = Nested
+        nested.send([N.down(0, 100, 100), N.frame,
+                     N.move(0, 130, 100), N.down(1, 200, 150), N.frame,   // moved + began
+                     N.move(0, 160, 100), N.move(1, 230, 150), N.frame,   // moved
+                     N.move(0, 190, 100), N.up(1), N.frame,               // moved + ended
+                     N.up(0), N.frame])                                   // ended
         _ = wev.waitFor(timeout: 15) { Self.events("wl_touch", inWev: $0).filter { $0 == "up" }.count >= 2 }
 
         // (Within a frame, the order is the router's: began, moved, ended.)
@@ -251,5 +288,61 @@ import Testing
         #expect(delivered.filter { $0 == "deliver touch-frame" }.count == 5, "tiny:\n\(tiny.text)")
         #expect(delivered.contains { $0.hasPrefix("deliver touch down ") && $0.hasSuffix(" 100.00 100.00") },
                 "the touch where the kiosk had it, in wev's surface:\n\(tiny.text)")
+    }
+
+    /// foot binds no wl_touch: in tiny-wlroots a tap becomes a left click of an emulated
+    /// pointer (SeatKit's pointer emulation, through the bridge): what foot itself received
+    /// (its WAYLAND_DEBUG log) is enter, press, release, leave, each closed by one frame, and
+    /// no touch event.
+    @Test func footInTinyWlrootsGetsATapAsOneFramedLeftClick() throws {
+        let runtime = try temporaryDirectory("seatkit-tiny")
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        let nested = try Nested(runtime)
+        defer { nested.stop() }
+        nested.plugTouchscreen()
+        try #require(nested.tiny.waitFor(timeout: 30) { _ in true } != nil)
+        let foot = try Background("/usr/bin/foot", ["--override=font=monospace:size=10", "sh", "-c", "sleep 60"],
+                                  environment: Self.client(runtime, nested.socket).merging(["WAYLAND_DEBUG": "1"]) { $1 },
+                                  log: runtime + "/foot.log")
+        defer { foot.stop() }
+        try #require(nested.tiny.waitFor(timeout: 60) { $0.contains("mapped ") } != nil, "tiny:\n\(nested.tiny.text)\nfoot:\n\(foot.text.suffix(2000))")
+        usleep(500_000)
+        typealias N = Nested
+        nested.send([N.down(0, 100, 100), N.frame, N.up(0), N.frame])
+        // foot's own log: -> requests, and events as wl_pointer@N.event(...).
+        func pointer(_ text: String) -> [String] {
+            text.components(separatedBy: "\n").compactMap { line in
+                guard !line.contains("->"), let r = line.range(of: #"wl_pointer@\d+\."#, options: .regularExpression) else { return nil }
+                return String(line[r.upperBound...].prefix { $0 != "(" })
+            }
+        }
+        _ = foot.waitFor(timeout: 15) { pointer($0).contains("leave") }
+        let events = pointer(foot.text)
+        #expect(Self.frames(events) == [["enter"], ["button"], ["button"], ["leave"]],
+                "foot's wl_pointer:\n\(events)\ntiny:\n\(nested.tiny.text)")
+        #expect(foot.text.contains(", 272, 1)") && foot.text.contains(", 272, 0)"), "BTN_LEFT pressed and released")
+        #expect(!foot.text.contains("wl_touch@"), "foot binds no wl_touch")
+        #expect(nested.tiny.text.contains("deliver emulated button down"))
+    }
+
+    /// GTK4 binds wl_touch: a tap on its button, through the kiosk and tiny-wlroots, clicks it.
+    @Test func aTapInTinyWlrootsClicksAGTK4Button() throws {
+        let runtime = try temporaryDirectory("seatkit-tiny")
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        let nested = try Nested(runtime)
+        defer { nested.stop() }
+        nested.plugTouchscreen()
+        let script = runtime + "/gtk.py"
+        try Self.gtkScript.write(toFile: script, atomically: true, encoding: .utf8)
+        let app = try Background("/usr/bin/python3", [script], environment: Self.client(runtime, nested.socket), log: runtime + "/gtk.log")
+        defer { app.stop() }
+        try #require(app.waitFor(timeout: 60) { $0.contains("presented") } != nil, "gtk:\n\(app.text)\ntiny:\n\(nested.tiny.text)")
+        usleep(700_000) // GTK's first frame
+        typealias N = Nested
+        nested.send([N.down(0, 200, 200), N.frame, N.up(0), N.frame])
+        _ = app.waitFor(timeout: 15) { $0.contains("clicked") }
+        #expect(app.text.components(separatedBy: "\n").filter { $0 == "clicked" }.count == 1,
+                "gtk:\n\(app.text)\ntiny:\n\(nested.tiny.text)")
+        #expect(nested.tiny.text.contains("deliver touch down 0 "), "GTK got it as touch:\n\(nested.tiny.text)")
     }
 }
