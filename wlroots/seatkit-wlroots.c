@@ -35,8 +35,9 @@ struct seatkit_wlr_seat {
 	struct wlr_keyboard_group *keyboards;
 	int keyboard_count;
 
-	/* The one emulated pointer (wlr_seat has one pointer focus). */
+	/* The one emulated pointer (wlr_seat has one pointer focus), and its surface. */
 	struct seatkit_pointer_emulation emulation;
+	struct bridged_surface *emulation_surface;
 	/* What was sent since the last frame. */
 	bool touch_sent, pointer_sent;
 	/* Inside a device's event: its frame, not an idle callback, closes the pointer frame. */
@@ -260,7 +261,10 @@ static void move_pointer(struct seatkit_wlr_seat *b, uint32_t time, double sx, d
 static void emulate(void *data, enum seatkit_pointer_emulation_action action, double sx, double sy) {
 	struct bridged_surface *s = data;
 	struct seatkit_wlr_seat *b = s->bridge;
-	uint32_t time = msec(seatkit_router_get_time(b->router));
+	if (!s->wlr_surface) {
+		return; /* the emulation only ends: nothing to deliver to */
+	}
+	uint32_t time = b->router ? msec(seatkit_router_get_time(b->router)) : 0;
 	switch (action) {
 	case SEATKIT_POINTER_EMULATION_ENTER:
 		send_pointer_frame(b);
@@ -305,6 +309,16 @@ static bool emulating(struct seatkit_wlr_seat *b, int32_t id) {
 	return seatkit_pointer_emulation_is_active(&b->emulation, &primary) && primary == id;
 }
 
+/* The surface the emulated pointer is on goes away: the emulation ends (a later finger on
+ * another client may drive it). */
+static void end_emulation_on(struct bridged_surface *s) {
+	struct seatkit_wlr_seat *b = s->bridge;
+	if (b->emulation_surface == s) {
+		seatkit_pointer_emulation_touch_cancel(&b->emulation, emulate, s);
+		b->emulation_surface = NULL;
+	}
+}
+
 static enum seatkit_result touches_began(void *data, const struct seatkit_touch_event *event,
 		const struct seatkit_event_context *context) {
 	(void)context;
@@ -324,6 +338,9 @@ static enum seatkit_result touches_began(void *data, const struct seatkit_touch_
 		} else {
 			bool here = b->seat->pointer_state.focused_surface == s->wlr_surface;
 			seatkit_pointer_emulation_touch_down(&b->emulation, t->id, t->sx, t->sy, here, emulate, s);
+			if (emulating(b, t->id)) {
+				b->emulation_surface = s;
+			}
 		}
 	}
 	return SEATKIT_HANDLED;
@@ -355,14 +372,12 @@ static enum seatkit_result touches_ended(void *data, const struct seatkit_touch_
 	(void)context;
 	struct bridged_surface *s = data;
 	struct seatkit_wlr_seat *b = s->bridge;
-	if (!s->wlr_surface) {
-		return SEATKIT_HANDLED;
-	}
 	for (size_t i = 0; i < event->touch_count; i++) {
 		const struct seatkit_touch_point *t = &event->touches[i];
 		if (emulating(b, t->id)) {
 			seatkit_pointer_emulation_touch_up(&b->emulation, t->id, emulate, s);
-		} else if (wlr_seat_touch_get_point(b->seat, t->id)) {
+			b->emulation_surface = NULL;
+		} else if (s->wlr_surface && wlr_seat_touch_get_point(b->seat, t->id)) {
 			wlr_seat_touch_notify_up(b->seat, msec(event->time_usec), t->id);
 			b->touch_sent = true;
 			report(b, "touch up %d", t->id);
@@ -428,15 +443,15 @@ static void touches_cancelled(void *data, const struct seatkit_touch_event *even
 	(void)context;
 	struct bridged_surface *s = data;
 	struct seatkit_wlr_seat *b = s->bridge;
-	if (!s->wlr_surface) {
-		return;
-	}
 	for (size_t i = 0; i < event->touch_count; i++) {
 		if (emulating(b, event->touches[i].id)) {
 			seatkit_pointer_emulation_touch_cancel(&b->emulation, emulate, s);
+			b->emulation_surface = NULL;
 		}
 	}
-	cancel_client(s, msec(event->time_usec));
+	if (s->wlr_surface) {
+		cancel_client(s, msec(event->time_usec));
+	}
 }
 
 static void pointer_entered(void *data, const struct seatkit_pointer_crossing_event *event,
@@ -594,6 +609,7 @@ static const struct seatkit_responder_interface surface_responder = {
 /* ---- Surfaces ---- */
 
 static void surface_free(struct bridged_surface *s) {
+	end_emulation_on(s);
 	wl_list_remove(&s->surface_destroy.link);
 	if (s->wlr_surface) {
 		wl_list_remove(&s->wlr_surface_destroy.link);
@@ -613,6 +629,7 @@ static void handle_wlr_surface_destroy(struct wl_listener *listener, void *data)
 	struct bridged_surface *s = wl_container_of(listener, s, wlr_surface_destroy);
 	wl_list_remove(&s->wlr_surface_destroy.link);
 	s->wlr_surface = NULL;
+	end_emulation_on(s);
 }
 
 bool seatkit_wlr_seat_attach_surface(struct seatkit_wlr_seat *b, struct seatkit_surface *surface,
