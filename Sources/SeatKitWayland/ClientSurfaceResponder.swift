@@ -11,7 +11,7 @@ import SeatKit
 /// to the new one, because the router tells the old responder first.
 ///
 /// A client that bound no wl_touch (foot) gets its first finger as its pointer: enter and
-/// motion to the finger, a left click, leave after (``TouchPointerEmulation``).
+/// motion to the finger, a left click, leave after (`TouchPointerEmulation`, the core's).
 ///
 /// When the wl_surface is destroyed, call ``surfaceDestroyed()`` before removing the
 /// surface from the tree: its touch points end with wl_touch.up, and nothing else is sent
