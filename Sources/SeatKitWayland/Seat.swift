@@ -70,6 +70,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
             for keyboard in client.unchecked.keyboards { sendKeymap(to: keyboard) }
             client.sentKeymap = file
         }
+        inputMethod?.keyboardGrab?.sendKeyboardState()
     }
 
     /// Bounds on keymaps virtual keyboards upload (``SeatExtensions/virtualKeyboard``); a
@@ -139,6 +140,10 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         if virtualKeyboards > 0 { everHad.insert(.keyboard) }
         guard now != before else { return }
         for client in unchecked.clients.values {
+            // Told afresh: a client that let keys pile up once may bind a keyboard now; one that
+            // lost the keyboard is owed nothing.
+            client.declinedOwedKeys = false
+            if now & WL_SEAT_CAPABILITY_KEYBOARD.rawValue == 0 { client.owedKeys.removeAll() }
             for seat in client.seats { sendCapabilities(to: seat) }
         }
     }
@@ -188,6 +193,10 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     weak var keyboardFocus: ClientSurfaceResponder? {
         didSet {
             guard keyboardFocus !== oldValue else { return }
+            keyboardFocusGeneration &+= 1
+            // Keys owed to a surface that lost focus were never its: its client, binding a
+            // keyboard later, is entered elsewhere or not at all.
+            if let old = oldValue, let record = client(old.client), !record.owedKeys.isEmpty { record.owedKeys.removeAll() }
             updateInhibitors()
             updateTextInputFocus()
             updateConstraints()
@@ -195,6 +204,9 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         }
     }
     private var keyboardFocusObservers: [() -> Void] = []
+    /// Counts keyboard focus changes: a virtual keyboard's held key belongs to the focus it
+    /// was pressed under, and to no later one (even the same surface again, entered anew).
+    private(set) var keyboardFocusGeneration: UInt64 = 0
 
     /// The client whose surface has keyboard focus, as told to clients (wl_keyboard.enter).
     public var keyboardFocusClient: ClientID? { keyboardFocus?.client }
@@ -257,12 +269,13 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     var textInputs: [TextInput] = []
     var inputMethod: InputMethod?
 
-    /// An input method's keyboard grab gets the keymap clients have (keys are not forwarded).
-    func sendKeymapToGrab(_ grab: OpaquePointer) {
-        guard let file = sentKeymapFile else { return }
-        Libwayland.post(grab, ZWP_INPUT_METHOD_KEYBOARD_GRAB_V2_KEYMAP, .uint(WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue),
-                        .fd(file.fileDescriptor), .uint(UInt32(file.size)))
-    }
+    /// Every virtual keyboard (VirtualKeyboard.swift), for an input method's grab that ends
+    /// with keys it forwarded still held.
+    var virtualKeyboardObjects: [VirtualKeyboard] = []
+
+    /// The provider's keymap file as keyboards get it (nil: none, `no_keymap`); the
+    /// provider keeps the file while the keymap is unchanged.
+    var currentSentKeymapFile: KeymapFile? { currentKeymapFile() }
 
     // MARK: Input
 
@@ -367,7 +380,14 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
             record.unchecked.keyboards.append(resource)
             sendKeymap(to: resource)
             record.sentKeymap = sentKeymapFile
-            if let focus = keyboardFocus, focus.client == record.id { focus.sendKeyboardEnter(to: [resource]) }
+            let owed = record.owedKeys
+            record.owedKeys.removeAll()
+            record.declinedOwedKeys = false
+            if let focus = keyboardFocus, focus.client == record.id {
+                // Keys whose presses are owed come as presses, not as held in the enter.
+                focus.sendKeyboardEnter(to: [resource], excluding: owed.pressedRealKeys)
+                focus.deliverOwedKeys(owed)
+            }
         } else {
             record.unchecked.touches.append(resource)
         }
@@ -480,12 +500,57 @@ final class SeatClient {
     var holdGestures: [OpaquePointer] = []
     /// The keymap this client's keyboards were last sent: the seat's, or a virtual keyboard's.
     var sentKeymap: KeymapFile?
+    /// Keys sent to this client's focused surface while it had a wl_seat but no wl_keyboard
+    /// (the keyboard capability had just come: a virtual keyboard's keymap, a keyboard
+    /// plugged in), delivered in order once it binds one. Dropped when focus moves, the
+    /// capability goes, or too many pile up (the client does not want a keyboard).
+    var owedKeys: [OwedKeyboardEvent] = []
+    /// Set when owed keys overflowed: nothing more is kept until the capabilities change.
+    var declinedOwedKeys = false
+
+    /// At most this many events are kept for a client that has not bound its wl_keyboard.
+    static let owedKeyLimit = 256
+
+    /// Keeps `event` for when this client binds a wl_keyboard, if it may still: it has a
+    /// wl_seat, and has not let too many pile up. Returns whether it was kept.
+    @discardableResult
+    func owe(_ event: OwedKeyboardEvent) -> Bool {
+        guard !seats.isEmpty, !declinedOwedKeys else { return false }
+        guard owedKeys.count < Self.owedKeyLimit else {
+            owedKeys.removeAll()
+            declinedOwedKeys = true
+            return false
+        }
+        owedKeys.append(event)
+        return true
+    }
 
 
     init(id: ClientID) { self.id = id }
 
     func sendTouchFrame() {
         unchecked.touches.scanEach { Libwayland.touchFrame($0) }
+    }
+}
+
+/// A keyboard event sent while the client had no wl_keyboard (``SeatClient/owedKeys``).
+enum OwedKeyboardEvent {
+    /// A key; `keymap` is the virtual keyboard's (nil: a real key, in the seat's keymap,
+    /// followed by the modifiers the router reported with it).
+    case key(UInt32, pressed: Bool, time: UInt32, keymap: KeymapFile?, modifiers: ModifierMasks?)
+    /// A virtual keyboard's modifiers, in its keymap.
+    case modifiers(ModifierMasks, keymap: KeymapFile)
+}
+
+extension [OwedKeyboardEvent] {
+    /// Real keys pressed among these and not released after: an enter must not list them
+    /// (their presses follow it).
+    var pressedRealKeys: [UInt32] {
+        var keys: [UInt32] = []
+        for case .key(let code, let pressed, _, nil, _) in self {
+            if pressed { if !keys.contains(code) { keys.append(code) } } else { keys.removeAll { $0 == code } }
+        }
+        return keys
     }
 }
 

@@ -1,5 +1,6 @@
 import CWaylandServer
 import SeatKit
+import SeatKitXKB
 
 // zwp_text_input_manager_v3 (1) and zwp_input_method_manager_v2 (1): an input-method client
 // (an on-screen keyboard, a CJK composer) writes into the text field of the client with
@@ -11,8 +12,20 @@ import SeatKit
 // surrounding text and content type the client gave) and told done; when it disables it or
 // loses focus, deactivated. What the input method commits (commit string, preedit,
 // deletion) goes to that text input, closed by done with the client's commit count.
-// Input-method popups are accepted and never shown; a keyboard grab gets the seat's keymap
-// but no keys (the protocol lets the compositor forward none).
+//
+// The input method's keyboard grab (grab_keyboard) is a router keyboard grab
+// (`KeyboardGrab`, focus kept): keys that pass the compositor's filters go to the input
+// method, with the seat's keymap, repeat info and modifiers, instead of the focused client
+// (which is first sent the release of any key it holds). What the input method does not
+// take it types back through a zwp_virtual_keyboard_v1 of its own (fcitx5, ibus), which,
+// as every virtual keyboard, goes straight to the focused client, never through the grab.
+// Pairing: the input method is sent the release only of keys it was sent pressed; when the
+// grab goes (released, its input method destroyed, displaced by another keyboard grab)
+// with keys it was sent pressed, those it forwarded and still holds at the focused client
+// through its virtual keyboard are released there at once, and their real releases reach
+// no one. Keys of other virtual keyboards (wtype, an on-screen keyboard) do not reach the
+// grab. A grab asked for while the compositor holds a keyboard grab of its own (a lock
+// screen) does not displace it: it gets its keymap and no keys.
 
 /// One client's zwp_text_input_v3.
 final class TextInput: ResourceObject {
@@ -154,9 +167,124 @@ final class InputMethod: ResourceObject {
         input.apply(preedit: preedit, commit: commit, delete: delete)
     }
 
+    /// The keyboard grab this input method holds, if any.
+    var keyboardGrab: InputMethodKeyboardGrab?
+
     package func resourceDestroyed() {
         resource = nil
+        keyboardGrab?.stop()
+        keyboardGrab = nil
         if seat?.inputMethod === self { seat?.inputMethod = nil }
+    }
+}
+
+/// zwp_input_method_keyboard_grab_v2: while it exists, the keys the router routes go to the
+/// input method (see the comment at the top of this file).
+final class InputMethodKeyboardGrab: ResourceObject, KeyboardGrab {
+    weak var seat: Seat?
+    weak var method: InputMethod?
+    let client: ClientID
+    var resource: OpaquePointer?
+    /// Keys the input method was sent pressed and not released.
+    private var pressed: [UInt32] = []
+    private var sentModifiers: ModifierMasks?
+    private var sentKeymap: KeymapFile?
+    private var sentRepeat: KeyRepeat?
+    /// Whether the router routes keys here.
+    private var routing = false
+
+    init(seat: Seat, method: InputMethod, client: ClientID) {
+        self.seat = seat
+        self.method = method
+        self.client = client
+    }
+
+    /// Keymap, repeat info and modifiers, then keys from the router (unless the compositor
+    /// holds a keyboard grab of its own).
+    func start() {
+        guard let seat else { return }
+        sendKeyboardState(force: true)
+        guard seat.router.keyboardGrab == nil else { return }
+        routing = true
+        seat.router.startKeyboardGrab(self, focus: .keep)
+    }
+
+    /// The seat's keymap and repeat info when they are not the ones sent, and the seat's
+    /// modifiers (always with `force`).
+    func sendKeyboardState(force: Bool = false) {
+        guard let resource, let seat else { return }
+        if let file = seat.currentSentKeymapFile, file !== sentKeymap {
+            sentKeymap = file
+            Libwayland.post(resource, ZWP_INPUT_METHOD_KEYBOARD_GRAB_V2_KEYMAP, .uint(WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue),
+                            .fd(file.fileDescriptor), .uint(UInt32(file.size)))
+        }
+        let keyRepeat = seat.keymap?.keyRepeat ?? .standard
+        if keyRepeat != sentRepeat {
+            sentRepeat = keyRepeat
+            Libwayland.post(resource, ZWP_INPUT_METHOD_KEYBOARD_GRAB_V2_REPEAT_INFO, .int(keyRepeat.wireRate), .int(keyRepeat.wireDelay))
+        }
+        if force { sendModifiers(seat.unchecked.modifierMasks) }
+    }
+
+    private func sendModifiers(_ masks: ModifierMasks) {
+        guard let resource, let seat, masks != sentModifiers else { return }
+        sentModifiers = masks
+        Libwayland.post(resource, ZWP_INPUT_METHOD_KEYBOARD_GRAB_V2_MODIFIERS, .uint(seat.nextSerial(.modifiers, for: client)),
+                        .uint(masks.depressed), .uint(masks.latched), .uint(masks.locked), .uint(masks.group))
+    }
+
+    func key(_ event: KeyEvent, router: Router) {
+        guard let resource, let seat else { return }
+        switch event.state {
+        case .repeated:
+            // The input method repeats keys itself (repeat_info).
+            return
+        case .pressed:
+            guard !pressed.contains(event.keycode) else { return }
+            pressed.append(event.keycode)
+        case .released:
+            // A key whose press the focused client saw before the grab: the client was sent
+            // its release when the grab began, the input method never saw it.
+            guard let index = pressed.firstIndex(of: event.keycode) else { return }
+            pressed.remove(at: index)
+        }
+        seat.unchecked.modifierMasks = event.modifierMasks
+        sendKeyboardState()
+        let state = event.state == .pressed ? WL_KEYBOARD_KEY_STATE_PRESSED : WL_KEYBOARD_KEY_STATE_RELEASED
+        Libwayland.post(resource, ZWP_INPUT_METHOD_KEYBOARD_GRAB_V2_KEY, .uint(seat.nextSerial(.key, for: client)),
+                        .uint(event.time.wireMilliseconds), .uint(event.keycode), .uint(state.rawValue))
+        sendModifiers(event.modifierMasks)
+    }
+
+    /// The router ended the grab (another keyboard grab started, or ``stop()``).
+    func cancel(router: Router) {
+        routing = false
+        releaseForwardedKeys()
+    }
+
+    /// The grab goes: the router routes keys by its default rule again.
+    func stop() {
+        if routing, let router = seat?.router, router.keyboardGrab === self { router.endKeyboardGrab() }
+        routing = false
+        releaseForwardedKeys()
+    }
+
+    /// Keys the input method was sent pressed will never be sent released: those it
+    /// forwarded through its virtual keyboards and still holds at the focused client are
+    /// released there now.
+    private func releaseForwardedKeys() {
+        let keys = pressed
+        pressed.removeAll()
+        guard let seat, !keys.isEmpty else { return }
+        for keyboard in seat.virtualKeyboardObjects where keyboard.client == client {
+            for key in keys { keyboard.releaseIfHeld(key) }
+        }
+    }
+
+    package func resourceDestroyed() {
+        resource = nil
+        stop()
+        if method?.keyboardGrab === self { method?.keyboardGrab = nil }
     }
 }
 
@@ -264,10 +392,17 @@ private nonisolated(unsafe) let inputMethodRequests = Libwayland.table(zwp_input
                                       implementation: destroyOnlyRequests, object: nil)
     },
     grab_keyboard: { client, resource, id in
-        guard let client, let resource, let method = Libwayland.object(resource, as: InputMethod.self) else { return }
+        guard let client, let resource, let method = Libwayland.object(resource, as: InputMethod.self),
+              let seat = method.seat else { return }
+        let grab = InputMethodKeyboardGrab(seat: seat, method: method, client: ClientID(client))
         guard let r = Libwayland.createResource(client, zwp_input_method_keyboard_grab_v2_wire()!, version: Libwayland.version(of: resource),
-                                                id: id, implementation: destroyOnlyRequests, object: nil) else { return }
-        method.seat?.sendKeymapToGrab(r)
+                                                id: id, implementation: destroyOnlyRequests, object: grab) else { return }
+        grab.resource = r
+        // One grab per input method: a second replaces the first. An input method the seat
+        // made unavailable (a second one) gets a grab that takes nothing.
+        method.keyboardGrab?.stop()
+        method.keyboardGrab = grab
+        if seat.inputMethod === method { grab.start() } else { grab.sendKeyboardState(force: true) }
     },
     destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } }
 ))
