@@ -17,6 +17,24 @@ public protocol WaylandSurfaceRoles: AnyObject {
     /// The rectangles of `region` (a wl_region), surface-local, whose union is the region as
     /// the client last set it; nil when it is not a region this provider knows.
     func rectangles(of region: OpaquePointer) -> [SurfaceRect]?
+    /// zwp_input_method_v2.get_input_popup_surface named `surface` (a wl_surface): give it
+    /// the input-popup role, or return false when it has another role (the seat then posts
+    /// `zwp_input_method_v2.error.role`). Default: true.
+    func assignInputPopupRole(to surface: OpaquePointer) -> Bool
+    /// The node standing for `surface` (a wl_surface) in the router's tree: its responder
+    /// a ``ClientSurfaceResponder`` of `surface`, its frame's size the committed buffer's
+    /// (in the surface's logical coordinates), hidden while it has no buffer; nil when the
+    /// provider does not know the surface. The seat shows an input method's popup by placing
+    /// this node as a child of the focused text input's surface (``Seat/inputPopupCommitted(_:)``).
+    /// Default: nil, and input-method popups are never shown.
+    func node(forSurface surface: OpaquePointer) -> Surface?
+}
+
+extension WaylandSurfaceRoles {
+    /// Grants the role: a provider that tracks no roles lets every surface be a popup.
+    public func assignInputPopupRole(to surface: OpaquePointer) -> Bool { true }
+    /// None: input-method popups are never shown.
+    public func node(forSurface surface: OpaquePointer) -> Surface? { nil }
 }
 
 /// The wl_seat global: one router's input, offered to Wayland clients.

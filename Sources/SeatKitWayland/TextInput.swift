@@ -26,6 +26,15 @@ import SeatKitXKB
 // no one. Keys of other virtual keyboards (wtype, an on-screen keyboard) do not reach the
 // grab. A grab asked for while the compositor holds a keyboard grab of its own (a lock
 // screen) does not displace it: it gets its keymap and no keys.
+//
+// The input method's popup surfaces (zwp_input_popup_surface_v2: a candidate list) are
+// shown while it is active, each as a child node of the focused text input's surface
+// (the compositor's node for the wl_surface, ``WaylandSurfaceRoles/node(forSurface:)``),
+// placed just below the text cursor rectangle the client set (set_cursor_rectangle,
+// surface-local), moved left to stay on the output and above the cursor when there is no
+// room below; each is told where the cursor rectangle is relative to its own top-left
+// (text_input_rectangle). It is hit-tested as any surface: the input method's client gets
+// its pointer and touches. It never takes keyboard focus.
 
 /// One client's zwp_text_input_v3.
 final class TextInput: ResourceObject {
@@ -42,6 +51,10 @@ final class TextInput: ResourceObject {
     private var pendingSurrounding: (text: String, cursor: Int32, anchor: Int32)?
     private var pendingCause: UInt32?
     private var pendingContentType: (hint: UInt32, purpose: UInt32)?
+    private var pendingCursorRectangle: SurfaceRect?
+    /// The text cursor, in the entered surface's local coordinates (nil: not set since
+    /// enabled).
+    fileprivate(set) var cursorRectangle: SurfaceRect?
     fileprivate(set) var surrounding: (text: String, cursor: Int32, anchor: Int32)?
     fileprivate(set) var cause: UInt32 = 0
     fileprivate(set) var contentType: (hint: UInt32, purpose: UInt32)?
@@ -57,20 +70,25 @@ final class TextInput: ResourceObject {
         pendingSurrounding = nil
         pendingCause = 0
         pendingContentType = nil
+        pendingCursorRectangle = nil
     }
 
     func disable() { pendingEnabled = false }
     func setSurrounding(_ text: String, cursor: Int32, anchor: Int32) { pendingSurrounding = (text, cursor, anchor) }
     func setCause(_ cause: UInt32) { pendingCause = cause }
     func setContentType(hint: UInt32, purpose: UInt32) { pendingContentType = (hint, purpose) }
+    func setCursorRectangle(x: Int32, y: Int32, width: Int32, height: Int32) {
+        pendingCursorRectangle = SurfaceRect(x: Double(x), y: Double(y), width: Double(max(0, width)), height: Double(max(0, height)))
+    }
 
     func commit() {
         commits &+= 1
         let wasEnabled = enabled
         if let pendingEnabled {
             enabled = pendingEnabled
-            if pendingEnabled { surrounding = nil; contentType = nil; cause = 0 }
+            if pendingEnabled { surrounding = nil; contentType = nil; cause = 0; cursorRectangle = nil }
         }
+        if let pendingCursorRectangle { cursorRectangle = pendingCursorRectangle }
         if let pendingSurrounding { surrounding = pendingSurrounding }
         if let pendingCause { cause = pendingCause }
         if let pendingContentType { contentType = pendingContentType }
@@ -78,6 +96,7 @@ final class TextInput: ResourceObject {
         pendingSurrounding = nil
         pendingCause = nil
         pendingContentType = nil
+        pendingCursorRectangle = nil
         guard let seat, enteredSurface != nil else { return }
         seat.textInputCommitted(self, wasEnabled: wasEnabled)
     }
@@ -122,11 +141,21 @@ final class InputMethod: ResourceObject {
         active = true
         Libwayland.post(resource, ZWP_INPUT_METHOD_V2_ACTIVATE)
         sendState(of: input)
+        updatePopups()
     }
 
     func update(from input: TextInput) {
         guard active else { return }
         sendState(of: input)
+        updatePopups()
+    }
+
+    /// The popup surfaces of this input method.
+    var popups: [InputPopup] = []
+
+    /// Shows each popup at the focused text input's cursor while active, hides them otherwise.
+    func updatePopups() {
+        for popup in popups { popup.update() }
     }
 
     private func sendState(of input: TextInput) {
@@ -145,6 +174,7 @@ final class InputMethod: ResourceObject {
         active = false
         Libwayland.post(resource, ZWP_INPUT_METHOD_V2_DEACTIVATE)
         done()
+        updatePopups()
     }
 
     private func done() {
@@ -172,9 +202,101 @@ final class InputMethod: ResourceObject {
 
     package func resourceDestroyed() {
         resource = nil
+        active = false
         keyboardGrab?.stop()
         keyboardGrab = nil
+        updatePopups()
         if seat?.inputMethod === self { seat?.inputMethod = nil }
+    }
+}
+
+/// zwp_input_popup_surface_v2: a surface of the input method shown at the text cursor
+/// while the input method is active (see the comment at the top of this file).
+final class InputPopup: ResourceObject {
+    weak var seat: Seat?
+    weak var method: InputMethod?
+    var resource: OpaquePointer?
+    /// The wl_surface.
+    let surface: OpaquePointer
+    /// The compositor's node for it (nil: the compositor shows no input popups).
+    let node: Surface?
+    /// The text_input_rectangle last sent.
+    private var sentRectangle: SurfaceRect?
+
+    init(seat: Seat, method: InputMethod, surface: OpaquePointer, node: Surface?) {
+        self.seat = seat
+        self.method = method
+        self.surface = surface
+        self.node = node
+        (node?.responder as? ClientSurfaceResponder)?.acceptsKeyboardFocus = false
+    }
+
+    /// Placed and shown while its input method is active and a text input of the focused
+    /// surface is enabled; taken out of the tree otherwise.
+    func update() {
+        guard let node else { return }
+        guard resource != nil, let seat, let method, method.active, seat.inputMethod === method,
+              let input = seat.focusedTextInput, let parent = seat.router.firstResponder,
+              parent.responder === seat.keyboardFocus, parent.isAttached,
+              (node.responder as? ClientSurfaceResponder)?.surfaceResource != nil else {
+            hide()
+            return
+        }
+        let cursor = input.cursorRectangle ?? SurfaceRect(x: 0, y: 0, width: 0, height: 0)
+        var origin = SurfacePoint(x: cursor.minX, y: cursor.maxY)
+        if let output = parent.output {
+            // The parent's origin in the output's root space.
+            var px = parent.frame.minX, py = parent.frame.minY
+            var ancestor = parent.parent
+            while let current = ancestor, current !== output.root {
+                px += current.frame.minX
+                py += current.frame.minY
+                ancestor = current.parent
+            }
+            let bounds = output.root.frame.size
+            let size = node.frame.size
+            if px + origin.x + size.width > bounds.width { origin.x = bounds.width - size.width - px }
+            if px + origin.x < 0 { origin.x = -px }
+            if py + origin.y + size.height > bounds.height, py + cursor.minY - size.height >= 0 {
+                origin.y = cursor.minY - size.height
+            }
+        }
+        let moved = node.frame.origin != origin || node.parent !== parent
+        node.frame.origin = origin
+        if node.parent !== parent { parent.addChild(node) }
+        let rectangle = SurfaceRect(x: cursor.minX - origin.x, y: cursor.minY - origin.y, width: cursor.size.width,
+                                    height: cursor.size.height)
+        if rectangle != sentRectangle, let resource {
+            sentRectangle = rectangle
+            Libwayland.post(resource, ZWP_INPUT_POPUP_SURFACE_V2_TEXT_INPUT_RECTANGLE, .int(Int32(clamping: Int(rectangle.minX))),
+                            .int(Int32(clamping: Int(rectangle.minY))), .int(Int32(clamping: Int(rectangle.size.width))),
+                            .int(Int32(clamping: Int(rectangle.size.height))))
+        }
+        if moved { seat.router.refreshPointerFocus() }
+    }
+
+    private func hide() {
+        guard let node, node.parent != nil else { return }
+        node.removeFromParent()
+        seat?.router.refreshPointerFocus()
+    }
+
+    package func resourceDestroyed() {
+        resource = nil
+        hide()
+        method?.popups.removeAll { $0 === self }
+    }
+}
+
+extension Seat {
+    /// Call after applying a commit of a surface that has the input-popup role (a surface
+    /// ``WaylandSurfaceRoles/assignInputPopupRole(to:)`` gave it; `surface` is the
+    /// wl_surface): the popup is placed again for its new size, or shown now that it has a
+    /// buffer. Positions are in the focused text input's surface space; the popup is a child
+    /// of that surface's node.
+    public func inputPopupCommitted(_ surface: OpaquePointer) {
+        guard let inputMethod else { return }
+        for popup in inputMethod.popups where popup.surface == surface { popup.update() }
     }
 }
 
@@ -354,7 +476,9 @@ private nonisolated(unsafe) let textInputRequests = Libwayland.table(zwp_text_in
     set_content_type: { _, resource, hint, purpose in
         Libwayland.object(resource, as: TextInput.self)?.setContentType(hint: hint, purpose: purpose)
     },
-    set_cursor_rectangle: { _, _, _, _, _, _ in },
+    set_cursor_rectangle: { _, resource, x, y, width, height in
+        Libwayland.object(resource, as: TextInput.self)?.setCursorRectangle(x: x, y: y, width: width, height: height)
+    },
     commit: { _, resource in Libwayland.object(resource, as: TextInput.self)?.commit() }
 ))
 
@@ -386,10 +510,19 @@ private nonisolated(unsafe) let inputMethodRequests = Libwayland.table(zwp_input
         Libwayland.object(resource, as: InputMethod.self)?.deleteSurrounding(before: before, after: after)
     },
     commit: { _, resource, serial in Libwayland.object(resource, as: InputMethod.self)?.commit(serial: serial) },
-    get_input_popup_surface: { client, resource, id, _ in
-        guard let client, let resource else { return }
-        _ = Libwayland.createResource(client, zwp_input_popup_surface_v2_wire()!, version: Libwayland.version(of: resource), id: id,
-                                      implementation: destroyOnlyRequests, object: nil)
+    get_input_popup_surface: { client, resource, id, surface in
+        guard let client, let resource, let surface, let method = Libwayland.object(resource, as: InputMethod.self),
+              let seat = method.seat else { return }
+        if let roles = seat.surfaceRoles, !roles.assignInputPopupRole(to: surface) {
+            Libwayland.postError(resource, code: ZWP_INPUT_METHOD_V2_ERROR_ROLE.rawValue, "the surface already has another role")
+            return
+        }
+        let popup = InputPopup(seat: seat, method: method, surface: surface, node: seat.surfaceRoles?.node(forSurface: surface))
+        guard let r = Libwayland.createResource(client, zwp_input_popup_surface_v2_wire()!, version: Libwayland.version(of: resource),
+                                                id: id, implementation: destroyOnlyRequests, object: popup) else { return }
+        popup.resource = r
+        method.popups.append(popup)
+        popup.update()
     },
     grab_keyboard: { client, resource, id in
         guard let client, let resource, let method = Libwayland.object(resource, as: InputMethod.self),
