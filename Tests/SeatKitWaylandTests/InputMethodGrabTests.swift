@@ -180,3 +180,58 @@ private final class LockScreen: KeyboardGrab {
     var keys: [UInt32] = []
     func key(_ event: KeyEvent, router: Router) { keys.append(event.keycode) }
 }
+
+extension EndToEndTests {
+    /// End to end with GTK4: an input method (a wire client) holding the keyboard grab
+    /// composes from a hardware key (it commits "á" for A, which GTK never sees as a key)
+    /// and types back a key it does not take (B) through its own virtual keyboard, which
+    /// GTK gets once.
+    @Test func anInputMethodHoldingTheKeyboardGrabComposesFromHardwareKeysIntoAGTKEntryAndForwardsTheRest() throws {
+        let session = try KioskSession(windowOptions: [])
+        try session.addDevices()
+        let (app, widgets) = try GTKApp.launch(in: session)
+        let entry = try #require(widgets["entry"])
+        session.send([Script.move(entry.centerX, entry.centerY)] + Script.click())
+        try app.output.require({ $0.contains(" -> zwp_text_input_v3@") && $0.contains(".enable()") }, "GTK never enabled text input")
+
+        let im = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
+        try im.roundTripRegistry()
+        let seat = try im.bind("wl_seat", version: 8)
+        let manager = try im.bind("zwp_input_method_manager_v2", version: 1)
+        let method = im.newID()
+        im.send(manager, 0, [seat, method])  // get_input_method
+        var dones: UInt32 = 0
+        /// Reads until `stop`, counting the input method's done events (commit quotes them).
+        func read(_ what: String, until stop: @escaping (WireClient.Message) -> Bool) throws -> WireClient.Message {
+            try #require(im.read(until: { message in
+                if message.object == method && message.opcode == 5 { dones += 1 }
+                return stop(message)
+            }), "\(what) never came")
+        }
+        _ = try read("done") { $0.object == method && $0.opcode == 5 }
+        let grab = im.newID()
+        im.send(method, 5, [grab])  // grab_keyboard
+        _ = try read("the grab's keymap") { $0.object == grab && $0.opcode == 0 }
+
+        session.send(Script.type([30]))  // A: the input method's
+        let press = try read("A's press") { $0.object == grab && $0.opcode == 1 }
+        #expect(press.uint(at: 2) == 30 && press.uint(at: 3) == 1)
+        let release = try read("A's release") { $0.object == grab && $0.opcode == 1 }
+        #expect(release.uint(at: 2) == 30 && release.uint(at: 3) == 0)
+        im.send(method, 0, ["á"])  // commit_string
+        im.send(method, 3, [dones])  // commit
+        try app.output.require("text:á")
+
+        // B: not taken, typed back through the input method's virtual keyboard.
+        let forward = try im.virtualKeyboard(seat: seat, keymap: try Keymap(names: KeymapNames(layout: "us")).text)
+        session.send(Script.type([48]))
+        let b = try read("B's press") { $0.object == grab && $0.opcode == 1 }
+        #expect(b.uint(at: 2) == 48)
+        im.virtualKey(forward, 48, pressed: true)
+        _ = try read("B's release") { $0.object == grab && $0.opcode == 1 }
+        im.virtualKey(forward, 48, pressed: false)
+        try app.output.require("text:áb")
+        #expect(!app.output.text.contains("text:a"), "GTK saw A as a key")
+        #expect(!app.output.text.contains("text:ább"))
+    }
+}
