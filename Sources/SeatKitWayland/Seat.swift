@@ -254,6 +254,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
             (.inputMethod, zwp_input_method_manager_v2_wire()!, 1, inputMethodManagerRequests),
         ]
         if extensions.contains(.pointerConstraints) { router.addFilter(PointerConstraintFilter(seat: self, flag: constraintFlag)) }
+        if extensions.contains(.inputMethod) { router.addFilter(InputMethodGrabResumer(seat: self)) }
         router.addTouchFrameObserver(self)
         for (option, interface, version, requests) in offered where extensions.contains(option) {
             let owner = SeatExtensionGlobal(seat: self, interface: interface, requests: requests)

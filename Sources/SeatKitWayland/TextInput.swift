@@ -25,7 +25,9 @@ import SeatKitXKB
 // through its virtual keyboard are released there at once, and their real releases reach
 // no one. Keys of other virtual keyboards (wtype, an on-screen keyboard) do not reach the
 // grab. A grab asked for while the compositor holds a keyboard grab of its own (a lock
-// screen) does not displace it: it gets its keymap and no keys.
+// screen) does not displace it, and one the compositor's grab displaces is not ended: either
+// takes keys again from the first press after the compositor's grab ended
+// (InputMethodGrabResumer, a filter that passes everything).
 //
 // The input method's popup surfaces (zwp_input_popup_surface_v2: a candidate list) are
 // shown while it is active, each as a child node of the focused text input's surface
@@ -288,6 +290,20 @@ final class InputPopup: ResourceObject {
     }
 }
 
+/// Gives an input method back the keyboard grab a grab of the compositor's displaced or
+/// kept from starting, at the first key press after that grab ended (before the press is
+/// routed, so that it is the input method's). Passes every event.
+final class InputMethodGrabResumer: InputFilter {
+    /// Weak: the router keeps its filters, and may outlive the seat.
+    weak var seat: Seat?
+    init(seat: Seat) { self.seat = seat }
+
+    func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
+        if event.state == .pressed, router.keyboardGrab == nil, let grab = seat?.inputMethod?.keyboardGrab { grab.resumeIfDisplaced() }
+        return .pass
+    }
+}
+
 extension Seat {
     /// Call after applying a commit of a surface that has the input-popup role (a surface
     /// ``WaylandSurfaceRoles/assignInputPopupRole(to:)`` gave it; `surface` is the
@@ -382,6 +398,16 @@ final class InputMethodKeyboardGrab: ResourceObject, KeyboardGrab {
     func cancel(router: Router) {
         routing = false
         releaseForwardedKeys()
+    }
+
+    /// Takes keys again if the router routes them to no grab: the compositor's grab that
+    /// kept this one out has ended.
+    func resumeIfDisplaced() {
+        guard !routing, resource != nil, let seat, let method, seat.inputMethod === method, method.keyboardGrab === self,
+              seat.router.keyboardGrab == nil else { return }
+        routing = true
+        sendKeyboardState(force: true)
+        seat.router.startKeyboardGrab(self, focus: .keep)
     }
 
     /// The grab goes: the router routes keys by its default rule again.

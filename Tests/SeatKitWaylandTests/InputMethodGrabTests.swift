@@ -172,6 +172,40 @@ extension EmbeddingTests {
         #expect(scene.d.router.keyboardGrab === lock)
         #expect(scene.grabEvents(grab) == ["keymap 1", "repeat", "modifiers 0 0 0 0"])
         #expect(scene.appEvents() == [])
+        // Unlocked: the input method's grab takes keys from the next press on.
+        scene.d.router.endKeyboardGrab()
+        scene.d.key(31, .pressed)
+        scene.d.key(31, .released)
+        #expect(scene.grabEvents(grab) == ["down 31", "up 31"])
+        #expect(scene.appEvents() == [])
+    }
+
+    @Test func anInputMethodsGrabDisplacedByALockScreenMidKeyEndsCleanlyAndResumesAfterTheLock() throws {
+        let scene = try InputMethodScene()
+        defer { scene.d.close() }
+        _ = scene.appEvents()
+        let grab = scene.grabKeyboard()
+        let forward = try scene.forwardingKeyboard()
+        _ = scene.grabEvents(grab)
+        scene.d.key(31, .pressed)
+        #expect(scene.grabEvents(grab) == ["down 31"])
+        scene.im.virtualKey(forward, 31, pressed: true)
+        #expect(scene.im.sync())
+        #expect(scene.appEvents() == ["keymap 1", "down 31"])
+        // The screen locks with S down: the key the input method forwarded ends at the app.
+        let lock = LockScreen()
+        scene.d.router.startKeyboardGrab(lock, focus: .keep)
+        #expect(scene.appEvents() == ["up 31"])
+        scene.d.key(31, .released)
+        scene.d.key(30, .pressed)
+        scene.d.key(30, .released)
+        #expect(lock.keys == [31, 30, 30])
+        scene.d.router.endKeyboardGrab()
+        // Unlocked: keys are the input method's again, with its keyboard state sent anew.
+        scene.d.key(32, .pressed)
+        scene.d.key(32, .released)
+        #expect(scene.grabEvents(grab) == ["down 32", "up 32"])
+        #expect(scene.appEvents() == [])
     }
 }
 
