@@ -441,7 +441,7 @@ public final class ClientSurfaceResponder: Responder {
         guard !devices.unchecked.keyboards.isEmpty else {
             // No wl_keyboard yet (the capability just came): kept until the client binds one.
             devices.owe(.key(event.keycode, pressed: state == WL_KEYBOARD_KEY_STATE_PRESSED, time: event.time.wireMilliseconds,
-                             keymap: nil, modifiers: modifiers ? event.modifierMasks : nil))
+                             keymap: nil, modifiers: modifiers ? event.modifierMasks : nil), now: seat.router.clock.now)
             return
         }
         sendRealKey(event.keycode, time: event.time.wireMilliseconds, pressed: state == WL_KEYBOARD_KEY_STATE_PRESSED,

@@ -157,11 +157,15 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         everHad.formUnion(capabilities)
         if virtualKeyboards > 0 { everHad.insert(.keyboard) }
         guard now != before else { return }
+        let keyboardCame = now & WL_SEAT_CAPABILITY_KEYBOARD.rawValue != 0 && before & WL_SEAT_CAPABILITY_KEYBOARD.rawValue == 0
         for client in unchecked.clients.values {
-            // Told afresh: a client that let keys pile up once may bind a keyboard now; one that
-            // lost the keyboard is owed nothing.
-            client.declinedOwedKeys = false
-            if now & WL_SEAT_CAPABILITY_KEYBOARD.rawValue == 0 { client.owedKeys.removeAll() }
+            // A client told it may have a keyboard now is owed the keys of the next moments;
+            // one that lost the keyboard is owed nothing.
+            if keyboardCame { client.keyboardCapabilityTold = router.clock.now }
+            if now & WL_SEAT_CAPABILITY_KEYBOARD.rawValue == 0 {
+                client.owedKeys.removeAll()
+                client.keyboardCapabilityTold = nil
+            }
             for seat in client.seats { sendCapabilities(to: seat) }
         }
     }
@@ -355,6 +359,10 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         object.resource = resource
         record.seats.append(resource)
         sendCapabilities(to: resource)
+        // Told now that it may have a keyboard: owed the keys of the next moments.
+        if wireCapabilities(capabilities, virtualKeyboards: virtualKeyboards) & WL_SEAT_CAPABILITY_KEYBOARD.rawValue != 0 {
+            record.keyboardCapabilityTold = router.clock.now
+        }
         if version >= WL_SEAT_NAME_SINCE_VERSION { Libwayland.post(resource, WL_SEAT_NAME, .string(name)) }
     }
 
@@ -401,7 +409,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
             record.sentKeymap = sentKeymapFile
             let owed = record.owedKeys
             record.owedKeys.removeAll()
-            record.declinedOwedKeys = false
+            record.keyboardCapabilityTold = nil
             if let focus = keyboardFocus, focus.client == record.id {
                 // Keys whose presses are owed come as presses, not as held in the enter.
                 focus.sendKeyboardEnter(to: [resource], excluding: owed.pressedRealKeys)
@@ -519,25 +527,36 @@ final class SeatClient {
     var holdGestures: [OpaquePointer] = []
     /// The keymap this client's keyboards were last sent: the seat's, or a virtual keyboard's.
     var sentKeymap: KeymapFile?
-    /// Keys sent to this client's focused surface while it had a wl_seat but no wl_keyboard
-    /// (the keyboard capability had just come: a virtual keyboard's keymap, a keyboard
-    /// plugged in), delivered in order once it binds one. Dropped when focus moves, the
-    /// capability goes, or too many pile up (the client does not want a keyboard).
+    /// Keys sent to this client's focused surface while it had no wl_keyboard yet, just
+    /// after it was told it may have one (the keyboard capability came: a virtual keyboard's
+    /// keymap, a keyboard plugged in; or it bound wl_seat), delivered in order once it binds
+    /// one. Dropped when focus moves or the capability goes; none are kept after
+    /// ``owedKeyWindow``, nor more than ``owedKeyLimit`` (a client that does not bind a
+    /// keyboard then is not to get stale keys when it binds one later).
     var owedKeys: [OwedKeyboardEvent] = []
-    /// Set when owed keys overflowed: nothing more is kept until the capabilities change.
-    var declinedOwedKeys = false
+    /// When the client was last told the seat has a keyboard while it had none bound.
+    var keyboardCapabilityTold: Timestamp?
 
+    /// How long after the keyboard capability was told a client is kept the keys it misses,
+    /// by the router's clock: a client binds its wl_keyboard within milliseconds.
+    static let owedKeyWindow: Int64 = 1_000_000
     /// At most this many events are kept for a client that has not bound its wl_keyboard.
     static let owedKeyLimit = 256
 
-    /// Keeps `event` for when this client binds a wl_keyboard, if it may still: it has a
-    /// wl_seat, and has not let too many pile up. Returns whether it was kept.
+    /// Keeps `event` for when this client binds a wl_keyboard, if it is still binding one:
+    /// it has a wl_seat and was told of the keyboard capability at most ``owedKeyWindow``
+    /// ago; after that, only releases and modifiers still join keys already kept (their
+    /// presses are there). Past ``owedKeyLimit`` nothing is kept. Returns whether it was kept.
     @discardableResult
-    func owe(_ event: OwedKeyboardEvent) -> Bool {
-        guard !seats.isEmpty, !declinedOwedKeys else { return false }
+    func owe(_ event: OwedKeyboardEvent, now: Timestamp) -> Bool {
+        guard !seats.isEmpty else { return false }
+        let inWindow = keyboardCapabilityTold.map { now.microseconds - $0.microseconds <= Self.owedKeyWindow } ?? false
+        if case .key(_, true, _, _, _) = event, !inWindow { return false }
+        guard inWindow || !owedKeys.isEmpty else { return false }
         guard owedKeys.count < Self.owedKeyLimit else {
+            // A client that lets this many pile up does not want a keyboard.
             owedKeys.removeAll()
-            declinedOwedKeys = true
+            keyboardCapabilityTold = nil
             return false
         }
         owedKeys.append(event)

@@ -91,13 +91,14 @@ final class VirtualKeyboard: ResourceObject {
             heldGeneration = seat.keyboardFocusGeneration
         }
         if pressed {
-            guard !held.contains(keycode) else { return }
+            // Held only if the focused client got it (or is kept it while it binds a keyboard).
+            guard !held.contains(keycode), seat.keyboardFocus?.sendVirtualKey(keycode, pressed: true, keymap: keymapFile) == true else { return }
             held.append(keycode)
         } else {
             guard let index = held.firstIndex(of: keycode) else { return }
             held.remove(at: index)
+            seat.keyboardFocus?.sendVirtualKey(keycode, pressed: false, keymap: keymapFile)
         }
-        seat.keyboardFocus?.sendVirtualKey(keycode, pressed: pressed, keymap: keymapFile)
     }
 
     func modifiers(_ masks: ModifierMasks) {
@@ -123,11 +124,13 @@ final class VirtualKeyboard: ResourceObject {
 
 extension ClientSurfaceResponder {
     /// A key from a virtual keyboard: its keymap first if the client has another one.
-    func sendVirtualKey(_ keycode: UInt32, pressed: Bool, keymap: KeymapFile) {
-        guard surfaceResource != nil, let devices = seat.client(client) else { return }
+    /// Returns whether the client got it, or is kept it until it binds a keyboard.
+    @discardableResult
+    func sendVirtualKey(_ keycode: UInt32, pressed: Bool, keymap: KeymapFile) -> Bool {
+        guard surfaceResource != nil, let devices = seat.client(client) else { return false }
         guard !devices.unchecked.keyboards.isEmpty else {
-            devices.owe(.key(keycode, pressed: pressed, time: seat.router.clock.now.wireMilliseconds, keymap: keymap, modifiers: nil))
-            return
+            return devices.owe(.key(keycode, pressed: pressed, time: seat.router.clock.now.wireMilliseconds, keymap: keymap, modifiers: nil),
+                               now: seat.router.clock.now)
         }
         seat.useKeymap(keymap, for: devices)
         let serial = seat.nextSerial(.key, for: client)
@@ -136,12 +139,13 @@ extension ClientSurfaceResponder {
         for resource in devices.unchecked.keyboards {
             Libwayland.post(resource, WL_KEYBOARD_KEY, .uint(serial), .uint(time), .uint(keycode), .uint(state.rawValue))
         }
+        return true
     }
 
     func sendVirtualModifiers(_ masks: ModifierMasks, keymap: KeymapFile) {
         guard surfaceResource != nil, let devices = seat.client(client) else { return }
         guard !devices.unchecked.keyboards.isEmpty else {
-            devices.owe(.modifiers(masks, keymap: keymap))
+            devices.owe(.modifiers(masks, keymap: keymap), now: seat.router.clock.now)
             return
         }
         seat.useKeymap(keymap, for: devices)

@@ -60,6 +60,26 @@ extension EmbeddingTests {
                            "down 42", "down 30", "up 30", "up 42", "modifiers 0 0 0 0"], "\(events)")
     }
 
+    @Test func keysSentLongAfterAClientWasToldOfTheKeyboardAreNotReplayedWhenItBindsOneLater() throws {
+        let clock = VirtualClock()
+        let d = try InProcessDisplay(hardware: [.pointer, .keyboard], extensions: [], virtualClock: clock)
+        defer { d.close() }
+        d.seat.capabilities = [.pointer]
+        let app = try d.connect()
+        let appSeat = try app.bind("wl_seat", version: 8)
+        let window = try d.window(of: app, frame: SurfaceRect(x: 0, y: 0, width: 200, height: 200))
+        #expect(d.router.becomeFirstResponder(window.node))
+        d.seat.capabilities = [.pointer, .keyboard]
+        // Two seconds on, the app has not bound a keyboard: it does not want one yet, and a
+        // keyboard it binds later is not typed the keys of back then.
+        clock.advance(to: .milliseconds(2_000))
+        d.key(30, .pressed)
+        d.key(30, .released)
+        let keyboard = app.getKeyboard(appSeat)
+        let events = app.drain { $0.object == keyboard ? WireClient.keyboardEvent($0) : nil }.filter { !$0.hasPrefix("modifiers") }
+        #expect(events == ["keymap 1", "repeat", "enter \(window.id) []"], "\(events)")
+    }
+
     @Test func keysForAClientThatNeverBindsAKeyboardAreDroppedWhenFocusMovesAndReachNoOneElse() throws {
         let d = try InProcessDisplay(hardware: [.pointer], extensions: [.virtualKeyboard])
         defer { d.close() }

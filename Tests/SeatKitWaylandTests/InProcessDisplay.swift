@@ -26,7 +26,8 @@ extension EmbeddingTests {
 
         /// `hardware`: the devices plugged in (a keyboard is device 1, a mouse device 2);
         /// with a keyboard, the seat's keymap is xkbcommon's "us".
-        init(hardware: DeviceCapabilities, extensions: SeatExtensions) throws {
+        /// `virtualClock`: the router's clock instead of the display's (the test moves time).
+        init(hardware: DeviceCapabilities, extensions: SeatExtensions, virtualClock: VirtualClock? = nil) throws {
             raw = try #require(wl_display_create())
             var template = Array("/tmp/seatkit-inproc-XXXXXX".utf8CString)
             directory = try #require(mkdtemp(&template).map { String(cString: $0) })
@@ -38,7 +39,7 @@ extension EmbeddingTests {
             EmbeddingTests.ForeignCompositor.surfaces = []
             display = WaylandDisplay(wrapping: raw, socketName: "wayland-ip")
             clock = EventLoopClock(eventLoop: display.eventLoop)
-            router = Router(clock: clock)
+            router = virtualClock.map { Router(clock: $0) } ?? Router(clock: clock)
             output = Output(name: "IP-1", modeSize: Size(width: 800, height: 600))
             router.addOutput(output)
             if hardware.contains(.keyboard) {
