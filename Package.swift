@@ -141,7 +141,7 @@ let package = Package(
                           path: "Tests/OwnShellCompositor/Compositor"),
         // End-to-end tests: the kiosk (built as a product) with real Debian clients.
         .testTarget(name: "SeatKitWaylandTests",
-                    dependencies: ["SeatKit", "SeatKitReplay", "SeatKitWayland", "SeatKitHeadlessShell", "CWaylandServer", "CWaylandShellProtocols", "SeatKitWLCS", "AllocationCounter",
+                    dependencies: ["SeatKit", "SeatKitReplay", "SeatKitWayland", "SeatKitXKB", "SeatKitHeadlessShell", "CWaylandServer", "CWaylandShellProtocols", "SeatKitWLCS", "AllocationCounter",
                                    .product(name: "Logging", package: "swift-log")]),
         // The guides' code (Sources/SeatKit/SeatKit.docc/*.md): every ```swift block of a
         // guide stands verbatim in Tests/DocumentationTests/Snippets, which compile (and run

@@ -52,6 +52,16 @@ enum CCalls {
         return signal
     }
 
+    /// Emits the signal (listeners may remove themselves while it runs).
+    static func emitSignal(_ signal: UnsafeMutablePointer<wl_signal>, data: OpaquePointer) {
+        wl_signal_emit_mutable(signal, UnsafeMutableRawPointer(data))
+    }
+
+    static func freeSignal(_ signal: UnsafeMutablePointer<wl_signal>) {
+        signal.deinitialize(count: 1)
+        signal.deallocate()
+    }
+
     /// Emits the signal (listeners may remove themselves while it runs), then frees it.
     static func emitAndFreeSignal(_ signal: UnsafeMutablePointer<wl_signal>, data: OpaquePointer) {
         wl_signal_emit_mutable(signal, UnsafeMutableRawPointer(data))

@@ -67,6 +67,8 @@ final class CRouter: HandleObject {
     var libinputs: [CLibinput] = []
     var keyboard: Keyboard?
     var traceLog: TraceLog?
+    /// seatkit_router_get_touch_frame_signal's, made on first use (DeliveryAPI.swift).
+    var touchFrameSignal: CTouchFrameSignal?
 
 
     init(clock: any Clock, eventLoopClock: EventLoopClock?, virtualClock: VirtualClock?) {

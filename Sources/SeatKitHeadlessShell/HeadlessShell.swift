@@ -185,6 +185,16 @@ extension HeadlessShell: WaylandSurfaceRoles {
     public func outputResources(for output: Output, client: OpaquePointer) -> [OpaquePointer] {
         outputs.first { $0.output === output }?.resources(of: client) ?? []
     }
+
+    public func assignInputPopupRole(to surface: OpaquePointer) -> Bool {
+        guard let shellSurface = ShellSurface.of(surface) else { return true }
+        return shellSurface.assignRole(.inputPopup)
+    }
+
+    /// The surface's node: an input-method popup is shown by the seat, which places it.
+    public func node(forSurface surface: OpaquePointer) -> Surface? {
+        self.surface(forResource: surface)
+    }
 }
 
 // MARK: - wl_compositor
@@ -272,7 +282,7 @@ final class FrameCallback: ResourceObject {
 }
 
 /// The role a wl_surface took: once set it never changes (wl_surface's role rule).
-enum SurfaceRole: Equatable { case none, xdgToplevel, xdgPopup, subsurface, cursor }
+enum SurfaceRole: Equatable { case none, xdgToplevel, xdgPopup, subsurface, cursor, inputPopup }
 
 /// A client's wl_surface, and the SeatKit surface that stands for it in the tree.
 final class ShellSurface: ResourceObject {
@@ -382,6 +392,12 @@ final class ShellSurface: ResourceObject {
         // A shown surface that grew or shrank under the pointer, changed its input region or
         // moved its subsurfaces: the pointer enters or leaves now, not at its next motion.
         if moved, node.isAttached { shell.seat.router.refreshPointerFocus() }
+        // An input method's popup: the seat places it for its new size (and shows it once
+        // it has a buffer); its client learns the output it is on.
+        if role == .inputPopup, let resource {
+            shell.seat.inputPopupCommitted(resource)
+            shell.updateOutput(of: self)
+        }
     }
 
     /// A subsurface stopped being synchronized (set_desync): its cached state, and its

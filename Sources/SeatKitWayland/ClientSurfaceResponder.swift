@@ -11,7 +11,7 @@ import SeatKit
 /// to the new one, because the router tells the old responder first.
 ///
 /// A client that bound no wl_touch (foot) gets its first finger as its pointer: enter and
-/// motion to the finger, a left click, leave after (``TouchPointerEmulation``).
+/// motion to the finger, a left click, leave after (`TouchPointerEmulation`, the core's).
 ///
 /// When the wl_surface is destroyed, call ``surfaceDestroyed()`` before removing the
 /// surface from the tree: its touch points end with wl_touch.up, and nothing else is sent
@@ -392,11 +392,13 @@ public final class ClientSurfaceResponder: Responder {
         sendKeyboardEnter(to: devices.unchecked.keyboards)
     }
 
-    /// Enter with the keys held now (evdev codes), then the modifier state.
-    func sendKeyboardEnter(to keyboards: [OpaquePointer]) {
+    /// Enter with the keys held now (evdev codes) but `excluded` (owed presses, sent after),
+    /// then the modifier state.
+    func sendKeyboardEnter(to keyboards: [OpaquePointer], excluding excluded: [UInt32] = []) {
         guard let surface = surfaceResource, let devices, !keyboards.isEmpty else { return }
         let serial = seat.nextSerial(.keyboardEnter, for: client)
-        let keys = seat.router.heldKeysForFocus
+        var keys = seat.router.heldKeysForFocus
+        if !excluded.isEmpty { keys.removeAll { excluded.contains($0) } }
         for resource in keyboards {
             Libwayland.post(resource, WL_KEYBOARD_ENTER, .uint(serial), .object(surface), .array(keys))
         }
@@ -438,14 +440,43 @@ public final class ClientSurfaceResponder: Responder {
 
     private func sendKey(_ event: KeyEvent, state: wl_keyboard_key_state, modifiers: Bool = true) {
         if modifiers { seat.unchecked.modifierMasks = event.modifierMasks }
-        guard surfaceResource != nil, let devices, !devices.unchecked.keyboards.isEmpty else { return }
+        guard surfaceResource != nil, let devices else { return }
+        guard !devices.unchecked.keyboards.isEmpty else {
+            // No wl_keyboard yet (the capability just came): kept until the client binds one.
+            devices.owe(.key(event.keycode, pressed: state == WL_KEYBOARD_KEY_STATE_PRESSED, time: event.time.wireMilliseconds,
+                             keymap: nil, modifiers: modifiers ? event.modifierMasks : nil), now: seat.router.clock.now)
+            return
+        }
+        sendRealKey(event.keycode, time: event.time.wireMilliseconds, pressed: state == WL_KEYBOARD_KEY_STATE_PRESSED,
+                    modifiers: modifiers ? event.modifierMasks : nil, devices: devices)
+    }
+
+    /// One key in the seat's keymap to the client's keyboards, then `modifiers` if they are
+    /// news to it.
+    private func sendRealKey(_ keycode: UInt32, time: UInt32, pressed: Bool, modifiers: ModifierMasks?, devices: SeatClient) {
         seat.restoreSeatKeymap(for: devices)
         let serial = seat.nextSerial(.key, for: client)
+        let state = pressed ? WL_KEYBOARD_KEY_STATE_PRESSED : WL_KEYBOARD_KEY_STATE_RELEASED
         devices.unchecked.keyboards.scanEach { resource in
-            Libwayland.keyboardKey(resource, serial: serial, time: event.time.wireMilliseconds, key: event.keycode,
-                                   state: state.rawValue)
+            Libwayland.keyboardKey(resource, serial: serial, time: time, key: keycode, state: state.rawValue)
         }
-        if modifiers { sendModifiers(event.modifierMasks, to: devices, keyboards: devices.unchecked.keyboards, force: false) }
+        if let modifiers { sendModifiers(modifiers, to: devices, keyboards: devices.unchecked.keyboards, force: false) }
+    }
+
+    /// Keys sent while the client had no wl_keyboard, in order, now that it has one and was
+    /// entered: real keys in the seat's keymap, virtual ones in their own.
+    func deliverOwedKeys(_ owed: [OwedKeyboardEvent]) {
+        guard surfaceResource != nil, let devices, !devices.unchecked.keyboards.isEmpty else { return }
+        for event in owed {
+            switch event {
+            case .key(let keycode, let pressed, let time, nil, let modifiers):
+                sendRealKey(keycode, time: time, pressed: pressed, modifiers: modifiers, devices: devices)
+            case .key(let keycode, let pressed, _, let keymap?, _):
+                sendVirtualKey(keycode, pressed: pressed, keymap: keymap)
+            case .modifiers(let masks, let keymap):
+                sendVirtualModifiers(masks, keymap: keymap)
+            }
+        }
     }
 
     private func sendModifiers(_ masks: ModifierMasks, to devices: SeatClient, keyboards: [OpaquePointer], force: Bool) {

@@ -7,7 +7,7 @@ import SeatKitXKB
 /// What the seat needs to know of wl_surfaces and wl_regions, which belong to whoever
 /// implements wl_compositor: the compositor. The seat never reads another implementation's
 /// resource user data; it asks this provider. SeatKitHeadlessShell's `HeadlessShell` is one; a compositor with its
-/// own wl_compositor implements these two calls and sets ``Seat/surfaceRoles``.
+/// own wl_compositor implements these calls and sets ``Seat/surfaceRoles``.
 ///
 /// Resources are `struct wl_resource *` and clients `struct wl_client *`, as libwayland hands
 /// them to request handlers; Swift imports both as `OpaquePointer`.
@@ -25,6 +25,24 @@ public protocol WaylandSurfaceRoles: AnyObject {
     /// pointer crosses from one output to another and when the cursor surface changes,
     /// never per motion.
     func outputResources(for output: Output, client: OpaquePointer) -> [OpaquePointer]
+    /// zwp_input_method_v2.get_input_popup_surface named `surface` (a wl_surface): give it
+    /// the input-popup role, or return false when it has another role (the seat then posts
+    /// `zwp_input_method_v2.error.role`). Default: true.
+    func assignInputPopupRole(to surface: OpaquePointer) -> Bool
+    /// The node standing for `surface` (a wl_surface) in the router's tree: its responder
+    /// a ``ClientSurfaceResponder`` of `surface`, its frame's size the committed buffer's
+    /// (in the surface's logical coordinates), hidden while it has no buffer; nil when the
+    /// provider does not know the surface. The seat shows an input method's popup by placing
+    /// this node as a child of the focused text input's surface (``Seat/inputPopupCommitted(_:)``).
+    /// Default: nil, and input-method popups are never shown.
+    func node(forSurface surface: OpaquePointer) -> Surface?
+}
+
+extension WaylandSurfaceRoles {
+    /// Grants the role: a provider that tracks no roles lets every surface be a popup.
+    public func assignInputPopupRole(to surface: OpaquePointer) -> Bool { true }
+    /// None: input-method popups are never shown.
+    public func node(forSurface surface: OpaquePointer) -> Surface? { nil }
 }
 
 /// The wl_seat global: one router's input, offered to Wayland clients.
@@ -78,6 +96,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
             for keyboard in client.unchecked.keyboards { sendKeymap(to: keyboard) }
             client.sentKeymap = file
         }
+        inputMethod?.keyboardGrab?.sendKeyboardState()
     }
 
     /// Bounds on keymaps virtual keyboards upload (``SeatExtensions/virtualKeyboard``); a
@@ -146,7 +165,15 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         everHad.formUnion(capabilities)
         if virtualKeyboards > 0 { everHad.insert(.keyboard) }
         guard now != before else { return }
+        let keyboardCame = now & WL_SEAT_CAPABILITY_KEYBOARD.rawValue != 0 && before & WL_SEAT_CAPABILITY_KEYBOARD.rawValue == 0
         for client in unchecked.clients.values {
+            // A client told it may have a keyboard now is owed the keys of the next moments;
+            // one that lost the keyboard is owed nothing.
+            if keyboardCame { client.keyboardCapabilityTold = router.clock.now }
+            if now & WL_SEAT_CAPABILITY_KEYBOARD.rawValue == 0 {
+                client.owedKeys.removeAll()
+                client.keyboardCapabilityTold = nil
+            }
             for seat in client.seats { sendCapabilities(to: seat) }
         }
     }
@@ -215,6 +242,10 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     weak var keyboardFocus: ClientSurfaceResponder? {
         didSet {
             guard keyboardFocus !== oldValue else { return }
+            keyboardFocusGeneration &+= 1
+            // Keys owed to a surface that lost focus were never its: its client, binding a
+            // keyboard later, is entered elsewhere or not at all.
+            if let old = oldValue, let record = client(old.client), !record.owedKeys.isEmpty { record.owedKeys.removeAll() }
             updateInhibitors()
             updateTextInputFocus()
             updateConstraints()
@@ -222,6 +253,9 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         }
     }
     private var keyboardFocusObservers: [() -> Void] = []
+    /// Counts keyboard focus changes: a virtual keyboard's held key belongs to the focus it
+    /// was pressed under, and to no later one (even the same surface again, entered anew).
+    private(set) var keyboardFocusGeneration: UInt64 = 0
 
     /// The client whose surface has keyboard focus, as told to clients (wl_keyboard.enter).
     public var keyboardFocusClient: ClientID? { keyboardFocus?.client }
@@ -251,6 +285,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
             (.inputMethod, zwp_input_method_manager_v2_wire()!, 1, inputMethodManagerRequests),
         ]
         if extensions.contains(.pointerConstraints) { router.addFilter(PointerConstraintFilter(seat: self, flag: constraintFlag)) }
+        if extensions.contains(.inputMethod) { router.addFilter(InputMethodGrabResumer(seat: self)) }
         router.addTouchFrameObserver(self)
         for (option, interface, version, requests) in offered where extensions.contains(option) {
             let owner = SeatExtensionGlobal(seat: self, interface: interface, requests: requests)
@@ -284,12 +319,13 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     var textInputs: [TextInput] = []
     var inputMethod: InputMethod?
 
-    /// An input method's keyboard grab gets the keymap clients have (keys are not forwarded).
-    func sendKeymapToGrab(_ grab: OpaquePointer) {
-        guard let file = sentKeymapFile else { return }
-        Libwayland.post(grab, ZWP_INPUT_METHOD_KEYBOARD_GRAB_V2_KEYMAP, .uint(WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue),
-                        .fd(file.fileDescriptor), .uint(UInt32(file.size)))
-    }
+    /// Every virtual keyboard (VirtualKeyboard.swift), for an input method's grab that ends
+    /// with keys it forwarded still held.
+    var virtualKeyboardObjects: [VirtualKeyboard] = []
+
+    /// The provider's keymap file as keyboards get it (nil: none, `no_keymap`); the
+    /// provider keeps the file while the keymap is unchanged.
+    var currentSentKeymapFile: KeymapFile? { currentKeymapFile() }
 
     // MARK: Input
 
@@ -350,6 +386,10 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         object.resource = resource
         record.seats.append(resource)
         sendCapabilities(to: resource)
+        // Told now that it may have a keyboard: owed the keys of the next moments.
+        if wireCapabilities(capabilities, virtualKeyboards: virtualKeyboards) & WL_SEAT_CAPABILITY_KEYBOARD.rawValue != 0 {
+            record.keyboardCapabilityTold = router.clock.now
+        }
         if version >= WL_SEAT_NAME_SINCE_VERSION { Libwayland.post(resource, WL_SEAT_NAME, .string(name)) }
     }
 
@@ -394,7 +434,14 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
             record.unchecked.keyboards.append(resource)
             sendKeymap(to: resource)
             record.sentKeymap = sentKeymapFile
-            if let focus = keyboardFocus, focus.client == record.id { focus.sendKeyboardEnter(to: [resource]) }
+            let owed = record.owedKeys
+            record.owedKeys.removeAll()
+            record.keyboardCapabilityTold = nil
+            if let focus = keyboardFocus, focus.client == record.id {
+                // Keys whose presses are owed come as presses, not as held in the enter.
+                focus.sendKeyboardEnter(to: [resource], excluding: owed.pressedRealKeys)
+                focus.deliverOwedKeys(owed)
+            }
         } else {
             record.unchecked.touches.append(resource)
         }
@@ -543,12 +590,68 @@ final class SeatClient {
     var holdGestures: [OpaquePointer] = []
     /// The keymap this client's keyboards were last sent: the seat's, or a virtual keyboard's.
     var sentKeymap: KeymapFile?
+    /// Keys sent to this client's focused surface while it had no wl_keyboard yet, just
+    /// after it was told it may have one (the keyboard capability came: a virtual keyboard's
+    /// keymap, a keyboard plugged in; or it bound wl_seat), delivered in order once it binds
+    /// one. Dropped when focus moves or the capability goes; none are kept after
+    /// ``owedKeyWindow``, nor more than ``owedKeyLimit`` (a client that does not bind a
+    /// keyboard then is not to get stale keys when it binds one later).
+    var owedKeys: [OwedKeyboardEvent] = []
+    /// When the client was last told the seat has a keyboard while it had none bound.
+    var keyboardCapabilityTold: Timestamp?
+
+    /// How long after the keyboard capability was told a client is kept the keys it misses,
+    /// by the router's clock: a client binds its wl_keyboard within milliseconds.
+    static let owedKeyWindow: Int64 = 1_000_000
+    /// At most this many events are kept for a client that has not bound its wl_keyboard.
+    static let owedKeyLimit = 256
+
+    /// Keeps `event` for when this client binds a wl_keyboard, if it is still binding one:
+    /// it has a wl_seat and was told of the keyboard capability at most ``owedKeyWindow``
+    /// ago; after that, only releases and modifiers still join keys already kept (their
+    /// presses are there). Past ``owedKeyLimit`` nothing is kept. Returns whether it was kept.
+    @discardableResult
+    func owe(_ event: OwedKeyboardEvent, now: Timestamp) -> Bool {
+        guard !seats.isEmpty else { return false }
+        let inWindow = keyboardCapabilityTold.map { now.microseconds - $0.microseconds <= Self.owedKeyWindow } ?? false
+        if case .key(_, true, _, _, _) = event, !inWindow { return false }
+        guard inWindow || !owedKeys.isEmpty else { return false }
+        guard owedKeys.count < Self.owedKeyLimit else {
+            // A client that lets this many pile up does not want a keyboard.
+            owedKeys.removeAll()
+            keyboardCapabilityTold = nil
+            return false
+        }
+        owedKeys.append(event)
+        return true
+    }
 
 
     init(id: ClientID) { self.id = id }
 
     func sendTouchFrame() {
         unchecked.touches.scanEach { Libwayland.touchFrame($0) }
+    }
+}
+
+/// A keyboard event sent while the client had no wl_keyboard (``SeatClient/owedKeys``).
+enum OwedKeyboardEvent {
+    /// A key; `keymap` is the virtual keyboard's (nil: a real key, in the seat's keymap,
+    /// followed by the modifiers the router reported with it).
+    case key(UInt32, pressed: Bool, time: UInt32, keymap: KeymapFile?, modifiers: ModifierMasks?)
+    /// A virtual keyboard's modifiers, in its keymap.
+    case modifiers(ModifierMasks, keymap: KeymapFile)
+}
+
+extension [OwedKeyboardEvent] {
+    /// Real keys pressed among these and not released after: an enter must not list them
+    /// (their presses follow it).
+    var pressedRealKeys: [UInt32] {
+        var keys: [UInt32] = []
+        for case .key(let code, let pressed, _, nil, _) in self {
+            if pressed { if !keys.contains(code) { keys.append(code) } } else { keys.removeAll { $0 == code } }
+        }
+        return keys
     }
 }
 

@@ -24,8 +24,12 @@ public struct SeatExtensions: OptionSet, Sendable {
     /// keyboard focus.
     public static let textInput = SeatExtensions(rawValue: 1 << 5)
     /// zwp_input_method_manager_v2 (1): one client (an on-screen keyboard, a composer)
-    /// writes into the focused text field. Not in ``all``, for the reason of
-    /// ``virtualKeyboard``.
+    /// writes into the focused text field. Its keyboard grab takes the keys the compositor's
+    /// filters pass (a keyboard grab of the router that keeps focus; never displacing the
+    /// compositor's own), and it types back what it does not take through a virtual keyboard
+    /// of its own; its popups are shown below the text cursor when the surface roles provider
+    /// gives their nodes (``WaylandSurfaceRoles/node(forSurface:)``). Not in ``all``, for
+    /// the reason of ``virtualKeyboard``.
     public static let inputMethod = SeatExtensions(rawValue: 1 << 6)
 
     /// Every extension but ``virtualKeyboard`` and ``inputMethod``.

@@ -1,5 +1,6 @@
 import CWaylandServer
 import SeatKit
+import SeatKitXKB
 
 // zwp_text_input_manager_v3 (1) and zwp_input_method_manager_v2 (1): an input-method client
 // (an on-screen keyboard, a CJK composer) writes into the text field of the client with
@@ -11,8 +12,31 @@ import SeatKit
 // surrounding text and content type the client gave) and told done; when it disables it or
 // loses focus, deactivated. What the input method commits (commit string, preedit,
 // deletion) goes to that text input, closed by done with the client's commit count.
-// Input-method popups are accepted and never shown; a keyboard grab gets the seat's keymap
-// but no keys (the protocol lets the compositor forward none).
+//
+// The input method's keyboard grab (grab_keyboard) is a router keyboard grab
+// (`KeyboardGrab`, focus kept): keys that pass the compositor's filters go to the input
+// method, with the seat's keymap, repeat info and modifiers, instead of the focused client
+// (which is first sent the release of any key it holds). What the input method does not
+// take it types back through a zwp_virtual_keyboard_v1 of its own (fcitx5, ibus), which,
+// as every virtual keyboard, goes straight to the focused client, never through the grab.
+// Pairing: the input method is sent the release only of keys it was sent pressed; when the
+// grab goes (released, its input method destroyed, displaced by another keyboard grab)
+// with keys it was sent pressed, those it forwarded and still holds at the focused client
+// through its virtual keyboard are released there at once, and their real releases reach
+// no one. Keys of other virtual keyboards (wtype, an on-screen keyboard) do not reach the
+// grab. A grab asked for while the compositor holds a keyboard grab of its own (a lock
+// screen) does not displace it, and one the compositor's grab displaces is not ended: either
+// takes keys again from the first press after the compositor's grab ended
+// (InputMethodGrabResumer, a filter that passes everything).
+//
+// The input method's popup surfaces (zwp_input_popup_surface_v2: a candidate list) are
+// shown while it is active, each as a child node of the focused text input's surface
+// (the compositor's node for the wl_surface, ``WaylandSurfaceRoles/node(forSurface:)``),
+// placed just below the text cursor rectangle the client set (set_cursor_rectangle,
+// surface-local), moved left to stay on the output and above the cursor when there is no
+// room below; each is told where the cursor rectangle is relative to its own top-left
+// (text_input_rectangle). It is hit-tested as any surface: the input method's client gets
+// its pointer and touches. It never takes keyboard focus.
 
 /// One client's zwp_text_input_v3.
 final class TextInput: ResourceObject {
@@ -29,6 +53,10 @@ final class TextInput: ResourceObject {
     private var pendingSurrounding: (text: String, cursor: Int32, anchor: Int32)?
     private var pendingCause: UInt32?
     private var pendingContentType: (hint: UInt32, purpose: UInt32)?
+    private var pendingCursorRectangle: SurfaceRect?
+    /// The text cursor, in the entered surface's local coordinates (nil: not set since
+    /// enabled).
+    fileprivate(set) var cursorRectangle: SurfaceRect?
     fileprivate(set) var surrounding: (text: String, cursor: Int32, anchor: Int32)?
     fileprivate(set) var cause: UInt32 = 0
     fileprivate(set) var contentType: (hint: UInt32, purpose: UInt32)?
@@ -44,20 +72,25 @@ final class TextInput: ResourceObject {
         pendingSurrounding = nil
         pendingCause = 0
         pendingContentType = nil
+        pendingCursorRectangle = nil
     }
 
     func disable() { pendingEnabled = false }
     func setSurrounding(_ text: String, cursor: Int32, anchor: Int32) { pendingSurrounding = (text, cursor, anchor) }
     func setCause(_ cause: UInt32) { pendingCause = cause }
     func setContentType(hint: UInt32, purpose: UInt32) { pendingContentType = (hint, purpose) }
+    func setCursorRectangle(x: Int32, y: Int32, width: Int32, height: Int32) {
+        pendingCursorRectangle = SurfaceRect(x: Double(x), y: Double(y), width: Double(max(0, width)), height: Double(max(0, height)))
+    }
 
     func commit() {
         commits &+= 1
         let wasEnabled = enabled
         if let pendingEnabled {
             enabled = pendingEnabled
-            if pendingEnabled { surrounding = nil; contentType = nil; cause = 0 }
+            if pendingEnabled { surrounding = nil; contentType = nil; cause = 0; cursorRectangle = nil }
         }
+        if let pendingCursorRectangle { cursorRectangle = pendingCursorRectangle }
         if let pendingSurrounding { surrounding = pendingSurrounding }
         if let pendingCause { cause = pendingCause }
         if let pendingContentType { contentType = pendingContentType }
@@ -65,6 +98,7 @@ final class TextInput: ResourceObject {
         pendingSurrounding = nil
         pendingCause = nil
         pendingContentType = nil
+        pendingCursorRectangle = nil
         guard let seat, enteredSurface != nil else { return }
         seat.textInputCommitted(self, wasEnabled: wasEnabled)
     }
@@ -109,11 +143,21 @@ final class InputMethod: ResourceObject {
         active = true
         Libwayland.post(resource, ZWP_INPUT_METHOD_V2_ACTIVATE)
         sendState(of: input)
+        updatePopups()
     }
 
     func update(from input: TextInput) {
         guard active else { return }
         sendState(of: input)
+        updatePopups()
+    }
+
+    /// The popup surfaces of this input method.
+    var popups: [InputPopup] = []
+
+    /// Shows each popup at the focused text input's cursor while active, hides them otherwise.
+    func updatePopups() {
+        for popup in popups { popup.update() }
     }
 
     private func sendState(of input: TextInput) {
@@ -132,6 +176,7 @@ final class InputMethod: ResourceObject {
         active = false
         Libwayland.post(resource, ZWP_INPUT_METHOD_V2_DEACTIVATE)
         done()
+        updatePopups()
     }
 
     private func done() {
@@ -154,9 +199,240 @@ final class InputMethod: ResourceObject {
         input.apply(preedit: preedit, commit: commit, delete: delete)
     }
 
+    /// The keyboard grab this input method holds, if any.
+    var keyboardGrab: InputMethodKeyboardGrab?
+
     package func resourceDestroyed() {
         resource = nil
+        active = false
+        keyboardGrab?.stop()
+        keyboardGrab = nil
+        updatePopups()
         if seat?.inputMethod === self { seat?.inputMethod = nil }
+    }
+}
+
+/// zwp_input_popup_surface_v2: a surface of the input method shown at the text cursor
+/// while the input method is active (see the comment at the top of this file).
+final class InputPopup: ResourceObject {
+    weak var seat: Seat?
+    weak var method: InputMethod?
+    var resource: OpaquePointer?
+    /// The wl_surface.
+    let surface: OpaquePointer
+    /// The compositor's node for it (nil: the compositor shows no input popups).
+    let node: Surface?
+    /// The text_input_rectangle last sent.
+    private var sentRectangle: SurfaceRect?
+
+    init(seat: Seat, method: InputMethod, surface: OpaquePointer, node: Surface?) {
+        self.seat = seat
+        self.method = method
+        self.surface = surface
+        self.node = node
+        (node?.responder as? ClientSurfaceResponder)?.acceptsKeyboardFocus = false
+    }
+
+    /// Placed and shown while its input method is active and a text input of the focused
+    /// surface is enabled; taken out of the tree otherwise.
+    func update() {
+        guard let node else { return }
+        guard resource != nil, let seat, let method, method.active, seat.inputMethod === method,
+              let input = seat.focusedTextInput, let parent = seat.router.firstResponder,
+              parent.responder === seat.keyboardFocus, parent.isAttached,
+              (node.responder as? ClientSurfaceResponder)?.surfaceResource != nil else {
+            hide()
+            return
+        }
+        let cursor = input.cursorRectangle ?? SurfaceRect(x: 0, y: 0, width: 0, height: 0)
+        var origin = SurfacePoint(x: cursor.minX, y: cursor.maxY)
+        if let output = parent.output {
+            // The parent's origin in the output's root space.
+            var px = parent.frame.minX, py = parent.frame.minY
+            var ancestor = parent.parent
+            while let current = ancestor, current !== output.root {
+                px += current.frame.minX
+                py += current.frame.minY
+                ancestor = current.parent
+            }
+            let bounds = output.root.frame.size
+            let size = node.frame.size
+            if px + origin.x + size.width > bounds.width { origin.x = bounds.width - size.width - px }
+            if px + origin.x < 0 { origin.x = -px }
+            if py + origin.y + size.height > bounds.height, py + cursor.minY - size.height >= 0 {
+                origin.y = cursor.minY - size.height
+            }
+        }
+        let moved = node.frame.origin != origin || node.parent !== parent
+        node.frame.origin = origin
+        if node.parent !== parent { parent.addChild(node) }
+        let rectangle = SurfaceRect(x: cursor.minX - origin.x, y: cursor.minY - origin.y, width: cursor.size.width,
+                                    height: cursor.size.height)
+        if rectangle != sentRectangle, let resource {
+            sentRectangle = rectangle
+            Libwayland.post(resource, ZWP_INPUT_POPUP_SURFACE_V2_TEXT_INPUT_RECTANGLE, .int(Int32(clamping: Int(rectangle.minX))),
+                            .int(Int32(clamping: Int(rectangle.minY))), .int(Int32(clamping: Int(rectangle.size.width))),
+                            .int(Int32(clamping: Int(rectangle.size.height))))
+        }
+        if moved { seat.router.refreshPointerFocus() }
+    }
+
+    private func hide() {
+        guard let node, node.parent != nil else { return }
+        node.removeFromParent()
+        seat?.router.refreshPointerFocus()
+    }
+
+    package func resourceDestroyed() {
+        resource = nil
+        hide()
+        method?.popups.removeAll { $0 === self }
+    }
+}
+
+/// Gives an input method back the keyboard grab a grab of the compositor's displaced or
+/// kept from starting, at the first key press after that grab ended (before the press is
+/// routed, so that it is the input method's). Passes every event.
+final class InputMethodGrabResumer: InputFilter {
+    /// Weak: the router keeps its filters, and may outlive the seat.
+    weak var seat: Seat?
+    init(seat: Seat) { self.seat = seat }
+
+    func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
+        if event.state == .pressed, router.keyboardGrab == nil, let grab = seat?.inputMethod?.keyboardGrab { grab.resumeIfDisplaced() }
+        return .pass
+    }
+}
+
+extension Seat {
+    /// Call after applying a commit of a surface that has the input-popup role (a surface
+    /// ``WaylandSurfaceRoles/assignInputPopupRole(to:)`` gave it; `surface` is the
+    /// wl_surface): the popup is placed again for its new size, or shown now that it has a
+    /// buffer. Positions are in the focused text input's surface space; the popup is a child
+    /// of that surface's node.
+    public func inputPopupCommitted(_ surface: OpaquePointer) {
+        guard let inputMethod else { return }
+        for popup in inputMethod.popups where popup.surface == surface { popup.update() }
+    }
+}
+
+/// zwp_input_method_keyboard_grab_v2: while it exists, the keys the router routes go to the
+/// input method (see the comment at the top of this file).
+final class InputMethodKeyboardGrab: ResourceObject, KeyboardGrab {
+    weak var seat: Seat?
+    weak var method: InputMethod?
+    let client: ClientID
+    var resource: OpaquePointer?
+    /// Keys the input method was sent pressed and not released.
+    private var pressed: [UInt32] = []
+    private var sentModifiers: ModifierMasks?
+    private var sentKeymap: KeymapFile?
+    private var sentRepeat: KeyRepeat?
+    /// Whether the router routes keys here.
+    private var routing = false
+
+    init(seat: Seat, method: InputMethod, client: ClientID) {
+        self.seat = seat
+        self.method = method
+        self.client = client
+    }
+
+    /// Keymap, repeat info and modifiers, then keys from the router (unless the compositor
+    /// holds a keyboard grab of its own).
+    func start() {
+        guard let seat else { return }
+        sendKeyboardState(force: true)
+        guard seat.router.keyboardGrab == nil else { return }
+        routing = true
+        seat.router.startKeyboardGrab(self, focus: .keep)
+    }
+
+    /// The seat's keymap and repeat info when they are not the ones sent, and the seat's
+    /// modifiers (always with `force`).
+    func sendKeyboardState(force: Bool = false) {
+        guard let resource, let seat else { return }
+        if let file = seat.currentSentKeymapFile, file !== sentKeymap {
+            sentKeymap = file
+            Libwayland.post(resource, ZWP_INPUT_METHOD_KEYBOARD_GRAB_V2_KEYMAP, .uint(WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue),
+                            .fd(file.fileDescriptor), .uint(UInt32(file.size)))
+        }
+        let keyRepeat = seat.keymap?.keyRepeat ?? .standard
+        if keyRepeat != sentRepeat {
+            sentRepeat = keyRepeat
+            Libwayland.post(resource, ZWP_INPUT_METHOD_KEYBOARD_GRAB_V2_REPEAT_INFO, .int(keyRepeat.wireRate), .int(keyRepeat.wireDelay))
+        }
+        if force { sendModifiers(seat.unchecked.modifierMasks) }
+    }
+
+    private func sendModifiers(_ masks: ModifierMasks) {
+        guard let resource, let seat, masks != sentModifiers else { return }
+        sentModifiers = masks
+        Libwayland.post(resource, ZWP_INPUT_METHOD_KEYBOARD_GRAB_V2_MODIFIERS, .uint(seat.nextSerial(.modifiers, for: client)),
+                        .uint(masks.depressed), .uint(masks.latched), .uint(masks.locked), .uint(masks.group))
+    }
+
+    func key(_ event: KeyEvent, router: Router) {
+        guard let resource, let seat else { return }
+        switch event.state {
+        case .repeated:
+            // The input method repeats keys itself (repeat_info).
+            return
+        case .pressed:
+            guard !pressed.contains(event.keycode) else { return }
+            pressed.append(event.keycode)
+        case .released:
+            // A key whose press the focused client saw before the grab: the client was sent
+            // its release when the grab began, the input method never saw it.
+            guard let index = pressed.firstIndex(of: event.keycode) else { return }
+            pressed.remove(at: index)
+        }
+        seat.unchecked.modifierMasks = event.modifierMasks
+        sendKeyboardState()
+        let state = event.state == .pressed ? WL_KEYBOARD_KEY_STATE_PRESSED : WL_KEYBOARD_KEY_STATE_RELEASED
+        Libwayland.post(resource, ZWP_INPUT_METHOD_KEYBOARD_GRAB_V2_KEY, .uint(seat.nextSerial(.key, for: client)),
+                        .uint(event.time.wireMilliseconds), .uint(event.keycode), .uint(state.rawValue))
+        sendModifiers(event.modifierMasks)
+    }
+
+    /// The router ended the grab (another keyboard grab started, or ``stop()``).
+    func cancel(router: Router) {
+        routing = false
+        releaseForwardedKeys()
+    }
+
+    /// Takes keys again if the router routes them to no grab: the compositor's grab that
+    /// kept this one out has ended.
+    func resumeIfDisplaced() {
+        guard !routing, resource != nil, let seat, let method, seat.inputMethod === method, method.keyboardGrab === self,
+              seat.router.keyboardGrab == nil else { return }
+        routing = true
+        sendKeyboardState(force: true)
+        seat.router.startKeyboardGrab(self, focus: .keep)
+    }
+
+    /// The grab goes: the router routes keys by its default rule again.
+    func stop() {
+        if routing, let router = seat?.router, router.keyboardGrab === self { router.endKeyboardGrab() }
+        routing = false
+        releaseForwardedKeys()
+    }
+
+    /// Keys the input method was sent pressed will never be sent released: those it
+    /// forwarded through its virtual keyboards and still holds at the focused client are
+    /// released there now.
+    private func releaseForwardedKeys() {
+        let keys = pressed
+        pressed.removeAll()
+        guard let seat, !keys.isEmpty else { return }
+        for keyboard in seat.virtualKeyboardObjects where keyboard.client == client {
+            for key in keys { keyboard.releaseIfHeld(key) }
+        }
+    }
+
+    package func resourceDestroyed() {
+        resource = nil
+        stop()
+        if method?.keyboardGrab === self { method?.keyboardGrab = nil }
     }
 }
 
@@ -226,7 +502,9 @@ private nonisolated(unsafe) let textInputRequests = Libwayland.table(zwp_text_in
     set_content_type: { _, resource, hint, purpose in
         Libwayland.object(resource, as: TextInput.self)?.setContentType(hint: hint, purpose: purpose)
     },
-    set_cursor_rectangle: { _, _, _, _, _, _ in },
+    set_cursor_rectangle: { _, resource, x, y, width, height in
+        Libwayland.object(resource, as: TextInput.self)?.setCursorRectangle(x: x, y: y, width: width, height: height)
+    },
     commit: { _, resource in Libwayland.object(resource, as: TextInput.self)?.commit() }
 ))
 
@@ -258,16 +536,32 @@ private nonisolated(unsafe) let inputMethodRequests = Libwayland.table(zwp_input
         Libwayland.object(resource, as: InputMethod.self)?.deleteSurrounding(before: before, after: after)
     },
     commit: { _, resource, serial in Libwayland.object(resource, as: InputMethod.self)?.commit(serial: serial) },
-    get_input_popup_surface: { client, resource, id, _ in
-        guard let client, let resource else { return }
-        _ = Libwayland.createResource(client, zwp_input_popup_surface_v2_wire()!, version: Libwayland.version(of: resource), id: id,
-                                      implementation: destroyOnlyRequests, object: nil)
+    get_input_popup_surface: { client, resource, id, surface in
+        guard let client, let resource, let surface, let method = Libwayland.object(resource, as: InputMethod.self),
+              let seat = method.seat else { return }
+        if let roles = seat.surfaceRoles, !roles.assignInputPopupRole(to: surface) {
+            Libwayland.postError(resource, code: ZWP_INPUT_METHOD_V2_ERROR_ROLE.rawValue, "the surface already has another role")
+            return
+        }
+        let popup = InputPopup(seat: seat, method: method, surface: surface, node: seat.surfaceRoles?.node(forSurface: surface))
+        guard let r = Libwayland.createResource(client, zwp_input_popup_surface_v2_wire()!, version: Libwayland.version(of: resource),
+                                                id: id, implementation: destroyOnlyRequests, object: popup) else { return }
+        popup.resource = r
+        method.popups.append(popup)
+        popup.update()
     },
     grab_keyboard: { client, resource, id in
-        guard let client, let resource, let method = Libwayland.object(resource, as: InputMethod.self) else { return }
+        guard let client, let resource, let method = Libwayland.object(resource, as: InputMethod.self),
+              let seat = method.seat else { return }
+        let grab = InputMethodKeyboardGrab(seat: seat, method: method, client: ClientID(client))
         guard let r = Libwayland.createResource(client, zwp_input_method_keyboard_grab_v2_wire()!, version: Libwayland.version(of: resource),
-                                                id: id, implementation: destroyOnlyRequests, object: nil) else { return }
-        method.seat?.sendKeymapToGrab(r)
+                                                id: id, implementation: destroyOnlyRequests, object: grab) else { return }
+        grab.resource = r
+        // One grab per input method: a second replaces the first. An input method the seat
+        // made unavailable (a second one) gets a grab that takes nothing.
+        method.keyboardGrab?.stop()
+        method.keyboardGrab = grab
+        if seat.inputMethod === method { grab.start() } else { grab.sendKeyboardState(force: true) }
     },
     destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } }
 ))

@@ -18,10 +18,19 @@ import SeatKitXKB
 // the modifiers the virtual keyboard reports. They do not pass through the router: its key
 // interpreter knows only the seat's keymap, so compositor key commands and filters do not
 // see them.
+//
+// Pairing: a press goes to the focus of the moment, once (a second press of a key held is
+// not sent again); its release goes there only if focus has not moved since (a leave ended
+// the key there), and a release of a key not held is not sent. A client that has no
+// wl_keyboard yet, because the keyboard capability came with this very keymap, is kept its
+// keys until it binds one (``SeatClient/owedKeys``): wtype's first key is not lost.
 
 final class VirtualKeyboard: ResourceObject {
     weak var seat: Seat?
     let pid: Int32
+    /// The client that made it: an input method's own virtual keyboard forwards what its
+    /// keyboard grab did not take.
+    let client: ClientID
     var resource: OpaquePointer?
     /// The compiled keymap as clients receive it.
     private(set) var keymapFile: KeymapFile? {
@@ -29,13 +38,25 @@ final class VirtualKeyboard: ResourceObject {
             if (keymapFile == nil) != (oldValue == nil) { seat?.virtualKeyboards += keymapFile == nil ? -1 : 1 }
         }
     }
-    /// Keys down, evdev codes, and the client they went to.
+    /// Keys down, evdev codes, and the focus they went to (by the seat's focus generation).
     private var held: [UInt32] = []
-    private var heldTarget: ClientSurfaceResponder?
+    private weak var heldTarget: ClientSurfaceResponder?
+    private var heldGeneration: UInt64 = 0
 
-    init(seat: Seat, pid: Int32) {
+    init(seat: Seat, pid: Int32, client: ClientID) {
         self.seat = seat
         self.pid = pid
+        self.client = client
+    }
+
+    /// Releases `keycode` at the focused client if this keyboard holds it there (an input
+    /// method's grab ended before the release it would have forwarded); its own release,
+    /// if it still comes, is then not sent.
+    func releaseIfHeld(_ keycode: UInt32) {
+        guard let keymapFile, let seat, let target = heldTarget, target === seat.keyboardFocus,
+              heldGeneration == seat.keyboardFocusGeneration, let index = held.firstIndex(of: keycode) else { return }
+        held.remove(at: index)
+        target.sendVirtualKey(keycode, pressed: false, keymap: keymapFile)
     }
 
     func setKeymap(format: UInt32, fd: Int32, size: UInt32) {
@@ -63,13 +84,21 @@ final class VirtualKeyboard: ResourceObject {
             Libwayland.postError(resource, code: ZWP_VIRTUAL_KEYBOARD_V1_ERROR_NO_KEYMAP.rawValue, "key before keymap")
             return
         }
-        if pressed {
-            if !held.contains(keycode) { held.append(keycode) }
+        // Keys held under an earlier focus were ended there by its leave.
+        if heldGeneration != seat.keyboardFocusGeneration || heldTarget !== seat.keyboardFocus {
+            held.removeAll()
             heldTarget = seat.keyboardFocus
-        } else {
-            held.removeAll { $0 == keycode }
+            heldGeneration = seat.keyboardFocusGeneration
         }
-        seat.keyboardFocus?.sendVirtualKey(keycode, pressed: pressed, keymap: keymapFile)
+        if pressed {
+            // Held only if the focused client got it (or is kept it while it binds a keyboard).
+            guard !held.contains(keycode), seat.keyboardFocus?.sendVirtualKey(keycode, pressed: true, keymap: keymapFile) == true else { return }
+            held.append(keycode)
+        } else {
+            guard let index = held.firstIndex(of: keycode) else { return }
+            held.remove(at: index)
+            seat.keyboardFocus?.sendVirtualKey(keycode, pressed: false, keymap: keymapFile)
+        }
     }
 
     func modifiers(_ masks: ModifierMasks) {
@@ -83,19 +112,26 @@ final class VirtualKeyboard: ResourceObject {
 
     package func resourceDestroyed() {
         // Keys still down are released where they went, if that client still has focus.
-        if let keymapFile, let target = heldTarget, target === seat?.keyboardFocus {
+        if let keymapFile, let target = heldTarget, target === seat?.keyboardFocus, heldGeneration == seat?.keyboardFocusGeneration {
             for key in held { target.sendVirtualKey(key, pressed: false, keymap: keymapFile) }
         }
         held.removeAll()
         keymapFile = nil
         resource = nil
+        seat?.virtualKeyboardObjects.removeAll { $0 === self }
     }
 }
 
 extension ClientSurfaceResponder {
     /// A key from a virtual keyboard: its keymap first if the client has another one.
-    func sendVirtualKey(_ keycode: UInt32, pressed: Bool, keymap: KeymapFile) {
-        guard surfaceResource != nil, let devices = seat.client(client), !devices.unchecked.keyboards.isEmpty else { return }
+    /// Returns whether the client got it, or is kept it until it binds a keyboard.
+    @discardableResult
+    func sendVirtualKey(_ keycode: UInt32, pressed: Bool, keymap: KeymapFile) -> Bool {
+        guard surfaceResource != nil, let devices = seat.client(client) else { return false }
+        guard !devices.unchecked.keyboards.isEmpty else {
+            return devices.owe(.key(keycode, pressed: pressed, time: seat.router.clock.now.wireMilliseconds, keymap: keymap, modifiers: nil),
+                               now: seat.router.clock.now)
+        }
         seat.useKeymap(keymap, for: devices)
         let serial = seat.nextSerial(.key, for: client)
         let state = pressed ? WL_KEYBOARD_KEY_STATE_PRESSED : WL_KEYBOARD_KEY_STATE_RELEASED
@@ -103,10 +139,15 @@ extension ClientSurfaceResponder {
         for resource in devices.unchecked.keyboards {
             Libwayland.post(resource, WL_KEYBOARD_KEY, .uint(serial), .uint(time), .uint(keycode), .uint(state.rawValue))
         }
+        return true
     }
 
     func sendVirtualModifiers(_ masks: ModifierMasks, keymap: KeymapFile) {
-        guard surfaceResource != nil, let devices = seat.client(client), !devices.unchecked.keyboards.isEmpty else { return }
+        guard surfaceResource != nil, let devices = seat.client(client) else { return }
+        guard !devices.unchecked.keyboards.isEmpty else {
+            devices.owe(.modifiers(masks, keymap: keymap), now: seat.router.clock.now)
+            return
+        }
         seat.useKeymap(keymap, for: devices)
         let serial = seat.nextSerial(.modifiers, for: client)
         for resource in devices.unchecked.keyboards {
@@ -122,9 +163,10 @@ nonisolated(unsafe) let virtualKeyboardManagerRequests = Libwayland.table(zwp_vi
     create_virtual_keyboard: { client, resource, _, id in
         guard let client, let resource, let binding = Libwayland.object(resource, as: ExtensionBinding.self),
               let seat = binding.seat else { return }
-        let keyboard = VirtualKeyboard(seat: seat, pid: Libwayland.pid(of: client))
+        let keyboard = VirtualKeyboard(seat: seat, pid: Libwayland.pid(of: client), client: ClientID(client))
         keyboard.resource = Libwayland.createResource(client, zwp_virtual_keyboard_v1_wire()!, version: Libwayland.version(of: resource),
                                                       id: id, implementation: virtualKeyboardRequests, object: keyboard)
+        if keyboard.resource != nil { seat.virtualKeyboardObjects.append(keyboard) }
     }
 ))
 

@@ -25,7 +25,7 @@ func forgetLoggedLines() {
     capturedLines.withLock { lines in lines.removeAll { pthread_equal($0.thread, me) != 0 } }
 }
 
-private let captureLog: seatkit_log_func_t = { importance, format, args in
+let captureLog: seatkit_log_func_t = { importance, format, args in
     var buffer = [CChar](repeating: 0, count: 1024)
     guard let format, let args else { return }
     _ = vsnprintf(&buffer, buffer.count, format, args)

@@ -140,7 +140,12 @@ import Testing
         // The shown app (the newer one) had the three touches; they were cancelled, never lifted.
         let touches = WlrootsKioskTests.touches(inWev: second.text)
         #expect(touches.filter { $0.hasPrefix("down") }.count == 3, "second wev: \(touches)")
-        #expect(touches.contains("cancel"))
+        // One wl_touch.cancel for the client, not one per finger.
+        #expect(touches.filter { $0 == "cancel" }.count == 1, "second wev: \(touches)")
+        // The three fingers went down in one device frame: one wl_touch.frame with the three downs.
+        let frames = TinyWlrootsTests.frames(TinyWlrootsTests.events("wl_touch", inWev: second.text))
+        #expect(frames.first == ["down", "down", "down"], "\(frames)")
+        #expect(!frames.contains { $0.isEmpty }, "no empty frame: \(frames)")
         #expect(!touches.contains { $0.hasPrefix("up") }, "\(touches)")
         // The older app is shown again: it has the keyboard back, and got no touch.
         #expect(lines(first.text, containing: "wl_keyboard] enter:").count == 2, "first wev:\n\(first.text)")

@@ -17,10 +17,10 @@ import Testing
         "swift": ["Tests/DocumentationTests/Snippets/SwiftCompositor.swift", "Tests/DocumentationTests/Snippets/Kiosk.swift",
                   "Tests/DocumentationTests/Snippets/Replay.swift", "Tests/SeatKitReplayTests/TestAuthorsPathTests.swift",
                   "examples/replay-tests/Package.swift", "examples/replay-tests/Tests/KioskTests/KioskTests.swift"],
-        "c": ["examples/wlroots-kiosk/kiosk.c", "examples/wlroots-kiosk/seatkit-wlr-bridge.h",
-              "examples/wlroots-kiosk/seatkit-wlr-bridge.c", "Tests/CSeatKitProgram/proof.c"],
-        "meson": ["examples/wlroots-kiosk/meson.build", "Tests/CSeatKitProgram/meson.build"],
-        "sh": ["meson-notes.md", "README.md", "examples/wlroots-kiosk/README.md"],
+        "c": ["examples/wlroots-kiosk/kiosk.c", "examples/tiny-wlroots/tiny.c", "wlroots/include/seatkit/seatkit-wlroots.h",
+              "wlroots/seatkit-wlroots.c", "Tests/CSeatKitProgram/proof.c"],
+        "meson": ["examples/wlroots-kiosk/meson.build", "examples/tiny-wlroots/meson.build", "Tests/CSeatKitProgram/meson.build"],
+        "sh": ["meson-notes.md", "README.md", "examples/wlroots-kiosk/README.md", "examples/tiny-wlroots/README.md"],
     ]
 
     struct Block: CustomStringConvertible {

@@ -95,13 +95,9 @@ static void delivered(void *data, const char *line) {
 static void capabilities_changed(void *data, uint32_t caps) {
 	struct kiosk *k = data;
 	say("capabilities 0x%x", caps);
-	uint32_t wl = 0;
-	if (caps & SEATKIT_DEVICE_POINTER) wl |= WL_SEAT_CAPABILITY_POINTER;
-	if (caps & SEATKIT_DEVICE_KEYBOARD) wl |= WL_SEAT_CAPABILITY_KEYBOARD;
-	/* A touchscreen also gives a pointer: the bridge emulates one for apps that bind no
-	 * wl_touch (foot), and they bind wl_pointer only if the seat has one. */
-	if (caps & SEATKIT_DEVICE_TOUCH) wl |= WL_SEAT_CAPABILITY_TOUCH | WL_SEAT_CAPABILITY_POINTER;
-	wlr_seat_set_capabilities(k->wlr_seat, wl);
+	/* Replayed devices too, not only those the bridge feeds (a touchscreen also gives a
+	 * pointer, for the emulation). */
+	seatkit_wlr_seat_set_capabilities(k->seat, caps);
 }
 
 static const struct seatkit_delegate_interface delegate_impl = {
@@ -357,8 +353,7 @@ static void view_map(struct wl_listener *listener, void *data) {
 	view_place(view);
 	view->commit.notify = view_commit;
 	wl_signal_add(&view->xdg_surface->surface->events.commit, &view->commit);
-	seatkit_wlr_bridge_init(&view->bridge, &k->seat, view->xdg_surface->surface, true);
-	seatkit_surface_set_responder(view->surface, &seatkit_wlr_bridge_impl, &view->bridge);
+	seatkit_wlr_seat_attach_surface(k->seat, view->surface, view->xdg_surface->surface, SEATKIT_WLR_SURFACE_FOCUSABLE);
 	seatkit_surface_add_child(seatkit_output_get_root(k->output), view->surface);
 	view->xdg.surface = view->surface;
 	focus_view(view);
@@ -381,7 +376,6 @@ static void view_unmap(struct wl_listener *listener, void *data) {
 		view->surface = NULL;
 		view->xdg.surface = NULL;
 	}
-	seatkit_wlr_bridge_finish(&view->bridge);
 	/* The app below comes back. */
 	struct view *next;
 	wl_list_for_each(next, &view->kiosk->views, link) {
@@ -433,263 +427,26 @@ static void new_xdg_decoration(struct wl_listener *listener, void *data) {
 	wlr_xdg_toplevel_decoration_v1_set_mode(decoration, WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
 }
 
-/* ---- wlroots' own input devices (a real panel): into SeatKit through notify ---- */
-
-struct device {
-	struct kiosk *kiosk;
-	struct wlr_input_device *wlr_device;
-	uint32_t number;
-	bool is_virtual; /* a virtual-keyboard-v1 client's (wtype, an on-screen keyboard) */
-	struct wl_listener event1, event2, event3, event4, event5, destroy;
-};
-
-static int64_t usec(uint32_t msec) {
-	return (int64_t)msec * 1000;
-}
-
-static void pointer_motion(struct wl_listener *listener, void *data) {
-	struct device *d = wl_container_of(listener, d, event1);
-	struct wlr_event_pointer_motion *e = data;
-	seatkit_router_notify_pointer_motion(d->kiosk->router, usec(e->time_msec), d->number,
-		e->delta_x, e->delta_y, e->unaccel_dx, e->unaccel_dy);
-}
-
-/* The output a device belongs to (the x11 and wayland backends give each output window
- * its own pointer), if it is in the layout. */
-static struct wlr_output *device_output(struct kiosk *k, struct wlr_input_device *device) {
-	if (!device->output_name) {
-		return NULL;
-	}
-	struct wlr_output_layout_output *l_output;
-	wl_list_for_each(l_output, &k->output_layout->outputs, link) {
-		if (strcmp(l_output->output->name, device->output_name) == 0) {
-			return l_output->output;
-		}
-	}
-	return NULL;
-}
-
-/* Absolute motion (the x11 and wayland backends, VM tablets): a point in 0...1 of the
- * device's output, or of the whole layout for a device of no output, as
- * wlr_cursor_absolute_to_layout_coords does; an axis the device did not report (NaN)
- * stays where SeatKit's pointer is. SeatKit keeps the pointer's position. */
-static void pointer_motion_absolute(struct wl_listener *listener, void *data) {
-	struct device *d = wl_container_of(listener, d, event4);
-	struct wlr_event_pointer_motion_absolute *e = data;
-	struct kiosk *k = d->kiosk;
-	struct wlr_box *box = wlr_output_layout_get_box(k->output_layout, device_output(k, d->wlr_device));
-	if (!box || box->width <= 0 || box->height <= 0) {
-		return; /* no output */
-	}
-	double lx, ly;
-	seatkit_router_get_pointer_location(k->router, &lx, &ly);
-	if (!isnan(e->x)) {
-		lx = box->x + e->x * box->width;
-	}
-	if (!isnan(e->y)) {
-		ly = box->y + e->y * box->height;
-	}
-	seatkit_router_notify_pointer_motion_absolute(k->router, usec(e->time_msec), d->number, lx, ly);
-}
-
-static void pointer_button(struct wl_listener *listener, void *data) {
-	struct device *d = wl_container_of(listener, d, event2);
-	struct wlr_event_pointer_button *e = data;
-	seatkit_router_notify_pointer_button(d->kiosk->router, usec(e->time_msec), d->number, e->button,
-		e->state == WLR_BUTTON_PRESSED ? SEATKIT_BUTTON_PRESSED : SEATKIT_BUTTON_RELEASED);
-}
-
-static void pointer_axis(struct wl_listener *listener, void *data) {
-	struct device *d = wl_container_of(listener, d, event3);
-	struct wlr_event_pointer_axis *e = data;
-	struct seatkit_axis axis = { .source = (enum seatkit_axis_source)e->source };
-	if (e->orientation == WLR_AXIS_ORIENTATION_VERTICAL) {
-		axis.vertical = e->delta;
-		axis.vertical_v120 = e->delta_discrete * 120.0;
-	} else {
-		axis.horizontal = e->delta;
-		axis.horizontal_v120 = e->delta_discrete * 120.0;
-	}
-	seatkit_router_notify_pointer_axis(d->kiosk->router, usec(e->time_msec), d->number, &axis);
-}
-
-/* The seat's keyboards (any backend's) are one keyboard for SeatKit: their group, whose
- * keys are pressed once however many keyboards hold them, with SeatKit's keymap. */
-#define KEYBOARDS_DEVICE 99
-
-static void keyboards_key(struct wl_listener *listener, void *data) {
-	struct kiosk *k = wl_container_of(listener, k, keyboards_key);
-	struct wlr_event_keyboard_key *e = data;
-	seatkit_router_notify_key(k->router, usec(e->time_msec), KEYBOARDS_DEVICE, e->keycode,
-		e->state == WL_KEYBOARD_KEY_STATE_PRESSED ? SEATKIT_KEY_PRESSED : SEATKIT_KEY_RELEASED);
-}
-
-/* A keyboard left the group (unplugged) holding keys no other keyboard holds: released. */
-static void keyboards_leave(struct wl_listener *listener, void *data) {
-	struct kiosk *k = wl_container_of(listener, k, keyboards_leave);
-	struct wl_array *keys = data;
-	uint32_t *keycode;
-	wl_array_for_each(keycode, keys) {
-		seatkit_router_notify_key(k->router, seatkit_router_get_time(k->router), KEYBOARDS_DEVICE, *keycode,
-			SEATKIT_KEY_RELEASED);
-	}
-}
-
-/* A virtual keyboard's keys (its own keymap: not in the group). */
-static void keyboard_key(struct wl_listener *listener, void *data) {
-	struct device *d = wl_container_of(listener, d, event1);
-	struct wlr_event_keyboard_key *e = data;
-	/* A virtual keyboard's keycodes mean what its own keymap says: clients get that keymap
-	 * for the key (wlr_seat_set_keyboard sends it), then, once none of its keys is held,
-	 * the seat's own again (a client translating a held key, say for its repeat, under the
-	 * seat's keymap would type another character). SeatKit still routes the key: it goes to
-	 * the first responder, never to the keyboard's own surface. */
-	struct wlr_input_device *previous = d->kiosk->seat_keyboard;
-	wlr_seat_set_keyboard(d->kiosk->wlr_seat, d->wlr_device);
-	seatkit_router_notify_key(d->kiosk->router, usec(e->time_msec), d->number, e->keycode,
-		e->state == WL_KEYBOARD_KEY_STATE_PRESSED ? SEATKIT_KEY_PRESSED : SEATKIT_KEY_RELEASED);
-	if (previous && d->wlr_device->keyboard->num_keycodes == 0) {
-		wlr_seat_set_keyboard(d->kiosk->wlr_seat, previous);
-	}
-}
-
-static void touch_point(struct device *d, int64_t time, int32_t id, double x, double y, bool down) {
-	double lx, ly;
-	if (!d->kiosk->output || !seatkit_output_layout_point_from_normalized(d->kiosk->output, x, y, &lx, &ly)) {
-		return;
-	}
-	if (down) {
-		seatkit_router_notify_touch_down(d->kiosk->router, time, d->number, id, lx, ly);
-	} else {
-		seatkit_router_notify_touch_motion(d->kiosk->router, time, d->number, id, lx, ly);
-	}
-}
-
-static void touch_down(struct wl_listener *listener, void *data) {
-	struct device *d = wl_container_of(listener, d, event1);
-	struct wlr_event_touch_down *e = data;
-	touch_point(d, usec(e->time_msec), e->touch_id, e->x, e->y, true);
-}
-
-static void touch_motion(struct wl_listener *listener, void *data) {
-	struct device *d = wl_container_of(listener, d, event2);
-	struct wlr_event_touch_motion *e = data;
-	touch_point(d, usec(e->time_msec), e->touch_id, e->x, e->y, false);
-}
-
-static void touch_up(struct wl_listener *listener, void *data) {
-	struct device *d = wl_container_of(listener, d, event3);
-	struct wlr_event_touch_up *e = data;
-	seatkit_router_notify_touch_up(d->kiosk->router, usec(e->time_msec), d->number, e->touch_id);
-}
-
-static void touch_cancel(struct wl_listener *listener, void *data) {
-	struct device *d = wl_container_of(listener, d, event4);
-	struct wlr_event_touch_cancel *e = data;
-	seatkit_router_notify_touch_cancel(d->kiosk->router, usec(e->time_msec), d->number, e->touch_id);
-}
-
-static void touch_frame(struct wl_listener *listener, void *data) {
-	struct device *d = wl_container_of(listener, d, event5);
-	seatkit_router_notify_touch_frame(d->kiosk->router, seatkit_router_get_time(d->kiosk->router), d->number);
-}
-
-static void device_destroy(struct wl_listener *listener, void *data) {
-	struct device *d = wl_container_of(listener, d, destroy);
-	/* The group goes from SeatKit with its last keyboard. */
-	if (d->number != KEYBOARDS_DEVICE || --d->kiosk->keyboards == 0) {
-		seatkit_router_notify_device_removed(d->kiosk->router, seatkit_router_get_time(d->kiosk->router), d->number);
-	}
-	wl_list_remove(&d->destroy.link);
-	free(d);
-}
+/* ---- wlroots' own input devices (a real panel): the bridge feeds them to SeatKit ---- */
 
 static void new_input(struct wl_listener *listener, void *data) {
 	struct kiosk *k = wl_container_of(listener, k, new_input);
-	struct wlr_input_device *wlr_device = data;
-	static uint32_t next_number = 100; /* replayed devices are 1, 2, ... */
-	struct device *d = calloc(1, sizeof *d);
-	d->kiosk = k;
-	d->wlr_device = wlr_device;
-	d->number = next_number++;
-	d->is_virtual = k->adding_virtual_keyboard;
-	struct seatkit_device_info info = { .name = wlr_device->name, .width_mm = wlr_device->width_mm,
-		.height_mm = wlr_device->height_mm };
-	switch (wlr_device->type) {
-	case WLR_INPUT_DEVICE_POINTER:
-		info.capabilities = SEATKIT_DEVICE_POINTER;
-		d->event1.notify = pointer_motion;
-		wl_signal_add(&wlr_device->pointer->events.motion, &d->event1);
-		d->event2.notify = pointer_button;
-		wl_signal_add(&wlr_device->pointer->events.button, &d->event2);
-		d->event3.notify = pointer_axis;
-		wl_signal_add(&wlr_device->pointer->events.axis, &d->event3);
-		d->event4.notify = pointer_motion_absolute;
-		wl_signal_add(&wlr_device->pointer->events.motion_absolute, &d->event4);
-		break;
-	case WLR_INPUT_DEVICE_KEYBOARD:
-		info.capabilities = SEATKIT_DEVICE_KEYBOARD;
-		if (d->is_virtual) {
-			d->event1.notify = keyboard_key;
-			wl_signal_add(&wlr_device->keyboard->events.key, &d->event1);
-			break;
-		}
-		/* Any backend's keyboard: SeatKit's keymap, in the seat's group (the bridge). */
-		if (!seatkit_wlr_seat_add_keyboard(&k->seat, wlr_device)) {
-			wlr_log(WLR_ERROR, "keyboard %s: not added to the seat", wlr_device->name);
-			free(d);
-			return;
-		}
-		d->number = KEYBOARDS_DEVICE;
-		d->destroy.notify = device_destroy;
-		wl_signal_add(&wlr_device->events.destroy, &d->destroy);
-		if (k->keyboards++ > 0) {
-			return; /* SeatKit has the group already */
-		}
-		info.name = "keyboards";
-		info.width_mm = info.height_mm = 0;
-		seatkit_router_notify_device_added(k->router, seatkit_router_get_time(k->router), d->number, &info);
-		return;
-	case WLR_INPUT_DEVICE_TOUCH:
-		info.capabilities = SEATKIT_DEVICE_TOUCH;
-		d->event1.notify = touch_down;
-		wl_signal_add(&wlr_device->touch->events.down, &d->event1);
-		d->event2.notify = touch_motion;
-		wl_signal_add(&wlr_device->touch->events.motion, &d->event2);
-		d->event3.notify = touch_up;
-		wl_signal_add(&wlr_device->touch->events.up, &d->event3);
-		d->event4.notify = touch_cancel;
-		wl_signal_add(&wlr_device->touch->events.cancel, &d->event4);
-		d->event5.notify = touch_frame;
-		wl_signal_add(&wlr_device->touch->events.frame, &d->event5);
-		break;
-	default:
-		free(d);
-		return;
+	struct wlr_input_device *device = data;
+	/* Pointers, touchscreens and keyboards of any backend; a keyboard joins the seat's group
+	 * with SeatKit's keymap. */
+	if (!seatkit_wlr_seat_add_input_device(k->seat, device) && device->type == WLR_INPUT_DEVICE_KEYBOARD) {
+		wlr_log(WLR_ERROR, "keyboard %s: not added to the seat", device->name);
 	}
-	d->destroy.notify = device_destroy;
-	wl_signal_add(&wlr_device->events.destroy, &d->destroy);
-	seatkit_router_notify_device_added(k->router, seatkit_router_get_time(k->router), d->number, &info);
 }
 
-/* ---- Keyboard: SeatKit's keymap, given to wlroots for the clients ---- */
-
 /* Before the backend starts (it announces its keyboards as it starts): SeatKit's keymap for
- * the router and, through the bridge, for every keyboard of the seat and for clients. */
+ * the router, every keyboard of the seat and the clients, in one call. */
 static void setup_keymap(struct kiosk *k, const char *layout) {
 	struct seatkit_keymap *keymap = seatkit_keymap_create_from_names(NULL, NULL, layout, NULL, NULL);
-	if (!keymap) {
-		return;
+	if (keymap) {
+		seatkit_wlr_seat_set_keymap(k->seat, keymap, 25, 600);
+		seatkit_keymap_destroy(keymap);
 	}
-	seatkit_router_set_keymap(k->router, keymap, 25, 600);
-	if (seatkit_wlr_seat_set_keymap(&k->seat, keymap, 25, 600)) {
-		k->seat_keyboard = k->seat.keyboards->input_device;
-		k->keyboards_key.notify = keyboards_key;
-		wl_signal_add(&k->seat.keyboards->keyboard.events.key, &k->keyboards_key);
-		k->keyboards_leave.notify = keyboards_leave;
-		wl_signal_add(&k->seat.keyboards->events.leave, &k->keyboards_leave);
-	}
-	seatkit_keymap_destroy(keymap);
 }
 
 /* Headless, nothing types: a keyboard that never does, so that the seat has one (clients
@@ -709,9 +466,8 @@ static void new_virtual_keyboard(struct wl_listener *listener, void *data) {
 	 * wants to) by itself; its press and release arrive over a socket, and a busy client
 	 * could see them further apart than the repeat delay. */
 	wlr_keyboard_set_repeat_info(keyboard->input_device.keyboard, 0, 0);
-	k->adding_virtual_keyboard = true;
-	new_input(&k->new_input, &keyboard->input_device);
-	k->adding_virtual_keyboard = false;
+	/* Its own keymap: clients get it while one of its keys is held. */
+	seatkit_wlr_seat_add_virtual_keyboard(k->seat, &keyboard->input_device);
 	say("virtual keyboard");
 }
 
@@ -782,8 +538,9 @@ int main(int argc, char *argv[]) {
 	seatkit_router_set_delegate(k.router, &delegate_impl, &k);
 	setup_kiosk_behaviour(&k);
 	k.wlr_seat = wlr_seat_create(k.display, "seat0");
-	seatkit_wlr_seat_init(&k.seat, k.wlr_seat);
-	k.seat.delivered = delivered;
+	/* SeatKit routes, wlr_seat delivers: the bridge (destroyed with the wlr_seat). */
+	k.seat = seatkit_wlr_seat_create(k.router, k.wlr_seat, k.output_layout);
+	seatkit_wlr_seat_set_delivery_log(k.seat, delivered, &k);
 
 	osk_init(&k); /* osk.c: layer shell, text-input-v3, input-method-v2 */
 
@@ -839,6 +596,5 @@ int main(int argc, char *argv[]) {
 	wl_display_destroy_clients(k.display);
 	seatkit_router_destroy(k.router);
 	wl_display_destroy(k.display);
-	seatkit_wlr_seat_finish(&k.seat);
 	return 0;
 }

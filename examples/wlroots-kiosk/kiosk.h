@@ -10,7 +10,7 @@
 #include <wayland-server-core.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_xdg_shell.h>
-#include "seatkit-wlr-bridge.h"
+#include <seatkit/seatkit-wlroots.h>
 
 struct kiosk {
 	struct wl_display *display;
@@ -22,7 +22,7 @@ struct kiosk {
 	struct wlr_output_layout *output_layout;
 	struct wlr_xdg_shell *xdg_shell;
 	struct wlr_seat *wlr_seat;
-	struct seatkit_wlr_seat seat;
+	struct seatkit_wlr_seat *seat; /* SeatKit's bridge to wlr_seat */
 
 	struct seatkit_router *router;
 	struct seatkit_output *output; /* the first output: apps go fullscreen on it */
@@ -42,10 +42,6 @@ struct kiosk {
 	int windows_before_replay;
 	int mapped;
 
-	struct wlr_input_device *seat_keyboard; /* the keyboard whose keymap clients have: the group's */
-	int keyboards; /* in the seat's keyboard group: SeatKit knows them as one device */
-	bool adding_virtual_keyboard;
-	struct wl_listener keyboards_key, keyboards_leave;
 	struct wl_listener new_output, new_input, new_xdg_surface, new_virtual_keyboard;
 	struct wl_listener new_xdg_decoration;
 
@@ -67,7 +63,6 @@ struct view {
 	struct kiosk *kiosk;
 	struct wlr_xdg_surface *xdg_surface;
 	struct seatkit_surface *surface; /* SeatKit's surface for the app: its wl_surface, where drawn */
-	struct seatkit_wlr_bridge bridge;
 	/* What the surface was last given (set again only when it changes). */
 	struct seatkit_rect frame;
 	struct seatkit_rect input[16];

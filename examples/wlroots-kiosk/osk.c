@@ -28,7 +28,6 @@ struct panel {
 	struct wlr_layer_surface_v1 *layer_surface;
 	struct wlr_scene_node *node;
 	struct seatkit_surface *surface; /* while mapped */
-	struct seatkit_wlr_bridge bridge;
 	int x, y, width, height; /* layout space */
 	struct wl_listener map, unmap, destroy, commit;
 };
@@ -108,8 +107,7 @@ static void panel_map(struct wl_listener *listener, void *data) {
 	}
 	p->surface = seatkit_surface_create(k->router, p->layer_surface->namespace, p->x, p->y, p->width, p->height);
 	/* focusable false: its responder can never become first responder. */
-	seatkit_wlr_bridge_init(&p->bridge, &k->seat, p->layer_surface->surface, false);
-	seatkit_surface_set_responder(p->surface, &seatkit_wlr_bridge_impl, &p->bridge);
+	seatkit_wlr_seat_attach_surface(k->seat, p->surface, p->layer_surface->surface, 0);
 	if (above_apps(p)) {
 		seatkit_surface_add_child(seatkit_output_get_root(k->output), p->surface);
 	} else {
@@ -125,7 +123,6 @@ static void panel_unmap(struct wl_listener *listener, void *data) {
 		seatkit_surface_destroy(p->surface);
 		p->surface = NULL;
 	}
-	seatkit_wlr_bridge_finish(&p->bridge);
 }
 
 static void panel_destroy(struct wl_listener *listener, void *data) {

@@ -20,7 +20,6 @@ struct popup {
 	struct kiosk_xdg xdg; /* first: xdg_surface->data */
 	struct kiosk *kiosk;
 	struct wlr_xdg_surface *xdg_surface;
-	struct seatkit_wlr_bridge bridge;
 	struct seatkit_grab *grab; /* SeatKit's popup grab, while mapped */
 	bool unmapping;
 	struct wl_listener map, unmap, destroy, commit;
@@ -78,8 +77,7 @@ static void popup_map(struct wl_listener *listener, void *data) {
 	}
 	p->xdg.surface = seatkit_surface_create(k->router, "popup", 0, 0, 0, 0);
 	place(p);
-	seatkit_wlr_bridge_init(&p->bridge, &k->seat, p->xdg_surface->surface, false);
-	seatkit_surface_set_responder(p->xdg.surface, &seatkit_wlr_bridge_impl, &p->bridge);
+	seatkit_wlr_seat_attach_surface(k->seat, p->xdg.surface, p->xdg_surface->surface, 0);
 	seatkit_surface_add_child(parent_xdg->surface, p->xdg.surface);
 	bool grabbing = p->xdg_surface->popup->seat && parent->role != WLR_XDG_SURFACE_ROLE_POPUP;
 	if (grabbing) {
@@ -102,7 +100,6 @@ static void popup_unmap(struct wl_listener *listener, void *data) {
 		p->xdg.surface = NULL;
 		say("popup unmapped");
 	}
-	seatkit_wlr_bridge_finish(&p->bridge);
 	p->unmapping = false;
 }
 

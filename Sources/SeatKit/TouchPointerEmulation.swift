@@ -1,5 +1,3 @@
-import SeatKit
-
 /// Pointer emulation from touch, as a small state machine: for a client that bound no
 /// wl_touch (foot 1.13 never does), the first finger on its surface becomes its pointer:
 /// enter (when the pointer is elsewhere) and motion to the finger, a left-button press;
@@ -7,10 +5,13 @@ import SeatKit
 /// lifts or is cancelled. Other fingers are ignored while it is down.
 ///
 /// It knows nothing of Wayland: it turns touch points in surface-local coordinates into
-/// ``Action``s, handed to `perform` one by one (no allocation per event).
-/// ``ClientSurfaceResponder`` applies them to the client's wl_pointer resources; any other
-/// front end that delivers to pointer-only clients (the C API, a compositor's own surfaces)
-/// can drive the same type and map the actions to its own output.
+/// ``Action``s, handed to `perform` one by one (no allocation per event). Locations are in
+/// the touched surface's space, as responders get them; the emulation goes through no grab
+/// or filter (it sees what a responder was delivered).
+/// SeatKitWayland's `ClientSurfaceResponder` applies them to the client's wl_pointer
+/// resources; the C API (`seatkit_pointer_emulation_*`, which the wlroots bridge uses) drives
+/// the same type. It is the one implementation: a front end maps its actions to its own
+/// pointer, it does not write its own.
 public struct TouchPointerEmulation: Sendable {
     public enum Action: Sendable, Hashable {
         /// The pointer enters the surface at this point.
@@ -25,9 +26,15 @@ public struct TouchPointerEmulation: Sendable {
     /// The touch point driving the pointer, while one is down.
     public private(set) var primary: TouchID?
     /// Whether the emulation entered the surface itself (the real pointer was elsewhere).
-    private var entered = false
+    package private(set) var entered = false
 
     public init() {}
+
+    /// A state saved outside Swift (the C API keeps it in a caller's struct).
+    package init(primary: TouchID?, entered: Bool) {
+        self.primary = primary
+        self.entered = primary != nil && entered
+    }
 
     /// True while a finger drives the pointer.
     public var isActive: Bool { primary != nil }

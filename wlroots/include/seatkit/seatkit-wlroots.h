@@ -1,0 +1,124 @@
+/*
+ * SeatKit for wlroots 0.15 compositors: SeatKit routes, wlr_seat delivers.
+ *
+ * One bridge per wlr_seat feeds SeatKit's router from wlroots' input devices (any backend:
+ * libinput, x11, wayland, headless) and hands what SeatKit routed to each client surface to
+ * wlr_seat_*_notify_*, so that wlroots keeps serials, grabs, drag and drop, text input and
+ * selections. It does, once:
+ *  - times: wlroots' 32-bit millisecond event times become the router's clock (a time ahead
+ *    of the clock, or on another clock (the x11 backend's are the X server's), is taken as
+ *    now; times never go back);
+ *  - coordinates: relative motion as is; absolute motion in 0...1 of the device's output
+ *    (or of the whole layout); touch in 0...1 of the device's output, or of the layout's
+ *    first, through SeatKit's output of the same name (its transform applied);
+ *  - one wl_touch.frame per device frame to each client that got touch events in it (and
+ *    after touches a recognizer held are released), one wl_touch.cancel per client;
+ *  - pointer frames as wlroots sends them: one per device frame that delivered something;
+ *  - pointer emulation for clients that bound no wl_touch (foot), from SeatKit's one
+ *    implementation (seatkit-delivery.h);
+ *  - the keymap: SeatKit's, for the router, every keyboard and the clients, in one call;
+ *  - the cursor image (optional): the default or the focused client's.
+ *
+ * A compositor still does itself: outputs (a SeatKit output per wlr_output, with the same
+ * name, mode, transform and scale), the SeatKit surface tree (a surface per mapped toplevel
+ * or popup, its frame and input region kept as wlroots has them, and stacking), which
+ * surface gets keyboard focus (seatkit_router_set_first_responder), its shell protocols,
+ * and its policy (filters, recognizers, grabs).
+ *
+ *	struct seatkit_wlr_seat *bridge = seatkit_wlr_seat_create(router, wlr_seat, output_layout);
+ *	seatkit_wlr_seat_set_keymap(bridge, keymap, 25, 600);       // before wlr_backend_start
+ *	seatkit_wlr_seat_add_input_device(bridge, device);          // in backend new_input
+ *	seatkit_wlr_seat_attach_surface(bridge, sk_surface, wlr_surface,
+ *		SEATKIT_WLR_SURFACE_FOCUSABLE);                         // when a toplevel maps
+ *
+ * Build with pkg-config's seatkit-wlroots (meson: dependency('seatkit-wlroots')): its
+ * flags include -DWLR_USE_UNSTABLE. One thread: the display's.
+ */
+#ifndef SEATKIT_WLROOTS_H
+#define SEATKIT_WLROOTS_H
+
+#include <seatkit/seatkit.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <wlr/types/wlr_cursor.h>
+#include <wlr/types/wlr_input_device.h>
+#include <wlr/types/wlr_keyboard_group.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_seat.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct seatkit_wlr_seat;
+
+/* A bridge between `router` and `seat`. `layout`: where absolute devices and touchscreens
+ * find their outputs (may be NULL: then only devices of an output that SeatKit knows by
+ * name map). The bridge is destroyed with the wlr_seat (wl_display_destroy), or before by
+ * seatkit_wlr_seat_destroy; it stops feeding the router when the router is destroyed.
+ * NULL (logged) if an argument is NULL. */
+struct seatkit_wlr_seat *seatkit_wlr_seat_create(struct seatkit_router *router,
+	struct wlr_seat *seat, struct wlr_output_layout *layout);
+void seatkit_wlr_seat_destroy(struct seatkit_wlr_seat *bridge);
+
+/* SeatKit's keymap (and repeat info) for everything at once: the router
+ * (seatkit_router_set_keymap), the seat's keyboard group (every keyboard added with
+ * seatkit_wlr_seat_add_input_device joins it, and SeatKit sees it as one keyboard) and so
+ * the clients (wl_keyboard.keymap). Before wlr_backend_start (backends announce their
+ * keyboards as they start): false if a keyboard was already added or the keymap does not
+ * compile. */
+bool seatkit_wlr_seat_set_keymap(struct seatkit_wlr_seat *bridge, struct seatkit_keymap *keymap,
+	int32_t repeat_rate, int32_t repeat_delay_ms);
+
+/* Feeds a device of any backend to the router, until wlroots destroys it: a keyboard joins
+ * the seat's group (after seatkit_wlr_seat_set_keymap: false before), a pointer and a touch
+ * device report to SeatKit under numbers of the bridge's own (from 0x10000 up). The seat's
+ * capabilities follow. False (nothing done) for other device types. */
+bool seatkit_wlr_seat_add_input_device(struct seatkit_wlr_seat *bridge,
+	struct wlr_input_device *device);
+
+/* A keyboard with a keymap of its own (virtual-keyboard-v1: wtype, an on-screen keyboard):
+ * routed by SeatKit like any key; clients get its keymap while one of its keys is held, then
+ * the seat's again. */
+bool seatkit_wlr_seat_add_virtual_keyboard(struct seatkit_wlr_seat *bridge,
+	struct wlr_input_device *keyboard);
+
+/* The seat's keyboard group (SeatKit's keymap), or NULL before seatkit_wlr_seat_set_keymap. */
+struct wlr_keyboard_group *seatkit_wlr_seat_get_keyboard_group(struct seatkit_wlr_seat *bridge);
+
+/* Sets the wlr_seat's capabilities from SeatKit's (enum seatkit_device_capability bits, as
+ * a delegate's capabilities_changed gets them): a touchscreen also gives a pointer, for the
+ * emulation. The bridge calls it when its own devices come and go; a compositor that feeds
+ * SeatKit other devices too (a replay) calls it from its delegate. */
+void seatkit_wlr_seat_set_capabilities(struct seatkit_wlr_seat *bridge, uint32_t capabilities);
+
+enum seatkit_wlr_surface_flags {
+	/* The surface may take keyboard focus (an on-screen keyboard's, a popup's must not). */
+	SEATKIT_WLR_SURFACE_FOCUSABLE = 1 << 0,
+};
+
+/* Makes the bridge `surface`'s responder, delivering to `wlr_surface` (whose surface-local
+ * space must be the SeatKit surface's: place the SeatKit surface where the wl_surface is
+ * drawn). Lives as long as the SeatKit surface; if wlroots destroys the wl_surface first,
+ * input routed to the SeatKit surface is swallowed until the compositor removes it. False
+ * (logged) for a NULL argument. */
+bool seatkit_wlr_seat_attach_surface(struct seatkit_wlr_seat *bridge,
+	struct seatkit_surface *surface, struct wlr_surface *wlr_surface, uint32_t flags);
+
+/* Draws a cursor (wlr_cursor on the layout, xcursor `theme` at `size`; NULL theme: the
+ * default) at SeatKit's pointer: the theme's left_ptr where no client has the pointer, the
+ * focused client's own image otherwise (wl_pointer.set_cursor). The cursor, or NULL without
+ * a layout. */
+struct wlr_cursor *seatkit_wlr_seat_show_cursor(struct seatkit_wlr_seat *bridge,
+	const char *theme, uint32_t size);
+
+/* Called with a line for every event the bridge hands to wlroots ("touch down 0 12.00 3.50",
+ * "touch-frame", "pointer enter ...", "key 30 pressed", ...): for logs and tests. NULL: none. */
+void seatkit_wlr_seat_set_delivery_log(struct seatkit_wlr_seat *bridge,
+	void (*log)(void *data, const char *line), void *data);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

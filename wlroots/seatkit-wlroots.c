@@ -1,0 +1,1081 @@
+/*
+ * SeatKit for wlroots 0.15: see include/seatkit/seatkit-wlroots.h. Built by
+ * scripts/install.sh (with -Wall -Wextra -Werror) into libseatkit-wlroots.so.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <linux/input-event-codes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <seatkit/seatkit-delivery.h>
+#include <seatkit/seatkit-wlroots.h>
+#include <wlr/types/wlr_data_device.h>
+#include <wlr/types/wlr_keyboard.h>
+#include <wlr/types/wlr_primary_selection.h>
+#include <wlr/types/wlr_pointer.h>
+#include <wlr/types/wlr_touch.h>
+#include <wlr/types/wlr_xcursor_manager.h>
+#include <wlr/util/log.h>
+#include <xkbcommon/xkbcommon.h>
+
+/* The device numbers the bridge reports to SeatKit: the keyboard group, then the rest. */
+#define KEYBOARDS_DEVICE 0x10000u
+#define FIRST_DEVICE 0x10001u
+
+struct seatkit_wlr_seat {
+	struct seatkit_router *router; /* NULL once destroyed */
+	struct wlr_seat *seat;
+	struct wlr_output_layout *layout;
+	struct wl_event_loop *loop;
+
+	/* The modifiers of the last key SeatKit delivered (SeatKit's keymap is the truth). */
+	struct wlr_keyboard_modifiers modifiers;
+	struct wlr_keyboard_group *keyboards;
+	int keyboard_count;
+
+	/* The one emulated pointer (wlr_seat has one pointer focus), and its surface. */
+	struct seatkit_pointer_emulation emulation;
+	struct bridged_surface *emulation_surface;
+	/* What was sent since the last frame. */
+	bool touch_sent, pointer_sent;
+	/* Inside a device's event: its frame, not an idle callback, closes the pointer frame. */
+	int in_device_event;
+	struct wl_event_source *pointer_frame_idle;
+
+	int64_t last_time_usec;
+	uint32_t next_device;
+	struct wl_list devices; /* struct device::link */
+	struct wl_list surfaces; /* struct bridged_surface::link */
+
+	struct wlr_cursor *cursor;
+	struct wlr_xcursor_manager *xcursor;
+	bool cursor_is_default;
+
+	void (*log)(void *data, const char *line);
+	void *log_data;
+
+	struct wl_listener router_destroy, touch_frame, seat_destroy;
+	struct wl_listener keyboards_key, keyboards_leave;
+	struct wl_listener request_set_cursor, request_set_selection, request_set_primary_selection;
+};
+
+enum device_kind { DEVICE_POINTER, DEVICE_TOUCH, DEVICE_KEYBOARD, DEVICE_VIRTUAL_KEYBOARD };
+
+struct device {
+	struct seatkit_wlr_seat *bridge;
+	struct wlr_input_device *wlr;
+	enum device_kind kind;
+	uint32_t number;
+	int64_t last_time_usec; /* a touch frame carries no time: its last event's */
+	struct wl_listener event[6], destroy;
+	struct wl_list link;
+};
+
+struct bridged_surface {
+	struct seatkit_wlr_seat *bridge;
+	struct seatkit_surface *surface;
+	struct wlr_surface *wlr_surface; /* NULL once wlroots destroyed it */
+	uint32_t flags;
+	struct wl_listener surface_destroy, wlr_surface_destroy;
+	struct wl_list link;
+};
+
+static void report(struct seatkit_wlr_seat *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void report(struct seatkit_wlr_seat *b, const char *fmt, ...) {
+	if (!b->log) {
+		return;
+	}
+	char line[160];
+	va_list args;
+	va_start(args, fmt);
+	vsnprintf(line, sizeof line, fmt, args);
+	va_end(args);
+	b->log(b->log_data, line);
+}
+
+/* ---- Times and coordinates, converted once ---- */
+
+/* wlroots' event times are milliseconds cut to 32 bits, of CLOCK_MONOTONIC for libinput
+ * and the headless and wayland backends, of the X server's clock for x11. The router's
+ * clock is CLOCK_MONOTONIC in microseconds (or a virtual one): the time is widened to the
+ * 64-bit value nearest the router's now; one ahead of now or more than 10 s behind (another
+ * clock) is now. Never earlier than the last. */
+static int64_t router_time(struct seatkit_wlr_seat *b, uint32_t msec) {
+	int64_t now = seatkit_router_get_time(b->router);
+	int64_t now_ms = now / 1000;
+	int64_t wrap = INT64_C(1) << 32;
+	int64_t t = (now_ms - (now_ms & (wrap - 1))) + msec;
+	if (t > now_ms + wrap / 2) {
+		t -= wrap;
+	} else if (t < now_ms - wrap / 2) {
+		t += wrap;
+	}
+	int64_t usec = t * 1000;
+	if (usec > now || usec < now - 10 * INT64_C(1000000)) {
+		usec = now;
+	}
+	if (usec < b->last_time_usec) {
+		usec = b->last_time_usec;
+	}
+	b->last_time_usec = usec;
+	return usec;
+}
+
+static uint32_t msec(int64_t usec) {
+	return (uint32_t)(usec / 1000);
+}
+
+/* The layout's output a device belongs to (the x11 and wayland backends give each output
+ * window its own devices), or NULL. */
+static struct wlr_output *device_output(struct seatkit_wlr_seat *b, struct wlr_input_device *device) {
+	if (!b->layout || !device->output_name) {
+		return NULL;
+	}
+	struct wlr_output_layout_output *l_output;
+	wl_list_for_each(l_output, &b->layout->outputs, link) {
+		if (strcmp(l_output->output->name, device->output_name) == 0) {
+			return l_output->output;
+		}
+	}
+	return NULL;
+}
+
+/* A touchscreen's point (0...1 of its panel) in layout space, through SeatKit's output of
+ * the device's output name, or of the layout's first output's. */
+static bool touch_to_layout(struct seatkit_wlr_seat *b, struct wlr_input_device *device, double x, double y,
+		double *lx, double *ly) {
+	const char *name = device->output_name;
+	struct seatkit_output *output = name ? seatkit_router_get_output(b->router, name) : NULL;
+	if (!output && b->layout && !wl_list_empty(&b->layout->outputs)) {
+		struct wlr_output_layout_output *first = wl_container_of(b->layout->outputs.next, first, link);
+		output = seatkit_router_get_output(b->router, first->output->name);
+	}
+	return output && seatkit_output_layout_point_from_normalized(output, x, y, lx, ly);
+}
+
+/* ---- Frames ---- */
+
+static void send_pointer_frame(struct seatkit_wlr_seat *b) {
+	if (b->pointer_sent) {
+		b->pointer_sent = false;
+		wlr_seat_pointer_notify_frame(b->seat);
+		report(b, "pointer-frame");
+	}
+}
+
+static void pointer_frame_idle(void *data) {
+	struct seatkit_wlr_seat *b = data;
+	b->pointer_frame_idle = NULL;
+	send_pointer_frame(b);
+}
+
+/* Something went to the pointer: closed by the device's frame, or, when SeatKit sent it
+ * outside a device event (focus moved under a still pointer), once the loop is idle. */
+static void pointer_sent(struct seatkit_wlr_seat *b) {
+	b->pointer_sent = true;
+	if (!b->in_device_event && !b->pointer_frame_idle) {
+		b->pointer_frame_idle = wl_event_loop_add_idle(b->loop, pointer_frame_idle, b);
+	}
+}
+
+/* The router delivered a touch frame: one wl_touch.frame to each client that got touch
+ * events (wlroots keeps which), and the emulated pointer's frame. */
+static void handle_touch_frame(struct wl_listener *listener, void *data) {
+	(void)data;
+	struct seatkit_wlr_seat *b = wl_container_of(listener, b, touch_frame);
+	if (b->touch_sent) {
+		b->touch_sent = false;
+		wlr_seat_touch_notify_frame(b->seat);
+		report(b, "touch-frame");
+	}
+	send_pointer_frame(b);
+}
+
+/* ---- Cursor ---- */
+
+static void set_default_cursor(struct seatkit_wlr_seat *b) {
+	if (b->cursor && !b->cursor_is_default) {
+		b->cursor_is_default = true;
+		wlr_xcursor_manager_set_cursor_image(b->xcursor, "left_ptr", b->cursor);
+	}
+}
+
+static void move_cursor(struct seatkit_wlr_seat *b) {
+	if (b->cursor && b->router) {
+		double lx, ly;
+		seatkit_router_get_pointer_location(b->router, &lx, &ly);
+		wlr_cursor_warp_closest(b->cursor, NULL, lx, ly);
+	}
+}
+
+static void handle_request_set_cursor(struct wl_listener *listener, void *data) {
+	struct seatkit_wlr_seat *b = wl_container_of(listener, b, request_set_cursor);
+	struct wlr_seat_pointer_request_set_cursor_event *event = data;
+	/* Only the client that has the pointer may set its image. */
+	if (b->cursor && event->seat_client == b->seat->pointer_state.focused_client) {
+		b->cursor_is_default = false;
+		wlr_cursor_set_surface(b->cursor, event->surface, event->hotspot_x, event->hotspot_y);
+	}
+}
+
+static void handle_request_set_selection(struct wl_listener *listener, void *data) {
+	struct seatkit_wlr_seat *b = wl_container_of(listener, b, request_set_selection);
+	struct wlr_seat_request_set_selection_event *event = data;
+	wlr_seat_set_selection(b->seat, event->source, event->serial);
+}
+
+static void handle_request_set_primary_selection(struct wl_listener *listener, void *data) {
+	struct seatkit_wlr_seat *b = wl_container_of(listener, b, request_set_primary_selection);
+	struct wlr_seat_request_set_primary_selection_event *event = data;
+	wlr_seat_set_primary_selection(b->seat, event->source, event->serial);
+}
+
+/* ---- The responder: what SeatKit routed to a client surface, to wlr_seat ---- */
+
+/* Whether the surface's client bound wl_touch; if not, touches become its pointer. */
+static bool client_has_touch(struct bridged_surface *s) {
+	struct wlr_seat_client *client = wlr_seat_client_for_wl_client(s->bridge->seat,
+		wl_resource_get_client(s->wlr_surface->resource));
+	return client && !wl_list_empty(&client->touches);
+}
+
+/* The pointer goes to this surface: entered first if wlroots' focus is elsewhere (an
+ * emulated touch took it, or wlroots cleared it). */
+static void focus_pointer(struct bridged_surface *s, double sx, double sy) {
+	struct seatkit_wlr_seat *b = s->bridge;
+	if (b->seat->pointer_state.focused_surface != s->wlr_surface) {
+		/* wlroots 0.15 closes enter (and leave) with a frame of its own; what came before
+		 * is closed first. */
+		send_pointer_frame(b);
+		wlr_seat_pointer_notify_enter(b->seat, s->wlr_surface, sx, sy);
+		report(b, "pointer enter %.2f %.2f", sx, sy);
+	}
+}
+
+static void move_pointer(struct seatkit_wlr_seat *b, uint32_t time, double sx, double sy);
+
+/* The emulation's actions: enter and leave are framed by wlroots, the rest by the touch
+ * frame. */
+static void emulate(void *data, enum seatkit_pointer_emulation_action action, double sx, double sy) {
+	struct bridged_surface *s = data;
+	struct seatkit_wlr_seat *b = s->bridge;
+	if (!s->wlr_surface) {
+		return; /* the emulation only ends: nothing to deliver to */
+	}
+	uint32_t time = b->router ? msec(seatkit_router_get_time(b->router)) : 0;
+	switch (action) {
+	case SEATKIT_POINTER_EMULATION_ENTER:
+		send_pointer_frame(b);
+		wlr_seat_pointer_notify_enter(b->seat, s->wlr_surface, sx, sy);
+		report(b, "emulated pointer enter %.2f %.2f", sx, sy);
+		break;
+	case SEATKIT_POINTER_EMULATION_MOTION:
+		move_pointer(b, time, sx, sy);
+		report(b, "emulated pointer motion %.2f %.2f", sx, sy);
+		break;
+	case SEATKIT_POINTER_EMULATION_PRESS:
+		wlr_seat_pointer_notify_button(b->seat, time, BTN_LEFT, WLR_BUTTON_PRESSED);
+		pointer_sent(b);
+		report(b, "emulated button down");
+		break;
+	case SEATKIT_POINTER_EMULATION_RELEASE:
+		wlr_seat_pointer_notify_button(b->seat, time, BTN_LEFT, WLR_BUTTON_RELEASED);
+		pointer_sent(b);
+		report(b, "emulated button up");
+		break;
+	case SEATKIT_POINTER_EMULATION_LEAVE:
+		if (b->seat->pointer_state.focused_surface == s->wlr_surface) {
+			send_pointer_frame(b); /* the release, in a frame of its own */
+			wlr_seat_pointer_notify_clear_focus(b->seat);
+			report(b, "emulated pointer leave");
+		}
+		break;
+	}
+}
+
+/* Motion, framed later; wlroots sends none to where the pointer already is. */
+static void move_pointer(struct seatkit_wlr_seat *b, uint32_t time, double sx, double sy) {
+	if (b->seat->pointer_state.sx != sx || b->seat->pointer_state.sy != sy) {
+		wlr_seat_pointer_notify_motion(b->seat, time, sx, sy);
+		pointer_sent(b);
+	}
+}
+
+/* Whether touch `id` drives the emulated pointer. */
+static bool emulating(struct seatkit_wlr_seat *b, int32_t id) {
+	int32_t primary;
+	return seatkit_pointer_emulation_is_active(&b->emulation, &primary) && primary == id;
+}
+
+/* The surface the emulated pointer is on goes away: the emulation ends (a later finger on
+ * another client may drive it). */
+static void end_emulation_on(struct bridged_surface *s) {
+	struct seatkit_wlr_seat *b = s->bridge;
+	if (b->emulation_surface == s) {
+		seatkit_pointer_emulation_touch_cancel(&b->emulation, emulate, s);
+		b->emulation_surface = NULL;
+	}
+}
+
+static enum seatkit_result touches_began(void *data, const struct seatkit_touch_event *event,
+		const struct seatkit_event_context *context) {
+	(void)context;
+	struct bridged_surface *s = data;
+	struct seatkit_wlr_seat *b = s->bridge;
+	if (!s->wlr_surface) {
+		return SEATKIT_HANDLED;
+	}
+	bool touch = client_has_touch(s);
+	for (size_t i = 0; i < event->touch_count; i++) {
+		const struct seatkit_touch_point *t = &event->touches[i];
+		if (touch) {
+			if (wlr_seat_touch_notify_down(b->seat, s->wlr_surface, msec(event->time_usec), t->id, t->sx, t->sy)) {
+				b->touch_sent = true;
+				report(b, "touch down %d %.2f %.2f", t->id, t->sx, t->sy);
+			}
+		} else {
+			bool here = b->seat->pointer_state.focused_surface == s->wlr_surface;
+			seatkit_pointer_emulation_touch_down(&b->emulation, t->id, t->sx, t->sy, here, emulate, s);
+			if (emulating(b, t->id)) {
+				b->emulation_surface = s;
+			}
+		}
+	}
+	return SEATKIT_HANDLED;
+}
+
+static enum seatkit_result touches_moved(void *data, const struct seatkit_touch_event *event,
+		const struct seatkit_event_context *context) {
+	(void)context;
+	struct bridged_surface *s = data;
+	struct seatkit_wlr_seat *b = s->bridge;
+	if (!s->wlr_surface) {
+		return SEATKIT_HANDLED;
+	}
+	for (size_t i = 0; i < event->touch_count; i++) {
+		const struct seatkit_touch_point *t = &event->touches[i];
+		if (emulating(b, t->id)) {
+			seatkit_pointer_emulation_touch_motion(&b->emulation, t->id, t->sx, t->sy, emulate, s);
+		} else if (wlr_seat_touch_get_point(b->seat, t->id)) {
+			wlr_seat_touch_notify_motion(b->seat, msec(event->time_usec), t->id, t->sx, t->sy);
+			b->touch_sent = true;
+			report(b, "touch motion %d %.2f %.2f", t->id, t->sx, t->sy);
+		}
+	}
+	return SEATKIT_HANDLED;
+}
+
+static enum seatkit_result touches_ended(void *data, const struct seatkit_touch_event *event,
+		const struct seatkit_event_context *context) {
+	(void)context;
+	struct bridged_surface *s = data;
+	struct seatkit_wlr_seat *b = s->bridge;
+	for (size_t i = 0; i < event->touch_count; i++) {
+		const struct seatkit_touch_point *t = &event->touches[i];
+		if (emulating(b, t->id)) {
+			seatkit_pointer_emulation_touch_up(&b->emulation, t->id, emulate, s);
+			b->emulation_surface = NULL;
+		} else if (s->wlr_surface && wlr_seat_touch_get_point(b->seat, t->id)) {
+			wlr_seat_touch_notify_up(b->seat, msec(event->time_usec), t->id);
+			b->touch_sent = true;
+			report(b, "touch up %d", t->id);
+		}
+	}
+	return SEATKIT_HANDLED;
+}
+
+/* A grab that drops touch points silently: wlroots 0.15 keeps a client's points after
+ * wl_touch.cancel, so they are ended through it, with nothing sent. */
+static uint32_t silent_down(struct wlr_seat_touch_grab *grab, uint32_t time, struct wlr_touch_point *point) {
+	(void)grab, (void)time, (void)point;
+	return 0;
+}
+static void silent_point(struct wlr_seat_touch_grab *grab, uint32_t time, struct wlr_touch_point *point) {
+	(void)grab, (void)time, (void)point;
+}
+static void silent_grab(struct wlr_seat_touch_grab *grab) {
+	(void)grab;
+}
+static void silent_cancel(struct wlr_seat_touch_grab *grab, struct wlr_surface *surface) {
+	(void)grab, (void)surface;
+}
+static const struct wlr_touch_grab_interface silent_touch_grab = {
+	.down = silent_down,
+	.up = silent_point,
+	.motion = silent_point,
+	.enter = silent_point,
+	.frame = silent_grab,
+	.cancel = silent_grab,
+	.wl_cancel = silent_cancel,
+};
+
+/* One wl_touch.cancel per client: sent only while the client has touch points, which it
+ * then has no more (wl_touch.cancel ends all of them). */
+static void cancel_client(struct bridged_surface *s, uint32_t time) {
+	struct seatkit_wlr_seat *b = s->bridge;
+	struct wlr_seat_client *client = wlr_seat_client_for_wl_client(b->seat,
+		wl_resource_get_client(s->wlr_surface->resource));
+	bool has_points = false;
+	struct wlr_touch_point *point, *tmp;
+	wl_list_for_each(point, &b->seat->touch_state.touch_points, link) {
+		has_points |= client && point->client == client;
+	}
+	if (!has_points) {
+		return;
+	}
+	wlr_seat_touch_notify_cancel(b->seat, s->wlr_surface);
+	report(b, "touch cancel");
+	struct wlr_seat_touch_grab silent = { .interface = &silent_touch_grab, .seat = b->seat };
+	struct wlr_seat_touch_grab *grab = b->seat->touch_state.grab;
+	b->seat->touch_state.grab = &silent;
+	wl_list_for_each_safe(point, tmp, &b->seat->touch_state.touch_points, link) {
+		if (point->client == client) {
+			wlr_seat_touch_notify_up(b->seat, time, point->touch_id);
+		}
+	}
+	b->seat->touch_state.grab = grab;
+}
+
+static void touches_cancelled(void *data, const struct seatkit_touch_event *event,
+		const struct seatkit_event_context *context) {
+	(void)context;
+	struct bridged_surface *s = data;
+	struct seatkit_wlr_seat *b = s->bridge;
+	for (size_t i = 0; i < event->touch_count; i++) {
+		if (emulating(b, event->touches[i].id)) {
+			seatkit_pointer_emulation_touch_cancel(&b->emulation, emulate, s);
+			b->emulation_surface = NULL;
+		}
+	}
+	if (s->wlr_surface) {
+		cancel_client(s, msec(event->time_usec));
+	}
+}
+
+static void pointer_entered(void *data, const struct seatkit_pointer_crossing_event *event,
+		const struct seatkit_event_context *context) {
+	(void)context;
+	struct bridged_surface *s = data;
+	if (s->wlr_surface) {
+		focus_pointer(s, event->sx, event->sy);
+	}
+}
+
+static void pointer_left(void *data, const struct seatkit_pointer_crossing_event *event,
+		const struct seatkit_event_context *context) {
+	(void)event, (void)context;
+	struct bridged_surface *s = data;
+	struct seatkit_wlr_seat *b = s->bridge;
+	if (s->wlr_surface && b->seat->pointer_state.focused_surface == s->wlr_surface) {
+		send_pointer_frame(b);
+		wlr_seat_pointer_notify_clear_focus(b->seat);
+		report(b, "pointer leave");
+	}
+	set_default_cursor(b);
+}
+
+static enum seatkit_result pointer_moved(void *data, const struct seatkit_pointer_motion_event *event,
+		const struct seatkit_event_context *context) {
+	(void)context;
+	struct bridged_surface *s = data;
+	struct seatkit_wlr_seat *b = s->bridge;
+	if (s->wlr_surface) {
+		focus_pointer(s, event->sx, event->sy);
+		move_pointer(b, msec(event->time_usec), event->sx, event->sy);
+		report(b, "pointer motion %.2f %.2f", event->sx, event->sy);
+	}
+	return SEATKIT_HANDLED;
+}
+
+static enum seatkit_result pointer_button(void *data, const struct seatkit_pointer_button_event *event,
+		const struct seatkit_event_context *context) {
+	(void)context;
+	struct bridged_surface *s = data;
+	struct seatkit_wlr_seat *b = s->bridge;
+	if (s->wlr_surface) {
+		bool pressed = event->state == SEATKIT_BUTTON_PRESSED;
+		focus_pointer(s, event->sx, event->sy);
+		wlr_seat_pointer_notify_button(b->seat, msec(event->time_usec), event->button,
+			pressed ? WLR_BUTTON_PRESSED : WLR_BUTTON_RELEASED);
+		pointer_sent(b);
+		report(b, "pointer button 0x%x %s", event->button, pressed ? "pressed" : "released");
+	}
+	return SEATKIT_HANDLED;
+}
+
+static enum seatkit_result pointer_axis(void *data, const struct seatkit_pointer_axis_event *event,
+		const struct seatkit_event_context *context) {
+	(void)context;
+	struct bridged_surface *s = data;
+	struct seatkit_wlr_seat *b = s->bridge;
+	if (!s->wlr_surface) {
+		return SEATKIT_HANDLED;
+	}
+	static const enum wlr_axis_source sources[] = {
+		WLR_AXIS_SOURCE_WHEEL, WLR_AXIS_SOURCE_FINGER, WLR_AXIS_SOURCE_CONTINUOUS, WLR_AXIS_SOURCE_WHEEL_TILT,
+	};
+	enum wlr_axis_source source = sources[event->axis.source & 3];
+	uint32_t time = msec(event->time_usec);
+	focus_pointer(s, event->sx, event->sy);
+	if (event->axis.vertical != 0 || event->axis.vertical_stop) {
+		wlr_seat_pointer_notify_axis(b->seat, time, WLR_AXIS_ORIENTATION_VERTICAL, event->axis.vertical,
+			(int32_t)(event->axis.vertical_v120 / 120), source);
+	}
+	if (event->axis.horizontal != 0 || event->axis.horizontal_stop) {
+		wlr_seat_pointer_notify_axis(b->seat, time, WLR_AXIS_ORIENTATION_HORIZONTAL, event->axis.horizontal,
+			(int32_t)(event->axis.horizontal_v120 / 120), source);
+	}
+	pointer_sent(b);
+	report(b, "pointer axis %.2f %.2f", event->axis.horizontal, event->axis.vertical);
+	return SEATKIT_HANDLED;
+}
+
+static enum seatkit_result key(struct bridged_surface *s, const struct seatkit_key_event *event) {
+	struct seatkit_wlr_seat *b = s->bridge;
+	/* Clients repeat on their own; a key whose surface lost the keyboard goes nowhere. */
+	if (!s->wlr_surface || event->state == SEATKIT_KEY_REPEATED ||
+			b->seat->keyboard_state.focused_surface != s->wlr_surface) {
+		return SEATKIT_HANDLED;
+	}
+	bool pressed = event->state == SEATKIT_KEY_PRESSED;
+	wlr_seat_keyboard_notify_key(b->seat, msec(event->time_usec), event->keycode,
+		pressed ? WL_KEYBOARD_KEY_STATE_PRESSED : WL_KEYBOARD_KEY_STATE_RELEASED);
+	report(b, "key %u %s", event->keycode, pressed ? "pressed" : "released");
+	struct wlr_keyboard_modifiers *m = &b->modifiers;
+	if (m->depressed != event->mods_depressed || m->latched != event->mods_latched ||
+			m->locked != event->mods_locked || m->group != event->group) {
+		*m = (struct wlr_keyboard_modifiers){ .depressed = event->mods_depressed,
+			.latched = event->mods_latched, .locked = event->mods_locked, .group = event->group };
+		wlr_seat_keyboard_notify_modifiers(b->seat, m);
+	}
+	return SEATKIT_HANDLED;
+}
+
+static enum seatkit_result key_down(void *data, const struct seatkit_key_event *event,
+		const struct seatkit_event_context *context) {
+	(void)context;
+	return key(data, event);
+}
+
+static enum seatkit_result key_up(void *data, const struct seatkit_key_event *event,
+		const struct seatkit_event_context *context) {
+	(void)context;
+	return key(data, event);
+}
+
+static bool can_become_first_responder(void *data) {
+	struct bridged_surface *s = data;
+	return (s->flags & SEATKIT_WLR_SURFACE_FOCUSABLE) && s->wlr_surface;
+}
+
+static void did_become_first_responder(void *data, const struct seatkit_event_context *context) {
+	(void)context;
+	struct bridged_surface *s = data;
+	if (s->wlr_surface) {
+		/* No keys: a key held now was pressed for another surface, whose release it gets. */
+		wlr_seat_keyboard_notify_enter(s->bridge->seat, s->wlr_surface, NULL, 0, &s->bridge->modifiers);
+		report(s->bridge, "keyboard enter");
+	}
+}
+
+static void did_resign_first_responder(void *data, const struct seatkit_event_context *context) {
+	(void)context;
+	struct bridged_surface *s = data;
+	if (s->wlr_surface && s->bridge->seat->keyboard_state.focused_surface == s->wlr_surface) {
+		wlr_seat_keyboard_notify_clear_focus(s->bridge->seat);
+		report(s->bridge, "keyboard leave");
+	}
+}
+
+static const struct seatkit_responder_interface surface_responder = {
+	.touches_began = touches_began,
+	.touches_moved = touches_moved,
+	.touches_ended = touches_ended,
+	.touches_cancelled = touches_cancelled,
+	.pointer_entered = pointer_entered,
+	.pointer_left = pointer_left,
+	.pointer_moved = pointer_moved,
+	.pointer_button = pointer_button,
+	.pointer_axis = pointer_axis,
+	.key_down = key_down,
+	.key_up = key_up,
+	.can_become_first_responder = can_become_first_responder,
+	.did_become_first_responder = did_become_first_responder,
+	.did_resign_first_responder = did_resign_first_responder,
+};
+
+/* ---- Surfaces ---- */
+
+static void surface_free(struct bridged_surface *s) {
+	end_emulation_on(s);
+	wl_list_remove(&s->surface_destroy.link);
+	if (s->wlr_surface) {
+		wl_list_remove(&s->wlr_surface_destroy.link);
+	}
+	wl_list_remove(&s->link);
+	free(s);
+}
+
+static void handle_surface_destroy(struct wl_listener *listener, void *data) {
+	(void)data;
+	struct bridged_surface *s = wl_container_of(listener, s, surface_destroy);
+	surface_free(s);
+}
+
+static void handle_wlr_surface_destroy(struct wl_listener *listener, void *data) {
+	(void)data;
+	struct bridged_surface *s = wl_container_of(listener, s, wlr_surface_destroy);
+	wl_list_remove(&s->wlr_surface_destroy.link);
+	s->wlr_surface = NULL;
+	end_emulation_on(s);
+}
+
+bool seatkit_wlr_seat_attach_surface(struct seatkit_wlr_seat *b, struct seatkit_surface *surface,
+		struct wlr_surface *wlr_surface, uint32_t flags) {
+	struct wl_signal *destroyed = b && surface && wlr_surface ? seatkit_surface_get_destroy_signal(surface) : NULL;
+	if (!destroyed) {
+		wlr_log(WLR_ERROR, "seatkit_wlr_seat_attach_surface: refused a NULL or invalid argument");
+		return false;
+	}
+	struct bridged_surface *s = calloc(1, sizeof *s);
+	if (!s) {
+		return false;
+	}
+	*s = (struct bridged_surface){ .bridge = b, .surface = surface, .wlr_surface = wlr_surface, .flags = flags };
+	s->surface_destroy.notify = handle_surface_destroy;
+	wl_signal_add(destroyed, &s->surface_destroy);
+	s->wlr_surface_destroy.notify = handle_wlr_surface_destroy;
+	wl_signal_add(&wlr_surface->events.destroy, &s->wlr_surface_destroy);
+	wl_list_insert(&b->surfaces, &s->link);
+	seatkit_surface_set_responder(surface, &surface_responder, s);
+	return true;
+}
+
+/* ---- Devices: wlroots' events into the router ---- */
+
+static void update_capabilities(struct seatkit_wlr_seat *b) {
+	if (b->router) {
+		seatkit_wlr_seat_set_capabilities(b, seatkit_router_get_capabilities(b->router));
+	}
+}
+
+void seatkit_wlr_seat_set_capabilities(struct seatkit_wlr_seat *b, uint32_t capabilities) {
+	if (!b) {
+		return;
+	}
+	uint32_t wl = 0;
+	if (capabilities & SEATKIT_DEVICE_POINTER) wl |= WL_SEAT_CAPABILITY_POINTER;
+	if (capabilities & SEATKIT_DEVICE_KEYBOARD) wl |= WL_SEAT_CAPABILITY_KEYBOARD;
+	/* Clients bind wl_pointer only if the seat has one: the emulation needs it. */
+	if (capabilities & SEATKIT_DEVICE_TOUCH) wl |= WL_SEAT_CAPABILITY_TOUCH | WL_SEAT_CAPABILITY_POINTER;
+	wlr_seat_set_capabilities(b->seat, wl);
+}
+
+#define DEVICE_EVENT(d, listener, index) struct device *d = wl_container_of(listener, d, event[index]); \
+	if (!d->bridge->router) return
+
+static void pointer_motion(struct wl_listener *listener, void *data) {
+	DEVICE_EVENT(d, listener, 0);
+	struct wlr_event_pointer_motion *e = data;
+	d->bridge->in_device_event++;
+	seatkit_router_notify_pointer_motion(d->bridge->router, router_time(d->bridge, e->time_msec), d->number,
+		e->delta_x, e->delta_y, e->unaccel_dx, e->unaccel_dy);
+	d->bridge->in_device_event--;
+	move_cursor(d->bridge);
+}
+
+/* 0...1 of the device's output, or of the whole layout, as wlr_cursor does; an axis the
+ * device did not report (NaN) stays where SeatKit's pointer is. */
+static void pointer_motion_absolute(struct wl_listener *listener, void *data) {
+	DEVICE_EVENT(d, listener, 1);
+	struct wlr_event_pointer_motion_absolute *e = data;
+	struct seatkit_wlr_seat *b = d->bridge;
+	struct wlr_box *box = b->layout ? wlr_output_layout_get_box(b->layout, device_output(b, d->wlr)) : NULL;
+	if (!box || box->width <= 0 || box->height <= 0) {
+		return;
+	}
+	double lx, ly;
+	seatkit_router_get_pointer_location(b->router, &lx, &ly);
+	if (!isnan(e->x)) {
+		lx = box->x + e->x * box->width;
+	}
+	if (!isnan(e->y)) {
+		ly = box->y + e->y * box->height;
+	}
+	b->in_device_event++;
+	seatkit_router_notify_pointer_motion_absolute(b->router, router_time(b, e->time_msec), d->number, lx, ly);
+	b->in_device_event--;
+	move_cursor(b);
+}
+
+static void pointer_button_event(struct wl_listener *listener, void *data) {
+	DEVICE_EVENT(d, listener, 2);
+	struct wlr_event_pointer_button *e = data;
+	d->bridge->in_device_event++;
+	seatkit_router_notify_pointer_button(d->bridge->router, router_time(d->bridge, e->time_msec), d->number, e->button,
+		e->state == WLR_BUTTON_PRESSED ? SEATKIT_BUTTON_PRESSED : SEATKIT_BUTTON_RELEASED);
+	d->bridge->in_device_event--;
+}
+
+static void pointer_axis_event(struct wl_listener *listener, void *data) {
+	DEVICE_EVENT(d, listener, 3);
+	struct wlr_event_pointer_axis *e = data;
+	struct seatkit_axis axis = { .source = (enum seatkit_axis_source)e->source };
+	if (e->orientation == WLR_AXIS_ORIENTATION_VERTICAL) {
+		axis.vertical = e->delta;
+		axis.vertical_v120 = e->delta_discrete * 120.0;
+	} else {
+		axis.horizontal = e->delta;
+		axis.horizontal_v120 = e->delta_discrete * 120.0;
+	}
+	d->bridge->in_device_event++;
+	seatkit_router_notify_pointer_axis(d->bridge->router, router_time(d->bridge, e->time_msec), d->number, &axis);
+	d->bridge->in_device_event--;
+}
+
+/* The device's frame: what it delivered reaches the client as one frame. */
+static void pointer_frame_event(struct wl_listener *listener, void *data) {
+	(void)data;
+	DEVICE_EVENT(d, listener, 4);
+	send_pointer_frame(d->bridge);
+}
+
+static void touch_point(struct device *d, uint32_t time_msec, int32_t id, double x, double y, bool down) {
+	struct seatkit_wlr_seat *b = d->bridge;
+	double lx, ly;
+	if (!touch_to_layout(b, d->wlr, x, y, &lx, &ly)) {
+		return;
+	}
+	d->last_time_usec = router_time(b, time_msec);
+	if (down) {
+		seatkit_router_notify_touch_down(b->router, d->last_time_usec, d->number, id, lx, ly);
+	} else {
+		seatkit_router_notify_touch_motion(b->router, d->last_time_usec, d->number, id, lx, ly);
+	}
+}
+
+static void touch_down(struct wl_listener *listener, void *data) {
+	DEVICE_EVENT(d, listener, 0);
+	struct wlr_event_touch_down *e = data;
+	touch_point(d, e->time_msec, e->touch_id, e->x, e->y, true);
+}
+
+static void touch_motion(struct wl_listener *listener, void *data) {
+	DEVICE_EVENT(d, listener, 1);
+	struct wlr_event_touch_motion *e = data;
+	touch_point(d, e->time_msec, e->touch_id, e->x, e->y, false);
+}
+
+static void touch_up(struct wl_listener *listener, void *data) {
+	DEVICE_EVENT(d, listener, 2);
+	struct wlr_event_touch_up *e = data;
+	d->last_time_usec = router_time(d->bridge, e->time_msec);
+	seatkit_router_notify_touch_up(d->bridge->router, d->last_time_usec, d->number, e->touch_id);
+}
+
+static void touch_cancel(struct wl_listener *listener, void *data) {
+	DEVICE_EVENT(d, listener, 3);
+	struct wlr_event_touch_cancel *e = data;
+	d->last_time_usec = router_time(d->bridge, e->time_msec);
+	seatkit_router_notify_touch_cancel(d->bridge->router, d->last_time_usec, d->number, e->touch_id);
+}
+
+/* Touch events are delivered here, and the router's touch-frame signal closes them. */
+static void touch_frame_event(struct wl_listener *listener, void *data) {
+	(void)data;
+	DEVICE_EVENT(d, listener, 4);
+	d->bridge->in_device_event++;
+	seatkit_router_notify_touch_frame(d->bridge->router, d->last_time_usec, d->number);
+	d->bridge->in_device_event--;
+}
+
+static void keyboards_key(struct wl_listener *listener, void *data) {
+	struct seatkit_wlr_seat *b = wl_container_of(listener, b, keyboards_key);
+	struct wlr_event_keyboard_key *e = data;
+	if (b->router) {
+		seatkit_router_notify_key(b->router, router_time(b, e->time_msec), KEYBOARDS_DEVICE, e->keycode,
+			e->state == WL_KEYBOARD_KEY_STATE_PRESSED ? SEATKIT_KEY_PRESSED : SEATKIT_KEY_RELEASED);
+	}
+}
+
+/* A keyboard left the group (unplugged) holding keys no other keyboard holds: released. */
+static void keyboards_leave(struct wl_listener *listener, void *data) {
+	struct seatkit_wlr_seat *b = wl_container_of(listener, b, keyboards_leave);
+	struct wl_array *keys = data;
+	uint32_t *keycode;
+	if (!b->router) {
+		return;
+	}
+	wl_array_for_each(keycode, keys) {
+		seatkit_router_notify_key(b->router, seatkit_router_get_time(b->router), KEYBOARDS_DEVICE, *keycode,
+			SEATKIT_KEY_RELEASED);
+	}
+}
+
+/* A virtual keyboard's keycodes mean what its own keymap says: clients get that keymap for
+ * the key, then, once none of its keys is held, the seat's again (a client translating a
+ * held key, say for its repeat, under the seat's keymap would type another character). */
+static void virtual_key(struct wl_listener *listener, void *data) {
+	DEVICE_EVENT(d, listener, 0);
+	struct wlr_event_keyboard_key *e = data;
+	struct seatkit_wlr_seat *b = d->bridge;
+	wlr_seat_set_keyboard(b->seat, d->wlr);
+	seatkit_router_notify_key(b->router, router_time(b, e->time_msec), d->number, e->keycode,
+		e->state == WL_KEYBOARD_KEY_STATE_PRESSED ? SEATKIT_KEY_PRESSED : SEATKIT_KEY_RELEASED);
+	if (b->keyboards && b->keyboards->keyboard.keymap && d->wlr->keyboard->num_keycodes == 0) {
+		wlr_seat_set_keyboard(b->seat, b->keyboards->input_device);
+	}
+}
+
+static void device_free(struct device *d) {
+	for (size_t i = 0; i < sizeof d->event / sizeof d->event[0]; i++) {
+		if (d->event[i].notify) {
+			wl_list_remove(&d->event[i].link);
+		}
+	}
+	wl_list_remove(&d->destroy.link);
+	wl_list_remove(&d->link);
+	free(d);
+}
+
+static void device_destroy(struct wl_listener *listener, void *data) {
+	(void)data;
+	struct device *d = wl_container_of(listener, d, destroy);
+	struct seatkit_wlr_seat *b = d->bridge;
+	/* The group goes from SeatKit with its last keyboard. */
+	bool gone = d->kind != DEVICE_KEYBOARD || --b->keyboard_count == 0;
+	uint32_t number = d->number;
+	device_free(d);
+	if (gone && b->router) {
+		seatkit_router_notify_device_removed(b->router, seatkit_router_get_time(b->router), number);
+		update_capabilities(b);
+	}
+}
+
+static void listen_to(struct device *d, size_t index, struct wl_signal *signal, wl_notify_func_t notify) {
+	d->event[index].notify = notify;
+	wl_signal_add(signal, &d->event[index]);
+}
+
+static struct device *device_create(struct seatkit_wlr_seat *b, struct wlr_input_device *wlr, enum device_kind kind) {
+	struct device *d = calloc(1, sizeof *d);
+	if (!d) {
+		return NULL;
+	}
+	*d = (struct device){ .bridge = b, .wlr = wlr, .kind = kind,
+		.number = kind == DEVICE_KEYBOARD ? KEYBOARDS_DEVICE : b->next_device++ };
+	d->destroy.notify = device_destroy;
+	wl_signal_add(&wlr->events.destroy, &d->destroy);
+	wl_list_insert(&b->devices, &d->link);
+	return d;
+}
+
+static void announce(struct seatkit_wlr_seat *b, struct device *d, const char *name, uint32_t capabilities) {
+	struct seatkit_device_info info = { .name = name, .capabilities = capabilities,
+		.width_mm = d->wlr->width_mm, .height_mm = d->wlr->height_mm };
+	seatkit_router_notify_device_added(b->router, seatkit_router_get_time(b->router), d->number, &info);
+	update_capabilities(b);
+}
+
+bool seatkit_wlr_seat_add_input_device(struct seatkit_wlr_seat *b, struct wlr_input_device *wlr) {
+	if (!b || !wlr || !b->router) {
+		return false;
+	}
+	struct device *d;
+	switch (wlr->type) {
+	case WLR_INPUT_DEVICE_POINTER:
+		if (!(d = device_create(b, wlr, DEVICE_POINTER))) return false;
+		listen_to(d, 0, &wlr->pointer->events.motion, pointer_motion);
+		listen_to(d, 1, &wlr->pointer->events.motion_absolute, pointer_motion_absolute);
+		listen_to(d, 2, &wlr->pointer->events.button, pointer_button_event);
+		listen_to(d, 3, &wlr->pointer->events.axis, pointer_axis_event);
+		listen_to(d, 4, &wlr->pointer->events.frame, pointer_frame_event);
+		announce(b, d, wlr->name, SEATKIT_DEVICE_POINTER);
+		return true;
+	case WLR_INPUT_DEVICE_TOUCH:
+		if (!(d = device_create(b, wlr, DEVICE_TOUCH))) return false;
+		listen_to(d, 0, &wlr->touch->events.down, touch_down);
+		listen_to(d, 1, &wlr->touch->events.motion, touch_motion);
+		listen_to(d, 2, &wlr->touch->events.up, touch_up);
+		listen_to(d, 3, &wlr->touch->events.cancel, touch_cancel);
+		listen_to(d, 4, &wlr->touch->events.frame, touch_frame_event);
+		announce(b, d, wlr->name, SEATKIT_DEVICE_TOUCH);
+		return true;
+	case WLR_INPUT_DEVICE_KEYBOARD: {
+		struct wlr_keyboard *group = b->keyboards ? &b->keyboards->keyboard : NULL;
+		if (!group || !group->keymap) {
+			wlr_log(WLR_ERROR, "seatkit_wlr_seat_add_input_device: keyboard %s before seatkit_wlr_seat_set_keymap", wlr->name);
+			return false;
+		}
+		wlr_keyboard_set_keymap(wlr->keyboard, group->keymap);
+		wlr_keyboard_set_repeat_info(wlr->keyboard, group->repeat_info.rate, group->repeat_info.delay);
+		if (!wlr_keyboard_group_add_keyboard(b->keyboards, wlr->keyboard) || !(d = device_create(b, wlr, DEVICE_KEYBOARD))) {
+			return false;
+		}
+		if (b->keyboard_count++ == 0) {
+			announce(b, d, "keyboards", SEATKIT_DEVICE_KEYBOARD); /* the group: one keyboard */
+		}
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+bool seatkit_wlr_seat_add_virtual_keyboard(struct seatkit_wlr_seat *b, struct wlr_input_device *wlr) {
+	struct device *d;
+	if (!b || !wlr || !b->router || wlr->type != WLR_INPUT_DEVICE_KEYBOARD ||
+			!(d = device_create(b, wlr, DEVICE_VIRTUAL_KEYBOARD))) {
+		return false;
+	}
+	listen_to(d, 0, &wlr->keyboard->events.key, virtual_key);
+	announce(b, d, wlr->name, SEATKIT_DEVICE_KEYBOARD);
+	return true;
+}
+
+/* ---- Keymap ---- */
+
+bool seatkit_wlr_seat_set_keymap(struct seatkit_wlr_seat *b, struct seatkit_keymap *keymap,
+		int32_t rate, int32_t delay) {
+	/* Once, before the first keyboard joins: changing it later would have to reach every
+	 * member, which the group lists only in wlroots' private records. */
+	if (!b || !keymap || !b->router || b->keyboards) {
+		return false;
+	}
+	const char *text = seatkit_keymap_get_string(keymap);
+	struct xkb_context *context = text ? xkb_context_new(XKB_CONTEXT_NO_FLAGS) : NULL;
+	/* The same text SeatKit compiled, so that wlroots' keymap and SeatKit's agree. */
+	struct xkb_keymap *xkb = context ? xkb_keymap_new_from_string(context, text,
+		XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS) : NULL;
+	xkb_context_unref(context);
+	if (!xkb || !(b->keyboards = wlr_keyboard_group_create())) {
+		xkb_keymap_unref(xkb);
+		return false;
+	}
+	seatkit_router_set_keymap(b->router, keymap, rate, delay);
+	struct wlr_keyboard *group = &b->keyboards->keyboard;
+	wlr_keyboard_set_keymap(group, xkb);
+	wlr_keyboard_set_repeat_info(group, rate, delay);
+	xkb_keymap_unref(xkb);
+	wlr_seat_set_keyboard(b->seat, b->keyboards->input_device);
+	b->keyboards_key.notify = keyboards_key;
+	wl_signal_add(&group->events.key, &b->keyboards_key);
+	b->keyboards_leave.notify = keyboards_leave;
+	wl_signal_add(&b->keyboards->events.leave, &b->keyboards_leave);
+	return true;
+}
+
+struct wlr_keyboard_group *seatkit_wlr_seat_get_keyboard_group(struct seatkit_wlr_seat *b) {
+	return b ? b->keyboards : NULL;
+}
+
+/* ---- The bridge ---- */
+
+static void handle_router_destroy(struct wl_listener *listener, void *data) {
+	(void)data;
+	struct seatkit_wlr_seat *b = wl_container_of(listener, b, router_destroy);
+	/* Its surfaces went first (their destroy signals): nothing of the router is left. */
+	wl_list_remove(&b->router_destroy.link);
+	wl_list_remove(&b->touch_frame.link);
+	b->router = NULL;
+}
+
+static void handle_seat_destroy(struct wl_listener *listener, void *data) {
+	(void)data;
+	struct seatkit_wlr_seat *b = wl_container_of(listener, b, seat_destroy);
+	seatkit_wlr_seat_destroy(b);
+}
+
+struct seatkit_wlr_seat *seatkit_wlr_seat_create(struct seatkit_router *router, struct wlr_seat *seat,
+		struct wlr_output_layout *layout) {
+	struct wl_signal *router_destroyed = router && seat ? seatkit_router_get_destroy_signal(router) : NULL;
+	struct wl_signal *touch_frames = router_destroyed ? seatkit_router_get_touch_frame_signal(router) : NULL;
+	if (!touch_frames) {
+		wlr_log(WLR_ERROR, "seatkit_wlr_seat_create: refused a NULL or invalid router or seat");
+		return NULL;
+	}
+	struct seatkit_wlr_seat *b = calloc(1, sizeof *b);
+	if (!b) {
+		return NULL;
+	}
+	*b = (struct seatkit_wlr_seat){ .router = router, .seat = seat, .layout = layout,
+		.loop = wl_display_get_event_loop(seat->display), .next_device = FIRST_DEVICE };
+	seatkit_pointer_emulation_init(&b->emulation);
+	wl_list_init(&b->devices);
+	wl_list_init(&b->surfaces);
+	b->router_destroy.notify = handle_router_destroy;
+	wl_signal_add(router_destroyed, &b->router_destroy);
+	b->touch_frame.notify = handle_touch_frame;
+	wl_signal_add(touch_frames, &b->touch_frame);
+	b->seat_destroy.notify = handle_seat_destroy;
+	wl_signal_add(&seat->events.destroy, &b->seat_destroy);
+	b->request_set_cursor.notify = handle_request_set_cursor;
+	wl_signal_add(&seat->events.request_set_cursor, &b->request_set_cursor);
+	b->request_set_selection.notify = handle_request_set_selection;
+	wl_signal_add(&seat->events.request_set_selection, &b->request_set_selection);
+	b->request_set_primary_selection.notify = handle_request_set_primary_selection;
+	wl_signal_add(&seat->events.request_set_primary_selection, &b->request_set_primary_selection);
+	return b;
+}
+
+void seatkit_wlr_seat_destroy(struct seatkit_wlr_seat *b) {
+	if (!b) {
+		return;
+	}
+	struct bridged_surface *s, *s_tmp;
+	wl_list_for_each_safe(s, s_tmp, &b->surfaces, link) {
+		if (b->router) {
+			seatkit_surface_set_responder(s->surface, NULL, NULL);
+		}
+		surface_free(s);
+	}
+	struct device *d, *d_tmp;
+	wl_list_for_each_safe(d, d_tmp, &b->devices, link) {
+		device_free(d);
+	}
+	if (b->router) {
+		wl_list_remove(&b->router_destroy.link);
+		wl_list_remove(&b->touch_frame.link);
+	}
+	wl_list_remove(&b->seat_destroy.link);
+	wl_list_remove(&b->request_set_cursor.link);
+	wl_list_remove(&b->request_set_selection.link);
+	wl_list_remove(&b->request_set_primary_selection.link);
+	if (b->pointer_frame_idle) {
+		wl_event_source_remove(b->pointer_frame_idle);
+	}
+	if (b->keyboards) {
+		wl_list_remove(&b->keyboards_key.link);
+		wl_list_remove(&b->keyboards_leave.link);
+		wlr_keyboard_group_destroy(b->keyboards);
+	}
+	if (b->cursor) {
+		wlr_xcursor_manager_destroy(b->xcursor);
+		wlr_cursor_destroy(b->cursor);
+	}
+	free(b);
+}
+
+struct wlr_cursor *seatkit_wlr_seat_show_cursor(struct seatkit_wlr_seat *b, const char *theme, uint32_t size) {
+	if (!b || !b->layout) {
+		return NULL;
+	}
+	if (!b->cursor) {
+		b->cursor = wlr_cursor_create();
+		wlr_cursor_attach_output_layout(b->cursor, b->layout);
+		b->xcursor = wlr_xcursor_manager_create(theme, size);
+		wlr_xcursor_manager_load(b->xcursor, 1);
+		move_cursor(b);
+		set_default_cursor(b);
+	}
+	return b->cursor;
+}
+
+void seatkit_wlr_seat_set_delivery_log(struct seatkit_wlr_seat *b, void (*log)(void *data, const char *line), void *data) {
+	if (b) {
+		b->log = log;
+		b->log_data = data;
+	}
+}
