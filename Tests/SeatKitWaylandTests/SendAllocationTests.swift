@@ -11,7 +11,10 @@ import Testing
 /// serialisation buffer, in 1.21); the test measures that cost on the same display with
 /// plain libwayland calls and requires SeatKit's delivery to cost exactly that per message,
 /// counting the messages with a protocol logger.
-@Suite(.serialized) struct SendAllocationTests {
+/// In `EmbeddingTests` (serialized): they share its foreign compositor's surface list, which
+/// a suite running beside them would read another display's surfaces from.
+extension EmbeddingTests {
+@Suite struct SendAllocationTests {
     nonisolated(unsafe) static var eventsPosted = 0
 
     @Test func deliveringPointerTouchAndKeyEventsAllocatesOnlyWhatLibwaylandDoesPerMessage() throws {
@@ -136,4 +139,5 @@ import Testing
                 "\(allocations) allocations for \(messages) messages; libwayland alone makes \(perMessage) per message")
         withExtendedLifetime((display, seat, node)) {}
     }
+}
 }
