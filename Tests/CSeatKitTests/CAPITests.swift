@@ -1,4 +1,6 @@
 import AllocationCounter
+import CSeatKitReplay
+import CSeatKitReplaySupport
 import CSeatKitSupport
 import Foundation
 import Synchronization
@@ -46,6 +48,7 @@ private func counter(_ data: UnsafeMutableRawPointer?) -> Counter {
 
 nonisolated(unsafe) private var countingResponder: seatkit_responder_interface = {
     var impl = seatkit_responder_interface()
+    impl.struct_size = MemoryLayout<seatkit_responder_interface>.size
     impl.touches_began = { data, _, _ in
         let c = counter(data)
         c.began += 1

@@ -146,7 +146,7 @@ import SeatKitLibinput
     /// MatchName and MatchDMIModalias pattern installed against the shared recordings' names
     /// and DMI, and for 200,000 random patterns; '[', '\\' and flags go to the C library.
     @Test func theShimsFnmatchAnswersAsTheCLibrarys() throws {
-        let handle = try #require(dlopen(try PreloadShim.libraryPath(), RTLD_NOW | RTLD_LOCAL))
+        let handle = try #require(dlopen(try PreloadShim.libraryPath(worker: nil), RTLD_NOW | RTLD_LOCAL))
         defer { dlclose(handle) }
         typealias Match = @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32) -> Int32
         let star = unsafeBitCast(try #require(dlsym(handle, "seatkit_star_fnmatch")), to: Match.self)
@@ -205,7 +205,7 @@ import SeatKitLibinput
     /// allocates the device name for every look-up): the answer must always be the one for
     /// the texts there now.
     @Test func theShimsRememberedFnmatchAnswersAreForTheTextsThereNow() throws {
-        let handle = try #require(dlopen(try PreloadShim.libraryPath(), RTLD_NOW | RTLD_LOCAL))
+        let handle = try #require(dlopen(try PreloadShim.libraryPath(worker: nil), RTLD_NOW | RTLD_LOCAL))
         defer { dlclose(handle) }
         typealias Match = @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32) -> Int32
         let memo = unsafeBitCast(try #require(dlsym(handle, "seatkit_memo_fnmatch")), to: Match.self)
