@@ -64,6 +64,31 @@ final class CRouter: HandleObject {
     var grabs: [CGrab] = []
     var kioskPolicies: [CKioskPolicy] = []
     var replays: [CReplay] = []
+    /// Whether an event time ahead of the event-loop clock was logged (once per router).
+    var loggedTimeAhead = false
+
+    /// An injected event's time as the router takes it. On an event-loop clock (real time),
+    /// a time ahead of now is clamped to now, logged the first time: the router's timers
+    /// (long press, key repeat, double-tap windows) are deadlines on that clock, counted from
+    /// the event's time, so a time in the future would postpone them by as much (a long
+    /// press that never fires). A virtual clock is the caller's to move
+    /// (seatkit_router_advance_clock): its times are taken as they are.
+    @inline(__always)
+    func checkedTime(_ time: Int64) -> Int64 {
+        guard let clock = eventLoopClock else { return time }
+        let now = clock.now.microseconds
+        guard time > now else { return time }
+        if !loggedTimeAhead { logTimeAhead(time, now) }
+        return now
+    }
+
+    @inline(never)
+    private func logTimeAhead(_ time: Int64, _ now: Int64) {
+        loggedTimeAhead = true
+        Log.error("seatkit_router_notify: event time \(time) µs is \(time - now) µs ahead of the router's clock "
+            + "(CLOCK_MONOTONIC, \(now) µs): clamped to now, so that timers stay right (logged once per router; "
+            + "wlroots' millisecond times: seatkit_time_from_msec)")
+    }
     var libinputs: [CLibinput] = []
     var keyboard: Keyboard?
     var traceLog: TraceLog?

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include "seatkit_support.h"
 
@@ -51,4 +52,34 @@ const char *seatkit_support_library_path(void) {
 		return NULL;
 	}
 	return info.dli_fname;
+}
+
+/* This thread's state of the C API: set once per thread by the Swift side, released by its
+ * function when the thread exits. The _Thread_local copy is the fast read; the key only runs
+ * the release. */
+static _Thread_local void *thread_state;
+static pthread_key_t thread_state_key;
+static pthread_once_t thread_state_once = PTHREAD_ONCE_INIT;
+static void (*thread_state_release)(void *);
+
+static void release_thread_state(void *state) {
+	thread_state = NULL;
+	if (thread_state_release != NULL) {
+		thread_state_release(state);
+	}
+}
+
+static void make_thread_state_key(void) {
+	pthread_key_create(&thread_state_key, release_thread_state);
+}
+
+void *seatkit_support_thread_state(void) {
+	return thread_state;
+}
+
+void seatkit_support_set_thread_state(void *state, void (*release)(void *)) {
+	pthread_once(&thread_state_once, make_thread_state_key);
+	thread_state_release = release;
+	thread_state = state;
+	pthread_setspecific(thread_state_key, state);
 }

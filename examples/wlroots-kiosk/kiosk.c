@@ -105,6 +105,7 @@ static void capabilities_changed(void *data, uint32_t caps) {
 }
 
 static const struct seatkit_delegate_interface delegate_impl = {
+	.struct_size = sizeof(struct seatkit_delegate_interface),
 	.capabilities_changed = capabilities_changed,
 };
 

@@ -247,6 +247,7 @@ static void did_resign_first_responder(void *data, const struct seatkit_event_co
 }
 
 const struct seatkit_responder_interface seatkit_wlr_bridge_impl = {
+	.struct_size = sizeof(struct seatkit_responder_interface),
 	.touches_began = touches_began,
 	.touches_moved = touches_moved,
 	.touches_ended = touches_ended,
