@@ -31,7 +31,11 @@ private let captureLog: seatkit_log_func_t = { importance, format, args in
     var buffer = [CChar](repeating: 0, count: 1024)
     guard let format, let args else { return }
     _ = vsnprintf(&buffer, buffer.count, format, args)
-    let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    recordLogLine(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+}
+
+/// Keeps a logged line with the thread that logged it.
+func recordLogLine(_ line: String) {
     let me = pthread_self()
     capturedLines.withLock { $0.append((me, line)) }
 }
