@@ -291,7 +291,8 @@ extension TheProcessWideCLog {
             seatkit_router_notify_touch_frame(router, ahead, 1)
             seatkit_router_notify_touch_motion(router, ahead + 1000, 1, 0, 100.5, 100)
             let after = seatkit_router_get_time(router)
-            #expect(times.seen.count == 2 && times.seen.allSatisfy { $0 <= after }, "\(times.seen) after \(after)")
+            // Down, frame, motion: all at most now.
+            #expect(times.seen.count == 3 && times.seen.allSatisfy { $0 <= after }, "\(times.seen) after \(after) ahead \(ahead)")
             let warnings = loggedLines.filter { $0.contains("ahead of the router's clock") }
             #expect(warnings.count == 1, "\(loggedLines)")
             #expect(warnings.first?.contains("seatkit_time_from_msec") == true)
@@ -302,6 +303,38 @@ extension TheProcessWideCLog {
             #expect(seatkit_router_get_time(router) < ahead, "well before the time the event claimed")
             seatkit_spy_destroy(spy)
             seatkit_router_destroy(router)
+        }
+
+        /// wtype's virtual keyboard stamps every key 0: on an event-loop clock such a time (more
+        /// than 10 s behind now) is taken as now, logged once; a key pressed "at boot" used to
+        /// make key repeat catch up on hours of repeats at once (the kiosk hung under wtype).
+        @Test func anEventTimeLongBehindTheEventLoopClockIsTakenAsNowAndLoggedOnce() throws {
+            let loop = try #require(wl_event_loop_create())
+            defer { wl_event_loop_destroy(loop) }
+            let router = try #require(seatkit_router_create(loop))
+            let now = seatkit_router_get_time(router)
+            try #require(now > 20_000_000, "the machine has been up for more than 20 s")
+            let keymap = try #require(seatkit_keymap_create_from_names(nil, nil, "us", nil, nil))
+            seatkit_router_set_keymap(router, keymap, 25, 600)
+            let times = Times()
+            let spy = seatkit_router_add_spy(router, { data, event, _ in
+                Unmanaged<Times>.fromOpaque(data!).takeUnretainedValue().seen.append(event!.pointee.time_usec)
+            }, Unmanaged.passUnretained(times).toOpaque())
+            seatkit_router_notify_key(router, 0, 1, 30, SEATKIT_KEY_PRESSED)
+            seatkit_router_notify_key(router, 5_000, 1, 31, SEATKIT_KEY_PRESSED)
+            #expect(times.seen.count == 2 && times.seen.allSatisfy { $0 >= now }, "\(times.seen) now \(now)")
+            let warnings = loggedLines.filter { $0.contains("behind the router's clock") }
+            #expect(warnings.count == 1, "\(loggedLines)")
+            // No repeat is due yet: the loop's turn fires nothing (hours of repeats before).
+            wl_event_loop_dispatch(loop, 0)
+            #expect(times.seen.count == 2, "\(times.seen.count) events")
+            // A real late delivery (50 ms) keeps its time.
+            let late = seatkit_router_get_time(router) - 50_000
+            seatkit_router_notify_key(router, late, 1, 31, SEATKIT_KEY_RELEASED)
+            #expect(times.seen.last == late)
+            seatkit_spy_destroy(spy)
+            seatkit_router_destroy(router)
+            seatkit_keymap_destroy(keymap)
         }
 
         /// wlroots' 32-bit milliseconds onto the router's clock, across the 49.7-day wrap.

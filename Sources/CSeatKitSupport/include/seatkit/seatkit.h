@@ -26,8 +26,8 @@
  *    Call seatkit_log_init before starting routers on other threads (the log callback is
  *    one for the process, and is called from each router's thread).
  *  - Time is in microseconds on CLOCK_MONOTONIC (libinput's unit and clock). On a router
- *    with an event-loop clock, an event time ahead of now is clamped to now and logged
- *    once per router (timers count from event times). wlroots gives 32-bit milliseconds:
+ *    with an event-loop clock, an event time ahead of now, or more than 10 s behind it (wtype
+ *    sends 0), is taken as now and logged once per router (timers count from event times). wlroots gives 32-bit milliseconds:
  *    convert them with seatkit_time_from_msec.
  *  - ABI: every interface table (seatkit_*_interface) starts with `size_t struct_size`,
  *    which the caller sets to sizeof the struct it was compiled with; the library copies the
