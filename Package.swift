@@ -121,8 +121,9 @@ let package = Package(
             path: "examples/kiosk"
         ),
         // The C API's public header (include/seatkit/seatkit.h, installed as is) and the C
-        // shims its implementation needs (a va_list log call, the default stderr log).
-        .target(name: "CSeatKitSupport", linkerSettings: [.linkedLibrary("wayland-server"), .linkedLibrary("dl")]),
+        // shims its implementation needs (a va_list log call, the default stderr log, the
+        // per-thread state of the API).
+        .target(name: "CSeatKitSupport", linkerSettings: [.linkedLibrary("wayland-server")]),
         // The C API (`seatkit_<object>_<verb>`, @_cdecl functions) over the core, SeatKitXKB
         // and SeatKitLibinput, for compositors written in C. See include/seatkit/seatkit.h.
         // Nothing of replay (no umockdev, glib or worker constructor): CSeatKitReplay.

@@ -105,14 +105,6 @@ enum CCalls {
         return String(cString: value)
     }
 
-    static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
-
-    /// The file this library was loaded from (libseatkit.so), through dladdr.
-    static func pathOfThisLibrary() -> String? {
-        guard let name = seatkit_support_library_path() else { return nil }
-        return String(cString: name)
-    }
-
     // MARK: Memory handed to C
 
     /// A copy of `text` on the C heap, for the caller to free().

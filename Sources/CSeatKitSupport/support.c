@@ -1,5 +1,4 @@
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include "seatkit_support.h"
@@ -14,44 +13,38 @@ static void log_stderr(enum seatkit_log_importance importance, const char *fmt, 
 	fputc('\n', stderr);
 }
 
+/* One for the process, read from every router's thread: atomics, so that a thread that logs
+ * while another calls seatkit_log_init reads one whole value or the other. */
 static enum seatkit_log_importance log_verbosity = SEATKIT_ERROR;
 static seatkit_log_func_t log_callback = log_stderr;
 
 void seatkit_log_init(enum seatkit_log_importance verbosity, seatkit_log_func_t callback) {
-	log_callback = callback ? callback : log_stderr;
+	__atomic_store_n(&log_callback, callback ? callback : log_stderr, __ATOMIC_RELEASE);
 	if ((unsigned)verbosity >= SEATKIT_LOG_IMPORTANCE_LAST) {
-		log_verbosity = SEATKIT_DEBUG;
+		__atomic_store_n(&log_verbosity, SEATKIT_DEBUG, __ATOMIC_RELEASE);
 		seatkit_support_log(SEATKIT_ERROR,
 			"seatkit_log_init: verbosity out of range; using SEATKIT_DEBUG");
 		return;
 	}
-	log_verbosity = verbosity;
+	__atomic_store_n(&log_verbosity, verbosity, __ATOMIC_RELEASE);
 }
 
 enum seatkit_log_importance seatkit_log_get_verbosity(void) {
-	return log_verbosity;
+	return __atomic_load_n(&log_verbosity, __ATOMIC_ACQUIRE);
 }
 
 static void call_with_args(enum seatkit_log_importance importance, const char *fmt, ...) {
 	va_list args;
 	va_start(args, fmt);
-	log_callback(importance, fmt, args);
+	__atomic_load_n(&log_callback, __ATOMIC_ACQUIRE)(importance, fmt, args);
 	va_end(args);
 }
 
 void seatkit_support_log(enum seatkit_log_importance importance, const char *message) {
-	if (importance == SEATKIT_SILENT || importance > log_verbosity) {
+	if (importance == SEATKIT_SILENT || importance > seatkit_log_get_verbosity()) {
 		return;
 	}
 	call_with_args(importance, "%s", message);
-}
-
-const char *seatkit_support_library_path(void) {
-	Dl_info info;
-	if (dladdr((void *)seatkit_support_library_path, &info) == 0) {
-		return NULL;
-	}
-	return info.dli_fname;
 }
 
 /* This thread's state of the C API: set once per thread by the Swift side, released by its

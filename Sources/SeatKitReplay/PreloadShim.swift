@@ -58,15 +58,14 @@ enum PreloadShim {
     /// with nil, this very program (the file the SeatKitReplay code runs from: a test
     /// binary, the `seatkit` tool, libseatkit-replay.so). Looked for in that file's directory
     /// (the build products directory; an installed lib directory) and in `../lib` beside it
-    /// (an installed `bin/seatkit`); for an explicit worker, beside the worker first and then
-    /// beside this code. Used only if it is a regular file (not a link) that
+    /// (an installed `bin/seatkit`); for an explicit worker, beside the worker only. Used only if it is a regular file (not a link) that
     /// is owned by this user or root and writable by nobody else, in a directory that is
     /// owned by this user or root and writable by nobody else: another local user can never
     /// put a library there that a worker would preload.
     static func libraryPath(worker: String?) throws(ReplayError) -> String {
-        // An explicit worker's own first (a `seatkit` tool built without the sanitizer this
-        // program has), then this code's.
-        let images = [worker, imageOfThisCode()].compactMap { $0 }
+        // An explicit worker's own only: a `seatkit` tool of another build (without the
+        // sanitizer this program has, say) needs the shim built with it.
+        let images = worker.map { [$0] } ?? [imageOfThisCode()].compactMap { $0 }
         guard let image = images.first else {
             throw .environment("cannot tell which file the replay code was loaded from, to find the umockdev preload shim beside it")
         }

@@ -179,25 +179,28 @@ import Glibc
         mkdir(dir + "/bin", 0o755)
         #expect(writeFile(worker, Array("#!/bin/sh\n".utf8)))
         let shim = dir + "/bin/" + PreloadShim.builtName
-        // Missing beside the worker: this build's own, never anything else.
-        #expect(try PreloadShim.libraryPath(worker: worker) == real)
-        // Writable by others: refused (the reason says so), this build's own used instead.
+        // Missing beside the worker: an error that says how to build it (never another
+        // build's shim: the worker may be built differently, e.g. without a sanitizer).
+        #expect(throws: ReplayError.self) { try PreloadShim.libraryPath(worker: worker) }
+        do { _ = try PreloadShim.libraryPath(worker: worker) } catch { #expect("\(error)".contains("swift build --product SeatKitUmockdevShim")) }
+        // Writable by others: refused, with the reason.
         #expect(writeFile(shim, [0x7f, 0x45, 0x4c, 0x46]))
         chmod(shim, 0o666)
         #expect(PreloadShim.untrustedReason(shim)?.contains("writable by group or others") == true)
-        #expect(try PreloadShim.libraryPath(worker: worker) == real)
+        do { _ = try PreloadShim.libraryPath(worker: worker) } catch { #expect("\(error)".contains("not safe to load")) }
+        #expect(throws: ReplayError.self) { try PreloadShim.libraryPath(worker: worker) }
         // A symbolic link (even to the real one).
         unlink(shim)
         symlink(real, shim)
         #expect(PreloadShim.untrustedReason(shim)?.contains("not a regular file") == true)
-        #expect(try PreloadShim.libraryPath(worker: worker) == real)
+        #expect(throws: ReplayError.self) { try PreloadShim.libraryPath(worker: worker) }
         // A good file in a directory others can write.
         unlink(shim)
         #expect(writeFile(shim, [0x7f, 0x45, 0x4c, 0x46]))
         chmod(shim, 0o644)
         chmod(dir + "/bin", 0o777)
         #expect(PreloadShim.untrustedReason(shim)?.contains("writable by group or others") == true)
-        #expect(try PreloadShim.libraryPath(worker: worker) == real)
+        #expect(throws: ReplayError.self) { try PreloadShim.libraryPath(worker: worker) }
         // Owned by this user, nobody else can write it or its directory: the worker's is used.
         chmod(dir + "/bin", 0o755)
         #expect(try PreloadShim.libraryPath(worker: worker) == shim)

@@ -281,6 +281,9 @@ import SeatKitLibinput
         let old = scratch.path + "/old-worker"
         #expect(writeFile(old, Array("#!/bin/sh\necho 'replay-worker: \(ReplayWorker.staleWorkerAnswer)' >&2\nexit 2\n".utf8)))
         chmod(old, 0o755)
+        // An old build's worker comes with its shim (the replay preloads the one beside the worker).
+        let shim = try PreloadShim.libraryPath(worker: SeatkitToolTests.tool)
+        #expect(runProcess("/bin/cp", [shim, scratch.path + "/" + PreloadShim.builtName]).0 == 0)
         let started = monotonicMicroseconds()
         do {
             _ = try LibinputReplay(recording: try SyntheticRecordings.keyboard(), options: ReplayOptions(workerExecutable: old)).run()
