@@ -281,8 +281,11 @@ import SeatKitLibinput
         let old = scratch.path + "/old-worker"
         #expect(writeFile(old, Array("#!/bin/sh\necho 'replay-worker: \(ReplayWorker.staleWorkerAnswer)' >&2\nexit 2\n".utf8)))
         chmod(old, 0o755)
-        // An old build's worker comes with its shim (the replay preloads the one beside the worker).
-        let shim = try PreloadShim.libraryPath(worker: SeatkitToolTests.tool)
+        // An old build's worker comes with its shim (the replay preloads the one beside the
+        // worker): a plain build's (CI's TSan run names the plain tool as its worker; a TSan
+        // build's shim cannot load into /bin/sh).
+        let plainTool = getenv("SEATKIT_REPLAY_WORKER").map { String(cString: $0) } ?? SeatkitToolTests.tool
+        let shim = try PreloadShim.libraryPath(worker: plainTool)
         #expect(runProcess("/bin/cp", [shim, scratch.path + "/" + PreloadShim.builtName]).0 == 0)
         let started = monotonicMicroseconds()
         do {
