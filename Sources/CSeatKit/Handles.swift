@@ -110,19 +110,38 @@ enum Handles {
     /// The live object behind `handle` without retaining it: for the per-event entry points.
     /// It stays alive until the outermost API call returns even if its handle ends meanwhile
     /// (see ``remove(_:)``). Nil on another thread than the handle's.
+    ///
+    /// The last handle a thread looked up is remembered by that thread (`ThreadState`), so
+    /// that the per-event calls on one router take no lock: a handle that belongs to a thread
+    /// is removed only on that thread (its destroy call is checked like any other), which
+    /// forgets it there (``remove(_:)``), so a remembered handle is live. Keymaps, which any
+    /// thread may destroy, are never remembered.
     @inline(__always)
     static func unretained(_ handle: OpaquePointer?, _ kind: HandleKind) -> Unretained<HandleObject>? {
         let bits = UInt(bitPattern: handle)
-        let index = Int((bits >> 8) & 0xFF_FFFF)
         guard UInt8(truncatingIfNeeded: bits) == kind.rawValue else { return nil }
+        let state = ThreadState.current
+        if state.pointee.lastHandle == bits, let object = state.pointee.lastObject { return object }
+        return lookUp(bits, kind, state)
+    }
+
+    @inline(never)
+    private static func lookUp(_ bits: UInt, _ kind: HandleKind, _ state: UnsafeMutablePointer<ThreadState>) -> Unretained<HandleObject>? {
+        let index = Int((bits >> 8) & 0xFF_FFFF)
         let me = CCalls.currentThread()
-        return locked { t in
+        let found: (Unretained<HandleObject>, owned: Bool)? = locked { t in
             guard index < t.slots.count,
                   t.slots[index].generation == UInt32(truncatingIfNeeded: bits >> 32),
-                  t.slots[index].kind == kind.rawValue else { return nil }
+                  t.slots[index].kind == kind.rawValue, let object = t.slots[index].unretained else { return nil }
             if let thread = t.slots[index].thread, !CCalls.isSameThread(thread, me) { return nil }
-            return t.slots[index].unretained
+            return (object, t.slots[index].thread != nil)
         }
+        guard let found else { return nil }
+        if found.owned {
+            state.pointee.lastHandle = bits
+            state.pointee.lastObject = found.0
+        }
+        return found.0
     }
 
     /// Ends a handle. The object is released at the end of the outermost API call under way
@@ -130,6 +149,11 @@ enum Handles {
     static func remove(_ handle: OpaquePointer) {
         let bits = UInt(bitPattern: handle)
         let index = Int((bits >> 8) & 0xFF_FFFF)
+        let state = ThreadState.current
+        if state.pointee.lastHandle == bits {
+            state.pointee.lastHandle = 0
+            state.pointee.lastObject = nil
+        }
         let object: HandleObject? = locked { t in
             guard index < t.slots.count, t.slots[index].generation == UInt32(truncatingIfNeeded: bits >> 32) else { return nil }
             let object = t.slots[index].object
@@ -179,6 +203,9 @@ enum Handles {
 /// What the C API keeps per thread: the nesting of API calls (``APICall``) and the buffers of
 /// strings handed to C (`CText`). Made on a thread's first call, freed when the thread exits.
 struct ThreadState {
+    /// The last handle this thread looked up, and its object (see `Handles.unretained`).
+    var lastHandle: UInt = 0
+    var lastObject: Unretained<HandleObject>?
     var depth = 0
     var kept: [HandleObject] = []
     var textBuffers: [UnsafeMutablePointer<CChar>] = []
