@@ -16,6 +16,15 @@ let package = Package(
         // libseatkit.so with include/seatkit/seatkit.h and seatkit.pc. Not "seatkit": that
         // name is the command-line tool's, and SwiftPM would build only one of the two.
         .library(name: "CSeatKit", type: .dynamic, targets: ["CSeatKit"]),
+        // Replayed recordings from C (libCSeatKitReplay.so; installed as libseatkit-replay.so
+        // with seatkit-replay.h and seatkit-replay.pc): umockdev, glib and the replay worker's
+        // constructor, for test programs only. It calls libseatkit through C (its private
+        // seatkit__player_* entry points), so it carries no second handle table.
+        .library(name: "CSeatKitReplay", type: .dynamic, targets: ["CSeatKitReplay"]),
+        // The umockdev preload shim (libSeatKitUmockdevShim.so; installed as
+        // libseatkit-umockdev-shim.so beside libseatkit-replay.so): C built with the package,
+        // warnings as errors, preloaded into replay workers only. Never linked into a program.
+        .library(name: "SeatKitUmockdevShim", type: .dynamic, targets: ["SeatKitUmockdevShim"]),
         // The Wayland Conformance Suites' integration module (libSeatKitWLCS.so): run
         // `/usr/lib/x86_64-linux-gnu/wlcs/wlcs .build/debug/libSeatKitWLCS.so`, or scripts/wlcs.sh.
         .library(name: "SeatKitWLCS", type: .dynamic, targets: ["SeatKitWLCS"]),
@@ -64,6 +73,11 @@ let package = Package(
         // Runs any program that links SeatKitReplay as a replay worker when started with
         // SEATKIT_REPLAY_WORKER_MODE=1 (a constructor, before that program's main).
         .target(name: "CReplayWorkerEntry"),
+        // The preload shim's C (see PreloadShim.swift for what it does). Strict warnings: it
+        // is loaded into libinput's process and answers libc calls.
+        .target(name: "SeatKitUmockdevShim",
+                cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror"])],
+                linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "SeatKitReplay", dependencies: ["SeatKit", "SeatKitLibinput", "SeatKitSystem", "CUmockdev", "CReplayWorkerEntry"]),
         .executableTarget(
             name: "seatkit",
@@ -107,21 +121,38 @@ let package = Package(
             path: "examples/kiosk"
         ),
         // The C API's public header (include/seatkit/seatkit.h, installed as is) and the C
-        // shims its implementation needs (a va_list log call, the default stderr log).
-        .target(name: "CSeatKitSupport", linkerSettings: [.linkedLibrary("wayland-server"), .linkedLibrary("dl")]),
+        // shims its implementation needs (a va_list log call, the default stderr log, the
+        // per-thread state of the API).
+        .target(name: "CSeatKitSupport", linkerSettings: [.linkedLibrary("wayland-server")]),
         // The C API (`seatkit_<object>_<verb>`, @_cdecl functions) over the core, SeatKitXKB
-        // and replayed recordings (SeatKitReplay), for compositors written in C. See include/seatkit/seatkit.h.
+        // and SeatKitLibinput, for compositors written in C. See include/seatkit/seatkit.h.
+        // Nothing of replay (no umockdev, glib or worker constructor): CSeatKitReplay.
         // A SONAME, so that programs linked against the library record its name, not the
         // path they were linked with (meson links by path). In the build directory it is the
-        // file's name; scripts/install.sh renames the installed copy libseatkit.so.
+        // file's name; scripts/install.sh renames the installed copy libseatkit.so.0.
         .target(
             name: "CSeatKit",
-            dependencies: ["SeatKit", "SeatKitXKB", "SeatKitLibinput", "SeatKitReplay", "SeatKitSystem", "CSeatKitSupport"],
-            linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=libCSeatKit.so"])]
+            dependencies: ["SeatKit", "SeatKitXKB", "SeatKitLibinput", "SeatKitSystem", "CSeatKitSupport"],
+            // -Bsymbolic: the library's code binds to its own definitions, never to a copy of the
+            // same Swift module another library in the process exports (libseatkit-replay
+            // carries its own SeatKit core, statically).
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=libCSeatKit.so", "-Xlinker", "-Bsymbolic"])]
+        ),
+        // seatkit-replay.h (installed as is) and the declarations of libseatkit's private
+        // entry points that libseatkit-replay calls (not installed).
+        .target(name: "CSeatKitReplaySupport"),
+        // seatkit_replay_*: a recording through real libinput under umockdev (SeatKitReplay),
+        // handed to libseatkit's player as SeatKitLibinput's binary events. Does not depend on
+        // CSeatKit: in the installed library, libseatkit's symbols come from libseatkit.so.0
+        // (install.sh records it as NEEDED); in the test binary, from the CSeatKit target.
+        .target(
+            name: "CSeatKitReplay",
+            dependencies: ["SeatKitReplay", "SeatKitLibinput", "CSeatKitReplaySupport"],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=libCSeatKitReplay.so", "-Xlinker", "-Bsymbolic"])]
         ),
         // The C API from Swift (handles, misuse, the event-loop clock, allocations) and the C
         // program of Tests/CSeatKitProgram built from an installed prefix with cc and meson.
-        .testTarget(name: "CSeatKitTests", dependencies: ["CSeatKit", "CSeatKitSupport", "SeatKitReplay", "AllocationCounter", "SeededRandom"]),
+        .testTarget(name: "CSeatKitTests", dependencies: ["CSeatKit", "CSeatKitSupport", "CSeatKitReplay", "CSeatKitReplaySupport", "SeatKitReplay", "AllocationCounter", "SeededRandom"]),
         // wlcs's entry points (wlcs_server_integration, its descriptor and devices) and the
         // libwayland calls of the integration (server and client side: wlcs's clients run in
         // the same process). Needs Debian's wlcs package for its headers.

@@ -1,22 +1,28 @@
 #!/usr/bin/env bash
 # Installs SeatKit's C API where C builds find it:
 #   PREFIX/include/seatkit/seatkit.h, seatkit-delivery.h
-#   PREFIX/lib/libseatkit.so
+#   PREFIX/lib/libseatkit.so.0         (SONAME libseatkit.so.0; libseatkit.so links to it)
 #   PREFIX/lib/pkgconfig/seatkit.pc    (pkg-config --cflags --libs seatkit; meson dependency('seatkit'))
 # and, when pkg-config finds wlroots 0.15 (Debian: libwlroots-dev), the wlroots bridge built
 # from wlroots/ against it (with -Wall -Wextra -Werror):
 #   PREFIX/include/seatkit/seatkit-wlroots.h
-#   PREFIX/lib/libseatkit-wlroots.so
+#   PREFIX/lib/libseatkit-wlroots.so.0 (SONAME libseatkit-wlroots.so.0; libseatkit-wlroots.so links to it)
 #   PREFIX/lib/pkgconfig/seatkit-wlroots.pc (meson dependency('seatkit-wlroots'); its
 #                                       cflags carry -DWLR_USE_UNSTABLE)
+# and, for test programs only (replayed recordings; links umockdev and glib):
+#   PREFIX/include/seatkit/seatkit-replay.h
+#   PREFIX/lib/libseatkit-replay.so.0  (SONAME libseatkit-replay.so.0, NEEDED libseatkit.so.0)
+#   PREFIX/lib/libseatkit-umockdev-shim.so (preloaded into replay workers, never linked)
+#   PREFIX/lib/pkgconfig/seatkit-replay.pc
 #   PREFIX/bin/seatkit                 (the command-line tool; seatkit_replay_create runs it as
 #                                       its libinput worker)
 #
 # Usage: scripts/install.sh --prefix DIR [--libdir DIR] [--build-dir DIR]
 #   --prefix DIR     where to install (default /usr/local)
 #   --libdir DIR     the library directory (default PREFIX/lib)
-#   --build-dir DIR  install the libCSeatKit.so (and seatkit) already built in DIR instead of
-#                    building them (swift build -c release --product CSeatKit / seatkit)
+#   --build-dir DIR  install the libCSeatKit.so, libCSeatKitReplay.so, libSeatKitUmockdevShim.so
+#                    and seatkit already built in DIR instead of building them (swift build -c
+#                    release --product CSeatKit / CSeatKitReplay / SeatKitUmockdevShim / seatkit)
 #   --no-wlroots     do not build the wlroots bridge even if wlroots is found
 #
 # The library needs the Swift runtime of the toolchain that built it at run time: both the
@@ -40,7 +46,7 @@ while [ $# -gt 0 ]; do
     --build-dir) build_dir="$2"; shift 2 ;;
     --build-dir=*) build_dir="${1#*=}"; shift ;;
     --no-wlroots) wlroots=no; shift ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | grep '^#'; exit 0 ;;
     *) echo "install.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -51,11 +57,15 @@ prefix="$(cd "$prefix" && pwd)"
 libdir="${libdir:-$prefix/lib}"
 
 if [ -z "$build_dir" ]; then
-  (cd "$root" && swift build -c release --product CSeatKit && swift build -c release --product seatkit)
+  (cd "$root" && for product in CSeatKit CSeatKitReplay SeatKitUmockdevShim seatkit; do swift build -c release --product "$product"; done)
   build_dir="$(cd "$root" && swift build -c release --show-bin-path)"
 fi
 library="$build_dir/libCSeatKit.so"
-[ -f "$library" ] || { echo "install.sh: $library not found (build the CSeatKit product first)" >&2; exit 1; }
+replay_library="$build_dir/libCSeatKitReplay.so"
+shim="$build_dir/libSeatKitUmockdevShim.so"
+for file in "$library" "$replay_library" "$shim"; do
+  [ -f "$file" ] || { echo "install.sh: $file not found (build the CSeatKit, CSeatKitReplay and SeatKitUmockdevShim products first)" >&2; exit 1; }
+done
 
 # The directory of the Swift runtime libraries (libswiftCore.so) of this toolchain.
 swift_runtime="$(swift -print-target-info | sed -n '/"runtimeLibraryPaths"/,/\]/p' | grep -o '"/[^"]*"' | head -n 1 | tr -d '"')"
@@ -67,10 +77,23 @@ fi
 install -d "$prefix/include/seatkit" "$libdir/pkgconfig" "$prefix/bin"
 install -m 644 "$root/Sources/CSeatKitSupport/include/seatkit/seatkit.h" "$prefix/include/seatkit/seatkit.h"
 install -m 644 "$root/Sources/CSeatKitSupport/include/seatkit/seatkit-delivery.h" "$prefix/include/seatkit/seatkit-delivery.h"
-install -m 755 "$library" "$libdir/libseatkit.so"
-# The build's SONAME is its file name (libCSeatKit.so); programs linked against the installed
-# copy must record the installed name, whether they link with -lseatkit or by path (meson).
-patchelf --set-soname libseatkit.so "$libdir/libseatkit.so"
+install -m 644 "$root/Sources/CSeatKitReplaySupport/include/seatkit/seatkit-replay.h" "$prefix/include/seatkit/seatkit-replay.h"
+# Version policy (seatkit.h, "ABI"): the SONAME's number changes only with a change that breaks
+# compiled callers; additions keep it. The build's SONAME is its file name (libCSeatKit.so);
+# programs linked against the installed copy must record the installed name, whether they link
+# with -lseatkit or by path (meson).
+install -m 755 "$library" "$libdir/libseatkit.so.0"
+patchelf --set-soname libseatkit.so.0 "$libdir/libseatkit.so.0"
+ln -sfn libseatkit.so.0 "$libdir/libseatkit.so"
+# The replay library calls libseatkit's (private) entry points: it needs libseatkit.so.0, found
+# beside it ($ORIGIN) or through the program's own run path.
+install -m 755 "$replay_library" "$libdir/libseatkit-replay.so.0"
+patchelf --set-soname libseatkit-replay.so.0 "$libdir/libseatkit-replay.so.0"
+patchelf --add-needed libseatkit.so.0 "$libdir/libseatkit-replay.so.0"
+ln -sfn libseatkit-replay.so.0 "$libdir/libseatkit-replay.so"
+# Found by the replay code beside libseatkit-replay.so.0 (or beside bin/seatkit, in ../lib);
+# never by a search path.
+install -m 755 "$shim" "$libdir/libseatkit-umockdev-shim.so"
 if [ -x "$build_dir/seatkit" ]; then
   install -m 755 "$build_dir/seatkit" "$prefix/bin/seatkit"
 else
@@ -91,6 +114,19 @@ Cflags: -I\${includedir}
 Libs: -L\${libdir} -lseatkit -Wl,-rpath,\${libdir} -Wl,-rpath,\${swift_runtime}
 PC
 
+cat > "$libdir/pkgconfig/seatkit-replay.pc" <<PC
+prefix=$prefix
+includedir=\${prefix}/include
+libdir=$libdir
+
+Name: seatkit-replay
+Description: SeatKit replayed recordings for test programs (libinput under umockdev; not for production)
+Version: 0.1.0
+Requires: seatkit
+Cflags: -I\${includedir}
+Libs: -L\${libdir} -lseatkit-replay -Wl,-rpath,\${libdir}
+PC
+
 # The wlroots bridge: built here against the system's wlroots, so that it matches it.
 bridge=
 if [ "$wlroots" = auto ] && pkg-config --exists 'wlroots >= 0.15' 'wlroots < 0.16' 2>/dev/null; then
@@ -98,9 +134,10 @@ if [ "$wlroots" = auto ] && pkg-config --exists 'wlroots >= 0.15' 'wlroots < 0.1
   # shellcheck disable=SC2046
   "$cc" -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -shared -DWLR_USE_UNSTABLE \
     -I"$prefix/include" -I"$root/wlroots/include" $(pkg-config --cflags wlroots wayland-server xkbcommon pixman-1) \
-    -o "$libdir/libseatkit-wlroots.so" "$root/wlroots/seatkit-wlroots.c" \
-    -Wl,-soname,libseatkit-wlroots.so -L"$libdir" -lseatkit -Wl,-rpath,"$libdir" -Wl,-rpath,"$swift_runtime" \
+    -o "$libdir/libseatkit-wlroots.so.0" "$root/wlroots/seatkit-wlroots.c" \
+    -Wl,-soname,libseatkit-wlroots.so.0 -L"$libdir" -lseatkit -Wl,-rpath,"$libdir" -Wl,-rpath,"$swift_runtime" \
     $(pkg-config --libs wlroots wayland-server xkbcommon) -lm
+  ln -sfn libseatkit-wlroots.so.0 "$libdir/libseatkit-wlroots.so"
   install -m 644 "$root/wlroots/include/seatkit/seatkit-wlroots.h" "$prefix/include/seatkit/seatkit-wlroots.h"
   cat > "$libdir/pkgconfig/seatkit-wlroots.pc" <<PC
 prefix=$prefix
@@ -121,11 +158,13 @@ fi
 
 echo "installed SeatKit's C API in $prefix:"
 echo "  $prefix/include/seatkit/seatkit.h, seatkit-delivery.h"
-echo "  $libdir/libseatkit.so"
+echo "  $libdir/libseatkit.so.0 (and libseatkit.so)"
 echo "  $libdir/pkgconfig/seatkit.pc (Swift runtime: $swift_runtime)"
+echo "  $prefix/include/seatkit/seatkit-replay.h, $libdir/libseatkit-replay.so.0, $libdir/libseatkit-umockdev-shim.so,"
+echo "  $libdir/pkgconfig/seatkit-replay.pc (test programs only)"
 if [ -x "$prefix/bin/seatkit" ]; then echo "  $prefix/bin/seatkit"; fi
 if [ -n "$bridge" ]; then
   echo "  $prefix/include/seatkit/seatkit-wlroots.h"
-  echo "  $libdir/libseatkit-wlroots.so"
+  echo "  $libdir/libseatkit-wlroots.so.0 (and libseatkit-wlroots.so)"
   echo "  $libdir/pkgconfig/seatkit-wlroots.pc"
 fi

@@ -15,7 +15,7 @@ packages=(
   libinput-dev libudev-dev libevdev-dev   # SeatKitLibinput
   libxkbcommon-dev xkb-data               # SeatKitXKB, with the system's layouts
   libx11-data                             # SeatKitXKB: compose tables (/usr/share/X11/locale)
-  umockdev libumockdev-dev gcc            # SeatKitReplay: real libinput with no root (gcc builds its preload shim)
+  umockdev libumockdev-dev gcc            # SeatKitReplay: real libinput with no root (gcc: the C test programs)
   libwayland-dev wayland-protocols        # SeatKitWayland, wayland-scanner
   wev weston foot wtype                   # real clients for end-to-end tests (foot binds no wl_touch)
   xvfb xdotool x11-utils                  # the wlroots kiosk on its x11 backend: an X server, keys and mouse from xdotool

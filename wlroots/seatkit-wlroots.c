@@ -590,6 +590,7 @@ static void did_resign_first_responder(void *data, const struct seatkit_event_co
 }
 
 static const struct seatkit_responder_interface surface_responder = {
+	.struct_size = sizeof(struct seatkit_responder_interface),
 	.touches_began = touches_began,
 	.touches_moved = touches_moved,
 	.touches_ended = touches_ended,

@@ -23,6 +23,7 @@ private func take(_ data: UnsafeMutableRawPointer?) -> seatkit_result {
 /// The C vtable of RoutingScene's CountingResponder: the same answers, as C callbacks.
 nonisolated(unsafe) private var countingImpl: seatkit_responder_interface = {
     var impl = seatkit_responder_interface()
+    impl.struct_size = MemoryLayout<seatkit_responder_interface>.size
     impl.touches_began = { data, _, _ in take(data) }
     impl.touches_moved = { data, _, _ in take(data) }
     impl.touches_ended = { data, _, _ in take(data) }
@@ -50,6 +51,7 @@ nonisolated(unsafe) private var countingImpl: seatkit_responder_interface = {
 
 nonisolated(unsafe) private var countingDelegate: seatkit_delegate_interface = {
     var impl = seatkit_delegate_interface()
+    impl.struct_size = MemoryLayout<seatkit_delegate_interface>.size
     impl.dropped = { data, _ in counts(data).pointee.drops += 1 }
     return impl
 }()

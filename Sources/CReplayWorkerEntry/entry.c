@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <termios.h>
 #include <sys/syscall.h>
@@ -60,4 +61,21 @@ ssize_t seatkit_replay_raw_read(int fd, void *buffer, size_t size)
 ssize_t seatkit_replay_raw_write(int fd, const void *buffer, size_t size)
 {
     return (ssize_t)syscall(SYS_write, fd, buffer, size);
+}
+
+const char *seatkit_replay_image_path(void)
+{
+    Dl_info info;
+    if (dladdr((void *)seatkit_replay_image_path, &info) == 0 || info.dli_fname == NULL || info.dli_fname[0] == '\0')
+        return NULL;
+    /* The main program is named by how it was started (maybe a relative name): say where it is. */
+    if (strchr(info.dli_fname, '/') == NULL || info.dli_fname[0] != '/') {
+        static char exe[4096];
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (n <= 0)
+            return NULL;
+        exe[n] = '\0';
+        return exe;
+    }
+    return info.dli_fname;
 }

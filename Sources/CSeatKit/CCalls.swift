@@ -14,6 +14,37 @@ enum CCalls {
     /// CLOCK_MONOTONIC in microseconds: libinput's clock, and wl_event_loop timers'.
     static func monotonicMicroseconds() -> Int64 { MonotonicClock.microseconds() }
 
+    // MARK: Threads
+
+    /// The calling thread.
+    @inline(__always)
+    static func currentThread() -> pthread_t { pthread_self() }
+
+    @inline(__always)
+    static func isSameThread(_ a: pthread_t, _ b: pthread_t) -> Bool { pthread_equal(a, b) != 0 }
+
+    /// A process-lifetime mutex (never destroyed).
+    static func makeMutex() -> UnsafeMutablePointer<pthread_mutex_t> {
+        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        return mutex
+    }
+
+    @inline(__always)
+    static func lock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) { pthread_mutex_lock(mutex) }
+
+    @inline(__always)
+    static func unlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) { pthread_mutex_unlock(mutex) }
+
+    /// This thread's C API state (seatkit_support_thread_state), and setting it.
+    @inline(__always)
+    static func threadState() -> UnsafeMutableRawPointer? { seatkit_support_thread_state() }
+
+    static func setThreadState(_ state: UnsafeMutableRawPointer, release: @convention(c) (UnsafeMutableRawPointer?) -> Void) {
+        seatkit_support_set_thread_state(state, release)
+    }
+
     // MARK: wl_event_loop timers
 
     typealias TimerCallback = @convention(c) (UnsafeMutableRawPointer?) -> Int32
@@ -82,14 +113,6 @@ enum CCalls {
     static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }
         return String(cString: value)
-    }
-
-    static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
-
-    /// The file this library was loaded from (libseatkit.so), through dladdr.
-    static func pathOfThisLibrary() -> String? {
-        guard let name = seatkit_support_library_path() else { return nil }
-        return String(cString: name)
     }
 
     // MARK: Memory handed to C

@@ -23,6 +23,25 @@ class CResponder: Responder {
     }
 
     @exclusivity(unchecked) var unchecked = HotState()
+    /// The library's copy of the table `unchecked.impl` points into (see `VTableCopy`).
+    var table: VTableCopy<seatkit_responder_interface>?
+
+    /// Sets the C table (copied) and its data; NULL clears both. False (logged) when the
+    /// table's struct_size is unusable: the previous table stays.
+    func setTable(_ impl: UnsafePointer<seatkit_responder_interface>?, data: UnsafeMutableRawPointer?,
+                  _ function: StaticString) -> Bool {
+        guard let impl else {
+            unchecked.impl = nil
+            unchecked.data = nil
+            table = nil
+            return true
+        }
+        guard let copy = VTableCopy.make(impl, "seatkit_responder_interface", function) else { return false }
+        table = copy
+        unchecked.impl = UnsafePointer(copy.pointer)
+        unchecked.data = data
+        return true
+    }
 
     init(owner: CRouter) {
         ownerLink = Unretained(owner)
@@ -249,12 +268,26 @@ class CResponder: Responder {
 final class CDelegate: CResponder, CompositorDelegate {
     var delegateImpl: UnsafePointer<seatkit_delegate_interface>?
     var delegateData: UnsafeMutableRawPointer?
+    var delegateTable: VTableCopy<seatkit_delegate_interface>?
 
-    func set(_ impl: UnsafePointer<seatkit_delegate_interface>?, data: UnsafeMutableRawPointer?) {
-        delegateImpl = impl
+    /// Copies the delegate's table and its responder table (both read within their
+    /// struct_size). Nothing changes when either is refused.
+    func set(_ impl: UnsafePointer<seatkit_delegate_interface>?, data: UnsafeMutableRawPointer?, _ function: StaticString) {
+        guard let impl else {
+            delegateImpl = nil
+            delegateData = nil
+            delegateTable = nil
+            _ = setTable(nil, data: nil, function)
+            return
+        }
+        guard let copy = VTableCopy.make(impl, "seatkit_delegate_interface", function) else { return }
+        let responder = copy.pointer.pointee.responder
+        guard setTable(responder, data: data, function) else { return }
+        // The copy's responder member points at the library's copy of that table.
+        copy.pointer.pointee.responder = unchecked.impl
+        delegateTable = copy
+        delegateImpl = UnsafePointer(copy.pointer)
         delegateData = data
-        self.unchecked.impl = impl?.pointee.responder
-        self.unchecked.data = data
     }
 
     func router(_ router: Router, dropped event: DroppedEvent) {

@@ -235,21 +235,16 @@ enum CValues {
 /// copies of the event. One buffer per nesting level, so that a callback that injects another
 /// key does not overwrite the text its own event points at.
 enum CText {
-    private struct Buffers {
-        var buffers: [UnsafeMutablePointer<CChar>] = []
-        var capacities: [Int] = []
-        var depth = 0
-    }
-    /// The buffers (unchecked: one thread, no access spans a call).
-    @exclusivity(unchecked) nonisolated(unsafe) private static var unchecked = Buffers()
-
+    // The buffers are this thread's (`ThreadState`): routers on other threads have their own.
     /// Copies `text` into the next buffer; valid until the matching ``pop()``.
     @inline(__always)
     static func push(_ text: String) -> UnsafePointer<CChar> {
-        if unchecked.depth == unchecked.buffers.count { addBuffer() }
+        let state = ThreadState.current
+        if state.pointee.textDepth == state.pointee.textBuffers.count { addBuffer(state) }
+        let depth = state.pointee.textDepth
         let count = text.utf8.count
-        if count >= unchecked.capacities[unchecked.depth] { grow(unchecked.depth, count + 1) }
-        let buffer = unchecked.buffers[unchecked.depth]
+        if count >= state.pointee.textCapacities[depth] { grow(state, depth, count + 1) }
+        let buffer = state.pointee.textBuffers[depth]
         if count > 0 {
             // The string's own bytes, without an iterator (which would retain the string).
             let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
@@ -258,12 +253,12 @@ enum CText {
             if copied == nil { copySlowly(text, into: buffer) }
         }
         buffer[count] = 0
-        unchecked.depth += 1
+        state.pointee.textDepth += 1
         return UnsafePointer(buffer)
     }
 
     @inline(__always)
-    static func pop() { unchecked.depth -= 1 }
+    static func pop() { ThreadState.current.pointee.textDepth -= 1 }
 
     @inline(__always)
     static func with<R>(_ text: String, _ body: (UnsafePointer<CChar>) -> R) -> R {
@@ -282,15 +277,15 @@ enum CText {
     }
 
     @inline(never)
-    private static func addBuffer() {
-        unchecked.buffers.append(.allocate(capacity: 64))
-        unchecked.capacities.append(64)
+    private static func addBuffer(_ state: UnsafeMutablePointer<ThreadState>) {
+        state.pointee.textBuffers.append(.allocate(capacity: 64))
+        state.pointee.textCapacities.append(64)
     }
 
     @inline(never)
-    private static func grow(_ level: Int, _ count: Int) {
-        unchecked.buffers[level].deallocate()
-        unchecked.capacities[level] = max(count, unchecked.capacities[level] * 2)
-        unchecked.buffers[level] = .allocate(capacity: unchecked.capacities[level])
+    private static func grow(_ state: UnsafeMutablePointer<ThreadState>, _ level: Int, _ count: Int) {
+        state.pointee.textBuffers[level].deallocate()
+        state.pointee.textCapacities[level] = max(count, state.pointee.textCapacities[level] * 2)
+        state.pointee.textBuffers[level] = .allocate(capacity: state.pointee.textCapacities[level])
     }
 }

@@ -13,7 +13,12 @@ final class CFilter: HandleObject, InputFilter {
     var data: UnsafeMutableRawPointer?
     var isDestroyed = false
 
-    init(owner: CRouter, impl: UnsafePointer<seatkit_filter_interface>?, data: UnsafeMutableRawPointer?) {
+    /// The library's copy of the caller's table (see `VTableCopy`).
+    let table: VTableCopy<seatkit_filter_interface>
+
+    init(owner: CRouter, table: VTableCopy<seatkit_filter_interface>, data: UnsafeMutableRawPointer?) {
+        self.table = table
+        let impl = UnsafePointer(table.pointer)
         ownerLink = Unretained(owner)
         self.impl = impl
         self.data = data
@@ -80,7 +85,8 @@ public func seatkit_router_add_filter(_ router: OpaquePointer?, _ impl: UnsafePo
         misuse(#function, "NULL filter interface; refused")
         return nil
     }
-    let filter = CFilter(owner: r, impl: impl, data: data)
+    guard let table = VTableCopy.make(impl, "seatkit_filter_interface", #function) else { return nil }
+    let filter = CFilter(owner: r, table: table, data: data)
     guard let handle = Handles.insert(filter, kind: .filter) else {
         misuse(#function, "too many live handles")
         return nil

@@ -21,9 +21,13 @@ final class CGrab: HandleObject, PointerGrab, TouchGrab, KeyboardGrab {
     let destroySignal = CCalls.makeSignal()
     var isDestroyed = false
 
-    init(owner: CRouter, impl: UnsafePointer<seatkit_grab_interface>?, data: UnsafeMutableRawPointer?) {
+    /// The library's copy of the caller's table (see `VTableCopy`); nil for a popup grab.
+    let table: VTableCopy<seatkit_grab_interface>?
+
+    init(owner: CRouter, table: VTableCopy<seatkit_grab_interface>?, data: UnsafeMutableRawPointer?) {
         ownerLink = Unretained(owner)
-        self.impl = impl
+        self.table = table
+        self.impl = table.map { UnsafePointer($0.pointer) }
         self.data = data
     }
 
@@ -178,7 +182,8 @@ public func seatkit_grab_create(_ router: OpaquePointer?, _ impl: UnsafePointer<
         misuse(#function, "NULL grab interface; refused")
         return nil
     }
-    return register(CGrab(owner: r, impl: impl, data: data), r, #function)
+    guard let table = VTableCopy.make(impl, "seatkit_grab_interface", #function) else { return nil }
+    return register(CGrab(owner: r, table: table, data: data), r, #function)
 }
 
 private func register(_ grab: CGrab, _ r: CRouter, _ function: StaticString) -> OpaquePointer? {
@@ -344,7 +349,7 @@ private func startPopupGrab(
         misuse(function, "an output's root surface cannot be a popup; refused")
         return nil
     }
-    let grab = CGrab(owner: r, impl: nil, data: data)
+    let grab = CGrab(owner: r, table: nil, data: data)
     grab.popupDismiss = dismiss
     // Weak: a strong reference lives for the call, though the handle goes inside it.
     grab.popup = PopupGrab(popup: s.surface, parent: parent) { [weak grab] in grab?.popupEnded() }

@@ -12,8 +12,8 @@ private func inject(_ handle: OpaquePointer?, _ function: StaticString, _ time: 
     guard let r = Handles.unretained(handle, .router) else { return refused(handle, .router, function) }
     APICall.run {
         r.with {
-            unsafeDowncast($0, to: CRouter.self).router.inject(
-                InputEvent(time: Timestamp(microseconds: time), device: DeviceID(device), kind))
+            let router = unsafeDowncast($0, to: CRouter.self)
+            router.router.inject(InputEvent(time: Timestamp(microseconds: router.checkedTime(time)), device: DeviceID(device), kind))
         }
     }
 }

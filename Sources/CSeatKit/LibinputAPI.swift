@@ -10,8 +10,12 @@ final class COpener: DeviceOpener {
     let data: UnsafeMutableRawPointer?
     let direct = DirectDeviceOpener()
 
-    init(impl: UnsafePointer<seatkit_device_opener_interface>?, data: UnsafeMutableRawPointer?) {
-        self.impl = impl
+    /// The library's copy of the caller's table (see `VTableCopy`).
+    let table: VTableCopy<seatkit_device_opener_interface>?
+
+    init(table: VTableCopy<seatkit_device_opener_interface>?, data: UnsafeMutableRawPointer?) {
+        self.table = table
+        self.impl = table.map { UnsafePointer($0.pointer) }
         self.data = data
     }
 
@@ -66,6 +70,15 @@ private func register(_ r: CRouter, _ backend: LibinputBackend, _ function: Stat
     return handle
 }
 
+/// The opener's table copied, `.some(nil)` for NULL (open(2) and close(2)), nil (logged) for
+/// a table with an unusable struct_size.
+private func openerTable(_ opener: UnsafePointer<seatkit_device_opener_interface>?,
+                         _ function: StaticString) -> VTableCopy<seatkit_device_opener_interface>?? {
+    guard let opener else { return .some(nil) }
+    guard let copy = VTableCopy.make(opener, "seatkit_device_opener_interface", function) else { return nil }
+    return .some(copy)
+}
+
 @_cdecl("seatkit_libinput_create_udev")
 public func seatkit_libinput_create_udev(_ router: OpaquePointer?, _ seat: UnsafePointer<CChar>?,
                                          _ opener: UnsafePointer<seatkit_device_opener_interface>?,
@@ -73,7 +86,8 @@ public func seatkit_libinput_create_udev(_ router: OpaquePointer?, _ seat: Unsaf
     guard let r = live(router, .router, as: CRouter.self, #function) else { return nil }
     let name = string(seat, or: "seat0")
     do {
-        let backend = try LibinputBackend(seat: name, opener: COpener(impl: opener, data: data))
+        guard let table = openerTable(opener, #function) else { return nil }
+        let backend = try LibinputBackend(seat: name, opener: COpener(table: table, data: data))
         return register(r, backend, #function)
     } catch {
         misuse(#function, "libinput on \(name): \(error)")
@@ -104,7 +118,8 @@ public func seatkit_libinput_create_path(_ router: OpaquePointer?, _ paths: Unsa
         list.append(String(cString: path))
     }
     do {
-        let backend = try LibinputBackend(paths: list, opener: COpener(impl: opener, data: data))
+        guard let table = openerTable(opener, #function) else { return nil }
+        let backend = try LibinputBackend(paths: list, opener: COpener(table: table, data: data))
         return register(r, backend, #function)
     } catch {
         misuse(#function, "libinput on \(list): \(error)")

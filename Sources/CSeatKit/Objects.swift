@@ -64,6 +64,46 @@ final class CRouter: HandleObject {
     var grabs: [CGrab] = []
     var kioskPolicies: [CKioskPolicy] = []
     var replays: [CReplay] = []
+    /// Whether an event time ahead of the event-loop clock, or long behind it, was logged
+    /// (once per router each).
+    var loggedTimeAhead = false
+    var loggedTimeBehind = false
+    /// How far behind the event-loop clock an event time may be and still be taken: a later
+    /// delivery than any real backend's (a stalled loop), short of a time from another clock
+    /// or none at all (wtype's virtual keyboard sends 0).
+    static let latestDelivery: Int64 = 10_000_000
+
+    /// An injected event's time as the router takes it. On an event-loop clock (real time),
+    /// a time ahead of now is clamped to now, logged the first time: the router's timers
+    /// (long press, key repeat, double-tap windows) are deadlines on that clock, counted from
+    /// the event's time, so a time in the future would postpone them by as much (a long
+    /// press that never fires). A time more than `latestDelivery` behind is taken as now too
+    /// (logged once): timers counted from it would all be long due (key repeat would
+    /// catch up on hours of repeats at once). A virtual clock is the caller's to move
+    /// (seatkit_router_advance_clock): its times are taken as they are.
+    @inline(__always)
+    func checkedTime(_ time: Int64) -> Int64 {
+        guard let clock = eventLoopClock else { return time }
+        let now = clock.now.microseconds
+        if time > now {
+            if !loggedTimeAhead { logTime(time, now, ahead: true) }
+            return now
+        }
+        if time < now &- Self.latestDelivery {
+            if !loggedTimeBehind { logTime(time, now, ahead: false) }
+            return now
+        }
+        return time
+    }
+
+    @inline(never)
+    private func logTime(_ time: Int64, _ now: Int64, ahead: Bool) {
+        if ahead { loggedTimeAhead = true } else { loggedTimeBehind = true }
+        let distance = ahead ? "\(time - now) µs ahead of" : "\(now - time) µs behind"
+        Log.error("seatkit_router_notify: event time \(time) µs is \(distance) the router's clock "
+            + "(CLOCK_MONOTONIC, \(now) µs): taken as now, so that timers stay right (logged once per router; "
+            + "wlroots' millisecond times: seatkit_time_from_msec)")
+    }
     var libinputs: [CLibinput] = []
     var keyboard: Keyboard?
     var traceLog: TraceLog?

@@ -9,9 +9,13 @@ private func validMode(_ width: Int32, _ height: Int32, _ function: StaticString
     return false
 }
 
+/// The output scales accepted: 1/16 to 16. Outside them a layout is absurd (a scale of
+/// 1e-300 makes the output's logical size infinite and puts the pointer at inf).
+let outputScaleRange: ClosedRange<Double> = 0.0625...16
+
 private func validScale(_ scale: Double, _ function: StaticString) -> Bool {
-    if scale > 0 && scale.isFinite { return true }
-    misuse(function, "scale \(scale) is not a positive finite number; refused")
+    if outputScaleRange.contains(scale) { return true }
+    misuse(function, "scale \(scale) is outside \(outputScaleRange.lowerBound)...\(outputScaleRange.upperBound); refused")
     return false
 }
 
@@ -135,8 +139,7 @@ public func seatkit_output_layout_point_from_normalized(_ handle: OpaquePointer?
 public func seatkit_output_set_responder(_ handle: OpaquePointer?, _ impl: UnsafePointer<seatkit_responder_interface>?,
                                          _ data: UnsafeMutableRawPointer?) {
     guard let o = live(handle, .output, as: COutput.self, #function) else { return }
-    o.responder.unchecked.impl = impl
-    o.responder.unchecked.data = impl == nil ? nil : data
+    _ = o.responder.setTable(impl, data: data, #function)
 }
 
 @_cdecl("seatkit_router_get_output")

@@ -52,6 +52,23 @@ public func seatkit_router_get_time(_ handle: OpaquePointer?) -> Int64 {
     return r.router.clock.now.microseconds
 }
 
+/// wlroots' event times (`time_msec`: CLOCK_MONOTONIC in milliseconds, cut to 32 bits, so
+/// wrapping every 49.7 days) on the router's clock, in µs: the moment within ±24.8 days of the
+/// router's now whose low 32 bits of milliseconds are `msec`.
+@_cdecl("seatkit_time_from_msec")
+public func seatkit_time_from_msec(_ handle: OpaquePointer?, _ msec: UInt32) -> Int64 {
+    guard let r = live(handle, .router, as: CRouter.self, #function) else { return 0 }
+    return timeFromMilliseconds(msec, now: r.router.clock.now.microseconds)
+}
+
+/// The µs time whose milliseconds' low 32 bits are `msec`, nearest to `now` (µs).
+func timeFromMilliseconds(_ msec: UInt32, now: Int64) -> Int64 {
+    let nowMilliseconds = now / 1000
+    // How far behind now (in wrapped milliseconds) the event is: negative if ahead.
+    let behind = Int64(Int32(bitPattern: UInt32(truncatingIfNeeded: nowMilliseconds) &- msec))
+    return (nowMilliseconds - behind) * 1000
+}
+
 @_cdecl("seatkit_router_destroy")
 public func seatkit_router_destroy(_ handle: OpaquePointer?) {
     guard let r = live(handle, .router, as: CRouter.self, #function) else { return }
@@ -67,7 +84,7 @@ public func seatkit_router_get_destroy_signal(_ handle: OpaquePointer?) -> Unsaf
 public func seatkit_router_set_delegate(_ handle: OpaquePointer?, _ impl: UnsafePointer<seatkit_delegate_interface>?,
                                         _ data: UnsafeMutableRawPointer?) {
     guard let r = live(handle, .router, as: CRouter.self, #function) else { return }
-    r.delegate?.set(impl, data: data)
+    r.delegate?.set(impl, data: data, #function)
 }
 
 @_cdecl("seatkit_router_get_capabilities")

@@ -47,8 +47,7 @@ public func seatkit_surface_get_destroy_signal(_ handle: OpaquePointer?) -> Unsa
 public func seatkit_surface_set_responder(_ handle: OpaquePointer?, _ impl: UnsafePointer<seatkit_responder_interface>?,
                                           _ data: UnsafeMutableRawPointer?) {
     guard let s = live(handle, .surface, as: CSurface.self, #function) else { return }
-    s.responder.unchecked.impl = impl
-    s.responder.unchecked.data = impl == nil ? nil : data
+    _ = s.responder.setTable(impl, data: data, #function)
 }
 
 @_cdecl("seatkit_surface_get_responder_data")

@@ -1,5 +1,5 @@
 #define _GNU_SOURCE
-#include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include "seatkit_support.h"
 
@@ -13,42 +13,66 @@ static void log_stderr(enum seatkit_log_importance importance, const char *fmt, 
 	fputc('\n', stderr);
 }
 
+/* One for the process, read from every router's thread: atomics, so that a thread that logs
+ * while another calls seatkit_log_init reads one whole value or the other. */
 static enum seatkit_log_importance log_verbosity = SEATKIT_ERROR;
 static seatkit_log_func_t log_callback = log_stderr;
 
 void seatkit_log_init(enum seatkit_log_importance verbosity, seatkit_log_func_t callback) {
-	log_callback = callback ? callback : log_stderr;
+	__atomic_store_n(&log_callback, callback ? callback : log_stderr, __ATOMIC_RELEASE);
 	if ((unsigned)verbosity >= SEATKIT_LOG_IMPORTANCE_LAST) {
-		log_verbosity = SEATKIT_DEBUG;
+		__atomic_store_n(&log_verbosity, SEATKIT_DEBUG, __ATOMIC_RELEASE);
 		seatkit_support_log(SEATKIT_ERROR,
 			"seatkit_log_init: verbosity out of range; using SEATKIT_DEBUG");
 		return;
 	}
-	log_verbosity = verbosity;
+	__atomic_store_n(&log_verbosity, verbosity, __ATOMIC_RELEASE);
 }
 
 enum seatkit_log_importance seatkit_log_get_verbosity(void) {
-	return log_verbosity;
+	return __atomic_load_n(&log_verbosity, __ATOMIC_ACQUIRE);
 }
 
 static void call_with_args(enum seatkit_log_importance importance, const char *fmt, ...) {
 	va_list args;
 	va_start(args, fmt);
-	log_callback(importance, fmt, args);
+	__atomic_load_n(&log_callback, __ATOMIC_ACQUIRE)(importance, fmt, args);
 	va_end(args);
 }
 
 void seatkit_support_log(enum seatkit_log_importance importance, const char *message) {
-	if (importance == SEATKIT_SILENT || importance > log_verbosity) {
+	if (importance == SEATKIT_SILENT || importance > seatkit_log_get_verbosity()) {
 		return;
 	}
 	call_with_args(importance, "%s", message);
 }
 
-const char *seatkit_support_library_path(void) {
-	Dl_info info;
-	if (dladdr((void *)seatkit_support_library_path, &info) == 0) {
-		return NULL;
+/* This thread's state of the C API: set once per thread by the Swift side, released by its
+ * function when the thread exits. The _Thread_local copy is the fast read; the key only runs
+ * the release. */
+static _Thread_local void *thread_state;
+static pthread_key_t thread_state_key;
+static pthread_once_t thread_state_once = PTHREAD_ONCE_INIT;
+static void (*thread_state_release)(void *);
+
+static void release_thread_state(void *state) {
+	thread_state = NULL;
+	if (thread_state_release != NULL) {
+		thread_state_release(state);
 	}
-	return info.dli_fname;
+}
+
+static void make_thread_state_key(void) {
+	pthread_key_create(&thread_state_key, release_thread_state);
+}
+
+void *seatkit_support_thread_state(void) {
+	return thread_state;
+}
+
+void seatkit_support_set_thread_state(void *state, void (*release)(void *)) {
+	pthread_once(&thread_state_once, make_thread_state_key);
+	thread_state_release = release;
+	thread_state = state;
+	pthread_setspecific(thread_state_key, state);
 }

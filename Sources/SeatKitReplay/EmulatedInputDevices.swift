@@ -78,15 +78,16 @@ public final class EmulatedInputDevices {
     /// The emulated nodes, in the order of the devices given.
     public var nodes: [String] { emulated.map(\.node) }
 
-    /// What a process needs in its environment to see the emulated devices. Builds the
-    /// preload shim with the system C compiler on first use.
+    /// What a process needs in its environment to see the emulated devices: the preload shim
+    /// found beside this program or library (the SeatKitUmockdevShim product; see
+    /// `PreloadShim`), then umockdev's.
     public func environment() throws(ReplayError) -> [String: String] {
         try Self.environment(root: testbed.rootDirectory, readCounts: readCountsPath)
     }
 
     static func environment(root: String, readCounts: String) throws(ReplayError) -> [String: String] {
         [
-            "LD_PRELOAD": "\(try PreloadShim.libraryPath()):libumockdev-preload.so.0",
+            "LD_PRELOAD": "\(try PreloadShim.libraryPath(worker: nil)):libumockdev-preload.so.0",
             "UMOCKDEV_DIR": root,
             "SEATKIT_REPLAY_ACK": readCounts,
         ]

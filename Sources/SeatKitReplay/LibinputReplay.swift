@@ -214,7 +214,7 @@ final class TemporaryDirectory {
     deinit {
         if let dir = opendir(path) {
             while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+                let name = DirectoryEntry.name(entry)
                 if name != "." && name != ".." { unlink(path + "/" + name) }
             }
             closedir(dir)

@@ -208,7 +208,10 @@ final class SessionWorker {
         // cold replay), while umockdev builds the testbed and adds the devices; it learns the
         // testbed's root with its first replay and waits for it on stdin until then.
         var environment = [
-            "LD_PRELOAD": "\(try PreloadShim.libraryPath()):libumockdev-preload.so.0",
+            // The shim beside the worker's binary: an explicit `seatkit` tool's (which may be
+            // built differently from this program, e.g. without a sanitizer), else this
+            // program's (or library's) own.
+            "LD_PRELOAD": "\(try PreloadShim.libraryPath(worker: worker.environment.isEmpty ? worker.executable : nil)):libumockdev-preload.so.0",
             "SEATKIT_REPLAY_ACK": readCountsPath,
             "SEATKIT_REPLAY_CLOCK": clock.path,
             "SEATKIT_REPLAY_IOCTLS": scratch.path,
@@ -620,10 +623,10 @@ final class SessionWorker {
     private func removeTree(_ path: String) {
         if let dir = opendir(path) {
             while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+                let name = DirectoryEntry.name(entry)
                 guard name != "." && name != ".." else { continue }
                 let child = path + "/" + name
-                if entry.pointee.d_type == UInt8(DT_DIR) { removeTree(child) } else { unlink(child) }
+                if DirectoryEntry.isDirectory(entry) { removeTree(child) } else { unlink(child) }
             }
             closedir(dir)
         }

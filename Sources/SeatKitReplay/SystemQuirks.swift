@@ -43,7 +43,7 @@ enum SystemQuirks {
         defer { closedir(dir) }
         var files: [File] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            let name = DirectoryEntry.name(entry)
             guard name.hasSuffix(".quirks"), name.utf8.count > ".quirks".utf8.count else { continue }
             guard let bytes = RecordingParser.readBytes(directory + "/" + name) else { return nil }
             files.append(File(name: name, bytes: bytes))

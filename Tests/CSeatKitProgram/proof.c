@@ -103,6 +103,7 @@ static void perform(void *data, const char *action, const struct seatkit_event_c
 }
 
 static const struct seatkit_responder_interface view_impl = {
+	.struct_size = sizeof(struct seatkit_responder_interface),
 	.touches_began = began,
 	.touches_moved = moved,
 	.touches_ended = ended,
@@ -122,6 +123,7 @@ static const struct seatkit_responder_interface view_impl = {
 
 /* Only what it needs: a surface whose responder sets two members. */
 static const struct seatkit_responder_interface sparse_impl = {
+	.struct_size = sizeof(struct seatkit_responder_interface),
 	.touches_began = began,
 };
 
@@ -132,7 +134,7 @@ static enum seatkit_filter_decision filter_key(void *data, const struct seatkit_
 	}
 	return SEATKIT_FILTER_PASS;
 }
-static const struct seatkit_filter_interface filter_impl = { .filter_key = filter_key };
+static const struct seatkit_filter_interface filter_impl = { .struct_size = sizeof(struct seatkit_filter_interface), .filter_key = filter_key };
 
 static int spied = 0, spied_consumed = 0;
 static void spy(void *data, const struct seatkit_input_event *event, bool consumed) {
@@ -157,6 +159,7 @@ static void capabilities(void *data, uint32_t caps) {
 	printf("delegate: capabilities 0x%x\n", caps);
 }
 static const struct seatkit_delegate_interface delegate_impl = {
+	.struct_size = sizeof(struct seatkit_delegate_interface),
 	.dropped = dropped,
 	.capabilities_changed = capabilities,
 };
@@ -186,6 +189,7 @@ static void lock_cancel(void *data, struct seatkit_grab *grab) {
 	printf("lock ended\n");
 }
 static const struct seatkit_grab_interface lock_impl = {
+	.struct_size = sizeof(struct seatkit_grab_interface),
 	.touch_down = lock_touch, .touch_motion = lock_touch, .touch_up = lock_touch,
 	.touch_cancel = lock_touch, .touch_frame = lock_touch, .cancel = lock_cancel,
 };

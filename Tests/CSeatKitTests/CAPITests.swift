@@ -1,4 +1,6 @@
 import AllocationCounter
+import CSeatKitReplay
+import CSeatKitReplaySupport
 import CSeatKitSupport
 import Foundation
 import Synchronization
@@ -29,7 +31,11 @@ let captureLog: seatkit_log_func_t = { importance, format, args in
     var buffer = [CChar](repeating: 0, count: 1024)
     guard let format, let args else { return }
     _ = vsnprintf(&buffer, buffer.count, format, args)
-    let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    recordLogLine(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+}
+
+/// Keeps a logged line with the thread that logged it.
+func recordLogLine(_ line: String) {
     let me = pthread_self()
     capturedLines.withLock { $0.append((me, line)) }
 }
@@ -46,6 +52,7 @@ private func counter(_ data: UnsafeMutableRawPointer?) -> Counter {
 
 nonisolated(unsafe) private var countingResponder: seatkit_responder_interface = {
     var impl = seatkit_responder_interface()
+    impl.struct_size = MemoryLayout<seatkit_responder_interface>.size
     impl.touches_began = { data, _, _ in
         let c = counter(data)
         c.began += 1

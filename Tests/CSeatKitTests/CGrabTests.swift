@@ -18,6 +18,7 @@ private func record(_ data: UnsafeMutableRawPointer?) -> Record {
 
 nonisolated(unsafe) private var recordingResponder: seatkit_responder_interface = {
     var impl = seatkit_responder_interface()
+    impl.struct_size = MemoryLayout<seatkit_responder_interface>.size
     impl.touches_began = { data, e, _ in record(data).log.append("began \(e!.pointee.touch_count)"); return SEATKIT_HANDLED }
     impl.touches_moved = { data, _, _ in record(data).log.append("moved"); return SEATKIT_HANDLED }
     impl.touches_ended = { data, _, _ in record(data).log.append("ended"); return SEATKIT_HANDLED }
@@ -38,6 +39,7 @@ nonisolated(unsafe) private var recordingResponder: seatkit_responder_interface 
 /// touches through the route door).
 nonisolated(unsafe) private var lockGrab: seatkit_grab_interface = {
     var impl = seatkit_grab_interface()
+    impl.struct_size = MemoryLayout<seatkit_grab_interface>.size
     impl.touch_down = { data, _, e in
         let r = record(data)
         r.log.append("grab down \(e!.pointee.touch_id)")
@@ -71,6 +73,7 @@ nonisolated(unsafe) private var lockGrab: seatkit_grab_interface = {
 /// Only `cancel`: every event forwards through the default route.
 nonisolated(unsafe) private var forwardingGrab: seatkit_grab_interface = {
     var impl = seatkit_grab_interface()
+    impl.struct_size = MemoryLayout<seatkit_grab_interface>.size
     impl.cancel = { data, _ in record(data).log.append("grab cancel") }
     return impl
 }()
@@ -220,6 +223,8 @@ private func opaque(_ r: Record) -> UnsafeMutableRawPointer { Unmanaged.passUnre
         #expect(app.log == ["entered"])
 
         var impl = seatkit_grab_interface()
+
+        impl.struct_size = MemoryLayout<seatkit_grab_interface>.size
         impl.pointer_button = { data, _, e in
             let r = record(data)
             r.log.append("grab button")
@@ -304,6 +309,8 @@ extension CGrabTests {
         #expect(seatkit_surface_add_child(seatkit_output_get_root(output), surface))
 
         var impl = seatkit_grab_interface()
+
+        impl.struct_size = MemoryLayout<seatkit_grab_interface>.size
         impl.pointer_motion = { data, _, e in seatkit_router_route_pointer_motion(record(data).router, e) }
         impl.pointer_button = { data, _, e in seatkit_router_route_pointer_button(record(data).router, e) }
         let g = Record()
@@ -323,6 +330,7 @@ extension CGrabTests {
 /// A responder that logs keys and focus: "key 30", "key up 30", "became", "resigned".
 nonisolated(unsafe) private var keyResponder: seatkit_responder_interface = {
     var impl = seatkit_responder_interface()
+    impl.struct_size = MemoryLayout<seatkit_responder_interface>.size
     impl.key_down = { data, e, _ in record(data).log.append("key \(e!.pointee.keycode)"); return SEATKIT_HANDLED }
     impl.key_up = { data, e, _ in record(data).log.append("key up \(e!.pointee.keycode)"); return SEATKIT_HANDLED }
     impl.can_become_first_responder = { _ in true }

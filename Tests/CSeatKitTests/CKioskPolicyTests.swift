@@ -6,6 +6,7 @@ import Testing
 @Suite(.serialized) struct CKioskPolicyTests {
     nonisolated(unsafe) static var responder: seatkit_responder_interface = {
         var impl = seatkit_responder_interface()
+        impl.struct_size = MemoryLayout<seatkit_responder_interface>.size
         impl.touches_began = { data, _, _ in log(data).append("began"); return SEATKIT_HANDLED }
         impl.touches_ended = { data, _, _ in log(data).append("ended"); return SEATKIT_HANDLED }
         impl.touches_cancelled = { data, _, _ in log(data).append("cancelled") }

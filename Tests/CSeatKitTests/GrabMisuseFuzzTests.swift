@@ -19,6 +19,7 @@ nonisolated(unsafe) private var chaosRouter: OpaquePointer?
 nonisolated(unsafe) private var chaosVictim: OpaquePointer?
 nonisolated(unsafe) private var chaosGrab: seatkit_grab_interface = {
     var impl = seatkit_grab_interface()
+    impl.struct_size = MemoryLayout<seatkit_grab_interface>.size
     impl.touch_down = { _, grab, e in
         seatkit_router_route_touch(chaosRouter, e)
         if e!.pointee.touch_id == 2 { seatkit_surface_destroy(chaosVictim) }

@@ -16,6 +16,7 @@ private extension SplitMix64 {
 
 nonisolated(unsafe) private var fuzzResponder: seatkit_responder_interface = {
     var impl = seatkit_responder_interface()
+    impl.struct_size = MemoryLayout<seatkit_responder_interface>.size
     impl.touches_began = { _, _, _ in SEATKIT_HANDLED }
     impl.key_down = { _, _, _ in seatkit_result(rawValue: 7) }  // out of range: counts as handled
     impl.can_become_first_responder = { _ in true }

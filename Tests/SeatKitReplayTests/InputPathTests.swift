@@ -135,17 +135,17 @@ import Glibc
     }
 }
 
-/// The preload shim's cache works whatever HOME and XDG_CACHE_HOME say, and never creates a
-/// directory outside the places it documents.
-@Suite struct CacheDirectoryTests {
+/// The preload shim is the package's built C (the SeatKitUmockdevShim product), found beside
+/// the worker, never compiled at run time nor loaded from a shared directory.
+@Suite struct PreloadShimLocationTests {
+    /// With HOME, XDG_CACHE_HOME and TMPDIR unset or odd, a replay still works: nothing is
+    /// built or cached anywhere, and nothing appears under /tmp or a HOME that does not exist.
     @Test(arguments: [
-        ["-u", "HOME", "-u", "XDG_CACHE_HOME"],
+        ["-u", "HOME", "-u", "XDG_CACHE_HOME", "-u", "TMPDIR"],
         ["XDG_CACHE_HOME=", "HOME=/nonexistent/seatkit-home"],
         ["-u", "HOME", "XDG_CACHE_HOME=relative/cache"],
-        ["-u", "XDG_CACHE_HOME", "HOME=/proc/self"],
-        ["XDG_CACHE_HOME=/proc/self", "HOME=/nonexistent/seatkit-home"],
     ])
-    func aReplayWorksWithAnyHomeAndCreatesNothingElsewhere(environment: [String]) throws {
+    func aReplayNeedsNoCacheAndCreatesNothingElsewhere(environment: [String]) throws {
         let root = SeatkitToolTests.root
         let (status, output) = runProcess("/usr/bin/env", environment + [SeatkitToolTests.tool, "replay", root + "/examples/kiosk-touch.yml",
                                                                           "--layout", root + "/examples/kiosk.layout"])
@@ -155,16 +155,63 @@ import Glibc
         #expect(access(root + "/relative", F_OK) != 0 && access("relative", F_OK) != 0, "a relative XDG_CACHE_HOME is ignored")
     }
 
-    @Test func theFallbackIsPrivateToThisUser() throws {
-        let (status, _) = runProcess("/usr/bin/env", ["-u", "HOME", "-u", "XDG_CACHE_HOME", "-u", "TMPDIR", SeatkitToolTests.tool, "replay",
+    @Test func theShimIsTheBuiltProductBesideTheWorkerNotACompiledCopy() throws {
+        let tool = SeatkitToolTests.tool
+        let shim = try PreloadShim.libraryPath(worker: tool)
+        #expect(shim == PreloadShim.parentDirectory(of: tool) + "/" + PreloadShim.builtName)
+        // This test binary's own (worker: nil) is the same build's.
+        #expect(try PreloadShim.libraryPath(worker: nil) == shim)
+        #expect(!shim.hasPrefix("/tmp/") && !shim.contains("/.cache/"))
+        // No cache directory of the old run-time build is made any more.
+        let (status, _) = runProcess("/usr/bin/env", ["-u", "HOME", "-u", "XDG_CACHE_HOME", "-u", "TMPDIR", tool, "replay",
                                                       SeatkitToolTests.root + "/examples/kiosk-touch.yml"])
         #expect(status == 0)
-        var info = stat()
-        try #require(lstat("/tmp/seatkit-\(geteuid())", &info) == 0)
-        #expect(info.st_mode & S_IFMT == S_IFDIR)
-        #expect(info.st_mode & 0o777 == 0o700)
-        #expect(info.st_uid == geteuid())
-        #expect(PreloadShim.isPrivateDirectory("/tmp/seatkit-\(geteuid())"))
-        #expect(!PreloadShim.isPrivateDirectory("/tmp"), "a directory others can write is not private")
+    }
+
+    /// A shim another user could have written is never loaded, with the reason: a file
+    /// writable by others, a symbolic link, a file in a directory others can write (like /tmp).
+    @Test func aShimOthersCouldHaveWrittenIsRefused() throws {
+        let real = try PreloadShim.libraryPath(worker: nil)
+        var template = Array("/tmp/seatkit-shim-test-XXXXXX".utf8CString)
+        let dir = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        defer { _ = runProcess("/bin/rm", ["-rf", dir]) }
+        let worker = dir + "/bin/seatkit"
+        mkdir(dir + "/bin", 0o755)
+        #expect(writeFile(worker, Array("#!/bin/sh\n".utf8)))
+        let shim = dir + "/bin/" + PreloadShim.builtName
+        // Missing beside the worker: an error that says how to build it (never another
+        // build's shim: the worker may be built differently, e.g. without a sanitizer).
+        #expect(throws: ReplayError.self) { try PreloadShim.libraryPath(worker: worker) }
+        do { _ = try PreloadShim.libraryPath(worker: worker) } catch { #expect("\(error)".contains("swift build --product SeatKitUmockdevShim")) }
+        // Writable by others: refused, with the reason.
+        #expect(writeFile(shim, [0x7f, 0x45, 0x4c, 0x46]))
+        chmod(shim, 0o666)
+        #expect(PreloadShim.untrustedReason(shim)?.contains("writable by group or others") == true)
+        do { _ = try PreloadShim.libraryPath(worker: worker) } catch { #expect("\(error)".contains("not safe to load")) }
+        #expect(throws: ReplayError.self) { try PreloadShim.libraryPath(worker: worker) }
+        // A symbolic link (even to the real one).
+        unlink(shim)
+        symlink(real, shim)
+        #expect(PreloadShim.untrustedReason(shim)?.contains("not a regular file") == true)
+        #expect(throws: ReplayError.self) { try PreloadShim.libraryPath(worker: worker) }
+        // A good file in a directory others can write.
+        unlink(shim)
+        #expect(writeFile(shim, [0x7f, 0x45, 0x4c, 0x46]))
+        chmod(shim, 0o644)
+        chmod(dir + "/bin", 0o777)
+        #expect(PreloadShim.untrustedReason(shim)?.contains("writable by group or others") == true)
+        #expect(throws: ReplayError.self) { try PreloadShim.libraryPath(worker: worker) }
+        // Owned by this user, nobody else can write it or its directory: the worker's is used.
+        chmod(dir + "/bin", 0o755)
+        #expect(try PreloadShim.libraryPath(worker: worker) == shim)
+    }
+
+    /// The shim's source is no longer text inside Swift: the package's C target is the only copy.
+    @Test func theShimSourceIsACTargetOfThePackage() throws {
+        let root = SeatkitToolTests.root
+        #expect(access(root + "/Sources/SeatKitUmockdevShim/shim.c", R_OK) == 0)
+        let swift = try #require(RecordingParser.readBytes(root + "/Sources/SeatKitReplay/PreloadShim.swift"))
+        let text = String(decoding: swift, as: UTF8.self)
+        #expect(!text.contains("#include <dlfcn.h>") && !text.contains("\"-shared\""))
     }
 }

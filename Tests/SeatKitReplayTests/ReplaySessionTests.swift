@@ -146,7 +146,7 @@ import SeatKitLibinput
     /// MatchName and MatchDMIModalias pattern installed against the shared recordings' names
     /// and DMI, and for 200,000 random patterns; '[', '\\' and flags go to the C library.
     @Test func theShimsFnmatchAnswersAsTheCLibrarys() throws {
-        let handle = try #require(dlopen(try PreloadShim.libraryPath(), RTLD_NOW | RTLD_LOCAL))
+        let handle = try #require(dlopen(try PreloadShim.libraryPath(worker: nil), RTLD_NOW | RTLD_LOCAL))
         defer { dlclose(handle) }
         typealias Match = @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32) -> Int32
         let star = unsafeBitCast(try #require(dlsym(handle, "seatkit_star_fnmatch")), to: Match.self)
@@ -205,7 +205,7 @@ import SeatKitLibinput
     /// allocates the device name for every look-up): the answer must always be the one for
     /// the texts there now.
     @Test func theShimsRememberedFnmatchAnswersAreForTheTextsThereNow() throws {
-        let handle = try #require(dlopen(try PreloadShim.libraryPath(), RTLD_NOW | RTLD_LOCAL))
+        let handle = try #require(dlopen(try PreloadShim.libraryPath(worker: nil), RTLD_NOW | RTLD_LOCAL))
         defer { dlclose(handle) }
         typealias Match = @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32) -> Int32
         let memo = unsafeBitCast(try #require(dlsym(handle, "seatkit_memo_fnmatch")), to: Match.self)
@@ -281,6 +281,12 @@ import SeatKitLibinput
         let old = scratch.path + "/old-worker"
         #expect(writeFile(old, Array("#!/bin/sh\necho 'replay-worker: \(ReplayWorker.staleWorkerAnswer)' >&2\nexit 2\n".utf8)))
         chmod(old, 0o755)
+        // An old build's worker comes with its shim (the replay preloads the one beside the
+        // worker): a plain build's (CI's TSan run names the plain tool as its worker; a TSan
+        // build's shim cannot load into /bin/sh).
+        let plainTool = getenv("SEATKIT_REPLAY_WORKER").map { String(cString: $0) } ?? SeatkitToolTests.tool
+        let shim = try PreloadShim.libraryPath(worker: plainTool)
+        #expect(runProcess("/bin/cp", [shim, scratch.path + "/" + PreloadShim.builtName]).0 == 0)
         let started = monotonicMicroseconds()
         do {
             _ = try LibinputReplay(recording: try SyntheticRecordings.keyboard(), options: ReplayOptions(workerExecutable: old)).run()

@@ -147,7 +147,7 @@ import SeatKitLibinput
     /// The shim serves the files it was handed to `fopen` of their paths, and nothing else,
     /// and stops when told.
     @Test func theShimServesTheHandedFilesUntilTold() throws {
-        let handle = try #require(dlopen(try PreloadShim.libraryPath(), RTLD_NOW | RTLD_LOCAL))
+        let handle = try #require(dlopen(try PreloadShim.libraryPath(worker: nil), RTLD_NOW | RTLD_LOCAL))
         defer { dlclose(handle) }
         let serve = unsafeBitCast(try #require(dlsym(handle, "seatkit_shim_serve_quirks")), to: SystemQuirks.ServeFunction.self)
         typealias Open = @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> UnsafeMutablePointer<FILE>?

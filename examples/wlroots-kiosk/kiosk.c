@@ -3,7 +3,7 @@
  * wlroots delivers it. Read it top to bottom:
  *
  *   input ──► SeatKit router ──► responder of the app's SeatKit surface
- *   (a replayed `libinput record`       (seatkit-wlr-bridge: wlr_seat_*_notify_*)
+ *   (a replayed `libinput record`       (seatkit-wlroots bridge: wlr_seat_*_notify_*)
  *    file, or wlroots' own input
  *    devices)
  *
@@ -101,6 +101,7 @@ static void capabilities_changed(void *data, uint32_t caps) {
 }
 
 static const struct seatkit_delegate_interface delegate_impl = {
+	.struct_size = sizeof(struct seatkit_delegate_interface),
 	.capabilities_changed = capabilities_changed,
 };
 

@@ -6,6 +6,7 @@
 #define KIOSK_H
 
 #include <seatkit/seatkit.h>
+#include <seatkit/seatkit-replay.h> /* --replay: a test kiosk; production compositors do not link it */
 #include <stdbool.h>
 #include <wayland-server-core.h>
 #include <wlr/types/wlr_seat.h>

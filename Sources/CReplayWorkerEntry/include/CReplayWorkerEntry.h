@@ -16,4 +16,8 @@ int seatkit_replay_open_pty(int *index);
    only the emulated nodes need. */
 ssize_t seatkit_replay_raw_read(int fd, void *buffer, size_t size);
 ssize_t seatkit_replay_raw_write(int fd, const void *buffer, size_t size);
+/* The absolute path of the file this code was loaded from: the program that links SeatKitReplay
+   statically, or libseatkit-replay.so. The preload shim is looked for beside it. NULL if
+   unknown. */
+const char *seatkit_replay_image_path(void);
 #endif

@@ -7,7 +7,8 @@
  * is within the verbosity. seatkit_log_init and seatkit_log_get_verbosity live in C
  * because a callback taking a va_list cannot cross into Swift. */
 void seatkit_support_log(enum seatkit_log_importance importance, const char *message);
-/* The file the code of this library was loaded from (libseatkit.so, or the program that
- * links it statically), or NULL. */
-const char *seatkit_support_library_path(void);
+/* This thread's state of the C API (NULL until set), and setting it with the function that
+ * releases it when the thread exits (the same function for every thread). */
+void *seatkit_support_thread_state(void);
+void seatkit_support_set_thread_state(void *state, void (*release)(void *));
 #endif

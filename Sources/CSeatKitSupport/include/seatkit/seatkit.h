@@ -16,9 +16,30 @@
  *    the library trap.
  *  - An object that can go away while a C caller holds it has a destroy signal
  *    (struct wl_signal, data = the handle), emitted before the handle becomes invalid.
- *  - One thread: the compositor's event loop. Callbacks may call back into the library
- *    (edit the tree, move focus, inject events).
- *  - Time is in microseconds on CLOCK_MONOTONIC (libinput's unit and clock).
+ *  - Threads: a router and every object made on it (outputs, surfaces, recognizers,
+ *    filters, spies, grabs, policies, libinput contexts, replays) belong to the thread that
+ *    created the router, usually the one running its event loop; several routers may live
+ *    on several threads at once. A call with an object from another thread is refused (it
+ *    does nothing, returns false/NULL/0) and logged, never a crash. Keymaps belong to no
+ *    thread: make one anywhere, use it with any router. Callbacks run on the router's
+ *    thread and may call back into the library (edit the tree, move focus, inject events).
+ *    Call seatkit_log_init before starting routers on other threads (the log callback is
+ *    one for the process, and is called from each router's thread).
+ *  - Time is in microseconds on CLOCK_MONOTONIC (libinput's unit and clock). On a router
+ *    with an event-loop clock, an event time ahead of now, or more than 10 s behind it (wtype
+ *    sends 0), is taken as now and logged once per router (timers count from event times). wlroots gives 32-bit milliseconds:
+ *    convert them with seatkit_time_from_msec.
+ *  - ABI: every interface table (seatkit_*_interface) starts with `size_t struct_size`,
+ *    which the caller sets to sizeof the struct it was compiled with; the library copies the
+ *    table and reads only the members within that size, so members added at the end by a
+ *    later release read as NULL for an older program, and a newer program's extra members
+ *    are ignored by an older library. A struct_size below sizeof(size_t) (0: not set) is
+ *    refused and logged. Version policy: the library is libseatkit.so.0 (SONAME); within
+ *    one SONAME, functions, enum values and interface members are only added (members at
+ *    the end), and structs the caller passes in (seatkit_axis, seatkit_device_info,
+ *    seatkit_touchpad_gesture, seatkit_rect) and event structs keep their layout; anything
+ *    else changes the SONAME's number. This header compiles as C11 and as C++ with
+ *    -Wall -Wextra -pedantic.
  *
  * Coordinate spaces (each function's comment names the one it takes):
  *  - layout space: the global plane in which outputs are placed, in logical units;
@@ -58,7 +79,6 @@ struct seatkit_keymap;
 struct seatkit_recognizer;
 struct seatkit_filter;
 struct seatkit_spy;
-struct seatkit_replay;
 struct seatkit_libinput;
 struct seatkit_grab;
 struct seatkit_kiosk_policy;
@@ -209,8 +229,10 @@ enum seatkit_switch {
 /* ------------------------------------------------------------------------------------ */
 /* Events at responders                                                                  */
 /* Every event gives the location twice: x, y in layout space and sx, sy in the space of  */
-/* the target surface (a touch's bound surface, the pointer focus). Pointers in events    */
-/* are valid only during the callback.                                                   */
+/* the target surface (a touch's bound surface, the pointer focus). As an event walks up  */
+/* the chain (parent, root, output, delegate), sx, sy stay in the *target's* space: a     */
+/* parent that wants its own coordinates converts x, y (seatkit_surface_layout_to_local). */
+/* Pointers in events are valid only during the callback.                                */
 
 struct seatkit_touch_point {
 	/* libinput's seat slot: unique across the seat while the finger is down. */
@@ -305,10 +327,13 @@ struct seatkit_event_context {
  * moves the event on to the next responder. A responder that wants an event handled and
  * also seen further up returns SEATKIT_NOT_HANDLED.
  *
- * The table is not copied: it must stay valid while it is set (a static const table is the
- * usual case). `data` is the user data given with it.
+ * The library copies the table when it is set (later changes to your struct have no
+ * effect; it need not outlive the call), reading only the members within its struct_size.
+ * `data` is the user data given with it.
  */
 struct seatkit_responder_interface {
+	/* sizeof(this struct) as your program was compiled: set it, always (see "ABI"). */
+	size_t struct_size;
 	/* Touch. A touch goes to the surface it went down on until it ends or is cancelled;
 	 * touches_cancelled reaches every responder that saw the touch. */
 	enum seatkit_result (*touches_began)(void *data, const struct seatkit_touch_event *event,
@@ -379,6 +404,12 @@ void seatkit_router_advance_clock(struct seatkit_router *router, int64_t time_us
 /* The router's clock, in microseconds. */
 int64_t seatkit_router_get_time(struct seatkit_router *router);
 
+/* wlroots' event time (time_msec: CLOCK_MONOTONIC in milliseconds, cut to 32 bits, so it
+ * wraps every 49.7 days) on the router's clock, in microseconds: the moment within 24.8
+ * days of the router's now whose milliseconds end in `msec`, wrap-around included. Use it
+ * for every time a wlroots event hands over (0 for an invalid router, logged). */
+int64_t seatkit_time_from_msec(struct seatkit_router *router, uint32_t msec);
+
 /* Destroys the router and everything made on it (outputs, surfaces, recognizers, filters,
  * spies), each emitting its destroy signal first, then the router's. Pending timers are
  * removed from the event loop. */
@@ -390,6 +421,8 @@ struct wl_signal *seatkit_router_get_destroy_signal(struct seatkit_router *route
 /* The compositor delegate: the last responder of every chain, and the one who decides
  * what the router cannot decide alone. Every member is optional. */
 struct seatkit_delegate_interface {
+	/* sizeof(this struct) as your program was compiled: set it, always (see "ABI"). */
+	size_t struct_size;
 	/* Its own responder handlers, asked after every output's responder. May be NULL. */
 	const struct seatkit_responder_interface *responder;
 	/* Nobody handled an event; `kind` names the responder method
@@ -508,8 +541,8 @@ void seatkit_router_send_key(struct seatkit_router *router, const struct seatkit
 
 /* Creates an output and places it in the router's layout at (lx, ly), layout space.
  * width, height: the mode in pixels, in the panel's native orientation; the logical size
- * is that after the transform, divided by the scale. A scale <= 0, a non-finite number or
- * a negative size is refused (NULL). */
+ * is that after the transform, divided by the scale. A scale outside 1/16 ... 16 (<= 0,
+ * NaN, infinite, 1e-300, 100) or a negative size is refused (NULL), logged. */
 struct seatkit_output *seatkit_output_create(struct seatkit_router *router, const char *name,
 	double lx, double ly, int32_t width, int32_t height,
 	enum seatkit_output_transform transform, double scale);
@@ -531,7 +564,7 @@ void seatkit_output_set_mode(struct seatkit_output *output, int32_t width, int32
 /* A value outside 0...7 is refused. */
 void seatkit_output_set_transform(struct seatkit_output *output,
 	enum seatkit_output_transform transform);
-/* A scale <= 0 or not finite is refused. */
+/* A scale outside 1/16 ... 16 (<= 0, NaN, infinite, 1e-300, 100) is refused, logged. */
 void seatkit_output_set_scale(struct seatkit_output *output, double scale);
 /* The output's area in layout space. */
 bool seatkit_output_get_layout_box(struct seatkit_output *output, double *lx, double *ly,
@@ -716,6 +749,8 @@ enum seatkit_filter_decision {
 /* Compositor-wide policy before routing: a lock screen, a global shortcut, the touch that
  * wakes the screen. Both members optional. */
 struct seatkit_filter_interface {
+	/* sizeof(this struct) as your program was compiled: set it, always (see "ABI"). */
+	size_t struct_size;
 	/* Events as they enter the router (keys before the keymap): touch down, motion, up and
 	 * cancel, pointer, axis, touchpad gesture, key, switch and tablet events. Not asked:
 	 * touch frames, device added or removed, malformed events (a non-finite point, a touch
@@ -768,6 +803,8 @@ struct seatkit_grab;
  * the current pointer focus's space (0 without one). A handler that does not forward a
  * press should also swallow its release. */
 struct seatkit_grab_interface {
+	/* sizeof(this struct) as your program was compiled: set it, always (see "ABI"). */
+	size_t struct_size;
 	void (*pointer_motion)(void *data, struct seatkit_grab *grab,
 		const struct seatkit_pointer_motion_event *event);
 	void (*pointer_button)(void *data, struct seatkit_grab *grab,
@@ -1062,6 +1099,8 @@ uint32_t seatkit_recognizer_get_tap_count(struct seatkit_recognizer *recognizer)
  * open returns a file descriptor or a negative errno. NULL table or members: open(2) and
  * close(2) directly. */
 struct seatkit_device_opener_interface {
+	/* sizeof(this struct) as your program was compiled: set it, always (see "ABI"). */
+	size_t struct_size;
 	int (*open)(void *data, const char *path, int flags);
 	void (*close)(void *data, int fd);
 };
@@ -1090,38 +1129,8 @@ bool seatkit_libinput_resume(struct seatkit_libinput *libinput);
 void seatkit_libinput_destroy(struct seatkit_libinput *libinput);
 
 /* ------------------------------------------------------------------------------------ */
-/* Replayed recordings                                                                   */
-
-struct seatkit_replay;
-
-/* Runs a `libinput record` file through real libinput now (under umockdev, no root and no
- * uinput; SeatKit's `seatkit replay-worker` does the libinput side) and keeps the events
- * libinput reported, to play into `router` later. `worker`: the `seatkit` executable; NULL
- * takes $SEATKIT_REPLAY_WORKER, else `seatkit` in the bin directory beside the lib
- * directory libseatkit.so was loaded from (scripts/install.sh puts it there). NULL on
- * failure (a malformed recording names its file and line), logged. */
-struct seatkit_replay *seatkit_replay_create(struct seatkit_router *router, const char *path,
-	const char *worker);
-
-/* Announces the recording's devices to the router now (notify_device_added for each), so
- * capabilities are known before playing. Touch devices map to the first output. */
-void seatkit_replay_add_devices(struct seatkit_replay *replay);
-
-typedef void (*seatkit_replay_finished_func_t)(void *data, struct seatkit_replay *replay);
-
-/* Plays the input events into the router through the notify door at their recorded pace,
- * on the router's clock (event-loop timers, or seatkit_router_advance_clock): an event
- * recorded t µs after the first one is injected t µs after this call, stamped with the
- * router's time then. Positions of absolute devices map to the first output (layout
- * space). `finished` (optional) is called after the last event. */
-void seatkit_replay_play(struct seatkit_replay *replay, seatkit_replay_finished_func_t finished,
-	void *data);
-
-/* The number of input events (device announcements excepted) libinput reported. */
-size_t seatkit_replay_get_event_count(struct seatkit_replay *replay);
-
-/* Stops playing and ends the handle. Destroyed with its router too. */
-void seatkit_replay_destroy(struct seatkit_replay *replay);
+/* Replayed recordings: not in this library. Test programs use libseatkit-replay           */
+/* (<seatkit/seatkit-replay.h>, pkg-config seatkit-replay), which links umockdev and glib. */
 
 /* ------------------------------------------------------------------------------------ */
 /* Trace                                                                                 */

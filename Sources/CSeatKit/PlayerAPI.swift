@@ -1,11 +1,11 @@
 import CSeatKitSupport
 @_spi(SeatKitInternals) import SeatKit
 import SeatKitLibinput
-import SeatKitReplay
 
-// seatkit_replay_*: `libinput record` files through real libinput, played into a router.
+// The player behind libseatkit-replay's seatkit_replay handles.
 
-/// `seatkit_replay`: libinput's events for one recording, and where playing them has got to.
+/// `seatkit_replay`: libinput's events for one recording (read by libseatkit-replay), and
+/// where playing them has got to.
 final class CReplay: HandleObject {
     /// The router that made it, unretained: it ends this object before it goes (rule 1 of
     /// `Unretained`).
@@ -17,7 +17,7 @@ final class CReplay: HandleObject {
     var next = 0
     var offset: Int64 = 0
     var timer: TimerToken?
-    var finished: seatkit_replay_finished_func_t?
+    var finished: (@convention(c) (UnsafeMutableRawPointer?, OpaquePointer?) -> Void)?
     var finishedData: UnsafeMutableRawPointer?
     var isDestroyed = false
 
@@ -67,35 +67,28 @@ final class CReplay: HandleObject {
         Handles.remove(handle)
     }
 
-    /// The replay worker beside the library: PREFIX/lib/libseatkit.so -> PREFIX/bin/seatkit.
-    static func installedWorker() -> String? {
-        guard let library = CCalls.pathOfThisLibrary() else { return nil }
-        var parts = library.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count >= 3 else { return nil }
-        parts.removeLast(2)
-        let candidate = (parts + ["bin", "seatkit"]).joined(separator: "/")
-        return CCalls.isExecutable(candidate) ? candidate : nil
-    }
 }
 
-@_cdecl("seatkit_replay_create")
-public func seatkit_replay_create(_ router: OpaquePointer?, _ path: UnsafePointer<CChar>?,
-                                  _ worker: UnsafePointer<CChar>?) -> OpaquePointer? {
+// seatkit__player_*: libseatkit's private entry points for libseatkit-replay
+// (CSeatKitReplaySupport/include/seatkit_replay_private.h). Nothing of replay is here: no
+// recording, umockdev, worker or constructor; only device events already read out of libinput
+// (SeatKitLibinput's binary form, as a live backend would translate them) played on the
+// router's clock behind a `seatkit_replay` handle.
+
+@_cdecl("seatkit__player_create")
+public func seatkit__player_create(_ router: OpaquePointer?, _ bytes: UnsafePointer<UInt8>?, _ length: Int) -> OpaquePointer? {
     guard let r = live(router, .router, as: CRouter.self, #function) else { return nil }
-    guard let path else {
-        misuse(#function, "NULL path")
+    guard length >= 0, bytes != nil || length == 0 else {
+        misuse(#function, "NULL events")
         return nil
     }
-    let file = String(cString: path)
-    let workerPath = worker.map { String(cString: $0) } ?? CCalls.environment("SEATKIT_REPLAY_WORKER") ?? CReplay.installedWorker()
-    let events: [DeviceEvent]
+    let buffer = bytes.map { Array(UnsafeBufferPointer(start: $0, count: length)) } ?? []
+    var events: [DeviceEvent] = []
+    var offset = 0
     do {
-        let recording = try RecordingParser.parse(contentsOf: file)
-        let result = try LibinputReplay(recording: recording, options: ReplayOptions(workerExecutable: workerPath)).run()
-        for warning in result.warnings { Log.info("seatkit_replay_create: \(file): \(warning)") }
-        events = result.events
+        while let event = try DeviceEvent.decode(buffer, at: &offset) { events.append(event) }
     } catch {
-        misuse(#function, "\(file): \(error)")
+        misuse(#function, "malformed device events: \(error)")
         return nil
     }
     let replay = CReplay(owner: r, events: events)
@@ -107,18 +100,18 @@ public func seatkit_replay_create(_ router: OpaquePointer?, _ path: UnsafePointe
     return handle
 }
 
-@_cdecl("seatkit_replay_add_devices")
-public func seatkit_replay_add_devices(_ handle: OpaquePointer?) {
-    guard let replay = live(handle, .replay, as: CReplay.self, #function) else { return }
+@_cdecl("seatkit__player_add_devices")
+public func seatkit__player_add_devices(_ handle: OpaquePointer?) {
+    guard let replay = live(handle, .replay, as: CReplay.self, "seatkit_replay_add_devices") else { return }
     APICall.run { replay.addDevices() }
 }
 
-@_cdecl("seatkit_replay_play")
-public func seatkit_replay_play(_ handle: OpaquePointer?, _ finished: seatkit_replay_finished_func_t?,
-                                _ data: UnsafeMutableRawPointer?) {
-    guard let replay = live(handle, .replay, as: CReplay.self, #function) else { return }
+@_cdecl("seatkit__player_play")
+public func seatkit__player_play(_ handle: OpaquePointer?, _ finished: (@convention(c) (UnsafeMutableRawPointer?, OpaquePointer?) -> Void)?,
+                                 _ data: UnsafeMutableRawPointer?) {
+    guard let replay = live(handle, .replay, as: CReplay.self, "seatkit_replay_play") else { return }
     guard replay.next == 0, replay.timer == nil else {
-        misuse(#function, "the replay is already playing or has played; refused")
+        misuse("seatkit_replay_play", "the replay is already playing or has played; refused")
         return
     }
     replay.finished = finished
@@ -126,13 +119,24 @@ public func seatkit_replay_play(_ handle: OpaquePointer?, _ finished: seatkit_re
     APICall.run { replay.play() }
 }
 
-@_cdecl("seatkit_replay_get_event_count")
-public func seatkit_replay_get_event_count(_ handle: OpaquePointer?) -> Int {
-    live(handle, .replay, as: CReplay.self, #function)?.input.count ?? 0
+@_cdecl("seatkit__player_get_event_count")
+public func seatkit__player_get_event_count(_ handle: OpaquePointer?) -> Int {
+    live(handle, .replay, as: CReplay.self, "seatkit_replay_get_event_count")?.input.count ?? 0
 }
 
-@_cdecl("seatkit_replay_destroy")
-public func seatkit_replay_destroy(_ handle: OpaquePointer?) {
-    guard let replay = live(handle, .replay, as: CReplay.self, #function) else { return }
+@_cdecl("seatkit__player_destroy")
+public func seatkit__player_destroy(_ handle: OpaquePointer?) {
+    guard let replay = live(handle, .replay, as: CReplay.self, "seatkit_replay_destroy") else { return }
     APICall.run { replay.destroy() }
+}
+
+@_cdecl("seatkit__router_is_live")
+public func seatkit__router_is_live(_ router: OpaquePointer?) -> Int32 {
+    Handles.object(router, .router) == nil ? 0 : 1
+}
+
+@_cdecl("seatkit__log")
+public func seatkit__log(_ importance: Int32, _ message: UnsafePointer<CChar>?) {
+    guard let message, importance > 0, importance < Int32(SEATKIT_LOG_IMPORTANCE_LAST.rawValue) else { return }
+    CCalls.log(seatkit_log_importance(rawValue: UInt32(importance)), String(cString: message))
 }
