@@ -62,6 +62,11 @@ public final class Router {
         var touchPool: [TouchSequence] = []
         var consumedTouches: [TouchID] = []
         var touchScratch: [TouchPoint] = []
+        /// The touches of a group that one link saw begin, when it did not see them all.
+        var touchSubsetScratch: [TouchPoint] = []
+        /// `treeEditCount` when the touches' surfaces were last checked for having moved under
+        /// them (``refreshTouchLocations(time:)``, and before each touch frame).
+        var touchesCheckedAtEdit: UInt64 = 0
         var isDispatchingTouches = false
         var touchFrameMark: UInt64 = 0
         /// Loops over `activeTouches` that call out (dispatch, cancel, take, settle) under way:
@@ -241,6 +246,7 @@ public final class Router {
     public init(clock: any Clock) {
         self.clock = clock
         unchecked.touchScratch.reserveCapacity(16)
+        unchecked.touchSubsetScratch.reserveCapacity(16)
         unchecked.cancelBatches.reserveCapacity(4)
         unchecked.cancelPointBuffers.reserveCapacity(4)
         unchecked.activeTouches.reserveCapacity(16)

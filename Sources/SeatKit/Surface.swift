@@ -243,8 +243,12 @@ public final class Surface {
     ///
     /// Moving is not removing: a child that is already in a tree of the same router (under
     /// another parent, on another output, or here at another index) keeps its touches, its
-    /// pointer focus and implicit grab and its first-responder status; nothing is cancelled,
-    /// left or re-entered. Only a subtree that leaves the router's layout this way (moved
+    /// pointer focus and implicit grab and its first-responder status; nothing of it is
+    /// cancelled, left or re-entered. Its touches go on up its new chain, to the responders
+    /// that saw them begin: the former ancestors (and former output) it leaves behind that
+    /// saw one of its touches hear `touchesCancelled` for it now, since its end no longer
+    /// walks through them; the new ones never hear of touches that began before the move.
+    /// Only a subtree that leaves the router's layout this way (moved
     /// under a surface that is in no layout, or into another router's layout) is treated as
     /// removed, with every notification ``removeFromParent()`` sends. Pointer focus follows
     /// the new stacking before the next pointer event is routed.

@@ -13,7 +13,8 @@ final class TouchSequence {
         var startLocation = LayoutPoint.zero
         var startTime = Timestamp.zero
         var location = LayoutPoint.zero
-        /// Every chain link that was asked about this touch; cancel goes to each of them.
+        /// Every chain link that saw this touch begin and has not been told its end: its
+        /// later phases go only to these, and a cancel goes to each of them.
         var seen: [ChainLink] = []
         var beganPending = false
         var movedPending = false
@@ -99,8 +100,20 @@ final class TouchSequence {
     }
 
     func noteSeen(_ link: ChainLink) {
-        if unchecked.seen.scanIndex(where: { $0.isSame(as: link) }) != nil { return }
+        if hasSeen(link) { return }
         unchecked.seen.append(link)
+    }
+
+    /// Whether `link` saw this touch begin and has not been told its end.
+    @inline(__always)
+    func hasSeen(_ link: ChainLink) -> Bool {
+        unchecked.seen.scanIndex(where: { $0.isSame(as: link) }) != nil
+    }
+
+    /// `link` was told the touch ended: it follows it no more.
+    @inline(__always)
+    func forgetSeen(_ link: ChainLink) {
+        if let index = unchecked.seen.scanIndex(where: { $0.isSame(as: link) }) { unchecked.seen.remove(at: index) }
     }
 
 
@@ -125,5 +138,18 @@ enum TouchPhase: CaseIterable {
         case .moved: return .touchesMoved
         case .ended: return .touchesEnded
         }
+    }
+}
+
+extension TouchPoint {
+    /// The same point with `surfaceLocation` in the space of a surface whose layout origin
+    /// is `origin`; unchanged when `origin` is `nil` (the surface was removed: the space it
+    /// last had).
+    @inline(__always)
+    func inSurface(at origin: LayoutPoint?) -> TouchPoint {
+        guard let origin else { return self }
+        var moved = self
+        moved.surfaceLocation = SurfacePoint(x: location.x - origin.x, y: location.y - origin.y)
+        return moved
     }
 }
