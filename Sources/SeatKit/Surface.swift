@@ -268,8 +268,12 @@ public final class Surface {
         }
         subtreeDidChange(surfacesAdded: child.unchecked.subtreeSurfaceCount)
         childAreaDidChange()
-        if let formerRouter, let formerParent, !(child.unchecked.isAttached && child.output?.router === formerRouter) {
-            formerRouter.subtreeDidLeave(child, formerParent: formerParent)
+        if let formerRouter, let formerParent {
+            if !(child.unchecked.isAttached && child.output?.router === formerRouter) {
+                formerRouter.subtreeDidLeave(child, formerParent: formerParent)
+            } else if formerParent !== self {
+                formerRouter.subtreeDidMove(child, formerParent: formerParent)
+            }
         }
     }
 
@@ -287,10 +291,13 @@ public final class Surface {
     /// of the subtree hears every end it is owed, in this order: `touchesCancelled` for the
     /// touches it saw (to every link that saw them), cancelled releases of held buttons and
     /// `pointerLeft` for the pointer focus, cancelled releases of held keys and
-    /// `didResignFirstResponder` for the first responder. Keyboard focus then goes back to
-    /// the surface that had it before, if it still can take it, else where the delegate's
-    /// rule says. Nothing else is delivered to a removed surface. Safe to call from inside
-    /// any handler, the removed surface's own included.
+    /// `didResignFirstResponder` for the first responder. Keyboard focus then goes where the
+    /// delegate's rule says
+    /// (``CompositorDelegate/router(_:firstResponderAfterRemoving:formerParent:)``, asked
+    /// first), by default back to the surface that had it before, if it still can take it
+    /// (``Router/defaultFirstResponder(afterRemoving:formerParent:)``). Nothing else is
+    /// delivered to a removed surface. Safe to call from inside any handler, the removed
+    /// surface's own included.
     public func removeFromParent() {
         guard let parent else { return }
         let formerRouter = unchecked.isAttached ? output?.router : nil

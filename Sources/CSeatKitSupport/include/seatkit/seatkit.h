@@ -396,8 +396,9 @@ struct seatkit_delegate_interface {
 	 * ("touchesBegan", "keyDown", "action", ...). */
 	void (*dropped)(void *data, const char *kind);
 	/* The first responder's surface was removed from its tree: return the next first
-	 * responder (or NULL for none). NULL member: the nearest attached ancestor, from
-	 * `former_parent` up, that can become first responder. */
+	 * responder (or NULL for none). Asked first, before focus history. NULL member: the
+	 * most recent former first responder that can take focus again, else the nearest
+	 * attached ancestor, from `former_parent` up, that can become first responder. */
 	struct seatkit_surface *(*first_responder_after_removing)(void *data,
 		struct seatkit_surface *removed, struct seatkit_surface *former_parent);
 	/* The union of the present devices' capabilities changed. */
