@@ -485,7 +485,10 @@ extension Router {
         let link = context.link
         var saw = 0, missed = 0
         group { if $0.hasSeen(link) { saw += 1 } else { missed += 1 } }
-        guard saw > 0 else { return .notHandled }
+        guard saw > 0 else {
+            if trace != nil { unchecked.askSkippedLink = true }
+            return .notHandled
+        }
         let result: ResponderResult
         if missed == 0 {
             result = phase == .moved ? responder.touchesMoved(event, context: context) : responder.touchesEnded(event, context: context)

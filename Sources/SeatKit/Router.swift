@@ -67,6 +67,9 @@ public final class Router {
         /// `treeEditCount` when the touches' surfaces were last checked for having moved under
         /// them (``refreshTouchLocations(time:)``, and before each touch frame).
         var touchesCheckedAtEdit: UInt64 = 0
+        /// Set (only while tracing) when a walk's ask passed a link over without calling its
+        /// responder: the walk records no "asked" for it.
+        var askSkippedLink = false
         var isDispatchingTouches = false
         var touchFrameMark: UInt64 = 0
         /// Loops over `activeTouches` that call out (dispatch, cancel, take, settle) under way:
@@ -523,7 +526,7 @@ public final class Router {
         if shouldStop() { return false }
         return surface.withResponder { responder in
             let result = ask(responder, ResponderContext(router: self, surface: surface, target: target))
-            if let trace { trace.record(.asked(TraceSubject(.surface(surface)), kind, result)) }
+            if let trace { traceAsked(trace, .surface(surface), kind, result) }
             if result == .handled { return true }
             return walkChain(after: surface, responder: responder, target: target, kind: kind,
                              formerOutput: formerOutput, stopIf: shouldStop, ask)
@@ -561,7 +564,7 @@ public final class Router {
                 let step: ChainLink?? = surface.withResponder { responder in
                     if surface.unchecked.isAttached {
                         let result = ask(responder, ResponderContext(router: self, surface: surface, target: target))
-                        trace?.record(.asked(TraceSubject(current), kind, result))
+                        if let trace { traceAsked(trace, current, kind, result) }
                         if result == .handled { return .none }
                     }
                     return .some(nextLink(after: current, responder: responder, formerOutput: formerOutput))
@@ -574,12 +577,23 @@ public final class Router {
             let responder = responder(for: current)
             if let responder {
                 let result = ask(responder, ResponderContext(router: self, link: current, target: target))
-                trace?.record(.asked(TraceSubject(current), kind, result))
+                if let trace { traceAsked(trace, current, kind, result) }
                 if result == .handled { return true }
             }
             link = nextLink(after: current, responder: responder, formerOutput: formerOutput)
         }
         return false
+    }
+
+    /// Records that `link` was asked, unless the ask passed it over without calling it (a link
+    /// that never saw a touch begin, ``askSkippedLink``).
+    @inline(never)
+    func traceAsked(_ trace: any TraceSink, _ link: ChainLink, _ kind: RoutedEventKind, _ result: ResponderResult) {
+        if unchecked.askSkippedLink {
+            unchecked.askSkippedLink = false
+            return
+        }
+        trace.record(.asked(TraceSubject(link), kind, result))
     }
 
     func reportDropped(_ kind: RoutedEventKind, _ event: DroppedEvent) {

@@ -267,3 +267,19 @@ final class FrameCounter: TouchFrameObserver {
     var count = 0
     func routerDidFinishTouchFrame(_ router: Router) { count += 1 }
 }
+
+@Suite("Touch edges, traced")
+struct TouchEdgeTraceTests {
+    @Test func theTraceDoesNotSayALinkThatNeverSawATouchBeginWasAskedAboutItsEnd() {
+        let h = Harness()
+        let log = TraceLog()
+        h.router.trace = log
+        let window = h.surface("window", 0, 0, 800, 800)
+        h.surface("button", 10, 10, 100, 100, in: window, handles: ["began"])
+        h.down(0, 20, 20)
+        h.up(0)
+        let description = log.lines.joined(separator: "\n")
+        #expect(description.contains("button"))
+        #expect(!description.contains("window"), "\(description)")
+    }
+}

@@ -431,6 +431,12 @@ struct seatkit_surface *seatkit_router_get_pointer_focus(struct seatkit_router *
  * as needed. Respects the implicit grab (does nothing while a button is held). */
 void seatkit_router_refresh_pointer_focus(struct seatkit_router *router);
 
+/* Tells each surface that moved under a touch still down (a window or subsurface moved, an
+ * output moved) where the touch now is in its space: a touches_moved with the new
+ * surface-local point, in a touch frame of its own. Call it after moving surfaces, as
+ * seatkit_router_refresh_pointer_focus; the router also does it at the next touch frame. */
+void seatkit_router_refresh_touch_locations(struct seatkit_router *router);
+
 /* The surface a touch is bound to while it is down, or NULL. */
 struct seatkit_surface *seatkit_router_get_touch_surface(struct seatkit_router *router,
 	int32_t touch_id);
