@@ -26,6 +26,19 @@ public enum ChainLink {
     }
 }
 
+extension ChainLink {
+    /// The object behind the link (`nil` for the delegate): surfaces and outputs are
+    /// distinct objects, so this tells links apart.
+    @inline(__always)
+    var identity: ObjectIdentifier? {
+        switch self {
+        case .surface(let s): return ObjectIdentifier(s)
+        case .output(let o): return ObjectIdentifier(o)
+        case .delegate: return nil
+        }
+    }
+}
+
 extension ChainLink: CustomStringConvertible {
     /// The surface's name, "output NAME", or "delegate".
     public var description: String {
@@ -100,6 +113,11 @@ public struct ResponderContext: ~Escapable {
 
     /// The surface whose responder is being asked, if it is a surface's.
     public var surface: Surface? { linkSurface?.object }
+
+    /// The identity of the link being asked (`nil` for the delegate), without retaining it:
+    /// what the touch path compares with the links that saw a touch begin.
+    @inline(__always)
+    var linkIdentity: ObjectIdentifier? { linkSurface?.identity ?? linkOutput?.identity }
 
     /// The target's identity, without retaining it (a lookup key for adapters, such as the C
     /// API's handle table, that must not pay a retain and release per responder asked).

@@ -482,9 +482,10 @@ extension Router {
     /// all when it saw none (the walk goes on).
     private func askFollowingLink(_ phase: TouchPhase, _ event: TouchEvent, responder: any Responder, context: ResponderContext,
                                   group: ((TouchSequence) -> Void) -> Void) -> ResponderResult {
-        let link = context.link
+        // Compared by identity: no retain of the link's object per responder asked.
+        let id = context.linkIdentity
         var saw = 0, missed = 0
-        group { if $0.hasSeen(link) { saw += 1 } else { missed += 1 } }
+        group { if $0.hasSeen(identity: id) { saw += 1 } else { missed += 1 } }
         guard saw > 0 else {
             if trace != nil { unchecked.askSkippedLink = true }
             return .notHandled
@@ -493,16 +494,16 @@ extension Router {
         if missed == 0 {
             result = phase == .moved ? responder.touchesMoved(event, context: context) : responder.touchesEnded(event, context: context)
         } else {
-            result = askAboutSeenTouches(phase, event, responder: responder, context: context, link: link, group: group)
+            result = askAboutSeenTouches(phase, event, responder: responder, context: context, link: id, group: group)
         }
-        if phase == .ended { group { $0.forgetSeen(link) } }
+        if phase == .ended { group { $0.forgetSeen(identity: id) } }
         return result
     }
 
     /// The rare case of a link that saw some of a group's touches begin: asked with those.
     @inline(never)
     private func askAboutSeenTouches(_ phase: TouchPhase, _ event: TouchEvent, responder: any Responder, context: ResponderContext,
-                                     link: ChainLink, group: ((TouchSequence) -> Void) -> Void) -> ResponderResult {
+                                     link id: ObjectIdentifier?, group: ((TouchSequence) -> Void) -> Void) -> ResponderResult {
         // Taken out of the router while in use, so that it stays uniquely referenced (no copy).
         var points = unchecked.touchSubsetScratch
         unchecked.touchSubsetScratch = []
@@ -510,7 +511,7 @@ extension Router {
         for point in event.touches {
             var seen = false
             group { sequence in
-                if sequence.unchecked.id == point.id && sequence.unchecked.startTime == point.startTime && sequence.hasSeen(link) { seen = true }
+                if sequence.unchecked.id == point.id && sequence.unchecked.startTime == point.startTime && sequence.hasSeen(identity: id) { seen = true }
             }
             if seen { points.append(point) }
         }
