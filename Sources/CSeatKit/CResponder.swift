@@ -312,7 +312,7 @@ final class CDelegate: CResponder, CompositorDelegate {
 
     func router(_ router: Router, firstResponderAfterRemoving removed: Surface, formerParent: Surface) -> Surface? {
         guard let f = delegateImpl?.pointee.first_responder_after_removing else {
-            return router.nearestAncestorThatCanBecomeFirstResponder(startingAt: formerParent)
+            return router.defaultFirstResponder(afterRemoving: removed, formerParent: formerParent)
         }
         let chosen = f(delegateData, owner.handle(of: removed), owner.handle(of: formerParent))
         guard let chosen else { return nil }

@@ -122,6 +122,12 @@ public func seatkit_router_refresh_pointer_focus(_ handle: OpaquePointer?) {
     APICall.run { r.router.refreshPointerFocus() }
 }
 
+@_cdecl("seatkit_router_refresh_touch_locations")
+public func seatkit_router_refresh_touch_locations(_ handle: OpaquePointer?) {
+    guard let r = live(handle, .router, as: CRouter.self, #function) else { return }
+    APICall.run { r.router.refreshTouchLocations() }
+}
+
 @_cdecl("seatkit_router_get_touch_surface")
 public func seatkit_router_get_touch_surface(_ handle: OpaquePointer?, _ id: Int32) -> OpaquePointer? {
     guard let r = live(handle, .router, as: CRouter.self, #function) else { return nil }

@@ -118,9 +118,13 @@ public enum DroppedEvent {
 public protocol CompositorDelegate: Responder {
     /// An event that no responder handled, the delegate's own responder methods included.
     func router(_ router: Router, dropped event: DroppedEvent)
-    /// Chooses the next first responder when the first responder's surface is removed.
-    /// `formerParent` is the removed subtree's former parent. Default: the nearest attached
-    /// ancestor, from `formerParent` up, that can become first responder.
+    /// Chooses the next first responder when the first responder's surface is removed: the
+    /// compositor's rule, asked first, after the removed responder resigned (`nil`: no first
+    /// responder). `formerParent` is the removed subtree's former parent. Default:
+    /// ``Router/defaultFirstResponder(afterRemoving:formerParent:)``, focus history (the most
+    /// recent former first responder that can take focus again), else the nearest attached
+    /// ancestor, from `formerParent` up, that can become first responder. A rule of your own
+    /// can call that default for the cases it does not decide.
     func router(_ router: Router, firstResponderAfterRemoving removed: Surface, formerParent: Surface) -> Surface?
     /// Events that do not go through a responder chain: switches, tablet tools and pads
     /// (after filters and spies; not told when a filter consumed one), and device
@@ -133,9 +137,10 @@ public protocol CompositorDelegate: Responder {
 extension CompositorDelegate {
     /// Does nothing: dropped events are lost (the trace still records them).
     public func router(_ router: Router, dropped event: DroppedEvent) {}
-    /// ``Router/nearestAncestorThatCanBecomeFirstResponder(startingAt:)`` from `formerParent`.
+    /// ``Router/defaultFirstResponder(afterRemoving:formerParent:)``: focus history, else the
+    /// nearest ancestor from `formerParent` up that can become first responder.
     public func router(_ router: Router, firstResponderAfterRemoving removed: Surface, formerParent: Surface) -> Surface? {
-        router.nearestAncestorThatCanBecomeFirstResponder(startingAt: formerParent)
+        router.defaultFirstResponder(afterRemoving: removed, formerParent: formerParent)
     }
     /// Does nothing: switches and tablet events are lost.
     public func router(_ router: Router, deviceEvent event: InputEvent) {}

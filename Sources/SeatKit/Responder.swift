@@ -26,6 +26,19 @@ public enum ChainLink {
     }
 }
 
+extension ChainLink {
+    /// The object behind the link (`nil` for the delegate): surfaces and outputs are
+    /// distinct objects, so this tells links apart.
+    @inline(__always)
+    var identity: ObjectIdentifier? {
+        switch self {
+        case .surface(let s): return ObjectIdentifier(s)
+        case .output(let o): return ObjectIdentifier(o)
+        case .delegate: return nil
+        }
+    }
+}
+
 extension ChainLink: CustomStringConvertible {
     /// The surface's name, "output NAME", or "delegate".
     public var description: String {
@@ -100,6 +113,11 @@ public struct ResponderContext: ~Escapable {
 
     /// The surface whose responder is being asked, if it is a surface's.
     public var surface: Surface? { linkSurface?.object }
+
+    /// The identity of the link being asked (`nil` for the delegate), without retaining it:
+    /// what the touch path compares with the links that saw a touch begin.
+    @inline(__always)
+    var linkIdentity: ObjectIdentifier? { linkSurface?.identity ?? linkOutput?.identity }
 
     /// The target's identity, without retaining it (a lookup key for adapters, such as the C
     /// API's handle table, that must not pay a retain and release per responder asked).
@@ -412,18 +430,27 @@ public struct KeyCommand: Hashable, Sendable {
 /// surface from inside any handler; the router re-checks everything after each call.
 public protocol Responder: AnyObject {
     // Touch. A touch is delivered to the surface it went down on, until it ends or is
-    // cancelled, even if the surface moves (re-parented, restacked, another output);
-    // `touchesCancelled` reaches every responder that saw `touchesBegan`, `touchesMoved` or
-    // `touchesEnded` for the touch, once, removed surfaces included, with all the touches of
-    // one cancel that it saw in one event.
+    // cancelled, even if the surface moves (re-parented, restacked, another output). A
+    // responder that got a touch's `touchesBegan` gets exactly one end of it, `touchesEnded`
+    // or `touchesCancelled`; one that did not gets none of its later phases.
+    // `touchesCancelled` reaches every responder that saw `touchesBegan` and was not told the
+    // end yet, once, removed surfaces included, with all the touches of one cancel bound to
+    // one surface (its `context.target`) in one event.
     /// Fingers went down on the target surface. Asked up the chain from the bound surface until
     /// one answers `.handled`; the recognizers of the touch's arena saw the phase first and may
     /// hold it back (delayed, or dropped if one takes the touch). Default: `.notHandled`.
     func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult
-    /// Fingers bound to the target surface moved. Each phase walks the chain afresh from the
-    /// bound surface: handling `touchesBegan` does not claim later phases. Default: `.notHandled`.
+    /// Fingers bound to the target surface moved, or the surface moved under them
+    /// (``Router/refreshTouchLocations(time:)``): `surfaceLocation` is in the surface's space
+    /// as it is now. Each phase walks the chain afresh from the bound surface, handling
+    /// `touchesBegan` does not claim later phases, but only the responders that got the
+    /// touch's `touchesBegan` are asked (with those of the event's touches they got).
+    /// Default: `.notHandled`.
     func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult
-    /// Fingers bound to the target surface lifted. Default: `.notHandled`.
+    /// Fingers bound to the target surface lifted. Asked as `touchesMoved` is; the responders
+    /// that got `touchesBegan` and are not reached (one before them handled the end, or they
+    /// left the surface's chain meanwhile) are told `touchesCancelled` instead.
+    /// Default: `.notHandled`.
     func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult
     /// The touches in `event` will get no more events: told once to every link that saw one of
     /// them (not walked up the chain), whatever it answered. Default: nothing; a responder

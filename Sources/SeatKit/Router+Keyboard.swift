@@ -313,9 +313,11 @@ extension Router {
 
     /// The first responder left the layout: it hears a cancelled release of each held key
     /// whose press its chain saw (their real releases go nowhere), then
-    /// `didResignFirstResponder`.
-    /// Focus then goes back to the surface that had it before, if it still can take it,
-    /// else where the delegate's rule says, unless a handler chose a focus meanwhile.
+    /// `didResignFirstResponder`. Focus then goes where the delegate's rule says
+    /// (``CompositorDelegate/router(_:firstResponderAfterRemoving:formerParent:)``, asked
+    /// first; its default, and the rule without a delegate, is
+    /// ``defaultFirstResponder(afterRemoving:formerParent:)``), unless a handler chose a
+    /// focus meanwhile.
     func firstResponderWasRemoved(_ removed: Surface, formerParent: Surface) {
         unchecked.focusGeneration &+= 1
         let generation = unchecked.focusGeneration
@@ -323,21 +325,33 @@ extension Router {
         tellCancelledKeys(to: removed, keepsFocus: false)
         removed.responder.didResignFirstResponder(context: ResponderContext(router: self, link: .surface(removed), target: removed))
         guard generation == unchecked.focusGeneration, unchecked.firstResponder == nil else { return }
-        var replacement = previousFocus()
-        if replacement == nil {
-            if let delegate {
-                replacement = delegate.router(self, firstResponderAfterRemoving: removed, formerParent: formerParent)
-            } else {
-                replacement = nearestAncestorThatCanBecomeFirstResponder(startingAt: formerParent)
-            }
+        let replacement: Surface?
+        if let delegate {
+            replacement = delegate.router(self, firstResponderAfterRemoving: removed, formerParent: formerParent)
+        } else {
+            replacement = defaultFirstResponder(afterRemoving: removed, formerParent: formerParent)
         }
         guard generation == unchecked.focusGeneration, unchecked.firstResponder == nil else { return }
         trace?.record(.keyboardFocus(from: TraceSubject(removed), to: TraceSubject(replacement)))
         if let replacement { becomeFirstResponder(replacement) }
     }
 
+    /// Where keyboard focus goes by default when the first responder's surface is removed:
+    /// back to the most recent former first responder that is still in the layout and can
+    /// become first responder (focus history: the surfaces that resigned, most recent
+    /// first, at most 32), else the nearest attached surface from `formerParent` up that can
+    /// (``nearestAncestorThatCanBecomeFirstResponder(startingAt:)``). What the delegate's
+    /// ``CompositorDelegate/router(_:firstResponderAfterRemoving:formerParent:)`` returns
+    /// when not implemented, and what a compositor's own rule can fall back on. Former first
+    /// responders passed over (removed, or unable to take focus) are forgotten. Moves no
+    /// focus itself.
+    public func defaultFirstResponder(afterRemoving removed: Surface, formerParent: Surface) -> Surface? {
+        previousFocus() ?? nearestAncestorThatCanBecomeFirstResponder(startingAt: formerParent)
+    }
+
     /// The nearest attached surface, from `surface` up through its ancestors, whose
-    /// responder can become first responder: the default focus rule after a removal.
+    /// responder can become first responder: the default focus rule's fallback after a
+    /// removal, when no former first responder can take focus again.
     public func nearestAncestorThatCanBecomeFirstResponder(startingAt surface: Surface) -> Surface? {
         var node: Surface? = surface
         while let current = node {

@@ -214,6 +214,9 @@ extension Router {
             unchecked.deferredTouchFrame = time
             return
         }
+        // A surface moved under a still finger since the last frame: it hears where the finger
+        // is now in its space with this frame.
+        if unchecked.touchesCheckedAtEdit != unchecked.treeEditCount { _ = markTouchesMovedUnder() }
         unchecked.isDispatchingTouches = true
         unchecked.touchLoops += 1
         var frameTime = time
@@ -296,6 +299,86 @@ extension Router {
         }
     }
 
+    /// Called after `root` moved to another parent in this router's layout (still attached):
+    /// each link that saw a touch bound in its subtree begin and is no longer on that
+    /// surface's chain (a former ancestor or output left behind; the chain as the responders'
+    /// ``Responder/nextResponder(after:)`` make it) is told `touchesCancelled` and follows
+    /// the touch no more.
+    func subtreeDidMove(_ root: Surface, formerParent: Surface) {
+        guard !unchecked.activeTouches.isEmpty else { return }
+        unchecked.touchLoops += 1
+        var i = 0
+        while i < unchecked.activeTouches.count {
+            let sequence = unchecked.activeTouches[i]
+            i += 1
+            guard !sequence.unchecked.finished, let bound = sequence.unchecked.surface,
+                  bound === root || bound.isDescendant(of: root) else { continue }
+            var l = 0
+            while l < sequence.unchecked.seen.count {
+                let link = sequence.unchecked.seen[l]
+                guard !isOnChain(link, of: bound) else {
+                    l += 1
+                    continue
+                }
+                sequence.unchecked.seen.remove(at: l)
+                // A handler may edit the list meanwhile: look at it again from the start.
+                l = 0
+                guard let responder = responder(for: link) else { continue }
+                let event = TouchEvent(time: clock.now, touches: [sequence.point(surfaceOrigin: bound.layoutOrigin)])
+                responder.touchesCancelled(event, context: ResponderContext(router: self, link: link, target: bound))
+                trace?.record(.told(TraceSubject(link), .touchesCancelled))
+            }
+        }
+        unchecked.touchLoops -= 1
+        if !unchecked.isDispatchingTouches { compactTouches() }
+    }
+
+    /// Whether a walk from `surface` reaches `link`.
+    private func isOnChain(_ link: ChainLink, of surface: Surface) -> Bool {
+        var current: ChainLink? = .surface(surface)
+        var steps = 0
+        while let step = current, steps < chainStepLimit {
+            if step.isSame(as: link) { return true }
+            current = nextLink(after: step, responder: responder(for: step), formerOutput: nil)
+            steps += 1
+        }
+        return false
+    }
+
+    /// Tells each surface that moved under a touch still down where the touch now is in its
+    /// space: a `touchesMoved` (the finger's layout-space location unchanged, its
+    /// `surfaceLocation` new) to the responders following the touch, in a touch frame of its
+    /// own (a Wayland seat sends `wl_touch.motion` and `wl_touch.frame`), as
+    /// ``refreshPointerFocus(time:)`` does for the pointer. Call it after moving surfaces
+    /// (a window, a subsurface, an output) so that a finger that stays still is told at once;
+    /// the router also does it itself at the next touch frame after any tree edit. Touches
+    /// whose surface did not move, that a recognizer took or a filter took, and those of a
+    /// removed surface are not told anything. Goes through no filter or grab: it is not an
+    /// input event (the touches it tells about were routed already). Called from inside a
+    /// touch handler, it is delivered right after the frame under way.
+    public func refreshTouchLocations(time: Timestamp? = nil) {
+        guard markTouchesMovedUnder() else { return }
+        dispatchTouches(time: time ?? clock.now)
+    }
+
+    /// Marks a move of each routed touch whose bound surface moved under it since it was last
+    /// delivered; returns whether there was one.
+    func markTouchesMovedUnder() -> Bool {
+        unchecked.touchesCheckedAtEdit = unchecked.treeEditCount
+        var marked = false
+        var i = 0
+        while i < unchecked.activeTouches.count {
+            let sequence = unchecked.activeTouches[i]
+            i += 1
+            guard sequence.isDown, !sequence.unchecked.taken, !sequence.unchecked.beganPending,
+                  let surface = sequence.unchecked.surface, surface.unchecked.isAttached,
+                  let origin = surface.layoutOrigin, origin != sequence.unchecked.lastSurfaceOrigin else { continue }
+            sequence.unchecked.movedPending = true
+            marked = true
+        }
+        return marked
+    }
+
     /// Whether `sequence` has `phase` to deliver in the pass under way.
     @inline(__always)
     func isDue(_ sequence: TouchSequence, _ phase: TouchPhase) -> Bool {
@@ -357,14 +440,9 @@ extension Router {
                 if sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.withheld { sequence.unchecked.isEnding = true }
             }
         }
-        let handled = walkChain(from: surface, target: surface, kind: phase.kind, stopIf: { lead.unchecked.finished }) { responder, context in
+        let handled = walkTouchPhase(phase, event, surface: surface, stopIf: { lead.unchecked.finished }) { body in
             unchecked.activeTouches.scan { sequence in
-                if sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.withheld { sequence.noteSeen(context.link) }
-            }
-            switch phase {
-            case .began: return responder.touchesBegan(event, context: context)
-            case .moved: return responder.touchesMoved(event, context: context)
-            case .ended: return responder.touchesEnded(event, context: context)
+                if sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.withheld { body(sequence) }
             }
         }
         if !handled && !lead.unchecked.finished {
@@ -374,6 +452,93 @@ extension Router {
             case .ended: reportDropped(.touchesEnded, .touchesEnded(event))
             }
         }
+    }
+
+    /// Walks one phase of a group of touches bound to `surface` up its chain; `group` calls
+    /// its argument with each touch of the group. A began goes to each link asked, which has
+    /// then seen the touch. A moved or an ended goes only to the links that saw the touch
+    /// begin (with those of the group's touches each saw): no responder gets a touch's later
+    /// phases without its began. A link told a touch ended no longer follows it; after an
+    /// ended walk, every link that saw a touch of the group begin and was not told it ended
+    /// (a responder before it handled the end, or it left the chain meanwhile: removed, or
+    /// moved off the surface's chain) is told `touchesCancelled`, once. Returns whether a
+    /// responder handled the phase.
+    @inline(__always)
+    func walkTouchPhase(_ phase: TouchPhase, _ event: TouchEvent, surface: Surface?, stopIf shouldStop: () -> Bool,
+                        group: ((TouchSequence) -> Void) -> Void) -> Bool {
+        let handled = walkChain(from: surface, target: surface, kind: phase.kind, stopIf: shouldStop) { responder, context in
+            guard phase == .began else {
+                return askFollowingLink(phase, event, responder: responder, context: context, group: group)
+            }
+            let link = context.link
+            group { $0.noteSeen(link) }
+            return responder.touchesBegan(event, context: context)
+        }
+        if phase == .ended { cancelLinksNotToldTheEnd(group: group) }
+        return handled
+    }
+
+    /// Asks one link about a moved or ended phase: only about the touches it saw begin, not at
+    /// all when it saw none (the walk goes on).
+    private func askFollowingLink(_ phase: TouchPhase, _ event: TouchEvent, responder: any Responder, context: ResponderContext,
+                                  group: ((TouchSequence) -> Void) -> Void) -> ResponderResult {
+        // Compared by identity: no retain of the link's object per responder asked.
+        let id = context.linkIdentity
+        var saw = 0, missed = 0
+        group { if $0.hasSeen(identity: id) { saw += 1 } else { missed += 1 } }
+        guard saw > 0 else {
+            if trace != nil { unchecked.askSkippedLink = true }
+            return .notHandled
+        }
+        let result: ResponderResult
+        if missed == 0 {
+            result = phase == .moved ? responder.touchesMoved(event, context: context) : responder.touchesEnded(event, context: context)
+        } else {
+            result = askAboutSeenTouches(phase, event, responder: responder, context: context, link: id, group: group)
+        }
+        if phase == .ended { group { $0.forgetSeen(identity: id) } }
+        return result
+    }
+
+    /// The rare case of a link that saw some of a group's touches begin: asked with those.
+    @inline(never)
+    private func askAboutSeenTouches(_ phase: TouchPhase, _ event: TouchEvent, responder: any Responder, context: ResponderContext,
+                                     link id: ObjectIdentifier?, group: ((TouchSequence) -> Void) -> Void) -> ResponderResult {
+        // Taken out of the router while in use, so that it stays uniquely referenced (no copy).
+        var points = unchecked.touchSubsetScratch
+        unchecked.touchSubsetScratch = []
+        points.removeAll(keepingCapacity: true)
+        for point in event.touches {
+            var seen = false
+            group { sequence in
+                if sequence.unchecked.id == point.id && sequence.unchecked.startTime == point.startTime && sequence.hasSeen(identity: id) { seen = true }
+            }
+            if seen { points.append(point) }
+        }
+        let subset = TouchEvent(time: event.time, touches: points)
+        let result = phase == .moved ? responder.touchesMoved(subset, context: context) : responder.touchesEnded(subset, context: context)
+        points.removeAll(keepingCapacity: true)
+        unchecked.touchSubsetScratch = points
+        return result
+    }
+
+    /// After an ended walk: the links still following a touch of the group hear it cancelled.
+    @inline(__always)
+    private func cancelLinksNotToldTheEnd(group: ((TouchSequence) -> Void) -> Void) {
+        var left = false
+        group { if !$0.unchecked.seen.isEmpty { left = true } }
+        if left { cancelLeftLinks(group: group) }
+    }
+
+    @inline(never)
+    private func cancelLeftLinks(group: ((TouchSequence) -> Void) -> Void) {
+        unchecked.touchLoops += 1
+        var batch = unchecked.cancelBatches.popLast() ?? []
+        group { if !$0.unchecked.seen.isEmpty { batch.append($0) } }
+        deliverCancels(of: batch, time: clock.now)
+        batch.removeAll(keepingCapacity: true)
+        unchecked.cancelBatches.append(batch)
+        unchecked.touchLoops -= 1
     }
 
     /// Cancels matching touches. Their recognizers are told first; then every link that saw
@@ -407,33 +572,35 @@ extension Router {
         }
     }
 
-    /// One `touchesCancelled` per link that saw touches of `batch`, with those touches (each
-    /// in the space of its bound surface), links in the order they first saw them. The
-    /// touches go in a buffer reused per nesting level (a cancel handler may cancel again),
-    /// so a warm router allocates nothing per cancel, however many responders saw it.
+    /// One `touchesCancelled` per link and bound surface (the event's `context.target`) with
+    /// touches of `batch` that the link saw: the touches bound to that surface (each in its
+    /// space), links in the order they first saw them. The touches go in a buffer reused per
+    /// nesting level (a cancel handler may cancel again), so a warm router allocates nothing
+    /// per cancel, however many responders saw it.
     func deliverCancels(of batch: [TouchSequence], time: Timestamp) {
         var points = unchecked.cancelPointBuffers.popLast() ?? []
         var i = 0
         while i < batch.count {
             let sequence = batch[i]
             i += 1
+            let target = sequence.unchecked.surface
             var l = 0
             while l < sequence.unchecked.seen.count {
                 let link = sequence.unchecked.seen[l]
                 l += 1
-                // Told already, with an earlier touch of the batch.
-                if Self.anySaw(link, in: batch, from: 0, to: i - 1) { continue }
+                // Told already, with an earlier touch of the batch bound to the same surface.
+                if Self.anySaw(link, boundTo: target, in: batch, from: 0, to: i - 1) { continue }
                 points.removeAll(keepingCapacity: true)
                 var k = i - 1
                 while k < batch.count {
                     let other = batch[k]
                     k += 1
-                    if other.unchecked.seen.scanIndex(where: { $0.isSame(as: link) }) != nil {
-                        points.append(other.point(surfaceOrigin: other.unchecked.surface?.layoutOrigin))
+                    if other.unchecked.surface === target, other.hasSeen(link) {
+                        points.append(other.point(surfaceOrigin: target?.layoutOrigin))
                     }
                 }
                 guard let responder = responder(for: link) else { continue }
-                tellCancelled(responder, link: link, points: points, time: time, target: sequence.unchecked.surface)
+                tellCancelled(responder, link: link, points: points, time: time, target: target)
             }
         }
         points.removeAll(keepingCapacity: true)
@@ -441,12 +608,12 @@ extension Router {
         batch.scan { $0.unchecked.seen.removeAll(keepingCapacity: true) }
     }
 
-    /// Whether a touch of `batch[start..<end]` was seen by `link`.
+    /// Whether a touch of `batch[start..<end]` bound to `surface` was seen by `link`.
     @inline(__always)
-    private static func anySaw(_ link: ChainLink, in batch: [TouchSequence], from start: Int, to end: Int) -> Bool {
+    private static func anySaw(_ link: ChainLink, boundTo surface: Surface?, in batch: [TouchSequence], from start: Int, to end: Int) -> Bool {
         var j = start
         while j < end {
-            if batch[j].unchecked.seen.scanIndex(where: { $0.isSame(as: link) }) != nil { return true }
+            if batch[j].unchecked.surface === surface, batch[j].hasSeen(link) { return true }
             j += 1
         }
         return false

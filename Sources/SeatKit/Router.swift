@@ -62,6 +62,14 @@ public final class Router {
         var touchPool: [TouchSequence] = []
         var consumedTouches: [TouchID] = []
         var touchScratch: [TouchPoint] = []
+        /// The touches of a group that one link saw begin, when it did not see them all.
+        var touchSubsetScratch: [TouchPoint] = []
+        /// `treeEditCount` when the touches' surfaces were last checked for having moved under
+        /// them (``refreshTouchLocations(time:)``, and before each touch frame).
+        var touchesCheckedAtEdit: UInt64 = 0
+        /// Set (only while tracing) when a walk's ask passed a link over without calling its
+        /// responder: the walk records no "asked" for it.
+        var askSkippedLink = false
         var isDispatchingTouches = false
         var touchFrameMark: UInt64 = 0
         /// Loops over `activeTouches` that call out (dispatch, cancel, take, settle) under way:
@@ -241,6 +249,7 @@ public final class Router {
     public init(clock: any Clock) {
         self.clock = clock
         unchecked.touchScratch.reserveCapacity(16)
+        unchecked.touchSubsetScratch.reserveCapacity(16)
         unchecked.cancelBatches.reserveCapacity(4)
         unchecked.cancelPointBuffers.reserveCapacity(4)
         unchecked.activeTouches.reserveCapacity(16)
@@ -517,7 +526,7 @@ public final class Router {
         if shouldStop() { return false }
         return surface.withResponder { responder in
             let result = ask(responder, ResponderContext(router: self, surface: surface, target: target))
-            if let trace { trace.record(.asked(TraceSubject(.surface(surface)), kind, result)) }
+            if let trace { traceAsked(trace, .surface(surface), kind, result) }
             if result == .handled { return true }
             return walkChain(after: surface, responder: responder, target: target, kind: kind,
                              formerOutput: formerOutput, stopIf: shouldStop, ask)
@@ -555,7 +564,7 @@ public final class Router {
                 let step: ChainLink?? = surface.withResponder { responder in
                     if surface.unchecked.isAttached {
                         let result = ask(responder, ResponderContext(router: self, surface: surface, target: target))
-                        trace?.record(.asked(TraceSubject(current), kind, result))
+                        if let trace { traceAsked(trace, current, kind, result) }
                         if result == .handled { return .none }
                     }
                     return .some(nextLink(after: current, responder: responder, formerOutput: formerOutput))
@@ -568,12 +577,23 @@ public final class Router {
             let responder = responder(for: current)
             if let responder {
                 let result = ask(responder, ResponderContext(router: self, link: current, target: target))
-                trace?.record(.asked(TraceSubject(current), kind, result))
+                if let trace { traceAsked(trace, current, kind, result) }
                 if result == .handled { return true }
             }
             link = nextLink(after: current, responder: responder, formerOutput: formerOutput)
         }
         return false
+    }
+
+    /// Records that `link` was asked, unless the ask passed it over without calling it (a link
+    /// that never saw a touch begin, ``askSkippedLink``).
+    @inline(never)
+    func traceAsked(_ trace: any TraceSink, _ link: ChainLink, _ kind: RoutedEventKind, _ result: ResponderResult) {
+        if unchecked.askSkippedLink {
+            unchecked.askSkippedLink = false
+            return
+        }
+        trace.record(.asked(TraceSubject(link), kind, result))
     }
 
     func reportDropped(_ kind: RoutedEventKind, _ event: DroppedEvent) {

@@ -243,8 +243,12 @@ public final class Surface {
     ///
     /// Moving is not removing: a child that is already in a tree of the same router (under
     /// another parent, on another output, or here at another index) keeps its touches, its
-    /// pointer focus and implicit grab and its first-responder status; nothing is cancelled,
-    /// left or re-entered. Only a subtree that leaves the router's layout this way (moved
+    /// pointer focus and implicit grab and its first-responder status; nothing of it is
+    /// cancelled, left or re-entered. Its touches go on up its new chain, to the responders
+    /// that saw them begin: the former ancestors (and former output) it leaves behind that
+    /// saw one of its touches hear `touchesCancelled` for it now, since its end no longer
+    /// walks through them; the new ones never hear of touches that began before the move.
+    /// Only a subtree that leaves the router's layout this way (moved
     /// under a surface that is in no layout, or into another router's layout) is treated as
     /// removed, with every notification ``removeFromParent()`` sends. Pointer focus follows
     /// the new stacking before the next pointer event is routed.
@@ -264,8 +268,12 @@ public final class Surface {
         }
         subtreeDidChange(surfacesAdded: child.unchecked.subtreeSurfaceCount)
         childAreaDidChange()
-        if let formerRouter, let formerParent, !(child.unchecked.isAttached && child.output?.router === formerRouter) {
-            formerRouter.subtreeDidLeave(child, formerParent: formerParent)
+        if let formerRouter, let formerParent {
+            if !(child.unchecked.isAttached && child.output?.router === formerRouter) {
+                formerRouter.subtreeDidLeave(child, formerParent: formerParent)
+            } else if formerParent !== self {
+                formerRouter.subtreeDidMove(child, formerParent: formerParent)
+            }
         }
     }
 
@@ -283,10 +291,13 @@ public final class Surface {
     /// of the subtree hears every end it is owed, in this order: `touchesCancelled` for the
     /// touches it saw (to every link that saw them), cancelled releases of held buttons and
     /// `pointerLeft` for the pointer focus, cancelled releases of held keys and
-    /// `didResignFirstResponder` for the first responder. Keyboard focus then goes back to
-    /// the surface that had it before, if it still can take it, else where the delegate's
-    /// rule says. Nothing else is delivered to a removed surface. Safe to call from inside
-    /// any handler, the removed surface's own included.
+    /// `didResignFirstResponder` for the first responder. Keyboard focus then goes where the
+    /// delegate's rule says
+    /// (``CompositorDelegate/router(_:firstResponderAfterRemoving:formerParent:)``, asked
+    /// first), by default back to the surface that had it before, if it still can take it
+    /// (``Router/defaultFirstResponder(afterRemoving:formerParent:)``). Nothing else is
+    /// delivered to a removed surface. Safe to call from inside any handler, the removed
+    /// surface's own included.
     public func removeFromParent() {
         guard let parent else { return }
         let formerRouter = unchecked.isAttached ? output?.router : nil

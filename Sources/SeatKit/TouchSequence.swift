@@ -13,8 +13,11 @@ final class TouchSequence {
         var startLocation = LayoutPoint.zero
         var startTime = Timestamp.zero
         var location = LayoutPoint.zero
-        /// Every chain link that was asked about this touch; cancel goes to each of them.
+        /// Every chain link that saw this touch begin and has not been told its end: its
+        /// later phases go only to these, and a cancel goes to each of them.
         var seen: [ChainLink] = []
+        /// Where a lookup in `seen` looks first (`seenIndex(of:)`).
+        var seenHint = 0
         var beganPending = false
         var movedPending = false
         var endedPending = false
@@ -58,6 +61,7 @@ final class TouchSequence {
         self.unchecked.location = location
         unchecked.lastSurfaceOrigin = surface?.layoutOrigin ?? .zero
         unchecked.seen.removeAll(keepingCapacity: true)
+        unchecked.seenHint = 0
         unchecked.beganPending = true
         unchecked.movedPending = false
         unchecked.endedPending = false
@@ -99,10 +103,52 @@ final class TouchSequence {
     }
 
     func noteSeen(_ link: ChainLink) {
-        if unchecked.seen.scanIndex(where: { $0.isSame(as: link) }) != nil { return }
+        if hasSeen(link) { return }
         unchecked.seen.append(link)
     }
 
+    /// Whether `link` saw this touch begin and has not been told its end.
+    @inline(__always)
+    func hasSeen(_ link: ChainLink) -> Bool { seenIndex(of: link.identity) != nil }
+
+    /// Whether the link with identity `id` (``ChainLink/identity``) saw this touch begin and
+    /// has not been told its end.
+    @inline(__always)
+    func hasSeen(identity id: ObjectIdentifier?) -> Bool { seenIndex(of: id) != nil }
+
+    /// Where the link with identity `id` is in `seen`. A walk asks links in the order they saw
+    /// the touch begin, so the one after the last found is looked at first: one comparison a
+    /// link on a moved walk, not a scan of the list.
+    @inline(__always)
+    private func seenIndex(of id: ObjectIdentifier?) -> Int? {
+        var hint = unchecked.seenHint
+        if hint >= unchecked.seen.count { hint = 0 }
+        if hint < unchecked.seen.count, unchecked.seen[hint].identity == id {
+            unchecked.seenHint = hint + 1
+            return hint
+        }
+        var i = 0
+        while i < unchecked.seen.count {
+            if unchecked.seen[i].identity == id {
+                unchecked.seenHint = i + 1
+                return i
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The link with identity `id` was told the touch ended: it follows it no more.
+    @inline(__always)
+    func forgetSeen(identity id: ObjectIdentifier?) {
+        // Usually just found by `hasSeen`, at the hint's place before it moved on.
+        let last = unchecked.seenHint - 1
+        let index: Int?
+        if last >= 0, last < unchecked.seen.count, unchecked.seen[last].identity == id { index = last } else { index = seenIndex(of: id) }
+        guard let index else { return }
+        unchecked.seen.remove(at: index)
+        unchecked.seenHint = index
+    }
 
     /// The touch as a responder sees it, with `origin` the bound surface's layout origin (the
     /// last one known when `nil`).
@@ -125,5 +171,18 @@ enum TouchPhase: CaseIterable {
         case .moved: return .touchesMoved
         case .ended: return .touchesEnded
         }
+    }
+}
+
+extension TouchPoint {
+    /// The same point with `surfaceLocation` in the space of a surface whose layout origin
+    /// is `origin`; unchanged when `origin` is `nil` (the surface was removed: the space it
+    /// last had).
+    @inline(__always)
+    func inSurface(at origin: LayoutPoint?) -> TouchPoint {
+        guard let origin else { return self }
+        var moved = self
+        moved.surfaceLocation = SurfacePoint(x: location.x - origin.x, y: location.y - origin.y)
+        return moved
     }
 }

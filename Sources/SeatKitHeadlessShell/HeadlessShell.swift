@@ -390,8 +390,9 @@ final class ShellSurface: ResourceObject {
         }
         let moved = apply(state)
         // A shown surface that grew or shrank under the pointer, changed its input region or
-        // moved its subsurfaces: the pointer enters or leaves now, not at its next motion.
-        if moved, node.isAttached { shell.seat.router.refreshPointerFocus() }
+        // moved its subsurfaces: the pointer enters or leaves now, not at its next motion, and a
+        // finger still down on a subsurface that moved is told its new point (wl_touch.motion).
+        if moved, node.isAttached { refreshInputFocus() }
         // An input method's popup: the seat places it for its new size (and shows it once
         // it has a buffer); its client learns the output it is on.
         if role == .inputPopup, let resource {
@@ -400,10 +401,17 @@ final class ShellSurface: ResourceObject {
         }
     }
 
+    /// After this surface's subtree moved or changed shape: pointer focus follows, and
+    /// touches whose surfaces moved under them hear where they are now.
+    private func refreshInputFocus() {
+        shell.seat.router.refreshPointerFocus()
+        shell.seat.router.refreshTouchLocations()
+    }
+
     /// A subsurface stopped being synchronized (set_desync): its cached state, and its
     /// subsurfaces' all the way down, applies now.
     func subsurfaceBecameDesynchronized() {
-        if applyCachedSubtree(), node.isAttached { shell.seat.router.refreshPointerFocus() }
+        if applyCachedSubtree(), node.isAttached { refreshInputFocus() }
     }
 
     /// Applies this surface's cached state, if any, and its subsurfaces' all the way down,

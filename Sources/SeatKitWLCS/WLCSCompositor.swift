@@ -99,9 +99,11 @@ final class WLCSCompositor: CompositorDelegate, HeadlessShellDelegate, InputFilt
 
     /// After a window moved or mapped: focus follows, and a window that moved under a
     /// pointer that did not move hears a motion with the new surface-local position
-    /// (``Router/refreshPointerFocus(time:)`` does both).
+    /// (``Router/refreshPointerFocus(time:)`` does both); so does one that moved under a
+    /// finger still down (``Router/refreshTouchLocations(time:)``).
     private func rebasePointer() {
         router.refreshPointerFocus()
+        router.refreshTouchLocations()
         display.flushClients()
     }
 

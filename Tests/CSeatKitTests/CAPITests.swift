@@ -174,6 +174,19 @@ extension TheProcessWideCLog {
             seatkit_router_destroy(router)
         }
 
+        @Test func aSurfaceMovedUnderAStillTouchIsToldThroughTheCAPI() {
+            let c = Counter()
+            let (router, _, surface) = makeTree(c)
+            seatkit_router_notify_touch_down(router, 1000, 1, 0, 10, 10)
+            seatkit_router_notify_touch_frame(router, 1000, 1)
+            seatkit_router_refresh_touch_locations(router)
+            #expect(c.moved == 0, "nothing moved")
+            seatkit_surface_set_frame(surface, 5, 0, 800, 600)
+            seatkit_router_refresh_touch_locations(router)
+            #expect(c.began == 1 && c.moved == 1)
+            seatkit_router_destroy(router)
+        }
+
         @Test func destroyingTheRouterEmitsEveryDestroySignalAndEndsEveryHandle() {
             let c = Counter()
             let (router, output, surface) = makeTree(c)

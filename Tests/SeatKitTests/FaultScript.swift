@@ -169,6 +169,8 @@ enum FaultScript {
         /// `router.cancelTouches` for every touch.
         case cancelTouches
         case refreshPointer
+        /// `router.refreshTouchLocations()`: still touches hear that their surfaces moved.
+        case refreshTouches
         case addFilter(Int, FilterKind)
         case removeFilter(Int)
         /// Runs `step` from inside the next call of `site` (once).
@@ -221,6 +223,7 @@ enum FaultScript {
             case .resignFirst: return ".resignFirst"
             case .cancelTouches: return ".cancelTouches"
             case .refreshPointer: return ".refreshPointer"
+            case .refreshTouches: return ".refreshTouches"
             case let .addFilter(f, k): return ".addFilter(\(f), .\(k.rawValue))"
             case let .removeFilter(f): return ".removeFilter(\(f))"
             case let .arm(site, step): return ".arm(\(site), \(step))"
@@ -430,7 +433,7 @@ enum FaultScript {
             case 7: return chance(0.5) ? .setHidden(surfaceIndex(), true) : .setInputDisabled(surfaceIndex(), true)
             case 8: return chance(0.7) ? .becomeFirst(.surface(surfaceIndex())) : .resignFirst
             case 9: return .cancelTouches
-            case 10: return .refreshPointer
+            case 10: return chance(0.5) ? .refreshPointer : .refreshTouches
             case 11: let (x, y) = point(); return .pointerTo(x: x, y: y)
             case 12: return .key(int(0...3), chance(0.5) ? .press : .release)
             default:
@@ -539,7 +542,8 @@ enum FaultScript {
                 if chance(0.15) { return .becomeFirst(.root(int(0...(FaultScript.outputCount - 1)))) }
                 return .becomeFirst(.surface(surfaceIndex()))
             case 830..<840: return .cancelTouches
-            case 840..<850: return .refreshPointer
+            case 840..<845: return .refreshPointer
+            case 845..<850: return .refreshTouches
             case 850..<870:
                 let f = int(0...(FaultScript.filterCount - 1))
                 if chance(0.5) { return .removeFilter(f) }

@@ -77,8 +77,25 @@ final class SoakResponder: Responder {
             case .moved, .ended:
                 if bound && !seen.sawBegan {
                     world.fail("d.phase-before-began", "\(name) (bound) got touches\(phase.rawValue) of \(key) before its touchesBegan")
+                } else if !seen.sawBegan && !seen.terminal {
+                    world.fail(phase == .ended ? "d.end-without-began" : "d.moved-without-began",
+                               "\(name) got touches\(phase.rawValue) of \(key), whose touchesBegan it never got")
+                }
+            case .cancelled:
+                if !seen.sawBegan && !seen.terminal {
+                    world.fail("d.end-without-began", "\(name) got touchesCancelled of \(key), whose touchesBegan it never got")
                 }
             default: break
+            }
+            // The bound surface's responder gets each point in the surface's space as it is at
+            // the call (a surface moved while its touch was held by a recognizer included).
+            if bound, phase != .cancelled, let target = context.target, world.isLive(target),
+               let origin = target.layoutOrigin {
+                let dx = point.location.x - origin.x - point.surfaceLocation.x
+                let dy = point.location.y - origin.y - point.surfaceLocation.y
+                if abs(dx) > 1e-6 || abs(dy) > 1e-6 {
+                    world.fail("d.stale-surface-point", "\(name) got touches\(phase.rawValue) of \(key) at \(point.surfaceLocation) in its space, but the finger is at \(point.location), \(point.location.x - origin.x),\(point.location.y - origin.y) in its space now")
+                }
             }
             if phase == .ended || phase == .cancelled { seen.terminal = true }
             if phase == .cancelled, world.moving.contains(ObjectIdentifier(self)) {
@@ -971,6 +988,8 @@ final class FaultScriptWorld {
             for (id, f) in fingers where f.injected { setFingerState(id, .cancelled) }
         case .refreshPointer:
             router.refreshPointerFocus()
+        case .refreshTouches:
+            router.refreshTouchLocations()
         case let .addFilter(f, kind):
             guard f < filters.count, filters[f] == nil else { return }
             let filter = SoakFilter(kind: kind)
@@ -1367,8 +1386,12 @@ final class FaultScriptWorld {
         // touch a bound responder saw has ended or been cancelled.
         if fingers.isEmpty && time - lastAllUp >= 1000 && !upSent.isEmpty {
             for r in allResponders {
-                for (key, seen) in r.touches.sorted(by: { $0.key.start < $1.key.start }) where seen.bound && !seen.terminal {
-                    fail("d.touch-never-ended", "\(r.name) saw \(key) as its bound surface and never got touchesEnded or touchesCancelled")
+                for (key, seen) in r.touches.sorted(by: { $0.key.start < $1.key.start }) where !seen.terminal {
+                    if seen.bound {
+                        fail("d.touch-never-ended", "\(r.name) saw \(key) as its bound surface and never got touchesEnded or touchesCancelled")
+                    } else if seen.sawBegan {
+                        fail("d.began-without-end", "\(r.name) got touchesBegan of \(key) and never touchesEnded or touchesCancelled")
+                    }
                 }
                 r.touches.removeAll()
             }

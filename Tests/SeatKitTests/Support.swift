@@ -125,7 +125,7 @@ final class RecordingDelegate: CompositorDelegate {
     }
     func router(_ router: Router, firstResponderAfterRemoving removed: Surface, formerParent: Surface) -> Surface? {
         if let focusRule { return focusRule(removed, formerParent) }
-        return router.nearestAncestorThatCanBecomeFirstResponder(startingAt: formerParent)
+        return router.defaultFirstResponder(afterRemoving: removed, formerParent: formerParent)
     }
     func router(_ router: Router, capabilitiesChanged capabilities: DeviceCapabilities) {
         capabilityChanges.append(capabilities)

@@ -72,12 +72,13 @@ struct TouchRoutingTests {
         #expect(h.delegate.dropped == ["began"])
     }
 
-    @Test func cancelReachesEveryResponderThatSawTheTouchAndNoOther() {
+    @Test func cancelReachesEveryResponderThatSawTheTouchBeginAndNoOther() {
         let h = Harness()
-        let parent = h.surface("parent", 0, 0, 500, 500, handles: ["moved"])
-        h.surface("child", 10, 10, 100, 100, in: parent, handles: ["began"])
+        let window = h.surface("window", 0, 0, 800, 800)
+        let parent = h.surface("parent", 0, 0, 500, 500, in: window, handles: ["began", "moved"])
+        h.surface("child", 10, 10, 100, 100, in: parent)
         h.surface("bystander", 600, 600, 100, 100)
-        h.down(0, 20, 20)      // child takes began
+        h.down(0, 20, 20)      // child passes began, parent takes it: the window never sees it
         h.move(0, 30, 30)      // child passes, parent takes moved
         h.log.clear()
         h.send(.touchCancel(TouchID(0)))

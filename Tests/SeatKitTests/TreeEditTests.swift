@@ -260,6 +260,47 @@ struct FocusHistoryTests {
         #expect(h.router.firstResponder === search)
     }
 
+    @Test func theCompositorsRuleIsAskedBeforeFocusHistory() {
+        let h = Harness()
+        let editor = h.surface("editor", 0, 0, 400, 400, canBecomeFirst: true)
+        let dock = h.surface("dock", 0, 900, 1000, 100, canBecomeFirst: true)
+        let popup = h.surface("popup", 600, 600, 100, 100, canBecomeFirst: true)
+        var asked: [String] = []
+        h.delegate.focusRule = { removed, _ in
+            asked.append(removed.name)
+            return dock   // this compositor's rule: focus goes to the dock
+        }
+        h.router.becomeFirstResponder(editor)
+        h.router.becomeFirstResponder(popup)
+        popup.removeFromParent()
+        // History would give the editor back; the compositor was asked first and chose.
+        #expect(asked == ["popup"])
+        #expect(h.router.firstResponder === dock)
+    }
+
+    @Test func aRuleThatFallsBackOnTheDefaultGetsFocusHistoryThenTheNearestAncestor() {
+        let h = Harness()
+        let window = h.surface("window", 0, 0, 800, 800, canBecomeFirst: true)
+        let search = h.surface("search", 900, 0, 100, 20, canBecomeFirst: true)
+        let field = h.surface("field", 0, 0, 100, 20, in: window, canBecomeFirst: true)
+        let menu = h.surface("menu", 600, 600, 100, 100, canBecomeFirst: true)
+        var asked = 0
+        h.delegate.focusRule = { removed, formerParent in
+            asked += 1
+            return h.router.defaultFirstResponder(afterRemoving: removed, formerParent: formerParent)
+        }
+        h.router.becomeFirstResponder(search)
+        h.router.becomeFirstResponder(menu)
+        menu.removeFromParent()
+        #expect(h.router.firstResponder === search)   // the most recent former first responder
+        h.router.becomeFirstResponder(field)
+        search.removeFromParent()                      // not the first responder: nothing asked
+        field.removeFromParent()
+        // Nothing in the history can take focus again: the nearest ancestor that can.
+        #expect(h.router.firstResponder === window)
+        #expect(asked == 2)
+    }
+
     @Test func pointerFocusFollowsATreeEditBeforeTheNextPointerEvent() {
         let h = Harness()
         let below = h.surface("below", 0, 0, 300, 300, handles: ["button"])

@@ -24,11 +24,13 @@ extension EmbeddingTests {
         let wire: WireClient
         let keyboard: UInt32
         let pointer: UInt32
+        /// The client's wl_touch, when made with `touch: true`.
+        let touch: UInt32?
         var nodes: [Surface] = []
         var wireSurfaces: [UInt32] = []
         private var time: Int64 = 1_000
 
-        init(windows: Int) throws {
+        init(windows: Int, touch withTouch: Bool = false) throws {
             raw = try #require(wl_display_create())
             var template = Array("/tmp/seatkit-kbgrab-XXXXXX".utf8CString)
             directory = try #require(mkdtemp(&template).map { String(cString: $0) })
@@ -47,6 +49,10 @@ extension EmbeddingTests {
             seat.inject(InputEvent(time: clock.now, device: DeviceID(1), .deviceAdded(DeviceInfo(name: "keyboard", capabilities: [.keyboard]))))
             seat.inject(InputEvent(time: clock.now, device: DeviceID(2), .deviceAdded(DeviceInfo(name: "mouse", capabilities: [.pointer]))))
             seat.capabilities = [.keyboard, .pointer]
+            if withTouch {
+                seat.inject(InputEvent(time: clock.now, device: DeviceID(3), .deviceAdded(DeviceInfo(name: "panel", capabilities: [.touch]))))
+                seat.capabilities = [.keyboard, .pointer, .touch]
+            }
 
             wire = try WireClient(runtimeDirectory: directory, socket: "wayland-kb")
             let display = display!
@@ -61,6 +67,7 @@ extension EmbeddingTests {
             }
             keyboard = wire.getKeyboard(wlSeat)
             pointer = wire.getPointer(wlSeat)
+            touch = withTouch ? wire.getTouch(wlSeat) : nil
             #expect(wire.sync())
             try #require(EmbeddingTests.ForeignCompositor.surfaces.count == windows)
             for (i, resource) in EmbeddingTests.ForeignCompositor.surfaces.enumerated() {
@@ -87,6 +94,7 @@ extension EmbeddingTests {
         func key(_ keycode: UInt32, _ state: KeyState) { inject(.key(keycode: keycode, state: state), device: 1) }
         func pointer(to x: Double, _ y: Double) { inject(.pointerMotionAbsolute(LayoutPoint(x: x, y: y)), device: 2) }
         func button(_ state: ButtonState) { inject(.pointerButton(button: 0x110, state: state), device: 2) }
+        func touch(_ kind: InputEvent.Kind) { inject(kind, device: 3) }
 
         private func inject(_ kind: InputEvent.Kind, device: UInt32) {
             time += 1_000
@@ -118,6 +126,28 @@ extension EmbeddingTests {
                 return message.object == callback
             })
             return events
+        }
+
+        /// What the client's wl_touch was sent since the last call, in order: "down window0 3
+        /// 50,40" (ID, surface-local point), "motion 3 30,40", "up 3", "frame", "cancel".
+        func touchEvents() -> [String] {
+            guard let touch else { return [] }
+            func fixed(_ word: UInt32) -> String {
+                let value = Double(Int32(bitPattern: word)) / 256
+                return value == value.rounded() ? String(Int(value)) : String(value)
+            }
+            return events(of: touch) { message in
+                switch message.opcode {
+                case 0:  // down(serial, time, surface, id, x, y)
+                    return "down \(name(message.uint(at: 2))) \(Int32(bitPattern: message.uint(at: 3))) \(fixed(message.uint(at: 4))),\(fixed(message.uint(at: 5)))"
+                case 1: return "up \(Int32(bitPattern: message.uint(at: 2)))"  // up(serial, time, id)
+                case 2:  // motion(time, id, x, y)
+                    return "motion \(Int32(bitPattern: message.uint(at: 1))) \(fixed(message.uint(at: 2))),\(fixed(message.uint(at: 3)))"
+                case 3: return "frame"
+                case 4: return "cancel"
+                default: return nil
+                }
+            }
         }
 
         /// What the client's wl_keyboard was sent since the last call, in order: "enter

@@ -38,8 +38,10 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
         log("mapped \(name(of: toplevel.surface)) at \(Int(x)),0 size \(Int(size.width))x\(Int(size.height))")
         // Fullscreen, the newest window covers the others: it takes focus.
         if router.firstResponder == nil || !sideBySide { focus(toplevel.surface) }
-        // The new window may be under the pointer now.
+        // The new window may be under the pointer now; a window moved by the layout tells a
+        // finger still down on it where it now is.
         router.refreshPointerFocus()
+        router.refreshTouchLocations()
         if let waiting = waitingForWindows, shell.toplevels.count >= waiting.count {
             waitingForWindows = nil
             waiting.action()

@@ -66,7 +66,8 @@ final class GestureArena {
 struct HeldTouch {
     let sequence: TouchSequence
     let phase: TouchPhase
-    /// The touch as it was when held, in layout space and the bound surface's space.
+    /// The touch as it was when held, in layout space and the bound surface's space then
+    /// (released in the surface's space at the release: ``TouchPoint/inSurface(at:)``).
     var point: TouchPoint
     var time: Timestamp
     /// The device frame it came in (``Router/touchFrameCount``): phases of one frame, one

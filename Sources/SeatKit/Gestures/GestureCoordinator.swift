@@ -424,13 +424,17 @@ extension GestureCoordinator {
         let lead = unchecked.releaseGroup[0]
         let surface = lead.sequence.unchecked.surface
         let phase = lead.phase
+        // Where the finger was when held, in the surface's space now: the surface may have
+        // moved (or gone to another output) while its touch was held.
+        let origin = surface?.layoutOrigin
         unchecked.heldScratch.removeAll(keepingCapacity: true)
         var i = 0
         while i < unchecked.releaseGroup.count {
             let entry = unchecked.releaseGroup[i]
             i += 1
             if let trace = router.trace { trace.record(.touchReleased(entry.sequence.unchecked.id, phase.kind)) }
-            unchecked.heldScratch.append(entry.point)
+            unchecked.heldScratch.append(entry.point.inSurface(at: origin))
+            if let origin { entry.sequence.unchecked.lastSurfaceOrigin = origin }
         }
         let event = TouchEvent(time: unchecked.releaseGroup[unchecked.releaseGroup.count - 1].time, touches: unchecked.heldScratch)
         if phase == .ended {
@@ -440,17 +444,11 @@ extension GestureCoordinator {
                 j += 1
             }
         }
-        let handled = router.walkChain(from: surface, target: surface, kind: phase.kind,
-                                stopIf: { releaseGroupIsOver() }) { responder, context in
+        let handled = router.walkTouchPhase(phase, event, surface: surface, stopIf: { releaseGroupIsOver() }) { body in
             var j = 0
             while j < unchecked.releaseGroup.count {
-                unchecked.releaseGroup[j].sequence.noteSeen(context.link)
+                body(unchecked.releaseGroup[j].sequence)
                 j += 1
-            }
-            switch phase {
-            case .began: return responder.touchesBegan(event, context: context)
-            case .moved: return responder.touchesMoved(event, context: context)
-            case .ended: return responder.touchesEnded(event, context: context)
             }
         }
         if !handled && !releaseGroupIsOver() {

@@ -19,17 +19,30 @@ import SeatKit
         #expect(rig.log.entries == ["row.began[t1]", "row.cancelled[t1]"])
     }
 
-    @Test func aLinkThatSawOnlyTheMoveIsCancelledToo() {
+    @Test func aLinkThatNeverSawTheTouchBeginIsNeitherMovedNorCancelled() {
         let rig = GestureRig()
         let window = rig.surface("window", 0, 0, 1000, 1000)
         rig.surface("row", 0, 0, 1000, 100, in: window, handles: ["began"])
         let press = LongPressGestureRecognizer(allowableMovement: 10)
         window.addGestureRecognizer(press)
         rig.down(1, 50, 50)        // began: handled by the row
-        rig.move(1, 55, 50)        // moved: the row passes it on to the window
+        rig.move(1, 55, 50)        // moved: the row passes it on, but the window never saw began
         rig.wait(500)
         #expect(press.state == .began)
-        #expect(rig.log.entries == ["row.began[t1]", "row.moved[t1]", "window.moved[t1]", "row.cancelled[t1]", "window.cancelled[t1]"])
+        #expect(rig.log.entries == ["row.began[t1]", "row.moved[t1]", "row.cancelled[t1]"])
+    }
+
+    @Test func aLinkThatSawTheTouchBeginIsMovedAndCancelled() {
+        let rig = GestureRig()
+        let window = rig.surface("window", 0, 0, 1000, 1000)
+        rig.surface("row", 0, 0, 1000, 100, in: window)
+        let press = LongPressGestureRecognizer(allowableMovement: 10)
+        window.addGestureRecognizer(press)
+        rig.down(1, 50, 50)        // began: the row passes it on to the window
+        rig.move(1, 55, 50)
+        rig.wait(500)
+        #expect(press.state == .began)
+        #expect(rig.log.entries == ["row.began[t1]", "window.began[t1]", "row.moved[t1]", "window.moved[t1]", "row.cancelled[t1]", "window.cancelled[t1]"])
     }
 
     @Test func aTouchOnASurfaceWithoutTheRecognizerIsNotCancelled() {

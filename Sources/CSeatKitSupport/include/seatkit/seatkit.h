@@ -429,8 +429,9 @@ struct seatkit_delegate_interface {
 	 * ("touchesBegan", "keyDown", "action", ...). */
 	void (*dropped)(void *data, const char *kind);
 	/* The first responder's surface was removed from its tree: return the next first
-	 * responder (or NULL for none). NULL member: the nearest attached ancestor, from
-	 * `former_parent` up, that can become first responder. */
+	 * responder (or NULL for none). Asked first, before focus history. NULL member: the
+	 * most recent former first responder that can take focus again, else the nearest
+	 * attached ancestor, from `former_parent` up, that can become first responder. */
 	struct seatkit_surface *(*first_responder_after_removing)(void *data,
 		struct seatkit_surface *removed, struct seatkit_surface *former_parent);
 	/* The union of the present devices' capabilities changed. */
@@ -462,6 +463,12 @@ struct seatkit_surface *seatkit_router_get_pointer_focus(struct seatkit_router *
 /* Re-hit-tests under the pointer after the tree changed under it and sends leave and enter
  * as needed. Respects the implicit grab (does nothing while a button is held). */
 void seatkit_router_refresh_pointer_focus(struct seatkit_router *router);
+
+/* Tells each surface that moved under a touch still down (a window or subsurface moved, an
+ * output moved) where the touch now is in its space: a touches_moved with the new
+ * surface-local point, in a touch frame of its own. Call it after moving surfaces, as
+ * seatkit_router_refresh_pointer_focus; the router also does it at the next touch frame. */
+void seatkit_router_refresh_touch_locations(struct seatkit_router *router);
 
 /* The surface a touch is bound to while it is down, or NULL. */
 struct seatkit_surface *seatkit_router_get_touch_surface(struct seatkit_router *router,
