@@ -70,7 +70,7 @@ public final class StickyKeys: InputFilter {
     /// Releases: a modifier tapped alone latches, locks or unlocks. Everything passes.
     public func filter(_ event: InputEvent, router: Router) -> FilterDecision {
         guard enabled, case .key(let keycode, .released) = event.kind else { return .pass }
-        guard let index = heldModifiers.firstIndex(where: { $0.keycode == keycode }) else { return .pass }
+        guard let index = heldModifiers.scanIndex(where: { $0.keycode == keycode }) else { return .pass }
         let held = heldModifiers.remove(at: index)
         guard !held.chorded else { return .pass }
         self.router = router
@@ -93,7 +93,7 @@ public final class StickyKeys: InputFilter {
         guard enabled, event.state == .pressed else { return .pass }
         self.router = router
         if let modifier = Self.modifier(keysym: event.keysym, keycode: event.keycode) {
-            if !heldModifiers.contains(where: { $0.keycode == event.keycode }) {
+            if heldModifiers.scanIndex(where: { $0.keycode == event.keycode }) == nil {
                 heldModifiers.append((event.keycode, modifier, false))
             }
             return .pass
@@ -189,7 +189,7 @@ public final class SlowKeys: InputFilter {
         self.router = router
         // A press of a key still waiting: the waiting one was released (its release went
         // unseen, swallowed by the router) and is dropped now.
-        if let stale = waiting.firstIndex(where: { $0.event.keycode == event.keycode }) {
+        if let stale = waiting.scanIndex(where: { $0.event.keycode == event.keycode }) {
             router.clock.cancel(waiting[stale].timer)
             waiting.remove(at: stale)
             onKey?(event.keycode, .rejected)
@@ -203,7 +203,7 @@ public final class SlowKeys: InputFilter {
     /// Routes the waiting presses whose delay has passed, oldest first.
     private func acceptDue() {
         guard let router else { return }
-        while let index = waiting.firstIndex(where: { $0.deadline <= router.clock.now }) {
+        while let index = waiting.scanIndex(where: { $0.deadline <= router.clock.now }) {
             var event = waiting.remove(at: index).event
             // Released meanwhile (the router swallowed the release of the taken press).
             guard router.heldKeyIndex(event.keycode) != nil else {

@@ -97,14 +97,14 @@ public final class TouchAccommodations: InputFilter {
             onHold?(id, point, .began)
             return .consume
         case .touchMotion(let id, let point):
-            guard let index = held.firstIndex(where: { $0.id == id }) else { return .pass }
+            guard let index = held.scanIndex(where: { $0.id == id }) else { return .pass }
             held[index].location = point
             if held[index].counted {
                 router.inject(InputEvent(time: event.time, device: Self.device, .touchMotion(Self.countedID(for: id), point)))
             }
             return .consume
         case .touchUp(let id), .touchCancel(let id):
-            guard let index = held.firstIndex(where: { $0.id == id }) else { return .pass }
+            guard let index = held.scanIndex(where: { $0.id == id }) else { return .pass }
             let finger = held.remove(at: index)
             if finger.counted {
                 let counted = Self.countedID(for: id)
@@ -128,7 +128,7 @@ public final class TouchAccommodations: InputFilter {
     /// Ends the holds whose duration has passed, in the order their fingers went down.
     private func holdsEnded() {
         guard let router else { return }
-        while let index = held.firstIndex(where: { !$0.counted && $0.timer != nil && $0.deadline <= router.clock.now }) {
+        while let index = held.scanIndex(where: { !$0.counted && $0.timer != nil && $0.deadline <= router.clock.now }) {
             holdEnded(at: index, router: router)
         }
     }

@@ -452,12 +452,12 @@ extension Router {
             i += 1
         }
         unchecked.keyFilterDepth -= 1
-        var routed = keyEvent
+        var changedMasks: ModifierMasks?
         if let masks = unchecked.filteredModifierMasks {
             unchecked.filteredModifierMasks = nil
             let announce = unchecked.announceModifiers
             unchecked.announceModifiers = nil
-            if consumedBy == nil { routed.modifierMasks = masks } else { announce?(masks) }
+            if consumedBy == nil { changedMasks = masks } else { announce?(masks) }
         }
         if let consumedBy {
             trace?.record(.consumed(event, filter: consumedBy))
@@ -466,8 +466,21 @@ extension Router {
         // Looked up again: a filter may have injected keys meanwhile.
         guard let now = heldKeyIndex(keyEvent.keycode), unchecked.heldKeys[now].press == .taken else { return false }
         unchecked.heldKeys[now].press = .routing
-        routeUnfilteredKey(routed, record: true)
+        if let changedMasks {
+            var changed = keyEvent
+            changed.modifierMasks = changedMasks
+            routeAcceptedPress(changed)
+        } else {
+            routeAcceptedPress(keyEvent)
+        }
         return true
+    }
+
+    /// The grab or the default rule for a press ``routeTakenPress(_:after:)`` accepted. Out of
+    /// line: rare.
+    @inline(never)
+    private func routeAcceptedPress(_ keyEvent: KeyEvent) {
+        routeUnfilteredKey(keyEvent, record: true)
     }
 }
 

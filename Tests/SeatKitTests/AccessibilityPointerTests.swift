@@ -78,6 +78,17 @@ import Testing
         #expect(world.buttons == ["L↓", "L↑"])
     }
 
+    @Test func turningSimulatedSecondaryClickOnMidPressNeitherClicksNorSwallowsTheRelease() {
+        let world = World()
+        let filter = SimulatedSecondaryClick(delay: .milliseconds(1200), isEnabled: false)
+        world.router.addFilter(filter)
+        world.button(.pressed, at: 10)
+        filter.isEnabled = true
+        world.clock.advance(to: .milliseconds(2000))
+        world.button(.released, at: 2100)
+        #expect(world.buttons == ["L↓", "L↑"])
+    }
+
     // MARK: Dwell click
 
     @Test func restingThePointerForTheDelayClicksThereOnceWithProgressForACue() {
@@ -157,6 +168,17 @@ import Testing
         #expect(world.router.heldButtons.isEmpty)
         world.key(76, .pressed, at: 60)
         #expect(world.log.entries.last == "app.keyDown", "off: the keypad types again")
+    }
+
+    @Test func turningMouseKeysOnWhileAKeypadKeyIsHeldLetsItsReleaseReachTheApp() {
+        let world = World()
+        let keys = MouseKeys(isEnabled: false)
+        world.router.addFilter(keys)
+        world.key(76, .pressed, at: 0)
+        keys.isEnabled = true
+        world.key(76, .released, at: 10)
+        #expect(world.log.entries.filter { $0.hasPrefix("app.key") } == ["app.keyDown", "app.keyUp"])
+        #expect(world.buttons.isEmpty)
     }
 
     // MARK: Locate pointer
