@@ -1,7 +1,7 @@
 import SeatKit
 import Testing
 
-/// Accessibility.md's `KioskAccessibility` on a virtual clock: every filter starts off (keys
+/// AccessibilityFilters.md's `KioskAccessibility` on a virtual clock: every filter starts off (keys
 /// and touches pass at once), and each turns on alone.
 @Suite struct AccessibilityGuideTests {
     final class Keys: Responder {

@@ -1,4 +1,4 @@
-// The code of Accessibility.md. Every ```swift block of that guide stands here verbatim
+// The code of AccessibilityFilters.md. Every ```swift block of that guide stands here verbatim
 // (GuideCodeTests checks it); AccessibilityGuideTests drives it on a virtual clock.
 import SeatKit
 
