@@ -168,4 +168,24 @@ public final class RoutingScene {
     public func focusLeaf() {
         _ = router.becomeFirstResponder(leaf)
     }
+
+    /// Adds the accessibility filters (issue 28) in front of everything, on or off. On, each
+    /// is set so that the benchmark's events pass it whole (what they cost in front of input
+    /// they do not act on): bounce keys with no delay (the scene's clock stands still, so any
+    /// delay would take every repeated press), touch accommodations with no hold and no repeat
+    /// window (the second finger would be a repeat), and no slow
+    /// keys, which take every press by design.
+    public func addAccessibilityFilters(enabled: Bool) {
+        let filters: [any InputFilter] = [
+            TouchAccommodations(holdDuration: nil, ignoreRepeat: nil, isEnabled: enabled),
+            BounceKeys(delay: TimeSpan(microseconds: 0), isEnabled: enabled),
+            SlowKeys(isEnabled: false),
+            StickyKeys(isEnabled: enabled),
+            SimulatedSecondaryClick(isEnabled: enabled),
+            DwellClick(isEnabled: enabled),
+            MouseKeys(isEnabled: enabled),
+            LocatePointer(isEnabled: enabled),
+        ]
+        for filter in filters { router.addFilter(filter) }
+    }
 }

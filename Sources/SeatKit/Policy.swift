@@ -60,11 +60,19 @@ public protocol KeyInterpreter: AnyObject {
     /// router is being deinitialized. An interpreter that keeps an unowned reference to its
     /// router drops it here. Default: nothing.
     func detached(from router: Router)
+    /// Sets the modifiers held on by sticky keys (``StickyKeys``), on top of what held keys
+    /// set: `latched` apply until the next key that is not a modifier, `locked` until
+    /// changed again (`wl_keyboard.modifiers` carries them as latched and locked). Returns
+    /// the serialized state after, or `nil` when this interpreter keeps no such state
+    /// (the default): sticky keys then change nothing clients see.
+    func setStickyModifiers(latched: KeyModifiers, locked: KeyModifiers) -> ModifierMasks?
 }
 
 extension KeyInterpreter {
     /// Does nothing.
     public func detached(from router: Router) {}
+    /// Keeps no sticky modifiers: returns `nil`.
+    public func setStickyModifiers(latched: KeyModifiers, locked: KeyModifiers) -> ModifierMasks? { nil }
 }
 
 /// Calls a key interpreter through a class the router knows, made once per interpreter: a

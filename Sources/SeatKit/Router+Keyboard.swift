@@ -71,12 +71,27 @@ extension Router {
         if !unchecked.filters.isEmpty || !unchecked.spies.isEmpty {
             // Each filter is asked about the raw event, then about the interpreted key
             // (presses and repeats); spies hear once, with the verdict.
+            unchecked.keyFilterDepth += 1
             var consumedBy = unchecked.filters.scanIndex { $0.filter(event, router: self) == .consume }
             // A release follows its press, which was not taken (a taken one's release was
             // swallowed before): a filter cannot take it and leave the key stuck.
             if keyEvent.state == .released { consumedBy = nil }
             if consumedBy == nil, keyEvent.state != .released {
                 consumedBy = unchecked.filters.scanIndex { $0.filterKey(keyEvent, router: self) == .consume }
+            }
+            unchecked.keyFilterDepth -= 1
+            if let masks = unchecked.filteredModifierMasks {
+                // A filter changed the modifiers (sticky keys): the key carries them to
+                // whoever gets it, after it, as `wl_keyboard.modifiers` follows a key.
+                unchecked.filteredModifierMasks = nil
+                let announce = unchecked.announceModifiers
+                unchecked.announceModifiers = nil
+                if consumedBy == nil {
+                    var changed = keyEvent
+                    changed.modifierMasks = masks
+                    return routeFilteredKey(event, changed, record: record)
+                }
+                announce?(masks)
             }
             if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
             observe(event, consumed: consumedBy != nil)
@@ -89,6 +104,21 @@ extension Router {
                 return
             }
         }
+        routeUnfilteredKey(keyEvent, record: record)
+    }
+
+    /// The rest of ``routeKey(_:_:record:)`` for a key a filter changed the modifiers of:
+    /// spies, then the grab or the default rule. Out of line: rare.
+    @inline(never)
+    private func routeFilteredKey(_ event: InputEvent, _ keyEvent: KeyEvent, record: Bool) {
+        observe(event, consumed: false)
+        routeUnfilteredKey(keyEvent, record: record)
+    }
+
+    /// The grab or the default rule, after filters and spies.
+    @inline(__always)
+    private func routeUnfilteredKey(_ keyEvent: KeyEvent, record: Bool) {
+        let keycode = keyEvent.keycode
         if let grab = unchecked.keyboardGrab {
             // The grab has the press unless it forwards it (``deliverKey(_:)`` then marks it).
             if record, let index = heldKeyIndex(keycode), unchecked.heldKeys[index].press == .routing {
@@ -391,6 +421,80 @@ extension Router {
             return false
         }
         return true
+    }
+}
+
+extension Router {
+    // MARK: Accessibility hooks
+
+    /// Sets the key interpreter's sticky modifiers (``KeyInterpreter/setStickyModifiers(latched:locked:)``).
+    /// Called by a filter while it is asked about a key, the key goes out with the new
+    /// modifier masks (clients hear them after the key); if a filter takes the key, or when
+    /// no key is being filtered (a filter turned off, a timer), `announce` gets them, to tell
+    /// clients at once.
+    func setStickyModifiers(latched: KeyModifiers, locked: KeyModifiers, announce: ((ModifierMasks) -> Void)?) {
+        guard let interpreter = keyInterpreter,
+              let masks = interpreter.setStickyModifiers(latched: latched, locked: locked) else { return }
+        if unchecked.keyFilterDepth > 0 {
+            unchecked.filteredModifierMasks = masks
+            unchecked.announceModifiers = announce
+        } else {
+            announce?(masks)
+        }
+    }
+
+    /// Routes the press of a held key that `filter` took (slow keys: it counts once held long
+    /// enough): the filters after `filter` are asked about it (raw, then interpreted), and
+    /// unless one takes it, it goes to the keyboard grab, else by the default rule. Spies,
+    /// which heard the press taken, are not told again. Returns false (and does nothing)
+    /// when the key is not held now or its press was not taken.
+    @discardableResult
+    func routeTakenPress(_ keyEvent: KeyEvent, after filter: any InputFilter) -> Bool {
+        guard let index = heldKeyIndex(keyEvent.keycode), unchecked.heldKeys[index].press == .taken else { return false }
+        let start = (unchecked.filters.scanIndex { $0 === filter } ?? unchecked.filters.count) + 1
+        let event = InputEvent(time: keyEvent.time, device: keyEvent.device, .key(keycode: keyEvent.keycode, state: .pressed))
+        unchecked.keyFilterDepth += 1
+        var consumedBy: Int?
+        var i = start
+        while consumedBy == nil, i < unchecked.filters.count {
+            if unchecked.filters[i].filter(event, router: self) == .consume { consumedBy = i }
+            i += 1
+        }
+        i = start
+        while consumedBy == nil, i < unchecked.filters.count {
+            if unchecked.filters[i].filterKey(keyEvent, router: self) == .consume { consumedBy = i }
+            i += 1
+        }
+        unchecked.keyFilterDepth -= 1
+        var changedMasks: ModifierMasks?
+        if let masks = unchecked.filteredModifierMasks {
+            unchecked.filteredModifierMasks = nil
+            let announce = unchecked.announceModifiers
+            unchecked.announceModifiers = nil
+            if consumedBy == nil { changedMasks = masks } else { announce?(masks) }
+        }
+        if let consumedBy {
+            trace?.record(.consumed(event, filter: consumedBy))
+            return true
+        }
+        // Looked up again: a filter may have injected keys meanwhile.
+        guard let now = heldKeyIndex(keyEvent.keycode), unchecked.heldKeys[now].press == .taken else { return false }
+        unchecked.heldKeys[now].press = .routing
+        if let changedMasks {
+            var changed = keyEvent
+            changed.modifierMasks = changedMasks
+            routeAcceptedPress(changed)
+        } else {
+            routeAcceptedPress(keyEvent)
+        }
+        return true
+    }
+
+    /// The grab or the default rule for a press ``routeTakenPress(_:after:)`` accepted. Out of
+    /// line: rare.
+    @inline(never)
+    private func routeAcceptedPress(_ keyEvent: KeyEvent) {
+        routeUnfilteredKey(keyEvent, record: true)
     }
 }
 

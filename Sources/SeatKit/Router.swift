@@ -147,6 +147,12 @@ public final class Router {
         var deviceOutputs: [DeviceID: Output] = [:]
         /// Backs `capabilities`.
         var capabilities: DeviceCapabilities = []
+        /// Filters asking about a key are under way (``setStickyModifiers(latched:locked:announce:)``).
+        var keyFilterDepth = 0
+        /// Modifier masks a filter set while a key was being filtered: the key goes out with
+        /// them, or, when it is taken, `announceModifiers` gets them.
+        var filteredModifierMasks: ModifierMasks?
+        var announceModifiers: ((ModifierMasks) -> Void)?
     }
 
     @exclusivity(unchecked) var unchecked = HotState()

@@ -479,6 +479,13 @@ public final class ClientSurfaceResponder: Responder {
         }
     }
 
+    /// The seat's modifier state changed outside a key (sticky keys): tell this client's
+    /// keyboards, unless they were told these masks already.
+    func sendSeatModifiers() {
+        guard surfaceResource != nil, let devices, !devices.unchecked.keyboards.isEmpty else { return }
+        sendModifiers(seat.unchecked.modifierMasks, to: devices, keyboards: devices.unchecked.keyboards, force: false)
+    }
+
     private func sendModifiers(_ masks: ModifierMasks, to devices: SeatClient, keyboards: [OpaquePointer], force: Bool) {
         guard force || devices.unchecked.sentModifiers != masks else { return }
         devices.unchecked.sentModifiers = masks

@@ -178,6 +178,25 @@ public final class Keyboard: KeyInterpreter {
         }
     }
 
+    /// Sets the modifiers sticky keys latched and locked (the core's `StickyKeys`): they
+    /// become the xkb state's latched modifiers, and locked ones on top of those locked by
+    /// keys (Caps Lock, Num Lock), so keysyms, text and ``state``'s masks include them.
+    /// Returns the masks after.
+    public func setStickyModifiers(latched: KeyModifiers, locked: KeyModifiers) -> ModifierMasks? {
+        let keymap = unchecked.keymap
+        let latchedMask = keymap.mask(for: latched)
+        let lockedMask = keymap.mask(for: locked)
+        let current = unchecked.state.modifierMasks
+        // Locks set by keys stay; those sticky keys set before are replaced.
+        let keyLocked = current.locked & ~stickyLockedMask
+        stickyLockedMask = lockedMask & ~keyLocked
+        unchecked.lastChanges = unchecked.state.setLatchedAndLocked(latched: latchedMask, locked: keyLocked | stickyLockedMask)
+        return unchecked.state.modifierMasks
+    }
+
+    /// The locked modifier bits sticky keys added (not those Caps Lock or Num Lock set).
+    private var stickyLockedMask: UInt32 = 0
+
     /// A plain loop: `firstIndex(of:)` and `contains` allocate in unoptimized builds.
     private func indexOfPressedKey(_ keycode: UInt32) -> Int? {
         for index in unchecked.pressedKeys.indices where unchecked.pressedKeys[index] == keycode { return index }

@@ -177,6 +177,16 @@ public final class KeyboardState {
                                    lockedLayout: masks.group))
     }
 
+    /// Replaces the latched modifiers with `latched` and the locked ones with `locked`,
+    /// keeping held modifiers and every layout component: sticky keys (keymap masks).
+    @discardableResult
+    public func setLatchedAndLocked(latched: UInt32, locked: UInt32) -> KeyboardStateChanges {
+        noteChanges(XKB.updateMask(
+            handle, depressed: XKB.depressedModifiers(handle), latched: latched, locked: locked,
+            depressedLayout: XKB.depressedLayout(handle), latchedLayout: XKB.latchedLayout(handle),
+            lockedLayout: XKB.lockedLayout(handle)))
+    }
+
     /// Locks layout `index` (0-based; wraps around the keymap's layouts as xkbcommon does),
     /// keeping every modifier: what a layout switcher does.
     @discardableResult

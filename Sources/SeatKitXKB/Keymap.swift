@@ -298,6 +298,20 @@ public final class Keymap {
         return (max(range.lowerBound, XKB.evdevOffset) - XKB.evdevOffset)..<(range.upperBound - XKB.evdevOffset + 1)
     }
 
+    /// The keymap's modifier mask for SeatKit's modifiers (the inverse of
+    /// ``modifiers(fromMask:)``).
+    public func mask(for modifiers: KeyModifiers) -> UInt32 {
+        var mask: UInt32 = 0
+        if modifiers.contains(.shift) { mask |= shiftMask }
+        if modifiers.contains(.capsLock) { mask |= lockMask }
+        if modifiers.contains(.control) { mask |= controlMask }
+        if modifiers.contains(.alt) { mask |= altMask }
+        if modifiers.contains(.numLock) { mask |= numLockMask }
+        if modifiers.contains(.logo) { mask |= logoMask }
+        if modifiers.contains(.altGr) { mask |= altGrMask }
+        return mask
+    }
+
     /// SeatKit's modifiers from a serialized xkb modifier mask. Allocation-free (bit
     /// arithmetic: `OptionSet.insert` allocates in unoptimized builds).
     @inline(__always)

@@ -12,7 +12,9 @@
 //
 //   kiosk [--socket NAME] [--size WxH] [--scale N] [--layout XKB-LAYOUT | --keymap FILE]
 //         [--devices LIBINPUT-SETTINGS] [--side-by-side] [--long-press-click] [--start-blanked]
-//         INPUT
+//         [--sticky-keys] [--slow-keys MS] [--bounce-keys MS] [--touch-hold MS]
+//         [--touch-ignore-repeat MS] [--secondary-click MS] [--dwell-click MS] [--mouse-keys]
+//         [--locate-pointer] INPUT
 //
 // Windows fill the output, the newest on top and focused; --side-by-side lays them out
 // left to right instead. --devices takes settings for every libinput device, as in
@@ -20,7 +22,15 @@
 // finger, --start-blanked swallows the touch that wakes the screen, and the cursor's
 // visibility follows touch and mouse: SeatKit's kiosk policies, which the wlroots kiosk uses
 // through the C API. --keymap takes a keymap file (checked against SeatKitXKB's
-// KeymapLimits before xkbcommon compiles it). Nothing is drawn: buffers are released as soon
+// KeymapLimits before xkbcommon compiles it). The accessibility options are SeatKit's
+// accessibility filters (Accessibility*.swift in Sources/SeatKit): --sticky-keys
+// latches a tapped modifier (clients see it latched), --slow-keys MS counts a key only once
+// held MS milliseconds, --bounce-keys MS ignores a key pressed again within MS of its release,
+// --touch-hold MS counts a touch only once held MS, --touch-ignore-repeat MS ignores touches
+// within MS after a counted one, --secondary-click MS makes holding the primary button MS a
+// right click, --dwell-click MS clicks where the pointer rests MS, --mouse-keys drives the
+// pointer with the keypad, --locate-pointer logs the pointer's place on a Ctrl tap (GNOME's
+// delays: 300 for slow and bounce keys, 1200 for secondary and dwell clicks). Nothing is drawn: buffers are released as soon
 // as they arrive. Everything runs on one thread, the Wayland event loop's.
 import Foundation
 import SeatKit
@@ -37,9 +47,13 @@ func log(_ line: String) {
 
 // 1. Options: `--name value`, or a flag alone. Anything else is an error, not ignored.
 let usage = "usage: kiosk [--socket NAME] [--size WxH] [--scale N] [--layout XKB-LAYOUT | --keymap FILE] [--devices SETTINGS] [--long-press-click] [--start-blanked]"
+    + " [--sticky-keys] [--slow-keys MS] [--bounce-keys MS] [--touch-hold MS] [--touch-ignore-repeat MS]"
+    + " [--secondary-click MS] [--dwell-click MS] [--mouse-keys] [--locate-pointer]"
     + " [--side-by-side] (--replay FILE [--start-after-windows N] | --libinput [--seat NAME] | --script FILE|-)"
-let valueOptions: Set<String> = ["socket", "size", "scale", "layout", "keymap", "devices", "replay", "start-after-windows", "seat", "script"]
-let flagOptions: Set<String> = ["libinput", "side-by-side", "help", "long-press-click", "start-blanked"]
+let valueOptions: Set<String> = ["socket", "size", "scale", "layout", "keymap", "devices", "replay", "start-after-windows", "seat", "script",
+                                  "slow-keys", "bounce-keys", "touch-hold", "touch-ignore-repeat", "secondary-click", "dwell-click"]
+let flagOptions: Set<String> = ["libinput", "side-by-side", "help", "long-press-click", "start-blanked", "sticky-keys",
+                                "mouse-keys", "locate-pointer"]
 
 func fail(_ message: String) -> Never {
     log("kiosk: \(message)\n\(usage)")
@@ -87,6 +101,18 @@ if let text = options["size"] {
     }
     outputSize = size
 }
+/// An accessibility delay: whole milliseconds, 1 to 60000.
+func parseDelay(_ name: String, in options: [String: String]) -> TimeSpan? {
+    guard let text = options[name] else { return nil }
+    guard let ms = Int64(text), (1...60_000).contains(ms) else { fail("--\(name) takes milliseconds from 1 to 60000 (got \"\(text)\")") }
+    return .milliseconds(ms)
+}
+let slowKeysDelay = parseDelay("slow-keys", in: options)
+let bounceKeysDelay = parseDelay("bounce-keys", in: options)
+let touchHold = parseDelay("touch-hold", in: options)
+let touchIgnoreRepeat = parseDelay("touch-ignore-repeat", in: options)
+let secondaryClickDelay = parseDelay("secondary-click", in: options)
+let dwellClickDelay = parseDelay("dwell-click", in: options)
 var outputScale = 1.0
 if let text = options["scale"] {
     guard let scale = Int(text), (1...4).contains(scale) else { fail("--scale takes a whole number from 1 to 4 (got \"\(text)\")") }
@@ -141,6 +167,29 @@ do {
     // no other filter acts on the input that wakes the screen.
     let wake = WakeTouchFilter(isBlanked: options["start-blanked"] != nil) { log("screen woke") }
     router.addFilter(wake)
+    // Accessibility next, before the kiosk's own shortcuts: touches are held or ignored
+    // first, then bounces dropped, then slow keys wait, then sticky keys latch what is left.
+    let touchAccommodations = touchHold == nil && touchIgnoreRepeat == nil ? nil
+        : TouchAccommodations(holdDuration: touchHold, ignoreRepeat: touchIgnoreRepeat)
+    touchAccommodations?.onHold = { (_: TouchID, point: LayoutPoint, outcome: TouchAccommodations.HoldOutcome) in log("touch hold \(outcome) at \(Int(point.x)),\(Int(point.y))") }
+    let bounceKeys = bounceKeysDelay.map { BounceKeys(delay: $0) }
+    bounceKeys?.onBounce = { log("bounce key \($0) ignored") }
+    let slowKeys = slowKeysDelay.map { SlowKeys(delay: $0) }
+    slowKeys?.onKey = { key, outcome in log("slow key \(key) \(outcome)") }
+    let stickyKeys = options["sticky-keys"] == nil ? nil : StickyKeys()
+    stickyKeys?.onModifiersChange = { [unowned seat] in seat.sendModifiers($0) }
+    stickyKeys?.onStateChange = { latched, locked in log("sticky keys latched [\(latched)] locked [\(locked)]") }
+    let secondaryClick = secondaryClickDelay.map { SimulatedSecondaryClick(delay: $0) }
+    secondaryClick?.onClick = { log("simulated secondary click at \(Int($0.x)),\(Int($0.y))") }
+    let dwellClick = dwellClickDelay.map { DwellClick(delay: $0) }
+    dwellClick?.onClick = { log("dwell click at \(Int($0.x)),\(Int($0.y))") }
+    let mouseKeys = options["mouse-keys"] == nil ? nil : MouseKeys()
+    let locatePointer = options["locate-pointer"] == nil ? nil : LocatePointer { log("pointer at \(Int($0.x)),\(Int($0.y))") }
+    let accessibility: [(any InputFilter)?] = [touchAccommodations, bounceKeys, slowKeys, stickyKeys,
+                                               secondaryClick, dwellClick, mouseKeys, locatePointer]
+    for filter in accessibility {
+        if let filter { router.addFilter(filter) }
+    }
     router.addFilter(kiosk)
     let cursorVisibility = CursorVisibility { log($0 ? "cursor visible: mouse" : "cursor invisible: touch") }
     router.addSpy(cursorVisibility)
@@ -183,6 +232,7 @@ do {
     log("listening on \(display.socketName)")
     display.run()
     withExtendedLifetime((kiosk, script, wake, cursorVisibility, longPress)) {}
+    withExtendedLifetime(accessibility) {}
 } catch {
     log("kiosk: \(error)")
     exit(1)

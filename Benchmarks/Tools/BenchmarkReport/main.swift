@@ -276,14 +276,22 @@ func timePerEvent(rounds: Int, _ body: (Int) -> Void) -> (ns: Double, allocation
 func heapInUse() -> Int { Int(heap_bytes_in_use()) }
 
 func printPerEventTable(rounds: Int) {
-    let touch = RoutingScene()
+    // SEATKIT_ACCESSIBILITY=off or on: the eight accessibility filters in front (issue 28;
+    // Benchmarks/callgrind-per-event.sh passes the environment on).
+    let accessibility = getenv("SEATKIT_ACCESSIBILITY").map { String(cString: $0) }
+    func scene() -> RoutingScene {
+        let scene = RoutingScene()
+        if let accessibility { scene.addAccessibilityFilters(enabled: accessibility == "on") }
+        return scene
+    }
+    let touch = scene()
     touch.putTwoFingersDown()
     let touchResult = timePerEvent(rounds: rounds) { touch.moveFinger(Int32($0 & 1), step: $0) }
 
-    let pointer = RoutingScene()
+    let pointer = scene()
     let pointerResult = timePerEvent(rounds: rounds) { pointer.movePointerAcross(step: $0) }
 
-    let keys = RoutingScene()
+    let keys = scene()
     keys.focusLeaf()
     let keyResult = timePerEvent(rounds: rounds) { keys.send(.key(keycode: 30, state: $0 & 1 == 0 ? .pressed : .released)) }
 

@@ -1154,6 +1154,69 @@ char *seatkit_router_get_trace_text(struct seatkit_router *router);
 char *seatkit_router_get_trace_json(struct seatkit_router *router);
 void seatkit_router_clear_trace(struct seatkit_router *router);
 
+/* ------------------------------------------------------------------------------------ */
+/* Accessibility filters                                                                 */
+
+/* Keyboard and touch accessibility as filters (the core's StickyKeys, SlowKeys, BounceKeys,
+ * TouchAccommodations). Each is made on its first call for a router and added after the
+ * filters it has then (so call these before adding other filters to have them asked
+ * first); later calls turn it on or off and retune it. Timed on the router's clock. Turning
+ * one off releases what it holds: sticky keys unlatch and unlock (modifiers_changed is
+ * called), slow keys drop the presses still waiting, touch accommodations cancel the touches
+ * of their own that are down. Turning one on while a key or finger is down leaves it alone.
+ * Delays in microseconds, at most an hour; false for an invalid router or delay. */
+
+/* Sticky keys: a modifier tapped alone latches (for the next key that is not a modifier),
+ * tapped twice locks, a third time unlocks. Needs the router's keymap
+ * (seatkit_router_set_keymap): latched and locked modifiers become the keyboard state's,
+ * so keysyms and the modifier masks of delivered keys include them. modifiers_changed
+ * (may be NULL) gets the serialized masks (depressed, latched, locked, group) when they
+ * change outside a key, as on turning it off: send them to the focused client
+ * (wlr_seat_keyboard_notify_modifiers). */
+bool seatkit_router_set_sticky_keys(struct seatkit_router *router, bool enabled,
+                                    void (*modifiers_changed)(void *data, uint32_t depressed,
+                                                              uint32_t latched, uint32_t locked,
+                                                              uint32_t group),
+                                    void *data);
+/* The modifiers sticky keys latched and locked now, as SEATKIT_MODIFIER_* bits (0 when
+ * sticky keys were never set). Either pointer may be NULL. */
+bool seatkit_router_get_sticky_modifiers(struct seatkit_router *router, uint32_t *latched,
+                                         uint32_t *locked);
+/* Slow keys: a key counts only once held for delay_us (GNOME: 300000). */
+bool seatkit_router_set_slow_keys(struct seatkit_router *router, bool enabled, int64_t delay_us);
+/* Bounce keys: a press of the key just released, within delay_us of its release, is
+ * ignored with its release (GNOME: 300000). */
+bool seatkit_router_set_bounce_keys(struct seatkit_router *router, bool enabled, int64_t delay_us);
+/* Touch accommodations: a touch reaches clients only once held for hold_us (0: at once),
+ * as a touch of its own that begins then; touches beginning within ignore_repeat_us after
+ * a counted one are ignored (0: none are). */
+bool seatkit_router_set_touch_accommodations(struct seatkit_router *router, bool enabled,
+                                             int64_t hold_us, int64_t ignore_repeat_us);
+/* Simulated secondary click: holding the primary button for delay_us without moving more
+ * than movement_threshold layout units releases it and clicks the secondary button there
+ * (GNOME: 1200000, 10); the real release is then taken. */
+bool seatkit_router_set_simulated_secondary_click(struct seatkit_router *router, bool enabled,
+                                                  int64_t delay_us, double movement_threshold);
+/* Dwell click: when the pointer rests delay_us within movement_threshold layout units, the
+ * primary button is clicked there (GNOME: 1200000, 10). */
+bool seatkit_router_set_dwell_click(struct seatkit_router *router, bool enabled, int64_t delay_us,
+                                    double movement_threshold);
+/* How far the dwell under way is at time_us (the router's clock), 0 to 1, for a visual cue;
+ * -1 when none is. */
+double seatkit_router_get_dwell_progress(struct seatkit_router *router, int64_t time_us);
+/* Mouse keys: with Num Lock off, keypad 1-4, 6-9 move the pointer (one unit, then after
+ * initial_delay_us every 20 ms, speeding up over acceleration_us to max_speed layout units a
+ * second; GNOME: 160000, 750, 1200000); 5 clicks, + double-clicks, 0 holds the button, .
+ * releases it, / * - choose the primary, middle, secondary button. Its keys are taken. */
+bool seatkit_router_set_mouse_keys(struct seatkit_router *router, bool enabled,
+                                   int64_t initial_delay_us, double max_speed,
+                                   int64_t acceleration_us);
+/* Locate pointer: tapping Ctrl alone calls located (may be NULL) with the pointer's
+ * layout-space position. */
+bool seatkit_router_set_locate_pointer(struct seatkit_router *router, bool enabled,
+                                       void (*located)(void *data, double x, double y),
+                                       void *data);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,275 @@
+/// Keyboard accessibility as input filters: sticky keys, slow keys, bounce keys. Each is an
+/// ``InputFilter``: add it with ``Router/addFilter(_:)`` and it sees keys before grabs and
+/// routing, timed on the router's ``Router/clock`` (so replays and tests give the same
+/// result at any machine speed). Off (`isEnabled` false), each passes every event at the
+/// cost of one branch. Turning one off releases what it holds; turning one on while keys
+/// are held does not touch those keys (their releases pass as usual).
+
+/// Sticky keys: a modifier (Shift, Ctrl, Alt, AltGr, Logo) tapped alone latches, applying to
+/// the next key that is not a modifier; tapped twice it locks, until tapped a third time.
+/// For people who type with one finger or a head pointer and cannot hold two keys at once.
+///
+/// Clients see the latched and locked modifiers: the key interpreter keeps them
+/// (``KeyInterpreter/setStickyModifiers(latched:locked:)``; SeatKitXKB's `Keyboard` does), so
+/// keysyms, text and `wl_keyboard.modifiers` (as latched and locked masks) agree. A change
+/// made while a key is filtered goes out with that key: the tap's release carries the latch,
+/// the next key's press carries its end (clients apply it after that key). A change outside
+/// a key (``isEnabled`` turned off, ``clear()``) goes to ``onModifiersChange``: a Wayland
+/// compositor sends it to the focused client there (SeatKitWayland's `Seat.sendModifiers`).
+///
+/// A modifier held while another key is pressed (a chord: Shift+A typed as usual) does not
+/// latch. Keys are never taken: every press and release passes. A modifier is recognised by
+/// its keysym (Shift_L, Control_R, ISO_Level3_Shift…), or by its evdev code when no
+/// interpreter fills keysyms in.
+public final class StickyKeys: InputFilter {
+    /// Whether taps latch. Turning it off unlatches and unlocks every modifier at once
+    /// (clients are told through ``onModifiersChange``); turning it on while a modifier is
+    /// held does not latch that modifier.
+    public var isEnabled: Bool {
+        get { enabled }
+        set {
+            guard newValue != enabled else { return }
+            enabled = newValue
+            if !newValue { clear() }
+        }
+    }
+    /// Whether a second tap locks a latched modifier (GNOME and KDE: yes). When false, a
+    /// second tap unlatches it.
+    public var locksOnSecondTap = true
+    /// The modifiers latched now: they apply to the next key that is not a modifier.
+    public private(set) var latched: KeyModifiers = []
+    /// The modifiers locked now: they apply until tapped again.
+    public private(set) var locked: KeyModifiers = []
+    /// Told the interpreter's new modifier masks when they change outside a key's routing
+    /// (turned off, ``clear()``, or a key a later filter took): send them to the focused
+    /// client as `wl_keyboard.modifiers`.
+    public var onModifiersChange: ((ModifierMasks) -> Void)?
+    /// Told the latched and locked modifiers after each change: for an on-screen cue.
+    public var onStateChange: ((_ latched: KeyModifiers, _ locked: KeyModifiers) -> Void)?
+
+    private var enabled: Bool
+    /// Modifier keys held now, with whether another key was pressed meanwhile (a chord).
+    private var heldModifiers: [(keycode: UInt32, modifier: KeyModifiers, chorded: Bool)] = []
+    private weak var router: Router?
+
+    /// A filter, on unless `isEnabled` is false; add it with ``Router/addFilter(_:)``.
+    public init(isEnabled: Bool = true) {
+        enabled = isEnabled
+        heldModifiers.reserveCapacity(8)
+    }
+
+    /// Unlatches and unlocks every modifier (clients are told through ``onModifiersChange``).
+    public func clear() {
+        heldModifiers.removeAll(keepingCapacity: true)
+        guard !latched.isEmpty || !locked.isEmpty else { return }
+        latched = []
+        locked = []
+        apply()
+    }
+
+    /// Releases: a modifier tapped alone latches, locks or unlocks. Everything passes.
+    public func filter(_ event: InputEvent, router: Router) -> FilterDecision {
+        guard enabled, case .key(let keycode, .released) = event.kind else { return .pass }
+        guard let index = heldModifiers.scanIndex(where: { $0.keycode == keycode }) else { return .pass }
+        let held = heldModifiers.remove(at: index)
+        guard !held.chorded else { return .pass }
+        self.router = router
+        let modifier = held.modifier
+        if locked.contains(modifier) {
+            locked.remove(modifier)
+        } else if latched.contains(modifier) {
+            latched.remove(modifier)
+            if locksOnSecondTap { locked.insert(modifier) }
+        } else {
+            latched.insert(modifier)
+        }
+        apply()
+        return .pass
+    }
+
+    /// Presses: a modifier is noted as held; another key chords the held modifiers and
+    /// ends the latch (after this key, which the latched modifiers apply to).
+    public func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
+        guard enabled, event.state == .pressed else { return .pass }
+        self.router = router
+        if let modifier = Self.modifier(keysym: event.keysym, keycode: event.keycode) {
+            if heldModifiers.scanIndex(where: { $0.keycode == event.keycode }) == nil {
+                heldModifiers.append((event.keycode, modifier, false))
+            }
+            return .pass
+        }
+        for i in heldModifiers.indices { heldModifiers[i].chorded = true }
+        if !latched.isEmpty {
+            latched = []
+            apply()
+        }
+        return .pass
+    }
+
+    private func apply() {
+        onStateChange?(latched, locked)
+        router?.setStickyModifiers(latched: latched, locked: locked, announce: onModifiersChange)
+    }
+
+    /// The modifier a key sets: by keysym, else (no interpreter) by evdev code.
+    static func modifier(keysym: UInt32, keycode: UInt32) -> KeyModifiers? {
+        switch keysym {
+        case 0xffe1, 0xffe2: return .shift                 // Shift_L, Shift_R
+        case 0xffe3, 0xffe4: return .control               // Control_L, Control_R
+        case 0xffe9, 0xffea, 0xffe7, 0xffe8: return .alt   // Alt_L, Alt_R, Meta_L, Meta_R
+        case 0xffeb, 0xffec: return .logo                  // Super_L, Super_R
+        case 0xfe03: return .altGr                         // ISO_Level3_Shift
+        case 0: break
+        default: return nil
+        }
+        switch keycode {
+        case 42, 54: return .shift       // KEY_LEFTSHIFT, KEY_RIGHTSHIFT
+        case 29, 97: return .control     // KEY_LEFTCTRL, KEY_RIGHTCTRL
+        case 56: return .alt             // KEY_LEFTALT
+        case 100: return .altGr          // KEY_RIGHTALT
+        case 125, 126: return .logo      // KEY_LEFTMETA, KEY_RIGHTMETA
+        default: return nil
+        }
+    }
+}
+
+/// Slow keys: a key counts only once it has been held for ``delay``; a shorter press is
+/// ignored, press and release. For people whose hands tremor or who brush keys by accident.
+///
+/// The press is taken when it comes and routed when the delay has passed on the router's
+/// clock, with the time of that moment: the filters added after this one are asked then
+/// (sticky keys latch an accepted modifier), then the keyboard grab if one is active, else
+/// the first responder; its repeats and release follow it. A press released before the
+/// delay is dropped whole (``onKey`` hears it rejected when its delay ends: the router
+/// swallows the release of a taken press before any filter). The key interpreter still sees
+/// every key when it happens (a modifier held for less than the delay applies meanwhile).
+/// Turning it off drops the presses still waiting (their releases are swallowed with them);
+/// turning it on while a key is held leaves that key alone.
+public final class SlowKeys: InputFilter {
+    /// What happened to a key, for an audible or visual cue.
+    public enum Outcome: Sendable, Hashable {
+        /// Pressed: waiting for the delay.
+        case pressed
+        /// Held long enough: routed.
+        case accepted
+        /// Released (or the filter turned off) before the delay: dropped.
+        case rejected
+    }
+    /// Whether presses wait. Turning it off drops the presses still waiting.
+    public var isEnabled: Bool {
+        get { enabled }
+        set {
+            guard newValue != enabled else { return }
+            enabled = newValue
+            if !newValue { dropWaiting() }
+        }
+    }
+    /// How long a key must be held to count.
+    public var delay: TimeSpan
+    /// Told each key's evdev code and outcome.
+    public var onKey: ((_ keycode: UInt32, _ outcome: Outcome) -> Void)?
+
+    private var enabled: Bool
+    private var waiting: [(event: KeyEvent, deadline: Timestamp, timer: TimerToken)] = []
+    private weak var router: Router?
+    /// Made once, so that a press allocates no closure.
+    private lazy var timerAction: () -> Void = { [weak self] in self?.acceptDue() }
+
+    /// A filter; add it with ``Router/addFilter(_:)``. Default delay: 300 ms (GNOME's and
+    /// KDE's).
+    public init(delay: TimeSpan = .milliseconds(300), isEnabled: Bool = true) {
+        self.delay = delay
+        enabled = isEnabled
+        waiting.reserveCapacity(8)
+    }
+
+    /// A press is taken and waits for the delay.
+    public func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
+        guard enabled, event.state == .pressed else { return .pass }
+        self.router = router
+        // A press of a key still waiting: the waiting one was released (its release went
+        // unseen, swallowed by the router) and is dropped now.
+        if let stale = waiting.scanIndex(where: { $0.event.keycode == event.keycode }) {
+            router.clock.cancel(waiting[stale].timer)
+            waiting.remove(at: stale)
+            onKey?(event.keycode, .rejected)
+        }
+        let deadline = router.clock.now + delay
+        waiting.append((event, deadline, router.clock.schedule(at: deadline, timerAction)))
+        onKey?(event.keycode, .pressed)
+        return .consume
+    }
+
+    /// Routes the waiting presses whose delay has passed, oldest first.
+    private func acceptDue() {
+        guard let router else { return }
+        while let index = waiting.scanIndex(where: { $0.deadline <= router.clock.now }) {
+            var event = waiting.remove(at: index).event
+            // Released meanwhile (the router swallowed the release of the taken press).
+            guard router.heldKeyIndex(event.keycode) != nil else {
+                onKey?(event.keycode, .rejected)
+                continue
+            }
+            event.time = router.clock.now
+            onKey?(event.keycode, .accepted)
+            router.routeTakenPress(event, after: self)
+        }
+    }
+
+    private func dropWaiting() {
+        let dropped = waiting
+        waiting.removeAll(keepingCapacity: true)
+        for key in dropped {
+            router?.clock.cancel(key.timer)
+            onKey?(key.event.keycode, .rejected)
+        }
+    }
+}
+
+/// Bounce keys: a press of the key just released, within ``delay`` of its release, is
+/// ignored, press and release. For people whose fingers bounce on the keys (tremor).
+///
+/// Timed on the router's clock. Only presses are taken; a taken press's release and
+/// repeats are swallowed by the router. It holds no key, so turning it on or off at any
+/// time strands nothing (off, it forgets the last release).
+public final class BounceKeys: InputFilter {
+    /// Whether bounces are ignored.
+    public var isEnabled: Bool {
+        get { enabled }
+        set {
+            enabled = newValue
+            if !newValue { lastRelease = nil }
+        }
+    }
+    /// How soon after its release a key's press counts as a bounce.
+    public var delay: TimeSpan
+    /// Told the evdev code of each press ignored as a bounce: for an audible cue.
+    public var onBounce: ((_ keycode: UInt32) -> Void)?
+
+    private var enabled: Bool
+    private var lastRelease: (keycode: UInt32, time: Timestamp)?
+
+    /// A filter; add it with ``Router/addFilter(_:)``. Default delay: 300 ms (GNOME's and
+    /// KDE's).
+    public init(delay: TimeSpan = .milliseconds(300), isEnabled: Bool = true) {
+        self.delay = delay
+        enabled = isEnabled
+    }
+
+    /// Takes a press of the key last released, within the delay; notes releases.
+    public func filter(_ event: InputEvent, router: Router) -> FilterDecision {
+        guard enabled, case .key(let keycode, let state) = event.kind else { return .pass }
+        switch state {
+        case .released:
+            lastRelease = (keycode, router.clock.now)
+        case .pressed:
+            if let last = lastRelease, last.keycode == keycode, router.clock.now - last.time < delay {
+                onBounce?(keycode)
+                return .consume
+            }
+        case .repeated:
+            break
+        }
+        return .pass
+    }
+}

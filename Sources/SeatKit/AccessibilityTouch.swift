@@ -1,0 +1,172 @@
+/// Touch accommodations (iOS's name): a touch counts only after it has been held for
+/// ``holdDuration``, and touches that begin within ``ignoreRepeat`` after a counted one are
+/// ignored (they count as that one). For people whose touches land unsteadily, brush the
+/// screen, or tap several times where they meant once. An ``InputFilter``: add it with
+/// ``Router/addFilter(_:)``, first among the filters that act on touches.
+///
+/// A real touch is taken whole when it goes down (nothing of it reaches grabs, recognizers
+/// or responders). Once held for ``holdDuration`` on the router's clock, a touch of its own
+/// (``device``, a touch ID of ``syntheticIDBase`` plus the finger's) goes down where the
+/// finger is then, follows its motion and lifts or is cancelled with it: apps see a touch
+/// that begins after the hold. A finger that lifts sooner never reaches them. With no hold
+/// duration, touches pass as they are (the repeat window still applies). Layout space.
+///
+/// Off (``isEnabled`` false), every touch passes. Turning it off cancels the touches of its
+/// own that are down (apps hear `touchesCancelled`) and drops the holds under way; turning it
+/// on while a finger is down leaves that finger alone (its motion and lift pass).
+public final class TouchAccommodations: InputFilter {
+    /// What happened to a held touch, for a visual cue (iOS shows a shrinking circle).
+    public enum HoldOutcome: Sendable, Hashable {
+        /// The finger went down: the hold began.
+        case began
+        /// Held long enough: the touch reaches apps from here on.
+        case counted
+        /// Lifted before the hold duration, ignored as a repeat, or the filter turned off.
+        case rejected
+    }
+
+    /// The device the counted touches come from.
+    public static let device = DeviceID(0x5EA7_A11F)
+    /// Added to a finger's touch ID for the counted touch that stands for it.
+    public static let syntheticIDBase: Int32 = 0x4000_0000
+
+    /// Whether touches are held and repeats ignored. Turning it off cancels the counted
+    /// touches that are down.
+    public var isEnabled: Bool {
+        get { enabled }
+        set {
+            guard newValue != enabled else { return }
+            enabled = newValue
+            if !newValue { releaseAll() }
+        }
+    }
+    /// How long a finger must stay down before its touch counts; `nil`: at once.
+    public var holdDuration: TimeSpan?
+    /// How long after a counted touch begins further touches are ignored; `nil`: none are.
+    public var ignoreRepeat: TimeSpan?
+    /// Told each hold's finger, location (layout space) and outcome.
+    public var onHold: ((_ id: TouchID, _ location: LayoutPoint, _ outcome: HoldOutcome) -> Void)?
+
+    private struct Held {
+        var id: TouchID
+        var location: LayoutPoint
+        var deadline: Timestamp
+        var timer: TimerToken?
+        /// The counted touch, once the hold is over.
+        var counted: Bool
+    }
+
+    private var enabled: Bool
+    private var held: [Held] = []
+    /// Counted touches may not begin before this (the repeat window).
+    private var ignoreUntil: Timestamp?
+    private weak var router: Router?
+    /// Made once, so that a touch allocates no closure.
+    private lazy var timerAction: () -> Void = { [weak self] in self?.holdsEnded() }
+
+    /// A filter holding touches for `holdDuration` and ignoring touches within
+    /// `ignoreRepeat` of a counted one (`nil` turns either off).
+    public init(holdDuration: TimeSpan? = .milliseconds(100), ignoreRepeat: TimeSpan? = nil, isEnabled: Bool = true) {
+        self.holdDuration = holdDuration
+        self.ignoreRepeat = ignoreRepeat
+        enabled = isEnabled
+        held.reserveCapacity(10)
+    }
+
+    /// The counted touch that stands for finger `id`.
+    public static func countedID(for id: TouchID) -> TouchID { TouchID(id.rawValue &+ syntheticIDBase) }
+
+    public func filter(_ event: InputEvent, router: Router) -> FilterDecision {
+        // Its own touches pass; a real finger's events are taken once its down was.
+        if event.device == Self.device { return .pass }
+        switch event.kind {
+        case .touchDown(let id, let point):
+            guard enabled else { return .pass }
+            self.router = router
+            let now = router.clock.now
+            if let until = ignoreUntil, now < until {
+                onHold?(id, point, .rejected)
+                return .consume
+            }
+            guard let duration = holdDuration, duration.microseconds > 0 else {
+                startRepeatWindow(at: now)
+                return .pass
+            }
+            let deadline = now + duration
+            held.append(Held(id: id, location: point, deadline: deadline, timer: router.clock.schedule(at: deadline, timerAction), counted: false))
+            onHold?(id, point, .began)
+            return .consume
+        case .touchMotion(let id, let point):
+            guard let index = held.scanIndex(where: { $0.id == id }) else { return .pass }
+            held[index].location = point
+            if held[index].counted {
+                router.inject(InputEvent(time: event.time, device: Self.device, .touchMotion(Self.countedID(for: id), point)))
+            }
+            return .consume
+        case .touchUp(let id), .touchCancel(let id):
+            guard let index = held.scanIndex(where: { $0.id == id }) else { return .pass }
+            let finger = held.remove(at: index)
+            if finger.counted {
+                let counted = Self.countedID(for: id)
+                let kind: InputEvent.Kind
+                if case .touchUp = event.kind { kind = .touchUp(counted) } else { kind = .touchCancel(counted) }
+                router.inject(InputEvent(time: event.time, device: Self.device, kind))
+            } else {
+                if let timer = finger.timer { router.clock.cancel(timer) }
+                onHold?(id, finger.location, .rejected)
+            }
+            return .consume
+        default:
+            return .pass
+        }
+    }
+
+    private func startRepeatWindow(at now: Timestamp) {
+        if let window = ignoreRepeat, window.microseconds > 0 { ignoreUntil = now + window }
+    }
+
+    /// Ends the holds whose duration has passed, in the order their fingers went down.
+    private func holdsEnded() {
+        guard let router else { return }
+        while let index = held.scanIndex(where: { !$0.counted && $0.timer != nil && $0.deadline <= router.clock.now }) {
+            holdEnded(at: index, router: router)
+        }
+    }
+
+    private func holdEnded(at index: Int, router: Router) {
+        let id = held[index].id
+        held[index].timer = nil
+        let now = router.clock.now
+        if let until = ignoreUntil, now < until {
+            // Another touch counted meanwhile: this one is a repeat of it.
+            let finger = held.remove(at: index)
+            onHold?(id, finger.location, .rejected)
+            return
+        }
+        held[index].counted = true
+        startRepeatWindow(at: now)
+        let location = held[index].location
+        onHold?(id, location, .counted)
+        router.inject(InputEvent(time: now, device: Self.device, .touchDown(Self.countedID(for: id), location)))
+        router.inject(InputEvent(time: now, device: Self.device, .touchFrame))
+    }
+
+    /// Cancels the counted touches that are down and drops the holds under way.
+    private func releaseAll() {
+        let fingers = held
+        held.removeAll(keepingCapacity: true)
+        ignoreUntil = nil
+        guard let router else { return }
+        var cancelled = false
+        for finger in fingers {
+            if finger.counted {
+                router.inject(InputEvent(time: router.clock.now, device: Self.device, .touchCancel(Self.countedID(for: finger.id))))
+                cancelled = true
+            } else {
+                if let timer = finger.timer { router.clock.cancel(timer) }
+                onHold?(finger.id, finger.location, .rejected)
+            }
+        }
+        if cancelled { router.inject(InputEvent(time: router.clock.now, device: Self.device, .touchFrame)) }
+    }
+}

@@ -1,0 +1,218 @@
+import SeatKit
+import Testing
+
+/// Slow keys, bounce keys and touch accommodations on a real router, timed on a virtual clock.
+@Suite struct AccessibilityFilterTests {
+    private final class World {
+        let clock = VirtualClock()
+        let router: Router
+        let log = CallLog()
+        let app: RecordingResponder
+        let appSurface: Surface
+
+        init() {
+            router = Router(clock: clock)
+            let output = Output(name: "out", modeSize: Size(width: 800, height: 600))
+            router.addOutput(output)
+            app = RecordingResponder("app", log: log, handles: ["began", "moved", "ended", "keyDown", "keyUp"], canBecomeFirst: true)
+            appSurface = Surface(name: "app", frame: SurfaceRect(x: 0, y: 0, width: 800, height: 600), responder: app)
+            output.root.addChild(appSurface)
+            router.becomeFirstResponder(appSurface)
+            log.clear()
+        }
+
+        func key(_ code: UInt32, _ state: KeyState, at ms: Int64) {
+            clock.advance(to: .milliseconds(ms))
+            router.inject(InputEvent(time: .milliseconds(ms), device: DeviceID(1), .key(keycode: code, state: state)))
+        }
+
+        func touch(_ kind: InputEvent.Kind, at ms: Int64) {
+            clock.advance(to: .milliseconds(ms))
+            router.inject(InputEvent(time: .milliseconds(ms), device: DeviceID(2), kind))
+            router.inject(InputEvent(time: .milliseconds(ms), device: DeviceID(2), .touchFrame))
+        }
+    }
+
+    // MARK: Slow keys
+
+    @Test func aSlowKeyCountsOnlyOnceHeldForTheDelayAndThenAtThatTime() {
+        let world = World()
+        world.router.addFilter(SlowKeys(delay: .milliseconds(300)))
+        world.key(30, .pressed, at: 0)
+        world.clock.advance(to: .milliseconds(299))
+        #expect(world.log.entries.isEmpty)
+        world.clock.advance(to: .milliseconds(300))
+        #expect(world.log.entries == ["app.keyDown"])
+        #expect(world.app.lastKey?.time == .milliseconds(300))
+        world.key(30, .released, at: 400)
+        #expect(world.log.entries == ["app.keyDown", "app.keyUp"])
+    }
+
+    @Test func aSlowKeyReleasedBeforeTheDelayIsDroppedPressAndRelease() {
+        let world = World()
+        var outcomes: [SlowKeys.Outcome] = []
+        let slow = SlowKeys(delay: .milliseconds(300))
+        slow.onKey = { _, outcome in outcomes.append(outcome) }
+        world.router.addFilter(slow)
+        world.key(30, .pressed, at: 0)
+        world.key(30, .released, at: 200)
+        world.clock.advance(to: .milliseconds(1000))
+        #expect(world.log.entries.isEmpty)
+        #expect(outcomes == [.pressed, .rejected])
+        #expect(world.router.pressedKeys.isEmpty)
+    }
+
+    @Test func aSlowKeyPressedAgainAfterAShortPressWaitsTheWholeDelayFromItsOwnPress() {
+        let world = World()
+        var outcomes: [SlowKeys.Outcome] = []
+        let slow = SlowKeys(delay: .milliseconds(300))
+        slow.onKey = { _, outcome in outcomes.append(outcome) }
+        world.router.addFilter(slow)
+        world.key(30, .pressed, at: 0)
+        world.key(30, .released, at: 100)
+        world.key(30, .pressed, at: 200)
+        world.clock.advance(to: .milliseconds(499))
+        #expect(world.log.entries.isEmpty, "the first press's deadline does not accept the second")
+        world.clock.advance(to: .milliseconds(500))
+        #expect(world.log.entries == ["app.keyDown"])
+        #expect(outcomes == [.pressed, .rejected, .pressed, .accepted])
+    }
+
+    @Test func turningSlowKeysOffDropsTheWaitingPressAndItsReleaseIsSwallowed() {
+        let world = World()
+        let slow = SlowKeys(delay: .milliseconds(300))
+        world.router.addFilter(slow)
+        world.key(30, .pressed, at: 0)
+        slow.isEnabled = false
+        world.clock.advance(to: .milliseconds(500))
+        world.key(30, .released, at: 600)
+        #expect(world.log.entries.isEmpty, "the client never saw the press, so it hears no release")
+        world.key(30, .pressed, at: 700)
+        #expect(world.log.entries == ["app.keyDown"], "off: keys pass at once")
+    }
+
+    @Test func turningSlowKeysOnMidPressDoesNotSwallowTheRelease() {
+        let world = World()
+        let slow = SlowKeys(delay: .milliseconds(300), isEnabled: false)
+        world.router.addFilter(slow)
+        world.key(30, .pressed, at: 0)
+        slow.isEnabled = true
+        world.key(30, .released, at: 50)
+        #expect(world.log.entries == ["app.keyDown", "app.keyUp"])
+    }
+
+    @Test func anAcceptedSlowKeyGoesToTheKeyboardGrab() {
+        let world = World()
+        final class Grab: KeyboardGrab {
+            var keys: [KeyState] = []
+            func key(_ event: KeyEvent, router: Router) { keys.append(event.state) }
+        }
+        let grab = Grab()
+        world.router.addFilter(SlowKeys(delay: .milliseconds(300)))
+        world.router.startKeyboardGrab(grab, focus: .keep)
+        world.key(30, .pressed, at: 0)
+        world.clock.advance(to: .milliseconds(300))
+        world.key(30, .released, at: 400)
+        #expect(grab.keys == [.pressed, .released])
+        #expect(world.log.entries.isEmpty)
+    }
+
+    // MARK: Bounce keys
+
+    @Test func aBouncedPressWithinTheDelayOfItsReleaseIsIgnoredWithItsRelease() {
+        let world = World()
+        var bounces: [UInt32] = []
+        let bounce = BounceKeys(delay: .milliseconds(300))
+        bounce.onBounce = { bounces.append($0) }
+        world.router.addFilter(bounce)
+        world.key(30, .pressed, at: 0)
+        world.key(30, .released, at: 50)
+        world.key(30, .pressed, at: 100)     // a bounce
+        world.key(30, .released, at: 120)
+        world.key(48, .pressed, at: 150)     // another key: counts
+        world.key(48, .released, at: 160)
+        world.key(30, .pressed, at: 400)     // 350 ms after its last counted release
+        #expect(bounces == [30])
+        #expect(world.log.entries == ["app.keyDown", "app.keyUp", "app.keyDown", "app.keyUp", "app.keyDown"])
+    }
+
+    @Test func bounceKeysOffPassesEveryPressAndOnMidPressKeepsTheRelease() {
+        let world = World()
+        let bounce = BounceKeys(delay: .milliseconds(300), isEnabled: false)
+        world.router.addFilter(bounce)
+        world.key(30, .pressed, at: 0)
+        world.key(30, .released, at: 10)
+        world.key(30, .pressed, at: 20)
+        bounce.isEnabled = true
+        world.key(30, .released, at: 30)
+        #expect(world.log.entries == ["app.keyDown", "app.keyUp", "app.keyDown", "app.keyUp"])
+    }
+
+    // MARK: Touch accommodations
+
+    @Test func aTouchCountsOnlyAfterTheHoldDurationWhereTheFingerIsThen() {
+        let world = World()
+        world.router.addFilter(TouchAccommodations(holdDuration: .milliseconds(500)))
+        world.touch(.touchDown(TouchID(0), LayoutPoint(x: 100, y: 100)), at: 0)
+        world.touch(.touchMotion(TouchID(0), LayoutPoint(x: 110, y: 100)), at: 200)
+        world.clock.advance(to: .milliseconds(499))
+        #expect(world.log.entries.isEmpty)
+        world.clock.advance(to: .milliseconds(500))
+        #expect(world.log.entries == ["app.began"])
+        #expect(world.app.lastTouches.first?.location == LayoutPoint(x: 110, y: 100))
+        world.touch(.touchMotion(TouchID(0), LayoutPoint(x: 120, y: 100)), at: 600)
+        world.touch(.touchUp(TouchID(0)), at: 700)
+        #expect(world.log.entries == ["app.began", "app.moved", "app.ended"])
+    }
+
+    @Test func aTouchLiftedBeforeTheHoldDurationNeverReachesApps() {
+        let world = World()
+        var outcomes: [TouchAccommodations.HoldOutcome] = []
+        let filter = TouchAccommodations(holdDuration: .milliseconds(500))
+        filter.onHold = { _, _, outcome in outcomes.append(outcome) }
+        world.router.addFilter(filter)
+        world.touch(.touchDown(TouchID(0), LayoutPoint(x: 100, y: 100)), at: 0)
+        world.touch(.touchUp(TouchID(0)), at: 300)
+        world.clock.advance(to: .milliseconds(2000))
+        #expect(world.log.entries.isEmpty)
+        #expect(outcomes == [.began, .rejected])
+    }
+
+    @Test func touchesWithinTheRepeatWindowAfterACountedTouchCountAsIt() {
+        let world = World()
+        world.router.addFilter(TouchAccommodations(holdDuration: nil, ignoreRepeat: .milliseconds(1000)))
+        world.touch(.touchDown(TouchID(0), LayoutPoint(x: 100, y: 100)), at: 0)
+        world.touch(.touchUp(TouchID(0)), at: 100)
+        world.touch(.touchDown(TouchID(1), LayoutPoint(x: 100, y: 100)), at: 300)    // a repeat
+        world.touch(.touchUp(TouchID(1)), at: 400)
+        world.touch(.touchDown(TouchID(2), LayoutPoint(x: 100, y: 100)), at: 1100)   // after the window
+        #expect(world.log.entries == ["app.began", "app.ended", "app.began"])
+    }
+
+    @Test func turningTouchAccommodationsOffCancelsTheCountedTouchAndTheFingerStaysTaken() {
+        let world = World()
+        let filter = TouchAccommodations(holdDuration: .milliseconds(100))
+        world.router.addFilter(filter)
+        world.touch(.touchDown(TouchID(0), LayoutPoint(x: 100, y: 100)), at: 0)
+        world.clock.advance(to: .milliseconds(100))
+        #expect(world.log.entries == ["app.began"])
+        filter.isEnabled = false
+        #expect(world.log.entries == ["app.began", "app.cancelled"])
+        world.touch(.touchMotion(TouchID(0), LayoutPoint(x: 120, y: 100)), at: 200)
+        world.touch(.touchUp(TouchID(0)), at: 300)
+        #expect(world.log.entries == ["app.began", "app.cancelled"])
+        world.touch(.touchDown(TouchID(1), LayoutPoint(x: 100, y: 100)), at: 400)
+        #expect(world.log.entries == ["app.began", "app.cancelled", "app.began"], "off: touches pass at once")
+    }
+
+    @Test func turningTouchAccommodationsOnMidTouchLetsThatTouchEnd() {
+        let world = World()
+        let filter = TouchAccommodations(holdDuration: .milliseconds(100), isEnabled: false)
+        world.router.addFilter(filter)
+        world.touch(.touchDown(TouchID(0), LayoutPoint(x: 100, y: 100)), at: 0)
+        filter.isEnabled = true
+        world.touch(.touchMotion(TouchID(0), LayoutPoint(x: 120, y: 100)), at: 50)
+        world.touch(.touchUp(TouchID(0)), at: 60)
+        #expect(world.log.entries == ["app.began", "app.moved", "app.ended"])
+    }
+}
