@@ -6,6 +6,7 @@ import Testing
 @Suite(.serialized) struct CAccessibilityTests {
     nonisolated(unsafe) static var responder: seatkit_responder_interface = {
         var impl = seatkit_responder_interface()
+        impl.struct_size = MemoryLayout<seatkit_responder_interface>.size
         impl.key_down = { data, e, _ in
             let e = e!.pointee
             log(data).lines.append("down \(e.keycode) \(e.text.map { String(cString: $0) } ?? "") latched \(e.mods_latched)")
