@@ -28,7 +28,10 @@ import Glibc
 /// sent (``Seat/serials``). The data goes from client to client through a pipe, never through
 /// the compositor. Drag and drop is not offered: `start_drag` is ignored.
 public final class DataDevice {
-    /// The seat whose keyboard focus decides who is offered the selection.
+    /// The seat whose keyboard focus decides who is offered the selection. Not kept (the
+    /// headless shell keeps both, and the seat keeps the shell): let go of the data device
+    /// before the seat. Clients' sources and devices that go away after the seat (when the
+    /// display destroys its clients) change nothing and offer nothing.
     public unowned let seat: Seat
     private var globals: [OpaquePointer] = []
     private var owners: [SelectionManagerGlobal] = []
@@ -79,7 +82,10 @@ struct SelectionProtocol {
 /// One selection (clipboard or primary): its current source and every client's devices.
 final class Selection {
     let kind: SelectionProtocol
-    unowned let seat: Seat
+    /// Weak: a client's source or device may outlive the seat (its resources go when the
+    /// display destroys its clients, after the compositor let go of the seat); then the
+    /// selection offers nothing and accepts nothing.
+    weak var seat: Seat?
     private(set) var source: SelectionSource?
     var devices: [SelectionDevice] = []
     /// The client the selection was last offered to.
@@ -93,6 +99,10 @@ final class Selection {
 
     func set(_ newSource: SelectionSource?, by client: OpaquePointer, serial: UInt32, device: OpaquePointer) {
         let id = ClientID(client)
+        guard let seat else {
+            newSource?.cancel()
+            return
+        }
         let allowed = seat.keyboardFocusClient == id || seat.serials.contains(serial, for: id, kinds: [.key, .button, .touchDown])
         guard allowed else {
             // Refused: the source is cancelled, as a replaced one would be.
@@ -118,7 +128,7 @@ final class Selection {
 
     /// Offers the current selection (or none) to the focused client's devices.
     func offerToFocusedClient(force: Bool) {
-        guard let focused = seat.keyboardFocusClient else {
+        guard let focused = seat?.keyboardFocusClient else {
             offeredTo = nil
             return
         }
@@ -131,7 +141,7 @@ final class Selection {
     /// A client's new device learns the selection at once if it has focus.
     func deviceAdded(_ device: SelectionDevice) {
         devices.append(device)
-        if seat.keyboardFocusClient == ClientID(device.client) { offer(to: device) }
+        if let seat, seat.keyboardFocusClient == ClientID(device.client) { offer(to: device) }
     }
 
     private func offer(to device: SelectionDevice) {
