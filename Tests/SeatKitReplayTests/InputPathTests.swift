@@ -161,7 +161,10 @@ import Glibc
         #expect(shim == PreloadShim.parentDirectory(of: tool) + "/" + PreloadShim.builtName)
         // This test binary's own (worker: nil) is the same build's.
         #expect(try PreloadShim.libraryPath(worker: nil) == shim)
-        #expect(!shim.hasPrefix("/tmp/") && !shim.contains("/.cache/"))
+        // Never the old run-time build's copy in a shared or cache directory: the product in
+        // this build's own products directory (which may itself be under /tmp, in a clone there).
+        #expect(!shim.hasPrefix("/tmp/seatkit") && !shim.contains("/.cache/"))
+        #expect(shim.hasPrefix(SeatkitToolTests.root + "/"), "\(shim) is inside the checkout's build")
         // No cache directory of the old run-time build is made any more.
         let (status, _) = runProcess("/usr/bin/env", ["-u", "HOME", "-u", "XDG_CACHE_HOME", "-u", "TMPDIR", tool, "replay",
                                                       SeatkitToolTests.root + "/examples/kiosk-touch.yml"])
