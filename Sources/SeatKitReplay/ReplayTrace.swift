@@ -585,7 +585,7 @@ struct JSONBytes {
         raw("}")
     }
 
-    /// A trace record's line (unindented), quoted and escaped as ``string(_:droppingLeadingSpaces:)``
+    /// A trace record's line (unindented), quoted and escaped as ``string(_:)``
     /// would, but written straight into the document; only a line that needs escaping (a
     /// name with a quote in it) is copied again.
     mutating func string(record: TraceRecord) {
@@ -608,14 +608,12 @@ struct JSONBytes {
 
     /// `s` quoted, with `"`, `\` and control characters (and DEL) escaped. Bytes of 0x80 and
     /// above (the rest of UTF-8) are copied as they are.
-    mutating func string(_ s: String, droppingLeadingSpaces: Bool = false) {
+    mutating func string(_ s: String) {
         var s = s
         bytes.append(UInt8(ascii: "\""))
         s.withUTF8 { utf8 in
-            var start = 0
-            if droppingLeadingSpaces { while start < utf8.count, utf8[start] == UInt8(ascii: " ") { start += 1 } }
-            var run = start
-            for i in start..<utf8.count {
+            var run = 0
+            for i in 0..<utf8.count {
                 let b = utf8[i]
                 guard Self.needsEscape(b) else { continue }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<i]))
