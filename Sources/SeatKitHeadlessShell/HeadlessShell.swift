@@ -73,9 +73,11 @@ public final class HeadlessShell {
     /// Shown popups that grab, bottom first.
     var popupGrabs: [Popup] = []
 
-    private var globals: [OpaquePointer] = []
+    var globals: [OpaquePointer] = []
     /// The objects behind the globals (libwayland holds them unretained).
-    private var owners: [GlobalOwner] = []
+    var owners: [GlobalOwner] = []
+    /// Layer surfaces (LayerShell.swift).
+    var layerShell = LayerShellState()
     private var pendingFrameCallbacks: [FrameCallback] = []
     private var frameTimer: OpaquePointer?
     private lazy var frameTick = CallbackBox { [unowned self] in self.answerFrameCallbacks() }
@@ -102,6 +104,7 @@ public final class HeadlessShell {
         for (owner, interface, version) in offered {
             if let g = Libwayland.createGlobal(display.display, interface, version: version, owner: owner) { globals.append(g) }
         }
+        advertiseLayerShell()
         frameTimer = Libwayland.addTimer(display.loop, frameTick)
         seat.surfaceRoles = self
         // The active window (xdg_toplevel's activated state) is the one with keyboard focus.
@@ -154,6 +157,7 @@ public final class HeadlessShell {
         if !popupGrabs.isEmpty { dismissGrabs() }
         toplevels.append(toplevel)
         delegate?.shell(self, mapped: toplevel)
+        restackLayersOnAllOutputs()
         // The delegate placed it (or not): the client learns its output.
         if let surface = toplevel.shellSurface { updateOutput(of: surface) }
     }
@@ -282,7 +286,7 @@ final class FrameCallback: ResourceObject {
 }
 
 /// The role a wl_surface took: once set it never changes (wl_surface's role rule).
-enum SurfaceRole: Equatable { case none, xdgToplevel, xdgPopup, subsurface, cursor, inputPopup }
+enum SurfaceRole: Equatable { case none, xdgToplevel, xdgPopup, subsurface, cursor, inputPopup, layer }
 
 /// A client's wl_surface, and the SeatKit surface that stands for it in the tree.
 final class ShellSurface: ResourceObject {
@@ -312,6 +316,8 @@ final class ShellSurface: ResourceObject {
     /// The xdg_surface or subsurface that gives the surface its role.
     var xdgSurface: XDGSurface?
     var subsurface: Subsurface?
+    /// The zwlr_layer_surface_v1 that gives the surface its role (LayerShell.swift).
+    var layerSurface: LayerSurface?
     /// The subsurfaces whose parent this surface is, in no particular order.
     var childSubsurfaces: [Subsurface] = []
 
@@ -375,6 +381,7 @@ final class ShellSurface: ResourceObject {
     /// surface applies it now, with the cached state of its synchronized subsurfaces.
     func commit() {
         if let xdgSurface, !xdgSurface.checkCommit(attaching: pending.bufferSize) { return }
+        if let layerSurface, !layerSurface.checkCommit(attaching: pending.bufferSize) { return }
         var state = pending
         pending = CommitState()
         if let subsurface, subsurface.isEffectivelySynchronized {
@@ -466,6 +473,7 @@ final class ShellSurface: ResourceObject {
         }
         shell.queueFrameCallbacks(state.callbacks)
         xdgSurface?.committed()
+        layerSurface?.committed()
         if applySubsurfaceCaches() { moved = true }
         return moved
     }
@@ -481,6 +489,7 @@ final class ShellSurface: ResourceObject {
         resource = nil
         xdgSurface?.surfaceDestroyed()
         subsurface?.surfaceDestroyed()
+        layerSurface?.surfaceDestroyed()
         node.removeFromParent()
         for callback in pending.callbacks + (cached?.callbacks ?? []) { callback.done(time: 0) }
         pending.callbacks.removeAll()

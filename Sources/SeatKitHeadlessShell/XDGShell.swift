@@ -175,13 +175,22 @@ final class XDGSurface: ResourceObject {
         if fullscreen { states.append(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue) }
         if fullscreen || wantsMaximized { size = shell.suggestedToplevelSize }
         if (fullscreen || wantsMaximized), size == (0, 0), let output = shell.outputs.first?.output {
-            size = (Int32(output.root.frame.size.width), Int32(output.root.frame.size.height))
+            // Maximized: what layer surfaces' exclusive zones leave of the output.
+            let area = fullscreen ? output.root.frame.size : shell.usableArea(of: output).size
+            size = (Int32(area.width), Int32(area.height))
         }
         activated = shouldBeActivated
         if activated { states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue) }
         if resizing { states.append(XDG_TOPLEVEL_STATE_RESIZING.rawValue) }
         Libwayland.post(toplevelResource, XDG_TOPLEVEL_CONFIGURE, .int(size.width), .int(size.height), .array(states))
         sendSurfaceConfigure()
+    }
+
+    /// Exclusive zones changed the output's usable area: a maximized window is configured
+    /// with the new size.
+    func usableAreaChanged() {
+        guard wantsMaximized, !wantsFullscreen, !shell.toplevelsAreFullscreen, initialCommitDone else { return }
+        sendConfigure()
     }
 
     /// set_maximized, set_fullscreen and their unsets: answered with a configure once the
@@ -260,7 +269,7 @@ private nonisolated(unsafe) let wmBaseRequests = Libwayland.table(xdg_wm_base_re
     get_xdg_surface: { client, resource, id, surfaceResource in
         guard let client, let resource, let owner = Libwayland.object(resource, as: WMBaseGlobal.self),
               let surface = Libwayland.object(surfaceResource, as: ShellSurface.self) else { return }
-        if surface.xdgSurface != nil || surface.role == .subsurface || surface.role == .cursor {
+        if surface.xdgSurface != nil || surface.role == .subsurface || surface.role == .cursor || surface.role == .layer {
             Libwayland.postError(resource, code: XDG_WM_BASE_ERROR_ROLE.rawValue, "the surface already has a role")
             return
         }
@@ -313,8 +322,8 @@ private nonisolated(unsafe) let xdgSurfaceRequests = Libwayland.table(xdg_surfac
                                                 implementation: popupRequests, object: popup) else { return }
         popup.resource = r
         xdg.popup = popup
-        // A popup with no parent needs another protocol (layer-shell) to place it: none here.
-        if parent == nil { Libwayland.post(r, XDG_POPUP_POPUP_DONE) }
+        // A popup with no parent gets one from another protocol (zwlr_layer_surface_v1.get_popup)
+        // before its first commit, or is dismissed then.
     },
     set_window_geometry: { _, resource, x, y, width, height in
         Libwayland.object(resource, as: XDGSurface.self)?

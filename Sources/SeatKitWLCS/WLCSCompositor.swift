@@ -35,7 +35,7 @@ final class WLCSCompositor: CompositorDelegate, HeadlessShellDelegate, InputFilt
         }
         keyboard.attach(to: router)
         seat = Seat(display: display, router: router, keymap: keyboard,
-                    extensions: SeatExtensions.all.union([.virtualKeyboard, .inputMethod]))
+                    extensions: SeatExtensions.all.union([.virtualKeyboard, .inputMethod, .virtualPointer]))
         keyboard.keymapDidChange = { [unowned seat] _ in seat.keymapDidChange() }
         shell = HeadlessShell(display: display, seat: seat)
         shell.advertise(output)

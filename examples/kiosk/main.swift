@@ -141,7 +141,7 @@ do {
     //    methods may type into the focused window; the keymaps they upload are checked
     //    against KeymapLimits before xkbcommon sees them.
     let seat = Seat(display: display, router: router, keymap: keyboard,
-                    extensions: SeatExtensions.all.union([.virtualKeyboard, .inputMethod]))
+                    extensions: SeatExtensions.all.union([.virtualKeyboard, .inputMethod, .virtualPointer]))
     seat.virtualKeymapRejected = { pid, error in log("virtual keyboard of pid \(pid) refused: \(error)") }
     keyboard.keymapDidChange = { [unowned seat] _ in seat.keymapDidChange() }
     // A real compositor would draw this surface at the pointer; the kiosk only reports it.
