@@ -24,7 +24,8 @@ extension HeadlessShellDelegate {
 }
 
 /// The globals a client needs to show a window on a compositor that draws nothing:
-/// wl_compositor (5), wl_subcompositor (1), wl_shm (libwayland's), xdg_wm_base (3), the
+/// wl_compositor (5), wl_subcompositor (1), wl_shm (1, its own: sizes checked), xdg_wm_base (3),
+/// zwlr_layer_shell_v1 (4: panels, on-screen keyboards), the
 /// clipboard (wl_data_device_manager 3) and primary selection (zwp_primary_selection 1), zxdg_decoration_manager_v1 (1: every toplevel is decorated
 /// server-side, that is, by nobody), zxdg_output_manager_v1 (3) and one wl_output (4) per
 /// output. A mapped toplevel's client gets wl_surface.enter for the output it was placed on
@@ -89,7 +90,6 @@ public final class HeadlessShell {
         self.display = display
         self.seat = seat
         dataDevice = DataDevice(seat: seat)
-        display.addSharedMemory()
         let compositor = CompositorGlobal(shell: self)
         let subcompositor = SubcompositorGlobal(shell: self)
         let wmBase = WMBaseGlobal(shell: self)
@@ -104,6 +104,7 @@ public final class HeadlessShell {
         for (owner, interface, version) in offered {
             if let g = Libwayland.createGlobal(display.display, interface, version: version, owner: owner) { globals.append(g) }
         }
+        advertiseSharedMemory()
         advertiseLayerShell()
         frameTimer = Libwayland.addTimer(display.loop, frameTick)
         seat.surfaceRoles = self
@@ -349,11 +350,21 @@ final class ShellSurface: ResourceObject {
             pending.bufferSize = .some(nil)
             return
         }
-        // Nothing is drawn: the buffer goes back to the client at once. Its memory is read
-        // once, as a renderer would, so a client whose file is shorter than its pool gets
-        // wl_shm's invalid_fd error here rather than in the compositor that embeds the shell.
-        Libwayland.touchShmBuffer(buffer)
-        pending.bufferSize = .some(Libwayland.shmBufferSize(buffer) ?? (1, 1))
+        if let xdgSurface, !xdgSurface.checkAttach() { return }
+        // Nothing is drawn: the buffer goes back to the client at once. A buffer of the
+        // shell's wl_shm whose file the client cut short is wl_shm's invalid_fd here, where a
+        // renderer would die of SIGBUS reading it (SharedMemory.swift); another kind of shm
+        // buffer is read once inside libwayland's access guard to the same end.
+        if let shm = ShmBuffer.of(buffer) {
+            guard shm.fileHoldsBuffer else {
+                Libwayland.postError(buffer, code: WL_SHM_ERROR_INVALID_FD.rawValue, "the buffer's file was cut short")
+                return
+            }
+            pending.bufferSize = .some((shm.width, shm.height))
+        } else {
+            Libwayland.touchShmBuffer(buffer)
+            pending.bufferSize = .some(Libwayland.shmBufferSize(buffer) ?? (1, 1))
+        }
         Libwayland.post(buffer, WL_BUFFER_RELEASE)
     }
 

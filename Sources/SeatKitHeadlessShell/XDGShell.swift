@@ -75,6 +75,17 @@ final class XDGSurface: ResourceObject {
         self.shell = shell
     }
 
+    /// A buffer attached to an xdg_surface without a role object yet (no toplevel, no popup):
+    /// no configure can have been acknowledged, so it is `unconfigured_buffer` at once, in
+    /// the lenient mode too (wlcs 1.5's clients attach early only to surfaces with a role).
+    /// False (after posting the error) rejects the attach.
+    func checkAttach() -> Bool {
+        guard let resource, toplevelResource == nil, popup == nil, !acked else { return true }
+        Libwayland.postError(resource, code: XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue,
+                             "a buffer was attached to an xdg_surface that has no role yet")
+        return false
+    }
+
     /// Checks a commit against the protocol; false (after posting an error) rejects it.
     func checkCommit(attaching buffer: (Int32, Int32)??) -> Bool {
         guard let resource else { return true }

@@ -22,5 +22,8 @@ SEATKIT_REQUESTS(zxdg_output_manager_v1) SEATKIT_WIRE(zxdg_output_manager_v1)
 SEATKIT_REQUESTS(zxdg_output_v1) SEATKIT_WIRE(zxdg_output_v1)
 SEATKIT_REQUESTS(zwlr_layer_shell_v1) SEATKIT_WIRE(zwlr_layer_shell_v1)
 SEATKIT_REQUESTS(zwlr_layer_surface_v1) SEATKIT_WIRE(zwlr_layer_surface_v1)
+// The core wl_shm, which the headless shell implements itself (SharedMemory.swift).
+SEATKIT_REQUESTS(wl_shm) SEATKIT_WIRE(wl_shm)
+SEATKIT_REQUESTS(wl_shm_pool) SEATKIT_WIRE(wl_shm_pool)
 
 #endif
