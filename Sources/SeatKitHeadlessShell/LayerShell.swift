@@ -28,10 +28,15 @@ import SeatKitWayland
 // interactivity. Popups (zwlr_layer_surface_v1.get_popup) are xdg_popups placed relative to
 // the layer surface, children of its node.
 
-/// The layers, bottom first.
-enum Layer: UInt32, CaseIterable {
+/// The layers of zwlr_layer_shell_v1, bottom first: background and bottom are stacked below
+/// the windows, top and overlay above them.
+public enum ShellLayer: UInt32, CaseIterable, Sendable, CustomStringConvertible {
     case background = 0, bottom = 1, top = 2, overlay = 3
+
+    public var description: String { ["background", "bottom", "top", "overlay"][Int(rawValue)] }
 }
+
+typealias Layer = ShellLayer
 
 /// The double-buffered state of a layer surface.
 struct LayerState: Equatable {
@@ -86,6 +91,8 @@ struct LayerState: Equatable {
 /// The shell's layer surfaces, in the order they mapped.
 struct LayerShellState {
     var surfaces: [LayerSurface] = []
+    var mapped: ((Surface, String, ShellLayer) -> Void)?
+    var unmapped: ((Surface) -> Void)?
     /// Each output's usable area at its last layout.
     var usableAreas: [ObjectIdentifier: SurfaceRect] = [:]
 }
@@ -108,6 +115,22 @@ extension HeadlessShell {
         let owner = LayerShellGlobal(shell: self)
         owners.append(owner)
         if let g = Libwayland.createGlobal(display.display, zwlr_layer_shell_v1_wire()!, version: 4, owner: owner) { globals.append(g) }
+    }
+
+    /// Called when a layer surface (a panel, an on-screen keyboard, a wallpaper) is shown:
+    /// its node (already in its output's tree, its frame placed in output space), the
+    /// namespace its client gave and its layer. Nothing for the compositor to do: the shell
+    /// places and stacks layer surfaces itself.
+    public var layerSurfaceMapped: ((_ surface: Surface, _ namespace: String, _ layer: ShellLayer) -> Void)? {
+        get { layerShell.mapped }
+        set { layerShell.mapped = newValue }
+    }
+
+    /// Called when a layer surface is taken off screen (a null buffer, its role object or
+    /// its wl_surface destroyed), after its node left the tree.
+    public var layerSurfaceUnmapped: ((_ surface: Surface) -> Void)? {
+        get { layerShell.unmapped }
+        set { layerShell.unmapped = newValue }
     }
 
     /// The part of `output` (output space) that exclusive zones leave to windows: what
@@ -304,6 +327,7 @@ final class LayerSurface: ResourceObject {
         shell.updateOutput(of: surface)
         shell.seat.router.refreshPointerFocus()
         applyInteractivity(mapping: true)
+        shell.layerShell.mapped?(node, namespace, current.layer)
     }
 
     /// Keyboard interactivity as the responder's focus rules: `none` cannot take focus,
@@ -350,6 +374,7 @@ final class LayerSurface: ResourceObject {
             shell.layerShell.surfaces.removeAll { $0 === self }
             surface?.leaveTree()
             if let surface { shell.updateOutput(of: surface) }
+            if let node { shell.layerShell.unmapped?(node) }
         }
         if wasConfigured, let output { shell.arrangeLayers(on: output) }
     }
