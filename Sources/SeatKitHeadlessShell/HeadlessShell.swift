@@ -63,6 +63,13 @@ public final class HeadlessShell {
     /// Debian 12) attach without waiting (fixed upstream after 1.5, wlcs pull request 324),
     /// as Mir tolerates; the wlcs integration (SeatKitWLCS) turns this on to run them.
     public var acceptsBuffersBeforeConfigure = false
+    /// Whether a toplevel is configured as soon as it is made (xdg_surface.get_toplevel), as
+    /// Mir does, rather than after its initial commit; its initial commit then sends nothing
+    /// more. A compositor may configure at any time, but clients written to the protocol
+    /// wait for the configure that answers their initial commit: off by default. wlcs 1.5's
+    /// `XdgSurfaceStableTest.gets_configure_event` expects it (its test commits nothing;
+    /// fixed upstream after 1.5); the wlcs integration turns it on with the lenient mode.
+    public var configuresToplevelsWhenMade = false
     /// Whether xdg_toplevel.move and .resize start an interactive move or resize (a pointer
     /// grab: the window follows the pointer until the last button is released). Never for a
     /// fullscreen or maximized window, nor when ``toplevelsAreFullscreen``.

@@ -387,9 +387,8 @@ final class LayerSurface: ResourceObject {
         unmap()
         shell.layerShell.surfaces.removeAll { $0 === self }
         resource = nil
-        if surface?.layerSurface === self {
-            surface?.responder.acceptsKeyboardFocus = true
-        }
+        // The wl_surface keeps its role: it may get a new layer surface.
+        if surface?.layerSurface === self { surface?.layerSurface = nil }
     }
 }
 

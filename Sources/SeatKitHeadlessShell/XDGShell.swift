@@ -120,6 +120,14 @@ final class XDGSurface: ResourceObject {
         }
     }
 
+    /// ``HeadlessShell/configuresToplevelsWhenMade``: the configure the initial commit would
+    /// have sent goes now, and the initial commit sends none.
+    func configureWhenMade() {
+        guard !initialCommitDone else { return }
+        initialCommitDone = true
+        sendConfigure()
+    }
+
     /// A new xdg_surface.configure serial, recorded for ack_configure.
     func sendSurfaceConfigure() {
         guard let resource else { return }
@@ -313,6 +321,7 @@ private nonisolated(unsafe) let xdgSurfaceRequests = Libwayland.table(xdg_surfac
                                                 implementation: toplevelRequests, object: object) else { return }
         xdg.toplevelResource = r
         xdg.toplevel = Toplevel(shellSurface: surface)
+        if xdg.shell.configuresToplevelsWhenMade { xdg.configureWhenMade() }
     },
     get_popup: { client, resource, id, parentResource, positionerResource in
         guard let client, let resource, let xdg = Libwayland.object(resource, as: XDGSurface.self),

@@ -392,6 +392,7 @@ public final class ClientSurfaceResponder: Responder {
     /// when it leaves the tree or is destroyed, and to a keyboard grab that clears focus.
     public var keepsKeyboardFocus = false
 
+    /// False while ``keepsKeyboardFocus`` holds and the wl_surface lives.
     public var canResignFirstResponder: Bool { !keepsKeyboardFocus || surfaceResource == nil }
 
     public func didBecomeFirstResponder(context: ResponderContext) {
