@@ -211,6 +211,32 @@ extension EndToEndTests {
         #expect(moved.uint(at: 1) == first.surface && moved.uint(at: 2) == fixed(300))
     }
 
+    /// A virtual pointer's press can start an interactive move (a router pointer grab): the
+    /// grab takes its motions, the window follows them, and its release ends the grab with
+    /// the pointer at the same window-local point as at the press.
+    @Test func aVirtualPointersPressStartsAnInteractiveMoveItsMotionsDrive() throws {
+        let (session, wire, seat) = try KioskSession.withSeatClient()
+        let pointer = wire.getPointer(seat)
+        let window = try wire.mapToplevel(appID: "mover", width: 400, height: 300)
+        _ = try session.waitForWindow("mover")  // side by side: at 0,0
+        let manager = try wire.bind("zwlr_virtual_pointer_manager_v1", version: 2)
+        let virtual = wire.newID()
+        wire.send(manager, 0, [seat, virtual])
+        wire.send(virtual, 1, [UInt32(0), UInt32(20), UInt32(30), UInt32(1920), UInt32(1080)])  // to 20,30
+        wire.send(virtual, 2, [UInt32(0), UInt32(272), UInt32(1)])  // press
+        wire.send(virtual, 4, [])
+        let press = try #require(wire.read(until: { $0.object == pointer && $0.opcode == 3 }), "no press")
+        wire.send(window.toplevel, 5, [seat, press.uint(at: 0)])  // xdg_toplevel.move
+        _ = try #require(wire.read(until: { $0.object == pointer && $0.opcode == 1 }), "the grab did not take the pointer")
+        wire.send(virtual, 0, [UInt32(0), fixed(50), fixed(30)])  // motion
+        wire.send(virtual, 4, [])
+        wire.send(virtual, 2, [UInt32(0), UInt32(272), UInt32(0)])  // release
+        wire.send(virtual, 4, [])
+        let enter = try #require(wire.read(until: { $0.object == pointer && $0.opcode == 0 }), "no enter at the release")
+        #expect(enter.uint(at: 1) == window.surface && enter.uint(at: 2) == fixed(20) && enter.uint(at: 3) == fixed(30),
+                "the window moved with the virtual pointer")
+    }
+
     /// The shell's wl_shm refuses a buffer whose stride is shorter than its width's pixels
     /// (libwayland's own wl_shm lets a quarter of the rows through).
     @Test func aBufferStrideTooShortForItsPixelsIsAProtocolError() throws {
