@@ -19,7 +19,7 @@ packages=(
   libwayland-dev wayland-protocols        # SeatKitWayland, wayland-scanner
   wev weston foot wtype                   # real clients for end-to-end tests (foot binds no wl_touch)
   xvfb xdotool x11-utils                  # the wlroots kiosk on its x11 backend: an X server, keys and mouse from xdotool
-  wvkbd squeekboard dbus-daemon           # on-screen keyboards for the wlroots kiosk: virtual-keyboard-v1; input-method-v2 (with a session bus)
+  wvkbd squeekboard dbus-daemon           # on-screen keyboards (layer shell) for both kiosks: virtual-keyboard-v1; input-method-v2 (with a session bus)
   fonts-dejavu-core                       # foot and GTK4 need a font to start
   python3-gi gir1.2-gtk-4.0               # a GTK4 app for end-to-end tests (popups, entries)
   libwlroots-dev                          # the peer in the hit-testing benchmark

@@ -26,7 +26,7 @@ void *seatkit_wlcs_touch_create(void *server);
 void seatkit_wlcs_touch_event(void *touch, int kind, double x, double y);
 void seatkit_wlcs_touch_destroy(void *touch);
 
-// What a client can bind: Seat(extensions: .all plus virtual keyboard and input method) and
+// What a client can bind: Seat(extensions: .all plus virtual keyboard, input method and virtual pointer) and
 // HeadlessShell with one output, as examples/kiosk runs them. wlcs skips the tests of
 // anything not listed. Tests/SeatKitWaylandTests/WLCSDescriptorTests.swift compares this
 // list with the registry of a running server.
@@ -48,6 +48,8 @@ static const WlcsExtensionDescriptor extensions[] = {
     {"zwp_virtual_keyboard_manager_v1", 1},
     {"zwp_text_input_manager_v3", 1},
     {"zwp_input_method_manager_v2", 1},
+    {"zwlr_virtual_pointer_manager_v1", 2},
+    {"zwlr_layer_shell_v1", 4},
 };
 
 static const WlcsIntegrationDescriptor descriptor = {

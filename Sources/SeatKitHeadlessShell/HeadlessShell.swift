@@ -24,7 +24,8 @@ extension HeadlessShellDelegate {
 }
 
 /// The globals a client needs to show a window on a compositor that draws nothing:
-/// wl_compositor (5), wl_subcompositor (1), wl_shm (libwayland's), xdg_wm_base (3), the
+/// wl_compositor (5), wl_subcompositor (1), wl_shm (1, its own: sizes checked), xdg_wm_base (3),
+/// zwlr_layer_shell_v1 (4: panels, on-screen keyboards), the
 /// clipboard (wl_data_device_manager 3) and primary selection (zwp_primary_selection 1), zxdg_decoration_manager_v1 (1: every toplevel is decorated
 /// server-side, that is, by nobody), zxdg_output_manager_v1 (3) and one wl_output (4) per
 /// output. A mapped toplevel's client gets wl_surface.enter for the output it was placed on
@@ -62,6 +63,13 @@ public final class HeadlessShell {
     /// Debian 12) attach without waiting (fixed upstream after 1.5, wlcs pull request 324),
     /// as Mir tolerates; the wlcs integration (SeatKitWLCS) turns this on to run them.
     public var acceptsBuffersBeforeConfigure = false
+    /// Whether a toplevel is configured as soon as it is made (xdg_surface.get_toplevel), as
+    /// Mir does, rather than after its initial commit; its initial commit then sends nothing
+    /// more. A compositor may configure at any time, but clients written to the protocol
+    /// wait for the configure that answers their initial commit: off by default. wlcs 1.5's
+    /// `XdgSurfaceStableTest.gets_configure_event` expects it (its test commits nothing;
+    /// fixed upstream after 1.5); the wlcs integration turns it on with the lenient mode.
+    public var configuresToplevelsWhenMade = false
     /// Whether xdg_toplevel.move and .resize start an interactive move or resize (a pointer
     /// grab: the window follows the pointer until the last button is released). Never for a
     /// fullscreen or maximized window, nor when ``toplevelsAreFullscreen``.
@@ -73,9 +81,11 @@ public final class HeadlessShell {
     /// Shown popups that grab, bottom first.
     var popupGrabs: [Popup] = []
 
-    private var globals: [OpaquePointer] = []
+    var globals: [OpaquePointer] = []
     /// The objects behind the globals (libwayland holds them unretained).
-    private var owners: [GlobalOwner] = []
+    var owners: [GlobalOwner] = []
+    /// Layer surfaces (LayerShell.swift).
+    var layerShell = LayerShellState()
     private var pendingFrameCallbacks: [FrameCallback] = []
     private var frameTimer: OpaquePointer?
     private lazy var frameTick = CallbackBox { [unowned self] in self.answerFrameCallbacks() }
@@ -87,7 +97,6 @@ public final class HeadlessShell {
         self.display = display
         self.seat = seat
         dataDevice = DataDevice(seat: seat)
-        display.addSharedMemory()
         let compositor = CompositorGlobal(shell: self)
         let subcompositor = SubcompositorGlobal(shell: self)
         let wmBase = WMBaseGlobal(shell: self)
@@ -102,6 +111,8 @@ public final class HeadlessShell {
         for (owner, interface, version) in offered {
             if let g = Libwayland.createGlobal(display.display, interface, version: version, owner: owner) { globals.append(g) }
         }
+        advertiseSharedMemory()
+        advertiseLayerShell()
         frameTimer = Libwayland.addTimer(display.loop, frameTick)
         seat.surfaceRoles = self
         // The active window (xdg_toplevel's activated state) is the one with keyboard focus.
@@ -154,6 +165,7 @@ public final class HeadlessShell {
         if !popupGrabs.isEmpty { dismissGrabs() }
         toplevels.append(toplevel)
         delegate?.shell(self, mapped: toplevel)
+        restackLayersOnAllOutputs()
         // The delegate placed it (or not): the client learns its output.
         if let surface = toplevel.shellSurface { updateOutput(of: surface) }
     }
@@ -282,7 +294,7 @@ final class FrameCallback: ResourceObject {
 }
 
 /// The role a wl_surface took: once set it never changes (wl_surface's role rule).
-enum SurfaceRole: Equatable { case none, xdgToplevel, xdgPopup, subsurface, cursor, inputPopup }
+enum SurfaceRole: Equatable { case none, xdgToplevel, xdgPopup, subsurface, cursor, inputPopup, layer }
 
 /// A client's wl_surface, and the SeatKit surface that stands for it in the tree.
 final class ShellSurface: ResourceObject {
@@ -312,6 +324,8 @@ final class ShellSurface: ResourceObject {
     /// The xdg_surface or subsurface that gives the surface its role.
     var xdgSurface: XDGSurface?
     var subsurface: Subsurface?
+    /// The zwlr_layer_surface_v1 that gives the surface its role (LayerShell.swift).
+    var layerSurface: LayerSurface?
     /// The subsurfaces whose parent this surface is, in no particular order.
     var childSubsurfaces: [Subsurface] = []
 
@@ -343,11 +357,21 @@ final class ShellSurface: ResourceObject {
             pending.bufferSize = .some(nil)
             return
         }
-        // Nothing is drawn: the buffer goes back to the client at once. Its memory is read
-        // once, as a renderer would, so a client whose file is shorter than its pool gets
-        // wl_shm's invalid_fd error here rather than in the compositor that embeds the shell.
-        Libwayland.touchShmBuffer(buffer)
-        pending.bufferSize = .some(Libwayland.shmBufferSize(buffer) ?? (1, 1))
+        if let xdgSurface, !xdgSurface.checkAttach() { return }
+        // Nothing is drawn: the buffer goes back to the client at once. A buffer of the
+        // shell's wl_shm whose file the client cut short is wl_shm's invalid_fd here, where a
+        // renderer would die of SIGBUS reading it (SharedMemory.swift); another kind of shm
+        // buffer is read once inside libwayland's access guard to the same end.
+        if let shm = ShmBuffer.of(buffer) {
+            guard shm.fileHoldsBuffer else {
+                Libwayland.postError(buffer, code: WL_SHM_ERROR_INVALID_FD.rawValue, "the buffer's file was cut short")
+                return
+            }
+            pending.bufferSize = .some((shm.width, shm.height))
+        } else {
+            Libwayland.touchShmBuffer(buffer)
+            pending.bufferSize = .some(Libwayland.shmBufferSize(buffer) ?? (1, 1))
+        }
         Libwayland.post(buffer, WL_BUFFER_RELEASE)
     }
 
@@ -375,6 +399,7 @@ final class ShellSurface: ResourceObject {
     /// surface applies it now, with the cached state of its synchronized subsurfaces.
     func commit() {
         if let xdgSurface, !xdgSurface.checkCommit(attaching: pending.bufferSize) { return }
+        if let layerSurface, !layerSurface.checkCommit(attaching: pending.bufferSize) { return }
         var state = pending
         pending = CommitState()
         if let subsurface, subsurface.isEffectivelySynchronized {
@@ -466,6 +491,7 @@ final class ShellSurface: ResourceObject {
         }
         shell.queueFrameCallbacks(state.callbacks)
         xdgSurface?.committed()
+        layerSurface?.committed()
         if applySubsurfaceCaches() { moved = true }
         return moved
     }
@@ -481,6 +507,7 @@ final class ShellSurface: ResourceObject {
         resource = nil
         xdgSurface?.surfaceDestroyed()
         subsurface?.surfaceDestroyed()
+        layerSurface?.surfaceDestroyed()
         node.removeFromParent()
         for callback in pending.callbacks + (cached?.callbacks ?? []) { callback.done(time: 0) }
         pending.callbacks.removeAll()

@@ -136,6 +136,9 @@ nonisolated(unsafe) let positionerRequests = Libwayland.table(xdg_positioner_req
 final class Popup: ResourceObject {
     weak var xdgSurface: XDGSurface?
     weak var parent: XDGSurface?
+    /// The layer surface that took this popup (zwlr_layer_surface_v1.get_popup), for a popup
+    /// made without an xdg parent.
+    private(set) weak var layerParent: LayerSurface?
     unowned let shell: HeadlessShell
     var resource: OpaquePointer?
     private var positioner: PositionerState
@@ -155,9 +158,27 @@ final class Popup: ResourceObject {
 
     var node: Surface? { xdgSurface?.surface?.node }
 
+    /// The parent's node: its xdg parent's, or its layer surface's.
+    private var parentNode: Surface? { parent?.surface?.node ?? layerParent?.node }
+    /// The parent's window geometry origin (a layer surface has no window geometry: its origin).
+    private var parentGeometryOrigin: SurfacePoint { parent?.geometryOrigin ?? .zero }
+
+    /// zwlr_layer_surface_v1.get_popup: a popup made without a parent gets the layer surface
+    /// as its parent, before its first commit.
+    func setLayerParent(_ layerSurface: LayerSurface) {
+        guard parent == nil, layerParent == nil, !mapped, !dismissed else { return }
+        layerParent = layerSurface
+    }
+
     /// After a commit of the popup's surface.
     func committed(initial: Bool, acked: Bool) {
         guard let surface = xdgSurface?.surface, !dismissed else { return }
+        // No parent by its first commit (none from xdg-shell, none from layer-shell): nothing
+        // to place it against.
+        if initial, parentNode == nil {
+            dismiss()
+            return
+        }
         if initial {
             configure()
             // Strictly, the client acks before it attaches: the buffer comes with a later commit.
@@ -195,7 +216,7 @@ final class Popup: ResourceObject {
 
     /// The output's logical area in the parent's window-geometry coordinates.
     private func outputBoundsRelativeToParent() -> SurfaceRect {
-        guard let parent, let parentNode = parent.surface?.node, let output = parentNode.output else {
+        guard let parentNode, let output = parentNode.output else {
             return SurfaceRect(x: -1e6, y: -1e6, width: 2e6, height: 2e6)
         }
         var origin = parentNode.frame.origin
@@ -204,19 +225,19 @@ final class Popup: ResourceObject {
             origin = SurfacePoint(x: origin.x + current.frame.minX, y: origin.y + current.frame.minY)
             node = current.parent
         }
-        let g = parent.geometryOrigin
+        let g = parentGeometryOrigin
         let size = output.root.frame.size
         return SurfaceRect(x: -(origin.x + g.x), y: -(origin.y + g.y), width: size.width, height: size.height)
     }
 
     private func applyPosition() {
-        guard let parent, let node, let xdgSurface else { return }
-        let p = parent.geometryOrigin, own = xdgSurface.geometryOrigin
+        guard parentNode != nil, let node, let xdgSurface else { return }
+        let p = parentGeometryOrigin, own = xdgSurface.geometryOrigin
         node.frame.origin = SurfacePoint(x: p.x + placement.minX - own.x, y: p.y + placement.minY - own.y)
     }
 
     private func map() {
-        guard let parentNode = parent?.surface?.node, let node else { return }
+        guard let parentNode, let node else { return }
         mapped = true
         applyPosition()
         parentNode.addChild(node)
@@ -325,7 +346,16 @@ extension HeadlessShell {
             }
         }
         for toplevel in toplevels { walk(toplevel.surface) }
+        for layerSurface in layerShell.surfaces { if let node = layerSurface.node { walk(node) } }
         return popups
+    }
+
+    /// Dismisses the popups of a layer surface, and theirs, deepest first.
+    func dismissPopups(ofLayerSurface layerSurface: LayerSurface) {
+        for popup in allPopups where popup.layerParent === layerSurface {
+            dismissPopups(of: popup.xdgSurface)
+            popup.dismiss()
+        }
     }
 }
 

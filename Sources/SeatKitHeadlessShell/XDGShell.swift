@@ -75,6 +75,17 @@ final class XDGSurface: ResourceObject {
         self.shell = shell
     }
 
+    /// A buffer attached to an xdg_surface without a role object yet (no toplevel, no popup):
+    /// no configure can have been acknowledged, so it is `unconfigured_buffer` at once, in
+    /// the lenient mode too (wlcs 1.5's clients attach early only to surfaces with a role).
+    /// False (after posting the error) rejects the attach.
+    func checkAttach() -> Bool {
+        guard let resource, toplevelResource == nil, popup == nil, !acked else { return true }
+        Libwayland.postError(resource, code: XDG_SURFACE_ERROR_UNCONFIGURED_BUFFER.rawValue,
+                             "a buffer was attached to an xdg_surface that has no role yet")
+        return false
+    }
+
     /// Checks a commit against the protocol; false (after posting an error) rejects it.
     func checkCommit(attaching buffer: (Int32, Int32)??) -> Bool {
         guard let resource else { return true }
@@ -107,6 +118,14 @@ final class XDGSurface: ResourceObject {
         } else if !surface.hasBuffer, mapped {
             unmap()
         }
+    }
+
+    /// ``HeadlessShell/configuresToplevelsWhenMade``: the configure the initial commit would
+    /// have sent goes now, and the initial commit sends none.
+    func configureWhenMade() {
+        guard !initialCommitDone else { return }
+        initialCommitDone = true
+        sendConfigure()
     }
 
     /// A new xdg_surface.configure serial, recorded for ack_configure.
@@ -175,13 +194,22 @@ final class XDGSurface: ResourceObject {
         if fullscreen { states.append(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue) }
         if fullscreen || wantsMaximized { size = shell.suggestedToplevelSize }
         if (fullscreen || wantsMaximized), size == (0, 0), let output = shell.outputs.first?.output {
-            size = (Int32(output.root.frame.size.width), Int32(output.root.frame.size.height))
+            // Maximized: what layer surfaces' exclusive zones leave of the output.
+            let area = fullscreen ? output.root.frame.size : shell.usableArea(of: output).size
+            size = (Int32(area.width), Int32(area.height))
         }
         activated = shouldBeActivated
         if activated { states.append(XDG_TOPLEVEL_STATE_ACTIVATED.rawValue) }
         if resizing { states.append(XDG_TOPLEVEL_STATE_RESIZING.rawValue) }
         Libwayland.post(toplevelResource, XDG_TOPLEVEL_CONFIGURE, .int(size.width), .int(size.height), .array(states))
         sendSurfaceConfigure()
+    }
+
+    /// Exclusive zones changed the output's usable area: a maximized window is configured
+    /// with the new size.
+    func usableAreaChanged() {
+        guard wantsMaximized, !wantsFullscreen, !shell.toplevelsAreFullscreen, initialCommitDone else { return }
+        sendConfigure()
     }
 
     /// set_maximized, set_fullscreen and their unsets: answered with a configure once the
@@ -260,7 +288,7 @@ private nonisolated(unsafe) let wmBaseRequests = Libwayland.table(xdg_wm_base_re
     get_xdg_surface: { client, resource, id, surfaceResource in
         guard let client, let resource, let owner = Libwayland.object(resource, as: WMBaseGlobal.self),
               let surface = Libwayland.object(surfaceResource, as: ShellSurface.self) else { return }
-        if surface.xdgSurface != nil || surface.role == .subsurface || surface.role == .cursor {
+        if surface.xdgSurface != nil || surface.role == .subsurface || surface.role == .cursor || surface.role == .layer {
             Libwayland.postError(resource, code: XDG_WM_BASE_ERROR_ROLE.rawValue, "the surface already has a role")
             return
         }
@@ -293,6 +321,7 @@ private nonisolated(unsafe) let xdgSurfaceRequests = Libwayland.table(xdg_surfac
                                                 implementation: toplevelRequests, object: object) else { return }
         xdg.toplevelResource = r
         xdg.toplevel = Toplevel(shellSurface: surface)
+        if xdg.shell.configuresToplevelsWhenMade { xdg.configureWhenMade() }
     },
     get_popup: { client, resource, id, parentResource, positionerResource in
         guard let client, let resource, let xdg = Libwayland.object(resource, as: XDGSurface.self),
@@ -313,8 +342,8 @@ private nonisolated(unsafe) let xdgSurfaceRequests = Libwayland.table(xdg_surfac
                                                 implementation: popupRequests, object: popup) else { return }
         popup.resource = r
         xdg.popup = popup
-        // A popup with no parent needs another protocol (layer-shell) to place it: none here.
-        if parent == nil { Libwayland.post(r, XDG_POPUP_POPUP_DONE) }
+        // A popup with no parent gets one from another protocol (zwlr_layer_surface_v1.get_popup)
+        // before its first commit, or is dismissed then.
     },
     set_window_geometry: { _, resource, x, y, width, height in
         Libwayland.object(resource, as: XDGSurface.self)?

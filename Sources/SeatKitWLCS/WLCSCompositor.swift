@@ -35,12 +35,14 @@ final class WLCSCompositor: CompositorDelegate, HeadlessShellDelegate, InputFilt
         }
         keyboard.attach(to: router)
         seat = Seat(display: display, router: router, keymap: keyboard,
-                    extensions: SeatExtensions.all.union([.virtualKeyboard, .inputMethod]))
+                    extensions: SeatExtensions.all.union([.virtualKeyboard, .inputMethod, .virtualPointer]))
         keyboard.keymapDidChange = { [unowned seat] _ in seat.keymapDidChange() }
         shell = HeadlessShell(display: display, seat: seat)
         shell.advertise(output)
         // wlcs 1.5's clients attach a buffer before they acknowledge the first configure.
         shell.acceptsBuffersBeforeConfigure = true
+        // and gets_configure_event expects a configure before any commit, as Mir sends it.
+        shell.configuresToplevelsWhenMade = true
         router.delegate = self
         // SEATKIT_WLCS_TRACE=1: the router's trace on stderr, to see why a test's input went
         // where it went.

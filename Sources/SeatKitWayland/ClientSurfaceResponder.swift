@@ -386,6 +386,15 @@ public final class ClientSurfaceResponder: Responder {
 
     public var canBecomeFirstResponder: Bool { acceptsKeyboardFocus && surfaceResource != nil }
 
+    /// Whether the surface, once first responder, refuses to resign (a layer-shell surface
+    /// with exclusive keyboard interactivity on the top or overlay layer): clicks on other
+    /// windows and `becomeFirstResponder` elsewhere leave focus here. It still loses focus
+    /// when it leaves the tree or is destroyed, and to a keyboard grab that clears focus.
+    public var keepsKeyboardFocus = false
+
+    /// False while ``keepsKeyboardFocus`` holds and the wl_surface lives.
+    public var canResignFirstResponder: Bool { !keepsKeyboardFocus || surfaceResource == nil }
+
     public func didBecomeFirstResponder(context: ResponderContext) {
         seat.keyboardFocus = self
         guard let devices else { return }

@@ -283,6 +283,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
             (.virtualKeyboard, zwp_virtual_keyboard_manager_v1_wire()!, 1, virtualKeyboardManagerRequests),
             (.textInput, zwp_text_input_manager_v3_wire()!, 1, textInputManagerRequests),
             (.inputMethod, zwp_input_method_manager_v2_wire()!, 1, inputMethodManagerRequests),
+            (.virtualPointer, zwlr_virtual_pointer_manager_v1_wire()!, 2, virtualPointerManagerRequests),
         ]
         if extensions.contains(.pointerConstraints) { router.addFilter(PointerConstraintFilter(seat: self, flag: constraintFlag)) }
         if extensions.contains(.inputMethod) { router.addFilter(InputMethodGrabResumer(seat: self)) }
@@ -322,6 +323,8 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     /// Every virtual keyboard (VirtualKeyboard.swift), for an input method's grab that ends
     /// with keys it forwarded still held.
     var virtualKeyboardObjects: [VirtualKeyboard] = []
+    /// Virtual pointers made so far (VirtualPointer.swift numbers their devices).
+    var virtualPointerCount: UInt32 = 0
 
     /// The provider's keymap file as keyboards get it (nil: none, `no_keymap`); the
     /// provider keeps the file while the keymap is unchanged.

@@ -102,8 +102,9 @@ public final class Keymap {
         try self.init(handle: handle, context: context, source: "keymap string")
     }
 
-    /// Compiles a keymap from its text's bytes, which may end with one NUL (as the file of
-    /// `wl_keyboard.keymap` or `zwp_virtual_keyboard_v1.keymap` does), after checking them
+    /// Compiles a keymap from its text's bytes, which may end with NULs (the file of
+    /// `wl_keyboard.keymap` or `zwp_virtual_keyboard_v1.keymap` ends with one, some padded
+    /// with more), after checking them
     /// against `limits`. Throws as ``init(string:limits:context:)``.
     public convenience init(bytes: UnsafeRawBufferPointer, limits: KeymapLimits = .default,
                             context: KeymapContext? = nil, source: String = "keymap string") throws {
@@ -117,7 +118,7 @@ public final class Keymap {
         try KeymapValidator.validate(bytes, limits: limits, source: source)
         let context = try context ?? KeymapContext()
         var length = bytes.count
-        if length > 0, bytes[length - 1] == 0 { length -= 1 }
+        while length > 0, bytes[length - 1] == 0 { length -= 1 }
         return (XKB.newKeymap(context.handle, buffer: UnsafeRawBufferPointer(rebasing: bytes[..<length])), context)
     }
 

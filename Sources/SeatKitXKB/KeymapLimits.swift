@@ -60,7 +60,8 @@ public struct KeymapLimits: Hashable, Sendable {
 /// Everything else (syntax, unknown names, unknown keysyms) is xkbcommon's to judge.
 public enum KeymapValidator {
     /// Throws ``KeymapError/rejected(source:line:reason:)`` naming the line and the bound.
-    /// `bytes` may end with one NUL (as a `wl_keyboard.keymap` file does).
+    /// `bytes` may end with NULs (a `wl_keyboard.keymap` file ends with one; some clients'
+    /// files are padded with more after it).
     public static func validate(_ bytes: UnsafeRawBufferPointer, limits: KeymapLimits = .default,
                                 source: String = "keymap string") throws {
         var scanner = Scanner(bytes: bytes, limits: limits)
@@ -91,7 +92,9 @@ public enum KeymapValidator {
         /// The first problem, as (line, reason), or nil when the text is within the limits.
         mutating func run() -> (Int, String)? {
             var count = bytes.count
-            if count > 0, bytes[count - 1] == 0 { count -= 1 }
+            // Trailing NULs end the text (a keymap file's terminator, or padding after it:
+            // wvkbd's files are 64 bytes longer than their text); a NUL inside it does not.
+            while count > 0, bytes[count - 1] == 0 { count -= 1 }
             if count > limits.maximumBytes {
                 return (1, "the keymap is \(count) bytes long, more than the limit of \(limits.maximumBytes)")
             }

@@ -48,8 +48,9 @@ extension EndToEndTests {
 
 extension EndToEndTests {
     /// A client that cuts its pool's file short after making a buffer, then attaches it, gets
-    /// wl_shm.error.invalid_fd on that buffer (the shell reads the buffer's memory once, as a
-    /// renderer would, inside libwayland's SIGBUS guard); the kiosk serves on. Found by wlcs
+    /// wl_shm.error.invalid_fd on that buffer (the shell's wl_shm checks, at each attach, that
+    /// the file still holds the buffer, where a renderer would die of SIGBUS reading it); the
+    /// kiosk serves on. Found by wlcs
     /// (BadBufferTest.test_truncated_shm_file).
     @Test func aBufferWhoseFileTheClientCutShortIsAProtocolErrorNotACrash() throws {
         let session = try KioskSession()

@@ -126,6 +126,11 @@ import Glibc
         // One trailing NUL, as a keymap file has, is fine.
         let withNul = Array(Self.keymapText().utf8) + [0]
         _ = try withNul.withUnsafeBytes { try Keymap(bytes: $0) }
+        // Nor is NUL padding after it (wvkbd 0.12 pads its file with 64 bytes), while a
+        // NUL followed by text is still refused.
+        let padded = Array(Self.keymapText().utf8) + [UInt8](repeating: 0, count: 64)
+        _ = try padded.withUnsafeBytes { try Keymap(bytes: $0) }
+        #expect(rejection("xkb_keymap {\n\0 };\0\0")?.reason == "the keymap contains a NUL byte at offset 13")
     }
 
     @Test func theKeymapsXkbcommonAndXkeyboardConfigWritePassTheDefaultLimits() throws {

@@ -141,7 +141,7 @@ do {
     //    methods may type into the focused window; the keymaps they upload are checked
     //    against KeymapLimits before xkbcommon sees them.
     let seat = Seat(display: display, router: router, keymap: keyboard,
-                    extensions: SeatExtensions.all.union([.virtualKeyboard, .inputMethod]))
+                    extensions: SeatExtensions.all.union([.virtualKeyboard, .inputMethod, .virtualPointer]))
     seat.virtualKeymapRejected = { pid, error in log("virtual keyboard of pid \(pid) refused: \(error)") }
     keyboard.keymapDidChange = { [unowned seat] _ in seat.keymapDidChange() }
     // A real compositor would draw this surface at the pointer; the kiosk only reports it.
@@ -197,6 +197,12 @@ do {
     longPress?.attach(to: output)
     longPress?.onClick = { log("secondary click at \(Int($0.x)),\(Int($0.y))") }
     shell.delegate = kiosk
+    // Panels and on-screen keyboards (layer-shell): the shell places and stacks them.
+    shell.layerSurfaceMapped = { surface, namespace, layer in
+        let f = surface.frame
+        log("layer surface \(namespace) mapped on \(layer) at \(Int(f.minX)),\(Int(f.minY)) size \(Int(f.size.width))x\(Int(f.size.height))")
+    }
+    shell.layerSurfaceUnmapped = { _ in log("layer surface unmapped") }
 
     // 8. Input. Every source injects through the seat, which closes touch frames per client.
     let devices = try options["devices"].map { try DeviceConfiguration(commandLineForm: $0) }

@@ -22,6 +22,7 @@
 #include "primary-selection-unstable-v1-protocol.h"
 #include "text-input-unstable-v3-protocol.h"
 #include "input-method-unstable-v2-protocol.h"
+#include "wlr-virtual-pointer-unstable-v1-protocol.h"
 
 
 // In C, `struct wl_seat_interface` (the request handlers) and `wl_seat_interface` (the
@@ -71,6 +72,8 @@ SEATKIT_REQUESTS(zwp_input_method_manager_v2) SEATKIT_WIRE(zwp_input_method_mana
 SEATKIT_REQUESTS(zwp_input_method_v2) SEATKIT_WIRE(zwp_input_method_v2)
 SEATKIT_REQUESTS(zwp_input_popup_surface_v2) SEATKIT_WIRE(zwp_input_popup_surface_v2)
 SEATKIT_REQUESTS(zwp_input_method_keyboard_grab_v2) SEATKIT_WIRE(zwp_input_method_keyboard_grab_v2)
+SEATKIT_REQUESTS(zwlr_virtual_pointer_manager_v1) SEATKIT_WIRE(zwlr_virtual_pointer_manager_v1)
+SEATKIT_REQUESTS(zwlr_virtual_pointer_v1) SEATKIT_WIRE(zwlr_virtual_pointer_v1)
 
 /// wl_resource_post_error is variadic (printf-style); this posts a plain message.
 void seatkit_resource_post_error(struct wl_resource *resource, uint32_t code, const char *message);

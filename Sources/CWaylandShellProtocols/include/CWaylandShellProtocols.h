@@ -9,6 +9,7 @@
 #include "xdg-shell-protocol.h"
 #include "xdg-decoration-unstable-v1-protocol.h"
 #include "xdg-output-unstable-v1-protocol.h"
+#include "wlr-layer-shell-unstable-v1-protocol.h"
 
 SEATKIT_REQUESTS(xdg_wm_base) SEATKIT_WIRE(xdg_wm_base)
 SEATKIT_REQUESTS(xdg_positioner) SEATKIT_WIRE(xdg_positioner)
@@ -19,5 +20,10 @@ SEATKIT_REQUESTS(zxdg_decoration_manager_v1) SEATKIT_WIRE(zxdg_decoration_manage
 SEATKIT_REQUESTS(zxdg_toplevel_decoration_v1) SEATKIT_WIRE(zxdg_toplevel_decoration_v1)
 SEATKIT_REQUESTS(zxdg_output_manager_v1) SEATKIT_WIRE(zxdg_output_manager_v1)
 SEATKIT_REQUESTS(zxdg_output_v1) SEATKIT_WIRE(zxdg_output_v1)
+SEATKIT_REQUESTS(zwlr_layer_shell_v1) SEATKIT_WIRE(zwlr_layer_shell_v1)
+SEATKIT_REQUESTS(zwlr_layer_surface_v1) SEATKIT_WIRE(zwlr_layer_surface_v1)
+// The core wl_shm, which the headless shell implements itself (SharedMemory.swift).
+SEATKIT_REQUESTS(wl_shm) SEATKIT_WIRE(wl_shm)
+SEATKIT_REQUESTS(wl_shm_pool) SEATKIT_WIRE(wl_shm_pool)
 
 #endif
