@@ -29,8 +29,8 @@ public struct ReplayOptions {
     /// a compositor does (then device numbers follow udev's enumeration order, and removals
     /// are not available).
     public var seat: String?
-    /// At most this many consecutive frames of one device go to libinput in one write and
-    /// one round trip. libinput fires due timers by each event's timestamp, so the events it
+    /// At most this many consecutive frames of one device go to the worker as one batch,
+    /// which it writes with libinput's clock at the batch's last frame. libinput fires due timers by each event's timestamp, so the events it
     /// reports are the same for any value; 1 writes frame by frame (slow).
     public var maximumBatchFrames = 4096
     /// Takes each event libinput reports as it comes, on the replaying thread, instead of
@@ -72,14 +72,17 @@ public struct LibinputReplayResult {
 ///  parent (this process)                        child: this program again, in worker mode
 ///  umockdev testbed: /sys, /dev/input/event1xx  LD_PRELOAD=shim:libumockdev-preload.so.0
 ///  evdev ioctl answers (a file per node) ─────► the shim answers libevdev's ioctls
-///  batch ─► PTY of the emulated node ─────────► libinput path context ─► DeviceEvent
-///  clock page (virtual µs) ───────────────────► libinput's CLOCK_MONOTONIC
-///        ◄── read mark (bytes libinput read) ◄─ stdout pipe (binary) ◄──┘
+///  PTY masters (passed with the begin) ───────► the worker writes each batch to its node
+///  batch + its virtual time (stdin socket) ───► clock page ─► libinput's CLOCK_MONOTONIC
+///                                               PTY ─► libinput path context ─► DeviceEvent
+///        ◄────────────────────────────────────── stdout pipe (binary) ◄──┘
 /// ```
 ///
 /// Consecutive frames of one device go out as one batch, stamped with virtual time (a
-/// constant start plus the recording's offsets); the parent waits until libinput has read
-/// and processed a batch before the next. libinput's clock reads the replay's virtual time
+/// constant start plus the recording's offsets). The worker writes a batch to the node
+/// and lets libinput read and process it before it takes the next; the parent sends
+/// batches as fast as the worker's socket takes them and reads libinput's events as they
+/// come, so neither process waits on the other per write. libinput's clock reads the replay's virtual time
 /// and its timerfd never fires on its own, so its timers (tap, debounce, hold) fire by the
 /// events' timestamps exactly as on the recording machine, without waiting for them, and
 /// the result never depends on the wall clock, the machine's speed or its load. Each replay
