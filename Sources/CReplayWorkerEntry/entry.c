@@ -5,6 +5,7 @@
    stale, with no extra build step and no second executable to find. */
 #define _GNU_SOURCE
 #include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <termios.h>
 #include <sys/syscall.h>
+#include <sys/socket.h>
 #include "CReplayWorkerEntry.h"
 
 /* Defined in Swift (SeatKitReplay, ReplayWorker.swift); weak, so that this file links on its own. */
@@ -61,6 +63,56 @@ ssize_t seatkit_replay_raw_read(int fd, void *buffer, size_t size)
 ssize_t seatkit_replay_raw_write(int fd, const void *buffer, size_t size)
 {
     return (ssize_t)syscall(SYS_write, fd, buffer, size);
+}
+
+/* At most this many descriptors in one message: a replay's devices. */
+#define SEATKIT_REPLAY_MAX_FDS 64
+
+ssize_t seatkit_replay_send_with_fds(int sock, const void *buffer, size_t size, const int *fds, int count)
+{
+    if (count < 0 || count > SEATKIT_REPLAY_MAX_FDS) {
+        errno = EINVAL;
+        return -1;
+    }
+    struct iovec iov = { .iov_base = (void *)buffer, .iov_len = size };
+    union { struct cmsghdr header; char space[CMSG_SPACE(sizeof(int) * SEATKIT_REPLAY_MAX_FDS)]; } control;
+    struct msghdr message = { .msg_iov = &iov, .msg_iovlen = 1 };
+    if (count > 0) {
+        memset(&control, 0, sizeof control);
+        message.msg_control = control.space;
+        message.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)count);
+        struct cmsghdr *c = CMSG_FIRSTHDR(&message);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)count);
+        memcpy(CMSG_DATA(c), fds, sizeof(int) * (size_t)count);
+    }
+    return (ssize_t)syscall(SYS_sendmsg, sock, &message, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+ssize_t seatkit_replay_receive(int sock, void *buffer, size_t size, int *fds, int capacity, int *received)
+{
+    struct iovec iov = { .iov_base = buffer, .iov_len = size };
+    union { struct cmsghdr header; char space[CMSG_SPACE(sizeof(int) * SEATKIT_REPLAY_MAX_FDS)]; } control;
+    struct msghdr message = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.space, .msg_controllen = sizeof control.space };
+    *received = 0;
+    ssize_t n = (ssize_t)syscall(SYS_recvmsg, sock, &message, MSG_CMSG_CLOEXEC);
+    if (n < 0)
+        return n;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&message); c != NULL; c = CMSG_NXTHDR(&message, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+            continue;
+        size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < count; i++) {
+            int fd;
+            memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof fd);
+            if (*received < capacity)
+                fds[(*received)++] = fd;
+            else
+                close(fd);
+        }
+    }
+    return n;
 }
 
 const char *seatkit_replay_image_path(void)

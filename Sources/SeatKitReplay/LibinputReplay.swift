@@ -29,8 +29,8 @@ public struct ReplayOptions {
     /// a compositor does (then device numbers follow udev's enumeration order, and removals
     /// are not available).
     public var seat: String?
-    /// At most this many consecutive frames of one device go to libinput in one write and
-    /// one round trip. libinput fires due timers by each event's timestamp, so the events it
+    /// At most this many consecutive frames of one device go to the worker as one batch,
+    /// which it writes with libinput's clock at the batch's last frame. libinput fires due timers by each event's timestamp, so the events it
     /// reports are the same for any value; 1 writes frame by frame (slow).
     public var maximumBatchFrames = 4096
     /// Takes each event libinput reports as it comes, on the replaying thread, instead of
@@ -72,14 +72,17 @@ public struct LibinputReplayResult {
 ///  parent (this process)                        child: this program again, in worker mode
 ///  umockdev testbed: /sys, /dev/input/event1xx  LD_PRELOAD=shim:libumockdev-preload.so.0
 ///  evdev ioctl answers (a file per node) ─────► the shim answers libevdev's ioctls
-///  batch ─► PTY of the emulated node ─────────► libinput path context ─► DeviceEvent
-///  clock page (virtual µs) ───────────────────► libinput's CLOCK_MONOTONIC
-///        ◄── read mark (bytes libinput read) ◄─ stdout pipe (binary) ◄──┘
+///  PTY masters (passed with the begin) ───────► the worker writes each batch to its node
+///  batch + its virtual time (stdin socket) ───► clock page ─► libinput's CLOCK_MONOTONIC
+///                                               PTY ─► libinput path context ─► DeviceEvent
+///        ◄────────────────────────────────────── stdout pipe (binary) ◄──┘
 /// ```
 ///
 /// Consecutive frames of one device go out as one batch, stamped with virtual time (a
-/// constant start plus the recording's offsets); the parent waits until libinput has read
-/// and processed a batch before the next. libinput's clock reads the replay's virtual time
+/// constant start plus the recording's offsets). The worker writes a batch to the node
+/// and lets libinput read and process it before it takes the next; the parent sends
+/// batches as fast as the worker's socket takes them and reads libinput's events as they
+/// come, so neither process waits on the other per write. libinput's clock reads the replay's virtual time
 /// and its timerfd never fires on its own, so its timers (tap, debounce, hold) fire by the
 /// events' timestamps exactly as on the recording machine, without waiting for them, and
 /// the result never depends on the wall clock, the machine's speed or its load. Each replay
@@ -135,12 +138,6 @@ public final class LibinputReplay {
     /// Where virtual time starts: the first frame's stamp and libinput's clock while it adds
     /// the devices. A constant, so that nothing depends on when the replay runs.
     static let virtualBase: Int64 = 1_000_000_000
-
-    /// Bytes per write to an emulated node: 170 whole events.
-    static let writeChunk = 170 * 24
-    /// Bytes written that libinput has not read yet, at most: two writes, about half of what
-    /// a raw PTY takes before a write comes back short (15,824 bytes on Linux 6).
-    static let maximumOutstanding: UInt64 = 8 * 1024
 
     /// A libinput quirks file giving each device the quirks recorded with it, matched by
     /// name, vendor and product.
@@ -309,6 +306,30 @@ final class ChildProcess {
         return true
     }
 
+    /// Writes a command to the worker's stdin with `fds` passed along (SCM_RIGHTS, with its
+    /// first byte); an error (not SIGPIPE) if the worker is gone. Waits while the socket is
+    /// full: only for a command the worker reads before it writes anything.
+    func send(_ bytes: [UInt8], passing fds: [Int32]) throws(ReplayError) {
+        var offset = 0
+        var pass = fds
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { b in
+                pass.withUnsafeBufferPointer { seatkit_replay_send_with_fds(stdinFd, b.baseAddress! + offset, b.count - offset, $0.baseAddress, Int32($0.count)) }
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN {
+                    var p = pollfd(fd: stdinFd, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&p, 1, 1000)
+                    continue
+                }
+                throw failure("the replay worker is gone (writing to it failed: \(String(cString: strerror(errno))))")
+            }
+            offset += n
+            pass = []
+        }
+    }
+
     /// Writes a command to the worker's stdin; an error (not SIGPIPE) if the worker is gone.
     func send(_ bytes: [UInt8]) throws(ReplayError) {
         var offset = 0
@@ -376,7 +397,6 @@ struct WorkerStream {
     var events: [DeviceEvent] = []
     /// Where decoded events go instead of ``events``, when set.
     var deliver: ((DeviceEvent) -> Void)?
-    var readCounts: [UInt64] = []
     var added: Set<UInt32> = []
     var removed: Set<UInt32> = []
     var ended = false
@@ -385,6 +405,8 @@ struct WorkerStream {
     /// The worker's new context started with the system quirks for the replay's DMI
     /// (``SystemQuirks``; told with the end mark).
     var servedFilteredQuirks = false
+    /// Writes to the nodes that the kernel took only in part (told with the end mark).
+    var shortWrites = 0
 
     init(child: ChildProcess, deviceCount: Int) {
         self.child = child
@@ -393,6 +415,25 @@ struct WorkerStream {
     /// Reads until `condition` holds.
     mutating func readUntil(_ condition: (WorkerStream) -> Bool) throws(ReplayError) {
         while !condition(self) { try pump(waitingToWrite: nil) }
+    }
+
+    /// Writes `bytes` (those in `range`) to the worker's stdin, reading what the worker reports whenever the
+    /// socket is full (the worker may be waiting for room on its stdout).
+    mutating func send(_ bytes: [UInt8], _ range: Range<Int>? = nil) throws(ReplayError) {
+        let range = range ?? 0..<bytes.count
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let n = bytes.withUnsafeBytes { Glibc.send(child.stdinFd, $0.baseAddress! + offset, range.upperBound - offset, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if n >= 0 {
+                offset += n
+                continue
+            }
+            if errno == EINTR { continue }
+            guard errno == EAGAIN else {
+                throw child.failure("the replay worker is gone (writing to it failed: \(String(cString: strerror(errno))))")
+            }
+            try pump(waitingToWrite: child.stdinFd)
+        }
     }
 
     /// Waits until the worker has written something (then reads and decodes it) or, when
@@ -424,20 +465,12 @@ struct WorkerStream {
         while offset < buffer.count {
             let tag = buffer[offset]
             if tag == ReplayWorker.endTag {
-                guard offset + 2 <= buffer.count else { break }
+                guard offset + 6 <= buffer.count else { break }
                 ended = true
                 reusedContext = buffer[offset + 1] & 1 != 0
                 servedFilteredQuirks = buffer[offset + 1] & 2 != 0
-                offset += 2
-                continue
-            }
-            if tag == ReplayWorker.readMarkTag {
-                guard offset + 5 <= buffer.count else { break }
-                let count = Int(ByteReader.u32(buffer, at: offset + 1))
-                guard count < 4096 else { throw .libinput("corrupt read mark from the worker") }
-                guard offset + 5 + count * 8 <= buffer.count else { break }
-                readCounts = (0..<count).map { ByteReader.u64(buffer, at: offset + 5 + $0 * 8) }
-                offset += 5 + count * 8
+                shortWrites = Int(ByteReader.u32(buffer, at: offset + 2))
+                offset += 6
                 continue
             }
             var position = offset

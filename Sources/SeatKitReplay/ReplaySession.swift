@@ -464,7 +464,8 @@ final class SessionWorker {
 
         let base = LibinputReplay.virtualBase
         clock.set(base)
-        try child.send(setup.beginCommand)
+        // The nodes' PTY masters go with the command: the worker writes the frames itself.
+        try child.send(setup.beginCommand, passing: nodes.map(\.master))
         var stream = WorkerStream(child: child, deviceCount: nodes.count)
         // libinput adds path devices while it starts: wait for all of them.
         try stream.readUntil { $0.added.count >= nodes.count }
@@ -489,53 +490,36 @@ final class SessionWorker {
             stream.events = []
             stream.deliver = { sink(onRecordingTime($0)) }
         }
-        var written = [UInt64](repeating: 0, count: nodes.count)
         var pendingRemovals = options.removals.sorted { $0.time < $1.time }
         var removed = Set<Int>()
         var evdevEvents = 0
-        var shortWrites = 0
 
-        /// Writes whole events to the device and waits until libinput has read and processed
-        /// all of them. Never blocks on a full PTY: while the worker drains it, its output is
-        /// read, so neither side can wait on the other.
-        func send(_ bytes: [UInt8], device: Int) throws(ReplayError) {
-            let fd = nodes[device].master
-            let target = written[device] + UInt64(bytes.count)
+        /// Hands the worker whole events for a device, to write with libinput's clock at
+        /// `stamp`, in commands of at most ``ReplayWorker/maximumWrite`` bytes. Goes on as
+        /// soon as the worker's socket has taken them; while it is full, what the worker
+        /// reports is read, so neither side can wait on the other.
+        func send(_ bytes: [UInt8], device: Int, stamp: Int64) throws(ReplayError) {
             var offset = 0
-            func readSoFar() -> UInt64 { stream.readCounts.count > device ? stream.readCounts[device] : 0 }
-            while offset < bytes.count || readSoFar() < target {
-                // Whole events only, 170 at a time, and never more than 8 KiB that libinput
-                // has not read yet: a raw PTY takes about 15 KiB before a write comes back
-                // short, so every write fits whole and none splits an event. Should one come
-                // back short all the same, the rest of its event goes next, whatever is
-                // outstanding (the shim makes libinput's read wait for it).
-                let outstanding = written[device] + UInt64(offset) - readSoFar()
-                let splitEvent = offset % 24 != 0
-                let chunk = splitEvent ? 24 - offset % 24 : min(bytes.count - offset, LibinputReplay.writeChunk)
-                if offset < bytes.count, splitEvent || outstanding + UInt64(chunk) <= LibinputReplay.maximumOutstanding {
-                    let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, chunk) }
-                    if n > 0 {
-                        if n < chunk { shortWrites += 1 }
-                        offset += n
-                        continue
-                    }
-                    if n < 0 && errno != EAGAIN && errno != EINTR {
-                        throw .environment("writing to \(nodes[device].emulated.node) failed: \(String(cString: strerror(errno)))")
-                    }
-                    try stream.pump(waitingToWrite: fd)
-                } else {
-                    try stream.pump(waitingToWrite: nil)
-                }
-            }
-            written[device] = target
+            repeat {
+                let length = min(bytes.count - offset, ReplayWorker.maximumWrite)
+                var header: [UInt8] = [ReplayWorker.writeCommand]
+                header.reserveCapacity(17)
+                header.appendLittleEndian(UInt32(device))
+                header.appendLittleEndian(UInt64(bitPattern: stamp))
+                header.appendLittleEndian(UInt32(length))
+                try stream.send(header)
+                try stream.send(bytes, offset..<(offset + length))
+                offset += length
+            } while offset < bytes.count
         }
 
-        func remove(_ device: Int) throws(ReplayError) {
+        func remove(_ device: Int, stamp: Int64) throws(ReplayError) {
             guard !removed.contains(device), device < nodes.count else { return }
             removed.insert(device)
             var command: [UInt8] = [ReplayWorker.removeCommand]
             command.appendLittleEndian(UInt32(device + 1))
-            try child.send(command)
+            command.appendLittleEndian(UInt64(bitPattern: stamp))
+            try stream.send(command)
             try stream.readUntil { $0.removed.contains(UInt32(device + 1)) }
         }
 
@@ -549,8 +533,7 @@ final class SessionWorker {
             if let next = pendingRemovals.first, next.time <= time {
                 pendingRemovals.removeFirst()
                 lastStamp = max(lastStamp, base + (next.time - start))
-                clock.set(lastStamp)
-                try remove(next.device)
+                try remove(next.device, stamp: lastStamp)
                 continue
             }
             if removed.contains(device) {
@@ -574,24 +557,21 @@ final class SessionWorker {
             }
             // libinput's clock reads the time of the batch's last event: never behind an
             // event it reads, never ahead of what it has been given.
-            clock.set(lastStamp)
-            try send(batch, device: device)
+            try send(batch, device: device, stamp: lastStamp)
             options.progress?(index, order.count)
         }
         for removal in pendingRemovals {
             lastStamp = max(lastStamp, base + (removal.time - start))
-            clock.set(lastStamp)
-            try remove(removal.device)
+            try remove(removal.device, stamp: lastStamp)
         }
         // Timers due after the last frame (tap, hold, debounce) run when libinput next sees an
         // event: one empty frame per device, 2 s of virtual time later.
         lastStamp += 2_000_000
-        clock.set(lastStamp)
         for device in nodes.indices where !removed.contains(device) {
-            try send(EmulatedInputDevices.bytes(of: [EvdevEvent(type: 0, code: 0, value: 0)][...], stamp: lastStamp), device: device)
+            try send(EmulatedInputDevices.bytes(of: [EvdevEvent(type: 0, code: 0, value: 0)][...], stamp: lastStamp), device: device, stamp: lastStamp)
         }
         // The end: libinput's context goes, with it the nodes' readers, before they are removed.
-        try child.send([ReplayWorker.endCommand])
+        try stream.send([ReplayWorker.endCommand])
         try stream.readUntil { $0.ended }
         lastReplayReusedContext = stream.reusedContext
         lastReplayServedFilteredQuirks = stream.servedFilteredQuirks
@@ -601,7 +581,7 @@ final class SessionWorker {
         for i in events.indices { events[i] = onRecordingTime(events[i]) }
         keepNodes = options.seat == nil
         var result = LibinputReplayResult(events: events, framesWritten: order.count, evdevEventsWritten: evdevEvents, seconds: 0)
-        result.shortWrites = shortWrites
+        result.shortWrites = stream.shortWrites
         return result
     }
 

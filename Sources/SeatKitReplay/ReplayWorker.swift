@@ -16,7 +16,8 @@ import Glibc
 /// Commands arrive on stdin:
 /// - `b` + length (u32 LE) + arguments separated by NUL bytes: begin a replay
 ///   (`--protocol N [--config TEXT] [--seat NAME] [--quirks PATH] [--context KEY] [--dmi MODALIAS]
-///   [--all-system-quirks] NODE=PTY-INDEX...`): a libinput context over those nodes (with
+///   [--all-system-quirks] NODE=PTY-INDEX...`), sent with the nodes' PTY masters passed along
+///   (SCM_RIGHTS, one per node, in order): a libinput context over those nodes (with
 ///   `--seat`, through udev, the testbed's, instead of by path). `--protocol` comes first: a
 ///   worker that speaks another ``protocolVersion`` fails at once. A new context with `--dmi`
 ///   reads the system quirks without other machines' sections (``SystemQuirks``). With `--context`, a path context of an earlier replay is used again when it
@@ -26,22 +27,29 @@ import Glibc
 ///   ones are numbered from 1 and announced at the replay's start time, as in a fresh
 ///   context. That saves parsing libinput's quirks files again (a third of a short replay).
 ///   The worker keeps the last ``keptContexts`` such contexts, one per key;
-/// - `r` + device number (u32 LE): remove that device;
-/// - `e`: end the replay: report what is left, write the end mark and one byte of flags (1:
+/// - `w` + node index (u32 LE, in the begin command's order) + virtual time (i64 LE, µs) +
+///   length (u32 LE, whole `struct input_event`s, at most ``maximumWrite``) + the events:
+///   set libinput's clock to that time, write the events to the node's PTY and let libinput
+///   read and process them all before the next command;
+/// - `r` + device number (u32 LE) + virtual time (i64 LE): set the clock, remove that device;
+/// - `e`: end the replay: report what is left, write the end mark, one byte of flags (1:
 ///   the context was used again; 2: it is new and started with the system quirks for the
-///   replay's DMI, ``SystemQuirks``), then remove the devices (keeping the context for the
-///   next replay) or release the context;
+///   replay's DMI, ``SystemQuirks``) and the writes the kernel took only in part (u32 LE),
+///   then remove the devices (keeping the context for the next replay) or release the
+///   context;
 /// - end of file: exit.
 ///
-/// After every dispatch it writes a *read mark*: how many bytes libinput has read from each
-/// node so far (counted by the shim). The parent writes a batch, then waits for a mark that
-/// covers it: lock-step, so batches never pile up in the PTY and events come back in the
-/// order of the frames.
+/// The worker writes the frames to the nodes itself: the parent sends a batch in one
+/// command and goes on (parsing, routing what comes back) while libinput reads it, and a
+/// hand-over between the PTY and libinput is a write and a read in this one process. (It
+/// used to be the parent writing and waiting for a mark of how much libinput had read:
+/// about 1,400 round trips between the two processes for a 20 s 8 kHz mouse, each a
+/// wake-up that waited in the run queue on a loaded machine.) The events go back in 32 KiB
+/// pieces, and whenever the worker is about to wait for a command.
 ///
 /// The `seatkit` tool runs this as its hidden `replay-worker` command.
 package enum ReplayWorker {
     /// Record tags on the worker's stdout besides `DeviceEvent`s.
-    static let readMarkTag: UInt8 = 0xFE
     static let endTag: UInt8 = 0xFD
     static let errorTag: UInt8 = 0xFC
 
@@ -49,12 +57,22 @@ package enum ReplayWorker {
     static let beginCommand = UInt8(ascii: "b")
     static let removeCommand = UInt8(ascii: "r")
     static let endCommand = UInt8(ascii: "e")
+    static let writeCommand = UInt8(ascii: "w")
+
+    /// Bytes per write to an emulated node: 170 whole events.
+    static let writeChunk = 170 * 24
+    /// Bytes written that libinput has not read yet, at most: two writes, about half of what
+    /// a raw PTY takes before a write comes back short (15,824 bytes on Linux 6).
+    static let maximumOutstanding: UInt64 = 8 * 1024
+    /// The most bytes one `w` command carries (whole events).
+    static let maximumWrite = 2730 * 24
 
     /// The version of this command and record language. A worker and its caller from
     /// different builds of SeatKit (an explicit `SEATKIT_REPLAY_WORKER` left from an older
     /// build) must not talk past each other: every begin command names it first, and a worker
     /// that speaks another fails at once and says so. 2: the end mark's byte holds flags.
-    static let protocolVersion = 2
+    /// 3: the worker writes the frames to the nodes itself (`w`), no read marks.
+    static let protocolVersion = 3
     /// How a worker from before the protocol check answers the first begin command.
     static let staleWorkerAnswer = "expected NODE=PTY-INDEX, got --protocol"
 
@@ -157,6 +175,15 @@ package enum ReplayWorker {
         }
         close(ackFd)
         let counters = map.bindMemory(to: UInt64.self, capacity: PreloadShim.counterCount)
+        // libinput's clock (the shim reads it): set here, before each batch this worker writes.
+        var clock: UnsafeMutablePointer<Int64>?
+        if let clockPath = getenv("SEATKIT_REPLAY_CLOCK") {
+            let clockFd = open(clockPath, O_RDWR | O_CLOEXEC)
+            if clockFd >= 0, let page = mmap(nil, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, clockFd, 0), page != MAP_FAILED {
+                clock = page.bindMemory(to: Int64.self, capacity: 1)
+            }
+            if clockFd >= 0 { close(clockFd) }
+        }
 
         nonisolated(unsafe) var quirksFailed = false
         LibinputBackend.setLogHandler(minimumPriority: 20) { priority, message in
@@ -255,8 +282,24 @@ package enum ReplayWorker {
                 return fail("replay-worker: libinput rejected the recorded quirks", status: quirksRejectedStatus)
             }
 
-            func dispatchAndReport() -> Bool {
-                for event in live.dispatchEvents() {
+            // The nodes' PTY masters came with the begin command: the worker writes the
+            // frames to them itself, so that a hand-over to libinput is a write and a read in
+            // this process, not a round trip between two.
+            guard input.fds.count >= setup.nodes.count else {
+                return fail("replay-worker: the begin command came with \(input.fds.count) PTY masters for \(setup.nodes.count) nodes")
+            }
+            let masters = Array(input.fds.prefix(setup.nodes.count))
+            input.fds.removeFirst(setup.nodes.count)
+            defer { for fd in masters { close(fd) } }
+            guard let clock else { return fail("replay-worker: SEATKIT_REPLAY_CLOCK is not set or cannot be mapped") }
+            var written = [UInt64](repeating: 0, count: setup.nodes.count)
+            var shortWrites: UInt32 = 0
+
+            /// Hands libinput what it has to read and gathers its events; they go to the
+            /// parent in pieces of 32 KiB or more, and whenever this worker is about to wait
+            /// for a command.
+            func dispatch() -> Bool {
+                live.dispatchEvents { event in
                     if case .deviceAdded(let description) = event.kind,
                        !description.capabilities.isDisjoint(with: [.tabletTool, .tabletPad]) {
                         sawTablet = true
@@ -266,44 +309,114 @@ package enum ReplayWorker {
                     event.encode(into: &one)
                     out += one
                 }
-                out.append(readMarkTag)
-                out.appendLittleEndian(UInt32(setup.ptys.count))
-                for pty in setup.ptys { out.appendLittleEndian(UInt64(counters[pty])) }
-                return flush()
+                return out.count < 32 << 10 || flush()
             }
 
-            guard dispatchAndReport() else { return 1 }
+            /// Waits until libinput's fd has something (then dispatches), at most 30 s.
+            func waitForLibinput(_ what: String) -> Bool {
+                while true {
+                    var p = pollfd(fd: live.fileDescriptor, events: Int16(POLLIN), revents: 0)
+                    let r = poll(&p, 1, 30_000)
+                    if r < 0 && errno == EINTR { continue }
+                    guard r > 0 else {
+                        _ = fail("replay-worker: libinput did not read \(what) for 30 s")
+                        return false
+                    }
+                    return dispatch()
+                }
+            }
+
+            /// Writes `bytes` (whole events) to device `d` and returns once libinput has read
+            /// and processed them all. Whole events only, 170 at a time, and never more than
+            /// 8 KiB that libinput has not read yet: a raw PTY takes about 15 KiB before a
+            /// write comes back short, so every write fits whole and none splits an event.
+            /// Should one come back short all the same, the rest of its event goes next,
+            /// before libinput reads again (the shim makes a read that ends inside an event
+            /// wait for the rest, which only this thread writes).
+            func feed(_ bytes: UnsafeRawBufferPointer, device d: Int) -> Bool {
+                let fd = masters[d], pty = setup.ptys[d]
+                let target = written[d] + UInt64(bytes.count)
+                var offset = 0
+                while offset < bytes.count || counters[pty] < target {
+                    let outstanding = written[d] + UInt64(offset) - counters[pty]
+                    let splitEvent = offset % 24 != 0
+                    let chunk = splitEvent ? 24 - offset % 24 : min(bytes.count - offset, ReplayWorker.writeChunk)
+                    if offset < bytes.count, splitEvent || outstanding + UInt64(chunk) <= ReplayWorker.maximumOutstanding {
+                        let n = seatkit_replay_raw_write(fd, bytes.baseAddress! + offset, chunk)
+                        if n > 0 {
+                            if n < chunk { shortWrites &+= 1 }
+                            offset += n
+                            continue
+                        }
+                        if n < 0 && errno != EAGAIN && errno != EINTR {
+                            _ = fail("replay-worker: writing to \(setup.nodes[d]) failed: \(String(cString: strerror(errno)))")
+                            return false
+                        }
+                        if splitEvent {
+                            // The PTY is full in the middle of an event: wait for room alone.
+                            var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                            _ = poll(&p, 1, 1000)
+                            continue
+                        }
+                    }
+                    guard waitForLibinput(setup.nodes[d]) else { return false }
+                }
+                written[d] = target
+                return true
+            }
+
+            guard dispatch(), flush() else { return 1 }
             replay: while true {
-                var fds = [pollfd(fd: live.fileDescriptor, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
-                let r = poll(&fds, 2, -1)
-                if r < 0 && errno == EINTR { continue }
-                if fds[0].revents != 0 {
-                    guard dispatchAndReport() else { return 1 }
-                }
-                guard fds[1].revents != 0 else { continue }
-                guard input.readMore() else {
-                    // The parent went away in the middle of a replay.
-                    return 0
-                }
+                // Every whole command in the input, then wait for more.
                 while input.available > 0 {
                     let command = input.bytes[input.offset]
-                    if command == removeCommand {
-                        guard input.available >= 5 else { break }
+                    if command == writeCommand {
+                        guard input.available >= 17 else { break }
+                        let device = Int(ByteReader.u32(input.bytes, at: input.offset + 1))
+                        let stamp = Int64(bitPattern: ByteReader.u64(input.bytes, at: input.offset + 5))
+                        let length = Int(ByteReader.u32(input.bytes, at: input.offset + 13))
+                        guard device < masters.count, length % 24 == 0, length <= maximumWrite else {
+                            return fail("replay-worker: a bad write command (device \(device) of \(masters.count), \(length) bytes)")
+                        }
+                        guard input.available >= 17 + length else { break }
+                        // libinput's clock reads the time of the batch's last event: never
+                        // behind an event it reads, never ahead of what it has been given.
+                        clock.pointee = stamp
+                        let start = input.offset + 17
+                        let fed = input.bytes.withUnsafeBytes { feed(UnsafeRawBufferPointer(rebasing: $0[start..<(start + length)]), device: device) }
+                        guard fed else { return 1 }
+                        input.consume(17 + length)
+                    } else if command == removeCommand {
+                        guard input.available >= 13 else { break }
                         let number = ByteReader.u32(input.bytes, at: input.offset + 1)
-                        input.consume(5)
+                        clock.pointee = Int64(bitPattern: ByteReader.u64(input.bytes, at: input.offset + 5))
+                        input.consume(13)
                         live.removeDevice(number: number)
-                        guard dispatchAndReport() else { return 1 }
+                        guard dispatch() else { return 1 }
                     } else if command == endCommand {
                         input.consume(1)
-                        guard dispatchAndReport() else { return 1 }
+                        guard dispatch() else { return 1 }
                         out.append(endTag)
                         out.append((reused ? 1 : 0) | (servedQuirks ? 2 : 0))
+                        out.appendLittleEndian(shortWrites)
                         guard flush() else { return 1 }
                         break replay
                     } else {
                         return fail("replay-worker: unknown command byte \(command)")
                     }
+                }
+                guard flush() else { return 1 }
+                var fds = [pollfd(fd: live.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: 0, events: Int16(POLLIN), revents: 0)]
+                let r = poll(&fds, 2, -1)
+                if r < 0 && errno == EINTR { continue }
+                if fds[0].revents != 0 {
+                    guard dispatch() else { return 1 }
+                }
+                guard fds[1].revents != 0 else { continue }
+                guard input.readMore() else {
+                    // The parent went away in the middle of a replay.
+                    return 0
                 }
             }
             // libinput closes the nodes (removing the devices from a context kept for a later
@@ -316,25 +429,36 @@ package enum ReplayWorker {
         }
     }
 
-    /// Bytes from stdin, read as they come.
+    /// Bytes from stdin, read as they come, and the descriptors that came with them.
     struct CommandInput {
         var bytes: [UInt8] = []
         var offset = 0
         var available: Int { bytes.count - offset }
+        /// Descriptors passed with the bytes (SCM_RIGHTS), oldest first.
+        var fds: [Int32] = []
+        private var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        private var received = [Int32](repeating: -1, count: 64)
 
         mutating func consume(_ n: Int) {
             offset += n
             if offset == bytes.count {
                 bytes.removeAll(keepingCapacity: true)
                 offset = 0
+            } else if offset >= 64 << 10 {
+                // Commands stream in without a pause: keep what is left, not all that came.
+                bytes.removeFirst(offset)
+                offset = 0
             }
         }
 
         /// Reads what stdin has (at least one byte, waiting for it); false at its end.
         mutating func readMore() -> Bool {
-            var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
-                let n = seatkit_replay_raw_read(0, &buffer, buffer.count)
+                var count: Int32 = 0
+                let n = buffer.withUnsafeMutableBytes { b in
+                    received.withUnsafeMutableBufferPointer { seatkit_replay_receive(0, b.baseAddress, b.count, $0.baseAddress, Int32($0.count), &count) }
+                }
+                fds += received.prefix(Int(count))
                 if n < 0 && errno == EINTR { continue }
                 guard n > 0 else { return false }
                 bytes += buffer[0..<n]
