@@ -111,97 +111,98 @@ public struct VelocityTracker: Sendable {
         if let now, now.microseconds - newestTime > Self.stopGap.microseconds {
             return VelocityEstimate(perSecond: .zero, confidence: 1, duration: TimeSpan(microseconds: 0), offset: .zero, sampleCount: 0)
         }
-        // The samples of the current motion, newest first: times in milliseconds relative to
-        // the newest (so 0 and below), which keeps the fit well conditioned.
-        var t = InlineArray<20, Double>(repeating: 0)
-        var x = InlineArray<20, Double>(repeating: 0)
-        var y = InlineArray<20, Double>(repeating: 0)
+        // The samples of the current motion, newest first: within the horizon, no gap over
+        // the stop gap. They are read in place from the ring (index `newest - k`).
+        let times = self.times.span
         var n = 0
-        var index = newest
         var previousTime = newestTime
-        var oldest = newest
         while n < count {
-            let sampleTime = times[index]
+            let sampleTime = times[ring(n)]
             if newestTime - sampleTime > Self.horizon.microseconds || previousTime - sampleTime > Self.stopGap.microseconds { break }
-            t[n] = Double(sampleTime - newestTime) / 1000
-            x[n] = xs[index]
-            y[n] = ys[index]
-            n += 1
-            oldest = index
             previousTime = sampleTime
-            index = index == 0 ? Self.historySize - 1 : index - 1
+            n += 1
         }
+        let oldest = ring(n - 1)
         let duration = TimeSpan(microseconds: newestTime - times[oldest])
         let offset = Vector(dx: xs[newest] - xs[oldest], dy: ys[newest] - ys[oldest])
-        if n >= Self.minimumSamples,
-           let fx = Self.quadraticSlope(t: t, v: x, count: n),
-           let fy = Self.quadraticSlope(t: t, v: y, count: n) {
-            // Per millisecond to per second.
-            return VelocityEstimate(perSecond: Vector(dx: fx.slope * 1000, dy: fy.slope * 1000),
-                                    confidence: fx.confidence * fy.confidence, duration: duration, offset: offset, sampleCount: n)
+        if n >= Self.minimumSamples, let fit = fitQuadratic(count: n, newestTime: newestTime) {
+            return VelocityEstimate(perSecond: Vector(dx: fit.slopeX * 1000, dy: fit.slopeY * 1000),  // per ms to per s
+                                    confidence: fit.confidence, duration: duration, offset: offset, sampleCount: n)
         }
         return VelocityEstimate(perSecond: .zero, confidence: 1, duration: duration, offset: offset, sampleCount: n)
     }
 
-    /// The least-squares quadratic v ≈ b0 + b1 t + b2 t² through `count` samples: b1 (the
-    /// slope at t = 0) and the coefficient of determination. QR by modified Gram-Schmidt on
-    /// the basis 1, t, t² (sampled), then back substitution; nil when the basis is degenerate
-    /// (all samples at almost the same time).
-    static func quadraticSlope(t: InlineArray<20, Double>, v: InlineArray<20, Double>, count n: Int) -> (slope: Double, confidence: Double)? {
-        // q: three orthonormal rows of n values; r: the upper triangle.
-        var q = InlineArray<60, Double>(repeating: 0)
-        var r = InlineArray<9, Double>(repeating: 0)
-        for j in 0..<3 {
-            // Row j of the basis: t^j.
-            for h in 0..<n {
-                let th = t[h]
-                q[j * 20 + h] = j == 0 ? 1 : (j == 1 ? th : th * th)
-            }
-            for i in 0..<j {
-                var dot = 0.0
-                for h in 0..<n { dot += q[i * 20 + h] * q[j * 20 + h] }
-                for h in 0..<n { q[j * 20 + h] -= dot * q[i * 20 + h] }
-            }
-            var norm = 0.0
-            for h in 0..<n { norm += q[j * 20 + h] * q[j * 20 + h] }
-            norm = norm.squareRoot()
-            if norm < 0.000001 { return nil }
-            for h in 0..<n { q[j * 20 + h] /= norm }
-            // r[i][j] = q_i · a_j for i <= j (a_j: the original basis row).
-            for i in 0...j {
-                var dot = 0.0
-                for h in 0..<n {
-                    let th = t[h]
-                    dot += q[i * 20 + h] * (j == 0 ? 1 : (j == 1 ? th : th * th))
-                }
-                r[i * 3 + j] = dot
-            }
+    /// The ring index of the `k`-th newest sample.
+    @inline(__always)
+    private func ring(_ k: Int) -> Int {
+        let i = newest - k
+        return i < 0 ? i + Self.historySize : i
+    }
+
+    /// The least-squares quadratics x ≈ b0 + b1 t + b2 t² and y likewise over the `n` newest
+    /// samples, t in milliseconds relative to the newest (0 and below, which keeps the fit
+    /// well conditioned): b1 of each, the slope at the newest sample, and the product of
+    /// their coefficients of determination.
+    ///
+    /// The basis 1, t, t² is orthogonalized over the samples' times (the discrete orthogonal
+    /// polynomials p0 = 1, p1 = t - a1, p2 = (t - a2) p1 - b1: Gram-Schmidt, as Flutter's QR
+    /// solver, in a few passes of scalar sums, allocating nothing), so each coefficient is a
+    /// projection; the slope at t = 0 is c1 p1'(0) + c2 p2'(0) = c1 - c2 (a1 + a2). Nil when
+    /// the times are too close together for a quadratic (a basis vector's norm below 1e-6).
+    private func fitQuadratic(count n: Int, newestTime: Int64) -> (slopeX: Double, slopeY: Double, confidence: Double)? {
+        // Spans: indexing the inline arrays themselves copies them (measured: 6,500
+        // instructions of memcpy per estimate).
+        let times = self.times.span, xs = self.xs.span, ys = self.ys.span
+        @inline(__always) func t(_ k: Int) -> Double { Double(times[ring(k)] - newestTime) / 1000 }
+        let count = Double(n)
+        var sumT = 0.0, meanX = 0.0, meanY = 0.0
+        for k in 0..<n {
+            sumT += t(k)
+            meanX += xs[ring(k)]
+            meanY += ys[ring(k)]
         }
-        var b = InlineArray<3, Double>(repeating: 0)
-        var i = 2
-        while i >= 0 {
-            var rhs = 0.0
-            for h in 0..<n { rhs += q[i * 20 + h] * v[h] }
-            var k = 2
-            while k > i {
-                rhs -= r[i * 3 + k] * b[k]
-                k -= 1
-            }
-            b[i] = rhs / r[i * 3 + i]
-            i -= 1
+        let a1 = sumT / count
+        meanX /= count
+        meanY /= count
+        var norm1 = 0.0, tNorm1 = 0.0
+        for k in 0..<n {
+            let tk = t(k)
+            let p1 = tk - a1
+            norm1 += p1 * p1
+            tNorm1 += tk * p1 * p1
         }
-        var mean = 0.0
-        for h in 0..<n { mean += v[h] }
-        mean /= Double(n)
-        var residual = 0.0, total = 0.0
-        for h in 0..<n {
-            let th = t[h]
-            let e = v[h] - (b[0] + b[1] * th + b[2] * th * th)
-            residual += e * e
-            let d = v[h] - mean
-            total += d * d
+        if norm1.squareRoot() < 0.000001 { return nil }
+        let a2 = tNorm1 / norm1
+        let b1 = norm1 / count
+        var norm2 = 0.0, x1 = 0.0, x2 = 0.0, y1 = 0.0, y2 = 0.0
+        for k in 0..<n {
+            let tk = t(k)
+            let p1 = tk - a1
+            let p2 = (tk - a2) * p1 - b1
+            let x = xs[ring(k)], y = ys[ring(k)]
+            norm2 += p2 * p2
+            x1 += x * p1
+            x2 += x * p2
+            y1 += y * p1
+            y2 += y * p2
         }
-        let confidence = total <= 0.000001 ? 1 : max(0, 1 - residual / total)
-        return (b[1], confidence)
+        if norm2.squareRoot() < 0.000001 { return nil }
+        let cx1 = x1 / norm1, cx2 = x2 / norm2, cy1 = y1 / norm1, cy2 = y2 / norm2
+        // Coefficients of determination: 1 - residual / total, 1 when there is no spread.
+        var residualX = 0.0, totalX = 0.0, residualY = 0.0, totalY = 0.0
+        for k in 0..<n {
+            let tk = t(k)
+            let p1 = tk - a1
+            let p2 = (tk - a2) * p1 - b1
+            let dx = xs[ring(k)] - meanX, dy = ys[ring(k)] - meanY
+            let ex = dx - cx1 * p1 - cx2 * p2, ey = dy - cy1 * p1 - cy2 * p2
+            residualX += ex * ex
+            totalX += dx * dx
+            residualY += ey * ey
+            totalY += dy * dy
+        }
+        let confidenceX = totalX <= 0.000001 ? 1 : max(0, 1 - residualX / totalX)
+        let confidenceY = totalY <= 0.000001 ? 1 : max(0, 1 - residualY / totalY)
+        return (cx1 - cx2 * (a1 + a2), cy1 - cy2 * (a1 + a2), confidenceX * confidenceY)
     }
 }
