@@ -140,12 +140,14 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
 
     // MARK: The three-finger switch (a compositor gesture that follows the fingers)
 
-    /// Three fingers swiped left or right on the screen (or on a touchpad) switch windows,
+    /// Three fingers swiped left or right on the touchscreen switch windows,
     /// KWin-style: while the fingers move the switch follows them ("switch left 0.4", in
     /// tenths of the way to the commit threshold; a real compositor slides the windows by as
     /// much), a lift past the threshold commits ("switched to APP": left raises the window
     /// at the back, right sends the top one to the back), a lift short of it undoes ("switch
-    /// undone"). The recognizers take the fingers from the app (it gets wl_touch.cancel).
+    /// undone"). The recognizer takes the fingers from the app (it gets wl_touch.cancel).
+    /// Touchpad swipes stay the apps' (zwp_pointer_gestures_v1); a compositor that wants them
+    /// adds a ``TouchpadSwipeGestureRecognizer`` with a `commitDistance` the same way.
     func addWindowSwitcher() {
         let touch = SwipeGestureRecognizer(name: "switch-app", direction: [.left, .right], touches: 3, minimumDistance: 30)
         touch.reportsProgress = true
@@ -153,15 +155,8 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
             self.followSwitch(r, left: (r as! SwipeGestureRecognizer).recognizedDirection == .left)
         }
         output.addGestureRecognizer(touch)
-        let touchpad = TouchpadSwipeGestureRecognizer(name: "switch-app-touchpad", fingers: 3, commitDistance: 300)
-        touchpad.addTarget { [unowned self] r in
-            self.followSwitch(r, left: (r as! TouchpadSwipeGestureRecognizer).translation.dx < 0)
-        }
-        output.addGestureRecognizer(touchpad)
-        switchers = [touch, touchpad]
     }
 
-    private var switchers: [GestureRecognizer] = []
     /// The tenth of the way last logged, so that the log says each step once.
     private var loggedSwitchStep = -1
 

@@ -17,7 +17,7 @@
 //         [--locate-pointer] INPUT
 //
 // Windows fill the output, the newest on top and focused; --side-by-side lays them out
-// left to right instead. Three fingers swiped left or right (touchscreen or touchpad) switch
+// left to right instead. Three fingers swiped left or right on the touchscreen switch
 // windows, following the fingers: the log says how far ("switch left 0.4"), then
 // "switched to APP" past 30 mm or "switch undone" short of it. --devices takes settings for every libinput device, as in
 // "accel-profile=flat tap=1". --long-press-click turns a long press into a right click at the
