@@ -130,7 +130,13 @@ public final class RoutingScene {
     public func moveFinger(_ id: Int32, step: Int) {
         send(.touchMotion(TouchID(id), LayoutPoint(x: 80 + Double(step % 50), y: 61)))
         send(.touchFrame)
+        if readsVelocity { velocitySink += pan.velocityEstimate.perSecond.dx }
     }
+
+    /// Read the pan's velocity after every motion (the least-squares fit over its samples),
+    /// as an effect that follows the fingers would (issue 30; SEATKIT_READ_VELOCITY=1).
+    public var readsVelocity = false
+    public private(set) var velocitySink = 0.0
 
     /// One pointer motion that hit-tests and changes focus: odd steps land on the leaf, even
     /// steps on a sibling panel (leave, enter, then motion up the chain).

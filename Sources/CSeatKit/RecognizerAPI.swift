@@ -63,6 +63,7 @@ final class CRecognizer: HandleObject, GestureRecognizerDelegate {
         CCalls.emitAndFreeSignal(destroySignal, data: handle)
         callback = nil
         shouldBegin = nil
+        (recognizer as? CCustomRecognizer)?.clear()
         owner.recognizers.removeAll { $0 === self }
         Handles.remove(handle)
     }
@@ -403,4 +404,70 @@ public func seatkit_recognizer_get_swipe_direction(_ handle: OpaquePointer?) -> 
 public func seatkit_recognizer_get_tap_count(_ handle: OpaquePointer?) -> UInt32 {
     guard let c = live(handle, .recognizer, as: CRecognizer.self, #function) else { return 0 }
     return UInt32((c.recognizer as? TapGestureRecognizer)?.tapCount ?? 0)
+}
+
+@_cdecl("seatkit_recognizer_get_velocity")
+public func seatkit_recognizer_get_velocity(_ handle: OpaquePointer?, _ vx: UnsafeMutablePointer<Double>?,
+                                            _ vy: UnsafeMutablePointer<Double>?, _ confidence: UnsafeMutablePointer<Double>?) -> Bool {
+    guard let c = live(handle, .recognizer, as: CRecognizer.self, #function) else { return false }
+    let estimate: VelocityEstimate
+    switch c.recognizer {
+    case let r as PanGestureRecognizer: estimate = r.velocityEstimate
+    case let r as SwipeGestureRecognizer: estimate = r.velocityEstimate
+    case let r as ScreenEdgePanGestureRecognizer: estimate = r.velocityEstimate
+    case let r as PinchGestureRecognizer: estimate = r.velocityEstimate
+    case let r as RotationGestureRecognizer: estimate = r.velocityEstimate
+    case let r as TouchpadSwipeGestureRecognizer: estimate = r.velocityEstimate
+    case let r as TouchpadPinchGestureRecognizer: estimate = r.velocityEstimate
+    default: return false
+    }
+    vx?.pointee = estimate.perSecond.dx
+    vy?.pointee = estimate.perSecond.dy
+    confidence?.pointee = estimate.confidence
+    return true
+}
+
+@_cdecl("seatkit_recognizer_get_velocity_mm")
+public func seatkit_recognizer_get_velocity_mm(_ handle: OpaquePointer?, _ vx: UnsafeMutablePointer<Double>?,
+                                               _ vy: UnsafeMutablePointer<Double>?) -> Bool {
+    guard let c = live(handle, .recognizer, as: CRecognizer.self, #function) else { return false }
+    let v: Vector
+    switch c.recognizer {
+    case let r as PanGestureRecognizer: v = r.velocityInMillimetres
+    case let r as SwipeGestureRecognizer: v = r.velocityInMillimetres
+    case let r as ScreenEdgePanGestureRecognizer: v = r.velocityInMillimetres
+    case let r as TouchpadSwipeGestureRecognizer: v = r.velocityInMillimetres
+    case let r as PinchGestureRecognizer: v = Vector(dx: r.spanVelocityInMillimetres, dy: 0)
+    default: return false
+    }
+    vx?.pointee = v.dx
+    vy?.pointee = v.dy
+    return true
+}
+
+@_cdecl("seatkit_recognizer_set_commit_threshold")
+public func seatkit_recognizer_set_commit_threshold(_ handle: OpaquePointer?, _ threshold: Double) -> Bool {
+    guard let c = live(handle, .recognizer, as: CRecognizer.self, #function) else { return false }
+    guard threshold >= 0, threshold.isFinite else {
+        misuse(#function, "threshold \(threshold) is negative or not finite; refused")
+        return false
+    }
+    switch c.recognizer {
+    case let r as SwipeGestureRecognizer:
+        r.minimumDistance = threshold
+        r.reportsProgress = true
+    case let r as ScreenEdgePanGestureRecognizer: r.commitDistance = threshold
+    case let r as PinchGestureRecognizer: r.commitScaleChange = threshold
+    case let r as TouchpadSwipeGestureRecognizer: r.commitDistance = threshold
+    case let r as TouchpadPinchGestureRecognizer: r.commitScaleChange = threshold
+    default:
+        misuse(#function, "\(c.recognizer.name) has no commit threshold (swipe, screen-edge pan, pinch, touchpad swipe and pinch do); refused")
+        return false
+    }
+    return true
+}
+
+@_cdecl("seatkit_recognizer_get_progress")
+public func seatkit_recognizer_get_progress(_ handle: OpaquePointer?) -> Double {
+    live(handle, .recognizer, as: CRecognizer.self, #function)?.recognizer.progress ?? 0
 }

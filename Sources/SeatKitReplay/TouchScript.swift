@@ -118,6 +118,24 @@ public struct TouchScript {
         up(fingers: 1, advance: pause)
     }
 
+    /// One finger down at the first point (layout space), through every other point, then
+    /// lifted: point `k + 1` comes `intervals[k % intervals.count]` µs after point `k`, and
+    /// the lift `intervals[(points.count - 1) % intervals.count]` after the last point, so
+    /// uneven frames and a rest before the lift can be written; then `pause` µs before the
+    /// next. For tracks whose speed changes (a fling that slows, a drag that rests).
+    /// Non-positive intervals are replaced by 8 ms.
+    public mutating func drag(through points: [LayoutPoint], intervals: [Int64] = [8_000], pause: Int64 = 300_000) {
+        guard let first = points.first else { return }
+        let intervals = intervals.isEmpty || intervals.contains { $0 <= 0 } ? [8_000] : intervals
+        var i = 0
+        down([first], advance: intervals[0])
+        for p in points.dropFirst() {
+            i += 1
+            move([p], advance: intervals[i % intervals.count])
+        }
+        up(fingers: 1, advance: pause)
+    }
+
     /// Two fingers on a horizontal line through `center`, `fromDistance` apart, moving to
     /// `toDistance` apart (layout units) in `steps` moves over `duration` µs.
     public mutating func pinch(center: LayoutPoint, fromDistance: Double, toDistance: Double, duration: Int64 = 300_000, steps: Int = 30, pause: Int64 = 300_000) {

@@ -19,7 +19,7 @@ import Testing
                   "Tests/SeatKitReplayTests/TestAuthorsPathTests.swift",
                   "examples/replay-tests/Package.swift", "examples/replay-tests/Tests/KioskTests/KioskTests.swift"],
         "c": ["examples/wlroots-kiosk/kiosk.c", "examples/tiny-wlroots/tiny.c", "wlroots/include/seatkit/seatkit-wlroots.h",
-              "wlroots/seatkit-wlroots.c", "Tests/CSeatKitProgram/proof.c"],
+              "wlroots/seatkit-wlroots.c", "Tests/CSeatKitProgram/proof.c", "Tests/CSeatKitProgram/double_tap.c"],
         "meson": ["examples/wlroots-kiosk/meson.build", "examples/tiny-wlroots/meson.build", "Tests/CSeatKitProgram/meson.build"],
         "sh": ["meson-notes.md", "README.md", "examples/wlroots-kiosk/README.md", "examples/tiny-wlroots/README.md"],
     ]

@@ -83,3 +83,39 @@ import Testing
         #expect(app.log.last == "cancelled")
     }
 }
+
+/// BuildingAKiosk.md's following switch: the screen slides with the fingers, and undoes the
+/// slide when they lift short of the threshold.
+@Suite struct KioskGuideFollowingSwitchTests {
+    final class Screen: SlidingKioskScreen {
+        var log: [String] = []
+        func slideApps(by progress: Double) { log.append("slide \((progress * 10).rounded() / 10)") }
+        func showNextApp() { log.append("next app") }
+    }
+
+    @Test func theAppsSlideWithTheFingersAndSlideBackShortOfTheThreshold() {
+        let clock = VirtualClock()
+        let router = Router(clock: clock)
+        let output = Output(name: "DSI-1", modeSize: Size(width: 800, height: 480))
+        router.addOutput(output)
+        let screen = Screen()
+        let switcher = addFollowingSwitcher(to: output, screen: screen)
+        // No physical size: 96 dpi, so 30 mm is 113.4 units.
+        func fingers(_ kind: (TouchID, LayoutPoint) -> InputEvent.Kind, x: Double) {
+            for i in 0..<3 { router.inject(InputEvent(time: clock.now, device: DeviceID(1), kind(TouchID(Int32(i)), LayoutPoint(x: x, y: 100 + Double(i) * 100)))) }
+            router.inject(InputEvent(time: clock.now, device: DeviceID(1), .touchFrame))
+        }
+        func lift() {
+            for i in 0..<3 { router.inject(InputEvent(time: clock.now, device: DeviceID(1), .touchUp(TouchID(Int32(i))))) }
+            router.inject(InputEvent(time: clock.now, device: DeviceID(1), .touchFrame))
+        }
+        fingers({ .touchDown($0, $1) }, x: 600)
+        for x in [580.0, 540, 570] { fingers({ .touchMotion($0, $1) }, x: x) }
+        lift()
+        fingers({ .touchDown($0, $1) }, x: 600)
+        for x in [560.0, 470] { fingers({ .touchMotion($0, $1) }, x: x) }
+        lift()
+        #expect(screen.log == ["slide 0.2", "slide 0.5", "slide 0.3", "slide 0.0", "slide 0.4", "slide 1.0", "next app"])
+        withExtendedLifetime(switcher) {}
+    }
+}

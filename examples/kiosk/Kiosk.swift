@@ -138,6 +138,60 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
         return node
     }
 
+    // MARK: The three-finger switch (a compositor gesture that follows the fingers)
+
+    /// Three fingers swiped left or right on the touchscreen switch windows,
+    /// KWin-style: while the fingers move the switch follows them ("switch left 0.4", in
+    /// tenths of the way to the commit threshold; a real compositor slides the windows by as
+    /// much), a lift past the threshold commits ("switched to APP": left raises the window
+    /// at the back, right sends the top one to the back), a lift short of it undoes ("switch
+    /// undone"). The recognizer takes the fingers from the app (it gets wl_touch.cancel).
+    /// Touchpad swipes stay the apps' (zwp_pointer_gestures_v1); a compositor that wants them
+    /// adds a ``TouchpadSwipeGestureRecognizer`` with a `commitDistance` the same way.
+    func addWindowSwitcher() {
+        let touch = SwipeGestureRecognizer(name: "switch-app", direction: [.left, .right], touches: 3, minimumDistance: 30)
+        touch.reportsProgress = true
+        touch.addTarget { [unowned self] r in
+            self.followSwitch(r, left: (r as! SwipeGestureRecognizer).recognizedDirection == .left)
+        }
+        output.addGestureRecognizer(touch)
+    }
+
+    /// The tenth of the way last logged, so that the log says each step once.
+    private var loggedSwitchStep = -1
+
+    private func followSwitch(_ recognizer: GestureRecognizer, left: Bool) {
+        switch recognizer.state {
+        case .began, .changed:
+            let step = Int((recognizer.progress * 10).rounded(.down))
+            if step != loggedSwitchStep {
+                loggedSwitchStep = step
+                log("switch \(left ? "left" : "right") \(Double(step) / 10)")
+            }
+        case .ended:
+            loggedSwitchStep = -1
+            let windows = output.root.children.filter { names[ObjectIdentifier($0)] != nil }
+            guard windows.count > 1, let top = windows.last, let back = windows.first else {
+                log("switch: no other window")
+                return
+            }
+            if left {
+                output.root.addChild(back)
+            } else {
+                output.root.insertChild(top, at: 0)
+            }
+            let shown = left ? back : windows[windows.count - 2]
+            focus(shown)
+            router.refreshPointerFocus()
+            log("switched to \(name(of: shown))")
+        case .cancelled:
+            loggedSwitchStep = -1
+            log("switch undone")
+        default:
+            break
+        }
+    }
+
     // MARK: CompositorDelegate
 
     func router(_ router: Router, capabilitiesChanged capabilities: DeviceCapabilities) {

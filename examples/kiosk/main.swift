@@ -17,7 +17,9 @@
 //         [--locate-pointer] INPUT
 //
 // Windows fill the output, the newest on top and focused; --side-by-side lays them out
-// left to right instead. --devices takes settings for every libinput device, as in
+// left to right instead. Three fingers swiped left or right on the touchscreen switch
+// windows, following the fingers: the log says how far ("switch left 0.4"), then
+// "switched to APP" past 30 mm or "switch undone" short of it. --devices takes settings for every libinput device, as in
 // "accel-profile=flat tap=1". --long-press-click turns a long press into a right click at the
 // finger, --start-blanked swallows the touch that wakes the screen, and the cursor's
 // visibility follows touch and mouse: SeatKit's kiosk policies, which the wlroots kiosk uses
@@ -203,6 +205,8 @@ do {
         log("layer surface \(namespace) mapped on \(layer) at \(Int(f.minX)),\(Int(f.minY)) size \(Int(f.size.width))x\(Int(f.size.height))")
     }
     shell.layerSurfaceUnmapped = { _ in log("layer surface unmapped") }
+    // Three fingers left or right switch windows, following the fingers (Kiosk.swift).
+    kiosk.addWindowSwitcher()
 
     // 8. Input. Every source injects through the seat, which closes touch frames per client.
     let devices = try options["devices"].map { try DeviceConfiguration(commandLineForm: $0) }

@@ -285,6 +285,8 @@ func printPerEventTable(rounds: Int) {
         return scene
     }
     let touch = scene()
+    // SEATKIT_READ_VELOCITY=1: the pan's velocity is read after every motion (its fit runs).
+    touch.readsVelocity = getenv("SEATKIT_READ_VELOCITY") != nil
     touch.putTwoFingersDown()
     let touchResult = timePerEvent(rounds: rounds) { touch.moveFinger(Int32($0 & 1), step: $0) }
 

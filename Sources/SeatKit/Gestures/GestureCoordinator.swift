@@ -667,6 +667,7 @@ extension GestureCoordinator {
             if let index = unchecked.engagedRecognizers.scanIndex(where: { $0 === recognizer }) { unchecked.engagedRecognizers.remove(at: index) }
         }
         if let trace = router.trace { trace.record(.gestureReset(recognizer.description)) }
+        recognizer.progress = 0
         recognizer.reset()
         // Someone may have been waiting for this one, and an idle recognizer counts as failed.
         resolveIdleRequirement(in: router, recognizer)

@@ -249,6 +249,21 @@ open class GestureRecognizer {
         set { unchecked._action = newValue }
     }
 
+    /// How far a compositor gesture has come toward its commit threshold, 0...1, while the
+    /// fingers move (KWin's global gestures): an effect that follows the finger reads it at
+    /// each `.began` and `.changed`. At `.ended` the gesture commits; at `.cancelled` the
+    /// effect undoes what it showed (a lift short of the threshold, a cancelled touch, a
+    /// removed surface). The built-ins that have a commit threshold set it
+    /// (``SwipeGestureRecognizer/reportsProgress``, ``ScreenEdgePanGestureRecognizer/commitDistance``,
+    /// ``PinchGestureRecognizer/commitScaleChange``, ``TouchpadSwipeGestureRecognizer/commitDistance``,
+    /// ``TouchpadPinchGestureRecognizer/commitScaleChange``); others leave it 0. A subclass may
+    /// set it; values are clamped to 0...1. The router's reset sets it back to 0.
+    public var progress: Double {
+        get { storedProgress }
+        set { storedProgress = newValue.isNaN ? 0 : min(1, max(0, newValue)) }
+    }
+    private var storedProgress = 0.0
+
     /// The one timer action of ``schedule(at:)``, made at its first use.
     private var deadlineAction: (() -> Void)?
     /// Timer firings in a row that came before any deadline.
@@ -580,14 +595,14 @@ extension GestureRecognizer {
     }
 
     /// The end of a two-finger continuous gesture (pinch, rotation), at lifted touches: once
-    /// fewer than two fingers remain, a gesture in progress ends and a possible one fails.
-    /// `stop` runs just before the end when the fingers rested more than 100 ms since
-    /// `lastMoved`, to zero the velocity that targets read at the end.
-    func endWhenFewerThanTwoRemain(_ event: TouchEvent, lastMoved: Timestamp, stop: () -> Void) {
+    /// fewer than two fingers remain, a gesture in progress ends (or, when `commits` is
+    /// false, is cancelled: it fell short of its commit threshold) and a possible one fails.
+    /// `freeze` runs just before the end, to keep the velocity that targets read at the end.
+    func endWhenFewerThanTwoRemain(_ event: TouchEvent, commits: Bool = true, freeze: () -> Void) {
         guard unchecked.touches.count - event.touches.count < 2 else { return }
         if state.isInProgress {
-            if (event.time - lastMoved) > .milliseconds(100) { stop() }
-            state = .ended
+            freeze()
+            state = commits ? .ended : .cancelled
         } else {
             // Too few fingers left to start: fail now rather than hold the lifted
             // finger's touchesEnded back until the last one lifts.

@@ -23,12 +23,19 @@ public final class PanGestureRecognizer: GestureRecognizer {
         set { _minimumDistance = newValue }
     }
     private var _minimumDistance: Double
-    /// Movement of the fingers' centroid since they went down, in layout units.
+    /// Movement of the fingers' centroid since they went down, in layout units (layout and
+    /// surface units are the same size: surfaces are placed, not scaled).
     public private(set) var translation = Vector.zero
-    /// Velocity of the centroid, in layout units per second; at the end, the velocity the
-    /// fingers lifted with (zero if they rested over 100 ms first).
-    public private(set) var velocity = Vector.zero
+    /// Velocity of the centroid, in layout units per second, from the least-squares
+    /// ``VelocityTracker`` over the last 100 ms; at the end, the velocity the fingers lifted
+    /// with for a fling (zero if they rested over 40 ms first).
+    public var velocity: Vector { velocityEstimate.perSecond }
+    /// ``velocity`` in millimetres per second of the touch device.
+    public var velocityInMillimetres: Vector { velocity.perMillimetre(layoutUnitsPerMillimetre) }
+    /// The estimate behind ``velocity``, with its confidence.
+    public var velocityEstimate: VelocityEstimate { endEstimate ?? tracker.estimate() }
     private var tracker = VelocityTracker()
+    private var endEstimate: VelocityEstimate?
     private var lastCentroid = LayoutPoint.zero
 
     /// A pan of `minimumTouches`...`maximumTouches` fingers that begins after `minimumDistance`
@@ -46,11 +53,8 @@ public final class PanGestureRecognizer: GestureRecognizer {
     public override func touchesBegan(_ event: TouchEvent) {
         if unchecked.touches.count > maximumNumberOfTouches { return failIfPossible() }
         lastCentroid = centroid
-        if unchecked.touches.count == event.touches.count {
-            tracker.reset(at: lastCentroid, time: event.time)
-        } else {
-            tracker.rebase(at: lastCentroid)
-        }
+        // The tracker follows the translation, which does not jump when fingers join.
+        if unchecked.touches.count == event.touches.count { tracker.add(translation, time: event.time) }
     }
 
     /// Adds the centroid's movement to ``translation`` and ``velocity``; begins past
@@ -60,8 +64,7 @@ public final class PanGestureRecognizer: GestureRecognizer {
         let delta = c.vector(from: lastCentroid)
         lastCentroid = c
         translation = Vector(dx: translation.dx + delta.dx, dy: translation.dy + delta.dy)
-        tracker.add(c, time: event.time)
-        velocity = tracker.velocity
+        tracker.add(translation, time: event.time)
         if state == .possible {
             guard unchecked.touches.count >= minimumNumberOfTouches, unchecked.touches.count <= maximumNumberOfTouches else { return }
             if translation.length >= minimumDistance * unchecked.layoutUnitsPerMillimetre { state = .began }
@@ -74,20 +77,17 @@ public final class PanGestureRecognizer: GestureRecognizer {
     public override func touchesEnded(_ event: TouchEvent) {
         let remaining = unchecked.touches.count - event.touches.count
         if remaining < minimumNumberOfTouches {
-            velocity = tracker.velocity(at: event.time)
+            endEstimate = tracker.estimate(at: event.time)
             if state.isInProgress { state = .ended } else { failIfPossible() }
             return
         }
-        if let c = TouchGeometry.centroid(unchecked.touches, excluding: event.touches) {
-            lastCentroid = c
-            tracker.rebase(at: c)
-        }
+        if let c = TouchGeometry.centroid(unchecked.touches, excluding: event.touches) { lastCentroid = c }
     }
 
     /// Zeroes ``translation`` and ``velocity``.
     public override func reset() {
         translation = .zero
-        velocity = .zero
-        tracker = VelocityTracker()
+        tracker.reset()
+        endEstimate = nil
     }
 }

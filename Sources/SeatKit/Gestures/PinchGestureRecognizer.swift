@@ -8,18 +8,42 @@ public final class PinchGestureRecognizer: GestureRecognizer {
         set { _minimumSpanChange = newValue }
     }
     private var _minimumSpanChange: Double
+    /// Change of ``scale`` away from 1 at which the pinch commits (0.3: a third larger or
+    /// smaller): ``GestureRecognizer/progress`` goes from 0 to 1 over it while the fingers
+    /// move, and fingers lifting short of it cancel the gesture (undo) instead of ending it.
+    /// `nil` (the default): no threshold, progress stays 0.
+    public var commitScaleChange: Double? {
+        get { _commitScaleChange }
+        set { _commitScaleChange = newValue }
+    }
+    private var _commitScaleChange: Double?
     /// The span now over the span when the fingers went down (1 at the start).
     public private(set) var scale = 1.0
-    /// Change of ``scale`` per second.
-    public private(set) var velocity = 0.0
+    /// Change of ``scale`` per second (least squares over the last 100 ms, see
+    /// ``VelocityTracker``); at the end, the rate the fingers lifted with (zero if they rested
+    /// over 40 ms first).
+    public var velocity: Double { velocityEstimate.perSecond.dx }
+    /// Change of the fingers' span (their mean distance from their centroid) in layout units
+    /// per second, at the same moments as ``velocity``.
+    public var spanVelocity: Double { velocityEstimate.perSecond.dy }
+    /// ``spanVelocity`` in millimetres per second of the touch device.
+    public var spanVelocityInMillimetres: Double { layoutUnitsPerMillimetre > 0 ? spanVelocity / layoutUnitsPerMillimetre : 0 }
+    /// The estimate behind both: `dx` the scale's rate, `dy` the span's; with its confidence.
+    public var velocityEstimate: VelocityEstimate { endEstimate ?? tracker.estimate() }
+    private var tracker = VelocityTracker()
+    private var endEstimate: VelocityEstimate?
     private var baseScale = 1.0
     private var initialSpan = 0.0
-    private var lastTime = Timestamp.zero
+    /// The span the tracker follows: it continues across fingers joining or leaving.
+    private var trackedSpan = 0.0
+    private var spanOffset = 0.0
     private var needsRebase = false
 
-    /// A pinch that begins after the span changes by `minimumSpanChange` millimetres.
-    public init(name: String = "pinch", minimumSpanChange: Double = 3) {
+    /// A pinch that begins after the span changes by `minimumSpanChange` millimetres;
+    /// `commitScaleChange` makes it a compositor gesture with ``GestureRecognizer/progress``.
+    public init(name: String = "pinch", minimumSpanChange: Double = 3, commitScaleChange: Double? = nil) {
         self._minimumSpanChange = minimumSpanChange
+        self._commitScaleChange = commitScaleChange
         super.init(name: name)
     }
 
@@ -32,7 +56,8 @@ public final class PinchGestureRecognizer: GestureRecognizer {
     private func rebase(time: Timestamp) {
         baseScale = scale
         initialSpan = TouchGeometry.span(unchecked.touches)
-        lastTime = time
+        spanOffset = trackedSpan - initialSpan
+        if tracker.count == 0 { tracker.add(x: scale, y: initialSpan + spanOffset, time: time) }
         needsRebase = false
     }
 
@@ -41,11 +66,10 @@ public final class PinchGestureRecognizer: GestureRecognizer {
         if needsRebase { return rebase(time: event.time) }
         guard unchecked.touches.count >= 2, initialSpan > 0 else { return }
         let span = TouchGeometry.span(unchecked.touches)
-        let newScale = baseScale * span / initialSpan
-        let dt = (event.time - lastTime).seconds
-        if dt > 0 { velocity = (newScale - scale) / dt }
-        scale = newScale
-        lastTime = event.time
+        scale = baseScale * span / initialSpan
+        trackedSpan = span + spanOffset
+        tracker.add(x: scale, y: trackedSpan, time: event.time)
+        if let commit = commitScaleChange { progress = commit > 0 ? abs(scale - 1) / commit : 1 }
         if state == .possible {
             if abs(span - initialSpan) >= minimumSpanChange * unchecked.layoutUnitsPerMillimetre { state = .began }
         } else if state.isInProgress {
@@ -53,16 +77,22 @@ public final class PinchGestureRecognizer: GestureRecognizer {
         }
     }
 
-    /// Ends (or fails) once fewer than two fingers remain.
+    /// Ends (or fails) once fewer than two fingers remain; with a ``commitScaleChange`` not
+    /// reached, it is cancelled instead of ended.
     public override func touchesEnded(_ event: TouchEvent) {
-        endWhenFewerThanTwoRemain(event, lastMoved: lastTime) { velocity = 0 }
+        endWhenFewerThanTwoRemain(event, commits: commitScaleChange == nil || progress >= 1) {
+            endEstimate = tracker.estimate(at: event.time)
+        }
         needsRebase = true
     }
 
-    /// Scale back to 1, velocity to 0.
+    /// Scale back to 1, velocity samples forgotten.
     public override func reset() {
         scale = 1
-        velocity = 0
+        tracker.reset()
+        endEstimate = nil
+        trackedSpan = 0
+        spanOffset = 0
         baseScale = 1
         initialSpan = 0
         needsRebase = false

@@ -11,10 +11,15 @@ public final class RotationGestureRecognizer: GestureRecognizer {
     /// Turn since the fingers went down, in radians, clockwise positive (layout space has y
     /// down, so clockwise on screen).
     public private(set) var rotation = 0.0
-    /// Radians per second.
-    public private(set) var velocity = 0.0
+    /// Radians per second, clockwise positive (least squares over the last 100 ms, see
+    /// ``VelocityTracker``); at the end, the rate the fingers lifted with (zero if they rested
+    /// over 40 ms first).
+    public var velocity: Double { velocityEstimate.perSecond.dx }
+    /// The estimate behind ``velocity`` (in `dx`), with its confidence.
+    public var velocityEstimate: VelocityEstimate { endEstimate ?? tracker.estimate() }
+    private var tracker = VelocityTracker()
+    private var endEstimate: VelocityEstimate?
     private var lastAngle: Double?
-    private var lastTime = Timestamp.zero
 
     /// A rotation that begins after a turn of `minimumAngle` radians (0.07 ≈ 4°).
     public init(name: String = "rotation", minimumAngle: Double = 0.07) {
@@ -25,7 +30,7 @@ public final class RotationGestureRecognizer: GestureRecognizer {
     /// Measures the angle of the new set of fingers.
     public override func touchesBegan(_ event: TouchEvent) {
         lastAngle = TouchGeometry.angle(unchecked.touches)
-        lastTime = event.time
+        if tracker.count == 0 { tracker.add(x: rotation, y: 0, time: event.time) }
     }
 
     /// Adds the turn to ``rotation`` and ``velocity``; begins past ``minimumAngle``, else
@@ -38,10 +43,8 @@ public final class RotationGestureRecognizer: GestureRecognizer {
         }
         let delta = TouchGeometry.angleDifference(angle, previous)
         rotation += delta
-        let dt = (event.time - lastTime).seconds
-        if dt > 0 { velocity = delta / dt }
+        tracker.add(x: rotation, y: 0, time: event.time)
         lastAngle = angle
-        lastTime = event.time
         if state == .possible {
             if abs(rotation) >= minimumAngle { state = .began }
         } else if state.isInProgress {
@@ -51,14 +54,15 @@ public final class RotationGestureRecognizer: GestureRecognizer {
 
     /// Ends (or fails) once fewer than two fingers remain.
     public override func touchesEnded(_ event: TouchEvent) {
-        endWhenFewerThanTwoRemain(event, lastMoved: lastTime) { velocity = 0 }
+        endWhenFewerThanTwoRemain(event) { endEstimate = tracker.estimate(at: event.time) }
         lastAngle = nil  // measured afresh once the finger set is known again
     }
 
-    /// Rotation and velocity back to 0.
+    /// Rotation back to 0, velocity samples forgotten.
     public override func reset() {
         rotation = 0
-        velocity = 0
+        tracker.reset()
+        endEstimate = nil
         lastAngle = nil
     }
 }

@@ -41,17 +41,36 @@ public final class ScreenEdgePanGestureRecognizer: GestureRecognizer {
         set { _minimumDistance = newValue }
     }
     private var _minimumDistance: Double
+    /// Inward travel at which the gesture commits, in millimetres (a panel pulled far enough
+    /// stays open): ``GestureRecognizer/progress`` goes from 0 to 1 over it while the finger
+    /// moves, and a lift short of it cancels the gesture (undo) instead of ending it. `nil`
+    /// (the default): no threshold, progress stays 0 and every lift ends it.
+    public var commitDistance: Double? {
+        get { _commitDistance }
+        set { _commitDistance = newValue }
+    }
+    private var _commitDistance: Double?
     /// The edge the finger started from.
     public private(set) var startEdge: Edges = []
     /// Movement since touch down, in layout units.
     public private(set) var translation = Vector.zero
-    /// Layout units per second.
-    public private(set) var velocity = Vector.zero
+    /// Velocity of the finger in layout units per second (least squares over the last 100
+    /// ms, see ``VelocityTracker``); at the end, the velocity it lifted with for a fling
+    /// (zero if it rested over 40 ms first).
+    public var velocity: Vector { velocityEstimate.perSecond }
+    /// ``velocity`` in millimetres per second of the touch device.
+    public var velocityInMillimetres: Vector { velocity.perMillimetre(layoutUnitsPerMillimetre) }
+    /// The estimate behind ``velocity``, with its confidence.
+    public var velocityEstimate: VelocityEstimate { endEstimate ?? tracker.estimate() }
     private var tracker = VelocityTracker()
+    private var endEstimate: VelocityEstimate?
 
     /// An edge pan from `edges`, landing within `edgeWidth` and travelling `minimumDistance`
-    /// inward (both in millimetres).
-    public init(name: String = "edge-pan", edges: Edges = .left, edgeWidth: Double = 5, minimumDistance: Double = 5) {
+    /// inward (both in millimetres); `commitDistance` (millimetres) makes it a compositor
+    /// gesture with ``GestureRecognizer/progress``.
+    public init(name: String = "edge-pan", edges: Edges = .left, edgeWidth: Double = 5, minimumDistance: Double = 5,
+                commitDistance: Double? = nil) {
+        self._commitDistance = commitDistance
         self._edges = edges
         self._edgeWidth = edgeWidth
         self._minimumDistance = minimumDistance
@@ -76,7 +95,17 @@ public final class ScreenEdgePanGestureRecognizer: GestureRecognizer {
         } else {
             return failIfPossible()
         }
-        tracker.reset(at: p, time: event.time)
+        tracker.add(Vector.zero, time: event.time)
+    }
+
+    /// Travel from the edge toward the output's inside, and across it.
+    private func inwardAndSideways() -> (inward: Double, sideways: Double) {
+        switch startEdge {
+        case .left: return (translation.dx, translation.dy)
+        case .right: return (-translation.dx, translation.dy)
+        case .top: return (translation.dy, translation.dx)
+        default: return (-translation.dy, translation.dx)
+        }
     }
 
     /// Updates ``translation`` and ``velocity``; begins once the inward travel reaches
@@ -84,34 +113,29 @@ public final class ScreenEdgePanGestureRecognizer: GestureRecognizer {
     public override func touchesMoved(_ event: TouchEvent) {
         guard let touch = unchecked.touches.first else { return }
         translation = touch.location.vector(from: touch.startLocation)
-        tracker.add(touch.location, time: event.time)
-        velocity = tracker.velocity
+        tracker.add(translation, time: event.time)
+        let (inward, sideways) = inwardAndSideways()
+        if let commit = commitDistance { progress = commit > 0 ? inward / (commit * unchecked.layoutUnitsPerMillimetre) : 1 }
         if state == .possible {
-            let inward: Double, sideways: Double
-            switch startEdge {
-            case .left: (inward, sideways) = (translation.dx, translation.dy)
-            case .right: (inward, sideways) = (-translation.dx, translation.dy)
-            case .top: (inward, sideways) = (translation.dy, translation.dx)
-            default: (inward, sideways) = (-translation.dy, translation.dx)
-            }
             if inward >= minimumDistance * unchecked.layoutUnitsPerMillimetre && inward > abs(sideways) { state = .began }
         } else if state.isInProgress {
             state = .changed
         }
     }
 
-    /// Ends (or fails) when the finger lifts.
+    /// Ends (or fails) when the finger lifts; with a ``commitDistance`` not reached, it is
+    /// cancelled instead of ended.
     public override func touchesEnded(_ event: TouchEvent) {
         guard unchecked.touches.count == event.touches.count else { return }
-        velocity = tracker.velocity(at: event.time)
-        if state.isInProgress { state = .ended } else { failIfPossible() }
+        endEstimate = tracker.estimate(at: event.time)
+        if state.isInProgress { state = commitDistance == nil || progress >= 1 ? .ended : .cancelled } else { failIfPossible() }
     }
 
-    /// Clears ``startEdge``, ``translation`` and ``velocity``.
+    /// Clears ``startEdge``, ``translation`` and the velocity samples.
     public override func reset() {
         startEdge = []
         translation = .zero
-        velocity = .zero
-        tracker = VelocityTracker()
+        tracker.reset()
+        endEstimate = nil
     }
 }

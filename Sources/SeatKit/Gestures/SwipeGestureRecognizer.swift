@@ -5,6 +5,12 @@
 /// The stroke is the fingers' mean displacement from where each went down; it counts for a
 /// direction when its component that way is at least twice the sideways one. Too slow, the
 /// wrong way or the wrong number of fingers: it fails.
+///
+/// With ``reportsProgress`` it is a compositor gesture that follows the fingers instead
+/// (continuous, as KWin's global swipes): it begins once the stroke has a direction (3 mm,
+/// or ``minimumDistance`` if shorter), reports ``GestureRecognizer/progress`` toward
+/// ``minimumDistance`` while the fingers move (with no time limit), and when a finger lifts it
+/// ends (commit) if the progress reached 1, else it is cancelled (undo what was shown).
 public final class SwipeGestureRecognizer: GestureRecognizer {
     /// Directions in layout space (y grows downward).
     public struct Direction: OptionSet, Sendable, Hashable {
@@ -46,8 +52,28 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
         set { _maximumDuration = newValue }
     }
     private var _maximumDuration: TimeSpan
-    /// The direction recognized.
+    /// A compositor gesture that follows the fingers (see the type's description): began,
+    /// changed with ``GestureRecognizer/progress``, then ended or cancelled. Default: false
+    /// (discrete, UIKit's swipe). Change it only while the recognizer is idle.
+    public var reportsProgress: Bool {
+        get { _reportsProgress }
+        set { _reportsProgress = newValue }
+    }
+    private var _reportsProgress = false
+    /// The direction recognized (with ``reportsProgress``: the direction it follows, from
+    /// `.began`).
     public private(set) var recognizedDirection: Direction = []
+    /// Velocity of the stroke (the fingers' mean displacement) in layout units per second,
+    /// least squares over the last 100 ms (see ``VelocityTracker``): at recognition, how fast
+    /// the swipe went; with ``reportsProgress``, at the end, the velocity the fingers lifted
+    /// with (zero if they rested over 40 ms first).
+    public var velocity: Vector { velocityEstimate.perSecond }
+    /// ``velocity`` in millimetres per second of the touch device.
+    public var velocityInMillimetres: Vector { velocity.perMillimetre(layoutUnitsPerMillimetre) }
+    /// The estimate behind ``velocity``, with its confidence.
+    public var velocityEstimate: VelocityEstimate { endEstimate ?? tracker.estimate() }
+    private var tracker = VelocityTracker()
+    private var endEstimate: VelocityEstimate?
     private var startTime = Timestamp.zero
 
     /// A swipe of `touches` fingers travelling `minimumDistance` millimetres in `direction`
@@ -66,7 +92,8 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
         if unchecked.touches.count > numberOfTouchesRequired { return failIfPossible() }
         if unchecked.touches.count == event.touches.count {
             startTime = event.time
-            schedule(at: event.time + maximumDuration)
+            tracker.add(Vector.zero, time: event.time)
+            if !reportsProgress { schedule(at: event.time + maximumDuration) }
         }
     }
 
@@ -76,10 +103,12 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
     /// Recognized once the mean displacement reaches ``minimumDistance`` in an allowed
     /// direction; fails for a disallowed one or when too slow.
     public override func touchesMoved(_ event: TouchEvent) {
+        let d = TouchGeometry.meanDisplacement(unchecked.touches)
+        tracker.add(d, time: event.time)
+        if reportsProgress { return followFingers(d) }
         guard state == .possible else { return }
         if event.time - startTime > maximumDuration { return failIfPossible() }
         guard unchecked.touches.count == numberOfTouchesRequired else { return }
-        let d = TouchGeometry.meanDisplacement(unchecked.touches)
         let needed = minimumDistance * unchecked.layoutUnitsPerMillimetre
         let matched: Direction
         if abs(d.dx) >= 2 * abs(d.dy) {
@@ -96,9 +125,58 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
         state = .recognized
     }
 
-    /// A finger lifted before the swipe was recognized: it fails.
-    public override func touchesEnded(_ event: TouchEvent) { failIfPossible() }
+    /// With ``reportsProgress``: begins once the stroke has a direction, then reports the
+    /// progress along it toward ``minimumDistance``.
+    private func followFingers(_ d: Vector) {
+        let needed = minimumDistance * unchecked.layoutUnitsPerMillimetre
+        if state == .possible {
+            guard unchecked.touches.count == numberOfTouchesRequired else { return }
+            let lock = min(3 * unchecked.layoutUnitsPerMillimetre, needed)
+            let matched: Direction
+            if abs(d.dx) >= 2 * abs(d.dy) {
+                guard abs(d.dx) >= lock, abs(d.dx) > 0 else { return }
+                matched = d.dx > 0 ? .right : .left
+            } else if abs(d.dy) >= 2 * abs(d.dx) {
+                guard abs(d.dy) >= lock else { return }
+                matched = d.dy > 0 ? .down : .up
+            } else {
+                return
+            }
+            guard direction.contains(matched) else { return failIfPossible() }
+            recognizedDirection = matched
+            progress = Self.along(d, matched) / max(needed, .leastNonzeroMagnitude)
+            state = .began
+        } else if state.isInProgress {
+            progress = Self.along(d, recognizedDirection) / max(needed, .leastNonzeroMagnitude)
+            state = .changed
+        }
+    }
 
-    /// Clears ``recognizedDirection``.
-    public override func reset() { recognizedDirection = [] }
+    /// The component of `d` in `direction` (negative when the stroke went back past its start).
+    private static func along(_ d: Vector, _ direction: Direction) -> Double {
+        switch direction {
+        case .right: return d.dx
+        case .left: return -d.dx
+        case .down: return d.dy
+        default: return -d.dy
+        }
+    }
+
+    /// A finger lifted: before recognition it fails; with ``reportsProgress``, a swipe in
+    /// progress ends if its progress reached 1 and is cancelled otherwise.
+    public override func touchesEnded(_ event: TouchEvent) {
+        if state.isInProgress {
+            endEstimate = tracker.estimate(at: event.time)
+            state = progress >= 1 ? .ended : .cancelled
+            return
+        }
+        failIfPossible()
+    }
+
+    /// Clears ``recognizedDirection`` and the velocity samples.
+    public override func reset() {
+        recognizedDirection = []
+        tracker.reset()
+        endEstimate = nil
+    }
 }

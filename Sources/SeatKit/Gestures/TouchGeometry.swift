@@ -96,39 +96,10 @@ enum TouchGeometry {
     }
 }
 
-/// Velocity from the latest samples of a moving point, in layout units per second.
-struct VelocityTracker {
-    private var lastPoint = LayoutPoint.zero
-    private var lastTime = Timestamp.zero
-    private var hasSample = false
-    private(set) var velocity = Vector.zero
-
-    mutating func reset(at point: LayoutPoint, time: Timestamp) {
-        lastPoint = point
-        lastTime = time
-        hasSample = true
-        velocity = .zero
-    }
-
-    /// Rebases after the set of touches changed, keeping the velocity.
-    mutating func rebase(at point: LayoutPoint) { lastPoint = point }
-
-    mutating func add(_ point: LayoutPoint, time: Timestamp) {
-        defer {
-            lastPoint = point
-            lastTime = time
-            hasSample = true
-        }
-        guard hasSample else { return }
-        let dt = (time - lastTime).seconds
-        guard dt > 0 else { return }
-        let v = Vector(dx: (point.x - lastPoint.x) / dt, dy: (point.y - lastPoint.y) / dt)
-        // Light smoothing: device frames are uneven.
-        velocity = Vector(dx: 0.7 * v.dx + 0.3 * velocity.dx, dy: 0.7 * v.dy + 0.3 * velocity.dy)
-    }
-
-    /// The velocity at `time`: zero when the point has rested longer than 100 ms.
-    func velocity(at time: Timestamp) -> Vector {
-        (time - lastTime) > .milliseconds(100) ? .zero : velocity
+extension Vector {
+    /// This vector in layout units divided into millimetres (`unitsPerMillimetre` layout
+    /// units each); zero when that is not positive.
+    func perMillimetre(_ unitsPerMillimetre: Double) -> Vector {
+        unitsPerMillimetre > 0 ? Vector(dx: dx / unitsPerMillimetre, dy: dy / unitsPerMillimetre) : .zero
     }
 }

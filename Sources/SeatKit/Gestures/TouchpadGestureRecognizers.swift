@@ -12,12 +12,40 @@ public final class TouchpadSwipeGestureRecognizer: GestureRecognizer {
         set { _numberOfFingers = newValue }
     }
     private var _numberOfFingers: Int
+    /// Length of ``translation`` at which the swipe commits, in layout units (the
+    /// accelerated deltas' units): ``GestureRecognizer/progress`` goes from 0 to 1 over it
+    /// while the fingers move, and libinput's end short of it cancels the gesture (undo)
+    /// instead of ending it. `nil` (the default): no threshold, progress stays 0.
+    public var commitDistance: Double? {
+        get { _commitDistance }
+        set { _commitDistance = newValue }
+    }
+    private var _commitDistance: Double?
     /// Sum of the (accelerated) deltas since the begin, in layout units.
     public private(set) var translation = Vector.zero
+    /// Velocity of ``translation`` in layout units per second (least squares over the last
+    /// 100 ms, see ``VelocityTracker``); at the end, the velocity the fingers lifted with
+    /// (zero if they rested over 40 ms before libinput's end).
+    public var velocity: Vector { velocityEstimate.perSecond }
+    /// The fingers' velocity on the touchpad in millimetres per second, from libinput's
+    /// unaccelerated deltas (normalized to a 1000 dpi device: 0.0254 mm each).
+    public var velocityInMillimetres: Vector {
+        let v = endUnaccelerated?.perSecond ?? unacceleratedTracker.estimate().perSecond
+        return Vector(dx: v.dx * 0.0254, dy: v.dy * 0.0254)
+    }
+    /// The estimate behind ``velocity``, with its confidence.
+    public var velocityEstimate: VelocityEstimate { endEstimate ?? tracker.estimate() }
+    private var tracker = VelocityTracker()
+    private var unacceleratedTracker = VelocityTracker()
+    private var unaccelerated = Vector.zero
+    private var endEstimate: VelocityEstimate?
+    private var endUnaccelerated: VelocityEstimate?
 
-    /// A touchpad swipe of `fingers` fingers.
-    public init(name: String = "touchpad-swipe", fingers: Int = 3) {
+    /// A touchpad swipe of `fingers` fingers; `commitDistance` (layout units) makes it a
+    /// compositor gesture with ``GestureRecognizer/progress``.
+    public init(name: String = "touchpad-swipe", fingers: Int = 3, commitDistance: Double? = nil) {
         self._numberOfFingers = fingers
+        self._commitDistance = commitDistance
         super.init(name: name)
     }
 
@@ -32,11 +60,27 @@ public final class TouchpadSwipeGestureRecognizer: GestureRecognizer {
         let g = event.gesture
         guard g.kind == .swipe, g.fingers == numberOfFingers else { return failIfPossible() }
         translation = Vector(dx: translation.dx + g.delta.dx, dy: translation.dy + g.delta.dy)
-        followContinuous(g.phase)
+        unaccelerated = Vector(dx: unaccelerated.dx + g.unacceleratedDelta.dx, dy: unaccelerated.dy + g.unacceleratedDelta.dy)
+        if case .end = g.phase {
+            endEstimate = tracker.estimate(at: event.time)
+            endUnaccelerated = unacceleratedTracker.estimate(at: event.time)
+        } else {
+            tracker.add(translation, time: event.time)
+            unacceleratedTracker.add(unaccelerated, time: event.time)
+        }
+        if let commit = commitDistance { progress = commit > 0 ? translation.length / commit : 1 }
+        followContinuous(g.phase, commits: commitDistance == nil || progress >= 1)
     }
 
-    /// Zeroes ``translation``.
-    public override func reset() { translation = .zero }
+    /// Zeroes ``translation`` and forgets the velocity samples.
+    public override func reset() {
+        translation = .zero
+        unaccelerated = .zero
+        tracker.reset()
+        unacceleratedTracker.reset()
+        endEstimate = nil
+        endUnaccelerated = nil
+    }
 }
 
 /// Recognizes a touchpad pinch (with its rotation), from libinput's pinch gesture events.
@@ -53,10 +97,31 @@ public final class TouchpadPinchGestureRecognizer: GestureRecognizer {
     public private(set) var scale = 1.0
     /// Sum of libinput's rotation updates since the begin, in degrees, clockwise.
     public private(set) var rotation = 0.0
+    /// Change of ``scale`` away from 1 at which the pinch commits: ``GestureRecognizer/progress``
+    /// goes from 0 to 1 over it, and libinput's end short of it cancels the gesture (undo)
+    /// instead of ending it. `nil` (the default): no threshold, progress stays 0.
+    public var commitScaleChange: Double? {
+        get { _commitScaleChange }
+        set { _commitScaleChange = newValue }
+    }
+    private var _commitScaleChange: Double?
+    /// Change of ``scale`` per second (least squares over the last 100 ms, see
+    /// ``VelocityTracker``); at the end, the rate the fingers lifted with (zero if they rested
+    /// over 40 ms before libinput's end).
+    public var velocity: Double { velocityEstimate.perSecond.dx }
+    /// Change of ``rotation`` in degrees per second, at the same moments as ``velocity``.
+    public var rotationVelocity: Double { velocityEstimate.perSecond.dy }
+    /// The estimate behind both (`dx` the scale's rate, `dy` the rotation's), with its
+    /// confidence.
+    public var velocityEstimate: VelocityEstimate { endEstimate ?? tracker.estimate() }
+    private var tracker = VelocityTracker()
+    private var endEstimate: VelocityEstimate?
 
-    /// A touchpad pinch of at least `minimumFingers` fingers.
-    public init(name: String = "touchpad-pinch", minimumFingers: Int = 2) {
+    /// A touchpad pinch of at least `minimumFingers` fingers; `commitScaleChange` makes it a
+    /// compositor gesture with ``GestureRecognizer/progress``.
+    public init(name: String = "touchpad-pinch", minimumFingers: Int = 2, commitScaleChange: Double? = nil) {
         self._minimumFingers = minimumFingers
+        self._commitScaleChange = commitScaleChange
         super.init(name: name)
     }
 
@@ -70,15 +135,23 @@ public final class TouchpadPinchGestureRecognizer: GestureRecognizer {
     public override func touchpadGesture(_ event: TouchpadGestureEvent) {
         let g = event.gesture
         guard g.kind == .pinch, g.fingers >= minimumFingers else { return failIfPossible() }
-        scale = g.scale
-        rotation += g.rotation
-        followContinuous(g.phase)
+        if case .end = g.phase {
+            endEstimate = tracker.estimate(at: event.time)
+        } else {
+            scale = g.scale
+            rotation += g.rotation
+            tracker.add(x: scale, y: rotation, time: event.time)
+        }
+        if let commit = commitScaleChange { progress = commit > 0 ? abs(scale - 1) / commit : 1 }
+        followContinuous(g.phase, commits: commitScaleChange == nil || progress >= 1)
     }
 
-    /// Scale back to 1, rotation to 0.
+    /// Scale back to 1, rotation to 0, velocity samples forgotten.
     public override func reset() {
         scale = 1
         rotation = 0
+        tracker.reset()
+        endEstimate = nil
     }
 }
 
@@ -135,13 +208,14 @@ public final class TouchpadHoldGestureRecognizer: GestureRecognizer {
 
 extension GestureRecognizer {
     /// The continuous touchpad recognizers (swipe, pinch) follow libinput's phases: began at
-    /// its begin, changed per update, ended at its end or cancelled when it cancels; an end
-    /// before the gesture began fails it.
-    fileprivate func followContinuous(_ phase: GesturePhase) {
+    /// its begin, changed per update, ended at its end (cancelled when libinput cancels, or
+    /// when `commits` is false: short of the commit threshold); an end before the gesture
+    /// began fails it.
+    fileprivate func followContinuous(_ phase: GesturePhase, commits: Bool) {
         switch phase {
         case .begin: if state == .possible { state = .began }
         case .update: if state.isInProgress { state = .changed }
-        case .end(let cancelled): if state.isInProgress { state = cancelled ? .cancelled : .ended } else { failIfPossible() }
+        case .end(let cancelled): if state.isInProgress { state = cancelled || !commits ? .cancelled : .ended } else { failIfPossible() }
         }
     }
 }

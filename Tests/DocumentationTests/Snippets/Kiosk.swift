@@ -39,3 +39,25 @@ final class KioskInput {
     /// The compositor's idle timer fired: blank the panel; the next touch only wakes it.
     func screenWentIdle() { wake.blank() }
 }
+
+/// The switch as a compositor gesture that follows the fingers (BuildingAKiosk.md,
+/// "Following the fingers").
+protocol SlidingKioskScreen: AnyObject {
+    func slideApps(by progress: Double)
+    func showNextApp()
+}
+
+func addFollowingSwitcher(to output: Output, screen: SlidingKioskScreen) -> SwipeGestureRecognizer {
+    let switcher = SwipeGestureRecognizer(name: "switch-app", direction: [.left, .right], touches: 3, minimumDistance: 30)
+    switcher.reportsProgress = true
+    switcher.addTarget { [weak screen] recognizer in
+        switch recognizer.state {
+        case .began, .changed: screen?.slideApps(by: recognizer.progress)  // 0...1 of 30 mm
+        case .ended: screen?.showNextApp()                                  // committed
+        case .cancelled: screen?.slideApps(by: 0)                           // undo
+        default: break
+        }
+    }
+    output.addGestureRecognizer(switcher)
+    return switcher
+}

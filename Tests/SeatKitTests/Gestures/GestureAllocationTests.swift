@@ -44,6 +44,28 @@ import SeatKit
         #expect(pan.translation.dx == x - 100)
     }
 
+    /// The velocity tracker is a fixed inline ring and its fit runs on the stack: a target
+    /// that reads the velocity at every change allocates nothing either.
+    @Test func readingThePansVelocityAtEveryMotionAllocatesNothing() {
+        let (rig, pan) = makeRig()
+        var total = 0.0
+        pan.addTarget { r in total += (r as! PanGestureRecognizer).velocityEstimate.perSecond.dx }
+        for id: Int32 in 1...2 {
+            rig.down(id, 100, 100)
+            for x in 0..<40 { rig.move(id, 100 + Double(x) * 5, 100) }
+            if id == 1 { rig.up(id) }
+        }
+        var x = 300.0
+        let count = allocations {
+            for _ in 0..<100 {
+                x += 1
+                rig.move(2, x, 100)
+            }
+        }
+        #expect(count == 0)
+        #expect(abs(pan.velocity.dx - 1000) < 1e-6 && total > 0)
+    }
+
     @Test func heldMotionBeforeRecognitionAllocatesNothing() {
         let (rig, pan) = makeRig()
         pan.delaysTouchesBegan = true

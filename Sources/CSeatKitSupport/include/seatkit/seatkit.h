@@ -1096,6 +1096,105 @@ uint32_t seatkit_recognizer_get_swipe_direction(struct seatkit_recognizer *recog
 /* Tap: the number of taps so far. */
 uint32_t seatkit_recognizer_get_tap_count(struct seatkit_recognizer *recognizer);
 
+/* Velocity at the newest sample (at the end: the velocity the fingers lifted with, for a
+ * fling; zero if they rested over 40 ms first), from a least-squares fit over the last
+ * 100 ms (Flutter's VelocityTracker: at least 3 samples, a pause over 40 ms starts afresh).
+ * Pan, swipe, screen-edge pan, touchpad swipe: layout units per second (vx, vy). Pinch,
+ * touchpad pinch: scale per second in vx (vy: the pinch's span in layout units per second;
+ * the touchpad pinch's rotation in degrees per second). Rotation: radians per second in vx.
+ * confidence: 0...1, how well the fit matches (1 when there was nothing to fit). Any
+ * pointer may be NULL. Other kinds: false, nothing written. */
+bool seatkit_recognizer_get_velocity(struct seatkit_recognizer *recognizer, double *vx,
+	double *vy, double *confidence);
+/* The same velocity in millimetres per second: of the touch device for pan, swipe and
+ * screen-edge pan; on the touchpad (libinput's unaccelerated deltas) for touchpad swipe;
+ * the span's for pinch (vx). Other kinds: false. */
+bool seatkit_recognizer_get_velocity_mm(struct seatkit_recognizer *recognizer, double *vx,
+	double *vy);
+
+/* Compositor gestures (KWin's global gestures): a commit threshold makes the recognizer
+ * report progress 0...1 toward it while the fingers move (read it in the callback at
+ * BEGAN and CHANGED); at the end it is ENDED (commit) when the progress reached 1 and
+ * CANCELLED (undo what was shown) when it did not. Swipe: travel in millimetres (the swipe
+ * becomes continuous: began once the stroke has a direction, then changed); screen-edge
+ * pan: inward travel in millimetres; pinch and touchpad pinch: change of scale away from 1;
+ * touchpad swipe: travel in layout units. Other kinds, a negative or non-finite value:
+ * refused. Set it while the recognizer is idle. */
+bool seatkit_recognizer_set_commit_threshold(struct seatkit_recognizer *recognizer,
+	double threshold);
+/* 0...1 toward the commit threshold; 0 without one. */
+double seatkit_recognizer_get_progress(struct seatkit_recognizer *recognizer);
+
+/* ------------------------------------------------------------------------------------ */
+/* Recognizers written in C                                                              */
+/* A custom recognizer is a table of handlers, called exactly where the built-ins' methods */
+/* are: it sees the touches of its arenas (and touchpad gestures) before any responder,  */
+/* decides with seatkit_recognizer_set_state, and takes part in everything the built-ins */
+/* do: require-to-fail, simultaneous recognition, should_begin, cancelling and delaying   */
+/* touches, actions, the state callback. Handlers run on the router's thread and may call */
+/* back into the library.                                                                */
+
+struct seatkit_recognizer_interface {
+	/* sizeof(this struct) as your program was compiled: set it, always (see "ABI"). */
+	size_t struct_size;
+	/* Touches of one phase of one frame (layout space; sx, sy in each touch's bound
+	 * surface's space). At began they are already in seatkit_recognizer_get_touches; at
+	 * ended and cancelled they leave it after the call. A recognizer with no touch handler
+	 * takes no part in touches. */
+	void (*touches_began)(void *data, struct seatkit_recognizer *recognizer,
+		const struct seatkit_touch_event *event);
+	void (*touches_moved)(void *data, struct seatkit_recognizer *recognizer,
+		const struct seatkit_touch_event *event);
+	void (*touches_ended)(void *data, struct seatkit_recognizer *recognizer,
+		const struct seatkit_touch_event *event);
+	/* NULL: a gesture in progress is cancelled, a possible one fails. If the handler leaves
+	 * it in progress or possible with no touches left, the router does the same. */
+	void (*touches_cancelled)(void *data, struct seatkit_recognizer *recognizer,
+		const struct seatkit_touch_event *event);
+	/* Touchpad gestures aimed at the pointer focus of its subtree (libinput begin, update,
+	 * end). Non-NULL makes it take part in them. */
+	void (*touchpad_gesture)(void *data, struct seatkit_recognizer *recognizer,
+		const struct seatkit_touchpad_gesture_event *event);
+	/* A deadline of seatkit_recognizer_schedule passed (once per deadline, never early). */
+	void (*deadline_reached)(void *data, struct seatkit_recognizer *recognizer);
+	/* The router moved the recognizer back to POSSIBLE (its gesture is over and its
+	 * touches are gone) and cancelled its deadlines: clear per-gesture state here. */
+	void (*reset)(void *data, struct seatkit_recognizer *recognizer);
+};
+
+/* A custom recognizer, detached, with its handlers (the table is copied; `data` is passed
+ * to each). NULL router or table, or an unusable struct_size: refused (NULL). Attach,
+ * coordinate and destroy it as a built-in. */
+struct seatkit_recognizer *seatkit_recognizer_create_custom(struct seatkit_router *router,
+	const char *name, const struct seatkit_recognizer_interface *impl, void *data);
+
+/* A custom recognizer's move (from its handlers or a deadline): POSSIBLE -> BEGAN,
+ * RECOGNIZED or FAILED; BEGAN or CHANGED -> CHANGED, ENDED or CANCELLED. As for the
+ * built-ins, the router may then defer a recognition (require_to_fail: the state stays
+ * POSSIBLE until the other fails) or turn it into FAILED (should_begin said no, a
+ * conflicting recognizer is in progress): read seatkit_recognizer_get_state after. An
+ * illegal move, POSSIBLE, or a built-in recognizer: refused (false, logged), no change. */
+bool seatkit_recognizer_set_state(struct seatkit_recognizer *recognizer,
+	enum seatkit_recognizer_state state);
+/* A POSSIBLE custom recognizer fails; in any other state nothing happens. */
+void seatkit_recognizer_fail(struct seatkit_recognizer *recognizer);
+/* Calls deadline_reached at `deadline_usec` on the router's clock, unless the recognizer
+ * resets first. Refused (false) for a detached or built-in recognizer. Allocates nothing
+ * once warm. */
+bool seatkit_recognizer_schedule(struct seatkit_recognizer *recognizer, int64_t deadline_usec);
+/* Forgets every deadline not yet reached. */
+void seatkit_recognizer_cancel_deadlines(struct seatkit_recognizer *recognizer);
+/* Copies up to `capacity` of the touches it follows (layout space, as they were at the
+ * last event) into `touches` (may be NULL with capacity 0); returns how many it follows. */
+size_t seatkit_recognizer_get_touches(struct seatkit_recognizer *recognizer,
+	struct seatkit_touch_point *touches, size_t capacity);
+/* Layout units per millimetre of the device of the current gesture's first touch (what
+ * the built-ins multiply their millimetre thresholds by). */
+double seatkit_recognizer_get_units_per_mm(struct seatkit_recognizer *recognizer);
+/* A custom recognizer's progress toward its own commit threshold (clamped to 0...1), for
+ * whoever reads seatkit_recognizer_get_progress. Refused for built-ins. */
+bool seatkit_recognizer_set_progress(struct seatkit_recognizer *recognizer, double progress);
+
 /* ------------------------------------------------------------------------------------ */
 /* libinput handed over: SeatKit reads the devices                                       */
 /* Instead of injecting events itself, a compositor may let SeatKit own libinput: its     */
