@@ -39,9 +39,10 @@ import Testing
         var description: String { "the replay did not finish:\n\(log)" }
     }
 
-    static func startKiosk(_ runtime: String, _ recording: String) throws -> (Background, String) {
+    /// The kiosk with `--verbose` (its per-event "deliver" lines) replaying `recording`.
+    static func startKiosk(_ runtime: String, _ recording: String, options: [String] = []) throws -> (Background, String) {
         let kiosk = try WlrootsKioskTests.builtKiosk()
-        let server = try Background(kiosk, ["--replay", recording, "--size", "1280x720"],
+        let server = try Background(kiosk, ["--verbose", "--replay", recording, "--size", "1280x720"] + options,
                                     environment: ["XDG_RUNTIME_DIR": runtime, "WLR_BACKENDS": "headless",
                                                   "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1"],
                                     log: runtime + "/kiosk.log")
@@ -200,7 +201,7 @@ extension WlrootsKioskClientTests {
         let runtime = try temporaryDirectory("seatkit-wlr-clients")
         defer { try? FileManager.default.removeItem(atPath: runtime) }
         let kiosk = try WlrootsKioskTests.builtKiosk()
-        let server = try Background(kiosk, ["--size", "1280x720"],
+        let server = try Background(kiosk, ["--verbose", "--size", "1280x720"],
                                     environment: ["XDG_RUNTIME_DIR": runtime, "WLR_BACKENDS": "headless",
                                                   "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1"],
                                     log: runtime + "/kiosk.log")
