@@ -81,6 +81,22 @@ import Testing
         #expect(Self.errors(server.text).isEmpty, "\(server.text)")
     }
 
+    /// wlr-data-control: wl-copy and wl-paste (wl-clipboard) reach the clipboard without a
+    /// surface of their own (without the protocol, wl-paste maps a window to get keyboard
+    /// focus, which in a kiosk would replace the app).
+    @Test func wlClipboardCopiesAndPastesThroughDataControlWithoutAWindow() throws {
+        let kiosk = try WlrootsKioskTests.builtKiosk()
+        let runtime = try temporaryDirectory("seatkit-wlr-launch")
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        let server = try Background(kiosk, ["--", "sh", "-c", "wl-copy 'from the kiosk'; echo \"pasted: $(timeout 10 wl-paste)\""],
+                                    environment: Self.headless.merging(["XDG_RUNTIME_DIR": runtime]) { $1 },
+                                    log: runtime + "/kiosk.log")
+        defer { server.stop() }
+        #expect(server.exitStatus(timeout: 30) == 0, "\(server.text)")
+        #expect(server.text.contains("pasted: from the kiosk\n"), "\(server.text)")
+        #expect(!server.text.contains("mapped "), "no window was needed:\n\(server.text)")
+    }
+
     @Test func helpVersionAndBadOptionsAreAnsweredWithoutStarting() throws {
         let kiosk = try WlrootsKioskTests.builtKiosk()
         let help = try run(kiosk, ["--help"], environment: [:])
