@@ -1147,9 +1147,17 @@ end:
 	wlr_allocator_destroy(k.allocator);
 	wlr_renderer_destroy(k.renderer);
 	if (k.app_pid > 0) {
-		/* The kiosk was asked to end: so is the app, which its closed connection tells too. */
-		kill(k.app_pid, SIGTERM);
-		waitpid(k.app_pid, NULL, 0);
+		/* The kiosk was asked to end: so is the app (its process group: a shell's children
+		 * too), which its closed connection tells as well; SIGKILL if it is still there
+		 * 2 s later. */
+		kill(-k.app_pid, SIGTERM);
+		for (int i = 0; i < 200 && waitpid(k.app_pid, NULL, WNOHANG) == 0; i++) {
+			nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
+		}
+		if (waitpid(k.app_pid, NULL, WNOHANG) == 0) {
+			kill(-k.app_pid, SIGKILL);
+			waitpid(k.app_pid, NULL, 0);
+		}
 	}
 	return status;
 }
