@@ -324,6 +324,41 @@ import Testing
         #expect(!summary.contains("Invalid read") && !summary.contains("Invalid write"))
     }
 
+    /// --outputs extend (cage's -m extend) with two 1024x768 outputs: wev is configured to
+    /// the box around both (2048x768); the X pointer over the second output's window reaches
+    /// wev there (SeatKit routes it to the app's slice on that output, which delivers to the
+    /// same wl_surface), at the point of the whole window; when that output goes, wev is
+    /// configured to the one left.
+    @Test func withOutputsExtendTheAppSpansBothOutputsAndThePointerReachesItOnTheSecond() throws {
+        let runtime = try temporaryDirectory("seatkit-wlr-x11")
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        let x = try Xvfb(runtime: runtime)
+        defer { x.stop() }
+        let (server, wev) = try Self.start(runtime, x, outputs: 2, options: ["--outputs", "extend"])
+        defer { server.stop(); wev.stop() }
+        #expect(wev.waitFor(timeout: 15) { $0.contains("configure: width: 2048; height: 768") } != nil,
+                "wev:\n\(wev.text.suffix(2000))\nkiosk:\n\(server.text)")
+        #expect(server.text.contains("screen extended 2048x768 over 2 outputs"), "\(server.text)")
+        // wev's pointer enter and motion points (wlroots sends no motion to the point the
+        // enter already gave).
+        func points(_ text: String) -> [String] {
+            text.components(separatedBy: "\n").filter { $0.contains("wl_pointer] motion:") || $0.contains("wl_pointer] enter:") }
+                .compactMap { line in line.range(of: "x, y: ").map { String(line[$0.upperBound...]) } }
+        }
+        // Without a window manager both output windows sit at the X screen's origin, X11-2
+        // on top: xdotool reaches X11-2's.
+        let window = try x.window(ofOutput: "X11-2")
+        for (px, py, expected) in [(100, 200, "1124.000000, 200.000000"), (500, 300, "1524.000000, 300.000000")] {
+            try x.xdotool(["mousemove", "--window", window, "\(px)", "\(py)"])
+            #expect(wev.waitFor(timeout: 15) { points($0).contains(expected) } != nil,
+                    "no pointer at \(expected) in wev:\n\(points(wev.text))\nkiosk:\n\(server.text.suffix(2000))")
+        }
+        try x.close(window: try x.window(ofOutput: "X11-2"))
+        #expect(server.waitFor(timeout: 30) { $0.contains("screen extended 1024x768 over 1 outputs") } != nil, "\(server.text)")
+        #expect(wev.waitFor(timeout: 15) { $0.contains("configure: width: 1024; height: 768") } != nil,
+                "wev:\n\(wev.text.suffix(2000))")
+    }
+
     /// Polls a file until `condition` holds on its text or `timeout` seconds pass.
     func waitForFile(_ path: String, timeout: Double, _ condition: (String) -> Bool) -> String? {
         let deadline = Date().addingTimeInterval(timeout)

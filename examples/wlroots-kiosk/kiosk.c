@@ -19,7 +19,7 @@
  * real panel) and the kiosk asks for server-side decorations. The screen is the last
  * output connected (cage's -m last), with its --transform and --scale; apps are configured
  * in its logical units and centred if they keep a smaller size; when it goes, the output
- * left takes over. An app's SeatKit surface is its window (an app that keeps a smaller size
+ * left takes over. With --outputs extend (cage's -m extend), apps span every output. An app's SeatKit surface is its window (an app that keeps a smaller size
  * gets no input outside it). Every keyboard, from any backend, gets SeatKit's keymap
  * through the bridge and joins one keyboard group, which SeatKit sees as one keyboard;
  * absolute pointer motion (x11, wayland, VM tablets) is mapped through the output layout.
@@ -312,6 +312,9 @@ static void view_update_long_press(struct view *view) {
 	if (enabled != view->long_press_enabled) {
 		view->long_press_enabled = enabled;
 		seatkit_recognizer_set_enabled(view->long_press, enabled);
+		for (int i = 0; i < view->slice_count; i++) {
+			seatkit_recognizer_set_enabled(view->slices[i].long_press, enabled);
+		}
 	}
 }
 
@@ -320,14 +323,20 @@ static void view_update_long_press(struct view *view) {
  * began: a touch reaches the app only once it cannot be a long press (lifted sooner,
  * moved more than 10 mm, a second finger), so neither a client without wl_touch (whose
  * touch is an emulated left button) nor a toolkit's own long press acts on it first. */
+static struct seatkit_recognizer *make_long_press(struct view *view, struct seatkit_surface *surface) {
+	struct seatkit_recognizer *recognizer =
+		seatkit_recognizer_create_long_press(view->kiosk->router, "secondary-click", LONG_PRESS_USEC, 1);
+	seatkit_recognizer_set_allowable_movement(recognizer, 10);
+	seatkit_recognizer_set_delays_touches_began(recognizer, true);
+	seatkit_recognizer_set_callback(recognizer, long_press_changed, view);
+	seatkit_recognizer_set_enabled(recognizer, view->long_press_enabled);
+	seatkit_surface_add_recognizer(surface, recognizer);
+	return recognizer;
+}
+
 static void view_add_long_press(struct view *view) {
-	struct kiosk *k = view->kiosk;
-	view->long_press = seatkit_recognizer_create_long_press(k->router, "secondary-click", LONG_PRESS_USEC, 1);
-	seatkit_recognizer_set_allowable_movement(view->long_press, 10);
-	seatkit_recognizer_set_delays_touches_began(view->long_press, true);
-	seatkit_recognizer_set_callback(view->long_press, long_press_changed, view);
-	seatkit_surface_add_recognizer(view->surface, view->long_press);
 	view->long_press_enabled = true;
+	view->long_press = make_long_press(view, view->surface);
 	view_update_long_press(view);
 }
 
@@ -344,6 +353,7 @@ struct output {
 	struct wl_list link; /* kiosk.outputs, oldest first */
 	struct kiosk *kiosk;
 	struct wlr_output *wlr_output;
+	struct seatkit_output *sk; /* --outputs extend: its SeatKit output */
 	struct wl_listener frame, destroy;
 };
 
@@ -361,6 +371,8 @@ static void output_frame(struct wl_listener *listener, void *data) {
 }
 
 static void view_configure(struct view *view);
+static void extend_output_added(struct kiosk *k, struct output *output);
+static void extend_output_gone(struct kiosk *k, struct output *output);
 
 /* Makes `output` the screen (NULL: no screen left; the SeatKit output and the apps stay,
  * detached from any wlr_output, until another output comes). */
@@ -378,6 +390,8 @@ static void set_screen(struct kiosk *k, struct output *output) {
 	struct wlr_output *wlr_output = output->wlr_output;
 	wlr_output_layout_add(k->output_layout, wlr_output, 0, 0);
 	wlr_output_effective_resolution(wlr_output, &k->width, &k->height);
+	k->app_width = k->width;
+	k->app_height = k->height;
 	/* SeatKit's output: the same name, mode, transform, scale and place. */
 	struct seatkit_output *old = k->output;
 	k->output = seatkit_output_create(k->router, wlr_output->name, 0, 0, wlr_output->width,
@@ -421,6 +435,11 @@ static void output_destroy(struct wl_listener *listener, void *data) {
 	wl_list_remove(&output->link);
 	wl_list_remove(&output->frame.link);
 	wl_list_remove(&output->destroy.link);
+	if (k->extend) {
+		extend_output_gone(k, output);
+		free(output);
+		return;
+	}
 	if (k->wlr_output == output->wlr_output) {
 		k->wlr_output = NULL; /* wlroots takes it out of the layout itself */
 		if (!k->ending) {
@@ -428,6 +447,114 @@ static void output_destroy(struct wl_listener *listener, void *data) {
 		}
 	}
 	free(output);
+}
+
+/* ---- --outputs extend: every output used, the apps over the box around them (cage's
+ * -m extend). Each output has its SeatKit output at its place in the layout; an app's
+ * SeatKit surface is on the first output's, and its part on each other output is a slice
+ * there (kiosk.h). Popups and panels stay on the first output. ---- */
+
+static void view_sync_slices(struct view *view);
+
+/* The first output (the oldest) holds the apps' SeatKit surfaces, the panels and the
+ * gestures. */
+static void extend_set_primary(struct kiosk *k, struct output *output) {
+	k->output = output ? output->sk : NULL;
+	k->wlr_output = output ? output->wlr_output : NULL;
+	if (!output) {
+		if (k->idle) {
+			wl_event_source_timer_update(k->idle, 0);
+		}
+		return;
+	}
+	if (k->switcher) {
+		seatkit_recognizer_detach(k->switcher);
+		seatkit_output_add_recognizer(k->output, k->switcher);
+	} else {
+		setup_output_gestures(k);
+	}
+	struct view *view;
+	wl_list_for_each_reverse(view, &k->views, link) {
+		if (view->surface) {
+			seatkit_surface_add_child(seatkit_output_get_root(k->output), view->surface);
+		}
+	}
+}
+
+/* The layout changed (an output came, went or moved): SeatKit's outputs follow, and the
+ * apps are configured to the new box, their slices made again. */
+static void layout_changed(struct wl_listener *listener, void *data) {
+	struct kiosk *k = wl_container_of(listener, k, layout_change);
+	if (!k->extend || k->ending) {
+		return;
+	}
+	struct output *output;
+	wl_list_for_each(output, &k->outputs, link) {
+		struct wlr_box *box = wlr_output_layout_get_box(k->output_layout, output->wlr_output);
+		if (box && output->sk) {
+			seatkit_output_set_position(output->sk, box->x, box->y);
+		}
+	}
+	struct wlr_box *box = wlr_output_layout_get_box(k->output_layout, NULL);
+	if (!box || !k->wlr_output) {
+		return;
+	}
+	k->app_x = box->x;
+	k->app_y = box->y;
+	k->app_width = box->width;
+	k->app_height = box->height;
+	wlr_output_effective_resolution(k->wlr_output, &k->width, &k->height);
+	struct view *view;
+	wl_list_for_each(view, &k->views, link) {
+		view_configure(view);
+		view_sync_slices(view);
+	}
+	osk_screen_changed(k);
+	if (k->current) {
+		focus_view(k->current);
+	}
+	say("screen extended %dx%d over %d outputs", k->app_width, k->app_height, wl_list_length(&k->outputs));
+}
+
+static void extend_output_added(struct kiosk *k, struct output *output) {
+	struct wlr_output *wlr_output = output->wlr_output;
+	wlr_output_layout_add_auto(k->output_layout, wlr_output); /* layout_changed: not yet a SeatKit output */
+	struct wlr_box *box = wlr_output_layout_get_box(k->output_layout, wlr_output);
+	output->sk = seatkit_output_create(k->router, wlr_output->name, box ? box->x : 0, box ? box->y : 0,
+		wlr_output->width, wlr_output->height, (enum seatkit_output_transform)wlr_output->transform, wlr_output->scale);
+	if (!k->output) {
+		extend_set_primary(k, output);
+	}
+	layout_changed(&k->layout_change, NULL);
+}
+
+/* The output went: another becomes the first if it was, the slices on it go (its SeatKit
+ * output's destruction cancels the touches on it), and the layout change that follows
+ * lays the apps out again. */
+static void extend_output_gone(struct kiosk *k, struct output *output) {
+	struct view *view;
+	wl_list_for_each(view, &k->views, link) {
+		for (int i = 0; i < view->slice_count; i++) {
+			if (view->slices[i].output == output->sk) {
+				seatkit_surface_set_hidden(view->slices[i].surface, true);
+			}
+		}
+	}
+	if (k->output == output->sk && !k->ending) {
+		extend_set_primary(k, wl_list_empty(&k->outputs) ? NULL : wl_container_of(k->outputs.next, output, link));
+	}
+	struct seatkit_output *sk = output->sk;
+	output->sk = NULL;
+	if (k->output == sk) {
+		k->output = NULL; /* ending: SeatKit's outputs go with the router */
+	}
+	seatkit_output_destroy(sk);
+	if (k->ending) {
+		return;
+	}
+	wl_list_for_each(view, &k->views, link) {
+		view_sync_slices(view);
+	}
 }
 
 /* --transform and --scale, for the output of this name (the last rule that names it or
@@ -469,7 +596,11 @@ static void new_output(struct wl_listener *listener, void *data) {
 	output->destroy.notify = output_destroy;
 	wl_signal_add(&wlr_output->events.destroy, &output->destroy);
 	wl_list_insert(k->outputs.prev, &output->link);
-	set_screen(k, output);
+	if (k->extend) {
+		extend_output_added(k, output);
+	} else {
+		set_screen(k, output);
+	}
 }
 
 /* ---- Apps: one fullscreen xdg toplevel at a time ---- */
@@ -483,6 +614,12 @@ static void focus_view(struct view *view) {
 		wlr_scene_node_set_enabled(other->xdg.node, shown);
 		if (other->surface) {
 			seatkit_surface_set_hidden(other->surface, !shown);
+		}
+		for (int i = 0; i < other->slice_count; i++) {
+			seatkit_surface_set_hidden(other->slices[i].surface, !shown);
+			if (shown) {
+				seatkit_surface_raise_to_top(other->slices[i].surface);
+			}
 		}
 	}
 	wlr_scene_node_raise_to_top(view->xdg.node);
@@ -508,10 +645,15 @@ static void view_place(struct view *view) {
 	struct wlr_surface *surface = view->xdg_surface->surface;
 	struct wlr_box geometry;
 	wlr_xdg_surface_get_geometry(view->xdg_surface, &geometry);
-	int x = geometry.width < k->width ? (k->width - geometry.width) / 2 : 0;
-	int y = geometry.height < k->height ? (k->height - geometry.height) / 2 : 0;
+	int x = k->app_x + (geometry.width < k->app_width ? (k->app_width - geometry.width) / 2 : 0);
+	int y = k->app_y + (geometry.height < k->app_height ? (k->app_height - geometry.height) / 2 : 0);
 	wlr_scene_node_set_position(view->xdg.node, x, y);
-	struct seatkit_rect frame = { .x = x - geometry.x, .y = y - geometry.y,
+	/* In the SeatKit output's space (the screen's: at 0,0 of the layout but in extend). */
+	double ox = 0, oy = 0, ow, oh;
+	if (k->extend && k->output) {
+		seatkit_output_get_layout_box(k->output, &ox, &oy, &ow, &oh);
+	}
+	struct seatkit_rect frame = { .x = x - ox - geometry.x, .y = y - oy - geometry.y,
 		.width = surface->current.width, .height = surface->current.height };
 	if (memcmp(&frame, &view->frame, sizeof frame) != 0) {
 		view->frame = frame;
@@ -537,19 +679,63 @@ static void view_place(struct view *view) {
 		memcpy(view->input, rects, sizeof rects);
 		seatkit_surface_set_input_region(view->surface, rects, (size_t)count);
 	}
+	/* The slices: the same wl_surface, in each output's space. */
+	for (int i = 0; i < view->slice_count; i++) {
+		double sx, sy, sw, sh;
+		if (seatkit_output_get_layout_box(view->slices[i].output, &sx, &sy, &sw, &sh)) {
+			seatkit_surface_set_frame(view->slices[i].surface, x - sx - geometry.x, y - sy - geometry.y,
+				frame.width, frame.height);
+		}
+		seatkit_surface_set_input_region(view->slices[i].surface, rects, (size_t)count);
+	}
 }
 
 /* Fullscreen on the screen, in logical units; placed again when it commits its new size
  * (now, if it is mapped: a screen change re-centres it). */
 static void view_configure(struct view *view) {
 	struct kiosk *k = view->kiosk;
-	if (k->width > 0 && k->height > 0) {
-		wlr_xdg_toplevel_set_size(view->xdg_surface, k->width, k->height);
+	if (k->app_width > 0 && k->app_height > 0) {
+		wlr_xdg_toplevel_set_size(view->xdg_surface, k->app_width, k->app_height);
 	}
 	wlr_xdg_toplevel_set_fullscreen(view->xdg_surface, true);
 	if (view->surface) {
 		view_place(view);
 	}
+}
+
+static void view_remove_slices(struct view *view) {
+	for (int i = 0; i < view->slice_count; i++) {
+		seatkit_recognizer_destroy(view->slices[i].long_press);
+		seatkit_surface_destroy(view->slices[i].surface);
+	}
+	view->slice_count = 0;
+}
+
+/* --outputs extend: a slice of the mapped app on each output but the first (made again
+ * whenever outputs change). */
+static void view_sync_slices(struct view *view) {
+	struct kiosk *k = view->kiosk;
+	view_remove_slices(view);
+	if (!k->extend || !view->surface) {
+		return;
+	}
+	struct output *output;
+	wl_list_for_each(output, &k->outputs, link) {
+		if (!output->sk || output->sk == k->output || view->slice_count == (int)(sizeof view->slices / sizeof view->slices[0])) {
+			continue;
+		}
+		struct view_slice *slice = &view->slices[view->slice_count++];
+		slice->output = output->sk;
+		slice->surface = seatkit_surface_create(k->router, view->xdg_surface->toplevel->app_id, 0, 0, 0, 0);
+		/* Not focusable: the keyboard stays with the app's own SeatKit surface. */
+		seatkit_wlr_seat_attach_surface(k->seat, slice->surface, view->xdg_surface->surface, 0);
+		seatkit_surface_add_child(seatkit_output_get_root(output->sk), slice->surface);
+		seatkit_surface_set_hidden(slice->surface, view != k->current);
+		slice->long_press = make_long_press(view, slice->surface);
+	}
+	view->input_count = SIZE_MAX; /* set the slices' input regions too */
+	view->frame = (struct seatkit_rect){ 0 };
+	view_place(view);
 }
 
 /* A resize, a new window geometry or input region. */
@@ -575,6 +761,7 @@ static void view_map(struct wl_listener *listener, void *data) {
 	seatkit_wlr_seat_attach_surface(k->seat, view->surface, view->xdg_surface->surface, SEATKIT_WLR_SURFACE_FOCUSABLE);
 	seatkit_surface_add_child(seatkit_output_get_root(k->output), view->surface);
 	view_add_long_press(view);
+	view_sync_slices(view);
 	view->xdg.surface = view->surface;
 	focus_view(view);
 	k->mapped++;
@@ -592,6 +779,7 @@ static void view_unmap(struct wl_listener *listener, void *data) {
 	}
 	if (view->surface) {
 		wl_list_remove(&view->commit.link);
+		view_remove_slices(view);
 		seatkit_recognizer_destroy(view->long_press);
 		view->long_press = NULL;
 		seatkit_surface_destroy(view->surface);
@@ -824,6 +1012,8 @@ static const char usage[] =
 	"  -V, --verbose               a line per event delivered to a client\n"
 	"      --long-press kiosk|app  who wins a long press in an app that handles touch\n"
 	"                              itself: the kiosk's secondary click (default) or the app\n"
+	"      --outputs last|extend   apps on the last output connected (default), or over\n"
+	"                              every output side by side (as cage's -m)\n"
 	"      --transform [OUTPUT=]T  the output's transform: 0, 90, 180, 270, flipped,\n"
 	"                              flipped-90, flipped-180 or flipped-270 (every output\n"
 	"                              without OUTPUT); apps are laid out in its logical units\n"
@@ -912,6 +1102,7 @@ int main(int argc, char *argv[]) {
 		{ "verbose", no_argument, NULL, 'V' },
 		{ "long-press", required_argument, NULL, 'L' },
 		{ "transform", required_argument, NULL, 't' },
+		{ "outputs", required_argument, NULL, 'm' },
 		{ "cursor", required_argument, NULL, 'c' },
 		{ "cursor-timeout", required_argument, NULL, 'C' },
 		{ "scale", required_argument, NULL, 'S' },
@@ -939,6 +1130,13 @@ int main(int argc, char *argv[]) {
 				k.app_long_press = true;
 			} else {
 				return refuse("--long-press: '%s' is neither kiosk nor app", optarg);
+			}
+			break;
+		case 'm':
+			if (strcmp(optarg, "last") == 0 || strcmp(optarg, "extend") == 0) {
+				k.extend = strcmp(optarg, "extend") == 0;
+			} else {
+				return refuse("--outputs: '%s' is neither last nor extend", optarg);
 			}
 			break;
 		case 'c':
@@ -1032,6 +1230,8 @@ int main(int argc, char *argv[]) {
 	wlr_compositor_create(k.display, k.renderer);
 	wlr_data_device_manager_create(k.display);
 	k.output_layout = wlr_output_layout_create();
+	k.layout_change.notify = layout_changed;
+	wl_signal_add(&k.output_layout->events.change, &k.layout_change);
 	k.scene = wlr_scene_create();
 	wlr_scene_attach_output_layout(k.scene, k.output_layout);
 
@@ -1142,6 +1342,7 @@ end:
 	seatkit_router_destroy(k.router);
 	wl_display_destroy(k.display);
 	osk_fini(&k);
+	wl_list_remove(&k.layout_change.link);
 	wlr_output_layout_destroy(k.output_layout); /* before the scene, which listens to it */
 	wlr_scene_node_destroy(&k.scene->node);
 	wlr_allocator_destroy(k.allocator);

@@ -52,7 +52,12 @@ struct kiosk {
 	bool cursor_touch_hidden, cursor_idle_hidden;
 	int blank_after_ms;
 	bool start_blanked;
-	int width, height; /* the screen's logical size */
+	int width, height; /* the screen's logical size (extend: the first output's) */
+	/* Where apps are laid out, in layout space: the screen, or (--outputs extend) the box
+	 * around every output. */
+	int app_x, app_y, app_width, app_height;
+	bool extend;
+	struct wl_listener layout_change;
 	struct wl_list views;
 
 	/* The app the kiosk started (-- APP ARGS...), while it runs; its exit status once it
@@ -98,6 +103,14 @@ struct view {
 	 * with wl_touch under --long-press app. */
 	struct seatkit_recognizer *long_press;
 	bool long_press_enabled;
+	/* --outputs extend: the app's part on each other output, a SeatKit surface there
+	 * delivering to the same wl_surface (same surface-local space), never focusable. */
+	struct view_slice {
+		struct seatkit_output *output;
+		struct seatkit_surface *surface;
+		struct seatkit_recognizer *long_press;
+	} slices[7];
+	int slice_count;
 	struct wl_listener map, unmap, destroy, commit;
 };
 
