@@ -131,9 +131,14 @@ static const struct seatkit_delegate_interface delegate_impl = {
 
 static void focus_view(struct view *view);
 
-/* The kiosk's screen, if it still has one (the output may have gone away). */
+static void extend_power(struct kiosk *k, bool on);
+
+/* The kiosk's screen, if it still has one (the output may have gone away); with
+ * --outputs extend, every output. */
 static void screen_power(struct kiosk *k, bool on) {
-	if (k->wlr_output) {
+	if (k->extend) {
+		extend_power(k, on);
+	} else if (k->wlr_output) {
 		wlr_output_enable(k->wlr_output, on);
 		wlr_output_commit(k->wlr_output);
 	}
@@ -455,6 +460,14 @@ static void output_destroy(struct wl_listener *listener, void *data) {
  * there (kiosk.h). Popups and panels stay on the first output. ---- */
 
 static void view_sync_slices(struct view *view);
+
+static void extend_power(struct kiosk *k, bool on) {
+	struct output *output;
+	wl_list_for_each(output, &k->outputs, link) {
+		wlr_output_enable(output->wlr_output, on);
+		wlr_output_commit(output->wlr_output);
+	}
+}
 
 /* The first output (the oldest) holds the apps' SeatKit surfaces, the panels and the
  * gestures. */
