@@ -101,7 +101,7 @@ import Testing
         let kiosk = try WlrootsKioskTests.builtKiosk()
         let help = try run(kiosk, ["--help"], environment: [:])
         #expect(help.status == 0 && help.output.hasPrefix("usage: wlroots-kiosk [options] [-- APP [ARGS...]]"), "\(help.output)")
-        #expect(help.output.contains("--verbose") && help.output.contains("--long-press kiosk|app"))
+        #expect(help.output.contains("--verbose") && help.output.contains("--long-press kiosk|app") && help.output.contains("--outputs last|extend"))
         let version = try run(kiosk, ["--version"], environment: [:])
         #expect(version.status == 0 && version.output.hasPrefix("wlroots-kiosk 0.1.0 (SeatKit "), "\(version.output)")
         #expect(version.output.contains("wlroots 0.15"))
@@ -111,6 +111,10 @@ import Testing
             (["--blank-after", "soon"], "--blank-after: 'soon' is not a number"),
             (["--long-press", "both"], "--long-press: 'both' is neither kiosk nor app"),
             (["--blank-after"], "--blank-after needs a value"),
+            (["--outputs", "all"], "--outputs: 'all' is neither last nor extend"),
+            (["--transform", "HDMI-A-1=45"], "--transform: 'HDMI-A-1=45' is not 0, 90, 180, 270, flipped"),
+            (["--scale", "0.5"], "--scale: '0.5' is not a scale from 1 to 4"),
+            (["--cursor", "hidden"], "--cursor: 'hidden' is not auto, never or always"),
             (["foot"], "unexpected argument 'foot': put the app after --"),
         ]
         for (arguments, reason) in refused {
