@@ -68,8 +68,11 @@ if [ -n "${CALLGRIND:-}" ]; then
   strip --strip-debug -o "$root/.build/release/kiosk-nodebug" "$kiosk"
   kiosk="$root/.build/release/kiosk-nodebug"
   if [ ${#wlroots[@]} -gt 0 ]; then
+    # By their SONAMEs, which the kiosk asks for (it links seatkit-replay too, for --replay).
     mkdir -p "$root/Benchmarks/.build/seatkit-nodebug"
-    strip --strip-debug -o "$root/Benchmarks/.build/seatkit-nodebug/libseatkit.so" "$prefix/lib/libseatkit.so"
+    for library in libseatkit.so.0 libseatkit-replay.so.0; do
+      strip --strip-debug -o "$root/Benchmarks/.build/seatkit-nodebug/$library" "$prefix/lib/$library"
+    done
     wlroots+=(--callgrind-libraries "$root/Benchmarks/.build/seatkit-nodebug")
   fi
   exec Benchmarks/.build/release/CompositorCPU \
