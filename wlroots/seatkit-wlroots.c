@@ -554,6 +554,9 @@ static enum seatkit_result pointer_moved(void *data, const struct seatkit_pointe
 		move_pointer(b, msec(event->time_usec), event->sx, event->sy);
 		report(b, "pointer motion %.2f %.2f", event->sx, event->sy);
 	}
+	/* Motion that did not come from a wlroots device (SeatKit's own libinput, a replay,
+	 * an injected click) moves the drawn cursor too. */
+	move_cursor(b);
 	return SEATKIT_HANDLED;
 }
 
