@@ -43,7 +43,8 @@ if [ "$(id -u)" -eq 0 ] && ! id "$user" >/dev/null 2>&1; then
 fi
 
 swift build -c release --product kiosk >/dev/null
-(cd Benchmarks && swift build -c release --product CompositorCPU >/dev/null)
+# The driver loads the umockdev preload shim from beside itself.
+(cd Benchmarks && swift build -c release --product CompositorCPU >/dev/null && swift build -c release --product SeatKitUmockdevShim >/dev/null)
 shim="$root/Benchmarks/.build/libseat-shim.so"
 cc -shared -fPIC -O2 -o "$shim" Benchmarks/CompositorCPU/libseat-shim.c
 
