@@ -43,7 +43,8 @@ if [ "$(id -u)" -eq 0 ] && ! id "$user" >/dev/null 2>&1; then
 fi
 
 swift build -c release --product kiosk >/dev/null
-(cd Benchmarks && swift build -c release --product CompositorCPU >/dev/null)
+# The driver loads the umockdev preload shim from beside itself.
+(cd Benchmarks && swift build -c release --product CompositorCPU >/dev/null && swift build -c release --product SeatKitUmockdevShim >/dev/null)
 shim="$root/Benchmarks/.build/libseat-shim.so"
 cc -shared -fPIC -O2 -o "$shim" Benchmarks/CompositorCPU/libseat-shim.c
 
@@ -68,8 +69,11 @@ if [ -n "${CALLGRIND:-}" ]; then
   strip --strip-debug -o "$root/.build/release/kiosk-nodebug" "$kiosk"
   kiosk="$root/.build/release/kiosk-nodebug"
   if [ ${#wlroots[@]} -gt 0 ]; then
+    # By their SONAMEs, which the kiosk asks for (it links seatkit-replay too, for --replay).
     mkdir -p "$root/Benchmarks/.build/seatkit-nodebug"
-    strip --strip-debug -o "$root/Benchmarks/.build/seatkit-nodebug/libseatkit.so" "$prefix/lib/libseatkit.so"
+    for library in libseatkit.so.0 libseatkit-replay.so.0; do
+      strip --strip-debug -o "$root/Benchmarks/.build/seatkit-nodebug/$library" "$prefix/lib/$library"
+    done
     wlroots+=(--callgrind-libraries "$root/Benchmarks/.build/seatkit-nodebug")
   fi
   exec Benchmarks/.build/release/CompositorCPU \

@@ -52,6 +52,14 @@ struct seatkit_wlr_seat {
 	struct wlr_cursor *cursor;
 	struct wlr_xcursor_manager *xcursor;
 	bool cursor_is_default;
+	/* seatkit_wlr_seat_set_cursor_hidden: no image shown; what would be shown is kept (the
+	 * focused client's surface and hotspot, or the default) and shown again when unhidden. */
+	bool cursor_hidden;
+	struct wlr_surface *client_cursor;
+	int32_t client_hotspot_x, client_hotspot_y;
+	struct wl_listener client_cursor_destroy;
+	/* wlroots 0.15's wlr_cursor gives an output added to the layout no image: set it again. */
+	struct wl_listener layout_add, layout_destroy;
 
 	void (*log)(void *data, const char *line);
 	void *log_data;
@@ -195,10 +203,60 @@ static void handle_touch_frame(struct wl_listener *listener, void *data) {
 
 /* ---- Cursor ---- */
 
+static void forget_client_cursor(struct seatkit_wlr_seat *b) {
+	if (b->client_cursor) {
+		wl_list_remove(&b->client_cursor_destroy.link);
+		b->client_cursor = NULL;
+	}
+}
+
+static void handle_client_cursor_destroy(struct wl_listener *listener, void *data) {
+	(void)data;
+	struct seatkit_wlr_seat *b = wl_container_of(listener, b, client_cursor_destroy);
+	forget_client_cursor(b);
+}
+
+/* Shows the image the cursor has now (the default, or the focused client's), unless hidden. */
+static void apply_cursor_image(struct seatkit_wlr_seat *b) {
+	if (!b->cursor || b->cursor_hidden) {
+		return;
+	}
+	if (b->cursor_is_default) {
+		wlr_xcursor_manager_set_cursor_image(b->xcursor, "left_ptr", b->cursor);
+	} else {
+		/* The client's image (none if it set none, or its surface is gone). */
+		wlr_cursor_set_surface(b->cursor, b->client_cursor, b->client_hotspot_x, b->client_hotspot_y);
+	}
+}
+
+static void handle_layout_add(struct wl_listener *listener, void *data) {
+	struct seatkit_wlr_seat *b = wl_container_of(listener, b, layout_add);
+	struct wlr_output_layout_output *l_output = data;
+	wlr_xcursor_manager_load(b->xcursor, l_output->output->scale);
+	apply_cursor_image(b);
+}
+
+static void stop_watching_layout(struct seatkit_wlr_seat *b) {
+	if (b->layout_add.notify) {
+		wl_list_remove(&b->layout_add.link);
+		wl_list_remove(&b->layout_destroy.link);
+		b->layout_add.notify = NULL;
+	}
+}
+
+static void handle_layout_destroy(struct wl_listener *listener, void *data) {
+	(void)data;
+	struct seatkit_wlr_seat *b = wl_container_of(listener, b, layout_destroy);
+	stop_watching_layout(b);
+}
+
 static void set_default_cursor(struct seatkit_wlr_seat *b) {
 	if (b->cursor && !b->cursor_is_default) {
 		b->cursor_is_default = true;
-		wlr_xcursor_manager_set_cursor_image(b->xcursor, "left_ptr", b->cursor);
+		forget_client_cursor(b);
+		if (!b->cursor_hidden) {
+			wlr_xcursor_manager_set_cursor_image(b->xcursor, "left_ptr", b->cursor);
+		}
 	}
 }
 
@@ -216,7 +274,17 @@ static void handle_request_set_cursor(struct wl_listener *listener, void *data) 
 	/* Only the client that has the pointer may set its image. */
 	if (b->cursor && event->seat_client == b->seat->pointer_state.focused_client) {
 		b->cursor_is_default = false;
-		wlr_cursor_set_surface(b->cursor, event->surface, event->hotspot_x, event->hotspot_y);
+		forget_client_cursor(b);
+		if (event->surface) {
+			b->client_cursor = event->surface;
+			b->client_hotspot_x = event->hotspot_x;
+			b->client_hotspot_y = event->hotspot_y;
+			b->client_cursor_destroy.notify = handle_client_cursor_destroy;
+			wl_signal_add(&event->surface->events.destroy, &b->client_cursor_destroy);
+		}
+		if (!b->cursor_hidden) {
+			wlr_cursor_set_surface(b->cursor, event->surface, event->hotspot_x, event->hotspot_y);
+		}
 	}
 }
 
@@ -486,6 +554,9 @@ static enum seatkit_result pointer_moved(void *data, const struct seatkit_pointe
 		move_pointer(b, msec(event->time_usec), event->sx, event->sy);
 		report(b, "pointer motion %.2f %.2f", event->sx, event->sy);
 	}
+	/* Motion that did not come from a wlroots device (SeatKit's own libinput, a replay,
+	 * an injected click) moves the drawn cursor too. */
+	move_cursor(b);
 	return SEATKIT_HANDLED;
 }
 
@@ -1053,6 +1124,8 @@ void seatkit_wlr_seat_destroy(struct seatkit_wlr_seat *b) {
 		wlr_keyboard_group_destroy(b->keyboards);
 	}
 	if (b->cursor) {
+		stop_watching_layout(b);
+		forget_client_cursor(b);
 		wlr_xcursor_manager_destroy(b->xcursor);
 		wlr_cursor_destroy(b->cursor);
 	}
@@ -1068,10 +1141,30 @@ struct wlr_cursor *seatkit_wlr_seat_show_cursor(struct seatkit_wlr_seat *b, cons
 		wlr_cursor_attach_output_layout(b->cursor, b->layout);
 		b->xcursor = wlr_xcursor_manager_create(theme, size);
 		wlr_xcursor_manager_load(b->xcursor, 1);
+		b->layout_add.notify = handle_layout_add;
+		wl_signal_add(&b->layout->events.add, &b->layout_add);
+		b->layout_destroy.notify = handle_layout_destroy;
+		wl_signal_add(&b->layout->events.destroy, &b->layout_destroy);
 		move_cursor(b);
 		set_default_cursor(b);
 	}
 	return b->cursor;
+}
+
+void seatkit_wlr_seat_set_cursor_hidden(struct seatkit_wlr_seat *b, bool hidden) {
+	if (!b || !b->cursor || b->cursor_hidden == hidden) {
+		return;
+	}
+	b->cursor_hidden = hidden;
+	if (hidden) {
+		wlr_cursor_set_image(b->cursor, NULL, 0, 0, 0, 0, 0, 0);
+	} else {
+		apply_cursor_image(b);
+	}
+}
+
+bool seatkit_wlr_seat_is_cursor_hidden(struct seatkit_wlr_seat *b) {
+	return b && b->cursor_hidden;
 }
 
 void seatkit_wlr_seat_set_delivery_log(struct seatkit_wlr_seat *b, void (*log)(void *data, const char *line), void *data) {

@@ -64,6 +64,10 @@ import Testing
             popover.popup()
         click.connect("pressed", pressed)
         area.add_controller(click)
+        # GTK's own long press (500 ms, before the kiosk's 600 ms): never both.
+        hold = Gtk.GestureLongPress()
+        hold.connect("pressed", lambda g, x, y: say("gtk long press"))
+        area.add_controller(hold)
         box.append(area)
         win.set_child(box)
         win.present()
@@ -79,14 +83,15 @@ import Testing
 
     /// Runs the popup app in the kiosk fed by `script`; the kiosk's and the app's logs once
     /// the replay finished and `done` holds for the app's output (bounded waits).
-    private func run(_ script: FrameScript, until done: @escaping (String) -> Bool) throws -> (kiosk: String, app: String) {
+    private func run(_ script: FrameScript, options: [String] = [],
+                     until done: @escaping (String) -> Bool) throws -> (kiosk: String, app: String) {
         let runtime = try temporaryDirectory("seatkit-wlr-popups")
         defer { try? FileManager.default.removeItem(atPath: runtime) }
         let recording = runtime + "/popups.yml"
         try WlrootsKioskBehaviourTests.write(script, to: recording)
         let path = runtime + "/popups.py"
         try Self.popupScript.write(toFile: path, atomically: true, encoding: .utf8)
-        let (server, socket) = try WlrootsKioskClientTests.startKiosk(runtime, recording)
+        let (server, socket) = try WlrootsKioskClientTests.startKiosk(runtime, recording, options: options)
         defer { server.stop() }
         let app = try Background("/usr/bin/python3", [path],
                                  environment: Self.gtkEnvironment.merging(["XDG_RUNTIME_DIR": runtime,
@@ -142,7 +147,7 @@ import Testing
     @Test func aLongPressOpensAContextMenuWhoseItemATapChooses() throws {
         var s = FrameScript(startingAt: 0)
         s.time = 1_500_000
-        // A long press: the kiosk's policy cancels the app's touch and right-clicks there.
+        // A long press: the kiosk holds the touch back from the app and right-clicks there.
         WlrootsKioskBehaviourTests.press(&s, 400, 400, id: 1, hold: 1_000_000, after: 2_500_000)
         // The menu opens at the finger (Copy, Paste, Delete, 80 px each): Paste.
         WlrootsKioskBehaviourTests.press(&s, 457, 527, id: 2, hold: 80_000, after: 1_000_000)
@@ -152,5 +157,24 @@ import Testing
         #expect(app.contains("secondary press") && app.contains("menu shown"), "gtk:\n\(app)\nkiosk:\n\(kiosk)")
         #expect(lines(kiosk, "popup mapped at ").count == 1 && lines(kiosk, "popup mapped at ")[0].hasSuffix("with a grab"))
         #expect(lines(app, "chosen ") == ["chosen Paste"], "gtk:\n\(app)\nkiosk:\n\(kiosk)")
+        // GTK saw no touch during the press, so its own 500 ms long press never fired.
+        #expect(!app.contains("gtk long press"), "gtk:\n\(app)")
+        #expect(lines(kiosk, "deliver touch down ").count == 1, "only the tap on Paste reached GTK as a touch")
+    }
+
+    /// `--long-press app`: GTK binds wl_touch, so its own long press wins and the kiosk's
+    /// is off for it: GTK prints its long press, and no secondary click is made.
+    @Test func withLongPressAppAGTKAppsOwnLongPressWinsAndTheKioskMakesNoClick() throws {
+        var s = FrameScript(startingAt: 0)
+        s.time = 1_500_000
+        WlrootsKioskBehaviourTests.press(&s, 400, 400, id: 1, hold: 1_000_000, after: 1_000_000)
+        let (kiosk, app) = try run(s, options: ["--long-press", "app"]) { $0.contains("gtk long press") }
+
+        #expect(app.contains("gtk long press"), "gtk:\n\(app)\nkiosk:\n\(kiosk)")
+        #expect(lines(kiosk, "secondary click at").isEmpty, "kiosk:\n\(kiosk)")
+        #expect(!app.contains("secondary press"), "gtk:\n\(app)")
+        // The touch reached GTK as it happened: down, then up a second later (not held back).
+        #expect(lines(kiosk, "deliver touch down ").count == 1 && lines(kiosk, "deliver touch up ").count == 1,
+                "kiosk:\n\(kiosk)")
     }
 }

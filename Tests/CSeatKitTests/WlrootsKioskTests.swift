@@ -34,7 +34,7 @@ import Testing
         let recording = CProgramTests.packageRoot.appendingPathComponent("examples/kiosk-touch.yml").path
         let environment = ["XDG_RUNTIME_DIR": runtime, "WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman",
                            "WLR_LIBINPUT_NO_DEVICES": "1"]
-        let server = try Background(kiosk, ["--replay", recording, "--size", "1280x720"], environment: environment,
+        let server = try Background(kiosk, ["--verbose", "--replay", recording, "--size", "1280x720"], environment: environment,
                                     log: runtime + "/kiosk.log")
         defer { server.stop() }
         let socket = try #require(server.waitFor(timeout: 30) { $0.contains("listening on ") }
@@ -70,7 +70,7 @@ import Testing
         let runtime = try temporaryDirectory("seatkit-wlr-kiosk")
         defer { try? FileManager.default.removeItem(atPath: runtime) }
         let recording = CProgramTests.packageRoot.appendingPathComponent("examples/kiosk-touch.yml").path
-        let server = try Background(kiosk, ["--replay", recording, "--size", "1280x720"],
+        let server = try Background(kiosk, ["--verbose", "--replay", recording, "--size", "1280x720"],
                                     environment: ["XDG_RUNTIME_DIR": runtime, "WLR_BACKENDS": "headless",
                                                   "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1"],
                                     log: runtime + "/kiosk.log")
@@ -113,7 +113,7 @@ import Testing
         var environment = try devices.environment()
         environment.merge(["XDG_RUNTIME_DIR": runtime, "WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman",
                            "WLR_LIBINPUT_NO_DEVICES": "1"]) { $1 }
-        let server = try Background(kiosk, ["--libinput", "--seat", "seat0"], environment: environment,
+        let server = try Background(kiosk, ["--verbose", "--libinput", "--seat", "seat0"], environment: environment,
                                     log: runtime + "/kiosk.log")
         defer { server.stop() }
         let socket = try #require(server.waitFor(timeout: 30) { $0.contains("listening on ") }
@@ -207,6 +207,16 @@ final class Background {
             usleep(50_000)
         }
         return nil
+    }
+
+    /// Waits up to `timeout` seconds for the process to exit: its exit status (the signal's
+    /// number if a signal ended it), or nil if it still runs.
+    func exitStatus(timeout: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { return nil }
+        process.waitUntilExit()
+        return process.terminationStatus
     }
 
     func stop() {

@@ -150,7 +150,7 @@ import Testing
                            name: String = "kiosk") throws -> (kiosk: Background, socket: String) {
         let kiosk = try WlrootsKioskTests.builtKiosk()
         let command = prefix.isEmpty ? kiosk : prefix[0]
-        let arguments = prefix.isEmpty ? options : Array(prefix.dropFirst()) + [kiosk] + options
+        let arguments = prefix.isEmpty ? ["--verbose"] + options : Array(prefix.dropFirst()) + [kiosk, "--verbose"] + options
         let server = try Background(command, arguments,
                                     environment: ["XDG_RUNTIME_DIR": runtime, "DISPLAY": x.display, "WLR_BACKENDS": "x11",
                                                   "WLR_RENDERER": "pixman", "WLR_X11_OUTPUTS": "\(outputs)"].merging(extra) { $1 },
@@ -271,12 +271,15 @@ import Testing
         }
     }
 
-    /// WLR_X11_OUTPUTS=2 and --blank-after: the screen blanks, the first output's window is
-    /// closed (wlroots destroys the output), a key wakes the screen, which used to power the
-    /// freed output on (valgrind: invalid reads and writes from screen_power). valgrind 3.19
-    /// cannot read the DWARF 5 of Swift 6.3 libraries: libseatkit.so.0 (and libseatkit-replay.so.0,
-    /// which the kiosk links for --replay) are loaded from copies without debug info.
-    @Test func closingAnOutputWindowLeavesNothingDanglingUnderValgrind() throws {
+    /// WLR_X11_OUTPUTS=2 and --blank-after: the apps are on the last output (X11-2, cage's
+    /// -m last); the screen blanks, its window is closed (wlroots destroys the output), and
+    /// the kiosk moves to the output left: wev is configured again and keeps its keyboard,
+    /// a key wakes the screen (which used to power the freed output on: valgrind's invalid
+    /// reads and writes from screen_power), and the idle timer blanks the new screen later.
+    /// valgrind 3.19 cannot read the DWARF 5 of Swift 6.3 libraries: libseatkit.so.0 (and
+    /// libseatkit-replay.so.0, which the kiosk links for --replay) are loaded from copies
+    /// without debug info.
+    @Test func closingTheScreensWindowMovesTheAppToTheOtherOutputWithNothingDanglingUnderValgrind() throws {
         let runtime = try temporaryDirectory("seatkit-wlr-x11")
         defer { try? FileManager.default.removeItem(atPath: runtime) }
         let prefix = try CProgramTests.installedPrefix()
@@ -295,22 +298,65 @@ import Testing
                                            options: ["--blank-after", "1500"], extra: ["LD_LIBRARY_PATH": libraries],
                                            timeout: 120)
         defer { server.stop(); wev.stop() }
+        #expect(server.text.components(separatedBy: "\n").filter { $0.hasPrefix("screen X11-") }.last == "screen X11-2 1024x768",
+                 "the last output is the screen:\n\(server.text)")
         try #require(server.waitFor(timeout: 60) { $0.contains("screen blanked") } != nil, "kiosk:\n\(server.text)")
-        try x.close(window: try x.window(ofOutput: "X11-1"))
-        try #require(server.waitFor(timeout: 30) { $0.contains("output X11-1 gone") } != nil, "kiosk:\n\(server.text)")
-        // A key into the remaining output's window wakes the screen.
-        try x.xdotool(["windowfocus", "--sync", try x.window(ofOutput: "X11-2"), "key", "a"])
+        let configures = wev.text.components(separatedBy: "configure: width: 1024; height: 768").count - 1
+        try x.close(window: try x.window(ofOutput: "X11-2"))
+        try #require(server.waitFor(timeout: 30) { $0.contains("output X11-2 gone") } != nil, "kiosk:\n\(server.text)")
+        // The first output was the screen until the second came; it is again.
+        try #require(server.waitFor(timeout: 30) { $0.components(separatedBy: "screen X11-1 1024x768\n").count - 1 == 2 } != nil,
+                     "the remaining output is the screen:\n\(server.text)")
+        // wev was configured again for its new screen.
+        #expect(wev.waitFor(timeout: 15) { $0.components(separatedBy: "configure: width: 1024; height: 768").count - 1 > configures } != nil,
+                "wev:\n\(wev.text.suffix(2000))")
+        // A key into the remaining output's window wakes the screen, and reaches no app.
+        try x.xdotool(["windowfocus", "--sync", try x.window(ofOutput: "X11-1"), "key", "a"])
         try #require(server.waitFor(timeout: 30) { $0.contains("screen woke") } != nil, "kiosk:\n\(server.text)")
-        // The idle timer, had it stayed armed, would blank within 1.5 s: wait past that
-        // (bounded by the summary appearing below, not by a sleep that asserts).
-        _ = server.waitFor(timeout: 3) { $0.components(separatedBy: "screen blanked").count > 2 }
-        #expect(server.text.components(separatedBy: "screen blanked").count == 2, "blanked once, before the output went:\n\(server.text)")
+        // The idle timer works on the new screen: it blanks again after 1.5 s.
+        #expect(server.waitFor(timeout: 30) { $0.components(separatedBy: "screen blanked").count > 2 } != nil,
+                "kiosk:\n\(server.text)")
         wev.stop()
         server.terminate()
         let summary = try #require(waitForFile(valgrindLog, timeout: 60) { $0.contains("ERROR SUMMARY:") },
                                    "no valgrind summary:\n\((try? String(contentsOfFile: valgrindLog, encoding: .utf8)) ?? "")")
         #expect(summary.contains("ERROR SUMMARY: 0 errors from 0 contexts"), "\(summary.suffix(6000))")
         #expect(!summary.contains("Invalid read") && !summary.contains("Invalid write"))
+    }
+
+    /// --outputs extend (cage's -m extend) with two 1024x768 outputs: wev is configured to
+    /// the box around both (2048x768); the X pointer over the second output's window reaches
+    /// wev there (SeatKit routes it to the app's slice on that output, which delivers to the
+    /// same wl_surface), at the point of the whole window; when that output goes, wev is
+    /// configured to the one left.
+    @Test func withOutputsExtendTheAppSpansBothOutputsAndThePointerReachesItOnTheSecond() throws {
+        let runtime = try temporaryDirectory("seatkit-wlr-x11")
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        let x = try Xvfb(runtime: runtime)
+        defer { x.stop() }
+        let (server, wev) = try Self.start(runtime, x, outputs: 2, options: ["--outputs", "extend"])
+        defer { server.stop(); wev.stop() }
+        #expect(wev.waitFor(timeout: 15) { $0.contains("configure: width: 2048; height: 768") } != nil,
+                "wev:\n\(wev.text.suffix(2000))\nkiosk:\n\(server.text)")
+        #expect(server.text.contains("screen extended 2048x768 over 2 outputs"), "\(server.text)")
+        // wev's pointer enter and motion points (wlroots sends no motion to the point the
+        // enter already gave).
+        func points(_ text: String) -> [String] {
+            text.components(separatedBy: "\n").filter { $0.contains("wl_pointer] motion:") || $0.contains("wl_pointer] enter:") }
+                .compactMap { line in line.range(of: "x, y: ").map { String(line[$0.upperBound...]) } }
+        }
+        // Without a window manager both output windows sit at the X screen's origin, X11-2
+        // on top: xdotool reaches X11-2's.
+        let window = try x.window(ofOutput: "X11-2")
+        for (px, py, expected) in [(100, 200, "1124.000000, 200.000000"), (500, 300, "1524.000000, 300.000000")] {
+            try x.xdotool(["mousemove", "--window", window, "\(px)", "\(py)"])
+            #expect(wev.waitFor(timeout: 15) { points($0).contains(expected) } != nil,
+                    "no pointer at \(expected) in wev:\n\(points(wev.text))\nkiosk:\n\(server.text.suffix(2000))")
+        }
+        try x.close(window: try x.window(ofOutput: "X11-2"))
+        #expect(server.waitFor(timeout: 30) { $0.contains("screen extended 1024x768 over 1 outputs") } != nil, "\(server.text)")
+        #expect(wev.waitFor(timeout: 15) { $0.contains("configure: width: 1024; height: 768") } != nil,
+                "wev:\n\(wev.text.suffix(2000))")
     }
 
     /// Polls a file until `condition` holds on its text or `timeout` seconds pass.

@@ -7,42 +7,54 @@
  *    file, or wlroots' own input
  *    devices)
  *
- * Each app is fullscreen on the output, one at a time (the newest); wlroots renders it (the
+ *   wlroots-kiosk [options] [-- APP [ARGS...]]        (--help lists the options)
+ *
+ * As cage: with APP, the kiosk starts it with WAYLAND_DISPLAY set and exits with its status
+ * when it exits (128 + N if signal N ended it); SIGTERM and SIGINT end the kiosk cleanly
+ * (and the app with it); a bad option or value is refused with one line on stderr.
+ *
+ * Each app is fullscreen on the screen, one at a time (the newest); wlroots renders it (the
  * headless backend with the pixman renderer in tests: WLR_BACKENDS=headless
  * WLR_RENDERER=pixman; x11 in Xvfb and nested wayland in tests too; DRM and libinput on a
- * real panel) and the kiosk asks for server-side decorations. An app's SeatKit surface is
- * its window (an app that keeps a smaller size gets no input outside it). Every keyboard,
- * from any backend, gets SeatKit's keymap through the bridge and joins one keyboard group,
- * which SeatKit sees as one keyboard; absolute pointer motion (x11, wayland, VM tablets) is
- * mapped through the output layout. An output that goes away is forgotten (printed
- * "output NAME gone"); the first output is the only one used.
- *
- *   kiosk [--replay FILE [--start-after-windows N] | --libinput [--seat NAME]] [--size WxH]
+ * real panel) and the kiosk asks for server-side decorations. The screen is the last
+ * output connected (cage's -m last), with its --transform and --scale; apps are configured
+ * in its logical units and centred if they keep a smaller size; when it goes, the output
+ * left takes over. With --outputs extend (cage's -m extend), apps span every output. An app's SeatKit surface is its window (an app that keeps a smaller size
+ * gets no input outside it). Every keyboard, from any backend, gets SeatKit's keymap
+ * through the bridge and joins one keyboard group, which SeatKit sees as one keyboard;
+ * absolute pointer motion (x11, wayland, VM tablets) is mapped through the output layout.
  *
  * --libinput hands libinput to SeatKit (its devices on a udev seat, read on the display's
  * event loop); without it, wlroots' own input devices are fed in through notify.
  *
  * Kiosk behaviour, all of it SeatKit's (the library's kiosk policies and recognizers, the
  * same components the Swift kiosk can use):
- *  - a long press becomes a secondary (right) click at the finger;
+ *  - a long press becomes a secondary (right) click at the finger, and never a click first:
+ *    the app sees no touch until the press is known not to be long (--long-press app: an
+ *    app that handles touch itself keeps its own long press instead);
  *  - a three-finger swipe left or right switches apps, and the app's touches are cancelled;
  *  - with --blank-after MS (idle) or --start-blanked, the touch that wakes the blanked
- *    screen is swallowed, not delivered;
- *  - the cursor hides on touch and comes back on mouse motion (this kiosk draws no cursor
- *    image: it prints the change, where a kiosk with a wlr_cursor would hide it).
+ *    screen is swallowed, not delivered; an app's idle-inhibit keeps the screen on;
+ *  - the cursor (the xcursor theme's, or the app's own) hides on touch and comes back on
+ *    mouse motion (--cursor auto|never|always, --cursor-timeout MS).
  * Popups (menus, dropdowns) are SeatKit surfaces with SeatKit's popup grab (popups.c); an
  * on-screen keyboard's layer-shell panel is a SeatKit surface that never takes keyboard
  * focus, and input-method-v2 is relayed to the focused app's text-input-v3 (osk.c).
+ * Remote support: wlr-screencopy (grim), virtual pointers (routed by SeatKit), data-control.
  *
- *   kiosk ... [--blank-after MS] [--start-blanked]
- *
- * It prints "listening on WAYLAND_DISPLAY", one "deliver ..." line per event the bridge
- * hands to wlroots, "replay finished", and a line per kiosk behaviour ("secondary click at
- * X,Y", "switched to APP", "screen blanked", "screen woke", "cursor hidden", "cursor shown"),
- * and for popups and keyboards ("popup mapped at X,Y WxH [with a grab]" in its parent's space, "popup dismissed",
- * "panel mapped NAMESPACE at X,Y WxH", "text input enabled", "input method text TEXT").
+ * It prints "listening on WAYLAND_DISPLAY", "screen NAME WxH", "replay finished", and a
+ * line per kiosk behaviour ("secondary click at X,Y", "switched to APP", "screen blanked",
+ * "screen woke", "cursor hidden", "cursor shown"), and for popups and keyboards ("popup
+ * mapped at X,Y WxH [with a grab]" in its parent's space, "popup dismissed", "panel mapped
+ * NAMESPACE at X,Y WxH", "text input enabled", "input method text TEXT"); with --verbose,
+ * also one "deliver ..." line per event the bridge hands to wlroots.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* pipe2, strsignal */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <getopt.h>
 #include <math.h>
 #include <pixman.h>
@@ -70,12 +82,22 @@
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_server_decoration.h>
 #include <wlr/types/wlr_touch.h>
+#include <wlr/types/wlr_data_control_v1.h>
+#include <wlr/types/wlr_idle_inhibit_v1.h>
+#include <wlr/types/wlr_screencopy_v1.h>
 #include <wlr/types/wlr_virtual_keyboard_v1.h>
+#include <wlr/types/wlr_virtual_pointer_v1.h>
+#include <wlr/types/wlr_xdg_activation_v1.h>
+#include <wlr/types/wlr_xdg_output_v1.h>
 #include <wlr/types/wlr_xdg_decoration_v1.h>
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/log.h>
 #include <xkbcommon/xkbcommon.h>
 #include "kiosk.h"
+
+/* The device the long press's secondary click comes from: SeatKit's long-press click
+ * device, which the cursor visibility policy does not count as a real pointer. */
+#define LONG_PRESS_DEVICE 0x5EA7C11Cu
 
 void say(const char *fmt, ...) {
 	va_list args;
@@ -109,9 +131,14 @@ static const struct seatkit_delegate_interface delegate_impl = {
 
 static void focus_view(struct view *view);
 
-/* The kiosk's screen, if it still has one (the output may have gone away). */
+static void extend_power(struct kiosk *k, bool on);
+
+/* The kiosk's screen, if it still has one (the output may have gone away); with
+ * --outputs extend, every output. */
 static void screen_power(struct kiosk *k, bool on) {
-	if (k->wlr_output) {
+	if (k->extend) {
+		extend_power(k, on);
+	} else if (k->wlr_output) {
 		wlr_output_enable(k->wlr_output, on);
 		wlr_output_commit(k->wlr_output);
 	}
@@ -125,6 +152,13 @@ static void screen_woke(void *data) {
 
 static int blank_screen(void *data) {
 	struct kiosk *k = data;
+	if (k->idle_inhibit && !wl_list_empty(&k->idle_inhibit->inhibitors)) {
+		/* A video player keeps the screen on (idle-inhibit): look again later. */
+		if (k->idle) {
+			wl_event_source_timer_update(k->idle, k->blank_after_ms);
+		}
+		return 0;
+	}
 	if (!seatkit_kiosk_policy_is_blanked(k->wake)) {
 		seatkit_kiosk_policy_blank(k->wake);
 		say("screen blanked");
@@ -141,12 +175,60 @@ static void input_seen(void *data, const struct seatkit_input_event *event, bool
 	}
 }
 
-static void cursor_changed(void *data, bool visible) {
-	say(visible ? "cursor shown" : "cursor hidden");
+/* The cursor (xcursor theme $XCURSOR_THEME at $XCURSOR_SIZE, the focused client's image
+ * where it set one), with --cursor auto (the default): hidden on touch and back on real
+ * pointer motion (SeatKit's cursor visibility policy), and with --cursor-timeout MS hidden
+ * after that long without pointer input. --cursor always: always drawn; never: none. */
+static void update_cursor(struct kiosk *k) {
+	bool hidden = k->cursor_mode == CURSOR_AUTO && (k->cursor_touch_hidden || k->cursor_idle_hidden);
+	seatkit_wlr_seat_set_cursor_hidden(k->seat, hidden);
 }
 
-static void secondary_click(void *data, double lx, double ly) {
-	say("secondary click at %.0f,%.0f", lx, ly);
+static void cursor_changed(void *data, bool visible) {
+	struct kiosk *k = data;
+	say(visible ? "cursor shown" : "cursor hidden");
+	k->cursor_touch_hidden = !visible;
+	update_cursor(k);
+}
+
+static int cursor_idle(void *data) {
+	struct kiosk *k = data;
+	if (!k->cursor_idle_hidden) {
+		k->cursor_idle_hidden = true;
+		say("cursor hidden after %d ms", k->cursor_timeout_ms);
+		update_cursor(k);
+	}
+	return 0;
+}
+
+/* Pointer input from a real device (not the long press's click): the cursor comes back and
+ * the timeout starts again. */
+static void pointer_seen(void *data, const struct seatkit_input_event *event, bool consumed) {
+	struct kiosk *k = data;
+	if (event->type < SEATKIT_INPUT_POINTER_MOTION || event->type > SEATKIT_INPUT_POINTER_AXIS
+		|| event->device == LONG_PRESS_DEVICE) {
+		return;
+	}
+	wl_event_source_timer_update(k->cursor_timer, k->cursor_timeout_ms);
+	if (k->cursor_idle_hidden) {
+		k->cursor_idle_hidden = false;
+		update_cursor(k);
+	}
+}
+
+static void setup_cursor(struct kiosk *k) {
+	if (k->cursor_mode == CURSOR_NEVER) {
+		return;
+	}
+	const char *size = getenv("XCURSOR_SIZE");
+	long pixels = size ? strtol(size, NULL, 10) : 0;
+	seatkit_wlr_seat_show_cursor(k->seat, getenv("XCURSOR_THEME"), pixels > 0 && pixels <= 256 ? (uint32_t)pixels : 24);
+	if (k->cursor_mode == CURSOR_AUTO && k->cursor_timeout_ms > 0) {
+		k->cursor_timer = wl_event_loop_add_timer(wl_display_get_event_loop(k->display), cursor_idle, k);
+		wl_event_source_timer_update(k->cursor_timer, k->cursor_timeout_ms);
+		seatkit_router_add_spy(k->router, pointer_seen, k);
+	}
+	update_cursor(k);
 }
 
 /* A three-finger swipe shows the next app (the recognizer cancels the touches the app had). */
@@ -190,19 +272,93 @@ static void setup_kiosk_behaviour(struct kiosk *k) {
 	}
 }
 
-/* On the first output: long press, app switching. */
+/* On the screen: app switching. */
 static void setup_output_gestures(struct kiosk *k) {
-	k->long_press = seatkit_output_add_long_press_secondary_click(k->output, 600000, 10, secondary_click, k);
 	k->switcher = seatkit_recognizer_create_swipe(k->router, "switch-app", SEATKIT_SWIPE_LEFT | SEATKIT_SWIPE_RIGHT, 3);
 	seatkit_recognizer_set_callback(k->switcher, swipe_changed, k);
 	seatkit_output_add_recognizer(k->output, k->switcher);
 }
 
+/* ---- A long press is a secondary click, and never a click first ---- */
+
+#define LONG_PRESS_USEC 600000
+#define BTN_RIGHT_CODE 0x111
+
+/* The app's long-press recognizer began (one finger held 600 ms within 10 mm): the app saw
+ * nothing of the touch (the recognizer held it back), and gets a pointer at the finger and
+ * a secondary click there, through the router like any pointer input. */
+static void long_press_changed(void *data, struct seatkit_recognizer *recognizer,
+		enum seatkit_recognizer_state state) {
+	struct view *view = data;
+	struct kiosk *k = view->kiosk;
+	double lx, ly;
+	if (state != SEATKIT_RECOGNIZER_BEGAN || !seatkit_recognizer_get_location(recognizer, &lx, &ly)) {
+		return;
+	}
+	int64_t now = seatkit_router_get_time(k->router);
+	seatkit_router_notify_pointer_motion_absolute(k->router, now, LONG_PRESS_DEVICE, lx, ly);
+	seatkit_router_notify_pointer_button(k->router, now, LONG_PRESS_DEVICE, BTN_RIGHT_CODE, SEATKIT_BUTTON_PRESSED);
+	seatkit_router_notify_pointer_button(k->router, now, LONG_PRESS_DEVICE, BTN_RIGHT_CODE, SEATKIT_BUTTON_RELEASED);
+	say("secondary click at %.0f,%.0f", lx, ly);
+}
+
+/* Whether the kiosk's long press applies to the app: always, except with --long-press app
+ * for an app that handles touch itself (it bound wl_touch, so its toolkit has its own long
+ * press: GTK's 500 ms one). Never both: where the kiosk's applies, the app sees no touch
+ * until the press is known not to be long. */
+static void view_update_long_press(struct view *view) {
+	struct kiosk *k = view->kiosk;
+	bool enabled = true;
+	if (k->app_long_press) {
+		struct wl_client *client = wl_resource_get_client(view->xdg_surface->surface->resource);
+		struct wlr_seat_client *seat_client = wlr_seat_client_for_wl_client(k->wlr_seat, client);
+		enabled = !seat_client || wl_list_empty(&seat_client->touches);
+	}
+	if (enabled != view->long_press_enabled) {
+		view->long_press_enabled = enabled;
+		seatkit_recognizer_set_enabled(view->long_press, enabled);
+		for (int i = 0; i < view->slice_count; i++) {
+			seatkit_recognizer_set_enabled(view->slices[i].long_press, enabled);
+		}
+	}
+}
+
+/* The app's long press: on its SeatKit surface, so it sees the touches on the app and its
+ * popups (not an on-screen keyboard's panel, whose keys must not wait). It delays touches
+ * began: a touch reaches the app only once it cannot be a long press (lifted sooner,
+ * moved more than 10 mm, a second finger), so neither a client without wl_touch (whose
+ * touch is an emulated left button) nor a toolkit's own long press acts on it first. */
+static struct seatkit_recognizer *make_long_press(struct view *view, struct seatkit_surface *surface) {
+	struct seatkit_recognizer *recognizer =
+		seatkit_recognizer_create_long_press(view->kiosk->router, "secondary-click", LONG_PRESS_USEC, 1);
+	seatkit_recognizer_set_allowable_movement(recognizer, 10);
+	seatkit_recognizer_set_delays_touches_began(recognizer, true);
+	seatkit_recognizer_set_callback(recognizer, long_press_changed, view);
+	seatkit_recognizer_set_enabled(recognizer, view->long_press_enabled);
+	seatkit_surface_add_recognizer(surface, recognizer);
+	return recognizer;
+}
+
+static void view_add_long_press(struct view *view) {
+	view->long_press_enabled = true;
+	view->long_press = make_long_press(view, view->surface);
+	view_update_long_press(view);
+}
+
 /* ---- Outputs ---- */
 
+/* The kiosk's screen is the last output connected (cage's -m last): the apps are
+ * fullscreen on it, in logical units (its mode after its transform, divided by its scale),
+ * and it is the only output in the layout, at 0,0, so that layout and screen coordinates
+ * are the same. Other outputs stay on and black. When the screen goes, the most recent
+ * output left becomes the screen and the apps move to it: their SeatKit surfaces move to
+ * its SeatKit output (touches on the old one are cancelled) and they are configured to its
+ * logical size. */
 struct output {
+	struct wl_list link; /* kiosk.outputs, oldest first */
 	struct kiosk *kiosk;
 	struct wlr_output *wlr_output;
+	struct seatkit_output *sk; /* --outputs extend: its SeatKit output */
 	struct wl_listener frame, destroy;
 };
 
@@ -219,26 +375,216 @@ static void output_frame(struct wl_listener *listener, void *data) {
 	wlr_scene_output_send_frame_done(scene_output, &now);
 }
 
+static void view_configure(struct view *view);
+static void extend_output_added(struct kiosk *k, struct output *output);
+static void extend_output_gone(struct kiosk *k, struct output *output);
+
+/* Makes `output` the screen (NULL: no screen left; the SeatKit output and the apps stay,
+ * detached from any wlr_output, until another output comes). */
+static void set_screen(struct kiosk *k, struct output *output) {
+	if (k->wlr_output) {
+		wlr_output_layout_remove(k->output_layout, k->wlr_output);
+	}
+	k->wlr_output = output ? output->wlr_output : NULL;
+	if (!output) {
+		if (k->idle) {
+			wl_event_source_timer_update(k->idle, 0); /* nothing to blank */
+		}
+		return;
+	}
+	struct wlr_output *wlr_output = output->wlr_output;
+	wlr_output_layout_add(k->output_layout, wlr_output, 0, 0);
+	wlr_output_effective_resolution(wlr_output, &k->width, &k->height);
+	k->app_width = k->width;
+	k->app_height = k->height;
+	/* SeatKit's output: the same name, mode, transform, scale and place. */
+	struct seatkit_output *old = k->output;
+	k->output = seatkit_output_create(k->router, wlr_output->name, 0, 0, wlr_output->width,
+		wlr_output->height, (enum seatkit_output_transform)wlr_output->transform, wlr_output->scale);
+	if (k->switcher) {
+		seatkit_recognizer_detach(k->switcher);
+		seatkit_output_add_recognizer(k->output, k->switcher);
+	} else {
+		setup_output_gestures(k);
+	}
+	/* The apps, oldest at the back, then the panels: moving a surface cancels its touches. */
+	struct view *view;
+	wl_list_for_each_reverse(view, &k->views, link) {
+		if (view->surface) {
+			seatkit_surface_add_child(seatkit_output_get_root(k->output), view->surface);
+		}
+		view_configure(view);
+	}
+	osk_screen_changed(k);
+	if (old) {
+		seatkit_output_destroy(old);
+	}
+	if (k->current) {
+		focus_view(k->current);
+	}
+	if (k->idle && !seatkit_kiosk_policy_is_blanked(k->wake)) {
+		wl_event_source_timer_update(k->idle, k->blank_after_ms);
+	}
+	say("screen %s %dx%d", wlr_output->name, k->width, k->height);
+}
+
 /* An output went away (unplugged; its window closed on the x11 and wayland backends):
- * nothing may keep it. If it was the kiosk's screen, the idle timer is disarmed and stays
- * so (it would power the output off through a freed pointer). If the screen was blanked,
- * the wake filter still swallows the next input (SeatKit's policy has no call to un-blank).
- * Its SeatKit output stays, with the apps: another output is not adopted (hotplug is not
- * handled yet). */
+ * nothing may keep it. If it was the screen, the most recent output left becomes the
+ * screen (or none: the idle timer is disarmed, it would power a freed output off). If the
+ * screen was blanked, the wake filter still swallows the next input. */
 static void output_destroy(struct wl_listener *listener, void *data) {
 	struct output *output = wl_container_of(listener, output, destroy);
 	struct kiosk *k = output->kiosk;
 	say("output %s gone", output->wlr_output->name);
 	osk_output_destroyed(k, output->wlr_output);
+	wl_list_remove(&output->link);
+	wl_list_remove(&output->frame.link);
+	wl_list_remove(&output->destroy.link);
+	if (k->extend) {
+		extend_output_gone(k, output);
+		free(output);
+		return;
+	}
 	if (k->wlr_output == output->wlr_output) {
-		k->wlr_output = NULL;
+		k->wlr_output = NULL; /* wlroots takes it out of the layout itself */
+		if (!k->ending) {
+			set_screen(k, wl_list_empty(&k->outputs) ? NULL : wl_container_of(k->outputs.prev, output, link));
+		}
+	}
+	free(output);
+}
+
+/* ---- --outputs extend: every output used, the apps over the box around them (cage's
+ * -m extend). Each output has its SeatKit output at its place in the layout; an app's
+ * SeatKit surface is on the first output's, and its part on each other output is a slice
+ * there (kiosk.h). Popups and panels stay on the first output. ---- */
+
+static void view_sync_slices(struct view *view);
+
+static void extend_power(struct kiosk *k, bool on) {
+	struct output *output;
+	wl_list_for_each(output, &k->outputs, link) {
+		wlr_output_enable(output->wlr_output, on);
+		wlr_output_commit(output->wlr_output);
+	}
+}
+
+/* The first output (the oldest) holds the apps' SeatKit surfaces, the panels and the
+ * gestures. */
+static void extend_set_primary(struct kiosk *k, struct output *output) {
+	k->output = output ? output->sk : NULL;
+	k->wlr_output = output ? output->wlr_output : NULL;
+	if (!output) {
 		if (k->idle) {
 			wl_event_source_timer_update(k->idle, 0);
 		}
+		return;
 	}
-	wl_list_remove(&output->frame.link);
-	wl_list_remove(&output->destroy.link);
-	free(output);
+	if (k->switcher) {
+		seatkit_recognizer_detach(k->switcher);
+		seatkit_output_add_recognizer(k->output, k->switcher);
+	} else {
+		setup_output_gestures(k);
+	}
+	struct view *view;
+	wl_list_for_each_reverse(view, &k->views, link) {
+		if (view->surface) {
+			seatkit_surface_add_child(seatkit_output_get_root(k->output), view->surface);
+		}
+	}
+}
+
+/* The layout changed (an output came, went or moved): SeatKit's outputs follow, and the
+ * apps are configured to the new box, their slices made again. */
+static void layout_changed(struct wl_listener *listener, void *data) {
+	struct kiosk *k = wl_container_of(listener, k, layout_change);
+	if (!k->extend || k->ending) {
+		return;
+	}
+	struct output *output;
+	wl_list_for_each(output, &k->outputs, link) {
+		struct wlr_box *box = wlr_output_layout_get_box(k->output_layout, output->wlr_output);
+		if (box && output->sk) {
+			seatkit_output_set_position(output->sk, box->x, box->y);
+		}
+	}
+	struct wlr_box *box = wlr_output_layout_get_box(k->output_layout, NULL);
+	if (!box || !k->wlr_output) {
+		return;
+	}
+	k->app_x = box->x;
+	k->app_y = box->y;
+	k->app_width = box->width;
+	k->app_height = box->height;
+	wlr_output_effective_resolution(k->wlr_output, &k->width, &k->height);
+	struct view *view;
+	wl_list_for_each(view, &k->views, link) {
+		view_configure(view);
+		view_sync_slices(view);
+	}
+	osk_screen_changed(k);
+	if (k->current) {
+		focus_view(k->current);
+	}
+	say("screen extended %dx%d over %d outputs", k->app_width, k->app_height, wl_list_length(&k->outputs));
+}
+
+static void extend_output_added(struct kiosk *k, struct output *output) {
+	struct wlr_output *wlr_output = output->wlr_output;
+	wlr_output_layout_add_auto(k->output_layout, wlr_output); /* layout_changed: not yet a SeatKit output */
+	struct wlr_box *box = wlr_output_layout_get_box(k->output_layout, wlr_output);
+	output->sk = seatkit_output_create(k->router, wlr_output->name, box ? box->x : 0, box ? box->y : 0,
+		wlr_output->width, wlr_output->height, (enum seatkit_output_transform)wlr_output->transform, wlr_output->scale);
+	if (!k->output) {
+		extend_set_primary(k, output);
+	}
+	layout_changed(&k->layout_change, NULL);
+}
+
+/* The output went: another becomes the first if it was, the slices on it go (its SeatKit
+ * output's destruction cancels the touches on it), and the layout change that follows
+ * lays the apps out again. */
+static void extend_output_gone(struct kiosk *k, struct output *output) {
+	struct view *view;
+	wl_list_for_each(view, &k->views, link) {
+		for (int i = 0; i < view->slice_count; i++) {
+			if (view->slices[i].output == output->sk) {
+				seatkit_surface_set_hidden(view->slices[i].surface, true);
+			}
+		}
+	}
+	if (k->output == output->sk && !k->ending) {
+		extend_set_primary(k, wl_list_empty(&k->outputs) ? NULL : wl_container_of(k->outputs.next, output, link));
+	}
+	struct seatkit_output *sk = output->sk;
+	output->sk = NULL;
+	if (k->output == sk) {
+		k->output = NULL; /* ending: SeatKit's outputs go with the router */
+	}
+	seatkit_output_destroy(sk);
+	if (k->ending) {
+		return;
+	}
+	wl_list_for_each(view, &k->views, link) {
+		view_sync_slices(view);
+	}
+}
+
+/* --transform and --scale, for the output of this name (the last rule that names it or
+ * names none wins). */
+static void configure_output(struct kiosk *k, struct wlr_output *wlr_output) {
+	for (int i = 0; i < k->rule_count; i++) {
+		const struct output_rule *rule = &k->rules[i];
+		if (rule->name[0] && strcmp(rule->name, wlr_output->name) != 0) {
+			continue;
+		}
+		if (rule->transform >= 0) {
+			wlr_output_set_transform(wlr_output, (enum wl_output_transform)rule->transform);
+		}
+		if (rule->scale > 0) {
+			wlr_output_set_scale(wlr_output, (float)rule->scale);
+		}
+	}
 }
 
 static void new_output(struct wl_listener *listener, void *data) {
@@ -249,8 +595,10 @@ static void new_output(struct wl_listener *listener, void *data) {
 	if (mode) {
 		wlr_output_set_mode(wlr_output, mode);
 	}
+	configure_output(k, wlr_output);
 	wlr_output_enable(wlr_output, true);
 	if (!wlr_output_commit(wlr_output)) {
+		wlr_log(WLR_ERROR, "output %s: its mode, transform or scale was refused", wlr_output->name);
 		return;
 	}
 	struct output *output = calloc(1, sizeof *output);
@@ -260,16 +608,11 @@ static void new_output(struct wl_listener *listener, void *data) {
 	wl_signal_add(&wlr_output->events.frame, &output->frame);
 	output->destroy.notify = output_destroy;
 	wl_signal_add(&wlr_output->events.destroy, &output->destroy);
-	wlr_output_layout_add_auto(k->output_layout, wlr_output);
-
-	if (!k->output) {
-		/* SeatKit's output: the same name, mode, transform, scale and place. */
-		k->width = wlr_output->width;
-		k->height = wlr_output->height;
-		k->output = seatkit_output_create(k->router, wlr_output->name, 0, 0, wlr_output->width,
-			wlr_output->height, (enum seatkit_output_transform)wlr_output->transform, wlr_output->scale);
-		k->wlr_output = wlr_output;
-		setup_output_gestures(k);
+	wl_list_insert(k->outputs.prev, &output->link);
+	if (k->extend) {
+		extend_output_added(k, output);
+	} else {
+		set_screen(k, output);
 	}
 }
 
@@ -285,6 +628,12 @@ static void focus_view(struct view *view) {
 		if (other->surface) {
 			seatkit_surface_set_hidden(other->surface, !shown);
 		}
+		for (int i = 0; i < other->slice_count; i++) {
+			seatkit_surface_set_hidden(other->slices[i].surface, !shown);
+			if (shown) {
+				seatkit_surface_raise_to_top(other->slices[i].surface);
+			}
+		}
 	}
 	wlr_scene_node_raise_to_top(view->xdg.node);
 	seatkit_surface_raise_to_top(view->surface);
@@ -297,17 +646,27 @@ static void replay_finished(void *data, struct seatkit_replay *replay) {
 	say("replay finished");
 }
 
-/* The app's SeatKit surface is its wl_surface where the scene draws it (the window
- * geometry's corner at the output's, so the wl_surface at minus the geometry's offset: the
- * bridge hands SeatKit's surface-local points to wlroots as they are), taking input only
- * inside its window geometry and its input region. An app smaller than the output
- * (weston-simple-touch stays 600x500 whatever it is asked) gets nothing outside its
+/* The app's SeatKit surface is its wl_surface where the scene draws it: the window
+ * geometry's corner at the screen's, or centred on it if the window is smaller (an app
+ * that keeps its own size: weston-simple-touch stays 600x500 whatever it is asked), so
+ * the wl_surface at that corner minus the geometry's offset (the bridge hands SeatKit's
+ * surface-local points to wlroots as they are). It takes input only inside its window
+ * geometry and its input region: an app smaller than the screen gets nothing outside its
  * window, nor does a toolkit's shadow. */
 static void view_place(struct view *view) {
+	struct kiosk *k = view->kiosk;
 	struct wlr_surface *surface = view->xdg_surface->surface;
 	struct wlr_box geometry;
 	wlr_xdg_surface_get_geometry(view->xdg_surface, &geometry);
-	struct seatkit_rect frame = { .x = -geometry.x, .y = -geometry.y,
+	int x = k->app_x + (geometry.width < k->app_width ? (k->app_width - geometry.width) / 2 : 0);
+	int y = k->app_y + (geometry.height < k->app_height ? (k->app_height - geometry.height) / 2 : 0);
+	wlr_scene_node_set_position(view->xdg.node, x, y);
+	/* In the SeatKit output's space (the screen's: at 0,0 of the layout but in extend). */
+	double ox = 0, oy = 0, ow, oh;
+	if (k->extend && k->output) {
+		seatkit_output_get_layout_box(k->output, &ox, &oy, &ow, &oh);
+	}
+	struct seatkit_rect frame = { .x = x - ox - geometry.x, .y = y - oy - geometry.y,
 		.width = surface->current.width, .height = surface->current.height };
 	if (memcmp(&frame, &view->frame, sizeof frame) != 0) {
 		view->frame = frame;
@@ -333,6 +692,63 @@ static void view_place(struct view *view) {
 		memcpy(view->input, rects, sizeof rects);
 		seatkit_surface_set_input_region(view->surface, rects, (size_t)count);
 	}
+	/* The slices: the same wl_surface, in each output's space. */
+	for (int i = 0; i < view->slice_count; i++) {
+		double sx, sy, sw, sh;
+		if (seatkit_output_get_layout_box(view->slices[i].output, &sx, &sy, &sw, &sh)) {
+			seatkit_surface_set_frame(view->slices[i].surface, x - sx - geometry.x, y - sy - geometry.y,
+				frame.width, frame.height);
+		}
+		seatkit_surface_set_input_region(view->slices[i].surface, rects, (size_t)count);
+	}
+}
+
+/* Fullscreen on the screen, in logical units; placed again when it commits its new size
+ * (now, if it is mapped: a screen change re-centres it). */
+static void view_configure(struct view *view) {
+	struct kiosk *k = view->kiosk;
+	if (k->app_width > 0 && k->app_height > 0) {
+		wlr_xdg_toplevel_set_size(view->xdg_surface, k->app_width, k->app_height);
+	}
+	wlr_xdg_toplevel_set_fullscreen(view->xdg_surface, true);
+	if (view->surface) {
+		view_place(view);
+	}
+}
+
+static void view_remove_slices(struct view *view) {
+	for (int i = 0; i < view->slice_count; i++) {
+		seatkit_recognizer_destroy(view->slices[i].long_press);
+		seatkit_surface_destroy(view->slices[i].surface);
+	}
+	view->slice_count = 0;
+}
+
+/* --outputs extend: a slice of the mapped app on each output but the first (made again
+ * whenever outputs change). */
+static void view_sync_slices(struct view *view) {
+	struct kiosk *k = view->kiosk;
+	view_remove_slices(view);
+	if (!k->extend || !view->surface) {
+		return;
+	}
+	struct output *output;
+	wl_list_for_each(output, &k->outputs, link) {
+		if (!output->sk || output->sk == k->output || view->slice_count == (int)(sizeof view->slices / sizeof view->slices[0])) {
+			continue;
+		}
+		struct view_slice *slice = &view->slices[view->slice_count++];
+		slice->output = output->sk;
+		slice->surface = seatkit_surface_create(k->router, view->xdg_surface->toplevel->app_id, 0, 0, 0, 0);
+		/* Not focusable: the keyboard stays with the app's own SeatKit surface. */
+		seatkit_wlr_seat_attach_surface(k->seat, slice->surface, view->xdg_surface->surface, 0);
+		seatkit_surface_add_child(seatkit_output_get_root(output->sk), slice->surface);
+		seatkit_surface_set_hidden(slice->surface, view != k->current);
+		slice->long_press = make_long_press(view, slice->surface);
+	}
+	view->input_count = SIZE_MAX; /* set the slices' input regions too */
+	view->frame = (struct seatkit_rect){ 0 };
+	view_place(view);
 }
 
 /* A resize, a new window geometry or input region. */
@@ -340,6 +756,7 @@ static void view_commit(struct wl_listener *listener, void *data) {
 	struct view *view = wl_container_of(listener, view, commit);
 	if (view->surface) {
 		view_place(view);
+		view_update_long_press(view);
 	}
 }
 
@@ -356,6 +773,8 @@ static void view_map(struct wl_listener *listener, void *data) {
 	wl_signal_add(&view->xdg_surface->surface->events.commit, &view->commit);
 	seatkit_wlr_seat_attach_surface(k->seat, view->surface, view->xdg_surface->surface, SEATKIT_WLR_SURFACE_FOCUSABLE);
 	seatkit_surface_add_child(seatkit_output_get_root(k->output), view->surface);
+	view_add_long_press(view);
+	view_sync_slices(view);
 	view->xdg.surface = view->surface;
 	focus_view(view);
 	k->mapped++;
@@ -373,6 +792,9 @@ static void view_unmap(struct wl_listener *listener, void *data) {
 	}
 	if (view->surface) {
 		wl_list_remove(&view->commit.link);
+		view_remove_slices(view);
+		seatkit_recognizer_destroy(view->long_press);
+		view->long_press = NULL;
 		seatkit_surface_destroy(view->surface);
 		view->surface = NULL;
 		view->xdg.surface = NULL;
@@ -418,9 +840,7 @@ static void new_xdg_surface(struct wl_listener *listener, void *data) {
 	view->destroy.notify = view_destroy;
 	wl_signal_add(&xdg_surface->events.destroy, &view->destroy);
 	wl_list_insert(&k->views, &view->link);
-	/* Fullscreen on the output. */
-	wlr_xdg_toplevel_set_size(xdg_surface, k->width, k->height);
-	wlr_xdg_toplevel_set_fullscreen(xdg_surface, true);
+	view_configure(view); /* fullscreen on the screen */
 }
 
 static void new_xdg_decoration(struct wl_listener *listener, void *data) {
@@ -472,6 +892,50 @@ static void new_virtual_keyboard(struct wl_listener *listener, void *data) {
 	say("virtual keyboard");
 }
 
+/* virtual-pointer-v1 (wlrctl, a remote-support tool): a pointer like any other, fed to
+ * SeatKit by the bridge, so it goes through the same filters, grabs and responders. */
+static void new_virtual_pointer(struct wl_listener *listener, void *data) {
+	struct kiosk *k = wl_container_of(listener, k, new_virtual_pointer);
+	struct wlr_virtual_pointer_v1_new_pointer_event *event = data;
+	seatkit_wlr_seat_add_input_device(k->seat, &event->new_pointer->input_device);
+	say("virtual pointer");
+}
+
+/* xdg-activation-v1: an app asks to be shown (a second instance handing over to the first,
+ * a notification's action): its view is raised and becomes SeatKit's first responder. */
+static void request_activate(struct wl_listener *listener, void *data) {
+	struct kiosk *k = wl_container_of(listener, k, request_activate);
+	struct wlr_xdg_activation_v1_request_activate_event *event = data;
+	if (!wlr_surface_is_xdg_surface(event->surface)) {
+		return;
+	}
+	struct wlr_xdg_surface *xdg_surface = wlr_xdg_surface_from_wlr_surface(event->surface);
+	struct view *view;
+	wl_list_for_each(view, &k->views, link) {
+		if (view->xdg_surface == xdg_surface && view->surface && view != k->current) {
+			focus_view(view);
+			say("activated %s", xdg_surface->toplevel->app_id ? xdg_surface->toplevel->app_id : "(no app id)");
+		}
+	}
+}
+
+/* The protocols a deployed kiosk is asked for that need nothing of SeatKit's routing but
+ * what is here: screenshots for remote support (wlr-screencopy with xdg-output: grim),
+ * clipboard managers (data-control), idle-inhibit (no blanking while a video plays),
+ * virtual pointers and activation (routed above). */
+static void setup_protocols(struct kiosk *k) {
+	wlr_screencopy_manager_v1_create(k->display);
+	wlr_xdg_output_manager_v1_create(k->display, k->output_layout);
+	wlr_data_control_manager_v1_create(k->display);
+	k->idle_inhibit = wlr_idle_inhibit_v1_create(k->display);
+	struct wlr_virtual_pointer_manager_v1 *pointers = wlr_virtual_pointer_manager_v1_create(k->display);
+	k->new_virtual_pointer.notify = new_virtual_pointer;
+	wl_signal_add(&pointers->events.new_virtual_pointer, &k->new_virtual_pointer);
+	struct wlr_xdg_activation_v1 *activation = wlr_xdg_activation_v1_create(k->display);
+	k->request_activate.notify = request_activate;
+	wl_signal_add(&activation->events.request_activate, &k->request_activate);
+}
+
 static void find_headless(struct wlr_backend *backend, void *data) {
 	struct kiosk *k = data;
 	if (wlr_backend_is_headless(backend)) {
@@ -479,12 +943,182 @@ static void find_headless(struct wlr_backend *backend, void *data) {
 	}
 }
 
+/* ---- Launch and supervise the app (cage's contract) ---- */
+
+/* SIGTERM, SIGINT: the kiosk ends cleanly (the loop returns, teardown below). */
+static int terminate_signal(int signal, void *data) {
+	struct kiosk *k = data;
+	k->signalled = signal;
+	wl_display_terminate(k->display);
+	return 0;
+}
+
+/* The app exited: the kiosk ends with its status (reaped here, so it leaves no zombie). */
+static int child_exited(int signal, void *data) {
+	struct kiosk *k = data;
+	int status;
+	while (k->app_pid > 0) {
+		pid_t pid = waitpid(k->app_pid, &status, WNOHANG);
+		if (pid == 0 || (pid < 0 && errno == EINTR)) {
+			return 0; /* another child (none today), or not yet */
+		}
+		k->app_pid = 0;
+		k->app_status = pid < 0 ? 1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		wl_display_terminate(k->display);
+	}
+	return 0;
+}
+
+/* Starts APP ARGS... with WAYLAND_DISPLAY set (already in the environment), nothing blocked
+ * (the kiosk's loop blocks the signals it reads through signalfd) and its own process
+ * group. False (with a line on stderr) if it cannot be started. */
+static bool launch_app(struct kiosk *k, char *const argv[]) {
+	int report[2]; /* the child writes errno here if exec fails (closed on exec) */
+	if (pipe2(report, O_CLOEXEC) != 0) {
+		fprintf(stderr, "wlroots-kiosk: cannot start %s: %s\n", argv[0], strerror(errno));
+		return false;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "wlroots-kiosk: cannot start %s: %s\n", argv[0], strerror(errno));
+		close(report[0]);
+		close(report[1]);
+		return false;
+	}
+	if (pid == 0) {
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		setsid();
+		execvp(argv[0], argv);
+		int error = errno;
+		ssize_t written = write(report[1], &error, sizeof error);
+		(void)written;
+		_exit(127);
+	}
+	close(report[1]);
+	int error = 0;
+	ssize_t got;
+	do {
+		got = read(report[0], &error, sizeof error);
+	} while (got < 0 && errno == EINTR);
+	close(report[0]);
+	if (got == sizeof error) {
+		fprintf(stderr, "wlroots-kiosk: cannot start %s: %s\n", argv[0], strerror(error));
+		waitpid(pid, NULL, 0);
+		return false;
+	}
+	k->app_pid = pid;
+	return true;
+}
+
+/* ---- Options ---- */
+
+static const char usage[] =
+	"usage: wlroots-kiosk [options] [-- APP [ARGS...]]\n"
+	"\n"
+	"A touch kiosk on wlroots in which SeatKit routes every input. With APP, starts it with\n"
+	"WAYLAND_DISPLAY set and exits with its status when it exits.\n"
+	"\n"
+	"  -h, --help                  this text\n"
+	"  -v, --version               the version\n"
+	"  -V, --verbose               a line per event delivered to a client\n"
+	"      --long-press kiosk|app  who wins a long press in an app that handles touch\n"
+	"                              itself: the kiosk's secondary click (default) or the app\n"
+	"      --outputs last|extend   apps on the last output connected (default), or over\n"
+	"                              every output side by side (as cage's -m)\n"
+	"      --transform [OUTPUT=]T  the output's transform: 0, 90, 180, 270, flipped,\n"
+	"                              flipped-90, flipped-180 or flipped-270 (every output\n"
+	"                              without OUTPUT); apps are laid out in its logical units\n"
+	"      --scale [OUTPUT=]FACTOR the output's scale (1 to 4; every output without OUTPUT)\n"
+	"      --cursor auto|never|always  the cursor: hidden on touch and back on pointer\n"
+	"                              motion (auto, the default), none, or always drawn\n"
+	"      --cursor-timeout MS     auto: also hidden after MS without pointer input\n"
+	"      --blank-after MS        blank the screen after MS milliseconds without input\n"
+	"      --start-blanked         blank the screen from the start\n"
+	"      --size WxH              the headless backend's output size (default 1280x720)\n"
+	"      --libinput [--seat NAME]  SeatKit reads libinput itself (default seat: seat0)\n"
+	"      --replay FILE [--start-after-windows N]  replay a libinput recording (tests)\n";
+
+/* A whole positive decimal number no larger than `max`, or -1. */
+static long parse_count(const char *text, long max) {
+	char *end;
+	errno = 0;
+	long value = strtol(text, &end, 10);
+	if (errno != 0 || end == text || *end != '\0' || value <= 0 || value > max) {
+		return -1;
+	}
+	return value;
+}
+
+/* --transform [NAME=]T or --scale [NAME=]FACTOR: a rule for that output (or every output).
+ * NULL, or what is wrong with the value. */
+static const char *add_output_rule(struct kiosk *k, bool transform, const char *text) {
+	static const char *const transforms[] = { "0", "90", "180", "270",
+		"flipped", "flipped-90", "flipped-180", "flipped-270" };
+	if (k->rule_count == (int)(sizeof k->rules / sizeof k->rules[0])) {
+		return "is one rule too many (16 at most)";
+	}
+	struct output_rule rule = { .transform = -1 };
+	const char *value = text;
+	const char *equals = strchr(text, '=');
+	if (equals) {
+		size_t length = (size_t)(equals - text);
+		if (length == 0 || length >= sizeof rule.name) {
+			return "names no output before '='";
+		}
+		memcpy(rule.name, text, length);
+		value = equals + 1;
+	}
+	if (transform) {
+		for (int i = 0; i < 8; i++) {
+			if (strcmp(value, transforms[i]) == 0) {
+				rule.transform = i; /* the order of enum wl_output_transform */
+			}
+		}
+		if (rule.transform < 0) {
+			return "is not 0, 90, 180, 270, flipped, flipped-90, flipped-180 or flipped-270";
+		}
+	} else {
+		char *end;
+		errno = 0;
+		rule.scale = strtod(value, &end);
+		if (errno != 0 || end == value || *end != '\0' || !(rule.scale >= 1 && rule.scale <= 4)) {
+			return "is not a scale from 1 to 4";
+		}
+	}
+	k->rules[k->rule_count++] = rule;
+	return NULL;
+}
+
+/* Refuses the command line with one line on stderr: status 2. */
+static int refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int refuse(const char *fmt, ...) {
+	va_list args;
+	va_start(args, fmt);
+	fputs("wlroots-kiosk: ", stderr);
+	vfprintf(stderr, fmt, args);
+	fputs(" (see --help)\n", stderr);
+	va_end(args);
+	return 2;
+}
+
 int main(int argc, char *argv[]) {
 	struct kiosk k = { .windows_before_replay = 1 };
 	const char *replay_path = NULL;
 	const char *libinput_seat = NULL;
+	bool verbose = false;
 	int width = 1280, height = 720;
 	static const struct option options[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'v' },
+		{ "verbose", no_argument, NULL, 'V' },
+		{ "long-press", required_argument, NULL, 'L' },
+		{ "transform", required_argument, NULL, 't' },
+		{ "outputs", required_argument, NULL, 'm' },
+		{ "cursor", required_argument, NULL, 'c' },
+		{ "cursor-timeout", required_argument, NULL, 'C' },
+		{ "scale", required_argument, NULL, 'S' },
 		{ "replay", required_argument, NULL, 'r' },
 		{ "start-after-windows", required_argument, NULL, 'n' },
 		{ "size", required_argument, NULL, 's' },
@@ -494,30 +1128,108 @@ int main(int argc, char *argv[]) {
 		{ "start-blanked", no_argument, NULL, 'B' },
 		{ 0 },
 	};
+	opterr = 0; /* our own one-line reasons */
 	int c;
-	while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
+	/* '+': options end at the first non-option (the app's own options are its own). */
+	while ((c = getopt_long(argc, argv, "+:hvV", options, NULL)) != -1) {
 		switch (c) {
+		case 'h': fputs(usage, stdout); return 0;
+		case 'v': printf("wlroots-kiosk %s\n", KIOSK_VERSION); return 0;
+		case 'V': verbose = true; break;
+		case 'L':
+			if (strcmp(optarg, "kiosk") == 0) {
+				k.app_long_press = false;
+			} else if (strcmp(optarg, "app") == 0) {
+				k.app_long_press = true;
+			} else {
+				return refuse("--long-press: '%s' is neither kiosk nor app", optarg);
+			}
+			break;
+		case 'm':
+			if (strcmp(optarg, "last") == 0 || strcmp(optarg, "extend") == 0) {
+				k.extend = strcmp(optarg, "extend") == 0;
+			} else {
+				return refuse("--outputs: '%s' is neither last nor extend", optarg);
+			}
+			break;
+		case 'c':
+			if (strcmp(optarg, "auto") == 0) {
+				k.cursor_mode = CURSOR_AUTO;
+			} else if (strcmp(optarg, "never") == 0) {
+				k.cursor_mode = CURSOR_NEVER;
+			} else if (strcmp(optarg, "always") == 0) {
+				k.cursor_mode = CURSOR_ALWAYS;
+			} else {
+				return refuse("--cursor: '%s' is not auto, never or always", optarg);
+			}
+			break;
+		case 'C':
+			if ((k.cursor_timeout_ms = (int)parse_count(optarg, 24L * 3600 * 1000)) < 0) {
+				return refuse("--cursor-timeout: '%s' is not a number of milliseconds (1 to 86400000)", optarg);
+			}
+			break;
+		case 't':
+		case 'S': {
+			const char *error = add_output_rule(&k, c == 't', optarg);
+			if (error) {
+				return refuse("%s: '%s' %s", c == 't' ? "--transform" : "--scale", optarg, error);
+			}
+			break;
+		}
 		case 'r': replay_path = optarg; break;
-		case 'n': k.windows_before_replay = atoi(optarg); break;
-		case 's': sscanf(optarg, "%dx%d", &width, &height); break;
+		case 'n':
+			if ((k.windows_before_replay = (int)parse_count(optarg, 64)) < 0) {
+				return refuse("--start-after-windows: '%s' is not a number from 1 to 64", optarg);
+			}
+			break;
+		case 's': {
+			char x, extra;
+			if (sscanf(optarg, "%d%c%d%c", &width, &x, &height, &extra) != 3 || x != 'x' || width <= 0
+				|| height <= 0 || width > 16384 || height > 16384) {
+				return refuse("--size: '%s' is not WIDTHxHEIGHT in pixels (such as 1280x720)", optarg);
+			}
+			break;
+		}
 		case 'l': libinput_seat = libinput_seat ? libinput_seat : "seat0"; break;
 		case 'e': libinput_seat = optarg; break;
-		case 'b': k.blank_after_ms = atoi(optarg); break;
+		case 'b':
+			if ((k.blank_after_ms = (int)parse_count(optarg, 24L * 3600 * 1000)) < 0) {
+				return refuse("--blank-after: '%s' is not a number of milliseconds (1 to 86400000)", optarg);
+			}
+			break;
 		case 'B': k.start_blanked = true; break;
+		case ':': return refuse("%s needs a value", argv[optind - 1]);
 		default:
-			fprintf(stderr, "usage: %s [--replay FILE [--start-after-windows N] | --libinput [--seat NAME]] [--size WxH] [--blank-after MS] [--start-blanked]\n",
-				argv[0]);
-			return 2;
+			if (optopt) {
+				return refuse("unknown option -%c", optopt);
+			}
+			return refuse("unknown option %s", argv[optind - 1]);
 		}
+	}
+	char **app = optind < argc ? &argv[optind] : NULL;
+	if (app && optind > 0 && strcmp(argv[optind - 1], "--") != 0) {
+		return refuse("unexpected argument '%s': put the app after --", argv[optind]);
+	}
+	if (replay_path && libinput_seat) {
+		return refuse("--replay and --libinput cannot be used together");
 	}
 	wlr_log_init(WLR_ERROR, NULL);
 	seatkit_log_init(SEATKIT_ERROR, (seatkit_log_func_t)_wlr_vlog);
 	wl_list_init(&k.views);
+	wl_list_init(&k.outputs);
 
 	k.display = wl_display_create();
+	struct wl_event_loop *loop = wl_display_get_event_loop(k.display);
+	/* Signals first: a SIGTERM while starting ends the kiosk as cleanly as later. */
+	struct wl_event_source *signals[] = {
+		wl_event_loop_add_signal(loop, SIGTERM, terminate_signal, &k),
+		wl_event_loop_add_signal(loop, SIGINT, terminate_signal, &k),
+		wl_event_loop_add_signal(loop, SIGCHLD, child_exited, &k),
+	};
 	k.backend = wlr_backend_autocreate(k.display);
 	if (!k.backend) {
-		fprintf(stderr, "kiosk: no wlroots backend\n");
+		fprintf(stderr, "wlroots-kiosk: no wlroots backend\n");
+		wl_display_destroy(k.display);
 		return 1;
 	}
 	if (wlr_backend_is_multi(k.backend)) {
@@ -531,19 +1243,25 @@ int main(int argc, char *argv[]) {
 	wlr_compositor_create(k.display, k.renderer);
 	wlr_data_device_manager_create(k.display);
 	k.output_layout = wlr_output_layout_create();
+	k.layout_change.notify = layout_changed;
+	wl_signal_add(&k.output_layout->events.change, &k.layout_change);
 	k.scene = wlr_scene_create();
 	wlr_scene_attach_output_layout(k.scene, k.output_layout);
 
 	/* SeatKit: the router on the display's event loop, the compositor as its delegate. */
-	k.router = seatkit_router_create(wl_display_get_event_loop(k.display));
+	k.router = seatkit_router_create(loop);
 	seatkit_router_set_delegate(k.router, &delegate_impl, &k);
 	setup_kiosk_behaviour(&k);
 	k.wlr_seat = wlr_seat_create(k.display, "seat0");
 	/* SeatKit routes, wlr_seat delivers: the bridge (destroyed with the wlr_seat). */
 	k.seat = seatkit_wlr_seat_create(k.router, k.wlr_seat, k.output_layout);
-	seatkit_wlr_seat_set_delivery_log(k.seat, delivered, &k);
+	if (verbose) {
+		seatkit_wlr_seat_set_delivery_log(k.seat, delivered, &k);
+	}
+	setup_cursor(&k);
 
 	osk_init(&k); /* osk.c: layer shell, text-input-v3, input-method-v2 */
+	setup_protocols(&k);
 
 	k.new_output.notify = new_output;
 	wl_signal_add(&k.backend->events.new_output, &k.new_output);
@@ -562,10 +1280,13 @@ int main(int argc, char *argv[]) {
 	wl_signal_add(&decorations->events.new_toplevel_decoration, &k.new_xdg_decoration);
 
 	setup_keymap(&k, "us");
+	int status = 0;
+	struct seatkit_libinput *libinput = NULL;
 	const char *socket = wl_display_add_socket_auto(k.display);
 	if (!socket || !wlr_backend_start(k.backend)) {
-		fprintf(stderr, "kiosk: cannot start\n");
-		return 1;
+		fprintf(stderr, "wlroots-kiosk: cannot start (no Wayland socket, or the backend did not start)\n");
+		status = 1;
+		goto end;
 	}
 	if (k.headless && !k.output) {
 		wlr_headless_add_output(k.headless, width, height);
@@ -575,27 +1296,82 @@ int main(int argc, char *argv[]) {
 	if (replay_path) {
 		k.replay = seatkit_replay_create(k.router, replay_path, NULL);
 		if (!k.replay) {
-			fprintf(stderr, "kiosk: cannot replay %s\n", replay_path);
-			return 1;
+			fprintf(stderr, "wlroots-kiosk: cannot replay %s\n", replay_path);
+			status = 1;
+			goto end;
 		}
 		seatkit_replay_add_devices(k.replay);
 	}
 	if (libinput_seat) {
 		/* SeatKit owns libinput: devices opened directly (a real session would pass
 		 * libseat's open and close here). */
-		struct seatkit_libinput *libinput = seatkit_libinput_create_udev(k.router, libinput_seat, NULL, NULL);
-		if (!libinput || !seatkit_libinput_add_to_event_loop(libinput, wl_display_get_event_loop(k.display))) {
-			fprintf(stderr, "kiosk: cannot read input devices on %s\n", libinput_seat);
-			return 1;
+		libinput = seatkit_libinput_create_udev(k.router, libinput_seat, NULL, NULL);
+		if (!libinput || !seatkit_libinput_add_to_event_loop(libinput, loop)) {
+			fprintf(stderr, "wlroots-kiosk: cannot read input devices on %s\n", libinput_seat);
+			status = 1;
+			goto end;
 		}
 		seatkit_libinput_dispatch(libinput); /* the devices already there */
 	}
 	setenv("WAYLAND_DISPLAY", socket, true);
 	say("listening on %s", socket);
+	if (app && !launch_app(&k, app)) {
+		status = 1;
+		goto end;
+	}
 	wl_display_run(k.display);
+	if (k.signalled) {
+		say("ending on %s", strsignal(k.signalled));
+	}
+	status = k.app_pid == 0 ? k.app_status : 0;
 
+end:
+	/* Teardown, in order, while everything that SeatKit refers to still exists: the
+	 * clients (their surfaces leave SeatKit's tree), SeatKit's own input sources, the
+	 * backend (outputs and input devices go, each telling SeatKit), the bridge, then the
+	 * router (before the event loop its timers are on), and last the display (the seat,
+	 * the globals, the event loop). */
+	k.ending = true;
 	wl_display_destroy_clients(k.display);
+	if (k.replay) {
+		seatkit_replay_destroy(k.replay);
+	}
+	if (libinput) {
+		seatkit_libinput_destroy(libinput);
+	}
+	for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+		if (signals[i]) {
+			wl_event_source_remove(signals[i]);
+		}
+	}
+	if (k.idle) {
+		wl_event_source_remove(k.idle);
+	}
+	if (k.cursor_timer) {
+		wl_event_source_remove(k.cursor_timer);
+	}
+	wlr_backend_destroy(k.backend);
+	seatkit_wlr_seat_destroy(k.seat);
 	seatkit_router_destroy(k.router);
 	wl_display_destroy(k.display);
-	return 0;
+	osk_fini(&k);
+	wl_list_remove(&k.layout_change.link);
+	wlr_output_layout_destroy(k.output_layout); /* before the scene, which listens to it */
+	wlr_scene_node_destroy(&k.scene->node);
+	wlr_allocator_destroy(k.allocator);
+	wlr_renderer_destroy(k.renderer);
+	if (k.app_pid > 0) {
+		/* The kiosk was asked to end: so is the app (its process group: a shell's children
+		 * too), which its closed connection tells as well; SIGKILL if it is still there
+		 * 2 s later. */
+		kill(-k.app_pid, SIGTERM);
+		for (int i = 0; i < 200 && waitpid(k.app_pid, NULL, WNOHANG) == 0; i++) {
+			nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
+		}
+		if (waitpid(k.app_pid, NULL, WNOHANG) == 0) {
+			kill(-k.app_pid, SIGKILL);
+			waitpid(k.app_pid, NULL, 0);
+		}
+	}
+	return status;
 }

@@ -8,6 +8,7 @@
 #include <seatkit/seatkit.h>
 #include <seatkit/seatkit-replay.h> /* --replay: a test kiosk; production compositors do not link it */
 #include <stdbool.h>
+#include <sys/types.h>
 #include <wayland-server-core.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_xdg_shell.h>
@@ -26,18 +27,46 @@ struct kiosk {
 	struct seatkit_wlr_seat *seat; /* SeatKit's bridge to wlr_seat */
 
 	struct seatkit_router *router;
-	struct seatkit_output *output; /* the first output: apps go fullscreen on it */
+	/* The screen (kiosk.c): the last output connected, where the apps are fullscreen, and
+	 * its SeatKit output (which stays, with the apps, while no output is left). */
+	struct seatkit_output *output;
 	struct wlr_output *wlr_output;
+	struct wl_list outputs; /* every output, oldest first */
+	/* --transform, --scale: for the output named (or every output: name ""). */
+	struct output_rule {
+		char name[64];
+		int transform; /* enum wl_output_transform, or -1 */
+		double scale; /* or 0 */
+	} rules[16];
+	int rule_count;
+	bool ending; /* tearing down: outputs going are not replaced */
 	struct view *current; /* the app shown */
 
 	/* Kiosk behaviour (see the top of kiosk.c). */
-	struct seatkit_kiosk_policy *wake, *cursor, *long_press;
+	struct seatkit_kiosk_policy *wake, *cursor;
 	struct seatkit_recognizer *switcher;
 	struct wl_event_source *idle;
+	enum { CURSOR_AUTO, CURSOR_NEVER, CURSOR_ALWAYS } cursor_mode;
+	int cursor_timeout_ms; /* 0: no timeout */
+	struct wl_event_source *cursor_timer;
+	bool cursor_touch_hidden, cursor_idle_hidden;
 	int blank_after_ms;
 	bool start_blanked;
-	int width, height;
+	int width, height; /* the screen's logical size (extend: the first output's) */
+	/* Where apps are laid out, in layout space: the screen, or (--outputs extend) the box
+	 * around every output. */
+	int app_x, app_y, app_width, app_height;
+	bool extend;
+	struct wl_listener layout_change;
 	struct wl_list views;
+
+	/* The app the kiosk started (-- APP ARGS...), while it runs; its exit status once it
+	 * has exited; the signal that ended the kiosk. */
+	pid_t app_pid;
+	int app_status;
+	int signalled;
+	/* --long-press app: in an app that binds wl_touch, its own long press wins. */
+	bool app_long_press;
 
 	struct seatkit_replay *replay;
 	int windows_before_replay;
@@ -45,6 +74,8 @@ struct kiosk {
 
 	struct wl_listener new_output, new_input, new_xdg_surface, new_virtual_keyboard;
 	struct wl_listener new_xdg_decoration;
+	struct wl_listener new_virtual_pointer, request_activate;
+	struct wlr_idle_inhibit_manager_v1 *idle_inhibit;
 
 	struct wl_listener new_layer_surface; /* osk.c */
 	struct wl_list panels; /* osk.c: layer-shell surfaces (an on-screen keyboard) */
@@ -68,6 +99,18 @@ struct view {
 	struct seatkit_rect frame;
 	struct seatkit_rect input[16];
 	size_t input_count;
+	/* The kiosk's long press (a secondary click), held back touches; disabled for an app
+	 * with wl_touch under --long-press app. */
+	struct seatkit_recognizer *long_press;
+	bool long_press_enabled;
+	/* --outputs extend: the app's part on each other output, a SeatKit surface there
+	 * delivering to the same wl_surface (same surface-local space), never focusable. */
+	struct view_slice {
+		struct seatkit_output *output;
+		struct seatkit_surface *surface;
+		struct seatkit_recognizer *long_press;
+	} slices[7];
+	int slice_count;
 	struct wl_listener map, unmap, destroy, commit;
 };
 
@@ -79,8 +122,12 @@ void popup_create(struct kiosk *k, struct wlr_xdg_surface *xdg_surface);
 
 /* osk.c: layer-shell surfaces (an on-screen keyboard) and the text-input relay. */
 void osk_init(struct kiosk *k);
+/* After wl_display_destroy: frees the relay. */
+void osk_fini(struct kiosk *k);
 /* Puts the panels back above the apps (after an app is raised). */
 void osk_raise(struct kiosk *k);
+/* The screen changed (k->output, k->width, k->height): the panels move to it. */
+void osk_screen_changed(struct kiosk *k);
 /* Closes the panels on an output that is going away (layer-shell's `closed`). */
 void osk_output_destroyed(struct kiosk *k, struct wlr_output *output);
 

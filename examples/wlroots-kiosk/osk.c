@@ -75,6 +75,22 @@ void osk_output_destroyed(struct kiosk *k, struct wlr_output *output) {
 	}
 }
 
+void osk_screen_changed(struct kiosk *k) {
+	struct panel *p;
+	wl_list_for_each(p, &k->panels, link) {
+		p->layer_surface->output = k->wlr_output;
+		arrange(p, true);
+		if (p->surface) {
+			if (above_apps(p)) {
+				seatkit_surface_add_child(seatkit_output_get_root(k->output), p->surface);
+			} else {
+				seatkit_surface_insert_child(seatkit_output_get_root(k->output), p->surface, 0);
+			}
+		}
+	}
+	osk_raise(k);
+}
+
 void osk_raise(struct kiosk *k) {
 	struct panel *p;
 	wl_list_for_each(p, &k->panels, link) {
@@ -142,7 +158,7 @@ static void new_layer_surface(struct wl_listener *listener, void *data) {
 		wlr_layer_surface_v1_destroy(layer_surface);
 		return;
 	}
-	layer_surface->output = k->wlr_output; /* the first output, whatever it asked for */
+	layer_surface->output = k->wlr_output; /* the screen, whatever it asked for */
 	struct panel *p = calloc(1, sizeof *p);
 	p->kiosk = k;
 	p->layer_surface = layer_surface;
@@ -354,4 +370,9 @@ void osk_init(struct kiosk *k) {
 	relay->focus_change.notify = focus_change;
 	wl_signal_add(&k->wlr_seat->keyboard_state.events.focus_change, &relay->focus_change);
 	k->relay = relay;
+}
+
+void osk_fini(struct kiosk *k) {
+	free(k->relay); /* its listeners' signals went with the display */
+	k->relay = NULL;
 }

@@ -128,9 +128,9 @@ void popup_create(struct kiosk *k, struct wlr_xdg_surface *xdg_surface) {
 	/* Drawn above its parent, where xdg puts it. */
 	p->xdg.node = wlr_scene_xdg_surface_create(parent_xdg->node, xdg_surface);
 	xdg_surface->data = &p->xdg;
-	/* Kept on the output: the box is in the toplevel's coordinates, and apps are fullscreen
-	 * at the output's origin. */
-	struct wlr_box box = { .x = 0, .y = 0, .width = k->width, .height = k->height };
+	/* Kept where apps are laid out: the box is in the toplevel's coordinates, and apps are
+	 * fullscreen at its origin. */
+	struct wlr_box box = { .x = 0, .y = 0, .width = k->app_width, .height = k->app_height };
 	wlr_xdg_popup_unconstrain_from_box(xdg_surface->popup, &box);
 	p->map.notify = popup_map;
 	wl_signal_add(&xdg_surface->events.map, &p->map);

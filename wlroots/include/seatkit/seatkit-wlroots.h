@@ -112,6 +112,13 @@ bool seatkit_wlr_seat_attach_surface(struct seatkit_wlr_seat *bridge,
 struct wlr_cursor *seatkit_wlr_seat_show_cursor(struct seatkit_wlr_seat *bridge,
 	const char *theme, uint32_t size);
 
+/* Hides the cursor drawn by seatkit_wlr_seat_show_cursor (a touch kiosk: on touch, after a
+ * while without pointer motion), or shows it again with the image it would have now: the
+ * default, or the image the focused client set while it was hidden. Input is unaffected:
+ * the pointer keeps moving and clients keep their focus. Nothing without a cursor. */
+void seatkit_wlr_seat_set_cursor_hidden(struct seatkit_wlr_seat *bridge, bool hidden);
+bool seatkit_wlr_seat_is_cursor_hidden(struct seatkit_wlr_seat *bridge);
+
 /* Called with a line for every event the bridge hands to wlroots ("touch down 0 12.00 3.50",
  * "touch-frame", "pointer enter ...", "key 30 pressed", ...): for logs and tests. NULL: none. */
 void seatkit_wlr_seat_set_delivery_log(struct seatkit_wlr_seat *bridge,
