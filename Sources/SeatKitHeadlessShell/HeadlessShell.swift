@@ -82,6 +82,8 @@ public final class HeadlessShell {
     var outputs: [OutputGlobal] = []
     /// The clipboard and primary selection (SeatKitWayland's, as any compositor's).
     public let dataDevice: DataDevice
+    /// The session lock, once ``offerSessionLock()`` made it (SessionLockSupport.swift).
+    public internal(set) var sessionLock: SessionLock?
 
     public init(display: WaylandDisplay, seat: Seat) {
         self.display = display
@@ -282,7 +284,9 @@ final class FrameCallback: ResourceObject {
 }
 
 /// The role a wl_surface took: once set it never changes (wl_surface's role rule).
-enum SurfaceRole: Equatable { case none, xdgToplevel, xdgPopup, subsurface, cursor, inputPopup }
+enum SurfaceRole: Equatable { case none, xdgToplevel, xdgPopup, subsurface, cursor, inputPopup
+    case lockSurface  // ext-session-lock-v1 (SessionLockSupport.swift)
+}
 
 /// A client's wl_surface, and the SeatKit surface that stands for it in the tree.
 final class ShellSurface: ResourceObject {
@@ -399,6 +403,8 @@ final class ShellSurface: ResourceObject {
             shell.seat.inputPopupCommitted(resource)
             shell.updateOutput(of: self)
         }
+        // A lock surface: the session lock gives it keyboard focus once it shows.
+        if role == .lockSurface, let resource { shell.sessionLock?.lockSurfaceCommitted(resource) }
     }
 
     /// After this surface's subtree moved or changed shape: pointer focus follows, and

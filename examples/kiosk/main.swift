@@ -152,6 +152,9 @@ do {
     // 6. The globals clients need to show a window: wl_compositor, wl_shm, xdg_wm_base...
     let shell = HeadlessShell(display: display, seat: seat)
     shell.advertise(output)
+    // Session lock, idle notification and inhibition, cursor shapes, data control and
+    // activation (KioskProtocols.swift).
+    let protocols = KioskProtocols(display: display, seat: seat, shell: shell)
     let sideBySide = options["side-by-side"] != nil
     if !sideBySide {
         // Every window is told to fill the output, fullscreen (no decorations).
@@ -233,6 +236,7 @@ do {
     display.run()
     withExtendedLifetime((kiosk, script, wake, cursorVisibility, longPress)) {}
     withExtendedLifetime(accessibility) {}
+    withExtendedLifetime(protocols) {}
 } catch {
     log("kiosk: \(error)")
     exit(1)
