@@ -3,12 +3,18 @@ import SeatKitHeadlessShell
 import SeatKitWayland
 
 /// The protocols of issue 26 that the kiosk offers beside its shell, each logged as it acts:
-/// ext-session-lock-v1 (a lock screen such as swaylock).
+/// ext-session-lock-v1 (a lock screen such as swaylock), ext-idle-notify-v1 and idle-inhibit
+/// (swayidle; a video player), on the router's clock.
 final class KioskProtocols {
     let sessionLock: SessionLock
+    let idle: IdleNotifier
 
     init(display: WaylandDisplay, seat: Seat, shell: HeadlessShell) {
         sessionLock = shell.offerSessionLock()
+        idle = IdleNotifier(seat: seat)
+        idle.inhibitorsChanged = { log("idle inhibitors: \($0)") }
+        idle.notificationAdded = { log("idle notification after \($0) ms") }
+        idle.notificationChanged = { timeout, idle in log("idle notification after \(timeout) ms: \(idle ? "idled" : "resumed")") }
         sessionLock.lockChanged = { log($0 ? "session locked" : "session unlocked") }
         sessionLock.lockAbandoned = { log("session lock abandoned: still locked") }
         sessionLock.lockSurfaceShown = { node, output in log("lock surface shown on \(output?.name ?? "no output")") }
