@@ -4,16 +4,19 @@ import SeatKitWayland
 
 /// The protocols of issue 26 that the kiosk offers beside its shell, each logged as it acts:
 /// ext-session-lock-v1 (a lock screen such as swaylock), ext-idle-notify-v1 and idle-inhibit
-/// (swayidle; a video player), on the router's clock, and cursor-shape-v1.
+/// (swayidle; a video player), on the router's clock, cursor-shape-v1,
+/// and data control (wl-copy, wl-paste, clipboard managers: any client may read the clipboard).
 final class KioskProtocols {
     let sessionLock: SessionLock
     let idle: IdleNotifier
     let cursorShapes: CursorShapeManager
+    let dataControl: DataControl
 
     init(display: WaylandDisplay, seat: Seat, shell: HeadlessShell) {
         sessionLock = shell.offerSessionLock()
         idle = IdleNotifier(seat: seat)
         cursorShapes = CursorShapeManager(seat: seat)
+        dataControl = DataControl(dataDevice: shell.dataDevice)
         // A real compositor would draw the named cursor from its theme; the kiosk reports it.
         seat.cursorShapeChanged = { log($0.map { "cursor shape \($0.cssName)" } ?? "cursor shape none") }
         idle.inhibitorsChanged = { log("idle inhibitors: \($0)") }
