@@ -403,8 +403,8 @@ final class ShellSurface: ResourceObject {
             shell.seat.inputPopupCommitted(resource)
             shell.updateOutput(of: self)
         }
-        // A lock surface: the session lock gives it keyboard focus once it shows.
-        if role == .lockSurface, let resource { shell.sessionLock?.lockSurfaceCommitted(resource) }
+        // A lock surface: open menus close, and the session lock gives it keyboard focus.
+        if role == .lockSurface, let resource { shell.lockSurfaceCommitted(resource) }
     }
 
     /// After this surface's subtree moved or changed shape: pointer focus follows, and

@@ -21,4 +21,12 @@ extension HeadlessShell: SessionLockSurfaceRoles {
         sessionLock = lock
         return lock
     }
+
+    /// A lock surface committed: menus of the windows under the lock close (their grabs are
+    /// the shell's own, not the router's), then the lock places and focuses it.
+    func lockSurfaceCommitted(_ surface: OpaquePointer) {
+        guard let sessionLock, sessionLock.isLocked else { return }
+        if !popupGrabs.isEmpty { dismissGrabs() }
+        sessionLock.lockSurfaceCommitted(surface)
+    }
 }

@@ -231,17 +231,7 @@ import Testing
 
     /// SeatKitWayland's data device on a compositor of its own (no headless shell): the
     /// focused client sets the clipboard and is offered it back, with its MIME type.
-    /// Known open bug (issue 31's note): in an optimized build this test's binding of
-    /// wl_data_device_manager fails and the data device's globals then crash on release
-    /// (wl_global_remove). The clipboard between real clients on an own-shell compositor is
-    /// covered in every build by OwnShellCompositorTests (GTK4 copies, foot pastes).
-    #if DEBUG
-    static let optimized = false
-    #else
-    static let optimized = true
-    #endif
-
-    @Test(.disabled(if: optimized, "crashes in optimized builds: an open bug of the test's in-process teardown, see the doc comment"))
+    @Test
     func aDataDeviceBesideTheSeatOffersTheClipboardToTheFocusedClient() throws {
         let output = Output(name: "EMBED-1", modeSize: Size(width: 800, height: 600))
         let session = try ForeignSession(outputs: [output])

@@ -27,6 +27,34 @@ import Testing
         return ["LD_PRELOAD": "\(found)/libpam_wrapper.so", "PAM_WRAPPER": "1", "PAM_WRAPPER_SERVICE_DIR": services]
     }
 
+    /// Types the right password and Enter until the session unlocks. swaylock 1.7 drops keys
+    /// while it waits for PAM's answer to the previous attempt, and nothing tells when that
+    /// answer arrived (its child logs the failure first): a password typed then is lost, so
+    /// it is typed again, each wait bounded. Returns how many tries it took (1 almost always).
+    @discardableResult
+    static func unlock(_ session: KioskSession, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+        for attempt in 1...5 {
+            session.send(Script.type(password + [enter]))
+            if session.log.wait(timeout: .seconds(4), for: { $0.contains("session unlocked") }) { return attempt }
+        }
+        try session.log.require("session unlocked", sourceLocation: sourceLocation)
+        return 5
+    }
+
+    /// What wev printed from `mark` on, read up to a `z` typed after the unlock (its output is
+    /// read only while waiting for something: the `z` marks the end). While locked wev may
+    /// get focus events, never a button, touch or key: its only keys are the `z`'s two.
+    static func expectNoInputWhileLocked(_ wev: ClientProcess, since mark: String.Index, _ session: KioskSession,
+                                         sourceLocation: SourceLocation = #_sourceLocation) throws {
+        session.send(Script.type([44]))  // z
+        try wev.output.require({ WevLog($0[mark...]).events("wl_keyboard", "key").filter { $0.contains("sym: z") }.count == 2 },
+                               "wev got no z after the unlock", sourceLocation: sourceLocation)
+        let log = WevLog(wev.output.text[mark...])
+        let leaked = log.events("wl_pointer", "button") + log.events("wl_touch", "down")
+            + log.events("wl_keyboard", "key").filter { !$0.contains("sym: z") }
+        #expect(leaked.isEmpty, "wev got input while the session was locked: \(leaked)", sourceLocation: sourceLocation)
+    }
+
     /// wev's window, mapped and focused, in a kiosk with devices.
     static func kioskWithWev() throws -> (KioskSession, ClientProcess, KioskSession.Window) {
         let session = try KioskSession()
@@ -59,14 +87,11 @@ import Testing
         // wev's window is under the lock: nothing reaches it. A wrong password is refused.
         session.send(Self.inputAt(window) + Script.type([45, Self.enter]))  // "x", Enter
         try swaylock.output.require("pam_authenticate failed")
-        let whileLocked = WevLog(wev.output.text[locked...])
-        #expect(whileLocked.inputEvents.isEmpty, "wev got input through the lock: \(whileLocked.inputEvents)")
         #expect(!session.log.text.contains("session unlocked"))
 
         // The right one unlocks: swaylock exits, and wev gets its input again.
-        session.send(Script.type(Self.password + [Self.enter]))
-        try session.log.require("session unlocked")
-        _ = swaylock.output.wait { _ in false }  // until swaylock closes its output: it exited
+        try Self.unlock(session)
+        try Self.expectNoInputWhileLocked(wev, since: locked, session)
         let unlocked = wev.output.mark
         session.send(Self.inputAt(window))
         try wev.output.require({ WevLog($0[unlocked...]).events("wl_touch", "up").count == 1 }, "wev got no input after the unlock")
@@ -93,14 +118,40 @@ import Testing
                                 "the second lock screen never showed")
         session.send(Self.inputAt(window) + Script.type([45, Self.enter]))
         try second.output.require("pam_authenticate failed")
-        let whileLocked = WevLog(wev.output.text[locked...])
-        #expect(whileLocked.inputEvents.isEmpty, "wev got input while the session was locked: \(whileLocked.inputEvents)")
         #expect(!session.log.text.contains("session unlocked"))
 
-        session.send(Script.type(Self.password + [Self.enter]))
-        try session.log.require("session unlocked")
-        let unlocked = wev.output.mark
-        session.send(Script.type([30]))
-        try wev.output.require({ WevLog($0[unlocked...]).events("wl_keyboard", "key").count == 2 }, "wev got no key after the unlock")
+        try Self.unlock(session)
+        try Self.expectNoInputWhileLocked(wev, since: locked, session)
+    }
+
+    /// A GTK4 menu open (an xdg_popup grab of pointer and touch, the keyboard with it) when
+    /// swaylock locks: the lock's grabs replace the popup's, which is dismissed, and the keys
+    /// typed reach swaylock, not the menu.
+    @Test func aLockTakesTheGrabOfAnOpenMenuAndItsKeys() throws {
+        let session = try KioskSession()
+        try session.addDevices()
+        let (app, widgets) = try GTKApp.launch(in: session)
+        _ = try session.waitForWindow("seatkit-gtk")
+        let menu = try #require(widgets["menu"])
+        session.send([Script.move(menu.centerX, menu.centerY)] + Script.click())
+        try app.output.require("popover-shown")
+        let pam = try Self.pamEnvironment(in: session.runtimeDirectory)
+        let swaylock = try session.launch("swaylock", ["-d"], environment: pam)
+        try session.log.require("lock surface shown on HEADLESS-1")
+        try app.output.require({ $0.contains("xdg_popup@") && $0.contains(".popup_done()") }, "the menu's grab outlived the lock")
+        let locked = app.output.mark
+        session.send(Script.type([45, Self.enter]) + [Script.move(menu.centerX, menu.centerY)] + Script.click())
+        try swaylock.output.require("pam_authenticate failed")
+        try Self.unlock(session)
+        // After the unlock, a z into the entry marks the end of what GTK read.
+        let entry = try #require(widgets["entry"])
+        session.send([Script.move(entry.centerX, entry.centerY)] + Script.click() + Script.type([44]))
+        try app.output.require("text:z")
+        let lines = app.output.text[locked...].split(separator: "\n")
+        let unlockedAt = try #require(lines.firstIndex { $0.contains("wl_keyboard@") && $0.contains(".enter(") }, "GTK never got focus back")
+        let leaked = lines[..<unlockedAt].filter {
+            ($0.contains("wl_keyboard@") && $0.contains(".key(")) || ($0.contains("wl_pointer@") && $0.contains(".button("))
+        }
+        #expect(leaked.isEmpty, "the GTK app got input while locked: \(leaked)")
     }
 }
