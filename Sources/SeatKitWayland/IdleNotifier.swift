@@ -28,6 +28,9 @@ import SeatKit
 public final class IdleNotifier {
     /// The seat whose input counts. Not kept: let go of the notifier before the seat.
     public unowned let seat: Seat
+    /// The seat's router, kept (its clock, and the deinit removes the spy even when the seat
+    /// went first).
+    private let router: Router
     /// When the last input came (or the notifier started, or an inhibitor went away).
     public private(set) var lastActivity: Timestamp
     var notifications: [IdleNotification] = []
@@ -37,7 +40,7 @@ public final class IdleNotifier {
     private var owners: [AnyObject] = []
     private lazy var spy = IdleSpy(notifier: self)
 
-    var clock: any Clock { seat.router.clock }
+    var clock: any Clock { router.clock }
 
     /// Told when a client asks to be told after `timeout` milliseconds of idle.
     public var notificationAdded: ((_ timeout: UInt32) -> Void)?
@@ -50,6 +53,7 @@ public final class IdleNotifier {
     /// on the seat's display, and adds a spy to the seat's router.
     public init(seat: Seat, inhibitors: Bool = true) {
         self.seat = seat
+        router = seat.router
         lastActivity = seat.router.clock.now
         let notifier = IdleGlobal(notifier: self, interface: ext_idle_notifier_v1_wire()!, requests: idleNotifierRequests)
         var offered = [notifier]
@@ -64,7 +68,7 @@ public final class IdleNotifier {
     }
 
     deinit {
-        seat.router.removeSpy(spy)
+        router.removeSpy(spy)
         for g in globals { Libwayland.destroyGlobal(g) }
         for n in notifications { n.cancelTimer() }
     }

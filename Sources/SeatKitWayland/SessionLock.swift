@@ -45,6 +45,9 @@ public protocol SessionLockSurfaceRoles: AnyObject {
 public final class SessionLock: GlobalOwner {
     /// The seat whose router is grabbed. Not kept: let go of the lock before the seat.
     public unowned let seat: Seat
+    /// The seat's router, kept: the deinit takes its filter and grabs back even when the seat
+    /// went first.
+    private let router: Router
     /// Assigns the lock-surface role (the compositor's, usually its shell).
     public unowned let roles: any SessionLockSurfaceRoles
     /// Whether the session is locked: from a lock client's `lock` until its
@@ -69,6 +72,7 @@ public final class SessionLock: GlobalOwner {
     /// to the router (after the filters already there).
     public init(seat: Seat, roles: any SessionLockSurfaceRoles) {
         self.seat = seat
+        self.router = seat.router
         self.roles = roles
         global = Libwayland.createGlobal(seat.display.display, ext_session_lock_manager_v1_wire()!, version: 1, owner: self)
         seat.router.addFilter(filter)
@@ -76,7 +80,7 @@ public final class SessionLock: GlobalOwner {
 
     deinit {
         if let global { Libwayland.destroyGlobal(global) }
-        seat.router.removeFilter(filter)
+        router.removeFilter(filter)
         if isLocked { releaseGrabs() }
     }
 
@@ -134,7 +138,6 @@ public final class SessionLock: GlobalOwner {
     }
 
     private func releaseGrabs() {
-        let router = seat.router
         if router.pointerGrab === grab { router.endPointerGrab() }
         if router.touchGrab === grab { router.endTouchGrab() }
         if router.keyboardGrab === grab { router.endKeyboardGrab() }
