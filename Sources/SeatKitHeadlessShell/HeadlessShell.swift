@@ -28,7 +28,9 @@ extension HeadlessShellDelegate {
 /// clipboard (wl_data_device_manager 3) and primary selection (zwp_primary_selection 1), zxdg_decoration_manager_v1 (1: every toplevel is decorated
 /// server-side, that is, by nobody), zxdg_output_manager_v1 (3) and one wl_output (4) per
 /// output. A mapped toplevel's client gets wl_surface.enter for the output it was placed on
-/// (so it renders at that output's scale) and leave when it unmaps.
+/// (so it renders at that output's scale) and leave when it unmaps. ``offerSessionLock()``
+/// adds `ext_session_lock_manager_v1` (SeatKitWayland's `SessionLock`, whose lock surfaces
+/// are this shell's wl_surfaces).
 ///
 /// Each wl_surface becomes a SeatKit `Surface` whose responder is a
 /// SeatKitWayland `ClientSurfaceResponder`; its frame follows the committed buffer's size (divided by the
