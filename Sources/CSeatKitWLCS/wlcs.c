@@ -26,9 +26,9 @@ void *seatkit_wlcs_touch_create(void *server);
 void seatkit_wlcs_touch_event(void *touch, int kind, double x, double y);
 void seatkit_wlcs_touch_destroy(void *touch);
 
-// What a client can bind: Seat(extensions: .all plus virtual keyboard, input method and virtual pointer) and
-// HeadlessShell with one output, as examples/kiosk runs them. wlcs skips the tests of
-// anything not listed. Tests/SeatKitWaylandTests/WLCSDescriptorTests.swift compares this
+// What a client can bind: Seat(extensions: .all plus virtual keyboard, input method and virtual
+// pointer), HeadlessShell with one output and issue 26's protocols, as examples/kiosk runs them.
+// wlcs skips the tests of anything not listed. Tests/SeatKitWaylandTests/WLCSDescriptorTests.swift compares this
 // list with the registry of a running server.
 static const WlcsExtensionDescriptor extensions[] = {
     {"wl_compositor", 5},
@@ -38,6 +38,12 @@ static const WlcsExtensionDescriptor extensions[] = {
     {"wl_output", 4},
     {"wl_data_device_manager", 3},
     {"zwp_primary_selection_device_manager_v1", 1},
+    {"ext_session_lock_manager_v1", 1},
+    {"ext_idle_notifier_v1", 1},
+    {"zwp_idle_inhibit_manager_v1", 1},
+    {"wp_cursor_shape_manager_v1", 1},
+    {"zwlr_data_control_manager_v1", 2},
+    {"xdg_activation_v1", 1},
     {"xdg_wm_base", 3},
     {"zxdg_decoration_manager_v1", 1},
     {"zxdg_output_manager_v1", 3},

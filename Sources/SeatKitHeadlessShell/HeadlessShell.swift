@@ -29,7 +29,9 @@ extension HeadlessShellDelegate {
 /// clipboard (wl_data_device_manager 3) and primary selection (zwp_primary_selection 1), zxdg_decoration_manager_v1 (1: every toplevel is decorated
 /// server-side, that is, by nobody), zxdg_output_manager_v1 (3) and one wl_output (4) per
 /// output. A mapped toplevel's client gets wl_surface.enter for the output it was placed on
-/// (so it renders at that output's scale) and leave when it unmaps.
+/// (so it renders at that output's scale) and leave when it unmaps. ``offerSessionLock()``
+/// adds `ext_session_lock_manager_v1` (SeatKitWayland's `SessionLock`, whose lock surfaces
+/// are this shell's wl_surfaces).
 ///
 /// Each wl_surface becomes a SeatKit `Surface` whose responder is a
 /// SeatKitWayland `ClientSurfaceResponder`; its frame follows the committed buffer's size (divided by the
@@ -92,6 +94,8 @@ public final class HeadlessShell {
     var outputs: [OutputGlobal] = []
     /// The clipboard and primary selection (SeatKitWayland's, as any compositor's).
     public let dataDevice: DataDevice
+    /// The session lock, once ``offerSessionLock()`` made it (SessionLockSupport.swift).
+    public internal(set) var sessionLock: SessionLock?
 
     public init(display: WaylandDisplay, seat: Seat) {
         self.display = display
@@ -294,7 +298,9 @@ final class FrameCallback: ResourceObject {
 }
 
 /// The role a wl_surface took: once set it never changes (wl_surface's role rule).
-enum SurfaceRole: Equatable { case none, xdgToplevel, xdgPopup, subsurface, cursor, inputPopup, layer }
+enum SurfaceRole: Equatable { case none, xdgToplevel, xdgPopup, subsurface, cursor, inputPopup, layer
+    case lockSurface  // ext-session-lock-v1 (SessionLockSupport.swift)
+}
 
 /// A client's wl_surface, and the SeatKit surface that stands for it in the tree.
 final class ShellSurface: ResourceObject {
@@ -424,6 +430,8 @@ final class ShellSurface: ResourceObject {
             shell.seat.inputPopupCommitted(resource)
             shell.updateOutput(of: self)
         }
+        // A lock surface: open menus close, and the session lock gives it keyboard focus.
+        if role == .lockSurface, let resource { shell.lockSurfaceCommitted(resource) }
     }
 
     /// After this surface's subtree moved or changed shape: pointer focus follows, and

@@ -21,6 +21,8 @@ final class WLCSCompositor: CompositorDelegate, HeadlessShellDelegate, InputFilt
     /// The server end of each connection, by the client end's fd (what wlcs knows it by).
     private var clients: [Int32: OpaquePointer] = [:]
     private var nextDevice: UInt32 = 1
+    /// Issue 26's protocol objects (session lock is the shell's).
+    private var protocols: [AnyObject] = []
 
     init() {
         raw = OpaquePointer(seatkit_wlcs_display_create())
@@ -43,6 +45,10 @@ final class WLCSCompositor: CompositorDelegate, HeadlessShellDelegate, InputFilt
         shell.acceptsBuffersBeforeConfigure = true
         // and gets_configure_event expects a configure before any commit, as Mir sends it.
         shell.configuresToplevelsWhenMade = true
+        // Issue 26's protocols, as the kiosk offers them (the descriptor lists them).
+        shell.offerSessionLock()
+        protocols = [IdleNotifier(seat: seat), CursorShapeManager(seat: seat), DataControl(dataDevice: shell.dataDevice),
+                     XDGActivation(seat: seat)]
         router.delegate = self
         // SEATKIT_WLCS_TRACE=1: the router's trace on stderr, to see why a test's input went
         // where it went.

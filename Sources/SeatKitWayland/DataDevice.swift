@@ -35,6 +35,9 @@ public final class DataDevice {
     public unowned let seat: Seat
     private var globals: [OpaquePointer] = []
     private var owners: [SelectionManagerGlobal] = []
+    /// The clipboard, and the primary selection unless turned off (data control sets them too).
+    let clipboard: Selection
+    let primary: Selection?
 
     /// Advertises `wl_data_device_manager` (and `zwp_primary_selection_device_manager_v1` when
     /// `primarySelection`) on `seat`'s display.
@@ -44,6 +47,7 @@ public final class DataDevice {
             name: "clipboard", offerInterface: wl_data_offer_wire()!, offerRequests: dataOfferRequests,
             deviceDataOffer: WL_DATA_DEVICE_DATA_OFFER, deviceSelection: WL_DATA_DEVICE_SELECTION, offerOffer: WL_DATA_OFFER_OFFER,
             sourceSend: WL_DATA_SOURCE_SEND, sourceCancelled: WL_DATA_SOURCE_CANCELLED), seat: seat)
+        self.clipboard = clipboard
         var offered = [(SelectionManagerGlobal(selection: clipboard, interface: wl_data_device_manager_wire()!,
                                                requests: dataDeviceManagerRequests), wl_data_device_manager_wire()!, Int32(3))]
         if primarySelection {
@@ -55,6 +59,9 @@ public final class DataDevice {
             offered.append((SelectionManagerGlobal(selection: primary, interface: zwp_primary_selection_device_manager_v1_wire()!,
                                                    requests: primaryManagerRequests),
                             zwp_primary_selection_device_manager_v1_wire()!, 1))
+            self.primary = primary
+        } else {
+            self.primary = nil
         }
         for (owner, interface, version) in offered {
             owners.append(owner)
@@ -90,6 +97,8 @@ final class Selection {
     var devices: [SelectionDevice] = []
     /// The client the selection was last offered to.
     private var offeredTo: OpaquePointer?
+    /// Told after every change of the source (set, replaced, cleared, destroyed): data control.
+    var changed: [() -> Void] = []
 
     init(kind: SelectionProtocol, seat: Seat) {
         self.kind = kind
@@ -113,17 +122,26 @@ final class Selection {
             Libwayland.postError(device, code: 0, "the source was already used")  // wl_data_device.error.role is 0
             return
         }
+        replace(with: newSource)
+    }
+
+    /// Makes `newSource` (or none) the selection, with no focus or serial check: what a
+    /// client that asked with focus or a serial, or a data-control client (clipboard
+    /// managers, wl-copy), gets. A source already used is the caller's to refuse.
+    func replace(with newSource: SelectionSource?) {
         newSource?.used = true
         if let old = source, old !== newSource { old.cancel() }
         source = newSource
         newSource?.selection = self
         offerToFocusedClient(force: true)
+        for observer in changed { observer() }
     }
 
     func sourceDestroyed(_ gone: SelectionSource) {
         guard source === gone else { return }
         source = nil
         offerToFocusedClient(force: true)
+        for observer in changed { observer() }
     }
 
     /// Offers the current selection (or none) to the focused client's devices.

@@ -187,6 +187,14 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     public private(set) var cursor: CursorImage?
     /// Called after every accepted wl_pointer.set_cursor.
     public var cursorChanged: ((CursorImage?) -> Void)?
+    /// The named shape the client with pointer focus last asked for through cursor-shape-v1
+    /// (a ``CursorShapeManager``), drawn by the compositor from its own theme; nil once that
+    /// client set a cursor surface (or hid it) with wl_pointer.set_cursor, which then holds.
+    /// Draw this shape when it is not nil, else ``cursor``.
+    public internal(set) var cursorShape: CursorShape?
+    /// Called after every accepted `wp_cursor_shape_device_v1.set_shape`, and with nil when a
+    /// set_cursor replaces a shape.
+    public var cursorShapeChanged: ((CursorShape?) -> Void)?
 
     /// Who answers for surface roles, region contents and the wl_outputs a client bound
     /// (set_cursor, pointer-constraint regions, the cursor surface's `wl_surface.enter`).
@@ -487,6 +495,10 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
                     self?.cursorSurfaceDestroyed(surface)
                 }
             }
+        }
+        if cursorShape != nil {
+            cursorShape = nil
+            cursorShapeChanged?(nil)
         }
         if cursor?.surfaceResource != surface { leaveCursorOutput() }
         cursor = surface.map { CursorImage(surfaceResource: $0, hotspotX: hotspot.0, hotspotY: hotspot.1) }

@@ -21,6 +21,9 @@ final class ScriptedInputSource {
     private let clock: any Clock
     private var buffer = Data()
     private weak var display: WaylandDisplay?
+    /// Moves the router's virtual clock (`--virtual-clock`) forward by N milliseconds, for
+    /// `{"type": "advance-clock", "ms": N}`; nil without a virtual clock.
+    var advanceClock: ((Int64) -> Void)?
     /// Called when the script ends (end of file or pipe closed).
     var finished: () -> Void = {}
 
@@ -48,12 +51,28 @@ final class ScriptedInputSource {
             let line = buffer[buffer.startIndex..<newline]
             buffer.removeSubrange(buffer.startIndex...newline)
             guard !line.allSatisfy({ $0 == UInt8(ascii: " ") }) else { continue }
+            if let ms = Self.clockAdvance(Data(line)) {
+                if let advanceClock {
+                    advanceClock(ms)
+                    log("clock advanced \(ms) ms")
+                } else {
+                    log("script: advance-clock needs --virtual-clock")
+                }
+                continue
+            }
             do {
                 deliver(try parse(Data(line)))
             } catch {
                 log("script: \(error): \(String(decoding: line, as: UTF8.self))")
             }
         }
+    }
+
+    /// N of a line `{"type": "advance-clock", "ms": N}` (N whole and not negative); nil for any other line.
+    static func clockAdvance(_ line: Data) -> Int64? {
+        guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
+              object["type"] as? String == "advance-clock", let ms = object["ms"] as? Double, ms >= 0, ms < 1e12 else { return nil }
+        return Int64(ms)
     }
 
     struct BadLine: Error, CustomStringConvertible {

@@ -51,11 +51,11 @@ func log(_ line: String) {
 let usage = "usage: kiosk [--socket NAME] [--size WxH] [--scale N] [--layout XKB-LAYOUT | --keymap FILE] [--devices SETTINGS] [--long-press-click] [--start-blanked]"
     + " [--sticky-keys] [--slow-keys MS] [--bounce-keys MS] [--touch-hold MS] [--touch-ignore-repeat MS]"
     + " [--secondary-click MS] [--dwell-click MS] [--mouse-keys] [--locate-pointer]"
-    + " [--side-by-side] (--replay FILE [--start-after-windows N] | --libinput [--seat NAME] | --script FILE|-)"
+    + " [--side-by-side] [--virtual-clock] (--replay FILE [--start-after-windows N] | --libinput [--seat NAME] | --script FILE|-)"
 let valueOptions: Set<String> = ["socket", "size", "scale", "layout", "keymap", "devices", "replay", "start-after-windows", "seat", "script",
                                   "slow-keys", "bounce-keys", "touch-hold", "touch-ignore-repeat", "secondary-click", "dwell-click"]
 let flagOptions: Set<String> = ["libinput", "side-by-side", "help", "long-press-click", "start-blanked", "sticky-keys",
-                                "mouse-keys", "locate-pointer"]
+                                "mouse-keys", "locate-pointer", "virtual-clock"]
 
 func fail(_ message: String) -> Never {
     log("kiosk: \(message)\n\(usage)")
@@ -126,7 +126,10 @@ do {
     let display = try WaylandDisplay(socketName: options["socket"])
 
     // 3. SeatKit's router, on the event loop's clock, with one output as the root of the tree.
-    let router = Router(clock: display.clock)
+    //    --virtual-clock (for tests): the router's clock moves only when the script says
+    //    {"type": "advance-clock", "ms": N}.
+    let virtualClock = options["virtual-clock"] == nil ? nil : VirtualClock(now: display.clock.now)
+    let router = Router(clock: virtualClock ?? display.clock)
     let output = Output(name: "HEADLESS-1", modeSize: outputSize, scale: outputScale)
     router.addOutput(output)
 
@@ -154,6 +157,9 @@ do {
     // 6. The globals clients need to show a window: wl_compositor, wl_shm, xdg_wm_base...
     let shell = HeadlessShell(display: display, seat: seat)
     shell.advertise(output)
+    // Session lock, idle notification and inhibition, cursor shapes, data control and
+    // activation (KioskProtocols.swift).
+    let protocols = KioskProtocols(display: display, seat: seat, shell: shell)
     let sideBySide = options["side-by-side"] != nil
     if !sideBySide {
         // Every window is told to fill the output, fullscreen (no decorations).
@@ -231,7 +237,8 @@ do {
     } else if let path = options["script"] {
         let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw KioskError("cannot open \(path): \(String(cString: strerror(errno)))") }
-        script = ScriptedInputSource(fileDescriptor: fd, clock: display.clock)
+        script = ScriptedInputSource(fileDescriptor: fd, clock: router.clock)
+        script?.advanceClock = virtualClock.map { clock in { clock.advance(by: .milliseconds($0)) } }
         script?.finished = { log("script ended") }
         script?.start(into: seat, on: display)
     } else {
@@ -243,6 +250,7 @@ do {
     display.run()
     withExtendedLifetime((kiosk, script, wake, cursorVisibility, longPress)) {}
     withExtendedLifetime(accessibility) {}
+    withExtendedLifetime(protocols) {}
 } catch {
     log("kiosk: \(error)")
     exit(1)

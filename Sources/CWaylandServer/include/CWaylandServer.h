@@ -20,6 +20,13 @@
 #include "keyboard-shortcuts-inhibit-unstable-v1-protocol.h"
 #include "virtual-keyboard-unstable-v1-protocol.h"
 #include "primary-selection-unstable-v1-protocol.h"
+#include "ext-session-lock-v1-protocol.h"
+#include "ext-idle-notify-v1-protocol.h"
+#include "idle-inhibit-unstable-v1-protocol.h"
+#include "tablet-unstable-v2-protocol.h"
+#include "cursor-shape-v1-protocol.h"
+#include "wlr-data-control-unstable-v1-protocol.h"
+#include "xdg-activation-v1-protocol.h"
 #include "text-input-unstable-v3-protocol.h"
 #include "input-method-unstable-v2-protocol.h"
 #include "wlr-virtual-pointer-unstable-v1-protocol.h"
@@ -66,6 +73,22 @@ SEATKIT_REQUESTS(zwp_primary_selection_device_manager_v1) SEATKIT_WIRE(zwp_prima
 SEATKIT_REQUESTS(zwp_primary_selection_device_v1) SEATKIT_WIRE(zwp_primary_selection_device_v1)
 SEATKIT_REQUESTS(zwp_primary_selection_offer_v1) SEATKIT_WIRE(zwp_primary_selection_offer_v1)
 SEATKIT_REQUESTS(zwp_primary_selection_source_v1) SEATKIT_WIRE(zwp_primary_selection_source_v1)
+// Issue 26: session lock, idle notify and inhibit, cursor shape, data control, activation.
+SEATKIT_REQUESTS(ext_session_lock_manager_v1) SEATKIT_WIRE(ext_session_lock_manager_v1)
+SEATKIT_REQUESTS(ext_session_lock_v1) SEATKIT_WIRE(ext_session_lock_v1)
+SEATKIT_REQUESTS(ext_session_lock_surface_v1) SEATKIT_WIRE(ext_session_lock_surface_v1)
+SEATKIT_REQUESTS(ext_idle_notifier_v1) SEATKIT_WIRE(ext_idle_notifier_v1)
+SEATKIT_REQUESTS(ext_idle_notification_v1) SEATKIT_WIRE(ext_idle_notification_v1)
+SEATKIT_REQUESTS(zwp_idle_inhibit_manager_v1) SEATKIT_WIRE(zwp_idle_inhibit_manager_v1)
+SEATKIT_REQUESTS(zwp_idle_inhibitor_v1) SEATKIT_WIRE(zwp_idle_inhibitor_v1)
+SEATKIT_REQUESTS(wp_cursor_shape_manager_v1) SEATKIT_WIRE(wp_cursor_shape_manager_v1)
+SEATKIT_REQUESTS(wp_cursor_shape_device_v1) SEATKIT_WIRE(wp_cursor_shape_device_v1)
+SEATKIT_REQUESTS(zwlr_data_control_manager_v1) SEATKIT_WIRE(zwlr_data_control_manager_v1)
+SEATKIT_REQUESTS(zwlr_data_control_device_v1) SEATKIT_WIRE(zwlr_data_control_device_v1)
+SEATKIT_REQUESTS(zwlr_data_control_source_v1) SEATKIT_WIRE(zwlr_data_control_source_v1)
+SEATKIT_REQUESTS(zwlr_data_control_offer_v1) SEATKIT_WIRE(zwlr_data_control_offer_v1)
+SEATKIT_REQUESTS(xdg_activation_v1) SEATKIT_WIRE(xdg_activation_v1)
+SEATKIT_REQUESTS(xdg_activation_token_v1) SEATKIT_WIRE(xdg_activation_token_v1)
 SEATKIT_REQUESTS(zwp_text_input_manager_v3) SEATKIT_WIRE(zwp_text_input_manager_v3)
 SEATKIT_REQUESTS(zwp_text_input_v3) SEATKIT_WIRE(zwp_text_input_v3)
 SEATKIT_REQUESTS(zwp_input_method_manager_v2) SEATKIT_WIRE(zwp_input_method_manager_v2)

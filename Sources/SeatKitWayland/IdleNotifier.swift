@@ -1,0 +1,248 @@
+import CWaylandServer
+import SeatKit
+
+// ext-idle-notify-v1 (swayidle: blank the screen, lock after a while) and
+// zwp_idle_inhibit_manager_v1 (a video player keeps the screen on), on the router's clock.
+//
+// Activity is what the router's spies see: every injected event but device announcements,
+// consumed by a filter or not. The spy only notes the time (nothing allocated per event); each
+// notification's timer, on the router's clock, checks when it fires whether the seat has been
+// idle for the client's timeout, and re-arms for the rest otherwise.
+
+/// `ext_idle_notifier_v1` (version 1) and `zwp_idle_inhibit_manager_v1` (version 1) for one
+/// ``Seat``, for any compositor.
+///
+/// A client asks to be told when the seat has had no input for its timeout (`idled`) and when
+/// input comes again (`resumed`). Input is what the router's spies see (an `InputSpy` this
+/// object adds): every event given to the router's `inject(_:)` but device announcements,
+/// whether a filter took it or not. Time is the router's clock (a `VirtualClock` in tests):
+/// the wall clock is never read.
+///
+/// An idle inhibitor holds idle off while its surface is shown (its node, from
+/// ``WaylandSurfaceRoles/node(forSurface:)``, is in the tree and not hidden): notifications
+/// due meanwhile wait, and counting starts again when they find no inhibitor of a shown
+/// surface; a notification already idle is resumed when an inhibitor of a shown surface is
+/// made. Inhibitors of surfaces the roles provider does not know hold nothing off.
+///
+/// A notification counts from the last input or from its own creation, whichever is later.
+public final class IdleNotifier {
+    /// The seat whose input counts. Not kept: let go of the notifier before the seat.
+    public unowned let seat: Seat
+    /// The seat's router, kept (its clock, and the deinit removes the spy even when the seat
+    /// went first).
+    private let router: Router
+    /// When the last input came (or the notifier started, or an inhibitor went away).
+    public private(set) var lastActivity: Timestamp
+    var notifications: [IdleNotification] = []
+    var inhibitors: [IdleInhibitor] = []
+    private var idleCount = 0
+    private var globals: [OpaquePointer] = []
+    private var owners: [AnyObject] = []
+    private lazy var spy = IdleSpy(notifier: self)
+
+    var clock: any Clock { router.clock }
+
+    /// Told when a client asks to be told after `timeout` milliseconds of idle.
+    public var notificationAdded: ((_ timeout: UInt32) -> Void)?
+    /// Told when an idle inhibitor is made or destroyed, with how many there are now.
+    public var inhibitorsChanged: ((Int) -> Void)?
+    /// Told when a client's notification is sent `idled` (true) or `resumed` (false).
+    public var notificationChanged: ((_ timeout: UInt32, _ idle: Bool) -> Void)?
+
+    /// Advertises `ext_idle_notifier_v1` and, when `inhibitors`, `zwp_idle_inhibit_manager_v1`
+    /// on the seat's display, and adds a spy to the seat's router.
+    public init(seat: Seat, inhibitors: Bool = true) {
+        self.seat = seat
+        router = seat.router
+        lastActivity = seat.router.clock.now
+        let notifier = IdleGlobal(notifier: self, interface: ext_idle_notifier_v1_wire()!, requests: idleNotifierRequests)
+        var offered = [notifier]
+        if inhibitors {
+            offered.append(IdleGlobal(notifier: self, interface: zwp_idle_inhibit_manager_v1_wire()!, requests: idleInhibitManagerRequests))
+        }
+        for owner in offered {
+            owners.append(owner)
+            if let g = Libwayland.createGlobal(seat.display.display, owner.interface, version: 1, owner: owner) { globals.append(g) }
+        }
+        seat.router.addSpy(spy)
+    }
+
+    deinit {
+        router.removeSpy(spy)
+        for g in globals { Libwayland.destroyGlobal(g) }
+        for n in notifications { n.cancelTimer() }
+    }
+
+    /// Whether an idle inhibitor's surface is shown now.
+    public var isInhibited: Bool {
+        inhibitors.contains { inhibitor in
+            guard let surface = inhibitor.surface, let node = seat.surfaceRoles?.node(forSurface: surface) else { return false }
+            return node.isAttached && !node.isHidden
+        }
+    }
+
+    /// Input came: noted (the per-event path), and idle notifications resume.
+    func activity() {
+        lastActivity = clock.now
+        if idleCount > 0 { resumeAll() }
+    }
+
+    private func resumeAll() {
+        for n in notifications where n.isIdle {
+            n.isIdle = false
+            idleCount -= 1
+            if let r = n.resource { Libwayland.post(r, EXT_IDLE_NOTIFICATION_V1_RESUMED) }
+            notificationChanged?(n.timeout, false)
+            arm(n)
+        }
+    }
+
+    func arm(_ n: IdleNotification) {
+        n.cancelTimer()
+        let deadline = start(of: n) + .milliseconds(Int64(n.timeout))
+        n.timer = clock.schedule(at: deadline) { [weak self, weak n] in
+            guard let self, let n else { return }
+            n.timer = nil
+            self.timerFired(n)
+        }
+        n.clock = clock
+    }
+
+    private func timerFired(_ n: IdleNotification) {
+        guard !n.isIdle, n.resource != nil else { return }
+        if isInhibited {
+            // Held off: counted again from now, until no shown surface inhibits.
+            lastActivity = clock.now
+            arm(n)
+            return
+        }
+        if clock.now < start(of: n) + .milliseconds(Int64(n.timeout)) {
+            arm(n)
+            return
+        }
+        n.isIdle = true
+        idleCount += 1
+        if let r = n.resource { Libwayland.post(r, EXT_IDLE_NOTIFICATION_V1_IDLED) }
+        notificationChanged?(n.timeout, true)
+    }
+
+    /// When `n`'s count began: the last input, or its creation if later (a client that asks
+    /// after the seat has been idle a while waits its whole timeout, as in wlroots).
+    private func start(of n: IdleNotification) -> Timestamp { max(lastActivity, n.created) }
+
+    func add(_ n: IdleNotification) {
+        n.created = clock.now
+        notifications.append(n)
+        arm(n)
+        notificationAdded?(n.timeout)
+    }
+
+    func remove(_ n: IdleNotification) {
+        n.cancelTimer()
+        if n.isIdle { idleCount -= 1 }
+        notifications.removeAll { $0 === n }
+    }
+
+    func inhibitorAdded(_ inhibitor: IdleInhibitor) {
+        inhibitors.append(inhibitor)
+        inhibitorsChanged?(inhibitors.count)
+        if idleCount > 0, isInhibited { resumeAll() }
+    }
+
+    func inhibitorRemoved(_ inhibitor: IdleInhibitor) {
+        inhibitors.removeAll { $0 === inhibitor }
+        inhibitorsChanged?(inhibitors.count)
+        // Counting starts again now, as when the inhibitor's surface stopped holding idle off.
+        lastActivity = max(lastActivity, clock.now)
+    }
+}
+
+/// One client's `ext_idle_notification_v1`.
+final class IdleNotification: ResourceObject {
+    weak var notifier: IdleNotifier?
+    let timeout: UInt32
+    var resource: OpaquePointer?
+    var isIdle = false
+    var created = Timestamp.zero
+    var timer: TimerToken?
+    weak var clock: (any Clock)?
+
+    init(notifier: IdleNotifier, timeout: UInt32) {
+        self.notifier = notifier
+        self.timeout = timeout
+    }
+
+    func cancelTimer() {
+        if let timer { clock?.cancel(timer) }
+        timer = nil
+    }
+
+    package func resourceDestroyed() {
+        resource = nil
+        if let notifier { notifier.remove(self) } else { cancelTimer() }
+    }
+}
+
+/// One client's `zwp_idle_inhibitor_v1`, on `surface` (nil once the surface is destroyed:
+/// then it holds nothing off, as the protocol says).
+final class IdleInhibitor: ResourceObject {
+    weak var notifier: IdleNotifier?
+    private(set) var surface: OpaquePointer?
+    init(notifier: IdleNotifier, surface: OpaquePointer) {
+        self.notifier = notifier
+        self.surface = surface
+        Libwayland.onResourceDestroyed(surface) { [weak self] in self?.surface = nil }
+    }
+    package func resourceDestroyed() { notifier?.inhibitorRemoved(self) }
+}
+
+/// Notes the time of every injected event but device announcements.
+final class IdleSpy: InputSpy {
+    unowned let notifier: IdleNotifier
+    init(notifier: IdleNotifier) { self.notifier = notifier }
+
+    func observe(_ event: InputEvent, consumed: Bool, router: Router) {
+        switch event.kind {
+        case .deviceAdded, .deviceRemoved: return
+        default: notifier.activity()
+        }
+    }
+}
+
+final class IdleGlobal: GlobalOwner {
+    unowned let notifier: IdleNotifier
+    let interface: UnsafePointer<wl_interface>
+    let requests: UnsafeRawPointer
+    init(notifier: IdleNotifier, interface: UnsafePointer<wl_interface>, requests: UnsafeRawPointer) {
+        self.notifier = notifier
+        self.interface = interface
+        self.requests = requests
+    }
+    package func bind(client: OpaquePointer, version: UInt32, id: UInt32) {
+        _ = Libwayland.createResource(client, interface, version: Int32(version), id: id, implementation: requests, object: self)
+    }
+}
+
+private nonisolated(unsafe) let idleNotifierRequests = Libwayland.table(ext_idle_notifier_v1_requests(
+    destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } },
+    get_idle_notification: { client, resource, id, timeout, _ in
+        guard let client, let resource, let global = Libwayland.object(resource, as: IdleGlobal.self) else { return }
+        let notifier = global.notifier
+        let n = IdleNotification(notifier: notifier, timeout: timeout)
+        guard let r = Libwayland.createResource(client, ext_idle_notification_v1_wire()!, version: Libwayland.version(of: resource),
+                                                id: id, implementation: destroyOnlyRequests, object: n) else { return }
+        n.resource = r
+        notifier.add(n)
+    }
+))
+
+private nonisolated(unsafe) let idleInhibitManagerRequests = Libwayland.table(zwp_idle_inhibit_manager_v1_requests(
+    destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } },
+    create_inhibitor: { client, resource, id, surface in
+        guard let client, let resource, let surface, let global = Libwayland.object(resource, as: IdleGlobal.self) else { return }
+        let inhibitor = IdleInhibitor(notifier: global.notifier, surface: surface)
+        guard Libwayland.createResource(client, zwp_idle_inhibitor_v1_wire()!, version: Libwayland.version(of: resource), id: id,
+                                        implementation: destroyOnlyRequests, object: inhibitor) != nil else { return }
+        global.notifier.inhibitorAdded(inhibitor)
+    }
+))
