@@ -145,7 +145,6 @@ public final class ClientSurfaceResponder: Responder {
         }
         var sent = false
         event.touches.scanEach { touch in
-            devices.unchecked.cancelledTouches.scanRemoveAll(touch.id.rawValue)
             unchecked.touchIDs.scanRemoveAll(touch.id.rawValue)
             guard let index = devices.unchecked.liveTouches.scanIndex(of: touch.id.rawValue) else { return }
             devices.unchecked.liveTouches.remove(at: index)
@@ -182,8 +181,7 @@ public final class ClientSurfaceResponder: Responder {
             endTouchesWithUp(ended, time: event.time, devices: devices)
             return
         }
-        let stillRouted = devices.unchecked.liveTouches.filter { id in !event.touches.contains { $0.id.rawValue == id } }
-        cancelClientTouches(devices, stillRouted: stillRouted)
+        cancelClientTouches(devices)
     }
 
     /// wl_touch.up for `ids` (those still live for the client), closed by a frame: with the
@@ -203,9 +201,10 @@ public final class ClientSurfaceResponder: Responder {
         if sent { seat.closeTouchFrame(devices) }
     }
 
-    /// wl_touch.cancel to the client; `stillRouted` touches are swallowed until they end.
-    private func cancelClientTouches(_ devices: SeatClient, stillRouted: [Int32]) {
-        devices.unchecked.cancelledTouches.append(contentsOf: stillRouted)
+    /// wl_touch.cancel to the client. Its touches the router still routes are swallowed until
+    /// they end: they are no longer live for the client (`liveTouches`), which later phases
+    /// check.
+    private func cancelClientTouches(_ devices: SeatClient) {
         devices.unchecked.liveTouches.removeAll()
         unchecked.touchIDs.removeAll()
         for resource in devices.unchecked.touches { Libwayland.post(resource, WL_TOUCH_CANCEL) }

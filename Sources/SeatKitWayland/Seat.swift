@@ -574,8 +574,6 @@ final class SeatClient {
         var relativePointers: [OpaquePointer] = []
         /// Touch points this client was sent down for and not yet up or cancel.
         var liveTouches: [Int32] = []
-        /// Touch points cancelled for this client that the router still routes: swallowed.
-        var cancelledTouches: [Int32] = []
         /// The modifier state this client was last told.
         var sentModifiers: ModifierMasks?
         /// Set when the client disconnects and the seat forgets this record: a surface's
