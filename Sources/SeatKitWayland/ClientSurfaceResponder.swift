@@ -82,12 +82,6 @@ public final class ClientSurfaceResponder: Responder {
     /// The seat's: whether a motion can enter or leave a pointer constraint at all.
     private let constraintFlag: ConstraintFlag
 
-    /// No longer needed: removing a surface from the tree tells its responder everything
-    /// (cancelled touches, pointer leave, keyboard leave), and this responder turns that into
-    /// wl_touch.up, wl_pointer.leave and wl_keyboard.leave. Kept for source compatibility.
-    @available(*, deprecated, message: "removeFromParent() tells the responder; nothing to call first")
-    public func willLeaveTree() {}
-
     // MARK: Touch
 
     public func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
