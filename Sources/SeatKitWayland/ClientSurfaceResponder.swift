@@ -55,6 +55,7 @@ public final class ClientSurfaceResponder: Responder {
     public init(seat: Seat, surfaceResource: OpaquePointer) {
         self.seat = seat
         self.constraintFlag = seat.constraintFlag
+        self.touchFrames = seat.touchFrames
         self.unchecked.surfaceResource = surfaceResource
         self.client = ClientID(Libwayland.client(of: surfaceResource))
     }
@@ -81,6 +82,8 @@ public final class ClientSurfaceResponder: Responder {
     }
     /// The seat's: whether a motion can enter or leave a pointer constraint at all.
     private let constraintFlag: ConstraintFlag
+    /// The seat's: the clients owed a `wl_touch.frame`, reached without loading the seat.
+    private let touchFrames: TouchFrameQueue
 
     // MARK: Touch
 
@@ -104,7 +107,7 @@ public final class ClientSurfaceResponder: Responder {
                                      id: touch.id.rawValue, x: touch.surfaceLocation.x, y: touch.surfaceLocation.y)
             }
         }
-        seat.needsTouchFrame(devices)
+        touchFrames.add(devices)
         return .handled
     }
 
@@ -125,7 +128,7 @@ public final class ClientSurfaceResponder: Responder {
                                        x: touch.surfaceLocation.x, y: touch.surfaceLocation.y)
             }
         }
-        if sent { seat.needsTouchFrame(devices) }
+        if sent { touchFrames.add(devices) }
         return .handled
     }
 
@@ -149,7 +152,7 @@ public final class ClientSurfaceResponder: Responder {
                 Libwayland.touchUp(resource, serial: serial, time: event.time.wireMilliseconds, id: touch.id.rawValue)
             }
         }
-        if sent { seat.needsTouchFrame(devices) }
+        if sent { touchFrames.add(devices) }
         return .handled
     }
 
