@@ -55,6 +55,7 @@ public final class ClientSurfaceResponder: Responder {
     public init(seat: Seat, surfaceResource: OpaquePointer) {
         self.seat = seat
         self.constraintFlag = seat.constraintFlag
+        self.touchFrames = seat.touchFrames
         self.unchecked.surfaceResource = surfaceResource
         self.client = ClientID(Libwayland.client(of: surfaceResource))
     }
@@ -81,12 +82,8 @@ public final class ClientSurfaceResponder: Responder {
     }
     /// The seat's: whether a motion can enter or leave a pointer constraint at all.
     private let constraintFlag: ConstraintFlag
-
-    /// No longer needed: removing a surface from the tree tells its responder everything
-    /// (cancelled touches, pointer leave, keyboard leave), and this responder turns that into
-    /// wl_touch.up, wl_pointer.leave and wl_keyboard.leave. Kept for source compatibility.
-    @available(*, deprecated, message: "removeFromParent() tells the responder; nothing to call first")
-    public func willLeaveTree() {}
+    /// The seat's: the clients owed a `wl_touch.frame`, reached without loading the seat.
+    private let touchFrames: TouchFrameQueue
 
     // MARK: Touch
 
@@ -110,7 +107,7 @@ public final class ClientSurfaceResponder: Responder {
                                      id: touch.id.rawValue, x: touch.surfaceLocation.x, y: touch.surfaceLocation.y)
             }
         }
-        seat.needsTouchFrame(devices)
+        touchFrames.add(devices)
         return .handled
     }
 
@@ -131,7 +128,7 @@ public final class ClientSurfaceResponder: Responder {
                                        x: touch.surfaceLocation.x, y: touch.surfaceLocation.y)
             }
         }
-        if sent { seat.needsTouchFrame(devices) }
+        if sent { touchFrames.add(devices) }
         return .handled
     }
 
@@ -145,7 +142,6 @@ public final class ClientSurfaceResponder: Responder {
         }
         var sent = false
         event.touches.scanEach { touch in
-            devices.unchecked.cancelledTouches.scanRemoveAll(touch.id.rawValue)
             unchecked.touchIDs.scanRemoveAll(touch.id.rawValue)
             guard let index = devices.unchecked.liveTouches.scanIndex(of: touch.id.rawValue) else { return }
             devices.unchecked.liveTouches.remove(at: index)
@@ -156,7 +152,7 @@ public final class ClientSurfaceResponder: Responder {
                 Libwayland.touchUp(resource, serial: serial, time: event.time.wireMilliseconds, id: touch.id.rawValue)
             }
         }
-        if sent { seat.needsTouchFrame(devices) }
+        if sent { touchFrames.add(devices) }
         return .handled
     }
 
@@ -182,8 +178,7 @@ public final class ClientSurfaceResponder: Responder {
             endTouchesWithUp(ended, time: event.time, devices: devices)
             return
         }
-        let stillRouted = devices.unchecked.liveTouches.filter { id in !event.touches.contains { $0.id.rawValue == id } }
-        cancelClientTouches(devices, stillRouted: stillRouted)
+        cancelClientTouches(devices)
     }
 
     /// wl_touch.up for `ids` (those still live for the client), closed by a frame: with the
@@ -203,9 +198,10 @@ public final class ClientSurfaceResponder: Responder {
         if sent { seat.closeTouchFrame(devices) }
     }
 
-    /// wl_touch.cancel to the client; `stillRouted` touches are swallowed until they end.
-    private func cancelClientTouches(_ devices: SeatClient, stillRouted: [Int32]) {
-        devices.unchecked.cancelledTouches.append(contentsOf: stillRouted)
+    /// wl_touch.cancel to the client. Its touches the router still routes are swallowed until
+    /// they end: they are no longer live for the client (`liveTouches`), which later phases
+    /// check.
+    private func cancelClientTouches(_ devices: SeatClient) {
         devices.unchecked.liveTouches.removeAll()
         unchecked.touchIDs.removeAll()
         for resource in devices.unchecked.touches { Libwayland.post(resource, WL_TOUCH_CANCEL) }

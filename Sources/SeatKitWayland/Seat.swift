@@ -231,7 +231,6 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         var clients: [ClientID: SeatClient] = [:]
         /// The modifier state last reported by a key event (the router's key interpreter).
         var modifierMasks = ModifierMasks()
-        var clientsNeedingTouchFrame: [SeatClient] = []
         var storedConstraints: [PointerConstraint] = []
     }
 
@@ -346,16 +345,15 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         router.inject(event)
     }
 
-    /// A client got touch events: its `wl_touch.frame` goes out when the router says the
-    /// frame is delivered (``TouchFrameObserver``).
-    func needsTouchFrame(_ client: SeatClient) {
-        if !unchecked.clientsNeedingTouchFrame.scanContains(where: { $0 === client }) { unchecked.clientsNeedingTouchFrame.append(client) }
-    }
+    /// The clients owed a `wl_touch.frame` when the router says the frame is delivered
+    /// (``TouchFrameObserver``), shared with the surface responders (which add to it per
+    /// touch event without loading the seat).
+    let touchFrames = TouchFrameQueue()
 
     /// Touch events sent to `client` outside the router's touch frames (a surface left the
     /// tree): they join the frame under way if the client is owed one, else get theirs now.
     func closeTouchFrame(_ client: SeatClient) {
-        if !unchecked.clientsNeedingTouchFrame.scanContains(where: { $0 === client }) { client.sendTouchFrame() }
+        if !touchFrames.contains(client) { client.sendTouchFrame() }
     }
 
     public func routerDidFinishTouchFrame(_ router: Router) { sendTouchFrames() }
@@ -363,11 +361,11 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     private func sendTouchFrames() {
         // By index, keeping the array's storage: nothing allocated per device frame.
         var i = 0
-        while i < unchecked.clientsNeedingTouchFrame.count {
-            unchecked.clientsNeedingTouchFrame[i].sendTouchFrame()
+        while i < touchFrames.unchecked.clients.count {
+            touchFrames.unchecked.clients[i].sendTouchFrame()
             i += 1
         }
-        unchecked.clientsNeedingTouchFrame.removeAll(keepingCapacity: true)
+        touchFrames.unchecked.clients.removeAll(keepingCapacity: true)
     }
 
     // MARK: Clients
@@ -384,7 +382,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
             record.unchecked.isForgotten = true
             self?.unchecked.clients[id] = nil
             self?.serials.forget(id)
-            self?.unchecked.clientsNeedingTouchFrame.removeAll { $0.id == id }
+            self?.touchFrames.unchecked.clients.removeAll { $0.id == id }
         }
         return record
     }
@@ -564,6 +562,34 @@ public struct CursorImage: Hashable {
     public var surfaceDescription: String { "wl_surface@\(Libwayland.id(of: surfaceResource))" }
 }
 
+/// The clients of a seat owed a `wl_touch.frame` at the end of the router's touch frame.
+///
+/// Held strongly by the seat and by each of its surface responders, as ``ConstraintFlag`` is:
+/// a responder adds its client per touch event through its own `let`, without loading its
+/// `unowned` seat (the seat is weakly referenced by its protocol objects, so each such load
+/// and its release took the runtime's slow reference-counting path: `swift_unownedRetainStrong`
+/// and `doDecrementSlow` per touch event, issue 25).
+final class TouchFrameQueue {
+    /// The hot state, exempt from run-time exclusivity checks (the rules are in
+    /// UnsafeFoundations.swift).
+    struct HotState {
+        var clients: [SeatClient] = []
+    }
+
+    @exclusivity(unchecked) var unchecked = HotState()
+
+    /// `client` gets a frame at the end of this one (once, however many of its touches changed).
+    @inline(__always)
+    func add(_ client: SeatClient) {
+        if !contains(client) { unchecked.clients.append(client) }
+    }
+
+    @inline(__always)
+    func contains(_ client: SeatClient) -> Bool {
+        unchecked.clients.scanContains(where: { $0 === client })
+    }
+}
+
 /// Whether a seat has pointer constraints: read per motion without loading the seat.
 final class ConstraintFlag {
     /// The hot state, exempt from run-time exclusivity checks (the rules are in
@@ -589,8 +615,6 @@ final class SeatClient {
         var relativePointers: [OpaquePointer] = []
         /// Touch points this client was sent down for and not yet up or cancel.
         var liveTouches: [Int32] = []
-        /// Touch points cancelled for this client that the router still routes: swallowed.
-        var cancelledTouches: [Int32] = []
         /// The modifier state this client was last told.
         var sentModifiers: ModifierMasks?
         /// Set when the client disconnects and the seat forgets this record: a surface's
