@@ -37,8 +37,14 @@ public final class CursorShapeManager: GlobalOwner {
     private var global: OpaquePointer?
 
     /// Advertises `wp_cursor_shape_manager_v1` on the seat's display.
+    /// Kept, so that the display outlives the globals this object destroys when it goes,
+    /// whatever order the compositor lets go of its objects in (an optimized build ends a
+    /// local's lifetime at its last use).
+    private let displayKeptAlive: WaylandDisplay
+
     public init(seat: Seat) {
         self.seat = seat
+        displayKeptAlive = seat.display
         global = Libwayland.createGlobal(seat.display.display, wp_cursor_shape_manager_v1_wire()!, version: 1, owner: self)
     }
 

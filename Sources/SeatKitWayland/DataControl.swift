@@ -20,8 +20,14 @@ public final class DataControl: GlobalOwner {
     var devices: [DataControlDevice] = []
 
     /// Advertises `zwlr_data_control_manager_v1` on the data device's display.
+    /// Kept, so that the display outlives the globals this object destroys when it goes,
+    /// whatever order the compositor lets go of its objects in (an optimized build ends a
+    /// local's lifetime at its last use).
+    private let displayKeptAlive: WaylandDisplay
+
     public init(dataDevice: DataDevice) {
         self.dataDevice = dataDevice
+        displayKeptAlive = dataDevice.seat.display
         global = Libwayland.createGlobal(dataDevice.seat.display.display, zwlr_data_control_manager_v1_wire()!, version: 2, owner: self)
         dataDevice.clipboard.changed.append { [weak self] in self?.selectionChanged(primary: false) }
         dataDevice.primary?.changed.append { [weak self] in self?.selectionChanged(primary: true) }

@@ -41,8 +41,14 @@ public final class DataDevice {
 
     /// Advertises `wl_data_device_manager` (and `zwp_primary_selection_device_manager_v1` when
     /// `primarySelection`) on `seat`'s display.
+    /// Kept, so that the display outlives the globals this object destroys when it goes,
+    /// whatever order the compositor lets go of its objects in (an optimized build ends a
+    /// local's lifetime at its last use).
+    private let displayKeptAlive: WaylandDisplay
+
     public init(seat: Seat, primarySelection: Bool = true) {
         self.seat = seat
+        displayKeptAlive = seat.display
         let clipboard = Selection(kind: SelectionProtocol(
             name: "clipboard", offerInterface: wl_data_offer_wire()!, offerRequests: dataOfferRequests,
             deviceDataOffer: WL_DATA_DEVICE_DATA_OFFER, deviceSelection: WL_DATA_DEVICE_SELECTION, offerOffer: WL_DATA_OFFER_OFFER,

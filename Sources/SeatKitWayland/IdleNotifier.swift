@@ -51,8 +51,14 @@ public final class IdleNotifier {
 
     /// Advertises `ext_idle_notifier_v1` and, when `inhibitors`, `zwp_idle_inhibit_manager_v1`
     /// on the seat's display, and adds a spy to the seat's router.
+    /// Kept, so that the display outlives the globals this object destroys when it goes,
+    /// whatever order the compositor lets go of its objects in (an optimized build ends a
+    /// local's lifetime at its last use).
+    private let displayKeptAlive: WaylandDisplay
+
     public init(seat: Seat, inhibitors: Bool = true) {
         self.seat = seat
+        displayKeptAlive = seat.display
         router = seat.router
         lastActivity = seat.router.clock.now
         let notifier = IdleGlobal(notifier: self, interface: ext_idle_notifier_v1_wire()!, requests: idleNotifierRequests)

@@ -70,8 +70,14 @@ public final class SessionLock: GlobalOwner {
 
     /// Advertises `ext_session_lock_manager_v1` on the seat's display and adds the lock's filter
     /// to the router (after the filters already there).
+    /// Kept, so that the display outlives the globals this object destroys when it goes,
+    /// whatever order the compositor lets go of its objects in (an optimized build ends a
+    /// local's lifetime at its last use).
+    private let displayKeptAlive: WaylandDisplay
+
     public init(seat: Seat, roles: any SessionLockSurfaceRoles) {
         self.seat = seat
+        displayKeptAlive = seat.display
         self.router = seat.router
         self.roles = roles
         global = Libwayland.createGlobal(seat.display.display, ext_session_lock_manager_v1_wire()!, version: 1, owner: self)

@@ -31,8 +31,14 @@ public final class XDGActivation: GlobalOwner {
     var tokens: [(token: String, granted: Bool, issued: Timestamp)] = []
 
     /// Advertises `xdg_activation_v1` on the seat's display.
+    /// Kept, so that the display outlives the globals this object destroys when it goes,
+    /// whatever order the compositor lets go of its objects in (an optimized build ends a
+    /// local's lifetime at its last use).
+    private let displayKeptAlive: WaylandDisplay
+
     public init(seat: Seat) {
         self.seat = seat
+        displayKeptAlive = seat.display
         activate = { [unowned seat] node, _ in
             if let node { _ = seat.router.becomeFirstResponder(node) }
         }
