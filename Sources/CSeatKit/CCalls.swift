@@ -16,12 +16,11 @@ enum CCalls {
 
     // MARK: Threads
 
-    /// The calling thread.
+    /// The calling thread, as a token no other thread ever gets, even after this one exits
+    /// (a `pthread_t` is reused: a router left on an ended thread would be usable from the
+    /// next thread that got its value).
     @inline(__always)
-    static func currentThread() -> pthread_t { pthread_self() }
-
-    @inline(__always)
-    static func isSameThread(_ a: pthread_t, _ b: pthread_t) -> Bool { pthread_equal(a, b) != 0 }
+    static func currentThread() -> UInt64 { seatkit_support_thread_token() }
 
     /// A process-lifetime mutex (never destroyed).
     static func makeMutex() -> UnsafeMutablePointer<pthread_mutex_t> {

@@ -50,7 +50,7 @@ enum Handles {
         var generation: UInt32
         var kind: UInt8
         /// The thread that may use it; nil: any.
-        var thread: pthread_t?
+        var thread: UInt64?
         /// Owns the object.
         var object: HandleObject?
         /// The same object, for lookups that retain nothing (rule 2 of `Unretained`: owned beside it).
@@ -79,7 +79,7 @@ enum Handles {
     /// Gives `object` a handle, owned by this thread (any thread for a keymap). Nil when 16
     /// million handles are live at once.
     static func insert(_ object: HandleObject, kind: HandleKind) -> OpaquePointer? {
-        let thread: pthread_t? = kind == .keymap ? nil : CCalls.currentThread()
+        let thread: UInt64? = kind == .keymap ? nil : CCalls.currentThread()
         let bits: UInt? = locked { t in
             let index: UInt32
             if let reused = t.freeSlots.popLast() {
@@ -133,7 +133,7 @@ enum Handles {
             guard index < t.slots.count,
                   t.slots[index].generation == UInt32(truncatingIfNeeded: bits >> 32),
                   t.slots[index].kind == kind.rawValue, let object = t.slots[index].unretained else { return nil }
-            if let thread = t.slots[index].thread, !CCalls.isSameThread(thread, me) { return nil }
+            if let thread = t.slots[index].thread, thread != me { return nil }
             return (object, t.slots[index].thread != nil)
         }
         guard let found else { return nil }
@@ -183,7 +183,7 @@ enum Handles {
             guard index < t.slots.count, t.slots[index].kind != 0,
                   t.slots[index].generation == UInt32(truncatingIfNeeded: bits >> 32),
                   let thread = t.slots[index].thread else { return false }
-            return !CCalls.isSameThread(thread, me)
+            return thread != me
         }
     }
 

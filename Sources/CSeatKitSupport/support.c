@@ -1,5 +1,7 @@
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include "seatkit_support.h"
 
@@ -68,6 +70,18 @@ static void make_thread_state_key(void) {
 
 void *seatkit_support_thread_state(void) {
 	return thread_state;
+}
+
+/* This thread's token: never 0, never given to another thread, even after this one exits
+ * (pthread_t values are reused: a thread made after another ended often gets its value). */
+static _Atomic uint64_t last_thread_token;
+static _Thread_local uint64_t thread_token;
+
+uint64_t seatkit_support_thread_token(void) {
+	if (thread_token == 0) {
+		thread_token = atomic_fetch_add(&last_thread_token, 1) + 1;
+	}
+	return thread_token;
 }
 
 void seatkit_support_set_thread_state(void *state, void (*release)(void *)) {

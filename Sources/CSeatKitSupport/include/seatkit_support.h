@@ -1,6 +1,7 @@
 /* Internal to libseatkit (not installed): what Swift cannot write itself. */
 #ifndef SEATKIT_SUPPORT_H
 #define SEATKIT_SUPPORT_H
+#include <stdint.h>
 #include "seatkit/seatkit.h"
 
 /* Logs `message` through the callback of seatkit_log_init (format "%s"), if `importance`
@@ -11,4 +12,7 @@ void seatkit_support_log(enum seatkit_log_importance importance, const char *mes
  * releases it when the thread exits (the same function for every thread). */
 void *seatkit_support_thread_state(void);
 void seatkit_support_set_thread_state(void *state, void (*release)(void *));
+/* The calling thread's token: unique for the process's life (never reused, unlike pthread_t),
+ * never 0. */
+uint64_t seatkit_support_thread_token(void);
 #endif
