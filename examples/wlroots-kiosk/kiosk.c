@@ -258,9 +258,68 @@ static int idle_expired(void *data) {
 	return k->wlr_output ? blank_screen(k) : 0;
 }
 
+/* ---- Accessibility: SeatKit's filters, each turned on by its option ---- */
+
+/* Sticky keys changed the modifiers outside a key (keys carry their own): the focused
+ * client is told. */
+static void sticky_modifiers_changed(void *data, uint32_t depressed, uint32_t latched,
+		uint32_t locked, uint32_t group) {
+	struct kiosk *k = data;
+	struct wlr_keyboard_modifiers modifiers = { .depressed = depressed, .latched = latched,
+		.locked = locked, .group = group };
+	wlr_seat_keyboard_notify_modifiers(k->wlr_seat, &modifiers);
+	say("sticky modifiers latched 0x%x locked 0x%x", latched, locked);
+}
+
+static void pointer_located(void *data, double x, double y) {
+	(void)data;
+	say("pointer at %d,%d", (int)x, (int)y);
+}
+
+/* Each filter asked for, in the Swift kiosk's order, after the wake filter (nothing acts on
+ * the waking input) and before everything else: touches held or ignored first, then
+ * bounces dropped, then slow keys wait, then sticky keys latch what is left; then the
+ * pointer's. A line each says it is on (and what it was given). */
+static void setup_accessibility(struct kiosk *k) {
+	struct seatkit_router *r = k->router;
+	const int64_t ms = 1000;
+	if (k->a11y.touch_hold_ms || k->a11y.touch_ignore_repeat_ms) {
+		if (seatkit_router_set_touch_accommodations(r, true, k->a11y.touch_hold_ms * ms,
+				k->a11y.touch_ignore_repeat_ms * ms)) {
+			say("accessibility: touch accommodations (hold %d ms, ignore repeat %d ms)",
+				k->a11y.touch_hold_ms, k->a11y.touch_ignore_repeat_ms);
+		}
+	}
+	if (k->a11y.bounce_keys_ms && seatkit_router_set_bounce_keys(r, true, k->a11y.bounce_keys_ms * ms)) {
+		say("accessibility: bounce keys (%d ms)", k->a11y.bounce_keys_ms);
+	}
+	if (k->a11y.slow_keys_ms && seatkit_router_set_slow_keys(r, true, k->a11y.slow_keys_ms * ms)) {
+		say("accessibility: slow keys (%d ms)", k->a11y.slow_keys_ms);
+	}
+	if (k->a11y.sticky_keys && seatkit_router_set_sticky_keys(r, true, sticky_modifiers_changed, k)) {
+		say("accessibility: sticky keys");
+	}
+	/* GNOME's movement threshold: 10 (layout units here). */
+	if (k->a11y.secondary_click_ms &&
+			seatkit_router_set_simulated_secondary_click(r, true, k->a11y.secondary_click_ms * ms, 10)) {
+		say("accessibility: simulated secondary click (%d ms)", k->a11y.secondary_click_ms);
+	}
+	if (k->a11y.dwell_click_ms && seatkit_router_set_dwell_click(r, true, k->a11y.dwell_click_ms * ms, 10)) {
+		say("accessibility: dwell click (%d ms)", k->a11y.dwell_click_ms);
+	}
+	/* GNOME's mouse keys: 160 ms before repeating, 750 units a second after 1.2 s. */
+	if (k->a11y.mouse_keys && seatkit_router_set_mouse_keys(r, true, 160000, 750, 1200000)) {
+		say("accessibility: mouse keys");
+	}
+	if (k->a11y.locate_pointer && seatkit_router_set_locate_pointer(r, true, pointer_located, k)) {
+		say("accessibility: locate pointer");
+	}
+}
+
 static void setup_kiosk_behaviour(struct kiosk *k) {
 	/* First filter: nothing else acts on the waking input. */
 	k->wake = seatkit_router_add_wake_filter(k->router, screen_woke, k);
+	setup_accessibility(k);
 	k->cursor = seatkit_router_add_cursor_visibility(k->router, cursor_changed, k);
 	if (k->blank_after_ms > 0) {
 		k->idle = wl_event_loop_add_timer(wl_display_get_event_loop(k->display), idle_expired, k);
@@ -1036,6 +1095,17 @@ static const char usage[] =
 	"      --cursor-timeout MS     auto: also hidden after MS without pointer input\n"
 	"      --blank-after MS        blank the screen after MS milliseconds without input\n"
 	"      --start-blanked         blank the screen from the start\n"
+	"  accessibility (MS: milliseconds, 1 to 60000; GNOME: 300 for slow and bounce keys,\n"
+	"  1200 for secondary and dwell clicks):\n"
+	"      --sticky-keys           a modifier tapped alone latches, tapped twice locks\n"
+	"      --slow-keys MS          a key counts only once held MS\n"
+	"      --bounce-keys MS        a key pressed again within MS of its release is ignored\n"
+	"      --touch-hold MS         a touch counts only once held MS\n"
+	"      --touch-ignore-repeat MS  touches within MS after a counted one are ignored\n"
+	"      --secondary-click MS    holding the primary button MS is a secondary click\n"
+	"      --dwell-click MS        a click where the pointer rests MS\n"
+	"      --mouse-keys            the keypad moves the pointer and clicks (Num Lock off)\n"
+	"      --locate-pointer        a Ctrl tap logs where the pointer is\n"
 	"      --size WxH              the headless backend's output size (default 1280x720)\n"
 	"      --libinput [--seat NAME]  SeatKit reads libinput itself (default seat: seat0)\n"
 	"      --replay FILE [--start-after-windows N]  replay a libinput recording (tests)\n";
@@ -1103,6 +1173,18 @@ static int refuse(const char *fmt, ...) {
 	return 2;
 }
 
+/* Long options without a short form. */
+enum {
+	OPT_STICKY_KEYS = 256, OPT_SLOW_KEYS, OPT_BOUNCE_KEYS, OPT_TOUCH_HOLD, OPT_TOUCH_IGNORE_REPEAT,
+	OPT_SECONDARY_CLICK, OPT_DWELL_CLICK, OPT_MOUSE_KEYS, OPT_LOCATE_POINTER,
+};
+
+/* An accessibility delay: whole milliseconds, 1 to 60000 (as the Swift kiosk takes them);
+ * -1 if the text is not one. */
+static int parse_delay(const char *text) {
+	return (int)parse_count(text, 60000);
+}
+
 int main(int argc, char *argv[]) {
 	struct kiosk k = { .windows_before_replay = 1 };
 	const char *replay_path = NULL;
@@ -1126,12 +1208,22 @@ int main(int argc, char *argv[]) {
 		{ "seat", required_argument, NULL, 'e' },
 		{ "blank-after", required_argument, NULL, 'b' },
 		{ "start-blanked", no_argument, NULL, 'B' },
+		{ "sticky-keys", no_argument, NULL, OPT_STICKY_KEYS },
+		{ "slow-keys", required_argument, NULL, OPT_SLOW_KEYS },
+		{ "bounce-keys", required_argument, NULL, OPT_BOUNCE_KEYS },
+		{ "touch-hold", required_argument, NULL, OPT_TOUCH_HOLD },
+		{ "touch-ignore-repeat", required_argument, NULL, OPT_TOUCH_IGNORE_REPEAT },
+		{ "secondary-click", required_argument, NULL, OPT_SECONDARY_CLICK },
+		{ "dwell-click", required_argument, NULL, OPT_DWELL_CLICK },
+		{ "mouse-keys", no_argument, NULL, OPT_MOUSE_KEYS },
+		{ "locate-pointer", no_argument, NULL, OPT_LOCATE_POINTER },
 		{ 0 },
 	};
 	opterr = 0; /* our own one-line reasons */
 	int c;
 	/* '+': options end at the first non-option (the app's own options are its own). */
-	while ((c = getopt_long(argc, argv, "+:hvV", options, NULL)) != -1) {
+	int option = 0;
+	while ((c = getopt_long(argc, argv, "+:hvV", options, &option)) != -1) {
 		switch (c) {
 		case 'h': fputs(usage, stdout); return 0;
 		case 'v': printf("wlroots-kiosk %s\n", KIOSK_VERSION); return 0;
@@ -1198,6 +1290,28 @@ int main(int argc, char *argv[]) {
 			}
 			break;
 		case 'B': k.start_blanked = true; break;
+		case OPT_STICKY_KEYS: k.a11y.sticky_keys = true; break;
+		case OPT_MOUSE_KEYS: k.a11y.mouse_keys = true; break;
+		case OPT_LOCATE_POINTER: k.a11y.locate_pointer = true; break;
+		case OPT_SLOW_KEYS:
+		case OPT_BOUNCE_KEYS:
+		case OPT_TOUCH_HOLD:
+		case OPT_TOUCH_IGNORE_REPEAT:
+		case OPT_SECONDARY_CLICK:
+		case OPT_DWELL_CLICK: {
+			int delay = parse_delay(optarg);
+			if (delay < 0) {
+				return refuse("--%s: '%s' is not a number of milliseconds (1 to 60000)", options[option].name, optarg);
+			}
+			int *field = c == OPT_SLOW_KEYS ? &k.a11y.slow_keys_ms
+				: c == OPT_BOUNCE_KEYS ? &k.a11y.bounce_keys_ms
+				: c == OPT_TOUCH_HOLD ? &k.a11y.touch_hold_ms
+				: c == OPT_TOUCH_IGNORE_REPEAT ? &k.a11y.touch_ignore_repeat_ms
+				: c == OPT_SECONDARY_CLICK ? &k.a11y.secondary_click_ms
+				: &k.a11y.dwell_click_ms;
+			*field = delay;
+			break;
+		}
 		case ':': return refuse("%s needs a value", argv[optind - 1]);
 		default:
 			if (optopt) {
