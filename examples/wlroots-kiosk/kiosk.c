@@ -36,7 +36,11 @@
  *  - with --blank-after MS (idle) or --start-blanked, the touch that wakes the blanked
  *    screen is swallowed, not delivered; an app's idle-inhibit keeps the screen on;
  *  - the cursor (the xcursor theme's, or the app's own) hides on touch and comes back on
- *    mouse motion (--cursor auto|never|always, --cursor-timeout MS).
+ *    mouse motion (--cursor auto|never|always, --cursor-timeout MS);
+ *  - accessibility, SeatKit's filters through the C API, each by its option (the Swift
+ *    kiosk's names): --sticky-keys, --slow-keys MS, --bounce-keys MS, --touch-hold MS,
+ *    --touch-ignore-repeat MS, --secondary-click MS, --dwell-click MS, --mouse-keys,
+ *    --locate-pointer.
  * Popups (menus, dropdowns) are SeatKit surfaces with SeatKit's popup grab (popups.c); an
  * on-screen keyboard's layer-shell panel is a SeatKit surface that never takes keyboard
  * focus, and input-method-v2 is relayed to the focused app's text-input-v3 (osk.c).
@@ -44,7 +48,8 @@
  *
  * It prints "listening on WAYLAND_DISPLAY", "screen NAME WxH", "replay finished", and a
  * line per kiosk behaviour ("secondary click at X,Y", "switched to APP", "screen blanked",
- * "screen woke", "cursor hidden", "cursor shown"), and for popups and keyboards ("popup
+ * "screen woke", "cursor hidden", "cursor shown", "accessibility: NAME (VALUE)" per filter
+ * on, "pointer at X,Y" for locate pointer), and for popups and keyboards ("popup
  * mapped at X,Y WxH [with a grab]" in its parent's space, "popup dismissed", "panel mapped
  * NAMESPACE at X,Y WxH", "text input enabled", "input method text TEXT"); with --verbose,
  * also one "deliver ..." line per event the bridge hands to wlroots.
