@@ -18,9 +18,9 @@ import Testing
         let server: Background
         let wev: Background
 
-        init(_ options: [String]) throws {
+        init(_ options: [String], devices recorded: [RecordedDevice] = [SyntheticDevice.keyboard()]) throws {
             let kiosk = try WlrootsKioskTests.builtKiosk()
-            devices = try EmulatedInputDevices([SyntheticDevice.keyboard()])
+            devices = try EmulatedInputDevices(recorded)
             runtime = try temporaryDirectory("seatkit-wlr-a11y")
             var environment = try devices.environment()
             environment.merge(["XDG_RUNTIME_DIR": runtime]) { $1 }
@@ -35,13 +35,13 @@ import Testing
                          "wev got no keyboard focus:\nwev:\n\(wev.text)\nkiosk:\n\(server.text)")
         }
 
-        func key(_ code: UInt16, _ pressed: Bool) throws {
-            try devices.write([EvdevEvent(type: 1, code: code, value: pressed ? 1 : 0)], toDevice: 0)
+        func key(_ code: UInt16, _ pressed: Bool, device: Int = 0) throws {
+            try devices.write([EvdevEvent(type: 1, code: code, value: pressed ? 1 : 0)], toDevice: device)
         }
 
-        func tap(_ code: UInt16) throws {
-            try key(code, true)
-            try key(code, false)
+        func tap(_ code: UInt16, device: Int = 0) throws {
+            try key(code, true, device: device)
+            try key(code, false, device: device)
         }
 
         /// wev's key lines, as "KEY STATE" (xkb keycode, 1 pressed / 0 released).

@@ -58,7 +58,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
+#include <linux/input.h>
 #include <unistd.h>
 #include <getopt.h>
 #include <math.h>
@@ -914,15 +916,57 @@ static void new_xdg_decoration(struct wl_listener *listener, void *data) {
 
 /* ---- wlroots' own input devices (a real panel): the bridge feeds them to SeatKit ---- */
 
+/* Whether --ignore-device named this device. */
+static bool is_ignored_device(struct kiosk *k, const char *name) {
+	for (int i = 0; name && i < k->ignored_device_count; i++) {
+		if (strcmp(name, k->ignored_devices[i]) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
 static void new_input(struct wl_listener *listener, void *data) {
 	struct kiosk *k = wl_container_of(listener, k, new_input);
 	struct wlr_input_device *device = data;
+	if (is_ignored_device(k, device->name)) {
+		say("ignored device %s", device->name);
+		return;
+	}
 	/* Pointers, touchscreens and keyboards of any backend; a keyboard joins the seat's group
 	 * with SeatKit's keymap. */
 	if (!seatkit_wlr_seat_add_input_device(k->seat, device) && device->type == WLR_INPUT_DEVICE_KEYBOARD) {
 		wlr_log(WLR_ERROR, "keyboard %s: not added to the seat", device->name);
 	}
 }
+
+/* --libinput: SeatKit's libinput opens each device through here; a device --ignore-device
+ * names (its kernel name, EVIOCGNAME) is closed again and refused, so libinput skips it. */
+static int open_device(void *data, const char *path, int flags) {
+	struct kiosk *k = data;
+	int fd = open(path, flags | O_CLOEXEC);
+	if (fd < 0) {
+		return -errno;
+	}
+	char name[256] = "";
+	if (k->ignored_device_count > 0 && ioctl(fd, EVIOCGNAME(sizeof name - 1), name) >= 0 &&
+			is_ignored_device(k, name)) {
+		close(fd);
+		say("ignored device %s", name);
+		return -ENODEV;
+	}
+	return fd;
+}
+
+static void close_device(void *data, int fd) {
+	close(fd);
+}
+
+static const struct seatkit_device_opener_interface device_opener = {
+	.struct_size = sizeof(struct seatkit_device_opener_interface),
+	.open = open_device,
+	.close = close_device,
+};
 
 /* Before the backend starts (it announces its keyboards as it starts): SeatKit's keymap for
  * the router, every keyboard of the seat and the clients, in one call. */
@@ -1113,6 +1157,8 @@ static const char usage[] =
 	"      --locate-pointer        a Ctrl tap logs where the pointer is\n"
 	"      --size WxH              the headless backend's output size (default 1280x720)\n"
 	"      --libinput [--seat NAME]  SeatKit reads libinput itself (default seat: seat0)\n"
+	"      --ignore-device NAME    an input device (by its kernel name) left out (16 at most)\n"
+	"      --no-pointer            a touch-only seat: no pointer capability, no cursor\n"
 	"      --replay FILE [--start-after-windows N]  replay a libinput recording (tests)\n";
 
 /* A whole positive decimal number no larger than `max`, or -1. */
@@ -1181,7 +1227,8 @@ static int refuse(const char *fmt, ...) {
 /* Long options without a short form. */
 enum {
 	OPT_STICKY_KEYS = 256, OPT_SLOW_KEYS, OPT_BOUNCE_KEYS, OPT_TOUCH_HOLD, OPT_TOUCH_IGNORE_REPEAT,
-	OPT_SECONDARY_CLICK, OPT_DWELL_CLICK, OPT_MOUSE_KEYS, OPT_LOCATE_POINTER,
+	OPT_SECONDARY_CLICK, OPT_DWELL_CLICK, OPT_MOUSE_KEYS, OPT_LOCATE_POINTER, OPT_IGNORE_DEVICE,
+	OPT_NO_POINTER,
 };
 
 /* An accessibility delay: whole milliseconds, 1 to 60000 (as the Swift kiosk takes them);
@@ -1222,6 +1269,8 @@ int main(int argc, char *argv[]) {
 		{ "dwell-click", required_argument, NULL, OPT_DWELL_CLICK },
 		{ "mouse-keys", no_argument, NULL, OPT_MOUSE_KEYS },
 		{ "locate-pointer", no_argument, NULL, OPT_LOCATE_POINTER },
+		{ "ignore-device", required_argument, NULL, OPT_IGNORE_DEVICE },
+		{ "no-pointer", no_argument, NULL, OPT_NO_POINTER },
 		{ 0 },
 	};
 	opterr = 0; /* our own one-line reasons */
@@ -1298,6 +1347,16 @@ int main(int argc, char *argv[]) {
 		case OPT_STICKY_KEYS: k.a11y.sticky_keys = true; break;
 		case OPT_MOUSE_KEYS: k.a11y.mouse_keys = true; break;
 		case OPT_LOCATE_POINTER: k.a11y.locate_pointer = true; break;
+		case OPT_NO_POINTER: k.no_pointer = true; break;
+		case OPT_IGNORE_DEVICE:
+			if (optarg[0] == '\0') {
+				return refuse("--ignore-device: names no device");
+			}
+			if (k.ignored_device_count == (int)(sizeof k.ignored_devices / sizeof k.ignored_devices[0])) {
+				return refuse("--ignore-device: '%s' is one device too many (16 at most)", optarg);
+			}
+			k.ignored_devices[k.ignored_device_count++] = optarg;
+			break;
 		case OPT_SLOW_KEYS:
 		case OPT_BOUNCE_KEYS:
 		case OPT_TOUCH_HOLD:
@@ -1331,6 +1390,14 @@ int main(int argc, char *argv[]) {
 	}
 	if (replay_path && libinput_seat) {
 		return refuse("--replay and --libinput cannot be used together");
+	}
+	if (k.no_pointer) {
+		if (k.cursor_mode == CURSOR_ALWAYS) {
+			return refuse("--no-pointer and --cursor always cannot be used together");
+		}
+		/* No cursor; and no kiosk long press: its secondary click would reach no one. */
+		k.cursor_mode = CURSOR_NEVER;
+		k.app_long_press = true;
 	}
 	wlr_log_init(WLR_ERROR, NULL);
 	seatkit_log_init(SEATKIT_ERROR, (seatkit_log_func_t)_wlr_vlog);
@@ -1376,6 +1443,10 @@ int main(int argc, char *argv[]) {
 	k.seat = seatkit_wlr_seat_create(k.router, k.wlr_seat, k.output_layout);
 	if (verbose) {
 		seatkit_wlr_seat_set_delivery_log(k.seat, delivered, &k);
+	}
+	if (k.no_pointer) {
+		seatkit_wlr_seat_set_no_pointer(k.seat, true);
+		say("touch-only seat: no pointer");
 	}
 	setup_cursor(&k);
 
@@ -1424,7 +1495,7 @@ int main(int argc, char *argv[]) {
 	if (libinput_seat) {
 		/* SeatKit owns libinput: devices opened directly (a real session would pass
 		 * libseat's open and close here). */
-		libinput = seatkit_libinput_create_udev(k.router, libinput_seat, NULL, NULL);
+		libinput = seatkit_libinput_create_udev(k.router, libinput_seat, &device_opener, &k);
 		if (!libinput || !seatkit_libinput_add_to_event_loop(libinput, loop)) {
 			fprintf(stderr, "wlroots-kiosk: cannot read input devices on %s\n", libinput_seat);
 			status = 1;
