@@ -29,6 +29,10 @@ struct seatkit_wlr_seat {
 	struct wlr_seat *seat;
 	struct wlr_output_layout *layout;
 	struct wl_event_loop *loop;
+	/* SeatKit's capabilities last set, and whether the seat never offers a pointer
+	 * (seatkit_wlr_seat_set_no_pointer). */
+	uint32_t capabilities;
+	bool no_pointer;
 
 	/* The modifiers of the last key SeatKit delivered (SeatKit's keymap is the truth). */
 	struct wlr_keyboard_modifiers modifiers;
@@ -737,12 +741,24 @@ void seatkit_wlr_seat_set_capabilities(struct seatkit_wlr_seat *b, uint32_t capa
 	if (!b) {
 		return;
 	}
+	b->capabilities = capabilities;
 	uint32_t wl = 0;
 	if (capabilities & SEATKIT_DEVICE_POINTER) wl |= WL_SEAT_CAPABILITY_POINTER;
 	if (capabilities & SEATKIT_DEVICE_KEYBOARD) wl |= WL_SEAT_CAPABILITY_KEYBOARD;
 	/* Clients bind wl_pointer only if the seat has one: the emulation needs it. */
 	if (capabilities & SEATKIT_DEVICE_TOUCH) wl |= WL_SEAT_CAPABILITY_TOUCH | WL_SEAT_CAPABILITY_POINTER;
+	if (b->no_pointer) {
+		wl &= ~(uint32_t)WL_SEAT_CAPABILITY_POINTER;
+	}
 	wlr_seat_set_capabilities(b->seat, wl);
+}
+
+void seatkit_wlr_seat_set_no_pointer(struct seatkit_wlr_seat *b, bool no_pointer) {
+	if (!b) {
+		return;
+	}
+	b->no_pointer = no_pointer;
+	seatkit_wlr_seat_set_capabilities(b, b->capabilities);
 }
 
 #define DEVICE_EVENT(d, listener, index) struct device *d = wl_container_of(listener, d, event[index]); \

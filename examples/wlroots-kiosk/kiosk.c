@@ -36,7 +36,11 @@
  *  - with --blank-after MS (idle) or --start-blanked, the touch that wakes the blanked
  *    screen is swallowed, not delivered; an app's idle-inhibit keeps the screen on;
  *  - the cursor (the xcursor theme's, or the app's own) hides on touch and comes back on
- *    mouse motion (--cursor auto|never|always, --cursor-timeout MS).
+ *    mouse motion (--cursor auto|never|always, --cursor-timeout MS);
+ *  - accessibility, SeatKit's filters through the C API, each by its option (the Swift
+ *    kiosk's names): --sticky-keys, --slow-keys MS, --bounce-keys MS, --touch-hold MS,
+ *    --touch-ignore-repeat MS, --secondary-click MS, --dwell-click MS, --mouse-keys,
+ *    --locate-pointer.
  * Popups (menus, dropdowns) are SeatKit surfaces with SeatKit's popup grab (popups.c); an
  * on-screen keyboard's layer-shell panel is a SeatKit surface that never takes keyboard
  * focus, and input-method-v2 is relayed to the focused app's text-input-v3 (osk.c).
@@ -44,7 +48,8 @@
  *
  * It prints "listening on WAYLAND_DISPLAY", "screen NAME WxH", "replay finished", and a
  * line per kiosk behaviour ("secondary click at X,Y", "switched to APP", "screen blanked",
- * "screen woke", "cursor hidden", "cursor shown"), and for popups and keyboards ("popup
+ * "screen woke", "cursor hidden", "cursor shown", "accessibility: NAME (VALUE)" per filter
+ * on, "pointer at X,Y" for locate pointer), and for popups and keyboards ("popup
  * mapped at X,Y WxH [with a grab]" in its parent's space, "popup dismissed", "panel mapped
  * NAMESPACE at X,Y WxH", "text input enabled", "input method text TEXT"); with --verbose,
  * also one "deliver ..." line per event the bridge hands to wlroots.
@@ -53,7 +58,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
+#include <linux/input.h>
 #include <unistd.h>
 #include <getopt.h>
 #include <math.h>
@@ -258,9 +265,68 @@ static int idle_expired(void *data) {
 	return k->wlr_output ? blank_screen(k) : 0;
 }
 
+/* ---- Accessibility: SeatKit's filters, each turned on by its option ---- */
+
+/* Sticky keys changed the modifiers outside a key (keys carry their own): the focused
+ * client is told. */
+static void sticky_modifiers_changed(void *data, uint32_t depressed, uint32_t latched,
+		uint32_t locked, uint32_t group) {
+	struct kiosk *k = data;
+	struct wlr_keyboard_modifiers modifiers = { .depressed = depressed, .latched = latched,
+		.locked = locked, .group = group };
+	wlr_seat_keyboard_notify_modifiers(k->wlr_seat, &modifiers);
+	say("sticky modifiers latched 0x%x locked 0x%x", latched, locked);
+}
+
+static void pointer_located(void *data, double x, double y) {
+	(void)data;
+	say("pointer at %d,%d", (int)x, (int)y);
+}
+
+/* Each filter asked for, in the Swift kiosk's order, after the wake filter (nothing acts on
+ * the waking input) and before everything else: touches held or ignored first, then
+ * bounces dropped, then slow keys wait, then sticky keys latch what is left; then the
+ * pointer's. A line each says it is on (and what it was given). */
+static void setup_accessibility(struct kiosk *k) {
+	struct seatkit_router *r = k->router;
+	const int64_t ms = 1000;
+	if (k->a11y.touch_hold_ms || k->a11y.touch_ignore_repeat_ms) {
+		if (seatkit_router_set_touch_accommodations(r, true, k->a11y.touch_hold_ms * ms,
+				k->a11y.touch_ignore_repeat_ms * ms)) {
+			say("accessibility: touch accommodations (hold %d ms, ignore repeat %d ms)",
+				k->a11y.touch_hold_ms, k->a11y.touch_ignore_repeat_ms);
+		}
+	}
+	if (k->a11y.bounce_keys_ms && seatkit_router_set_bounce_keys(r, true, k->a11y.bounce_keys_ms * ms)) {
+		say("accessibility: bounce keys (%d ms)", k->a11y.bounce_keys_ms);
+	}
+	if (k->a11y.slow_keys_ms && seatkit_router_set_slow_keys(r, true, k->a11y.slow_keys_ms * ms)) {
+		say("accessibility: slow keys (%d ms)", k->a11y.slow_keys_ms);
+	}
+	if (k->a11y.sticky_keys && seatkit_router_set_sticky_keys(r, true, sticky_modifiers_changed, k)) {
+		say("accessibility: sticky keys");
+	}
+	/* GNOME's movement threshold: 10 (layout units here). */
+	if (k->a11y.secondary_click_ms &&
+			seatkit_router_set_simulated_secondary_click(r, true, k->a11y.secondary_click_ms * ms, 10)) {
+		say("accessibility: simulated secondary click (%d ms)", k->a11y.secondary_click_ms);
+	}
+	if (k->a11y.dwell_click_ms && seatkit_router_set_dwell_click(r, true, k->a11y.dwell_click_ms * ms, 10)) {
+		say("accessibility: dwell click (%d ms)", k->a11y.dwell_click_ms);
+	}
+	/* GNOME's mouse keys: 160 ms before repeating, 750 units a second after 1.2 s. */
+	if (k->a11y.mouse_keys && seatkit_router_set_mouse_keys(r, true, 160000, 750, 1200000)) {
+		say("accessibility: mouse keys");
+	}
+	if (k->a11y.locate_pointer && seatkit_router_set_locate_pointer(r, true, pointer_located, k)) {
+		say("accessibility: locate pointer");
+	}
+}
+
 static void setup_kiosk_behaviour(struct kiosk *k) {
 	/* First filter: nothing else acts on the waking input. */
 	k->wake = seatkit_router_add_wake_filter(k->router, screen_woke, k);
+	setup_accessibility(k);
 	k->cursor = seatkit_router_add_cursor_visibility(k->router, cursor_changed, k);
 	if (k->blank_after_ms > 0) {
 		k->idle = wl_event_loop_add_timer(wl_display_get_event_loop(k->display), idle_expired, k);
@@ -850,15 +916,57 @@ static void new_xdg_decoration(struct wl_listener *listener, void *data) {
 
 /* ---- wlroots' own input devices (a real panel): the bridge feeds them to SeatKit ---- */
 
+/* Whether --ignore-device named this device. */
+static bool is_ignored_device(struct kiosk *k, const char *name) {
+	for (int i = 0; name && i < k->ignored_device_count; i++) {
+		if (strcmp(name, k->ignored_devices[i]) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
 static void new_input(struct wl_listener *listener, void *data) {
 	struct kiosk *k = wl_container_of(listener, k, new_input);
 	struct wlr_input_device *device = data;
+	if (is_ignored_device(k, device->name)) {
+		say("ignored device %s", device->name);
+		return;
+	}
 	/* Pointers, touchscreens and keyboards of any backend; a keyboard joins the seat's group
 	 * with SeatKit's keymap. */
 	if (!seatkit_wlr_seat_add_input_device(k->seat, device) && device->type == WLR_INPUT_DEVICE_KEYBOARD) {
 		wlr_log(WLR_ERROR, "keyboard %s: not added to the seat", device->name);
 	}
 }
+
+/* --libinput: SeatKit's libinput opens each device through here; a device --ignore-device
+ * names (its kernel name, EVIOCGNAME) is closed again and refused, so libinput skips it. */
+static int open_device(void *data, const char *path, int flags) {
+	struct kiosk *k = data;
+	int fd = open(path, flags | O_CLOEXEC);
+	if (fd < 0) {
+		return -errno;
+	}
+	char name[256] = "";
+	if (k->ignored_device_count > 0 && ioctl(fd, EVIOCGNAME(sizeof name - 1), name) >= 0 &&
+			is_ignored_device(k, name)) {
+		close(fd);
+		say("ignored device %s", name);
+		return -ENODEV;
+	}
+	return fd;
+}
+
+static void close_device(void *data, int fd) {
+	close(fd);
+}
+
+static const struct seatkit_device_opener_interface device_opener = {
+	.struct_size = sizeof(struct seatkit_device_opener_interface),
+	.open = open_device,
+	.close = close_device,
+};
 
 /* Before the backend starts (it announces its keyboards as it starts): SeatKit's keymap for
  * the router, every keyboard of the seat and the clients, in one call. */
@@ -1036,8 +1144,21 @@ static const char usage[] =
 	"      --cursor-timeout MS     auto: also hidden after MS without pointer input\n"
 	"      --blank-after MS        blank the screen after MS milliseconds without input\n"
 	"      --start-blanked         blank the screen from the start\n"
+	"  accessibility (MS: milliseconds, 1 to 60000; GNOME: 300 for slow and bounce keys,\n"
+	"  1200 for secondary and dwell clicks):\n"
+	"      --sticky-keys           a modifier tapped alone latches, tapped twice locks\n"
+	"      --slow-keys MS          a key counts only once held MS\n"
+	"      --bounce-keys MS        a key pressed again within MS of its release is ignored\n"
+	"      --touch-hold MS         a touch counts only once held MS\n"
+	"      --touch-ignore-repeat MS  touches within MS after a counted one are ignored\n"
+	"      --secondary-click MS    holding the primary button MS is a secondary click\n"
+	"      --dwell-click MS        a click where the pointer rests MS\n"
+	"      --mouse-keys            the keypad moves the pointer and clicks (Num Lock off)\n"
+	"      --locate-pointer        a Ctrl tap logs where the pointer is\n"
 	"      --size WxH              the headless backend's output size (default 1280x720)\n"
 	"      --libinput [--seat NAME]  SeatKit reads libinput itself (default seat: seat0)\n"
+	"      --ignore-device NAME    an input device (by its kernel name) left out (16 at most)\n"
+	"      --no-pointer            a touch-only seat: no pointer capability, no cursor\n"
 	"      --replay FILE [--start-after-windows N]  replay a libinput recording (tests)\n";
 
 /* A whole positive decimal number no larger than `max`, or -1. */
@@ -1103,6 +1224,19 @@ static int refuse(const char *fmt, ...) {
 	return 2;
 }
 
+/* Long options without a short form. */
+enum {
+	OPT_STICKY_KEYS = 256, OPT_SLOW_KEYS, OPT_BOUNCE_KEYS, OPT_TOUCH_HOLD, OPT_TOUCH_IGNORE_REPEAT,
+	OPT_SECONDARY_CLICK, OPT_DWELL_CLICK, OPT_MOUSE_KEYS, OPT_LOCATE_POINTER, OPT_IGNORE_DEVICE,
+	OPT_NO_POINTER,
+};
+
+/* An accessibility delay: whole milliseconds, 1 to 60000 (as the Swift kiosk takes them);
+ * -1 if the text is not one. */
+static int parse_delay(const char *text) {
+	return (int)parse_count(text, 60000);
+}
+
 int main(int argc, char *argv[]) {
 	struct kiosk k = { .windows_before_replay = 1 };
 	const char *replay_path = NULL;
@@ -1126,12 +1260,24 @@ int main(int argc, char *argv[]) {
 		{ "seat", required_argument, NULL, 'e' },
 		{ "blank-after", required_argument, NULL, 'b' },
 		{ "start-blanked", no_argument, NULL, 'B' },
+		{ "sticky-keys", no_argument, NULL, OPT_STICKY_KEYS },
+		{ "slow-keys", required_argument, NULL, OPT_SLOW_KEYS },
+		{ "bounce-keys", required_argument, NULL, OPT_BOUNCE_KEYS },
+		{ "touch-hold", required_argument, NULL, OPT_TOUCH_HOLD },
+		{ "touch-ignore-repeat", required_argument, NULL, OPT_TOUCH_IGNORE_REPEAT },
+		{ "secondary-click", required_argument, NULL, OPT_SECONDARY_CLICK },
+		{ "dwell-click", required_argument, NULL, OPT_DWELL_CLICK },
+		{ "mouse-keys", no_argument, NULL, OPT_MOUSE_KEYS },
+		{ "locate-pointer", no_argument, NULL, OPT_LOCATE_POINTER },
+		{ "ignore-device", required_argument, NULL, OPT_IGNORE_DEVICE },
+		{ "no-pointer", no_argument, NULL, OPT_NO_POINTER },
 		{ 0 },
 	};
 	opterr = 0; /* our own one-line reasons */
 	int c;
 	/* '+': options end at the first non-option (the app's own options are its own). */
-	while ((c = getopt_long(argc, argv, "+:hvV", options, NULL)) != -1) {
+	int option = 0;
+	while ((c = getopt_long(argc, argv, "+:hvV", options, &option)) != -1) {
 		switch (c) {
 		case 'h': fputs(usage, stdout); return 0;
 		case 'v': printf("wlroots-kiosk %s\n", KIOSK_VERSION); return 0;
@@ -1198,6 +1344,38 @@ int main(int argc, char *argv[]) {
 			}
 			break;
 		case 'B': k.start_blanked = true; break;
+		case OPT_STICKY_KEYS: k.a11y.sticky_keys = true; break;
+		case OPT_MOUSE_KEYS: k.a11y.mouse_keys = true; break;
+		case OPT_LOCATE_POINTER: k.a11y.locate_pointer = true; break;
+		case OPT_NO_POINTER: k.no_pointer = true; break;
+		case OPT_IGNORE_DEVICE:
+			if (optarg[0] == '\0') {
+				return refuse("--ignore-device: names no device");
+			}
+			if (k.ignored_device_count == (int)(sizeof k.ignored_devices / sizeof k.ignored_devices[0])) {
+				return refuse("--ignore-device: '%s' is one device too many (16 at most)", optarg);
+			}
+			k.ignored_devices[k.ignored_device_count++] = optarg;
+			break;
+		case OPT_SLOW_KEYS:
+		case OPT_BOUNCE_KEYS:
+		case OPT_TOUCH_HOLD:
+		case OPT_TOUCH_IGNORE_REPEAT:
+		case OPT_SECONDARY_CLICK:
+		case OPT_DWELL_CLICK: {
+			int delay = parse_delay(optarg);
+			if (delay < 0) {
+				return refuse("--%s: '%s' is not a number of milliseconds (1 to 60000)", options[option].name, optarg);
+			}
+			int *field = c == OPT_SLOW_KEYS ? &k.a11y.slow_keys_ms
+				: c == OPT_BOUNCE_KEYS ? &k.a11y.bounce_keys_ms
+				: c == OPT_TOUCH_HOLD ? &k.a11y.touch_hold_ms
+				: c == OPT_TOUCH_IGNORE_REPEAT ? &k.a11y.touch_ignore_repeat_ms
+				: c == OPT_SECONDARY_CLICK ? &k.a11y.secondary_click_ms
+				: &k.a11y.dwell_click_ms;
+			*field = delay;
+			break;
+		}
 		case ':': return refuse("%s needs a value", argv[optind - 1]);
 		default:
 			if (optopt) {
@@ -1212,6 +1390,14 @@ int main(int argc, char *argv[]) {
 	}
 	if (replay_path && libinput_seat) {
 		return refuse("--replay and --libinput cannot be used together");
+	}
+	if (k.no_pointer) {
+		if (k.cursor_mode == CURSOR_ALWAYS) {
+			return refuse("--no-pointer and --cursor always cannot be used together");
+		}
+		/* No cursor; and no kiosk long press: its secondary click would reach no one. */
+		k.cursor_mode = CURSOR_NEVER;
+		k.app_long_press = true;
 	}
 	wlr_log_init(WLR_ERROR, NULL);
 	seatkit_log_init(SEATKIT_ERROR, (seatkit_log_func_t)_wlr_vlog);
@@ -1257,6 +1443,10 @@ int main(int argc, char *argv[]) {
 	k.seat = seatkit_wlr_seat_create(k.router, k.wlr_seat, k.output_layout);
 	if (verbose) {
 		seatkit_wlr_seat_set_delivery_log(k.seat, delivered, &k);
+	}
+	if (k.no_pointer) {
+		seatkit_wlr_seat_set_no_pointer(k.seat, true);
+		say("touch-only seat: no pointer");
 	}
 	setup_cursor(&k);
 
@@ -1305,7 +1495,7 @@ int main(int argc, char *argv[]) {
 	if (libinput_seat) {
 		/* SeatKit owns libinput: devices opened directly (a real session would pass
 		 * libseat's open and close here). */
-		libinput = seatkit_libinput_create_udev(k.router, libinput_seat, NULL, NULL);
+		libinput = seatkit_libinput_create_udev(k.router, libinput_seat, &device_opener, &k);
 		if (!libinput || !seatkit_libinput_add_to_event_loop(libinput, loop)) {
 			fprintf(stderr, "wlroots-kiosk: cannot read input devices on %s\n", libinput_seat);
 			status = 1;

@@ -52,6 +52,17 @@ struct kiosk {
 	bool cursor_touch_hidden, cursor_idle_hidden;
 	int blank_after_ms;
 	bool start_blanked;
+	/* Accessibility filters (--sticky-keys ... --locate-pointer): delays in milliseconds,
+	 * 0 for a filter that is off. */
+	struct {
+		bool sticky_keys, mouse_keys, locate_pointer;
+		int slow_keys_ms, bounce_keys_ms, touch_hold_ms, touch_ignore_repeat_ms;
+		int secondary_click_ms, dwell_click_ms;
+	} a11y;
+	/* --ignore-device NAME: input devices never given to SeatKit (by their kernel name). */
+	const char *ignored_devices[16];
+	int ignored_device_count;
+	bool no_pointer; /* --no-pointer: a touch-only seat */
 	int width, height; /* the screen's logical size (extend: the first output's) */
 	/* Where apps are laid out, in layout space: the screen, or (--outputs extend) the box
 	 * around every output. */

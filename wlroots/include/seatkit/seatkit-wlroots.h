@@ -91,6 +91,12 @@ struct wlr_keyboard_group *seatkit_wlr_seat_get_keyboard_group(struct seatkit_wl
  * emulation. The bridge calls it when its own devices come and go; a compositor that feeds
  * SeatKit other devices too (a replay) calls it from its delegate. */
 void seatkit_wlr_seat_set_capabilities(struct seatkit_wlr_seat *bridge, uint32_t capabilities);
+/* A seat without the pointer capability, whatever devices SeatKit has (a touch-only kiosk):
+ * clients bind no wl_pointer, so they get no pointer events, emulated ones included (an app
+ * without wl_touch gets no input from a touchscreen). SeatKit still routes pointer devices'
+ * input (filters and spies see it); it reaches no client. Applied at once and to later
+ * capability changes. */
+void seatkit_wlr_seat_set_no_pointer(struct seatkit_wlr_seat *bridge, bool no_pointer);
 
 enum seatkit_wlr_surface_flags {
 	/* The surface may take keyboard focus (an on-screen keyboard's, a popup's must not). */
