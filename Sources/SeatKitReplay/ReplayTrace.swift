@@ -541,8 +541,8 @@ public enum ReplayTraceJSON {
                 if i > 0 { w.raw(",") }
                 w.raw("{")
                 w.key("link", first: true); w.string(a.link)
-                w.key("event"); w.string(a.event.rawValue)
-                w.key("answer"); w.string(a.handled ? "handled" : "not handled")
+                w.key("event"); w.name(a.event)
+                if a.handled { w.raw(",\"answer\":\"handled\"") } else { w.raw(",\"answer\":\"not handled\"") }
                 w.raw("}")
             }
             w.raw("]")
@@ -553,7 +553,7 @@ public enum ReplayTraceJSON {
                 if i > 0 { w.raw(",") }
                 w.raw("{")
                 w.key("link", first: true); w.string(t.link)
-                w.key("event"); w.string(t.event.rawValue)
+                w.key("event"); w.name(t.event)
                 w.raw("}")
             }
             w.raw("]")
@@ -614,6 +614,13 @@ struct JSONBytes: ~Copyable {
         text.append(name)
         text.append(unchecked: UInt8(ascii: "\""))
         text.append(unchecked: UInt8(ascii: ":"))
+    }
+
+    /// An event kind's name, quoted: a Swift identifier, so nothing to escape.
+    mutating func name(_ kind: RoutedEventKind) {
+        text.append(byte: UInt8(ascii: "\""))
+        text.append(kind)
+        text.append(byte: UInt8(ascii: "\""))
     }
 
     mutating func int(_ value: Int64) {
