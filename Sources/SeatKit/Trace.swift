@@ -25,7 +25,7 @@ public enum TraceSubject: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .surface(_, let name): return name
-        case .output(let name): return "output:\(name)"
+        case .output(let name): return "output:" + name
         case .delegate: return "delegate"
         case .none: return "nothing"
         }

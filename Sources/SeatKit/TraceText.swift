@@ -5,8 +5,17 @@
 /// Not on the router's path: the router hands out ``TraceRecord`` values and never formats
 /// them. A writer keeps the text of the last few fractional numbers it wrote, because one
 /// event's lines repeat them (a hit-test's point is the pointer's new position).
-package struct TraceText {
-    package var bytes: [UInt8] = []
+///
+/// The bytes live in memory the writer owns, not in an array: an append is a bounds check
+/// and a copy, with none of an array's uniqueness check, and the type cannot be copied (so
+/// nothing else can hold the memory). ``reserve(_:)`` and `append(unchecked:)` are the only
+/// code that decides where a byte goes; everything else appends through them.
+package struct TraceText: ~Copyable {
+    /// `count` bytes written at `base`, room for `capacity`.
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var capacity: Int
+    /// How many bytes have been written.
+    @usableFromInline package internal(set) var count = 0
     /// The last fractional numbers written, by bit pattern, with their shortest text.
     private var recent: (Recent, Recent, Recent, Recent) = (.empty, .empty, .empty, .empty)
     private var nextRecent = 0
@@ -17,44 +26,106 @@ package struct TraceText {
         static let empty = Recent(bits: Double.nan.bitPattern, text: "nan")
     }
 
-    package init() {}
+    /// An empty text with room for `capacity` bytes before it first grows.
+    package init(capacity: Int = 64) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
 
     /// The bytes as a string.
-    package var string: String { String(decoding: bytes, as: UTF8.self) }
+    package var string: String { string(from: 0) }
 
-    @inline(__always)
+    /// The bytes from `start` on, as a string.
+    package func string(from start: Int) -> String {
+        String(decoding: UnsafeBufferPointer(start: base + start, count: count - start), as: UTF8.self)
+    }
+
+    /// The bytes written, valid only during the call.
+    package func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    /// The bytes from `start` on, valid only during the call.
+    package func withBytes<R>(from start: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: base + start, count: count - start))
+    }
+
+    /// Forgets the bytes from `newCount` on (all of them by default), keeping the memory.
+    package mutating func removeAll(from newCount: Int = 0) {
+        precondition(newCount >= 0 && newCount <= count)
+        count = newCount
+    }
+
+    /// Makes room for `n` more bytes, so that the next `n` can be appended unchecked.
+    @inlinable @inline(__always)
+    package mutating func reserve(_ n: Int) {
+        if capacity &- count < n { grow(n) }
+    }
+
+    @usableFromInline
+    mutating func grow(_ n: Int) {
+        let newCapacity = max(capacity * 2, count + n)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    /// Appends a byte the caller has made room for with ``reserve(_:)``.
+    @inlinable @inline(__always)
+    package mutating func append(unchecked byte: UInt8) {
+        base[count] = byte
+        count &+= 1
+    }
+
+    @inlinable @inline(__always)
+    package mutating func append(byte: UInt8) {
+        reserve(1)
+        append(unchecked: byte)
+    }
+
+    /// Appends bytes, making room for them.
+    @inlinable @inline(__always)
+    package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let from = bytes.baseAddress else { return }
+        reserve(bytes.count)
+        (base + count).update(from: from, count: bytes.count)
+        count &+= bytes.count
+    }
+
+    @inlinable @inline(__always)
     package mutating func append(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        text.withUTF8Buffer { append($0) }
     }
 
     package mutating func append(_ text: String) {
-        if text.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
-            bytes.append(contentsOf: text.utf8)
+        if text.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
+            var copy = text
+            copy.withUTF8 { append($0) }
         }
     }
 
-    @inline(__always)
-    package mutating func append(byte: UInt8) { bytes.append(byte) }
-
-    /// `value` in decimal.
+    /// `value` in decimal, with no intermediate string.
     package mutating func append(_ value: Int64) {
-        Self.appendDecimal(value, to: &bytes)
-    }
-
-    /// `value` in decimal, written into `bytes` with no intermediate string.
-    package static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        reserve(20)
+        if value < 0 { append(unchecked: UInt8(ascii: "-")) }
         var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: enough for 20 digits
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var count = 0
-            repeat {
-                buffer[23 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            bytes.append(contentsOf: buffer[(24 - count)...])
+        var digits = 1
+        var power: UInt64 = 10
+        while digits < 20, magnitude >= power {
+            digits += 1
+            power = power &* 10
         }
+        var at = count &+ digits
+        count = at
+        repeat {
+            at &-= 1
+            base[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
     }
 
     /// `value` as ``Swift/Double/compactDescription`` writes it: whole numbers below 1e15 as
@@ -96,15 +167,15 @@ package struct TraceText {
             append("ms")
             return
         }
-        if microseconds < 0 { bytes.append(UInt8(ascii: "-")) }
+        if microseconds < 0 { append(byte: UInt8(ascii: "-")) }
         let magnitude = Int64(microseconds.magnitude)
         append(magnitude / 1000)
         var fraction = magnitude % 1000
         if fraction != 0 {
-            bytes.append(UInt8(ascii: "."))
+            append(byte: UInt8(ascii: "."))
             var divisor: Int64 = 100
             while fraction != 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor))
+                append(byte: UInt8(ascii: "0") + UInt8(fraction / divisor))
                 fraction %= divisor
                 divisor /= 10
             }
@@ -114,11 +185,11 @@ package struct TraceText {
 
     /// "(x, y)", as ``Point`` and ``Vector`` describe themselves.
     package mutating func append(pair x: Double, _ y: Double) {
-        bytes.append(UInt8(ascii: "("))
+        append(byte: UInt8(ascii: "("))
         append(compact: x)
         append(", ")
         append(compact: y)
-        bytes.append(UInt8(ascii: ")"))
+        append(byte: UInt8(ascii: ")"))
     }
 
     /// The subject as ``TraceSubject/description`` names it.
@@ -133,7 +204,7 @@ package struct TraceText {
 
     /// "t2" for touch slot 2.
     package mutating func append(_ touch: TouchID) {
-        bytes.append(UInt8(ascii: "t"))
+        append(byte: UInt8(ascii: "t"))
         append(Int64(touch.rawValue))
     }
 

@@ -133,7 +133,11 @@ public struct RoutedEventStream {
     private var held: [RoutedEvent] = []
     private var sinceFrame: [Int] = []
     /// The input event whose decisions are being gathered from raw records, and its pointer step.
-    private var open: (event: InputEvent, decisions: [TraceRecord], pointer: (location: LayoutPoint, focus: String?)?)?
+    private var openEvent: InputEvent?
+    private var openPointer: (location: LayoutPoint, focus: String?)?
+    /// Its decisions so far. The storage is used again for the next event once the event
+    /// made from it is gone (settled and written), so gathering allocates nothing then.
+    private var openDecisions: [TraceRecord] = []
 
     /// `surfaces`: the layout's surfaces by name, for surface-local points.
     public init(surfaces: [String: Surface] = [:]) {
@@ -215,14 +219,43 @@ public struct RoutedEventStream {
     /// ``add(records:pointer:)`` handing each settled event to `settle`, in order.
     public mutating func add(records: some Sequence<TraceRecord>, pointer: (location: LayoutPoint, focus: String?)?,
                              settle: (RoutedEvent) -> Void) {
-        for record in records {
-            if case .received(let event) = record {
-                if let group = open { add(group.event, decisions: group.decisions, pointer: group.pointer, settle: settle) }
-                open = (event, [], pointer)
-            } else if open != nil {
-                open!.decisions.append(record)
+        let done: Void? = records.withContiguousStorageIfAvailable { records in
+            // Runs of decisions are copied whole.
+            var i = 0
+            while i < records.count {
+                if case .received(let event) = records[i] {
+                    closeOpen(settle: settle)
+                    openEvent = event
+                    openPointer = pointer
+                    i += 1
+                }
+                var end = i
+                while end < records.count {
+                    if case .received = records[end] { break }
+                    end += 1
+                }
+                if openEvent != nil { openDecisions.append(contentsOf: records[i..<end]) }
+                i = end
             }
         }
+        guard done == nil else { return }
+        for record in records {
+            if case .received(let event) = record {
+                closeOpen(settle: settle)
+                openEvent = event
+                openPointer = pointer
+            } else if openEvent != nil {
+                openDecisions.append(record)
+            }
+        }
+    }
+
+    /// Makes the event being gathered into a ``RoutedEvent``.
+    private mutating func closeOpen(settle: (RoutedEvent) -> Void) {
+        guard let event = openEvent else { return }
+        openEvent = nil
+        add(event, decisions: openDecisions, pointer: openPointer, settle: settle)
+        openDecisions.removeAll(keepingCapacity: true)
     }
 
     /// The events still held (touch events whose frame never came, and the last event).
@@ -234,8 +267,7 @@ public struct RoutedEventStream {
 
     /// ``finish()`` handing each event to `settle`, in order.
     public mutating func finish(settle: (RoutedEvent) -> Void) {
-        if let group = open { add(group.event, decisions: group.decisions, pointer: group.pointer, settle: settle) }
-        open = nil
+        closeOpen(settle: settle)
         for h in held { settle(h) }
         held.removeAll()
         sinceFrame.removeAll()
@@ -355,8 +387,8 @@ public enum ReplayTraceJSON {
 
     /// The document written as it is made: the header at once, each event as it comes, the
     /// summary (counted along the way) at the end; pieces of about 64 KiB go to `sink`.
-    public struct Writer {
-        private var w = JSONBytes()
+    public struct Writer: ~Copyable {
+        private var w = JSONBytes(capacity: JSONBytes.flushSize + 4096)
         private var summary = RoutedSummary()
         private let sink: (UnsafeRawBufferPointer) -> Bool
         private var failed = false
@@ -364,7 +396,6 @@ public enum ReplayTraceJSON {
         public init(libinput: LibinputReplayResult?, recording: String?, recordingDuration: Int64?,
                     sink: @escaping (UnsafeRawBufferPointer) -> Bool) {
             self.sink = sink
-            w.bytes.reserveCapacity(JSONBytes.flushSize + 4096)
             w.raw("[\n{")
             w.key("schema", first: true); w.string(schema)
             w.key("version"); w.int(Int64(version))
@@ -380,14 +411,42 @@ public enum ReplayTraceJSON {
 
         /// Adds the next event; false once `sink` refused a piece.
         public mutating func add(_ e: RoutedEvent) -> Bool {
-            summary.count(e)
+            count(e)
             ReplayTraceJSON.write(e, to: &w)
             w.raw(",\n")
             return flush(force: false)
         }
 
+        /// Events of one kind and one taker in a row, not yet in `summary`: 160,000 pointer
+        /// motions that all dropped cost two string comparisons each, not two dictionary
+        /// look-ups (the summary's figures are the same).
+        private var run: (kind: String, takenBy: String?, count: Int) = ("", nil, 0)
+
+        private mutating func count(_ e: RoutedEvent) {
+            if run.count > 0, e.kind == run.kind, e.takenBy == run.takenBy {
+                run.count += 1
+            } else {
+                countRun()
+                run = (e.kind, e.takenBy, 1)
+            }
+            if summary.firstTime == nil { summary.firstTime = e.time }
+            summary.lastTime = e.time
+        }
+
+        private mutating func countRun() {
+            guard run.count > 0 else { return }
+            summary.events += run.count
+            summary.byKind[run.kind, default: 0] += run.count
+            if let t = run.takenBy {
+                summary.byTaker[t, default: 0] += run.count
+                if t == "dropped" { summary.dropped += run.count }
+            }
+            run.count = 0
+        }
+
         /// The summary and the closing bracket; false if `sink` refused a piece.
         public mutating func finish() -> Bool {
+            countRun()
             let s = summary
             w.raw("{\"summary\":{")
             w.key("events", first: true); w.int(Int64(s.events))
@@ -402,9 +461,9 @@ public enum ReplayTraceJSON {
 
         private mutating func flush(force: Bool) -> Bool {
             guard !failed else { return false }
-            guard force || w.bytes.count >= JSONBytes.flushSize else { return true }
-            defer { w.bytes.removeAll(keepingCapacity: true) }
-            failed = !w.bytes.withUnsafeBytes { sink($0) }
+            guard force || w.text.count >= JSONBytes.flushSize else { return true }
+            defer { w.text.removeAll() }
+            failed = !w.text.withBytes { sink($0) }
             return !failed
         }
     }
@@ -413,7 +472,7 @@ public enum ReplayTraceJSON {
     public static func record(_ e: RoutedEvent) -> String {
         var w = JSONBytes()
         write(e, to: &w)
-        return String(decoding: w.bytes, as: UTF8.self)
+        return w.text.string
     }
 
     static func write(_ e: RoutedEvent, to w: inout JSONBytes) {
@@ -482,8 +541,8 @@ public enum ReplayTraceJSON {
                 if i > 0 { w.raw(",") }
                 w.raw("{")
                 w.key("link", first: true); w.string(a.link)
-                w.key("event"); w.string(a.event.rawValue)
-                w.key("answer"); w.string(a.handled ? "handled" : "not handled")
+                w.key("event"); w.name(a.event)
+                if a.handled { w.raw(",\"answer\":\"handled\"") } else { w.raw(",\"answer\":\"not handled\"") }
                 w.raw("}")
             }
             w.raw("]")
@@ -494,7 +553,7 @@ public enum ReplayTraceJSON {
                 if i > 0 { w.raw(",") }
                 w.raw("{")
                 w.key("link", first: true); w.string(t.link)
-                w.key("event"); w.string(t.event.rawValue)
+                w.key("event"); w.name(t.event)
                 w.raw("}")
             }
             w.raw("]")
@@ -526,37 +585,46 @@ public enum ReplayTraceJSON {
     public static func string(_ s: String) -> String {
         var w = JSONBytes()
         w.string(s)
-        return String(decoding: w.bytes, as: UTF8.self)
+        return w.text.string
     }
 }
 
 /// The trace's JSON, appended as UTF-8 bytes: no intermediate strings for objects, keys or
-/// integers, and strings copied whole when nothing in them needs escaping.
-struct JSONBytes {
+/// integers, and strings copied whole when nothing in them needs escaping. Written into a
+/// ``TraceText`` (memory of its own, no array's checks per append); like it, not copyable.
+struct JSONBytes: ~Copyable {
     static let flushSize = 64 << 10
     /// The document so far; its number writer keeps the text of the last few numbers, which
     /// one event repeats (its point, its hit-test's point, the trace's hit-test line).
-    var text = TraceText()
-    var bytes: [UInt8] {
-        get { text.bytes }
-        _modify { yield &text.bytes }
-    }
+    var text: TraceText
 
+    init(capacity: Int = 256) { text = TraceText(capacity: capacity) }
+
+    @inline(__always)
     mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        self.text.append(text)
     }
 
     /// `"key":`, after a comma unless it is the object's first.
+    @inline(__always)
     mutating func key(_ name: StaticString, first: Bool = false) {
-        if !first { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(UInt8(ascii: "\""))
-        raw(name)
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        text.reserve(name.utf8CodeUnitCount + 4)
+        if !first { text.append(unchecked: UInt8(ascii: ",")) }
+        text.append(unchecked: UInt8(ascii: "\""))
+        text.append(name)
+        text.append(unchecked: UInt8(ascii: "\""))
+        text.append(unchecked: UInt8(ascii: ":"))
+    }
+
+    /// An event kind's name, quoted: a Swift identifier, so nothing to escape.
+    mutating func name(_ kind: RoutedEventKind) {
+        text.append(byte: UInt8(ascii: "\""))
+        text.append(kind)
+        text.append(byte: UInt8(ascii: "\""))
     }
 
     mutating func int(_ value: Int64) {
-        TraceText.appendDecimal(value, to: &text.bytes)
+        text.append(value)
     }
 
     /// Whole numbers below 1e15 as integers, others in Swift's shortest round-trip form
@@ -589,15 +657,15 @@ struct JSONBytes {
     /// would, but written straight into the document; only a line that needs escaping (a
     /// name with a quote in it) is copied again.
     mutating func string(record: TraceRecord) {
-        bytes.append(UInt8(ascii: "\""))
-        let start = bytes.count
+        text.append(byte: UInt8(ascii: "\""))
+        let start = text.count
         text.append(record, indented: false)
-        if bytes[start...].contains(where: Self.needsEscape) {
-            let line = String(decoding: bytes[start...], as: UTF8.self)
-            bytes.removeSubrange(start - 1 ..< bytes.count)
+        if text.withBytes(from: start, { $0.contains(where: Self.needsEscape) }) {
+            let line = text.string(from: start)
+            text.removeAll(from: start - 1)
             string(line)
         } else {
-            bytes.append(UInt8(ascii: "\""))
+            text.append(byte: UInt8(ascii: "\""))
         }
     }
 
@@ -609,30 +677,36 @@ struct JSONBytes {
     /// `s` quoted, with `"`, `\` and control characters (and DEL) escaped. Bytes of 0x80 and
     /// above (the rest of UTF-8) are copied as they are.
     mutating func string(_ s: String) {
-        var s = s
-        bytes.append(UInt8(ascii: "\""))
-        s.withUTF8 { utf8 in
-            var run = 0
-            for i in 0..<utf8.count {
-                let b = utf8[i]
-                guard Self.needsEscape(b) else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<i]))
-                run = i + 1
-                switch b {
-                case UInt8(ascii: "\""): raw("\\\"")
-                case UInt8(ascii: "\\"): raw("\\\\")
-                case UInt8(ascii: "\n"): raw("\\n")
-                case UInt8(ascii: "\t"): raw("\\t")
-                case UInt8(ascii: "\r"): raw("\\r")
-                default:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    raw("\\u00")
-                    bytes.append(hex[Int(b >> 4)])
-                    bytes.append(hex[Int(b & 0xF)])
+        if s.utf8.withContiguousStorageIfAvailable({ string(utf8: $0) }) == nil {
+            var copy = s
+            copy.withUTF8 { string(utf8: $0) }
+        }
+    }
+
+    private mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+        text.append(byte: UInt8(ascii: "\""))
+        var run = 0
+        for i in 0..<utf8.count {
+            let b = utf8[i]
+            guard Self.needsEscape(b) else { continue }
+            text.append(UnsafeBufferPointer(rebasing: utf8[run..<i]))
+            run = i + 1
+            switch b {
+            case UInt8(ascii: "\""): raw("\\\"")
+            case UInt8(ascii: "\\"): raw("\\\\")
+            case UInt8(ascii: "\n"): raw("\\n")
+            case UInt8(ascii: "\t"): raw("\\t")
+            case UInt8(ascii: "\r"): raw("\\r")
+            default:
+                let hex: StaticString = "0123456789abcdef"
+                raw("\\u00")
+                hex.withUTF8Buffer { digits in
+                    text.append(byte: digits[Int(b >> 4)])
+                    text.append(byte: digits[Int(b & 0xF)])
                 }
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<utf8.count]))
         }
-        bytes.append(UInt8(ascii: "\""))
+        text.append(UnsafeBufferPointer(rebasing: utf8[run..<utf8.count]))
+        text.append(byte: UInt8(ascii: "\""))
     }
 }

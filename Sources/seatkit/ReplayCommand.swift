@@ -40,7 +40,7 @@ struct ReplayCommand: ParsableCommand {
         case .text:
             // One line per decision, gathered into 64 KiB writes (print would lock and copy
             // per line).
-            var out = OutputBuffer()
+            let out = OutputBuffer()
             let (libinput, routed) = try routeAsItHappens(harness, held!, options: options) { records, _ in
                 for record in records { try out.line(record) }
             }
@@ -187,29 +187,28 @@ final class ProgressBar {
 
 /// Lines for standard output, written in 64 KiB pieces; a piece the output refuses is a
 /// ``CommandFailure``.
-struct OutputBuffer {
-    private var text = TraceText()
-    init() { text.bytes.reserveCapacity(64 << 10 + 4096) }
+final class OutputBuffer {
+    private var text = TraceText(capacity: 64 << 10 + 4096)
 
-    mutating func line(_ line: String) throws {
+    func line(_ line: String) throws {
         text.append(line)
         try endLine()
     }
 
     /// The record's line, as its description gives it, written in place.
-    mutating func line(_ record: TraceRecord) throws {
+    func line(_ record: TraceRecord) throws {
         text.append(record, indented: true)
         try endLine()
     }
 
-    private mutating func endLine() throws {
+    private func endLine() throws {
         text.append(byte: UInt8(ascii: "\n"))
-        if text.bytes.count >= 64 << 10 { try flush() }
+        if text.count >= 64 << 10 { try flush() }
     }
 
-    mutating func flush() throws {
-        defer { text.bytes.removeAll(keepingCapacity: true) }
-        guard text.bytes.withUnsafeBytes({ writeStandardOutput($0) }) else {
+    func flush() throws {
+        defer { text.removeAll() }
+        guard text.withBytes({ writeStandardOutput($0) }) else {
             throw CommandFailure("cannot write the output: \(String(cString: strerror(errno)))")
         }
     }

@@ -14,9 +14,9 @@ import SeededRandom
         var text = TraceText()
         for _ in 0..<400 {
             let record = Self.record(&random)
-            let start = text.bytes.count
+            let start = text.count
             text.append(record, indented: true)
-            let written = String(decoding: text.bytes[start...], as: UTF8.self)
+            let written = text.string(from: start)
             #expect(written == Self.reference(record), "seed \(seed)")
             #expect(record.description == Self.reference(record))
         }
