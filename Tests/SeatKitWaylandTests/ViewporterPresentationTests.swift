@@ -167,3 +167,23 @@ extension EndToEndTests {
         #expect(presented.uint(at: 2) < 1_000_000_000)
     }
 }
+
+extension EndToEndTests {
+    /// weston-presentation-shm (Debian's weston) asks for feedback on every frame and prints,
+    /// per frame, the time from its commit to the presentation the kiosk reported ("c2p"),
+    /// read on its own CLOCK_MONOTONIC: the times are plausible (one frame tick, 16 ms, and
+    /// under 200 ms) only because the kiosk stamps them on that clock, as clock_id says.
+    @Test func westonPresentationShmSeesItsFramesPresentedOnItsMonotonicClock() throws {
+        let session = try KioskSession()
+        let client = try session.launch("weston-presentation-shm", ["-f"])
+        func frames(_ text: String) -> [Int] {
+            text.split(separator: "\n").compactMap { line in
+                guard let range = line.range(of: "c2p ") else { return nil }
+                return Int(line[range.upperBound...].prefix { $0.isNumber || $0 == "-" })
+            }
+        }
+        try client.output.require({ frames($0).count >= 10 }, "weston-presentation-shm saw no presented frames")
+        let c2p = frames(client.output.text)
+        #expect(c2p.allSatisfy { (0...200).contains($0) }, "commit to presentation, ms: \(c2p)")
+    }
+}
