@@ -22,6 +22,7 @@ extension HeadlessShell {
     /// A surface's state with `feedbacks` was applied: its earlier content update, not yet
     /// presented, never will be; these wait for the next frame tick.
     func queuePresentation(_ feedbacks: [PresentationFeedback], of surface: ShellSurface) {
+        guard !feedbacks.isEmpty || !pendingFeedbacks.isEmpty else { return }
         var kept: [PresentationFeedback] = []
         for feedback in pendingFeedbacks {
             if feedback.surface === surface { feedback.discard() } else { kept.append(feedback) }

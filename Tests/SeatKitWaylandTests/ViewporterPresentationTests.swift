@@ -187,3 +187,20 @@ extension EndToEndTests {
         #expect(c2p.allSatisfy { (0...200).contains($0) }, "commit to presentation, ms: \(c2p)")
     }
 }
+
+extension EndToEndTests {
+    /// weston-scaler (Debian's weston) shows a 421×337 window through wp_viewport in each of
+    /// its modes; its --help gives the window size each must have: 220×308 with source and
+    /// destination (-b) or destination only (-d), 55×77 with source only (-s, the source
+    /// rectangle's size), 421×337 without a viewport (-n). The kiosk logs the size of the
+    /// window's surface in SeatKit's tree, which is what input is hit-tested against.
+    @Test func westonScalerWindowsHaveTheSizesItsViewportsSay() throws {
+        let session = try KioskSession()
+        let name = "org.freedesktop.weston.scaler-test-box"
+        for (nth, (mode, width, height)) in [("-b", 220.0, 308.0), ("-d", 220, 308), ("-s", 55, 77), ("-n", 421, 337)].enumerated() {
+            _ = try session.launch("weston-scaler", [mode])
+            let window = try session.waitForWindow(name, nth: nth + 1)
+            #expect(window.width == width && window.height == height, "weston-scaler \(mode): \(window)")
+        }
+    }
+}
