@@ -29,7 +29,10 @@ extension HeadlessShellDelegate {
 /// clipboard (wl_data_device_manager 3) and primary selection (zwp_primary_selection 1), zxdg_decoration_manager_v1 (1: every toplevel is decorated
 /// server-side, that is, by nobody), zxdg_output_manager_v1 (3) and one wl_output (4) per
 /// output. A mapped toplevel's client gets wl_surface.enter for the output it was placed on
-/// (so it renders at that output's scale) and leave when it unmaps. ``offerSessionLock()``
+/// (so it renders at that output's scale) and leave when it unmaps. wp_viewporter (1: the
+/// destination size is the surface's size in SeatKit's tree), wp_fractional_scale_manager_v1
+/// (1: the output's `Output/scale` in 120ths) and wp_presentation (1: content presented at
+/// the frame tick, on the router's clock). ``offerSessionLock()``
 /// adds `ext_session_lock_manager_v1` (SeatKitWayland's `SessionLock`, whose lock surfaces
 /// are this shell's wl_surfaces).
 ///
@@ -89,6 +92,10 @@ public final class HeadlessShell {
     /// Layer surfaces (LayerShell.swift).
     var layerShell = LayerShellState()
     private var pendingFrameCallbacks: [FrameCallback] = []
+    /// wp_presentation_feedback objects of applied content updates, waiting for the next
+    /// frame tick (Presentation.swift).
+    var pendingFeedbacks: [PresentationFeedback] = []
+    private var frameTickArmed = false
     private var frameTimer: OpaquePointer?
     private lazy var frameTick = CallbackBox { [unowned self] in self.answerFrameCallbacks() }
     var outputs: [OutputGlobal] = []
@@ -117,6 +124,9 @@ public final class HeadlessShell {
         }
         advertiseSharedMemory()
         advertiseLayerShell()
+        advertiseViewporter()
+        advertiseFractionalScale()
+        advertisePresentation()
         frameTimer = Libwayland.addTimer(display.loop, frameTick)
         seat.surfaceRoles = self
         // The active window (xdg_toplevel's activated state) is the one with keyboard focus.
@@ -149,16 +159,25 @@ public final class HeadlessShell {
 
     func queueFrameCallbacks(_ callbacks: [FrameCallback]) {
         guard !callbacks.isEmpty else { return }
-        let wasEmpty = pendingFrameCallbacks.isEmpty
         pendingFrameCallbacks.append(contentsOf: callbacks)
-        if wasEmpty, let frameTimer { Libwayland.armTimer(frameTimer, milliseconds: 16) }
+        armFrameTick()
+    }
+
+    /// The next frame tick in 16 ms, unless one is already due.
+    func armFrameTick() {
+        guard !frameTickArmed, let frameTimer else { return }
+        frameTickArmed = true
+        Libwayland.armTimer(frameTimer, milliseconds: 16)
     }
 
     private func answerFrameCallbacks() {
+        frameTickArmed = false
         let callbacks = pendingFrameCallbacks
         pendingFrameCallbacks.removeAll()
-        let ms = seat.router.clock.now.wireMilliseconds
+        let now = seat.router.clock.now
+        let ms = now.wireMilliseconds
         for callback in callbacks { callback.done(time: ms) }
+        presentFeedbacks(at: now)
     }
 
     // MARK: Toplevels
@@ -334,6 +353,11 @@ final class ShellSurface: ResourceObject {
     var layerSurface: LayerSurface?
     /// The subsurfaces whose parent this surface is, in no particular order.
     var childSubsurfaces: [Subsurface] = []
+    /// Its wp_viewport (Viewporter.swift) and the viewport state last applied.
+    weak var viewport: Viewport?
+    private var viewportState = ViewportState()
+    /// Its wp_fractional_scale_v1 (FractionalScale.swift).
+    weak var fractionalScale: FractionalScale?
 
     init(shell: HeadlessShell) { self.shell = shell }
 
@@ -484,7 +508,19 @@ final class ShellSurface: ResourceObject {
             }
         }
         if let region = state.inputRegion { node.inputRegion = region }
-        let size = hasBuffer ? Size(width: Double(bufferSize.0 / scale), height: Double(bufferSize.1 / scale)) : .zero
+        if let v = state.viewport { viewportState = v }
+        var size = Size.zero
+        if hasBuffer {
+            // The buffer's size in surface-local coordinates, then the viewport's crop and
+            // scale: a wp_viewport's destination is the surface's size.
+            let buffer = Size(width: Double(bufferSize.0 / scale), height: Double(bufferSize.1 / scale))
+            switch Self.viewportSize(buffer: buffer, viewportState) {
+            case .success(let s): size = s
+            case .failure(let error):
+                if let r = viewport?.resource { Libwayland.postError(r, code: error.code, error.message) }
+                size = buffer
+            }
+        }
         var frame = node.frame
         frame.size = size
         var moved = state.inputRegion != nil || frame != node.frame || node.isHidden == hasBuffer
@@ -498,6 +534,7 @@ final class ShellSurface: ResourceObject {
             if restack.subsurface.applyPlacement(relativeTo: restack.sibling, above: restack.above) { moved = true }
         }
         shell.queueFrameCallbacks(state.callbacks)
+        shell.queuePresentation(state.feedbacks, of: self)
         xdgSurface?.committed()
         layerSurface?.committed()
         if applySubsurfaceCaches() { moved = true }
@@ -518,6 +555,9 @@ final class ShellSurface: ResourceObject {
         layerSurface?.surfaceDestroyed()
         node.removeFromParent()
         for callback in pending.callbacks + (cached?.callbacks ?? []) { callback.done(time: 0) }
+        for feedback in pending.feedbacks + (cached?.feedbacks ?? []) { feedback.discard() }
+        pending.feedbacks.removeAll()
+        shell.discardFeedbacks(of: self)
         pending.callbacks.removeAll()
         cached = nil
     }
@@ -560,6 +600,10 @@ struct CommitState {
     var inputRegion: [SurfaceRect]?? = nil
     var scale: Int32?
     var callbacks: [FrameCallback] = []
+    /// wp_viewport's source and destination (Viewporter.swift).
+    var viewport: ViewportState?
+    /// wp_presentation.feedback objects for this content update (Presentation.swift).
+    var feedbacks: [PresentationFeedback] = []
     /// The surface's subsurfaces' positions (set_position is the parent's state).
     var childPositions: [(Subsurface, Int32, Int32)] = []
     /// Its subsurfaces' place_above / place_below, in the order they were asked.
@@ -577,6 +621,10 @@ struct CommitState {
         if let r = newer.inputRegion { inputRegion = .some(r) }
         if let s = newer.scale { scale = s }
         callbacks += newer.callbacks
+        if let v = newer.viewport { viewport = v }
+        // The earlier content update is replaced before it was ever shown.
+        for feedback in feedbacks { feedback.discard() }
+        feedbacks = newer.feedbacks
         for (child, x, y) in newer.childPositions { setPosition(of: child, x, y) }
         restacks += newer.restacks
     }
@@ -771,6 +819,7 @@ extension HeadlessShell {
                 }
             }
         }
+        if let now { surface.fractionalScale?.prefer(now.output.scale) }
         guard now !== surface.enteredOutput else { return }
         let client = Libwayland.client(of: resource)
         if let old = surface.enteredOutput {

@@ -32,7 +32,7 @@ public struct SeatExtensions: OptionSet, Sendable {
     /// the reason of ``virtualKeyboard``.
     public static let inputMethod = SeatExtensions(rawValue: 1 << 6)
 
-    /// Every extension but ``virtualKeyboard`` and ``inputMethod``.
+    /// Every extension but ``virtualKeyboard``, ``inputMethod`` and ``virtualPointer``.
     public static let all: SeatExtensions = [.relativePointer, .pointerGestures, .pointerConstraints, .keyboardShortcutsInhibit,
                                              .textInput]
 }

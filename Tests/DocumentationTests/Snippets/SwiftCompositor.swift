@@ -121,7 +121,7 @@ final class MyShellRoles: WaylandSurfaceRoles {
 /// A seat that also offers the virtual keyboard and the input method.
 func seatWithEveryExtension(display: WaylandDisplay, router: Router, keyboard: Keyboard) -> Seat {
     let seat = Seat(display: display, router: router, keymap: keyboard,
-                    extensions: SeatExtensions.all.union([.virtualKeyboard, .inputMethod]))
+                    extensions: SeatExtensions.all.union([.virtualKeyboard, .inputMethod, .virtualPointer]))
     return seat
 }
 
