@@ -55,12 +55,15 @@ void seatkit_support_log(enum seatkit_log_importance importance, const char *mes
 static _Thread_local void *thread_state;
 static pthread_key_t thread_state_key;
 static pthread_once_t thread_state_once = PTHREAD_ONCE_INIT;
-static void (*thread_state_release)(void *);
+/* Set by every thread's first call (always the same function), read when a thread exits:
+ * atomic, since threads set it at once. */
+static void (*_Atomic thread_state_release)(void *);
 
 static void release_thread_state(void *state) {
 	thread_state = NULL;
-	if (thread_state_release != NULL) {
-		thread_state_release(state);
+	void (*release)(void *) = atomic_load(&thread_state_release);
+	if (release != NULL) {
+		release(state);
 	}
 }
 
@@ -86,7 +89,7 @@ uint64_t seatkit_support_thread_token(void) {
 
 void seatkit_support_set_thread_state(void *state, void (*release)(void *)) {
 	pthread_once(&thread_state_once, make_thread_state_key);
-	thread_state_release = release;
+	atomic_store(&thread_state_release, release);
 	thread_state = state;
 	pthread_setspecific(thread_state_key, state);
 }
