@@ -1159,6 +1159,12 @@ static const char usage[] =
 	"      --libinput [--seat NAME]  SeatKit reads libinput itself (default seat: seat0)\n"
 	"      --ignore-device NAME    an input device (by its kernel name) left out (16 at most)\n"
 	"      --no-pointer            a touch-only seat: no pointer capability, no cursor\n"
+	"      --map-touch DEVICE=OUTPUT  a touchscreen, pen or tablet (by its kernel name) on\n"
+	"                              that output (default: its udev WL_OUTPUT, else the first)\n"
+	"      --calibrate DEVICE=a,b,c,d,e,f  its calibration matrix (libinput's, applied after\n"
+	"                              the udev LIBINPUT_CALIBRATION_MATRIX); rotation followed\n"
+	"      --config FILE           settings (name = value, [output NAME], [device NAME]),\n"
+	"                              read first: the command line wins\n"
 	"      --replay FILE [--start-after-windows N]  replay a libinput recording (tests)\n";
 
 /* A whole positive decimal number no larger than `max`, or -1. */
@@ -1214,10 +1220,14 @@ static const char *add_output_rule(struct kiosk *k, bool transform, const char *
 
 /* Refuses the command line with one line on stderr: status 2. */
 static int refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static const char *refusing_at; /* FILE:LINE while a --config file's setting is parsed */
 static int refuse(const char *fmt, ...) {
 	va_list args;
 	va_start(args, fmt);
 	fputs("wlroots-kiosk: ", stderr);
+	if (refusing_at) {
+		fprintf(stderr, "%s: ", refusing_at);
+	}
 	vfprintf(stderr, fmt, args);
 	fputs(" (see --help)\n", stderr);
 	va_end(args);
@@ -1228,7 +1238,7 @@ static int refuse(const char *fmt, ...) {
 enum {
 	OPT_STICKY_KEYS = 256, OPT_SLOW_KEYS, OPT_BOUNCE_KEYS, OPT_TOUCH_HOLD, OPT_TOUCH_IGNORE_REPEAT,
 	OPT_SECONDARY_CLICK, OPT_DWELL_CLICK, OPT_MOUSE_KEYS, OPT_LOCATE_POINTER, OPT_IGNORE_DEVICE,
-	OPT_NO_POINTER,
+	OPT_NO_POINTER, OPT_MAP_TOUCH, OPT_CALIBRATE, OPT_CONFIG,
 };
 
 /* An accessibility delay: whole milliseconds, 1 to 60000 (as the Swift kiosk takes them);
@@ -1237,42 +1247,52 @@ static int parse_delay(const char *text) {
 	return (int)parse_count(text, 60000);
 }
 
-int main(int argc, char *argv[]) {
-	struct kiosk k = { .windows_before_replay = 1 };
-	const char *replay_path = NULL;
-	const char *libinput_seat = NULL;
-	bool verbose = false;
-	int width = 1280, height = 720;
-	static const struct option options[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'v' },
-		{ "verbose", no_argument, NULL, 'V' },
-		{ "long-press", required_argument, NULL, 'L' },
-		{ "transform", required_argument, NULL, 't' },
-		{ "outputs", required_argument, NULL, 'm' },
-		{ "cursor", required_argument, NULL, 'c' },
-		{ "cursor-timeout", required_argument, NULL, 'C' },
-		{ "scale", required_argument, NULL, 'S' },
-		{ "replay", required_argument, NULL, 'r' },
-		{ "start-after-windows", required_argument, NULL, 'n' },
-		{ "size", required_argument, NULL, 's' },
-		{ "libinput", no_argument, NULL, 'l' },
-		{ "seat", required_argument, NULL, 'e' },
-		{ "blank-after", required_argument, NULL, 'b' },
-		{ "start-blanked", no_argument, NULL, 'B' },
-		{ "sticky-keys", no_argument, NULL, OPT_STICKY_KEYS },
-		{ "slow-keys", required_argument, NULL, OPT_SLOW_KEYS },
-		{ "bounce-keys", required_argument, NULL, OPT_BOUNCE_KEYS },
-		{ "touch-hold", required_argument, NULL, OPT_TOUCH_HOLD },
-		{ "touch-ignore-repeat", required_argument, NULL, OPT_TOUCH_IGNORE_REPEAT },
-		{ "secondary-click", required_argument, NULL, OPT_SECONDARY_CLICK },
-		{ "dwell-click", required_argument, NULL, OPT_DWELL_CLICK },
-		{ "mouse-keys", no_argument, NULL, OPT_MOUSE_KEYS },
-		{ "locate-pointer", no_argument, NULL, OPT_LOCATE_POINTER },
-		{ "ignore-device", required_argument, NULL, OPT_IGNORE_DEVICE },
-		{ "no-pointer", no_argument, NULL, OPT_NO_POINTER },
-		{ 0 },
-	};
+/* What the options set besides the kiosk. */
+struct command_line {
+	const char *replay_path;
+	const char *libinput_seat;
+	bool verbose;
+	int width, height;
+};
+
+static const struct option options[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'v' },
+	{ "verbose", no_argument, NULL, 'V' },
+	{ "long-press", required_argument, NULL, 'L' },
+	{ "transform", required_argument, NULL, 't' },
+	{ "outputs", required_argument, NULL, 'm' },
+	{ "cursor", required_argument, NULL, 'c' },
+	{ "cursor-timeout", required_argument, NULL, 'C' },
+	{ "scale", required_argument, NULL, 'S' },
+	{ "replay", required_argument, NULL, 'r' },
+	{ "start-after-windows", required_argument, NULL, 'n' },
+	{ "size", required_argument, NULL, 's' },
+	{ "libinput", no_argument, NULL, 'l' },
+	{ "seat", required_argument, NULL, 'e' },
+	{ "blank-after", required_argument, NULL, 'b' },
+	{ "start-blanked", no_argument, NULL, 'B' },
+	{ "sticky-keys", no_argument, NULL, OPT_STICKY_KEYS },
+	{ "slow-keys", required_argument, NULL, OPT_SLOW_KEYS },
+	{ "bounce-keys", required_argument, NULL, OPT_BOUNCE_KEYS },
+	{ "touch-hold", required_argument, NULL, OPT_TOUCH_HOLD },
+	{ "touch-ignore-repeat", required_argument, NULL, OPT_TOUCH_IGNORE_REPEAT },
+	{ "secondary-click", required_argument, NULL, OPT_SECONDARY_CLICK },
+	{ "dwell-click", required_argument, NULL, OPT_DWELL_CLICK },
+	{ "mouse-keys", no_argument, NULL, OPT_MOUSE_KEYS },
+	{ "locate-pointer", no_argument, NULL, OPT_LOCATE_POINTER },
+	{ "ignore-device", required_argument, NULL, OPT_IGNORE_DEVICE },
+	{ "no-pointer", no_argument, NULL, OPT_NO_POINTER },
+	{ "map-touch", required_argument, NULL, OPT_MAP_TOUCH },
+	{ "calibrate", required_argument, NULL, OPT_CALIBRATE },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ 0 },
+};
+
+/* Parses argv's options into the kiosk and `cl`: -1 when the kiosk goes on, else its exit
+ * status (the reason told). Run on each --config setting, then on the command line. */
+static int parse_options(struct kiosk *kp, struct command_line *cl, int argc, char *argv[]) {
+	optind = 0; /* glibc: start again (a config file's settings came first) */
 	opterr = 0; /* our own one-line reasons */
 	int c;
 	/* '+': options end at the first non-option (the app's own options are its own). */
@@ -1281,81 +1301,90 @@ int main(int argc, char *argv[]) {
 		switch (c) {
 		case 'h': fputs(usage, stdout); return 0;
 		case 'v': printf("wlroots-kiosk %s\n", KIOSK_VERSION); return 0;
-		case 'V': verbose = true; break;
+		case 'V': cl->verbose = true; break;
 		case 'L':
 			if (strcmp(optarg, "kiosk") == 0) {
-				k.app_long_press = false;
+				kp->app_long_press = false;
 			} else if (strcmp(optarg, "app") == 0) {
-				k.app_long_press = true;
+				kp->app_long_press = true;
 			} else {
 				return refuse("--long-press: '%s' is neither kiosk nor app", optarg);
 			}
 			break;
 		case 'm':
 			if (strcmp(optarg, "last") == 0 || strcmp(optarg, "extend") == 0) {
-				k.extend = strcmp(optarg, "extend") == 0;
+				kp->extend = strcmp(optarg, "extend") == 0;
 			} else {
 				return refuse("--outputs: '%s' is neither last nor extend", optarg);
 			}
 			break;
 		case 'c':
 			if (strcmp(optarg, "auto") == 0) {
-				k.cursor_mode = CURSOR_AUTO;
+				kp->cursor_mode = CURSOR_AUTO;
 			} else if (strcmp(optarg, "never") == 0) {
-				k.cursor_mode = CURSOR_NEVER;
+				kp->cursor_mode = CURSOR_NEVER;
 			} else if (strcmp(optarg, "always") == 0) {
-				k.cursor_mode = CURSOR_ALWAYS;
+				kp->cursor_mode = CURSOR_ALWAYS;
 			} else {
 				return refuse("--cursor: '%s' is not auto, never or always", optarg);
 			}
 			break;
 		case 'C':
-			if ((k.cursor_timeout_ms = (int)parse_count(optarg, 24L * 3600 * 1000)) < 0) {
+			if ((kp->cursor_timeout_ms = (int)parse_count(optarg, 24L * 3600 * 1000)) < 0) {
 				return refuse("--cursor-timeout: '%s' is not a number of milliseconds (1 to 86400000)", optarg);
 			}
 			break;
 		case 't':
 		case 'S': {
-			const char *error = add_output_rule(&k, c == 't', optarg);
+			const char *error = add_output_rule(kp, c == 't', optarg);
 			if (error) {
 				return refuse("%s: '%s' %s", c == 't' ? "--transform" : "--scale", optarg, error);
 			}
 			break;
 		}
-		case 'r': replay_path = optarg; break;
+		case 'r': cl->replay_path = optarg; break;
 		case 'n':
-			if ((k.windows_before_replay = (int)parse_count(optarg, 64)) < 0) {
+			if ((kp->windows_before_replay = (int)parse_count(optarg, 64)) < 0) {
 				return refuse("--start-after-windows: '%s' is not a number from 1 to 64", optarg);
 			}
 			break;
 		case 's': {
 			char x, extra;
-			if (sscanf(optarg, "%d%c%d%c", &width, &x, &height, &extra) != 3 || x != 'x' || width <= 0
-				|| height <= 0 || width > 16384 || height > 16384) {
+			if (sscanf(optarg, "%d%c%d%c", &cl->width, &x, &cl->height, &extra) != 3 || x != 'x' || cl->width <= 0
+				|| cl->height <= 0 || cl->width > 16384 || cl->height > 16384) {
 				return refuse("--size: '%s' is not WIDTHxHEIGHT in pixels (such as 1280x720)", optarg);
 			}
 			break;
 		}
-		case 'l': libinput_seat = libinput_seat ? libinput_seat : "seat0"; break;
-		case 'e': libinput_seat = optarg; break;
+		case 'l': cl->libinput_seat = cl->libinput_seat ? cl->libinput_seat : "seat0"; break;
+		case 'e': cl->libinput_seat = optarg; break;
 		case 'b':
-			if ((k.blank_after_ms = (int)parse_count(optarg, 24L * 3600 * 1000)) < 0) {
+			if ((kp->blank_after_ms = (int)parse_count(optarg, 24L * 3600 * 1000)) < 0) {
 				return refuse("--blank-after: '%s' is not a number of milliseconds (1 to 86400000)", optarg);
 			}
 			break;
-		case 'B': k.start_blanked = true; break;
-		case OPT_STICKY_KEYS: k.a11y.sticky_keys = true; break;
-		case OPT_MOUSE_KEYS: k.a11y.mouse_keys = true; break;
-		case OPT_LOCATE_POINTER: k.a11y.locate_pointer = true; break;
-		case OPT_NO_POINTER: k.no_pointer = true; break;
+		case 'B': kp->start_blanked = true; break;
+		case OPT_STICKY_KEYS: kp->a11y.sticky_keys = true; break;
+		case OPT_MOUSE_KEYS: kp->a11y.mouse_keys = true; break;
+		case OPT_LOCATE_POINTER: kp->a11y.locate_pointer = true; break;
+		case OPT_NO_POINTER: kp->no_pointer = true; break;
+		case OPT_CONFIG: break; /* read before the command line (config_path) */
+		case OPT_MAP_TOUCH:
+		case OPT_CALIBRATE: {
+			const char *error = device_rule_add(kp, c == OPT_CALIBRATE, optarg);
+			if (error) {
+				return refuse("--%s: '%s' %s", options[option].name, optarg, error);
+			}
+			break;
+		}
 		case OPT_IGNORE_DEVICE:
 			if (optarg[0] == '\0') {
 				return refuse("--ignore-device: names no device");
 			}
-			if (k.ignored_device_count == (int)(sizeof k.ignored_devices / sizeof k.ignored_devices[0])) {
+			if (kp->ignored_device_count == (int)(sizeof kp->ignored_devices / sizeof kp->ignored_devices[0])) {
 				return refuse("--ignore-device: '%s' is one device too many (16 at most)", optarg);
 			}
-			k.ignored_devices[k.ignored_device_count++] = optarg;
+			kp->ignored_devices[kp->ignored_device_count++] = optarg;
 			break;
 		case OPT_SLOW_KEYS:
 		case OPT_BOUNCE_KEYS:
@@ -1367,12 +1396,12 @@ int main(int argc, char *argv[]) {
 			if (delay < 0) {
 				return refuse("--%s: '%s' is not a number of milliseconds (1 to 60000)", options[option].name, optarg);
 			}
-			int *field = c == OPT_SLOW_KEYS ? &k.a11y.slow_keys_ms
-				: c == OPT_BOUNCE_KEYS ? &k.a11y.bounce_keys_ms
-				: c == OPT_TOUCH_HOLD ? &k.a11y.touch_hold_ms
-				: c == OPT_TOUCH_IGNORE_REPEAT ? &k.a11y.touch_ignore_repeat_ms
-				: c == OPT_SECONDARY_CLICK ? &k.a11y.secondary_click_ms
-				: &k.a11y.dwell_click_ms;
+			int *field = c == OPT_SLOW_KEYS ? &kp->a11y.slow_keys_ms
+				: c == OPT_BOUNCE_KEYS ? &kp->a11y.bounce_keys_ms
+				: c == OPT_TOUCH_HOLD ? &kp->a11y.touch_hold_ms
+				: c == OPT_TOUCH_IGNORE_REPEAT ? &kp->a11y.touch_ignore_repeat_ms
+				: c == OPT_SECONDARY_CLICK ? &kp->a11y.secondary_click_ms
+				: &kp->a11y.dwell_click_ms;
 			*field = delay;
 			break;
 		}
@@ -1384,6 +1413,44 @@ int main(int argc, char *argv[]) {
 			return refuse("unknown option %s", argv[optind - 1]);
 		}
 	}
+	return -1;
+}
+
+/* A --config file's setting: parsed as the command line's option would be. */
+static int config_option(void *data, const char *where, const char *option, const char *error) {
+	void **pair = data;
+	refusing_at = where;
+	int status;
+	if (error) {
+		status = refuse("%s", error);
+	} else {
+		/* Kept for the kiosk's life, as argv is: options keep pointers into it (--replay,
+		 * --seat, --ignore-device). */
+		char *argv[] = { "wlroots-kiosk", strdup(option), NULL };
+		status = argv[1] ? parse_options(pair[0], pair[1], 2, argv) : refuse("out of memory");
+	}
+	refusing_at = NULL;
+	return status;
+}
+
+int main(int argc, char *argv[]) {
+	struct kiosk k = { .windows_before_replay = 1 };
+	struct command_line cl = { .width = 1280, .height = 720 };
+	const char *config = config_path(argc, argv);
+	if (config) {
+		void *pair[] = { &k, &cl };
+		int status = config_load(config, config_option, pair);
+		if (status >= 0) {
+			return status;
+		}
+	}
+	int parsed = parse_options(&k, &cl, argc, argv);
+	if (parsed >= 0) {
+		return parsed;
+	}
+	const char *replay_path = cl.replay_path;
+	const char *libinput_seat = cl.libinput_seat;
+	bool verbose = cl.verbose;
 	char **app = optind < argc ? &argv[optind] : NULL;
 	if (app && optind > 0 && strcmp(argv[optind - 1], "--") != 0) {
 		return refuse("unexpected argument '%s': put the app after --", argv[optind]);
@@ -1437,6 +1504,7 @@ int main(int argc, char *argv[]) {
 	/* SeatKit: the router on the display's event loop, the compositor as its delegate. */
 	k.router = seatkit_router_create(loop);
 	seatkit_router_set_delegate(k.router, &delegate_impl, &k);
+	device_rules_apply(&k);
 	setup_kiosk_behaviour(&k);
 	k.wlr_seat = wlr_seat_create(k.display, "seat0");
 	/* SeatKit routes, wlr_seat delivers: the bridge (destroyed with the wlr_seat). */
@@ -1479,7 +1547,7 @@ int main(int argc, char *argv[]) {
 		goto end;
 	}
 	if (k.headless && !k.output) {
-		wlr_headless_add_output(k.headless, width, height);
+		wlr_headless_add_output(k.headless, cl.width, cl.height);
 	}
 	add_headless_keyboard(&k);
 

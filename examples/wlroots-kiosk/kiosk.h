@@ -63,6 +63,16 @@ struct kiosk {
 	const char *ignored_devices[16];
 	int ignored_device_count;
 	bool no_pointer; /* --no-pointer: a touch-only seat */
+	/* --map-touch DEVICE=OUTPUT, --calibrate DEVICE=MATRIX (config.c): given to the router's
+	 * device mapping, which places every absolute point (SeatKit's libinput, a replay, or
+	 * wlroots' devices through the bridge). */
+	struct device_rule {
+		char device[64];
+		char output[64]; /* "": the device's own (udev WL_OUTPUT) */
+		double calibration[6];
+		bool calibrated;
+	} device_rules[16];
+	int device_rule_count;
 	int width, height; /* the screen's logical size (extend: the first output's) */
 	/* Where apps are laid out, in layout space: the screen, or (--outputs extend) the box
 	 * around every output. */
@@ -127,6 +137,19 @@ struct view {
 
 /* kiosk.c */
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* config.c: --config FILE (libinih). Each setting is handed to `apply` as a long option
+ * (`--name=value`), or, for a line the file's own rules refuse, as a reason; `where` is
+ * FILE:LINE. `apply` returns -1 to go on, else the kiosk's exit status. */
+typedef int (*config_option_fn)(void *data, const char *where, const char *option, const char *error);
+/* Reads the file: -1 when every setting was taken, else the exit status (2, told on stderr). */
+int config_load(const char *path, config_option_fn apply, void *data);
+/* The file --config names on the command line (before --), or NULL. */
+const char *config_path(int argc, char *argv[]);
+/* --map-touch (calibration false) or --calibrate (true): NULL, or what is wrong. */
+const char *device_rule_add(struct kiosk *k, bool calibration, const char *text);
+/* Gives the rules to the router (after it is created, before devices come). */
+void device_rules_apply(struct kiosk *k);
 
 /* popups.c: an xdg_popup becomes a SeatKit surface while mapped. */
 void popup_create(struct kiosk *k, struct wlr_xdg_surface *xdg_surface);
