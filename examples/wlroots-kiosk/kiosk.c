@@ -1163,6 +1163,9 @@ static const char usage[] =
 	"                              that output (default: its udev WL_OUTPUT, else the first)\n"
 	"      --calibrate DEVICE=a,b,c,d,e,f  its calibration matrix (libinput's, applied after\n"
 	"                              the udev LIBINPUT_CALIBRATION_MATRIX); rotation followed\n"
+	"      --osk auto|always       on-screen keyboard panels: shown only while a text field\n"
+	"                              focused after touch input has focus (auto, KWin's rule),\n"
+	"                              or always (default)\n"
 	"      --config FILE           settings (name = value, [output NAME], [device NAME]),\n"
 	"                              read first: the command line wins\n"
 	"      --replay FILE [--start-after-windows N]  replay a libinput recording (tests)\n";
@@ -1238,7 +1241,7 @@ static int refuse(const char *fmt, ...) {
 enum {
 	OPT_STICKY_KEYS = 256, OPT_SLOW_KEYS, OPT_BOUNCE_KEYS, OPT_TOUCH_HOLD, OPT_TOUCH_IGNORE_REPEAT,
 	OPT_SECONDARY_CLICK, OPT_DWELL_CLICK, OPT_MOUSE_KEYS, OPT_LOCATE_POINTER, OPT_IGNORE_DEVICE,
-	OPT_NO_POINTER, OPT_MAP_TOUCH, OPT_CALIBRATE, OPT_CONFIG,
+	OPT_NO_POINTER, OPT_MAP_TOUCH, OPT_CALIBRATE, OPT_CONFIG, OPT_OSK,
 };
 
 /* An accessibility delay: whole milliseconds, 1 to 60000 (as the Swift kiosk takes them);
@@ -1286,6 +1289,7 @@ static const struct option options[] = {
 	{ "map-touch", required_argument, NULL, OPT_MAP_TOUCH },
 	{ "calibrate", required_argument, NULL, OPT_CALIBRATE },
 	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "osk", required_argument, NULL, OPT_OSK },
 	{ 0 },
 };
 
@@ -1369,6 +1373,12 @@ static int parse_options(struct kiosk *kp, struct command_line *cl, int argc, ch
 		case OPT_LOCATE_POINTER: kp->a11y.locate_pointer = true; break;
 		case OPT_NO_POINTER: kp->no_pointer = true; break;
 		case OPT_CONFIG: break; /* read before the command line (config_path) */
+		case OPT_OSK:
+			if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "always") != 0) {
+				return refuse("--osk: '%s' is neither auto nor always", optarg);
+			}
+			kp->osk_auto = strcmp(optarg, "auto") == 0;
+			break;
 		case OPT_MAP_TOUCH:
 		case OPT_CALIBRATE: {
 			const char *error = device_rule_add(kp, c == OPT_CALIBRATE, optarg);

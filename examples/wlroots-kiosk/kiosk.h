@@ -98,6 +98,11 @@ struct kiosk {
 	struct wl_listener new_virtual_pointer, request_activate;
 	struct wlr_idle_inhibit_manager_v1 *idle_inhibit;
 
+	/* --osk auto (osk.c): KWin's rule, the panels above the apps (the on-screen keyboard)
+	 * shown only while a text field has focus that it took after touch input. */
+	bool osk_auto;
+	bool osk_shown;
+	bool last_input_touch; /* the last touch, button or key was a touch */
 	struct wl_listener new_layer_surface; /* osk.c */
 	struct wl_list panels; /* osk.c: layer-shell surfaces (an on-screen keyboard) */
 	struct osk_relay *relay; /* osk.c: text-input-v3 <-> input-method-v2 */
