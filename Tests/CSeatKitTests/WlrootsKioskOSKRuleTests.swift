@@ -4,7 +4,9 @@ import Testing
 
 /// The on-screen keyboard rule (issue 24 goal 8, KWin's): with `--osk auto` wvkbd's panel is
 /// hidden (not drawn, no input) until a GTK4 text field is tapped, and hidden again when the
-/// field loses focus; a field focused by the app itself shows nothing.
+/// field loses focus; a field focused by the app itself shows nothing. With `--osk-resize`
+/// the app is configured above the keyboard while it is shown (GTK's own wire log shows
+/// the configure), full height again after.
 @Suite(.serialized) struct WlrootsKioskOSKRuleTests {
     typealias E = FrameScript
     /// A GTK4 entry at the top (focused by the app at start) and a button filling the rest,
@@ -36,7 +38,8 @@ import Testing
     app.run([])
     """#
 
-    @Test func theKeyboardShowsWhenATextFieldIsTappedAndHidesWhenItLosesFocus() throws {
+    @Test(arguments: [false, true])
+    func theKeyboardShowsWhenATextFieldIsTappedAndHidesWhenItLosesFocus(resize: Bool) throws {
         let runtime = try temporaryDirectory("seatkit-wlr-osk-rule")
         defer { try? FileManager.default.removeItem(atPath: runtime) }
         let key = WlrootsKioskKeyboardTests.key
@@ -68,7 +71,8 @@ import Testing
                                                declaredDeviceCount: 2, devices: [touchscreen, keyboard]))
             .write(toFile: recording, atomically: true, encoding: .utf8)
 
-        let (server, socket) = try WlrootsKioskClientTests.startKiosk(runtime, recording, options: ["--osk", "auto"])
+        let (server, socket) = try WlrootsKioskClientTests.startKiosk(runtime, recording,
+                                                                      options: ["--osk", "auto"] + (resize ? ["--osk-resize"] : []))
         defer { server.stop() }
         let environment = ["XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": socket, "HOME": runtime]
         let wvkbd = try Background("/usr/bin/wvkbd-mobintl", ["-H", "240", "-L", "240"], environment: environment,
@@ -79,7 +83,8 @@ import Testing
         let script = runtime + "/rule.py"
         try Self.script.write(toFile: script, atomically: true, encoding: .utf8)
         let app = try Background("/usr/bin/python3", [script],
-                                 environment: environment.merging(WlrootsKioskPopupTests.gtkEnvironment) { $1 },
+                                 environment: environment.merging(WlrootsKioskPopupTests.gtkEnvironment) { $1 }
+                                    .merging(resize ? ["WAYLAND_DEBUG": "client"] : [:]) { $1 },
                                  log: runtime + "/gtk.log")
         defer { app.stop() }
         try #require(server.waitFor(timeout: 60) { $0.contains("replay finished") } != nil, "\(server.text)\ngtk:\n\(app.text)")
@@ -93,13 +98,24 @@ import Testing
         #expect(shown.lowerBound < hidden.lowerBound)
         // Only what was typed while the keyboard was shown reached the entry.
         #expect(lines(app.text, "text:").last == "text:type", "gtk:\n\(app.text)\nkiosk:\n\(kiosk)")
-        #expect(!app.text.contains("q"), "the hidden keyboard typed:\n\(app.text)")
+        #expect(lines(app.text, "text:").allSatisfy { !$0.contains("q") }, "the hidden keyboard typed:\n\(app.text)")
         // The taps where the hidden keyboard would be, and on the button, were the app's.
         #expect(lines(app.text, "clicked").count == 3, "gtk:\n\(app.text)")
+        if resize {
+            // wvkbd is 240 px high: the app 1280x480 above it while shown, 1280x720 after.
+            let small = try #require(app.text.range(of: "configure(1280, 480"), "gtk was not made shorter:\n\(kiosk)")
+            #expect(app.text.range(of: "configure(1280, 720", range: small.upperBound..<app.text.endIndex) != nil,
+                    "gtk was not given its height back")
+            #expect(kiosk.contains("apps 1280x480") && kiosk.contains("apps 1280x720"), "\(kiosk)")
+        } else {
+            #expect(!kiosk.contains("apps 1280x480"))
+        }
     }
 
     @Test func aBadOskValueIsRefused() throws {
         let result = try run(try WlrootsKioskTests.builtKiosk(), ["--osk", "sometimes"], environment: [:])
         #expect(result.status == 2 && result.output == "wlroots-kiosk: --osk: 'sometimes' is neither auto nor always (see --help)\n", "\(result.output)")
+        let resize = try run(try WlrootsKioskTests.builtKiosk(), ["--osk-resize"], environment: [:])
+        #expect(resize.status == 2 && resize.output.hasPrefix("wlroots-kiosk: --osk-resize needs --osk auto"), "\(resize.output)")
     }
 }

@@ -725,7 +725,8 @@ static void view_place(struct view *view) {
 	struct wlr_box geometry;
 	wlr_xdg_surface_get_geometry(view->xdg_surface, &geometry);
 	int x = k->app_x + (geometry.width < k->app_width ? (k->app_width - geometry.width) / 2 : 0);
-	int y = k->app_y + (geometry.height < k->app_height ? (k->app_height - geometry.height) / 2 : 0);
+	int app_height = k->app_height - k->osk_reserved; /* above a shown keyboard (--osk-resize) */
+	int y = k->app_y + (geometry.height < app_height ? (app_height - geometry.height) / 2 : 0);
 	wlr_scene_node_set_position(view->xdg.node, x, y);
 	/* In the SeatKit output's space (the screen's: at 0,0 of the layout but in extend). */
 	double ox = 0, oy = 0, ow, oh;
@@ -773,12 +774,19 @@ static void view_place(struct view *view) {
  * (now, if it is mapped: a screen change re-centres it). */
 static void view_configure(struct view *view) {
 	struct kiosk *k = view->kiosk;
-	if (k->app_width > 0 && k->app_height > 0) {
-		wlr_xdg_toplevel_set_size(view->xdg_surface, k->app_width, k->app_height);
+	if (k->app_width > 0 && k->app_height - k->osk_reserved > 0) {
+		wlr_xdg_toplevel_set_size(view->xdg_surface, k->app_width, k->app_height - k->osk_reserved);
 	}
 	wlr_xdg_toplevel_set_fullscreen(view->xdg_surface, true);
 	if (view->surface) {
 		view_place(view);
+	}
+}
+
+void configure_apps(struct kiosk *k) {
+	struct view *view;
+	wl_list_for_each(view, &k->views, link) {
+		view_configure(view);
 	}
 }
 
@@ -1166,6 +1174,8 @@ static const char usage[] =
 	"      --osk auto|always       on-screen keyboard panels: shown only while a text field\n"
 	"                              focused after touch input has focus (auto, KWin's rule),\n"
 	"                              or always (default)\n"
+	"      --osk-resize            apps are made shorter, above the keyboard, while it is\n"
+	"                              shown (with --osk auto; default: under it, full screen)\n"
 	"      --config FILE           settings (name = value, [output NAME], [device NAME]),\n"
 	"                              read first: the command line wins\n"
 	"      --replay FILE [--start-after-windows N]  replay a libinput recording (tests)\n";
@@ -1241,7 +1251,7 @@ static int refuse(const char *fmt, ...) {
 enum {
 	OPT_STICKY_KEYS = 256, OPT_SLOW_KEYS, OPT_BOUNCE_KEYS, OPT_TOUCH_HOLD, OPT_TOUCH_IGNORE_REPEAT,
 	OPT_SECONDARY_CLICK, OPT_DWELL_CLICK, OPT_MOUSE_KEYS, OPT_LOCATE_POINTER, OPT_IGNORE_DEVICE,
-	OPT_NO_POINTER, OPT_MAP_TOUCH, OPT_CALIBRATE, OPT_CONFIG, OPT_OSK,
+	OPT_NO_POINTER, OPT_MAP_TOUCH, OPT_CALIBRATE, OPT_CONFIG, OPT_OSK, OPT_OSK_RESIZE,
 };
 
 /* An accessibility delay: whole milliseconds, 1 to 60000 (as the Swift kiosk takes them);
@@ -1290,6 +1300,7 @@ static const struct option options[] = {
 	{ "calibrate", required_argument, NULL, OPT_CALIBRATE },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "osk", required_argument, NULL, OPT_OSK },
+	{ "osk-resize", no_argument, NULL, OPT_OSK_RESIZE },
 	{ 0 },
 };
 
@@ -1373,6 +1384,7 @@ static int parse_options(struct kiosk *kp, struct command_line *cl, int argc, ch
 		case OPT_LOCATE_POINTER: kp->a11y.locate_pointer = true; break;
 		case OPT_NO_POINTER: kp->no_pointer = true; break;
 		case OPT_CONFIG: break; /* read before the command line (config_path) */
+		case OPT_OSK_RESIZE: kp->osk_resize = true; break;
 		case OPT_OSK:
 			if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "always") != 0) {
 				return refuse("--osk: '%s' is neither auto nor always", optarg);
@@ -1464,6 +1476,9 @@ int main(int argc, char *argv[]) {
 	char **app = optind < argc ? &argv[optind] : NULL;
 	if (app && optind > 0 && strcmp(argv[optind - 1], "--") != 0) {
 		return refuse("unexpected argument '%s': put the app after --", argv[optind]);
+	}
+	if (k.osk_resize && !k.osk_auto) {
+		return refuse("--osk-resize needs --osk auto (an always shown keyboard leaves the apps under it)");
 	}
 	if (replay_path && libinput_seat) {
 		return refuse("--replay and --libinput cannot be used together");

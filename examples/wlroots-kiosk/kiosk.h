@@ -103,6 +103,10 @@ struct kiosk {
 	bool osk_auto;
 	bool osk_shown;
 	bool last_input_touch; /* the last touch, button or key was a touch */
+	/* --osk-resize: while the keyboard is shown, apps are configured this much shorter
+	 * (the height of the panels at the bottom), above it. */
+	bool osk_resize;
+	int osk_reserved;
 	struct wl_listener new_layer_surface; /* osk.c */
 	struct wl_list panels; /* osk.c: layer-shell surfaces (an on-screen keyboard) */
 	struct osk_relay *relay; /* osk.c: text-input-v3 <-> input-method-v2 */
@@ -142,6 +146,8 @@ struct view {
 
 /* kiosk.c */
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Configures every app again (the space for apps changed: osk_reserved). */
+void configure_apps(struct kiosk *k);
 
 /* config.c: --config FILE (libinih). Each setting is handed to `apply` as a long option
  * (`--name=value`), or, for a line the file's own rules refuse, as a reason; `where` is

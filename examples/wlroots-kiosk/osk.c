@@ -18,6 +18,8 @@
  * disabled or loses focus; an input method (squeekboard) is activated only then too. A
  * text field focused by a key, a click or the app itself shows nothing. --osk always (the
  * default): panels are always shown, the input method activated at every enable.
+ * --osk-resize (with auto): while shown, the apps are configured shorter by the height of
+ * the bottom panels, so nothing of theirs is under the keyboard; full height again after.
  */
 #include <stdlib.h>
 #include <wlr/types/wlr_input_method_v2.h>
@@ -62,10 +64,22 @@ static void set_osk_shown(struct kiosk *k, bool shown) {
 	}
 	k->osk_shown = shown;
 	struct panel *p;
+	int reserved = 0;
 	wl_list_for_each(p, &k->panels, link) {
 		set_panel_shown(k, p, shown);
+		const struct wlr_layer_surface_v1_state *s = &p->layer_surface->current;
+		if (above_apps(p) && (s->anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM) && !(s->anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP)
+				&& p->height + (int)s->margin.bottom > reserved) {
+			reserved = p->height + (int)s->margin.bottom;
+		}
 	}
 	say("osk %s", shown ? "shown" : "hidden");
+	/* --osk-resize: the apps above the keyboard while it is shown (KWin's "resize" mode). */
+	if (k->osk_resize && (shown ? reserved : 0) != k->osk_reserved) {
+		k->osk_reserved = shown ? reserved : 0;
+		configure_apps(k);
+		say("apps %dx%d", k->app_width, k->app_height - k->osk_reserved);
+	}
 }
 
 /* --osk auto: whether the last touch, button or key was a touch (the spy sees every event,
