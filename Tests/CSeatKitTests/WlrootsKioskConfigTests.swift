@@ -50,6 +50,8 @@ import Testing
             ("locate-pointer = maybe", "locate-pointer is true or false"),
             ("no-pointer = maybe", "no-pointer is true or false"),
             ("libinput = maybe", "libinput is true or false"),
+            ("osk = sometimes", "--osk: 'sometimes' is neither auto nor always"),
+            ("osk-resize = maybe", "osk-resize is true or false"),
             ("bogus = 1", "unknown option --bogus=1"),
             ("config = other.ini", "a configuration file cannot name another"),
         ]

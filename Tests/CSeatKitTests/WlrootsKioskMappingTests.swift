@@ -97,6 +97,36 @@ import Testing
         #expect(Self.near(udev.down, 1799.96, 280.31), "udev: \(udev.down)\n\(udev.log.suffix(2000))")
     }
 
+    /// Rotation at run time (wlr-output-management, as cage): `wlr-randr --transform 90` on
+    /// the running kiosk's output; the app is configured 720x1280 and a tap at the panel's
+    /// native (1000, 200) lands under the finger, logical (520, 1000), in the app shown
+    /// (a second wev, whose mapping starts the replay: `--start-after-windows 2`), as with
+    /// `--transform 90` from the start (WlrootsKioskScreenTests).
+    @Test func rotatingTheOutputAtRunTimeWithWlrRandrIsFollowedByTheAppsAndTheTouch() throws {
+        let kiosk = try WlrootsKioskTests.builtKiosk()
+        let runtime = try temporaryDirectory("seatkit-wlr-mapping")
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        let recording = try Self.tap(runtime)
+        let environment = WlrootsKioskLaunchTests.headless.merging(["XDG_RUNTIME_DIR": runtime]) { $1 }
+        let server = try Background(kiosk, ["--replay", recording, "--start-after-windows", "2", "--", "stdbuf", "-oL", "wev"],
+                                    environment: environment, log: runtime + "/kiosk.log")
+        defer { server.stop() }
+        let socket = try #require(WlrootsKioskLaunchTests.socket(of: server), "\(server.text)")
+        try #require(server.waitFor(timeout: 30) { $0.contains("configure: width: 1280; height: 720") } != nil, "\(server.text)")
+        let client = ["XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": socket]
+        let randr = try run("/usr/bin/wlr-randr", ["--output", "HEADLESS-1", "--transform", "90"], environment: client)
+        #expect(randr.status == 0, "wlr-randr: \(randr.output)")
+        #expect(server.waitFor(timeout: 30) { $0.contains("screen HEADLESS-1 720x1280") } != nil, "\(server.text)")
+        #expect(server.waitFor(timeout: 15) { $0.contains("configure: width: 720; height: 1280") } != nil, "the app was not configured again:\n\(server.text)")
+        let listed = try run("/usr/bin/wlr-randr", [], environment: client)
+        #expect(listed.output.contains("Transform: 90"), "\(listed.output)")
+        let wev = try Background("/usr/bin/stdbuf", ["-oL", "/usr/bin/wev"], environment: client, log: runtime + "/wev.log")
+        defer { wev.stop() }
+        try #require(server.waitFor(timeout: 30) { $0.contains("replay finished") } != nil, "\(server.text)")
+        _ = wev.waitFor(timeout: 10) { WlrootsKioskTests.touches(inWev: $0).contains("up 0") }
+        #expect(WlrootsKioskTests.touches(inWev: wev.text) == ["down 0 519.96 999.69", "up 0"], "\(wev.text.suffix(3000))\n\(server.text.suffix(2000))")
+    }
+
     /// Bad device rules are refused with a one-line reason, on the command line and in a
     /// config file (FILE:LINE).
     @Test func badDeviceRulesAreRefusedWithAReason() throws {

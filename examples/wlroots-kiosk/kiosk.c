@@ -595,6 +595,33 @@ static void layout_changed(struct wl_listener *listener, void *data) {
 	say("screen extended %dx%d over %d outputs", k->app_width, k->app_height, wl_list_length(&k->outputs));
 }
 
+/* An output's mode, transform or scale changed at run time (wlr-output-management,
+ * output-management.c): SeatKit's output follows (touch with it: the router places touches
+ * through the output's current transform) and the apps are configured in the new size. */
+void output_reconfigured(struct kiosk *k, struct wlr_output *wlr_output) {
+	struct output *output;
+	wl_list_for_each(output, &k->outputs, link) {
+		struct seatkit_output *sk = k->extend ? output->sk : k->output;
+		if (output->wlr_output != wlr_output || !sk || (!k->extend && k->wlr_output != wlr_output)) {
+			continue;
+		}
+		seatkit_output_set_mode(sk, wlr_output->width, wlr_output->height);
+		seatkit_output_set_transform(sk, (enum seatkit_output_transform)wlr_output->transform);
+		seatkit_output_set_scale(sk, wlr_output->scale);
+		if (k->extend) {
+			layout_changed(&k->layout_change, NULL);
+			return;
+		}
+		wlr_output_effective_resolution(wlr_output, &k->width, &k->height);
+		k->app_width = k->width;
+		k->app_height = k->height;
+		configure_apps(k);
+		osk_screen_changed(k);
+		say("screen %s %dx%d", wlr_output->name, k->width, k->height);
+		return;
+	}
+}
+
 static void extend_output_added(struct kiosk *k, struct output *output) {
 	struct wlr_output *wlr_output = output->wlr_output;
 	wlr_output_layout_add_auto(k->output_layout, wlr_output); /* layout_changed: not yet a SeatKit output */
@@ -1544,6 +1571,7 @@ int main(int argc, char *argv[]) {
 	setup_cursor(&k);
 
 	osk_init(&k); /* osk.c: layer shell, text-input-v3, input-method-v2 */
+	output_management_init(&k); /* output-management.c: wlr-randr */
 	setup_protocols(&k);
 
 	k.new_output.notify = new_output;
@@ -1639,6 +1667,7 @@ end:
 	wl_display_destroy(k.display);
 	osk_fini(&k);
 	wl_list_remove(&k.layout_change.link);
+	output_management_fini();
 	wlr_output_layout_destroy(k.output_layout); /* before the scene, which listens to it */
 	wlr_scene_node_destroy(&k.scene->node);
 	wlr_allocator_destroy(k.allocator);

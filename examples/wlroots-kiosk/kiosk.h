@@ -162,6 +162,15 @@ const char *device_rule_add(struct kiosk *k, bool calibration, const char *text)
 /* Gives the rules to the router (after it is created, before devices come). */
 void device_rules_apply(struct kiosk *k);
 
+/* kiosk.c: an output's transform or scale changed at run time: SeatKit's output and the
+ * apps follow. */
+void output_reconfigured(struct kiosk *k, struct wlr_output *output);
+
+/* output-management.c: wlr-output-management (wlr-randr): rotation and scale at run time. */
+void output_management_init(struct kiosk *k);
+/* Before the output layout is destroyed. */
+void output_management_fini(void);
+
 /* popups.c: an xdg_popup becomes a SeatKit surface while mapped. */
 void popup_create(struct kiosk *k, struct wlr_xdg_surface *xdg_surface);
 
