@@ -95,7 +95,7 @@ extension Router {
     /// the panel's native orientation, as libinput reports touch, tablet and absolute pointer
     /// positions): calibrated, placed on ``output(for:)`` through that output's transform
     /// (read now, so a rotated output is followed at once), and clamped once, as
-    /// `wlr_cursor_map_input_to_output`: inside that output (``Layout/edgeMargin`` inside its
+    /// `wlr_cursor_map_input_to_output`: inside that output (1/256, one `wl_fixed_t` step, inside its
     /// right and bottom edges), or, for a pointer mapped to no output, inside the layout.
     /// With no outputs, the calibrated point itself. Not an event: nothing is routed, no
     /// filter or grab sees it.

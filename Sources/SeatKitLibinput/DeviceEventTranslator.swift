@@ -3,7 +3,7 @@ import SeatKit
 /// Names the output each absolute device (touchscreen, tablet) is announced with, by rules
 /// on its description (`DeviceInfo.mappedOutput`, above udev's `WL_OUTPUT`).
 ///
-/// This only names; the router maps (``SeatKit/Router/layoutPoint(fromNormalized:_:device:)``):
+/// This only names; the router maps (`Router.layoutPoint(fromNormalized:_:device:)`):
 /// its own rules (`Router.setDeviceMapping(_:forDevicesNamed:)`) win over the name given
 /// here, then the output's transform puts a finger on a rotated panel where it is.
 /// libinput applies udev's `LIBINPUT_CALIBRATION_MATRIX` before, the router's calibration after.
@@ -120,7 +120,7 @@ public final class DeviceEventTranslator {
     }
 
     /// The layout-space point for a normalized device position: the router's
-    /// ``SeatKit/Router/layoutPoint(fromNormalized:_:device:)`` (the device's mapped output or
+    /// `Router.layoutPoint(fromNormalized:_:device:)` (the device's mapped output or
     /// the first, its calibration, the output's transform, one clamp).
     @inline(__always)
     public func place(_ x: Double, _ y: Double, device: UInt32, router: Router) -> LayoutPoint {
