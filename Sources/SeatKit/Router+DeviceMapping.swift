@@ -87,7 +87,7 @@ extension Router {
     public func output(for device: DeviceID) -> Output? {
         // Most seats map nothing: no lookup then.
         if !unchecked.deviceOutputs.isEmpty, let output = unchecked.deviceOutputs[device] { return output }
-        if let info = unchecked.devices[device], info.capabilities.isDisjoint(with: Self.outputBoundDevices) { return nil }
+        if !unchecked.layoutWideDevices.isEmpty, unchecked.layoutWideDevices.scanContains(device) { return nil }
         return unchecked.layout.outputs.first
     }
 
@@ -118,6 +118,7 @@ extension Router {
     func updateDeviceOutputs() {
         unchecked.deviceOutputs.removeAll(keepingCapacity: true)
         unchecked.deviceCalibrations.removeAll(keepingCapacity: true)
+        unchecked.layoutWideDevices.removeAll(keepingCapacity: true)
         let rules = unchecked.deviceRules
         for (device, info) in unchecked.devices {
             let named = rules.last { $0.deviceName == info.name }?.mapping
@@ -125,7 +126,11 @@ extension Router {
             let outputName = named?.output ?? every?.output ?? info.mappedOutput
             // Only named outputs are kept: an unmapped touchscreen's first output is found
             // by `output(for:)`, and its points hit-tested where they land.
-            if let name = outputName, let output = unchecked.layout.output(named: name) { unchecked.deviceOutputs[device] = output }
+            if let name = outputName, let output = unchecked.layout.output(named: name) {
+                unchecked.deviceOutputs[device] = output
+            } else if info.capabilities.contains(.pointer), info.capabilities.isDisjoint(with: Self.outputBoundDevices) {
+                unchecked.layoutWideDevices.append(device)
+            }
             if let m = named?.calibration ?? every?.calibration, m != .identity { unchecked.deviceCalibrations[device] = m }
         }
     }

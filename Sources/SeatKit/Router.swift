@@ -149,6 +149,9 @@ public final class Router {
         var deviceCalibrations: [DeviceID: CalibrationMatrix] = [:]
         /// ``setDeviceMapping(_:forDevicesNamed:)``'s rules, in the order set.
         var deviceRules: [DeviceMappingRule] = []
+        /// Announced pointers no rule maps: their absolute points span the layout. Empty on most
+        /// seats, so a touch event's placement does no lookup for it.
+        var layoutWideDevices: [DeviceID] = []
         /// Backs `capabilities`.
         var capabilities: DeviceCapabilities = []
         /// Filters asking about a key are under way (``setStickyModifiers(latched:locked:announce:)``).
