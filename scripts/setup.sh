@@ -25,6 +25,8 @@ packages=(
   python3-gi gir1.2-gtk-4.0               # a GTK4 app for end-to-end tests (popups, entries)
   libwlroots-dev                          # the peer in the hit-testing benchmark
   meson ninja-build patchelf              # the C API: install.sh (patchelf), a meson project linking it
+  libinih-dev                             # the wlroots kiosk's --config file (inih)
+  wlr-randr                               # the wlroots kiosk's rotation at run time (wlr-output-management)
   swaylock libpam-wrapper                 # session lock: swaylock, its PAM through pam_wrapper's pam_matrix (no account needed)
   swayidle wl-clipboard                   # idle notification (swayidle) and data control (wl-copy, wl-paste)
   wlcs                                    # the Wayland Conformance Suites: SeatKitWLCS's headers, scripts/wlcs.sh's runners

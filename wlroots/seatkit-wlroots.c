@@ -139,32 +139,11 @@ static uint32_t msec(int64_t usec) {
 	return (uint32_t)(usec / 1000);
 }
 
-/* The layout's output a device belongs to (the x11 and wayland backends give each output
- * window its own devices), or NULL. */
-static struct wlr_output *device_output(struct seatkit_wlr_seat *b, struct wlr_input_device *device) {
-	if (!b->layout || !device->output_name) {
-		return NULL;
-	}
-	struct wlr_output_layout_output *l_output;
-	wl_list_for_each(l_output, &b->layout->outputs, link) {
-		if (strcmp(l_output->output->name, device->output_name) == 0) {
-			return l_output->output;
-		}
-	}
-	return NULL;
-}
-
-/* A touchscreen's point (0...1 of its panel) in layout space, through SeatKit's output of
- * the device's output name, or of the layout's first output's. */
-static bool touch_to_layout(struct seatkit_wlr_seat *b, struct wlr_input_device *device, double x, double y,
-		double *lx, double *ly) {
-	const char *name = device->output_name;
-	struct seatkit_output *output = name ? seatkit_router_get_output(b->router, name) : NULL;
-	if (!output && b->layout && !wl_list_empty(&b->layout->outputs)) {
-		struct wlr_output_layout_output *first = wl_container_of(b->layout->outputs.next, first, link);
-		output = seatkit_router_get_output(b->router, first->output->name);
-	}
-	return output && seatkit_output_layout_point_from_normalized(output, x, y, lx, ly);
+/* A device's point (0...1 of its area) in layout space: SeatKit's router maps it (the
+ * device's output, from its udev WL_OUTPUT or the x11/wayland backend's output name, or a
+ * mapping rule; its calibration; the output's transform; one clamp). */
+static bool device_to_layout(struct seatkit_wlr_seat *b, struct device *d, double x, double y, double *lx, double *ly) {
+	return seatkit_router_device_point_from_normalized(b->router, d->number, x, y, lx, ly);
 }
 
 /* ---- Frames ---- */
@@ -774,23 +753,23 @@ static void pointer_motion(struct wl_listener *listener, void *data) {
 	move_cursor(d->bridge);
 }
 
-/* 0...1 of the device's output, or of the whole layout, as wlr_cursor does; an axis the
- * device did not report (NaN) stays where SeatKit's pointer is. */
+/* 0...1 of the device's output, or of the whole layout, as wlr_cursor does (the router's
+ * mapping); an axis the device did not report (NaN) stays where SeatKit's pointer is. */
 static void pointer_motion_absolute(struct wl_listener *listener, void *data) {
 	DEVICE_EVENT(d, listener, 1);
 	struct wlr_event_pointer_motion_absolute *e = data;
 	struct seatkit_wlr_seat *b = d->bridge;
-	struct wlr_box *box = b->layout ? wlr_output_layout_get_box(b->layout, device_output(b, d->wlr)) : NULL;
-	if (!box || box->width <= 0 || box->height <= 0) {
+	double lx, ly, px, py;
+	if (!b->layout || wl_list_empty(&b->layout->outputs) ||
+			!device_to_layout(b, d, isnan(e->x) ? 0 : e->x, isnan(e->y) ? 0 : e->y, &lx, &ly)) {
 		return;
 	}
-	double lx, ly;
-	seatkit_router_get_pointer_location(b->router, &lx, &ly);
-	if (!isnan(e->x)) {
-		lx = box->x + e->x * box->width;
+	seatkit_router_get_pointer_location(b->router, &px, &py);
+	if (isnan(e->x)) {
+		lx = px;
 	}
-	if (!isnan(e->y)) {
-		ly = box->y + e->y * box->height;
+	if (isnan(e->y)) {
+		ly = py;
 	}
 	b->in_device_event++;
 	seatkit_router_notify_pointer_motion_absolute(b->router, router_time(b, e->time_msec), d->number, lx, ly);
@@ -833,7 +812,7 @@ static void pointer_frame_event(struct wl_listener *listener, void *data) {
 static void touch_point(struct device *d, uint32_t time_msec, int32_t id, double x, double y, bool down) {
 	struct seatkit_wlr_seat *b = d->bridge;
 	double lx, ly;
-	if (!touch_to_layout(b, d->wlr, x, y, &lx, &ly)) {
+	if (!device_to_layout(b, d, x, y, &lx, &ly)) {
 		return;
 	}
 	d->last_time_usec = router_time(b, time_msec);
@@ -961,8 +940,11 @@ static struct device *device_create(struct seatkit_wlr_seat *b, struct wlr_input
 }
 
 static void announce(struct seatkit_wlr_seat *b, struct device *d, const char *name, uint32_t capabilities) {
+	/* The device's output: udev's WL_OUTPUT (wlroots' libinput backend), or the x11 and
+	 * wayland backends' output window. The router maps it (seatkit_router_map_device rules
+	 * win over it). */
 	struct seatkit_device_info info = { .name = name, .capabilities = capabilities,
-		.width_mm = d->wlr->width_mm, .height_mm = d->wlr->height_mm };
+		.width_mm = d->wlr->width_mm, .height_mm = d->wlr->height_mm, .mapped_output = d->wlr->output_name };
 	seatkit_router_notify_device_added(b->router, seatkit_router_get_time(b->router), d->number, &info);
 	update_capabilities(b);
 }

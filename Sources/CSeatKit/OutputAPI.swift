@@ -152,3 +152,48 @@ public func seatkit_router_get_output(_ router: OpaquePointer?, _ name: UnsafePo
     let wanted = String(cString: name)
     return r.outputs.first { $0.output.name == wanted }?.handle
 }
+
+// Devices to outputs: the router's mapping (Router+DeviceMapping.swift), the one place a
+// device's absolute points are placed, for the C entry points as for the Swift ones.
+
+@_cdecl("seatkit_router_map_device")
+public func seatkit_router_map_device(_ router: OpaquePointer?, _ deviceName: UnsafePointer<CChar>?,
+                                      _ outputName: UnsafePointer<CChar>?,
+                                      _ calibration: UnsafePointer<Double>?) -> Bool {
+    guard let r = live(router, .router, as: CRouter.self, #function) else { return false }
+    var matrix: CalibrationMatrix?
+    if let calibration {
+        guard let m = CalibrationMatrix((0..<6).map { calibration[$0] }) else {
+            misuse(#function, "calibration \((0..<6).map { calibration[$0] }) is not six finite numbers; refused")
+            return false
+        }
+        matrix = m
+    }
+    let name = deviceName.map { String(cString: $0) }
+    let mapping = outputName == nil && matrix == nil ? nil
+        : DeviceMapping(output: outputName.map { String(cString: $0) }, calibration: matrix)
+    APICall.run { r.router.setDeviceMapping(mapping, forDevicesNamed: name) }
+    return true
+}
+
+@_cdecl("seatkit_router_device_point_from_normalized")
+public func seatkit_router_device_point_from_normalized(_ router: OpaquePointer?, _ device: UInt32, _ u: Double, _ v: Double,
+                                                        _ x: UnsafeMutablePointer<Double>?,
+                                                        _ y: UnsafeMutablePointer<Double>?) -> Bool {
+    guard let r = live(router, .router, as: CRouter.self, #function) else { return false }
+    guard u.isFinite, v.isFinite else {
+        misuse(#function, "(\(u), \(v)) is not finite")
+        return false
+    }
+    let p = r.router.layoutPoint(fromNormalized: u, v, device: DeviceID(device))
+    x?.pointee = p.x
+    y?.pointee = p.y
+    return true
+}
+
+@_cdecl("seatkit_router_get_device_output")
+public func seatkit_router_get_device_output(_ router: OpaquePointer?, _ device: UInt32) -> OpaquePointer? {
+    guard let r = live(router, .router, as: CRouter.self, #function) else { return nil }
+    guard let output = r.router.output(for: DeviceID(device)) else { return nil }
+    return r.outputs.first { $0.output === output }?.handle
+}

@@ -30,7 +30,7 @@ final class CReplay: HandleObject {
     func addDevices() {
         let now = owner.router.clock.now.microseconds
         for event in announcements {
-            owner.router.inject(translator.translate(event, layout: owner.router.layout, timeOffset: now - event.time))
+            owner.router.inject(translator.translate(event, router: owner.router, timeOffset: now - event.time))
         }
     }
 
@@ -44,7 +44,7 @@ final class CReplay: HandleObject {
         guard !isDestroyed, !owner.isDestroyed else { return }
         let router = owner.router
         while next < input.count, input[next].time + offset <= router.clock.now.microseconds {
-            router.inject(translator.translate(input[next], layout: router.layout, timeOffset: offset))
+            router.inject(translator.translate(input[next], router: router, timeOffset: offset))
             next += 1
             if isDestroyed || owner.isDestroyed { return }
         }

@@ -142,9 +142,16 @@ public final class Router {
         var focusGeneration: UInt64 = 0
         /// Backs `devices`.
         var devices: [DeviceID: DeviceInfo] = [:]
-        /// The output each device with a ``DeviceInfo/mappedOutput`` in the layout is mapped to:
+        /// The output each device with a mapping (a rule's or its ``DeviceInfo/mappedOutput``) in the layout is mapped to:
         /// its absolute events are hit-tested there. Empty on most seats, which skips the lookup.
         var deviceOutputs: [DeviceID: Output] = [:]
+        /// The calibration of each device a mapping rule gives one (Router+DeviceMapping.swift).
+        var deviceCalibrations: [DeviceID: CalibrationMatrix] = [:]
+        /// ``setDeviceMapping(_:forDevicesNamed:)``'s rules, in the order set.
+        var deviceRules: [DeviceMappingRule] = []
+        /// Announced pointers no rule maps: their absolute points span the layout. Empty on most
+        /// seats, so a touch event's placement does no lookup for it.
+        var layoutWideDevices: [DeviceID] = []
         /// Backs `capabilities`.
         var capabilities: DeviceCapabilities = []
         /// Filters asking about a key are under way (``setStickyModifiers(latched:locked:announce:)``).
@@ -415,14 +422,6 @@ public final class Router {
     func outputGeometryDidChange() {
         unchecked.pointerLocation = unchecked.layout.clamp(unchecked.pointerLocation)
         treeDidChange()
-    }
-
-    /// Resolves each device's mapped output by name, after devices or outputs changed.
-    func updateDeviceOutputs() {
-        unchecked.deviceOutputs.removeAll(keepingCapacity: true)
-        for (device, info) in unchecked.devices {
-            if let name = info.mappedOutput, let output = unchecked.layout.output(named: name) { unchecked.deviceOutputs[device] = output }
-        }
     }
 
     /// The surface that input from `device` at a layout-space point goes to, ignoring grabs

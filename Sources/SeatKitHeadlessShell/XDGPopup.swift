@@ -375,7 +375,8 @@ final class PopupGrabFilter: InputFilter {
         default: return .pass
         }
         guard let shell, !shell.popupGrabs.isEmpty else { return .pass }
-        guard isOutsideGrabs(router.surface(at: point)) else { return .pass }
+        // Hit-tested as the router will route it: on the output the device is mapped to.
+        guard isOutsideGrabs(router.surface(at: point, device: event.device)) else { return .pass }
         shell.dismissGrabs()
         return .consume
     }

@@ -57,11 +57,17 @@ public struct DeviceDescription: Hashable, Sendable {
     public var capabilities: DeviceCapabilities
     /// Width and height in millimetres, for absolute devices.
     public var size: Size?
-    public init(name: String, systemName: String, capabilities: DeviceCapabilities, size: Size? = nil) {
+    /// The output the device belongs to, from udev's `WL_OUTPUT` property
+    /// (`libinput_device_get_output_name`); nil when not set. It becomes the announced
+    /// `DeviceInfo.mappedOutput`, below the router's own mapping rules.
+    public var outputName: String?
+    public init(name: String, systemName: String, capabilities: DeviceCapabilities, size: Size? = nil,
+                outputName: String? = nil) {
         self.name = name
         self.systemName = systemName
         self.capabilities = capabilities
         self.size = size
+        self.outputName = outputName
     }
 }
 
@@ -135,6 +141,7 @@ extension DeviceEvent {
             w.u32(d.capabilities.rawValue)
             w.f64(d.size?.width ?? -1)
             w.f64(d.size?.height ?? -1)
+            w.string(d.outputName ?? "")
         case .deviceRemoved: tag(2)
         case .keyboardKey(let key, let pressed):
             tag(3); w.u32(key); w.u8(pressed ? 1 : 0)
@@ -198,9 +205,10 @@ extension DeviceEvent {
         let kind: Kind
         switch tag {
         case 1:
-            guard let name = r.string(), let sys = r.string(), let caps = r.u32(), let w = r.f64(), let h = r.f64() else { return nil }
+            guard let name = r.string(), let sys = r.string(), let caps = r.u32(), let w = r.f64(), let h = r.f64(),
+                  let output = r.string() else { return nil }
             kind = .deviceAdded(DeviceDescription(name: name, systemName: sys, capabilities: DeviceCapabilities(rawValue: caps),
-                                                  size: w < 0 ? nil : Size(width: w, height: h)))
+                                                  size: w < 0 ? nil : Size(width: w, height: h), outputName: output.isEmpty ? nil : output))
         case 2: kind = .deviceRemoved
         case 3:
             guard let k = r.u32(), let p = r.u8() else { return nil }

@@ -1,12 +1,12 @@
 import SeatKit
 
-/// Which output each absolute device (touchscreen, tablet) is mapped to.
+/// Names the output each absolute device (touchscreen, tablet) is announced with, by rules
+/// on its description (`DeviceInfo.mappedOutput`, above udev's `WL_OUTPUT`).
 ///
-/// A touchscreen reports where on its own glass a finger is; the mapping says which output
-/// that glass covers. The output's transform is then applied by
-/// SeatKit's `Output.layoutPoint(fromNormalized:_:)`, so a panel mounted rotated is touched
-/// where the finger is. The device's calibration matrix is applied earlier, by libinput (see
-/// ``DeviceConfiguration/calibration``).
+/// This only names; the router maps (`Router.layoutPoint(fromNormalized:_:device:)`):
+/// its own rules (`Router.setDeviceMapping(_:forDevicesNamed:)`) win over the name given
+/// here, then the output's transform puts a finger on a rotated panel where it is.
+/// libinput applies udev's `LIBINPUT_CALIBRATION_MATRIX` before, the router's calibration after.
 public struct TouchOutputMapping {
     /// Picks an output name for a device; nil falls through to the next rule.
     public typealias Rule = (DeviceDescription) -> String?
@@ -66,9 +66,10 @@ public final class DeviceEventTranslator {
         unchecked = HotState(_touchMapping: touchMapping)
     }
 
-    /// The event for `router`, with positions in `router`'s layout space. `timeOffset` is
-    /// added to libinput's times (a replay moves them onto the recording's timeline).
-    public func translate(_ event: DeviceEvent, layout: Layout, timeOffset: Int64 = 0) -> InputEvent {
+    /// The event for `router`, with absolute positions placed in `router`'s layout space by
+    /// the router's device mapping (``place(_:_:device:router:)``). `timeOffset` is added to
+    /// libinput's times (a replay moves them onto the recording's timeline).
+    public func translate(_ event: DeviceEvent, router: Router, timeOffset: Int64 = 0) -> InputEvent {
         let time = Timestamp(microseconds: event.time + timeOffset)
         let id = DeviceID(event.device)
         let kind: InputEvent.Kind
@@ -76,7 +77,7 @@ public final class DeviceEventTranslator {
         case .deviceAdded(let d):
             unchecked.devices[event.device] = d
             kind = .deviceAdded(DeviceInfo(name: d.name, capabilities: d.capabilities, physicalSize: d.size,
-                                           mappedOutput: touchMapping.outputName(for: d) ?? layout.outputs.first?.name))
+                                           mappedOutput: touchMapping.outputName(for: d) ?? d.outputName))
         case .deviceRemoved:
             unchecked.devices[event.device] = nil
             kind = .deviceRemoved
@@ -85,7 +86,7 @@ public final class DeviceEventTranslator {
         case .pointerMotion(let dx, let dy, let ux, let uy):
             kind = .pointerMotion(delta: Vector(dx: dx, dy: dy), unaccelerated: Vector(dx: ux, dy: uy))
         case .pointerMotionAbsolute(let x, let y):
-            kind = .pointerMotionAbsolute(place(x, y, device: event.device, layout: layout))
+            kind = .pointerMotionAbsolute(place(x, y, device: event.device, router: router))
         case .pointerButton(let button, let pressed):
             kind = .pointerButton(button: button, state: pressed ? .pressed : .released)
         case .pointerScroll(let s):
@@ -97,9 +98,9 @@ public final class DeviceEventTranslator {
                 verticalStop: stops && s.hasVertical && s.vertical == 0,
                 invertedDirection: s.naturalScrolling))
         case .touchDown(let slot, let x, let y):
-            kind = .touchDown(TouchID(slot), place(x, y, device: event.device, layout: layout))
+            kind = .touchDown(TouchID(slot), place(x, y, device: event.device, router: router))
         case .touchMotion(let slot, let x, let y):
-            kind = .touchMotion(TouchID(slot), place(x, y, device: event.device, layout: layout))
+            kind = .touchMotion(TouchID(slot), place(x, y, device: event.device, router: router))
         case .touchUp(let slot): kind = .touchUp(TouchID(slot))
         case .touchCancel(let slot): kind = .touchCancel(TouchID(slot))
         case .touchFrame: kind = .touchFrame
@@ -108,7 +109,7 @@ public final class DeviceEventTranslator {
         case .switchToggle(let which, let on):
             kind = .switchToggled(which, on: on)
         case .tablet(let t):
-            let position = t.x.map { place($0, t.y ?? 0, device: event.device, layout: layout) }
+            let position = t.x.map { place($0, t.y ?? 0, device: event.device, router: router) }
             kind = .tablet(TabletEvent(kind: t.kind, position: position, code: t.code, value: t.value))
         case .other(let type):
             // Never dropped silently: an unknown libinput event reaches the compositor
@@ -118,19 +119,11 @@ public final class DeviceEventTranslator {
         return InputEvent(time: time, device: id, kind)
     }
 
-    /// The layout-space point for a normalized device position: on the device's mapped
-    /// output (or the first output), after that output's transform, and kept inside that
-    /// output as the pointer is (`Layout.clamp(_:)`): a position of 1.0 (the device's
-    /// maximum) lands `Layout.edgeMargin` (1/256, one `wl_fixed_t` step) inside the right
-    /// or bottom edge, so the surface-local point a client reads is inside its surface; one
-    /// beyond the device's range (calibration) lands on the edge. With no outputs at all, the
-    /// normalized point itself.
-    public func place(_ x: Double, _ y: Double, device: UInt32, layout: Layout) -> LayoutPoint {
-        // With no rules (the default) the device's description is not even looked up: this
-        // runs for every touch and tablet event.
-        let named = unchecked._touchMapping.rules.isEmpty ? nil
-            : unchecked.devices[device].flatMap { unchecked._touchMapping.outputName(for: $0) }.flatMap { layout.output(named: $0) }
-        guard let output = named ?? layout.outputs.first else { return LayoutPoint(x: x, y: y) }
-        return output.clampInside(output.layoutPoint(fromNormalized: x, y))
+    /// The layout-space point for a normalized device position: the router's
+    /// `Router.layoutPoint(fromNormalized:_:device:)` (the device's mapped output or
+    /// the first, its calibration, the output's transform, one clamp).
+    @inline(__always)
+    public func place(_ x: Double, _ y: Double, device: UInt32, router: Router) -> LayoutPoint {
+        router.layoutPoint(fromNormalized: x, y, device: DeviceID(device))
     }
 }

@@ -91,7 +91,7 @@ public final class LibinputBackend {
     public func dispatch(into router: Router) {
         let translator = translator
         dispatchEvents { event in
-            router.inject(translator.translate(event, layout: router.layout))
+            router.inject(translator.translate(event, router: router))
         }
     }
 

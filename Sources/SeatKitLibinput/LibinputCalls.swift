@@ -321,7 +321,8 @@ final class LibinputContextHandle {
         let size: Size? = libinput_device_get_size(device, &w, &h) == 0 ? Size(width: w, height: h) : nil
         return DeviceDescription(name: String(cString: libinput_device_get_name(device)),
                                  systemName: String(cString: libinput_device_get_sysname(device)),
-                                 capabilities: caps, size: size)
+                                 capabilities: caps, size: size,
+                                 outputName: libinput_device_get_output_name(device).map { String(cString: $0) })
     }
 
     /// Applies `configuration` to device `number`; returns the settings the device refused

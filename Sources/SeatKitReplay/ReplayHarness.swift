@@ -116,7 +116,7 @@ public final class ReplayHarness {
     /// returns where the pointer was after it if it was pointer motion or a button.
     private func routeOne(_ event: DeviceEvent) -> (location: LayoutPoint, focus: String?)? {
         trace.removeAll()
-        let input = translator.translate(event, layout: router.layout)
+        let input = translator.translate(event, router: router)
         clock.advance(to: input.time)
         router.inject(input)
         return RoutedEventStream.isPointerEvent(input) ? (router.pointerLocation, router.pointerFocus?.name) : nil
@@ -131,7 +131,7 @@ public final class ReplayHarness {
         var pointerPath: [(LayoutPoint, String?)] = []
         inputs.reserveCapacity(events.count)
         for event in events {
-            let input = translator.translate(event, layout: router.layout)
+            let input = translator.translate(event, router: router)
             clock.advance(to: input.time)
             router.inject(input)
             inputs.append(input)

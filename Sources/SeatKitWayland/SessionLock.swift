@@ -301,7 +301,7 @@ final class SessionLockGrab: PointerGrab, TouchGrab, KeyboardGrab {
     }
 
     func touchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint, router: Router) {
-        guard lock.isLockSurface(router.surface(at: point)) else { return }
+        guard lock.isLockSurface(router.surface(at: point, device: event.device)) else { return }
         touches.append(id)
         router.routeTouch(event)
     }

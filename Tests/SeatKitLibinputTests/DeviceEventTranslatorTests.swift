@@ -14,10 +14,12 @@ import SeatKitLibinput
     @Test func touchGoesToTheFirstOutputWithoutARule() {
         let router = layout([Output(name: "A", modeSize: Size(width: 800, height: 600)), Output(name: "B", position: LayoutPoint(x: 800, y: 0), modeSize: Size(width: 100, height: 100))])
         let t = DeviceEventTranslator()
-        let added = t.translate(DeviceEvent(time: 5, device: 3, kind: .deviceAdded(touchscreen)), layout: router.layout)
-        #expect(added.kind == .deviceAdded(DeviceInfo(name: "Kiosk Touchscreen", capabilities: .touch, physicalSize: Size(width: 150, height: 90), mappedOutput: "A")))
+        let added = t.translate(DeviceEvent(time: 5, device: 3, kind: .deviceAdded(touchscreen)), router: router)
+        router.inject(added)
+        #expect(added.kind == .deviceAdded(DeviceInfo(name: "Kiosk Touchscreen", capabilities: .touch, physicalSize: Size(width: 150, height: 90))))
+        #expect(router.output(for: DeviceID(3))?.name == "A")
         #expect(added.device == DeviceID(3))
-        let down = t.translate(DeviceEvent(time: 10, device: 3, kind: .touchDown(seatSlot: 2, x: 0.5, y: 0.25)), layout: router.layout)
+        let down = t.translate(DeviceEvent(time: 10, device: 3, kind: .touchDown(seatSlot: 2, x: 0.5, y: 0.25)), router: router)
         #expect(down.kind == .touchDown(TouchID(2), LayoutPoint(x: 400, y: 150)))
         #expect(down.time == Timestamp(microseconds: 10))
     }
@@ -28,9 +30,9 @@ import SeatKitLibinput
         var mapping = TouchOutputMapping()
         mapping.map("Touchscreen", toOutput: "DSI-1")
         let t = DeviceEventTranslator(touchMapping: mapping)
-        _ = t.translate(DeviceEvent(time: 0, device: 1, kind: .deviceAdded(touchscreen)), layout: router.layout)
+        router.inject(t.translate(DeviceEvent(time: 0, device: 1, kind: .deviceAdded(touchscreen)), router: router))
         // Native top-left of a rotated90 panel shows the logical top-right (480x800 logical).
-        let down = t.translate(DeviceEvent(time: 1, device: 1, kind: .touchDown(seatSlot: 0, x: 0, y: 0)), layout: router.layout)
+        let down = t.translate(DeviceEvent(time: 1, device: 1, kind: .touchDown(seatSlot: 0, x: 0, y: 0)), router: router)
         // (Its right edge, 1280, is outside the half-open output: kept one wl_fixed_t step inside.)
         #expect(down.kind == .touchDown(TouchID(0), LayoutPoint(x: 800 + 480 - Layout.edgeMargin, y: 0)))
         let other = DeviceDescription(name: "Other pen", systemName: "event6", capabilities: .tabletTool)
@@ -43,12 +45,12 @@ import SeatKitLibinput
     @Test func touchAtTheDevicesEdgeStaysInsideTheOutputAsThePointerDoes() {
         let router = layout([Output(name: "A", modeSize: Size(width: 640, height: 480))])
         let t = DeviceEventTranslator()
-        _ = t.translate(DeviceEvent(time: 0, device: 1, kind: .deviceAdded(touchscreen)), layout: router.layout)
-        let corner = t.translate(DeviceEvent(time: 1, device: 1, kind: .touchDown(seatSlot: 0, x: 1, y: 1)), layout: router.layout)
+        router.inject(t.translate(DeviceEvent(time: 0, device: 1, kind: .deviceAdded(touchscreen)), router: router))
+        let corner = t.translate(DeviceEvent(time: 1, device: 1, kind: .touchDown(seatSlot: 0, x: 1, y: 1)), router: router)
         let inside = LayoutPoint(x: 640 - Layout.edgeMargin, y: 480 - Layout.edgeMargin)
         #expect(corner.kind == .touchDown(TouchID(0), inside))
         #expect(router.layout.clamp(inside) == inside)
-        let beyond = t.translate(DeviceEvent(time: 2, device: 1, kind: .touchMotion(seatSlot: 0, x: 1.2, y: -0.1)), layout: router.layout)
+        let beyond = t.translate(DeviceEvent(time: 2, device: 1, kind: .touchMotion(seatSlot: 0, x: 1.2, y: -0.1)), router: router)
         #expect(beyond.kind == .touchMotion(TouchID(0), LayoutPoint(x: 640 - Layout.edgeMargin, y: 0)))
     }
 
@@ -57,24 +59,24 @@ import SeatKitLibinput
         var mapping = TouchOutputMapping()
         mapping.addRule { $0.systemName == "event5" ? "B" : nil }
         let t = DeviceEventTranslator(touchMapping: mapping)
-        _ = t.translate(DeviceEvent(time: 0, device: 1, kind: .deviceAdded(touchscreen)), layout: router.layout)
-        let e = t.translate(DeviceEvent(time: 1_000, device: 1, kind: .touchMotion(seatSlot: 0, x: 0.5, y: 0.5)), layout: router.layout, timeOffset: -1_000)
+        router.inject(t.translate(DeviceEvent(time: 0, device: 1, kind: .deviceAdded(touchscreen)), router: router))
+        let e = t.translate(DeviceEvent(time: 1_000, device: 1, kind: .touchMotion(seatSlot: 0, x: 0.5, y: 0.5)), router: router, timeOffset: -1_000)
         #expect(e.kind == .touchMotion(TouchID(0), LayoutPoint(x: 150, y: 50)))
         #expect(e.time == Timestamp(microseconds: 0))
     }
 
     @Test func scrollStopsOnlyForFingerAndContinuousSources() {
         let t = DeviceEventTranslator()
-        let l = Router(clock: VirtualClock()).layout
-        let finger = t.translate(DeviceEvent(time: 0, device: 1, kind: .pointerScroll(ScrollDetail(source: .finger, horizontal: 0, vertical: 0, horizontalV120: 0, verticalV120: 0, hasHorizontal: false, hasVertical: true))), layout: l)
+        let l = Router(clock: VirtualClock())
+        let finger = t.translate(DeviceEvent(time: 0, device: 1, kind: .pointerScroll(ScrollDetail(source: .finger, horizontal: 0, vertical: 0, horizontalV120: 0, verticalV120: 0, hasHorizontal: false, hasVertical: true))), router: l)
         #expect(finger.kind == .pointerAxis(AxisMotion(source: .finger, verticalStop: true)))
-        let wheel = t.translate(DeviceEvent(time: 0, device: 1, kind: .pointerScroll(ScrollDetail(source: .wheel, horizontal: 0, vertical: 15, horizontalV120: 0, verticalV120: 120, hasHorizontal: false, hasVertical: true))), layout: l)
+        let wheel = t.translate(DeviceEvent(time: 0, device: 1, kind: .pointerScroll(ScrollDetail(source: .wheel, horizontal: 0, vertical: 15, horizontalV120: 0, verticalV120: 120, hasHorizontal: false, hasVertical: true))), router: l)
         #expect(wheel.kind == .pointerAxis(AxisMotion(source: .wheel, vertical: 15, verticalV120: 120)))
     }
 
     @Test func everyKindIsTranslatedNothingDropped() {
         let t = DeviceEventTranslator()
-        let l = Router(clock: VirtualClock()).layout
+        let l = Router(clock: VirtualClock())
         let kinds: [(DeviceEvent.Kind, String)] = [
             (.keyboardKey(key: 30, pressed: true), "key"),
             (.pointerMotion(dx: 1, dy: 2, unacceleratedDx: 1, unacceleratedDy: 2), "pointer-motion"),
@@ -90,7 +92,7 @@ import SeatKitLibinput
             (.deviceRemoved, "device-removed"),
         ]
         for (kind, name) in kinds {
-            let e = t.translate(DeviceEvent(time: 0, device: 1, kind: kind), layout: l)
+            let e = t.translate(DeviceEvent(time: 0, device: 1, kind: kind), router: l)
             #expect(name == kindName(e.kind), "\(kind)")
         }
     }

@@ -22,7 +22,7 @@ extension WaylandDisplay {
         let translator = backend.translator
         let deliver = {
             backend.dispatchEvents { event in
-                router.inject(translator.translate(event, layout: router.layout))
+                router.inject(translator.translate(event, router: router))
             }
         }
         watch(fileDescriptor: backend.fileDescriptor, readable: deliver)

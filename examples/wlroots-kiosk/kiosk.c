@@ -595,6 +595,33 @@ static void layout_changed(struct wl_listener *listener, void *data) {
 	say("screen extended %dx%d over %d outputs", k->app_width, k->app_height, wl_list_length(&k->outputs));
 }
 
+/* An output's mode, transform or scale changed at run time (wlr-output-management,
+ * output-management.c): SeatKit's output follows (touch with it: the router places touches
+ * through the output's current transform) and the apps are configured in the new size. */
+void output_reconfigured(struct kiosk *k, struct wlr_output *wlr_output) {
+	struct output *output;
+	wl_list_for_each(output, &k->outputs, link) {
+		struct seatkit_output *sk = k->extend ? output->sk : k->output;
+		if (output->wlr_output != wlr_output || !sk || (!k->extend && k->wlr_output != wlr_output)) {
+			continue;
+		}
+		seatkit_output_set_mode(sk, wlr_output->width, wlr_output->height);
+		seatkit_output_set_transform(sk, (enum seatkit_output_transform)wlr_output->transform);
+		seatkit_output_set_scale(sk, wlr_output->scale);
+		if (k->extend) {
+			layout_changed(&k->layout_change, NULL);
+			return;
+		}
+		wlr_output_effective_resolution(wlr_output, &k->width, &k->height);
+		k->app_width = k->width;
+		k->app_height = k->height;
+		configure_apps(k);
+		osk_screen_changed(k);
+		say("screen %s %dx%d", wlr_output->name, k->width, k->height);
+		return;
+	}
+}
+
 static void extend_output_added(struct kiosk *k, struct output *output) {
 	struct wlr_output *wlr_output = output->wlr_output;
 	wlr_output_layout_add_auto(k->output_layout, wlr_output); /* layout_changed: not yet a SeatKit output */
@@ -725,7 +752,8 @@ static void view_place(struct view *view) {
 	struct wlr_box geometry;
 	wlr_xdg_surface_get_geometry(view->xdg_surface, &geometry);
 	int x = k->app_x + (geometry.width < k->app_width ? (k->app_width - geometry.width) / 2 : 0);
-	int y = k->app_y + (geometry.height < k->app_height ? (k->app_height - geometry.height) / 2 : 0);
+	int app_height = k->app_height - k->osk_reserved; /* above a shown keyboard (--osk-resize) */
+	int y = k->app_y + (geometry.height < app_height ? (app_height - geometry.height) / 2 : 0);
 	wlr_scene_node_set_position(view->xdg.node, x, y);
 	/* In the SeatKit output's space (the screen's: at 0,0 of the layout but in extend). */
 	double ox = 0, oy = 0, ow, oh;
@@ -773,12 +801,19 @@ static void view_place(struct view *view) {
  * (now, if it is mapped: a screen change re-centres it). */
 static void view_configure(struct view *view) {
 	struct kiosk *k = view->kiosk;
-	if (k->app_width > 0 && k->app_height > 0) {
-		wlr_xdg_toplevel_set_size(view->xdg_surface, k->app_width, k->app_height);
+	if (k->app_width > 0 && k->app_height - k->osk_reserved > 0) {
+		wlr_xdg_toplevel_set_size(view->xdg_surface, k->app_width, k->app_height - k->osk_reserved);
 	}
 	wlr_xdg_toplevel_set_fullscreen(view->xdg_surface, true);
 	if (view->surface) {
 		view_place(view);
+	}
+}
+
+void configure_apps(struct kiosk *k) {
+	struct view *view;
+	wl_list_for_each(view, &k->views, link) {
+		view_configure(view);
 	}
 }
 
@@ -1159,6 +1194,17 @@ static const char usage[] =
 	"      --libinput [--seat NAME]  SeatKit reads libinput itself (default seat: seat0)\n"
 	"      --ignore-device NAME    an input device (by its kernel name) left out (16 at most)\n"
 	"      --no-pointer            a touch-only seat: no pointer capability, no cursor\n"
+	"      --map-touch DEVICE=OUTPUT  a touchscreen, pen or tablet (by its kernel name) on\n"
+	"                              that output (default: its udev WL_OUTPUT, else the first)\n"
+	"      --calibrate DEVICE=a,b,c,d,e,f  its calibration matrix (libinput's, applied after\n"
+	"                              the udev LIBINPUT_CALIBRATION_MATRIX); rotation followed\n"
+	"      --osk auto|always       on-screen keyboard panels: shown only while a text field\n"
+	"                              focused after touch input has focus (auto, KWin's rule),\n"
+	"                              or always (default)\n"
+	"      --osk-resize            apps are made shorter, above the keyboard, while it is\n"
+	"                              shown (with --osk auto; default: under it, full screen)\n"
+	"      --config FILE           settings (name = value, [output NAME], [device NAME]),\n"
+	"                              read first: the command line wins\n"
 	"      --replay FILE [--start-after-windows N]  replay a libinput recording (tests)\n";
 
 /* A whole positive decimal number no larger than `max`, or -1. */
@@ -1214,10 +1260,14 @@ static const char *add_output_rule(struct kiosk *k, bool transform, const char *
 
 /* Refuses the command line with one line on stderr: status 2. */
 static int refuse(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static const char *refusing_at; /* FILE:LINE while a --config file's setting is parsed */
 static int refuse(const char *fmt, ...) {
 	va_list args;
 	va_start(args, fmt);
 	fputs("wlroots-kiosk: ", stderr);
+	if (refusing_at) {
+		fprintf(stderr, "%s: ", refusing_at);
+	}
 	vfprintf(stderr, fmt, args);
 	fputs(" (see --help)\n", stderr);
 	va_end(args);
@@ -1228,7 +1278,7 @@ static int refuse(const char *fmt, ...) {
 enum {
 	OPT_STICKY_KEYS = 256, OPT_SLOW_KEYS, OPT_BOUNCE_KEYS, OPT_TOUCH_HOLD, OPT_TOUCH_IGNORE_REPEAT,
 	OPT_SECONDARY_CLICK, OPT_DWELL_CLICK, OPT_MOUSE_KEYS, OPT_LOCATE_POINTER, OPT_IGNORE_DEVICE,
-	OPT_NO_POINTER,
+	OPT_NO_POINTER, OPT_MAP_TOUCH, OPT_CALIBRATE, OPT_CONFIG, OPT_OSK, OPT_OSK_RESIZE,
 };
 
 /* An accessibility delay: whole milliseconds, 1 to 60000 (as the Swift kiosk takes them);
@@ -1237,42 +1287,54 @@ static int parse_delay(const char *text) {
 	return (int)parse_count(text, 60000);
 }
 
-int main(int argc, char *argv[]) {
-	struct kiosk k = { .windows_before_replay = 1 };
-	const char *replay_path = NULL;
-	const char *libinput_seat = NULL;
-	bool verbose = false;
-	int width = 1280, height = 720;
-	static const struct option options[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'v' },
-		{ "verbose", no_argument, NULL, 'V' },
-		{ "long-press", required_argument, NULL, 'L' },
-		{ "transform", required_argument, NULL, 't' },
-		{ "outputs", required_argument, NULL, 'm' },
-		{ "cursor", required_argument, NULL, 'c' },
-		{ "cursor-timeout", required_argument, NULL, 'C' },
-		{ "scale", required_argument, NULL, 'S' },
-		{ "replay", required_argument, NULL, 'r' },
-		{ "start-after-windows", required_argument, NULL, 'n' },
-		{ "size", required_argument, NULL, 's' },
-		{ "libinput", no_argument, NULL, 'l' },
-		{ "seat", required_argument, NULL, 'e' },
-		{ "blank-after", required_argument, NULL, 'b' },
-		{ "start-blanked", no_argument, NULL, 'B' },
-		{ "sticky-keys", no_argument, NULL, OPT_STICKY_KEYS },
-		{ "slow-keys", required_argument, NULL, OPT_SLOW_KEYS },
-		{ "bounce-keys", required_argument, NULL, OPT_BOUNCE_KEYS },
-		{ "touch-hold", required_argument, NULL, OPT_TOUCH_HOLD },
-		{ "touch-ignore-repeat", required_argument, NULL, OPT_TOUCH_IGNORE_REPEAT },
-		{ "secondary-click", required_argument, NULL, OPT_SECONDARY_CLICK },
-		{ "dwell-click", required_argument, NULL, OPT_DWELL_CLICK },
-		{ "mouse-keys", no_argument, NULL, OPT_MOUSE_KEYS },
-		{ "locate-pointer", no_argument, NULL, OPT_LOCATE_POINTER },
-		{ "ignore-device", required_argument, NULL, OPT_IGNORE_DEVICE },
-		{ "no-pointer", no_argument, NULL, OPT_NO_POINTER },
-		{ 0 },
-	};
+/* What the options set besides the kiosk. */
+struct command_line {
+	const char *replay_path;
+	const char *libinput_seat;
+	bool verbose;
+	int width, height;
+};
+
+static const struct option options[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'v' },
+	{ "verbose", no_argument, NULL, 'V' },
+	{ "long-press", required_argument, NULL, 'L' },
+	{ "transform", required_argument, NULL, 't' },
+	{ "outputs", required_argument, NULL, 'm' },
+	{ "cursor", required_argument, NULL, 'c' },
+	{ "cursor-timeout", required_argument, NULL, 'C' },
+	{ "scale", required_argument, NULL, 'S' },
+	{ "replay", required_argument, NULL, 'r' },
+	{ "start-after-windows", required_argument, NULL, 'n' },
+	{ "size", required_argument, NULL, 's' },
+	{ "libinput", no_argument, NULL, 'l' },
+	{ "seat", required_argument, NULL, 'e' },
+	{ "blank-after", required_argument, NULL, 'b' },
+	{ "start-blanked", no_argument, NULL, 'B' },
+	{ "sticky-keys", no_argument, NULL, OPT_STICKY_KEYS },
+	{ "slow-keys", required_argument, NULL, OPT_SLOW_KEYS },
+	{ "bounce-keys", required_argument, NULL, OPT_BOUNCE_KEYS },
+	{ "touch-hold", required_argument, NULL, OPT_TOUCH_HOLD },
+	{ "touch-ignore-repeat", required_argument, NULL, OPT_TOUCH_IGNORE_REPEAT },
+	{ "secondary-click", required_argument, NULL, OPT_SECONDARY_CLICK },
+	{ "dwell-click", required_argument, NULL, OPT_DWELL_CLICK },
+	{ "mouse-keys", no_argument, NULL, OPT_MOUSE_KEYS },
+	{ "locate-pointer", no_argument, NULL, OPT_LOCATE_POINTER },
+	{ "ignore-device", required_argument, NULL, OPT_IGNORE_DEVICE },
+	{ "no-pointer", no_argument, NULL, OPT_NO_POINTER },
+	{ "map-touch", required_argument, NULL, OPT_MAP_TOUCH },
+	{ "calibrate", required_argument, NULL, OPT_CALIBRATE },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "osk", required_argument, NULL, OPT_OSK },
+	{ "osk-resize", no_argument, NULL, OPT_OSK_RESIZE },
+	{ 0 },
+};
+
+/* Parses argv's options into the kiosk and `cl`: -1 when the kiosk goes on, else its exit
+ * status (the reason told). Run on each --config setting, then on the command line. */
+static int parse_options(struct kiosk *kp, struct command_line *cl, int argc, char *argv[]) {
+	optind = 0; /* glibc: start again (a config file's settings came first) */
 	opterr = 0; /* our own one-line reasons */
 	int c;
 	/* '+': options end at the first non-option (the app's own options are its own). */
@@ -1281,81 +1343,97 @@ int main(int argc, char *argv[]) {
 		switch (c) {
 		case 'h': fputs(usage, stdout); return 0;
 		case 'v': printf("wlroots-kiosk %s\n", KIOSK_VERSION); return 0;
-		case 'V': verbose = true; break;
+		case 'V': cl->verbose = true; break;
 		case 'L':
 			if (strcmp(optarg, "kiosk") == 0) {
-				k.app_long_press = false;
+				kp->app_long_press = false;
 			} else if (strcmp(optarg, "app") == 0) {
-				k.app_long_press = true;
+				kp->app_long_press = true;
 			} else {
 				return refuse("--long-press: '%s' is neither kiosk nor app", optarg);
 			}
 			break;
 		case 'm':
 			if (strcmp(optarg, "last") == 0 || strcmp(optarg, "extend") == 0) {
-				k.extend = strcmp(optarg, "extend") == 0;
+				kp->extend = strcmp(optarg, "extend") == 0;
 			} else {
 				return refuse("--outputs: '%s' is neither last nor extend", optarg);
 			}
 			break;
 		case 'c':
 			if (strcmp(optarg, "auto") == 0) {
-				k.cursor_mode = CURSOR_AUTO;
+				kp->cursor_mode = CURSOR_AUTO;
 			} else if (strcmp(optarg, "never") == 0) {
-				k.cursor_mode = CURSOR_NEVER;
+				kp->cursor_mode = CURSOR_NEVER;
 			} else if (strcmp(optarg, "always") == 0) {
-				k.cursor_mode = CURSOR_ALWAYS;
+				kp->cursor_mode = CURSOR_ALWAYS;
 			} else {
 				return refuse("--cursor: '%s' is not auto, never or always", optarg);
 			}
 			break;
 		case 'C':
-			if ((k.cursor_timeout_ms = (int)parse_count(optarg, 24L * 3600 * 1000)) < 0) {
+			if ((kp->cursor_timeout_ms = (int)parse_count(optarg, 24L * 3600 * 1000)) < 0) {
 				return refuse("--cursor-timeout: '%s' is not a number of milliseconds (1 to 86400000)", optarg);
 			}
 			break;
 		case 't':
 		case 'S': {
-			const char *error = add_output_rule(&k, c == 't', optarg);
+			const char *error = add_output_rule(kp, c == 't', optarg);
 			if (error) {
 				return refuse("%s: '%s' %s", c == 't' ? "--transform" : "--scale", optarg, error);
 			}
 			break;
 		}
-		case 'r': replay_path = optarg; break;
+		case 'r': cl->replay_path = optarg; break;
 		case 'n':
-			if ((k.windows_before_replay = (int)parse_count(optarg, 64)) < 0) {
+			if ((kp->windows_before_replay = (int)parse_count(optarg, 64)) < 0) {
 				return refuse("--start-after-windows: '%s' is not a number from 1 to 64", optarg);
 			}
 			break;
 		case 's': {
 			char x, extra;
-			if (sscanf(optarg, "%d%c%d%c", &width, &x, &height, &extra) != 3 || x != 'x' || width <= 0
-				|| height <= 0 || width > 16384 || height > 16384) {
+			if (sscanf(optarg, "%d%c%d%c", &cl->width, &x, &cl->height, &extra) != 3 || x != 'x' || cl->width <= 0
+				|| cl->height <= 0 || cl->width > 16384 || cl->height > 16384) {
 				return refuse("--size: '%s' is not WIDTHxHEIGHT in pixels (such as 1280x720)", optarg);
 			}
 			break;
 		}
-		case 'l': libinput_seat = libinput_seat ? libinput_seat : "seat0"; break;
-		case 'e': libinput_seat = optarg; break;
+		case 'l': cl->libinput_seat = cl->libinput_seat ? cl->libinput_seat : "seat0"; break;
+		case 'e': cl->libinput_seat = optarg; break;
 		case 'b':
-			if ((k.blank_after_ms = (int)parse_count(optarg, 24L * 3600 * 1000)) < 0) {
+			if ((kp->blank_after_ms = (int)parse_count(optarg, 24L * 3600 * 1000)) < 0) {
 				return refuse("--blank-after: '%s' is not a number of milliseconds (1 to 86400000)", optarg);
 			}
 			break;
-		case 'B': k.start_blanked = true; break;
-		case OPT_STICKY_KEYS: k.a11y.sticky_keys = true; break;
-		case OPT_MOUSE_KEYS: k.a11y.mouse_keys = true; break;
-		case OPT_LOCATE_POINTER: k.a11y.locate_pointer = true; break;
-		case OPT_NO_POINTER: k.no_pointer = true; break;
+		case 'B': kp->start_blanked = true; break;
+		case OPT_STICKY_KEYS: kp->a11y.sticky_keys = true; break;
+		case OPT_MOUSE_KEYS: kp->a11y.mouse_keys = true; break;
+		case OPT_LOCATE_POINTER: kp->a11y.locate_pointer = true; break;
+		case OPT_NO_POINTER: kp->no_pointer = true; break;
+		case OPT_CONFIG: break; /* read before the command line (config_path) */
+		case OPT_OSK_RESIZE: kp->osk_resize = true; break;
+		case OPT_OSK:
+			if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "always") != 0) {
+				return refuse("--osk: '%s' is neither auto nor always", optarg);
+			}
+			kp->osk_auto = strcmp(optarg, "auto") == 0;
+			break;
+		case OPT_MAP_TOUCH:
+		case OPT_CALIBRATE: {
+			const char *error = device_rule_add(kp, c == OPT_CALIBRATE, optarg);
+			if (error) {
+				return refuse("--%s: '%s' %s", options[option].name, optarg, error);
+			}
+			break;
+		}
 		case OPT_IGNORE_DEVICE:
 			if (optarg[0] == '\0') {
 				return refuse("--ignore-device: names no device");
 			}
-			if (k.ignored_device_count == (int)(sizeof k.ignored_devices / sizeof k.ignored_devices[0])) {
+			if (kp->ignored_device_count == (int)(sizeof kp->ignored_devices / sizeof kp->ignored_devices[0])) {
 				return refuse("--ignore-device: '%s' is one device too many (16 at most)", optarg);
 			}
-			k.ignored_devices[k.ignored_device_count++] = optarg;
+			kp->ignored_devices[kp->ignored_device_count++] = optarg;
 			break;
 		case OPT_SLOW_KEYS:
 		case OPT_BOUNCE_KEYS:
@@ -1367,12 +1445,12 @@ int main(int argc, char *argv[]) {
 			if (delay < 0) {
 				return refuse("--%s: '%s' is not a number of milliseconds (1 to 60000)", options[option].name, optarg);
 			}
-			int *field = c == OPT_SLOW_KEYS ? &k.a11y.slow_keys_ms
-				: c == OPT_BOUNCE_KEYS ? &k.a11y.bounce_keys_ms
-				: c == OPT_TOUCH_HOLD ? &k.a11y.touch_hold_ms
-				: c == OPT_TOUCH_IGNORE_REPEAT ? &k.a11y.touch_ignore_repeat_ms
-				: c == OPT_SECONDARY_CLICK ? &k.a11y.secondary_click_ms
-				: &k.a11y.dwell_click_ms;
+			int *field = c == OPT_SLOW_KEYS ? &kp->a11y.slow_keys_ms
+				: c == OPT_BOUNCE_KEYS ? &kp->a11y.bounce_keys_ms
+				: c == OPT_TOUCH_HOLD ? &kp->a11y.touch_hold_ms
+				: c == OPT_TOUCH_IGNORE_REPEAT ? &kp->a11y.touch_ignore_repeat_ms
+				: c == OPT_SECONDARY_CLICK ? &kp->a11y.secondary_click_ms
+				: &kp->a11y.dwell_click_ms;
 			*field = delay;
 			break;
 		}
@@ -1384,9 +1462,50 @@ int main(int argc, char *argv[]) {
 			return refuse("unknown option %s", argv[optind - 1]);
 		}
 	}
+	return -1;
+}
+
+/* A --config file's setting: parsed as the command line's option would be. */
+static int config_option(void *data, const char *where, const char *option, const char *error) {
+	void **pair = data;
+	refusing_at = where;
+	int status;
+	if (error) {
+		status = refuse("%s", error);
+	} else {
+		/* Kept for the kiosk's life, as argv is: options keep pointers into it (--replay,
+		 * --seat, --ignore-device). */
+		char *argv[] = { "wlroots-kiosk", strdup(option), NULL };
+		status = argv[1] ? parse_options(pair[0], pair[1], 2, argv) : refuse("out of memory");
+	}
+	refusing_at = NULL;
+	return status;
+}
+
+int main(int argc, char *argv[]) {
+	struct kiosk k = { .windows_before_replay = 1 };
+	struct command_line cl = { .width = 1280, .height = 720 };
+	const char *config = config_path(argc, argv);
+	if (config) {
+		void *pair[] = { &k, &cl };
+		int status = config_load(config, config_option, pair);
+		if (status >= 0) {
+			return status;
+		}
+	}
+	int parsed = parse_options(&k, &cl, argc, argv);
+	if (parsed >= 0) {
+		return parsed;
+	}
+	const char *replay_path = cl.replay_path;
+	const char *libinput_seat = cl.libinput_seat;
+	bool verbose = cl.verbose;
 	char **app = optind < argc ? &argv[optind] : NULL;
 	if (app && optind > 0 && strcmp(argv[optind - 1], "--") != 0) {
 		return refuse("unexpected argument '%s': put the app after --", argv[optind]);
+	}
+	if (k.osk_resize && !k.osk_auto) {
+		return refuse("--osk-resize needs --osk auto (an always shown keyboard leaves the apps under it)");
 	}
 	if (replay_path && libinput_seat) {
 		return refuse("--replay and --libinput cannot be used together");
@@ -1437,6 +1556,7 @@ int main(int argc, char *argv[]) {
 	/* SeatKit: the router on the display's event loop, the compositor as its delegate. */
 	k.router = seatkit_router_create(loop);
 	seatkit_router_set_delegate(k.router, &delegate_impl, &k);
+	device_rules_apply(&k);
 	setup_kiosk_behaviour(&k);
 	k.wlr_seat = wlr_seat_create(k.display, "seat0");
 	/* SeatKit routes, wlr_seat delivers: the bridge (destroyed with the wlr_seat). */
@@ -1451,6 +1571,7 @@ int main(int argc, char *argv[]) {
 	setup_cursor(&k);
 
 	osk_init(&k); /* osk.c: layer shell, text-input-v3, input-method-v2 */
+	output_management_init(&k); /* output-management.c: wlr-randr */
 	setup_protocols(&k);
 
 	k.new_output.notify = new_output;
@@ -1479,7 +1600,7 @@ int main(int argc, char *argv[]) {
 		goto end;
 	}
 	if (k.headless && !k.output) {
-		wlr_headless_add_output(k.headless, width, height);
+		wlr_headless_add_output(k.headless, cl.width, cl.height);
 	}
 	add_headless_keyboard(&k);
 
@@ -1546,6 +1667,7 @@ end:
 	wl_display_destroy(k.display);
 	osk_fini(&k);
 	wl_list_remove(&k.layout_change.link);
+	output_management_fini();
 	wlr_output_layout_destroy(k.output_layout); /* before the scene, which listens to it */
 	wlr_scene_node_destroy(&k.scene->node);
 	wlr_allocator_destroy(k.allocator);

@@ -63,6 +63,16 @@ struct kiosk {
 	const char *ignored_devices[16];
 	int ignored_device_count;
 	bool no_pointer; /* --no-pointer: a touch-only seat */
+	/* --map-touch DEVICE=OUTPUT, --calibrate DEVICE=MATRIX (config.c): given to the router's
+	 * device mapping, which places every absolute point (SeatKit's libinput, a replay, or
+	 * wlroots' devices through the bridge). */
+	struct device_rule {
+		char device[64];
+		char output[64]; /* "": the device's own (udev WL_OUTPUT) */
+		double calibration[6];
+		bool calibrated;
+	} device_rules[16];
+	int device_rule_count;
 	int width, height; /* the screen's logical size (extend: the first output's) */
 	/* Where apps are laid out, in layout space: the screen, or (--outputs extend) the box
 	 * around every output. */
@@ -88,6 +98,15 @@ struct kiosk {
 	struct wl_listener new_virtual_pointer, request_activate;
 	struct wlr_idle_inhibit_manager_v1 *idle_inhibit;
 
+	/* --osk auto (osk.c): KWin's rule, the panels above the apps (the on-screen keyboard)
+	 * shown only while a text field has focus that it took after touch input. */
+	bool osk_auto;
+	bool osk_shown;
+	bool last_input_touch; /* the last touch, button or key was a touch */
+	/* --osk-resize: while the keyboard is shown, apps are configured this much shorter
+	 * (the height of the panels at the bottom), above it. */
+	bool osk_resize;
+	int osk_reserved;
 	struct wl_listener new_layer_surface; /* osk.c */
 	struct wl_list panels; /* osk.c: layer-shell surfaces (an on-screen keyboard) */
 	struct osk_relay *relay; /* osk.c: text-input-v3 <-> input-method-v2 */
@@ -127,6 +146,30 @@ struct view {
 
 /* kiosk.c */
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Configures every app again (the space for apps changed: osk_reserved). */
+void configure_apps(struct kiosk *k);
+
+/* config.c: --config FILE (libinih). Each setting is handed to `apply` as a long option
+ * (`--name=value`), or, for a line the file's own rules refuse, as a reason; `where` is
+ * FILE:LINE. `apply` returns -1 to go on, else the kiosk's exit status. */
+typedef int (*config_option_fn)(void *data, const char *where, const char *option, const char *error);
+/* Reads the file: -1 when every setting was taken, else the exit status (2, told on stderr). */
+int config_load(const char *path, config_option_fn apply, void *data);
+/* The file --config names on the command line (before --), or NULL. */
+const char *config_path(int argc, char *argv[]);
+/* --map-touch (calibration false) or --calibrate (true): NULL, or what is wrong. */
+const char *device_rule_add(struct kiosk *k, bool calibration, const char *text);
+/* Gives the rules to the router (after it is created, before devices come). */
+void device_rules_apply(struct kiosk *k);
+
+/* kiosk.c: an output's transform or scale changed at run time: SeatKit's output and the
+ * apps follow. */
+void output_reconfigured(struct kiosk *k, struct wlr_output *output);
+
+/* output-management.c: wlr-output-management (wlr-randr): rotation and scale at run time. */
+void output_management_init(struct kiosk *k);
+/* Before the output layout is destroyed. */
+void output_management_fini(void);
 
 /* popups.c: an xdg_popup becomes a SeatKit surface while mapped. */
 void popup_create(struct kiosk *k, struct wlr_xdg_surface *xdg_surface);

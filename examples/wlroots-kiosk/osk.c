@@ -12,6 +12,14 @@
  *    text-input-v3 of the surface that has keyboard focus, the way sway's
  *    input_method_relay does (wlroots provides both protocols, not the relay).
  * Panels reserve no space (exclusive zones are ignored): apps stay fullscreen under them.
+ *
+ * --osk auto: KWin's rule. The panels above the apps are hidden (not drawn, no input) until
+ * a text field is enabled (text-input-v3) after touch input, and hidden again when it is
+ * disabled or loses focus; an input method (squeekboard) is activated only then too. A
+ * text field focused by a key, a click or the app itself shows nothing. --osk always (the
+ * default): panels are always shown, the input method activated at every enable.
+ * --osk-resize (with auto): while shown, the apps are configured shorter by the height of
+ * the bottom panels, so nothing of theirs is under the keyboard; full height again after.
  */
 #include <stdlib.h>
 #include <wlr/types/wlr_input_method_v2.h>
@@ -21,6 +29,9 @@
 #include "kiosk.h"
 
 /* ---- Panels (layer-shell) ---- */
+
+struct panel;
+static void set_panel_shown(struct kiosk *k, struct panel *p, bool shown);
 
 struct panel {
 	struct wl_list link; /* kiosk.panels */
@@ -34,6 +45,52 @@ struct panel {
 
 static bool above_apps(struct panel *p) {
 	return p->layer_surface->current.layer >= ZWLR_LAYER_SHELL_V1_LAYER_TOP;
+}
+
+/* --osk auto: a panel above the apps is drawn and takes input only while shown. */
+static void set_panel_shown(struct kiosk *k, struct panel *p, bool shown) {
+	if (!k->osk_auto || !above_apps(p)) {
+		return;
+	}
+	wlr_scene_node_set_enabled(p->node, shown);
+	if (p->surface) {
+		seatkit_surface_set_hidden(p->surface, !shown);
+	}
+}
+
+static void set_osk_shown(struct kiosk *k, bool shown) {
+	if (!k->osk_auto || k->osk_shown == shown) {
+		return;
+	}
+	k->osk_shown = shown;
+	struct panel *p;
+	int reserved = 0;
+	wl_list_for_each(p, &k->panels, link) {
+		set_panel_shown(k, p, shown);
+		const struct wlr_layer_surface_v1_state *s = &p->layer_surface->current;
+		if (above_apps(p) && (s->anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM) && !(s->anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP)
+				&& p->height + (int)s->margin.bottom > reserved) {
+			reserved = p->height + (int)s->margin.bottom;
+		}
+	}
+	say("osk %s", shown ? "shown" : "hidden");
+	/* --osk-resize: the apps above the keyboard while it is shown (KWin's "resize" mode). */
+	if (k->osk_resize && (shown ? reserved : 0) != k->osk_reserved) {
+		k->osk_reserved = shown ? reserved : 0;
+		configure_apps(k);
+		say("apps %dx%d", k->app_width, k->app_height - k->osk_reserved);
+	}
+}
+
+/* --osk auto: whether the last touch, button or key was a touch (the spy sees every event,
+ * taken or not, before routing). */
+static void input_kind_seen(void *data, const struct seatkit_input_event *event, bool consumed) {
+	struct kiosk *k = data;
+	if (event->type == SEATKIT_INPUT_TOUCH_DOWN) {
+		k->last_input_touch = true;
+	} else if (event->type == SEATKIT_INPUT_POINTER_BUTTON || event->type == SEATKIT_INPUT_KEY) {
+		k->last_input_touch = false;
+	}
 }
 
 /* Size and place by the protocol's rules: a size of 0 stretches between opposite anchors;
@@ -129,6 +186,7 @@ static void panel_map(struct wl_listener *listener, void *data) {
 	} else {
 		seatkit_surface_insert_child(seatkit_output_get_root(k->output), p->surface, 0);
 	}
+	set_panel_shown(k, p, k->osk_shown);
 	osk_raise(k);
 	say("panel mapped %s at %d,%d %dx%d", p->layer_surface->namespace, p->x, p->y, p->width, p->height);
 }
@@ -221,7 +279,12 @@ static void send_state(struct osk_relay *relay, struct wlr_text_input_v3 *input)
 
 static void text_input_enable(struct wl_listener *listener, void *data) {
 	struct text_input *t = wl_container_of(listener, t, enable);
-	say("text input enabled");
+	struct kiosk *k = t->relay->kiosk;
+	say("text input enabled%s", k->osk_auto && !k->last_input_touch ? " (not after touch: no osk)" : "");
+	if (k->osk_auto && !k->last_input_touch) {
+		return;
+	}
+	set_osk_shown(k, true);
 	if (t->relay->input_method) {
 		wlr_input_method_v2_send_activate(t->relay->input_method);
 		send_state(t->relay, t->input);
@@ -230,12 +293,23 @@ static void text_input_enable(struct wl_listener *listener, void *data) {
 
 static void text_input_commit(struct wl_listener *listener, void *data) {
 	struct text_input *t = wl_container_of(listener, t, commit);
-	if (t->relay->input_method && t->input->current_enabled) {
+	struct kiosk *k = t->relay->kiosk;
+	/* --osk auto: a text field that already had focus, tapped (GTK enables it again on a
+	 * tap, which wlroots reports as a commit): the keyboard comes. */
+	if (k->osk_auto && !k->osk_shown && k->last_input_touch && t->input->current_enabled) {
+		say("text input tapped");
+		set_osk_shown(k, true);
+		if (t->relay->input_method) {
+			wlr_input_method_v2_send_activate(t->relay->input_method);
+		}
+	}
+	if (t->relay->input_method && t->input->current_enabled && (!k->osk_auto || k->osk_shown)) {
 		send_state(t->relay, t->input);
 	}
 }
 
 static void deactivate(struct osk_relay *relay) {
+	set_osk_shown(relay->kiosk, false);
 	if (relay->input_method) {
 		wlr_input_method_v2_send_deactivate(relay->input_method);
 		wlr_input_method_v2_send_done(relay->input_method);
@@ -346,7 +420,7 @@ static void new_input_method(struct wl_listener *listener, void *data) {
 	wl_signal_add(&im->events.destroy, &relay->im_destroy);
 	say("input method");
 	struct text_input *t = focused_text_input(relay);
-	if (t) {
+	if (t && (!relay->kiosk->osk_auto || relay->kiosk->osk_shown)) {
 		wlr_input_method_v2_send_activate(im);
 		send_state(relay, t->input);
 	}
@@ -370,6 +444,9 @@ void osk_init(struct kiosk *k) {
 	relay->focus_change.notify = focus_change;
 	wl_signal_add(&k->wlr_seat->keyboard_state.events.focus_change, &relay->focus_change);
 	k->relay = relay;
+	if (k->osk_auto) {
+		seatkit_router_add_spy(k->router, input_kind_seen, k);
+	}
 }
 
 void osk_fini(struct kiosk *k) {

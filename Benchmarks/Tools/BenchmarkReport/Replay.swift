@@ -195,7 +195,7 @@ func printReplayMemoryTable() {
     let routeStart = secondsNow()
     var i = 0
     while i < tenth {
-        let input = translator.translate(events[i], layout: scene.router.layout)
+        let input = translator.translate(events[i], router: scene.router)
         scene.clock.advance(to: input.time)
         scene.router.inject(input)
         i += 1
@@ -203,7 +203,7 @@ func printReplayMemoryTable() {
     let heapWarm = heapInUse()
     let allocationsBefore = seatkit_thread_allocations()
     while i < events.count {
-        let input = translator.translate(events[i], layout: scene.router.layout)
+        let input = translator.translate(events[i], router: scene.router)
         scene.clock.advance(to: input.time)
         scene.router.inject(input)
         i += 1

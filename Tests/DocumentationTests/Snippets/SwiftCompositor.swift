@@ -131,7 +131,7 @@ func readDevices(of compositor: MyCompositor) throws {
     let seat = compositor.seat, router = compositor.router
     compositor.display.watch(fileDescriptor: backend.fileDescriptor) {
         for event in backend.dispatchEvents() {
-            seat.inject(backend.translator.translate(event, layout: router.layout))
+            seat.inject(backend.translator.translate(event, router: router))
         }
     }
 }

@@ -489,9 +489,9 @@ void seatkit_router_cancel_touches_on_surface(struct seatkit_router *router,
 /* Events must arrive in time order, as the device produced them. `device` is any number  */
 /* the compositor chooses per device, announced with notify_device_added.                 */
 
-/* A finger touched down at a layout-space point (map a touchscreen's normalized
- * coordinates with seatkit_output_layout_point_from_normalized). Grabs: a touch grab sees
- * it first. */
+/* A finger touched down at a layout-space point (place a touchscreen's normalized
+ * coordinates with seatkit_router_device_point_from_normalized: its mapping, calibration
+ * and output transform). Grabs: a touch grab sees it first. */
 void seatkit_router_notify_touch_down(struct seatkit_router *router, int64_t time_usec,
 	uint32_t device, int32_t touch_id, double lx, double ly);
 /* A finger moved to a layout-space point. */
@@ -586,6 +586,34 @@ void seatkit_output_set_responder(struct seatkit_output *output,
 /* The output with this connector name, or NULL. */
 struct seatkit_output *seatkit_router_get_output(struct seatkit_router *router,
 	const char *name);
+
+/* Devices to outputs, in one place: a touchscreen's, tablet's or absolute pointer's points
+ * are placed by the router, on the output its mapping names, after its calibration and
+ * through that output's transform (read at each point, so a rotated output is followed at
+ * once), clamped once inside that output.
+ *
+ * Maps the devices named `device_name` (as announced with notify_device_added; NULL: every
+ * device) to the output named `output_name` (NULL: the device's announced mapped_output,
+ * such as udev's WL_OUTPUT) with `calibration`, libinput's 2x3 matrix a b c d e f applied to
+ * the normalized point (x' = a x + b y + c, y' = d x + e y + f; NULL: none). A rule naming
+ * the device wins over the one for every device; both win over mapped_output. NULL output
+ * and NULL calibration remove the rule. Devices present are mapped again at once, devices
+ * announced later when they come. A calibration that is not six finite numbers is refused
+ * (false, logged). */
+bool seatkit_router_map_device(struct seatkit_router *router, const char *device_name,
+	const char *output_name, const double calibration[6]);
+/* Places a device's normalized point (0...1 of its area, in the panel's native orientation,
+ * as wlroots' and libinput's absolute events report it) in layout space, as above: on its
+ * mapped output; unmapped, a touchscreen or tablet (or a device never announced) on the
+ * layout's first output, a pointer on the whole layout (as wlr_cursor). No event is
+ * routed: pass the point to notify_touch_down, notify_touch_motion or
+ * notify_pointer_motion_absolute. Not finite: false, logged. */
+bool seatkit_router_device_point_from_normalized(struct seatkit_router *router, uint32_t device,
+	double x, double y, double *lx, double *ly);
+/* The output a device's points land on (see above), or NULL (an unmapped pointer, no
+ * outputs). */
+struct seatkit_output *seatkit_router_get_device_output(struct seatkit_router *router,
+	uint32_t device);
 
 /* ------------------------------------------------------------------------------------ */
 /* Surfaces                                                                              */

@@ -1,0 +1,137 @@
+/// A touchscreen's or tablet's calibration: libinput's 2×3 affine matrix (the udev property
+/// `LIBINPUT_CALIBRATION_MATRIX`, `a b c d e f`), applied to the device's normalized point
+/// (0...1 of its area, in the panel's native orientation): `x' = a·x + b·y + c`,
+/// `y' = d·x + e·y + f`. The identity is `1 0 0 0 1 0`; `0 1 0 -1 0 1` turns the panel's
+/// axes a quarter clockwise.
+public struct CalibrationMatrix: Hashable, Sendable {
+    public var a, b, c, d, e, f: Double
+
+    /// Leaves points where they are.
+    public static let identity = CalibrationMatrix(a: 1, b: 0, c: 0, d: 0, e: 1, f: 0)
+
+    public init(a: Double, b: Double, c: Double, d: Double, e: Double, f: Double) {
+        (self.a, self.b, self.c, self.d, self.e, self.f) = (a, b, c, d, e, f)
+    }
+
+    /// The matrix of six finite numbers `a b c d e f`; nil for any other count or a
+    /// number that is not finite.
+    public init?(_ values: [Double]) {
+        guard values.count == 6, values.allSatisfy(\.isFinite) else { return nil }
+        self.init(a: values[0], b: values[1], c: values[2], d: values[3], e: values[4], f: values[5])
+    }
+
+    /// The six numbers of the text form (`LIBINPUT_CALIBRATION_MATRIX`'s): separated by
+    /// spaces or commas; nil if there are not exactly six finite numbers.
+    public init?(parsing text: String) {
+        let fields = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" })
+        let values = fields.compactMap { Double($0) }
+        guard values.count == fields.count else { return nil }
+        self.init(values)
+    }
+
+    /// The calibrated point, normalized space to normalized space.
+    @inline(__always)
+    public func apply(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
+        (a * x + b * y + c, d * x + e * y + f)
+    }
+}
+
+/// Where an absolute device's points go: the output it covers (by connector name) and its
+/// calibration. Set per device name with ``Router/setDeviceMapping(_:forDevicesNamed:)``.
+public struct DeviceMapping: Hashable, Sendable {
+    /// The connector name of the output the device covers; nil: the device's own
+    /// ``DeviceInfo/mappedOutput`` (udev's `WL_OUTPUT`, a backend's output), else the default.
+    public var output: String?
+    /// Applied to the device's normalized points before the output's transform; nil: none.
+    public var calibration: CalibrationMatrix?
+
+    public init(output: String? = nil, calibration: CalibrationMatrix? = nil) {
+        self.output = output
+        self.calibration = calibration
+    }
+}
+
+/// A mapping rule: for the devices with this name (every device: nil).
+struct DeviceMappingRule {
+    var deviceName: String?
+    var mapping: DeviceMapping
+}
+
+// Devices to outputs, in one place (issue 25 goal 3, issue 24 goal 4): every absolute point,
+// from SeatKit's libinput, a replay or a C compositor's backend, is placed by
+// `layoutPoint(fromNormalized:_:device:)` with the mapping resolved here; the touch hit-test
+// (`touchTarget`) and `surface(at:device:)` read the same resolved output.
+extension Router {
+    /// Maps the devices named `deviceName` (the kernel's name, exactly; every device: nil) to
+    /// `mapping`; nil removes the rule. A rule naming a device wins over the one for every
+    /// device, and either wins over the device's own ``DeviceInfo/mappedOutput``. Devices
+    /// present are mapped again at once (touches under way keep their surfaces); so are
+    /// devices announced later. Applies to points placed by
+    /// ``layoutPoint(fromNormalized:_:device:)``; points injected in layout space are not
+    /// moved, but are hit-tested on the mapped output.
+    public func setDeviceMapping(_ mapping: DeviceMapping?, forDevicesNamed deviceName: String?) {
+        unchecked.deviceRules.removeAll { $0.deviceName == deviceName }
+        if let mapping { unchecked.deviceRules.append(DeviceMappingRule(deviceName: deviceName, mapping: mapping)) }
+        updateDeviceOutputs()
+    }
+
+    /// The mapping rules set, by device name (nil: the rule for every device).
+    public var deviceMappings: [(deviceName: String?, mapping: DeviceMapping)] {
+        unchecked.deviceRules.map { ($0.deviceName, $0.mapping) }
+    }
+
+    /// The output `device`'s absolute points land on: its mapping's output if that output is
+    /// in the layout, else, for a touchscreen or tablet (or a device never announced), the
+    /// layout's first output; nil for a pointer with no mapping (it spans the whole layout,
+    /// as `wlr_cursor` does) or with no outputs.
+    public func output(for device: DeviceID) -> Output? {
+        // Most seats map nothing: no lookup then.
+        if !unchecked.deviceOutputs.isEmpty, let output = unchecked.deviceOutputs[device] { return output }
+        if !unchecked.layoutWideDevices.isEmpty, unchecked.layoutWideDevices.scanContains(device) { return nil }
+        return unchecked.layout.outputs.first
+    }
+
+    /// The layout-space point of a normalized device point (0...1 of the device's area, in
+    /// the panel's native orientation, as libinput reports touch, tablet and absolute pointer
+    /// positions): calibrated, placed on ``output(for:)`` through that output's transform
+    /// (read now, so a rotated output is followed at once), and clamped once, as
+    /// `wlr_cursor_map_input_to_output`: inside that output (1/256, one `wl_fixed_t` step, inside its
+    /// right and bottom edges), or, for a pointer mapped to no output, inside the layout.
+    /// With no outputs, the calibrated point itself. Not an event: nothing is routed, no
+    /// filter or grab sees it.
+    public func layoutPoint(fromNormalized x: Double, _ y: Double, device: DeviceID) -> LayoutPoint {
+        var u = x, v = y
+        if !unchecked.deviceCalibrations.isEmpty, let m = unchecked.deviceCalibrations[device] { (u, v) = m.apply(x, y) }
+        let layout = unchecked.layout
+        guard !layout.outputs.isEmpty else { return LayoutPoint(x: u, y: v) }
+        if let output = output(for: device) {
+            return output.clampInside(output.layoutPoint(fromNormalized: u, v))
+        }
+        let b = layout.bounds
+        return layout.clamp(LayoutPoint(x: b.minX + u * b.size.width, y: b.minY + v * b.size.height))
+    }
+
+    /// The capabilities whose devices cover one output when nothing maps them.
+    static var outputBoundDevices: DeviceCapabilities { [.touch, .tabletTool] }
+
+    /// Resolves each device's output and calibration, after devices, outputs or rules changed.
+    func updateDeviceOutputs() {
+        unchecked.deviceOutputs.removeAll(keepingCapacity: true)
+        unchecked.deviceCalibrations.removeAll(keepingCapacity: true)
+        unchecked.layoutWideDevices.removeAll(keepingCapacity: true)
+        let rules = unchecked.deviceRules
+        for (device, info) in unchecked.devices {
+            let named = rules.last { $0.deviceName == info.name }?.mapping
+            let every = rules.last { $0.deviceName == nil }?.mapping
+            let outputName = named?.output ?? every?.output ?? info.mappedOutput
+            // Only named outputs are kept: an unmapped touchscreen's first output is found
+            // by `output(for:)`, and its points hit-tested where they land.
+            if let name = outputName, let output = unchecked.layout.output(named: name) {
+                unchecked.deviceOutputs[device] = output
+            } else if info.capabilities.contains(.pointer), info.capabilities.isDisjoint(with: Self.outputBoundDevices) {
+                unchecked.layoutWideDevices.append(device)
+            }
+            if let m = named?.calibration ?? every?.calibration, m != .identity { unchecked.deviceCalibrations[device] = m }
+        }
+    }
+}
