@@ -11,8 +11,9 @@
  *  - An idle inhibitor counts only while its surface is visible: on the app shown (its
  *    toplevel, a popup or subsurface of it) or a mapped layer-shell panel, and not while the
  *    session is locked (the lock hides the apps). While one counts, no notification goes
- *    idle, the screen is neither dimmed nor blanked; when the last one goes, every timeout
- *    starts again from the whole of it.
+ *    idle, the screen is neither dimmed nor blanked; when the last one stops counting (gone,
+ *    or its app no longer shown), every timeout starts again from the whole of it. Counted
+ *    when an inhibitor comes or goes, when the stacking changes, and when a timer is due.
  *  - --dim-after MS: after MS without input the screen is darkened by half (a black,
  *    half-transparent scene rect over everything but a lock screen; the backends wlroots 0.15
  *    runs here, headless and x11, have no gamma: a rect is what every renderer shows and
@@ -81,25 +82,33 @@ static bool surface_visible(struct kiosk *k, struct wlr_surface *surface) {
 	return xdg && xdg->mapped && k->current && k->current->xdg_surface == xdg;
 }
 
-/* The inhibitors that count now (the change is printed). */
-static int counted_inhibitors(struct kiosk_idle *idle) {
+static void restart_timers(struct kiosk_idle *idle);
+
+/* Counts the inhibitors that count now (`excluding` one being destroyed), printing a change;
+ * when the last one stops counting (gone, or its surface hidden), every timeout starts again
+ * from the whole of it. */
+static int recount(struct kiosk_idle *idle, struct wlr_idle_inhibitor_v1 *excluding) {
 	struct kiosk *k = idle->kiosk;
 	int count = 0;
 	struct wlr_idle_inhibitor_v1 *inhibitor;
 	if (k->idle_inhibit) {
 		wl_list_for_each(inhibitor, &k->idle_inhibit->inhibitors, link) {
-			count += surface_visible(k, inhibitor->surface);
+			count += inhibitor != excluding && surface_visible(k, inhibitor->surface);
 		}
 	}
 	if (count != idle->counted) {
+		bool released = idle->counted > 0 && count == 0;
 		idle->counted = count;
 		say("idle inhibitors: %d", count);
+		if (released) {
+			restart_timers(idle);
+		}
 	}
 	return count;
 }
 
 bool idle_inhibited(struct kiosk *k) {
-	return k->idle_state && counted_inhibitors(k->idle_state) > 0;
+	return k->idle_state && recount(k->idle_state, NULL) > 0;
 }
 
 /* ---- ext-idle-notify-v1 ---- */
@@ -209,9 +218,14 @@ static int dim_expired(void *data) {
 	return 0;
 }
 
+/* Called whenever the stacking changes (an app shown, a panel, a lock): also when an
+ * inhibitor's surface is shown or hidden. */
 void idle_raise(struct kiosk *k) {
 	if (k->idle_state && k->idle_state->dim) {
 		wlr_scene_node_raise_to_top(&k->idle_state->dim->node);
+	}
+	if (k->idle_state) {
+		recount(k->idle_state, NULL);
 	}
 }
 
@@ -246,40 +260,33 @@ static void input_seen(void *data, const struct seatkit_input_event *event, bool
 	}
 }
 
-/* An inhibitor went: if none counts any more, every timeout starts again from the whole of it
- * (a notification already idle stays so). */
+/* Every timeout from the whole of it (after the last inhibitor stopped counting); a
+ * notification already idle stays so. */
+static void restart_timers(struct kiosk_idle *idle) {
+	struct kiosk *k = idle->kiosk;
+	struct notification *n;
+	wl_list_for_each(n, &idle->notifications, link) {
+		if (!n->idled) {
+			notification_restart(n);
+		}
+	}
+	if (idle->dim_timer && !idle->dim) {
+		wl_event_source_timer_update(idle->dim_timer, k->dim_after_ms);
+	}
+	/* kiosk.c's --blank-after timer, likewise. */
+	if (k->idle && k->wlr_output && !seatkit_kiosk_policy_is_blanked(k->wake)) {
+		wl_event_source_timer_update(k->idle, k->blank_after_ms);
+	}
+}
+
 static void inhibitor_destroyed(struct wl_listener *listener, void *data) {
 	struct inhibitor *inhibitor = wl_container_of(listener, inhibitor, destroy);
 	struct kiosk_idle *idle = inhibitor->idle;
+	/* wlroots emits destroy before taking it out of its list: counted without it. */
 	struct wlr_idle_inhibitor_v1 *gone = inhibitor->wlr_inhibitor;
 	wl_list_remove(&inhibitor->destroy.link);
 	free(inhibitor);
-	/* wlroots emits destroy before taking it out of the list: count without it. */
-	struct kiosk *k = idle->kiosk;
-	int count = 0;
-	struct wlr_idle_inhibitor_v1 *other;
-	wl_list_for_each(other, &k->idle_inhibit->inhibitors, link) {
-		count += other != gone && surface_visible(k, other->surface);
-	}
-	if (count != idle->counted) {
-		idle->counted = count;
-		say("idle inhibitors: %d", count);
-	}
-	if (count == 0) {
-		struct notification *n;
-		wl_list_for_each(n, &idle->notifications, link) {
-			if (!n->idled) {
-				notification_restart(n);
-			}
-		}
-		if (idle->dim_timer && !idle->dim) {
-			wl_event_source_timer_update(idle->dim_timer, k->dim_after_ms);
-		}
-		/* kiosk.c's --blank-after timer, likewise. */
-		if (k->idle && k->wlr_output && !seatkit_kiosk_policy_is_blanked(k->wake)) {
-			wl_event_source_timer_update(k->idle, k->blank_after_ms);
-		}
-	}
+	recount(idle, gone);
 }
 
 static void new_inhibitor(struct wl_listener *listener, void *data) {
@@ -293,7 +300,7 @@ static void new_inhibitor(struct wl_listener *listener, void *data) {
 	inhibitor->wlr_inhibitor = wlr_inhibitor;
 	inhibitor->destroy.notify = inhibitor_destroyed;
 	wl_signal_add(&wlr_inhibitor->events.destroy, &inhibitor->destroy);
-	counted_inhibitors(idle);
+	recount(idle, NULL);
 }
 
 void idle_init(struct kiosk *k) {
