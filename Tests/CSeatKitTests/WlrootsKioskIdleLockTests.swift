@@ -231,7 +231,7 @@ import Testing
     /// delivered (foot, without wl_touch, gets an emulated click); after --blank-after the
     /// screen blanks, and the tap that wakes it reaches no one.
     @Test func theScreenDimsToHalfBeforeBlankingAndTheWakingTapIsSwallowed() throws {
-        let session = try Session(["--dim-after", "1500", "--blank-after", "4000", "--cursor", "never"],
+        let session = try Session(["--dim-after", "2000", "--blank-after", "5000", "--cursor", "never"],
                                   app: ["foot", "--override=colors.background=c00000", "--override=colors.alpha=1.0", "sh", "-c", "sleep 60"])
         try session.require("mapped foot")
         // foot's first frame may still be coming, and the screen may have dimmed or blanked
