@@ -395,6 +395,32 @@ import Testing
         try Self.expectNoInputWhileLocked(wev, since: locked, session)
     }
 
+    /// An app that maps while the session is locked (a new window, shown by the kiosk as its
+    /// newest app) is given no keyboard focus and none of the click, key and tap that follow;
+    /// once unlocked it is the app shown and has the keyboard.
+    @Test func anAppMappedWhileLockedGetsNeitherFocusNorInputUntilTheUnlock() throws {
+        let session = try Session([])
+        _ = try session.wev()
+        let pam = try Self.pamEnvironment(in: session.runtime)
+        let swaylock = try session.launch("swaylock", "/usr/bin/swaylock", ["-d"], environment: pam)
+        try session.require("lock surface shown on HEADLESS-1")
+        let late = try session.launch("wev2", "/usr/bin/stdbuf", ["-oL", "/usr/bin/wev"])
+        try session.require("mapped wev", count: 2)
+        try Self.inputOnWev(session)
+        try session.type([Self.enter])
+        try #require(swaylock.waitFor(timeout: 15) { $0.contains("pam_authenticate failed") } != nil, "swaylock:\n\(swaylock.text)")
+        let whileLocked = late.text
+        #expect(!whileLocked.contains("wl_keyboard] enter:"), "the new app took the keyboard while locked:\n\(whileLocked)")
+        let leaked = Self.wevEvents(whileLocked[...], "wl_pointer", "button") + Self.wevEvents(whileLocked[...], "wl_touch", "down")
+            + Self.wevEvents(whileLocked[...], "wl_keyboard", "key")
+        #expect(leaked.isEmpty, "the new app got input while locked: \(leaked)")
+
+        try Self.unlock(session)
+        try #require(late.waitFor(timeout: 15) { $0.contains("wl_keyboard] enter:") } != nil, "wev2:\n\(late.text)")
+        try session.key(Self.keyZ)
+        #expect(late.waitFor(timeout: 15) { Self.wevEvents($0[...], "wl_keyboard", "key").count == 2 } != nil, "wev2:\n\(late.text)")
+    }
+
     // ---- cursor-shape-v1 ----
 
     /// The wire client (no client in Debian 12 speaks cursor-shape-v1) maps a window over
