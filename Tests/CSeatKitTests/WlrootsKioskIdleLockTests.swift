@@ -426,7 +426,8 @@ import Testing
     /// The wire client (no client in Debian 12 speaks cursor-shape-v1) maps a window over
     /// the screen; the mouse moves into it; a shape quoting a serial from before its
     /// wl_pointer.enter is refused, one quoting the enter's is honoured and drawn from the
-    /// xcursor theme; a shape version 1 does not list is a protocol error.
+    /// xcursor theme (grim's screenshots with the cursor show left_ptr, then text, then
+    /// ew-resize at the pointer); a shape version 1 does not list is a protocol error.
     @Test func theFocusedClientsCursorShapeIsHonouredAndAStaleSerialIsNot() throws {
         let session = try Session(["--cursor", "always"])
         let wire = try WireClient(runtimeDirectory: session.runtime, socket: session.socket)
@@ -446,13 +447,36 @@ import Testing
         try session.devices.write([EvdevEvent(type: 2, code: 0, value: 30), EvdevEvent(type: 2, code: 1, value: 30)], toDevice: Self.mouse)
         let enter = try #require(wire.read(until: { $0.object == pointer && $0.opcode == 0 }), "no wl_pointer.enter:\n\(session.server.text)")
         let serial = enter.uint(at: 0)
+        // Where the pointer is (the window is the screen): wl_fixed surface_x, surface_y.
+        let x = Int(Int32(bitPattern: enter.uint(at: 2)) / 256), y = Int(Int32(bitPattern: enter.uint(at: 3)) / 256)
+        // What the cursor looks like there, in grim screenshots with the cursor (-c): the
+        // 48x48 pixels around the pointer, taken until two shots in a row agree.
+        func cursor(_ name: String) throws -> [UInt32] {
+            var last: [UInt32] = []
+            for attempt in 0..<20 {
+                let path = session.runtime + "/\(name)-\(attempt).ppm"
+                let grim = try run("/usr/bin/grim", ["-c", "-t", "ppm", path],
+                                   environment: ["XDG_RUNTIME_DIR": session.runtime, "WAYLAND_DISPLAY": session.socket])
+                try #require(grim.status == 0, "grim: \(grim.output)")
+                let shot = try WlrootsKioskScreenTests.Shot(ppm: path)
+                let pixels = (max(0, y - 24)..<min(720, y + 24)).flatMap { py in (max(0, x - 24)..<min(1280, x + 24)).map { shot.rgb($0, py) } }
+                if pixels == last { return pixels }
+                last = pixels
+            }
+            return last
+        }
+        let arrow = try cursor("left_ptr")
 
         wire.send(device, 1, [serial &- 1, UInt32(4)])  // set_shape(stale, pointer)
         wire.send(device, 1, [serial, UInt32(9)])  // set_shape(text)
         try session.require("cursor shape text")
         #expect(!session.server.text.contains("cursor shape pointer"), "a stale serial was honoured")
+        let text = try cursor("text")
         wire.send(device, 1, [serial, UInt32(26)])  // ew-resize
         try session.require("cursor shape ew-resize")
+        let resize = try cursor("ew-resize")
+        // The theme's three images, drawn at the pointer: each differs from the others.
+        #expect(arrow != text && text != resize && arrow != resize, "the drawn cursor did not change with the shape")
 
         wire.send(device, 1, [serial, UInt32(35)])
         let error = try #require(wire.read(until: { $0.object == 1 && $0.opcode == 0 }), "no wl_display.error")
