@@ -56,6 +56,11 @@ struct seatkit_wlr_seat {
 	struct wlr_cursor *cursor;
 	struct wlr_xcursor_manager *xcursor;
 	bool cursor_is_default;
+	/* With cursor_is_default: a theme image the focused client named (cursor-shape-v1,
+	 * seatkit_wlr_seat_set_cursor_shape), or NULL for left_ptr. A static string. */
+	const char *cursor_shape;
+	/* The serial of the last wl_pointer.enter: a shape asked for before it is stale. */
+	uint32_t pointer_enter_serial;
 	/* seatkit_wlr_seat_set_cursor_hidden: no image shown; what would be shown is kept (the
 	 * focused client's surface and hotspot, or the default) and shown again when unhidden. */
 	bool cursor_hidden;
@@ -71,6 +76,7 @@ struct seatkit_wlr_seat {
 	struct wl_listener router_destroy, touch_frame, seat_destroy;
 	struct wl_listener keyboards_key, keyboards_leave;
 	struct wl_listener request_set_cursor, request_set_selection, request_set_primary_selection;
+	struct wl_listener pointer_focus_change;
 };
 
 enum device_kind { DEVICE_POINTER, DEVICE_TOUCH, DEVICE_KEYBOARD, DEVICE_VIRTUAL_KEYBOARD };
@@ -205,7 +211,7 @@ static void apply_cursor_image(struct seatkit_wlr_seat *b) {
 		return;
 	}
 	if (b->cursor_is_default) {
-		wlr_xcursor_manager_set_cursor_image(b->xcursor, "left_ptr", b->cursor);
+		wlr_xcursor_manager_set_cursor_image(b->xcursor, b->cursor_shape ? b->cursor_shape : "left_ptr", b->cursor);
 	} else {
 		/* The client's image (none if it set none, or its surface is gone). */
 		wlr_cursor_set_surface(b->cursor, b->client_cursor, b->client_hotspot_x, b->client_hotspot_y);
@@ -234,8 +240,9 @@ static void handle_layout_destroy(struct wl_listener *listener, void *data) {
 }
 
 static void set_default_cursor(struct seatkit_wlr_seat *b) {
-	if (b->cursor && !b->cursor_is_default) {
+	if (b->cursor && (!b->cursor_is_default || b->cursor_shape)) {
 		b->cursor_is_default = true;
+		b->cursor_shape = NULL;
 		forget_client_cursor(b);
 		if (!b->cursor_hidden) {
 			wlr_xcursor_manager_set_cursor_image(b->xcursor, "left_ptr", b->cursor);
@@ -257,6 +264,7 @@ static void handle_request_set_cursor(struct wl_listener *listener, void *data) 
 	/* Only the client that has the pointer may set its image. */
 	if (b->cursor && event->seat_client == b->seat->pointer_state.focused_client) {
 		b->cursor_is_default = false;
+		b->cursor_shape = NULL;
 		forget_client_cursor(b);
 		if (event->surface) {
 			b->client_cursor = event->surface;
@@ -269,6 +277,14 @@ static void handle_request_set_cursor(struct wl_listener *listener, void *data) 
 			wlr_cursor_set_surface(b->cursor, event->surface, event->hotspot_x, event->hotspot_y);
 		}
 	}
+}
+
+/* wlroots sent wl_pointer.enter (it emits focus_change right after): its serial is the
+ * display's last. */
+static void handle_pointer_focus_change(struct wl_listener *listener, void *data) {
+	(void)data;
+	struct seatkit_wlr_seat *b = wl_container_of(listener, b, pointer_focus_change);
+	b->pointer_enter_serial = wl_display_get_serial(b->seat->display);
 }
 
 static void handle_request_set_selection(struct wl_listener *listener, void *data) {
@@ -1081,6 +1097,8 @@ struct seatkit_wlr_seat *seatkit_wlr_seat_create(struct seatkit_router *router, 
 	wl_signal_add(touch_frames, &b->touch_frame);
 	b->seat_destroy.notify = handle_seat_destroy;
 	wl_signal_add(&seat->events.destroy, &b->seat_destroy);
+	b->pointer_focus_change.notify = handle_pointer_focus_change;
+	wl_signal_add(&seat->pointer_state.events.focus_change, &b->pointer_focus_change);
 	b->request_set_cursor.notify = handle_request_set_cursor;
 	wl_signal_add(&seat->events.request_set_cursor, &b->request_set_cursor);
 	b->request_set_selection.notify = handle_request_set_selection;
@@ -1111,6 +1129,7 @@ void seatkit_wlr_seat_destroy(struct seatkit_wlr_seat *b) {
 	}
 	wl_list_remove(&b->seat_destroy.link);
 	wl_list_remove(&b->request_set_cursor.link);
+	wl_list_remove(&b->pointer_focus_change.link);
 	wl_list_remove(&b->request_set_selection.link);
 	wl_list_remove(&b->request_set_primary_selection.link);
 	if (b->pointer_frame_idle) {
@@ -1159,6 +1178,29 @@ void seatkit_wlr_seat_set_cursor_hidden(struct seatkit_wlr_seat *b, bool hidden)
 	} else {
 		apply_cursor_image(b);
 	}
+}
+
+bool seatkit_wlr_seat_set_cursor_shape(struct seatkit_wlr_seat *b, struct wl_client *client, uint32_t serial,
+		const char *name) {
+	if (!b || !client || !name) {
+		return false;
+	}
+	struct wlr_seat_client *focused = b->seat->pointer_state.focused_client;
+	uint32_t now = wl_display_get_serial(b->seat->display);
+	/* Serials wrap: "at or after the enter, and not ahead of the display" in modular terms. */
+	if (!focused || focused->client != client || (int32_t)(serial - b->pointer_enter_serial) < 0 ||
+			(int32_t)(now - serial) < 0) {
+		return false;
+	}
+	if (!b->cursor) {
+		return true; /* honoured; nothing drawn (no cursor shown) */
+	}
+	bool known = wlr_xcursor_manager_get_xcursor(b->xcursor, name, 1) != NULL;
+	b->cursor_is_default = true;
+	b->cursor_shape = known ? name : NULL;
+	forget_client_cursor(b);
+	apply_cursor_image(b);
+	return true;
 }
 
 bool seatkit_wlr_seat_is_cursor_hidden(struct seatkit_wlr_seat *b) {

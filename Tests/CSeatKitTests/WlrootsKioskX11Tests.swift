@@ -271,8 +271,8 @@ import Testing
         }
     }
 
-    /// WLR_X11_OUTPUTS=2 and --blank-after: the apps are on the last output (X11-2, cage's
-    /// -m last); the screen blanks, its window is closed (wlroots destroys the output), and
+    /// WLR_X11_OUTPUTS=2, --dim-after and --blank-after: the apps are on the last output
+    /// (X11-2, cage's -m last); the screen dims, then blanks, its window is closed (wlroots destroys the output), and
     /// the kiosk moves to the output left: wev is configured again and keeps its keyboard,
     /// a key wakes the screen (which used to power the freed output on: valgrind's invalid
     /// reads and writes from screen_power), and the idle timer blanks the new screen later.
@@ -295,12 +295,15 @@ import Testing
         // SIGTERM unblocked, so that valgrind writes its summary (see `unblocked`).
         let (server, wev) = try Self.start(runtime, x, outputs: 2,
                                            prefix: Self.unblocked() + ["/usr/bin/valgrind", "--leak-check=no", "--log-file=" + valgrindLog],
-                                           options: ["--blank-after", "1500"], extra: ["LD_LIBRARY_PATH": libraries],
+                                           options: ["--dim-after", "700", "--blank-after", "1500"], extra: ["LD_LIBRARY_PATH": libraries],
                                            timeout: 120)
         defer { server.stop(); wev.stop() }
         #expect(server.text.components(separatedBy: "\n").filter { $0.hasPrefix("screen X11-") }.last == "screen X11-2 1024x768",
                  "the last output is the screen:\n\(server.text)")
         try #require(server.waitFor(timeout: 60) { $0.contains("screen blanked") } != nil, "kiosk:\n\(server.text)")
+        // --dim-after on the x11 backend: dimmed first (idle.c's overlay, under valgrind too).
+        let steps = server.text.components(separatedBy: "\n")
+        #expect(steps.firstIndex(of: "screen dimmed").map { $0 < steps.firstIndex(of: "screen blanked")! } == true, "\(server.text)")
         let configures = wev.text.components(separatedBy: "configure: width: 1024; height: 768").count - 1
         try x.close(window: try x.window(ofOutput: "X11-2"))
         try #require(server.waitFor(timeout: 30) { $0.contains("output X11-2 gone") } != nil, "kiosk:\n\(server.text)")

@@ -159,8 +159,9 @@ static void screen_woke(void *data) {
 
 static int blank_screen(void *data) {
 	struct kiosk *k = data;
-	if (k->idle_inhibit && !wl_list_empty(&k->idle_inhibit->inhibitors)) {
-		/* A video player keeps the screen on (idle-inhibit): look again later. */
+	if (idle_inhibited(k)) {
+		/* A video player keeps the screen on (idle-inhibit on a visible surface, idle.c):
+		 * look again later. */
 		if (k->idle) {
 			wl_event_source_timer_update(k->idle, k->blank_after_ms);
 		}
@@ -168,6 +169,7 @@ static int blank_screen(void *data) {
 	}
 	if (!seatkit_kiosk_policy_is_blanked(k->wake)) {
 		seatkit_kiosk_policy_blank(k->wake);
+		idle_screen_blanked(k);
 		say("screen blanked");
 		screen_power(k, false);
 	}
@@ -527,6 +529,19 @@ static void output_destroy(struct wl_listener *listener, void *data) {
 
 static void view_sync_slices(struct view *view);
 
+struct seatkit_output *kiosk_seatkit_output(struct kiosk *k, struct wlr_output *wlr_output) {
+	if (!k->extend) {
+		return wlr_output == k->wlr_output ? k->output : NULL;
+	}
+	struct output *output;
+	wl_list_for_each(output, &k->outputs, link) {
+		if (output->wlr_output == wlr_output) {
+			return output->sk;
+		}
+	}
+	return NULL;
+}
+
 static void extend_power(struct kiosk *k, bool on) {
 	struct output *output;
 	wl_list_for_each(output, &k->outputs, link) {
@@ -731,8 +746,16 @@ static void focus_view(struct view *view) {
 	wlr_scene_node_raise_to_top(view->xdg.node);
 	seatkit_surface_raise_to_top(view->surface);
 	osk_raise(k);
-	seatkit_router_set_first_responder(k->router, view->surface);
-	seatkit_router_refresh_pointer_focus(k->router);
+	if (!lock_is_locked(k)) { /* while locked, the lock screen keeps the focus (lock.c) */
+		seatkit_router_set_first_responder(k->router, view->surface);
+		seatkit_router_refresh_pointer_focus(k->router);
+	}
+}
+
+void kiosk_refocus(struct kiosk *k) {
+	if (k->current && k->current->surface) {
+		focus_view(k->current);
+	}
 }
 
 static void replay_finished(void *data, struct seatkit_replay *replay) {
@@ -1077,6 +1100,10 @@ static void setup_protocols(struct kiosk *k) {
 	struct wlr_xdg_activation_v1 *activation = wlr_xdg_activation_v1_create(k->display);
 	k->request_activate.notify = request_activate;
 	wl_signal_add(&activation->events.request_activate, &k->request_activate);
+	/* What wlroots 0.15 has no helper for, from SeatKit's C API. */
+	idle_init(k); /* ext-idle-notify-v1 */
+	lock_init(k); /* ext-session-lock-v1 */
+	shape_init(k); /* cursor-shape-v1 */
 }
 
 static void find_headless(struct wlr_backend *backend, void *data) {
@@ -1179,6 +1206,8 @@ static const char usage[] =
 	"      --cursor-timeout MS     auto: also hidden after MS without pointer input\n"
 	"      --blank-after MS        blank the screen after MS milliseconds without input\n"
 	"      --start-blanked         blank the screen from the start\n"
+	"      --dim-after MS          dim the screen after MS without input (before\n"
+	"                              --blank-after, if given)\n"
 	"  accessibility (MS: milliseconds, 1 to 60000; GNOME: 300 for slow and bounce keys,\n"
 	"  1200 for secondary and dwell clicks):\n"
 	"      --sticky-keys           a modifier tapped alone latches, tapped twice locks\n"
@@ -1279,6 +1308,7 @@ enum {
 	OPT_STICKY_KEYS = 256, OPT_SLOW_KEYS, OPT_BOUNCE_KEYS, OPT_TOUCH_HOLD, OPT_TOUCH_IGNORE_REPEAT,
 	OPT_SECONDARY_CLICK, OPT_DWELL_CLICK, OPT_MOUSE_KEYS, OPT_LOCATE_POINTER, OPT_IGNORE_DEVICE,
 	OPT_NO_POINTER, OPT_MAP_TOUCH, OPT_CALIBRATE, OPT_CONFIG, OPT_OSK, OPT_OSK_RESIZE,
+	OPT_DIM_AFTER,
 };
 
 /* An accessibility delay: whole milliseconds, 1 to 60000 (as the Swift kiosk takes them);
@@ -1312,6 +1342,7 @@ static const struct option options[] = {
 	{ "seat", required_argument, NULL, 'e' },
 	{ "blank-after", required_argument, NULL, 'b' },
 	{ "start-blanked", no_argument, NULL, 'B' },
+	{ "dim-after", required_argument, NULL, OPT_DIM_AFTER },
 	{ "sticky-keys", no_argument, NULL, OPT_STICKY_KEYS },
 	{ "slow-keys", required_argument, NULL, OPT_SLOW_KEYS },
 	{ "bounce-keys", required_argument, NULL, OPT_BOUNCE_KEYS },
@@ -1406,6 +1437,11 @@ static int parse_options(struct kiosk *kp, struct command_line *cl, int argc, ch
 			}
 			break;
 		case 'B': kp->start_blanked = true; break;
+		case OPT_DIM_AFTER:
+			if ((kp->dim_after_ms = (int)parse_count(optarg, 24L * 3600 * 1000)) < 0) {
+				return refuse("--dim-after: '%s' is not a number of milliseconds (1 to 86400000)", optarg);
+			}
+			break;
 		case OPT_STICKY_KEYS: kp->a11y.sticky_keys = true; break;
 		case OPT_MOUSE_KEYS: kp->a11y.mouse_keys = true; break;
 		case OPT_LOCATE_POINTER: kp->a11y.locate_pointer = true; break;
@@ -1506,6 +1542,9 @@ int main(int argc, char *argv[]) {
 	}
 	if (k.osk_resize && !k.osk_auto) {
 		return refuse("--osk-resize needs --osk auto (an always shown keyboard leaves the apps under it)");
+	}
+	if (k.dim_after_ms && k.blank_after_ms && k.dim_after_ms >= k.blank_after_ms) {
+		return refuse("--dim-after must be shorter than --blank-after");
 	}
 	if (replay_path && libinput_seat) {
 		return refuse("--replay and --libinput cannot be used together");
@@ -1661,6 +1700,8 @@ end:
 	if (k.cursor_timer) {
 		wl_event_source_remove(k.cursor_timer);
 	}
+	idle_fini(&k);
+	lock_fini(&k);
 	wlr_backend_destroy(k.backend);
 	seatkit_wlr_seat_destroy(k.seat);
 	seatkit_router_destroy(k.router);

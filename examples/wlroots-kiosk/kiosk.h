@@ -52,6 +52,9 @@ struct kiosk {
 	bool cursor_touch_hidden, cursor_idle_hidden;
 	int blank_after_ms;
 	bool start_blanked;
+	int dim_after_ms; /* --dim-after (idle.c); 0: no dim step */
+	struct kiosk_idle *idle_state; /* idle.c: ext-idle-notify-v1, inhibitors, dimming */
+	struct kiosk_lock *lock_state; /* lock.c: ext-session-lock-v1 */
 	/* Accessibility filters (--sticky-keys ... --locate-pointer): delays in milliseconds,
 	 * 0 for a filter that is off. */
 	struct {
@@ -184,5 +187,31 @@ void osk_raise(struct kiosk *k);
 void osk_screen_changed(struct kiosk *k);
 /* Closes the panels on an output that is going away (layer-shell's `closed`). */
 void osk_output_destroyed(struct kiosk *k, struct wlr_output *output);
+
+/* kiosk.c, for the protocol files below: gives the app shown its focus back (after an
+ * unlock); the SeatKit output an output's input is routed on, or NULL. */
+void kiosk_refocus(struct kiosk *k);
+struct seatkit_output *kiosk_seatkit_output(struct kiosk *k, struct wlr_output *output);
+
+/* idle.c: ext-idle-notify-v1 fed by a spy on SeatKit's router, idle inhibitors on visible
+ * surfaces, --dim-after. */
+void idle_init(struct kiosk *k);
+void idle_fini(struct kiosk *k);
+/* Whether an idle inhibitor on a visible surface holds idle off now. */
+bool idle_inhibited(struct kiosk *k);
+/* The screen went blank: the dim overlay goes. */
+void idle_screen_blanked(struct kiosk *k);
+/* Puts the dim overlay back above everything (after something was raised). */
+void idle_raise(struct kiosk *k);
+
+/* lock.c: ext-session-lock-v1 as a SeatKit grab of pointer, touch and keyboard. */
+void lock_init(struct kiosk *k);
+void lock_fini(struct kiosk *k);
+bool lock_is_locked(struct kiosk *k);
+/* Puts the curtain and the lock surfaces back above everything, while locked. */
+void lock_raise(struct kiosk *k);
+
+/* shape.c: cursor-shape-v1 through the bridge's cursor. */
+void shape_init(struct kiosk *k);
 
 #endif

@@ -160,6 +160,9 @@ void osk_raise(struct kiosk *k) {
 			wlr_scene_node_lower_to_bottom(p->node);
 		}
 	}
+	/* The dim overlay and a lock screen stay above the panels. */
+	idle_raise(k);
+	lock_raise(k);
 }
 
 static void panel_commit(struct wl_listener *listener, void *data) {

@@ -79,7 +79,9 @@ static void popup_map(struct wl_listener *listener, void *data) {
 	place(p);
 	seatkit_wlr_seat_attach_surface(k->seat, p->xdg.surface, p->xdg_surface->surface, 0);
 	seatkit_surface_add_child(parent_xdg->surface, p->xdg.surface);
-	bool grabbing = p->xdg_surface->popup->seat && parent->role != WLR_XDG_SURFACE_ROLE_POPUP;
+	/* While the session is locked, no popup grab: it would replace the lock's (lock.c). */
+	bool grabbing = p->xdg_surface->popup->seat && parent->role != WLR_XDG_SURFACE_ROLE_POPUP &&
+		!lock_is_locked(k);
 	if (grabbing) {
 		p->grab = seatkit_router_start_popup_grab(k->router, p->xdg.surface, dismissed, p);
 	}

@@ -118,6 +118,17 @@ bool seatkit_wlr_seat_attach_surface(struct seatkit_wlr_seat *bridge,
 struct wlr_cursor *seatkit_wlr_seat_show_cursor(struct seatkit_wlr_seat *bridge,
 	const char *theme, uint32_t size);
 
+/* A named image from the cursor theme for the client that has the pointer
+ * (cursor-shape-v1's wp_cursor_shape_device_v1.set_shape, whose CSS names cursor themes use:
+ * "text", "ew-resize", "pointer"), drawn by the cursor of seatkit_wlr_seat_show_cursor until
+ * the pointer focus moves or the client sets an image (wl_pointer.set_cursor) or another
+ * shape; left_ptr if the theme lacks the name. Honoured only for `client` while it has the
+ * pointer focus (SeatKit's, delivered through the bridge) and for a `serial` at or after
+ * its wl_pointer.enter (a stale one: false, nothing changed). `name` must outlive the bridge
+ * (a static string). True if honoured (also without a cursor shown). */
+bool seatkit_wlr_seat_set_cursor_shape(struct seatkit_wlr_seat *bridge, struct wl_client *client,
+	uint32_t serial, const char *name);
+
 /* Hides the cursor drawn by seatkit_wlr_seat_show_cursor (a touch kiosk: on touch, after a
  * while without pointer motion), or shows it again with the image it would have now: the
  * default, or the image the focused client set while it was hidden. Input is unaffected:
