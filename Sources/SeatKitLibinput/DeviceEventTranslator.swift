@@ -76,7 +76,7 @@ public final class DeviceEventTranslator {
         case .deviceAdded(let d):
             unchecked.devices[event.device] = d
             kind = .deviceAdded(DeviceInfo(name: d.name, capabilities: d.capabilities, physicalSize: d.size,
-                                           mappedOutput: touchMapping.outputName(for: d) ?? layout.outputs.first?.name))
+                                           mappedOutput: touchMapping.outputName(for: d) ?? layout.outputs.first?.name, pad: d.pad))
         case .deviceRemoved:
             unchecked.devices[event.device] = nil
             kind = .deviceRemoved
@@ -109,11 +109,12 @@ public final class DeviceEventTranslator {
             kind = .switchToggled(which, on: on)
         case .tablet(let t):
             let position = t.x.map { place($0, t.y ?? 0, device: event.device, layout: layout) }
-            kind = .tablet(TabletEvent(kind: t.kind, position: position, code: t.code, value: t.value))
+            kind = .tablet(TabletEvent(kind: t.kind, position: position, code: t.code, value: t.value, tool: t.tool, axes: t.axes,
+                                       changedAxes: t.changedAxes, padMode: t.padMode, fromFinger: t.fromFinger))
         case .other(let type):
             // Never dropped silently: an unknown libinput event reaches the compositor
-            // delegate as a tablet-pad key event with the libinput type as its code.
-            kind = .tablet(TabletEvent(kind: .padKey, code: type, value: -1))
+            // delegate as an unknown event with the libinput type as its code.
+            kind = .unknown(code: type)
         }
         return InputEvent(time: time, device: id, kind)
     }

@@ -291,6 +291,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
             (.textInput, zwp_text_input_manager_v3_wire()!, 1, textInputManagerRequests),
             (.inputMethod, zwp_input_method_manager_v2_wire()!, 1, inputMethodManagerRequests),
             (.virtualPointer, zwlr_virtual_pointer_manager_v1_wire()!, 2, virtualPointerManagerRequests),
+            (.tablet, zwp_tablet_manager_v2_wire()!, 1, tabletManagerRequests),
         ]
         if extensions.contains(.pointerConstraints) { router.addFilter(PointerConstraintFilter(seat: self, flag: constraintFlag)) }
         if extensions.contains(.inputMethod) { router.addFilter(InputMethodGrabResumer(seat: self)) }
@@ -308,6 +309,8 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     }
 
     private var extensionOwners: [SeatExtensionGlobal] = []
+    /// Tablet seats and the tools seen (TabletV2.swift).
+    let tabletV2 = TabletV2State()
     private var extensionGlobals: [OpaquePointer] = []
     /// Keyboard-shortcut inhibitors of every client (SeatExtensions.swift).
     var inhibitors: [ShortcutsInhibitor] = []
