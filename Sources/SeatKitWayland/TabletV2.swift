@@ -208,12 +208,11 @@ extension ClientSurfaceResponder {
         }
     }
 
+    /// The axes, then the motion: GTK takes the axes of a motion, down or button event from
+    /// what the frame told it before that event, so they come first.
     private func sendAxes(_ r: OpaquePointer, _ event: PenEvent, all: Bool) {
         let changed = all ? event.tool.capabilities.union(.position) : event.changedAxes
         let a = event.axes
-        if changed.contains(.position) {
-            Libwayland.post(r, ZWP_TABLET_TOOL_V2_MOTION, .fixed(event.surfaceLocation.x), .fixed(event.surfaceLocation.y))
-        }
         if changed.contains(.pressure) { Libwayland.post(r, ZWP_TABLET_TOOL_V2_PRESSURE, .uint(Self.wire65535(a.pressure))) }
         if changed.contains(.distance) { Libwayland.post(r, ZWP_TABLET_TOOL_V2_DISTANCE, .uint(Self.wire65535(a.distance))) }
         if changed.contains(.tilt) { Libwayland.post(r, ZWP_TABLET_TOOL_V2_TILT, .fixed(a.tiltX), .fixed(a.tiltY)) }
@@ -222,6 +221,9 @@ extension ClientSurfaceResponder {
             Libwayland.post(r, ZWP_TABLET_TOOL_V2_SLIDER, .int(Int32((max(-1, min(1, a.slider)) * 65535).rounded())))
         }
         if changed.contains(.wheel), !all { Libwayland.post(r, ZWP_TABLET_TOOL_V2_WHEEL, .fixed(a.wheelDelta), .int(a.wheelDiscrete)) }
+        if changed.contains(.position) {
+            Libwayland.post(r, ZWP_TABLET_TOOL_V2_MOTION, .fixed(event.surfaceLocation.x), .fixed(event.surfaceLocation.y))
+        }
     }
 
     /// 0...1 as tablet-v2's 0...65535.
@@ -258,8 +260,8 @@ extension ClientSurfaceResponder {
         guard surfaceResource != nil else { return .handled }
         let serial = seat.nextSerial(.button, for: client)
         let sent = sendTool(event.tool, device: event.device, time: event.time) { r, _ in
-            Libwayland.post(r, ZWP_TABLET_TOOL_V2_DOWN, .uint(serial))
             sendAxes(r, event, all: false)
+            Libwayland.post(r, ZWP_TABLET_TOOL_V2_DOWN, .uint(serial))
         }
         if !sent {
             if !unchecked.pen.emulating { emulatePointerEnter(event) }
