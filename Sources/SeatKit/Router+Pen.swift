@@ -84,17 +84,41 @@ extension Router {
     }
 
     /// The index of the record of `tool` on `device`.
+    /// A plain loop: `firstIndex(where:)` with a capturing closure allocated a context per
+    /// call (unspecialized in debug builds), on every pen event.
     @inline(__always)
     func penIndex(_ device: DeviceID, _ tool: PenTool) -> Int? {
-        unchecked.pens.states.firstIndex { $0.matches(device, tool) }
+        var i = 0
+        let count = unchecked.pens.states.count
+        while i < count {
+            if unchecked.pens.states[i].matches(device, tool) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The surface the pen hovers over or strokes on.
+    @inline(__always)
+    func penFocus(_ device: DeviceID, _ tool: PenTool) -> Surface? {
+        guard let i = penIndex(device, tool) else { return nil }
+        return unchecked.pens.states[i].focus
     }
 
     /// A tool event from ``inject(_:)``: filters, then the grab or the default rule.
     func penEvent(_ event: InputEvent, _ t: TabletEvent) {
         if let p = t.position, !(p.x.isFinite && p.y.isFinite) { return ignore(event, "non-finite position") }
+        // No closures (Optional.map, ??): each allocated a context per event in debug builds.
         let index = penIndex(event.device, t.tool)
-        let state = index.map { unchecked.pens.states[$0] }
-        let location = t.position.map { unchecked.layout.clamp($0) } ?? state?.location ?? unchecked.pointerLocation
+        var state: PenState?
+        if let index { state = unchecked.pens.states[index] }
+        let location: LayoutPoint
+        if let p = t.position {
+            location = unchecked.layout.clamp(p)
+        } else if let state {
+            location = state.location
+        } else {
+            location = unchecked.pointerLocation
+        }
         let phase: PenEvent.Phase
         switch t.kind {
         case .toolProximity: phase = t.value == 1 ? .proximityIn : .proximityOut
@@ -204,7 +228,7 @@ extension Router {
     /// Routes a pen button by the default rule, after filters and grabs: up the chain of the
     /// pen's target (the hovered surface, or the stroke's). What a ``PenGrab`` calls to forward.
     public func routePenButton(_ event: PenButtonEvent) {
-        let focus = penIndex(event.device, event.tool).flatMap { unchecked.pens.states[$0].focus }
+        let focus = penFocus(event.device, event.tool)
         var e = event
         e.surfaceLocation = focus?.convert(event.location) ?? .zero
         if walkChain(from: focus, target: focus, kind: .penButton, { $0.penButton(e, context: $1) }) == false {
@@ -243,7 +267,7 @@ extension Router {
     @inline(__always)
     private func askPen(_ event: PenEvent, kind: RoutedEventKind,
                         _ ask: (any Responder, PenEvent, ResponderContext) -> ResponderResult) {
-        let focus = penIndex(event.device, event.tool).flatMap { unchecked.pens.states[$0].focus }
+        let focus = penFocus(event.device, event.tool)
         var e = event
         e.surfaceLocation = focus?.convert(event.location) ?? .zero
         if walkChain(from: focus, target: focus, kind: kind, { ask($0, e, $1) }) == false {

@@ -1,3 +1,4 @@
+import AllocationCounter
 import Testing
 @testable import SeatKit
 
@@ -285,5 +286,68 @@ struct PenRoutingTests {
         h.router.inject(InputEvent(time: .milliseconds(1), device: DeviceID(8), .tablet(ring)))
         h.router.inject(InputEvent(time: .milliseconds(2), device: DeviceID(8), .unknown(code: 999)))
         #expect(delegate.events == [.tablet(ring), .unknown(code: 999)])
+    }
+}
+
+/// Counts pen calls without allocating.
+final class QuietPen: Responder {
+    var calls = 0
+    let handles: Bool
+    init(handles: Bool) { self.handles = handles }
+    func penEntered(_ event: PenEvent, context: ResponderContext) { calls += 1 }
+    func penLeft(_ event: PenEvent, context: ResponderContext) { calls += 1 }
+    func penMoved(_ event: PenEvent, context: ResponderContext) -> ResponderResult { calls += 1; return handles ? .handled : .notHandled }
+    func penDown(_ event: PenEvent, context: ResponderContext) -> ResponderResult { calls += 1; return handles ? .handled : .notHandled }
+    func penUp(_ event: PenEvent, context: ResponderContext) -> ResponderResult { calls += 1; return handles ? .handled : .notHandled }
+}
+
+@Suite("Pen allocations")
+struct PenAllocationTests {
+    /// Hover and stroke motion of a pen up a five-deep chain allocate nothing once warm.
+    @Test func penMotionThroughTheChainAllocatesNothingOnceWarm() {
+        let h = PenHarness()
+        var parent = h.output.root
+        var chain: [QuietPen] = []
+        for depth in 0..<5 {
+            // Only the top of the chain handles: each motion walks five links.
+            let r = QuietPen(handles: depth == 0)
+            chain.append(r)
+            let s = Surface(name: "d\(depth)", frame: SurfaceRect(x: 10, y: 10, width: 400 - Double(depth) * 50, height: 400), responder: r)
+            parent.addChild(s)
+            parent = s
+        }
+        // The events are made first: making a TabletEvent in the test allocates (it is not
+        // routing's), so the measured loop only injects.
+        func stroke(_ n: Int) -> [InputEvent] {
+            var events: [InputEvent] = []
+            let tool = PenHarness.pen
+            func add(_ kind: TabletEvent.Kind, _ x: Double, _ y: Double, _ value: Double = 0, pressure: Double = 0) {
+                events.append(InputEvent(time: .milliseconds(Int64(events.count)), device: DeviceID(7), .tablet(TabletEvent(
+                    kind: kind, position: LayoutPoint(x: x, y: y), value: value, tool: tool,
+                    axes: PenAxes(pressure: pressure, tiltX: 3), changedAxes: [.position, .pressure, .tilt]))))
+            }
+            add(.toolProximity, 20, 20, 1)
+            add(.toolTip, 20, 20, 1, pressure: 0.2)
+            for i in 0..<n { add(.toolAxis, 20 + Double(i % 50), 20, pressure: 0.5) }
+            add(.toolTip, 20, 20, 0)
+            for i in 0..<n { add(.toolAxis, 20 + Double(i % 50), 30) }
+            add(.toolProximity, 20, 30, 0)
+            return events
+        }
+        for e in stroke(50) { h.router.inject(e) }
+        let events = stroke(200)
+        // An index loop: `for e in events` allocated per iteration in debug builds.
+        let allocations = events.withUnsafeBufferPointer { buffer in
+            let before = seatkit_thread_allocations()
+            var i = 0
+            while i < buffer.count {
+                h.router.inject(buffer[i])
+                i += 1
+            }
+            return seatkit_thread_allocations() - before
+        }
+        #expect(allocations == 0, "\(allocations) allocations for 400 pen motions")
+        // Down, stroke and hover go up the chain from d1 (the hit-test surface) to d0.
+        #expect(chain[0].calls >= 400 && chain[1].calls >= 400)
     }
 }
