@@ -203,8 +203,13 @@ extension Router {
         case .moved:
             guard !unchecked.pens.states[i].strokeLost else { return }
             if !unchecked.pens.states[i].inContact {
-                // A stroke motion without a down the router saw: treated as hover.
-                followPen(event, location: location)
+                // A stroke whose down the router did not route (a filter or grab took it):
+                // hovering, as far as responders know.
+                var hover = event
+                hover.phase = .hover
+                followPen(hover, location: location)
+                askPen(hover, kind: .penMoved) { $0.penMoved($1, context: $2) }
+                return
             }
             askPen(event, kind: .penMoved) { $0.penMoved($1, context: $2) }
         case .up:

@@ -164,6 +164,8 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         let now = wireCapabilities(capabilities, virtualKeyboards: virtualKeyboards)
         everHad.formUnion(capabilities)
         if virtualKeyboards > 0 { everHad.insert(.keyboard) }
+        // A pen is the pointer of clients without a tablet seat: see wireCapabilities.
+        if capabilities.contains(.tabletTool) { everHad.insert(.pointer) }
         guard now != before else { return }
         let keyboardCame = now & WL_SEAT_CAPABILITY_KEYBOARD.rawValue != 0 && before & WL_SEAT_CAPABILITY_KEYBOARD.rawValue == 0
         for client in unchecked.clients.values {
@@ -407,7 +409,9 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
 
     private func wireCapabilities(_ c: DeviceCapabilities, virtualKeyboards: Int) -> UInt32 {
         var bits: UInt32 = 0
-        if c.contains(.pointer) { bits |= WL_SEAT_CAPABILITY_POINTER.rawValue }
+        // A pen is the pointer of clients without a tablet seat (TabletV2.swift), so a tablet
+        // gives the seat a pointer, as in sway.
+        if c.contains(.pointer) || c.contains(.tabletTool) { bits |= WL_SEAT_CAPABILITY_POINTER.rawValue }
         if c.contains(.keyboard) || virtualKeyboards > 0 { bits |= WL_SEAT_CAPABILITY_KEYBOARD.rawValue }
         if c.contains(.touch) { bits |= WL_SEAT_CAPABILITY_TOUCH.rawValue }
         return bits

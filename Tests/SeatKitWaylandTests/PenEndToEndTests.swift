@@ -118,4 +118,26 @@ extension EndToEndTests {
         #expect(log.events("wl_pointer", "motion").count >= 2, "\(log.events)")
         #expect(WevLog(other.output.text[otherStart...]).inputEvents.isEmpty, "the wev under the mouse heard the pen")
     }
+
+    /// With a pen tablet and no mouse, the seat still has a pointer (as sway's), so a client
+    /// without tablet support binds a wl_pointer and gets the pen there.
+    @Test func aPenTabletAloneGivesTheSeatAPointerForClientsWithoutTabletSupport() throws {
+        let session = try KioskSession(windowOptions: [])
+        session.send([#"{"type": "device-added", "device": 1, "name": "keyboard", "capabilities": ["keyboard"]}"#, Script.penTablet])
+        try session.log.require({ $0.contains("capabilities keyboard,tablet-tool") }, "the seat did not get the pen")
+        let wev = try session.launch("wev")
+        let window = try session.waitForWindow("wev")
+        let hasPointer = wev.output.wait { $0.contains("capabilities: pointer keyboard") }
+        #expect(hasPointer, "\(wev.output.text.prefix(1500)) \(session.log.text.suffix(1500))")
+        let start = wev.output.mark
+        session.send(Script.penStroke(window.x + 50, window.y + 60))
+        // The (still) pointer may already have entered wev's fullscreen window: then the pen
+        // moves that pointer and no enter or leave of its own is sent.
+        let twoButtons = wev.output.wait { WevLog($0[start...]).events("wl_pointer", "button").count >= 2 }
+        let log = WevLog(wev.output.text[start...])
+        #expect(twoButtons, "\(log.events)")
+        let buttons = log.events("wl_pointer", "button")
+        #expect(buttons.first?.contains("272") == true && buttons.first?.contains("pressed") == true, "\(buttons)")
+        #expect(log.events("wl_pointer", "motion").contains { $0.contains("70.0") }, "the pen's motion: \(log.events)")
+    }
 }
