@@ -1,11 +1,11 @@
-/// Pens (tablet tools) as their own kind of input: the values a pen event carries, the
-/// events responders get, and the pen grab.
-///
-/// A pen hovers and touches. In proximity it is like the pointer: focus follows hit-testing
-/// with ``Responder/penEntered(_:context:)`` and ``Responder/penLeft(_:context:)``. When the
-/// tip touches, the pen is bound to that surface for the stroke, like a touch, until the
-/// tip lifts. Pressure, tilt and the rest arrive with every event, as a full snapshot
-/// (``PenAxes``), with the axes that changed marked (``PenAxisSet``).
+// Pens (tablet tools) as their own kind of input: the values a pen event carries, the
+// events responders get, and the pen grab.
+//
+// A pen hovers and touches. In proximity it is like the pointer: focus follows hit-testing
+// with ``Responder/penEntered(_:context:)`` and ``Responder/penLeft(_:context:)``. When the
+// tip touches, the pen is bound to that surface for the stroke, like a touch, until the
+// tip lifts. Pressure, tilt and the rest arrive with every event, as a full snapshot
+// (``PenAxes``), with the axes that changed marked (``PenAxisSet``).
 
 /// What kind of tool a tablet reports (libinput's tool types; the Wayland tablet protocol's
 /// `zwp_tablet_tool_v2.type`).

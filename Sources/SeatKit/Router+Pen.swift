@@ -1,18 +1,18 @@
-/// Pen routing: the default rule for tablet tools.
-///
-/// ```
-///  inject(.tablet(tool event)) ─► filters ─► pen grab, if any ─► routePen(_:)
-///    proximity in / hover: hit-test, penLeft/penEntered as the hovered surface changes,
-///                          penMoved up the hovered surface's chain
-///    down:                 the stroke binds to the hovered (hit-test) surface: penDown,
-///                          penMoved, penUp up its chain, wherever the pen goes
-///    up:                   then focus follows hit-testing again
-///    proximity out:        penLeft
-/// ```
-/// One record per tool in proximity (a tablet may have a pen and a puck at once). A filter
-/// that takes a tool's proximity-in takes the tool until it leaves proximity; the up of a
-/// delivered down, and the proximity-out of a tool that entered, are shown to filters but
-/// cannot be taken (the stroke or hover would never end).
+// Pen routing: the default rule for tablet tools.
+//
+// ```
+//  inject(.tablet(tool event)) ─► filters ─► pen grab, if any ─► routePen(_:)
+//    proximity in / hover: hit-test, penLeft/penEntered as the hovered surface changes,
+//                          penMoved up the hovered surface's chain
+//    down:                 the stroke binds to the hovered (hit-test) surface: penDown,
+//                          penMoved, penUp up its chain, wherever the pen goes
+//    up:                   then focus follows hit-testing again
+//    proximity out:        penLeft
+// ```
+// One record per tool in proximity (a tablet may have a pen and a puck at once). A filter
+// that takes a tool's proximity-in takes the tool until it leaves proximity; the up of a
+// delivered down, and the proximity-out of a tool that entered, are shown to filters but
+// cannot be taken (the stroke or hover would never end).
 
 /// One tool in proximity.
 struct PenState {
