@@ -183,6 +183,75 @@ class CResponder: Responder {
         return result(f(unchecked.data, &e, &c))
     }
 
+    // MARK: Pen
+
+    @inline(__always)
+    final func penEvent(_ event: PenEvent) -> seatkit_pen_event {
+        let phase: seatkit_pen_phase
+        switch event.phase {
+        case .proximityIn: phase = SEATKIT_PEN_PROXIMITY_IN
+        case .hover: phase = SEATKIT_PEN_HOVER
+        case .down: phase = SEATKIT_PEN_DOWN
+        case .moved: phase = SEATKIT_PEN_MOVED
+        case .up: phase = SEATKIT_PEN_UP
+        case .proximityOut: phase = SEATKIT_PEN_PROXIMITY_OUT
+        }
+        let a = event.axes
+        return seatkit_pen_event(
+            time_usec: event.time.microseconds, device: event.device.rawValue, phase: phase,
+            tool_type: seatkit_pen_tool_type(rawValue: UInt32(event.tool.kind.rawValue)), tool_serial: event.tool.serial,
+            capabilities: UInt32(event.tool.capabilities.rawValue), changed: UInt32(event.changedAxes.rawValue),
+            x: event.location.x, y: event.location.y, sx: event.surfaceLocation.x, sy: event.surfaceLocation.y,
+            pressure: a.pressure, distance: a.distance, tilt_x: a.tiltX, tilt_y: a.tiltY, rotation: a.rotation, slider: a.slider,
+            wheel: a.wheelDelta, wheel_discrete: a.wheelDiscrete, cancelled: event.isCancelled)
+    }
+
+    func penEntered(_ event: PenEvent, context: ResponderContext) {
+        guard let f = unchecked.impl?.pointee.pen_entered else { return }
+        var e = penEvent(event)
+        var c = makeContext(context)
+        f(unchecked.data, &e, &c)
+    }
+
+    func penLeft(_ event: PenEvent, context: ResponderContext) {
+        guard let f = unchecked.impl?.pointee.pen_left else { return }
+        var e = penEvent(event)
+        var c = makeContext(context)
+        f(unchecked.data, &e, &c)
+    }
+
+    func penMoved(_ event: PenEvent, context: ResponderContext) -> ResponderResult {
+        guard let f = unchecked.impl?.pointee.pen_moved else { return .notHandled }
+        var e = penEvent(event)
+        var c = makeContext(context)
+        return result(f(unchecked.data, &e, &c))
+    }
+
+    func penDown(_ event: PenEvent, context: ResponderContext) -> ResponderResult {
+        guard let f = unchecked.impl?.pointee.pen_down else { return .notHandled }
+        var e = penEvent(event)
+        var c = makeContext(context)
+        return result(f(unchecked.data, &e, &c))
+    }
+
+    func penUp(_ event: PenEvent, context: ResponderContext) -> ResponderResult {
+        guard let f = unchecked.impl?.pointee.pen_up else { return .notHandled }
+        var e = penEvent(event)
+        var c = makeContext(context)
+        return result(f(unchecked.data, &e, &c))
+    }
+
+    func penButton(_ event: PenButtonEvent, context: ResponderContext) -> ResponderResult {
+        guard let f = unchecked.impl?.pointee.pen_button else { return .notHandled }
+        var e = seatkit_pen_button_event(
+            time_usec: event.time.microseconds, device: event.device.rawValue,
+            tool_type: seatkit_pen_tool_type(rawValue: UInt32(event.tool.kind.rawValue)), tool_serial: event.tool.serial,
+            button: event.button, state: event.state == .pressed ? SEATKIT_BUTTON_PRESSED : SEATKIT_BUTTON_RELEASED,
+            x: event.location.x, y: event.location.y, sx: event.surfaceLocation.x, sy: event.surfaceLocation.y)
+        var c = makeContext(context)
+        return result(f(unchecked.data, &e, &c))
+    }
+
     func pointerAxis(_ event: PointerAxisEvent, context: ResponderContext) -> ResponderResult {
         guard let f = unchecked.impl?.pointee.pointer_axis else { return .notHandled }
         var e = seatkit_pointer_axis_event(

@@ -164,6 +164,9 @@ enum CValues {
                 e.x = p.x
                 e.y = p.y
             }
+        case .unknown(let code):
+            e.type = SEATKIT_INPUT_UNKNOWN
+            e.code = code
         case .deviceAdded(let info):
             e.type = SEATKIT_INPUT_DEVICE_ADDED
             return withDeviceInfo(info) { ip in

@@ -178,3 +178,55 @@ public func seatkit_router_send_key(_ router: OpaquePointer?, _ event: UnsafePoi
                                                     locked: e.mods_locked, group: e.group))
     APICall.run { r.router.deliverKey(key) }
 }
+
+// MARK: Pens
+
+/// The tool of a C pen event, or nil for an out-of-range type.
+private func penTool(_ type: seatkit_pen_tool_type, serial: UInt64, capabilities: UInt32) -> PenTool? {
+    guard type.rawValue <= 7, let kind = PenToolKind(rawValue: UInt8(type.rawValue)) else { return nil }
+    return PenTool(kind: kind, serial: serial, capabilities: PenAxisSet(rawValue: UInt16(truncatingIfNeeded: capabilities)).union(.position))
+}
+
+@_cdecl("seatkit_router_notify_pen")
+public func seatkit_router_notify_pen(_ router: OpaquePointer?, _ event: UnsafePointer<seatkit_pen_event>?) {
+    guard let e = event?.pointee else {
+        misuse(#function, "NULL pen event; event dropped")
+        return
+    }
+    guard let tool = penTool(e.tool_type, serial: e.tool_serial, capabilities: e.capabilities) else {
+        misuse(#function, "tool type \(e.tool_type.rawValue) out of range; event dropped")
+        return
+    }
+    let kind: TabletEvent.Kind
+    let value: Double
+    switch e.phase {
+    case SEATKIT_PEN_PROXIMITY_IN: (kind, value) = (.toolProximity, 1)
+    case SEATKIT_PEN_PROXIMITY_OUT: (kind, value) = (.toolProximity, 0)
+    case SEATKIT_PEN_DOWN: (kind, value) = (.toolTip, 1)
+    case SEATKIT_PEN_UP: (kind, value) = (.toolTip, 0)
+    case SEATKIT_PEN_HOVER, SEATKIT_PEN_MOVED: (kind, value) = (.toolAxis, 0)
+    default:
+        misuse(#function, "pen phase \(e.phase.rawValue) out of range; event dropped")
+        return
+    }
+    let axes = PenAxes(pressure: e.pressure, distance: e.distance, tiltX: e.tilt_x, tiltY: e.tilt_y, rotation: e.rotation,
+                       slider: e.slider, wheelDelta: e.wheel, wheelDiscrete: e.wheel_discrete)
+    inject(router, #function, e.time_usec, e.device, .tablet(TabletEvent(
+        kind: kind, position: LayoutPoint(x: e.x, y: e.y), value: value, tool: tool, axes: axes,
+        changedAxes: PenAxisSet(rawValue: UInt16(truncatingIfNeeded: e.changed)))))
+}
+
+@_cdecl("seatkit_router_notify_pen_button")
+public func seatkit_router_notify_pen_button(_ router: OpaquePointer?, _ event: UnsafePointer<seatkit_pen_button_event>?) {
+    guard let e = event?.pointee else {
+        misuse(#function, "NULL pen button event; event dropped")
+        return
+    }
+    guard let tool = penTool(e.tool_type, serial: e.tool_serial, capabilities: 0) else {
+        misuse(#function, "tool type \(e.tool_type.rawValue) out of range; event dropped")
+        return
+    }
+    inject(router, #function, e.time_usec, e.device, .tablet(TabletEvent(
+        kind: .toolButton, position: LayoutPoint(x: e.x, y: e.y), code: e.button, value: e.state == SEATKIT_BUTTON_PRESSED ? 1 : 0,
+        tool: tool)))
+}

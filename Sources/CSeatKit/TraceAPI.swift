@@ -74,6 +74,7 @@ enum TraceJSON {
         case .key: "key"
         case .switchToggled: "switch"
         case .tablet: "tablet"
+        case .unknown: "unknown"
         case .deviceAdded: "device-added"
         case .deviceRemoved: "device-removed"
         }

@@ -58,6 +58,7 @@ static const WlcsExtensionDescriptor extensions[] = {
     {"zwp_text_input_manager_v3", 1},
     {"zwp_input_method_manager_v2", 1},
     {"zwlr_virtual_pointer_manager_v1", 2},
+    {"zwp_tablet_manager_v2", 1},
     {"zwlr_layer_shell_v1", 4},
 };
 

@@ -35,7 +35,7 @@ public struct DeviceCapabilities: OptionSet, Hashable, Sendable, CustomStringCon
     public static let touch = DeviceCapabilities(rawValue: 1 << 2)
     /// A touchpad that reports swipe, pinch and hold gestures.
     public static let gesture = DeviceCapabilities(rawValue: 1 << 3)
-    /// A tablet tool (pen, eraser); its events go to the delegate's `deviceEvent`.
+    /// A tablet tool (pen, eraser); its events are routed as a pen.
     public static let tabletTool = DeviceCapabilities(rawValue: 1 << 4)
     /// A tablet's button pad; its events go to the delegate's `deviceEvent`.
     public static let tabletPad = DeviceCapabilities(rawValue: 1 << 5)
@@ -62,11 +62,14 @@ public struct DeviceInfo: Hashable, Sendable {
     public var physicalSize: Size?
     /// The output this device's absolute coordinates map to, by name, if any.
     public var mappedOutput: String?
+    /// For a tablet pad: its buttons, rings, strips and mode groups.
+    public var pad: PadLayout?
 
     /// A device announcement, for ``InputEvent/Kind/deviceAdded(_:)``. `physicalSize` is in
     /// millimetres; `mappedOutput` names an ``Output``.
     public init(name: String, capabilities: DeviceCapabilities, physicalSize: Size? = nil,
-                mappedOutput: String? = nil) {
+                mappedOutput: String? = nil, pad: PadLayout? = nil) {
+        self.pad = pad
         self.name = name
         self.capabilities = capabilities
         self.physicalSize = physicalSize
@@ -175,7 +178,8 @@ public struct TouchpadGesture: Sendable, Hashable {
 /// convertible folded into a tablet; on: tablet mode).
 public enum SwitchKind: Sendable, Hashable { case lid, tabletMode }
 
-/// A tablet tool or pad event, passed on to the compositor delegate as it came.
+/// A tablet tool or pad event. Tool events are routed as a pen (``PenEvent``); pad events go
+/// to the compositor delegate as they came.
 public struct TabletEvent: Sendable, Hashable {
     /// Which tool or pad event it is.
     public enum Kind: Sendable, Hashable {
@@ -190,15 +194,40 @@ public struct TabletEvent: Sendable, Hashable {
     public var position: LayoutPoint?
     /// Button or key code, ring or strip number.
     public var code: UInt32
-    /// Proximity in/out, tip down/up, button pressed/released as 1/0; ring and strip value.
+    /// Proximity in/out, tip down/up, button pressed/released as 1/0; ring (degrees, -1 when
+    /// the finger lifted) and strip (0...1, -1 when lifted) value.
     public var value: Double
+    /// Tool events: the tool.
+    public var tool: PenTool
+    /// Tool events: every axis as of this event.
+    public var axes: PenAxes
+    /// Tool events: the axes this event changed.
+    public var changedAxes: PenAxisSet
+    /// Pad events: the mode group of the button, ring or strip, and its mode.
+    public var padMode: PadMode
+    /// Ring and strip events: a finger moved it (false: the source is unknown).
+    public var fromFinger: Bool
 
     /// A tablet event; `position` is in layout space.
-    public init(kind: Kind, position: LayoutPoint? = nil, code: UInt32 = 0, value: Double = 0) {
+    public init(kind: Kind, position: LayoutPoint? = nil, code: UInt32 = 0, value: Double = 0, tool: PenTool = PenTool(),
+                axes: PenAxes = PenAxes(), changedAxes: PenAxisSet = [], padMode: PadMode = PadMode(), fromFinger: Bool = false) {
         self.kind = kind
         self.position = position
         self.code = code
         self.value = value
+        self.tool = tool
+        self.axes = axes
+        self.changedAxes = changedAxes
+        self.padMode = padMode
+        self.fromFinger = fromFinger
+    }
+
+    /// A tool event (proximity, axis, tip, tool button), as opposed to a pad event.
+    public var isToolEvent: Bool {
+        switch kind {
+        case .toolProximity, .toolAxis, .toolTip, .toolButton: true
+        default: false
+        }
     }
 }
 
@@ -232,9 +261,14 @@ public struct InputEvent: Sendable, Hashable {
         /// A lid or tablet-mode switch changed. Goes through filters and spies, then to the
         /// delegate's ``CompositorDelegate/router(_:deviceEvent:)``; no responder sees it.
         case switchToggled(SwitchKind, on: Bool)
-        /// A tablet tool or pad event. Goes through filters and spies, then to the delegate's
-        /// ``CompositorDelegate/router(_:deviceEvent:)``; no responder sees it.
+        /// A tablet tool or pad event. Goes through filters and spies; tool events are then
+        /// routed as a pen (grab, hit-test, the chain: ``PenEvent``), pad events go to the
+        /// delegate's ``CompositorDelegate/router(_:deviceEvent:)``.
         case tablet(TabletEvent)
+        /// An event of a kind this version does not know (libinput's event type as `code`).
+        /// Goes through filters and spies, then to the delegate's
+        /// ``CompositorDelegate/router(_:deviceEvent:)``: passed on, never dropped.
+        case unknown(code: UInt32)
         /// A device appeared. Recorded in ``Router/devices``; spies and the delegate hear it,
         /// filters are not asked.
         case deviceAdded(DeviceInfo)

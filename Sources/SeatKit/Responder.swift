@@ -480,6 +480,25 @@ public protocol Responder: AnyObject {
     /// through; asked up the chain. Default: `.notHandled`.
     func touchpadGesture(_ event: TouchpadGestureEvent, context: ResponderContext) -> ResponderResult
 
+    // Pen (tablet tools); see PenInput.swift.
+    /// A pen came into proximity over this surface or hovered onto it; told to the surface
+    /// only (not up the chain). Default: nothing.
+    func penEntered(_ event: PenEvent, context: ResponderContext)
+    /// The pen hovered off this surface, left proximity, or the surface left the tree; told to
+    /// the surface only. Default: nothing.
+    func penLeft(_ event: PenEvent, context: ResponderContext)
+    /// Hover motion over the surface, or stroke motion of a pen bound to it
+    /// (`event.isInContact`); every axis with it. Asked up the chain. Default: `.notHandled`.
+    func penMoved(_ event: PenEvent, context: ResponderContext) -> ResponderResult
+    /// The tip touched: the stroke is bound to the hit-test surface until the up. Asked up
+    /// the chain. Default: `.notHandled`.
+    func penDown(_ event: PenEvent, context: ResponderContext) -> ResponderResult
+    /// The tip lifted (or the stroke was cancelled: `event.isCancelled`). Asked up the chain.
+    /// Default: `.notHandled`.
+    func penUp(_ event: PenEvent, context: ResponderContext) -> ResponderResult
+    /// A pen button, at the pen's target; asked up the chain. Default: `.notHandled`.
+    func penButton(_ event: PenButtonEvent, context: ResponderContext) -> ResponderResult
+
     // Keyboard.
     /// A key press or repeat, asked up the chain from the first responder. At each link the
     /// link's ``keyCommands`` are matched first: a match performs its action instead, and

@@ -48,6 +48,8 @@ public final class Router {
         var filters: [any InputFilter] = []
         /// Backs `pointerGrab`.
         var pointerGrab: (any PointerGrab)?
+        /// The pens in proximity and the pen grab (Router+Pen.swift).
+        var pens = PenRouting()
         /// Backs `touchGrab`.
         var touchGrab: (any TouchGrab)?
         /// Backs `keyboardGrab`.
@@ -288,7 +290,8 @@ public final class Router {
 
     /// Routes one event through every door: filters and spies, then the active grab of its
     /// device class (or the default rule), then recognizers and the responder chain. What a
-    /// backend calls. Switches and tablet events go from the filters to the delegate's
+    /// backend calls. Tablet tools are routed as pens (Router+Pen.swift); switches, tablet pads
+    /// and unknown events go from the filters to the delegate's
     /// ``CompositorDelegate/router(_:deviceEvent:)``; device announcements skip filters. Events
     /// must arrive in time order, as the device produced them; layout-space points. Malformed
     /// events (non-finite coordinates, unknown touches) are ignored and traced. Safe to call
@@ -324,7 +327,8 @@ public final class Router {
             if runFilters(event) { return }
             touchpadGesture(event, gesture: gesture)
         case .key(let keycode, let state): key(event, keycode: keycode, state: state)
-        case .switchToggled, .tablet:
+        case .tablet(let t) where t.isToolEvent: penEvent(event, t)
+        case .switchToggled, .tablet, .unknown:
             if runFilters(event) { return }
             delegate?.router(self, deviceEvent: event)
         case .deviceAdded(let info):
@@ -441,6 +445,7 @@ public final class Router {
 
     private func deviceRemoved(_ event: InputEvent) {
         cancelSequences(reason: "device removed") { $0.unchecked.device == event.device }
+        if !unchecked.pens.states.isEmpty { pensLeft(device: event.device, time: event.time) }
         unchecked.devices[event.device] = nil
         updateDeviceOutputs()
         updateCapabilities()
@@ -627,6 +632,7 @@ public final class Router {
         cancelSequences(reason: "surface removed") { $0.isOrphaned }
         tellRemovedLinksOfLiveTouches()
         if let focus = unchecked.pointerFocus, !focus.unchecked.isAttached { pointerFocusWasRemoved(focus) }
+        if !unchecked.pens.states.isEmpty { pensLostSurfaces() }
         if let focused = unchecked.firstResponder, !focused.unchecked.isAttached {
             firstResponderWasRemoved(focused, formerParent: formerParent)
         }

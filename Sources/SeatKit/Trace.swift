@@ -38,6 +38,8 @@ public enum RoutedEventKind: String, Sendable, Hashable {
     case touchesBegan, touchesMoved, touchesEnded, touchesCancelled
     /// The pointer and touchpad handlers of ``Responder``.
     case pointerEntered, pointerLeft, pointerMoved, pointerButton, pointerAxis, touchpadGesture
+    /// The pen handlers of ``Responder``.
+    case penEntered, penLeft, penMoved, penDown, penUp, penButton
     /// Key handlers, a matched ``KeyCommand``, and ``Router/sendAction(_:to:)``.
     case keyDown, keyUp, keyCommand, action
     /// Becoming or resigning first responder.
@@ -179,7 +181,23 @@ extension TraceText {
             case .repeated: append(" repeated")
             }
         case .switchToggled(let k, let on): append("switch \(k) "); append(on ? "on" : "off")
-        case .tablet(let t): append("tablet \(t.kind)")
+        case .tablet(let t):
+            append("tablet \(t.kind)")
+            if t.isToolEvent {
+                append(" \(t.tool.kind)")
+                if let p = t.position { append(" at "); append(pair: p.x, p.y) }
+                switch t.kind {
+                case .toolProximity: append(t.value == 1 ? " in" : " out")
+                case .toolTip: append(t.value == 1 ? " down" : " up")
+                case .toolButton: append(" 0x"); append(String(t.code, radix: 16)); append(t.value == 1 ? " pressed" : " released")
+                default: break
+                }
+                if t.tool.capabilities.contains(.pressure) { append(" pressure="); append(compact: t.axes.pressure) }
+                if t.tool.capabilities.contains(.tilt) { append(" tilt="); append(pair: t.axes.tiltX, t.axes.tiltY) }
+            } else {
+                append(" "); append(Int64(t.code)); append(" value="); append(compact: t.value)
+            }
+        case .unknown(let code): append("unknown event "); append(Int64(code))
         case .deviceAdded(let info): append("device added "); append(info.name); append(" [\(info.capabilities)]")
         case .deviceRemoved: append("device removed")
         }

@@ -61,8 +61,11 @@ public struct DeviceDescription: Hashable, Sendable {
     /// (`libinput_device_get_output_name`); nil when not set. It becomes the announced
     /// `DeviceInfo.mappedOutput`, below the router's own mapping rules.
     public var outputName: String?
+    /// For a tablet pad: its buttons, rings, strips and mode groups.
+    public var pad: PadLayout?
     public init(name: String, systemName: String, capabilities: DeviceCapabilities, size: Size? = nil,
-                outputName: String? = nil) {
+                outputName: String? = nil, pad: PadLayout? = nil) {
+        self.pad = pad
         self.name = name
         self.systemName = systemName
         self.capabilities = capabilities
@@ -98,19 +101,40 @@ public struct ScrollDetail: Hashable, Sendable {
     }
 }
 
+/// A tablet tool or pad event as libinput reported it; the tool position normalized.
 public struct TabletDetail: Hashable, Sendable {
     public var kind: TabletEvent.Kind
     /// Tool position, normalized 0...1, for tool events.
     public var x: Double?
     public var y: Double?
+    /// Tool button code; pad button, ring or strip number; pad key code.
     public var code: UInt32
+    /// Proximity in/out, tip down/up, button pressed/released as 1/0; ring (degrees) or
+    /// strip (0...1) position, -1 when the finger lifted.
     public var value: Double
-    public init(kind: TabletEvent.Kind, x: Double? = nil, y: Double? = nil, code: UInt32 = 0, value: Double = 0) {
+    /// Tool events: the tool (type, serial, hardware id, capabilities).
+    public var tool: PenTool
+    /// Tool events: every axis as of this event.
+    public var axes: PenAxes
+    /// Tool events: the axes libinput says changed.
+    public var changedAxes: PenAxisSet
+    /// Pad events: mode group and mode.
+    public var padMode: PadMode
+    /// Ring and strip events: the source is a finger.
+    public var fromFinger: Bool
+    public init(kind: TabletEvent.Kind, x: Double? = nil, y: Double? = nil, code: UInt32 = 0, value: Double = 0,
+                tool: PenTool = PenTool(), axes: PenAxes = PenAxes(), changedAxes: PenAxisSet = [],
+                padMode: PadMode = PadMode(), fromFinger: Bool = false) {
         self.kind = kind
         self.x = x
         self.y = y
         self.code = code
         self.value = value
+        self.tool = tool
+        self.axes = axes
+        self.changedAxes = changedAxes
+        self.padMode = padMode
+        self.fromFinger = fromFinger
     }
 }
 
@@ -142,6 +166,17 @@ extension DeviceEvent {
             w.f64(d.size?.width ?? -1)
             w.f64(d.size?.height ?? -1)
             w.string(d.outputName ?? "")
+            w.u8(d.pad == nil ? 0 : 1)
+            if let pad = d.pad {
+                w.u32(UInt32(pad.buttons)); w.u32(UInt32(pad.rings)); w.u32(UInt32(pad.strips)); w.u32(UInt32(pad.groups.count))
+                for g in pad.groups {
+                    w.u32(UInt32(g.modes))
+                    for list in [g.buttons, g.rings, g.strips] {
+                        w.u32(UInt32(list.count))
+                        for i in list { w.u32(UInt32(i)) }
+                    }
+                }
+            }
         case .deviceRemoved: tag(2)
         case .keyboardKey(let key, let pressed):
             tag(3); w.u32(key); w.u8(pressed ? 1 : 0)
@@ -182,6 +217,12 @@ extension DeviceEvent {
             w.u8(t.x == nil ? 0 : 1)
             w.f64(t.x ?? 0); w.f64(t.y ?? 0)
             w.u32(t.code); w.f64(t.value)
+            w.u8(t.tool.kind.rawValue); w.u64(t.tool.serial); w.u64(t.tool.hardwareID)
+            w.u32(UInt32(t.tool.capabilities.rawValue)); w.u32(UInt32(t.changedAxes.rawValue))
+            let a = t.axes
+            w.f64(a.pressure); w.f64(a.distance); w.f64(a.tiltX); w.f64(a.tiltY); w.f64(a.rotation); w.f64(a.slider)
+            w.f64(a.wheelDelta); w.i32(a.wheelDiscrete)
+            w.u32(t.padMode.group); w.u32(t.padMode.mode); w.u8(t.fromFinger ? 1 : 0)
         case .other(let type):
             tag(16); w.u32(type)
         }
@@ -206,9 +247,32 @@ extension DeviceEvent {
         switch tag {
         case 1:
             guard let name = r.string(), let sys = r.string(), let caps = r.u32(), let w = r.f64(), let h = r.f64(),
-                  let output = r.string() else { return nil }
+                  let output = r.string(), let hasPad = r.u8() else { return nil }
+            var pad: PadLayout?
+            if hasPad == 1 {
+                guard let buttons = r.u32(), let rings = r.u32(), let strips = r.u32(), let count = r.u32() else { return nil }
+                guard count <= 64 else { throw DeviceEventDecodingError(description: "a pad with \(count) mode groups") }
+                var groups: [PadLayout.Group] = []
+                for _ in 0..<count {
+                    guard let modes = r.u32() else { return nil }
+                    var lists: [[Int]] = []
+                    for _ in 0..<3 {
+                        guard let n = r.u32() else { return nil }
+                        guard n <= 1024 else { throw DeviceEventDecodingError(description: "a pad group of \(n) controls") }
+                        var list: [Int] = []
+                        for _ in 0..<n {
+                            guard let i = r.u32() else { return nil }
+                            list.append(Int(i))
+                        }
+                        lists.append(list)
+                    }
+                    groups.append(PadLayout.Group(modes: Int(modes), buttons: lists[0], rings: lists[1], strips: lists[2]))
+                }
+                pad = PadLayout(buttons: Int(buttons), rings: Int(rings), strips: Int(strips), groups: groups)
+            }
             kind = .deviceAdded(DeviceDescription(name: name, systemName: sys, capabilities: DeviceCapabilities(rawValue: caps),
-                                                  size: w < 0 ? nil : Size(width: w, height: h), outputName: output.isEmpty ? nil : output))
+                                                  size: w < 0 ? nil : Size(width: w, height: h),
+                                                  outputName: output.isEmpty ? nil : output, pad: pad))
         case 2: kind = .deviceRemoved
         case 3:
             guard let k = r.u32(), let p = r.u8() else { return nil }
@@ -247,9 +311,20 @@ extension DeviceEvent {
             guard let k = r.u8(), let on = r.u8() else { return nil }
             kind = .switchToggle(k == 0 ? .lid : .tabletMode, on: on == 1)
         case 15:
-            guard let k = r.u8(), let hasPosition = r.u8(), let x = r.f64(), let y = r.f64(), let code = r.u32(), let value = r.f64() else { return nil }
+            guard let k = r.u8(), let hasPosition = r.u8(), let x = r.f64(), let y = r.f64(), let code = r.u32(), let value = r.f64(),
+                  let toolKind = r.u8(), let serial = r.u64(), let hardwareID = r.u64(), let caps = r.u32(), let changed = r.u32(),
+                  let pressure = r.f64(), let distance = r.f64(), let tiltX = r.f64(), let tiltY = r.f64(), let rotation = r.f64(),
+                  let slider = r.f64(), let wheel = r.f64(), let wheelDiscrete = r.i32(),
+                  let group = r.u32(), let mode = r.u32(), let finger = r.u8() else { return nil }
             guard Int(k) < tabletKinds.count else { throw DeviceEventDecodingError(description: "unknown tablet event \(k)") }
-            kind = .tablet(TabletDetail(kind: tabletKinds[Int(k)], x: hasPosition == 1 ? x : nil, y: hasPosition == 1 ? y : nil, code: code, value: value))
+            guard let tk = PenToolKind(rawValue: toolKind) else { throw DeviceEventDecodingError(description: "unknown tool kind \(toolKind)") }
+            kind = .tablet(TabletDetail(
+                kind: tabletKinds[Int(k)], x: hasPosition == 1 ? x : nil, y: hasPosition == 1 ? y : nil, code: code, value: value,
+                tool: PenTool(kind: tk, serial: serial, hardwareID: hardwareID, capabilities: PenAxisSet(rawValue: UInt16(truncatingIfNeeded: caps))),
+                axes: PenAxes(pressure: pressure, distance: distance, tiltX: tiltX, tiltY: tiltY, rotation: rotation, slider: slider,
+                              wheelDelta: wheel, wheelDiscrete: wheelDiscrete),
+                changedAxes: PenAxisSet(rawValue: UInt16(truncatingIfNeeded: changed)), padMode: PadMode(group: group, mode: mode),
+                fromFinger: finger == 1))
         case 16:
             guard let t = r.u32() else { return nil }
             kind = .other(type: t)

@@ -77,7 +77,7 @@ public final class DeviceEventTranslator {
         case .deviceAdded(let d):
             unchecked.devices[event.device] = d
             kind = .deviceAdded(DeviceInfo(name: d.name, capabilities: d.capabilities, physicalSize: d.size,
-                                           mappedOutput: touchMapping.outputName(for: d) ?? d.outputName))
+                                           mappedOutput: touchMapping.outputName(for: d) ?? d.outputName, pad: d.pad))
         case .deviceRemoved:
             unchecked.devices[event.device] = nil
             kind = .deviceRemoved
@@ -110,11 +110,12 @@ public final class DeviceEventTranslator {
             kind = .switchToggled(which, on: on)
         case .tablet(let t):
             let position = t.x.map { place($0, t.y ?? 0, device: event.device, router: router) }
-            kind = .tablet(TabletEvent(kind: t.kind, position: position, code: t.code, value: t.value))
+            kind = .tablet(TabletEvent(kind: t.kind, position: position, code: t.code, value: t.value, tool: t.tool, axes: t.axes,
+                                       changedAxes: t.changedAxes, padMode: t.padMode, fromFinger: t.fromFinger))
         case .other(let type):
             // Never dropped silently: an unknown libinput event reaches the compositor
-            // delegate as a tablet-pad key event with the libinput type as its code.
-            kind = .tablet(TabletEvent(kind: .padKey, code: type, value: -1))
+            // delegate as an unknown event with the libinput type as its code.
+            kind = .unknown(code: type)
         }
         return InputEvent(time: time, device: id, kind)
     }

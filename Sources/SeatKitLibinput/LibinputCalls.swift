@@ -271,41 +271,116 @@ final class LibinputContextHandle {
                         .switchToggle(which, on: libinput_event_switch_get_switch_state(s) == LIBINPUT_SWITCH_STATE_ON))
         case LIBINPUT_EVENT_TABLET_TOOL_AXIS, LIBINPUT_EVENT_TABLET_TOOL_PROXIMITY, LIBINPUT_EVENT_TABLET_TOOL_TIP, LIBINPUT_EVENT_TABLET_TOOL_BUTTON:
             let t = libinput_event_get_tablet_tool_event(event)
-            let x = libinput_event_tablet_tool_get_x_transformed(t, 1)
-            let y = libinput_event_tablet_tool_get_y_transformed(t, 1)
-            let detail: TabletDetail
+            var detail = readTool(t)
             switch type {
             case LIBINPUT_EVENT_TABLET_TOOL_PROXIMITY:
-                detail = TabletDetail(kind: .toolProximity, x: x, y: y,
-                                      value: libinput_event_tablet_tool_get_proximity_state(t) == LIBINPUT_TABLET_TOOL_PROXIMITY_STATE_IN ? 1 : 0)
+                detail.kind = .toolProximity
+                detail.value = libinput_event_tablet_tool_get_proximity_state(t) == LIBINPUT_TABLET_TOOL_PROXIMITY_STATE_IN ? 1 : 0
             case LIBINPUT_EVENT_TABLET_TOOL_TIP:
-                detail = TabletDetail(kind: .toolTip, x: x, y: y, value: libinput_event_tablet_tool_get_tip_state(t) == LIBINPUT_TABLET_TOOL_TIP_DOWN ? 1 : 0)
+                detail.kind = .toolTip
+                detail.value = libinput_event_tablet_tool_get_tip_state(t) == LIBINPUT_TABLET_TOOL_TIP_DOWN ? 1 : 0
             case LIBINPUT_EVENT_TABLET_TOOL_BUTTON:
-                detail = TabletDetail(kind: .toolButton, x: x, y: y, code: libinput_event_tablet_tool_get_button(t),
-                                      value: libinput_event_tablet_tool_get_button_state(t) == LIBINPUT_BUTTON_STATE_PRESSED ? 1 : 0)
+                detail.kind = .toolButton
+                detail.code = libinput_event_tablet_tool_get_button(t)
+                detail.value = libinput_event_tablet_tool_get_button_state(t) == LIBINPUT_BUTTON_STATE_PRESSED ? 1 : 0
             default:
-                detail = TabletDetail(kind: .toolAxis, x: x, y: y, value: libinput_event_tablet_tool_get_pressure(t))
+                detail.kind = .toolAxis
             }
             return make(libinput_event_tablet_tool_get_time_usec(t), .tablet(detail))
         case LIBINPUT_EVENT_TABLET_PAD_BUTTON, LIBINPUT_EVENT_TABLET_PAD_RING, LIBINPUT_EVENT_TABLET_PAD_STRIP, LIBINPUT_EVENT_TABLET_PAD_KEY:
             let p = libinput_event_get_tablet_pad_event(event)
-            let detail: TabletDetail
+            var detail: TabletDetail
             switch type {
             case LIBINPUT_EVENT_TABLET_PAD_BUTTON:
                 detail = TabletDetail(kind: .padButton, code: libinput_event_tablet_pad_get_button_number(p),
                                       value: libinput_event_tablet_pad_get_button_state(p) == LIBINPUT_BUTTON_STATE_PRESSED ? 1 : 0)
             case LIBINPUT_EVENT_TABLET_PAD_RING:
-                detail = TabletDetail(kind: .padRing, code: libinput_event_tablet_pad_get_ring_number(p), value: libinput_event_tablet_pad_get_ring_position(p))
+                detail = TabletDetail(kind: .padRing, code: libinput_event_tablet_pad_get_ring_number(p), value: libinput_event_tablet_pad_get_ring_position(p),
+                                      fromFinger: libinput_event_tablet_pad_get_ring_source(p) == LIBINPUT_TABLET_PAD_RING_SOURCE_FINGER)
             case LIBINPUT_EVENT_TABLET_PAD_STRIP:
-                detail = TabletDetail(kind: .padStrip, code: libinput_event_tablet_pad_get_strip_number(p), value: libinput_event_tablet_pad_get_strip_position(p))
+                detail = TabletDetail(kind: .padStrip, code: libinput_event_tablet_pad_get_strip_number(p), value: libinput_event_tablet_pad_get_strip_position(p),
+                                      fromFinger: libinput_event_tablet_pad_get_strip_source(p) == LIBINPUT_TABLET_PAD_STRIP_SOURCE_FINGER)
             default:
+                // Keys have no mode group.
                 detail = TabletDetail(kind: .padKey, code: libinput_event_tablet_pad_get_key(p),
                                       value: libinput_event_tablet_pad_get_key_state(p) == LIBINPUT_KEY_STATE_PRESSED ? 1 : 0)
+                return make(libinput_event_tablet_pad_get_time_usec(p), .tablet(detail))
+            }
+            if let group = libinput_event_tablet_pad_get_mode_group(p) {
+                detail.padMode = PadMode(group: libinput_tablet_pad_mode_group_get_index(group), mode: libinput_event_tablet_pad_get_mode(p))
             }
             return make(libinput_event_tablet_pad_get_time_usec(p), .tablet(detail))
         default:
             return DeviceEvent(time: lastTime, device: n, kind: .other(type: type.rawValue))
         }
+    }
+
+    /// The tool, its position and every axis of a tablet-tool event (kind and value are set
+    /// by the caller). Axes the tool does not have are left 0.
+    private func readTool(_ t: OpaquePointer?) -> TabletDetail {
+        let tool = libinput_event_tablet_tool_get_tool(t)
+        let kinds: [libinput_tablet_tool_type: PenToolKind] = [
+            LIBINPUT_TABLET_TOOL_TYPE_PEN: .pen, LIBINPUT_TABLET_TOOL_TYPE_ERASER: .eraser, LIBINPUT_TABLET_TOOL_TYPE_BRUSH: .brush,
+            LIBINPUT_TABLET_TOOL_TYPE_PENCIL: .pencil, LIBINPUT_TABLET_TOOL_TYPE_AIRBRUSH: .airbrush,
+            LIBINPUT_TABLET_TOOL_TYPE_MOUSE: .mouse, LIBINPUT_TABLET_TOOL_TYPE_LENS: .lens, LIBINPUT_TABLET_TOOL_TYPE_TOTEM: .totem,
+        ]
+        var caps: PenAxisSet = [.position]
+        if libinput_tablet_tool_has_pressure(tool) != 0 { caps.insert(.pressure) }
+        if libinput_tablet_tool_has_distance(tool) != 0 { caps.insert(.distance) }
+        if libinput_tablet_tool_has_tilt(tool) != 0 { caps.insert(.tilt) }
+        if libinput_tablet_tool_has_rotation(tool) != 0 { caps.insert(.rotation) }
+        if libinput_tablet_tool_has_slider(tool) != 0 { caps.insert(.slider) }
+        if libinput_tablet_tool_has_wheel(tool) != 0 { caps.insert(.wheel) }
+        let penTool = PenTool(kind: kinds[libinput_tablet_tool_get_type(tool)] ?? .pen, serial: libinput_tablet_tool_get_serial(tool),
+                              hardwareID: libinput_tablet_tool_get_tool_id(tool), capabilities: caps)
+        var axes = PenAxes()
+        var changed: PenAxisSet = []
+        if libinput_event_tablet_tool_x_has_changed(t) != 0 || libinput_event_tablet_tool_y_has_changed(t) != 0 { changed.insert(.position) }
+        if caps.contains(.pressure) {
+            axes.pressure = libinput_event_tablet_tool_get_pressure(t)
+            if libinput_event_tablet_tool_pressure_has_changed(t) != 0 { changed.insert(.pressure) }
+        }
+        if caps.contains(.distance) {
+            axes.distance = libinput_event_tablet_tool_get_distance(t)
+            if libinput_event_tablet_tool_distance_has_changed(t) != 0 { changed.insert(.distance) }
+        }
+        if caps.contains(.tilt) {
+            axes.tiltX = libinput_event_tablet_tool_get_tilt_x(t)
+            axes.tiltY = libinput_event_tablet_tool_get_tilt_y(t)
+            if libinput_event_tablet_tool_tilt_x_has_changed(t) != 0 || libinput_event_tablet_tool_tilt_y_has_changed(t) != 0 { changed.insert(.tilt) }
+        }
+        if caps.contains(.rotation) {
+            axes.rotation = libinput_event_tablet_tool_get_rotation(t)
+            if libinput_event_tablet_tool_rotation_has_changed(t) != 0 { changed.insert(.rotation) }
+        }
+        if caps.contains(.slider) {
+            axes.slider = libinput_event_tablet_tool_get_slider_position(t)
+            if libinput_event_tablet_tool_slider_has_changed(t) != 0 { changed.insert(.slider) }
+        }
+        if caps.contains(.wheel), libinput_event_tablet_tool_wheel_has_changed(t) != 0 {
+            axes.wheelDelta = libinput_event_tablet_tool_get_wheel_delta(t)
+            axes.wheelDiscrete = Int32(libinput_event_tablet_tool_get_wheel_delta_discrete(t))
+            changed.insert(.wheel)
+        }
+        return TabletDetail(kind: .toolAxis, x: libinput_event_tablet_tool_get_x_transformed(t, 1),
+                            y: libinput_event_tablet_tool_get_y_transformed(t, 1), tool: penTool, axes: axes, changedAxes: changed)
+    }
+
+    /// A pad's buttons, rings, strips and mode groups.
+    private func padLayout(_ device: OpaquePointer) -> PadLayout {
+        let buttons = Int(max(0, libinput_device_tablet_pad_get_num_buttons(device)))
+        let rings = Int(max(0, libinput_device_tablet_pad_get_num_rings(device)))
+        let strips = Int(max(0, libinput_device_tablet_pad_get_num_strips(device)))
+        var groups: [PadLayout.Group] = []
+        for g in 0..<max(0, libinput_device_tablet_pad_get_num_mode_groups(device)) {
+            guard let group = libinput_device_tablet_pad_get_mode_group(device, UInt32(g)) else { continue }
+            groups.append(PadLayout.Group(
+                modes: Int(libinput_tablet_pad_mode_group_get_num_modes(group)),
+                buttons: (0..<buttons).filter { libinput_tablet_pad_mode_group_has_button(group, UInt32($0)) != 0 },
+                rings: (0..<rings).filter { libinput_tablet_pad_mode_group_has_ring(group, UInt32($0)) != 0 },
+                strips: (0..<strips).filter { libinput_tablet_pad_mode_group_has_strip(group, UInt32($0)) != 0 }))
+        }
+        return PadLayout(buttons: buttons, rings: rings, strips: strips, groups: groups)
     }
 
     private func describe(_ device: OpaquePointer) -> DeviceDescription {
@@ -322,7 +397,8 @@ final class LibinputContextHandle {
         return DeviceDescription(name: String(cString: libinput_device_get_name(device)),
                                  systemName: String(cString: libinput_device_get_sysname(device)),
                                  capabilities: caps, size: size,
-                                 outputName: libinput_device_get_output_name(device).map { String(cString: $0) })
+                                 outputName: libinput_device_get_output_name(device).map { String(cString: $0) },
+                                 pad: caps.contains(.tabletPad) ? padLayout(device) : nil)
     }
 
     /// Applies `configuration` to device `number`; returns the settings the device refused

@@ -216,6 +216,7 @@ extension InputEvent.Kind {
         case .key: "key"
         case .switchToggled: "switch"
         case .tablet: "tablet"
+        case .unknown: "unknown"
         case .deviceAdded: "device-added"
         case .deviceRemoved: "device-removed"
         }

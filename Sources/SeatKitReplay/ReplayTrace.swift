@@ -501,6 +501,25 @@ public enum ReplayTraceJSON {
             w.raw("}")
         }
         if let d = e.delta { w.key("delta"); w.vector(d) }
+        if case .tablet(let t) = e.event.kind, t.isToolEvent {
+            w.key("pen"); w.raw("{")
+            w.key("tool", first: true); w.string("\(t.tool.kind)")
+            w.key("serial"); w.int(Int64(bitPattern: t.tool.serial))
+            switch t.kind {
+            case .toolProximity: w.key("proximity"); w.string(t.value == 1 ? "in" : "out")
+            case .toolTip: w.key("tip"); w.string(t.value == 1 ? "down" : "up")
+            case .toolButton: w.key("button"); w.int(Int64(t.code)); w.key("state"); w.string(t.value == 1 ? "pressed" : "released")
+            default: break
+            }
+            let caps = t.tool.capabilities
+            if caps.contains(.pressure) { w.key("pressure"); w.number(t.axes.pressure) }
+            if caps.contains(.distance) { w.key("distance"); w.number(t.axes.distance) }
+            if caps.contains(.tilt) { w.key("tilt_x"); w.number(t.axes.tiltX); w.key("tilt_y"); w.number(t.axes.tiltY) }
+            if caps.contains(.rotation) { w.key("rotation"); w.number(t.axes.rotation) }
+            if caps.contains(.slider) { w.key("slider"); w.number(t.axes.slider) }
+            if caps.contains(.wheel) { w.key("wheel"); w.number(t.axes.wheelDelta) }
+            w.raw("}")
+        }
         if let u = e.unacceleratedDelta { w.key("unaccelerated"); w.vector(u) }
         if let g = e.gesture {
             w.key("gesture"); w.raw("{")

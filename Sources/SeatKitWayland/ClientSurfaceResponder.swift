@@ -38,6 +38,8 @@ public final class ClientSurfaceResponder: Responder {
         var touchIDs: [Int32] = []
         /// Touch turned into pointer input, for a client that bound no wl_touch.
         var emulation = TouchPointerEmulation()
+        /// The pen as the pointer, for a client without a tablet seat (TabletV2.swift).
+        var pen = PenClientState()
         var cachedDevices: SeatClient?
     }
 

@@ -164,6 +164,8 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         let now = wireCapabilities(capabilities, virtualKeyboards: virtualKeyboards)
         everHad.formUnion(capabilities)
         if virtualKeyboards > 0 { everHad.insert(.keyboard) }
+        // A pen is the pointer of clients without a tablet seat: see wireCapabilities.
+        if capabilities.contains(.tabletTool) { everHad.insert(.pointer) }
         guard now != before else { return }
         let keyboardCame = now & WL_SEAT_CAPABILITY_KEYBOARD.rawValue != 0 && before & WL_SEAT_CAPABILITY_KEYBOARD.rawValue == 0
         for client in unchecked.clients.values {
@@ -291,6 +293,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
             (.textInput, zwp_text_input_manager_v3_wire()!, 1, textInputManagerRequests),
             (.inputMethod, zwp_input_method_manager_v2_wire()!, 1, inputMethodManagerRequests),
             (.virtualPointer, zwlr_virtual_pointer_manager_v1_wire()!, 2, virtualPointerManagerRequests),
+            (.tablet, zwp_tablet_manager_v2_wire()!, 1, tabletManagerRequests),
         ]
         if extensions.contains(.pointerConstraints) { router.addFilter(PointerConstraintFilter(seat: self, flag: constraintFlag)) }
         if extensions.contains(.inputMethod) { router.addFilter(InputMethodGrabResumer(seat: self)) }
@@ -308,6 +311,8 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     }
 
     private var extensionOwners: [SeatExtensionGlobal] = []
+    /// Tablet seats and the tools seen (TabletV2.swift).
+    let tabletV2 = TabletV2State()
     private var extensionGlobals: [OpaquePointer] = []
     /// Keyboard-shortcut inhibitors of every client (SeatExtensions.swift).
     var inhibitors: [ShortcutsInhibitor] = []
@@ -404,7 +409,9 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
 
     private func wireCapabilities(_ c: DeviceCapabilities, virtualKeyboards: Int) -> UInt32 {
         var bits: UInt32 = 0
-        if c.contains(.pointer) { bits |= WL_SEAT_CAPABILITY_POINTER.rawValue }
+        // A pen is the pointer of clients without a tablet seat (TabletV2.swift), so a tablet
+        // gives the seat a pointer, as in sway.
+        if c.contains(.pointer) || c.contains(.tabletTool) { bits |= WL_SEAT_CAPABILITY_POINTER.rawValue }
         if c.contains(.keyboard) || virtualKeyboards > 0 { bits |= WL_SEAT_CAPABILITY_KEYBOARD.rawValue }
         if c.contains(.touch) { bits |= WL_SEAT_CAPABILITY_TOUCH.rawValue }
         return bits

@@ -32,9 +32,10 @@ public struct SeatExtensions: OptionSet, Sendable {
     /// the reason of ``virtualKeyboard``.
     public static let inputMethod = SeatExtensions(rawValue: 1 << 6)
 
-    /// Every extension but ``virtualKeyboard``, ``inputMethod`` and ``virtualPointer``.
+    /// Every extension but ``virtualKeyboard``, ``inputMethod`` and ``virtualPointer``
+    /// (``tablet`` included).
     public static let all: SeatExtensions = [.relativePointer, .pointerGestures, .pointerConstraints, .keyboardShortcutsInhibit,
-                                             .textInput]
+                                             .textInput, .tablet]
 }
 
 /// A global whose every bound resource is served by one request table, with the seat's

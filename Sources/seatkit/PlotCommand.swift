@@ -41,7 +41,7 @@ struct PlotCommand: ParsableCommand {
         }
         let svg = SVGPlot(router: harness.router, surfaces: surfaceLayout.surfaces.map(\.name), surfaceMap: harness.surfaces, plot: plot).render()
         guard writeText(output, svg) else { throw CommandFailure("cannot write \(output): \(String(cString: strerror(errno)))") }
-        print("wrote \(output): \(plot.touchPaths.count) touches, \(plot.pointerPath.count) pointer events, \(plot.gestures.count) touchpad gestures")
+        print("wrote \(output): \(plot.touchPaths.count) touches, \(plot.pointerPath.count) pointer events, \(plot.gestures.count) touchpad gestures, \(plot.penStrokes.count) pen strokes")
     }
 }
 
@@ -68,10 +68,38 @@ struct PlotData {
             switch e.kind {
             case .pointerButton(_, .pressed): presses.insert(pointerPath.count)
             case .touchpadGesture(let g): add(g)
+            case .tablet(let t) where t.isToolEvent: addPen(t)
             default: break
             }
         }
         if let pointer { pointerPath.append(pointer) }
+    }
+
+    /// One pen stroke, tip down to tip up: layout-space points with the pressure at each.
+    struct PenStroke {
+        var eraser: Bool
+        var points: [(location: LayoutPoint, pressure: Double)]
+    }
+    private(set) var penStrokes: [PenStroke] = []
+    private var currentStroke: PenStroke?
+
+    /// A tablet-tool event: the tip starts a stroke, motion while down extends it, the tip's
+    /// up ends it.
+    private mutating func addPen(_ t: TabletEvent) {
+        guard let p = t.position else { return }
+        switch t.kind {
+        case .toolTip where t.value == 1:
+            currentStroke = PenStroke(eraser: t.tool.isEraser, points: [(p, t.axes.pressure)])
+        case .toolAxis:
+            currentStroke?.points.append((p, t.axes.pressure))
+        case .toolTip, .toolProximity:
+            if var stroke = currentStroke {
+                stroke.points.append((p, t.axes.pressure))
+                penStrokes.append(stroke)
+                currentStroke = nil
+            }
+        default: break
+        }
     }
 
     /// A touchpad gesture phase: a gesture starts where the pointer was and follows the
@@ -181,6 +209,13 @@ struct SVGPlot {
             // The label above the start, or below it where that would leave the drawing.
             let labelY = g.start.y - 8 >= b.minY + 14 ? g.start.y - 8 : g.start.y + 20
             out += "<text class=\"gesture\" x=\"\(number(g.start.x + 8))\" y=\"\(number(labelY))\" fill=\"\(c)\">\(g.fingers)-finger \(g.kind)\(g.cancelled ? " (cancelled)" : "")</text>\n"
+        }
+        // Pen strokes: one segment per step, as wide as the pressure at its end (1 to 10).
+        for stroke in plot.penStrokes {
+            let c = stroke.eraser ? "#e377c2" : "#000000"
+            for (a, b) in zip(stroke.points, stroke.points.dropFirst()) {
+                out += "<line class=\"pen\" x1=\"\(number(a.location.x))\" y1=\"\(number(a.location.y))\" x2=\"\(number(b.location.x))\" y2=\"\(number(b.location.y))\" stroke=\"\(c)\" stroke-width=\"\(number(1 + 9 * max(0, min(1, b.pressure))))\" stroke-linecap=\"round\"/>\n"
+            }
         }
         return out + legend() + "</svg>\n"
     }

@@ -88,7 +88,7 @@ import SeatKitLibinput
             (.switchToggle(.tabletMode, on: true), "switch"),
             (.tablet(TabletDetail(kind: .toolTip, x: 0.5, y: 0.5, value: 1)), "tablet"),
             (.tablet(TabletDetail(kind: .padRing, code: 0, value: 90)), "tablet"),
-            (.other(type: 9999), "tablet"),
+            (.other(type: 9999), "unknown"),
             (.deviceRemoved, "device-removed"),
         ]
         for (kind, name) in kinds {
@@ -109,6 +109,7 @@ import SeatKitLibinput
         case .touchpadGesture(let g): "gesture-\(g.kind)"
         case .switchToggled: "switch"
         case .tablet: "tablet"
+        case .unknown: "unknown"
         case .deviceRemoved: "device-removed"
         default: "other"
         }

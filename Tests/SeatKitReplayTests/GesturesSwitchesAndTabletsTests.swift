@@ -55,38 +55,65 @@ import SeatKitReplay
         #expect(kinds == [.switchToggle(.lid, on: true), .switchToggle(.lid, on: false)])
     }
 
-    @Test func penTabletEventsArePassedOn() throws {
-        var s = FrameScript()
-        s.frame([E.key(0x140, 1), E.abs(0, 5000), E.abs(1, 4000), E.abs(0x18, 0)])
-        s.frame([E.key(0x14a, 1), E.abs(0x18, 600)])
-        for i in 1...5 { s.frame([E.abs(0, 5000 + Int32(i) * 100), E.abs(0x18, 700)]) }
-        s.frame([E.key(0x14a, 0), E.abs(0x18, 0)])
-        s.frame([E.key(0x140, 0)])
-        let pen = RecordedDevice(node: "/dev/input/event9", name: "SeatKit Test Pen Tablet", identity: InputDeviceIdentity(bustype: 3, vendor: 0x1234, product: 0x99, version: 1),
-                                 codes: [1: [0x140, 0x14a, 0x14b], 3: [0, 1, 0x18]],
-                                 absoluteAxes: [0: AbsoluteAxisInfo(minimum: 0, maximum: 20000, resolution: 100),
-                                                1: AbsoluteAxisInfo(minimum: 0, maximum: 12000, resolution: 100),
-                                                0x18: AbsoluteAxisInfo(minimum: 0, maximum: 2047)],
-                                 properties: [EvdevCodes.INPUT_PROP_POINTER],
-                                 udevProperties: ["ID_INPUT=1", "ID_INPUT_TABLET=1"], frames: s.frames)
-        let recording = try SyntheticRecordings.recording([pen], name: "pen.yml")
-        let result = try LibinputReplay(recording: recording).run()
+    /// A pen tablet written with the project's recording writer, replayed through real
+    /// libinput under umockdev: the tool, tip, button and axes libinput reports are the ones
+    /// the evdev stream says, and the router routes them as a pen with those same values.
+    @Test func penTabletRecordingReplaysAsAPenWithTheAxesLibinputReports() throws {
+        let result = try LibinputReplay(recording: PenRecordings.penAndEraser()).run()
         let tablet = result.events.compactMap { if case .tablet(let t) = $0.kind { t } else { nil } }
-        #expect(tablet.first?.kind == .toolProximity)
-        #expect(tablet.contains { $0.kind == .toolTip && $0.value == 1 })
-        #expect(tablet.contains { $0.kind == .toolAxis })
-        #expect(tablet.last?.kind == .toolProximity && tablet.last?.value == 0)
-        // Routed: the router hands tablet events to the compositor delegate.
-        final class Delegate: CompositorDelegate {
-            var tabletEvents = 0
-            func router(_ router: Router, deviceEvent event: InputEvent) {
-                if case .tablet = event.kind { tabletEvents += 1 }
+        #expect(result.events.contains { if case .deviceAdded(let d) = $0.kind { d.capabilities.contains(.tabletTool) } else { false } })
+        // Proximity in, the tip, five axis events, a button press and release, the tip up,
+        // proximity out; then the eraser in and out.
+        #expect(tablet.map(\.kind) == [.toolProximity, .toolTip] + Array(repeating: .toolAxis, count: 5)
+                + [.toolButton, .toolButton, .toolTip, .toolProximity, .toolProximity, .toolProximity], "\(tablet.map(\.kind))")
+        #expect(tablet[0].value == 1 && tablet[0].tool.kind == .pen)
+        #expect(tablet[0].tool.serial == 0x5a5a, "MSC_SERIAL")
+        #expect(tablet[0].tool.capabilities.isSuperset(of: [.pressure, .distance, .tilt]), "\(tablet[0].tool.capabilities)")
+        #expect(tablet[1].kind == .toolTip && tablet[1].value == 1)
+        let axes = tablet[2..<7]
+        // x: ABS_X 5000 of 0 ... 20000 at the tip, normalized as libinput transforms it; then
+        // rising toward 5500 (libinput smooths a tool's motion over its last events).
+        #expect(abs((tablet[1].x ?? -1) - 5000.0 / 20001) < 1e-4, "\(tablet[1].x ?? -1)")
+        let xs = axes.compactMap(\.x)
+        #expect(xs.count == 5 && zip(xs, xs.dropFirst()).allSatisfy { $0 < $1 } && xs.last! <= 5500.0 / 20001, "\(xs)")
+        for t in axes { #expect(t.changedAxes.contains(.pressure) && t.changedAxes.contains(.position), "\(t.changedAxes)") }
+        let pressures = axes.map(\.axes.pressure)
+        #expect(zip(pressures, pressures.dropFirst()).allSatisfy { $0 < $1 }, "pressure rises with ABS_PRESSURE: \(pressures)")
+        #expect(pressures.allSatisfy { $0 > 0 && $0 <= 1 })
+        let tilts = axes.map(\.axes.tiltX)
+        #expect(zip(tilts, tilts.dropFirst()).allSatisfy { $0 < $1 }, "tilt x rises with ABS_TILT_X: \(tilts)")
+        #expect(tablet[7].code == 0x14b && tablet[7].value == 1 && tablet[8].value == 0)
+        #expect(tablet[9].kind == .toolTip && tablet[9].value == 0)
+        #expect(tablet[10].value == 0 && tablet[10].tool.kind == .pen)
+        #expect(tablet[11].value == 1 && tablet[11].tool.kind == .eraser && tablet[11].tool.isEraser)
+
+        // Routed: a pen, with libinput's values on each event.
+        final class Pen: Responder {
+            var log: [String] = []
+            var pressures: [Double] = []
+            var tools: [PenToolKind] = []
+            func penEntered(_ event: PenEvent, context: ResponderContext) { log.append("enter"); tools.append(event.tool.kind) }
+            func penLeft(_ event: PenEvent, context: ResponderContext) { log.append("leave") }
+            func penMoved(_ event: PenEvent, context: ResponderContext) -> ResponderResult {
+                log.append(event.isInContact ? "stroke" : "hover")
+                if event.isInContact { pressures.append(event.axes.pressure) }
+                return .handled
+            }
+            func penDown(_ event: PenEvent, context: ResponderContext) -> ResponderResult { log.append("down"); return .handled }
+            func penUp(_ event: PenEvent, context: ResponderContext) -> ResponderResult { log.append("up"); return .handled }
+            func penButton(_ event: PenButtonEvent, context: ResponderContext) -> ResponderResult {
+                log.append("button \(event.state)")
+                return .handled
             }
         }
-        let harness = ReplayHarness()
-        let delegate = Delegate()
-        harness.router.delegate = delegate
+        let harness = ReplayHarness(layout: try SurfaceLayout.parse("output OUT-1 1000x600", source: "pen"))
+        let pen = Pen()
+        let canvas = Surface(name: "canvas", frame: SurfaceRect(x: 0, y: 0, width: 100_000, height: 100_000), responder: pen)
+        try #require(harness.router.layout.outputs.first).root.addChild(canvas)
         harness.route(result.events)
-        #expect(delegate.tabletEvents == tablet.count)
+        #expect(pen.log == ["enter", "down"] + Array(repeating: "stroke", count: 5) + ["button pressed", "button released", "up", "leave", "enter", "leave"],
+                "\(pen.log)")
+        #expect(pen.pressures == pressures, "the routed pressure is libinput's")
+        #expect(pen.tools == [.pen, .eraser])
     }
 }

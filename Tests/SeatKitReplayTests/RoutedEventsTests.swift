@@ -59,4 +59,19 @@ import SeatKitLibinput
         #expect(buttons.allSatisfy { $0.layoutPoint != nil && $0.surface == "all" && $0.surfacePoint != nil })
         #expect(ReplayTraceJSON.record(buttons[0]).contains("\"button\":272,\"state\":\"pressed\",\"layout\":{"))
     }
+
+    /// A pen's events carry their tool, tip and axes in the JSON trace, and the chain they
+    /// were asked of.
+    @Test func penEventsCarryTheirToolTipAndAxesInTheJSONTrace() throws {
+        let harness = ReplayHarness(layout: try SurfaceLayout.parse("output DSI-1 1000x600\nsurface all 0,0,1000x600 in DSI-1\n", source: "one"))
+        let run = try harness.replay(PenRecordings.penAndEraser())
+        let tablet = run.routedEvents(surfaces: harness.surfaces).filter { $0.kind == "tablet" }
+        let json = tablet.map { ReplayTraceJSON.record($0) }
+        let down = try #require(json.first { $0.contains("\"tip\":\"down\"") })
+        #expect(down.contains("\"pen\":{\"tool\":\"pen\",\"serial\":23130,\"tip\":\"down\",\"pressure\":"), "\(down)")
+        #expect(down.contains("\"tilt_x\":") && down.contains("\"distance\":"), "\(down)")
+        #expect(down.contains("\"link\":\"all\",\"event\":\"penDown\""), "\(down)")
+        #expect(json.contains { $0.contains("\"tool\":\"eraser\"") && $0.contains("\"proximity\":\"in\"") })
+        #expect(json.contains { $0.contains("\"link\":\"all\",\"event\":\"penEntered\"") })
+    }
 }

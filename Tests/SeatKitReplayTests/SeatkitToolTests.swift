@@ -96,4 +96,30 @@ extension Substring {
         #expect(polylines.first?.contains("stroke=\"#2ca02c\"") == true, "the first tap is on cancel-button")
         #expect(polylines.last?.contains("stroke=\"#d62728\"") == true, "the last tap is on ok-button")
     }
+
+    /// A pen recording (written with the project's recording writer) replayed through
+    /// libinput and plotted: the stroke is drawn segment by segment, wider as the pressure
+    /// rises.
+    @Test func plotDrawsAPenStrokeWithPressureAsWidth() throws {
+        let recordingPath = try SyntheticRecordings.file(try PenRecordings.penAndEraser())
+        defer { unlink(recordingPath) }
+        let layoutPath = "/tmp/seatkit-pen-layout-\(getpid()).layout"
+        defer { unlink(layoutPath) }
+        #expect(writeFile(layoutPath, Array("output OUT-1 1000x600\nsurface canvas 0,0,1000x600 in OUT-1\n".utf8)))
+        let out = "/tmp/seatkit-plot-pen-\(getpid()).svg"
+        defer { unlink(out) }
+        let (status, output) = runProcess(SeatkitToolTests.tool, ["plot", recordingPath, "--layout", layoutPath, "-o", out])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("1 pen strokes"), "\(output)")
+        let svg = try #require(RecordingParser.readFile(out))
+        let widths = svg.split(separator: "\n").filter { $0.hasPrefix("<line class=\"pen\"") }.compactMap { line -> Double? in
+            let parts = line.split(separator: "stroke-width=\"", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2 else { return nil }
+            return Double(parts[1].prefix { $0 != "\"" })
+        }
+        #expect(widths.count >= 5, "\(widths)")
+        #expect(widths.dropLast().count >= 5 && zip(widths.dropLast(), widths.dropLast().dropFirst()).allSatisfy { $0 < $1 },
+                "wider with pressure until the tip lifts: \(widths)")
+        #expect(widths.dropLast().allSatisfy { $0 > 1 })
+    }
 }

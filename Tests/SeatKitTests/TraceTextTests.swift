@@ -71,7 +71,7 @@ import SeededRandom
     }
 
     static func reference(_ e: InputEvent) -> String {
-        let what: String
+        var what: String
         switch e.kind {
         case .touchDown(let id, let p): what = "touch down \(id) at \(p)"
         case .touchMotion(let id, let p): what = "touch motion \(id) to \(p)"
@@ -85,7 +85,23 @@ import SeededRandom
         case .touchpadGesture(let g): what = "touchpad \(g.kind) \(g.phase) \(g.fingers) fingers"
         case .key(let code, let s): what = "key \(code) \(s)"
         case .switchToggled(let k, let on): what = "switch \(k) \(on ? "on" : "off")"
-        case .tablet(let t): what = "tablet \(t.kind)"
+        case .tablet(let t):
+            what = "tablet \(t.kind)"
+            if t.isToolEvent {
+                what += " \(t.tool.kind)"
+                if let p = t.position { what += " at \(p)" }
+                switch t.kind {
+                case .toolProximity: what += t.value == 1 ? " in" : " out"
+                case .toolTip: what += t.value == 1 ? " down" : " up"
+                case .toolButton: what += " 0x\(String(t.code, radix: 16)) \(t.value == 1 ? "pressed" : "released")"
+                default: break
+                }
+                if t.tool.capabilities.contains(.pressure) { what += " pressure=\(t.axes.pressure.compactDescription)" }
+                if t.tool.capabilities.contains(.tilt) { what += " tilt=(\(t.axes.tiltX.compactDescription), \(t.axes.tiltY.compactDescription))" }
+            } else {
+                what += " \(t.code) value=\(t.value.compactDescription)"
+            }
+        case .unknown(let code): what = "unknown event \(code)"
         case .deviceAdded(let info): what = "device added \(info.name) [\(info.capabilities)]"
         case .deviceRemoved: what = "device removed"
         }
@@ -156,6 +172,7 @@ import SeededRandom
         case 10: kind = .key(keycode: UInt32(r.below(250)), state: [.pressed, .released, .repeated][r.below(3)])
         case 11: kind = .switchToggled(r.below(2) == 0 ? .lid : .tabletMode, on: r.below(2) == 0)
         case 12: kind = .tablet(TabletEvent(kind: [.toolProximity, .toolTip, .padRing][r.below(3)]))
+        case 15: kind = .unknown(code: UInt32(r.below(1000)))
         case 13: kind = .deviceAdded(DeviceInfo(name: names[r.below(names.count)], capabilities: [.pointer, .keyboard]))
         case 14: kind = .deviceRemoved
         default: kind = .pointerMotion(delta: vector(), unaccelerated: vector())

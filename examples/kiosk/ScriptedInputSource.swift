@@ -13,6 +13,9 @@ import SeatKitWayland
 ///     {"type": "axis", "source": "wheel", "vertical": 15, "vertical120": 120}
 ///     {"type": "key", "key": 30, "state": "pressed"}
 ///     {"type": "gesture", "kind": "swipe", "phase": "begin", "fingers": 3}   (update: dx, dy)
+///     {"type": "pen", "event": "proximity-in", "x": 10, "y": 20, "pressure": 0, "tilt_x": 5}
+///         (events: proximity-in, proximity-out, down, up, axis, button with "button" and
+///         "state"; "tool": pen or eraser; axes: pressure, distance, tilt_x, tilt_y)
 ///
 /// For tests that drive the seat step by step, with no devices at all; `--replay` and
 /// `--libinput` go through libinput instead.
@@ -101,6 +104,8 @@ final class ScriptedInputSource {
                 case "pointer": caps.insert(.pointer)
                 case "touch": caps.insert(.touch)
                 case "gesture": caps.insert(.gesture)
+                case "tablet-tool": caps.insert(.tabletTool)
+                case "tablet-pad": caps.insert(.tabletPad)
                 default: throw BadLine(description: "unknown capability \(name)")
                 }
             }
@@ -135,6 +140,23 @@ final class ScriptedInputSource {
                                                     delta: delta, unacceleratedDelta: delta,
                                                     scale: try number("scale", 1), rotation: try number("rotation", 0)))
         case "key": kind = .key(keycode: UInt32(try number("key")), state: pressed() ? .pressed : .released)
+        case "pen":
+            let events: [String: (TabletEvent.Kind, Double)] = [
+                "proximity-in": (.toolProximity, 1), "proximity-out": (.toolProximity, 0), "down": (.toolTip, 1), "up": (.toolTip, 0),
+                "axis": (.toolAxis, 0), "button": (.toolButton, pressed() ? 1 : 0),
+            ]
+            guard let (tabletKind, value) = events[object["event"] as? String ?? ""] else {
+                throw BadLine(description: "a pen event is proximity-in, proximity-out, down, up, axis or button")
+            }
+            let tool = PenTool(kind: (object["tool"] as? String) == "eraser" ? .eraser : .pen, serial: UInt64(try number("serial", 1)),
+                               capabilities: [.position, .pressure, .distance, .tilt])
+            let axes = PenAxes(pressure: try number("pressure", 0), distance: try number("distance", 0),
+                               tiltX: try number("tilt_x", 0), tiltY: try number("tilt_y", 0))
+            var changed: PenAxisSet = [.position]
+            for (key, axis) in [("pressure", PenAxisSet.pressure), ("distance", .distance), ("tilt_x", .tilt), ("tilt_y", .tilt)]
+                where object[key] != nil { changed.insert(axis) }
+            kind = .tablet(TabletEvent(kind: tabletKind, position: LayoutPoint(x: try number("x"), y: try number("y")),
+                                       code: UInt32(try number("button", 0)), value: value, tool: tool, axes: axes, changedAxes: changed))
         default: throw BadLine(description: "unknown type \(type)")
         }
         return InputEvent(time: time, device: device, kind)

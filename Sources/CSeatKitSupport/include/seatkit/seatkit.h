@@ -290,6 +290,72 @@ struct seatkit_touchpad_gesture_event {
 	double x, y, sx, sy;
 };
 
+/* The kind of tablet tool (libinput's tool types). */
+enum seatkit_pen_tool_type {
+	SEATKIT_PEN_TOOL_PEN = 0,
+	SEATKIT_PEN_TOOL_ERASER = 1,
+	SEATKIT_PEN_TOOL_BRUSH = 2,
+	SEATKIT_PEN_TOOL_PENCIL = 3,
+	SEATKIT_PEN_TOOL_AIRBRUSH = 4,
+	SEATKIT_PEN_TOOL_MOUSE = 5,
+	SEATKIT_PEN_TOOL_LENS = 6,
+	SEATKIT_PEN_TOOL_TOTEM = 7,
+};
+
+/* Axes of a pen (bits): what a tool can report (`capabilities`) and what an event changed
+ * (`changed`). */
+enum seatkit_pen_axis {
+	SEATKIT_PEN_AXIS_POSITION = 1 << 0,
+	SEATKIT_PEN_AXIS_PRESSURE = 1 << 1,
+	SEATKIT_PEN_AXIS_DISTANCE = 1 << 2,
+	SEATKIT_PEN_AXIS_TILT = 1 << 3,
+	SEATKIT_PEN_AXIS_ROTATION = 1 << 4,
+	SEATKIT_PEN_AXIS_SLIDER = 1 << 5,
+	SEATKIT_PEN_AXIS_WHEEL = 1 << 6,
+};
+
+/* Where a pen is in its life. */
+enum seatkit_pen_phase {
+	SEATKIT_PEN_PROXIMITY_IN = 0,
+	SEATKIT_PEN_HOVER = 1,
+	SEATKIT_PEN_DOWN = 2,
+	SEATKIT_PEN_MOVED = 3,
+	SEATKIT_PEN_UP = 4,
+	SEATKIT_PEN_PROXIMITY_OUT = 5,
+};
+
+/* A pen (tablet tool) event. x, y: layout space; sx, sy: the target surface's space (the
+ * surface hovered, or the one the stroke is bound to, where it may lie outside). Every axis
+ * is given with every event; axes the tool lacks are 0. */
+struct seatkit_pen_event {
+	int64_t time_usec;
+	uint32_t device;
+	enum seatkit_pen_phase phase;
+	enum seatkit_pen_tool_type tool_type;
+	uint64_t tool_serial;
+	/* enum seatkit_pen_axis bits. */
+	uint32_t capabilities;
+	uint32_t changed;
+	double x, y, sx, sy;
+	/* pressure and distance 0...1; tilt_x, tilt_y and rotation in degrees; slider -1...1;
+	 * wheel in degrees (relative), wheel_discrete in detents. */
+	double pressure, distance, tilt_x, tilt_y, rotation, slider, wheel;
+	int32_t wheel_discrete;
+	/* An up the router made up (the stroke's surface left the tree, a pen grab began). */
+	bool cancelled;
+};
+
+/* A pen's button (BTN_STYLUS 0x14b, BTN_STYLUS2 0x14c, ...). Coordinates as above. */
+struct seatkit_pen_button_event {
+	int64_t time_usec;
+	uint32_t device;
+	enum seatkit_pen_tool_type tool_type;
+	uint64_t tool_serial;
+	uint32_t button;
+	enum seatkit_button_state state;
+	double x, y, sx, sy;
+};
+
 /* keysym, base_keysym, text and modifiers come from the router's keymap
  * (seatkit_router_set_keymap); without one they are 0, "" and 0. */
 struct seatkit_key_event {
@@ -383,6 +449,25 @@ struct seatkit_responder_interface {
 	/* Narrows hit-testing of the surface: called only for points (surface space) already
 	 * inside its bounds and input region; false refuses the point. NULL: accept. */
 	bool (*refine_hit_test)(void *data, double sx, double sy);
+
+	/* Pen (tablet tools); added after refine_hit_test: a table whose struct_size ends
+	 * before these has them NULL. Hovering, a pen is like the pointer: pen_entered and
+	 * pen_left go to the hovered surface only and pair up. The tip's down binds the stroke
+	 * to that surface until the up, like a touch; pen_moved (hover or stroke, see `phase`),
+	 * pen_down, pen_up and pen_button are asked up the chain (NULL: not handled, the next
+	 * responder is asked). Through filters and pen grabs first. */
+	void (*pen_entered)(void *data, const struct seatkit_pen_event *event,
+		const struct seatkit_event_context *context);
+	void (*pen_left)(void *data, const struct seatkit_pen_event *event,
+		const struct seatkit_event_context *context);
+	enum seatkit_result (*pen_moved)(void *data, const struct seatkit_pen_event *event,
+		const struct seatkit_event_context *context);
+	enum seatkit_result (*pen_down)(void *data, const struct seatkit_pen_event *event,
+		const struct seatkit_event_context *context);
+	enum seatkit_result (*pen_up)(void *data, const struct seatkit_pen_event *event,
+		const struct seatkit_event_context *context);
+	enum seatkit_result (*pen_button)(void *data, const struct seatkit_pen_button_event *event,
+		const struct seatkit_event_context *context);
 };
 
 /* ------------------------------------------------------------------------------------ */
@@ -531,6 +616,16 @@ void seatkit_router_notify_key(struct seatkit_router *router, int64_t time_usec,
 /* A lid or tablet-mode switch: filters, spies, then the delegate's switch_toggled. */
 void seatkit_router_notify_switch(struct seatkit_router *router, int64_t time_usec,
 	uint32_t device, enum seatkit_switch which, bool on);
+/* A tablet tool's event (layout space x, y; sx, sy and `cancelled` are ignored), as the
+ * event's `phase` says: PROXIMITY_IN, PROXIMITY_OUT, DOWN, UP, or HOVER / MOVED for an
+ * axis change (the router knows whether the tip is down). The tool is `tool_type` +
+ * `tool_serial` on `device`; `capabilities` says which axes it has. Filters, spies, the pen
+ * grab, then the pen routing (hover focus, the stroke bound to its surface) and the chain.
+ * NULL event or an out-of-range type or phase: refused (logged). */
+void seatkit_router_notify_pen(struct seatkit_router *router, const struct seatkit_pen_event *event);
+/* A tablet tool's button (layout space x, y): filters, spies, the pen grab, then the chain
+ * of the pen's target. NULL event: refused (logged). */
+void seatkit_router_notify_pen_button(struct seatkit_router *router, const struct seatkit_pen_button_event *event);
 /* A device appeared, with its physical size. NULL info: refused (logged). */
 void seatkit_router_notify_device_added(struct seatkit_router *router, int64_t time_usec,
 	uint32_t device, const struct seatkit_device_info *info);
@@ -749,6 +844,8 @@ enum seatkit_input_event_type {
 	SEATKIT_INPUT_TABLET = 12,
 	SEATKIT_INPUT_DEVICE_ADDED = 13,
 	SEATKIT_INPUT_DEVICE_REMOVED = 14,
+	/* An event of a kind this version does not know; `code` is libinput's event type. */
+	SEATKIT_INPUT_UNKNOWN = 15,
 };
 
 /* An event as it enters the router. Members that the type does not use are 0. */

@@ -1,0 +1,323 @@
+// Pen routing: the default rule for tablet tools.
+//
+// ```
+//  inject(.tablet(tool event)) ─► filters ─► pen grab, if any ─► routePen(_:)
+//    proximity in / hover: hit-test, penLeft/penEntered as the hovered surface changes,
+//                          penMoved up the hovered surface's chain
+//    down:                 the stroke binds to the hovered (hit-test) surface: penDown,
+//                          penMoved, penUp up its chain, wherever the pen goes
+//    up:                   then focus follows hit-testing again
+//    proximity out:        penLeft
+// ```
+// One record per tool in proximity (a tablet may have a pen and a puck at once). A filter
+// that takes a tool's proximity-in takes the tool until it leaves proximity; the up of a
+// delivered down, and the proximity-out of a tool that entered, are shown to filters but
+// cannot be taken (the stroke or hover would never end).
+
+/// One tool in proximity.
+struct PenState {
+    var device: DeviceID
+    var tool: PenTool
+    var location: LayoutPoint
+    var axes: PenAxes
+    /// The surface hovered, or the one the stroke is bound to while in contact.
+    var focus: Surface?
+    var inContact = false
+    /// The tip is down on the device, whoever took the down (a filter, a grab): what tells
+    /// a stroke's motion from hovering.
+    var tipDown = false
+    /// A filter took the proximity-in: the rest of the tool's events follow it.
+    var consumed = false
+    /// The stroke's surface left the tree (or a grab began): the rest of the stroke, to its
+    /// up, goes nowhere.
+    var strokeLost = false
+    /// Changes whenever focus moves, so that a handler that moved it wins.
+    var generation: UInt64 = 0
+
+    func matches(_ device: DeviceID, _ tool: PenTool) -> Bool {
+        self.device == device && self.tool.kind == tool.kind && self.tool.serial == tool.serial
+    }
+}
+
+/// The router's pen state: one record per tool in proximity, and the pen grab.
+struct PenRouting {
+    var states: [PenState] = []
+    var grab: (any PenGrab)?
+    var generation: UInt64 = 0
+    init() { states.reserveCapacity(4) }
+}
+
+extension Router {
+    /// The active pen grab, if any.
+    public var penGrab: (any PenGrab)? { unchecked.pens.grab }
+
+    /// The tools in proximity now: tool, tablet, layout-space position, and the surface each
+    /// hovers over or strokes on.
+    public var pensInProximity: [(tool: PenTool, device: DeviceID, location: LayoutPoint, surface: Surface?, inContact: Bool)] {
+        unchecked.pens.states.map { ($0.tool, $0.device, $0.location, $0.focus, $0.inContact) }
+    }
+
+    /// Makes `grab` take pen input. Every pen's target hears a cancelled up (if its tip is
+    /// down) and a leave; later events of the pens reach the grab. A grab already active is
+    /// ended first.
+    public func startPenGrab(_ grab: any PenGrab) {
+        if unchecked.pens.grab != nil { endPenGrab() }
+        unchecked.pens.grab = grab
+        var i = 0
+        while i < unchecked.pens.states.count {
+            let state = unchecked.pens.states[i]
+            i += 1
+            guard let focus = state.focus else { continue }
+            unchecked.pens.states[i - 1].focus = nil
+            unchecked.pens.states[i - 1].generation &+= 1
+            if state.inContact { unchecked.pens.states[i - 1].strokeLost = true }
+            tellPenEnds(to: focus, state, time: clock.now)
+        }
+    }
+
+    /// Ends the pen grab, if any: its `cancel` runs; pens hovering follow hit-testing again
+    /// from their next event; a stroke under way goes nowhere until its up.
+    public func endPenGrab() {
+        guard let grab = unchecked.pens.grab else { return }
+        unchecked.pens.grab = nil
+        grab.cancel(router: self)
+    }
+
+    /// The index of the record of `tool` on `device`.
+    /// A plain loop: `firstIndex(where:)` with a capturing closure allocated a context per
+    /// call (unspecialized in debug builds), on every pen event.
+    @inline(__always)
+    func penIndex(_ device: DeviceID, _ tool: PenTool) -> Int? {
+        var i = 0
+        let count = unchecked.pens.states.count
+        while i < count {
+            if unchecked.pens.states[i].matches(device, tool) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The surface the pen hovers over or strokes on.
+    @inline(__always)
+    func penFocus(_ device: DeviceID, _ tool: PenTool) -> Surface? {
+        guard let i = penIndex(device, tool) else { return nil }
+        return unchecked.pens.states[i].focus
+    }
+
+    /// A tool event from ``inject(_:)``: filters, then the grab or the default rule.
+    func penEvent(_ event: InputEvent, _ t: TabletEvent) {
+        if let p = t.position, !(p.x.isFinite && p.y.isFinite) { return ignore(event, "non-finite position") }
+        // No closures (Optional.map, ??): each allocated a context per event in debug builds.
+        let index = penIndex(event.device, t.tool)
+        var state: PenState?
+        if let index { state = unchecked.pens.states[index] }
+        let location: LayoutPoint
+        if let p = t.position {
+            location = unchecked.layout.clamp(p)
+        } else if let state {
+            location = state.location
+        } else {
+            location = unchecked.pointerLocation
+        }
+        let phase: PenEvent.Phase
+        switch t.kind {
+        case .toolProximity: phase = t.value == 1 ? .proximityIn : .proximityOut
+        case .toolTip: phase = t.value == 1 ? .down : .up
+        default: phase = state?.tipDown == true ? .moved : .hover
+        }
+        // A tool we never saw come in (events before the router started, or a proximity-in
+        // taken by a filter in a router that forgot it) gets a record now.
+        if index == nil {
+            if phase == .proximityOut {
+                observe(event, consumed: false)
+                return
+            }
+            unchecked.pens.states.append(PenState(device: event.device, tool: t.tool, location: location, axes: t.axes))
+        }
+        guard let i = penIndex(event.device, t.tool) else { return }
+        if phase == .down { unchecked.pens.states[i].tipDown = true } else if phase == .up || phase == .proximityOut { unchecked.pens.states[i].tipDown = false }
+        if unchecked.pens.states[i].consumed {
+            trace?.record(.followedConsumed(event))
+            observe(event, consumed: true)
+            if phase == .proximityOut { unchecked.pens.states.remove(at: i) }
+            return
+        }
+        let s = unchecked.pens.states[i]
+        let mustFollow = (phase == .up && s.inContact) || (phase == .proximityOut && (s.focus != nil || index != nil))
+        if mustFollow {
+            if !unchecked.filters.isEmpty { _ = unchecked.filters.scanIndex { $0.filter(event, router: self) == .consume } }
+            observe(event, consumed: false)
+        } else if runFilters(event) {
+            if phase == .proximityIn, let j = penIndex(event.device, t.tool) { unchecked.pens.states[j].consumed = true }
+            return
+        }
+        // Every event carries every axis: the record keeps the last of each.
+        if t.kind != .toolButton, let j = penIndex(event.device, t.tool) {
+            unchecked.pens.states[j].axes = t.axes
+            unchecked.pens.states[j].tool = t.tool
+        }
+        if t.kind == .toolButton {
+            let button = PenButtonEvent(time: event.time, device: event.device, tool: t.tool, button: t.code,
+                                        state: t.value == 1 ? .pressed : .released, location: location,
+                                        surfaceLocation: s.focus?.convert(location) ?? .zero)
+            if let grab = unchecked.pens.grab { grab.penButton(button, router: self) } else { routePenButton(button) }
+            return
+        }
+        let pen = PenEvent(phase: phase, time: event.time, device: event.device, tool: t.tool, location: location,
+                           surfaceLocation: s.focus?.convert(location) ?? .zero, axes: t.axes, changedAxes: t.changedAxes)
+        if let grab = unchecked.pens.grab { grab.penEvent(pen, router: self) } else { routePen(pen) }
+    }
+
+    /// Routes a pen event by the default rule, after filters and grabs (`location` in layout
+    /// space; `surfaceLocation` is recomputed for the target). Proximity-in and hover
+    /// hit-test and move focus with ``Responder/penLeft(_:context:)`` and
+    /// ``Responder/penEntered(_:context:)``; a down binds the stroke to the hovered surface
+    /// until its up; hover and stroke motion go up the target's chain as
+    /// ``Responder/penMoved(_:context:)``; proximity-out leaves. What a ``PenGrab`` calls to
+    /// forward. Unhandled events are traced as dropped.
+    public func routePen(_ event: PenEvent) {
+        guard event.location.x.isFinite, event.location.y.isFinite else { return }
+        let location = unchecked.layout.clamp(event.location)
+        if penIndex(event.device, event.tool) == nil {
+            guard event.phase != .proximityOut else { return }
+            unchecked.pens.states.append(PenState(device: event.device, tool: event.tool, location: location, axes: event.axes))
+        }
+        guard let i = penIndex(event.device, event.tool) else { return }
+        unchecked.pens.states[i].location = location
+        unchecked.pens.states[i].axes = event.axes
+        switch event.phase {
+        case .proximityIn, .hover:
+            if unchecked.pens.states[i].inContact {
+                // A hover while the router thinks the tip is down (a grab swallowed the up).
+                unchecked.pens.states[i].inContact = false
+                unchecked.pens.states[i].strokeLost = false
+            }
+            followPen(event, location: location)
+            if event.phase == .hover { askPen(event, kind: .penMoved) { $0.penMoved($1, context: $2) } }
+        case .down:
+            followPen(event, location: location)
+            guard let j = penIndex(event.device, event.tool) else { return }
+            unchecked.pens.states[j].inContact = true
+            unchecked.pens.states[j].strokeLost = false
+            askPen(event, kind: .penDown) { $0.penDown($1, context: $2) }
+        case .moved:
+            guard !unchecked.pens.states[i].strokeLost else { return }
+            if !unchecked.pens.states[i].inContact {
+                // A stroke whose down the router did not route (a filter or grab took it):
+                // hovering, as far as responders know.
+                var hover = event
+                hover.phase = .hover
+                followPen(hover, location: location)
+                askPen(hover, kind: .penMoved) { $0.penMoved($1, context: $2) }
+                return
+            }
+            askPen(event, kind: .penMoved) { $0.penMoved($1, context: $2) }
+        case .up:
+            let lost = unchecked.pens.states[i].strokeLost
+            unchecked.pens.states[i].inContact = false
+            unchecked.pens.states[i].strokeLost = false
+            if !lost { askPen(event, kind: .penUp) { $0.penUp($1, context: $2) } }
+            // The stroke is over: focus follows the pen again.
+            followPen(event, location: location)
+        case .proximityOut:
+            let state = unchecked.pens.states[i]
+            unchecked.pens.states.remove(at: i)
+            if let focus = state.focus {
+                var ending = state
+                ending.location = location
+                tellPenEnds(to: focus, ending, time: event.time, leaveEvent: event)
+            }
+        }
+    }
+
+    /// Routes a pen button by the default rule, after filters and grabs: up the chain of the
+    /// pen's target (the hovered surface, or the stroke's). What a ``PenGrab`` calls to forward.
+    public func routePenButton(_ event: PenButtonEvent) {
+        let focus = penFocus(event.device, event.tool)
+        var e = event
+        e.surfaceLocation = focus?.convert(event.location) ?? .zero
+        if walkChain(from: focus, target: focus, kind: .penButton, { $0.penButton(e, context: $1) }) == false {
+            trace?.record(.dropped(.penButton))
+        }
+    }
+
+    /// Hit-tests under a hovering pen and moves its focus, with leave before enter. Does
+    /// nothing while the tip is down (the stroke is bound).
+    private func followPen(_ event: PenEvent, location: LayoutPoint) {
+        guard let i = penIndex(event.device, event.tool), !unchecked.pens.states[i].inContact else { return }
+        let generation = unchecked.pens.states[i].generation
+        let target = surface(at: location, device: event.device)
+        if let trace { trace.record(.hitTest(location, result: TraceSubject(target))) }
+        guard let j = penIndex(event.device, event.tool), unchecked.pens.states[j].generation == generation else { return }
+        let old = unchecked.pens.states[j].focus
+        guard old !== target else { return }
+        unchecked.pens.states[j].generation &+= 1
+        unchecked.pens.states[j].focus = nil
+        if let old {
+            var leave = event
+            leave.surfaceLocation = old.convert(location) ?? .zero
+            old.withResponder { $0.penLeft(leave, context: ResponderContext(router: self, surface: old, target: old)) }
+            trace?.record(.told(TraceSubject(old), .penLeft))
+        }
+        guard let target, target.unchecked.isAttached,
+              let k = penIndex(event.device, event.tool), unchecked.pens.states[k].generation == generation &+ 1 else { return }
+        unchecked.pens.states[k].focus = target
+        var enter = event
+        enter.surfaceLocation = target.convert(location) ?? .zero
+        target.withResponder { $0.penEntered(enter, context: ResponderContext(router: self, surface: target, target: target)) }
+        trace?.record(.told(TraceSubject(target), .penEntered))
+    }
+
+    /// Asks the chain of the pen's target, with `surfaceLocation` in the target's space.
+    @inline(__always)
+    private func askPen(_ event: PenEvent, kind: RoutedEventKind,
+                        _ ask: (any Responder, PenEvent, ResponderContext) -> ResponderResult) {
+        let focus = penFocus(event.device, event.tool)
+        var e = event
+        e.surfaceLocation = focus?.convert(event.location) ?? .zero
+        if walkChain(from: focus, target: focus, kind: kind, { ask($0, e, $1) }) == false {
+            trace?.record(.dropped(kind))
+        }
+    }
+
+    /// Tells `surface` (the pen's target) that the pen is gone from it: a cancelled up if the
+    /// tip was down, then a leave. Told to the surface only.
+    private func tellPenEnds(to surface: Surface, _ state: PenState, time: Timestamp, leaveEvent: PenEvent? = nil) {
+        let local = surface.convert(state.location) ?? .zero
+        if state.inContact && !state.strokeLost {
+            let up = PenEvent(phase: .up, time: time, device: state.device, tool: state.tool, location: state.location,
+                              surfaceLocation: local, axes: state.axes, isCancelled: true)
+            _ = surface.withResponder { $0.penUp(up, context: ResponderContext(router: self, surface: surface, target: surface)) }
+            trace?.record(.told(TraceSubject(surface), .penUp))
+        }
+        var leave = leaveEvent ?? PenEvent(phase: .proximityOut, time: time, device: state.device, tool: state.tool,
+                                           location: state.location, axes: state.axes)
+        leave.surfaceLocation = local
+        surface.withResponder { $0.penLeft(leave, context: ResponderContext(router: self, surface: surface, target: surface)) }
+        trace?.record(.told(TraceSubject(surface), .penLeft))
+    }
+
+    /// Surfaces left the tree: a pen whose target went hears nothing more there; its
+    /// responder is told a cancelled up (mid-stroke) and a leave. The rest of a stroke goes
+    /// nowhere; a hovering pen finds its new surface at its next event.
+    func pensLostSurfaces() {
+        var i = 0
+        while i < unchecked.pens.states.count {
+            let state = unchecked.pens.states[i]
+            i += 1
+            guard let focus = state.focus, !focus.unchecked.isAttached else { continue }
+            unchecked.pens.states[i - 1].focus = nil
+            unchecked.pens.states[i - 1].generation &+= 1
+            if state.inContact { unchecked.pens.states[i - 1].strokeLost = true }
+            tellPenEnds(to: focus, state, time: clock.now)
+        }
+    }
+
+    /// A tablet went away: its tools leave proximity (a cancelled up first, mid-stroke).
+    func pensLeft(device: DeviceID, time: Timestamp) {
+        while let i = unchecked.pens.states.firstIndex(where: { $0.device == device }) {
+            let state = unchecked.pens.states.remove(at: i)
+            if let focus = state.focus { tellPenEnds(to: focus, state, time: time) }
+        }
+    }
+}
