@@ -5,6 +5,8 @@ import Testing
 private final class PhaseLoggingRecognizer: GestureRecognizer {
     let log: GestureCallLog
     var failsOnSecondFinger = false
+    /// Off: a cancelled touch leaves it possible while it follows others.
+    var failsOnCancel = true
     var onMoved: (() -> Void)?
 
     init(_ name: String, log: GestureCallLog) {
@@ -27,7 +29,7 @@ private final class PhaseLoggingRecognizer: GestureRecognizer {
     override func touchesEnded(_ event: TouchEvent) { note("ended", event) }
     override func touchesCancelled(_ event: TouchEvent) {
         note("cancelled", event)
-        super.touchesCancelled(event)
+        if failsOnCancel { super.touchesCancelled(event) }
     }
 }
 
@@ -90,6 +92,7 @@ private final class PhaseLoggingRecognizer: GestureRecognizer {
         let leaf = rig.surface("leaf", 0, 0, 500, 500, in: window)
         let first = PhaseLoggingRecognizer("first", log: rig.log)
         let second = PhaseLoggingRecognizer("second", log: rig.log)
+        second.failsOnCancel = false
         leaf.addGestureRecognizer(first)
         window.addGestureRecognizer(second)
         rig.down(1, 100, 100)
