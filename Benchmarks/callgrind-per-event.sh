@@ -6,6 +6,9 @@
 #   Benchmarks/callgrind-per-event.sh [REPORT_BINARY ...]
 # With no argument it builds and counts this checkout's BenchmarkReport; give several
 # binaries (for example one built from an older commit) to compare them in one table.
+# The environment goes on to the binary: SEATKIT_RECOGNIZERS=N (N recognizers on the touch
+# chain instead of two) and SEATKIT_FAILED_RECOGNIZERS=N (N more that have failed) count what
+# each recognizer costs per touch motion; SEATKIT_ACCESSIBILITY=on|off, SEATKIT_READ_VELOCITY=1.
 set -euo pipefail
 cd "$(dirname "$0")"
 if [ $# -eq 0 ]; then

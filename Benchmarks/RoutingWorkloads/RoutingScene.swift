@@ -108,6 +108,20 @@ public final class RoutingScene {
         self.longPress = longPress
     }
 
+    /// More pans, for the cost of each recognizer on a chain (issue 30, goal 7): `count` of
+    /// them spread over d0 … d4 in turn, each needing 100 m of travel, so that every one stays
+    /// `.possible` and sees every motion. With `failed`, each allows one finger only, so the
+    /// second finger of ``putTwoFingersDown()`` fails them all: what a failed recognizer costs
+    /// per later motion (nothing, is the goal).
+    public func addPans(_ count: Int, failed: Bool = false) {
+        var i = 0
+        while i < count {
+            let extra = PanGestureRecognizer(name: "bench-pan-\(i)", maximumTouches: failed ? 1 : .max, minimumDistance: 100_000)
+            chain[i % chain.count].addGestureRecognizer(extra)
+            i += 1
+        }
+    }
+
     public var leaf: Surface { chain[chain.count - 1] }
 
     @inline(__always)

@@ -285,6 +285,11 @@ func printPerEventTable(rounds: Int) {
         return scene
     }
     let touch = scene()
+    // SEATKIT_RECOGNIZERS=N: N recognizers in front of the chain instead of two (N − 2 more
+    // pans, all possible); SEATKIT_FAILED_RECOGNIZERS=N: N more pans that have failed (issue 30).
+    let recognizers = getenv("SEATKIT_RECOGNIZERS").flatMap { Int(String(cString: $0)) } ?? 2
+    touch.addPans(max(0, recognizers - 2))
+    if let failed = getenv("SEATKIT_FAILED_RECOGNIZERS").flatMap({ Int(String(cString: $0)) }) { touch.addPans(failed, failed: true) }
     // SEATKIT_READ_VELOCITY=1: the pan's velocity is read after every motion (its fit runs).
     touch.readsVelocity = getenv("SEATKIT_READ_VELOCITY") != nil
     touch.putTwoFingersDown()

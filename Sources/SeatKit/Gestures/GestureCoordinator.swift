@@ -64,6 +64,12 @@ extension Router {
 /// router. One thread, like the router; its arrays are reused, so a warm one allocates
 /// nothing per event.
 final class GestureCoordinator {
+    /// A recognizer gathered for a delivery pass, and its generation then.
+    struct PassEntry {
+        let recognizer: Unretained<GestureRecognizer>
+        let generation: UInt64
+    }
+
     /// The hot state, exempt from run-time exclusivity checks (the rules are in
     /// UnsafeFoundations.swift).
     struct HotState {
@@ -81,6 +87,16 @@ final class GestureCoordinator {
         var releaseGroup: [HeldTouch] = []
         /// Marks recognizers shown a phase in the current pass (each sees it once).
         var gesturePassMark: UInt64 = 0
+        /// The recognizers of the pass under way, in the order they are shown the phase.
+        var passRecognizers: [PassEntry] = []
+        /// The points shown to the recognizer being delivered to, and whose touches they are
+        /// (the first index, the count, the rest, the tree edit they were made at): the next
+        /// recognizer with the same touches gets the same array.
+        var passPoints: [TouchPoint] = []
+        var passPointsCount = -1
+        var passPointsFirst = 0
+        var passPointsRest: [Int] = []
+        var passPointsEdit: UInt64 = 0
         var isSettlingGestures = false
         var touchpadGestureTaken = false
         var touchpadGestureSeenByResponders = false
@@ -147,42 +163,68 @@ extension GestureCoordinator {
     /// Shows one phase of a frame to every recognizer of the pending touches' arenas, each
     /// once, with all of its touches of that phase whatever surface they are bound to (a
     /// three-finger swipe spans surfaces). Runs before any responder sees the phase.
+    ///
+    /// Linear in touches × arena entries (issue 30, goal 7): one walk over the due touches'
+    /// arenas gathers each recognizer (in the order first met) with the indices of its due
+    /// touches, then each is shown its own. Recognizers with the same touches share one array
+    /// of points, built once while the tree stays unedited. A recognizer that has failed,
+    /// been cancelled or ended costs a skipped entry on begins and moves; it still hears
+    /// ends, to forget its touches and reset.
     func deliverToRecognizers(in router: Router, _ phase: TouchPhase, time: Timestamp) {
         router.unchecked.touchLoops += 1
         defer { router.unchecked.touchLoops -= 1 }
         unchecked.gesturePassMark &+= 1
         let pass = unchecked.gesturePassMark
+        unchecked.passRecognizers.removeAll(keepingCapacity: true)
+        // Gather. The active touches keep their indices for the whole pass (the router
+        // compacts them only outside its touch loops; touches added meanwhile go at the end).
         var sequenceIndex = 0
         while sequenceIndex < router.unchecked.activeTouches.count {
-            let sequence = router.unchecked.activeTouches[sequenceIndex]
+            let index = sequenceIndex
             sequenceIndex += 1
-            guard router.isDue(sequence, phase) else { continue }
-            guard let arena = sequence.unchecked.arena else { continue }
-            var e = 0
-            while e < arena.unchecked.entries.count {
-                let entry = arena.unchecked.entries[e]
-                e += 1
-                guard entry.isCurrent && entry.recognizer.unchecked.passMark != pass else { continue }
-                let recognizer = entry.recognizer
-                recognizer.unchecked.passMark = pass
-                unchecked.gestureScratch.removeAll(keepingCapacity: true)
-                var otherIndex = 0
-                while otherIndex < router.unchecked.activeTouches.count {
-                    let other = router.unchecked.activeTouches[otherIndex]
-                    otherIndex += 1
-                    guard router.isDue(other, phase) else { continue }
-                    if let a = other.unchecked.arena, a.contains(recognizer) {
-                        unchecked.gestureScratch.append(other.point(surfaceOrigin: other.unchecked.surface?.layoutOrigin))
+            let sequence = router.unchecked.activeTouches[index]
+            guard router.isDue(sequence, phase), let arena = sequence.unchecked.arena else { continue }
+            arena.unchecked.entries.withUnsafeBufferPointer { entries in
+                var e = 0
+                while e < entries.count {
+                    let entry = entries[e]
+                    e += 1
+                    let recognizer = entry.recognizer
+                    guard recognizer.unchecked.generation == entry.generation else { continue }
+                    // Settled: only the end of its touches matters to it (bookkeeping below).
+                    if phase != .ended && recognizer.unchecked.storedState.isFinal { continue }
+                    if recognizer.unchecked.passMark != pass {
+                        recognizer.unchecked.passMark = pass
+                        recognizer.unchecked.passFirstTouch = index
+                        recognizer.unchecked.passTouchCount = 1
+                        unchecked.passRecognizers.append(PassEntry(recognizer: Unretained(recognizer), generation: entry.generation))
+                    } else {
+                        if recognizer.unchecked.passTouchCount == 1 { recognizer.unchecked.passTouches.removeAll(keepingCapacity: true) }
+                        recognizer.unchecked.passTouchCount += 1
+                        recognizer.unchecked.passTouches.append(index)
                     }
                 }
-                let event = TouchEvent(time: time, touches: unchecked.gestureScratch)
+            }
+        }
+        // Deliver. The arenas keep every gathered recognizer alive until the pass is over
+        // (they are recycled only outside the router's touch loops).
+        unchecked.passPointsCount = -1
+        var r = 0
+        while r < unchecked.passRecognizers.count {
+            let passEntry = unchecked.passRecognizers[r]
+            r += 1
+            passEntry.recognizer.with { recognizer in
+                // Reset by an earlier recognizer's handler: it finished with these touches.
+                guard recognizer.unchecked.generation == passEntry.generation else { return }
+                guard preparePassPoints(in: router, for: recognizer, phase) else { return }
+                let event = TouchEvent(time: time, touches: unchecked.passPoints)
                 if recognizer.unchecked.storedState.isFinal {
                     // Settled already: only keep its bookkeeping of the touches.
                     if phase == .ended {
                         recognizer.forgetTouches(event)
                         resetIfSettled(in: router, recognizer)
                     }
-                    continue
+                    return
                 }
                 if let trace = router.trace { trace.record(.gestureSaw(recognizer.description, phase.kind)) }
                 switch phase {
@@ -194,6 +236,53 @@ extension GestureCoordinator {
                 }
             }
         }
+        unchecked.passRecognizers.removeAll(keepingCapacity: true)
+    }
+
+    /// Fills `passPoints` with `recognizer`'s touches still due in this pass, in the bound
+    /// surfaces' space as they are now; false when none is left (an earlier recognizer's
+    /// handler cancelled them). Reuses the points of the previous recognizer when it had the
+    /// same touches and the tree (or layout) has not been edited since they were made.
+    private func preparePassPoints(in router: Router, for recognizer: GestureRecognizer, _ phase: TouchPhase) -> Bool {
+        let count = recognizer.unchecked.passTouchCount
+        let first = recognizer.unchecked.passFirstTouch
+        var same = count == unchecked.passPointsCount && first == unchecked.passPointsFirst
+            && router.unchecked.treeEditCount == unchecked.passPointsEdit
+        if same && count > 1 {
+            var k = 0
+            while k < count - 1 {
+                if recognizer.unchecked.passTouches[k] != unchecked.passPointsRest[k] { same = false; break }
+                k += 1
+            }
+        }
+        if same {
+            // Still due, each of them: a handler may have cancelled or delivered one meanwhile.
+            if !router.isDue(router.unchecked.activeTouches[first], phase) { same = false }
+            var k = 0
+            while same && k < count - 1 {
+                if !router.isDue(router.unchecked.activeTouches[recognizer.unchecked.passTouches[k]], phase) { same = false }
+                k += 1
+            }
+            if same { return true }
+        }
+        unchecked.passPoints.removeAll(keepingCapacity: true)
+        unchecked.passPointsRest.removeAll(keepingCapacity: true)
+        var complete = true
+        var k = -1
+        while k < count - 1 {
+            let index = k < 0 ? first : recognizer.unchecked.passTouches[k]
+            if k >= 0 { unchecked.passPointsRest.append(index) }
+            k += 1
+            let other = router.unchecked.activeTouches[index]
+            // Cancelled or delivered meanwhile by an earlier recognizer's handler.
+            guard router.isDue(other, phase) else { complete = false; continue }
+            unchecked.passPoints.append(other.point(surfaceOrigin: other.unchecked.surface?.layoutOrigin))
+        }
+        // Only a complete set is shared with the next recognizer.
+        unchecked.passPointsCount = complete ? count : -1
+        unchecked.passPointsFirst = first
+        unchecked.passPointsEdit = router.unchecked.treeEditCount
+        return !unchecked.passPoints.isEmpty
     }
 
     /// Rebuilds `router.touchScratch` with the grouped touches that go on to the responders; the

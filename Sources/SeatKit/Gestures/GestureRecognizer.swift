@@ -191,6 +191,11 @@ open class GestureRecognizer {
         /// Follows a touchpad gesture or a pointer press that has not ended.
         var followsPointerOrTouchpad = false
         var passMark: UInt64 = 0
+        /// Its touches due in the delivery pass under way, as indices in the router's active
+        /// touches: the first, how many, and the second and later ones (reused).
+        var passFirstTouch = 0
+        var passTouchCount = 0
+        var passTouches: [Int] = []
         /// Backs `layoutUnitsPerMillimetre`.
         var layoutUnitsPerMillimetre = Router.defaultFallbackDotsPerInch / 25.4
     }
@@ -449,18 +454,21 @@ open class GestureRecognizer {
 
     /// The centroid of ``touches`` in layout space (`.zero` without touches).
     public var centroid: LayoutPoint {
-        guard !unchecked.touches.isEmpty else { return .zero }
-        var x = 0.0, y = 0.0
-        var i = 0
-        while i < unchecked.touches.count {
-            x += unchecked.touches[i].location.x
-            y += unchecked.touches[i].location.y
-            i += 1
+        // One read of the array for the whole sum: indexing a class's array property in a
+        // loop retains and releases its buffer at each step.
+        unchecked.touches.withUnsafeBufferPointer { touches in
+            guard !touches.isEmpty else { return .zero }
+            var x = 0.0, y = 0.0
+            var i = 0
+            while i < touches.count {
+                x += touches[i].location.x
+                y += touches[i].location.y
+                i += 1
+            }
+            let n = Double(touches.count)
+            return LayoutPoint(x: x / n, y: y / n)
         }
-        let n = Double(unchecked.touches.count)
-        return LayoutPoint(x: x / n, y: y / n)
     }
-
 
     /// Layout units per millimetre for `touch`'s device on this recognizer's output, or the
     /// router's fallback (see ``Router/fallbackDotsPerInch``).
@@ -546,15 +554,21 @@ open class GestureRecognizer {
     }
 
     func updateTouches(_ event: TouchEvent) {
-        var j = 0
-        while j < event.touches.count {
-            let point = event.touches[j]
-            var i = 0
-            while i < unchecked.touches.count {
-                if unchecked.touches[i].id == point.id { unchecked.touches[i] = point }
-                i += 1
+        // One access to each array for the whole update (no retain, release or uniqueness
+        // check per touch).
+        event.touches.withUnsafeBufferPointer { points in
+            unchecked.touches.withUnsafeMutableBufferPointer { mine in
+                var j = 0
+                while j < points.count {
+                    let id = points[j].id
+                    var i = 0
+                    while i < mine.count {
+                        if mine[i].id == id { mine[i] = points[j] }
+                        i += 1
+                    }
+                    j += 1
+                }
             }
-            j += 1
         }
     }
 

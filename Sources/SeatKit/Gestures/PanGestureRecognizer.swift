@@ -25,7 +25,10 @@ public final class PanGestureRecognizer: GestureRecognizer {
     private var _minimumDistance: Double
     /// Movement of the fingers' centroid since they went down, in layout units (layout and
     /// surface units are the same size: surfaces are placed, not scaled).
-    public private(set) var translation = Vector.zero
+    public var translation: Vector { _translation }
+    /// Backs ``translation``: private storage, so the optimizer drops the run-time
+    /// exclusivity checks a public stored property keeps (two per motion; issue 30, goal 7).
+    private var _translation = Vector.zero
     /// Velocity of the centroid, in layout units per second, from the least-squares
     /// ``VelocityTracker`` over the last 100 ms; at the end, the velocity the fingers lifted
     /// with for a fling (zero if they rested over 40 ms first).
@@ -54,7 +57,7 @@ public final class PanGestureRecognizer: GestureRecognizer {
         if unchecked.touches.count > maximumNumberOfTouches { return failIfPossible() }
         lastCentroid = centroid
         // The tracker follows the translation, which does not jump when fingers join.
-        if unchecked.touches.count == event.touches.count { tracker.add(translation, time: event.time) }
+        if unchecked.touches.count == event.touches.count { tracker.add(_translation, time: event.time) }
     }
 
     /// Adds the centroid's movement to ``translation`` and ``velocity``; begins past
@@ -63,11 +66,13 @@ public final class PanGestureRecognizer: GestureRecognizer {
         let c = centroid
         let delta = c.vector(from: lastCentroid)
         lastCentroid = c
-        translation = Vector(dx: translation.dx + delta.dx, dy: translation.dy + delta.dy)
-        tracker.add(translation, time: event.time)
+        let moved = Vector(dx: _translation.dx + delta.dx, dy: _translation.dy + delta.dy)
+        _translation = moved
+        tracker.add(moved, time: event.time)
         if state == .possible {
-            guard unchecked.touches.count >= minimumNumberOfTouches, unchecked.touches.count <= maximumNumberOfTouches else { return }
-            if translation.length >= minimumDistance * unchecked.layoutUnitsPerMillimetre { state = .began }
+            let count = unchecked.touches.count
+            guard count >= _minimumNumberOfTouches, count <= _maximumNumberOfTouches else { return }
+            if moved.length >= _minimumDistance * unchecked.layoutUnitsPerMillimetre { state = .began }
         } else if state.isInProgress {
             state = .changed
         }
@@ -86,7 +91,7 @@ public final class PanGestureRecognizer: GestureRecognizer {
 
     /// Zeroes ``translation`` and ``velocity``.
     public override func reset() {
-        translation = .zero
+        _translation = .zero
         tracker.reset()
         endEstimate = nil
     }

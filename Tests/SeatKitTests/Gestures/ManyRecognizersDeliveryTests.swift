@@ -1,0 +1,109 @@
+import Testing
+@testable import SeatKit
+
+/// A recognizer that logs every phase it is shown, with the touches of that event.
+private final class PhaseLoggingRecognizer: GestureRecognizer {
+    let log: GestureCallLog
+    var failsOnSecondFinger = false
+    /// Off: a cancelled touch leaves it possible while it follows others.
+    var failsOnCancel = true
+    var onMoved: (() -> Void)?
+
+    init(_ name: String, log: GestureCallLog) {
+        self.log = log
+        super.init(name: name)
+    }
+
+    private func note(_ phase: String, _ event: TouchEvent) {
+        log.add("\(name).\(phase)(\(event.touches.map { "t\($0.id.rawValue)" }.joined(separator: ",")))")
+    }
+
+    override func touchesBegan(_ event: TouchEvent) {
+        note("began", event)
+        if failsOnSecondFinger && touches.count > 1 { failIfPossible() }
+    }
+    override func touchesMoved(_ event: TouchEvent) {
+        note("moved", event)
+        onMoved?()
+    }
+    override func touchesEnded(_ event: TouchEvent) { note("ended", event) }
+    override func touchesCancelled(_ event: TouchEvent) {
+        note("cancelled", event)
+        if failsOnCancel { super.touchesCancelled(event) }
+    }
+}
+
+/// Delivery to many recognizers is one linear pass (issue 30, goal 7): each recognizer is
+/// shown a phase once, with all of its due touches, in the order its arenas list it; a
+/// settled recognizer is shown no more begins or moves but still forgets its touches at the
+/// end; what an earlier recognizer's handler does in the pass is seen by the later ones.
+@Suite struct ManyRecognizersDeliveryTests {
+    @Test func fiftyRecognizersEachSeeAFrameOnceWithAllTheirTouchesInArenaOrder() {
+        let rig = GestureRig()
+        let outer = rig.surface("outer", 0, 0, 1000, 1000)
+        let left = rig.surface("left", 0, 0, 400, 400, in: outer)
+        let right = rig.surface("right", 500, 0, 400, 400, in: outer)
+        var names: [String] = []
+        // 20 on each leaf, 10 on their common parent: deepest first, then the parent's.
+        for (surface, count) in [(left, 20), (right, 20), (outer, 10)] {
+            for i in 0..<count {
+                let r = PhaseLoggingRecognizer("\(surface.name)\(i)", log: rig.log)
+                surface.addGestureRecognizer(r)
+                names.append(r.name)
+            }
+        }
+        rig.frame([fingerDown(1, 100, 100), fingerDown(2, 600, 100)])
+        rig.log.clear()
+        rig.frame([fingerMoved(1, 110, 100), fingerMoved(2, 610, 100)])
+        let moved = rig.log.matching("").filter { $0.contains(".moved(") }
+        // Each once: the leaves' with their own finger, the parent's with both.
+        #expect(moved.count == 50)
+        #expect(moved.prefix(20) == ArraySlice((0..<20).map { "left\($0).moved(t1)" }))
+        #expect(moved.dropFirst(20).prefix(10) == ArraySlice((0..<10).map { "outer\($0).moved(t1,t2)" }))
+        #expect(moved.suffix(20) == ArraySlice((0..<20).map { "right\($0).moved(t2)" }))
+    }
+
+    @Test func aFailedRecognizerIsShownNoMoreMovesButForgetsItsTouchesAtTheEnd() {
+        let rig = GestureRig()
+        let window = rig.surface("window", 0, 0, 1000, 1000)
+        let quitter = PhaseLoggingRecognizer("quitter", log: rig.log)
+        quitter.failsOnSecondFinger = true
+        let stayer = PhaseLoggingRecognizer("stayer", log: rig.log)
+        window.addGestureRecognizer(quitter)
+        window.addGestureRecognizer(stayer)
+        rig.down(1, 100, 100)
+        rig.down(2, 200, 100)
+        #expect(quitter.state == .failed)
+        rig.log.clear()
+        for x in 0..<5 { rig.move(1, 110 + Double(x), 100) }
+        #expect(rig.log.matching("quitter.").isEmpty)
+        #expect(rig.log.matching("stayer.moved").count == 5)
+        // Settled, it still lets go of its touches as they lift, and resets after the last.
+        rig.up(1)
+        #expect(quitter.touches.map(\.id) == [TouchID(2)])
+        rig.up(2)
+        #expect(quitter.state == .possible && quitter.touches.isEmpty)
+        #expect(rig.log.matching("quitter.").isEmpty)
+    }
+
+    @Test func aTouchCancelledByAnEarlierRecognizersHandlerIsNotShownToLaterOnes() {
+        let rig = GestureRig()
+        let window = rig.surface("window", 0, 0, 1000, 1000)
+        let leaf = rig.surface("leaf", 0, 0, 500, 500, in: window)
+        let first = PhaseLoggingRecognizer("first", log: rig.log)
+        let second = PhaseLoggingRecognizer("second", log: rig.log)
+        second.failsOnCancel = false
+        leaf.addGestureRecognizer(first)
+        window.addGestureRecognizer(second)
+        rig.down(1, 100, 100)
+        rig.down(2, 600, 100)
+        // The leaf's recognizer removes the leaf mid-pass: touch 1 is cancelled there and
+        // then, so the window's recognizer (later in the same pass) is shown touch 2 alone.
+        first.onMoved = { leaf.removeFromParent() }
+        rig.log.clear()
+        rig.frame([fingerMoved(1, 110, 100), fingerMoved(2, 610, 100)])
+        #expect(rig.log.matching("first.moved") == ["first.moved(t1)"])
+        #expect(rig.log.matching("second.cancelled") == ["second.cancelled(t1)"])
+        #expect(rig.log.matching("second.moved") == ["second.moved(t2)"])
+    }
+}
