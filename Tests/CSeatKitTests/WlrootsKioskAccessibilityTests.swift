@@ -142,6 +142,26 @@ import Testing
         #expect(session.wevKeys == ["37 1", "37 0", "37 1", "37 0"], "the Ctrl taps reach wev, keypad 6 (xkb 85) does not:\n\(session.log)")
     }
 
+    /// `--sticky-keys --mouse-keys`: a keypad key that mouse keys take ends a Shift latch
+    /// outside any key a client sees, so the kiosk tells wev through the bridge
+    /// (`seatkit_wlr_seat_notify_modifiers`), whose record of what clients were told follows.
+    /// Shift tapped again latches again, and that latch must reach wev too: with the kiosk
+    /// calling wlroots itself, the bridge's record still said "Shift latched", it took the
+    /// second latch for no change and never sent it, and the B after it came out lower case.
+    @Test func aShiftLatchedAgainAfterMouseKeysEndedTheLastOneReachesWev() throws {
+        let session = try Session(["--sticky-keys", "--mouse-keys"])
+        try session.tap(Self.leftShift)
+        try session.tap(Self.keypad6)   // taken by mouse keys; ends the latch
+        try session.tap(Self.leftShift)
+        try session.tap(Self.keyB)
+        try #require(session.waitForWevKeys(6), "\(session.log)")
+        #expect(session.wevKeys == ["50 1", "50 0", "50 1", "50 0", "56 1", "56 0"], "two Shift taps and B, not keypad 6:\n\(session.log)")
+        let latches = session.wev.text.components(separatedBy: "\n").filter { $0.contains("latched: 00000001") }
+        #expect(latches.count == 2, "each tap's latch is sent:\n\(session.log)")
+        let syms = session.wev.text.components(separatedBy: "\n").filter { $0.contains("sym: ") && !$0.contains("Shift") }
+        #expect(syms.first?.contains("sym: B ") == true, "B after the second latch is a capital: \(syms)\n\(session.log)")
+    }
+
     static func point(_ text: String) -> (Int, Int)? {
         let parts = text.split(separator: ",").compactMap { Int($0) }
         return parts.count == 2 ? (parts[0], parts[1]) : nil
