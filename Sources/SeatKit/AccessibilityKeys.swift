@@ -141,8 +141,10 @@ public final class StickyKeys: InputFilter {
 /// (sticky keys latch an accepted modifier), then the keyboard grab if one is active, else
 /// the first responder; its repeats and release follow it. A press released before the
 /// delay is dropped whole (``onKey`` hears it rejected when its delay ends: the router
-/// swallows the release of a taken press before any filter). The key interpreter still sees
-/// every key when it happens (a modifier held for less than the delay applies meanwhile).
+/// swallows the release of a taken press before any filter). The key interpreter (the
+/// keyboard's state) counts a press only once it is accepted, and reads its keysym and text
+/// with the modifiers of that moment: a key held for less than the delay, Shift included,
+/// changes nothing, while it waits or after.
 /// Turning it off drops the presses still waiting (their releases are swallowed with them);
 /// turning it on while a key is held leaves that key alone.
 public final class SlowKeys: InputFilter {

@@ -54,7 +54,11 @@ public protocol InputSpy: AnyObject {
 public protocol KeyInterpreter: AnyObject {
     /// Updates the keyboard state with the key and fills in `keysym`, `baseKeysym`, `text`,
     /// `modifiers` and `modifierMasks`. Called once for every key event the router receives,
-    /// consumed or not, so the state never drifts from the hardware.
+    /// consumed or not, so the state never drifts from the hardware, before any filter sees
+    /// it. One exception: when a filter takes a press (slow keys, bounce keys, mouse keys),
+    /// the router calls this again at once with that key's release, so the press leaves no
+    /// state behind, and passes nothing more of that key (repeats, release) unless a filter
+    /// routes the press later (slow keys accepting it), when this hears the press again.
     func interpret(_ event: inout KeyEvent)
     /// Called when `router` stops using this interpreter: another took its place, or the
     /// router is being deinitialized. An interpreter that keeps an unowned reference to its

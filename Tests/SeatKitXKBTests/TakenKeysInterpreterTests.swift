@@ -1,0 +1,53 @@
+import SeatKit
+import SeatKitXKB
+import Testing
+
+/// A press a filter takes never reaches the keyboard's state (issue 28): the router tells
+/// the key interpreter the key was released as soon as a filter takes its press, passes it
+/// nothing more of that key, and presses it again when a filter routes the press (slow keys
+/// accepting it), so a waiting, rejected or bounced Shift shifts no other key, and an
+/// accepted one does from the moment it is accepted. Real xkbcommon keyboard.
+@Suite struct TakenKeysInterpreterTests {
+    private func scene(_ filters: [any InputFilter]) throws -> KeyboardScene {
+        let scene = KeyboardScene(try keymap("us"))
+        for filter in filters { scene.router.addFilter(filter) }
+        return scene
+    }
+
+    @Test func aShiftSlowKeysRejectShiftsNoKeyWhileItWaitsOrAfter() throws {
+        let scene = try scene([SlowKeys(delay: .milliseconds(300))])
+        scene.key(Key.leftShift, .pressed, at: 0)
+        #expect(scene.keyboard.state.modifierMasks == ModifierMasks(), "a waiting Shift is not in the keyboard's state")
+        #expect(scene.keyboard.pressedKeys.isEmpty)
+        scene.key(Key.a, .pressed, at: 100)
+        scene.key(Key.leftShift, .released, at: 200)   // before its delay: rejected
+        scene.key(Key.a, .released, at: 500)           // A accepted at 400
+        #expect(scene.field.typedText == "a", "the rejected Shift shifted nothing")
+        #expect(scene.field.downs.first.map { $0.modifiers.contains(.shift) } == false)
+        #expect(scene.keyboard.state.modifierMasks == ModifierMasks())
+        #expect(scene.keyboard.pressedKeys.isEmpty)
+    }
+
+    @Test func aShiftSlowKeysAcceptShiftsTheKeysAcceptedAfterIt() throws {
+        let scene = try scene([SlowKeys(delay: .milliseconds(300))])
+        scene.key(Key.leftShift, .pressed, at: 0)
+        scene.key(Key.a, .pressed, at: 350)            // Shift accepted at 300
+        #expect(scene.keyboard.state.modifiers.contains(.shift))
+        scene.key(Key.a, .released, at: 700)           // A accepted at 650
+        scene.key(Key.leftShift, .released, at: 800)
+        #expect(scene.field.typedText == "A")
+        #expect(scene.field.ups.map(\.keycode) == [Key.a, Key.leftShift], "each accepted key's release follows it")
+        #expect(scene.keyboard.state.modifierMasks == ModifierMasks(), "the Shift's release reached the keyboard")
+    }
+
+    @Test func aBouncedShiftNeverReachesTheKeyboardState() throws {
+        let scene = try scene([BounceKeys(delay: .milliseconds(300))])
+        scene.type([Key.leftShift], from: 0)
+        scene.key(Key.leftShift, .pressed, at: 50)     // within 300 ms of its release: a bounce
+        #expect(scene.keyboard.state.modifierMasks == ModifierMasks())
+        scene.type([Key.a], from: 60)
+        scene.key(Key.leftShift, .released, at: 100)
+        #expect(scene.field.typedText == "a", "the bounced Shift shifted nothing")
+        #expect(scene.keyboard.pressedKeys.isEmpty)
+    }
+}
