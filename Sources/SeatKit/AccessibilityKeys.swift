@@ -185,6 +185,9 @@ public final class SlowKeys: InputFilter {
         waiting.reserveCapacity(8)
     }
 
+    /// True: a press waiting for its delay, or rejected, is not in the keyboard's state.
+    public var discardsTakenKeyPresses: Bool { true }
+
     /// A press is taken and waits for the delay.
     public func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
         guard enabled, event.state == .pressed else { return .pass }
@@ -257,6 +260,9 @@ public final class BounceKeys: InputFilter {
         self.delay = delay
         enabled = isEnabled
     }
+
+    /// True: a bounce is not in the keyboard's state.
+    public var discardsTakenKeyPresses: Bool { true }
 
     /// Takes a press of the key last released, within the delay; notes releases.
     public func filter(_ event: InputEvent, router: Router) -> FilterDecision {

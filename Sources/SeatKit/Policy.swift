@@ -27,9 +27,19 @@ public protocol InputFilter: AnyObject {
     /// modifiers: where global shortcuts belong. Releases are not asked: a release follows
     /// its press.
     func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision
+    /// True when a key press this filter takes never happened as far as the keyboard is
+    /// concerned (slow keys holding or rejecting it, bounce keys ignoring it): the router then
+    /// tells the key interpreter the key was released at once, so the press changes no
+    /// modifiers and starts no repeat, until the filter routes it (slow keys accepting it).
+    /// False (the default): a press the filter takes
+    /// for itself (a shortcut) still counts in the keyboard's state, so a modifier it takes
+    /// keeps applying to later keys and the key repeats (spies hear the repeats consumed).
+    var discardsTakenKeyPresses: Bool { get }
 }
 
 extension InputFilter {
+    /// False: a taken press still counts in the keyboard's state.
+    public var discardsTakenKeyPresses: Bool { false }
     /// Passes every event: a filter that only takes shortcuts implements
     /// ``filterKey(_:router:)`` alone.
     public func filter(_ event: InputEvent, router: Router) -> FilterDecision { .pass }
@@ -55,10 +65,11 @@ public protocol KeyInterpreter: AnyObject {
     /// Updates the keyboard state with the key and fills in `keysym`, `baseKeysym`, `text`,
     /// `modifiers` and `modifierMasks`. Called once for every key event the router receives,
     /// consumed or not, so the state never drifts from the hardware, before any filter sees
-    /// it. One exception: when a filter takes a press (slow keys, bounce keys, mouse keys),
-    /// the router calls this again at once with that key's release, so the press leaves no
-    /// state behind, and passes nothing more of that key (repeats, release) unless a filter
-    /// routes the press later (slow keys accepting it), when this hears the press again.
+    /// it. One exception: when a filter whose ``InputFilter/discardsTakenKeyPresses`` is true
+    /// (slow keys, bounce keys) takes a press, the router calls this again at once with that
+    /// key's release, so the press leaves no state behind, and passes nothing more of that
+    /// key (repeats, release) unless a filter routes the press later (slow keys accepting
+    /// it), when this hears the press again.
     func interpret(_ event: inout KeyEvent)
     /// Called when `router` stops using this interpreter: another took its place, or the
     /// router is being deinitialized. An interpreter that keeps an unowned reference to its

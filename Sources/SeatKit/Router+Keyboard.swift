@@ -14,9 +14,9 @@ extension Router {
     func key(_ event: InputEvent, keycode: UInt32, state: KeyState) {
         var keyEvent = KeyEvent(time: event.time, device: event.device, keycode: keycode, state: state)
         // The interpreter sees every key, consumed or not, so modifiers never drift; but not
-        // the rest of a key whose press a filter took: it heard that press released at once
-        // (``releaseTakenPressFromInterpreter(_:at:)``), so a press slow or bounce keys drop
-        // never reaches the keyboard's state (a rejected Shift shifts nothing).
+        // the rest of a key whose press a filter that discards taken presses took: it heard
+        // that press released at once (``releaseTakenPressFromInterpreter(_:at:)``), so a
+        // press slow or bounce keys drop never reaches the keyboard's state.
         if let interpreterCall = unchecked.interpreterCallLink, !isHiddenFromInterpreter(keycode) {
             unchecked.formerInterpreterCalls.enter()
             interpreterCall.with { $0.interpret(&keyEvent) }
@@ -98,12 +98,12 @@ extension Router {
             }
             if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
             observe(event, consumed: consumedBy != nil)
-            if consumedBy != nil {
+            if let consumedBy {
                 // Only a taken press takes the rest of the key: a filter that takes a repeat
                 // of a key whose press was delivered leaves its release to the client.
                 if record, let index = heldKeyIndex(keycode), unchecked.heldKeys[index].press == .routing {
                     unchecked.heldKeys[index].press = .taken
-                    releaseTakenPressFromInterpreter(keyEvent, at: index)
+                    if filterDiscardsTakenPresses(at: consumedBy) { releaseTakenPressFromInterpreter(keyEvent, at: index) }
                 }
                 return
             }
@@ -155,7 +155,14 @@ extension Router {
         return unchecked.heldKeys[index].hiddenFromInterpreter
     }
 
-    /// A filter took the press of the held key at `index`: the interpreter, which updated its
+    /// Whether the filter at `index` (one that just took a press) discards the presses it
+    /// takes; false if the filters changed meanwhile and there is none there now.
+    private func filterDiscardsTakenPresses(at index: Int) -> Bool {
+        index < unchecked.filters.count && unchecked.filters[index].discardsTakenKeyPresses
+    }
+
+    /// A filter that discards taken presses (``InputFilter/discardsTakenKeyPresses``) took the
+    /// press of the held key at `index`: the interpreter, which updated its
     /// state with the press before any filter ran, hears the key released, so the press leaves
     /// no trace in the keyboard's state (modifiers, key repeat) while it waits or once it is
     /// dropped. Out of line: rare.
@@ -520,7 +527,7 @@ extension Router {
             trace?.record(.consumed(event, filter: consumedBy))
             // Taken again: hidden from the interpreter again.
             if let now = heldKeyIndex(keyEvent.keycode), unchecked.heldKeys[now].press == .taken,
-               !unchecked.heldKeys[now].hiddenFromInterpreter {
+               !unchecked.heldKeys[now].hiddenFromInterpreter, filterDiscardsTakenPresses(at: consumedBy) {
                 releaseTakenPressFromInterpreter(keyEvent, at: now)
             }
             return true

@@ -50,4 +50,24 @@ import Testing
         #expect(scene.field.typedText == "a", "the bounced Shift shifted nothing")
         #expect(scene.keyboard.pressedKeys.isEmpty)
     }
+
+    /// Takes Super presses for itself, as a launcher would.
+    private final class TakesSuper: InputFilter {
+        func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
+            event.keycode == Key.leftMeta ? .consume : .pass
+        }
+    }
+
+    /// A filter that takes a press for itself (a shortcut, not slow or bounce keys) leaves it
+    /// in the keyboard's state: the key after a taken Super still has Super among its
+    /// modifiers.
+    @Test func aPressAShortcutFilterTakesStillCountsInTheKeyboardState() throws {
+        let scene = try scene([TakesSuper()])
+        scene.key(Key.leftMeta, .pressed, at: 0)
+        scene.type([Key.a], from: 10)
+        scene.key(Key.leftMeta, .released, at: 100)
+        #expect(scene.field.downs.map(\.keycode) == [Key.a])
+        #expect(scene.field.downs.first?.modifiers.contains(.logo) == true)
+        #expect(scene.keyboard.state.modifierMasks == ModifierMasks())
+    }
 }
