@@ -144,10 +144,11 @@ import Testing
 
     /// `--sticky-keys --mouse-keys`: a keypad key that mouse keys take ends a Shift latch
     /// outside any key a client sees, so the kiosk tells wev through the bridge
-    /// (`seatkit_wlr_seat_notify_modifiers`), whose record of what clients were told follows.
-    /// Shift tapped again latches again, and that latch must reach wev too: with the kiosk
-    /// calling wlroots itself, the bridge's record still said "Shift latched", it took the
-    /// second latch for no change and never sent it, and the B after it came out lower case.
+    /// (`seatkit_wlr_seat_notify_modifiers`, which also updates the bridge's record of what
+    /// clients were told); Shift tapped again latches again and that latch reaches wev, so
+    /// the B after it is a capital. (The stale record the call prevents shows only in a later
+    /// keyboard enter, which this one-client kiosk test does not make: with the kiosk calling
+    /// wlroots itself this test passes too, as the Shift press between resends modifiers.)
     @Test func aShiftLatchedAgainAfterMouseKeysEndedTheLastOneReachesWev() throws {
         let session = try Session(["--sticky-keys", "--mouse-keys"])
         try session.tap(Self.leftShift)
