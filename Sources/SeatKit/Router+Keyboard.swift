@@ -170,9 +170,8 @@ extension Router {
     private func releaseTakenPressFromInterpreter(_ keyEvent: KeyEvent, at index: Int) {
         guard let interpreterCall = unchecked.interpreterCallLink else { return }
         unchecked.heldKeys[index].hiddenFromInterpreter = true
-        var release = KeyEvent(time: keyEvent.time, device: keyEvent.device, keycode: keyEvent.keycode, state: .released)
         unchecked.formerInterpreterCalls.enter()
-        interpreterCall.with { $0.interpret(&release) }
+        interpreterCall.with { $0.discardPress(keyEvent) }
         if unchecked.formerInterpreterCalls.leave() { _ = unchecked.formerInterpreterCalls.takeKept() }
     }
 
@@ -183,11 +182,9 @@ extension Router {
     private func pressTakenKeyAgainInInterpreter(_ keyEvent: inout KeyEvent, at index: Int) {
         unchecked.heldKeys[index].hiddenFromInterpreter = false
         guard let interpreterCall = unchecked.interpreterCallLink else { return }
-        var press = KeyEvent(time: keyEvent.time, device: keyEvent.device, keycode: keyEvent.keycode, state: .pressed)
         unchecked.formerInterpreterCalls.enter()
-        interpreterCall.with { $0.interpret(&press) }
+        interpreterCall.with { $0.restorePress(&keyEvent) }
         if unchecked.formerInterpreterCalls.leave() { _ = unchecked.formerInterpreterCalls.takeKept() }
-        keyEvent = press
     }
 
     private func removeReleasedKey(_ keycode: UInt32) {

@@ -70,4 +70,17 @@ import Testing
         #expect(scene.field.downs.first?.modifiers.contains(.logo) == true)
         #expect(scene.keyboard.state.modifierMasks == ModifierMasks())
     }
+
+    /// A dead key and the key after it, both held past slow keys' delay, compose once: the
+    /// accepted presses keep the text compose gave them when they were pressed (fed to the
+    /// sequence again, the dead key would compose with itself into "´").
+    @Test func aDeadKeyAndTheNextKeyAcceptedBySlowKeysComposeOnce() throws {
+        let scene = KeyboardScene(try keymap("de"), compose: try ComposeTable(locale: "en_US.UTF-8"))
+        scene.router.addFilter(SlowKeys(delay: .milliseconds(300)))
+        scene.key(Key.equal, .pressed, at: 0)      // dead_acute on de
+        scene.key(Key.equal, .released, at: 400)
+        scene.key(Key.e, .pressed, at: 500)
+        scene.key(Key.e, .released, at: 900)
+        #expect(scene.field.typedText == "é")
+    }
 }
