@@ -602,6 +602,28 @@ static enum seatkit_result pointer_axis(void *data, const struct seatkit_pointer
 	return SEATKIT_HANDLED;
 }
 
+/* The one place the bridge sends wl_keyboard.modifiers: only a change, and the record (which
+ * a keyboard enter also sends) is always what clients were told last. */
+static void send_modifiers(struct seatkit_wlr_seat *b, uint32_t depressed, uint32_t latched,
+		uint32_t locked, uint32_t group) {
+	struct wlr_keyboard_modifiers *m = &b->modifiers;
+	if (m->depressed == depressed && m->latched == latched && m->locked == locked && m->group == group) {
+		return;
+	}
+	*m = (struct wlr_keyboard_modifiers){ .depressed = depressed, .latched = latched,
+		.locked = locked, .group = group };
+	wlr_seat_keyboard_notify_modifiers(b->seat, m);
+}
+
+void seatkit_wlr_seat_notify_modifiers(struct seatkit_wlr_seat *b, uint32_t depressed, uint32_t latched,
+		uint32_t locked, uint32_t group) {
+	if (!b) {
+		return;
+	}
+	send_modifiers(b, depressed, latched, locked, group);
+	report(b, "modifiers 0x%x 0x%x 0x%x %u", depressed, latched, locked, group);
+}
+
 static enum seatkit_result key(struct bridged_surface *s, const struct seatkit_key_event *event) {
 	struct seatkit_wlr_seat *b = s->bridge;
 	/* Clients repeat on their own; a key whose surface lost the keyboard goes nowhere. */
@@ -613,13 +635,7 @@ static enum seatkit_result key(struct bridged_surface *s, const struct seatkit_k
 	wlr_seat_keyboard_notify_key(b->seat, msec(event->time_usec), event->keycode,
 		pressed ? WL_KEYBOARD_KEY_STATE_PRESSED : WL_KEYBOARD_KEY_STATE_RELEASED);
 	report(b, "key %u %s", event->keycode, pressed ? "pressed" : "released");
-	struct wlr_keyboard_modifiers *m = &b->modifiers;
-	if (m->depressed != event->mods_depressed || m->latched != event->mods_latched ||
-			m->locked != event->mods_locked || m->group != event->group) {
-		*m = (struct wlr_keyboard_modifiers){ .depressed = event->mods_depressed,
-			.latched = event->mods_latched, .locked = event->mods_locked, .group = event->group };
-		wlr_seat_keyboard_notify_modifiers(b->seat, m);
-	}
+	send_modifiers(b, event->mods_depressed, event->mods_latched, event->mods_locked, event->group);
 	return SEATKIT_HANDLED;
 }
 

@@ -29,6 +29,25 @@ final class CAccessibility {
     }
 
     nonisolated(unsafe) static var all: [CAccessibility] = []
+
+    /// What every setter does: the filter kept at `slot`, made by `make` and added after the
+    /// router's filters on the first call, then set up by `configure` (on every call, the
+    /// first included). Returns true.
+    func set<Filter: InputFilter>(_ slot: ReferenceWritableKeyPath<CAccessibility, Filter?>, on r: CRouter,
+                                  make: () -> Filter, configure: (Filter) -> Void) -> Bool {
+        APICall.run {
+            let filter: Filter
+            if let kept = self[keyPath: slot] {
+                filter = kept
+            } else {
+                filter = make()
+                r.router.addFilter(filter)
+                self[keyPath: slot] = filter
+            }
+            configure(filter)
+        }
+        return true
+    }
 }
 
 /// A delay in microseconds from C: positive and at most an hour.
@@ -47,14 +66,7 @@ public func seatkit_router_set_sticky_keys(
     _ data: UnsafeMutableRawPointer?
 ) -> Bool {
     guard let r = live(router, .router, as: CRouter.self, #function) else { return false }
-    let a = CAccessibility.of(r)
-    APICall.run {
-        let sticky = a.sticky ?? {
-            let made = StickyKeys(isEnabled: enabled)
-            r.router.addFilter(made)
-            a.sticky = made
-            return made
-        }()
+    return CAccessibility.of(r).set(\.sticky, on: r, make: { StickyKeys(isEnabled: enabled) }) { sticky in
         if let modifiersChanged {
             sticky.onModifiersChange = { masks in
                 modifiersChanged(data, masks.depressed, masks.latched, masks.locked, masks.group)
@@ -64,7 +76,6 @@ public func seatkit_router_set_sticky_keys(
         }
         sticky.isEnabled = enabled
     }
-    return true
 }
 
 @_cdecl("seatkit_router_get_sticky_modifiers")
@@ -77,40 +88,34 @@ public func seatkit_router_get_sticky_modifiers(_ router: OpaquePointer?, _ latc
     return true
 }
 
+/// Slow and bounce keys: a delay and a switch each, set alike.
+private protocol DelayedKeys: InputFilter {
+    init(delay: TimeSpan, isEnabled: Bool)
+    var delay: TimeSpan { get set }
+    var isEnabled: Bool { get set }
+}
+
+extension SlowKeys: DelayedKeys {}
+extension BounceKeys: DelayedKeys {}
+
+private func setDelayedKeys<Filter: DelayedKeys>(_ slot: ReferenceWritableKeyPath<CAccessibility, Filter?>, _ router: OpaquePointer?,
+                                                 _ enabled: Bool, _ delayMicroseconds: Int64, _ function: StaticString) -> Bool {
+    guard let r = live(router, .router, as: CRouter.self, function),
+          let delay = span(delayMicroseconds, function) else { return false }
+    return CAccessibility.of(r).set(slot, on: r, make: { Filter(delay: delay, isEnabled: enabled) }) { filter in
+        filter.delay = delay
+        filter.isEnabled = enabled
+    }
+}
+
 @_cdecl("seatkit_router_set_slow_keys")
 public func seatkit_router_set_slow_keys(_ router: OpaquePointer?, _ enabled: Bool, _ delayMicroseconds: Int64) -> Bool {
-    guard let r = live(router, .router, as: CRouter.self, #function),
-          let delay = span(delayMicroseconds, #function) else { return false }
-    let a = CAccessibility.of(r)
-    APICall.run {
-        let slow = a.slow ?? {
-            let made = SlowKeys(delay: delay, isEnabled: enabled)
-            r.router.addFilter(made)
-            a.slow = made
-            return made
-        }()
-        slow.delay = delay
-        slow.isEnabled = enabled
-    }
-    return true
+    setDelayedKeys(\.slow, router, enabled, delayMicroseconds, #function)
 }
 
 @_cdecl("seatkit_router_set_bounce_keys")
 public func seatkit_router_set_bounce_keys(_ router: OpaquePointer?, _ enabled: Bool, _ delayMicroseconds: Int64) -> Bool {
-    guard let r = live(router, .router, as: CRouter.self, #function),
-          let delay = span(delayMicroseconds, #function) else { return false }
-    let a = CAccessibility.of(r)
-    APICall.run {
-        let bounce = a.bounce ?? {
-            let made = BounceKeys(delay: delay, isEnabled: enabled)
-            r.router.addFilter(made)
-            a.bounce = made
-            return made
-        }()
-        bounce.delay = delay
-        bounce.isEnabled = enabled
-    }
-    return true
+    setDelayedKeys(\.bounce, router, enabled, delayMicroseconds, #function)
 }
 
 @_cdecl("seatkit_router_set_touch_accommodations")
@@ -121,19 +126,11 @@ public func seatkit_router_set_touch_accommodations(_ router: OpaquePointer?, _ 
           let ignore = span(ignoreRepeatMicroseconds, #function, allowZero: true) else { return false }
     let holdDuration: TimeSpan? = hold.microseconds == 0 ? nil : hold
     let ignoreRepeat: TimeSpan? = ignore.microseconds == 0 ? nil : ignore
-    let a = CAccessibility.of(r)
-    APICall.run {
-        let touch = a.touch ?? {
-            let made = TouchAccommodations(holdDuration: holdDuration, ignoreRepeat: ignoreRepeat, isEnabled: enabled)
-            r.router.addFilter(made)
-            a.touch = made
-            return made
-        }()
+    return CAccessibility.of(r).set(\.touch, on: r, make: { TouchAccommodations(holdDuration: holdDuration, ignoreRepeat: ignoreRepeat, isEnabled: enabled) }) { touch in
         touch.holdDuration = holdDuration
         touch.ignoreRepeat = ignoreRepeat
         touch.isEnabled = enabled
     }
-    return true
 }
 
 /// A movement threshold in layout units from C: finite, 0 to 10000.
@@ -145,46 +142,41 @@ private func threshold(_ value: Double, _ function: StaticString) -> Double? {
     return value
 }
 
-@_cdecl("seatkit_router_set_simulated_secondary_click")
-public func seatkit_router_set_simulated_secondary_click(_ router: OpaquePointer?, _ enabled: Bool, _ delayMicroseconds: Int64,
-                                                         _ movementThreshold: Double) -> Bool {
-    guard let r = live(router, .router, as: CRouter.self, #function),
-          let delay = span(delayMicroseconds, #function),
-          let movement = threshold(movementThreshold, #function) else { return false }
-    let a = CAccessibility.of(r)
-    APICall.run {
-        let filter = a.secondaryClick ?? {
-            let made = SimulatedSecondaryClick(delay: delay, movementThreshold: movement, isEnabled: enabled)
-            r.router.addFilter(made)
-            a.secondaryClick = made
-            return made
-        }()
+/// The two filters that click after a delay unless the pointer moves: set alike.
+private protocol DelayedClick: InputFilter {
+    init(delay: TimeSpan, movementThreshold: Double, isEnabled: Bool)
+    var delay: TimeSpan { get set }
+    var movementThreshold: Double { get set }
+    var isEnabled: Bool { get set }
+}
+
+extension SimulatedSecondaryClick: DelayedClick {}
+extension DwellClick: DelayedClick {}
+
+private func setDelayedClick<Filter: DelayedClick>(
+    _ slot: ReferenceWritableKeyPath<CAccessibility, Filter?>, _ router: OpaquePointer?, _ enabled: Bool,
+    _ delayMicroseconds: Int64, _ movementThreshold: Double, _ function: StaticString
+) -> Bool {
+    guard let r = live(router, .router, as: CRouter.self, function),
+          let delay = span(delayMicroseconds, function),
+          let movement = threshold(movementThreshold, function) else { return false }
+    return CAccessibility.of(r).set(slot, on: r, make: { Filter(delay: delay, movementThreshold: movement, isEnabled: enabled) }) { filter in
         filter.delay = delay
         filter.movementThreshold = movement
         filter.isEnabled = enabled
     }
-    return true
+}
+
+@_cdecl("seatkit_router_set_simulated_secondary_click")
+public func seatkit_router_set_simulated_secondary_click(_ router: OpaquePointer?, _ enabled: Bool, _ delayMicroseconds: Int64,
+                                                         _ movementThreshold: Double) -> Bool {
+    setDelayedClick(\.secondaryClick, router, enabled, delayMicroseconds, movementThreshold, #function)
 }
 
 @_cdecl("seatkit_router_set_dwell_click")
 public func seatkit_router_set_dwell_click(_ router: OpaquePointer?, _ enabled: Bool, _ delayMicroseconds: Int64,
                                            _ movementThreshold: Double) -> Bool {
-    guard let r = live(router, .router, as: CRouter.self, #function),
-          let delay = span(delayMicroseconds, #function),
-          let movement = threshold(movementThreshold, #function) else { return false }
-    let a = CAccessibility.of(r)
-    APICall.run {
-        let filter = a.dwell ?? {
-            let made = DwellClick(delay: delay, movementThreshold: movement, isEnabled: enabled)
-            r.router.addFilter(made)
-            a.dwell = made
-            return made
-        }()
-        filter.delay = delay
-        filter.movementThreshold = movement
-        filter.isEnabled = enabled
-    }
-    return true
+    setDelayedClick(\.dwell, router, enabled, delayMicroseconds, movementThreshold, #function)
 }
 
 @_cdecl("seatkit_router_get_dwell_progress")
@@ -203,20 +195,12 @@ public func seatkit_router_set_mouse_keys(_ router: OpaquePointer?, _ enabled: B
         misuse(#function, "speed \(maxSpeed) out of range; refused")
         return false
     }
-    let a = CAccessibility.of(r)
-    APICall.run {
-        let filter = a.mouseKeys ?? {
-            let made = MouseKeys(initialDelay: initialDelay, maxSpeed: maxSpeed, accelerationTime: acceleration, isEnabled: enabled)
-            r.router.addFilter(made)
-            a.mouseKeys = made
-            return made
-        }()
+    return CAccessibility.of(r).set(\.mouseKeys, on: r, make: { MouseKeys(initialDelay: initialDelay, maxSpeed: maxSpeed, accelerationTime: acceleration, isEnabled: enabled) }) { filter in
         filter.initialDelay = initialDelay
         filter.maxSpeed = maxSpeed
         filter.accelerationTime = acceleration
         filter.isEnabled = enabled
     }
-    return true
 }
 
 @_cdecl("seatkit_router_set_locate_pointer")
@@ -226,14 +210,7 @@ public func seatkit_router_set_locate_pointer(
     _ data: UnsafeMutableRawPointer?
 ) -> Bool {
     guard let r = live(router, .router, as: CRouter.self, #function) else { return false }
-    let a = CAccessibility.of(r)
-    APICall.run {
-        let filter = a.locate ?? {
-            let made = LocatePointer(isEnabled: enabled)
-            r.router.addFilter(made)
-            a.locate = made
-            return made
-        }()
+    return CAccessibility.of(r).set(\.locate, on: r, make: { LocatePointer(isEnabled: enabled) }) { filter in
         if let located {
             filter.onLocate = { point in located(data, point.x, point.y) }
         } else {
@@ -241,5 +218,4 @@ public func seatkit_router_set_locate_pointer(
         }
         filter.isEnabled = enabled
     }
-    return true
 }

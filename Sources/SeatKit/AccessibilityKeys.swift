@@ -141,8 +141,10 @@ public final class StickyKeys: InputFilter {
 /// (sticky keys latch an accepted modifier), then the keyboard grab if one is active, else
 /// the first responder; its repeats and release follow it. A press released before the
 /// delay is dropped whole (``onKey`` hears it rejected when its delay ends: the router
-/// swallows the release of a taken press before any filter). The key interpreter still sees
-/// every key when it happens (a modifier held for less than the delay applies meanwhile).
+/// swallows the release of a taken press before any filter). The key interpreter (the
+/// keyboard's state) counts a press only once it is accepted, and reads its keysym and text
+/// with the modifiers of that moment: a key held for less than the delay, Shift included,
+/// changes nothing, while it waits or after.
 /// Turning it off drops the presses still waiting (their releases are swallowed with them);
 /// turning it on while a key is held leaves that key alone.
 public final class SlowKeys: InputFilter {
@@ -182,6 +184,9 @@ public final class SlowKeys: InputFilter {
         enabled = isEnabled
         waiting.reserveCapacity(8)
     }
+
+    /// True: a press waiting for its delay, or rejected, is not in the keyboard's state.
+    public var discardsTakenKeyPresses: Bool { true }
 
     /// A press is taken and waits for the delay.
     public func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
@@ -255,6 +260,9 @@ public final class BounceKeys: InputFilter {
         self.delay = delay
         enabled = isEnabled
     }
+
+    /// True: a bounce is not in the keyboard's state.
+    public var discardsTakenKeyPresses: Bool { true }
 
     /// Takes a press of the key last released, within the delay; notes releases.
     public func filter(_ event: InputEvent, router: Router) -> FilterDecision {

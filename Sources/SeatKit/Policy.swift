@@ -27,9 +27,19 @@ public protocol InputFilter: AnyObject {
     /// modifiers: where global shortcuts belong. Releases are not asked: a release follows
     /// its press.
     func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision
+    /// True when a key press this filter takes never happened as far as the keyboard is
+    /// concerned (slow keys holding or rejecting it, bounce keys ignoring it): the router then
+    /// tells the key interpreter the key was released at once, so the press changes no
+    /// modifiers and starts no repeat, until the filter routes it (slow keys accepting it).
+    /// False (the default): a press the filter takes
+    /// for itself (a shortcut) still counts in the keyboard's state, so a modifier it takes
+    /// keeps applying to later keys and the key repeats (spies hear the repeats consumed).
+    var discardsTakenKeyPresses: Bool { get }
 }
 
 extension InputFilter {
+    /// False: a taken press still counts in the keyboard's state.
+    public var discardsTakenKeyPresses: Bool { false }
     /// Passes every event: a filter that only takes shortcuts implements
     /// ``filterKey(_:router:)`` alone.
     public func filter(_ event: InputEvent, router: Router) -> FilterDecision { .pass }
@@ -54,7 +64,12 @@ public protocol InputSpy: AnyObject {
 public protocol KeyInterpreter: AnyObject {
     /// Updates the keyboard state with the key and fills in `keysym`, `baseKeysym`, `text`,
     /// `modifiers` and `modifierMasks`. Called once for every key event the router receives,
-    /// consumed or not, so the state never drifts from the hardware.
+    /// consumed or not, so the state never drifts from the hardware, before any filter sees
+    /// it. One exception: when a filter whose ``InputFilter/discardsTakenKeyPresses`` is true
+    /// (slow keys, bounce keys) takes a press, the router calls ``discardPress(_:)`` at once,
+    /// so the press leaves no state behind, and passes nothing more of that key (repeats,
+    /// release) unless a filter routes the press later (slow keys accepting it), when it
+    /// calls ``restorePress(_:)``.
     func interpret(_ event: inout KeyEvent)
     /// Called when `router` stops using this interpreter: another took its place, or the
     /// router is being deinitialized. An interpreter that keeps an unowned reference to its
@@ -66,6 +81,14 @@ public protocol KeyInterpreter: AnyObject {
     /// the serialized state after, or `nil` when this interpreter keeps no such state
     /// (the default): sticky keys then change nothing clients see.
     func setStickyModifiers(latched: KeyModifiers, locked: KeyModifiers) -> ModifierMasks?
+    /// The press in `event`, interpreted before any filter, never happened after all: a
+    /// filter whose ``InputFilter/discardsTakenKeyPresses`` is true took it. Default:
+    /// interprets the key's release.
+    func discardPress(_ event: KeyEvent)
+    /// A discarded press counts after all (slow keys accepted it), at `event.time`: takes the
+    /// key into the state again and fills in `event` as for a press, with the modifiers of
+    /// now. Default: interprets the press again.
+    func restorePress(_ event: inout KeyEvent)
 }
 
 extension KeyInterpreter {
@@ -73,6 +96,17 @@ extension KeyInterpreter {
     public func detached(from router: Router) {}
     /// Keeps no sticky modifiers: returns `nil`.
     public func setStickyModifiers(latched: KeyModifiers, locked: KeyModifiers) -> ModifierMasks? { nil }
+    /// Interprets the key's release.
+    public func discardPress(_ event: KeyEvent) {
+        var release = KeyEvent(time: event.time, device: event.device, keycode: event.keycode, state: .released)
+        interpret(&release)
+    }
+    /// Interprets the press again.
+    public func restorePress(_ event: inout KeyEvent) {
+        var press = KeyEvent(time: event.time, device: event.device, keycode: event.keycode, state: .pressed)
+        interpret(&press)
+        event = press
+    }
 }
 
 /// Calls a key interpreter through a class the router knows, made once per interpreter: a
@@ -87,6 +121,14 @@ class KeyInterpreterCall {
     func interpret(_ event: inout KeyEvent) {
         preconditionFailure("KeyInterpreterCall is abstract")
     }
+
+    func discardPress(_ event: KeyEvent) {
+        preconditionFailure("KeyInterpreterCall is abstract")
+    }
+
+    func restorePress(_ event: inout KeyEvent) {
+        preconditionFailure("KeyInterpreterCall is abstract")
+    }
 }
 
 private final class TypedKeyInterpreterCall<Interpreter: KeyInterpreter>: KeyInterpreterCall {
@@ -95,6 +137,8 @@ private final class TypedKeyInterpreterCall<Interpreter: KeyInterpreter>: KeyInt
     init(_ interpreter: Interpreter) { self.interpreter = interpreter }
 
     override func interpret(_ event: inout KeyEvent) { interpreter.interpret(&event) }
+    override func discardPress(_ event: KeyEvent) { interpreter.discardPress(event) }
+    override func restorePress(_ event: inout KeyEvent) { interpreter.restorePress(&event) }
 }
 
 /// An event that reached the end of its chain with nobody handling it.

@@ -13,8 +13,11 @@ extension Router {
     /// A release of a key that is not held (no press came) is ignored and traced.
     func key(_ event: InputEvent, keycode: UInt32, state: KeyState) {
         var keyEvent = KeyEvent(time: event.time, device: event.device, keycode: keycode, state: state)
-        // The interpreter sees every key, consumed or not, so modifiers never drift.
-        if let interpreterCall = unchecked.interpreterCallLink {
+        // The interpreter sees every key, consumed or not, so modifiers never drift; but not
+        // the rest of a key whose press a filter that discards taken presses took: it heard
+        // that press released at once (``releaseTakenPressFromInterpreter(_:at:)``), so a
+        // press slow or bounce keys drop never reaches the keyboard's state.
+        if let interpreterCall = unchecked.interpreterCallLink, !isHiddenFromInterpreter(keycode) {
             unchecked.formerInterpreterCalls.enter()
             interpreterCall.with { $0.interpret(&keyEvent) }
             if unchecked.formerInterpreterCalls.leave() { _ = unchecked.formerInterpreterCalls.takeKept() }
@@ -95,11 +98,12 @@ extension Router {
             }
             if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
             observe(event, consumed: consumedBy != nil)
-            if consumedBy != nil {
+            if let consumedBy {
                 // Only a taken press takes the rest of the key: a filter that takes a repeat
                 // of a key whose press was delivered leaves its release to the client.
                 if record, let index = heldKeyIndex(keycode), unchecked.heldKeys[index].press == .routing {
                     unchecked.heldKeys[index].press = .taken
+                    if filterDiscardsTakenPresses(at: consumedBy) { releaseTakenPressFromInterpreter(keyEvent, at: index) }
                 }
                 return
             }
@@ -140,6 +144,47 @@ extension Router {
     @inline(__always)
     private func releasedKeyIndex(_ keycode: UInt32) -> Int? {
         unchecked.heldKeys.scanIndex { $0.keycode == keycode && $0.isReleased }
+    }
+
+    /// True when `keycode` is held and its press, taken by a filter, was released to the key
+    /// interpreter: the interpreter hears nothing more of the key until a filter routes the
+    /// press (``routeTakenPress(_:after:)``).
+    @inline(__always)
+    private func isHiddenFromInterpreter(_ keycode: UInt32) -> Bool {
+        guard let index = unchecked.heldKeys.scanIndex(where: { $0.keycode == keycode }) else { return false }
+        return unchecked.heldKeys[index].hiddenFromInterpreter
+    }
+
+    /// Whether the filter at `index` (one that just took a press) discards the presses it
+    /// takes; false if the filters changed meanwhile and there is none there now.
+    private func filterDiscardsTakenPresses(at index: Int) -> Bool {
+        index < unchecked.filters.count && unchecked.filters[index].discardsTakenKeyPresses
+    }
+
+    /// A filter that discards taken presses (``InputFilter/discardsTakenKeyPresses``) took the
+    /// press of the held key at `index`: the interpreter, which updated its
+    /// state with the press before any filter ran, hears the key released, so the press leaves
+    /// no trace in the keyboard's state (modifiers, key repeat) while it waits or once it is
+    /// dropped. Out of line: rare.
+    @inline(never)
+    private func releaseTakenPressFromInterpreter(_ keyEvent: KeyEvent, at index: Int) {
+        guard let interpreterCall = unchecked.interpreterCallLink else { return }
+        unchecked.heldKeys[index].hiddenFromInterpreter = true
+        unchecked.formerInterpreterCalls.enter()
+        interpreterCall.with { $0.discardPress(keyEvent) }
+        if unchecked.formerInterpreterCalls.leave() { _ = unchecked.formerInterpreterCalls.takeKept() }
+    }
+
+    /// A filter routes the taken press at `index` (slow keys accepted it): the interpreter,
+    /// which heard it released when it was taken, hears it pressed now, and `keyEvent` gets
+    /// the keysym, text and modifiers of this moment.
+    @inline(never)
+    private func pressTakenKeyAgainInInterpreter(_ keyEvent: inout KeyEvent, at index: Int) {
+        unchecked.heldKeys[index].hiddenFromInterpreter = false
+        guard let interpreterCall = unchecked.interpreterCallLink else { return }
+        unchecked.formerInterpreterCalls.enter()
+        interpreterCall.with { $0.restorePress(&keyEvent) }
+        if unchecked.formerInterpreterCalls.leave() { _ = unchecked.formerInterpreterCalls.takeKept() }
     }
 
     private func removeReleasedKey(_ keycode: UInt32) {
@@ -451,6 +496,8 @@ extension Router {
     @discardableResult
     func routeTakenPress(_ keyEvent: KeyEvent, after filter: any InputFilter) -> Bool {
         guard let index = heldKeyIndex(keyEvent.keycode), unchecked.heldKeys[index].press == .taken else { return false }
+        var keyEvent = keyEvent
+        if unchecked.heldKeys[index].hiddenFromInterpreter { pressTakenKeyAgainInInterpreter(&keyEvent, at: index) }
         let start = (unchecked.filters.scanIndex { $0 === filter } ?? unchecked.filters.count) + 1
         let event = InputEvent(time: keyEvent.time, device: keyEvent.device, .key(keycode: keyEvent.keycode, state: .pressed))
         unchecked.keyFilterDepth += 1
@@ -475,6 +522,11 @@ extension Router {
         }
         if let consumedBy {
             trace?.record(.consumed(event, filter: consumedBy))
+            // Taken again: hidden from the interpreter again.
+            if let now = heldKeyIndex(keyEvent.keycode), unchecked.heldKeys[now].press == .taken,
+               !unchecked.heldKeys[now].hiddenFromInterpreter, filterDiscardsTakenPresses(at: consumedBy) {
+                releaseTakenPressFromInterpreter(keyEvent, at: now)
+            }
             return true
         }
         // Looked up again: a filter may have injected keys meanwhile.
@@ -528,4 +580,7 @@ struct HeldKey {
     /// Its release is being routed: no longer held (not in ``Router/pressedKeys``, not listed
     /// by an enter), but its record says where the release may go until it has been routed.
     var isReleased = false
+    /// A filter took the press and the key interpreter heard it released then: it hears
+    /// nothing more of this key (repeats, release) unless a filter routes the press.
+    var hiddenFromInterpreter = false
 }

@@ -10,57 +10,66 @@
 /// and a copy, with none of an array's uniqueness check, and the type cannot be copied (so
 /// nothing else can hold the memory). ``reserve(_:)`` and `append(unchecked:)` are the only
 /// code that decides where a byte goes; everything else appends through them.
-package struct TraceText: ~Copyable {
+///
+/// Public only under the SPI `SeatKitInternals`, as ``Unretained`` is: Swift 6.3 does not
+/// inline a `package` function into another module, and the replay tool's JSON writer
+/// (SeatKitReplay) appends a piece of punctuation at a time, each a call when not inlined.
+@_spi(SeatKitInternals) public struct TraceText: ~Copyable {
     /// `count` bytes written at `base`, room for `capacity`.
     @usableFromInline var base: UnsafeMutablePointer<UInt8>
     @usableFromInline var capacity: Int
     /// How many bytes have been written.
-    @usableFromInline package internal(set) var count = 0
-    /// The last fractional numbers written, by bit pattern, with their shortest text.
-    private var recent: (Recent, Recent, Recent, Recent) = (.empty, .empty, .empty, .empty)
+    @inlinable public var count: Int { written }
+    @usableFromInline var written = 0
+    /// The last few fractional numbers written: their bit patterns, and their shortest text
+    /// in `recentText` (`recentSize` bytes each, the length first), so that a number one
+    /// event repeats is copied, not formatted again, and no string is kept or retained.
+    private var recentBits: (UInt64, UInt64, UInt64, UInt64) = (nanBits, nanBits, nanBits, nanBits)
+    private let recentText: UnsafeMutablePointer<UInt8>
     private var nextRecent = 0
-
-    private struct Recent {
-        var bits: UInt64
-        var text: String
-        static let empty = Recent(bits: Double.nan.bitPattern, text: "nan")
-    }
+    private static let recentSize = 32
+    private static let nanBits = Double.nan.bitPattern
 
     /// An empty text with room for `capacity` bytes before it first grows.
-    package init(capacity: Int = 64) {
+    public init(capacity: Int = 64) {
         self.capacity = max(capacity, 16)
         base = .allocate(capacity: self.capacity)
+        recentText = .allocate(capacity: 4 * Self.recentSize)
+        recentText.initialize(repeating: 0, count: 4 * Self.recentSize)
     }
 
-    deinit { base.deallocate() }
+    deinit {
+        base.deallocate()
+        recentText.deallocate()
+    }
 
     /// The bytes as a string.
-    package var string: String { string(from: 0) }
+    public var string: String { string(from: 0) }
 
     /// The bytes from `start` on, as a string.
-    package func string(from start: Int) -> String {
+    public func string(from start: Int) -> String {
         String(decoding: UnsafeBufferPointer(start: base + start, count: count - start), as: UTF8.self)
     }
 
     /// The bytes written, valid only during the call.
-    package func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeRawBufferPointer(start: base, count: count))
     }
 
     /// The bytes from `start` on, valid only during the call.
-    package func withBytes<R>(from start: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    public func withBytes<R>(from start: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try body(UnsafeBufferPointer(start: base + start, count: count - start))
     }
 
     /// Forgets the bytes from `newCount` on (all of them by default), keeping the memory.
-    package mutating func removeAll(from newCount: Int = 0) {
+    public mutating func removeAll(from newCount: Int = 0) {
         precondition(newCount >= 0 && newCount <= count)
-        count = newCount
+        written = newCount
     }
 
     /// Makes room for `n` more bytes, so that the next `n` can be appended unchecked.
     @inlinable @inline(__always)
-    package mutating func reserve(_ n: Int) {
+    public mutating func reserve(_ n: Int) {
         if capacity &- count < n { grow(n) }
     }
 
@@ -76,32 +85,32 @@ package struct TraceText: ~Copyable {
 
     /// Appends a byte the caller has made room for with ``reserve(_:)``.
     @inlinable @inline(__always)
-    package mutating func append(unchecked byte: UInt8) {
-        base[count] = byte
-        count &+= 1
+    public mutating func append(unchecked byte: UInt8) {
+        base[written] = byte
+        written &+= 1
     }
 
     @inlinable @inline(__always)
-    package mutating func append(byte: UInt8) {
+    public mutating func append(byte: UInt8) {
         reserve(1)
         append(unchecked: byte)
     }
 
     /// Appends bytes, making room for them.
     @inlinable @inline(__always)
-    package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let from = bytes.baseAddress else { return }
         reserve(bytes.count)
-        (base + count).update(from: from, count: bytes.count)
-        count &+= bytes.count
+        (base + written).update(from: from, count: bytes.count)
+        written &+= bytes.count
     }
 
     @inlinable @inline(__always)
-    package mutating func append(_ text: StaticString) {
+    public mutating func append(_ text: StaticString) {
         text.withUTF8Buffer { append($0) }
     }
 
-    package mutating func append(_ text: String) {
+    public mutating func append(_ text: String) {
         if text.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
             var copy = text
             copy.withUTF8 { append($0) }
@@ -109,7 +118,7 @@ package struct TraceText: ~Copyable {
     }
 
     /// `value` in decimal, with no intermediate string.
-    package mutating func append(_ value: Int64) {
+    public mutating func append(_ value: Int64) {
         reserve(20)
         if value < 0 { append(unchecked: UInt8(ascii: "-")) }
         var magnitude = value.magnitude
@@ -120,7 +129,7 @@ package struct TraceText: ~Copyable {
             power = power &* 10
         }
         var at = count &+ digits
-        count = at
+        written = at
         repeat {
             at &-= 1
             base[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
@@ -130,38 +139,59 @@ package struct TraceText: ~Copyable {
 
     /// `value` as ``Swift/Double/compactDescription`` writes it: whole numbers below 1e15 as
     /// integers, others in Swift's shortest round-trip form ("0.5", "1e-05", "nan").
-    package mutating func append(compact value: Double) {
+    public mutating func append(compact value: Double) {
         if abs(value) < 1e15, Double(Int64(value)) == value {
             append(Int64(value))
             return
         }
-        let bits = value.bitPattern
-        if let text = recentText(bits) {
-            append(text)
+        guard value.isFinite else {
+            append(value.description)
             return
         }
-        let text = value.description
-        append(text)
-        switch nextRecent {
-        case 0: recent.0 = Recent(bits: bits, text: text)
-        case 1: recent.1 = Recent(bits: bits, text: text)
-        case 2: recent.2 = Recent(bits: bits, text: text)
-        default: recent.3 = Recent(bits: bits, text: text)
+        // An empty slot holds NaN's bits, which no finite number has.
+        let bits = value.bitPattern
+        if let slot = recentSlot(bits) {
+            let text = recentText + slot * Self.recentSize
+            append(UnsafeBufferPointer(start: text + 1, count: Int(text[0])))
+            return
         }
+        // Swift's shortest form, written by `Double.write(to:)` into the next recent slot
+        // (its text is `description`'s for every finite number), then copied from there.
+        let slot = nextRecent
         nextRecent = (nextRecent + 1) & 3
+        var slotText = RecentSlot(start: recentText + slot * Self.recentSize, capacity: Self.recentSize - 1)
+        value.write(to: &slotText)
+        guard let length = slotText.length else {
+            // Longer than a slot (never, for a finite Double): written as it is, not kept.
+            setRecentBits(slot, Self.nanBits)
+            append(value.description)
+            return
+        }
+        setRecentBits(slot, bits)
+        slotText.start[-1] = UInt8(length)
+        append(UnsafeBufferPointer(start: slotText.start, count: length))
     }
 
-    private func recentText(_ bits: UInt64) -> String? {
-        if recent.0.bits == bits { return recent.0.text }
-        if recent.1.bits == bits { return recent.1.text }
-        if recent.2.bits == bits { return recent.2.text }
-        if recent.3.bits == bits { return recent.3.text }
+    private func recentSlot(_ bits: UInt64) -> Int? {
+        if recentBits.0 == bits { return 0 }
+        if recentBits.1 == bits { return 1 }
+        if recentBits.2 == bits { return 2 }
+        if recentBits.3 == bits { return 3 }
         return nil
+    }
+
+    private mutating func setRecentBits(_ slot: Int, _ bits: UInt64) {
+        switch slot {
+        case 0: recentBits.0 = bits
+        case 1: recentBits.1 = bits
+        case 2: recentBits.2 = bits
+        default: recentBits.3 = bits
+        }
     }
 
     /// A time in microseconds as milliseconds, as ``Timestamp/description`` writes it
     /// ("12.5ms"): the exact decimal, which is Swift's shortest form for times of this size.
-    package mutating func append(milliseconds microseconds: Int64) {
+    public mutating func append(milliseconds microseconds: Int64) {
         guard microseconds.magnitude < 1_000_000_000_000 else {
             append(compact: Double(microseconds) / 1000)
             append("ms")
@@ -184,7 +214,7 @@ package struct TraceText: ~Copyable {
     }
 
     /// "(x, y)", as ``Point`` and ``Vector`` describe themselves.
-    package mutating func append(pair x: Double, _ y: Double) {
+    public mutating func append(pair x: Double, _ y: Double) {
         append(byte: UInt8(ascii: "("))
         append(compact: x)
         append(", ")
@@ -193,7 +223,7 @@ package struct TraceText: ~Copyable {
     }
 
     /// The subject as ``TraceSubject/description`` names it.
-    package mutating func append(_ subject: TraceSubject) {
+    public mutating func append(_ subject: TraceSubject) {
         switch subject {
         case .surface(_, let name): append(name)
         case .output(let name): append("output:"); append(name)
@@ -203,12 +233,40 @@ package struct TraceText: ~Copyable {
     }
 
     /// "t2" for touch slot 2.
-    package mutating func append(_ touch: TouchID) {
+    public mutating func append(_ touch: TouchID) {
         append(byte: UInt8(ascii: "t"))
         append(Int64(touch.rawValue))
     }
 
-    package mutating func append(_ kind: RoutedEventKind) {
+    public mutating func append(_ kind: RoutedEventKind) {
         append(kind.rawValue)
+    }
+}
+
+/// Where `Double.write(to:)` puts a number's text: the bytes after a slot's length byte.
+/// `length` is nil once the text did not fit.
+private struct RecentSlot: TextOutputStream {
+    let start: UnsafeMutablePointer<UInt8>
+    let capacity: Int
+    var length: Int? = 0
+
+    init(start slot: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        self.start = slot + 1
+        self.capacity = capacity
+    }
+
+    mutating func write(_ string: String) {
+        for byte in string.utf8 { put(byte) }
+    }
+
+    /// What the standard library's number types call with their ASCII text (no string made).
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        for byte in buffer { put(byte) }
+    }
+
+    private mutating func put(_ byte: UInt8) {
+        guard let n = length, n < capacity else { length = nil; return }
+        start[n] = byte
+        length = n + 1
     }
 }

@@ -1,4 +1,4 @@
-import SeatKit
+@_spi(SeatKitInternals) import SeatKit
 
 /// One input event that entered the router and what became of it, as typed values: the
 /// same facts `seatkit replay --format json` writes (schema in docs/replay-trace-schema.md).
@@ -165,8 +165,9 @@ public struct RoutedEventStream {
     /// no array in between: the command line's path.
     public mutating func add(_ event: InputEvent, decisions: [TraceRecord], pointer: (location: LayoutPoint, focus: String?)?,
                              settle: (RoutedEvent) -> Void) {
-        var e = RoutedEvent(event: event, decisions: decisions, bound: &bound, surfaces: surfaces)
-        if Self.isPointerEvent(event), let step = pointer {
+        let pointerStep = Self.isPointerEvent(event) ? pointer : nil
+        var e = RoutedEvent(event: event, decisions: decisions, bound: &bound, surfaces: pointerStep == nil ? surfaces : [:])
+        if let step = pointerStep {
             e.layoutPoint = step.location
             e.surface = step.focus
             e.surfacePoint = step.focus.flatMap { surfaces[$0]?.convert(step.location) }
@@ -311,8 +312,8 @@ extension RoutedEvent {
         }
         var handledBy: String?
         var toldLast: String?
-        for record in decisions {
-            switch record {
+        for i in decisions.indices {
+            switch decisions[i] {
             case .hitTest(let p, let result):
                 hitTest = (p, Self.name(result))
                 if layoutPoint == nil { layoutPoint = p }
@@ -320,6 +321,8 @@ extension RoutedEvent {
             case .touchBound(let id, let subject):
                 bound[id] = Self.name(subject)
             case .asked(let subject, let k, let r):
+                // Room for a chain's few links at once, not grown one by one.
+                if asked.capacity == 0 { asked.reserveCapacity(4) }
                 asked.append((subject.description, k, r == .handled))
                 if r == .handled && handledBy == nil { handledBy = subject.description }
             case .told(let subject, let k):
@@ -556,23 +559,23 @@ public enum ReplayTraceJSON {
         }
         if !e.asked.isEmpty {
             w.key("asked"); w.raw("[")
-            for (i, a) in e.asked.enumerated() {
+            for i in e.asked.indices {
                 if i > 0 { w.raw(",") }
                 w.raw("{")
-                w.key("link", first: true); w.string(a.link)
-                w.key("event"); w.name(a.event)
-                if a.handled { w.raw(",\"answer\":\"handled\"") } else { w.raw(",\"answer\":\"not handled\"") }
+                w.key("link", first: true); w.string(e.asked[i].link)
+                w.key("event"); w.name(e.asked[i].event)
+                if e.asked[i].handled { w.raw(",\"answer\":\"handled\"") } else { w.raw(",\"answer\":\"not handled\"") }
                 w.raw("}")
             }
             w.raw("]")
         }
         if !e.told.isEmpty {
             w.key("told"); w.raw("[")
-            for (i, t) in e.told.enumerated() {
+            for i in e.told.indices {
                 if i > 0 { w.raw(",") }
                 w.raw("{")
-                w.key("link", first: true); w.string(t.link)
-                w.key("event"); w.name(t.event)
+                w.key("link", first: true); w.string(e.told[i].link)
+                w.key("event"); w.name(e.told[i].event)
                 w.raw("}")
             }
             w.raw("]")
@@ -593,10 +596,11 @@ public enum ReplayTraceJSON {
         w.key("taken_by")
         if let t = e.takenBy { w.string(t) } else { w.raw("null") }
         w.key("trace"); w.raw("[")
-        for (i, d) in e.decisions.enumerated() {
+        for i in e.decisions.indices {
             if i > 0 { w.raw(",") }
-            // The text trace's line without its indentation, written in place.
-            w.string(record: d)
+            // The text trace's line without its indentation, written in place (indexed: an
+            // iterator would copy each record, retaining what it holds).
+            w.string(record: e.decisions[i])
         }
         w.raw("]}")
     }
@@ -679,7 +683,7 @@ struct JSONBytes: ~Copyable {
         text.append(byte: UInt8(ascii: "\""))
         let start = text.count
         text.append(record, indented: false)
-        if text.withBytes(from: start, { $0.contains(where: Self.needsEscape) }) {
+        if text.withBytes(from: start, { Self.needsEscape($0) }) {
             let line = text.string(from: start)
             text.removeAll(from: start - 1)
             string(line)
@@ -693,6 +697,30 @@ struct JSONBytes: ~Copyable {
         b < 0x20 || b == 0x7F || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\")
     }
 
+    /// True when any of `bytes` needs escaping, read eight at a time: a byte below 0x20 (the
+    /// borrow of subtracting 0x20 from each byte reaches its top bit), or one equal to `"`,
+    /// `\` or DEL (zero after XOR with it). Exact for "any"; the bytes after a match may
+    /// show as matches too, which does not matter here.
+    static func needsEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let n = bytes.count
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var i = 0
+        while i &+ 8 <= n {
+            let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            let quote = w ^ (ones &* 0x22), backslash = w ^ (ones &* 0x5C), delete = w ^ (ones &* 0x7F)
+            let below = (w &- ones &* 0x20) & ~w
+            let equal = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((delete &- ones) & ~delete)
+            if (below | equal) & highs != 0 { return true }
+            i &+= 8
+        }
+        while i < n {
+            if needsEscape(base[i]) { return true }
+            i &+= 1
+        }
+        return false
+    }
+
     /// `s` quoted, with `"`, `\` and control characters (and DEL) escaped. Bytes of 0x80 and
     /// above (the rest of UTF-8) are copied as they are.
     mutating func string(_ s: String) {
@@ -704,6 +732,12 @@ struct JSONBytes: ~Copyable {
 
     private mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
         text.append(byte: UInt8(ascii: "\""))
+        guard Self.needsEscape(utf8) else {
+            // Most strings (names, kinds) need nothing escaped: copied whole.
+            text.append(utf8)
+            text.append(byte: UInt8(ascii: "\""))
+            return
+        }
         var run = 0
         for i in 0..<utf8.count {
             let b = utf8[i]

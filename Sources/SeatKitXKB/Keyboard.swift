@@ -53,6 +53,8 @@ public final class Keyboard: KeyInterpreter {
         var lastChanges: KeyboardStateChanges = []
         /// Backs `composeStatus`.
         var composeStatus: ComposeStatus = .nothing
+        /// Keys whose discarded press the compose sequence took (``discardPress(_:)``).
+        var composedDiscards: [UInt32] = []
         /// Backs `pressedKeys`.
         var pressedKeys: [UInt32] = []
         var repeatingKey: UInt32?
@@ -121,6 +123,7 @@ public final class Keyboard: KeyInterpreter {
         unchecked = HotState(keymap: keymap, state: KeyboardState(keymap: keymap), _keyRepeat: keyRepeat)
         self.compose = compose.map { ComposeState(table: $0) }
         unchecked.pressedKeys.reserveCapacity(16)
+        unchecked.composedDiscards.reserveCapacity(8)
     }
 
     deinit {
@@ -145,6 +148,42 @@ public final class Keyboard: KeyInterpreter {
     // MARK: KeyInterpreter
 
     public func interpret(_ event: inout KeyEvent) {
+        interpret(&event, feedingCompose: true)
+    }
+
+    /// A press a filter discarded (slow or bounce keys): the key goes up in the state and
+    /// stops repeating. What it fed the compose sequence stays fed: its text (composed, or
+    /// empty for a dead key) is in the press waiting in the filter.
+    public func discardPress(_ event: KeyEvent) {
+        let keycode = event.keycode
+        if let i = indexOfComposedDiscard(keycode) { unchecked.composedDiscards.remove(at: i) }
+        // The press was interpreted last: the compose status is its.
+        if compose != nil, unchecked.composeStatus != .nothing { unchecked.composedDiscards.append(keycode) }
+        var release = KeyEvent(time: event.time, device: event.device, keycode: keycode, state: .released)
+        interpret(&release, feedingCompose: false)
+    }
+
+    /// A discarded press counts after all (slow keys accepted it): the key goes down in the
+    /// state again and repeats from now; keysym, text and modifiers are those of now, except
+    /// that a key the compose sequence took (a dead key, or the key that completed or broke
+    /// off a sequence) keeps the keysym and text it had: feeding it again would compose twice.
+    public func restorePress(_ event: inout KeyEvent) {
+        var press = KeyEvent(time: event.time, device: event.device, keycode: event.keycode, state: .pressed)
+        interpret(&press, feedingCompose: false)
+        if let i = indexOfComposedDiscard(event.keycode) {
+            unchecked.composedDiscards.remove(at: i)
+            press.keysym = event.keysym
+            press.text = event.text
+        }
+        event = press
+    }
+
+    private func indexOfComposedDiscard(_ keycode: UInt32) -> Int? {
+        for index in unchecked.composedDiscards.indices where unchecked.composedDiscards[index] == keycode { return index }
+        return nil
+    }
+
+    private func interpret(_ event: inout KeyEvent, feedingCompose: Bool) {
         // `state` and `keymap` change only in `setKeymap`, never while a key is interpreted:
         // borrowing them saves a reference-count round trip around every xkbcommon call.
         Unretained(unchecked.state).with { state in
@@ -156,7 +195,7 @@ public final class Keyboard: KeyInterpreter {
             switch event.state {
             case .pressed:
                 event.text = produced.text
-                if let compose { runCompose(compose, on: &event) }
+                if feedingCompose, let compose { runCompose(compose, on: &event) }
                 unchecked.lastChanges = state.update(evdevKeycode: keycode, direction: .down)
                 if indexOfPressedKey(keycode) == nil { unchecked.pressedKeys.append(keycode) }
                 if state.keymap.repeats(evdevKeycode: keycode) { startRepeating(keycode, device: event.device, at: event.time) }

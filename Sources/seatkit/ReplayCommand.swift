@@ -1,5 +1,5 @@
 import ArgumentParser
-import SeatKit
+@_spi(SeatKitInternals) import SeatKit
 import SeatKitLibinput
 import SeatKitReplay
 #if canImport(Glibc)

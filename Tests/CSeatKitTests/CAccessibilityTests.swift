@@ -111,4 +111,36 @@ import Testing
         #expect(seatkit_router_get_dwell_progress(router, 0) == -1)
         seatkit_router_destroy(router)
     }
+
+    /// A setter called again retunes the one filter its first call made (the setters share
+    /// one path, `CAccessibility.set`): slow keys set to 300 ms, then 100 ms, wait 100 ms
+    /// once (a second filter would keep a press another delay, and the first filter's 300 ms
+    /// would hold it longer); bounce keys and dwell click likewise take the new delay.
+    @Test func callingAnAccessibilitySetterAgainRetunesTheFilterItMadeInsteadOfAddingAnother() {
+        let app = Log()
+        let router = makeTree(app)
+        #expect(seatkit_router_set_slow_keys(router, true, 300_000))
+        #expect(seatkit_router_set_slow_keys(router, true, 100_000))
+        seatkit_router_notify_key(router, 0, 1, 30, SEATKIT_KEY_PRESSED)
+        seatkit_router_advance_clock(router, 99_000)
+        #expect(app.lines.isEmpty)
+        seatkit_router_advance_clock(router, 100_000)
+        #expect(app.lines == ["down 30  latched 0"], "accepted once, after the second call's delay")
+        seatkit_router_notify_key(router, 150_000, 1, 30, SEATKIT_KEY_RELEASED)
+        #expect(seatkit_router_set_slow_keys(router, false, 100_000))
+
+        #expect(seatkit_router_set_bounce_keys(router, true, 500_000))
+        #expect(seatkit_router_set_bounce_keys(router, true, 50_000))
+        seatkit_router_notify_key(router, 200_000, 1, 30, SEATKIT_KEY_PRESSED)   // 50 ms after the release: not a bounce
+        seatkit_router_notify_key(router, 210_000, 1, 30, SEATKIT_KEY_RELEASED)
+        #expect(app.lines == ["down 30  latched 0", "up 30", "down 30  latched 0", "up 30"])
+
+        seatkit_router_notify_pointer_motion_absolute(router, 300_000, 2, 100, 100)
+        #expect(seatkit_router_set_dwell_click(router, true, 1_000_000, 10))
+        #expect(seatkit_router_set_dwell_click(router, true, 400_000, 10))
+        seatkit_router_advance_clock(router, 400_000)
+        seatkit_router_notify_pointer_motion_absolute(router, 400_000, 2, 200, 200)
+        #expect(seatkit_router_get_dwell_progress(router, 600_000) == 0.5, "half of the second call's 400 ms")
+        seatkit_router_destroy(router)
+    }
 }

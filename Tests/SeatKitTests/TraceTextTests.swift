@@ -1,6 +1,6 @@
 import Testing
 import SeededRandom
-@testable import SeatKit
+@_spi(SeatKitInternals) @testable import SeatKit
 
 /// The trace's lines are written as bytes (``TraceText``), part by part, for speed. These
 /// tests hold them to the lines string interpolation made before (the reference below, the

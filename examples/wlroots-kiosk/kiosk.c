@@ -270,13 +270,12 @@ static int idle_expired(void *data) {
 /* ---- Accessibility: SeatKit's filters, each turned on by its option ---- */
 
 /* Sticky keys changed the modifiers outside a key (keys carry their own): the focused
- * client is told. */
+ * client is told through the bridge, which keeps the record of what clients were told (a
+ * later key's modifiers are sent only when they differ from it). */
 static void sticky_modifiers_changed(void *data, uint32_t depressed, uint32_t latched,
 		uint32_t locked, uint32_t group) {
 	struct kiosk *k = data;
-	struct wlr_keyboard_modifiers modifiers = { .depressed = depressed, .latched = latched,
-		.locked = locked, .group = group };
-	wlr_seat_keyboard_notify_modifiers(k->wlr_seat, &modifiers);
+	seatkit_wlr_seat_notify_modifiers(k->seat, depressed, latched, locked, group);
 	say("sticky modifiers latched 0x%x locked 0x%x", latched, locked);
 }
 

@@ -97,6 +97,13 @@ void seatkit_wlr_seat_set_capabilities(struct seatkit_wlr_seat *bridge, uint32_t
  * input (filters and spies see it); it reaches no client. Applied at once and to later
  * capability changes. */
 void seatkit_wlr_seat_set_no_pointer(struct seatkit_wlr_seat *bridge, bool no_pointer);
+/* Tells the focused client modifiers that changed outside a key: what sticky keys' callback
+ * (seatkit_router_set_sticky_keys) gets, when it is turned off or a key another filter took
+ * ends a latch. Call this rather than wlr_seat_keyboard_notify_modifiers: the bridge sends
+ * each key's modifiers only when they differ from the last it sent, and the next keyboard
+ * enter carries them, so it must know of every change. Nothing is sent when nothing changed. */
+void seatkit_wlr_seat_notify_modifiers(struct seatkit_wlr_seat *bridge, uint32_t depressed,
+	uint32_t latched, uint32_t locked, uint32_t group);
 
 enum seatkit_wlr_surface_flags {
 	/* The surface may take keyboard focus (an on-screen keyboard's, a popup's must not). */
