@@ -143,6 +143,7 @@ extension Router {
 
     private func routeTouchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint) {
         let grabBefore = unchecked.touchGrab.map { ObjectIdentifier($0) }
+        let editBefore = unchecked.treeEditCount
         let (output, hit) = touchTarget(at: point, device: event.device)
         let surface = hit?.surface
         // A touch grab started from inside the hit-test (refineHitTest) takes this touch too.
@@ -161,8 +162,13 @@ extension Router {
             trace.record(.touchBound(id, to: TraceSubject(surface)))
         }
         let sequence = unchecked.touchPool.popLast() ?? TouchSequence()
-        // The touch keeps its origin: the surface's, as the hit-test found it on the way down.
-        let origin = hit.map { LayoutPoint(x: point.x - $0.location.x, y: point.y - $0.location.y) } ?? .zero
+        // The touch keeps its origin: the surface's, as the hit-test found it on the way down
+        // (found again if a responder edited the tree or layout from inside the hit-test).
+        var origin = LayoutPoint.zero
+        if let hit {
+            origin = LayoutPoint(x: point.x - hit.location.x, y: point.y - hit.location.y)
+            if unchecked.treeEditCount != editBefore { origin = hit.surface.layoutOrigin ?? origin }
+        }
         sequence.reset(id: id, device: event.device, surface: surface, output: output, origin: origin, at: point, time: event.time)
         sequence.unchecked.arena = gestures.makeArena(in: self, surface: surface, output: output, touch: sequence.point())
         unchecked.activeTouches.append(sequence)
