@@ -285,6 +285,11 @@ public final class Router {
 
     deinit {
         keyInterpreter?.detached(from: self)
+        // The unretained links to this router (rule 1 of ``Unretained``) go with it.
+        unchecked.layout.outputs.scan { if $0.unchecked.routerLink?.refers(to: self) == true { $0.unchecked.routerLink = nil } }
+        gestures.unchecked.engagedRecognizers.scan {
+            if $0.unchecked.engagedRouterLink?.refers(to: self) == true { $0.unchecked.engagedRouterLink = nil }
+        }
     }
 
     // MARK: Entry point
