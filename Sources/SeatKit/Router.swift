@@ -111,7 +111,7 @@ public final class Router {
         /// `treeEditCount` when pointer focus was last hit-tested: when they differ, focus is
         /// checked again before the next pointer event.
         var pointerCheckedAtEdit: UInt64 = 0
-        /// What the last pointer hit-test found (``rememberPointerHit(_:at:)``): the surface
+        /// What the last pointer hit-test found (``rememberPointerHit(_:at:edit:)``): the surface
         /// (an identity), its layout origin, and `treeEditCount` when the hit-test began; the
         /// origin holds while the count is unchanged.
         var pointerHitSurface: ObjectIdentifier?
