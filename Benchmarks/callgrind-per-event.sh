@@ -17,8 +17,8 @@ if [ $# -eq 0 ]; then
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-echo "| binary | touch motion + frame | pointer motion | key press or release |"
-echo "|---|---:|---:|---:|"
+echo "| binary | touch motion + frame | pointer motion | key press or release | retains / releases per touch motion + frame |"
+echo "|---|---:|---:|---:|---:|"
 n=0
 for binary in "$@"; do
   n=$((n + 1))
@@ -31,11 +31,14 @@ for binary in "$@"; do
   for so in "$(dirname "$binary")"/*.so; do [ -e "$so" ] && strip --strip-debug -o "$out/lib$n/$(basename "$so")" "$so"; done
   LD_LIBRARY_PATH="$out/lib$n${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" valgrind --tool=callgrind --callgrind-out-file="$out/cg$n.out" "$copy" --only per-event --rounds 1 \
     >/dev/null 2>"$out/valgrind$n.log" || { rm -f "$copy"; cat "$out/valgrind$n.log" >&2; exit 1; }
+  # Again, collecting only inside the touch workload: the reference-counting calls it makes.
+  LD_LIBRARY_PATH="$out/lib$n${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" valgrind --tool=callgrind --callgrind-out-file="$out/touch$n.out" \
+    --toggle-collect='*moveFinger*' "$copy" --only per-event --rounds 1 >/dev/null 2>>"$out/valgrind$n.log" || { rm -f "$copy"; cat "$out/valgrind$n.log" >&2; exit 1; }
   rm -f "$copy"
   callgrind_annotate --inclusive=yes --threshold=100 "$out/cg$n.out" > "$out/annotate$n.txt"
-  python3 - "$out/cg$n.out" "$out/annotate$n.txt" "$binary" <<'PY'
+  python3 - "$out/cg$n.out" "$out/annotate$n.txt" "$binary" "$out/touch$n.out" <<'PY'
 import re, sys
-cg, annotate, binary = sys.argv[1], open(sys.argv[2]).read(), sys.argv[3]
+cg, annotate, binary, touch_cg = sys.argv[1], open(sys.argv[2]).read(), sys.argv[3], sys.argv[4]
 def inclusive(pattern):
     for line in annotate.splitlines():
         m = re.match(r"^\s*([\d,]+) \([^)]*\)\s+\*?\s*(.*)$", line)
@@ -43,18 +46,21 @@ def inclusive(pattern):
             return int(m.group(1).replace(",", ""))
     raise SystemExit(f"{pattern} not found")
 # Calls per function, from the raw profile: "calls=N" lines under cfn= entries.
-text = open(cg).read()
-names = {}
-for m in re.finditer(r"^(?:fn|cfn)=\((\d+)\)(?: (.*))?$", text, re.M):
-    if m.group(2): names[m.group(1)] = m.group(2)
-calls = {}
-current = None
-for line in text.splitlines():
-    m = re.match(r"^cfn=\((\d+)\)", line)
-    if m: current = names.get(m.group(1), ""); continue
-    m = re.match(r"^calls=(\d+)", line)
-    if m and current is not None:
-        calls[current] = calls.get(current, 0) + int(m.group(1)); current = None
+def call_counts(path):
+    text = open(path).read()
+    names = {}
+    for m in re.finditer(r"^(?:fn|cfn)=\((\d+)\)(?: (.*))?$", text, re.M):
+        if m.group(2): names[m.group(1)] = m.group(2)
+    counts = {}
+    current = None
+    for line in text.splitlines():
+        m = re.match(r"^cfn=\((\d+)\)", line)
+        if m: current = names.get(m.group(1), ""); continue
+        m = re.match(r"^calls=(\d+)", line)
+        if m and current is not None:
+            counts[current] = counts.get(current, 0) + int(m.group(1)); current = None
+    return counts
+calls = call_counts(cg)
 def per_call(pattern):
     total = inclusive(pattern)
     n = sum(v for k, v in calls.items() if re.search(pattern, k))
@@ -62,6 +68,10 @@ def per_call(pattern):
 touch = per_call(r"RoutingWorkloads0A5SceneC10moveFinger|RoutingScene\.moveFinger")
 pointer = per_call(r"RoutingWorkloads0A5SceneC17movePointerAcross|RoutingScene\.movePointerAcross")
 key = per_call(r"RouterC3key_7keycode|Router\.key\(")
-print(f"| {binary} | {touch:,.0f} | {pointer:,.0f} | {key:,.0f} |")
+touch_calls = sum(v for k, v in calls.items() if re.search(r"RoutingWorkloads0A5SceneC10moveFinger|RoutingScene\.moveFinger", k))
+inside = call_counts(touch_cg)
+retains = sum(v for k, v in inside.items() if re.fullmatch(r"swift_retain|swift_retain_n|swift_bridgeObjectRetain|swift_unknownObjectRetain", k))
+releases = sum(v for k, v in inside.items() if re.fullmatch(r"swift_release|swift_release_n|swift_bridgeObjectRelease|swift_unknownObjectRelease", k))
+print(f"| {binary} | {touch:,.0f} | {pointer:,.0f} | {key:,.0f} | {retains / touch_calls:.1f} / {releases / touch_calls:.1f} |")
 PY
 done

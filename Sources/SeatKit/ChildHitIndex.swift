@@ -131,7 +131,7 @@ final class ChildHitIndex {
     /// The topmost, deepest surface under `point` (in the parent's space) among the indexed
     /// children's subtrees, or `nil`. The index must be current.
     @inline(__always)
-    func topmostHit(at point: SurfacePoint) -> Surface? {
+    func topmostHit(at point: SurfacePoint) -> SurfaceHit? {
         unchecked.walks += 1
         defer { unchecked.walks -= 1 }
         let children = self.unchecked.children, entries = self.unchecked.entries, cellChildren = self.unchecked.cellChildren

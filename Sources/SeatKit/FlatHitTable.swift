@@ -93,12 +93,14 @@ final class FlatHitTable {
     func endWalk() { unchecked.walks &-= 1 }
 
     /// The topmost, deepest surface of the owner's subtree that accepts input at `point` (in
-    /// the owner's space), or `nil`; unretained: the table's members hold it. A static walk
+    /// the owner's space) and the point in its space, or `nil`; unretained: the table's
+    /// members hold it. A static walk
     /// over entries handed out by `beginWalk()`, so that it runs inline in the caller.
     @inline(__always)
-    static func topmostHit(in entries: ChildHitIndex.Storage<Entry>, at point: SurfacePoint) -> Unretained<Surface>? {
+    static func topmostHit(in entries: ChildHitIndex.Storage<Entry>, at point: SurfacePoint)
+        -> (surface: Unretained<Surface>, location: SurfacePoint)? {
         let count = entries.count
-        return withUnsafeTemporaryAllocation(of: SurfacePoint.self, capacity: Self.levelLimit) { points -> Unretained<Surface>? in
+        return withUnsafeTemporaryAllocation(of: SurfacePoint.self, capacity: Self.levelLimit) { points -> (surface: Unretained<Surface>, location: SurfacePoint)? in
             let point0 = points.baseAddress!
             point0.initialize(to: point)
             var i = 0
@@ -111,7 +113,7 @@ final class FlatHitTable {
                     if !entry.isCandidate {
                         (point0 + level + 1).initialize(to: local)
                     } else if entry.surface.with({ $0.acceptsInput(at: local) }) {
-                        return entry.surface
+                        return (entry.surface, local)
                     }
                     i += 1
                 } else {

@@ -30,6 +30,12 @@ public final class Output {
         var isInLayout = false
         /// Backs `gestureRecognizers`.
         var gestureRecognizers: [GestureRecognizer] = []
+        /// `router`, unretained (rule 1 of ``Unretained``: the router owns the output through
+        /// its layout and clears the link when it removes the output and in its `deinit`). Not
+        /// `weak`: a weakly referenced router keeps its reference count in a side table, which
+        /// made each retain and release of the router on the per-event path take the runtime's
+        /// slow path (issue 25).
+        var routerLink: Unretained<Router>?
     }
 
     @exclusivity(unchecked) var unchecked: HotState
@@ -73,7 +79,10 @@ public final class Output {
         set { unchecked._responder = newValue }
     }
     /// The router whose layout holds this output.
-    public internal(set) weak var router: Router?
+    public internal(set) var router: Router? {
+        get { unchecked.routerLink?.object }
+        set { unchecked.routerLink = newValue.map(Unretained.init) }
+    }
     /// True while the output is in a router's layout: its tree is attached (routable) only
     /// then.
     public internal(set) var isInLayout: Bool {

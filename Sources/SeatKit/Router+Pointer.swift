@@ -22,15 +22,16 @@ extension Router {
     /// release), and what ``refreshPointerFocus(time:)`` does without a grab.
     func followPointerFocus(time: Timestamp? = nil) {
         guard unchecked.pressedButtons.isEmpty else { return }
-        unchecked.pointerCheckedAtEdit = unchecked.treeEditCount
+        let edit = unchecked.treeEditCount
+        unchecked.pointerCheckedAtEdit = edit
         let generation = unchecked.pointerFocusGeneration
-        let target = surface(at: unchecked.pointerLocation)
+        let target = rememberPointerHit(hit(at: unchecked.pointerLocation), at: unchecked.pointerLocation, edit: edit)
         if let trace { trace.record(.hitTest(unchecked.pointerLocation, result: TraceSubject(target))) }
         // A hit-test handler (refine) that started a grab or moved focus has decided.
         guard generation == unchecked.pointerFocusGeneration else { return }
         if target !== unchecked.pointerFocus {
             setPointerFocus(target, time: time ?? clock.now)
-        } else if let focus = target, let local = focus.convert(unchecked.pointerLocation), local != unchecked.focusSurfaceLocation {
+        } else if let focus = target, let local = pointerLocation(in: focus), local != unchecked.focusSurfaceLocation {
             // The focus moved under a still pointer: it hears where the pointer now is in its
             // space (as a client must, before a click lands there), a motion with no delta.
             unchecked.focusSurfaceLocation = local
@@ -59,7 +60,7 @@ extension Router {
         guard let newFocus, newFocus.unchecked.isAttached else { return }
         unchecked.pointerFocus = newFocus
         unchecked.buttonsSeenByFocus.removeAll(keepingCapacity: true)
-        let local = newFocus.convert(unchecked.pointerLocation) ?? .zero
+        let local = pointerLocation(in: newFocus) ?? .zero
         unchecked.focusSurfaceLocation = local
         let crossing = PointerCrossingEvent(time: time, location: unchecked.pointerLocation, surfaceLocation: local)
         newFocus.withResponder { $0.pointerEntered(crossing, context: ResponderContext(router: self, surface: newFocus, target: newFocus)) }
@@ -67,7 +68,7 @@ extension Router {
     }
 
     func tellPointerLeft(_ surface: Surface, time: Timestamp) {
-        let local = surface.convert(unchecked.pointerLocation) ?? .zero
+        let local = pointerLocation(in: surface) ?? .zero
         let crossing = PointerCrossingEvent(time: time, location: unchecked.pointerLocation, surfaceLocation: local)
         surface.withResponder { $0.pointerLeft(crossing, context: ResponderContext(router: self, surface: surface, target: surface)) }
         trace?.record(.told(TraceSubject(surface), .pointerLeft))
@@ -122,7 +123,37 @@ extension Router {
     /// The pointer position in the focus surface's space (zero without focus).
     @inline(__always)
     func pointerSurfaceLocation() -> SurfacePoint {
-        unchecked.pointerFocus?.convert(unchecked.pointerLocation) ?? .zero
+        guard let focus = unchecked.pointerFocus else { return .zero }
+        return pointerLocation(in: focus) ?? .zero
+    }
+
+    /// The pointer position in `surface`'s space; `nil` when it is detached. Carried from the
+    /// last pointer hit-test when that found `surface` and the tree and layout have not
+    /// changed since (the hit-test computed the point on its way down); else found by a walk
+    /// up the tree.
+    @inline(__always)
+    func pointerLocation(in surface: Surface) -> SurfacePoint? {
+        let location = unchecked.pointerLocation
+        if unchecked.pointerHitAtEdit == unchecked.treeEditCount, unchecked.pointerHitSurface == ObjectIdentifier(surface) {
+            let origin = unchecked.pointerHitOrigin
+            return SurfacePoint(x: location.x - origin.x, y: location.y - origin.y)
+        }
+        return surface.convert(location)
+    }
+
+    /// Keeps what a pointer hit-test at `location` found (the surface's origin, as the point
+    /// minus the surface-local point), valid while the tree and layout stay as they were at
+    /// `edit`, the edit count before the hit-test ran (its `refineHitTest` calls may have
+    /// edited them already, which leaves it stale at once). Returns the surface.
+    @inline(__always)
+    func rememberPointerHit(_ hit: SurfaceHit?, at location: LayoutPoint, edit: UInt64) -> Surface? {
+        guard let hit else { return nil }
+        unchecked.pointerHitAtEdit = edit
+        // An identity only: valid while the count is, and a surface of the layout cannot go
+        // away without an edit.
+        unchecked.pointerHitSurface = ObjectIdentifier(hit.surface)
+        unchecked.pointerHitOrigin = LayoutPoint(x: location.x - hit.location.x, y: location.y - hit.location.y)
+        return hit.surface
     }
 
     func movePointer(to location: LayoutPoint, event: InputEvent, delta: Vector, unaccelerated: Vector) {
@@ -149,9 +180,10 @@ extension Router {
     private func followPointer(time: Timestamp, device: DeviceID, delta: Vector, unaccelerated: Vector) {
         let location = unchecked.pointerLocation
         if unchecked.pressedButtons.isEmpty {
-            unchecked.pointerCheckedAtEdit = unchecked.treeEditCount
+            let edit = unchecked.treeEditCount
+            unchecked.pointerCheckedAtEdit = edit
             let generation = unchecked.pointerFocusGeneration
-            let target = surface(at: location, device: device)
+            let target = rememberPointerHit(hit(at: location, device: device), at: location, edit: edit)
             if let trace { trace.record(.hitTest(location, result: TraceSubject(target))) }
             // A hit-test handler (refine) that started a grab or moved focus has decided: the
             // grab has the pointer from here on, and this motion goes no further.

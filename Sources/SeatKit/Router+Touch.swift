@@ -143,7 +143,9 @@ extension Router {
 
     private func routeTouchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint) {
         let grabBefore = unchecked.touchGrab.map { ObjectIdentifier($0) }
-        let (output, surface) = touchTarget(at: point, device: event.device)
+        let editBefore = unchecked.treeEditCount
+        let (output, hit) = touchTarget(at: point, device: event.device)
+        let surface = hit?.surface
         // A touch grab started from inside the hit-test (refineHitTest) takes this touch too.
         if let grab = unchecked.touchGrab, ObjectIdentifier(grab) != grabBefore {
             grab.touchDown(event, id: id, at: point, router: self)
@@ -160,8 +162,15 @@ extension Router {
             trace.record(.touchBound(id, to: TraceSubject(surface)))
         }
         let sequence = unchecked.touchPool.popLast() ?? TouchSequence()
-        sequence.reset(id: id, device: event.device, surface: surface, output: output, at: point, time: event.time)
-        sequence.unchecked.arena = gestures.makeArena(in: self, surface: surface, output: output, touch: sequence.point(surfaceOrigin: surface?.layoutOrigin))
+        // The touch keeps its origin: the surface's, as the hit-test found it on the way down
+        // (found again if a responder edited the tree or layout from inside the hit-test).
+        var origin = LayoutPoint.zero
+        if let hit {
+            origin = LayoutPoint(x: point.x - hit.location.x, y: point.y - hit.location.y)
+            if unchecked.treeEditCount != editBefore { origin = hit.surface.layoutOrigin ?? origin }
+        }
+        sequence.reset(id: id, device: event.device, surface: surface, output: output, origin: origin, at: point, time: event.time)
+        sequence.unchecked.arena = gestures.makeArena(in: self, surface: surface, output: output, touch: sequence.point())
         unchecked.activeTouches.append(sequence)
     }
 
@@ -183,17 +192,18 @@ extension Router {
         sequence.unchecked.upReceived = true
     }
 
-    /// The output and surface a touch down at `point` goes to: on the output `device` is
-    /// mapped to, if any (mirrored or overlapping outputs), else on the topmost output there.
-    /// A `refineHitTest` that removes what it is asked about is answered by a new hit-test.
-    private func touchTarget(at point: LayoutPoint, device: DeviceID) -> (Output?, Surface?) {
+    /// The output and surface a touch down at `point` goes to (with the point in the surface's
+    /// space): on the output `device` is mapped to, if any (mirrored or overlapping outputs),
+    /// else on the topmost output there. A `refineHitTest` that removes what it is asked about
+    /// is answered by a new hit-test.
+    private func touchTarget(at point: LayoutPoint, device: DeviceID) -> (Output?, SurfaceHit?) {
         var attempts = 0
         while attempts < 4 {
             attempts += 1
             let output = unchecked.deviceOutputs.isEmpty ? unchecked.layout.output(at: point) : (unchecked.deviceOutputs[device] ?? unchecked.layout.output(at: point))
             guard let output else { return (nil, nil) }
-            let surface = output.root.hitTest(SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y))
-            if output.isInLayout, surface?.unchecked.isAttached ?? true { return (output, surface) }
+            let hit = output.root.hitTestLocating(SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y))
+            if output.isInLayout, hit?.surface.unchecked.isAttached ?? true { return (output, hit) }
         }
         return (nil, nil)
     }
@@ -292,7 +302,7 @@ extension Router {
                 // A handler may edit the list meanwhile: look at it again from the start.
                 l = 0
                 guard let responder = responder(for: link) else { continue }
-                let event = TouchEvent(time: clock.now, touches: [sequence.point(surfaceOrigin: sequence.unchecked.surface?.layoutOrigin)])
+                let event = TouchEvent(time: clock.now, touches: [touchPoint(of: sequence)])
                 responder.touchesCancelled(event, context: ResponderContext(router: self, link: link, target: sequence.unchecked.surface))
                 trace?.record(.told(TraceSubject(link), .touchesCancelled))
             }
@@ -324,7 +334,7 @@ extension Router {
                 // A handler may edit the list meanwhile: look at it again from the start.
                 l = 0
                 guard let responder = responder(for: link) else { continue }
-                let event = TouchEvent(time: clock.now, touches: [sequence.point(surfaceOrigin: bound.layoutOrigin)])
+                let event = TouchEvent(time: clock.now, touches: [touchPoint(of: sequence)])
                 responder.touchesCancelled(event, context: ResponderContext(router: self, link: link, target: bound))
                 trace?.record(.told(TraceSubject(link), .touchesCancelled))
             }
@@ -365,6 +375,7 @@ extension Router {
     /// delivered; returns whether there was one.
     func markTouchesMovedUnder() -> Bool {
         unchecked.touchesCheckedAtEdit = unchecked.treeEditCount
+        if unchecked.touchOriginsAtEdit != unchecked.treeEditCount { refreshTouchOrigins() }
         var marked = false
         var i = 0
         while i < unchecked.activeTouches.count {
@@ -372,11 +383,44 @@ extension Router {
             i += 1
             guard sequence.isDown, !sequence.unchecked.taken, !sequence.unchecked.beganPending,
                   let surface = sequence.unchecked.surface, surface.unchecked.isAttached,
-                  let origin = surface.layoutOrigin, origin != sequence.unchecked.lastSurfaceOrigin else { continue }
+                  sequence.unchecked.surfaceOrigin != sequence.unchecked.lastSurfaceOrigin else { continue }
             sequence.unchecked.movedPending = true
             marked = true
         }
         return marked
+    }
+
+    /// `sequence` as its responders see it: in the space of its bound surface, by the origin
+    /// the touch carries (brought up to date first if the tree or layout changed since); a
+    /// removed surface's touch in the space it was last delivered in.
+    @inline(__always)
+    func touchPoint(of sequence: TouchSequence) -> TouchPoint {
+        sequence.point(surfaceOrigin: surfaceOrigin(of: sequence))
+    }
+
+    /// The layout origin of `sequence`'s bound surface, carried (brought up to date first if
+    /// the tree or layout changed); `nil` when the surface is removed or there is none.
+    @inline(__always)
+    func surfaceOrigin(of sequence: TouchSequence) -> LayoutPoint? {
+        guard let surface = sequence.unchecked.surface, surface.unchecked.isAttached else { return nil }
+        if unchecked.touchOriginsAtEdit != unchecked.treeEditCount { refreshTouchOrigins() }
+        return sequence.unchecked.surfaceOrigin
+    }
+
+    /// After an edit of the tree or layout: each touch's carried origin becomes its bound
+    /// surface's layout origin now (one walk up the tree per touch, once per edit, not per
+    /// event). A removed surface's touch keeps the origin it had.
+    @inline(never)
+    func refreshTouchOrigins() {
+        unchecked.touchOriginsAtEdit = unchecked.treeEditCount
+        var i = 0
+        while i < unchecked.activeTouches.count {
+            let sequence = unchecked.activeTouches[i]
+            i += 1
+            if let surface = sequence.unchecked.surface, surface.unchecked.isAttached, let origin = surface.layoutOrigin {
+                sequence.unchecked.surfaceOrigin = origin
+            }
+        }
     }
 
     /// Whether `sequence` has `phase` to deliver in the pass under way.
@@ -407,7 +451,9 @@ extension Router {
             i += 1
             guard isDue(lead, phase), lead.unchecked.mark != mark else { continue }
             let surface = lead.unchecked.surface
-            let origin = surface?.layoutOrigin
+            if unchecked.touchOriginsAtEdit != unchecked.treeEditCount { refreshTouchOrigins() }
+            // Every touch of the group is bound to `surface`: they carry the same origin.
+            let origin: LayoutPoint? = surface.map { $0.unchecked.isAttached ? lead.unchecked.surfaceOrigin : nil } ?? nil
             unchecked.touchScratch.removeAll(keepingCapacity: true)
             var recognizersTakePart = false
             for j in (i - 1)..<unchecked.activeTouches.count {
@@ -596,7 +642,7 @@ extension Router {
                     let other = batch[k]
                     k += 1
                     if other.unchecked.surface === target, other.hasSeen(link) {
-                        points.append(other.point(surfaceOrigin: target?.layoutOrigin))
+                        points.append(touchPoint(of: other))
                     }
                 }
                 guard let responder = responder(for: link) else { continue }

@@ -69,6 +69,10 @@ public final class Router {
         /// `treeEditCount` when the touches' surfaces were last checked for having moved under
         /// them (``refreshTouchLocations(time:)``, and before each touch frame).
         var touchesCheckedAtEdit: UInt64 = 0
+        /// `treeEditCount` when each touch's carried surface origin was last brought up to date
+        /// (``touchPoint(of:)``): until the tree or layout changes, the origin found by the
+        /// touch-down's hit-test holds, and no walk up the tree is needed per event.
+        var touchOriginsAtEdit: UInt64 = 0
         /// Set (only while tracing) when a walk's ask passed a link over without calling its
         /// responder: the walk records no "asked" for it.
         var askSkippedLink = false
@@ -109,6 +113,12 @@ public final class Router {
         /// `treeEditCount` when pointer focus was last hit-tested: when they differ, focus is
         /// checked again before the next pointer event.
         var pointerCheckedAtEdit: UInt64 = 0
+        /// What the last pointer hit-test found (``rememberPointerHit(_:at:edit:)``): the surface
+        /// (an identity), its layout origin, and `treeEditCount` when the hit-test began; the
+        /// origin holds while the count is unchanged.
+        var pointerHitSurface: ObjectIdentifier?
+        var pointerHitOrigin = LayoutPoint.zero
+        var pointerHitAtEdit: UInt64 = .max
         /// Where the pointer focus was last told the pointer is, in its space: when an edit moves
         /// the focus under a still pointer, it is told the new point (a motion with no delta).
         var focusSurfaceLocation = SurfacePoint.zero
@@ -284,6 +294,11 @@ public final class Router {
 
     deinit {
         keyInterpreter?.detached(from: self)
+        // The unretained links to this router (rule 1 of ``Unretained``) go with it.
+        unchecked.layout.outputs.scan { if $0.unchecked.routerLink?.refers(to: self) == true { $0.unchecked.routerLink = nil } }
+        gestures.unchecked.engagedRecognizers.scan {
+            if $0.unchecked.engagedRouterLink?.refers(to: self) == true { $0.unchecked.engagedRouterLink = nil }
+        }
     }
 
     // MARK: Entry point
@@ -432,8 +447,13 @@ public final class Router {
     /// and bound touches: hit-tested on the output the device is mapped to, if it is in the
     /// layout (mirrored or overlapping outputs), else as ``surface(at:)``.
     public func surface(at point: LayoutPoint, device: DeviceID) -> Surface? {
-        guard !unchecked.deviceOutputs.isEmpty, let output = unchecked.deviceOutputs[device] else { return surface(at: point) }
-        return output.root.hitTest(SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y))
+        hit(at: point, device: device)?.surface
+    }
+
+    /// ``surface(at:device:)`` with the point in the surface's space, as the hit-test found it.
+    func hit(at point: LayoutPoint, device: DeviceID) -> SurfaceHit? {
+        guard !unchecked.deviceOutputs.isEmpty, let output = unchecked.deviceOutputs[device] else { return hit(at: point) }
+        return output.root.hitTestLocating(SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y))
     }
 
     /// A routed tree or the layout changed: pointer focus is checked again before the next
@@ -616,9 +636,14 @@ public final class Router {
     /// The surface that input at a layout-space point goes to, ignoring grabs and bound
     /// touches: the topmost, deepest surface of the topmost output there.
     public func surface(at point: LayoutPoint) -> Surface? {
+        hit(at: point)?.surface
+    }
+
+    /// ``surface(at:)`` with the point in the surface's space, as the hit-test found it.
+    func hit(at point: LayoutPoint) -> SurfaceHit? {
         guard let output = unchecked.layout.output(at: point) else { return nil }
         let local = SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y)
-        return output.root.hitTest(local)
+        return output.root.hitTestLocating(local)
     }
 
     // MARK: Tree changes

@@ -394,13 +394,20 @@ public final class Surface {
     /// or hit-test again from inside `refineHitTest`: the walk under way finishes on the
     /// tree as it was when it began, and the next hit-test sees the edit.
     public func hitTest(_ point: SurfacePoint) -> Surface? {
+        hitTestLocating(point)?.surface
+    }
+
+    /// ``hitTest(_:)`` that also returns where `point` (in this surface's space) is in the
+    /// space of the surface hit, as the walk down computed it: callers carry it rather than
+    /// walk up the tree again to find it (as tinywl's `desktop_view_at` returns sx, sy).
+    public func hitTestLocating(_ point: SurfacePoint) -> SurfaceHit? {
         guard let box = unchecked.subtreeBounds, box.contains(point) else { return nil }
         guard unchecked.subtreeSurfaceCount <= FlatHitTable.surfaceLimit else { return hitTestBelowBounds(point) }
         let table = currentFlatTable()
         guard table.with({ $0.unchecked.isUsable }) else { return hitTestBelowBounds(point) }
         let entries = table.with { $0.beginWalk() }
         // Retained here, once: the walk itself touches only the candidates it asks.
-        let hit = FlatHitTable.topmostHit(in: entries, at: point)?.object
+        let hit = FlatHitTable.topmostHit(in: entries, at: point).map { SurfaceHit(surface: $0.surface.object, location: $0.location) }
         table.with { $0.endWalk() }
         if unchecked.hasRetiredFlatTables { releaseFinishedFlatTables() }
         return hit
@@ -461,13 +468,13 @@ public final class Surface {
     /// Hit-testing for a surface with children placed below it: the children above from the
     /// top down, its own area, then the children below from the top down.
     @inline(never)
-    private func hitTestWithChildrenBelow(_ point: SurfacePoint) -> Surface? {
+    private func hitTestWithChildrenBelow(_ point: SurfacePoint) -> SurfaceHit? {
         if let hit = topmostChildHit(at: point, below: false) { return hit }
-        if acceptsInput(at: point) { return self }
+        if acceptsInput(at: point) { return SurfaceHit(surface: self, location: point) }
         return topmostChildHit(at: point, below: true)
     }
 
-    private func topmostChildHit(at point: SurfacePoint, below: Bool) -> Surface? {
+    private func topmostChildHit(at point: SurfacePoint, below: Bool) -> SurfaceHit? {
         let snapshot = unchecked.children
         var i = snapshot.count
         while i > 0 {
@@ -481,7 +488,7 @@ public final class Surface {
     }
 
     /// Hit-testing once `point` is known to be inside `subtreeBounds`.
-    func hitTestBelowBounds(_ point: SurfacePoint) -> Surface? {
+    func hitTestBelowBounds(_ point: SurfacePoint) -> SurfaceHit? {
         if unchecked.childrenBelowCount > 0 { return hitTestWithChildrenBelow(point) }
         let count = unchecked.children.count
         if count == 1 {
@@ -509,7 +516,7 @@ public final class Surface {
             }
             if let hit = index.topmostHit(at: point) { return hit }
         }
-        return acceptsInput(at: point) ? self : nil
+        return acceptsInput(at: point) ? SurfaceHit(surface: self, location: point) : nil
     }
 
     /// The index over the children as of the last hit-test through this surface: for tests.
@@ -580,6 +587,14 @@ public final class Surface {
         unchecked.subtreeBounds = box
         return box != old
     }
+}
+
+/// What a hit-test found: the surface and the point in its own space.
+public struct SurfaceHit {
+    /// The topmost, deepest surface that accepts input at the point.
+    public let surface: Surface
+    /// The point in `surface`'s space (surface-local), computed on the way down the tree.
+    public let location: SurfacePoint
 }
 
 /// A surface's responder in an object of its own, so the router can ask it unretained.

@@ -42,8 +42,15 @@ final class TouchSequence {
         /// Its ended phase is being delivered: a removal or cancel met on the way no longer
         /// cancels it (its responders are being told it ended).
         var isEnding = false
-        /// The bound surface's layout origin when last known: a surface removed mid-touch has
-        /// none, and its cancel is still given in the space it had.
+        /// The bound surface's layout origin, carried from the touch-down's hit-test (the
+        /// touch point minus the surface-local point it found) and brought up to date by the
+        /// router only after an edit of the tree or layout (``Router/touchPoint(of:)``): every
+        /// surface-local point of the touch is `location - surfaceOrigin`, with no walk up the
+        /// tree per event. A surface removed mid-touch keeps the last one: its cancel is given
+        /// in the space it had. Zero for a touch on no surface.
+        var surfaceOrigin = LayoutPoint.zero
+        /// `surfaceOrigin` as of the last point delivered: when the surface moved under a still
+        /// finger since, the next frame tells it where the finger now is in its space.
         var lastSurfaceOrigin = LayoutPoint.zero
     }
 
@@ -51,7 +58,8 @@ final class TouchSequence {
 
     init() { unchecked.seen.reserveCapacity(8) }
 
-    func reset(id: TouchID, device: DeviceID, surface: Surface?, output: Output?, at location: LayoutPoint, time: Timestamp) {
+    /// `origin`: the layout origin of `surface`, as the hit-test found it (zero for none).
+    func reset(id: TouchID, device: DeviceID, surface: Surface?, output: Output?, origin: LayoutPoint, at location: LayoutPoint, time: Timestamp) {
         self.unchecked.id = id
         self.unchecked.device = device
         self.unchecked.surface = surface
@@ -59,7 +67,8 @@ final class TouchSequence {
         self.unchecked.startLocation = location
         self.unchecked.startTime = time
         self.unchecked.location = location
-        unchecked.lastSurfaceOrigin = surface?.layoutOrigin ?? .zero
+        unchecked.surfaceOrigin = origin
+        unchecked.lastSurfaceOrigin = origin
         unchecked.seen.removeAll(keepingCapacity: true)
         unchecked.seenHint = 0
         unchecked.beganPending = true
@@ -150,8 +159,14 @@ final class TouchSequence {
         unchecked.seenHint = index
     }
 
+    /// The touch as a responder sees it, in the space of its carried ``HotState/surfaceOrigin``
+    /// (the router's ``Router/touchPoint(of:)`` brings that up to date first after an edit).
+    @inline(__always)
+    func point() -> TouchPoint { point(surfaceOrigin: unchecked.surfaceOrigin) }
+
     /// The touch as a responder sees it, with `origin` the bound surface's layout origin (the
-    /// last one known when `nil`).
+    /// last one delivered when `nil`).
+    @inline(__always)
     func point(surfaceOrigin origin: LayoutPoint?) -> TouchPoint {
         if let origin { unchecked.lastSurfaceOrigin = origin }
         let o = origin ?? unchecked.lastSurfaceOrigin

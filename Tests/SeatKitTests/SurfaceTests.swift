@@ -146,6 +146,37 @@ struct SurfaceTests {
         return walk(root, p, clip: nil)
     }
 
+    /// `p`, in `root`'s space, in the space of `surface` (in `root`'s subtree), by a walk up.
+    static func point(_ p: SurfacePoint, inSpaceOf surface: Surface, under root: Surface) -> SurfacePoint {
+        var x = p.x, y = p.y
+        var node: Surface? = surface
+        while let current = node, current !== root {
+            x -= current.frame.origin.x
+            y -= current.frame.origin.y
+            node = current.parent
+        }
+        return SurfacePoint(x: x, y: y)
+    }
+
+    @Test func aHitTestReturnsThePointInTheSpaceOfTheSurfaceItHit() {
+        let root = Surface(name: "root", frame: SurfaceRect(x: 0, y: 0, width: 500, height: 500))
+        let window = Surface(name: "window", frame: SurfaceRect(x: 100, y: 50, width: 300, height: 300))
+        let below = Surface(name: "below", frame: SurfaceRect(x: -20, y: -10, width: 40, height: 40))
+        below.isBelowParent = true
+        let button = Surface(name: "button", frame: SurfaceRect(x: 10.5, y: 20, width: 50, height: 50))
+        root.addChild(window)
+        window.addChild(below)
+        window.addChild(button)
+        #expect(root.hitTestLocating(SurfacePoint(x: 120, y: 80))?.surface === button)
+        #expect(root.hitTestLocating(SurfacePoint(x: 120, y: 80))?.location == SurfacePoint(x: 9.5, y: 10))
+        // Through the walk for a surface with a child below it, and that child.
+        #expect(root.hitTestLocating(SurfacePoint(x: 300, y: 300))?.location == SurfacePoint(x: 200, y: 250))
+        #expect(root.hitTestLocating(SurfacePoint(x: 85, y: 45))?.surface === below)
+        #expect(root.hitTestLocating(SurfacePoint(x: 85, y: 45))?.location == SurfacePoint(x: 5, y: 5))
+        #expect(root.hitTestLocating(SurfacePoint(x: 499, y: 499))?.location == SurfacePoint(x: 499, y: 499))
+        #expect(root.hitTestLocating(SurfacePoint(x: 600, y: 1)) == nil)
+    }
+
     @Test func hitTestingAgreesWithABruteForceReferenceOnThousandsOfRandomTrees() {
         var rng = SeededGenerator(seed: 42)
         var checked = 0
@@ -179,6 +210,10 @@ struct SurfaceTests {
                 let expected = Self.referenceHit(root, p)
                 let actual = root.hitTest(p)
                 #expect(actual === expected, "at \(p): expected \(expected?.name ?? "nil"), got \(actual?.name ?? "nil")")
+                // The surface-local point comes back with the surface, as the walk down found it.
+                let located = root.hitTestLocating(p)
+                #expect(located?.surface === expected)
+                if let located { #expect(located.location == Self.point(p, inSpaceOf: located.surface, under: root)) }
                 checked += 1
             }
         }

@@ -511,3 +511,93 @@ struct CancelSpaceTests {
         #expect(cancelled.first?.location == LayoutPoint(x: 130, y: 250))
     }
 }
+
+/// A touch and the pointer carry the origin their hit-test found (issue 25): these pin down
+/// that what they carry is brought up to date by every edit of the tree or layout, including
+/// an edit made by a responder from inside the hit-test itself.
+@Suite("Carried surface origins")
+struct CarriedOriginTests {
+    /// Moves its own surface the first time it is asked whether it accepts a point.
+    final class MovingWhenAsked: Responder {
+        let log: CallLog
+        var move: (() -> Void)?
+        var lastTouches: [TouchPoint] = []
+        var lastEnter: PointerCrossingEvent?
+        var lastMotion: PointerMotionEvent?
+        init(log: CallLog) { self.log = log }
+        func refineHitTest(at point: SurfacePoint, in surface: Surface) -> Bool {
+            move?()
+            move = nil
+            return true
+        }
+        func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
+            lastTouches = event.touches
+            return .handled
+        }
+        func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
+            lastTouches = event.touches
+            return .handled
+        }
+        func pointerEntered(_ event: PointerCrossingEvent, context: ResponderContext) { lastEnter = event }
+        func pointerMoved(_ event: PointerMotionEvent, context: ResponderContext) -> ResponderResult {
+            lastMotion = event
+            return .handled
+        }
+    }
+
+    @Test func aSurfaceThatMovesItselfDuringATouchDownsHitTestGetsTheTouchInItsNewSpace() {
+        let h = Harness()
+        let window = h.surface("window", 100, 100, 400, 400)
+        let responder = MovingWhenAsked(log: h.log)
+        let button = Surface(name: "button", frame: SurfaceRect(x: 10, y: 10, width: 200, height: 200), responder: responder)
+        window.addChild(button)
+        responder.move = { window.frame.origin = SurfacePoint(x: 90, y: 95) }
+        h.down(0, 150, 150)
+        // The hit-test found (40, 40) in the button before the window moved; it is at (50, 45) now.
+        #expect(responder.lastTouches.first?.surfaceLocation == SurfacePoint(x: 50, y: 45))
+        h.move(0, 160, 150)
+        #expect(responder.lastTouches.first?.surfaceLocation == SurfacePoint(x: 60, y: 45))
+    }
+
+    @Test func aTouchFollowsItsSurfaceThroughMovesOfTheSurfaceItsParentAndTheOutput() {
+        let h = Harness()
+        let window = h.surface("window", 100, 100, 400, 400)
+        let button = h.surface("button", 10, 10, 200, 200, in: window, handles: ["began", "moved"])
+        h.down(0, 150, 150)
+        #expect(button.recorder.lastTouches.first?.surfaceLocation == SurfacePoint(x: 40, y: 40))
+        window.frame.origin = SurfacePoint(x: 0, y: 0)
+        h.move(0, 150, 150)
+        #expect(button.recorder.lastTouches.first?.surfaceLocation == SurfacePoint(x: 140, y: 140))
+        button.frame.origin = SurfacePoint(x: 20, y: 30)
+        h.move(0, 151, 150)
+        #expect(button.recorder.lastTouches.first?.surfaceLocation == SurfacePoint(x: 131, y: 120))
+        h.output.position = LayoutPoint(x: -100, y: 0)
+        h.move(0, 152, 150)
+        #expect(button.recorder.lastTouches.first?.surfaceLocation == SurfacePoint(x: 232, y: 120))
+        // Moved to another parent (a move, not a removal): the touch goes on in the new space.
+        let other = h.surface("other", 300, 300, 100, 100)
+        other.addChild(button)
+        h.move(0, 153, 150)
+        #expect(button.recorder.lastTouches.first?.surfaceLocation == SurfacePoint(x: 153 - (-100 + 300 + 20), y: 150 - (300 + 30)))
+    }
+
+    @Test func aSurfaceThatMovesItselfDuringThePointersHitTestIsEnteredAndMovedInItsNewSpace() {
+        let h = Harness()
+        let window = h.surface("window", 100, 100, 400, 400)
+        let responder = MovingWhenAsked(log: h.log)
+        let button = Surface(name: "button", frame: SurfaceRect(x: 10, y: 10, width: 200, height: 200), responder: responder)
+        window.addChild(button)
+        responder.move = { window.frame.origin = SurfacePoint(x: 90, y: 95) }
+        h.pointer(to: 150, 150)
+        #expect(h.router.pointerFocus === button)
+        #expect(responder.lastEnter?.surfaceLocation == SurfacePoint(x: 50, y: 45))
+        #expect(responder.lastMotion?.surfaceLocation == SurfacePoint(x: 50, y: 45))
+        h.pointer(to: 151, 150)
+        #expect(responder.lastMotion?.surfaceLocation == SurfacePoint(x: 51, y: 45))
+        // Held button: no hit-test per motion; the point still follows an edit.
+        h.press()
+        window.frame.origin = SurfacePoint(x: 0, y: 0)
+        h.pointer(to: 152, 150)
+        #expect(responder.lastMotion?.surfaceLocation == SurfacePoint(x: 142, y: 140))
+    }
+}

@@ -97,6 +97,46 @@ import Testing
         #expect(onSurface.router == nil)
     }
 
+    @Test func anOutputThatOutlivesItsRouterHasNoRouter() {
+        let output = Output(name: "o", modeSize: Size(width: 100, height: 100))
+        let surface = Surface(name: "s", frame: SurfaceRect(x: 0, y: 0, width: 10, height: 10))
+        output.root.addChild(surface)
+        do {
+            let router = Router(clock: VirtualClock())
+            router.addOutput(output)
+            #expect(output.router === router)
+        }
+        #expect(output.router == nil)
+        // Editing the tree reads the link (a routed tree tells its router): nothing to tell.
+        surface.frame.origin = SurfacePoint(x: 5, y: 5)
+        let removed = Output(name: "removed", modeSize: Size(width: 100, height: 100))
+        let router = Router(clock: VirtualClock())
+        router.addOutput(removed)
+        router.removeOutput(removed)
+        #expect(removed.router == nil)
+    }
+
+    @Test func aRecognizerEngagedWhenItsRouterGoesFollowsNoRouter() {
+        let clock = VirtualClock()
+        let output = Output(name: "o", modeSize: Size(width: 100, height: 100))
+        let surface = Surface(name: "s", frame: SurfaceRect(x: 0, y: 0, width: 100, height: 100))
+        output.root.addChild(surface)
+        let pan = PanGestureRecognizer()
+        surface.addGestureRecognizer(pan)
+        do {
+            let router = Router(clock: clock)
+            router.addOutput(output)
+            router.inject(InputEvent(time: .milliseconds(1), device: DeviceID(1), .touchDown(TouchID(0), LayoutPoint(x: 10, y: 10))))
+            router.inject(InputEvent(time: .milliseconds(1), device: DeviceID(1), .touchFrame))
+            #expect(pan.engagedRouter === router)
+        }
+        #expect(pan.engagedRouter == nil)
+        #expect(pan.router == nil)
+        // What reads the link: a state change goes to the recognizer itself, with no router.
+        pan.state = .failed
+        #expect(pan.state == .failed)
+    }
+
     @Test func removingARecognizerClearsItsLink() {
         let surface = Surface(name: "s", frame: SurfaceRect(x: 0, y: 0, width: 10, height: 10))
         let recognizer = TapGestureRecognizer(name: "tap")

@@ -276,7 +276,7 @@ extension GestureCoordinator {
             let other = router.unchecked.activeTouches[index]
             // Cancelled or delivered meanwhile by an earlier recognizer's handler.
             guard router.isDue(other, phase) else { complete = false; continue }
-            unchecked.passPoints.append(other.point(surfaceOrigin: other.unchecked.surface?.layoutOrigin))
+            unchecked.passPoints.append(router.touchPoint(of: other))
         }
         // Only a complete set is shared with the next recognizer.
         unchecked.passPointsCount = complete ? count : -1
@@ -385,7 +385,7 @@ extension GestureCoordinator {
             if let trace = router.trace { trace.record(.touchTaken(sequence.unchecked.id, by: recognizer.description)) }
             guard !sequence.unchecked.seen.isEmpty else { continue }
             unchecked.heldScratch.removeAll(keepingCapacity: true)
-            unchecked.heldScratch.append(sequence.point(surfaceOrigin: sequence.unchecked.surface?.layoutOrigin))
+            unchecked.heldScratch.append(router.touchPoint(of: sequence))
             let event = TouchEvent(time: router.clock.now, touches: unchecked.heldScratch)
             // The links are taken out of the sequence before any is told: a cancel handler
             // that removes or cancels must not find them again (one cancel per link).
@@ -416,7 +416,7 @@ extension GestureCoordinator {
             let recognizer = entry.recognizer
             guard recognizer.unchecked.touches.scanIndex(where: { $0.id == sequence.unchecked.id }) != nil else { continue }
             unchecked.gestureScratch.removeAll(keepingCapacity: true)
-            unchecked.gestureScratch.append(sequence.point(surfaceOrigin: sequence.unchecked.surface?.layoutOrigin))
+            unchecked.gestureScratch.append(router.touchPoint(of: sequence))
             let event = TouchEvent(time: time, touches: unchecked.gestureScratch)
             if recognizer.unchecked.storedState.isFinal {
                 recognizer.forgetTouches(event)
@@ -515,7 +515,7 @@ extension GestureCoordinator {
         let phase = lead.phase
         // Where the finger was when held, in the surface's space now: the surface may have
         // moved (or gone to another output) while its touch was held.
-        let origin = surface?.layoutOrigin
+        let origin = router.surfaceOrigin(of: lead.sequence)
         unchecked.heldScratch.removeAll(keepingCapacity: true)
         var i = 0
         while i < unchecked.releaseGroup.count {

@@ -168,6 +168,10 @@ open class GestureRecognizer {
         /// retain their surfaces on every event.
         var surfaceLink: Unretained<Surface>?
         var outputLink: Unretained<Output>?
+        /// `engagedRouter`, unretained (rule 1 of ``Unretained``: the router holds an engaged
+        /// recognizer and clears the link when it resets it and in its `deinit`). Not `weak`,
+        /// so that the router's reference count stays inline (issue 25).
+        var engagedRouterLink: Unretained<Router>?
         var _isEnabled: Bool = true
         var _cancelsTouchesInView: Bool = true
         var _delaysTouchesBegan: Bool = false
@@ -285,7 +289,10 @@ open class GestureRecognizer {
     public var router: Router? { surface?.output?.router ?? output?.router }
     /// The router whose input it follows since its last reset; it stays set when the
     /// surface is removed mid-gesture, so that the gesture can still end through it.
-    weak var engagedRouter: Router?
+    var engagedRouter: Router? {
+        get { unchecked.engagedRouterLink?.object }
+        set { unchecked.engagedRouterLink = newValue.map(Unretained.init) }
+    }
     var coordinatingRouter: Router? { engagedRouter ?? router }
 
     /// The state. Subclasses set it (and only they should); the router may defer a
