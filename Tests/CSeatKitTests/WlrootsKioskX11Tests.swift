@@ -278,7 +278,10 @@ import Testing
     /// reads and writes from screen_power), and the idle timer blanks the new screen later.
     /// valgrind 3.19 cannot read the DWARF 5 of Swift 6.3 libraries: libseatkit.so.0 (and
     /// libseatkit-replay.so.0, which the kiosk links for --replay) are loaded from copies
-    /// without debug info.
+    /// without debug info. What is checked is what dangles (invalid reads, writes and frees):
+    /// memcheck's uninitialised-value reports are off here, as optimized Swift gives false ones
+    /// on event enums (`ValgrindLog.uninitialisedReportsBesideEnumTags` says why; the C
+    /// replay's test keeps them on).
     @Test func closingTheScreensWindowMovesTheAppToTheOtherOutputWithNothingDanglingUnderValgrind() throws {
         let runtime = try temporaryDirectory("seatkit-wlr-x11")
         defer { try? FileManager.default.removeItem(atPath: runtime) }
@@ -294,7 +297,8 @@ import Testing
         let valgrindLog = runtime + "/valgrind.log"
         // SIGTERM unblocked, so that valgrind writes its summary (see `unblocked`).
         let (server, wev) = try Self.start(runtime, x, outputs: 2,
-                                           prefix: Self.unblocked() + ["/usr/bin/valgrind", "--leak-check=no", "--log-file=" + valgrindLog],
+                                           prefix: Self.unblocked() + ["/usr/bin/valgrind", "--leak-check=no", "--undef-value-errors=no",
+                                                                       "--log-file=" + valgrindLog],
                                            options: ["--dim-after", "700", "--blank-after", "1500"], extra: ["LD_LIBRARY_PATH": libraries],
                                            timeout: 120)
         defer { server.stop(); wev.stop() }
