@@ -6,6 +6,7 @@
  * the package's protocols/ (cursor-shape-v1), compiled into this library (scripts/install.sh).
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <seatkit/seatkit-wlroots.h>
@@ -322,6 +323,11 @@ struct lock_surface {
 	struct wl_listener surface_destroy, output_destroy;
 };
 
+/* An optional member of the compositor's interface, NULL beyond its struct_size. */
+#define LOCK_IMPL(state, member) \
+	((state)->impl->struct_size >= offsetof(struct seatkit_wlr_session_lock_interface, member) + \
+		sizeof((state)->impl->member) ? (state)->impl->member : NULL)
+
 static void hide_lock_surface(struct lock_surface *ls) {
 	if (ls->sk) {
 		seatkit_surface_destroy(ls->sk);
@@ -329,7 +335,7 @@ static void hide_lock_surface(struct lock_surface *ls) {
 	}
 	if (ls->shown) {
 		struct seatkit_wlr_session_lock *state = ls->lock ? ls->lock->state : NULL;
-		if (state && state->impl->hide_surface) {
+		if (state && LOCK_IMPL(state, hide_surface)) {
 			state->impl->hide_surface(state->data, ls->shown);
 		}
 		ls->shown = NULL;
@@ -576,7 +582,7 @@ static const struct seatkit_grab_interface lock_grab_impl = {
 
 static void lock_session(struct seatkit_wlr_session_lock *state) {
 	state->locked = true;
-	if (state->impl->lock) {
+	if (LOCK_IMPL(state, lock)) {
 		state->impl->lock(state->data);
 	}
 	if (state->router) {
@@ -596,7 +602,7 @@ static void unlock_session(struct seatkit_wlr_session_lock *state) {
 		state->grab = NULL;
 	}
 	say(state->log, state->log_data, "session unlocked");
-	if (state->impl->unlock) {
+	if (LOCK_IMPL(state, unlock)) {
 		state->impl->unlock(state->data);
 	}
 }
@@ -769,9 +775,10 @@ static void lock_key_output_destroyed(struct wl_listener *listener, void *data) 
 struct seatkit_wlr_session_lock *seatkit_wlr_session_lock_create(struct wl_display *display,
 		struct seatkit_wlr_seat *seat, const struct seatkit_wlr_session_lock_interface *impl, void *data) {
 	struct seatkit_router *router = seat ? seatkit_wlr_seat_get_router(seat) : NULL;
-	if (!display || !router || !impl || !impl->show_surface) {
+	if (!display || !router || !impl || impl->struct_size < offsetof(struct seatkit_wlr_session_lock_interface,
+			show_surface) + sizeof(impl->show_surface) || !impl->show_surface) {
 		wlr_log(WLR_ERROR, "seatkit_wlr_session_lock_create: refused a NULL display, bridge (or its router gone), "
-			"interface or show_surface");
+			"interface, struct_size or show_surface");
 		return NULL;
 	}
 	struct seatkit_wlr_session_lock *state = calloc(1, sizeof *state);

@@ -83,6 +83,7 @@ static void hide_surface(void *data, void *shown) {
 }
 
 static const struct seatkit_wlr_session_lock_interface lock_impl = {
+	.struct_size = sizeof(struct seatkit_wlr_session_lock_interface),
 	.lock = hide_session,
 	.unlock = show_session,
 	.show_surface = show_surface,

@@ -44,6 +44,7 @@
 
 #include <seatkit/seatkit.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_input_device.h>
@@ -198,8 +199,11 @@ void seatkit_wlr_idle_notifier_destroy(struct seatkit_wlr_idle_notifier *notifie
  * without unlocking leaves the session locked (another lock may take over). `locked` is sent
  * as soon as the lock is made: the compositor's `lock` callback must hide everything at once.
  *
- * The compositor supplies, called on the display's thread: */
+ * The compositor supplies, called on the display's thread (set struct_size to sizeof the
+ * struct, and use designated initializers: members added later, beyond an older
+ * struct_size, are taken as NULL): */
 struct seatkit_wlr_session_lock_interface {
+	size_t struct_size;
 	/* The session is locked: hide every output's content now (a black curtain over the
 	 * scene), refuse keyboard focus to apps, turn off gestures that would show them. May be
 	 * NULL. Called before the grab starts. */
@@ -221,7 +225,8 @@ struct seatkit_wlr_session_lock_interface {
 };
 struct seatkit_wlr_session_lock;
 /* A session lock routed through `bridge`'s router. `impl` is not copied. NULL (logged) for a
- * NULL argument, a NULL show_surface or a bridge whose router is gone. */
+ * NULL argument, a struct_size too small for show_surface, a NULL show_surface or a bridge
+ * whose router is gone. */
 struct seatkit_wlr_session_lock *seatkit_wlr_session_lock_create(struct wl_display *display,
 	struct seatkit_wlr_seat *bridge, const struct seatkit_wlr_session_lock_interface *impl, void *data);
 /* Whether the session is locked (also while abandoned by its lock screen). */
