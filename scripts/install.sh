@@ -131,10 +131,28 @@ PC
 bridge=
 if [ "$wlroots" = auto ] && pkg-config --exists 'wlroots >= 0.15' 'wlroots < 0.16' 2>/dev/null; then
   cc="${CC:-cc}"
-  # shellcheck disable=SC2046
+  # The protocols wlroots 0.15 has no helper for (wlroots/seatkit-wlroots-protocols.c), generated
+  # here: Debian 12's staging XML, cursor-shape-v1 from protocols/ (wayland-protocols 1.32), and
+  # tablet-unstable-v2 only for the zwp_tablet_tool_v2 interface cursor-shape names. The
+  # interfaces are private (hidden) to the library.
+  generated=$(mktemp -d)
+  trap 'rm -rf "$generated"' EXIT
+  wp=$(pkg-config --variable=pkgdatadir wayland-protocols)
+  generated_c=
+  for xml in "$wp/staging/ext-idle-notify/ext-idle-notify-v1.xml" \
+             "$wp/staging/ext-session-lock/ext-session-lock-v1.xml" \
+             "$root/protocols/cursor-shape-v1.xml" \
+             "$wp/unstable/tablet/tablet-unstable-v2.xml"; do
+    base=$(basename "$xml" .xml)
+    wayland-scanner server-header "$xml" "$generated/$base-protocol.h"
+    wayland-scanner private-code "$xml" "$generated/$base-protocol.c"
+    generated_c="$generated_c $generated/$base-protocol.c"
+  done
+  # shellcheck disable=SC2046,SC2086
   "$cc" -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -shared -DWLR_USE_UNSTABLE \
-    -I"$prefix/include" -I"$root/wlroots/include" $(pkg-config --cflags wlroots wayland-server xkbcommon pixman-1) \
+    -I"$prefix/include" -I"$root/wlroots/include" -I"$generated" $(pkg-config --cflags wlroots wayland-server xkbcommon pixman-1) \
     -o "$libdir/libseatkit-wlroots.so.0" "$root/wlroots/seatkit-wlroots.c" \
+    "$root/wlroots/seatkit-wlroots-protocols.c" $generated_c \
     -Wl,-soname,libseatkit-wlroots.so.0 -L"$libdir" -lseatkit -Wl,-rpath,"$libdir" -Wl,-rpath,"$swift_runtime" \
     $(pkg-config --libs wlroots wayland-server xkbcommon) -lm
   ln -sfn libseatkit-wlroots.so.0 "$libdir/libseatkit-wlroots.so"

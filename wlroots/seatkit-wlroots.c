@@ -1073,6 +1073,10 @@ struct wlr_keyboard_group *seatkit_wlr_seat_get_keyboard_group(struct seatkit_wl
 	return b ? b->keyboards : NULL;
 }
 
+struct seatkit_router *seatkit_wlr_seat_get_router(struct seatkit_wlr_seat *b) {
+	return b ? b->router : NULL;
+}
+
 /* ---- The bridge ---- */
 
 static void handle_router_destroy(struct wl_listener *listener, void *data) {

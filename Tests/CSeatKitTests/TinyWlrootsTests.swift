@@ -115,6 +115,36 @@ import Testing
         #expect(server.text.contains("deliver key 35 pressed"), "SeatKit routed KEY_H:\n\(server.text)")
     }
 
+    /// ext-idle-notify-v1 from the bridge in a compositor other than the kiosk (one call in
+    /// tiny.c): swayidle is told idle after its timeout with no input, and resumed by a key
+    /// typed into Xvfb (wlroots' x11 backend, SeatKit's router: the bridge's spy sees it)
+    /// before the key is delivered to anyone.
+    @Test func swayidleInTinyWlrootsIsToldIdleAndResumedByAKeySeatKitRouted() throws {
+        let runtime = try temporaryDirectory("seatkit-tiny")
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        let x = try WlrootsKioskX11Tests.Xvfb(runtime: runtime)
+        defer { x.stop() }
+        let (server, socket) = try Self.startTiny(runtime, Self.x11(x))
+        defer { server.stop() }
+        let swayidle = try Background("/usr/bin/swayidle", ["timeout", "1", "echo idle-1", "resume", "echo resumed-1"],
+                                      environment: Self.client(runtime, socket), log: runtime + "/swayidle.log")
+        defer { swayidle.stop() }
+        try #require(server.waitFor(timeout: 30) { $0.contains("idle notification after 1000 ms: idled") } != nil,
+                     "tiny:\n\(server.text)")
+        try #require(swayidle.waitFor(timeout: 15) { $0.contains("idle-1") } != nil, "swayidle:\n\(swayidle.text)")
+        #expect(!swayidle.text.contains("resumed-1"), "resumed with no input:\n\(swayidle.text)")
+
+        let window = try x.window(ofOutput: "X11-1")
+        try x.xdotool(["windowfocus", "--sync", window, "key", "z"])
+        try #require(swayidle.waitFor(timeout: 15) { $0.contains("resumed-1") } != nil,
+                     "swayidle:\n\(swayidle.text)\ntiny:\n\(server.text)")
+        let lines = server.text.components(separatedBy: "\n")
+        let resumed = try #require(lines.firstIndex(of: "idle notification after 1000 ms: resumed"), "tiny:\n\(server.text)")
+        let delivered = lines.firstIndex { $0.hasPrefix("deliver key 44 pressed") }
+        // No client has keyboard focus, so the key may reach no one; if it does, after the resume.
+        #expect(delivered.map { resumed < $0 } ?? true, "\(lines)")
+    }
+
     /// A GTK4 window with an entry above a button: typed text reaches the entry (keyboard
     /// focus is SeatKit's first responder), a click reaches the button.
     static let gtkScript = #"""

@@ -18,7 +18,7 @@ import Testing
                   "Tests/DocumentationTests/Snippets/Replay.swift", "Tests/DocumentationTests/Snippets/Accessibility.swift",
                   "Tests/SeatKitReplayTests/TestAuthorsPathTests.swift",
                   "examples/replay-tests/Package.swift", "examples/replay-tests/Tests/KioskTests/KioskTests.swift"],
-        "c": ["examples/wlroots-kiosk/kiosk.c", "examples/tiny-wlroots/tiny.c", "wlroots/include/seatkit/seatkit-wlroots.h",
+        "c": ["examples/wlroots-kiosk/kiosk.c", "examples/wlroots-kiosk/lock.c", "examples/tiny-wlroots/tiny.c", "wlroots/include/seatkit/seatkit-wlroots.h",
               "wlroots/seatkit-wlroots.c", "Tests/CSeatKitProgram/proof.c", "Tests/CSeatKitProgram/double_tap.c"],
         "meson": ["examples/wlroots-kiosk/meson.build", "examples/tiny-wlroots/meson.build", "Tests/CSeatKitProgram/meson.build"],
         "sh": ["meson-notes.md", "README.md", "examples/wlroots-kiosk/README.md", "examples/tiny-wlroots/README.md"],

@@ -9,8 +9,12 @@
  *
  *   tiny-wlroots [--log-deliveries] [--size WxH]
  *
- * It prints "listening on WAYLAND_DISPLAY", "mapped APP_ID" per toplevel and, with
- * --log-deliveries, "deliver ..." per event the bridge hands to wlroots. The headless
+ * Idle notifications (ext-idle-notify-v1: swayidle) and cursor shapes (cursor-shape-v1) are
+ * the bridge's too, one call each: every input SeatKit's router sees is activity.
+ *
+ * It prints "listening on WAYLAND_DISPLAY", "mapped APP_ID" per toplevel, the bridge's
+ * "idle notification ..." and "cursor shape NAME" lines and, with --log-deliveries,
+ * "deliver ..." per event the bridge hands to wlroots. The headless
  * backend gets one output of --size (default 1280x720).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -343,6 +347,11 @@ static void log_line(void *data, const char *line) {
 	fflush(stdout);
 }
 
+static void print_line(void *data, const char *line) {
+	printf("%s\n", line);
+	fflush(stdout);
+}
+
 static void find_headless(struct wlr_backend *backend, void *data) {
 	struct server *s = data;
 	if (wlr_backend_is_headless(backend)) {
@@ -387,6 +396,11 @@ int main(int argc, char *argv[]) {
 	s.seat = wlr_seat_create(s.display, "seat0");
 
 	setup_input(&s);
+	/* Protocols wlroots 0.15 lacks, from the bridge: swayidle's idle notifications, fed by
+	 * SeatKit's router, and clients' named cursors, drawn by the bridge's cursor. */
+	seatkit_wlr_idle_notifier_set_log(seatkit_wlr_idle_notifier_create(s.display, s.router), print_line, NULL);
+	seatkit_wlr_cursor_shape_manager_set_log(seatkit_wlr_cursor_shape_manager_create(s.display, s.bridge),
+		print_line, NULL);
 	if (log_deliveries) {
 		seatkit_wlr_seat_set_delivery_log(s.bridge, log_line, NULL);
 	}

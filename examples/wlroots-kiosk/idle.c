@@ -1,13 +1,13 @@
 /*
- * Idle: ext-idle-notify-v1 (wlroots 0.15 has no helper) fed by SeatKit's router, idle-inhibit
- * on visible surfaces, and the --dim-after step before --blank-after (kiosk.c blanks).
+ * Idle: ext-idle-notify-v1 from SeatKit's wlroots bridge (seatkit_wlr_idle_notifier_create:
+ * wlroots 0.15 has no helper), the kiosk's idle-inhibit policy (visible surfaces), and the
+ * --dim-after step before --blank-after (kiosk.c blanks).
  *
  *  - Activity is SeatKit's: a spy on the router sees every input event as it enters (before
  *    filters and grabs decide anything: the touch the wake filter swallows, keys a lock
- *    screen's grab takes, virtual pointers and keyboards; not a device plugged in or out),
- *    and each one restarts every
- *    notification's timeout and the dim timer. A notification that had said `idled` says
- *    `resumed` at the first such event.
+ *    screen's grab takes, virtual pointers and keyboards; not a device plugged in or out).
+ *    The bridge's spy restarts every notification's timeout (a notification that had said
+ *    `idled` says `resumed` at the first such event); the kiosk's restarts the dim timer.
  *  - An idle inhibitor counts only while its surface is visible: on the app shown (its
  *    toplevel, a popup or subsurface of it) or a mapped layer-shell panel, and not while the
  *    session is locked (the lock hides the apps). While one counts, no notification goes
@@ -30,25 +30,16 @@
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_surface.h>
 #include <wlr/types/wlr_xdg_shell.h>
-#include "ext-idle-notify-v1-protocol.h"
 #include "kiosk.h"
 
 struct kiosk_idle {
 	struct kiosk *kiosk;
-	struct wl_list notifications; /* struct notification::link */
+	struct seatkit_wlr_idle_notifier *notifier; /* ext-idle-notify-v1, the bridge's */
+	struct seatkit_spy *spy;
 	struct wl_event_source *dim_timer;
 	struct wlr_scene_rect *dim; /* NULL unless dimmed */
 	int counted; /* inhibitors that counted when last looked at */
 	struct wl_listener new_inhibitor;
-};
-
-struct notification {
-	struct wl_list link;
-	struct kiosk_idle *idle;
-	struct wl_resource *resource;
-	struct wl_event_source *timer;
-	uint32_t timeout_ms;
-	bool idled;
 };
 
 struct inhibitor {
@@ -100,6 +91,8 @@ static int recount(struct kiosk_idle *idle, struct wlr_idle_inhibitor_v1 *exclud
 		bool released = idle->counted > 0 && count == 0;
 		idle->counted = count;
 		say("idle inhibitors: %d", count);
+		/* The notifications' timeouts start again from the whole of them when released. */
+		seatkit_wlr_idle_notifier_set_inhibited(idle->notifier, count > 0);
 		if (released) {
 			restart_timers(idle);
 		}
@@ -111,80 +104,8 @@ bool idle_inhibited(struct kiosk *k) {
 	return k->idle_state && recount(k->idle_state, NULL) > 0;
 }
 
-/* ---- ext-idle-notify-v1 ---- */
-
-static int notification_expired(void *data) {
-	struct notification *n = data;
-	struct kiosk *k = n->idle->kiosk;
-	if (idle_inhibited(k)) {
-		/* Not idle while an inhibitor counts: look again a whole timeout later. */
-		wl_event_source_timer_update(n->timer, (int)n->timeout_ms);
-		return 0;
-	}
-	if (!n->idled) {
-		n->idled = true;
-		ext_idle_notification_v1_send_idled(n->resource);
-		say("idle notification after %u ms: idled", n->timeout_ms);
-	}
-	return 0;
-}
-
-static void notification_restart(struct notification *n) {
-	/* A timeout of 0 would disarm the timer: 1 ms is as soon as the loop can. */
-	wl_event_source_timer_update(n->timer, n->timeout_ms > 0 ? (int)n->timeout_ms : 1);
-}
-
-static void notification_destroy(struct wl_resource *resource) {
-	struct notification *n = wl_resource_get_user_data(resource);
-	if (n) {
-		wl_list_remove(&n->link);
-		wl_event_source_remove(n->timer);
-		free(n);
-	}
-}
-
-static void destroy_resource(struct wl_client *client, struct wl_resource *resource) {
-	wl_resource_destroy(resource);
-}
-
-static const struct ext_idle_notification_v1_interface notification_impl = {
-	.destroy = destroy_resource,
-};
-
-static void get_idle_notification(struct wl_client *client, struct wl_resource *resource, uint32_t id,
-		uint32_t timeout, struct wl_resource *seat) {
-	struct kiosk_idle *idle = wl_resource_get_user_data(resource);
-	struct wl_resource *made = wl_resource_create(client, &ext_idle_notification_v1_interface,
-		wl_resource_get_version(resource), id);
-	struct notification *n = calloc(1, sizeof *n);
-	if (!made || !n) {
-		free(n);
-		wl_client_post_no_memory(client);
-		return;
-	}
-	n->idle = idle;
-	n->resource = made;
-	/* wl_event_source timers take an int of milliseconds. */
-	n->timeout_ms = timeout > 0x7fffffffu ? 0x7fffffffu : timeout;
-	n->timer = wl_event_loop_add_timer(wl_display_get_event_loop(idle->kiosk->display), notification_expired, n);
-	wl_list_insert(&idle->notifications, &n->link);
-	wl_resource_set_implementation(made, &notification_impl, n, notification_destroy);
-	notification_restart(n);
-	say("idle notification after %u ms", n->timeout_ms);
-}
-
-static const struct ext_idle_notifier_v1_interface notifier_impl = {
-	.destroy = destroy_resource,
-	.get_idle_notification = get_idle_notification,
-};
-
-static void bind_notifier(struct wl_client *client, void *data, uint32_t version, uint32_t id) {
-	struct wl_resource *resource = wl_resource_create(client, &ext_idle_notifier_v1_interface, version, id);
-	if (!resource) {
-		wl_client_post_no_memory(client);
-		return;
-	}
-	wl_resource_set_implementation(resource, &notifier_impl, data, NULL);
+static void log_line(void *data, const char *line) {
+	say("%s", line);
 }
 
 /* ---- The dim step ---- */
@@ -238,15 +159,6 @@ void idle_screen_blanked(struct kiosk *k) {
 /* ---- Activity: SeatKit's spy ---- */
 
 static void activity(struct kiosk_idle *idle) {
-	struct notification *n;
-	wl_list_for_each(n, &idle->notifications, link) {
-		if (n->idled) {
-			n->idled = false;
-			ext_idle_notification_v1_send_resumed(n->resource);
-			say("idle notification after %u ms: resumed", n->timeout_ms);
-		}
-		notification_restart(n);
-	}
 	if (idle->dim_timer) {
 		undim(idle, false);
 		wl_event_source_timer_update(idle->dim_timer, idle->kiosk->dim_after_ms);
@@ -260,16 +172,10 @@ static void input_seen(void *data, const struct seatkit_input_event *event, bool
 	}
 }
 
-/* Every timeout from the whole of it (after the last inhibitor stopped counting); a
- * notification already idle stays so. */
+/* The kiosk's timeouts from the whole of them (after the last inhibitor stopped counting;
+ * the bridge restarts the notifications'). */
 static void restart_timers(struct kiosk_idle *idle) {
 	struct kiosk *k = idle->kiosk;
-	struct notification *n;
-	wl_list_for_each(n, &idle->notifications, link) {
-		if (!n->idled) {
-			notification_restart(n);
-		}
-	}
 	if (idle->dim_timer && !idle->dim) {
 		wl_event_source_timer_update(idle->dim_timer, k->dim_after_ms);
 	}
@@ -309,10 +215,10 @@ void idle_init(struct kiosk *k) {
 		return;
 	}
 	idle->kiosk = k;
-	wl_list_init(&idle->notifications);
+	idle->notifier = seatkit_wlr_idle_notifier_create(k->display, k->router);
+	seatkit_wlr_idle_notifier_set_log(idle->notifier, log_line, NULL);
 	k->idle_state = idle;
-	wl_global_create(k->display, &ext_idle_notifier_v1_interface, 1, idle, bind_notifier);
-	seatkit_router_add_spy(k->router, input_seen, idle);
+	idle->spy = seatkit_router_add_spy(k->router, input_seen, idle);
 	idle->new_inhibitor.notify = new_inhibitor;
 	wl_signal_add(&k->idle_inhibit->events.new_inhibitor, &idle->new_inhibitor);
 	if (k->dim_after_ms > 0) {
@@ -330,7 +236,9 @@ void idle_fini(struct kiosk *k) {
 		wl_event_source_remove(idle->dim_timer);
 	}
 	wl_list_remove(&idle->new_inhibitor.link);
+	seatkit_spy_destroy(idle->spy);
 	/* The notifications went with their clients (wl_display_destroy_clients). */
+	seatkit_wlr_idle_notifier_destroy(idle->notifier);
 	k->idle_state = NULL;
 	free(idle);
 }

@@ -193,8 +193,8 @@ void osk_output_destroyed(struct kiosk *k, struct wlr_output *output);
 void kiosk_refocus(struct kiosk *k);
 struct seatkit_output *kiosk_seatkit_output(struct kiosk *k, struct wlr_output *output);
 
-/* idle.c: ext-idle-notify-v1 fed by a spy on SeatKit's router, idle inhibitors on visible
- * surfaces, --dim-after. */
+/* idle.c: ext-idle-notify-v1 (the bridge's, fed by a spy on SeatKit's router), idle
+ * inhibitors on visible surfaces, --dim-after. */
 void idle_init(struct kiosk *k);
 void idle_fini(struct kiosk *k);
 /* Whether an idle inhibitor on a visible surface holds idle off now. */
@@ -204,14 +204,15 @@ void idle_screen_blanked(struct kiosk *k);
 /* Puts the dim overlay back above everything (after something was raised). */
 void idle_raise(struct kiosk *k);
 
-/* lock.c: ext-session-lock-v1 as a SeatKit grab of pointer, touch and keyboard. */
+/* lock.c: ext-session-lock-v1 (the bridge's SeatKit grab of pointer, touch and keyboard),
+ * with the kiosk's curtain and placement of lock surfaces. */
 void lock_init(struct kiosk *k);
 void lock_fini(struct kiosk *k);
 bool lock_is_locked(struct kiosk *k);
 /* Puts the curtain and the lock surfaces back above everything, while locked. */
 void lock_raise(struct kiosk *k);
 
-/* shape.c: cursor-shape-v1 through the bridge's cursor. */
+/* shape.c: cursor-shape-v1 (the bridge's) through the bridge's cursor. */
 void shape_init(struct kiosk *k);
 
 #endif

@@ -19,6 +19,11 @@
  *  - the keymap: SeatKit's, for the router, every keyboard and the clients, in one call;
  *  - the cursor image (optional): the default or the focused client's.
  *
+ * Protocols wlroots 0.15 has no helper for, each one global routed through SeatKit (below):
+ * ext-idle-notify-v1 (seatkit_wlr_idle_notifier_create), ext-session-lock-v1
+ * (seatkit_wlr_session_lock_create) and cursor-shape-v1
+ * (seatkit_wlr_cursor_shape_manager_create).
+ *
  * A compositor still does itself: outputs (a SeatKit output per wlr_output, with the same
  * name, mode, transform and scale), the SeatKit surface tree (a surface per mapped toplevel
  * or popup, its frame and input region kept as wlroots has them, and stacking), which
@@ -39,6 +44,7 @@
 
 #include <seatkit/seatkit.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_input_device.h>
@@ -85,6 +91,9 @@ bool seatkit_wlr_seat_add_virtual_keyboard(struct seatkit_wlr_seat *bridge,
 
 /* The seat's keyboard group (SeatKit's keymap), or NULL before seatkit_wlr_seat_set_keymap. */
 struct wlr_keyboard_group *seatkit_wlr_seat_get_keyboard_group(struct seatkit_wlr_seat *bridge);
+
+/* The router the bridge feeds, or NULL once it is destroyed. */
+struct seatkit_router *seatkit_wlr_seat_get_router(struct seatkit_wlr_seat *bridge);
 
 /* Sets the wlr_seat's capabilities from SeatKit's (enum seatkit_device_capability bits, as
  * a delegate's capabilities_changed gets them): a touchscreen also gives a pointer, for the
@@ -147,6 +156,110 @@ bool seatkit_wlr_seat_is_cursor_hidden(struct seatkit_wlr_seat *bridge);
  * "touch-frame", "pointer enter ...", "key 30 pressed", ...): for logs and tests. NULL: none. */
 void seatkit_wlr_seat_set_delivery_log(struct seatkit_wlr_seat *bridge,
 	void (*log)(void *data, const char *line), void *data);
+
+/* ---- Protocols wlroots 0.15 lacks, routed through SeatKit ----
+ *
+ * Each makes one global on the display and is destroyed with it (wl_display_destroy), or
+ * before by its _destroy (resources clients still hold become inert). Their `_set_log`
+ * calls `log` with a line for each thing they do ("session locked", "cursor shape text"):
+ * for logs and tests; NULL: none. */
+
+/* ext-idle-notify-v1 (swayidle): activity is SeatKit's. A spy on `router` sees every event
+ * as it enters the router, before filters and grabs (a touch a wake filter swallows, keys a
+ * session lock takes, virtual pointers and keyboards; not a device added or removed), and
+ * each one restarts every notification's timeout; a notification that said `idled` says
+ * `resumed` at the first one. Times are the display's event loop timers (milliseconds). The
+ * compositor keeps its own idle policy: which inhibitors count (idle-inhibit-v1 on a visible
+ * surface, wlroots' wlr_idle_inhibit_v1) is its to decide, and it tells the notifier with
+ * seatkit_wlr_idle_notifier_set_inhibited; its own screen blanking or dimming it times
+ * itself (a spy of its own). NULL (logged) for a NULL argument. */
+struct seatkit_wlr_idle_notifier;
+struct seatkit_wlr_idle_notifier *seatkit_wlr_idle_notifier_create(struct wl_display *display,
+	struct seatkit_router *router);
+/* While inhibited, no notification goes idle (one due looks again a whole timeout later);
+ * when inhibition ends, every notification not idle starts its timeout again from the whole
+ * of it. Call it whenever the compositor's count of inhibitors that count changes. */
+void seatkit_wlr_idle_notifier_set_inhibited(struct seatkit_wlr_idle_notifier *notifier, bool inhibited);
+/* Lines: "idle notification after MS ms" (made), "...: idled", "...: resumed". */
+void seatkit_wlr_idle_notifier_set_log(struct seatkit_wlr_idle_notifier *notifier,
+	void (*log)(void *data, const char *line), void *data);
+void seatkit_wlr_idle_notifier_destroy(struct seatkit_wlr_idle_notifier *notifier);
+
+/* ext-session-lock-v1 (swaylock): the session lock as one SeatKit grab. From a lock screen's
+ * `lock` to its unlock_and_destroy, a grab holds the router's pointer, touch and keyboard
+ * (the keyboard's with SEATKIT_KEYBOARD_GRAB_CLEAR_FOCUS: the focused app is sent leave). It
+ * runs after the router's filters (a wake filter, accessibility) and before any recognizer or
+ * responder, so nothing of the session sees input: pointer input goes only to the lock
+ * surface under the pointer (pointer focus moves there), a touch only if it lands on one,
+ * keys only to a lock surface (made first responder: the key output's, or any shown);
+ * touchpad gestures to no one. Virtual devices are routed by SeatKit like any, so they too
+ * reach the lock screen only. The bridge checks the protocol (ack before commit, a buffer of
+ * the configured size: the output's effective resolution, one surface per output) and its
+ * rules: a second lock while one is active is sent `finished`; a lock screen that dies
+ * without unlocking leaves the session locked (another lock may take over). `locked` is sent
+ * as soon as the lock is made: the compositor's `lock` callback must hide everything at once.
+ *
+ * The compositor supplies, called on the display's thread (set struct_size to sizeof the
+ * struct, and use designated initializers: members added later, beyond an older
+ * struct_size, are taken as NULL): */
+struct seatkit_wlr_session_lock_interface {
+	size_t struct_size;
+	/* The session is locked: hide every output's content now (a black curtain over the
+	 * scene), refuse keyboard focus to apps, turn off gestures that would show them. May be
+	 * NULL. Called before the grab starts. */
+	void (*lock)(void *data);
+	/* Unlocked: show the session again and give keyboard focus back (the grab has ended, the
+	 * lock surfaces are hidden). May be NULL. */
+	void (*unlock)(void *data);
+	/* Draw the lock surface `surface` (committed at the configured size) on `output`, above
+	 * the curtain, at the output's origin; set *routed_on to the SeatKit output of `output`
+	 * (the bridge puts the lock's SeatKit surface under its root at 0,0 and attaches it to
+	 * the wl_surface), or leave it NULL to show it without input. Return a handle of yours
+	 * (non-NULL: a scene node) given back to hide_surface, or NULL if the output is not
+	 * shown (the surface is then not shown; a later commit asks again). Required. */
+	void *(*show_surface)(void *data, struct wlr_surface *surface, struct wlr_output *output,
+		struct seatkit_output **routed_on);
+	/* Stop drawing a shown lock surface (its surface, output or lock went, or unlock). The
+	 * bridge has already destroyed its SeatKit surface. May be NULL. */
+	void (*hide_surface)(void *data, void *shown);
+};
+struct seatkit_wlr_session_lock;
+/* A session lock routed through `bridge`'s router. `impl` is not copied. NULL (logged) for a
+ * NULL argument, a struct_size too small for show_surface, a NULL show_surface or a bridge
+ * whose router is gone. */
+struct seatkit_wlr_session_lock *seatkit_wlr_session_lock_create(struct wl_display *display,
+	struct seatkit_wlr_seat *bridge, const struct seatkit_wlr_session_lock_interface *impl, void *data);
+/* Whether the session is locked (also while abandoned by its lock screen). */
+bool seatkit_wlr_session_lock_is_locked(struct seatkit_wlr_session_lock *lock);
+/* Raises the lock surfaces above everything SeatKit hit-tests (call after raising other
+ * SeatKit surfaces while locked; the grab does it too before each hit test). The scene is the
+ * compositor's to raise. */
+void seatkit_wlr_session_lock_raise(struct seatkit_wlr_session_lock *lock);
+/* The output whose lock surface gets the keys (the compositor's main screen); NULL: the
+ * first shown. */
+void seatkit_wlr_session_lock_set_key_output(struct seatkit_wlr_session_lock *lock,
+	struct wlr_output *output);
+/* Lines: "session locked", "lock surface shown on NAME", "session unlocked", "session lock
+ * abandoned: still locked", "session lock refused: already locked". */
+void seatkit_wlr_session_lock_set_log(struct seatkit_wlr_session_lock *lock,
+	void (*log)(void *data, const char *line), void *data);
+/* Ends the grab if locked (without calling unlock); call it after the clients are destroyed
+ * (wl_display_destroy_clients) and before the router. */
+void seatkit_wlr_session_lock_destroy(struct seatkit_wlr_session_lock *lock);
+
+/* cursor-shape-v1 version 1 (shapes 1 to 34, by their CSS names): each
+ * wp_cursor_shape_device_v1.set_shape goes to seatkit_wlr_seat_set_cursor_shape, which
+ * honours it only for the client that has SeatKit's pointer focus and a serial at or after
+ * its wl_pointer.enter, and draws it with the cursor of seatkit_wlr_seat_show_cursor (the
+ * compositor shows that cursor; without it a shape is honoured and not drawn). A tablet
+ * tool's device is inert. An invalid shape is a protocol error. */
+struct seatkit_wlr_cursor_shape_manager;
+struct seatkit_wlr_cursor_shape_manager *seatkit_wlr_cursor_shape_manager_create(
+	struct wl_display *display, struct seatkit_wlr_seat *bridge);
+/* Lines: "cursor shape NAME" for each honoured request. */
+void seatkit_wlr_cursor_shape_manager_set_log(struct seatkit_wlr_cursor_shape_manager *manager,
+	void (*log)(void *data, const char *line), void *data);
+void seatkit_wlr_cursor_shape_manager_destroy(struct seatkit_wlr_cursor_shape_manager *manager);
 
 #ifdef __cplusplus
 }
