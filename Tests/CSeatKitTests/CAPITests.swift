@@ -14,7 +14,21 @@ import Testing
 /// Log lines captured from seatkit_log_init's callback, with the thread that logged each. Other
 /// suites run in parallel and log their own refusals through the same callback; a test reads
 /// only the lines of its own thread (a synchronous test body stays on one thread).
-private let capturedLines = Mutex<[(thread: pthread_t, line: String)]>([])
+private let capturedLines = CapturedLines()
+
+/// The captured lines behind a pthread mutex (`NSLock`), not `Synchronization.Mutex`: on Linux
+/// that one waits with raw futex calls, which ThreadSanitizer does not see as synchronization,
+/// so two test threads clearing their lines under it were reported as racing.
+private final class CapturedLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [(thread: pthread_t, line: String)] = []
+
+    func withLock<Result>(_ body: (inout [(thread: pthread_t, line: String)]) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&lines)
+    }
+}
 
 /// The lines the current thread logged since `forgetLoggedLines()`.
 var loggedLines: [String] {
