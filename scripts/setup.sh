@@ -18,7 +18,7 @@ packages=(
   umockdev libumockdev-dev gcc            # SeatKitReplay: real libinput with no root (gcc: the C test programs)
   libwayland-dev wayland-protocols        # SeatKitWayland, wayland-scanner
   wev weston foot wtype                   # real clients for end-to-end tests (foot binds no wl_touch)
-  grim wl-clipboard                       # the wlroots kiosk's wlr-screencopy (a screenshot of the app) and data-control
+  grim                                    # the wlroots kiosk's wlr-screencopy (a screenshot of the app)
   xvfb xdotool x11-utils                  # the wlroots kiosk on its x11 backend: an X server, keys and mouse from xdotool
   wvkbd squeekboard dbus-daemon           # on-screen keyboards (layer shell) for both kiosks: virtual-keyboard-v1; input-method-v2 (with a session bus)
   fonts-dejavu-core                       # foot and GTK4 need a font to start
