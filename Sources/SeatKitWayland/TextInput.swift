@@ -130,8 +130,6 @@ final class InputMethod: ResourceObject {
     weak var seat: Seat?
     var resource: OpaquePointer?
     private(set) var active = false
-    /// done events sent: the serial commit must quote to take effect.
-    private var dones: UInt32 = 0
     private var pendingCommit: String?
     private var pendingPreedit: (text: String, begin: Int32, end: Int32)?
     private var pendingDelete: (before: UInt32, after: UInt32)?
@@ -181,7 +179,6 @@ final class InputMethod: ResourceObject {
 
     private func done() {
         guard let resource else { return }
-        dones &+= 1
         Libwayland.post(resource, ZWP_INPUT_METHOD_V2_DONE)
     }
 
@@ -194,8 +191,13 @@ final class InputMethod: ResourceObject {
         pendingCommit = nil
         pendingPreedit = nil
         pendingDelete = nil
-        // A commit that saw an older state than the last done is not applied.
-        guard active, serial == dones, let input = seat?.focusedTextInput else { return }
+        // A commit quoting an older serial than the dones sent still applies: the protocol says
+        // the compositor "must proceed as normal". It happens whenever the app reports its new
+        // surrounding text (a done) while the input method is already committing the next key,
+        // as squeekboard does when keys are tapped quickly; dropping it loses the key. So the
+        // serial is not checked: this object keeps no state that an old commit could undo.
+        _ = serial
+        guard active, let input = seat?.focusedTextInput else { return }
         input.apply(preedit: preedit, commit: commit, delete: delete)
     }
 
