@@ -19,15 +19,59 @@ extension EndToEndTests {
         try session.log.require({ $0.contains("mapped seatkit-gtk[") || $0.contains("mapped org.seatkit.Test[") }, "the GTK app never mapped")
     }
 
-    /// Taps `word` letter by letter, each once the app showed the text so far.
-    static func tapWord(_ word: String, on session: KioskSession, app: ClientProcess, key: (Character) -> (x: Double, y: Double),
-                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// Taps `word` letter by letter, each once the app showed the text so far. A letter that
+    /// never arrives fails with what the kiosk and the keyboard printed, the app's wire last.
+    ///
+    /// A keyboard may replace its panel while a tap is on its way (squeekboard destroys its
+    /// layer surface and makes a new one when it reloads its layout after the first key): a
+    /// tap the kiosk routed while no panel was there is the keyboard's loss, not the kiosk's.
+    /// So when the kiosk reports a layer surface unmapped since the tap and the letter has not
+    /// come, the tap is repeated once the panel is mapped again (at most twice per letter).
+    static func tapWord(_ word: String, on session: KioskSession, app: ClientProcess, keyboard: ClientProcess,
+                        key: (Character) -> (x: Double, y: Double), sourceLocation: SourceLocation = #_sourceLocation) throws {
         var typed = ""
-        for (n, letter) in word.enumerated() {
+        var touchID = 0
+        let unmaps = { session.log.text.components(separatedBy: "layer surface unmapped").count - 1 }
+        for letter in word {
             let (x, y) = key(letter)
-            session.send(Script.tap(x, y, id: n + 1))
             typed.append(letter)
-            try app.output.require("text:" + typed, sourceLocation: sourceLocation)
+            let expected = "text:" + typed
+            var arrived = false
+            var retries = 0
+            while !arrived {
+                _ = session.log.wait(timeout: .milliseconds(5)) { _ in false }
+                let unmapsBefore = unmaps()
+                touchID += 1
+                session.send(Script.tap(x, y, id: touchID))
+                let deadline = ContinuousClock.now + KioskSession.timeout
+                while !arrived && ContinuousClock.now < deadline {
+                    arrived = app.output.wait(timeout: .milliseconds(500)) { $0.contains(expected) }
+                    _ = session.log.wait(timeout: .milliseconds(5)) { _ in false }
+                    if !arrived && unmaps() > unmapsBefore && retries < 2 { break }
+                }
+                if arrived { break }
+                guard unmaps() > unmapsBefore, retries < 2 else { break }
+                retries += 1
+                try session.log.require({ text in
+                    guard let shown = text.range(of: " mapped on top at ", options: .backwards) else { return false }
+                    guard let hidden = text.range(of: "layer surface unmapped", options: .backwards) else { return true }
+                    return shown.lowerBound > hidden.lowerBound
+                }, "the keyboard's panel never came back", sourceLocation: sourceLocation)
+                // The tap may still have reached the old panel: its letter would come now.
+                arrived = app.output.wait(timeout: .seconds(1)) { $0.contains(expected) }
+            }
+            guard arrived else {
+                _ = keyboard.output.wait(timeout: .milliseconds(200)) { _ in false }
+                try #require(Bool(false), """
+                    "\(expected)" never came after a tap at \(x),\(y); the kiosk printed:
+                    \(session.log.text.suffix(6000))
+                    the keyboard printed:
+                    \(keyboard.output.lines.filter { !$0.contains("Tried file") && !$0.contains("Missing resource") && !$0.isEmpty }.suffix(60).joined(separator: "\n"))
+                    the app's text input and keyboard:
+                    \(app.output.lines.filter { $0.contains("text_input") || $0.contains("text:") || $0.contains("wl_keyboard") || $0.contains("wl_touch") }.suffix(60).joined(separator: "\n"))
+                    """, sourceLocation: sourceLocation)
+                return
+            }
         }
     }
 
@@ -43,7 +87,7 @@ extension EndToEndTests {
         try Self.waitForGTKWindow(session)
         let entry = try #require(widgets["entry"])
         session.send([Script.move(entry.centerX, entry.centerY)] + Script.click())
-        try Self.tapWord("typewriter", on: session, app: app, key: Self.wvkbdKey)
+        try Self.tapWord("typewriter", on: session, app: app, keyboard: wvkbd, key: Self.wvkbdKey)
         // Focus went to the app once (when it mapped), never to the keyboard's panel (the
         // kiosk's click-to-focus found it unable to become first responder).
         #expect(session.log.lines.filter { $0.hasPrefix("focus ") }.count == 1, "\(session.log.text)")
@@ -64,7 +108,7 @@ extension EndToEndTests {
             .write(toFile: settings + "/keyfile", atomically: true, encoding: .utf8)
         let bus = try session.launch("dbus-daemon", ["--session", "--nofork", "--print-address", "--address=unix:path=\(runtime)/bus"])
         try bus.output.require("unix:path=")
-        let squeekboard = try session.launch("squeekboard", [], environment: [
+        let squeekboard = try session.launch("squeekboard", [], debug: true, environment: [
             "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(runtime)/bus", "GSETTINGS_BACKEND": "keyfile", "XDG_CONFIG_HOME": runtime + "/config",
             "HOME": runtime, "NO_AT_BRIDGE": "1", "GTK_A11Y": "none",
         ])
@@ -81,7 +125,7 @@ extension EndToEndTests {
             return shown.lowerBound > hidden.lowerBound
         }, "squeekboard's panel is not shown: \(squeekboard.output.text.suffix(2000))")
         // Its us layout's top row ("qwertyuiop") is at about y 405, keys placed as wvkbd's.
-        try Self.tapWord("typewriter", on: session, app: app, key: { (Self.wvkbdKey($0).x, 405) })
+        try Self.tapWord("typewriter", on: session, app: app, keyboard: squeekboard, key: { (Self.wvkbdKey($0).x, 405) })
         #expect(session.log.lines.filter { $0.hasPrefix("focus ") }.count == 1, "\(session.log.text)")
     }
 }
