@@ -73,6 +73,15 @@ enum CCalls {
         _ = wl_event_source_remove(source)
     }
 
+    typealias LoopGoneCallback = @convention(c) (UnsafeMutableRawPointer?) -> Void
+
+    /// Calls `gone` when `loop` is destroyed, while it is still whole (seatkit_support_watch_loop).
+    static func watchLoop(_ loop: OpaquePointer, _ gone: LoopGoneCallback, _ data: UnsafeMutableRawPointer) -> OpaquePointer? {
+        seatkit_support_watch_loop(loop, gone, data)
+    }
+
+    static func unwatchLoop(_ watch: OpaquePointer?) { seatkit_support_unwatch_loop(watch) }
+
     // MARK: wl_signal
 
     static func makeSignal() -> UnsafeMutablePointer<wl_signal> {

@@ -13,7 +13,7 @@ final class EventLoopClock: Clock {
         var action: () -> Void
     }
 
-    private var source: OpaquePointer?
+    private var timer: EventLoopSource?
     private var pending: [Pending] = []
     private var nextToken: UInt64 = 1
     /// The deadline the loop's timer is armed for, if armed.
@@ -24,22 +24,27 @@ final class EventLoopClock: Clock {
     init?(loop: OpaquePointer) {
         pending.reserveCapacity(8)
         let data = Unmanaged.passUnretained(self).toOpaque()
-        guard let source = CCalls.addTimer(loop, { data in
-            guard let data else { return 0 }
-            Unmanaged<EventLoopClock>.fromOpaque(data).takeUnretainedValue().timerFired()
-            return 0
-        }, data) else { return nil }
-        self.source = source
+        guard let timer = EventLoopSource(loop: loop, add: { loop in
+            CCalls.addTimer(loop, { data in
+                guard let data else { return 0 }
+                Unmanaged<EventLoopClock>.fromOpaque(data).takeUnretainedValue().timerFired()
+                return 0
+            }, data)
+        }) else { return nil }
+        self.timer = timer
     }
 
     /// Removes the loop's timer source; pending timers never fire. Called before the clock is
-    /// released (the source points at it unretained).
+    /// released (the source points at it unretained). If the loop ended first, its timer went
+    /// with it and timers scheduled since never fire.
     func invalidate() {
-        if let source { CCalls.removeSource(source) }
-        source = nil
+        timer?.remove()
+        timer = nil
         pending.removeAll()
         armedDeadline = nil
     }
+
+    private var source: OpaquePointer? { timer?.source }
 
     var now: Timestamp { Timestamp(microseconds: CCalls.monotonicMicroseconds()) }
 

@@ -37,7 +37,8 @@ final class CLibinput: HandleObject {
     let ownerLink: Unretained<CRouter>
     var owner: CRouter { ownerLink.object }
     let backend: LibinputBackend
-    var source: OpaquePointer?
+    /// The libinput fd on the compositor's loop (seatkit_libinput_add_to_event_loop).
+    var source: EventLoopSource?
     var isDestroyed = false
 
     init(owner: CRouter, backend: LibinputBackend) {
@@ -53,7 +54,7 @@ final class CLibinput: HandleObject {
     func destroy() {
         guard !isDestroyed else { return }
         isDestroyed = true
-        if let source { CCalls.removeSource(source) }
+        source?.remove()
         source = nil
         owner.libinputs.removeAll { $0 === self }
         Handles.remove(handle)
@@ -164,11 +165,13 @@ public func seatkit_libinput_add_to_event_loop(_ handle: OpaquePointer?, _ loop:
         misuse(#function, "already on an event loop; refused")
         return false
     }
-    l.source = CCalls.addReadableFD(loop, l.backend.fileDescriptor, { _, _, data in
-        guard let data else { return 0 }
-        Unmanaged<CLibinput>.fromOpaque(data).takeUnretainedValue().dispatch()
-        return 0
-    }, Unmanaged.passUnretained(l).toOpaque())
+    l.source = EventLoopSource(loop: loop, add: { loop in
+        CCalls.addReadableFD(loop, l.backend.fileDescriptor, { _, _, data in
+            guard let data else { return 0 }
+            Unmanaged<CLibinput>.fromOpaque(data).takeUnretainedValue().dispatch()
+            return 0
+        }, Unmanaged.passUnretained(l).toOpaque())
+    })
     return l.source != nil
 }
 

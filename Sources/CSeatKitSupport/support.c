@@ -3,6 +3,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <wayland-server-core.h>
 #include "seatkit_support.h"
 
 static void log_stderr(enum seatkit_log_importance importance, const char *fmt, va_list args) {
@@ -92,4 +94,43 @@ void seatkit_support_set_thread_state(void *state, void (*release)(void *)) {
 	atomic_store(&thread_state_release, release);
 	thread_state = state;
 	pthread_setspecific(thread_state_key, state);
+}
+
+/* Watching an event loop's end (wl_event_loop_add_destroy_listener), for the router's
+ * sources on a loop the compositor destroyed first (wl_display_destroy before
+ * seatkit_router_destroy): `gone` runs while the loop is still whole, so it can remove its
+ * sources; the watch is the caller's to free with seatkit_support_unwatch_loop, after the
+ * loop's end as before it. */
+struct seatkit_support_loop_watch {
+	struct wl_listener destroy;
+	void (*gone)(void *data);
+	void *data;
+};
+
+static void loop_destroyed(struct wl_listener *listener, void *loop) {
+	(void)loop;
+	struct seatkit_support_loop_watch *watch = wl_container_of(listener, watch, destroy);
+	wl_list_remove(&watch->destroy.link);
+	wl_list_init(&watch->destroy.link);
+	watch->gone(watch->data);
+}
+
+struct seatkit_support_loop_watch *seatkit_support_watch_loop(struct wl_event_loop *loop,
+		void (*gone)(void *data), void *data) {
+	struct seatkit_support_loop_watch *watch = calloc(1, sizeof *watch);
+	if (!watch) {
+		return NULL;
+	}
+	watch->gone = gone;
+	watch->data = data;
+	watch->destroy.notify = loop_destroyed;
+	wl_event_loop_add_destroy_listener(loop, &watch->destroy);
+	return watch;
+}
+
+void seatkit_support_unwatch_loop(struct seatkit_support_loop_watch *watch) {
+	if (watch) {
+		wl_list_remove(&watch->destroy.link);
+		free(watch);
+	}
 }

@@ -15,4 +15,12 @@ void seatkit_support_set_thread_state(void *state, void (*release)(void *));
 /* The calling thread's token: unique for the process's life (never reused, unlike pthread_t),
  * never 0. */
 uint64_t seatkit_support_thread_token(void);
+/* Calls gone(data) when `loop` is destroyed (while it is still whole: sources can be removed
+ * then). NULL if out of memory. Freed, and no longer watching, by seatkit_support_unwatch_loop,
+ * before or after the loop's end. */
+struct wl_event_loop;
+struct seatkit_support_loop_watch;
+struct seatkit_support_loop_watch *seatkit_support_watch_loop(struct wl_event_loop *loop,
+	void (*gone)(void *data), void *data);
+void seatkit_support_unwatch_loop(struct seatkit_support_loop_watch *watch);
 #endif

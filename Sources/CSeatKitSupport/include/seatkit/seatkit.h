@@ -475,7 +475,9 @@ struct seatkit_responder_interface {
 
 /* A router for one seat on the compositor's event loop: its clock reads CLOCK_MONOTONIC and
  * its timers (long press, key repeat, double-tap windows) are wl_event_loop timers of
- * `loop`. The loop must outlive the router. NULL loop: refused (NULL returned). */
+ * `loop`. The loop should outlive the router; if it ends first (wl_display_destroy before
+ * seatkit_router_destroy, as in tinywl's teardown), the router's timers end with it and a
+ * later seatkit_router_destroy is still safe. NULL loop: refused (NULL returned). */
 struct seatkit_router *seatkit_router_create(struct wl_event_loop *loop);
 
 /* A router on a virtual clock that starts at `start_usec` and moves only through
@@ -1350,7 +1352,8 @@ bool seatkit_libinput_add_device(struct seatkit_libinput *libinput, const char *
 int seatkit_libinput_get_fd(struct seatkit_libinput *libinput);
 /* Reads what libinput has and routes it through the router (notify door). */
 void seatkit_libinput_dispatch(struct seatkit_libinput *libinput);
-/* Watches the fd on `loop` and dispatches when it is readable, until destroyed. */
+/* Watches the fd on `loop` and dispatches when it is readable, until destroyed (or until the
+ * loop ends, if it goes first). False if it is already on a loop. */
 bool seatkit_libinput_add_to_event_loop(struct seatkit_libinput *libinput,
 	struct wl_event_loop *loop);
 /* Releases all devices (VT switch away); resume takes them back. */
