@@ -174,7 +174,7 @@ import Testing
         let swayidle = try session.launch("swayidle", "/usr/bin/swayidle", ["timeout", "1", "echo idle-1"])
         try session.require("idle notification after 1000 ms")
         let path = session.runtime + "/inhibit.py"
-        try Self.inhibitingApp.write(toFile: path, atomically: true, encoding: .utf8)
+        try GTKInhibitingApp.script.write(toFile: path, atomically: true, encoding: .utf8)
         let app = try session.launch("gtk", "/usr/bin/python3", [path],
                                      environment: ["GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo", "GTK_A11Y": "none", "NO_AT_BRIDGE": "1"])
         try #require(app.waitFor(timeout: 60) { $0.contains("inhibited") } != nil, "gtk:\n\(app.text)\nkiosk:\n\(session.server.text)")
@@ -205,24 +205,6 @@ import Testing
         try #require(swayidle.waitFor(timeout: 15) { $0.components(separatedBy: "\n").filter { $0 == "idle-1" }.count > idledBefore } != nil,
                      "swayidle:\n\(swayidle.text)")
     }
-
-    static let inhibitingApp = #"""
-    import gi
-    gi.require_version("Gtk", "4.0")
-    from gi.repository import Gtk, GLib
-    def activate(app):
-        win = Gtk.ApplicationWindow(application=app, title="inhibitor")
-        win.set_child(Gtk.Label(label="a video"))
-        win.present()
-        def inhibit():
-            app.inhibit(win, Gtk.ApplicationInhibitFlags.IDLE, "playing")
-            print("inhibited", flush=True)
-            return False
-        GLib.timeout_add(200, inhibit)
-    app = Gtk.Application(application_id="org.seatkit.Inhibit")
-    app.connect("activate", activate)
-    app.run([])
-    """#
 
     // ---- --dim-after ----
 

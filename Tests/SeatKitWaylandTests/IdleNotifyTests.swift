@@ -63,7 +63,7 @@ import Testing
         try session.addDevices()
         let swayidle = try Self.swayidle(in: session)
         let path = session.runtimeDirectory + "/inhibit.py"
-        try Self.inhibitingApp.write(toFile: path, atomically: true, encoding: .utf8)
+        try GTKInhibitingApp.script.write(toFile: path, atomically: true, encoding: .utf8)
         let app = try session.launch("/usr/bin/python3", [path], environment: ["GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo",
                                                                                "GTK_A11Y": "none", "NO_AT_BRIDGE": "1"])
         _ = try session.waitForWindow("python3")
@@ -84,22 +84,4 @@ import Testing
         ], "\(session.log.text[gone...])")
         try swayidle.output.require("idle-5")
     }
-
-    static let inhibitingApp = #"""
-    import gi
-    gi.require_version("Gtk", "4.0")
-    from gi.repository import Gtk, GLib
-    def activate(app):
-        win = Gtk.ApplicationWindow(application=app, title="inhibitor")
-        win.set_child(Gtk.Label(label="a video"))
-        win.present()
-        def inhibit():
-            app.inhibit(win, Gtk.ApplicationInhibitFlags.IDLE, "playing")
-            print("inhibited", flush=True)
-            return False
-        GLib.timeout_add(200, inhibit)
-    app = Gtk.Application(application_id="org.seatkit.Inhibit")
-    app.connect("activate", activate)
-    app.run([])
-    """#
 }
