@@ -10,7 +10,7 @@ import SeatKit
 // seats made later. Pad focus follows the tablet's: when a tool's proximity_in goes to a
 // surface, every pad leaves the surface it was on and enters that one (quoting that tool's
 // tablet), and stays there after the tool leaves proximity, so its buttons still reach the
-// surface the pen last visited, as in sway. Pad buttons, rings and strips go to the pad's
+// surface the pen last visited. Pad buttons, rings and strips go to the pad's
 // focus surface's client, a ring or strip event closed by its frame; a mode the pad reports
 // changed is told first with its group's mode_switch. A pad event a filter took reaches no
 // client. Pad keys (libinput's tablet-pad keys) have no tablet-v2 event and stay with the
@@ -41,9 +41,6 @@ final class PadRecord {
         self.layout = layout
         modes = Array(repeating: 0, count: layout.groups.count)
     }
-
-    /// The index of the group holding `control` (a button, ring or strip index).
-    func group(button: Int) -> Int? { layout.groups.firstIndex { $0.buttons.contains(button) } }
 }
 
 /// One client's objects for one pad.
