@@ -13,8 +13,12 @@
 #include <seatkit/seatkit-wlroots.h>
 #include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_keyboard.h>
+#include <wlr/interfaces/wlr_input_device.h>
+#include <wlr/interfaces/wlr_tablet_tool.h>
 #include <wlr/types/wlr_primary_selection.h>
 #include <wlr/types/wlr_pointer.h>
+#include <wlr/types/wlr_tablet_tool.h>
+#include <wlr/types/wlr_tablet_v2.h>
 #include <wlr/types/wlr_touch.h>
 #include <wlr/types/wlr_xcursor_manager.h>
 #include <wlr/util/log.h>
@@ -70,6 +74,15 @@ struct seatkit_wlr_seat {
 	/* wlroots 0.15's wlr_cursor gives an output added to the layout no image: set it again. */
 	struct wl_listener layout_add, layout_destroy;
 
+	/* Pens (seatkit_wlr_seat_enable_tablets): wlroots' tablet-v2 manager (NULL: none, or gone
+	 * with the display), a tablet per SeatKit device a pen came from, a tool per pen. */
+	struct wlr_tablet_manager_v2 *tablet_manager;
+	struct wl_listener tablet_manager_destroy;
+	struct wl_list tablets; /* struct bridged_tablet::link */
+	struct wl_list tools; /* struct bridged_tool::link */
+	/* The surface a pen drives as its pointer (its client bound no tablet seat). */
+	struct bridged_surface *pen_pointer_surface;
+
 	void (*log)(void *data, const char *line);
 	void *log_data;
 
@@ -97,6 +110,26 @@ struct bridged_surface {
 	struct wlr_surface *wlr_surface; /* NULL once wlroots destroyed it */
 	uint32_t flags;
 	struct wl_listener surface_destroy, wlr_surface_destroy;
+	struct wl_list link;
+};
+
+/* A SeatKit tablet device as wlroots' tablet-v2 knows it: a wlr_input_device of our own. */
+struct bridged_tablet {
+	uint32_t device;
+	struct wlr_input_device *wlr;
+	struct wlr_tablet_v2_tablet *v2;
+	struct wl_list link;
+};
+
+/* A pen (tablet tool): one per kind and serial, and per tablet for tools without a serial. */
+struct bridged_tool {
+	struct seatkit_wlr_seat *bridge;
+	uint32_t device;
+	enum seatkit_pen_tool_type type;
+	uint64_t serial;
+	struct wlr_tablet_tool wlr;
+	struct wlr_tablet_v2_tablet_tool *v2;
+	struct wl_listener set_cursor;
 	struct wl_list link;
 };
 
@@ -675,6 +708,327 @@ static void did_resign_first_responder(void *data, const struct seatkit_event_co
 	}
 }
 
+/* ---- Pens: tablet-v2 for clients with a tablet seat, the pointer for the others ---- */
+
+static struct bridged_tablet *tablet_for(struct seatkit_wlr_seat *b, uint32_t device) {
+	struct bridged_tablet *t;
+	wl_list_for_each(t, &b->tablets, link) {
+		if (t->device == device) {
+			return t;
+		}
+	}
+	if (!b->tablet_manager) {
+		return NULL;
+	}
+	t = calloc(1, sizeof *t);
+	struct wlr_input_device *dev = calloc(1, sizeof *dev);
+	struct wlr_tablet *tablet = calloc(1, sizeof *tablet);
+	if (!t || !dev || !tablet) {
+		free(t), free(dev), free(tablet);
+		return NULL;
+	}
+	char name[48];
+	snprintf(name, sizeof name, "SeatKit tablet %u", device);
+	wlr_tablet_init(tablet, NULL);
+	wlr_input_device_init(dev, WLR_INPUT_DEVICE_TABLET_TOOL, NULL, name, 0, 0);
+	dev->tablet = tablet;
+	t->device = device;
+	t->wlr = dev;
+	t->v2 = wlr_tablet_create(b->tablet_manager, b->seat, dev);
+	if (!t->v2) {
+		wlr_input_device_destroy(dev);
+		free(t);
+		return NULL;
+	}
+	wl_list_insert(&b->tablets, &t->link);
+	report(b, "tablet %u added", device);
+	return t;
+}
+
+/* The client under the pen set the tool's cursor: the drawn cursor shows it. */
+static void handle_tool_set_cursor(struct wl_listener *listener, void *data) {
+	struct bridged_tool *tool = wl_container_of(listener, tool, set_cursor);
+	struct wlr_tablet_v2_event_cursor *event = data;
+	struct seatkit_wlr_seat *b = tool->bridge;
+	report(b, "tablet tool cursor %s", event->surface ? "set" : "hidden");
+	if (b->cursor && !b->cursor_hidden) {
+		wlr_cursor_set_surface(b->cursor, event->surface, event->hotspot_x, event->hotspot_y);
+	}
+}
+
+static struct bridged_tool *tool_for(struct seatkit_wlr_seat *b, uint32_t device, enum seatkit_pen_tool_type type,
+		uint64_t serial, uint32_t capabilities) {
+	struct bridged_tool *tool;
+	wl_list_for_each(tool, &b->tools, link) {
+		if (tool->type == type && tool->serial == serial && (serial != 0 || tool->device == device)) {
+			tool->device = device;
+			return tool;
+		}
+	}
+	if (!b->tablet_manager || !(tool = calloc(1, sizeof *tool))) {
+		return NULL;
+	}
+	static const enum wlr_tablet_tool_type types[] = {
+		WLR_TABLET_TOOL_TYPE_PEN, WLR_TABLET_TOOL_TYPE_ERASER, WLR_TABLET_TOOL_TYPE_BRUSH,
+		WLR_TABLET_TOOL_TYPE_PENCIL, WLR_TABLET_TOOL_TYPE_AIRBRUSH, WLR_TABLET_TOOL_TYPE_MOUSE,
+		WLR_TABLET_TOOL_TYPE_LENS, WLR_TABLET_TOOL_TYPE_TOTEM,
+	};
+	tool->bridge = b;
+	tool->device = device;
+	tool->type = type;
+	tool->serial = serial;
+	tool->wlr.type = (unsigned)type < sizeof types / sizeof types[0] ? types[type] : WLR_TABLET_TOOL_TYPE_PEN;
+	tool->wlr.hardware_serial = serial;
+	tool->wlr.pressure = capabilities & SEATKIT_PEN_AXIS_PRESSURE;
+	tool->wlr.distance = capabilities & SEATKIT_PEN_AXIS_DISTANCE;
+	tool->wlr.tilt = capabilities & SEATKIT_PEN_AXIS_TILT;
+	tool->wlr.rotation = capabilities & SEATKIT_PEN_AXIS_ROTATION;
+	tool->wlr.slider = capabilities & SEATKIT_PEN_AXIS_SLIDER;
+	tool->wlr.wheel = capabilities & SEATKIT_PEN_AXIS_WHEEL;
+	wl_signal_init(&tool->wlr.events.destroy);
+	tool->v2 = wlr_tablet_tool_create(b->tablet_manager, b->seat, &tool->wlr);
+	if (!tool->v2) {
+		free(tool);
+		return NULL;
+	}
+	tool->set_cursor.notify = handle_tool_set_cursor;
+	wl_signal_add(&tool->v2->events.set_cursor, &tool->set_cursor);
+	wl_list_insert(&b->tools, &tool->link);
+	return tool;
+}
+
+static void tool_free(struct bridged_tool *tool) {
+	wl_list_remove(&tool->set_cursor.link);
+	wl_list_remove(&tool->link);
+	/* wlroots' tablet-v2 tool goes with it (tool removed to clients). */
+	wl_signal_emit(&tool->wlr.events.destroy, &tool->wlr);
+	free(tool);
+}
+
+static void tablet_free(struct bridged_tablet *t) {
+	wl_list_remove(&t->link);
+	wlr_input_device_destroy(t->wlr); /* tablet removed to clients, wlroots' tablet freed */
+	free(t);
+}
+
+/* The tool the event's pen is, when the surface's client takes pens through tablet-v2;
+ * NULL: the pen is its pointer. */
+static struct bridged_tool *tablet_tool(struct bridged_surface *s, const struct seatkit_pen_event *e,
+		struct bridged_tablet **tablet) {
+	struct seatkit_wlr_seat *b = s->bridge;
+	if (!b->tablet_manager || !s->wlr_surface) {
+		return NULL;
+	}
+	struct bridged_tablet *t = tablet_for(b, e->device);
+	struct bridged_tool *tool = t ? tool_for(b, e->device, e->tool_type, e->tool_serial, e->capabilities) : NULL;
+	if (!tool || !wlr_surface_accepts_tablet_v2(t->v2, s->wlr_surface)) {
+		return NULL;
+	}
+	if (tablet) {
+		*tablet = t;
+	}
+	return tool;
+}
+
+/* The axes (all, or those the event changed), then the motion (GTK reads an event's axes
+ * from what came before it in the frame); wlroots closes the frame when the loop is idle. */
+static void send_pen_axes(struct bridged_tool *tool, const struct seatkit_pen_event *e, bool all) {
+	uint32_t changed = all ? e->capabilities | SEATKIT_PEN_AXIS_POSITION : e->changed;
+	uint32_t has = e->capabilities;
+	if (changed & has & SEATKIT_PEN_AXIS_PRESSURE) {
+		wlr_send_tablet_v2_tablet_tool_pressure(tool->v2, e->pressure);
+	}
+	if (changed & has & SEATKIT_PEN_AXIS_DISTANCE) {
+		wlr_send_tablet_v2_tablet_tool_distance(tool->v2, e->distance);
+	}
+	if (changed & has & SEATKIT_PEN_AXIS_TILT) {
+		wlr_send_tablet_v2_tablet_tool_tilt(tool->v2, e->tilt_x, e->tilt_y);
+	}
+	if (changed & has & SEATKIT_PEN_AXIS_ROTATION) {
+		wlr_send_tablet_v2_tablet_tool_rotation(tool->v2, e->rotation);
+	}
+	if (changed & has & SEATKIT_PEN_AXIS_SLIDER) {
+		wlr_send_tablet_v2_tablet_tool_slider(tool->v2, e->slider);
+	}
+	if (!all && (changed & has & SEATKIT_PEN_AXIS_WHEEL)) {
+		wlr_send_tablet_v2_tablet_tool_wheel(tool->v2, e->wheel, e->wheel_discrete);
+	}
+	if (changed & SEATKIT_PEN_AXIS_POSITION) {
+		wlr_send_tablet_v2_tablet_tool_motion(tool->v2, e->sx, e->sy);
+	}
+}
+
+/* The drawn cursor follows the pen, as sway's does. */
+static void pen_moves_cursor(struct seatkit_wlr_seat *b, const struct seatkit_pen_event *e) {
+	if (b->cursor) {
+		wlr_cursor_warp_closest(b->cursor, NULL, e->x, e->y);
+	}
+}
+
+static void pen_entered(void *data, const struct seatkit_pen_event *event, const struct seatkit_event_context *context) {
+	(void)context;
+	struct bridged_surface *s = data;
+	struct seatkit_wlr_seat *b = s->bridge;
+	if (!s->wlr_surface) {
+		return;
+	}
+	struct bridged_tablet *t = NULL;
+	struct bridged_tool *tool = tablet_tool(s, event, &t);
+	if (tool) {
+		wlr_send_tablet_v2_tablet_tool_proximity_in(tool->v2, t->v2, s->wlr_surface);
+		send_pen_axes(tool, event, true);
+		report(b, "tablet proximity in %.2f %.2f", event->sx, event->sy);
+	} else {
+		/* The pen as the pointer: enter (if the pointer is elsewhere) and motion. */
+		b->pen_pointer_surface = s;
+		focus_pointer(s, event->sx, event->sy);
+		move_pointer(b, msec(event->time_usec), event->sx, event->sy);
+		report(b, "pen as pointer enter %.2f %.2f", event->sx, event->sy);
+	}
+	pen_moves_cursor(b, event);
+}
+
+static void pen_left(void *data, const struct seatkit_pen_event *event, const struct seatkit_event_context *context) {
+	(void)context;
+	struct bridged_surface *s = data;
+	struct seatkit_wlr_seat *b = s->bridge;
+	struct bridged_tool *tool = tablet_tool(s, event, NULL);
+	if (tool && s->wlr_surface && tool->v2->focused_surface == s->wlr_surface) {
+		wlr_send_tablet_v2_tablet_tool_proximity_out(tool->v2);
+		report(b, "tablet proximity out");
+	} else if (b->pen_pointer_surface == s) {
+		b->pen_pointer_surface = NULL;
+		if (s->wlr_surface && b->seat->pointer_state.focused_surface == s->wlr_surface) {
+			send_pointer_frame(b);
+			wlr_seat_pointer_notify_clear_focus(b->seat);
+			report(b, "pen as pointer leave");
+		}
+	}
+}
+
+static enum seatkit_result pen_moved(void *data, const struct seatkit_pen_event *event,
+		const struct seatkit_event_context *context) {
+	(void)context;
+	struct bridged_surface *s = data;
+	struct seatkit_wlr_seat *b = s->bridge;
+	struct bridged_tool *tool = tablet_tool(s, event, NULL);
+	if (tool && tool->v2->focused_surface == s->wlr_surface) {
+		send_pen_axes(tool, event, false);
+		report(b, "tablet motion %.2f %.2f pressure %.2f", event->sx, event->sy, event->pressure);
+	} else if (s->wlr_surface && b->pen_pointer_surface == s) {
+		focus_pointer(s, event->sx, event->sy);
+		move_pointer(b, msec(event->time_usec), event->sx, event->sy);
+		report(b, "pen as pointer motion %.2f %.2f", event->sx, event->sy);
+	}
+	pen_moves_cursor(b, event);
+	return SEATKIT_HANDLED;
+}
+
+static enum seatkit_result pen_down(void *data, const struct seatkit_pen_event *event,
+		const struct seatkit_event_context *context) {
+	(void)context;
+	struct bridged_surface *s = data;
+	struct seatkit_wlr_seat *b = s->bridge;
+	struct bridged_tool *tool = tablet_tool(s, event, NULL);
+	if (tool && tool->v2->focused_surface == s->wlr_surface) {
+		send_pen_axes(tool, event, false);
+		wlr_send_tablet_v2_tablet_tool_down(tool->v2);
+		report(b, "tablet down %.2f %.2f", event->sx, event->sy);
+	} else if (s->wlr_surface) {
+		/* The tip is the left button. */
+		b->pen_pointer_surface = s;
+		focus_pointer(s, event->sx, event->sy);
+		move_pointer(b, msec(event->time_usec), event->sx, event->sy);
+		wlr_seat_pointer_notify_button(b->seat, msec(event->time_usec), BTN_LEFT, WLR_BUTTON_PRESSED);
+		pointer_sent(b);
+		report(b, "pen as pointer button down");
+	}
+	return SEATKIT_HANDLED;
+}
+
+static enum seatkit_result pen_up(void *data, const struct seatkit_pen_event *event,
+		const struct seatkit_event_context *context) {
+	(void)context;
+	struct bridged_surface *s = data;
+	struct seatkit_wlr_seat *b = s->bridge;
+	struct bridged_tool *tool = tablet_tool(s, event, NULL);
+	if (tool && tool->v2->focused_surface == s->wlr_surface) {
+		wlr_send_tablet_v2_tablet_tool_up(tool->v2);
+		report(b, "tablet up");
+	} else if (s->wlr_surface && b->pen_pointer_surface == s) {
+		wlr_seat_pointer_notify_button(b->seat, msec(event->time_usec), BTN_LEFT, WLR_BUTTON_RELEASED);
+		pointer_sent(b);
+		report(b, "pen as pointer button up");
+	}
+	return SEATKIT_HANDLED;
+}
+
+static enum seatkit_result pen_button(void *data, const struct seatkit_pen_button_event *event,
+		const struct seatkit_event_context *context) {
+	(void)context;
+	struct bridged_surface *s = data;
+	struct seatkit_wlr_seat *b = s->bridge;
+	bool pressed = event->state == SEATKIT_BUTTON_PRESSED;
+	struct seatkit_pen_event e = { .device = event->device, .tool_type = event->tool_type, .tool_serial = event->tool_serial };
+	struct bridged_tool *tool = tablet_tool(s, &e, NULL);
+	if (tool && tool->v2->focused_surface == s->wlr_surface) {
+		wlr_send_tablet_v2_tablet_tool_button(tool->v2, event->button,
+			pressed ? ZWP_TABLET_PAD_V2_BUTTON_STATE_PRESSED : ZWP_TABLET_PAD_V2_BUTTON_STATE_RELEASED);
+		report(b, "tablet button 0x%x %s", event->button, pressed ? "pressed" : "released");
+	} else if (s->wlr_surface && b->pen_pointer_surface == s) {
+		/* BTN_STYLUS as the right button, BTN_STYLUS2 as the middle one, as sway does. */
+		uint32_t button = event->button == BTN_STYLUS ? BTN_RIGHT : event->button == BTN_STYLUS2 ? BTN_MIDDLE : event->button;
+		wlr_seat_pointer_notify_button(b->seat, msec(event->time_usec), button,
+			pressed ? WLR_BUTTON_PRESSED : WLR_BUTTON_RELEASED);
+		pointer_sent(b);
+		report(b, "pen as pointer button 0x%x %s", button, pressed ? "pressed" : "released");
+	}
+	return SEATKIT_HANDLED;
+}
+
+static void handle_tablet_manager_destroy(struct wl_listener *listener, void *data) {
+	(void)data;
+	struct seatkit_wlr_seat *b = wl_container_of(listener, b, tablet_manager_destroy);
+	wl_list_remove(&b->tablet_manager_destroy.link);
+	b->tablet_manager = NULL;
+}
+
+bool seatkit_wlr_seat_enable_tablets(struct seatkit_wlr_seat *b) {
+	if (!b) {
+		wlr_log(WLR_ERROR, "seatkit_wlr_seat_enable_tablets: refused a NULL bridge");
+		return false;
+	}
+	if (b->tablet_manager) {
+		return true;
+	}
+	b->tablet_manager = wlr_tablet_v2_create(b->seat->display);
+	if (!b->tablet_manager) {
+		return false;
+	}
+	b->tablet_manager_destroy.notify = handle_tablet_manager_destroy;
+	wl_signal_add(&b->tablet_manager->events.destroy, &b->tablet_manager_destroy);
+	return true;
+}
+
+void seatkit_wlr_seat_remove_tablet(struct seatkit_wlr_seat *b, uint32_t device) {
+	if (!b) {
+		return;
+	}
+	struct bridged_tool *tool, *tool_tmp;
+	wl_list_for_each_safe(tool, tool_tmp, &b->tools, link) {
+		if (tool->device == device) {
+			tool_free(tool);
+		}
+	}
+	struct bridged_tablet *t, *t_tmp;
+	wl_list_for_each_safe(t, t_tmp, &b->tablets, link) {
+		if (t->device == device) {
+			tablet_free(t);
+			report(b, "tablet %u removed", device);
+		}
+	}
+}
+
 static const struct seatkit_responder_interface surface_responder = {
 	.struct_size = sizeof(struct seatkit_responder_interface),
 	.touches_began = touches_began,
@@ -691,12 +1045,21 @@ static const struct seatkit_responder_interface surface_responder = {
 	.can_become_first_responder = can_become_first_responder,
 	.did_become_first_responder = did_become_first_responder,
 	.did_resign_first_responder = did_resign_first_responder,
+	.pen_entered = pen_entered,
+	.pen_left = pen_left,
+	.pen_moved = pen_moved,
+	.pen_down = pen_down,
+	.pen_up = pen_up,
+	.pen_button = pen_button,
 };
 
 /* ---- Surfaces ---- */
 
 static void surface_free(struct bridged_surface *s) {
 	end_emulation_on(s);
+	if (s->bridge->pen_pointer_surface == s) {
+		s->bridge->pen_pointer_surface = NULL;
+	}
 	wl_list_remove(&s->surface_destroy.link);
 	if (s->wlr_surface) {
 		wl_list_remove(&s->wlr_surface_destroy.link);
@@ -758,6 +1121,8 @@ void seatkit_wlr_seat_set_capabilities(struct seatkit_wlr_seat *b, uint32_t capa
 	if (capabilities & SEATKIT_DEVICE_KEYBOARD) wl |= WL_SEAT_CAPABILITY_KEYBOARD;
 	/* Clients bind wl_pointer only if the seat has one: the emulation needs it. */
 	if (capabilities & SEATKIT_DEVICE_TOUCH) wl |= WL_SEAT_CAPABILITY_TOUCH | WL_SEAT_CAPABILITY_POINTER;
+	/* A pen is the pointer of clients without a tablet seat. */
+	if (capabilities & SEATKIT_DEVICE_TABLET_TOOL) wl |= WL_SEAT_CAPABILITY_POINTER;
 	if (b->no_pointer) {
 		wl &= ~(uint32_t)WL_SEAT_CAPABILITY_POINTER;
 	}
@@ -1111,6 +1476,8 @@ struct seatkit_wlr_seat *seatkit_wlr_seat_create(struct seatkit_router *router, 
 	seatkit_pointer_emulation_init(&b->emulation);
 	wl_list_init(&b->devices);
 	wl_list_init(&b->surfaces);
+	wl_list_init(&b->tablets);
+	wl_list_init(&b->tools);
 	b->router_destroy.notify = handle_router_destroy;
 	wl_signal_add(router_destroyed, &b->router_destroy);
 	b->touch_frame.notify = handle_touch_frame;
@@ -1142,6 +1509,17 @@ void seatkit_wlr_seat_destroy(struct seatkit_wlr_seat *b) {
 	struct device *d, *d_tmp;
 	wl_list_for_each_safe(d, d_tmp, &b->devices, link) {
 		device_free(d);
+	}
+	struct bridged_tool *tool, *tool_tmp;
+	wl_list_for_each_safe(tool, tool_tmp, &b->tools, link) {
+		tool_free(tool);
+	}
+	struct bridged_tablet *t, *t_tmp;
+	wl_list_for_each_safe(t, t_tmp, &b->tablets, link) {
+		tablet_free(t);
+	}
+	if (b->tablet_manager) {
+		wl_list_remove(&b->tablet_manager_destroy.link);
 	}
 	if (b->router) {
 		wl_list_remove(&b->router_destroy.link);

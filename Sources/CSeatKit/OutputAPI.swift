@@ -176,6 +176,39 @@ public func seatkit_router_map_device(_ router: OpaquePointer?, _ deviceName: Un
     return true
 }
 
+@_cdecl("seatkit_router_map_device_area")
+public func seatkit_router_map_device_area(_ router: OpaquePointer?, _ deviceName: UnsafePointer<CChar>?,
+                                           _ outputName: UnsafePointer<CChar>?, _ region: UnsafePointer<Double>?,
+                                           _ rotationDegrees: Int32, _ calibration: UnsafePointer<Double>?) -> Bool {
+    guard let r = live(router, .router, as: CRouter.self, #function) else { return false }
+    var matrix: CalibrationMatrix?
+    if let calibration {
+        guard let m = CalibrationMatrix((0..<6).map { calibration[$0] }) else {
+            misuse(#function, "calibration \((0..<6).map { calibration[$0] }) is not six finite numbers; refused")
+            return false
+        }
+        matrix = m
+    }
+    var area: LayoutRect?
+    if let region {
+        let v = (0..<4).map { region[$0] }
+        guard v.allSatisfy(\.isFinite), v[2] > 0, v[3] > 0 else {
+            misuse(#function, "region \(v) is not four finite numbers with a positive size; refused")
+            return false
+        }
+        area = LayoutRect(x: v[0], y: v[1], width: v[2], height: v[3])
+    }
+    guard let rotation = DeviceRotation(degrees: Int(rotationDegrees)) else {
+        misuse(#function, "rotation \(rotationDegrees)° is not 0, 90, 180 or 270; refused")
+        return false
+    }
+    let name = deviceName.map { String(cString: $0) }
+    let mapping = outputName == nil && matrix == nil && area == nil && rotation == .none ? nil
+        : DeviceMapping(output: outputName.map { String(cString: $0) }, calibration: matrix, region: area, rotation: rotation)
+    APICall.run { r.router.setDeviceMapping(mapping, forDevicesNamed: name) }
+    return true
+}
+
 @_cdecl("seatkit_router_device_point_from_normalized")
 public func seatkit_router_device_point_from_normalized(_ router: OpaquePointer?, _ device: UInt32, _ u: Double, _ v: Double,
                                                         _ x: UnsafeMutablePointer<Double>?,

@@ -44,10 +44,20 @@ public struct DeviceMapping: Hashable, Sendable {
     public var output: String?
     /// Applied to the device's normalized points before the output's transform; nil: none.
     public var calibration: CalibrationMatrix?
+    /// A layout-space rectangle the device's area covers instead of an output (a tablet
+    /// mapped to part of a screen, or across two); nil: the output. Points are clamped inside
+    /// it, and hit-tested where they land.
+    public var region: LayoutRect?
+    /// The device's area turned clockwise (a tablet used rotated, or left-handed at 180),
+    /// after ``calibration``.
+    public var rotation: DeviceRotation
 
-    public init(output: String? = nil, calibration: CalibrationMatrix? = nil) {
+    public init(output: String? = nil, calibration: CalibrationMatrix? = nil, region: LayoutRect? = nil,
+                rotation: DeviceRotation = .none) {
         self.output = output
         self.calibration = calibration
+        self.region = region
+        self.rotation = rotation
     }
 }
 
@@ -103,6 +113,7 @@ extension Router {
         var u = x, v = y
         if !unchecked.deviceCalibrations.isEmpty, let m = unchecked.deviceCalibrations[device] { (u, v) = m.apply(x, y) }
         let layout = unchecked.layout
+        if !unchecked.deviceRegions.isEmpty, let r = unchecked.deviceRegions[device] { return Self.place(u, v, in: r, layout: layout) }
         guard !layout.outputs.isEmpty else { return LayoutPoint(x: u, y: v) }
         if let output = output(for: device) {
             return output.clampInside(output.layoutPoint(fromNormalized: u, v))
@@ -119,6 +130,7 @@ extension Router {
         unchecked.deviceOutputs.removeAll(keepingCapacity: true)
         unchecked.deviceCalibrations.removeAll(keepingCapacity: true)
         unchecked.layoutWideDevices.removeAll(keepingCapacity: true)
+        unchecked.deviceRegions.removeAll(keepingCapacity: true)
         let rules = unchecked.deviceRules
         for (device, info) in unchecked.devices {
             let named = rules.last { $0.deviceName == info.name }?.mapping
@@ -131,7 +143,10 @@ extension Router {
             } else if info.capabilities.contains(.pointer), info.capabilities.isDisjoint(with: Self.outputBoundDevices) {
                 unchecked.layoutWideDevices.append(device)
             }
-            if let m = named?.calibration ?? every?.calibration, m != .identity { unchecked.deviceCalibrations[device] = m }
+            let rotation = named?.rotation ?? every?.rotation ?? .none
+            let m = (named?.calibration ?? every?.calibration ?? .identity).followed(by: rotation.matrix)
+            if m != .identity { unchecked.deviceCalibrations[device] = m }
+            if let region = named?.region ?? every?.region { unchecked.deviceRegions[device] = region }
         }
     }
 }

@@ -33,6 +33,11 @@ struct PenState {
     var strokeLost = false
     /// Changes whenever focus moves, so that a handler that moved it wins.
     var generation: UInt64 = 0
+    /// The focus's origin in layout space (the point minus the surface-local point), valid
+    /// while the router's `treeEditCount` is `originEdit`: each event's surface point without
+    /// a walk up the tree (carried like a touch's and the pointer's).
+    var origin = LayoutPoint(x: 0, y: 0)
+    var originEdit = UInt64.max
 
     func matches(_ device: DeviceID, _ tool: PenTool) -> Bool {
         self.device == device && self.tool.kind == tool.kind && self.tool.serial == tool.serial
@@ -159,12 +164,12 @@ extension Router {
         if t.kind == .toolButton {
             let button = PenButtonEvent(time: event.time, device: event.device, tool: t.tool, button: t.code,
                                         state: t.value == 1 ? .pressed : .released, location: location,
-                                        surfaceLocation: s.focus?.convert(location) ?? .zero)
+                                        surfaceLocation: penSurfaceLocation(i, location))
             if let grab = unchecked.pens.grab { grab.penButton(button, router: self) } else { routePenButton(button) }
             return
         }
         let pen = PenEvent(phase: phase, time: event.time, device: event.device, tool: t.tool, location: location,
-                           surfaceLocation: s.focus?.convert(location) ?? .zero, axes: t.axes, changedAxes: t.changedAxes)
+                           surfaceLocation: penSurfaceLocation(i, location), axes: t.axes, changedAxes: t.changedAxes)
         if let grab = unchecked.pens.grab { grab.penEvent(pen, router: self) } else { routePen(pen) }
     }
 
@@ -233,9 +238,13 @@ extension Router {
     /// Routes a pen button by the default rule, after filters and grabs: up the chain of the
     /// pen's target (the hovered surface, or the stroke's). What a ``PenGrab`` calls to forward.
     public func routePenButton(_ event: PenButtonEvent) {
-        let focus = penFocus(event.device, event.tool)
+        var focus: Surface?
         var e = event
-        e.surfaceLocation = focus?.convert(event.location) ?? .zero
+        e.surfaceLocation = .zero
+        if let i = penIndex(event.device, event.tool) {
+            focus = unchecked.pens.states[i].focus
+            e.surfaceLocation = penSurfaceLocation(i, event.location)
+        }
         if walkChain(from: focus, target: focus, kind: .penButton, { $0.penButton(e, context: $1) }) == false {
             trace?.record(.dropped(.penButton))
         }
@@ -246,24 +255,37 @@ extension Router {
     private func followPen(_ event: PenEvent, location: LayoutPoint) {
         guard let i = penIndex(event.device, event.tool), !unchecked.pens.states[i].inContact else { return }
         let generation = unchecked.pens.states[i].generation
-        let target = surface(at: location, device: event.device)
+        let edit = unchecked.treeEditCount
+        let found = hit(at: location, device: event.device)
+        let target = found?.surface
         if let trace { trace.record(.hitTest(location, result: TraceSubject(target))) }
         guard let j = penIndex(event.device, event.tool), unchecked.pens.states[j].generation == generation else { return }
         let old = unchecked.pens.states[j].focus
-        guard old !== target else { return }
+        guard old !== target else {
+            // The same surface: what the hit-test found is the freshest origin.
+            if let found, edit == unchecked.treeEditCount {
+                unchecked.pens.states[j].origin = LayoutPoint(x: location.x - found.location.x, y: location.y - found.location.y)
+                unchecked.pens.states[j].originEdit = edit
+            }
+            return
+        }
+        var leave = event
+        if old != nil { leave.surfaceLocation = penSurfaceLocation(j, location) }
         unchecked.pens.states[j].generation &+= 1
         unchecked.pens.states[j].focus = nil
         if let old {
-            var leave = event
-            leave.surfaceLocation = old.convert(location) ?? .zero
             old.withResponder { $0.penLeft(leave, context: ResponderContext(router: self, surface: old, target: old)) }
             trace?.record(.told(TraceSubject(old), .penLeft))
         }
-        guard let target, target.unchecked.isAttached,
+        guard let found, let target, target.unchecked.isAttached,
               let k = penIndex(event.device, event.tool), unchecked.pens.states[k].generation == generation &+ 1 else { return }
         unchecked.pens.states[k].focus = target
+        // The hit-test's point, carried while the tree is as it was before it (a
+        // refineHitTest that edited the tree leaves it stale at once).
+        unchecked.pens.states[k].origin = LayoutPoint(x: location.x - found.location.x, y: location.y - found.location.y)
+        unchecked.pens.states[k].originEdit = edit
         var enter = event
-        enter.surfaceLocation = target.convert(location) ?? .zero
+        enter.surfaceLocation = penSurfaceLocation(k, location)
         target.withResponder { $0.penEntered(enter, context: ResponderContext(router: self, surface: target, target: target)) }
         trace?.record(.told(TraceSubject(target), .penEntered))
     }
@@ -272,12 +294,33 @@ extension Router {
     @inline(__always)
     private func askPen(_ event: PenEvent, kind: RoutedEventKind,
                         _ ask: (any Responder, PenEvent, ResponderContext) -> ResponderResult) {
-        let focus = penFocus(event.device, event.tool)
+        var focus: Surface?
         var e = event
-        e.surfaceLocation = focus?.convert(event.location) ?? .zero
+        e.surfaceLocation = .zero
+        if let i = penIndex(event.device, event.tool) {
+            focus = unchecked.pens.states[i].focus
+            e.surfaceLocation = penSurfaceLocation(i, event.location)
+        }
         if walkChain(from: focus, target: focus, kind: kind, { ask($0, e, $1) }) == false {
             trace?.record(.dropped(kind))
         }
+    }
+
+    /// `location` (layout space) in the space of pen record `i`'s focus, zero without one (or
+    /// when it is detached): carried from its hit-test or its last conversion while the tree
+    /// and layout are unchanged, else converted by a walk up the tree and carried from then on.
+    @inline(__always)
+    func penSurfaceLocation(_ i: Int, _ location: LayoutPoint) -> SurfacePoint {
+        guard let focus = unchecked.pens.states[i].focus else { return .zero }
+        let edit = unchecked.treeEditCount
+        if unchecked.pens.states[i].originEdit == edit {
+            let o = unchecked.pens.states[i].origin
+            return SurfacePoint(x: location.x - o.x, y: location.y - o.y)
+        }
+        guard let local = focus.convert(location) else { return .zero }
+        unchecked.pens.states[i].origin = LayoutPoint(x: location.x - local.x, y: location.y - local.y)
+        unchecked.pens.states[i].originEdit = edit
+        return local
     }
 
     /// Tells `surface` (the pen's target) that the pen is gone from it: a cancelled up if the

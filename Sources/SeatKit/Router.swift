@@ -159,6 +159,8 @@ public final class Router {
         var deviceOutputs: [DeviceID: Output] = [:]
         /// The calibration of each device a mapping rule gives one (Router+DeviceMapping.swift).
         var deviceCalibrations: [DeviceID: CalibrationMatrix] = [:]
+        /// The layout-space region each device with one covers (DeviceMapping.region).
+        var deviceRegions: [DeviceID: LayoutRect] = [:]
         /// ``setDeviceMapping(_:forDevicesNamed:)``'s rules, in the order set.
         var deviceRules: [DeviceMappingRule] = []
         /// Announced pointers no rule maps: their absolute points span the layout. Empty on most

@@ -298,6 +298,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         if extensions.contains(.pointerConstraints) { router.addFilter(PointerConstraintFilter(seat: self, flag: constraintFlag)) }
         if extensions.contains(.inputMethod) { router.addFilter(InputMethodGrabResumer(seat: self)) }
         router.addTouchFrameObserver(self)
+        if extensions.contains(.tablet) { watchTabletDevices() }
         for (option, interface, version, requests) in offered where extensions.contains(option) {
             let owner = SeatExtensionGlobal(seat: self, interface: interface, requests: requests)
             extensionOwners.append(owner)

@@ -18,9 +18,10 @@ import SeatKit
 // buttons as BTN_RIGHT and BTN_MIDDLE, leave when the pen goes (unless the pointer's own
 // focus is that surface, which keeps its enter).
 //
-// Not done: tablet pads (zwp_tablet_pad_v2: pad events stay with the compositor delegate),
-// zwp_tablet_v2.removed when a tablet is unplugged, and zwp_tablet_tool_v2.set_cursor (the
-// request is accepted and ignored: the compositor draws no pen cursor).
+// A tool's set_cursor is honoured for the client the tool is in proximity of, quoting a
+// serial from that proximity_in on, as wl_pointer.set_cursor is: the compositor hears it
+// through Seat.penCursorChanged (and hears nil when the tool leaves that client's surface,
+// its surface is destroyed or its tablet goes). Pads and removal: TabletPadV2.swift.
 
 extension SeatExtensions {
     /// zwp_tablet_manager_v2 (1): tablets and their tools (pens, erasers) for clients that
@@ -49,9 +50,87 @@ final class TabletV2State {
     /// Tools seen in proximity so far, announced to tablet seats made later.
     var knownTools: [(key: PenToolKey, tool: PenTool, device: DeviceID)] = []
 
+    /// Pads present (TabletPadV2.swift).
+    var pads: [PadRecord] = []
+    /// The client each tool in proximity was sent proximity_in by, and that event's serial.
+    var toolFocus: [PenToolKey: (client: ClientID, serial: UInt32, tool: PenTool, device: DeviceID)] = [:]
+    /// The cursor each tool's client set (set_cursor).
+    var cursors: [PenToolKey: CursorImage] = [:]
+    /// Cursor surfaces the seat listens to the destruction of.
+    var watchedCursorSurfaces: Set<OpaquePointer> = []
+    /// Seat.penCursorChanged.
+    var cursorChanged: ((PenCursor) -> Void)?
+
     func rememberTool(_ tool: PenTool, device: DeviceID) {
         let key = PenToolKey(tool, device: device)
-        if !knownTools.contains(where: { $0.key == key }) { knownTools.append((key, tool, device)) }
+        if let i = knownTools.firstIndex(where: { $0.key == key }) {
+            // A tool with a serial moved to another tablet: it is now that tablet's.
+            knownTools[i].device = device
+        } else {
+            knownTools.append((key, tool, device))
+        }
+    }
+
+    /// set_cursor from `client` for the tool `key`.
+    func setCursor(seat: Seat, toolResource: OpaquePointer, key: PenToolKey, client: ClientID, serial: UInt32,
+                   surface: OpaquePointer?, hotspot: (Int32, Int32)) {
+        guard let focus = toolFocus[key], focus.client == client,
+              serial &- focus.serial <= seat.display.currentSerial &- focus.serial else { return }
+        if let surface {
+            if let roles = seat.surfaceRolesOrWarn("cursor roles"), !roles.assignCursorRole(to: surface) {
+                Libwayland.postError(toolResource, code: ZWP_TABLET_TOOL_V2_ERROR_ROLE.rawValue, "the surface already has another role")
+                return
+            }
+            if watchedCursorSurfaces.insert(surface).inserted {
+                Libwayland.onResourceDestroyed(surface) { [weak self] in
+                    guard let self else { return }
+                    self.watchedCursorSurfaces.remove(surface)
+                    for (k, image) in self.cursors where image.surfaceResource == surface {
+                        self.cursors[k] = nil
+                        if let f = self.toolFocus[k] { self.cursorChanged?(PenCursor(tool: f.tool, device: f.device, image: nil)) }
+                    }
+                }
+            }
+        }
+        let image = surface.map { CursorImage(surfaceResource: $0, hotspotX: hotspot.0, hotspotY: hotspot.1) }
+        cursors[key] = image
+        cursorChanged?(PenCursor(tool: focus.tool, device: focus.device, image: image))
+    }
+
+    /// The tool left `client`'s surface: it forgets its proximity and cursor there.
+    func toolLeft(_ tool: PenTool, device: DeviceID, client: ClientID) {
+        let key = PenToolKey(tool, device: device)
+        guard let focus = toolFocus[key], focus.client == client else { return }
+        toolFocus[key] = nil
+        if cursors.removeValue(forKey: key) != nil { cursorChanged?(PenCursor(tool: tool, device: device, image: nil)) }
+    }
+}
+
+/// The cursor a client set for a tablet tool (`zwp_tablet_tool_v2.set_cursor`), for the
+/// compositor to draw at the tool's position while it is in proximity; `image` nil: draw
+/// none (the client hid it, or the tool left that client, or its surface or tablet went).
+public struct PenCursor: Hashable {
+    /// The tool.
+    public var tool: PenTool
+    /// The tablet it is on.
+    public var device: DeviceID
+    /// The client's cursor surface and hotspot, or nil.
+    public var image: CursorImage?
+}
+
+extension Seat {
+    /// Called when a client sets a tablet tool's cursor (zwp_tablet_tool_v2.set_cursor), and
+    /// with a nil image when that cursor no longer applies. Only the client the tool is in
+    /// proximity of can set it, quoting a serial from that proximity_in on.
+    public var penCursorChanged: ((PenCursor) -> Void)? {
+        get { tabletV2.cursorChanged }
+        set { tabletV2.cursorChanged = newValue }
+    }
+
+    /// The cursor the client under `tool` set for it, if any (tablet-v2 clients only; a
+    /// client getting the pen as its pointer sets ``cursor``).
+    public func penCursor(for tool: PenTool, device: DeviceID) -> CursorImage? {
+        tabletV2.cursors[PenToolKey(tool, device: device)]
     }
 }
 
@@ -63,6 +142,7 @@ final class TabletSeatBinding: ResourceObject {
     var resource: OpaquePointer?
     var tablets: [(device: DeviceID, resource: OpaquePointer)] = []
     var tools: [(key: PenToolKey, resource: OpaquePointer)] = []
+    var pads: [PadObjects] = []
 
     init(seat: Seat, client: OpaquePointer) {
         self.seat = seat
@@ -136,6 +216,7 @@ final class TabletSeatBinding: ResourceObject {
     func forget(_ r: OpaquePointer) {
         tablets.removeAll { $0.resource == r }
         tools.removeAll { $0.resource == r }
+        forgetPadObject(r)
     }
 }
 
@@ -165,6 +246,7 @@ nonisolated(unsafe) let tabletManagerRequests = Libwayland.table(zwp_tablet_mana
             _ = tabletSeat.tablet(device)
         }
         for known in seat.tabletV2.knownTools { _ = tabletSeat.tool(known.tool, device: known.device) }
+        for pad in seat.tabletV2.pads { _ = tabletSeat.pad(pad) }
     },
     destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } }
 ))
@@ -174,8 +256,12 @@ nonisolated(unsafe) let tabletRequests = Libwayland.table(zwp_tablet_v2_requests
 ))
 
 nonisolated(unsafe) let tabletToolRequests = Libwayland.table(zwp_tablet_tool_v2_requests(
-    // Accepted and ignored: the compositor draws no pen cursor.
-    set_cursor: { _, _, _, _, _, _ in },
+    set_cursor: { _, resource, serial, surface, x, y in
+        guard let resource, let child = Libwayland.object(resource, as: TabletChild.self), let binding = child.binding,
+              let seat = binding.seat, let key = binding.tools.first(where: { $0.resource == resource })?.key else { return }
+        seat.tabletV2.setCursor(seat: seat, toolResource: resource, key: key, client: binding.client, serial: serial,
+                                surface: surface, hotspot: (x, y))
+    },
     destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } }
 ))
 
@@ -238,7 +324,12 @@ extension ClientSurfaceResponder {
             Libwayland.post(r, ZWP_TABLET_TOOL_V2_PROXIMITY_IN, .uint(serial), .object(tablet), .object(surface))
             sendAxes(r, event, all: true)
         }
-        if !sent { emulatePointerEnter(event) }
+        if sent {
+            seat.tabletV2.toolFocus[PenToolKey(event.tool, device: event.device)] = (client, serial, event.tool, event.device)
+            seat.tabletV2.padsFollow(self, tablet: event.device, seat: seat)
+        } else {
+            emulatePointerEnter(event)
+        }
     }
 
     public func penLeft(_ event: PenEvent, context: ResponderContext) {
@@ -246,7 +337,7 @@ extension ClientSurfaceResponder {
         let sent = sendTool(event.tool, device: event.device, time: event.time) { r, _ in
             Libwayland.post(r, ZWP_TABLET_TOOL_V2_PROXIMITY_OUT)
         }
-        if !sent { emulatePointerLeave(event) }
+        if sent { seat.tabletV2.toolLeft(event.tool, device: event.device, client: client) } else { emulatePointerLeave(event) }
     }
 
     public func penMoved(_ event: PenEvent, context: ResponderContext) -> ResponderResult {

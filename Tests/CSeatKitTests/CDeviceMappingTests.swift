@@ -59,5 +59,36 @@ extension TheProcessWideCLog {
             #expect(seatkit_router_map_device(router, "Panel Touch", nil, nil))
             #expect(seatkit_router_get_device_output(router, 7) == a)
         }
+
+        /// seatkit_router_map_device_area: a tablet on a region of the layout, turned a
+        /// quarter; a rotation that is no quarter turn and an empty region refused, logged.
+        @Test func aTabletMappedToARegionAndRotatedFromC() throws {
+            let router = try #require(seatkit_router_create_virtual(0))
+            defer { seatkit_router_destroy(router) }
+            _ = try #require(seatkit_output_create(router, "A", 0, 0, 1000, 1000, SEATKIT_OUTPUT_TRANSFORM_NORMAL, 1))
+            var pen = seatkit_device_info()
+            pen.capabilities = UInt32(SEATKIT_DEVICE_TABLET_TOOL.rawValue)
+            "Wacom Pen".withCString { name in
+                pen.name = name
+                seatkit_router_notify_device_added(router, 0, 9, &pen)
+            }
+            let region: [Double] = [100, 200, 400, 300]
+            #expect(seatkit_router_map_device_area(router, "Wacom Pen", nil, region, 0, nil))
+            #expect(point(router, 9, 0.5, 0.5) == [300, 350])
+            #expect(seatkit_router_map_device_area(router, "Wacom Pen", nil, region, 90, nil))
+            // A quarter turn: (0.25, 0) → (1, 0.25).
+            #expect(point(router, 9, 0.25, 0) == [500 - 1.0 / 256, 275])
+            // Rotated on its output, no region.
+            #expect(seatkit_router_map_device_area(router, "Wacom Pen", "A", nil, 180, nil))
+            #expect(point(router, 9, 0.25, 0.5) == [750, 500])
+            let before = loggedLines.count
+            #expect(!seatkit_router_map_device_area(router, "Wacom Pen", nil, region, 45, nil))
+            let empty: [Double] = [0, 0, 0, 10]
+            #expect(!seatkit_router_map_device_area(router, "Wacom Pen", nil, empty, 0, nil))
+            #expect(loggedLines.count - before == 2, "\(loggedLines[before...])")
+            #expect(point(router, 9, 0.25, 0.5) == [750, 500], "the mapping kept")
+            #expect(seatkit_router_map_device_area(router, "Wacom Pen", nil, nil, 0, nil))
+            #expect(point(router, 9, 0.25, 0.5) == [250, 500])
+        }
     }
 }

@@ -15,7 +15,13 @@ import SeatKitWayland
 ///     {"type": "gesture", "kind": "swipe", "phase": "begin", "fingers": 3}   (update: dx, dy)
 ///     {"type": "pen", "event": "proximity-in", "x": 10, "y": 20, "pressure": 0, "tilt_x": 5}
 ///         (events: proximity-in, proximity-out, down, up, axis, button with "button" and
-///         "state"; "tool": pen or eraser; axes: pressure, distance, tilt_x, tilt_y)
+///         "state"; "tool": pen or eraser; axes: pressure, distance, tilt_x, tilt_y; "nx" and
+///         "ny" instead of "x" and "y": a point of the tablet's area, 0...1, placed by the
+///         router's device mapping as libinput's are)
+///     {"type": "pad", "event": "button", "button": 0, "state": "pressed", "mode": 0}
+///         (events: button, ring with "ring" and "value" in degrees or -1, strip with "strip"
+///         and "value" 0...1 or -1; a pad is announced with "capabilities": ["tablet-pad"]
+///         and "pad": {"buttons": 4, "rings": 1, "strips": 1, "modes": 2})
 ///
 /// For tests that drive the seat step by step, with no devices at all; `--replay` and
 /// `--libinput` go through libinput instead.
@@ -29,6 +35,10 @@ final class ScriptedInputSource {
     var advanceClock: ((Int64) -> Void)?
     /// Called when the script ends (end of file or pipe closed).
     var finished: () -> Void = {}
+    /// Places a device's normalized point (0...1 of its area) in layout space, as libinput's
+    /// points are: a pen line with "nx" and "ny" instead of "x" and "y" goes through the
+    /// router's device mapping (--map-tablet, --tablet-region, --tablet-rotate).
+    var placeNormalized: ((Double, Double, DeviceID) -> LayoutPoint)?
 
     init(fileDescriptor fd: Int32, clock: any Clock) {
         self.fd = fd
@@ -109,7 +119,16 @@ final class ScriptedInputSource {
                 default: throw BadLine(description: "unknown capability \(name)")
                 }
             }
-            kind = .deviceAdded(DeviceInfo(name: object["name"] as? String ?? "scripted", capabilities: caps))
+            // A pad's layout: {"buttons": 4, "rings": 1, "strips": 1, "modes": 2}, one mode group.
+            var pad: PadLayout?
+            if let p = object["pad"] as? [String: Any] {
+                func count(_ key: String) -> Int { max(0, min(64, Int(p[key] as? Double ?? 0))) }
+                let (buttons, rings, strips) = (count("buttons"), count("rings"), count("strips"))
+                pad = PadLayout(buttons: buttons, rings: rings, strips: strips,
+                                groups: [PadLayout.Group(modes: max(1, count("modes")), buttons: Array(0..<buttons),
+                                                         rings: Array(0..<rings), strips: Array(0..<strips))])
+            }
+            kind = .deviceAdded(DeviceInfo(name: object["name"] as? String ?? "scripted", capabilities: caps, pad: pad))
         case "device-removed": kind = .deviceRemoved
         case "touch-down": kind = .touchDown(TouchID(Int32(try number("id"))), LayoutPoint(x: try number("x"), y: try number("y")))
         case "touch-motion": kind = .touchMotion(TouchID(Int32(try number("id"))), LayoutPoint(x: try number("x"), y: try number("y")))
@@ -155,8 +174,30 @@ final class ScriptedInputSource {
             var changed: PenAxisSet = [.position]
             for (key, axis) in [("pressure", PenAxisSet.pressure), ("distance", .distance), ("tilt_x", .tilt), ("tilt_y", .tilt)]
                 where object[key] != nil { changed.insert(axis) }
-            kind = .tablet(TabletEvent(kind: tabletKind, position: LayoutPoint(x: try number("x"), y: try number("y")),
+            var position: LayoutPoint
+            if let nx = object["nx"] as? Double, let ny = object["ny"] as? Double, let placeNormalized {
+                position = placeNormalized(nx, ny, device)
+            } else {
+                position = LayoutPoint(x: try number("x"), y: try number("y"))
+            }
+            kind = .tablet(TabletEvent(kind: tabletKind, position: position,
                                        code: UInt32(try number("button", 0)), value: value, tool: tool, axes: axes, changedAxes: changed))
+        case "pad":
+            // {"type": "pad", "event": "button", "button": 0, "state": "pressed", "mode": 1}; "ring"
+            // with "ring" and "value" (degrees, -1: lifted), "strip" with "strip" and "value" (0...1).
+            let mode = PadMode(group: UInt32(try number("group", 0)), mode: UInt32(try number("mode", 0)))
+            let finger = object["finger"] as? Bool ?? true
+            switch object["event"] as? String ?? "" {
+            case "button":
+                kind = .tablet(TabletEvent(kind: .padButton, code: UInt32(try number("button")), value: pressed() ? 1 : 0, padMode: mode))
+            case "ring":
+                kind = .tablet(TabletEvent(kind: .padRing, code: UInt32(try number("ring", 0)), value: try number("value"), padMode: mode,
+                                           fromFinger: finger))
+            case "strip":
+                kind = .tablet(TabletEvent(kind: .padStrip, code: UInt32(try number("strip", 0)), value: try number("value"), padMode: mode,
+                                           fromFinger: finger))
+            default: throw BadLine(description: "a pad event is button, ring or strip")
+            }
         default: throw BadLine(description: "unknown type \(type)")
         }
         return InputEvent(time: time, device: device, kind)

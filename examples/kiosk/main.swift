@@ -14,7 +14,7 @@
 //         [--devices LIBINPUT-SETTINGS] [--side-by-side] [--long-press-click] [--start-blanked]
 //         [--sticky-keys] [--slow-keys MS] [--bounce-keys MS] [--touch-hold MS]
 //         [--touch-ignore-repeat MS] [--secondary-click MS] [--dwell-click MS] [--mouse-keys]
-//         [--locate-pointer] INPUT
+//         [--locate-pointer] [--map-tablet OUTPUT] [--tablet-region X,Y,W,H] [--tablet-rotate DEG] INPUT
 //
 // Windows fill the output, the newest on top and focused; --side-by-side lays them out
 // left to right instead. Three fingers swiped left or right on the touchscreen switch
@@ -32,7 +32,10 @@
 // within MS after a counted one, --secondary-click MS makes holding the primary button MS a
 // right click, --dwell-click MS clicks where the pointer rests MS, --mouse-keys drives the
 // pointer with the keypad, --locate-pointer logs the pointer's place on a Ctrl tap (GNOME's
-// delays: 300 for slow and bounce keys, 1200 for secondary and dwell clicks). Nothing is drawn: buffers are released as soon
+// delays: 300 for slow and bounce keys, 1200 for secondary and dwell clicks). Pens:
+// --map-tablet OUTPUT puts every tablet's area on that output, --tablet-region X,Y,W,H on
+// that rectangle of the layout instead, --tablet-rotate 0|90|180|270 turns it clockwise
+// (SeatKit's DeviceMapping, set for each tablet as it is announced). Nothing is drawn: buffers are released as soon
 // as they arrive. Everything runs on one thread, the Wayland event loop's.
 import Foundation
 import SeatKit
@@ -51,9 +54,11 @@ func log(_ line: String) {
 let usage = "usage: kiosk [--socket NAME] [--size WxH] [--scale N] [--layout XKB-LAYOUT | --keymap FILE] [--devices SETTINGS] [--long-press-click] [--start-blanked]"
     + " [--sticky-keys] [--slow-keys MS] [--bounce-keys MS] [--touch-hold MS] [--touch-ignore-repeat MS]"
     + " [--secondary-click MS] [--dwell-click MS] [--mouse-keys] [--locate-pointer]"
+    + " [--map-tablet OUTPUT] [--tablet-region X,Y,W,H] [--tablet-rotate DEG]"
     + " [--side-by-side] [--virtual-clock] (--replay FILE [--start-after-windows N] | --libinput [--seat NAME] | --script FILE|-)"
 let valueOptions: Set<String> = ["socket", "size", "scale", "layout", "keymap", "devices", "replay", "start-after-windows", "seat", "script",
-                                  "slow-keys", "bounce-keys", "touch-hold", "touch-ignore-repeat", "secondary-click", "dwell-click"]
+                                  "slow-keys", "bounce-keys", "touch-hold", "touch-ignore-repeat", "secondary-click", "dwell-click",
+                                  "map-tablet", "tablet-region", "tablet-rotate"]
 let flagOptions: Set<String> = ["libinput", "side-by-side", "help", "long-press-click", "start-blanked", "sticky-keys",
                                 "mouse-keys", "locate-pointer", "virtual-clock"]
 
@@ -121,6 +126,39 @@ if let text = options["scale"] {
     outputScale = Double(scale)
 }
 
+// Pens: where every tablet's area goes.
+var tabletMapping: DeviceMapping?
+if options["map-tablet"] != nil || options["tablet-region"] != nil || options["tablet-rotate"] != nil {
+    var mapping = DeviceMapping(output: options["map-tablet"])
+    if let text = options["tablet-region"] {
+        let v = text.split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0) }
+        guard v.count == 4, v.allSatisfy(\.isFinite), v[2] > 0, v[3] > 0 else {
+            fail("--tablet-region takes X,Y,WIDTH,HEIGHT in layout units, the size positive (got \"\(text)\")")
+        }
+        mapping.region = LayoutRect(x: v[0], y: v[1], width: v[2], height: v[3])
+    }
+    if let text = options["tablet-rotate"] {
+        guard let degrees = Int(text), let rotation = DeviceRotation(degrees: degrees) else {
+            fail("--tablet-rotate takes 0, 90, 180 or 270 (degrees clockwise; got \"\(text)\")")
+        }
+        mapping.rotation = rotation
+    }
+    tabletMapping = mapping
+}
+
+/// Maps each tablet to `mapping` when it is announced (a rule by its name, so touchscreens
+/// keep theirs).
+final class TabletMapper: InputSpy {
+    let mapping: DeviceMapping
+    init(_ mapping: DeviceMapping) { self.mapping = mapping }
+    func observe(_ event: InputEvent, consumed: Bool, router: Router) {
+        guard case .deviceAdded(let info) = event.kind, info.capabilities.contains(.tabletTool),
+              router.deviceMappings.first(where: { $0.deviceName == info.name })?.mapping != mapping else { return }
+        router.setDeviceMapping(mapping, forDevicesNamed: info.name)
+        log("tablet \(info.name) mapped")
+    }
+}
+
 do {
     // 2. The Wayland display: a socket in $XDG_RUNTIME_DIR and the event loop.
     let display = try WaylandDisplay(socketName: options["socket"])
@@ -132,6 +170,9 @@ do {
     let router = Router(clock: virtualClock ?? display.clock)
     let output = Output(name: "HEADLESS-1", modeSize: outputSize, scale: outputScale)
     router.addOutput(output)
+    if let name = tabletMapping?.output, name != output.name { throw KioskError("--map-tablet: no output named \(name) (the kiosk's is \(output.name))") }
+    let tabletMapper = tabletMapping.map(TabletMapper.init)
+    if let tabletMapper { router.addSpy(tabletMapper) }
 
     // 4. The keyboard: xkbcommon turns keycodes into keysyms, text and modifiers for the
     //    router, and the same object gives clients their keymap (a sealed memfd) and repeat
@@ -152,6 +193,9 @@ do {
     // A real compositor would draw this surface at the pointer; the kiosk only reports it.
     seat.cursorChanged = { cursor in
         log(cursor.map { "cursor \($0.surfaceDescription) hotspot \($0.hotspotX),\($0.hotspotY)" } ?? "cursor hidden")
+    }
+    seat.penCursorChanged = { pen in
+        log(pen.image.map { "pen cursor \($0.surfaceDescription) hotspot \($0.hotspotX),\($0.hotspotY)" } ?? "pen cursor hidden")
     }
 
     // 6. The globals clients need to show a window: wl_compositor, wl_shm, xdg_wm_base...
@@ -238,6 +282,7 @@ do {
         let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw KioskError("cannot open \(path): \(String(cString: strerror(errno)))") }
         script = ScriptedInputSource(fileDescriptor: fd, clock: router.clock)
+        script?.placeNormalized = { [unowned router] x, y, device in router.layoutPoint(fromNormalized: x, y, device: device) }
         script?.advanceClock = virtualClock.map { clock in { clock.advance(by: .milliseconds($0)) } }
         script?.finished = { log("script ended") }
         script?.start(into: seat, on: display)
@@ -251,6 +296,7 @@ do {
     withExtendedLifetime((kiosk, script, wake, cursorVisibility, longPress)) {}
     withExtendedLifetime(accessibility) {}
     withExtendedLifetime(protocols) {}
+    withExtendedLifetime(tabletMapper) {}
 } catch {
     log("kiosk: \(error)")
     exit(1)

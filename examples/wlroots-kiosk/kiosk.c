@@ -80,6 +80,7 @@
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_data_device.h>
+#include <wlr/types/wlr_primary_selection_v1.h>
 #include <wlr/types/wlr_input_device.h>
 #include <wlr/types/wlr_keyboard.h>
 #include <wlr/types/wlr_output.h>
@@ -129,9 +130,31 @@ static void capabilities_changed(void *data, uint32_t caps) {
 	seatkit_wlr_seat_set_capabilities(k->seat, caps);
 }
 
+/* A tablet (a pen's device) appeared: --map-tablet, --tablet-region and --tablet-rotate
+ * apply to it, by its name (touchscreens keep their own mapping). */
+static void device_added(void *data, uint32_t device, const struct seatkit_device_info *info) {
+	struct kiosk *k = data;
+	(void)device;
+	if (!k->tablet.set || !(info->capabilities & SEATKIT_DEVICE_TABLET_TOOL) || !info->name || !info->name[0]) {
+		return;
+	}
+	if (seatkit_router_map_device_area(k->router, info->name, k->tablet.output[0] ? k->tablet.output : NULL,
+			k->tablet.has_region ? k->tablet.region : NULL, k->tablet.rotation, NULL)) {
+		say("tablet %s mapped", info->name);
+	}
+}
+
+/* A tablet went away: apps are told its tablet and pens are gone. */
+static void device_removed(void *data, uint32_t device) {
+	struct kiosk *k = data;
+	seatkit_wlr_seat_remove_tablet(k->seat, device);
+}
+
 static const struct seatkit_delegate_interface delegate_impl = {
 	.struct_size = sizeof(struct seatkit_delegate_interface),
 	.capabilities_changed = capabilities_changed,
+	.device_added = device_added,
+	.device_removed = device_removed,
 };
 
 /* ---- Kiosk behaviour: SeatKit's kiosk policies ---- */
@@ -1226,6 +1249,9 @@ static const char usage[] =
 	"                              that output (default: its udev WL_OUTPUT, else the first)\n"
 	"      --calibrate DEVICE=a,b,c,d,e,f  its calibration matrix (libinput's, applied after\n"
 	"                              the udev LIBINPUT_CALIBRATION_MATRIX); rotation followed\n"
+	"      --map-tablet OUTPUT     every tablet's (pen's) area on that output\n"
+	"      --tablet-region X,Y,W,H  every tablet's area on that rectangle of the layout\n"
+	"      --tablet-rotate DEG     every tablet's area turned 0, 90, 180 or 270 clockwise\n"
 	"      --osk auto|always       on-screen keyboard panels: shown only while a text field\n"
 	"                              focused after touch input has focus (auto, KWin's rule),\n"
 	"                              or always (default)\n"
@@ -1307,6 +1333,7 @@ enum {
 	OPT_STICKY_KEYS = 256, OPT_SLOW_KEYS, OPT_BOUNCE_KEYS, OPT_TOUCH_HOLD, OPT_TOUCH_IGNORE_REPEAT,
 	OPT_SECONDARY_CLICK, OPT_DWELL_CLICK, OPT_MOUSE_KEYS, OPT_LOCATE_POINTER, OPT_IGNORE_DEVICE,
 	OPT_NO_POINTER, OPT_MAP_TOUCH, OPT_CALIBRATE, OPT_CONFIG, OPT_OSK, OPT_OSK_RESIZE,
+	OPT_MAP_TABLET, OPT_TABLET_REGION, OPT_TABLET_ROTATE,
 	OPT_DIM_AFTER,
 };
 
@@ -1358,6 +1385,9 @@ static const struct option options[] = {
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "osk", required_argument, NULL, OPT_OSK },
 	{ "osk-resize", no_argument, NULL, OPT_OSK_RESIZE },
+	{ "map-tablet", required_argument, NULL, OPT_MAP_TABLET },
+	{ "tablet-region", required_argument, NULL, OPT_TABLET_REGION },
+	{ "tablet-rotate", required_argument, NULL, OPT_TABLET_ROTATE },
 	{ 0 },
 };
 
@@ -1447,6 +1477,46 @@ static int parse_options(struct kiosk *kp, struct command_line *cl, int argc, ch
 		case OPT_NO_POINTER: kp->no_pointer = true; break;
 		case OPT_CONFIG: break; /* read before the command line (config_path) */
 		case OPT_OSK_RESIZE: kp->osk_resize = true; break;
+		case OPT_MAP_TABLET:
+			if (optarg[0] == '\0' || strlen(optarg) >= sizeof kp->tablet.output) {
+				return refuse("--map-tablet: '%s' is not an output name (1 to 63 characters)", optarg);
+			}
+			snprintf(kp->tablet.output, sizeof kp->tablet.output, "%s", optarg);
+			kp->tablet.set = true;
+			break;
+		case OPT_TABLET_REGION: {
+			double v[4];
+			char *end = optarg;
+			int n = 0;
+			for (; n < 4; n++) {
+				char *start = end;
+				errno = 0;
+				v[n] = strtod(start, &end);
+				if (end == start || errno != 0 || !isfinite(v[n]) || (*end != ',' && *end != '\0') || (*end == '\0' && n < 3)) {
+					break;
+				}
+				if (*end == ',') {
+					end++;
+				}
+			}
+			if (n != 4 || *end != '\0' || v[2] <= 0 || v[3] <= 0) {
+				return refuse("--tablet-region: '%s' is not X,Y,WIDTH,HEIGHT in layout units (the size positive)", optarg);
+			}
+			memcpy(kp->tablet.region, v, sizeof v);
+			kp->tablet.has_region = true;
+			kp->tablet.set = true;
+			break;
+		}
+		case OPT_TABLET_ROTATE: {
+			char *end;
+			long degrees = strtol(optarg, &end, 10);
+			if (end == optarg || *end != '\0' || (degrees != 0 && degrees != 90 && degrees != 180 && degrees != 270)) {
+				return refuse("--tablet-rotate: '%s' is not 0, 90, 180 or 270 (degrees clockwise)", optarg);
+			}
+			kp->tablet.rotation = (int)degrees;
+			kp->tablet.set = true;
+			break;
+		}
 		case OPT_OSK:
 			if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "always") != 0) {
 				return refuse("--osk: '%s' is neither auto nor always", optarg);
@@ -1585,6 +1655,8 @@ int main(int argc, char *argv[]) {
 	k.allocator = wlr_allocator_autocreate(k.backend, k.renderer);
 	wlr_compositor_create(k.display, k.renderer);
 	wlr_data_device_manager_create(k.display);
+	/* The primary selection (foot offers what a drag, or a pen's stroke, selected). */
+	wlr_primary_selection_v1_device_manager_create(k.display);
 	k.output_layout = wlr_output_layout_create();
 	k.layout_change.notify = layout_changed;
 	wl_signal_add(&k.output_layout->events.change, &k.layout_change);
@@ -1601,6 +1673,10 @@ int main(int argc, char *argv[]) {
 	k.seat = seatkit_wlr_seat_create(k.router, k.wlr_seat, k.output_layout);
 	if (verbose) {
 		seatkit_wlr_seat_set_delivery_log(k.seat, delivered, &k);
+	}
+	/* Pens: tablet-v2 for apps that bind it (GTK), the pointer for the others (foot). */
+	if (!seatkit_wlr_seat_enable_tablets(k.seat)) {
+		wlr_log(WLR_ERROR, "no tablet-v2: pens reach apps as their pointer");
 	}
 	if (k.no_pointer) {
 		seatkit_wlr_seat_set_no_pointer(k.seat, true);
@@ -1703,6 +1779,7 @@ end:
 	lock_fini(&k);
 	wlr_backend_destroy(k.backend);
 	seatkit_wlr_seat_destroy(k.seat);
+	k.seat = NULL; /* a device removed from here on has no bridge to tell */
 	seatkit_router_destroy(k.router);
 	wl_display_destroy(k.display);
 	osk_fini(&k);

@@ -66,6 +66,14 @@ struct kiosk {
 	const char *ignored_devices[16];
 	int ignored_device_count;
 	bool no_pointer; /* --no-pointer: a touch-only seat */
+	/* --map-tablet OUTPUT, --tablet-region X,Y,W,H, --tablet-rotate DEG: where every tablet's
+	 * area goes, set for each tablet (by its name) as SeatKit announces it. */
+	struct {
+		bool set, has_region;
+		char output[64]; /* "": the tablet's own (udev WL_OUTPUT), else the first */
+		double region[4];
+		int rotation;
+	} tablet;
 	/* --map-touch DEVICE=OUTPUT, --calibrate DEVICE=MATRIX (config.c): given to the router's
 	 * device mapping, which places every absolute point (SeatKit's libinput, a replay, or
 	 * wlroots' devices through the bridge). */

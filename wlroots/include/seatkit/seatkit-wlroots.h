@@ -152,6 +152,20 @@ bool seatkit_wlr_seat_set_cursor_shape(struct seatkit_wlr_seat *bridge, struct w
 void seatkit_wlr_seat_set_cursor_hidden(struct seatkit_wlr_seat *bridge, bool hidden);
 bool seatkit_wlr_seat_is_cursor_hidden(struct seatkit_wlr_seat *bridge);
 
+/* Pens (SeatKit's pen handlers on the bridged surfaces): offers zwp_tablet_manager_v2
+ * (wlroots' tablet-v2, made on the seat's display and gone with it). A pen reaches a client
+ * that bound a tablet seat as its tablet tool (proximity, down, motion, pressure, distance,
+ * tilt, rotation, slider, wheel, buttons; a tablet per SeatKit device, a tool per pen), and
+ * every other client as its pointer (tip: BTN_LEFT, BTN_STYLUS: BTN_RIGHT, BTN_STYLUS2:
+ * BTN_MIDDLE), as sway does. The drawn cursor (seatkit_wlr_seat_show_cursor) follows the
+ * pen and shows the cursor a tablet client sets for the tool. Without this call pens reach
+ * every client as its pointer. False (logged) for a NULL bridge or if wlroots could not. */
+bool seatkit_wlr_seat_enable_tablets(struct seatkit_wlr_seat *bridge);
+/* The SeatKit device `device` (a tablet) went away: its tablet and the pens last seen on it
+ * are removed for clients (zwp_tablet_v2.removed, zwp_tablet_tool_v2.removed). Call it from
+ * the delegate's device_removed; nothing for a device that is no tablet. */
+void seatkit_wlr_seat_remove_tablet(struct seatkit_wlr_seat *bridge, uint32_t device);
+
 /* Called with a line for every event the bridge hands to wlroots ("touch down 0 12.00 3.50",
  * "touch-frame", "pointer enter ...", "key 30 pressed", ...): for logs and tests. NULL: none. */
 void seatkit_wlr_seat_set_delivery_log(struct seatkit_wlr_seat *bridge,

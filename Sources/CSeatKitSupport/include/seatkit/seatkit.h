@@ -699,6 +699,17 @@ struct seatkit_output *seatkit_router_get_output(struct seatkit_router *router,
  * (false, logged). */
 bool seatkit_router_map_device(struct seatkit_router *router, const char *device_name,
 	const char *output_name, const double calibration[6]);
+/* Added with pens (issue 27): seatkit_router_map_device with a region and a rotation. The
+ * devices named `device_name` (NULL: every device) cover `region` (layout space: x, y, width,
+ * height; NULL: the output as above) instead of an output, their points clamped inside it
+ * and hit-tested where they land; `rotation_degrees` (0, 90, 180 or 270, clockwise; a
+ * multiple of 360 added is the same) turns the device's area after `calibration` (a tablet
+ * used rotated, or left-handed at 180). NULL output, region and calibration with rotation 0
+ * remove the rule. Another rotation, a region not four finite numbers or not positive in
+ * size, or a calibration not six finite numbers: refused (false, logged). */
+bool seatkit_router_map_device_area(struct seatkit_router *router, const char *device_name,
+	const char *output_name, const double region[4], int rotation_degrees,
+	const double calibration[6]);
 /* Places a device's normalized point (0...1 of its area, in the panel's native orientation,
  * as wlroots' and libinput's absolute events report it) in layout space, as above: on its
  * mapped output; unmapped, a touchscreen or tablet (or a device never announced) on the

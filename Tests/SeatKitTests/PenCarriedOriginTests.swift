@@ -1,0 +1,86 @@
+import Testing
+@testable import SeatKit
+
+/// A pen carries the origin its hit-test found, as a touch and the pointer do (issue 27): its
+/// surface point is the layout point minus that origin, with no walk up the tree per event,
+/// and the origin is brought up to date by every edit of the tree or layout, including one a
+/// responder makes from inside the hit-test.
+@Suite("Pen carried origins")
+struct PenCarriedOriginTests {
+    /// Moves its surface's parent the first time it is asked whether it accepts a point.
+    final class MovingWhenAsked: Responder {
+        var move: (() -> Void)?
+        var events: [PenEvent] = []
+        func refineHitTest(at point: SurfacePoint, in surface: Surface) -> Bool {
+            move?()
+            move = nil
+            return true
+        }
+        func penEntered(_ event: PenEvent, context: ResponderContext) { events.append(event) }
+        func penMoved(_ event: PenEvent, context: ResponderContext) -> ResponderResult {
+            events.append(event)
+            return .handled
+        }
+        func penDown(_ event: PenEvent, context: ResponderContext) -> ResponderResult {
+            events.append(event)
+            return .handled
+        }
+    }
+
+    func recorder(_ s: Surface) -> PenRecorder { s.responder as! PenRecorder }
+
+    @Test func aStrokeFollowsItsSurfaceThroughMovesOfTheSurfaceItsParentAndTheOutput() {
+        let h = PenHarness()
+        let window = h.surface("window", 100, 100, 400, 400, handles: [])
+        let button = h.surface("button", 10, 10, 200, 200, in: window)
+        h.proximityIn(150, 150)
+        h.down(150, 150)
+        #expect(recorder(button).events.last?.surfaceLocation == SurfacePoint(x: 40, y: 40))
+        h.move(151, 150, pressure: 0.5)
+        #expect(recorder(button).events.last?.surfaceLocation == SurfacePoint(x: 41, y: 40))
+        window.frame.origin = SurfacePoint(x: 0, y: 0)
+        h.move(150, 150, pressure: 0.5)
+        #expect(recorder(button).events.last?.surfaceLocation == SurfacePoint(x: 140, y: 140))
+        button.frame.origin = SurfacePoint(x: 20, y: 30)
+        h.move(151, 150, pressure: 0.5)
+        #expect(recorder(button).events.last?.surfaceLocation == SurfacePoint(x: 131, y: 120))
+        h.output.position = LayoutPoint(x: -100, y: 0)
+        h.move(152, 150, pressure: 0.5)
+        #expect(recorder(button).events.last?.surfaceLocation == SurfacePoint(x: 232, y: 120))
+        // Moved to another parent: the stroke goes on in the new space.
+        let other = h.surface("other", 300, 300, 100, 100, handles: [])
+        other.addChild(button)
+        h.move(153, 150, pressure: 0.5)
+        #expect(recorder(button).events.last?.surfaceLocation == SurfacePoint(x: 153 - (-100 + 300 + 20), y: 150 - (300 + 30)))
+        // A button of the pen, in the same space.
+        h.send(.toolButton, 154, 150, value: 1, code: 0x14b)
+        #expect(recorder(button).buttons.last?.surfaceLocation == SurfacePoint(x: 154 - 220, y: -180))
+    }
+
+    @Test func aHoveringPenFollowsItsSurfaceWhenTheSurfaceMovesUnderIt() {
+        let h = PenHarness()
+        let window = h.surface("window", 100, 100, 400, 400)
+        h.proximityIn(150, 150)
+        h.hover(160, 150)
+        #expect(recorder(window).events.last?.surfaceLocation == SurfacePoint(x: 60, y: 50))
+        window.frame.origin = SurfacePoint(x: 50, y: 50)
+        h.hover(160, 150)
+        #expect(recorder(window).events.last?.surfaceLocation == SurfacePoint(x: 110, y: 100))
+    }
+
+    @Test func aSurfaceThatMovesItselfDuringThePensHitTestGetsThePenInItsNewSpace() {
+        let h = PenHarness()
+        let window = h.surface("window", 100, 100, 400, 400, handles: [])
+        let responder = MovingWhenAsked()
+        let button = Surface(name: "button", frame: SurfaceRect(x: 10, y: 10, width: 200, height: 200), responder: responder)
+        window.addChild(button)
+        responder.move = { window.frame.origin = SurfacePoint(x: 90, y: 95) }
+        h.proximityIn(150, 150)
+        // The hit-test found (40, 40) in the button before the window moved; it is at (50, 45) now.
+        #expect(responder.events.last?.surfaceLocation == SurfacePoint(x: 50, y: 45))
+        h.down(151, 150)
+        #expect(responder.events.last?.surfaceLocation == SurfacePoint(x: 51, y: 45))
+        h.move(152, 150, pressure: 0.5)
+        #expect(responder.events.last?.surfaceLocation == SurfacePoint(x: 52, y: 45))
+    }
+}
