@@ -43,6 +43,13 @@ final class CCustomRecognizer: GestureRecognizer {
 
     override var receivesTouches: Bool { takesTouches }
     override var receivesTouchpadGestures: Bool { takesTouchpad }
+    /// A recognizer with touch handlers may follow pen strokes and left-button drags as a
+    /// touch, when seatkit_recognizer_set_input_kinds allows them.
+    override var supportedInputKinds: GestureInputKinds {
+        var kinds: GestureInputKinds = takesTouches ? [.touch, .pen, .pointer] : []
+        if takesTouchpad { kinds.insert(.touchpad) }
+        return kinds
+    }
 
     override func touchesBegan(_ event: TouchEvent) {
         guard let f = table?.pointer.pointee.touches_began else { return }

@@ -199,7 +199,10 @@ extension Router {
             guard let j = penIndex(event.device, event.tool) else { return }
             unchecked.pens.states[j].inContact = true
             unchecked.pens.states[j].strokeLost = false
+            // Recognizers that take pens see the stroke first, as a touch (GestureInputKinds.swift).
+            if gestures.beginPenStroke(in: self, event, focus: unchecked.pens.states[j].focus) { return }
             askPen(event, kind: .penDown) { $0.penDown($1, context: $2) }
+            gestures.unchecked.penStroke.seenByResponders = true
         case .moved:
             guard !unchecked.pens.states[i].strokeLost else { return }
             if !unchecked.pens.states[i].inContact {
@@ -211,17 +214,22 @@ extension Router {
                 askPen(hover, kind: .penMoved) { $0.penMoved($1, context: $2) }
                 return
             }
+            if gestures.followsPenStroke(event), gestures.movePenStroke(in: self, event, focus: unchecked.pens.states[i].focus) { return }
             askPen(event, kind: .penMoved) { $0.penMoved($1, context: $2) }
         case .up:
             let lost = unchecked.pens.states[i].strokeLost
-            unchecked.pens.states[i].inContact = false
-            unchecked.pens.states[i].strokeLost = false
-            if !lost { askPen(event, kind: .penUp) { $0.penUp($1, context: $2) } }
+            let taken = gestures.followsPenStroke(event) && gestures.endPenStroke(in: self, event, focus: unchecked.pens.states[i].focus)
+            guard let k = penIndex(event.device, event.tool) else { return }
+            unchecked.pens.states[k].inContact = false
+            unchecked.pens.states[k].strokeLost = false
+            if !lost && !taken { askPen(event, kind: .penUp) { $0.penUp($1, context: $2) } }
             // The stroke is over: focus follows the pen again.
             followPen(event, location: location)
         case .proximityOut:
-            let state = unchecked.pens.states[i]
-            unchecked.pens.states.remove(at: i)
+            if gestures.followsPenStroke(event) { gestures.cancelPenStroke(in: self) }
+            guard let k = penIndex(event.device, event.tool) else { return }
+            let state = unchecked.pens.states[k]
+            unchecked.pens.states.remove(at: k)
             if let focus = state.focus {
                 var ending = state
                 ending.location = location
@@ -306,6 +314,10 @@ extension Router {
             let state = unchecked.pens.states[i]
             i += 1
             guard let focus = state.focus, !focus.unchecked.isAttached else { continue }
+            if state.inContact, let tool = gestures.unchecked.penStroke.tool, tool.serial == state.tool.serial,
+               tool.kind == state.tool.kind, gestures.unchecked.penStroke.device == state.device {
+                gestures.cancelPenStroke(in: self)
+            }
             unchecked.pens.states[i - 1].focus = nil
             unchecked.pens.states[i - 1].generation &+= 1
             if state.inContact { unchecked.pens.states[i - 1].strokeLost = true }
@@ -315,6 +327,7 @@ extension Router {
 
     /// A tablet went away: its tools leave proximity (a cancelled up first, mid-stroke).
     func pensLeft(device: DeviceID, time: Timestamp) {
+        if gestures.unchecked.penStroke.tool != nil, gestures.unchecked.penStroke.device == device { gestures.cancelPenStroke(in: self) }
         while let i = unchecked.pens.states.firstIndex(where: { $0.device == device }) {
             let state = unchecked.pens.states.remove(at: i)
             if let focus = state.focus { tellPenEnds(to: focus, state, time: time) }
