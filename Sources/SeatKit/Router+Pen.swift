@@ -63,11 +63,14 @@ extension Router {
     public func startPenGrab(_ grab: any PenGrab) {
         if unchecked.pens.grab != nil { endPenGrab() }
         unchecked.pens.grab = grab
+        // A stroke recognizers follow ends for them; if one took it, its surface knows already.
+        let takenStroke = gestures.stopPenStroke(in: self, device: nil, tool: nil)
         var i = 0
         while i < unchecked.pens.states.count {
-            let state = unchecked.pens.states[i]
+            var state = unchecked.pens.states[i]
             i += 1
             guard let focus = state.focus else { continue }
+            if takenStroke && state.inContact { state.strokeLost = true }
             unchecked.pens.states[i - 1].focus = nil
             unchecked.pens.states[i - 1].generation &+= 1
             if state.inContact { unchecked.pens.states[i - 1].strokeLost = true }
@@ -226,13 +229,14 @@ extension Router {
             // The stroke is over: focus follows the pen again.
             followPen(event, location: location)
         case .proximityOut:
-            if gestures.followsPenStroke(event) { gestures.cancelPenStroke(in: self) }
+            let taken = gestures.stopPenStroke(in: self, device: event.device, tool: event.tool)
             guard let k = penIndex(event.device, event.tool) else { return }
             let state = unchecked.pens.states[k]
             unchecked.pens.states.remove(at: k)
             if let focus = state.focus {
                 var ending = state
                 ending.location = location
+                if taken { ending.strokeLost = true }
                 tellPenEnds(to: focus, ending, time: event.time, leaveEvent: event)
             }
         }
@@ -311,13 +315,10 @@ extension Router {
     func pensLostSurfaces() {
         var i = 0
         while i < unchecked.pens.states.count {
-            let state = unchecked.pens.states[i]
+            var state = unchecked.pens.states[i]
             i += 1
             guard let focus = state.focus, !focus.unchecked.isAttached else { continue }
-            if state.inContact, let tool = gestures.unchecked.penStroke.tool, tool.serial == state.tool.serial,
-               tool.kind == state.tool.kind, gestures.unchecked.penStroke.device == state.device {
-                gestures.cancelPenStroke(in: self)
-            }
+            if state.inContact && gestures.stopPenStroke(in: self, device: state.device, tool: state.tool) { state.strokeLost = true }
             unchecked.pens.states[i - 1].focus = nil
             unchecked.pens.states[i - 1].generation &+= 1
             if state.inContact { unchecked.pens.states[i - 1].strokeLost = true }
@@ -327,9 +328,10 @@ extension Router {
 
     /// A tablet went away: its tools leave proximity (a cancelled up first, mid-stroke).
     func pensLeft(device: DeviceID, time: Timestamp) {
-        if gestures.unchecked.penStroke.tool != nil, gestures.unchecked.penStroke.device == device { gestures.cancelPenStroke(in: self) }
+        let takenStroke = gestures.stopPenStroke(in: self, device: device, tool: nil)
         while let i = unchecked.pens.states.firstIndex(where: { $0.device == device }) {
-            let state = unchecked.pens.states.remove(at: i)
+            var state = unchecked.pens.states.remove(at: i)
+            if takenStroke { state.strokeLost = true }
             if let focus = state.focus { tellPenEnds(to: focus, state, time: time) }
         }
     }

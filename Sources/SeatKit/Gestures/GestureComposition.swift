@@ -72,8 +72,16 @@ public class ComposedGestureRecognizer: GestureRecognizer {
         return part.inputKinds.contains(kind)
     }
 
+    /// Calls `body` with the first part, then the second (no array: nothing allocated per event).
+    @inline(__always)
+    func forEachPart(_ body: (GestureRecognizer) -> Void) {
+        body(first)
+        body(second)
+    }
+
     private func forward(_ event: TouchEvent, _ body: (GestureRecognizer, TouchEvent) -> Void) {
-        for part in [first, second] where isActive(part) && follows(part) {
+        forEachPart { part in
+            guard isActive(part) && follows(part) else { return }
             part.unchecked.composition.inputKind = unchecked.composition.inputKind
             if part.unchecked.storedState.isFinal {
                 part.forgetTouches(event)   // settled: bookkeeping only
@@ -93,7 +101,7 @@ public class ComposedGestureRecognizer: GestureRecognizer {
             part.updateTouches(event)
             part.touchesEnded(event)
         }
-        for part in [first, second] { part.forgetTouches(event) }
+        forEachPart { $0.forgetTouches(event) }
     }
     /// Shows the parts the cancel, then settles as any recognizer (in progress: cancelled,
     /// possible: failed).
@@ -102,32 +110,35 @@ public class ComposedGestureRecognizer: GestureRecognizer {
             part.updateTouches(event)
             part.touchesCancelled(event)
         }
-        for part in [first, second] { part.forgetTouches(event) }
+        forEachPart { $0.forgetTouches(event) }
         super.touchesCancelled(event)
     }
     /// Shows the parts that take touchpad gestures the event.
     public override func touchpadGesture(_ event: TouchpadGestureEvent) {
-        for part in [first, second] where isActive(part) && part.inputKinds.contains(.touchpad) && !part.unchecked.storedState.isFinal {
+        forEachPart { part in
+            guard isActive(part) && part.inputKinds.contains(.touchpad) && !part.unchecked.storedState.isFinal else { return }
             part.unchecked.composition.inputKind = .touchpad
             part.touchpadGesture(event)
         }
     }
     /// Shows the parts that read pointer events the button.
     public override func pointerButton(_ event: PointerButtonEvent) {
-        for part in [first, second] where isActive(part) && part.receivesPointerEvents && !part.unchecked.storedState.isFinal {
-            part.pointerButton(event)
+        forEachPart { part in
+            if isActive(part) && part.receivesPointerEvents && !part.unchecked.storedState.isFinal { part.pointerButton(event) }
         }
     }
     /// Shows the parts that read pointer events the motion.
     public override func pointerMoved(_ event: PointerMotionEvent) {
-        for part in [first, second] where isActive(part) && part.receivesPointerEvents && !part.unchecked.storedState.isFinal {
-            part.pointerMoved(event)
+        forEachPart { part in
+            if isActive(part) && part.receivesPointerEvents && !part.unchecked.storedState.isFinal { part.pointerMoved(event) }
         }
     }
 
     /// Resets both parts (their timers cancelled, back to `.possible`, their ``reset()``).
     public override func reset() {
-        for part in [first, second] where part.unchecked.composition.host?.object === self { resetPart(part) }
+        forEachPart { part in
+            if part.unchecked.composition.host?.object === self { resetPart(part) }
+        }
         resetComposition()
     }
 
@@ -144,8 +155,19 @@ public class ComposedGestureRecognizer: GestureRecognizer {
         part.reset()
     }
 
-    /// A part set its state: the composite decides. Default: the part's state is applied.
-    func part(_ part: GestureRecognizer, requests newState: GestureRecognizerState) {
+    /// A part set its state: the composite decides. Once the composite has settled (it
+    /// failed, say, because another recognizer began), its parts' moves are dropped and their
+    /// timers stopped until the composite resets.
+    final func part(_ part: GestureRecognizer, requests newState: GestureRecognizerState) {
+        guard !unchecked.storedState.isFinal, part.unchecked.composition.host?.object === self else {
+            part.cancelTimers()
+            return
+        }
+        decide(part, newState)
+    }
+
+    /// What a part's move does to it and to the composite. Default: the part's state is applied.
+    func decide(_ part: GestureRecognizer, _ newState: GestureRecognizerState) {
         apply(newState, to: part)
     }
 
@@ -205,7 +227,7 @@ public final class SequenceGestureRecognizer: ComposedGestureRecognizer {
         stage == .first ? part === first : part === second
     }
 
-    override func part(_ part: GestureRecognizer, requests newState: GestureRecognizerState) {
+    override func decide(_ part: GestureRecognizer, _ newState: GestureRecognizerState) {
         if part === first {
             guard stage == .first else { return apply(newState, to: part) }
             apply(newState, to: part)
@@ -264,7 +286,7 @@ public final class ExclusiveGestureRecognizer: ComposedGestureRecognizer {
     /// The second part's recognition waiting for the first to fail.
     private var pendingSecond: GestureRecognizerState?
 
-    override func part(_ part: GestureRecognizer, requests newState: GestureRecognizerState) {
+    override func decide(_ part: GestureRecognizer, _ newState: GestureRecognizerState) {
         if let winner {
             // Decided: the winner's moves are the composite's; the other's are its own.
             apply(newState, to: part)
@@ -344,7 +366,7 @@ public final class ExclusiveGestureRecognizer: ComposedGestureRecognizer {
 /// let zoomAndTurn = zoom.simultaneously(with: turn)
 /// ```
 public final class SimultaneousGestureRecognizer: ComposedGestureRecognizer {
-    override func part(_ part: GestureRecognizer, requests newState: GestureRecognizerState) {
+    override func decide(_ part: GestureRecognizer, _ newState: GestureRecognizerState) {
         apply(newState, to: part)
         switch newState {
         case .began, .recognized, .changed:

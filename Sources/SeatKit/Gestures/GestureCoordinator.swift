@@ -675,6 +675,7 @@ extension GestureCoordinator {
         switch newState {
         case .began, .recognized:
             takeTouches(in: router, for: recognizer)
+            if !penArena.unchecked.entries.isEmpty { penArenaRecognizerCommitted(in: router, recognizer) }
             resolveWaiters(in: router, on: recognizer, failed: false)
         case .failed:
             resolveWaiters(in: router, on: recognizer, failed: true)

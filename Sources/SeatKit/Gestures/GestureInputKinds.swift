@@ -353,13 +353,33 @@ extension GestureCoordinator {
         unchecked.penStroke = PenStrokeGestures()
     }
 
+    /// Ends the stroke the pen arena follows if it is `tool`'s on `device` (`nil`: any), as
+    /// cancelled for its recognizers. Returns whether a recognizer had taken it (its surface
+    /// was told a cancelled up then, and must not be told again).
+    func stopPenStroke(in router: Router, device: DeviceID?, tool: PenTool?) -> Bool {
+        guard !penArena.unchecked.entries.isEmpty, let strokeTool = unchecked.penStroke.tool else { return false }
+        if let device, device != unchecked.penStroke.device { return false }
+        if let tool, tool.kind != strokeTool.kind || tool.serial != strokeTool.serial { return false }
+        let taken = unchecked.penStroke.taken
+        cancelPenStroke(in: router)
+        return taken
+    }
+
+    /// A recognizer of the pen arena began or was recognized (from ``commit``): the stroke is
+    /// taken from the responders now, also when that happens at a timer (a long press).
+    func penArenaRecognizerCommitted(in router: Router, _ recognizer: GestureRecognizer) {
+        guard !unchecked.penStroke.taken, recognizer.cancelsTouchesInView, penArena.contains(recognizer),
+              let tool = unchecked.penStroke.tool else { return }
+        let focus = router.penFocus(unchecked.penStroke.device, tool)
+        _ = notePenTaken(in: router, focus: focus, time: router.clock.now)
+    }
+
     /// Notes the first recognizer to take the stroke; if the responders saw its down, the
     /// stroke's surface is told a cancelled up (the stroke is the recognizer's now).
     private func notePenTaken(in router: Router, focus: Surface?, time: Timestamp) -> Bool {
         guard !unchecked.penStroke.taken else { return true }
-        guard let taker = penArena.firstTaker() else { return false }
+        guard penArena.firstTaker() != nil else { return false }
         unchecked.penStroke.taken = true
-        _ = taker
         if unchecked.penStroke.seenByResponders, let focus, let tool = unchecked.penStroke.tool,
            let index = router.penIndex(unchecked.penStroke.device, tool) {
             let state = router.unchecked.pens.states[index]
