@@ -46,7 +46,9 @@ final class CCustomRecognizer: GestureRecognizer {
     /// A recognizer with touch handlers may follow pen strokes and left-button drags as a
     /// touch, when seatkit_recognizer_set_input_kinds allows them.
     override var supportedInputKinds: GestureInputKinds {
-        var kinds: GestureInputKinds = takesTouches ? [.touch, .pen, .pointer] : []
+        // From raw values: an array literal allocates in debug builds, and this is asked at
+        // every touch down.
+        var kinds = GestureInputKinds(rawValue: takesTouches ? 0b1101 : 0)
         if takesTouchpad { kinds.insert(.touchpad) }
         return kinds
     }

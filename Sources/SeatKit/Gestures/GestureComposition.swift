@@ -55,7 +55,7 @@ public class ComposedGestureRecognizer: GestureRecognizer {
     /// Its parts' kinds.
     public override var supportedInputKinds: GestureInputKinds { first.inputKinds.union(second.inputKinds) }
     /// Touch when a part follows touches (pens and drags come as touches too).
-    public override var receivesTouches: Bool { !supportedInputKinds.isDisjoint(with: [.touch, .pen]) }
+    public override var receivesTouches: Bool { !supportedInputKinds.isDisjoint(with: .touchAndPen) }
     /// When a part takes touchpad gestures.
     public override var receivesTouchpadGestures: Bool { supportedInputKinds.contains(.touchpad) }
     /// When a part reads raw pointer events.

@@ -28,7 +28,12 @@ public struct GestureInputKinds: OptionSet, Sendable, Hashable, CustomStringConv
     /// touch.
     public static let pen = GestureInputKinds(rawValue: 1 << 3)
     /// Every kind.
-    public static let all: GestureInputKinds = [.touch, .touchpad, .pointer, .pen]
+    public static let all = GestureInputKinds(rawValue: 0b1111)
+    /// What the built-in pan, long press and tap follow. (Kinds computed on the touch path are
+    /// built from raw values: an array literal allocates in debug builds.)
+    static let touchPenPointer = GestureInputKinds(rawValue: 0b1101)
+    static let touchAndPen = GestureInputKinds(rawValue: 0b1001)
+    static let touchAndTouchpad = GestureInputKinds(rawValue: 0b0011)
 
     /// "touch+pen", or "none".
     public var description: String {
@@ -86,7 +91,7 @@ struct PenStrokeGestures {
 extension GestureRecognizer {
     /// What ``supportedInputKinds`` is unless overridden.
     var defaultSupportedInputKinds: GestureInputKinds {
-        var kinds: GestureInputKinds = []
+        var kinds = GestureInputKinds(rawValue: 0)
         if receivesTouches { kinds.insert(.touch) }
         if receivesTouchpadGestures { kinds.insert(.touchpad) }
         if receivesPointerEvents { kinds.insert(.pointer) }
@@ -104,7 +109,7 @@ extension GestureRecognizer {
     public var allowedInputKinds: GestureInputKinds {
         get {
             if let allowed = unchecked.composition.allowed { return allowed }
-            var native: GestureInputKinds = []
+            var native = GestureInputKinds(rawValue: 0)
             if receivesTouches { native.insert(.touch) }
             if receivesTouchpadGestures { native.insert(.touchpad) }
             if receivesPointerEvents { native.insert(.pointer) }

@@ -50,7 +50,7 @@ public final class PinchGestureRecognizer: GestureRecognizer {
     /// Touch and touchpad: one engine for two fingers on a screen and libinput's touchpad
     /// pinch. It follows touch only unless ``GestureRecognizer/allowedInputKinds`` adds
     /// ``GestureInputKinds/touchpad``.
-    public override var supportedInputKinds: GestureInputKinds { [.touch, .touchpad] }
+    public override var supportedInputKinds: GestureInputKinds { .touchAndTouchpad }
 
     /// A touchpad pinch (when ``GestureRecognizer/allowedInputKinds`` has
     /// ``GestureInputKinds/touchpad``): began at libinput's begin (libinput has applied its
