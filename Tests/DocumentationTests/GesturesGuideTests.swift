@@ -1,7 +1,7 @@
 import SeatKit
 import Testing
 
-/// The code of Gestures.md (Snippets/Gestures.swift), run: a pen on the drawing page stays the
+/// The code of GesturesForEveryDevice.md (Snippets/Gestures.swift), run: a pen on the drawing page stays the
 /// page's, a mouse drag moves the map, a hold then a drag moves the tile, a single tap selects
 /// only after the double tap's interval, and editing the list turns its recognizers off.
 @Suite struct GesturesGuideTests {

@@ -10,7 +10,7 @@ import Testing
 @Suite struct GuideCodeTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let catalog = root.appendingPathComponent("Sources/SeatKit/SeatKit.docc")
-    static let guides = ["EmbeddingInASwiftCompositor.md", "EmbeddingInC.md", "BuildingAKiosk.md", "ReplayingRecordingsInTests.md", "AccessibilityFilters.md", "Gestures.md"]
+    static let guides = ["EmbeddingInASwiftCompositor.md", "EmbeddingInC.md", "BuildingAKiosk.md", "ReplayingRecordingsInTests.md", "AccessibilityFilters.md", "GesturesForEveryDevice.md"]
 
     /// Where each language's blocks must come from.
     static let sources: [String: [String]] = [

@@ -8,8 +8,8 @@
 //                  state and its own
 // ```
 
-/// A recognizer made of two others, its *parts* (built by ``GestureRecognizer/sequenced(before:)``,
-/// ``GestureRecognizer/exclusively(before:)`` and ``GestureRecognizer/simultaneously(with:)``).
+/// A recognizer made of two others, its *parts* (built by ``GestureRecognizer/sequenced(before:name:)``,
+/// ``GestureRecognizer/exclusively(before:name:)`` and ``GestureRecognizer/simultaneously(with:name:)``).
 ///
 /// The composite is what you attach: it joins arenas, coordinates with other recognizers
 /// (require-to-fail, delegates, priority, cancelling and delaying touches) and sends its
@@ -201,7 +201,7 @@ public class ComposedGestureRecognizer: GestureRecognizer {
     }
 }
 
-/// ``GestureRecognizer/sequenced(before:)``: the second part sees input only once the first
+/// ``GestureRecognizer/sequenced(before:name:)``: the second part sees input only once the first
 /// has succeeded (SwiftUI's `SequenceGesture`).
 ///
 /// The composite begins when the first part begins or is recognized; the second part then
@@ -267,7 +267,7 @@ public final class SequenceGestureRecognizer: ComposedGestureRecognizer {
     override func resetComposition() { stage = .first }
 }
 
-/// ``GestureRecognizer/exclusively(before:)``: one part wins, the first with precedence
+/// ``GestureRecognizer/exclusively(before:name:)``: one part wins, the first with precedence
 /// (SwiftUI's `ExclusiveGesture`).
 ///
 /// Both parts see the input. The first part's begin or recognition is the composite's and
@@ -353,7 +353,7 @@ public final class ExclusiveGestureRecognizer: ComposedGestureRecognizer {
     }
 }
 
-/// ``GestureRecognizer/simultaneously(with:)``: both parts run over the same input (SwiftUI's
+/// ``GestureRecognizer/simultaneously(with:name:)``: both parts run over the same input (SwiftUI's
 /// `SimultaneousGesture`).
 ///
 /// The composite begins when either part begins or is recognized, changes as either

@@ -1,4 +1,4 @@
-// The code of Gestures.md. Every ```swift block of that guide stands here verbatim
+// The code of GesturesForEveryDevice.md. Every ```swift block of that guide stands here verbatim
 // (GuideCodeTests checks it); GesturesGuideTests drives it on a virtual clock.
 import SeatKit
 
