@@ -13,7 +13,8 @@
 ///
 /// The composite is what you attach: it joins arenas, coordinates with other recognizers
 /// (require-to-fail, delegates, priority, cancelling and delaying touches) and sends its
-/// action like any recognizer. Its parts are detached from wherever they were and see the
+/// action like any recognizer. Its parts are detached from wherever they were (attaching a
+/// part elsewhere later takes it out of the composite, reset) and see the
 /// composite's input (its touches, pen strokes and drags as touches, touchpad gestures) in
 /// the same calls a router would make, each only of the kinds in its own
 /// ``GestureRecognizer/inputKinds``; their states are the composite's to decide, their targets
@@ -42,13 +43,15 @@ public class ComposedGestureRecognizer: GestureRecognizer {
     }
 
     private func adopt(_ part: GestureRecognizer) {
-        part.detachFromHost()
-        if let former = part.unchecked.composition.host { former.object.release(part) }
+        part.detachFromHost()   // from a surface, an output or another composite
         part.unchecked.composition.host = Unretained(self)
     }
 
-    /// A part taken over by another composite: this one stops driving it.
+    /// A part attached elsewhere (a surface, an output, another composite): it is reset and
+    /// this composite stops driving it (it then sees nothing and counts for nothing here).
     func release(_ part: GestureRecognizer) {
+        guard part.unchecked.composition.host?.object === self else { return }
+        resetPart(part)
         part.unchecked.composition.host = nil
     }
 
@@ -60,6 +63,12 @@ public class ComposedGestureRecognizer: GestureRecognizer {
     public override var receivesTouchpadGestures: Bool { supportedInputKinds.contains(.touchpad) }
     /// When a part reads raw pointer events.
     public override var receivesPointerEvents: Bool { first.receivesPointerEvents || second.receivesPointerEvents }
+
+    /// Whether `part` was attached elsewhere since: no longer this composite's.
+    func isOut(_ part: GestureRecognizer) -> Bool { part.unchecked.composition.host?.object !== self }
+
+    /// Whether `part` has failed for this composite: it failed, or it was attached elsewhere.
+    func hasFailed(_ part: GestureRecognizer) -> Bool { isOut(part) || part.unchecked.storedState == .failed }
 
     /// The parts that see input now. Default: both.
     func isActive(_ part: GestureRecognizer) -> Bool { true }
@@ -101,7 +110,7 @@ public class ComposedGestureRecognizer: GestureRecognizer {
             part.updateTouches(event)
             part.touchesEnded(event)
         }
-        forEachPart { $0.forgetTouches(event) }
+        forEachPart { if !isOut($0) { $0.forgetTouches(event) } }
     }
     /// Shows the parts the cancel, then settles as any recognizer (in progress: cancelled,
     /// possible: failed).
@@ -110,7 +119,7 @@ public class ComposedGestureRecognizer: GestureRecognizer {
             part.updateTouches(event)
             part.touchesCancelled(event)
         }
-        forEachPart { $0.forgetTouches(event) }
+        forEachPart { if !isOut($0) { $0.forgetTouches(event) } }
         super.touchesCancelled(event)
     }
     /// Shows the parts that take touchpad gestures the event.
@@ -234,6 +243,7 @@ public final class SequenceGestureRecognizer: ComposedGestureRecognizer {
             switch newState {
             case .began, .recognized:
                 stage = .second
+                if hasFailed(second) { return move(toward: .failed) }
                 move(toward: .began)
                 if !unchecked.touches.isEmpty, !second.unchecked.storedState.isFinal {
                     // The second part starts from the touches down now.
@@ -302,10 +312,10 @@ public final class ExclusiveGestureRecognizer: ComposedGestureRecognizer {
                 if !second.unchecked.storedState.isFinal { apply(.failed, to: second) }
                 follow(newState)
             case .failed:
-                if let pending = pendingSecond {
+                if let pending = pendingSecond, !hasFailed(second) {
                     pendingSecond = nil
                     win(second, pending)
-                } else if second.unchecked.storedState == .failed {
+                } else if hasFailed(second) {
                     move(toward: .failed)
                 }
             default:
@@ -314,7 +324,7 @@ public final class ExclusiveGestureRecognizer: ComposedGestureRecognizer {
         } else {
             switch newState {
             case .began, .recognized:
-                if first.unchecked.storedState == .failed {
+                if hasFailed(first) {
                     win(second, newState)
                 } else {
                     pendingSecond = newState   // waits for the first to fail
@@ -322,7 +332,7 @@ public final class ExclusiveGestureRecognizer: ComposedGestureRecognizer {
             case .failed:
                 pendingSecond = nil
                 apply(.failed, to: part)
-                if first.unchecked.storedState == .failed { move(toward: .failed) }
+                if hasFailed(first) { move(toward: .failed) }
             default:
                 apply(newState, to: part)
             }
@@ -374,7 +384,9 @@ public final class SimultaneousGestureRecognizer: ComposedGestureRecognizer {
         default:
             break
         }
-        let a = first.unchecked.storedState, b = second.unchecked.storedState
+        // A part attached elsewhere counts as failed.
+        let a = hasFailed(first) ? .failed : first.unchecked.storedState
+        let b = hasFailed(second) ? .failed : second.unchecked.storedState
         guard a.isFinal && b.isFinal else { return }
         let succeeded = a == .ended || a == .recognized || b == .ended || b == .recognized
         move(toward: succeeded ? .ended : .failed)

@@ -540,6 +540,8 @@ open class GestureRecognizer {
     func detachFromHost() {
         if let surface { surface.removeGestureRecognizer(self) }
         if let output { output.removeGestureRecognizer(self) }
+        // A part attached elsewhere leaves its composite (GestureComposition.swift).
+        if let composite = unchecked.composition.host?.object { composite.release(self) }
     }
 
     func beginTouches(_ event: TouchEvent) {

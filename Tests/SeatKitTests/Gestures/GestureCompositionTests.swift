@@ -146,6 +146,20 @@ import Testing
         s.rig.up(1)
     }
 
+    @Test func aPartAttachedElsewhereLeavesItsComposite() {
+        let s = TapOrDoubleTap()
+        #expect(s.single.composite === s.composite)
+        s.photo.addGestureRecognizer(s.single)
+        #expect(s.single.composite == nil && s.single.surface === s.photo)
+        s.rig.down(1, 100, 100)
+        s.rig.up(1)
+        #expect(s.rig.log.matching("single:") == ["single:recognized"], "on its own now: at once, not after the double tap")
+        #expect(s.rig.log.matching("taps:") == ["taps:failed"], "the tap beside it began first")
+        s.rig.wait(300)
+        #expect(s.rig.log.matching("double:").isEmpty, "a settled composite's part hears nothing more")
+        #expect(s.composite.state == .possible && s.double.state == .possible)
+    }
+
     // MARK: High priority and masks
 
     /// A list (0,0 1000×1000) with a row (0,0 1000×100) inside.
