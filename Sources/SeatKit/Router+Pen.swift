@@ -175,7 +175,8 @@ extension Router {
     /// space; `surfaceLocation` is recomputed for the target). Proximity-in and hover
     /// hit-test and move focus with ``Responder/penLeft(_:context:)`` and
     /// ``Responder/penEntered(_:context:)``; a down binds the stroke to the hovered surface
-    /// until its up; hover and stroke motion go up the target's chain as
+    /// until its up, and the recognizers of that surface, its ancestors and its output that
+    /// follow pens (``GestureInputKinds/pen``) see the stroke first, as one touch; hover and stroke motion go up the target's chain as
     /// ``Responder/penMoved(_:context:)``; proximity-out leaves. What a ``PenGrab`` calls to
     /// forward. Unhandled events are traced as dropped.
     public func routePen(_ event: PenEvent) {

@@ -22,10 +22,16 @@ public struct GestureInputKinds: OptionSet, Sendable, Hashable, CustomStringConv
     /// libinput's touchpad gestures (swipe, pinch, hold).
     public static let touchpad = GestureInputKinds(rawValue: 1 << 1)
     /// The pointer: raw buttons and motion for a recognizer that reads them
-    /// (``GestureRecognizer/receivesPointerEvents``), else a left-button drag as one touch.
+    /// (``GestureRecognizer/receivesPointerEvents``), else a left-button drag as one touch
+    /// (layout space; `surfaceLocation` in the pointer focus's space), from the press that
+    /// starts the implicit grab; filters and a ``PointerGrab`` see it first.
     public static let pointer = GestureInputKinds(rawValue: 1 << 2)
     /// A tablet tool (pen, eraser, …) in contact: a stroke from tip down to tip up as one
-    /// touch.
+    /// touch (its `location` in layout space, its `surfaceLocation` in the space of the
+    /// surface the stroke is bound to). Only strokes routed by the default rule: filters and
+    /// a ``PenGrab`` see the pen first, and a grab that does not forward keeps the stroke from
+    /// recognizers too. One stroke at a time: another tool's tip going down cancels the
+    /// stroke followed so far for the recognizers, which then follow the new one.
     public static let pen = GestureInputKinds(rawValue: 1 << 3)
     /// Every kind.
     public static let all = GestureInputKinds(rawValue: 0b1111)
