@@ -701,7 +701,8 @@ extension GestureCoordinator {
         var i = 0
         while i < unchecked.waitingRecognizers.count {
             let waiter = unchecked.waitingRecognizers[i]
-            guard waiter.unchecked.failureRequirements.scanIndex(where: { $0 === recognizer }) != nil || recognizer.isHighPriority,
+            guard waiter.unchecked.failureRequirements.scanIndex(where: { $0 === recognizer }) != nil
+                    || (recognizer.isHighPriority && highPriority(recognizer, holds: waiter, in: router)),
                   let pending = waiter.unchecked.pendingState else {
                 i += 1
                 continue

@@ -218,6 +218,13 @@ extension GestureCoordinator {
         }
     }
 
+    /// Whether high-priority `recognizer` is what `waiter` waits for: above it and sharing
+    /// one of its arenas (a high-priority recognizer elsewhere leaves it alone).
+    func highPriority(_ recognizer: GestureRecognizer, holds waiter: GestureRecognizer, in router: Router) -> Bool {
+        guard recognizer.isAbove(waiter) else { return false }
+        return forEachPeer(in: router, of: waiter) { $0 === recognizer } != nil
+    }
+
     // MARK: Pen strokes and drags as touches
 
     /// The touch id a pen stroke has for recognizers (fingers' ids are seat slots, never

@@ -219,6 +219,28 @@ import Testing
         t.rig.up(2)
     }
 
+    @Test func aHighPriorityRecognizerElsewhereLeavesOtherWaitersAlone() throws {
+        let rig = GestureRig()
+        let photo = rig.surface("photo", 0, 0, 400, 400)
+        let other = rig.surface("other", 500, 0, 400, 400)
+        let single = TapGestureRecognizer(name: "single")
+        let double = TapGestureRecognizer(name: "double", taps: 2)
+        try single.require(toFail: double)
+        photo.addGestureRecognizer(single)
+        photo.addGestureRecognizer(double)
+        let urgent = TapGestureRecognizer(name: "urgent")
+        other.addHighPriorityGestureRecognizer(urgent)
+        [single, double, urgent].forEach(rig.watch)
+        rig.down(1, 100, 100)
+        rig.up(1)                               // the single waits for the double
+        rig.down(2, 600, 100)
+        rig.up(2)                               // a high-priority tap on another surface
+        #expect(rig.log.matching("urgent:") == ["urgent:recognized"])
+        #expect(rig.log.matching("single:").isEmpty, "still waiting for the double tap, not refused")
+        rig.wait(300)
+        #expect(rig.log.matching("single:") == ["single:recognized"])
+    }
+
     @Test func withoutHighPriorityTheChildsTapIsRecognizedAtOnce() {
         let t = ListAndRow()
         let rowTap = TapGestureRecognizer(name: "row-tap")
