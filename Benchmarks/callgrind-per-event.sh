@@ -8,7 +8,8 @@
 # binaries (for example one built from an older commit) to compare them in one table.
 # The environment goes on to the binary: SEATKIT_RECOGNIZERS=N (N recognizers on the touch
 # chain instead of two) and SEATKIT_FAILED_RECOGNIZERS=N (N more that have failed) count what
-# each recognizer costs per touch motion; SEATKIT_ACCESSIBILITY=on|off, SEATKIT_READ_VELOCITY=1.
+# each recognizer costs per touch motion; SEATKIT_COMPOSED=1 (the two recognizers as one
+# simultaneous composite); SEATKIT_ACCESSIBILITY=on|off, SEATKIT_READ_VELOCITY=1.
 set -euo pipefail
 cd "$(dirname "$0")"
 if [ $# -eq 0 ]; then

@@ -108,6 +108,15 @@ public final class RoutingScene {
         self.longPress = longPress
     }
 
+    /// The same two recognizers as one composite (issue 30, goal 3): `pan.simultaneously(with:
+    /// longPress)` on d0 in their place, for what a composed recognizer costs against its
+    /// parts attached on their own.
+    public func composeRecognizers() {
+        pan.surface?.removeGestureRecognizer(pan)
+        longPress.surface?.removeGestureRecognizer(longPress)
+        chain[0].addGestureRecognizer(pan.simultaneously(with: longPress, name: "bench-composed"))
+    }
+
     /// More pans, for the cost of each recognizer on a chain (issue 30, goal 7): `count` of
     /// them spread over d0 … d4 in turn, each needing 100 m of travel, so that every one stays
     /// `.possible` and sees every motion. With `failed`, each allows one finger only, so the

@@ -43,6 +43,15 @@ final class CCustomRecognizer: GestureRecognizer {
 
     override var receivesTouches: Bool { takesTouches }
     override var receivesTouchpadGestures: Bool { takesTouchpad }
+    /// A recognizer with touch handlers may follow pen strokes and left-button drags as a
+    /// touch, when seatkit_recognizer_set_input_kinds allows them.
+    override var supportedInputKinds: GestureInputKinds {
+        // From raw values: an array literal allocates in debug builds, and this is asked at
+        // every touch down.
+        var kinds = GestureInputKinds(rawValue: takesTouches ? 0b1101 : 0)
+        if takesTouchpad { kinds.insert(.touchpad) }
+        return kinds
+    }
 
     override func touchesBegan(_ event: TouchEvent) {
         guard let f = table?.pointer.pointee.touches_began else { return }

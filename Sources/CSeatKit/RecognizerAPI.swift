@@ -69,7 +69,7 @@ final class CRecognizer: HandleObject, GestureRecognizerDelegate {
     }
 }
 
-private func register(_ router: OpaquePointer?, _ function: StaticString,
+func register(_ router: OpaquePointer?, _ function: StaticString,
                       _ make: () -> GestureRecognizer?) -> OpaquePointer? {
     guard let r = live(router, .router, as: CRouter.self, function) else { return nil }
     guard let recognizer = make() else { return nil }

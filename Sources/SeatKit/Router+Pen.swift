@@ -68,11 +68,14 @@ extension Router {
     public func startPenGrab(_ grab: any PenGrab) {
         if unchecked.pens.grab != nil { endPenGrab() }
         unchecked.pens.grab = grab
+        // A stroke recognizers follow ends for them; if one took it, its surface knows already.
+        let takenStroke = gestures.stopPenStroke(in: self, device: nil, tool: nil)
         var i = 0
         while i < unchecked.pens.states.count {
-            let state = unchecked.pens.states[i]
+            var state = unchecked.pens.states[i]
             i += 1
             guard let focus = state.focus else { continue }
+            if takenStroke && state.inContact { state.strokeLost = true }
             unchecked.pens.states[i - 1].focus = nil
             unchecked.pens.states[i - 1].generation &+= 1
             if state.inContact { unchecked.pens.states[i - 1].strokeLost = true }
@@ -177,7 +180,8 @@ extension Router {
     /// space; `surfaceLocation` is recomputed for the target). Proximity-in and hover
     /// hit-test and move focus with ``Responder/penLeft(_:context:)`` and
     /// ``Responder/penEntered(_:context:)``; a down binds the stroke to the hovered surface
-    /// until its up; hover and stroke motion go up the target's chain as
+    /// until its up, and the recognizers of that surface, its ancestors and its output that
+    /// follow pens (``GestureInputKinds/pen``) see the stroke first, as one touch; hover and stroke motion go up the target's chain as
     /// ``Responder/penMoved(_:context:)``; proximity-out leaves. What a ``PenGrab`` calls to
     /// forward. Unhandled events are traced as dropped.
     public func routePen(_ event: PenEvent) {
@@ -204,7 +208,10 @@ extension Router {
             guard let j = penIndex(event.device, event.tool) else { return }
             unchecked.pens.states[j].inContact = true
             unchecked.pens.states[j].strokeLost = false
+            // Recognizers that take pens see the stroke first, as a touch (GestureInputKinds.swift).
+            if gestures.beginPenStroke(in: self, event, focus: unchecked.pens.states[j].focus) { return }
             askPen(event, kind: .penDown) { $0.penDown($1, context: $2) }
+            gestures.unchecked.penStroke.seenByResponders = true
         case .moved:
             guard !unchecked.pens.states[i].strokeLost else { return }
             if !unchecked.pens.states[i].inContact {
@@ -216,20 +223,26 @@ extension Router {
                 askPen(hover, kind: .penMoved) { $0.penMoved($1, context: $2) }
                 return
             }
+            if gestures.followsPenStroke(event), gestures.movePenStroke(in: self, event, focus: unchecked.pens.states[i].focus) { return }
             askPen(event, kind: .penMoved) { $0.penMoved($1, context: $2) }
         case .up:
             let lost = unchecked.pens.states[i].strokeLost
-            unchecked.pens.states[i].inContact = false
-            unchecked.pens.states[i].strokeLost = false
-            if !lost { askPen(event, kind: .penUp) { $0.penUp($1, context: $2) } }
+            let taken = gestures.followsPenStroke(event) && gestures.endPenStroke(in: self, event, focus: unchecked.pens.states[i].focus)
+            guard let k = penIndex(event.device, event.tool) else { return }
+            unchecked.pens.states[k].inContact = false
+            unchecked.pens.states[k].strokeLost = false
+            if !lost && !taken { askPen(event, kind: .penUp) { $0.penUp($1, context: $2) } }
             // The stroke is over: focus follows the pen again.
             followPen(event, location: location)
         case .proximityOut:
-            let state = unchecked.pens.states[i]
-            unchecked.pens.states.remove(at: i)
+            let taken = gestures.stopPenStroke(in: self, device: event.device, tool: event.tool)
+            guard let k = penIndex(event.device, event.tool) else { return }
+            let state = unchecked.pens.states[k]
+            unchecked.pens.states.remove(at: k)
             if let focus = state.focus {
                 var ending = state
                 ending.location = location
+                if taken { ending.strokeLost = true }
                 tellPenEnds(to: focus, ending, time: event.time, leaveEvent: event)
             }
         }
@@ -346,9 +359,10 @@ extension Router {
     func pensLostSurfaces() {
         var i = 0
         while i < unchecked.pens.states.count {
-            let state = unchecked.pens.states[i]
+            var state = unchecked.pens.states[i]
             i += 1
             guard let focus = state.focus, !focus.unchecked.isAttached else { continue }
+            if state.inContact && gestures.stopPenStroke(in: self, device: state.device, tool: state.tool) { state.strokeLost = true }
             unchecked.pens.states[i - 1].focus = nil
             unchecked.pens.states[i - 1].generation &+= 1
             if state.inContact { unchecked.pens.states[i - 1].strokeLost = true }
@@ -358,8 +372,10 @@ extension Router {
 
     /// A tablet went away: its tools leave proximity (a cancelled up first, mid-stroke).
     func pensLeft(device: DeviceID, time: Timestamp) {
+        let takenStroke = gestures.stopPenStroke(in: self, device: device, tool: nil)
         while let i = unchecked.pens.states.firstIndex(where: { $0.device == device }) {
-            let state = unchecked.pens.states.remove(at: i)
+            var state = unchecked.pens.states.remove(at: i)
+            if takenStroke { state.strokeLost = true }
             if let focus = state.focus { tellPenEnds(to: focus, state, time: time) }
         }
     }

@@ -10,12 +10,13 @@ import Testing
 @Suite struct GuideCodeTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let catalog = root.appendingPathComponent("Sources/SeatKit/SeatKit.docc")
-    static let guides = ["EmbeddingInASwiftCompositor.md", "EmbeddingInC.md", "BuildingAKiosk.md", "ReplayingRecordingsInTests.md", "AccessibilityFilters.md"]
+    static let guides = ["EmbeddingInASwiftCompositor.md", "EmbeddingInC.md", "BuildingAKiosk.md", "ReplayingRecordingsInTests.md", "AccessibilityFilters.md", "GesturesForEveryDevice.md"]
 
     /// Where each language's blocks must come from.
     static let sources: [String: [String]] = [
         "swift": ["Tests/DocumentationTests/Snippets/SwiftCompositor.swift", "Tests/DocumentationTests/Snippets/Kiosk.swift",
                   "Tests/DocumentationTests/Snippets/Replay.swift", "Tests/DocumentationTests/Snippets/Accessibility.swift",
+                  "Tests/DocumentationTests/Snippets/Gestures.swift",
                   "Tests/SeatKitReplayTests/TestAuthorsPathTests.swift",
                   "examples/replay-tests/Package.swift", "examples/replay-tests/Tests/KioskTests/KioskTests.swift"],
         "c": ["examples/wlroots-kiosk/kiosk.c", "examples/wlroots-kiosk/lock.c", "examples/tiny-wlroots/tiny.c", "wlroots/include/seatkit/seatkit-wlroots.h",

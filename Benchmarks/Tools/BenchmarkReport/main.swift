@@ -290,6 +290,8 @@ func printPerEventTable(rounds: Int) {
     let recognizers = getenv("SEATKIT_RECOGNIZERS").flatMap { Int(String(cString: $0)) } ?? 2
     touch.addPans(max(0, recognizers - 2))
     if let failed = getenv("SEATKIT_FAILED_RECOGNIZERS").flatMap({ Int(String(cString: $0)) }) { touch.addPans(failed, failed: true) }
+    // SEATKIT_COMPOSED=1: the two recognizers as one simultaneous composite (issue 30, goal 3).
+    if getenv("SEATKIT_COMPOSED") != nil { touch.composeRecognizers() }
     // SEATKIT_READ_VELOCITY=1: the pan's velocity is read after every motion (its fit runs).
     touch.readsVelocity = getenv("SEATKIT_READ_VELOCITY") != nil
     touch.putTwoFingersDown()

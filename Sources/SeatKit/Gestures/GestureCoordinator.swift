@@ -102,6 +102,8 @@ final class GestureCoordinator {
         var touchpadGestureSeenByResponders = false
         var pointerGestureTaken = false
         var pointerPressSeenByResponders = false
+        /// The pen stroke the pen arena follows (GestureInputKinds.swift).
+        var penStroke = PenStrokeGestures()
     }
 
     @exclusivity(unchecked) var unchecked = HotState()
@@ -110,6 +112,8 @@ final class GestureCoordinator {
     let touchpadArena = GestureArena()
     /// The recognizers following the pointer's implicit grab (first press to last release).
     let pointerArena = GestureArena()
+    /// The recognizers following the current pen stroke (tip down to tip up) as a touch.
+    let penArena = GestureArena()
 }
 
 extension GestureCoordinator {
@@ -125,8 +129,11 @@ extension GestureCoordinator {
 
     /// Calls `body` with the recognizers of `surface` and its ancestors, deepest first, then
     /// with those of `output`: the order in which they join an arena.
-    private func forEachRecognizer(of surface: Surface?, output: Output?, _ body: (GestureRecognizer) -> Void) {
+    /// A recognizer whose ``GestureRecognizer/mask`` leaves out subviews keeps those of the
+    /// surfaces below its own out (GestureComposition.swift).
+    func forEachRecognizer(of surface: Surface?, output: Output?, _ body: (GestureRecognizer) -> Void) {
         var node = surface
+        if surface != nil, let start = maskedWalkStart(surface: surface, output: output) { node = start.surface }
         while let current = node {
             current.gestureRecognizers.scan(body)
             node = current.parent
@@ -135,11 +142,12 @@ extension GestureCoordinator {
     }
 
     private func join(in router: Router, _ recognizer: GestureRecognizer, arena: inout GestureArena?, touch: TouchPoint) {
-        guard recognizer.isEnabled, recognizer.receivesTouches, !recognizer.unchecked.storedState.isFinal,
+        guard recognizer.isEnabled, recognizer.takesPart(.touch), !recognizer.unchecked.storedState.isFinal,
               recognizer.unchecked.pendingState == nil else { return }
         if let delegate = recognizer.delegate, !delegate.gestureRecognizer(recognizer, shouldReceive: touch) { return }
         let joined = arena ?? (unchecked.arenaPool.popLast() ?? GestureArena())
         arena = joined
+        recognizer.unchecked.composition.inputKind = .touch
         joined.unchecked.entries.append(GestureArena.Entry(recognizer: recognizer, generation: recognizer.unchecked.generation))
         engage(in: router, recognizer)
     }
@@ -431,7 +439,7 @@ extension GestureCoordinator {
 
     /// Moves a recognizer that can no longer go on to its end: cancelled if in progress,
     /// failed if possible.
-    private func forceSettle(in router: Router, _ recognizer: GestureRecognizer) {
+    func forceSettle(in router: Router, _ recognizer: GestureRecognizer) {
         if recognizer.unchecked.storedState.isInProgress {
             commit(in: router, recognizer, .cancelled)
         } else if recognizer.unchecked.storedState == .possible {
@@ -591,7 +599,7 @@ extension GestureCoordinator {
                 refuse(in: router, recognizer, newState, reason: "its delegate said no")
                 return
             }
-            switch failureRequirementStatus(recognizer) {
+            switch failureRequirementStatus(in: router, recognizer) {
             case .recognized(let other):
                 refuse(in: router, recognizer, newState, reason: "\(other.name), which it requires to fail, was recognized")
                 return
@@ -626,7 +634,7 @@ extension GestureCoordinator {
         case recognized(GestureRecognizer)
     }
 
-    private func failureRequirementStatus(_ recognizer: GestureRecognizer) -> RequirementStatus {
+    private func failureRequirementStatus(in router: Router, _ recognizer: GestureRecognizer) -> RequirementStatus {
         var requirementIndex = 0
         while requirementIndex < recognizer.unchecked.failureRequirements.count {
             let other = recognizer.unchecked.failureRequirements[requirementIndex]
@@ -637,6 +645,10 @@ extension GestureCoordinator {
             case .possible: return .possible(other)
             case .began, .changed, .ended, .cancelled, .recognized: return .recognized(other)
             }
+        }
+        // A high-priority recognizer above it in its arenas counts as a failure requirement.
+        if let other = highPriorityRival(in: router, of: recognizer) {
+            return other.unchecked.storedState == .possible ? .possible(other) : .recognized(other)
         }
         return .failedOrIdle
     }
@@ -663,6 +675,7 @@ extension GestureCoordinator {
         switch newState {
         case .began, .recognized:
             takeTouches(in: router, for: recognizer)
+            if !penArena.unchecked.entries.isEmpty { penArenaRecognizerCommitted(in: router, recognizer) }
             resolveWaiters(in: router, on: recognizer, failed: false)
         case .failed:
             resolveWaiters(in: router, on: recognizer, failed: true)
@@ -688,12 +701,14 @@ extension GestureCoordinator {
         var i = 0
         while i < unchecked.waitingRecognizers.count {
             let waiter = unchecked.waitingRecognizers[i]
-            guard waiter.unchecked.failureRequirements.scanIndex(where: { $0 === recognizer }) != nil, let pending = waiter.unchecked.pendingState else {
+            guard waiter.unchecked.failureRequirements.scanIndex(where: { $0 === recognizer }) != nil
+                    || (recognizer.isHighPriority && highPriority(recognizer, holds: waiter, in: router)),
+                  let pending = waiter.unchecked.pendingState else {
                 i += 1
                 continue
             }
             if failed {
-                if case .possible = failureRequirementStatus(waiter) {
+                if case .possible = failureRequirementStatus(in: router, waiter) {
                     i += 1
                     continue
                 }
@@ -709,7 +724,7 @@ extension GestureCoordinator {
     }
 
     /// Calls `body` with every other current recognizer sharing an arena with `recognizer`.
-    private func forEachPeer(in router: Router, of recognizer: GestureRecognizer, _ body: (GestureRecognizer) -> Bool) -> GestureRecognizer? {
+    func forEachPeer(in router: Router, of recognizer: GestureRecognizer, _ body: (GestureRecognizer) -> Bool) -> GestureRecognizer? {
         var sequenceIndex = 0
         while sequenceIndex < router.unchecked.activeTouches.count {
             let sequence = router.unchecked.activeTouches[sequenceIndex]
@@ -718,6 +733,7 @@ extension GestureCoordinator {
             if let peer = sequence.unchecked.arena?.firstPeer(of: recognizer, where: body) { return peer }
         }
         if let peer = pointerArena.firstPeer(of: recognizer, where: body) { return peer }
+        if let peer = penArena.firstPeer(of: recognizer, where: body) { return peer }
         return touchpadArena.firstPeer(of: recognizer, where: body)
     }
 
@@ -766,8 +782,8 @@ extension GestureCoordinator {
         var i = 0
         while i < unchecked.waitingRecognizers.count {
             let waiter = unchecked.waitingRecognizers[i]
-            if waiter.unchecked.failureRequirements.scanIndex(where: { $0 === recognizer }) != nil, let pending = waiter.unchecked.pendingState,
-               !waiterStillBlocked(waiter) {
+            if waiter.unchecked.failureRequirements.scanIndex(where: { $0 === recognizer }) != nil || recognizer.isHighPriority,
+               let pending = waiter.unchecked.pendingState, !waiterStillBlocked(in: router, waiter) {
                 waiter.unchecked.pendingState = nil
                 unchecked.waitingRecognizers.remove(at: i)
                 gestureRecognizer(in: router, waiter, requests: pending)
@@ -778,8 +794,8 @@ extension GestureCoordinator {
         }
     }
 
-    private func waiterStillBlocked(_ waiter: GestureRecognizer) -> Bool {
-        if case .possible = failureRequirementStatus(waiter) { return true }
+    private func waiterStillBlocked(in router: Router, _ waiter: GestureRecognizer) -> Bool {
+        if case .possible = failureRequirementStatus(in: router, waiter) { return true }
         return false
     }
 
@@ -826,7 +842,10 @@ extension GestureCoordinator {
         unchecked.pointerGestureTaken = false
         unchecked.pointerPressSeenByResponders = false
         forEachRecognizer(of: focus, output: focus?.output ?? router.unchecked.layout.output(at: router.unchecked.pointerLocation)) { recognizer in
-            if recognizer.receivesPointerEvents { follow(in: router, recognizer, in: pointerArena) }
+            if recognizer.takesPart(.pointer) {
+                follow(in: router, recognizer, in: pointerArena)
+                recognizer.unchecked.composition.inputKind = .pointer
+            }
         }
     }
 
@@ -834,7 +853,7 @@ extension GestureCoordinator {
     /// must not see it: a recognizer has taken the press, and the responders did not see the
     /// press (a release always follows a press they saw, so no client keeps a stuck button).
     func deliverPointerButtonToRecognizers(in router: Router, _ event: PointerButtonEvent) -> Bool {
-        show(in: router, pointerArena, .pointerButton) { $0.pointerButton(event) }
+        show(in: router, pointerArena, .pointerButton) { showPointerButton(in: router, event, to: $0) }
         notePointerTaken(in: router)
         if event.state == .released { return unchecked.pointerGestureTaken && !unchecked.pointerPressSeenByResponders }
         return unchecked.pointerGestureTaken
@@ -843,7 +862,7 @@ extension GestureCoordinator {
     /// Shows motion to the pointer arena's recognizers; true when a recognizer has taken the
     /// press, so the motion goes no further.
     func deliverPointerMotionToRecognizers(in router: Router, _ event: PointerMotionEvent) -> Bool {
-        show(in: router, pointerArena, .pointerMoved) { $0.pointerMoved(event) }
+        show(in: router, pointerArena, .pointerMoved) { showPointerMotion(in: router, event, to: $0) }
         notePointerTaken(in: router)
         return unchecked.pointerGestureTaken
     }
@@ -860,7 +879,7 @@ extension GestureCoordinator {
 
     /// Adds an enabled, unsettled recognizer to the pointer or touchpad arena, which it then
     /// follows until that arena ends.
-    private func follow(in router: Router, _ recognizer: GestureRecognizer, in arena: GestureArena) {
+    func follow(in router: Router, _ recognizer: GestureRecognizer, in arena: GestureArena) {
         guard recognizer.isEnabled, !recognizer.unchecked.storedState.isFinal, recognizer.unchecked.pendingState == nil else { return }
         arena.unchecked.entries.append(GestureArena.Entry(recognizer: recognizer, generation: recognizer.unchecked.generation))
         recognizer.unchecked.followsPointerOrTouchpad = true
@@ -868,7 +887,7 @@ extension GestureCoordinator {
     }
 
     /// Shows an event to each recognizer still in `arena` that has not settled, in order.
-    private func show(in router: Router, _ arena: GestureArena, _ kind: RoutedEventKind, to body: (GestureRecognizer) -> Void) {
+    func show(in router: Router, _ arena: GestureArena, _ kind: RoutedEventKind, to body: (GestureRecognizer) -> Void) {
         var i = 0
         while i < arena.unchecked.entries.count {
             let entry = arena.unchecked.entries[i]
@@ -881,7 +900,7 @@ extension GestureCoordinator {
 
     /// Ends the pointer or touchpad arena: its recognizers stop following it, are made to
     /// settle, and reset once settled.
-    private func end(in router: Router, _ arena: GestureArena) {
+    func end(in router: Router, _ arena: GestureArena) {
         guard !arena.unchecked.entries.isEmpty else { return }
         var i = 0
         while i < arena.unchecked.entries.count {
@@ -889,6 +908,11 @@ extension GestureCoordinator {
             i += 1
             guard entry.isCurrent else { continue }
             entry.recognizer.unchecked.followsPointerOrTouchpad = false
+            // A pen stroke or a drag it followed as a touch ends as a cancelled touch.
+            if entry.recognizer.unchecked.composition.emulatedTouch != nil {
+                cancelEmulatedTouch(in: router, of: entry.recognizer, time: router.clock.now)
+                guard entry.isCurrent else { continue }
+            }
             forceSettle(in: router, entry.recognizer)
             resetIfSettled(in: router, entry.recognizer)
         }
@@ -905,7 +929,10 @@ extension GestureCoordinator {
             unchecked.touchpadGestureTaken = false
             unchecked.touchpadGestureSeenByResponders = false
             forEachRecognizer(of: focus, output: focus?.output ?? router.unchecked.layout.output(at: event.location)) { recognizer in
-                if recognizer.receivesTouchpadGestures { follow(in: router, recognizer, in: touchpadArena) }
+                if recognizer.takesPart(.touchpad) {
+                    follow(in: router, recognizer, in: touchpadArena)
+                    recognizer.unchecked.composition.inputKind = .touchpad
+                }
             }
         }
         guard !touchpadArena.unchecked.entries.isEmpty else { return false }

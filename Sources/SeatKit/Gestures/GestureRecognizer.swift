@@ -202,6 +202,8 @@ open class GestureRecognizer {
         var passTouches: [Int] = []
         /// Backs `layoutUnitsPerMillimetre`.
         var layoutUnitsPerMillimetre = Router.defaultFallbackDotsPerInch / 25.4
+        /// Input kinds, priority, mask and the composite hosting it (GestureComposition.swift).
+        var composition = CompositionState()
     }
 
     @exclusivity(unchecked) var unchecked = HotState()
@@ -286,7 +288,8 @@ open class GestureRecognizer {
     }
 
     /// The router of the surface or output it is attached to.
-    public var router: Router? { surface?.output?.router ?? output?.router }
+    /// A part of a composed recognizer has its composite's.
+    public var router: Router? { surface?.output?.router ?? output?.router ?? unchecked.composition.host?.object.coordinatingRouter }
     /// The router whose input it follows since its last reset; it stays set when the
     /// surface is removed mid-gesture, so that the gesture can still end through it.
     var engagedRouter: Router? {
@@ -304,7 +307,10 @@ open class GestureRecognizer {
         set {
             precondition(GestureRecognizerState.canTransition(from: unchecked.storedState, to: newValue),
                          "illegal gesture transition \(unchecked.storedState) -> \(newValue) in \(name)")
-            if let router = coordinatingRouter {
+            if let host = unchecked.composition.host {
+                // A part of a composed recognizer: its composite decides.
+                host.object.part(self, requests: newValue)
+            } else if let router = coordinatingRouter {
                 router.gestureRecognizer(self, requests: newValue)
             } else {
                 unchecked.storedState = newValue
@@ -513,6 +519,12 @@ open class GestureRecognizer {
     /// grab to the release that ends it, it sees the buttons and motion aimed at the focus
     /// of its subtree, before the responders. Default: `false`.
     open var receivesPointerEvents: Bool { false }
+    /// The kinds of input it can follow (see ``GestureInputKinds``); it follows those of
+    /// them in ``allowedInputKinds``. Default: touch if ``receivesTouches``, touchpad if
+    /// ``receivesTouchpadGestures``, pointer if ``receivesPointerEvents``. A recognizer that
+    /// follows touches may add ``GestureInputKinds/pen`` and ``GestureInputKinds/pointer``:
+    /// a pen stroke or a left-button drag then reaches its touch methods as one touch.
+    open var supportedInputKinds: GestureInputKinds { defaultSupportedInputKinds }
     /// A pointer button, with locations in layout space and the focus's space. Default:
     /// nothing.
     open func pointerButton(_ event: PointerButtonEvent) {}
@@ -528,6 +540,8 @@ open class GestureRecognizer {
     func detachFromHost() {
         if let surface { surface.removeGestureRecognizer(self) }
         if let output { output.removeGestureRecognizer(self) }
+        // A part attached elsewhere leaves its composite (GestureComposition.swift).
+        if let composite = unchecked.composition.host?.object { composite.release(self) }
     }
 
     func beginTouches(_ event: TouchEvent) {

@@ -35,7 +35,13 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
         self._numberOfTouchesRequired = touches
         self._allowableMovement = allowableMovement
         super.init(name: name)
+        // Pens by default; mouse drags on request (GestureInputKinds.swift).
+        unchecked.composition.allowed = .touchAndPen
     }
+
+    /// Touch, pen and pointer: a pen stroke or a left-button drag is one touch to it. It
+    /// follows touch and pen unless ``GestureRecognizer/allowedInputKinds`` says otherwise.
+    public override var supportedInputKinds: GestureInputKinds { .touchPenPointer }
 
     /// Arms the deadline once the required fingers are down; one finger too many fails it.
     public override func touchesBegan(_ event: TouchEvent) {

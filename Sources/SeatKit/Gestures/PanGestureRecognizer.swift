@@ -50,7 +50,13 @@ public final class PanGestureRecognizer: GestureRecognizer {
         self._maximumNumberOfTouches = maximumTouches
         self._minimumDistance = minimumDistance
         super.init(name: name)
+        // Pens by default; mouse drags on request (GestureInputKinds.swift).
+        unchecked.composition.allowed = .touchAndPen
     }
+
+    /// Touch, pen and pointer: a pen stroke or a left-button drag is one touch to it. It
+    /// follows touch and pen unless ``GestureRecognizer/allowedInputKinds`` says otherwise.
+    public override var supportedInputKinds: GestureInputKinds { .touchPenPointer }
 
     /// Measures from the new set of fingers (no jump in ``translation``).
     public override func touchesBegan(_ event: TouchEvent) {

@@ -47,6 +47,35 @@ public final class PinchGestureRecognizer: GestureRecognizer {
         super.init(name: name)
     }
 
+    /// Touch and touchpad: one engine for two fingers on a screen and libinput's touchpad
+    /// pinch. It follows touch only unless ``GestureRecognizer/allowedInputKinds`` adds
+    /// ``GestureInputKinds/touchpad``.
+    public override var supportedInputKinds: GestureInputKinds { .touchAndTouchpad }
+
+    /// A touchpad pinch (when ``GestureRecognizer/allowedInputKinds`` has
+    /// ``GestureInputKinds/touchpad``): began at libinput's begin (libinput has applied its
+    /// own threshold), ``scale`` is libinput's, changed per update, ended at its end
+    /// (cancelled when libinput cancels or, with a ``commitScaleChange``, short of it).
+    /// ``spanVelocity`` is 0 (the touchpad reports no span). Another kind or one finger fails it.
+    public override func touchpadGesture(_ event: TouchpadGestureEvent) {
+        let g = event.gesture
+        guard g.kind == .pinch, g.fingers >= 2 else { return failIfPossible() }
+        if case .end = g.phase {
+            endEstimate = tracker.estimate(at: event.time)
+        } else {
+            scale = g.scale
+            tracker.add(x: scale, y: 0, time: event.time)
+        }
+        if let commit = commitScaleChange { progress = commit > 0 ? abs(scale - 1) / commit : 1 }
+        switch g.phase {
+        case .begin: if state == .possible { state = .began }
+        case .update: if state.isInProgress { state = .changed }
+        case .end(let cancelled):
+            let commits = commitScaleChange == nil || progress >= 1
+            if state.isInProgress { state = cancelled || !commits ? .cancelled : .ended } else { failIfPossible() }
+        }
+    }
+
     /// Measures from the new set of fingers, keeping ``scale``.
     public override func touchesBegan(_ event: TouchEvent) {
         rebase(time: event.time)

@@ -54,7 +54,13 @@ public final class TapGestureRecognizer: GestureRecognizer {
         self._maximumTapInterval = maximumTapInterval
         self._maximumPressDuration = maximumPressDuration
         super.init(name: name)
+        // Pens by default; mouse drags on request (GestureInputKinds.swift).
+        unchecked.composition.allowed = .touchAndPen
     }
+
+    /// Touch, pen and pointer: a pen stroke or a left-button drag is one touch to it. It
+    /// follows touch and pen unless ``GestureRecognizer/allowedInputKinds`` says otherwise.
+    public override var supportedInputKinds: GestureInputKinds { .touchPenPointer }
 
     /// Starts a tap (arming ``maximumPressDuration``); too many fingers fail it.
     public override func touchesBegan(_ event: TouchEvent) {

@@ -1334,6 +1334,73 @@ double seatkit_recognizer_get_units_per_mm(struct seatkit_recognizer *recognizer
 bool seatkit_recognizer_set_progress(struct seatkit_recognizer *recognizer, double progress);
 
 /* ------------------------------------------------------------------------------------ */
+/* Input kinds, composition, priority                                                    */
+/* One engine for every device: a recognizer follows the kinds of input it supports and  */
+/* is allowed. A pen stroke (tip down to tip up) and a left-button drag reach a touch     */
+/* recognizer as one touch (pan, long press, tap, and custom recognizers with touch       */
+/* handlers); a pinch may follow libinput's touchpad pinch. A recognizer that takes the   */
+/* stroke withdraws it from the responders (a cancelled pen up if they saw the down).     */
+
+enum seatkit_input_kind {
+	SEATKIT_INPUT_TOUCH = 1 << 0,
+	SEATKIT_INPUT_TOUCHPAD = 1 << 1,
+	SEATKIT_INPUT_POINTER = 1 << 2,
+	SEATKIT_INPUT_PEN = 1 << 3,
+};
+
+/* The kinds it is allowed to follow (enum seatkit_input_kind bits), of those it supports.
+ * Defaults: touch for touch recognizers, touchpad for the touchpad ones; pan, long press
+ * and tap also pen. Unknown bits: refused (false). Takes effect at the next gesture. */
+bool seatkit_recognizer_set_input_kinds(struct seatkit_recognizer *recognizer, uint32_t kinds);
+/* What it follows: supported and allowed. */
+uint32_t seatkit_recognizer_get_input_kinds(struct seatkit_recognizer *recognizer);
+/* What it can follow: pan, long press, tap: touch, pen, pointer; pinch: touch, touchpad;
+ * custom: touch, pen, pointer with touch handlers, touchpad with touchpad_gesture. */
+uint32_t seatkit_recognizer_get_supported_input_kinds(struct seatkit_recognizer *recognizer);
+/* The kind of the input it follows now (or last): one SEATKIT_INPUT_* bit. */
+uint32_t seatkit_recognizer_get_current_input_kind(struct seatkit_recognizer *recognizer);
+
+/* Composed recognizers (SwiftUI's gestures). The two parts are detached and become the
+ * composite's: they see its input, their callbacks still run at each of their changes,
+ * their should_begin is not asked (the composite's is). Attach, coordinate and destroy the
+ * composite as any recognizer; destroying a part's handle stops its callbacks only.
+ * Refused (NULL, logged): parts of another router, the same part twice, a part already in
+ * a composite.
+ * sequence: `second` sees input only once `first` began or was recognized (from the touches
+ * down then); the composite BEGAN then, CHANGED with `second`, ENDED when it ends, FAILED if
+ * `first` fails, CANCELLED if `second` fails.
+ * exclusive: both see input; `first` wins at once, `second` only once `first` failed; the
+ * composite follows the winner (FAILED if both fail).
+ * simultaneous: both run; BEGAN at either's begin or recognition, ENDED once both settled
+ * if either succeeded. */
+struct seatkit_recognizer *seatkit_recognizer_create_sequence(struct seatkit_router *router,
+	const char *name, struct seatkit_recognizer *first, struct seatkit_recognizer *second);
+struct seatkit_recognizer *seatkit_recognizer_create_exclusive(struct seatkit_router *router,
+	const char *name, struct seatkit_recognizer *first, struct seatkit_recognizer *second);
+struct seatkit_recognizer *seatkit_recognizer_create_simultaneous(struct seatkit_router *router,
+	const char *name, struct seatkit_recognizer *first, struct seatkit_recognizer *second);
+/* Exclusive: the part that won (NULL until one has). Sequence: the part seeing input now.
+ * Others: NULL. */
+struct seatkit_recognizer *seatkit_recognizer_get_winner(struct seatkit_recognizer *recognizer);
+
+/* High priority (SwiftUI's highPriorityGesture): the recognition of the recognizers of the
+ * surfaces below its surface (every surface, for an output's) waits until it fails, and
+ * fails if it begins or is recognized. */
+void seatkit_recognizer_set_high_priority(struct seatkit_recognizer *recognizer, bool on);
+
+enum seatkit_gesture_mask {
+	SEATKIT_MASK_NONE = 0,
+	/* The recognizer itself runs. */
+	SEATKIT_MASK_GESTURE = 1 << 0,
+	/* The recognizers of the surfaces below its surface run. */
+	SEATKIT_MASK_SUBVIEWS = 1 << 1,
+	SEATKIT_MASK_ALL = (1 << 0) | (1 << 1),
+};
+/* Which recognizers run where it is attached (default SEATKIT_MASK_ALL), for input that
+ * starts after the call. Unknown bits: refused (false). */
+bool seatkit_recognizer_set_mask(struct seatkit_recognizer *recognizer, uint32_t mask);
+
+/* ------------------------------------------------------------------------------------ */
 /* libinput handed over: SeatKit reads the devices                                       */
 /* Instead of injecting events itself, a compositor may let SeatKit own libinput: its     */
 /* events go through the notify door (filters, recognizers, the chain). Absolute devices   */

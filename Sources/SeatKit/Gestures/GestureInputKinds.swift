@@ -1,0 +1,411 @@
+// One engine for every device (issue 30, goal 5): a recognizer says which kinds of input it
+// follows; a pen stroke and a left-button drag reach a touch recognizer as one touch.
+//
+// ```
+//  pen tip down ─► pen arena: recognizers of the stroke's surface, its ancestors, its output
+//                  that take .pen ─► touchesBegan (one touch, id -2), before the responders
+//  pen motion   ─► touchesMoved;  tip up ─► touchesEnded; proximity out, lost surface ─► cancelled
+//  left press   ─► pointer arena: those that take .pointer (and do not read raw pointer
+//                  events) ─► touchesBegan (one touch, id -1); motion, release likewise
+//  a recognizer that takes the stroke (begins, cancels touches in view): the responders that
+//  saw the down get a cancelled up, and nothing more of the stroke
+// ```
+
+/// The kinds of input a gesture recognizer follows (UIKit's `allowedTouchTypes`, Mutter's
+/// device filter). See ``GestureRecognizer/supportedInputKinds`` (what it can follow) and
+/// ``GestureRecognizer/allowedInputKinds`` (what it is allowed to).
+public struct GestureInputKinds: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Fingers on a touchscreen.
+    public static let touch = GestureInputKinds(rawValue: 1 << 0)
+    /// libinput's touchpad gestures (swipe, pinch, hold).
+    public static let touchpad = GestureInputKinds(rawValue: 1 << 1)
+    /// The pointer: raw buttons and motion for a recognizer that reads them
+    /// (``GestureRecognizer/receivesPointerEvents``), else a left-button drag as one touch
+    /// (layout space; `surfaceLocation` in the pointer focus's space), from the press that
+    /// starts the implicit grab; filters and a ``PointerGrab`` see it first.
+    public static let pointer = GestureInputKinds(rawValue: 1 << 2)
+    /// A tablet tool (pen, eraser, …) in contact: a stroke from tip down to tip up as one
+    /// touch (its `location` in layout space, its `surfaceLocation` in the space of the
+    /// surface the stroke is bound to). Only strokes routed by the default rule: filters and
+    /// a ``PenGrab`` see the pen first, and a grab that does not forward keeps the stroke from
+    /// recognizers too. One stroke at a time: another tool's tip going down cancels the
+    /// stroke followed so far for the recognizers, which then follow the new one.
+    public static let pen = GestureInputKinds(rawValue: 1 << 3)
+    /// Every kind.
+    public static let all = GestureInputKinds(rawValue: 0b1111)
+    /// What the built-in pan, long press and tap follow. (Kinds computed on the touch path are
+    /// built from raw values: an array literal allocates in debug builds.)
+    static let touchPenPointer = GestureInputKinds(rawValue: 0b1101)
+    static let touchAndPen = GestureInputKinds(rawValue: 0b1001)
+    static let touchAndTouchpad = GestureInputKinds(rawValue: 0b0011)
+
+    /// "touch+pen", or "none".
+    public var description: String {
+        var names: [String] = []
+        if contains(.touch) { names.append("touch") }
+        if contains(.touchpad) { names.append("touchpad") }
+        if contains(.pointer) { names.append("pointer") }
+        if contains(.pen) { names.append("pen") }
+        return names.isEmpty ? "none" : names.joined(separator: "+")
+    }
+}
+
+/// Which recognizers run where a recognizer is attached (SwiftUI's `GestureMask`): the
+/// recognizer itself (``gesture``) and those of the surfaces below its surface
+/// (``subviews``). Set on a recognizer with ``GestureRecognizer/mask``.
+public struct GestureMask: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// The recognizer itself takes part.
+    public static let gesture = GestureMask(rawValue: 1 << 0)
+    /// The recognizers of the surfaces below (for an output's recognizer: of every surface
+    /// on it) take part.
+    public static let subviews = GestureMask(rawValue: 1 << 1)
+    /// Both: the default.
+    public static let all: GestureMask = [.gesture, .subviews]
+    /// Neither: the recognizer and those below it are out.
+    public static let none: GestureMask = []
+}
+
+/// A recognizer's input kinds, priority, mask and host (a recognizer's `HotState`).
+struct CompositionState {
+    /// ``GestureRecognizer/allowedInputKinds`` as set; `nil`: the default.
+    var allowed: GestureInputKinds?
+    /// The kind of the input it follows now.
+    var inputKind: GestureInputKinds = .touch
+    /// The pen stroke or pointer drag it follows as a touch, as last shown.
+    var emulatedTouch: TouchPoint?
+    /// The composed recognizer it is a part of, unretained (rule 1 of ``Unretained``: the
+    /// composite holds its parts and clears the link in its `deinit`).
+    var host: Unretained<ComposedGestureRecognizer>?
+    var isHighPriority = false
+    var mask = GestureMask.all
+}
+
+/// The pen stroke the pen arena follows.
+struct PenStrokeGestures {
+    var device = DeviceID(0)
+    var tool: PenTool?
+    /// A recognizer took the stroke: the responders get nothing more of it.
+    var taken = false
+    /// The responders saw the stroke's down.
+    var seenByResponders = false
+}
+
+extension GestureRecognizer {
+    /// What ``supportedInputKinds`` is unless overridden.
+    var defaultSupportedInputKinds: GestureInputKinds {
+        var kinds = GestureInputKinds(rawValue: 0)
+        if receivesTouches { kinds.insert(.touch) }
+        if receivesTouchpadGestures { kinds.insert(.touchpad) }
+        if receivesPointerEvents { kinds.insert(.pointer) }
+        return kinds
+    }
+
+    /// The kinds of input it may follow, of those it supports (``supportedInputKinds``): what
+    /// it follows is ``inputKinds``, both together. Default: the kinds it reads natively
+    /// (touch for touch recognizers, touchpad for the touchpad ones, the pointer for one that
+    /// reads pointer events), and the pen for the built-in pan, long press and tap. Remove
+    /// ``GestureInputKinds/pen`` and pen strokes go to the responders as if the recognizer
+    /// were not there; add ``GestureInputKinds/pointer`` to let a pan follow left-button
+    /// drags, or ``GestureInputKinds/touchpad`` to let a ``PinchGestureRecognizer`` follow
+    /// touchpad pinches. Takes effect at the next gesture.
+    public var allowedInputKinds: GestureInputKinds {
+        get {
+            if let allowed = unchecked.composition.allowed { return allowed }
+            var native = GestureInputKinds(rawValue: 0)
+            if receivesTouches { native.insert(.touch) }
+            if receivesTouchpadGestures { native.insert(.touchpad) }
+            if receivesPointerEvents { native.insert(.pointer) }
+            return native
+        }
+        set { unchecked.composition.allowed = newValue }
+    }
+
+    /// The kinds of input it follows: ``supportedInputKinds`` and ``allowedInputKinds``.
+    public var inputKinds: GestureInputKinds { supportedInputKinds.intersection(allowedInputKinds) }
+
+    /// The kind of the input it follows now (or followed last): ``GestureInputKinds/pen``
+    /// while its ``touches`` are a pen stroke, ``GestureInputKinds/pointer`` while they are a
+    /// drag. One kind.
+    public var currentInputKind: GestureInputKinds { unchecked.composition.inputKind }
+
+    /// Takes part in input of `kind`: an enabled recognizer that follows the kind and whose
+    /// mask keeps it in.
+    func takesPart(_ kind: GestureInputKinds) -> Bool {
+        isEnabled && unchecked.composition.mask.contains(.gesture) && inputKinds.contains(kind)
+    }
+
+    /// Whether its recognition goes before that of the recognizers of the surfaces below
+    /// its surface (SwiftUI's `highPriorityGesture`): theirs waits until it fails, and fails
+    /// if it begins or is recognized. On an output, it goes before those of every surface
+    /// on it. Default `false`: the first to begin wins. Several high-priority recognizers
+    /// over the same input coordinate among themselves as usual.
+    public var isHighPriority: Bool {
+        get { unchecked.composition.isHighPriority }
+        set { unchecked.composition.isHighPriority = newValue }
+    }
+
+    /// Which recognizers run where it is attached: itself (``GestureMask/gesture``) and those
+    /// of the surfaces below (``GestureMask/subviews``). Default ``GestureMask/all``. With
+    /// ``GestureMask/none`` neither runs; with ``GestureMask/gesture`` only it; with
+    /// ``GestureMask/subviews`` only they. Applies to input that starts after the change
+    /// (touches, pen strokes, pointer presses, touchpad gestures), whatever their kind.
+    public var mask: GestureMask {
+        get { unchecked.composition.mask }
+        set { unchecked.composition.mask = newValue }
+    }
+
+    /// Whether this high-priority recognizer is above `other`: on an ancestor of (or the
+    /// same) surface, or on an output while `other` is on a surface.
+    func isAbove(_ other: GestureRecognizer) -> Bool {
+        if output != nil { return other.output == nil && other.surface != nil }
+        guard let mine = surface, var node = other.surface else { return false }
+        while true {
+            if node === mine { return true }
+            guard let parent = node.parent else { return false }
+            node = parent
+        }
+    }
+}
+
+extension Surface {
+    /// Attaches `recognizer` as a high-priority gesture (SwiftUI's
+    /// `highPriorityGesture(_:including:)`): its recognition goes before that of the
+    /// recognizers of the surfaces below, and `mask` says which run at all.
+    public func addHighPriorityGestureRecognizer(_ recognizer: GestureRecognizer, including mask: GestureMask = .all) {
+        recognizer.isHighPriority = true
+        recognizer.mask = mask
+        addGestureRecognizer(recognizer)
+    }
+}
+
+/// Where a walk up from a surface starts once masks are applied.
+struct MaskedWalkStart {
+    /// The surface to start from; `nil`: no surface's recognizers (an output's mask).
+    var surface: Surface?
+}
+
+extension GestureCoordinator {
+    /// The start of the walk up from `surface` when a recognizer on it, an ancestor or the
+    /// output leaves out subviews (the topmost such one wins); `nil` when none does.
+    func maskedWalkStart(surface: Surface?, output: Output?) -> MaskedWalkStart? {
+        var start: MaskedWalkStart?
+        var node = surface
+        while let current = node {
+            if current.gestureRecognizers.scanIndex(where: { $0.isEnabled && !$0.unchecked.composition.mask.contains(.subviews) }) != nil {
+                start = MaskedWalkStart(surface: current)
+            }
+            node = current.parent
+        }
+        if let output, output.gestureRecognizers.scanIndex(where: { $0.isEnabled && !$0.unchecked.composition.mask.contains(.subviews) }) != nil {
+            start = MaskedWalkStart(surface: nil)
+        }
+        return start
+    }
+
+    /// The high-priority recognizer above `recognizer` in its arenas that has not failed,
+    /// if any: its recognition waits for it.
+    func highPriorityRival(in router: Router, of recognizer: GestureRecognizer) -> GestureRecognizer? {
+        guard !recognizer.isHighPriority else { return nil }
+        return forEachPeer(in: router, of: recognizer) { other in
+            guard other.isHighPriority else { return false }
+            let s = other.unchecked.storedState
+            guard s != .failed && s != .cancelled else { return false }
+            return other.isAbove(recognizer)
+        }
+    }
+
+    /// Whether high-priority `recognizer` is what `waiter` waits for: above it and sharing
+    /// one of its arenas (a high-priority recognizer elsewhere leaves it alone).
+    func highPriority(_ recognizer: GestureRecognizer, holds waiter: GestureRecognizer, in router: Router) -> Bool {
+        guard recognizer.isAbove(waiter) else { return false }
+        return forEachPeer(in: router, of: waiter) { $0 === recognizer } != nil
+    }
+
+    // MARK: Pen strokes and drags as touches
+
+    /// The touch id a pen stroke has for recognizers (fingers' ids are seat slots, never
+    /// negative).
+    static let penTouchID = TouchID(-2)
+    /// The touch id a left-button drag has for recognizers.
+    static let pointerTouchID = TouchID(-1)
+    /// BTN_LEFT: the button whose drag is a touch.
+    static let leftButton: UInt32 = 0x110
+
+    private func showEmulated(in router: Router, _ recognizer: GestureRecognizer, _ point: TouchPoint, _ phase: TouchPhase, time: Timestamp) {
+        unchecked.gestureScratch.removeAll(keepingCapacity: true)
+        unchecked.gestureScratch.append(point)
+        let event = TouchEvent(time: time, touches: unchecked.gestureScratch)
+        switch phase {
+        case .began:
+            recognizer.unchecked.composition.emulatedTouch = point
+            recognizer.beginTouches(event)
+        case .moved:
+            recognizer.unchecked.composition.emulatedTouch = point
+            recognizer.moveTouches(event)
+        case .ended:
+            recognizer.unchecked.composition.emulatedTouch = nil
+            if recognizer.unchecked.storedState.isFinal {
+                recognizer.forgetTouches(event)
+            } else {
+                recognizer.endTouches(event)
+            }
+            resetIfSettled(in: router, recognizer)
+        }
+    }
+
+    /// Ends the touch `recognizer` follows for a pen stroke or a drag as cancelled (a
+    /// settled one only forgets it).
+    func cancelEmulatedTouch(in router: Router, of recognizer: GestureRecognizer, time: Timestamp) {
+        guard let point = recognizer.unchecked.composition.emulatedTouch else { return }
+        recognizer.unchecked.composition.emulatedTouch = nil
+        unchecked.gestureScratch.removeAll(keepingCapacity: true)
+        unchecked.gestureScratch.append(point)
+        let event = TouchEvent(time: time, touches: unchecked.gestureScratch)
+        if recognizer.unchecked.storedState.isFinal {
+            recognizer.forgetTouches(event)
+        } else {
+            if let trace = router.trace { trace.record(.gestureSaw(recognizer.description, .touchesCancelled)) }
+            recognizer.cancelTouches(event)
+            if recognizer.unchecked.touches.isEmpty { forceSettle(in: router, recognizer) }
+        }
+        resetIfSettled(in: router, recognizer)
+    }
+
+    /// A pointer button for a recognizer of the pointer arena: raw to one that reads pointer
+    /// events, else the left button's press and release as a touch's begin and end.
+    func showPointerButton(in router: Router, _ event: PointerButtonEvent, to recognizer: GestureRecognizer) {
+        if recognizer.receivesPointerEvents { return recognizer.pointerButton(event) }
+        guard event.button == Self.leftButton else { return }
+        if event.state == .pressed {
+            guard recognizer.unchecked.composition.emulatedTouch == nil else { return }
+            let point = TouchPoint(id: Self.pointerTouchID, device: event.device, location: event.location,
+                                   surfaceLocation: event.surfaceLocation, startLocation: event.location, startTime: event.time)
+            showEmulated(in: router, recognizer, point, .began, time: event.time)
+        } else if var point = recognizer.unchecked.composition.emulatedTouch {
+            point.location = event.location
+            point.surfaceLocation = event.surfaceLocation
+            showEmulated(in: router, recognizer, point, .ended, time: event.time)
+        }
+    }
+
+    /// Pointer motion for a recognizer of the pointer arena: raw, or the drag's touch moving.
+    func showPointerMotion(in router: Router, _ event: PointerMotionEvent, to recognizer: GestureRecognizer) {
+        if recognizer.receivesPointerEvents { return recognizer.pointerMoved(event) }
+        guard var point = recognizer.unchecked.composition.emulatedTouch else { return }
+        point.location = event.location
+        point.surfaceLocation = event.surfaceLocation
+        showEmulated(in: router, recognizer, point, .moved, time: event.time)
+    }
+
+    /// A pen's tip went down on `focus`: opens the pen arena (the recognizers of `focus`, its
+    /// ancestors and its output that take pens) and shows them the touch. Returns true when
+    /// one of them took the stroke: the responders must not see the down.
+    func beginPenStroke(in router: Router, _ event: PenEvent, focus: Surface?) -> Bool {
+        cancelPenStroke(in: router)
+        unchecked.penStroke = PenStrokeGestures(device: event.device, tool: event.tool)
+        forEachRecognizer(of: focus, output: focus?.output ?? router.unchecked.layout.output(at: event.location)) { recognizer in
+            if recognizer.takesPart(.pen) {
+                follow(in: router, recognizer, in: penArena)
+                recognizer.unchecked.composition.inputKind = .pen
+            }
+        }
+        guard !penArena.unchecked.entries.isEmpty else { return false }
+        let point = TouchPoint(id: Self.penTouchID, device: event.device, location: event.location,
+                               surfaceLocation: focus?.convert(event.location) ?? .zero,
+                               startLocation: event.location, startTime: event.time)
+        show(in: router, penArena, .penDown) { showEmulated(in: router, $0, point, .began, time: event.time) }
+        return notePenTaken(in: router, focus: focus, time: event.time)
+    }
+
+    /// Whether `event` belongs to the stroke the pen arena follows.
+    func followsPenStroke(_ event: PenEvent) -> Bool {
+        guard !penArena.unchecked.entries.isEmpty, let tool = unchecked.penStroke.tool else { return false }
+        return unchecked.penStroke.device == event.device && tool.kind == event.tool.kind && tool.serial == event.tool.serial
+    }
+
+    /// The stroke's motion for the pen arena. Returns true when a recognizer has taken the
+    /// stroke: the motion goes no further.
+    func movePenStroke(in router: Router, _ event: PenEvent, focus: Surface?) -> Bool {
+        let surfaceLocation = focus?.convert(event.location) ?? .zero
+        show(in: router, penArena, .penMoved) { recognizer in
+            guard var point = recognizer.unchecked.composition.emulatedTouch else { return }
+            point.location = event.location
+            point.surfaceLocation = surfaceLocation
+            showEmulated(in: router, recognizer, point, .moved, time: event.time)
+        }
+        return notePenTaken(in: router, focus: focus, time: event.time)
+    }
+
+    /// The tip lifted: the arena's recognizers see the touch end, then the arena closes.
+    /// Returns true when a recognizer took the stroke (the responders get no up: those that
+    /// saw the down were told a cancelled up when it was taken).
+    func endPenStroke(in router: Router, _ event: PenEvent, focus: Surface?) -> Bool {
+        let surfaceLocation = focus?.convert(event.location) ?? .zero
+        var i = 0
+        while i < penArena.unchecked.entries.count {
+            let entry = penArena.unchecked.entries[i]
+            i += 1
+            guard entry.isCurrent, var point = entry.recognizer.unchecked.composition.emulatedTouch else { continue }
+            point.location = event.location
+            point.surfaceLocation = surfaceLocation
+            if let trace = router.trace, !entry.recognizer.unchecked.storedState.isFinal {
+                trace.record(.gestureSaw(entry.recognizer.description, .penUp))
+            }
+            showEmulated(in: router, entry.recognizer, point, .ended, time: event.time)
+        }
+        let taken = notePenTaken(in: router, focus: focus, time: event.time)
+        end(in: router, penArena)
+        unchecked.penStroke = PenStrokeGestures()
+        return taken
+    }
+
+    /// The stroke stopped short (proximity out, its surface or tablet gone, the next down):
+    /// its recognizers see the touch cancelled.
+    func cancelPenStroke(in router: Router) {
+        guard !penArena.unchecked.entries.isEmpty else { return }
+        end(in: router, penArena)
+        unchecked.penStroke = PenStrokeGestures()
+    }
+
+    /// Ends the stroke the pen arena follows if it is `tool`'s on `device` (`nil`: any), as
+    /// cancelled for its recognizers. Returns whether a recognizer had taken it (its surface
+    /// was told a cancelled up then, and must not be told again).
+    func stopPenStroke(in router: Router, device: DeviceID?, tool: PenTool?) -> Bool {
+        guard !penArena.unchecked.entries.isEmpty, let strokeTool = unchecked.penStroke.tool else { return false }
+        if let device, device != unchecked.penStroke.device { return false }
+        if let tool, tool.kind != strokeTool.kind || tool.serial != strokeTool.serial { return false }
+        let taken = unchecked.penStroke.taken
+        cancelPenStroke(in: router)
+        return taken
+    }
+
+    /// A recognizer of the pen arena began or was recognized (from ``commit``): the stroke is
+    /// taken from the responders now, also when that happens at a timer (a long press).
+    func penArenaRecognizerCommitted(in router: Router, _ recognizer: GestureRecognizer) {
+        guard !unchecked.penStroke.taken, recognizer.cancelsTouchesInView, penArena.contains(recognizer),
+              let tool = unchecked.penStroke.tool else { return }
+        let focus = router.penFocus(unchecked.penStroke.device, tool)
+        _ = notePenTaken(in: router, focus: focus, time: router.clock.now)
+    }
+
+    /// Notes the first recognizer to take the stroke; if the responders saw its down, the
+    /// stroke's surface is told a cancelled up (the stroke is the recognizer's now).
+    private func notePenTaken(in router: Router, focus: Surface?, time: Timestamp) -> Bool {
+        guard !unchecked.penStroke.taken else { return true }
+        guard penArena.firstTaker() != nil else { return false }
+        unchecked.penStroke.taken = true
+        if unchecked.penStroke.seenByResponders, let focus, let tool = unchecked.penStroke.tool,
+           let index = router.penIndex(unchecked.penStroke.device, tool) {
+            let state = router.unchecked.pens.states[index]
+            let up = PenEvent(phase: .up, time: time, device: state.device, tool: state.tool, location: state.location,
+                              surfaceLocation: focus.convert(state.location) ?? .zero, axes: state.axes, isCancelled: true)
+            _ = focus.withResponder { $0.penUp(up, context: ResponderContext(router: router, surface: focus, target: focus)) }
+            router.trace?.record(.told(TraceSubject(focus), .penUp))
+        }
+        return true
+    }
+}
