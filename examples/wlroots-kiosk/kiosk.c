@@ -845,12 +845,18 @@ static void view_remove_slices(struct view *view) {
 		seatkit_surface_destroy(view->slices[i].surface);
 	}
 	view->slice_count = 0;
+	view->xdg.part_count = 0;
 }
 
 /* --outputs extend: a slice of the mapped app on each output but the first (made again
  * whenever outputs change). */
 static void view_sync_slices(struct view *view) {
 	struct kiosk *k = view->kiosk;
+	/* Its popups' parts are children of the slices: the popups are closed first (a menu
+	 * open while the outputs change closes). */
+	if (view->slice_count > 0) {
+		popups_dismiss(view->xdg_surface);
+	}
 	view_remove_slices(view);
 	if (!k->extend || !view->surface) {
 		return;
@@ -868,6 +874,7 @@ static void view_sync_slices(struct view *view) {
 		seatkit_surface_add_child(seatkit_output_get_root(output->sk), slice->surface);
 		seatkit_surface_set_hidden(slice->surface, view != k->current);
 		slice->long_press = make_long_press(view, slice->surface);
+		view->xdg.parts[view->xdg.part_count++] = slice->surface;
 	}
 	view->input_count = SIZE_MAX; /* set the slices' input regions too */
 	view->frame = (struct seatkit_rect){ 0 };

@@ -116,10 +116,14 @@ struct kiosk {
 };
 
 /* What every xdg_surface's `data` points to, so a popup finds its parent's scene node (to
- * draw above it) and SeatKit surface (to be its child). */
+ * draw above it) and SeatKit surfaces (to be their child). */
 struct kiosk_xdg {
 	struct wlr_scene_node *node;
 	struct seatkit_surface *surface; /* NULL while unmapped */
+	/* --outputs extend: the same wl_surface's SeatKit surfaces on the other outputs (an
+	 * app's slices, a popup's parts there), in the same surface-local space. */
+	struct seatkit_surface *parts[7];
+	int part_count;
 };
 
 struct view {
@@ -176,6 +180,8 @@ void output_management_fini(void);
 
 /* popups.c: an xdg_popup becomes a SeatKit surface while mapped. */
 void popup_create(struct kiosk *k, struct wlr_xdg_surface *xdg_surface);
+/* Closes the popups of an app (popup_done) before its slices are made again. */
+void popups_dismiss(struct wlr_xdg_surface *xdg_surface);
 
 /* osk.c: layer-shell surfaces (an on-screen keyboard) and the text-input relay. */
 void osk_init(struct kiosk *k);
