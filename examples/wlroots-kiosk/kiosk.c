@@ -344,6 +344,7 @@ static void setup_output_gestures(struct kiosk *k) {
 	k->switcher = seatkit_recognizer_create_swipe(k->router, "switch-app", SEATKIT_SWIPE_LEFT | SEATKIT_SWIPE_RIGHT, 3);
 	seatkit_recognizer_set_callback(k->switcher, swipe_changed, k);
 	seatkit_output_add_recognizer(k->output, k->switcher);
+	kiosk_update_switcher(k);
 }
 
 /* ---- A long press is a secondary click, and never a click first ---- */
@@ -908,11 +909,24 @@ static void view_map(struct wl_listener *listener, void *data) {
 	view->xdg.surface = view->surface;
 	focus_view(view);
 	k->mapped++;
+	kiosk_update_switcher(k);
 	say("mapped %s", view->xdg_surface->toplevel->app_id ? view->xdg_surface->toplevel->app_id : "(no app id)");
 	if (k->replay && k->mapped == k->windows_before_replay) {
 		say("replay started");
 		seatkit_replay_play(k->replay, replay_finished, k);
 	}
+}
+
+void kiosk_update_switcher(struct kiosk *k) {
+	if (!k->switcher) {
+		return;
+	}
+	int shown = 0;
+	struct view *view;
+	wl_list_for_each(view, &k->views, link) {
+		shown += view->surface != NULL;
+	}
+	seatkit_recognizer_set_enabled(k->switcher, shown >= 2 && !k->session_hidden);
 }
 
 static void view_unmap(struct wl_listener *listener, void *data) {
@@ -929,6 +943,7 @@ static void view_unmap(struct wl_listener *listener, void *data) {
 		view->surface = NULL;
 		view->xdg.surface = NULL;
 	}
+	kiosk_update_switcher(view->kiosk);
 	/* The app below comes back. */
 	struct view *next;
 	wl_list_for_each(next, &view->kiosk->views, link) {

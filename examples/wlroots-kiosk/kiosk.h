@@ -44,7 +44,8 @@ struct kiosk {
 
 	/* Kiosk behaviour (see the top of kiosk.c). */
 	struct seatkit_kiosk_policy *wake, *cursor;
-	struct seatkit_recognizer *switcher;
+	struct seatkit_recognizer *switcher; /* enabled only while it has an app to switch to */
+	bool session_hidden; /* lock.c: while the session is locked, no app switching */
 	struct wl_event_source *idle;
 	enum { CURSOR_AUTO, CURSOR_NEVER, CURSOR_ALWAYS } cursor_mode;
 	int cursor_timeout_ms; /* 0: no timeout */
@@ -168,6 +169,10 @@ const char *config_path(int argc, char *argv[]);
 const char *device_rule_add(struct kiosk *k, bool calibration, const char *text);
 /* Gives the rules to the router (after it is created, before devices come). */
 void device_rules_apply(struct kiosk *k);
+
+/* kiosk.c: the app-switch swipe is on only with two apps or more (with one, a three-finger
+ * swipe is the app's, and the recognizer costs no touch anything) and not while locked. */
+void kiosk_update_switcher(struct kiosk *k);
 
 /* kiosk.c: an output's transform or scale changed at run time: SeatKit's output and the
  * apps follow. */
