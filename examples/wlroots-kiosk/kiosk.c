@@ -32,7 +32,8 @@
  *  - a long press becomes a secondary (right) click at the finger, and never a click first:
  *    the app sees no touch until the press is known not to be long (--long-press app: an
  *    app that handles touch itself keeps its own long press instead);
- *  - a three-finger swipe left or right switches apps, and the app's touches are cancelled;
+ *  - a three-finger swipe left or right switches apps, and the app's touches are cancelled
+ *    (only while two apps or more are mapped: with one, the swipe is the app's);
  *  - with --blank-after MS (idle) or --start-blanked, the touch that wakes the blanked
  *    screen is swallowed, not delivered; an app's idle-inhibit keeps the screen on;
  *  - the cursor (the xcursor theme's, or the app's own) hides on touch and comes back on
