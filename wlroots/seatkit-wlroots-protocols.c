@@ -114,6 +114,19 @@ static int notification_expired(void *data) {
 	return 0;
 }
 
+static void idle_activity(void *data, const struct seatkit_input_event *event, bool consumed);
+
+/* The spy watches input only while some client has a notification: with none, no event
+ * pays for it. */
+static void watch_activity(struct seatkit_wlr_idle_notifier *notifier, bool on) {
+	if (on && !notifier->spy && notifier->router) {
+		notifier->spy = seatkit_router_add_spy(notifier->router, idle_activity, notifier);
+	} else if (!on && notifier->spy) {
+		seatkit_spy_destroy(notifier->spy);
+		notifier->spy = NULL;
+	}
+}
+
 static void notification_forget(struct idle_notification *n) {
 	if (n->timer) {
 		wl_event_source_remove(n->timer);
@@ -121,6 +134,9 @@ static void notification_forget(struct idle_notification *n) {
 	}
 	wl_list_remove(&n->link);
 	wl_list_init(&n->link);
+	if (n->notifier && wl_list_empty(&n->notifier->notifications)) {
+		watch_activity(n->notifier, false);
+	}
 	n->notifier = NULL;
 }
 
@@ -159,6 +175,7 @@ static void get_idle_notification(struct wl_client *client, struct wl_resource *
 	n->timeout_ms = timeout > 0x7fffffffu ? 0x7fffffffu : timeout;
 	n->timer = wl_event_loop_add_timer(notifier->loop, notification_expired, n);
 	wl_list_insert(&notifier->notifications, &n->link);
+	watch_activity(notifier, true);
 	notification_restart(n);
 	say(notifier->log, notifier->log_data, "idle notification after %u ms", n->timeout_ms);
 }
@@ -222,14 +239,7 @@ struct seatkit_wlr_idle_notifier *seatkit_wlr_idle_notifier_create(struct wl_dis
 	wl_list_init(&notifier->notifications);
 	wl_list_init(&notifier->resources);
 	notifier->global = wl_global_create(display, &ext_idle_notifier_v1_interface, 1, notifier, bind_notifier);
-	notifier->spy = seatkit_router_add_spy(router, idle_activity, notifier);
-	if (!notifier->global || !notifier->spy) {
-		if (notifier->global) {
-			wl_global_destroy(notifier->global);
-		}
-		if (notifier->spy) {
-			seatkit_spy_destroy(notifier->spy);
-		}
+	if (!notifier->global) {
 		free(notifier);
 		return NULL;
 	}
@@ -268,9 +278,7 @@ void seatkit_wlr_idle_notifier_destroy(struct seatkit_wlr_idle_notifier *notifie
 	if (!notifier) {
 		return;
 	}
-	if (notifier->spy) {
-		seatkit_spy_destroy(notifier->spy);
-	}
+	watch_activity(notifier, false);
 	wl_list_remove(&notifier->router_destroy.link);
 	wl_list_remove(&notifier->display_destroy.link);
 	/* Clients keep their resources: the global and the notifications become inert. */

@@ -334,25 +334,55 @@ public func seatkit_router_start_nested_popup_grab(
     return startPopupGrab(router, popup, parent: parentGrab, dismiss, data, #function)
 }
 
+@_cdecl("seatkit_router_start_popup_grab_with_parts")
+public func seatkit_router_start_popup_grab_with_parts(
+    _ router: OpaquePointer?, _ popup: OpaquePointer?,
+    _ parts: UnsafePointer<OpaquePointer?>?, _ count: UInt, _ parent: OpaquePointer?,
+    _ dismiss: (@convention(c) (UnsafeMutableRawPointer?, OpaquePointer?) -> Void)?,
+    _ data: UnsafeMutableRawPointer?
+) -> OpaquePointer? {
+    var parentGrab: PopupGrab?
+    if parent != nil {
+        guard let (_, p) = routerAndGrab(router, parent, #function) else { return nil }
+        guard let popupGrab = p.popup else {
+            misuse(#function, "the parent is not a popup grab; refused")
+            return nil
+        }
+        parentGrab = popupGrab
+    }
+    if count > 0 && parts == nil {
+        misuse(#function, "NULL parts with count \(count); refused")
+        return nil
+    }
+    var handles: [OpaquePointer?] = []
+    for i in 0..<Int(count) { handles.append(parts![i]) }
+    return startPopupGrab(router, popup, parts: handles, parent: parentGrab, dismiss, data, #function)
+}
+
 private func startPopupGrab(
-    _ router: OpaquePointer?, _ popup: OpaquePointer?, parent: PopupGrab?,
+    _ router: OpaquePointer?, _ popup: OpaquePointer?, parts: [OpaquePointer?] = [], parent: PopupGrab?,
     _ dismiss: (@convention(c) (UnsafeMutableRawPointer?, OpaquePointer?) -> Void)?,
     _ data: UnsafeMutableRawPointer?, _ function: StaticString
 ) -> OpaquePointer? {
     guard let r = live(router, .router, as: CRouter.self, function),
           let s = live(popup, .surface, as: CSurface.self, function) else { return nil }
-    guard s.owner === r else {
-        misuse(function, "the popup surface belongs to another router; refused")
-        return nil
-    }
-    if s.isRoot {
-        misuse(function, "an output's root surface cannot be a popup; refused")
-        return nil
+    var partSurfaces: [Surface] = []
+    for (i, handle) in ([popup] + parts).enumerated() {
+        guard let part = i == 0 ? s : live(handle, .surface, as: CSurface.self, function) else { return nil }
+        guard part.owner === r else {
+            misuse(function, "the popup surface belongs to another router; refused")
+            return nil
+        }
+        if part.isRoot {
+            misuse(function, "an output's root surface cannot be a popup; refused")
+            return nil
+        }
+        if i > 0 { partSurfaces.append(part.surface) }
     }
     let grab = CGrab(owner: r, table: nil, data: data)
     grab.popupDismiss = dismiss
     // Weak: a strong reference lives for the call, though the handle goes inside it.
-    grab.popup = PopupGrab(popup: s.surface, parent: parent) { [weak grab] in grab?.popupEnded() }
+    grab.popup = PopupGrab(popup: s.surface, parts: partSurfaces, parent: parent) { [weak grab] in grab?.popupEnded() }
     guard let handle = register(grab, r, function) else { return nil }
     APICall.run { r.router.startPopupGrab(grab.popup!) }
     return handle

@@ -319,27 +319,45 @@ extension Router {
 /// dismisses those nested in it first. `dismiss` runs once, when the grab ends for any reason
 /// (a press outside, its popup or a popup it is nested in removed from the layout or
 /// dismissed, ``Router/endGrab(_:)``, another grab replacing it), and should close the popup.
+///
+/// A popup shown on several outputs (a compositor that spans an app over them keeps one
+/// surface per output, each delivering to the same client surface) is one grab over all of
+/// them: `parts` are the popup's surfaces on the other outputs, and input on any of them, or
+/// their descendants, reaches it; a press outside all of them dismisses it as on one output.
 public final class PopupGrab: PointerGrab, TouchGrab {
-    /// The popup surface: it and its descendants take input.
+    /// The popup surface: it and its descendants take input. Its removal from the layout
+    /// dismisses the grab.
     public let popup: Surface
+    /// The popup's surfaces on other outputs (see the type's summary): they and their
+    /// descendants take input too. Removing one dismisses nothing; it no longer takes input.
+    public let parts: [Surface]
     /// The popup grab this one is nested in (the xdg_popup's parent popup), if any.
     public let parent: PopupGrab?
     private var onDismiss: (() -> Void)?
 
-    /// A grab for `popup`, nested in `parent`'s if that is the innermost popup grab active
-    /// when this one starts; `dismiss` runs once, when the grab ends for any reason.
-    public init(popup: Surface, parent: PopupGrab? = nil, dismiss: @escaping () -> Void) {
+    /// A grab for `popup` (and its `parts` on other outputs, if it is shown on several),
+    /// nested in `parent`'s if that is the innermost popup grab active when this one starts;
+    /// `dismiss` runs once, when the grab ends for any reason.
+    public init(popup: Surface, parts: [Surface] = [], parent: PopupGrab? = nil, dismiss: @escaping () -> Void) {
         self.popup = popup
+        self.parts = parts
         self.parent = parent
         self.onDismiss = dismiss
     }
 
-    /// Whether `surface` belongs to the popup, or to a popup this one is nested in.
+    /// Whether `surface` belongs to the popup (one of its parts included), or to a popup
+    /// this one is nested in.
     public func contains(_ surface: Surface?) -> Bool {
         guard let surface else { return false }
         var grab: PopupGrab? = self
         while let current = grab {
             if surface === current.popup || surface.isDescendant(of: current.popup) { return true }
+            var i = 0
+            while i < current.parts.count {
+                let part = current.parts[i]
+                if surface === part || surface.isDescendant(of: part) { return true }
+                i += 1
+            }
             grab = current.parent
         }
         return false

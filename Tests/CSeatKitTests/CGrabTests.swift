@@ -395,3 +395,43 @@ extension CGrabTests {
         seatkit_router_destroy(router)
     }
 }
+
+extension CGrabTests {
+    /// A popup shown on two outputs through the C API (seatkit_router_start_popup_grab_with_parts):
+    /// a tap on its part on the second output reaches the part; a tap outside both parts, on the
+    /// second output, dismisses it and reaches nobody. A part of another router is refused.
+    @Test func aPopupGrabWithPartsTakesTapsOnThePartOnTheSecondOutputAndIsDismissedOutsideThem() {
+        let app = Record()
+        let (router, first, _) = makeTreeForExtension(app)
+        let second = seatkit_output_create(router, "OUT-2", 800, 0, 800, 600, SEATKIT_OUTPUT_TRANSFORM_NORMAL, 1)!
+        let menu = Record()
+        let popup = seatkit_surface_create(router, "menu", 700, 100, 200, 200)!
+        let part = seatkit_surface_create(router, "menu", -100, 100, 200, 200)!
+        for surface in [popup, part] {
+            withUnsafePointer(to: &recordingResponder) { seatkit_surface_set_responder(surface, $0, opaque(menu)) }
+        }
+        #expect(seatkit_surface_add_child(seatkit_output_get_root(second), part))
+        #expect(seatkit_surface_add_child(seatkit_output_get_root(first), popup))
+
+        let other = seatkit_router_create_virtual(0)!
+        let foreign = seatkit_surface_create(other, "foreign", 0, 0, 10, 10)!
+        var refused: [OpaquePointer?] = [foreign]
+        #expect(seatkit_router_start_popup_grab_with_parts(router, popup, &refused, 1, nil, nil, nil) == nil)
+
+        let dismissed = Record()
+        var parts: [OpaquePointer?] = [part]
+        let grab = seatkit_router_start_popup_grab_with_parts(router, popup, &parts, 1, nil, { data, _ in
+            record(data).log.append("dismissed")
+        }, opaque(dismissed))
+        #expect(grab != nil)
+        tap(router, 0, at: 850, 150, time: 0)   // the part, on the second output
+        #expect(menu.log == ["began 1", "ended"], "\(menu.log)")
+        #expect(dismissed.log.isEmpty)
+        tap(router, 1, at: 1400, 500, time: 100_000)   // outside both, on the second output
+        #expect(dismissed.log == ["dismissed"])
+        #expect(menu.log == ["began 1", "ended"])
+        #expect(!app.log.contains { $0.hasPrefix("began") }, "\(app.log)")
+        seatkit_router_destroy(other)
+        seatkit_router_destroy(router)
+    }
+}

@@ -34,6 +34,50 @@ struct GrabTests {
         #expect(h.log.entries.filter { $0 == "window.button" }.count == 2)
     }
 
+    /// A popup shown on two outputs (an app spanning them has a surface on each output's
+    /// tree, and so has its popup): one grab over both parts. Taps and clicks on the part on
+    /// the second output reach it; a press outside both, on either output, dismisses it.
+    /// Without the parts, the first press on the second output's part would dismiss it.
+    @Test func aPopupGrabWithAPartOnAnotherOutputTakesInputThereAndAPressOutsideEveryPartDismissesIt() {
+        let h = Harness()
+        let second = Output(name: "OUT-2", position: LayoutPoint(x: 1000, y: 0), modeSize: Size(width: 1000, height: 1000))
+        h.router.addOutput(second)
+        let window = h.surface("window", 0, 0, 1000, 1000, handles: ["button", "began"])
+        let slice = h.surface("slice", -1000, 0, 2000, 1000, in: second.root, handles: ["button", "began"])
+        // The popup from window x 900 to 1100: across the boundary.
+        let popup = h.surface("popup", 900, 100, 200, 300, in: window, handles: ["button", "began", "ended"])
+        let part = h.surface("part", 900, 100, 200, 300, in: slice, handles: ["button", "began", "ended"])
+        var dismissed = 0
+        let grab = PopupGrab(popup: popup, parts: [part]) { dismissed += 1 }
+        h.router.startPopupGrab(grab)
+        #expect(grab.contains(part) && grab.contains(popup) && !grab.contains(slice))
+        h.pointer(to: 1050, 200)   // on the second output, over the part
+        h.press()
+        h.release()
+        h.down(0, 1050, 300)
+        h.up(0)
+        h.pointer(to: 950, 200)    // on the first, over the popup itself
+        h.press()
+        h.release()
+        #expect(dismissed == 0)
+        #expect(h.log.entries.filter { $0.hasSuffix(".button") || $0.hasSuffix(".began") } ==
+                ["part.button", "part.button", "part.began", "popup.button", "popup.button"], "\(h.log.entries)")
+        // Outside every part, on the second output: dismissed, delivered nowhere.
+        h.log.clear()
+        h.pointer(to: 1500, 800)
+        h.press()
+        h.release()
+        #expect(dismissed == 1)
+        #expect(!h.log.entries.contains { $0.hasSuffix(".button") })
+        // And by a touch outside on the first output, for a new grab.
+        let again = PopupGrab(popup: popup, parts: [part]) { dismissed += 1 }
+        h.router.startPopupGrab(again)
+        h.down(1, 300, 800)
+        h.up(1)
+        #expect(dismissed == 2)
+        #expect(!h.log.entries.contains { $0.hasSuffix(".began") })
+    }
+
     @Test func aTapInsideAPopupReachesItAndATapOutsideDismissesIt() {
         let h = Harness()
         let window = h.surface("window", 0, 0, 500, 500, handles: ["began", "ended"])

@@ -218,12 +218,13 @@ void idle_init(struct kiosk *k) {
 	idle->notifier = seatkit_wlr_idle_notifier_create(k->display, k->router);
 	seatkit_wlr_idle_notifier_set_log(idle->notifier, log_line, NULL);
 	k->idle_state = idle;
-	idle->spy = seatkit_router_add_spy(k->router, input_seen, idle);
 	idle->new_inhibitor.notify = new_inhibitor;
 	wl_signal_add(&k->idle_inhibit->events.new_inhibitor, &idle->new_inhibitor);
 	if (k->dim_after_ms > 0) {
 		idle->dim_timer = wl_event_loop_add_timer(wl_display_get_event_loop(k->display), dim_expired, idle);
 		wl_event_source_timer_update(idle->dim_timer, k->dim_after_ms);
+		/* Only the dim step watches input: without it, no spy costs every event. */
+		idle->spy = seatkit_router_add_spy(k->router, input_seen, idle);
 	}
 }
 
@@ -236,7 +237,9 @@ void idle_fini(struct kiosk *k) {
 		wl_event_source_remove(idle->dim_timer);
 	}
 	wl_list_remove(&idle->new_inhibitor.link);
-	seatkit_spy_destroy(idle->spy);
+	if (idle->spy) {
+		seatkit_spy_destroy(idle->spy);
+	}
 	/* The notifications went with their clients (wl_display_destroy_clients). */
 	seatkit_wlr_idle_notifier_destroy(idle->notifier);
 	k->idle_state = NULL;

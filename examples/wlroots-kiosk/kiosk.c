@@ -32,7 +32,8 @@
  *  - a long press becomes a secondary (right) click at the finger, and never a click first:
  *    the app sees no touch until the press is known not to be long (--long-press app: an
  *    app that handles touch itself keeps its own long press instead);
- *  - a three-finger swipe left or right switches apps, and the app's touches are cancelled;
+ *  - a three-finger swipe left or right switches apps, and the app's touches are cancelled
+ *    (only while two apps or more are mapped: with one, the swipe is the app's);
  *  - with --blank-after MS (idle) or --start-blanked, the touch that wakes the blanked
  *    screen is swallowed, not delivered; an app's idle-inhibit keeps the screen on;
  *  - the cursor (the xcursor theme's, or the app's own) hides on touch and comes back on
@@ -367,6 +368,7 @@ static void setup_output_gestures(struct kiosk *k) {
 	k->switcher = seatkit_recognizer_create_swipe(k->router, "switch-app", SEATKIT_SWIPE_LEFT | SEATKIT_SWIPE_RIGHT, 3);
 	seatkit_recognizer_set_callback(k->switcher, swipe_changed, k);
 	seatkit_output_add_recognizer(k->output, k->switcher);
+	kiosk_update_switcher(k);
 }
 
 /* ---- A long press is a secondary click, and never a click first ---- */
@@ -868,12 +870,18 @@ static void view_remove_slices(struct view *view) {
 		seatkit_surface_destroy(view->slices[i].surface);
 	}
 	view->slice_count = 0;
+	view->xdg.part_count = 0;
 }
 
 /* --outputs extend: a slice of the mapped app on each output but the first (made again
  * whenever outputs change). */
 static void view_sync_slices(struct view *view) {
 	struct kiosk *k = view->kiosk;
+	/* Its popups' parts are children of the slices: the popups are closed first (a menu
+	 * open while the outputs change closes). */
+	if (view->slice_count > 0) {
+		popups_dismiss(view->xdg_surface);
+	}
 	view_remove_slices(view);
 	if (!k->extend || !view->surface) {
 		return;
@@ -891,6 +899,7 @@ static void view_sync_slices(struct view *view) {
 		seatkit_surface_add_child(seatkit_output_get_root(output->sk), slice->surface);
 		seatkit_surface_set_hidden(slice->surface, view != k->current);
 		slice->long_press = make_long_press(view, slice->surface);
+		view->xdg.parts[view->xdg.part_count++] = slice->surface;
 	}
 	view->input_count = SIZE_MAX; /* set the slices' input regions too */
 	view->frame = (struct seatkit_rect){ 0 };
@@ -924,11 +933,24 @@ static void view_map(struct wl_listener *listener, void *data) {
 	view->xdg.surface = view->surface;
 	focus_view(view);
 	k->mapped++;
+	kiosk_update_switcher(k);
 	say("mapped %s", view->xdg_surface->toplevel->app_id ? view->xdg_surface->toplevel->app_id : "(no app id)");
 	if (k->replay && k->mapped == k->windows_before_replay) {
 		say("replay started");
 		seatkit_replay_play(k->replay, replay_finished, k);
 	}
+}
+
+void kiosk_update_switcher(struct kiosk *k) {
+	if (!k->switcher) {
+		return;
+	}
+	int shown = 0;
+	struct view *view;
+	wl_list_for_each(view, &k->views, link) {
+		shown += view->surface != NULL;
+	}
+	seatkit_recognizer_set_enabled(k->switcher, shown >= 2 && !k->session_hidden);
 }
 
 static void view_unmap(struct wl_listener *listener, void *data) {
@@ -945,6 +967,7 @@ static void view_unmap(struct wl_listener *listener, void *data) {
 		view->surface = NULL;
 		view->xdg.surface = NULL;
 	}
+	kiosk_update_switcher(view->kiosk);
 	/* The app below comes back. */
 	struct view *next;
 	wl_list_for_each(next, &view->kiosk->views, link) {

@@ -44,7 +44,8 @@ struct kiosk {
 
 	/* Kiosk behaviour (see the top of kiosk.c). */
 	struct seatkit_kiosk_policy *wake, *cursor;
-	struct seatkit_recognizer *switcher;
+	struct seatkit_recognizer *switcher; /* enabled only while it has an app to switch to */
+	bool session_hidden; /* lock.c: while the session is locked, no app switching */
 	struct wl_event_source *idle;
 	enum { CURSOR_AUTO, CURSOR_NEVER, CURSOR_ALWAYS } cursor_mode;
 	int cursor_timeout_ms; /* 0: no timeout */
@@ -124,10 +125,14 @@ struct kiosk {
 };
 
 /* What every xdg_surface's `data` points to, so a popup finds its parent's scene node (to
- * draw above it) and SeatKit surface (to be its child). */
+ * draw above it) and SeatKit surfaces (to be their child). */
 struct kiosk_xdg {
 	struct wlr_scene_node *node;
 	struct seatkit_surface *surface; /* NULL while unmapped */
+	/* --outputs extend: the same wl_surface's SeatKit surfaces on the other outputs (an
+	 * app's slices, a popup's parts there), in the same surface-local space. */
+	struct seatkit_surface *parts[7];
+	int part_count;
 };
 
 struct view {
@@ -173,6 +178,10 @@ const char *device_rule_add(struct kiosk *k, bool calibration, const char *text)
 /* Gives the rules to the router (after it is created, before devices come). */
 void device_rules_apply(struct kiosk *k);
 
+/* kiosk.c: the app-switch swipe is on only with two apps or more (with one, a three-finger
+ * swipe is the app's, and the recognizer costs no touch anything) and not while locked. */
+void kiosk_update_switcher(struct kiosk *k);
+
 /* kiosk.c: an output's transform or scale changed at run time: SeatKit's output and the
  * apps follow. */
 void output_reconfigured(struct kiosk *k, struct wlr_output *output);
@@ -184,6 +193,8 @@ void output_management_fini(void);
 
 /* popups.c: an xdg_popup becomes a SeatKit surface while mapped. */
 void popup_create(struct kiosk *k, struct wlr_xdg_surface *xdg_surface);
+/* Closes the popups of an app (popup_done) before its slices are made again. */
+void popups_dismiss(struct wlr_xdg_surface *xdg_surface);
 
 /* osk.c: layer-shell surfaces (an on-screen keyboard) and the text-input relay. */
 void osk_init(struct kiosk *k);

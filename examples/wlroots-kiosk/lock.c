@@ -43,9 +43,8 @@ static void hide_session(void *data) {
 	state->curtain = wlr_scene_rect_create(&k->scene->node, 1 << 16, 1 << 16, black);
 	wlr_scene_node_set_position(&state->curtain->node, -(1 << 15), -(1 << 15));
 	state->tree = wlr_scene_tree_create(&k->scene->node);
-	if (k->switcher) {
-		seatkit_recognizer_set_enabled(k->switcher, false);
-	}
+	k->session_hidden = true;
+	kiosk_update_switcher(k);
 	seatkit_wlr_session_lock_set_key_output(state->lock, k->wlr_output);
 	(void)idle_inhibited(k); /* the apps' inhibitors no longer count */
 }
@@ -57,9 +56,8 @@ static void show_session(void *data) {
 	state->curtain = NULL;
 	wlr_scene_node_destroy(&state->tree->node);
 	state->tree = NULL;
-	if (k->switcher) {
-		seatkit_recognizer_set_enabled(k->switcher, true);
-	}
+	k->session_hidden = false;
+	kiosk_update_switcher(k);
 	kiosk_refocus(k);
 	(void)idle_inhibited(k);
 }

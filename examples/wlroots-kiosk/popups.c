@@ -9,6 +9,13 @@
  * else dismisses it (wlr_xdg_popup_destroy sends popup_done) without reaching the app.
  * Nested popups (submenus) live inside the grabbing popup's subtree, so the first grab
  * covers them; only a popup whose parent is not a popup starts one.
+ *
+ * With --outputs extend an app has a SeatKit surface on each output (its slices, kiosk.c),
+ * and so has each of its popups: a part on every other output, a child of the parent's
+ * part there, in the same surface-local space, delivering to the same wl_surface. A menu
+ * opened on the second output, or reaching across onto it, takes the pointer and touches
+ * there; its grab is one over all its parts (seatkit_router_start_popup_grab_with_parts), so
+ * a press outside every part dismisses it, on whichever output.
  */
 #include <pixman.h>
 #include <stdlib.h>
@@ -35,6 +42,9 @@ static void place(struct popup *p) {
 	double y = parent->current.geometry.y + xdg->popup->geometry.y - xdg->current.geometry.y;
 	struct wlr_surface *surface = xdg->surface;
 	seatkit_surface_set_frame(p->xdg.surface, x, y, surface->current.width, surface->current.height);
+	for (int i = 0; i < p->xdg.part_count; i++) {
+		seatkit_surface_set_frame(p->xdg.parts[i], x, y, surface->current.width, surface->current.height);
+	}
 	/* The input region: toolkits leave their shadows out of it, so a tap on a shadow counts
 	 * as outside (and dismisses). */
 	int count = 0;
@@ -48,6 +58,9 @@ static void place(struct popup *p) {
 			.width = boxes[i].x2 - boxes[i].x1, .height = boxes[i].y2 - boxes[i].y1 };
 	}
 	seatkit_surface_set_input_region(p->xdg.surface, rects, (size_t)count);
+	for (int i = 0; i < p->xdg.part_count; i++) {
+		seatkit_surface_set_input_region(p->xdg.parts[i], rects, (size_t)count);
+	}
 }
 
 static void popup_commit(struct wl_listener *listener, void *data) {
@@ -76,19 +89,29 @@ static void popup_map(struct wl_listener *listener, void *data) {
 		return; /* its parent is not shown: neither is it */
 	}
 	p->xdg.surface = seatkit_surface_create(k->router, "popup", 0, 0, 0, 0);
+	/* Its parts on the other outputs, where its parent has one. */
+	for (int i = 0; i < parent_xdg->part_count; i++) {
+		p->xdg.parts[i] = seatkit_surface_create(k->router, "popup", 0, 0, 0, 0);
+	}
+	p->xdg.part_count = parent_xdg->part_count;
 	place(p);
 	seatkit_wlr_seat_attach_surface(k->seat, p->xdg.surface, p->xdg_surface->surface, 0);
 	seatkit_surface_add_child(parent_xdg->surface, p->xdg.surface);
+	for (int i = 0; i < p->xdg.part_count; i++) {
+		seatkit_wlr_seat_attach_surface(k->seat, p->xdg.parts[i], p->xdg_surface->surface, 0);
+		seatkit_surface_add_child(parent_xdg->parts[i], p->xdg.parts[i]);
+	}
 	/* While the session is locked, no popup grab: it would replace the lock's (lock.c). */
 	bool grabbing = p->xdg_surface->popup->seat && parent->role != WLR_XDG_SURFACE_ROLE_POPUP &&
 		!lock_is_locked(k);
 	if (grabbing) {
-		p->grab = seatkit_router_start_popup_grab(k->router, p->xdg.surface, dismissed, p);
+		p->grab = seatkit_router_start_popup_grab_with_parts(k->router, p->xdg.surface,
+			p->xdg.parts, (size_t)p->xdg.part_count, NULL, dismissed, p);
 	}
 	struct seatkit_rect frame;
 	seatkit_surface_get_frame(p->xdg.surface, &frame);
-	say("popup mapped at %.0f,%.0f %.0fx%.0f%s", frame.x, frame.y, frame.width, frame.height,
-		p->grab ? " with a grab" : "");
+	say("popup mapped at %.0f,%.0f %.0fx%.0f%s%s", frame.x, frame.y, frame.width, frame.height,
+		p->grab ? " with a grab" : "", p->xdg.part_count > 0 ? " on every output" : "");
 }
 
 static void popup_unmap(struct wl_listener *listener, void *data) {
@@ -98,6 +121,10 @@ static void popup_unmap(struct wl_listener *listener, void *data) {
 		seatkit_router_end_grab(p->kiosk->router, p->grab); /* dismissed() runs: no popup_done */
 	}
 	if (p->xdg.surface) {
+		for (int i = 0; i < p->xdg.part_count; i++) {
+			seatkit_surface_destroy(p->xdg.parts[i]);
+		}
+		p->xdg.part_count = 0;
 		seatkit_surface_destroy(p->xdg.surface);
 		p->xdg.surface = NULL;
 		say("popup unmapped");
@@ -142,4 +169,14 @@ void popup_create(struct kiosk *k, struct wlr_xdg_surface *xdg_surface) {
 	wl_signal_add(&xdg_surface->events.destroy, &p->destroy);
 	p->commit.notify = popup_commit;
 	wl_signal_add(&xdg_surface->surface->events.commit, &p->commit);
+}
+
+void popups_dismiss(struct wlr_xdg_surface *xdg_surface) {
+	struct wlr_xdg_popup *popup, *next;
+	wl_list_for_each_safe(popup, next, &xdg_surface->popups, link) {
+		if (popup->base->mapped) {
+			say("popup closed: the outputs changed");
+		}
+		wlr_xdg_popup_destroy(popup->base); /* its own popups first; popup_done */
+	}
 }

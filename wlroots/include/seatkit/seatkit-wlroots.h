@@ -178,8 +178,9 @@ void seatkit_wlr_seat_set_delivery_log(struct seatkit_wlr_seat *bridge,
  * calls `log` with a line for each thing they do ("session locked", "cursor shape text"):
  * for logs and tests; NULL: none. */
 
-/* ext-idle-notify-v1 (swayidle): activity is SeatKit's. A spy on `router` sees every event
- * as it enters the router, before filters and grabs (a touch a wake filter swallows, keys a
+/* ext-idle-notify-v1 (swayidle): activity is SeatKit's. A spy on `router` (there while some
+ * client holds a notification: with none, events cost nothing here) sees every event as it
+ * enters the router, before filters and grabs (a touch a wake filter swallows, keys a
  * session lock takes, virtual pointers and keyboards; not a device added or removed), and
  * each one restarts every notification's timeout; a notification that said `idled` says
  * `resumed` at the first one. Times are the display's event loop timers (milliseconds). The

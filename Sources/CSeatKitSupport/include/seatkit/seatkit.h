@@ -1038,6 +1038,16 @@ struct seatkit_grab *seatkit_router_start_popup_grab(struct seatkit_router *rout
 struct seatkit_grab *seatkit_router_start_nested_popup_grab(struct seatkit_router *router,
 	struct seatkit_surface *popup, struct seatkit_grab *parent,
 	void (*dismiss)(void *data, struct seatkit_grab *grab), void *data);
+/* A popup shown on several outputs (an app spanning them has a surface on each output's
+ * tree, all delivering to one client surface; so has its popup): one grab over `popup` and
+ * its `count` parts, the popup's surfaces on the other outputs. Input on any of them or
+ * their descendants reaches it; a press or touch down outside all of them dismisses it, as
+ * on one output. Only `popup` leaving the layout dismisses it (a part removed just stops
+ * taking input). `parent`: as start_nested_popup_grab (NULL: none). A part that is not a
+ * surface of this router, or is an output's root: refused (NULL, logged). */
+struct seatkit_grab *seatkit_router_start_popup_grab_with_parts(struct seatkit_router *router,
+	struct seatkit_surface *popup, struct seatkit_surface *const *parts, size_t count,
+	struct seatkit_grab *parent, void (*dismiss)(void *data, struct seatkit_grab *grab), void *data);
 
 /* The route door: what a grab calls to forward an event it was given, unchanged or
  * edited. The router's default rule alone (no filter, no grab): recognizers, hit-testing
