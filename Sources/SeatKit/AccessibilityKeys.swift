@@ -1,8 +1,8 @@
 /// Keyboard accessibility as input filters: sticky keys, slow keys, bounce keys. Each is an
 /// ``InputFilter``: add it with ``Router/addFilter(_:)`` and it sees keys before grabs and
 /// routing, timed on the router's ``Router/clock`` (so replays and tests give the same
-/// result at any machine speed). Off (`isEnabled` false), each passes every event at the
-/// cost of one branch. Turning one off releases what it holds; turning one on while keys
+/// result at any machine speed). Off (`isEnabled` false), the router passes over each
+/// without calling it. Turning one off releases what it holds; turning one on while keys
 /// are held does not touch those keys (their releases pass as usual).
 
 /// Sticky keys: a modifier (Shift, Ctrl, Alt, AltGr, Logo) tapped alone latches, applying to
