@@ -49,32 +49,49 @@ struct ReplayCommand: ParsableCommand {
             }
             try out.flush()
             routedAny = routed > 0
-        case .json where !recordedEvents:
-            // Routed while libinput runs, as the text trace is: this process routes and writes
-            // while the worker runs libinput (two cores at work, where the replay used to run
-            // first and the routing after it). The header carries libinput's totals, known
-            // only at the replay's end, so the events and the summary go to an unlinked
-            // temporary file first and follow the header when the replay is done.
-            let spool = try OutputSpool()
-            let body = JSONBody(ReplayTraceJSON.Writer(bodyOnly: { spool.write($0) }), surfaces: harness.surfaces)
-            let (libinput, routed) = try routeAsItHappens(harness, held!, options: options) { records, pointer in
-                body.add(records: records, pointer: pointer)
-            }
-            held = nil
-            guard body.finish() else { throw CommandFailure(spool.failure ?? "cannot write the output") }
-            let header = ReplayTraceJSON.Writer.header(
-                libinput: libinput.map { ($0.framesWritten, $0.evdevEventsWritten, routed) },
-                recording: recording, recordingDuration: duration.microseconds)
-            guard header.withUnsafeBytes({ writeStandardOutput($0) }), spool.copy(to: 1) else {
-                throw CommandFailure("cannot write the output: \(String(cString: strerror(errno)))")
-            }
-            routedAny = routed > 0
         case .json:
-            // Stored libinput events: no replay to overlap, routed and written as they are.
-            let events = try RecordedLibinputEvents.events(of: held!)
+            if !recordedEvents, let spool = OutputSpool.make() {
+                // Routed while libinput runs, as the text trace is: this process routes and
+                // writes while the worker runs libinput (two cores at work, where the replay
+                // used to run first and the routing after it). The header carries libinput's
+                // totals, known only at the replay's end, so the events and the summary go to
+                // an unlinked temporary file first and follow the header when the replay is done.
+                let body = JSONBody(ReplayTraceJSON.Writer(bodyOnly: { spool.write($0) }), surfaces: harness.surfaces)
+                let (libinput, routed) = try routeAsItHappens(harness, held!, options: options) { records, pointer in
+                    body.add(records: records, pointer: pointer)
+                }
+                held = nil
+                guard body.finish() else { throw CommandFailure(spool.failure ?? "cannot write the output") }
+                let header = ReplayTraceJSON.Writer.header(
+                    libinput: libinput.map { ($0.framesWritten, $0.evdevEventsWritten, routed) },
+                    recording: recording, recordingDuration: duration.microseconds)
+                guard header.withUnsafeBytes({ writeStandardOutput($0) }), spool.copy(to: 1) else {
+                    throw CommandFailure("cannot write the output: \(String(cString: strerror(errno)))")
+                }
+                routedAny = routed > 0
+                break
+            }
+            // Stored libinput events (no replay to overlap), or no temporary file to be had:
+            // the replay runs first and its events are kept (about 1.5 times the recording's
+            // size); the routing is then written out as it happens.
+            var events: [DeviceEvent] = []
+            var result: LibinputReplayResult?
+            if recordedEvents {
+                events = try RecordedLibinputEvents.events(of: held!)
+            } else {
+                var options = options
+                let bar = ProgressBar()
+                options.progress = { done, total in bar.update(done, of: total) }
+                result = try libinputOrExit(harness, held!, options: options, verbose: verbose)
+                bar.finish()
+                for warning in result!.warnings { writeStandardError("warning: \(warning)\n") }
+            }
             held = nil
-            var writer = ReplayTraceJSON.Writer(libinput: nil, recording: recording, recordingDuration: duration.microseconds,
+            // The header takes libinput's totals; then the events are moved out to be routed.
+            var writer = ReplayTraceJSON.Writer(libinput: result, recording: recording, recordingDuration: duration.microseconds,
                                                 sink: { writeStandardOutput($0) })
+            if result != nil { swap(&events, &result!.events) }
+            result = nil
             var stream = RoutedEventStream(surfaces: harness.surfaces)
             var written = true
             harness.route(events) { records, pointer in
@@ -222,7 +239,11 @@ final class OutputSpool {
     /// Why a write failed, once one did.
     private(set) var failure: String?
 
-    init() throws {
+    /// A spool in `$TMPDIR` (else /tmp), or nil when none can be made there (the JSON
+    /// replay then runs in two phases, as before, and needs no file).
+    static func make() -> OutputSpool? { try? OutputSpool() }
+
+    private init() throws {
         let tmp = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         directory = tmp
         var fd = open(tmp, 0o20_000_000 | O_DIRECTORY | O_RDWR | O_EXCL | O_CLOEXEC, 0o600)  // O_TMPFILE
