@@ -50,6 +50,48 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
     }
 
+    // Issue 28: the same three kinds of event with the accessibility filters in front, every
+    // one on (set so that these events pass it whole: RoutingScene.addAccessibilityFilters),
+    // and with all eight added but off (the cost of a filter a user has not turned on).
+    for enabled in [true, false] {
+        let state = enabled ? "on" : "off"
+        Benchmark("touch motion, two recognizers, five-deep chain, accessibility filters \(state)", configuration: perEvent) { benchmark in
+            let scene = RoutingScene()
+            scene.addAccessibilityFilters(enabled: enabled)
+            scene.putTwoFingersDown()
+            for step in 0..<2_000 { scene.moveFinger(Int32(step & 1), step: step) }
+            benchmark.startMeasurement()
+            for step in benchmark.scaledIterations { scene.moveFinger(Int32(step & 1), step: step) }
+            benchmark.stopMeasurement()
+            blackHole(scene.delegate.drops)
+        }
+
+        Benchmark("pointer motion with hit-test and focus change, accessibility filters \(state)", configuration: perEvent) { benchmark in
+            let scene = RoutingScene()
+            scene.addAccessibilityFilters(enabled: enabled)
+            for step in 0..<2_000 { scene.movePointerAcross(step: step) }
+            benchmark.startMeasurement()
+            for step in benchmark.scaledIterations { scene.movePointerAcross(step: step) }
+            benchmark.stopMeasurement()
+            blackHole(scene.delegate.drops)
+        }
+
+        Benchmark("key press and release to the first responder, accessibility filters \(state)", configuration: perEvent) { benchmark in
+            let scene = RoutingScene()
+            scene.addAccessibilityFilters(enabled: enabled)
+            scene.focusLeaf()
+            for _ in 0..<2_000 {
+                scene.send(.key(keycode: 30, state: .pressed))
+                scene.send(.key(keycode: 30, state: .released))
+            }
+            benchmark.startMeasurement()
+            for step in benchmark.scaledIterations {
+                scene.send(.key(keycode: 30, state: step & 1 == 0 ? .pressed : .released))
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+
     // Issue 4: a key press to text at the focused responder through SeatKitXKB's Keyboard,
     // and the same xkbcommon calls made directly from C, on the same key sequence.
     // BenchmarkReport runs the two interleaved and prints the ratio.

@@ -198,23 +198,30 @@ public final class RoutingScene {
         _ = router.becomeFirstResponder(leaf)
     }
 
+    /// The accessibility filters' names for ``addAccessibilityFilters(enabled:only:)``.
+    public static let accessibilityFilterNames = ["touch", "bounce", "slow", "sticky", "secondary", "dwell", "mousekeys", "locate"]
+
     /// Adds the accessibility filters (issue 28) in front of everything, on or off. On, each
     /// is set so that the benchmark's events pass it whole (what they cost in front of input
     /// they do not act on): bounce keys with no delay (the scene's clock stands still, so any
     /// delay would take every repeated press), touch accommodations with no hold and no repeat
     /// window (the second finger would be a repeat), and no slow
-    /// keys, which take every press by design.
-    public func addAccessibilityFilters(enabled: Bool) {
-        let filters: [any InputFilter] = [
-            TouchAccommodations(holdDuration: nil, ignoreRepeat: nil, isEnabled: enabled),
-            BounceKeys(delay: TimeSpan(microseconds: 0), isEnabled: enabled),
-            SlowKeys(isEnabled: false),
-            StickyKeys(isEnabled: enabled),
-            SimulatedSecondaryClick(isEnabled: enabled),
-            DwellClick(isEnabled: enabled),
-            MouseKeys(isEnabled: enabled),
-            LocatePointer(isEnabled: enabled),
+    /// keys, which take every press by design. `only` (one of ``accessibilityFilterNames``)
+    /// adds that filter alone; slow keys alone, on, take every press (it waits for a delay
+    /// the scene's clock never reaches, and the release is swallowed with it).
+    public func addAccessibilityFilters(enabled: Bool, only: String? = nil) {
+        let all: [(String, any InputFilter)] = [
+            ("touch", TouchAccommodations(holdDuration: nil, ignoreRepeat: nil, isEnabled: enabled)),
+            ("bounce", BounceKeys(delay: TimeSpan(microseconds: 0), isEnabled: enabled)),
+            ("slow", SlowKeys(isEnabled: only == "slow" ? enabled : false)),
+            ("sticky", StickyKeys(isEnabled: enabled)),
+            ("secondary", SimulatedSecondaryClick(isEnabled: enabled)),
+            ("dwell", DwellClick(isEnabled: enabled)),
+            ("mousekeys", MouseKeys(isEnabled: enabled)),
+            ("locate", LocatePointer(isEnabled: enabled)),
         ]
+        precondition(only == nil || Self.accessibilityFilterNames.contains(only!), "no accessibility filter named \(only!)")
+        let filters = all.filter { only == nil || $0.0 == only }.map(\.1)
         for filter in filters { router.addFilter(filter) }
     }
 }

@@ -1,8 +1,8 @@
 /// Keyboard accessibility as input filters: sticky keys, slow keys, bounce keys. Each is an
 /// ``InputFilter``: add it with ``Router/addFilter(_:)`` and it sees keys before grabs and
 /// routing, timed on the router's ``Router/clock`` (so replays and tests give the same
-/// result at any machine speed). Off (`isEnabled` false), each passes every event at the
-/// cost of one branch. Turning one off releases what it holds; turning one on while keys
+/// result at any machine speed). Off (`isEnabled` false), the router passes over each
+/// without calling it. Turning one off releases what it holds; turning one on while keys
 /// are held does not touch those keys (their releases pass as usual).
 
 /// Sticky keys: a modifier (Shift, Ctrl, Alt, AltGr, Logo) tapped alone latches, applying to
@@ -47,14 +47,20 @@ public final class StickyKeys: InputFilter {
     /// Told the latched and locked modifiers after each change: for an on-screen cue.
     public var onStateChange: ((_ latched: KeyModifiers, _ locked: KeyModifiers) -> Void)?
 
-    private var enabled: Bool
+    /// Backs `isEnabled`: whether the router asks this filter at all (off, it passes every
+    /// event without being called: UnsafeFoundations.swift, `FilterSwitch`).
+    let filterSwitch: FilterSwitch
+    private var enabled: Bool {
+        @inline(__always) get { filterSwitch.unchecked.isAsked }
+        set { filterSwitch.unchecked.isAsked = newValue }
+    }
     /// Modifier keys held now, with whether another key was pressed meanwhile (a chord).
     private var heldModifiers: [(keycode: UInt32, modifier: KeyModifiers, chorded: Bool)] = []
     private weak var router: Router?
 
     /// A filter, on unless `isEnabled` is false; add it with ``Router/addFilter(_:)``.
     public init(isEnabled: Bool = true) {
-        enabled = isEnabled
+        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: .keys)
         heldModifiers.reserveCapacity(8)
     }
 
@@ -91,15 +97,21 @@ public final class StickyKeys: InputFilter {
     /// ends the latch (after this key, which the latched modifiers apply to).
     public func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
         guard enabled, event.state == .pressed else { return .pass }
-        self.router = router
         if let modifier = Self.modifier(keysym: event.keysym, keycode: event.keycode) {
             if heldModifiers.scanIndex(where: { $0.keycode == event.keycode }) == nil {
                 heldModifiers.append((event.keycode, modifier, false))
             }
             return .pass
         }
-        for i in heldModifiers.indices { heldModifiers[i].chorded = true }
+        var i = 0
+        while i < heldModifiers.count {
+            heldModifiers[i].chorded = true
+            i += 1
+        }
         if !latched.isEmpty {
+            // The router is stored only here and where a tap latches (a weak store): a key
+            // that changes nothing costs no more than the checks above.
+            self.router = router
             latched = []
             apply()
         }
@@ -171,7 +183,13 @@ public final class SlowKeys: InputFilter {
     /// Told each key's evdev code and outcome.
     public var onKey: ((_ keycode: UInt32, _ outcome: Outcome) -> Void)?
 
-    private var enabled: Bool
+    /// Backs `isEnabled`: whether the router asks this filter at all (off, it passes every
+    /// event without being called: UnsafeFoundations.swift, `FilterSwitch`).
+    let filterSwitch: FilterSwitch
+    private var enabled: Bool {
+        @inline(__always) get { filterSwitch.unchecked.isAsked }
+        set { filterSwitch.unchecked.isAsked = newValue }
+    }
     private var waiting: [(event: KeyEvent, deadline: Timestamp, timer: TimerToken)] = []
     private weak var router: Router?
     /// Made once, so that a press allocates no closure.
@@ -181,7 +199,7 @@ public final class SlowKeys: InputFilter {
     /// KDE's).
     public init(delay: TimeSpan = .milliseconds(300), isEnabled: Bool = true) {
         self.delay = delay
-        enabled = isEnabled
+        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: .keys)
         waiting.reserveCapacity(8)
     }
 
@@ -251,14 +269,20 @@ public final class BounceKeys: InputFilter {
     /// Told the evdev code of each press ignored as a bounce: for an audible cue.
     public var onBounce: ((_ keycode: UInt32) -> Void)?
 
-    private var enabled: Bool
+    /// Backs `isEnabled`: whether the router asks this filter at all (off, it passes every
+    /// event without being called: UnsafeFoundations.swift, `FilterSwitch`).
+    let filterSwitch: FilterSwitch
+    private var enabled: Bool {
+        @inline(__always) get { filterSwitch.unchecked.isAsked }
+        set { filterSwitch.unchecked.isAsked = newValue }
+    }
     private var lastRelease: (keycode: UInt32, time: Timestamp)?
 
     /// A filter; add it with ``Router/addFilter(_:)``. Default delay: 300 ms (GNOME's and
     /// KDE's).
     public init(delay: TimeSpan = .milliseconds(300), isEnabled: Bool = true) {
         self.delay = delay
-        enabled = isEnabled
+        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: .keys)
     }
 
     /// True: a bounce is not in the keyboard's state.
@@ -281,3 +305,8 @@ public final class BounceKeys: InputFilter {
         return .pass
     }
 }
+
+// Off, the router passes over them without a call (UnsafeFoundations.swift).
+extension StickyKeys: SwitchedFilter {}
+extension SlowKeys: SwitchedFilter {}
+extension BounceKeys: SwitchedFilter {}

@@ -41,6 +41,7 @@ public final class SimulatedSecondaryClick: InputFilter {
         get { enabled }
         set {
             enabled = newValue
+            filterSwitch.unchecked.isAsked = newValue || owesRelease
             if !newValue { cancelHold() }
         }
     }
@@ -51,6 +52,9 @@ public final class SimulatedSecondaryClick: InputFilter {
     /// Told where each secondary click was made.
     public var onClick: ((LayoutPoint) -> Void)?
 
+    /// Whether the router asks this filter at all: while it is on, and while a real release
+    /// is still owed (UnsafeFoundations.swift, `FilterSwitch`).
+    let filterSwitch: FilterSwitch
     private var enabled: Bool
     private var timer: TimerToken?
     private var anchor = LayoutPoint.zero
@@ -65,6 +69,7 @@ public final class SimulatedSecondaryClick: InputFilter {
         self.delay = delay
         self.movementThreshold = movementThreshold
         enabled = isEnabled
+        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: [.pointerMotion, .pointerButtons])
     }
 
     public func filter(_ event: InputEvent, router: Router) -> FilterDecision {
@@ -78,6 +83,7 @@ public final class SimulatedSecondaryClick: InputFilter {
         case .pointerButton(Button.left, .released):
             if owesRelease {
                 owesRelease = false
+                filterSwitch.unchecked.isAsked = enabled
                 return .consume
             }
             cancelHold()
@@ -141,10 +147,19 @@ public final class DwellClick: InputFilter {
     /// moved away or cancelled).
     public var onDwellChange: ((_ dwell: (location: LayoutPoint, deadline: Timestamp)?) -> Void)?
 
-    private var enabled: Bool
+    /// Backs `isEnabled`: whether the router asks this filter at all (off, it passes every
+    /// event without being called: UnsafeFoundations.swift, `FilterSwitch`).
+    let filterSwitch: FilterSwitch
+    private var enabled: Bool {
+        @inline(__always) get { filterSwitch.unchecked.isAsked }
+        set { filterSwitch.unchecked.isAsked = newValue }
+    }
     private var timer: TimerToken?
     private var anchor: LayoutPoint?
     private var started = Timestamp.zero
+    /// When `timer` fires: the deadline of the dwell it was set for (a restart moves the
+    /// dwell's deadline, `started + delay`, later, and the timer is set again when it fires).
+    private var timerDeadline = Timestamp.zero
     private weak var router: Router?
     /// Made once, so that a motion allocates no closure.
     private lazy var timerAction: () -> Void = { [weak self] in self?.dwellEnded() }
@@ -153,7 +168,7 @@ public final class DwellClick: InputFilter {
     public init(delay: TimeSpan = .milliseconds(1200), movementThreshold: Double = 10, isEnabled: Bool = true) {
         self.delay = delay
         self.movementThreshold = movementThreshold
-        enabled = isEnabled
+        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: [.pointerMotion, .pointerButtons])
     }
 
     /// How far the dwell under way is at `time`, from 0 (just began) to 1 (clicks); `nil` when
@@ -170,13 +185,26 @@ public final class DwellClick: InputFilter {
             // Any pointer's motion counts, mouse keys' included.
             guard let to = destination(of: event, from: router.pointerLocation) else { return .pass }
             if let anchor, to.vector(from: anchor).length <= movementThreshold { return .pass }
-            self.router = router
             anchor = to
-            endDwell()
-            guard router.heldButtons.isEmpty else { return .pass }
-            started = router.clock.now
-            timer = router.clock.schedule(at: started + delay, timerAction)
-            onDwellChange?((to, started + delay))
+            guard router.unchecked.pressedButtons.isEmpty else {
+                endDwell()
+                return .pass
+            }
+            let now = router.clock.now
+            let deadline = now + delay
+            if timer != nil, timerDeadline <= deadline {
+                // The dwell under way restarts. Its timer stays: when it fires before the new
+                // deadline it is set again for it (no cancel and schedule at every motion of
+                // a moving pointer, which is most of them).
+                onDwellChange?(nil)
+            } else {
+                endDwell()
+                self.router = router
+                timer = router.clock.schedule(at: deadline, timerAction)
+                timerDeadline = deadline
+            }
+            started = now
+            onDwellChange?((to, deadline))
         case .pointerButton(_, .pressed):
             // A click of its own ends nothing (the dwell that made it is over).
             if event.device != accessibilityDevice { endDwell() }
@@ -194,6 +222,12 @@ public final class DwellClick: InputFilter {
     }
 
     private func dwellEnded() {
+        if let router, started + delay > router.clock.now {
+            // Restarted since the timer was set: the dwell goes on to its new deadline.
+            timerDeadline = started + delay
+            timer = router.clock.schedule(at: timerDeadline, timerAction)
+            return
+        }
         timer = nil
         onDwellChange?(nil)
         guard let router, router.heldButtons.isEmpty else { return }
@@ -238,7 +272,13 @@ public final class MouseKeys: InputFilter {
     /// The button held by 0 (a drag), if any.
     public private(set) var heldButton: UInt32?
 
-    private var enabled: Bool
+    /// Backs `isEnabled`: whether the router asks this filter at all (off, it passes every
+    /// event without being called: UnsafeFoundations.swift, `FilterSwitch`).
+    let filterSwitch: FilterSwitch
+    private var enabled: Bool {
+        @inline(__always) get { filterSwitch.unchecked.isAsked }
+        set { filterSwitch.unchecked.isAsked = newValue }
+    }
     /// Direction keys held, in press order.
     private var directionKeys: [UInt32] = []
     private var timer: TimerToken?
@@ -254,7 +294,7 @@ public final class MouseKeys: InputFilter {
         self.interval = interval
         self.maxSpeed = maxSpeed
         self.accelerationTime = accelerationTime
-        enabled = isEnabled
+        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: .keys)
         directionKeys.reserveCapacity(8)
     }
 
@@ -274,7 +314,9 @@ public final class MouseKeys: InputFilter {
     }
 
     public func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
-        guard enabled, event.state == .pressed, !event.modifiers.contains(.numLock) else { return .pass }
+        guard enabled, event.state == .pressed, Self.isMouseKey(event.keycode), !event.modifiers.contains(.numLock) else { return .pass }
+        // Only its own keys store the router (a weak store) and read the clock: every other
+        // key passes at the cost of the checks above.
         self.router = router
         let now = router.clock.now
         if let direction = Self.direction(of: event.keycode) {
@@ -301,6 +343,14 @@ public final class MouseKeys: InputFilter {
         default: return .pass
         }
         return .consume
+    }
+
+    /// The keypad keys mouse keys takes (with Num Lock off): directions, clicks and buttons.
+    static func isMouseKey(_ keycode: UInt32) -> Bool {
+        switch keycode {
+        case 71, 72, 73, 75, 77, 79, 80, 81, 76, 78, 82, 83, 98, 55, 74: return true
+        default: return false
+        }
     }
 
     private func inject(_ kind: InputEvent.Kind) {
@@ -373,13 +423,19 @@ public final class LocatePointer: InputFilter {
     /// Told the pointer's location (layout space) at each Ctrl tap.
     public var onLocate: ((LayoutPoint) -> Void)?
 
-    private var enabled: Bool
+    /// Backs `isEnabled`: whether the router asks this filter at all (off, it passes every
+    /// event without being called: UnsafeFoundations.swift, `FilterSwitch`).
+    let filterSwitch: FilterSwitch
+    private var enabled: Bool {
+        @inline(__always) get { filterSwitch.unchecked.isAsked }
+        set { filterSwitch.unchecked.isAsked = newValue }
+    }
     /// The Ctrl key pressed with nothing else since.
     private var candidate: UInt32?
 
     /// A filter; add it with ``Router/addFilter(_:)``.
     public init(isEnabled: Bool = true, onLocate: ((LayoutPoint) -> Void)? = nil) {
-        enabled = isEnabled
+        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: [.keys, .pointerButtons, .pointerAxis])
         self.onLocate = onLocate
     }
 
@@ -405,3 +461,9 @@ public final class LocatePointer: InputFilter {
         return .pass
     }
 }
+
+// Off, the router passes over them without a call (UnsafeFoundations.swift).
+extension SimulatedSecondaryClick: SwitchedFilter {}
+extension DwellClick: SwitchedFilter {}
+extension MouseKeys: SwitchedFilter {}
+extension LocatePointer: SwitchedFilter {}

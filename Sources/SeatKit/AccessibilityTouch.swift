@@ -56,7 +56,13 @@ public final class TouchAccommodations: InputFilter {
         var counted: Bool
     }
 
-    private var enabled: Bool
+    /// Backs `isEnabled`: whether the router asks this filter at all (off, it passes every
+    /// event without being called: UnsafeFoundations.swift, `FilterSwitch`).
+    let filterSwitch: FilterSwitch
+    private var enabled: Bool {
+        @inline(__always) get { filterSwitch.unchecked.isAsked }
+        set { filterSwitch.unchecked.isAsked = newValue }
+    }
     private var held: [Held] = []
     /// Counted touches may not begin before this (the repeat window).
     private var ignoreUntil: Timestamp?
@@ -69,7 +75,7 @@ public final class TouchAccommodations: InputFilter {
     public init(holdDuration: TimeSpan? = .milliseconds(100), ignoreRepeat: TimeSpan? = nil, isEnabled: Bool = true) {
         self.holdDuration = holdDuration
         self.ignoreRepeat = ignoreRepeat
-        enabled = isEnabled
+        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: .touches)
         held.reserveCapacity(10)
     }
 
@@ -170,3 +176,6 @@ public final class TouchAccommodations: InputFilter {
         if cancelled { router.inject(InputEvent(time: router.clock.now, device: Self.device, .touchFrame)) }
     }
 }
+
+// Off, the router passes over them without a call (UnsafeFoundations.swift).
+extension TouchAccommodations: SwitchedFilter {}

@@ -71,16 +71,16 @@ extension Router {
     private func routeKey(_ event: InputEvent, _ keyEvent: KeyEvent, record: Bool) {
         let keycode = keyEvent.keycode
         // Most seats have no filter and no spy: skip even loading the lists.
-        if !unchecked.filters.isEmpty || !unchecked.spies.isEmpty {
+        if !unchecked.filterList.isEmpty || !unchecked.spies.isEmpty {
             // Each filter is asked about the raw event, then about the interpreted key
             // (presses and repeats); spies hear once, with the verdict.
             unchecked.keyFilterDepth += 1
-            var consumedBy = unchecked.filters.scanIndex { $0.filter(event, router: self) == .consume }
+            var consumedBy = unchecked.filterList.isEmpty ? nil : askFilters(event)
             // A release follows its press, which was not taken (a taken one's release was
             // swallowed before): a filter cannot take it and leave the key stuck.
             if keyEvent.state == .released { consumedBy = nil }
             if consumedBy == nil, keyEvent.state != .released {
-                consumedBy = unchecked.filters.scanIndex { $0.filterKey(keyEvent, router: self) == .consume }
+                consumedBy = unchecked.filterList.isEmpty ? nil : askFilters(key: keyEvent)
             }
             unchecked.keyFilterDepth -= 1
             if let masks = unchecked.filteredModifierMasks {
@@ -158,7 +158,7 @@ extension Router {
     /// Whether the filter at `index` (one that just took a press) discards the presses it
     /// takes; false if the filters changed meanwhile and there is none there now.
     private func filterDiscardsTakenPresses(at index: Int) -> Bool {
-        index < unchecked.filters.count && unchecked.filters[index].discardsTakenKeyPresses
+        unchecked.filterList.filter(at: index)?.discardsTakenKeyPresses ?? false
     }
 
     /// A filter that discards taken presses (``InputFilter/discardsTakenKeyPresses``) took the
@@ -498,20 +498,11 @@ extension Router {
         guard let index = heldKeyIndex(keyEvent.keycode), unchecked.heldKeys[index].press == .taken else { return false }
         var keyEvent = keyEvent
         if unchecked.heldKeys[index].hiddenFromInterpreter { pressTakenKeyAgainInInterpreter(&keyEvent, at: index) }
-        let start = (unchecked.filters.scanIndex { $0 === filter } ?? unchecked.filters.count) + 1
+        let start = (unchecked.filterList.index(of: filter) ?? unchecked.filterList.count) + 1
         let event = InputEvent(time: keyEvent.time, device: keyEvent.device, .key(keycode: keyEvent.keycode, state: .pressed))
         unchecked.keyFilterDepth += 1
-        var consumedBy: Int?
-        var i = start
-        while consumedBy == nil, i < unchecked.filters.count {
-            if unchecked.filters[i].filter(event, router: self) == .consume { consumedBy = i }
-            i += 1
-        }
-        i = start
-        while consumedBy == nil, i < unchecked.filters.count {
-            if unchecked.filters[i].filterKey(keyEvent, router: self) == .consume { consumedBy = i }
-            i += 1
-        }
+        var consumedBy = askFilters(event, from: start)
+        if consumedBy == nil { consumedBy = askFilters(key: keyEvent, from: start) }
         unchecked.keyFilterDepth -= 1
         var changedMasks: ModifierMasks?
         if let masks = unchecked.filteredModifierMasks {

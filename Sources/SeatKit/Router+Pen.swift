@@ -153,7 +153,7 @@ extension Router {
         let s = unchecked.pens.states[i]
         let mustFollow = (phase == .up && s.inContact) || (phase == .proximityOut && (s.focus != nil || index != nil))
         if mustFollow {
-            if !unchecked.filters.isEmpty { _ = unchecked.filters.scanIndex { $0.filter(event, router: self) == .consume } }
+            if !unchecked.filterList.isEmpty { _ = askFilters(event) }
             observe(event, consumed: false)
         } else if runFilters(event) {
             if phase == .proximityIn, let j = penIndex(event.device, t.tool) { unchecked.pens.states[j].consumed = true }

@@ -104,12 +104,12 @@ extension Router {
             if lastEvent { unchecked.consumedTouches.remove(at: index) }
             // Shown to the filters (a lock screen follows the finger), but taken whatever
             // they answer.
-            _ = unchecked.filters.scanIndex { $0.filter(event, router: self) == .consume }
+            if !unchecked.filterList.isEmpty { _ = askFilters(event) }
             trace?.record(.followedConsumed(event))
             observe(event, consumed: true)
             return true
         }
-        if unchecked.filters.isEmpty {
+        if unchecked.filterList.isEmpty {
             observe(event, consumed: false)
             return false
         }

@@ -44,8 +44,8 @@ public final class Router {
         /// and the interpreters replaced meanwhile (rule 3 of ``Unretained``).
         var formerInterpreterCalls = KeptAliveWhileInUse<KeyInterpreterCall>()
         var _trace: (any TraceSink)?
-        /// Backs `filters`.
-        var filters: [any InputFilter] = []
+        /// Backs `filters`; asked through ``Router/askFilters(_:from:)`` (UnsafeFoundations.swift).
+        var filterList = FilterList()
         /// Backs `pointerGrab`.
         var pointerGrab: (any PointerGrab)?
         /// The pens in proximity and the pen grab (Router+Pen.swift).
@@ -182,7 +182,7 @@ public final class Router {
     public var layout: Layout { unchecked.layout }
 
     /// The filters, in the order they are asked (``addFilter(_:)``, ``removeFilter(_:)``).
-    public var filters: [any InputFilter] { unchecked.filters }
+    public var filters: [any InputFilter] { unchecked.filterList.filters }
 
     /// The active grabs (see ``PointerGrab``, ``TouchGrab``, ``KeyboardGrab``); `nil`: the
     /// default rule.
@@ -367,7 +367,7 @@ public final class Router {
 
     /// Runs the filters, then the spies. Returns true when a filter consumed the event.
     func runFilters(_ event: InputEvent) -> Bool {
-        let consumedBy = unchecked.filters.scanIndex { $0.filter(event, router: self) == .consume }
+        let consumedBy = unchecked.filterList.isEmpty ? nil : askFilters(event)
         if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
         observe(event, consumed: consumedBy != nil)
         return consumedBy != nil
@@ -379,12 +379,18 @@ public final class Router {
 
     // MARK: Filters and spies
 
-    /// Adds a filter after the existing ones; it is asked from the next event on. The router
-    /// keeps it alive until ``removeFilter(_:)``.
-    public func addFilter(_ filter: any InputFilter) { unchecked.filters.append(filter) }
+    /// Adds a filter after the existing ones; it is asked from the next event on (one added
+    /// from inside a filter's call is asked once the event under way has been asked of the
+    /// filters). The router keeps it alive until ``removeFilter(_:)``.
+    public func addFilter(_ filter: any InputFilter) { unchecked.filterList.append(filter) }
     /// Removes `filter` (every time it was added). Keys, buttons and touches it already took
-    /// stay taken until they end.
-    public func removeFilter(_ filter: any InputFilter) { unchecked.filters.removeAll { $0 === filter } }
+    /// stay taken until they end. Removed from inside a filter's call, it is still asked about
+    /// the event under way (the filters are asked as they were when that event came) and kept
+    /// alive until that asking ends.
+    public func removeFilter(_ filter: any InputFilter) {
+        let removed = unchecked.filterList.remove(filter)
+        _ = removed
+    }
     /// Adds a spy after the existing ones, kept alive until ``removeSpy(_:)``.
     public func addSpy(_ spy: any InputSpy) { unchecked.spies.append(spy) }
     /// Adds an observer of the ends of touch frames, held weakly (a seat observes the router

@@ -157,3 +157,213 @@ struct KeptAliveWhileInUse<Object: AnyObject> {
         return released
     }
 }
+
+// # Filters asked without reference counting
+
+/// One filter as the router asks it: a holder the router owns (rule 2 of ``Unretained``:
+/// ``FilterList`` keeps it strongly beside its unretained link), so that a call reads the
+/// filter from a `let` of an object it does not retain.
+///
+/// Asking a filter through `any InputFilter` read from an array retained and released the
+/// filter around every call (the array's storage too), and the accessibility filters have a
+/// side table (their timer actions hold them weakly), so each of those took the runtime's
+/// slow path: about 110 instructions per filter per event, most of a filter's cost when it is
+/// off (docs/BENCHMARKS.md, issue 28).
+final class FilterCall {
+    let filter: any InputFilter
+    /// The filter's switch, for the core's own filters (``SwitchedFilter``): while it is
+    /// off the filter is passed over, not called.
+    let filterSwitch: FilterSwitch?
+    init(_ filter: any InputFilter) {
+        self.filter = filter
+        filterSwitch = (filter as? any SwitchedFilter)?.filterSwitch
+    }
+
+    /// Whether the router calls the filter about an event of class `kind` now: a load and
+    /// two tests for a switched one.
+    @inline(__always) func isAsked(about kind: FilterInterests) -> Bool {
+        guard let filterSwitch else { return true }
+        return filterSwitch.unchecked.isAsked && filterSwitch.interests.contains(kind)
+    }
+}
+
+/// The classes of events a switched filter acts on: the router asks it about no other (it
+/// passes them without a look, so a call would only cost).
+struct FilterInterests: OptionSet {
+    let rawValue: UInt8
+    static let keys = FilterInterests(rawValue: 1 << 0)
+    static let pointerMotion = FilterInterests(rawValue: 1 << 1)
+    static let pointerButtons = FilterInterests(rawValue: 1 << 2)
+    static let pointerAxis = FilterInterests(rawValue: 1 << 3)
+    static let touches = FilterInterests(rawValue: 1 << 4)
+    static let other = FilterInterests(rawValue: 1 << 5)
+
+    /// The class of `event`: a switch on its case alone (no payload is read or copied).
+    @inline(__always)
+    static func of(_ event: InputEvent) -> FilterInterests {
+        switch event.kind {
+        case .key: return .keys
+        case .pointerMotion, .pointerMotionAbsolute: return .pointerMotion
+        case .pointerButton: return .pointerButtons
+        case .pointerAxis: return .pointerAxis
+        case .touchDown, .touchMotion, .touchUp, .touchCancel, .touchFrame: return .touches
+        default: return .other
+        }
+    }
+}
+
+/// Whether the router asks a filter of the core's own at all (the accessibility filters):
+/// one that is off is passed over with a load and a branch instead of a call through
+/// `any InputFilter` (issue 28: a filter that is off costs nothing). Its hot state follows
+/// the rules above: the filter sets it in short accesses (its `isEnabled` setter, or a
+/// change of what it still owes), the router reads it between calls.
+final class FilterSwitch {
+    struct HotState {
+        /// False: the filter answers `.pass` to every event and changes nothing when asked,
+        /// so the router need not ask it.
+        var isAsked: Bool
+    }
+    @exclusivity(unchecked) var unchecked: HotState
+    /// The events the filter acts on; it answers `.pass` to all others and changes nothing.
+    let interests: FilterInterests
+    init(isAsked: Bool, interests: FilterInterests) {
+        unchecked = HotState(isAsked: isAsked)
+        self.interests = interests
+    }
+}
+
+/// A filter of the core's with a ``FilterSwitch``: while the switch is off, and for events
+/// outside its interests, the filter must answer `.pass` and change nothing, so that passing
+/// it over is the same as asking it.
+protocol SwitchedFilter: InputFilter {
+    var filterSwitch: FilterSwitch { get }
+}
+
+/// The router's filters: the public list, and the same filters as the router asks them,
+/// through ``FilterCall`` holders it owns and unretained links to them.
+///
+/// **Edits while the filters are asked wait.** A filter (or anything it calls) may add or
+/// remove filters while it is asked. ``filters`` changes at once, but the asked list stays
+/// as it was until the outermost asking ends: the event under way is asked of the filters
+/// there were when its asking began (as a copy of the list would be), and the holders a
+/// removal lets go are released only then, after the last call through their links returned.
+/// So no link is read after its holder is gone, and no index moves under a loop.
+struct FilterList {
+    /// The filters, in the order they are asked, edits included.
+    private(set) var filters: [any InputFilter] = []
+    /// The holders of the asked list, owned (rule 2), in order.
+    private var calls: [FilterCall] = []
+    /// `calls`, unretained: what a loop reads.
+    private var links: [Unmanaged<FilterCall>] = []
+    /// Askings under way (more than one when a filter's call injects an event).
+    private var askings = 0
+    /// `filters` was edited during an asking: the asked list is rebuilt when it ends.
+    private var edited = false
+
+    /// No filter is asked (the asked list is empty).
+    @inline(__always) var isEmpty: Bool { links.isEmpty }
+    /// How many filters are asked.
+    @inline(__always) var count: Int { links.count }
+
+    mutating func append(_ filter: any InputFilter) {
+        filters.append(filter)
+        if askings > 0 { edited = true; return }
+        let call = FilterCall(filter)
+        calls.append(call)
+        links.append(Unmanaged.passUnretained(call))
+    }
+
+    /// Removes every occurrence of `filter`. Returns the holders let go, for the caller to
+    /// drop once its access to the list has ended (a filter's deinit may call the router).
+    mutating func remove(_ filter: any InputFilter) -> [FilterCall] {
+        filters.removeAll { $0 === filter }
+        if askings > 0 { edited = true; return [] }
+        let removed = calls.filter { $0.filter === filter }
+        calls.removeAll { $0.filter === filter }
+        links = calls.map { Unmanaged.passUnretained($0) }
+        return removed
+    }
+
+    /// The position of `filter` in the asked list.
+    func index(of filter: any InputFilter) -> Int? { calls.scanIndex { $0.filter === filter } }
+
+    /// The asked filter at `index` (retained: for the rare paths).
+    func filter(at index: Int) -> (any InputFilter)? { index < calls.count ? calls[index].filter : nil }
+
+    @inline(__always) func link(at index: Int) -> Unmanaged<FilterCall> { links[index] }
+
+    /// Starts an asking: the number of filters it asks.
+    @inline(__always) mutating func beginAsking() -> Int {
+        askings += 1
+        return links.count
+    }
+
+    /// Ends an asking. True when it was the outermost and filters were edited meanwhile: the
+    /// caller then calls ``applyEdits()``.
+    @inline(__always) mutating func endAsking() -> Bool {
+        askings -= 1
+        return askings == 0 && edited
+    }
+
+    /// Rebuilds the asked list from ``filters``; returns the former holders, for the caller
+    /// to drop once its access to the list has ended.
+    @inline(never)
+    mutating func applyEdits() -> [FilterCall] {
+        edited = false
+        let former = calls
+        calls = filters.map(FilterCall.init)
+        links = calls.map { Unmanaged.passUnretained($0) }
+        return former
+    }
+}
+
+extension Router {
+    /// Asks the filters from `start` on about `event`, in order, until one consumes it;
+    /// returns its index. No reference counting per filter: each is called through its
+    /// holder's unretained link (``FilterList``), and a switched filter that is off, or that
+    /// does not act on events of this class, is not called (``FilterSwitch``). Out of line and not generic, so the callers' code is the
+    /// same whatever the filters are.
+    @inline(never)
+    func askFilters(_ event: InputEvent, from start: Int = 0) -> Int? {
+        let count = unchecked.filterList.beginAsking()
+        let kind = FilterInterests.of(event)
+        var consumedBy: Int?
+        var i = start
+        while i < count {
+            let link = unchecked.filterList.link(at: i)
+            if link._withUnsafeGuaranteedRef({ $0.isAsked(about: kind) && $0.filter.filter(event, router: self) == .consume }) {
+                consumedBy = i
+                break
+            }
+            i += 1
+        }
+        if unchecked.filterList.endAsking() { finishFilterEdits() }
+        return consumedBy
+    }
+
+    /// ``askFilters(_:from:)`` for the interpreted key (``InputFilter/filterKey(_:router:)``).
+    @inline(never)
+    func askFilters(key event: KeyEvent, from start: Int = 0) -> Int? {
+        let count = unchecked.filterList.beginAsking()
+        var consumedBy: Int?
+        var i = start
+        while i < count {
+            let link = unchecked.filterList.link(at: i)
+            if link._withUnsafeGuaranteedRef({ $0.isAsked(about: .keys) && $0.filter.filterKey(event, router: self) == .consume }) {
+                consumedBy = i
+                break
+            }
+            i += 1
+        }
+        if unchecked.filterList.endAsking() { finishFilterEdits() }
+        return consumedBy
+    }
+
+    /// Applies the edits made while filters were asked; the former holders are released
+    /// after the access to the list ends.
+    @inline(never)
+    private func finishFilterEdits() {
+        let former = unchecked.filterList.applyEdits()
+        _ = former
+    }
+}

@@ -399,6 +399,29 @@ public enum ReplayTraceJSON {
         public init(libinput: LibinputReplayResult?, recording: String?, recordingDuration: Int64?,
                     sink: @escaping (UnsafeRawBufferPointer) -> Bool) {
             self.sink = sink
+            Self.writeHeader(libinput: libinput.map { ($0.framesWritten, $0.evdevEventsWritten, $0.events.count) },
+                             recording: recording, recordingDuration: recordingDuration, to: &w)
+        }
+
+        /// A writer of the events and the summary only, for a replay routed while libinput
+        /// runs: the header, whose libinput totals are known only at the replay's end, is
+        /// ``header(libinput:recording:recordingDuration:)``, written ahead of these bytes.
+        public init(bodyOnly sink: @escaping (UnsafeRawBufferPointer) -> Bool) {
+            self.sink = sink
+        }
+
+        /// The document's header, as ``init(libinput:recording:recordingDuration:sink:)``
+        /// writes it: libinput's totals are frames written, evdev events written, and the
+        /// events libinput reported.
+        public static func header(libinput: (framesWritten: Int, evdevEventsWritten: Int, events: Int)?,
+                                  recording: String?, recordingDuration: Int64?) -> [UInt8] {
+            var w = JSONBytes()
+            writeHeader(libinput: libinput, recording: recording, recordingDuration: recordingDuration, to: &w)
+            return w.text.withBytes { Array($0) }
+        }
+
+        private static func writeHeader(libinput: (framesWritten: Int, evdevEventsWritten: Int, events: Int)?,
+                                        recording: String?, recordingDuration: Int64?, to w: inout JSONBytes) {
             w.raw("[\n{")
             w.key("schema", first: true); w.string(schema)
             w.key("version"); w.int(Int64(version))
@@ -407,7 +430,7 @@ public enum ReplayTraceJSON {
             if let l = libinput {
                 w.key("frames_written"); w.int(Int64(l.framesWritten))
                 w.key("evdev_events_written"); w.int(Int64(l.evdevEventsWritten))
-                w.key("libinput_events"); w.int(Int64(l.events.count))
+                w.key("libinput_events"); w.int(Int64(l.events))
             }
             w.raw("},\n")
         }

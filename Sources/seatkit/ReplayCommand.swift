@@ -50,8 +50,29 @@ struct ReplayCommand: ParsableCommand {
             try out.flush()
             routedAny = routed > 0
         case .json:
-            // The header carries libinput's totals, known only at the end of the replay: the
-            // replay runs first and its events are kept (about 1.5 times the recording's
+            if !recordedEvents, let spool = OutputSpool.make() {
+                // Routed while libinput runs, as the text trace is: this process routes and
+                // writes while the worker runs libinput (two cores at work, where the replay
+                // used to run first and the routing after it). The header carries libinput's
+                // totals, known only at the replay's end, so the events and the summary go to
+                // an unlinked temporary file first and follow the header when the replay is done.
+                let body = JSONBody(ReplayTraceJSON.Writer(bodyOnly: { spool.write($0) }), surfaces: harness.surfaces)
+                let (libinput, routed) = try routeAsItHappens(harness, held!, options: options) { records, pointer in
+                    body.add(records: records, pointer: pointer)
+                }
+                held = nil
+                guard body.finish() else { throw CommandFailure(spool.failure ?? "cannot write the output") }
+                let header = ReplayTraceJSON.Writer.header(
+                    libinput: libinput.map { ($0.framesWritten, $0.evdevEventsWritten, routed) },
+                    recording: recording, recordingDuration: duration.microseconds)
+                guard header.withUnsafeBytes({ writeStandardOutput($0) }), spool.copy(to: 1) else {
+                    throw CommandFailure("cannot write the output: \(String(cString: strerror(errno)))")
+                }
+                routedAny = routed > 0
+                break
+            }
+            // Stored libinput events (no replay to overlap), or no temporary file to be had:
+            // the replay runs first and its events are kept (about 1.5 times the recording's
             // size); the routing is then written out as it happens.
             var events: [DeviceEvent] = []
             var result: LibinputReplayResult?
@@ -185,6 +206,110 @@ final class ProgressBar {
     }
 }
 
+/// The JSON trace's events and summary as the replay routes them (a class: the routing
+/// closure escapes, and the writer is not copyable).
+final class JSONBody {
+    private var writer: ReplayTraceJSON.Writer
+    private var stream: RoutedEventStream
+    private var written = true
+
+    init(_ writer: consuming ReplayTraceJSON.Writer, surfaces: [String: Surface]) {
+        self.writer = writer
+        stream = RoutedEventStream(surfaces: surfaces)
+    }
+
+    func add(records: [TraceRecord], pointer: (location: LayoutPoint, focus: String?)?) {
+        stream.add(records: records, pointer: pointer) { e in if written { written = writer.add(e) } }
+    }
+
+    /// The last events and the summary; false if a piece could not be written.
+    func finish() -> Bool {
+        stream.finish { e in if written { written = writer.add(e) } }
+        written = written && writer.finish()
+        return written
+    }
+}
+
+/// An unlinked temporary file (in `$TMPDIR`, else /tmp; never in memory: a long replay's
+/// JSON trace is several times the recording's size) that takes bytes now and copies them to
+/// another file descriptor later. Nothing is left behind, even if the process is killed.
+final class OutputSpool {
+    private let fd: Int32
+    private let directory: String
+    /// Why a write failed, once one did.
+    private(set) var failure: String?
+
+    /// A spool in `$TMPDIR` (else /tmp), or nil when none can be made there (the JSON
+    /// replay then runs in two phases, as before, and needs no file).
+    static func make() -> OutputSpool? { try? OutputSpool() }
+
+    private init() throws {
+        let tmp = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        directory = tmp
+        var fd = open(tmp, 0o20_000_000 | O_DIRECTORY | O_RDWR | O_EXCL | O_CLOEXEC, 0o600)  // O_TMPFILE
+        if fd < 0 {
+            // A file system without O_TMPFILE: a named file, unlinked at once.
+            var template = Array((tmp + "/seatkit-trace-XXXXXX").utf8CString)
+            fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            if fd >= 0 {
+                template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            }
+        }
+        guard fd >= 0 else {
+            throw CommandFailure("cannot create a temporary file for the JSON trace in \(tmp) (TMPDIR): \(String(cString: strerror(errno)))")
+        }
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// Appends `bytes`; false (and ``failure`` set) if the file refused them (a full disk).
+    func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard failure == nil else { return false }
+        var done = 0
+        while done < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                failure = "cannot write the JSON trace's temporary file in \(directory) (TMPDIR): \(String(cString: n < 0 ? strerror(errno) : strerror(ENOSPC)))"
+                return false
+            }
+            done += n
+        }
+        return true
+    }
+
+    /// Copies everything written to `out` (the kernel copies it where it can); false if
+    /// `out` refused a piece.
+    func copy(to out: Int32) -> Bool {
+        let size = lseek(fd, 0, SEEK_END)
+        guard size >= 0 else { return false }
+        var offset: off_t = 0
+        while offset < size {
+            let n = sendfile(out, fd, &offset, Int(min(size - offset, 1 << 30)))
+            if n > 0 { continue }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && (errno == EINVAL || errno == ENOSYS) { return copyByReading(to: out, from: offset, size: size) }
+            return false
+        }
+        return true
+    }
+
+    private func copyByReading(to out: Int32, from start: off_t, size: off_t) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var offset = start
+        while offset < size {
+            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, offset) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
+            guard buffer.withUnsafeBytes({ writeStandardOutputFd(out, UnsafeRawBufferPointer(rebasing: $0[0..<n])) }) else { return false }
+            offset += off_t(n)
+        }
+        return true
+    }
+}
+
 /// Lines for standard output, written in 64 KiB pieces; a piece the output refuses is a
 /// ``CommandFailure``.
 final class OutputBuffer {
@@ -216,10 +341,13 @@ final class OutputBuffer {
 
 /// Writes all of `bytes` to standard output (fd 1, below stdio's buffer: call it only where
 /// nothing else prints); false if the output refused them.
-func writeStandardOutput(_ bytes: UnsafeRawBufferPointer) -> Bool {
+func writeStandardOutput(_ bytes: UnsafeRawBufferPointer) -> Bool { writeStandardOutputFd(1, bytes) }
+
+/// Writes all of `bytes` to `fd`; false if it refused them.
+func writeStandardOutputFd(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
     var done = 0
     while done < bytes.count {
-        let n = write(1, bytes.baseAddress! + done, bytes.count - done)
+        let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
         if n < 0 && errno == EINTR { continue }
         guard n > 0 else { return false }
         done += n

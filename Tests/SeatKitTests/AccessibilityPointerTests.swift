@@ -89,6 +89,24 @@ import Testing
         #expect(world.buttons == ["L↓", "L↑"])
     }
 
+    /// Turned off after it made its click, it still takes the real release it owes (the
+    /// router keeps asking a filter that is off while it owes one), then lets clicks pass.
+    @Test func turningSimulatedSecondaryClickOffAfterItClickedStillTakesTheRealRelease() {
+        let world = World()
+        let filter = SimulatedSecondaryClick(delay: .milliseconds(1200))
+        world.router.addFilter(filter)
+        world.button(.pressed, at: 10)
+        world.clock.advance(to: .milliseconds(1300))
+        #expect(world.buttons == ["L↓", "L↑", "R↓", "R↑"])
+        filter.isEnabled = false
+        world.button(.released, at: 1500)
+        #expect(world.buttons == ["L↓", "L↑", "R↓", "R↑"], "the owed release is taken, off or not")
+        world.button(.pressed, at: 1600)
+        world.clock.advance(to: .milliseconds(3000))
+        world.button(.released, at: 3100)
+        #expect(world.buttons == ["L↓", "L↑", "R↓", "R↑", "L↓", "L↑"], "off: a long hold is a hold")
+    }
+
     // MARK: Dwell click
 
     @Test func restingThePointerForTheDelayClicksThereOnceWithProgressForACue() {
@@ -126,6 +144,51 @@ import Testing
         #expect(dwell.progress(at: .milliseconds(1300)) == nil)
         world.clock.advance(to: .milliseconds(5000))
         #expect(world.buttons.isEmpty)
+    }
+
+    /// A moving pointer restarts the dwell at every motion; the dwell keeps one timer (set
+    /// again when it fires early, not cancelled and scheduled per motion) and clicks once,
+    /// at the last restart's deadline, with a begin and an end told for every restart.
+    @Test func aMovingPointerKeepsOneDwellTimerAndClicksOnceAtTheLastRestartsDeadline() {
+        let world = World()
+        var clicks: [LayoutPoint] = []
+        var changes: [Bool] = []
+        let dwell = DwellClick(delay: .milliseconds(1000), movementThreshold: 10)
+        dwell.onClick = { clicks.append($0) }
+        dwell.onDwellChange = { changes.append($0 != nil) }
+        world.router.addFilter(dwell)
+        for step in 0..<50 {
+            world.move(to: 100 + Double(step) * 12, 100, at: Int64(step) * 100)
+            #expect(world.clock.pendingTimerCount == 1)
+        }
+        #expect(changes == [true] + Array(repeating: [false, true], count: 49).flatMap { $0 })
+        #expect(dwell.progress(at: .milliseconds(4900 + 500)) == 0.5)
+        world.clock.advance(to: .milliseconds(5899))
+        #expect(world.buttons.isEmpty, "no click before the last restart's deadline")
+        world.clock.advance(to: .milliseconds(5900))
+        #expect(world.buttons == ["L↓", "L↑"])
+        #expect(clicks == [LayoutPoint(x: 688, y: 100)])
+        #expect(changes.last == false)
+        world.clock.advance(to: .milliseconds(9000))
+        #expect(world.buttons.count == 2)
+        #expect(world.clock.pendingTimerCount == 0)
+    }
+
+    /// A shorter delay set mid-dwell applies from the next restart on (the timer set for the
+    /// longer one is replaced), and the click comes at the shorter deadline.
+    @Test func aDwellDelayShortenedMidDwellClicksAtTheShorterDeadlineAfterTheNextRestart() {
+        let world = World()
+        let dwell = DwellClick(delay: .milliseconds(1000))
+        world.router.addFilter(dwell)
+        world.move(to: 100, 100, at: 0)
+        dwell.delay = .milliseconds(200)
+        world.move(to: 150, 100, at: 100)
+        world.clock.advance(to: .milliseconds(299))
+        #expect(world.buttons.isEmpty)
+        world.clock.advance(to: .milliseconds(300))
+        #expect(world.buttons == ["L↓", "L↑"])
+        world.clock.advance(to: .milliseconds(2000))
+        #expect(world.buttons.count == 2)
     }
 
     // MARK: Mouse keys

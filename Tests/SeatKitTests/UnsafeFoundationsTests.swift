@@ -176,6 +176,123 @@ import Testing
         #expect(replaced == nil, "released once the call ended")
     }
 
+    // MARK: Filters asked through unretained links (FilterList)
+
+    /// A filter that runs `onFilter` at each event it is asked about and counts them.
+    final class EditingFilter: InputFilter {
+        var asked = 0
+        var onFilter: ((InputEvent) -> Void)?
+        func filter(_ event: InputEvent, router: Router) -> FilterDecision {
+            asked += 1
+            onFilter?(event)
+            return .pass
+        }
+    }
+
+    static func motion(_ t: Int64) -> InputEvent {
+        InputEvent(time: .milliseconds(t), device: DeviceID(1), .pointerMotion(delta: Vector(dx: 1, dy: 0), unaccelerated: Vector(dx: 1, dy: 0)))
+    }
+
+    /// A filter that removes itself and the next one while asked: both are still asked about
+    /// that event (as a copy of the list would be), both stay alive until the asking ends,
+    /// neither is asked again, and `filters` shows the removal at once.
+    @Test func filtersRemovedWhileAskedAreAskedAboutThatEventAndLiveUntilTheAskingEnds() {
+        let router = Router(clock: VirtualClock())
+        weak var first: EditingFilter?
+        weak var second: EditingFilter?
+        var firstAliveInSecond = false
+        var filtersSeenInSecond = -1
+        do {
+            let a = EditingFilter(), b = EditingFilter()
+            first = a
+            second = b
+            router.addFilter(a)
+            router.addFilter(b)
+            a.onFilter = { [unowned router, unowned a, unowned b] _ in
+                router.removeFilter(a)
+                router.removeFilter(b)
+            }
+            b.onFilter = { [unowned router] _ in
+                firstAliveInSecond = first != nil
+                filtersSeenInSecond = router.filters.count
+            }
+        }
+        #expect(first != nil && second != nil, "the router keeps its filters alive")
+        router.inject(Self.motion(1))
+        #expect(firstAliveInSecond, "a filter removed during the asking is kept alive until it ends")
+        #expect(filtersSeenInSecond == 0, "the public list shows the removals at once")
+        #expect(first == nil && second == nil, "released once the asking ended")
+        #expect(router.filters.isEmpty)
+        router.inject(Self.motion(2))
+    }
+
+    /// A filter added while the filters are asked is asked from the next event on, and so
+    /// is one added from inside a nested asking (a filter injecting an event).
+    @Test func aFilterAddedWhileFiltersAreAskedIsAskedFromTheNextEvent() {
+        let router = Router(clock: VirtualClock())
+        let adder = EditingFilter(), added = EditingFilter(), nestedAdded = EditingFilter()
+        router.addFilter(adder)
+        adder.onFilter = { [unowned router] event in
+            guard adder.asked == 1 else { return }
+            router.addFilter(added)
+            // A nested asking (as mouse keys inject motion from inside a filter call).
+            router.inject(Self.motion(2))
+            router.addFilter(nestedAdded)
+        }
+        router.inject(Self.motion(1))
+        #expect(adder.asked == 2, "asked about the event and the one injected from inside its call")
+        #expect(added.asked == 0, "not asked about the event under way, nor the nested one")
+        #expect(nestedAdded.asked == 0)
+        #expect(router.filters.count == 3)
+        router.inject(Self.motion(3))
+        #expect(added.asked == 1)
+        #expect(nestedAdded.asked == 1)
+        #expect(adder.asked == 3)
+    }
+
+    /// A filter added twice is asked twice; removed outside an asking, it goes from the
+    /// asked list at once (every time it was added).
+    @Test func aFilterRemovedOutsideAnAskingIsNeverAskedAgain() {
+        let router = Router(clock: VirtualClock())
+        let a = EditingFilter(), b = EditingFilter()
+        router.addFilter(a)
+        router.addFilter(b)
+        router.addFilter(a)
+        router.inject(Self.motion(1))
+        #expect(a.asked == 2 && b.asked == 1)
+        router.removeFilter(a)
+        #expect(router.filters.count == 1)
+        router.inject(Self.motion(2))
+        #expect(a.asked == 2 && b.asked == 2)
+    }
+
+    /// The eight accessibility filters, off, are passed over without a call (their switch
+    /// is off); on, each is asked about the events it acts on and no others; a filter of the
+    /// user's is always asked.
+    @Test func anAccessibilityFilterIsAskedOnlyWhileOnAndOnlyAboutTheEventsItActsOn() {
+        let classes: [FilterInterests] = [.keys, .pointerMotion, .pointerButtons, .pointerAxis, .touches, .other]
+        let sticky = StickyKeys(isEnabled: false), slow = SlowKeys(isEnabled: false), bounce = BounceKeys(isEnabled: false)
+        let mouse = MouseKeys(isEnabled: false), dwell = DwellClick(isEnabled: false)
+        let secondary = SimulatedSecondaryClick(isEnabled: false), locate = LocatePointer(isEnabled: false)
+        let touch = TouchAccommodations(isEnabled: false)
+        let filters: [(any InputFilter, FilterInterests)] = [
+            (sticky, .keys), (slow, .keys), (bounce, .keys), (mouse, .keys),
+            (dwell, [.pointerMotion, .pointerButtons]), (secondary, [.pointerMotion, .pointerButtons]),
+            (locate, [.keys, .pointerButtons, .pointerAxis]), (touch, .touches),
+        ]
+        for (filter, _) in filters {
+            for c in classes { #expect(!FilterCall(filter).isAsked(about: c), "\(type(of: filter)) off") }
+        }
+        sticky.isEnabled = true; slow.isEnabled = true; bounce.isEnabled = true; mouse.isEnabled = true
+        dwell.isEnabled = true; secondary.isEnabled = true; locate.isEnabled = true; touch.isEnabled = true
+        for (filter, interests) in filters {
+            for c in classes {
+                #expect(FilterCall(filter).isAsked(about: c) == interests.contains(c), "\(type(of: filter)) on, \(c.rawValue)")
+            }
+        }
+        for c in classes { #expect(FilterCall(EditingFilter()).isAsked(about: c)) }
+    }
+
     // MARK: The tricks stay in their one place
 
     /// The one-place rules: in every module, the only stored properties that skip the

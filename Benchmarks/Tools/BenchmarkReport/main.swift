@@ -253,7 +253,9 @@ func printHitTestingTable(_ results: [HitTestResult]) {
 func timePerEvent(rounds: Int, _ body: (Int) -> Void) -> (ns: Double, allocations: Double) {
     var step = 0
     for _ in 0..<10_000 { body(step); step += 1 }
-    let calls = 100_000
+    // SEATKIT_PER_EVENT_CALLS=N: N calls a round instead of 100,000 (callgrind counts
+    // instructions per call exactly with far fewer; Benchmarks/callgrind-per-event.sh).
+    let calls = getenv("SEATKIT_PER_EVENT_CALLS").flatMap { Int(String(cString: $0)) } ?? 100_000
     var samples: [Double] = []
     samples.reserveCapacity(rounds)
     var allocations: UInt64 = 0
@@ -278,10 +280,12 @@ func heapInUse() -> Int { Int(heap_bytes_in_use()) }
 func printPerEventTable(rounds: Int) {
     // SEATKIT_ACCESSIBILITY=off or on: the eight accessibility filters in front (issue 28;
     // Benchmarks/callgrind-per-event.sh passes the environment on).
+    // SEATKIT_ACCESSIBILITY_ONLY=NAME: that filter alone (RoutingScene.accessibilityFilterNames).
     let accessibility = getenv("SEATKIT_ACCESSIBILITY").map { String(cString: $0) }
+    let only = getenv("SEATKIT_ACCESSIBILITY_ONLY").map { String(cString: $0) }
     func scene() -> RoutingScene {
         let scene = RoutingScene()
-        if let accessibility { scene.addAccessibilityFilters(enabled: accessibility == "on") }
+        if let accessibility { scene.addAccessibilityFilters(enabled: accessibility == "on", only: only) }
         return scene
     }
     let touch = scene()
