@@ -183,8 +183,8 @@ public enum SwitchKind: Sendable, Hashable { case lid, tabletMode }
 ///
 /// Kept compact, without a heap reference, so that ``InputEvent`` stays small for every kind
 /// of input (it is copied through filters, spies and the trace on each event): a pad event
-/// keeps no tool and no axes (they read as their defaults), a tool event no ``padMode``; a
-/// tool event's ``value`` and the tilt, rotation, slider and wheel-motion axes are kept in
+/// keeps no tool and no axes (they read as their defaults), a tool event no ``TabletEvent/padMode``; a
+/// tool event's ``TabletEvent/value`` and the tilt, rotation, slider and wheel-motion axes are kept in
 /// single precision (about seven significant digits; the Wayland tablet protocol carries
 /// them in 1/256ths), position, pressure, distance and a pad event's value in full.
 public struct TabletEvent: Sendable, Hashable {
