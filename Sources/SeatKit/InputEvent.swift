@@ -180,6 +180,13 @@ public enum SwitchKind: Sendable, Hashable { case lid, tabletMode }
 
 /// A tablet tool or pad event. Tool events are routed as a pen (``PenEvent``); pad events go
 /// to the compositor delegate as they came.
+///
+/// Kept compact, without a heap reference, so that ``InputEvent`` stays small for every kind
+/// of input (it is copied through filters, spies and the trace on each event): a pad event
+/// keeps no tool and no axes (they read as their defaults), a tool event no ``TabletEvent/padMode``; a
+/// tool event's ``TabletEvent/value`` and the tilt, rotation, slider and wheel-motion axes are kept in
+/// single precision (about seven significant digits; the Wayland tablet protocol carries
+/// them in 1/256ths), position, pressure, distance and a pad event's value in full.
 public struct TabletEvent: Sendable, Hashable {
     /// Which tool or pad event it is.
     public enum Kind: Sendable, Hashable {
@@ -188,51 +195,155 @@ public struct TabletEvent: Sendable, Hashable {
         /// Pad events: a button, ring, strip or key of the tablet's pad.
         case padButton, padRing, padStrip, padKey
     }
-    /// Which tool or pad event it is.
-    public var kind: Kind
-    /// Tool position in layout space, when the event carries one.
-    public var position: LayoutPoint?
+
+    // The storage, 85 bytes (InputEventLayoutTests counts it). Doubles first, then 32-bit
+    // words, then the tool's identity (a pad event's value and mode in its place), then the
+    // bits; the last byte has no spare bits, so the enums that carry this keep their case
+    // number in a byte of its own.
+    private var x: Double, y: Double
+    /// Tool events: pressure; pad events: the value.
+    private var wide0: Double
+    /// Tool events: distance.
+    private var wide1: Double
+    /// Tool events: tiltX, tiltY, rotation, slider, wheelDelta and the value, as Floats.
+    private var tiltX: Float, tiltY: Float, rotation: Float, slider: Float, wheelDelta: Float, toolValue: Float
+    private var wheelDiscrete: Int32
     /// Button or key code, ring or strip number.
     public var code: UInt32
-    /// Proximity in/out, tip down/up, button pressed/released as 1/0; ring (degrees, -1 when
-    /// the finger lifted) and strip (0...1, -1 when lifted) value.
-    public var value: Double
-    /// Tool events: the tool.
-    public var tool: PenTool
-    /// Tool events: every axis as of this event.
-    public var axes: PenAxes
-    /// Tool events: the axes this event changed.
-    public var changedAxes: PenAxisSet
-    /// Pad events: the mode group of the button, ring or strip, and its mode.
-    public var padMode: PadMode
-    /// Ring and strip events: a finger moved it (false: the source is unknown).
-    public var fromFinger: Bool
+    /// Tool events: the tool's serial; pad events: the mode group (low 32 bits) and mode.
+    private var identity0: UInt64
+    /// Tool events: the tool's hardware id.
+    private var identity1: UInt64
+    private var changed: UInt16, capabilities: UInt16
+    /// Bits 0-2 the kind, 3-5 the tool's kind, 6 a position is present, 7 from a finger.
+    private var bits: UInt8
 
-    /// A tablet event; `position` is in layout space.
+    private static func index(_ kind: Kind) -> UInt8 {
+        switch kind {
+        case .toolProximity: 0
+        case .toolAxis: 1
+        case .toolTip: 2
+        case .toolButton: 3
+        case .padButton: 4
+        case .padRing: 5
+        case .padStrip: 6
+        case .padKey: 7
+        }
+    }
+
+    /// A tablet event; `position` is in layout space. A pad event drops `tool` and `axes`, a
+    /// tool event `padMode` (see the type's discussion for what is kept in single precision).
     public init(kind: Kind, position: LayoutPoint? = nil, code: UInt32 = 0, value: Double = 0, tool: PenTool = PenTool(),
                 axes: PenAxes = PenAxes(), changedAxes: PenAxisSet = [], padMode: PadMode = PadMode(), fromFinger: Bool = false) {
-        self.kind = kind
-        self.position = position
+        let kindIndex = Self.index(kind)
+        x = position?.x ?? 0
+        y = position?.y ?? 0
         self.code = code
-        self.value = value
-        self.tool = tool
-        self.axes = axes
-        self.changedAxes = changedAxes
-        self.padMode = padMode
-        self.fromFinger = fromFinger
+        changed = changedAxes.rawValue
+        var bits = kindIndex
+        if position != nil { bits |= 1 << 6 }
+        if fromFinger { bits |= 1 << 7 }
+        if kindIndex < 4 {
+            bits |= (tool.kind.rawValue & 7) << 3
+            wide0 = axes.pressure
+            wide1 = axes.distance
+            tiltX = Float(axes.tiltX)
+            tiltY = Float(axes.tiltY)
+            rotation = Float(axes.rotation)
+            slider = Float(axes.slider)
+            wheelDelta = Float(axes.wheelDelta)
+            toolValue = Float(value)
+            wheelDiscrete = axes.wheelDiscrete
+            identity0 = tool.serial
+            identity1 = tool.hardwareID
+            capabilities = tool.capabilities.rawValue
+        } else {
+            wide0 = value
+            wide1 = 0
+            (tiltX, tiltY, rotation, slider, wheelDelta, toolValue) = (0, 0, 0, 0, 0, 0)
+            wheelDiscrete = 0
+            identity0 = UInt64(padMode.group) | UInt64(padMode.mode) << 32
+            identity1 = 0
+            capabilities = PenTool().capabilities.rawValue
+        }
+        self.bits = bits
+    }
+
+    /// Which tool or pad event it is.
+    public var kind: Kind {
+        get {
+            switch bits & 7 {
+            case 0: .toolProximity
+            case 1: .toolAxis
+            case 2: .toolTip
+            case 3: .toolButton
+            case 4: .padButton
+            case 5: .padRing
+            case 6: .padStrip
+            default: .padKey
+            }
+        }
+        set { self = rebuilt(kind: newValue) }
+    }
+    /// Tool position in layout space, when the event carries one.
+    public var position: LayoutPoint? {
+        get { bits & (1 << 6) != 0 ? LayoutPoint(x: x, y: y) : nil }
+        set { self = rebuilt(position: .some(newValue)) }
+    }
+    /// Proximity in/out, tip down/up, button pressed/released as 1/0; ring (degrees, -1 when
+    /// the finger lifted) and strip (0...1, -1 when lifted) value.
+    public var value: Double {
+        get { isToolEvent ? Double(toolValue) : wide0 }
+        set { self = rebuilt(value: newValue) }
+    }
+    /// Tool events: the tool.
+    public var tool: PenTool {
+        get {
+            guard isToolEvent else { return PenTool() }
+            return PenTool(kind: PenToolKind(rawValue: (bits >> 3) & 7) ?? .pen, serial: identity0, hardwareID: identity1,
+                           capabilities: PenAxisSet(rawValue: capabilities))
+        }
+        set { self = rebuilt(tool: newValue) }
+    }
+    /// Tool events: every axis as of this event.
+    public var axes: PenAxes {
+        get {
+            guard isToolEvent else { return PenAxes() }
+            return PenAxes(pressure: wide0, distance: wide1, tiltX: Double(tiltX), tiltY: Double(tiltY), rotation: Double(rotation),
+                           slider: Double(slider), wheelDelta: Double(wheelDelta), wheelDiscrete: wheelDiscrete)
+        }
+        set { self = rebuilt(axes: newValue) }
+    }
+    /// Tool events: the axes this event changed.
+    public var changedAxes: PenAxisSet {
+        get { PenAxisSet(rawValue: changed) }
+        set { changed = newValue.rawValue }
+    }
+    /// Pad events: the mode group of the button, ring or strip, and its mode.
+    public var padMode: PadMode {
+        get { isToolEvent ? PadMode() : PadMode(group: UInt32(truncatingIfNeeded: identity0), mode: UInt32(truncatingIfNeeded: identity0 >> 32)) }
+        set { self = rebuilt(padMode: newValue) }
+    }
+    /// Ring and strip events: a finger moved it (false: the source is unknown).
+    public var fromFinger: Bool {
+        get { bits & (1 << 7) != 0 }
+        set { bits = newValue ? bits | (1 << 7) : bits & ~(1 << 7) }
     }
 
     /// A tool event (proximity, axis, tip, tool button), as opposed to a pad event.
-    public var isToolEvent: Bool {
-        switch kind {
-        case .toolProximity, .toolAxis, .toolTip, .toolButton: true
-        default: false
-        }
+    public var isToolEvent: Bool { bits & 7 < 4 }
+
+    private func rebuilt(kind: Kind? = nil, position: LayoutPoint?? = nil, value: Double? = nil, tool: PenTool? = nil,
+                         axes: PenAxes? = nil, padMode: PadMode? = nil) -> TabletEvent {
+        TabletEvent(kind: kind ?? self.kind, position: position ?? self.position, code: code, value: value ?? self.value,
+                    tool: tool ?? self.tool, axes: axes ?? self.axes, changedAxes: changedAxes, padMode: padMode ?? self.padMode,
+                    fromFinger: fromFinger)
     }
 }
 
 /// One input event entering the router: from a libinput backend, a replayed recording or a
-/// test. A value type; no case carries a heap reference except device announcements.
+/// test. A value type, at most 105 bytes; no case carries a heap reference except device
+/// announcements.
 public struct InputEvent: Sendable, Hashable {
     /// What happened, with its data. Points are in layout space.
     public enum Kind: Sendable, Hashable {
@@ -270,8 +381,9 @@ public struct InputEvent: Sendable, Hashable {
         /// ``CompositorDelegate/router(_:deviceEvent:)``: passed on, never dropped.
         case unknown(code: UInt32)
         /// A device appeared. Recorded in ``Router/devices``; spies and the delegate hear it,
-        /// filters are not asked.
-        case deviceAdded(DeviceInfo)
+        /// filters are not asked. Boxed (devices come and go rarely; the announcement's
+        /// strings are on the heap anyway) so that the other events stay small.
+        indirect case deviceAdded(DeviceInfo)
         /// The event's device went away: its touches are cancelled, then spies and the delegate
         /// hear it; filters are not asked.
         case deviceRemoved

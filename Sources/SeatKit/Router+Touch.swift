@@ -482,12 +482,13 @@ extension Router {
         let event = TouchEvent(time: time, touches: unchecked.touchScratch)
         let surface = lead.unchecked.surface
         if phase == .ended {
-            unchecked.activeTouches.scan { sequence in
+            unchecked.activeTouches.scanBorrowed { sequence in
                 if sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.withheld { sequence.unchecked.isEnding = true }
             }
         }
+        // The group is asked about once per link: its touches are read without a retain each.
         let handled = walkTouchPhase(phase, event, surface: surface, stopIf: { lead.unchecked.finished }) { body in
-            unchecked.activeTouches.scan { sequence in
+            unchecked.activeTouches.scanBorrowed { sequence in
                 if sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.withheld { body(sequence) }
             }
         }

@@ -63,6 +63,8 @@
 ///    keeps the objects alive, and the compiler keeps it from outliving the call: a
 ///    ``ResponderContext`` is non-escapable (`~Escapable`), so a responder can read it and
 ///    pass it down but cannot store it, capture it in an escaping closure or return it.
+/// 5. **Held by the array scanned.** `scanBorrowed` hands out the elements of an array value
+///    the caller holds for the whole scan, without a retain each: the array keeps them alive.
 ///
 /// Nothing public exposes an `Unretained`: public properties hand out strong references.
 /// The adapters use this type too for their own unretained links: the C
@@ -365,5 +367,36 @@ extension Router {
     private func finishFilterEdits() {
         let former = unchecked.filterList.applyEdits()
         _ = former
+    }
+}
+
+// # Borrowed array elements
+
+extension Array where Element: AnyObject {
+    /// Calls `body` with each element, in order, without retaining it for the call.
+    ///
+    /// Safe by construction (rule 5, **held by the array scanned**): `self` is a value the
+    /// caller holds for the whole call, so its buffer, and every object in it, stays alive
+    /// whatever `body` does (if `body` changes the array it came from, it changes a copy, and
+    /// `self`'s buffer is still this one). `body` must not keep the reference past its call
+    /// without copying it (an ordinary assignment does copy). Measured on the touch path
+    /// (the group of touches a walk asks about, issue 25): each element read with `self[i]`
+    /// cost a retain and a release per touch and link asked.
+    @inline(__always)
+    func scanBorrowed(_ body: (Element) -> Void) {
+        scanBorrowedWithIndex { element, _ in body(element) }
+    }
+
+    /// ``scanBorrowed(_:)`` with each element's index.
+    @inline(__always)
+    func scanBorrowedWithIndex(_ body: (Element, Int) -> Void) {
+        withUnsafeBufferPointer { buffer in
+            var i = 0
+            let n = buffer.count
+            while i < n {
+                Unmanaged.passUnretained(buffer[i])._withUnsafeGuaranteedRef { body($0, i) }
+                i += 1
+            }
+        }
     }
 }

@@ -388,4 +388,34 @@ import Testing
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
+
+    // MARK: scanBorrowed (rule 5)
+
+    final class Holder { var items: [Token] = [] }
+
+    @Test func aBorrowedScanVisitsEveryElementInOrderWithItsIndex() {
+        let tokens = [Token(), Token(), Token()]
+        var visited: [(ObjectIdentifier, Int)] = []
+        tokens.scanBorrowedWithIndex { token, i in visited.append((ObjectIdentifier(token), i)) }
+        #expect(visited.map(\.0) == tokens.map(ObjectIdentifier.init))
+        #expect(visited.map(\.1) == [0, 1, 2])
+        var count = 0
+        [Token]().scanBorrowed { _ in count += 1 }
+        #expect(count == 0)
+    }
+
+    @Test func elementsStayAliveWhenTheirOwnerDropsThemDuringABorrowedScan() {
+        let holder = Holder()
+        holder.items = [Token(), Token(), Token()]
+        weak var last = holder.items[2]
+        var aliveWhenVisited: [Bool] = []
+        holder.items.scanBorrowed { token in
+            // The owner lets every element go: the scanned array value still holds them.
+            holder.items = []
+            aliveWhenVisited.append(last != nil)
+            _ = ObjectIdentifier(token)
+        }
+        #expect(aliveWhenVisited == [true, true, true])
+        #expect(last == nil, "released once the scan is over")
+    }
 }

@@ -186,12 +186,10 @@ extension GestureCoordinator {
         unchecked.passRecognizers.removeAll(keepingCapacity: true)
         // Gather. The active touches keep their indices for the whole pass (the router
         // compacts them only outside its touch loops; touches added meanwhile go at the end).
-        var sequenceIndex = 0
-        while sequenceIndex < router.unchecked.activeTouches.count {
-            let index = sequenceIndex
-            sequenceIndex += 1
-            let sequence = router.unchecked.activeTouches[index]
-            guard router.isDue(sequence, phase), let arena = sequence.unchecked.arena else { continue }
+        // Nothing here calls out: the touches are read without a retain each (their array
+        // holds them, UnsafeFoundations' rule 5).
+        router.unchecked.activeTouches.scanBorrowedWithIndex { sequence, index in
+            guard router.isDue(sequence, phase), let arena = sequence.unchecked.arena else { return }
             arena.unchecked.entries.withUnsafeBufferPointer { entries in
                 var e = 0
                 while e < entries.count {
