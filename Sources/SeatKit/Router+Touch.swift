@@ -690,5 +690,6 @@ extension Router {
                 i += 1
             }
         }
+        endInterceptionRequestsIfIdle()
     }
 }
