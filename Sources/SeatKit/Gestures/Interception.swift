@@ -88,7 +88,7 @@ extension ResponderContext {
 extension GestureCoordinator {
     /// The arena of a touch going down on `surface` while some surfaces disallow
     /// interception: recognizers of surfaces above the deepest requesting surface on the
-    /// path do not join. Otherwise as ``makeArena(in:surface:output:touch:)``.
+    /// path do not join. Otherwise as `makeArena(in:surface:output:touch:)`.
     func makeArenaWithoutInterceptors(in router: Router, surface: Surface?, output: Output?, touch: TouchPoint) -> GestureArena? {
         var arena: GestureArena?
         var blocked = false
