@@ -321,7 +321,10 @@ extension Router {
         while i < unchecked.activeTouches.count {
             let sequence = unchecked.activeTouches[i]
             i += 1
-            guard !sequence.unchecked.finished, let bound = sequence.unchecked.surface,
+            // An ending touch is being told it ended: a link left behind hears the cancel at
+            // the end of that walk if it was not told the end, and a link whose touchesEnded
+            // handler moved the surface was told already (the gesture-graph soak, seed 18850).
+            guard !sequence.unchecked.finished, !sequence.unchecked.isEnding, let bound = sequence.unchecked.surface,
                   bound === root || bound.isDescendant(of: root) else { continue }
             var l = 0
             while l < sequence.unchecked.seen.count {
