@@ -34,4 +34,45 @@ import Testing
         #expect(rig.log.matching("child.") == ["child.began[t1]", "child.ended[t1]"])
         #expect(rig.router.activeTouchCount == 0)
     }
+
+    /// Logs began and ends with touch IDs; may cancel a touch from its began.
+    final class Logging: Responder {
+        let name: String
+        let log: GestureCallLog
+        var onBegan: () -> Void = {}
+        init(_ name: String, log: GestureCallLog) { self.name = name; self.log = log }
+        private func ids(_ e: TouchEvent) -> String { e.touches.map { "t\($0.id.rawValue)" }.joined(separator: ",") }
+        func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
+            log.add("\(name).began[\(ids(event))]")
+            onBegan()
+            return .notHandled
+        }
+        func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult { log.add("\(name).ended[\(ids(event))]"); return .notHandled }
+        func touchesCancelled(_ event: TouchEvent, context: ResponderContext) { log.add("\(name).cancelled[\(ids(event))]") }
+    }
+
+    @Test func aTouchCancelledByAHandlerInTheMiddleOfItsBeganWalkIsNotShownToTheLinksAfter() {
+        // Seed 17682: two fingers down together on one surface; a handler halfway up the chain
+        // cancels one; the links above it were still shown that finger's began, and never its end.
+        let rig = GestureRig()
+        let top = Logging("top", log: rig.log)
+        let middle = Logging("middle", log: rig.log)
+        let leaf = Logging("leaf", log: rig.log)
+        let topSurface = Surface(name: "top", frame: SurfaceRect(x: 0, y: 0, width: 800, height: 800), responder: top)
+        let middleSurface = Surface(name: "middle", frame: SurfaceRect(x: 0, y: 0, width: 600, height: 600), responder: middle)
+        let leafSurface = Surface(name: "leaf", frame: SurfaceRect(x: 0, y: 0, width: 400, height: 400), responder: leaf)
+        rig.output.root.addChild(topSurface)
+        topSurface.addChild(middleSurface)
+        middleSurface.addChild(leafSurface)
+        middle.onBegan = {
+            middle.onBegan = {}
+            rig.router.cancelTouches(reason: "test") { $0.id == TouchID(2) }
+        }
+        rig.frame([fingerDown(1, 50, 50), fingerDown(2, 100, 100)])
+        rig.frame([fingerUp(1)])
+        #expect(rig.log.matching("leaf.") == ["leaf.began[t1,t2]", "leaf.cancelled[t2]", "leaf.ended[t1]"])
+        #expect(rig.log.matching("middle.") == ["middle.began[t1,t2]", "middle.cancelled[t2]", "middle.ended[t1]"])
+        #expect(rig.log.matching("top.") == ["top.began[t1]", "top.ended[t1]"])
+        #expect(rig.router.activeTouchCount == 0)
+    }
 }
