@@ -520,11 +520,11 @@ extension Router {
                 return askFollowingLink(phase, event, responder: responder, context: context, group: group)
             }
             let link = context.link
-            // A touch of the group cancelled by a handler earlier in this walk is not shown to
-            // the links after it (they would see it begin and never end: the gesture-graph
-            // soak, seed 17682).
+            // A touch of the group cancelled, or taken by a recognizer, by a handler earlier in
+            // this walk is not shown to the links after it (they would see it begin and never
+            // end: the gesture-graph soak, seeds 17682 and 6383).
             var cancelled = 0
-            group { if $0.unchecked.finished { cancelled += 1 } else { $0.noteSeen(link) } }
+            group { if $0.unchecked.finished || $0.unchecked.taken { cancelled += 1 } else { $0.noteSeen(link) } }
             if cancelled == 0 { return responder.touchesBegan(event, context: context) }
             return askAboutLiveTouchesBegan(event, responder: responder, context: context, group: group)
         }
@@ -563,7 +563,8 @@ extension Router {
         for point in event.touches {
             var live = false
             group { sequence in
-                if sequence.unchecked.id == point.id && sequence.unchecked.startTime == point.startTime && !sequence.unchecked.finished { live = true }
+                if sequence.unchecked.id == point.id && sequence.unchecked.startTime == point.startTime && !sequence.unchecked.finished
+                    && !sequence.unchecked.taken { live = true }
             }
             if live { points.append(point) }
         }

@@ -75,4 +75,30 @@ import Testing
         #expect(rig.log.matching("top.") == ["top.began[t1]", "top.ended[t1]"])
         #expect(rig.router.activeTouchCount == 0)
     }
+
+    /// A recognizer that begins when asked (from a responder's handler).
+    final class BeginsWhenAsked: GestureRecognizer {
+        override func touchesEnded(_ event: TouchEvent) { if state.isInProgress { state = .ended } else { failIfPossible() } }
+    }
+
+    @Test func aTouchTakenByARecognizerInTheMiddleOfItsBeganWalkIsNotShownToTheLinksAfter() {
+        // Seed 6383: the leaf's began handler makes a recognizer begin (it takes the touch and
+        // cancels the leaf); the walk went on and showed the began to the links above, which
+        // then never heard its end.
+        let rig = GestureRig()
+        let top = Logging("top", log: rig.log)
+        let leaf = Logging("leaf", log: rig.log)
+        let topSurface = Surface(name: "top", frame: SurfaceRect(x: 0, y: 0, width: 800, height: 800), responder: top)
+        let leafSurface = Surface(name: "leaf", frame: SurfaceRect(x: 0, y: 0, width: 400, height: 400), responder: leaf)
+        rig.output.root.addChild(topSurface)
+        topSurface.addChild(leafSurface)
+        let taker = BeginsWhenAsked(name: "taker")
+        leafSurface.addGestureRecognizer(taker)
+        leaf.onBegan = { if taker.state == .possible { taker.state = .began } }
+        rig.down(1, 50, 50)
+        rig.up(1)
+        #expect(rig.log.matching("leaf.") == ["leaf.began[t1]", "leaf.cancelled[t1]"])
+        #expect(rig.log.matching("top.").isEmpty, "the touch was taken before the walk reached it")
+        #expect(rig.router.activeTouchCount == 0)
+    }
 }
