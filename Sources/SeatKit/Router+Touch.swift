@@ -321,7 +321,10 @@ extension Router {
         while i < unchecked.activeTouches.count {
             let sequence = unchecked.activeTouches[i]
             i += 1
-            guard !sequence.unchecked.finished, let bound = sequence.unchecked.surface,
+            // An ending touch is being told it ended: a link left behind hears the cancel at
+            // the end of that walk if it was not told the end, and a link whose touchesEnded
+            // handler moved the surface was told already (the gesture-graph soak, seed 18850).
+            guard !sequence.unchecked.finished, !sequence.unchecked.isEnding, let bound = sequence.unchecked.surface,
                   bound === root || bound.isDescendant(of: root) else { continue }
             var l = 0
             while l < sequence.unchecked.seen.count {
@@ -518,8 +521,13 @@ extension Router {
                 return askFollowingLink(phase, event, responder: responder, context: context, group: group)
             }
             let link = context.link
-            group { $0.noteSeen(link) }
-            return responder.touchesBegan(event, context: context)
+            // A touch of the group cancelled, or taken by a recognizer, by a handler earlier in
+            // this walk is not shown to the links after it (they would see it begin and never
+            // end: the gesture-graph soak, seeds 17682 and 6383).
+            var cancelled = 0
+            group { if $0.unchecked.finished || $0.unchecked.taken { cancelled += 1 } else { $0.noteSeen(link) } }
+            if cancelled == 0 { return responder.touchesBegan(event, context: context) }
+            return askAboutLiveTouchesBegan(event, responder: responder, context: context, group: group)
         }
         if phase == .ended { cancelLinksNotToldTheEnd(group: group) }
         return handled
@@ -545,6 +553,24 @@ extension Router {
         }
         if phase == .ended { group { $0.forgetSeen(identity: id) } }
         return result
+    }
+
+    /// The rare case of a began walk in which a handler cancelled some of the group's touches:
+    /// the link is asked with the others, or not at all when none is left.
+    @inline(never)
+    private func askAboutLiveTouchesBegan(_ event: TouchEvent, responder: any Responder, context: ResponderContext,
+                                          group: ((TouchSequence) -> Void) -> Void) -> ResponderResult {
+        var points: [TouchPoint] = []
+        for point in event.touches {
+            var live = false
+            group { sequence in
+                if sequence.unchecked.id == point.id && sequence.unchecked.startTime == point.startTime && !sequence.unchecked.finished
+                    && !sequence.unchecked.taken { live = true }
+            }
+            if live { points.append(point) }
+        }
+        guard !points.isEmpty else { return .notHandled }
+        return responder.touchesBegan(TouchEvent(time: event.time, touches: points), context: context)
     }
 
     /// The rare case of a link that saw some of a group's touches begin: asked with those.
@@ -691,5 +717,6 @@ extension Router {
                 i += 1
             }
         }
+        endInterceptionRequestsIfIdle()
     }
 }

@@ -63,6 +63,9 @@ public final class Router {
         var activeTouches: [TouchSequence] = []
         var touchPool: [TouchSequence] = []
         var consumedTouches: [TouchID] = []
+        /// Surfaces whose ancestors may not intercept their touches until every touch has
+        /// ended (`requestDisallowInterception(by:)`, Gestures/Interception.swift).
+        var disallowedInterceptions: [Surface] = []
         var touchScratch: [TouchPoint] = []
         /// The touches of a group that one link saw begin, when it did not see them all.
         var touchSubsetScratch: [TouchPoint] = []

@@ -77,6 +77,12 @@ final class GestureCoordinator {
         var arenaPool: [GestureArena] = []
         /// Recognizers that have seen input since their last reset.
         var engagedRecognizers: [GestureRecognizer] = []
+        /// Recognizers whose transition's side effects are running (see `commit`), with the
+        /// transitions and abort deferred until their targets have heard it.
+        var transitionsUnderWay: [DeferredTransitions] = []
+        /// A recognizer was withdrawn from a touch's arena during the delivery pass under way:
+        /// its gathered touches are checked against the arenas again.
+        var arenasEditedInPass = false
         /// Recognizers whose recognition waits for others they require to fail.
         var waitingRecognizers: [GestureRecognizer] = []
         /// Touch phases held back from the responders, in the order they happened.
@@ -122,6 +128,7 @@ extension GestureCoordinator {
     /// The arena of a new touch, or `nil` when no recognizer takes part (then the touch is
     /// routed exactly as without recognizers).
     func makeArena(in router: Router, surface: Surface?, output: Output?, touch: TouchPoint) -> GestureArena? {
+        if !router.unchecked.disallowedInterceptions.isEmpty { return makeArenaWithoutInterceptors(in: router, surface: surface, output: output, touch: touch) }
         var arena: GestureArena?
         forEachRecognizer(of: surface, output: output) { recognizer in join(in: router, recognizer, arena: &arena, touch: touch) }
         return arena
@@ -141,7 +148,7 @@ extension GestureCoordinator {
         output?.gestureRecognizers.scan(body)
     }
 
-    private func join(in router: Router, _ recognizer: GestureRecognizer, arena: inout GestureArena?, touch: TouchPoint) {
+    func join(in router: Router, _ recognizer: GestureRecognizer, arena: inout GestureArena?, touch: TouchPoint) {
         guard recognizer.isEnabled, recognizer.takesPart(.touch), !recognizer.unchecked.storedState.isFinal,
               recognizer.unchecked.pendingState == nil else { return }
         if let delegate = recognizer.delegate, !delegate.gestureRecognizer(recognizer, shouldReceive: touch) { return }
@@ -182,6 +189,7 @@ extension GestureCoordinator {
         router.unchecked.touchLoops += 1
         defer { router.unchecked.touchLoops -= 1 }
         unchecked.gesturePassMark &+= 1
+        unchecked.arenasEditedInPass = false
         let pass = unchecked.gesturePassMark
         unchecked.passRecognizers.removeAll(keepingCapacity: true)
         // Gather. The active touches keep their indices for the whole pass (the router
@@ -253,7 +261,7 @@ extension GestureCoordinator {
         let count = recognizer.unchecked.passTouchCount
         let first = recognizer.unchecked.passFirstTouch
         var same = count == unchecked.passPointsCount && first == unchecked.passPointsFirst
-            && router.unchecked.treeEditCount == unchecked.passPointsEdit
+            && router.unchecked.treeEditCount == unchecked.passPointsEdit && !unchecked.arenasEditedInPass
         if same && count > 1 {
             var k = 0
             while k < count - 1 {
@@ -282,6 +290,8 @@ extension GestureCoordinator {
             let other = router.unchecked.activeTouches[index]
             // Cancelled or delivered meanwhile by an earlier recognizer's handler.
             guard router.isDue(other, phase) else { complete = false; continue }
+            // Withdrawn from this touch meanwhile (a disallowed interception, Interception.swift).
+            if unchecked.arenasEditedInPass, let arena = other.unchecked.arena, !arena.contains(recognizer) { complete = false; continue }
             unchecked.passPoints.append(router.touchPoint(of: other))
         }
         // Only a complete set is shared with the next recognizer.
@@ -616,8 +626,12 @@ extension GestureCoordinator {
                 return
             }
             stopWaiting(recognizer)
+            let generation = recognizer.unchecked.generation
             commit(in: router, recognizer, newState)
-            failConflictingPeers(in: router, of: recognizer)
+            // Not when a handler ended or reset it meanwhile: its rivals may go on.
+            if recognizer.unchecked.generation == generation && recognizer.unchecked.storedState == newState {
+                failConflictingPeers(in: router, of: recognizer)
+            }
         case .failed:
             stopWaiting(recognizer)
             commit(in: router, recognizer, .failed)
@@ -666,17 +680,29 @@ extension GestureCoordinator {
 
     /// Sets the state, then: a recognition takes the touches and fails those waiting for
     /// this one to fail; a failure lets them try again. Targets and the action follow.
+    ///
+    /// The responders' `touchesCancelled` and the waiters' recognitions run while the targets
+    /// have not yet heard of this state; a handler there that ends or removes this recognizer
+    /// (it removes the surface, cancels the touch) has that transition deferred until after
+    /// the targets and the action (`deferCommit`): told in place, the targets heard `.cancelled`
+    /// before `.began`, then `.possible` (the gesture-graph soak, seed 24).
     private func commit(in router: Router, _ recognizer: GestureRecognizer, _ newState: GestureRecognizerState) {
+        if deferCommit(recognizer, newState) { return }
         let old = recognizer.unchecked.storedState
         recognizer.unchecked.storedState = newState
         if let trace = router.trace { trace.record(.gestureState(recognizer.description, from: old, to: newState)) }
+        var deferred: DeferredTransitions?
         switch newState {
         case .began, .recognized:
+            unchecked.transitionsUnderWay.append(DeferredTransitions(recognizer: recognizer, generation: recognizer.unchecked.generation))
             takeTouches(in: router, for: recognizer)
             if !penArena.unchecked.entries.isEmpty { penArenaRecognizerCommitted(in: router, recognizer) }
             resolveWaiters(in: router, on: recognizer, failed: false)
+            deferred = endTransitionUnderWay(recognizer)
         case .failed:
+            unchecked.transitionsUnderWay.append(DeferredTransitions(recognizer: recognizer, generation: recognizer.unchecked.generation))
             resolveWaiters(in: router, on: recognizer, failed: true)
+            deferred = endTransitionUnderWay(recognizer)
         default:
             break
         }
@@ -692,6 +718,7 @@ extension GestureCoordinator {
                 router.sendAction(action)
             }
         }
+        if let deferred { replay(in: router, deferred) }
         resetIfSettled(in: router, recognizer)
     }
 
@@ -752,7 +779,7 @@ extension GestureCoordinator {
     }
 
     func resetIfSettled(in router: Router, _ recognizer: GestureRecognizer) {
-        if recognizer.isSettled { resetRecognizer(in: router, recognizer) }
+        if recognizer.isSettled && !isTransitionUnderWay(recognizer) { resetRecognizer(in: router, recognizer) }
     }
 
     private func resetRecognizer(in router: Router, _ recognizer: GestureRecognizer) {
@@ -819,6 +846,7 @@ extension GestureCoordinator {
 
     /// Stops a recognizer at once (detached or removed from its surface).
     func abort(in router: Router, _ recognizer: GestureRecognizer, reason: String) {
+        if deferAbort(recognizer, reason: reason) { return }
         if let trace = router.trace { trace.record(.gestureRefused(recognizer.description, recognizer.unchecked.storedState, reason: reason)) }
         recognizer.unchecked.touches.removeAll(keepingCapacity: true)
         recognizer.unchecked.followsPointerOrTouchpad = false

@@ -1532,6 +1532,22 @@ bool seatkit_router_set_locate_pointer(struct seatkit_router *router, bool enabl
                                        void (*located)(void *data, double x, double y),
                                        void *data);
 
+/* ------------------------------------------------------------------------------------ */
+/* Interception (Android's requestDisallowInterceptTouchEvent)                           */
+
+/* An ancestor takes a descendant's touches mid-way with a recognizer attached to it (a
+ * built-in pan, or one written in C) that cancels touches in view: when it begins, every
+ * responder that saw the touches gets touches_cancelled once (a client gets wl_touch.cancel).
+ * This asks that the recognizers attached to the surface's ancestors take none of the
+ * touches bound to the surface or its subtree until every touch on the router has ended.
+ * Ancestor recognizers still possible are told the touches were cancelled (they fail by
+ * default) and follow them no more; one already begun or recognized goes on (too late).
+ * The surface's own recognizers and the output's are not affected. Safe from inside a
+ * callback. False (nothing changed) when the surface is not in its router's layout. */
+bool seatkit_surface_request_disallow_interception(struct seatkit_surface *surface);
+/* True while the surface's request lasts. */
+bool seatkit_surface_is_interception_disallowed(struct seatkit_surface *surface);
+
 #ifdef __cplusplus
 }
 #endif
