@@ -61,25 +61,8 @@ import Testing
         #expect(reports.isEmpty, "\(reports.prefix(3).joined(separator: "\n\n"))")
         // Leaks of SeatKit's own (wlroots 0.15 leaks a global's destroy timer at
         // wl_display_destroy: not ours).
-        let leaks = Self.blocks(text).filter { $0.contains("definitely lost") && $0.contains("libseatkit") }
+        let leaks = ValgrindLog.blocks(text).filter { $0.contains("definitely lost") && $0.contains("libseatkit") }
         #expect(leaks.isEmpty, "\(leaks.joined(separator: "\n\n"))")
         #expect(text.contains("ERROR SUMMARY"), "valgrind did not finish:\n\(text.suffix(3000))")
-    }
-
-    /// memcheck's log as its blank-line separated blocks, without the `==PID==` prefixes.
-    static func blocks(_ log: String) -> [String] {
-        var blocks: [String] = []
-        var current: [Substring] = []
-        for line in log.split(separator: "\n", omittingEmptySubsequences: false) {
-            let text = line.drop(while: { $0 != " " }).dropFirst()
-            if text.trimmingCharacters(in: .whitespaces).isEmpty {
-                if !current.isEmpty { blocks.append(current.joined(separator: "\n")) }
-                current = []
-            } else {
-                current.append(text)
-            }
-        }
-        if !current.isEmpty { blocks.append(current.joined(separator: "\n")) }
-        return blocks
     }
 }

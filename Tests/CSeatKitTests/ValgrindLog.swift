@@ -13,23 +13,29 @@ import Foundation
 /// enum's outlined copy and destroy, `…KindOWOy`, `…KindOWOe`). Seen with valgrind 3.19 and
 /// Swift 6.3 in release builds only.
 enum ValgrindLog {
-    /// memcheck's reports in `log`, each as its lines without the `==PID==` prefix.
-    static func reports(_ log: String) -> [String] {
-        var reports: [String] = []
+    /// memcheck's log as its blank-line separated blocks (reports, leak records, the header and
+    /// the summaries), each as its lines without the `==PID==` prefix.
+    static func blocks(_ log: String) -> [String] {
+        var blocks: [String] = []
         var current: [Substring] = []
         for line in log.split(separator: "\n", omittingEmptySubsequences: false) {
             guard line.hasPrefix("==") else { continue }
             let text = line.drop(while: { $0 != " " }).dropFirst()
             if text.trimmingCharacters(in: .whitespaces).isEmpty {
-                if !current.isEmpty { reports.append(current.joined(separator: "\n")) }
+                if !current.isEmpty { blocks.append(current.joined(separator: "\n")) }
                 current = []
             } else {
                 current.append(text)
             }
         }
-        if !current.isEmpty { reports.append(current.joined(separator: "\n")) }
+        if !current.isEmpty { blocks.append(current.joined(separator: "\n")) }
+        return blocks
+    }
+
+    /// memcheck's reports in `log`, each as its lines without the `==PID==` prefix.
+    static func reports(_ log: String) -> [String] {
         // The header (Memcheck, Copyright, Command) and the summary are not reports.
-        return reports.filter { $0.hasPrefix("Conditional jump") || $0.hasPrefix("Use of uninitialised")
+        blocks(log).filter { $0.hasPrefix("Conditional jump") || $0.hasPrefix("Use of uninitialised")
             || $0.hasPrefix("Invalid") || $0.hasPrefix("Syscall param") || $0.hasPrefix("Mismatched")
             || $0.hasPrefix("Source and destination overlap") || $0.hasPrefix("Argument") }
     }
