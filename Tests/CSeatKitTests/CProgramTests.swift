@@ -61,9 +61,11 @@ import Testing
 
     private static func install() throws -> String {
         let products = try #require(buildDirectory(), "libCSeatKit.so is not built next to the tests")
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("seatkit-install-\(getpid())").path
+        removeInstallationsOfEndedRuns()
+        let directory = installDirectory(of: getpid())
         try? FileManager.default.removeItem(atPath: directory)
+        // Gone when this run exits (tens of megabytes each: a developer runs the tests often).
+        atexit { try? FileManager.default.removeItem(atPath: CProgramTests.installDirectory(of: getpid())) }
         let install = try run(packageRoot.appendingPathComponent("scripts/install.sh").path,
                               ["--prefix", directory, "--build-dir", products])
         try #require(install.status == 0, "install.sh failed:\n\(install.output)")
@@ -74,6 +76,22 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: directory + "/" + file), "\(file) is not installed")
         }
         return directory
+    }
+
+    static func installDirectory(of process: pid_t) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("seatkit-install-\(process)").path
+    }
+
+    /// Removes the installs of runs that ended without their exit handler (a crash, a kill):
+    /// those whose process is gone. Another run's live install is left alone.
+    private static func removeInstallationsOfEndedRuns() {
+        let temporary = FileManager.default.temporaryDirectory.path
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []
+        for name in names where name.hasPrefix("seatkit-install-") {
+            guard let process = pid_t(name.dropFirst("seatkit-install-".count)), process != getpid(),
+                  kill(process, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(atPath: temporary + "/" + name)
+        }
     }
 
     static func buildDirectory() -> String? {
