@@ -74,8 +74,9 @@ extension EndToEndTests {
         let wire = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
         try wire.roundTripRegistry()
         let seat = try wire.bind("wl_seat", version: 5)
-        let pads = try WirePads(wire, seat: seat)
+        // The window first: mapping it reads (and drops) what came before its configure.
         _ = try wire.mapToplevel(appID: "seatkit-pad-feedback")
+        let pads = try WirePads(wire, seat: seat)
         let window = try session.waitForWindow("seatkit-pad-feedback")
         session.send([Script.pen("proximity-in", window.x + 10, window.y + 10), Script.pen("proximity-out", window.x + 10, window.y + 10)])
         _ = try #require(wire.read(until: { pads.observe($0); return !pads.enters.isEmpty && pads.lastModeSerial != nil }),
