@@ -77,7 +77,8 @@ pointer = per_call(r"RoutingWorkloads0A5SceneC17movePointerAcross|RoutingScene\.
 key = per_call(r"RouterC3key_7keycode|Router\.key\(")
 # A binary from before the pen workload has none: "-".
 try:
-    pen = f"{per_call(r'RoutingWorkloads0A5SceneC7movePen|RoutingScene\.movePen'):,.0f}"
+    pen_pattern = r"RoutingWorkloads0A5SceneC7movePen|RoutingScene\.movePen"
+    pen = f"{per_call(pen_pattern):,.0f}"
 except (SystemExit, ZeroDivisionError):
     pen = "-"
 touch_calls = sum(v for k, v in calls.items() if re.search(r"RoutingWorkloads0A5SceneC10moveFinger|RoutingScene\.moveFinger", k))

@@ -177,11 +177,22 @@ public final class RoutingScene {
         movePen(step: 1)
     }
 
+    private var lastPenX = 0.0
+
+    /// Whether the pen workload measures what it says: both recognizers follow a pen stroke
+    /// (the pan's one touch where the pen last moved, still possible) and d0 took the
+    /// stroke's events.
+    public var penStrokeIsFollowed: Bool {
+        pan.currentInputKind == .pen && pan.touches.count == 1 && pan.state == .possible && pan.touches[0].location.x == lastPenX
+            && longPress.currentInputKind == .pen && (chain[0].responder as? CountingResponder).map { $0.calls > 0 } == true
+    }
+
     /// One routed pen motion in contact: the tip moves (by `step`, within the leaf) with a
     /// new pressure, through the recognizers, then up the leaf's chain to d0.
     @inline(__always)
     public func movePen(step: Int) {
-        send(.tablet(TabletEvent(kind: .toolAxis, position: LayoutPoint(x: 80 + Double(step % 50), y: 61), tool: Self.penTool,
+        lastPenX = 80 + Double(step % 50)
+        send(.tablet(TabletEvent(kind: .toolAxis, position: LayoutPoint(x: lastPenX, y: 61), tool: Self.penTool,
                                  axes: PenAxes(pressure: 0.3 + Double(step % 16) / 32, tiltX: 10, tiltY: -5),
                                  changedAxes: Self.penMotionAxes)))
     }

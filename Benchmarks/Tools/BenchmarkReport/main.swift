@@ -311,6 +311,7 @@ func printPerEventTable(rounds: Int) {
     let pen = scene()
     pen.putPenDown()
     let penResult = timePerEvent(rounds: rounds) { pen.movePen(step: $0) }
+    precondition(pen.penStrokeIsFollowed, "the pen workload's recognizers or chain did not follow the stroke")
 
     print("| event | ns/event (median of \(rounds) × 100,000) | allocations/event once warm (this thread) |")
     print("|---|---:|---:|")
