@@ -65,8 +65,11 @@ final class PadRecord {
 
 /// A button, ring or strip of a tablet pad, by its index on the pad.
 public enum PadControl: Hashable, Sendable {
+    /// A button, by its index (libinput's button number on the pad).
     case button(Int)
+    /// A ring (a touch ring), by its index.
     case ring(Int)
+    /// A strip (a touch strip), by its index.
     case strip(Int)
 }
 
