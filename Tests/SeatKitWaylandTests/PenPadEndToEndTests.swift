@@ -74,12 +74,13 @@ extension EndToEndTests {
         let wire = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
         try wire.roundTripRegistry()
         let seat = try wire.bind("wl_seat", version: 5)
-        // The window first: mapping it reads (and drops) what came before its configure.
-        _ = try wire.mapToplevel(appID: "seatkit-pad-feedback")
+        // The tablet seat before the window: a pen that comes in as soon as it is mapped finds
+        // a client with a tablet seat (the pads note what arrives while mapping waits).
         let pads = try WirePads(wire, seat: seat)
+        _ = try wire.mapToplevel(appID: "seatkit-pad-feedback")
         let window = try session.waitForWindow("seatkit-pad-feedback")
         session.send([Script.pen("proximity-in", window.x + 10, window.y + 10), Script.pen("proximity-out", window.x + 10, window.y + 10)])
-        _ = try #require(wire.read(until: { pads.observe($0); return !pads.enters.isEmpty && pads.lastModeSerial != nil }),
+        try #require(pads.wait(wire) { !pads.enters.isEmpty && pads.lastModeSerial != nil },
                          "the pad never entered the window: \(session.log.text.suffix(2000))")
         let first = try #require(pads.lastModeSerial)
         #expect(pads.enters.first?.serial == first, "the mode_switch after an enter quotes the enter's serial")
@@ -93,7 +94,7 @@ extension EndToEndTests {
         try session.log.require({ $0.contains("pad 5 strip(0) feedback \"Brush size\"") }, "the strip's description was not told")
         // The mode changes: descriptions must quote the new mode_switch's serial.
         session.send([Script.padEvent("button", #""button": 1, "state": "pressed", "mode": 1"#)])
-        _ = try #require(wire.read(until: { pads.observe($0); return pads.modeSwitches.count >= 2 }), "no mode switch")
+        try #require(pads.wait(wire) { pads.modeSwitches.count >= 2 }, "no mode switch")
         let second = try #require(pads.lastModeSerial)
         #expect(second != first)
         pads.setButtonFeedback(wire, button: 2, "Stale redo", serial: first)

@@ -20,15 +20,17 @@ final class WirePads {
     /// zwp_tablet_pad_v2.button: pad, button, state.
     private(set) var buttons: [(pad: UInt32, button: UInt32, state: UInt32)] = []
 
-    /// Binds zwp_tablet_manager_v2 and gets `seat`'s tablet seat (its registry read already).
+    /// Binds zwp_tablet_manager_v2 and gets `seat`'s tablet seat (its registry read already),
+    /// and from then on notes every message `wire` reads (its observer).
     init(_ wire: WireClient, seat: UInt32) throws {
         let manager = try wire.bind("zwp_tablet_manager_v2", version: 1)
         tabletSeat = wire.newID()
         wire.send(manager, 0, [tabletSeat, seat])  // get_tablet_seat(id, seat)
+        wire.observer = { [unowned self] in self.observe($0) }
     }
 
-    /// Notes `message` if it is about pads; call it from WireClient.read(until:).
-    func observe(_ message: WireClient.Message) {
+    /// Notes `message` if it is about pads (the wire client's observer calls it).
+    private func observe(_ message: WireClient.Message) {
         let o = message.object
         if o == tabletSeat && message.opcode == 2 {  // pad_added
             pads.append(message.uint(at: 0))
@@ -47,6 +49,12 @@ final class WirePads {
             default: break
             }
         }
+    }
+
+    /// Reads until `done` holds (at once if it already does, from messages an earlier read
+    /// took): false on timeout.
+    func wait(_ wire: WireClient, timeout: Duration = WireClient.timeout, until done: () -> Bool) -> Bool {
+        done() || wire.read(until: { _ in done() }, timeout: timeout) != nil
     }
 
     /// The serial of the last mode_switch of the pad's first group.
