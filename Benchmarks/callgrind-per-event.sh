@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Instructions per routed event on the per-event path (touch motion + frame through two
 # recognizers and a five-deep chain; pointer motion with leave and enter; a key to the first
-# responder), counted by callgrind: repeatable to the instruction whatever else the machine
+# responder; a pen's motion in contact through the same recognizers and chain), counted by callgrind: repeatable to the instruction whatever else the machine
 # does, so a before/after comparison holds on a loaded machine.
 #   Benchmarks/callgrind-per-event.sh [REPORT_BINARY ...]
 # With no argument it builds and counts this checkout's BenchmarkReport; give several
@@ -22,8 +22,8 @@ if [ $# -eq 0 ]; then
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-echo "| binary | touch motion + frame | pointer motion | key press or release | retains / releases per touch motion + frame |"
-echo "|---|---:|---:|---:|---:|"
+echo "| binary | touch motion + frame | pointer motion | key press or release | pen motion | retains / releases per touch motion + frame |"
+echo "|---|---:|---:|---:|---:|---:|"
 n=0
 for binary in "$@"; do
   n=$((n + 1))
@@ -75,6 +75,12 @@ def per_call(pattern):
 touch = per_call(r"RoutingWorkloads0A5SceneC10moveFinger|RoutingScene\.moveFinger")
 pointer = per_call(r"RoutingWorkloads0A5SceneC17movePointerAcross|RoutingScene\.movePointerAcross")
 key = per_call(r"RouterC3key_7keycode|Router\.key\(")
+# A binary from before the pen workload has none: "-".
+try:
+    pen_pattern = r"RoutingWorkloads0A5SceneC7movePen|RoutingScene\.movePen"
+    pen = f"{per_call(pen_pattern):,.0f}"
+except (SystemExit, ZeroDivisionError):
+    pen = "-"
 touch_calls = sum(v for k, v in calls.items() if re.search(r"RoutingWorkloads0A5SceneC10moveFinger|RoutingScene\.moveFinger", k))
 import os
 if os.path.exists(touch_cg):
@@ -84,6 +90,6 @@ if os.path.exists(touch_cg):
     counts = f"{retains / touch_calls:.1f} / {releases / touch_calls:.1f}"
 else:
     counts = "-"
-print(f"| {binary} | {touch:,.0f} | {pointer:,.0f} | {key:,.0f} | {counts} |")
+print(f"| {binary} | {touch:,.0f} | {pointer:,.0f} | {key:,.0f} | {pen} | {counts} |")
 PY
 done

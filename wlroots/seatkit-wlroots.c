@@ -14,9 +14,11 @@
 #include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_keyboard.h>
 #include <wlr/interfaces/wlr_input_device.h>
+#include <wlr/interfaces/wlr_tablet_pad.h>
 #include <wlr/interfaces/wlr_tablet_tool.h>
 #include <wlr/types/wlr_primary_selection.h>
 #include <wlr/types/wlr_pointer.h>
+#include <wlr/types/wlr_tablet_pad.h>
 #include <wlr/types/wlr_tablet_tool.h>
 #include <wlr/types/wlr_tablet_v2.h>
 #include <wlr/types/wlr_touch.h>
@@ -82,6 +84,10 @@ struct seatkit_wlr_seat {
 	struct wl_list tools; /* struct bridged_tool::link */
 	/* The surface a pen drives as its pointer (its client bound no tablet seat). */
 	struct bridged_surface *pen_pointer_surface;
+	/* Pads (seatkit_wlr_seat_add_pad), and the tablet whose tool came in last: the one a
+	 * pad's enter quotes when it follows keyboard focus. */
+	struct wl_list pads; /* struct bridged_pad::link */
+	struct bridged_tablet *last_tablet;
 
 	void (*log)(void *data, const char *line);
 	void *log_data;
@@ -133,6 +139,31 @@ struct bridged_tool {
 	struct wl_list link;
 };
 
+/* A SeatKit tablet pad as wlroots' tablet-v2 knows it: a wlr_input_device of our own with
+ * the pad's layout, and what clients asked to show for its buttons, rings and strips. */
+struct bridged_pad {
+	struct seatkit_wlr_seat *bridge;
+	uint32_t device;
+	struct wlr_input_device *wlr;
+	struct wlr_tablet_v2_tablet_pad *v2;
+	/* The surface the pad entered (NULL: none), and the tablet that enter quoted. */
+	struct wlr_surface *focus;
+	struct bridged_tablet *focus_tablet;
+	struct wl_listener focus_destroy;
+	/* Per mode group: the serial of its last mode_switch (the enter's, or a mode change's);
+	 * a set_feedback quoting another is stale and ignored, as tablet-v2 says. */
+	uint32_t *group_serials;
+	size_t group_count;
+	/* The mode group of each button, ring and strip, and the description set for each (a
+	 * set_feedback; NULL: none). */
+	uint32_t *button_groups, *ring_groups, *strip_groups;
+	char **button_feedback, **ring_feedback, **strip_feedback;
+	size_t button_count, ring_count, strip_count;
+	struct wl_listener button_feedback_set, ring_feedback_set, strip_feedback_set;
+	struct wl_list link;
+};
+
+static void pads_follow(struct seatkit_wlr_seat *b, struct wlr_surface *surface, struct bridged_tablet *t);
 static void report(struct seatkit_wlr_seat *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void report(struct seatkit_wlr_seat *b, const char *fmt, ...) {
 	if (!b->log) {
@@ -696,6 +727,10 @@ static void did_become_first_responder(void *data, const struct seatkit_event_co
 		/* No keys: a key held now was pressed for another surface, whose release it gets. */
 		wlr_seat_keyboard_notify_enter(s->bridge->seat, s->wlr_surface, NULL, 0, &s->bridge->modifiers);
 		report(s->bridge, "keyboard enter");
+		/* Pads follow keyboard focus too, as sway's do (quoting the last pen's tablet). */
+		if (s->bridge->last_tablet) {
+			pads_follow(s->bridge, s->wlr_surface, s->bridge->last_tablet);
+		}
 	}
 }
 
@@ -805,7 +840,16 @@ static void tool_free(struct bridged_tool *tool) {
 	free(tool);
 }
 
-static void tablet_free(struct bridged_tablet *t) {
+static void tablet_free(struct bridged_tablet *t, struct seatkit_wlr_seat *b) {
+	if (b->last_tablet == t) {
+		b->last_tablet = NULL;
+	}
+	struct bridged_pad *pad;
+	wl_list_for_each(pad, &b->pads, link) {
+		if (pad->focus_tablet == t) {
+			pad->focus_tablet = NULL;
+		}
+	}
 	wl_list_remove(&t->link);
 	wlr_input_device_destroy(t->wlr); /* tablet removed to clients, wlroots' tablet freed */
 	free(t);
@@ -878,6 +922,9 @@ static void pen_entered(void *data, const struct seatkit_pen_event *event, const
 		wlr_send_tablet_v2_tablet_tool_proximity_in(tool->v2, t->v2, s->wlr_surface);
 		send_pen_axes(tool, event, true);
 		report(b, "tablet proximity in %.2f %.2f", event->sx, event->sy);
+		/* The pads follow the pen to its surface (and stay when it leaves). */
+		b->last_tablet = t;
+		pads_follow(b, s->wlr_surface, t);
 	} else {
 		/* The pen as the pointer: enter (if the pointer is elsewhere) and motion. */
 		b->pen_pointer_surface = s;
@@ -886,6 +933,370 @@ static void pen_entered(void *data, const struct seatkit_pen_event *event, const
 		report(b, "pen as pointer enter %.2f %.2f", event->sx, event->sy);
 	}
 	pen_moves_cursor(b, event);
+}
+
+/* ---- Pads: tablet-v2 pads, focused where the pen came in or the keyboard focus is ---- */
+
+static struct bridged_pad *pad_for(struct seatkit_wlr_seat *b, uint32_t device) {
+	struct bridged_pad *pad;
+	wl_list_for_each(pad, &b->pads, link) {
+		if (pad->device == device) {
+			return pad;
+		}
+	}
+	return NULL;
+}
+
+static void pad_clear_focus(struct bridged_pad *pad) {
+	if (pad->focus) {
+		wl_list_remove(&pad->focus_destroy.link);
+		wl_list_init(&pad->focus_destroy.link);
+	}
+	pad->focus = NULL;
+	pad->focus_tablet = NULL;
+	/* wlroots 0.15 keeps sending to the client a pad left: it no longer has the pad. */
+	pad->v2->current_client = NULL;
+}
+
+static void handle_pad_focus_destroy(struct wl_listener *listener, void *data) {
+	(void)data;
+	struct bridged_pad *pad = wl_container_of(listener, pad, focus_destroy);
+	pad_clear_focus(pad);
+}
+
+/* The pad leaves its surface and enters `surface` (if its client bound a tablet seat),
+ * quoting tablet `t`; nothing if it is there already. */
+static void pad_focus(struct bridged_pad *pad, struct wlr_surface *surface, struct bridged_tablet *t) {
+	struct seatkit_wlr_seat *b = pad->bridge;
+	if (pad->focus == surface && pad->focus_tablet == t) {
+		return;
+	}
+	if (pad->focus) {
+		wlr_send_tablet_v2_tablet_pad_leave(pad->v2, pad->focus);
+		report(b, "pad %u leave", pad->device);
+		pad_clear_focus(pad);
+	}
+	if (!surface || !t || !wlr_surface_accepts_tablet_v2(t->v2, surface)) {
+		return;
+	}
+	uint32_t serial = wlr_send_tablet_v2_tablet_pad_enter(pad->v2, t->v2, surface);
+	if (!serial) {
+		return; /* the client has the tablet but not (yet) the pad */
+	}
+	/* wlroots followed the enter with each group's mode_switch, with the enter's serial. */
+	for (size_t i = 0; i < pad->group_count; i++) {
+		pad->group_serials[i] = serial;
+	}
+	pad->focus = surface;
+	pad->focus_tablet = t;
+	pad->focus_destroy.notify = handle_pad_focus_destroy;
+	wl_signal_add(&surface->events.destroy, &pad->focus_destroy);
+	report(b, "pad %u enter", pad->device);
+}
+
+static void pads_follow(struct seatkit_wlr_seat *b, struct wlr_surface *surface, struct bridged_tablet *t) {
+	struct bridged_pad *pad;
+	wl_list_for_each(pad, &b->pads, link) {
+		pad_focus(pad, surface, t);
+	}
+}
+
+/* A client's set_feedback: kept for the button, ring or strip when its serial is that of
+ * the group's last mode_switch. */
+static void pad_feedback(struct bridged_pad *pad, const char *what, const struct wlr_tablet_v2_event_feedback *event,
+		size_t count, const uint32_t *groups, char **texts) {
+	struct seatkit_wlr_seat *b = pad->bridge;
+	if (event->index >= count) {
+		report(b, "pad %u %s %zu feedback ignored (no such %s)", pad->device, what, event->index, what);
+		return;
+	}
+	uint32_t group = groups[event->index];
+	if (group >= pad->group_count || event->serial != pad->group_serials[group]) {
+		report(b, "pad %u %s %zu feedback ignored (stale serial %u)", pad->device, what, event->index, event->serial);
+		return;
+	}
+	char *copy = event->description ? strdup(event->description) : NULL;
+	if (event->description && !copy) {
+		return;
+	}
+	free(texts[event->index]);
+	texts[event->index] = copy;
+	report(b, "pad %u %s %zu feedback \"%s\"", pad->device, what, event->index, copy ? copy : "");
+}
+
+static void handle_pad_button_feedback(struct wl_listener *listener, void *data) {
+	struct bridged_pad *pad = wl_container_of(listener, pad, button_feedback_set);
+	pad_feedback(pad, "button", data, pad->button_count, pad->button_groups, pad->button_feedback);
+}
+
+static void handle_pad_ring_feedback(struct wl_listener *listener, void *data) {
+	struct bridged_pad *pad = wl_container_of(listener, pad, ring_feedback_set);
+	pad_feedback(pad, "ring", data, pad->ring_count, pad->ring_groups, pad->ring_feedback);
+}
+
+static void handle_pad_strip_feedback(struct wl_listener *listener, void *data) {
+	struct bridged_pad *pad = wl_container_of(listener, pad, strip_feedback_set);
+	pad_feedback(pad, "strip", data, pad->strip_count, pad->strip_groups, pad->strip_feedback);
+}
+
+/* wlroots frees the pad's groups through its impl (wlr_tablet_pad_destroy). */
+static void wlr_pad_destroy(struct wlr_tablet_pad *wlr_pad) {
+	struct wlr_tablet_pad_group *group, *tmp;
+	wl_list_for_each_safe(group, tmp, &wlr_pad->groups, link) {
+		wl_list_remove(&group->link);
+		free(group->buttons);
+		free(group->rings);
+		free(group->strips);
+		free(group);
+	}
+	free(wlr_pad);
+}
+
+static struct wlr_tablet_pad_impl wlr_pad_impl = { .destroy = wlr_pad_destroy };
+
+static void free_texts(char **texts, size_t count) {
+	for (size_t i = 0; texts && i < count; i++) {
+		free(texts[i]);
+	}
+	free(texts);
+}
+
+static void pad_free(struct bridged_pad *pad) {
+	wl_list_remove(&pad->link);
+	if (pad->focus) {
+		wl_list_remove(&pad->focus_destroy.link);
+	}
+	if (pad->v2) {
+		/* Before wlroots' tablet-v2 pad goes (with the device), which drops its signals. */
+		wl_list_remove(&pad->button_feedback_set.link);
+		wl_list_remove(&pad->ring_feedback_set.link);
+		wl_list_remove(&pad->strip_feedback_set.link);
+	}
+	wlr_input_device_destroy(pad->wlr); /* the pad removed to clients, its groups freed */
+	free(pad->group_serials);
+	free(pad->button_groups);
+	free(pad->ring_groups);
+	free(pad->strip_groups);
+	free_texts(pad->button_feedback, pad->button_count);
+	free_texts(pad->ring_feedback, pad->ring_count);
+	free_texts(pad->strip_feedback, pad->strip_count);
+	free(pad);
+}
+
+/* Copies `count` indices as wlroots' unsigned ints; the group of each index below `limit`
+ * noted in `groups`. NULL (and *ok false) if memory ran out. */
+static unsigned int *copy_indices(const uint32_t *from, size_t count, uint32_t limit, uint32_t *groups, uint32_t group,
+		bool *ok) {
+	if (count == 0) {
+		return NULL;
+	}
+	unsigned int *to = calloc(count, sizeof *to);
+	if (!to) {
+		*ok = false;
+		return NULL;
+	}
+	for (size_t i = 0; i < count; i++) {
+		to[i] = from ? from[i] : 0;
+		if (to[i] < limit) {
+			groups[to[i]] = group;
+		}
+	}
+	return to;
+}
+
+bool seatkit_wlr_seat_add_pad(struct seatkit_wlr_seat *b, uint32_t device, const struct seatkit_pad_layout *layout) {
+	if (!b || !layout) {
+		wlr_log(WLR_ERROR, "seatkit_wlr_seat_add_pad: refused a NULL %s", b ? "layout" : "bridge");
+		return false;
+	}
+	if (!b->tablet_manager) {
+		return false;
+	}
+	struct bridged_pad *old = pad_for(b, device);
+	if (old) {
+		pad_free(old);
+	}
+	struct bridged_pad *pad = calloc(1, sizeof *pad);
+	struct wlr_input_device *dev = calloc(1, sizeof *dev);
+	struct wlr_tablet_pad *wlr_pad = calloc(1, sizeof *wlr_pad);
+	size_t groups = layout->group_count ? layout->group_count : 1;
+	bool ok = pad && dev && wlr_pad;
+	if (ok) {
+		pad->bridge = b;
+		pad->device = device;
+		pad->button_count = layout->buttons;
+		pad->ring_count = layout->rings;
+		pad->strip_count = layout->strips;
+		pad->group_count = groups;
+		pad->group_serials = calloc(groups, sizeof *pad->group_serials);
+		pad->button_groups = calloc(layout->buttons + 1, sizeof *pad->button_groups);
+		pad->ring_groups = calloc(layout->rings + 1, sizeof *pad->ring_groups);
+		pad->strip_groups = calloc(layout->strips + 1, sizeof *pad->strip_groups);
+		pad->button_feedback = calloc(layout->buttons + 1, sizeof *pad->button_feedback);
+		pad->ring_feedback = calloc(layout->rings + 1, sizeof *pad->ring_feedback);
+		pad->strip_feedback = calloc(layout->strips + 1, sizeof *pad->strip_feedback);
+		ok = pad->group_serials && pad->button_groups && pad->ring_groups && pad->strip_groups &&
+			pad->button_feedback && pad->ring_feedback && pad->strip_feedback;
+	}
+	if (ok) {
+		wlr_tablet_pad_init(wlr_pad, &wlr_pad_impl);
+		wlr_pad->button_count = layout->buttons;
+		wlr_pad->ring_count = layout->rings;
+		wlr_pad->strip_count = layout->strips;
+		for (size_t g = 0; g < groups && ok; g++) {
+			struct wlr_tablet_pad_group *group = calloc(1, sizeof *group);
+			if (!group) {
+				ok = false;
+				break;
+			}
+			wl_list_insert(wlr_pad->groups.prev, &group->link);
+			if (layout->group_count == 0) {
+				/* No groups announced: one of one mode with everything. */
+				group->mode_count = 1;
+				group->button_count = layout->buttons;
+				group->ring_count = layout->rings;
+				group->strip_count = layout->strips;
+				if (layout->buttons && (group->buttons = calloc(layout->buttons, sizeof(unsigned int)))) {
+					for (uint32_t i = 0; i < layout->buttons; i++) group->buttons[i] = i;
+				}
+				if (layout->rings && (group->rings = calloc(layout->rings, sizeof(unsigned int)))) {
+					for (uint32_t i = 0; i < layout->rings; i++) group->rings[i] = i;
+				}
+				if (layout->strips && (group->strips = calloc(layout->strips, sizeof(unsigned int)))) {
+					for (uint32_t i = 0; i < layout->strips; i++) group->strips[i] = i;
+				}
+				ok = ok && (!layout->buttons || group->buttons) && (!layout->rings || group->rings) &&
+					(!layout->strips || group->strips);
+				continue;
+			}
+			const struct seatkit_pad_group *from = &layout->groups[g];
+			group->mode_count = from->modes ? from->modes : 1;
+			/* wlroots indexes its ring and strip objects by these: indices past the pad's
+			 * counts are dropped. */
+			size_t n = 0;
+			group->buttons = copy_indices(from->buttons, from->button_count, layout->buttons, pad->button_groups, g, &ok);
+			group->button_count = from->button_count;
+			group->rings = copy_indices(from->rings, from->ring_count, layout->rings, pad->ring_groups, g, &ok);
+			for (size_t i = 0; i < from->ring_count && group->rings; i++) {
+				if (group->rings[i] < layout->rings) group->rings[n++] = group->rings[i];
+			}
+			group->ring_count = n;
+			n = 0;
+			group->strips = copy_indices(from->strips, from->strip_count, layout->strips, pad->strip_groups, g, &ok);
+			for (size_t i = 0; i < from->strip_count && group->strips; i++) {
+				if (group->strips[i] < layout->strips) group->strips[n++] = group->strips[i];
+			}
+			group->strip_count = n;
+		}
+	}
+	if (!ok) {
+		if (wlr_pad && wlr_pad->groups.next) {
+			wlr_pad_destroy(wlr_pad);
+		} else {
+			free(wlr_pad);
+		}
+		if (pad) {
+			free(pad->group_serials);
+			free(pad->button_groups);
+			free(pad->ring_groups);
+			free(pad->strip_groups);
+			free(pad->button_feedback);
+			free(pad->ring_feedback);
+			free(pad->strip_feedback);
+		}
+		free(pad), free(dev);
+		wlr_log(WLR_ERROR, "seatkit_wlr_seat_add_pad: out of memory");
+		return false;
+	}
+	char name[48];
+	snprintf(name, sizeof name, "SeatKit pad %u", device);
+	wlr_input_device_init(dev, WLR_INPUT_DEVICE_TABLET_PAD, NULL, name, 0, 0);
+	dev->tablet_pad = wlr_pad;
+	pad->wlr = dev;
+	wl_list_init(&pad->focus_destroy.link);
+	wl_list_insert(&b->pads, &pad->link);
+	pad->v2 = wlr_tablet_pad_create(b->tablet_manager, b->seat, dev);
+	if (!pad->v2) {
+		pad_free(pad);
+		return false;
+	}
+	pad->button_feedback_set.notify = handle_pad_button_feedback;
+	wl_signal_add(&pad->v2->events.button_feedback, &pad->button_feedback_set);
+	pad->ring_feedback_set.notify = handle_pad_ring_feedback;
+	wl_signal_add(&pad->v2->events.ring_feedback, &pad->ring_feedback_set);
+	pad->strip_feedback_set.notify = handle_pad_strip_feedback;
+	wl_signal_add(&pad->v2->events.strip_feedback, &pad->strip_feedback_set);
+	report(b, "pad %u added: %u buttons, %u rings, %u strips, %zu groups", device, layout->buttons, layout->rings,
+		layout->strips, groups);
+	/* A pen already came in: the pad joins it there. */
+	if (b->last_tablet && b->seat->keyboard_state.focused_surface) {
+		pad_focus(pad, b->seat->keyboard_state.focused_surface, b->last_tablet);
+	}
+	return true;
+}
+
+void seatkit_wlr_seat_notify_pad(struct seatkit_wlr_seat *b, const struct seatkit_pad_event *event) {
+	if (!b || !event) {
+		wlr_log(WLR_ERROR, "seatkit_wlr_seat_notify_pad: refused a NULL %s", b ? "event" : "bridge");
+		return;
+	}
+	struct bridged_pad *pad = pad_for(b, event->device);
+	if (!pad) {
+		return;
+	}
+	uint32_t time = msec(event->time_usec);
+	if (event->kind != SEATKIT_PAD_KEY && event->group < pad->group_count &&
+			pad->v2->groups[event->group] != event->mode) {
+		/* The mode changed: its mode_switch first (to the focused client), remembered
+		 * while no client has the pad (the next enter tells it). */
+		uint32_t serial = pad->focus ? wlr_send_tablet_v2_tablet_pad_mode(pad->v2, event->group, event->mode, time) : 0;
+		pad->v2->groups[event->group] = event->mode;
+		if (serial) {
+			pad->group_serials[event->group] = serial;
+		}
+		report(b, "pad %u group %u mode %u", pad->device, event->group, event->mode);
+	}
+	switch (event->kind) {
+	case SEATKIT_PAD_BUTTON:
+		if (event->index >= pad->button_count) {
+			return;
+		}
+		wlr_send_tablet_v2_tablet_pad_button(pad->v2, event->index, time,
+			event->value == 1 ? ZWP_TABLET_PAD_V2_BUTTON_STATE_PRESSED : ZWP_TABLET_PAD_V2_BUTTON_STATE_RELEASED);
+		report(b, "pad %u button %u %s", pad->device, event->index, event->value == 1 ? "pressed" : "released");
+		break;
+	case SEATKIT_PAD_RING:
+		if (event->index >= pad->ring_count) {
+			return;
+		}
+		wlr_send_tablet_v2_tablet_pad_ring(pad->v2, event->index, event->value, event->from_finger, time);
+		report(b, "pad %u ring %u %.2f", pad->device, event->index, event->value);
+		break;
+	case SEATKIT_PAD_STRIP:
+		if (event->index >= pad->strip_count) {
+			return;
+		}
+		wlr_send_tablet_v2_tablet_pad_strip(pad->v2, event->index, event->value, event->from_finger, time);
+		report(b, "pad %u strip %u %.2f", pad->device, event->index, event->value);
+		break;
+	default:
+		/* Pad keys have no tablet-v2 event. */
+		break;
+	}
+}
+
+const char *seatkit_wlr_seat_get_pad_feedback(struct seatkit_wlr_seat *b, uint32_t device,
+		enum seatkit_pad_event_kind kind, uint32_t index) {
+	struct bridged_pad *pad = b ? pad_for(b, device) : NULL;
+	if (!pad) {
+		return NULL;
+	}
+	switch (kind) {
+	case SEATKIT_PAD_BUTTON: return index < pad->button_count ? pad->button_feedback[index] : NULL;
+	case SEATKIT_PAD_RING: return index < pad->ring_count ? pad->ring_feedback[index] : NULL;
+	case SEATKIT_PAD_STRIP: return index < pad->strip_count ? pad->strip_feedback[index] : NULL;
+	default: return NULL;
+	}
 }
 
 static void pen_left(void *data, const struct seatkit_pen_event *event, const struct seatkit_event_context *context) {
@@ -1023,9 +1434,14 @@ void seatkit_wlr_seat_remove_tablet(struct seatkit_wlr_seat *b, uint32_t device)
 	struct bridged_tablet *t, *t_tmp;
 	wl_list_for_each_safe(t, t_tmp, &b->tablets, link) {
 		if (t->device == device) {
-			tablet_free(t);
+			tablet_free(t, b);
 			report(b, "tablet %u removed", device);
 		}
+	}
+	struct bridged_pad *pad = pad_for(b, device);
+	if (pad) {
+		pad_free(pad);
+		report(b, "pad %u removed", device);
 	}
 }
 
@@ -1478,6 +1894,7 @@ struct seatkit_wlr_seat *seatkit_wlr_seat_create(struct seatkit_router *router, 
 	wl_list_init(&b->surfaces);
 	wl_list_init(&b->tablets);
 	wl_list_init(&b->tools);
+	wl_list_init(&b->pads);
 	b->router_destroy.notify = handle_router_destroy;
 	wl_signal_add(router_destroyed, &b->router_destroy);
 	b->touch_frame.notify = handle_touch_frame;
@@ -1510,13 +1927,17 @@ void seatkit_wlr_seat_destroy(struct seatkit_wlr_seat *b) {
 	wl_list_for_each_safe(d, d_tmp, &b->devices, link) {
 		device_free(d);
 	}
+	struct bridged_pad *pad, *pad_tmp;
+	wl_list_for_each_safe(pad, pad_tmp, &b->pads, link) {
+		pad_free(pad);
+	}
 	struct bridged_tool *tool, *tool_tmp;
 	wl_list_for_each_safe(tool, tool_tmp, &b->tools, link) {
 		tool_free(tool);
 	}
 	struct bridged_tablet *t, *t_tmp;
 	wl_list_for_each_safe(t, t_tmp, &b->tablets, link) {
-		tablet_free(t);
+		tablet_free(t, b);
 	}
 	if (b->tablet_manager) {
 		wl_list_remove(&b->tablet_manager_destroy.link);

@@ -32,6 +32,10 @@ public final class CountingResponder: Responder {
         calls += 1
         return .handled
     }
+    // Pens as touches: a stroke walks to d0, which takes it.
+    public func penDown(_ event: PenEvent, context: ResponderContext) -> ResponderResult { take() }
+    public func penMoved(_ event: PenEvent, context: ResponderContext) -> ResponderResult { take() }
+    public func penUp(_ event: PenEvent, context: ResponderContext) -> ResponderResult { take() }
     public var canBecomeFirstResponder: Bool { focusable }
 
     private func take() -> ResponderResult {
@@ -154,6 +158,43 @@ public final class RoutingScene {
         send(.touchMotion(TouchID(id), LayoutPoint(x: 80 + Double(step % 50), y: 61)))
         send(.touchFrame)
         if readsVelocity { velocitySink += pan.velocityEstimate.perSecond.dx }
+    }
+
+    /// The pen of the pen workload (issue 27, goal 8): a pen with pressure and tilt.
+    public static let penTool = PenTool(kind: .pen, serial: 0x5a5a, capabilities: penAxes)
+    static let penAxes: PenAxisSet = [.position, .pressure, .tilt]
+    static let penMotionAxes: PenAxisSet = [.position, .pressure]
+
+    /// Brings the pen in over the leaf and puts its tip down: the stroke binds to the leaf,
+    /// and both recognizers follow it (the built-in pan and long press follow pens: the pan on
+    /// d0 tracks it and never begins, the two-touch long press waits for a second touch that
+    /// never comes). Then moves it once, so that the pen path is warm.
+    public func putPenDown() {
+        send(.tablet(TabletEvent(kind: .toolProximity, position: Self.leafPoint, value: 1, tool: Self.penTool,
+                                 changedAxes: Self.penAxes)))
+        send(.tablet(TabletEvent(kind: .toolTip, position: Self.leafPoint, value: 1, tool: Self.penTool,
+                                 axes: PenAxes(pressure: 0.3, tiltX: 10, tiltY: -5), changedAxes: .pressure)))
+        movePen(step: 1)
+    }
+
+    private var lastPenX = 0.0
+
+    /// Whether the pen workload measures what it says: both recognizers follow a pen stroke
+    /// (the pan's one touch where the pen last moved, still possible) and d0 took the
+    /// stroke's events.
+    public var penStrokeIsFollowed: Bool {
+        pan.currentInputKind == .pen && pan.touches.count == 1 && pan.state == .possible && pan.touches[0].location.x == lastPenX
+            && longPress.currentInputKind == .pen && (chain[0].responder as? CountingResponder).map { $0.calls > 0 } == true
+    }
+
+    /// One routed pen motion in contact: the tip moves (by `step`, within the leaf) with a
+    /// new pressure, through the recognizers, then up the leaf's chain to d0.
+    @inline(__always)
+    public func movePen(step: Int) {
+        lastPenX = 80 + Double(step % 50)
+        send(.tablet(TabletEvent(kind: .toolAxis, position: LayoutPoint(x: lastPenX, y: 61), tool: Self.penTool,
+                                 axes: PenAxes(pressure: 0.3 + Double(step % 16) / 32, tiltX: 10, tiltY: -5),
+                                 changedAxes: Self.penMotionAxes)))
     }
 
     /// Read the pan's velocity after every motion (the least-squares fit over its samples),

@@ -397,8 +397,17 @@ final class CDelegate: CResponder, CompositorDelegate {
         guard let impl = delegateImpl?.pointee else { return }
         switch event.kind {
         case .deviceAdded(let info):
-            guard let f = impl.device_added else { return }
-            CValues.withDeviceInfo(info) { f(delegateData, event.device.rawValue, $0) }
+            if let f = impl.device_added {
+                CValues.withDeviceInfo(info) { f(delegateData, event.device.rawValue, $0) }
+            }
+            // The table may have changed in device_added: read it again.
+            if info.capabilities.contains(.tabletPad), let f = delegateImpl?.pointee.pad_added {
+                CValues.withPadLayout(info.pad ?? PadLayout()) { f(delegateData, event.device.rawValue, $0) }
+            }
+        case .tablet(let t) where !t.isToolEvent:
+            guard let f = impl.pad_event else { return }
+            var e = CValues.padEvent(t, time: event.time, device: event.device)
+            f(delegateData, &e)
         case .deviceRemoved:
             impl.device_removed?(delegateData, event.device.rawValue)
         case .switchToggled(let which, let on):

@@ -97,6 +97,71 @@ enum CValues {
         }
     }
 
+    /// A pad's layout for C, valid during `body`: at least one group (a pad announced without
+    /// groups has one of one mode with every button, ring and strip).
+    static func withPadLayout<R>(_ layout: PadLayout, _ body: (UnsafePointer<seatkit_pad_layout>) -> R) -> R {
+        var groups = layout.groups
+        if groups.isEmpty {
+            groups = [PadLayout.Group(modes: 1, buttons: Array(0..<max(0, layout.buttons)), rings: Array(0..<max(0, layout.rings)),
+                                      strips: Array(0..<max(0, layout.strips)))]
+        }
+        let indices = groups.map { g in
+            (g.buttons.map { UInt32(clamping: $0) }, g.rings.map { UInt32(clamping: $0) }, g.strips.map { UInt32(clamping: $0) })
+        }
+        // The index arrays live through the call; the group structs point into them.
+        func build(_ i: Int, _ made: [seatkit_pad_group]) -> R {
+            guard i < groups.count else {
+                return made.withUnsafeBufferPointer { gp in
+                    var c = seatkit_pad_layout(buttons: UInt32(clamping: layout.buttons), rings: UInt32(clamping: layout.rings),
+                                               strips: UInt32(clamping: layout.strips), group_count: made.count,
+                                               groups: gp.baseAddress)
+                    return withUnsafePointer(to: &c, body)
+                }
+            }
+            return indices[i].0.withUnsafeBufferPointer { b in
+                indices[i].1.withUnsafeBufferPointer { r in
+                    indices[i].2.withUnsafeBufferPointer { s in
+                        build(i + 1, made + [seatkit_pad_group(modes: UInt32(clamping: max(1, groups[i].modes)),
+                                                               button_count: b.count, buttons: b.baseAddress,
+                                                               ring_count: r.count, rings: r.baseAddress,
+                                                               strip_count: s.count, strips: s.baseAddress)])
+                    }
+                }
+            }
+        }
+        return build(0, [])
+    }
+
+    /// A C pad layout: counts, and groups with the indices below those counts.
+    static func padLayout(_ c: seatkit_pad_layout) -> PadLayout {
+        func indices(_ p: UnsafePointer<UInt32>?, _ n: Int, below limit: UInt32) -> [Int] {
+            guard let p, n > 0 else { return [] }
+            return UnsafeBufferPointer(start: p, count: n).filter { $0 < limit }.map { Int($0) }
+        }
+        var layout = PadLayout(buttons: Int(c.buttons), rings: Int(c.rings), strips: Int(c.strips))
+        if let groups = c.groups, c.group_count > 0 {
+            layout.groups = UnsafeBufferPointer(start: groups, count: c.group_count).map { g in
+                PadLayout.Group(modes: Int(max(1, g.modes)), buttons: indices(g.buttons, g.button_count, below: c.buttons),
+                                rings: indices(g.rings, g.ring_count, below: c.rings), strips: indices(g.strips, g.strip_count, below: c.strips))
+            }
+        }
+        return layout
+    }
+
+    /// A pad event (button, ring, strip or key) for C.
+    static func padEvent(_ t: TabletEvent, time: Timestamp, device: DeviceID) -> seatkit_pad_event {
+        let kind: seatkit_pad_event_kind
+        switch t.kind {
+        case .padButton: kind = SEATKIT_PAD_BUTTON
+        case .padRing: kind = SEATKIT_PAD_RING
+        case .padStrip: kind = SEATKIT_PAD_STRIP
+        default: kind = SEATKIT_PAD_KEY
+        }
+        let mode = t.padMode
+        return seatkit_pad_event(time_usec: time.microseconds, device: device.rawValue, kind: kind, index: t.code, value: t.value,
+                                 from_finger: t.fromFinger, group: mode.group, mode: mode.mode)
+    }
+
     /// An input event as filters and spies see it.
     static func withInputEvent<R>(_ event: InputEvent, _ body: (UnsafePointer<seatkit_input_event>) -> R) -> R {
         var e = seatkit_input_event()

@@ -230,3 +230,42 @@ public func seatkit_router_notify_pen_button(_ router: OpaquePointer?, _ event: 
         kind: .toolButton, position: LayoutPoint(x: e.x, y: e.y), code: e.button, value: e.state == SEATKIT_BUTTON_PRESSED ? 1 : 0,
         tool: tool)))
 }
+
+// MARK: Pads
+
+@_cdecl("seatkit_router_notify_pad")
+public func seatkit_router_notify_pad(_ router: OpaquePointer?, _ event: UnsafePointer<seatkit_pad_event>?) {
+    guard let e = event?.pointee else {
+        misuse(#function, "NULL pad event; event dropped")
+        return
+    }
+    let kind: TabletEvent.Kind
+    switch e.kind {
+    case SEATKIT_PAD_BUTTON: kind = .padButton
+    case SEATKIT_PAD_RING: kind = .padRing
+    case SEATKIT_PAD_STRIP: kind = .padStrip
+    case SEATKIT_PAD_KEY: kind = .padKey
+    default:
+        misuse(#function, "pad event kind \(e.kind.rawValue) out of range; event dropped")
+        return
+    }
+    guard e.value.isFinite else {
+        misuse(#function, "pad value \(e.value) is not finite; event dropped")
+        return
+    }
+    inject(router, #function, e.time_usec, e.device, .tablet(TabletEvent(
+        kind: kind, code: e.index, value: e.value, padMode: PadMode(group: e.group, mode: e.mode), fromFinger: e.from_finger)))
+}
+
+@_cdecl("seatkit_router_notify_pad_added")
+public func seatkit_router_notify_pad_added(_ router: OpaquePointer?, _ time: Int64, _ device: UInt32,
+                                            _ info: UnsafePointer<seatkit_device_info>?, _ layout: UnsafePointer<seatkit_pad_layout>?) {
+    guard let info, let layout else {
+        misuse(#function, "NULL \(info == nil ? "device info" : "pad layout"); event dropped")
+        return
+    }
+    var device_info = CValues.deviceInfo(info.pointee)
+    device_info.capabilities.insert(.tabletPad)
+    device_info.pad = CValues.padLayout(layout.pointee)
+    inject(router, #function, time, device, .deviceAdded(device_info))
+}

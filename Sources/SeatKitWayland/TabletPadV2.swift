@@ -14,7 +14,14 @@ import SeatKit
 // focus surface's client, a ring or strip event closed by its frame; a mode the pad reports
 // changed is told first with its group's mode_switch. A pad event a filter took reaches no
 // client. Pad keys (libinput's tablet-pad keys) have no tablet-v2 event and stay with the
-// compositor delegate. set_feedback is accepted and ignored.
+// compositor delegate.
+//
+// After each enter, every group's mode_switch tells the client its current mode (as
+// tablet-v2 asks). A client's set_feedback (the pad's for a button, a ring's or a strip's)
+// is kept for that button, ring or strip when it quotes the serial of the last mode_switch
+// of its group sent to that client (a stale one is ignored, as tablet-v2 says), and told to
+// the compositor (Seat.padFeedbackChanged; Seat.padFeedback(for:) lists what is set, until
+// the pad leaves that client).
 //
 // When a device is removed, every tablet seat hears removed for its tablet, for the tools
 // last seen on it and for its pad; the objects are forgotten (a tool coming back is
@@ -29,6 +36,8 @@ final class PadRecord {
     weak var focus: ClientSurfaceResponder?
     /// The tablet whose tool brought the pad to its focus.
     var focusTablet: DeviceID?
+    /// What clients asked to show per button, ring and strip (set_feedback).
+    var feedback: [PadControl: String] = [:]
 
     init(device: DeviceID, layout: PadLayout) {
         self.device = device
@@ -41,6 +50,65 @@ final class PadRecord {
         self.layout = layout
         modes = Array(repeating: 0, count: layout.groups.count)
     }
+
+    /// The mode group `control` belongs to (nil: none has it).
+    func group(of control: PadControl) -> Int? {
+        layout.groups.firstIndex { g in
+            switch control {
+            case .button(let i): g.buttons.contains(i)
+            case .ring(let i): g.rings.contains(i)
+            case .strip(let i): g.strips.contains(i)
+            }
+        }
+    }
+}
+
+/// A button, ring or strip of a tablet pad, by its index on the pad.
+public enum PadControl: Hashable, Sendable {
+    /// A button, by its index (libinput's button number on the pad).
+    case button(Int)
+    /// A ring (a touch ring), by its index.
+    case ring(Int)
+    /// A strip (a touch strip), by its index.
+    case strip(Int)
+}
+
+/// What a client asked the compositor to show for a pad's button, ring or strip
+/// (`zwp_tablet_pad_v2.set_feedback`, `zwp_tablet_pad_ring_v2.set_feedback`,
+/// `zwp_tablet_pad_strip_v2.set_feedback`): a user-visible description of its action in the
+/// group's current mode, for an on-screen display of the pad.
+public struct PadFeedback: Hashable, Sendable {
+    /// The pad (its device).
+    public var device: DeviceID
+    /// The button, ring or strip.
+    public var control: PadControl
+    /// The client's description (UTF-8, user-visible).
+    public var description: String
+}
+
+extension Seat {
+    /// Called when the client a pad is on describes one of its buttons, rings or strips
+    /// (set_feedback quoting the serial of the latest mode_switch of its group; stale ones
+    /// are not told). The description replaces the one before.
+    public var padFeedbackChanged: ((PadFeedback) -> Void)? {
+        get { tabletV2.feedbackChanged }
+        set { tabletV2.feedbackChanged = newValue }
+    }
+
+    /// What the client the pad `device` is on described for its buttons, rings and strips
+    /// (buttons first, then rings, then strips, each by index); empty for an unknown pad, and
+    /// emptied when the pad leaves that client.
+    public func padFeedback(for device: DeviceID) -> [PadFeedback] {
+        guard let pad = tabletV2.pads.first(where: { $0.device == device }) else { return [] }
+        func rank(_ c: PadControl) -> (Int, Int) {
+            switch c {
+            case .button(let i): (0, i)
+            case .ring(let i): (1, i)
+            case .strip(let i): (2, i)
+            }
+        }
+        return pad.feedback.sorted { rank($0.key) < rank($1.key) }.map { PadFeedback(device: device, control: $0.key, description: $0.value) }
+    }
 }
 
 /// One client's objects for one pad.
@@ -52,6 +120,9 @@ struct PadObjects {
     var strips: [Int: OpaquePointer] = [:]
     /// The surface this client's pad was told it entered.
     var entered: OpaquePointer?
+    /// Per mode group: the serial of the last mode_switch this client was sent (what its
+    /// set_feedback must quote).
+    var modeSerials: [Int: UInt32] = [:]
 }
 
 /// Hears pads, device removal and pad events from the router (after its filters).
@@ -136,6 +207,8 @@ extension TabletV2State {
         guard let old = pad.focus else { return }
         pad.focus = nil
         pad.focusTablet = nil
+        // Descriptions were the departed client's actions.
+        pad.feedback.removeAll()
         for b in bindings where b.client == old.client {
             guard let i = b.pads.firstIndex(where: { $0.device == pad.device }), let entered = b.pads[i].entered else { continue }
             b.pads[i].entered = nil
@@ -153,10 +226,12 @@ extension TabletV2State {
         guard let focus = pad.focus, focus.surfaceResource != nil else { return }
         let ms = time.wireMilliseconds
         for b in bindings where b.client == focus.client {
-            guard let objects = b.pads.first(where: { $0.device == device }), objects.entered != nil else { continue }
+            guard let pi = b.pads.firstIndex(where: { $0.device == device }), b.pads[pi].entered != nil else { continue }
+            let objects = b.pads[pi]
             if modeChanged, let g = objects.groups[group] {
                 let serial = seat.nextSerial(.button, for: b.client)
                 Libwayland.post(g, ZWP_TABLET_PAD_GROUP_V2_MODE_SWITCH, .uint(ms), .uint(serial), .uint(t.padMode.mode))
+                b.pads[pi].modeSerials[group] = serial
             }
             let index = Int(t.code)
             switch t.kind {
@@ -240,6 +315,23 @@ extension TabletSeatBinding {
         pads[i].entered = surface
         let serial = seat.nextSerial(.pointerEnter, for: client)
         Libwayland.post(pads[i].resource, ZWP_TABLET_PAD_V2_ENTER, .uint(serial), .object(tablet), .object(surface))
+        // Each group's current mode, as tablet-v2 asks after an enter (the enter's serial).
+        let ms = seat.router.clock.now.wireMilliseconds
+        for (gi, group) in pads[i].groups.sorted(by: { $0.key < $1.key }) {
+            let mode = gi < pad.modes.count ? pad.modes[gi] : 0
+            Libwayland.post(group, ZWP_TABLET_PAD_GROUP_V2_MODE_SWITCH, .uint(ms), .uint(serial), .uint(mode))
+            pads[i].modeSerials[gi] = serial
+        }
+    }
+
+    /// A client's set_feedback for `control` of the pad whose object (or ring or strip
+    /// object) is `resource`: kept and told if `serial` is its group's last mode_switch's.
+    func setFeedback(_ resource: OpaquePointer, control: (PadObjects) -> PadControl?, description: String, serial: UInt32) {
+        guard let seat, let objects = pads.first(where: { control($0) != nil }), let c = control(objects),
+              let pad = seat.tabletV2.pads.first(where: { $0.device == objects.device }),
+              let group = pad.group(of: c), objects.modeSerials[group] == serial else { return }
+        pad.feedback[c] = description
+        seat.tabletV2.feedbackChanged?(PadFeedback(device: pad.device, control: c, description: description))
     }
 
     /// Forgets a pad object (or one of its groups, rings, strips) the client destroyed.
@@ -253,9 +345,17 @@ extension TabletSeatBinding {
     }
 }
 
+/// The tablet seat binding of a pad object (or its ring or strip), and the description.
+private func feedbackRequest(_ resource: OpaquePointer?, _ description: UnsafePointer<CChar>?) -> (TabletSeatBinding, OpaquePointer, String)? {
+    guard let resource, let child = Libwayland.object(resource, as: TabletChild.self), let binding = child.binding else { return nil }
+    return (binding, resource, description.map { String(cString: $0) } ?? "")
+}
+
 nonisolated(unsafe) let tabletPadRequests = Libwayland.table(zwp_tablet_pad_v2_requests(
-    // Accepted and ignored: the compositor shows no button descriptions.
-    set_feedback: { _, _, _, _, _ in },
+    set_feedback: { _, resource, button, description, serial in
+        guard let (binding, r, text) = feedbackRequest(resource, description) else { return }
+        binding.setFeedback(r, control: { $0.resource == r ? .button(Int(button)) : nil }, description: text, serial: serial)
+    },
     destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } }
 ))
 
@@ -264,11 +364,17 @@ nonisolated(unsafe) let tabletPadGroupRequests = Libwayland.table(zwp_tablet_pad
 ))
 
 nonisolated(unsafe) let tabletPadRingRequests = Libwayland.table(zwp_tablet_pad_ring_v2_requests(
-    set_feedback: { _, _, _, _ in },
+    set_feedback: { _, resource, description, serial in
+        guard let (binding, r, text) = feedbackRequest(resource, description) else { return }
+        binding.setFeedback(r, control: { o in o.rings.first { $0.value == r }.map { .ring($0.key) } }, description: text, serial: serial)
+    },
     destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } }
 ))
 
 nonisolated(unsafe) let tabletPadStripRequests = Libwayland.table(zwp_tablet_pad_strip_v2_requests(
-    set_feedback: { _, _, _, _ in },
+    set_feedback: { _, resource, description, serial in
+        guard let (binding, r, text) = feedbackRequest(resource, description) else { return }
+        binding.setFeedback(r, control: { o in o.strips.first { $0.value == r }.map { .strip($0.key) } }, description: text, serial: serial)
+    },
     destroy: { _, resource in if let resource { Libwayland.destroyResource(resource) } }
 ))

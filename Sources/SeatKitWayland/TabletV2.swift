@@ -60,6 +60,8 @@ final class TabletV2State {
     var watchedCursorSurfaces: Set<OpaquePointer> = []
     /// Seat.penCursorChanged.
     var cursorChanged: ((PenCursor) -> Void)?
+    /// Seat.padFeedbackChanged.
+    var feedbackChanged: ((PadFeedback) -> Void)?
 
     func rememberTool(_ tool: PenTool, device: DeviceID) {
         let key = PenToolKey(tool, device: device)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The wlroots bridge's protocols (idle notify, session lock, cursor shape) against a C
+/// The wlroots bridge's protocols (idle notify, session lock, cursor shape) and pads against a C
 /// compositor's mistakes: Tests/CSeatKitProgram/bridge-misuse, built with meson from the
 /// installed prefix (warnings as errors), passes every NULL argument, interfaces too small or
 /// without their required member, calls in the wrong state, both endings (each _destroy, and
@@ -29,7 +29,11 @@ import Testing
         "session lock without an interface is refused", "session lock with a struct_size too small is refused",
         "session lock without show_surface is refused", "each refusal is logged", "a NULL session lock is not locked",
         "each protocol object is made", "a session lock no client asked for is not locked",
-        "no call on a live object was refused", "they can be made again",
+        "no call on a live object was refused",
+        "a pad before tablets are enabled is not added", "a pad without a bridge is refused", "a pad without a layout is refused",
+        "the four NULLs were logged", "tablets are enabled", "a pad is added", "a pad added again replaces it",
+        "a pad without groups is added", "no feedback was given", "no call on a live pad was refused",
+        "they can be made again",
         "a session lock on a bridge whose router is gone is refused",
     ]
 

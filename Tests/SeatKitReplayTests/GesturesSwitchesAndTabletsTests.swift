@@ -55,6 +55,33 @@ import SeatKitReplay
         #expect(kinds == [.switchToggle(.lid, on: true), .switchToggle(.lid, on: false)])
     }
 
+    /// Why a pen's tip could reach a client as a leave and an enter (issue 27): libinput 1.22
+    /// forces a tablet tool out of proximity after 50 ms without events (until the tablet has
+    /// once sent its own BTN_TOOL_PEN release), and brings it back in with the next frame. A
+    /// pen hovering 50 ms silent before its tip went down is, for libinput, out and in again
+    /// at the tip; a real pen reports every few ms, and so does a recording 20 ms apart: only
+    /// proximity in, then the tip. The router passes on what libinput says.
+    @Test func libinputForcesAPenOutOfProximityAfter50msWithoutEventsAndTheRouterFollows() throws {
+        func kinds(hoverGap: Int64) throws -> [String] {
+            var s = FrameScript()
+            s.frame([E.key(0x140, 1), E.abs(0, 5000), E.abs(1, 4000), E.abs(0x19, 20), PenRecordings.serial(0x5a5a)], advance: hoverGap)
+            s.frame([E.key(0x14a, 1), E.abs(0x18, 600), E.abs(0x19, 0), PenRecordings.serial(0x5a5a)], advance: 10_000)
+            s.frame([E.key(0x14a, 0), E.abs(0x18, 0), PenRecordings.serial(0x5a5a)], advance: 10_000)
+            s.frame([E.key(0x140, 0), E.abs(0x19, 63), PenRecordings.serial(0x5a5a)], advance: 10_000)
+            let recording = try SyntheticRecordings.recording([PenRecordings.pen(frames: s.frames)], name: "hover.yml")
+            return try LibinputReplay(recording: recording).run().events.compactMap { event in
+                guard case .tablet(let t) = event.kind else { return nil }
+                switch t.kind {
+                case .toolProximity: return t.value == 1 ? "in" : "out"
+                case .toolTip: return t.value == 1 ? "down" : "up"
+                default: return nil
+                }
+            }
+        }
+        #expect(try kinds(hoverGap: 50_000) == ["in", "out", "in", "down", "up", "out"])
+        #expect(try kinds(hoverGap: 20_000) == ["in", "down", "up", "out"])
+    }
+
     /// A pen tablet written with the project's recording writer, replayed through real
     /// libinput under umockdev: the tool, tip, button and axes libinput reports are the ones
     /// the evdev stream says, and the router routes them as a pen with those same values.

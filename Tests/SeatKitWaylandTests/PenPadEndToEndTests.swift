@@ -55,8 +55,53 @@ extension EndToEndTests {
         #expect(wire.contains { $0.contains("zwp_tablet_pad_strip_v2@") && $0.contains(".position(32768)") }, "\(wire)")
         #expect(wire.contains { $0.contains("zwp_tablet_pad_group_v2@") && $0.contains(".mode_switch(") && $0.hasSuffix(", 1)") }, "\(wire)")
         // In the order sent: the mode switch before the button that reported the new mode.
+        // The enter is followed by the group's current mode (as tablet-v2 asks).
         let order = wire.map { line in ["button(", "angle(", "position(", "mode_switch("].first { line.contains($0) } ?? "" }.filter { !$0.isEmpty }
-        #expect(order == ["button(", "button(", "angle(", "position(", "mode_switch(", "button(", "button("], "\(wire)")
+        #expect(order == ["mode_switch(", "button(", "button(", "angle(", "position(", "mode_switch(", "button(", "button("], "\(wire)")
+        let enter = try #require(wire.firstIndex { $0.contains("zwp_tablet_pad_v2@") && $0.contains(".enter(") })
+        #expect(wire[enter + 1].contains(".mode_switch(") && wire[enter + 1].hasSuffix(", 0)"), "\(wire)")
+        #expect(session.kioskIsRunning)
+    }
+
+    /// A client describes the pad's button, ring and strip (set_feedback) quoting the serial
+    /// of its group's last mode_switch: the compositor is told (the kiosk logs
+    /// Seat.padFeedbackChanged). A description quoting an older serial (one from before a
+    /// mode switch) is ignored, as tablet-v2 says.
+    @Test func padFeedbackQuotingTheLastModeSwitchReachesTheCompositorAndAStaleOneDoesNot() throws {
+        let session = try KioskSession(windowOptions: [])
+        try session.addDevices()
+        session.send([Script.penTablet, Script.pad])
+        let wire = try WireClient(runtimeDirectory: session.runtimeDirectory, socket: session.socket)
+        try wire.roundTripRegistry()
+        let seat = try wire.bind("wl_seat", version: 5)
+        // The tablet seat before the window: a pen that comes in as soon as it is mapped finds
+        // a client with a tablet seat (the pads note what arrives while mapping waits).
+        let pads = try WirePads(wire, seat: seat)
+        _ = try wire.mapToplevel(appID: "seatkit-pad-feedback")
+        let window = try session.waitForWindow("seatkit-pad-feedback")
+        session.send([Script.pen("proximity-in", window.x + 10, window.y + 10), Script.pen("proximity-out", window.x + 10, window.y + 10)])
+        try #require(pads.wait(wire) { !pads.enters.isEmpty && pads.lastModeSerial != nil },
+                         "the pad never entered the window: \(session.log.text.suffix(2000))")
+        let first = try #require(pads.lastModeSerial)
+        #expect(pads.enters.first?.serial == first, "the mode_switch after an enter quotes the enter's serial")
+        #expect(pads.rings.count == 1 && pads.strips.count == 1)
+        pads.setButtonFeedback(wire, button: 2, "Undo", serial: first)
+        pads.setRingFeedback(wire, "Zoom", serial: first)
+        pads.setStripFeedback(wire, "Brush size", serial: first)
+        #expect(wire.sync())
+        try session.log.require({ $0.contains("pad 5 button(2) feedback \"Undo\"") }, "the button's description was not told")
+        try session.log.require({ $0.contains("pad 5 ring(0) feedback \"Zoom\"") }, "the ring's description was not told")
+        try session.log.require({ $0.contains("pad 5 strip(0) feedback \"Brush size\"") }, "the strip's description was not told")
+        // The mode changes: descriptions must quote the new mode_switch's serial.
+        session.send([Script.padEvent("button", #""button": 1, "state": "pressed", "mode": 1"#)])
+        try #require(pads.wait(wire) { pads.modeSwitches.count >= 2 }, "no mode switch")
+        let second = try #require(pads.lastModeSerial)
+        #expect(second != first)
+        pads.setButtonFeedback(wire, button: 2, "Stale redo", serial: first)
+        pads.setButtonFeedback(wire, button: 3, "Redo", serial: second)
+        #expect(wire.sync())
+        try session.log.require({ $0.contains("pad 5 button(3) feedback \"Redo\"") }, "the new mode's description was not told")
+        #expect(!session.log.text.contains("Stale redo"), "a description quoting an old serial was kept")
         #expect(session.kioskIsRunning)
     }
 

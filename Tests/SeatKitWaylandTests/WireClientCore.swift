@@ -17,6 +17,9 @@ final class WireClient {
     private let fd: Int32
     private var incoming = [UInt8]()
     private var nextID: UInt32 = 2
+    /// Called with every message read, before the caller's `stop` sees it: for a helper that
+    /// must not miss what arrives while another read waits for something else (WirePads).
+    var observer: ((Message) -> Void)?
     /// Called while waiting for messages, for a compositor running in the test's own thread
     /// (its loop dispatched here); waits then poll in 5 ms steps.
     var pump: (() -> Void)?
@@ -194,6 +197,7 @@ final class WireClient {
                     globals[message.string(at: 1)] = (message.uint(at: 0), message.uint(at: 2 + (Int(message.uint(at: 1)) + 3) / 4))
                     announced.append((message.string(at: 1), message.uint(at: 0)))
                 }
+                observer?(message)
                 if stop(message) { return message }
             }
             let left = deadline - ContinuousClock.now

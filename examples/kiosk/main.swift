@@ -197,6 +197,10 @@ do {
     seat.penCursorChanged = { pen in
         log(pen.image.map { "pen cursor \($0.surfaceDescription) hotspot \($0.hotspotX),\($0.hotspotY)" } ?? "pen cursor hidden")
     }
+    // A real compositor would show these on an on-screen display of the pad.
+    seat.padFeedbackChanged = { feedback in
+        log("pad \(feedback.device.rawValue) \(feedback.control) feedback \"\(feedback.description)\"")
+    }
 
     // 6. The globals clients need to show a window: wl_compositor, wl_shm, xdg_wm_base...
     let shell = HeadlessShell(display: display, seat: seat)

@@ -145,10 +145,24 @@ static void device_added(void *data, uint32_t device, const struct seatkit_devic
 	}
 }
 
-/* A tablet went away: apps are told its tablet and pens are gone. */
+/* A tablet went away: apps are told its tablet, pens and pad are gone. */
 static void device_removed(void *data, uint32_t device) {
 	struct kiosk *k = data;
 	seatkit_wlr_seat_remove_tablet(k->seat, device);
+}
+
+/* A tablet's pad: apps with a tablet seat get it (its focus follows the pen), and its
+ * buttons, rings and strips (no kiosk behaviour takes them). */
+static void pad_added(void *data, uint32_t device, const struct seatkit_pad_layout *layout) {
+	struct kiosk *k = data;
+	if (seatkit_wlr_seat_add_pad(k->seat, device, layout)) {
+		say("pad %u added", device);
+	}
+}
+
+static void pad_event(void *data, const struct seatkit_pad_event *event) {
+	struct kiosk *k = data;
+	seatkit_wlr_seat_notify_pad(k->seat, event);
 }
 
 static const struct seatkit_delegate_interface delegate_impl = {
@@ -156,6 +170,8 @@ static const struct seatkit_delegate_interface delegate_impl = {
 	.capabilities_changed = capabilities_changed,
 	.device_added = device_added,
 	.device_removed = device_removed,
+	.pad_added = pad_added,
+	.pad_event = pad_event,
 };
 
 /* ---- Kiosk behaviour: SeatKit's kiosk policies ---- */

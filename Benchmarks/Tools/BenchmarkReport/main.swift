@@ -308,11 +308,17 @@ func printPerEventTable(rounds: Int) {
     keys.focusLeaf()
     let keyResult = timePerEvent(rounds: rounds) { keys.send(.key(keycode: 30, state: $0 & 1 == 0 ? .pressed : .released)) }
 
+    let pen = scene()
+    pen.putPenDown()
+    let penResult = timePerEvent(rounds: rounds) { pen.movePen(step: $0) }
+    precondition(pen.penStrokeIsFollowed, "the pen workload's recognizers or chain did not follow the stroke")
+
     print("| event | ns/event (median of \(rounds) × 100,000) | allocations/event once warm (this thread) |")
     print("|---|---:|---:|")
     print("| touch motion + frame → bound leaf, two recognizers (pan on d0, long press on the leaf, both possible), five-deep chain | \(format(touchResult.ns)) | \(touchResult.allocations) |")
     print("| pointer motion → hit-test, leave + enter, motion up the chain | \(format(pointerResult.ns)) | \(pointerResult.allocations) |")
     print("| key press or release → first responder (no key interpreter) | \(format(keyResult.ns)) | \(keyResult.allocations) |")
+    print("| pen motion in contact → the same two recognizers (following the stroke), bound leaf, five-deep chain | \(format(penResult.ns)) | \(penResult.allocations) |")
 }
 
 // MARK: Memory

@@ -1,4 +1,4 @@
-/* A C compositor's mistakes with the wlroots bridge's protocols (idle notify, session lock,
+/* A C compositor's mistakes with the wlroots bridge's protocols (idle notify, session lock, pads,
  * cursor shape): every NULL argument, a session-lock interface too small or without
  * show_surface, calls on objects in the wrong state, and both ways of ending (each object's
  * _destroy, or wl_display_destroy taking what is left). Each call either does what the
@@ -113,6 +113,38 @@ int main(void) {
 	seatkit_wlr_session_lock_destroy(lock);
 	seatkit_wlr_cursor_shape_manager_destroy(shapes);
 	check("no call on a live object was refused", refusals - before == 9);
+
+	/* Pads: NULL refused and logged; added (again: replaced), told events with indices past
+	 * their counts, asked for feedback no client gave, removed; one left for the display's
+	 * end (valgrind: nothing leaks, nothing is read after it is freed). */
+	uint32_t buttons[] = { 0, 1, 7 }, rings[] = { 0, 3 }, strips[] = { 0 };
+	struct seatkit_pad_group groups[] = {
+		{ .modes = 2, .button_count = 3, .buttons = buttons, .ring_count = 2, .rings = rings },
+		{ .modes = 1, .strip_count = 1, .strips = strips },
+	};
+	struct seatkit_pad_layout layout = { .buttons = 2, .rings = 1, .strips = 1, .group_count = 2, .groups = groups };
+	struct seatkit_pad_layout no_groups = { .buttons = 3, .rings = 1 };
+	struct seatkit_pad_event press = { .device = 5, .kind = SEATKIT_PAD_BUTTON, .index = 1, .value = 1, .mode = 1 };
+	struct seatkit_pad_event past = { .device = 5, .kind = SEATKIT_PAD_RING, .index = 3, .value = 90 };
+	before = refusals;
+	check("a pad before tablets are enabled is not added", !seatkit_wlr_seat_add_pad(s.bridge, 5, &layout));
+	check("a pad without a bridge is refused", !seatkit_wlr_seat_add_pad(NULL, 5, &layout));
+	check("a pad without a layout is refused", !seatkit_wlr_seat_add_pad(s.bridge, 5, NULL));
+	seatkit_wlr_seat_notify_pad(NULL, &press);
+	seatkit_wlr_seat_notify_pad(s.bridge, NULL);
+	check("the four NULLs were logged", refusals - before == 4);
+	check("tablets are enabled", seatkit_wlr_seat_enable_tablets(s.bridge));
+	check("a pad is added", seatkit_wlr_seat_add_pad(s.bridge, 5, &layout));
+	check("a pad added again replaces it", seatkit_wlr_seat_add_pad(s.bridge, 5, &layout));
+	check("a pad without groups is added", seatkit_wlr_seat_add_pad(s.bridge, 6, &no_groups));
+	seatkit_wlr_seat_notify_pad(s.bridge, &press);
+	seatkit_wlr_seat_notify_pad(s.bridge, &past);
+	check("no feedback was given", !seatkit_wlr_seat_get_pad_feedback(s.bridge, 5, SEATKIT_PAD_BUTTON, 1)
+		&& !seatkit_wlr_seat_get_pad_feedback(s.bridge, 5, SEATKIT_PAD_RING, 9)
+		&& !seatkit_wlr_seat_get_pad_feedback(NULL, 5, SEATKIT_PAD_BUTTON, 0));
+	seatkit_wlr_seat_remove_tablet(s.bridge, 5);
+	seatkit_wlr_seat_notify_pad(s.bridge, &press); /* a pad removed: nothing */
+	check("no call on a live pad was refused", refusals - before == 4);
 
 	/* Made again, left for wl_display_destroy (the header's other ending), after the clients
 	 * and before the router, as a compositor's teardown goes. */

@@ -53,6 +53,23 @@ import Testing
         #expect(h.log.entries.last == "canvas.penMove", "hovering after the stroke reaches the canvas again")
     }
 
+    /// A pan that has not begun follows every motion of a pen's stroke, beside a two-touch
+    /// long press on a child that waits for a second touch (the per-event benchmark's pen
+    /// scene): its touch is where the pen is after each motion.
+    @Test func aPossiblePanFollowsEveryMotionOfAPenStroke() {
+        let pan = PanGestureRecognizer(name: "pan", minimumDistance: 100_000)
+        let (h, canvas) = canvas(with: pan)
+        let leaf = h.surface("leaf", 10, 10, 200, 200, in: canvas)
+        let longPress = LongPressGestureRecognizer(name: "lp", minimumPressDuration: .seconds(3600), touches: 2, allowableMovement: 1_000_000)
+        leaf.addGestureRecognizer(longPress)
+        h.proximityIn(50, 50)
+        h.down(50, 50)
+        for i in 1...5 {
+            h.move(50 + Double(i) * 10, 50, pressure: 0.3)
+            #expect(pan.touches.first?.location.x == 50 + Double(i) * 10, "motion \(i): \(pan.touches.map(\.location)) \(pan.state) \(longPress.state)")
+        }
+    }
+
     @Test func aPenHeldStillIsALongPressExactlyAtItsDeadline() {
         let press = LongPressGestureRecognizer(name: "press", minimumPressDuration: .milliseconds(500))
         let (h, _) = canvas(with: press)

@@ -166,6 +166,32 @@ bool seatkit_wlr_seat_enable_tablets(struct seatkit_wlr_seat *bridge);
  * the delegate's device_removed; nothing for a device that is no tablet. */
 void seatkit_wlr_seat_remove_tablet(struct seatkit_wlr_seat *bridge, uint32_t device);
 
+/* Tablet pads (with seatkit_wlr_seat_enable_tablets; call from the delegate's pad_added): the
+ * pad `device` with its buttons, rings, strips and mode groups is offered to every client
+ * with a tablet seat (zwp_tablet_pad_v2, wlroots' tablet-v2), replacing one of that device.
+ * Its focus follows the pens: a pen coming in over a tablet-v2 client's surface takes every
+ * pad there (zwp_tablet_pad_v2.enter quoting the pen's tablet, then each group's
+ * mode_switch), and the pads stay when it leaves; keyboard focus moving to a tablet-v2
+ * client takes them too, as sway's do (once a pen has come in: an enter quotes a tablet).
+ * seatkit_wlr_seat_remove_tablet removes the pad of its device. False if tablets are not
+ * enabled, for a NULL argument (logged) or if memory ran out. */
+bool seatkit_wlr_seat_add_pad(struct seatkit_wlr_seat *bridge, uint32_t device,
+	const struct seatkit_pad_layout *layout);
+/* A pad event (call from the delegate's pad_event): a button, ring or strip goes to the
+ * client the pad is on (a ring's or strip's frame closing it); a mode the event reports
+ * changed is told first with its group's mode_switch (or with the next enter, while the
+ * pad is on no surface). Pad keys have no tablet-v2 event and are not delivered. Nothing for
+ * a device that is no pad added here, or an index past the pad's counts. */
+void seatkit_wlr_seat_notify_pad(struct seatkit_wlr_seat *bridge, const struct seatkit_pad_event *event);
+/* What the client the pad is on asked the compositor to show for a pad button, ring or
+ * strip (zwp_tablet_pad_v2.set_feedback and the ring's and strip's): the last description
+ * set with the serial of its group's latest mode_switch (stale ones are ignored, as
+ * tablet-v2 says), or NULL (none, an unknown pad or index, or SEATKIT_PAD_KEY). Valid until
+ * the next feedback for it or the pad's removal; the delivery log also reports each
+ * ("pad 5 button 2 feedback \"Undo\""). */
+const char *seatkit_wlr_seat_get_pad_feedback(struct seatkit_wlr_seat *bridge, uint32_t device,
+	enum seatkit_pad_event_kind kind, uint32_t index);
+
 /* Called with a line for every event the bridge hands to wlroots ("touch down 0 12.00 3.50",
  * "touch-frame", "pointer enter ...", "key 30 pressed", ...): for logs and tests. NULL: none. */
 void seatkit_wlr_seat_set_delivery_log(struct seatkit_wlr_seat *bridge,

@@ -356,6 +356,51 @@ struct seatkit_pen_button_event {
 	double x, y, sx, sy;
 };
 
+/* A tablet pad's layout, as its backend announced it (libinput's mode groups): how many
+ * buttons, rings and strips, and per mode group its number of modes and the indices of the
+ * buttons, rings and strips in it. Pointers valid only during the callback. */
+struct seatkit_pad_group {
+	uint32_t modes;
+	size_t button_count;
+	const uint32_t *buttons;
+	size_t ring_count;
+	const uint32_t *rings;
+	size_t strip_count;
+	const uint32_t *strips;
+};
+
+struct seatkit_pad_layout {
+	uint32_t buttons, rings, strips;
+	/* At least one: a pad announced without groups has one group of one mode with
+	 * everything in it. */
+	size_t group_count;
+	const struct seatkit_pad_group *groups;
+};
+
+enum seatkit_pad_event_kind {
+	SEATKIT_PAD_BUTTON = 0,
+	SEATKIT_PAD_RING = 1,
+	SEATKIT_PAD_STRIP = 2,
+	/* A pad key (libinput's tablet-pad keys): tablet-v2 has no event for it. */
+	SEATKIT_PAD_KEY = 3,
+};
+
+/* A tablet pad's button, ring, strip or key. Pads have no position and walk no chain. */
+struct seatkit_pad_event {
+	int64_t time_usec;
+	uint32_t device;
+	enum seatkit_pad_event_kind kind;
+	/* The button's, ring's or strip's index on the pad; a key's evdev code. */
+	uint32_t index;
+	/* Button, key: 1 pressed, 0 released. Ring: degrees clockwise from the top (0 up to
+	 * 360). Strip: 0 (top or left) to 1. Ring or strip -1: the finger left it (stop). */
+	double value;
+	/* A ring or strip moved by a finger (a stop follows when it lifts). */
+	bool from_finger;
+	/* The mode group of the button, ring or strip, and the group's mode now (0-based). */
+	uint32_t group, mode;
+};
+
 /* keysym, base_keysym, text and modifiers come from the router's keymap
  * (seatkit_router_set_keymap); without one they are 0, "" and 0. */
 struct seatkit_key_event {
@@ -527,6 +572,13 @@ struct seatkit_delegate_interface {
 	void (*device_added)(void *data, uint32_t device, const struct seatkit_device_info *info);
 	void (*device_removed)(void *data, uint32_t device);
 	void (*switch_toggled)(void *data, uint32_t device, enum seatkit_switch which, bool on);
+	/* Added after switch_toggled (a table whose struct_size ends before them has them NULL).
+	 * A tablet pad appeared (told right after its device_added), with its layout. */
+	void (*pad_added)(void *data, uint32_t device, const struct seatkit_pad_layout *layout);
+	/* A pad's button, ring, strip or key, after the filters (one a filter consumed is not
+	 * told; spies hear it as SEATKIT_INPUT_TABLET either way). No responder sees pads:
+	 * the delegate gives them to the clients (seatkit_wlr_seat_notify_pad). */
+	void (*pad_event)(void *data, const struct seatkit_pad_event *event);
 };
 
 /* Sets (or with NULL clears) the delegate. The table is not copied. */
@@ -628,6 +680,17 @@ void seatkit_router_notify_pen(struct seatkit_router *router, const struct seatk
 /* A tablet tool's button (layout space x, y): filters, spies, the pen grab, then the chain
  * of the pen's target. NULL event: refused (logged). */
 void seatkit_router_notify_pen_button(struct seatkit_router *router, const struct seatkit_pen_button_event *event);
+/* A tablet pad's button, ring, strip or key (a backend that reads pads itself, such as
+ * wlroots' own devices): filters, spies, then the delegate's pad_event. Announce the pad
+ * with seatkit_router_notify_pad_added (one announced with notify_device_added has no
+ * buttons, rings or strips). NULL event, a non-finite value or an out-of-range kind:
+ * refused (logged). */
+void seatkit_router_notify_pad(struct seatkit_router *router, const struct seatkit_pad_event *event);
+/* A tablet pad appeared with its layout (as notify_device_added, with the tablet-pad
+ * capability added): the delegate hears device_added, then pad_added. Group indices past
+ * the pad's counts are dropped. NULL info or layout: refused (logged). */
+void seatkit_router_notify_pad_added(struct seatkit_router *router, int64_t time_usec, uint32_t device,
+	const struct seatkit_device_info *info, const struct seatkit_pad_layout *layout);
 /* A device appeared, with its physical size. NULL info: refused (logged). */
 void seatkit_router_notify_device_added(struct seatkit_router *router, int64_t time_usec,
 	uint32_t device, const struct seatkit_device_info *info);

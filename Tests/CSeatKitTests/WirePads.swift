@@ -1,0 +1,1 @@
+../SeatKitWaylandTests/WirePads.swift
