@@ -72,7 +72,7 @@ extension Router {
         let keycode = keyEvent.keycode
         // Most seats have no filter and no spy: skip even loading the lists.
         // Filters that are off are not in the asked lists (FilterRoster).
-        if unchecked.filterList.asks([.keys, .interpretedKeys]) || !unchecked.spies.isEmpty {
+        if unchecked.filterList.asks(.anyKeys) || !unchecked.spies.isEmpty {
             // Each filter is asked about the raw event, then about the interpreted key
             // (presses and repeats); spies hear once, with the verdict.
             unchecked.keyFilterDepth += 1

@@ -202,6 +202,8 @@ struct FilterInterests: OptionSet {
     /// Keys as interpreted (``InputFilter/filterKey(_:router:)``); ``keys`` is the raw
     /// ``InputFilter/filter(_:router:)`` of a key event.
     static let interpretedKeys = FilterInterests(rawValue: 1 << 6)
+    /// ``keys`` or ``interpretedKeys`` (a constant: an array literal allocates in a debug build).
+    static let anyKeys = FilterInterests(rawValue: 1 << 0 | 1 << 6)
 
     /// The class of `event`: a switch on its case alone (no payload is read or copied).
     @inline(__always)
