@@ -98,7 +98,7 @@ extension Router {
                 announce?(masks)
             }
             if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
-            observe(event, consumed: consumedBy != nil)
+            if !unchecked.spies.isEmpty { observe(event, consumed: consumedBy != nil) }
             if let consumedBy {
                 // Only a taken press takes the rest of the key: a filter that takes a repeat
                 // of a key whose press was delivered leaves its release to the client.

@@ -374,7 +374,7 @@ public final class Router {
         let kind = FilterInterests.of(event)
         let consumedBy = unchecked.filterList.asks(kind) ? askFilters(event, kind: kind) : nil
         if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
-        observe(event, consumed: consumedBy != nil)
+        if !unchecked.spies.isEmpty { observe(event, consumed: consumedBy != nil) }
         return consumedBy != nil
     }
 

@@ -469,84 +469,111 @@ extension Router {
     /// about the class are looked at (``FilterRoster``: one that is off, or that does not act
     /// on such events, is not even read), and none is reference counted: each is called
     /// through its holder's unretained link. Out of line and not generic, so the callers'
-    /// code is the same whatever the filters are.
+    /// code is the same whatever the filters are; no closure is handed on (a closure passed
+    /// to a function that is not inlined copied the event into its context at every asking).
     @inline(never)
     func askFilters(_ event: InputEvent, kind: FilterInterests) -> Int? {
-        askRoster(kind) { $0.filter.filter(event, router: self) }
-            ?? askOneByOne(kind, from: 0) { $0.filter.filter(event, router: self) }
-    }
-
-    /// ``askFilters(_:kind:)`` for the interpreted key (``InputFilter/filterKey(_:router:)``).
-    @inline(never)
-    func askFilters(key event: KeyEvent) -> Int? {
-        askRoster(.interpretedKeys) { $0.filter.filterKey(event, router: self) }
-            ?? askOneByOne(.interpretedKeys, from: 0) { $0.filter.filterKey(event, router: self) }
-    }
-
-    /// Asks the filters from index `start` on about `event` (a press a filter took and routes
-    /// now: ``routeTakenPress(_:after:)``), one by one, checking each switch. Rare.
-    @inline(never)
-    func askFilters(_ event: InputEvent, from start: Int) -> Int? {
-        askOneByOne(FilterInterests.of(event), from: start) { $0.filter.filter(event, router: self) }
-    }
-
-    /// ``askFilters(_:from:)`` for the interpreted key.
-    @inline(never)
-    func askFilters(key event: KeyEvent, from start: Int) -> Int? {
-        askOneByOne(.interpretedKeys, from: start) { $0.filter.filterKey(event, router: self) }
-    }
-
-    /// Asks the filters of class `kind` through the roster: the index of the filter that
-    /// consumed the event, or `.some(nil)`; `nil` when the lists are stale inside another
-    /// asking, and the filters must be asked one by one (``askOneByOne(_:from:_:)``).
-    @inline(__always)
-    private func askRoster(_ kind: FilterInterests, _ ask: (FilterCall) -> FilterDecision) -> Int?? {
-        // Outside any asking, stale lists are rebuilt first; inside one they stay as they
-        // are (a loop may be reading them), and this asking goes one by one.
         let roster = unchecked.filterList.rosterLink
         if roster._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) {
-            if unchecked.filterList.askings > 0 { return nil }
+            // Inside another asking the lists stay as they are (a loop may be reading them):
+            // this one goes one by one.
+            if unchecked.filterList.askings > 0 { return askFilters(event, from: 0) }
             unchecked.filterList.rebuildRoster()
         }
         _ = unchecked.filterList.beginAsking()
         let c = kind.classIndex
         var i = Int(roster._withUnsafeGuaranteedRef { $0.unchecked.starts[c] })
         let end = Int(roster._withUnsafeGuaranteedRef { $0.unchecked.starts[c + 1] })
-        var answer: Int?? = .some(nil)
+        var consumedBy: Int?
         while i < end {
             let entry = roster._withUnsafeGuaranteedRef { $0.unchecked.asked[i] }
-            if entry.link._withUnsafeGuaranteedRef(ask) == .consume {
-                answer = .some(entry.index)
+            if entry.link._withUnsafeGuaranteedRef({ $0.filter.filter(event, router: self) }) == .consume {
+                consumedBy = entry.index
                 break
             }
             if roster._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) {
                 // A switch changed during the call: the rest, one by one.
-                answer = .some(askOneByOneInside(kind, from: entry.index + 1, ask))
+                consumedBy = askOneByOne(event, kind: kind, from: entry.index + 1)
                 break
             }
             i += 1
         }
         if unchecked.filterList.endAsking() { finishFilterEdits() }
-        return answer
+        return consumedBy
     }
 
-    /// Asks the filters from `start` on, one by one, checking each switch.
-    @inline(__always)
-    private func askOneByOne(_ kind: FilterInterests, from start: Int, _ ask: (FilterCall) -> FilterDecision) -> Int? {
+    /// ``askFilters(_:kind:)`` for the interpreted key (``InputFilter/filterKey(_:router:)``).
+    @inline(never)
+    func askFilters(key event: KeyEvent) -> Int? {
+        let roster = unchecked.filterList.rosterLink
+        if roster._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) {
+            if unchecked.filterList.askings > 0 { return askFilters(key: event, from: 0) }
+            unchecked.filterList.rebuildRoster()
+        }
         _ = unchecked.filterList.beginAsking()
-        let consumedBy = askOneByOneInside(kind, from: start, ask)
+        let c = FilterInterests.interpretedKeys.classIndex
+        var i = Int(roster._withUnsafeGuaranteedRef { $0.unchecked.starts[c] })
+        let end = Int(roster._withUnsafeGuaranteedRef { $0.unchecked.starts[c + 1] })
+        var consumedBy: Int?
+        while i < end {
+            let entry = roster._withUnsafeGuaranteedRef { $0.unchecked.asked[i] }
+            if entry.link._withUnsafeGuaranteedRef({ $0.filter.filterKey(event, router: self) }) == .consume {
+                consumedBy = entry.index
+                break
+            }
+            if roster._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) {
+                consumedBy = askOneByOne(key: event, from: entry.index + 1)
+                break
+            }
+            i += 1
+        }
         if unchecked.filterList.endAsking() { finishFilterEdits() }
         return consumedBy
     }
 
-    /// The loop of ``askOneByOne(_:from:_:)``, inside an asking.
+    /// Asks the filters from index `start` on about `event` (a press a filter took and routes
+    /// now: ``routeTakenPress(_:after:)``), one by one, checking each switch. Rare.
     @inline(never)
-    private func askOneByOneInside(_ kind: FilterInterests, from start: Int, _ ask: (FilterCall) -> FilterDecision) -> Int? {
+    func askFilters(_ event: InputEvent, from start: Int) -> Int? {
+        _ = unchecked.filterList.beginAsking()
+        let consumedBy = askOneByOne(event, kind: FilterInterests.of(event), from: start)
+        if unchecked.filterList.endAsking() { finishFilterEdits() }
+        return consumedBy
+    }
+
+    /// ``askFilters(_:from:)`` for the interpreted key.
+    @inline(never)
+    func askFilters(key event: KeyEvent, from start: Int) -> Int? {
+        _ = unchecked.filterList.beginAsking()
+        let consumedBy = askOneByOne(key: event, from: start)
+        if unchecked.filterList.endAsking() { finishFilterEdits() }
+        return consumedBy
+    }
+
+    /// Inside an asking: the filters from `start` on, one by one, each asked only if its
+    /// switch says so now (the lists are stale).
+    @inline(never)
+    private func askOneByOne(_ event: InputEvent, kind: FilterInterests, from start: Int) -> Int? {
         let count = unchecked.filterList.count
         var i = start
         while i < count {
             let link = unchecked.filterList.link(at: i)
-            if link._withUnsafeGuaranteedRef({ $0.isAsked(about: kind) && ask($0) == .consume }) { return i }
+            if link._withUnsafeGuaranteedRef({ $0.isAsked(about: kind) && $0.filter.filter(event, router: self) == .consume }) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// ``askOneByOne(_:kind:from:)`` for the interpreted key.
+    @inline(never)
+    private func askOneByOne(key event: KeyEvent, from start: Int) -> Int? {
+        let count = unchecked.filterList.count
+        var i = start
+        while i < count {
+            let link = unchecked.filterList.link(at: i)
+            if link._withUnsafeGuaranteedRef({ $0.isAsked(about: .interpretedKeys) && $0.filter.filterKey(event, router: self) == .consume }) {
+                return i
+            }
             i += 1
         }
         return nil
