@@ -35,11 +35,14 @@ public final class StickyKeys: InputFilter {
     }
     /// Whether a second tap locks a latched modifier (GNOME and KDE: yes). When false, a
     /// second tap unlatches it.
-    public var locksOnSecondTap = true
+    public var locksOnSecondTap: Bool {
+        get { unchecked.locksOnSecondTap }
+        set { unchecked.locksOnSecondTap = newValue }
+    }
     /// The modifiers latched now: they apply to the next key that is not a modifier.
-    public private(set) var latched: KeyModifiers = []
+    public var latched: KeyModifiers { unchecked.latched }
     /// The modifiers locked now: they apply until tapped again.
-    public private(set) var locked: KeyModifiers = []
+    public var locked: KeyModifiers { unchecked.locked }
     /// Told the interpreter's new modifier masks when they change outside a key's routing
     /// (turned off, ``clear()``, or a key a later filter took): send them to the focused
     /// client as `wl_keyboard.modifiers`.
@@ -52,42 +55,50 @@ public final class StickyKeys: InputFilter {
     let filterSwitch: FilterSwitch
     private var enabled: Bool {
         @inline(__always) get { filterSwitch.unchecked.isAsked }
-        set { filterSwitch.unchecked.isAsked = newValue }
+        set { filterSwitch.isAsked = newValue }
     }
-    /// Modifier keys held now, with whether another key was pressed meanwhile (a chord).
-    private var heldModifiers: [(keycode: UInt32, modifier: KeyModifiers, chorded: Bool)] = []
+    /// What each key reads and writes, exempt from run-time exclusivity checks (the rules
+    /// are in UnsafeFoundations.swift; no access spans a call out).
+    struct HotState {
+        var locksOnSecondTap = true
+        var latched: KeyModifiers = []
+        var locked: KeyModifiers = []
+        /// Modifier keys held now, with whether another key was pressed meanwhile (a chord).
+        var heldModifiers: [(keycode: UInt32, modifier: KeyModifiers, chorded: Bool)] = []
+    }
+    @exclusivity(unchecked) var unchecked = HotState()
     private weak var router: Router?
 
     /// A filter, on unless `isEnabled` is false; add it with ``Router/addFilter(_:)``.
     public init(isEnabled: Bool = true) {
-        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: .keys)
-        heldModifiers.reserveCapacity(8)
+        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: [.keys, .interpretedKeys])
+        unchecked.heldModifiers.reserveCapacity(8)
     }
 
     /// Unlatches and unlocks every modifier (clients are told through ``onModifiersChange``).
     public func clear() {
-        heldModifiers.removeAll(keepingCapacity: true)
-        guard !latched.isEmpty || !locked.isEmpty else { return }
-        latched = []
-        locked = []
+        unchecked.heldModifiers.removeAll(keepingCapacity: true)
+        guard !unchecked.latched.isEmpty || !unchecked.locked.isEmpty else { return }
+        unchecked.latched = []
+        unchecked.locked = []
         apply()
     }
 
     /// Releases: a modifier tapped alone latches, locks or unlocks. Everything passes.
     public func filter(_ event: InputEvent, router: Router) -> FilterDecision {
-        guard enabled, case .key(let keycode, .released) = event.kind else { return .pass }
-        guard let index = heldModifiers.scanIndex(where: { $0.keycode == keycode }) else { return .pass }
-        let held = heldModifiers.remove(at: index)
+        guard enabled, case .key(let keycode, .released) = event.kind, !unchecked.heldModifiers.isEmpty else { return .pass }
+        guard let index = unchecked.heldModifiers.scanIndex(where: { $0.keycode == keycode }) else { return .pass }
+        let held = unchecked.heldModifiers.remove(at: index)
         guard !held.chorded else { return .pass }
         self.router = router
         let modifier = held.modifier
-        if locked.contains(modifier) {
-            locked.remove(modifier)
-        } else if latched.contains(modifier) {
-            latched.remove(modifier)
-            if locksOnSecondTap { locked.insert(modifier) }
+        if unchecked.locked.contains(modifier) {
+            unchecked.locked.remove(modifier)
+        } else if unchecked.latched.contains(modifier) {
+            unchecked.latched.remove(modifier)
+            if unchecked.locksOnSecondTap { unchecked.locked.insert(modifier) }
         } else {
-            latched.insert(modifier)
+            unchecked.latched.insert(modifier)
         }
         apply()
         return .pass
@@ -98,27 +109,28 @@ public final class StickyKeys: InputFilter {
     public func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
         guard enabled, event.state == .pressed else { return .pass }
         if let modifier = Self.modifier(keysym: event.keysym, keycode: event.keycode) {
-            if heldModifiers.scanIndex(where: { $0.keycode == event.keycode }) == nil {
-                heldModifiers.append((event.keycode, modifier, false))
+            if unchecked.heldModifiers.scanIndex(where: { $0.keycode == event.keycode }) == nil {
+                unchecked.heldModifiers.append((event.keycode, modifier, false))
             }
             return .pass
         }
         var i = 0
-        while i < heldModifiers.count {
-            heldModifiers[i].chorded = true
+        while i < unchecked.heldModifiers.count {
+            unchecked.heldModifiers[i].chorded = true
             i += 1
         }
-        if !latched.isEmpty {
+        if !unchecked.latched.isEmpty {
             // The router is stored only here and where a tap latches (a weak store): a key
             // that changes nothing costs no more than the checks above.
             self.router = router
-            latched = []
+            unchecked.latched = []
             apply()
         }
         return .pass
     }
 
     private func apply() {
+        let latched = unchecked.latched, locked = unchecked.locked
         onStateChange?(latched, locked)
         router?.setStickyModifiers(latched: latched, locked: locked, announce: onModifiersChange)
     }
@@ -179,18 +191,37 @@ public final class SlowKeys: InputFilter {
         }
     }
     /// How long a key must be held to count.
-    public var delay: TimeSpan
+    public var delay: TimeSpan {
+        get { unchecked.delay }
+        set { unchecked.delay = newValue }
+    }
     /// Told each key's evdev code and outcome.
-    public var onKey: ((_ keycode: UInt32, _ outcome: Outcome) -> Void)?
+    public var onKey: ((_ keycode: UInt32, _ outcome: Outcome) -> Void)? {
+        get { unchecked.onKey }
+        set { unchecked.onKey = newValue }
+    }
 
     /// Backs `isEnabled`: whether the router asks this filter at all (off, it passes every
     /// event without being called: UnsafeFoundations.swift, `FilterSwitch`).
     let filterSwitch: FilterSwitch
     private var enabled: Bool {
         @inline(__always) get { filterSwitch.unchecked.isAsked }
-        set { filterSwitch.unchecked.isAsked = newValue }
+        set { filterSwitch.isAsked = newValue }
     }
-    private var waiting: [(event: KeyEvent, deadline: Timestamp, timer: TimerToken)] = []
+    /// What each key reads and writes, exempt from run-time exclusivity checks (the rules
+    /// are in UnsafeFoundations.swift; no access spans a call out).
+    struct HotState {
+        var delay: TimeSpan
+        var onKey: ((_ keycode: UInt32, _ outcome: Outcome) -> Void)?
+        /// The presses waiting for their delay, oldest first.
+        var waiting: [(event: KeyEvent, deadline: Timestamp)] = []
+        /// One timer for all of them, set for `timerDeadline`, the earliest deadline when it
+        /// was set: when it fires, the due presses are accepted and it is set again for the
+        /// next (a press of a key still waiting replaces it without a cancel and schedule).
+        var timer: TimerToken?
+        var timerDeadline = Timestamp.zero
+    }
+    @exclusivity(unchecked) var unchecked: HotState
     private weak var router: Router?
     /// Made once, so that a press allocates no closure.
     private lazy var timerAction: () -> Void = { [weak self] in self?.acceptDue() }
@@ -198,9 +229,9 @@ public final class SlowKeys: InputFilter {
     /// A filter; add it with ``Router/addFilter(_:)``. Default delay: 300 ms (GNOME's and
     /// KDE's).
     public init(delay: TimeSpan = .milliseconds(300), isEnabled: Bool = true) {
-        self.delay = delay
-        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: .keys)
-        waiting.reserveCapacity(8)
+        unchecked = HotState(delay: delay)
+        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: .interpretedKeys)
+        unchecked.waiting.reserveCapacity(8)
     }
 
     /// True: a press waiting for its delay, or rejected, is not in the keyboard's state.
@@ -209,42 +240,58 @@ public final class SlowKeys: InputFilter {
     /// A press is taken and waits for the delay.
     public func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
         guard enabled, event.state == .pressed else { return .pass }
-        self.router = router
         // A press of a key still waiting: the waiting one was released (its release went
         // unseen, swallowed by the router) and is dropped now.
-        if let stale = waiting.scanIndex(where: { $0.event.keycode == event.keycode }) {
-            router.clock.cancel(waiting[stale].timer)
-            waiting.remove(at: stale)
-            onKey?(event.keycode, .rejected)
+        if let stale = unchecked.waiting.scanIndex(where: { $0.event.keycode == event.keycode }) {
+            unchecked.waiting.remove(at: stale)
+            unchecked.onKey?(event.keycode, .rejected)
         }
-        let deadline = router.clock.now + delay
-        waiting.append((event, deadline, router.clock.schedule(at: deadline, timerAction)))
-        onKey?(event.keycode, .pressed)
+        let deadline = router.clock.now + unchecked.delay
+        unchecked.waiting.append((event, deadline))
+        if unchecked.timer == nil || deadline < unchecked.timerDeadline {
+            // The timer set stays when it fires no later than this press's deadline.
+            // The router is stored only here (a weak store): the timer's action routes
+            // through it.
+            self.router = router
+            if let timer = unchecked.timer { router.clock.cancel(timer) }
+            unchecked.timerDeadline = deadline
+            unchecked.timer = router.clock.schedule(at: deadline, timerAction)
+        }
+        unchecked.onKey?(event.keycode, .pressed)
         return .consume
     }
 
-    /// Routes the waiting presses whose delay has passed, oldest first.
+    /// Routes the waiting presses whose delay has passed, oldest first, and sets the timer
+    /// again for the next.
     private func acceptDue() {
+        unchecked.timer = nil
         guard let router else { return }
-        while let index = waiting.scanIndex(where: { $0.deadline <= router.clock.now }) {
-            var event = waiting.remove(at: index).event
+        while true {
+            let now = router.clock.now
+            guard let index = unchecked.waiting.scanIndex(where: { $0.deadline <= now }) else { break }
+            var event = unchecked.waiting.remove(at: index).event
             // Released meanwhile (the router swallowed the release of the taken press).
             guard router.heldKeyIndex(event.keycode) != nil else {
-                onKey?(event.keycode, .rejected)
+                unchecked.onKey?(event.keycode, .rejected)
                 continue
             }
             event.time = router.clock.now
-            onKey?(event.keycode, .accepted)
+            unchecked.onKey?(event.keycode, .accepted)
             router.routeTakenPress(event, after: self)
+        }
+        if unchecked.timer == nil, let next = unchecked.waiting.map(\.deadline).min() {
+            unchecked.timerDeadline = next
+            unchecked.timer = router.clock.schedule(at: next, timerAction)
         }
     }
 
     private func dropWaiting() {
-        let dropped = waiting
-        waiting.removeAll(keepingCapacity: true)
+        let dropped = unchecked.waiting
+        unchecked.waiting.removeAll(keepingCapacity: true)
+        if let timer = unchecked.timer { router?.clock.cancel(timer) }
+        unchecked.timer = nil
         for key in dropped {
-            router?.clock.cancel(key.timer)
-            onKey?(key.event.keycode, .rejected)
+            unchecked.onKey?(key.event.keycode, .rejected)
         }
     }
 }
@@ -261,11 +308,14 @@ public final class BounceKeys: InputFilter {
         get { enabled }
         set {
             enabled = newValue
-            if !newValue { lastRelease = nil }
+            if !newValue { unchecked.lastRelease = nil }
         }
     }
     /// How soon after its release a key's press counts as a bounce.
-    public var delay: TimeSpan
+    public var delay: TimeSpan {
+        get { unchecked.delay }
+        set { unchecked.delay = newValue }
+    }
     /// Told the evdev code of each press ignored as a bounce: for an audible cue.
     public var onBounce: ((_ keycode: UInt32) -> Void)?
 
@@ -274,14 +324,20 @@ public final class BounceKeys: InputFilter {
     let filterSwitch: FilterSwitch
     private var enabled: Bool {
         @inline(__always) get { filterSwitch.unchecked.isAsked }
-        set { filterSwitch.unchecked.isAsked = newValue }
+        set { filterSwitch.isAsked = newValue }
     }
-    private var lastRelease: (keycode: UInt32, time: Timestamp)?
+    /// What each key reads and writes, exempt from run-time exclusivity checks (the rules
+    /// are in UnsafeFoundations.swift; no access spans a call out).
+    struct HotState {
+        var delay: TimeSpan
+        var lastRelease: (keycode: UInt32, time: Timestamp)?
+    }
+    @exclusivity(unchecked) var unchecked: HotState
 
     /// A filter; add it with ``Router/addFilter(_:)``. Default delay: 300 ms (GNOME's and
     /// KDE's).
     public init(delay: TimeSpan = .milliseconds(300), isEnabled: Bool = true) {
-        self.delay = delay
+        unchecked = HotState(delay: delay)
         filterSwitch = FilterSwitch(isAsked: isEnabled, interests: .keys)
     }
 
@@ -293,9 +349,9 @@ public final class BounceKeys: InputFilter {
         guard enabled, case .key(let keycode, let state) = event.kind else { return .pass }
         switch state {
         case .released:
-            lastRelease = (keycode, router.clock.now)
+            unchecked.lastRelease = (keycode, router.clock.now)
         case .pressed:
-            if let last = lastRelease, last.keycode == keycode, router.clock.now - last.time < delay {
+            if let last = unchecked.lastRelease, last.keycode == keycode, router.clock.now - last.time < unchecked.delay {
                 onBounce?(keycode)
                 return .consume
             }

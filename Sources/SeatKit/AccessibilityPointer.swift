@@ -41,34 +41,49 @@ public final class SimulatedSecondaryClick: InputFilter {
         get { enabled }
         set {
             enabled = newValue
-            filterSwitch.unchecked.isAsked = newValue || owesRelease
+            filterSwitch.isAsked = newValue || unchecked.owesRelease
             if !newValue { cancelHold() }
         }
     }
     /// How long the primary button must be held (GNOME: 1.2 s).
-    public var delay: TimeSpan
+    public var delay: TimeSpan {
+        get { unchecked.delay }
+        set { unchecked.delay = newValue }
+    }
     /// How far, in layout units, the pointer may move while held (GNOME's dwell threshold: 10).
-    public var movementThreshold: Double
+    public var movementThreshold: Double {
+        get { unchecked.movementThreshold }
+        set { unchecked.movementThreshold = newValue }
+    }
     /// Told where each secondary click was made.
     public var onClick: ((LayoutPoint) -> Void)?
 
     /// Whether the router asks this filter at all: while it is on, and while a real release
     /// is still owed (UnsafeFoundations.swift, `FilterSwitch`).
     let filterSwitch: FilterSwitch
-    private var enabled: Bool
-    private var timer: TimerToken?
-    private var anchor = LayoutPoint.zero
-    /// A click was simulated: the real primary release still to come is taken.
-    private var owesRelease = false
+    /// What each event reads and writes, exempt from run-time exclusivity checks (the rules
+    /// are in UnsafeFoundations.swift; no access spans a call out).
+    struct HotState {
+        var delay: TimeSpan
+        var movementThreshold: Double
+        var enabled: Bool
+        var timer: TimerToken?
+        var anchor = LayoutPoint.zero
+        /// A click was simulated: the real primary release still to come is taken.
+        var owesRelease = false
+    }
+    @exclusivity(unchecked) var unchecked: HotState
+    private var enabled: Bool {
+        get { unchecked.enabled }
+        set { unchecked.enabled = newValue }
+    }
     private weak var router: Router?
     /// Made once, so that a press allocates no closure.
     private lazy var timerAction: () -> Void = { [weak self] in self?.holdEnded() }
 
     /// A filter; add it with ``Router/addFilter(_:)``.
     public init(delay: TimeSpan = .milliseconds(1200), movementThreshold: Double = 10, isEnabled: Bool = true) {
-        self.delay = delay
-        self.movementThreshold = movementThreshold
-        enabled = isEnabled
+        unchecked = HotState(delay: delay, movementThreshold: movementThreshold, enabled: isEnabled)
         filterSwitch = FilterSwitch(isAsked: isEnabled, interests: [.pointerMotion, .pointerButtons])
     }
 
@@ -76,20 +91,20 @@ public final class SimulatedSecondaryClick: InputFilter {
         if event.device == accessibilityDevice { return .pass }
         switch event.kind {
         case .pointerButton(Button.left, .pressed):
-            guard enabled, timer == nil, !owesRelease else { return .pass }
+            guard enabled, unchecked.timer == nil, !unchecked.owesRelease else { return .pass }
             self.router = router
-            anchor = router.pointerLocation
-            timer = router.clock.schedule(at: router.clock.now + delay, timerAction)
+            unchecked.anchor = router.pointerLocation
+            unchecked.timer = router.clock.schedule(at: router.clock.now + unchecked.delay, timerAction)
         case .pointerButton(Button.left, .released):
-            if owesRelease {
-                owesRelease = false
-                filterSwitch.unchecked.isAsked = enabled
+            if unchecked.owesRelease {
+                unchecked.owesRelease = false
+                filterSwitch.isAsked = enabled
                 return .consume
             }
             cancelHold()
         case .pointerMotion, .pointerMotionAbsolute:
-            guard timer != nil, let to = destination(of: event, from: router.pointerLocation) else { return .pass }
-            if to.vector(from: anchor).length > movementThreshold { cancelHold() }
+            guard unchecked.timer != nil, let to = destination(of: event, from: router.pointerLocation) else { return .pass }
+            if to.vector(from: unchecked.anchor).length > unchecked.movementThreshold { cancelHold() }
         default:
             break
         }
@@ -97,14 +112,15 @@ public final class SimulatedSecondaryClick: InputFilter {
     }
 
     private func cancelHold() {
-        if let timer { router?.clock.cancel(timer) }
-        timer = nil
+        guard let timer = unchecked.timer else { return }
+        router?.clock.cancel(timer)
+        unchecked.timer = nil
     }
 
     private func holdEnded() {
-        timer = nil
+        unchecked.timer = nil
         guard let router else { return }
-        owesRelease = true
+        unchecked.owesRelease = true
         let now = router.clock.now
         router.inject(InputEvent(time: now, device: accessibilityDevice, .pointerButton(button: Button.left, state: .released)))
         router.inject(InputEvent(time: now, device: accessibilityDevice, .pointerButton(button: Button.right, state: .pressed)))
@@ -131,51 +147,68 @@ public final class DwellClick: InputFilter {
             enabled = newValue
             if !newValue {
                 endDwell()
-                anchor = nil
+                unchecked.anchor = nil
             }
         }
     }
     /// How long the pointer must rest (GNOME: 1.2 s).
-    public var delay: TimeSpan
+    public var delay: TimeSpan {
+        get { unchecked.delay }
+        set { unchecked.delay = newValue }
+    }
     /// How far, in layout units, the pointer may drift while resting (GNOME: 10).
-    public var movementThreshold: Double
+    public var movementThreshold: Double {
+        get { unchecked.movementThreshold }
+        set { unchecked.movementThreshold = newValue }
+    }
     /// The button clicked: evdev code (BTN_LEFT, 0x110, by default).
     public var button: UInt32 = 0x110
     /// Told each click's location.
     public var onClick: ((LayoutPoint) -> Void)?
     /// Told when a dwell begins (where, and when it will click) and ends (`nil`: clicked,
     /// moved away or cancelled).
-    public var onDwellChange: ((_ dwell: (location: LayoutPoint, deadline: Timestamp)?) -> Void)?
+    public var onDwellChange: ((_ dwell: (location: LayoutPoint, deadline: Timestamp)?) -> Void)? {
+        get { unchecked.onDwellChange }
+        set { unchecked.onDwellChange = newValue }
+    }
 
     /// Backs `isEnabled`: whether the router asks this filter at all (off, it passes every
     /// event without being called: UnsafeFoundations.swift, `FilterSwitch`).
     let filterSwitch: FilterSwitch
     private var enabled: Bool {
         @inline(__always) get { filterSwitch.unchecked.isAsked }
-        set { filterSwitch.unchecked.isAsked = newValue }
+        set { filterSwitch.isAsked = newValue }
     }
-    private var timer: TimerToken?
-    private var anchor: LayoutPoint?
-    private var started = Timestamp.zero
-    /// When `timer` fires: the deadline of the dwell it was set for (a restart moves the
-    /// dwell's deadline, `started + delay`, later, and the timer is set again when it fires).
-    private var timerDeadline = Timestamp.zero
+    /// What each motion reads and writes, exempt from run-time exclusivity checks (the
+    /// rules are in UnsafeFoundations.swift; no access spans a call out).
+    struct HotState {
+        var delay: TimeSpan
+        var movementThreshold: Double
+        var onDwellChange: ((_ dwell: (location: LayoutPoint, deadline: Timestamp)?) -> Void)?
+        var timer: TimerToken?
+        var anchor: LayoutPoint?
+        var started = Timestamp.zero
+        /// When `timer` fires: the deadline of the dwell it was set for (a restart moves the
+        /// dwell's deadline, `started + delay`, later, and the timer is set again when it fires).
+        var timerDeadline = Timestamp.zero
+    }
+    @exclusivity(unchecked) var unchecked: HotState
     private weak var router: Router?
     /// Made once, so that a motion allocates no closure.
     private lazy var timerAction: () -> Void = { [weak self] in self?.dwellEnded() }
 
     /// A filter; add it with ``Router/addFilter(_:)``.
     public init(delay: TimeSpan = .milliseconds(1200), movementThreshold: Double = 10, isEnabled: Bool = true) {
-        self.delay = delay
-        self.movementThreshold = movementThreshold
+        unchecked = HotState(delay: delay, movementThreshold: movementThreshold)
         filterSwitch = FilterSwitch(isAsked: isEnabled, interests: [.pointerMotion, .pointerButtons])
     }
 
     /// How far the dwell under way is at `time`, from 0 (just began) to 1 (clicks); `nil` when
     /// none is.
     public func progress(at time: Timestamp) -> Double? {
-        guard timer != nil, delay.microseconds > 0 else { return nil }
-        return min(1, max(0, Double((time - started).microseconds) / Double(delay.microseconds)))
+        let delay = unchecked.delay
+        guard unchecked.timer != nil, delay.microseconds > 0 else { return nil }
+        return min(1, max(0, Double((time - unchecked.started).microseconds) / Double(delay.microseconds)))
     }
 
     public func filter(_ event: InputEvent, router: Router) -> FilterDecision {
@@ -184,27 +217,27 @@ public final class DwellClick: InputFilter {
         case .pointerMotion, .pointerMotionAbsolute:
             // Any pointer's motion counts, mouse keys' included.
             guard let to = destination(of: event, from: router.pointerLocation) else { return .pass }
-            if let anchor, to.vector(from: anchor).length <= movementThreshold { return .pass }
-            anchor = to
+            if let anchor = unchecked.anchor, to.vector(from: anchor).length <= unchecked.movementThreshold { return .pass }
+            unchecked.anchor = to
             guard router.unchecked.pressedButtons.isEmpty else {
                 endDwell()
                 return .pass
             }
             let now = router.clock.now
-            let deadline = now + delay
-            if timer != nil, timerDeadline <= deadline {
+            let deadline = now + unchecked.delay
+            if unchecked.timer != nil, unchecked.timerDeadline <= deadline {
                 // The dwell under way restarts. Its timer stays: when it fires before the new
                 // deadline it is set again for it (no cancel and schedule at every motion of
                 // a moving pointer, which is most of them).
-                onDwellChange?(nil)
+                unchecked.onDwellChange?(nil)
             } else {
                 endDwell()
                 self.router = router
-                timer = router.clock.schedule(at: deadline, timerAction)
-                timerDeadline = deadline
+                unchecked.timer = router.clock.schedule(at: deadline, timerAction)
+                unchecked.timerDeadline = deadline
             }
-            started = now
-            onDwellChange?((to, deadline))
+            unchecked.started = now
+            unchecked.onDwellChange?((to, deadline))
         case .pointerButton(_, .pressed):
             // A click of its own ends nothing (the dwell that made it is over).
             if event.device != accessibilityDevice { endDwell() }
@@ -215,21 +248,22 @@ public final class DwellClick: InputFilter {
     }
 
     private func endDwell() {
-        guard let timer else { return }
+        guard let timer = unchecked.timer else { return }
         router?.clock.cancel(timer)
-        self.timer = nil
-        onDwellChange?(nil)
+        unchecked.timer = nil
+        unchecked.onDwellChange?(nil)
     }
 
     private func dwellEnded() {
-        if let router, started + delay > router.clock.now {
+        if let router, unchecked.started + unchecked.delay > router.clock.now {
             // Restarted since the timer was set: the dwell goes on to its new deadline.
-            timerDeadline = started + delay
-            timer = router.clock.schedule(at: timerDeadline, timerAction)
+            let deadline = unchecked.started + unchecked.delay
+            unchecked.timerDeadline = deadline
+            unchecked.timer = router.clock.schedule(at: deadline, timerAction)
             return
         }
-        timer = nil
-        onDwellChange?(nil)
+        unchecked.timer = nil
+        unchecked.onDwellChange?(nil)
         guard let router, router.heldButtons.isEmpty else { return }
         let now = router.clock.now
         router.inject(InputEvent(time: now, device: accessibilityDevice, .pointerButton(button: button, state: .pressed)))
@@ -277,7 +311,7 @@ public final class MouseKeys: InputFilter {
     let filterSwitch: FilterSwitch
     private var enabled: Bool {
         @inline(__always) get { filterSwitch.unchecked.isAsked }
-        set { filterSwitch.unchecked.isAsked = newValue }
+        set { filterSwitch.isAsked = newValue }
     }
     /// Direction keys held, in press order.
     private var directionKeys: [UInt32] = []
@@ -294,7 +328,7 @@ public final class MouseKeys: InputFilter {
         self.interval = interval
         self.maxSpeed = maxSpeed
         self.accelerationTime = accelerationTime
-        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: .keys)
+        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: .interpretedKeys)
         directionKeys.reserveCapacity(8)
     }
 
@@ -417,7 +451,7 @@ public final class LocatePointer: InputFilter {
         get { enabled }
         set {
             enabled = newValue
-            candidate = nil
+            unchecked.candidate = nil
         }
     }
     /// Told the pointer's location (layout space) at each Ctrl tap.
@@ -428,14 +462,19 @@ public final class LocatePointer: InputFilter {
     let filterSwitch: FilterSwitch
     private var enabled: Bool {
         @inline(__always) get { filterSwitch.unchecked.isAsked }
-        set { filterSwitch.unchecked.isAsked = newValue }
+        set { filterSwitch.isAsked = newValue }
     }
-    /// The Ctrl key pressed with nothing else since.
-    private var candidate: UInt32?
+    /// What each event reads and writes, exempt from run-time exclusivity checks (the rules
+    /// are in UnsafeFoundations.swift; no access spans a call out).
+    struct HotState {
+        /// The Ctrl key pressed with nothing else since.
+        var candidate: UInt32?
+    }
+    @exclusivity(unchecked) var unchecked = HotState()
 
     /// A filter; add it with ``Router/addFilter(_:)``.
     public init(isEnabled: Bool = true, onLocate: ((LayoutPoint) -> Void)? = nil) {
-        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: [.keys, .pointerButtons, .pointerAxis])
+        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: [.keys, .interpretedKeys, .pointerButtons, .pointerAxis])
         self.onLocate = onLocate
     }
 
@@ -443,12 +482,12 @@ public final class LocatePointer: InputFilter {
         guard enabled else { return .pass }
         switch event.kind {
         case .key(let keycode, .released):
-            if candidate == keycode {
-                candidate = nil
+            if unchecked.candidate == keycode {
+                unchecked.candidate = nil
                 onLocate?(router.pointerLocation)
             }
         case .pointerButton(_, .pressed), .pointerAxis:
-            candidate = nil
+            unchecked.candidate = nil
         default:
             break
         }
@@ -457,7 +496,7 @@ public final class LocatePointer: InputFilter {
 
     public func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
         guard enabled, event.state == .pressed else { return .pass }
-        candidate = StickyKeys.modifier(keysym: event.keysym, keycode: event.keycode) == .control ? event.keycode : nil
+        unchecked.candidate = StickyKeys.modifier(keysym: event.keysym, keycode: event.keycode) == .control ? event.keycode : nil
         return .pass
     }
 }

@@ -41,13 +41,19 @@ public final class TouchAccommodations: InputFilter {
         }
     }
     /// How long a finger must stay down before its touch counts; `nil`: at once.
-    public var holdDuration: TimeSpan?
+    public var holdDuration: TimeSpan? {
+        get { unchecked.holdDuration }
+        set { unchecked.holdDuration = newValue }
+    }
     /// How long after a counted touch begins further touches are ignored; `nil`: none are.
-    public var ignoreRepeat: TimeSpan?
+    public var ignoreRepeat: TimeSpan? {
+        get { unchecked.ignoreRepeat }
+        set { unchecked.ignoreRepeat = newValue }
+    }
     /// Told each hold's finger, location (layout space) and outcome.
     public var onHold: ((_ id: TouchID, _ location: LayoutPoint, _ outcome: HoldOutcome) -> Void)?
 
-    private struct Held {
+    struct Held {
         var id: TouchID
         var location: LayoutPoint
         var deadline: Timestamp
@@ -61,11 +67,18 @@ public final class TouchAccommodations: InputFilter {
     let filterSwitch: FilterSwitch
     private var enabled: Bool {
         @inline(__always) get { filterSwitch.unchecked.isAsked }
-        set { filterSwitch.unchecked.isAsked = newValue }
+        set { filterSwitch.isAsked = newValue }
     }
-    private var held: [Held] = []
-    /// Counted touches may not begin before this (the repeat window).
-    private var ignoreUntil: Timestamp?
+    /// What each touch event reads and writes, exempt from run-time exclusivity checks (the
+    /// rules are in UnsafeFoundations.swift; no access spans a call out).
+    struct HotState {
+        var holdDuration: TimeSpan?
+        var ignoreRepeat: TimeSpan?
+        var held: [Held] = []
+        /// Counted touches may not begin before this (the repeat window).
+        var ignoreUntil: Timestamp?
+    }
+    @exclusivity(unchecked) var unchecked: HotState
     private weak var router: Router?
     /// Made once, so that a touch allocates no closure.
     private lazy var timerAction: () -> Void = { [weak self] in self?.holdsEnded() }
@@ -73,10 +86,9 @@ public final class TouchAccommodations: InputFilter {
     /// A filter holding touches for `holdDuration` and ignoring touches within
     /// `ignoreRepeat` of a counted one (`nil` turns either off).
     public init(holdDuration: TimeSpan? = .milliseconds(100), ignoreRepeat: TimeSpan? = nil, isEnabled: Bool = true) {
-        self.holdDuration = holdDuration
-        self.ignoreRepeat = ignoreRepeat
+        unchecked = HotState(holdDuration: holdDuration, ignoreRepeat: ignoreRepeat)
         filterSwitch = FilterSwitch(isAsked: isEnabled, interests: .touches)
-        held.reserveCapacity(10)
+        unchecked.held.reserveCapacity(10)
     }
 
     /// The counted touch that stands for finger `id`.
@@ -90,28 +102,29 @@ public final class TouchAccommodations: InputFilter {
             guard enabled else { return .pass }
             self.router = router
             let now = router.clock.now
-            if let until = ignoreUntil, now < until {
+            if let until = unchecked.ignoreUntil, now < until {
                 onHold?(id, point, .rejected)
                 return .consume
             }
-            guard let duration = holdDuration, duration.microseconds > 0 else {
+            guard let duration = unchecked.holdDuration, duration.microseconds > 0 else {
                 startRepeatWindow(at: now)
                 return .pass
             }
             let deadline = now + duration
-            held.append(Held(id: id, location: point, deadline: deadline, timer: router.clock.schedule(at: deadline, timerAction), counted: false))
+            let timer = router.clock.schedule(at: deadline, timerAction)
+            unchecked.held.append(Held(id: id, location: point, deadline: deadline, timer: timer, counted: false))
             onHold?(id, point, .began)
             return .consume
         case .touchMotion(let id, let point):
-            guard let index = held.scanIndex(where: { $0.id == id }) else { return .pass }
-            held[index].location = point
-            if held[index].counted {
+            guard let index = unchecked.held.scanIndex(where: { $0.id == id }) else { return .pass }
+            unchecked.held[index].location = point
+            if unchecked.held[index].counted {
                 router.inject(InputEvent(time: event.time, device: Self.device, .touchMotion(Self.countedID(for: id), point)))
             }
             return .consume
         case .touchUp(let id), .touchCancel(let id):
-            guard let index = held.scanIndex(where: { $0.id == id }) else { return .pass }
-            let finger = held.remove(at: index)
+            guard let index = unchecked.held.scanIndex(where: { $0.id == id }) else { return .pass }
+            let finger = unchecked.held.remove(at: index)
             if finger.counted {
                 let counted = Self.countedID(for: id)
                 let kind: InputEvent.Kind
@@ -128,30 +141,32 @@ public final class TouchAccommodations: InputFilter {
     }
 
     private func startRepeatWindow(at now: Timestamp) {
-        if let window = ignoreRepeat, window.microseconds > 0 { ignoreUntil = now + window }
+        if let window = unchecked.ignoreRepeat, window.microseconds > 0 { unchecked.ignoreUntil = now + window }
     }
 
     /// Ends the holds whose duration has passed, in the order their fingers went down.
     private func holdsEnded() {
         guard let router else { return }
-        while let index = held.scanIndex(where: { !$0.counted && $0.timer != nil && $0.deadline <= router.clock.now }) {
+        while true {
+            let now = router.clock.now
+            guard let index = unchecked.held.scanIndex(where: { !$0.counted && $0.timer != nil && $0.deadline <= now }) else { break }
             holdEnded(at: index, router: router)
         }
     }
 
     private func holdEnded(at index: Int, router: Router) {
-        let id = held[index].id
-        held[index].timer = nil
+        let id = unchecked.held[index].id
+        unchecked.held[index].timer = nil
         let now = router.clock.now
-        if let until = ignoreUntil, now < until {
+        if let until = unchecked.ignoreUntil, now < until {
             // Another touch counted meanwhile: this one is a repeat of it.
-            let finger = held.remove(at: index)
+            let finger = unchecked.held.remove(at: index)
             onHold?(id, finger.location, .rejected)
             return
         }
-        held[index].counted = true
+        unchecked.held[index].counted = true
         startRepeatWindow(at: now)
-        let location = held[index].location
+        let location = unchecked.held[index].location
         onHold?(id, location, .counted)
         router.inject(InputEvent(time: now, device: Self.device, .touchDown(Self.countedID(for: id), location)))
         router.inject(InputEvent(time: now, device: Self.device, .touchFrame))
@@ -159,9 +174,9 @@ public final class TouchAccommodations: InputFilter {
 
     /// Cancels the counted touches that are down and drops the holds under way.
     private func releaseAll() {
-        let fingers = held
-        held.removeAll(keepingCapacity: true)
-        ignoreUntil = nil
+        let fingers = unchecked.held
+        unchecked.held.removeAll(keepingCapacity: true)
+        unchecked.ignoreUntil = nil
         guard let router else { return }
         var cancelled = false
         for finger in fingers {

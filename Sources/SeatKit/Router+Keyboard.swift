@@ -71,16 +71,17 @@ extension Router {
     private func routeKey(_ event: InputEvent, _ keyEvent: KeyEvent, record: Bool) {
         let keycode = keyEvent.keycode
         // Most seats have no filter and no spy: skip even loading the lists.
-        if !unchecked.filterList.isEmpty || !unchecked.spies.isEmpty {
+        // Filters that are off are not in the asked lists (FilterRoster).
+        if unchecked.filterList.asks(.anyKeys) || !unchecked.spies.isEmpty {
             // Each filter is asked about the raw event, then about the interpreted key
             // (presses and repeats); spies hear once, with the verdict.
             unchecked.keyFilterDepth += 1
-            var consumedBy = unchecked.filterList.isEmpty ? nil : askFilters(event)
+            var consumedBy = unchecked.filterList.asks(.keys) ? askFilters(event, kind: .keys) : nil
             // A release follows its press, which was not taken (a taken one's release was
             // swallowed before): a filter cannot take it and leave the key stuck.
             if keyEvent.state == .released { consumedBy = nil }
             if consumedBy == nil, keyEvent.state != .released {
-                consumedBy = unchecked.filterList.isEmpty ? nil : askFilters(key: keyEvent)
+                consumedBy = unchecked.filterList.asks(.interpretedKeys) ? askFilters(key: keyEvent) : nil
             }
             unchecked.keyFilterDepth -= 1
             if let masks = unchecked.filteredModifierMasks {
@@ -97,7 +98,7 @@ extension Router {
                 announce?(masks)
             }
             if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
-            observe(event, consumed: consumedBy != nil)
+            if !unchecked.spies.isEmpty { observe(event, consumed: consumedBy != nil) }
             if let consumedBy {
                 // Only a taken press takes the rest of the key: a filter that takes a repeat
                 // of a key whose press was delivered leaves its release to the client.
@@ -158,7 +159,7 @@ extension Router {
     /// Whether the filter at `index` (one that just took a press) discards the presses it
     /// takes; false if the filters changed meanwhile and there is none there now.
     private func filterDiscardsTakenPresses(at index: Int) -> Bool {
-        unchecked.filterList.filter(at: index)?.discardsTakenKeyPresses ?? false
+        unchecked.filterList.discardsTakenKeyPresses(at: index)
     }
 
     /// A filter that discards taken presses (``InputFilter/discardsTakenKeyPresses``) took the

@@ -153,7 +153,7 @@ extension Router {
         let s = unchecked.pens.states[i]
         let mustFollow = (phase == .up && s.inContact) || (phase == .proximityOut && (s.focus != nil || index != nil))
         if mustFollow {
-            if !unchecked.filterList.isEmpty { _ = askFilters(event) }
+            if unchecked.filterList.asks(FilterInterests.of(event)) { _ = askFilters(event, kind: FilterInterests.of(event)) }
             observe(event, consumed: false)
         } else if runFilters(event) {
             if phase == .proximityIn, let j = penIndex(event.device, t.tool) { unchecked.pens.states[j].consumed = true }

@@ -213,7 +213,7 @@ extension Router {
         if state == .released && unchecked.pressedButtons.scanContains(button) {
             // The release of a delivered press follows it: filters see it but cannot take it
             // and leave the button stuck.
-            if !unchecked.filterList.isEmpty { _ = askFilters(event) }
+            if unchecked.filterList.asks(.pointerButtons) { _ = askFilters(event, kind: .pointerButtons) }
             observe(event, consumed: false)
         } else if runFilters(event) {
             if state == .pressed { unchecked.consumedButtons.append(button) }

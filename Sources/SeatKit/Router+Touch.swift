@@ -104,12 +104,12 @@ extension Router {
             if lastEvent { unchecked.consumedTouches.remove(at: index) }
             // Shown to the filters (a lock screen follows the finger), but taken whatever
             // they answer.
-            if !unchecked.filterList.isEmpty { _ = askFilters(event) }
+            if unchecked.filterList.asks(.touches) { _ = askFilters(event, kind: .touches) }
             trace?.record(.followedConsumed(event))
             observe(event, consumed: true)
             return true
         }
-        if unchecked.filterList.isEmpty {
+        if !unchecked.filterList.asks(.touches) {
             observe(event, consumed: false)
             return false
         }

@@ -44,7 +44,7 @@ public final class Router {
         /// and the interpreters replaced meanwhile (rule 3 of ``Unretained``).
         var formerInterpreterCalls = KeptAliveWhileInUse<KeyInterpreterCall>()
         var _trace: (any TraceSink)?
-        /// Backs `filters`; asked through ``Router/askFilters(_:from:)`` (UnsafeFoundations.swift).
+        /// Backs `filters`; asked through ``Router/askFilters(_:kind:)`` (UnsafeFoundations.swift).
         var filterList = FilterList()
         /// Backs `pointerGrab`.
         var pointerGrab: (any PointerGrab)?
@@ -299,6 +299,7 @@ public final class Router {
 
     deinit {
         keyInterpreter?.detached(from: self)
+        unchecked.filterList.detach()
         // The unretained links to this router (rule 1 of ``Unretained``) go with it.
         unchecked.layout.outputs.scan { if $0.unchecked.routerLink?.refers(to: self) == true { $0.unchecked.routerLink = nil } }
         gestures.unchecked.engagedRecognizers.scan {
@@ -370,9 +371,10 @@ public final class Router {
 
     /// Runs the filters, then the spies. Returns true when a filter consumed the event.
     func runFilters(_ event: InputEvent) -> Bool {
-        let consumedBy = unchecked.filterList.isEmpty ? nil : askFilters(event)
+        let kind = FilterInterests.of(event)
+        let consumedBy = unchecked.filterList.asks(kind) ? askFilters(event, kind: kind) : nil
         if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
-        observe(event, consumed: consumedBy != nil)
+        if !unchecked.spies.isEmpty { observe(event, consumed: consumedBy != nil) }
         return consumedBy != nil
     }
 

@@ -199,6 +199,11 @@ struct FilterInterests: OptionSet {
     static let pointerAxis = FilterInterests(rawValue: 1 << 3)
     static let touches = FilterInterests(rawValue: 1 << 4)
     static let other = FilterInterests(rawValue: 1 << 5)
+    /// Keys as interpreted (``InputFilter/filterKey(_:router:)``); ``keys`` is the raw
+    /// ``InputFilter/filter(_:router:)`` of a key event.
+    static let interpretedKeys = FilterInterests(rawValue: 1 << 6)
+    /// ``keys`` or ``interpretedKeys`` (a constant: an array literal allocates in a debug build).
+    static let anyKeys = FilterInterests(rawValue: 1 << 0 | 1 << 6)
 
     /// The class of `event`: a switch on its case alone (no payload is read or copied).
     @inline(__always)
@@ -214,9 +219,10 @@ struct FilterInterests: OptionSet {
     }
 }
 
-/// Whether the router asks a filter of the core's own at all (the accessibility filters):
-/// one that is off is passed over with a load and a branch instead of a call through
-/// `any InputFilter` (issue 28: a filter that is off costs nothing). Its hot state follows
+/// Whether the router asks a filter of the core's own at all (the accessibility filters),
+/// and about which classes of events. A filter that is off is not even looked at: the router
+/// keeps, per class of event, the list of the filters it asks (``FilterRoster``), rebuilt when
+/// a switch changes (issue 28: a filter that is off costs nothing). Its hot state follows
 /// the rules above: the filter sets it in short accesses (its `isEnabled` setter, or a
 /// change of what it still owes), the router reads it between calls.
 final class FilterSwitch {
@@ -228,9 +234,37 @@ final class FilterSwitch {
     @exclusivity(unchecked) var unchecked: HotState
     /// The events the filter acts on; it answers `.pass` to all others and changes nothing.
     let interests: FilterInterests
+    /// The asked lists of the routers this filter is added to: told when ``isAsked`` changes.
+    /// Only touched when the switch changes or the filter is added or removed.
+    private var rosters: [FilterRoster] = []
+
     init(isAsked: Bool, interests: FilterInterests) {
         unchecked = HotState(isAsked: isAsked)
         self.interests = interests
+    }
+
+    /// Whether the router asks the filter. Setting it tells the routers the filter is added
+    /// to, which rebuild their asked lists before the next event (or, mid-event, ask the rest
+    /// of that event's filters one by one).
+    var isAsked: Bool {
+        @inline(__always) get { unchecked.isAsked }
+        set {
+            guard newValue != unchecked.isAsked else { return }
+            unchecked.isAsked = newValue
+            var i = 0
+            while i < rosters.count {
+                rosters[i].switchChanged()
+                i += 1
+            }
+        }
+    }
+
+    func watch(by roster: FilterRoster) {
+        if !rosters.contains(where: { $0 === roster }) { rosters.append(roster) }
+    }
+
+    func unwatch(by roster: FilterRoster) {
+        rosters.removeAll { $0 === roster }
     }
 }
 
@@ -241,8 +275,70 @@ protocol SwitchedFilter: InputFilter {
     var filterSwitch: FilterSwitch { get }
 }
 
+/// One filter the router asks about a class of events: its holder's unretained link (rule 2
+/// of ``Unretained``: ``FilterList`` owns the holder) and its index among all the filters
+/// (what the trace and ``Router/routeTakenPress(_:after:)`` name it by).
+struct AskedFilter {
+    let link: Unmanaged<FilterCall>
+    let index: Int
+}
+
+/// The filters the router asks, per class of event: only those that are on and act on it
+/// (every filter of the user's, the switched ones whose switch is on and whose interests hold
+/// the class), in order. The router reads ``HotState/askedClasses`` to skip the filters
+/// altogether for a class none is asked about, so filters that are off cost one load and
+/// one test per event, whatever their number.
+///
+/// Rebuilt by ``FilterList`` when a filter is added or removed, and when a switch says it
+/// changed (``switchChanged()``, which marks the lists stale and every class asked until
+/// then). Never rebuilt while filters are asked: an asking that finds the lists stale asks
+/// its remaining filters one by one from the full list, checking each switch, as before.
+final class FilterRoster {
+    struct HotState {
+        /// Bit `1 << c` set: some filter is asked about class `c` (``FilterInterests``' bits).
+        /// All set while stale.
+        var askedClasses: UInt8 = 0
+        /// A switch changed since the lists were built.
+        var isStale = false
+        /// The asked filters, grouped by class: class `c`'s are `asked[starts[c] ..< starts[c + 1]]`.
+        var asked: [AskedFilter] = []
+        var starts = SIMD8<Int32>(repeating: 0)
+    }
+    @exclusivity(unchecked) var unchecked = HotState()
+
+    /// A switch of one of the filters changed.
+    func switchChanged() {
+        unchecked.isStale = true
+        unchecked.askedClasses = 0xFF
+    }
+
+    /// Rebuilds the lists from `calls`, in order, without allocating once warm.
+    func rebuild(from calls: [FilterCall]) {
+        unchecked.isStale = false
+        unchecked.asked.removeAll(keepingCapacity: true)
+        var classes: UInt8 = 0
+        var c = 0
+        while c < FilterInterests.classCount {
+            let kind = FilterInterests(rawValue: 1 << UInt8(c))
+            unchecked.starts[c] = Int32(unchecked.asked.count)
+            var i = 0
+            while i < calls.count {
+                if calls[i].isAsked(about: kind) {
+                    unchecked.asked.append(AskedFilter(link: Unmanaged.passUnretained(calls[i]), index: i))
+                    classes |= kind.rawValue
+                }
+                i += 1
+            }
+            c += 1
+        }
+        unchecked.starts[FilterInterests.classCount] = Int32(unchecked.asked.count)
+        unchecked.askedClasses = classes
+    }
+}
+
 /// The router's filters: the public list, and the same filters as the router asks them,
-/// through ``FilterCall`` holders it owns and unretained links to them.
+/// through ``FilterCall`` holders it owns and unretained links to them, per class of event
+/// in ``FilterRoster``.
 ///
 /// **Edits while the filters are asked wait.** A filter (or anything it calls) may add or
 /// remove filters while it is asked. ``filters`` changes at once, but the asked list stays
@@ -257,15 +353,28 @@ struct FilterList {
     private var calls: [FilterCall] = []
     /// `calls`, unretained: what a loop reads.
     private var links: [Unmanaged<FilterCall>] = []
+    /// The asked filters per class, owned here for the router's life and never replaced;
+    /// the switches of the filters in `calls` hold it too, to mark it stale.
+    private let roster = FilterRoster()
+    /// `roster`, unretained (rule 2: owned beside it, in `roster`): what the router reads.
+    let rosterLink: Unmanaged<FilterRoster>
     /// Askings under way (more than one when a filter's call injects an event).
-    private var askings = 0
+    private(set) var askings = 0
     /// `filters` was edited during an asking: the asked list is rebuilt when it ends.
     private var edited = false
 
-    /// No filter is asked (the asked list is empty).
+    init() { rosterLink = Unmanaged.passUnretained(roster) }
+
+    /// No filter is added (the asked list is empty).
     @inline(__always) var isEmpty: Bool { links.isEmpty }
     /// How many filters are asked.
     @inline(__always) var count: Int { links.count }
+
+    /// Whether some filter is asked about events of class `kind` (or the lists are stale):
+    /// false, the router skips the filters for that event without a call.
+    @inline(__always) func asks(_ kind: FilterInterests) -> Bool {
+        rosterLink._withUnsafeGuaranteedRef { $0.unchecked.askedClasses & kind.rawValue != 0 }
+    }
 
     mutating func append(_ filter: any InputFilter) {
         filters.append(filter)
@@ -273,6 +382,8 @@ struct FilterList {
         let call = FilterCall(filter)
         calls.append(call)
         links.append(Unmanaged.passUnretained(call))
+        call.filterSwitch?.watch(by: roster)
+        roster.rebuild(from: calls)
     }
 
     /// Removes every occurrence of `filter`. Returns the holders let go, for the caller to
@@ -283,7 +394,14 @@ struct FilterList {
         let removed = calls.filter { $0.filter === filter }
         calls.removeAll { $0.filter === filter }
         links = calls.map { Unmanaged.passUnretained($0) }
+        for call in removed { call.filterSwitch?.unwatch(by: roster) }
+        roster.rebuild(from: calls)
         return removed
+    }
+
+    /// Stops the switches telling this list (the router goes).
+    func detach() {
+        for call in calls { call.filterSwitch?.unwatch(by: roster) }
     }
 
     /// The position of `filter` in the asked list.
@@ -294,47 +412,88 @@ struct FilterList {
 
     @inline(__always) func link(at index: Int) -> Unmanaged<FilterCall> { links[index] }
 
+    /// Whether the asked filter at `index` discards the presses it takes; false when there
+    /// is none there (the filters changed). Asked through the link, without a retain.
+    func discardsTakenKeyPresses(at index: Int) -> Bool {
+        index < links.count && links[index]._withUnsafeGuaranteedRef { $0.filter.discardsTakenKeyPresses }
+    }
+
     /// Starts an asking: the number of filters it asks.
     @inline(__always) mutating func beginAsking() -> Int {
         askings += 1
         return links.count
     }
 
-    /// Ends an asking. True when it was the outermost and filters were edited meanwhile: the
-    /// caller then calls ``applyEdits()``.
+    /// Ends an asking. True when it was the outermost and filters were edited or switched
+    /// meanwhile: the caller then calls ``applyEdits()``.
     @inline(__always) mutating func endAsking() -> Bool {
         askings -= 1
-        return askings == 0 && edited
+        return askings == 0 && (edited || rosterLink._withUnsafeGuaranteedRef { $0.unchecked.isStale })
+    }
+
+    /// Rebuilds the per-class lists after a switch changed (outside any asking).
+    @inline(never)
+    func rebuildRoster() {
+        roster.rebuild(from: calls)
     }
 
     /// Rebuilds the asked list from ``filters``; returns the former holders, for the caller
     /// to drop once its access to the list has ended.
     @inline(never)
     mutating func applyEdits() -> [FilterCall] {
+        guard edited else {
+            roster.rebuild(from: calls)
+            return []
+        }
         edited = false
         let former = calls
+        for call in former { call.filterSwitch?.unwatch(by: roster) }
         calls = filters.map(FilterCall.init)
         links = calls.map { Unmanaged.passUnretained($0) }
+        for call in calls { call.filterSwitch?.watch(by: roster) }
+        roster.rebuild(from: calls)
         return former
     }
 }
 
+extension FilterInterests {
+    /// How many classes there are (bits of ``rawValue``).
+    static let classCount = 7
+    /// The class's bit number, for a single class.
+    @inline(__always) var classIndex: Int { rawValue.trailingZeroBitCount }
+}
+
 extension Router {
-    /// Asks the filters from `start` on about `event`, in order, until one consumes it;
-    /// returns its index. No reference counting per filter: each is called through its
-    /// holder's unretained link (``FilterList``), and a switched filter that is off, or that
-    /// does not act on events of this class, is not called (``FilterSwitch``). Out of line and not generic, so the callers' code is the
-    /// same whatever the filters are.
+    /// Asks the filters about `event`, of class `kind` (``FilterInterests/of(_:)``), in order,
+    /// until one consumes it; returns its index among all the filters. Only the filters asked
+    /// about the class are looked at (``FilterRoster``: one that is off, or that does not act
+    /// on such events, is not even read), and none is reference counted: each is called
+    /// through its holder's unretained link. Out of line and not generic, so the callers'
+    /// code is the same whatever the filters are; no closure is handed on (a closure passed
+    /// to a function that is not inlined copied the event into its context at every asking).
     @inline(never)
-    func askFilters(_ event: InputEvent, from start: Int = 0) -> Int? {
-        let count = unchecked.filterList.beginAsking()
-        let kind = FilterInterests.of(event)
+    func askFilters(_ event: InputEvent, kind: FilterInterests) -> Int? {
+        let roster = unchecked.filterList.rosterLink
+        if roster._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) {
+            // Inside another asking the lists stay as they are (a loop may be reading them):
+            // this one goes one by one.
+            if unchecked.filterList.askings > 0 { return askFilters(event, from: 0) }
+            unchecked.filterList.rebuildRoster()
+        }
+        _ = unchecked.filterList.beginAsking()
+        let c = kind.classIndex
+        var i = Int(roster._withUnsafeGuaranteedRef { $0.unchecked.starts[c] })
+        let end = Int(roster._withUnsafeGuaranteedRef { $0.unchecked.starts[c + 1] })
         var consumedBy: Int?
-        var i = start
-        while i < count {
-            let link = unchecked.filterList.link(at: i)
-            if link._withUnsafeGuaranteedRef({ $0.isAsked(about: kind) && $0.filter.filter(event, router: self) == .consume }) {
-                consumedBy = i
+        while i < end {
+            let entry = roster._withUnsafeGuaranteedRef { $0.unchecked.asked[i] }
+            if entry.link._withUnsafeGuaranteedRef({ $0.filter.filter(event, router: self) }) == .consume {
+                consumedBy = entry.index
+                break
+            }
+            if roster._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) {
+                // A switch changed during the call: the rest, one by one.
+                consumedBy = askOneByOne(event, kind: kind, from: entry.index + 1)
                 break
             }
             i += 1
@@ -343,16 +502,27 @@ extension Router {
         return consumedBy
     }
 
-    /// ``askFilters(_:from:)`` for the interpreted key (``InputFilter/filterKey(_:router:)``).
+    /// ``askFilters(_:kind:)`` for the interpreted key (``InputFilter/filterKey(_:router:)``).
     @inline(never)
-    func askFilters(key event: KeyEvent, from start: Int = 0) -> Int? {
-        let count = unchecked.filterList.beginAsking()
+    func askFilters(key event: KeyEvent) -> Int? {
+        let roster = unchecked.filterList.rosterLink
+        if roster._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) {
+            if unchecked.filterList.askings > 0 { return askFilters(key: event, from: 0) }
+            unchecked.filterList.rebuildRoster()
+        }
+        _ = unchecked.filterList.beginAsking()
+        let c = FilterInterests.interpretedKeys.classIndex
+        var i = Int(roster._withUnsafeGuaranteedRef { $0.unchecked.starts[c] })
+        let end = Int(roster._withUnsafeGuaranteedRef { $0.unchecked.starts[c + 1] })
         var consumedBy: Int?
-        var i = start
-        while i < count {
-            let link = unchecked.filterList.link(at: i)
-            if link._withUnsafeGuaranteedRef({ $0.isAsked(about: .keys) && $0.filter.filterKey(event, router: self) == .consume }) {
-                consumedBy = i
+        while i < end {
+            let entry = roster._withUnsafeGuaranteedRef { $0.unchecked.asked[i] }
+            if entry.link._withUnsafeGuaranteedRef({ $0.filter.filterKey(event, router: self) }) == .consume {
+                consumedBy = entry.index
+                break
+            }
+            if roster._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) {
+                consumedBy = askOneByOne(key: event, from: entry.index + 1)
                 break
             }
             i += 1
@@ -361,8 +531,56 @@ extension Router {
         return consumedBy
     }
 
-    /// Applies the edits made while filters were asked; the former holders are released
-    /// after the access to the list ends.
+    /// Asks the filters from index `start` on about `event` (a press a filter took and routes
+    /// now: ``routeTakenPress(_:after:)``), one by one, checking each switch. Rare.
+    @inline(never)
+    func askFilters(_ event: InputEvent, from start: Int) -> Int? {
+        _ = unchecked.filterList.beginAsking()
+        let consumedBy = askOneByOne(event, kind: FilterInterests.of(event), from: start)
+        if unchecked.filterList.endAsking() { finishFilterEdits() }
+        return consumedBy
+    }
+
+    /// ``askFilters(_:from:)`` for the interpreted key.
+    @inline(never)
+    func askFilters(key event: KeyEvent, from start: Int) -> Int? {
+        _ = unchecked.filterList.beginAsking()
+        let consumedBy = askOneByOne(key: event, from: start)
+        if unchecked.filterList.endAsking() { finishFilterEdits() }
+        return consumedBy
+    }
+
+    /// Inside an asking: the filters from `start` on, one by one, each asked only if its
+    /// switch says so now (the lists are stale).
+    @inline(never)
+    private func askOneByOne(_ event: InputEvent, kind: FilterInterests, from start: Int) -> Int? {
+        let count = unchecked.filterList.count
+        var i = start
+        while i < count {
+            let link = unchecked.filterList.link(at: i)
+            if link._withUnsafeGuaranteedRef({ $0.isAsked(about: kind) && $0.filter.filter(event, router: self) == .consume }) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// ``askOneByOne(_:kind:from:)`` for the interpreted key.
+    @inline(never)
+    private func askOneByOne(key event: KeyEvent, from start: Int) -> Int? {
+        let count = unchecked.filterList.count
+        var i = start
+        while i < count {
+            let link = unchecked.filterList.link(at: i)
+            if link._withUnsafeGuaranteedRef({ $0.isAsked(about: .interpretedKeys) && $0.filter.filterKey(event, router: self) == .consume }) {
+                return i
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Applies the edits made while filters were asked (and rebuilds stale lists); the former
+    /// holders are released after the access to the list ends.
     @inline(never)
     private func finishFilterEdits() {
         let former = unchecked.filterList.applyEdits()

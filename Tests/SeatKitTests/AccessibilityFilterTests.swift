@@ -78,6 +78,33 @@ import Testing
         #expect(outcomes == [.pressed, .rejected, .pressed, .accepted])
     }
 
+    /// Keys waiting together share one timer, set for the earliest deadline and set again
+    /// for the next when it fires: each key is accepted at its own deadline, in order, and a
+    /// press of a key still waiting schedules nothing.
+    @Test func slowKeysWaitingTogetherShareOneTimerAndEachCountsAtItsOwnDeadline() {
+        let world = World()
+        var outcomes: [String] = []
+        let slow = SlowKeys(delay: .milliseconds(300))
+        slow.onKey = { code, outcome in outcomes.append("\(code) \(outcome)") }
+        world.router.addFilter(slow)
+        world.key(30, .pressed, at: 0)
+        world.key(31, .pressed, at: 100)
+        #expect(world.clock.pendingTimerCount == 1)
+        world.key(31, .released, at: 150)
+        world.key(31, .pressed, at: 200)
+        #expect(world.clock.pendingTimerCount == 1, "a press of a key still waiting schedules nothing")
+        world.clock.advance(to: .milliseconds(300))
+        #expect(world.app.lastKey?.keycode == 30 && world.app.lastKey?.time == .milliseconds(300))
+        #expect(world.clock.pendingTimerCount == 1, "set again for the next deadline")
+        world.clock.advance(to: .milliseconds(499))
+        #expect(world.log.entries == ["app.keyDown"])
+        world.clock.advance(to: .milliseconds(500))
+        #expect(world.log.entries == ["app.keyDown", "app.keyDown"])
+        #expect(world.app.lastKey?.keycode == 31 && world.app.lastKey?.time == .milliseconds(500))
+        #expect(world.clock.pendingTimerCount == 0)
+        #expect(outcomes == ["30 pressed", "31 pressed", "31 rejected", "31 pressed", "30 accepted", "31 accepted"])
+    }
+
     @Test func turningSlowKeysOffDropsTheWaitingPressAndItsReleaseIsSwallowed() {
         let world = World()
         let slow = SlowKeys(delay: .milliseconds(300))

@@ -270,19 +270,22 @@ import Testing
     /// is off); on, each is asked about the events it acts on and no others; a filter of the
     /// user's is always asked.
     @Test func anAccessibilityFilterIsAskedOnlyWhileOnAndOnlyAboutTheEventsItActsOn() {
-        let classes: [FilterInterests] = [.keys, .pointerMotion, .pointerButtons, .pointerAxis, .touches, .other]
+        let classes: [FilterInterests] = [.keys, .interpretedKeys, .pointerMotion, .pointerButtons, .pointerAxis, .touches, .other]
         let sticky = StickyKeys(isEnabled: false), slow = SlowKeys(isEnabled: false), bounce = BounceKeys(isEnabled: false)
         let mouse = MouseKeys(isEnabled: false), dwell = DwellClick(isEnabled: false)
         let secondary = SimulatedSecondaryClick(isEnabled: false), locate = LocatePointer(isEnabled: false)
         let touch = TouchAccommodations(isEnabled: false)
         let filters: [(any InputFilter, FilterInterests)] = [
-            (sticky, .keys), (slow, .keys), (bounce, .keys), (mouse, .keys),
+            (sticky, [.keys, .interpretedKeys]), (slow, .interpretedKeys), (bounce, .keys), (mouse, .interpretedKeys),
             (dwell, [.pointerMotion, .pointerButtons]), (secondary, [.pointerMotion, .pointerButtons]),
-            (locate, [.keys, .pointerButtons, .pointerAxis]), (touch, .touches),
+            (locate, [.keys, .interpretedKeys, .pointerButtons, .pointerAxis]), (touch, .touches),
         ]
+        let router = Router(clock: VirtualClock())
         for (filter, _) in filters {
+            router.addFilter(filter)
             for c in classes { #expect(!FilterCall(filter).isAsked(about: c), "\(type(of: filter)) off") }
         }
+        for c in classes { #expect(!router.unchecked.filterList.asks(c), "no filter on: class \(c.rawValue) skipped") }
         sticky.isEnabled = true; slow.isEnabled = true; bounce.isEnabled = true; mouse.isEnabled = true
         dwell.isEnabled = true; secondary.isEnabled = true; locate.isEnabled = true; touch.isEnabled = true
         for (filter, interests) in filters {
@@ -290,7 +293,70 @@ import Testing
                 #expect(FilterCall(filter).isAsked(about: c) == interests.contains(c), "\(type(of: filter)) on, \(c.rawValue)")
             }
         }
+        // The router's asked lists follow the switches from the next event.
+        router.inject(Self.motion(1))
+        for c in classes { #expect(router.unchecked.filterList.asks(c) == (c != .other), "class \(c.rawValue)") }
         for c in classes { #expect(FilterCall(EditingFilter()).isAsked(about: c)) }
+    }
+
+    /// A filter that is off is in none of the router's asked lists: with every filter off,
+    /// no class of event is asked about (the router skips the filters with one test), and a
+    /// filter turned on outside an event is asked about the next one.
+    @Test func filtersThatAreOffAreInNoAskedListAndOneTurnedOnIsAskedFromTheNextEvent() {
+        let router = Router(clock: VirtualClock())
+        let locate = LocatePointer(isEnabled: false)
+        var located = 0
+        locate.onLocate = { _ in located += 1 }
+        router.addFilter(locate)
+        router.addFilter(DwellClick(isEnabled: false))
+        #expect(!router.unchecked.filterList.asks([.keys, .interpretedKeys, .pointerMotion, .pointerButtons, .pointerAxis, .touches, .other]))
+        let ctrl = UInt32(29)
+        router.inject(InputEvent(time: .milliseconds(1), .key(keycode: ctrl, state: .pressed)))
+        router.inject(InputEvent(time: .milliseconds(2), .key(keycode: ctrl, state: .released)))
+        #expect(located == 0)
+        locate.isEnabled = true
+        router.inject(InputEvent(time: .milliseconds(3), .key(keycode: ctrl, state: .pressed)))
+        router.inject(InputEvent(time: .milliseconds(4), .key(keycode: ctrl, state: .released)))
+        #expect(located == 1, "asked from the first event after it was turned on")
+        #expect(router.unchecked.filterList.asks(.keys) && !router.unchecked.filterList.asks(.pointerMotion))
+        locate.isEnabled = false
+        router.inject(InputEvent(time: .milliseconds(5), .key(keycode: ctrl, state: .pressed)))
+        router.inject(InputEvent(time: .milliseconds(6), .key(keycode: ctrl, state: .released)))
+        #expect(located == 1)
+        #expect(!router.unchecked.filterList.asks(.keys))
+    }
+
+    /// A filter turned on by an earlier filter while an event is asked about is asked about
+    /// that event at its turn, as when each switch was read at the filter's turn, and about
+    /// an event injected from inside that call (a nested asking, while the asked lists are
+    /// stale); one turned off so is not asked.
+    @Test func aFilterTurnedOnWhileFiltersAreAskedIsAskedAtItsTurnOfThatEvent() {
+        let router = Router(clock: VirtualClock())
+        let switcher = EditingFilter()
+        let dwell = DwellClick(isEnabled: false)
+        var begun: [Double] = []
+        dwell.onDwellChange = { if let d = $0 { begun.append(d.location.x) } }
+        router.addFilter(switcher)
+        router.addFilter(dwell)
+        func move(_ x: Double) -> InputEvent {
+            InputEvent(time: .milliseconds(Int64(x)), device: DeviceID(1), .pointerMotionAbsolute(LayoutPoint(x: x, y: 0)))
+        }
+        switcher.onFilter = { [unowned router] event in
+            guard case .pointerMotionAbsolute(let p) = event.kind, p.x == 100 else { return }
+            dwell.isEnabled = true
+            router.inject(move(200))
+        }
+        router.inject(move(100))
+        #expect(begun == [200, 100], "asked about the nested event, then at its turn of the outer one")
+        switcher.onFilter = { event in
+            if case .pointerMotionAbsolute(let p) = event.kind, p.x == 300 { dwell.isEnabled = false }
+        }
+        router.inject(move(300))
+        #expect(begun == [200, 100], "turned off by an earlier filter: not asked")
+        switcher.onFilter = nil
+        dwell.isEnabled = true
+        router.inject(move(400))
+        #expect(begun == [200, 100, 400])
     }
 
     // MARK: The tricks stay in their one place
