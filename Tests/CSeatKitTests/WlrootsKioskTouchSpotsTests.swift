@@ -14,7 +14,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: runtime) }
         var s = FrameScript(startingAt: 0)
         s.time = 2_000_000
-        WlrootsKioskBehaviourTests.press(&s, 640, 360, id: 1, hold: 4_000_000, after: 500_000)
+        // A quick tap far off first (the replay starts with it), then the finger held.
+        WlrootsKioskBehaviourTests.press(&s, 100, 650, id: 1, hold: 50_000, after: 2_500_000)
+        WlrootsKioskBehaviourTests.press(&s, 640, 360, id: 2, hold: 4_000_000, after: 500_000)
         let recording = runtime + "/hold.yml"
         try WlrootsKioskBehaviourTests.write(s, to: recording)
         let server = try Background(kiosk, ["--touch-spots", "--cursor", "never", "--replay", recording, "--size", "1280x720"],
@@ -44,12 +46,14 @@ import Testing
             }
             return shot
         }
-        try #require(server.waitFor(timeout: 30) { $0.contains("replay started") } != nil, "\(server.text)")
-        usleep(300_000)  // wev's first frame drawn
-        let before = try shoot()
+        // Before the held finger: the first tap lifted, 2.5 s before the finger comes.
+        try #require(server.waitFor(timeout: 30) { $0.contains("touch spot lifted") } != nil, "\(server.text)")
+        let before = try shoot { $0.rgb(100, 650) == $0.rgb(100, 600) }
+        try #require(!server.text.contains("touch spot at 640,360"), "the finger came too early:\n\(server.text)")
         try #require(server.waitFor(timeout: 30) { $0.contains("touch spot at 640,360") } != nil, "\(server.text)")
         let held = try shoot { $0.rgb(640, 360) != before.rgb(640, 360) }
-        try #require(server.waitFor(timeout: 30) { $0.contains("touch spot lifted") } != nil, "\(server.text)")
+        try #require(server.waitFor(timeout: 30) { $0.components(separatedBy: "touch spot lifted").count - 1 == 2 } != nil,
+                     "\(server.text)")
         let lifted = try shoot { $0.rgb(640, 360) == before.rgb(640, 360) }
         _ = server.waitFor(timeout: 30) { $0.contains("replay finished") }
 
