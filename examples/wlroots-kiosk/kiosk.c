@@ -45,14 +45,16 @@
  * Popups (menus, dropdowns) are SeatKit surfaces with SeatKit's popup grab (popups.c); an
  * on-screen keyboard's layer-shell panel is a SeatKit surface that never takes keyboard
  * focus, and input-method-v2 is relayed to the focused app's text-input-v3 (osk.c).
- * Remote support: wlr-screencopy (grim), virtual pointers (routed by SeatKit), data-control.
+ * Remote support: wlr-screencopy (grim), --touch-spots (a disc under each touch, spots.c),
+ * virtual pointers (routed by SeatKit), data-control.
  *
  * It prints "listening on WAYLAND_DISPLAY", "screen NAME WxH", "replay finished", and a
  * line per kiosk behaviour ("secondary click at X,Y", "switched to APP", "screen blanked",
  * "screen woke", "cursor hidden", "cursor shown", "accessibility: NAME (VALUE)" per filter
  * on, "pointer at X,Y" for locate pointer), and for popups and keyboards ("popup
  * mapped at X,Y WxH [with a grab]" in its parent's space, "popup dismissed", "panel mapped
- * NAMESPACE at X,Y WxH", "text input enabled", "input method text TEXT"); with --verbose,
+ * NAMESPACE at X,Y WxH on OUTPUT", "apps at X,Y WxH" when panels' exclusive zones change
+ * where apps go, "touch spot at X,Y", "text input enabled", "input method text TEXT"); with --verbose,
  * also one "deliver ..." line per event the bridge hands to wlroots.
  */
 #define _GNU_SOURCE /* pipe2, strsignal */
