@@ -591,10 +591,34 @@ static void set_screen(struct kiosk *k, struct output *output) {
  * nothing may keep it. If it was the screen, the most recent output left becomes the
  * screen (or none: the idle timer is disarmed, it would power a freed output off). If the
  * screen was blanked, the wake filter still swallows the next input. */
+/* wlroots 0.15's scene keeps each surface's primary output until the surface moves or is
+ * resized, and drops its scene output only after the output's destroy signal: a surface
+ * that later commits with a frame callback (GTK's, under a list the outputs' change just
+ * closed) had wlr_output_schedule_frame called on the freed output (valgrind: invalid
+ * reads in wlr_output_update_needs_frame). So the scene output goes first, here, and every
+ * node at the scene's top (the apps, with their popups; the panels) is moved by one unit
+ * and back, which makes the scene work out each surface's outputs again. */
+static void forget_scene_output(struct kiosk *k, struct wlr_output *wlr_output) {
+	struct wlr_scene_output *scene_output = wlr_scene_get_scene_output(k->scene, wlr_output);
+	if (!scene_output) {
+		return;
+	}
+	wlr_scene_output_destroy(scene_output); /* its addon too: wlroots will not free it again */
+	struct wlr_scene_node *node;
+	wl_list_for_each(node, &k->scene->node.state.children, state.link) {
+		int x = node->state.x, y = node->state.y;
+		wlr_scene_node_set_position(node, x + 1, y);
+		wlr_scene_node_set_position(node, x, y);
+	}
+}
+
 static void output_destroy(struct wl_listener *listener, void *data) {
 	struct output *output = wl_container_of(listener, output, destroy);
 	struct kiosk *k = output->kiosk;
 	say("output %s gone", output->wlr_output->name);
+	if (!k->ending) {
+		forget_scene_output(k, output->wlr_output);
+	}
 	osk_output_destroyed(k, output->wlr_output);
 	wl_list_remove(&output->link);
 	wl_list_remove(&output->frame.link);
