@@ -23,6 +23,7 @@ packages=(
   wvkbd squeekboard dbus-daemon           # on-screen keyboards (layer shell) for both kiosks: virtual-keyboard-v1; input-method-v2 (with a session bus)
   fonts-dejavu-core                       # foot and GTK4 need a font to start
   python3-gi gir1.2-gtk-4.0               # a GTK4 app for end-to-end tests (popups, entries)
+  gir1.2-gtk-3.0 gir1.2-gtklayershell-0.1 # a GTK3 layer-shell bar that picks its output (the wlroots kiosk's panels)
   libwlroots-dev                          # the peer in the hit-testing benchmark
   meson ninja-build patchelf              # the C API: install.sh (patchelf), a meson project linking it
   libinih-dev                             # the wlroots kiosk's --config file (inih)

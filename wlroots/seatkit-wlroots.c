@@ -53,6 +53,8 @@ struct seatkit_wlr_seat {
 	/* Inside a device's event: its frame, not an idle callback, closes the pointer frame. */
 	int in_device_event;
 	struct wl_event_source *pointer_frame_idle;
+	/* The time of the routed pointer event whose deliveries the open frame holds. */
+	int64_t pointer_frame_usec;
 
 	int64_t last_time_usec;
 	uint32_t next_device;
@@ -164,11 +166,12 @@ struct bridged_pad {
 };
 
 static void pads_follow(struct seatkit_wlr_seat *b, struct wlr_surface *surface, struct bridged_tablet *t);
-static void report(struct seatkit_wlr_seat *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void report(struct seatkit_wlr_seat *b, const char *fmt, ...) {
-	if (!b->log) {
-		return;
-	}
+static void report_line(struct seatkit_wlr_seat *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The delivery log (seatkit_wlr_seat_set_delivery_log), if one is set: tested before the
+ * call, so that without a log a delivery pays for no variadic call (its doubles moved into
+ * registers). */
+#define report(b, ...) do { if ((b)->log) report_line((b), __VA_ARGS__); } while (0)
+static void report_line(struct seatkit_wlr_seat *b, const char *fmt, ...) {
 	char line[160];
 	va_list args;
 	va_start(args, fmt);
@@ -230,6 +233,21 @@ static void pointer_frame_idle(void *data) {
 	struct seatkit_wlr_seat *b = data;
 	b->pointer_frame_idle = NULL;
 	send_pointer_frame(b);
+}
+
+/* A routed pointer event (motion, button, axis) is about to be delivered. Outside a wlroots
+ * device's event (SeatKit's own libinput, a replay, the compositor's notify calls), an
+ * open frame of an event of another time is closed first: each libinput pointer event is
+ * a frame of its own, as wlroots' libinput backend frames it, while the deliveries of one
+ * event (an enter, then the motion) stay together. Before, the frame was closed only once
+ * the loop went idle, so the events read in one wakeup reached the client as one frame
+ * (a touchpad's scroll made fewer frames than cage's, and a number that depended on how
+ * the reads were batched). */
+static void pointer_event_begins(struct seatkit_wlr_seat *b, int64_t time_usec) {
+	if (!b->in_device_event && b->pointer_sent && time_usec != b->pointer_frame_usec) {
+		send_pointer_frame(b);
+	}
+	b->pointer_frame_usec = time_usec;
 }
 
 /* Something went to the pointer: closed by the device's frame, or, when SeatKit sent it
@@ -613,6 +631,7 @@ static enum seatkit_result pointer_moved(void *data, const struct seatkit_pointe
 	struct bridged_surface *s = data;
 	struct seatkit_wlr_seat *b = s->bridge;
 	if (s->wlr_surface) {
+		pointer_event_begins(b, event->time_usec);
 		focus_pointer(s, event->sx, event->sy);
 		move_pointer(b, msec(event->time_usec), event->sx, event->sy);
 		report(b, "pointer motion %.2f %.2f", event->sx, event->sy);
@@ -630,6 +649,7 @@ static enum seatkit_result pointer_button(void *data, const struct seatkit_point
 	struct seatkit_wlr_seat *b = s->bridge;
 	if (s->wlr_surface) {
 		bool pressed = event->state == SEATKIT_BUTTON_PRESSED;
+		pointer_event_begins(b, event->time_usec);
 		focus_pointer(s, event->sx, event->sy);
 		wlr_seat_pointer_notify_button(b->seat, msec(event->time_usec), event->button,
 			pressed ? WLR_BUTTON_PRESSED : WLR_BUTTON_RELEASED);
@@ -652,6 +672,7 @@ static enum seatkit_result pointer_axis(void *data, const struct seatkit_pointer
 	};
 	enum wlr_axis_source source = sources[event->axis.source & 3];
 	uint32_t time = msec(event->time_usec);
+	pointer_event_begins(b, event->time_usec);
 	focus_pointer(s, event->sx, event->sy);
 	if (event->axis.vertical != 0 || event->axis.vertical_stop) {
 		wlr_seat_pointer_notify_axis(b->seat, time, WLR_AXIS_ORIENTATION_VERTICAL, event->axis.vertical,

@@ -198,4 +198,73 @@ import Testing
             #expect(frames[1][0] < 1024 && frames[1][0] + frames[1][2] > 1024, "the second list crosses: \(frames)")
         }
     }
+
+    /// Outputs changing while a list is open (issue 24 goal 3): on two x11 outputs in Xvfb
+    /// with the kiosk under valgrind, "right"'s list is opened with the mouse on X11-2, then
+    /// X11-2's window is closed (wlroots destroys the output). The kiosk closes the app's
+    /// popups before it makes the app's parts on the outputs again (the list's parts were
+    /// children of the app's slice on X11-2): GTK is told popup_done and unmaps the list, the
+    /// app is configured to the output left, a click there reaches it, and valgrind finds
+    /// nothing read, written or freed that was gone.
+    @Test func closingTheOutputUnderAnOpenListClosesTheListAndMovesTheAppWithNothingDanglingUnderValgrind() throws {
+        let runtime = try temporaryDirectory("seatkit-wlr-extend-popups-gone")
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        let prefix = try CProgramTests.installedPrefix()
+        let libraries = runtime + "/lib"
+        try FileManager.default.createDirectory(atPath: libraries, withIntermediateDirectories: true)
+        for library in ["libseatkit.so.0", "libseatkit-replay.so.0"] {
+            let strip = try run("/usr/bin/strip", ["--strip-debug", "-o", libraries + "/" + library, prefix + "/lib/" + library])
+            try #require(strip.status == 0, "strip: \(strip.output)")
+        }
+        let x = try WlrootsKioskX11Tests.Xvfb(runtime: runtime)
+        defer { x.stop() }
+        let valgrindLog = runtime + "/valgrind.log"
+        // As WlrootsKioskX11Tests' valgrind test: uninitialised-value reports off (optimized
+        // Swift's enum tags), SIGTERM unblocked so that valgrind writes its summary.
+        let (server, socket) = try WlrootsKioskX11Tests.startKiosk(
+            runtime, x, outputs: 2,
+            prefix: WlrootsKioskX11Tests.unblocked() + ["/usr/bin/valgrind", "--leak-check=no", "--undef-value-errors=no",
+                                                        "--log-file=" + valgrindLog],
+            options: ["--outputs", "extend"], extra: ["LD_LIBRARY_PATH": libraries], timeout: 120)
+        defer { server.stop() }
+        let app = try Self.startApp(runtime, socket)
+        defer { app.stop() }
+        try #require(app.waitFor(timeout: 120) { $0.contains("presented") } != nil, "gtk:\n\(app.text)\nkiosk:\n\(server.text)")
+        try #require(server.waitFor(timeout: 60) { $0.contains("screen extended 2048x768 over 2 outputs") } != nil, "\(server.text)")
+        usleep(2_000_000)  // GTK's first frame, under valgrind
+        let window = try x.window(ofOutput: "X11-2")
+        try x.xdotool(["mousemove", "--window", window, "\(1780 - 1024)", "80"])
+        usleep(500_000)
+        try x.xdotool(["click", "1"])
+        try #require(server.waitFor(timeout: 60) { $0.contains("popup mapped at ") } != nil, "kiosk:\n\(server.text)\ngtk:\n\(app.text)")
+        try x.close(window: window)
+        try #require(server.waitFor(timeout: 60) { $0.contains("output X11-2 gone") } != nil, "kiosk:\n\(server.text)")
+        #expect(server.waitFor(timeout: 60) { $0.contains("screen extended 1024x768 over 1 outputs") } != nil, "\(server.text)")
+        #expect(server.waitFor(timeout: 60) { $0.contains("popup unmapped") } != nil,
+                "GTK unmapped the list when told it was done:\n\(server.text)")
+        let log = server.text
+        #expect(log.contains("popup closed: the outputs changed"), "\(log)")
+        #expect(!log.contains("popup dismissed"), "closed by the outputs' change, not by a press outside:\n\(log)")
+        // The app is on X11-1 alone now: a click there, below the dropdowns, reaches it.
+        usleep(1_000_000)
+        try x.xdotool(["mousemove", "--window", try x.window(ofOutput: "X11-1"), "500", "400"])
+        usleep(500_000)
+        try x.xdotool(["click", "1"])
+        #expect(app.waitFor(timeout: 30) { $0.contains("window pressed at 500,400") } != nil,
+                "gtk:\n\(app.text)\nkiosk:\n\(server.text.suffix(3000))")
+        app.stop()
+        server.terminate()
+        func valgrindSummary() -> String? {
+            let deadline = Date().addingTimeInterval(60)
+            repeat {
+                if let text = try? String(contentsOfFile: valgrindLog, encoding: .utf8), text.contains("ERROR SUMMARY:") { return text }
+                usleep(100_000)
+            } while Date() < deadline
+            return nil
+        }
+        let summary = try #require(valgrindSummary(),
+                                   "no valgrind summary:\n\((try? String(contentsOfFile: valgrindLog, encoding: .utf8)) ?? "")")
+        #expect(summary.contains("ERROR SUMMARY: 0 errors from 0 contexts"), "\(summary.suffix(6000))")
+        #expect(!summary.contains("Invalid read") && !summary.contains("Invalid write") && !summary.contains("Invalid free"))
+    }
 }

@@ -60,7 +60,7 @@ static int is_false(const char *v) {
 
 /* Options that take no value: a true setting gives the option, a false one nothing. */
 static const char *const flags[] = { "verbose", "start-blanked", "sticky-keys", "mouse-keys", "locate-pointer",
-	"no-pointer", "libinput", "osk-resize", NULL };
+	"no-pointer", "libinput", "osk-resize", "touch-spots", NULL };
 
 static int is_flag(const char *name) {
 	for (int i = 0; flags[i]; i++) {

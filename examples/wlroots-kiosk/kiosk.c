@@ -45,14 +45,16 @@
  * Popups (menus, dropdowns) are SeatKit surfaces with SeatKit's popup grab (popups.c); an
  * on-screen keyboard's layer-shell panel is a SeatKit surface that never takes keyboard
  * focus, and input-method-v2 is relayed to the focused app's text-input-v3 (osk.c).
- * Remote support: wlr-screencopy (grim), virtual pointers (routed by SeatKit), data-control.
+ * Remote support: wlr-screencopy (grim), --touch-spots (a disc under each touch, spots.c),
+ * virtual pointers (routed by SeatKit), data-control.
  *
  * It prints "listening on WAYLAND_DISPLAY", "screen NAME WxH", "replay finished", and a
  * line per kiosk behaviour ("secondary click at X,Y", "switched to APP", "screen blanked",
  * "screen woke", "cursor hidden", "cursor shown", "accessibility: NAME (VALUE)" per filter
  * on, "pointer at X,Y" for locate pointer), and for popups and keyboards ("popup
  * mapped at X,Y WxH [with a grab]" in its parent's space, "popup dismissed", "panel mapped
- * NAMESPACE at X,Y WxH", "text input enabled", "input method text TEXT"); with --verbose,
+ * NAMESPACE at X,Y WxH on OUTPUT", "apps at X,Y WxH" when panels' exclusive zones change
+ * where apps go, "touch spot at X,Y", "text input enabled", "input method text TEXT"); with --verbose,
  * also one "deliver ..." line per event the bridge hands to wlroots.
  */
 #define _GNU_SOURCE /* pipe2, strsignal */
@@ -485,6 +487,72 @@ static void output_frame(struct wl_listener *listener, void *data) {
 
 static void view_configure(struct view *view);
 static void extend_output_added(struct kiosk *k, struct output *output);
+
+/* Where apps go, in layout space: the screen (at 0,0), or with --outputs extend the box
+ * around every output; less, at each edge of it, the exclusive zones of the panels (not
+ * keyboards) on the outputs along that edge (osk.c), so no app is under a bar on any of
+ * them. An app spans the box, so a zone at the bottom of one of two outputs side by side
+ * shortens it on both. */
+static void compute_app_box(struct kiosk *k) {
+	if (!k->wlr_output) {
+		return;
+	}
+	int insets[4];
+	if (!k->extend) {
+		osk_exclusive_insets(k, k->wlr_output, insets);
+		k->app_x = insets[3];
+		k->app_y = insets[0];
+		k->app_width = k->width - insets[1] - insets[3];
+		k->app_height = k->height - insets[0] - insets[2];
+	} else {
+		struct wlr_box *layout_box = wlr_output_layout_get_box(k->output_layout, NULL);
+		if (!layout_box) {
+			return;
+		}
+		struct wlr_box box = *layout_box;
+		int top = box.y, left = box.x, bottom = box.y + box.height, right = box.x + box.width;
+		struct output *output;
+		wl_list_for_each(output, &k->outputs, link) {
+			struct wlr_box *o = wlr_output_layout_get_box(k->output_layout, output->wlr_output);
+			if (!o) {
+				continue;
+			}
+			osk_exclusive_insets(k, output->wlr_output, insets);
+			if (o->y == box.y && box.y + insets[0] > top) {
+				top = box.y + insets[0];
+			}
+			if (o->x + o->width == box.x + box.width && box.x + box.width - insets[1] < right) {
+				right = box.x + box.width - insets[1];
+			}
+			if (o->y + o->height == box.y + box.height && box.y + box.height - insets[2] < bottom) {
+				bottom = box.y + box.height - insets[2];
+			}
+			if (o->x == box.x && box.x + insets[3] > left) {
+				left = box.x + insets[3];
+			}
+		}
+		k->app_x = left;
+		k->app_y = top;
+		k->app_width = right - left;
+		k->app_height = bottom - top;
+	}
+	/* Panels that leave nothing: the apps keep one unit rather than no size. */
+	if (k->app_width < 1) {
+		k->app_width = 1;
+	}
+	if (k->app_height < 1) {
+		k->app_height = 1;
+	}
+}
+
+void kiosk_arrange_apps(struct kiosk *k) {
+	int before[4] = { k->app_x, k->app_y, k->app_width, k->app_height };
+	compute_app_box(k);
+	if (before[0] != k->app_x || before[1] != k->app_y || before[2] != k->app_width || before[3] != k->app_height) {
+		configure_apps(k);
+		say("apps at %d,%d %dx%d", k->app_x, k->app_y, k->app_width, k->app_height);
+	}
+}
 static void extend_output_gone(struct kiosk *k, struct output *output);
 
 /* Makes `output` the screen (NULL: no screen left; the SeatKit output and the apps stay,
@@ -503,8 +571,7 @@ static void set_screen(struct kiosk *k, struct output *output) {
 	struct wlr_output *wlr_output = output->wlr_output;
 	wlr_output_layout_add(k->output_layout, wlr_output, 0, 0);
 	wlr_output_effective_resolution(wlr_output, &k->width, &k->height);
-	k->app_width = k->width;
-	k->app_height = k->height;
+	compute_app_box(k);
 	/* SeatKit's output: the same name, mode, transform, scale and place. */
 	struct seatkit_output *old = k->output;
 	k->output = seatkit_output_create(k->router, wlr_output->name, 0, 0, wlr_output->width,
@@ -540,10 +607,34 @@ static void set_screen(struct kiosk *k, struct output *output) {
  * nothing may keep it. If it was the screen, the most recent output left becomes the
  * screen (or none: the idle timer is disarmed, it would power a freed output off). If the
  * screen was blanked, the wake filter still swallows the next input. */
+/* wlroots 0.15's scene keeps each surface's primary output until the surface moves or is
+ * resized, and drops its scene output only after the output's destroy signal: a surface
+ * that later commits with a frame callback (GTK's, under a list the outputs' change just
+ * closed) had wlr_output_schedule_frame called on the freed output (valgrind: invalid
+ * reads in wlr_output_update_needs_frame). So the scene output goes first, here, and every
+ * node at the scene's top (the apps, with their popups; the panels) is moved by one unit
+ * and back, which makes the scene work out each surface's outputs again. */
+static void forget_scene_output(struct kiosk *k, struct wlr_output *wlr_output) {
+	struct wlr_scene_output *scene_output = wlr_scene_get_scene_output(k->scene, wlr_output);
+	if (!scene_output) {
+		return;
+	}
+	wlr_scene_output_destroy(scene_output); /* its addon too: wlroots will not free it again */
+	struct wlr_scene_node *node;
+	wl_list_for_each(node, &k->scene->node.state.children, state.link) {
+		int x = node->state.x, y = node->state.y;
+		wlr_scene_node_set_position(node, x + 1, y);
+		wlr_scene_node_set_position(node, x, y);
+	}
+}
+
 static void output_destroy(struct wl_listener *listener, void *data) {
 	struct output *output = wl_container_of(listener, output, destroy);
 	struct kiosk *k = output->kiosk;
 	say("output %s gone", output->wlr_output->name);
+	if (!k->ending) {
+		forget_scene_output(k, output->wlr_output);
+	}
 	osk_output_destroyed(k, output->wlr_output);
 	wl_list_remove(&output->link);
 	wl_list_remove(&output->frame.link);
@@ -629,15 +720,13 @@ static void layout_changed(struct wl_listener *listener, void *data) {
 			seatkit_output_set_position(output->sk, box->x, box->y);
 		}
 	}
-	struct wlr_box *box = wlr_output_layout_get_box(k->output_layout, NULL);
-	if (!box || !k->wlr_output) {
+	struct wlr_box *layout_box = wlr_output_layout_get_box(k->output_layout, NULL);
+	if (!layout_box || !k->wlr_output) {
 		return;
 	}
-	k->app_x = box->x;
-	k->app_y = box->y;
-	k->app_width = box->width;
-	k->app_height = box->height;
+	struct wlr_box box = *layout_box;
 	wlr_output_effective_resolution(k->wlr_output, &k->width, &k->height);
+	compute_app_box(k);
 	struct view *view;
 	wl_list_for_each(view, &k->views, link) {
 		view_configure(view);
@@ -647,7 +736,7 @@ static void layout_changed(struct wl_listener *listener, void *data) {
 	if (k->current) {
 		focus_view(k->current);
 	}
-	say("screen extended %dx%d over %d outputs", k->app_width, k->app_height, wl_list_length(&k->outputs));
+	say("screen extended %dx%d over %d outputs", box.width, box.height, wl_list_length(&k->outputs));
 }
 
 /* An output's mode, transform or scale changed at run time (wlr-output-management,
@@ -668,8 +757,7 @@ void output_reconfigured(struct kiosk *k, struct wlr_output *wlr_output) {
 			return;
 		}
 		wlr_output_effective_resolution(wlr_output, &k->width, &k->height);
-		k->app_width = k->width;
-		k->app_height = k->height;
+		compute_app_box(k);
 		configure_apps(k);
 		osk_screen_changed(k);
 		say("screen %s %dx%d", wlr_output->name, k->width, k->height);
@@ -1117,6 +1205,7 @@ static void new_virtual_keyboard(struct wl_listener *listener, void *data) {
 	/* Its own keymap: clients get it while one of its keys is held. */
 	seatkit_wlr_seat_add_virtual_keyboard(k->seat, &keyboard->input_device);
 	say("virtual keyboard");
+	kiosk_arrange_apps(k); /* its client's panel is a keyboard: its exclusive zone is not kept */
 }
 
 /* virtual-pointer-v1 (wlrctl, a remote-support tool): a pointer like any other, fed to
@@ -1269,6 +1358,8 @@ static const char usage[] =
 	"      --start-blanked         blank the screen from the start\n"
 	"      --dim-after MS          dim the screen after MS without input (before\n"
 	"                              --blank-after, if given)\n"
+	"      --touch-spots           a circle drawn under each touch (remote support: it\n"
+	"                              shows in screenshots and screencasts)\n"
 	"  accessibility (MS: milliseconds, 1 to 60000; GNOME: 300 for slow and bounce keys,\n"
 	"  1200 for secondary and dwell clicks):\n"
 	"      --sticky-keys           a modifier tapped alone latches, tapped twice locks\n"
@@ -1373,7 +1464,7 @@ enum {
 	OPT_SECONDARY_CLICK, OPT_DWELL_CLICK, OPT_MOUSE_KEYS, OPT_LOCATE_POINTER, OPT_IGNORE_DEVICE,
 	OPT_NO_POINTER, OPT_MAP_TOUCH, OPT_CALIBRATE, OPT_CONFIG, OPT_OSK, OPT_OSK_RESIZE,
 	OPT_MAP_TABLET, OPT_TABLET_REGION, OPT_TABLET_ROTATE,
-	OPT_DIM_AFTER,
+	OPT_DIM_AFTER, OPT_TOUCH_SPOTS,
 };
 
 /* An accessibility delay: whole milliseconds, 1 to 60000 (as the Swift kiosk takes them);
@@ -1427,6 +1518,7 @@ static const struct option options[] = {
 	{ "map-tablet", required_argument, NULL, OPT_MAP_TABLET },
 	{ "tablet-region", required_argument, NULL, OPT_TABLET_REGION },
 	{ "tablet-rotate", required_argument, NULL, OPT_TABLET_ROTATE },
+	{ "touch-spots", no_argument, NULL, OPT_TOUCH_SPOTS },
 	{ 0 },
 };
 
@@ -1516,6 +1608,7 @@ static int parse_options(struct kiosk *kp, struct command_line *cl, int argc, ch
 		case OPT_NO_POINTER: kp->no_pointer = true; break;
 		case OPT_CONFIG: break; /* read before the command line (config_path) */
 		case OPT_OSK_RESIZE: kp->osk_resize = true; break;
+		case OPT_TOUCH_SPOTS: kp->touch_spots = true; break;
 		case OPT_MAP_TABLET:
 			if (optarg[0] == '\0' || strlen(optarg) >= sizeof kp->tablet.output) {
 				return refuse("--map-tablet: '%s' is not an output name (1 to 63 characters)", optarg);
@@ -1726,6 +1819,7 @@ int main(int argc, char *argv[]) {
 	osk_init(&k); /* osk.c: layer shell, text-input-v3, input-method-v2 */
 	output_management_init(&k); /* output-management.c: wlr-randr */
 	setup_protocols(&k);
+	spots_init(&k); /* spots.c: --touch-spots */
 
 	k.new_output.notify = new_output;
 	wl_signal_add(&k.backend->events.new_output, &k.new_output);
@@ -1736,9 +1830,9 @@ int main(int argc, char *argv[]) {
 	wl_signal_add(&k.xdg_shell->events.new_surface, &k.new_xdg_surface);
 	wlr_server_decoration_manager_set_default_mode(wlr_server_decoration_manager_create(k.display),
 		WLR_SERVER_DECORATION_MANAGER_MODE_SERVER);
-	struct wlr_virtual_keyboard_manager_v1 *virtual_keyboards = wlr_virtual_keyboard_manager_v1_create(k.display);
+	k.virtual_keyboards = wlr_virtual_keyboard_manager_v1_create(k.display);
 	k.new_virtual_keyboard.notify = new_virtual_keyboard;
-	wl_signal_add(&virtual_keyboards->events.new_virtual_keyboard, &k.new_virtual_keyboard);
+	wl_signal_add(&k.virtual_keyboards->events.new_virtual_keyboard, &k.new_virtual_keyboard);
 	struct wlr_xdg_decoration_manager_v1 *decorations = wlr_xdg_decoration_manager_v1_create(k.display);
 	k.new_xdg_decoration.notify = new_xdg_decoration;
 	wl_signal_add(&decorations->events.new_toplevel_decoration, &k.new_xdg_decoration);
@@ -1826,6 +1920,7 @@ end:
 	output_management_fini();
 	wlr_output_layout_destroy(k.output_layout); /* before the scene, which listens to it */
 	wlr_scene_node_destroy(&k.scene->node);
+	spots_fini(&k);
 	wlr_allocator_destroy(k.allocator);
 	wlr_renderer_destroy(k.renderer);
 	if (k.app_pid > 0) {

@@ -120,8 +120,14 @@ struct kiosk {
 	bool osk_resize;
 	int osk_reserved;
 	struct wl_listener new_layer_surface; /* osk.c */
+	/* Whose panels are on-screen keyboards (osk.c): clients with a virtual keyboard. */
+	struct wlr_virtual_keyboard_manager_v1 *virtual_keyboards;
 	struct wl_list panels; /* osk.c: layer-shell surfaces (an on-screen keyboard) */
 	struct osk_relay *relay; /* osk.c: text-input-v3 <-> input-method-v2 */
+
+	/* --touch-spots (spots.c): a circle under each touch. */
+	bool touch_spots;
+	struct kiosk_spots *spots;
 };
 
 /* What every xdg_surface's `data` points to, so a popup finds its parent's scene node (to
@@ -164,6 +170,10 @@ struct view {
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Configures every app again (the space for apps changed: osk_reserved). */
 void configure_apps(struct kiosk *k);
+/* Where apps go (k->app_x, app_y, app_width, app_height, layout space): the screen, or with
+ * --outputs extend the box around every output, less the panels' exclusive zones at its
+ * edges; the apps are configured again if it changed ("apps at X,Y WxH"). */
+void kiosk_arrange_apps(struct kiosk *k);
 
 /* config.c: --config FILE (libinih). Each setting is handed to `apply` as a long option
  * (`--name=value`), or, for a line the file's own rules refuse, as a reason; `where` is
@@ -206,6 +216,9 @@ void osk_raise(struct kiosk *k);
 void osk_screen_changed(struct kiosk *k);
 /* Closes the panels on an output that is going away (layer-shell's `closed`). */
 void osk_output_destroyed(struct kiosk *k, struct wlr_output *output);
+/* What the shown panels on `output` that are not keyboards keep for themselves at each edge
+ * (their exclusive zones, after their margins), in logical units: top, right, bottom, left. */
+void osk_exclusive_insets(struct kiosk *k, struct wlr_output *output, int insets[4]);
 
 /* kiosk.c, for the protocol files below: gives the app shown its focus back (after an
  * unlock); the SeatKit output an output's input is routed on, or NULL. */
@@ -233,5 +246,10 @@ void lock_raise(struct kiosk *k);
 
 /* shape.c: cursor-shape-v1 (the bridge's) through the bridge's cursor. */
 void shape_init(struct kiosk *k);
+
+/* spots.c: --touch-spots, a circle drawn under each touch (a spy on the router). After the
+ * router and the scene exist; spots_fini after the scene is destroyed. */
+void spots_init(struct kiosk *k);
+void spots_fini(struct kiosk *k);
 
 #endif

@@ -2,8 +2,10 @@
  * The on-screen keyboard's side of the kiosk.
  *
  * Panels: wlr-layer-shell surfaces (an on-screen keyboard such as wvkbd or squeekboard, a
- * bar) are placed by their anchors, margins and size on the first output, drawn above the
- * apps (background and bottom layers below them), and each is a SeatKit surface whose
+ * bar) are placed by their anchors, margins and size on the output they asked for (with
+ * --outputs extend; otherwise, or if they asked for none, the screen: the first output),
+ * drawn above the apps (background and bottom layers below them), and each is a SeatKit
+ * surface on that output's SeatKit output (in its space), whose
  * responder is the bridge with `focusable` false: SeatKit never makes it the first
  * responder, so a tap on a key never takes keyboard focus from the app. The keyboard's text
  * reaches the app one of two ways, both routed by SeatKit to the first responder:
@@ -11,7 +13,10 @@
  *  - input-method-v2 (squeekboard): the relay below hands the input method's text to the
  *    text-input-v3 of the surface that has keyboard focus, the way sway's
  *    input_method_relay does (wlroots provides both protocols, not the relay).
- * Panels reserve no space (exclusive zones are ignored): apps stay fullscreen under them.
+ * A panel's exclusive zone (a bar, a dock) is honoured: the apps are laid out in what is
+ * left of its output's edge (kiosk.c: kiosk_arrange_apps). An on-screen keyboard's is not
+ * (its client types through virtual-keyboard-v1 or is the input method): the apps stay
+ * fullscreen under it unless --osk-resize says otherwise, below.
  *
  * --osk auto: KWin's rule. The panels above the apps are hidden (not drawn, no input) until
  * a text field is enabled (text-input-v3) after touch input, and hidden again when it is
@@ -23,6 +28,8 @@
  */
 #include <stdlib.h>
 #include <wlr/types/wlr_input_method_v2.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_virtual_keyboard_v1.h>
 #include <wlr/types/wlr_layer_shell_v1.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_text_input_v3.h>
@@ -39,7 +46,7 @@ struct panel {
 	struct wlr_layer_surface_v1 *layer_surface;
 	struct wlr_scene_node *node;
 	struct seatkit_surface *surface; /* while mapped */
-	int x, y, width, height; /* layout space */
+	int x, y, width, height; /* its output's space (layout space less the output's corner) */
 	struct wl_listener map, unmap, destroy, commit;
 };
 
@@ -55,6 +62,56 @@ static void set_panel_shown(struct kiosk *k, struct panel *p, bool shown) {
 	wlr_scene_node_set_enabled(p->node, shown);
 	if (p->surface) {
 		seatkit_surface_set_hidden(p->surface, !shown);
+	}
+}
+
+static struct wlr_input_method_v2 *osk_input_method(struct kiosk *k);
+
+/* Whether the panel is an on-screen keyboard: its client is the input method (squeekboard)
+ * or types through a virtual keyboard (wvkbd). */
+static bool panel_is_keyboard(struct panel *p) {
+	struct kiosk *k = p->kiosk;
+	struct wl_client *client = wl_resource_get_client(p->layer_surface->resource);
+	struct wlr_input_method_v2 *im = osk_input_method(k);
+	if (im && wl_resource_get_client(im->resource) == client) {
+		return true;
+	}
+	struct wlr_virtual_keyboard_v1 *keyboard;
+	wl_list_for_each(keyboard, &k->virtual_keyboards->virtual_keyboards, link) {
+		if (wl_resource_get_client(keyboard->resource) == client) {
+			return true;
+		}
+	}
+	return false;
+}
+
+void osk_exclusive_insets(struct kiosk *k, struct wlr_output *output, int insets[4]) {
+	insets[0] = insets[1] = insets[2] = insets[3] = 0;
+	struct panel *p;
+	wl_list_for_each(p, &k->panels, link) {
+		const struct wlr_layer_surface_v1_state *s = &p->layer_surface->current;
+		if (!p->surface || p->layer_surface->output != output || s->exclusive_zone <= 0 ||
+				(k->osk_auto && above_apps(p) && !k->osk_shown) || panel_is_keyboard(p)) {
+			continue;
+		}
+		/* The protocol's rule: anchored to one edge, or to one edge and both edges beside
+		 * it; the zone counts from that edge, after the margin there. */
+		uint32_t a = s->anchor;
+		bool top = a & ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP, bottom = a & ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM;
+		bool left = a & ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT, right = a & ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT;
+		int edge = -1, margin = 0;
+		if (top && !bottom && left == right) {
+			edge = 0, margin = (int)s->margin.top;
+		} else if (right && !left && top == bottom) {
+			edge = 1, margin = (int)s->margin.right;
+		} else if (bottom && !top && left == right) {
+			edge = 2, margin = (int)s->margin.bottom;
+		} else if (left && !right && top == bottom) {
+			edge = 3, margin = (int)s->margin.left;
+		}
+		if (edge >= 0 && s->exclusive_zone + margin > insets[edge]) {
+			insets[edge] = s->exclusive_zone + margin;
+		}
 	}
 }
 
@@ -74,6 +131,7 @@ static void set_osk_shown(struct kiosk *k, bool shown) {
 		}
 	}
 	say("osk %s", shown ? "shown" : "hidden");
+	kiosk_arrange_apps(k); /* a bar's exclusive zone counts only while it is shown */
 	/* --osk-resize: the apps above the keyboard while it is shown (KWin's "resize" mode). */
 	if (k->osk_resize && (shown ? reserved : 0) != k->osk_reserved) {
 		k->osk_reserved = shown ? reserved : 0;
@@ -98,27 +156,50 @@ static void input_kind_seen(void *data, const struct seatkit_input_event *event,
 static void arrange(struct panel *p, bool configure) {
 	struct kiosk *k = p->kiosk;
 	const struct wlr_layer_surface_v1_state *s = &p->layer_surface->current;
+	/* Its output's logical size and corner in the layout. */
+	struct wlr_output *output = p->layer_surface->output;
+	int output_width = k->width, output_height = k->height;
+	struct wlr_box *box = output ? wlr_output_layout_get_box(k->output_layout, output) : NULL;
+	if (output) {
+		wlr_output_effective_resolution(output, &output_width, &output_height);
+	}
 	bool left = s->anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT, right = s->anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT;
 	bool top = s->anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP, bottom = s->anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM;
 	int width = s->desired_width, height = s->desired_height;
 	if (width == 0) {
-		width = k->width - s->margin.left - s->margin.right;
+		width = output_width - s->margin.left - s->margin.right;
 	}
 	if (height == 0) {
-		height = k->height - s->margin.top - s->margin.bottom;
+		height = output_height - s->margin.top - s->margin.bottom;
 	}
 	p->x = left && !right ? (int)s->margin.left
-		: right && !left ? k->width - width - (int)s->margin.right : (k->width - width) / 2;
+		: right && !left ? output_width - width - (int)s->margin.right : (output_width - width) / 2;
 	p->y = top && !bottom ? (int)s->margin.top
-		: bottom && !top ? k->height - height - (int)s->margin.bottom : (k->height - height) / 2;
+		: bottom && !top ? output_height - height - (int)s->margin.bottom : (output_height - height) / 2;
 	p->width = width;
 	p->height = height;
 	if (configure) {
 		wlr_layer_surface_v1_configure(p->layer_surface, width, height);
 	}
-	wlr_scene_node_set_position(p->node, p->x, p->y);
+	wlr_scene_node_set_position(p->node, (box ? box->x : 0) + p->x, (box ? box->y : 0) + p->y);
 	if (p->surface) {
 		seatkit_surface_set_frame(p->surface, p->x, p->y, width, height);
+	}
+}
+
+/* The SeatKit output the panel is on (its output's; the screen's if that has none). */
+static struct seatkit_output *panel_seatkit_output(struct panel *p) {
+	struct seatkit_output *output = kiosk_seatkit_output(p->kiosk, p->layer_surface->output);
+	return output ? output : p->kiosk->output;
+}
+
+/* Into its output's SeatKit tree: above the apps there, or below them. */
+static void panel_attach(struct panel *p) {
+	struct seatkit_surface *root = seatkit_output_get_root(panel_seatkit_output(p));
+	if (above_apps(p)) {
+		seatkit_surface_add_child(root, p->surface);
+	} else {
+		seatkit_surface_insert_child(root, p->surface, 0);
 	}
 }
 
@@ -135,14 +216,14 @@ void osk_output_destroyed(struct kiosk *k, struct wlr_output *output) {
 void osk_screen_changed(struct kiosk *k) {
 	struct panel *p;
 	wl_list_for_each(p, &k->panels, link) {
-		p->layer_surface->output = k->wlr_output;
+		/* --outputs extend: a panel stays on its output while that is there (one going
+		 * closes its panels first, osk_output_destroyed); otherwise panels are the screen's. */
+		if (!k->extend || !kiosk_seatkit_output(k, p->layer_surface->output)) {
+			p->layer_surface->output = k->wlr_output;
+		}
 		arrange(p, true);
 		if (p->surface) {
-			if (above_apps(p)) {
-				seatkit_surface_add_child(seatkit_output_get_root(k->output), p->surface);
-			} else {
-				seatkit_surface_insert_child(seatkit_output_get_root(k->output), p->surface, 0);
-			}
+			panel_attach(p);
 		}
 	}
 	osk_raise(k);
@@ -173,6 +254,10 @@ static void panel_commit(struct wl_listener *listener, void *data) {
 		arrange(p, true);
 		osk_raise(p->kiosk);
 	}
+	if (p->surface && (changed & (WLR_LAYER_SURFACE_V1_STATE_EXCLUSIVE_ZONE | WLR_LAYER_SURFACE_V1_STATE_ANCHOR |
+			WLR_LAYER_SURFACE_V1_STATE_MARGIN))) {
+		kiosk_arrange_apps(p->kiosk);
+	}
 }
 
 static void panel_map(struct wl_listener *listener, void *data) {
@@ -184,14 +269,12 @@ static void panel_map(struct wl_listener *listener, void *data) {
 	p->surface = seatkit_surface_create(k->router, p->layer_surface->namespace, p->x, p->y, p->width, p->height);
 	/* focusable false: its responder can never become first responder. */
 	seatkit_wlr_seat_attach_surface(k->seat, p->surface, p->layer_surface->surface, 0);
-	if (above_apps(p)) {
-		seatkit_surface_add_child(seatkit_output_get_root(k->output), p->surface);
-	} else {
-		seatkit_surface_insert_child(seatkit_output_get_root(k->output), p->surface, 0);
-	}
+	panel_attach(p);
 	set_panel_shown(k, p, k->osk_shown);
 	osk_raise(k);
-	say("panel mapped %s at %d,%d %dx%d", p->layer_surface->namespace, p->x, p->y, p->width, p->height);
+	say("panel mapped %s at %d,%d %dx%d on %s", p->layer_surface->namespace, p->x, p->y, p->width, p->height,
+		p->layer_surface->output ? p->layer_surface->output->name : "(none)");
+	kiosk_arrange_apps(k); /* its exclusive zone */
 }
 
 static void panel_unmap(struct wl_listener *listener, void *data) {
@@ -199,6 +282,9 @@ static void panel_unmap(struct wl_listener *listener, void *data) {
 	if (p->surface) {
 		seatkit_surface_destroy(p->surface);
 		p->surface = NULL;
+		if (!p->kiosk->ending) {
+			kiosk_arrange_apps(p->kiosk); /* its exclusive zone is free again */
+		}
 	}
 }
 
@@ -219,7 +305,11 @@ static void new_layer_surface(struct wl_listener *listener, void *data) {
 		wlr_layer_surface_v1_destroy(layer_surface);
 		return;
 	}
-	layer_surface->output = k->wlr_output; /* the screen, whatever it asked for */
+	/* The output it asked for, with --outputs extend (every output is used); otherwise, or
+	 * if it asked for none or one the kiosk does not use, the screen. */
+	if (!k->extend || !layer_surface->output || !kiosk_seatkit_output(k, layer_surface->output)) {
+		layer_surface->output = k->wlr_output;
+	}
 	struct panel *p = calloc(1, sizeof *p);
 	p->kiosk = k;
 	p->layer_surface = layer_surface;
@@ -422,11 +512,16 @@ static void new_input_method(struct wl_listener *listener, void *data) {
 	relay->im_destroy.notify = im_destroy;
 	wl_signal_add(&im->events.destroy, &relay->im_destroy);
 	say("input method");
+	kiosk_arrange_apps(relay->kiosk); /* its panel is a keyboard: its exclusive zone is not kept */
 	struct text_input *t = focused_text_input(relay);
 	if (t && (!relay->kiosk->osk_auto || relay->kiosk->osk_shown)) {
 		wlr_input_method_v2_send_activate(im);
 		send_state(relay, t->input);
 	}
+}
+
+static struct wlr_input_method_v2 *osk_input_method(struct kiosk *k) {
+	return k->relay ? k->relay->input_method : NULL;
 }
 
 void osk_init(struct kiosk *k) {
