@@ -11,6 +11,13 @@ import Testing
 /// make that count wrong.
 @Suite(.serialized) struct TheProcessWideCLog {}
 
+// A C call that takes a Swift string or array as a pointer argument is written inside
+// `#expect`/`#require` with its result cast (`seatkit_f(router, "A") as Bool`, `as
+// OpaquePointer?`), or made before it. Swift Testing 6.3 captures each argument of a call
+// it expands as a separate value, so the pointer a string or array was converted to is
+// already dangling when the C function reads it; the cast keeps the call whole.
+// (CDeviceMappingTests read a freed device name this way: it failed when run alone.)
+
 /// Log lines captured from seatkit_log_init's callback, with the thread that logged each. Other
 /// suites run in parallel and log their own refusals through the same callback; a test reads
 /// only the lines of its own thread (a synchronous test body stays on one thread).

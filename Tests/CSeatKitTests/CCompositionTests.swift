@@ -183,16 +183,16 @@ import Testing
         #expect(!seatkit_recognizer_set_input_kinds(a, 0x100))
         #expect(seatkit_recognizer_get_input_kinds(a) == SEATKIT_INPUT_TOUCH.rawValue | SEATKIT_INPUT_PEN.rawValue)
         #expect(!seatkit_recognizer_set_mask(a, 0x4))
-        #expect(seatkit_recognizer_create_sequence(router, "self", a, a) == nil)
-        #expect(seatkit_recognizer_create_exclusive(router, "null", a, nil) == nil)
+        #expect((seatkit_recognizer_create_sequence(router, "self", a, a) as OpaquePointer?) == nil)
+        #expect((seatkit_recognizer_create_exclusive(router, "null", a, nil) as OpaquePointer?) == nil)
         let other = seatkit_router_create_virtual(0)!
         defer { seatkit_router_destroy(other) }
         let foreign = seatkit_recognizer_create_tap(other, "foreign", 1, 1)
-        #expect(seatkit_recognizer_create_simultaneous(router, "foreign", a, foreign) == nil)
+        #expect((seatkit_recognizer_create_simultaneous(router, "foreign", a, foreign) as OpaquePointer?) == nil)
         let ab = seatkit_recognizer_create_simultaneous(router, "ab", a, b)
         #expect(ab != nil)
         let c = seatkit_recognizer_create_tap(router, "c", 1, 1)
-        #expect(seatkit_recognizer_create_sequence(router, "stolen", a, c) == nil, "a is ab's part already")
+        #expect((seatkit_recognizer_create_sequence(router, "stolen", a, c) as OpaquePointer?) == nil, "a is ab's part already")
         #expect(seatkit_recognizer_get_winner(a) == nil)
         seatkit_recognizer_destroy(a)       // a part's handle: its callbacks stop, the composite goes on
         #expect(seatkit_recognizer_get_state(ab) == SEATKIT_RECOGNIZER_POSSIBLE)

@@ -108,7 +108,7 @@ import Testing
         #expect(!seatkit_recognizer_set_progress(pan, 0.5))
         #expect(!seatkit_recognizer_set_progress(r, .nan))
         #expect(seatkit_recognizer_set_progress(r, 7) && seatkit_recognizer_get_progress(r) == 1)
-        #expect(seatkit_recognizer_create_custom(router, "none", nil, nil) == nil)
+        #expect((seatkit_recognizer_create_custom(router, "none", nil, nil) as OpaquePointer?) == nil)
         #expect(seatkit_output_add_recognizer(output, r))
         seatkit_router_notify_touch_down(router, 1000, 1, 0, 10, 10)
         seatkit_router_notify_touch_down(router, 1000, 1, 1, 30, 10)

@@ -49,9 +49,9 @@ extension TheProcessWideCLog {
         @Test func aChildThatDisallowsInterceptionFromCKeepsItsDragAndTheRequestEndsWithTheTouch() throws {
             let router = try #require(seatkit_router_create_virtual(0))
             defer { seatkit_router_destroy(router) }
-            let output = try #require(seatkit_output_create(router, "OUT-1", 0, 0, 800, 600, SEATKIT_OUTPUT_TRANSFORM_NORMAL, 1))
-            let scroller = try #require(seatkit_surface_create(router, "scroller", 0, 0, 400, 600))
-            let child = try #require(seatkit_surface_create(router, "child", 0, 0, 400, 200))
+            let output = try #require(seatkit_output_create(router, "OUT-1", 0, 0, 800, 600, SEATKIT_OUTPUT_TRANSFORM_NORMAL, 1) as OpaquePointer?)
+            let scroller = try #require(seatkit_surface_create(router, "scroller", 0, 0, 400, 600) as OpaquePointer?)
+            let child = try #require(seatkit_surface_create(router, "child", 0, 0, 400, 200) as OpaquePointer?)
             #expect(seatkit_surface_add_child(seatkit_output_get_root(output), scroller))
             #expect(seatkit_surface_add_child(scroller, child))
             let c = InterceptionChild()
@@ -59,7 +59,7 @@ extension TheProcessWideCLog {
             withUnsafePointer(to: &interceptionChildResponder) {
                 seatkit_surface_set_responder(child, $0, Unmanaged.passUnretained(c).toOpaque())
             }
-            let pan = try #require(seatkit_recognizer_create_pan(router, "scroll", 1, 0))
+            let pan = try #require(seatkit_recognizer_create_pan(router, "scroll", 1, 0) as OpaquePointer?)
             #expect(seatkit_surface_add_recognizer(scroller, pan))
 
             // Intercepted: the child is cancelled once, mid-way, and hears nothing more.
@@ -84,7 +84,7 @@ extension TheProcessWideCLog {
             #expect(!seatkit_surface_is_interception_disallowed(child), "the request ended with the last touch")
 
             // A detached surface: refused, nothing changed.
-            let loose = try #require(seatkit_surface_create(router, "loose", 0, 0, 10, 10))
+            let loose = try #require(seatkit_surface_create(router, "loose", 0, 0, 10, 10) as OpaquePointer?)
             #expect(!seatkit_surface_request_disallow_interception(loose))
             #expect(!seatkit_surface_request_disallow_interception(nil))
         }

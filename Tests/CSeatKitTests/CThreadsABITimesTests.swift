@@ -99,8 +99,8 @@ extension TheProcessWideCLog {
             let counter = ThreadCounter()
             var table = countingTable()
             let router = try #require(seatkit_router_create_virtual(0))
-            let output = try #require(seatkit_output_create(router, "OUT-1", 0, 0, 800, 600, SEATKIT_OUTPUT_TRANSFORM_NORMAL, 1))
-            let surface = try #require(seatkit_surface_create(router, "app", 0, 0, 800, 600))
+            let output = try #require(seatkit_output_create(router, "OUT-1", 0, 0, 800, 600, SEATKIT_OUTPUT_TRANSFORM_NORMAL, 1) as OpaquePointer?)
+            let surface = try #require(seatkit_surface_create(router, "app", 0, 0, 800, 600) as OpaquePointer?)
             seatkit_surface_set_responder(surface, &table, Unmanaged.passUnretained(counter).toOpaque())
             #expect(seatkit_surface_add_child(seatkit_output_get_root(output), surface))
             let handles = [UInt(bitPattern: router), UInt(bitPattern: output), UInt(bitPattern: surface)]
@@ -344,7 +344,7 @@ extension TheProcessWideCLog {
             let router = try #require(seatkit_router_create(loop))
             let now = seatkit_router_get_time(router)
             try #require(now > 20_000_000, "the machine has been up for more than 20 s")
-            let keymap = try #require(seatkit_keymap_create_from_names(nil, nil, "us", nil, nil))
+            let keymap = try #require(seatkit_keymap_create_from_names(nil, nil, "us", nil, nil) as OpaquePointer?)
             seatkit_router_set_keymap(router, keymap, 25, 600)
             let times = Times()
             let spy = seatkit_router_add_spy(router, { data, event, _ in
@@ -388,12 +388,12 @@ extension TheProcessWideCLog {
 
         @Test func absurdOutputScalesAreRefusedWithALogLine() throws {
             let router = try #require(seatkit_router_create_virtual(0))
-            let output = try #require(seatkit_output_create(router, "OUT-1", 0, 0, 800, 600, SEATKIT_OUTPUT_TRANSFORM_NORMAL, 1))
+            let output = try #require(seatkit_output_create(router, "OUT-1", 0, 0, 800, 600, SEATKIT_OUTPUT_TRANSFORM_NORMAL, 1) as OpaquePointer?)
             for scale in [0, -1, .nan, .infinity, -.infinity, 1e-300, 0.01, 17, 1e300] as [Double] {
                 forgetLoggedLines()
                 seatkit_output_set_scale(output, scale)
                 #expect(loggedLines.count == 1 && loggedLines.first?.contains("is outside 0.0625...16.0; refused") == true, "\(scale): \(loggedLines)")
-                #expect(seatkit_output_create(router, "X", 0, 0, 10, 10, SEATKIT_OUTPUT_TRANSFORM_NORMAL, scale) == nil, "\(scale)")
+                #expect((seatkit_output_create(router, "X", 0, 0, 10, 10, SEATKIT_OUTPUT_TRANSFORM_NORMAL, scale) as OpaquePointer?) == nil, "\(scale)")
                 var x = 0.0, y = 0.0, w = 0.0, h = 0.0
                 #expect(seatkit_output_get_layout_box(output, &x, &y, &w, &h) && w == 800 && h == 600, "\(scale) left the layout as it was")
             }

@@ -40,8 +40,8 @@ extension TheProcessWideCLog {
 
         @Test func theTouchFrameSignalFiresOncePerDeviceFrameWhateverItDelivered() throws {
             let router = try #require(seatkit_router_create_virtual(0))
-            let output = try #require(seatkit_output_create(router, "OUT-1", 0, 0, 800, 600, SEATKIT_OUTPUT_TRANSFORM_NORMAL, 1))
-            let surface = try #require(seatkit_surface_create(router, "app", 0, 0, 800, 600))
+            let output = try #require(seatkit_output_create(router, "OUT-1", 0, 0, 800, 600, SEATKIT_OUTPUT_TRANSFORM_NORMAL, 1) as OpaquePointer?)
+            let surface = try #require(seatkit_surface_create(router, "app", 0, 0, 800, 600) as OpaquePointer?)
             #expect(seatkit_surface_add_child(seatkit_output_get_root(output), surface))
             let frames = SignalCounter(try #require(seatkit_router_get_touch_frame_signal(router)))
             #expect(seatkit_router_get_touch_frame_signal(router) == seatkit_router_get_touch_frame_signal(router), "one signal per router")
