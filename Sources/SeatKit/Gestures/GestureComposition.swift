@@ -143,10 +143,15 @@ public class ComposedGestureRecognizer: GestureRecognizer {
         }
     }
 
-    /// Resets both parts (their timers cancelled, back to `.possible`, their ``reset()``).
+    /// Resets both parts (their timers cancelled, back to `.possible`, their ``reset()``). A
+    /// part still in progress (it began, and the composite settled without it: another
+    /// recognizer won, or the composite was cancelled) is first cancelled, so that its targets,
+    /// told it began, are told it is over.
     public override func reset() {
         forEachPart { part in
-            if part.unchecked.composition.host?.object === self { resetPart(part) }
+            guard part.unchecked.composition.host?.object === self else { return }
+            if part.unchecked.storedState.isInProgress { apply(.cancelled, to: part) }
+            resetPart(part)
         }
         resetComposition()
     }

@@ -148,6 +148,46 @@ final class GestureGraphWorld {
 
     func randomRecognizer() -> GestureRecognizer {
         let r: GestureRecognizer
+        switch dice.below(12) {
+        case 9, 10:
+            // A composite of two parts (each checked and able to edit from its targets too):
+            // sequenced, exclusive or simultaneous.
+            let first = randomPart(), second = randomPart()
+            switch dice.below(3) {
+            case 0: r = first.sequenced(before: second, name: "sequence")
+            case 1: r = first.exclusively(before: second, name: "exclusive")
+            default: r = first.simultaneously(with: second, name: "simultaneous")
+            }
+        case 11: r = basicRecognizer()
+        default: r = basicRecognizer()
+        }
+        r.cancelsTouchesInView = dice.chance(70)
+        r.delaysTouchesBegan = dice.chance(25)
+        r.delaysTouchesEnded = dice.chance(60)
+        if dice.chance(15) { r.isHighPriority = true }
+        if dice.chance(20) { r.allowedInputKinds = r.allowedInputKinds.union(.pointer) }
+        if dice.chance(30) {
+            let d = GraphSoakRecognizerDelegate(world: self)
+            r.delegate = d
+            delegate.recognizerDelegates.append(d)
+        }
+        let checker = GraphTransitionChecker(world: self)
+        r.addTarget { checker.saw($0) }
+        r.addTarget { [unowned self] _ in self.maybeEditFromCallback("target of \(r.name)") }
+        return r
+    }
+
+    /// A part of a composite: a built-in recognizer or a chaos one, with a transition checker.
+    func randomPart() -> GestureRecognizer {
+        let r = basicRecognizer()
+        let checker = GraphTransitionChecker(world: self)
+        r.addTarget { checker.saw($0) }
+        r.addTarget { [unowned self] _ in self.maybeEditFromCallback("target of a part \(r.name)") }
+        return r
+    }
+
+    func basicRecognizer() -> GestureRecognizer {
+        let r: GestureRecognizer
         switch dice.below(9) {
         case 0: r = TapGestureRecognizer(name: "tap", taps: 1, touches: 1 + dice.below(2))
         case 1: r = TapGestureRecognizer(name: "double-tap", taps: 2)
@@ -160,17 +200,6 @@ final class GestureGraphWorld {
         case 6: r = RotationGestureRecognizer(name: "rotation")
         default: r = GraphChaosRecognizer(world: self)
         }
-        r.cancelsTouchesInView = dice.chance(70)
-        r.delaysTouchesBegan = dice.chance(25)
-        r.delaysTouchesEnded = dice.chance(60)
-        if dice.chance(30) {
-            let d = GraphSoakRecognizerDelegate(world: self)
-            r.delegate = d
-            delegate.recognizerDelegates.append(d)
-        }
-        let checker = GraphTransitionChecker(world: self)
-        r.addTarget { checker.saw($0) }
-        r.addTarget { [unowned self] _ in self.maybeEditFromCallback("target of \(r.name)") }
         return r
     }
 
