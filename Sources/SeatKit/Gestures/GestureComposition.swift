@@ -75,7 +75,7 @@ public class ComposedGestureRecognizer: GestureRecognizer {
 
     /// Whether `part` follows the input the composite follows now.
     private func follows(_ part: GestureRecognizer) -> Bool {
-        guard part.unchecked.composition.host?.object === self else { return false }
+        guard part.unchecked.composition.host?.object === self, part.unchecked._isEnabled else { return false }
         let kind = unchecked.composition.inputKind
         if kind == .pointer && part.receivesPointerEvents { return false }   // raw events, not touches
         return part.inputKinds.contains(kind)
@@ -125,7 +125,7 @@ public class ComposedGestureRecognizer: GestureRecognizer {
     /// Shows the parts that take touchpad gestures the event.
     public override func touchpadGesture(_ event: TouchpadGestureEvent) {
         forEachPart { part in
-            guard isActive(part) && part.inputKinds.contains(.touchpad) && !part.unchecked.storedState.isFinal else { return }
+            guard isActive(part) && part.unchecked._isEnabled && part.inputKinds.contains(.touchpad) && !part.unchecked.storedState.isFinal else { return }
             part.unchecked.composition.inputKind = .touchpad
             part.touchpadGesture(event)
         }
@@ -133,20 +133,30 @@ public class ComposedGestureRecognizer: GestureRecognizer {
     /// Shows the parts that read pointer events the button.
     public override func pointerButton(_ event: PointerButtonEvent) {
         forEachPart { part in
-            if isActive(part) && part.receivesPointerEvents && !part.unchecked.storedState.isFinal { part.pointerButton(event) }
+            if isActive(part) && part.unchecked._isEnabled && part.receivesPointerEvents && !part.unchecked.storedState.isFinal { part.pointerButton(event) }
         }
     }
     /// Shows the parts that read pointer events the motion.
     public override func pointerMoved(_ event: PointerMotionEvent) {
         forEachPart { part in
-            if isActive(part) && part.receivesPointerEvents && !part.unchecked.storedState.isFinal { part.pointerMoved(event) }
+            if isActive(part) && part.unchecked._isEnabled && part.receivesPointerEvents && !part.unchecked.storedState.isFinal { part.pointerMoved(event) }
+        }
+    }
+
+    /// The composite reached a final state (ended, recognized, cancelled or failed) and its
+    /// targets heard it: a part still in progress is cancelled now, so that its targets, told
+    /// it began, hear that it is over (a sequence's first part once the second has finished;
+    /// a part whose begin the composite could not follow, because a rival was in progress or
+    /// a delegate refused).
+    override func didSettle() {
+        forEachPart { part in
+            if !isOut(part) && part.unchecked.storedState.isInProgress { apply(.cancelled, to: part) }
         }
     }
 
     /// Resets both parts (their timers cancelled, back to `.possible`, their ``reset()``). A
-    /// part still in progress (it began, and the composite settled without it: another
-    /// recognizer won, or the composite was cancelled) is first cancelled, so that its targets,
-    /// told it began, are told it is over.
+    /// part still in progress (a composite stopped without passing through a final state the
+    /// router saw) is first cancelled, as when the composite settles.
     public override func reset() {
         forEachPart { part in
             guard part.unchecked.composition.host?.object === self else { return }

@@ -82,6 +82,8 @@ struct CompositionState {
     var host: Unretained<ComposedGestureRecognizer>?
     var isHighPriority = false
     var mask = GestureMask.all
+    /// Mutter's relationships (GestureRelationships.swift).
+    var relationships = GestureRelationships()
 }
 
 /// The pen stroke the pen arena follows.
@@ -211,7 +213,7 @@ extension GestureCoordinator {
     func highPriorityRival(in router: Router, of recognizer: GestureRecognizer) -> GestureRecognizer? {
         guard !recognizer.isHighPriority else { return nil }
         return forEachPeer(in: router, of: recognizer) { other in
-            guard other.isHighPriority else { return false }
+            guard other.isHighPriority, !recognizer.isIndependent(of: other) else { return false }
             let s = other.unchecked.storedState
             guard s != .failed && s != .cancelled else { return false }
             return other.isAbove(recognizer)
@@ -221,7 +223,7 @@ extension GestureCoordinator {
     /// Whether high-priority `recognizer` is what `waiter` waits for: above it and sharing
     /// one of its arenas (a high-priority recognizer elsewhere leaves it alone).
     func highPriority(_ recognizer: GestureRecognizer, holds waiter: GestureRecognizer, in router: Router) -> Bool {
-        guard recognizer.isAbove(waiter) else { return false }
+        guard recognizer.isAbove(waiter), !waiter.isIndependent(of: recognizer) else { return false }
         return forEachPeer(in: router, of: waiter) { $0 === recognizer } != nil
     }
 
@@ -357,6 +359,7 @@ extension GestureCoordinator {
             }
             showEmulated(in: router, entry.recognizer, point, .ended, time: event.time)
         }
+        if unchecked.arenaRules.contains(.sweepAtEnd) { sweep(in: router, penArena) }
         let taken = notePenTaken(in: router, focus: focus, time: event.time)
         end(in: router, penArena)
         unchecked.penStroke = PenStrokeGestures()

@@ -47,8 +47,13 @@ struct GestureGraphSoakTests {
         let started = ContinuousClock.now
         var failures: [(seed: UInt64, world: GestureGraphWorld)] = []
         var events = 0
+        let options = GestureGraphWorld.Options(
+            pointerKinds: (Self.environment("SEATKIT_SOAK_POINTER") ?? 1) != 0,
+            pens: (Self.environment("SEATKIT_SOAK_PENS") ?? 1) != 0,
+            masks: (Self.environment("SEATKIT_SOAK_MASKS") ?? 1) != 0,
+            relationships: (Self.environment("SEATKIT_SOAK_RELATIONSHIPS") ?? 1) != 0)
         for seed in first..<(first + UInt64(seeds)) {
-            let world = GestureGraphWorld(seed: seed)
+            let world = GestureGraphWorld(seed: seed, options: options)
             world.run(steps: steps)
             events += world.eventsSent
             if !world.violations.isEmpty { failures.append((seed, world)) }
@@ -80,6 +85,20 @@ final class GraphSoakDice {
 /// One seed's world: the router, its tree, recognizers, the responders' records and the
 /// violations found.
 final class GestureGraphWorld {
+    /// What a run may use beyond touches, buttons and tree edits (each on by default; the
+    /// dice are drawn the same either way, so a seed's other steps stay comparable).
+    struct Options {
+        /// Recognizers may follow left-button drags as touches (`SEATKIT_SOAK_POINTER=0`: never).
+        var pointerKinds = true
+        /// Pen strokes (proximity, tip down, motion, tip up) and recognizers that refuse pens.
+        var pens = true
+        /// Random ``GestureMask``s and high-priority recognizers that leave subviews out.
+        var masks = true
+        /// Random can-not-cancel, recognize-independently and inhibit-until-cancelled
+        /// relationships, and random arena rules.
+        var relationships = true
+    }
+    let options: Options
     let seed: UInt64
     let dice: GraphSoakDice
     let clock = VirtualClock()
@@ -94,13 +113,18 @@ final class GestureGraphWorld {
     private(set) var now: Int64 = 0
     var fingersDown: [Int32: LayoutPoint] = [:]
     var buttonsDown: Set<UInt32> = []
+    /// The pen: in proximity, and where its tip is down.
+    var penInProximity = false
+    var penDown: LayoutPoint?
+    var penLocation = LayoutPoint(x: 0, y: 0)
     /// Depth of callbacks under way; edits from inside callbacks are bounded by it.
     var callbackDepth = 0
     var editsThisStep = 0
     private var nextSurface = 0
     let delegate: GraphSoakDelegate
 
-    init(seed: UInt64) {
+    init(seed: UInt64, options: Options = Options()) {
+        self.options = options
         self.seed = seed
         dice = GraphSoakDice(seed: seed)
         router = Router(clock: clock)
@@ -165,7 +189,9 @@ final class GestureGraphWorld {
         r.delaysTouchesBegan = dice.chance(25)
         r.delaysTouchesEnded = dice.chance(60)
         if dice.chance(15) { r.isHighPriority = true }
-        if dice.chance(20) { r.allowedInputKinds = r.allowedInputKinds.union(.pointer) }
+        if dice.chance(20) && options.pointerKinds { r.allowedInputKinds = r.allowedInputKinds.union(.pointer) }
+        if dice.chance(15) && options.pens { r.allowedInputKinds = r.allowedInputKinds.subtracting(.pen) }
+        if dice.chance(12) && options.masks { r.mask = dice.pick([GestureMask.none, .gesture, .subviews])! }
         if dice.chance(30) {
             let d = GraphSoakRecognizerDelegate(world: self)
             r.delegate = d
@@ -233,7 +259,12 @@ final class GestureGraphWorld {
     func randomEdit(_ origin: String) {
         editsThisStep += 1
         let live = surfaces.filter(\.isAttached)
-        switch dice.below(14) {
+        switch dice.below(15) {
+        case 14:
+            guard options.masks, let r = dice.pick(recognizers) else { return }
+            let mask = dice.pick([GestureMask.all, .none, .gesture, .subviews])!
+            note("  edit(\(origin)): mask of \(r.name) \(mask.rawValue)")
+            r.mask = mask
         case 0:
             let s = addRandomSurface()
             note("  edit(\(origin)): add \(s.name)")
@@ -318,7 +349,10 @@ final class GestureGraphWorld {
         editsThisStep = 0
         now += Int64(1 + dice.below(40))
         clock.advance(to: .milliseconds(now))
-        switch dice.below(20) {
+        switch dice.below(23) {
+        case 20, 21, 22:
+            guard options.pens else { return }
+            penStep()
         case 0, 1, 2:
             // A frame with one or two fingers going down.
             let free = (0..<4).map(Int32.init).filter { fingersDown[$0] == nil }
@@ -401,6 +435,56 @@ final class GestureGraphWorld {
         }
     }
 
+    static let pen = PenTool(kind: .pen, serial: 0x50A4, hardwareID: 0x802, capabilities: [.position, .pressure])
+
+    func sendPen(_ kind: TabletEvent.Kind, _ p: LayoutPoint, value: Double = 0) {
+        eventsSent += 1
+        router.inject(InputEvent(time: .milliseconds(now), device: DeviceID(2), .tablet(TabletEvent(
+            kind: kind, position: p, code: 0, value: value, tool: Self.pen,
+            axes: PenAxes(pressure: value > 0 || penDown != nil ? 0.4 : 0), changedAxes: [.position, .pressure]))))
+    }
+
+    /// A pen step: in proximity, hover, tip down, stroke motion, tip up, out of proximity.
+    func penStep() {
+        if !penInProximity {
+            let p = randomPoint()
+            penInProximity = true
+            penLocation = p
+            note("pen in (\(Int(p.x)),\(Int(p.y)))")
+            sendPen(.toolProximity, p, value: 1)
+        } else if let down = penDown {
+            if dice.chance(70) {
+                let p = randomPoint(near: down)
+                penDown = p
+                penLocation = p
+                note("pen stroke to (\(Int(p.x)),\(Int(p.y)))")
+                sendPen(.toolAxis, p)
+            } else {
+                penDown = nil
+                note("pen up")
+                sendPen(.toolTip, down, value: 0)
+            }
+        } else {
+            switch dice.below(10) {
+            case 0...4:
+                let p = randomPoint(near: penLocation)
+                penDown = p
+                penLocation = p
+                note("pen down (\(Int(p.x)),\(Int(p.y)))")
+                sendPen(.toolTip, p, value: 1)
+            case 5, 6:
+                penInProximity = false
+                note("pen out")
+                sendPen(.toolProximity, penLocation, value: 0)
+            default:
+                let p = randomPoint(near: penLocation)
+                penLocation = p
+                note("pen hover (\(Int(p.x)),\(Int(p.y)))")
+                sendPen(.toolAxis, p)
+            }
+        }
+    }
+
     func run(steps: Int) {
         for i in 0..<steps {
             stepIndex = i
@@ -420,6 +504,14 @@ final class GestureGraphWorld {
         send(.touchFrame)
         for b in buttonsDown.sorted() { send(.pointerButton(button: b, state: .released)) }
         buttonsDown.removeAll()
+        if let down = penDown {
+            penDown = nil
+            sendPen(.toolTip, down, value: 0)
+        }
+        if penInProximity {
+            penInProximity = false
+            sendPen(.toolProximity, penLocation, value: 0)
+        }
         // Callbacks of the drain may still put fingers down? They cannot (only the world
         // injects); they may cancel, edit and request.
         now += 5000
@@ -437,6 +529,11 @@ final class GestureGraphWorld {
             for (key, _) in responder.open {
                 violation("\(s.name) saw touch \(key) begin and never heard its end")
             }
+            if responder.penStrokeOpen { violation("\(s.name) saw a pen down and never heard its up") }
+        }
+        for (name, arena) in [("pointer", router.gestures.pointerArena), ("pen", router.gestures.penArena), ("touchpad", router.gestures.touchpadArena)]
+        where arena.unchecked.entries.contains(where: \.isCurrent) {
+            violation("the \(name) arena still holds recognizers after the drain")
         }
         if router.isInterceptionDisallowed(by: surfaces[0]) || !router.unchecked.disallowedInterceptions.isEmpty {
             violation("an interception request outlived every touch")
@@ -558,6 +655,34 @@ final class GraphSoakResponder: Responder {
         // A removed focus is owed a cancelled release of each press it saw (removing tells).
         if !event.isCancelled { attachedCheck("pointerButton") }
         world.maybeEditFromCallback("\(name).button")
+        return handlesTouches ? .handled : .notHandled
+    }
+
+    /// A pen stroke seen down here and not yet up.
+    var penStrokeOpen = false
+
+    func penDown(_ event: PenEvent, context: ResponderContext) -> ResponderResult {
+        guard mine(context) else { return .notHandled }
+        attachedCheck("penDown")
+        if penStrokeOpen { world.violation("\(name) got a second pen down") }
+        penStrokeOpen = true
+        world.maybeEditFromCallback("\(name).penDown")
+        return handlesTouches ? .handled : .notHandled
+    }
+
+    func penMoved(_ event: PenEvent, context: ResponderContext) -> ResponderResult {
+        guard mine(context) else { return .notHandled }
+        attachedCheck("penMoved")
+        if event.isInContact && !penStrokeOpen { world.violation("\(name) got stroke motion without its pen down") }
+        return handlesTouches ? .handled : .notHandled
+    }
+
+    func penUp(_ event: PenEvent, context: ResponderContext) -> ResponderResult {
+        guard mine(context) else { return .notHandled }
+        if !event.isCancelled { attachedCheck("penUp") }
+        if !penStrokeOpen { world.violation("\(name) got a pen up without its down") }
+        penStrokeOpen = false
+        world.maybeEditFromCallback("\(name).penUp")
         return handlesTouches ? .handled : .notHandled
     }
 

@@ -1,0 +1,96 @@
+import Testing
+@testable import SeatKit
+
+/// What the gesture-graph soak found once it had composites, high priority, pointer drags,
+/// pens and masks (GestureGraphSoakTests), one test per finding, named after the behaviour.
+@Suite struct GestureSoakCompositeFindingsTests {
+    @Test func aPartThatBeganHearsCancelledAsSoonAsItsCompositeIsRefused() {
+        let rig = GestureRig()
+        let map = rig.surface("map", 0, 0, 1000, 1000)
+        let pan = PanGestureRecognizer(name: "pan", minimumDistance: 1)
+        let tap = TapGestureRecognizer(name: "tap")
+        let either = pan.exclusively(before: tap, name: "either")
+        let refusing = SimultaneousDelegate()
+        refusing.refusesBegin = true
+        either.delegate = refusing
+        map.addGestureRecognizer(either)
+        [pan, tap, either].forEach(rig.watch)
+        rig.down(1, 100, 100)
+        rig.move(1, 130, 100)
+        // The finger is still down: the part must not be left "began" until some later reset.
+        #expect(rig.log.entries.filter { $0.contains(":") } == ["pan:began", "tap:failed", "either:failed", "pan:cancelled"])
+        rig.up(1)
+        #expect(pan.state == .possible && either.state == .possible)
+        #expect(rig.log.matching("pan:") == ["pan:began", "pan:cancelled"], "told once")
+    }
+
+    @Test func theFirstPartOfASequenceHearsCancelledWhenTheSequenceEnds() {
+        let rig = GestureRig()
+        let map = rig.surface("map", 0, 0, 1000, 1000)
+        let hold = LongPressGestureRecognizer(name: "hold", minimumPressDuration: .milliseconds(200), allowableMovement: 5)
+        let drag = PanGestureRecognizer(name: "drag", minimumDistance: 2)
+        let holdThenDrag = hold.sequenced(before: drag, name: "hold-drag")
+        map.addGestureRecognizer(holdThenDrag)
+        [hold, drag, holdThenDrag].forEach(rig.watch)
+        rig.down(1, 100, 100)
+        rig.wait(250)
+        rig.move(1, 160, 100)
+        rig.up(1)
+        #expect(rig.log.matching("hold") == [
+            "hold:began", "hold-drag:began", "hold-drag:changed", "hold-drag:ended", "hold:cancelled"])
+    }
+
+    @Test func disablingARecognizerInProgressCancelsItAtOnce() {
+        let rig = GestureRig()
+        let map = rig.surface("map", 0, 0, 1000, 1000, handles: ["began", "moved", "ended"])
+        let pan = PanGestureRecognizer(name: "pan", minimumDistance: 1)
+        map.addGestureRecognizer(pan)
+        rig.watch(pan)
+        rig.down(1, 100, 100)
+        rig.move(1, 130, 100)
+        #expect(pan.state == .began)
+        pan.isEnabled = false
+        #expect(rig.log.matching("pan:") == ["pan:began", "pan:cancelled"])
+        #expect(pan.state == .possible && pan.touches.isEmpty, "reset, and out of the touch")
+        rig.move(1, 160, 100)
+        rig.up(1)
+        #expect(rig.log.matching("pan:") == ["pan:began", "pan:cancelled"], "a disabled recognizer sees no more of it")
+        #expect(rig.router.activeTouchCount == 0)
+        pan.isEnabled = true
+        rig.down(2, 100, 100)
+        rig.move(2, 130, 100)
+        #expect(pan.state == .began, "enabled again, it follows the next touch")
+    }
+
+    @Test func disablingAPossibleRecognizerFailsItAndReleasesTheTouchesItHeld() {
+        let rig = GestureRig()
+        let button = rig.surface("button", 0, 0, 500, 500, handles: ["began", "ended"])
+        let press = LongPressGestureRecognizer(name: "press", minimumPressDuration: .milliseconds(500))
+        press.delaysTouchesBegan = true
+        button.addGestureRecognizer(press)
+        rig.watch(press)
+        rig.down(1, 100, 100)
+        #expect(rig.log.matching("button.").isEmpty, "held while the press is possible")
+        press.isEnabled = false
+        #expect(rig.log.entries == ["press:failed", "button.began[t1]"])
+        rig.wait(600)
+        rig.up(1)
+        #expect(rig.log.entries == ["press:failed", "button.began[t1]", "button.ended[t1]"])
+    }
+
+    @Test func disablingAPartInProgressCancelsThePartAndItsComposite() {
+        let rig = GestureRig()
+        let map = rig.surface("map", 0, 0, 1000, 1000)
+        let pan = PanGestureRecognizer(name: "pan", minimumDistance: 1)
+        let tap = TapGestureRecognizer(name: "tap")
+        let either = pan.exclusively(before: tap, name: "either")
+        map.addGestureRecognizer(either)
+        [pan, either].forEach(rig.watch)
+        rig.down(1, 100, 100)
+        rig.move(1, 130, 100)
+        pan.isEnabled = false
+        #expect(rig.log.entries.filter { $0.contains(":") } == ["pan:began", "either:began", "pan:cancelled", "either:cancelled"])
+        rig.up(1)
+        #expect(either.state == .possible && pan.state == .possible)
+    }
+}
