@@ -541,6 +541,12 @@ open class GestureRecognizer {
     open func pointerButton(_ event: PointerButtonEvent) {}
     /// Pointer motion while a button is held. Default: nothing.
     open func pointerMoved(_ event: PointerMotionEvent) {}
+    /// Called when the router's arena rules (``Router/gestureArenaRules``) give this
+    /// recognizer the win: the other members of the arena that were still possible have failed.
+    /// Default: nothing more; the recognizer goes on by its own rules (a recognition that was
+    /// waiting for them to fail goes ahead now). A subclass that, like Flutter's recognizers,
+    /// acts on winning may begin or be recognized here.
+    open func gestureArenaWon() {}
     /// Clears per-gesture state; called by the router after it has moved the state back to
     /// `.possible` and cancelled the timers. Default: nothing. An override that does not
     /// clear its own state carries it into the next gesture.

@@ -168,13 +168,6 @@ extension GestureRecognizer {
         }
         return false
     }
-
-    /// Called when the router's arena rules (``Router/gestureArenaRules``) give this
-    /// recognizer the win: the other members of the arena that were still possible have failed.
-    /// Default: nothing more; the recognizer goes on by its own rules (a recognition that was
-    /// waiting for them to fail goes ahead now). A subclass that, like Flutter's recognizers,
-    /// acts on winning may begin or be recognized here.
-    open func gestureArenaWon() {}
 }
 
 extension GestureCoordinator {

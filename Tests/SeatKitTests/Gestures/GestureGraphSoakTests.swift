@@ -22,7 +22,14 @@ import Testing
 /// - once every finger is up and the clock has run on, nothing is held back, no touch is
 ///   active and every recognizer is back to possible (delayed touches were delivered or
 ///   dropped, exactly once);
+/// - a recognizer inhibited until cancelled is not recognized while its inhibitor may still
+///   begin, is in progress or succeeded;
 /// - no crash.
+///
+/// Beyond touches and buttons, a seed may use pen strokes (`SEATKIT_SOAK_PENS=0`: none),
+/// recognizers that follow left-button drags (`SEATKIT_SOAK_POINTER=0`), random gesture masks
+/// (`SEATKIT_SOAK_MASKS=0`), and random Mutter relationships and Flutter arena rules
+/// (`SEATKIT_SOAK_RELATIONSHIPS=0`).
 ///
 /// The default run is `defaultSeeds` seeds of `defaultSteps` steps. A longer run:
 ///
@@ -140,6 +147,9 @@ final class GestureGraphWorld {
         for _ in 0..<(2 + dice.below(8)) { addRandomRecognizer() }
         if dice.chance(50) { addEdgePan() }
         relateRandomly()
+        if options.relationships {
+            router.gestureArenaRules = dice.pick([GestureArenaRules.none, .lastRemainingWins, .sweepAtEnd, [.lastRemainingWins, .sweepAtEnd]])!
+        }
     }
 
     func violation(_ text: String) {
@@ -250,6 +260,16 @@ final class GestureGraphWorld {
         for r in recognizers where dice.chance(30) {
             guard let other = dice.pick(recognizers), other !== r else { continue }
             try? r.require(toFail: other)
+        }
+        guard options.relationships else { return }
+        for r in recognizers where dice.chance(20) {
+            guard let other = dice.pick(recognizers), other !== r else { continue }
+            switch dice.below(5) {
+            case 0, 1: r.cannotCancel(other)
+            case 2: r.recognizeIndependently(of: other)
+            case 3: try? r.inhibitUntilCancelled(other)
+            default: r.removeRelationships(with: other)
+            }
         }
     }
 
@@ -553,6 +573,17 @@ final class GraphTransitionChecker {
         if !GestureRecognizerState.canTransition(from: from, to: new) {
             world.violation("\(r.name): illegal transition \(last) -> \(new)")
         }
+        // The reference rule of inhibit until cancelled: no recognition while an inhibitor
+        // that follows input may still begin, is in progress, ended or was recognized.
+        if new == .began || new == .recognized {
+            for inhibitor in r.unchecked.composition.relationships.inhibitedBy {
+                guard let i = inhibitor.object, i.unchecked.isEngaged, !r.isIndependent(of: i) else { continue }
+                let s = i.state
+                if s != .failed && s != .cancelled {
+                    world.violation("\(r.name) \(new) while \(i.name), which inhibits it until cancelled, is \(s)")
+                }
+            }
+        }
         last = new
     }
 }
@@ -761,6 +792,7 @@ final class GraphChaosRecognizer: GestureRecognizer {
             if state.isInProgress { state = .ended } else { failIfPossible() }
         }
     }
+    override func gestureArenaWon() { act("won") }
     override func pointerButton(_ event: PointerButtonEvent) { act("button") }
     override func pointerMoved(_ event: PointerMotionEvent) { act("pointer") }
 }

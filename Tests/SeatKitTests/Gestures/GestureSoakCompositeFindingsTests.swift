@@ -78,6 +78,25 @@ import Testing
         #expect(rig.log.entries == ["press:failed", "button.began[t1]", "button.ended[t1]"])
     }
 
+    @Test func disablingACompositeInProgressCancelsItAndThePartThatBegan() {
+        let rig = GestureRig()
+        let map = rig.surface("map", 0, 0, 1000, 1000)
+        let pinch = PinchGestureRecognizer(name: "pinch")
+        let pan = PanGestureRecognizer(name: "pan", minimumDistance: 1)
+        let both = pinch.simultaneously(with: pan, name: "both")
+        map.addGestureRecognizer(both)
+        [pinch, pan, both].forEach(rig.watch)
+        rig.down(1, 100, 100)
+        rig.move(1, 130, 100)
+        #expect(both.state == .began && pan.state == .began)
+        both.isEnabled = false
+        #expect(rig.log.entries.filter { $0.contains(":") } == ["pan:began", "both:began", "both:cancelled", "pan:cancelled"])
+        #expect(both.state == .possible && pan.state == .possible && pinch.state == .possible)
+        rig.up(1)
+        rig.wait(1000)
+        #expect(rig.log.entries.filter { $0.contains(":") }.count == 4, "nothing more once disabled")
+    }
+
     @Test func disablingAPartInProgressCancelsThePartAndItsComposite() {
         let rig = GestureRig()
         let map = rig.surface("map", 0, 0, 1000, 1000)
