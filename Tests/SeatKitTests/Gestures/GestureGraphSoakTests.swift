@@ -689,13 +689,18 @@ final class GraphSoakResponder: Responder {
         return handlesTouches ? .handled : .notHandled
     }
 
-    /// A pen stroke seen down here and not yet up.
+    /// A pen stroke bound to this surface, seen down here and not yet up. Only the stroke's
+    /// own surface is owed its end: an ancestor asked the down up the chain is not told a
+    /// cancelled up when the bound surface leaves the tree (unlike touches; see the report
+    /// of issue 30).
     var penStrokeOpen = false
 
     func penDown(_ event: PenEvent, context: ResponderContext) -> ResponderResult {
         guard mine(context) else { return .notHandled }
         attachedCheck("penDown")
+        guard context.target === surface else { return handlesTouches ? .handled : .notHandled }
         if penStrokeOpen { world.violation("\(name) got a second pen down") }
+        world.note("  \(name).penDown")
         penStrokeOpen = true
         world.maybeEditFromCallback("\(name).penDown")
         return handlesTouches ? .handled : .notHandled
@@ -704,14 +709,16 @@ final class GraphSoakResponder: Responder {
     func penMoved(_ event: PenEvent, context: ResponderContext) -> ResponderResult {
         guard mine(context) else { return .notHandled }
         attachedCheck("penMoved")
-        if event.isInContact && !penStrokeOpen { world.violation("\(name) got stroke motion without its pen down") }
+        if event.isInContact && context.target === surface && !penStrokeOpen { world.violation("\(name) got stroke motion without its pen down") }
         return handlesTouches ? .handled : .notHandled
     }
 
     func penUp(_ event: PenEvent, context: ResponderContext) -> ResponderResult {
         guard mine(context) else { return .notHandled }
         if !event.isCancelled { attachedCheck("penUp") }
+        guard context.target === surface else { return handlesTouches ? .handled : .notHandled }
         if !penStrokeOpen { world.violation("\(name) got a pen up without its down") }
+        world.note("  \(name).penUp\(event.isCancelled ? " (cancelled)" : "")")
         penStrokeOpen = false
         world.maybeEditFromCallback("\(name).penUp")
         return handlesTouches ? .handled : .notHandled
