@@ -187,7 +187,23 @@ public class ComposedGestureRecognizer: GestureRecognizer {
             part.cancelTimers()
             return
         }
+        let outer = decidingGeneration
+        decidingGeneration = unchecked.generation
         decide(part, newState)
+        decidingGeneration = outer
+    }
+
+    /// The composite's generation when the part's move being decided came in (nil outside
+    /// `decide`).
+    private var decidingGeneration: UInt64?
+
+    /// A handler run by the decision (a part's target that removed the surface, cancelled the
+    /// touch or disabled the composite) ended the composite's gesture and reset it: the rest
+    /// of the decision is stale and must not touch the reset composite or its parts (the
+    /// gesture-graph soak, seed 192: a composite left began, engaged in nothing).
+    var isStale: Bool {
+        guard let generation = decidingGeneration else { return false }
+        return generation != unchecked.generation
     }
 
     /// What a part's move does to it and to the composite. Default: the part's state is applied.
@@ -197,7 +213,7 @@ public class ComposedGestureRecognizer: GestureRecognizer {
 
     /// Sets a part's state and runs its targets.
     func apply(_ newState: GestureRecognizerState, to part: GestureRecognizer) {
-        guard GestureRecognizerState.canTransition(from: part.unchecked.storedState, to: newState) else { return }
+        guard !isStale, GestureRecognizerState.canTransition(from: part.unchecked.storedState, to: newState) else { return }
         part.unchecked.storedState = newState
         if newState.isFinal { part.cancelTimers() }
         var t = 0
@@ -211,6 +227,7 @@ public class ComposedGestureRecognizer: GestureRecognizer {
     /// while in progress, an end or cancel while in progress (a possible composite fails
     /// instead), a recognition from possible.
     func move(toward wanted: GestureRecognizerState) {
+        guard !isStale else { return }
         let s = unchecked.storedState
         switch wanted {
         case .began: if s == .possible && !isWaitingForFailure { state = .began }
@@ -255,12 +272,13 @@ public final class SequenceGestureRecognizer: ComposedGestureRecognizer {
         if part === first {
             guard stage == .first else { return apply(newState, to: part) }
             apply(newState, to: part)
+            if isStale { return }
             switch newState {
             case .began, .recognized:
                 stage = .second
                 if hasFailed(second) { return move(toward: .failed) }
                 move(toward: .began)
-                if !unchecked.touches.isEmpty, !second.unchecked.storedState.isFinal {
+                if !isStale, !unchecked.touches.isEmpty, !second.unchecked.storedState.isFinal {
                     // The second part starts from the touches down now.
                     var points = unchecked.touches
                     var i = 0
@@ -320,6 +338,7 @@ public final class ExclusiveGestureRecognizer: ComposedGestureRecognizer {
         }
         if part === first {
             apply(newState, to: part)
+            if isStale { return }
             switch newState {
             case .began, .recognized:
                 winner = first
@@ -347,7 +366,7 @@ public final class ExclusiveGestureRecognizer: ComposedGestureRecognizer {
             case .failed:
                 pendingSecond = nil
                 apply(.failed, to: part)
-                if hasFailed(first) { move(toward: .failed) }
+                if !isStale && hasFailed(first) { move(toward: .failed) }
             default:
                 apply(newState, to: part)
             }
@@ -357,6 +376,10 @@ public final class ExclusiveGestureRecognizer: ComposedGestureRecognizer {
     private func win(_ part: GestureRecognizer, _ newState: GestureRecognizerState) {
         winner = part
         apply(newState, to: part)
+        if isStale {
+            winner = nil
+            return
+        }
         follow(newState)
     }
 

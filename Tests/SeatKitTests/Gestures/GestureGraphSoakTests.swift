@@ -61,7 +61,14 @@ struct GestureGraphSoakTests {
             relationships: (Self.environment("SEATKIT_SOAK_RELATIONSHIPS") ?? 1) != 0)
         for seed in first..<(first + UInt64(seeds)) {
             let world = GestureGraphWorld(seed: seed, options: options)
+            // SEATKIT_SOAK_TRACE=<name>: the router's trace lines naming it, for one seed.
+            let traced = ProcessInfo.processInfo.environment["SEATKIT_SOAK_TRACE"]
+            let trace = traced.map { _ in TraceLog() }
+            world.router.trace = trace
             world.run(steps: steps)
+            if let traced, let trace {
+                print(trace.lines.filter { $0.contains(traced) }.suffix(60).joined(separator: "\n"))
+            }
             events += world.eventsSent
             if !world.violations.isEmpty { failures.append((seed, world)) }
         }
@@ -572,6 +579,12 @@ final class GraphTransitionChecker {
         let from: GestureRecognizerState = last.isFinal ? .possible : last
         if !GestureRecognizerState.canTransition(from: from, to: new) {
             world.violation("\(r.name): illegal transition \(last) -> \(new)")
+        }
+        if ProcessInfo.processInfo.environment["SEATKIT_SOAK_TRACE"] != nil {
+            world.note("  \(r.name) -> \(new) (engaged \(r.unchecked.isEngaged), router \(r.router != nil), parts \((r as? ComposedGestureRecognizer).map { "\($0.first.name)=\($0.first.state) \($0.second.name)=\($0.second.state)" } ?? "-"))")
+        }
+        if (new == .began || new == .recognized) && r.composite == nil && !r.unchecked.isEngaged {
+            world.violation("\(r.name) \(new) while following no input")
         }
         // The reference rule of inhibit until cancelled: no recognition while an inhibitor
         // that follows input may still begin, is in progress, ended or was recognized.

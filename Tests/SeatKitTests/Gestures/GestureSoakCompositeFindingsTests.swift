@@ -40,6 +40,44 @@ import Testing
             "hold:began", "hold-drag:began", "hold-drag:changed", "hold-drag:ended", "hold:cancelled"])
     }
 
+    /// simultaneously(pan, tap) on "map"; `onPanBegan` runs in the pan's target at its begin.
+    func panAndTap(onPanBegan: @escaping (Surface, SimultaneousGestureRecognizer) -> Void) -> (GestureRig, SimultaneousGestureRecognizer, PanGestureRecognizer) {
+        let rig = GestureRig()
+        let map = rig.surface("map", 0, 0, 1000, 1000)
+        let pan = PanGestureRecognizer(name: "pan", minimumDistance: 1)
+        let tap = TapGestureRecognizer(name: "tap")
+        let both = pan.simultaneously(with: tap, name: "both")
+        map.addGestureRecognizer(both)
+        [pan, tap, both].forEach(rig.watch)
+        pan.addTarget { [unowned both] p in if p.state == .began { onPanBegan(map, both) } }
+        return (rig, both, pan)
+    }
+
+    @Test func aCompositeWhoseSurfaceAPartsTargetRemovedIsNotLeftInProgress() {
+        // Seed 192: the target removed the surface, the composite failed and reset, and the
+        // rest of the part's decision then began the reset composite, detached, for ever.
+        let (rig, both, pan) = panAndTap { map, _ in map.removeFromParent() }
+        rig.down(1, 100, 100)
+        rig.move(1, 130, 100)
+        #expect(both.state == .possible && pan.state == .possible)
+        #expect(rig.log.matching("both:") == ["both:failed"])
+        rig.up(1)
+        #expect(both.state == .possible)
+    }
+
+    @Test func aCompositeDisabledByAPartsTargetIsNotLeftInProgress() {
+        // Seeds 80 and 94 of the first extended soak: disabled from a handler mid-decision,
+        // the composite was left began, engaged in nothing, after every finger lifted.
+        let (rig, both, pan) = panAndTap { _, both in both.isEnabled = false }
+        rig.down(1, 100, 100)
+        rig.move(1, 130, 100)
+        rig.up(1)
+        rig.wait(1000)
+        #expect(both.state == .possible && pan.state == .possible)
+        #expect(!both.unchecked.isEngaged && rig.router.activeTouchCount == 0)
+        #expect(rig.log.matching("both:") == ["both:failed"])
+    }
+
     @Test func disablingARecognizerInProgressCancelsItAtOnce() {
         let rig = GestureRig()
         let map = rig.surface("map", 0, 0, 1000, 1000, handles: ["began", "moved", "ended"])
