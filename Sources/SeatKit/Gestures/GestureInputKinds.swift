@@ -347,6 +347,10 @@ extension GestureCoordinator {
     /// saw the down were told a cancelled up when it was taken).
     func endPenStroke(in router: Router, _ event: PenEvent, focus: Surface?) -> Bool {
         let surfaceLocation = focus?.convert(event.location) ?? .zero
+        // Once taken, the stroke stays taken for this up (the responders were told a
+        // cancelled up: they must not hear the up as well), whenever a recognizer takes it
+        // below, even if a handler ends the stroke's record meanwhile.
+        var taken = unchecked.penStroke.taken
         var i = 0
         while i < penArena.unchecked.entries.count {
             let entry = penArena.unchecked.entries[i]
@@ -358,10 +362,18 @@ extension GestureCoordinator {
                 trace.record(.gestureSaw(entry.recognizer.description, .penUp))
             }
             showEmulated(in: router, entry.recognizer, point, .ended, time: event.time)
+            taken = taken || unchecked.penStroke.taken
         }
-        if unchecked.arenaRules.contains(.sweepAtEnd) { sweep(in: router, penArena) }
-        let taken = notePenTaken(in: router, focus: focus, time: event.time)
+        if unchecked.arenaRules.contains(.sweepAtEnd) {
+            sweep(in: router, penArena)
+            taken = taken || unchecked.penStroke.taken
+        }
+        taken = notePenTaken(in: router, focus: focus, time: event.time) || taken
+        // Closing the arena settles the members left possible; one waiting for them to fail
+        // may be recognized then, and take the stroke (seed 1301: the responders heard a
+        // cancelled up, then the up).
         end(in: router, penArena)
+        taken = taken || unchecked.penStroke.taken
         unchecked.penStroke = PenStrokeGestures()
         return taken
     }

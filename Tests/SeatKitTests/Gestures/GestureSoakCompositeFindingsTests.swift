@@ -150,4 +150,20 @@ import Testing
         rig.up(1)
         #expect(either.state == .possible && pan.state == .possible)
     }
+
+    @Test func aPenTapThatWaitedForADoubleTapTakesTheStrokeAtTheUpAndTheCanvasHearsOnlyTheCancel() {
+        // Seed 1301: closing the pen arena failed the double tap, the tap waiting for it took
+        // the stroke (the canvas was told a cancelled up), and the canvas heard the up too.
+        let h = PenHarness()
+        let canvas = h.surface("canvas", 0, 0, 400, 400)
+        let tap = TapGestureRecognizer(name: "tap")
+        let double = TapGestureRecognizer(name: "double", taps: 2)
+        try! tap.require(toFail: double)
+        canvas.addGestureRecognizer(double)     // settled first when the arena closes
+        canvas.addGestureRecognizer(tap)
+        h.proximityIn(100, 100)
+        h.down(100, 100)
+        h.up(100, 100)
+        #expect(h.log.entries == ["canvas.penEnter", "canvas.penDown", "canvas.penCancel"])
+    }
 }
