@@ -362,10 +362,13 @@ extension Router {
             var state = unchecked.pens.states[i]
             i += 1
             guard let focus = state.focus, !focus.unchecked.isAttached else { continue }
-            if state.inContact && gestures.stopPenStroke(in: self, device: state.device, tool: state.tool) { state.strokeLost = true }
+            // The record lets go of the surface first: stopping the stroke runs recognizers'
+            // handlers, and one that removes another surface comes back here (the soak, seed
+            // 1490: the surface was told the cancelled up and the leave twice).
             unchecked.pens.states[i - 1].focus = nil
             unchecked.pens.states[i - 1].generation &+= 1
             if state.inContact { unchecked.pens.states[i - 1].strokeLost = true }
+            if state.inContact && gestures.stopPenStroke(in: self, device: state.device, tool: state.tool) { state.strokeLost = true }
             tellPenEnds(to: focus, state, time: clock.now)
         }
     }

@@ -166,4 +166,19 @@ import Testing
         h.up(100, 100)
         #expect(h.log.entries == ["canvas.penEnter", "canvas.penDown", "canvas.penCancel"])
     }
+
+    @Test func aPenSurfaceRemovedWhileARecognizersHandlerRemovesAnotherHearsTheCancelledUpOnce() {
+        // Seed 1490: stopping the stroke failed the pan, whose target removed another surface;
+        // the nested removal told the stroke's surface its end, then the outer one again.
+        let h = PenHarness()
+        let canvas = h.surface("canvas", 0, 0, 400, 400)
+        let other = h.surface("other", 500, 0, 100, 100)
+        let pan = PanGestureRecognizer(name: "pan")
+        canvas.addGestureRecognizer(pan)
+        pan.addTarget { p in if p.state == .failed { other.removeFromParent() } }
+        h.proximityIn(100, 100)
+        h.down(100, 100)
+        canvas.removeFromParent()
+        #expect(h.log.entries == ["canvas.penEnter", "canvas.penDown", "canvas.penCancel", "canvas.penLeave"])
+    }
 }
