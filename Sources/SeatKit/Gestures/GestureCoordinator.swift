@@ -991,6 +991,15 @@ extension GestureCoordinator {
             if let trace = router.trace { trace.record(.gestureSaw(entry.recognizer.description, kind)) }
             body(entry.recognizer)
         }
+        settleAfterOtherInput(in: router)
+    }
+
+    /// A pointer, pen or touchpad event moved recognizers that may also hold touch phases
+    /// back (a tap waiting for a pointer recognizer to fail, say): the phases they released
+    /// go out now, as after a touch frame or a timer, rather than wait for the next touch
+    /// frame that may never come (the gesture-graph soak, seed 518).
+    func settleAfterOtherInput(in router: Router) {
+        if !unchecked.heldTouches.isEmpty && !router.unchecked.isDispatchingTouches { settleGestures(in: router) }
     }
 
     /// Ends the pointer or touchpad arena: its recognizers stop following it, are made to
@@ -1012,6 +1021,7 @@ extension GestureCoordinator {
             resetIfSettled(in: router, entry.recognizer)
         }
         arena.clear()
+        settleAfterOtherInput(in: router)
     }
 
     // MARK: Touchpad gestures

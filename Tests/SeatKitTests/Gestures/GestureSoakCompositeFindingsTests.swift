@@ -181,4 +181,30 @@ import Testing
         canvas.removeFromParent()
         #expect(h.log.entries == ["canvas.penEnter", "canvas.penDown", "canvas.penCancel", "canvas.penLeave"])
     }
+
+    @Test func aTouchEndHeldForATapGoesOutWhenAPointerReleaseDecidesTheTap() {
+        // Seed 518: the tap held the finger's end while it waited for a recognizer following
+        // the mouse; the button's release decided it, and nothing settled the held end: the
+        // touch stayed recorded for ever.
+        let rig = GestureRig()
+        let button = rig.surface("button", 0, 0, 500, 500, handles: ["began", "ended"])
+        let tap = TapGestureRecognizer(name: "tap")
+        let drag = HandDrivenRecognizer("drag") { _ in }
+        drag.allowedInputKinds = [.pointer]
+        try! tap.require(toFail: drag)
+        button.addGestureRecognizer(tap)
+        button.addGestureRecognizer(drag)
+        rig.watch(tap)
+        rig.send(.pointerMotionAbsolute(LayoutPoint(x: 200, y: 200)))
+        rig.send(.pointerButton(button: 0x110, state: .pressed))     // the drag follows the press
+        rig.down(1, 100, 100)
+        rig.up(1)
+        #expect(rig.log.matching("tap:").isEmpty, "the tap waits for the drag")
+        #expect(rig.log.matching("button.") == ["button.began[t1]"], "its end held back")
+        rig.send(.pointerButton(button: 0x110, state: .released))    // the drag fails: the tap goes
+        #expect(rig.log.matching("tap:") == ["tap:recognized"])
+        #expect(rig.log.matching("button.") == ["button.began[t1]", "button.cancelled[t1]"])
+        #expect(rig.router.gestures.unchecked.heldTouches.isEmpty)
+        #expect(rig.router.unchecked.activeTouches.isEmpty, "the touch's record is gone")
+    }
 }
