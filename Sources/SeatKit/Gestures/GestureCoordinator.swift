@@ -932,7 +932,9 @@ extension GestureCoordinator {
         unchecked.pointerGestureTaken = false
         unchecked.pointerPressSeenByResponders = false
         forEachRecognizer(of: focus, output: focus?.output ?? router.unchecked.layout.output(at: router.unchecked.pointerLocation)) { recognizer in
-            if recognizer.takesPart(.pointer) {
+            // One emulated touch at a time: one following a pen stroke as a touch sits this
+            // press out.
+            if recognizer.takesPart(.pointer) && recognizer.unchecked.composition.emulatedTouch == nil {
                 follow(in: router, recognizer, in: pointerArena)
                 recognizer.unchecked.composition.inputKind = .pointer
             }

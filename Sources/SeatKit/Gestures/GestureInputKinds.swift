@@ -310,7 +310,9 @@ extension GestureCoordinator {
         cancelPenStroke(in: router)
         unchecked.penStroke = PenStrokeGestures(device: event.device, tool: event.tool)
         forEachRecognizer(of: focus, output: focus?.output ?? router.unchecked.layout.output(at: event.location)) { recognizer in
-            if recognizer.takesPart(.pen) {
+            // One emulated touch at a time: a recognizer following a mouse drag as a touch
+            // sits this stroke out (soak seed 1228: the drag's touch was never lifted).
+            if recognizer.takesPart(.pen) && recognizer.unchecked.composition.emulatedTouch == nil {
                 follow(in: router, recognizer, in: penArena)
                 recognizer.unchecked.composition.inputKind = .pen
             }

@@ -207,4 +207,30 @@ import Testing
         #expect(rig.router.gestures.unchecked.heldTouches.isEmpty)
         #expect(rig.router.unchecked.activeTouches.isEmpty, "the touch's record is gone")
     }
+
+    @Test func aRecognizerFollowingAMouseDragAsATouchSitsAPenStrokeOut() {
+        // Seed 1228: a tap following a left-button drag joined a pen stroke too; the two
+        // emulated touches shared one slot, the drag's was never lifted, and the tap stayed
+        // failed, holding it, after every input ended.
+        let h = PenHarness()
+        let canvas = h.surface("canvas", 0, 0, 400, 400)
+        let tap = TapGestureRecognizer(name: "tap")
+        tap.allowedInputKinds = [.touch, .pen, .pointer]
+        canvas.addGestureRecognizer(tap)
+        func mouse(_ kind: InputEvent.Kind) {
+            h.time += 1
+            h.clock.advance(to: .milliseconds(h.time))
+            h.router.inject(InputEvent(time: .milliseconds(h.time), device: DeviceID(3), kind))
+        }
+        mouse(.pointerMotionAbsolute(LayoutPoint(x: 50, y: 50)))
+        mouse(.pointerButton(button: 0x110, state: .pressed))
+        #expect(tap.touches.map(\.id) == [TouchID(-1)], "the drag, as a touch")
+        h.proximityIn(100, 100)
+        h.down(100, 100)
+        #expect(tap.touches.map(\.id) == [TouchID(-1)], "the pen stroke is not a second touch of the tap")
+        h.up(100, 100)
+        h.proximityOut(100, 100)
+        mouse(.pointerButton(button: 0x110, state: .released))
+        #expect(tap.touches.isEmpty && tap.state == .possible)
+    }
 }
