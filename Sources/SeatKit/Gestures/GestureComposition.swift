@@ -150,7 +150,7 @@ public class ComposedGestureRecognizer: GestureRecognizer {
     /// a delegate refused).
     override func didSettle() {
         forEachPart { part in
-            if !isOut(part) && part.unchecked.storedState.isInProgress { apply(.cancelled, to: part) }
+            if !isOut(part) && part.unchecked.storedState.isInProgress { settle(part, at: .cancelled) }
         }
     }
 
@@ -160,7 +160,7 @@ public class ComposedGestureRecognizer: GestureRecognizer {
     public override func reset() {
         forEachPart { part in
             guard part.unchecked.composition.host?.object === self else { return }
-            if part.unchecked.storedState.isInProgress { apply(.cancelled, to: part) }
+            if part.unchecked.storedState.isInProgress { settle(part, at: .cancelled) }
             resetPart(part)
         }
         resetComposition()
@@ -213,7 +213,14 @@ public class ComposedGestureRecognizer: GestureRecognizer {
 
     /// Sets a part's state and runs its targets.
     func apply(_ newState: GestureRecognizerState, to part: GestureRecognizer) {
-        guard !isStale, GestureRecognizerState.canTransition(from: part.unchecked.storedState, to: newState) else { return }
+        guard !isStale else { return }
+        settle(part, at: newState)
+    }
+
+    /// Sets a part's state and runs its targets, stale decision or not (the composite's own
+    /// settling and reset, which may run inside a decision a handler made stale: seed 5315).
+    private func settle(_ part: GestureRecognizer, at newState: GestureRecognizerState) {
+        guard GestureRecognizerState.canTransition(from: part.unchecked.storedState, to: newState) else { return }
         part.unchecked.storedState = newState
         if newState.isFinal { part.cancelTimers() }
         var t = 0
@@ -249,7 +256,8 @@ public class ComposedGestureRecognizer: GestureRecognizer {
 /// starts from the touches down at that moment (or, if none are, from the next ones), and
 /// the composite changes with it and ends when it ends or is recognized. The first part
 /// fails: the composite fails. The second part fails or is cancelled: the composite is
-/// cancelled. The first part stays in the state it reached and sees no more input.
+/// cancelled. The first part stays in the state it reached and sees no more input; a first
+/// part that began hears `.cancelled` once the composite settles.
 ///
 /// ```swift
 /// let hold = LongPressGestureRecognizer(minimumPressDuration: .milliseconds(400))

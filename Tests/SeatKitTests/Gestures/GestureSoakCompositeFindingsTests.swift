@@ -24,6 +24,26 @@ import Testing
         #expect(rig.log.matching("pan:") == ["pan:began", "pan:cancelled"], "told once")
     }
 
+    @Test func aPartThatBeganHearsCancelledEvenWhenTheRefusedCompositesHandlerRemovesItsSurface() {
+        // Seed 5315: the composite, refused, failed; its target removed the surface, which
+        // reset it inside the part's decision, and the part that began was reset unheard.
+        let rig = GestureRig()
+        let map = rig.surface("map", 0, 0, 1000, 1000)
+        let pan = PanGestureRecognizer(name: "pan", minimumDistance: 1)
+        let tap = TapGestureRecognizer(name: "tap")
+        let either = pan.exclusively(before: tap, name: "either")
+        let refusing = SimultaneousDelegate()
+        refusing.refusesBegin = true
+        either.delegate = refusing
+        map.addGestureRecognizer(either)
+        [pan, either].forEach(rig.watch)
+        either.addTarget { c in if c.state == .failed { map.removeFromParent() } }
+        rig.down(1, 100, 100)
+        rig.move(1, 130, 100)
+        #expect(rig.log.matching("pan:") == ["pan:began", "pan:cancelled"])
+        #expect(pan.state == .possible && either.state == .possible)
+    }
+
     @Test func theFirstPartOfASequenceHearsCancelledWhenTheSequenceEnds() {
         let rig = GestureRig()
         let map = rig.surface("map", 0, 0, 1000, 1000)
