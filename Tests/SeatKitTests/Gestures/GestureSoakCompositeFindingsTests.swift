@@ -253,4 +253,26 @@ import Testing
         mouse(.pointerButton(button: 0x110, state: .released))
         #expect(tap.touches.isEmpty && tap.state == .possible)
     }
+
+    /// Runs `onBegan` when it sees touches (a pen stroke's down) begin.
+    final class CallsOnBegan: GestureRecognizer {
+        var onBegan: () -> Void = {}
+        override var supportedInputKinds: GestureInputKinds { [.touch, .pen] }
+        override func touchesBegan(_ event: TouchEvent) { onBegan() }
+    }
+
+    @Test func aPenSurfaceRemovedWhileRecognizersSeeTheDownIsToldNoCancelledUpForADownItNeverSaw() {
+        // Seed 5210: a recognizer's handler removed the surface while the recognizers saw the
+        // down; the surface was told a cancelled up of a stroke whose down it never got.
+        let h = PenHarness()
+        let canvas = h.surface("canvas", 0, 0, 400, 400)
+        let r = CallsOnBegan(name: "remover")
+        r.allowedInputKinds = [.touch, .pen]
+        r.onBegan = { canvas.removeFromParent() }
+        canvas.addGestureRecognizer(r)
+        h.proximityIn(100, 100)
+        h.down(100, 100)
+        h.up(100, 100)
+        #expect(h.log.entries == ["canvas.penEnter", "canvas.penLeave"])
+    }
 }
