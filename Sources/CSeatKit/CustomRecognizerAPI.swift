@@ -90,6 +90,11 @@ final class CCustomRecognizer: GestureRecognizer {
         guard let f = table?.pointer.pointee.reset else { return }
         f(data, handle)
     }
+
+    override func gestureArenaWon() {
+        guard let f = table?.pointer.pointee.arena_won else { return }
+        f(data, handle)
+    }
 }
 
 extension CRecognizer {

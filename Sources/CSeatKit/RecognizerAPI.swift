@@ -273,6 +273,56 @@ public func seatkit_recognizer_set_simultaneous(_ handle: OpaquePointer?, _ othe
     return true
 }
 
+@_cdecl("seatkit_recognizer_can_not_cancel")
+public func seatkit_recognizer_can_not_cancel(_ handle: OpaquePointer?, _ other: OpaquePointer?) -> Bool {
+    guard let c = live(handle, .recognizer, as: CRecognizer.self, #function),
+          let o = live(other, .recognizer, as: CRecognizer.self, #function) else { return false }
+    c.recognizer.cannotCancel(o.recognizer)
+    return true
+}
+
+@_cdecl("seatkit_recognizer_recognize_independently_from")
+public func seatkit_recognizer_recognize_independently_from(_ handle: OpaquePointer?, _ other: OpaquePointer?) -> Bool {
+    guard let c = live(handle, .recognizer, as: CRecognizer.self, #function),
+          let o = live(other, .recognizer, as: CRecognizer.self, #function) else { return false }
+    c.recognizer.recognizeIndependently(of: o.recognizer)
+    return true
+}
+
+@_cdecl("seatkit_recognizer_inhibit_until_cancelled")
+public func seatkit_recognizer_inhibit_until_cancelled(_ handle: OpaquePointer?, _ other: OpaquePointer?) -> Bool {
+    guard let c = live(handle, .recognizer, as: CRecognizer.self, #function),
+          let o = live(other, .recognizer, as: CRecognizer.self, #function) else { return false }
+    do {
+        try c.recognizer.inhibitUntilCancelled(o.recognizer)
+        return true
+    } catch {
+        misuse(#function, "\(error)")
+        return false
+    }
+}
+
+@_cdecl("seatkit_recognizer_remove_relationships")
+public func seatkit_recognizer_remove_relationships(_ handle: OpaquePointer?, _ other: OpaquePointer?) -> Bool {
+    guard let c = live(handle, .recognizer, as: CRecognizer.self, #function),
+          let o = live(other, .recognizer, as: CRecognizer.self, #function) else { return false }
+    c.recognizer.removeRelationships(with: o.recognizer)
+    return true
+}
+
+@_cdecl("seatkit_router_set_gesture_arena_rules")
+public func seatkit_router_set_gesture_arena_rules(_ handle: OpaquePointer?, _ rules: UInt32) {
+    guard let r = live(handle, .router, as: CRouter.self, #function) else { return }
+    let known = GestureArenaRules([.lastRemainingWins, .sweepAtEnd]).rawValue
+    if rules & ~known != 0 { misuse(#function, "unknown rule bits \(rules & ~known) ignored") }
+    r.router.gestureArenaRules = GestureArenaRules(rawValue: rules & known)
+}
+
+@_cdecl("seatkit_router_get_gesture_arena_rules")
+public func seatkit_router_get_gesture_arena_rules(_ handle: OpaquePointer?) -> UInt32 {
+    live(handle, .router, as: CRouter.self, #function)?.router.gestureArenaRules.rawValue ?? 0
+}
+
 @_cdecl("seatkit_recognizer_set_should_begin")
 public func seatkit_recognizer_set_should_begin(_ handle: OpaquePointer?, _ f: seatkit_recognizer_should_begin_func_t?,
                                                 _ data: UnsafeMutableRawPointer?) {

@@ -31,6 +31,9 @@ struct PenState {
     /// The stroke's surface left the tree (or a grab began): the rest of the stroke, to its
     /// up, goes nowhere.
     var strokeLost = false
+    /// The stroke's down is being shown to recognizers and not yet to the responders: a
+    /// surface lost meanwhile (a recognizer's handler removed it) is owed no cancelled up.
+    var downPending = false
     /// Changes whenever focus moves, so that a handler that moved it wins.
     var generation: UInt64 = 0
     /// The focus's origin in layout space (the point minus the surface-local point), valid
@@ -208,8 +211,11 @@ extension Router {
             guard let j = penIndex(event.device, event.tool) else { return }
             unchecked.pens.states[j].inContact = true
             unchecked.pens.states[j].strokeLost = false
+            unchecked.pens.states[j].downPending = true
             // Recognizers that take pens see the stroke first, as a touch (GestureInputKinds.swift).
-            if gestures.beginPenStroke(in: self, event, focus: unchecked.pens.states[j].focus) { return }
+            let takenAtDown = gestures.beginPenStroke(in: self, event, focus: unchecked.pens.states[j].focus)
+            if let k = penIndex(event.device, event.tool) { unchecked.pens.states[k].downPending = false }
+            if takenAtDown { return }
             askPen(event, kind: .penDown) { $0.penDown($1, context: $2) }
             gestures.unchecked.penStroke.seenByResponders = true
         case .moved:
@@ -340,7 +346,7 @@ extension Router {
     /// tip was down, then a leave. Told to the surface only.
     private func tellPenEnds(to surface: Surface, _ state: PenState, time: Timestamp, leaveEvent: PenEvent? = nil) {
         let local = surface.convert(state.location) ?? .zero
-        if state.inContact && !state.strokeLost {
+        if state.inContact && !state.strokeLost && !state.downPending {
             let up = PenEvent(phase: .up, time: time, device: state.device, tool: state.tool, location: state.location,
                               surfaceLocation: local, axes: state.axes, isCancelled: true)
             _ = surface.withResponder { $0.penUp(up, context: ResponderContext(router: self, surface: surface, target: surface)) }
@@ -362,10 +368,13 @@ extension Router {
             var state = unchecked.pens.states[i]
             i += 1
             guard let focus = state.focus, !focus.unchecked.isAttached else { continue }
-            if state.inContact && gestures.stopPenStroke(in: self, device: state.device, tool: state.tool) { state.strokeLost = true }
+            // The record lets go of the surface first: stopping the stroke runs recognizers'
+            // handlers, and one that removes another surface comes back here (the soak, seed
+            // 1490: the surface was told the cancelled up and the leave twice).
             unchecked.pens.states[i - 1].focus = nil
             unchecked.pens.states[i - 1].generation &+= 1
             if state.inContact { unchecked.pens.states[i - 1].strokeLost = true }
+            if state.inContact && gestures.stopPenStroke(in: self, device: state.device, tool: state.tool) { state.strokeLost = true }
             tellPenEnds(to: focus, state, time: clock.now)
         }
     }

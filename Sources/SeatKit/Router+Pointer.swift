@@ -262,7 +262,7 @@ extension Router {
         }
         // The implicit grab ends with the last release: focus catches up with the pointer.
         if event.state == .released && unchecked.pressedButtons.isEmpty {
-            gestures.endPointerArena(in: self)
+            gestures.endPointerArena(in: self, sweep: true)
             followPointerFocus(time: event.time)
         }
     }

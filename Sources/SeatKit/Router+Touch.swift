@@ -444,6 +444,7 @@ extension Router {
             guard sequence.unchecked.arena != nil && isDue(sequence, phase) else { continue }
             // Recognizers see the whole phase first, then decide what the responders get.
             gestures.deliverToRecognizers(in: self, phase, time: time)
+            if phase == .ended && gestures.unchecked.arenaRules.contains(.sweepAtEnd) { gestures.sweepEndedTouches(in: self) }
             break
         }
         unchecked.touchFrameMark &+= 1

@@ -75,7 +75,7 @@ public class ComposedGestureRecognizer: GestureRecognizer {
 
     /// Whether `part` follows the input the composite follows now.
     private func follows(_ part: GestureRecognizer) -> Bool {
-        guard part.unchecked.composition.host?.object === self else { return false }
+        guard part.unchecked.composition.host?.object === self, part.unchecked._isEnabled else { return false }
         let kind = unchecked.composition.inputKind
         if kind == .pointer && part.receivesPointerEvents { return false }   // raw events, not touches
         return part.inputKinds.contains(kind)
@@ -125,7 +125,7 @@ public class ComposedGestureRecognizer: GestureRecognizer {
     /// Shows the parts that take touchpad gestures the event.
     public override func touchpadGesture(_ event: TouchpadGestureEvent) {
         forEachPart { part in
-            guard isActive(part) && part.inputKinds.contains(.touchpad) && !part.unchecked.storedState.isFinal else { return }
+            guard isActive(part) && part.unchecked._isEnabled && part.inputKinds.contains(.touchpad) && !part.unchecked.storedState.isFinal else { return }
             part.unchecked.composition.inputKind = .touchpad
             part.touchpadGesture(event)
         }
@@ -133,20 +133,35 @@ public class ComposedGestureRecognizer: GestureRecognizer {
     /// Shows the parts that read pointer events the button.
     public override func pointerButton(_ event: PointerButtonEvent) {
         forEachPart { part in
-            if isActive(part) && part.receivesPointerEvents && !part.unchecked.storedState.isFinal { part.pointerButton(event) }
+            if isActive(part) && part.unchecked._isEnabled && part.receivesPointerEvents && !part.unchecked.storedState.isFinal { part.pointerButton(event) }
         }
     }
     /// Shows the parts that read pointer events the motion.
     public override func pointerMoved(_ event: PointerMotionEvent) {
         forEachPart { part in
-            if isActive(part) && part.receivesPointerEvents && !part.unchecked.storedState.isFinal { part.pointerMoved(event) }
+            if isActive(part) && part.unchecked._isEnabled && part.receivesPointerEvents && !part.unchecked.storedState.isFinal { part.pointerMoved(event) }
         }
     }
 
-    /// Resets both parts (their timers cancelled, back to `.possible`, their ``reset()``).
+    /// The composite reached a final state (ended, recognized, cancelled or failed) and its
+    /// targets heard it: a part still in progress is cancelled now, so that its targets, told
+    /// it began, hear that it is over (a sequence's first part once the second has finished;
+    /// a part whose begin the composite could not follow, because a rival was in progress or
+    /// a delegate refused).
+    override func didSettle() {
+        forEachPart { part in
+            if !isOut(part) && part.unchecked.storedState.isInProgress { settle(part, at: .cancelled) }
+        }
+    }
+
+    /// Resets both parts (their timers cancelled, back to `.possible`, their ``reset()``). A
+    /// part still in progress (a composite stopped without passing through a final state the
+    /// router saw) is first cancelled, as when the composite settles.
     public override func reset() {
         forEachPart { part in
-            if part.unchecked.composition.host?.object === self { resetPart(part) }
+            guard part.unchecked.composition.host?.object === self else { return }
+            if part.unchecked.storedState.isInProgress { settle(part, at: .cancelled) }
+            resetPart(part)
         }
         resetComposition()
     }
@@ -172,7 +187,23 @@ public class ComposedGestureRecognizer: GestureRecognizer {
             part.cancelTimers()
             return
         }
+        let outer = decidingGeneration
+        decidingGeneration = unchecked.generation
         decide(part, newState)
+        decidingGeneration = outer
+    }
+
+    /// The composite's generation when the part's move being decided came in (nil outside
+    /// `decide`).
+    private var decidingGeneration: UInt64?
+
+    /// A handler run by the decision (a part's target that removed the surface, cancelled the
+    /// touch or disabled the composite) ended the composite's gesture and reset it: the rest
+    /// of the decision is stale and must not touch the reset composite or its parts (the
+    /// gesture-graph soak, seed 192: a composite left began, engaged in nothing).
+    var isStale: Bool {
+        guard let generation = decidingGeneration else { return false }
+        return generation != unchecked.generation
     }
 
     /// What a part's move does to it and to the composite. Default: the part's state is applied.
@@ -182,6 +213,13 @@ public class ComposedGestureRecognizer: GestureRecognizer {
 
     /// Sets a part's state and runs its targets.
     func apply(_ newState: GestureRecognizerState, to part: GestureRecognizer) {
+        guard !isStale else { return }
+        settle(part, at: newState)
+    }
+
+    /// Sets a part's state and runs its targets, stale decision or not (the composite's own
+    /// settling and reset, which may run inside a decision a handler made stale: seed 5315).
+    private func settle(_ part: GestureRecognizer, at newState: GestureRecognizerState) {
         guard GestureRecognizerState.canTransition(from: part.unchecked.storedState, to: newState) else { return }
         part.unchecked.storedState = newState
         if newState.isFinal { part.cancelTimers() }
@@ -196,6 +234,7 @@ public class ComposedGestureRecognizer: GestureRecognizer {
     /// while in progress, an end or cancel while in progress (a possible composite fails
     /// instead), a recognition from possible.
     func move(toward wanted: GestureRecognizerState) {
+        guard !isStale else { return }
         let s = unchecked.storedState
         switch wanted {
         case .began: if s == .possible && !isWaitingForFailure { state = .began }
@@ -217,7 +256,8 @@ public class ComposedGestureRecognizer: GestureRecognizer {
 /// starts from the touches down at that moment (or, if none are, from the next ones), and
 /// the composite changes with it and ends when it ends or is recognized. The first part
 /// fails: the composite fails. The second part fails or is cancelled: the composite is
-/// cancelled. The first part stays in the state it reached and sees no more input.
+/// cancelled. The first part stays in the state it reached and sees no more input; a first
+/// part that began hears `.cancelled` once the composite settles.
 ///
 /// ```swift
 /// let hold = LongPressGestureRecognizer(minimumPressDuration: .milliseconds(400))
@@ -240,12 +280,13 @@ public final class SequenceGestureRecognizer: ComposedGestureRecognizer {
         if part === first {
             guard stage == .first else { return apply(newState, to: part) }
             apply(newState, to: part)
+            if isStale { return }
             switch newState {
             case .began, .recognized:
                 stage = .second
                 if hasFailed(second) { return move(toward: .failed) }
                 move(toward: .began)
-                if !unchecked.touches.isEmpty, !second.unchecked.storedState.isFinal {
+                if !isStale, !unchecked.touches.isEmpty, !second.unchecked.storedState.isFinal {
                     // The second part starts from the touches down now.
                     var points = unchecked.touches
                     var i = 0
@@ -305,6 +346,7 @@ public final class ExclusiveGestureRecognizer: ComposedGestureRecognizer {
         }
         if part === first {
             apply(newState, to: part)
+            if isStale { return }
             switch newState {
             case .began, .recognized:
                 winner = first
@@ -332,7 +374,7 @@ public final class ExclusiveGestureRecognizer: ComposedGestureRecognizer {
             case .failed:
                 pendingSecond = nil
                 apply(.failed, to: part)
-                if hasFailed(first) { move(toward: .failed) }
+                if !isStale && hasFailed(first) { move(toward: .failed) }
             default:
                 apply(newState, to: part)
             }
@@ -342,6 +384,10 @@ public final class ExclusiveGestureRecognizer: ComposedGestureRecognizer {
     private func win(_ part: GestureRecognizer, _ newState: GestureRecognizerState) {
         winner = part
         apply(newState, to: part)
+        if isStale {
+            winner = nil
+            return
+        }
         follow(newState)
     }
 

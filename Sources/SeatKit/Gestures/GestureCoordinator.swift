@@ -52,6 +52,11 @@ extension Router {
     func gestureRecognizerWasDetached(_ recognizer: GestureRecognizer) {
         gestures.gestureRecognizerWasDetached(in: self, recognizer)
     }
+
+    /// A recognizer's `isEnabled` went to false: stopped as if removed.
+    func gestureRecognizerWasDisabled(_ recognizer: GestureRecognizer) {
+        gestures.gestureRecognizerWasDetached(in: self, recognizer, reason: "disabled")
+    }
 }
 
 /// Lets gesture recognizers see input before the responders and settles their conflicts:
@@ -110,6 +115,8 @@ final class GestureCoordinator {
         var pointerPressSeenByResponders = false
         /// The pen stroke the pen arena follows (GestureInputKinds.swift).
         var penStroke = PenStrokeGestures()
+        /// Flutter's arena rules in force (GestureRelationships.swift).
+        var arenaRules = GestureArenaRules.none
     }
 
     @exclusivity(unchecked) var unchecked = HotState()
@@ -651,12 +658,18 @@ extension GestureCoordinator {
         while requirementIndex < recognizer.unchecked.failureRequirements.count {
             let other = recognizer.unchecked.failureRequirements[requirementIndex]
             requirementIndex += 1
-            guard other.unchecked.isEngaged else { continue }
+            guard other.unchecked.isEngaged, !recognizer.isIndependent(of: other) else { continue }
             switch other.unchecked.storedState {
             case .failed: continue
             case .possible: return .possible(other)
             case .began, .changed, .ended, .cancelled, .recognized: return .recognized(other)
             }
+        }
+        // Inhibitors (GestureRelationships.swift): wait while one may begin or is in progress.
+        if !recognizer.unchecked.composition.relationships.inhibitedBy.isEmpty {
+            let inhibition = inhibitionStatus(of: recognizer)
+            if let other = inhibition.refusedBy { return .recognized(other) }
+            if let other = inhibition.waitFor { return .possible(other) }
         }
         // A high-priority recognizer above it in its arenas counts as a failure requirement.
         if let other = highPriorityRival(in: router, of: recognizer) {
@@ -702,7 +715,16 @@ extension GestureCoordinator {
         case .failed:
             unchecked.transitionsUnderWay.append(DeferredTransitions(recognizer: recognizer, generation: recognizer.unchecked.generation))
             resolveWaiters(in: router, on: recognizer, failed: true)
+            if unchecked.arenaRules.contains(.lastRemainingWins) { awardLastRemaining(in: router, after: recognizer) }
             deferred = endTransitionUnderWay(recognizer)
+        case .cancelled, .ended:
+            // An inhibitor's gesture is over (GestureRelationships.swift): those it inhibits
+            // go ahead if it was cancelled, fail if it ended.
+            if !recognizer.unchecked.composition.relationships.inhibits.isEmpty && !unchecked.waitingRecognizers.isEmpty {
+                unchecked.transitionsUnderWay.append(DeferredTransitions(recognizer: recognizer, generation: recognizer.unchecked.generation))
+                resolveInhibited(in: router, by: recognizer, cancelled: newState == .cancelled)
+                deferred = endTransitionUnderWay(recognizer)
+            }
         default:
             break
         }
@@ -718,6 +740,8 @@ extension GestureCoordinator {
                 router.sendAction(action)
             }
         }
+        // A composite's parts still in progress hear that it is over (GestureComposition.swift).
+        if newState.isFinal && recognizer.unchecked.storedState == newState { recognizer.didSettle() }
         if let deferred { replay(in: router, deferred) }
         resetIfSettled(in: router, recognizer)
     }
@@ -726,11 +750,21 @@ extension GestureCoordinator {
         var i = 0
         while i < unchecked.waitingRecognizers.count {
             let waiter = unchecked.waitingRecognizers[i]
-            guard waiter.unchecked.failureRequirements.scanIndex(where: { $0 === recognizer }) != nil
-                    || (recognizer.isHighPriority && highPriority(recognizer, holds: waiter, in: router)),
+            let required = waiter.unchecked.failureRequirements.scanIndex(where: { $0 === recognizer }) != nil
+                && !waiter.isIndependent(of: recognizer)
+            guard required || (recognizer.isHighPriority && highPriority(recognizer, holds: waiter, in: router))
+                    || recognizer.inhibits(waiter),
                   let pending = waiter.unchecked.pendingState else {
                 i += 1
                 continue
+            }
+            if !failed && !required && !recognizer.isHighPriority {
+                // Only an inhibitor's: its begin leaves the waiter waiting (until it is
+                // cancelled or ends); its recognition ends the wait.
+                if recognizer.unchecked.storedState != .recognized {
+                    i += 1
+                    continue
+                }
             }
             if failed {
                 if case .possible = failureRequirementStatus(in: router, waiter) {
@@ -744,6 +778,35 @@ extension GestureCoordinator {
                 refuse(in: router, waiter, pending, reason: "\(recognizer.name), which it requires to fail, was recognized")
             }
             // The list may have changed under us; start over (it is short).
+            i = 0
+        }
+    }
+
+    /// The waiters `inhibitor` holds, once its gesture is over: cancelled, they go ahead
+    /// unless something else still holds them; ended, they fail.
+    private func resolveInhibited(in router: Router, by inhibitor: GestureRecognizer, cancelled: Bool) {
+        var i = 0
+        while i < unchecked.waitingRecognizers.count {
+            let waiter = unchecked.waitingRecognizers[i]
+            guard inhibitor.inhibits(waiter), !waiter.isIndependent(of: inhibitor), let pending = waiter.unchecked.pendingState else {
+                i += 1
+                continue
+            }
+            if cancelled {
+                switch failureRequirementStatus(in: router, waiter) {
+                case .possible:
+                    i += 1
+                    continue
+                case .recognized(let other):
+                    refuse(in: router, waiter, pending, reason: "\(other.name), which it waits for, was recognized")
+                case .failedOrIdle:
+                    waiter.unchecked.pendingState = nil
+                    unchecked.waitingRecognizers.remove(at: i)
+                    gestureRecognizer(in: router, waiter, requests: pending)
+                }
+            } else {
+                refuse(in: router, waiter, pending, reason: "\(inhibitor.name), which inhibits it until cancelled, ended")
+            }
             i = 0
         }
     }
@@ -764,13 +827,13 @@ extension GestureCoordinator {
 
     private func rivalInProgress(in router: Router, _ recognizer: GestureRecognizer) -> GestureRecognizer? {
         forEachPeer(in: router, of: recognizer) { other in
-            other.unchecked.storedState.isInProgress && recognizer.conflicts(with: other)
+            other.unchecked.storedState.isInProgress && other.excludes(recognizer)
         }
     }
 
     private func failConflictingPeers(in router: Router, of recognizer: GestureRecognizer) {
         _ = forEachPeer(in: router, of: recognizer) { other in
-            if other.unchecked.storedState == .possible && recognizer.conflicts(with: other) {
+            if other.unchecked.storedState == .possible && recognizer.excludes(other) {
                 if let trace = router.trace { trace.record(.gestureRefused(other.description, .possible, reason: "\(recognizer.name) began")) }
                 gestureRecognizer(in: router, other, requests: .failed)
             }
@@ -807,7 +870,8 @@ extension GestureCoordinator {
         var i = 0
         while i < unchecked.waitingRecognizers.count {
             let waiter = unchecked.waitingRecognizers[i]
-            if waiter.unchecked.failureRequirements.scanIndex(where: { $0 === recognizer }) != nil || recognizer.isHighPriority,
+            if waiter.unchecked.failureRequirements.scanIndex(where: { $0 === recognizer }) != nil || recognizer.isHighPriority
+                || recognizer.inhibits(waiter),
                let pending = waiter.unchecked.pendingState, !waiterStillBlocked(in: router, waiter) {
                 waiter.unchecked.pendingState = nil
                 unchecked.waitingRecognizers.remove(at: i)
@@ -837,9 +901,9 @@ extension GestureCoordinator {
         }
     }
 
-    func gestureRecognizerWasDetached(in router: Router, _ recognizer: GestureRecognizer) {
+    func gestureRecognizerWasDetached(in router: Router, _ recognizer: GestureRecognizer, reason: String = "removed from its surface") {
         if recognizer.unchecked.isEngaged || recognizer.unchecked.storedState != .possible {
-            abort(in: router, recognizer, reason: "removed from its surface")
+            abort(in: router, recognizer, reason: reason)
         }
         if !router.unchecked.isDispatchingTouches { settleGestures(in: router) }
     }
@@ -868,7 +932,9 @@ extension GestureCoordinator {
         unchecked.pointerGestureTaken = false
         unchecked.pointerPressSeenByResponders = false
         forEachRecognizer(of: focus, output: focus?.output ?? router.unchecked.layout.output(at: router.unchecked.pointerLocation)) { recognizer in
-            if recognizer.takesPart(.pointer) {
+            // One emulated touch at a time: one following a pen stroke as a touch sits this
+            // press out.
+            if recognizer.takesPart(.pointer) && recognizer.unchecked.composition.emulatedTouch == nil {
                 follow(in: router, recognizer, in: pointerArena)
                 recognizer.unchecked.composition.inputKind = .pointer
             }
@@ -899,7 +965,12 @@ extension GestureCoordinator {
         if let trace = router.trace { trace.record(.pointerPressTaken(by: taker.description)) }
     }
 
-    func endPointerArena(in router: Router) { end(in: router, pointerArena) }
+    /// Ends the pointer arena; `sweep`: the last button was released (the arena rules'
+    /// sweep may give the win first).
+    func endPointerArena(in router: Router, sweep: Bool = false) {
+        if sweep && unchecked.arenaRules.contains(.sweepAtEnd) { self.sweep(in: router, pointerArena) }
+        end(in: router, pointerArena)
+    }
 
     // MARK: Arenas that follow the pointer or the touchpad
 
@@ -922,6 +993,15 @@ extension GestureCoordinator {
             if let trace = router.trace { trace.record(.gestureSaw(entry.recognizer.description, kind)) }
             body(entry.recognizer)
         }
+        settleAfterOtherInput(in: router)
+    }
+
+    /// A pointer, pen or touchpad event moved recognizers that may also hold touch phases
+    /// back (a tap waiting for a pointer recognizer to fail, say): the phases they released
+    /// go out now, as after a touch frame or a timer, rather than wait for the next touch
+    /// frame that may never come (the gesture-graph soak, seed 518).
+    func settleAfterOtherInput(in router: Router) {
+        if !unchecked.heldTouches.isEmpty && !router.unchecked.isDispatchingTouches { settleGestures(in: router) }
     }
 
     /// Ends the pointer or touchpad arena: its recognizers stop following it, are made to
@@ -943,6 +1023,7 @@ extension GestureCoordinator {
             resetIfSettled(in: router, entry.recognizer)
         }
         arena.clear()
+        settleAfterOtherInput(in: router)
     }
 
     // MARK: Touchpad gestures
@@ -976,7 +1057,10 @@ extension GestureCoordinator {
             }
         }
         let taken = unchecked.touchpadGestureTaken
-        if case .end = event.gesture.phase { end(in: router, touchpadArena) }
+        if case .end(let cancelled) = event.gesture.phase {
+            if !cancelled && unchecked.arenaRules.contains(.sweepAtEnd) { sweep(in: router, touchpadArena) }
+            end(in: router, touchpadArena)
+        }
         return taken
     }
 

@@ -82,6 +82,8 @@ struct CompositionState {
     var host: Unretained<ComposedGestureRecognizer>?
     var isHighPriority = false
     var mask = GestureMask.all
+    /// Mutter's relationships (GestureRelationships.swift).
+    var relationships = GestureRelationships()
 }
 
 /// The pen stroke the pen arena follows.
@@ -211,7 +213,7 @@ extension GestureCoordinator {
     func highPriorityRival(in router: Router, of recognizer: GestureRecognizer) -> GestureRecognizer? {
         guard !recognizer.isHighPriority else { return nil }
         return forEachPeer(in: router, of: recognizer) { other in
-            guard other.isHighPriority else { return false }
+            guard other.isHighPriority, !recognizer.isIndependent(of: other) else { return false }
             let s = other.unchecked.storedState
             guard s != .failed && s != .cancelled else { return false }
             return other.isAbove(recognizer)
@@ -221,7 +223,7 @@ extension GestureCoordinator {
     /// Whether high-priority `recognizer` is what `waiter` waits for: above it and sharing
     /// one of its arenas (a high-priority recognizer elsewhere leaves it alone).
     func highPriority(_ recognizer: GestureRecognizer, holds waiter: GestureRecognizer, in router: Router) -> Bool {
-        guard recognizer.isAbove(waiter) else { return false }
+        guard recognizer.isAbove(waiter), !waiter.isIndependent(of: recognizer) else { return false }
         return forEachPeer(in: router, of: waiter) { $0 === recognizer } != nil
     }
 
@@ -308,7 +310,9 @@ extension GestureCoordinator {
         cancelPenStroke(in: router)
         unchecked.penStroke = PenStrokeGestures(device: event.device, tool: event.tool)
         forEachRecognizer(of: focus, output: focus?.output ?? router.unchecked.layout.output(at: event.location)) { recognizer in
-            if recognizer.takesPart(.pen) {
+            // One emulated touch at a time: a recognizer following a mouse drag as a touch
+            // sits this stroke out (soak seed 1228: the drag's touch was never lifted).
+            if recognizer.takesPart(.pen) && recognizer.unchecked.composition.emulatedTouch == nil {
                 follow(in: router, recognizer, in: penArena)
                 recognizer.unchecked.composition.inputKind = .pen
             }
@@ -345,6 +349,10 @@ extension GestureCoordinator {
     /// saw the down were told a cancelled up when it was taken).
     func endPenStroke(in router: Router, _ event: PenEvent, focus: Surface?) -> Bool {
         let surfaceLocation = focus?.convert(event.location) ?? .zero
+        // Once taken, the stroke stays taken for this up (the responders were told a
+        // cancelled up: they must not hear the up as well), whenever a recognizer takes it
+        // below, even if a handler ends the stroke's record meanwhile.
+        var taken = unchecked.penStroke.taken
         var i = 0
         while i < penArena.unchecked.entries.count {
             let entry = penArena.unchecked.entries[i]
@@ -356,9 +364,18 @@ extension GestureCoordinator {
                 trace.record(.gestureSaw(entry.recognizer.description, .penUp))
             }
             showEmulated(in: router, entry.recognizer, point, .ended, time: event.time)
+            taken = taken || unchecked.penStroke.taken
         }
-        let taken = notePenTaken(in: router, focus: focus, time: event.time)
+        if unchecked.arenaRules.contains(.sweepAtEnd) {
+            sweep(in: router, penArena)
+            taken = taken || unchecked.penStroke.taken
+        }
+        taken = notePenTaken(in: router, focus: focus, time: event.time) || taken
+        // Closing the arena settles the members left possible; one waiting for them to fail
+        // may be recognized then, and take the stroke (seed 1301: the responders heard a
+        // cancelled up, then the up).
         end(in: router, penArena)
+        taken = taken || unchecked.penStroke.taken
         unchecked.penStroke = PenStrokeGestures()
         return taken
     }

@@ -229,10 +229,19 @@ open class GestureRecognizer {
     /// Shapes coordination with other recognizers; held weakly. `nil`: the delegate
     /// protocol's defaults.
     public weak var delegate: (any GestureRecognizerDelegate)?
-    /// A disabled recognizer joins no new touches; disabling one in progress does not stop it.
+    /// A disabled recognizer takes part in no input. Disabling one that follows input stops
+    /// it at once, as UIKit does: in progress it is cancelled, possible it fails (a recognition
+    /// waiting for others included), its targets hear it, it resets and leaves its touches,
+    /// and the touch phases it held back go on to the responders. A part of a composite
+    /// stops the same way inside its composite. Enabling it again takes effect at the next
+    /// touch, pen stroke, press or touchpad gesture.
     public var isEnabled: Bool {
         get { unchecked._isEnabled }
-        set { unchecked._isEnabled = newValue }
+        set {
+            let wasEnabled = unchecked._isEnabled
+            unchecked._isEnabled = newValue
+            if wasEnabled && !newValue { stopBecauseDisabled() }
+        }
     }
     /// On recognition, withdraw its touches from the responders (they get `touchesCancelled`
     /// if they saw them; for client surfaces that becomes `wl_touch.cancel`). Default: `true`.
@@ -314,6 +323,7 @@ open class GestureRecognizer {
                 router.gestureRecognizer(self, requests: newValue)
             } else {
                 unchecked.storedState = newValue
+                if newValue.isFinal { didSettle() }
             }
         }
     }
@@ -344,14 +354,15 @@ open class GestureRecognizer {
 
     /// The recognizers from this one to `target` through failure requirements (this one
     /// first, `target` last), if `target` can be reached.
-    private func requirementPath(to target: GestureRecognizer) -> [GestureRecognizer]? {
+    /// Follows failure requirements and inhibitions (``inhibitUntilCancelled(_:)``) alike.
+    func requirementPath(to target: GestureRecognizer) -> [GestureRecognizer]? {
         var visited: Set<ObjectIdentifier> = []
         var path: [GestureRecognizer] = []
         func visit(_ node: GestureRecognizer) -> Bool {
             path.append(node)
             if node === target { return true }
             if visited.insert(ObjectIdentifier(node)).inserted {
-                for next in node.unchecked.failureRequirements where visit(next) { return true }
+                if node.forEachAwaited(visit) { return true }
             }
             path.removeLast()
             return false
@@ -530,12 +541,36 @@ open class GestureRecognizer {
     open func pointerButton(_ event: PointerButtonEvent) {}
     /// Pointer motion while a button is held. Default: nothing.
     open func pointerMoved(_ event: PointerMotionEvent) {}
+    /// Called when the router's arena rules (``Router/gestureArenaRules``) give this
+    /// recognizer the win: the other members of the arena that were still possible have failed.
+    /// Default: nothing more; the recognizer goes on by its own rules (a recognition that was
+    /// waiting for them to fail goes ahead now). A subclass that, like Flutter's recognizers,
+    /// acts on winning may begin or be recognized here.
+    open func gestureArenaWon() {}
     /// Clears per-gesture state; called by the router after it has moved the state back to
     /// `.possible` and cancelled the timers. Default: nothing. An override that does not
     /// clear its own state carries it into the next gesture.
     open func reset() {}
 
     // MARK: Router side
+
+    /// Reached a final state, and its targets have heard it. Default: nothing; a composite
+    /// cancels its parts still in progress (GestureComposition.swift).
+    func didSettle() {}
+
+    /// `isEnabled` went from true to false.
+    private func stopBecauseDisabled() {
+        if let composite = unchecked.composition.host?.object {
+            let s = unchecked.storedState
+            if s.isInProgress { composite.part(self, requests: .cancelled) } else if s == .possible { composite.part(self, requests: .failed) }
+            return
+        }
+        guard let router = coordinatingRouter else {
+            if unchecked.storedState.isInProgress { unchecked.storedState = .cancelled; didSettle() }
+            return
+        }
+        router.gestureRecognizerWasDisabled(self)
+    }
 
     func detachFromHost() {
         if let surface { surface.removeGestureRecognizer(self) }

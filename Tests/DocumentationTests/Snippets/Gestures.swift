@@ -80,3 +80,38 @@ final class GuideGestures {
         self.setEditing = setEditing
     }
 }
+
+/// The guide's relationships and arena rules, on a scroller surface, its output and router.
+final class GuideRelationships {
+    let across: PanGestureRecognizer
+    let along: PanGestureRecognizer
+    let edge: ScreenEdgePanGestureRecognizer
+    let press: LongPressGestureRecognizer
+
+    init(scroller: Surface, output: Output, router: Router) throws {
+        // A scroller that pans on both axes at once: neither pan cancels the other.
+        let across = PanGestureRecognizer(name: "across")
+        let along = PanGestureRecognizer(name: "along")
+        across.cannotCancel(along)
+        along.cannotCancel(across)
+        scroller.addGestureRecognizer(across)
+        scroller.addGestureRecognizer(along)
+
+        // The edge swipe holds the scroller's long press back; if the swipe is abandoned
+        // (cancelled), the press goes ahead.
+        let edge = ScreenEdgePanGestureRecognizer(name: "edge", edges: .left)
+        let press = LongPressGestureRecognizer(name: "press")
+        try edge.inhibitUntilCancelled(press)
+        edge.cannotCancel(press)
+        scroller.addGestureRecognizer(press)
+        output.addGestureRecognizer(edge)
+
+        // Flutter's sweep: when the finger lifts, the first recognizer still possible wins.
+        router.gestureArenaRules = [.sweepAtEnd]
+
+        self.across = across
+        self.along = along
+        self.edge = edge
+        self.press = press
+    }
+}

@@ -22,7 +22,14 @@ import Testing
 /// - once every finger is up and the clock has run on, nothing is held back, no touch is
 ///   active and every recognizer is back to possible (delayed touches were delivered or
 ///   dropped, exactly once);
+/// - a recognizer inhibited until cancelled is not recognized while its inhibitor may still
+///   begin, is in progress or succeeded;
 /// - no crash.
+///
+/// Beyond touches and buttons, a seed may use pen strokes (`SEATKIT_SOAK_PENS=0`: none),
+/// recognizers that follow left-button drags (`SEATKIT_SOAK_POINTER=0`), random gesture masks
+/// (`SEATKIT_SOAK_MASKS=0`), and random Mutter relationships and Flutter arena rules
+/// (`SEATKIT_SOAK_RELATIONSHIPS=0`).
 ///
 /// The default run is `defaultSeeds` seeds of `defaultSteps` steps. A longer run:
 ///
@@ -47,9 +54,21 @@ struct GestureGraphSoakTests {
         let started = ContinuousClock.now
         var failures: [(seed: UInt64, world: GestureGraphWorld)] = []
         var events = 0
+        let options = GestureGraphWorld.Options(
+            pointerKinds: (Self.environment("SEATKIT_SOAK_POINTER") ?? 1) != 0,
+            pens: (Self.environment("SEATKIT_SOAK_PENS") ?? 1) != 0,
+            masks: (Self.environment("SEATKIT_SOAK_MASKS") ?? 1) != 0,
+            relationships: (Self.environment("SEATKIT_SOAK_RELATIONSHIPS") ?? 1) != 0)
         for seed in first..<(first + UInt64(seeds)) {
-            let world = GestureGraphWorld(seed: seed)
+            let world = GestureGraphWorld(seed: seed, options: options)
+            // SEATKIT_SOAK_TRACE=<name>: the router's trace lines naming it, for one seed.
+            let traced = ProcessInfo.processInfo.environment["SEATKIT_SOAK_TRACE"]
+            let trace = traced.map { _ in TraceLog() }
+            world.router.trace = trace
             world.run(steps: steps)
+            if let traced, let trace {
+                print(trace.lines.filter { $0.contains(traced) }.suffix(60).joined(separator: "\n"))
+            }
             events += world.eventsSent
             if !world.violations.isEmpty { failures.append((seed, world)) }
         }
@@ -80,6 +99,20 @@ final class GraphSoakDice {
 /// One seed's world: the router, its tree, recognizers, the responders' records and the
 /// violations found.
 final class GestureGraphWorld {
+    /// What a run may use beyond touches, buttons and tree edits (each on by default; the
+    /// dice are drawn the same either way, so a seed's other steps stay comparable).
+    struct Options {
+        /// Recognizers may follow left-button drags as touches (`SEATKIT_SOAK_POINTER=0`: never).
+        var pointerKinds = true
+        /// Pen strokes (proximity, tip down, motion, tip up) and recognizers that refuse pens.
+        var pens = true
+        /// Random ``GestureMask``s and high-priority recognizers that leave subviews out.
+        var masks = true
+        /// Random can-not-cancel, recognize-independently and inhibit-until-cancelled
+        /// relationships, and random arena rules.
+        var relationships = true
+    }
+    let options: Options
     let seed: UInt64
     let dice: GraphSoakDice
     let clock = VirtualClock()
@@ -94,13 +127,18 @@ final class GestureGraphWorld {
     private(set) var now: Int64 = 0
     var fingersDown: [Int32: LayoutPoint] = [:]
     var buttonsDown: Set<UInt32> = []
+    /// The pen: in proximity, and where its tip is down.
+    var penInProximity = false
+    var penDown: LayoutPoint?
+    var penLocation = LayoutPoint(x: 0, y: 0)
     /// Depth of callbacks under way; edits from inside callbacks are bounded by it.
     var callbackDepth = 0
     var editsThisStep = 0
     private var nextSurface = 0
     let delegate: GraphSoakDelegate
 
-    init(seed: UInt64) {
+    init(seed: UInt64, options: Options = Options()) {
+        self.options = options
         self.seed = seed
         dice = GraphSoakDice(seed: seed)
         router = Router(clock: clock)
@@ -116,6 +154,9 @@ final class GestureGraphWorld {
         for _ in 0..<(2 + dice.below(8)) { addRandomRecognizer() }
         if dice.chance(50) { addEdgePan() }
         relateRandomly()
+        if options.relationships {
+            router.gestureArenaRules = dice.pick([GestureArenaRules.none, .lastRemainingWins, .sweepAtEnd, [.lastRemainingWins, .sweepAtEnd]])!
+        }
     }
 
     func violation(_ text: String) {
@@ -148,6 +189,48 @@ final class GestureGraphWorld {
 
     func randomRecognizer() -> GestureRecognizer {
         let r: GestureRecognizer
+        switch dice.below(12) {
+        case 9, 10:
+            // A composite of two parts (each checked and able to edit from its targets too):
+            // sequenced, exclusive or simultaneous.
+            let first = randomPart(), second = randomPart()
+            switch dice.below(3) {
+            case 0: r = first.sequenced(before: second, name: "sequence")
+            case 1: r = first.exclusively(before: second, name: "exclusive")
+            default: r = first.simultaneously(with: second, name: "simultaneous")
+            }
+        case 11: r = basicRecognizer()
+        default: r = basicRecognizer()
+        }
+        r.cancelsTouchesInView = dice.chance(70)
+        r.delaysTouchesBegan = dice.chance(25)
+        r.delaysTouchesEnded = dice.chance(60)
+        if dice.chance(15) { r.isHighPriority = true }
+        if dice.chance(20) && options.pointerKinds { r.allowedInputKinds = r.allowedInputKinds.union(.pointer) }
+        if dice.chance(15) && options.pens { r.allowedInputKinds = r.allowedInputKinds.subtracting(.pen) }
+        if dice.chance(12) && options.masks { r.mask = dice.pick([GestureMask.none, .gesture, .subviews])! }
+        if dice.chance(30) {
+            let d = GraphSoakRecognizerDelegate(world: self)
+            r.delegate = d
+            delegate.recognizerDelegates.append(d)
+        }
+        let checker = GraphTransitionChecker(world: self)
+        r.addTarget { checker.saw($0) }
+        r.addTarget { [unowned self] _ in self.maybeEditFromCallback("target of \(r.name)") }
+        return r
+    }
+
+    /// A part of a composite: a built-in recognizer or a chaos one, with a transition checker.
+    func randomPart() -> GestureRecognizer {
+        let r = basicRecognizer()
+        let checker = GraphTransitionChecker(world: self)
+        r.addTarget { checker.saw($0) }
+        r.addTarget { [unowned self] _ in self.maybeEditFromCallback("target of a part \(r.name)") }
+        return r
+    }
+
+    func basicRecognizer() -> GestureRecognizer {
+        let r: GestureRecognizer
         switch dice.below(9) {
         case 0: r = TapGestureRecognizer(name: "tap", taps: 1, touches: 1 + dice.below(2))
         case 1: r = TapGestureRecognizer(name: "double-tap", taps: 2)
@@ -160,17 +243,6 @@ final class GestureGraphWorld {
         case 6: r = RotationGestureRecognizer(name: "rotation")
         default: r = GraphChaosRecognizer(world: self)
         }
-        r.cancelsTouchesInView = dice.chance(70)
-        r.delaysTouchesBegan = dice.chance(25)
-        r.delaysTouchesEnded = dice.chance(60)
-        if dice.chance(30) {
-            let d = GraphSoakRecognizerDelegate(world: self)
-            r.delegate = d
-            delegate.recognizerDelegates.append(d)
-        }
-        let checker = GraphTransitionChecker(world: self)
-        r.addTarget { checker.saw($0) }
-        r.addTarget { [unowned self] _ in self.maybeEditFromCallback("target of \(r.name)") }
         return r
     }
 
@@ -196,6 +268,16 @@ final class GestureGraphWorld {
             guard let other = dice.pick(recognizers), other !== r else { continue }
             try? r.require(toFail: other)
         }
+        guard options.relationships else { return }
+        for r in recognizers where dice.chance(20) {
+            guard let other = dice.pick(recognizers), other !== r else { continue }
+            switch dice.below(5) {
+            case 0, 1: r.cannotCancel(other)
+            case 2: r.recognizeIndependently(of: other)
+            case 3: try? r.inhibitUntilCancelled(other)
+            default: r.removeRelationships(with: other)
+            }
+        }
     }
 
     // MARK: Edits
@@ -204,7 +286,12 @@ final class GestureGraphWorld {
     func randomEdit(_ origin: String) {
         editsThisStep += 1
         let live = surfaces.filter(\.isAttached)
-        switch dice.below(14) {
+        switch dice.below(15) {
+        case 14:
+            guard options.masks, let r = dice.pick(recognizers) else { return }
+            let mask = dice.pick([GestureMask.all, .none, .gesture, .subviews])!
+            note("  edit(\(origin)): mask of \(r.name) \(mask.rawValue)")
+            r.mask = mask
         case 0:
             let s = addRandomSurface()
             note("  edit(\(origin)): add \(s.name)")
@@ -289,7 +376,10 @@ final class GestureGraphWorld {
         editsThisStep = 0
         now += Int64(1 + dice.below(40))
         clock.advance(to: .milliseconds(now))
-        switch dice.below(20) {
+        switch dice.below(23) {
+        case 20, 21, 22:
+            guard options.pens else { return }
+            penStep()
         case 0, 1, 2:
             // A frame with one or two fingers going down.
             let free = (0..<4).map(Int32.init).filter { fingersDown[$0] == nil }
@@ -372,6 +462,56 @@ final class GestureGraphWorld {
         }
     }
 
+    static let pen = PenTool(kind: .pen, serial: 0x50A4, hardwareID: 0x802, capabilities: [.position, .pressure])
+
+    func sendPen(_ kind: TabletEvent.Kind, _ p: LayoutPoint, value: Double = 0) {
+        eventsSent += 1
+        router.inject(InputEvent(time: .milliseconds(now), device: DeviceID(2), .tablet(TabletEvent(
+            kind: kind, position: p, code: 0, value: value, tool: Self.pen,
+            axes: PenAxes(pressure: value > 0 || penDown != nil ? 0.4 : 0), changedAxes: [.position, .pressure]))))
+    }
+
+    /// A pen step: in proximity, hover, tip down, stroke motion, tip up, out of proximity.
+    func penStep() {
+        if !penInProximity {
+            let p = randomPoint()
+            penInProximity = true
+            penLocation = p
+            note("pen in (\(Int(p.x)),\(Int(p.y)))")
+            sendPen(.toolProximity, p, value: 1)
+        } else if let down = penDown {
+            if dice.chance(70) {
+                let p = randomPoint(near: down)
+                penDown = p
+                penLocation = p
+                note("pen stroke to (\(Int(p.x)),\(Int(p.y)))")
+                sendPen(.toolAxis, p)
+            } else {
+                penDown = nil
+                note("pen up")
+                sendPen(.toolTip, down, value: 0)
+            }
+        } else {
+            switch dice.below(10) {
+            case 0...4:
+                let p = randomPoint(near: penLocation)
+                penDown = p
+                penLocation = p
+                note("pen down (\(Int(p.x)),\(Int(p.y)))")
+                sendPen(.toolTip, p, value: 1)
+            case 5, 6:
+                penInProximity = false
+                note("pen out")
+                sendPen(.toolProximity, penLocation, value: 0)
+            default:
+                let p = randomPoint(near: penLocation)
+                penLocation = p
+                note("pen hover (\(Int(p.x)),\(Int(p.y)))")
+                sendPen(.toolAxis, p)
+            }
+        }
+    }
+
     func run(steps: Int) {
         for i in 0..<steps {
             stepIndex = i
@@ -391,6 +531,14 @@ final class GestureGraphWorld {
         send(.touchFrame)
         for b in buttonsDown.sorted() { send(.pointerButton(button: b, state: .released)) }
         buttonsDown.removeAll()
+        if let down = penDown {
+            penDown = nil
+            sendPen(.toolTip, down, value: 0)
+        }
+        if penInProximity {
+            penInProximity = false
+            sendPen(.toolProximity, penLocation, value: 0)
+        }
         // Callbacks of the drain may still put fingers down? They cannot (only the world
         // injects); they may cancel, edit and request.
         now += 5000
@@ -408,6 +556,11 @@ final class GestureGraphWorld {
             for (key, _) in responder.open {
                 violation("\(s.name) saw touch \(key) begin and never heard its end")
             }
+            if responder.penStrokeOpen { violation("\(s.name) saw a pen down and never heard its up") }
+        }
+        for (name, arena) in [("pointer", router.gestures.pointerArena), ("pen", router.gestures.penArena), ("touchpad", router.gestures.touchpadArena)]
+        where arena.unchecked.entries.contains(where: \.isCurrent) {
+            violation("the \(name) arena still holds recognizers after the drain")
         }
         if router.isInterceptionDisallowed(by: surfaces[0]) || !router.unchecked.disallowedInterceptions.isEmpty {
             violation("an interception request outlived every touch")
@@ -426,6 +579,23 @@ final class GraphTransitionChecker {
         let from: GestureRecognizerState = last.isFinal ? .possible : last
         if !GestureRecognizerState.canTransition(from: from, to: new) {
             world.violation("\(r.name): illegal transition \(last) -> \(new)")
+        }
+        if ProcessInfo.processInfo.environment["SEATKIT_SOAK_TRACE"] != nil {
+            world.note("  \(r.name) -> \(new) (engaged \(r.unchecked.isEngaged), router \(r.router != nil), parts \((r as? ComposedGestureRecognizer).map { "\($0.first.name)=\($0.first.state) \($0.second.name)=\($0.second.state)" } ?? "-"))")
+        }
+        if (new == .began || new == .recognized) && r.composite == nil && !r.unchecked.isEngaged {
+            world.violation("\(r.name) \(new) while following no input")
+        }
+        // The reference rule of inhibit until cancelled: no recognition while an inhibitor
+        // that follows input may still begin, is in progress, ended or was recognized.
+        if new == .began || new == .recognized {
+            for inhibitor in r.unchecked.composition.relationships.inhibitedBy {
+                guard let i = inhibitor.object, i.unchecked.isEngaged, !r.isIndependent(of: i) else { continue }
+                let s = i.state
+                if s != .failed && s != .cancelled {
+                    world.violation("\(r.name) \(new) while \(i.name), which inhibits it until cancelled, is \(s)")
+                }
+            }
         }
         last = new
     }
@@ -532,6 +702,41 @@ final class GraphSoakResponder: Responder {
         return handlesTouches ? .handled : .notHandled
     }
 
+    /// A pen stroke bound to this surface, seen down here and not yet up. Only the stroke's
+    /// own surface is owed its end: an ancestor asked the down up the chain is not told a
+    /// cancelled up when the bound surface leaves the tree (unlike touches; see the report
+    /// of issue 30).
+    var penStrokeOpen = false
+
+    func penDown(_ event: PenEvent, context: ResponderContext) -> ResponderResult {
+        guard mine(context) else { return .notHandled }
+        attachedCheck("penDown")
+        guard context.target === surface else { return handlesTouches ? .handled : .notHandled }
+        if penStrokeOpen { world.violation("\(name) got a second pen down") }
+        world.note("  \(name).penDown")
+        penStrokeOpen = true
+        world.maybeEditFromCallback("\(name).penDown")
+        return handlesTouches ? .handled : .notHandled
+    }
+
+    func penMoved(_ event: PenEvent, context: ResponderContext) -> ResponderResult {
+        guard mine(context) else { return .notHandled }
+        attachedCheck("penMoved")
+        if event.isInContact && context.target === surface && !penStrokeOpen { world.violation("\(name) got stroke motion without its pen down") }
+        return handlesTouches ? .handled : .notHandled
+    }
+
+    func penUp(_ event: PenEvent, context: ResponderContext) -> ResponderResult {
+        guard mine(context) else { return .notHandled }
+        if !event.isCancelled { attachedCheck("penUp") }
+        guard context.target === surface else { return handlesTouches ? .handled : .notHandled }
+        if !penStrokeOpen { world.violation("\(name) got a pen up without its down") }
+        world.note("  \(name).penUp\(event.isCancelled ? " (cancelled)" : "")")
+        penStrokeOpen = false
+        world.maybeEditFromCallback("\(name).penUp")
+        return handlesTouches ? .handled : .notHandled
+    }
+
     func keyDown(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
         guard mine(context) else { return .notHandled }
         attachedCheck("keyDown")
@@ -607,6 +812,7 @@ final class GraphChaosRecognizer: GestureRecognizer {
             if state.isInProgress { state = .ended } else { failIfPossible() }
         }
     }
+    override func gestureArenaWon() { act("won") }
     override func pointerButton(_ event: PointerButtonEvent) { act("button") }
     override func pointerMoved(_ event: PointerMotionEvent) { act("pointer") }
 }

@@ -1267,6 +1267,41 @@ bool seatkit_recognizer_require_to_fail(struct seatkit_recognizer *recognizer,
 	struct seatkit_recognizer *other);
 bool seatkit_recognizer_set_simultaneous(struct seatkit_recognizer *recognizer,
 	struct seatkit_recognizer *other, bool simultaneous);
+/* Mutter's relationships (see the gestures guide). can_not_cancel: `recognizer` beginning
+ * or being recognized no longer fails `other` over shared input, and `other` may begin while
+ * `recognizer` is in progress (one way; call it both ways for a pair that may both be
+ * recognized). recognize_independently_from: the two neither stop nor wait for each other
+ * (a require_to_fail or an inhibition between them, or a high-priority one above, no longer
+ * holds them); symmetric. inhibit_until_cancelled: `other`'s recognition waits while
+ * `recognizer` may still begin or is in progress, goes ahead once `recognizer` fails or is
+ * CANCELLED, and fails if it ENDS or is RECOGNIZED (require_to_fail fails `other` at
+ * `recognizer`'s begin instead); one that would close a cycle of waits is refused: false and
+ * a log line. remove_relationships undoes the three between the pair, both ways. All hold
+ * the other weakly (destroying either ends the relationship). False: a dead handle. */
+bool seatkit_recognizer_can_not_cancel(struct seatkit_recognizer *recognizer,
+	struct seatkit_recognizer *other);
+bool seatkit_recognizer_recognize_independently_from(struct seatkit_recognizer *recognizer,
+	struct seatkit_recognizer *other);
+bool seatkit_recognizer_inhibit_until_cancelled(struct seatkit_recognizer *recognizer,
+	struct seatkit_recognizer *other);
+bool seatkit_recognizer_remove_relationships(struct seatkit_recognizer *recognizer,
+	struct seatkit_recognizer *other);
+
+/* Flutter's gesture-arena rules, on top of the default eager win (the first to begin or be
+ * recognized wins and fails the others). LAST_REMAINING_WINS: once every other member of an
+ * arena (a touch's, the pen stroke's, the pointer press's, the touchpad gesture's) has
+ * failed with no winner, the one left wins at once. SWEEP_AT_END: when that input ends (a
+ * finger lifts, the tip or last button is released, the touchpad gesture ends) with no
+ * winner, the first member still possible (deepest surface first) wins and the others still
+ * possible fail. A winner hears arena_won (custom recognizers); a recognition it had waiting
+ * for the losers goes ahead. Default 0. */
+enum seatkit_gesture_arena_rule {
+	SEATKIT_GESTURE_ARENA_LAST_REMAINING_WINS = 1 << 0,
+	SEATKIT_GESTURE_ARENA_SWEEP_AT_END = 1 << 1,
+};
+void seatkit_router_set_gesture_arena_rules(struct seatkit_router *router, uint32_t rules);
+uint32_t seatkit_router_get_gesture_arena_rules(struct seatkit_router *router);
+
 /* Asked when the recognizer is about to begin or be recognized; false makes it fail. */
 typedef bool (*seatkit_recognizer_should_begin_func_t)(void *data,
 	struct seatkit_recognizer *recognizer);
@@ -1371,6 +1406,10 @@ struct seatkit_recognizer_interface {
 	/* The router moved the recognizer back to POSSIBLE (its gesture is over and its
 	 * touches are gone) and cancelled its deadlines: clear per-gesture state here. */
 	void (*reset)(void *data, struct seatkit_recognizer *recognizer);
+	/* Added with the arena rules (a table whose struct_size ends before it has none): the
+	 * router's gesture-arena rules gave it the win (seatkit_router_set_gesture_arena_rules),
+	 * the other members still possible have failed. It may begin or be recognized here. */
+	void (*arena_won)(void *data, struct seatkit_recognizer *recognizer);
 };
 
 /* A custom recognizer, detached, with its handlers (the table is copied; `data` is passed
