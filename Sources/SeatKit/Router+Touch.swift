@@ -657,18 +657,16 @@ extension Router {
             let sequence = batch[i]
             i += 1
             let target = sequence.unchecked.surface
-            var l = 0
-            while l < sequence.unchecked.seen.count {
-                let link = sequence.unchecked.seen[l]
-                l += 1
-                // Told already, with an earlier touch of the batch bound to the same surface.
-                if Self.anySaw(link, boundTo: target, in: batch, from: 0, to: i - 1) { continue }
+            // Each link is taken out of every touch of the batch it is told about before it is
+            // told: a handler that stops following touches (``stopFollowingTouches(where:_:)``),
+            // cancels or removes never finds it again, and none is told twice.
+            while let link = sequence.unchecked.seen.first {
                 points.removeAll(keepingCapacity: true)
                 var k = i - 1
                 while k < batch.count {
                     let other = batch[k]
                     k += 1
-                    if other.unchecked.surface === target, other.hasSeen(link) {
+                    if other.unchecked.surface === target, other.removeSeen(link) {
                         points.append(touchPoint(of: other))
                     }
                 }
@@ -681,15 +679,32 @@ extension Router {
         batch.scan { $0.unchecked.seen.removeAll(keepingCapacity: true) }
     }
 
-    /// Whether a touch of `batch[start..<end]` bound to `surface` was seen by `link`.
-    @inline(__always)
-    private static func anySaw(_ link: ChainLink, boundTo surface: Surface?, in batch: [TouchSequence], from start: Int, to end: Int) -> Bool {
-        var j = start
-        while j < end {
-            if batch[j].unchecked.surface === surface, batch[j].hasSeen(link) { return true }
-            j += 1
+    /// The responders `predicate` picks (by touch and responder) stop following touches they
+    /// ended themselves (a Wayland client sent `wl_touch.cancel`, which ends all of its touch
+    /// points, or a destroyed surface's points ended with `wl_touch.up`): they are told nothing
+    /// more of them, neither later phases nor a cancel, as if told the end. Every other link
+    /// goes on following. `forgotten` is called once per touch and link let go. Goes through
+    /// no filter or grab; safe from inside any handler, the cancel being delivered included.
+    package func stopFollowingTouches(where predicate: (TouchID, any Responder) -> Bool,
+                                      _ forgotten: (TouchID) -> Void = { _ in }) {
+        unchecked.touchLoops += 1
+        defer { unchecked.touchLoops -= 1 }
+        var i = 0
+        while i < unchecked.activeTouches.count {
+            let sequence = unchecked.activeTouches[i]
+            i += 1
+            var l = 0
+            while l < sequence.unchecked.seen.count {
+                let link = sequence.unchecked.seen[l]
+                guard let responder = responder(for: link), predicate(sequence.unchecked.id, responder) else {
+                    l += 1
+                    continue
+                }
+                sequence.unchecked.seen.remove(at: l)
+                sequence.unchecked.seenHint = 0
+                forgotten(sequence.unchecked.id)
+            }
         }
-        return false
     }
 
     /// One `touchesCancelled`. Out of line: the event's hold on `points` ends when this

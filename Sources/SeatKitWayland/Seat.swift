@@ -345,12 +345,6 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
 
     // MARK: Input
 
-    /// Routes one event through the router (`router.inject`): filters, grabs, recognizers,
-    /// the chain. Calling the router directly is the same: touch frames come from the router.
-    public func inject(_ event: InputEvent) {
-        router.inject(event)
-    }
-
     /// The clients owed a `wl_touch.frame` when the router says the frame is delivered
     /// (``TouchFrameObserver``), shared with the surface responders (which add to it per
     /// touch event without loading the seat).
@@ -621,8 +615,6 @@ final class SeatClient {
         var keyboards: [OpaquePointer] = []
         var touches: [OpaquePointer] = []
         var relativePointers: [OpaquePointer] = []
-        /// Touch points this client was sent down for and not yet up or cancel.
-        var liveTouches: [Int32] = []
         /// The modifier state this client was last told.
         var sentModifiers: ModifierMasks?
         /// Set when the client disconnects and the seat forgets this record: a surface's

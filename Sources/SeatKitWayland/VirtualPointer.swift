@@ -55,7 +55,7 @@ final class VirtualPointer: ResourceObject {
 
     private func inject(_ kind: InputEvent.Kind) {
         guard let seat else { return }
-        seat.inject(InputEvent(time: seat.router.clock.now, device: device, kind))
+        seat.router.inject(InputEvent(time: seat.router.clock.now, device: device, kind))
     }
 
     func announce() {

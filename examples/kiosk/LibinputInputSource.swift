@@ -7,7 +7,7 @@ import SeatKitWayland
 extension WaylandDisplay {
     /// Reads `backend`'s devices on this display's event loop: whenever libinput's fd is
     /// readable, libinput is dispatched and each of its events goes through `seat`'s
-    /// ``Seat/inject(_:)`` (translated into the router's layout space by the backend's
+    /// router, `Router.inject(_:)` (translated into the router's layout space by the backend's
     /// translator; touch frames closed per client; filters, grabs and recognizers
     /// respected). What libinput queued before the call, such as the devices a udev seat
     /// found, is delivered at once.
