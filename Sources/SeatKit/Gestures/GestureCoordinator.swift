@@ -128,7 +128,7 @@ extension GestureCoordinator {
     /// The arena of a new touch, or `nil` when no recognizer takes part (then the touch is
     /// routed exactly as without recognizers).
     func makeArena(in router: Router, surface: Surface?, output: Output?, touch: TouchPoint) -> GestureArena? {
-        if !router.unchecked.disallowedInterceptions.isEmpty { return makeArenaWithoutInterceptors(in: router, surface: surface, output: output, touch: touch) }
+        if !router.unchecked.touches.disallowedInterceptions.isEmpty { return makeArenaWithoutInterceptors(in: router, surface: surface, output: output, touch: touch) }
         var arena: GestureArena?
         forEachRecognizer(of: surface, output: output) { recognizer in join(in: router, recognizer, arena: &arena, touch: touch) }
         return arena
@@ -186,8 +186,8 @@ extension GestureCoordinator {
     /// been cancelled or ended costs a skipped entry on begins and moves; it still hears
     /// ends, to forget its touches and reset.
     func deliverToRecognizers(in router: Router, _ phase: TouchPhase, time: Timestamp) {
-        router.unchecked.touchLoops += 1
-        defer { router.unchecked.touchLoops -= 1 }
+        router.unchecked.touches.loops += 1
+        defer { router.unchecked.touches.loops -= 1 }
         unchecked.gesturePassMark &+= 1
         unchecked.arenasEditedInPass = false
         let pass = unchecked.gesturePassMark
@@ -196,7 +196,7 @@ extension GestureCoordinator {
         // compacts them only outside its touch loops; touches added meanwhile go at the end).
         // Nothing here calls out: the touches are read without a retain each (their array
         // holds them, UnsafeFoundations' rule 5).
-        router.unchecked.activeTouches.scanBorrowedWithIndex { sequence, index in
+        router.unchecked.touches.records.scanBorrowedWithIndex { sequence, index in
             guard router.isDue(sequence, phase), let arena = sequence.unchecked.arena else { return }
             arena.unchecked.entries.withUnsafeBufferPointer { entries in
                 var e = 0
@@ -271,10 +271,10 @@ extension GestureCoordinator {
         }
         if same {
             // Still due, each of them: a handler may have cancelled or delivered one meanwhile.
-            if !router.isDue(router.unchecked.activeTouches[first], phase) { same = false }
+            if !router.isDue(router.unchecked.touches.records[first], phase) { same = false }
             var k = 0
             while same && k < count - 1 {
-                if !router.isDue(router.unchecked.activeTouches[recognizer.unchecked.passTouches[k]], phase) { same = false }
+                if !router.isDue(router.unchecked.touches.records[recognizer.unchecked.passTouches[k]], phase) { same = false }
                 k += 1
             }
             if same { return true }
@@ -287,7 +287,7 @@ extension GestureCoordinator {
             let index = k < 0 ? first : recognizer.unchecked.passTouches[k]
             if k >= 0 { unchecked.passPointsRest.append(index) }
             k += 1
-            let other = router.unchecked.activeTouches[index]
+            let other = router.unchecked.touches.records[index]
             // Cancelled or delivered meanwhile by an earlier recognizer's handler.
             guard router.isDue(other, phase) else { complete = false; continue }
             // Withdrawn from this touch meanwhile (a disallowed interception, Interception.swift).
@@ -304,10 +304,10 @@ extension GestureCoordinator {
     /// Rebuilds `router.touchScratch` with the grouped touches that go on to the responders; the
     /// others are marked withheld: taken ones are dropped, delayed ones join the held queue.
     func withholdTouches(in router: Router, _ phase: TouchPhase, mark: UInt64, surface: Surface?, origin: LayoutPoint?, time: Timestamp) {
-        router.unchecked.touchScratch.removeAll(keepingCapacity: true)
+        router.unchecked.touches.scratch.removeAll(keepingCapacity: true)
         var sequenceIndex = 0
-        while sequenceIndex < router.unchecked.activeTouches.count {
-            let sequence = router.unchecked.activeTouches[sequenceIndex]
+        while sequenceIndex < router.unchecked.touches.records.count {
+            let sequence = router.unchecked.touches.records[sequenceIndex]
             sequenceIndex += 1
             guard sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.finished else { continue }
             if sequence.unchecked.taken {
@@ -328,7 +328,7 @@ extension GestureCoordinator {
                 continue
             }
             sequence.unchecked.withheld = false
-            router.unchecked.touchScratch.append(sequence.point(surfaceOrigin: origin))
+            router.unchecked.touches.scratch.append(sequence.point(surfaceOrigin: origin))
         }
     }
 
@@ -381,7 +381,7 @@ extension GestureCoordinator {
                 return
             }
         }
-        unchecked.heldTouches.append(HeldTouch(sequence: sequence, phase: phase, point: point, time: time, frame: router.unchecked.touchFrameCount))
+        unchecked.heldTouches.append(HeldTouch(sequence: sequence, phase: phase, point: point, time: time, frame: router.unchecked.touches.frameCount))
         sequence.unchecked.heldCount += 1
     }
 
@@ -389,11 +389,11 @@ extension GestureCoordinator {
     /// that saw one is told `touchesCancelled`, once.
     private func takeTouches(in router: Router, for recognizer: GestureRecognizer) {
         guard recognizer.cancelsTouchesInView else { return }
-        router.unchecked.touchLoops += 1
-        defer { router.unchecked.touchLoops -= 1 }
+        router.unchecked.touches.loops += 1
+        defer { router.unchecked.touches.loops -= 1 }
         var sequenceIndex = 0
-        while sequenceIndex < router.unchecked.activeTouches.count {
-            let sequence = router.unchecked.activeTouches[sequenceIndex]
+        while sequenceIndex < router.unchecked.touches.records.count {
+            let sequence = router.unchecked.touches.records[sequenceIndex]
             sequenceIndex += 1
             guard !sequence.unchecked.finished && !sequence.unchecked.taken else { continue }
             guard let arena = sequence.unchecked.arena, arena.contains(recognizer) else { continue }
@@ -405,7 +405,7 @@ extension GestureCoordinator {
             let event = TouchEvent(time: router.clock.now, touches: unchecked.heldScratch)
             // The links are taken out of the sequence before any is told: a cancel handler
             // that removes or cancels must not find them again (one cancel per link).
-            var links = router.unchecked.linkBuffers.popLast() ?? []
+            var links = router.unchecked.touches.linkBuffers.popLast() ?? []
             swap(&links, &sequence.unchecked.seen)
             var linkIndex = 0
             while linkIndex < links.count {
@@ -416,7 +416,7 @@ extension GestureCoordinator {
                 router.trace?.record(.told(TraceSubject(link), .touchesCancelled))
             }
             links.removeAll(keepingCapacity: true)
-            router.unchecked.linkBuffers.append(links)
+            router.unchecked.touches.linkBuffers.append(links)
         }
     }
 
@@ -463,7 +463,7 @@ extension GestureCoordinator {
     func settleGestures(in router: Router) {
         guard !unchecked.heldTouches.isEmpty, !unchecked.isSettlingGestures else { return }
         unchecked.isSettlingGestures = true
-        router.unchecked.touchLoops += 1
+        router.unchecked.touches.loops += 1
         var releasedAny = false
         var write = 0
         var i = 0
@@ -501,11 +501,11 @@ extension GestureCoordinator {
             k += 1
         }
         unchecked.isSettlingGestures = false
-        router.unchecked.touchLoops -= 1
-        if !router.unchecked.isDispatchingTouches {
+        router.unchecked.touches.loops -= 1
+        if !router.unchecked.touches.isDelivering {
             router.compactTouches()
             // Held touches released outside a frame (a timer, a cancel) close their own.
-            if releasedAny && !router.unchecked.isClosingTouchFrame && !router.unchecked.touchFrameObservers.isEmpty { router.touchFrameDidFinish() }
+            if releasedAny && !router.unchecked.touches.isSettling && router.unchecked.touches.hasFrameObservers { router.touchFrameDidFinish() }
         }
     }
 
@@ -592,7 +592,7 @@ extension GestureCoordinator {
     }
 
     func settleAfterGestureTimer(in router: Router) {
-        if !router.unchecked.isDispatchingTouches { settleGestures(in: router) }
+        if !router.unchecked.touches.isDelivering { settleGestures(in: router) }
     }
 
     // MARK: State machine and coordination
@@ -751,8 +751,8 @@ extension GestureCoordinator {
     /// Calls `body` with every other current recognizer sharing an arena with `recognizer`.
     func forEachPeer(in router: Router, of recognizer: GestureRecognizer, _ body: (GestureRecognizer) -> Bool) -> GestureRecognizer? {
         var sequenceIndex = 0
-        while sequenceIndex < router.unchecked.activeTouches.count {
-            let sequence = router.unchecked.activeTouches[sequenceIndex]
+        while sequenceIndex < router.unchecked.touches.records.count {
+            let sequence = router.unchecked.touches.records[sequenceIndex]
             sequenceIndex += 1
             guard !sequence.unchecked.finished else { continue }
             if let peer = sequence.unchecked.arena?.firstPeer(of: recognizer, where: body) { return peer }
@@ -841,7 +841,7 @@ extension GestureCoordinator {
         if recognizer.unchecked.isEngaged || recognizer.unchecked.storedState != .possible {
             abort(in: router, recognizer, reason: "removed from its surface")
         }
-        if !router.unchecked.isDispatchingTouches { settleGestures(in: router) }
+        if !router.unchecked.touches.isDelivering { settleGestures(in: router) }
     }
 
     /// Stops a recognizer at once (detached or removed from its surface).
