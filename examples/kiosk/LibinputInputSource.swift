@@ -16,7 +16,7 @@ extension WaylandDisplay {
     /// router arms from them (key repeat, gestures) line up.
     func watch(_ backend: LibinputBackend, deliveringTo seat: Seat) {
         // The router and translator captured strongly (neither holds the display): no
-        // unowned or weak load per event. seat.inject is router.inject; the seat's touch
+        // unowned or weak load per event. The seat's touch
         // frames come from the router.
         let router = seat.router
         let translator = backend.translator
