@@ -468,7 +468,7 @@ extension Router {
         if unchecked.touches.originsAtEdit != unchecked.treeEditCount { refreshTouchOrigins() }
         // Every touch of the group is bound to `surface`: they carry the same origin.
         let origin: LayoutPoint? = surface.map { $0.unchecked.isAttached ? lead.unchecked.surfaceOrigin : nil } ?? nil
-        unchecked.touches.scratch.removeAll(keepingCapacity: true)
+        unchecked.touches.scratch.removeAllKeepingStorage()
         var recognizersTakePart = false
         var j = index
         while j < unchecked.touches.records.count {
@@ -501,9 +501,12 @@ extension Router {
                 if sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.withheld { sequence.unchecked.isEnding = true }
             }
         }
-        // The group is asked about once per link: its touches are read without a retain each.
+        // The group is asked about once per link: its touches are read without a retain each,
+        // from one copy of the list (scanning the router's own retained it once per link). A
+        // record added meanwhile is not of the group: it does not carry this pass's mark.
+        let records = unchecked.touches.records
         let handled = walkTouchPhase(phase, event, surface: surface, stopIf: { lead.unchecked.finished }) { body in
-            unchecked.touches.records.scanBorrowed { sequence in
+            records.scanBorrowed { sequence in
                 if sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.withheld { body(sequence) }
             }
         }

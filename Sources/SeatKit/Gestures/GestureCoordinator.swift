@@ -304,32 +304,42 @@ extension GestureCoordinator {
     /// Rebuilds `router.touchScratch` with the grouped touches that go on to the responders; the
     /// others are marked withheld: taken ones are dropped, delayed ones join the held queue.
     func withholdTouches(in router: Router, _ phase: TouchPhase, mark: UInt64, surface: Surface?, origin: LayoutPoint?, time: Timestamp) {
-        router.unchecked.touches.scratch.removeAll(keepingCapacity: true)
+        router.unchecked.touches.scratch.removeAllKeepingStorage()
         var sequenceIndex = 0
         while sequenceIndex < router.unchecked.touches.records.count {
-            let sequence = router.unchecked.touches.records[sequenceIndex]
+            // Called while a frame is delivered: the list keeps its records, read without a
+            // retain each (TouchRouting's invariant 2).
+            router.unchecked.touches.record(at: sequenceIndex)._withUnsafeGuaranteedRef { sequence in
+                withhold(sequence, in: router, phase, mark: mark, surface: surface, origin: origin, time: time)
+            }
             sequenceIndex += 1
-            guard sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.finished else { continue }
-            if sequence.unchecked.taken {
-                sequence.unchecked.withheld = true
-                continue
-            }
-            if sequence.unchecked.heldCount > 0 || hasHeldTouch(boundTo: surface) || hasHeldTouch(withID: sequence.unchecked.id) {
-                // Behind held phases of its own, of its surface's other touches, or of an
-                // earlier touch with its ID (a reused slot whose end is held): keep the
-                // order in which they happened.
-                sequence.unchecked.withheld = true
-                hold(in: router, sequence, phase, origin: origin, time: time, by: nil)
-                continue
-            }
-            if let delaying = delayingRecognizer(sequence, phase) {
-                sequence.unchecked.withheld = true
-                hold(in: router, sequence, phase, origin: origin, time: time, by: delaying)
-                continue
-            }
-            sequence.unchecked.withheld = false
-            router.unchecked.touches.scratch.append(sequence.point(surfaceOrigin: origin))
         }
+    }
+
+    /// ``withholdTouches(in:_:mark:surface:origin:time:)`` for one record.
+    @inline(__always)
+    private func withhold(_ sequence: TouchSequence, in router: Router, _ phase: TouchPhase, mark: UInt64, surface: Surface?,
+                          origin: LayoutPoint?, time: Timestamp) {
+        guard sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.finished else { return }
+        if sequence.unchecked.taken {
+            sequence.unchecked.withheld = true
+            return
+        }
+        if sequence.unchecked.heldCount > 0 || hasHeldTouch(boundTo: surface) || hasHeldTouch(withID: sequence.unchecked.id) {
+            // Behind held phases of its own, of its surface's other touches, or of an
+            // earlier touch with its ID (a reused slot whose end is held): keep the
+            // order in which they happened.
+            sequence.unchecked.withheld = true
+            hold(in: router, sequence, phase, origin: origin, time: time, by: nil)
+            return
+        }
+        if let delaying = delayingRecognizer(sequence, phase) {
+            sequence.unchecked.withheld = true
+            hold(in: router, sequence, phase, origin: origin, time: time, by: delaying)
+            return
+        }
+        sequence.unchecked.withheld = false
+        router.unchecked.touches.scratch.append(sequence.point(surfaceOrigin: origin))
     }
 
     private func hasHeldTouch(withID id: TouchID) -> Bool {
