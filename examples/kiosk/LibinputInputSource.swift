@@ -16,8 +16,7 @@ extension WaylandDisplay {
     /// router arms from them (key repeat, gestures) line up.
     func watch(_ backend: LibinputBackend, deliveringTo seat: Seat) {
         // The router and translator captured strongly (neither holds the display): no
-        // unowned or weak load per event. The seat's touch
-        // frames come from the router.
+        // unowned or weak load per event. The seat's touch frames come from the router.
         let router = seat.router
         let translator = backend.translator
         let deliver = {
