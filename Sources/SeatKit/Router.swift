@@ -348,8 +348,9 @@ public final class Router {
     }
     /// Adds a spy after the existing ones, kept alive until ``removeSpy(_:)``.
     public func addSpy(_ spy: any InputSpy) { unchecked.spies.append(spy) }
-    /// Adds an observer of the ends of touch frames, held weakly (a seat observes the router
-    /// it is given; the router does not keep it alive).
+    /// Adds an observer of the ends of touch frames, held weakly: the router does not keep it
+    /// alive (an observer that owns the router may register itself). A Wayland `Seat` needs
+    /// no registering: the router tells its queue of owed `wl_touch.frame`s itself.
     public func addTouchFrameObserver(_ observer: any TouchFrameObserver) {
         unchecked.touches.frameObservers.removeAll { $0.observer == nil || $0.observer === observer }
         unchecked.touches.frameObservers.append(WeakTouchFrameObserver(observer: observer))
@@ -665,7 +666,7 @@ public final class Router {
     // What the flow above remembers between events, per device class: read it with the
     // file that uses it. Hot properties are stored unchecked (UnsafeFoundations.swift).
 
-    // Touch state (Router+Touch.swift).
+    // Touch state: `unchecked.touches`, a TouchRouting (TouchRouting.swift; routing in Router+Touch.swift).
 
     // Pointer state (Router+Pointer.swift).
 
