@@ -453,7 +453,7 @@ extension Router {
         var i = 0
         while i < unchecked.touches.records.count {
             i += 1
-            unchecked.touches.record(at: i - 1)._withUnsafeGuaranteedRef { lead in
+            unchecked.touches.record(at: i - 1).with { lead in
                 dispatchGroup(phase, lead: lead, from: i - 1, mark: mark, time: time)
             }
         }
@@ -472,7 +472,7 @@ extension Router {
         var recognizersTakePart = false
         var j = index
         while j < unchecked.touches.records.count {
-            unchecked.touches.record(at: j)._withUnsafeGuaranteedRef { other in
+            unchecked.touches.record(at: j).with { other in
                 guard isDue(other, phase), other.unchecked.mark != mark, other.unchecked.surface === surface else { return }
                 other.unchecked.mark = mark
                 // An ended touch stays pending until the whole frame is out, and is then

@@ -87,10 +87,11 @@ struct TouchRouting {
     }
 
     /// The record at `index`, not retained: only while `loops` > 0, when no record leaves
-    /// `records` (invariant 2), so the list keeps it alive across calls out.
+    /// `records` (invariant 2), so the list keeps it alive across calls out (rule 6 of
+    /// ``Unretained``).
     @inline(__always)
-    func record(at index: Int) -> Unmanaged<TouchSequence> {
-        records.withUnsafeBufferPointer { Unmanaged.passUnretained($0[index]) }
+    func record(at index: Int) -> Unretained<TouchSequence> {
+        records.unretainedElement(at: index)
     }
 
     /// Whether anyone is told the end of a frame.

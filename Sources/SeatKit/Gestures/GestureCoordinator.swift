@@ -309,7 +309,7 @@ extension GestureCoordinator {
         while sequenceIndex < router.unchecked.touches.records.count {
             // Called while a frame is delivered: the list keeps its records, read without a
             // retain each (TouchRouting's invariant 2).
-            router.unchecked.touches.record(at: sequenceIndex)._withUnsafeGuaranteedRef { sequence in
+            router.unchecked.touches.record(at: sequenceIndex).with { sequence in
                 withhold(sequence, in: router, phase, mark: mark, surface: surface, origin: origin, time: time)
             }
             sequenceIndex += 1
