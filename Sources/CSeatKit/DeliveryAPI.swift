@@ -25,7 +25,8 @@ public func seatkit_router_get_touch_frame_signal(_ handle: OpaquePointer?) -> U
     if let made = r.touchFrameSignal { return made.signal }
     let made = CTouchFrameSignal(handle: handle)
     r.touchFrameSignal = made
-    r.router.addTouchFrameObserver(made)
+    // Kept by the router too (it holds only the handle's address): no weak reference per frame.
+    r.router.addTouchFrameSink(made)
     return made.signal
 }
 

@@ -29,6 +29,17 @@ extension Array {
     }
 }
 
+extension Array {
+    /// Empties the array and keeps its storage, for the small scratch lists of the per-event
+    /// path: `removeAll(keepingCapacity: true)` goes through the generic `replaceSubrange`,
+    /// about 85 instructions a call (three calls per touch frame); this is one `removeLast()`
+    /// an element (a uniqueness check and a count).
+    @inline(__always)
+    mutating func removeAllKeepingStorage() {
+        while !isEmpty { removeLast() }
+    }
+}
+
 extension Array where Element: Equatable {
     @inline(__always)
     func scanIndex(of element: Element) -> Int? { scanIndex { $0 == element } }

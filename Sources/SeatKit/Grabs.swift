@@ -181,16 +181,16 @@ extension Router {
     /// that saw one is told); later events of those fingers reach the grab. A grab already
     /// active is ended first.
     public func startTouchGrab(_ grab: any TouchGrab) {
-        if unchecked.touchGrab != nil { endTouchGrab() }
-        unchecked.touchGrab = grab
+        if unchecked.touches.grab != nil { endTouchGrab() }
+        unchecked.touches.grab = grab
         cancelSequences(reason: "a touch grab began") { _ in true }
     }
 
     /// Ends the touch grab, if any: touches routed while it was active are cancelled, then its
     /// `cancel` runs. Fingers still down stay the grab's: the router ignores the rest of them.
     public func endTouchGrab() {
-        guard let grab = unchecked.touchGrab else { return }
-        unchecked.touchGrab = nil
+        guard let grab = unchecked.touches.grab else { return }
+        unchecked.touches.grab = nil
         cancelSequences(reason: "the touch grab ended") { _ in true }
         grab.cancel(router: self)
     }
@@ -408,7 +408,7 @@ public final class PopupGrab: PointerGrab, TouchGrab {
     public func touchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint, router: Router) {
         // One hit-test, the router's: route it, then look where it was bound.
         router.routeTouch(event)
-        guard router.unchecked.touchGrab === self else { return }
+        guard router.unchecked.touches.grab === self else { return }
         if !contains(router.surface(boundTo: id)) {
             // Outside: nobody has seen it yet (its frame has not come). It is cancelled, and
             // the touch that dismisses stays the grab's: the router ignores the rest of it.
@@ -437,12 +437,12 @@ public final class PopupGrab: PointerGrab, TouchGrab {
             // from inside its start): it lets go, with no second dismiss.
             if onDismiss == nil {
                 if router.unchecked.pointerGrab === self { router.endPointerGrab() }
-                if router.unchecked.touchGrab === self { router.endTouchGrab() }
+                if router.unchecked.touches.grab === self { router.endTouchGrab() }
             }
             return
         }
         isFinishing = true
-        if let parent, router.unchecked.pointerGrab === self || router.unchecked.touchGrab === self {
+        if let parent, router.unchecked.pointerGrab === self || router.unchecked.touches.grab === self {
             router.handOverPopupGrab(to: parent)
         } else if router.unchecked.pointerGrab === self {
             router.endPointerGrab()   // its `cancel` ends the touch half and dismisses
@@ -454,7 +454,7 @@ public final class PopupGrab: PointerGrab, TouchGrab {
     private var isFinishing = false
 
     private func runDismiss(_ router: Router) {
-        if router.unchecked.touchGrab === self { router.endTouchGrab() }
+        if router.unchecked.touches.grab === self { router.endTouchGrab() }
         guard let dismiss = onDismiss else { return }
         onDismiss = nil
         dismiss()
@@ -470,14 +470,14 @@ extension Router {
     /// ``startPointerGrab(_:)`` and ``startTouchGrab(_:)``.
     public func startPopupGrab(_ grab: PopupGrab) {
         if let parent = grab.parent, popupGrabs.last === parent,
-           unchecked.pointerGrab === parent || unchecked.touchGrab === parent {
+           unchecked.pointerGrab === parent || unchecked.touches.grab === parent {
             popupGrabs.append(grab)
             handOverPopupGrab(to: grab)
         } else {
             // The grabs active now end first (a popup chain is dismissed whole), so that the
             // chain is this grab alone before any handler its start calls can see it.
             if unchecked.pointerGrab != nil { endPointerGrab() }
-            if unchecked.touchGrab != nil { endTouchGrab() }
+            if unchecked.touches.grab != nil { endTouchGrab() }
             if let outermost = popupGrabs.first { dismissPopupGrab(outermost) }
             popupGrabs = [grab]
             startPointerGrab(grab)
@@ -494,7 +494,7 @@ extension Router {
     /// without ending it (no `cancel`, no re-hit-test in between).
     func handOverPopupGrab(to grab: PopupGrab) {
         unchecked.pointerGrab = nil
-        unchecked.touchGrab = nil
+        unchecked.touches.grab = nil
         startPointerGrab(grab)
         if !grab.isDismissed { startTouchGrab(grab) }
     }
@@ -538,7 +538,7 @@ extension Router {
             return
         }
         if unchecked.pointerGrab === grab { endPointerGrab() }
-        if unchecked.touchGrab === grab { endTouchGrab() }
+        if unchecked.touches.grab === grab { endTouchGrab() }
         if unchecked.keyboardGrab === grab { endKeyboardGrab() }
     }
 }

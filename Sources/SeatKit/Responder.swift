@@ -533,8 +533,9 @@ public protocol Responder: AnyObject {
     // Chain and hit-testing.
     /// The link after this one. The default is the parent surface, the output after a root
     /// surface, the delegate after an output. Return another link to redirect unhandled
-    /// events (a cycle is cut off and reported as a drop).
-    func nextResponder(after defaultNext: ChainLink?) -> ChainLink?
+    /// events (a cycle is cut off and reported as a drop). `defaultNext` is handed over
+    /// (`__owned`): returning it, as the default does, costs no retain.
+    func nextResponder(after defaultNext: __owned ChainLink?) -> ChainLink?
     /// Narrows hit-testing of this responder's surface: called only for points (in the
     /// surface's space) already inside its bounds and input region. It can refuse a point,
     /// not add one, so bounding boxes stay valid. Default: accept.
@@ -581,7 +582,7 @@ extension Responder {
     /// Does nothing.
     public func perform(_ action: Action, context: ResponderContext) {}
     /// Returns `defaultNext`: parent surface, output, delegate.
-    public func nextResponder(after defaultNext: ChainLink?) -> ChainLink? { defaultNext }
+    public func nextResponder(after defaultNext: __owned ChainLink?) -> ChainLink? { defaultNext }
     /// Accepts every point of the bounds and input region.
     public func refineHitTest(at point: SurfacePoint, in surface: Surface) -> Bool { true }
 }

@@ -1,10 +1,10 @@
 extension Router {
     /// The number of fingers down and routed (not counting touches a filter took).
-    public var activeTouchCount: Int { unchecked.activeTouches.reduce(0) { $1.isDown ? $0 + 1 : $0 } }
+    public var activeTouchCount: Int { unchecked.touches.records.reduce(0) { $1.isDown ? $0 + 1 : $0 } }
 
     /// The surface a touch is bound to, while it is down.
     public func surface(boundTo id: TouchID) -> Surface? {
-        unchecked.activeTouches.first { $0.unchecked.id == id && $0.isDown }?.unchecked.surface
+        unchecked.touches.records.first { $0.unchecked.id == id && $0.isDown }?.unchecked.surface
     }
 
     /// Cancels every active touch for which `predicate` holds: the recognizers of its arena
@@ -41,16 +41,16 @@ extension Router {
     // MARK: Input
 
     func touchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint) {
-        if unchecked.consumedTouches.scanContains(id) || activeSequence(id) != nil {
+        if unchecked.touches.takenByFilters.scanContains(id) || activeSequence(id) != nil {
             trace?.record(.ignored(event, reason: "touch id already down"))
             observe(event, consumed: true)
             return
         }
         if runFilters(event) {
-            unchecked.consumedTouches.append(id)
+            unchecked.touches.takenByFilters.append(id)
             return
         }
-        if let grab = unchecked.touchGrab {
+        if let grab = unchecked.touches.grab {
             grab.touchDown(event, id: id, at: point, router: self)
             return
         }
@@ -59,7 +59,7 @@ extension Router {
 
     func touchMotion(_ event: InputEvent, id: TouchID, to point: LayoutPoint) {
         if touchTakenByFilter(event, id: id, lastEvent: false) { return }
-        if let grab = unchecked.touchGrab {
+        if let grab = unchecked.touches.grab {
             grab.touchMoved(event, id: id, to: point, router: self)
             return
         }
@@ -68,7 +68,7 @@ extension Router {
 
     func touchUp(_ event: InputEvent, id: TouchID) {
         if touchTakenByFilter(event, id: id, lastEvent: true) { return }
-        if let grab = unchecked.touchGrab {
+        if let grab = unchecked.touches.grab {
             grab.touchUp(event, id: id, router: self)
             return
         }
@@ -77,7 +77,7 @@ extension Router {
 
     func touchCancel(_ event: InputEvent, id: TouchID) {
         if touchTakenByFilter(event, id: id, lastEvent: true) { return }
-        if let grab = unchecked.touchGrab {
+        if let grab = unchecked.touches.grab {
             grab.touchCancelled(event, id: id, router: self)
             return
         }
@@ -88,7 +88,7 @@ extension Router {
     /// always closes the changes of the touches routed so far.
     func touchFrame(_ event: InputEvent) {
         observe(event, consumed: false)
-        if let grab = unchecked.touchGrab {
+        if let grab = unchecked.touches.grab {
             grab.touchFrame(event, router: self)
             return
         }
@@ -100,8 +100,8 @@ extension Router {
     /// then every responder and recognizer that saw it is told it was cancelled, and the
     /// filter gets the rest of it. Spies hear every event either way.
     private func touchTakenByFilter(_ event: InputEvent, id: TouchID, lastEvent: Bool) -> Bool {
-        if let index = unchecked.consumedTouches.scanIndex(of: id) {
-            if lastEvent { unchecked.consumedTouches.remove(at: index) }
+        if let index = unchecked.touches.takenByFilters.scanIndex(of: id) {
+            if lastEvent { unchecked.touches.takenByFilters.remove(at: index) }
             // Shown to the filters (a lock screen follows the finger), but taken whatever
             // they answer.
             if unchecked.filterList.asks(.touches) { _ = askFilters(event, kind: .touches) }
@@ -114,7 +114,7 @@ extension Router {
             return false
         }
         guard runFilters(event) else { return false }
-        if !lastEvent { unchecked.consumedTouches.append(id) }
+        if !lastEvent { unchecked.touches.takenByFilters.append(id) }
         cancelSequences(reason: "taken by a filter") { $0.unchecked.id == id && $0.isDown }
         return true
     }
@@ -142,26 +142,25 @@ extension Router {
     }
 
     private func routeTouchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint) {
-        let grabBefore = unchecked.touchGrab.map { ObjectIdentifier($0) }
+        let grabBefore = unchecked.touches.grab.map { ObjectIdentifier($0) }
         let editBefore = unchecked.treeEditCount
         let (output, hit) = touchTarget(at: point, device: event.device)
         let surface = hit?.surface
         // A touch grab started from inside the hit-test (refineHitTest) takes this touch too.
-        if let grab = unchecked.touchGrab, ObjectIdentifier(grab) != grabBefore {
+        if let grab = unchecked.touches.grab, ObjectIdentifier(grab) != grabBefore {
             grab.touchDown(event, id: id, at: point, router: self)
             return
         }
         // Its ID went up earlier in this frame (libinput reuses a slot on a finger roll): the
         // old touch's end goes out before this one's began.
-        if let index = unchecked.activeTouches.scanIndex(where: { $0.unchecked.id == id && !$0.unchecked.finished && $0.unchecked.upReceived && $0.unchecked.endedPending }) {
-            unchecked.activeTouches[index].unchecked.endsBeforeReuse = true
-            unchecked.touchIDReusedInFrame = true
+        if let index = unchecked.touches.records.scanIndex(where: { $0.unchecked.id == id && !$0.unchecked.finished && $0.unchecked.upReceived && $0.unchecked.endedPending }) {
+            unchecked.touches.records[index].unchecked.endsBeforeReuse = true
         }
         if let trace {
             trace.record(.hitTest(point, result: TraceSubject(surface)))
             trace.record(.touchBound(id, to: TraceSubject(surface)))
         }
-        let sequence = unchecked.touchPool.popLast() ?? TouchSequence()
+        let sequence = unchecked.touches.pool.popLast() ?? TouchSequence()
         // The touch keeps its origin: the surface's, as the hit-test found it on the way down
         // (found again if a responder edited the tree or layout from inside the hit-test).
         var origin = LayoutPoint.zero
@@ -171,7 +170,7 @@ extension Router {
         }
         sequence.reset(id: id, device: event.device, surface: surface, output: output, origin: origin, at: point, time: event.time)
         sequence.unchecked.arena = gestures.makeArena(in: self, surface: surface, output: output, touch: sequence.point())
-        unchecked.activeTouches.append(sequence)
+        unchecked.touches.records.append(sequence)
     }
 
     private func routeTouchMotion(_ event: InputEvent, id: TouchID, to point: LayoutPoint) {
@@ -209,8 +208,8 @@ extension Router {
     }
 
     private func activeSequence(_ id: TouchID) -> TouchSequence? {
-        guard let index = unchecked.activeTouches.scanIndex(where: { $0.unchecked.id == id && $0.isDown }) else { return nil }
-        return unchecked.activeTouches[index]
+        guard let index = unchecked.touches.records.scanIndex(where: { $0.unchecked.id == id && $0.isDown }) else { return nil }
+        return unchecked.touches.records[index]
     }
 
     // MARK: Delivery
@@ -220,39 +219,37 @@ extension Router {
     /// in this frame go out first. A frame injected from inside a delivery is delivered right
     /// after this one, as a frame of its own: never in the middle of another frame.
     func dispatchTouches(time: Timestamp) {
-        if unchecked.isDispatchingTouches {
-            unchecked.deferredTouchFrame = time
+        if unchecked.touches.isDelivering {
+            unchecked.touches.deferredFrame = time
             return
         }
         // A surface moved under a still finger since the last frame: it hears where the finger
         // is now in its space with this frame.
-        if unchecked.touchesCheckedAtEdit != unchecked.treeEditCount { _ = markTouchesMovedUnder() }
-        unchecked.isDispatchingTouches = true
-        unchecked.touchLoops += 1
+        if unchecked.touches.checkedAtEdit != unchecked.treeEditCount { _ = markTouchesMovedUnder() }
+        unchecked.touches.loops += 1
         var frameTime = time
         while true {
             dispatchFrame(time: frameTime)
-            guard let next = unchecked.deferredTouchFrame else { break }
-            unchecked.deferredTouchFrame = nil
+            guard let next = unchecked.touches.deferredFrame else { break }
+            unchecked.touches.deferredFrame = nil
             frameTime = next
         }
-        unchecked.touchLoops -= 1
-        unchecked.isDispatchingTouches = false
-        unchecked.isClosingTouchFrame = true
+        unchecked.touches.loops -= 1
+        unchecked.touches.pass = .settling
         gestures.settleGestures(in: self)
-        unchecked.isClosingTouchFrame = false
+        unchecked.touches.pass = .idle
         compactTouches()
-        if !unchecked.touchFrameObservers.isEmpty { touchFrameDidFinish() }
+        if unchecked.touches.hasFrameObservers { touchFrameDidFinish() }
     }
 
     private func dispatchFrame(time: Timestamp) {
-        unchecked.touchFrameCount &+= 1
-        if unchecked.touchIDReusedInFrame {
-            unchecked.touchIDReusedInFrame = false
-            unchecked.dispatchingReusedEnds = true
+        unchecked.touches.frameCount &+= 1
+        var reusedIDs = false
+        unchecked.touches.records.scanBorrowed { if $0.unchecked.endsBeforeReuse { reusedIDs = true } }
+        if reusedIDs {
+            unchecked.touches.pass = .reusedEnds
             dispatch(.ended, time: time)
-            unchecked.dispatchingReusedEnds = false
-            unchecked.activeTouches.scan { sequence in
+            unchecked.touches.records.scanBorrowed { sequence in
                 if sequence.unchecked.endsBeforeReuse {
                     sequence.unchecked.endsBeforeReuse = false
                     if sequence.unchecked.endedPending {
@@ -262,10 +259,11 @@ extension Router {
                 }
             }
         }
+        unchecked.touches.pass = .phases
         dispatch(.began, time: time)
         dispatch(.moved, time: time)
         dispatch(.ended, time: time)
-        unchecked.activeTouches.scan { sequence in
+        unchecked.touches.records.scanBorrowed { sequence in
             if sequence.unchecked.endedPending && !sequence.unchecked.beganPending {
                 sequence.unchecked.endedPending = false
                 sequence.unchecked.finished = true
@@ -277,11 +275,11 @@ extension Router {
     /// (its bound surface was moved out of their subtree first): each is told the touch was
     /// cancelled, as removal promises, and is not asked about it again.
     func tellRemovedLinksOfLiveTouches() {
-        unchecked.touchLoops += 1
-        defer { unchecked.touchLoops -= 1 }
+        unchecked.touches.loops += 1
+        defer { unchecked.touches.loops -= 1 }
         var i = 0
-        while i < unchecked.activeTouches.count {
-            let sequence = unchecked.activeTouches[i]
+        while i < unchecked.touches.records.count {
+            let sequence = unchecked.touches.records[i]
             i += 1
             // An ending touch is being told it ended.
             guard !sequence.unchecked.finished, !sequence.unchecked.isEnding else { continue }
@@ -315,11 +313,11 @@ extension Router {
     /// ``Responder/nextResponder(after:)`` make it) is told `touchesCancelled` and follows
     /// the touch no more.
     func subtreeDidMove(_ root: Surface, formerParent: Surface) {
-        guard !unchecked.activeTouches.isEmpty else { return }
-        unchecked.touchLoops += 1
+        guard !unchecked.touches.records.isEmpty else { return }
+        unchecked.touches.loops += 1
         var i = 0
-        while i < unchecked.activeTouches.count {
-            let sequence = unchecked.activeTouches[i]
+        while i < unchecked.touches.records.count {
+            let sequence = unchecked.touches.records[i]
             i += 1
             // An ending touch is being told it ended: a link left behind hears the cancel at
             // the end of that walk if it was not told the end, and a link whose touchesEnded
@@ -342,8 +340,8 @@ extension Router {
                 trace?.record(.told(TraceSubject(link), .touchesCancelled))
             }
         }
-        unchecked.touchLoops -= 1
-        if !unchecked.isDispatchingTouches { compactTouches() }
+        unchecked.touches.loops -= 1
+        if !unchecked.touches.isDelivering { compactTouches() }
     }
 
     /// Whether a walk from `surface` reaches `link`.
@@ -377,12 +375,12 @@ extension Router {
     /// Marks a move of each routed touch whose bound surface moved under it since it was last
     /// delivered; returns whether there was one.
     func markTouchesMovedUnder() -> Bool {
-        unchecked.touchesCheckedAtEdit = unchecked.treeEditCount
-        if unchecked.touchOriginsAtEdit != unchecked.treeEditCount { refreshTouchOrigins() }
+        unchecked.touches.checkedAtEdit = unchecked.treeEditCount
+        if unchecked.touches.originsAtEdit != unchecked.treeEditCount { refreshTouchOrigins() }
         var marked = false
         var i = 0
-        while i < unchecked.activeTouches.count {
-            let sequence = unchecked.activeTouches[i]
+        while i < unchecked.touches.records.count {
+            let sequence = unchecked.touches.records[i]
             i += 1
             guard sequence.isDown, !sequence.unchecked.taken, !sequence.unchecked.beganPending,
                   let surface = sequence.unchecked.surface, surface.unchecked.isAttached,
@@ -406,7 +404,7 @@ extension Router {
     @inline(__always)
     func surfaceOrigin(of sequence: TouchSequence) -> LayoutPoint? {
         guard let surface = sequence.unchecked.surface, surface.unchecked.isAttached else { return nil }
-        if unchecked.touchOriginsAtEdit != unchecked.treeEditCount { refreshTouchOrigins() }
+        if unchecked.touches.originsAtEdit != unchecked.treeEditCount { refreshTouchOrigins() }
         return sequence.unchecked.surfaceOrigin
     }
 
@@ -415,10 +413,10 @@ extension Router {
     /// event). A removed surface's touch keeps the origin it had.
     @inline(never)
     func refreshTouchOrigins() {
-        unchecked.touchOriginsAtEdit = unchecked.treeEditCount
+        unchecked.touches.originsAtEdit = unchecked.treeEditCount
         var i = 0
-        while i < unchecked.activeTouches.count {
-            let sequence = unchecked.activeTouches[i]
+        while i < unchecked.touches.records.count {
+            let sequence = unchecked.touches.records[i]
             i += 1
             if let surface = sequence.unchecked.surface, surface.unchecked.isAttached, let origin = surface.layoutOrigin {
                 sequence.unchecked.surfaceOrigin = origin
@@ -430,69 +428,88 @@ extension Router {
     @inline(__always)
     func isDue(_ sequence: TouchSequence, _ phase: TouchPhase) -> Bool {
         // An end being delivered (a handler injected a frame from inside it) is not due again.
-        !sequence.unchecked.finished && sequence.isPending(phase) && (!unchecked.dispatchingReusedEnds || sequence.unchecked.endsBeforeReuse)
+        !sequence.unchecked.finished && sequence.isPending(phase) && (unchecked.touches.pass != .reusedEnds || sequence.unchecked.endsBeforeReuse)
             && (phase != .ended || !sequence.unchecked.isEnding)
             // A touch injected mid-frame, after the began pass: all of it waits for the next.
             && (phase == .began || !sequence.unchecked.beganPending)
     }
 
+    /// One phase of the frame under way (`touches.loops` > 0: no record leaves `records` meanwhile,
+    /// TouchRouting's invariant 2, so records are read from it without a retain each).
     private func dispatch(_ phase: TouchPhase, time: Timestamp) {
-        var sequenceIndex = 0
-        while sequenceIndex < unchecked.activeTouches.count {
-            let sequence = unchecked.activeTouches[sequenceIndex]
-            sequenceIndex += 1
-            guard sequence.unchecked.arena != nil && isDue(sequence, phase) else { continue }
-            // Recognizers see the whole phase first, then decide what the responders get.
+        // Most frames carry one phase: the others cost one scan, no retain.
+        var due = false, recognizersTakePart = false
+        unchecked.touches.records.scanBorrowed { sequence in
+            if isDue(sequence, phase) {
+                due = true
+                if sequence.unchecked.arena != nil { recognizersTakePart = true }
+            }
+        }
+        guard due else { return }
+        // Recognizers see the whole phase first, then decide what the responders get.
+        if recognizersTakePart {
             gestures.deliverToRecognizers(in: self, phase, time: time)
             if phase == .ended && gestures.unchecked.arenaRules.contains(.sweepAtEnd) { gestures.sweepEndedTouches(in: self) }
-            break
         }
-        unchecked.touchFrameMark &+= 1
-        let mark = unchecked.touchFrameMark
+        unchecked.touches.frameMark &+= 1
+        let mark = unchecked.touches.frameMark
         var i = 0
-        while i < unchecked.activeTouches.count {
-            let lead = unchecked.activeTouches[i]
+        while i < unchecked.touches.records.count {
             i += 1
-            guard isDue(lead, phase), lead.unchecked.mark != mark else { continue }
-            let surface = lead.unchecked.surface
-            if unchecked.touchOriginsAtEdit != unchecked.treeEditCount { refreshTouchOrigins() }
-            // Every touch of the group is bound to `surface`: they carry the same origin.
-            let origin: LayoutPoint? = surface.map { $0.unchecked.isAttached ? lead.unchecked.surfaceOrigin : nil } ?? nil
-            unchecked.touchScratch.removeAll(keepingCapacity: true)
-            var recognizersTakePart = false
-            for j in (i - 1)..<unchecked.activeTouches.count {
-                let other = unchecked.activeTouches[j]
-                if isDue(other, phase), other.unchecked.mark != mark, other.unchecked.surface === surface {
-                    other.unchecked.mark = mark
-                    // An ended touch stays pending until the whole frame is out, and is
-                    // then finished (below, in dispatchTouches).
-                    if phase != .ended { other.clearPending(phase) }
-                    other.unchecked.withheld = false
-                    // Held phases of this touch or its surface go first: never deliver a
-                    // later phase past them.
-                    if other.unchecked.arena != nil || other.unchecked.taken || other.unchecked.heldCount > 0 { recognizersTakePart = true }
-                    unchecked.touchScratch.append(other.point(surfaceOrigin: origin))
-                }
+            unchecked.touches.record(at: i - 1).with { lead in
+                dispatchGroup(phase, lead: lead, from: i - 1, mark: mark, time: time)
             }
-            if recognizersTakePart || !gestures.unchecked.heldTouches.isEmpty {
-                gestures.withholdTouches(in: self, phase, mark: mark, surface: surface, origin: origin, time: time)
-                if unchecked.touchScratch.isEmpty { continue }
-            }
-            deliverTouchGroup(phase, lead: lead, mark: mark, time: time)
         }
     }
 
-    private func deliverTouchGroup(_ phase: TouchPhase, lead: TouchSequence, mark: UInt64, time: Timestamp) {
-        let event = TouchEvent(time: time, touches: unchecked.touchScratch)
+    /// The group of touches due in `phase` bound to `lead`'s surface, from `lead` (at `index`)
+    /// on, unless `lead` is not due or was grouped already.
+    @inline(__always)
+    private func dispatchGroup(_ phase: TouchPhase, lead: TouchSequence, from index: Int, mark: UInt64, time: Timestamp) {
+        guard isDue(lead, phase), lead.unchecked.mark != mark else { return }
         let surface = lead.unchecked.surface
+        if unchecked.touches.originsAtEdit != unchecked.treeEditCount { refreshTouchOrigins() }
+        // Every touch of the group is bound to `surface`: they carry the same origin.
+        let origin: LayoutPoint? = surface.map { $0.unchecked.isAttached ? lead.unchecked.surfaceOrigin : nil } ?? nil
+        unchecked.touches.scratch.removeAllKeepingStorage()
+        var recognizersTakePart = false
+        var j = index
+        while j < unchecked.touches.records.count {
+            unchecked.touches.record(at: j).with { other in
+                guard isDue(other, phase), other.unchecked.mark != mark, other.unchecked.surface === surface else { return }
+                other.unchecked.mark = mark
+                // An ended touch stays pending until the whole frame is out, and is then
+                // finished (in dispatchFrame).
+                if phase != .ended { other.clearPending(phase) }
+                other.unchecked.withheld = false
+                // Held phases of this touch or its surface go first: never deliver a later
+                // phase past them.
+                if other.unchecked.arena != nil || other.unchecked.taken || other.unchecked.heldCount > 0 { recognizersTakePart = true }
+                unchecked.touches.scratch.append(other.point(surfaceOrigin: origin))
+            }
+            j += 1
+        }
+        if recognizersTakePart || !gestures.unchecked.heldTouches.isEmpty {
+            gestures.withholdTouches(in: self, phase, mark: mark, surface: surface, origin: origin, time: time)
+            if unchecked.touches.scratch.isEmpty { return }
+        }
+        deliverTouchGroup(phase, lead: lead, surface: surface, mark: mark, time: time)
+    }
+
+    /// `surface`: the group's bound surface (`lead`'s, read once by the caller).
+    private func deliverTouchGroup(_ phase: TouchPhase, lead: TouchSequence, surface: Surface?, mark: UInt64, time: Timestamp) {
+        let event = TouchEvent(time: time, touches: unchecked.touches.scratch)
         if phase == .ended {
-            unchecked.activeTouches.scanBorrowed { sequence in
+            unchecked.touches.records.scanBorrowed { sequence in
                 if sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.withheld { sequence.unchecked.isEnding = true }
             }
         }
-        // The group is asked about once per link: its touches are read without a retain each.
+        // The group is asked about once per link: its touches are read without a retain each,
+        // from one copy of the list (scanning the router's own retained it once per link). A
+        // record added meanwhile is not of the group: it does not carry this pass's mark.
+        let records = unchecked.touches.records
         let handled = walkTouchPhase(phase, event, surface: surface, stopIf: { lead.unchecked.finished }) { body in
-            unchecked.activeTouches.scanBorrowed { sequence in
+            records.scanBorrowed { sequence in
                 if sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.withheld { body(sequence) }
             }
         }
@@ -579,8 +596,8 @@ extension Router {
     private func askAboutSeenTouches(_ phase: TouchPhase, _ event: TouchEvent, responder: any Responder, context: ResponderContext,
                                      link id: ObjectIdentifier?, group: ((TouchSequence) -> Void) -> Void) -> ResponderResult {
         // Taken out of the router while in use, so that it stays uniquely referenced (no copy).
-        var points = unchecked.touchSubsetScratch
-        unchecked.touchSubsetScratch = []
+        var points = unchecked.touches.subsetScratch
+        unchecked.touches.subsetScratch = []
         points.removeAll(keepingCapacity: true)
         for point in event.touches {
             var seen = false
@@ -592,7 +609,7 @@ extension Router {
         let subset = TouchEvent(time: event.time, touches: points)
         let result = phase == .moved ? responder.touchesMoved(subset, context: context) : responder.touchesEnded(subset, context: context)
         points.removeAll(keepingCapacity: true)
-        unchecked.touchSubsetScratch = points
+        unchecked.touches.subsetScratch = points
         return result
     }
 
@@ -606,13 +623,13 @@ extension Router {
 
     @inline(never)
     private func cancelLeftLinks(group: ((TouchSequence) -> Void) -> Void) {
-        unchecked.touchLoops += 1
-        var batch = unchecked.cancelBatches.popLast() ?? []
+        unchecked.touches.loops += 1
+        var batch = unchecked.touches.cancelBatches.popLast() ?? []
         group { if !$0.unchecked.seen.isEmpty { batch.append($0) } }
         deliverCancels(of: batch, time: clock.now)
         batch.removeAll(keepingCapacity: true)
-        unchecked.cancelBatches.append(batch)
-        unchecked.touchLoops -= 1
+        unchecked.touches.cancelBatches.append(batch)
+        unchecked.touches.loops -= 1
     }
 
     /// Cancels matching touches. Their recognizers are told first; then every link that saw
@@ -621,11 +638,11 @@ extension Router {
     /// again: the touches of this batch are already finished, so none escapes the cancel and
     /// none is cancelled twice.
     func cancelSequences(reason: String, where predicate: (TouchSequence) -> Bool) {
-        unchecked.touchLoops += 1
-        var batch = unchecked.cancelBatches.popLast() ?? []
+        unchecked.touches.loops += 1
+        var batch = unchecked.touches.cancelBatches.popLast() ?? []
         var i = 0
-        while i < unchecked.activeTouches.count {
-            let sequence = unchecked.activeTouches[i]
+        while i < unchecked.touches.records.count {
+            let sequence = unchecked.touches.records[i]
             i += 1
             guard !sequence.unchecked.finished, !sequence.unchecked.isEnding, predicate(sequence) else { continue }
             sequence.unchecked.finished = true
@@ -638,9 +655,9 @@ extension Router {
             deliverCancels(of: batch, time: time)
         }
         batch.removeAll(keepingCapacity: true)
-        unchecked.cancelBatches.append(batch)
-        unchecked.touchLoops -= 1
-        if !unchecked.isDispatchingTouches {
+        unchecked.touches.cancelBatches.append(batch)
+        unchecked.touches.loops -= 1
+        if !unchecked.touches.isDelivering {
             gestures.settleGestures(in: self)
             compactTouches()
         }
@@ -652,24 +669,22 @@ extension Router {
     /// nesting level (a cancel handler may cancel again), so a warm router allocates nothing
     /// per cancel, however many responders saw it.
     func deliverCancels(of batch: [TouchSequence], time: Timestamp) {
-        var points = unchecked.cancelPointBuffers.popLast() ?? []
+        var points = unchecked.touches.cancelPointBuffers.popLast() ?? []
         var i = 0
         while i < batch.count {
             let sequence = batch[i]
             i += 1
             let target = sequence.unchecked.surface
-            var l = 0
-            while l < sequence.unchecked.seen.count {
-                let link = sequence.unchecked.seen[l]
-                l += 1
-                // Told already, with an earlier touch of the batch bound to the same surface.
-                if Self.anySaw(link, boundTo: target, in: batch, from: 0, to: i - 1) { continue }
+            // Each link is taken out of every touch of the batch it is told about before it is
+            // told: a handler that stops following touches (``stopFollowingTouches(where:_:)``),
+            // cancels or removes never finds it again, and none is told twice.
+            while let link = sequence.unchecked.seen.first {
                 points.removeAll(keepingCapacity: true)
                 var k = i - 1
                 while k < batch.count {
                     let other = batch[k]
                     k += 1
-                    if other.unchecked.surface === target, other.hasSeen(link) {
+                    if other.unchecked.surface === target, other.removeSeen(link) {
                         points.append(touchPoint(of: other))
                     }
                 }
@@ -678,19 +693,36 @@ extension Router {
             }
         }
         points.removeAll(keepingCapacity: true)
-        unchecked.cancelPointBuffers.append(points)
+        unchecked.touches.cancelPointBuffers.append(points)
         batch.scan { $0.unchecked.seen.removeAll(keepingCapacity: true) }
     }
 
-    /// Whether a touch of `batch[start..<end]` bound to `surface` was seen by `link`.
-    @inline(__always)
-    private static func anySaw(_ link: ChainLink, boundTo surface: Surface?, in batch: [TouchSequence], from start: Int, to end: Int) -> Bool {
-        var j = start
-        while j < end {
-            if batch[j].unchecked.surface === surface, batch[j].hasSeen(link) { return true }
-            j += 1
+    /// The responders `predicate` picks (by touch and responder) stop following touches they
+    /// ended themselves (a Wayland client sent `wl_touch.cancel`, which ends all of its touch
+    /// points, or a destroyed surface's points ended with `wl_touch.up`): they are told nothing
+    /// more of them, neither later phases nor a cancel, as if told the end. Every other link
+    /// goes on following. `forgotten` is called once per touch and link let go. Goes through
+    /// no filter or grab; safe from inside any handler, the cancel being delivered included.
+    package func stopFollowingTouches(where predicate: (TouchID, any Responder) -> Bool,
+                                      _ forgotten: (TouchID) -> Void = { _ in }) {
+        unchecked.touches.loops += 1
+        defer { unchecked.touches.loops -= 1 }
+        var i = 0
+        while i < unchecked.touches.records.count {
+            let sequence = unchecked.touches.records[i]
+            i += 1
+            var l = 0
+            while l < sequence.unchecked.seen.count {
+                let link = sequence.unchecked.seen[l]
+                guard let responder = responder(for: link), predicate(sequence.unchecked.id, responder) else {
+                    l += 1
+                    continue
+                }
+                sequence.unchecked.seen.remove(at: l)
+                sequence.unchecked.seenHint = 0
+                forgotten(sequence.unchecked.id)
+            }
         }
-        return false
     }
 
     /// One `touchesCancelled`. Out of line: the event's hold on `points` ends when this
@@ -703,17 +735,17 @@ extension Router {
 
     /// Returns finished sequences to the pool.
     func compactTouches() {
-        guard unchecked.touchLoops == 0 else { return }
+        guard unchecked.touches.loops == 0 else { return }
         var i = 0
-        while i < unchecked.activeTouches.count {
-            if unchecked.activeTouches[i].unchecked.finished {
-                let sequence = unchecked.activeTouches.remove(at: i)
+        while i < unchecked.touches.records.count {
+            if unchecked.touches.records[i].unchecked.finished {
+                let sequence = unchecked.touches.records.remove(at: i)
                 sequence.unchecked.surface = nil
                 sequence.unchecked.output = nil
                 sequence.unchecked.seen.removeAll(keepingCapacity: true)
                 gestures.purgeHeld(of: sequence)
                 gestures.recycleArena(of: sequence)
-                unchecked.touchPool.append(sequence)
+                unchecked.touches.pool.append(sequence)
             } else {
                 i += 1
             }

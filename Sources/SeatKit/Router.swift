@@ -50,57 +50,16 @@ public final class Router {
         var pointerGrab: (any PointerGrab)?
         /// The pens in proximity and the pen grab (Router+Pen.swift).
         var pens = PenRouting()
-        /// Backs `touchGrab`.
-        var touchGrab: (any TouchGrab)?
+        /// Every touch routed and the frame being delivered (TouchRouting.swift).
+        var touches = TouchRouting()
         /// Backs `keyboardGrab`.
         var keyboardGrab: (any KeyboardGrab)?
         /// Backs `spies`.
         var spies: [any InputSpy] = []
-        var touchFrameObservers: [WeakTouchFrameObserver] = []
-        /// Set while a frame's held touches settle: that frame's end is told once, after.
-        var isClosingTouchFrame = false
         var _fallbackDotsPerInch: Double = Router.defaultFallbackDotsPerInch
-        var activeTouches: [TouchSequence] = []
-        var touchPool: [TouchSequence] = []
-        var consumedTouches: [TouchID] = []
-        /// Surfaces whose ancestors may not intercept their touches until every touch has
-        /// ended (`requestDisallowInterception(by:)`, Gestures/Interception.swift).
-        var disallowedInterceptions: [Surface] = []
-        var touchScratch: [TouchPoint] = []
-        /// The touches of a group that one link saw begin, when it did not see them all.
-        var touchSubsetScratch: [TouchPoint] = []
-        /// `treeEditCount` when the touches' surfaces were last checked for having moved under
-        /// them (``refreshTouchLocations(time:)``, and before each touch frame).
-        var touchesCheckedAtEdit: UInt64 = 0
-        /// `treeEditCount` when each touch's carried surface origin was last brought up to date
-        /// (``touchPoint(of:)``): until the tree or layout changes, the origin found by the
-        /// touch-down's hit-test holds, and no walk up the tree is needed per event.
-        var touchOriginsAtEdit: UInt64 = 0
         /// Set (only while tracing) when a walk's ask passed a link over without calling its
         /// responder: the walk records no "asked" for it.
         var askSkippedLink = false
-        var isDispatchingTouches = false
-        var touchFrameMark: UInt64 = 0
-        /// Loops over `activeTouches` that call out (dispatch, cancel, take, settle) under way:
-        /// finished touches go back to the pool only when none is, so that a handler that cancels
-        /// or removes from inside one never shifts the array under another.
-        var touchLoops = 0
-        /// Device frames dispatched so far: held phases of one frame are released together.
-        var touchFrameCount: UInt64 = 0
-        /// A touch ID went up and down again in the frame being collected (a finger roll): its
-        /// old touch's end is delivered before the new one's began.
-        var touchIDReusedInFrame = false
-        /// Set while the ends of reused touch IDs go out, ahead of the rest of the frame.
-        var dispatchingReusedEnds = false
-        /// Buffers for batches of cancelled touches, reused (one per nesting level).
-        var cancelBatches: [[TouchSequence]] = []
-        /// Buffers for the touches of one `touchesCancelled`, reused (one per nesting level).
-        var cancelPointBuffers: [[TouchPoint]] = []
-        /// Buffers for lists of links being told a cancel, reused.
-        var linkBuffers: [[ChainLink]] = []
-        /// A touch frame arrived while one was being delivered (a handler injected it): it is
-        /// delivered right after, as a frame of its own, at this time.
-        var deferredTouchFrame: Timestamp?
         /// Backs `pointerLocation`.
         var pointerLocation = LayoutPoint.zero
         /// Backs `pointerFocus`.
@@ -192,7 +151,7 @@ public final class Router {
     public var pointerGrab: (any PointerGrab)? { unchecked.pointerGrab }
 
     /// The active touch grab (``startTouchGrab(_:)``); `nil`: the default rule.
-    public var touchGrab: (any TouchGrab)? { unchecked.touchGrab }
+    public var touchGrab: (any TouchGrab)? { unchecked.touches.grab }
 
     /// The active keyboard grab (``startKeyboardGrab(_:focus:)``); `nil`: keys go to the first
     /// responder.
@@ -278,13 +237,6 @@ public final class Router {
     /// (recognizers' delays) through `clock`.
     public init(clock: any Clock) {
         self.clock = clock
-        unchecked.touchScratch.reserveCapacity(16)
-        unchecked.touchSubsetScratch.reserveCapacity(16)
-        unchecked.cancelBatches.reserveCapacity(4)
-        unchecked.cancelPointBuffers.reserveCapacity(4)
-        unchecked.activeTouches.reserveCapacity(16)
-        unchecked.touchPool.reserveCapacity(16)
-        unchecked.consumedTouches.reserveCapacity(16)
         unchecked.pressedButtons.reserveCapacity(8)
         unchecked.consumedButtons.reserveCapacity(8)
         unchecked.heldKeys.reserveCapacity(16)
@@ -398,22 +350,35 @@ public final class Router {
     }
     /// Adds a spy after the existing ones, kept alive until ``removeSpy(_:)``.
     public func addSpy(_ spy: any InputSpy) { unchecked.spies.append(spy) }
-    /// Adds an observer of the ends of touch frames, held weakly (a seat observes the router
-    /// it is given; the router does not keep it alive).
+    /// Adds an observer of the ends of touch frames, held weakly: the router does not keep it
+    /// alive (an observer that owns the router may register itself). A Wayland `Seat` needs
+    /// no registering: the router tells its queue of owed `wl_touch.frame`s itself.
     public func addTouchFrameObserver(_ observer: any TouchFrameObserver) {
-        unchecked.touchFrameObservers.removeAll { $0.observer == nil || $0.observer === observer }
-        unchecked.touchFrameObservers.append(WeakTouchFrameObserver(observer: observer))
+        unchecked.touches.frameObservers.removeAll { $0.observer == nil || $0.observer === observer }
+        unchecked.touches.frameObservers.append(WeakTouchFrameObserver(observer: observer))
+    }
+    /// Adds an observer of the ends of touch frames, kept alive by the router: for one that
+    /// holds nothing that keeps the router alive (the seat's queue of clients owed a
+    /// `wl_touch.frame`). A strong reference costs a plain retain per frame where a weak one
+    /// took the runtime's slow path, and gave its object a side table.
+    package func addTouchFrameSink(_ sink: any TouchFrameObserver) {
+        unchecked.touches.frameSinks.append(sink)
     }
     /// Stops telling `observer` (and forgets observers that are gone).
     public func removeTouchFrameObserver(_ observer: any TouchFrameObserver) {
-        unchecked.touchFrameObservers.removeAll { $0.observer == nil || $0.observer === observer }
+        unchecked.touches.frameObservers.removeAll { $0.observer == nil || $0.observer === observer }
     }
 
     /// Tells the touch frame observers that a delivery of touch events ended.
     func touchFrameDidFinish() {
         var i = 0
-        while i < unchecked.touchFrameObservers.count {
-            unchecked.touchFrameObservers[i].observer?.routerDidFinishTouchFrame(self)
+        while i < unchecked.touches.frameSinks.count {
+            unchecked.touches.frameSinks[i].routerDidFinishTouchFrame(self)
+            i += 1
+        }
+        i = 0
+        while i < unchecked.touches.frameObservers.count {
+            unchecked.touches.frameObservers[i].observer?.routerDidFinishTouchFrame(self)
             i += 1
         }
     }
@@ -703,7 +668,7 @@ public final class Router {
     // What the flow above remembers between events, per device class: read it with the
     // file that uses it. Hot properties are stored unchecked (UnsafeFoundations.swift).
 
-    // Touch state (Router+Touch.swift).
+    // Touch state: `unchecked.touches`, a TouchRouting (TouchRouting.swift; routing in Router+Touch.swift).
 
     // Pointer state (Router+Pointer.swift).
 

@@ -129,7 +129,7 @@ final class TouchSequence {
     /// the touch begin, so the one after the last found is looked at first: one comparison a
     /// link on a moved walk, not a scan of the list.
     @inline(__always)
-    private func seenIndex(of id: ObjectIdentifier?) -> Int? {
+    func seenIndex(of id: ObjectIdentifier?) -> Int? {
         var hint = unchecked.seenHint
         if hint >= unchecked.seen.count { hint = 0 }
         if hint < unchecked.seen.count, unchecked.seen[hint].identity == id {
@@ -157,6 +157,14 @@ final class TouchSequence {
         guard let index else { return }
         unchecked.seen.remove(at: index)
         unchecked.seenHint = index
+    }
+
+    /// Takes `link` out of `seen`; returns whether it was there.
+    func removeSeen(_ link: ChainLink) -> Bool {
+        guard let index = seenIndex(of: link.identity) else { return false }
+        unchecked.seen.remove(at: index)
+        unchecked.seenHint = index
+        return true
     }
 
     /// The touch as a responder sees it, in the space of its carried ``HotState/surfaceOrigin``

@@ -65,6 +65,11 @@
 ///    pass it down but cannot store it, capture it in an escaping closure or return it.
 /// 5. **Held by the array scanned.** `scanBorrowed` hands out the elements of an array value
 ///    the caller holds for the whole scan, without a retain each: the array keeps them alive.
+/// 6. **Kept by a list that only grows while in use.** `unretainedElement(at:)` reads an
+///    element of a list whose owner promises that no element leaves it while the reader's loop
+///    calls out (the list may grow): the router's touch records while a frame is delivered
+///    (TouchRouting's invariant 2: finished records go back to the pool only when no loop over
+///    them is under way). The list keeps the element alive across the call out.
 ///
 /// Nothing public exposes an `Unretained`: public properties hand out strong references.
 /// The adapters use this type too for their own unretained links: the C
@@ -603,6 +608,15 @@ extension Array where Element: AnyObject {
     @inline(__always)
     func scanBorrowed(_ body: (Element) -> Void) {
         scanBorrowedWithIndex { element, _ in body(element) }
+    }
+
+    /// The element at `index`, not retained (rule 6, **kept by a list that only grows while in
+    /// use**): only where the owner of the array keeps every element in it until the caller's
+    /// use ends. Measured on the touch path (issue 25, fourth round): the router's record loops
+    /// read with `self[i]` cost a retain and a release per record and pass.
+    @inline(__always)
+    func unretainedElement(at index: Int) -> Unretained<Element> {
+        withUnsafeBufferPointer { Unretained($0[index]) }
     }
 
     /// ``scanBorrowed(_:)`` with each element's index.

@@ -123,7 +123,7 @@ final class WLCSCompositor: CompositorDelegate, HeadlessShellDelegate, InputFilt
     }
 
     func inject(_ device: DeviceID, _ kind: InputEvent.Kind) {
-        seat.inject(InputEvent(time: router.clock.now, device: device, kind))
+        seat.router.inject(InputEvent(time: router.clock.now, device: device, kind))
         display.flushClients()
     }
 

@@ -20,6 +20,12 @@ import SeatKit
 /// Touches on a surface that leaves the tree end with wl_touch.up, not wl_touch.cancel
 /// (which would end the client's touches elsewhere too); see
 /// ``touchesCancelled(_:context:)``.
+///
+/// It keeps no list of touch points: which touches it follows is the router's record of each
+/// touch (the links that saw it begin), as a `wlr_touch_point` is wlroots' one record. A touch
+/// it ends itself (wl_touch.cancel to the client, wl_touch.up for a destroyed surface) or
+/// never sent down (no wl_seat or wl_touch bound yet) it stops following in that record, so
+/// later phases of it never reach it.
 public final class ClientSurfaceResponder: Responder {
     public unowned let seat: Seat
     /// The client that owns the surface.
@@ -34,8 +40,6 @@ public final class ClientSurfaceResponder: Responder {
         /// The position the client last read (enter or motion), in `wl_fixed_t`; nil when the
         /// next motion must be sent whatever it is (after a leave or touch emulation).
         var sentPointer: (x: wl_fixed_t, y: wl_fixed_t)?
-        /// Touch points sent down on this surface and not yet up or cancelled.
-        var touchIDs: [Int32] = []
         /// Touch turned into pointer input, for a client that bound no wl_touch.
         var emulation = TouchPointerEmulation()
         /// The pen as the pointer, for a client without a tablet seat (TabletV2.swift).
@@ -66,9 +70,17 @@ public final class ClientSurfaceResponder: Responder {
     /// names no surface, so that the client can reuse their ids; nothing else is sent
     /// about it.
     public func surfaceDestroyed() {
-        if let devices { endTouchesWithUp(unchecked.touchIDs, time: seat.router.clock.now, devices: devices) }
+        if let devices {
+            let time = seat.router.clock.now
+            // The touch a client without wl_touch has as its pointer ends with the emulation.
+            let emulated = unchecked.emulation.primary
+            var sent = false
+            seat.router.stopFollowingTouches(where: { id, responder in responder === self && id != emulated }) { id in
+                if sendUp(id.rawValue, time: time, devices: devices) { sent = true }
+            }
+            if sent { seat.closeTouchFrame(devices) }
+        }
         unchecked.surfaceResource = nil
-        unchecked.touchIDs.removeAll()
         if seat.pointerFocus === self { seat.pointerFocus = nil }
         if seat.keyboardFocus === self { seat.keyboardFocus = nil }
     }
@@ -90,10 +102,10 @@ public final class ClientSurfaceResponder: Responder {
     // MARK: Touch
 
     public func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
-        guard let surface = surfaceResource, let devices else { return .handled }
+        guard let surface = surfaceResource, let devices else { return notSent(event, context: context) }
         if devices.unchecked.touches.isEmpty {
             // A client with no wl_touch (foot) gets its first finger as its pointer.
-            guard !devices.unchecked.pointers.isEmpty, let touch = event.touches.first else { return .handled }
+            guard !devices.unchecked.pointers.isEmpty, let touch = event.touches.first else { return notSent(event, context: context) }
             let here = seat.pointerFocus === self
             unchecked.emulation.touchDown(touch.id, at: touch.surfaceLocation, pointerIsHere: here) {
                 emulate($0, time: event.time, devices: devices)
@@ -102,14 +114,22 @@ public final class ClientSurfaceResponder: Responder {
         }
         event.touches.scanEach { touch in
             let serial = seat.nextSerial(.touchDown, for: client)
-            devices.unchecked.liveTouches.append(touch.id.rawValue)
-            unchecked.touchIDs.append(touch.id.rawValue)
             devices.unchecked.touches.scanEach { resource in
                 Libwayland.touchDown(resource, serial: serial, time: event.time.wireMilliseconds, surface: surface,
                                      id: touch.id.rawValue, x: touch.surfaceLocation.x, y: touch.surfaceLocation.y)
             }
         }
         touchFrames.add(devices)
+        return .handled
+    }
+
+    /// Touches that were not sent down (the client has no wl_seat, or neither wl_touch nor
+    /// wl_pointer, yet): this responder stops following them, so that no later phase of theirs
+    /// reaches a client that never saw them begin. They are still handled: they are the client's.
+    private func notSent(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
+        context.router.stopFollowingTouches(where: { id, responder in
+            responder === self && event.touches.contains { $0.id == id }
+        })
         return .handled
     }
 
@@ -121,16 +141,15 @@ public final class ClientSurfaceResponder: Responder {
             }
             return .handled
         }
-        var sent = false
+        // Only touches sent down reach here: the router's record says which this responder follows.
+        guard !devices.unchecked.touches.isEmpty else { return .handled }
         event.touches.scanEach { touch in
-            guard devices.unchecked.liveTouches.scanContains(touch.id.rawValue) else { return }
-            sent = true
             devices.unchecked.touches.scanEach { resource in
                 Libwayland.touchMotion(resource, time: event.time.wireMilliseconds, id: touch.id.rawValue,
                                        x: touch.surfaceLocation.x, y: touch.surfaceLocation.y)
             }
         }
-        if sent { touchFrames.add(devices) }
+        touchFrames.add(devices)
         return .handled
     }
 
@@ -142,19 +161,14 @@ public final class ClientSurfaceResponder: Responder {
             }
             return .handled
         }
-        var sent = false
+        guard surfaceResource != nil, !devices.unchecked.touches.isEmpty else { return .handled }
         event.touches.scanEach { touch in
-            unchecked.touchIDs.scanRemoveAll(touch.id.rawValue)
-            guard let index = devices.unchecked.liveTouches.scanIndex(of: touch.id.rawValue) else { return }
-            devices.unchecked.liveTouches.remove(at: index)
-            guard surfaceResource != nil else { return }
-            sent = true
             let serial = seat.nextSerial(.touchUp, for: client)
             devices.unchecked.touches.scanEach { resource in
                 Libwayland.touchUp(resource, serial: serial, time: event.time.wireMilliseconds, id: touch.id.rawValue)
             }
         }
-        if sent { touchFrames.add(devices) }
+        touchFrames.add(devices)
         return .handled
     }
 
@@ -172,41 +186,43 @@ public final class ClientSurfaceResponder: Responder {
             unchecked.emulation.touchCancelled { emulate($0, time: event.time, devices: devices) }
             return
         }
-        guard let devices, !devices.unchecked.liveTouches.isEmpty else { return }
+        // Every touch here was sent down and is followed still (the router's record).
+        guard let devices, !event.touches.isEmpty else { return }
         if case .surface(let node) = context.link, !node.isAttached {
-            var ended: [Int32] = []
-            ended.reserveCapacity(event.touches.count)
-            for touch in event.touches where unchecked.touchIDs.contains(touch.id.rawValue) { ended.append(touch.id.rawValue) }
-            endTouchesWithUp(ended, time: event.time, devices: devices)
+            // wl_touch.up, closed by a frame: with the frame under way if the client is owed
+            // one, else at once (a removal between frames).
+            var sent = false
+            event.touches.scanEach { touch in
+                if sendUp(touch.id.rawValue, time: event.time, devices: devices) { sent = true }
+            }
+            if sent { seat.closeTouchFrame(devices) }
             return
         }
         cancelClientTouches(devices)
     }
 
-    /// wl_touch.up for `ids` (those still live for the client), closed by a frame: with the
-    /// frame under way if the client is owed one, else at once (a removal between frames).
-    private func endTouchesWithUp(_ ids: [Int32], time: Timestamp, devices: SeatClient) {
-        var sent = false
-        for id in ids {
-            unchecked.touchIDs.scanRemoveAll(id)
-            guard let index = devices.unchecked.liveTouches.scanIndex(of: id) else { continue }
-            devices.unchecked.liveTouches.remove(at: index)
-            sent = true
-            let serial = seat.nextSerial(.touchUp, for: client)
-            for resource in devices.unchecked.touches {
-                Libwayland.touchUp(resource, serial: serial, time: time.wireMilliseconds, id: id)
-            }
+    /// wl_touch.up for one touch point to the client's wl_touch resources; returns whether
+    /// there was one to send it to.
+    private func sendUp(_ id: Int32, time: Timestamp, devices: SeatClient) -> Bool {
+        guard !devices.unchecked.touches.isEmpty else { return false }
+        let serial = seat.nextSerial(.touchUp, for: client)
+        for resource in devices.unchecked.touches {
+            Libwayland.touchUp(resource, serial: serial, time: time.wireMilliseconds, id: id)
         }
-        if sent { seat.closeTouchFrame(devices) }
+        return true
     }
 
-    /// wl_touch.cancel to the client. Its touches the router still routes are swallowed until
-    /// they end: they are no longer live for the client (`liveTouches`), which later phases
-    /// check.
+    /// wl_touch.cancel to the client, which ends all of its touch points: every surface of
+    /// this client on this seat stops following its touches in the router (wlroots destroys
+    /// the client's `wlr_touch_point`s), so the touches the router still routes are swallowed
+    /// until they end, and no second cancel goes out for them.
     private func cancelClientTouches(_ devices: SeatClient) {
-        devices.unchecked.liveTouches.removeAll()
-        unchecked.touchIDs.removeAll()
         for resource in devices.unchecked.touches { Libwayland.post(resource, WL_TOUCH_CANCEL) }
+        let seat = seat, client = client
+        seat.router.stopFollowingTouches(where: { _, responder in
+            guard let other = responder as? ClientSurfaceResponder else { return false }
+            return other.client == client && other.seat === seat
+        })
     }
 
     /// One emulated pointer action on the client's wl_pointers, each closed by a frame. The

@@ -297,7 +297,8 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         ]
         if extensions.contains(.pointerConstraints) { router.addFilter(PointerConstraintFilter(seat: self, flag: constraintFlag)) }
         if extensions.contains(.inputMethod) { router.addFilter(InputMethodGrabResumer(seat: self)) }
-        router.addTouchFrameObserver(self)
+        // The queue, not the seat: held strongly, nothing weak on the per-frame path.
+        router.addTouchFrameSink(touchFrames)
         if extensions.contains(.tablet) { watchTabletDevices() }
         for (option, interface, version, requests) in offered where extensions.contains(option) {
             let owner = SeatExtensionGlobal(seat: self, interface: interface, requests: requests)
@@ -345,12 +346,6 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
 
     // MARK: Input
 
-    /// Routes one event through the router (`router.inject`): filters, grabs, recognizers,
-    /// the chain. Calling the router directly is the same: touch frames come from the router.
-    public func inject(_ event: InputEvent) {
-        router.inject(event)
-    }
-
     /// The clients owed a `wl_touch.frame` when the router says the frame is delivered
     /// (``TouchFrameObserver``), shared with the surface responders (which add to it per
     /// touch event without loading the seat).
@@ -362,17 +357,9 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         if !touchFrames.contains(client) { client.sendTouchFrame() }
     }
 
-    public func routerDidFinishTouchFrame(_ router: Router) { sendTouchFrames() }
-
-    private func sendTouchFrames() {
-        // By index, keeping the array's storage: nothing allocated per device frame.
-        var i = 0
-        while i < touchFrames.unchecked.clients.count {
-            touchFrames.unchecked.clients[i].sendTouchFrame()
-            i += 1
-        }
-        touchFrames.unchecked.clients.removeAll(keepingCapacity: true)
-    }
+    /// Sends the `wl_touch.frame` each client is owed. The router tells the seat's queue
+    /// itself (`touchFrames`, which it keeps): a seat needs no registering.
+    public func routerDidFinishTouchFrame(_ router: Router) { touchFrames.routerDidFinishTouchFrame(router) }
 
     // MARK: Clients
 
@@ -577,7 +564,7 @@ public struct CursorImage: Hashable {
 /// `unowned` seat (the seat is weakly referenced by its protocol objects, so each such load
 /// and its release took the runtime's slow reference-counting path: `swift_unownedRetainStrong`
 /// and `doDecrementSlow` per touch event, issue 25).
-final class TouchFrameQueue {
+final class TouchFrameQueue: TouchFrameObserver {
     /// The hot state, exempt from run-time exclusivity checks (the rules are in
     /// UnsafeFoundations.swift).
     struct HotState {
@@ -595,6 +582,17 @@ final class TouchFrameQueue {
     @inline(__always)
     func contains(_ client: SeatClient) -> Bool {
         unchecked.clients.scanContains(where: { $0 === client })
+    }
+
+    /// The router delivered a touch frame: each client owed one gets its `wl_touch.frame`.
+    func routerDidFinishTouchFrame(_ router: Router) {
+        // By index, keeping the array's storage: nothing allocated per device frame.
+        var i = 0
+        while i < unchecked.clients.count {
+            unchecked.clients[i].sendTouchFrame()
+            i += 1
+        }
+        unchecked.clients.removeAll(keepingCapacity: true)
     }
 }
 
@@ -621,8 +619,6 @@ final class SeatClient {
         var keyboards: [OpaquePointer] = []
         var touches: [OpaquePointer] = []
         var relativePointers: [OpaquePointer] = []
-        /// Touch points this client was sent down for and not yet up or cancel.
-        var liveTouches: [Int32] = []
         /// The modifier state this client was last told.
         var sentModifiers: ModifierMasks?
         /// Set when the client disconnects and the seat forgets this record: a surface's

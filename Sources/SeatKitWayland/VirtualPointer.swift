@@ -6,7 +6,7 @@ import SeatKit
 //
 // Each virtual pointer is an input device of the router's: it is announced with
 // `deviceAdded` (pointer capability) when created and removed when destroyed, and its
-// motions, buttons and scrolls are `InputEvent`s injected with ``Seat/inject(_:)``, the path
+// motions, buttons and scrolls are `InputEvent`s injected with the seat router's `inject`, the path
 // a libinput backend takes. Filters, spies, grabs, recognizers, pointer constraints and the
 // responder chain all apply, as for a real mouse; the pointer it moves is the seat's one
 // pointer. Times are the router's clock, not the client's timestamps (the router never reads
@@ -55,7 +55,7 @@ final class VirtualPointer: ResourceObject {
 
     private func inject(_ kind: InputEvent.Kind) {
         guard let seat else { return }
-        seat.inject(InputEvent(time: seat.router.clock.now, device: device, kind))
+        seat.router.inject(InputEvent(time: seat.router.clock.now, device: device, kind))
     }
 
     func announce() {

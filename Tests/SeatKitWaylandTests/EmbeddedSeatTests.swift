@@ -76,7 +76,7 @@ import Testing
         }
 
         func move(to point: LayoutPoint) {
-            seat.inject(InputEvent(time: router.clock.now, device: DeviceID(2), .pointerMotionAbsolute(point)))
+            seat.router.inject(InputEvent(time: router.clock.now, device: DeviceID(2), .pointerMotionAbsolute(point)))
         }
 
         deinit {

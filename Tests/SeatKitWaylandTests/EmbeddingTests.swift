@@ -126,7 +126,7 @@ import Testing
         let node = Surface(name: "window", frame: SurfaceRect(x: 0, y: 0, width: 100, height: 100),
                            responder: ClientSurfaceResponder(seat: seat, surfaceResource: windowResource))
         output.root.addChild(node)
-        seat.inject(InputEvent(time: clock.now, device: DeviceID(2), .pointerMotionAbsolute(LayoutPoint(x: 20, y: 30))))
+        seat.router.inject(InputEvent(time: clock.now, device: DeviceID(2), .pointerMotionAbsolute(LayoutPoint(x: 20, y: 30))))
         let enter = try #require(wire.read(until: { $0.object == pointer && $0.opcode == 0 }), "no wl_pointer.enter")
         #expect(enter.uint(at: 1) == window)
 
@@ -142,7 +142,7 @@ import Testing
         wire.send(constraints, 2, [confined, window, pointer, region, UInt32(2)])  // confine_pointer, persistent
         #expect(wire.sync())
         #expect(compositor.regionRequests.count == 1)
-        seat.inject(InputEvent(time: clock.now, device: DeviceID(2), .pointerMotionAbsolute(LayoutPoint(x: 5, y: 5))))
+        seat.router.inject(InputEvent(time: clock.now, device: DeviceID(2), .pointerMotionAbsolute(LayoutPoint(x: 5, y: 5))))
         #expect(wire.read(until: { $0.object == confined && $0.opcode == 0 }) != nil, "not confined inside the region")
 
         // The cursor surface destroyed: the seat hears it through a destroy listener.

@@ -46,11 +46,11 @@ extension EmbeddingTests {
             let output = Output(name: "KB-1", modeSize: Size(width: 800, height: 600))
             router.addOutput(output)
             seat = Seat(display: display, router: router)
-            seat.inject(InputEvent(time: clock.now, device: DeviceID(1), .deviceAdded(DeviceInfo(name: "keyboard", capabilities: [.keyboard]))))
-            seat.inject(InputEvent(time: clock.now, device: DeviceID(2), .deviceAdded(DeviceInfo(name: "mouse", capabilities: [.pointer]))))
+            seat.router.inject(InputEvent(time: clock.now, device: DeviceID(1), .deviceAdded(DeviceInfo(name: "keyboard", capabilities: [.keyboard]))))
+            seat.router.inject(InputEvent(time: clock.now, device: DeviceID(2), .deviceAdded(DeviceInfo(name: "mouse", capabilities: [.pointer]))))
             seat.capabilities = [.keyboard, .pointer]
             if withTouch {
-                seat.inject(InputEvent(time: clock.now, device: DeviceID(3), .deviceAdded(DeviceInfo(name: "panel", capabilities: [.touch]))))
+                seat.router.inject(InputEvent(time: clock.now, device: DeviceID(3), .deviceAdded(DeviceInfo(name: "panel", capabilities: [.touch]))))
                 seat.capabilities = [.keyboard, .pointer, .touch]
             }
 
@@ -98,7 +98,7 @@ extension EmbeddingTests {
 
         private func inject(_ kind: InputEvent.Kind, device: UInt32) {
             time += 1_000
-            seat.inject(InputEvent(time: Timestamp(microseconds: time), device: DeviceID(device), kind))
+            seat.router.inject(InputEvent(time: Timestamp(microseconds: time), device: DeviceID(device), kind))
         }
 
         /// What the client's wl_pointer was sent since the last call: "enter window0",

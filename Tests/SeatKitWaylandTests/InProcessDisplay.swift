@@ -49,10 +49,10 @@ extension EmbeddingTests {
             }
             seat = Seat(display: display, router: router, keymap: keyboard, extensions: extensions)
             if hardware.contains(.keyboard) {
-                seat.inject(InputEvent(time: clock.now, device: DeviceID(1), .deviceAdded(DeviceInfo(name: "keyboard", capabilities: [.keyboard]))))
+                seat.router.inject(InputEvent(time: clock.now, device: DeviceID(1), .deviceAdded(DeviceInfo(name: "keyboard", capabilities: [.keyboard]))))
             }
             if hardware.contains(.pointer) {
-                seat.inject(InputEvent(time: clock.now, device: DeviceID(2), .deviceAdded(DeviceInfo(name: "mouse", capabilities: [.pointer]))))
+                seat.router.inject(InputEvent(time: clock.now, device: DeviceID(2), .deviceAdded(DeviceInfo(name: "mouse", capabilities: [.pointer]))))
             }
             seat.capabilities = hardware
         }
@@ -88,7 +88,7 @@ extension EmbeddingTests {
 
         private func inject(_ kind: InputEvent.Kind, device: UInt32) {
             time += 1_000
-            seat.inject(InputEvent(time: Timestamp(microseconds: time), device: DeviceID(device), kind))
+            seat.router.inject(InputEvent(time: Timestamp(microseconds: time), device: DeviceID(device), kind))
         }
 
         func close() {

@@ -44,7 +44,7 @@ extension EmbeddingTests {
         router.addOutput(output)
         let seat = Seat(display: display, router: router)
         for (id, name, capabilities) in [(1, "keyboard", DeviceCapabilities.keyboard), (2, "mouse", .pointer), (3, "touch", .touch)] {
-            seat.inject(InputEvent(time: clock.now, device: DeviceID(UInt32(id)), .deviceAdded(DeviceInfo(name: name, capabilities: [capabilities]))))
+            seat.router.inject(InputEvent(time: clock.now, device: DeviceID(UInt32(id)), .deviceAdded(DeviceInfo(name: name, capabilities: [capabilities]))))
         }
         seat.capabilities = [.keyboard, .pointer, .touch]
 
@@ -121,7 +121,7 @@ extension EmbeddingTests {
             // An index loop: in a debug build `for e in round` allocates per element itself.
             var k = 0
             while k < round.count {
-                seat.inject(round[k])
+                seat.router.inject(round[k])
                 k += 1
             }
             let cost = seatkit_thread_allocations() - before

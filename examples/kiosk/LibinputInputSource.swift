@@ -7,7 +7,7 @@ import SeatKitWayland
 extension WaylandDisplay {
     /// Reads `backend`'s devices on this display's event loop: whenever libinput's fd is
     /// readable, libinput is dispatched and each of its events goes through `seat`'s
-    /// ``Seat/inject(_:)`` (translated into the router's layout space by the backend's
+    /// router, `Router.inject(_:)` (translated into the router's layout space by the backend's
     /// translator; touch frames closed per client; filters, grabs and recognizers
     /// respected). What libinput queued before the call, such as the devices a udev seat
     /// found, is delivered at once.
@@ -16,8 +16,7 @@ extension WaylandDisplay {
     /// router arms from them (key repeat, gestures) line up.
     func watch(_ backend: LibinputBackend, deliveringTo seat: Seat) {
         // The router and translator captured strongly (neither holds the display): no
-        // unowned or weak load per event. seat.inject is router.inject; the seat's touch
-        // frames come from the router.
+        // unowned or weak load per event. The seat's touch frames come from the router.
         let router = seat.router
         let translator = backend.translator
         let deliver = {

@@ -37,7 +37,7 @@ final class ReplayInputSource {
     /// see its capabilities (pointer, keyboard, touch) at once.
     func addDevices(to seat: Seat) {
         for event in announcements {
-            seat.inject(translator.translate(event, router: seat.router, timeOffset: offsetToNow(event, seat.router.clock)))
+            seat.router.inject(translator.translate(event, router: seat.router, timeOffset: offsetToNow(event, seat.router.clock)))
         }
     }
 
@@ -54,7 +54,7 @@ final class ReplayInputSource {
     private func playDueEvents() {
         guard let seat, let clock else { return }
         while next < input.count, input[next].time + offset <= clock.now.microseconds {
-            seat.inject(translator.translate(input[next], router: seat.router, timeOffset: offset))
+            seat.router.inject(translator.translate(input[next], router: seat.router, timeOffset: offset))
             next += 1
         }
         guard next < input.count else { return finished() }

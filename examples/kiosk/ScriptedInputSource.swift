@@ -48,7 +48,7 @@ final class ScriptedInputSource {
     /// Reads lines as they arrive, on `display`'s event loop, and injects each event into `seat`.
     func start(into seat: Seat, on display: WaylandDisplay) {
         self.display = display
-        display.watch(fileDescriptor: fd) { [unowned self, unowned seat] in self.readAvailable(seat.inject) }
+        display.watch(fileDescriptor: fd) { [unowned self, unowned seat] in self.readAvailable(seat.router.inject) }
     }
 
     private func readAvailable(_ deliver: (InputEvent) -> Void) {

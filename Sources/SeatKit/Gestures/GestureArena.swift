@@ -70,7 +70,7 @@ struct HeldTouch {
     /// (released in the surface's space at the release: ``TouchPoint/inSurface(at:)``).
     var point: TouchPoint
     var time: Timestamp
-    /// The device frame it came in (``Router/touchFrameCount``): phases of one frame, one
+    /// The device frame it came in (`TouchRouting.frameCount`): phases of one frame, one
     /// phase and one surface are released together, as one event.
     var frame: UInt64
 }

@@ -135,7 +135,7 @@ extension GestureCoordinator {
     /// The arena of a new touch, or `nil` when no recognizer takes part (then the touch is
     /// routed exactly as without recognizers).
     func makeArena(in router: Router, surface: Surface?, output: Output?, touch: TouchPoint) -> GestureArena? {
-        if !router.unchecked.disallowedInterceptions.isEmpty { return makeArenaWithoutInterceptors(in: router, surface: surface, output: output, touch: touch) }
+        if !router.unchecked.touches.disallowedInterceptions.isEmpty { return makeArenaWithoutInterceptors(in: router, surface: surface, output: output, touch: touch) }
         var arena: GestureArena?
         forEachRecognizer(of: surface, output: output) { recognizer in join(in: router, recognizer, arena: &arena, touch: touch) }
         return arena
@@ -193,8 +193,8 @@ extension GestureCoordinator {
     /// been cancelled or ended costs a skipped entry on begins and moves; it still hears
     /// ends, to forget its touches and reset.
     func deliverToRecognizers(in router: Router, _ phase: TouchPhase, time: Timestamp) {
-        router.unchecked.touchLoops += 1
-        defer { router.unchecked.touchLoops -= 1 }
+        router.unchecked.touches.loops += 1
+        defer { router.unchecked.touches.loops -= 1 }
         unchecked.gesturePassMark &+= 1
         unchecked.arenasEditedInPass = false
         let pass = unchecked.gesturePassMark
@@ -203,7 +203,7 @@ extension GestureCoordinator {
         // compacts them only outside its touch loops; touches added meanwhile go at the end).
         // Nothing here calls out: the touches are read without a retain each (their array
         // holds them, UnsafeFoundations' rule 5).
-        router.unchecked.activeTouches.scanBorrowedWithIndex { sequence, index in
+        router.unchecked.touches.records.scanBorrowedWithIndex { sequence, index in
             guard router.isDue(sequence, phase), let arena = sequence.unchecked.arena else { return }
             arena.unchecked.entries.withUnsafeBufferPointer { entries in
                 var e = 0
@@ -278,10 +278,10 @@ extension GestureCoordinator {
         }
         if same {
             // Still due, each of them: a handler may have cancelled or delivered one meanwhile.
-            if !router.isDue(router.unchecked.activeTouches[first], phase) { same = false }
+            if !router.isDue(router.unchecked.touches.records[first], phase) { same = false }
             var k = 0
             while same && k < count - 1 {
-                if !router.isDue(router.unchecked.activeTouches[recognizer.unchecked.passTouches[k]], phase) { same = false }
+                if !router.isDue(router.unchecked.touches.records[recognizer.unchecked.passTouches[k]], phase) { same = false }
                 k += 1
             }
             if same { return true }
@@ -294,7 +294,7 @@ extension GestureCoordinator {
             let index = k < 0 ? first : recognizer.unchecked.passTouches[k]
             if k >= 0 { unchecked.passPointsRest.append(index) }
             k += 1
-            let other = router.unchecked.activeTouches[index]
+            let other = router.unchecked.touches.records[index]
             // Cancelled or delivered meanwhile by an earlier recognizer's handler.
             guard router.isDue(other, phase) else { complete = false; continue }
             // Withdrawn from this touch meanwhile (a disallowed interception, Interception.swift).
@@ -311,32 +311,42 @@ extension GestureCoordinator {
     /// Rebuilds `router.touchScratch` with the grouped touches that go on to the responders; the
     /// others are marked withheld: taken ones are dropped, delayed ones join the held queue.
     func withholdTouches(in router: Router, _ phase: TouchPhase, mark: UInt64, surface: Surface?, origin: LayoutPoint?, time: Timestamp) {
-        router.unchecked.touchScratch.removeAll(keepingCapacity: true)
+        router.unchecked.touches.scratch.removeAllKeepingStorage()
         var sequenceIndex = 0
-        while sequenceIndex < router.unchecked.activeTouches.count {
-            let sequence = router.unchecked.activeTouches[sequenceIndex]
+        while sequenceIndex < router.unchecked.touches.records.count {
+            // Called while a frame is delivered: the list keeps its records, read without a
+            // retain each (TouchRouting's invariant 2).
+            router.unchecked.touches.record(at: sequenceIndex).with { sequence in
+                withhold(sequence, in: router, phase, mark: mark, surface: surface, origin: origin, time: time)
+            }
             sequenceIndex += 1
-            guard sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.finished else { continue }
-            if sequence.unchecked.taken {
-                sequence.unchecked.withheld = true
-                continue
-            }
-            if sequence.unchecked.heldCount > 0 || hasHeldTouch(boundTo: surface) || hasHeldTouch(withID: sequence.unchecked.id) {
-                // Behind held phases of its own, of its surface's other touches, or of an
-                // earlier touch with its ID (a reused slot whose end is held): keep the
-                // order in which they happened.
-                sequence.unchecked.withheld = true
-                hold(in: router, sequence, phase, origin: origin, time: time, by: nil)
-                continue
-            }
-            if let delaying = delayingRecognizer(sequence, phase) {
-                sequence.unchecked.withheld = true
-                hold(in: router, sequence, phase, origin: origin, time: time, by: delaying)
-                continue
-            }
-            sequence.unchecked.withheld = false
-            router.unchecked.touchScratch.append(sequence.point(surfaceOrigin: origin))
         }
+    }
+
+    /// ``withholdTouches(in:_:mark:surface:origin:time:)`` for one record.
+    @inline(__always)
+    private func withhold(_ sequence: TouchSequence, in router: Router, _ phase: TouchPhase, mark: UInt64, surface: Surface?,
+                          origin: LayoutPoint?, time: Timestamp) {
+        guard sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.finished else { return }
+        if sequence.unchecked.taken {
+            sequence.unchecked.withheld = true
+            return
+        }
+        if sequence.unchecked.heldCount > 0 || hasHeldTouch(boundTo: surface) || hasHeldTouch(withID: sequence.unchecked.id) {
+            // Behind held phases of its own, of its surface's other touches, or of an
+            // earlier touch with its ID (a reused slot whose end is held): keep the
+            // order in which they happened.
+            sequence.unchecked.withheld = true
+            hold(in: router, sequence, phase, origin: origin, time: time, by: nil)
+            return
+        }
+        if let delaying = delayingRecognizer(sequence, phase) {
+            sequence.unchecked.withheld = true
+            hold(in: router, sequence, phase, origin: origin, time: time, by: delaying)
+            return
+        }
+        sequence.unchecked.withheld = false
+        router.unchecked.touches.scratch.append(sequence.point(surfaceOrigin: origin))
     }
 
     private func hasHeldTouch(withID id: TouchID) -> Bool {
@@ -388,7 +398,7 @@ extension GestureCoordinator {
                 return
             }
         }
-        unchecked.heldTouches.append(HeldTouch(sequence: sequence, phase: phase, point: point, time: time, frame: router.unchecked.touchFrameCount))
+        unchecked.heldTouches.append(HeldTouch(sequence: sequence, phase: phase, point: point, time: time, frame: router.unchecked.touches.frameCount))
         sequence.unchecked.heldCount += 1
     }
 
@@ -396,11 +406,11 @@ extension GestureCoordinator {
     /// that saw one is told `touchesCancelled`, once.
     private func takeTouches(in router: Router, for recognizer: GestureRecognizer) {
         guard recognizer.cancelsTouchesInView else { return }
-        router.unchecked.touchLoops += 1
-        defer { router.unchecked.touchLoops -= 1 }
+        router.unchecked.touches.loops += 1
+        defer { router.unchecked.touches.loops -= 1 }
         var sequenceIndex = 0
-        while sequenceIndex < router.unchecked.activeTouches.count {
-            let sequence = router.unchecked.activeTouches[sequenceIndex]
+        while sequenceIndex < router.unchecked.touches.records.count {
+            let sequence = router.unchecked.touches.records[sequenceIndex]
             sequenceIndex += 1
             guard !sequence.unchecked.finished && !sequence.unchecked.taken else { continue }
             guard let arena = sequence.unchecked.arena, arena.contains(recognizer) else { continue }
@@ -412,7 +422,7 @@ extension GestureCoordinator {
             let event = TouchEvent(time: router.clock.now, touches: unchecked.heldScratch)
             // The links are taken out of the sequence before any is told: a cancel handler
             // that removes or cancels must not find them again (one cancel per link).
-            var links = router.unchecked.linkBuffers.popLast() ?? []
+            var links = router.unchecked.touches.linkBuffers.popLast() ?? []
             swap(&links, &sequence.unchecked.seen)
             var linkIndex = 0
             while linkIndex < links.count {
@@ -423,7 +433,7 @@ extension GestureCoordinator {
                 router.trace?.record(.told(TraceSubject(link), .touchesCancelled))
             }
             links.removeAll(keepingCapacity: true)
-            router.unchecked.linkBuffers.append(links)
+            router.unchecked.touches.linkBuffers.append(links)
         }
     }
 
@@ -470,7 +480,7 @@ extension GestureCoordinator {
     func settleGestures(in router: Router) {
         guard !unchecked.heldTouches.isEmpty, !unchecked.isSettlingGestures else { return }
         unchecked.isSettlingGestures = true
-        router.unchecked.touchLoops += 1
+        router.unchecked.touches.loops += 1
         var releasedAny = false
         var write = 0
         var i = 0
@@ -508,11 +518,11 @@ extension GestureCoordinator {
             k += 1
         }
         unchecked.isSettlingGestures = false
-        router.unchecked.touchLoops -= 1
-        if !router.unchecked.isDispatchingTouches {
+        router.unchecked.touches.loops -= 1
+        if !router.unchecked.touches.isDelivering {
             router.compactTouches()
             // Held touches released outside a frame (a timer, a cancel) close their own.
-            if releasedAny && !router.unchecked.isClosingTouchFrame && !router.unchecked.touchFrameObservers.isEmpty { router.touchFrameDidFinish() }
+            if releasedAny && !router.unchecked.touches.isSettling && router.unchecked.touches.hasFrameObservers { router.touchFrameDidFinish() }
         }
     }
 
@@ -599,7 +609,7 @@ extension GestureCoordinator {
     }
 
     func settleAfterGestureTimer(in router: Router) {
-        if !router.unchecked.isDispatchingTouches { settleGestures(in: router) }
+        if !router.unchecked.touches.isDelivering { settleGestures(in: router) }
     }
 
     // MARK: State machine and coordination
@@ -814,8 +824,8 @@ extension GestureCoordinator {
     /// Calls `body` with every other current recognizer sharing an arena with `recognizer`.
     func forEachPeer(in router: Router, of recognizer: GestureRecognizer, _ body: (GestureRecognizer) -> Bool) -> GestureRecognizer? {
         var sequenceIndex = 0
-        while sequenceIndex < router.unchecked.activeTouches.count {
-            let sequence = router.unchecked.activeTouches[sequenceIndex]
+        while sequenceIndex < router.unchecked.touches.records.count {
+            let sequence = router.unchecked.touches.records[sequenceIndex]
             sequenceIndex += 1
             guard !sequence.unchecked.finished else { continue }
             if let peer = sequence.unchecked.arena?.firstPeer(of: recognizer, where: body) { return peer }
@@ -905,7 +915,7 @@ extension GestureCoordinator {
         if recognizer.unchecked.isEngaged || recognizer.unchecked.storedState != .possible {
             abort(in: router, recognizer, reason: reason)
         }
-        if !router.unchecked.isDispatchingTouches { settleGestures(in: router) }
+        if !router.unchecked.touches.isDelivering { settleGestures(in: router) }
     }
 
     /// Stops a recognizer at once (detached or removed from its surface).
@@ -1001,7 +1011,7 @@ extension GestureCoordinator {
     /// go out now, as after a touch frame or a timer, rather than wait for the next touch
     /// frame that may never come (the gesture-graph soak, seed 518).
     func settleAfterOtherInput(in router: Router) {
-        if !unchecked.heldTouches.isEmpty && !router.unchecked.isDispatchingTouches { settleGestures(in: router) }
+        if !unchecked.heldTouches.isEmpty && !router.unchecked.touches.isDelivering { settleGestures(in: router) }
     }
 
     /// Ends the pointer or touchpad arena: its recognizers stop following it, are made to

@@ -236,9 +236,12 @@ extension GestureCoordinator {
 
     /// The sweep for each touch whose end the recognizers have just seen.
     func sweepEndedTouches(in router: Router) {
+        // The sweep calls out: no record leaves the list meanwhile (TouchRouting's invariant 2).
+        router.unchecked.touches.loops += 1
+        defer { router.unchecked.touches.loops -= 1 }
         var k = 0
-        while k < router.unchecked.activeTouches.count {
-            let sequence = router.unchecked.activeTouches[k]
+        while k < router.unchecked.touches.records.count {
+            let sequence = router.unchecked.touches.records[k]
             k += 1
             guard router.isDue(sequence, .ended), let arena = sequence.unchecked.arena else { continue }
             sweep(in: router, arena)
@@ -263,13 +266,16 @@ extension GestureCoordinator {
             guard count == 1, let remaining else { return }
             award(in: router, remaining, in: arena, reason: "every other member failed")
         }
+        // An award calls out: no record leaves the list meanwhile (TouchRouting's invariant 2).
+        router.unchecked.touches.loops += 1
         var k = 0
-        while k < router.unchecked.activeTouches.count {
-            let sequence = router.unchecked.activeTouches[k]
+        while k < router.unchecked.touches.records.count {
+            let sequence = router.unchecked.touches.records[k]
             k += 1
             guard !sequence.unchecked.finished, let arena = sequence.unchecked.arena else { continue }
             check(arena)
         }
+        router.unchecked.touches.loops -= 1
         check(pointerArena)
         check(penArena)
         check(touchpadArena)

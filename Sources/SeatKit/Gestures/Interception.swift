@@ -40,20 +40,20 @@ extension Router {
     @discardableResult
     public func requestDisallowInterception(by surface: Surface) -> Bool {
         guard surface.unchecked.isAttached, surface.output?.router === self else { return false }
-        if unchecked.disallowedInterceptions.scanIndex(where: { $0 === surface }) == nil {
-            unchecked.disallowedInterceptions.append(surface)
+        if unchecked.touches.disallowedInterceptions.scanIndex(where: { $0 === surface }) == nil {
+            unchecked.touches.disallowedInterceptions.append(surface)
         }
-        unchecked.touchLoops += 1
+        unchecked.touches.loops += 1
         var i = 0
-        while i < unchecked.activeTouches.count {
-            let sequence = unchecked.activeTouches[i]
+        while i < unchecked.touches.records.count {
+            let sequence = unchecked.touches.records[i]
             i += 1
             guard !sequence.unchecked.finished, sequence.unchecked.arena != nil, let bound = sequence.unchecked.surface,
                   bound === surface || bound.isDescendant(of: surface) else { continue }
             gestures.withdrawInterceptors(in: self, of: sequence, below: surface)
         }
-        unchecked.touchLoops -= 1
-        if !unchecked.isDispatchingTouches {
+        unchecked.touches.loops -= 1
+        if !unchecked.touches.isDelivering {
             gestures.settleGestures(in: self)
             compactTouches()
         }
@@ -63,14 +63,14 @@ extension Router {
     /// Whether `surface` asked its ancestors not to intercept its touches and the request
     /// still lasts (no moment with every touch ended has come since).
     public func isInterceptionDisallowed(by surface: Surface) -> Bool {
-        unchecked.disallowedInterceptions.scanIndex(where: { $0 === surface }) != nil
+        unchecked.touches.disallowedInterceptions.scanIndex(where: { $0 === surface }) != nil
     }
 
     /// Ends the requests once no touch is left (called where finished touches are compacted).
     @inline(__always)
     func endInterceptionRequestsIfIdle() {
-        if !unchecked.disallowedInterceptions.isEmpty && unchecked.activeTouches.isEmpty {
-            unchecked.disallowedInterceptions.removeAll(keepingCapacity: true)
+        if !unchecked.touches.disallowedInterceptions.isEmpty && unchecked.touches.records.isEmpty {
+            unchecked.touches.disallowedInterceptions.removeAll(keepingCapacity: true)
         }
     }
 }
@@ -95,7 +95,7 @@ extension GestureCoordinator {
         var node = surface
         while let current = node {
             if !blocked { current.gestureRecognizers.scan { join(in: router, $0, arena: &arena, touch: touch) } }
-            if router.unchecked.disallowedInterceptions.scanIndex(where: { $0 === current }) != nil { blocked = true }
+            if router.unchecked.touches.disallowedInterceptions.scanIndex(where: { $0 === current }) != nil { blocked = true }
             node = current.parent
         }
         output?.gestureRecognizers.scan { join(in: router, $0, arena: &arena, touch: touch) }

@@ -80,8 +80,8 @@ final class MyCompositor: CompositorDelegate {
 
     /// Input from the compositor's own backend, in layout space.
     func touchDown(at point: LayoutPoint, finger: Int32, device: DeviceID) {
-        seat.inject(InputEvent(time: router.clock.now, device: device, .touchDown(TouchID(finger), point)))
-        seat.inject(InputEvent(time: router.clock.now, device: device, .touchFrame))
+        seat.router.inject(InputEvent(time: router.clock.now, device: device, .touchDown(TouchID(finger), point)))
+        seat.router.inject(InputEvent(time: router.clock.now, device: device, .touchFrame))
     }
 }
 
@@ -131,7 +131,7 @@ func readDevices(of compositor: MyCompositor) throws {
     let seat = compositor.seat, router = compositor.router
     compositor.display.watch(fileDescriptor: backend.fileDescriptor) {
         for event in backend.dispatchEvents() {
-            seat.inject(backend.translator.translate(event, router: router))
+            seat.router.inject(backend.translator.translate(event, router: router))
         }
     }
 }

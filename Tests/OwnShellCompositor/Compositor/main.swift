@@ -233,7 +233,7 @@ compositor.display.watch(fileDescriptor: 0) {
         let line = pending[pending.startIndex..<newline]
         pending.removeSubrange(pending.startIndex...newline)
         if let event = parse(Data(line), clock: compositor.router.clock) {
-            compositor.seat.inject(event)
+            compositor.seat.router.inject(event)
         } else if !line.isEmpty {
             log("script: bad line \(String(decoding: line, as: UTF8.self))")
         }

@@ -544,7 +544,7 @@ final class GestureGraphWorld {
         now += 5000
         clock.advance(to: .milliseconds(now))
         if router.activeTouchCount != 0 { violation("\(router.activeTouchCount) touch(es) still down after the drain") }
-        if !router.unchecked.activeTouches.isEmpty { violation("\(router.unchecked.activeTouches.count) touch record(s) left after the drain") }
+        if !router.unchecked.touches.records.isEmpty { violation("\(router.unchecked.touches.records.count) touch record(s) left after the drain") }
         if !router.gestures.unchecked.heldTouches.isEmpty {
             violation("\(router.gestures.unchecked.heldTouches.count) held touch phase(s) never delivered or dropped")
         }
@@ -562,7 +562,7 @@ final class GestureGraphWorld {
         where arena.unchecked.entries.contains(where: \.isCurrent) {
             violation("the \(name) arena still holds recognizers after the drain")
         }
-        if router.isInterceptionDisallowed(by: surfaces[0]) || !router.unchecked.disallowedInterceptions.isEmpty {
+        if router.isInterceptionDisallowed(by: surfaces[0]) || !router.unchecked.touches.disallowedInterceptions.isEmpty {
             violation("an interception request outlived every touch")
         }
     }
