@@ -155,7 +155,7 @@ extension GestureCoordinator {
         let joined = arena ?? (unchecked.arenaPool.popLast() ?? GestureArena())
         arena = joined
         recognizer.unchecked.composition.inputKind = .touch
-        joined.unchecked.entries.append(GestureArena.Entry(recognizer: recognizer, generation: recognizer.unchecked.generation))
+        joined.add(recognizer)
         engage(in: router, recognizer)
     }
 
@@ -183,8 +183,9 @@ extension GestureCoordinator {
     /// arenas gathers each recognizer (in the order first met) with the indices of its due
     /// touches, then each is shown its own. Recognizers with the same touches share one array
     /// of points, built once while the tree stays unedited. A recognizer that has failed,
-    /// been cancelled or ended costs a skipped entry on begins and moves; it still hears
-    /// ends, to forget its touches and reset.
+    /// been cancelled or ended leaves the arena's live entries at the first begin or move
+    /// after it settled and costs nothing at later ones; it still hears ends, to forget its
+    /// touches and reset.
     func deliverToRecognizers(in router: Router, _ phase: TouchPhase, time: Timestamp) {
         router.unchecked.touchLoops += 1
         defer { router.unchecked.touchLoops -= 1 }
@@ -198,27 +199,35 @@ extension GestureCoordinator {
         // holds them, UnsafeFoundations' rule 5).
         router.unchecked.activeTouches.scanBorrowedWithIndex { sequence, index in
             guard router.isDue(sequence, phase), let arena = sequence.unchecked.arena else { return }
-            arena.unchecked.entries.withUnsafeBufferPointer { entries in
-                var e = 0
-                while e < entries.count {
-                    let entry = entries[e]
-                    e += 1
-                    let recognizer = entry.recognizer
-                    guard recognizer.unchecked.generation == entry.generation else { continue }
-                    // Settled: only the end of its touches matters to it (bookkeeping below).
-                    if phase != .ended && recognizer.unchecked.storedState.isFinal { continue }
-                    if recognizer.unchecked.passMark != pass {
-                        recognizer.unchecked.passMark = pass
-                        recognizer.unchecked.passFirstTouch = index
-                        recognizer.unchecked.passTouchCount = 1
-                        unchecked.passRecognizers.append(PassEntry(recognizer: Unretained(recognizer), generation: entry.generation))
-                    } else {
-                        if recognizer.unchecked.passTouchCount == 1 { recognizer.unchecked.passTouches.removeAll(keepingCapacity: true) }
-                        recognizer.unchecked.passTouchCount += 1
-                        recognizer.unchecked.passTouches.append(index)
+            if phase == .ended {
+                // Every entry: a settled recognizer still forgets its ended touches and resets.
+                arena.unchecked.entries.withUnsafeBufferPointer { entries in
+                    var e = 0
+                    while e < entries.count {
+                        let entry = entries[e]
+                        e += 1
+                        guard entry.recognizer.unchecked.generation == entry.generation else { continue }
+                        gather(entry.recognizer, generation: entry.generation, touch: index, pass: pass)
                     }
                 }
+                return
             }
+            // Begins and moves: the live entries, dropping those found settled or stale for
+            // good (GestureArena.live), so that they cost nothing at the next motion.
+            var kept = 0
+            arena.unchecked.live.withUnsafeMutableBufferPointer { live in
+                var e = 0
+                while e < live.count {
+                    let entry = live[e]
+                    e += 1
+                    let recognizer = entry.recognizer
+                    guard recognizer.unchecked.generation == entry.generation, !recognizer.unchecked.storedState.isFinal else { continue }
+                    if kept != e - 1 { live[kept] = entry }
+                    kept += 1
+                    gather(recognizer, generation: entry.generation, touch: index, pass: pass)
+                }
+            }
+            if kept < arena.unchecked.live.count { arena.unchecked.live.removeLast(arena.unchecked.live.count - kept) }
         }
         // Deliver. The arenas keep every gathered recognizer alive until the pass is over
         // (they are recycled only outside the router's touch loops).
@@ -251,6 +260,23 @@ extension GestureCoordinator {
             }
         }
         unchecked.passRecognizers.removeAll(keepingCapacity: true)
+    }
+
+    /// Notes that `recognizer` is due the touch at `touch` (an index in the router's active
+    /// touches) in pass `pass`: the first time, it joins `passRecognizers`; later, the touch
+    /// joins its list.
+    @inline(__always)
+    private func gather(_ recognizer: GestureRecognizer, generation: UInt64, touch index: Int, pass: UInt64) {
+        if recognizer.unchecked.passMark != pass {
+            recognizer.unchecked.passMark = pass
+            recognizer.unchecked.passFirstTouch = index
+            recognizer.unchecked.passTouchCount = 1
+            unchecked.passRecognizers.append(PassEntry(recognizer: Unretained(recognizer), generation: generation))
+        } else {
+            if recognizer.unchecked.passTouchCount == 1 { recognizer.unchecked.passTouches.removeAll(keepingCapacity: true) }
+            recognizer.unchecked.passTouchCount += 1
+            recognizer.unchecked.passTouches.append(index)
+        }
     }
 
     /// Fills `passPoints` with `recognizer`'s touches still due in this pass, in the bound
@@ -351,11 +377,12 @@ extension GestureCoordinator {
     }
 
     /// A recognizer of the touch's arena that is still possible and wants `phase` held.
+    /// Only the live entries: a possible recognizer is never dropped from them.
     func delayingRecognizer(_ sequence: TouchSequence, _ phase: TouchPhase) -> GestureRecognizer? {
         guard let arena = sequence.unchecked.arena else { return nil }
         var i = 0
-        while i < arena.unchecked.entries.count {
-            let entry = arena.unchecked.entries[i]
+        while i < arena.unchecked.live.count {
+            let entry = arena.unchecked.live[i]
             i += 1
             guard entry.isCurrent else { continue }
             let r = entry.recognizer
@@ -907,7 +934,7 @@ extension GestureCoordinator {
     /// follows until that arena ends.
     func follow(in router: Router, _ recognizer: GestureRecognizer, in arena: GestureArena) {
         guard recognizer.isEnabled, !recognizer.unchecked.storedState.isFinal, recognizer.unchecked.pendingState == nil else { return }
-        arena.unchecked.entries.append(GestureArena.Entry(recognizer: recognizer, generation: recognizer.unchecked.generation))
+        arena.add(recognizer)
         recognizer.unchecked.followsPointerOrTouchpad = true
         engage(in: router, recognizer)
     }
