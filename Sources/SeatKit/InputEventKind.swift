@@ -43,7 +43,7 @@ public enum InputEventKind: Int, CaseIterable, Sendable, Hashable, CustomStringC
     public var name: String { Self.rows[rawValue].name }
 
     /// The words an event's trace text begins with after its time and device, e.g.
-    /// "touch down" in "12.0ms dev3 touch down 0 at (10, 20)".
+    /// "touch down" in "12ms dev3 touch down 0 at (10, 20)".
     public var traceName: String { Self.rows[rawValue].traceName }
 
     /// The value of the event's `seatkit_input_type` in the C API (`SEATKIT_INPUT_TOUCH_DOWN`

@@ -75,9 +75,9 @@ struct EventKindTableTests {
     @Test(arguments: InputEventKind.allCases)
     func theTraceTextOfEachKindBeginsWithItsTableWords(_ kind: InputEventKind) {
         let text = Self.event(kind).traceDescription
-        #expect(text.hasPrefix("12.0ms dev3 \(kind.traceName)"), "\(text)")
+        #expect(text.hasPrefix("12ms dev3 \(kind.traceName)"), "\(text)")
         // And only this row's words fit (no row's words are a longer row's prefix here).
-        let matching = InputEventKind.allCases.filter { text.hasPrefix("12.0ms dev3 \($0.traceName)") }
+        let matching = InputEventKind.allCases.filter { text.hasPrefix("12ms dev3 \($0.traceName)") }
         #expect(matching.allSatisfy { kind.traceName.hasPrefix($0.traceName) }, "\(matching)")
     }
 
