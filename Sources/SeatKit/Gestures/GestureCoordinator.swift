@@ -103,6 +103,8 @@ final class GestureCoordinator {
         var passPointsFirst = 0
         var passPointsRest: [Int] = []
         var passPointsEdit: UInt64 = 0
+        /// Bumped each time `passPoints` is rebuilt.
+        var passPointsVersion: UInt64 = 0
         var isSettlingGestures = false
         var touchpadGestureTaken = false
         var touchpadGestureSeenByResponders = false
@@ -207,7 +209,7 @@ extension GestureCoordinator {
                         let entry = entries[e]
                         e += 1
                         guard entry.recognizer.unchecked.generation == entry.generation else { continue }
-                        gather(entry.recognizer, generation: entry.generation, touch: index, pass: pass)
+                        gather(Unretained(entry.recognizer), generation: entry.generation, touch: index, pass: pass)
                     }
                 }
                 return
@@ -224,14 +226,21 @@ extension GestureCoordinator {
                     guard recognizer.unchecked.generation == entry.generation, !recognizer.unchecked.storedState.isFinal else { continue }
                     if kept != e - 1 { live[kept] = entry }
                     kept += 1
-                    gather(recognizer, generation: entry.generation, touch: index, pass: pass)
+                    gather(Unretained(recognizer), generation: entry.generation, touch: index, pass: pass)
                 }
             }
             if kept < arena.unchecked.live.count { arena.unchecked.live.removeLast(arena.unchecked.live.count - kept) }
         }
         // Deliver. The arenas keep every gathered recognizer alive until the pass is over
         // (they are recycled only outside the router's touch loops).
+        // The event shown is held here, a local, and rebuilt only when the points are: showing
+        // the same points to the next recognizer costs no reference counting (a `TouchEvent`
+        // made per recognizer from `passPoints` retained and released its array each time).
+        // `passPointsVersion` tells whether `passPoints` was rebuilt meanwhile (by this pass,
+        // or by a pass nested in a handler).
         unchecked.passPointsCount = -1
+        var event = TouchEvent(time: time, touches: [])
+        var eventVersion = unchecked.passPointsVersion &- 1
         var r = 0
         while r < unchecked.passRecognizers.count {
             let passEntry = unchecked.passRecognizers[r]
@@ -239,8 +248,13 @@ extension GestureCoordinator {
             passEntry.recognizer.with { recognizer in
                 // Reset by an earlier recognizer's handler: it finished with these touches.
                 guard recognizer.unchecked.generation == passEntry.generation else { return }
-                guard preparePassPoints(in: router, for: recognizer, phase) else { return }
-                let event = TouchEvent(time: time, touches: unchecked.passPoints)
+                if eventVersion != unchecked.passPointsVersion || !passPointsFit(in: router, recognizer, phase) {
+                    // Let go of the array first, so that it is rebuilt in place, not copied.
+                    event.touches = []
+                    guard rebuildPassPoints(in: router, for: recognizer, phase) else { return }
+                    event.touches = unchecked.passPoints
+                    eventVersion = unchecked.passPointsVersion
+                }
                 if recognizer.unchecked.storedState.isFinal {
                     // Settled already: only keep its bookkeeping of the touches.
                     if phase == .ended {
@@ -264,47 +278,52 @@ extension GestureCoordinator {
 
     /// Notes that `recognizer` is due the touch at `touch` (an index in the router's active
     /// touches) in pass `pass`: the first time, it joins `passRecognizers`; later, the touch
-    /// joins its list.
+    /// joins its list. The recognizer is reached unretained (its arena entry holds it; rule 5
+    /// of `Unretained`): a strong reference was retained and released around the appends.
     @inline(__always)
-    private func gather(_ recognizer: GestureRecognizer, generation: UInt64, touch index: Int, pass: UInt64) {
-        if recognizer.unchecked.passMark != pass {
-            recognizer.unchecked.passMark = pass
-            recognizer.unchecked.passFirstTouch = index
-            recognizer.unchecked.passTouchCount = 1
-            unchecked.passRecognizers.append(PassEntry(recognizer: Unretained(recognizer), generation: generation))
-        } else {
-            if recognizer.unchecked.passTouchCount == 1 { recognizer.unchecked.passTouches.removeAll(keepingCapacity: true) }
-            recognizer.unchecked.passTouchCount += 1
-            recognizer.unchecked.passTouches.append(index)
+    private func gather(_ link: Unretained<GestureRecognizer>, generation: UInt64, touch index: Int, pass: UInt64) {
+        link.with { recognizer in
+            if recognizer.unchecked.passMark != pass {
+                recognizer.unchecked.passMark = pass
+                recognizer.unchecked.passFirstTouch = index
+                recognizer.unchecked.passTouchCount = 1
+                unchecked.passRecognizers.append(PassEntry(recognizer: link, generation: generation))
+            } else {
+                if recognizer.unchecked.passTouchCount == 1 { recognizer.unchecked.passTouches.removeAll(keepingCapacity: true) }
+                recognizer.unchecked.passTouchCount += 1
+                recognizer.unchecked.passTouches.append(index)
+            }
         }
+    }
+
+    /// Whether `passPoints` are `recognizer`'s touches still due in this pass, in the bound
+    /// surfaces' space as they are now: the previous recognizer had the same touches, all of
+    /// them still due (a handler may have cancelled or delivered one meanwhile), and the tree
+    /// (or layout) has not been edited since they were made.
+    @inline(__always)
+    private func passPointsFit(in router: Router, _ recognizer: GestureRecognizer, _ phase: TouchPhase) -> Bool {
+        let count = recognizer.unchecked.passTouchCount
+        let first = recognizer.unchecked.passFirstTouch
+        guard count == unchecked.passPointsCount && first == unchecked.passPointsFirst
+                && router.unchecked.treeEditCount == unchecked.passPointsEdit && !unchecked.arenasEditedInPass,
+              router.isDue(router.unchecked.activeTouches[first], phase) else { return false }
+        var k = 0
+        while k < count - 1 {
+            let index = recognizer.unchecked.passTouches[k]
+            if index != unchecked.passPointsRest[k] || !router.isDue(router.unchecked.activeTouches[index], phase) { return false }
+            k += 1
+        }
+        return true
     }
 
     /// Fills `passPoints` with `recognizer`'s touches still due in this pass, in the bound
     /// surfaces' space as they are now; false when none is left (an earlier recognizer's
-    /// handler cancelled them). Reuses the points of the previous recognizer when it had the
-    /// same touches and the tree (or layout) has not been edited since they were made.
-    private func preparePassPoints(in router: Router, for recognizer: GestureRecognizer, _ phase: TouchPhase) -> Bool {
+    /// handler cancelled them). Only a complete set is shared with the next recognizer
+    /// (`passPointsFit`).
+    private func rebuildPassPoints(in router: Router, for recognizer: GestureRecognizer, _ phase: TouchPhase) -> Bool {
         let count = recognizer.unchecked.passTouchCount
         let first = recognizer.unchecked.passFirstTouch
-        var same = count == unchecked.passPointsCount && first == unchecked.passPointsFirst
-            && router.unchecked.treeEditCount == unchecked.passPointsEdit && !unchecked.arenasEditedInPass
-        if same && count > 1 {
-            var k = 0
-            while k < count - 1 {
-                if recognizer.unchecked.passTouches[k] != unchecked.passPointsRest[k] { same = false; break }
-                k += 1
-            }
-        }
-        if same {
-            // Still due, each of them: a handler may have cancelled or delivered one meanwhile.
-            if !router.isDue(router.unchecked.activeTouches[first], phase) { same = false }
-            var k = 0
-            while same && k < count - 1 {
-                if !router.isDue(router.unchecked.activeTouches[recognizer.unchecked.passTouches[k]], phase) { same = false }
-                k += 1
-            }
-            if same { return true }
-        }
+        unchecked.passPointsVersion &+= 1
         unchecked.passPoints.removeAll(keepingCapacity: true)
         unchecked.passPointsRest.removeAll(keepingCapacity: true)
         var complete = true
@@ -320,7 +339,6 @@ extension GestureCoordinator {
             if unchecked.arenasEditedInPass, let arena = other.unchecked.arena, !arena.contains(recognizer) { complete = false; continue }
             unchecked.passPoints.append(router.touchPoint(of: other))
         }
-        // Only a complete set is shared with the next recognizer.
         unchecked.passPointsCount = complete ? count : -1
         unchecked.passPointsFirst = first
         unchecked.passPointsEdit = router.unchecked.treeEditCount
