@@ -103,7 +103,7 @@ enum CValues {
         e.time_usec = event.time.microseconds
         e.device = event.device.rawValue
         // The type from the one table of event kinds (SeatKit's InputEventKind).
-        e.type = seatkit_input_type(rawValue: event.kind.tableKind.cTypeNumber)
+        e.type = seatkit_input_event_type(rawValue: event.kind.tableKind.cTypeNumber)
         switch event.kind {
         case .touchDown(let id, let p):
             e.touch_id = id.rawValue

@@ -2,7 +2,7 @@
 /// goal 6). Every place that names or numbers a kind derives it from here: the trace's
 /// text (``InputEvent/traceDescription`` starts with ``traceName``), the replay harness's
 /// counts and its JSON (``name``, also `seatkit replay --format json` and the C API's
-/// `seatkit_router_copy_trace_json`), the C API's `seatkit_input_type`
+/// `seatkit_router_get_trace_json`), the C API's `seatkit_input_event_type`
 /// (``cTypeNumber``) and the scripted input of the example kiosk (``init(name:)``).
 ///
 /// A touchpad gesture has one row per gesture type (`gesture-swipe`, `gesture-pinch`,
@@ -15,7 +15,7 @@ public enum InputEventKind: Int, CaseIterable, Sendable, Hashable, CustomStringC
 
     /// The table, one row per case in declaration order: the stable name (JSON, counts,
     /// scripts), the words that begin the event's trace text, and the number of its
-    /// `seatkit_input_type` in the C API's header (`SEATKIT_INPUT_…`; the three gesture rows
+    /// `seatkit_input_event_type` in the C API's header (`SEATKIT_INPUT_…`; the three gesture rows
     /// share one).
     private static let rows: [(name: String, traceName: String, cTypeNumber: UInt32)] = [
         ("touch-down", "touch down", 0),
@@ -46,7 +46,7 @@ public enum InputEventKind: Int, CaseIterable, Sendable, Hashable, CustomStringC
     /// "touch down" in "12ms dev3 touch down 0 at (10, 20)".
     public var traceName: String { Self.rows[rawValue].traceName }
 
-    /// The value of the event's `seatkit_input_type` in the C API (`SEATKIT_INPUT_TOUCH_DOWN`
+    /// The value of the event's `seatkit_input_event_type` in the C API (`SEATKIT_INPUT_TOUCH_DOWN`
     /// is 0); the three touchpad gesture rows share `SEATKIT_INPUT_TOUCHPAD_GESTURE`.
     public var cTypeNumber: UInt32 { Self.rows[rawValue].cTypeNumber }
 

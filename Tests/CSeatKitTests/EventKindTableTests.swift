@@ -39,7 +39,7 @@ struct EventKindTableTests {
 
     /// The header's constant for each row, written out: the check that the table's numbers
     /// are the C API's.
-    static func headerType(_ kind: InputEventKind) -> seatkit_input_type {
+    static func headerType(_ kind: InputEventKind) -> seatkit_input_event_type {
         switch kind {
         case .touchDown: SEATKIT_INPUT_TOUCH_DOWN
         case .touchMotion: SEATKIT_INPUT_TOUCH_MOTION
