@@ -199,65 +199,6 @@ public struct ReplayRun {
     }
 }
 
-/// Each touch from down to up or cancel: its layout-space points and the surface it was
-    /// bound to.
-    public var touchPaths: [(touch: TouchID, surface: String?, points: [LayoutPoint])] {
-        var collector = TouchPathCollector()
-        for record in trace { collector.add(record) }
-        return collector.paths
-    }
-
-    /// The trace cut into one group per input event: the event, then what happened to it.
-    public var perEvent: [(event: InputEvent, decisions: [TraceRecord])] {
-        var groups: [(event: InputEvent, decisions: [TraceRecord])] = []
-        for record in trace {
-            if case .received(let e) = record {
-                groups.append((e, []))
-            } else if !groups.isEmpty {
-                groups[groups.count - 1].decisions.append(record)
-            }
-        }
-        return groups
-    }
-
-    /// Names of the surfaces that handled events of `kind`, one per event handled, in order:
-    /// two taps on one button name it twice. ``handled(_:)`` adds each event's time.
-    public func surfaces(receiving kind: RoutedEventKind) -> [String] {
-        handled(kind).map(\.surface)
-    }
-
-    /// How many events of each kind entered the router.
-    public var inputCounts: [String: Int] {
-        var counts: [String: Int] = [:]
-        for e in inputEvents { counts[e.kind.name, default: 0] += 1 }
-        return counts
-    }
-}
-
-extension InputEvent.Kind {
-    /// A short stable name for the kind, for counts and JSON.
-    public var name: String {
-        switch self {
-        case .touchDown: "touch-down"
-        case .touchMotion: "touch-motion"
-        case .touchUp: "touch-up"
-        case .touchCancel: "touch-cancel"
-        case .touchFrame: "touch-frame"
-        case .pointerMotion: "pointer-motion"
-        case .pointerMotionAbsolute: "pointer-motion-absolute"
-        case .pointerButton: "pointer-button"
-        case .pointerAxis: "pointer-axis"
-        case .touchpadGesture(let g): "gesture-\(g.kind)"
-        case .key: "key"
-        case .switchToggled: "switch"
-        case .tablet: "tablet"
-        case .unknown: "unknown"
-        case .deviceAdded: "device-added"
-        case .deviceRemoved: "device-removed"
-        }
-    }
-}
-
 /// Each touch from down to up or cancel, gathered from trace records in the order the router
 /// made them: its layout-space points and the surface it was bound to. ``ReplayRun/touchPaths``
 /// over a whole trace; record by record for a trace that is not kept.
