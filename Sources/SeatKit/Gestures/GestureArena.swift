@@ -11,6 +11,14 @@ final class GestureArena {
         var isCurrent: Bool { recognizer.unchecked.generation == generation }
     }
 
+    /// An entry of `live`: the recognizer unretained (rule 2 of ``Unretained``: `entries`,
+    /// which changes with it, owns it; `live` only loses entries until ``clear()`` empties
+    /// both), so that walking it costs no reference counting.
+    struct LiveEntry {
+        let recognizer: Unretained<GestureRecognizer>
+        let generation: UInt64
+    }
+
     /// The hot state, exempt from run-time exclusivity checks (the rules are in
     /// UnsafeFoundations.swift).
     struct HotState {
@@ -25,7 +33,7 @@ final class GestureArena {
         /// recognizer costs nothing per later motion (issue 30, goal 7). Only the gathering
         /// walk of `GestureCoordinator.deliverToRecognizers`, which calls nothing out, drops
         /// entries from it.
-        var live: [Entry] = []
+        var live: [LiveEntry] = []
     }
 
     @exclusivity(unchecked) var unchecked = HotState()
@@ -39,7 +47,7 @@ final class GestureArena {
     func add(_ recognizer: GestureRecognizer) {
         let entry = Entry(recognizer: recognizer, generation: recognizer.unchecked.generation)
         unchecked.entries.append(entry)
-        unchecked.live.append(entry)
+        unchecked.live.append(LiveEntry(recognizer: Unretained(recognizer), generation: entry.generation))
     }
 
     /// Withdraws the entry at `index` of `entries`: it stays in place, never current again
@@ -47,7 +55,7 @@ final class GestureArena {
     func withdraw(at index: Int) {
         let recognizer = unchecked.entries[index].recognizer
         unchecked.entries[index] = Entry(recognizer: recognizer, generation: .max)
-        unchecked.live.removeAll { $0.recognizer === recognizer }
+        unchecked.live.removeAll { $0.recognizer.refers(to: recognizer) }
     }
 
     func contains(_ recognizer: GestureRecognizer) -> Bool {

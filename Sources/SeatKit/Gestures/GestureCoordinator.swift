@@ -222,11 +222,13 @@ extension GestureCoordinator {
                 while e < live.count {
                     let entry = live[e]
                     e += 1
-                    let recognizer = entry.recognizer
-                    guard recognizer.unchecked.generation == entry.generation, !recognizer.unchecked.storedState.isFinal else { continue }
+                    let keep = entry.recognizer.with { recognizer in
+                        recognizer.unchecked.generation == entry.generation && !recognizer.unchecked.storedState.isFinal
+                    }
+                    guard keep else { continue }
                     if kept != e - 1 { live[kept] = entry }
                     kept += 1
-                    gather(Unretained(recognizer), generation: entry.generation, touch: index, pass: pass)
+                    gather(entry.recognizer, generation: entry.generation, touch: index, pass: pass)
                 }
             }
             if kept < arena.unchecked.live.count { arena.unchecked.live.removeLast(arena.unchecked.live.count - kept) }
@@ -402,10 +404,11 @@ extension GestureCoordinator {
         while i < arena.unchecked.live.count {
             let entry = arena.unchecked.live[i]
             i += 1
-            guard entry.isCurrent else { continue }
-            let r = entry.recognizer
-            guard r.unchecked.storedState == .possible else { continue }
-            if r.delaysTouchesBegan || (phase == .ended && r.delaysTouchesEnded) { return r }
+            let delays = entry.recognizer.with { r in
+                r.unchecked.generation == entry.generation && r.unchecked.storedState == .possible
+                    && (r.delaysTouchesBegan || (phase == .ended && r.delaysTouchesEnded))
+            }
+            if delays { return entry.recognizer.object }
         }
         return nil
     }
