@@ -105,7 +105,7 @@ private final class PhaseLoggingRecognizer: GestureRecognizer {
         rig.move(1, 110, 100)
         rig.move(2, 210, 100)
         for arena in arenas {
-            #expect(arena.unchecked.live.map(\.recognizer.name) == ["stayer"])
+            #expect(arena.unchecked.live.map(\.recognizer.object.name) == ["stayer"])
             #expect(arena.unchecked.entries.map(\.recognizer.name) == ["quitter", "stayer"])
             #expect(arena.contains(quitter))
         }
@@ -115,7 +115,7 @@ private final class PhaseLoggingRecognizer: GestureRecognizer {
         // The next touch's arena has it live again.
         rig.down(3, 100, 100)
         let next = rig.router.unchecked.activeTouches.compactMap { $0.unchecked.arena }
-        #expect(next.first?.unchecked.live.map(\.recognizer.name) == ["quitter", "stayer"])
+        #expect(next.first?.unchecked.live.map(\.recognizer.object.name) == ["quitter", "stayer"])
     }
 
     @Test func aTouchCancelledByAnEarlierRecognizersHandlerIsNotShownToLaterOnes() {
