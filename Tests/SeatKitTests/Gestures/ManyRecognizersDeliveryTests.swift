@@ -1,5 +1,5 @@
 import Testing
-@testable import SeatKit
+@_spi(SeatKitInternals) @testable import SeatKit
 
 /// A recognizer that logs every phase it is shown, with the touches of that event.
 private final class PhaseLoggingRecognizer: GestureRecognizer {
