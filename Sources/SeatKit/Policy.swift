@@ -165,7 +165,7 @@ public enum DroppedEvent {
     case action(Action)
 
     /// The handler kind that went unhandled, as the trace's `dropped` record names it: its
-    /// ``RoutedEventKind/rawValue`` is also the name the C API's `dropped` callback gets.
+    /// `rawValue` is also the name the C API's `dropped` callback gets.
     public var kind: RoutedEventKind {
         switch self {
         case .touchesBegan: .touchesBegan
