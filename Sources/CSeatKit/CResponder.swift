@@ -361,22 +361,10 @@ final class CDelegate: CResponder, CompositorDelegate {
 
     func router(_ router: Router, dropped event: DroppedEvent) {
         guard let f = delegateImpl?.pointee.dropped else { return }
-        let name: StaticString
-        switch event {
-        case .touchesBegan: name = "touchesBegan"
-        case .touchesMoved: name = "touchesMoved"
-        case .touchesEnded: name = "touchesEnded"
-        case .pointerMotion: name = "pointerMoved"
-        case .pointerButton: name = "pointerButton"
-        case .pointerAxis: name = "pointerAxis"
-        case .touchpadGesture: name = "touchpadGesture"
-        case .keyDown: name = "keyDown"
-        case .keyUp: name = "keyUp"
-        case .action: name = "action"
-        }
-        name.withUTF8Buffer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { f(delegateData, $0.baseAddress) }
-        }
+        // The name from the one list of handler kinds (SeatKit's RoutedEventKind), a
+        // literal: withCString hands out its bytes without a copy.
+        let name = event.kind.rawValue
+        name.withCString { f(delegateData, $0) }
     }
 
     func router(_ router: Router, firstResponderAfterRemoving removed: Surface, formerParent: Surface) -> Surface? {

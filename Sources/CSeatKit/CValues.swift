@@ -167,79 +167,65 @@ enum CValues {
         var e = seatkit_input_event()
         e.time_usec = event.time.microseconds
         e.device = event.device.rawValue
+        // The type from the one table of event kinds (SeatKit's InputEventKind).
+        e.type = seatkit_input_event_type(rawValue: event.kind.tableKind.cTypeNumber)
         switch event.kind {
         case .touchDown(let id, let p):
-            e.type = SEATKIT_INPUT_TOUCH_DOWN
             e.touch_id = id.rawValue
             e.x = p.x
             e.y = p.y
         case .touchMotion(let id, let p):
-            e.type = SEATKIT_INPUT_TOUCH_MOTION
             e.touch_id = id.rawValue
             e.x = p.x
             e.y = p.y
         case .touchUp(let id):
-            e.type = SEATKIT_INPUT_TOUCH_UP
             e.touch_id = id.rawValue
         case .touchCancel(let id):
-            e.type = SEATKIT_INPUT_TOUCH_CANCEL
             e.touch_id = id.rawValue
-        case .touchFrame:
-            e.type = SEATKIT_INPUT_TOUCH_FRAME
+        case .touchFrame: break
         case .pointerMotion(let d, let raw):
-            e.type = SEATKIT_INPUT_POINTER_MOTION
             e.dx = d.dx
             e.dy = d.dy
             e.dx_unaccel = raw.dx
             e.dy_unaccel = raw.dy
         case .pointerMotionAbsolute(let p):
-            e.type = SEATKIT_INPUT_POINTER_MOTION_ABSOLUTE
             e.x = p.x
             e.y = p.y
         case .pointerButton(let button, let state):
-            e.type = SEATKIT_INPUT_POINTER_BUTTON
             e.code = button
             e.state = state == .pressed ? 1 : 0
         case .pointerAxis(let motion):
-            e.type = SEATKIT_INPUT_POINTER_AXIS
             var a = axis(motion)
             return withUnsafePointer(to: &a) { ap in
                 e.axis = ap
                 return withUnsafePointer(to: &e, body)
             }
         case .touchpadGesture(let g):
-            e.type = SEATKIT_INPUT_TOUCHPAD_GESTURE
             var cg = gesture(g)
             return withUnsafePointer(to: &cg) { gp in
                 e.gesture = gp
                 return withUnsafePointer(to: &e, body)
             }
         case .key(let keycode, let state):
-            e.type = SEATKIT_INPUT_KEY
             e.code = keycode
             e.state = keyState(state).rawValue
         case .switchToggled(let which, let on):
-            e.type = SEATKIT_INPUT_SWITCH
             e.code = which == .lid ? SEATKIT_SWITCH_LID.rawValue : SEATKIT_SWITCH_TABLET_MODE.rawValue
             e.state = on ? 1 : 0
         case .tablet(let t):
-            e.type = SEATKIT_INPUT_TABLET
             e.code = t.code
             if let p = t.position {
                 e.x = p.x
                 e.y = p.y
             }
         case .unknown(let code):
-            e.type = SEATKIT_INPUT_UNKNOWN
             e.code = code
         case .deviceAdded(let info):
-            e.type = SEATKIT_INPUT_DEVICE_ADDED
             return withDeviceInfo(info) { ip in
                 e.device_info = ip
                 return withUnsafePointer(to: &e, body)
             }
-        case .deviceRemoved:
-            e.type = SEATKIT_INPUT_DEVICE_REMOVED
+        case .deviceRemoved: break
         }
         return withUnsafePointer(to: &e, body)
     }

@@ -52,32 +52,11 @@ enum TraceJSON {
         for (i, group) in groups.enumerated() {
             let decisions = group.decisions.map { string(String($0.description.drop { $0 == " " })) }.joined(separator: ",")
             out += "\n{\"time_us\":\(group.event.time.microseconds),\"device\":\(group.event.device.rawValue),"
-            out += "\"kind\":\(string(kindName(group.event.kind))),\"event\":\(string(group.event.traceDescription)),"
+            out += "\"kind\":\(string(group.event.kind.name)),\"event\":\(string(group.event.traceDescription)),"
             out += "\"routing\":[\(decisions)]}"
             if i + 1 < groups.count { out += "," }
         }
         return out + (groups.isEmpty ? "]\n" : "\n]\n")
-    }
-
-    static func kindName(_ kind: InputEvent.Kind) -> String {
-        switch kind {
-        case .touchDown: "touch-down"
-        case .touchMotion: "touch-motion"
-        case .touchUp: "touch-up"
-        case .touchCancel: "touch-cancel"
-        case .touchFrame: "touch-frame"
-        case .pointerMotion: "pointer-motion"
-        case .pointerMotionAbsolute: "pointer-motion-absolute"
-        case .pointerButton: "pointer-button"
-        case .pointerAxis: "pointer-axis"
-        case .touchpadGesture(let g): "gesture-\(g.kind)"
-        case .key: "key"
-        case .switchToggled: "switch"
-        case .tablet: "tablet"
-        case .unknown: "unknown"
-        case .deviceAdded: "device-added"
-        case .deviceRemoved: "device-removed"
-        }
     }
 
     static func string(_ s: String) -> String {

@@ -163,6 +163,23 @@ public enum DroppedEvent {
     case keyUp(KeyEvent)
     /// ``Router/sendAction(_:to:)`` found nobody that can perform the action.
     case action(Action)
+
+    /// The handler kind that went unhandled, as the trace's `dropped` record names it: its
+    /// `rawValue` is also the name the C API's `dropped` callback gets.
+    public var kind: RoutedEventKind {
+        switch self {
+        case .touchesBegan: .touchesBegan
+        case .touchesMoved: .touchesMoved
+        case .touchesEnded: .touchesEnded
+        case .pointerMotion: .pointerMoved
+        case .pointerButton: .pointerButton
+        case .pointerAxis: .pointerAxis
+        case .touchpadGesture: .touchpadGesture
+        case .keyDown: .keyDown
+        case .keyUp: .keyUp
+        case .action: .action
+        }
+    }
 }
 
 /// The compositor: the last responder of every chain, and the one who decides what the

@@ -624,7 +624,8 @@ public final class Router {
     }
 
     func reportDropped(_ kind: RoutedEventKind, _ event: DroppedEvent) {
-        trace?.record(.dropped(kind))
+        assert(kind == event.kind, "dropped \(kind) reported as \(event.kind)")
+        trace?.record(.dropped(event.kind))
         delegate?.router(self, dropped: event)
     }
 

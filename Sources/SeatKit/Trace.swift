@@ -157,32 +157,34 @@ extension TraceText {
         append(" dev")
         append(Int64(e.device.rawValue))
         append(" ")
+        // The kind's words come from the one table of event kinds (InputEventKind.swift).
+        append(e.kind.tableKind.traceName)
         switch e.kind {
-        case .touchDown(let id, let p): append("touch down "); append(id); append(" at "); append(pair: p.x, p.y)
-        case .touchMotion(let id, let p): append("touch motion "); append(id); append(" to "); append(pair: p.x, p.y)
-        case .touchUp(let id): append("touch up "); append(id)
-        case .touchCancel(let id): append("touch cancel "); append(id)
-        case .touchFrame: append("touch frame")
-        case .pointerMotion(let d, _): append("pointer motion "); append(pair: d.dx, d.dy)
-        case .pointerMotionAbsolute(let p): append("pointer absolute "); append(pair: p.x, p.y)
+        case .touchDown(let id, let p): append(" "); append(id); append(" at "); append(pair: p.x, p.y)
+        case .touchMotion(let id, let p): append(" "); append(id); append(" to "); append(pair: p.x, p.y)
+        case .touchUp(let id): append(" "); append(id)
+        case .touchCancel(let id): append(" "); append(id)
+        case .touchFrame: break
+        case .pointerMotion(let d, _): append(" "); append(pair: d.dx, d.dy)
+        case .pointerMotionAbsolute(let p): append(" "); append(pair: p.x, p.y)
         case .pointerButton(let b, let s):
-            append("button 0x"); append(String(b, radix: 16))
+            append(" 0x"); append(String(b, radix: 16))
             append(s == .pressed ? " pressed" : " released")
         case .pointerAxis(let a):
-            append("axis "); append("\(a.source)")
+            append(" "); append("\(a.source)")
             append(" h="); append(compact: a.horizontal)
             append(" v="); append(compact: a.vertical)
-        case .touchpadGesture(let g): append("touchpad \(g.kind) \(g.phase) \(g.fingers) fingers")
+        case .touchpadGesture(let g): append(" \(g.phase) \(g.fingers) fingers")
         case .key(let code, let s):
-            append("key "); append(Int64(code))
+            append(" "); append(Int64(code))
             switch s {
             case .pressed: append(" pressed")
             case .released: append(" released")
             case .repeated: append(" repeated")
             }
-        case .switchToggled(let k, let on): append("switch \(k) "); append(on ? "on" : "off")
+        case .switchToggled(let k, let on): append(" \(k) "); append(on ? "on" : "off")
         case .tablet(let t):
-            append("tablet \(t.kind)")
+            append(" \(t.kind)")
             if t.isToolEvent {
                 append(" \(t.tool.kind)")
                 if let p = t.position { append(" at "); append(pair: p.x, p.y) }
@@ -197,9 +199,9 @@ extension TraceText {
             } else {
                 append(" "); append(Int64(t.code)); append(" value="); append(compact: t.value)
             }
-        case .unknown(let code): append("unknown event "); append(Int64(code))
-        case .deviceAdded(let info): append("device added "); append(info.name); append(" [\(info.capabilities)]")
-        case .deviceRemoved: append("device removed")
+        case .unknown(let code): append(" "); append(Int64(code))
+        case .deviceAdded(let info): append(" "); append(info.name); append(" [\(info.capabilities)]")
+        case .deviceRemoved: break
         }
     }
 }

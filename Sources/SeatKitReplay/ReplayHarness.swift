@@ -199,30 +199,6 @@ public struct ReplayRun {
     }
 }
 
-extension InputEvent.Kind {
-    /// A short stable name for the kind, for counts and JSON.
-    public var name: String {
-        switch self {
-        case .touchDown: "touch-down"
-        case .touchMotion: "touch-motion"
-        case .touchUp: "touch-up"
-        case .touchCancel: "touch-cancel"
-        case .touchFrame: "touch-frame"
-        case .pointerMotion: "pointer-motion"
-        case .pointerMotionAbsolute: "pointer-motion-absolute"
-        case .pointerButton: "pointer-button"
-        case .pointerAxis: "pointer-axis"
-        case .touchpadGesture(let g): "gesture-\(g.kind)"
-        case .key: "key"
-        case .switchToggled: "switch"
-        case .tablet: "tablet"
-        case .unknown: "unknown"
-        case .deviceAdded: "device-added"
-        case .deviceRemoved: "device-removed"
-        }
-    }
-}
-
 /// Each touch from down to up or cancel, gathered from trace records in the order the router
 /// made them: its layout-space points and the surface it was bound to. ``ReplayRun/touchPaths``
 /// over a whole trace; record by record for a trace that is not kept.

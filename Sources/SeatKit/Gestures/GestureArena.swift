@@ -11,15 +11,52 @@ final class GestureArena {
         var isCurrent: Bool { recognizer.unchecked.generation == generation }
     }
 
+    /// An entry of `live`: the recognizer unretained (rule 2 of ``Unretained``: `entries`,
+    /// which changes with it, owns it; `live` only loses entries until ``clear()`` empties
+    /// both), so that walking it costs no reference counting.
+    struct LiveEntry {
+        let recognizer: Unretained<GestureRecognizer>
+        let generation: UInt64
+    }
+
     /// The hot state, exempt from run-time exclusivity checks (the rules are in
     /// UnsafeFoundations.swift).
     struct HotState {
+        /// Every recognizer that joined, in the order they joined. Entries are never moved or
+        /// removed until ``clear()`` (a withdrawn one is overwritten in place, no longer
+        /// current): loops over them that call out keep their indices.
         var entries: [Entry] = []
+        /// The entries a touch's begins and moves are shown to: `entries` less those a
+        /// delivery pass found settled (failed, cancelled, ended, recognized) or reset since
+        /// they joined. Neither comes back before the arena is cleared (a settled recognizer
+        /// only leaves its final state by the reset that makes its entry stale), so a failed
+        /// recognizer costs nothing per later motion (issue 30, goal 7). Only the gathering
+        /// walk of `GestureCoordinator.deliverToRecognizers`, which calls nothing out, drops
+        /// entries from it.
+        var live: [LiveEntry] = []
     }
 
     @exclusivity(unchecked) var unchecked = HotState()
 
-    init() { unchecked.entries.reserveCapacity(8) }
+    init() {
+        unchecked.entries.reserveCapacity(8)
+        unchecked.live.reserveCapacity(8)
+    }
+
+    /// Adds `recognizer` at its current generation.
+    func add(_ recognizer: GestureRecognizer) {
+        let entry = Entry(recognizer: recognizer, generation: recognizer.unchecked.generation)
+        unchecked.entries.append(entry)
+        unchecked.live.append(LiveEntry(recognizer: Unretained(recognizer), generation: entry.generation))
+    }
+
+    /// Withdraws the entry at `index` of `entries`: it stays in place, never current again
+    /// (generations count up from 0), and leaves `live`.
+    func withdraw(at index: Int) {
+        let recognizer = unchecked.entries[index].recognizer
+        unchecked.entries[index] = Entry(recognizer: recognizer, generation: .max)
+        unchecked.live.removeAll { $0.recognizer.refers(to: recognizer) }
+    }
 
     func contains(_ recognizer: GestureRecognizer) -> Bool {
         // Index loops: in unoptimized builds, for-in over an array of structs allocates.
@@ -59,7 +96,10 @@ final class GestureArena {
         return nil
     }
 
-    func clear() { unchecked.entries.removeAll(keepingCapacity: true) }
+    func clear() {
+        unchecked.entries.removeAll(keepingCapacity: true)
+        unchecked.live.removeAll(keepingCapacity: true)
+    }
 }
 
 /// A phase of a touch held back from the responders while a recognizer might still take it.

@@ -108,6 +108,8 @@ final class GestureCoordinator {
         var passPointsFirst = 0
         var passPointsRest: [Int] = []
         var passPointsEdit: UInt64 = 0
+        /// Bumped each time `passPoints` is rebuilt.
+        var passPointsVersion: UInt64 = 0
         var isSettlingGestures = false
         var touchpadGestureTaken = false
         var touchpadGestureSeenByResponders = false
@@ -162,7 +164,7 @@ extension GestureCoordinator {
         let joined = arena ?? (unchecked.arenaPool.popLast() ?? GestureArena())
         arena = joined
         recognizer.unchecked.composition.inputKind = .touch
-        joined.unchecked.entries.append(GestureArena.Entry(recognizer: recognizer, generation: recognizer.unchecked.generation))
+        joined.add(recognizer)
         engage(in: router, recognizer)
     }
 
@@ -190,8 +192,9 @@ extension GestureCoordinator {
     /// arenas gathers each recognizer (in the order first met) with the indices of its due
     /// touches, then each is shown its own. Recognizers with the same touches share one array
     /// of points, built once while the tree stays unedited. A recognizer that has failed,
-    /// been cancelled or ended costs a skipped entry on begins and moves; it still hears
-    /// ends, to forget its touches and reset.
+    /// been cancelled or ended leaves the arena's live entries at the first begin or move
+    /// after it settled and costs nothing at later ones; it still hears ends, to forget its
+    /// touches and reset.
     func deliverToRecognizers(in router: Router, _ phase: TouchPhase, time: Timestamp) {
         router.unchecked.touches.loops += 1
         defer { router.unchecked.touches.loops -= 1 }
@@ -205,31 +208,48 @@ extension GestureCoordinator {
         // holds them, UnsafeFoundations' rule 5).
         router.unchecked.touches.records.scanBorrowedWithIndex { sequence, index in
             guard router.isDue(sequence, phase), let arena = sequence.unchecked.arena else { return }
-            arena.unchecked.entries.withUnsafeBufferPointer { entries in
-                var e = 0
-                while e < entries.count {
-                    let entry = entries[e]
-                    e += 1
-                    let recognizer = entry.recognizer
-                    guard recognizer.unchecked.generation == entry.generation else { continue }
-                    // Settled: only the end of its touches matters to it (bookkeeping below).
-                    if phase != .ended && recognizer.unchecked.storedState.isFinal { continue }
-                    if recognizer.unchecked.passMark != pass {
-                        recognizer.unchecked.passMark = pass
-                        recognizer.unchecked.passFirstTouch = index
-                        recognizer.unchecked.passTouchCount = 1
-                        unchecked.passRecognizers.append(PassEntry(recognizer: Unretained(recognizer), generation: entry.generation))
-                    } else {
-                        if recognizer.unchecked.passTouchCount == 1 { recognizer.unchecked.passTouches.removeAll(keepingCapacity: true) }
-                        recognizer.unchecked.passTouchCount += 1
-                        recognizer.unchecked.passTouches.append(index)
+            if phase == .ended {
+                // Every entry: a settled recognizer still forgets its ended touches and resets.
+                arena.unchecked.entries.withUnsafeBufferPointer { entries in
+                    var e = 0
+                    while e < entries.count {
+                        let entry = entries[e]
+                        e += 1
+                        guard entry.recognizer.unchecked.generation == entry.generation else { continue }
+                        gather(Unretained(entry.recognizer), generation: entry.generation, touch: index, pass: pass)
                     }
                 }
+                return
             }
+            // Begins and moves: the live entries, dropping those found settled or stale for
+            // good (GestureArena.live), so that they cost nothing at the next motion.
+            var kept = 0
+            arena.unchecked.live.withUnsafeMutableBufferPointer { live in
+                var e = 0
+                while e < live.count {
+                    let entry = live[e]
+                    e += 1
+                    let keep = entry.recognizer.with { recognizer in
+                        recognizer.unchecked.generation == entry.generation && !recognizer.unchecked.storedState.isFinal
+                    }
+                    guard keep else { continue }
+                    if kept != e - 1 { live[kept] = entry }
+                    kept += 1
+                    gather(entry.recognizer, generation: entry.generation, touch: index, pass: pass)
+                }
+            }
+            if kept < arena.unchecked.live.count { arena.unchecked.live.removeLast(arena.unchecked.live.count - kept) }
         }
         // Deliver. The arenas keep every gathered recognizer alive until the pass is over
         // (they are recycled only outside the router's touch loops).
+        // The event shown is held here, a local, and rebuilt only when the points are: showing
+        // the same points to the next recognizer costs no reference counting (a `TouchEvent`
+        // made per recognizer from `passPoints` retained and released its array each time).
+        // `passPointsVersion` tells whether `passPoints` was rebuilt meanwhile (by this pass,
+        // or by a pass nested in a handler).
         unchecked.passPointsCount = -1
+        var event = TouchEvent(time: time, touches: [])
+        var eventVersion = unchecked.passPointsVersion &- 1
         var r = 0
         while r < unchecked.passRecognizers.count {
             let passEntry = unchecked.passRecognizers[r]
@@ -237,8 +257,13 @@ extension GestureCoordinator {
             passEntry.recognizer.with { recognizer in
                 // Reset by an earlier recognizer's handler: it finished with these touches.
                 guard recognizer.unchecked.generation == passEntry.generation else { return }
-                guard preparePassPoints(in: router, for: recognizer, phase) else { return }
-                let event = TouchEvent(time: time, touches: unchecked.passPoints)
+                if eventVersion != unchecked.passPointsVersion || !passPointsFit(in: router, recognizer, phase) {
+                    // Let go of the array first, so that it is rebuilt in place, not copied.
+                    event.touches = []
+                    guard rebuildPassPoints(in: router, for: recognizer, phase) else { return }
+                    event.touches = unchecked.passPoints
+                    eventVersion = unchecked.passPointsVersion
+                }
                 if recognizer.unchecked.storedState.isFinal {
                     // Settled already: only keep its bookkeeping of the touches.
                     if phase == .ended {
@@ -260,32 +285,54 @@ extension GestureCoordinator {
         unchecked.passRecognizers.removeAll(keepingCapacity: true)
     }
 
-    /// Fills `passPoints` with `recognizer`'s touches still due in this pass, in the bound
-    /// surfaces' space as they are now; false when none is left (an earlier recognizer's
-    /// handler cancelled them). Reuses the points of the previous recognizer when it had the
-    /// same touches and the tree (or layout) has not been edited since they were made.
-    private func preparePassPoints(in router: Router, for recognizer: GestureRecognizer, _ phase: TouchPhase) -> Bool {
+    /// Notes that `recognizer` is due the touch at `touch` (an index in the router's active
+    /// touches) in pass `pass`: the first time, it joins `passRecognizers`; later, the touch
+    /// joins its list. The recognizer is reached unretained (its arena entry holds it; rule 5
+    /// of `Unretained`): a strong reference was retained and released around the appends.
+    @inline(__always)
+    private func gather(_ link: Unretained<GestureRecognizer>, generation: UInt64, touch index: Int, pass: UInt64) {
+        link.with { recognizer in
+            if recognizer.unchecked.passMark != pass {
+                recognizer.unchecked.passMark = pass
+                recognizer.unchecked.passFirstTouch = index
+                recognizer.unchecked.passTouchCount = 1
+                unchecked.passRecognizers.append(PassEntry(recognizer: link, generation: generation))
+            } else {
+                if recognizer.unchecked.passTouchCount == 1 { recognizer.unchecked.passTouches.removeAll(keepingCapacity: true) }
+                recognizer.unchecked.passTouchCount += 1
+                recognizer.unchecked.passTouches.append(index)
+            }
+        }
+    }
+
+    /// Whether `passPoints` are `recognizer`'s touches still due in this pass, in the bound
+    /// surfaces' space as they are now: the previous recognizer had the same touches, all of
+    /// them still due (a handler may have cancelled or delivered one meanwhile), and the tree
+    /// (or layout) has not been edited since they were made.
+    @inline(__always)
+    private func passPointsFit(in router: Router, _ recognizer: GestureRecognizer, _ phase: TouchPhase) -> Bool {
         let count = recognizer.unchecked.passTouchCount
         let first = recognizer.unchecked.passFirstTouch
-        var same = count == unchecked.passPointsCount && first == unchecked.passPointsFirst
-            && router.unchecked.treeEditCount == unchecked.passPointsEdit && !unchecked.arenasEditedInPass
-        if same && count > 1 {
-            var k = 0
-            while k < count - 1 {
-                if recognizer.unchecked.passTouches[k] != unchecked.passPointsRest[k] { same = false; break }
-                k += 1
-            }
+        guard count == unchecked.passPointsCount && first == unchecked.passPointsFirst
+                && router.unchecked.treeEditCount == unchecked.passPointsEdit && !unchecked.arenasEditedInPass,
+              router.isDue(router.unchecked.touches.records[first], phase) else { return false }
+        var k = 0
+        while k < count - 1 {
+            let index = recognizer.unchecked.passTouches[k]
+            if index != unchecked.passPointsRest[k] || !router.isDue(router.unchecked.touches.records[index], phase) { return false }
+            k += 1
         }
-        if same {
-            // Still due, each of them: a handler may have cancelled or delivered one meanwhile.
-            if !router.isDue(router.unchecked.touches.records[first], phase) { same = false }
-            var k = 0
-            while same && k < count - 1 {
-                if !router.isDue(router.unchecked.touches.records[recognizer.unchecked.passTouches[k]], phase) { same = false }
-                k += 1
-            }
-            if same { return true }
-        }
+        return true
+    }
+
+    /// Fills `passPoints` with `recognizer`'s touches still due in this pass, in the bound
+    /// surfaces' space as they are now; false when none is left (an earlier recognizer's
+    /// handler cancelled them). Only a complete set is shared with the next recognizer
+    /// (`passPointsFit`).
+    private func rebuildPassPoints(in router: Router, for recognizer: GestureRecognizer, _ phase: TouchPhase) -> Bool {
+        let count = recognizer.unchecked.passTouchCount
+        let first = recognizer.unchecked.passFirstTouch
+        unchecked.passPointsVersion &+= 1
         unchecked.passPoints.removeAll(keepingCapacity: true)
         unchecked.passPointsRest.removeAll(keepingCapacity: true)
         var complete = true
@@ -301,14 +348,13 @@ extension GestureCoordinator {
             if unchecked.arenasEditedInPass, let arena = other.unchecked.arena, !arena.contains(recognizer) { complete = false; continue }
             unchecked.passPoints.append(router.touchPoint(of: other))
         }
-        // Only a complete set is shared with the next recognizer.
         unchecked.passPointsCount = complete ? count : -1
         unchecked.passPointsFirst = first
         unchecked.passPointsEdit = router.unchecked.treeEditCount
         return !unchecked.passPoints.isEmpty
     }
 
-    /// Rebuilds `router.touchScratch` with the grouped touches that go on to the responders; the
+    /// Rebuilds `router.unchecked.touches.scratch` with the grouped touches that go on to the responders; the
     /// others are marked withheld: taken ones are dropped, delayed ones join the held queue.
     func withholdTouches(in router: Router, _ phase: TouchPhase, mark: UInt64, surface: Surface?, origin: LayoutPoint?, time: Timestamp) {
         router.unchecked.touches.scratch.removeAllKeepingStorage()
@@ -368,16 +414,18 @@ extension GestureCoordinator {
     }
 
     /// A recognizer of the touch's arena that is still possible and wants `phase` held.
+    /// Only the live entries: a possible recognizer is never dropped from them.
     func delayingRecognizer(_ sequence: TouchSequence, _ phase: TouchPhase) -> GestureRecognizer? {
         guard let arena = sequence.unchecked.arena else { return nil }
         var i = 0
-        while i < arena.unchecked.entries.count {
-            let entry = arena.unchecked.entries[i]
+        while i < arena.unchecked.live.count {
+            let entry = arena.unchecked.live[i]
             i += 1
-            guard entry.isCurrent else { continue }
-            let r = entry.recognizer
-            guard r.unchecked.storedState == .possible else { continue }
-            if r.delaysTouchesBegan || (phase == .ended && r.delaysTouchesEnded) { return r }
+            let delays = entry.recognizer.with { r in
+                r.unchecked.generation == entry.generation && r.unchecked.storedState == .possible
+                    && (r.delaysTouchesBegan || (phase == .ended && r.delaysTouchesEnded))
+            }
+            if delays { return entry.recognizer.object }
         }
         return nil
     }
@@ -988,7 +1036,7 @@ extension GestureCoordinator {
     /// follows until that arena ends.
     func follow(in router: Router, _ recognizer: GestureRecognizer, in arena: GestureArena) {
         guard recognizer.isEnabled, !recognizer.unchecked.storedState.isFinal, recognizer.unchecked.pendingState == nil else { return }
-        arena.unchecked.entries.append(GestureArena.Entry(recognizer: recognizer, generation: recognizer.unchecked.generation))
+        arena.add(recognizer)
         recognizer.unchecked.followsPointerOrTouchpad = true
         engage(in: router, recognizer)
     }

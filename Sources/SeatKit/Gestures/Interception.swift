@@ -117,7 +117,7 @@ extension GestureCoordinator {
                   recognizer.unchecked.storedState == .possible else { continue }
             // Never current again (generations count up from 0): the entry stays in place, so
             // that loops over the arena running meanwhile keep their indices.
-            arena.unchecked.entries[i - 1] = GestureArena.Entry(recognizer: recognizer, generation: .max)
+            arena.withdraw(at: i - 1)
             // A pass under way may have gathered it with this touch, to show it later.
             unchecked.arenasEditedInPass = true
             if let trace = router.trace {

@@ -1,5 +1,5 @@
 import Testing
-@testable import SeatKit
+@_spi(SeatKitInternals) @testable import SeatKit
 
 /// A recognizer that logs every phase it is shown, with the touches of that event.
 private final class PhaseLoggingRecognizer: GestureRecognizer {
@@ -84,6 +84,38 @@ private final class PhaseLoggingRecognizer: GestureRecognizer {
         rig.up(2)
         #expect(quitter.state == .possible && quitter.touches.isEmpty)
         #expect(rig.log.matching("quitter.").isEmpty)
+    }
+
+    /// Issue 30, goal 7: a recognizer that has failed costs nothing per later event. At the
+    /// first motion after it failed it leaves its arenas' live entries (what begins and moves
+    /// walk); it stays among their entries, which the ends walk, until its touches lift.
+    @Test func aFailedRecognizerLeavesTheLiveEntriesOfItsArenasAtTheNextMotion() {
+        let rig = GestureRig()
+        let window = rig.surface("window", 0, 0, 1000, 1000)
+        let quitter = PhaseLoggingRecognizer("quitter", log: rig.log)
+        quitter.failsOnSecondFinger = true
+        let stayer = PhaseLoggingRecognizer("stayer", log: rig.log)
+        window.addGestureRecognizer(quitter)
+        window.addGestureRecognizer(stayer)
+        rig.down(1, 100, 100)
+        rig.down(2, 200, 100)
+        #expect(quitter.state == .failed)
+        let arenas = rig.router.unchecked.touches.records.compactMap { $0.unchecked.arena }
+        #expect(arenas.count == 2)
+        rig.move(1, 110, 100)
+        rig.move(2, 210, 100)
+        for arena in arenas {
+            #expect(arena.unchecked.live.map(\.recognizer.object.name) == ["stayer"])
+            #expect(arena.unchecked.entries.map(\.recognizer.name) == ["quitter", "stayer"])
+            #expect(arena.contains(quitter))
+        }
+        rig.up(1)
+        rig.up(2)
+        #expect(quitter.state == .possible && quitter.touches.isEmpty)
+        // The next touch's arena has it live again.
+        rig.down(3, 100, 100)
+        let next = rig.router.unchecked.touches.records.compactMap { $0.unchecked.arena }
+        #expect(next.first?.unchecked.live.map(\.recognizer.object.name) == ["quitter", "stayer"])
     }
 
     @Test func aTouchCancelledByAnEarlierRecognizersHandlerIsNotShownToLaterOnes() {
