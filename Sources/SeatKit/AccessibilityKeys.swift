@@ -67,7 +67,12 @@ public final class StickyKeys: InputFilter {
         var heldModifiers: [(keycode: UInt32, modifier: KeyModifiers, chorded: Bool)] = []
     }
     @exclusivity(unchecked) var unchecked = HotState()
-    private weak var router: Router?
+    /// The router it was last asked by, without a weak reference (``RouterHandle``).
+    private var routerHandle: RouterHandle?
+    private var router: Router? {
+        get { routerHandle?.router }
+        set { if routerHandle !== newValue?.handle { routerHandle = newValue?.handle } }
+    }
 
     /// A filter, on unless `isEnabled` is false; add it with ``Router/addFilter(_:)``.
     public init(isEnabled: Bool = true) {
@@ -120,7 +125,7 @@ public final class StickyKeys: InputFilter {
             i += 1
         }
         if !unchecked.latched.isEmpty {
-            // The router is stored only here and where a tap latches (a weak store): a key
+            // The router is stored only here and where a tap latches (a store of its handle, not weak): a key
             // that changes nothing costs no more than the checks above.
             self.router = router
             unchecked.latched = []
@@ -222,7 +227,12 @@ public final class SlowKeys: InputFilter {
         var timerDeadline = Timestamp.zero
     }
     @exclusivity(unchecked) var unchecked: HotState
-    private weak var router: Router?
+    /// The router it was last asked by, without a weak reference (``RouterHandle``).
+    private var routerHandle: RouterHandle?
+    private var router: Router? {
+        get { routerHandle?.router }
+        set { if routerHandle !== newValue?.handle { routerHandle = newValue?.handle } }
+    }
     /// Made once, so that a press allocates no closure.
     private lazy var timerAction: () -> Void = { [weak self] in self?.acceptDue() }
 
@@ -250,7 +260,7 @@ public final class SlowKeys: InputFilter {
         unchecked.waiting.append((event, deadline))
         if unchecked.timer == nil || deadline < unchecked.timerDeadline {
             // The timer set stays when it fires no later than this press's deadline.
-            // The router is stored only here (a weak store): the timer's action routes
+            // The router is stored only here (a store of its handle, not weak): the timer's action routes
             // through it.
             self.router = router
             if let timer = unchecked.timer { router.clock.cancel(timer) }

@@ -77,7 +77,12 @@ public final class SimulatedSecondaryClick: InputFilter {
         get { unchecked.enabled }
         set { unchecked.enabled = newValue }
     }
-    private weak var router: Router?
+    /// The router it was last asked by, without a weak reference (``RouterHandle``).
+    private var routerHandle: RouterHandle?
+    private var router: Router? {
+        get { routerHandle?.router }
+        set { if routerHandle !== newValue?.handle { routerHandle = newValue?.handle } }
+    }
     /// Made once, so that a press allocates no closure.
     private lazy var timerAction: () -> Void = { [weak self] in self?.holdEnded() }
 
@@ -193,7 +198,12 @@ public final class DwellClick: InputFilter {
         var timerDeadline = Timestamp.zero
     }
     @exclusivity(unchecked) var unchecked: HotState
-    private weak var router: Router?
+    /// The router it was last asked by, without a weak reference (``RouterHandle``).
+    private var routerHandle: RouterHandle?
+    private var router: Router? {
+        get { routerHandle?.router }
+        set { if routerHandle !== newValue?.handle { routerHandle = newValue?.handle } }
+    }
     /// Made once, so that a motion allocates no closure.
     private lazy var timerAction: () -> Void = { [weak self] in self?.dwellEnded() }
 
@@ -317,7 +327,12 @@ public final class MouseKeys: InputFilter {
     private var directionKeys: [UInt32] = []
     private var timer: TimerToken?
     private var steadySince = Timestamp.zero
-    private weak var router: Router?
+    /// The router it was last asked by, without a weak reference (``RouterHandle``).
+    private var routerHandle: RouterHandle?
+    private var router: Router? {
+        get { routerHandle?.router }
+        set { if routerHandle !== newValue?.handle { routerHandle = newValue?.handle } }
+    }
     /// Made once, so that a step allocates no closure.
     private lazy var timerAction: () -> Void = { [weak self] in self?.step() }
 
@@ -349,7 +364,7 @@ public final class MouseKeys: InputFilter {
 
     public func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
         guard enabled, event.state == .pressed, Self.isMouseKey(event.keycode), !event.modifiers.contains(.numLock) else { return .pass }
-        // Only its own keys store the router (a weak store) and read the clock: every other
+        // Only its own keys store the router (a store of its handle, not weak) and read the clock: every other
         // key passes at the cost of the checks above.
         self.router = router
         let now = router.clock.now

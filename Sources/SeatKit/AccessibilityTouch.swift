@@ -79,7 +79,12 @@ public final class TouchAccommodations: InputFilter {
         var ignoreUntil: Timestamp?
     }
     @exclusivity(unchecked) var unchecked: HotState
-    private weak var router: Router?
+    /// The router it was last asked by, without a weak reference (``RouterHandle``).
+    private var routerHandle: RouterHandle?
+    private var router: Router? {
+        get { routerHandle?.router }
+        set { if routerHandle !== newValue?.handle { routerHandle = newValue?.handle } }
+    }
     /// Made once, so that a touch allocates no closure.
     private lazy var timerAction: () -> Void = { [weak self] in self?.holdsEnded() }
 

@@ -230,6 +230,11 @@ public final class Router {
         set { unchecked._fallbackDotsPerInch = newValue }
     }
 
+    /// What the core's filters keep instead of a weak reference to the router (see
+    /// ``RouterHandle``): a weak reference would give the router a side table, and every
+    /// retain and release of it the runtime's slow path.
+    let handle = RouterHandle()
+
     /// Longest chain walked before a redirect loop is assumed.
     let chainStepLimit = 1 << 16
 
@@ -247,9 +252,11 @@ public final class Router {
         gestures.unchecked.gestureScratch.reserveCapacity(16)
         gestures.unchecked.heldScratch.reserveCapacity(16)
         gestures.unchecked.releaseGroup.reserveCapacity(16)
+        handle.attach(self)
     }
 
     deinit {
+        handle.detach()
         keyInterpreter?.detached(from: self)
         unchecked.filterList.detach()
         // The unretained links to this router (rule 1 of ``Unretained``) go with it.

@@ -165,6 +165,30 @@ struct KeptAliveWhileInUse<Object: AnyObject> {
     }
 }
 
+// # A router referred to without a side table
+
+/// A reference to a router that does not keep it alive, for the core's own objects that
+/// outlive a call (the accessibility filters, whose timers route events later), in place of
+/// `weak var router: Router?`.
+///
+/// Why: a weak reference gives the object it refers to a side table, and from then on every
+/// retain and release of that object takes the runtime's slow path (`incrementSlow`,
+/// `doDecrementSlow`, about 50 more instructions each). The router is retained and
+/// released on every event's path, so one filter's weak store made every touch frame cost
+/// about 400 instructions more (issue 28, goal 5).
+///
+/// Safe by construction: the router owns its handle (`Router.handle`), attaches itself at
+/// the end of its init and detaches in the first line of its deinit, so ``router`` is the
+/// router while it lives and nil from its deinit on (a weak load reads nil from the start
+/// of the deinit too). Holders keep the handle strongly; the handle never keeps the
+/// router. Used on the router's thread only, like the router.
+final class RouterHandle {
+    unowned(unsafe) private(set) var router: Router?
+
+    @inline(__always) func attach(_ router: Router) { self.router = router }
+    @inline(__always) func detach() { router = nil }
+}
+
 // # Filters asked without reference counting
 
 /// One filter as the router asks it: a holder the router owns (rule 2 of ``Unretained``:

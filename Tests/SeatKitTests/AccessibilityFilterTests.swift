@@ -48,6 +48,24 @@ import Testing
         #expect(world.log.entries == ["app.keyDown", "app.keyUp"])
     }
 
+    /// The filters keep their router through its handle, not a weak reference: the router
+    /// is not kept alive by them, and a timer that fires after it went does nothing.
+    @Test func aFilterDoesNotKeepItsRouterAliveAndItsTimerDoesNothingOnceTheRouterIsGone() {
+        let clock = VirtualClock()
+        var outcomes: [SlowKeys.Outcome] = []
+        let slow = SlowKeys(delay: .milliseconds(300))
+        slow.onKey = { _, outcome in outcomes.append(outcome) }
+        var router: Router? = Router(clock: clock)
+        weak var gone = router
+        router?.addFilter(slow)
+        router?.inject(InputEvent(time: .milliseconds(0), device: DeviceID(1), .key(keycode: 30, state: .pressed)))
+        router = nil
+        #expect(gone == nil)
+        let heardBefore = outcomes.count
+        clock.advance(to: .milliseconds(300))
+        #expect(outcomes.count == heardBefore)
+    }
+
     @Test func aSlowKeyReleasedBeforeTheDelayIsDroppedPressAndRelease() {
         let world = World()
         var outcomes: [SlowKeys.Outcome] = []
