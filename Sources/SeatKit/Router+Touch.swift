@@ -678,7 +678,9 @@ extension Router {
             // Each link is taken out of every touch of the batch it is told about before it is
             // told: a handler that stops following touches (``stopFollowingTouches(where:_:)``),
             // cancels or removes never finds it again, and none is told twice.
-            while let link = sequence.unchecked.seen.first {
+            // Indexed, not `.first`: unspecialized (a debug build), `first` allocates.
+            while !sequence.unchecked.seen.isEmpty {
+                let link = sequence.unchecked.seen[0]
                 points.removeAll(keepingCapacity: true)
                 var k = i - 1
                 while k < batch.count {
