@@ -10,7 +10,8 @@ public struct RoutedEvent: Sendable {
     /// Microseconds on the recording's timeline.
     public var time: Int64
     public var device: UInt32
-    /// ``SeatKit/InputEvent/Kind/name``: `touch-down`, `pointer-button`, `key`, ...
+    /// The event kind's stable name (SeatKit's `InputEvent.Kind.name`, from its
+    /// `InputEventKind` table): `touch-down`, `pointer-button`, `key`, ...
     public var kind: String
     public var event: InputEvent
     public var touch: Int32?

@@ -54,9 +54,9 @@ extension WaylandSurfaceRoles {
 /// ``ClientSurfaceResponder``, so only the client owning the surface the router chose ever
 /// sees an event.
 ///
-/// Inject input through ``inject(_:)`` or the router's `inject(_:)` (the same): either way
-/// a device's touch frame becomes one `wl_touch.frame` per client, sent when the router has
-/// delivered the frame.
+/// Inject input through the router's `inject(_:)` (`seat.router.inject(event)`): a device's
+/// touch frame becomes one `wl_touch.frame` per client, sent when the router has delivered
+/// the frame.
 ///
 /// With pointer constraints on (the default), the seat adds one filter to the router, which
 /// applies active locks and confinements to relative motion before anyone else sees it.
