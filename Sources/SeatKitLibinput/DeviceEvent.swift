@@ -335,3 +335,57 @@ extension DeviceEvent {
         return DeviceEvent(time: time, device: device, kind: kind)
     }
 }
+
+// MARK: The live path's frequent events
+
+extension DeviceEvent {
+    /// The events a device sends many of (touch, pointer motion and buttons, keys, scrolls,
+    /// touchpad gestures), as the live backend reads them: a small value (at most a
+    /// touchpad gesture's 64 bytes) where ``DeviceEvent`` is as large as its largest case
+    /// (a tablet event, ~170 bytes, which the compiler copies with `memcpy`). The live
+    /// backend hands these to ``DeviceEventTranslator`` without building a ``DeviceEvent``;
+    /// ``DeviceEventTranslator/translate(_:router:timeOffset:)`` goes through the same
+    /// translation, so a replay and the live backend route alike.
+    enum Frequent {
+        case keyboardKey(key: UInt32, pressed: Bool)
+        case pointerMotion(dx: Double, dy: Double, unacceleratedDx: Double, unacceleratedDy: Double)
+        case pointerMotionAbsolute(x: Double, y: Double)
+        case pointerButton(button: UInt32, pressed: Bool)
+        case pointerScroll(ScrollDetail)
+        case touchDown(seatSlot: Int32, x: Double, y: Double)
+        case touchMotion(seatSlot: Int32, x: Double, y: Double)
+        case touchUp(seatSlot: Int32)
+        case touchFrame
+        case gesture(TouchpadGesture)
+
+        /// The same event as a ``DeviceEvent/Kind``.
+        var kind: Kind {
+            switch self {
+            case .keyboardKey(let key, let pressed): .keyboardKey(key: key, pressed: pressed)
+            case .pointerMotion(let dx, let dy, let ux, let uy): .pointerMotion(dx: dx, dy: dy, unacceleratedDx: ux, unacceleratedDy: uy)
+            case .pointerMotionAbsolute(let x, let y): .pointerMotionAbsolute(x: x, y: y)
+            case .pointerButton(let button, let pressed): .pointerButton(button: button, pressed: pressed)
+            case .pointerScroll(let s): .pointerScroll(s)
+            case .touchDown(let slot, let x, let y): .touchDown(seatSlot: slot, x: x, y: y)
+            case .touchMotion(let slot, let x, let y): .touchMotion(seatSlot: slot, x: x, y: y)
+            case .touchUp(let slot): .touchUp(seatSlot: slot)
+            case .touchFrame: .touchFrame
+            case .gesture(let g): .gesture(g)
+            }
+        }
+    }
+}
+
+/// Where the live backend puts each event it reads from libinput, in order.
+protocol DeviceEventSink {
+    /// An event of any kind.
+    mutating func take(_ event: DeviceEvent)
+    /// A frequent event, without a ``DeviceEvent`` built for it (the default builds one).
+    mutating func take(time: Int64, device: UInt32, _ event: DeviceEvent.Frequent)
+}
+
+extension DeviceEventSink {
+    mutating func take(time: Int64, device: UInt32, _ event: DeviceEvent.Frequent) {
+        take(DeviceEvent(time: time, device: device, kind: event.kind))
+    }
+}

@@ -70,10 +70,32 @@ public final class DeviceEventTranslator {
     /// the router's device mapping (``place(_:_:device:router:)``). `timeOffset` is added to
     /// libinput's times (a replay moves them onto the recording's timeline).
     public func translate(_ event: DeviceEvent, router: Router, timeOffset: Int64 = 0) -> InputEvent {
-        let time = Timestamp(microseconds: event.time + timeOffset)
         let id = DeviceID(event.device)
         let kind: InputEvent.Kind
         switch event.kind {
+        // The frequent kinds: the live backend's translation (one place for both paths).
+        case .keyboardKey(let key, let pressed):
+            return translate(time: event.time, device: event.device, .keyboardKey(key: key, pressed: pressed), router: router, timeOffset: timeOffset)
+        case .pointerMotion(let dx, let dy, let ux, let uy):
+            return translate(time: event.time, device: event.device,
+                             .pointerMotion(dx: dx, dy: dy, unacceleratedDx: ux, unacceleratedDy: uy), router: router, timeOffset: timeOffset)
+        case .pointerMotionAbsolute(let x, let y):
+            return translate(time: event.time, device: event.device, .pointerMotionAbsolute(x: x, y: y), router: router, timeOffset: timeOffset)
+        case .pointerButton(let button, let pressed):
+            return translate(time: event.time, device: event.device, .pointerButton(button: button, pressed: pressed), router: router, timeOffset: timeOffset)
+        case .pointerScroll(let s):
+            return translate(time: event.time, device: event.device, .pointerScroll(s), router: router, timeOffset: timeOffset)
+        case .touchDown(let slot, let x, let y):
+            return translate(time: event.time, device: event.device, .touchDown(seatSlot: slot, x: x, y: y), router: router, timeOffset: timeOffset)
+        case .touchMotion(let slot, let x, let y):
+            return translate(time: event.time, device: event.device, .touchMotion(seatSlot: slot, x: x, y: y), router: router, timeOffset: timeOffset)
+        case .touchUp(let slot):
+            return translate(time: event.time, device: event.device, .touchUp(seatSlot: slot), router: router, timeOffset: timeOffset)
+        case .touchFrame:
+            return translate(time: event.time, device: event.device, .touchFrame, router: router, timeOffset: timeOffset)
+        case .gesture(let g):
+            return translate(time: event.time, device: event.device, .gesture(g), router: router, timeOffset: timeOffset)
+        // The rare kinds.
         case .deviceAdded(let d):
             unchecked.devices[event.device] = d
             kind = .deviceAdded(DeviceInfo(name: d.name, capabilities: d.capabilities, physicalSize: d.size,
@@ -81,31 +103,7 @@ public final class DeviceEventTranslator {
         case .deviceRemoved:
             unchecked.devices[event.device] = nil
             kind = .deviceRemoved
-        case .keyboardKey(let key, let pressed):
-            kind = .key(keycode: key, state: pressed ? .pressed : .released)
-        case .pointerMotion(let dx, let dy, let ux, let uy):
-            kind = .pointerMotion(delta: Vector(dx: dx, dy: dy), unaccelerated: Vector(dx: ux, dy: uy))
-        case .pointerMotionAbsolute(let x, let y):
-            kind = .pointerMotionAbsolute(place(x, y, device: event.device, router: router))
-        case .pointerButton(let button, let pressed):
-            kind = .pointerButton(button: button, state: pressed ? .pressed : .released)
-        case .pointerScroll(let s):
-            let stops = s.source == .finger || s.source == .continuous
-            kind = .pointerAxis(AxisMotion(
-                source: s.source, horizontal: s.horizontal, vertical: s.vertical,
-                horizontalV120: s.horizontalV120, verticalV120: s.verticalV120,
-                horizontalStop: stops && s.hasHorizontal && s.horizontal == 0,
-                verticalStop: stops && s.hasVertical && s.vertical == 0,
-                invertedDirection: s.naturalScrolling))
-        case .touchDown(let slot, let x, let y):
-            kind = .touchDown(TouchID(slot), place(x, y, device: event.device, router: router))
-        case .touchMotion(let slot, let x, let y):
-            kind = .touchMotion(TouchID(slot), place(x, y, device: event.device, router: router))
-        case .touchUp(let slot): kind = .touchUp(TouchID(slot))
         case .touchCancel(let slot): kind = .touchCancel(TouchID(slot))
-        case .touchFrame: kind = .touchFrame
-        case .gesture(let g):
-            kind = .touchpadGesture(g)
         case .switchToggle(let which, let on):
             kind = .switchToggled(which, on: on)
         case .tablet(let t):
@@ -117,7 +115,41 @@ public final class DeviceEventTranslator {
             // delegate as an unknown event with the libinput type as its code.
             kind = .unknown(code: type)
         }
-        return InputEvent(time: time, device: id, kind)
+        return InputEvent(time: Timestamp(microseconds: event.time + timeOffset), device: id, kind)
+    }
+
+    /// A frequent event, as the live backend reads it (no ``DeviceEvent`` built); the
+    /// translation of those kinds for ``translate(_:router:timeOffset:)`` too.
+    @inline(__always)
+    func translate(time: Int64, device: UInt32, _ event: DeviceEvent.Frequent, router: Router, timeOffset: Int64 = 0) -> InputEvent {
+        let kind: InputEvent.Kind
+        switch event {
+        case .keyboardKey(let key, let pressed):
+            kind = .key(keycode: key, state: pressed ? .pressed : .released)
+        case .pointerMotion(let dx, let dy, let ux, let uy):
+            kind = .pointerMotion(delta: Vector(dx: dx, dy: dy), unaccelerated: Vector(dx: ux, dy: uy))
+        case .pointerMotionAbsolute(let x, let y):
+            kind = .pointerMotionAbsolute(place(x, y, device: device, router: router))
+        case .pointerButton(let button, let pressed):
+            kind = .pointerButton(button: button, state: pressed ? .pressed : .released)
+        case .pointerScroll(let s):
+            let stops = s.source == .finger || s.source == .continuous
+            kind = .pointerAxis(AxisMotion(
+                source: s.source, horizontal: s.horizontal, vertical: s.vertical,
+                horizontalV120: s.horizontalV120, verticalV120: s.verticalV120,
+                horizontalStop: stops && s.hasHorizontal && s.horizontal == 0,
+                verticalStop: stops && s.hasVertical && s.vertical == 0,
+                invertedDirection: s.naturalScrolling))
+        case .touchDown(let slot, let x, let y):
+            kind = .touchDown(TouchID(slot), place(x, y, device: device, router: router))
+        case .touchMotion(let slot, let x, let y):
+            kind = .touchMotion(TouchID(slot), place(x, y, device: device, router: router))
+        case .touchUp(let slot): kind = .touchUp(TouchID(slot))
+        case .touchFrame: kind = .touchFrame
+        case .gesture(let g):
+            kind = .touchpadGesture(g)
+        }
+        return InputEvent(time: Timestamp(microseconds: time + timeOffset), device: DeviceID(device), kind)
     }
 
     /// The layout-space point for a normalized device position: the router's

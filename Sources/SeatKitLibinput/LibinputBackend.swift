@@ -1,4 +1,4 @@
-import SeatKit
+@_spi(SeatKitInternals) import SeatKit
 
 /// Live input devices through libinput, feeding a router.
 ///
@@ -78,20 +78,27 @@ public final class LibinputBackend {
     /// side per event). Devices that appear are configured before `body` sees them.
     public func dispatchEvents(_ body: (DeviceEvent) -> Void) {
         _ = context.dispatch()
-        while let event = context.nextEvent() {
-            if case .deviceAdded(let description) = event.kind, let config = configuration?(description) {
-                let refused = context.apply(config, toDevice: event.device)
-                refusedSettings[event.device] = refused.isEmpty ? nil : refused
-            }
-            body(event)
+        withoutActuallyEscaping(body) { body in
+            var sink = EachEvent(backend: self, body: body)
+            context.drain(into: &sink)
         }
     }
 
-    /// Reads what libinput has, translates it and routes it through `router`.
+    /// Reads what libinput has, translates it and routes it through `router`: each frequent
+    /// event (touch, pointer, key, scroll, touchpad gesture) goes from libinput's getters
+    /// into the router's `InputEvent` with no ``DeviceEvent`` in between, through the same
+    /// translation as ``DeviceEventTranslator/translate(_:router:timeOffset:)``.
     public func dispatch(into router: Router) {
-        let translator = translator
-        dispatchEvents { event in
-            router.inject(translator.translate(event, router: router))
+        _ = context.dispatch()
+        var sink = RouteEachEvent(backend: self, translator: translator, router: router)
+        context.drain(into: &sink)
+    }
+
+    /// Applies ``configuration`` to a device libinput has just added (before anyone hears of it).
+    fileprivate func configureIfAdded(_ event: DeviceEvent) {
+        if case .deviceAdded(let description) = event.kind, let config = configuration?(description) {
+            let refused = context.apply(config, toDevice: event.device)
+            refusedSettings[event.device] = refused.isEmpty ? nil : refused
         }
     }
 
@@ -117,5 +124,43 @@ public final class LibinputBackend {
     /// tests without an event loop).
     public func waitForEvents(timeoutMilliseconds: Int32) -> Bool {
         waitReadable(fileDescriptor, timeoutMilliseconds: timeoutMilliseconds)
+    }
+}
+
+/// ``LibinputBackend/dispatchEvents(_:)``'s sink: every event as a ``DeviceEvent``.
+private struct EachEvent: DeviceEventSink {
+    let backend: LibinputBackend
+    let body: (DeviceEvent) -> Void
+    mutating func take(_ event: DeviceEvent) {
+        backend.configureIfAdded(event)
+        body(event)
+    }
+}
+
+/// ``LibinputBackend/dispatch(into:)``'s sink: each event translated and routed as it is read.
+/// Its links are unretained (rule 4 of `Unretained`, borrowed for one call): it lives only
+/// inside `dispatch(into:)`, whose caller keeps the backend and the router alive (owning
+/// references cost three retains and releases per dispatch).
+private struct RouteEachEvent: DeviceEventSink {
+    let backend: Unretained<LibinputBackend>
+    let translator: Unretained<DeviceEventTranslator>
+    let router: Unretained<Router>
+
+    init(backend: LibinputBackend, translator: DeviceEventTranslator, router: Router) {
+        self.backend = Unretained(backend)
+        self.translator = Unretained(translator)
+        self.router = Unretained(router)
+    }
+
+    mutating func take(_ event: DeviceEvent) {
+        backend.with { $0.configureIfAdded(event) }
+        router.with { router in translator.with { router.inject($0.translate(event, router: router)) } }
+    }
+
+    @inline(__always)
+    mutating func take(time: Int64, device: UInt32, _ event: DeviceEvent.Frequent) {
+        router.with { router in
+            translator.with { router.inject($0.translate(time: time, device: device, event, router: router)) }
+        }
     }
 }

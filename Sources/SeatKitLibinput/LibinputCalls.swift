@@ -138,7 +138,8 @@ final class LibinputContextHandle {
         for device in Array(devices.values) { libinput_path_remove_device(device) }
         // Releases the removed devices' sources, then reads their removal.
         _ = dispatch()
-        while nextEvent() != nil {}
+        var discard = DiscardEvents()
+        drain(into: &discard)
         return devices.isEmpty
     }
 
@@ -156,13 +157,12 @@ final class LibinputContextHandle {
     /// Reads what the kernel has queued and runs libinput's state machines.
     func dispatch() -> Int32 { libinput_dispatch(pointer) }
 
-    /// The next event libinput has, translated into a ``DeviceEvent``.
-    func nextEvent() -> DeviceEvent? {
+    /// Hands every event libinput has queued to `sink`, in order, then destroys it.
+    func drain<Sink: DeviceEventSink>(into sink: inout Sink) {
         while let event = libinput_get_event(pointer) {
-            defer { libinput_event_destroy(event) }
-            if let translated = read(event) { return translated }
+            read(event, into: &sink)
+            libinput_event_destroy(event)
         }
-        return nil
     }
 
     private func number(of device: OpaquePointer) -> UInt32 {
@@ -175,52 +175,58 @@ final class LibinputContextHandle {
         return n
     }
 
-    /// The event as a value; nil only for POINTER_AXIS, the deprecated twin of the scroll
+    /// Hands the event to `sink`: the frequent kinds without a ``DeviceEvent`` (a large
+    /// value) built for them. Every event but POINTER_AXIS, the deprecated twin of the scroll
     /// events that libinput sends alongside them (reading both would scroll twice).
-    private func read(_ event: OpaquePointer) -> DeviceEvent? {
+    @inline(__always)
+    private func read<Sink: DeviceEventSink>(_ event: OpaquePointer, into sink: inout Sink) {
         let type = libinput_event_get_type(event)
         let device = libinput_event_get_device(event)!
         let n = number(of: device)
-        func make(_ time: UInt64, _ kind: DeviceEvent.Kind) -> DeviceEvent {
+        func make(_ time: UInt64, _ kind: DeviceEvent.Kind) {
             lastTime = Int64(bitPattern: time)
-            return DeviceEvent(time: lastTime, device: n, kind: kind)
+            sink.take(DeviceEvent(time: lastTime, device: n, kind: kind))
+        }
+        func frequent(_ time: UInt64, _ kind: DeviceEvent.Frequent) {
+            lastTime = Int64(bitPattern: time)
+            sink.take(time: lastTime, device: n, kind)
         }
         switch type {
         case LIBINPUT_EVENT_DEVICE_ADDED:
             devices[n] = libinput_device_ref(device)
-            return DeviceEvent(time: lastTime, device: n, kind: .deviceAdded(describe(device)))
+            sink.take(DeviceEvent(time: lastTime, device: n, kind: .deviceAdded(describe(device))))
         case LIBINPUT_EVENT_DEVICE_REMOVED:
             if let d = devices.removeValue(forKey: n) { libinput_device_unref(d) }
-            return DeviceEvent(time: lastTime, device: n, kind: .deviceRemoved)
+            sink.take(DeviceEvent(time: lastTime, device: n, kind: .deviceRemoved))
         case LIBINPUT_EVENT_KEYBOARD_KEY:
             let k = libinput_event_get_keyboard_event(event)
-            return make(libinput_event_keyboard_get_time_usec(k),
-                        .keyboardKey(key: libinput_event_keyboard_get_key(k), pressed: libinput_event_keyboard_get_key_state(k) == LIBINPUT_KEY_STATE_PRESSED))
+            frequent(libinput_event_keyboard_get_time_usec(k),
+                     .keyboardKey(key: libinput_event_keyboard_get_key(k), pressed: libinput_event_keyboard_get_key_state(k) == LIBINPUT_KEY_STATE_PRESSED))
         case LIBINPUT_EVENT_POINTER_MOTION:
             let p = libinput_event_get_pointer_event(event)
-            return make(libinput_event_pointer_get_time_usec(p),
-                        .pointerMotion(dx: libinput_event_pointer_get_dx(p), dy: libinput_event_pointer_get_dy(p),
-                                       unacceleratedDx: libinput_event_pointer_get_dx_unaccelerated(p),
-                                       unacceleratedDy: libinput_event_pointer_get_dy_unaccelerated(p)))
+            frequent(libinput_event_pointer_get_time_usec(p),
+                     .pointerMotion(dx: libinput_event_pointer_get_dx(p), dy: libinput_event_pointer_get_dy(p),
+                                    unacceleratedDx: libinput_event_pointer_get_dx_unaccelerated(p),
+                                    unacceleratedDy: libinput_event_pointer_get_dy_unaccelerated(p)))
         case LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE:
             let p = libinput_event_get_pointer_event(event)
-            return make(libinput_event_pointer_get_time_usec(p),
-                        .pointerMotionAbsolute(x: libinput_event_pointer_get_absolute_x_transformed(p, 1),
-                                               y: libinput_event_pointer_get_absolute_y_transformed(p, 1)))
+            frequent(libinput_event_pointer_get_time_usec(p),
+                     .pointerMotionAbsolute(x: libinput_event_pointer_get_absolute_x_transformed(p, 1),
+                                            y: libinput_event_pointer_get_absolute_y_transformed(p, 1)))
         case LIBINPUT_EVENT_POINTER_BUTTON:
             let p = libinput_event_get_pointer_event(event)
-            return make(libinput_event_pointer_get_time_usec(p),
-                        .pointerButton(button: libinput_event_pointer_get_button(p),
-                                       pressed: libinput_event_pointer_get_button_state(p) == LIBINPUT_BUTTON_STATE_PRESSED))
+            frequent(libinput_event_pointer_get_time_usec(p),
+                     .pointerButton(button: libinput_event_pointer_get_button(p),
+                                    pressed: libinput_event_pointer_get_button_state(p) == LIBINPUT_BUTTON_STATE_PRESSED))
         case LIBINPUT_EVENT_POINTER_AXIS:
-            return nil
+            break
         case LIBINPUT_EVENT_POINTER_SCROLL_WHEEL, LIBINPUT_EVENT_POINTER_SCROLL_FINGER, LIBINPUT_EVENT_POINTER_SCROLL_CONTINUOUS:
             let p = libinput_event_get_pointer_event(event)
             let source: AxisSource = type == LIBINPUT_EVENT_POINTER_SCROLL_WHEEL ? .wheel : type == LIBINPUT_EVENT_POINTER_SCROLL_FINGER ? .finger : .continuous
             let hasH = libinput_event_pointer_has_axis(p, LIBINPUT_POINTER_AXIS_SCROLL_HORIZONTAL) != 0
             let hasV = libinput_event_pointer_has_axis(p, LIBINPUT_POINTER_AXIS_SCROLL_VERTICAL) != 0
             let wheel = source == .wheel
-            return make(libinput_event_pointer_get_time_usec(p), .pointerScroll(ScrollDetail(
+            frequent(libinput_event_pointer_get_time_usec(p), .pointerScroll(ScrollDetail(
                 source: source,
                 horizontal: hasH ? libinput_event_pointer_get_scroll_value(p, LIBINPUT_POINTER_AXIS_SCROLL_HORIZONTAL) : 0,
                 vertical: hasV ? libinput_event_pointer_get_scroll_value(p, LIBINPUT_POINTER_AXIS_SCROLL_VERTICAL) : 0,
@@ -233,19 +239,19 @@ final class LibinputContextHandle {
             let slot = libinput_event_touch_get_seat_slot(t)
             let x = libinput_event_touch_get_x_transformed(t, 1)
             let y = libinput_event_touch_get_y_transformed(t, 1)
-            return make(libinput_event_touch_get_time_usec(t),
-                        type == LIBINPUT_EVENT_TOUCH_DOWN ? .touchDown(seatSlot: slot, x: x, y: y) : .touchMotion(seatSlot: slot, x: x, y: y))
+            frequent(libinput_event_touch_get_time_usec(t),
+                     type == LIBINPUT_EVENT_TOUCH_DOWN ? .touchDown(seatSlot: slot, x: x, y: y) : .touchMotion(seatSlot: slot, x: x, y: y))
         case LIBINPUT_EVENT_TOUCH_UP:
             let t = libinput_event_get_touch_event(event)
-            return make(libinput_event_touch_get_time_usec(t), .touchUp(seatSlot: libinput_event_touch_get_seat_slot(t)))
+            frequent(libinput_event_touch_get_time_usec(t), .touchUp(seatSlot: libinput_event_touch_get_seat_slot(t)))
         case LIBINPUT_EVENT_TOUCH_CANCEL:
             let t = libinput_event_get_touch_event(event)
-            return make(libinput_event_touch_get_time_usec(t), .touchCancel(seatSlot: libinput_event_touch_get_seat_slot(t)))
+            make(libinput_event_touch_get_time_usec(t), .touchCancel(seatSlot: libinput_event_touch_get_seat_slot(t)))
         case LIBINPUT_EVENT_TOUCH_FRAME:
             // Not asked of libinput: a frame closes the touch events libinput has just queued
             // for the same device report, and carries their time (evdev-fallback's flush gives
             // both the report's time). Asking cost two calls per frame that cage does not make.
-            return DeviceEvent(time: lastTime, device: n, kind: .touchFrame)
+            sink.take(time: lastTime, device: n, .touchFrame)
         case LIBINPUT_EVENT_GESTURE_SWIPE_BEGIN, LIBINPUT_EVENT_GESTURE_SWIPE_UPDATE, LIBINPUT_EVENT_GESTURE_SWIPE_END,
              LIBINPUT_EVENT_GESTURE_PINCH_BEGIN, LIBINPUT_EVENT_GESTURE_PINCH_UPDATE, LIBINPUT_EVENT_GESTURE_PINCH_END,
              LIBINPUT_EVENT_GESTURE_HOLD_BEGIN, LIBINPUT_EVENT_GESTURE_HOLD_END:
@@ -257,7 +263,7 @@ final class LibinputContextHandle {
             let phase: GesturePhase = isEnd ? .end(cancelled: libinput_event_gesture_get_cancelled(g) != 0) : isBegin ? .begin : .update
             let hasMotion = kind != .hold
             let isPinch = kind == .pinch
-            return make(libinput_event_gesture_get_time_usec(g), .gesture(TouchpadGesture(
+            frequent(libinput_event_gesture_get_time_usec(g), .gesture(TouchpadGesture(
                 kind: kind, phase: phase, fingers: Int(libinput_event_gesture_get_finger_count(g)),
                 delta: hasMotion ? Vector(dx: libinput_event_gesture_get_dx(g), dy: libinput_event_gesture_get_dy(g)) : .zero,
                 unacceleratedDelta: hasMotion ? Vector(dx: libinput_event_gesture_get_dx_unaccelerated(g),
@@ -267,8 +273,8 @@ final class LibinputContextHandle {
         case LIBINPUT_EVENT_SWITCH_TOGGLE:
             let s = libinput_event_get_switch_event(event)
             let which: SwitchKind = libinput_event_switch_get_switch(s) == LIBINPUT_SWITCH_LID ? .lid : .tabletMode
-            return make(libinput_event_switch_get_time_usec(s),
-                        .switchToggle(which, on: libinput_event_switch_get_switch_state(s) == LIBINPUT_SWITCH_STATE_ON))
+            make(libinput_event_switch_get_time_usec(s),
+                 .switchToggle(which, on: libinput_event_switch_get_switch_state(s) == LIBINPUT_SWITCH_STATE_ON))
         case LIBINPUT_EVENT_TABLET_TOOL_AXIS, LIBINPUT_EVENT_TABLET_TOOL_PROXIMITY, LIBINPUT_EVENT_TABLET_TOOL_TIP, LIBINPUT_EVENT_TABLET_TOOL_BUTTON:
             let t = libinput_event_get_tablet_tool_event(event)
             var detail = readTool(t)
@@ -286,7 +292,7 @@ final class LibinputContextHandle {
             default:
                 detail.kind = .toolAxis
             }
-            return make(libinput_event_tablet_tool_get_time_usec(t), .tablet(detail))
+            make(libinput_event_tablet_tool_get_time_usec(t), .tablet(detail))
         case LIBINPUT_EVENT_TABLET_PAD_BUTTON, LIBINPUT_EVENT_TABLET_PAD_RING, LIBINPUT_EVENT_TABLET_PAD_STRIP, LIBINPUT_EVENT_TABLET_PAD_KEY:
             let p = libinput_event_get_tablet_pad_event(event)
             var detail: TabletDetail
@@ -304,14 +310,15 @@ final class LibinputContextHandle {
                 // Keys have no mode group.
                 detail = TabletDetail(kind: .padKey, code: libinput_event_tablet_pad_get_key(p),
                                       value: libinput_event_tablet_pad_get_key_state(p) == LIBINPUT_KEY_STATE_PRESSED ? 1 : 0)
-                return make(libinput_event_tablet_pad_get_time_usec(p), .tablet(detail))
+                make(libinput_event_tablet_pad_get_time_usec(p), .tablet(detail))
+                return
             }
             if let group = libinput_event_tablet_pad_get_mode_group(p) {
                 detail.padMode = PadMode(group: libinput_tablet_pad_mode_group_get_index(group), mode: libinput_event_tablet_pad_get_mode(p))
             }
-            return make(libinput_event_tablet_pad_get_time_usec(p), .tablet(detail))
+            make(libinput_event_tablet_pad_get_time_usec(p), .tablet(detail))
         default:
-            return DeviceEvent(time: lastTime, device: n, kind: .other(type: type.rawValue))
+            sink.take(DeviceEvent(time: lastTime, device: n, kind: .other(type: type.rawValue)))
         }
     }
 
@@ -493,6 +500,12 @@ final class LibinputContextHandle {
             : mode == LIBINPUT_CONFIG_SEND_EVENTS_DISABLED.rawValue ? .disabled : .disabledOnExternalMouse
         return c
     }
+}
+
+/// Drops what it is handed (a replay worker's context emptied between replays).
+private struct DiscardEvents: DeviceEventSink {
+    mutating func take(_ event: DeviceEvent) {}
+    mutating func take(time: Int64, device: UInt32, _ event: DeviceEvent.Frequent) {}
 }
 
 /// Waits until `fd` is readable or `timeoutMilliseconds` passes (-1: forever); true when readable.

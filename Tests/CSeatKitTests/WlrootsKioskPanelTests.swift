@@ -10,7 +10,8 @@ import Testing
 /// for: the bar's place got the app's touches.
 @Suite(.serialized) struct WlrootsKioskPanelTests {
     /// A bottom bar `height` px high on the monitor whose x is `monitorX`, exclusive zone
-    /// `height`, namespace "seatkit-bar": one button that prints "bar clicked".
+    /// `height` (or the third argument), namespace "seatkit-bar" (or the fourth): one button
+    /// that prints "bar clicked".
     static let script = #"""
     import sys
     import gi
@@ -20,17 +21,19 @@ import Testing
     from gi.repository import Gdk, Gtk, GtkLayerShell
 
     monitor_x, height = int(sys.argv[1]), int(sys.argv[2])
+    zone = int(sys.argv[3]) if len(sys.argv) > 3 else height
+    namespace = sys.argv[4] if len(sys.argv) > 4 else "seatkit-bar"
 
     def say(text):
         print(text, flush=True)
 
     win = Gtk.Window()
     GtkLayerShell.init_for_window(win)
-    GtkLayerShell.set_namespace(win, "seatkit-bar")
+    GtkLayerShell.set_namespace(win, namespace)
     GtkLayerShell.set_layer(win, GtkLayerShell.Layer.TOP)
     for edge in (GtkLayerShell.Edge.BOTTOM, GtkLayerShell.Edge.LEFT, GtkLayerShell.Edge.RIGHT):
         GtkLayerShell.set_anchor(win, edge, True)
-    GtkLayerShell.set_exclusive_zone(win, height)
+    GtkLayerShell.set_exclusive_zone(win, zone)
     display = Gdk.Display.get_default()
     for i in range(display.get_n_monitors()):
         monitor = display.get_monitor(i)
@@ -100,5 +103,48 @@ import Testing
         let point = downs.first.flatMap { line in line.range(of: "x, y: ").map { String(line[$0.upperBound...]) } }?
             .components(separatedBy: ", ").compactMap { Double($0) } ?? []
         #expect(point.count == 2 && abs(point[0] - 1920) < 1 && abs(point[1] - 300) < 1, "wev:\n\(wevLog)")
+    }
+
+    /// A panel without an exclusive zone of its own (0) is placed in what the other panels'
+    /// zones leave, as sway places it, and moved when such a zone comes; one whose zone is -1
+    /// ignores them. One output (1280x720): a 50 px strip with zone 0 maps first at the bottom
+    /// edge (0,670); a 100 px bar with a zone of 100 comes, and the strip moves above it
+    /// (0,570); a 40 px overlay with zone -1 goes to the bottom edge (0,680), over the bar.
+    /// Before, the strip stayed at the edge under the bar.
+    @Test func aPanelWithoutAZoneStaysOutOfAnotherPanelsZoneAndOneWithZoneMinusOneDoesNot() throws {
+        let kiosk = try WlrootsKioskTests.builtKiosk()
+        let runtime = try temporaryDirectory("seatkit-wlr-panels")
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        let server = try Background(kiosk, ["--verbose"],
+                                    environment: WlrootsKioskLaunchTests.headless.merging(["XDG_RUNTIME_DIR": runtime]) { $1 },
+                                    log: runtime + "/kiosk.log")
+        defer { server.stop() }
+        let socket = try #require(WlrootsKioskLaunchTests.socket(of: server), "the kiosk did not start:\n\(server.text)")
+        let path = runtime + "/bar.py"
+        try Self.script.write(toFile: path, atomically: true, encoding: .utf8)
+        let environment = Self.gtk3Environment.merging(["XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": socket, "HOME": runtime]) { $1 }
+        func panel(_ height: Int, zone: Int, _ namespace: String) throws -> Background {
+            try Background("/usr/bin/python3", [path, "0", String(height), String(zone), namespace],
+                           environment: environment, log: runtime + "/\(namespace).log")
+        }
+        let strip = try panel(50, zone: 0, "seatkit-strip")
+        defer { strip.stop() }
+        try #require(server.waitFor(timeout: 60) { $0.contains("panel mapped seatkit-strip") } != nil,
+                     "kiosk:\n\(server.text)\nstrip:\n\(strip.text)")
+        let bar = try panel(100, zone: 100, "seatkit-bar")
+        defer { bar.stop() }
+        try #require(server.waitFor(timeout: 60) { $0.contains("panel mapped seatkit-bar") } != nil,
+                     "kiosk:\n\(server.text)\nbar:\n\(bar.text)")
+        _ = server.waitFor(timeout: 10) { $0.contains("panel seatkit-strip at ") }
+        let overlay = try panel(40, zone: -1, "seatkit-overlay")
+        defer { overlay.stop() }
+        try #require(server.waitFor(timeout: 60) { $0.contains("panel mapped seatkit-overlay") } != nil,
+                     "kiosk:\n\(server.text)\noverlay:\n\(overlay.text)")
+        let log = server.text
+        #expect(log.contains("panel mapped seatkit-strip at 0,670 1280x50"), "kiosk:\n\(log)")
+        #expect(log.contains("panel mapped seatkit-bar at 0,620 1280x100"), "kiosk:\n\(log)")
+        #expect(log.contains("panel seatkit-strip at 0,570 1280x50"), "the strip moved out of the bar's zone:\n\(log)")
+        #expect(log.contains("panel mapped seatkit-overlay at 0,680 1280x40"), "kiosk:\n\(log)")
+        #expect(log.contains("apps at 0,0 1280x620"), "kiosk:\n\(log)")
     }
 }

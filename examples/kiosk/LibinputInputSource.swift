@@ -15,15 +15,12 @@ extension WaylandDisplay {
     /// libinput's event times are `CLOCK_MONOTONIC`, the clock of ``clock``, so timers the
     /// router arms from them (key repeat, gestures) line up.
     func watch(_ backend: LibinputBackend, deliveringTo seat: Seat) {
-        // The router and translator captured strongly (neither holds the display): no
-        // unowned or weak load per event. The seat's touch frames come from the router.
+        // The router captured strongly (it does not hold the display): no unowned or weak
+        // load per event. The seat's touch frames come from the router. `dispatch(into:)`
+        // translates libinput's frequent events straight into the router's events, with no
+        // `DeviceEvent` copied in between.
         let router = seat.router
-        let translator = backend.translator
-        let deliver = {
-            backend.dispatchEvents { event in
-                router.inject(translator.translate(event, router: router))
-            }
-        }
+        let deliver = { backend.dispatch(into: router) }
         watch(fileDescriptor: backend.fileDescriptor, readable: deliver)
         deliver()
     }

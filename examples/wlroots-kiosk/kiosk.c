@@ -547,6 +547,7 @@ static void compute_app_box(struct kiosk *k) {
 
 void kiosk_arrange_apps(struct kiosk *k) {
 	int before[4] = { k->app_x, k->app_y, k->app_width, k->app_height };
+	osk_arrange_panels(k); /* the panels without a zone of their own, out of the others' */
 	compute_app_box(k);
 	if (before[0] != k->app_x || before[1] != k->app_y || before[2] != k->app_width || before[3] != k->app_height) {
 		configure_apps(k);

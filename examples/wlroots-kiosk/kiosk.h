@@ -219,6 +219,9 @@ void osk_output_destroyed(struct kiosk *k, struct wlr_output *output);
 /* What the shown panels on `output` that are not keyboards keep for themselves at each edge
  * (their exclusive zones, after their margins), in logical units: top, right, bottom, left. */
 void osk_exclusive_insets(struct kiosk *k, struct wlr_output *output, int insets[4]);
+/* Places again the panels whose exclusive zone is 0, which stay out of the other panels'
+ * zones (after a zone changed). */
+void osk_arrange_panels(struct kiosk *k);
 
 /* kiosk.c, for the protocol files below: gives the app shown its focus back (after an
  * unlock); the SeatKit output an output's input is routed on, or NULL. */

@@ -14,7 +14,8 @@
  *    text-input-v3 of the surface that has keyboard focus, the way sway's
  *    input_method_relay does (wlroots provides both protocols, not the relay).
  * A panel's exclusive zone (a bar, a dock) is honoured: the apps are laid out in what is
- * left of its output's edge (kiosk.c: kiosk_arrange_apps). An on-screen keyboard's is not
+ * left of its output's edge (kiosk.c: kiosk_arrange_apps), and so are the panels whose own
+ * zone is 0 (sway's rule; -1 ignores the zones). An on-screen keyboard's is not
  * (its client types through virtual-keyboard-v1 or is the input method): the apps stay
  * fullscreen under it unless --osk-resize says otherwise, below.
  *
@@ -152,7 +153,11 @@ static void input_kind_seen(void *data, const struct seatkit_input_event *event,
 }
 
 /* Size and place by the protocol's rules: a size of 0 stretches between opposite anchors;
- * anchored to neither or both opposite edges: centred; otherwise against the anchored edge. */
+ * anchored to neither or both opposite edges: centred; otherwise against the anchored edge.
+ * The area is the output less the other panels' exclusive zones (osk_exclusive_insets) for
+ * a panel whose own zone is 0, the whole output for one whose zone is -1 (it asks to ignore
+ * them) or above 0 (its zone is counted from the output's edge), as sway and wlroots'
+ * layer-shell helpers place them. `configure` false: only when its size changed. */
 static void arrange(struct panel *p, bool configure) {
 	struct kiosk *k = p->kiosk;
 	const struct wlr_layer_surface_v1_state *s = &p->layer_surface->current;
@@ -163,27 +168,47 @@ static void arrange(struct panel *p, bool configure) {
 	if (output) {
 		wlr_output_effective_resolution(output, &output_width, &output_height);
 	}
+	int insets[4] = { 0, 0, 0, 0 };
+	if (output && s->exclusive_zone == 0) {
+		osk_exclusive_insets(k, output, insets);
+	}
+	int area_x = insets[3], area_y = insets[0];
+	int area_width = output_width - insets[1] - insets[3], area_height = output_height - insets[0] - insets[2];
 	bool left = s->anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT, right = s->anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT;
 	bool top = s->anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP, bottom = s->anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM;
 	int width = s->desired_width, height = s->desired_height;
 	if (width == 0) {
-		width = output_width - s->margin.left - s->margin.right;
+		width = area_width - s->margin.left - s->margin.right;
 	}
 	if (height == 0) {
-		height = output_height - s->margin.top - s->margin.bottom;
+		height = area_height - s->margin.top - s->margin.bottom;
 	}
-	p->x = left && !right ? (int)s->margin.left
-		: right && !left ? output_width - width - (int)s->margin.right : (output_width - width) / 2;
-	p->y = top && !bottom ? (int)s->margin.top
-		: bottom && !top ? output_height - height - (int)s->margin.bottom : (output_height - height) / 2;
+	p->x = area_x + (left && !right ? (int)s->margin.left
+		: right && !left ? area_width - width - (int)s->margin.right : (area_width - width) / 2);
+	p->y = area_y + (top && !bottom ? (int)s->margin.top
+		: bottom && !top ? area_height - height - (int)s->margin.bottom : (area_height - height) / 2);
+	bool resized = p->width != width || p->height != height;
 	p->width = width;
 	p->height = height;
-	if (configure) {
+	if (configure || resized) {
 		wlr_layer_surface_v1_configure(p->layer_surface, width, height);
 	}
 	wlr_scene_node_set_position(p->node, (box ? box->x : 0) + p->x, (box ? box->y : 0) + p->y);
 	if (p->surface) {
 		seatkit_surface_set_frame(p->surface, p->x, p->y, width, height);
+	}
+}
+
+void osk_arrange_panels(struct kiosk *k) {
+	struct panel *p;
+	wl_list_for_each(p, &k->panels, link) {
+		if (p->layer_surface->current.exclusive_zone == 0) {
+			int before[4] = { p->x, p->y, p->width, p->height };
+			arrange(p, false);
+			if (p->surface && (before[0] != p->x || before[1] != p->y || before[2] != p->width || before[3] != p->height)) {
+				say("panel %s at %d,%d %dx%d", p->layer_surface->namespace, p->x, p->y, p->width, p->height);
+			}
+		}
 	}
 }
 
