@@ -100,7 +100,7 @@ struct seatkit_wlr_seat {
 	struct wl_listener pointer_focus_change;
 };
 
-enum device_kind { DEVICE_POINTER, DEVICE_TOUCH, DEVICE_KEYBOARD, DEVICE_VIRTUAL_KEYBOARD };
+enum device_kind { DEVICE_POINTER, DEVICE_TOUCH, DEVICE_KEYBOARD, DEVICE_VIRTUAL_KEYBOARD, DEVICE_TABLET, DEVICE_PAD };
 
 struct device {
 	struct seatkit_wlr_seat *bridge;
@@ -108,6 +108,12 @@ struct device {
 	enum device_kind kind;
 	uint32_t number;
 	int64_t last_time_usec; /* a touch frame carries no time: its last event's */
+	/* A wlroots tablet: its tool in proximity, and the last value of each of its axes
+	 * (wlroots' axis events carry only the changed ones; SeatKit's every one), the position
+	 * also normalized (0...1 of the tablet) as wlroots gave it. */
+	struct wlr_tablet_tool *tool;
+	struct seatkit_pen_event pen;
+	double pen_nx, pen_ny;
 	struct wl_listener event[6], destroy;
 	struct wl_list link;
 };
@@ -1442,6 +1448,14 @@ bool seatkit_wlr_seat_enable_tablets(struct seatkit_wlr_seat *b) {
 	return true;
 }
 
+bool seatkit_wlr_seat_add_tablet(struct seatkit_wlr_seat *b, uint32_t device) {
+	struct bridged_tablet *t = b ? tablet_for(b, device) : NULL;
+	if (t && !b->last_tablet) {
+		b->last_tablet = t;
+	}
+	return t != NULL;
+}
+
 void seatkit_wlr_seat_remove_tablet(struct seatkit_wlr_seat *b, uint32_t device) {
 	if (!b) {
 		return;
@@ -1692,6 +1706,196 @@ static void touch_frame_event(struct wl_listener *listener, void *data) {
 	d->bridge->in_device_event--;
 }
 
+/* ---- wlroots' own tablets and pads (its libinput backend without SeatKit's libinput) ---- */
+
+/* The tool of a wlroots tablet event becomes the device's pen: a new tool starts with its
+ * axes at 0, where the last tool was. */
+static void tablet_use_tool(struct device *d, struct wlr_tablet_tool *tool) {
+	enum seatkit_pen_tool_type type = tool->type >= WLR_TABLET_TOOL_TYPE_PEN && tool->type <= WLR_TABLET_TOOL_TYPE_TOTEM ?
+		(enum seatkit_pen_tool_type)(tool->type - WLR_TABLET_TOOL_TYPE_PEN) : SEATKIT_PEN_TOOL_PEN;
+	if (d->tool == tool && d->pen.tool_type == type && d->pen.tool_serial == tool->hardware_serial) {
+		return;
+	}
+	d->tool = tool;
+	d->pen = (struct seatkit_pen_event){ .device = d->number, .tool_type = type, .tool_serial = tool->hardware_serial,
+		.x = d->pen.x, .y = d->pen.y };
+	d->pen.capabilities = SEATKIT_PEN_AXIS_POSITION | (tool->pressure ? SEATKIT_PEN_AXIS_PRESSURE : 0) |
+		(tool->distance ? SEATKIT_PEN_AXIS_DISTANCE : 0) | (tool->tilt ? SEATKIT_PEN_AXIS_TILT : 0) |
+		(tool->rotation ? SEATKIT_PEN_AXIS_ROTATION : 0) | (tool->slider ? SEATKIT_PEN_AXIS_SLIDER : 0) |
+		(tool->wheel ? SEATKIT_PEN_AXIS_WHEEL : 0);
+}
+
+/* The pen at (nx, ny), 0...1 of the tablet: placed through the device's mapping (its
+ * output, --map-tablet, a region, a rotation), as a touchscreen's points are. */
+static void tablet_place(struct device *d, double nx, double ny) {
+	d->pen_nx = nx;
+	d->pen_ny = ny;
+	double lx, ly;
+	if (device_to_layout(d->bridge, d, nx, ny, &lx, &ly)) {
+		d->pen.x = lx;
+		d->pen.y = ly;
+	}
+}
+
+static void tablet_send(struct device *d, uint32_t time_msec, enum seatkit_pen_phase phase, uint32_t changed) {
+	d->pen.time_usec = router_time(d->bridge, time_msec);
+	d->pen.phase = phase;
+	d->pen.changed = changed;
+	seatkit_router_notify_pen(d->bridge->router, &d->pen);
+	d->pen.wheel = 0; /* relative: told once */
+}
+
+static void tablet_axis(struct wl_listener *listener, void *data) {
+	DEVICE_EVENT(d, listener, 0);
+	struct wlr_event_tablet_tool_axis *e = data;
+	tablet_use_tool(d, e->tool);
+	uint32_t changed = 0;
+	if (e->updated_axes & (WLR_TABLET_TOOL_AXIS_X | WLR_TABLET_TOOL_AXIS_Y)) {
+		tablet_place(d, e->updated_axes & WLR_TABLET_TOOL_AXIS_X ? e->x : d->pen_nx,
+			e->updated_axes & WLR_TABLET_TOOL_AXIS_Y ? e->y : d->pen_ny);
+		changed |= SEATKIT_PEN_AXIS_POSITION;
+	}
+	if (e->updated_axes & WLR_TABLET_TOOL_AXIS_PRESSURE) {
+		d->pen.pressure = e->pressure;
+		changed |= SEATKIT_PEN_AXIS_PRESSURE;
+	}
+	if (e->updated_axes & WLR_TABLET_TOOL_AXIS_DISTANCE) {
+		d->pen.distance = e->distance;
+		changed |= SEATKIT_PEN_AXIS_DISTANCE;
+	}
+	if (e->updated_axes & WLR_TABLET_TOOL_AXIS_TILT_X) {
+		d->pen.tilt_x = e->tilt_x;
+		changed |= SEATKIT_PEN_AXIS_TILT;
+	}
+	if (e->updated_axes & WLR_TABLET_TOOL_AXIS_TILT_Y) {
+		d->pen.tilt_y = e->tilt_y;
+		changed |= SEATKIT_PEN_AXIS_TILT;
+	}
+	if (e->updated_axes & WLR_TABLET_TOOL_AXIS_ROTATION) {
+		d->pen.rotation = e->rotation;
+		changed |= SEATKIT_PEN_AXIS_ROTATION;
+	}
+	if (e->updated_axes & WLR_TABLET_TOOL_AXIS_SLIDER) {
+		d->pen.slider = e->slider;
+		changed |= SEATKIT_PEN_AXIS_SLIDER;
+	}
+	if (e->updated_axes & WLR_TABLET_TOOL_AXIS_WHEEL) {
+		/* wlroots 0.15 gives the wheel's degrees, not its detents. */
+		d->pen.wheel = e->wheel_delta;
+		changed |= SEATKIT_PEN_AXIS_WHEEL;
+	}
+	tablet_send(d, e->time_msec, SEATKIT_PEN_HOVER, changed);
+}
+
+static void tablet_proximity(struct wl_listener *listener, void *data) {
+	DEVICE_EVENT(d, listener, 1);
+	struct wlr_event_tablet_tool_proximity *e = data;
+	tablet_use_tool(d, e->tool);
+	tablet_place(d, e->x, e->y);
+	bool in = e->state == WLR_TABLET_TOOL_PROXIMITY_IN;
+	if (!in) {
+		d->pen.pressure = 0;
+	}
+	tablet_send(d, e->time_msec, in ? SEATKIT_PEN_PROXIMITY_IN : SEATKIT_PEN_PROXIMITY_OUT, SEATKIT_PEN_AXIS_POSITION);
+	if (!in) {
+		d->tool = NULL; /* the next proximity in starts afresh */
+	}
+}
+
+static void tablet_tip(struct wl_listener *listener, void *data) {
+	DEVICE_EVENT(d, listener, 2);
+	struct wlr_event_tablet_tool_tip *e = data;
+	tablet_use_tool(d, e->tool);
+	tablet_place(d, e->x, e->y);
+	bool down = e->state == WLR_TABLET_TOOL_TIP_DOWN;
+	if (!down) {
+		d->pen.pressure = 0;
+	}
+	tablet_send(d, e->time_msec, down ? SEATKIT_PEN_DOWN : SEATKIT_PEN_UP, SEATKIT_PEN_AXIS_POSITION);
+}
+
+static void tablet_button(struct wl_listener *listener, void *data) {
+	DEVICE_EVENT(d, listener, 3);
+	struct wlr_event_tablet_tool_button *e = data;
+	tablet_use_tool(d, e->tool);
+	struct seatkit_pen_button_event button = { .time_usec = router_time(d->bridge, e->time_msec), .device = d->number,
+		.tool_type = d->pen.tool_type, .tool_serial = d->pen.tool_serial, .button = e->button,
+		.state = e->state == WLR_BUTTON_PRESSED ? SEATKIT_BUTTON_PRESSED : SEATKIT_BUTTON_RELEASED,
+		.x = d->pen.x, .y = d->pen.y };
+	seatkit_router_notify_pen_button(d->bridge->router, &button);
+}
+
+/* The mode group of a pad's ring or strip (wlroots' ring and strip events do not say). */
+static uint32_t pad_group_of(struct wlr_tablet_pad *pad, uint32_t index, bool ring) {
+	uint32_t g = 0;
+	struct wlr_tablet_pad_group *group;
+	wl_list_for_each(group, &pad->groups, link) {
+		size_t count = ring ? group->ring_count : group->strip_count;
+		unsigned int *members = ring ? group->rings : group->strips;
+		for (size_t i = 0; i < count; i++) {
+			if (members[i] == index) {
+				return g;
+			}
+		}
+		g++;
+	}
+	return 0;
+}
+
+static void pad_send(struct device *d, uint32_t time_msec, enum seatkit_pad_event_kind kind, uint32_t index, double value,
+		bool from_finger, uint32_t group, uint32_t mode) {
+	struct seatkit_pad_event event = { .time_usec = router_time(d->bridge, time_msec), .device = d->number, .kind = kind,
+		.index = index, .value = value, .from_finger = from_finger, .group = group, .mode = mode };
+	seatkit_router_notify_pad(d->bridge->router, &event);
+}
+
+static void pad_button_event(struct wl_listener *listener, void *data) {
+	DEVICE_EVENT(d, listener, 0);
+	struct wlr_event_tablet_pad_button *e = data;
+	pad_send(d, e->time_msec, SEATKIT_PAD_BUTTON, e->button, e->state == WLR_BUTTON_PRESSED ? 1 : 0, false, e->group, e->mode);
+}
+
+static void pad_ring_event(struct wl_listener *listener, void *data) {
+	DEVICE_EVENT(d, listener, 1);
+	struct wlr_event_tablet_pad_ring *e = data;
+	pad_send(d, e->time_msec, SEATKIT_PAD_RING, e->ring, e->position, e->source == WLR_TABLET_PAD_RING_SOURCE_FINGER,
+		pad_group_of(d->wlr->tablet_pad, e->ring, true), e->mode);
+}
+
+static void pad_strip_event(struct wl_listener *listener, void *data) {
+	DEVICE_EVENT(d, listener, 2);
+	struct wlr_event_tablet_pad_strip *e = data;
+	pad_send(d, e->time_msec, SEATKIT_PAD_STRIP, e->strip, e->position, e->source == WLR_TABLET_PAD_STRIP_SOURCE_FINGER,
+		pad_group_of(d->wlr->tablet_pad, e->strip, false), e->mode);
+}
+
+/* A wlroots pad announced with its layout: its mode groups as wlroots read them. */
+static bool announce_pad(struct seatkit_wlr_seat *b, struct device *d) {
+	struct wlr_tablet_pad *pad = d->wlr->tablet_pad;
+	size_t count = (size_t)wl_list_length(&pad->groups);
+	struct seatkit_pad_group *groups = count ? calloc(count, sizeof *groups) : NULL;
+	if (count && !groups) {
+		return false;
+	}
+	size_t g = 0;
+	struct wlr_tablet_pad_group *group;
+	wl_list_for_each(group, &pad->groups, link) {
+		/* unsigned int and uint32_t are one type on every platform wlroots runs on. */
+		groups[g++] = (struct seatkit_pad_group){ .modes = group->mode_count,
+			.button_count = group->button_count, .buttons = (const uint32_t *)group->buttons,
+			.ring_count = group->ring_count, .rings = (const uint32_t *)group->rings,
+			.strip_count = group->strip_count, .strips = (const uint32_t *)group->strips };
+	}
+	struct seatkit_pad_layout layout = { .buttons = (uint32_t)pad->button_count, .rings = (uint32_t)pad->ring_count,
+		.strips = (uint32_t)pad->strip_count, .group_count = count, .groups = groups };
+	struct seatkit_device_info info = { .name = d->wlr->name, .capabilities = SEATKIT_DEVICE_TABLET_PAD,
+		.width_mm = d->wlr->width_mm, .height_mm = d->wlr->height_mm, .mapped_output = d->wlr->output_name };
+	seatkit_router_notify_pad_added(b->router, seatkit_router_get_time(b->router), d->number, &info, &layout);
+	free(groups);
+	update_capabilities(b);
+	return true;
+}
+
 static void keyboards_key(struct wl_listener *listener, void *data) {
 	struct seatkit_wlr_seat *b = wl_container_of(listener, b, keyboards_key);
 	struct wlr_event_keyboard_key *e = data;
@@ -1806,6 +2010,28 @@ bool seatkit_wlr_seat_add_input_device(struct seatkit_wlr_seat *b, struct wlr_in
 		listen_to(d, 3, &wlr->touch->events.cancel, touch_cancel);
 		listen_to(d, 4, &wlr->touch->events.frame, touch_frame_event);
 		announce(b, d, wlr->name, SEATKIT_DEVICE_TOUCH);
+		return true;
+	case WLR_INPUT_DEVICE_TABLET_TOOL: {
+		if (!(d = device_create(b, wlr, DEVICE_TABLET))) return false;
+		listen_to(d, 0, &wlr->tablet->events.axis, tablet_axis);
+		listen_to(d, 1, &wlr->tablet->events.proximity, tablet_proximity);
+		listen_to(d, 2, &wlr->tablet->events.tip, tablet_tip);
+		listen_to(d, 3, &wlr->tablet->events.button, tablet_button);
+		announce(b, d, wlr->name, SEATKIT_DEVICE_TABLET_TOOL);
+		/* Its tablet for tablet-v2 clients now: a pad can follow keyboard focus quoting it
+		 * before any pen came in. */
+		seatkit_wlr_seat_add_tablet(b, d->number);
+		return true;
+	}
+	case WLR_INPUT_DEVICE_TABLET_PAD:
+		if (!(d = device_create(b, wlr, DEVICE_PAD))) return false;
+		listen_to(d, 0, &wlr->tablet_pad->events.button, pad_button_event);
+		listen_to(d, 1, &wlr->tablet_pad->events.ring, pad_ring_event);
+		listen_to(d, 2, &wlr->tablet_pad->events.strip, pad_strip_event);
+		if (!announce_pad(b, d)) {
+			device_free(d);
+			return false;
+		}
 		return true;
 	case WLR_INPUT_DEVICE_KEYBOARD: {
 		struct wlr_keyboard *group = b->keyboards ? &b->keyboards->keyboard : NULL;

@@ -493,8 +493,12 @@ public protocol Responder: AnyObject {
     /// The tip touched: the stroke is bound to the hit-test surface until the up. Asked up
     /// the chain. Default: `.notHandled`.
     func penDown(_ event: PenEvent, context: ResponderContext) -> ResponderResult
-    /// The tip lifted (or the stroke was cancelled: `event.isCancelled`). Asked up the chain.
-    /// Default: `.notHandled`.
+    /// The tip lifted (or the stroke was cancelled: `event.isCancelled`). Asked up the chain;
+    /// the responder that handled the down hears the up even when the walk ends before it
+    /// (a surface moved between them handled it). A stroke that stops short (its surface
+    /// removed or moved away from the responder, the responder removed, a pen grab, a
+    /// recognizer taking it) is told as a cancelled up to the stroke's surface and to the
+    /// responder that handled its down, once each, not up the chain. Default: `.notHandled`.
     func penUp(_ event: PenEvent, context: ResponderContext) -> ResponderResult
     /// A pen button, at the pen's target; asked up the chain. Default: `.notHandled`.
     func penButton(_ event: PenButtonEvent, context: ResponderContext) -> ResponderResult

@@ -36,6 +36,11 @@ struct PenState {
     var downPending = false
     /// Changes whenever focus moves, so that a handler that moved it wins.
     var generation: UInt64 = 0
+    /// The link that handled the stroke's down (the stroke's surface, an ancestor, an output,
+    /// the delegate), until the stroke's up: owed a cancelled up when the stroke ends short,
+    /// like the surface, also when it is not the surface (as a touch's links that saw it
+    /// begin are told its cancel). `nil` when nobody handled the down.
+    var handler: ChainLink?
     /// The focus's origin in layout space (the point minus the surface-local point), valid
     /// while the router's `treeEditCount` is `originEdit`: each event's surface point without
     /// a walk up the tree (carried like a touch's and the pointer's).
@@ -80,6 +85,7 @@ extension Router {
             guard let focus = state.focus else { continue }
             if takenStroke && state.inContact { state.strokeLost = true }
             unchecked.pens.states[i - 1].focus = nil
+            unchecked.pens.states[i - 1].handler = nil
             unchecked.pens.states[i - 1].generation &+= 1
             if state.inContact { unchecked.pens.states[i - 1].strokeLost = true }
             tellPenEnds(to: focus, state, time: clock.now)
@@ -203,6 +209,7 @@ extension Router {
                 // A hover while the router thinks the tip is down (a grab swallowed the up).
                 unchecked.pens.states[i].inContact = false
                 unchecked.pens.states[i].strokeLost = false
+                unchecked.pens.states[i].handler = nil
             }
             followPen(event, location: location)
             if event.phase == .hover { askPen(event, kind: .penMoved) { $0.penMoved($1, context: $2) } }
@@ -211,12 +218,13 @@ extension Router {
             guard let j = penIndex(event.device, event.tool) else { return }
             unchecked.pens.states[j].inContact = true
             unchecked.pens.states[j].strokeLost = false
+            unchecked.pens.states[j].handler = nil
             unchecked.pens.states[j].downPending = true
             // Recognizers that take pens see the stroke first, as a touch (GestureInputKinds.swift).
             let takenAtDown = gestures.beginPenStroke(in: self, event, focus: unchecked.pens.states[j].focus)
             if let k = penIndex(event.device, event.tool) { unchecked.pens.states[k].downPending = false }
             if takenAtDown { return }
-            askPen(event, kind: .penDown) { $0.penDown($1, context: $2) }
+            askPenDown(event)
             gestures.unchecked.penStroke.seenByResponders = true
         case .moved:
             guard !unchecked.pens.states[i].strokeLost else { return }
@@ -237,7 +245,9 @@ extension Router {
             guard let k = penIndex(event.device, event.tool) else { return }
             unchecked.pens.states[k].inContact = false
             unchecked.pens.states[k].strokeLost = false
-            if !lost && !taken { askPen(event, kind: .penUp) { $0.penUp($1, context: $2) } }
+            let handler = unchecked.pens.states[k].handler
+            unchecked.pens.states[k].handler = nil
+            if !lost && !taken { askPenUp(event, handler: handler) }
             // The stroke is over: focus follows the pen again.
             followPen(event, location: location)
         case .proximityOut:
@@ -325,6 +335,109 @@ extension Router {
         }
     }
 
+    /// The stroke's down up the chain of its surface (as ``askPen``), noting the link that
+    /// handles it as the stroke's handler. A handler whose stroke ended while it was asked
+    /// (its handler removed the stroke's surface or itself, began a grab) hears a cancelled
+    /// up at once, unless it is the stroke's surface, which was told then.
+    private func askPenDown(_ event: PenEvent) {
+        var focus: Surface?
+        var e = event
+        e.surfaceLocation = .zero
+        var generation: UInt64 = 0
+        if let i = penIndex(event.device, event.tool) {
+            focus = unchecked.pens.states[i].focus
+            e.surfaceLocation = penSurfaceLocation(i, event.location)
+            generation = unchecked.pens.states[i].generation
+        }
+        var handler: ChainLink?
+        let handled = walkChain(from: focus, target: focus, kind: .penDown) { responder, context in
+            let result = responder.penDown(e, context: context)
+            if result == .handled { handler = context.link }
+            return result
+        }
+        guard handled, let handler else {
+            trace?.record(.dropped(.penDown))
+            return
+        }
+        if let i = penIndex(event.device, event.tool), unchecked.pens.states[i].generation == generation,
+           unchecked.pens.states[i].inContact, !unchecked.pens.states[i].strokeLost, !isGone(handler) {
+            unchecked.pens.states[i].handler = handler
+            return
+        }
+        // The stroke's surface was told when the stroke ended (tellPenEnds).
+        if let focus, handler.isSame(as: .surface(focus)) { return }
+        var state = PenState(device: event.device, tool: event.tool, location: event.location, axes: event.axes)
+        if let i = penIndex(event.device, event.tool) { state = unchecked.pens.states[i] }
+        tellPenHandlerCancelled(handler, state, target: focus, time: event.time)
+    }
+
+    /// The stroke's up up the chain of its surface (as ``askPen``). The link that handled the
+    /// down hears it even if the walk ends before it (the chain changed under the stroke: a
+    /// surface moved between them now handles it), so that it is told the end of the stroke
+    /// it took (a cancelled one if it left the layout meanwhile).
+    private func askPenUp(_ event: PenEvent, handler: ChainLink?) {
+        guard let handler else {
+            askPen(event, kind: .penUp) { $0.penUp($1, context: $2) }
+            return
+        }
+        var focus: Surface?
+        var e = event
+        e.surfaceLocation = .zero
+        if let i = penIndex(event.device, event.tool) {
+            focus = unchecked.pens.states[i].focus
+            e.surfaceLocation = penSurfaceLocation(i, event.location)
+        }
+        var handlerAsked = false
+        let handled = walkChain(from: focus, target: focus, kind: .penUp) { responder, context in
+            if !handlerAsked && context.link.isSame(as: handler) { handlerAsked = true }
+            return responder.penUp(e, context: context)
+        }
+        if !handled { trace?.record(.dropped(.penUp)) }
+        guard !handlerAsked else { return }
+        // Removed meanwhile (by a handler of the walk): owed a cancelled up (removing tells).
+        if isGone(handler) {
+            let state = PenState(device: event.device, tool: event.tool, location: event.location, axes: event.axes)
+            return tellPenHandlerCancelled(handler, state, target: focus, time: event.time)
+        }
+        guard let responder = responder(for: handler) else { return }
+        _ = responder.penUp(e, context: ResponderContext(router: self, link: handler, target: focus))
+        trace?.record(.told(TraceSubject(handler), .penUp))
+    }
+
+    /// Whether `link` left the layout (a surface detached, an output removed).
+    private func isGone(_ link: ChainLink) -> Bool {
+        switch link {
+        case .surface(let s): return !s.unchecked.isAttached
+        case .output(let o): return !o.isInLayout
+        case .delegate: return false
+        }
+    }
+
+    /// Tells the link that handled a stroke's down (`state`'s, the stroke bound to `target`)
+    /// a cancelled up, with `surfaceLocation` in `target`'s space. Removed links are told too
+    /// (removing tells).
+    private func tellPenHandlerCancelled(_ link: ChainLink, _ state: PenState, target: Surface?, time: Timestamp) {
+        guard let responder = responder(for: link) else { return }
+        let up = PenEvent(phase: .up, time: time, device: state.device, tool: state.tool, location: state.location,
+                          surfaceLocation: target?.convert(state.location) ?? .zero, axes: state.axes, isCancelled: true)
+        _ = responder.penUp(up, context: ResponderContext(router: self, link: link, target: target))
+        trace?.record(.told(TraceSubject(link), .penUp))
+    }
+
+    /// A recognizer took the stroke of pen record `index`, whose down the responders saw: its
+    /// surface `focus`, and the link that handled the down if another, hear a cancelled up.
+    func tellPenStrokeTaken(_ index: Int, focus: Surface, time: Timestamp) {
+        let state = unchecked.pens.states[index]
+        unchecked.pens.states[index].handler = nil
+        let up = PenEvent(phase: .up, time: time, device: state.device, tool: state.tool, location: state.location,
+                          surfaceLocation: focus.convert(state.location) ?? .zero, axes: state.axes, isCancelled: true)
+        _ = focus.withResponder { $0.penUp(up, context: ResponderContext(router: self, surface: focus, target: focus)) }
+        trace?.record(.told(TraceSubject(focus), .penUp))
+        if let handler = state.handler, !handler.isSame(as: .surface(focus)) {
+            tellPenHandlerCancelled(handler, state, target: focus, time: time)
+        }
+    }
+
     /// `location` (layout space) in the space of pen record `i`'s focus, zero without one (or
     /// when it is detached): carried from its hit-test or its last conversion while the tree
     /// and layout are unchanged, else converted by a walk up the tree and carried from then on.
@@ -343,7 +456,8 @@ extension Router {
     }
 
     /// Tells `surface` (the pen's target) that the pen is gone from it: a cancelled up if the
-    /// tip was down, then a leave. Told to the surface only.
+    /// tip was down (and to the link that handled the down, if another), then a leave. The
+    /// caller has cleared the record's focus and handler.
     private func tellPenEnds(to surface: Surface, _ state: PenState, time: Timestamp, leaveEvent: PenEvent? = nil) {
         let local = surface.convert(state.location) ?? .zero
         if state.inContact && !state.strokeLost && !state.downPending {
@@ -351,6 +465,9 @@ extension Router {
                               surfaceLocation: local, axes: state.axes, isCancelled: true)
             _ = surface.withResponder { $0.penUp(up, context: ResponderContext(router: self, surface: surface, target: surface)) }
             trace?.record(.told(TraceSubject(surface), .penUp))
+            if let handler = state.handler, !handler.isSame(as: .surface(surface)) {
+                tellPenHandlerCancelled(handler, state, target: surface, time: time)
+            }
         }
         var leave = leaveEvent ?? PenEvent(phase: .proximityOut, time: time, device: state.device, tool: state.tool,
                                            location: state.location, axes: state.axes)
@@ -367,15 +484,39 @@ extension Router {
         while i < unchecked.pens.states.count {
             var state = unchecked.pens.states[i]
             i += 1
-            guard let focus = state.focus, !focus.unchecked.isAttached else { continue }
+            guard let focus = state.focus, !focus.unchecked.isAttached else {
+                // The stroke goes on, but the link that handled its down left (a responder
+                // reached by nextResponder(after:), an output): it hears the stroke cancelled.
+                if let handler = state.handler, isGone(handler) {
+                    unchecked.pens.states[i - 1].handler = nil
+                    tellPenHandlerCancelled(handler, state, target: state.focus, time: clock.now)
+                }
+                continue
+            }
             // The record lets go of the surface first: stopping the stroke runs recognizers'
             // handlers, and one that removes another surface comes back here (the soak, seed
             // 1490: the surface was told the cancelled up and the leave twice).
             unchecked.pens.states[i - 1].focus = nil
+            unchecked.pens.states[i - 1].handler = nil
             unchecked.pens.states[i - 1].generation &+= 1
             if state.inContact { unchecked.pens.states[i - 1].strokeLost = true }
             if state.inContact && gestures.stopPenStroke(in: self, device: state.device, tool: state.tool) { state.strokeLost = true }
             tellPenEnds(to: focus, state, time: clock.now)
+        }
+    }
+
+    /// `root` moved to another parent in this router's layout (still attached): a stroke bound
+    /// in its subtree goes on, and the link that handled its down, if no longer on the
+    /// stroke's surface's chain (a former ancestor), hears it cancelled and no more of it.
+    func pensSubtreeDidMove(_ root: Surface) {
+        var i = 0
+        while i < unchecked.pens.states.count {
+            let state = unchecked.pens.states[i]
+            i += 1
+            guard let handler = state.handler, let focus = state.focus, focus === root || focus.isDescendant(of: root),
+                  !isOnChain(handler, of: focus) else { continue }
+            unchecked.pens.states[i - 1].handler = nil
+            tellPenHandlerCancelled(handler, state, target: focus, time: clock.now)
         }
     }
 

@@ -345,7 +345,7 @@ extension Router {
     }
 
     /// Whether a walk from `surface` reaches `link`.
-    private func isOnChain(_ link: ChainLink, of surface: Surface) -> Bool {
+    func isOnChain(_ link: ChainLink, of surface: Surface) -> Bool {
         var current: ChainLink? = .surface(surface)
         var steps = 0
         while let step = current, steps < chainStepLimit {

@@ -273,6 +273,7 @@ public final class Surface {
                 formerRouter.subtreeDidLeave(child, formerParent: formerParent)
             } else if formerParent !== self {
                 formerRouter.subtreeDidMove(child, formerParent: formerParent)
+                if !formerRouter.unchecked.pens.states.isEmpty { formerRouter.pensSubtreeDidMove(child) }
             }
         }
     }

@@ -133,11 +133,14 @@ static void capabilities_changed(void *data, uint32_t caps) {
 	seatkit_wlr_seat_set_capabilities(k->seat, caps);
 }
 
-/* A tablet (a pen's device) appeared: --map-tablet, --tablet-region and --tablet-rotate
- * apply to it, by its name (touchscreens keep their own mapping). */
+/* A tablet (a pen's device) appeared: offered to apps, and --map-tablet, --tablet-region
+ * and --tablet-rotate apply to it, by its name (touchscreens keep their own mapping). */
 static void device_added(void *data, uint32_t device, const struct seatkit_device_info *info) {
 	struct kiosk *k = data;
-	(void)device;
+	/* Apps get the tablet at once: a pad follows the keyboard focus before any pen came. */
+	if (info->capabilities & SEATKIT_DEVICE_TABLET_TOOL) {
+		seatkit_wlr_seat_add_tablet(k->seat, device);
+	}
 	if (!k->tablet.set || !(info->capabilities & SEATKIT_DEVICE_TABLET_TOOL) || !info->name || !info->name[0]) {
 		return;
 	}
@@ -1141,8 +1144,9 @@ static void new_input(struct wl_listener *listener, void *data) {
 		say("ignored device %s", device->name);
 		return;
 	}
-	/* Pointers, touchscreens and keyboards of any backend; a keyboard joins the seat's group
-	 * with SeatKit's keymap. */
+	/* Pointers, touchscreens, keyboards, tablets and pads of any backend (wlroots' libinput
+	 * without --libinput: a DRM panel with a pen); a keyboard joins the seat's group with
+	 * SeatKit's keymap. */
 	if (!seatkit_wlr_seat_add_input_device(k->seat, device) && device->type == WLR_INPUT_DEVICE_KEYBOARD) {
 		wlr_log(WLR_ERROR, "keyboard %s: not added to the seat", device->name);
 	}

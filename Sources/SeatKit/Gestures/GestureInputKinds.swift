@@ -410,18 +410,15 @@ extension GestureCoordinator {
     }
 
     /// Notes the first recognizer to take the stroke; if the responders saw its down, the
-    /// stroke's surface is told a cancelled up (the stroke is the recognizer's now).
+    /// stroke's surface and the link that handled the down are told a cancelled up (the
+    /// stroke is the recognizer's now).
     private func notePenTaken(in router: Router, focus: Surface?, time: Timestamp) -> Bool {
         guard !unchecked.penStroke.taken else { return true }
         guard penArena.firstTaker() != nil else { return false }
         unchecked.penStroke.taken = true
         if unchecked.penStroke.seenByResponders, let focus, let tool = unchecked.penStroke.tool,
            let index = router.penIndex(unchecked.penStroke.device, tool) {
-            let state = router.unchecked.pens.states[index]
-            let up = PenEvent(phase: .up, time: time, device: state.device, tool: state.tool, location: state.location,
-                              surfaceLocation: focus.convert(state.location) ?? .zero, axes: state.axes, isCancelled: true)
-            _ = focus.withResponder { $0.penUp(up, context: ResponderContext(router: router, surface: focus, target: focus)) }
-            router.trace?.record(.told(TraceSubject(focus), .penUp))
+            router.tellPenStrokeTaken(index, focus: focus, time: time)
         }
         return true
     }

@@ -557,6 +557,7 @@ final class GestureGraphWorld {
                 violation("\(s.name) saw touch \(key) begin and never heard its end")
             }
             if responder.penStrokeOpen { violation("\(s.name) saw a pen down and never heard its up") }
+            if responder.penHandledOpen { violation("\(s.name) handled a pen down for a descendant and never heard its up") }
         }
         for (name, arena) in [("pointer", router.gestures.pointerArena), ("pen", router.gestures.penArena), ("touchpad", router.gestures.touchpadArena)]
         where arena.unchecked.entries.contains(where: \.isCurrent) {
@@ -702,16 +703,25 @@ final class GraphSoakResponder: Responder {
         return handlesTouches ? .handled : .notHandled
     }
 
-    /// A pen stroke bound to this surface, seen down here and not yet up. Only the stroke's
-    /// own surface is owed its end: an ancestor asked the down up the chain is not told a
-    /// cancelled up when the bound surface leaves the tree (unlike touches; see the report
-    /// of issue 30).
+    /// A pen stroke bound to this surface, seen down here and not yet up.
     var penStrokeOpen = false
+    /// A pen stroke bound to a descendant whose down this surface handled (up the chain), not
+    /// yet up: the handler is owed the stroke's end as the stroke's surface is (a cancelled
+    /// up when the stroke stops short).
+    var penHandledOpen = false
 
     func penDown(_ event: PenEvent, context: ResponderContext) -> ResponderResult {
         guard mine(context) else { return .notHandled }
         attachedCheck("penDown")
-        guard context.target === surface else { return handlesTouches ? .handled : .notHandled }
+        guard context.target === surface else {
+            if handlesTouches {
+                if penHandledOpen { world.violation("\(name) handled a second pen down") }
+                world.note("  \(name).penDown (handled for \(context.target?.name ?? "nothing"))")
+                penHandledOpen = true
+                world.maybeEditFromCallback("\(name).penDown")
+            }
+            return handlesTouches ? .handled : .notHandled
+        }
         if penStrokeOpen { world.violation("\(name) got a second pen down") }
         world.note("  \(name).penDown")
         penStrokeOpen = true
@@ -729,7 +739,17 @@ final class GraphSoakResponder: Responder {
     func penUp(_ event: PenEvent, context: ResponderContext) -> ResponderResult {
         guard mine(context) else { return .notHandled }
         if !event.isCancelled { attachedCheck("penUp") }
-        guard context.target === surface else { return handlesTouches ? .handled : .notHandled }
+        guard context.target === surface else {
+            // An up walking a chain the stroke's surface moved into may reach a handler
+            // that never saw the down; a cancelled one is only for the down's handler.
+            if event.isCancelled && !penHandledOpen { world.violation("\(name) got a cancelled pen up it handled no down of") }
+            if penHandledOpen && handlesTouches {
+                world.note("  \(name).penUp\(event.isCancelled ? " (cancelled)" : "") (handled)")
+                penHandledOpen = false
+                world.maybeEditFromCallback("\(name).penUp")
+            }
+            return handlesTouches ? .handled : .notHandled
+        }
         if !penStrokeOpen { world.violation("\(name) got a pen up without its down") }
         world.note("  \(name).penUp\(event.isCancelled ? " (cancelled)" : "")")
         penStrokeOpen = false

@@ -77,9 +77,15 @@ bool seatkit_wlr_seat_set_keymap(struct seatkit_wlr_seat *bridge, struct seatkit
 	int32_t repeat_rate, int32_t repeat_delay_ms);
 
 /* Feeds a device of any backend to the router, until wlroots destroys it: a keyboard joins
- * the seat's group (after seatkit_wlr_seat_set_keymap: false before), a pointer and a touch
- * device report to SeatKit under numbers of the bridge's own (from 0x10000 up). The seat's
- * capabilities follow. False (nothing done) for other device types. */
+ * the seat's group (after seatkit_wlr_seat_set_keymap: false before), a pointer, a touch
+ * device, a tablet and a tablet pad report to SeatKit under numbers of the bridge's own
+ * (from 0x10000 up). A tablet's tools are SeatKit pens (seatkit_router_notify_pen, every
+ * axis with every event, the position placed on the tablet's output as a touchscreen's
+ * points are); a pad is announced with its mode groups (seatkit_router_notify_pad_added)
+ * and its buttons, rings and strips go to seatkit_router_notify_pad. With
+ * seatkit_wlr_seat_enable_tablets first, a tablet's zwp_tablet_v2 is offered at once, so
+ * that pads can follow keyboard focus before a pen came in. The seat's capabilities
+ * follow. False (nothing done) for other device types. */
 bool seatkit_wlr_seat_add_input_device(struct seatkit_wlr_seat *bridge,
 	struct wlr_input_device *device);
 
@@ -161,6 +167,12 @@ bool seatkit_wlr_seat_is_cursor_hidden(struct seatkit_wlr_seat *bridge);
  * pen and shows the cursor a tablet client sets for the tool. Without this call pens reach
  * every client as its pointer. False (logged) for a NULL bridge or if wlroots could not. */
 bool seatkit_wlr_seat_enable_tablets(struct seatkit_wlr_seat *bridge);
+/* The SeatKit device `device` is a tablet (call it from the delegate's device_added for a
+ * device with SEATKIT_DEVICE_TABLET_TOOL): its zwp_tablet_v2 is offered to clients now,
+ * not only once a pen of it comes over a surface, so that pads can follow keyboard focus
+ * (their enter quotes a tablet) before any pen came in; the first tablet is the one they
+ * quote until a pen comes in. False if tablets are not enabled. */
+bool seatkit_wlr_seat_add_tablet(struct seatkit_wlr_seat *bridge, uint32_t device);
 /* The SeatKit device `device` (a tablet) went away: its tablet and the pens last seen on it
  * are removed for clients (zwp_tablet_v2.removed, zwp_tablet_tool_v2.removed). Call it from
  * the delegate's device_removed; nothing for a device that is no tablet. */

@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+/// wlroots' own tablet and pad devices reach SeatKit through the bridge (issue 27): a C
+/// program (Tests/CSeatKitProgram/wlr-tablet.c) makes a tablet and a pad as wlroots'
+/// backends do, gives them to seatkit_wlr_seat_add_input_device and emits their signals.
+///
+/// Not the wlroots kiosk over wlroots' libinput backend: wlroots 0.15 cannot open a session
+/// here. libseat 0.7.0's noop backend never makes its fd readable, so wlroots, which
+/// dispatches libseat only when it is, waits for the session to become active and gives up
+/// ("Timeout waiting session to become active"); its built-in seatd (SEATD_VTBOUND=0)
+/// activates, but opens devices in a forked child, whose umockdev-emulated node reaches the
+/// kiosk as a bare PTY ("Could not poll connection: Broken pipe" on /dev/input/event100);
+/// the machine has neither logind nor a seatd daemon.
+@Suite struct WlrootsTabletDeviceTests {
+    @Test func wlrootsTabletAndPadSignalsBecomeSeatKitPensAndPadEventsWithEveryAxisOnTheirOutput() throws {
+        let prefix = try CProgramTests.installedPrefix()
+        let flags = try run("/usr/bin/pkg-config", ["--cflags", "--libs", "seatkit-wlroots"],
+                            environment: ["PKG_CONFIG_PATH": prefix + "/lib/pkgconfig"])
+        try #require(flags.status == 0, "\(flags.output)")
+        let binary = prefix + "/wlr-tablet"
+        let words = flags.output.split(whereSeparator: \.isWhitespace).map(String.init)
+        let cc = try run("/usr/bin/cc", ["-std=c11", "-Wall", "-Wextra", "-Werror", "-o", binary,
+                                         CProgramTests.programDirectory.appendingPathComponent("wlr-tablet.c").path] + words)
+        try #require(cc.status == 0, "cc failed:\n\(cc.output)")
+        let result = try run(binary, [])
+        #expect(result.status == 0, "\(result.output)")
+        let expected = try String(contentsOf: CProgramTests.programDirectory.appendingPathComponent("wlr-tablet.expected.txt"), encoding: .utf8)
+        let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("[ERROR]") && !$0.contains("[INFO]") }
+        #expect(lines.joined(separator: "\n") == expected.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n"),
+                "got:\n\(result.output)")
+        // What the lines say, in words: the tablet maps to OUT-2 (x from 1000), the pen's
+        // distance and tilt given on their own stay with the later events, the pad's ring
+        // and strip carry their groups.
+        #expect(result.output.contains("device_added Hand Tablet Pen caps 0x10 output OUT-2"))
+        #expect(result.output.contains("bridge: tablet 65537 added\nadd tablet: yes"), "offered before any pen")
+        #expect(result.output.contains("canvas.pen_down down at 1200.0,300.0 (surface 200.0,300.0) tool 0 serial 5a5a caps 0xf changed 0x1 pressure 0.00 distance 0.30 tilt 10.0,-5.0"))
+        #expect(result.output.contains("canvas.pen_moved moved at 1400.0,300.0 (surface 400.0,300.0) tool 0 serial 5a5a caps 0xf changed 0x8 pressure 0.60 distance 0.00 tilt 20.0,-5.0"))
+        #expect(result.output.contains("pad_event strip 0 value 0.50 finger 0 group 1 mode 1"))
+    }
+}
