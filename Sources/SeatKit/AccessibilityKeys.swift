@@ -83,7 +83,7 @@ public final class StickyKeys: InputFilter {
     /// The events it acts on: presses (as interpreted), and raw releases while a modifier
     /// is held (a release is a tap only then; it passes every other release without a look).
     private func heldModifiersChanged() {
-        filterSwitch.interests = unchecked.heldModifiers.isEmpty ? .interpretedKeys : [.interpretedKeys, .keyReleases]
+        filterSwitch.interests = unchecked.heldModifiers.isEmpty ? .interpretedKeys : FilterInterests.interpretedKeys.union(.keyReleases)
     }
 
     /// Unlatches and unlocks every modifier (clients are told through ``onModifiersChange``).

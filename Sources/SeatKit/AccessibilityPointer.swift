@@ -95,7 +95,7 @@ public final class SimulatedSecondaryClick: InputFilter {
 
     /// The events it acts on: buttons, and motion while a hold is under way (its timer set).
     private func holdChanged() {
-        filterSwitch.interests = unchecked.timer == nil ? .pointerButtons : [.pointerButtons, .pointerMotion]
+        filterSwitch.interests = unchecked.timer == nil ? .pointerButtons : FilterInterests.pointerButtons.union(.pointerMotion)
     }
 
     public func filter(_ event: InputEvent, router: Router) -> FilterDecision {
@@ -508,7 +508,7 @@ public final class LocatePointer: InputFilter {
     /// a look otherwise).
     private func candidateChanged() {
         filterSwitch.interests = unchecked.candidate == nil
-            ? .interpretedKeys : [.interpretedKeys, .keyReleases, .pointerButtons, .pointerAxis]
+            ? .interpretedKeys : FilterInterests.interpretedKeys.union(.keyReleases).union(.pointerButtons).union(.pointerAxis)
     }
 
     public func filter(_ event: InputEvent, router: Router) -> FilterDecision {

@@ -151,7 +151,7 @@ public final class TouchAccommodations: InputFilter {
 
     /// The events it acts on: touch downs, and the rest of touches while it holds a finger.
     private func heldChanged() {
-        filterSwitch.interests = unchecked.held.isEmpty ? .touchDowns : [.touchDowns, .touches]
+        filterSwitch.interests = unchecked.held.isEmpty ? .touchDowns : FilterInterests.touchDowns.union(.touches)
     }
 
     private func startRepeatWindow(at now: Timestamp) {
