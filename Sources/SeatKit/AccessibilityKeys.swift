@@ -76,13 +76,20 @@ public final class StickyKeys: InputFilter {
 
     /// A filter, on unless `isEnabled` is false; add it with ``Router/addFilter(_:)``.
     public init(isEnabled: Bool = true) {
-        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: [.keys, .interpretedKeys])
+        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: .interpretedKeys)
         unchecked.heldModifiers.reserveCapacity(8)
+    }
+
+    /// The events it acts on: presses (as interpreted), and raw releases while a modifier
+    /// is held (a release is a tap only then; it passes every other release without a look).
+    private func heldModifiersChanged() {
+        filterSwitch.interests = unchecked.heldModifiers.isEmpty ? .interpretedKeys : FilterInterests.interpretedKeys.union(.keyReleases)
     }
 
     /// Unlatches and unlocks every modifier (clients are told through ``onModifiersChange``).
     public func clear() {
         unchecked.heldModifiers.removeAll(keepingCapacity: true)
+        heldModifiersChanged()
         guard !unchecked.latched.isEmpty || !unchecked.locked.isEmpty else { return }
         unchecked.latched = []
         unchecked.locked = []
@@ -94,6 +101,7 @@ public final class StickyKeys: InputFilter {
         guard enabled, case .key(let keycode, .released) = event.kind, !unchecked.heldModifiers.isEmpty else { return .pass }
         guard let index = unchecked.heldModifiers.scanIndex(where: { $0.keycode == keycode }) else { return .pass }
         let held = unchecked.heldModifiers.remove(at: index)
+        heldModifiersChanged()
         guard !held.chorded else { return .pass }
         self.router = router
         let modifier = held.modifier
@@ -116,6 +124,7 @@ public final class StickyKeys: InputFilter {
         if let modifier = Self.modifier(keysym: event.keysym, keycode: event.keycode) {
             if unchecked.heldModifiers.scanIndex(where: { $0.keycode == event.keycode }) == nil {
                 unchecked.heldModifiers.append((event.keycode, modifier, false))
+                heldModifiersChanged()
             }
             return .pass
         }
@@ -348,7 +357,7 @@ public final class BounceKeys: InputFilter {
     /// KDE's).
     public init(delay: TimeSpan = .milliseconds(300), isEnabled: Bool = true) {
         unchecked = HotState(delay: delay)
-        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: .keys)
+        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: [.keys, .keyReleases])
     }
 
     /// True: a bounce is not in the keyboard's state.

@@ -59,7 +59,8 @@ public final class SimulatedSecondaryClick: InputFilter {
     public var onClick: ((LayoutPoint) -> Void)?
 
     /// Whether the router asks this filter at all: while it is on, and while a real release
-    /// is still owed (UnsafeFoundations.swift, `FilterSwitch`).
+    /// is still owed (UnsafeFoundations.swift, `FilterSwitch`); about pointer motion only
+    /// while a hold is under way (it passes every other motion without a look).
     let filterSwitch: FilterSwitch
     /// What each event reads and writes, exempt from run-time exclusivity checks (the rules
     /// are in UnsafeFoundations.swift; no access spans a call out).
@@ -89,7 +90,12 @@ public final class SimulatedSecondaryClick: InputFilter {
     /// A filter; add it with ``Router/addFilter(_:)``.
     public init(delay: TimeSpan = .milliseconds(1200), movementThreshold: Double = 10, isEnabled: Bool = true) {
         unchecked = HotState(delay: delay, movementThreshold: movementThreshold, enabled: isEnabled)
-        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: [.pointerMotion, .pointerButtons])
+        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: .pointerButtons)
+    }
+
+    /// The events it acts on: buttons, and motion while a hold is under way (its timer set).
+    private func holdChanged() {
+        filterSwitch.interests = unchecked.timer == nil ? .pointerButtons : FilterInterests.pointerButtons.union(.pointerMotion)
     }
 
     public func filter(_ event: InputEvent, router: Router) -> FilterDecision {
@@ -100,6 +106,7 @@ public final class SimulatedSecondaryClick: InputFilter {
             self.router = router
             unchecked.anchor = router.pointerLocation
             unchecked.timer = router.clock.schedule(at: router.clock.now + unchecked.delay, timerAction)
+            holdChanged()
         case .pointerButton(Button.left, .released):
             if unchecked.owesRelease {
                 unchecked.owesRelease = false
@@ -120,10 +127,12 @@ public final class SimulatedSecondaryClick: InputFilter {
         guard let timer = unchecked.timer else { return }
         router?.clock.cancel(timer)
         unchecked.timer = nil
+        holdChanged()
     }
 
     private func holdEnded() {
         unchecked.timer = nil
+        holdChanged()
         guard let router else { return }
         unchecked.owesRelease = true
         let now = router.clock.now
@@ -467,6 +476,7 @@ public final class LocatePointer: InputFilter {
         set {
             enabled = newValue
             unchecked.candidate = nil
+            candidateChanged()
         }
     }
     /// Told the pointer's location (layout space) at each Ctrl tap.
@@ -489,8 +499,16 @@ public final class LocatePointer: InputFilter {
 
     /// A filter; add it with ``Router/addFilter(_:)``.
     public init(isEnabled: Bool = true, onLocate: ((LayoutPoint) -> Void)? = nil) {
-        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: [.keys, .interpretedKeys, .pointerButtons, .pointerAxis])
+        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: .interpretedKeys)
         self.onLocate = onLocate
+    }
+
+    /// The events it acts on: presses (as interpreted), and while a Ctrl press is a
+    /// candidate, the releases, buttons and scrolling that end it (it passes them without
+    /// a look otherwise).
+    private func candidateChanged() {
+        filterSwitch.interests = unchecked.candidate == nil
+            ? .interpretedKeys : FilterInterests.interpretedKeys.union(.keyReleases).union(.pointerButtons).union(.pointerAxis)
     }
 
     public func filter(_ event: InputEvent, router: Router) -> FilterDecision {
@@ -499,10 +517,12 @@ public final class LocatePointer: InputFilter {
         case .key(let keycode, .released):
             if unchecked.candidate == keycode {
                 unchecked.candidate = nil
+                candidateChanged()
                 onLocate?(router.pointerLocation)
             }
         case .pointerButton(_, .pressed), .pointerAxis:
             unchecked.candidate = nil
+            candidateChanged()
         default:
             break
         }
@@ -512,6 +532,7 @@ public final class LocatePointer: InputFilter {
     public func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
         guard enabled, event.state == .pressed else { return .pass }
         unchecked.candidate = StickyKeys.modifier(keysym: event.keysym, keycode: event.keycode) == .control ? event.keycode : nil
+        candidateChanged()
         return .pass
     }
 }

@@ -63,7 +63,9 @@ public final class TouchAccommodations: InputFilter {
     }
 
     /// Backs `isEnabled`: whether the router asks this filter at all (off, it passes every
-    /// event without being called: UnsafeFoundations.swift, `FilterSwitch`).
+    /// event without being called: UnsafeFoundations.swift, `FilterSwitch`). It is asked
+    /// about touch downs, and about the rest of touches only while it holds a finger (it
+    /// passes the rest of every other touch without a look).
     let filterSwitch: FilterSwitch
     private var enabled: Bool {
         @inline(__always) get { filterSwitch.unchecked.isAsked }
@@ -92,7 +94,7 @@ public final class TouchAccommodations: InputFilter {
     /// `ignoreRepeat` of a counted one (`nil` turns either off).
     public init(holdDuration: TimeSpan? = .milliseconds(100), ignoreRepeat: TimeSpan? = nil, isEnabled: Bool = true) {
         unchecked = HotState(holdDuration: holdDuration, ignoreRepeat: ignoreRepeat)
-        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: .touches)
+        filterSwitch = FilterSwitch(isAsked: isEnabled, interests: .touchDowns)
         unchecked.held.reserveCapacity(10)
     }
 
@@ -118,6 +120,7 @@ public final class TouchAccommodations: InputFilter {
             let deadline = now + duration
             let timer = router.clock.schedule(at: deadline, timerAction)
             unchecked.held.append(Held(id: id, location: point, deadline: deadline, timer: timer, counted: false))
+            heldChanged()
             onHold?(id, point, .began)
             return .consume
         case .touchMotion(let id, let point):
@@ -130,6 +133,7 @@ public final class TouchAccommodations: InputFilter {
         case .touchUp(let id), .touchCancel(let id):
             guard let index = unchecked.held.scanIndex(where: { $0.id == id }) else { return .pass }
             let finger = unchecked.held.remove(at: index)
+            heldChanged()
             if finger.counted {
                 let counted = Self.countedID(for: id)
                 let kind: InputEvent.Kind
@@ -143,6 +147,11 @@ public final class TouchAccommodations: InputFilter {
         default:
             return .pass
         }
+    }
+
+    /// The events it acts on: touch downs, and the rest of touches while it holds a finger.
+    private func heldChanged() {
+        filterSwitch.interests = unchecked.held.isEmpty ? .touchDowns : FilterInterests.touchDowns.union(.touches)
     }
 
     private func startRepeatWindow(at now: Timestamp) {
@@ -166,6 +175,7 @@ public final class TouchAccommodations: InputFilter {
         if let until = unchecked.ignoreUntil, now < until {
             // Another touch counted meanwhile: this one is a repeat of it.
             let finger = unchecked.held.remove(at: index)
+            heldChanged()
             onHold?(id, finger.location, .rejected)
             return
         }
@@ -181,6 +191,7 @@ public final class TouchAccommodations: InputFilter {
     private func releaseAll() {
         let fingers = unchecked.held
         unchecked.held.removeAll(keepingCapacity: true)
+        heldChanged()
         unchecked.ignoreUntil = nil
         guard let router else { return }
         var cancelled = false

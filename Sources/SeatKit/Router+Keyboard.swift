@@ -72,11 +72,15 @@ extension Router {
         let keycode = keyEvent.keycode
         // Most seats have no filter and no spy: skip even loading the lists.
         // Filters that are off are not in the asked lists (FilterRoster).
-        if unchecked.filterList.asks(.anyKeys) || !unchecked.spies.isEmpty {
+        let asked: FilterInterests = keyEvent.state == .released ? .keyReleases : .keysAndInterpretedKeys
+        if unchecked.filterList.asks(asked) || !unchecked.spies.isEmpty {
             // Each filter is asked about the raw event, then about the interpreted key
             // (presses and repeats); spies hear once, with the verdict.
             unchecked.keyFilterDepth += 1
-            var consumedBy = unchecked.filterList.asks(.keys) ? askFilters(event, kind: .keys) : nil
+            // (Raw releases are a class of their own: a filter acting on presses as
+            // interpreted and on releases raw is asked once per key.)
+            let raw: FilterInterests = keyEvent.state == .released ? .keyReleases : .keys
+            var consumedBy = unchecked.filterList.asks(raw) ? askFilters(event, kind: raw) : nil
             // A release follows its press, which was not taken (a taken one's release was
             // swallowed before): a filter cannot take it and leave the key stuck.
             if keyEvent.state == .released { consumedBy = nil }

@@ -200,49 +200,98 @@ final class RouterHandle {
 /// side table (their timer actions hold them weakly), so each of those took the runtime's
 /// slow path: about 110 instructions per filter per event, most of a filter's cost when it is
 /// off (docs/BENCHMARKS.md, issue 28).
+///
+/// The core's own filters (the eight accessibility filters) are called directly, by their
+/// class (``AskedFilter/ask(_:router:)``), without reference counting; a filter of the
+/// user's through `any InputFilter`.
 final class FilterCall {
     let filter: any InputFilter
     /// The filter's switch, for the core's own filters (``SwitchedFilter``): while it is
     /// off the filter is passed over, not called.
     let filterSwitch: FilterSwitch?
+    /// Which of the core's filters `filter` is (``BuiltinFilter/user`` for any other).
+    let builtin: BuiltinFilter
+    /// `filter` as an object, unretained (rule 2 of ``Unretained``: `filter`, beside it, owns
+    /// it and never changes): what a direct call reads, cast to the class `builtin` names.
+    let object: Unmanaged<AnyObject>
+
     init(_ filter: any InputFilter) {
         self.filter = filter
         filterSwitch = (filter as? any SwitchedFilter)?.filterSwitch
+        builtin = BuiltinFilter(filter)
+        object = Unmanaged.passUnretained(filter as AnyObject)
     }
 
     /// Whether the router calls the filter about an event of class `kind` now: a load and
     /// two tests for a switched one.
     @inline(__always) func isAsked(about kind: FilterInterests) -> Bool {
         guard let filterSwitch else { return true }
-        return filterSwitch.unchecked.isAsked && filterSwitch.interests.contains(kind)
+        return filterSwitch.unchecked.isAsked && filterSwitch.unchecked.interests.contains(kind)
+    }
+}
+
+/// Which of the core's own filters a ``FilterCall`` holds: the class its direct call casts to.
+/// All are final classes, so the cast is exact.
+enum BuiltinFilter: UInt8 {
+    case user
+    case stickyKeys, slowKeys, bounceKeys
+    case mouseKeys, dwellClick, simulatedSecondaryClick, locatePointer
+    case touchAccommodations
+
+    init(_ filter: any InputFilter) {
+        switch filter {
+        case is StickyKeys: self = .stickyKeys
+        case is SlowKeys: self = .slowKeys
+        case is BounceKeys: self = .bounceKeys
+        case is MouseKeys: self = .mouseKeys
+        case is DwellClick: self = .dwellClick
+        case is SimulatedSecondaryClick: self = .simulatedSecondaryClick
+        case is LocatePointer: self = .locatePointer
+        case is TouchAccommodations: self = .touchAccommodations
+        default: self = .user
+        }
     }
 }
 
 /// The classes of events a switched filter acts on: the router asks it about no other (it
 /// passes them without a look, so a call would only cost).
 struct FilterInterests: OptionSet {
-    let rawValue: UInt8
+    let rawValue: UInt16
+    /// Raw key presses and repeats (``InputFilter/filter(_:router:)`` of a key event that is
+    /// not a release).
     static let keys = FilterInterests(rawValue: 1 << 0)
     static let pointerMotion = FilterInterests(rawValue: 1 << 1)
     static let pointerButtons = FilterInterests(rawValue: 1 << 2)
     static let pointerAxis = FilterInterests(rawValue: 1 << 3)
+    /// Touch motion, up and cancel (a touch's down is ``touchDowns``).
     static let touches = FilterInterests(rawValue: 1 << 4)
     static let other = FilterInterests(rawValue: 1 << 5)
-    /// Keys as interpreted (``InputFilter/filterKey(_:router:)``); ``keys`` is the raw
-    /// ``InputFilter/filter(_:router:)`` of a key event.
+    /// Keys as interpreted (``InputFilter/filterKey(_:router:)``: presses and repeats).
     static let interpretedKeys = FilterInterests(rawValue: 1 << 6)
-    /// ``keys`` or ``interpretedKeys`` (a constant: an array literal allocates in a debug build).
-    static let anyKeys = FilterInterests(rawValue: 1 << 0 | 1 << 6)
+    /// Raw key releases: a class of their own, so that a filter that acts on presses only
+    /// as interpreted and on releases only raw (sticky keys, locate pointer) is asked once
+    /// per key, not twice.
+    static let keyReleases = FilterInterests(rawValue: 1 << 7)
+    /// ``keys``, ``interpretedKeys`` or ``keyReleases`` (a constant: an array literal
+    /// allocates in a debug build).
+    static let anyKeys = FilterInterests(rawValue: 1 << 0 | 1 << 6 | 1 << 7)
+    /// ``keys`` or ``interpretedKeys``: what a press or repeat is asked as.
+    static let keysAndInterpretedKeys = FilterInterests(rawValue: 1 << 0 | 1 << 6)
+    /// Touch downs: a class of their own, so that a filter that acts on the rest of a touch
+    /// only while it holds one (touch accommodations) is asked about no other touch event
+    /// meanwhile.
+    static let touchDowns = FilterInterests(rawValue: 1 << 8)
 
-    /// The class of `event`: a switch on its case alone (no payload is read or copied).
+    /// The class of `event`: a switch on its case (and a key's state) alone.
     @inline(__always)
     static func of(_ event: InputEvent) -> FilterInterests {
         switch event.kind {
-        case .key: return .keys
+        case .key(_, let state): return state == .released ? .keyReleases : .keys
         case .pointerMotion, .pointerMotionAbsolute: return .pointerMotion
         case .pointerButton: return .pointerButtons
         case .pointerAxis: return .pointerAxis
-        case .touchDown, .touchMotion, .touchUp, .touchCancel, .touchFrame: return .touches
+        case .touchDown: return .touchDowns
+        case .touchMotion, .touchUp, .touchCancel, .touchFrame: return .touches
         default: return .other
         }
     }
@@ -259,17 +308,31 @@ final class FilterSwitch {
         /// False: the filter answers `.pass` to every event and changes nothing when asked,
         /// so the router need not ask it.
         var isAsked: Bool
+        /// The events the filter acts on now; it answers `.pass` to all others and changes
+        /// nothing.
+        var interests: FilterInterests
     }
     @exclusivity(unchecked) var unchecked: HotState
-    /// The events the filter acts on; it answers `.pass` to all others and changes nothing.
-    let interests: FilterInterests
-    /// The asked lists of the routers this filter is added to: told when ``isAsked`` changes.
-    /// Only touched when the switch changes or the filter is added or removed.
+    /// The asked lists of the routers this filter is added to: told when ``isAsked`` or
+    /// ``interests`` changes. Only touched when the switch changes or the filter is added or
+    /// removed.
     private var rosters: [FilterRoster] = []
 
     init(isAsked: Bool, interests: FilterInterests) {
-        unchecked = HotState(isAsked: isAsked)
-        self.interests = interests
+        unchecked = HotState(isAsked: isAsked, interests: interests)
+    }
+
+    /// The events the filter acts on now. A filter may narrow them while it has nothing
+    /// under way (simulated secondary click looks at motion only during a hold, touch
+    /// accommodations at the rest of a touch only while it holds a finger): setting them
+    /// tells the routers as ``isAsked`` does.
+    var interests: FilterInterests {
+        @inline(__always) get { unchecked.interests }
+        set {
+            guard newValue != unchecked.interests else { return }
+            unchecked.interests = newValue
+            tellRosters()
+        }
     }
 
     /// Whether the router asks the filter. Setting it tells the routers the filter is added
@@ -280,11 +343,15 @@ final class FilterSwitch {
         set {
             guard newValue != unchecked.isAsked else { return }
             unchecked.isAsked = newValue
-            var i = 0
-            while i < rosters.count {
-                rosters[i].switchChanged()
-                i += 1
-            }
+            tellRosters()
+        }
+    }
+
+    private func tellRosters() {
+        var i = 0
+        while i < rosters.count {
+            rosters[i].switchChanged()
+            i += 1
         }
     }
 
@@ -309,7 +376,56 @@ protocol SwitchedFilter: InputFilter {
 /// (what the trace and ``Router/routeTakenPress(_:after:)`` name it by).
 struct AskedFilter {
     let link: Unmanaged<FilterCall>
+    /// The filter itself, unretained (rule 2: its holder owns it), for a direct call.
+    let object: Unmanaged<AnyObject>
     let index: Int
+    /// Which of the core's filters it is (``BuiltinFilter/user``: one of the user's).
+    let builtin: BuiltinFilter
+
+    @inline(__always) init(_ call: FilterCall, index: Int) {
+        link = Unmanaged.passUnretained(call)
+        object = call.object
+        self.index = index
+        builtin = call.builtin
+    }
+
+    /// Asks the filter about a raw event: the core's own filters by a direct call to their
+    /// class (no witness table, no thunk), the user's through `any InputFilter`. Neither is
+    /// retained for the call.
+    @inline(__always) func ask(_ event: InputEvent, router: Router) -> FilterDecision {
+        switch builtin {
+        case .touchAccommodations:
+            return object._withUnsafeGuaranteedRef { unsafeDowncast($0, to: TouchAccommodations.self).filter(event, router: router) }
+        case .bounceKeys:
+            return object._withUnsafeGuaranteedRef { unsafeDowncast($0, to: BounceKeys.self).filter(event, router: router) }
+        case .stickyKeys:
+            return object._withUnsafeGuaranteedRef { unsafeDowncast($0, to: StickyKeys.self).filter(event, router: router) }
+        case .simulatedSecondaryClick:
+            return object._withUnsafeGuaranteedRef { unsafeDowncast($0, to: SimulatedSecondaryClick.self).filter(event, router: router) }
+        case .dwellClick:
+            return object._withUnsafeGuaranteedRef { unsafeDowncast($0, to: DwellClick.self).filter(event, router: router) }
+        case .locatePointer:
+            return object._withUnsafeGuaranteedRef { unsafeDowncast($0, to: LocatePointer.self).filter(event, router: router) }
+        case .slowKeys, .mouseKeys, .user:
+            return link._withUnsafeGuaranteedRef { $0.filter.filter(event, router: router) }
+        }
+    }
+
+    /// Asks the filter about an interpreted key, as ``ask(_:router:)``.
+    @inline(__always) func askKey(_ event: KeyEvent, router: Router) -> FilterDecision {
+        switch builtin {
+        case .stickyKeys:
+            return object._withUnsafeGuaranteedRef { unsafeDowncast($0, to: StickyKeys.self).filterKey(event, router: router) }
+        case .slowKeys:
+            return object._withUnsafeGuaranteedRef { unsafeDowncast($0, to: SlowKeys.self).filterKey(event, router: router) }
+        case .mouseKeys:
+            return object._withUnsafeGuaranteedRef { unsafeDowncast($0, to: MouseKeys.self).filterKey(event, router: router) }
+        case .locatePointer:
+            return object._withUnsafeGuaranteedRef { unsafeDowncast($0, to: LocatePointer.self).filterKey(event, router: router) }
+        case .touchAccommodations, .bounceKeys, .simulatedSecondaryClick, .dwellClick, .user:
+            return link._withUnsafeGuaranteedRef { $0.filter.filterKey(event, router: router) }
+        }
+    }
 }
 
 /// The filters the router asks, per class of event: only those that are on and act on it
@@ -326,41 +442,41 @@ final class FilterRoster {
     struct HotState {
         /// Bit `1 << c` set: some filter is asked about class `c` (``FilterInterests``' bits).
         /// All set while stale.
-        var askedClasses: UInt8 = 0
+        var askedClasses: UInt16 = 0
         /// A switch changed since the lists were built.
         var isStale = false
         /// The asked filters, grouped by class: class `c`'s are `asked[starts[c] ..< starts[c + 1]]`.
         var asked: [AskedFilter] = []
-        var starts = SIMD8<Int32>(repeating: 0)
+        var starts = [Int](repeating: 0, count: FilterInterests.classCount + 1)
     }
     @exclusivity(unchecked) var unchecked = HotState()
 
     /// A switch of one of the filters changed.
     func switchChanged() {
         unchecked.isStale = true
-        unchecked.askedClasses = 0xFF
+        unchecked.askedClasses = 0xFFFF
     }
 
     /// Rebuilds the lists from `calls`, in order, without allocating once warm.
     func rebuild(from calls: [FilterCall]) {
         unchecked.isStale = false
         unchecked.asked.removeAll(keepingCapacity: true)
-        var classes: UInt8 = 0
+        var classes: UInt16 = 0
         var c = 0
         while c < FilterInterests.classCount {
-            let kind = FilterInterests(rawValue: 1 << UInt8(c))
-            unchecked.starts[c] = Int32(unchecked.asked.count)
+            let kind = FilterInterests(rawValue: 1 << UInt16(c))
+            unchecked.starts[c] = unchecked.asked.count
             var i = 0
             while i < calls.count {
                 if calls[i].isAsked(about: kind) {
-                    unchecked.asked.append(AskedFilter(link: Unmanaged.passUnretained(calls[i]), index: i))
+                    unchecked.asked.append(AskedFilter(calls[i], index: i))
                     classes |= kind.rawValue
                 }
                 i += 1
             }
             c += 1
         }
-        unchecked.starts[FilterInterests.classCount] = Int32(unchecked.asked.count)
+        unchecked.starts[FilterInterests.classCount] = unchecked.asked.count
         unchecked.askedClasses = classes
     }
 }
@@ -449,14 +565,14 @@ struct FilterList {
 
     /// Starts an asking: the number of filters it asks.
     @inline(__always) mutating func beginAsking() -> Int {
-        askings += 1
+        askings &+= 1
         return links.count
     }
 
     /// Ends an asking. True when it was the outermost and filters were edited or switched
     /// meanwhile: the caller then calls ``applyEdits()``.
     @inline(__always) mutating func endAsking() -> Bool {
-        askings -= 1
+        askings &-= 1
         return askings == 0 && (edited || rosterLink._withUnsafeGuaranteedRef { $0.unchecked.isStale })
     }
 
@@ -487,7 +603,7 @@ struct FilterList {
 
 extension FilterInterests {
     /// How many classes there are (bits of ``rawValue``).
-    static let classCount = 7
+    static let classCount = 9
     /// The class's bit number, for a single class.
     @inline(__always) var classIndex: Int { rawValue.trailingZeroBitCount }
 }
@@ -503,20 +619,15 @@ extension Router {
     @inline(never)
     func askFilters(_ event: InputEvent, kind: FilterInterests) -> Int? {
         let roster = unchecked.filterList.rosterLink
-        if roster._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) {
-            // Inside another asking the lists stay as they are (a loop may be reading them):
-            // this one goes one by one.
-            if unchecked.filterList.askings > 0 { return askFilters(event, from: 0) }
-            unchecked.filterList.rebuildRoster()
-        }
+        if roster._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) { return askFiltersWhenStale(event, kind: kind) }
         _ = unchecked.filterList.beginAsking()
         let c = kind.classIndex
-        var i = Int(roster._withUnsafeGuaranteedRef { $0.unchecked.starts[c] })
-        let end = Int(roster._withUnsafeGuaranteedRef { $0.unchecked.starts[c + 1] })
+        var i = roster._withUnsafeGuaranteedRef { $0.unchecked.starts[c] }
+        let end = roster._withUnsafeGuaranteedRef { $0.unchecked.starts[c + 1] }
         var consumedBy: Int?
         while i < end {
             let entry = roster._withUnsafeGuaranteedRef { $0.unchecked.asked[i] }
-            if entry.link._withUnsafeGuaranteedRef({ $0.filter.filter(event, router: self) }) == .consume {
+            if entry.ask(event, router: self) == .consume {
                 consumedBy = entry.index
                 break
             }
@@ -525,28 +636,35 @@ extension Router {
                 consumedBy = askOneByOne(event, kind: kind, from: entry.index + 1)
                 break
             }
-            i += 1
+            i &+= 1
         }
         if unchecked.filterList.endAsking() { finishFilterEdits() }
         return consumedBy
+    }
+
+    /// ``askFilters(_:kind:)`` when a switch changed since the lists were built: outside any
+    /// asking the lists are rebuilt first; inside another they stay as they are (a loop may be
+    /// reading them) and this asking goes one by one. Out of line: rare.
+    @inline(never)
+    private func askFiltersWhenStale(_ event: InputEvent, kind: FilterInterests) -> Int? {
+        if unchecked.filterList.askings > 0 { return askFilters(event, from: 0) }
+        unchecked.filterList.rebuildRoster()
+        return askFilters(event, kind: kind)
     }
 
     /// ``askFilters(_:kind:)`` for the interpreted key (``InputFilter/filterKey(_:router:)``).
     @inline(never)
     func askFilters(key event: KeyEvent) -> Int? {
         let roster = unchecked.filterList.rosterLink
-        if roster._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) {
-            if unchecked.filterList.askings > 0 { return askFilters(key: event, from: 0) }
-            unchecked.filterList.rebuildRoster()
-        }
+        if roster._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) { return askFiltersWhenStale(key: event) }
         _ = unchecked.filterList.beginAsking()
         let c = FilterInterests.interpretedKeys.classIndex
-        var i = Int(roster._withUnsafeGuaranteedRef { $0.unchecked.starts[c] })
-        let end = Int(roster._withUnsafeGuaranteedRef { $0.unchecked.starts[c + 1] })
+        var i = roster._withUnsafeGuaranteedRef { $0.unchecked.starts[c] }
+        let end = roster._withUnsafeGuaranteedRef { $0.unchecked.starts[c + 1] }
         var consumedBy: Int?
         while i < end {
             let entry = roster._withUnsafeGuaranteedRef { $0.unchecked.asked[i] }
-            if entry.link._withUnsafeGuaranteedRef({ $0.filter.filterKey(event, router: self) }) == .consume {
+            if entry.askKey(event, router: self) == .consume {
                 consumedBy = entry.index
                 break
             }
@@ -554,10 +672,18 @@ extension Router {
                 consumedBy = askOneByOne(key: event, from: entry.index + 1)
                 break
             }
-            i += 1
+            i &+= 1
         }
         if unchecked.filterList.endAsking() { finishFilterEdits() }
         return consumedBy
+    }
+
+    /// ``askFiltersWhenStale(_:kind:)`` for the interpreted key.
+    @inline(never)
+    private func askFiltersWhenStale(key event: KeyEvent) -> Int? {
+        if unchecked.filterList.askings > 0 { return askFilters(key: event, from: 0) }
+        unchecked.filterList.rebuildRoster()
+        return askFilters(key: event)
     }
 
     /// Asks the filters from index `start` on about `event` (a press a filter took and routes
@@ -587,7 +713,8 @@ extension Router {
         var i = start
         while i < count {
             let link = unchecked.filterList.link(at: i)
-            if link._withUnsafeGuaranteedRef({ $0.isAsked(about: kind) && $0.filter.filter(event, router: self) == .consume }) { return i }
+            if link._withUnsafeGuaranteedRef({ $0.isAsked(about: kind) }),
+               link._withUnsafeGuaranteedRef({ AskedFilter($0, index: i) }).ask(event, router: self) == .consume { return i }
             i += 1
         }
         return nil
@@ -600,7 +727,8 @@ extension Router {
         var i = start
         while i < count {
             let link = unchecked.filterList.link(at: i)
-            if link._withUnsafeGuaranteedRef({ $0.isAsked(about: .interpretedKeys) && $0.filter.filterKey(event, router: self) == .consume }) {
+            if link._withUnsafeGuaranteedRef({ $0.isAsked(about: .interpretedKeys) }),
+               link._withUnsafeGuaranteedRef({ AskedFilter($0, index: i) }).askKey(event, router: self) == .consume {
                 return i
             }
             i += 1

@@ -270,15 +270,15 @@ import Testing
     /// is off); on, each is asked about the events it acts on and no others; a filter of the
     /// user's is always asked.
     @Test func anAccessibilityFilterIsAskedOnlyWhileOnAndOnlyAboutTheEventsItActsOn() {
-        let classes: [FilterInterests] = [.keys, .interpretedKeys, .pointerMotion, .pointerButtons, .pointerAxis, .touches, .other]
+        let classes: [FilterInterests] = [.keys, .keyReleases, .interpretedKeys, .pointerMotion, .pointerButtons, .pointerAxis, .touchDowns, .touches, .other]
         let sticky = StickyKeys(isEnabled: false), slow = SlowKeys(isEnabled: false), bounce = BounceKeys(isEnabled: false)
         let mouse = MouseKeys(isEnabled: false), dwell = DwellClick(isEnabled: false)
         let secondary = SimulatedSecondaryClick(isEnabled: false), locate = LocatePointer(isEnabled: false)
         let touch = TouchAccommodations(isEnabled: false)
         let filters: [(any InputFilter, FilterInterests)] = [
-            (sticky, [.keys, .interpretedKeys]), (slow, .interpretedKeys), (bounce, .keys), (mouse, .interpretedKeys),
-            (dwell, [.pointerMotion, .pointerButtons]), (secondary, [.pointerMotion, .pointerButtons]),
-            (locate, [.keys, .interpretedKeys, .pointerButtons, .pointerAxis]), (touch, .touches),
+            (sticky, .interpretedKeys), (slow, .interpretedKeys), (bounce, [.keys, .keyReleases]),
+            (mouse, .interpretedKeys), (dwell, [.pointerMotion, .pointerButtons]), (secondary, .pointerButtons),
+            (locate, .interpretedKeys), (touch, .touchDowns),
         ]
         let router = Router(clock: VirtualClock())
         for (filter, _) in filters {
@@ -295,8 +295,80 @@ import Testing
         }
         // The router's asked lists follow the switches from the next event.
         router.inject(Self.motion(1))
-        for c in classes { #expect(router.unchecked.filterList.asks(c) == (c != .other), "class \(c.rawValue)") }
+        // (The rest of a touch is asked of nobody: touch accommodations holds no finger; nor
+        // is scrolling: locate pointer has no Ctrl press under way.)
+        for c in classes { #expect(router.unchecked.filterList.asks(c) == (c != .other && c != .touches && c != .pointerAxis), "class \(c.rawValue)") }
         for c in classes { #expect(FilterCall(EditingFilter()).isAsked(about: c)) }
+    }
+
+    /// Simulated secondary click is asked about pointer motion only while a hold is under
+    /// way, and still cancels the hold when the pointer moves too far during it; touch
+    /// accommodations is asked about the rest of touches only while it holds a finger, and
+    /// still takes the whole of a held touch.
+    @Test func secondaryClickAndTouchAccommodationsAreAskedAboutMotionOnlyWhileTheyHaveSomethingUnderWay() {
+        let clock = VirtualClock()
+        let router = Router(clock: clock)
+        let secondary = SimulatedSecondaryClick(delay: .milliseconds(100), movementThreshold: 10)
+        let touch = TouchAccommodations(holdDuration: .milliseconds(100))
+        var clicks = 0
+        secondary.onClick = { _ in clicks += 1 }
+        router.addFilter(secondary)
+        router.addFilter(touch)
+        let secondaryCall = FilterCall(secondary), touchCall = FilterCall(touch)
+        #expect(!secondaryCall.isAsked(about: .pointerMotion) && secondaryCall.isAsked(about: .pointerButtons))
+        #expect(!touchCall.isAsked(about: .touches) && touchCall.isAsked(about: .touchDowns))
+        let device = DeviceID(1)
+        router.inject(InputEvent(time: .milliseconds(1), device: device, .pointerMotionAbsolute(LayoutPoint(x: 50, y: 50))))
+        #expect(!router.unchecked.filterList.asks(.pointerMotion), "no hold: no filter is asked about motion")
+        router.inject(InputEvent(time: .milliseconds(2), device: device, .pointerButton(button: 0x110, state: .pressed)))
+        #expect(secondaryCall.isAsked(about: .pointerMotion), "a hold under way: motion asked")
+        router.inject(InputEvent(time: .milliseconds(3), device: device, .pointerMotionAbsolute(LayoutPoint(x: 90, y: 50))))
+        #expect(!secondaryCall.isAsked(about: .pointerMotion), "moved too far: the hold is over")
+        clock.advance(to: .milliseconds(500))
+        router.inject(InputEvent(time: .milliseconds(500), device: device, .pointerButton(button: 0x110, state: .released)))
+        #expect(clicks == 0)
+        router.inject(InputEvent(time: .milliseconds(600), device: device, .touchDown(TouchID(1), LayoutPoint(x: 5, y: 5))))
+        #expect(touchCall.isAsked(about: .touches), "a finger held: the rest of touches asked")
+        router.inject(InputEvent(time: .milliseconds(610), device: device, .touchMotion(TouchID(1), LayoutPoint(x: 6, y: 5))))
+        router.inject(InputEvent(time: .milliseconds(620), device: device, .touchUp(TouchID(1))))
+        #expect(!touchCall.isAsked(about: .touches), "no finger held")
+        #expect(router.activeTouchCount == 0, "the held touch never reached routing")
+        router.inject(InputEvent(time: .milliseconds(630), device: device, .touchFrame))
+        #expect(!router.unchecked.filterList.asks(.touches))
+    }
+
+    /// The core's eight filters are called by their class, not through `any InputFilter`; a
+    /// filter of the user's through the protocol. Each direct call is the filter's own
+    /// method: what it answers and does is the same (locate pointer locates on a Ctrl tap
+    /// asked through the holder, bounce keys takes a bounce, a user's filter is asked).
+    @Test func theCoreFiltersAreCalledByTheirClassAndAUsersFiltersThroughTheProtocol() {
+        let expected: [(any InputFilter, BuiltinFilter)] = [
+            (StickyKeys(), .stickyKeys), (SlowKeys(), .slowKeys), (BounceKeys(), .bounceKeys), (MouseKeys(), .mouseKeys),
+            (DwellClick(), .dwellClick), (SimulatedSecondaryClick(), .simulatedSecondaryClick),
+            (LocatePointer(), .locatePointer), (TouchAccommodations(), .touchAccommodations), (EditingFilter(), .user),
+        ]
+        for (filter, builtin) in expected {
+            let call = FilterCall(filter)
+            #expect(call.builtin == builtin, "\(type(of: filter))")
+            let sameObject = ObjectIdentifier(call.object.takeUnretainedValue()) == ObjectIdentifier(filter as AnyObject)
+            #expect(sameObject)
+        }
+        let router = Router(clock: VirtualClock())
+        var located = 0
+        let locatePointer = LocatePointer(onLocate: { _ in located += 1 })
+        let locate = AskedFilter(FilterCall(locatePointer), index: 0)
+        let ctrl = UInt32(29)
+        #expect(locate.askKey(KeyEvent(time: .milliseconds(1), device: DeviceID(1), keycode: ctrl, state: .pressed), router: router) == .pass)
+        #expect(locate.ask(InputEvent(time: .milliseconds(2), .key(keycode: ctrl, state: .released)), router: router) == .pass)
+        #expect(located == 1)
+        let bounceKeys = BounceKeys(delay: .milliseconds(300))
+        let bounce = AskedFilter(FilterCall(bounceKeys), index: 0)
+        #expect(bounce.ask(InputEvent(time: .milliseconds(3), .key(keycode: 30, state: .released)), router: router) == .pass)
+        #expect(bounce.ask(InputEvent(time: .milliseconds(4), .key(keycode: 30, state: .pressed)), router: router) == .consume)
+        let user = EditingFilter()
+        let userCall = FilterCall(user)
+        #expect(AskedFilter(userCall, index: 0).ask(Self.motion(5), router: router) == .pass)
+        #expect(user.asked == 1)
     }
 
     /// A filter that is off is in none of the router's asked lists: with every filter off,
@@ -309,7 +381,7 @@ import Testing
         locate.onLocate = { _ in located += 1 }
         router.addFilter(locate)
         router.addFilter(DwellClick(isEnabled: false))
-        #expect(!router.unchecked.filterList.asks([.keys, .interpretedKeys, .pointerMotion, .pointerButtons, .pointerAxis, .touches, .other]))
+        #expect(!router.unchecked.filterList.asks([.keys, .keyReleases, .interpretedKeys, .pointerMotion, .pointerButtons, .pointerAxis, .touchDowns, .touches, .other]))
         let ctrl = UInt32(29)
         router.inject(InputEvent(time: .milliseconds(1), .key(keycode: ctrl, state: .pressed)))
         router.inject(InputEvent(time: .milliseconds(2), .key(keycode: ctrl, state: .released)))
@@ -318,12 +390,12 @@ import Testing
         router.inject(InputEvent(time: .milliseconds(3), .key(keycode: ctrl, state: .pressed)))
         router.inject(InputEvent(time: .milliseconds(4), .key(keycode: ctrl, state: .released)))
         #expect(located == 1, "asked from the first event after it was turned on")
-        #expect(router.unchecked.filterList.asks(.keys) && !router.unchecked.filterList.asks(.pointerMotion))
+        #expect(router.unchecked.filterList.asks(.interpretedKeys) && !router.unchecked.filterList.asks(.pointerMotion))
         locate.isEnabled = false
         router.inject(InputEvent(time: .milliseconds(5), .key(keycode: ctrl, state: .pressed)))
         router.inject(InputEvent(time: .milliseconds(6), .key(keycode: ctrl, state: .released)))
         #expect(located == 1)
-        #expect(!router.unchecked.filterList.asks(.keys))
+        #expect(!router.unchecked.filterList.asks(.interpretedKeys))
     }
 
     /// A filter turned on by an earlier filter while an event is asked about is asked about
