@@ -5,13 +5,12 @@ import Testing
 /// program (Tests/CSeatKitProgram/wlr-tablet.c) makes a tablet and a pad as wlroots'
 /// backends do, gives them to seatkit_wlr_seat_add_input_device and emits their signals.
 ///
-/// Not the wlroots kiosk over wlroots' libinput backend: wlroots 0.15 cannot open a session
-/// here. libseat 0.7.0's noop backend never makes its fd readable, so wlroots, which
-/// dispatches libseat only when it is, waits for the session to become active and gives up
-/// ("Timeout waiting session to become active"); its built-in seatd (SEATD_VTBOUND=0)
-/// activates, but opens devices in a forked child, whose umockdev-emulated node reaches the
-/// kiosk as a bare PTY ("Could not poll connection: Broken pipe" on /dev/input/event100);
-/// the machine has neither logind nor a seatd daemon.
+/// Every signal and axis, without a session; the wlroots kiosk over wlroots' own libinput
+/// backend (a real tablet and pad under umockdev, GTK as the client) is
+/// WlrootsOwnTabletEndToEndTests. Plain libseat 0.7 cannot give wlroots 0.15 a session here
+/// (its noop backend never enables the seat; its built-in seatd opens devices in a forked
+/// child, whose umockdev-emulated node reaches the kiosk as a bare PTY): that test preloads
+/// the benchmark's libseat stand-in.
 @Suite struct WlrootsTabletDeviceTests {
     @Test func wlrootsTabletAndPadSignalsBecomeSeatKitPensAndPadEventsWithEveryAxisOnTheirOutput() throws {
         let prefix = try CProgramTests.installedPrefix()
