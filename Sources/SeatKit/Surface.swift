@@ -85,6 +85,11 @@ public final class Surface {
         var hasRetiredFlatTables = false
         /// Backs `isAttached`.
         var isAttached = false
+        #if DEBUG
+        /// How many times `layoutOrigin` walked up the tree from here: what an origin carried by
+        /// the router saves (for tests; debug builds only).
+        var layoutOriginWalks = 0
+        #endif
     }
 
     @exclusivity(unchecked) var unchecked: HotState
@@ -113,6 +118,12 @@ public final class Surface {
 
     /// Replaced responders still waiting for a call under way to end (for tests).
     var formerResponderCountForTesting: Int { unchecked.formerResponders.keptCount }
+
+    #if DEBUG
+    /// How many times `layoutOrigin` (and so `convert`) walked up the tree from this surface
+    /// while it was attached (for tests; debug builds only).
+    var layoutOriginWalksForTesting: Int { unchecked.layoutOriginWalks }
+    #endif
 
     /// Position and size in the parent's surface space (for a root surface: output space).
     public var frame: SurfaceRect {
@@ -344,6 +355,9 @@ public final class Surface {
     /// This surface's origin in layout space, or `nil` when detached.
     public var layoutOrigin: LayoutPoint? {
         guard let outputLink = unchecked.outputLink else { return nil }
+        #if DEBUG
+        unchecked.layoutOriginWalks += 1
+        #endif
         // A walk up the tree that calls nothing: no ancestor can go away under it, so none is
         // retained (touch and pointer events ask for this on every event).
         var x = frame.origin.x, y = frame.origin.y

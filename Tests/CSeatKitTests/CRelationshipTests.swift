@@ -6,12 +6,23 @@ import Testing
 @Suite struct CRelationshipTests {
     typealias Log = CCompositionTests.Log
 
-    func router() -> (OpaquePointer, OpaquePointer) {
+    /// Runs `body` on a new virtual-clock router whose one output (1000 x 1000) is filled by
+    /// the surface `page`, with a log for recognizers' states; destroys the router after.
+    func onAPage(_ body: (_ router: OpaquePointer, _ page: OpaquePointer, _ log: Log) -> Void) {
+        let log = Log()
         let router = seatkit_router_create_virtual(0)!
+        defer { seatkit_router_destroy(router); withExtendedLifetime(log) {} }
         let output = seatkit_output_create(router, "OUT", 0, 0, 1000, 1000, SEATKIT_OUTPUT_TRANSFORM_NORMAL, 1)!
-        let surface = seatkit_surface_create(router, "page", 0, 0, 1000, 1000)!
-        _ = seatkit_surface_add_child(seatkit_output_get_root(output), surface)
-        return (router, surface)
+        let page = seatkit_surface_create(router, "page", 0, 0, 1000, 1000)!
+        _ = seatkit_surface_add_child(seatkit_output_get_root(output), page)
+        body(router, page, log)
+    }
+
+    /// A one-finger pan named `name` on `router`, its states written to `log` when one is given.
+    func pan(_ router: OpaquePointer, _ name: String, watchedIn log: Log? = nil) -> OpaquePointer? {
+        let pan = seatkit_recognizer_create_pan(router, name, 1, 0)
+        if let log { CCompositionTests().watch(pan, name, log) }
+        return pan
     }
 
     func drag(_ router: OpaquePointer) {
@@ -24,14 +35,8 @@ import Testing
     }
 
     @Test(arguments: [false, true])
-    func twoPansFromCThatCannotCancelEachOtherBothBegin(related: Bool) {
-        let log = Log()
-        let (router, page) = router()
-        defer { seatkit_router_destroy(router); withExtendedLifetime(log) {} }
-        let a = seatkit_recognizer_create_pan(router, "a", 1, 0)
-        let b = seatkit_recognizer_create_pan(router, "b", 1, 0)
-        CCompositionTests().watch(a, "a", log)
-        CCompositionTests().watch(b, "b", log)
+    func twoPansFromCThatCannotCancelEachOtherBothBegin(related: Bool) { onAPage { router, page, log in
+        let a = pan(router, "a", watchedIn: log), b = pan(router, "b", watchedIn: log)
         if related {
             #expect(seatkit_recognizer_can_not_cancel(a, b))
             #expect(seatkit_recognizer_can_not_cancel(b, a))
@@ -44,37 +49,26 @@ import Testing
             #expect(log.lines.filter { $0.hasPrefix("b:") } == ["b:failed"])
         }
         #expect(seatkit_recognizer_remove_relationships(a, b))
-    }
+    } }
 
-    @Test func aPanFromCThatRecognizesIndependentlyDoesNotWaitForTheOneItRequiresToFail() {
-        let log = Log()
-        let (router, page) = router()
-        defer { seatkit_router_destroy(router); withExtendedLifetime(log) {} }
-        let a = seatkit_recognizer_create_pan(router, "a", 1, 0)
-        let b = seatkit_recognizer_create_pan(router, "b", 1, 0)
-        CCompositionTests().watch(a, "a", log)
+    @Test func aPanFromCThatRecognizesIndependentlyDoesNotWaitForTheOneItRequiresToFail() { onAPage { router, page, log in
+        let a = pan(router, "a", watchedIn: log), b = pan(router, "b")
         #expect(seatkit_recognizer_require_to_fail(a, b))
         #expect(seatkit_recognizer_recognize_independently_from(a, b))
         #expect(seatkit_surface_add_recognizer(page, a) && seatkit_surface_add_recognizer(page, b))
         drag(router)
         #expect(log.lines.first == "a:began")
-    }
+    } }
 
-    @Test func anInhibitionFromCThatWouldCloseACycleIsRefused() {
-        let (router, _) = router()
-        defer { seatkit_router_destroy(router) }
-        let a = seatkit_recognizer_create_pan(router, "a", 1, 0)
-        let b = seatkit_recognizer_create_pan(router, "b", 1, 0)
+    @Test func anInhibitionFromCThatWouldCloseACycleIsRefused() { onAPage { router, _, _ in
+        let a = pan(router, "a"), b = pan(router, "b")
         #expect(seatkit_recognizer_require_to_fail(a, b))           // a waits for b
         #expect(!seatkit_recognizer_inhibit_until_cancelled(a, b))  // b would wait for a
         #expect(seatkit_recognizer_inhibit_until_cancelled(b, a))   // a waits for b again
         #expect(!seatkit_recognizer_inhibit_until_cancelled(nil, a))
-    }
+    } }
 
-    @Test func aTapFromCIsRecognizedAtTheSweepWithoutWaitingForTheDoubleTap() {
-        let log = Log()
-        let (router, page) = router()
-        defer { seatkit_router_destroy(router); withExtendedLifetime(log) {} }
+    @Test func aTapFromCIsRecognizedAtTheSweepWithoutWaitingForTheDoubleTap() { onAPage { router, page, log in
         let single = seatkit_recognizer_create_tap(router, "single", 1, 1)
         let double = seatkit_recognizer_create_tap(router, "double", 2, 1)
         CCompositionTests().watch(single, "single", log)
@@ -85,7 +79,7 @@ import Testing
         #expect(seatkit_router_get_gesture_arena_rules(router) == SEATKIT_GESTURE_ARENA_SWEEP_AT_END.rawValue)
         CCompositionTests().tap(router, at: 10_000, id: 0)
         #expect(log.lines == ["single:recognized", "double:failed"])
-    }
+    } }
 
     /// Recognizes when it wins the arena.
     nonisolated(unsafe) static var winner: seatkit_recognizer_interface = {
@@ -107,10 +101,7 @@ import Testing
     }()
 
     @Test(arguments: [false, true])
-    func aCustomRecognizerFromCHearsItWonWhenTheLastOtherMemberFails(olderTable: Bool) {
-        let log = Log()
-        let (router, page) = router()
-        defer { seatkit_router_destroy(router); withExtendedLifetime(log) {} }
+    func aCustomRecognizerFromCHearsItWonWhenTheLastOtherMemberFails(olderTable: Bool) { onAPage { router, page, log in
         let data = Unmanaged.passUnretained(log).toOpaque()
         let custom = olderTable ? seatkit_recognizer_create_custom(router, "custom", &Self.olderWinner, data)
             : seatkit_recognizer_create_custom(router, "custom", &Self.winner, data)
@@ -126,5 +117,5 @@ import Testing
             // The winner acts while the loser's failure is under way (before its targets hear it).
             #expect(log.lines == ["custom won", "custom:recognized", "tap:failed"])
         }
-    }
+    } }
 }

@@ -81,6 +81,25 @@ import Testing
                               log: runtime + "/gtk.log")
     }
 
+    /// The kiosk (verbose) on two 1280x720 headless outputs, extended (HEADLESS-2 at x 0,
+    /// HEADLESS-1 right of it at 1280), replaying `taps` from a touchscreen mapped to
+    /// HEADLESS-1, whose native point (x, y) is the screen's (1280 + x, y); logging to
+    /// `runtime`/kiosk.log. The kiosk and its socket, once it listens (stopped if it does not).
+    static func startKioskOnTwoHeadlessOutputs(_ runtime: String, replaying taps: FrameScript)
+        throws -> (server: Background, socket: String) {
+        let kiosk = try WlrootsKioskTests.builtKiosk()
+        let recording = runtime + "/taps.yml"
+        try WlrootsKioskBehaviourTests.write(taps, to: recording)
+        let server = try Background(kiosk, ["--verbose", "--outputs", "extend", "--replay", recording,
+                                            "--map-touch", "SeatKit Kiosk Behaviour Touchscreen=HEADLESS-1"],
+                                    environment: WlrootsKioskLaunchTests.headless.merging(["XDG_RUNTIME_DIR": runtime,
+                                                                                          "WLR_HEADLESS_OUTPUTS": "2"]) { $1 },
+                                    log: runtime + "/kiosk.log")
+        let socket = WlrootsKioskLaunchTests.socket(of: server)
+        if socket == nil { server.stop() }
+        return (server, try #require(socket, "the kiosk did not start:\n\(server.text)"))
+    }
+
     /// The popups' frames from "popup mapped at X,Y WxH ..." (in the window's space).
     static func popupFrames(_ kiosk: String) -> [[Double]] {
         lines(kiosk, "popup mapped at ").map { line in
@@ -95,7 +114,6 @@ import Testing
     /// a replayed touchscreen mapped to the second: its native point (x, y) is the window's
     /// (1280 + x, y).
     @Test func onTwoHeadlessOutputsADropdownListOnTheSecondOutputTakesTapsThereAndATapOutsideDismissesIt() throws {
-        let kiosk = try WlrootsKioskTests.builtKiosk()
         let runtime = try temporaryDirectory("seatkit-wlr-extend-popups")
         defer { try? FileManager.default.removeItem(atPath: runtime) }
         var s = FrameScript(startingAt: 0)
@@ -109,17 +127,8 @@ import Testing
         tap(&s, 500, 368, 4)   // its third row: Cherry
         tap(&s, 50, 80, 5)     // window 1330,80: "wide" opens its list, across both outputs
         tap(&s, 50, 368, 6)    // its third row, on the second output's part: Cherry
-        let recording = runtime + "/taps.yml"
-        try WlrootsKioskBehaviourTests.write(s, to: recording)
-        let server = try Background(kiosk, ["--verbose", "--outputs", "extend", "--replay", recording,
-                                            "--map-touch", "SeatKit Kiosk Behaviour Touchscreen=HEADLESS-1"],
-                                    environment: WlrootsKioskLaunchTests.headless.merging(["XDG_RUNTIME_DIR": runtime,
-                                                                                          "WLR_HEADLESS_OUTPUTS": "2"]) { $1 },
-                                    log: runtime + "/kiosk.log")
+        let (server, socket) = try Self.startKioskOnTwoHeadlessOutputs(runtime, replaying: s)
         defer { server.stop() }
-        let socket = try #require(server.waitFor(timeout: 30) { $0.contains("listening on ") }
-            .flatMap { text in text.split(separator: "\n").first { $0.hasPrefix("listening on ") } }
-            .map { String($0.dropFirst("listening on ".count)) }, "the kiosk did not start:\n\(server.text)")
         let app = try Self.startApp(runtime, socket)
         defer { app.stop() }
         try #require(server.waitFor(timeout: 60) { $0.contains("replay finished") } != nil,
@@ -209,13 +218,7 @@ import Testing
     @Test func closingTheOutputUnderAnOpenListClosesTheListAndMovesTheAppWithNothingDanglingUnderValgrind() throws {
         let runtime = try temporaryDirectory("seatkit-wlr-extend-popups-gone")
         defer { try? FileManager.default.removeItem(atPath: runtime) }
-        let prefix = try CProgramTests.installedPrefix()
-        let libraries = runtime + "/lib"
-        try FileManager.default.createDirectory(atPath: libraries, withIntermediateDirectories: true)
-        for library in ["libseatkit.so.0", "libseatkit-replay.so.0"] {
-            let strip = try run("/usr/bin/strip", ["--strip-debug", "-o", libraries + "/" + library, prefix + "/lib/" + library])
-            try #require(strip.status == 0, "strip: \(strip.output)")
-        }
+        let libraries = try WlrootsKioskX11Tests.librariesWithoutDebugInfo(in: runtime)
         let x = try WlrootsKioskX11Tests.Xvfb(runtime: runtime)
         defer { x.stop() }
         let valgrindLog = runtime + "/valgrind.log"
@@ -254,15 +257,7 @@ import Testing
                 "gtk:\n\(app.text)\nkiosk:\n\(server.text.suffix(3000))")
         app.stop()
         server.terminate()
-        func valgrindSummary() -> String? {
-            let deadline = Date().addingTimeInterval(60)
-            repeat {
-                if let text = try? String(contentsOfFile: valgrindLog, encoding: .utf8), text.contains("ERROR SUMMARY:") { return text }
-                usleep(100_000)
-            } while Date() < deadline
-            return nil
-        }
-        let summary = try #require(valgrindSummary(),
+        let summary = try #require(WlrootsKioskX11Tests.waitForFile(valgrindLog, timeout: 60) { $0.contains("ERROR SUMMARY:") },
                                    "no valgrind summary:\n\((try? String(contentsOfFile: valgrindLog, encoding: .utf8)) ?? "")")
         #expect(summary.contains("ERROR SUMMARY: 0 errors from 0 contexts"), "\(summary.suffix(6000))")
         #expect(!summary.contains("Invalid read") && !summary.contains("Invalid write") && !summary.contains("Invalid free"))

@@ -55,22 +55,14 @@ import Testing
     /// at 0,620 of HEADLESS-1, wev is configured 2560x620, a tap on the bar clicks it and
     /// reaches no app, and a tap above it reaches wev at the window's point.
     @Test func aBarAskingForTheSecondOutputIsPlacedThereTakesItsTouchesAndKeepsTheAppFromUnderIt() throws {
-        let kiosk = try WlrootsKioskTests.builtKiosk()
         let runtime = try temporaryDirectory("seatkit-wlr-panels")
         defer { try? FileManager.default.removeItem(atPath: runtime) }
         var s = FrameScript(startingAt: 0)
         s.time = 2_000_000  // wev's and the bar's first frames
         WlrootsKioskBehaviourTests.press(&s, 640, 670, id: 1, hold: 80_000, after: 1_000_000)  // the bar, on HEADLESS-1
         WlrootsKioskBehaviourTests.press(&s, 640, 300, id: 2, hold: 80_000, after: 1_000_000)  // wev, window 1920,300
-        let recording = runtime + "/taps.yml"
-        try WlrootsKioskBehaviourTests.write(s, to: recording)
-        let server = try Background(kiosk, ["--verbose", "--outputs", "extend", "--replay", recording,
-                                            "--map-touch", "SeatKit Kiosk Behaviour Touchscreen=HEADLESS-1"],
-                                    environment: WlrootsKioskLaunchTests.headless.merging(["XDG_RUNTIME_DIR": runtime,
-                                                                                          "WLR_HEADLESS_OUTPUTS": "2"]) { $1 },
-                                    log: runtime + "/kiosk.log")
+        let (server, socket) = try WlrootsKioskExtendPopupTests.startKioskOnTwoHeadlessOutputs(runtime, replaying: s)
         defer { server.stop() }
-        let socket = try #require(WlrootsKioskLaunchTests.socket(of: server), "the kiosk did not start:\n\(server.text)")
         let path = runtime + "/bar.py"
         try Self.script.write(toFile: path, atomically: true, encoding: .utf8)
         let bar = try Background("/usr/bin/python3", [path, "1280", "100"],

@@ -285,13 +285,7 @@ import Testing
     @Test func closingTheScreensWindowMovesTheAppToTheOtherOutputWithNothingDanglingUnderValgrind() throws {
         let runtime = try temporaryDirectory("seatkit-wlr-x11")
         defer { try? FileManager.default.removeItem(atPath: runtime) }
-        let prefix = try CProgramTests.installedPrefix()
-        let libraries = runtime + "/lib"
-        try FileManager.default.createDirectory(atPath: libraries, withIntermediateDirectories: true)
-        for library in ["libseatkit.so.0", "libseatkit-replay.so.0"] {
-            let strip = try run("/usr/bin/strip", ["--strip-debug", "-o", libraries + "/" + library, prefix + "/lib/" + library])
-            try #require(strip.status == 0, "strip: \(strip.output)")
-        }
+        let libraries = try Self.librariesWithoutDebugInfo(in: runtime)
         let x = try Xvfb(runtime: runtime)
         defer { x.stop() }
         let valgrindLog = runtime + "/valgrind.log"
@@ -325,7 +319,7 @@ import Testing
                 "kiosk:\n\(server.text)")
         wev.stop()
         server.terminate()
-        let summary = try #require(waitForFile(valgrindLog, timeout: 60) { $0.contains("ERROR SUMMARY:") },
+        let summary = try #require(Self.waitForFile(valgrindLog, timeout: 60) { $0.contains("ERROR SUMMARY:") },
                                    "no valgrind summary:\n\((try? String(contentsOfFile: valgrindLog, encoding: .utf8)) ?? "")")
         #expect(summary.contains("ERROR SUMMARY: 0 errors from 0 contexts"), "\(summary.suffix(6000))")
         #expect(!summary.contains("Invalid read") && !summary.contains("Invalid write"))
@@ -366,8 +360,22 @@ import Testing
                 "wev:\n\(wev.text.suffix(2000))")
     }
 
+    /// libseatkit.so.0 and libseatkit-replay.so.0 (which the kiosk links for --replay) of the
+    /// installed prefix, copied without debug info into `runtime`/lib, for valgrind 3.19,
+    /// which cannot read Swift 6.3's DWARF 5; that folder, for LD_LIBRARY_PATH.
+    static func librariesWithoutDebugInfo(in runtime: String) throws -> String {
+        let prefix = try CProgramTests.installedPrefix()
+        let libraries = runtime + "/lib"
+        try FileManager.default.createDirectory(atPath: libraries, withIntermediateDirectories: true)
+        for library in ["libseatkit.so.0", "libseatkit-replay.so.0"] {
+            let strip = try run("/usr/bin/strip", ["--strip-debug", "-o", libraries + "/" + library, prefix + "/lib/" + library])
+            try #require(strip.status == 0, "strip: \(strip.output)")
+        }
+        return libraries
+    }
+
     /// Polls a file until `condition` holds on its text or `timeout` seconds pass.
-    func waitForFile(_ path: String, timeout: Double, _ condition: (String) -> Bool) -> String? {
+    static func waitForFile(_ path: String, timeout: Double, _ condition: (String) -> Bool) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
             if let text = try? String(contentsOfFile: path, encoding: .utf8), condition(text) { return text }

@@ -29,12 +29,19 @@ struct PenCarriedOriginTests {
 
     func recorder(_ s: Surface) -> PenRecorder { s.responder as! PenRecorder }
 
-    @Test func aStrokeFollowsItsSurfaceThroughMovesOfTheSurfaceItsParentAndTheOutput() {
+    /// A window at 100,100 (400 x 400, handling nothing) with a button at 10,10 in it (200 x
+    /// 200), and the pen in proximity and down at 150,150: on the button's (40, 40).
+    func penDownOnAButton() -> (h: PenHarness, window: Surface, button: Surface) {
         let h = PenHarness()
         let window = h.surface("window", 100, 100, 400, 400, handles: [])
         let button = h.surface("button", 10, 10, 200, 200, in: window)
         h.proximityIn(150, 150)
         h.down(150, 150)
+        return (h, window, button)
+    }
+
+    @Test func aStrokeFollowsItsSurfaceThroughMovesOfTheSurfaceItsParentAndTheOutput() {
+        let (h, window, button) = penDownOnAButton()
         #expect(recorder(button).events.last?.surfaceLocation == SurfacePoint(x: 40, y: 40))
         h.move(151, 150, pressure: 0.5)
         #expect(recorder(button).events.last?.surfaceLocation == SurfacePoint(x: 41, y: 40))
@@ -57,15 +64,45 @@ struct PenCarriedOriginTests {
         #expect(recorder(button).buttons.last?.surfaceLocation == SurfacePoint(x: 154 - 220, y: -180))
     }
 
+    /// What carrying saves, counted: a surface point computed from scratch walks up the tree
+    /// (`layoutOrigin`), a carried one does not. The hit-test's point is carried from the
+    /// pen's enter through contact, a stroke and a button of the pen; an edit of the tree
+    /// costs one walk at the next event, then the new origin is carried again. Would fail
+    /// with the points recomputed per event, though every point would be the same.
+    @Test func aStrokeWalksUpTheTreeOnlyAfterAnEditNotForEachEvent() {
+        let (h, window, button) = penDownOnAButton()
+        for x in 151...160 { h.move(Double(x), 150, pressure: 0.5) }
+        h.send(.toolButton, 160, 150, value: 1, code: 0x14b)
+        #expect(recorder(button).events.last?.surfaceLocation == SurfacePoint(x: 50, y: 40))
+        #expect(recorder(button).buttons.last?.surfaceLocation == SurfacePoint(x: 50, y: 40))
+        #expect(button.layoutOriginWalksForTesting == 0, "13 events, all from the hit-test's point")
+
+        window.frame.origin = SurfacePoint(x: 0, y: 0)
+        for x in 161...170 { h.move(Double(x), 150, pressure: 0.5) }
+        #expect(recorder(button).events.last?.surfaceLocation == SurfacePoint(x: 160, y: 140))
+        #expect(button.layoutOriginWalksForTesting == 1, "one walk after the edit, then carried")
+
+        h.output.position = LayoutPoint(x: -100, y: 0)
+        for x in 171...180 { h.move(Double(x), 150, pressure: 0.5) }
+        #expect(recorder(button).events.last?.surfaceLocation == SurfacePoint(x: 270, y: 140))
+        #expect(button.layoutOriginWalksForTesting == 2)
+    }
+
     @Test func aHoveringPenFollowsItsSurfaceWhenTheSurfaceMovesUnderIt() {
         let h = PenHarness()
         let window = h.surface("window", 100, 100, 400, 400)
         h.proximityIn(150, 150)
         h.hover(160, 150)
         #expect(recorder(window).events.last?.surfaceLocation == SurfacePoint(x: 60, y: 50))
+        #expect(window.layoutOriginWalksForTesting == 0, "each hover's point is its hit-test's")
         window.frame.origin = SurfacePoint(x: 50, y: 50)
         h.hover(160, 150)
         #expect(recorder(window).events.last?.surfaceLocation == SurfacePoint(x: 110, y: 100))
+        h.hover(161, 150)
+        #expect(recorder(window).events.last?.surfaceLocation == SurfacePoint(x: 111, y: 100))
+        // One walk after the edit (the event's point is made before its hit-test), not one
+        // (or two) per hover.
+        #expect(window.layoutOriginWalksForTesting == 1)
     }
 
     @Test func aSurfaceThatMovesItselfDuringThePensHitTestGetsThePenInItsNewSpace() {
@@ -82,5 +119,7 @@ struct PenCarriedOriginTests {
         #expect(responder.events.last?.surfaceLocation == SurfacePoint(x: 51, y: 45))
         h.move(152, 150, pressure: 0.5)
         #expect(responder.events.last?.surfaceLocation == SurfacePoint(x: 52, y: 45))
+        // The hit-test's own point was stale: one walk, at the enter, carried from then on.
+        #expect(button.layoutOriginWalksForTesting == 1)
     }
 }

@@ -34,12 +34,8 @@ extension EmbeddingTests {
     }
 
     @Test func aSurfaceMovedUnderAStillFingerIsToldAtTheNextTouchFrameWithoutARefresh() throws {
-        let client = try InProcessSeatClient(windows: 2, touch: true)
+        let client = try InProcessSeatClient.withTwoFingersDown()
         defer { client.close() }
-        client.touch(.touchDown(TouchID(0), LayoutPoint(x: 50, y: 40)))
-        client.touch(.touchDown(TouchID(1), LayoutPoint(x: 350, y: 40)))
-        client.touch(.touchFrame)
-        #expect(client.touchEvents() == ["down window0 0 50,40", "down window1 1 50,40", "frame"])
         client.nodes[0].frame.origin = SurfacePoint(x: 10, y: 10)
         // Only the other finger moves: the still one is told its new point in the same frame.
         client.touch(.touchMotion(TouchID(1), LayoutPoint(x: 360, y: 40)))

@@ -9,14 +9,25 @@ import Testing
 /// of each touch, and a responder that ends touches itself (`wl_touch.cancel`, which ends
 /// every touch point of the client; `wl_touch.up` for a destroyed surface) stops following
 /// them there, as wlroots destroys the `wlr_touch_point`s of the client it cancels.
-extension EmbeddingTests {
-    @Test func aCancelEndsEveryTouchOfTheClientOnceAndItsOtherFingerSendsNothingAfter() throws {
-        let client = try InProcessSeatClient(windows: 2, touch: true)
-        defer { client.close() }
+extension EmbeddingTests.InProcessSeatClient {
+    /// The set-up of the touch wire tests: a client with two windows side by side and a
+    /// wl_touch, finger 0 down on window0 at 50,40 and finger 1 on window1 at 350,40 in one
+    /// frame, its down events read (and checked: each at 50,40 in its own window's space).
+    static func withTwoFingersDown(sourceLocation: SourceLocation = #_sourceLocation) throws -> Self {
+        let client = try Self(windows: 2, touch: true)
         client.touch(.touchDown(TouchID(0), LayoutPoint(x: 50, y: 40)))
         client.touch(.touchDown(TouchID(1), LayoutPoint(x: 350, y: 40)))
         client.touch(.touchFrame)
-        #expect(client.touchEvents() == ["down window0 0 50,40", "down window1 1 50,40", "frame"])
+        #expect(client.touchEvents() == ["down window0 0 50,40", "down window1 1 50,40", "frame"],
+                sourceLocation: sourceLocation)
+        return client
+    }
+}
+
+extension EmbeddingTests {
+    @Test func aCancelEndsEveryTouchOfTheClientOnceAndItsOtherFingerSendsNothingAfter() throws {
+        let client = try InProcessSeatClient.withTwoFingersDown()
+        defer { client.close() }
 
         // The device cancels finger 0: wl_touch.cancel ends both of the client's points.
         client.touch(.touchCancel(TouchID(0)))
@@ -35,12 +46,8 @@ extension EmbeddingTests {
     }
 
     @Test func touchesOfTwoSurfacesOfOneClientCancelledTogetherSendOneCancel() throws {
-        let client = try InProcessSeatClient(windows: 2, touch: true)
+        let client = try InProcessSeatClient.withTwoFingersDown()
         defer { client.close() }
-        client.touch(.touchDown(TouchID(0), LayoutPoint(x: 50, y: 40)))
-        client.touch(.touchDown(TouchID(1), LayoutPoint(x: 350, y: 40)))
-        client.touch(.touchFrame)
-        #expect(client.touchEvents() == ["down window0 0 50,40", "down window1 1 50,40", "frame"])
         // One batch, two surfaces, one client: the first surface's cancel ends both points, and
         // the second surface is no longer following its touch when the batch reaches it.
         client.router.cancelTouches(reason: "test") { _ in true }
@@ -48,12 +55,8 @@ extension EmbeddingTests {
     }
 
     @Test func aDestroyedSurfacesTouchEndsWithOneUpAndItsLaterPhasesSendNothing() throws {
-        let client = try InProcessSeatClient(windows: 2, touch: true)
+        let client = try InProcessSeatClient.withTwoFingersDown()
         defer { client.close() }
-        client.touch(.touchDown(TouchID(0), LayoutPoint(x: 50, y: 40)))
-        client.touch(.touchDown(TouchID(1), LayoutPoint(x: 350, y: 40)))
-        client.touch(.touchFrame)
-        #expect(client.touchEvents() == ["down window0 0 50,40", "down window1 1 50,40", "frame"])
 
         // The wl_surface goes (the compositor tells the responder, then removes the node):
         // finger 0 ends with up and a frame, once; the removal's cancel does not reach it again.
