@@ -37,7 +37,7 @@ extension Router {
                 routeKey(event, keyEvent, record: true)
             }
         case .repeated:
-            if let index = heldKeyIndex(keycode), unchecked.keyboard.heldKeys[index].press == .taken { return followTaken(event) }
+            if unchecked.keyboard.isHeld(keycode, pressWentTo: .taken) { return followTaken(event) }
             routeKey(event, keyEvent, record: false)
         case .released:
             guard let index = heldKeyIndex(keycode) else { return ignore(event, "release of a key not held") }
