@@ -59,7 +59,7 @@ extension Router {
         }
         guard let newFocus, newFocus.unchecked.isAttached else { return }
         unchecked.pointer.focus = newFocus
-        unchecked.pointer.buttonsSeenByFocus.removeAll(keepingCapacity: true)
+        unchecked.pointer.forgetButtonsSeenByFocus()
         let local = pointerLocation(in: newFocus) ?? .zero
         unchecked.pointer.focusSurfaceLocation = local
         let crossing = PointerCrossingEvent(time: time, location: unchecked.pointer.location, surfaceLocation: local)
