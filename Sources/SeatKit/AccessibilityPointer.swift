@@ -238,7 +238,7 @@ public final class DwellClick: InputFilter {
             guard let to = destination(of: event, from: router.pointerLocation) else { return .pass }
             if let anchor = unchecked.anchor, to.vector(from: anchor).length <= unchecked.movementThreshold { return .pass }
             unchecked.anchor = to
-            guard router.unchecked.pressedButtons.isEmpty else {
+            guard router.unchecked.pointer.pressedButtons.isEmpty else {
                 endDwell()
                 return .pass
             }

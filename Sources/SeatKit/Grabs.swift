@@ -140,14 +140,14 @@ extension Router {
     /// to set (``setPointerFocus(_:time:)``). The buttons stay held: their releases reach the
     /// grab. A grab already active is ended first (its `cancel`).
     public func startPointerGrab(_ grab: any PointerGrab) {
-        if unchecked.pointerGrab != nil { endPointerGrab() }
-        unchecked.pointerGrab = grab
+        if unchecked.pointer.grab != nil { endPointerGrab() }
+        unchecked.pointer.grab = grab
         // A focus change under way (this grab started from inside a leave) stops here.
-        unchecked.pointerFocusGeneration &+= 1
+        unchecked.pointer.focusGeneration &+= 1
         gestures.endPointerArena(in: self)
-        if let focus = unchecked.pointerFocus {
-            unchecked.pointerFocusGeneration &+= 1
-            unchecked.pointerFocus = nil
+        if let focus = unchecked.pointer.focus {
+            unchecked.pointer.focusGeneration &+= 1
+            unchecked.pointer.focus = nil
             trace?.record(.pointerFocus(from: TraceSubject(focus), to: .none))
             tellCancelledButtons(to: focus, time: clock.now)
             tellPointerLeft(focus, time: clock.now)
@@ -161,20 +161,20 @@ extension Router {
     /// button the grab forwarded to the focus keeps it, as the implicit grab; its release
     /// goes there.
     public func endPointerGrab() {
-        guard let grab = unchecked.pointerGrab else { return }
-        unchecked.pointerGrab = nil
+        guard let grab = unchecked.pointer.grab else { return }
+        unchecked.pointer.grab = nil
         var i = 0
-        while i < unchecked.pressedButtons.count {
-            let button = unchecked.pressedButtons[i]
-            if unchecked.buttonsSeenByFocus.scanContains(button) {
+        while i < unchecked.pointer.pressedButtons.count {
+            let button = unchecked.pointer.pressedButtons[i]
+            if unchecked.pointer.buttonsSeenByFocus.scanContains(button) {
                 i += 1
             } else {
-                unchecked.pressedButtons.remove(at: i)
-                if !unchecked.consumedButtons.scanContains(button) { unchecked.consumedButtons.append(button) }
+                unchecked.pointer.pressedButtons.remove(at: i)
+                unchecked.pointer.swallowRelease(of: button)
             }
         }
         grab.cancel(router: self)
-        if unchecked.pointerGrab == nil { refreshPointerFocus() }
+        if unchecked.pointer.grab == nil { refreshPointerFocus() }
     }
 
     /// Makes `grab` take touch input. Every touch routed so far is cancelled (each responder
@@ -209,12 +209,12 @@ extension Router {
     /// The real releases of those keys reach the grab (a forwarded one is delivered to no
     /// responder). A grab already active is ended first.
     public func startKeyboardGrab(_ grab: any KeyboardGrab, focus: KeyboardGrabFocus = .keep) {
-        if unchecked.keyboardGrab != nil { endKeyboardGrab() }
-        unchecked.keyboardGrab = grab
-        unchecked.keyboardGrabFocus = focus
+        if unchecked.keyboard.grab != nil { endKeyboardGrab() }
+        unchecked.keyboard.grab = grab
+        unchecked.keyboard.grabFocus = focus
         switch focus {
         case .keep:
-            if let first = unchecked.firstResponder { tellCancelledKeys(to: first, keepsFocus: true) }
+            if let first = unchecked.keyboard.firstResponder { tellCancelledKeys(to: first, keepsFocus: true) }
         case .clear:
             clearFirstResponderForGrab()
         }
@@ -226,12 +226,12 @@ extension Router {
     /// former first responder that can take focus becomes first responder again, unless a
     /// first responder was set meanwhile.
     public func endKeyboardGrab() {
-        guard let grab = unchecked.keyboardGrab else { return }
-        unchecked.keyboardGrab = nil
-        let focus = unchecked.keyboardGrabFocus
-        unchecked.keyboardGrabFocus = .keep
+        guard let grab = unchecked.keyboard.grab else { return }
+        unchecked.keyboard.grab = nil
+        let focus = unchecked.keyboard.grabFocus
+        unchecked.keyboard.grabFocus = .keep
         grab.cancel(router: self)
-        if focus == .clear, unchecked.keyboardGrab == nil, unchecked.firstResponder == nil, let previous = previousFocus() {
+        if focus == .clear, unchecked.keyboard.grab == nil, unchecked.keyboard.firstResponder == nil, let previous = previousFocus() {
             becomeFirstResponder(previous)
         }
     }
@@ -239,15 +239,15 @@ extension Router {
     /// Cancelled releases of the held buttons whose presses `surface` (the pointer focus) saw,
     /// to its responder alone.
     func tellCancelledButtons(to surface: Surface, time: Timestamp) {
-        let buttons = unchecked.buttonsSeenByFocus
-        unchecked.buttonsSeenByFocus.removeAll(keepingCapacity: true)
+        let buttons = unchecked.pointer.buttonsSeenByFocus
+        unchecked.pointer.buttonsSeenByFocus.removeAll(keepingCapacity: true)
         var i = 0
         while i < buttons.count {
             let button = buttons[i]
             i += 1
-            guard unchecked.pressedButtons.scanContains(button) else { continue }
+            guard unchecked.pointer.pressedButtons.scanContains(button) else { continue }
             var release = PointerButtonEvent(time: time, device: DeviceID(0), button: button, state: .released,
-                                             location: unchecked.pointerLocation, surfaceLocation: surface.convert(unchecked.pointerLocation) ?? .zero)
+                                             location: unchecked.pointer.location, surfaceLocation: surface.convert(unchecked.pointer.location) ?? .zero)
             release.isCancelled = true
             _ = surface.withResponder { $0.pointerButton(release, context: ResponderContext(router: self, surface: surface, target: surface)) }
             trace?.record(.told(TraceSubject(surface), .pointerButton))
@@ -261,12 +261,12 @@ extension Router {
     func tellCancelledKeys(to surface: Surface, keepsFocus: Bool) {
         // Each is marked ended before its call out, so a handler that edits the keys or asks
         // again cannot be told one twice.
-        while let index = unchecked.heldKeys.scanIndex(where: { key in
+        while let index = unchecked.keyboard.heldKeys.scanIndex(where: { key in
             if !key.isReleased, case .focus = key.press { return true }
             return false
         }) {
-            unchecked.heldKeys[index].press = .ended
-            tellCancelledKey(unchecked.heldKeys[index].keycode, to: surface, keepsFocus: keepsFocus)
+            unchecked.keyboard.heldKeys[index].press = .ended
+            tellCancelledKey(unchecked.keyboard.heldKeys[index].keycode, to: surface, keepsFocus: keepsFocus)
         }
     }
 
@@ -371,9 +371,9 @@ public final class PopupGrab: PointerGrab, TouchGrab {
     /// (``Router/sendPointerMotion(_:to:)``: no recognizers). Without a focus it is lost.
     public func pointerMoved(_ event: PointerMotionEvent, router: Router) {
         let hit = router.surface(at: event.location, device: event.device)
-        let target = router.heldButtons.isEmpty ? (contains(hit) ? hit : nil) : router.unchecked.pointerFocus
+        let target = router.heldButtons.isEmpty ? (contains(hit) ? hit : nil) : router.unchecked.pointer.focus
         router.setPointerFocus(target, time: event.time)
-        if let target, router.unchecked.pointerGrab === self { router.sendPointerMotion(event, to: target) }
+        if let target, router.unchecked.pointer.grab === self { router.sendPointerMotion(event, to: target) }
     }
 
     /// A press outside the popup ends the grab (`dismiss` runs) and is not delivered, nor
@@ -382,9 +382,9 @@ public final class PopupGrab: PointerGrab, TouchGrab {
     /// a release goes there only if the focus saw its press (not one held when the grab
     /// began: the focus then was told a cancelled release).
     public func pointerButton(_ event: PointerButtonEvent, router: Router) {
-        let focus = router.unchecked.pointerFocus
+        let focus = router.unchecked.pointer.focus
         if event.state == .released {
-            if router.unchecked.buttonsSeenByFocus.scanContains(event.button) { router.sendPointerButton(event, to: focus) }
+            if router.unchecked.pointer.buttonsSeenByFocus.scanContains(event.button) { router.sendPointerButton(event, to: focus) }
             return
         }
         if !contains(focus) {
@@ -396,7 +396,7 @@ public final class PopupGrab: PointerGrab, TouchGrab {
 
     /// Scrolling over the popup goes raw to the focus's chain; elsewhere it is lost.
     public func pointerAxis(_ event: PointerAxisEvent, router: Router) {
-        if let focus = router.unchecked.pointerFocus, contains(focus) { router.sendPointerAxis(event, to: focus) }
+        if let focus = router.unchecked.pointer.focus, contains(focus) { router.sendPointerAxis(event, to: focus) }
     }
 
     /// Takes touchpad gestures and delivers none (not reported as dropped).
@@ -436,15 +436,15 @@ public final class PopupGrab: PointerGrab, TouchGrab {
             // Dismissed already, and a device came back to it (a handler started it again
             // from inside its start): it lets go, with no second dismiss.
             if onDismiss == nil {
-                if router.unchecked.pointerGrab === self { router.endPointerGrab() }
+                if router.unchecked.pointer.grab === self { router.endPointerGrab() }
                 if router.unchecked.touches.grab === self { router.endTouchGrab() }
             }
             return
         }
         isFinishing = true
-        if let parent, router.unchecked.pointerGrab === self || router.unchecked.touches.grab === self {
+        if let parent, router.unchecked.pointer.grab === self || router.unchecked.touches.grab === self {
             router.handOverPopupGrab(to: parent)
-        } else if router.unchecked.pointerGrab === self {
+        } else if router.unchecked.pointer.grab === self {
             router.endPointerGrab()   // its `cancel` ends the touch half and dismisses
         }
         runDismiss(router)
@@ -470,13 +470,13 @@ extension Router {
     /// ``startPointerGrab(_:)`` and ``startTouchGrab(_:)``.
     public func startPopupGrab(_ grab: PopupGrab) {
         if let parent = grab.parent, popupGrabs.last === parent,
-           unchecked.pointerGrab === parent || unchecked.touches.grab === parent {
+           unchecked.pointer.grab === parent || unchecked.touches.grab === parent {
             popupGrabs.append(grab)
             handOverPopupGrab(to: grab)
         } else {
             // The grabs active now end first (a popup chain is dismissed whole), so that the
             // chain is this grab alone before any handler its start calls can see it.
-            if unchecked.pointerGrab != nil { endPointerGrab() }
+            if unchecked.pointer.grab != nil { endPointerGrab() }
             if unchecked.touches.grab != nil { endTouchGrab() }
             if let outermost = popupGrabs.first { dismissPopupGrab(outermost) }
             popupGrabs = [grab]
@@ -493,7 +493,7 @@ extension Router {
     /// Gives the pointer and touch to `grab`, taking them from the popup grab that holds them
     /// without ending it (no `cancel`, no re-hit-test in between).
     func handOverPopupGrab(to grab: PopupGrab) {
-        unchecked.pointerGrab = nil
+        unchecked.pointer.grab = nil
         unchecked.touches.grab = nil
         startPointerGrab(grab)
         if !grab.isDismissed { startTouchGrab(grab) }
@@ -537,8 +537,8 @@ extension Router {
             dismissPopupGrab(popup)
             return
         }
-        if unchecked.pointerGrab === grab { endPointerGrab() }
+        if unchecked.pointer.grab === grab { endPointerGrab() }
         if unchecked.touches.grab === grab { endTouchGrab() }
-        if unchecked.keyboardGrab === grab { endKeyboardGrab() }
+        if unchecked.keyboard.grab === grab { endKeyboardGrab() }
     }
 }

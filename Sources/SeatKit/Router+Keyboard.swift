@@ -17,10 +17,10 @@ extension Router {
         // the rest of a key whose press a filter that discards taken presses took: it heard
         // that press released at once (``releaseTakenPressFromInterpreter(_:at:)``), so a
         // press slow or bounce keys drop never reaches the keyboard's state.
-        if let interpreterCall = unchecked.interpreterCallLink, !isHiddenFromInterpreter(keycode) {
-            unchecked.formerInterpreterCalls.enter()
+        if let interpreterCall = unchecked.keyboard.interpreterCallLink, !isHiddenFromInterpreter(keycode) {
+            unchecked.keyboard.formerInterpreterCalls.enter()
             interpreterCall.with { $0.interpret(&keyEvent) }
-            if unchecked.formerInterpreterCalls.leave() { _ = unchecked.formerInterpreterCalls.takeKept() }
+            if unchecked.keyboard.formerInterpreterCalls.leave() { _ = unchecked.keyboard.formerInterpreterCalls.takeKept() }
         }
         switch state {
         case .pressed:
@@ -28,23 +28,23 @@ extension Router {
             // injected) keeps the record of the first press, so that the release owed to whoever
             // saw it is not lost; it is routed as a repeat would be.
             if let index = heldKeyIndex(keycode) {
-                if unchecked.heldKeys[index].press == .taken { return followTaken(event) }
+                if unchecked.keyboard.heldKeys[index].press == .taken { return followTaken(event) }
                 routeKey(event, keyEvent, record: false)
             } else {
                 // Recorded before any filter runs: a filter that moves focus (Alt+Tab) makes an
                 // enter that does not list this key, whatever the filter then decides.
-                unchecked.heldKeys.append(HeldKey(keycode: keycode, press: .routing))
+                unchecked.keyboard.heldKeys.append(HeldKey(keycode: keycode, press: .routing))
                 routeKey(event, keyEvent, record: true)
             }
         case .repeated:
-            if let index = heldKeyIndex(keycode), unchecked.heldKeys[index].press == .taken { return followTaken(event) }
+            if unchecked.keyboard.isHeld(keycode, pressWentTo: .taken) { return followTaken(event) }
             routeKey(event, keyEvent, record: false)
         case .released:
             guard let index = heldKeyIndex(keycode) else { return ignore(event, "release of a key not held") }
             // No longer held from here on (not listed by an enter a handler causes), but the
             // record says where the press went until the release has been routed.
-            unchecked.heldKeys[index].isReleased = true
-            if unchecked.heldKeys[index].press == .taken {
+            unchecked.keyboard.heldKeys[index].isReleased = true
+            if unchecked.keyboard.heldKeys[index].press == .taken {
                 removeReleasedKey(keycode)
                 return followTaken(event)
             }
@@ -52,9 +52,9 @@ extension Router {
             // A grab that got the release and did not forward it: the first responder that
             // saw the press still hears a release (made up: the grab took the real one).
             guard let after = releasedKeyIndex(keycode) else { return }
-            let press = unchecked.heldKeys[after].press
-            unchecked.heldKeys.remove(at: after)
-            if case .focus = press, let focus = unchecked.firstResponder {
+            let press = unchecked.keyboard.heldKeys[after].press
+            unchecked.keyboard.heldKeys.remove(at: after)
+            if case .focus = press, let focus = unchecked.keyboard.firstResponder {
                 tellCancelledKey(keycode, to: focus, keepsFocus: true)
             }
         }
@@ -76,7 +76,7 @@ extension Router {
         if unchecked.filterList.asks(asked) || !unchecked.spies.isEmpty {
             // Each filter is asked about the raw event, then about the interpreted key
             // (presses and repeats); spies hear once, with the verdict.
-            unchecked.keyFilterDepth += 1
+            unchecked.keyboard.filterDepth += 1
             // (Raw releases are a class of their own: a filter acting on presses as
             // interpreted and on releases raw is asked once per key.)
             let raw: FilterInterests = keyEvent.state == .released ? .keyReleases : .keys
@@ -87,13 +87,13 @@ extension Router {
             if consumedBy == nil, keyEvent.state != .released {
                 consumedBy = unchecked.filterList.asks(.interpretedKeys) ? askFilters(key: keyEvent) : nil
             }
-            unchecked.keyFilterDepth -= 1
-            if let masks = unchecked.filteredModifierMasks {
+            unchecked.keyboard.filterDepth -= 1
+            if let masks = unchecked.keyboard.filteredModifierMasks {
                 // A filter changed the modifiers (sticky keys): the key carries them to
                 // whoever gets it, after it, as `wl_keyboard.modifiers` follows a key.
-                unchecked.filteredModifierMasks = nil
-                let announce = unchecked.announceModifiers
-                unchecked.announceModifiers = nil
+                unchecked.keyboard.filteredModifierMasks = nil
+                let announce = unchecked.keyboard.announceModifiers
+                unchecked.keyboard.announceModifiers = nil
                 if consumedBy == nil {
                     var changed = keyEvent
                     changed.modifierMasks = masks
@@ -106,8 +106,8 @@ extension Router {
             if let consumedBy {
                 // Only a taken press takes the rest of the key: a filter that takes a repeat
                 // of a key whose press was delivered leaves its release to the client.
-                if record, let index = heldKeyIndex(keycode), unchecked.heldKeys[index].press == .routing {
-                    unchecked.heldKeys[index].press = .taken
+                if record, let index = heldKeyIndex(keycode), unchecked.keyboard.heldKeys[index].press == .routing {
+                    unchecked.keyboard.heldKeys[index].press = .taken
                     if filterDiscardsTakenPresses(at: consumedBy) { releaseTakenPressFromInterpreter(keyEvent, at: index) }
                 }
                 return
@@ -128,10 +128,10 @@ extension Router {
     @inline(__always)
     private func routeUnfilteredKey(_ keyEvent: KeyEvent, record: Bool) {
         let keycode = keyEvent.keycode
-        if let grab = unchecked.keyboardGrab {
+        if let grab = unchecked.keyboard.grab {
             // The grab has the press unless it forwards it (``deliverKey(_:)`` then marks it).
-            if record, let index = heldKeyIndex(keycode), unchecked.heldKeys[index].press == .routing {
-                unchecked.heldKeys[index].press = .grabbed
+            if record, let index = heldKeyIndex(keycode), unchecked.keyboard.heldKeys[index].press == .routing {
+                unchecked.keyboard.heldKeys[index].press = .grabbed
             }
             grab.key(keyEvent, router: self)
             return
@@ -142,13 +142,13 @@ extension Router {
     /// The record of `keycode` while it is held (not the one of a release under way).
     @inline(__always)
     func heldKeyIndex(_ keycode: UInt32) -> Int? {
-        unchecked.heldKeys.scanIndex { $0.keycode == keycode && !$0.isReleased }
+        unchecked.keyboard.heldIndex(of: keycode)
     }
 
     /// The record of `keycode` whose release is being routed.
     @inline(__always)
     private func releasedKeyIndex(_ keycode: UInt32) -> Int? {
-        unchecked.heldKeys.scanIndex { $0.keycode == keycode && $0.isReleased }
+        unchecked.keyboard.releasedIndex(of: keycode)
     }
 
     /// True when `keycode` is held and its press, taken by a filter, was released to the key
@@ -156,8 +156,8 @@ extension Router {
     /// press (``routeTakenPress(_:after:)``).
     @inline(__always)
     private func isHiddenFromInterpreter(_ keycode: UInt32) -> Bool {
-        guard let index = unchecked.heldKeys.scanIndex(where: { $0.keycode == keycode }) else { return false }
-        return unchecked.heldKeys[index].hiddenFromInterpreter
+        guard let index = unchecked.keyboard.heldKeys.scanIndex(where: { $0.keycode == keycode }) else { return false }
+        return unchecked.keyboard.heldKeys[index].hiddenFromInterpreter
     }
 
     /// Whether the filter at `index` (one that just took a press) discards the presses it
@@ -173,11 +173,11 @@ extension Router {
     /// dropped. Out of line: rare.
     @inline(never)
     private func releaseTakenPressFromInterpreter(_ keyEvent: KeyEvent, at index: Int) {
-        guard let interpreterCall = unchecked.interpreterCallLink else { return }
-        unchecked.heldKeys[index].hiddenFromInterpreter = true
-        unchecked.formerInterpreterCalls.enter()
+        guard let interpreterCall = unchecked.keyboard.interpreterCallLink else { return }
+        unchecked.keyboard.heldKeys[index].hiddenFromInterpreter = true
+        unchecked.keyboard.formerInterpreterCalls.enter()
         interpreterCall.with { $0.discardPress(keyEvent) }
-        if unchecked.formerInterpreterCalls.leave() { _ = unchecked.formerInterpreterCalls.takeKept() }
+        if unchecked.keyboard.formerInterpreterCalls.leave() { _ = unchecked.keyboard.formerInterpreterCalls.takeKept() }
     }
 
     /// A filter routes the taken press at `index` (slow keys accepted it): the interpreter,
@@ -185,15 +185,15 @@ extension Router {
     /// the keysym, text and modifiers of this moment.
     @inline(never)
     private func pressTakenKeyAgainInInterpreter(_ keyEvent: inout KeyEvent, at index: Int) {
-        unchecked.heldKeys[index].hiddenFromInterpreter = false
-        guard let interpreterCall = unchecked.interpreterCallLink else { return }
-        unchecked.formerInterpreterCalls.enter()
+        unchecked.keyboard.heldKeys[index].hiddenFromInterpreter = false
+        guard let interpreterCall = unchecked.keyboard.interpreterCallLink else { return }
+        unchecked.keyboard.formerInterpreterCalls.enter()
         interpreterCall.with { $0.restorePress(&keyEvent) }
-        if unchecked.formerInterpreterCalls.leave() { _ = unchecked.formerInterpreterCalls.takeKept() }
+        if unchecked.keyboard.formerInterpreterCalls.leave() { _ = unchecked.keyboard.formerInterpreterCalls.takeKept() }
     }
 
     private func removeReleasedKey(_ keycode: UInt32) {
-        if let index = releasedKeyIndex(keycode) { unchecked.heldKeys.remove(at: index) }
+        if let index = releasedKeyIndex(keycode) { unchecked.keyboard.heldKeys.remove(at: index) }
     }
 
     /// Keys held now whose presses the first responder's chain saw and whose releases it has
@@ -201,11 +201,7 @@ extension Router {
     /// whose releases then go to the new first responder. Keys taken by a filter, a key
     /// command or a grab, keys whose press is still being routed, and keys the first
     /// responder was told a cancelled release of are not listed.
-    public var heldKeysForFocus: [UInt32] {
-        var keys: [UInt32] = []
-        unchecked.heldKeys.scan { if !$0.isReleased, case .focus = $0.press { keys.append($0.keycode) } }
-        return keys
-    }
+    public var heldKeysForFocus: [UInt32] { unchecked.keyboard.keysForFocus }
 
     /// Routes a key by the default rule, after filters and grabs: to the first responder
     /// (the delegate without one) and up its chain, matching key commands on the way. The
@@ -224,7 +220,7 @@ extension Router {
         // A first responder whose surface is leaving the tree (a handler of its removal typed)
         // is no first responder: the walk starts at the delegate (as for any detached surface),
         // and such a press is the delegate's alone.
-        let focus = unchecked.firstResponderLink
+        let focus = unchecked.keyboard.firstResponderLink
         let focusIsLeaving = focus?.with { !$0.unchecked.isAttached } ?? false
         var toDelegate = focus == nil || focusIsLeaving
         var depth = 0
@@ -233,21 +229,21 @@ extension Router {
             if let index = heldKeyIndex(keyEvent.keycode) {
                 // Marked before the walk: a handler that removes the first responder or starts
                 // a grab owes it the release of this press.
-                unchecked.heldKeys[index].press = focusIsLeaving ? .delegate : .focus(depth: 0)
+                unchecked.keyboard.heldKeys[index].press = focusIsLeaving ? .delegate : .focus(depth: 0)
             }
         case .repeated:
             // Repeats go only where the whole press went (not to a key command's action).
-            if let index = heldKeyIndex(keyEvent.keycode), unchecked.heldKeys[index].press != .focus(depth: 0) { return }
+            if let index = heldKeyIndex(keyEvent.keycode), unchecked.keyboard.heldKeys[index].press != .focus(depth: 0) { return }
         case .released:
             if let index = releasedKeyIndex(keyEvent.keycode) ?? heldKeyIndex(keyEvent.keycode) {
-                switch unchecked.heldKeys[index].press {
+                switch unchecked.keyboard.heldKeys[index].press {
                 case .focus(let limit): depth = limit
                 case .delegate: toDelegate = true
                 default:
                     trace?.record(.dropped(.keyUp))
                     return
                 }
-                unchecked.heldKeys[index].press = .ended
+                unchecked.keyboard.heldKeys[index].press = .ended
             }
         }
         guard !toDelegate, let focus else {
@@ -258,11 +254,11 @@ extension Router {
         }
         // The first responder is owned by `firstResponder`; one replaced during the delivery
         // is kept until it ends (see `firstResponder`), so the delivery need not retain it.
-        unchecked.formerFirstResponders.enter()
+        unchecked.keyboard.formerFirstResponders.enter()
         focus.with { surface in
             deliverKey(keyEvent, depth: depth, walking: { walkChain(from: surface, target: surface, kind: $0, stopIf: $1, $2) })
         }
-        if unchecked.formerFirstResponders.leave() { _ = unchecked.formerFirstResponders.takeKept() }
+        if unchecked.keyboard.formerFirstResponders.leave() { _ = unchecked.keyboard.formerFirstResponders.takeKept() }
     }
 
     /// Delivers a key down or up through `walk`, which walks the chain for an event kind
@@ -274,43 +270,43 @@ extension Router {
         // Router fields, not captured locals: a captured var is checked for exclusivity at
         // run time on every key. Saved and restored, and read only after the walk returns,
         // because a handler may deliver other keys through here.
-        let outerAsked = unchecked.keyChainAsked
-        let outerLimit = unchecked.keyChainLimit
-        let outerMatched = unchecked.keyCommandDepth
-        unchecked.keyChainAsked = 0
-        unchecked.keyChainLimit = depth
+        let outerAsked = unchecked.keyboard.chainAsked
+        let outerLimit = unchecked.keyboard.chainLimit
+        let outerMatched = unchecked.keyboard.commandDepth
+        unchecked.keyboard.chainAsked = 0
+        unchecked.keyboard.chainLimit = depth
         defer {
-            unchecked.keyChainAsked = outerAsked
-            unchecked.keyChainLimit = outerLimit
+            unchecked.keyboard.chainAsked = outerAsked
+            unchecked.keyboard.chainLimit = outerLimit
         }
         if keyEvent.state == .released {
-            let delivered = walk(.keyUp, { self.unchecked.keyChainLimit > 0 && self.unchecked.keyChainAsked >= self.unchecked.keyChainLimit }) { responder, context in
-                self.unchecked.keyChainAsked += 1
+            let delivered = walk(.keyUp, { self.unchecked.keyboard.chainLimit > 0 && self.unchecked.keyboard.chainAsked >= self.unchecked.keyboard.chainLimit }) { responder, context in
+                self.unchecked.keyboard.chainAsked += 1
                 return responder.keyUp(keyEvent, context: context)
             }
             if !delivered, depth == 0 { reportDropped(.keyUp, .keyUp(keyEvent)) }
             return
         }
-        unchecked.keyCommandDepth = -1
+        unchecked.keyboard.commandDepth = -1
         let handled = walk(.keyDown, { false }) { responder, context in
             let commands = responder.keyCommands
             if !commands.isEmpty, let index = commands.scanIndex(where: { $0.matches(keyEvent) }) {
                 let action = commands[index].action
                 trace?.record(.keyCommand(TraceSubject(context.link), action))
                 // The responders asked before this one saw the keyDown; this one did not.
-                unchecked.keyCommandDepth = unchecked.keyChainAsked
+                unchecked.keyboard.commandDepth = unchecked.keyboard.chainAsked
                 responder.perform(action, context: context)
                 return .handled
             }
-            unchecked.keyChainAsked += 1
+            unchecked.keyboard.chainAsked += 1
             return responder.keyDown(keyEvent, context: context)
         }
-        let matchedAt = unchecked.keyCommandDepth
-        unchecked.keyCommandDepth = outerMatched
+        let matchedAt = unchecked.keyboard.commandDepth
+        unchecked.keyboard.commandDepth = outerMatched
         if matchedAt >= 0, keyEvent.state == .pressed, let index = heldKeyIndex(keyEvent.keycode),
-           unchecked.heldKeys[index].press == .focus(depth: 0) {
+           unchecked.keyboard.heldKeys[index].press == .focus(depth: 0) {
             // Nobody saw it: taken whole. Else those who saw the keyDown hear the keyUp.
-            unchecked.heldKeys[index].press = matchedAt == 0 ? .taken : .focus(depth: matchedAt)
+            unchecked.keyboard.heldKeys[index].press = matchedAt == 0 ? .taken : .focus(depth: matchedAt)
         }
         if !handled { reportDropped(.keyDown, .keyDown(keyEvent)) }
     }
@@ -327,7 +323,7 @@ extension Router {
     /// responder changes all the same, and gets keys when the grab ends.
     @discardableResult
     public func becomeFirstResponder(_ surface: Surface) -> Bool {
-        if surface === unchecked.firstResponder { return true }
+        if surface === unchecked.keyboard.firstResponder { return true }
         guard surface.unchecked.isAttached, surface.responder.canBecomeFirstResponder else { return false }
         return moveFirstResponder(to: surface)
     }
@@ -336,29 +332,29 @@ extension Router {
     /// go to the delegate. No filter, spy or grab is involved.
     @discardableResult
     public func resignFirstResponder() -> Bool {
-        guard unchecked.firstResponder != nil else { return true }
+        guard unchecked.keyboard.firstResponder != nil else { return true }
         return moveFirstResponder(to: nil)
     }
 
     private func moveFirstResponder(to surface: Surface?) -> Bool {
-        let old = unchecked.firstResponder
+        let old = unchecked.keyboard.firstResponder
         if let old, old.unchecked.isAttached, !old.responder.canResignFirstResponder { return false }
-        unchecked.focusGeneration &+= 1
-        let generation = unchecked.focusGeneration
+        unchecked.keyboard.focusGeneration &+= 1
+        let generation = unchecked.keyboard.focusGeneration
         trace?.record(.keyboardFocus(from: TraceSubject(old), to: TraceSubject(surface)))
         if let old {
-            unchecked.firstResponder = nil
+            unchecked.keyboard.firstResponder = nil
             rememberFocus(old)
             // Resigning while its surface leaves the tree (a handler of the removal moved
             // focus first): the removal's cancelled releases are owed all the same.
             if !old.unchecked.isAttached { tellCancelledKeys(to: old, keepsFocus: false) }
             old.responder.didResignFirstResponder(context: ResponderContext(router: self, link: .surface(old), target: old))
-            guard generation == unchecked.focusGeneration else { return surface != nil && unchecked.firstResponder === surface }
+            guard generation == unchecked.keyboard.focusGeneration else { return surface != nil && unchecked.keyboard.firstResponder === surface }
         }
         guard let surface else { return true }
         // The resign handler may have removed it or changed its responder.
         guard surface.unchecked.isAttached, surface.responder.canBecomeFirstResponder else { return false }
-        unchecked.firstResponder = surface
+        unchecked.keyboard.firstResponder = surface
         surface.responder.didBecomeFirstResponder(context: ResponderContext(router: self, link: .surface(surface), target: surface))
         return true
     }
@@ -367,10 +363,10 @@ extension Router {
     /// release of each held key its chain saw pressed, then resigns, whether or not it agrees
     /// (a lock screen does not ask); it is remembered, so the grab's end gives focus back.
     func clearFirstResponderForGrab() {
-        guard let old = unchecked.firstResponder else { return }
-        unchecked.focusGeneration &+= 1
+        guard let old = unchecked.keyboard.firstResponder else { return }
+        unchecked.keyboard.focusGeneration &+= 1
         trace?.record(.keyboardFocus(from: TraceSubject(old), to: .none))
-        unchecked.firstResponder = nil
+        unchecked.keyboard.firstResponder = nil
         rememberFocus(old)
         tellCancelledKeys(to: old, keepsFocus: false)
         old.responder.didResignFirstResponder(context: ResponderContext(router: self, link: .surface(old), target: old))
@@ -378,14 +374,12 @@ extension Router {
 
     /// Keeps `surface` as the most recent former first responder (once).
     func rememberFocus(_ surface: Surface) {
-        focusHistory.removeAll { $0.surface == nil || $0.surface === surface }
-        focusHistory.append(WeakSurface(surface: surface))
-        if focusHistory.count > 32 { focusHistory.removeFirst(focusHistory.count - 32) }
+        unchecked.keyboard.remember(surface)
     }
 
     /// The most recent former first responder that can take focus again.
     func previousFocus() -> Surface? {
-        while let last = focusHistory.popLast() {
+        while let last = unchecked.keyboard.history.popLast() {
             if let s = last.surface, s.unchecked.isAttached, s.responder.canBecomeFirstResponder { return s }
         }
         return nil
@@ -399,19 +393,19 @@ extension Router {
     /// ``defaultFirstResponder(afterRemoving:formerParent:)``), unless a handler chose a
     /// focus meanwhile.
     func firstResponderWasRemoved(_ removed: Surface, formerParent: Surface) {
-        unchecked.focusGeneration &+= 1
-        let generation = unchecked.focusGeneration
-        unchecked.firstResponder = nil
+        unchecked.keyboard.focusGeneration &+= 1
+        let generation = unchecked.keyboard.focusGeneration
+        unchecked.keyboard.firstResponder = nil
         tellCancelledKeys(to: removed, keepsFocus: false)
         removed.responder.didResignFirstResponder(context: ResponderContext(router: self, link: .surface(removed), target: removed))
-        guard generation == unchecked.focusGeneration, unchecked.firstResponder == nil else { return }
+        guard generation == unchecked.keyboard.focusGeneration, unchecked.keyboard.firstResponder == nil else { return }
         let replacement: Surface?
         if let delegate {
             replacement = delegate.router(self, firstResponderAfterRemoving: removed, formerParent: formerParent)
         } else {
             replacement = defaultFirstResponder(afterRemoving: removed, formerParent: formerParent)
         }
-        guard generation == unchecked.focusGeneration, unchecked.firstResponder == nil else { return }
+        guard generation == unchecked.keyboard.focusGeneration, unchecked.keyboard.firstResponder == nil else { return }
         trace?.record(.keyboardFocus(from: TraceSubject(removed), to: TraceSubject(replacement)))
         if let replacement { becomeFirstResponder(replacement) }
     }
@@ -460,7 +454,7 @@ extension Router {
             trace?.record(.asked(TraceSubject(target), .action, .handled))
             return true
         }
-        let focus = unchecked.firstResponder
+        let focus = unchecked.keyboard.firstResponder
         let handled = walkChain(from: focus, target: focus, kind: .action) { responder, context in
             guard responder.canPerform(action) else { return .notHandled }
             responder.perform(action, context: context)
@@ -485,9 +479,9 @@ extension Router {
     func setStickyModifiers(latched: KeyModifiers, locked: KeyModifiers, announce: ((ModifierMasks) -> Void)?) {
         guard let interpreter = keyInterpreter,
               let masks = interpreter.setStickyModifiers(latched: latched, locked: locked) else { return }
-        if unchecked.keyFilterDepth > 0 {
-            unchecked.filteredModifierMasks = masks
-            unchecked.announceModifiers = announce
+        if unchecked.keyboard.filterDepth > 0 {
+            unchecked.keyboard.filteredModifierMasks = masks
+            unchecked.keyboard.announceModifiers = announce
         } else {
             announce?(masks)
         }
@@ -500,34 +494,34 @@ extension Router {
     /// when the key is not held now or its press was not taken.
     @discardableResult
     func routeTakenPress(_ keyEvent: KeyEvent, after filter: any InputFilter) -> Bool {
-        guard let index = heldKeyIndex(keyEvent.keycode), unchecked.heldKeys[index].press == .taken else { return false }
+        guard let index = heldKeyIndex(keyEvent.keycode), unchecked.keyboard.heldKeys[index].press == .taken else { return false }
         var keyEvent = keyEvent
-        if unchecked.heldKeys[index].hiddenFromInterpreter { pressTakenKeyAgainInInterpreter(&keyEvent, at: index) }
+        if unchecked.keyboard.heldKeys[index].hiddenFromInterpreter { pressTakenKeyAgainInInterpreter(&keyEvent, at: index) }
         let start = (unchecked.filterList.index(of: filter) ?? unchecked.filterList.count) + 1
         let event = InputEvent(time: keyEvent.time, device: keyEvent.device, .key(keycode: keyEvent.keycode, state: .pressed))
-        unchecked.keyFilterDepth += 1
+        unchecked.keyboard.filterDepth += 1
         var consumedBy = askFilters(event, from: start)
         if consumedBy == nil { consumedBy = askFilters(key: keyEvent, from: start) }
-        unchecked.keyFilterDepth -= 1
+        unchecked.keyboard.filterDepth -= 1
         var changedMasks: ModifierMasks?
-        if let masks = unchecked.filteredModifierMasks {
-            unchecked.filteredModifierMasks = nil
-            let announce = unchecked.announceModifiers
-            unchecked.announceModifiers = nil
+        if let masks = unchecked.keyboard.filteredModifierMasks {
+            unchecked.keyboard.filteredModifierMasks = nil
+            let announce = unchecked.keyboard.announceModifiers
+            unchecked.keyboard.announceModifiers = nil
             if consumedBy == nil { changedMasks = masks } else { announce?(masks) }
         }
         if let consumedBy {
             trace?.record(.consumed(event, filter: consumedBy))
             // Taken again: hidden from the interpreter again.
-            if let now = heldKeyIndex(keyEvent.keycode), unchecked.heldKeys[now].press == .taken,
-               !unchecked.heldKeys[now].hiddenFromInterpreter, filterDiscardsTakenPresses(at: consumedBy) {
+            if let now = heldKeyIndex(keyEvent.keycode), unchecked.keyboard.heldKeys[now].press == .taken,
+               !unchecked.keyboard.heldKeys[now].hiddenFromInterpreter, filterDiscardsTakenPresses(at: consumedBy) {
                 releaseTakenPressFromInterpreter(keyEvent, at: now)
             }
             return true
         }
         // Looked up again: a filter may have injected keys meanwhile.
-        guard let now = heldKeyIndex(keyEvent.keycode), unchecked.heldKeys[now].press == .taken else { return false }
-        unchecked.heldKeys[now].press = .routing
+        guard let now = heldKeyIndex(keyEvent.keycode), unchecked.keyboard.heldKeys[now].press == .taken else { return false }
+        unchecked.keyboard.heldKeys[now].press = .routing
         if let changedMasks {
             var changed = keyEvent
             changed.modifierMasks = changedMasks
@@ -544,39 +538,4 @@ extension Router {
     private func routeAcceptedPress(_ keyEvent: KeyEvent) {
         routeUnfilteredKey(keyEvent, record: true)
     }
-}
-
-/// A key held now, and where its press went: the one owner of "who saw this key's press".
-/// Its release goes where the press went and nowhere else (``Router/deliverKey(_:)``).
-struct HeldKey {
-    /// Where a press went.
-    enum Press: Equatable {
-        /// Being routed: nobody has it yet (an enter made meanwhile does not list it).
-        case routing
-        /// A filter, or a key command of the first responder itself, took it: nobody saw it,
-        /// and its release is swallowed before filters and grabs.
-        case taken
-        /// The keyboard grab got it and did not forward it: its release goes to the grab
-        /// active then, if any, and never to a responder.
-        case grabbed
-        /// The first responder's chain saw it (the default rule, or forwarded by a grab): its
-        /// release goes to the first responder's chain, once. `depth`: how many responders of
-        /// the chain saw it when a key command further up took it (0: every one asked).
-        case focus(depth: Int)
-        /// The delegate alone saw it (typed while the first responder's surface was leaving
-        /// the tree): its release goes to the delegate; no surface is owed one, no enter lists it.
-        case delegate
-        /// The first responder's chain heard its release (the real one, or a cancelled one
-        /// when a grab began or the first responder was removed): nothing more goes there.
-        case ended
-    }
-
-    var keycode: UInt32
-    var press: Press
-    /// Its release is being routed: no longer held (not in ``Router/pressedKeys``, not listed
-    /// by an enter), but its record says where the release may go until it has been routed.
-    var isReleased = false
-    /// A filter took the press and the key interpreter heard it released then: it hears
-    /// nothing more of this key (repeats, release) unless a filter routes the press.
-    var hiddenFromInterpreter = false
 }

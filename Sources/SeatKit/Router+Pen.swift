@@ -134,7 +134,7 @@ extension Router {
         } else if let state {
             location = state.location
         } else {
-            location = unchecked.pointerLocation
+            location = unchecked.pointer.location
         }
         let phase: PenEvent.Phase
         switch t.kind {

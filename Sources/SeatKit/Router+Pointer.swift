@@ -1,10 +1,10 @@
 extension Router {
     /// True while a pointer button is held: the implicit grab keeps focus where the first
     /// button went down until the last one is released.
-    public var isPointerGrabbed: Bool { !unchecked.pressedButtons.isEmpty }
+    public var isPointerGrabbed: Bool { unchecked.pointer.isImplicitlyGrabbed }
 
     /// Buttons held now (evdev codes), in the order they were pressed.
-    public var heldButtons: [UInt32] { unchecked.pressedButtons }
+    public var heldButtons: [UInt32] { unchecked.pointer.pressedButtons }
 
     /// Re-hit-tests under the pointer and sends leave and enter as needed, or, when the focus
     /// itself moved under the still pointer, a motion with no delta to the new point in its
@@ -13,7 +13,7 @@ extension Router {
     /// held. Not a way around grabs: a pointer grab's handlers see the next event as usual.
     public func refreshPointerFocus(time: Timestamp? = nil) {
         // Under a pointer grab, focus is the grab's to set.
-        guard unchecked.pointerGrab == nil else { return }
+        guard unchecked.pointer.grab == nil else { return }
         followPointerFocus(time: time)
     }
 
@@ -21,21 +21,21 @@ extension Router {
     /// grab). What a grab gets by forwarding (``routePointerButton(_:)`` at the last
     /// release), and what ``refreshPointerFocus(time:)`` does without a grab.
     func followPointerFocus(time: Timestamp? = nil) {
-        guard unchecked.pressedButtons.isEmpty else { return }
+        guard unchecked.pointer.pressedButtons.isEmpty else { return }
         let edit = unchecked.treeEditCount
-        unchecked.pointerCheckedAtEdit = edit
-        let generation = unchecked.pointerFocusGeneration
-        let target = rememberPointerHit(hit(at: unchecked.pointerLocation), at: unchecked.pointerLocation, edit: edit)
-        if let trace { trace.record(.hitTest(unchecked.pointerLocation, result: TraceSubject(target))) }
+        unchecked.pointer.checkedAtEdit = edit
+        let generation = unchecked.pointer.focusGeneration
+        let target = rememberPointerHit(hit(at: unchecked.pointer.location), at: unchecked.pointer.location, edit: edit)
+        if let trace { trace.record(.hitTest(unchecked.pointer.location, result: TraceSubject(target))) }
         // A hit-test handler (refine) that started a grab or moved focus has decided.
-        guard generation == unchecked.pointerFocusGeneration else { return }
-        if target !== unchecked.pointerFocus {
+        guard generation == unchecked.pointer.focusGeneration else { return }
+        if target !== unchecked.pointer.focus {
             setPointerFocus(target, time: time ?? clock.now)
-        } else if let focus = target, let local = pointerLocation(in: focus), local != unchecked.focusSurfaceLocation {
+        } else if let focus = target, let local = pointerLocation(in: focus), local != unchecked.pointer.focusSurfaceLocation {
             // The focus moved under a still pointer: it hears where the pointer now is in its
             // space (as a client must, before a click lands there), a motion with no delta.
-            unchecked.focusSurfaceLocation = local
-            let motion = PointerMotionEvent(time: time ?? clock.now, device: DeviceID(0), location: unchecked.pointerLocation,
+            unchecked.pointer.focusSurfaceLocation = local
+            let motion = PointerMotionEvent(time: time ?? clock.now, device: DeviceID(0), location: unchecked.pointer.location,
                                             surfaceLocation: local, delta: .zero, unacceleratedDelta: .zero)
             if walkChain(from: focus, target: focus, kind: .pointerMoved, { $0.pointerMoved(motion, context: $1) }) == false {
                 reportDropped(.pointerMoved, .pointerMotion(motion))
@@ -48,28 +48,28 @@ extension Router {
     /// is sent, and a leave handler that moves focus itself decides where it goes. Bypasses
     /// the implicit grab (and filters and recognizers): for the router and for grabs.
     public func setPointerFocus(_ newFocus: Surface?, time: Timestamp) {
-        guard unchecked.pointerFocus !== newFocus else { return }
-        unchecked.pointerFocusGeneration &+= 1
-        let generation = unchecked.pointerFocusGeneration
-        trace?.record(.pointerFocus(from: TraceSubject(unchecked.pointerFocus), to: TraceSubject(newFocus)))
-        if let oldFocus = unchecked.pointerFocus {
-            unchecked.pointerFocus = nil
+        guard unchecked.pointer.focus !== newFocus else { return }
+        unchecked.pointer.focusGeneration &+= 1
+        let generation = unchecked.pointer.focusGeneration
+        trace?.record(.pointerFocus(from: TraceSubject(unchecked.pointer.focus), to: TraceSubject(newFocus)))
+        if let oldFocus = unchecked.pointer.focus {
+            unchecked.pointer.focus = nil
             tellPointerLeft(oldFocus, time: time)
-            guard generation == unchecked.pointerFocusGeneration else { return }
+            guard generation == unchecked.pointer.focusGeneration else { return }
         }
         guard let newFocus, newFocus.unchecked.isAttached else { return }
-        unchecked.pointerFocus = newFocus
-        unchecked.buttonsSeenByFocus.removeAll(keepingCapacity: true)
+        unchecked.pointer.focus = newFocus
+        unchecked.pointer.forgetButtonsSeenByFocus()
         let local = pointerLocation(in: newFocus) ?? .zero
-        unchecked.focusSurfaceLocation = local
-        let crossing = PointerCrossingEvent(time: time, location: unchecked.pointerLocation, surfaceLocation: local)
+        unchecked.pointer.focusSurfaceLocation = local
+        let crossing = PointerCrossingEvent(time: time, location: unchecked.pointer.location, surfaceLocation: local)
         newFocus.withResponder { $0.pointerEntered(crossing, context: ResponderContext(router: self, surface: newFocus, target: newFocus)) }
         trace?.record(.told(TraceSubject(newFocus), .pointerEntered))
     }
 
     func tellPointerLeft(_ surface: Surface, time: Timestamp) {
         let local = pointerLocation(in: surface) ?? .zero
-        let crossing = PointerCrossingEvent(time: time, location: unchecked.pointerLocation, surfaceLocation: local)
+        let crossing = PointerCrossingEvent(time: time, location: unchecked.pointer.location, surfaceLocation: local)
         surface.withResponder { $0.pointerLeft(crossing, context: ResponderContext(router: self, surface: surface, target: surface)) }
         trace?.record(.told(TraceSubject(surface), .pointerLeft))
     }
@@ -78,36 +78,33 @@ extension Router {
     /// (the implicit grab ends with it; the buttons' real releases are swallowed), then
     /// `pointerLeft`; focus then catches up with what is under the pointer.
     func pointerFocusWasRemoved(_ focus: Surface) {
-        unchecked.pointerFocusGeneration &+= 1
-        let generation = unchecked.pointerFocusGeneration
-        unchecked.pointerFocus = nil
+        unchecked.pointer.focusGeneration &+= 1
+        let generation = unchecked.pointer.focusGeneration
+        unchecked.pointer.focus = nil
         trace?.record(.pointerFocus(from: TraceSubject(focus), to: .none))
         let time = clock.now
-        if !unchecked.pressedButtons.isEmpty {
+        if !unchecked.pointer.pressedButtons.isEmpty {
             tellCancelledButtons(to: focus, time: time)
             // Without a grab, the implicit grab ends with its surface: the real releases are
             // swallowed. Under a grab they are the grab's.
-            if unchecked.pointerGrab == nil {
-                unchecked.pressedButtons.scan { button in
-                    if !unchecked.consumedButtons.scanContains(button) { unchecked.consumedButtons.append(button) }
-                }
-                unchecked.pressedButtons.removeAll(keepingCapacity: true)
+            if unchecked.pointer.grab == nil {
+                unchecked.pointer.swallowEveryHeldRelease()
                 gestures.endPointerArena(in: self)
             }
         }
         tellPointerLeft(focus, time: time)
-        if generation == unchecked.pointerFocusGeneration { refreshPointerFocus(time: time) }
+        if generation == unchecked.pointer.focusGeneration { refreshPointerFocus(time: time) }
     }
 
     /// Keeps `buttonsSeenByFocus` as `event` is about to go up `surface`'s chain.
     func noteButtonDelivered(_ event: PointerButtonEvent, to surface: Surface?) {
-        guard let surface, surface === unchecked.pointerFocus else { return }
+        guard let surface, surface === unchecked.pointer.focus else { return }
         if event.state == .pressed {
-            if unchecked.pressedButtons.scanContains(event.button), !unchecked.buttonsSeenByFocus.scanContains(event.button) {
-                unchecked.buttonsSeenByFocus.append(event.button)
+            if unchecked.pointer.pressedButtons.scanContains(event.button), !unchecked.pointer.buttonsSeenByFocus.scanContains(event.button) {
+                unchecked.pointer.buttonsSeenByFocus.append(event.button)
             }
-        } else if let index = unchecked.buttonsSeenByFocus.scanIndex(of: event.button) {
-            unchecked.buttonsSeenByFocus.remove(at: index)
+        } else if let index = unchecked.pointer.buttonsSeenByFocus.scanIndex(of: event.button) {
+            unchecked.pointer.buttonsSeenByFocus.remove(at: index)
         }
     }
 
@@ -115,7 +112,7 @@ extension Router {
     /// since the last check.
     @inline(__always)
     func catchUpPointerFocus(time: Timestamp) {
-        if unchecked.pointerCheckedAtEdit != unchecked.treeEditCount && unchecked.pressedButtons.isEmpty && unchecked.pointerGrab == nil {
+        if unchecked.pointer.checkedAtEdit != unchecked.treeEditCount && unchecked.pointer.pressedButtons.isEmpty && unchecked.pointer.grab == nil {
             followPointerFocus(time: time)
         }
     }
@@ -123,7 +120,7 @@ extension Router {
     /// The pointer position in the focus surface's space (zero without focus).
     @inline(__always)
     func pointerSurfaceLocation() -> SurfacePoint {
-        guard let focus = unchecked.pointerFocus else { return .zero }
+        guard let focus = unchecked.pointer.focus else { return .zero }
         return pointerLocation(in: focus) ?? .zero
     }
 
@@ -133,12 +130,8 @@ extension Router {
     /// up the tree.
     @inline(__always)
     func pointerLocation(in surface: Surface) -> SurfacePoint? {
-        let location = unchecked.pointerLocation
-        if unchecked.pointerHitAtEdit == unchecked.treeEditCount, unchecked.pointerHitSurface == ObjectIdentifier(surface) {
-            let origin = unchecked.pointerHitOrigin
-            return SurfacePoint(x: location.x - origin.x, y: location.y - origin.y)
-        }
-        return surface.convert(location)
+        if let carried = unchecked.pointer.carriedLocation(in: surface, treeEditCount: unchecked.treeEditCount) { return carried }
+        return surface.convert(unchecked.pointer.location)
     }
 
     /// Keeps what a pointer hit-test at `location` found (the surface's origin, as the point
@@ -148,17 +141,17 @@ extension Router {
     @inline(__always)
     func rememberPointerHit(_ hit: SurfaceHit?, at location: LayoutPoint, edit: UInt64) -> Surface? {
         guard let hit else { return nil }
-        unchecked.pointerHitAtEdit = edit
+        unchecked.pointer.hitAtEdit = edit
         // An identity only: valid while the count is, and a surface of the layout cannot go
         // away without an edit.
-        unchecked.pointerHitSurface = ObjectIdentifier(hit.surface)
-        unchecked.pointerHitOrigin = LayoutPoint(x: location.x - hit.location.x, y: location.y - hit.location.y)
+        unchecked.pointer.hitSurface = ObjectIdentifier(hit.surface)
+        unchecked.pointer.hitOrigin = LayoutPoint(x: location.x - hit.location.x, y: location.y - hit.location.y)
         return hit.surface
     }
 
     func movePointer(to location: LayoutPoint, event: InputEvent, delta: Vector, unaccelerated: Vector) {
-        unchecked.pointerLocation = location
-        if let grab = unchecked.pointerGrab {
+        unchecked.pointer.location = location
+        if let grab = unchecked.pointer.grab {
             grab.pointerMoved(PointerMotionEvent(time: event.time, device: event.device, location: location,
                                                  surfaceLocation: pointerSurfaceLocation(), delta: delta,
                                                  unacceleratedDelta: unaccelerated), router: self)
@@ -173,28 +166,28 @@ extension Router {
     /// ``PointerGrab`` calls to forward.
     public func routePointerMotion(_ event: PointerMotionEvent) {
         guard event.location.x.isFinite, event.location.y.isFinite else { return }
-        unchecked.pointerLocation = unchecked.layout.clamp(event.location)
+        unchecked.pointer.location = unchecked.layout.clamp(event.location)
         followPointer(time: event.time, device: event.device, delta: event.delta, unaccelerated: event.unacceleratedDelta)
     }
 
     private func followPointer(time: Timestamp, device: DeviceID, delta: Vector, unaccelerated: Vector) {
-        let location = unchecked.pointerLocation
-        if unchecked.pressedButtons.isEmpty {
+        let location = unchecked.pointer.location
+        if unchecked.pointer.pressedButtons.isEmpty {
             let edit = unchecked.treeEditCount
-            unchecked.pointerCheckedAtEdit = edit
-            let generation = unchecked.pointerFocusGeneration
+            unchecked.pointer.checkedAtEdit = edit
+            let generation = unchecked.pointer.focusGeneration
             let target = rememberPointerHit(hit(at: location, device: device), at: location, edit: edit)
             if let trace { trace.record(.hitTest(location, result: TraceSubject(target))) }
             // A hit-test handler (refine) that started a grab or moved focus has decided: the
             // grab has the pointer from here on, and this motion goes no further.
-            guard generation == unchecked.pointerFocusGeneration else { return }
-            if target !== unchecked.pointerFocus { setPointerFocus(target, time: time) }
+            guard generation == unchecked.pointer.focusGeneration else { return }
+            if target !== unchecked.pointer.focus { setPointerFocus(target, time: time) }
         }
-        let focus = unchecked.pointerFocus
+        let focus = unchecked.pointer.focus
         let motion = PointerMotionEvent(time: time, device: device, location: location,
                                         surfaceLocation: pointerSurfaceLocation(), delta: delta,
                                         unacceleratedDelta: unaccelerated)
-        unchecked.focusSurfaceLocation = motion.surfaceLocation
+        unchecked.pointer.focusSurfaceLocation = motion.surfaceLocation
         if !gestures.pointerArena.unchecked.entries.isEmpty && gestures.deliverPointerMotionToRecognizers(in: self, motion) { return }
         if walkChain(from: focus, target: focus, kind: .pointerMoved, { responder, context in
             responder.pointerMoved(motion, context: context)
@@ -204,35 +197,35 @@ extension Router {
     }
 
     func pointerButton(_ event: InputEvent, button: UInt32, state: ButtonState) {
-        if state == .released, let index = unchecked.consumedButtons.scanIndex(of: button) {
-            unchecked.consumedButtons.remove(at: index)
+        if state == .released, let index = unchecked.pointer.consumedButtons.scanIndex(of: button) {
+            unchecked.pointer.consumedButtons.remove(at: index)
             trace?.record(.followedConsumed(event))
             observe(event, consumed: true)
             return
         }
-        if state == .released && unchecked.pressedButtons.scanContains(button) {
+        if state == .released && unchecked.pointer.pressedButtons.scanContains(button) {
             // The release of a delivered press follows it: filters see it but cannot take it
             // and leave the button stuck.
             if unchecked.filterList.asks(.pointerButtons) { _ = askFilters(event, kind: .pointerButtons) }
             observe(event, consumed: false)
         } else if runFilters(event) {
-            if state == .pressed { unchecked.consumedButtons.append(button) }
+            if state == .pressed { unchecked.pointer.consumedButtons.append(button) }
             return
         }
         catchUpPointerFocus(time: event.time)
         if state == .pressed {
-            if !unchecked.pressedButtons.scanContains(button) { unchecked.pressedButtons.append(button) }
-        } else if let index = unchecked.pressedButtons.scanIndex(of: button) {
-            unchecked.pressedButtons.remove(at: index)
+            unchecked.pointer.hold(button)
+        } else {
+            unchecked.pointer.letGo(of: button)
         }
         let buttonEvent = PointerButtonEvent(time: event.time, device: event.device, button: button, state: state,
-                                             location: unchecked.pointerLocation, surfaceLocation: pointerSurfaceLocation())
-        if let grab = unchecked.pointerGrab {
+                                             location: unchecked.pointer.location, surfaceLocation: pointerSurfaceLocation())
+        if let grab = unchecked.pointer.grab {
             // While the grab has the release, `buttonsSeenByFocus` still says whether the focus
             // saw the press (a grab delivers the release only then); then it is up for good.
             grab.pointerButton(buttonEvent, router: self)
-            if state == .released, !unchecked.buttonsSeenByFocus.isEmpty, let index = unchecked.buttonsSeenByFocus.scanIndex(of: button) {
-                unchecked.buttonsSeenByFocus.remove(at: index)
+            if state == .released, !unchecked.pointer.buttonsSeenByFocus.isEmpty, let index = unchecked.pointer.buttonsSeenByFocus.scanIndex(of: button) {
+                unchecked.pointer.buttonsSeenByFocus.remove(at: index)
             }
             return
         }
@@ -247,8 +240,8 @@ extension Router {
     /// event the router handed the grab already has the focus's), and ``heldButtons`` is not
     /// changed (only an injected button changes it).
     public func routePointerButton(_ event: PointerButtonEvent) {
-        let focus = unchecked.pointerFocus
-        if event.state == .pressed && unchecked.pressedButtons.count == 1 { gestures.beginPointerArena(in: self, focus: focus) }
+        let focus = unchecked.pointer.focus
+        if event.state == .pressed && unchecked.pointer.pressedButtons.count == 1 { gestures.beginPointerArena(in: self, focus: focus) }
         if gestures.pointerArena.unchecked.entries.isEmpty || !gestures.deliverPointerButtonToRecognizers(in: self, event) {
             // Noted before the walk: a handler may remove the focus or start a grab from
             // inside it, and the focus is owed that press's release.
@@ -261,7 +254,7 @@ extension Router {
             if event.state == .pressed { gestures.unchecked.pointerPressSeenByResponders = true }
         }
         // The implicit grab ends with the last release: focus catches up with the pointer.
-        if event.state == .released && unchecked.pressedButtons.isEmpty {
+        if event.state == .released && unchecked.pointer.pressedButtons.isEmpty {
             gestures.endPointerArena(in: self, sweep: true)
             followPointerFocus(time: event.time)
         }
@@ -270,8 +263,8 @@ extension Router {
     func pointerAxis(_ event: InputEvent, motion: AxisMotion) {
         catchUpPointerFocus(time: event.time)
         let axis = PointerAxisEvent(time: event.time, device: event.device, motion: motion,
-                                    location: unchecked.pointerLocation, surfaceLocation: pointerSurfaceLocation())
-        if let grab = unchecked.pointerGrab {
+                                    location: unchecked.pointer.location, surfaceLocation: pointerSurfaceLocation())
+        if let grab = unchecked.pointer.grab {
             grab.pointerAxis(axis, router: self)
             return
         }
@@ -281,7 +274,7 @@ extension Router {
     /// Routes scrolling by the default rule, after filters and grabs: up the focus's chain (no
     /// recognizers). Delivered as given: `location` and `surfaceLocation` are not recomputed.
     public func routePointerAxis(_ axis: PointerAxisEvent) {
-        let focus = unchecked.pointerFocus
+        let focus = unchecked.pointer.focus
         if walkChain(from: focus, target: focus, kind: .pointerAxis, { responder, context in
             responder.pointerAxis(axis, context: context)
         }) == false {
@@ -292,8 +285,8 @@ extension Router {
     func touchpadGesture(_ event: InputEvent, gesture: TouchpadGesture) {
         catchUpPointerFocus(time: event.time)
         let gestureEvent = TouchpadGestureEvent(time: event.time, device: event.device, gesture: gesture,
-                                                location: unchecked.pointerLocation, surfaceLocation: pointerSurfaceLocation())
-        if let grab = unchecked.pointerGrab {
+                                                location: unchecked.pointer.location, surfaceLocation: pointerSurfaceLocation())
+        if let grab = unchecked.pointer.grab {
             grab.touchpadGesture(gestureEvent, router: self)
             return
         }
@@ -304,7 +297,7 @@ extension Router {
     /// recognizers of the focus's subtree and output, then the focus's chain. Delivered as
     /// given: `location` and `surfaceLocation` are not recomputed.
     public func routeTouchpadGesture(_ gestureEvent: TouchpadGestureEvent) {
-        let focus = unchecked.pointerFocus
+        let focus = unchecked.pointer.focus
         if gestures.deliverTouchpadGestureToRecognizers(in: self, gestureEvent, focus: focus) { return }
         gestures.noteTouchpadGestureDelivered()
         if walkChain(from: focus, target: focus, kind: .touchpadGesture, { responder, context in

@@ -35,85 +35,26 @@ public final class Router {
     struct HotState {
         /// Backs `layout`.
         var layout = Layout()
-        /// How the router calls `keyInterpreter` per key without an existential's retain and
-        /// release (see ``KeyInterpreterCall``).
-        var interpreterCall: KeyInterpreterCall?
-        /// `interpreterCall`, unretained (rule 2 of ``Unretained``).
-        var interpreterCallLink: Unretained<KeyInterpreterCall>?
-        /// Calls to the interpreter under way (more than one if an interpreter injects a key),
-        /// and the interpreters replaced meanwhile (rule 3 of ``Unretained``).
-        var formerInterpreterCalls = KeptAliveWhileInUse<KeyInterpreterCall>()
         var _trace: (any TraceSink)?
         /// Backs `filters`; asked through ``Router/askFilters(_:kind:)`` (UnsafeFoundations.swift).
         var filterList = FilterList()
-        /// Backs `pointerGrab`.
-        var pointerGrab: (any PointerGrab)?
         /// The pens in proximity and the pen grab (Router+Pen.swift).
         var pens = PenRouting()
         /// Every touch routed and the frame being delivered (TouchRouting.swift).
         var touches = TouchRouting()
-        /// Backs `keyboardGrab`.
-        var keyboardGrab: (any KeyboardGrab)?
+        /// The pointer: position, focus, held buttons, the last hit (PointerRouting.swift).
+        var pointer = PointerRouting()
+        /// The keyboard: held keys, first responder, keyboard grab, the interpreter's call
+        /// (KeyboardRouting.swift).
+        var keyboard = KeyboardRouting()
         /// Backs `spies`.
         var spies: [any InputSpy] = []
         var _fallbackDotsPerInch: Double = Router.defaultFallbackDotsPerInch
         /// Set (only while tracing) when a walk's ask passed a link over without calling its
         /// responder: the walk records no "asked" for it.
         var askSkippedLink = false
-        /// Backs `pointerLocation`.
-        var pointerLocation = LayoutPoint.zero
-        /// Backs `pointerFocus`.
-        var pointerFocus: Surface?
-        var pressedButtons: [UInt32] = []
-        /// Held buttons whose presses the pointer focus was delivered (by the default rule or a
-        /// grab's `sendPointerButton(_:to:)`): what it is owed cancelled releases of. Buttons
-        /// are few and rare, so they are tracked as delivered.
-        var buttonsSeenByFocus: [UInt32] = []
-        var consumedButtons: [UInt32] = []
         /// Raised by every change of a routed tree or of the layout (``treeDidChange()``).
         var treeEditCount: UInt64 = 0
-        /// `treeEditCount` when pointer focus was last hit-tested: when they differ, focus is
-        /// checked again before the next pointer event.
-        var pointerCheckedAtEdit: UInt64 = 0
-        /// What the last pointer hit-test found (``rememberPointerHit(_:at:edit:)``): the surface
-        /// (an identity), its layout origin, and `treeEditCount` when the hit-test began; the
-        /// origin holds while the count is unchanged.
-        var pointerHitSurface: ObjectIdentifier?
-        var pointerHitOrigin = LayoutPoint.zero
-        var pointerHitAtEdit: UInt64 = .max
-        /// Where the pointer focus was last told the pointer is, in its space: when an edit moves
-        /// the focus under a still pointer, it is told the new point (a motion with no delta).
-        var focusSurfaceLocation = SurfacePoint.zero
-        /// Raised at every change of pointer focus, so that a move can tell whether a handler it
-        /// called moved focus itself.
-        var pointerFocusGeneration: UInt64 = 0
-        /// Backs `firstResponder`.
-        var firstResponder: Surface? {
-            didSet {
-                firstResponderLink = firstResponder.map(Unretained.init)
-                if let oldValue, oldValue !== firstResponder { formerFirstResponders.keep(oldValue) }
-            }
-        }
-        /// `firstResponder`, readable without a retain (rule 2 of ``Unretained``).
-        var firstResponderLink: Unretained<Surface>?
-        /// Key deliveries under way, and the first responders replaced meanwhile (rule 3 of
-        /// ``Unretained``).
-        var formerFirstResponders = KeptAliveWhileInUse<Surface>()
-        /// The keys held now, in the order they were pressed, each with where its press went:
-        /// the one owner of "who saw this key's press" (see ``HeldKey``). A record stays while
-        /// its release is routed (`isReleased`), then goes.
-        var heldKeys: [HeldKey] = []
-        /// While a key walks the chain: the responders asked so far (key commands not counted).
-        var keyChainAsked = 0
-        /// While a release walks the chain: how many responders it may reach (0: no limit).
-        var keyChainLimit = 0
-        /// While a press walks the chain: how many responders had been asked when a key
-        /// command took it (-1: none did).
-        var keyCommandDepth = -1
-        /// What the active keyboard grab did to the first responder when it began.
-        var keyboardGrabFocus = KeyboardGrabFocus.keep
-        /// Raised at every change of first responder (see `pointerFocusGeneration`).
-        var focusGeneration: UInt64 = 0
         /// Backs `devices`.
         var devices: [DeviceID: DeviceInfo] = [:]
         /// The output each device with a mapping (a rule's or its ``DeviceInfo/mappedOutput``) in the layout is mapped to:
@@ -130,12 +71,6 @@ public final class Router {
         var layoutWideDevices: [DeviceID] = []
         /// Backs `capabilities`.
         var capabilities: DeviceCapabilities = []
-        /// Filters asking about a key are under way (``setStickyModifiers(latched:locked:announce:)``).
-        var keyFilterDepth = 0
-        /// Modifier masks a filter set while a key was being filtered: the key goes out with
-        /// them, or, when it is taken, `announceModifiers` gets them.
-        var filteredModifierMasks: ModifierMasks?
-        var announceModifiers: ((ModifierMasks) -> Void)?
     }
 
     @exclusivity(unchecked) var unchecked = HotState()
@@ -148,14 +83,14 @@ public final class Router {
 
     /// The active grabs (see ``PointerGrab``, ``TouchGrab``, ``KeyboardGrab``); `nil`: the
     /// default rule.
-    public var pointerGrab: (any PointerGrab)? { unchecked.pointerGrab }
+    public var pointerGrab: (any PointerGrab)? { unchecked.pointer.grab }
 
     /// The active touch grab (``startTouchGrab(_:)``); `nil`: the default rule.
     public var touchGrab: (any TouchGrab)? { unchecked.touches.grab }
 
     /// The active keyboard grab (``startKeyboardGrab(_:focus:)``); `nil`: keys go to the first
     /// responder.
-    public var keyboardGrab: (any KeyboardGrab)? { unchecked.keyboardGrab }
+    public var keyboardGrab: (any KeyboardGrab)? { unchecked.keyboard.grab }
 
     /// The spies, in the order they are told (``addSpy(_:)``, ``removeSpy(_:)``).
     public var spies: [any InputSpy] { unchecked.spies }
@@ -163,12 +98,12 @@ public final class Router {
     /// Where the pointer is, in layout space, kept on the layout's outputs (it starts at the
     /// origin, clamped onto the layout when outputs change). Moved by injected motion and by
     /// ``routePointerMotion(_:)``; already updated when a pointer grab sees the motion.
-    public var pointerLocation: LayoutPoint { unchecked.pointerLocation }
+    public var pointerLocation: LayoutPoint { unchecked.pointer.location }
 
     /// The surface pointer events go to: the topmost surface under ``pointerLocation``,
     /// kept while a button is held (the implicit grab), or what a pointer grab set with
     /// ``setPointerFocus(_:time:)``. `nil` over no surface.
-    public var pointerFocus: Surface? { unchecked.pointerFocus }
+    public var pointerFocus: Surface? { unchecked.pointer.focus }
 
     /// The surface whose responder gets keys first (``becomeFirstResponder(_:)``); `nil`: keys
     /// go to the delegate.
@@ -176,15 +111,11 @@ public final class Router {
     /// While a key is delivered, a first responder replaced by another waits in
     /// `formerFirstResponders` until the delivery ends: the delivery uses the surface without
     /// owning it.
-    public var firstResponder: Surface? { unchecked.firstResponder }
+    public var firstResponder: Surface? { unchecked.keyboard.firstResponder }
 
     /// Keys held now (evdev codes), in the order they were pressed, whoever took their
     /// presses (filters, grabs, key commands included); see ``heldKeysForFocus``.
-    public var pressedKeys: [UInt32] {
-        var keys: [UInt32] = []
-        unchecked.heldKeys.scan { if !$0.isReleased { keys.append($0.keycode) } }
-        return keys
-    }
+    public var pressedKeys: [UInt32] { unchecked.keyboard.pressedKeys }
 
     /// The devices present, as announced by ``InputEvent/Kind/deviceAdded(_:)`` and not yet
     /// removed.
@@ -203,11 +134,11 @@ public final class Router {
     /// The one it replaces is told with ``KeyInterpreter/detached(from:)``.
     public var keyInterpreter: (any KeyInterpreter)? {
         didSet {
-            let old = unchecked.interpreterCall
-            unchecked.interpreterCall = keyInterpreter.map { KeyInterpreterCall.make($0) }
-            unchecked.interpreterCallLink = unchecked.interpreterCall.map(Unretained.init)
+            let old = unchecked.keyboard.interpreterCall
+            unchecked.keyboard.interpreterCall = keyInterpreter.map { KeyInterpreterCall.make($0) }
+            unchecked.keyboard.interpreterCallLink = unchecked.keyboard.interpreterCall.map(Unretained.init)
             // Replaced from inside its own `interpret`: it must outlive that call.
-            if let old { unchecked.formerInterpreterCalls.keep(old) }
+            if let old { unchecked.keyboard.formerInterpreterCalls.keep(old) }
             if let oldValue, oldValue !== keyInterpreter { oldValue.detached(from: self) }
         }
     }
@@ -242,9 +173,6 @@ public final class Router {
     /// (recognizers' delays) through `clock`.
     public init(clock: any Clock) {
         self.clock = clock
-        unchecked.pressedButtons.reserveCapacity(8)
-        unchecked.consumedButtons.reserveCapacity(8)
-        unchecked.heldKeys.reserveCapacity(16)
         gestures.unchecked.arenaPool.reserveCapacity(16)
         gestures.unchecked.engagedRecognizers.reserveCapacity(16)
         gestures.unchecked.waitingRecognizers.reserveCapacity(8)
@@ -293,12 +221,12 @@ public final class Router {
             guard delta.dx.isFinite, delta.dy.isFinite else { return ignore(event, "non-finite motion") }
             if runFilters(event) { return }
             let unaccelerated = raw.dx.isFinite && raw.dy.isFinite ? raw : delta
-            movePointer(to: unchecked.layout.clamp(unchecked.pointerLocation.offset(by: delta)), event: event, delta: delta, unaccelerated: unaccelerated)
+            movePointer(to: unchecked.layout.clamp(unchecked.pointer.location.offset(by: delta)), event: event, delta: delta, unaccelerated: unaccelerated)
         case .pointerMotionAbsolute(let point):
             guard point.x.isFinite, point.y.isFinite else { return ignore(event, "non-finite position") }
             if runFilters(event) { return }
             let target = unchecked.layout.clamp(point)
-            movePointer(to: target, event: event, delta: target.vector(from: unchecked.pointerLocation), unaccelerated: .zero)
+            movePointer(to: target, event: event, delta: target.vector(from: unchecked.pointer.location), unaccelerated: .zero)
         case .pointerButton(let button, let state): pointerButton(event, button: button, state: state)
         case .pointerAxis(let motion):
             if runFilters(event) { return }
@@ -424,7 +352,7 @@ public final class Router {
     }
 
     func outputGeometryDidChange() {
-        unchecked.pointerLocation = unchecked.layout.clamp(unchecked.pointerLocation)
+        unchecked.pointer.location = unchecked.layout.clamp(unchecked.pointer.location)
         treeDidChange()
     }
 
@@ -661,9 +589,9 @@ public final class Router {
         treeDidChange()
         cancelSequences(reason: "surface removed") { $0.isOrphaned }
         tellRemovedLinksOfLiveTouches()
-        if let focus = unchecked.pointerFocus, !focus.unchecked.isAttached { pointerFocusWasRemoved(focus) }
+        if let focus = unchecked.pointer.focus, !focus.unchecked.isAttached { pointerFocusWasRemoved(focus) }
         if !unchecked.pens.states.isEmpty { pensLostSurfaces() }
-        if let focused = unchecked.firstResponder, !focused.unchecked.isAttached {
+        if let focused = unchecked.keyboard.firstResponder, !focused.unchecked.isAttached {
             firstResponderWasRemoved(focused, formerParent: formerParent)
         }
         gestures.abortDetachedRecognizers(in: self)
@@ -678,15 +606,12 @@ public final class Router {
 
     // Touch state: `unchecked.touches`, a TouchRouting (TouchRouting.swift; routing in Router+Touch.swift).
 
-    // Pointer state (Router+Pointer.swift).
+    // Pointer state: `unchecked.pointer`, a PointerRouting (PointerRouting.swift; routing in Router+Pointer.swift).
 
-    // Keyboard state (Router+Keyboard.swift).
+    // Keyboard state: `unchecked.keyboard`, a KeyboardRouting (KeyboardRouting.swift; routing in Router+Keyboard.swift).
     /// The first responder's surface ID: what a key repeater compares. Read from other
     /// modules, a router property costs a dynamic exclusivity check; this does not.
-    package var firstResponderID: SurfaceID? { unchecked.firstResponderLink?.with { $0.id } }
-    /// Surfaces that were first responder before the current one, oldest first: where focus
-    /// goes back to when the focused surface is removed.
-    var focusHistory: [WeakSurface] = []
+    package var firstResponderID: SurfaceID? { unchecked.keyboard.firstResponderLink?.with { $0.id } }
     /// The popup grabs started with ``startPopupGrab(_:)`` and not yet dismissed, outermost
     /// first: one chain, each nested in the one before; the last holds the pointer and touch.
     var popupGrabs: [PopupGrab] = []

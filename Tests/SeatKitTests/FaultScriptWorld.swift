@@ -447,7 +447,7 @@ final class FaultScriptWorld {
             if armsFired != armsBefore {
                 // A callback may have moved focus or removed surfaces: the model's history
                 // follows the router's from here.
-                focusHistory = router.focusHistory.compactMap(\.surface)
+                focusHistory = router.unchecked.keyboard.history.compactMap(\.surface)
             }
             checkAfterStep(step, armsFiredDuring: armsFired - armsBefore)
             if violation != nil && !collectAll { break }
@@ -1034,7 +1034,7 @@ final class FaultScriptWorld {
             }
             router.startKeyboardGrab(keyboardGrabs[kind]!, focus: clears ? .clear : .keep)
             // A grab that clears focus remembers it in the router's history.
-            focusHistory = router.focusHistory.compactMap(\.surface)
+            focusHistory = router.unchecked.keyboard.history.compactMap(\.surface)
         case let .endGrab(which):
             switch which {
             case .popup:
@@ -1049,7 +1049,7 @@ final class FaultScriptWorld {
             case .keyboard: router.endKeyboardGrab()
             }
             // A grab that cleared focus gives it back from the history.
-            focusHistory = router.focusHistory.compactMap(\.surface)
+            focusHistory = router.unchecked.keyboard.history.compactMap(\.surface)
             syncTouchGrab()
         case let .addDevice(d, o):
             let device = Int32(1 + min(max(d, 0), FaultScript.deviceCount))
@@ -1230,6 +1230,19 @@ final class FaultScriptWorld {
         checkOwed()
         checkTouches()
         checkRecognizers()
+        checkRoutingStateInvariants()
+    }
+
+    /// The pointer's and the keyboard's own invariants (PointerRouting.swift,
+    /// KeyboardRouting.swift), as their types state them.
+    func checkRoutingStateInvariants() {
+        for broken in router.unchecked.pointer.checkInvariants(layout: router.unchecked.layout,
+                                                                treeEditCount: router.unchecked.treeEditCount) {
+            fail("k.pointer-state", broken)
+        }
+        for broken in router.unchecked.keyboard.checkInvariants() {
+            fail("k.keyboard-state", broken)
+        }
     }
 
     func checkHitTesting() {

@@ -132,7 +132,7 @@ struct KeyboardRoutingTests {
         // output (the window is no longer its parent), and nobody on the way handled it.
         #expect(responder.surfaceOutlivedItsRemoval == true)
         #expect(responder.routerHeldTheSurface == true)
-        #expect(h.router.unchecked.formerFirstResponders.keptCount == 0)
+        #expect(h.router.unchecked.keyboard.formerFirstResponders.keptCount == 0)
         #expect(removed == nil)
         #expect(h.router.firstResponder == nil)
         #expect(h.log.entries == ["delegate.keyDown"])
@@ -195,7 +195,7 @@ struct KeyboardRoutingTests {
         h.key(30, .pressed)
         #expect(ReplacingInterpreter.outlivedItsReplacement == true)
         #expect(ReplacingInterpreter.routerHeldTheReplacedOne == true)
-        #expect(h.router.unchecked.formerInterpreterCalls.keptCount == 0)
+        #expect(h.router.unchecked.keyboard.formerInterpreterCalls.keptCount == 0)
         #expect(first == nil)
         #expect(h.router.keyInterpreter is FixedInterpreter)
         h.key(30, .released)
@@ -333,7 +333,7 @@ final class SelfRemovingResponder: Responder {
         surface?.removeFromParent()
         if let (router, output) = alsoRemoving { router.removeOutput(output) }
         surfaceOutlivedItsRemoval = surface != nil
-        routerHeldTheSurface = context.router.unchecked.formerFirstResponders.keeps(surface!)
+        routerHeldTheSurface = context.router.unchecked.keyboard.formerFirstResponders.keeps(surface!)
         return .notHandled
     }
 }
@@ -346,7 +346,7 @@ final class ReplacingInterpreter: KeyInterpreter {
         weak let me = self
         routerForTest?.keyInterpreter = FixedInterpreter(keysym: 0x61, modifiers: [])
         Self.outlivedItsReplacement = me != nil
-        Self.routerHeldTheReplacedOne = routerForTest?.unchecked.formerInterpreterCalls.keptCount == 1
+        Self.routerHeldTheReplacedOne = routerForTest?.unchecked.keyboard.formerInterpreterCalls.keptCount == 1
         event.keysym = 0x41
     }
     weak var routerForTest: Router?

@@ -989,7 +989,7 @@ extension GestureCoordinator {
         endPointerArena(in: router)
         unchecked.pointerGestureTaken = false
         unchecked.pointerPressSeenByResponders = false
-        forEachRecognizer(of: focus, output: focus?.output ?? router.unchecked.layout.output(at: router.unchecked.pointerLocation)) { recognizer in
+        forEachRecognizer(of: focus, output: focus?.output ?? router.unchecked.layout.output(at: router.unchecked.pointer.location)) { recognizer in
             // One emulated touch at a time: one following a pen stroke as a touch sits this
             // press out.
             if recognizer.takesPart(.pointer) && recognizer.unchecked.composition.emulatedTouch == nil {
