@@ -512,15 +512,21 @@ extension Router {
         // that record, read unretained from the list, with no scan per link; a larger group
         // is scanned from one copy of the list (scanning the router's own retained it once per
         // link), its touches read without a retain each.
-        let single = unchecked.touches.scratch.count == 1 ? onlyRecord(mark: mark, surface: surface) : nil
-        let records = single == nil ? unchecked.touches.records : []
-        let handled = walkTouchPhase(phase, event, surface: surface, stopIf: { lead.unchecked.finished }) { body in
-            if let single {
+        // The closures below capture only plain values where they can (the lead and the one
+        // record unretained: the list keeps both): each strong reference a closure captures
+        // is retained once per closure made for the out-of-line part of the walk.
+        let leadLink = Unretained(lead)
+        let handled: Bool
+        if unchecked.touches.scratch.count == 1, let single = onlyRecord(mark: mark, surface: surface) {
+            handled = walkTouchPhase(phase, event, surface: surface, stopIf: { leadLink.with { $0.unchecked.finished } }) { body in
                 single.with(body)
-                return
             }
-            records.scanBorrowed { sequence in
-                if sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.withheld { body(sequence) }
+        } else {
+            let records = unchecked.touches.records
+            handled = walkTouchPhase(phase, event, surface: surface, stopIf: { leadLink.with { $0.unchecked.finished } }) { body in
+                records.scanBorrowed { sequence in
+                    if sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.withheld { body(sequence) }
+                }
             }
         }
         if !handled && !lead.unchecked.finished {

@@ -211,38 +211,10 @@ extension GestureCoordinator {
         // Nothing here calls out: the touches are read without a retain each (their array
         // holds them, UnsafeFoundations' rule 5).
         router.unchecked.touches.records.scanBorrowedWithIndex { sequence, index in
-            guard router.isDue(sequence, phase), let arena = sequence.unchecked.arena else { return }
-            if phase == .ended {
-                // Every entry: a settled recognizer still forgets its ended touches and resets.
-                arena.unchecked.entries.withUnsafeBufferPointer { entries in
-                    var e = 0
-                    while e < entries.count {
-                        let entry = entries[e]
-                        e += 1
-                        guard entry.recognizer.unchecked.generation == entry.generation else { continue }
-                        gather(Unretained(entry.recognizer), generation: entry.generation, touch: index, pass: pass)
-                    }
-                }
-                return
-            }
-            // Begins and moves: the live entries, dropping those found settled or stale for
-            // good (GestureArena.live), so that they cost nothing at the next motion.
-            var kept = 0
-            arena.unchecked.live.withUnsafeMutableBufferPointer { live in
-                var e = 0
-                while e < live.count {
-                    let entry = live[e]
-                    e += 1
-                    let keep = entry.recognizer.with { recognizer in
-                        recognizer.unchecked.generation == entry.generation && !recognizer.unchecked.storedState.isFinal
-                    }
-                    guard keep else { continue }
-                    if kept != e - 1 { live[kept] = entry }
-                    kept += 1
-                    gather(entry.recognizer, generation: entry.generation, touch: index, pass: pass)
-                }
-            }
-            if kept < arena.unchecked.live.count { arena.unchecked.live.removeLast(arena.unchecked.live.count - kept) }
+            // The arena read unretained: the record keeps it (it is recycled only outside the
+            // router's touch loops), and nothing here calls out.
+            guard router.isDue(sequence, phase), let arenaLink = sequence.unchecked.arena.map(Unretained.init) else { return }
+            arenaLink.with { arena in gatherRecognizers(of: arena, touch: index, phase, pass: pass) }
         }
         // Deliver. The arenas keep every gathered recognizer alive until the pass is over
         // (they are recycled only outside the router's touch loops).
@@ -287,6 +259,43 @@ extension GestureCoordinator {
             }
         }
         unchecked.passCount = 0
+    }
+
+    /// The gather of ``deliverToRecognizers(in:_:time:)`` for one due touch (at `index` in the
+    /// router's records) and its arena. Calls nothing out.
+    @inline(__always)
+    private func gatherRecognizers(of arena: GestureArena, touch index: Int, _ phase: TouchPhase, pass: UInt64) {
+        if phase == .ended {
+            // Every entry: a settled recognizer still forgets its ended touches and resets.
+            arena.unchecked.entries.withUnsafeBufferPointer { entries in
+                var e = 0
+                while e < entries.count {
+                    let entry = entries[e]
+                    e += 1
+                    guard entry.recognizer.unchecked.generation == entry.generation else { continue }
+                    gather(Unretained(entry.recognizer), generation: entry.generation, touch: index, pass: pass)
+                }
+            }
+            return
+        }
+        // Begins and moves: the live entries, dropping those found settled or stale for
+        // good (GestureArena.live), so that they cost nothing at the next motion.
+        var kept = 0
+        arena.unchecked.live.withUnsafeMutableBufferPointer { live in
+            var e = 0
+            while e < live.count {
+                let entry = live[e]
+                e += 1
+                let keep = entry.recognizer.with { recognizer in
+                    recognizer.unchecked.generation == entry.generation && !recognizer.unchecked.storedState.isFinal
+                }
+                guard keep else { continue }
+                if kept != e - 1 { live[kept] = entry }
+                kept += 1
+                gather(entry.recognizer, generation: entry.generation, touch: index, pass: pass)
+            }
+        }
+        if kept < arena.unchecked.live.count { arena.unchecked.live.removeLast(arena.unchecked.live.count - kept) }
     }
 
     /// Notes that `recognizer` is due the touch at `touch` (an index in the router's active
