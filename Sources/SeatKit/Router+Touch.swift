@@ -504,13 +504,29 @@ extension Router {
                 if sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.withheld { sequence.unchecked.isEnding = true }
             }
         }
-        // The group is asked about once per link: its touches are read without a retain each,
-        // from one copy of the list (scanning the router's own retained it once per link). A
-        // record added meanwhile is not of the group: it does not carry this pass's mark.
-        let records = unchecked.touches.records
-        let handled = walkTouchPhase(phase, event, surface: surface, stopIf: { lead.unchecked.finished }) { body in
-            records.scanBorrowed { sequence in
-                if sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.withheld { body(sequence) }
+        // The group is asked about once per link. Who is in it is settled before the walk: a
+        // record added meanwhile does not carry this pass's mark, no handler can set or clear
+        // `withheld` (only this frame's grouping does, and a frame injected meanwhile waits),
+        // and no record leaves the list while a frame is delivered (TouchRouting's invariant
+        // 2). So a group of one touch (one finger moving, or one per surface: most frames) is
+        // that record, read unretained from the list, with no scan per link; a larger group
+        // is scanned from one copy of the list (scanning the router's own retained it once per
+        // link), its touches read without a retain each.
+        // The closures below capture only plain values where they can (the lead and the one
+        // record unretained: the list keeps both): each strong reference a closure captures
+        // is retained once per closure made for the out-of-line part of the walk.
+        let leadLink = Unretained(lead)
+        let handled: Bool
+        if unchecked.touches.scratch.count == 1, let single = onlyRecord(mark: mark, surface: surface) {
+            handled = walkTouchPhase(phase, event, surface: surface, stopIf: { leadLink.with { $0.unchecked.finished } }) { body in
+                single.with(body)
+            }
+        } else {
+            let records = unchecked.touches.records
+            handled = walkTouchPhase(phase, event, surface: surface, stopIf: { leadLink.with { $0.unchecked.finished } }) { body in
+                records.scanBorrowed { sequence in
+                    if sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.withheld { body(sequence) }
+                }
             }
         }
         if !handled && !lead.unchecked.finished {
@@ -520,6 +536,20 @@ extension Router {
             case .ended: reportDropped(.touchesEnded, .touchesEnded(event))
             }
         }
+    }
+
+    /// The one record of a group of one touch (see `deliverTouchGroup`), unretained: the
+    /// list keeps it while the frame is delivered (rule 6 of ``Unretained``).
+    @inline(__always)
+    private func onlyRecord(mark: UInt64, surface: Surface?) -> Unretained<TouchSequence>? {
+        var i = 0
+        while i < unchecked.touches.records.count {
+            let record = unchecked.touches.record(at: i)
+            let matches = record.with { $0.unchecked.mark == mark && $0.unchecked.surface === surface && !$0.unchecked.withheld }
+            if matches { return record }
+            i += 1
+        }
+        return nil
     }
 
     /// Walks one phase of a group of touches bound to `surface` up its chain; `group` calls

@@ -98,8 +98,12 @@ final class GestureCoordinator {
         var releaseGroup: [HeldTouch] = []
         /// Marks recognizers shown a phase in the current pass (each sees it once).
         var gesturePassMark: UInt64 = 0
-        /// The recognizers of the pass under way, in the order they are shown the phase.
+        /// The recognizers of the pass under way, in the order they are shown the phase: the
+        /// first `passCount` entries (the rest are stale, overwritten by the next pass). A
+        /// count, not an emptied array: `removeAll(keepingCapacity:)` is a generic
+        /// `replaceSubrange` call of about 75 instructions, twice per pass.
         var passRecognizers: [PassEntry] = []
+        var passCount = 0
         /// The points shown to the recognizer being delivered to, and whose touches they are
         /// (the first index, the count, the rest, the tree edit they were made at): the next
         /// recognizer with the same touches gets the same array.
@@ -201,44 +205,16 @@ extension GestureCoordinator {
         unchecked.gesturePassMark &+= 1
         unchecked.arenasEditedInPass = false
         let pass = unchecked.gesturePassMark
-        unchecked.passRecognizers.removeAll(keepingCapacity: true)
+        unchecked.passCount = 0
         // Gather. The active touches keep their indices for the whole pass (the router
         // compacts them only outside its touch loops; touches added meanwhile go at the end).
         // Nothing here calls out: the touches are read without a retain each (their array
         // holds them, UnsafeFoundations' rule 5).
         router.unchecked.touches.records.scanBorrowedWithIndex { sequence, index in
-            guard router.isDue(sequence, phase), let arena = sequence.unchecked.arena else { return }
-            if phase == .ended {
-                // Every entry: a settled recognizer still forgets its ended touches and resets.
-                arena.unchecked.entries.withUnsafeBufferPointer { entries in
-                    var e = 0
-                    while e < entries.count {
-                        let entry = entries[e]
-                        e += 1
-                        guard entry.recognizer.unchecked.generation == entry.generation else { continue }
-                        gather(Unretained(entry.recognizer), generation: entry.generation, touch: index, pass: pass)
-                    }
-                }
-                return
-            }
-            // Begins and moves: the live entries, dropping those found settled or stale for
-            // good (GestureArena.live), so that they cost nothing at the next motion.
-            var kept = 0
-            arena.unchecked.live.withUnsafeMutableBufferPointer { live in
-                var e = 0
-                while e < live.count {
-                    let entry = live[e]
-                    e += 1
-                    let keep = entry.recognizer.with { recognizer in
-                        recognizer.unchecked.generation == entry.generation && !recognizer.unchecked.storedState.isFinal
-                    }
-                    guard keep else { continue }
-                    if kept != e - 1 { live[kept] = entry }
-                    kept += 1
-                    gather(entry.recognizer, generation: entry.generation, touch: index, pass: pass)
-                }
-            }
-            if kept < arena.unchecked.live.count { arena.unchecked.live.removeLast(arena.unchecked.live.count - kept) }
+            // The arena read unretained: the record keeps it (it is recycled only outside the
+            // router's touch loops), and nothing here calls out.
+            guard router.isDue(sequence, phase), let arenaLink = sequence.unchecked.arena.map(Unretained.init) else { return }
+            arenaLink.with { arena in gatherRecognizers(of: arena, touch: index, phase, pass: pass) }
         }
         // Deliver. The arenas keep every gathered recognizer alive until the pass is over
         // (they are recycled only outside the router's touch loops).
@@ -251,7 +227,7 @@ extension GestureCoordinator {
         var event = TouchEvent(time: time, touches: [])
         var eventVersion = unchecked.passPointsVersion &- 1
         var r = 0
-        while r < unchecked.passRecognizers.count {
+        while r < unchecked.passCount {
             let passEntry = unchecked.passRecognizers[r]
             r += 1
             passEntry.recognizer.with { recognizer in
@@ -282,7 +258,44 @@ extension GestureCoordinator {
                 }
             }
         }
-        unchecked.passRecognizers.removeAll(keepingCapacity: true)
+        unchecked.passCount = 0
+    }
+
+    /// The gather of ``deliverToRecognizers(in:_:time:)`` for one due touch (at `index` in the
+    /// router's records) and its arena. Calls nothing out.
+    @inline(__always)
+    private func gatherRecognizers(of arena: GestureArena, touch index: Int, _ phase: TouchPhase, pass: UInt64) {
+        if phase == .ended {
+            // Every entry: a settled recognizer still forgets its ended touches and resets.
+            arena.unchecked.entries.withUnsafeBufferPointer { entries in
+                var e = 0
+                while e < entries.count {
+                    let entry = entries[e]
+                    e += 1
+                    guard entry.recognizer.unchecked.generation == entry.generation else { continue }
+                    gather(Unretained(entry.recognizer), generation: entry.generation, touch: index, pass: pass)
+                }
+            }
+            return
+        }
+        // Begins and moves: the live entries, dropping those found settled or stale for
+        // good (GestureArena.live), so that they cost nothing at the next motion.
+        var kept = 0
+        arena.unchecked.live.withUnsafeMutableBufferPointer { live in
+            var e = 0
+            while e < live.count {
+                let entry = live[e]
+                e += 1
+                let keep = entry.recognizer.with { recognizer in
+                    recognizer.unchecked.generation == entry.generation && !recognizer.unchecked.storedState.isFinal
+                }
+                guard keep else { continue }
+                if kept != e - 1 { live[kept] = entry }
+                kept += 1
+                gather(entry.recognizer, generation: entry.generation, touch: index, pass: pass)
+            }
+        }
+        if kept < arena.unchecked.live.count { arena.unchecked.live.removeLast(arena.unchecked.live.count - kept) }
     }
 
     /// Notes that `recognizer` is due the touch at `touch` (an index in the router's active
@@ -296,7 +309,13 @@ extension GestureCoordinator {
                 recognizer.unchecked.passMark = pass
                 recognizer.unchecked.passFirstTouch = index
                 recognizer.unchecked.passTouchCount = 1
-                unchecked.passRecognizers.append(PassEntry(recognizer: link, generation: generation))
+                let entry = PassEntry(recognizer: link, generation: generation)
+                if unchecked.passCount < unchecked.passRecognizers.count {
+                    unchecked.passRecognizers[unchecked.passCount] = entry
+                } else {
+                    unchecked.passRecognizers.append(entry)
+                }
+                unchecked.passCount += 1
             } else {
                 if recognizer.unchecked.passTouchCount == 1 { recognizer.unchecked.passTouches.removeAll(keepingCapacity: true) }
                 recognizer.unchecked.passTouchCount += 1
@@ -333,21 +352,28 @@ extension GestureCoordinator {
         let count = recognizer.unchecked.passTouchCount
         let first = recognizer.unchecked.passFirstTouch
         unchecked.passPointsVersion &+= 1
-        unchecked.passPoints.removeAll(keepingCapacity: true)
-        unchecked.passPointsRest.removeAll(keepingCapacity: true)
+        // Both lists are overwritten in place and only then cut to length: emptying them first
+        // (`removeAll(keepingCapacity:)`, a generic call) cost about 140 instructions a pass.
+        var points = 0
         var complete = true
         var k = -1
         while k < count - 1 {
             let index = k < 0 ? first : recognizer.unchecked.passTouches[k]
-            if k >= 0 { unchecked.passPointsRest.append(index) }
+            if k >= 0 {
+                if k < unchecked.passPointsRest.count { unchecked.passPointsRest[k] = index } else { unchecked.passPointsRest.append(index) }
+            }
             k += 1
             let other = router.unchecked.touches.records[index]
             // Cancelled or delivered meanwhile by an earlier recognizer's handler.
             guard router.isDue(other, phase) else { complete = false; continue }
             // Withdrawn from this touch meanwhile (a disallowed interception, Interception.swift).
             if unchecked.arenasEditedInPass, let arena = other.unchecked.arena, !arena.contains(recognizer) { complete = false; continue }
-            unchecked.passPoints.append(router.touchPoint(of: other))
+            let point = router.touchPoint(of: other)
+            if points < unchecked.passPoints.count { unchecked.passPoints[points] = point } else { unchecked.passPoints.append(point) }
+            points += 1
         }
+        while unchecked.passPoints.count > points { unchecked.passPoints.removeLast() }
+        while unchecked.passPointsRest.count > count - 1 { unchecked.passPointsRest.removeLast() }
         unchecked.passPointsCount = complete ? count : -1
         unchecked.passPointsFirst = first
         unchecked.passPointsEdit = router.unchecked.treeEditCount
