@@ -88,22 +88,47 @@ public class ComposedGestureRecognizer: GestureRecognizer {
         body(second)
     }
 
-    private func forward(_ event: TouchEvent, _ body: (GestureRecognizer, TouchEvent) -> Void) {
-        forEachPart { part in
-            guard isActive(part) && follows(part) else { return }
-            part.unchecked.composition.inputKind = unchecked.composition.inputKind
-            if part.unchecked.storedState.isFinal {
-                part.forgetTouches(event)   // settled: bookkeeping only
-            } else {
-                body(part, event)
-            }
+    /// Shows `event` to each active part that follows it, first then second. `activeBefore`:
+    /// the parts active when the event came are the ones shown it (a sequence's second part,
+    /// started by the first part's begin from the touches down now, is not shown the same
+    /// began again: it followed that touch twice and never saw it end, the gesture-graph
+    /// soak's seeds 2785 and 3245). Once a handler run by the first part's delivery has reset
+    /// the composite (it removed the surface, cancelled the touch, detached or disabled the
+    /// composite), the second part is shown nothing: the gesture it belonged to is over
+    /// (seeds 36, 4086, 7081, 7756, 8519, 8532 and 9580: the second part began the reset
+    /// composite, following no input).
+    private func forward(_ event: TouchEvent, activeBefore: Bool = false, _ body: (GestureRecognizer, TouchEvent) -> Void) {
+        let generation = unchecked.generation
+        let secondWasActive = isActive(second)
+        deliver(event, to: first, isActive(first), body)
+        guard unchecked.generation == generation else { return }
+        deliver(event, to: second, activeBefore ? secondWasActive : isActive(second), body)
+    }
+
+    @inline(__always)
+    private func deliver(_ event: TouchEvent, to part: GestureRecognizer, _ active: Bool, _ body: (GestureRecognizer, TouchEvent) -> Void) {
+        guard active && follows(part) else { return }
+        part.unchecked.composition.inputKind = unchecked.composition.inputKind
+        if part.unchecked.storedState.isFinal {
+            part.forgetTouches(event)   // settled: bookkeeping only
+        } else {
+            body(part, event)
         }
     }
 
+    /// Calls `body` with the first part, then with the second unless a handler run meanwhile
+    /// reset the composite (see `forward`).
+    @inline(__always)
+    private func forEachPartOfThisGesture(_ body: (GestureRecognizer) -> Void) {
+        let generation = unchecked.generation
+        body(first)
+        if unchecked.generation == generation { body(second) }
+    }
+
     /// Shows the parts the touches.
-    public override func touchesBegan(_ event: TouchEvent) { forward(event) { $0.beginTouches($1) } }
+    public override func touchesBegan(_ event: TouchEvent) { forward(event, activeBefore: true) { $0.beginTouches($1) } }
     /// Shows the parts the motion.
-    public override func touchesMoved(_ event: TouchEvent) { forward(event) { $0.moveTouches($1) } }
+    public override func touchesMoved(_ event: TouchEvent) { forward(event, activeBefore: true) { $0.moveTouches($1) } }
     /// Shows the parts the lifted touches.
     public override func touchesEnded(_ event: TouchEvent) {
         forward(event) { part, event in
@@ -115,16 +140,18 @@ public class ComposedGestureRecognizer: GestureRecognizer {
     /// Shows the parts the cancel, then settles as any recognizer (in progress: cancelled,
     /// possible: failed).
     public override func touchesCancelled(_ event: TouchEvent) {
+        let generation = unchecked.generation
         forward(event) { part, event in
             part.updateTouches(event)
             part.touchesCancelled(event)
         }
         forEachPart { if !isOut($0) { $0.forgetTouches(event) } }
-        super.touchesCancelled(event)
+        // Reset by a part's handler meanwhile: that gesture is over, the reset one has none.
+        if unchecked.generation == generation { super.touchesCancelled(event) }
     }
     /// Shows the parts that take touchpad gestures the event.
     public override func touchpadGesture(_ event: TouchpadGestureEvent) {
-        forEachPart { part in
+        forEachPartOfThisGesture { part in
             guard isActive(part) && part.unchecked._isEnabled && part.inputKinds.contains(.touchpad) && !part.unchecked.storedState.isFinal else { return }
             part.unchecked.composition.inputKind = .touchpad
             part.touchpadGesture(event)
@@ -132,13 +159,13 @@ public class ComposedGestureRecognizer: GestureRecognizer {
     }
     /// Shows the parts that read pointer events the button.
     public override func pointerButton(_ event: PointerButtonEvent) {
-        forEachPart { part in
+        forEachPartOfThisGesture { part in
             if isActive(part) && part.unchecked._isEnabled && part.receivesPointerEvents && !part.unchecked.storedState.isFinal { part.pointerButton(event) }
         }
     }
     /// Shows the parts that read pointer events the motion.
     public override func pointerMoved(_ event: PointerMotionEvent) {
-        forEachPart { part in
+        forEachPartOfThisGesture { part in
             if isActive(part) && part.unchecked._isEnabled && part.receivesPointerEvents && !part.unchecked.storedState.isFinal { part.pointerMoved(event) }
         }
     }

@@ -275,4 +275,77 @@ import Testing
         h.up(100, 100)
         #expect(h.log.entries == ["canvas.penEnter", "canvas.penLeave"])
     }
+
+    // The 10,000 × 2,000 soak (issue 30, seventh round): a composite shows the touch to its
+    // first part, then to its second. What the first part's delivery did to the composite
+    // must hold for the second.
+
+    @Test func aCompositeResetWhileItsFirstPartSeesATouchShowsTheSecondPartNothing() {
+        // Seeds 36, 7081, 8519, 8532, 9580 (began following no input), 4086, 7756 (left
+        // began or cancelled) and 3317 (failed -> ended): the first part's handler cancelled
+        // the touch, the composite failed and reset, and the second part was still shown the
+        // touch's began: its timer later began the reset composite, which followed no input.
+        let rig = GestureRig()
+        let map = rig.surface("map", 0, 0, 1000, 1000)
+        let canceller = CallsOnBegan(name: "canceller")
+        canceller.onBegan = { rig.router.cancelTouches(reason: "test") { _ in true } }
+        let hold = LongPressGestureRecognizer(name: "hold", minimumPressDuration: .milliseconds(300))
+        let both = canceller.simultaneously(with: hold, name: "both")
+        map.addGestureRecognizer(both)
+        [canceller, hold, both].forEach(rig.watch)
+        rig.down(1, 100, 100)
+        #expect(hold.touches.isEmpty, "the second part never saw the cancelled touch")
+        rig.wait(1000)
+        #expect(rig.log.matching("hold:") == ["hold:failed"], "it failed with the gesture, and no timer of it outlived the gesture")
+        #expect(rig.log.matching("both:") == ["both:failed"])
+        #expect(both.state == .possible && hold.state == .possible && !both.unchecked.isEngaged)
+    }
+
+    @Test func aSequencesSecondPartStartedAtTheFirstPartsBeginSeesThatTouchOnceAndItsEnd() {
+        // Seeds 2785 and 3245: the first part began as the finger went down; the second part
+        // started from the touches down then, and the composite showed it the same began
+        // again. Following the finger twice, it did not see its end as the last, stayed
+        // possible, and the sequence stayed began after the finger lifted.
+        let rig = GestureRig()
+        let map = rig.surface("map", 0, 0, 1000, 1000)
+        let starter = CallsOnBegan(name: "starter")
+        starter.onBegan = { [unowned starter] in starter.state = .began }
+        let drag = PanGestureRecognizer(name: "drag", minimumDistance: 2)
+        let sequence = starter.sequenced(before: drag, name: "sequence")
+        map.addGestureRecognizer(sequence)
+        [starter, drag, sequence].forEach(rig.watch)
+        rig.down(1, 100, 100)
+        #expect(sequence.stage == .second && sequence.state == .began)
+        #expect(drag.touches.map(\.id) == [TouchID(1)], "once")
+        rig.up(1)
+        #expect(rig.log.matching("sequence:") == ["sequence:began", "sequence:cancelled"])
+        #expect(rig.log.matching("drag:") == ["drag:failed"])
+        #expect(sequence.state == .possible && !sequence.unchecked.isEngaged)
+    }
+
+    @Test func aCompositeDetachedByItsHandlerAsItsFirstPartSeesAnEndIsNotBegunByTheSecond() {
+        // Seed 4086: at the finger's end the first part failed, the composite failed and its
+        // target detached it, which reset its parts; the second part, reset to possible and
+        // shown the end after, was recognized and began the detached composite with no router
+        // to tell (left began for ever).
+        let rig = GestureRig()
+        let map = rig.surface("map", 0, 0, 1000, 1000)
+        let pan = PanGestureRecognizer(name: "pan", minimumDistance: 50)
+        let recognizer = FailsThenRecognizes(name: "recognizer")
+        let both = pan.simultaneously(with: recognizer, name: "both")
+        map.addGestureRecognizer(both)
+        [pan, recognizer, both].forEach(rig.watch)
+        both.addTarget { b in if b.state == .failed { map.removeGestureRecognizer(b) } }
+        rig.down(1, 100, 100)
+        rig.up(1)
+        #expect(rig.log.matching("both:") == ["both:failed"])
+        #expect(rig.log.matching("recognizer:") == ["recognizer:failed"], "the second part saw nothing of a gesture that was over")
+        #expect(both.state == .possible)
+    }
+
+    /// Fails as its touches begin; if it is possible when they end (after a reset), recognized.
+    final class FailsThenRecognizes: GestureRecognizer {
+        override func touchesBegan(_ event: TouchEvent) { failIfPossible() }
+        override func touchesEnded(_ event: TouchEvent) { if state == .possible { state = .recognized } }
+    }
 }
