@@ -36,8 +36,6 @@ public final class Router {
         /// Backs `layout`.
         var layout = Layout()
         var _trace: (any TraceSink)?
-        /// Backs `delegate`.
-        var delegateLink = DelegateLink(nil)
         /// Backs `filters`; asked through ``Router/askFilters(_:kind:)`` (UnsafeFoundations.swift).
         var filterList = FilterList()
         /// The pens in proximity and the pen grab (Router+Pen.swift).
@@ -129,20 +127,13 @@ public final class Router {
 
     /// The event loop's clock and timers.
     public let clock: any Clock
-    /// The compositor: last responder of every chain. Not kept alive (the compositor owns the
-    /// router): it reads `nil` once the delegate's deinit has begun, as a weak reference
-    /// would, without giving the delegate the side table a weak reference gives (see
-    /// `DelegateLink`, UnsafeFoundations.swift).
-    public var delegate: (any CompositorDelegate)? {
-        @inline(__always) get { unchecked.delegateLink.delegate }
-        set {
-            delegateKeeper = newValue
-            unchecked.delegateLink = DelegateLink(newValue)
-        }
-    }
-    /// Keeps the delegate's memory, not the delegate, while `delegateLink` refers to it (see
-    /// `DelegateLink`). Never read.
-    private unowned var delegateKeeper: (any CompositorDelegate)?
+    /// The compositor: last responder of every chain. Held weakly; the compositor owns the
+    /// router. (A weak reference gives the delegate a side table, so its retains on a walk
+    /// that reaches it take the runtime's slow path, about 320 instructions per pointer motion
+    /// in the benchmark; the alternative, the runtime's `swift_isDeallocating` declared with
+    /// `@_silgen_name`, draws a compiler warning that it will become an error, and was not
+    /// taken: see BENCHMARKS.md, issue 25 sixth round.)
+    public weak var delegate: (any CompositorDelegate)?
     /// Fills in keysyms, text and modifiers for key events (SeatKitXKB provides one).
     /// The one it replaces is told with ``KeyInterpreter/detached(from:)``.
     public var keyInterpreter: (any KeyInterpreter)? {

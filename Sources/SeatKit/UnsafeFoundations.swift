@@ -189,61 +189,6 @@ final class RouterHandle {
     @inline(__always) func detach() { router = nil }
 }
 
-// # A delegate referred to without a side table
-
-/// The Swift runtime's own test of whether an object's deinit has begun (exported by
-/// libswiftCore; declared here only, and called only by ``DelegateLink``).
-@_silgen_name("swift_isDeallocating")
-private func swiftIsDeallocating(_ object: UnsafeMutableRawPointer) -> Bool
-
-/// The compositor delegate as the router keeps it: not kept alive, read as `nil` from the
-/// start of its deinit on (what `weak` gave), and without a weak reference.
-///
-/// Why: a weak reference gives the object it refers to a side table, and from then on every
-/// retain and release of that object takes the runtime's slow path. The delegate is the end
-/// of every chain, so a pointer motion that walks to it paid a weak load and four slow-path
-/// reference-count updates, about 360 instructions of a 3,700-instruction motion (issue 25,
-/// goal 5). The compositor owns the router, so the router cannot own the delegate; and the
-/// delegate is the compositor's object, so it cannot detach itself as the router does from
-/// its ``RouterHandle``.
-///
-/// How: the router also keeps an `unowned` reference to the delegate
-/// (`Router.delegateKeeper`, written when the delegate is set, never read): it counts in the
-/// object's inline unowned count (no side table) and keeps its memory, not the object, until
-/// the delegate is replaced or the router goes. So the object's header stays readable after
-/// its deinit, and the runtime's own test of it (`swift_isDeallocating`, a load and a test)
-/// tells whether the delegate is gone before the link is used. The call itself goes through
-/// an `unowned(unsafe)` copy of the same reference (a plain retain and release on the fast
-/// path, no check that traps). This link holds no reference that counts, so reading it
-/// copies two words (with the keeper inside, each read cost an unowned retain and release,
-/// about 170 instructions). One thread, like the router. Tests: `RouterDelegateTests`.
-///
-/// The runtime function is declared with `@_silgen_name` (the standard library declares its
-/// `swift_retainCount` with `@_extern(c)`, an experimental feature); the compiler warns that
-/// the name is the runtime's. Its signature (an object pointer in, a `Bool` out) is passed
-/// alike by the C and Swift calling conventions.
-struct DelegateLink {
-    /// The delegate, for calls: valid while ``address`` says the object is not being
-    /// deinitialized (`Router.delegateKeeper` keeps its header readable).
-    private unowned(unsafe) var object: (any CompositorDelegate)?
-    /// The object's address, for the runtime's test.
-    private var address: UnsafeMutableRawPointer?
-
-    /// Only with `Router.delegateKeeper` set to the same delegate.
-    init(_ delegate: (any CompositorDelegate)?) {
-        object = delegate
-        address = delegate.map { Unmanaged.passUnretained($0 as AnyObject).toOpaque() }
-    }
-
-    /// The delegate, or `nil` when there is none or its deinit has begun.
-    var delegate: (any CompositorDelegate)? {
-        @inline(__always) get {
-            guard let address, !swiftIsDeallocating(address) else { return nil }
-            return object
-        }
-    }
-}
-
 // # Filters asked without reference counting
 
 /// One filter as the router asks it: a holder the router owns (rule 2 of ``Unretained``:

@@ -1,8 +1,8 @@
 import SeatKit
 import Testing
 
-/// The router keeps its compositor delegate without owning it (`DelegateLink`,
-/// UnsafeFoundations.swift): what `weak` gave, without the side table a weak reference gives.
+/// The router keeps its compositor delegate without owning it: it reads `nil` once the
+/// delegate is gone, from the start of its deinit, and lets go of a replaced one.
 struct RouterDelegateTests {
     final class Compositor: CompositorDelegate {
         var keys = 0
