@@ -24,7 +24,7 @@ struct RouterDelegateTests {
     @Test func theRouterDoesNotKeepItsDelegateAliveAndReadsNilOnceItIsGone() {
         let router = Router(clock: VirtualClock())
         var compositor: Compositor? = Compositor()
-        weak var gone = compositor
+        weak let gone = compositor
         router.delegate = compositor
         press(router, at: 0)
         #expect(compositor?.keys == 1)

@@ -545,7 +545,7 @@ import Testing
     @Test func elementsStayAliveWhenTheirOwnerDropsThemDuringABorrowedScan() {
         let holder = Holder()
         holder.items = [Token(), Token(), Token()]
-        weak var last = holder.items[2]
+        weak let last = holder.items[2]
         var aliveWhenVisited: [Bool] = []
         holder.items.scanBorrowed { token in
             // The owner lets every element go: the scanned array value still holds them.
