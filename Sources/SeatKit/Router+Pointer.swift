@@ -25,8 +25,12 @@ extension Router {
         let edit = unchecked.treeEditCount
         unchecked.pointer.checkedAtEdit = edit
         let generation = unchecked.pointer.focusGeneration
-        let target = rememberPointerHit(hit(at: unchecked.pointer.location), at: unchecked.pointer.location, edit: edit)
-        if let trace { trace.record(.hitTest(unchecked.pointer.location, result: TraceSubject(target))) }
+        // The point the hit-test ran at, read once: a refine that moves the pointer changes the
+        // location before the hit is remembered, and the hit's origin must come from the point
+        // it was found at.
+        let location = unchecked.pointer.location
+        let target = rememberPointerHit(hit(at: location), at: location, edit: edit)
+        if let trace { trace.record(.hitTest(location, result: TraceSubject(target))) }
         // A hit-test handler (refine) that started a grab or moved focus has decided.
         guard generation == unchecked.pointer.focusGeneration else { return }
         if target !== unchecked.pointer.focus {

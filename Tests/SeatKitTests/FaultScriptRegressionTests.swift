@@ -144,4 +144,19 @@ struct FaultScriptRegressionTests {
         ]
         #expect(FaultScriptWorld.run(script) == nil)
     }
+
+    /// A refine that moves the pointer during the pointer's own hit-test: the hit's surface
+    /// origin comes from the point the hit-test ran at, so the point carried in the focus
+    /// agrees with a walk up the tree (fault-script soak, seed 982, invariant 4 of
+    /// `PointerRouting`; the origin was taken from the moved pointer's point before).
+    @Test func kPointerCarriedPointWhenARefineMovesThePointer() {
+        let script: [FaultScript.Step] = [
+            .addOutput(0, x: 0, y: 0, w: 800, h: 600, rootFocusable: false),
+            .pointerTo(x: 269, y: 327),
+            .add(5, to: .root(0), at: 1, frame: R(17, 170, 320, 240), focusable: true),
+            .arm(.surface(5, .refine), .pointerTo(x: 355, y: 578)),
+            .touchpad(.swipe, .end, fingers: 3),
+        ]
+        #expect(FaultScriptWorld.run(script) == nil)
+    }
 }
