@@ -267,13 +267,8 @@ extension Router {
     /// Routes a pen button by the default rule, after filters and grabs: up the chain of the
     /// pen's target (the hovered surface, or the stroke's). What a ``PenGrab`` calls to forward.
     public func routePenButton(_ event: PenButtonEvent) {
-        var focus: Surface?
         var e = event
-        e.surfaceLocation = .zero
-        if let i = penIndex(event.device, event.tool) {
-            focus = unchecked.pens.states[i].focus
-            e.surfaceLocation = penSurfaceLocation(i, event.location)
-        }
+        let (focus, _) = penTarget(event.device, event.tool, event.location, point: &e.surfaceLocation)
         if walkChain(from: focus, target: focus, kind: .penButton, { $0.penButton(e, context: $1) }) == false {
             trace?.record(.dropped(.penButton))
         }
@@ -323,13 +318,8 @@ extension Router {
     @inline(__always)
     private func askPen(_ event: PenEvent, kind: RoutedEventKind,
                         _ ask: (any Responder, PenEvent, ResponderContext) -> ResponderResult) {
-        var focus: Surface?
         var e = event
-        e.surfaceLocation = .zero
-        if let i = penIndex(event.device, event.tool) {
-            focus = unchecked.pens.states[i].focus
-            e.surfaceLocation = penSurfaceLocation(i, event.location)
-        }
+        let (focus, _) = penTarget(event.device, event.tool, event.location, point: &e.surfaceLocation)
         if walkChain(from: focus, target: focus, kind: kind, { ask($0, e, $1) }) == false {
             trace?.record(.dropped(kind))
         }
@@ -340,15 +330,9 @@ extension Router {
     /// (its handler removed the stroke's surface or itself, began a grab) hears a cancelled
     /// up at once, unless it is the stroke's surface, which was told then.
     private func askPenDown(_ event: PenEvent) {
-        var focus: Surface?
         var e = event
-        e.surfaceLocation = .zero
-        var generation: UInt64 = 0
-        if let i = penIndex(event.device, event.tool) {
-            focus = unchecked.pens.states[i].focus
-            e.surfaceLocation = penSurfaceLocation(i, event.location)
-            generation = unchecked.pens.states[i].generation
-        }
+        let (focus, index) = penTarget(event.device, event.tool, event.location, point: &e.surfaceLocation)
+        let generation: UInt64 = index.map { unchecked.pens.states[$0].generation } ?? 0
         var handler: ChainLink?
         let handled = walkChain(from: focus, target: focus, kind: .penDown) { responder, context in
             let result = responder.penDown(e, context: context)
@@ -380,13 +364,8 @@ extension Router {
             askPen(event, kind: .penUp) { $0.penUp($1, context: $2) }
             return
         }
-        var focus: Surface?
         var e = event
-        e.surfaceLocation = .zero
-        if let i = penIndex(event.device, event.tool) {
-            focus = unchecked.pens.states[i].focus
-            e.surfaceLocation = penSurfaceLocation(i, event.location)
-        }
+        let (focus, _) = penTarget(event.device, event.tool, event.location, point: &e.surfaceLocation)
         var handlerAsked = false
         let handled = walkChain(from: focus, target: focus, kind: .penUp) { responder, context in
             if !handlerAsked && context.link.isSame(as: handler) { handlerAsked = true }
@@ -436,6 +415,20 @@ extension Router {
         if let handler = state.handler, !handler.isSame(as: .surface(focus)) {
             tellPenHandlerCancelled(handler, state, target: focus, time: time)
         }
+    }
+
+    /// The pen's target (the hovered surface, or the stroke's) and its record's index, with
+    /// `point` set to `location` (layout space) in the target's space, zero without a target.
+    /// What every pen walk starts from.
+    @inline(__always)
+    func penTarget(_ device: DeviceID, _ tool: PenTool, _ location: LayoutPoint,
+                   point: inout SurfacePoint) -> (focus: Surface?, index: Int?) {
+        guard let i = penIndex(device, tool) else {
+            point = .zero
+            return (nil, nil)
+        }
+        point = penSurfaceLocation(i, location)
+        return (unchecked.pens.states[i].focus, i)
     }
 
     /// `location` (layout space) in the space of pen record `i`'s focus, zero without one (or
