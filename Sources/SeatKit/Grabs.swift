@@ -211,6 +211,7 @@ extension Router {
     public func startKeyboardGrab(_ grab: any KeyboardGrab, focus: KeyboardGrabFocus = .keep) {
         if unchecked.keyboard.grab != nil { endKeyboardGrab() }
         unchecked.keyboard.grab = grab
+        unchecked.keyboard.grabGeneration &+= 1
         unchecked.keyboard.grabFocus = focus
         switch focus {
         case .keep:
@@ -228,6 +229,7 @@ extension Router {
     public func endKeyboardGrab() {
         guard let grab = unchecked.keyboard.grab else { return }
         unchecked.keyboard.grab = nil
+        unchecked.keyboard.grabGeneration &+= 1
         let focus = unchecked.keyboard.grabFocus
         unchecked.keyboard.grabFocus = .keep
         grab.cancel(router: self)

@@ -58,6 +58,9 @@ struct KeyboardRouting {
     var history: [WeakSurface] = []
     /// Backs `Router.keyboardGrab`.
     var grab: (any KeyboardGrab)?
+    /// Raised when a keyboard grab starts or ends: a key repeater compares it, since the
+    /// keys' receiver changed though the first responder did not.
+    var grabGeneration: UInt64 = 0
     /// What the active keyboard grab did to the first responder when it began (invariant 5).
     var grabFocus = KeyboardGrabFocus.keep
     /// How the router calls `keyInterpreter` per key without an existential's retain and

@@ -616,6 +616,9 @@ public final class Router {
     /// The first responder's surface ID: what a key repeater compares. Read from other
     /// modules, a router property costs a dynamic exclusivity check; this does not.
     package var firstResponderID: SurfaceID? { unchecked.keyboard.firstResponderLink?.with { $0.id } }
+    /// Raised each time a keyboard grab starts or ends: with ``firstResponderID``, who a
+    /// held key's repeats would reach.
+    package var keyboardGrabGeneration: UInt64 { unchecked.keyboard.grabGeneration }
     /// The popup grabs started with ``startPopupGrab(_:)`` and not yet dismissed, outermost
     /// first: one chain, each nested in the one before; the last holds the pointer and touch.
     var popupGrabs: [PopupGrab] = []

@@ -23,8 +23,9 @@
 /// Repeats: while a repeating key is held, the keyboard injects `.key(keycode, .repeated)`
 /// events into the router at ``keyRepeat``'s times, so they pass the router's filters and
 /// the repeats of a key whose press a filter or key command took stay taken. Releasing the
-/// key, pressing another repeating key or moving the first responder stops them (the new
-/// one never saw the press); pressing a modifier does not.
+/// key, pressing another repeating key, moving the first responder, or a keyboard grab
+/// starting or ending (a lock screen) stops them (the new receiver never saw the press);
+/// pressing a modifier does not.
 /// Spies and the trace see the repeats like any event. Client responders should drop
 /// `.repeated` events: clients repeat on their own, from ``keyRepeat``'s `wire` values.
 ///
@@ -68,6 +69,9 @@ public final class Keyboard: KeyInterpreter {
         /// The first responder when the repeating key went down: its identity only, so pressing a
         /// key costs no reference counting.
         var repeatFocus: SurfaceID?
+        /// The router's keyboard grab generation when the repeating key went down: a grab
+        /// that starts or ends since (a lock screen) never saw the press, so the repeat stops.
+        var repeatGrabGeneration: UInt64 = 0
     }
 
     @exclusivity(unchecked) var unchecked: HotState
@@ -332,6 +336,7 @@ public final class Keyboard: KeyInterpreter {
         let deadline = unchecked.repeatSettings.deadline(ofRepeat: 0, pressedAt: time)
         routerReference.with { router in
             unchecked.repeatFocus = router.firstResponderID
+            unchecked.repeatGrabGeneration = router.keyboardGrabGeneration
             armRepeatTimer(router, at: deadline)
         }
     }
@@ -351,7 +356,7 @@ public final class Keyboard: KeyInterpreter {
     private func repeatTimerFired() {
         unchecked.repeatTimer = nil
         guard let keycode = unchecked.repeatingKey, let router else { return }
-        guard router.firstResponderID == unchecked.repeatFocus else {
+        guard router.firstResponderID == unchecked.repeatFocus, router.keyboardGrabGeneration == unchecked.repeatGrabGeneration else {
             unchecked.repeatingKey = nil
             return
         }

@@ -16,7 +16,6 @@ extension EmbeddingTests {
         let directory: String
         // Dropped by `close()` in order, before the display they use is destroyed.
         private(set) var display: WaylandDisplay!
-        private(set) var clock: EventLoopClock!
         private(set) var router: Router!
         private(set) var seat: Seat!
         private(set) var keyboard: Keyboard?
@@ -26,8 +25,12 @@ extension EmbeddingTests {
 
         /// `hardware`: the devices plugged in (a keyboard is device 1, a mouse device 2);
         /// with a keyboard, the seat's keymap is xkbcommon's "us".
-        /// `virtualClock`: the router's clock instead of the display's (the test moves time).
-        init(hardware: DeviceCapabilities, extensions: SeatExtensions, virtualClock: VirtualClock? = nil) throws {
+        /// `virtualClock`: the router's clock, which only the test moves (a new one at zero
+        /// if none is given). Never the display's own clock: the keyboard's auto-repeat runs
+        /// on the router's clock, so with real time a key held across a slow step (a loaded
+        /// machine) repeated into whoever had the keyboard next (a lock screen once got an
+        /// extra press of S).
+        init(hardware: DeviceCapabilities, extensions: SeatExtensions, virtualClock: VirtualClock = VirtualClock()) throws {
             raw = try #require(wl_display_create())
             var template = Array("/tmp/seatkit-inproc-XXXXXX".utf8CString)
             directory = try #require(mkdtemp(&template).map { String(cString: $0) })
@@ -38,8 +41,7 @@ extension EmbeddingTests {
             }
             EmbeddingTests.ForeignCompositor.surfaces = []
             display = WaylandDisplay(wrapping: raw, socketName: "wayland-ip")
-            clock = EventLoopClock(eventLoop: display.eventLoop)
-            router = virtualClock.map { Router(clock: $0) } ?? Router(clock: clock)
+            router = Router(clock: virtualClock)
             output = Output(name: "IP-1", modeSize: Size(width: 800, height: 600))
             router.addOutput(output)
             if hardware.contains(.keyboard) {
@@ -49,10 +51,10 @@ extension EmbeddingTests {
             }
             seat = Seat(display: display, router: router, keymap: keyboard, extensions: extensions)
             if hardware.contains(.keyboard) {
-                seat.router.inject(InputEvent(time: clock.now, device: DeviceID(1), .deviceAdded(DeviceInfo(name: "keyboard", capabilities: [.keyboard]))))
+                seat.router.inject(InputEvent(time: virtualClock.now, device: DeviceID(1), .deviceAdded(DeviceInfo(name: "keyboard", capabilities: [.keyboard]))))
             }
             if hardware.contains(.pointer) {
-                seat.router.inject(InputEvent(time: clock.now, device: DeviceID(2), .deviceAdded(DeviceInfo(name: "mouse", capabilities: [.pointer]))))
+                seat.router.inject(InputEvent(time: virtualClock.now, device: DeviceID(2), .deviceAdded(DeviceInfo(name: "mouse", capabilities: [.pointer]))))
             }
             seat.capabilities = hardware
         }
@@ -99,7 +101,6 @@ extension EmbeddingTests {
             keyboard = nil
             seat = nil
             router = nil
-            clock = nil
             display = nil
             wl_display_destroy(raw)
             try? FileManager.default.removeItem(atPath: directory)

@@ -117,6 +117,38 @@ final class ConsumedKeySpy: InputSpy {
         #expect(scene.clock.nextDeadline == nil)
     }
 
+    @Test func aKeyboardGrabStartingWhileAKeyIsHeldStopsItsRepeatForTheGrabNeverSawThePress() throws {
+        let scene = KeyboardScene(try keymap("us"), keyRepeat: KeyRepeat(rate: 10, delay: .milliseconds(200)))
+        scene.key(Key.a, .pressed, at: 0)
+        scene.clock.advance(to: .milliseconds(250))
+        // A lock screen takes the keyboard, the first responder kept: A is still held.
+        let lock = KeyRecordingGrab()
+        scene.router.startKeyboardGrab(lock, focus: .keep)
+        scene.clock.advance(to: .milliseconds(1000))
+        #expect(lock.events.isEmpty, "the lock was sent repeats of a key it never saw pressed: \(lock.events)")
+        #expect(scene.field.downs.map(\.time) == [.zero, .milliseconds(200)])
+        #expect(scene.clock.nextDeadline == nil)
+        // Its release reaches the lock; a key pressed under the lock repeats to it.
+        scene.key(Key.a, .released, at: 1010)
+        scene.key(Key.z, .pressed, at: 1020)
+        scene.clock.advance(to: .milliseconds(1320))
+        #expect(lock.events.map(\.state) == [.released, .pressed, .repeated, .repeated])
+    }
+
+    @Test func aKeyboardGrabEndingWhileAKeyIsHeldStopsItsRepeat() throws {
+        let scene = KeyboardScene(try keymap("us"), keyRepeat: KeyRepeat(rate: 10, delay: .milliseconds(200)))
+        let lock = KeyRecordingGrab()
+        scene.router.startKeyboardGrab(lock, focus: .keep)
+        scene.key(Key.a, .pressed, at: 0)
+        scene.clock.advance(to: .milliseconds(250))
+        #expect(lock.events.map(\.state) == [.pressed, .repeated])
+        scene.router.endKeyboardGrab()
+        scene.clock.advance(to: .milliseconds(1000))
+        #expect(lock.events.count == 2)
+        #expect(scene.field.downs.isEmpty)
+        #expect(scene.clock.nextDeadline == nil)
+    }
+
     @Test func pressingAnotherKeyMovesTheRepeatToIt() throws {
         let scene = KeyboardScene(try keymap("de"), keyRepeat: KeyRepeat(rate: 10, delay: .milliseconds(200)))
         scene.key(Key.a, .pressed, at: 0)
@@ -279,4 +311,10 @@ final class NoRepeatFilter: InputFilter {
         #expect(Keysym.lookup("XF86AudioRaiseVolume") == 0x1008ff13)
         #expect(Keysym.lookup("NotAKeysym") == nil)
     }
+}
+
+/// A keyboard grab that takes every key and records it.
+private final class KeyRecordingGrab: KeyboardGrab {
+    var events: [KeyEvent] = []
+    func key(_ event: KeyEvent, router: Router) { events.append(event) }
 }
