@@ -98,12 +98,13 @@ final class GestureCoordinator {
         var releaseGroup: [HeldTouch] = []
         /// Marks recognizers shown a phase in the current pass (each sees it once).
         var gesturePassMark: UInt64 = 0
-        /// The recognizers of the pass under way, in the order they are shown the phase: the
-        /// first `passCount` entries (the rest are stale, overwritten by the next pass). A
-        /// count, not an emptied array: `removeAll(keepingCapacity:)` is a generic
-        /// `replaceSubrange` call of about 75 instructions, twice per pass.
-        var passRecognizers: [PassEntry] = []
-        var passCount = 0
+        /// The recognizers of the pass under way, in the order they are shown the phase. Raw
+        /// memory kept across passes (freed in `deinit`), not an array: an array's store
+        /// checks its bounds and the uniqueness of its buffer, about 15 instructions per
+        /// recognizer and pass, and emptying it is a generic `replaceSubrange` call of about 75
+        /// (issue 25, seventh round). Its entries are trivial (an unretained link and a
+        /// generation), so it never initializes or destroys anything.
+        var passRecognizers = ChildHitIndex.Storage<PassEntry>()
         /// The points shown to the recognizer being delivered to, and whose touches they are
         /// (the first index, the count, the rest, the tree edit they were made at): the next
         /// recognizer with the same touches gets the same array.
@@ -133,6 +134,8 @@ final class GestureCoordinator {
     let pointerArena = GestureArena()
     /// The recognizers following the current pen stroke (tip down to tip up) as a touch.
     let penArena = GestureArena()
+
+    deinit { unchecked.passRecognizers.free() }
 }
 
 extension GestureCoordinator {
@@ -205,7 +208,7 @@ extension GestureCoordinator {
         unchecked.gesturePassMark &+= 1
         unchecked.arenasEditedInPass = false
         let pass = unchecked.gesturePassMark
-        unchecked.passCount = 0
+        unchecked.passRecognizers.removeAll()
         // Gather. The active touches keep their indices for the whole pass (the router
         // compacts them only outside its touch loops; touches added meanwhile go at the end).
         // Nothing here calls out: the touches are read without a retain each (their array
@@ -227,7 +230,7 @@ extension GestureCoordinator {
         var event = TouchEvent(time: time, touches: [])
         var eventVersion = unchecked.passPointsVersion &- 1
         var r = 0
-        while r < unchecked.passCount {
+        while r < unchecked.passRecognizers.count {
             let passEntry = unchecked.passRecognizers[r]
             r += 1
             passEntry.recognizer.with { recognizer in
@@ -258,7 +261,7 @@ extension GestureCoordinator {
                 }
             }
         }
-        unchecked.passCount = 0
+        unchecked.passRecognizers.removeAll()
     }
 
     /// The gather of ``deliverToRecognizers(in:_:time:)`` for one due touch (at `index` in the
@@ -290,8 +293,8 @@ extension GestureCoordinator {
                     recognizer.unchecked.generation == entry.generation && !recognizer.unchecked.storedState.isFinal
                 }
                 guard keep else { continue }
-                if kept != e - 1 { live[kept] = entry }
-                kept += 1
+                if kept != e &- 1 { live[kept] = entry }
+                kept &+= 1
                 gather(entry.recognizer, generation: entry.generation, touch: index, pass: pass)
             }
         }
@@ -309,17 +312,18 @@ extension GestureCoordinator {
                 recognizer.unchecked.passMark = pass
                 recognizer.unchecked.passFirstTouch = index
                 recognizer.unchecked.passTouchCount = 1
-                let entry = PassEntry(recognizer: link, generation: generation)
-                if unchecked.passCount < unchecked.passRecognizers.count {
-                    unchecked.passRecognizers[unchecked.passCount] = entry
-                } else {
-                    unchecked.passRecognizers.append(entry)
-                }
-                unchecked.passCount += 1
+                unchecked.passRecognizers.append(PassEntry(recognizer: link, generation: generation))
             } else {
-                if recognizer.unchecked.passTouchCount == 1 { recognizer.unchecked.passTouches.removeAll(keepingCapacity: true) }
+                // Overwritten in place, never emptied (`removeAll(keepingCapacity:)` is a
+                // generic call of about 80 instructions): only the first `passTouchCount - 1`
+                // entries are this pass's.
+                let k = recognizer.unchecked.passTouchCount - 1
                 recognizer.unchecked.passTouchCount += 1
-                recognizer.unchecked.passTouches.append(index)
+                if k < recognizer.unchecked.passTouches.count {
+                    recognizer.unchecked.passTouches[k] = index
+                } else {
+                    recognizer.unchecked.passTouches.append(index)
+                }
             }
         }
     }
@@ -336,7 +340,7 @@ extension GestureCoordinator {
                 && router.unchecked.treeEditCount == unchecked.passPointsEdit && !unchecked.arenasEditedInPass,
               router.isDue(router.unchecked.touches.records[first], phase) else { return false }
         var k = 0
-        while k < count - 1 {
+        while k < count &- 1 {
             let index = recognizer.unchecked.passTouches[k]
             if index != unchecked.passPointsRest[k] || !router.isDue(router.unchecked.touches.records[index], phase) { return false }
             k += 1
@@ -447,9 +451,11 @@ extension GestureCoordinator {
         while i < arena.unchecked.live.count {
             let entry = arena.unchecked.live[i]
             i += 1
+            // Whether it delays this phase first: most recognizers delay no begin or move, and
+            // that one load settles them (the same answer in any order: nothing here has effects).
             let delays = entry.recognizer.with { r in
-                r.unchecked.generation == entry.generation && r.unchecked.storedState == .possible
-                    && (r.delaysTouchesBegan || (phase == .ended && r.delaysTouchesEnded))
+                (r.unchecked._delaysTouchesBegan || (phase == .ended && r.unchecked._delaysTouchesEnded))
+                    && r.unchecked.generation == entry.generation && r.unchecked.storedState == .possible
             }
             if delays { return entry.recognizer.object }
         }

@@ -196,7 +196,9 @@ open class GestureRecognizer {
         var followsPointerOrTouchpad = false
         var passMark: UInt64 = 0
         /// Its touches due in the delivery pass under way, as indices in the router's active
-        /// touches: the first, how many, and the second and later ones (reused).
+        /// touches: the first, how many, and the second and later ones (the first
+        /// `passTouchCount - 1` entries of `passTouches`; the rest are stale, overwritten by a
+        /// later pass).
         var passFirstTouch = 0
         var passTouchCount = 0
         var passTouches: [Int] = []
@@ -478,19 +480,23 @@ open class GestureRecognizer {
 
     /// The centroid of ``touches`` in layout space (`.zero` without touches).
     public var centroid: LayoutPoint {
-        // One read of the array for the whole sum: indexing a class's array property in a
-        // loop retains and releases its buffer at each step.
-        unchecked.touches.withUnsafeBufferPointer { touches in
-            guard !touches.isEmpty else { return .zero }
-            var x = 0.0, y = 0.0
-            var i = 0
-            while i < touches.count {
-                x += touches[i].location.x
-                y += touches[i].location.y
-                i += 1
+        // Inlined: a recognizer reads it per motion (the pan, per recognizer on the chain;
+        // issue 25, seventh round).
+        @inline(__always) get {
+            // One read of the array for the whole sum: indexing a class's array property in a
+            // loop retains and releases its buffer at each step.
+            unchecked.touches.withUnsafeBufferPointer { touches in
+                guard !touches.isEmpty else { return .zero }
+                var x = 0.0, y = 0.0
+                var i = 0
+                while i < touches.count {
+                    x += touches[i].location.x
+                    y += touches[i].location.y
+                    i += 1
+                }
+                let n = Double(touches.count)
+                return LayoutPoint(x: x / n, y: y / n)
             }
-            let n = Double(touches.count)
-            return LayoutPoint(x: x / n, y: y / n)
         }
     }
 
@@ -614,6 +620,16 @@ open class GestureRecognizer {
         // check per touch).
         event.touches.withUnsafeBufferPointer { points in
             unchecked.touches.withUnsafeMutableBufferPointer { mine in
+                // One moved touch (the usual motion): one scan, without the outer loop.
+                if points.count == 1 {
+                    let point = points[0]
+                    var i = 0
+                    while i < mine.count {
+                        if mine[i].id == point.id { mine[i] = point }
+                        i &+= 1
+                    }
+                    return
+                }
                 var j = 0
                 while j < points.count {
                     let id = points[j].id

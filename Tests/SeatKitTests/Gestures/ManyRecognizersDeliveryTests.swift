@@ -139,4 +139,33 @@ private final class PhaseLoggingRecognizer: GestureRecognizer {
         #expect(rig.log.matching("second.cancelled") == ["second.cancelled(t1)"])
         #expect(rig.log.matching("second.moved") == ["second.moved(t2)"])
     }
+
+    /// The pass keeps its lists (the recognizers gathered, each one's due touches) from pass to
+    /// pass and overwrites them in place (issue 25, seventh round): a pass with fewer touches
+    /// or recognizers than the one before must show nothing left over from it.
+    @Test func aPassWithFewerTouchesThanThePreviousShowsNoneLeftOverFromIt() {
+        let rig = GestureRig()
+        let window = rig.surface("window", 0, 0, 1000, 1000)
+        let left = rig.surface("left", 0, 0, 400, 1000, in: window)
+        let both = PhaseLoggingRecognizer("both", log: rig.log)
+        let leftOnly = PhaseLoggingRecognizer("leftOnly", log: rig.log)
+        window.addGestureRecognizer(both)
+        left.addGestureRecognizer(leftOnly)
+        rig.frame([fingerDown(1, 100, 100), fingerDown(2, 200, 100), fingerDown(3, 600, 100)])
+        rig.log.clear()
+        rig.frame([fingerMoved(1, 110, 100), fingerMoved(2, 210, 100), fingerMoved(3, 610, 100)])
+        #expect(rig.log.matching("").filter { $0.contains(".moved(") } == ["leftOnly.moved(t1,t2)", "both.moved(t1,t2,t3)"])
+        rig.log.clear()
+        rig.frame([fingerMoved(3, 620, 100), fingerMoved(2, 220, 100)])
+        #expect(rig.log.matching("").filter { $0.contains(".moved(") } == ["leftOnly.moved(t2)", "both.moved(t2,t3)"])
+        rig.log.clear()
+        rig.frame([fingerMoved(3, 630, 100)])
+        #expect(rig.log.matching("").filter { $0.contains(".moved(") } == ["both.moved(t3)"])
+        rig.log.clear()
+        rig.frame([fingerMoved(1, 120, 100), fingerMoved(3, 640, 100)])
+        #expect(rig.log.matching("").filter { $0.contains(".moved(") } == ["leftOnly.moved(t1)", "both.moved(t1,t3)"])
+        // Each recognizer's touches follow the fingers: none kept a stale point.
+        #expect(both.touches.map(\.location.x).sorted() == [120, 220, 640])
+        #expect(leftOnly.touches.map(\.location.x).sorted() == [120, 220])
+    }
 }
