@@ -1,6 +1,7 @@
 import Foundation
 import SeatKitReplay
 import Testing
+import TestThreads
 
 /// Devices to outputs in the wlroots kiosk (issue 24 goal 4, issue 25 goal 3), through the
 /// router's one mapping: two headless outputs side by side (`--outputs extend`; wlroots
@@ -10,7 +11,7 @@ import Testing
 /// it went to and through which rotation and calibration. The mapping comes from
 /// `--map-touch`, udev's `WL_OUTPUT`, or a `--config` file; the calibration from
 /// `--calibrate` or udev's `LIBINPUT_CALIBRATION_MATRIX`.
-@Suite(.serialized) struct WlrootsKioskMappingTests {
+@Suite(.serialized, .ownThread) struct WlrootsKioskMappingTests {
     static let deviceName = "SeatKit Kiosk Mapping Touchscreen"
 
     /// A recording of one tap at the native point (1000, 200) of a 1280x720 panel, from a

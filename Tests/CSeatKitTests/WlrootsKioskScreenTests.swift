@@ -1,6 +1,7 @@
 import Foundation
 import SeatKitReplay
 import Testing
+import TestThreads
 
 /// The wlroots kiosk's screen (issue 24, goals 3, 5 and 9), checked in pixels and in what
 /// real clients printed: `grim` takes a screenshot through wlr-screencopy that shows the
@@ -8,7 +9,7 @@ import Testing
 /// (`--cursor never`), or hidden on touch and after `--cursor-timeout` (`auto`); a rotated
 /// output (`--transform`) configures the app in its logical size and a touch lands under
 /// the finger.
-@Suite(.serialized) struct WlrootsKioskScreenTests {
+@Suite(.serialized, .ownThread) struct WlrootsKioskScreenTests {
     /// A screenshot as width, height and RGB bytes (grim -t ppm: binary P6).
     struct Shot {
         let width: Int, height: Int

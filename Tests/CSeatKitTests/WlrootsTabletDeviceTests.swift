@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestThreads
 
 /// wlroots' own tablet and pad devices reach SeatKit through the bridge (issue 27): a C
 /// program (Tests/CSeatKitProgram/wlr-tablet.c) makes a tablet and a pad as wlroots'
@@ -11,7 +12,7 @@ import Testing
 /// (its noop backend never enables the seat; its built-in seatd opens devices in a forked
 /// child, whose umockdev-emulated node reaches the kiosk as a bare PTY): that test preloads
 /// the benchmark's libseat stand-in.
-@Suite struct WlrootsTabletDeviceTests {
+@Suite(.ownThread) struct WlrootsTabletDeviceTests {
     @Test func wlrootsTabletAndPadSignalsBecomeSeatKitPensAndPadEventsWithEveryAxisOnTheirOutput() throws {
         let prefix = try CProgramTests.installedPrefix()
         let flags = try run("/usr/bin/pkg-config", ["--cflags", "--libs", "seatkit-wlroots"],

@@ -1,8 +1,9 @@
 import Testing
+import TestThreads
 
 /// Real clients from Debian under the kiosk. One kiosk, one runtime directory and one socket
 /// per test; serialized, because each test runs three processes on a small machine.
-@Suite(.serialized) struct EndToEndTests {}
+@Suite(.serialized, .ownThread) struct EndToEndTests {}
 
 extension EndToEndTests {
     @Test func wevReceivesTouchesClicksScrollsAndKeysOfAScriptedSequence() throws {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+import TestThreads
 
-@Suite struct ProtocolCodeTests {
+@Suite(.ownThread) struct ProtocolCodeTests {
     /// The committed C code must be exactly what protocols/generate.sh makes from the system's
     /// XML with the system's wayland-scanner.
     @Test func committedProtocolCodeIsWhatTheScriptGenerates() throws {
