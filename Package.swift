@@ -91,9 +91,6 @@ let package = Package(
         // Counts this thread's heap allocations, for tests that pin "allocates nothing".
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .target(name: "SeededRandom", path: "Tests/SeededRandom"),
-        // `.ownThread`: end-to-end suites whose tests wait for processes run each test on a thread
-        // of its own, not on one of Swift Testing's few cooperative threads (see OwnThread.swift).
-        .target(name: "TestThreads", path: "Tests/TestThreads"),
         .testTarget(name: "SeatKitTests", dependencies: ["SeatKit", "AllocationCounter", "SeededRandom"]),
         .testTarget(name: "SeatKitXKBTests", dependencies: ["SeatKitXKB", "SeatKit", "AllocationCounter"]),
         .testTarget(name: "SeatKitLibinputTests", dependencies: ["SeatKit", "SeatKitLibinput"]),
@@ -155,7 +152,7 @@ let package = Package(
         ),
         // The C API from Swift (handles, misuse, the event-loop clock, allocations) and the C
         // program of Tests/CSeatKitProgram built from an installed prefix with cc and meson.
-        .testTarget(name: "CSeatKitTests", dependencies: ["CSeatKit", "CSeatKitSupport", "CSeatKitReplay", "CSeatKitReplaySupport", "SeatKitReplay", "AllocationCounter", "SeededRandom", "TestThreads"]),
+        .testTarget(name: "CSeatKitTests", dependencies: ["CSeatKit", "CSeatKitSupport", "CSeatKitReplay", "CSeatKitReplaySupport", "SeatKitReplay", "AllocationCounter", "SeededRandom"]),
         // wlcs's entry points (wlcs_server_integration, its descriptor and devices) and the
         // libwayland calls of the integration (server and client side: wlcs's clients run in
         // the same process). Needs Debian's wlcs package for its headers.
@@ -176,7 +173,7 @@ let package = Package(
         // End-to-end tests: the kiosk (built as a product) with real Debian clients.
         .testTarget(name: "SeatKitWaylandTests",
                     dependencies: ["SeatKit", "SeatKitReplay", "SeatKitWayland", "SeatKitXKB", "SeatKitHeadlessShell", "CWaylandServer", "CWaylandShellProtocols", "SeatKitWLCS", "AllocationCounter",
-                                   "TestThreads", .product(name: "Logging", package: "swift-log")]),
+                                   .product(name: "Logging", package: "swift-log")]),
         // The guides' code (Sources/SeatKit/SeatKit.docc/*.md): every ```swift block of a
         // guide stands verbatim in Tests/DocumentationTests/Snippets, which compile (and run
         // where cheap) here, so a guide cannot drift from the API.

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import TestThreads
 
 /// The wlroots bridge's protocols (idle notify, session lock, cursor shape) and pads against a C
 /// compositor's mistakes: Tests/CSeatKitProgram/bridge-misuse, built with meson from the
@@ -9,7 +8,7 @@ import TestThreads
 /// wl_display_destroy taking what is left), and a display destroyed before its router, as
 /// tinywl's teardown orders it. Each check prints a line; valgrind sees no invalid access and
 /// no leak of SeatKit's.
-@Suite(.serialized, .ownThread) struct BridgeMisuseTests {
+@Suite(.serialized) struct BridgeMisuseTests {
     static let source = CProgramTests.packageRoot.appendingPathComponent("Tests/CSeatKitProgram/bridge-misuse")
 
     private static let build: Result<String, any Error> = Result {

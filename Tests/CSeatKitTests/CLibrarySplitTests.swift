@@ -1,12 +1,11 @@
 import Foundation
 import Testing
-import TestThreads
 
 /// The installed libraries as a compositor and a test program get them (scripts/install.sh):
 /// libseatkit.so.0 is production only (no umockdev, no glib, no constructor of ours), and
 /// replay is libseatkit-replay.so.0, which a test program links to replay recordings from C,
 /// with the umockdev shim installed beside it.
-@Suite(.serialized, .ownThread) struct CLibrarySplitTests {
+@Suite(.serialized) struct CLibrarySplitTests {
     static var prefix: String { get throws { try CProgramTests.installedPrefix() } }
 
     @Test func theProductionLibraryLoadsNoUmockdevNoGlibAndNoReplayCode() throws {

@@ -1,13 +1,12 @@
 import Foundation
 import Testing
-import TestThreads
 
 /// The C API as a C compositor gets it: scripts/install.sh puts the header, libseatkit.so and
 /// seatkit.pc in a fresh prefix; Tests/CSeatKitProgram/proof.c is built from that prefix
 /// alone, once with cc and pkg-config and once with meson's `dependency('seatkit')`; both
 /// run with a clean environment (no LD_LIBRARY_PATH) and print exactly the responder calls,
 /// filter, spy, recognizer and destroy-signal lines, and log messages of expected.txt.
-@Suite(.serialized, .ownThread) struct CProgramTests {
+@Suite(.serialized) struct CProgramTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
     static let programDirectory = packageRoot.appendingPathComponent("Tests/CSeatKitProgram")

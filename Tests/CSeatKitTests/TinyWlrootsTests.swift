@@ -1,7 +1,6 @@
 import Foundation
 import SeatKitReplay
 import Testing
-import TestThreads
 
 /// examples/tiny-wlroots, a minimal wlroots compositor whose input is all SeatKit's through
 /// the installed bridge (libseatkit-wlroots), built with meson from the installed prefix
@@ -9,7 +8,7 @@ import TestThreads
 /// backend (keys and mouse from xdotool), and wev nested in the wlroots kiosk on wlroots'
 /// wayland backend for touch (the kiosk replays a touchscreen; tiny-wlroots gets real
 /// wl_touch events from it, as a wlroots touch device). What the clients printed is checked.
-@Suite(.serialized, .ownThread) struct TinyWlrootsTests {
+@Suite(.serialized) struct TinyWlrootsTests {
     static let source = CProgramTests.packageRoot.appendingPathComponent("examples/tiny-wlroots")
 
     private static let build: Result<String, any Error> = Result { try buildTiny() }

@@ -1,14 +1,13 @@
 import Foundation
 import SeatKitReplay
 import Testing
-import TestThreads
 
 /// The wlroots kiosk's accessibility options (issue 28, goal 1: the eight filters as options
 /// in both kiosks, named as the Swift kiosk's, set through the C API). A keyboard on an
 /// umockdev udev seat, read by SeatKit's own libinput (`--libinput`), types into wev: the
 /// keys go through real libinput, the router's filters and the wlr_seat bridge, and wev
 /// prints what it received. No sleeps: each step waits for what wev or the kiosk printed.
-@Suite(.serialized, .ownThread) struct WlrootsKioskAccessibilityTests {
+@Suite(.serialized) struct WlrootsKioskAccessibilityTests {
     // evdev key codes
     static let leftShift: UInt16 = 42, leftCtrl: UInt16 = 29, keyB: UInt16 = 48, keyC: UInt16 = 46, keypad6: UInt16 = 77
 

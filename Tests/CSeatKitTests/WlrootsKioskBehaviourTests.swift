@@ -1,13 +1,12 @@
 import Foundation
 import SeatKitReplay
 import Testing
-import TestThreads
 
 /// The wlroots kiosk's behaviours, which are the library's (kiosk policies, a swipe
 /// recognizer), checked in what real wev clients printed: the touch that wakes a blanked
 /// screen reaches no app, a long press becomes a right click, a three-finger swipe switches
 /// apps and the app's touches are cancelled.
-@Suite(.serialized, .ownThread) struct WlrootsKioskBehaviourTests {
+@Suite(.serialized) struct WlrootsKioskBehaviourTests {
     typealias E = FrameScript
 
     /// Raw touchscreen units (0...4095) for a point of the 1280x720 output.

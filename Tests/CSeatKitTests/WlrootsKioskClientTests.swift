@@ -1,12 +1,11 @@
 import Foundation
 import SeatKitReplay
 import Testing
-import TestThreads
 
 /// More real clients under the wlroots kiosk, fed by replayed recordings: weston-simple-touch
 /// (its WAYLAND_DEBUG log of the wl_touch events it received) and a GTK4 app whose button a
 /// tap clicks (what the app itself printed).
-@Suite(.serialized, .ownThread) struct WlrootsKioskClientTests {
+@Suite(.serialized) struct WlrootsKioskClientTests {
     typealias E = FrameScript
 
     /// The kiosk replaying `recording` with weston-simple-touch as its app, once the replay

@@ -1,13 +1,12 @@
 import Foundation
 import SeatKitReplay
 import Testing
-import TestThreads
 
 /// The wlroots kiosk's configuration file (issue 24 goal 10): `--config FILE`, read with
 /// Debian's libinih. Every option is a setting (its long name), `[output NAME]` and
 /// `[device NAME]` sections name what a setting is for, a bad line is refused as FILE:LINE
 /// with the command line's own reason, and the command line, read after the file, wins.
-@Suite(.serialized, .ownThread) struct WlrootsKioskConfigTests {
+@Suite(.serialized) struct WlrootsKioskConfigTests {
     /// Runs the kiosk with `config` as its file and `arguments` after it, for a refusal.
     private func refusal(_ config: String, _ arguments: [String] = []) throws -> (status: Int32, output: String, path: String) {
         let kiosk = try WlrootsKioskTests.builtKiosk()

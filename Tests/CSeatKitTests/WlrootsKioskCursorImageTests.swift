@@ -1,14 +1,13 @@
 import Foundation
 import SeatKitReplay
 import Testing
-import TestThreads
 
 /// A client's `wl_pointer.set_cursor` image is what the wlroots kiosk draws (issue 24 goal 5):
 /// a GTK4 window whose cursor is a 32x32 green square (a texture: GTK sends it as a cursor
 /// surface with set_cursor), with `--cursor always` and a replayed mouse moving the pointer
 /// into the window. `grim -c` (the cursor composited) shows the green square; the theme's
 /// arrow is black and white, and GTK draws no green.
-@Suite(.serialized, .ownThread) struct WlrootsKioskCursorImageTests {
+@Suite(.serialized) struct WlrootsKioskCursorImageTests {
     static let script = #"""
     import gi
     gi.require_version("Gtk", "4.0")

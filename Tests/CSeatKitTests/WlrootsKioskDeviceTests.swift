@@ -1,12 +1,11 @@
 import Foundation
 import SeatKitReplay
 import Testing
-import TestThreads
 
 /// The wlroots kiosk's device options (issue 24, goal 4): `--ignore-device NAME` leaves a
 /// device out. Two keyboards on an umockdev udev seat, read by SeatKit's own libinput
 /// (`--libinput`), type into wev.
-@Suite(.serialized, .ownThread) struct WlrootsKioskDeviceTests {
+@Suite(.serialized) struct WlrootsKioskDeviceTests {
     typealias Session = WlrootsKioskAccessibilityTests.Session
 
     /// `--ignore-device "Ignored Keyboard"`: the kiosk's device opener refuses that keyboard

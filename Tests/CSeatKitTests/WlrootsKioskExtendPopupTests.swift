@@ -1,7 +1,6 @@
 import Foundation
 import SeatKitReplay
 import Testing
-import TestThreads
 
 /// Popups of an app spanning two outputs (`--outputs extend`, issue 24 goal 3): a GTK4
 /// Gtk.DropDown's list opened on the second output, or reaching across from the first onto
@@ -10,7 +9,7 @@ import TestThreads
 /// there) and one popup grab over all of them; before, the popup lived on the first
 /// output's tree only, so its grab took the first touch or click on the second output as
 /// one outside and closed the list. Checked in what GTK printed and the kiosk's log.
-@Suite(.serialized, .ownThread) struct WlrootsKioskExtendPopupTests {
+@Suite(.serialized) struct WlrootsKioskExtendPopupTests {
     /// Two 400 px dropdowns in a row: "wide" from x 1000 to 1400 of the window (across the
     /// boundary of two 1280 or 1024 px outputs), "right" from 1600 to 2000 (on the second output),
     /// each printing "chosen NAME ITEM". Large rows (80 px), as WlrootsKioskPopupTests'.

@@ -1,7 +1,6 @@
 import Foundation
 import SeatKitReplay
 import Testing
-import TestThreads
 
 /// The wlroots kiosk's idle, lock and cursor-shape protocols (issue 26 goal 4, issue 24
 /// goal 7), which wlroots 0.15 has no helper for and the kiosk builds on SeatKit's C API:
@@ -13,7 +12,7 @@ import TestThreads
 /// timers are the event loop's, on the wall clock: a step waits for what a client or the
 /// kiosk printed, and "nothing happened" is read once a later timer of the kiosk's own
 /// (--cursor-timeout) has fired.
-@Suite(.serialized, .ownThread) struct WlrootsKioskIdleLockTests {
+@Suite(.serialized) struct WlrootsKioskIdleLockTests {
     static let keyboard = 0, mouse = 1, touchscreen = 2
     static let enter: UInt16 = 28, keyX: UInt16 = 45, keyZ: UInt16 = 44
     static let password: [UInt16] = [31, 18, 46, 19, 18, 20]  // "secret"

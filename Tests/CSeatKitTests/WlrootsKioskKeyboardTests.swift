@@ -1,13 +1,12 @@
 import Foundation
 import SeatKitReplay
 import Testing
-import TestThreads
 
 /// An on-screen keyboard under the wlroots kiosk: wvkbd's layer-shell surface is a SeatKit
 /// surface whose responder can never become first responder, so replayed taps on its keys
 /// reach wvkbd while keyboard focus stays with a GTK4 app, and the keys wvkbd types through
 /// virtual-keyboard-v1 are routed by SeatKit to that app's entry.
-@Suite(.serialized, .ownThread) struct WlrootsKioskKeyboardTests {
+@Suite(.serialized) struct WlrootsKioskKeyboardTests {
     /// A GTK4 entry at the top of its window (above the keyboard) that prints its text and
     /// whether its window is active (has keyboard focus).
     /// Starts the GTK4 entry app (`entryScript`) on the kiosk's display.

@@ -1,14 +1,13 @@
 import Foundation
 import SeatKitReplay
 import Testing
-import TestThreads
 
 /// The wlroots kiosk as cage is deployed (issue 24, goals 2 and 6): `KIOSK [options] -- APP
 /// [ARGS...]` starts the app with WAYLAND_DISPLAY set and exits with its status; SIGTERM
 /// ends it and its app cleanly and silently; `--help`, `--version`, a bad option refused in
 /// one line; the per-event log only with `--verbose`; and a long press on an app without
 /// wl_touch (foot) is a secondary click that never clicks first.
-@Suite(.serialized, .ownThread) struct WlrootsKioskLaunchTests {
+@Suite(.serialized) struct WlrootsKioskLaunchTests {
     static let headless = ["WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1"]
 
     /// The kiosk's socket, from its "listening on NAME" line.

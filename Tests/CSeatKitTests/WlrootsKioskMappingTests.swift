@@ -1,7 +1,6 @@
 import Foundation
 import SeatKitReplay
 import Testing
-import TestThreads
 
 /// Devices to outputs in the wlroots kiosk (issue 24 goal 4, issue 25 goal 3), through the
 /// router's one mapping: two headless outputs side by side (`--outputs extend`; wlroots
@@ -11,7 +10,7 @@ import TestThreads
 /// it went to and through which rotation and calibration. The mapping comes from
 /// `--map-touch`, udev's `WL_OUTPUT`, or a `--config` file; the calibration from
 /// `--calibrate` or udev's `LIBINPUT_CALIBRATION_MATRIX`.
-@Suite(.serialized, .ownThread) struct WlrootsKioskMappingTests {
+@Suite(.serialized) struct WlrootsKioskMappingTests {
     static let deviceName = "SeatKit Kiosk Mapping Touchscreen"
 
     /// A recording of one tap at the native point (1000, 200) of a 1280x720 panel, from a

@@ -1,14 +1,13 @@
 import Foundation
 import SeatKitReplay
 import Testing
-import TestThreads
 
 /// The on-screen keyboard rule (issue 24 goal 8, KWin's): with `--osk auto` wvkbd's panel is
 /// hidden (not drawn, no input) until a GTK4 text field is tapped, and hidden again when the
 /// field loses focus; a field focused by the app itself shows nothing. With `--osk-resize`
 /// the app is configured above the keyboard while it is shown (GTK's own wire log shows
 /// the configure), full height again after.
-@Suite(.serialized, .ownThread) struct WlrootsKioskOSKRuleTests {
+@Suite(.serialized) struct WlrootsKioskOSKRuleTests {
     typealias E = FrameScript
     /// A GTK4 entry at the top (focused by the app at start) and a button filling the rest,
     /// which takes focus when tapped; prints the entry's text and each click.

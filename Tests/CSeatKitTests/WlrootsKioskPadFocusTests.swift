@@ -1,14 +1,13 @@
 import Foundation
 import SeatKitReplay
 import Testing
-import TestThreads
 
 /// Tablet pads in the wlroots kiosk with live libinput (`--libinput` over devices umockdev
 /// emulates, as WlrootsKioskIdleLockTests): a pad goes where the keyboard focus is before any
 /// pen came (the bridge offers the tablet when the device appears,
 /// seatkit_wlr_seat_add_tablet), follows the focus from window to window, and a mode switch
 /// of a pad libwacom knows reaches the client as its group's mode_switch (issue 27).
-@Suite(.serialized, .ownThread) struct WlrootsKioskPadFocusTests {
+@Suite(.serialized) struct WlrootsKioskPadFocusTests {
     typealias E = FrameScript
 
     /// The kiosk reading `devices` (emulated as event100...) with SeatKit's live libinput,

@@ -1,7 +1,6 @@
 import Foundation
 import SeatKitReplay
 import Testing
-import TestThreads
 
 /// Layer-shell panels on the output they ask for (issue 24 goals 3 and 8, `--outputs
 /// extend`): a real layer-shell client, a GTK3 bar through gtk-layer-shell (Debian's
@@ -9,7 +8,7 @@ import TestThreads
 /// output, takes the touches there, and its exclusive zone keeps the app (wev, across both
 /// outputs) out from under it. Before, every panel went to the first output whatever it asked
 /// for: the bar's place got the app's touches.
-@Suite(.serialized, .ownThread) struct WlrootsKioskPanelTests {
+@Suite(.serialized) struct WlrootsKioskPanelTests {
     /// A bottom bar `height` px high on the monitor whose x is `monitorX`, exclusive zone
     /// `height` (or the third argument), namespace "seatkit-bar" (or the fourth): one button
     /// that prints "bar clicked".

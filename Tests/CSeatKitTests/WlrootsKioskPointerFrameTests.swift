@@ -1,7 +1,6 @@
 import Foundation
 import SeatKitReplay
 import Testing
-import TestThreads
 
 /// Pointer frames from SeatKit's own input (issue 24 goal 12: why the touchpad recording gave
 /// wev 176 events in the wlroots kiosk against cage's 280). Each libinput pointer event is a
@@ -9,7 +8,7 @@ import TestThreads
 /// the frame of an event SeatKit routed from its own libinput or a replay only when the event
 /// loop went idle, so every event read in one wakeup reached the client in one
 /// `wl_pointer.frame`: fewer frames than cage, and a number that depended on the batching.
-@Suite(.serialized, .ownThread) struct WlrootsKioskPointerFrameTests {
+@Suite(.serialized) struct WlrootsKioskPointerFrameTests {
     typealias E = FrameScript
 
     /// Twenty wheel clicks 1 ms apart from a replayed mouse (real libinput under umockdev,

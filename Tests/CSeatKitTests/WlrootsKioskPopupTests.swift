@@ -1,14 +1,13 @@
 import Foundation
 import SeatKitReplay
 import Testing
-import TestThreads
 
 /// GTK4 popups by touch under the wlroots kiosk: each xdg_popup is a SeatKit surface (a
 /// child of its parent's, where wlroots draws it) with SeatKit's popup grab, so a replayed
 /// tap opens a Gtk.DropDown and a second one chooses an item, a tap outside dismisses it
 /// without reaching the app, and a long press (the kiosk's long-press-as-secondary-click
 /// policy) opens a Gtk.PopoverMenu whose item a tap chooses. Checked in what the app printed.
-@Suite(.serialized, .ownThread) struct WlrootsKioskPopupTests {
+@Suite(.serialized) struct WlrootsKioskPopupTests {
     /// A dropdown (Apple, Banana, Cherry) at the window's top-left, and below it an area whose
     /// secondary button opens a menu (Copy, Paste, Delete); it prints "chosen ITEM". Large
     /// rows (80 px) keep the taps' targets wide.

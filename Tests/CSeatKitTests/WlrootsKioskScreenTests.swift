@@ -1,7 +1,6 @@
 import Foundation
 import SeatKitReplay
 import Testing
-import TestThreads
 
 /// The wlroots kiosk's screen (issue 24, goals 3, 5 and 9), checked in pixels and in what
 /// real clients printed: `grim` takes a screenshot through wlr-screencopy that shows the
@@ -9,7 +8,7 @@ import TestThreads
 /// (`--cursor never`), or hidden on touch and after `--cursor-timeout` (`auto`); a rotated
 /// output (`--transform`) configures the app in its logical size and a touch lands under
 /// the finger.
-@Suite(.serialized, .ownThread) struct WlrootsKioskScreenTests {
+@Suite(.serialized) struct WlrootsKioskScreenTests {
     /// A screenshot as width, height and RGB bytes (grim -t ppm: binary P6).
     struct Shot {
         let width: Int, height: Int

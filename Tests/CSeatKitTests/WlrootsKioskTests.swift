@@ -1,13 +1,12 @@
 import Foundation
 import SeatKitReplay
 import Testing
-import TestThreads
 
 /// examples/wlroots-kiosk, built with meson against the installed C API, running headless
 /// (wlroots' headless backend, pixman renderer) with `wev` as its app: a replayed
 /// `libinput record` file is routed by SeatKit and delivered through the wlr_seat bridge, and
 /// wev prints exactly the touches the bridge handed to wlroots, at the same surface points.
-@Suite(.serialized, .ownThread) struct WlrootsKioskTests {
+@Suite(.serialized) struct WlrootsKioskTests {
     static let kioskSource = CProgramTests.packageRoot.appendingPathComponent("examples/wlroots-kiosk")
 
     /// Builds the kiosk once: meson setup + ninja against the suite's installed prefix. A

@@ -1,14 +1,13 @@
 import Foundation
 import SeatKitReplay
 import Testing
-import TestThreads
 
 /// `--touch-spots` (issue 24 goal 9, Ubuntu Frame's touch spots for remote support): a disc is
 /// drawn under each touch by wlroots' renderer, so a wlr-screencopy client sees it. grim's
 /// screenshots of the kiosk (wev fullscreen, headless, pixman) while a replayed finger is held
 /// at 640,360 show the pixels there changed and those far from it not; once the finger lifts
 /// they are as before the touch.
-@Suite(.serialized, .ownThread) struct WlrootsKioskTouchSpotsTests {
+@Suite(.serialized) struct WlrootsKioskTouchSpotsTests {
     @Test func aHeldTouchShowsASpotUnderTheFingerInAScreenshotAndItGoesWhenTheFingerLifts() throws {
         let kiosk = try WlrootsKioskTests.builtKiosk()
         let runtime = try temporaryDirectory("seatkit-wlr-spots")

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import TestThreads
 
 /// The wlroots kiosk off the headless backend, as close to a panel as this machine gets:
 /// wlroots' x11 backend inside Xvfb, keys and mouse from xdotool (XTEST, so the X server
@@ -8,7 +7,7 @@ import TestThreads
 /// (issue 24): wev got keyboard focus but no keymap and crashed on the first key; the
 /// pointer stayed at 0,0; closing an output's window left the kiosk writing through the
 /// freed output.
-@Suite(.serialized, .ownThread) struct WlrootsKioskX11Tests {
+@Suite(.serialized) struct WlrootsKioskX11Tests {
     /// Processes started from a test inherit its thread's signal mask, SIGTERM blocked, so
     /// `Background.stop` can only end them with SIGKILL: Xvfb would leave its lock and
     /// socket behind, valgrind would write no summary. This execs the command with nothing

@@ -1,7 +1,6 @@
 import Foundation
 import SeatKitReplay
 import Testing
-import TestThreads
 
 /// The wlroots kiosk without `--libinput`, as on a DRM panel: wlroots' own libinput backend
 /// (WLR_BACKENDS=headless,libinput) opens a pen tablet emulated by umockdev and creates its
@@ -14,7 +13,7 @@ import TestThreads
 /// libseat-shim.c, built here with cc) is preloaded before umockdev's preload, which then
 /// redirects the devices it opens to the testbed. The pen is written to the emulated node by
 /// this test as the kernel would; libinput, inside the kiosk, reads it.
-@Suite(.serialized, .ownThread) struct WlrootsOwnTabletEndToEndTests {
+@Suite(.serialized) struct WlrootsOwnTabletEndToEndTests {
     /// The libseat stand-in, built into `directory`.
     static func libseatShim(in directory: String) throws -> String {
         let shim = directory + "/libseat-shim.so"

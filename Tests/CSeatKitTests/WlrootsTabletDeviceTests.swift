@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import TestThreads
 
 /// wlroots' own tablet and pad devices reach SeatKit through the bridge (issue 27): a C
 /// program (Tests/CSeatKitProgram/wlr-tablet.c) makes a tablet and a pad as wlroots'
@@ -12,7 +11,7 @@ import TestThreads
 /// (its noop backend never enables the seat; its built-in seatd opens devices in a forked
 /// child, whose umockdev-emulated node reaches the kiosk as a bare PTY): that test preloads
 /// the benchmark's libseat stand-in.
-@Suite(.ownThread) struct WlrootsTabletDeviceTests {
+@Suite struct WlrootsTabletDeviceTests {
     @Test func wlrootsTabletAndPadSignalsBecomeSeatKitPensAndPadEventsWithEveryAxisOnTheirOutput() throws {
         let prefix = try CProgramTests.installedPrefix()
         let flags = try run("/usr/bin/pkg-config", ["--cflags", "--libs", "seatkit-wlroots"],

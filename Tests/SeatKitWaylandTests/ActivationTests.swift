@@ -1,11 +1,10 @@
 import Foundation
 import Testing
-import TestThreads
 
 /// xdg-activation-v1 with GTK 4.8, which asks for a token (quoting its latest button or touch
 /// serial) and activates with it whenever a shown window is presented again
 /// (`Gtk.Window.present`).
-@Suite(.serialized, .ownThread) struct ActivationTests {
+@Suite(.serialized) struct ActivationTests {
     static let app = #"""
     import gi, os, sys
     gi.require_version("Gtk", "4.0")

@@ -1,11 +1,10 @@
 import SeatKitWayland
 import Testing
-import TestThreads
 
 /// cursor-shape-v1 in the kiosk. No client in Debian 12 speaks it (GTK 4.8, foot 1.13, Qt 6.4
 /// and SDL2 predate it: GTK uses it from 4.14): the test's own wire client does, as GTK 4.14
 /// does (get_pointer on its wl_pointer, set_shape quoting the enter's serial).
-@Suite(.serialized, .ownThread) struct CursorShapeTests {
+@Suite(.serialized) struct CursorShapeTests {
     @Test func theFocusedClientsNamedCursorShapeReachesTheCompositorUntilASetCursorReplacesIt() throws {
         let (session, wire, seat) = try KioskSession.withSeatClient()
         #expect(wire.globals["wp_cursor_shape_manager_v1"]?.version == 1)

@@ -1,11 +1,10 @@
 import Foundation
 import Testing
-import TestThreads
 
 /// wlr-data-control in the kiosk with Debian's wl-clipboard 2.1 (which uses data control
 /// when the compositor offers it, and otherwise maps a window to get keyboard focus) and a
 /// GTK4 app that owns the clipboard.
-@Suite(.serialized, .ownThread) struct DataControlTests {
+@Suite(.serialized) struct DataControlTests {
     static func mappedCount(_ session: KioskSession) -> Int {
         session.log.text.split(separator: "\n").filter { $0.hasPrefix("mapped ") }.count
     }

@@ -1,11 +1,10 @@
 import Foundation
 import Testing
-import TestThreads
 
 /// What wev reads at the output's edge: a position inside its surface after `wl_fixed_t`
 /// rounding, and no wl_pointer.motion for a move that does not move that position (as
 /// wlroots does).
-@Suite(.serialized, .ownThread) struct EdgeMotionTests {
+@Suite(.serialized) struct EdgeMotionTests {
     @Test func pushingAgainstTheRightEdgeSendsOnePositionInsideAndThenNothingUntilThePointMoves() throws {
         let session = try KioskSession(windowOptions: [])
         try session.addDevices()

@@ -4,12 +4,11 @@ import Logging
 import SeatKit
 import SeatKitWayland
 import Testing
-import TestThreads
 
 /// What a compositor with its own wl_compositor and wl_outputs (no headless shell) gets from
 /// SeatKitWayland: the seat keeps the surface-roles provider it was given, tells the cursor
 /// surface which output it is on, and a data device of SeatKitWayland's stands beside it.
-@Suite(.serialized, .ownThread) struct EmbeddedSeatTests {
+@Suite(.serialized) struct EmbeddedSeatTests {
     /// The compositor's display, socket, wl_compositor (EmbeddingTests' foreign one) and a
     /// wl_output global per output, SeatKit's seat on it, and a wire client that read the
     /// registry. Released in order: SeatKit's objects before the display.

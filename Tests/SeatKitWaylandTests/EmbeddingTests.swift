@@ -3,14 +3,13 @@ import Foundation
 import SeatKit
 import SeatKitWayland
 import Testing
-import TestThreads
 
 /// SeatKitWayland inside a compositor that owns the display, its socket, its event loop and
 /// wl_compositor: the seat runs on the compositor's display, its router on the loop's clock,
 /// and it learns surface roles and region contents only through the compositor's
 /// ``WaylandSurfaceRoles``. The compositor's wl_surface and wl_region resources carry user
 /// data that is not a Swift object: a seat that cast it would crash this test.
-@Suite(.serialized, .ownThread) struct EmbeddingTests {
+@Suite(.serialized) struct EmbeddingTests {
     /// The compositor's side, in plain libwayland calls.
     final class ForeignCompositor: WaylandSurfaceRoles {
         nonisolated(unsafe) static var surfaces: [OpaquePointer] = []

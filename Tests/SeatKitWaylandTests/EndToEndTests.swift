@@ -1,9 +1,8 @@
 import Testing
-import TestThreads
 
 /// Real clients from Debian under the kiosk. One kiosk, one runtime directory and one socket
 /// per test; serialized, because each test runs three processes on a small machine.
-@Suite(.serialized, .ownThread) struct EndToEndTests {}
+@Suite(.serialized) struct EndToEndTests {}
 
 extension EndToEndTests {
     @Test func wevReceivesTouchesClicksScrollsAndKeysOfAScriptedSequence() throws {

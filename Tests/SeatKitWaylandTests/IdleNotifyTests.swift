@@ -1,11 +1,10 @@
 import Foundation
 import Testing
-import TestThreads
 
 /// ext-idle-notify-v1 and idle-inhibit with real clients (Debian's swayidle 1.8; a GTK4 app
 /// that inhibits idle through `Gtk.Application.inhibit`) in the kiosk on a virtual clock
 /// (`--virtual-clock`): time moves only when the script says, so idle comes at exact times.
-@Suite(.serialized, .ownThread) struct IdleNotifyTests {
+@Suite(.serialized) struct IdleNotifyTests {
     static func advance(_ ms: Int) -> String { #"{"type": "advance-clock", "ms": \#(ms)}"# }
 
     /// The kiosk's lines about the clock and idle notifications, in order.

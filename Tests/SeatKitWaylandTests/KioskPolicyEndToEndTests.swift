@@ -1,12 +1,11 @@
 import Foundation
 import Testing
-import TestThreads
 
 /// The Swift kiosk with the library's kiosk policies on (--start-blanked, --long-press-click),
 /// checked in what wev printed: the tap that wakes the screen reaches no window, a long press
 /// reaches wev as a cancelled touch and then BTN_RIGHT at the finger, and the cursor's
 /// visibility follows touch and mouse.
-@Suite(.ownThread) struct KioskPolicyEndToEndTests {
+@Suite struct KioskPolicyEndToEndTests {
     @Test func theWakingTapIsSwallowedAndALongPressIsARightClickAtTheFinger() throws {
         let session = try KioskSession(windowOptions: ["--start-blanked", "--long-press-click"])
         try session.addDevices()

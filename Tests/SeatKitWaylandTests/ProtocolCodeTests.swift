@@ -1,8 +1,7 @@
 import Foundation
 import Testing
-import TestThreads
 
-@Suite(.ownThread) struct ProtocolCodeTests {
+@Suite struct ProtocolCodeTests {
     /// The committed C code must be exactly what protocols/generate.sh makes from the system's
     /// XML with the system's wayland-scanner.
     @Test func committedProtocolCodeIsWhatTheScriptGenerates() throws {

@@ -1,13 +1,12 @@
 import Foundation
 import Testing
-import TestThreads
 
 /// ext-session-lock-v1 with the real swaylock (Debian's 1.7) in the kiosk. swaylock checks
 /// the password through PAM; pam_wrapper (Debian's libpam-wrapper, preloaded into swaylock
 /// only) reads a `swaylock` service of the test's own whose pam_matrix module checks a
 /// password file the test writes: the same as root in CI and as any user, no account made,
 /// nothing of the system's PAM configuration read.
-@Suite(.serialized, .ownThread) struct SessionLockTests {
+@Suite(.serialized) struct SessionLockTests {
     static let password = [31, 18, 46, 19, 18, 20]  // "secret"
     static let enter = 28
 
