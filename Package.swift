@@ -195,3 +195,28 @@ if Context.environment["SEATKIT_PACKAGE"] == "core" {
     package.targets = package.targets.filter { core.contains($0.name) }
     package.dependencies = []
 }
+
+// CI's ThreadSanitizer step runs the tests that touch threads: the core's, SeatKitXKB's,
+// SeatKitLibinput's, SeatKitReplay's (with the `seatkit` tool beside the test bundle), the
+// guides' (DocumentationTests) and the C API's routers on their own threads (CThreadTests), then
+// wlcs's server (SeatKitWLCS) with `scripts/wlcs.sh tsan`. `SEATKIT_PACKAGE=threads` makes the
+// package those targets alone, with CSeatKitTests cut to CThreadTests and the log capture it
+// uses, so that step does not build the end-to-end tests, kiosks and the rest of the C API's
+// tests under ThreadSanitizer first. The filtered test IDs are the same as in the whole package.
+// Users never set it.
+if Context.environment["SEATKIT_PACKAGE"] == "threads" {
+    let threads: Set<String> = [
+        "SeatKit", "CXKBCommon", "SeatKitXKB", "SeatKitSystem", "CLibinput", "CUmockdev", "SeatKitLibinput",
+        "CReplayWorkerEntry", "SeatKitUmockdevShim", "SeatKitReplay", "seatkit", "AllocationCounter", "SeededRandom",
+        "SeatKitTests", "SeatKitXKBTests", "SeatKitLibinputTests", "SeatKitReplayTests",
+        "CWaylandServer", "SeatKitWayland", "CWaylandShellProtocols", "SeatKitHeadlessShell", "DocumentationTests",
+        "CSeatKitSupport", "CSeatKit", "CSeatKitTests", "CSeatKitWLCS", "SeatKitWLCS",
+    ]
+    package.targets = package.targets.filter { threads.contains($0.name) }
+    for target in package.targets where target.name == "CSeatKitTests" {
+        target.dependencies = ["CSeatKit", "CSeatKitSupport"]
+        target.sources = ["CLogCapture.swift", "CThreadTests.swift"]
+    }
+    // Every product but the kiosk and libseatkit-replay, whose targets are not in the set.
+    package.products = package.products.filter { !["kiosk", "CSeatKitReplay"].contains($0.name) }
+}
