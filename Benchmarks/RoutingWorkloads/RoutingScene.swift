@@ -2,15 +2,13 @@ import SeatKit
 
 /// Counts what reaches it and takes what it is told to; allocates nothing.
 ///
-/// The counts are private storage read through a getter, and skip Swift's run-time
-/// exclusivity check: a stored property of a class keeps a `swift_beginAccess` on every
-/// `+= 1` (about 76 instructions each), private or not. In the witness thunks the
-/// optimizer merges (`touchesBegan`/`Moved`/`Ended` share one) the check stayed: five per
-/// touch motion + frame of this scene, ~380 instructions that were the benchmark's own
-/// cost, not the router's (issue 24). Nothing here is reentrant.
+/// The counts are private storage read through a getter: a public stored property keeps
+/// Swift's run-time exclusivity check on every `+= 1` (`swift_beginAccess`, about 100
+/// instructions each, some 500 per touch frame and 600 per pointer motion of this scene:
+/// the benchmark's own cost, not the router's; issue 25).
 public final class CountingResponder: Responder {
     public var calls: Int { _calls }
-    @exclusivity(unchecked) private var _calls = 0
+    private var _calls = 0
     let takesTouches: Bool
     let focusable: Bool
 
@@ -56,7 +54,7 @@ public final class CountingResponder: Responder {
 public final class CountingDelegate: CompositorDelegate {
     /// Private storage, as `CountingResponder.calls`.
     public var drops: Int { _drops }
-    @exclusivity(unchecked) private var _drops = 0
+    private var _drops = 0
     public init() {}
     public func router(_ router: Router, dropped event: DroppedEvent) { _drops += 1 }
 }
@@ -72,8 +70,7 @@ public final class RoutingScene {
     /// d0 … d4; the last is the leaf.
     public private(set) var chain: [Surface] = []
     public private(set) var siblings: [Surface] = []
-    /// Unchecked, as the counts: the check on `time &+= 1` was ~76 instructions per event sent.
-    @exclusivity(unchecked) private var time: Int64 = 0
+    private var time: Int64 = 0
 
     /// Inside the leaf, and inside the first sibling, in layout space.
     public static let leafPoint = LayoutPoint(x: 60, y: 60)
