@@ -135,8 +135,12 @@ let package = Package(
             dependencies: ["SeatKit", "SeatKitXKB", "SeatKitLibinput", "SeatKitSystem", "CSeatKitSupport"],
             // -Bsymbolic: the library's code binds to its own definitions, never to a copy of the
             // same Swift module another library in the process exports (libseatkit-replay
-            // carries its own SeatKit core, statically).
-            linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=libCSeatKit.so", "-Xlinker", "-Bsymbolic"])]
+            // carries its own SeatKit core, statically). -z now and -z relro: its symbols are
+            // bound when it is loaded, not at their first call (Debian's hardening, with which
+            // cage and libwlroots are built: BIND_NOW). Lazily, the first touch after the start
+            // paid ~22,000 instructions of binding in the wlroots kiosk (docs/BENCHMARKS.md).
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=libCSeatKit.so", "-Xlinker", "-Bsymbolic",
+                                           "-Xlinker", "-z", "-Xlinker", "now", "-Xlinker", "-z", "-Xlinker", "relro"])]
         ),
         // seatkit-replay.h (installed as is) and the declarations of libseatkit's private
         // entry points that libseatkit-replay calls (not installed).

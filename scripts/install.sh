@@ -148,12 +148,13 @@ if [ "$wlroots" = auto ] && pkg-config --exists 'wlroots >= 0.15' 'wlroots < 0.1
     wayland-scanner private-code "$xml" "$generated/$base-protocol.c"
     generated_c="$generated_c $generated/$base-protocol.c"
   done
+  # -z now, -z relro: bound at load, as Debian builds libwlroots (and libseatkit.so, Package.swift).
   # shellcheck disable=SC2046,SC2086
   "$cc" -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -shared -DWLR_USE_UNSTABLE \
     -I"$prefix/include" -I"$root/wlroots/include" -I"$generated" $(pkg-config --cflags wlroots wayland-server xkbcommon pixman-1) \
     -o "$libdir/libseatkit-wlroots.so.0" "$root/wlroots/seatkit-wlroots.c" \
     "$root/wlroots/seatkit-wlroots-protocols.c" $generated_c \
-    -Wl,-soname,libseatkit-wlroots.so.0 -L"$libdir" -lseatkit -Wl,-rpath,"$libdir" -Wl,-rpath,"$swift_runtime" \
+    -Wl,-soname,libseatkit-wlroots.so.0 -Wl,-z,now -Wl,-z,relro -L"$libdir" -lseatkit -Wl,-rpath,"$libdir" -Wl,-rpath,"$swift_runtime" \
     $(pkg-config --libs wlroots wayland-server xkbcommon) -lm
   ln -sfn libseatkit-wlroots.so.0 "$libdir/libseatkit-wlroots.so"
   install -m 644 "$root/wlroots/include/seatkit/seatkit-wlroots.h" "$prefix/include/seatkit/seatkit-wlroots.h"

@@ -6,12 +6,15 @@
 /// finger that goes down before the last of them lifts), or the pointer motion, button or
 /// key that woke it (a taken press takes its release). Nothing of it reaches recognizers or
 /// responders. Add it first, so that no other filter acts on the waking input.
-public final class WakeTouchFilter: InputFilter {
+public final class WakeTouchFilter: InputFilter, SwitchedFilter {
     /// Whether the screen is blanked. Set it (or call ``blank()``) when the compositor
     /// blanks the screen; the filter clears it on waking.
     public var isBlanked: Bool {
         get { unchecked.isBlanked }
-        set { unchecked.isBlanked = newValue }
+        set {
+            unchecked.isBlanked = newValue
+            updateInterests()
+        }
     }
     /// Called once per wake, before the waking event is swallowed: turn the panel on here.
     public var onWake: (() -> Void)? {
@@ -32,19 +35,41 @@ public final class WakeTouchFilter: InputFilter {
     }
 
     @exclusivity(unchecked) var unchecked: HotState
+    /// What the router asks the filter about: nothing while the screen is on and no waking
+    /// touch is down (most of a kiosk's life), so that its touches and pointer events skip
+    /// the filter without a call (it passed them all; asked through `any InputFilter`, each
+    /// touch motion cost the wlroots kiosk an asking of the filters, issue 24).
+    let filterSwitch: FilterSwitch
 
     /// A filter; add it with ``Router/addFilter(_:)``, before any other.
     public init(isBlanked: Bool = false, onWake: (() -> Void)? = nil) {
         unchecked = HotState(isBlanked: isBlanked, onWake: onWake)
+        filterSwitch = FilterSwitch(isAsked: true, interests: Self.interests(isBlanked: isBlanked, waking: false))
     }
 
     /// The screen went blank: the next input wakes it and is swallowed.
-    public func blank() { unchecked.isBlanked = true }
+    public func blank() {
+        unchecked.isBlanked = true
+        updateInterests()
+    }
 
     private func wake() {
         unchecked.isBlanked = false
+        updateInterests()
         let onWake = unchecked.onWake
         onWake?()
+    }
+
+    /// The events ``filter(_:router:)`` may act on in a state; it passes every other.
+    private static func interests(isBlanked: Bool, waking: Bool) -> FilterInterests {
+        var interests: FilterInterests = []
+        if isBlanked { interests.formUnion([.touchDowns, .pointerMotion, .pointerAxis, .pointerButtons, .keys]) }
+        if waking { interests.formUnion([.touchDowns, .touches]) }
+        return interests
+    }
+
+    private func updateInterests() {
+        filterSwitch.interests = Self.interests(isBlanked: unchecked.isBlanked, waking: !unchecked.wakingTouches.isEmpty)
     }
 
     /// While blanked, a touch down, pointer motion, scroll, button press or key press wakes
@@ -60,12 +85,14 @@ public final class WakeTouchFilter: InputFilter {
             }
             // The waking finger, or another finger of the same touch.
             unchecked.wakingTouches.append(id)
+            if unchecked.wakingTouches.count == 1 { updateInterests() }
             return .consume
         case .touchMotion(let id, _):
             return unchecked.wakingTouches.contains(id) ? .consume : .pass
         case .touchUp(let id), .touchCancel(let id):
             guard let index = unchecked.wakingTouches.firstIndex(of: id) else { return .pass }
             unchecked.wakingTouches.remove(at: index)
+            if unchecked.wakingTouches.isEmpty { updateInterests() }
             return .consume
         case .pointerMotion, .pointerMotionAbsolute, .pointerAxis, .pointerButton(_, .pressed), .key(_, .pressed):
             guard unchecked.isBlanked else { return .pass }

@@ -112,14 +112,20 @@ extension Router {
     public func layoutPoint(fromNormalized x: Double, _ y: Double, device: DeviceID) -> LayoutPoint {
         var u = x, v = y
         if !unchecked.deviceCalibrations.isEmpty, let m = unchecked.deviceCalibrations[device] { (u, v) = m.apply(x, y) }
-        let layout = unchecked.layout
-        if !unchecked.deviceRegions.isEmpty, let r = unchecked.deviceRegions[device] { return Self.place(u, v, in: r, layout: layout) }
-        guard !layout.outputs.isEmpty else { return LayoutPoint(x: u, y: v) }
+        if !unchecked.deviceRegions.isEmpty, let r = unchecked.deviceRegions[device] { return Self.place(u, v, in: r, layout: unchecked.layout) }
+        guard !unchecked.layout.outputs.isEmpty else { return LayoutPoint(x: u, y: v) }
+        // The common case, a device mapped by nothing to the first output, reads that output
+        // where the layout keeps it: `output(for:)` returned it retained, and a copy of the
+        // layout retained its list, a retain and a release each per touch event (issue 24).
+        // Nothing below calls out (rule 5 of ``Unretained``: the layout's list holds it).
+        if unchecked.deviceOutputs.isEmpty && unchecked.layoutWideDevices.isEmpty {
+            return unchecked.layout.outputs.unretainedElement(at: 0).with { $0.clampInside($0.layoutPoint(fromNormalized: u, v)) }
+        }
         if let output = output(for: device) {
             return output.clampInside(output.layoutPoint(fromNormalized: u, v))
         }
-        let b = layout.bounds
-        return layout.clamp(LayoutPoint(x: b.minX + u * b.size.width, y: b.minY + v * b.size.height))
+        let b = unchecked.layout.bounds
+        return unchecked.layout.clamp(LayoutPoint(x: b.minX + u * b.size.width, y: b.minY + v * b.size.height))
     }
 
     /// The capabilities whose devices cover one output when nothing maps them.

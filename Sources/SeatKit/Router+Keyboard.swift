@@ -73,7 +73,7 @@ extension Router {
         // Most seats have no filter and no spy: skip even loading the lists.
         // Filters that are off are not in the asked lists (FilterRoster).
         let asked: FilterInterests = keyEvent.state == .released ? .keyReleases : .keysAndInterpretedKeys
-        if unchecked.filterList.asks(asked) || !unchecked.spies.isEmpty {
+        if unchecked.filterList.asks(asked) || !unchecked.spyList.isEmpty {
             // Each filter is asked about the raw event, then about the interpreted key
             // (presses and repeats); spies hear once, with the verdict.
             unchecked.keyboard.filterDepth += 1
@@ -102,7 +102,7 @@ extension Router {
                 announce?(masks)
             }
             if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
-            if !unchecked.spies.isEmpty { observe(event, consumed: consumedBy != nil) }
+            if !unchecked.spyList.isEmpty { observe(event, consumed: consumedBy != nil) }
             if let consumedBy {
                 // Only a taken press takes the rest of the key: a filter that takes a repeat
                 // of a key whose press was delivered leaves its release to the client.

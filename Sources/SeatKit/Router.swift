@@ -47,8 +47,8 @@ public final class Router {
         /// The keyboard: held keys, first responder, keyboard grab, the interpreter's call
         /// (KeyboardRouting.swift).
         var keyboard = KeyboardRouting()
-        /// Backs `spies`.
-        var spies: [any InputSpy] = []
+        /// Backs `spies`; told without reference counting (UnsafeFoundations.swift).
+        var spyList = SpyList()
         var _fallbackDotsPerInch: Double = Router.defaultFallbackDotsPerInch
         /// Set (only while tracing) when a walk's ask passed a link over without calling its
         /// responder: the walk records no "asked" for it.
@@ -71,6 +71,10 @@ public final class Router {
         var layoutWideDevices: [DeviceID] = []
         /// Backs `capabilities`.
         var capabilities: DeviceCapabilities = []
+        /// Backs `delegate`: read on every walk that may reach the end of a chain, so a
+        /// checked stored property cost a `swift_beginAccess` (~76 instructions) per touch
+        /// frame and per pointer event even when the walk ended before it.
+        weak var delegate: (any CompositorDelegate)?
     }
 
     @exclusivity(unchecked) var unchecked = HotState()
@@ -93,7 +97,7 @@ public final class Router {
     public var keyboardGrab: (any KeyboardGrab)? { unchecked.keyboard.grab }
 
     /// The spies, in the order they are told (``addSpy(_:)``, ``removeSpy(_:)``).
-    public var spies: [any InputSpy] { unchecked.spies }
+    public var spies: [any InputSpy] { unchecked.spyList.spies }
 
     /// Where the pointer is, in layout space, kept on the layout's outputs (it starts at the
     /// origin, clamped onto the layout when outputs change). Moved by injected motion and by
@@ -133,7 +137,10 @@ public final class Router {
     /// in the benchmark; the alternative, the runtime's `swift_isDeallocating` declared with
     /// `@_silgen_name`, draws a compiler warning that it will become an error, and was not
     /// taken: see BENCHMARKS.md, issue 25 sixth round.)
-    public weak var delegate: (any CompositorDelegate)?
+    public var delegate: (any CompositorDelegate)? {
+        get { unchecked.delegate }
+        set { unchecked.delegate = newValue }
+    }
     /// Fills in keysyms, text and modifiers for key events (SeatKitXKB provides one).
     /// The one it replaces is told with ``KeyInterpreter/detached(from:)``.
     public var keyInterpreter: (any KeyInterpreter)? {
@@ -265,12 +272,17 @@ public final class Router {
         let kind = FilterInterests.of(event)
         let consumedBy = unchecked.filterList.asks(kind) ? askFilters(event, kind: kind) : nil
         if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
-        if !unchecked.spies.isEmpty { observe(event, consumed: consumedBy != nil) }
+        if !unchecked.spyList.isEmpty { observe(event, consumed: consumedBy != nil) }
         return consumedBy != nil
     }
 
+    /// Tells the spies about `event`, each through its holder's unretained link (no array
+    /// copy, no retain per spy: ``SpyList``, ``tellSpies(_:consumed:)`` in
+    /// UnsafeFoundations.swift).
+    @inline(__always)
     func observe(_ event: InputEvent, consumed: Bool) {
-        unchecked.spies.scan { $0.observe(event, consumed: consumed, router: self) }
+        if unchecked.spyList.isEmpty { return }
+        tellSpies(event, consumed: consumed)
     }
 
     // MARK: Filters and spies
@@ -287,8 +299,9 @@ public final class Router {
         let removed = unchecked.filterList.remove(filter)
         _ = removed
     }
-    /// Adds a spy after the existing ones, kept alive until ``removeSpy(_:)``.
-    public func addSpy(_ spy: any InputSpy) { unchecked.spies.append(spy) }
+    /// Adds a spy after the existing ones, kept alive until ``removeSpy(_:)``. One added from
+    /// inside a spy's call is told from the next event after the one under way.
+    public func addSpy(_ spy: any InputSpy) { unchecked.spyList.append(spy) }
     /// Adds an observer of the ends of touch frames, held weakly: the router does not keep it
     /// alive (an observer that owns the router may register itself). A Wayland `Seat` needs
     /// no registering: the router tells its queue of owed `wl_touch.frame`s itself.
@@ -321,8 +334,12 @@ public final class Router {
             i += 1
         }
     }
-    /// Removes `spy` (every time it was added).
-    public func removeSpy(_ spy: any InputSpy) { unchecked.spies.removeAll { $0 === spy } }
+    /// Removes `spy` (every time it was added). Removed from inside a spy's call, it is still
+    /// told the events under way, and kept alive until they are told.
+    public func removeSpy(_ spy: any InputSpy) {
+        let removed = unchecked.spyList.remove(spy)
+        _ = removed
+    }
 
     // MARK: Outputs
 

@@ -784,3 +784,108 @@ extension Array where Element: AnyObject {
         }
     }
 }
+
+// # Spies told without reference counting
+
+/// One spy as the router tells it: a holder the router owns (rule 2 of ``Unretained``:
+/// ``SpyList`` keeps it strongly beside its unretained link), so that a call reads the spy
+/// from a `let` of an object it does not retain.
+///
+/// Telling the spies from a copy of `[any InputSpy]` retained and released the copied
+/// array and each spy around every call: two retains and two releases per observed event,
+/// and the wlroots kiosk observes two per touch frame (the touch event and the frame;
+/// docs/BENCHMARKS.md, issue 24).
+final class SpyCall {
+    let spy: any InputSpy
+    init(_ spy: any InputSpy) { self.spy = spy }
+}
+
+/// The router's spies, as ``FilterList`` keeps its filters: the public list (edits
+/// included) and the told list of holders, with their unretained links. An edit made while
+/// the spies are being told (from inside a spy's call, or a handler it reaches by
+/// injecting) changes the public list at once and the told list when the outermost telling
+/// ends: a spy removed meanwhile is still told the events under way, and kept alive until
+/// they are told; one added is told from the next event on.
+struct SpyList {
+    /// The spies, in the order they are told, edits included.
+    private(set) var spies: [any InputSpy] = []
+    /// The holders of the told list, owned (rule 2), in order.
+    private var calls: [SpyCall] = []
+    /// `calls`, unretained: what a loop reads.
+    private var links: [Unmanaged<SpyCall>] = []
+    /// Tellings under way (more than one when a spy's call injects an event).
+    private var tellings = 0
+    /// `spies` was edited during a telling: the told list is rebuilt when it ends.
+    private var edited = false
+
+    /// No spy is told.
+    @inline(__always) var isEmpty: Bool { links.isEmpty }
+
+    mutating func append(_ spy: any InputSpy) {
+        spies.append(spy)
+        if tellings > 0 { edited = true; return }
+        let call = SpyCall(spy)
+        calls.append(call)
+        links.append(Unmanaged.passUnretained(call))
+    }
+
+    /// Removes every occurrence of `spy`. Returns the holders let go, for the caller to drop
+    /// once its access to the list has ended (a spy's deinit may call the router).
+    mutating func remove(_ spy: any InputSpy) -> [SpyCall] {
+        spies.removeAll { $0 === spy }
+        if tellings > 0 { edited = true; return [] }
+        let removed = calls.filter { $0.spy === spy }
+        calls.removeAll { $0.spy === spy }
+        links = calls.map { Unmanaged.passUnretained($0) }
+        return removed
+    }
+
+    /// Starts a telling: the number of spies it tells.
+    @inline(__always) mutating func beginTelling() -> Int {
+        tellings &+= 1
+        return links.count
+    }
+
+    /// The told spy at `index`, unretained: valid while a telling is under way (the told
+    /// list does not change then).
+    @inline(__always) func link(at index: Int) -> Unmanaged<SpyCall> { links[index] }
+
+    /// Ends a telling. True when it was the outermost and the spies were edited meanwhile:
+    /// the caller then calls ``applyEdits()``.
+    @inline(__always) mutating func endTelling() -> Bool {
+        tellings &-= 1
+        return tellings == 0 && edited
+    }
+
+    /// Rebuilds the told list from ``spies``; returns the former holders, for the caller to
+    /// drop once its access to the list has ended.
+    @inline(never)
+    mutating func applyEdits() -> [SpyCall] {
+        edited = false
+        let former = calls
+        calls = spies.map(SpyCall.init)
+        links = calls.map { Unmanaged.passUnretained($0) }
+        return former
+    }
+}
+
+extension Router {
+    /// Tells each spy of the told list about `event`, in order, through its holder's
+    /// unretained link (the list keeps the holders while a telling is under way). Out of
+    /// line: the callers' code stays small whatever the spies are; the event is passed by
+    /// reference, not captured by a closure that outlives the call.
+    @inline(never)
+    func tellSpies(_ event: InputEvent, consumed: Bool) {
+        let count = unchecked.spyList.beginTelling()
+        var i = 0
+        while i < count {
+            let link = unchecked.spyList.link(at: i)
+            link._withUnsafeGuaranteedRef { $0.spy.observe(event, consumed: consumed, router: self) }
+            i &+= 1
+        }
+        if unchecked.spyList.endTelling() {
+            let former = unchecked.spyList.applyEdits()
+            _ = former
+        }
+    }
+}

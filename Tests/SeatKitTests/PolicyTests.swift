@@ -110,4 +110,49 @@ struct PolicyTests {
         #expect(h.log.entries.isEmpty)
         #expect(!h.router.isPointerGrabbed)
     }
+
+    /// Spies are told from holders the router keeps, not from a copy of the list: an edit made
+    /// from inside a spy's call must leave the event under way told to the spies it started
+    /// with, keep a spy that removed itself alive until that event is told, and take effect
+    /// from the next event.
+    @Test func aSpyRemovedOrAddedFromInsideASpyTakesEffectFromTheNextEvent() {
+        let h = Harness()
+        h.surface("app", 0, 0, 1000, 1000, handles: ["began", "moved", "ended"])
+        final class LoggingSpy: InputSpy {
+            let name: String
+            let log: (String) -> Void
+            var onObserve: (() -> Void)?
+            init(_ name: String, log: @escaping (String) -> Void) {
+                self.name = name
+                self.log = log
+            }
+            deinit { log("\(name) gone") }
+            func observe(_ event: InputEvent, consumed: Bool, router: Router) {
+                let kind = "\(event.kind)".prefix { $0 != "(" }
+                log("\(name) \(kind)")
+                onObserve?()
+            }
+        }
+        var log: [String] = []
+        let first = LoggingSpy("first") { log.append($0) }
+        let later = LoggingSpy("later") { log.append($0) }
+        var second: LoggingSpy? = LoggingSpy("second") { log.append($0) }
+        h.router.addSpy(first)
+        h.router.addSpy(second!)
+        // Told the down, the first spy removes the second (whose only owner is then the
+        // router) and adds another.
+        first.onObserve = { [weak router = h.router, weak second] in
+            guard let router, let second else { return }
+            router.removeSpy(second)
+            router.addSpy(later)
+            #expect(router.spies.count == 2, "the public list changes at once")
+        }
+        second = nil
+        h.send(.touchDown(TouchID(0), LayoutPoint(x: 10, y: 10)))
+        #expect(log == ["first touchDown", "second touchDown", "second gone"])
+        log.removeAll()
+        h.send(.touchFrame)
+        #expect(log == ["first touchFrame", "later touchFrame"])
+        #expect(h.router.spies.count == 2)
+    }
 }

@@ -416,36 +416,72 @@ extension GestureCoordinator {
             hold(in: router, sequence, phase, origin: origin, time: time, by: nil)
             return
         }
-        if let delaying = delayingRecognizer(sequence, phase) {
+        if isDelayed(sequence, phase) {
             sequence.unchecked.withheld = true
-            hold(in: router, sequence, phase, origin: origin, time: time, by: delaying)
+            // The recognizer itself only names the hold in the trace: handed out, it cost a
+            // retain and a release per held phase.
+            hold(in: router, sequence, phase, origin: origin, time: time, by: router.trace == nil ? nil : delayingRecognizer(sequence, phase))
             return
         }
         sequence.unchecked.withheld = false
         router.unchecked.touches.scratch.append(sequence.point(surfaceOrigin: origin))
     }
 
+    // The held list is read in place (`withUnsafeBufferPointer`), its records compared by
+    // identity: `heldTouches[i].sequence` copied the whole entry (a retain and a release of
+    // its record each) for every entry looked at, on every withheld phase while a long press
+    // holds a touch back (the kiosk's secondary click: ~1.4 copies per touch frame, issue 24).
+    // Nothing here calls out.
+
     private func hasHeldTouch(withID id: TouchID) -> Bool {
-        var i = 0
-        while i < unchecked.heldTouches.count {
-            if unchecked.heldTouches[i].sequence.unchecked.id == id { return true }
-            i += 1
+        unchecked.heldTouches.withUnsafeBufferPointer { held in
+            var i = 0
+            while i < held.count {
+                if held[i].sequence.unchecked.id == id { return true }
+                i += 1
+            }
+            return false
         }
-        return false
     }
 
     private func hasHeldTouch(boundTo surface: Surface?) -> Bool {
-        var i = 0
-        while i < unchecked.heldTouches.count {
-            if unchecked.heldTouches[i].sequence.unchecked.surface === surface { return true }
-            i += 1
+        let target = surface.map(ObjectIdentifier.init)
+        return unchecked.heldTouches.withUnsafeBufferPointer { held in
+            var i = 0
+            while i < held.count {
+                if held[i].sequence.unchecked.surface.map(ObjectIdentifier.init) == target { return true }
+                i += 1
+            }
+            return false
         }
-        return false
+    }
+
+    /// The index of the last held phase of `sequence`, if it is a move (consecutive moves
+    /// of a held touch collapse into the latest one).
+    private func lastHeldMove(of sequence: TouchSequence) -> Int? {
+        let target = ObjectIdentifier(sequence)
+        return unchecked.heldTouches.withUnsafeBufferPointer { held in
+            var last = held.count - 1
+            while last >= 0 && ObjectIdentifier(held[last].sequence) != target { last -= 1 }
+            return last >= 0 && held[last].phase == .moved ? last : nil
+        }
     }
 
     /// A recognizer of the touch's arena that is still possible and wants `phase` held.
     /// Only the live entries: a possible recognizer is never dropped from them.
     func delayingRecognizer(_ sequence: TouchSequence, _ phase: TouchPhase) -> GestureRecognizer? {
+        delayingEntry(sequence, phase).map { sequence.unchecked.arena!.unchecked.live[$0].recognizer.object }
+    }
+
+    /// Whether a recognizer of the touch's arena delays `phase`: ``delayingRecognizer(_:_:)``
+    /// without handing one out (a retain and a release per held phase and frame).
+    @inline(__always)
+    func isDelayed(_ sequence: TouchSequence, _ phase: TouchPhase) -> Bool {
+        delayingEntry(sequence, phase) != nil
+    }
+
+    /// The index in the arena's live entries of ``delayingRecognizer(_:_:)``.
+    private func delayingEntry(_ sequence: TouchSequence, _ phase: TouchPhase) -> Int? {
         guard let arena = sequence.unchecked.arena else { return nil }
         var i = 0
         while i < arena.unchecked.live.count {
@@ -457,7 +493,7 @@ extension GestureCoordinator {
                 (r.unchecked._delaysTouchesBegan || (phase == .ended && r.unchecked._delaysTouchesEnded))
                     && r.unchecked.generation == entry.generation && r.unchecked.storedState == .possible
             }
-            if delays { return entry.recognizer.object }
+            if delays { return i - 1 }
         }
         return nil
     }
@@ -469,14 +505,10 @@ extension GestureCoordinator {
             trace.record(.touchDelayed(sequence.unchecked.id, phase.kind, by: recognizer?.description ?? "earlier held phases on its surface"))
         }
         // Consecutive moves of a held touch collapse into the latest one.
-        if phase == .moved, sequence.unchecked.heldCount > 0 {
-            var last = unchecked.heldTouches.count - 1
-            while last >= 0 && unchecked.heldTouches[last].sequence !== sequence { last -= 1 }
-            if last >= 0 && unchecked.heldTouches[last].phase == .moved {
-                unchecked.heldTouches[last].point = point
-                unchecked.heldTouches[last].time = time
-                return
-            }
+        if phase == .moved, sequence.unchecked.heldCount > 0, let last = lastHeldMove(of: sequence) {
+            unchecked.heldTouches[last].point = point
+            unchecked.heldTouches[last].time = time
+            return
         }
         unchecked.heldTouches.append(HeldTouch(sequence: sequence, phase: phase, point: point, time: time, frame: router.unchecked.touches.frameCount))
         sequence.unchecked.heldCount += 1
@@ -565,20 +597,32 @@ extension GestureCoordinator {
         var write = 0
         var i = 0
         while i < unchecked.heldTouches.count {
-            let entry = unchecked.heldTouches[i]
+            let index = i
             i += 1
+            // A phase that stays held (every frame while a long press holds a touch back) is
+            // looked at in place and moved, not copied: a copy of the entry retained and
+            // released its record (issue 24). The record is read unretained: the list holds
+            // it, and nothing calls out before the entry is either moved, dropped (the record
+            // is still owned by the router's records) or copied into `releaseGroup`.
+            let (link, phase) = unchecked.heldTouches.withUnsafeBufferPointer { (Unretained($0[index].sequence), $0[index].phase) }
+            let stays = link.with { sequence -> Bool in
+                if sequence.unchecked.finished || sequence.unchecked.taken { return false }
+                guard sequence.unchecked.flushBlocked || isDelayed(sequence, phase)
+                    || keptEntry(boundTo: sequence.unchecked.surface, withID: sequence.unchecked.id, before: write) else { return false }
+                sequence.unchecked.flushBlocked = true
+                return true
+            }
+            if stays {
+                if write != index { unchecked.heldTouches.swapAt(write, index) }
+                write += 1
+                continue
+            }
+            let entry = unchecked.heldTouches[index]
             let sequence = entry.sequence
             if sequence.unchecked.finished || sequence.unchecked.taken {
                 sequence.unchecked.heldCount -= 1
                 if let trace = router.trace { trace.record(.heldTouchDropped(sequence.unchecked.id, entry.phase.kind, reason: sequence.unchecked.taken ? "taken by a recognizer" : "touch cancelled")) }
                 if entry.phase == .ended { sequence.unchecked.finished = true }
-                continue
-            }
-            if sequence.unchecked.flushBlocked || delayingRecognizer(sequence, entry.phase) != nil
-                || keptEntry(boundTo: sequence.unchecked.surface, withID: sequence.unchecked.id, before: write) {
-                sequence.unchecked.flushBlocked = true
-                unchecked.heldTouches[write] = entry
-                write += 1
                 continue
             }
             sequence.unchecked.heldCount -= 1
@@ -610,13 +654,16 @@ extension GestureCoordinator {
     /// or has touch ID `id`: a surface's held phases, and those of one ID, go out in order or
     /// not at all.
     private func keptEntry(boundTo surface: Surface?, withID id: TouchID, before count: Int) -> Bool {
-        var i = 0
-        while i < count {
-            let kept = unchecked.heldTouches[i].sequence
-            if kept.unchecked.surface === surface || kept.unchecked.id == id { return true }
-            i += 1
+        let target = surface.map(ObjectIdentifier.init)
+        return unchecked.heldTouches.withUnsafeBufferPointer { held in
+            var i = 0
+            while i < count {
+                let kept = held[i].sequence
+                if kept.unchecked.surface.map(ObjectIdentifier.init) == target || kept.unchecked.id == id { return true }
+                i += 1
+            }
+            return false
         }
-        return false
     }
 
     /// Delivers `releaseGroup` (held phases of one frame, phase and surface) as one event,
