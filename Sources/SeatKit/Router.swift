@@ -36,6 +36,10 @@ public final class Router {
         /// Backs `layout`.
         var layout = Layout()
         var _trace: (any TraceSink)?
+        /// Backs `delegate`: weak, as the public property says. Kept here, not as a stored
+        /// property of the router, so that its reads (two per event that walks to the
+        /// delegate and is dropped) pay no run-time exclusivity check.
+        weak var _delegate: (any CompositorDelegate)?
         /// Backs `filters`; asked through ``Router/askFilters(_:kind:)`` (UnsafeFoundations.swift).
         var filterList = FilterList()
         /// The pens in proximity and the pen grab (Router+Pen.swift).
@@ -132,8 +136,13 @@ public final class Router {
     /// that reaches it take the runtime's slow path, about 320 instructions per pointer motion
     /// in the benchmark; the alternative, the runtime's `swift_isDeallocating` declared with
     /// `@_silgen_name`, draws a compiler warning that it will become an error, and was not
-    /// taken: see BENCHMARKS.md, issue 25 sixth round.)
-    public weak var delegate: (any CompositorDelegate)?
+    /// taken: see BENCHMARKS.md, issue 25 sixth round. The weak reference is kept in the
+    /// router's unchecked state: read from a stored property of the router, each read also
+    /// paid a run-time exclusivity check, about 75 instructions; issue 25 seventh round.)
+    public var delegate: (any CompositorDelegate)? {
+        get { unchecked._delegate }
+        set { unchecked._delegate = newValue }
+    }
     /// Fills in keysyms, text and modifiers for key events (SeatKitXKB provides one).
     /// The one it replaces is told with ``KeyInterpreter/detached(from:)``.
     public var keyInterpreter: (any KeyInterpreter)? {
