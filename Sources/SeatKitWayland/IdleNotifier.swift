@@ -83,7 +83,7 @@ public final class IdleNotifier {
     }
 
     deinit {
-        spy.notifier = nil
+        spy.handle.detach()
         router.removeSpy(spy)
         for g in globals { Libwayland.destroyGlobal(g) }
         for n in notifications { n.cancelTimer() }
@@ -214,18 +214,16 @@ final class IdleInhibitor: ResourceObject {
 
 /// Notes the time of every injected event but device announcements.
 ///
-/// Refers to its notifier without a weak or `unowned` reference (an `unowned` load per event
-/// was a `swift_unownedRetainStrong`, about 25 instructions): the notifier owns the spy and
-/// clears `notifier` in the first line of its deinit, before taking the spy off the router,
-/// so the reference is the notifier while it lives and nil after.
+/// Refers to its notifier through an ``IdleNotifierHandle`` (UnsafeFoundations.swift), not
+/// `unowned`: an `unowned` load per event was a `swift_unownedRetainStrong`.
 final class IdleSpy: InputSpy {
-    unowned(unsafe) var notifier: IdleNotifier?
-    init(notifier: IdleNotifier) { self.notifier = notifier }
+    let handle: IdleNotifierHandle
+    init(notifier: IdleNotifier) { handle = IdleNotifierHandle(notifier) }
 
     func observe(_ event: InputEvent, consumed: Bool, router: Router) {
         switch event.kind {
         case .deviceAdded, .deviceRemoved: return
-        default: notifier?.activity()
+        default: handle.notifier?.activity()
         }
     }
 }
