@@ -136,7 +136,9 @@ public final class Router {
     /// that reaches it take the runtime's slow path, about 320 instructions per pointer motion
     /// in the benchmark; the alternative, the runtime's `swift_isDeallocating` declared with
     /// `@_silgen_name`, draws a compiler warning that it will become an error, and was not
-    /// taken: see BENCHMARKS.md, issue 25 sixth round.)
+    /// taken: see BENCHMARKS.md, issue 25 sixth round. The weak reference is kept in the
+    /// router's unchecked state: read from a stored property of the router, each read also
+    /// paid a run-time exclusivity check, about 75 instructions; issue 25 seventh round.)
     public var delegate: (any CompositorDelegate)? {
         get { unchecked.delegate }
         set { unchecked.delegate = newValue }

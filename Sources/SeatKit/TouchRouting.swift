@@ -1,15 +1,21 @@
 /// The router's touch state, apart from the pointer's and the keyboard's: one record per
 /// touch, and where the delivery of a device frame stands. Read with Router+Touch.swift.
 ///
-/// Invariants (the fault-script and gesture-graph soaks check what they imply):
+/// Invariants (``checkInvariants(treeEditCount:held:)`` checks them between events; the
+/// fault-script soak calls it after every step):
 /// 1. **One record per touch.** `records` holds a ``TouchSequence`` for each touch from its
 ///    down to the end of the frame that ends it: its bound surface, its carried origin, its
 ///    pending phases, its arena, and the links that saw it begin (`seen`). Nothing else lists
 ///    touches: recognizers' held phases point at records, a client responder asks the router
 ///    which touches it follows, and a link that ends a touch itself lets go of it with
 ///    ``Router/stopFollowingTouches(where:_:)``. At most one record per ``TouchID`` is down.
+///    Between events no record is `finished` (an ended or cancelled touch's record goes back
+///    to `pool` when the outermost loop over `records` ends), no record is in `pool` too, and
+///    a pooled record keeps no surface, output, link or arena. `takenByFilters` lists each ID
+///    once, and none of them is down in `records` (a filter that takes a down cancels it).
 /// 2. **Stable while in use.** While `loops` > 0 (a loop over `records` calls out), records are
-///    only appended to; finished ones go back to `pool` when no loop is under way.
+///    only appended to; finished ones go back to `pool` when no loop is under way. Between
+///    events `loops` is 0.
 /// 3. **Frames stay frames.** `pass` is `.idle` between device frames. A frame goes
 ///    `.reusedEnds` (only when a record `endsBeforeReuse`: an ID lifted and put down again in
 ///    the frame) → `.phases` (began, moved, ended) → `.settling` (recognizers settle, held
@@ -17,7 +23,20 @@
 ///    (`isDelivering`) waits in `deferredFrame` and goes right after, as a frame of its own;
 ///    `deferredFrame` is `nil` whenever `pass` is `.idle`.
 /// 4. **Points carried, not recomputed.** A record's surface origin is brought up to date
-///    once per tree edit (`originsAtEdit`), not per event.
+///    once per tree edit (`originsAtEdit`), not per event: when `originsAtEdit` is the
+///    router's `treeEditCount`, each record bound to an attached surface carries that
+///    surface's layout origin as a walk up the tree finds it, and a record on no surface
+///    carries zero. `originsAtEdit` and `checkedAtEdit` are never ahead of the tree.
+/// 5. **A record agrees with its finger and its followers.** A pending end has had its up
+///    (`endedPending` → `upReceived`), a pending move its began delivered, a record that
+///    `endsBeforeReuse` is up with its end pending and its ID down again in another record;
+///    between events no record is mid-end (`isEnding`) or blocked in a flush. `heldCount` is
+///    the number of the recognizers' held phases that point at the record, and every held
+///    phase points at a record in `records`. A live record's `seen` lists each link once, and
+///    only links still in the layout (a surface attached, an output in the layout, or the
+///    delegate): a link that leaves is told the cancel and let go before the edit returns.
+/// 6. **Interception requests end with the touches.** `disallowedInterceptions` is empty
+///    when no record is left.
 ///
 /// Stored in the router's unchecked hot state (UnsafeFoundations.swift): no access to it is
 /// held across a call out.
@@ -105,4 +124,113 @@ struct TouchRouting {
     /// The frame is out and its recognizers settle: its end is told once, after.
     @inline(__always)
     var isSettling: Bool { pass == .settling }
+
+    /// The invariants above that do not hold now, one line each (empty: all hold). Meant
+    /// between events: during one, records are appended, finished and grouped. `held`: the
+    /// recognizers' held phases (`GestureCoordinator`'s `heldTouches`).
+    func checkInvariants(treeEditCount: UInt64, held: [HeldTouch]) -> [String] {
+        var broken: [String] = []
+        // 1. One record per touch.
+        var i = 0
+        while i < records.count {
+            let record = records[i]
+            let r = record.unchecked
+            if r.finished { broken.append("1. touch \(r.id)'s record is finished but still listed") }
+            var j = i + 1
+            while j < records.count {
+                if records[j] === record { broken.append("1. touch \(r.id)'s record is listed twice") }
+                if record.isDown, records[j].isDown, records[j].unchecked.id == r.id {
+                    broken.append("1. touch \(r.id) has two records down")
+                }
+                j += 1
+            }
+            if pool.contains(where: { $0 === record }) { broken.append("1. touch \(r.id)'s record is in the pool too") }
+            if record.isDown, takenByFilters.contains(r.id) {
+                broken.append("1. touch \(r.id) is down in a record and taken by a filter")
+            }
+            i += 1
+        }
+        for record in pool where record.unchecked.surface != nil || record.unchecked.output != nil
+            || !record.unchecked.seen.isEmpty || record.unchecked.arena != nil {
+            broken.append("1. a pooled record keeps touch \(record.unchecked.id)'s surface, output, links or arena")
+        }
+        i = 0
+        while i < takenByFilters.count {
+            if takenByFilters[(i + 1)...].contains(takenByFilters[i]) {
+                broken.append("1. touch \(takenByFilters[i]) is listed twice as taken by a filter")
+            }
+            i += 1
+        }
+        // 2, 3. At rest between frames.
+        if loops != 0 { broken.append("2. \(loops) loops over the records are under way") }
+        if pass != .idle { broken.append("3. a frame is under way (\(pass))") }
+        if deferredFrame != nil { broken.append("3. a frame waits for one that is not being delivered") }
+        // 4. Points carried.
+        if originsAtEdit > treeEditCount {
+            broken.append("4. origins were brought up to date at edit \(originsAtEdit), after the tree's \(treeEditCount)")
+        }
+        if checkedAtEdit > treeEditCount {
+            broken.append("4. touches were checked at edit \(checkedAtEdit), after the tree's \(treeEditCount)")
+        }
+        if originsAtEdit == treeEditCount {
+            for record in records where !record.unchecked.finished {
+                let r = record.unchecked
+                if let surface = r.surface {
+                    guard surface.unchecked.isAttached, let walked = surface.layoutOrigin else { continue }
+                    if abs(walked.x - r.surfaceOrigin.x) > 1e-6 || abs(walked.y - r.surfaceOrigin.y) > 1e-6 {
+                        broken.append("4. touch \(r.id) carries origin \(r.surfaceOrigin), a walk up the tree finds \(walked)")
+                    }
+                } else if r.surfaceOrigin != .zero {
+                    broken.append("4. touch \(r.id) is on no surface but carries origin \(r.surfaceOrigin)")
+                }
+            }
+        }
+        // 5. Each record agrees with its finger and its followers.
+        for record in records {
+            let r = record.unchecked
+            if r.endedPending && !r.upReceived { broken.append("5. touch \(r.id)'s end is pending but it is not up") }
+            if r.movedPending && r.beganPending { broken.append("5. touch \(r.id) has a move pending before its began") }
+            if r.endsBeforeReuse {
+                if !r.upReceived || !r.endedPending {
+                    broken.append("5. touch \(r.id) ends before its ID's reuse but its end is not pending")
+                }
+                if !records.contains(where: { $0 !== record && $0.isDown && $0.unchecked.id == r.id }) {
+                    broken.append("5. touch \(r.id) ends before its ID's reuse but its ID is not down again")
+                }
+            }
+            if r.isEnding { broken.append("5. touch \(r.id) is still being told it ended") }
+            if r.flushBlocked { broken.append("5. touch \(r.id) is still blocked in a flush of held phases") }
+            var heldPhases = 0
+            for entry in held where entry.sequence === record { heldPhases += 1 }
+            if heldPhases != r.heldCount {
+                broken.append("5. touch \(r.id) counts \(r.heldCount) held phases, the recognizers hold \(heldPhases)")
+            }
+            guard !r.finished else { continue }
+            var l = 0
+            while l < r.seen.count {
+                let link = r.seen[l]
+                var m = l + 1
+                while m < r.seen.count {
+                    if r.seen[m].isSame(as: link) { broken.append("5. touch \(r.id) lists \(link) twice as a follower") }
+                    m += 1
+                }
+                switch link {
+                case .surface(let s) where !s.unchecked.isAttached:
+                    broken.append("5. touch \(r.id) is followed by \(s.name), which left the layout")
+                case .output(let o) where !o.isInLayout:
+                    broken.append("5. touch \(r.id) is followed by output \(o.name), which left the layout")
+                default: break
+                }
+                l += 1
+            }
+        }
+        for entry in held where !records.contains(where: { $0 === entry.sequence }) {
+            broken.append("5. a held \(entry.phase) phase of touch \(entry.sequence.unchecked.id) points at no record")
+        }
+        // 6. Interception requests.
+        if records.isEmpty && !disallowedInterceptions.isEmpty {
+            broken.append("6. \(disallowedInterceptions.count) interception requests outlive every touch")
+        }
+        return broken
+    }
 }

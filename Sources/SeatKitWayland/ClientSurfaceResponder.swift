@@ -27,7 +27,12 @@ import SeatKit
 /// never sent down (no wl_seat or wl_touch bound yet) it stops following in that record, so
 /// later phases of it never reach it.
 public final class ClientSurfaceResponder: Responder {
-    public unowned let seat: Seat
+    /// The seat whose client resources the events go to. Held without a weak or unowned
+    /// reference (the seat's handle, which its deinit clears): a weak reference gave the seat
+    /// a side table, and an `unowned` load cost a `swift_unownedRetainStrong` per event. As
+    /// with `unowned`, reading it after the seat is gone is a fatal error.
+    public var seat: Seat { seatHandle.seat! }
+    private let seatHandle: SeatHandle
     /// The client that owns the surface.
     public let client: ClientID
     /// The hot state, exempt from run-time exclusivity checks (the rules are in
@@ -59,7 +64,7 @@ public final class ClientSurfaceResponder: Responder {
     ///   - seat: the seat whose client resources the events go to.
     ///   - surfaceResource: the client's wl_surface, a `struct wl_resource *`.
     public init(seat: Seat, surfaceResource: OpaquePointer) {
-        self.seat = seat
+        self.seatHandle = seat.handle
         self.constraintFlag = seat.constraintFlag
         self.touchFrames = seat.touchFrames
         self.unchecked.surfaceResource = surfaceResource

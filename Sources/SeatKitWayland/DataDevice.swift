@@ -98,7 +98,9 @@ final class Selection {
     /// Weak: a client's source or device may outlive the seat (its resources go when the
     /// display destroys its clients, after the compositor let go of the seat); then the
     /// selection offers nothing and accepts nothing.
-    weak var seat: Seat?
+    /// The seat, without a weak reference (``SeatHandle``): nil once the seat is gone.
+    var seat: Seat? { seatHandle.seat }
+    private let seatHandle: SeatHandle
     private(set) var source: SelectionSource?
     var devices: [SelectionDevice] = []
     /// The client the selection was last offered to.
@@ -108,7 +110,7 @@ final class Selection {
 
     init(kind: SelectionProtocol, seat: Seat) {
         self.kind = kind
-        self.seat = seat
+        self.seatHandle = seat.handle
         seat.addKeyboardFocusObserver { [weak self] in self?.offerToFocusedClient(force: false) }
     }
 

@@ -15,7 +15,9 @@ import SeatKit
 final class PointerConstraint: ResourceObject {
     enum Kind { case lock, confine }
     let kind: Kind
-    weak var seat: Seat?
+    /// The seat, without a weak reference (``SeatHandle``): nil once the seat is gone.
+    var seat: Seat? { seatHandle.seat }
+    private let seatHandle: SeatHandle
     /// The wl_surface it constrains (`struct wl_resource *`).
     let surface: OpaquePointer
     let persistent: Bool
@@ -26,7 +28,7 @@ final class PointerConstraint: ResourceObject {
 
     init(kind: Kind, seat: Seat, surface: OpaquePointer, region: [SurfaceRect]?, persistent: Bool) {
         self.kind = kind
-        self.seat = seat
+        self.seatHandle = seat.handle
         self.surface = surface
         self.region = region
         self.persistent = persistent
@@ -104,7 +106,9 @@ extension Seat {
 /// sees the constrained pointer. A lock sends the client relative motion itself.
 final class PointerConstraintFilter: InputFilter {
     /// Weak: the router keeps its filters, and may outlive the seat.
-    weak var seat: Seat?
+    /// The seat, without a weak reference (``SeatHandle``): nil once the seat is gone.
+    var seat: Seat? { seatHandle.seat }
+    private let seatHandle: SeatHandle
     /// Kept strongly: without constraints the filter passes every event without loading
     /// its weak seat.
     private let flag: ConstraintFlag
@@ -117,7 +121,7 @@ final class PointerConstraintFilter: InputFilter {
     @exclusivity(unchecked) var unchecked = HotState()
 
     init(seat: Seat, flag: ConstraintFlag) {
-        self.seat = seat
+        self.seatHandle = seat.handle
         self.flag = flag
     }
 

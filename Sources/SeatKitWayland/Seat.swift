@@ -219,8 +219,12 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         }
         return nil
     }
-    /// The output the cursor surface was told it entered (wl_surface.enter).
-    private weak var cursorOutput: Output?
+    /// The output the cursor surface was told it entered (wl_surface.enter). Strong, not
+    /// weak: compared with the output under the pointer on every motion with a cursor set,
+    /// a weak load each time, and a weak reference gave the output a side table (its retains
+    /// on the pointer's path the runtime's slow path). Replaced when the pointer reaches
+    /// another output, cleared with the cursor.
+    private var cursorOutput: Output?
     /// Cursor surfaces the seat listens to the destruction of.
     private var watchedCursorSurfaces: Set<OpaquePointer> = []
 
@@ -238,8 +242,18 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
 
     @exclusivity(unchecked) var unchecked = HotState()
 
-    /// The client surfaces with pointer and keyboard focus, as told to clients.
-    weak var pointerFocus: ClientSurfaceResponder? {
+    /// The seat as its protocol objects and surface responders refer to it: without a weak
+    /// reference, which would give the seat a side table (``SeatHandle``).
+    let handle = SeatHandle()
+
+    /// The client surfaces with pointer and keyboard focus, as told to clients. Strong, not
+    /// weak (a weak reference gave every surface responder that ever had focus a side table,
+    /// and its retains and releases on each event the runtime's slow path): each is cleared
+    /// when its surface is left or resigns (``ClientSurfaceResponder/pointerLeft(_:context:)``,
+    /// ``ClientSurfaceResponder/didResignFirstResponder(context:)``) and when its wl_surface is
+    /// destroyed (``ClientSurfaceResponder/surfaceDestroyed()``), so the seat keeps no
+    /// responder past its surface's focus.
+    var pointerFocus: ClientSurfaceResponder? {
         didSet {
             if pointerFocus == nil { pointerEnterSerial = nil }
             if pointerFocus !== oldValue { updateConstraints() }
@@ -248,7 +262,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     /// The serial of the enter that gave the focused client the pointer: set_cursor quotes a
     /// serial from this one on.
     var pointerEnterSerial: UInt32?
-    weak var keyboardFocus: ClientSurfaceResponder? {
+    var keyboardFocus: ClientSurfaceResponder? {
         didSet {
             guard keyboardFocus !== oldValue else { return }
             keyboardFocusGeneration &+= 1
@@ -283,6 +297,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         self.router = router
         self.name = name
         self.keymap = keymap
+        handle.attach(self)
         self.global = Libwayland.createGlobal(display.display, wlSeatInterface, version: Seat.version, owner: self)
         let offered: [(SeatExtensions, UnsafePointer<wl_interface>, Int32, UnsafeRawPointer)] = [
             (.relativePointer, zwp_relative_pointer_manager_v1_wire()!, 1, relativePointerManagerRequests),
@@ -308,6 +323,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     }
 
     deinit {
+        handle.detach()
         if let global { Libwayland.destroyGlobal(global) }
         for g in extensionGlobals { Libwayland.destroyGlobal(g) }
     }
@@ -371,11 +387,12 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         let record = SeatClient(id: id)
         unchecked.clients[id] = record
         // Teardown lives here: a disconnected client's serials and devices are forgotten.
-        Libwayland.onClientDestroyed(pointer) { [weak self] in
+        Libwayland.onClientDestroyed(pointer) { [handle] in
             record.unchecked.isForgotten = true
-            self?.unchecked.clients[id] = nil
-            self?.serials.forget(id)
-            self?.touchFrames.unchecked.clients.removeAll { $0.id == id }
+            guard let seat = handle.seat else { return }
+            seat.unchecked.clients[id] = nil
+            seat.serials.forget(id)
+            seat.touchFrames.unchecked.clients.removeAll { $0.id == id }
         }
         return record
     }
@@ -483,9 +500,9 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
                 return
             }
             if watchedCursorSurfaces.insert(surface).inserted {
-                Libwayland.onResourceDestroyed(surface) { [weak self] in
-                    self?.watchedCursorSurfaces.remove(surface)
-                    self?.cursorSurfaceDestroyed(surface)
+                Libwayland.onResourceDestroyed(surface) { [handle] in
+                    handle.seat?.watchedCursorSurfaces.remove(surface)
+                    handle.seat?.cursorSurfaceDestroyed(surface)
                 }
             }
         }
@@ -700,12 +717,14 @@ extension [OwedKeyboardEvent] {
 
 /// A wl_seat resource.
 private final class SeatResource: ResourceObject {
-    weak var seat: Seat?
+    /// The seat, without a weak reference (``SeatHandle``): nil once the seat is gone.
+    var seat: Seat? { seatHandle.seat }
+    private let seatHandle: SeatHandle
     let client: SeatClient
     var resource: OpaquePointer?
 
     init(seat: Seat, client: SeatClient) {
-        self.seat = seat
+        self.seatHandle = seat.handle
         self.client = client
     }
 
@@ -716,13 +735,15 @@ private final class SeatResource: ResourceObject {
 
 /// A wl_pointer, wl_keyboard or wl_touch resource.
 private final class DeviceResource: ResourceObject {
-    weak var seat: Seat?
+    /// The seat, without a weak reference (``SeatHandle``): nil once the seat is gone.
+    var seat: Seat? { seatHandle.seat }
+    private let seatHandle: SeatHandle
     let client: SeatClient
     let kind: DeviceCapabilities
     var resource: OpaquePointer?
 
     init(seat: Seat, client: SeatClient, kind: DeviceCapabilities) {
-        self.seat = seat
+        self.seatHandle = seat.handle
         self.client = client
         self.kind = kind
     }
@@ -768,3 +789,4 @@ private nonisolated(unsafe) let keyboardRequests = Libwayland.table(wl_keyboard_
 private nonisolated(unsafe) let touchRequests = Libwayland.table(wl_touch_requests(
     release: { _, resource in if let resource { Libwayland.destroyResource(resource) } }
 ))
+

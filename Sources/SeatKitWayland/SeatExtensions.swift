@@ -59,10 +59,12 @@ final class SeatExtensionGlobal: GlobalOwner {
 
 /// A client's binding of an extension manager global.
 final class ExtensionBinding {
-    weak var seat: Seat?
+    /// The seat, without a weak reference (``SeatHandle``): nil once the seat is gone.
+    var seat: Seat? { seatHandle.seat }
+    private let seatHandle: SeatHandle
     let client: SeatClient
     init(seat: Seat, client: SeatClient) {
-        self.seat = seat
+        self.seatHandle = seat.handle
         self.client = client
     }
 }
@@ -196,13 +198,15 @@ nonisolated(unsafe) let pointerGesturesRequests = Libwayland.table(zwp_pointer_g
 /// keyboard focus. The compositor decides whether to honour it: its shortcut filters ask
 /// ``Seat/shortcutsInhibited``.
 final class ShortcutsInhibitor: ResourceObject {
-    weak var seat: Seat?
+    /// The seat, without a weak reference (``SeatHandle``): nil once the seat is gone.
+    var seat: Seat? { seatHandle.seat }
+    private let seatHandle: SeatHandle
     let surface: OpaquePointer
     var resource: OpaquePointer?
     var active = false
 
     init(seat: Seat, surface: OpaquePointer) {
-        self.seat = seat
+        self.seatHandle = seat.handle
         self.surface = surface
     }
 

@@ -33,7 +33,11 @@ final class PadRecord {
     let device: DeviceID
     let layout: PadLayout
     var modes: [UInt32]
-    weak var focus: ClientSurfaceResponder?
+    /// Strong, not weak (a weak reference gave the responder a side table, and its retains on
+    /// every later event the runtime's slow path): cleared when the tool that brought it
+    /// leaves proximity; a destroyed wl_surface's responder is sent nothing (its
+    /// `surfaceResource` is nil).
+    var focus: ClientSurfaceResponder?
     /// The tablet whose tool brought the pad to its focus.
     var focusTablet: DeviceID?
     /// What clients asked to show per button, ring and strip (set_feedback).
@@ -127,8 +131,10 @@ struct PadObjects {
 
 /// Hears pads, device removal and pad events from the router (after its filters).
 final class TabletDeviceSpy: InputSpy {
-    weak var seat: Seat?
-    init(seat: Seat) { self.seat = seat }
+    /// The seat, without a weak reference (``SeatHandle``): nil once the seat is gone.
+    var seat: Seat? { seatHandle.seat }
+    private let seatHandle: SeatHandle
+    init(seat: Seat) { self.seatHandle = seat.handle }
 
     func observe(_ event: InputEvent, consumed: Bool, router: Router) {
         guard let seat else { return }

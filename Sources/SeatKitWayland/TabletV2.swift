@@ -138,7 +138,9 @@ extension Seat {
 
 /// One client's zwp_tablet_seat_v2 and the tablet and tool objects made for it.
 final class TabletSeatBinding: ResourceObject {
-    weak var seat: Seat?
+    /// The seat, without a weak reference (``SeatHandle``): nil once the seat is gone.
+    var seat: Seat? { seatHandle.seat }
+    private let seatHandle: SeatHandle
     let client: ClientID
     let wlClient: OpaquePointer
     var resource: OpaquePointer?
@@ -147,7 +149,7 @@ final class TabletSeatBinding: ResourceObject {
     var pads: [PadObjects] = []
 
     init(seat: Seat, client: OpaquePointer) {
-        self.seat = seat
+        self.seatHandle = seat.handle
         self.wlClient = client
         self.client = ClientID(client)
     }

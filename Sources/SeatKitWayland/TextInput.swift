@@ -40,7 +40,9 @@ import SeatKitXKB
 
 /// One client's zwp_text_input_v3.
 final class TextInput: ResourceObject {
-    weak var seat: Seat?
+    /// The seat, without a weak reference (``SeatHandle``): nil once the seat is gone.
+    var seat: Seat? { seatHandle.seat }
+    private let seatHandle: SeatHandle
     let client: ClientID
     var resource: OpaquePointer?
     /// The wl_surface this text input was told it entered.
@@ -62,7 +64,7 @@ final class TextInput: ResourceObject {
     fileprivate(set) var contentType: (hint: UInt32, purpose: UInt32)?
 
     init(seat: Seat, client: ClientID) {
-        self.seat = seat
+        self.seatHandle = seat.handle
         self.client = client
     }
 
@@ -127,14 +129,16 @@ final class TextInput: ResourceObject {
 
 /// The seat's zwp_input_method_v2 (one at a time).
 final class InputMethod: ResourceObject {
-    weak var seat: Seat?
+    /// The seat, without a weak reference (``SeatHandle``): nil once the seat is gone.
+    var seat: Seat? { seatHandle.seat }
+    private let seatHandle: SeatHandle
     var resource: OpaquePointer?
     private(set) var active = false
     private var pendingCommit: String?
     private var pendingPreedit: (text: String, begin: Int32, end: Int32)?
     private var pendingDelete: (before: UInt32, after: UInt32)?
 
-    init(seat: Seat) { self.seat = seat }
+    init(seat: Seat) { self.seatHandle = seat.handle }
 
     func activate(with input: TextInput) {
         guard let resource else { return }
@@ -217,7 +221,9 @@ final class InputMethod: ResourceObject {
 /// zwp_input_popup_surface_v2: a surface of the input method shown at the text cursor
 /// while the input method is active (see the comment at the top of this file).
 final class InputPopup: ResourceObject {
-    weak var seat: Seat?
+    /// The seat, without a weak reference (``SeatHandle``): nil once the seat is gone.
+    var seat: Seat? { seatHandle.seat }
+    private let seatHandle: SeatHandle
     weak var method: InputMethod?
     var resource: OpaquePointer?
     /// The wl_surface.
@@ -228,7 +234,7 @@ final class InputPopup: ResourceObject {
     private var sentRectangle: SurfaceRect?
 
     init(seat: Seat, method: InputMethod, surface: OpaquePointer, node: Surface?) {
-        self.seat = seat
+        self.seatHandle = seat.handle
         self.method = method
         self.surface = surface
         self.node = node
@@ -297,8 +303,10 @@ final class InputPopup: ResourceObject {
 /// routed, so that it is the input method's). Passes every event.
 final class InputMethodGrabResumer: InputFilter {
     /// Weak: the router keeps its filters, and may outlive the seat.
-    weak var seat: Seat?
-    init(seat: Seat) { self.seat = seat }
+    /// The seat, without a weak reference (``SeatHandle``): nil once the seat is gone.
+    var seat: Seat? { seatHandle.seat }
+    private let seatHandle: SeatHandle
+    init(seat: Seat) { self.seatHandle = seat.handle }
 
     func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
         if event.state == .pressed, router.keyboardGrab == nil, let grab = seat?.inputMethod?.keyboardGrab { grab.resumeIfDisplaced() }
@@ -321,7 +329,9 @@ extension Seat {
 /// zwp_input_method_keyboard_grab_v2: while it exists, the keys the router routes go to the
 /// input method (see the comment at the top of this file).
 final class InputMethodKeyboardGrab: ResourceObject, KeyboardGrab {
-    weak var seat: Seat?
+    /// The seat, without a weak reference (``SeatHandle``): nil once the seat is gone.
+    var seat: Seat? { seatHandle.seat }
+    private let seatHandle: SeatHandle
     weak var method: InputMethod?
     let client: ClientID
     var resource: OpaquePointer?
@@ -334,7 +344,7 @@ final class InputMethodKeyboardGrab: ResourceObject, KeyboardGrab {
     private var routing = false
 
     init(seat: Seat, method: InputMethod, client: ClientID) {
-        self.seat = seat
+        self.seatHandle = seat.handle
         self.method = method
         self.client = client
     }

@@ -26,7 +26,9 @@ import SeatKitXKB
 // keys until it binds one (``SeatClient/owedKeys``): wtype's first key is not lost.
 
 final class VirtualKeyboard: ResourceObject {
-    weak var seat: Seat?
+    /// The seat, without a weak reference (``SeatHandle``): nil once the seat is gone.
+    var seat: Seat? { seatHandle.seat }
+    private let seatHandle: SeatHandle
     let pid: Int32
     /// The client that made it: an input method's own virtual keyboard forwards what its
     /// keyboard grab did not take.
@@ -40,11 +42,15 @@ final class VirtualKeyboard: ResourceObject {
     }
     /// Keys down, evdev codes, and the focus they went to (by the seat's focus generation).
     private var held: [UInt32] = []
-    private weak var heldTarget: ClientSurfaceResponder?
+    /// Compared by identity with the seat's keyboard focus, and replaced when focus moves.
+    /// Strong, not weak: a weak reference gave the focused responder a side table, and its
+    /// retains on every later event the runtime's slow path; kept at most until the next
+    /// virtual key after focus moved.
+    private var heldTarget: ClientSurfaceResponder?
     private var heldGeneration: UInt64 = 0
 
     init(seat: Seat, pid: Int32, client: ClientID) {
-        self.seat = seat
+        self.seatHandle = seat.handle
         self.pid = pid
         self.client = client
     }

@@ -30,7 +30,9 @@ extension SeatExtensions {
 }
 
 final class VirtualPointer: ResourceObject {
-    weak var seat: Seat?
+    /// The seat, without a weak reference (``SeatHandle``): nil once the seat is gone.
+    var seat: Seat? { seatHandle.seat }
+    private let seatHandle: SeatHandle
     let device: DeviceID
     /// The output absolute motion maps onto (by name); nil: the whole layout.
     let outputName: String?
@@ -42,7 +44,7 @@ final class VirtualPointer: ResourceObject {
     private var announced = false
 
     init(seat: Seat, device: DeviceID, outputName: String?) {
-        self.seat = seat
+        self.seatHandle = seat.handle
         self.device = device
         self.outputName = outputName
     }

@@ -1233,8 +1233,8 @@ final class FaultScriptWorld {
         checkRoutingStateInvariants()
     }
 
-    /// The pointer's and the keyboard's own invariants (PointerRouting.swift,
-    /// KeyboardRouting.swift), as their types state them.
+    /// The pointer's, the keyboard's and the touches' own invariants (PointerRouting.swift,
+    /// KeyboardRouting.swift, TouchRouting.swift), as their types state them.
     func checkRoutingStateInvariants() {
         for broken in router.unchecked.pointer.checkInvariants(layout: router.unchecked.layout,
                                                                 treeEditCount: router.unchecked.treeEditCount) {
@@ -1242,6 +1242,10 @@ final class FaultScriptWorld {
         }
         for broken in router.unchecked.keyboard.checkInvariants() {
             fail("k.keyboard-state", broken)
+        }
+        for broken in router.unchecked.touches.checkInvariants(treeEditCount: router.unchecked.treeEditCount,
+                                                               held: router.gestures.unchecked.heldTouches) {
+            fail("k.touch-state", broken)
         }
     }
 

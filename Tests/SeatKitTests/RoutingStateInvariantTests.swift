@@ -1,7 +1,8 @@
 import Testing
 @testable import SeatKit
 
-/// The pointer's and the keyboard's routing state (PointerRouting.swift, KeyboardRouting.swift):
+/// The pointer's, the keyboard's and the touches' routing state (PointerRouting.swift,
+/// KeyboardRouting.swift, TouchRouting.swift):
 /// each keeps the invariants its type lists, through the routing that changes it, and its
 /// `checkInvariants` reports a state that breaks one.
 @Suite("Routing state per device class")
@@ -13,6 +14,11 @@ struct RoutingStateInvariantTests {
 
     private func keyboardBroken(_ h: Harness) -> [String] {
         h.router.unchecked.keyboard.checkInvariants()
+    }
+
+    private func touchBroken(_ router: Router) -> [String] {
+        router.unchecked.touches.checkInvariants(treeEditCount: router.unchecked.treeEditCount,
+                                                 held: router.gestures.unchecked.heldTouches)
     }
 
     // MARK: Pointer
@@ -202,5 +208,122 @@ struct RoutingStateInvariantTests {
                                responder: RecordingResponder("detached", log: h.log, canBecomeFirst: true))
         keyboard.firstResponder = detached
         #expect(keyboard.checkInvariants().contains { $0.hasPrefix("3.") })
+    }
+
+    // MARK: Touches
+
+    @Test func theTouchStateHoldsItsInvariantsThroughDownsMovesAnEditUnderAFingerAndARemoval() {
+        let h = Harness()
+        let window = h.surface("window", 100, 100, 400, 400, handles: ["began", "moved", "ended"])
+        let child = h.surface("child", 50, 50, 100, 100, in: window, handles: ["began", "moved", "ended"])
+        let other = h.surface("other", 600, 100, 100, 100, handles: ["began", "moved", "ended"])
+        #expect(touchBroken(h.router) == [])
+        h.down(1, 160, 160)   // on child, two levels down
+        h.down(2, 650, 150)   // on other
+        #expect(h.router.activeTouchCount == 2)
+        #expect(touchBroken(h.router) == [])
+        // A down whose frame has not come yet: its began is pending between events.
+        h.send(.touchDown(TouchID(3), LayoutPoint(x: 120, y: 120)))
+        #expect(touchBroken(h.router) == [])
+        h.send(.touchFrame)
+        // The window moves under the still fingers: the carried origins are stale until the
+        // next frame brings them up to date, and then match a walk up the tree.
+        window.frame = SurfaceRect(x: 130, y: 90, width: 400, height: 400)
+        #expect(touchBroken(h.router) == [])
+        h.move(1, 170, 170)
+        #expect(h.router.unchecked.touches.originsAtEdit == h.router.unchecked.treeEditCount)
+        #expect(h.router.unchecked.touches.records.first { $0.unchecked.surface === child }?.unchecked.surfaceOrigin
+                == LayoutPoint(x: 180, y: 140))
+        #expect(touchBroken(h.router) == [])
+        // A touched surface leaves: its touch is cancelled and its record goes to the pool.
+        other.removeFromParent()
+        #expect(h.router.activeTouchCount == 2)
+        #expect(touchBroken(h.router) == [])
+        h.up(1)
+        h.up(3)
+        #expect(h.router.unchecked.touches.records.isEmpty)
+        #expect(touchBroken(h.router) == [])
+    }
+
+    @Test func theTouchStateHoldsItsInvariantsWhenAnIDIsLiftedAndPutDownAgainInOneFrame() {
+        let h = Harness()
+        h.surface("a", 0, 0, 500, 500, handles: ["began", "moved", "ended"])
+        h.down(1, 10, 10)
+        h.send(.touchUp(TouchID(1)))
+        h.send(.touchDown(TouchID(1), LayoutPoint(x: 200, y: 200)))
+        // Between the events of the frame: the old record ends before the reuse.
+        #expect(h.router.unchecked.touches.records.filter { $0.unchecked.endsBeforeReuse }.count == 1)
+        #expect(touchBroken(h.router) == [])
+        h.send(.touchFrame)
+        #expect(h.router.unchecked.touches.records.count == 1)
+        #expect(touchBroken(h.router) == [])
+    }
+
+    @Test func theTouchChecksReportTwoRecordsDownForOneIDAFinishedRecordAndAFrameUnderWay() {
+        var touches = TouchRouting()
+        let first = TouchSequence(), second = TouchSequence(), finished = TouchSequence(), pooled = TouchSequence()
+        for (record, id) in [(first, 1), (second, 1), (finished, 2)] as [(TouchSequence, Int32)] {
+            record.reset(id: TouchID(id), device: DeviceID(1), surface: nil, output: nil, origin: .zero,
+                         at: LayoutPoint(x: 10, y: 10), time: .zero)
+        }
+        finished.unchecked.finished = true
+        pooled.unchecked.seen = [.delegate]
+        touches.records = [first, second, finished]
+        touches.pool = [pooled]
+        touches.takenByFilters = [TouchID(1), TouchID(4), TouchID(4)]
+        touches.loops = 1
+        touches.pass = .phases
+        touches.deferredFrame = .milliseconds(5)
+        let broken = touches.checkInvariants(treeEditCount: 0, held: [])
+        #expect(broken.contains { $0.hasPrefix("1.") && $0.contains("two records down") })
+        #expect(broken.contains { $0.hasPrefix("1.") && $0.contains("finished") })
+        #expect(broken.contains { $0.hasPrefix("1.") && $0.contains("pooled record") })
+        #expect(broken.contains { $0.hasPrefix("1.") && $0.contains("down in a record and taken by a filter") })
+        #expect(broken.contains { $0.hasPrefix("1.") && $0.contains("listed twice as taken") })
+        #expect(broken.contains { $0.hasPrefix("2.") })
+        #expect(broken.contains { $0.hasPrefix("3.") && $0.contains("under way") })
+        #expect(broken.contains { $0.hasPrefix("3.") && $0.contains("waits") })
+    }
+
+    @Test func theTouchChecksReportACarriedOriginOffTheTreeAFollowerOffTheLayoutAndMiscountedHeldPhases() {
+        let h = Harness()
+        let window = h.surface("window", 100, 100, 400, 400, handles: ["began", "moved", "ended"])
+        h.surface("child", 50, 50, 100, 100, in: window, handles: ["began", "moved", "ended"])
+        h.down(1, 160, 160)
+        #expect(touchBroken(h.router) == [])
+        let record = h.router.unchecked.touches.records[0]
+        record.unchecked.surfaceOrigin = LayoutPoint(x: 140, y: 150)   // as if carried from elsewhere
+        let detached = Surface(name: "detached", frame: SurfaceRect(x: 0, y: 0, width: 10, height: 10),
+                               responder: RecordingResponder("detached", log: h.log))
+        record.unchecked.seen.append(.surface(detached))
+        record.unchecked.seen.append(.delegate)
+        record.unchecked.seen.append(.delegate)
+        record.unchecked.endedPending = true   // an end pending with the finger still down
+        record.unchecked.heldCount = 1         // no recognizer holds a phase of it
+        let broken = touchBroken(h.router)
+        #expect(broken.contains { $0.hasPrefix("4.") && $0.contains("a walk up the tree finds") })
+        #expect(broken.contains { $0.hasPrefix("5.") && $0.contains("detached") })
+        #expect(broken.contains { $0.hasPrefix("5.") && $0.contains("twice as a follower") })
+        #expect(broken.contains { $0.hasPrefix("5.") && $0.contains("not up") })
+        #expect(broken.contains { $0.hasPrefix("5.") && $0.contains("held phases") })
+    }
+
+    /// The fault-script soak runs the touches' checks after every step: a record broken
+    /// between two steps is reported as `k.touch-state`.
+    @Test func theFaultScriptSoakReportsATouchRecordThatBreaksItsInvariants() {
+        let script: [FaultScript.Step] = [
+            .addOutput(0, x: 0, y: 0, w: 800, h: 600, rootFocusable: false),
+            .add(1, to: .root(0), at: 0, frame: R(100, 100, 300, 300), focusable: false),
+            .add(2, to: .surface(1), at: 0, frame: R(10, 10, 100, 100), focusable: false),
+            .touch([.down(0, 150, 150)]),
+        ]
+        let world = FaultScriptWorld()
+        #expect(world.run(script) == nil)
+        world.checkRoutingStateInvariants()
+        #expect(world.violation == nil)
+        world.router.unchecked.touches.records[0].unchecked.surfaceOrigin = LayoutPoint(x: 0, y: 0)
+        world.checkRoutingStateInvariants()
+        #expect(world.violation?.invariant == "k.touch-state")
+        #expect(world.violation?.message.hasPrefix("4.") == true)
     }
 }

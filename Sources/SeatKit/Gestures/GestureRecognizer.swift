@@ -377,14 +377,16 @@ open class GestureRecognizer {
     public func schedule(at deadline: Timestamp, _ body: @escaping () -> Void) {
         guard let router else { return }
         var token: TimerToken?
-        token = router.clock.schedule(at: deadline) { [weak self, weak router] in
+        // The router through its handle, not weakly: a weak reference would give the router a
+        // side table, and every retain of it on every event's path the runtime's slow path.
+        token = router.clock.schedule(at: deadline) { [weak self, handle = router.handle] in
             guard let self else { return }
             if let token, let index = self.unchecked.timers.scanIndex(of: token) {
                 self.unchecked.timers.remove(at: index)
                 self.unchecked.deadlines.remove(at: index)
             }
             body()
-            router?.settleAfterGestureTimer()
+            handle.router?.settleAfterGestureTimer()
         }
         if let token {
             unchecked.timers.append(token)

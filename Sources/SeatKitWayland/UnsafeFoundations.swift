@@ -1,0 +1,36 @@
+// SeatKitWayland's unretained references, in one place (the core's rules are in
+// Sources/SeatKit/UnsafeFoundations.swift): each is an `unowned(unsafe)` reference that its
+// object clears in the first line of its deinit, in place of a weak or `unowned` one on the
+// per-event path (issue 25, seventh round, in docs/BENCHMARKS.md).
+
+/// A reference to a seat that does not keep it alive, for the seat's protocol objects, its
+/// surface responders and its teardown callbacks, in place of `weak var seat: Seat?` (as the
+/// core's `RouterHandle` for the router).
+///
+/// Why: a weak reference gives the object it refers to a side table, and from then on every
+/// retain and release of that object takes the runtime's slow path (`doDecrementSlow`,
+/// `tryIncrementSlow`). Every client's wl_seat and device resources held the seat weakly, so
+/// every kiosk had a seat with a side table, and the seat is loaded on each event's path.
+///
+/// Safe by construction: the seat owns its handle (`Seat.handle`), attaches itself in its
+/// init before anything can refer to it and detaches in the first line of its deinit, so
+/// ``seat`` is the seat while it lives and nil from its deinit on (as a weak load). Holders
+/// keep the handle strongly; the handle never keeps the seat. Used on the display's thread
+/// only, like the seat.
+final class SeatHandle {
+    unowned(unsafe) private(set) var seat: Seat?
+
+    @inline(__always) func attach(_ seat: Seat) { self.seat = seat }
+    @inline(__always) func detach() { seat = nil }
+}
+
+/// The idle notifier as its spy reaches it on every input event (IdleNotifier.swift): an
+/// `unowned` load there was a `swift_unownedRetainStrong` per event. Safe by construction as
+/// ``SeatHandle``: the notifier owns its spy and clears this in the first line of its deinit,
+/// before taking the spy off the router.
+final class IdleNotifierHandle {
+    unowned(unsafe) private(set) var notifier: IdleNotifier?
+
+    init(_ notifier: IdleNotifier) { self.notifier = notifier }
+    @inline(__always) func detach() { notifier = nil }
+}
