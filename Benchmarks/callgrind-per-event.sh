@@ -11,7 +11,9 @@
 # each recognizer costs per touch motion; SEATKIT_COMPOSED=1 (the two recognizers as one
 # simultaneous composite); SEATKIT_ACCESSIBILITY=on|off (the eight accessibility
 # filters; with SEATKIT_ACCESSIBILITY_ONLY=touch|bounce|slow|sticky|secondary|dwell|mousekeys|locate
-# that one alone), SEATKIT_READ_VELOCITY=1, SEATKIT_PER_EVENT_CALLS=N (N events a scene
+# that one alone; SEATKIT_ACCESSIBILITY_UNDERWAY=1: touch accommodations' fingers held and
+# counted, the pointer moving with the primary button held: what touch accommodations and
+# simulated secondary click cost while they have something under way), SEATKIT_READ_VELOCITY=1, SEATKIT_PER_EVENT_CALLS=N (N events a scene
 # instead of 100,000: the same counts, sooner). CALLGRIND_RETAINS=0 skips the second run
 # (the last column then reads "-").
 set -euo pipefail

@@ -242,6 +242,27 @@ public final class RoutingScene {
         send(.key(keycode: 30, state: .released))
     }
 
+    /// How long touch accommodations hold a finger with `underway`.
+    public static let underwayHoldDuration = TimeSpan.milliseconds(1)
+
+    /// ``putTwoFingersDown()``, then the clock moved past ``underwayHoldDuration``: with touch
+    /// accommodations holding fingers, both are counted (their touches of its own go down),
+    /// and each later motion of a real finger is taken and the counted one's injected. With
+    /// no such filter the same fingers, the same time.
+    public func holdFingersDown() {
+        putTwoFingersDown()
+        clock.advance(by: Self.underwayHoldDuration)
+        moveFinger(0, step: 2)
+        moveFinger(1, step: 3)
+    }
+
+    /// Presses the primary button where the pointer is and keeps it held: the pointer
+    /// workload's motions then move with it held (a drag, with or without filters).
+    public func holdPrimaryButton() {
+        movePointerAcross(step: 1)
+        send(.pointerButton(button: 0x110, state: .pressed))
+    }
+
     /// Makes the leaf the first responder, for key events.
     public func focusLeaf() {
         _ = router.becomeFirstResponder(leaf)
@@ -258,13 +279,20 @@ public final class RoutingScene {
     /// keys, which take every press by design. `only` (one of ``accessibilityFilterNames``)
     /// adds that filter alone; slow keys alone, on, take every press (it waits for a delay
     /// the scene's clock never reaches, and the release is swallowed with it).
-    public func addAccessibilityFilters(enabled: Bool, only: String? = nil) {
+    ///
+    /// `underway` (SEATKIT_ACCESSIBILITY_UNDERWAY=1): the filters that act on motion only while
+    /// something is under way have it under way: touch accommodations hold every finger for
+    /// ``underwayHoldDuration`` (``holdFingersDown()`` then counts them: their motion is taken
+    /// and the counted touch's injected), and simulated secondary click lets a hold of the
+    /// primary button go on whatever the pointer does (``holdPrimaryButton()``: every motion
+    /// is asked during the hold).
+    public func addAccessibilityFilters(enabled: Bool, only: String? = nil, underway: Bool = false) {
         let all: [(String, any InputFilter)] = [
-            ("touch", TouchAccommodations(holdDuration: nil, ignoreRepeat: nil, isEnabled: enabled)),
+            ("touch", TouchAccommodations(holdDuration: underway ? Self.underwayHoldDuration : nil, ignoreRepeat: nil, isEnabled: enabled)),
             ("bounce", BounceKeys(delay: TimeSpan(microseconds: 0), isEnabled: enabled)),
             ("slow", SlowKeys(isEnabled: only == "slow" ? enabled : false)),
             ("sticky", StickyKeys(isEnabled: enabled)),
-            ("secondary", SimulatedSecondaryClick(isEnabled: enabled)),
+            ("secondary", SimulatedSecondaryClick(delay: .seconds(3600), movementThreshold: underway ? .infinity : 10, isEnabled: enabled)),
             ("dwell", DwellClick(isEnabled: enabled)),
             ("mousekeys", MouseKeys(isEnabled: enabled)),
             ("locate", LocatePointer(isEnabled: enabled)),

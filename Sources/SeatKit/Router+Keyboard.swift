@@ -80,12 +80,12 @@ extension Router {
             // (Raw releases are a class of their own: a filter acting on presses as
             // interpreted and on releases raw is asked once per key.)
             let raw: FilterInterests = keyEvent.state == .released ? .keyReleases : .keys
-            var consumedBy = unchecked.filterList.asks(raw) ? askFilters(event, kind: raw) : nil
+            var consumedBy = unchecked.filterList.asks(raw) ? askKeyFilters(event, kind: raw) : nil
             // A release follows its press, which was not taken (a taken one's release was
             // swallowed before): a filter cannot take it and leave the key stuck.
             if keyEvent.state == .released { consumedBy = nil }
             if consumedBy == nil, keyEvent.state != .released {
-                consumedBy = unchecked.filterList.asks(.interpretedKeys) ? askFilters(key: keyEvent) : nil
+                consumedBy = unchecked.filterList.asks(.interpretedKeys) ? askKeyFilters(key: keyEvent) : nil
             }
             unchecked.keyboard.filterDepth -= 1
             if let masks = unchecked.keyboard.filteredModifierMasks {

@@ -164,7 +164,7 @@ extension Router {
         if mustFollow {
             if unchecked.filterList.asks(FilterInterests.of(event)) { _ = askFilters(event, kind: FilterInterests.of(event)) }
             observe(event, consumed: false)
-        } else if runFilters(event) {
+        } else if runFilters(event, kind: .other) {
             if phase == .proximityIn, let j = penIndex(event.device, t.tool) { unchecked.pens.states[j].consumed = true }
             return
         }

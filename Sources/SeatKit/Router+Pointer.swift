@@ -212,7 +212,7 @@ extension Router {
             // and leave the button stuck.
             if unchecked.filterList.asks(.pointerButtons) { _ = askFilters(event, kind: .pointerButtons) }
             observe(event, consumed: false)
-        } else if runFilters(event) {
+        } else if runFilters(event, kind: .pointerButtons) {
             if state == .pressed { unchecked.pointer.consumedButtons.append(button) }
             return
         }

@@ -46,7 +46,7 @@ extension Router {
             observe(event, consumed: true)
             return
         }
-        if runFilters(event) {
+        if runFilters(event, kind: .touchDowns) {
             unchecked.touches.takenByFilters.append(id)
             return
         }
@@ -113,7 +113,7 @@ extension Router {
             observe(event, consumed: false)
             return false
         }
-        guard runFilters(event) else { return false }
+        guard runFilters(event, kind: .touches) else { return false }
         if !lastEvent { unchecked.touches.takenByFilters.append(id) }
         cancelSequences(reason: "taken by a filter") { $0.unchecked.id == id && $0.isDown }
         return true

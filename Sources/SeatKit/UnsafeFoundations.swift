@@ -445,6 +445,10 @@ final class FilterRoster {
         var askedClasses: UInt16 = 0
         /// A switch changed since the lists were built.
         var isStale = false
+        /// Bit `1 << c` set: exactly one filter is asked about class `c` (`asked[starts[c]]`),
+        /// which the router asks without the loop (``Router/askLoneFilter(_:kind:)``). None set
+        /// while stale, so that a stale roster always takes the checked path.
+        var loneClasses: UInt16 = 0
         /// The asked filters, grouped by class: class `c`'s are `asked[starts[c] ..< starts[c + 1]]`.
         var asked: [AskedFilter] = []
         var starts = [Int](repeating: 0, count: FilterInterests.classCount + 1)
@@ -455,6 +459,7 @@ final class FilterRoster {
     func switchChanged() {
         unchecked.isStale = true
         unchecked.askedClasses = 0xFFFF
+        unchecked.loneClasses = 0
     }
 
     /// Rebuilds the lists from `calls`, in order, without allocating once warm.
@@ -462,6 +467,7 @@ final class FilterRoster {
         unchecked.isStale = false
         unchecked.asked.removeAll(keepingCapacity: true)
         var classes: UInt16 = 0
+        var lone: UInt16 = 0
         var c = 0
         while c < FilterInterests.classCount {
             let kind = FilterInterests(rawValue: 1 << UInt16(c))
@@ -474,10 +480,12 @@ final class FilterRoster {
                 }
                 i += 1
             }
+            if unchecked.asked.count - unchecked.starts[c] == 1 { lone |= kind.rawValue }
             c += 1
         }
         unchecked.starts[FilterInterests.classCount] = unchecked.asked.count
         unchecked.askedClasses = classes
+        unchecked.loneClasses = lone
     }
 }
 
@@ -519,6 +527,12 @@ struct FilterList {
     /// false, the router skips the filters for that event without a call.
     @inline(__always) func asks(_ kind: FilterInterests) -> Bool {
         rosterLink._withUnsafeGuaranteedRef { $0.unchecked.askedClasses & kind.rawValue != 0 }
+    }
+
+    /// Whether exactly one filter is asked about events of class `kind` (a single class), and
+    /// the lists are not stale: the router asks it without the loop.
+    @inline(__always) func asksOne(_ kind: FilterInterests) -> Bool {
+        rosterLink._withUnsafeGuaranteedRef { $0.unchecked.loneClasses & kind.rawValue != 0 }
     }
 
     mutating func append(_ filter: any InputFilter) {
@@ -569,6 +583,11 @@ struct FilterList {
         return links.count
     }
 
+    /// Starts an asking that does not need the count (the lone filter's).
+    @inline(__always) mutating func enterAsking() {
+        askings &+= 1
+    }
+
     /// Ends an asking. True when it was the outermost and filters were edited or switched
     /// meanwhile: the caller then calls ``applyEdits()``.
     @inline(__always) mutating func endAsking() -> Bool {
@@ -616,8 +635,46 @@ extension Router {
     /// through its holder's unretained link. Out of line and not generic, so the callers'
     /// code is the same whatever the filters are; no closure is handed on (a closure passed
     /// to a function that is not inlined copied the event into its context at every asking).
-    @inline(never)
+    ///
+    /// A class with one filter asked about it (a compositor with one accessibility filter
+    /// on, most often) takes ``askLoneFilter(_:kind:)``, which skips the loop.
+    @inline(__always)
     func askFilters(_ event: InputEvent, kind: FilterInterests) -> Int? {
+        unchecked.filterList.asksOne(kind) ? askLoneFilter(event, kind: kind) : askFiltersInOrder(event, kind: kind)
+    }
+
+    /// ``askFilters(_:kind:)`` for a class with one asked filter (``FilterRoster/HotState/loneClasses``,
+    /// never set while the lists are stale): the same asking without the loop, the stale check
+    /// before it or the range of the class. A switch changed by the filter's call makes the
+    /// filters after it asked one by one, as in the loop (one turned on is asked at its turn).
+    @inline(never)
+    func askLoneFilter(_ event: InputEvent, kind: FilterInterests) -> Int? {
+        let roster = unchecked.filterList.rosterLink
+        let entry = roster._withUnsafeGuaranteedRef { $0.unchecked.asked[$0.unchecked.starts[kind.classIndex]] }
+        unchecked.filterList.enterAsking()
+        var consumedBy: Int?
+        if entry.ask(event, router: self) == .consume {
+            consumedBy = entry.index
+        } else if roster._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) {
+            consumedBy = askOneByOne(event, kind: kind, from: entry.index + 1)
+        }
+        if unchecked.filterList.endAsking() { finishFilterEdits() }
+        return consumedBy
+    }
+
+    /// ``askFilters(_:kind:)`` behind one call, for `routeKey`: with the choice of path
+    /// inlined there, the key with no filter at all cost 2 instructions more (its registers
+    /// were laid out around the two calls); here it is a test and a jump.
+    @inline(never)
+    func askKeyFilters(_ event: InputEvent, kind: FilterInterests) -> Int? { askFilters(event, kind: kind) }
+
+    /// ``askFilters(key:)`` behind one call, for `routeKey` (as ``askKeyFilters(_:kind:)``).
+    @inline(never)
+    func askKeyFilters(key event: KeyEvent) -> Int? { askFilters(key: event) }
+
+    /// ``askFilters(_:kind:)`` for a class with several asked filters, or stale lists.
+    @inline(never)
+    func askFiltersInOrder(_ event: InputEvent, kind: FilterInterests) -> Int? {
         let roster = unchecked.filterList.rosterLink
         if roster._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) { return askFiltersWhenStale(event, kind: kind) }
         _ = unchecked.filterList.beginAsking()
@@ -653,8 +710,30 @@ extension Router {
     }
 
     /// ``askFilters(_:kind:)`` for the interpreted key (``InputFilter/filterKey(_:router:)``).
-    @inline(never)
+    @inline(__always)
     func askFilters(key event: KeyEvent) -> Int? {
+        unchecked.filterList.asksOne(.interpretedKeys) ? askLoneFilter(key: event) : askFiltersInOrder(key: event)
+    }
+
+    /// ``askLoneFilter(_:kind:)`` for the interpreted key.
+    @inline(never)
+    func askLoneFilter(key event: KeyEvent) -> Int? {
+        let roster = unchecked.filterList.rosterLink
+        let entry = roster._withUnsafeGuaranteedRef { $0.unchecked.asked[$0.unchecked.starts[FilterInterests.interpretedKeys.classIndex]] }
+        unchecked.filterList.enterAsking()
+        var consumedBy: Int?
+        if entry.askKey(event, router: self) == .consume {
+            consumedBy = entry.index
+        } else if roster._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) {
+            consumedBy = askOneByOne(key: event, from: entry.index + 1)
+        }
+        if unchecked.filterList.endAsking() { finishFilterEdits() }
+        return consumedBy
+    }
+
+    /// ``askFilters(key:)`` for several asked filters, or stale lists.
+    @inline(never)
+    func askFiltersInOrder(key event: KeyEvent) -> Int? {
         let roster = unchecked.filterList.rosterLink
         if roster._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) { return askFiltersWhenStale(key: event) }
         _ = unchecked.filterList.beginAsking()

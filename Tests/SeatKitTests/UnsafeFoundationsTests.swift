@@ -431,6 +431,74 @@ import Testing
         #expect(begun == [200, 100, 400])
     }
 
+    final class TakingFilter: InputFilter {
+        var asked = 0
+        func filter(_ event: InputEvent, router: Router) -> FilterDecision {
+            asked += 1
+            return .consume
+        }
+    }
+
+    final class VerdictSpy: InputSpy {
+        var consumed: [Bool] = []
+        func observe(_ event: InputEvent, consumed: Bool, router: Router) { self.consumed.append(consumed) }
+    }
+
+    /// A class of events with one filter asked about it is asked without the loop
+    /// (`askLoneFilter`): a user's filter alone is still asked and still takes what it
+    /// consumes; a core filter whose interests change at run time (simulated secondary click,
+    /// asked about motion only during a hold) is asked about motion from the event after its
+    /// hold began and not after it ended; a second filter puts the class back on the loop, in
+    /// order.
+    @Test func aLoneFilterIsAskedWithoutTheLoopTakesWhatItConsumesAndFollowsItsInterests() {
+        let router = Router(clock: VirtualClock())
+        let spy = VerdictSpy()
+        router.addSpy(spy)
+        let taker = TakingFilter()
+        router.addFilter(taker)
+        #expect(router.unchecked.filterList.asksOne(.pointerMotion))
+        router.inject(Self.motion(1))
+        #expect(taker.asked == 1)
+        #expect(spy.consumed == [true], "taken by the lone filter")
+        let second = EditingFilter()
+        router.addFilter(second)
+        #expect(!router.unchecked.filterList.asksOne(.pointerMotion), "two filters: the loop")
+        router.inject(Self.motion(2))
+        #expect(taker.asked == 2 && second.asked == 0, "the first takes it; the second is not asked")
+        router.removeFilter(taker)
+        router.inject(Self.motion(3))
+        #expect(router.unchecked.filterList.asksOne(.pointerMotion))
+        #expect(second.asked == 1 && spy.consumed == [true, true, false])
+        router.removeFilter(second)
+
+        let clock = VirtualClock()
+        let held = Router(clock: clock)
+        let secondary = SimulatedSecondaryClick(delay: .milliseconds(100), movementThreshold: 10)
+        var clicks = 0
+        secondary.onClick = { _ in clicks += 1 }
+        held.addFilter(secondary)
+        #expect(held.unchecked.filterList.asksOne(.pointerButtons))
+        #expect(!held.unchecked.filterList.asks(.pointerMotion), "no hold: motion is not asked")
+        func button(_ state: ButtonState, _ t: Int64) {
+            held.inject(InputEvent(time: .milliseconds(t), device: DeviceID(1), .pointerButton(button: 0x110, state: state)))
+        }
+        func move(_ dx: Double, _ t: Int64) {
+            held.inject(InputEvent(time: .milliseconds(t), device: DeviceID(1), .pointerMotion(delta: Vector(dx: dx, dy: 0), unaccelerated: Vector(dx: dx, dy: 0))))
+        }
+        button(.pressed, 1)
+        move(5, 2)
+        #expect(held.unchecked.filterList.asksOne(.pointerMotion), "during the hold, motion is asked of it alone")
+        move(20, 3)  // beyond the threshold: the hold ends (asked alone, as the one before)
+        clock.advance(by: .milliseconds(200))
+        #expect(clicks == 0, "a drag, not a secondary click")
+        button(.released, 300)
+        button(.pressed, 301)
+        move(5, 302)
+        clock.advance(by: .milliseconds(200))
+        #expect(clicks == 1, "held still within the threshold: the secondary click")
+        button(.released, 600)
+    }
+
     // MARK: The tricks stay in their one place
 
     /// The one-place rules: in every module, the only stored properties that skip the

@@ -283,9 +283,13 @@ func printPerEventTable(rounds: Int) {
     // SEATKIT_ACCESSIBILITY_ONLY=NAME: that filter alone (RoutingScene.accessibilityFilterNames).
     let accessibility = getenv("SEATKIT_ACCESSIBILITY").map { String(cString: $0) }
     let only = getenv("SEATKIT_ACCESSIBILITY_ONLY").map { String(cString: $0) }
+    // SEATKIT_ACCESSIBILITY_UNDERWAY=1: the touch fingers are held by touch accommodations
+    // and counted, and the pointer moves with the primary button held (simulated secondary
+    // click's hold under way); with no filter, the same fingers and the same held button.
+    let underway = getenv("SEATKIT_ACCESSIBILITY_UNDERWAY") != nil
     func scene() -> RoutingScene {
         let scene = RoutingScene()
-        if let accessibility { scene.addAccessibilityFilters(enabled: accessibility == "on", only: only) }
+        if let accessibility { scene.addAccessibilityFilters(enabled: accessibility == "on", only: only, underway: underway) }
         return scene
     }
     let touch = scene()
@@ -298,10 +302,11 @@ func printPerEventTable(rounds: Int) {
     if getenv("SEATKIT_COMPOSED") != nil { touch.composeRecognizers() }
     // SEATKIT_READ_VELOCITY=1: the pan's velocity is read after every motion (its fit runs).
     touch.readsVelocity = getenv("SEATKIT_READ_VELOCITY") != nil
-    touch.putTwoFingersDown()
+    if underway { touch.holdFingersDown() } else { touch.putTwoFingersDown() }
     let touchResult = timePerEvent(rounds: rounds) { touch.moveFinger(Int32($0 & 1), step: $0) }
 
     let pointer = scene()
+    if underway { pointer.holdPrimaryButton() }
     let pointerResult = timePerEvent(rounds: rounds) { pointer.movePointerAcross(step: $0) }
 
     let keys = scene()
