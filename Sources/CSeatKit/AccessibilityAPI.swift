@@ -5,9 +5,10 @@ import CSeatKitSupport
 // switched per router: each made and added after the router's filters on its first call,
 // kept with the router, turned on and off and retuned by later calls.
 
-/// The accessibility filters of one router.
+/// The accessibility filters of one router, kept by its handle (``CRouter/accessibility``):
+/// made on the router's first accessibility call, gone with the router. Never shared between
+/// routers, so routers on different threads touch nothing in common.
 final class CAccessibility {
-    weak var router: Router?
     var sticky: StickyKeys?
     var slow: SlowKeys?
     var bounce: BounceKeys?
@@ -17,18 +18,13 @@ final class CAccessibility {
     var mouseKeys: MouseKeys?
     var locate: LocatePointer?
 
-    init(router: Router) { self.router = router }
-
-    /// The filters of `r`, made on first use. Entries of routers that are gone are dropped.
+    /// The filters of `r`, made on first use.
     static func of(_ r: CRouter) -> CAccessibility {
-        all.removeAll { $0.router == nil }
-        if let found = all.first(where: { $0.router === r.router }) { return found }
-        let made = CAccessibility(router: r.router)
-        all.append(made)
+        if let kept = r.accessibility { return kept }
+        let made = CAccessibility()
+        r.accessibility = made
         return made
     }
-
-    nonisolated(unsafe) static var all: [CAccessibility] = []
 
     /// What every setter does: the filter kept at `slot`, made by `make` and added after the
     /// router's filters on the first call, then set up by `configure` (on every call, the

@@ -37,6 +37,8 @@ final class CRouter: HandleObject {
 
     /// The delegate (the router holds it weakly).
     var delegate: CDelegate?
+    /// The accessibility filters set from C, made on the first such call (AccessibilityAPI.swift).
+    var accessibility: CAccessibility?
     var outputs: [COutput] = []
     /// The hot state, exempt from run-time exclusivity checks (the rules are in
     /// UnsafeFoundations.swift).

@@ -95,6 +95,34 @@ extension TheProcessWideCLog {
             }
         }
 
+        /// Eight routers on eight threads at once, each switching its own accessibility
+        /// filters on and off and retuning them, every call accepted: each router keeps its
+        /// own filters (they once lived in one list shared by every router, which the threads
+        /// changed at once; CI's ThreadSanitizer step reports such a race).
+        @Test func routersOnSeparateThreadsEachKeepTheirOwnAccessibilityFilters() {
+            let results = Mutex<[Int: (failedCalls: Int, refused: Int)]>([:])
+            onThreads(8) { index in
+                let router = seatkit_router_create_virtual(0)!
+                var failedCalls = 0
+                for round in 0..<100 {
+                    let on = (round + index) % 2 == 0
+                    if !seatkit_router_set_sticky_keys(router, on, nil, nil) { failedCalls += 1 }
+                    if !seatkit_router_set_slow_keys(router, on, Int64(100_000 + round)) { failedCalls += 1 }
+                    if !seatkit_router_set_bounce_keys(router, !on, 300_000) { failedCalls += 1 }
+                    var latched: UInt32 = 0, locked: UInt32 = 0
+                    if !seatkit_router_get_sticky_modifiers(router, &latched, &locked) { failedCalls += 1 }
+                }
+                seatkit_router_destroy(router)
+                let refused = loggedLines.count
+                results.withLock { $0[index] = (failedCalls, refused) }
+            }
+            let all = results.withLock { $0 }
+            #expect(all.count == 8)
+            for (index, result) in all {
+                #expect(result.failedCalls == 0 && result.refused == 0, "router \(index): \(result)")
+            }
+        }
+
         /// A router's objects used from another thread: every call refused and logged on the
         /// calling thread, nothing changed, no crash; the owning thread goes on as before. A
         /// keymap made on another thread is anyone's.
