@@ -69,49 +69,59 @@ extension Router {
     /// Filters, spies, then the grab or the default rule. `record`: the event is the press
     /// that created the last ``HeldKey`` record of its key, which this marks as it goes.
     private func routeKey(_ event: InputEvent, _ keyEvent: KeyEvent, record: Bool) {
-        let keycode = keyEvent.keycode
         // Most seats have no filter and no spy: skip even loading the lists.
         // Filters that are off are not in the asked lists (FilterRoster).
         let asked: FilterInterests = keyEvent.state == .released ? .keyReleases : .keysAndInterpretedKeys
         if unchecked.filterList.asks(asked) || !unchecked.spyList.isEmpty {
-            // Each filter is asked about the raw event, then about the interpreted key
-            // (presses and repeats); spies hear once, with the verdict.
-            unchecked.keyboard.filterDepth += 1
-            // (Raw releases are a class of their own: a filter acting on presses as
-            // interpreted and on releases raw is asked once per key.)
-            let raw: FilterInterests = keyEvent.state == .released ? .keyReleases : .keys
-            var consumedBy = unchecked.filterList.asks(raw) ? askKeyFilters(event, kind: raw) : nil
+            return routeKeyThroughFilters(event, keyEvent, record: record)
+        }
+        routeUnfilteredKey(keyEvent, record: record)
+    }
+
+    /// ``routeKey(_:_:record:)`` with filters or spies: out of line, so that the key with
+    /// neither keeps its code, and the lone filter of a class is asked inline here
+    /// (``askRawKeyFilters(_:released:)``) without a further call to an asking.
+    @inline(never)
+    private func routeKeyThroughFilters(_ event: InputEvent, _ keyEvent: KeyEvent, record: Bool) {
+        let keycode = keyEvent.keycode
+        let released = keyEvent.state == .released
+        // Each filter is asked about the raw event, then about the interpreted key
+        // (presses and repeats); spies hear once, with the verdict.
+        unchecked.keyboard.filterDepth += 1
+        // (Raw releases are a class of their own: a filter acting on presses as
+        // interpreted and on releases raw is asked once per key.)
+        var consumedBy = askRawKeyFilters(event, released: released)
+        if released {
             // A release follows its press, which was not taken (a taken one's release was
             // swallowed before): a filter cannot take it and leave the key stuck.
-            if keyEvent.state == .released { consumedBy = nil }
-            if consumedBy == nil, keyEvent.state != .released {
-                consumedBy = unchecked.filterList.asks(.interpretedKeys) ? askKeyFilters(key: keyEvent) : nil
+            consumedBy = nil
+        } else if consumedBy == nil {
+            consumedBy = askInterpretedKeyFilters(keyEvent)
+        }
+        unchecked.keyboard.filterDepth -= 1
+        if let masks = unchecked.keyboard.filteredModifierMasks {
+            // A filter changed the modifiers (sticky keys): the key carries them to
+            // whoever gets it, after it, as `wl_keyboard.modifiers` follows a key.
+            unchecked.keyboard.filteredModifierMasks = nil
+            let announce = unchecked.keyboard.announceModifiers
+            unchecked.keyboard.announceModifiers = nil
+            if consumedBy == nil {
+                var changed = keyEvent
+                changed.modifierMasks = masks
+                return routeFilteredKey(event, changed, record: record)
             }
-            unchecked.keyboard.filterDepth -= 1
-            if let masks = unchecked.keyboard.filteredModifierMasks {
-                // A filter changed the modifiers (sticky keys): the key carries them to
-                // whoever gets it, after it, as `wl_keyboard.modifiers` follows a key.
-                unchecked.keyboard.filteredModifierMasks = nil
-                let announce = unchecked.keyboard.announceModifiers
-                unchecked.keyboard.announceModifiers = nil
-                if consumedBy == nil {
-                    var changed = keyEvent
-                    changed.modifierMasks = masks
-                    return routeFilteredKey(event, changed, record: record)
-                }
-                announce?(masks)
+            announce?(masks)
+        }
+        if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
+        if !unchecked.spyList.isEmpty { observe(event, consumed: consumedBy != nil) }
+        if let consumedBy {
+            // Only a taken press takes the rest of the key: a filter that takes a repeat
+            // of a key whose press was delivered leaves its release to the client.
+            if record, let index = heldKeyIndex(keycode), unchecked.keyboard.heldKeys[index].press == .routing {
+                unchecked.keyboard.heldKeys[index].press = .taken
+                if filterDiscardsTakenPresses(at: consumedBy) { releaseTakenPressFromInterpreter(keyEvent, at: index) }
             }
-            if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
-            if !unchecked.spyList.isEmpty { observe(event, consumed: consumedBy != nil) }
-            if let consumedBy {
-                // Only a taken press takes the rest of the key: a filter that takes a repeat
-                // of a key whose press was delivered leaves its release to the client.
-                if record, let index = heldKeyIndex(keycode), unchecked.keyboard.heldKeys[index].press == .routing {
-                    unchecked.keyboard.heldKeys[index].press = .taken
-                    if filterDiscardsTakenPresses(at: consumedBy) { releaseTakenPressFromInterpreter(keyEvent, at: index) }
-                }
-                return
-            }
+            return
         }
         routeUnfilteredKey(keyEvent, record: record)
     }

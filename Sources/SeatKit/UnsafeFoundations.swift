@@ -214,12 +214,22 @@ final class FilterCall {
     /// `filter` as an object, unretained (rule 2 of ``Unretained``: `filter`, beside it, owns
     /// it and never changes): what a direct call reads, cast to the class `builtin` names.
     let object: Unmanaged<AnyObject>
+    /// `filter.discardsTakenKeyPresses`, read once, for the core's own filters (a constant
+    /// of each class); a user's filter is asked each time.
+    private let builtinDiscardsTakenKeyPresses: Bool
 
     init(_ filter: any InputFilter) {
         self.filter = filter
         filterSwitch = (filter as? any SwitchedFilter)?.filterSwitch
         builtin = BuiltinFilter(filter)
         object = Unmanaged.passUnretained(filter as AnyObject)
+        builtinDiscardsTakenKeyPresses = builtin != .user && filter.discardsTakenKeyPresses
+    }
+
+    /// Whether the filter discards the key presses it takes (``InputFilter/discardsTakenKeyPresses``):
+    /// for the core's own filters without a call through the protocol.
+    @inline(__always) var discardsTakenKeyPresses: Bool {
+        builtin == .user ? filter.discardsTakenKeyPresses : builtinDiscardsTakenKeyPresses
     }
 
     /// Whether the router calls the filter about an event of class `kind` now: a load and
@@ -449,6 +459,13 @@ final class FilterRoster {
         /// which the router asks without the loop (``Router/askLoneFilter(_:kind:)``). None set
         /// while stale, so that a stale roster always takes the checked path.
         var loneClasses: UInt16 = 0
+        /// The lone filter of each class of the key path (raw presses and repeats, raw
+        /// releases, interpreted keys), as a plain field: `asked[starts[c]]` when `c` is in
+        /// ``loneClasses``, else nil (so nil too while stale). `routeKey` asks it inline,
+        /// without an index into two arrays and their bounds checks.
+        var loneKey: AskedFilter?
+        var loneKeyRelease: AskedFilter?
+        var loneInterpretedKey: AskedFilter?
         /// The asked filters, grouped by class: class `c`'s are `asked[starts[c] ..< starts[c + 1]]`.
         var asked: [AskedFilter] = []
         var starts = [Int](repeating: 0, count: FilterInterests.classCount + 1)
@@ -460,6 +477,9 @@ final class FilterRoster {
         unchecked.isStale = true
         unchecked.askedClasses = 0xFFFF
         unchecked.loneClasses = 0
+        unchecked.loneKey = nil
+        unchecked.loneKeyRelease = nil
+        unchecked.loneInterpretedKey = nil
     }
 
     /// Rebuilds the lists from `calls`, in order, without allocating once warm.
@@ -486,6 +506,14 @@ final class FilterRoster {
         unchecked.starts[FilterInterests.classCount] = unchecked.asked.count
         unchecked.askedClasses = classes
         unchecked.loneClasses = lone
+        unchecked.loneKey = loneEntry(.keys)
+        unchecked.loneKeyRelease = loneEntry(.keyReleases)
+        unchecked.loneInterpretedKey = loneEntry(.interpretedKeys)
+    }
+
+    /// The lone filter of class `kind`, if it has one.
+    private func loneEntry(_ kind: FilterInterests) -> AskedFilter? {
+        unchecked.loneClasses & kind.rawValue != 0 ? unchecked.asked[unchecked.starts[kind.classIndex]] : nil
     }
 }
 
@@ -535,6 +563,18 @@ struct FilterList {
         rosterLink._withUnsafeGuaranteedRef { $0.unchecked.loneClasses & kind.rawValue != 0 }
     }
 
+    /// The lone filter asked about raw key releases (`released`) or raw presses and repeats,
+    /// if the class has exactly one and the lists are not stale.
+    @inline(__always) func loneRawKeyFilter(released: Bool) -> AskedFilter? {
+        rosterLink._withUnsafeGuaranteedRef { released ? $0.unchecked.loneKeyRelease : $0.unchecked.loneKey }
+    }
+
+    /// The lone filter asked about interpreted keys, if there is exactly one and the lists
+    /// are not stale.
+    @inline(__always) var loneInterpretedKeyFilter: AskedFilter? {
+        rosterLink._withUnsafeGuaranteedRef { $0.unchecked.loneInterpretedKey }
+    }
+
     mutating func append(_ filter: any InputFilter) {
         filters.append(filter)
         if askings > 0 { edited = true; return }
@@ -574,7 +614,7 @@ struct FilterList {
     /// Whether the asked filter at `index` discards the presses it takes; false when there
     /// is none there (the filters changed). Asked through the link, without a retain.
     func discardsTakenKeyPresses(at index: Int) -> Bool {
-        index < links.count && links[index]._withUnsafeGuaranteedRef { $0.filter.discardsTakenKeyPresses }
+        index < links.count && links[index]._withUnsafeGuaranteedRef { $0.discardsTakenKeyPresses }
     }
 
     /// Starts an asking: the number of filters it asks.
@@ -662,16 +702,6 @@ extension Router {
         return consumedBy
     }
 
-    /// ``askFilters(_:kind:)`` behind one call, for `routeKey`: with the choice of path
-    /// inlined there, the key with no filter at all cost 2 instructions more (its registers
-    /// were laid out around the two calls); here it is a test and a jump.
-    @inline(never)
-    func askKeyFilters(_ event: InputEvent, kind: FilterInterests) -> Int? { askFilters(event, kind: kind) }
-
-    /// ``askFilters(key:)`` behind one call, for `routeKey` (as ``askKeyFilters(_:kind:)``).
-    @inline(never)
-    func askKeyFilters(key event: KeyEvent) -> Int? { askFilters(key: event) }
-
     /// ``askFilters(_:kind:)`` for a class with several asked filters, or stale lists.
     @inline(never)
     func askFiltersInOrder(_ event: InputEvent, kind: FilterInterests) -> Int? {
@@ -725,6 +755,45 @@ extension Router {
         if entry.askKey(event, router: self) == .consume {
             consumedBy = entry.index
         } else if roster._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) {
+            consumedBy = askOneByOne(key: event, from: entry.index + 1)
+        }
+        if unchecked.filterList.endAsking() { finishFilterEdits() }
+        return consumedBy
+    }
+
+    /// The filters asked about a raw key, for `routeKey`'s filtered path: `released`, the
+    /// class of raw releases, else that of raw presses and repeats. The lone filter of the
+    /// class (``FilterRoster/HotState/loneKey``, a plain field) is asked inline, as
+    /// ``askLoneFilter(_:kind:)`` asks it: no call to an asking, no index into the lists.
+    @inline(__always)
+    func askRawKeyFilters(_ event: InputEvent, released: Bool) -> Int? {
+        let kind: FilterInterests = released ? .keyReleases : .keys
+        guard unchecked.filterList.asks(kind) else { return nil }
+        guard let entry = unchecked.filterList.loneRawKeyFilter(released: released) else {
+            return askFiltersInOrder(event, kind: kind)
+        }
+        unchecked.filterList.enterAsking()
+        var consumedBy: Int?
+        if entry.ask(event, router: self) == .consume {
+            consumedBy = entry.index
+        } else if unchecked.filterList.rosterLink._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) {
+            consumedBy = askOneByOne(event, kind: kind, from: entry.index + 1)
+        }
+        if unchecked.filterList.endAsking() { finishFilterEdits() }
+        return consumedBy
+    }
+
+    /// The filters asked about an interpreted key, for `routeKey`'s filtered path, the lone
+    /// one inline (as ``askRawKeyFilters(_:released:)``).
+    @inline(__always)
+    func askInterpretedKeyFilters(_ event: KeyEvent) -> Int? {
+        guard unchecked.filterList.asks(.interpretedKeys) else { return nil }
+        guard let entry = unchecked.filterList.loneInterpretedKeyFilter else { return askFiltersInOrder(key: event) }
+        unchecked.filterList.enterAsking()
+        var consumedBy: Int?
+        if entry.askKey(event, router: self) == .consume {
+            consumedBy = entry.index
+        } else if unchecked.filterList.rosterLink._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) {
             consumedBy = askOneByOne(key: event, from: entry.index + 1)
         }
         if unchecked.filterList.endAsking() { finishFilterEdits() }
