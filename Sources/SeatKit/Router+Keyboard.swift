@@ -119,7 +119,7 @@ extension Router {
             // of a key whose press was delivered leaves its release to the client.
             if record, let index = heldKeyIndex(keycode), unchecked.keyboard.heldKeys[index].press == .routing {
                 unchecked.keyboard.heldKeys[index].press = .taken
-                if filterDiscardsTakenPresses(at: consumedBy) { releaseTakenPressFromInterpreter(keyEvent, at: index) }
+                if filterDiscardsTakenKeyPresses(at: consumedBy) { releaseTakenPressFromInterpreter(keyEvent, at: index) }
             }
             return
         }
@@ -168,12 +168,6 @@ extension Router {
     private func isHiddenFromInterpreter(_ keycode: UInt32) -> Bool {
         guard let index = unchecked.keyboard.heldKeys.scanIndex(where: { $0.keycode == keycode }) else { return false }
         return unchecked.keyboard.heldKeys[index].hiddenFromInterpreter
-    }
-
-    /// Whether the filter at `index` (one that just took a press) discards the presses it
-    /// takes; false if the filters changed meanwhile and there is none there now.
-    private func filterDiscardsTakenPresses(at index: Int) -> Bool {
-        unchecked.filterList.discardsTakenKeyPresses(at: index)
     }
 
     /// A filter that discards taken presses (``InputFilter/discardsTakenKeyPresses``) took the
@@ -524,7 +518,7 @@ extension Router {
             trace?.record(.consumed(event, filter: consumedBy))
             // Taken again: hidden from the interpreter again.
             if let now = heldKeyIndex(keyEvent.keycode), unchecked.keyboard.heldKeys[now].press == .taken,
-               !unchecked.keyboard.heldKeys[now].hiddenFromInterpreter, filterDiscardsTakenPresses(at: consumedBy) {
+               !unchecked.keyboard.heldKeys[now].hiddenFromInterpreter, filterDiscardsTakenKeyPresses(at: consumedBy) {
                 releaseTakenPressFromInterpreter(keyEvent, at: now)
             }
             return true
