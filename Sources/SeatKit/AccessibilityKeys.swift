@@ -383,6 +383,13 @@ public final class BounceKeys: InputFilter {
 
     /// Takes a press of the key last released, within the delay; notes releases.
     public func filter(_ event: InputEvent, router: Router) -> FilterDecision {
+        filterInline(event, router: router)
+    }
+
+    /// ``filter(_:router:)``'s body, inlined where the router asks bounce keys alone about a
+    /// raw key (UnsafeFoundations.swift, `AskedFilter.askRawKey`).
+    @inline(__always)
+    func filterInline(_ event: InputEvent, router: Router) -> FilterDecision {
         guard enabled, case .key(let keycode, let state) = event.kind else { return .pass }
         switch state {
         case .released:

@@ -80,25 +80,40 @@ extension Router {
 
     /// ``routeKey(_:_:record:)`` with filters or spies: out of line, so that the key with
     /// neither keeps its code, and the lone filter of a class is asked inline here
-    /// (``askRawKeyFilters(_:released:)``) without a further call to an asking.
+    /// (``askRawKeyFilters(_:kind:lone:)``) without a further call to an asking. A key the
+    /// filters passed, with no modifiers changed, no trace and no spy goes straight on to the
+    /// grab or the default rule; the rest is ``finishFilteredKey(_:_:consumedBy:record:)``.
     @inline(never)
     private func routeKeyThroughFilters(_ event: InputEvent, _ keyEvent: KeyEvent, record: Bool) {
-        let keycode = keyEvent.keycode
         let released = keyEvent.state == .released
         // Each filter is asked about the raw event, then about the interpreted key
         // (presses and repeats); spies hear once, with the verdict.
-        unchecked.keyboard.filterDepth += 1
+        unchecked.keyboard.filterDepth &+= 1
         // (Raw releases are a class of their own: a filter acting on presses as
         // interpreted and on releases raw is asked once per key.)
-        var consumedBy = askRawKeyFilters(event, released: released)
+        // (One branch per class, so that each asks its lone filter with the class known.)
+        let consumedBy: Int?
         if released {
             // A release follows its press, which was not taken (a taken one's release was
             // swallowed before): a filter cannot take it and leave the key stuck.
+            _ = askRawKeyFilters(event, kind: .keyReleases, lone: unchecked.filterList.loneRawKeyFilter(released: true))
             consumedBy = nil
-        } else if consumedBy == nil {
-            consumedBy = askInterpretedKeyFilters(keyEvent)
+        } else {
+            consumedBy = askRawKeyFilters(event, kind: .keys, lone: unchecked.filterList.loneRawKeyFilter(released: false))
+                ?? askInterpretedKeyFilters(keyEvent)
         }
-        unchecked.keyboard.filterDepth -= 1
+        unchecked.keyboard.filterDepth &-= 1
+        if consumedBy == nil, unchecked.keyboard.filteredModifierMasks == nil, trace == nil, unchecked.spyList.isEmpty {
+            return routeUnfilteredKey(keyEvent, record: record)
+        }
+        finishFilteredKey(event, keyEvent, consumedBy: consumedBy, record: record)
+    }
+
+    /// The rest of ``routeKeyThroughFilters(_:_:record:)`` for a key a filter took or changed
+    /// the modifiers of, or with a trace or spies: out of line, so that the event is not
+    /// copied for it on the way of a key the filters passed.
+    @inline(never)
+    private func finishFilteredKey(_ event: InputEvent, _ keyEvent: KeyEvent, consumedBy: Int?, record: Bool) {
         if let masks = unchecked.keyboard.filteredModifierMasks {
             // A filter changed the modifiers (sticky keys): the key carries them to
             // whoever gets it, after it, as `wl_keyboard.modifiers` follows a key.
@@ -117,7 +132,7 @@ extension Router {
         if let consumedBy {
             // Only a taken press takes the rest of the key: a filter that takes a repeat
             // of a key whose press was delivered leaves its release to the client.
-            if record, let index = heldKeyIndex(keycode), unchecked.keyboard.heldKeys[index].press == .routing {
+            if record, let index = heldKeyIndex(keyEvent.keycode), unchecked.keyboard.heldKeys[index].press == .routing {
                 unchecked.keyboard.heldKeys[index].press = .taken
                 if filterDiscardsTakenKeyPresses(at: consumedBy) { releaseTakenPressFromInterpreter(keyEvent, at: index) }
             }

@@ -427,6 +427,15 @@ struct AskedFilter {
         }
     }
 
+    /// ``ask(_:router:)`` for a raw key on `routeKey`'s path: bounce keys, the core's one
+    /// filter of raw presses, with its body inline (no call, no frame of its own).
+    @inline(__always) func askRawKey(_ event: InputEvent, router: Router) -> FilterDecision {
+        if builtin == .bounceKeys {
+            return object._withUnsafeGuaranteedRef { unsafeDowncast($0, to: BounceKeys.self).filterInline(event, router: router) }
+        }
+        return ask(event, router: router)
+    }
+
     /// Asks the filter about an interpreted key, as ``ask(_:router:)``.
     @inline(__always) func askKey(_ event: KeyEvent, router: Router) -> FilterDecision {
         switch builtin {
@@ -761,20 +770,20 @@ extension Router {
         return consumedBy
     }
 
-    /// The filters asked about a raw key, for `routeKey`'s filtered path: `released`, the
-    /// class of raw releases, else that of raw presses and repeats. The lone filter of the
-    /// class (``FilterRoster/HotState/loneKey``, a plain field) is asked inline, as
-    /// ``askLoneFilter(_:kind:)`` asks it: no call to an asking, no index into the lists.
+    /// The filters asked about a raw key of class `kind` (``FilterInterests/keys`` or
+    /// ``FilterInterests/keyReleases``), for `routeKey`'s filtered path, given the class's lone
+    /// filter (``FilterList/loneRawKeyFilter(released:)``, a plain field). That one is asked
+    /// inline, as ``askLoneFilter(_:kind:)`` asks it: no call to an asking, no index into the
+    /// lists, and no test of the asked classes first (a lone filter is asked). Without one,
+    /// the loop if the class is asked at all.
     @inline(__always)
-    func askRawKeyFilters(_ event: InputEvent, released: Bool) -> Int? {
-        let kind: FilterInterests = released ? .keyReleases : .keys
-        guard unchecked.filterList.asks(kind) else { return nil }
-        guard let entry = unchecked.filterList.loneRawKeyFilter(released: released) else {
-            return askFiltersInOrder(event, kind: kind)
+    func askRawKeyFilters(_ event: InputEvent, kind: FilterInterests, lone: AskedFilter?) -> Int? {
+        guard let entry = lone else {
+            return unchecked.filterList.asks(kind) ? askFiltersInOrder(event, kind: kind) : nil
         }
         unchecked.filterList.enterAsking()
         var consumedBy: Int?
-        if entry.ask(event, router: self) == .consume {
+        if entry.askRawKey(event, router: self) == .consume {
             consumedBy = entry.index
         } else if unchecked.filterList.rosterLink._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) {
             consumedBy = askOneByOne(event, kind: kind, from: entry.index + 1)
@@ -784,11 +793,12 @@ extension Router {
     }
 
     /// The filters asked about an interpreted key, for `routeKey`'s filtered path, the lone
-    /// one inline (as ``askRawKeyFilters(_:released:)``).
+    /// one inline (as ``askRawKeyFilters(_:kind:lone:)``).
     @inline(__always)
     func askInterpretedKeyFilters(_ event: KeyEvent) -> Int? {
-        guard unchecked.filterList.asks(.interpretedKeys) else { return nil }
-        guard let entry = unchecked.filterList.loneInterpretedKeyFilter else { return askFiltersInOrder(key: event) }
+        guard let entry = unchecked.filterList.loneInterpretedKeyFilter else {
+            return unchecked.filterList.asks(.interpretedKeys) ? askFiltersInOrder(key: event) : nil
+        }
         unchecked.filterList.enterAsking()
         var consumedBy: Int?
         if entry.askKey(event, router: self) == .consume {
