@@ -227,8 +227,10 @@ public final class SlowKeys: InputFilter {
     struct HotState {
         var delay: TimeSpan
         var onKey: ((_ keycode: UInt32, _ outcome: Outcome) -> Void)?
-        /// The presses waiting for their delay, oldest first.
-        var waiting: [(event: KeyEvent, deadline: Timestamp)] = []
+        /// The presses waiting for their delay, oldest first. (A struct, not a tuple: an
+        /// array of tuples holding a `KeyEvent` was removed from and appended to through the
+        /// runtime's generic value witnesses, about 100 instructions a press.)
+        var waiting: [WaitingPress] = []
         /// One timer for all of them, set for `timerDeadline`, the earliest deadline when it
         /// was set: when it fires, the due presses are accepted and it is set again for the
         /// next (a press of a key still waiting replaces it without a cancel and schedule).
@@ -236,6 +238,11 @@ public final class SlowKeys: InputFilter {
         var timerDeadline = Timestamp.zero
     }
     @exclusivity(unchecked) var unchecked: HotState
+    /// A press waiting for its delay.
+    struct WaitingPress {
+        var event: KeyEvent
+        var deadline: Timestamp
+    }
     /// The router it was last asked by, without a weak reference (``RouterHandle``).
     private var routerHandle: RouterHandle?
     private var router: Router? {
@@ -261,12 +268,23 @@ public final class SlowKeys: InputFilter {
         guard enabled, event.state == .pressed else { return .pass }
         // A press of a key still waiting: the waiting one was released (its release went
         // unseen, swallowed by the router) and is dropped now.
+        let deadline: Timestamp
         if let stale = unchecked.waiting.scanIndex(where: { $0.event.keycode == event.keycode }) {
-            unchecked.waiting.remove(at: stale)
-            unchecked.onKey?(event.keycode, .rejected)
+            if stale == unchecked.waiting.count &- 1, unchecked.onKey == nil {
+                // The last one, and no one to tell: this press takes its place (the same
+                // list as removing it and appending this one, without moving either).
+                deadline = router.clock.now + unchecked.delay
+                unchecked.waiting[stale] = WaitingPress(event: event, deadline: deadline)
+            } else {
+                unchecked.waiting.remove(at: stale)
+                unchecked.onKey?(event.keycode, .rejected)
+                deadline = router.clock.now + unchecked.delay
+                unchecked.waiting.append(WaitingPress(event: event, deadline: deadline))
+            }
+        } else {
+            deadline = router.clock.now + unchecked.delay
+            unchecked.waiting.append(WaitingPress(event: event, deadline: deadline))
         }
-        let deadline = router.clock.now + unchecked.delay
-        unchecked.waiting.append((event, deadline))
         if unchecked.timer == nil || deadline < unchecked.timerDeadline {
             // The timer set stays when it fires no later than this press's deadline.
             // The router is stored only here (a store of its handle, not weak): the timer's action routes
@@ -365,6 +383,13 @@ public final class BounceKeys: InputFilter {
 
     /// Takes a press of the key last released, within the delay; notes releases.
     public func filter(_ event: InputEvent, router: Router) -> FilterDecision {
+        filterInline(event, router: router)
+    }
+
+    /// ``filter(_:router:)``'s body, inlined where the router asks bounce keys alone about a
+    /// raw key (UnsafeFoundations.swift, `AskedFilter.askRawKey`).
+    @inline(__always)
+    func filterInline(_ event: InputEvent, router: Router) -> FilterDecision {
         guard enabled, case .key(let keycode, let state) = event.kind else { return .pass }
         switch state {
         case .released:

@@ -69,49 +69,74 @@ extension Router {
     /// Filters, spies, then the grab or the default rule. `record`: the event is the press
     /// that created the last ``HeldKey`` record of its key, which this marks as it goes.
     private func routeKey(_ event: InputEvent, _ keyEvent: KeyEvent, record: Bool) {
-        let keycode = keyEvent.keycode
         // Most seats have no filter and no spy: skip even loading the lists.
         // Filters that are off are not in the asked lists (FilterRoster).
         let asked: FilterInterests = keyEvent.state == .released ? .keyReleases : .keysAndInterpretedKeys
         if unchecked.filterList.asks(asked) || !unchecked.spyList.isEmpty {
-            // Each filter is asked about the raw event, then about the interpreted key
-            // (presses and repeats); spies hear once, with the verdict.
-            unchecked.keyboard.filterDepth += 1
-            // (Raw releases are a class of their own: a filter acting on presses as
-            // interpreted and on releases raw is asked once per key.)
-            let raw: FilterInterests = keyEvent.state == .released ? .keyReleases : .keys
-            var consumedBy = unchecked.filterList.asks(raw) ? askKeyFilters(event, kind: raw) : nil
+            return routeKeyThroughFilters(event, keyEvent, record: record)
+        }
+        routeUnfilteredKey(keyEvent, record: record)
+    }
+
+    /// ``routeKey(_:_:record:)`` with filters or spies: out of line, so that the key with
+    /// neither keeps its code, and the lone filter of a class is asked inline here
+    /// (``askRawKeyFilters(_:kind:lone:)``) without a further call to an asking. A key the
+    /// filters passed, with no modifiers changed, no trace and no spy goes straight on to the
+    /// grab or the default rule; the rest is ``finishFilteredKey(_:_:consumedBy:record:)``.
+    @inline(never)
+    private func routeKeyThroughFilters(_ event: InputEvent, _ keyEvent: KeyEvent, record: Bool) {
+        let released = keyEvent.state == .released
+        // Each filter is asked about the raw event, then about the interpreted key
+        // (presses and repeats); spies hear once, with the verdict.
+        unchecked.keyboard.filterDepth &+= 1
+        // (Raw releases are a class of their own: a filter acting on presses as
+        // interpreted and on releases raw is asked once per key.)
+        // (One branch per class, so that each asks its lone filter with the class known.)
+        let consumedBy: Int?
+        if released {
             // A release follows its press, which was not taken (a taken one's release was
             // swallowed before): a filter cannot take it and leave the key stuck.
-            if keyEvent.state == .released { consumedBy = nil }
-            if consumedBy == nil, keyEvent.state != .released {
-                consumedBy = unchecked.filterList.asks(.interpretedKeys) ? askKeyFilters(key: keyEvent) : nil
+            _ = askRawKeyFilters(event, kind: .keyReleases, lone: unchecked.filterList.loneRawKeyFilter(released: true))
+            consumedBy = nil
+        } else {
+            consumedBy = askRawKeyFilters(event, kind: .keys, lone: unchecked.filterList.loneRawKeyFilter(released: false))
+                ?? askInterpretedKeyFilters(keyEvent)
+        }
+        unchecked.keyboard.filterDepth &-= 1
+        if consumedBy == nil, unchecked.keyboard.filteredModifierMasks == nil, trace == nil, unchecked.spyList.isEmpty {
+            return routeUnfilteredKey(keyEvent, record: record)
+        }
+        finishFilteredKey(event, keyEvent, consumedBy: consumedBy, record: record)
+    }
+
+    /// The rest of ``routeKeyThroughFilters(_:_:record:)`` for a key a filter took or changed
+    /// the modifiers of, or with a trace or spies: out of line, so that the event is not
+    /// copied for it on the way of a key the filters passed.
+    @inline(never)
+    private func finishFilteredKey(_ event: InputEvent, _ keyEvent: KeyEvent, consumedBy: Int?, record: Bool) {
+        if let masks = unchecked.keyboard.filteredModifierMasks {
+            // A filter changed the modifiers (sticky keys): the key carries them to
+            // whoever gets it, after it, as `wl_keyboard.modifiers` follows a key.
+            unchecked.keyboard.filteredModifierMasks = nil
+            let announce = unchecked.keyboard.announceModifiers
+            unchecked.keyboard.announceModifiers = nil
+            if consumedBy == nil {
+                var changed = keyEvent
+                changed.modifierMasks = masks
+                return routeFilteredKey(event, changed, record: record)
             }
-            unchecked.keyboard.filterDepth -= 1
-            if let masks = unchecked.keyboard.filteredModifierMasks {
-                // A filter changed the modifiers (sticky keys): the key carries them to
-                // whoever gets it, after it, as `wl_keyboard.modifiers` follows a key.
-                unchecked.keyboard.filteredModifierMasks = nil
-                let announce = unchecked.keyboard.announceModifiers
-                unchecked.keyboard.announceModifiers = nil
-                if consumedBy == nil {
-                    var changed = keyEvent
-                    changed.modifierMasks = masks
-                    return routeFilteredKey(event, changed, record: record)
-                }
-                announce?(masks)
+            announce?(masks)
+        }
+        if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
+        if !unchecked.spyList.isEmpty { observe(event, consumed: consumedBy != nil) }
+        if let consumedBy {
+            // Only a taken press takes the rest of the key: a filter that takes a repeat
+            // of a key whose press was delivered leaves its release to the client.
+            if record, let index = heldKeyIndex(keyEvent.keycode), unchecked.keyboard.heldKeys[index].press == .routing {
+                unchecked.keyboard.heldKeys[index].press = .taken
+                if filterDiscardsTakenKeyPresses(at: consumedBy) { releaseTakenPressFromInterpreter(keyEvent, at: index) }
             }
-            if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
-            if !unchecked.spyList.isEmpty { observe(event, consumed: consumedBy != nil) }
-            if let consumedBy {
-                // Only a taken press takes the rest of the key: a filter that takes a repeat
-                // of a key whose press was delivered leaves its release to the client.
-                if record, let index = heldKeyIndex(keycode), unchecked.keyboard.heldKeys[index].press == .routing {
-                    unchecked.keyboard.heldKeys[index].press = .taken
-                    if filterDiscardsTakenPresses(at: consumedBy) { releaseTakenPressFromInterpreter(keyEvent, at: index) }
-                }
-                return
-            }
+            return
         }
         routeUnfilteredKey(keyEvent, record: record)
     }
@@ -158,12 +183,6 @@ extension Router {
     private func isHiddenFromInterpreter(_ keycode: UInt32) -> Bool {
         guard let index = unchecked.keyboard.heldKeys.scanIndex(where: { $0.keycode == keycode }) else { return false }
         return unchecked.keyboard.heldKeys[index].hiddenFromInterpreter
-    }
-
-    /// Whether the filter at `index` (one that just took a press) discards the presses it
-    /// takes; false if the filters changed meanwhile and there is none there now.
-    private func filterDiscardsTakenPresses(at index: Int) -> Bool {
-        unchecked.filterList.discardsTakenKeyPresses(at: index)
     }
 
     /// A filter that discards taken presses (``InputFilter/discardsTakenKeyPresses``) took the
@@ -514,7 +533,7 @@ extension Router {
             trace?.record(.consumed(event, filter: consumedBy))
             // Taken again: hidden from the interpreter again.
             if let now = heldKeyIndex(keyEvent.keycode), unchecked.keyboard.heldKeys[now].press == .taken,
-               !unchecked.keyboard.heldKeys[now].hiddenFromInterpreter, filterDiscardsTakenPresses(at: consumedBy) {
+               !unchecked.keyboard.heldKeys[now].hiddenFromInterpreter, filterDiscardsTakenKeyPresses(at: consumedBy) {
                 releaseTakenPressFromInterpreter(keyEvent, at: now)
             }
             return true

@@ -214,13 +214,29 @@ final class FilterCall {
     /// `filter` as an object, unretained (rule 2 of ``Unretained``: `filter`, beside it, owns
     /// it and never changes): what a direct call reads, cast to the class `builtin` names.
     let object: Unmanaged<AnyObject>
+    /// `filter.discardsTakenKeyPresses`, read once, for the core's own filters (a constant
+    /// of each class); a user's filter is asked each time.
+    private let builtinDiscardsTakenKeyPresses: Bool
 
     init(_ filter: any InputFilter) {
         self.filter = filter
         filterSwitch = (filter as? any SwitchedFilter)?.filterSwitch
         builtin = BuiltinFilter(filter)
         object = Unmanaged.passUnretained(filter as AnyObject)
+        builtinDiscardsTakenKeyPresses = builtin != .user && filter.discardsTakenKeyPresses
     }
+
+    /// Whether the filter discards the key presses it takes (``InputFilter/discardsTakenKeyPresses``):
+    /// for the core's own filters without a call through the protocol.
+    @inline(__always) var discardsTakenKeyPresses: Bool {
+        builtin == .user ? userFilterDiscardsTakenKeyPresses() : builtinDiscardsTakenKeyPresses
+    }
+
+    /// Out of line: with the protocol call inlined beside the core's filters' answer, the
+    /// caller retained and released the filter list's four arrays around both (measured:
+    /// four retains and four releases, about 150 instructions, per press slow keys takes).
+    @inline(never)
+    private func userFilterDiscardsTakenKeyPresses() -> Bool { filter.discardsTakenKeyPresses }
 
     /// Whether the router calls the filter about an event of class `kind` now: a load and
     /// two tests for a switched one.
@@ -411,6 +427,15 @@ struct AskedFilter {
         }
     }
 
+    /// ``ask(_:router:)`` for a raw key on `routeKey`'s path: bounce keys, the core's one
+    /// filter of raw presses, with its body inline (no call, no frame of its own).
+    @inline(__always) func askRawKey(_ event: InputEvent, router: Router) -> FilterDecision {
+        if builtin == .bounceKeys {
+            return object._withUnsafeGuaranteedRef { unsafeDowncast($0, to: BounceKeys.self).filterInline(event, router: router) }
+        }
+        return ask(event, router: router)
+    }
+
     /// Asks the filter about an interpreted key, as ``ask(_:router:)``.
     @inline(__always) func askKey(_ event: KeyEvent, router: Router) -> FilterDecision {
         switch builtin {
@@ -449,6 +474,13 @@ final class FilterRoster {
         /// which the router asks without the loop (``Router/askLoneFilter(_:kind:)``). None set
         /// while stale, so that a stale roster always takes the checked path.
         var loneClasses: UInt16 = 0
+        /// The lone filter of each class of the key path (raw presses and repeats, raw
+        /// releases, interpreted keys), as a plain field: `asked[starts[c]]` when `c` is in
+        /// ``loneClasses``, else nil (so nil too while stale). `routeKey` asks it inline,
+        /// without an index into two arrays and their bounds checks.
+        var loneKey: AskedFilter?
+        var loneKeyRelease: AskedFilter?
+        var loneInterpretedKey: AskedFilter?
         /// The asked filters, grouped by class: class `c`'s are `asked[starts[c] ..< starts[c + 1]]`.
         var asked: [AskedFilter] = []
         var starts = [Int](repeating: 0, count: FilterInterests.classCount + 1)
@@ -460,6 +492,9 @@ final class FilterRoster {
         unchecked.isStale = true
         unchecked.askedClasses = 0xFFFF
         unchecked.loneClasses = 0
+        unchecked.loneKey = nil
+        unchecked.loneKeyRelease = nil
+        unchecked.loneInterpretedKey = nil
     }
 
     /// Rebuilds the lists from `calls`, in order, without allocating once warm.
@@ -486,6 +521,14 @@ final class FilterRoster {
         unchecked.starts[FilterInterests.classCount] = unchecked.asked.count
         unchecked.askedClasses = classes
         unchecked.loneClasses = lone
+        unchecked.loneKey = loneEntry(.keys)
+        unchecked.loneKeyRelease = loneEntry(.keyReleases)
+        unchecked.loneInterpretedKey = loneEntry(.interpretedKeys)
+    }
+
+    /// The lone filter of class `kind`, if it has one.
+    private func loneEntry(_ kind: FilterInterests) -> AskedFilter? {
+        unchecked.loneClasses & kind.rawValue != 0 ? unchecked.asked[unchecked.starts[kind.classIndex]] : nil
     }
 }
 
@@ -535,6 +578,18 @@ struct FilterList {
         rosterLink._withUnsafeGuaranteedRef { $0.unchecked.loneClasses & kind.rawValue != 0 }
     }
 
+    /// The lone filter asked about raw key releases (`released`) or raw presses and repeats,
+    /// if the class has exactly one and the lists are not stale.
+    @inline(__always) func loneRawKeyFilter(released: Bool) -> AskedFilter? {
+        rosterLink._withUnsafeGuaranteedRef { released ? $0.unchecked.loneKeyRelease : $0.unchecked.loneKey }
+    }
+
+    /// The lone filter asked about interpreted keys, if there is exactly one and the lists
+    /// are not stale.
+    @inline(__always) var loneInterpretedKeyFilter: AskedFilter? {
+        rosterLink._withUnsafeGuaranteedRef { $0.unchecked.loneInterpretedKey }
+    }
+
     mutating func append(_ filter: any InputFilter) {
         filters.append(filter)
         if askings > 0 { edited = true; return }
@@ -570,12 +625,6 @@ struct FilterList {
     func filter(at index: Int) -> (any InputFilter)? { index < calls.count ? calls[index].filter : nil }
 
     @inline(__always) func link(at index: Int) -> Unmanaged<FilterCall> { links[index] }
-
-    /// Whether the asked filter at `index` discards the presses it takes; false when there
-    /// is none there (the filters changed). Asked through the link, without a retain.
-    func discardsTakenKeyPresses(at index: Int) -> Bool {
-        index < links.count && links[index]._withUnsafeGuaranteedRef { $0.filter.discardsTakenKeyPresses }
-    }
 
     /// Starts an asking: the number of filters it asks.
     @inline(__always) mutating func beginAsking() -> Int {
@@ -662,16 +711,6 @@ extension Router {
         return consumedBy
     }
 
-    /// ``askFilters(_:kind:)`` behind one call, for `routeKey`: with the choice of path
-    /// inlined there, the key with no filter at all cost 2 instructions more (its registers
-    /// were laid out around the two calls); here it is a test and a jump.
-    @inline(never)
-    func askKeyFilters(_ event: InputEvent, kind: FilterInterests) -> Int? { askFilters(event, kind: kind) }
-
-    /// ``askFilters(key:)`` behind one call, for `routeKey` (as ``askKeyFilters(_:kind:)``).
-    @inline(never)
-    func askKeyFilters(key event: KeyEvent) -> Int? { askFilters(key: event) }
-
     /// ``askFilters(_:kind:)`` for a class with several asked filters, or stale lists.
     @inline(never)
     func askFiltersInOrder(_ event: InputEvent, kind: FilterInterests) -> Int? {
@@ -725,6 +764,46 @@ extension Router {
         if entry.askKey(event, router: self) == .consume {
             consumedBy = entry.index
         } else if roster._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) {
+            consumedBy = askOneByOne(key: event, from: entry.index + 1)
+        }
+        if unchecked.filterList.endAsking() { finishFilterEdits() }
+        return consumedBy
+    }
+
+    /// The filters asked about a raw key of class `kind` (``FilterInterests/keys`` or
+    /// ``FilterInterests/keyReleases``), for `routeKey`'s filtered path, given the class's lone
+    /// filter (``FilterList/loneRawKeyFilter(released:)``, a plain field). That one is asked
+    /// inline, as ``askLoneFilter(_:kind:)`` asks it: no call to an asking, no index into the
+    /// lists, and no test of the asked classes first (a lone filter is asked). Without one,
+    /// the loop if the class is asked at all.
+    @inline(__always)
+    func askRawKeyFilters(_ event: InputEvent, kind: FilterInterests, lone: AskedFilter?) -> Int? {
+        guard let entry = lone else {
+            return unchecked.filterList.asks(kind) ? askFiltersInOrder(event, kind: kind) : nil
+        }
+        unchecked.filterList.enterAsking()
+        var consumedBy: Int?
+        if entry.askRawKey(event, router: self) == .consume {
+            consumedBy = entry.index
+        } else if unchecked.filterList.rosterLink._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) {
+            consumedBy = askOneByOne(event, kind: kind, from: entry.index + 1)
+        }
+        if unchecked.filterList.endAsking() { finishFilterEdits() }
+        return consumedBy
+    }
+
+    /// The filters asked about an interpreted key, for `routeKey`'s filtered path, the lone
+    /// one inline (as ``askRawKeyFilters(_:kind:lone:)``).
+    @inline(__always)
+    func askInterpretedKeyFilters(_ event: KeyEvent) -> Int? {
+        guard let entry = unchecked.filterList.loneInterpretedKeyFilter else {
+            return unchecked.filterList.asks(.interpretedKeys) ? askFiltersInOrder(key: event) : nil
+        }
+        unchecked.filterList.enterAsking()
+        var consumedBy: Int?
+        if entry.askKey(event, router: self) == .consume {
+            consumedBy = entry.index
+        } else if unchecked.filterList.rosterLink._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) {
             consumedBy = askOneByOne(key: event, from: entry.index + 1)
         }
         if unchecked.filterList.endAsking() { finishFilterEdits() }
@@ -813,6 +892,16 @@ extension Router {
             i += 1
         }
         return nil
+    }
+
+    /// Whether the asked filter at `index` (one that just took a press) discards the presses
+    /// it takes; false when there is none there (the filters changed). The link is read
+    /// alone, then the holder asked through it without a retain: read through a method of
+    /// the list, the list's arrays were retained around the call.
+    func filterDiscardsTakenKeyPresses(at index: Int) -> Bool {
+        guard index < unchecked.filterList.count else { return false }
+        let link = unchecked.filterList.link(at: index)
+        return link._withUnsafeGuaranteedRef { $0.discardsTakenKeyPresses }
     }
 
     /// Applies the edits made while filters were asked (and rebuilds stale lists); the former

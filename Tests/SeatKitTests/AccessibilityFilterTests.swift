@@ -96,6 +96,30 @@ import Testing
         #expect(outcomes == [.pressed, .rejected, .pressed, .accepted])
     }
 
+    /// With no ``SlowKeys/onKey`` to tell, a press of a key still waiting takes the stale
+    /// press's place when that one was the last to wait, and goes last otherwise (as with a
+    /// listener): either way it waits its whole delay from its own press, and keys are
+    /// accepted in the order of their deadlines.
+    @Test func aSlowKeyPressedAgainWithNoListenerWaitsFromItsOwnPressInTheOrderOfDeadlines() {
+        let world = World()
+        let slow = SlowKeys(delay: .milliseconds(300))
+        world.router.addFilter(slow)
+        world.key(30, .pressed, at: 0)
+        world.key(30, .released, at: 100)
+        world.key(30, .pressed, at: 200)  // the last waiting: replaced in place
+        world.key(31, .pressed, at: 250)
+        world.key(30, .released, at: 260)
+        world.key(30, .pressed, at: 270)  // not the last: goes after 31
+        world.clock.advance(to: .milliseconds(549))
+        #expect(world.log.entries.isEmpty, "no earlier press's deadline accepts the last one")
+        world.clock.advance(to: .milliseconds(550))
+        #expect(world.app.lastKey?.keycode == 31 && world.app.lastKey?.time == .milliseconds(550))
+        world.clock.advance(to: .milliseconds(570))
+        #expect(world.app.lastKey?.keycode == 30 && world.app.lastKey?.time == .milliseconds(570))
+        #expect(world.log.entries == ["app.keyDown", "app.keyDown"])
+        #expect(world.clock.pendingTimerCount == 0)
+    }
+
     /// Keys waiting together share one timer, set for the earliest deadline and set again
     /// for the next when it fires: each key is accepted at its own deadline, in order, and a
     /// press of a key still waiting schedules nothing.

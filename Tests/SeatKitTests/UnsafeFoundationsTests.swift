@@ -499,6 +499,71 @@ import Testing
         button(.released, 600)
     }
 
+    final class SwitchingKeyFilter: InputFilter {
+        var asked = 0
+        var onFilter: (() -> Void)?
+        func filter(_ event: InputEvent, router: Router) -> FilterDecision {
+            asked += 1
+            onFilter?()
+            return .pass
+        }
+    }
+
+    static func key(_ keycode: UInt32, _ state: KeyState, _ t: Int64) -> InputEvent {
+        InputEvent(time: .milliseconds(t), device: DeviceID(1), .key(keycode: keycode, state: state))
+    }
+
+    /// The key path asks the lone filter of each of its classes (raw presses, raw releases,
+    /// interpreted keys) from a plain field, inline in `routeKey`'s filtered path: bounce keys
+    /// alone is asked about raw presses and releases and takes a bounce; a second filter of
+    /// a class puts it back on the loop; a filter turned on by the lone filter's call is
+    /// asked about that same key at its turn (slow keys, turned on while the raw press is
+    /// asked, takes the press as interpreted).
+    @Test func theKeyPathAsksTheLoneFilterOfEachClassAndAFilterTurnedOnMidKeyAtItsTurn() {
+        let router = Router(clock: VirtualClock())
+        let spy = VerdictSpy()
+        router.addSpy(spy)
+        let bounce = BounceKeys(delay: .milliseconds(100))
+        var bounces: [UInt32] = []
+        bounce.onBounce = { bounces.append($0) }
+        router.addFilter(bounce)
+        let list = router.unchecked.filterList
+        #expect(list.loneRawKeyFilter(released: false)?.builtin == .bounceKeys)
+        #expect(list.loneRawKeyFilter(released: true)?.builtin == .bounceKeys)
+        #expect(list.loneInterpretedKeyFilter == nil, "bounce keys does not look at interpreted keys")
+        router.inject(Self.key(30, .pressed, 1))
+        router.inject(Self.key(30, .released, 2))
+        router.inject(Self.key(30, .pressed, 3))  // the clock stands still: within the delay
+        router.inject(Self.key(30, .released, 4))
+        #expect(bounces == [30], "the second press is a bounce")
+        #expect(spy.consumed == [false, false, true, true], "taken, and its release swallowed")
+        router.removeFilter(bounce)
+
+        let sticky = StickyKeys(), mouse = MouseKeys()
+        router.addFilter(sticky)
+        #expect(router.unchecked.filterList.loneInterpretedKeyFilter?.builtin == .stickyKeys)
+        router.addFilter(mouse)
+        #expect(router.unchecked.filterList.loneInterpretedKeyFilter == nil, "two filters: the loop")
+        router.removeFilter(sticky)
+        router.removeFilter(mouse)
+
+        let switcher = SwitchingKeyFilter()
+        let slow = SlowKeys(delay: .milliseconds(100), isEnabled: false)
+        var outcomes: [SlowKeys.Outcome] = []
+        slow.onKey = { _, outcome in outcomes.append(outcome) }
+        switcher.onFilter = { slow.isEnabled = true }
+        router.addFilter(switcher)
+        router.addFilter(slow)
+        #expect(router.unchecked.filterList.loneRawKeyFilter(released: false) != nil, "the user's filter alone on raw keys")
+        router.inject(Self.key(31, .pressed, 10))
+        #expect(switcher.asked == 1)
+        #expect(outcomes == [.pressed], "turned on while the raw press was asked: it takes the press as interpreted")
+        #expect(spy.consumed.last == true)
+        switcher.onFilter = nil
+        router.inject(Self.key(31, .released, 11))
+        #expect(spy.consumed.last == true, "the release of the taken press is swallowed")
+    }
+
     // MARK: The tricks stay in their one place
 
     /// The one-place rules: in every module, the only stored properties that skip the
