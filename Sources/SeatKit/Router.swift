@@ -60,6 +60,10 @@ public final class Router {
         /// The output each device with a mapping (a rule's or its ``DeviceInfo/mappedOutput``) in the layout is mapped to:
         /// its absolute events are hit-tested there. Empty on most seats, which skips the lookup.
         var deviceOutputs: [DeviceID: Output] = [:]
+        /// `deviceOutputs`, unretained (rule 2 of ``Unretained``: `deviceOutputs` owns them, and
+        /// both maps are rebuilt together whenever devices, outputs or rules change): what
+        /// `layoutPoint(fromNormalized:_:device:)` reads, without a retain per touch event.
+        var deviceOutputLinks: [DeviceID: Unretained<Output>] = [:]
         /// The calibration of each device a mapping rule gives one (Router+DeviceMapping.swift).
         var deviceCalibrations: [DeviceID: CalibrationMatrix] = [:]
         /// The layout-space region each device with one covers (DeviceMapping.region).
@@ -327,12 +331,8 @@ public final class Router {
 
     /// Tells the touch frame observers that a delivery of touch events ended.
     func touchFrameDidFinish() {
+        if !unchecked.touches.frameSinks.isEmpty { tellTouchFrameSinks() }
         var i = 0
-        while i < unchecked.touches.frameSinks.count {
-            unchecked.touches.frameSinks[i].routerDidFinishTouchFrame(self)
-            i += 1
-        }
-        i = 0
         while i < unchecked.touches.frameObservers.count {
             unchecked.touches.frameObservers[i].observer?.routerDidFinishTouchFrame(self)
             i += 1
