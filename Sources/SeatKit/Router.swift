@@ -197,6 +197,12 @@ public final class Router {
         gestures.unchecked.gestureScratch.reserveCapacity(16)
         gestures.unchecked.heldScratch.reserveCapacity(16)
         gestures.unchecked.releaseGroup.reserveCapacity(16)
+        // Grown on the first recognizer's first transition otherwise: that first growth also
+        // instantiated the array's metadata, ~12,000 instructions inside the first touch.
+        gestures.unchecked.transitionsUnderWay.reserveCapacity(4)
+        // One touch record made now, for the first touch: made then, its first allocation
+        // also instantiated its arrays' metadata, ~13,000 instructions inside the first touch.
+        unchecked.touches.pool.append(TouchSequence())
         handle.attach(self)
     }
 
