@@ -121,8 +121,15 @@ extension Router {
         if unchecked.deviceOutputs.isEmpty && unchecked.layoutWideDevices.isEmpty {
             return unchecked.layout.outputs.unretainedElement(at: 0).with { $0.clampInside($0.layoutPoint(fromNormalized: u, v)) }
         }
-        if let output = output(for: device) {
-            return output.clampInside(output.layoutPoint(fromNormalized: u, v))
+        // Otherwise as `output(for:)`, which returned the output retained (a retain and a
+        // release per touch event in the wlroots kiosk, whose pointer devices span the
+        // layout), with the output read unretained: the mapped one (rule 2 of ``Unretained``:
+        // `deviceOutputs` owns it), else, unless the device spans the layout, the first.
+        if !unchecked.deviceOutputLinks.isEmpty, let link = unchecked.deviceOutputLinks[device] {
+            return link.with { $0.clampInside($0.layoutPoint(fromNormalized: u, v)) }
+        }
+        if unchecked.layoutWideDevices.isEmpty || !unchecked.layoutWideDevices.scanContains(device) {
+            return unchecked.layout.outputs.unretainedElement(at: 0).with { $0.clampInside($0.layoutPoint(fromNormalized: u, v)) }
         }
         let b = unchecked.layout.bounds
         return unchecked.layout.clamp(LayoutPoint(x: b.minX + u * b.size.width, y: b.minY + v * b.size.height))
@@ -134,6 +141,7 @@ extension Router {
     /// Resolves each device's output and calibration, after devices, outputs or rules changed.
     func updateDeviceOutputs() {
         unchecked.deviceOutputs.removeAll(keepingCapacity: true)
+        unchecked.deviceOutputLinks.removeAll(keepingCapacity: true)
         unchecked.deviceCalibrations.removeAll(keepingCapacity: true)
         unchecked.layoutWideDevices.removeAll(keepingCapacity: true)
         unchecked.deviceRegions.removeAll(keepingCapacity: true)
@@ -146,6 +154,7 @@ extension Router {
             // by `output(for:)`, and its points hit-tested where they land.
             if let name = outputName, let output = unchecked.layout.output(named: name) {
                 unchecked.deviceOutputs[device] = output
+                unchecked.deviceOutputLinks[device] = Unretained(output)
             } else if info.capabilities.contains(.pointer), info.capabilities.isDisjoint(with: Self.outputBoundDevices) {
                 unchecked.layoutWideDevices.append(device)
             }

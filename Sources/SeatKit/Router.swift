@@ -60,6 +60,10 @@ public final class Router {
         /// The output each device with a mapping (a rule's or its ``DeviceInfo/mappedOutput``) in the layout is mapped to:
         /// its absolute events are hit-tested there. Empty on most seats, which skips the lookup.
         var deviceOutputs: [DeviceID: Output] = [:]
+        /// `deviceOutputs`, unretained (rule 2 of ``Unretained``: `deviceOutputs` owns them, and
+        /// both maps are rebuilt together whenever devices, outputs or rules change): what
+        /// `layoutPoint(fromNormalized:_:device:)` reads, without a retain per touch event.
+        var deviceOutputLinks: [DeviceID: Unretained<Output>] = [:]
         /// The calibration of each device a mapping rule gives one (Router+DeviceMapping.swift).
         var deviceCalibrations: [DeviceID: CalibrationMatrix] = [:]
         /// The layout-space region each device with one covers (DeviceMapping.region).
@@ -193,6 +197,12 @@ public final class Router {
         gestures.unchecked.gestureScratch.reserveCapacity(16)
         gestures.unchecked.heldScratch.reserveCapacity(16)
         gestures.unchecked.releaseGroup.reserveCapacity(16)
+        // Grown on the first recognizer's first transition otherwise: that first growth also
+        // instantiated the array's metadata, ~12,000 instructions inside the first touch.
+        gestures.unchecked.transitionsUnderWay.reserveCapacity(4)
+        // One touch record made now, for the first touch: made then, its first allocation
+        // also instantiated its arrays' metadata, ~13,000 instructions inside the first touch.
+        unchecked.touches.pool.append(TouchSequence())
         handle.attach(self)
     }
 
@@ -327,12 +337,8 @@ public final class Router {
 
     /// Tells the touch frame observers that a delivery of touch events ended.
     func touchFrameDidFinish() {
+        if !unchecked.touches.frameSinks.isEmpty { tellTouchFrameSinks() }
         var i = 0
-        while i < unchecked.touches.frameSinks.count {
-            unchecked.touches.frameSinks[i].routerDidFinishTouchFrame(self)
-            i += 1
-        }
-        i = 0
         while i < unchecked.touches.frameObservers.count {
             unchecked.touches.frameObservers[i].observer?.routerDidFinishTouchFrame(self)
             i += 1

@@ -63,8 +63,8 @@ struct TouchRouting {
     var grab: (any TouchGrab)?
     /// Told the end of each frame, not kept alive (``Router/addTouchFrameObserver(_:)``).
     var frameObservers: [WeakTouchFrameObserver] = []
-    /// Told the end of each frame, kept alive (`Router.addTouchFrameSink(_:)`).
-    var frameSinks: [any TouchFrameObserver] = []
+    /// Told the end of each frame, kept alive (`Router.addTouchFrameSink(_:)`), never removed.
+    var frameSinks = TouchFrameSinks()
     var pass = Pass.idle
     /// A touch frame injected while one was delivered: delivered right after, at this time.
     var deferredFrame: Timestamp?

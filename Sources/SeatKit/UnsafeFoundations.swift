@@ -953,6 +953,54 @@ extension Array where Element: AnyObject {
     }
 }
 
+// # Touch-frame sinks told without reference counting
+
+/// One touch-frame sink as the router tells it (`Router.addTouchFrameSink(_:)`): a holder the
+/// router owns (rule 2 of ``Unretained``: `TouchRouting.frameSinks` keeps it strongly beside
+/// its unretained link in `frameSinkLinks`; sinks are never removed), so that the end of a
+/// frame reads the sink from a `let` of an object it does not retain. Reading
+/// `any TouchFrameObserver` out of an array retained and released the sink around every
+/// frame's end (issue 24: ~40 instructions per touch frame in the wlroots kiosk).
+final class TouchFrameSinkCall {
+    let sink: any TouchFrameObserver
+    init(_ sink: any TouchFrameObserver) { self.sink = sink }
+}
+
+/// The router's touch-frame sinks: the holders, owned, and their unretained links. Sinks are
+/// only ever added (one added while the sinks are told is told from that frame's end on, as
+/// the loop reads the count each time round).
+struct TouchFrameSinks {
+    /// The holders, owned (rule 2), in the order added.
+    private var calls: [TouchFrameSinkCall] = []
+    /// `calls`, unretained: what a loop reads.
+    private var links: [Unmanaged<TouchFrameSinkCall>] = []
+
+    @inline(__always) var isEmpty: Bool { links.isEmpty }
+    @inline(__always) var count: Int { links.count }
+
+    mutating func append(_ sink: any TouchFrameObserver) {
+        let call = TouchFrameSinkCall(sink)
+        calls.append(call)
+        links.append(Unmanaged.passUnretained(call))
+    }
+
+    @inline(__always) func link(at index: Int) -> Unmanaged<TouchFrameSinkCall> { links[index] }
+}
+
+extension Router {
+    /// Tells each touch-frame sink that a frame's delivery ended, through its holder's
+    /// unretained link (the sinks' list owns the holders and never lets one go).
+    @inline(never)
+    func tellTouchFrameSinks() {
+        var i = 0
+        while i < unchecked.touches.frameSinks.count {
+            let link = unchecked.touches.frameSinks.link(at: i)
+            link._withUnsafeGuaranteedRef { $0.sink.routerDidFinishTouchFrame(self) }
+            i &+= 1
+        }
+    }
+}
+
 // # Spies told without reference counting
 
 /// One spy as the router tells it: a holder the router owns (rule 2 of ``Unretained``:
