@@ -127,6 +127,8 @@ public final class Output {
     }
 
     deinit {
+        // A root a walk is asking unretained outlives its output.
+        root.keepIfPinned()
         // Surfaces that outlive their output are no longer attached to anything.
         root.detachSubtree()
         // Nor are global recognizers that outlive it.

@@ -193,7 +193,8 @@ extension Router {
                                         unacceleratedDelta: unaccelerated)
         unchecked.pointer.focusSurfaceLocation = motion.surfaceLocation
         if !gestures.pointerArena.unchecked.entries.isEmpty && gestures.deliverPointerMotionToRecognizers(in: self, motion) { return }
-        if walkChain(from: focus, target: focus, kind: .pointerMoved, { responder, context in
+        // A walk that ends at the delegate reports the drop through the delegate it read.
+        if walkChain(from: focus, target: focus, kind: .pointerMoved, reportingDrop: { self.reportDropped(.pointerMoved, .pointerMotion(motion), to: $0) }, { responder, context in
             responder.pointerMoved(motion, context: context)
         }) == false {
             reportDropped(.pointerMoved, .pointerMotion(motion))
