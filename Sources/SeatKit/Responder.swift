@@ -88,6 +88,15 @@ public struct ResponderContext: ~Escapable {
         targetSurface = target.map(Unretained.init)
     }
 
+    /// The context for asking `output`'s responder.
+    @inline(__always) @_lifetime(immortal)
+    init(router: Router, output: Output, target: Surface?) {
+        routerLink = Unretained(router)
+        linkSurface = nil
+        linkOutput = Unretained(output)
+        targetSurface = target.map(Unretained.init)
+    }
+
     /// The context for asking `surface`'s responder.
     @inline(__always) @_lifetime(immortal)
     init(router: Router, surface: Surface, target: Surface?) {

@@ -78,6 +78,9 @@ public final class Router {
         /// Raised each time `delegate` is set: a walk that read the delegate tells it of the
         /// drop only if it is still the one set (``walkChain(from:target:kind:stopIf:reportingDrop:_:)``).
         var delegateGeneration: UInt64 = 0
+        /// Whether `delegate` keeps the default ``Responder/nextResponder(after:)``
+        /// (``NextResponderProbe``); unknown again each time it is set.
+        var delegateChain = NextResponderKind.unknown
     }
 
     @exclusivity(unchecked) var unchecked = HotState()
@@ -147,6 +150,7 @@ public final class Router {
         set {
             unchecked.delegate = newValue
             unchecked.delegateGeneration &+= 1
+            unchecked.delegateChain = .unknown
         }
     }
     /// Fills in keysyms, text and modifiers for key events (SeatKitXKB provides one).
@@ -647,26 +651,44 @@ public final class Router {
                     return responder.nextResponder(after: defaultLink(after: surface, formerOutput: formerOutput))
                 }
                 if handled { return true }
+            case .output(let output):
+                // Its responder, owned for the ask (the output may replace it meanwhile), and
+                // what its next link is, read with it (``NextResponderProbe``).
+                let responder = output.unchecked._responder
+                let chain = output.unchecked.responderChain
+                let result = ask(responder, ResponderContext(router: self, output: output, target: target))
+                if let trace { traceAsked(trace, .output(output), kind, result) }
+                if result == .handled { return true }
+                switch chain {
+                case .followsDefault: next = .delegate
+                case .own: next = responder.nextResponder(after: .delegate)
+                case .unknown:
+                    let (following, learnt) = NextResponderProbe.classify(responder, after: .delegate)
+                    if output.unchecked._responder === responder { output.unchecked.responderChain = learnt }
+                    next = following
+                }
             case .delegate:
                 // Read once: what it is asked and, when the walk ends here, told of the drop.
+                // What its next link is, read with it (``NextResponderProbe``).
                 let generation = unchecked.delegateGeneration
                 let delegate = self.delegate
+                let chain = unchecked.delegateChain
                 if let delegate {
                     let result = ask(delegate, ResponderContext(router: self, link: .delegate, target: target))
                     if let trace { traceAsked(trace, .delegate, kind, result) }
                     if result == .handled { return true }
+                    switch chain {
+                    case .followsDefault: next = nil
+                    case .own: next = delegate.nextResponder(after: nil)
+                    case .unknown:
+                        let (following, learnt) = NextResponderProbe.classify(delegate, after: nil)
+                        if generation == unchecked.delegateGeneration { unchecked.delegateChain = learnt }
+                        next = following
+                    }
+                } else {
+                    next = nil
                 }
-                // Asked as what it is (a conversion to `any Responder` would retain it).
-                next = delegate?.nextResponder(after: nil)
                 if case .none = next, let delegate, generation == unchecked.delegateGeneration, reportingDrop(delegate) { return true }
-            case let link:
-                let responder = responder(for: link)
-                if let responder {
-                    let result = ask(responder, ResponderContext(router: self, link: link, target: target))
-                    if let trace { traceAsked(trace, link, kind, result) }
-                    if result == .handled { return true }
-                }
-                next = nextLink(after: link, responder: responder, formerOutput: formerOutput)
             }
             guard let following = next else { return false }
             current = consume following
