@@ -211,7 +211,9 @@ final class FlatHitTable {
 
     /// Sets the box and the end of the group whose entry is at `index`.
     private func closeGroup(at index: Int, box: SurfaceRect) {
-        let margin = 1e-9 * (1 + Swift.max(Swift.abs(box.minX), Swift.abs(box.minY), Swift.abs(box.maxX), Swift.abs(box.maxY)))
+        // Two at a time: the variadic `max` allocates its arguments' array in a debug build.
+        let extent = Swift.max(Swift.max(Swift.abs(box.minX), Swift.abs(box.minY)), Swift.max(Swift.abs(box.maxX), Swift.abs(box.maxY)))
+        let margin = 1e-9 * (1 + extent)
         guard margin.isFinite else {
             // Boxes too large to widen: a group every point enters.
             unchecked.entries[index].minX = -.infinity

@@ -105,9 +105,10 @@ import Testing
         h.pointer(to: 41, 40)
         h.pointer(to: 42, 40)
         #expect(h.log.entries == ["c.motion", "b.motion", "side.motion", "c.motion", "b.motion", "side.motion"])
-        // RecordingResponder implements nextResponder: its holder says so.
-        let holder = b.unchecked.responderHolder
-        #expect(holder.unchecked.chain == .own)
+        // RecordingResponder implements nextResponder: the holder of c, the first link, whose
+        // next link the walk asked for, says so (b, after it, is on the owning walk, which
+        // calls every responder's nextResponder as before).
+        #expect(c.unchecked.responderHolder.unchecked.chain == .own)
         // A responder with the default is learnt as such after its first walk.
         let plain = Surface(name: "plain", frame: SurfaceRect(x: 0, y: 0, width: 50, height: 50))
         c.addChild(plain)
