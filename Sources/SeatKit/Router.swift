@@ -674,7 +674,7 @@ public final class Router {
                 let delegate = self.delegate
                 let chain = unchecked.delegateChain
                 if let delegate {
-                    let result = ask(delegate, ResponderContext(router: self, link: .delegate, target: target))
+                    let result = askOpened(delegate, target: target, ask)
                     if let trace { traceAsked(trace, .delegate, kind, result) }
                     if result == .handled { return true }
                     switch chain {
@@ -693,6 +693,15 @@ public final class Router {
             guard let following = next else { return false }
             current = consume following
         }
+    }
+
+    /// Asks the delegate as a responder: opened, so that its conversion to `any Responder`
+    /// borrows the reference the walk holds rather than copying it (a retain and a release,
+    /// each on the side table's slow path).
+    @inline(__always)
+    func askOpened<D: CompositorDelegate>(_ delegate: D, target: Surface?,
+                                          _ ask: (any Responder, ResponderContext) -> ResponderResult) -> ResponderResult {
+        ask(delegate, ResponderContext(router: self, link: .delegate, target: target))
     }
 
     /// Records that `link` was asked, unless the ask passed it over without calling it (a link
