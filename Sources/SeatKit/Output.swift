@@ -26,6 +26,9 @@ public final class Output {
         var _transform: OutputTransform
         var _scale: Double
         var _responder: any Responder
+        /// Whether `_responder` keeps the default ``Responder/nextResponder(after:)``
+        /// (``NextResponderProbe``); unknown again each time it is set.
+        var responderChain = NextResponderKind.unknown
         /// Backs `isInLayout`.
         var isInLayout = false
         /// Backs `gestureRecognizers`.
@@ -76,7 +79,10 @@ public final class Output {
     /// The responder between the root surface and the compositor delegate.
     public var responder: any Responder {
         get { unchecked._responder }
-        set { unchecked._responder = newValue }
+        set {
+            unchecked._responder = newValue
+            unchecked.responderChain = .unknown
+        }
     }
     /// The router whose layout holds this output.
     public internal(set) var router: Router? {
@@ -127,6 +133,8 @@ public final class Output {
     }
 
     deinit {
+        // A root a walk is asking unretained outlives its output.
+        root.keepIfPinned()
         // Surfaces that outlive their output are no longer attached to anything.
         root.detachSubtree()
         // Nor are global recognizers that outlive it.
@@ -191,10 +199,16 @@ public struct Layout {
 
     /// The topmost output holding `point` (the last added wins where outputs overlap).
     public func output(at point: LayoutPoint) -> Output? {
+        outputIndex(at: point).map { outputs[$0] }
+    }
+
+    /// The index in ``outputs`` of ``output(at:)``: found without retaining any output.
+    @inline(__always)
+    func outputIndex(at point: LayoutPoint) -> Int? {
         var i = outputs.count
         while i > 0 {
             i -= 1
-            if outputs[i].unchecked.layoutFrame.contains(point) { return outputs[i] }
+            if outputs[i].unchecked.layoutFrame.contains(point) { return i }
         }
         return nil
     }
@@ -216,12 +230,12 @@ public struct Layout {
     package func clamp(_ point: LayoutPoint) -> LayoutPoint {
         if outputs.isEmpty { return point }
         let step = Self.edgeMargin
-        if let output = output(at: point) {
+        if let index = outputIndex(at: point) {
             // Inside: only the last step before an open right or bottom edge moves.
-            let f = output.unchecked.layoutFrame
+            let f = outputs[index].unchecked.layoutFrame
             var p = point
-            if p.x > f.maxX - step, self.output(at: LayoutPoint(x: f.maxX, y: p.y)) == nil { p.x = Swift.max(f.minX, f.maxX - step) }
-            if p.y > f.maxY - step, self.output(at: LayoutPoint(x: p.x, y: f.maxY)) == nil { p.y = Swift.max(f.minY, f.maxY - step) }
+            if p.x > f.maxX - step, outputIndex(at: LayoutPoint(x: f.maxX, y: p.y)) == nil { p.x = Swift.max(f.minX, f.maxX - step) }
+            if p.y > f.maxY - step, outputIndex(at: LayoutPoint(x: p.x, y: f.maxY)) == nil { p.y = Swift.max(f.minY, f.maxY - step) }
             return p
         }
         var best = point

@@ -54,6 +54,11 @@ struct PointerRouting {
     var hitSurface: ObjectIdentifier?
     var hitOrigin = LayoutPoint.zero
     var hitAtEdit: UInt64 = .max
+    /// The hit before the last one, kept the same way (invariant 4 holds for it too): where
+    /// the focus it found is when a motion moves the pointer off it, for the leave.
+    var formerHitSurface: ObjectIdentifier?
+    var formerHitOrigin = LayoutPoint.zero
+    var formerHitAtEdit: UInt64 = .max
     /// Where the pointer focus was last told the pointer is, in its space: when an edit moves
     /// the focus under a still pointer, it is told the new point (a motion with no delta).
     var focusSurfaceLocation = SurfacePoint.zero
@@ -112,8 +117,11 @@ struct PointerRouting {
     /// `surface` and the tree is as it was then (`treeEditCount`), else `nil` (invariant 4).
     @inline(__always)
     func carriedLocation(in surface: Surface, treeEditCount: UInt64) -> SurfacePoint? {
-        guard hitAtEdit == treeEditCount, hitSurface == ObjectIdentifier(surface) else { return nil }
-        return SurfacePoint(x: location.x - hitOrigin.x, y: location.y - hitOrigin.y)
+        if hitAtEdit == treeEditCount, hitSurface == ObjectIdentifier(surface) {
+            return SurfacePoint(x: location.x - hitOrigin.x, y: location.y - hitOrigin.y)
+        }
+        guard formerHitAtEdit == treeEditCount, formerHitSurface == ObjectIdentifier(surface) else { return nil }
+        return SurfacePoint(x: location.x - formerHitOrigin.x, y: location.y - formerHitOrigin.y)
     }
 
     /// The invariants above that do not hold now, one line each (empty: all hold). Meant
@@ -144,6 +152,13 @@ struct PointerRouting {
         }
         if checkedAtEdit > treeEditCount {
             broken.append("5. focus was checked at edit \(checkedAtEdit), after the tree's \(treeEditCount)")
+        }
+        if formerHitAtEdit == treeEditCount, let focus, formerHitSurface == ObjectIdentifier(focus), hitSurface != formerHitSurface,
+           let walked = focus.convert(location) {
+            let carried = SurfacePoint(x: location.x - formerHitOrigin.x, y: location.y - formerHitOrigin.y)
+            if abs(carried.x - walked.x) > 1e-6 || abs(carried.y - walked.y) > 1e-6 {
+                broken.append("4. the carried point in the focus (the hit before last) is \(carried), a walk up the tree finds \(walked)")
+            }
         }
         if hitAtEdit != .max, hitAtEdit > treeEditCount {
             broken.append("5. the last hit is from edit \(hitAtEdit), after the tree's \(treeEditCount)")

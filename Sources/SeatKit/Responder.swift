@@ -88,6 +88,15 @@ public struct ResponderContext: ~Escapable {
         targetSurface = target.map(Unretained.init)
     }
 
+    /// The context for asking `output`'s responder.
+    @inline(__always) @_lifetime(immortal)
+    init(router: Router, output: Output, target: Surface?) {
+        routerLink = Unretained(router)
+        linkSurface = nil
+        linkOutput = Unretained(output)
+        targetSurface = target.map(Unretained.init)
+    }
+
     /// The context for asking `surface`'s responder.
     @inline(__always) @_lifetime(immortal)
     init(router: Router, surface: Surface, target: Surface?) {
@@ -585,8 +594,13 @@ extension Responder {
     public func canPerform(_ action: Action) -> Bool { false }
     /// Does nothing.
     public func perform(_ action: Action, context: ResponderContext) {}
-    /// Returns `defaultNext`: parent surface, output, delegate.
-    public func nextResponder(after defaultNext: __owned ChainLink?) -> ChainLink? { defaultNext }
+    /// Returns `defaultNext`: parent surface, output, delegate. (It also notes, for the
+    /// router, that this responder keeps the default: walks then follow the parent surface
+    /// without calling it; ``NextResponderProbe``.)
+    public func nextResponder(after defaultNext: __owned ChainLink?) -> ChainLink? {
+        NextResponderProbe.noteDefault(self)
+        return defaultNext
+    }
     /// Accepts every point of the bounds and input region.
     public func refineHitTest(at point: SurfacePoint, in surface: Surface) -> Bool { true }
 }

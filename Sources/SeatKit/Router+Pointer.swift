@@ -145,6 +145,10 @@ extension Router {
     @inline(__always)
     func rememberPointerHit(_ hit: SurfaceHit?, at location: LayoutPoint, edit: UInt64) -> Surface? {
         guard let hit else { return nil }
+        // The hit before: the focus this motion may leave is found there, without a walk up.
+        unchecked.pointer.formerHitSurface = unchecked.pointer.hitSurface
+        unchecked.pointer.formerHitOrigin = unchecked.pointer.hitOrigin
+        unchecked.pointer.formerHitAtEdit = unchecked.pointer.hitAtEdit
         unchecked.pointer.hitAtEdit = edit
         // An identity only: valid while the count is, and a surface of the layout cannot go
         // away without an edit.
@@ -193,7 +197,8 @@ extension Router {
                                         unacceleratedDelta: unaccelerated)
         unchecked.pointer.focusSurfaceLocation = motion.surfaceLocation
         if !gestures.pointerArena.unchecked.entries.isEmpty && gestures.deliverPointerMotionToRecognizers(in: self, motion) { return }
-        if walkChain(from: focus, target: focus, kind: .pointerMoved, { responder, context in
+        // A walk that ends at the delegate reports the drop through the delegate it read.
+        if walkChain(from: focus, target: focus, kind: .pointerMoved, reportingDrop: { self.reportDropped(.pointerMoved, .pointerMotion(motion), to: $0) }, { responder, context in
             responder.pointerMoved(motion, context: context)
         }) == false {
             reportDropped(.pointerMoved, .pointerMotion(motion))

@@ -79,6 +79,12 @@ public final class Router {
         /// checked stored property cost a `swift_beginAccess` (~76 instructions) per touch
         /// frame and per pointer event even when the walk ended before it.
         weak var delegate: (any CompositorDelegate)?
+        /// Raised each time `delegate` is set: a walk that read the delegate tells it of the
+        /// drop only if it is still the one set (``walkChain(from:target:kind:stopIf:reportingDrop:_:)``).
+        var delegateGeneration: UInt64 = 0
+        /// Whether `delegate` keeps the default ``Responder/nextResponder(after:)``
+        /// (``NextResponderProbe``); unknown again each time it is set.
+        var delegateChain = NextResponderKind.unknown
     }
 
     @exclusivity(unchecked) var unchecked = HotState()
@@ -145,7 +151,11 @@ public final class Router {
     /// paid a run-time exclusivity check, about 75 instructions; issue 25 seventh round.)
     public var delegate: (any CompositorDelegate)? {
         get { unchecked.delegate }
-        set { unchecked.delegate = newValue }
+        set {
+            unchecked.delegate = newValue
+            unchecked.delegateGeneration &+= 1
+            unchecked.delegateChain = .unknown
+        }
     }
     /// Fills in keysyms, text and modifiers for key events (SeatKitXKB provides one).
     /// The one it replaces is told with ``KeyInterpreter/detached(from:)``.
@@ -479,31 +489,43 @@ public final class Router {
     ///
     /// The first link is asked without being copied into a ``ChainLink``: the caller holds
     /// `surface`, so asking its responder costs no reference counting beyond the responder.
+    ///
+    /// `reportingDrop`: when the walk ends unhandled at the delegate, it is handed the
+    /// delegate the walk just asked, to report the drop through it (one weak load of the
+    /// delegate instead of two); if it did (returned true) the walk returns true, and the
+    /// caller reports the other drops as before. By default it reports nothing. Only while
+    /// the delegate is the one the walk read (``HotState/delegateGeneration``), so a handler
+    /// that replaced it sends the drop to the new one, as before.
     @inline(__always)
     func walkChain(from surface: Surface?, target: Surface?, kind: RoutedEventKind,
                    stopIf shouldStop: () -> Bool = { false },
+                   reportingDrop: (any CompositorDelegate) -> Bool = { _ in false },
                    _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
-        if let surface { return walkChain(from: surface, target: target, kind: kind, stopIf: shouldStop, ask) }
-        return walkChain(on: .delegate, target: target, kind: kind, formerOutput: nil, steps: 0, stopIf: shouldStop, ask)
+        if let surface { return walkChain(from: surface, target: target, kind: kind, stopIf: shouldStop, reportingDrop: reportingDrop, ask) }
+        return walkChain(on: .delegate, target: target, kind: kind, formerOutput: nil, steps: 0, stopIf: shouldStop,
+                         reportingDrop: reportingDrop, ask)
     }
 
-    /// ``walkChain(from:target:kind:stopIf:_:)`` from a surface the caller holds: a detached
-    /// one starts the walk at the delegate.
+    /// ``walkChain(from:target:kind:stopIf:reportingDrop:_:)`` from a surface the caller holds:
+    /// a detached one starts the walk at the delegate.
     @inline(__always)
     func walkChain(from surface: Surface, target: Surface?, kind: RoutedEventKind,
                    stopIf shouldStop: () -> Bool = { false },
+                   reportingDrop: (any CompositorDelegate) -> Bool = { _ in false },
                    _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
-        guard surface.unchecked.isAttached else { return walkChainFromDelegate(target: target, kind: kind, stopIf: shouldStop, ask) }
+        guard surface.unchecked.isAttached else {
+            return walkChainFromDelegate(target: target, kind: kind, stopIf: shouldStop, reportingDrop: reportingDrop, ask)
+        }
         // Used only as an identity, and only when the surface is removed mid-walk: the walk
         // goes on to that output if it is still in the layout (it may have gone meanwhile).
         let formerOutput = surface.unchecked.outputLink
         if shouldStop() { return false }
-        return surface.withResponder { responder in
-            let result = ask(responder, ResponderContext(router: self, surface: surface, target: target))
+        return surface.withResponderHolder { holder in
+            let result = ask(holder.responder, ResponderContext(router: self, surface: surface, target: target))
             if let trace { traceAsked(trace, .surface(surface), kind, result) }
             if result == .handled { return true }
-            return walkChain(after: surface, responder: responder, target: target, kind: kind,
-                             formerOutput: formerOutput, stopIf: shouldStop, ask)
+            return walkChain(after: surface, holder: holder, target: target, kind: kind,
+                             formerOutput: formerOutput, stopIf: shouldStop, reportingDrop: reportingDrop, ask)
         }
     }
 
@@ -512,21 +534,91 @@ public final class Router {
     /// key or a touch is delivered (inlined, the walk cost 66 instructions less per key).
     @inline(never)
     func walkChainFromDelegate(target: Surface?, kind: RoutedEventKind, stopIf shouldStop: () -> Bool,
+                               reportingDrop: (any CompositorDelegate) -> Bool,
                                _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
-        walkChain(on: .delegate, target: target, kind: kind, formerOutput: nil, steps: 0, stopIf: shouldStop, ask)
+        walkChain(on: .delegate, target: target, kind: kind, formerOutput: nil, steps: 0, stopIf: shouldStop,
+                  reportingDrop: reportingDrop, ask)
+    }
+
+    /// The surface a walk goes to after `surface` without calling its responder: the parent,
+    /// when the responder keeps the default ``Responder/nextResponder(after:)`` (its holder
+    /// knows, ``NextResponderProbe``) and `surface` is attached. Unretained: an attached
+    /// surface's parent is in the tree, which owns it. `nil`: ask ``nextLinkAsking(after:holder:formerOutput:)``.
+    @inline(__always)
+    func parentFollowed(after surface: Surface, holder: ResponderHolder) -> Unretained<Surface>? {
+        guard holder.unchecked.chain == .followsDefault, surface.unchecked.isAttached else { return nil }
+        return surface.unchecked.parentLink
+    }
+
+    /// The link after `surface` as its responder (in `holder`) chooses it, starting from the
+    /// default (``defaultLink(after:formerOutput:)``); the first call of a responder also
+    /// learns whether it keeps the default (``NextResponderProbe``).
+    @inline(never)
+    func nextLinkAsking(after surface: Surface, holder: ResponderHolder, formerOutput: Unretained<Output>?) -> ChainLink? {
+        let defaultNext = defaultLink(after: surface, formerOutput: formerOutput)
+        switch holder.unchecked.chain {
+        case .followsDefault: return defaultNext
+        case .own: return holder.responder.nextResponder(after: defaultNext)
+        case .unknown: break
+        }
+        let (next, kind) = NextResponderProbe.classify(holder.responder, after: defaultNext)
+        holder.unchecked.chain = kind
+        return next
     }
 
     /// The rest of a walk whose first surface did not handle the event. Out of line, so
     /// that the common case (the first responder handles it) builds no ``ChainLink``.
+    ///
+    /// Up the tree, while each responder keeps the default next link, the walk follows the
+    /// parents unretained: each is pinned while its responder is asked (the tree may let it
+    /// go meanwhile; it then keeps itself alive until unpinned, UnsafeFoundations.swift),
+    /// with no ``ChainLink``, retain or `nextResponder` call per link. At the first responder
+    /// with its own next link, at the root (the output is next) or after a surface was
+    /// detached, the walk goes on with owned links (``walkChain(on:target:kind:formerOutput:steps:stopIf:reportingDrop:_:)``).
     @inline(never)
-    func walkChain(after surface: Surface, responder: any Responder, target: Surface?, kind: RoutedEventKind,
+    func walkChain(after surface: Surface, holder: ResponderHolder, target: Surface?, kind: RoutedEventKind,
                    formerOutput: Unretained<Output>?, stopIf shouldStop: () -> Bool,
+                   reportingDrop: (any CompositorDelegate) -> Bool,
                    _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
-        guard let next = responder.nextResponder(after: defaultLink(after: surface, formerOutput: formerOutput)) else {
-            return false
+        var steps = 1
+        guard var node = parentFollowed(after: surface, holder: holder) else {
+            guard let next = nextLinkAsking(after: surface, holder: holder, formerOutput: formerOutput) else { return false }
+            return walkChain(on: next, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
+                             stopIf: shouldStop, reportingDrop: reportingDrop, ask)
         }
-        return walkChain(on: next, target: target, kind: kind, formerOutput: formerOutput, steps: 1,
-                         stopIf: shouldStop, ask)
+        while true {
+            if shouldStop() { return false }
+            steps += 1
+            if steps > chainStepLimit {
+                trace?.record(.chainCycle(kind))
+                return false
+            }
+            node.with { $0.pinForWalk() }
+            // nil: go on to `parent`; else the walk's answer (the rest of it, from the first
+            // link that is not a followed parent, walked from inside, this surface pinned).
+            var parent: Unretained<Surface>?
+            let outcome: Bool? = node.with { surface in
+                surface.withResponderHolder { holder -> Bool? in
+                    if surface.unchecked.isAttached {
+                        let result = ask(holder.responder, ResponderContext(router: self, surface: surface, target: target))
+                        if let trace { traceAsked(trace, .surface(surface), kind, result) }
+                        if result == .handled { return true }
+                    }
+                    if let next = parentFollowed(after: surface, holder: holder) {
+                        parent = next
+                        return nil
+                    }
+                    guard let link = nextLinkAsking(after: surface, holder: holder, formerOutput: formerOutput) else { return false }
+                    return walkChain(on: link, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
+                                     stopIf: shouldStop, reportingDrop: reportingDrop, ask)
+                }
+            }
+            // The surface is not touched after this: the unpin may release it.
+            Surface.unpinAfterWalk(node)
+            if let outcome { return outcome }
+            guard let parent else { return false }
+            node = parent
+        }
     }
 
     /// Walks the chain from `start`, a link reached after `steps` others.
@@ -537,6 +629,7 @@ public final class Router {
     /// the step cost seven retains and releases per link (issue 25, walkChain(after:)).
     func walkChain(on start: consuming ChainLink, target: Surface?, kind: RoutedEventKind, formerOutput: Unretained<Output>?,
                    steps stepsBefore: Int, stopIf shouldStop: () -> Bool,
+                   reportingDrop: (any CompositorDelegate) -> Bool = { _ in false },
                    _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
         var current = start
         var steps = stepsBefore
@@ -564,18 +657,57 @@ public final class Router {
                     return responder.nextResponder(after: defaultLink(after: surface, formerOutput: formerOutput))
                 }
                 if handled { return true }
-            case let link:
-                let responder = responder(for: link)
-                if let responder {
-                    let result = ask(responder, ResponderContext(router: self, link: link, target: target))
-                    if let trace { traceAsked(trace, link, kind, result) }
-                    if result == .handled { return true }
+            case .output(let output):
+                // Its responder, owned for the ask (the output may replace it meanwhile), and
+                // what its next link is, read with it (``NextResponderProbe``).
+                let responder = output.unchecked._responder
+                let chain = output.unchecked.responderChain
+                let result = ask(responder, ResponderContext(router: self, output: output, target: target))
+                if let trace { traceAsked(trace, .output(output), kind, result) }
+                if result == .handled { return true }
+                switch chain {
+                case .followsDefault: next = .delegate
+                case .own: next = responder.nextResponder(after: .delegate)
+                case .unknown:
+                    let (following, learnt) = NextResponderProbe.classify(responder, after: .delegate)
+                    if output.unchecked._responder === responder { output.unchecked.responderChain = learnt }
+                    next = following
                 }
-                next = nextLink(after: link, responder: responder, formerOutput: formerOutput)
+            case .delegate:
+                // Read once: what it is asked and, when the walk ends here, told of the drop.
+                // What its next link is, read with it (``NextResponderProbe``).
+                let generation = unchecked.delegateGeneration
+                let delegate = self.delegate
+                let chain = unchecked.delegateChain
+                if let delegate {
+                    let result = askOpened(delegate, target: target, ask)
+                    if let trace { traceAsked(trace, .delegate, kind, result) }
+                    if result == .handled { return true }
+                    switch chain {
+                    case .followsDefault: next = nil
+                    case .own: next = delegate.nextResponder(after: nil)
+                    case .unknown:
+                        let (following, learnt) = NextResponderProbe.classify(delegate, after: nil)
+                        if generation == unchecked.delegateGeneration { unchecked.delegateChain = learnt }
+                        next = following
+                    }
+                } else {
+                    next = nil
+                }
+                if case .none = next, let delegate, generation == unchecked.delegateGeneration, reportingDrop(delegate) { return true }
             }
             guard let following = next else { return false }
             current = consume following
         }
+    }
+
+    /// Asks the delegate as a responder: opened, so that its conversion to `any Responder`
+    /// borrows the reference the walk holds rather than copying it (a retain and a release,
+    /// each on the side table's slow path).
+    @inline(__always)
+    func askOpened<D: CompositorDelegate>(_ delegate: D, target: Surface?,
+                                          _ ask: (any Responder, ResponderContext) -> ResponderResult) -> ResponderResult {
+        ask(delegate, ResponderContext(router: self, link: .delegate, target: target))
     }
 
     /// Records that `link` was asked, unless the ask passed it over without calling it (a link
@@ -593,6 +725,15 @@ public final class Router {
         assert(kind == event.kind, "dropped \(kind) reported as \(event.kind)")
         trace?.record(.dropped(event.kind))
         delegate?.router(self, dropped: event)
+    }
+
+    /// ``reportDropped(_:_:)`` through `delegate`, which the caller read (the delegate set
+    /// now): true, for a walk's `reportingDrop`.
+    func reportDropped(_ kind: RoutedEventKind, _ event: DroppedEvent, to delegate: any CompositorDelegate) -> Bool {
+        assert(kind == event.kind, "dropped \(kind) reported as \(event.kind)")
+        trace?.record(.dropped(event.kind))
+        delegate.router(self, dropped: event)
+        return true
     }
 
     // MARK: Hit-testing

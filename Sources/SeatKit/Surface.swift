@@ -85,6 +85,13 @@ public final class Surface {
         var hasRetiredFlatTables = false
         /// Backs `isAttached`.
         var isAttached = false
+        /// Walks asking this surface's responder now without owning the surface (the pins of
+        /// ``Router/walkChain(after:holder:target:kind:formerOutput:stopIf:_:)``,
+        /// UnsafeFoundations.swift).
+        var walkPins: UInt32 = 0
+        /// The surface keeps itself alive (one retain it owns) until its last pin goes: its
+        /// tree let it go while it was pinned.
+        var keptForWalk = false
         #if DEBUG
         /// How many times `layoutOrigin` walked up the tree from here: what an origin carried by
         /// the router saves (for tests; debug builds only).
@@ -112,6 +119,16 @@ public final class Surface {
     func withResponder<Result>(_ body: (any Responder) -> Result) -> Result {
         unchecked.formerResponders.enter()
         let result = unchecked.responderLink.with { body($0.responder) }
+        if unchecked.formerResponders.leave() { _ = unchecked.formerResponders.takeKept() }
+        return result
+    }
+
+    /// ``withResponder(_:)`` with the responder's holder, which says whether the responder
+    /// keeps the default ``Responder/nextResponder(after:)``.
+    @inline(__always)
+    func withResponderHolder<Result>(_ body: (ResponderHolder) -> Result) -> Result {
+        unchecked.formerResponders.enter()
+        let result = unchecked.responderLink.with { body($0) }
         if unchecked.formerResponders.leave() { _ = unchecked.formerResponders.takeKept() }
         return result
     }
@@ -230,6 +247,8 @@ public final class Surface {
     deinit {
         var i = 0
         while i < unchecked.children.count {
+            // A child a walk is asking unretained outlives this reference (its last, maybe).
+            unchecked.children[i].keepIfPinned()
             unchecked.children[i].unchecked.parentLink = nil
             unchecked.children[i].detachSubtree()
             i += 1
@@ -320,6 +339,8 @@ public final class Surface {
 
     /// Takes `child` out of `children` and updates counts and boxes; tells no router.
     private func unlink(_ child: Surface) {
+        // A child a walk is asking unretained outlives the tree's reference to it.
+        child.keepIfPinned()
         if let index = unchecked.children.firstIndex(where: { $0 === child }) { unchecked.children.remove(at: index) }
         if child.isBelowParent { unchecked.childrenBelowCount -= 1 }
         child.unchecked.parentLink = nil
@@ -615,7 +636,24 @@ public struct SurfaceHit {
 /// A surface's responder in an object of its own, so the router can ask it unretained.
 final class ResponderHolder {
     let responder: any Responder
+    /// Whether `responder` keeps the default ``Responder/nextResponder(after:)``: learnt at
+    /// the first walk that asks it for its next link (``NextResponderProbe``), then read by
+    /// every walk, which follows the parent surface itself rather than calling it.
+    struct HotState {
+        var chain = NextResponderKind.unknown
+    }
+    @exclusivity(unchecked) var unchecked = HotState()
     init(_ responder: any Responder) { self.responder = responder }
+}
+
+/// What a responder's ``Responder/nextResponder(after:)`` is, as far as a walk knows.
+enum NextResponderKind: UInt8 {
+    /// Not asked yet.
+    case unknown
+    /// The protocol's default: it returns the link it is given (``NextResponderProbe``).
+    case followsDefault
+    /// The responder's own: called at every step.
+    case own
 }
 
 extension Surface: CustomStringConvertible {

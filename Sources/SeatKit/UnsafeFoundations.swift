@@ -1,3 +1,5 @@
+import Synchronization
+
 // The core's two speed tricks, and the rules that make them safe, stated once.
 //
 // # Unchecked exclusivity
@@ -1103,5 +1105,97 @@ extension Router {
             let former = unchecked.spyList.applyEdits()
             _ = former
         }
+    }
+}
+
+// # Walking up the tree without owning each surface
+
+/// A walk up a surface's chain (``Router/walkChain(after:holder:target:kind:formerOutput:stopIf:_:)``)
+/// asks each ancestor without retaining it: it *pins* the surface (a count in its hot state)
+/// for the time its responder is asked, instead of owning it (a retain and release, about 40
+/// instructions a link, issue 25).
+///
+/// Why that is safe: a walk steps to a parent only from an attached surface, so the surface
+/// it pins is in an output's tree, owned by its parent's `children` (or, for a root, by its
+/// output). A handler it calls may remove it and drop it. Every place where the tree lets a
+/// surface go checks its pins first and, if a walk is on it, the surface keeps itself alive
+/// (one retain of its own, ``keptForWalk``) until its last pin goes:
+/// - `Surface.unlink(_:)`, every removal or move out of a parent;
+/// - `Surface.deinit`, for each child (a removed ancestor dropped by its owner frees its
+///   subtree this way, level by level: the pinned one is kept when its parent goes);
+/// - `Output.deinit`, for the root.
+/// While attached, a surface has no other way to be freed. The walk reads the surface's next
+/// link before it unpins it, and does not touch it after: the unpin may release it.
+/// Tests: `UnretainedWalkTests`.
+extension Surface {
+    /// A walk is about to ask this surface's responder without owning the surface.
+    @inline(__always)
+    func pinForWalk() { unchecked.walkPins &+= 1 }
+
+    /// The tree is about to let this surface go: if a walk has it pinned, it keeps itself
+    /// alive until the walk unpins it.
+    @inline(__always)
+    func keepIfPinned() {
+        if unchecked.walkPins > 0 && !unchecked.keptForWalk {
+            unchecked.keptForWalk = true
+            _ = Unmanaged.passRetained(self)
+        }
+    }
+
+    /// The walk is done with `link` (it has read the next link): one pin less, and the
+    /// surface's own retain goes with its last pin. `link` must not be used after this.
+    @inline(__always)
+    static func unpinAfterWalk(_ link: Unretained<Surface>) {
+        let release = link.with { surface -> Bool in
+            surface.unchecked.walkPins &-= 1
+            guard surface.unchecked.walkPins == 0 && surface.unchecked.keptForWalk else { return false }
+            surface.unchecked.keptForWalk = false
+            return true
+        }
+        if release { link.reference.release() }
+    }
+
+    /// Pins on this surface (for tests).
+    var walkPinCountForTesting: UInt32 { unchecked.walkPins }
+    /// Whether the surface keeps itself alive for a walk (for tests).
+    var isKeptForWalkForTesting: Bool { unchecked.keptForWalk }
+}
+
+// # Knowing a responder keeps the default next link
+
+/// How a walk learns, once per responder, that it keeps the protocol's default
+/// ``Responder/nextResponder(after:)`` (parent surface, output, delegate), so that every
+/// later walk follows the parent itself instead of calling it (a call through the witness
+/// table and a ``ChainLink`` that owns the parent: about 60 instructions a link, issue 25).
+///
+/// Swift cannot ask which implementation a conformance uses, so the default implementation
+/// says so when it runs: it stores its responder's identity here. A walk that calls a
+/// responder it does not know yet clears the slot first and reads it after: the default ran
+/// for that very responder if the slot holds its identity (a custom implementation cannot
+/// run the protocol extension's method for its own object; one that calls another
+/// responder's leaves that one's identity). Which implementation answers is fixed by the
+/// responder's class, so the answer holds for the responder's life; it is kept in its
+/// surface's ``ResponderHolder`` (a responder replaced gets a new holder, asked again).
+///
+/// The slot is shared by every thread (routers on different threads run at once in tests):
+/// an atomic, relaxed, so a store from another thread can only leave another responder's
+/// identity (that thread's responder is alive, so it cannot share the address), which reads
+/// as "not the default": the walk then calls the responder as before, never the reverse.
+enum NextResponderProbe {
+    private static let lastDefault = Atomic<UInt>(0)
+
+    /// The default implementation ran for `responder`.
+    @inline(__always)
+    static func noteDefault(_ responder: AnyObject) {
+        lastDefault.store(UInt(bitPattern: ObjectIdentifier(responder)), ordering: .relaxed)
+    }
+
+    /// Calls `responder.nextResponder(after: link)` and learns whether it is the default.
+    @inline(__always)
+    static func classify(_ responder: any Responder, after link: __owned ChainLink?) -> (ChainLink?, NextResponderKind) {
+        lastDefault.store(0, ordering: .relaxed)
+        let next = responder.nextResponder(after: link)
+        let isDefault = lastDefault.load(ordering: .relaxed) == UInt(bitPattern: ObjectIdentifier(responder))
+        return (next, isDefault ? .followsDefault : .own)
     }
 }
