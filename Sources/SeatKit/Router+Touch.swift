@@ -548,7 +548,9 @@ extension Router {
         let handled: Bool
         if unchecked.touches.scratch.count == 1, let single = onlyRecord(mark: mark, surface: surface) {
             if phase != .began, let surface, surface.unchecked.isAttached {
-                handled = walkFollowingPhase(phase, event, of: single, lead: leadLink, surface: surface)
+                // Handed on unretained: the record keeps it (see `dispatchGroup`); bound with
+                // `if let` and passed strongly, it was retained around the walk.
+                handled = walkFollowingPhase(phase, event, of: single, lead: leadLink, surface: Unretained(surface))
             } else {
                 handled = walkTouchPhase(phase, event, surface: surface, stopIf: { leadLink.with { $0.unchecked.finished } }) { body in
                     single.with(body)
@@ -624,8 +626,8 @@ extension Router {
     /// each link after the first is held by one owning reference, moved from step to step.
     @inline(never)
     private func walkFollowingPhase(_ phase: TouchPhase, _ event: TouchEvent, of record: Unretained<TouchSequence>,
-                                    lead: Unretained<TouchSequence>, surface: Surface) -> Bool {
-        let handled = walkFollowingLinks(phase, event, of: record, lead: lead, surface: surface)
+                                    lead: Unretained<TouchSequence>, surface: Unretained<Surface>) -> Bool {
+        let handled = surface.with { walkFollowingLinks(phase, event, of: record, lead: lead, surface: $0) }
         if phase == .ended { cancelLinksNotToldTheEnd { record.with($0) } }
         return handled
     }
@@ -650,7 +652,8 @@ extension Router {
             return responder.nextResponder(after: defaultLink(after: surface, formerOutput: formerOutput))
         }
         if handled { return true }
-        guard var current = afterFirst else { return false }
+        // Moved, not copied: a copy was one more retain and release of the second link.
+        guard var current = consume afterFirst else { return false }
         var steps = 1
         while true {
             if lead.with({ $0.unchecked.finished }) { return false }
