@@ -483,16 +483,17 @@ extension Router {
         // record's surface is set only when it is taken from the pool and cleared only when it
         // goes back, never while a frame is delivered: TouchRouting's invariant 2; rule 6 of
         // `Unretained`). Read strongly, it cost a retain and a release per group.
-        if let surface = lead.unchecked.surface.map(Unretained.init) {
-            surface.with { dispatchGroup(phase, lead: lead, surface: $0, from: index, mark: mark, time: time) }
+        if let link = lead.unchecked.surface.map(Unretained.init) {
+            link.with { dispatchGroup(phase, lead: lead, surface: $0, link: link, from: index, mark: mark, time: time) }
         } else {
-            dispatchGroup(phase, lead: lead, surface: nil, from: index, mark: mark, time: time)
+            dispatchGroup(phase, lead: lead, surface: nil, link: nil, from: index, mark: mark, time: time)
         }
     }
 
-    /// `surface`: the lead's, read once.
+    /// `surface`: the lead's, read once (`link`: the same, unretained).
     @inline(__always)
-    private func dispatchGroup(_ phase: TouchPhase, lead: TouchSequence, surface: Surface?, from index: Int, mark: UInt64, time: Timestamp) {
+    private func dispatchGroup(_ phase: TouchPhase, lead: TouchSequence, surface: Surface?, link: Unretained<Surface>?,
+                               from index: Int, mark: UInt64, time: Timestamp) {
         if unchecked.touches.originsAtEdit != unchecked.treeEditCount { refreshTouchOrigins() }
         // Every touch of the group is bound to `surface`: they carry the same origin.
         let origin: LayoutPoint? = surface.map { $0.unchecked.isAttached ? lead.unchecked.surfaceOrigin : nil } ?? nil
@@ -522,11 +523,12 @@ extension Router {
             j += 1
         }
         if unchecked.touches.scratch.isEmpty { return }
-        deliverTouchGroup(phase, lead: lead, surface: surface, mark: mark, time: time)
+        deliverTouchGroup(phase, lead: lead, surface: surface, link: link, mark: mark, time: time)
     }
 
     /// `surface`: the group's bound surface (`lead`'s, read once by the caller).
-    private func deliverTouchGroup(_ phase: TouchPhase, lead: TouchSequence, surface: Surface?, mark: UInt64, time: Timestamp) {
+    private func deliverTouchGroup(_ phase: TouchPhase, lead: TouchSequence, surface: Surface?, link surfaceLink: Unretained<Surface>?,
+                                   mark: UInt64, time: Timestamp) {
         let event = TouchEvent(time: time, touches: unchecked.touches.scratch)
         if phase == .ended {
             unchecked.touches.records.scanBorrowed { sequence in
@@ -547,10 +549,10 @@ extension Router {
         let leadLink = Unretained(lead)
         let handled: Bool
         if unchecked.touches.scratch.count == 1, let single = onlyRecord(mark: mark, surface: surface) {
-            if phase != .began, let surface, surface.unchecked.isAttached {
+            if phase != .began, let surfaceLink, surfaceLink.with({ $0.unchecked.isAttached }) {
                 // Handed on unretained: the record keeps it (see `dispatchGroup`); bound with
                 // `if let` and passed strongly, it was retained around the walk.
-                handled = walkFollowingPhase(phase, event, of: single, lead: leadLink, surface: Unretained(surface))
+                handled = walkFollowingPhase(phase, event, of: single, lead: leadLink, surface: surfaceLink)
             } else {
                 handled = walkTouchPhase(phase, event, surface: surface, stopIf: { leadLink.with { $0.unchecked.finished } }) { body in
                     single.with(body)
@@ -580,7 +582,11 @@ extension Router {
         var i = 0
         while i < unchecked.touches.records.count {
             let record = unchecked.touches.record(at: i)
-            let matches = record.with { $0.unchecked.mark == mark && $0.unchecked.surface === surface && !$0.unchecked.withheld }
+            // The surfaces compared by address: `===` is a call that retained the record's.
+            let matches = record.with {
+                $0.unchecked.mark == mark && !$0.unchecked.withheld
+                    && $0.unchecked.surface.map(ObjectIdentifier.init) == surface.map(ObjectIdentifier.init)
+            }
             if matches { return record }
             i += 1
         }
