@@ -212,12 +212,18 @@ extension GestureCoordinator {
         // Gather. The active touches keep their indices for the whole pass (the router
         // compacts them only outside its touch loops; touches added meanwhile go at the end).
         // Nothing here calls out: the touches are read without a retain each (their array
-        // holds them, UnsafeFoundations' rule 5).
-        router.unchecked.touches.records.scanBorrowedWithIndex { sequence, index in
-            // The arena read unretained: the record keeps it (it is recycled only outside the
-            // router's touch loops), and nothing here calls out.
-            guard router.isDue(sequence, phase), let arenaLink = sequence.unchecked.arena.map(Unretained.init) else { return }
-            arenaLink.with { arena in gatherRecognizers(of: arena, touch: index, phase, pass: pass) }
+        // holds them, rule 6 of `Unretained`).
+        // By index (`record(at:)`), not `scanBorrowedWithIndex`: the scan took a copy of the
+        // list, one retain and release of it per pass.
+        var index = 0
+        while index < router.unchecked.touches.records.count {
+            router.unchecked.touches.record(at: index).with { sequence in
+                // The arena read unretained: the record keeps it (it is recycled only outside the
+                // router's touch loops), and nothing here calls out.
+                guard router.isDue(sequence, phase), let arenaLink = sequence.unchecked.arena.map(Unretained.init) else { return }
+                arenaLink.with { arena in gatherRecognizers(of: arena, touch: index, phase, pass: pass) }
+            }
+            index += 1
         }
         // Deliver. The arenas keep every gathered recognizer alive until the pass is over
         // (they are recycled only outside the router's touch loops).
