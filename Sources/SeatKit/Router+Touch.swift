@@ -174,12 +174,16 @@ extension Router {
     }
 
     private func routeTouchMotion(_ event: InputEvent, id: TouchID, to point: LayoutPoint) {
-        guard let sequence = activeSequence(id) else {
-            trace?.record(.ignored(event, reason: "no such touch"))
-            return
+        // Found and updated without a retain: nothing here calls out, and the list keeps
+        // the record (`activeSequence` hands out a strong reference).
+        var found = false
+        unchecked.touches.records.scanBorrowed { sequence in
+            guard !found, sequence.unchecked.id == id, sequence.isDown else { return }
+            found = true
+            sequence.unchecked.location = point
+            if !sequence.unchecked.beganPending { sequence.unchecked.movedPending = true }
         }
-        sequence.unchecked.location = point
-        if !sequence.unchecked.beganPending { sequence.unchecked.movedPending = true }
+        if !found { trace?.record(.ignored(event, reason: "no such touch")) }
     }
 
     private func routeTouchUp(_ event: InputEvent, id: TouchID) {
@@ -244,8 +248,14 @@ extension Router {
 
     private func dispatchFrame(time: Timestamp) {
         unchecked.touches.frameCount &+= 1
-        var reusedIDs = false
-        unchecked.touches.records.scanBorrowed { if $0.unchecked.endsBeforeReuse { reusedIDs = true } }
+        // One scan for an ID reused in this frame and for any began pending: most frames move
+        // fingers that are down already, and their began pass then costs nothing (issue 25,
+        // ninth round).
+        var reusedIDs = false, beganPending = false
+        unchecked.touches.records.scanBorrowed {
+            if $0.unchecked.endsBeforeReuse { reusedIDs = true }
+            if $0.unchecked.beganPending { beganPending = true }
+        }
         if reusedIDs {
             unchecked.touches.pass = .reusedEnds
             dispatch(.ended, time: time)
@@ -260,7 +270,9 @@ extension Router {
             }
         }
         unchecked.touches.pass = .phases
-        dispatch(.began, time: time)
+        // Without reused ends nothing was called out since the scan, so no record can have
+        // gained a began (a touch injected by a handler): no began is due.
+        if beganPending || reusedIDs { dispatch(.began, time: time) }
         dispatch(.moved, time: time)
         dispatch(.ended, time: time)
         unchecked.touches.records.scanBorrowed { sequence in
@@ -467,12 +479,25 @@ extension Router {
     @inline(__always)
     private func dispatchGroup(_ phase: TouchPhase, lead: TouchSequence, from index: Int, mark: UInt64, time: Timestamp) {
         guard isDue(lead, phase), lead.unchecked.mark != mark else { return }
-        let surface = lead.unchecked.surface
+        // The lead's surface, read unretained: the record keeps it for the whole frame (a
+        // record's surface is set only when it is taken from the pool and cleared only when it
+        // goes back, never while a frame is delivered: TouchRouting's invariant 2; rule 6 of
+        // `Unretained`). Read strongly, it cost a retain and a release per group.
+        if let link = lead.unchecked.surface.map(Unretained.init) {
+            link.with { dispatchGroup(phase, lead: lead, surface: $0, link: link, from: index, mark: mark, time: time) }
+        } else {
+            dispatchGroup(phase, lead: lead, surface: nil, link: nil, from: index, mark: mark, time: time)
+        }
+    }
+
+    /// `surface`: the lead's, read once (`link`: the same, unretained).
+    @inline(__always)
+    private func dispatchGroup(_ phase: TouchPhase, lead: TouchSequence, surface: Surface?, link: Unretained<Surface>?,
+                               from index: Int, mark: UInt64, time: Timestamp) {
         if unchecked.touches.originsAtEdit != unchecked.treeEditCount { refreshTouchOrigins() }
         // Every touch of the group is bound to `surface`: they carry the same origin.
         let origin: LayoutPoint? = surface.map { $0.unchecked.isAttached ? lead.unchecked.surfaceOrigin : nil } ?? nil
         unchecked.touches.scratch.removeAllKeepingStorage()
-        var recognizersTakePart = false
         var j = index
         while j < unchecked.touches.records.count {
             unchecked.touches.record(at: j).with { other in
@@ -483,21 +508,27 @@ extension Router {
                 if phase != .ended { other.clearPending(phase) }
                 other.unchecked.withheld = false
                 // Held phases of this touch or its surface go first: never deliver a later
-                // phase past them.
-                if other.unchecked.arena != nil || other.unchecked.taken || other.unchecked.heldCount > 0 { recognizersTakePart = true }
-                unchecked.touches.scratch.append(other.point(surfaceOrigin: origin))
+                // phase past them. The recognizers decide whether it goes on (taken, delayed,
+                // behind held phases) as it is grouped, in the same order as before: the group's
+                // points were made once here and then made again by a second scan of the records
+                // (issue 25, ninth round). Any held phase counts at the moment this touch is
+                // looked at, so one held earlier in this group holds the later ones back.
+                if other.unchecked.arena != nil || other.unchecked.taken || other.unchecked.heldCount > 0
+                    || !gestures.unchecked.heldTouches.isEmpty {
+                    gestures.withhold(other, in: self, phase, surface: surface, origin: origin, time: time)
+                } else {
+                    unchecked.touches.scratch.append(other.point(surfaceOrigin: origin))
+                }
             }
             j += 1
         }
-        if recognizersTakePart || !gestures.unchecked.heldTouches.isEmpty {
-            gestures.withholdTouches(in: self, phase, mark: mark, surface: surface, origin: origin, time: time)
-            if unchecked.touches.scratch.isEmpty { return }
-        }
-        deliverTouchGroup(phase, lead: lead, surface: surface, mark: mark, time: time)
+        if unchecked.touches.scratch.isEmpty { return }
+        deliverTouchGroup(phase, lead: lead, surface: surface, link: link, mark: mark, time: time)
     }
 
     /// `surface`: the group's bound surface (`lead`'s, read once by the caller).
-    private func deliverTouchGroup(_ phase: TouchPhase, lead: TouchSequence, surface: Surface?, mark: UInt64, time: Timestamp) {
+    private func deliverTouchGroup(_ phase: TouchPhase, lead: TouchSequence, surface: Surface?, link surfaceLink: Unretained<Surface>?,
+                                   mark: UInt64, time: Timestamp) {
         let event = TouchEvent(time: time, touches: unchecked.touches.scratch)
         if phase == .ended {
             unchecked.touches.records.scanBorrowed { sequence in
@@ -518,8 +549,14 @@ extension Router {
         let leadLink = Unretained(lead)
         let handled: Bool
         if unchecked.touches.scratch.count == 1, let single = onlyRecord(mark: mark, surface: surface) {
-            handled = walkTouchPhase(phase, event, surface: surface, stopIf: { leadLink.with { $0.unchecked.finished } }) { body in
-                single.with(body)
+            if phase != .began, let surfaceLink, surfaceLink.with({ $0.unchecked.isAttached }) {
+                // Handed on unretained: the record keeps it (see `dispatchGroup`); bound with
+                // `if let` and passed strongly, it was retained around the walk.
+                handled = walkFollowingPhase(phase, event, of: single, lead: leadLink, surface: surfaceLink)
+            } else {
+                handled = walkTouchPhase(phase, event, surface: surface, stopIf: { leadLink.with { $0.unchecked.finished } }) { body in
+                    single.with(body)
+                }
             }
         } else {
             let records = unchecked.touches.records
@@ -545,7 +582,11 @@ extension Router {
         var i = 0
         while i < unchecked.touches.records.count {
             let record = unchecked.touches.record(at: i)
-            let matches = record.with { $0.unchecked.mark == mark && $0.unchecked.surface === surface && !$0.unchecked.withheld }
+            // The surfaces compared by address: `===` is a call that retained the record's.
+            let matches = record.with {
+                $0.unchecked.mark == mark && !$0.unchecked.withheld
+                    && $0.unchecked.surface.map(ObjectIdentifier.init) == surface.map(ObjectIdentifier.init)
+            }
             if matches { return record }
             i += 1
         }
@@ -579,6 +620,98 @@ extension Router {
         }
         if phase == .ended { cancelLinksNotToldTheEnd(group: group) }
         return handled
+    }
+
+    /// ``walkTouchPhase(_:_:surface:stopIf:group:)`` for a moved or ended phase of a group of
+    /// one touch bound to an attached surface (most frames: one finger moving): the same walk,
+    /// the same asks and the same cancels after an end, written out for one record read
+    /// unretained (`record`; `lead` stops the walk once finished, as there). The shared walk
+    /// took the group as a closure, called through two indirect calls per link, and its
+    /// closures' captures (the router, the event's points, the surface) were retained around
+    /// the walk (issue 25, ninth round). The walk itself is the shared one's (`walkChain(on:)`):
+    /// each link after the first is held by one owning reference, moved from step to step.
+    @inline(never)
+    private func walkFollowingPhase(_ phase: TouchPhase, _ event: TouchEvent, of record: Unretained<TouchSequence>,
+                                    lead: Unretained<TouchSequence>, surface: Unretained<Surface>) -> Bool {
+        let handled = surface.with { walkFollowingLinks(phase, event, of: record, lead: lead, surface: $0) }
+        if phase == .ended { cancelLinksNotToldTheEnd { record.with($0) } }
+        return handled
+    }
+
+    @inline(__always)
+    private func walkFollowingLinks(_ phase: TouchPhase, _ event: TouchEvent, of record: Unretained<TouchSequence>,
+                                    lead: Unretained<TouchSequence>, surface: Surface) -> Bool {
+        let kind = phase.kind
+        // As in the shared walk: only an identity, for a surface removed mid-walk.
+        let formerOutput = surface.unchecked.outputLink
+        if lead.with({ $0.unchecked.finished }) { return false }
+        // The first link: the caller holds the surface (no `ChainLink` made for it).
+        var handled = false
+        let afterFirst: ChainLink? = surface.withResponder { responder -> ChainLink? in
+            let result = askFollowingLink(phase, event, responder: responder,
+                                          context: ResponderContext(router: self, surface: surface, target: surface), record: record)
+            if let trace { traceAsked(trace, .surface(surface), kind, result) }
+            if result == .handled {
+                handled = true
+                return nil
+            }
+            return responder.nextResponder(after: defaultLink(after: surface, formerOutput: formerOutput))
+        }
+        if handled { return true }
+        // Moved, not copied: a copy was one more retain and release of the second link.
+        guard var current = consume afterFirst else { return false }
+        var steps = 1
+        while true {
+            if lead.with({ $0.unchecked.finished }) { return false }
+            steps += 1
+            if steps > chainStepLimit {
+                trace?.record(.chainCycle(kind))
+                return false
+            }
+            let next: ChainLink?
+            switch consume current {
+            case .surface(let link):
+                next = link.withResponder { responder -> ChainLink? in
+                    if link.unchecked.isAttached {
+                        let result = askFollowingLink(phase, event, responder: responder,
+                                                      context: ResponderContext(router: self, surface: link, target: surface), record: record)
+                        if let trace { traceAsked(trace, .surface(link), kind, result) }
+                        if result == .handled {
+                            handled = true
+                            return nil
+                        }
+                    }
+                    return responder.nextResponder(after: defaultLink(after: link, formerOutput: formerOutput))
+                }
+                if handled { return true }
+            case let link:
+                let responder = responder(for: link)
+                if let responder {
+                    let result = askFollowingLink(phase, event, responder: responder,
+                                                  context: ResponderContext(router: self, link: link, target: surface), record: record)
+                    if let trace { traceAsked(trace, link, kind, result) }
+                    if result == .handled { return true }
+                }
+                next = nextLink(after: link, responder: responder, formerOutput: formerOutput)
+            }
+            guard let following = next else { return false }
+            current = consume following
+        }
+    }
+
+    /// ``askFollowingLink(_:_:responder:context:group:)`` for a group of one touch: the link is
+    /// asked when it saw the touch begin (then it saw all of the group), else passed over.
+    @inline(__always)
+    private func askFollowingLink(_ phase: TouchPhase, _ event: TouchEvent, responder: any Responder, context: ResponderContext,
+                                  record: Unretained<TouchSequence>) -> ResponderResult {
+        let id = context.linkIdentity
+        guard record.with({ $0.hasSeen(identity: id) }) else {
+            if trace != nil { unchecked.askSkippedLink = true }
+            return .notHandled
+        }
+        let result = phase == .moved ? responder.touchesMoved(event, context: context) : responder.touchesEnded(event, context: context)
+        if phase == .ended { record.with { $0.forgetSeen(identity: id) } }
+        return result
     }
 
     /// Asks one link about a moved or ended phase: only about the touches it saw begin, not at

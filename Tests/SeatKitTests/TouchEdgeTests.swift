@@ -84,6 +84,40 @@ struct TouchEdgeTests {
         #expect(h.log.entries == ["card.ended", "left.ended", "delegate.ended"])
     }
 
+    // MARK: A moving touch's walk (issue 25, ninth round)
+
+    /// The walk of one moving touch reads its bound surface unretained from the touch's record:
+    /// the record keeps the surface for the whole frame, even when the surface's own handler
+    /// takes it out of the tree, whose reference was its only other owner in the layout.
+    @Test func aBoundSurfaceLetGoByItsOwnMoveHandlerLivesThroughTheWalkAndTheWalkStopsThere() {
+        let h = Harness()
+        let window = h.surface("window", 0, 0, 800, 800)
+        final class Watch {
+            weak var surface: Surface?
+            var aliveAfterRemoval: Bool?
+        }
+        let watch = Watch()
+        do {
+            let button = h.surface("button", 10, 10, 100, 100, in: window)
+            watch.surface = button
+            button.recorder.onCall = { [watch] method, context in
+                guard method == "moved" else { return }
+                context.target?.removeFromParent()
+                watch.aliveAfterRemoval = watch.surface != nil
+            }
+        }
+        h.down(0, 20, 20)
+        #expect(h.log.entries == ["button.began", "window.began", "delegate.began"])
+        h.log.clear()
+        h.move(0, 30, 30)
+        #expect(watch.aliveAfterRemoval == true)
+        // Removing cancelled the touch: the walk stops there, and the window, which saw it
+        // begin, hears one cancel and no move.
+        #expect(h.log.entries.first == "button.moved")
+        #expect(h.log.entries.filter { $0 == "window.cancelled" }.count == 1)
+        #expect(!h.log.entries.contains("window.moved"))
+    }
+
     // MARK: Ancestors removed while a touch ends
 
     @Test func aTouchesEndedHandlerThatRemovesAnAncestorEndsTheTouchOnceAtEveryResponderThatSawItBegin() {

@@ -212,12 +212,18 @@ extension GestureCoordinator {
         // Gather. The active touches keep their indices for the whole pass (the router
         // compacts them only outside its touch loops; touches added meanwhile go at the end).
         // Nothing here calls out: the touches are read without a retain each (their array
-        // holds them, UnsafeFoundations' rule 5).
-        router.unchecked.touches.records.scanBorrowedWithIndex { sequence, index in
-            // The arena read unretained: the record keeps it (it is recycled only outside the
-            // router's touch loops), and nothing here calls out.
-            guard router.isDue(sequence, phase), let arenaLink = sequence.unchecked.arena.map(Unretained.init) else { return }
-            arenaLink.with { arena in gatherRecognizers(of: arena, touch: index, phase, pass: pass) }
+        // holds them, rule 6 of `Unretained`).
+        // By index (`record(at:)`), not `scanBorrowedWithIndex`: the scan took a copy of the
+        // list, one retain and release of it per pass.
+        var index = 0
+        while index < router.unchecked.touches.records.count {
+            router.unchecked.touches.record(at: index).with { sequence in
+                // The arena read unretained: the record keeps it (it is recycled only outside the
+                // router's touch loops), and nothing here calls out.
+                guard router.isDue(sequence, phase), let arenaLink = sequence.unchecked.arena.map(Unretained.init) else { return }
+                arenaLink.with { arena in gatherRecognizers(of: arena, touch: index, phase, pass: pass) }
+            }
+            index += 1
         }
         // Deliver. The arenas keep every gathered recognizer alive until the pass is over
         // (they are recycled only outside the router's touch loops).
@@ -338,11 +344,11 @@ extension GestureCoordinator {
         let first = recognizer.unchecked.passFirstTouch
         guard count == unchecked.passPointsCount && first == unchecked.passPointsFirst
                 && router.unchecked.treeEditCount == unchecked.passPointsEdit && !unchecked.arenasEditedInPass,
-              router.isDue(router.unchecked.touches.records[first], phase) else { return false }
+              router.unchecked.touches.record(at: first).with({ router.isDue($0, phase) }) else { return false }
         var k = 0
         while k < count &- 1 {
             let index = recognizer.unchecked.passTouches[k]
-            if index != unchecked.passPointsRest[k] || !router.isDue(router.unchecked.touches.records[index], phase) { return false }
+            if index != unchecked.passPointsRest[k] || !router.unchecked.touches.record(at: index).with({ router.isDue($0, phase) }) { return false }
             k += 1
         }
         return true
@@ -367,12 +373,20 @@ extension GestureCoordinator {
                 if k < unchecked.passPointsRest.count { unchecked.passPointsRest[k] = index } else { unchecked.passPointsRest.append(index) }
             }
             k += 1
-            let other = router.unchecked.touches.records[index]
-            // Cancelled or delivered meanwhile by an earlier recognizer's handler.
-            guard router.isDue(other, phase) else { complete = false; continue }
-            // Withdrawn from this touch meanwhile (a disallowed interception, Interception.swift).
-            if unchecked.arenasEditedInPass, let arena = other.unchecked.arena, !arena.contains(recognizer) { complete = false; continue }
-            let point = router.touchPoint(of: other)
+            // Read unretained: the pass runs inside the router's touch loops, so the list keeps
+            // the record (rule 6 of `Unretained`), and nothing here calls out. Read with
+            // `records[index]`, it cost a retain and a release per touch and rebuild.
+            let point: TouchPoint? = router.unchecked.touches.record(at: index).with { other in
+                // Cancelled or delivered meanwhile by an earlier recognizer's handler.
+                guard router.isDue(other, phase) else { return nil }
+                // Withdrawn from this touch meanwhile (a disallowed interception, Interception.swift).
+                if unchecked.arenasEditedInPass, let arena = other.unchecked.arena, !arena.contains(recognizer) { return nil }
+                return router.touchPoint(of: other)
+            }
+            guard let point else {
+                complete = false
+                continue
+            }
             if points < unchecked.passPoints.count { unchecked.passPoints[points] = point } else { unchecked.passPoints.append(point) }
             points += 1
         }
@@ -384,26 +398,13 @@ extension GestureCoordinator {
         return !unchecked.passPoints.isEmpty
     }
 
-    /// Rebuilds `router.unchecked.touches.scratch` with the grouped touches that go on to the responders; the
-    /// others are marked withheld: taken ones are dropped, delayed ones join the held queue.
-    func withholdTouches(in router: Router, _ phase: TouchPhase, mark: UInt64, surface: Surface?, origin: LayoutPoint?, time: Timestamp) {
-        router.unchecked.touches.scratch.removeAllKeepingStorage()
-        var sequenceIndex = 0
-        while sequenceIndex < router.unchecked.touches.records.count {
-            // Called while a frame is delivered: the list keeps its records, read without a
-            // retain each (TouchRouting's invariant 2).
-            router.unchecked.touches.record(at: sequenceIndex).with { sequence in
-                withhold(sequence, in: router, phase, mark: mark, surface: surface, origin: origin, time: time)
-            }
-            sequenceIndex += 1
-        }
-    }
-
-    /// ``withholdTouches(in:_:mark:surface:origin:time:)`` for one record.
+    /// Decides whether `sequence`, just grouped for `phase` with the touches bound to `surface`,
+    /// goes on to the responders (its point is added to `router.unchecked.touches.scratch`) or
+    /// is withheld: a taken one is dropped, a delayed one, or one behind held phases, joins the
+    /// held queue. Called by the router for each touch of a group, in order, as it groups it.
     @inline(__always)
-    private func withhold(_ sequence: TouchSequence, in router: Router, _ phase: TouchPhase, mark: UInt64, surface: Surface?,
-                          origin: LayoutPoint?, time: Timestamp) {
-        guard sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.finished else { return }
+    func withhold(_ sequence: TouchSequence, in router: Router, _ phase: TouchPhase, surface: Surface?,
+                  origin: LayoutPoint?, time: Timestamp) {
         if sequence.unchecked.taken {
             sequence.unchecked.withheld = true
             return
