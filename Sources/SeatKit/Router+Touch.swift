@@ -101,19 +101,7 @@ extension Router {
     /// filter gets the rest of it. Spies hear every event either way.
     private func touchTakenByFilter(_ event: InputEvent, id: TouchID, lastEvent: Bool) -> Bool {
         if let index = unchecked.touches.takenByFilters.scanIndex(of: id) {
-            if lastEvent {
-                unchecked.touches.takenByFilters.remove(at: index)
-                if !unchecked.touches.followedFingers.isEmpty { unchecked.touches.followedFingers.removeAll { $0.finger == id } }
-            } else if !unchecked.touches.followedFingers.isEmpty, followedFingerMoved(event, id: id) {
-                trace?.record(.followedConsumed(event))
-                observe(event, consumed: true)
-                return true
-            }
-            // Shown to the filters (a lock screen follows the finger), but taken whatever
-            // they answer.
-            if unchecked.filterList.asks(.touches) { _ = askFilters(event, kind: .touches) }
-            trace?.record(.followedConsumed(event))
-            observe(event, consumed: true)
+            takenTouchEvent(event, id: id, lastEvent: lastEvent, at: index)
             return true
         }
         if !unchecked.filterList.asks(.touches) {
@@ -139,6 +127,8 @@ extension Router {
     /// cancel (which the filters are asked about as before), or ``stopFollowingFingers(byFilter:)``.
     func followFinger(_ finger: TouchID, asTouch touch: TouchID, device: DeviceID, byFilter filter: AnyObject) {
         unchecked.touches.followedFingers.removeAll { $0.finger == finger }
+        // Only a finger whose down a filter took (its events come to ``takenTouchEvent``).
+        guard unchecked.touches.takenByFilters.scanContains(finger) else { return }
         unchecked.touches.followedFingers.append(FollowedFinger(finger: finger, touch: touch, device: device,
                                                                 filter: Unmanaged.passUnretained(filter).toOpaque()))
     }
@@ -149,9 +139,44 @@ extension Router {
         unchecked.touches.followedFingers.removeAll { $0.filter == address }
     }
 
+    /// An event of a touch whose down a filter took (at `index` in the taken list): shown to
+    /// the filters (a lock screen follows the finger), but taken whatever they answer; the
+    /// motion of a followed finger routed as its filter's touch. Out of line: the touch
+    /// with no filter keeps its code.
+    @inline(never)
+    private func takenTouchEvent(_ event: InputEvent, id: TouchID, lastEvent: Bool, at index: Int) {
+        if lastEvent {
+            unchecked.touches.takenByFilters.remove(at: index)
+            if !unchecked.touches.followedFingers.isEmpty { unchecked.touches.followedFingers.removeAll { $0.finger == id } }
+        } else if !unchecked.touches.followedFingers.isEmpty, followedFingerMoved(event, id: id) {
+            if trace != nil { traceFollowedConsumed(event) }
+            observe(event, consumed: true)
+            return
+        }
+        if unchecked.filterList.asks(.touches) { _ = askFilters(event, kind: .touches) }
+        if trace != nil { traceFollowedConsumed(event) }
+        observe(event, consumed: true)
+    }
+
+    /// Out of line: inline, the event was copied for the trace's entry at every call.
+    @inline(never)
+    private func traceFollowedConsumed(_ event: InputEvent) {
+        trace?.record(.followedConsumed(event))
+    }
+
+    /// Moves the routed touch `id` to `point` (``routeTouchMotion(_:id:to:)`` without its
+    /// event); false when no such touch is down.
+    @inline(__always)
+    private func moveTouch(_ id: TouchID, to point: LayoutPoint) -> Bool {
+        guard let index = unchecked.touches.records.scanIndex(where: { $0.unchecked.id == id && $0.isDown }) else { return false }
+        unchecked.touches.records[index].unchecked.location = point
+        if !unchecked.touches.records[index].unchecked.beganPending { unchecked.touches.records[index].unchecked.movedPending = true }
+        return true
+    }
+
     /// The motion of a taken finger: true when it is followed and was routed so (the filters
     /// before its filter asked, then its touch's motion routed past it).
-    @inline(never)
+    @inline(__always)
     private func followedFingerMoved(_ event: InputEvent, id: TouchID) -> Bool {
         guard case .touchMotion(_, let point) = event.kind,
               let f = unchecked.touches.followedFingers.scanIndex(where: { $0.finger == id }) else { return false }
@@ -162,17 +187,22 @@ extension Router {
             // Those filters' calls may have stopped the following (turned the filter off).
             guard unchecked.touches.followedFingers.scanIndex(where: { $0.finger == id && $0.filter == followed.filter }) != nil else { return true }
         }
-        let motion = InputEvent(time: event.time, device: followed.device, .touchMotion(followed.touch, point))
         // Most often no filter after it asks about touches, no filter took its touch and no
-        // grab is on: then the motion is routed as any touch's, without the general path.
+        // grab is on: then the motion is routed as any touch's (``routeTouchMotion``), without
+        // the general path, and its event is made only for a trace or spies.
         guard !place.beforeOthers, unchecked.touches.grab == nil,
               !unchecked.touches.takenByFilters.scanContains(followed.touch) else {
-            injectTouch(motion, afterFilter: place.index)
+            injectTouch(InputEvent(time: event.time, device: followed.device, .touchMotion(followed.touch, point)), afterFilter: place.index)
             return true
         }
-        trace?.record(.received(motion))
-        observe(motion, consumed: false)
-        routeTouchMotion(motion, id: followed.touch, to: point)
+        if trace != nil || !unchecked.spyList.isEmpty {
+            let motion = InputEvent(time: event.time, device: followed.device, .touchMotion(followed.touch, point))
+            trace?.record(.received(motion))
+            observe(motion, consumed: false)
+        }
+        if !moveTouch(followed.touch, to: point) {
+            trace?.record(.ignored(InputEvent(time: event.time, device: followed.device, .touchMotion(followed.touch, point)), reason: "no such touch"))
+        }
         return true
     }
 

@@ -553,6 +553,7 @@ struct FilterList {
     /// `kind`: its index among all the filters, and whether filters before it and after it
     /// are asked about the class too; `nil` when it is not asked about the class or the
     /// lists are stale.
+    @inline(__always)
     func askedPlace(of filter: UnsafeMutableRawPointer, _ kind: FilterInterests) -> (index: Int, afterOthers: Bool, beforeOthers: Bool)? {
         rosterLink._withUnsafeGuaranteedRef {
             if $0.unchecked.isStale { return nil }
