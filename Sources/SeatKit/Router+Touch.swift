@@ -130,12 +130,12 @@ extension Router {
         // Only a finger whose down a filter took (its events come to ``takenTouchEvent``).
         guard unchecked.touches.takenByFilters.scanContains(finger) else { return }
         unchecked.touches.followedFingers.append(FollowedFinger(finger: finger, touch: touch, device: device,
-                                                                filter: Unmanaged.passUnretained(filter).toOpaque()))
+                                                                filter: FilterList.address(of: filter)))
     }
 
     /// Stops following the fingers ``followFinger(_:asTouch:device:byFilter:)`` follows for `filter`.
     func stopFollowingFingers(byFilter filter: AnyObject) {
-        let address = Unmanaged.passUnretained(filter).toOpaque()
+        let address = FilterList.address(of: filter)
         unchecked.touches.followedFingers.removeAll { $0.filter == address }
     }
 

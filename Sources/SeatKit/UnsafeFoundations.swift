@@ -553,6 +553,12 @@ struct FilterList {
     /// `kind`: its index among all the filters, and whether filters before it and after it
     /// are asked about the class too; `nil` when it is not asked about the class or the
     /// lists are stale.
+    /// A filter's address, as ``askedPlace(of:_:)`` compares it with the asked entries: not a
+    /// reference (it keeps nothing alive and is never called through).
+    static func address(of filter: AnyObject) -> UnsafeMutableRawPointer {
+        Unmanaged.passUnretained(filter).toOpaque()
+    }
+
     @inline(__always)
     func askedPlace(of filter: UnsafeMutableRawPointer, _ kind: FilterInterests) -> (index: Int, afterOthers: Bool, beforeOthers: Bool)? {
         rosterLink._withUnsafeGuaranteedRef {
