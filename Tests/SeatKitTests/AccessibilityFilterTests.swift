@@ -305,6 +305,36 @@ import Testing
         #expect(world.router.activeTouchCount == 0)
     }
 
+    private final class MotionSpy: InputSpy {
+        var heard: [String] = []
+        func observe(_ event: InputEvent, consumed: Bool, router: Router) {
+            if case .touchMotion(let id, _) = event.kind { heard.append("\(id.rawValue) \(consumed ? "taken" : "passed")") }
+        }
+    }
+
+    /// The router routes a counted finger's motion itself, without asking touch
+    /// accommodations, only while the filter is among the router's: spies hear the finger's
+    /// motion taken and the counted touch's passed, as when the filter answered each motion;
+    /// once the filter is removed, the finger's motion is still taken and nothing moves.
+    @Test func aCountedFingersMotionIsRoutedOnlyWhileTouchAccommodationsIsAmongTheFilters() {
+        let world = World()
+        let spy = MotionSpy()
+        world.router.addSpy(spy)
+        let filter = TouchAccommodations(holdDuration: .milliseconds(100))
+        world.router.addFilter(filter)
+        let counted = TouchAccommodations.countedID(for: TouchID(0)).rawValue
+        world.touch(.touchDown(TouchID(0), LayoutPoint(x: 100, y: 100)), at: 0)
+        world.clock.advance(to: .milliseconds(100))
+        world.touch(.touchMotion(TouchID(0), LayoutPoint(x: 120, y: 100)), at: 150)
+        #expect(world.log.entries == ["app.began", "app.moved"])
+        #expect(world.app.lastTouches.first?.location == LayoutPoint(x: 120, y: 100))
+        #expect(spy.heard == ["\(counted) passed", "0 taken"])
+        world.router.removeFilter(filter)
+        world.touch(.touchMotion(TouchID(0), LayoutPoint(x: 140, y: 100)), at: 200)
+        #expect(world.log.entries == ["app.began", "app.moved"], "removed: the finger stays taken, nothing is routed for it")
+        #expect(spy.heard == ["\(counted) passed", "0 taken", "0 taken"])
+    }
+
     @Test func turningTouchAccommodationsOnMidTouchLetsThatTouchEnd() {
         let world = World()
         let filter = TouchAccommodations(holdDuration: .milliseconds(100), isEnabled: false)
