@@ -101,6 +101,20 @@ public final class SimulatedSecondaryClick: InputFilter {
     public func filter(_ event: InputEvent, router: Router) -> FilterDecision {
         if event.device == accessibilityDevice { return .pass }
         switch event.kind {
+        case .pointerMotion, .pointerMotionAbsolute:
+            // Asked about every motion during a hold: what it does there is small and ends in
+            // calls that return its answer, so that it needs no frame of its own.
+            guard unchecked.timer != nil, let to = destination(of: event, from: router.pointerLocation) else { return .pass }
+            return to.vector(from: unchecked.anchor).length > unchecked.movementThreshold ? cancelHoldPassing() : .pass
+        default:
+            return filterButton(event, router: router)
+        }
+    }
+
+    /// ``filter(_:router:)`` for the events other than motion.
+    @inline(never)
+    private func filterButton(_ event: InputEvent, router: Router) -> FilterDecision {
+        switch event.kind {
         case .pointerButton(Button.left, .pressed):
             guard enabled, unchecked.timer == nil, !unchecked.owesRelease else { return .pass }
             self.router = router
@@ -114,12 +128,16 @@ public final class SimulatedSecondaryClick: InputFilter {
                 return .consume
             }
             cancelHold()
-        case .pointerMotion, .pointerMotionAbsolute:
-            guard unchecked.timer != nil, let to = destination(of: event, from: router.pointerLocation) else { return .pass }
-            if to.vector(from: unchecked.anchor).length > unchecked.movementThreshold { cancelHold() }
         default:
             break
         }
+        return .pass
+    }
+
+    /// ``cancelHold()``, then `.pass`.
+    @inline(never)
+    private func cancelHoldPassing() -> FilterDecision {
+        cancelHold()
         return .pass
     }
 

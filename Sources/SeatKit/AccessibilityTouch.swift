@@ -11,6 +11,14 @@
 /// that begins after the hold. A finger that lifts sooner never reaches them. With no hold
 /// duration, touches pass as they are (the repeat window still applies). Layout space.
 ///
+/// Where it stands among the filters matters: the filters **before** it see the real
+/// fingers (and may take them: it never sees those), not the counted touches; the filters
+/// **after** it, then grabs, recognizers and responders, see the counted touches and not
+/// the real fingers it took. Its counted touches are routed from it onwards
+/// (``Router/injectTouch(_:afterFilter:)``), not injected in front of every filter again.
+/// Called by another filter instead of added to the router, it injects them through
+/// ``Router/inject(_:)`` (every filter then sees them; it passes its own).
+///
 /// Off (``isEnabled`` false), every touch passes. Turning it off cancels the touches of its
 /// own that are down (apps hear `touchesCancelled`) and drops the holds under way; turning it
 /// on while a finger is down leaves that finger alone (its motion and lift pass).
@@ -102,7 +110,16 @@ public final class TouchAccommodations: InputFilter {
     public static func countedID(for id: TouchID) -> TouchID { TouchID(id.rawValue &+ syntheticIDBase) }
 
     public func filter(_ event: InputEvent, router: Router) -> FilterDecision {
-        // Its own touches pass; a real finger's events are taken once its down was.
+        filter(event, router: router, at: router.unchecked.filterList.index(of: self))
+    }
+
+    /// ``filter(_:router:)`` knowing its place among the router's asked filters (`nil`: not
+    /// among them, as when another filter calls it): what the router calls, with the index of
+    /// the asking under way, so that the counted touch's motion is routed from here without
+    /// a lookup.
+    func filter(_ event: InputEvent, router: Router, at filterIndex: Int?) -> FilterDecision {
+        // Its own touches pass (they reach it only when it was not among the router's filters
+        // as it routed them); a real finger's events are taken once its down was.
         if event.device == Self.device { return .pass }
         switch event.kind {
         case .touchDown(let id, let point):
@@ -127,7 +144,7 @@ public final class TouchAccommodations: InputFilter {
             guard let index = unchecked.held.scanIndex(where: { $0.id == id }) else { return .pass }
             unchecked.held[index].location = point
             if unchecked.held[index].counted {
-                router.inject(InputEvent(time: event.time, device: Self.device, .touchMotion(Self.countedID(for: id), point)))
+                route(InputEvent(time: event.time, device: Self.device, .touchMotion(Self.countedID(for: id), point)), router: router, after: filterIndex)
             }
             return .consume
         case .touchUp(let id), .touchCancel(let id):
@@ -138,7 +155,7 @@ public final class TouchAccommodations: InputFilter {
                 let counted = Self.countedID(for: id)
                 let kind: InputEvent.Kind
                 if case .touchUp = event.kind { kind = .touchUp(counted) } else { kind = .touchCancel(counted) }
-                router.inject(InputEvent(time: event.time, device: Self.device, kind))
+                route(InputEvent(time: event.time, device: Self.device, kind), router: router, after: filterIndex)
             } else {
                 if let timer = finger.timer { router.clock.cancel(timer) }
                 onHold?(id, finger.location, .rejected)
@@ -147,6 +164,14 @@ public final class TouchAccommodations: InputFilter {
         default:
             return .pass
         }
+    }
+
+    /// Routes an event of a counted touch: past this filter and the ones before it (they saw
+    /// the finger itself), through the filters after it, grabs and the default rule
+    /// (``Router/injectTouch(_:afterFilter:)``); through every filter when it is not among the
+    /// router's (`index` nil: the event is then injected, and this filter passes it).
+    private func route(_ event: InputEvent, router: Router, after index: Int?) {
+        if let index { router.injectTouch(event, afterFilter: index) } else { router.inject(event) }
     }
 
     /// The events it acts on: touch downs, and the rest of touches while it holds a finger.
@@ -183,7 +208,13 @@ public final class TouchAccommodations: InputFilter {
         startRepeatWindow(at: now)
         let location = unchecked.held[index].location
         onHold?(id, location, .counted)
-        router.inject(InputEvent(time: now, device: Self.device, .touchDown(Self.countedID(for: id), location)))
+        let filterIndex = router.unchecked.filterList.index(of: self)
+        route(InputEvent(time: now, device: Self.device, .touchDown(Self.countedID(for: id), location)),
+              router: router, after: filterIndex)
+        // Its motion needs no more of this filter than the counted touch's motion, routed
+        // past it: the router does that without asking it (the location is read only before
+        // a touch counts).
+        if filterIndex != nil { router.followFinger(id, asTouch: Self.countedID(for: id), device: Self.device, byFilter: self) }
         router.inject(InputEvent(time: now, device: Self.device, .touchFrame))
     }
 
@@ -194,10 +225,12 @@ public final class TouchAccommodations: InputFilter {
         heldChanged()
         unchecked.ignoreUntil = nil
         guard let router else { return }
+        router.stopFollowingFingers(byFilter: self)
         var cancelled = false
+        let filterIndex = router.unchecked.filterList.index(of: self)
         for finger in fingers {
             if finger.counted {
-                router.inject(InputEvent(time: router.clock.now, device: Self.device, .touchCancel(Self.countedID(for: finger.id))))
+                route(InputEvent(time: router.clock.now, device: Self.device, .touchCancel(Self.countedID(for: finger.id))), router: router, after: filterIndex)
                 cancelled = true
             } else {
                 if let timer = finger.timer { router.clock.cancel(timer) }

@@ -101,12 +101,7 @@ extension Router {
     /// filter gets the rest of it. Spies hear every event either way.
     private func touchTakenByFilter(_ event: InputEvent, id: TouchID, lastEvent: Bool) -> Bool {
         if let index = unchecked.touches.takenByFilters.scanIndex(of: id) {
-            if lastEvent { unchecked.touches.takenByFilters.remove(at: index) }
-            // Shown to the filters (a lock screen follows the finger), but taken whatever
-            // they answer.
-            if unchecked.filterList.asks(.touches) { _ = askFilters(event, kind: .touches) }
-            trace?.record(.followedConsumed(event))
-            observe(event, consumed: true)
+            takenTouchEvent(event, id: id, lastEvent: lastEvent, at: index)
             return true
         }
         if !unchecked.filterList.asks(.touches) {
@@ -114,6 +109,176 @@ extension Router {
             return false
         }
         guard runFilters(event, kind: .touches) else { return false }
+        if !lastEvent { unchecked.touches.takenByFilters.append(id) }
+        cancelSequences(reason: "taken by a filter") { $0.unchecked.id == id && $0.isDown }
+        return true
+    }
+
+    // MARK: A filter's touches, routed past it
+
+    /// From now on, while `filter` is asked about touches, the motion of `finger` (whose
+    /// down a filter took) is routed as the motion of `touch` from `device` past `filter`
+    /// (``injectTouch(_:afterFilter:)``), without asking `filter`: for a filter that answers
+    /// each motion of the finger so and does nothing else with it (touch accommodations'
+    /// counted touch). The filters before it are still asked about the finger's motion, one
+    /// by one; one of them consuming it stops it there, as asking in order would. While
+    /// `filter` is not asked about touches (off, removed, or its lists are being rebuilt) the
+    /// motion is asked of the filters as any taken touch's. Ends with the finger's up or
+    /// cancel (which the filters are asked about as before), or ``stopFollowingFingers(byFilter:)``.
+    func followFinger(_ finger: TouchID, asTouch touch: TouchID, device: DeviceID, byFilter filter: AnyObject) {
+        unchecked.touches.followedFingers.removeAll { $0.finger == finger }
+        // Only a finger whose down a filter took (its events come to ``takenTouchEvent``).
+        guard unchecked.touches.takenByFilters.scanContains(finger) else { return }
+        unchecked.touches.followedFingers.append(FollowedFinger(finger: finger, touch: touch, device: device,
+                                                                filter: FilterList.address(of: filter)))
+    }
+
+    /// Stops following the fingers ``followFinger(_:asTouch:device:byFilter:)`` follows for `filter`.
+    func stopFollowingFingers(byFilter filter: AnyObject) {
+        let address = FilterList.address(of: filter)
+        unchecked.touches.followedFingers.removeAll { $0.filter == address }
+    }
+
+    /// An event of a touch whose down a filter took (at `index` in the taken list): shown to
+    /// the filters (a lock screen follows the finger), but taken whatever they answer; the
+    /// motion of a followed finger routed as its filter's touch. Out of line: the touch
+    /// with no filter keeps its code.
+    @inline(never)
+    private func takenTouchEvent(_ event: InputEvent, id: TouchID, lastEvent: Bool, at index: Int) {
+        if lastEvent {
+            unchecked.touches.takenByFilters.remove(at: index)
+            if !unchecked.touches.followedFingers.isEmpty { unchecked.touches.followedFingers.removeAll { $0.finger == id } }
+        } else if !unchecked.touches.followedFingers.isEmpty, followedFingerMoved(event, id: id) {
+            if trace != nil { traceFollowedConsumed(event) }
+            observe(event, consumed: true)
+            return
+        }
+        if unchecked.filterList.asks(.touches) { _ = askFilters(event, kind: .touches) }
+        if trace != nil { traceFollowedConsumed(event) }
+        observe(event, consumed: true)
+    }
+
+    /// Out of line: inline, the event was copied for the trace's entry at every call.
+    @inline(never)
+    private func traceFollowedConsumed(_ event: InputEvent) {
+        trace?.record(.followedConsumed(event))
+    }
+
+    /// Moves the routed touch `id` to `point` (``routeTouchMotion(_:id:to:)`` without its
+    /// event); false when no such touch is down.
+    @inline(__always)
+    private func moveTouch(_ id: TouchID, to point: LayoutPoint) -> Bool {
+        guard let index = unchecked.touches.records.scanIndex(where: { $0.unchecked.id == id && $0.isDown }) else { return false }
+        unchecked.touches.records[index].unchecked.location = point
+        if !unchecked.touches.records[index].unchecked.beganPending { unchecked.touches.records[index].unchecked.movedPending = true }
+        return true
+    }
+
+    /// The motion of a taken finger: true when it is followed and was routed so (the filters
+    /// before its filter asked, then its touch's motion routed past it).
+    @inline(__always)
+    private func followedFingerMoved(_ event: InputEvent, id: TouchID) -> Bool {
+        guard case .touchMotion(_, let point) = event.kind,
+              let f = unchecked.touches.followedFingers.scanIndex(where: { $0.finger == id }) else { return false }
+        let followed = unchecked.touches.followedFingers[f]
+        guard let place = unchecked.filterList.askedPlace(of: followed.filter, .touches) else { return false }
+        if place.afterOthers {
+            if askFilters(event, before: place.index) != nil { return true }
+            // Those filters' calls may have stopped the following (turned the filter off).
+            guard unchecked.touches.followedFingers.scanIndex(where: { $0.finger == id && $0.filter == followed.filter }) != nil else { return true }
+        }
+        // Most often no filter after it asks about touches, no filter took its touch and no
+        // grab is on: then the motion is routed as any touch's (``routeTouchMotion``), without
+        // the general path, and its event is made only for a trace or spies.
+        guard !place.beforeOthers, unchecked.touches.grab == nil,
+              !unchecked.touches.takenByFilters.scanContains(followed.touch) else {
+            injectTouch(InputEvent(time: event.time, device: followed.device, .touchMotion(followed.touch, point)), afterFilter: place.index)
+            return true
+        }
+        if trace != nil || !unchecked.spyList.isEmpty {
+            let motion = InputEvent(time: event.time, device: followed.device, .touchMotion(followed.touch, point))
+            trace?.record(.received(motion))
+            observe(motion, consumed: false)
+        }
+        if !moveTouch(followed.touch, to: point) {
+            trace?.record(.ignored(InputEvent(time: event.time, device: followed.device, .touchMotion(followed.touch, point)), reason: "no such touch"))
+        }
+        return true
+    }
+
+    /// Routes a touch event that the filter at `filterIndex` among the asked filters makes in
+    /// answer to the touches it takes (touch accommodations' counted touch): as
+    /// ``inject(_:)``, except that only the filters **after** it are asked; the filters
+    /// before it saw the finger itself, and do not see the touch it stands for. Then grabs and
+    /// the default rule, as any touch; spies hear it and the trace records it as received.
+    /// Called by such a filter while it is asked (`filterIndex` is that asking's index) or
+    /// from its timer (its index looked up). Frames go through ``inject(_:)``: they are not
+    /// asked of filters anyway. Layout-space points.
+    func injectTouch(_ event: InputEvent, afterFilter filterIndex: Int) {
+        trace?.record(.received(event))
+        switch event.kind {
+        case .touchDown(let id, let point):
+            guard point.x.isFinite, point.y.isFinite else { return ignore(event, "non-finite position") }
+            if unchecked.touches.takenByFilters.scanContains(id) || activeSequence(id) != nil {
+                trace?.record(.ignored(event, reason: "touch id already down"))
+                observe(event, consumed: true)
+                return
+            }
+            if runFilters(event, kind: .touchDowns, after: filterIndex) {
+                unchecked.touches.takenByFilters.append(id)
+                return
+            }
+            if let grab = unchecked.touches.grab {
+                grab.touchDown(event, id: id, at: point, router: self)
+                return
+            }
+            routeTouchDown(event, id: id, at: point)
+        case .touchMotion(let id, let point):
+            guard point.x.isFinite, point.y.isFinite else { return ignore(event, "non-finite position") }
+            if touchTakenByFilter(event, id: id, lastEvent: false, after: filterIndex) { return }
+            if let grab = unchecked.touches.grab {
+                grab.touchMoved(event, id: id, to: point, router: self)
+                return
+            }
+            routeTouchMotion(event, id: id, to: point)
+        case .touchUp(let id):
+            if touchTakenByFilter(event, id: id, lastEvent: true, after: filterIndex) { return }
+            if let grab = unchecked.touches.grab {
+                grab.touchUp(event, id: id, router: self)
+                return
+            }
+            routeTouchUp(event, id: id)
+        case .touchCancel(let id):
+            if touchTakenByFilter(event, id: id, lastEvent: true, after: filterIndex) { return }
+            if let grab = unchecked.touches.grab {
+                grab.touchCancelled(event, id: id, router: self)
+                return
+            }
+            cancelSequences(reason: "cancelled by the device") { $0.unchecked.id == id && $0.isDown }
+        default:
+            inject(event)
+        }
+    }
+
+    /// ``runFilters(_:kind:)`` asking only the filters after the one at `filterIndex`.
+    private func runFilters(_ event: InputEvent, kind: FilterInterests, after filterIndex: Int) -> Bool {
+        let consumedBy = unchecked.filterList.asks(kind, after: filterIndex) ? askFilters(event, from: filterIndex + 1) : nil
+        if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
+        observe(event, consumed: consumedBy != nil)
+        return consumedBy != nil
+    }
+
+    /// ``touchTakenByFilter(_:id:lastEvent:)`` asking only the filters after the one at
+    /// `filterIndex`.
+    private func touchTakenByFilter(_ event: InputEvent, id: TouchID, lastEvent: Bool, after filterIndex: Int) -> Bool {
+        if let index = unchecked.touches.takenByFilters.scanIndex(of: id) {
+            if lastEvent { unchecked.touches.takenByFilters.remove(at: index) }
+            if unchecked.filterList.asks(.touches, after: filterIndex) { _ = askFilters(event, from: filterIndex + 1) }
+            trace?.record(.followedConsumed(event))
+            observe(event, consumed: true)
+            return true
+        }
+        guard runFilters(event, kind: .touches, after: filterIndex) else { return false }
         if !lastEvent { unchecked.touches.takenByFilters.append(id) }
         cancelSequences(reason: "taken by a filter") { $0.unchecked.id == id && $0.isDown }
         return true

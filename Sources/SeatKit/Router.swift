@@ -293,11 +293,30 @@ public final class Router {
     /// `kind`: the event's class (``FilterInterests/of(_:)``), which the caller knows from the
     /// case it matched (working it out here read the whole event: about 40 instructions per
     /// pointer motion with no filter at all).
+    ///
+    /// Inline, the test for no filter asked about the class (then only the spies); the
+    /// asking out of line (``runAskedFilters(_:kind:)``).
+    @inline(__always)
     func runFilters(_ event: InputEvent, kind: FilterInterests) -> Bool {
-        let consumedBy = unchecked.filterList.asks(kind) ? askFilters(event, kind: kind) : nil
-        if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
+        if unchecked.filterList.asks(kind) { return runAskedFilters(event, kind: kind) }
+        if !unchecked.spyList.isEmpty { observe(event, consumed: false) }
+        return false
+    }
+
+    /// ``runFilters(_:kind:)`` when some filter is asked about the class: a lone filter is
+    /// asked here, without a further call (``askLone(_:kind:)``).
+    @inline(never)
+    func runAskedFilters(_ event: InputEvent, kind: FilterInterests) -> Bool {
+        let consumedBy = unchecked.filterList.asksOne(kind) ? askLone(event, kind: kind) : askFiltersInOrder(event, kind: kind)
+        if let consumedBy { traceConsumed(event, by: consumedBy) }
         if !unchecked.spyList.isEmpty { observe(event, consumed: consumedBy != nil) }
         return consumedBy != nil
+    }
+
+    /// Out of line: inline, the event was copied for the trace's entry before every asking.
+    @inline(never)
+    func traceConsumed(_ event: InputEvent, by filter: Int) {
+        trace?.record(.consumed(event, filter: filter))
     }
 
     /// Tells the spies about `event`, each through its holder's unretained link (no array

@@ -40,6 +40,18 @@
 ///
 /// Stored in the router's unchecked hot state (UnsafeFoundations.swift): no access to it is
 /// held across a call out.
+/// A finger a filter took whose motion the router routes as a touch of the filter's own
+/// (``Router/followFinger(_:asTouch:device:byFilter:)``).
+struct FollowedFinger {
+    /// The real finger (its down was taken).
+    var finger: TouchID
+    /// The touch that stands for it, from `device`.
+    var touch: TouchID
+    var device: DeviceID
+    /// The filter, by address (compared, never called).
+    var filter: UnsafeMutableRawPointer
+}
+
 struct TouchRouting {
     /// Where the delivery of a device frame stands (invariant 3).
     enum Pass {
@@ -59,6 +71,9 @@ struct TouchRouting {
     var pool: [TouchSequence] = []
     /// Touch IDs whose down a filter took: the rest of each touch is the filter's.
     var takenByFilters: [TouchID] = []
+    /// Fingers a filter took whose motion goes on as a touch of the filter's own, routed
+    /// past it without asking it (``Router/followFinger(_:asTouch:device:byFilter:)``).
+    var followedFingers: [FollowedFinger] = []
     /// Backs `Router.touchGrab`.
     var grab: (any TouchGrab)?
     /// Told the end of each frame, not kept alive (``Router/addTouchFrameObserver(_:)``).
@@ -99,6 +114,7 @@ struct TouchRouting {
         records.reserveCapacity(16)
         pool.reserveCapacity(16)
         takenByFilters.reserveCapacity(16)
+        followedFingers.reserveCapacity(16)
         scratch.reserveCapacity(16)
         subsetScratch.reserveCapacity(16)
         cancelBatches.reserveCapacity(4)

@@ -413,7 +413,7 @@ struct AskedFilter {
     @inline(__always) func ask(_ event: InputEvent, router: Router) -> FilterDecision {
         switch builtin {
         case .touchAccommodations:
-            return object._withUnsafeGuaranteedRef { unsafeDowncast($0, to: TouchAccommodations.self).filter(event, router: router) }
+            return object._withUnsafeGuaranteedRef { unsafeDowncast($0, to: TouchAccommodations.self).filter(event, router: router, at: index) }
         case .bounceKeys:
             return object._withUnsafeGuaranteedRef { unsafeDowncast($0, to: BounceKeys.self).filter(event, router: router) }
         case .stickyKeys:
@@ -592,6 +592,47 @@ struct FilterList {
         rosterLink._withUnsafeGuaranteedRef { $0.unchecked.loneInterpretedKey }
     }
 
+    /// Whether some filter after the asked filter at `index` is asked about events of class
+    /// `kind` (or the lists are stale): for an event that filter routes past itself
+    /// (``Router/injectTouch(_:afterFilter:)``). The class's asked filters are in order, so
+    /// its last one tells.
+    @inline(__always)
+    func asks(_ kind: FilterInterests, after index: Int) -> Bool {
+        rosterLink._withUnsafeGuaranteedRef {
+            if $0.unchecked.isStale { return true }
+            let c = kind.classIndex
+            let end = $0.unchecked.starts[c + 1]
+            return end > $0.unchecked.starts[c] && $0.unchecked.asked[end - 1].index > index
+        }
+    }
+
+    /// A filter's address, as ``askedPlace(of:_:)`` compares it with the asked entries: not a
+    /// reference (it keeps nothing alive and is never called through).
+    static func address(of filter: AnyObject) -> UnsafeMutableRawPointer {
+        Unmanaged.passUnretained(filter).toOpaque()
+    }
+
+    /// Where `filter` (an object's address) is among the filters asked about events of class
+    /// `kind`: its index among all the filters, and whether filters before it and after it
+    /// are asked about the class too; `nil` when it is not asked about the class or the
+    /// lists are stale.
+    @inline(__always)
+    func askedPlace(of filter: UnsafeMutableRawPointer, _ kind: FilterInterests) -> (index: Int, afterOthers: Bool, beforeOthers: Bool)? {
+        rosterLink._withUnsafeGuaranteedRef {
+            if $0.unchecked.isStale { return nil }
+            let c = kind.classIndex
+            let start = $0.unchecked.starts[c]
+            var i = start
+            let end = $0.unchecked.starts[c + 1]
+            while i < end {
+                let entry = $0.unchecked.asked[i]
+                if entry.object.toOpaque() == filter { return (entry.index, i != start, i &+ 1 != end) }
+                i &+= 1
+            }
+            return nil
+        }
+    }
+
     mutating func append(_ filter: any InputFilter) {
         filters.append(filter)
         if askings > 0 { edited = true; return }
@@ -699,7 +740,12 @@ extension Router {
     /// before it or the range of the class. A switch changed by the filter's call makes the
     /// filters after it asked one by one, as in the loop (one turned on is asked at its turn).
     @inline(never)
-    func askLoneFilter(_ event: InputEvent, kind: FilterInterests) -> Int? {
+    func askLoneFilter(_ event: InputEvent, kind: FilterInterests) -> Int? { askLone(event, kind: kind) }
+
+    /// The body of ``askLoneFilter(_:kind:)``, for a caller that is out of line itself
+    /// (``runAskedFilters(_:kind:)``): there it saves a call and a frame per asking.
+    @inline(__always)
+    func askLone(_ event: InputEvent, kind: FilterInterests) -> Int? {
         let roster = unchecked.filterList.rosterLink
         let entry = roster._withUnsafeGuaranteedRef { $0.unchecked.asked[$0.unchecked.starts[kind.classIndex]] }
         unchecked.filterList.enterAsking()
@@ -856,6 +902,17 @@ extension Router {
         return consumedBy
     }
 
+    /// Asks the filters before index `end` about `event`, one by one, checking each switch:
+    /// those in front of a filter whose finger the router follows for it
+    /// (``followFinger(_:asTouch:device:byFilter:)``). Rare.
+    @inline(never)
+    func askFilters(_ event: InputEvent, before end: Int) -> Int? {
+        _ = unchecked.filterList.beginAsking()
+        let consumedBy = askOneByOne(event, kind: FilterInterests.of(event), from: 0, before: end)
+        if unchecked.filterList.endAsking() { finishFilterEdits() }
+        return consumedBy
+    }
+
     /// ``askFilters(_:from:)`` for the interpreted key.
     @inline(never)
     func askFilters(key event: KeyEvent, from start: Int) -> Int? {
@@ -868,8 +925,8 @@ extension Router {
     /// Inside an asking: the filters from `start` on, one by one, each asked only if its
     /// switch says so now (the lists are stale).
     @inline(never)
-    private func askOneByOne(_ event: InputEvent, kind: FilterInterests, from start: Int) -> Int? {
-        let count = unchecked.filterList.count
+    private func askOneByOne(_ event: InputEvent, kind: FilterInterests, from start: Int, before end: Int = .max) -> Int? {
+        let count = min(unchecked.filterList.count, end)
         var i = start
         while i < count {
             let link = unchecked.filterList.link(at: i)

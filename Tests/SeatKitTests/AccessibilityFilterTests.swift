@@ -274,6 +274,91 @@ import Testing
         #expect(world.log.entries == ["app.began", "app.cancelled", "app.began"], "off: touches pass at once")
     }
 
+    /// Notes the touch events it is asked about; consumes the counted touch's motion from
+    /// `takeFrom` on (a filter taking a touch mid-way, as a lock screen engaging).
+    private final class TouchNotes: InputFilter {
+        var seen: [String] = []
+        var takeMotion = false
+        func filter(_ event: InputEvent, router: Router) -> FilterDecision {
+            switch event.kind {
+            case .touchDown(let id, _): seen.append("down \(id.rawValue)")
+            case .touchMotion(let id, _):
+                seen.append("motion \(id.rawValue)")
+                if takeMotion { return .consume }
+            case .touchUp(let id): seen.append("up \(id.rawValue)")
+            case .touchCancel(let id): seen.append("cancel \(id.rawValue)")
+            default: break
+            }
+            return .pass
+        }
+    }
+
+    /// The counted touch starts at touch accommodations' place among the filters: the
+    /// filters before it see the real finger only, those after it the counted touch only (it
+    /// is routed from there, not injected in front of every filter again), and one after it
+    /// may take the counted touch mid-way as any touch.
+    @Test func filtersBeforeTouchAccommodationsSeeTheFingerAndFiltersAfterItSeeTheCountedTouch() {
+        let world = World()
+        let before = TouchNotes(), after = TouchNotes()
+        world.router.addFilter(before)
+        world.router.addFilter(TouchAccommodations(holdDuration: .milliseconds(100)))
+        world.router.addFilter(after)
+        let counted = TouchAccommodations.countedID(for: TouchID(0)).rawValue
+        world.touch(.touchDown(TouchID(0), LayoutPoint(x: 100, y: 100)), at: 0)
+        world.clock.advance(to: .milliseconds(100))
+        world.touch(.touchMotion(TouchID(0), LayoutPoint(x: 120, y: 100)), at: 150)
+        world.touch(.touchUp(TouchID(0)), at: 200)
+        #expect(before.seen == ["down 0", "motion 0", "up 0"])
+        #expect(after.seen == ["down \(counted)", "motion \(counted)", "up \(counted)"])
+        #expect(world.log.entries == ["app.began", "app.moved", "app.ended"])
+
+        // A filter after it takes the counted touch mid-way: apps hear it cancelled, and the
+        // rest of it is that filter's.
+        world.log.clear()
+        after.seen = []
+        world.touch(.touchDown(TouchID(1), LayoutPoint(x: 100, y: 100)), at: 300)
+        world.clock.advance(to: .milliseconds(400))
+        after.takeMotion = true
+        world.touch(.touchMotion(TouchID(1), LayoutPoint(x: 130, y: 100)), at: 450)
+        world.touch(.touchMotion(TouchID(1), LayoutPoint(x: 140, y: 100)), at: 460)
+        world.touch(.touchUp(TouchID(1)), at: 500)
+        let counted1 = TouchAccommodations.countedID(for: TouchID(1)).rawValue
+        #expect(world.log.entries == ["app.began", "app.cancelled"])
+        #expect(after.seen == ["down \(counted1)", "motion \(counted1)", "motion \(counted1)", "up \(counted1)"])
+        #expect(before.seen.suffix(4) == ["down 1", "motion 1", "motion 1", "up 1"])
+        #expect(world.router.activeTouchCount == 0)
+    }
+
+    private final class MotionSpy: InputSpy {
+        var heard: [String] = []
+        func observe(_ event: InputEvent, consumed: Bool, router: Router) {
+            if case .touchMotion(let id, _) = event.kind { heard.append("\(id.rawValue) \(consumed ? "taken" : "passed")") }
+        }
+    }
+
+    /// The router routes a counted finger's motion itself, without asking touch
+    /// accommodations, only while the filter is among the router's: spies hear the finger's
+    /// motion taken and the counted touch's passed, as when the filter answered each motion;
+    /// once the filter is removed, the finger's motion is still taken and nothing moves.
+    @Test func aCountedFingersMotionIsRoutedOnlyWhileTouchAccommodationsIsAmongTheFilters() {
+        let world = World()
+        let spy = MotionSpy()
+        world.router.addSpy(spy)
+        let filter = TouchAccommodations(holdDuration: .milliseconds(100))
+        world.router.addFilter(filter)
+        let counted = TouchAccommodations.countedID(for: TouchID(0)).rawValue
+        world.touch(.touchDown(TouchID(0), LayoutPoint(x: 100, y: 100)), at: 0)
+        world.clock.advance(to: .milliseconds(100))
+        world.touch(.touchMotion(TouchID(0), LayoutPoint(x: 120, y: 100)), at: 150)
+        #expect(world.log.entries == ["app.began", "app.moved"])
+        #expect(world.app.lastTouches.first?.location == LayoutPoint(x: 120, y: 100))
+        #expect(spy.heard == ["\(counted) passed", "0 taken"])
+        world.router.removeFilter(filter)
+        world.touch(.touchMotion(TouchID(0), LayoutPoint(x: 140, y: 100)), at: 200)
+        #expect(world.log.entries == ["app.began", "app.moved"], "removed: the finger stays taken, nothing is routed for it")
+        #expect(spy.heard == ["\(counted) passed", "0 taken", "0 taken"])
+    }
+
     @Test func turningTouchAccommodationsOnMidTouchLetsThatTouchEnd() {
         let world = World()
         let filter = TouchAccommodations(holdDuration: .milliseconds(100), isEnabled: false)
