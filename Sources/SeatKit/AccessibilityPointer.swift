@@ -270,6 +270,13 @@ public final class DwellClick: InputFilter {
     @inline(__always)
     func filterMotionInline(_ event: InputEvent, router: Router) -> FilterDecision {
         guard enabled else { return .pass }
+        return filterMotionWhileOn(event, router: router)
+    }
+
+    /// ``filterMotionInline(_:router:)`` past the switch's test: for the pointer's motion's
+    /// lone filter, which the roster names only while every switch is as it was built (on).
+    @inline(__always)
+    func filterMotionWhileOn(_ event: InputEvent, router: Router) -> FilterDecision {
         // Any pointer's motion counts, mouse keys' included.
         guard let to = destination(of: event, from: router.pointerLocation) else { return .pass }
         if let anchor = unchecked.anchor, to.vector(from: anchor).length <= unchecked.movementThreshold { return .pass }

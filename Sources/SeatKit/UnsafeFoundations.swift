@@ -431,10 +431,13 @@ struct AskedFilter {
 
     /// ``ask(_:router:)`` for a pointer motion (relative or absolute) on its own path
     /// (``Router/askPointerMotionFilters(_:lone:)``): dwell click, the core's filter that acts on
-    /// every motion, with its motion's body inline (no call, no frame of its own).
+    /// every motion, with its motion's body inline (no call, no frame of its own, and no test
+    /// of its switch).
     @inline(__always) func askPointerMotion(_ event: InputEvent, router: Router) -> FilterDecision {
         if builtin == .dwellClick {
-            return object._withUnsafeGuaranteedRef { unsafeDowncast($0, to: DwellClick.self).filterMotionInline(event, router: router) }
+            // Its switch is on: a lone field is set only while every switch is as the roster
+            // was built, and is read just before this call.
+            return object._withUnsafeGuaranteedRef { unsafeDowncast($0, to: DwellClick.self).filterMotionWhileOn(event, router: router) }
         }
         return ask(event, router: router)
     }
