@@ -249,39 +249,69 @@ public final class DwellClick: InputFilter {
     }
 
     public func filter(_ event: InputEvent, router: Router) -> FilterDecision {
-        guard enabled else { return .pass }
         switch event.kind {
         case .pointerMotion, .pointerMotionAbsolute:
-            // Any pointer's motion counts, mouse keys' included.
-            guard let to = destination(of: event, from: router.pointerLocation) else { return .pass }
-            if let anchor = unchecked.anchor, to.vector(from: anchor).length <= unchecked.movementThreshold { return .pass }
-            unchecked.anchor = to
-            guard router.unchecked.pointer.pressedButtons.isEmpty else {
-                endDwell()
-                return .pass
-            }
-            let now = router.clock.now
-            let deadline = now + unchecked.delay
-            if unchecked.timer != nil, unchecked.timerDeadline <= deadline {
-                // The dwell under way restarts. Its timer stays: when it fires before the new
-                // deadline it is set again for it (no cancel and schedule at every motion of
-                // a moving pointer, which is most of them).
-                unchecked.onDwellChange?(nil)
-            } else {
-                endDwell()
-                self.router = router
-                unchecked.timer = router.clock.schedule(at: deadline, timerAction)
-                unchecked.timerDeadline = deadline
-            }
-            unchecked.started = now
-            unchecked.onDwellChange?((to, deadline))
+            return filterMotionInline(event, router: router)
         case .pointerButton(_, .pressed):
             // A click of its own ends nothing (the dwell that made it is over).
-            if event.device != accessibilityDevice { endDwell() }
+            if enabled, event.device != accessibilityDevice { endDwell() }
         default:
             break
         }
         return .pass
+    }
+
+    /// ``filter(_:router:)`` for a pointer motion (relative or absolute; anything else
+    /// passes): what the pointer's motion asks inline when dwell click is its lone filter
+    /// (UnsafeFoundations.swift, `AskedFilter.askPointerMotion`). A motion within the
+    /// threshold returns after the distance; one that restarts the dwell under way with no
+    /// ``onDwellChange`` to tell stores its start and returns; the rest (a dwell to begin,
+    /// a listener to tell, a button held) is out of line.
+    @inline(__always)
+    func filterMotionInline(_ event: InputEvent, router: Router) -> FilterDecision {
+        guard enabled else { return .pass }
+        return filterMotionWhileOn(event, router: router)
+    }
+
+    /// ``filterMotionInline(_:router:)`` past the switch's test: for the pointer's motion's
+    /// lone filter, which the roster names only while every switch is as it was built (on).
+    @inline(__always)
+    func filterMotionWhileOn(_ event: InputEvent, router: Router) -> FilterDecision {
+        // Any pointer's motion counts, mouse keys' included.
+        guard let to = destination(of: event, from: router.pointerLocation) else { return .pass }
+        if let anchor = unchecked.anchor, to.vector(from: anchor).length <= unchecked.movementThreshold { return .pass }
+        unchecked.anchor = to
+        guard router.unchecked.pointer.pressedButtons.isEmpty else {
+            endDwell()
+            return .pass
+        }
+        let now = router.clock.now
+        let deadline = now + unchecked.delay
+        if unchecked.timer != nil, unchecked.timerDeadline <= deadline, unchecked.onDwellChange == nil {
+            // The dwell under way restarts. Its timer stays: when it fires before the new
+            // deadline it is set again for it (no cancel and schedule at every motion of
+            // a moving pointer, which is most of them).
+            unchecked.started = now
+        } else {
+            beginDwell(at: to, now: now, deadline: deadline, router: router)
+        }
+        return .pass
+    }
+
+    /// A dwell begins at `to` (or the one under way restarts, telling ``onDwellChange``).
+    @inline(never)
+    private func beginDwell(at to: LayoutPoint, now: Timestamp, deadline: Timestamp, router: Router) {
+        if unchecked.timer != nil, unchecked.timerDeadline <= deadline {
+            // The dwell under way restarts (its timer stays, as above).
+            unchecked.onDwellChange?(nil)
+        } else {
+            endDwell()
+            self.router = router
+            unchecked.timer = router.clock.schedule(at: deadline, timerAction)
+            unchecked.timerDeadline = deadline
+        }
+        unchecked.started = now
+        unchecked.onDwellChange?((to, deadline))
     }
 
     private func endDwell() {

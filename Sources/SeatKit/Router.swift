@@ -252,12 +252,12 @@ public final class Router {
         case .pointerMotion(let delta, let raw):
             // A non-finite delta (a broken device or backend) would poison the position.
             guard delta.dx.isFinite, delta.dy.isFinite else { return ignore(event, "non-finite motion") }
-            if runFilters(event, kind: .pointerMotion) { return }
+            if runPointerMotionFilters(event) { return }
             let unaccelerated = raw.dx.isFinite && raw.dy.isFinite ? raw : delta
             movePointer(to: unchecked.layout.clamp(unchecked.pointer.location.offset(by: delta)), event: event, delta: delta, unaccelerated: unaccelerated)
         case .pointerMotionAbsolute(let point):
             guard point.x.isFinite, point.y.isFinite else { return ignore(event, "non-finite position") }
-            if runFilters(event, kind: .pointerMotion) { return }
+            if runPointerMotionFilters(event) { return }
             let target = unchecked.layout.clamp(point)
             movePointer(to: target, event: event, delta: target.vector(from: unchecked.pointer.location), unaccelerated: .zero)
         case .pointerButton(let button, let state): pointerButton(event, button: button, state: state)
@@ -308,6 +308,27 @@ public final class Router {
     @inline(never)
     func runAskedFilters(_ event: InputEvent, kind: FilterInterests) -> Bool {
         let consumedBy = unchecked.filterList.asksOne(kind) ? askLone(event, kind: kind) : askFiltersInOrder(event, kind: kind)
+        if let consumedBy { traceConsumed(event, by: consumedBy) }
+        if !unchecked.spyList.isEmpty { observe(event, consumed: consumedBy != nil) }
+        return consumedBy != nil
+    }
+
+    /// ``runFilters(_:kind:)`` for a pointer motion (relative or absolute): the same inline
+    /// test for no filter asked about it, and an asking of its own out of line
+    /// (``runAskedPointerMotionFilters(_:)``).
+    @inline(__always)
+    func runPointerMotionFilters(_ event: InputEvent) -> Bool {
+        if unchecked.filterList.asks(.pointerMotion) { return runAskedPointerMotionFilters(event) }
+        if !unchecked.spyList.isEmpty { observe(event, consumed: false) }
+        return false
+    }
+
+    /// ``runAskedFilters(_:kind:)`` for a pointer motion: the class's lone filter from a plain
+    /// field (``FilterList/lonePointerMotionFilter``) asked inline, dwell click's body with it
+    /// (``askPointerMotionFilters(_:lone:)``): no index into the lists, no jump on which filter.
+    @inline(never)
+    func runAskedPointerMotionFilters(_ event: InputEvent) -> Bool {
+        let consumedBy = askPointerMotionFilters(event, lone: unchecked.filterList.lonePointerMotionFilter)
         if let consumedBy { traceConsumed(event, by: consumedBy) }
         if !unchecked.spyList.isEmpty { observe(event, consumed: consumedBy != nil) }
         return consumedBy != nil

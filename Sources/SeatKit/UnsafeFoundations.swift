@@ -429,6 +429,19 @@ struct AskedFilter {
         }
     }
 
+    /// ``ask(_:router:)`` for a pointer motion (relative or absolute) on its own path
+    /// (``Router/askPointerMotionFilters(_:lone:)``): dwell click, the core's filter that acts on
+    /// every motion, with its motion's body inline (no call, no frame of its own, and no test
+    /// of its switch).
+    @inline(__always) func askPointerMotion(_ event: InputEvent, router: Router) -> FilterDecision {
+        if builtin == .dwellClick {
+            // Its switch is on: a lone field is set only while every switch is as the roster
+            // was built, and is read just before this call.
+            return object._withUnsafeGuaranteedRef { unsafeDowncast($0, to: DwellClick.self).filterMotionWhileOn(event, router: router) }
+        }
+        return ask(event, router: router)
+    }
+
     /// ``ask(_:router:)`` for a raw key on `routeKey`'s path: bounce keys, the core's one
     /// filter of raw presses, with its body inline (no call, no frame of its own).
     @inline(__always) func askRawKey(_ event: InputEvent, router: Router) -> FilterDecision {
@@ -483,6 +496,9 @@ final class FilterRoster {
         var loneKey: AskedFilter?
         var loneKeyRelease: AskedFilter?
         var loneInterpretedKey: AskedFilter?
+        /// The lone filter of pointer motion, as the key classes' (dwell click alone, most
+        /// often): the pointer's motion asks it inline (``Router/askPointerMotionFilters(_:lone:)``).
+        var lonePointerMotion: AskedFilter?
         /// The asked filters, grouped by class: class `c`'s are `asked[starts[c] ..< starts[c + 1]]`.
         var asked: [AskedFilter] = []
         var starts = [Int](repeating: 0, count: FilterInterests.classCount + 1)
@@ -497,6 +513,7 @@ final class FilterRoster {
         unchecked.loneKey = nil
         unchecked.loneKeyRelease = nil
         unchecked.loneInterpretedKey = nil
+        unchecked.lonePointerMotion = nil
     }
 
     /// Rebuilds the lists from `calls`, in order, without allocating once warm.
@@ -526,6 +543,7 @@ final class FilterRoster {
         unchecked.loneKey = loneEntry(.keys)
         unchecked.loneKeyRelease = loneEntry(.keyReleases)
         unchecked.loneInterpretedKey = loneEntry(.interpretedKeys)
+        unchecked.lonePointerMotion = loneEntry(.pointerMotion)
     }
 
     /// The lone filter of class `kind`, if it has one.
@@ -590,6 +608,12 @@ struct FilterList {
     /// are not stale.
     @inline(__always) var loneInterpretedKeyFilter: AskedFilter? {
         rosterLink._withUnsafeGuaranteedRef { $0.unchecked.loneInterpretedKey }
+    }
+
+    /// The lone filter asked about pointer motion, if there is exactly one and the lists are
+    /// not stale.
+    @inline(__always) var lonePointerMotionFilter: AskedFilter? {
+        rosterLink._withUnsafeGuaranteedRef { $0.unchecked.lonePointerMotion }
     }
 
     /// Whether some filter after the asked filter at `index` is asked about events of class
@@ -835,6 +859,24 @@ extension Router {
             consumedBy = entry.index
         } else if unchecked.filterList.rosterLink._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) {
             consumedBy = askOneByOne(event, kind: kind, from: entry.index + 1)
+        }
+        if unchecked.filterList.endAsking() { finishFilterEdits() }
+        return consumedBy
+    }
+
+    /// The filters asked about a pointer motion (relative or absolute), for
+    /// ``Router/runAskedPointerMotionFilters(_:)``, given the class's lone filter
+    /// (``FilterList/lonePointerMotionFilter``, a plain field), asked inline as
+    /// ``askRawKeyFilters(_:kind:lone:)`` asks a key's. Without one, the loop.
+    @inline(__always)
+    func askPointerMotionFilters(_ event: InputEvent, lone: AskedFilter?) -> Int? {
+        guard let entry = lone else { return askFiltersInOrder(event, kind: .pointerMotion) }
+        unchecked.filterList.enterAsking()
+        var consumedBy: Int?
+        if entry.askPointerMotion(event, router: self) == .consume {
+            consumedBy = entry.index
+        } else if unchecked.filterList.rosterLink._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) {
+            consumedBy = askOneByOne(event, kind: .pointerMotion, from: entry.index + 1)
         }
         if unchecked.filterList.endAsking() { finishFilterEdits() }
         return consumedBy

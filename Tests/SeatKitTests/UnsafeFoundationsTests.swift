@@ -564,6 +564,80 @@ import Testing
         #expect(spy.consumed.last == true, "the release of the taken press is swallowed")
     }
 
+    /// A user's filter of pointer motion that takes the motion while `takes`.
+    final class MotionTaker: InputFilter {
+        var asked = 0
+        var takes = false
+        func filter(_ event: InputEvent, router: Router) -> FilterDecision {
+            guard case .pointerMotionAbsolute = event.kind else { return .pass }
+            asked += 1
+            return takes ? .consume : .pass
+        }
+    }
+
+    /// The pointer's motion asks its lone filter from a plain field, inline (dwell click's
+    /// motion body with it): a moving pointer with no listener restarts the dwell at every
+    /// motion on one timer and clicks once, at the last restart's deadline; a listener set
+    /// afterwards is told each begin and restart; a second filter of pointer motion puts the
+    /// class back on the loop (both asked, in order), and a user's filter alone is asked
+    /// from the field too and takes what it consumes (the pointer stays).
+    @Test func thePointerMotionAsksItsLoneFilterInlineAndASecondFilterPutsItBackOnTheLoop() {
+        let clock = VirtualClock()
+        let router = Router(clock: clock)
+        router.addOutput(Output(name: "out", modeSize: Size(width: 800, height: 600)))
+        let spy = VerdictSpy()
+        router.addSpy(spy)
+        func move(to x: Double, at ms: Int64) {
+            clock.advance(to: .milliseconds(ms))
+            router.inject(InputEvent(time: .milliseconds(ms), device: DeviceID(1), .pointerMotionAbsolute(LayoutPoint(x: x, y: 100))))
+        }
+        let dwell = DwellClick(delay: .milliseconds(1000), movementThreshold: 10)
+        var clicks: [LayoutPoint] = []
+        dwell.onClick = { clicks.append($0) }
+        router.addFilter(dwell)
+        #expect(router.unchecked.filterList.lonePointerMotionFilter?.builtin == .dwellClick)
+        for step in 0..<5 {
+            move(to: 100 + Double(step) * 12, at: Int64(step) * 100)
+            #expect(clock.pendingTimerCount == 1)
+        }
+        #expect(dwell.progress(at: .milliseconds(900)) == 0.5, "restarted at 400")
+        clock.advance(to: .milliseconds(1399))
+        #expect(clicks.isEmpty, "no click before the last restart's deadline")
+        clock.advance(to: .milliseconds(1400))
+        #expect(clicks == [LayoutPoint(x: 148, y: 100)])
+
+        var changes: [Bool] = []
+        dwell.onDwellChange = { changes.append($0 != nil) }
+        move(to: 300, at: 1500)
+        move(to: 320, at: 1600)
+        move(to: 325, at: 1700)   // within the threshold: nothing told
+        #expect(changes == [true, false, true], "a begin, then a restart's end and begin")
+        #expect(dwell.progress(at: .milliseconds(2100)) == 0.5, "restarted at 1600")
+
+        let taker = MotionTaker()
+        router.addFilter(taker)
+        #expect(router.unchecked.filterList.lonePointerMotionFilter == nil, "two filters: the loop")
+        move(to: 400, at: 1800)
+        #expect(taker.asked == 1)
+        #expect(changes == [true, false, true, false, true], "dwell click asked first")
+        dwell.isEnabled = false
+        #expect(router.unchecked.filterList.lonePointerMotionFilter == nil, "a switch changed: stale")
+        move(to: 420, at: 1900)
+        #expect(router.unchecked.filterList.lonePointerMotionFilter?.index == 1, "rebuilt: the user's filter alone")
+        #expect(taker.asked == 2)
+        taker.takes = true
+        move(to: 500, at: 2000)
+        #expect(taker.asked == 3)
+        #expect(spy.consumed.last == true)
+        #expect(router.pointerLocation == LayoutPoint(x: 420, y: 100), "the taken motion does not move the pointer")
+        dwell.isEnabled = true
+        router.removeFilter(taker)
+        #expect(router.unchecked.filterList.lonePointerMotionFilter?.builtin == .dwellClick)
+        move(to: 600, at: 2100)
+        #expect(router.pointerLocation == LayoutPoint(x: 600, y: 100))
+        #expect(spy.consumed.last == false)
+    }
+
     // MARK: The tricks stay in their one place
 
     /// The one-place rules: in every module, the only stored properties that skip the
