@@ -128,6 +128,15 @@ final class ChildHitIndex {
 
     func invalidate() { unchecked.isCurrent = false }
 
+    /// A child left the parent: the index is stale and owns none of the children any more
+    /// (the next hit-test through the parent rebuilds it), so a removed child is not kept
+    /// alive until then. Not while it is walked: the walk reads the children `members` keeps.
+    func letGoOfMembers() {
+        precondition(!isBeingWalked, "an index lets go of its members only when no walk is on it")
+        unchecked.isCurrent = false
+        unchecked.members.removeAll()
+    }
+
     /// The topmost, deepest surface under `point` (in the parent's space) among the indexed
     /// children's subtrees, or `nil`. The index must be current.
     @inline(__always)

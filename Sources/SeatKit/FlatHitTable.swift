@@ -74,6 +74,8 @@ final class FlatHitTable {
         /// from inside a hit-test).
         var walks = 0
         /// Every surface with an entry, as of the last build: keeps them alive for the walks.
+        /// Emptied as soon as a surface leaves the owner's subtree (``letGoOfMembers()``), so
+        /// a stale table owns no removed surface until the next hit-test.
         var members: [Surface] = []
         var entries = ChildHitIndex.Storage<Entry>()
     }
@@ -125,6 +127,17 @@ final class FlatHitTable {
             }
             return nil
         }
+    }
+
+    /// A surface left the owner's subtree: the table is stale and owns none of its surfaces
+    /// any more (the next hit-test rebuilds it). Not while it is walked: the walk reads the
+    /// entries `members` keeps alive.
+    func letGoOfMembers() {
+        precondition(!isBeingWalked, "a table lets go of its members only when no walk is on it")
+        unchecked.members.removeAll(keepingCapacity: true)
+        unchecked.entries.removeAll()
+        unchecked.isUsable = false
+        unchecked.builtAtEdit = .max
     }
 
     // MARK: Building

@@ -346,6 +346,43 @@ public final class Surface {
         child.unchecked.parentLink = nil
         subtreeDidChange(surfacesAdded: -child.unchecked.subtreeSurfaceCount)
         childAreaDidChange()
+        letGoOfHitTables()
+    }
+
+    /// A subtree just left this surface: the hit-test tables that own surfaces of it, built
+    /// before (this surface's child index, its and its ancestors' flat tables), let them go
+    /// now. Both are stale after the edit and rebuilt only at the next hit-test through
+    /// them, which may never come (a touch-only seat that stops touching there), and until
+    /// then they were the removed surfaces' last owners, keeping their responders and what
+    /// those hold alive. A table or index a walk is on (a responder removed from inside
+    /// `refineHitTest`) is handed to that walk, which lets it go when it ends.
+    private func letGoOfHitTables() {
+        if let index = unchecked.childIndex {
+            if index.isBeingWalked {
+                // The walk's own reference keeps it until it ends; the next hit-test makes a new one.
+                unchecked.childIndex = nil
+            } else {
+                index.letGoOfMembers()
+            }
+        }
+        var node: Surface? = self
+        while let current = node {
+            current.letGoOfFlatTableMembers()
+            node = current.parent
+        }
+    }
+
+    private func letGoOfFlatTableMembers() {
+        guard let table = flatTable else { return }
+        if table.isBeingWalked {
+            // Retired: the walk ends on it and `releaseFinishedFlatTables` lets it go.
+            retiredFlatTables.append(table)
+            unchecked.hasRetiredFlatTables = true
+            flatTable = nil
+            unchecked.flatTableRef = nil
+        } else {
+            table.letGoOfMembers()
+        }
     }
 
     /// True if `ancestor` is this surface's parent, grandparent, ...

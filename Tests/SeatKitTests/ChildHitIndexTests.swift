@@ -163,6 +163,40 @@ struct ChildHitIndexTests {
         #expect(root.hitTest(SurfacePoint(x: 501, y: 61)) === SurfaceTests.referenceHit(root, SurfacePoint(x: 501, y: 61)))
     }
 
+    /// A surface removed from inside a hit-test's walk lives through the walk (the table or
+    /// index it is on owns it) and is let go when that hit-test returns, not at the next one.
+    @Test(arguments: [0, FlatHitTable.surfaceLimit])
+    func aSurfaceRemovedFromInsideAHitTestIsLetGoWhenTheHitTestReturns(padding: Int) {
+        final class Removing: Responder {
+            var edit: () -> Void = {}
+            func refineHitTest(at point: SurfacePoint, in surface: Surface) -> Bool {
+                edit()
+                edit = {}
+                return false
+            }
+        }
+        final class Watch { weak var surface: Surface? }
+        let root = Surface(name: "root", frame: SurfaceRect(x: 0, y: 0, width: 1000, height: 100))
+        let back = Surface(name: "back", frame: SurfaceRect(x: 0, y: 0, width: 50, height: 50))
+        root.addChild(back)
+        padBeyondFlatTable(root, padding)
+        let removing = Removing()
+        let top = Surface(name: "top", frame: SurfaceRect(x: 0, y: 0, width: 50, height: 50), responder: removing)
+        let watch = Watch()
+        do {
+            let doomed = Surface(name: "doomed", frame: SurfaceRect(x: 0, y: 0, width: 50, height: 50))
+            root.addChild(doomed)
+            watch.surface = doomed
+            root.addChild(top)
+            removing.edit = { [watch] in watch.surface?.removeFromParent() }
+        }
+        let p = SurfacePoint(x: 10, y: 10)
+        // The walk finishes on the tree as it began: `doomed`, below the refusing top.
+        #expect(root.hitTest(p)?.name == "doomed")
+        #expect(watch.surface == nil, "let go when the hit-test that was walking over it returned")
+        #expect(root.hitTest(p) === back)
+    }
+
     @Test(arguments: [0, FlatHitTable.surfaceLimit])
     func aHitTestFromInsideAHitTestLeavesTheOuterWalkIntact(padding: Int) {
         final class Reentrant: Responder {

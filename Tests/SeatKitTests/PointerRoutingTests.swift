@@ -119,4 +119,47 @@ struct PointerRoutingTests {
         h.pointer(to: 51, 51)
         #expect(!h.log.entries.contains { $0.hasPrefix("a.") })
     }
+
+    // MARK: Removed surfaces are let go
+
+    final class Watch { weak var surface: Surface? }
+
+    /// The hit-test that put the pointer on a surface built the root's flat table, which owns
+    /// every surface in it: a surface removed under a still pointer is let go at once, not
+    /// at the next hit-test (which may never come).
+    @Test func aSurfaceRemovedUnderAStillPointerIsLetGoAtOnce() {
+        let h = Harness()
+        let window = h.surface("window", 0, 0, 800, 800)
+        let watch = Watch()
+        do {
+            let button = h.surface("button", 10, 10, 100, 100, in: window)
+            watch.surface = button
+            h.pointer(to: 20, 20)
+            #expect(h.router.pointerFocus === button)
+            button.removeFromParent()
+        }
+        // Focus went at once to what is under the pointer now.
+        #expect(h.router.pointerFocus === window)
+        #expect(watch.surface == nil, "let go as it left the tree")
+        #expect(h.log.entries.contains("button.leave"))
+    }
+
+    /// The same when the surface's own motion handler removes it: it lives through the walk
+    /// and goes when the motion is over.
+    @Test func aSurfaceRemovedByItsOwnMotionHandlerIsLetGoOnceTheMotionIsOver() {
+        let h = Harness()
+        let window = h.surface("window", 0, 0, 800, 800)
+        let watch = Watch()
+        do {
+            let button = h.surface("button", 10, 10, 100, 100, in: window)
+            watch.surface = button
+            button.recorder.onCall = { method, context in
+                if method == "motion" { context.target?.removeFromParent() }
+            }
+        }
+        h.pointer(to: 20, 20)
+        h.pointer(to: 30, 30)
+        #expect(h.log.entries.contains("button.leave"))
+        #expect(watch.surface == nil, "let go once the motion was routed")
+    }
 }

@@ -219,6 +219,49 @@ struct SurfaceTests {
         }
         #expect(checked == 20_000)
     }
+
+    // MARK: Removed surfaces are let go by the hit-test tables
+
+    final class Watch { weak var surface: Surface? }
+
+    /// A flat table owns every surface of its subtree until it is rebuilt; a surface that
+    /// leaves the subtree is let go at once, not at the next hit-test.
+    @Test func aSurfaceRemovedAfterAFlatHitTestIsLetGoAtOnce() {
+        let root = Surface(name: "root", frame: SurfaceRect(x: 0, y: 0, width: 1000, height: 1000))
+        let window = Surface(name: "window", frame: SurfaceRect(x: 0, y: 0, width: 800, height: 800))
+        root.addChild(window)
+        let watch = Watch()
+        do {
+            let button = Surface(name: "button", frame: SurfaceRect(x: 10, y: 10, width: 100, height: 100))
+            window.addChild(button)
+            watch.surface = button
+            #expect(root.hitTest(SurfacePoint(x: 20, y: 20)) === button)
+            #expect(root.flatTableForTesting != nil)
+            button.removeFromParent()
+        }
+        #expect(watch.surface == nil, "let go by the root's flat table as it left the tree")
+        #expect(root.hitTest(SurfacePoint(x: 20, y: 20)) === window)
+    }
+
+    /// The same for a tree too large for a flat table, hit-tested through each parent's
+    /// child index: the parent's index lets the removed child go at once.
+    @Test func aSurfaceRemovedAfterAnIndexedHitTestIsLetGoAtOnce() {
+        let root = Surface(name: "root", frame: SurfaceRect(x: 0, y: 0, width: 1000, height: 1000))
+        for i in 0..<(FlatHitTable.surfaceLimit + 2) {
+            root.addChild(Surface(name: "tile\(i)", frame: SurfaceRect(x: Double(i % 10) * 50, y: Double(i / 10) * 50, width: 40, height: 40)))
+        }
+        let watch = Watch()
+        do {
+            let top = Surface(name: "top", frame: SurfaceRect(x: 900, y: 900, width: 50, height: 50))
+            root.addChild(top)
+            watch.surface = top
+            #expect(root.hitTest(SurfacePoint(x: 910, y: 910)) === top)
+            #expect(root.childIndexForTesting != nil)
+            top.removeFromParent()
+        }
+        #expect(watch.surface == nil, "let go by the root's child index as it left the tree")
+        #expect(root.hitTest(SurfacePoint(x: 910, y: 910)) === root)
+    }
 }
 
 @Suite("Surface identity")

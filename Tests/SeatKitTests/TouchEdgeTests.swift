@@ -88,8 +88,9 @@ struct TouchEdgeTests {
 
     /// The walk of one moving touch reads its bound surface unretained from the touch's record:
     /// the record keeps the surface for the whole frame, even when the surface's own handler
-    /// takes it out of the tree, whose reference was its only other owner in the layout.
-    @Test func aBoundSurfaceLetGoByItsOwnMoveHandlerLivesThroughTheWalkAndTheWalkStopsThere() {
+    /// takes it out of the tree, whose reference was its only other owner in the layout; it
+    /// goes with the frame, when the record goes back to the pool.
+    @Test func aBoundSurfaceLetGoByItsOwnMoveHandlerLivesThroughTheFrameAndGoesOnceItsTouchIsOver() {
         let h = Harness()
         let window = h.surface("window", 0, 0, 800, 800)
         final class Watch {
@@ -116,6 +117,10 @@ struct TouchEdgeTests {
         #expect(h.log.entries.first == "button.moved")
         #expect(h.log.entries.filter { $0 == "window.cancelled" }.count == 1)
         #expect(!h.log.entries.contains("window.moved"))
+        // The record was the last owner: once the frame put it back in the pool, nothing keeps
+        // the removed surface (the root's flat table, built at the touch-down's hit-test, let
+        // go of it as it left the tree).
+        #expect(watch.surface == nil, "let go once the touch's record went back to the pool")
     }
 
     // MARK: Ancestors removed while a touch ends
