@@ -789,79 +789,27 @@ extension Router {
 
     /// ``walkTouchPhase(_:_:surface:stopIf:group:)`` for a moved or ended phase of a group of
     /// one touch bound to an attached surface (most frames: one finger moving): the same walk,
-    /// the same asks and the same cancels after an end, written out for one record read
-    /// unretained (`record`; `lead` stops the walk once finished, as there). The shared walk
-    /// took the group as a closure, called through two indirect calls per link, and its
-    /// closures' captures (the router, the event's points, the surface) were retained around
-    /// the walk (issue 25, ninth round). The walk itself is the shared one's (`walkChain(on:)`):
-    /// each link after the first is held by one owning reference, moved from step to step.
+    /// the same asks and the same cancels after an end, for one record read unretained
+    /// (`record`; `lead` stops the walk once finished, as there). The shared walk there takes
+    /// the group as a closure, called through two indirect calls per link, and its closures'
+    /// captures (the router, the event's points, the surface) were retained around the walk
+    /// (issue 25, ninth round); here the ask reads the record directly
+    /// (``askFollowingLink(_:_:responder:context:record:)``). The walk itself is the shared one
+    /// (``walkChain(from:target:kind:stopIf:reportingDrop:_:)``, the pointer's): the first link
+    /// asked without a ``ChainLink``, default-chain parents followed unretained and pinned, the
+    /// owning walk from the first responder with its own next link, the root's output or a
+    /// surface detached mid-walk. Layout space is not involved (the event's points are already
+    /// surface-local); no grab or filter is asked here (the caller passed them).
     @inline(never)
     private func walkFollowingPhase(_ phase: TouchPhase, _ event: TouchEvent, of record: Unretained<TouchSequence>,
                                     lead: Unretained<TouchSequence>, surface: Unretained<Surface>) -> Bool {
-        let handled = surface.with { walkFollowingLinks(phase, event, of: record, lead: lead, surface: $0) }
+        let handled = surface.with { surface in
+            walkChain(from: surface, target: surface, kind: phase.kind, stopIf: { lead.with { $0.unchecked.finished } }) { responder, context in
+                askFollowingLink(phase, event, responder: responder, context: context, record: record)
+            }
+        }
         if phase == .ended { cancelLinksNotToldTheEnd { record.with($0) } }
         return handled
-    }
-
-    @inline(__always)
-    private func walkFollowingLinks(_ phase: TouchPhase, _ event: TouchEvent, of record: Unretained<TouchSequence>,
-                                    lead: Unretained<TouchSequence>, surface: Surface) -> Bool {
-        let kind = phase.kind
-        // As in the shared walk: only an identity, for a surface removed mid-walk.
-        let formerOutput = surface.unchecked.outputLink
-        if lead.with({ $0.unchecked.finished }) { return false }
-        // The first link: the caller holds the surface (no `ChainLink` made for it).
-        var handled = false
-        let afterFirst: ChainLink? = surface.withResponder { responder -> ChainLink? in
-            let result = askFollowingLink(phase, event, responder: responder,
-                                          context: ResponderContext(router: self, surface: surface, target: surface), record: record)
-            if let trace { traceAsked(trace, .surface(surface), kind, result) }
-            if result == .handled {
-                handled = true
-                return nil
-            }
-            return responder.nextResponder(after: defaultLink(after: surface, formerOutput: formerOutput))
-        }
-        if handled { return true }
-        // Moved, not copied: a copy was one more retain and release of the second link.
-        guard var current = consume afterFirst else { return false }
-        var steps = 1
-        while true {
-            if lead.with({ $0.unchecked.finished }) { return false }
-            steps += 1
-            if steps > chainStepLimit {
-                trace?.record(.chainCycle(kind))
-                return false
-            }
-            let next: ChainLink?
-            switch consume current {
-            case .surface(let link):
-                next = link.withResponder { responder -> ChainLink? in
-                    if link.unchecked.isAttached {
-                        let result = askFollowingLink(phase, event, responder: responder,
-                                                      context: ResponderContext(router: self, surface: link, target: surface), record: record)
-                        if let trace { traceAsked(trace, .surface(link), kind, result) }
-                        if result == .handled {
-                            handled = true
-                            return nil
-                        }
-                    }
-                    return responder.nextResponder(after: defaultLink(after: link, formerOutput: formerOutput))
-                }
-                if handled { return true }
-            case let link:
-                let responder = responder(for: link)
-                if let responder {
-                    let result = askFollowingLink(phase, event, responder: responder,
-                                                  context: ResponderContext(router: self, link: link, target: surface), record: record)
-                    if let trace { traceAsked(trace, link, kind, result) }
-                    if result == .handled { return true }
-                }
-                next = nextLink(after: link, responder: responder, formerOutput: formerOutput)
-            }
-            guard let following = next else { return false }
-            current = consume following
-        }
     }
 
     /// ``askFollowingLink(_:_:responder:context:group:)`` for a group of one touch: the link is

@@ -11,11 +11,24 @@ import Testing
         let name: String
         let log: CallLog
         var onMotion: (() -> Void)?
+        var onTouchMoved: (() -> Void)?
         init(_ name: String, log: CallLog) { self.name = name; self.log = log }
         func pointerMoved(_ event: PointerMotionEvent, context: ResponderContext) -> ResponderResult {
             log.add("\(name).motion")
             onMotion?()
             return .notHandled
+        }
+        func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
+            log.add("\(name).began")
+            return .notHandled
+        }
+        func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
+            log.add("\(name).moved")
+            onTouchMoved?()
+            return .notHandled
+        }
+        func touchesCancelled(_ event: TouchEvent, context: ResponderContext) {
+            log.add("\(name).cancelled")
         }
     }
 
@@ -76,6 +89,31 @@ import Testing
         #expect(keptSeen == [true])
         #expect(weakB == nil, "released when the walk unpinned it")
         #expect(h.delegate.dropped.last == "motion")
+    }
+
+    /// A moving touch's walk is the same unretained walk (issue 25, ninth round, `i25w`). Unlike
+    /// the pointer's case above, the touch's record still holds b (it saw the touch begin and is
+    /// owed its cancel), so b outlives the walk without keeping itself.
+    @Test func aSurfaceWhoseTouchMoveHandlerRemovesItsAncestorIsAskedPinnedUnpinnedAfterAndTheWalkStops() {
+        let h = Harness()
+        var pinsSeen: [UInt32] = []
+        let (a, b, _) = chain(h)
+        (b.responder as! Plain).onTouchMoved = { [unowned b] in
+            pinsSeen.append(b.walkPinCountForTesting)
+            b.parent?.removeFromParent()
+            #expect(b.name == "b", "still alive inside its ask")
+        }
+        h.down(0, 40, 40)
+        #expect(h.log.entries.prefix(3) == ["c.began", "b.began", "a.began"])
+        h.log.clear()
+        h.move(0, 41, 40)
+        #expect(pinsSeen == [1], "b is asked pinned, not owned")
+        #expect(b.walkPinCountForTesting == 0 && !b.isKeptForWalkForTesting, "unpinned when the walk moved on")
+        // Removing cancelled the touch: the walk stops after b, a is not asked about the move.
+        #expect(h.log.entries.prefix(2) == ["c.moved", "b.moved"])
+        #expect(!h.log.entries.contains("a.moved"))
+        #expect(!h.log.entries.contains("delegate.moved"))
+        _ = a
     }
 
     @Test func aMovedSurfaceIsKeptWhilePinnedAndTheWalkGoesOnToItsNewParent() {
