@@ -1,6 +1,5 @@
 import CSeatKitSupport
 import Foundation
-import Synchronization
 import Testing
 
 // CI's ThreadSanitizer step builds this file with CLogCapture.swift alone (SEATKIT_PACKAGE=threads
@@ -61,7 +60,7 @@ extension TheProcessWideCLog {
         /// Eight routers on eight threads at once, each making its tree, routing 200 taps,
         /// and being destroyed; twice, so that slots freed on one thread are reused on another.
         @Test func nRoutersOnNThreadsEachRouteTheirOwnTouchesWithoutACrash() {
-            let results = Mutex<[Int: (began: Int, ended: Int, refused: Int)]>([:])
+            let results = Locked<[Int: (began: Int, ended: Int, refused: Int)]>([:])
             for _ in 0..<2 {
                 onThreads(8) { index in
                     let counter = ThreadCounter()
@@ -100,7 +99,7 @@ extension TheProcessWideCLog {
         /// own filters (they once lived in one list shared by every router, which the threads
         /// changed at once; CI's ThreadSanitizer step reports such a race).
         @Test func routersOnSeparateThreadsEachKeepTheirOwnAccessibilityFilters() {
-            let results = Mutex<[Int: (failedCalls: Int, refused: Int)]>([:])
+            let results = Locked<[Int: (failedCalls: Int, refused: Int)]>([:])
             onThreads(8) { index in
                 let router = seatkit_router_create_virtual(0)!
                 var failedCalls = 0
@@ -135,8 +134,8 @@ extension TheProcessWideCLog {
             seatkit_surface_set_responder(surface, &table, Unmanaged.passUnretained(counter).toOpaque())
             #expect(seatkit_surface_add_child(seatkit_output_get_root(output), surface))
             let handles = [UInt(bitPattern: router), UInt(bitPattern: output), UInt(bitPattern: surface)]
-            let lines = Mutex<[String]>([])
-            let keymap = Mutex<UInt>(0)
+            let lines = Locked<[String]>([])
+            let keymap = Locked<UInt>(0)
             onThreads(1) { _ in
                 let router = OpaquePointer(bitPattern: handles[0]), output = OpaquePointer(bitPattern: handles[1])
                 let surface = OpaquePointer(bitPattern: handles[2])
@@ -169,14 +168,14 @@ extension TheProcessWideCLog {
         /// thread for good: a later thread is refused even when it got the ended thread's
         /// `pthread_t` (glibc hands the value of an ended, joined thread to the next one made).
         @Test func aRouterLeftOnAnEndedThreadIsRefusedToTheThreadThatReusesItsID() throws {
-            let made = Mutex<(router: UInt, thread: UInt)>((0, 0))
+            let made = Locked<(router: UInt, thread: UInt)>((0, 0))
             onThreads(1) { _ in
                 let router = seatkit_router_create_virtual(0)!
                 _ = seatkit_output_create(router, "OUT-1", 0, 0, 800, 600, SEATKIT_OUTPUT_TRANSFORM_NORMAL, 1)
                 made.withLock { $0 = (UInt(bitPattern: router), UInt(pthread_self())) }
             }
             let left = made.withLock { $0 }
-            let seen = Mutex<(lines: [String], sameID: Bool)>(([], false))
+            let seen = Locked<(lines: [String], sameID: Bool)>(([], false))
             onThreads(1) { _ in
                 let router = OpaquePointer(bitPattern: left.router)
                 seatkit_router_notify_touch_down(router, 0, 1, 0, 10, 10)
@@ -200,4 +199,21 @@ let captureLogForThreads: seatkit_log_func_t = { importance, format, args in
     guard let format, let args else { return }
     _ = vsnprintf(&buffer, buffer.count, format, args)
     recordLogLine(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+}
+
+/// A value shared by the threads of a test, behind a pthread mutex (`NSLock`), not
+/// `Synchronization.Mutex`: on Linux that one waits with raw futex calls, which ThreadSanitizer
+/// does not see as synchronization, so CI's TSan step reported the threads' writes under it as
+/// a race (`routersOnSeparateThreadsEachKeepTheirOwnAccessibilityFilters`).
+private final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
 }
