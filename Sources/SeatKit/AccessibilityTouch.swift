@@ -15,7 +15,7 @@
 /// fingers (and may take them: it never sees those), not the counted touches; the filters
 /// **after** it, then grabs, recognizers and responders, see the counted touches and not
 /// the real fingers it took. Its counted touches are routed from it onwards
-/// (``Router/injectTouch(_:afterFilter:)``), not injected in front of every filter again.
+/// (`Router.injectTouch(_:afterFilter:)`, internal), not injected in front of every filter again.
 /// Called by another filter instead of added to the router, it injects them through
 /// ``Router/inject(_:)`` (every filter then sees them; it passes its own).
 ///

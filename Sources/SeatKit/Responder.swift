@@ -596,7 +596,7 @@ extension Responder {
     public func perform(_ action: Action, context: ResponderContext) {}
     /// Returns `defaultNext`: parent surface, output, delegate. (It also notes, for the
     /// router, that this responder keeps the default: walks then follow the parent surface
-    /// without calling it; ``NextResponderProbe``.)
+    /// without calling it; `NextResponderProbe`.)
     public func nextResponder(after defaultNext: __owned ChainLink?) -> ChainLink? {
         NextResponderProbe.noteDefault(self)
         return defaultNext
