@@ -240,14 +240,11 @@ public final class Router {
     public func inject(_ event: InputEvent) {
         trace?.record(.received(event))
         switch event.kind {
-        case .touchDown(let id, let point):
-            guard point.x.isFinite, point.y.isFinite else { return ignore(event, "non-finite position") }
-            touchDown(event, id: id, at: point)
-        case .touchMotion(let id, let point):
-            guard point.x.isFinite, point.y.isFinite else { return ignore(event, "non-finite position") }
-            touchMotion(event, id: id, to: point)
-        case .touchUp(let id): touchUp(event, id: id)
-        case .touchCancel(let id): touchCancel(event, id: id)
+        // The touch cases, as ``injectTouch(_:afterFilter:)`` routes them: from the first filter.
+        case .touchDown(let id, let point): touchDown(event, id: id, at: point, firstFilter: 0)
+        case .touchMotion(let id, let point): touchMotion(event, id: id, to: point, firstFilter: 0)
+        case .touchUp(let id): touchUp(event, id: id, firstFilter: 0)
+        case .touchCancel(let id): touchCancel(event, id: id, firstFilter: 0)
         case .touchFrame: touchFrame(event)
         case .pointerMotion(let delta, let raw):
             // A non-finite delta (a broken device or backend) would poison the position.
@@ -627,12 +624,7 @@ public final class Router {
                              stopIf: shouldStop, reportingDrop: reportingDrop, ask)
         }
         while true {
-            if shouldStop() { return false }
-            steps += 1
-            if steps > chainStepLimit {
-                trace?.record(.chainCycle(kind))
-                return false
-            }
+            guard walkMayTakeStep(&steps, kind: kind, stopIf: shouldStop) else { return false }
             node.with { $0.pinForWalk() }
             // nil: go on to `parent`; else the walk's answer (the rest of it, from the first
             // link that is not a followed parent, walked from inside, this surface pinned).
@@ -661,6 +653,21 @@ public final class Router {
         }
     }
 
+    /// Whether a walk goes on to its next link, `steps` counting it: not once `shouldStop`
+    /// says so, nor past ``chainStepLimit`` (a redirect loop: traced). The one place both
+    /// walks (``walkChain(after:holder:target:kind:formerOutput:stopIf:reportingDrop:_:)``,
+    /// ``walkChain(on:target:kind:formerOutput:steps:stopIf:reportingDrop:_:)``) count steps.
+    @inline(__always)
+    func walkMayTakeStep(_ steps: inout Int, kind: RoutedEventKind, stopIf shouldStop: () -> Bool) -> Bool {
+        if shouldStop() { return false }
+        steps += 1
+        if steps > chainStepLimit {
+            trace?.record(.chainCycle(kind))
+            return false
+        }
+        return true
+    }
+
     /// Walks the chain from `start`, a link reached after `steps` others.
     ///
     /// Each link is held by one owning reference, moved (`consume`) from one step to the next:
@@ -674,12 +681,7 @@ public final class Router {
         var current = start
         var steps = stepsBefore
         while true {
-            if shouldStop() { return false }
-            steps += 1
-            if steps > chainStepLimit {
-                trace?.record(.chainCycle(kind))
-                return false
-            }
+            guard walkMayTakeStep(&steps, kind: kind, stopIf: shouldStop) else { return false }
             let next: ChainLink?
             switch consume current {
             case .surface(let surface):
