@@ -45,6 +45,10 @@ extension Router {
     // filters from `firstFilter` on, spies, the touch grab, then the default rule. Only the
     // filters' asking looks at `firstFilter` (``runTouchFilters(_:kind:from:)``).
 
+    // `touchDown` and `touchTakenByFilter` stay out of line, as they were before the two ways
+    // in shared them: inlined into `inject(_:)`, they made its frame larger for every event
+    // (pointer motion +18 instructions, touch motion + frame +12).
+    @inline(never)
     func touchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint, firstFilter: Int) {
         guard point.x.isFinite, point.y.isFinite else { return ignore(event, "non-finite position") }
         if unchecked.touches.takenByFilters.scanContains(id) || activeSequence(id) != nil {
@@ -106,6 +110,7 @@ extension Router {
     /// its down was taken, or a filter from `firstFilter` on takes it now, mid-touch (a lock
     /// screen engaging): then every responder and recognizer that saw it is told it was
     /// cancelled, and the filter gets the rest of it. Spies hear every event either way.
+    @inline(never)
     private func touchTakenByFilter(_ event: InputEvent, id: TouchID, lastEvent: Bool, firstFilter: Int) -> Bool {
         if let index = unchecked.touches.takenByFilters.scanIndex(of: id) {
             takenTouchEvent(event, id: id, lastEvent: lastEvent, at: index, firstFilter: firstFilter)
@@ -599,16 +604,30 @@ extension Router {
 
     /// One phase of the frame under way (`touches.loops` > 0: no record leaves `records` meanwhile,
     /// TouchRouting's invariant 2, so records are read from it without a retain each).
+    ///
+    /// Most frames carry one phase: the others cost one scan, no retain, and no call. The scan
+    /// is inline in `dispatchFrame` (a loop of its own: as a `scanBorrowed` closure it was
+    /// called out of line per record), the delivery out of line (``dispatchDue(_:recognizersTakePart:time:)``):
+    /// a phase with nothing due no longer enters it (issue 25, tenth round).
+    @inline(__always)
     private func dispatch(_ phase: TouchPhase, time: Timestamp) {
-        // Most frames carry one phase: the others cost one scan, no retain.
         var due = false, recognizersTakePart = false
-        unchecked.touches.records.scanBorrowed { sequence in
-            if isDue(sequence, phase) {
+        var k = 0
+        while k < unchecked.touches.records.count {
+            let (isDueNow, hasArena) = unchecked.touches.record(at: k).with { (isDue($0, phase), $0.unchecked.arena != nil) }
+            if isDueNow {
                 due = true
-                if sequence.unchecked.arena != nil { recognizersTakePart = true }
+                if hasArena { recognizersTakePart = true }
             }
+            k += 1
         }
-        guard due else { return }
+        if due { dispatchDue(phase, recognizersTakePart: recognizersTakePart, time: time) }
+    }
+
+    /// ``dispatch(_:time:)`` of a phase some record has due; `recognizersTakePart`: one of
+    /// those has an arena.
+    @inline(never)
+    private func dispatchDue(_ phase: TouchPhase, recognizersTakePart: Bool, time: Timestamp) {
         // Recognizers see the whole phase first, then decide what the responders get.
         if recognizersTakePart {
             gestures.deliverToRecognizers(in: self, phase, time: time)
@@ -652,7 +671,7 @@ extension Router {
         var j = index
         while j < unchecked.touches.records.count {
             unchecked.touches.record(at: j).with { other in
-                guard isDue(other, phase), other.unchecked.mark != mark, other.unchecked.surface === surface else { return }
+                guard isDue(other, phase), other.unchecked.mark != mark, isBound(other, to: surface) else { return }
                 other.unchecked.mark = mark
                 // An ended touch stays pending until the whole frame is out, and is then
                 // finished (in dispatchFrame).
@@ -683,7 +702,7 @@ extension Router {
         let event = TouchEvent(time: time, touches: unchecked.touches.scratch)
         if phase == .ended {
             unchecked.touches.records.scanBorrowed { sequence in
-                if sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.withheld { sequence.unchecked.isEnding = true }
+                if sequence.unchecked.mark == mark && isBound(sequence, to: surface) && !sequence.unchecked.withheld { sequence.unchecked.isEnding = true }
             }
         }
         // The group is asked about once per link. Who is in it is settled before the walk: a
@@ -713,7 +732,7 @@ extension Router {
             let records = unchecked.touches.records
             handled = walkTouchPhase(phase, event, surface: surface, stopIf: { leadLink.with { $0.unchecked.finished } }) { body in
                 records.scanBorrowed { sequence in
-                    if sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.withheld { body(sequence) }
+                    if sequence.unchecked.mark == mark && isBound(sequence, to: surface) && !sequence.unchecked.withheld { body(sequence) }
                 }
             }
         }
@@ -726,6 +745,14 @@ extension Router {
         }
     }
 
+    /// Whether `sequence` is bound to `surface` (both `nil` included), compared by address:
+    /// `===` is an out-of-line call, and the record's surface was retained and released around
+    /// it (about 55 instructions per touch motion + frame, issue 25, tenth round).
+    @inline(__always)
+    private func isBound(_ sequence: TouchSequence, to surface: Surface?) -> Bool {
+        sequence.unchecked.surface.map(ObjectIdentifier.init) == surface.map(ObjectIdentifier.init)
+    }
+
     /// The one record of a group of one touch (see `deliverTouchGroup`), unretained: the
     /// list keeps it while the frame is delivered (rule 6 of ``Unretained``).
     @inline(__always)
@@ -733,11 +760,7 @@ extension Router {
         var i = 0
         while i < unchecked.touches.records.count {
             let record = unchecked.touches.record(at: i)
-            // The surfaces compared by address: `===` is a call that retained the record's.
-            let matches = record.with {
-                $0.unchecked.mark == mark && !$0.unchecked.withheld
-                    && $0.unchecked.surface.map(ObjectIdentifier.init) == surface.map(ObjectIdentifier.init)
-            }
+            let matches = record.with { $0.unchecked.mark == mark && !$0.unchecked.withheld && isBound($0, to: surface) }
             if matches { return record }
             i += 1
         }
@@ -781,16 +804,20 @@ extension Router {
     /// captures (the router, the event's points, the surface) were retained around the walk
     /// (issue 25, ninth round); here the ask reads the record directly
     /// (``askFollowingLink(_:_:responder:context:record:)``). The walk itself is the shared one
-    /// (``walkChain(from:target:kind:stopIf:reportingDrop:_:)``, the pointer's): the first link
+    /// (``walkChain(from:target:kind:stopIf:reportingDrop:inliningTheRest:_:)``, the pointer's): the first link
     /// asked without a ``ChainLink``, default-chain parents followed unretained and pinned, the
     /// owning walk from the first responder with its own next link, the root's output or a
-    /// surface detached mid-walk. Layout space is not involved (the event's points are already
-    /// surface-local); no grab or filter is asked here (the caller passed them).
+    /// surface detached mid-walk. Its loop over the parents is compiled in here
+    /// (`inliningTheRest`), so that each link's ask and the stop are direct calls, not a call
+    /// through a closure and its thunk per link (issue 25, tenth round). Layout space is not
+    /// involved (the event's points are already surface-local); no grab or filter is asked here
+    /// (the caller passed them).
     @inline(never)
     private func walkFollowingPhase(_ phase: TouchPhase, _ event: TouchEvent, of record: Unretained<TouchSequence>,
                                     lead: Unretained<TouchSequence>, surface: Unretained<Surface>) -> Bool {
         let handled = surface.with { surface in
-            walkChain(from: surface, target: surface, kind: phase.kind, stopIf: { lead.with { $0.unchecked.finished } }) { responder, context in
+            walkChain(from: surface, target: surface, kind: phase.kind, stopIf: { lead.with { $0.unchecked.finished } },
+                      inliningTheRest: true) { responder, context in
                 askFollowingLink(phase, event, responder: responder, context: context, record: record)
             }
         }
@@ -997,10 +1024,22 @@ extension Router {
         trace?.record(.told(TraceSubject(link), .touchesCancelled))
     }
 
-    /// Returns finished sequences to the pool.
+    /// Returns finished sequences to the pool. Most frames finish none: the scan for one is
+    /// inline, the returning out of line (``compactTouches(from:)``).
     func compactTouches() {
         guard unchecked.touches.loops == 0 else { return }
         var i = 0
+        while i < unchecked.touches.records.count {
+            if unchecked.touches.records[i].unchecked.finished { return compactTouches(from: i) }
+            i += 1
+        }
+        endInterceptionRequestsIfIdle()
+    }
+
+    /// ``compactTouches()`` from the first finished record, at `first`.
+    @inline(never)
+    private func compactTouches(from first: Int) {
+        var i = first
         while i < unchecked.touches.records.count {
             if unchecked.touches.records[i].unchecked.finished {
                 let sequence = unchecked.touches.records.remove(at: i)

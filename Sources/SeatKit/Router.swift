@@ -545,10 +545,16 @@ public final class Router {
 
     /// ``walkChain(from:target:kind:stopIf:reportingDrop:_:)`` from a surface the caller holds:
     /// a detached one starts the walk at the delegate.
+    ///
+    /// `inliningTheRest`: the rest of the walk (``walkChainInlined(after:holder:target:kind:formerOutput:stopIf:reportingDrop:_:)``)
+    /// is compiled into the caller, its ask and stop called directly rather than through a
+    /// closure per link: for the one caller where that pays (a moving touch's walk, per touch
+    /// frame; issue 25, tenth round). The others share the out-of-line walk.
     @inline(__always)
     func walkChain(from surface: Surface, target: Surface?, kind: RoutedEventKind,
                    stopIf shouldStop: () -> Bool = { false },
                    reportingDrop: (any CompositorDelegate) -> Bool = { _ in false },
+                   inliningTheRest: Bool = false,
                    _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
         guard surface.unchecked.isAttached else {
             return walkChainFromDelegate(target: target, kind: kind, stopIf: shouldStop, reportingDrop: reportingDrop, ask)
@@ -561,6 +567,10 @@ public final class Router {
             let result = ask(holder.responder, ResponderContext(router: self, surface: surface, target: target))
             if let trace { traceAsked(trace, .surface(surface), kind, result) }
             if result == .handled { return true }
+            if inliningTheRest {
+                return walkChainInlined(after: surface, holder: holder, target: target, kind: kind,
+                                        formerOutput: formerOutput, stopIf: shouldStop, reportingDrop: reportingDrop, ask)
+            }
             return walkChain(after: surface, holder: holder, target: target, kind: kind,
                              formerOutput: formerOutput, stopIf: shouldStop, reportingDrop: reportingDrop, ask)
         }
@@ -617,6 +627,18 @@ public final class Router {
                    formerOutput: Unretained<Output>?, stopIf shouldStop: () -> Bool,
                    reportingDrop: (any CompositorDelegate) -> Bool,
                    _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
+        walkChainInlined(after: surface, holder: holder, target: target, kind: kind, formerOutput: formerOutput,
+                         stopIf: shouldStop, reportingDrop: reportingDrop, ask)
+    }
+
+    /// The body of ``walkChain(after:holder:target:kind:formerOutput:stopIf:reportingDrop:_:)``,
+    /// inlined into it and into the one caller that has a copy of its own
+    /// (``walkChain(from:target:kind:stopIf:reportingDrop:inliningTheRest:_:)``).
+    @inline(__always)
+    func walkChainInlined(after surface: Surface, holder: ResponderHolder, target: Surface?, kind: RoutedEventKind,
+                          formerOutput: Unretained<Output>?, stopIf shouldStop: () -> Bool,
+                          reportingDrop: (any CompositorDelegate) -> Bool,
+                          _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
         var steps = 1
         guard var node = parentFollowed(after: surface, holder: holder) else {
             guard let next = nextLinkAsking(after: surface, holder: holder, formerOutput: formerOutput) else { return false }
