@@ -34,7 +34,24 @@ struct PointerRouting {
     /// Backs `Router.pointerLocation`, layout space (invariant 1).
     var location = LayoutPoint.zero
     /// Backs `Router.pointerFocus` (invariant 2).
-    var focus: Surface?
+    var focus: Surface? {
+        @inline(__always) get { _focus }
+        @inline(__always) set {
+            _focus = newValue
+            focusLink = newValue.map(Unretained.init)
+        }
+    }
+    private var _focus: Surface?
+
+    /// Clears the focus and hands out the reference it held, moved, not copied.
+    @inline(__always)
+    mutating func takeFocus() -> Surface? {
+        focusLink = nil
+        return _focus.take()
+    }
+    /// `focus`, unretained (rule 2 of ``Unretained``: `_focus` owns it, and both change
+    /// together): what a pointer motion's walk starts from, pinned, without a retain.
+    private(set) var focusLink: Unretained<Surface>?
     /// Backs `Router.pointerGrab`.
     var grab: (any PointerGrab)?
     /// Buttons held now (evdev codes), in press order (invariant 3).
@@ -117,10 +134,16 @@ struct PointerRouting {
     /// `surface` and the tree is as it was then (`treeEditCount`), else `nil` (invariant 4).
     @inline(__always)
     func carriedLocation(in surface: Surface, treeEditCount: UInt64) -> SurfacePoint? {
-        if hitAtEdit == treeEditCount, hitSurface == ObjectIdentifier(surface) {
+        carriedLocation(of: ObjectIdentifier(surface), treeEditCount: treeEditCount)
+    }
+
+    /// ``carriedLocation(in:treeEditCount:)`` for the surface with this identity.
+    @inline(__always)
+    func carriedLocation(of surface: ObjectIdentifier, treeEditCount: UInt64) -> SurfacePoint? {
+        if hitAtEdit == treeEditCount, hitSurface == surface {
             return SurfacePoint(x: location.x - hitOrigin.x, y: location.y - hitOrigin.y)
         }
-        guard formerHitAtEdit == treeEditCount, formerHitSurface == ObjectIdentifier(surface) else { return nil }
+        guard formerHitAtEdit == treeEditCount, formerHitSurface == surface else { return nil }
         return SurfacePoint(x: location.x - formerHitOrigin.x, y: location.y - formerHitOrigin.y)
     }
 
