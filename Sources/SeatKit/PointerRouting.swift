@@ -43,6 +43,14 @@ struct PointerRouting {
     }
     private var _focus: Surface?
 
+    /// Sets the focus to `surface`, borrowed: one retain, for the focus's own reference (the
+    /// setter takes its value owned, which cost a second retain and a release).
+    @inline(__always)
+    mutating func setFocus(_ surface: Surface) {
+        _focus = surface
+        focusLink = Unretained(surface)
+    }
+
     /// Clears the focus and hands out the reference it held, moved, not copied.
     @inline(__always)
     mutating func takeFocus() -> Surface? {

@@ -84,16 +84,23 @@ extension Router {
             tellPointerLeft(oldFocus, time: time)
             guard generation == unchecked.pointer.focusGeneration else { return }
         }
-        newLink?.with { newFocus in
-            guard newFocus.unchecked.isAttached else { return }
-            unchecked.pointer.focus = newFocus
-            unchecked.pointer.forgetButtonsSeenByFocus()
-            let local = pointerLocation(in: newFocus) ?? .zero
-            unchecked.pointer.focusSurfaceLocation = local
-            let crossing = PointerCrossingEvent(time: time, location: unchecked.pointer.location, surfaceLocation: local)
-            newFocus.withResponder { $0.pointerEntered(crossing, context: ResponderContext(router: self, surface: newFocus, target: newFocus)) }
-            trace?.record(.told(TraceSubject(newFocus), .pointerEntered))
-        }
+        newLink?.with { tellPointerEntered($0, time: time) }
+    }
+
+    /// Makes `newFocus` the focus, if it is attached, and tells it the pointer entered. Out
+    /// of line, as ``tellPointerLeft(_:time:)``: with the surface a parameter, its responder
+    /// is asked with no reference counting (written inside the caller's closure, the surface
+    /// was retained once more around the enter).
+    @inline(never)
+    func tellPointerEntered(_ newFocus: Surface, time: Timestamp) {
+        guard newFocus.unchecked.isAttached else { return }
+        unchecked.pointer.setFocus(newFocus)
+        unchecked.pointer.forgetButtonsSeenByFocus()
+        let local = pointerLocation(in: newFocus) ?? .zero
+        unchecked.pointer.focusSurfaceLocation = local
+        let crossing = PointerCrossingEvent(time: time, location: unchecked.pointer.location, surfaceLocation: local)
+        newFocus.withResponder { $0.pointerEntered(crossing, context: ResponderContext(router: self, surface: newFocus, target: newFocus)) }
+        trace?.record(.told(TraceSubject(newFocus), .pointerEntered))
     }
 
     func tellPointerLeft(_ surface: Surface, time: Timestamp) {
