@@ -8,7 +8,8 @@
 /// 1. **On the layout.** `location` is a layout-space point the layout's clamp leaves where
 ///    it is (with no output, any finite point). Injected motion, ``Router/routePointerMotion(_:)``
 ///    and every change of outputs clamp it.
-/// 2. **Focus is in the layout.** Between events `focus` is `nil` or an attached surface: a
+/// 2. **Focus is in the layout.** Between events `focus` is `nil` or an attached surface (and
+///    `focusLink` names it: the two are set together): a
 ///    focus that leaves the layout is told its cancelled releases and `pointerLeft` and is
 ///    cleared before the edit returns (``Router/pointerFocusWasRemoved(_:)``). Every change of
 ///    `focus` raises `focusGeneration`, so a caller that called out can tell whether a
@@ -166,6 +167,9 @@ struct PointerRouting {
         }
         if let focus, !focus.unchecked.isAttached {
             broken.append("2. the pointer focus \(focus.id) is not in the layout")
+        }
+        if focusLink?.identity != focus.map(ObjectIdentifier.init) {
+            broken.append("2. the unretained focus link does not name the focus")
         }
         if hasDuplicates(pressedButtons) { broken.append("3. a button is listed twice as held: \(pressedButtons)") }
         if hasDuplicates(buttonsSeenByFocus) {
