@@ -738,31 +738,50 @@ public final class Router {
                     next = following
                 }
             case .delegate:
-                // Read once: what it is asked and, when the walk ends here, told of the drop.
-                // What its next link is, read with it (``NextResponderProbe``).
-                let generation = unchecked.delegateGeneration
-                let delegate = self.delegate
-                let chain = unchecked.delegateChain
-                if let delegate {
-                    let result = askOpened(delegate, target: target, ask)
-                    if let trace { traceAsked(trace, .delegate, kind, result) }
-                    if result == .handled { return true }
-                    switch chain {
-                    case .followsDefault: next = nil
-                    case .own: next = delegate.nextResponder(after: nil)
-                    case .unknown:
-                        let (following, learnt) = NextResponderProbe.classify(delegate, after: nil)
-                        if generation == unchecked.delegateGeneration { unchecked.delegateChain = learnt }
-                        next = following
-                    }
-                } else {
-                    next = nil
+                // Read once (one weak load): what it is asked and, when the walk ends here,
+                // told of the drop, borrowed by `askDelegate` for both.
+                guard let delegate = self.delegate else { return false }
+                switch askDelegate(delegate, target: target, kind: kind, reportingDrop: reportingDrop, ask) {
+                case .some(.some(let following)): next = following
+                case .some(.none): return false
+                case .none: return true
                 }
-                if case .none = next, let delegate, generation == unchecked.delegateGeneration, reportingDrop(delegate) { return true }
             }
             guard let following = next else { return false }
             current = consume following
         }
+    }
+
+    /// The delegate's step of a walk: asks it, learns or follows its next link
+    /// (``NextResponderProbe``) and, when the walk ends there unhandled, hands it to
+    /// `reportingDrop` if it is still the delegate set. `nil`: handled (or the drop reported);
+    /// `.some(nil)`: the walk ends unhandled; else the link to go on with.
+    ///
+    /// Out of line, with the delegate borrowed from the caller's one weak load: written inline,
+    /// the walk kept a second reference to it across the ask (its conversion to
+    /// `any Responder`), a retain and a release on the side table's slow path, about 170
+    /// instructions per pointer motion that ends at the delegate (issue 25, tenth round).
+    @inline(never)
+    func askDelegate(_ delegate: any CompositorDelegate, target: Surface?, kind: RoutedEventKind,
+                     reportingDrop: (any CompositorDelegate) -> Bool,
+                     _ ask: (any Responder, ResponderContext) -> ResponderResult) -> ChainLink?? {
+        let generation = unchecked.delegateGeneration
+        let chain = unchecked.delegateChain
+        let result = askOpened(delegate, target: target, ask)
+        if let trace { traceAsked(trace, .delegate, kind, result) }
+        if result == .handled { return .none }
+        let next: ChainLink?
+        switch chain {
+        case .followsDefault: next = nil
+        case .own: next = delegate.nextResponder(after: nil)
+        case .unknown:
+            let (following, learnt) = NextResponderProbe.classify(delegate, after: nil)
+            if generation == unchecked.delegateGeneration { unchecked.delegateChain = learnt }
+            next = following
+        }
+        if let next { return .some(next) }
+        if generation == unchecked.delegateGeneration, reportingDrop(delegate) { return .none }
+        return .some(nil)
     }
 
     /// Asks the delegate as a responder: opened, so that its conversion to `any Responder`
