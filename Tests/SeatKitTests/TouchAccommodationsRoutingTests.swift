@@ -5,7 +5,7 @@ import Testing
 /// (`Router.injectTouch(_:afterFilter:)`, internal): edge cases of the one routing that
 /// `inject(_:)`'s touch cases share with it, pinned down with touch accommodations on a
 /// virtual clock. Internal state (the followed fingers) read through `@testable import`.
-@Suite struct AccessibilityTouchRoutingTests {
+@Suite struct TouchAccommodationsRoutingTests {
     private final class World {
         let clock = VirtualClock()
         let router: Router
