@@ -13,6 +13,7 @@
 ///    to `pool` when the outermost loop over `records` ends), no record is in `pool` too, and
 ///    a pooled record keeps no surface, output, link or arena. `takenByFilters` lists each ID
 ///    once, and none of them is down in `records` (a filter that takes a down cancels it).
+///    Each of `followedFingers` is a finger in `takenByFilters` (its up or cancel forgets it).
 /// 2. **Stable while in use.** While `loops` > 0 (a loop over `records` calls out), records are
 ///    only appended to; finished ones go back to `pool` when no loop is under way. Between
 ///    events `loops` is 0.
@@ -176,6 +177,9 @@ struct TouchRouting {
                 broken.append("1. touch \(takenByFilters[i]) is listed twice as taken by a filter")
             }
             i += 1
+        }
+        for followed in followedFingers where !takenByFilters.contains(followed.finger) {
+            broken.append("1. finger \(followed.finger) is followed but no filter holds its touch")
         }
         // 2, 3. At rest between frames.
         if loops != 0 { broken.append("2. \(loops) loops over the records are under way") }

@@ -259,7 +259,7 @@ struct RoutingStateInvariantTests {
         #expect(touchBroken(h.router) == [])
     }
 
-    @Test func theTouchChecksReportTwoRecordsDownForOneIDAFinishedRecordAndAFrameUnderWay() {
+    @Test func theTouchChecksReportTwoRecordsDownForOneIDAFinishedRecordAFollowedFingerNoFilterHoldsAndAFrameUnderWay() {
         var touches = TouchRouting()
         let first = TouchSequence(), second = TouchSequence(), finished = TouchSequence(), pooled = TouchSequence()
         for (record, id) in [(first, 1), (second, 1), (finished, 2)] as [(TouchSequence, Int32)] {
@@ -271,6 +271,11 @@ struct RoutingStateInvariantTests {
         touches.records = [first, second, finished]
         touches.pool = [pooled]
         touches.takenByFilters = [TouchID(1), TouchID(4), TouchID(4)]
+        // A finger that ended (7) but is still followed, beside one a filter holds (4).
+        let filter = FilterList.address(of: TouchAccommodations())
+        touches.followedFingers = [TouchID(7), TouchID(4)].map {
+            FollowedFinger(finger: $0, touch: TouchID(100), device: DeviceID(1), filter: filter)
+        }
         touches.loops = 1
         touches.pass = .phases
         touches.deferredFrame = .milliseconds(5)
@@ -280,6 +285,8 @@ struct RoutingStateInvariantTests {
         #expect(broken.contains { $0.hasPrefix("1.") && $0.contains("pooled record") })
         #expect(broken.contains { $0.hasPrefix("1.") && $0.contains("down in a record and taken by a filter") })
         #expect(broken.contains { $0.hasPrefix("1.") && $0.contains("listed twice as taken") })
+        #expect(broken.filter { $0.hasPrefix("1.") && $0.contains("is followed but no filter holds") }
+                == ["1. finger t7 is followed but no filter holds its touch"])
         #expect(broken.contains { $0.hasPrefix("2.") })
         #expect(broken.contains { $0.hasPrefix("3.") && $0.contains("under way") })
         #expect(broken.contains { $0.hasPrefix("3.") && $0.contains("waits") })
