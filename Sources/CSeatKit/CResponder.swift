@@ -23,6 +23,9 @@ class CResponder: Responder {
     }
 
     @exclusivity(unchecked) var unchecked = HotState()
+    /// `CValues.touchPointLayoutMatches`, copied: a global `static let` is reached through
+    /// swift_once at every read (~7 instructions per responder asked about a touch).
+    let touchPointLayoutMatches = CValues.touchPointLayoutMatches
     /// The library's copy of the table `unchecked.impl` points into (see `VTableCopy`).
     var table: VTableCopy<seatkit_responder_interface>?
 
@@ -101,7 +104,7 @@ class CResponder: Responder {
     @inline(__always)
     final func touchEvent(_ event: TouchEvent) -> seatkit_touch_event {
         let touches: UnsafePointer<seatkit_touch_point>
-        if CValues.touchPointLayoutMatches {
+        if touchPointLayoutMatches {
             // The array is the router's and outlives the call; no copy, no retain.
             let base = event.touches.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
             touches = (base ?? UnsafeRawPointer(bitPattern: MemoryLayout<seatkit_touch_point>.alignment)!)
@@ -275,17 +278,21 @@ class CResponder: Responder {
     func keyDown(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
         guard let f = unchecked.impl?.pointee.key_down else { return .notHandled }
         var c = makeContext(context)
-        var e = CValues.keyEvent(event, text: CText.push(event.text))
-        defer { CText.pop() }
-        return result(f(unchecked.data, &e, &c))
+        return ownerLink.with { owner in
+            var e = CValues.keyEvent(event, text: CText.push(event.text, on: owner))
+            defer { CText.pop(on: owner) }
+            return result(f(unchecked.data, &e, &c))
+        }
     }
 
     func keyUp(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
         guard let f = unchecked.impl?.pointee.key_up else { return .notHandled }
         var c = makeContext(context)
-        var e = CValues.keyEvent(event, text: CText.push(event.text))
-        defer { CText.pop() }
-        return result(f(unchecked.data, &e, &c))
+        return ownerLink.with { owner in
+            var e = CValues.keyEvent(event, text: CText.push(event.text, on: owner))
+            defer { CText.pop(on: owner) }
+            return result(f(unchecked.data, &e, &c))
+        }
     }
 
     /// `[]` (a constant: no reference counting per key) unless commands were added.
@@ -317,12 +324,14 @@ class CResponder: Responder {
 
     func canPerform(_ action: Action) -> Bool {
         guard let f = unchecked.impl?.pointee.can_perform else { return false }
-        return CText.with(action.name) { f(unchecked.data, $0) }
+        return ownerLink.with { owner in CText.with(action.name, on: owner) { f(unchecked.data, $0) } }
     }
 
     func perform(_ action: Action, context: ResponderContext) {
         guard let f = unchecked.impl?.pointee.perform else { return }
-        withContext(context) { c in CText.with(action.name) { f(unchecked.data, $0, c) } }
+        ownerLink.with { owner in
+            withContext(context) { c in CText.with(action.name, on: owner) { f(unchecked.data, $0, c) } }
+        }
     }
 
     // MARK: Hit-testing

@@ -30,6 +30,10 @@ func string(_ pointer: UnsafePointer<CChar>?, or fallback: String = "") -> Strin
 /// `seatkit_router`: a router and everything made on it.
 final class CRouter: HandleObject {
     let router: Router
+    /// The same router, for the per-event calls: `router` loaded for a call is retained and
+    /// released around it (~40 instructions an event); this link is not (rule 2 of
+    /// `Unretained`: `router` owns it, and this object outlives every call on it).
+    let routerLink: Unretained<Router>
     let eventLoopClock: EventLoopClock?
     let virtualClock: VirtualClock?
     let destroySignal = CCalls.makeSignal()
@@ -44,21 +48,38 @@ final class CRouter: HandleObject {
     /// UnsafeFoundations.swift).
     struct HotState {
         var surfaces: [ObjectIdentifier: CSurface] = [:] {
-            didSet {
-                cachedSurface = nil
-                cachedSurfaceHandle = nil
-            }
+            didSet { surfaceCache.update(repeating: SurfaceCacheEntry(), count: CRouter.surfaceCacheSize) }
         }
         /// Reused buffers that events are translated into for C (grown, never shrunk).
         var touchBuffer = UnsafeMutablePointer<seatkit_touch_point>.allocate(capacity: 16)
         var touchBufferCapacity = 16
-        /// The last surface looked up by ``handle(of:)`` and its handle: a walk up the chain asks
-        /// for the same target at every link. Cleared when a surface's handle ends.
-        var cachedSurface: ObjectIdentifier?
-        var cachedSurfaceHandle: OpaquePointer?
+        /// Surfaces looked up by ``handle(of:)`` and their handles, a small direct-mapped cache
+        /// in front of `surfaces` (whose lookup hashes): a walk up the chain asks for the same
+        /// target at every link, and a pointer crossing surfaces asks for two targets in turn
+        /// (the one it leaves, the one it enters). Cleared when the surfaces change.
+        var surfaceCache: UnsafeMutablePointer<SurfaceCacheEntry> = {
+            let cache = UnsafeMutablePointer<SurfaceCacheEntry>.allocate(capacity: CRouter.surfaceCacheSize)
+            cache.initialize(repeating: SurfaceCacheEntry(), count: CRouter.surfaceCacheSize)
+            return cache
+        }()
+        /// The buffers of strings handed to C (a key's text, an action's name: `CText`), one
+        /// per nesting level (a callback may inject a key into this router from inside a key
+        /// callback), grown, never shrunk. The router's own, not its thread's: its responders
+        /// reach them through their owner without a per-thread lookup, and only the router's
+        /// thread calls them.
+        var textLevels: UnsafeMutablePointer<CText.Level>?
+        var textLevelCount = 0
+        var textDepth = 0
     }
 
     @exclusivity(unchecked) var unchecked = HotState()
+
+    struct SurfaceCacheEntry {
+        var surface: ObjectIdentifier?
+        var handle: OpaquePointer?
+    }
+    /// Entries of `HotState.surfaceCache`: 2^3, the top three bits of the slot's hash.
+    static var surfaceCacheSize: Int { 8 }
 
     var recognizers: [CRecognizer] = []
     var filters: [CFilter] = []
@@ -115,12 +136,15 @@ final class CRouter: HandleObject {
 
     init(clock: any Clock, eventLoopClock: EventLoopClock?, virtualClock: VirtualClock?) {
         router = Router(clock: clock)
+        routerLink = Unretained(router)
         self.eventLoopClock = eventLoopClock
         self.virtualClock = virtualClock
     }
 
     deinit {
         unchecked.touchBuffer.deallocate()
+        unchecked.surfaceCache.deallocate()
+        CText.free(self)
     }
 
 
@@ -133,15 +157,22 @@ final class CRouter: HandleObject {
     @inline(__always)
     func handle(ofSurfaceWithIdentity id: ObjectIdentifier?) -> OpaquePointer? {
         guard let id else { return nil }
-        if id == unchecked.cachedSurface { return unchecked.cachedSurfaceHandle }
+        let entry = unchecked.surfaceCache + CRouter.surfaceCacheSlot(id)
+        if entry.pointee.surface == id { return entry.pointee.handle }
         return lookUpHandle(id)
+    }
+
+    /// The cache slot of a surface: a multiplicative hash of its address (objects are
+    /// 16-byte aligned and often allocated one after another), top bits.
+    @inline(__always)
+    static func surfaceCacheSlot(_ id: ObjectIdentifier) -> Int {
+        Int(truncatingIfNeeded: (UInt(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15) >> (UInt.bitWidth - 3))
     }
 
     @inline(never)
     private func lookUpHandle(_ id: ObjectIdentifier) -> OpaquePointer? {
         let handle = unchecked.surfaces[id]?.handle
-        unchecked.cachedSurface = id
-        unchecked.cachedSurfaceHandle = handle
+        unchecked.surfaceCache[CRouter.surfaceCacheSlot(id)] = SurfaceCacheEntry(surface: id, handle: handle)
         return handle
     }
 
