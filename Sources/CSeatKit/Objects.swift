@@ -70,6 +70,12 @@ final class CRouter: HandleObject {
         var textLevels: UnsafeMutablePointer<CText.Level>?
         var textLevelCount = 0
         var textDepth = 0
+        /// The names of the handler kinds the delegate was told were dropped, as C strings
+        /// made once per kind (`CDelegate.router(_:dropped:)`), and the last one asked: an
+        /// event that nobody takes is dropped at every motion, with the same kind.
+        var droppedNames: [RoutedEventKind: UnsafeMutablePointer<CChar>] = [:]
+        var lastDroppedKind: RoutedEventKind?
+        var lastDroppedName: UnsafePointer<CChar>?
     }
 
     @exclusivity(unchecked) var unchecked = HotState()
@@ -78,8 +84,10 @@ final class CRouter: HandleObject {
         var surface: ObjectIdentifier?
         var handle: OpaquePointer?
     }
-    /// Entries of `HotState.surfaceCache`: 2^3, the top three bits of the slot's hash.
-    static var surfaceCacheSize: Int { 8 }
+    /// Entries of `HotState.surfaceCache`: 2^5, the top five bits of the slot's hash (a
+    /// pointer that alternates between the leaf and seven panels missed one lookup an
+    /// event in eight entries).
+    static var surfaceCacheSize: Int { 32 }
 
     var recognizers: [CRecognizer] = []
     var filters: [CFilter] = []
@@ -145,8 +153,31 @@ final class CRouter: HandleObject {
         unchecked.touchBuffer.deallocate()
         unchecked.surfaceCache.deallocate()
         CText.free(self)
+        for name in unchecked.droppedNames.values { CCalls.free(name) }
     }
 
+
+    /// The name of a handler kind as a C string, for as long as this router lives.
+    @inline(__always)
+    func droppedName(_ kind: RoutedEventKind) -> UnsafePointer<CChar> {
+        if kind == unchecked.lastDroppedKind, let name = unchecked.lastDroppedName { return name }
+        return lookUpDroppedName(kind)
+    }
+
+    @inline(never)
+    private func lookUpDroppedName(_ kind: RoutedEventKind) -> UnsafePointer<CChar> {
+        let name: UnsafeMutablePointer<CChar>
+        if let known = unchecked.droppedNames[kind] {
+            name = known
+        } else {
+            // The name from the one list of handler kinds (SeatKit's RoutedEventKind).
+            name = CCalls.mallocString(kind.rawValue)!
+            unchecked.droppedNames[kind] = name
+        }
+        unchecked.lastDroppedKind = kind
+        unchecked.lastDroppedName = UnsafePointer(name)
+        return UnsafePointer(name)
+    }
 
     /// The C handle of a surface made on this router, or NULL.
     @inline(__always)
@@ -166,7 +197,7 @@ final class CRouter: HandleObject {
     /// 16-byte aligned and often allocated one after another), top bits.
     @inline(__always)
     static func surfaceCacheSlot(_ id: ObjectIdentifier) -> Int {
-        Int(truncatingIfNeeded: (UInt(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15) >> (UInt.bitWidth - 3))
+        Int(truncatingIfNeeded: (UInt(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15) >> (UInt.bitWidth - 5))
     }
 
     @inline(never)
