@@ -16,6 +16,9 @@ class CResponder: Responder {
     struct HotState {
         /// The surface or output this responder belongs to (NULL for the delegate).
         var surfaceHandle: OpaquePointer?
+        /// That surface's identity, while it is live: an event aimed at the surface asked
+        /// (a crossing, the first link of a walk) names it as the target without a lookup.
+        var surfaceIdentity: ObjectIdentifier?
         var outputHandle: OpaquePointer?
         var impl: UnsafePointer<seatkit_responder_interface>?
         var data: UnsafeMutableRawPointer?
@@ -52,6 +55,7 @@ class CResponder: Responder {
 
     /// No more calls into C: the object it spoke for is gone.
     func clear() {
+        unchecked.surfaceIdentity = nil
         unchecked.impl = nil
         unchecked.data = nil
         unchecked.commands = []
@@ -65,8 +69,10 @@ class CResponder: Responder {
         if let surfaceHandle = unchecked.surfaceHandle {
             let target = context.targetIdentity
             return ownerLink.with { owner in
-                seatkit_event_context(router: owner.handle, surface: surfaceHandle, output: nil,
-                                      target: owner.handle(ofSurfaceWithIdentity: target))
+                let targetHandle = target != nil && target == unchecked.surfaceIdentity
+                    ? surfaceHandle : owner.handle(ofSurfaceWithIdentity: target)
+                return seatkit_event_context(router: owner.handle, surface: surfaceHandle, output: nil,
+                                             target: targetHandle)
             }
         }
         return makeOtherContext(context)
