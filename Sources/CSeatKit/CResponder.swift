@@ -126,28 +126,28 @@ class CResponder: Responder {
         guard let f = unchecked.impl?.pointee.touches_began else { return .notHandled }
         var c = makeContext(context)
         var e = touchEvent(event)
-        return result(f(unchecked.data, &e, &c))
+        return result(withUnprotectedCArguments(&e, &c) { f(unchecked.data, $0, $1) })
     }
 
     func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
         guard let f = unchecked.impl?.pointee.touches_moved else { return .notHandled }
         var c = makeContext(context)
         var e = touchEvent(event)
-        return result(f(unchecked.data, &e, &c))
+        return result(withUnprotectedCArguments(&e, &c) { f(unchecked.data, $0, $1) })
     }
 
     func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
         guard let f = unchecked.impl?.pointee.touches_ended else { return .notHandled }
         var c = makeContext(context)
         var e = touchEvent(event)
-        return result(f(unchecked.data, &e, &c))
+        return result(withUnprotectedCArguments(&e, &c) { f(unchecked.data, $0, $1) })
     }
 
     func touchesCancelled(_ event: TouchEvent, context: ResponderContext) {
         guard let f = unchecked.impl?.pointee.touches_cancelled else { return }
         var c = makeContext(context)
         var e = touchEvent(event)
-        f(unchecked.data, &e, &c)
+        withUnprotectedCArguments(&e, &c) { f(unchecked.data, $0, $1) }
     }
 
     // MARK: Pointer
@@ -156,14 +156,14 @@ class CResponder: Responder {
         guard let f = unchecked.impl?.pointee.pointer_entered else { return }
         var e = crossing(event)
         var c = makeContext(context)
-        f(unchecked.data, &e, &c)
+        withUnprotectedCArguments(&e, &c) { f(unchecked.data, $0, $1) }
     }
 
     func pointerLeft(_ event: PointerCrossingEvent, context: ResponderContext) {
         guard let f = unchecked.impl?.pointee.pointer_left else { return }
         var e = crossing(event)
         var c = makeContext(context)
-        f(unchecked.data, &e, &c)
+        withUnprotectedCArguments(&e, &c) { f(unchecked.data, $0, $1) }
     }
 
     private func crossing(_ event: PointerCrossingEvent) -> seatkit_pointer_crossing_event {
@@ -190,7 +190,7 @@ class CResponder: Responder {
             dx: event.delta.dx, dy: event.delta.dy,
             dx_unaccel: event.unacceleratedDelta.dx, dy_unaccel: event.unacceleratedDelta.dy)
         var c = makeContext(context)
-        return result(f(unchecked.data, &e, &c))
+        return result(withUnprotectedCArguments(&e, &c) { f(unchecked.data, $0, $1) })
     }
 
     func pointerButton(_ event: PointerButtonEvent, context: ResponderContext) -> ResponderResult {
@@ -200,7 +200,7 @@ class CResponder: Responder {
             state: event.state == .pressed ? SEATKIT_BUTTON_PRESSED : SEATKIT_BUTTON_RELEASED,
             x: event.location.x, y: event.location.y, sx: event.surfaceLocation.x, sy: event.surfaceLocation.y)
         var c = makeContext(context)
-        return result(f(unchecked.data, &e, &c))
+        return result(withUnprotectedCArguments(&e, &c) { f(unchecked.data, $0, $1) })
     }
 
     // MARK: Pen
@@ -298,7 +298,7 @@ class CResponder: Responder {
         return ownerLink.with { owner in
             var e = CValues.keyEvent(event, text: CText.push(event.text, on: owner))
             defer { CText.pop(on: owner) }
-            return result(f(unchecked.data, &e, &c))
+            return result(withUnprotectedCArguments(&e, &c) { f(unchecked.data, $0, $1) })
         }
     }
 
@@ -308,7 +308,7 @@ class CResponder: Responder {
         return ownerLink.with { owner in
             var e = CValues.keyEvent(event, text: CText.push(event.text, on: owner))
             defer { CText.pop(on: owner) }
-            return result(f(unchecked.data, &e, &c))
+            return result(withUnprotectedCArguments(&e, &c) { f(unchecked.data, $0, $1) })
         }
     }
 

@@ -250,9 +250,10 @@ enum APICall {
     /// it once, for the handle's lookup and for this.
     @inline(__always)
     static func run<Result>(_ state: UnsafeMutablePointer<ThreadState>, _ body: () -> Result) -> Result {
-        state.pointee.depth += 1
+        // Nesting cannot reach Int.max: no overflow check.
+        state.pointee.depth &+= 1
         let result = body()
-        state.pointee.depth -= 1
+        state.pointee.depth &-= 1
         if state.pointee.depth == 0, !state.pointee.kept.isEmpty { releaseKept(state) }
         return result
     }
