@@ -53,6 +53,13 @@ class CResponder: Responder {
         ownerLink = Unretained(owner)
     }
 
+    /// Whether the core should ask this responder at all: it has a C table or key commands.
+    /// Until then its surface or output has SeatKit's `PassThroughResponder`, which answers
+    /// every question as this one would without a table (not handled, nothing to do, no
+    /// first responder, every point hit) and costs the router's walks less per link asked
+    /// (an output's root surface and the output are asked on every pointer motion).
+    var isActive: Bool { unchecked.impl != nil || !unchecked.commands.isEmpty }
+
     /// No more calls into C: the object it spoke for is gone.
     func clear() {
         unchecked.surfaceIdentity = nil
@@ -73,6 +80,20 @@ class CResponder: Responder {
                     ? surfaceHandle : owner.handle(ofSurfaceWithIdentity: target)
                 return seatkit_event_context(router: owner.handle, surface: surfaceHandle, output: nil,
                                              target: targetHandle)
+            }
+        }
+        return makeOtherContext(context)
+    }
+
+    /// The C context for a crossing (entered, left): SeatKit tells a crossing only to the
+    /// surface crossed, as its target (`Router+Pointer.swift`; pinned by
+    /// LayoutAssumptionTests), so a surface's responder names itself without asking the
+    /// context for the target (a call into the core, and the registers it clobbers).
+    @inline(__always)
+    final func makeCrossingContext(_ context: ResponderContext) -> seatkit_event_context {
+        if let surfaceHandle = unchecked.surfaceHandle {
+            return ownerLink.with { owner in
+                seatkit_event_context(router: owner.handle, surface: surfaceHandle, output: nil, target: surfaceHandle)
             }
         }
         return makeOtherContext(context)
@@ -155,14 +176,14 @@ class CResponder: Responder {
     func pointerEntered(_ event: PointerCrossingEvent, context: ResponderContext) {
         guard let f = unchecked.impl?.pointee.pointer_entered else { return }
         var e = crossing(event)
-        var c = makeContext(context)
+        var c = makeCrossingContext(context)
         withUnprotectedCArguments(&e, &c) { f(unchecked.data, $0, $1) }
     }
 
     func pointerLeft(_ event: PointerCrossingEvent, context: ResponderContext) {
         guard let f = unchecked.impl?.pointee.pointer_left else { return }
         var e = crossing(event)
-        var c = makeContext(context)
+        var c = makeCrossingContext(context)
         withUnprotectedCArguments(&e, &c) { f(unchecked.data, $0, $1) }
     }
 

@@ -278,11 +278,22 @@ final class COutput: HandleObject {
     let destroySignal = CCalls.makeSignal()
     var isDestroyed = false
 
+    /// Whether `output.responder` is `responder` (see `CResponder.isActive`).
+    private var responderInstalled = false
+
     init(owner: CRouter, output: Output, root: CSurface, responder: CResponder) {
         ownerLink = Unretained(owner)
         self.output = output
         self.root = root
         self.responder = responder
+    }
+
+    /// Gives the output `responder` while it is active, `PassThroughResponder` otherwise
+    /// (after every change of its table).
+    func installResponder() {
+        guard !isDestroyed, responder.isActive != responderInstalled else { return }
+        responderInstalled = responder.isActive
+        output.responder = responderInstalled ? responder : PassThroughResponder()
     }
 
     func destroy() {
@@ -314,11 +325,22 @@ final class CSurface: HandleObject {
     let destroySignal = CCalls.makeSignal()
     var isDestroyed = false
 
+    /// Whether `surface.responder` is `responder` (see `CResponder.isActive`).
+    private var responderInstalled = false
+
     init(owner: CRouter, surface: Surface, responder: CResponder, isRoot: Bool) {
         ownerLink = Unretained(owner)
         self.surface = surface
         self.responder = responder
         self.isRoot = isRoot
+    }
+
+    /// Gives the surface `responder` while it is active, `PassThroughResponder` otherwise
+    /// (after every change of its table or key commands).
+    func installResponder() {
+        guard !isDestroyed, responder.isActive != responderInstalled else { return }
+        responderInstalled = responder.isActive
+        surface.responder = responderInstalled ? responder : PassThroughResponder()
     }
 
     func destroy() {
