@@ -28,3 +28,18 @@ func withUnprotectedCArguments<Event, Result>(
         _withUnprotectedUnsafePointer(to: &context) { c in body(e, c) }
     }
 }
+
+/// Calls `body` with the object behind a C callback's user data (made with
+/// `Unmanaged.passUnretained`), without retaining it for the call.
+///
+/// For an event-loop source's wakeup (a libinput context's fd), which ran a retain and a
+/// release of its object per wakeup (`takeUnretainedValue()`). Safe under two conditions the
+/// caller keeps: the object outlives the source (its `destroy()` removes the source before
+/// the object can be released), and the call runs inside `APICall.run`, so that an object
+/// whose handle ends during `body` is released only after that outermost call returns,
+/// never while `body` runs.
+@inline(__always)
+func withUnretainedUserData<Object: AnyObject, Result>(_ data: UnsafeMutableRawPointer, as type: Object.Type,
+                                                       _ body: (Object) -> Result) -> Result {
+    Unmanaged<Object>.fromOpaque(data)._withUnsafeGuaranteedRef(body)
+}
