@@ -198,13 +198,15 @@ class CResponder: Responder {
     // as one function, 2,872 against 2,836 per pointer motion).
     func pointerMoved(_ event: PointerMotionEvent, context: ResponderContext) -> ResponderResult {
         guard let f = unchecked.impl?.pointee.pointer_moved else { return .notHandled }
-        return callPointerMoved(f, event, context)
+        return callPointerMoved(event, context, f)
     }
 
+    /// The handler last: the witness passes the event and context on in the registers they
+    /// came in.
     @inline(never)
-    final func callPointerMoved(_ f: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<seatkit_pointer_motion_event>?,
-                                                     UnsafePointer<seatkit_event_context>?) -> seatkit_result,
-                                _ event: PointerMotionEvent, _ context: ResponderContext) -> ResponderResult {
+    final func callPointerMoved(_ event: PointerMotionEvent, _ context: ResponderContext,
+                                _ f: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<seatkit_pointer_motion_event>?,
+                                                     UnsafePointer<seatkit_event_context>?) -> seatkit_result) -> ResponderResult {
         var e = seatkit_pointer_motion_event(
             time_usec: event.time.microseconds, device: event.device.rawValue,
             x: event.location.x, y: event.location.y, sx: event.surfaceLocation.x, sy: event.surfaceLocation.y,

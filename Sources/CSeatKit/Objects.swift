@@ -74,7 +74,8 @@ final class CRouter: HandleObject {
         /// made once per kind (`CDelegate.router(_:dropped:)`), and the last one asked: an
         /// event that nobody takes is dropped at every motion, with the same kind.
         var droppedNames: [RoutedEventKind: UnsafeMutablePointer<CChar>] = [:]
-        var lastDroppedKind: RoutedEventKind?
+        /// Meaningful while `lastDroppedName` is set.
+        var lastDroppedKind = RoutedEventKind.touchesBegan
         var lastDroppedName: UnsafePointer<CChar>?
     }
 
@@ -160,7 +161,7 @@ final class CRouter: HandleObject {
     /// The name of a handler kind as a C string, for as long as this router lives.
     @inline(__always)
     func droppedName(_ kind: RoutedEventKind) -> UnsafePointer<CChar> {
-        if kind == unchecked.lastDroppedKind, let name = unchecked.lastDroppedName { return name }
+        if let name = unchecked.lastDroppedName, kind == unchecked.lastDroppedKind { return name }
         return lookUpDroppedName(kind)
     }
 
