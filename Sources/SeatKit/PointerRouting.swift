@@ -8,7 +8,8 @@
 /// 1. **On the layout.** `location` is a layout-space point the layout's clamp leaves where
 ///    it is (with no output, any finite point). Injected motion, ``Router/routePointerMotion(_:)``
 ///    and every change of outputs clamp it.
-/// 2. **Focus is in the layout.** Between events `focus` is `nil` or an attached surface: a
+/// 2. **Focus is in the layout.** Between events `focus` is `nil` or an attached surface (and
+///    `focusLink` names it: the two are set together): a
 ///    focus that leaves the layout is told its cancelled releases and `pointerLeft` and is
 ///    cleared before the edit returns (``Router/pointerFocusWasRemoved(_:)``). Every change of
 ///    `focus` raises `focusGeneration`, so a caller that called out can tell whether a
@@ -34,7 +35,32 @@ struct PointerRouting {
     /// Backs `Router.pointerLocation`, layout space (invariant 1).
     var location = LayoutPoint.zero
     /// Backs `Router.pointerFocus` (invariant 2).
-    var focus: Surface?
+    var focus: Surface? {
+        @inline(__always) get { _focus }
+        @inline(__always) set {
+            _focus = newValue
+            focusLink = newValue.map(Unretained.init)
+        }
+    }
+    private var _focus: Surface?
+
+    /// Sets the focus to `surface`, borrowed: one retain, for the focus's own reference (the
+    /// setter takes its value owned, which cost a second retain and a release).
+    @inline(__always)
+    mutating func setFocus(_ surface: Surface) {
+        _focus = surface
+        focusLink = Unretained(surface)
+    }
+
+    /// Clears the focus and hands out the reference it held, moved, not copied.
+    @inline(__always)
+    mutating func takeFocus() -> Surface? {
+        focusLink = nil
+        return _focus.take()
+    }
+    /// `focus`, unretained (rule 2 of ``Unretained``: `_focus` owns it, and both change
+    /// together): what a pointer motion's walk starts from, pinned, without a retain.
+    private(set) var focusLink: Unretained<Surface>?
     /// Backs `Router.pointerGrab`.
     var grab: (any PointerGrab)?
     /// Buttons held now (evdev codes), in press order (invariant 3).
@@ -117,10 +143,16 @@ struct PointerRouting {
     /// `surface` and the tree is as it was then (`treeEditCount`), else `nil` (invariant 4).
     @inline(__always)
     func carriedLocation(in surface: Surface, treeEditCount: UInt64) -> SurfacePoint? {
-        if hitAtEdit == treeEditCount, hitSurface == ObjectIdentifier(surface) {
+        carriedLocation(of: ObjectIdentifier(surface), treeEditCount: treeEditCount)
+    }
+
+    /// ``carriedLocation(in:treeEditCount:)`` for the surface with this identity.
+    @inline(__always)
+    func carriedLocation(of surface: ObjectIdentifier, treeEditCount: UInt64) -> SurfacePoint? {
+        if hitAtEdit == treeEditCount, hitSurface == surface {
             return SurfacePoint(x: location.x - hitOrigin.x, y: location.y - hitOrigin.y)
         }
-        guard formerHitAtEdit == treeEditCount, formerHitSurface == ObjectIdentifier(surface) else { return nil }
+        guard formerHitAtEdit == treeEditCount, formerHitSurface == surface else { return nil }
         return SurfacePoint(x: location.x - formerHitOrigin.x, y: location.y - formerHitOrigin.y)
     }
 
@@ -135,6 +167,9 @@ struct PointerRouting {
         }
         if let focus, !focus.unchecked.isAttached {
             broken.append("2. the pointer focus \(focus.id) is not in the layout")
+        }
+        if focusLink?.identity != focus.map(ObjectIdentifier.init) {
+            broken.append("2. the unretained focus link does not name the focus")
         }
         if hasDuplicates(pressedButtons) { broken.append("3. a button is listed twice as held: \(pressedButtons)") }
         if hasDuplicates(buttonsSeenByFocus) {

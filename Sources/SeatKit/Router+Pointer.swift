@@ -52,17 +52,49 @@ extension Router {
     /// is sent, and a leave handler that moves focus itself decides where it goes. Bypasses
     /// the implicit grab (and filters and recognizers): for the router and for grabs.
     public func setPointerFocus(_ newFocus: Surface?, time: Timestamp) {
-        guard unchecked.pointer.focus !== newFocus else { return }
+        setPointerFocus(unretained: newFocus.map(Unretained.init), time: time)
+    }
+
+    /// ``setPointerFocus(_:time:)`` with the new focus unretained: held by the caller, or
+    /// found by the hit-test of this motion with nothing called out since (rule 7 of
+    /// ``Unretained``). It is pinned before anything is called out and until the enter is
+    /// told, so that a leave handler that takes it out of the tree cannot free it (as a walk
+    /// pins each surface it asks); focus itself owns it from when it is set. The old focus is
+    /// moved out of the focus, not copied: a focus change costs one retain (the new focus) and
+    /// one release (the old), where it cost seven reference-count updates (issue 25).
+    func setPointerFocus(unretained newLink: Unretained<Surface>?, time: Timestamp) {
+        guard unchecked.pointer.focusLink?.identity != newLink?.identity else { return }
         unchecked.pointer.focusGeneration &+= 1
         let generation = unchecked.pointer.focusGeneration
-        trace?.record(.pointerFocus(from: TraceSubject(unchecked.pointer.focus), to: TraceSubject(newFocus)))
-        if let oldFocus = unchecked.pointer.focus {
-            unchecked.pointer.focus = nil
+        guard let newLink else {
+            movePointerFocus(to: nil, generation: generation, time: time)
+            return
+        }
+        newLink.with { $0.pinForWalk() }
+        movePointerFocus(to: newLink, generation: generation, time: time)
+        // Not touched after this: the unpin may release it.
+        Surface.unpinAfterWalk(newLink)
+    }
+
+    /// The leave and the enter of ``setPointerFocus(_:time:)``; `newLink` is pinned.
+    @inline(__always)
+    private func movePointerFocus(to newLink: Unretained<Surface>?, generation: UInt64, time: Timestamp) {
+        if let trace { trace.record(.pointerFocus(from: TraceSubject(unchecked.pointer.focus), to: TraceSubject(newLink?.object))) }
+        if let oldFocus = unchecked.pointer.takeFocus() {
             tellPointerLeft(oldFocus, time: time)
             guard generation == unchecked.pointer.focusGeneration else { return }
         }
-        guard let newFocus, newFocus.unchecked.isAttached else { return }
-        unchecked.pointer.focus = newFocus
+        newLink?.with { tellPointerEntered($0, time: time) }
+    }
+
+    /// Makes `newFocus` the focus, if it is attached, and tells it the pointer entered. Out
+    /// of line, as ``tellPointerLeft(_:time:)``: with the surface a parameter, its responder
+    /// is asked with no reference counting (written inside the caller's closure, the surface
+    /// was retained once more around the enter).
+    @inline(never)
+    func tellPointerEntered(_ newFocus: Surface, time: Timestamp) {
+        guard newFocus.unchecked.isAttached else { return }
+        unchecked.pointer.setFocus(newFocus)
         unchecked.pointer.forgetButtonsSeenByFocus()
         let local = pointerLocation(in: newFocus) ?? .zero
         unchecked.pointer.focusSurfaceLocation = local
@@ -124,8 +156,10 @@ extension Router {
     /// The pointer position in the focus surface's space (zero without focus).
     @inline(__always)
     func pointerSurfaceLocation() -> SurfacePoint {
-        guard let focus = unchecked.pointer.focus else { return .zero }
-        return pointerLocation(in: focus) ?? .zero
+        // Unretained: nothing here calls out.
+        guard let focus = unchecked.pointer.focusLink else { return .zero }
+        if let carried = unchecked.pointer.carriedLocation(of: focus.identity, treeEditCount: unchecked.treeEditCount) { return carried }
+        return focus.with { $0.convert(unchecked.pointer.location) } ?? .zero
     }
 
     /// The pointer position in `surface`'s space; `nil` when it is detached. Carried from the
@@ -145,6 +179,19 @@ extension Router {
     @inline(__always)
     func rememberPointerHit(_ hit: SurfaceHit?, at location: LayoutPoint, edit: UInt64) -> Surface? {
         guard let hit else { return nil }
+        rememberPointerHit(identity: ObjectIdentifier(hit.surface), surfaceLocation: hit.location, at: location, edit: edit)
+        return hit.surface
+    }
+
+    /// ``rememberPointerHit(_:at:edit:)`` for a pointer motion's hit (nothing is retained).
+    @inline(__always)
+    func rememberPointerHit(_ hit: PointerHit?, at location: LayoutPoint, edit: UInt64) {
+        guard let hit else { return }
+        rememberPointerHit(identity: hit.surface.identity, surfaceLocation: hit.location, at: location, edit: edit)
+    }
+
+    @inline(__always)
+    func rememberPointerHit(identity: ObjectIdentifier, surfaceLocation: SurfacePoint, at location: LayoutPoint, edit: UInt64) {
         // The hit before: the focus this motion may leave is found there, without a walk up.
         unchecked.pointer.formerHitSurface = unchecked.pointer.hitSurface
         unchecked.pointer.formerHitOrigin = unchecked.pointer.hitOrigin
@@ -152,9 +199,8 @@ extension Router {
         unchecked.pointer.hitAtEdit = edit
         // An identity only: valid while the count is, and a surface of the layout cannot go
         // away without an edit.
-        unchecked.pointer.hitSurface = ObjectIdentifier(hit.surface)
-        unchecked.pointer.hitOrigin = LayoutPoint(x: location.x - hit.location.x, y: location.y - hit.location.y)
-        return hit.surface
+        unchecked.pointer.hitSurface = identity
+        unchecked.pointer.hitOrigin = LayoutPoint(x: location.x - surfaceLocation.x, y: location.y - surfaceLocation.y)
     }
 
     func movePointer(to location: LayoutPoint, event: InputEvent, delta: Vector, unaccelerated: Vector) {
@@ -184,25 +230,104 @@ extension Router {
             let edit = unchecked.treeEditCount
             unchecked.pointer.checkedAtEdit = edit
             let generation = unchecked.pointer.focusGeneration
-            let target = rememberPointerHit(hit(at: location, device: device), at: location, edit: edit)
-            if let trace { trace.record(.hitTest(location, result: TraceSubject(target))) }
-            // A hit-test handler (refine) that started a grab or moved focus has decided: the
-            // grab has the pointer from here on, and this motion goes no further.
-            guard generation == unchecked.pointer.focusGeneration else { return }
-            if target !== unchecked.pointer.focus { setPointerFocus(target, time: time) }
+            let found = pointerHit(at: location, device: device, edit: edit)
+            rememberPointerHit(found, at: location, edit: edit)
+            if let trace {
+                // Owned: the trace is called out to before the focus changes.
+                let target = found?.surface.object
+                trace.record(.hitTest(location, result: TraceSubject(target)))
+                guard generation == unchecked.pointer.focusGeneration else { return }
+                if target !== unchecked.pointer.focus { setPointerFocus(target, time: time) }
+            } else {
+                // A hit-test handler (refine) that started a grab or moved focus has decided: the
+                // grab has the pointer from here on, and this motion goes no further.
+                guard generation == unchecked.pointer.focusGeneration else { return }
+                // Unretained until focus owns it (``setPointerFocus(_:time:)`` pins it first);
+                // `found` keeps its owning reference, if it has one, until then.
+                if !pointerHitIsFocus(found) { withExtendedLifetime(found) { setPointerFocus(unretained: found?.surface, time: time) } }
+            }
         }
-        let focus = unchecked.pointer.focus
         let motion = PointerMotionEvent(time: time, device: device, location: location,
                                         surfaceLocation: pointerSurfaceLocation(), delta: delta,
                                         unacceleratedDelta: unaccelerated)
         unchecked.pointer.focusSurfaceLocation = motion.surfaceLocation
         if !gestures.pointerArena.unchecked.entries.isEmpty && gestures.deliverPointerMotionToRecognizers(in: self, motion) { return }
-        // A walk that ends at the delegate reports the drop through the delegate it read.
-        if walkChain(from: focus, target: focus, kind: .pointerMoved, reportingDrop: { self.reportDropped(.pointerMoved, .pointerMotion(motion), to: $0) }, { responder, context in
-            responder.pointerMoved(motion, context: context)
-        }) == false {
-            reportDropped(.pointerMoved, .pointerMotion(motion))
+        // The focus, pinned for its ask rather than retained: while attached, a surface goes
+        // only through its tree, which keeps a pinned one alive until it is unpinned
+        // (UnsafeFoundations.swift, "Walking up the tree without owning each surface").
+        guard let focusLink = unchecked.pointer.focusLink, focusLink.with({ $0.unchecked.isAttached }) else {
+            let focus = unchecked.pointer.focus
+            if walkChain(from: focus, target: focus, kind: .pointerMoved, reportingDrop: { self.reportDropped(.pointerMoved, .pointerMotion(motion), to: $0) }, { responder, context in
+                responder.pointerMoved(motion, context: context)
+            }) == false {
+                reportDropped(.pointerMoved, .pointerMotion(motion))
+            }
+            return
         }
+        focusLink.with { $0.pinForWalk() }
+        // A walk that ends at the delegate reports the drop through the delegate it read.
+        let handled = focusLink.with { focus in
+            walkChain(from: focus, target: focus, kind: .pointerMoved, reportingDrop: { self.reportDropped(.pointerMoved, .pointerMotion(motion), to: $0) }, { responder, context in
+                responder.pointerMoved(motion, context: context)
+            })
+        }
+        Surface.unpinAfterWalk(focusLink)
+        if !handled { reportDropped(.pointerMoved, .pointerMotion(motion)) }
+    }
+
+    /// Whether `hit` found the pointer focus (by identity; neither is touched).
+    @inline(__always)
+    func pointerHitIsFocus(_ hit: PointerHit?) -> Bool {
+        guard let hit else { return unchecked.pointer.focusLink == nil }
+        guard let focusLink = unchecked.pointer.focusLink else { return false }
+        return hit.surface.refers(toSameAs: focusLink)
+    }
+
+    /// What a pointer motion's hit-test found: the surface unretained (rule 7 of
+    /// ``Unretained``: in the tree while the router's edit count is the one the hit-test began
+    /// at and nothing was called out since), the point in its space, and an owning reference
+    /// when that rule does not hold (a handler edited the tree during the hit-test, or the
+    /// subtree was hit-tested level by level).
+    struct PointerHit {
+        let surface: Unretained<Surface>
+        let location: SurfacePoint
+        let keeper: Surface?
+    }
+
+    /// ``hit(at:device:)`` for pointer motion, with no reference counting when the hit-test
+    /// edits nothing: the output is read unretained from the layout (nothing is called out
+    /// before its root is pinned), its root pinned rather than retained for the walk down
+    /// (a `refineHitTest` may take the output out of the layout, and the root's pin keeps it
+    /// until the hit-test is over), and the surface found handed out unretained (``PointerHit``).
+    /// `edit`: the router's edit count before the hit-test. Layout space.
+    @inline(__always)
+    func pointerHit(at point: LayoutPoint, device: DeviceID, edit: UInt64) -> PointerHit? {
+        if !unchecked.deviceOutputs.isEmpty { return pointerHitOnMappedOutput(at: point, device: device) }
+        guard let index = unchecked.layout.outputIndex(at: point) else { return nil }
+        return unchecked.layout.outputs.unretainedElement(at: index).with { output -> PointerHit? in
+            let rootLink = Unretained(output.root)
+            let local = SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y)
+            // `output` is not read from here on: a refine may let it go.
+            return rootLink.with { root -> PointerHit? in
+                root.pinForWalk()
+                var result: PointerHit?
+                if let found = root.hitTestLocatingUnretained(local) {
+                    // An edit under way: the tree may no longer own the surface.
+                    let keeper = found.keeper ?? (unchecked.treeEditCount != edit ? found.surface.object : nil)
+                    result = PointerHit(surface: found.surface, location: found.location, keeper: keeper)
+                }
+                root.releaseFinishedFlatTablesAfterHit()
+                Surface.unpinAfterWalk(rootLink)
+                return result
+            }
+        }
+    }
+
+    /// A pointer mapped to an output (rare): the owning hit-test.
+    @inline(never)
+    func pointerHitOnMappedOutput(at point: LayoutPoint, device: DeviceID) -> PointerHit? {
+        guard let hit = hit(at: point, device: device) else { return nil }
+        return PointerHit(surface: Unretained(hit.surface), location: hit.location, keeper: hit.surface)
     }
 
     func pointerButton(_ event: InputEvent, button: UInt32, state: ButtonState) {

@@ -40,13 +40,23 @@ extension Router {
 
     // MARK: Input
 
-    func touchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint) {
+    // A touch event's way in, the same for ``inject(_:)`` (`firstFilter` 0) and for a touch a
+    // filter routes past itself (``injectTouch(_:afterFilter:)``: the filters after it): the
+    // filters from `firstFilter` on, spies, the touch grab, then the default rule. Only the
+    // filters' asking looks at `firstFilter` (``runTouchFilters(_:kind:from:)``).
+
+    // `touchDown` and `touchTakenByFilter` stay out of line, as they were before the two ways
+    // in shared them: inlined into `inject(_:)`, they made its frame larger for every event
+    // (pointer motion +18 instructions, touch motion + frame +12).
+    @inline(never)
+    func touchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint, firstFilter: Int) {
+        guard point.x.isFinite, point.y.isFinite else { return ignore(event, "non-finite position") }
         if unchecked.touches.takenByFilters.scanContains(id) || activeSequence(id) != nil {
             trace?.record(.ignored(event, reason: "touch id already down"))
             observe(event, consumed: true)
             return
         }
-        if runFilters(event, kind: .touchDowns) {
+        if runTouchFilters(event, kind: .touchDowns, from: firstFilter) {
             unchecked.touches.takenByFilters.append(id)
             return
         }
@@ -57,8 +67,9 @@ extension Router {
         routeTouchDown(event, id: id, at: point)
     }
 
-    func touchMotion(_ event: InputEvent, id: TouchID, to point: LayoutPoint) {
-        if touchTakenByFilter(event, id: id, lastEvent: false) { return }
+    func touchMotion(_ event: InputEvent, id: TouchID, to point: LayoutPoint, firstFilter: Int) {
+        guard point.x.isFinite, point.y.isFinite else { return ignore(event, "non-finite position") }
+        if touchTakenByFilter(event, id: id, lastEvent: false, firstFilter: firstFilter) { return }
         if let grab = unchecked.touches.grab {
             grab.touchMoved(event, id: id, to: point, router: self)
             return
@@ -66,8 +77,8 @@ extension Router {
         routeTouchMotion(event, id: id, to: point)
     }
 
-    func touchUp(_ event: InputEvent, id: TouchID) {
-        if touchTakenByFilter(event, id: id, lastEvent: true) { return }
+    func touchUp(_ event: InputEvent, id: TouchID, firstFilter: Int) {
+        if touchTakenByFilter(event, id: id, lastEvent: true, firstFilter: firstFilter) { return }
         if let grab = unchecked.touches.grab {
             grab.touchUp(event, id: id, router: self)
             return
@@ -75,8 +86,8 @@ extension Router {
         routeTouchUp(event, id: id)
     }
 
-    func touchCancel(_ event: InputEvent, id: TouchID) {
-        if touchTakenByFilter(event, id: id, lastEvent: true) { return }
+    func touchCancel(_ event: InputEvent, id: TouchID, firstFilter: Int) {
+        if touchTakenByFilter(event, id: id, lastEvent: true, firstFilter: firstFilter) { return }
         if let grab = unchecked.touches.grab {
             grab.touchCancelled(event, id: id, router: self)
             return
@@ -96,22 +107,47 @@ extension Router {
     }
 
     /// Filters see whole touch sequences. True when the rest of touch `id` is a filter's:
-    /// its down was taken, or a filter takes it now, mid-touch (a lock screen engaging):
-    /// then every responder and recognizer that saw it is told it was cancelled, and the
-    /// filter gets the rest of it. Spies hear every event either way.
-    private func touchTakenByFilter(_ event: InputEvent, id: TouchID, lastEvent: Bool) -> Bool {
+    /// its down was taken, or a filter from `firstFilter` on takes it now, mid-touch (a lock
+    /// screen engaging): then every responder and recognizer that saw it is told it was
+    /// cancelled, and the filter gets the rest of it. Spies hear every event either way.
+    @inline(never)
+    private func touchTakenByFilter(_ event: InputEvent, id: TouchID, lastEvent: Bool, firstFilter: Int) -> Bool {
         if let index = unchecked.touches.takenByFilters.scanIndex(of: id) {
-            takenTouchEvent(event, id: id, lastEvent: lastEvent, at: index)
+            takenTouchEvent(event, id: id, lastEvent: lastEvent, at: index, firstFilter: firstFilter)
             return true
         }
         if !unchecked.filterList.asks(.touches) {
             observe(event, consumed: false)
             return false
         }
-        guard runFilters(event, kind: .touches) else { return false }
+        guard runTouchFilters(event, kind: .touches, from: firstFilter) else { return false }
         if !lastEvent { unchecked.touches.takenByFilters.append(id) }
         cancelSequences(reason: "taken by a filter") { $0.unchecked.id == id && $0.isDown }
         return true
+    }
+
+    /// ``runFilters(_:kind:)`` from the filter at `firstFilter` on: all of them (the inline
+    /// test for no filter asked, then only the spies) at 0, else out of line (rare).
+    @inline(__always)
+    private func runTouchFilters(_ event: InputEvent, kind: FilterInterests, from firstFilter: Int) -> Bool {
+        if firstFilter == 0 { return runFilters(event, kind: kind) }
+        return runFilters(event, kind: kind, from: firstFilter)
+    }
+
+    /// ``runFilters(_:kind:)`` asking only the filters from `firstFilter` (> 0) on.
+    @inline(never)
+    private func runFilters(_ event: InputEvent, kind: FilterInterests, from firstFilter: Int) -> Bool {
+        let consumedBy = askTouchFilters(event, kind: kind, from: firstFilter)
+        if let consumedBy { traceConsumed(event, by: consumedBy) }
+        observe(event, consumed: consumedBy != nil)
+        return consumedBy != nil
+    }
+
+    /// Asks the filters from `firstFilter` on that are asked about `kind`, if any; returns the
+    /// index of the one that consumed the event.
+    private func askTouchFilters(_ event: InputEvent, kind: FilterInterests, from firstFilter: Int) -> Int? {
+        if firstFilter == 0 { return unchecked.filterList.asks(kind) ? askFilters(event, kind: kind) : nil }
+        return unchecked.filterList.asks(kind, after: firstFilter - 1) ? askFilters(event, from: firstFilter) : nil
     }
 
     // MARK: A filter's touches, routed past it
@@ -143,17 +179,21 @@ extension Router {
     /// the filters (a lock screen follows the finger), but taken whatever they answer; the
     /// motion of a followed finger routed as its filter's touch. Out of line: the touch
     /// with no filter keeps its code.
+    ///
+    /// `firstFilter`: the first filter asked (0 but for ``injectTouch(_:afterFilter:)``). A
+    /// touch a filter routes past itself is not followed that way: its motion is shown to the
+    /// filters from `firstFilter` on like any taken touch's.
     @inline(never)
-    private func takenTouchEvent(_ event: InputEvent, id: TouchID, lastEvent: Bool, at index: Int) {
+    private func takenTouchEvent(_ event: InputEvent, id: TouchID, lastEvent: Bool, at index: Int, firstFilter: Int) {
         if lastEvent {
             unchecked.touches.takenByFilters.remove(at: index)
             if !unchecked.touches.followedFingers.isEmpty { unchecked.touches.followedFingers.removeAll { $0.finger == id } }
-        } else if !unchecked.touches.followedFingers.isEmpty, followedFingerMoved(event, id: id) {
+        } else if firstFilter == 0, !unchecked.touches.followedFingers.isEmpty, followedFingerMoved(event, id: id) {
             if trace != nil { traceFollowedConsumed(event) }
             observe(event, consumed: true)
             return
         }
-        if unchecked.filterList.asks(.touches) { _ = askFilters(event, kind: .touches) }
+        _ = askTouchFilters(event, kind: .touches, from: firstFilter)
         if trace != nil { traceFollowedConsumed(event) }
         observe(event, consumed: true)
     }
@@ -210,78 +250,29 @@ extension Router {
     /// answer to the touches it takes (touch accommodations' counted touch): as
     /// ``inject(_:)``, except that only the filters **after** it are asked; the filters
     /// before it saw the finger itself, and do not see the touch it stands for. Then grabs and
-    /// the default rule, as any touch; spies hear it and the trace records it as received.
+    /// the default rule, as any touch (the same code as ``inject(_:)``'s touch cases, from
+    /// filter `filterIndex + 1`); spies hear it and the trace records it as received.
     /// Called by such a filter while it is asked (`filterIndex` is that asking's index) or
     /// from its timer (its index looked up). Frames go through ``inject(_:)``: they are not
-    /// asked of filters anyway. Layout-space points.
+    /// asked of filters anyway (one handed here is injected). Layout-space points.
     func injectTouch(_ event: InputEvent, afterFilter filterIndex: Int) {
-        trace?.record(.received(event))
+        let firstFilter = filterIndex + 1
         switch event.kind {
         case .touchDown(let id, let point):
-            guard point.x.isFinite, point.y.isFinite else { return ignore(event, "non-finite position") }
-            if unchecked.touches.takenByFilters.scanContains(id) || activeSequence(id) != nil {
-                trace?.record(.ignored(event, reason: "touch id already down"))
-                observe(event, consumed: true)
-                return
-            }
-            if runFilters(event, kind: .touchDowns, after: filterIndex) {
-                unchecked.touches.takenByFilters.append(id)
-                return
-            }
-            if let grab = unchecked.touches.grab {
-                grab.touchDown(event, id: id, at: point, router: self)
-                return
-            }
-            routeTouchDown(event, id: id, at: point)
+            trace?.record(.received(event))
+            touchDown(event, id: id, at: point, firstFilter: firstFilter)
         case .touchMotion(let id, let point):
-            guard point.x.isFinite, point.y.isFinite else { return ignore(event, "non-finite position") }
-            if touchTakenByFilter(event, id: id, lastEvent: false, after: filterIndex) { return }
-            if let grab = unchecked.touches.grab {
-                grab.touchMoved(event, id: id, to: point, router: self)
-                return
-            }
-            routeTouchMotion(event, id: id, to: point)
+            trace?.record(.received(event))
+            touchMotion(event, id: id, to: point, firstFilter: firstFilter)
         case .touchUp(let id):
-            if touchTakenByFilter(event, id: id, lastEvent: true, after: filterIndex) { return }
-            if let grab = unchecked.touches.grab {
-                grab.touchUp(event, id: id, router: self)
-                return
-            }
-            routeTouchUp(event, id: id)
+            trace?.record(.received(event))
+            touchUp(event, id: id, firstFilter: firstFilter)
         case .touchCancel(let id):
-            if touchTakenByFilter(event, id: id, lastEvent: true, after: filterIndex) { return }
-            if let grab = unchecked.touches.grab {
-                grab.touchCancelled(event, id: id, router: self)
-                return
-            }
-            cancelSequences(reason: "cancelled by the device") { $0.unchecked.id == id && $0.isDown }
+            trace?.record(.received(event))
+            touchCancel(event, id: id, firstFilter: firstFilter)
         default:
             inject(event)
         }
-    }
-
-    /// ``runFilters(_:kind:)`` asking only the filters after the one at `filterIndex`.
-    private func runFilters(_ event: InputEvent, kind: FilterInterests, after filterIndex: Int) -> Bool {
-        let consumedBy = unchecked.filterList.asks(kind, after: filterIndex) ? askFilters(event, from: filterIndex + 1) : nil
-        if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
-        observe(event, consumed: consumedBy != nil)
-        return consumedBy != nil
-    }
-
-    /// ``touchTakenByFilter(_:id:lastEvent:)`` asking only the filters after the one at
-    /// `filterIndex`.
-    private func touchTakenByFilter(_ event: InputEvent, id: TouchID, lastEvent: Bool, after filterIndex: Int) -> Bool {
-        if let index = unchecked.touches.takenByFilters.scanIndex(of: id) {
-            if lastEvent { unchecked.touches.takenByFilters.remove(at: index) }
-            if unchecked.filterList.asks(.touches, after: filterIndex) { _ = askFilters(event, from: filterIndex + 1) }
-            trace?.record(.followedConsumed(event))
-            observe(event, consumed: true)
-            return true
-        }
-        guard runFilters(event, kind: .touches, after: filterIndex) else { return false }
-        if !lastEvent { unchecked.touches.takenByFilters.append(id) }
-        cancelSequences(reason: "taken by a filter") { $0.unchecked.id == id && $0.isDown }
-        return true
     }
 
     /// Routes one touch event by the default rule, after filters and grabs: a down is
@@ -613,16 +604,30 @@ extension Router {
 
     /// One phase of the frame under way (`touches.loops` > 0: no record leaves `records` meanwhile,
     /// TouchRouting's invariant 2, so records are read from it without a retain each).
+    ///
+    /// Most frames carry one phase: the others cost one scan, no retain, and no call. The scan
+    /// is inline in `dispatchFrame` (a loop of its own: as a `scanBorrowed` closure it was
+    /// called out of line per record), the delivery out of line (``dispatchDue(_:recognizersTakePart:time:)``):
+    /// a phase with nothing due no longer enters it (issue 25, tenth round).
+    @inline(__always)
     private func dispatch(_ phase: TouchPhase, time: Timestamp) {
-        // Most frames carry one phase: the others cost one scan, no retain.
         var due = false, recognizersTakePart = false
-        unchecked.touches.records.scanBorrowed { sequence in
-            if isDue(sequence, phase) {
+        var k = 0
+        while k < unchecked.touches.records.count {
+            let (isDueNow, hasArena) = unchecked.touches.record(at: k).with { (isDue($0, phase), $0.unchecked.arena != nil) }
+            if isDueNow {
                 due = true
-                if sequence.unchecked.arena != nil { recognizersTakePart = true }
+                if hasArena { recognizersTakePart = true }
             }
+            k += 1
         }
-        guard due else { return }
+        if due { dispatchDue(phase, recognizersTakePart: recognizersTakePart, time: time) }
+    }
+
+    /// ``dispatch(_:time:)`` of a phase some record has due; `recognizersTakePart`: one of
+    /// those has an arena.
+    @inline(never)
+    private func dispatchDue(_ phase: TouchPhase, recognizersTakePart: Bool, time: Timestamp) {
         // Recognizers see the whole phase first, then decide what the responders get.
         if recognizersTakePart {
             gestures.deliverToRecognizers(in: self, phase, time: time)
@@ -666,7 +671,7 @@ extension Router {
         var j = index
         while j < unchecked.touches.records.count {
             unchecked.touches.record(at: j).with { other in
-                guard isDue(other, phase), other.unchecked.mark != mark, other.unchecked.surface === surface else { return }
+                guard isDue(other, phase), other.unchecked.mark != mark, isBound(other, to: surface) else { return }
                 other.unchecked.mark = mark
                 // An ended touch stays pending until the whole frame is out, and is then
                 // finished (in dispatchFrame).
@@ -697,7 +702,7 @@ extension Router {
         let event = TouchEvent(time: time, touches: unchecked.touches.scratch)
         if phase == .ended {
             unchecked.touches.records.scanBorrowed { sequence in
-                if sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.withheld { sequence.unchecked.isEnding = true }
+                if sequence.unchecked.mark == mark && isBound(sequence, to: surface) && !sequence.unchecked.withheld { sequence.unchecked.isEnding = true }
             }
         }
         // The group is asked about once per link. Who is in it is settled before the walk: a
@@ -727,7 +732,7 @@ extension Router {
             let records = unchecked.touches.records
             handled = walkTouchPhase(phase, event, surface: surface, stopIf: { leadLink.with { $0.unchecked.finished } }) { body in
                 records.scanBorrowed { sequence in
-                    if sequence.unchecked.mark == mark && sequence.unchecked.surface === surface && !sequence.unchecked.withheld { body(sequence) }
+                    if sequence.unchecked.mark == mark && isBound(sequence, to: surface) && !sequence.unchecked.withheld { body(sequence) }
                 }
             }
         }
@@ -740,6 +745,14 @@ extension Router {
         }
     }
 
+    /// Whether `sequence` is bound to `surface` (both `nil` included), compared by address:
+    /// `===` is an out-of-line call, and the record's surface was retained and released around
+    /// it (about 55 instructions per touch motion + frame, issue 25, tenth round).
+    @inline(__always)
+    private func isBound(_ sequence: TouchSequence, to surface: Surface?) -> Bool {
+        sequence.unchecked.surface.map(ObjectIdentifier.init) == surface.map(ObjectIdentifier.init)
+    }
+
     /// The one record of a group of one touch (see `deliverTouchGroup`), unretained: the
     /// list keeps it while the frame is delivered (rule 6 of ``Unretained``).
     @inline(__always)
@@ -747,11 +760,7 @@ extension Router {
         var i = 0
         while i < unchecked.touches.records.count {
             let record = unchecked.touches.record(at: i)
-            // The surfaces compared by address: `===` is a call that retained the record's.
-            let matches = record.with {
-                $0.unchecked.mark == mark && !$0.unchecked.withheld
-                    && $0.unchecked.surface.map(ObjectIdentifier.init) == surface.map(ObjectIdentifier.init)
-            }
+            let matches = record.with { $0.unchecked.mark == mark && !$0.unchecked.withheld && isBound($0, to: surface) }
             if matches { return record }
             i += 1
         }
@@ -795,16 +804,20 @@ extension Router {
     /// captures (the router, the event's points, the surface) were retained around the walk
     /// (issue 25, ninth round); here the ask reads the record directly
     /// (``askFollowingLink(_:_:responder:context:record:)``). The walk itself is the shared one
-    /// (``walkChain(from:target:kind:stopIf:reportingDrop:_:)``, the pointer's): the first link
+    /// (``walkChain(from:target:kind:stopIf:reportingDrop:inliningTheRest:_:)``, the pointer's): the first link
     /// asked without a ``ChainLink``, default-chain parents followed unretained and pinned, the
     /// owning walk from the first responder with its own next link, the root's output or a
-    /// surface detached mid-walk. Layout space is not involved (the event's points are already
-    /// surface-local); no grab or filter is asked here (the caller passed them).
+    /// surface detached mid-walk. Its loop over the parents is compiled in here
+    /// (`inliningTheRest`), so that each link's ask and the stop are direct calls, not a call
+    /// through a closure and its thunk per link (issue 25, tenth round). Layout space is not
+    /// involved (the event's points are already surface-local); no grab or filter is asked here
+    /// (the caller passed them).
     @inline(never)
     private func walkFollowingPhase(_ phase: TouchPhase, _ event: TouchEvent, of record: Unretained<TouchSequence>,
                                     lead: Unretained<TouchSequence>, surface: Unretained<Surface>) -> Bool {
         let handled = surface.with { surface in
-            walkChain(from: surface, target: surface, kind: phase.kind, stopIf: { lead.with { $0.unchecked.finished } }) { responder, context in
+            walkChain(from: surface, target: surface, kind: phase.kind, stopIf: { lead.with { $0.unchecked.finished } },
+                      inliningTheRest: true) { responder, context in
                 askFollowingLink(phase, event, responder: responder, context: context, record: record)
             }
         }
@@ -1011,10 +1024,22 @@ extension Router {
         trace?.record(.told(TraceSubject(link), .touchesCancelled))
     }
 
-    /// Returns finished sequences to the pool.
+    /// Returns finished sequences to the pool. Most frames finish none: the scan for one is
+    /// inline, the returning out of line (``compactTouches(from:)``).
     func compactTouches() {
         guard unchecked.touches.loops == 0 else { return }
         var i = 0
+        while i < unchecked.touches.records.count {
+            if unchecked.touches.records[i].unchecked.finished { return compactTouches(from: i) }
+            i += 1
+        }
+        endInterceptionRequestsIfIdle()
+    }
+
+    /// ``compactTouches()`` from the first finished record, at `first`.
+    @inline(never)
+    private func compactTouches(from first: Int) {
+        var i = first
         while i < unchecked.touches.records.count {
             if unchecked.touches.records[i].unchecked.finished {
                 let sequence = unchecked.touches.records.remove(at: i)

@@ -240,14 +240,11 @@ public final class Router {
     public func inject(_ event: InputEvent) {
         trace?.record(.received(event))
         switch event.kind {
-        case .touchDown(let id, let point):
-            guard point.x.isFinite, point.y.isFinite else { return ignore(event, "non-finite position") }
-            touchDown(event, id: id, at: point)
-        case .touchMotion(let id, let point):
-            guard point.x.isFinite, point.y.isFinite else { return ignore(event, "non-finite position") }
-            touchMotion(event, id: id, to: point)
-        case .touchUp(let id): touchUp(event, id: id)
-        case .touchCancel(let id): touchCancel(event, id: id)
+        // The touch cases, as ``injectTouch(_:afterFilter:)`` routes them: from the first filter.
+        case .touchDown(let id, let point): touchDown(event, id: id, at: point, firstFilter: 0)
+        case .touchMotion(let id, let point): touchMotion(event, id: id, to: point, firstFilter: 0)
+        case .touchUp(let id): touchUp(event, id: id, firstFilter: 0)
+        case .touchCancel(let id): touchCancel(event, id: id, firstFilter: 0)
         case .touchFrame: touchFrame(event)
         case .pointerMotion(let delta, let raw):
             // A non-finite delta (a broken device or backend) would poison the position.
@@ -548,10 +545,16 @@ public final class Router {
 
     /// ``walkChain(from:target:kind:stopIf:reportingDrop:_:)`` from a surface the caller holds:
     /// a detached one starts the walk at the delegate.
+    ///
+    /// `inliningTheRest`: the rest of the walk (``walkChainInlined(after:holder:target:kind:formerOutput:stopIf:reportingDrop:_:)``)
+    /// is compiled into the caller, its ask and stop called directly rather than through a
+    /// closure per link: for the one caller where that pays (a moving touch's walk, per touch
+    /// frame; issue 25, tenth round). The others share the out-of-line walk.
     @inline(__always)
     func walkChain(from surface: Surface, target: Surface?, kind: RoutedEventKind,
                    stopIf shouldStop: () -> Bool = { false },
                    reportingDrop: (any CompositorDelegate) -> Bool = { _ in false },
+                   inliningTheRest: Bool = false,
                    _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
         guard surface.unchecked.isAttached else {
             return walkChainFromDelegate(target: target, kind: kind, stopIf: shouldStop, reportingDrop: reportingDrop, ask)
@@ -564,6 +567,10 @@ public final class Router {
             let result = ask(holder.responder, ResponderContext(router: self, surface: surface, target: target))
             if let trace { traceAsked(trace, .surface(surface), kind, result) }
             if result == .handled { return true }
+            if inliningTheRest {
+                return walkChainInlined(after: surface, holder: holder, target: target, kind: kind,
+                                        formerOutput: formerOutput, stopIf: shouldStop, reportingDrop: reportingDrop, ask)
+            }
             return walkChain(after: surface, holder: holder, target: target, kind: kind,
                              formerOutput: formerOutput, stopIf: shouldStop, reportingDrop: reportingDrop, ask)
         }
@@ -620,6 +627,18 @@ public final class Router {
                    formerOutput: Unretained<Output>?, stopIf shouldStop: () -> Bool,
                    reportingDrop: (any CompositorDelegate) -> Bool,
                    _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
+        walkChainInlined(after: surface, holder: holder, target: target, kind: kind, formerOutput: formerOutput,
+                         stopIf: shouldStop, reportingDrop: reportingDrop, ask)
+    }
+
+    /// The body of ``walkChain(after:holder:target:kind:formerOutput:stopIf:reportingDrop:_:)``,
+    /// inlined into it and into the one caller that has a copy of its own
+    /// (``walkChain(from:target:kind:stopIf:reportingDrop:inliningTheRest:_:)``).
+    @inline(__always)
+    func walkChainInlined(after surface: Surface, holder: ResponderHolder, target: Surface?, kind: RoutedEventKind,
+                          formerOutput: Unretained<Output>?, stopIf shouldStop: () -> Bool,
+                          reportingDrop: (any CompositorDelegate) -> Bool,
+                          _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
         var steps = 1
         guard var node = parentFollowed(after: surface, holder: holder) else {
             guard let next = nextLinkAsking(after: surface, holder: holder, formerOutput: formerOutput) else { return false }
@@ -627,12 +646,7 @@ public final class Router {
                              stopIf: shouldStop, reportingDrop: reportingDrop, ask)
         }
         while true {
-            if shouldStop() { return false }
-            steps += 1
-            if steps > chainStepLimit {
-                trace?.record(.chainCycle(kind))
-                return false
-            }
+            guard walkMayTakeStep(&steps, kind: kind, stopIf: shouldStop) else { return false }
             node.with { $0.pinForWalk() }
             // nil: go on to `parent`; else the walk's answer (the rest of it, from the first
             // link that is not a followed parent, walked from inside, this surface pinned).
@@ -661,6 +675,21 @@ public final class Router {
         }
     }
 
+    /// Whether a walk goes on to its next link, `steps` counting it: not once `shouldStop`
+    /// says so, nor past ``chainStepLimit`` (a redirect loop: traced). The one place both
+    /// walks (``walkChain(after:holder:target:kind:formerOutput:stopIf:reportingDrop:_:)``,
+    /// ``walkChain(on:target:kind:formerOutput:steps:stopIf:reportingDrop:_:)``) count steps.
+    @inline(__always)
+    func walkMayTakeStep(_ steps: inout Int, kind: RoutedEventKind, stopIf shouldStop: () -> Bool) -> Bool {
+        if shouldStop() { return false }
+        steps += 1
+        if steps > chainStepLimit {
+            trace?.record(.chainCycle(kind))
+            return false
+        }
+        return true
+    }
+
     /// Walks the chain from `start`, a link reached after `steps` others.
     ///
     /// Each link is held by one owning reference, moved (`consume`) from one step to the next:
@@ -674,12 +703,7 @@ public final class Router {
         var current = start
         var steps = stepsBefore
         while true {
-            if shouldStop() { return false }
-            steps += 1
-            if steps > chainStepLimit {
-                trace?.record(.chainCycle(kind))
-                return false
-            }
+            guard walkMayTakeStep(&steps, kind: kind, stopIf: shouldStop) else { return false }
             let next: ChainLink?
             switch consume current {
             case .surface(let surface):
@@ -714,31 +738,50 @@ public final class Router {
                     next = following
                 }
             case .delegate:
-                // Read once: what it is asked and, when the walk ends here, told of the drop.
-                // What its next link is, read with it (``NextResponderProbe``).
-                let generation = unchecked.delegateGeneration
-                let delegate = self.delegate
-                let chain = unchecked.delegateChain
-                if let delegate {
-                    let result = askOpened(delegate, target: target, ask)
-                    if let trace { traceAsked(trace, .delegate, kind, result) }
-                    if result == .handled { return true }
-                    switch chain {
-                    case .followsDefault: next = nil
-                    case .own: next = delegate.nextResponder(after: nil)
-                    case .unknown:
-                        let (following, learnt) = NextResponderProbe.classify(delegate, after: nil)
-                        if generation == unchecked.delegateGeneration { unchecked.delegateChain = learnt }
-                        next = following
-                    }
-                } else {
-                    next = nil
+                // Read once (one weak load): what it is asked and, when the walk ends here,
+                // told of the drop, borrowed by `askDelegate` for both.
+                guard let delegate = self.delegate else { return false }
+                switch askDelegate(delegate, target: target, kind: kind, reportingDrop: reportingDrop, ask) {
+                case .some(.some(let following)): next = following
+                case .some(.none): return false
+                case .none: return true
                 }
-                if case .none = next, let delegate, generation == unchecked.delegateGeneration, reportingDrop(delegate) { return true }
             }
             guard let following = next else { return false }
             current = consume following
         }
+    }
+
+    /// The delegate's step of a walk: asks it, learns or follows its next link
+    /// (``NextResponderProbe``) and, when the walk ends there unhandled, hands it to
+    /// `reportingDrop` if it is still the delegate set. `nil`: handled (or the drop reported);
+    /// `.some(nil)`: the walk ends unhandled; else the link to go on with.
+    ///
+    /// Out of line, with the delegate borrowed from the caller's one weak load: written inline,
+    /// the walk kept a second reference to it across the ask (its conversion to
+    /// `any Responder`), a retain and a release on the side table's slow path, about 170
+    /// instructions per pointer motion that ends at the delegate (issue 25, tenth round).
+    @inline(never)
+    func askDelegate(_ delegate: any CompositorDelegate, target: Surface?, kind: RoutedEventKind,
+                     reportingDrop: (any CompositorDelegate) -> Bool,
+                     _ ask: (any Responder, ResponderContext) -> ResponderResult) -> ChainLink?? {
+        let generation = unchecked.delegateGeneration
+        let chain = unchecked.delegateChain
+        let result = askOpened(delegate, target: target, ask)
+        if let trace { traceAsked(trace, .delegate, kind, result) }
+        if result == .handled { return .none }
+        let next: ChainLink?
+        switch chain {
+        case .followsDefault: next = nil
+        case .own: next = delegate.nextResponder(after: nil)
+        case .unknown:
+            let (following, learnt) = NextResponderProbe.classify(delegate, after: nil)
+            if generation == unchecked.delegateGeneration { unchecked.delegateChain = learnt }
+            next = following
+        }
+        if let next { return .some(next) }
+        if generation == unchecked.delegateGeneration, reportingDrop(delegate) { return .none }
+        return .some(nil)
     }
 
     /// Asks the delegate as a responder: opened, so that its conversion to `any Responder`

@@ -486,6 +486,43 @@ public final class Surface {
         return hit
     }
 
+    /// ``hitTestLocating(_:)`` for the pointer's motion (``Router/pointerHit(at:device:)``):
+    /// the surface found is handed out unretained, and tables replaced while the walk was on
+    /// them are not let go yet (the caller calls ``releaseFinishedFlatTablesAfterHit()`` once
+    /// it holds what it needs): the hit surface may be one of their members only.
+    ///
+    /// The surface is valid on the terms of rule 7 of ``Unretained``: while the router's
+    /// edit count is what it was before the call and nothing was called out since, the
+    /// surface is in the tree, which owns it; otherwise the caller takes an owning reference
+    /// before it lets the tables go. `keeper` is an owning reference when the subtree is
+    /// hit-tested level by level (large subtrees, rare), `nil` otherwise.
+    @inline(__always)
+    func hitTestLocatingUnretained(_ point: SurfacePoint) -> (surface: Unretained<Surface>, location: SurfacePoint, keeper: Surface?)? {
+        guard let box = unchecked.subtreeBounds, box.contains(point) else { return nil }
+        guard unchecked.subtreeSurfaceCount <= FlatHitTable.surfaceLimit else { return hitTestKeepingBelowBounds(point) }
+        let table = currentFlatTable()
+        guard table.with({ $0.unchecked.isUsable }) else { return hitTestKeepingBelowBounds(point) }
+        let entries = table.with { $0.beginWalk() }
+        let hit = FlatHitTable.topmostHit(in: entries, at: point)
+        table.with { $0.endWalk() }
+        guard let hit else { return nil }
+        return (hit.surface, hit.location, nil)
+    }
+
+    /// The recursive hit-test's answer with an owning reference to it. Out of line: rare.
+    @inline(never)
+    private func hitTestKeepingBelowBounds(_ point: SurfacePoint) -> (surface: Unretained<Surface>, location: SurfacePoint, keeper: Surface?)? {
+        guard let hit = hitTestBelowBounds(point) else { return nil }
+        return (Unretained(hit.surface), hit.location, hit.surface)
+    }
+
+    /// Lets go of the tables a pointer hit-test walked after they were replaced
+    /// (``hitTestLocatingUnretained(_:)``), once the caller holds the hit.
+    @inline(__always)
+    func releaseFinishedFlatTablesAfterHit() {
+        if unchecked.hasRetiredFlatTables { releaseFinishedFlatTables() }
+    }
+
     /// The flat table, rebuilt first if the subtree changed since it was built.
     @inline(__always)
     private func currentFlatTable() -> Unretained<FlatHitTable> {

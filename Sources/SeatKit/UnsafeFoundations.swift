@@ -72,6 +72,14 @@ import Synchronization
 ///    calls out (the list may grow): the router's touch records while a frame is delivered
 ///    (TouchRouting's invariant 2: finished records go back to the pool only when no loop over
 ///    them is under way). The list keeps the element alive across the call out.
+/// 7. **Found by a hit-test, valid until the next edit.** A pointer motion's hit-test
+///    (`Router.pointerHit(at:device:edit:)`) reads the output from the layout and hands out the
+///    surface it found without retaining either: the output only until its root is pinned
+///    (nothing is called out in between), the surface only while the router's edit count is
+///    the one the hit-test began at and nothing was called out since (a surface of the layout
+///    goes only through an edit of its tree, which raises that count). When a `refineHitTest`
+///    edited the tree or the layout, the hit-test takes an owning reference to the surface
+///    before it lets go of the root's pin and of the tables replaced under the walk.
 ///
 /// Nothing public exposes an `Unretained`: public properties hand out strong references.
 /// The adapters use this type too for their own unretained links: the C
