@@ -66,9 +66,9 @@ enum CValues {
     }
 
     @inline(__always)
-    static func withKeyEvent<R>(_ event: KeyEvent, _ body: (UnsafePointer<seatkit_key_event>) -> R) -> R {
-        var e = keyEvent(event, text: CText.push(event.text))
-        defer { CText.pop() }
+    static func withKeyEvent<R>(_ event: KeyEvent, on router: CRouter, _ body: (UnsafePointer<seatkit_key_event>) -> R) -> R {
+        var e = keyEvent(event, text: CText.push(event.text, on: router))
+        defer { CText.pop(on: router) }
         return withUnsafePointer(to: &e, body)
     }
 
@@ -289,16 +289,25 @@ enum CValues {
 /// copies of the event. One buffer per nesting level, so that a callback that injects another
 /// key does not overwrite the text its own event points at.
 enum CText {
-    // The buffers are this thread's (`ThreadState`): routers on other threads have their own.
-    /// Copies `text` into the next buffer; valid until the matching ``pop()``.
+    /// One nesting level's buffer.
+    struct Level {
+        var buffer: UnsafeMutablePointer<CChar>
+        var capacity: Int
+    }
+
+    // The buffers are the router's (`CRouter.HotState.textLevels`): each router is called on
+    // its own thread only, and its responders reach it without a per-thread lookup. Every
+    // call that reaches a responder runs inside an API call (`APICall`), so a router
+    // destroyed from a callback keeps its buffers until that call returns.
+    /// Copies `text` into the router's next buffer; valid until the matching ``pop(on:)``.
     @inline(__always)
-    static func push(_ text: String) -> UnsafePointer<CChar> {
-        let state = ThreadState.current
-        if state.pointee.textDepth == state.pointee.textBuffers.count { addBuffer(state) }
-        let depth = state.pointee.textDepth
+    static func push(_ text: String, on router: CRouter) -> UnsafePointer<CChar> {
+        let depth = router.unchecked.textDepth
+        if depth == router.unchecked.textLevelCount { addLevel(router) }
         let count = text.utf8.count
-        if count >= state.pointee.textCapacities[depth] { grow(state, depth, count + 1) }
-        let buffer = state.pointee.textBuffers[depth]
+        var level = router.unchecked.textLevels.unsafelyUnwrapped[depth]
+        if count >= level.capacity { level = grow(router, depth, count + 1) }
+        let buffer = level.buffer
         if count > 0 {
             // The string's own bytes, without an iterator (which would retain the string).
             let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
@@ -307,17 +316,17 @@ enum CText {
             if copied == nil { copySlowly(text, into: buffer) }
         }
         buffer[count] = 0
-        state.pointee.textDepth += 1
+        router.unchecked.textDepth = depth + 1
         return UnsafePointer(buffer)
     }
 
     @inline(__always)
-    static func pop() { ThreadState.current.pointee.textDepth -= 1 }
+    static func pop(on router: CRouter) { router.unchecked.textDepth -= 1 }
 
     @inline(__always)
-    static func with<R>(_ text: String, _ body: (UnsafePointer<CChar>) -> R) -> R {
-        let pointer = push(text)
-        defer { pop() }
+    static func with<R>(_ text: String, on router: CRouter, _ body: (UnsafePointer<CChar>) -> R) -> R {
+        let pointer = push(text, on: router)
+        defer { pop(on: router) }
         return body(pointer)
     }
 
@@ -331,15 +340,34 @@ enum CText {
     }
 
     @inline(never)
-    private static func addBuffer(_ state: UnsafeMutablePointer<ThreadState>) {
-        state.pointee.textBuffers.append(.allocate(capacity: 64))
-        state.pointee.textCapacities.append(64)
+    private static func addLevel(_ router: CRouter) {
+        let count = router.unchecked.textLevelCount
+        let levels = UnsafeMutablePointer<Level>.allocate(capacity: count + 1)
+        if let old = router.unchecked.textLevels {
+            levels.moveInitialize(from: old, count: count)
+            old.deallocate()
+        }
+        (levels + count).initialize(to: Level(buffer: .allocate(capacity: 64), capacity: 64))
+        router.unchecked.textLevels = levels
+        router.unchecked.textLevelCount = count + 1
     }
 
     @inline(never)
-    private static func grow(_ state: UnsafeMutablePointer<ThreadState>, _ level: Int, _ count: Int) {
-        state.pointee.textBuffers[level].deallocate()
-        state.pointee.textCapacities[level] = max(count, state.pointee.textCapacities[level] * 2)
-        state.pointee.textBuffers[level] = .allocate(capacity: state.pointee.textCapacities[level])
+    private static func grow(_ router: CRouter, _ depth: Int, _ count: Int) -> Level {
+        let levels = router.unchecked.textLevels.unsafelyUnwrapped
+        levels[depth].buffer.deallocate()
+        levels[depth].capacity = max(count, levels[depth].capacity * 2)
+        levels[depth].buffer = .allocate(capacity: levels[depth].capacity)
+        return levels[depth]
+    }
+
+    /// Frees the router's buffers (its deinit).
+    static func free(_ router: CRouter) {
+        guard let levels = router.unchecked.textLevels else { return }
+        for i in 0..<router.unchecked.textLevelCount { levels[i].buffer.deallocate() }
+        levels.deinitialize(count: router.unchecked.textLevelCount)
+        levels.deallocate()
+        router.unchecked.textLevels = nil
+        router.unchecked.textLevelCount = 0
     }
 }

@@ -31,7 +31,7 @@ final class CFilter: HandleObject, InputFilter {
 
     func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
         guard let f = impl?.pointee.filter_key else { return .pass }
-        return CValues.withKeyEvent(event) { f(data, $0).rawValue == 0 ? .pass : .consume }
+        return ownerLink.with { owner in CValues.withKeyEvent(event, on: owner) { f(data, $0).rawValue == 0 ? .pass : .consume } }
     }
 
     func destroy() {

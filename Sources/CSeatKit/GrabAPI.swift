@@ -94,7 +94,7 @@ final class CGrab: HandleObject, PointerGrab, TouchGrab, KeyboardGrab {
 
     func key(_ event: KeyEvent, router: Router) {
         guard let f = impl?.pointee.key else { return router.deliverKey(event) }
-        CValues.withKeyEvent(event) { f(data, handle, $0) }
+        ownerLink.with { owner in CValues.withKeyEvent(event, on: owner) { f(data, handle, $0) } }
     }
 
     func cancel(router: Router) {

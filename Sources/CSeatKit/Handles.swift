@@ -118,9 +118,16 @@ enum Handles {
     /// thread may destroy, are never remembered.
     @inline(__always)
     static func unretained(_ handle: OpaquePointer?, _ kind: HandleKind) -> Unretained<HandleObject>? {
+        unretained(handle, kind, ThreadState.current)
+    }
+
+    /// ``unretained(_:_:)`` with this thread's state already at hand (`ThreadState.current`,
+    /// read once per API call: see ``APICall/run(_:_:)``).
+    @inline(__always)
+    static func unretained(_ handle: OpaquePointer?, _ kind: HandleKind,
+                           _ state: UnsafeMutablePointer<ThreadState>) -> Unretained<HandleObject>? {
         let bits = UInt(bitPattern: handle)
         guard UInt8(truncatingIfNeeded: bits) == kind.rawValue else { return nil }
-        let state = ThreadState.current
         if state.pointee.lastHandle == bits, let object = state.pointee.lastObject { return object }
         return lookUp(bits, kind, state)
     }
@@ -200,17 +207,15 @@ enum Handles {
     }
 }
 
-/// What the C API keeps per thread: the nesting of API calls (``APICall``) and the buffers of
-/// strings handed to C (`CText`). Made on a thread's first call, freed when the thread exits.
+/// What the C API keeps per thread: the nesting of API calls (``APICall``) and the last handle
+/// looked up. Made on a thread's first call, freed when the thread exits. (The buffers of
+/// strings handed to C are each router's: `CText`.)
 struct ThreadState {
     /// The last handle this thread looked up, and its object (see `Handles.unretained`).
     var lastHandle: UInt = 0
     var lastObject: Unretained<HandleObject>?
     var depth = 0
     var kept: [HandleObject] = []
-    var textBuffers: [UnsafeMutablePointer<CChar>] = []
-    var textCapacities: [Int] = []
-    var textDepth = 0
 
     /// This thread's.
     @inline(__always)
@@ -225,7 +230,6 @@ struct ThreadState {
         state.initialize(to: ThreadState())
         CCalls.setThreadState(state) { raw in
             guard let state = raw?.assumingMemoryBound(to: ThreadState.self) else { return }
-            for buffer in state.pointee.textBuffers { buffer.deallocate() }
             state.deinitialize(count: 1)
             state.deallocate()
         }
@@ -239,10 +243,17 @@ struct ThreadState {
 enum APICall {
     @inline(__always)
     static func run<Result>(_ body: () -> Result) -> Result {
-        let state = ThreadState.current
-        state.pointee.depth += 1
+        run(ThreadState.current, body)
+    }
+
+    /// ``run(_:)`` with this thread's state already at hand: a per-event entry point reads
+    /// it once, for the handle's lookup and for this.
+    @inline(__always)
+    static func run<Result>(_ state: UnsafeMutablePointer<ThreadState>, _ body: () -> Result) -> Result {
+        // Nesting cannot reach Int.max: no overflow check.
+        state.pointee.depth &+= 1
         let result = body()
-        state.pointee.depth -= 1
+        state.pointee.depth &-= 1
         if state.pointee.depth == 0, !state.pointee.kept.isEmpty { releaseKept(state) }
         return result
     }

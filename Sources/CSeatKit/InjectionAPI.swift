@@ -9,18 +9,24 @@ import CSeatKitSupport
 private func inject(_ handle: OpaquePointer?, _ function: StaticString, _ time: Int64, _ device: UInt32,
                     _ kind: InputEvent.Kind) {
     // Unretained: a router destroyed from inside a callback lives until this call returns.
-    guard let r = Handles.unretained(handle, .router) else { return refused(handle, .router, function) }
-    APICall.run {
+    // This thread's state read once (a C call to a _Thread_local), for the lookup and the call.
+    let state = ThreadState.current
+    guard let r = Handles.unretained(handle, .router, state) else { return refused(handle, .router, function) }
+    APICall.run(state) {
         r.with {
             let router = unsafeDowncast($0, to: CRouter.self)
-            router.router.inject(InputEvent(time: Timestamp(microseconds: router.checkedTime(time)), device: DeviceID(device), kind))
+            let event = InputEvent(time: Timestamp(microseconds: router.checkedTime(time)), device: DeviceID(device), kind)
+            router.routerLink.with { $0.inject(event) }
         }
     }
 }
 
 @inline(__always)
 private func finite(_ a: Double, _ b: Double, _ function: StaticString) -> Bool {
-    if a.isFinite && b.isFinite { return true }
+    // x - x is 0 for every finite x and NaN for an infinity or NaN, so the sum is 0 exactly
+    // when both are finite: nine instructions, where two isFinite tests took thirteen on
+    // the per-event path.
+    if (a - a) + (b - b) == 0 { return true }
     misuse(function, "(\(a), \(b)) is not finite; event dropped")
     return false
 }

@@ -47,8 +47,29 @@ final class CLibinput: HandleObject {
     }
 
     func dispatch() {
-        guard !isDestroyed, !owner.isDestroyed else { return }
-        APICall.run { backend.dispatch(into: owner.router) }
+        APICall.run { dispatchEvents() }
+    }
+
+    /// Reads libinput's events into the router; the caller runs it inside an API call. The
+    /// router is reached unretained (it ends this object before it goes, and a router
+    /// destroyed by a callback meanwhile lives until the API call returns).
+    func dispatchEvents() {
+        guard !isDestroyed else { return }
+        ownerLink.with { owner in
+            guard !owner.isDestroyed else { return }
+            owner.routerLink.with { backend.dispatch(into: $0) }
+        }
+    }
+
+    /// The source's wakeup (`data` is this object, unretained). No retain and release per
+    /// wakeup: the object outlives its source, which `destroy()` removes before the object can
+    /// go (the handle table and the router's list own it until then), and the wakeup is an
+    /// API call, so that a context or router destroyed by a callback during it is released
+    /// only after the call returns (`withUnretainedUserData` in UnsafeFoundations.swift).
+    static let sourceWakeup: CCalls.FDCallback = { _, _, data in
+        guard let data else { return 0 }
+        APICall.run { withUnretainedUserData(data, as: CLibinput.self) { $0.dispatchEvents() } }
+        return 0
     }
 
     func destroy() {
@@ -166,11 +187,7 @@ public func seatkit_libinput_add_to_event_loop(_ handle: OpaquePointer?, _ loop:
         return false
     }
     l.source = EventLoopSource(loop: loop, add: { loop in
-        CCalls.addReadableFD(loop, l.backend.fileDescriptor, { _, _, data in
-            guard let data else { return 0 }
-            Unmanaged<CLibinput>.fromOpaque(data).takeUnretainedValue().dispatch()
-            return 0
-        }, Unmanaged.passUnretained(l).toOpaque())
+        CCalls.addReadableFD(loop, l.backend.fileDescriptor, CLibinput.sourceWakeup, Unmanaged.passUnretained(l).toOpaque())
     })
     return l.source != nil
 }

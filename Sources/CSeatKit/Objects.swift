@@ -30,6 +30,10 @@ func string(_ pointer: UnsafePointer<CChar>?, or fallback: String = "") -> Strin
 /// `seatkit_router`: a router and everything made on it.
 final class CRouter: HandleObject {
     let router: Router
+    /// The same router, for the per-event calls: `router` loaded for a call is retained and
+    /// released around it (~40 instructions an event); this link is not (rule 2 of
+    /// `Unretained`: `router` owns it, and this object outlives every call on it).
+    let routerLink: Unretained<Router>
     let eventLoopClock: EventLoopClock?
     let virtualClock: VirtualClock?
     let destroySignal = CCalls.makeSignal()
@@ -44,21 +48,47 @@ final class CRouter: HandleObject {
     /// UnsafeFoundations.swift).
     struct HotState {
         var surfaces: [ObjectIdentifier: CSurface] = [:] {
-            didSet {
-                cachedSurface = nil
-                cachedSurfaceHandle = nil
-            }
+            didSet { surfaceCache.update(repeating: SurfaceCacheEntry(), count: CRouter.surfaceCacheSize) }
         }
         /// Reused buffers that events are translated into for C (grown, never shrunk).
         var touchBuffer = UnsafeMutablePointer<seatkit_touch_point>.allocate(capacity: 16)
         var touchBufferCapacity = 16
-        /// The last surface looked up by ``handle(of:)`` and its handle: a walk up the chain asks
-        /// for the same target at every link. Cleared when a surface's handle ends.
-        var cachedSurface: ObjectIdentifier?
-        var cachedSurfaceHandle: OpaquePointer?
+        /// Surfaces looked up by ``handle(of:)`` and their handles, a small direct-mapped cache
+        /// in front of `surfaces` (whose lookup hashes): a walk up the chain asks for the same
+        /// target at every link, and a pointer crossing surfaces asks for two targets in turn
+        /// (the one it leaves, the one it enters). Cleared when the surfaces change.
+        var surfaceCache: UnsafeMutablePointer<SurfaceCacheEntry> = {
+            let cache = UnsafeMutablePointer<SurfaceCacheEntry>.allocate(capacity: CRouter.surfaceCacheSize)
+            cache.initialize(repeating: SurfaceCacheEntry(), count: CRouter.surfaceCacheSize)
+            return cache
+        }()
+        /// The buffers of strings handed to C (a key's text, an action's name: `CText`), one
+        /// per nesting level (a callback may inject a key into this router from inside a key
+        /// callback), grown, never shrunk. The router's own, not its thread's: its responders
+        /// reach them through their owner without a per-thread lookup, and only the router's
+        /// thread calls them.
+        var textLevels: UnsafeMutablePointer<CText.Level>?
+        var textLevelCount = 0
+        var textDepth = 0
+        /// The names of the handler kinds the delegate was told were dropped, as C strings
+        /// made once per kind (`CDelegate.router(_:dropped:)`), and the last one asked: an
+        /// event that nobody takes is dropped at every motion, with the same kind.
+        var droppedNames: [RoutedEventKind: UnsafeMutablePointer<CChar>] = [:]
+        /// Meaningful while `lastDroppedName` is set.
+        var lastDroppedKind = RoutedEventKind.touchesBegan
+        var lastDroppedName: UnsafePointer<CChar>?
     }
 
     @exclusivity(unchecked) var unchecked = HotState()
+
+    struct SurfaceCacheEntry {
+        var surface: ObjectIdentifier?
+        var handle: OpaquePointer?
+    }
+    /// Entries of `HotState.surfaceCache`: 2^5, the top five bits of the slot's hash (a
+    /// pointer that alternates between the leaf and seven panels missed one lookup an
+    /// event in eight entries).
+    static var surfaceCacheSize: Int { 32 }
 
     var recognizers: [CRecognizer] = []
     var filters: [CFilter] = []
@@ -115,14 +145,40 @@ final class CRouter: HandleObject {
 
     init(clock: any Clock, eventLoopClock: EventLoopClock?, virtualClock: VirtualClock?) {
         router = Router(clock: clock)
+        routerLink = Unretained(router)
         self.eventLoopClock = eventLoopClock
         self.virtualClock = virtualClock
     }
 
     deinit {
         unchecked.touchBuffer.deallocate()
+        unchecked.surfaceCache.deallocate()
+        CText.free(self)
+        for name in unchecked.droppedNames.values { CCalls.free(name) }
     }
 
+
+    /// The name of a handler kind as a C string, for as long as this router lives.
+    @inline(__always)
+    func droppedName(_ kind: RoutedEventKind) -> UnsafePointer<CChar> {
+        if let name = unchecked.lastDroppedName, kind == unchecked.lastDroppedKind { return name }
+        return lookUpDroppedName(kind)
+    }
+
+    @inline(never)
+    private func lookUpDroppedName(_ kind: RoutedEventKind) -> UnsafePointer<CChar> {
+        let name: UnsafeMutablePointer<CChar>
+        if let known = unchecked.droppedNames[kind] {
+            name = known
+        } else {
+            // The name from the one list of handler kinds (SeatKit's RoutedEventKind).
+            name = CCalls.mallocString(kind.rawValue)!
+            unchecked.droppedNames[kind] = name
+        }
+        unchecked.lastDroppedKind = kind
+        unchecked.lastDroppedName = UnsafePointer(name)
+        return UnsafePointer(name)
+    }
 
     /// The C handle of a surface made on this router, or NULL.
     @inline(__always)
@@ -133,15 +189,22 @@ final class CRouter: HandleObject {
     @inline(__always)
     func handle(ofSurfaceWithIdentity id: ObjectIdentifier?) -> OpaquePointer? {
         guard let id else { return nil }
-        if id == unchecked.cachedSurface { return unchecked.cachedSurfaceHandle }
+        let entry = unchecked.surfaceCache + CRouter.surfaceCacheSlot(id)
+        if entry.pointee.surface == id { return entry.pointee.handle }
         return lookUpHandle(id)
+    }
+
+    /// The cache slot of a surface: a multiplicative hash of its address (objects are
+    /// 16-byte aligned and often allocated one after another), top bits.
+    @inline(__always)
+    static func surfaceCacheSlot(_ id: ObjectIdentifier) -> Int {
+        Int(truncatingIfNeeded: (UInt(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15) >> (UInt.bitWidth - 5))
     }
 
     @inline(never)
     private func lookUpHandle(_ id: ObjectIdentifier) -> OpaquePointer? {
         let handle = unchecked.surfaces[id]?.handle
-        unchecked.cachedSurface = id
-        unchecked.cachedSurfaceHandle = handle
+        unchecked.surfaceCache[CRouter.surfaceCacheSlot(id)] = SurfaceCacheEntry(surface: id, handle: handle)
         return handle
     }
 
@@ -216,11 +279,22 @@ final class COutput: HandleObject {
     let destroySignal = CCalls.makeSignal()
     var isDestroyed = false
 
+    /// Whether `output.responder` is `responder` (see `CResponder.isActive`).
+    private var responderInstalled = false
+
     init(owner: CRouter, output: Output, root: CSurface, responder: CResponder) {
         ownerLink = Unretained(owner)
         self.output = output
         self.root = root
         self.responder = responder
+    }
+
+    /// Gives the output `responder` while it is active, `PassThroughResponder` otherwise
+    /// (after every change of its table).
+    func installResponder() {
+        guard !isDestroyed, responder.isActive != responderInstalled else { return }
+        responderInstalled = responder.isActive
+        output.responder = responderInstalled ? responder : PassThroughResponder()
     }
 
     func destroy() {
@@ -252,11 +326,22 @@ final class CSurface: HandleObject {
     let destroySignal = CCalls.makeSignal()
     var isDestroyed = false
 
+    /// Whether `surface.responder` is `responder` (see `CResponder.isActive`).
+    private var responderInstalled = false
+
     init(owner: CRouter, surface: Surface, responder: CResponder, isRoot: Bool) {
         ownerLink = Unretained(owner)
         self.surface = surface
         self.responder = responder
         self.isRoot = isRoot
+    }
+
+    /// Gives the surface `responder` while it is active, `PassThroughResponder` otherwise
+    /// (after every change of its table or key commands).
+    func installResponder() {
+        guard !isDestroyed, responder.isActive != responderInstalled else { return }
+        responderInstalled = responder.isActive
+        surface.responder = responderInstalled ? responder : PassThroughResponder()
     }
 
     func destroy() {

@@ -37,15 +37,17 @@ public func seatkit_output_create(_ router: OpaquePointer?, _ name: UnsafePointe
     let responder = CResponder(owner: r)
     let output = Output(name: outputName, position: LayoutPoint(x: x, y: y),
                         modeSize: Size(width: Double(width), height: Double(height)),
-                        transform: t, scale: scale, responder: responder)
+                        transform: t, scale: scale)
+    // The output and its root keep SeatKit's PassThroughResponder until a table is set
+    // (CSurface.installResponder).
     let rootResponder = CResponder(owner: r)
-    output.root.responder = rootResponder
     let root = CSurface(owner: r, surface: output.root, responder: rootResponder, isRoot: true)
     guard let rootHandle = Handles.insert(root, kind: .surface) else {
         misuse(#function, "too many live handles")
         return nil
     }
     rootResponder.unchecked.surfaceHandle = rootHandle
+    rootResponder.unchecked.surfaceIdentity = ObjectIdentifier(output.root)
     let c = COutput(owner: r, output: output, root: root, responder: responder)
     guard let handle = Handles.insert(c, kind: .output) else {
         Handles.remove(rootHandle)
@@ -140,6 +142,7 @@ public func seatkit_output_set_responder(_ handle: OpaquePointer?, _ impl: Unsaf
                                          _ data: UnsafeMutableRawPointer?) {
     guard let o = live(handle, .output, as: COutput.self, #function) else { return }
     _ = o.responder.setTable(impl, data: data, #function)
+    o.installResponder()
 }
 
 @_cdecl("seatkit_router_get_output")

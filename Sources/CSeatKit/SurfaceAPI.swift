@@ -16,14 +16,15 @@ public func seatkit_surface_create(_ router: OpaquePointer?, _ name: UnsafePoint
     guard let r = live(router, .router, as: CRouter.self, #function),
           validRect(x, y, width, height, #function) else { return nil }
     let responder = CResponder(owner: r)
-    let surface = Surface(name: string(name), frame: SurfaceRect(x: x, y: y, width: width, height: height),
-                          responder: responder)
+    // SeatKit's PassThroughResponder until a table or key command is set (installResponder).
+    let surface = Surface(name: string(name), frame: SurfaceRect(x: x, y: y, width: width, height: height))
     let c = CSurface(owner: r, surface: surface, responder: responder, isRoot: false)
     guard let handle = Handles.insert(c, kind: .surface) else {
         misuse(#function, "too many live handles")
         return nil
     }
     responder.unchecked.surfaceHandle = handle
+    responder.unchecked.surfaceIdentity = ObjectIdentifier(surface)
     r.unchecked.surfaces[ObjectIdentifier(surface)] = c
     return handle
 }
@@ -48,6 +49,7 @@ public func seatkit_surface_set_responder(_ handle: OpaquePointer?, _ impl: Unsa
                                           _ data: UnsafeMutableRawPointer?) {
     guard let s = live(handle, .surface, as: CSurface.self, #function) else { return }
     _ = s.responder.setTable(impl, data: data, #function)
+    s.installResponder()
 }
 
 @_cdecl("seatkit_surface_get_responder_data")
@@ -200,12 +202,15 @@ public func seatkit_surface_add_key_command(_ handle: OpaquePointer?, _ keysym: 
     s.responder.unchecked.commands.append(KeyCommand(keysym: keysym, modifiers: KeyModifiers(rawValue: modifiers),
                                            action: Action(String(cString: action)),
                                            matching: layoutIndependent ? .layoutIndependent : .keysym))
+    s.installResponder()
     return true
 }
 
 @_cdecl("seatkit_surface_clear_key_commands")
 public func seatkit_surface_clear_key_commands(_ handle: OpaquePointer?) {
-    live(handle, .surface, as: CSurface.self, #function)?.responder.unchecked.commands = []
+    guard let s = live(handle, .surface, as: CSurface.self, #function) else { return }
+    s.responder.unchecked.commands = []
+    s.installResponder()
 }
 
 // MARK: Keyboard focus and actions

@@ -52,9 +52,9 @@ void seatkit_support_log(enum seatkit_log_importance importance, const char *mes
 }
 
 /* This thread's state of the C API: set once per thread by the Swift side, released by its
- * function when the thread exits. The _Thread_local copy is the fast read; the key only runs
- * the release. */
-static _Thread_local void *thread_state;
+ * function when the thread exits. The _Thread_local copy is the fast read (inline, in
+ * seatkit_support.h); the key only runs the release. */
+__attribute__((visibility("hidden"), tls_model("initial-exec"))) _Thread_local void *seatkit_support_thread_state_value;
 static pthread_key_t thread_state_key;
 static pthread_once_t thread_state_once = PTHREAD_ONCE_INIT;
 /* Set by every thread's first call (always the same function), read when a thread exits:
@@ -62,7 +62,7 @@ static pthread_once_t thread_state_once = PTHREAD_ONCE_INIT;
 static void (*_Atomic thread_state_release)(void *);
 
 static void release_thread_state(void *state) {
-	thread_state = NULL;
+	seatkit_support_thread_state_value = NULL;
 	void (*release)(void *) = atomic_load(&thread_state_release);
 	if (release != NULL) {
 		release(state);
@@ -71,10 +71,6 @@ static void release_thread_state(void *state) {
 
 static void make_thread_state_key(void) {
 	pthread_key_create(&thread_state_key, release_thread_state);
-}
-
-void *seatkit_support_thread_state(void) {
-	return thread_state;
 }
 
 /* This thread's token: never 0, never given to another thread, even after this one exits
@@ -92,7 +88,7 @@ uint64_t seatkit_support_thread_token(void) {
 void seatkit_support_set_thread_state(void *state, void (*release)(void *)) {
 	pthread_once(&thread_state_once, make_thread_state_key);
 	atomic_store(&thread_state_release, release);
-	thread_state = state;
+	seatkit_support_thread_state_value = state;
 	pthread_setspecific(thread_state_key, state);
 }
 
