@@ -136,14 +136,19 @@ final class TabletDeviceSpy: InputSpy {
     private let seatHandle: SeatHandle
     init(seat: Seat) { self.seatHandle = seat.handle }
 
+    /// The kind first: every other event (all of a kiosk's frequent ones) returns before the
+    /// seat is loaded, which retained and released it per event (~80 instructions a touch
+    /// frame with the switch, issue 25, tenth round).
     func observe(_ event: InputEvent, consumed: Bool, router: Router) {
-        guard let seat else { return }
         switch event.kind {
         case .deviceAdded(let info):
-            if info.capabilities.contains(.tabletPad) { seat.tabletV2.padAdded(event.device, info: info, seat: seat) }
+            guard info.capabilities.contains(.tabletPad), let seat else { return }
+            seat.tabletV2.padAdded(event.device, info: info, seat: seat)
         case .deviceRemoved:
+            guard let seat else { return }
             seat.tabletV2.deviceRemoved(event.device)
         case .tablet(let t) where !t.isToolEvent && !consumed:
+            guard let seat else { return }
             seat.tabletV2.padEvent(t, device: event.device, time: event.time, seat: seat)
         default:
             break
