@@ -137,6 +137,8 @@ public final class EventLoopClock: Clock {
 
     deinit { for timer in timers.values { Libwayland.removeSource(timer.source) } }
 
+    /// (`IdleActivity.now` in IdleNotifier.swift reads the same clock the same way, directly:
+    /// change both together.)
     public var now: Timestamp { Timestamp(microseconds: MonotonicClock.microseconds()) }
 
     public func schedule(at deadline: Timestamp, _ action: @escaping () -> Void) -> TimerToken {
