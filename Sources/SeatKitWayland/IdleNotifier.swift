@@ -90,14 +90,8 @@ public final class IdleNotifier {
         }
     }
 
-    /// Input came: noted, and idle notifications resume (the spy's per-event path does the
-    /// same without calling this).
-    func activity() {
-        state.unchecked.lastActivity = clock.now
-        if state.unchecked.idleCount > 0 { resumeAll() }
-    }
-
-    /// Idle notifications resume (input came while some were idle).
+    /// Idle notifications resume: input came while some were idle (``IdleSpy`` notes the
+    /// input and calls this), or an inhibitor now holds idle off.
     func resumeAll() {
         for n in notifications where n.isIdle {
             n.isIdle = false
