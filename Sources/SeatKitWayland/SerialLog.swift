@@ -61,6 +61,19 @@ public final class SerialLog {
             var next = 0
         }
         @exclusivity(unchecked) var unchecked = HotState()
+
+        /// Appends `entry`, or overwrites the oldest once `depth` are kept (the index wraps
+        /// by a compare, not a division).
+        @inline(__always)
+        func record(_ entry: Entry, depth: Int) {
+            if unchecked.slots.count < depth {
+                unchecked.slots.append(entry)
+                return
+            }
+            let i = unchecked.next
+            unchecked.slots[i] = entry
+            unchecked.next = i + 1 == depth ? 0 : i + 1
+        }
     }
 
     public init(depth: Int = 32) { self.depth = depth }
@@ -81,13 +94,7 @@ public final class SerialLog {
             unchecked.lastClient = client
             unchecked.lastRing = ring
         }
-        let entry = Entry(serial: serial, kind: kind)
-        if ring.unchecked.slots.count < depth {
-            ring.unchecked.slots.append(entry)
-        } else {
-            ring.unchecked.slots[ring.unchecked.next] = entry
-            ring.unchecked.next = (ring.unchecked.next + 1) % depth
-        }
+        ring.record(Entry(serial: serial, kind: kind), depth: depth)
     }
 
     /// The client's entries, oldest first.
