@@ -367,7 +367,16 @@ final class PopupGrabFilter: InputFilter {
     init(shell: HeadlessShell) { self.shell = shell }
 
     func filter(_ event: InputEvent, router: Router) -> FilterDecision {
-        // The kind first: motions (most events) pass without loading the weak shell.
+        // The kind first, by its case alone: motions (most events) pass without their
+        // payload copied out or the weak shell loaded.
+        switch event.kind {
+        case .pointerButton, .touchDown: return presses(event, router: router)
+        default: return .pass
+        }
+    }
+
+    @inline(never)
+    private func presses(_ event: InputEvent, router: Router) -> FilterDecision {
         let point: LayoutPoint
         switch event.kind {
         case .pointerButton(_, .pressed): point = router.pointerLocation

@@ -430,7 +430,7 @@ public final class ClientSurfaceResponder: Responder {
         for resource in keyboards {
             Libwayland.post(resource, WL_KEYBOARD_ENTER, .uint(serial), .object(surface), .array(keys))
         }
-        sendModifiers(seat.unchecked.modifierMasks, to: devices, keyboards: keyboards, force: true)
+        sendModifiers(seat.unchecked.modifierMasks, to: devices, keyboards: keyboards, force: true, seat: seat)
     }
 
     public func didResignFirstResponder(context: ResponderContext) {
@@ -467,6 +467,9 @@ public final class ClientSurfaceResponder: Responder {
     }
 
     private func sendKey(_ event: KeyEvent, state: wl_keyboard_key_state, modifiers: Bool = true) {
+        // The seat loaded once for the key, its modifiers and their serials: each load is a
+        // retain and a release (four per key before, issue 25, tenth round).
+        let seat = seat
         if modifiers { seat.unchecked.modifierMasks = event.modifierMasks }
         guard surfaceResource != nil, let devices else { return }
         guard !devices.unchecked.keyboards.isEmpty else {
@@ -476,19 +479,20 @@ public final class ClientSurfaceResponder: Responder {
             return
         }
         sendRealKey(event.keycode, time: event.time.wireMilliseconds, pressed: state == WL_KEYBOARD_KEY_STATE_PRESSED,
-                    modifiers: modifiers ? event.modifierMasks : nil, devices: devices)
+                    modifiers: modifiers ? event.modifierMasks : nil, devices: devices, seat: seat)
     }
 
     /// One key in the seat's keymap to the client's keyboards, then `modifiers` if they are
     /// news to it.
-    private func sendRealKey(_ keycode: UInt32, time: UInt32, pressed: Bool, modifiers: ModifierMasks?, devices: SeatClient) {
+    private func sendRealKey(_ keycode: UInt32, time: UInt32, pressed: Bool, modifiers: ModifierMasks?, devices: SeatClient,
+                             seat: Seat) {
         seat.restoreSeatKeymap(for: devices)
         let serial = seat.nextSerial(.key, for: client)
         let state = pressed ? WL_KEYBOARD_KEY_STATE_PRESSED : WL_KEYBOARD_KEY_STATE_RELEASED
         devices.unchecked.keyboards.scanEach { resource in
             Libwayland.keyboardKey(resource, serial: serial, time: time, key: keycode, state: state.rawValue)
         }
-        if let modifiers { sendModifiers(modifiers, to: devices, keyboards: devices.unchecked.keyboards, force: false) }
+        if let modifiers { sendModifiers(modifiers, to: devices, keyboards: devices.unchecked.keyboards, force: false, seat: seat) }
     }
 
     /// Keys sent while the client had no wl_keyboard, in order, now that it has one and was
@@ -498,7 +502,7 @@ public final class ClientSurfaceResponder: Responder {
         for event in owed {
             switch event {
             case .key(let keycode, let pressed, let time, nil, let modifiers):
-                sendRealKey(keycode, time: time, pressed: pressed, modifiers: modifiers, devices: devices)
+                sendRealKey(keycode, time: time, pressed: pressed, modifiers: modifiers, devices: devices, seat: seat)
             case .key(let keycode, let pressed, _, let keymap?, _):
                 sendVirtualKey(keycode, pressed: pressed, keymap: keymap)
             case .modifiers(let masks, let keymap):
@@ -511,10 +515,11 @@ public final class ClientSurfaceResponder: Responder {
     /// keyboards, unless they were told these masks already.
     func sendSeatModifiers() {
         guard surfaceResource != nil, let devices, !devices.unchecked.keyboards.isEmpty else { return }
-        sendModifiers(seat.unchecked.modifierMasks, to: devices, keyboards: devices.unchecked.keyboards, force: false)
+        let seat = seat
+        sendModifiers(seat.unchecked.modifierMasks, to: devices, keyboards: devices.unchecked.keyboards, force: false, seat: seat)
     }
 
-    private func sendModifiers(_ masks: ModifierMasks, to devices: SeatClient, keyboards: [OpaquePointer], force: Bool) {
+    private func sendModifiers(_ masks: ModifierMasks, to devices: SeatClient, keyboards: [OpaquePointer], force: Bool, seat: Seat) {
         guard force || devices.unchecked.sentModifiers != masks else { return }
         devices.unchecked.sentModifiers = masks
         let serial = seat.nextSerial(.modifiers, for: client)

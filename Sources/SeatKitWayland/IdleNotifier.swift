@@ -1,5 +1,6 @@
 import CWaylandServer
 import SeatKit
+import SeatKitSystem
 
 // ext-idle-notify-v1 (swayidle: blank the screen, lock after a while) and
 // zwp_idle_inhibit_manager_v1 (a video player keeps the screen on), on the router's clock.
@@ -32,17 +33,9 @@ public final class IdleNotifier {
     /// went first).
     private let router: Router
     /// When the last input came (or the notifier started, or an inhibitor went away).
-    public var lastActivity: Timestamp { unchecked.lastActivity }
-    /// The state written for every event (`activity()`), exempt from run-time exclusivity
-    /// checks (the rules are in the core's UnsafeFoundations.swift: one thread, no access held
-    /// across a call out): as stored properties, the two checks per event cost about 75
-    /// instructions (issue 25, seventh round).
-    struct HotState {
-        var lastActivity: Timestamp
-        /// Notifications sent `idled` and not yet resumed.
-        var idleCount = 0
-    }
-    @exclusivity(unchecked) var unchecked: HotState
+    public var lastActivity: Timestamp { state.unchecked.lastActivity }
+    /// The state written for every event, shared with the spy (``IdleActivity``).
+    let state: IdleActivity
     var notifications: [IdleNotification] = []
     var inhibitors: [IdleInhibitor] = []
     private var globals: [OpaquePointer] = []
@@ -69,7 +62,7 @@ public final class IdleNotifier {
         self.seat = seat
         displayKeptAlive = seat.display
         router = seat.router
-        unchecked = HotState(lastActivity: seat.router.clock.now)
+        state = IdleActivity(clock: seat.router.clock)
         let notifier = IdleGlobal(notifier: self, interface: ext_idle_notifier_v1_wire()!, requests: idleNotifierRequests)
         var offered = [notifier]
         if inhibitors {
@@ -97,16 +90,12 @@ public final class IdleNotifier {
         }
     }
 
-    /// Input came: noted (the per-event path), and idle notifications resume.
-    func activity() {
-        unchecked.lastActivity = clock.now
-        if unchecked.idleCount > 0 { resumeAll() }
-    }
-
-    private func resumeAll() {
+    /// Idle notifications resume: input came while some were idle (``IdleSpy`` notes the
+    /// input and calls this), or an inhibitor now holds idle off.
+    func resumeAll() {
         for n in notifications where n.isIdle {
             n.isIdle = false
-            unchecked.idleCount -= 1
+            state.unchecked.idleCount -= 1
             if let r = n.resource { Libwayland.post(r, EXT_IDLE_NOTIFICATION_V1_RESUMED) }
             notificationChanged?(n.timeout, false)
             arm(n)
@@ -128,7 +117,7 @@ public final class IdleNotifier {
         guard !n.isIdle, n.resource != nil else { return }
         if isInhibited {
             // Held off: counted again from now, until no shown surface inhibits.
-            unchecked.lastActivity = clock.now
+            state.unchecked.lastActivity = clock.now
             arm(n)
             return
         }
@@ -137,14 +126,14 @@ public final class IdleNotifier {
             return
         }
         n.isIdle = true
-        unchecked.idleCount += 1
+        state.unchecked.idleCount += 1
         if let r = n.resource { Libwayland.post(r, EXT_IDLE_NOTIFICATION_V1_IDLED) }
         notificationChanged?(n.timeout, true)
     }
 
     /// When `n`'s count began: the last input, or its creation if later (a client that asks
     /// after the seat has been idle a while waits its whole timeout, as in wlroots).
-    private func start(of n: IdleNotification) -> Timestamp { max(unchecked.lastActivity, n.created) }
+    private func start(of n: IdleNotification) -> Timestamp { max(state.unchecked.lastActivity, n.created) }
 
     func add(_ n: IdleNotification) {
         n.created = clock.now
@@ -155,21 +144,21 @@ public final class IdleNotifier {
 
     func remove(_ n: IdleNotification) {
         n.cancelTimer()
-        if n.isIdle { unchecked.idleCount -= 1 }
+        if n.isIdle { state.unchecked.idleCount -= 1 }
         notifications.removeAll { $0 === n }
     }
 
     func inhibitorAdded(_ inhibitor: IdleInhibitor) {
         inhibitors.append(inhibitor)
         inhibitorsChanged?(inhibitors.count)
-        if unchecked.idleCount > 0, isInhibited { resumeAll() }
+        if state.unchecked.idleCount > 0, isInhibited { resumeAll() }
     }
 
     func inhibitorRemoved(_ inhibitor: IdleInhibitor) {
         inhibitors.removeAll { $0 === inhibitor }
         inhibitorsChanged?(inhibitors.count)
         // Counting starts again now, as when the inhibitor's surface stopped holding idle off.
-        unchecked.lastActivity = max(unchecked.lastActivity, clock.now)
+        state.unchecked.lastActivity = max(state.unchecked.lastActivity, clock.now)
     }
 }
 
@@ -216,15 +205,61 @@ final class IdleInhibitor: ResourceObject {
 ///
 /// Refers to its notifier through an ``IdleNotifierHandle`` (UnsafeFoundations.swift), not
 /// `unowned`: an `unowned` load per event was a `swift_unownedRetainStrong`.
+///
+/// Writes the time into the notifier's ``IdleActivity``, which it holds strongly, and reaches
+/// the notifier only while some notification is idle: calling the notifier's `activity()` per
+/// event retained and released the notifier and its router and clock around it, ~270
+/// instructions a touch frame in the kiosk (issue 25, tenth round).
 final class IdleSpy: InputSpy {
     let handle: IdleNotifierHandle
-    init(notifier: IdleNotifier) { handle = IdleNotifierHandle(notifier) }
+    let state: IdleActivity
+    init(notifier: IdleNotifier) {
+        handle = IdleNotifierHandle(notifier)
+        state = notifier.state
+    }
 
     func observe(_ event: InputEvent, consumed: Bool, router: Router) {
         switch event.kind {
         case .deviceAdded, .deviceRemoved: return
-        default: handle.notifier?.activity()
+        default: break
         }
+        state.unchecked.lastActivity = state.now
+        if state.unchecked.idleCount > 0 { handle.notifier?.resumeAll() }
+    }
+}
+
+/// What an ``IdleNotifier`` notes per event, shared with its spy, which holds it strongly
+/// (as ``ConstraintFlag``): the time of the last input and how many notifications are idle,
+/// and the router's clock.
+final class IdleActivity {
+    /// The router's clock (a `let` of the router's, kept here so that the spy reads it
+    /// without reaching the router).
+    let clock: any Clock
+    /// The state written for every event, exempt from run-time exclusivity checks (the rules
+    /// are in the core's UnsafeFoundations.swift: one thread, no access held across a call
+    /// out): as stored properties, the two checks per event cost about 75 instructions
+    /// (issue 25, seventh round).
+    struct HotState {
+        var lastActivity: Timestamp
+        /// Notifications sent `idled` and not yet resumed.
+        var idleCount = 0
+    }
+    @exclusivity(unchecked) var unchecked: HotState
+
+    /// True when ``clock`` is an ``EventLoopClock`` (a final class), whose time is
+    /// `MonotonicClock.microseconds()`: read directly, as its `now` does. A call through the
+    /// existential retained and released the clock per event (~40 instructions).
+    private let isEventLoopClock: Bool
+
+    init(clock: any Clock) {
+        self.clock = clock
+        isEventLoopClock = clock is EventLoopClock
+        unchecked = HotState(lastActivity: clock.now)
+    }
+
+    /// The clock's time.
+    @inline(__always) var now: Timestamp {
+        isEventLoopClock ? Timestamp(microseconds: MonotonicClock.microseconds()) : clock.now
     }
 }
 

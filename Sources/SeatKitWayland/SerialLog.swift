@@ -43,6 +43,11 @@ public final class SerialLog {
     /// UnsafeFoundations.swift).
     private struct HotState {
         var entries: [ClientID: Ring] = [:]
+        /// The client recorded last and its ring: a serial goes to the same client as the
+        /// one before it almost always (the focused one), and hashing the client for the
+        /// dictionary cost ~200 instructions a serial (issue 25, tenth round).
+        var lastClient: ClientID?
+        var lastRing: Ring?
     }
 
     @exclusivity(unchecked) private var unchecked = HotState()
@@ -56,6 +61,19 @@ public final class SerialLog {
             var next = 0
         }
         @exclusivity(unchecked) var unchecked = HotState()
+
+        /// Appends `entry`, or overwrites the oldest once `depth` are kept (the index wraps
+        /// by a compare, not a division).
+        @inline(__always)
+        func record(_ entry: Entry, depth: Int) {
+            if unchecked.slots.count < depth {
+                unchecked.slots.append(entry)
+                return
+            }
+            let i = unchecked.next
+            unchecked.slots[i] = entry
+            unchecked.next = i + 1 == depth ? 0 : i + 1
+        }
     }
 
     public init(depth: Int = 32) { self.depth = depth }
@@ -63,20 +81,20 @@ public final class SerialLog {
     func record(_ serial: UInt32, _ kind: SerialKind, for client: ClientID) {
         guard depth > 0 else { return }
         let ring: Ring
-        if let existing = unchecked.entries[client] {
-            ring = existing
+        if unchecked.lastClient == client, let last = unchecked.lastRing {
+            ring = last
         } else {
-            ring = Ring()
-            ring.unchecked.slots.reserveCapacity(depth)
-            unchecked.entries[client] = ring
+            if let existing = unchecked.entries[client] {
+                ring = existing
+            } else {
+                ring = Ring()
+                ring.unchecked.slots.reserveCapacity(depth)
+                unchecked.entries[client] = ring
+            }
+            unchecked.lastClient = client
+            unchecked.lastRing = ring
         }
-        let entry = Entry(serial: serial, kind: kind)
-        if ring.unchecked.slots.count < depth {
-            ring.unchecked.slots.append(entry)
-        } else {
-            ring.unchecked.slots[ring.unchecked.next] = entry
-            ring.unchecked.next = (ring.unchecked.next + 1) % depth
-        }
+        ring.record(Entry(serial: serial, kind: kind), depth: depth)
     }
 
     /// The client's entries, oldest first.
@@ -96,5 +114,11 @@ public final class SerialLog {
         unchecked.entries[client]?.unchecked.slots.contains { $0.serial == serial && kinds.contains($0.kind) } ?? false
     }
 
-    func forget(_ client: ClientID) { unchecked.entries[client] = nil }
+    func forget(_ client: ClientID) {
+        unchecked.entries[client] = nil
+        if unchecked.lastClient == client {
+            unchecked.lastClient = nil
+            unchecked.lastRing = nil
+        }
+    }
 }

@@ -52,7 +52,10 @@ public final class SessionLock: GlobalOwner {
     public unowned let roles: any SessionLockSurfaceRoles
     /// Whether the session is locked: from a lock client's `lock` until its
     /// `unlock_and_destroy`, and on after a lock client died locked.
-    public private(set) var isLocked = false
+    public private(set) var isLocked = false {
+        // The filter keeps its own copy, read per event without loading this lock.
+        didSet { filter.unchecked.isLocked = isLocked }
+    }
     /// Told each time ``isLocked`` changes (the compositor blanks or shows its outputs).
     public var lockChanged: ((Bool) -> Void)?
     /// Told when a lock surface first shows a buffer, with its node (in the tree, on top of
@@ -330,12 +333,26 @@ final class SessionLockGrab: PointerGrab, TouchGrab, KeyboardGrab {
 }
 
 /// Puts the lock's grabs back before each event while locked.
+///
+/// Reads whether the session is locked from its own copy, which the lock keeps up to date:
+/// reading the lock's `isLocked` per event loaded the `unowned` lock (a
+/// `swift_unownedRetainStrong` and a release) and made a dynamic exclusivity check, ~145
+/// instructions a touch frame in the kiosk (issue 25, tenth round). The lock is loaded only
+/// while locked.
 final class SessionLockFilter: InputFilter {
     unowned let lock: SessionLock
+    /// The hot state, exempt from run-time exclusivity checks (the rules are in
+    /// UnsafeFoundations.swift).
+    struct HotState {
+        /// The lock's ``SessionLock/isLocked``, copied by its `didSet`.
+        var isLocked = false
+    }
+    @exclusivity(unchecked) var unchecked = HotState()
+
     init(lock: SessionLock) { self.lock = lock }
 
     func filter(_ event: InputEvent, router: Router) -> FilterDecision {
-        if lock.isLocked { lock.enforce() }
+        if unchecked.isLocked { lock.enforce() }
         return .pass
     }
 }

@@ -136,14 +136,27 @@ final class TabletDeviceSpy: InputSpy {
     private let seatHandle: SeatHandle
     init(seat: Seat) { self.seatHandle = seat.handle }
 
+    /// The kind first, by its case alone: every other event (all of a kiosk's frequent ones)
+    /// returns before the event's payload is copied out or the seat is loaded, which
+    /// retained and released it per event (issue 25, tenth round).
     func observe(_ event: InputEvent, consumed: Bool, router: Router) {
-        guard let seat else { return }
+        switch event.kind {
+        case .deviceAdded, .deviceRemoved, .tablet: observeDeviceOrPad(event, consumed: consumed)
+        default: return
+        }
+    }
+
+    @inline(never)
+    private func observeDeviceOrPad(_ event: InputEvent, consumed: Bool) {
         switch event.kind {
         case .deviceAdded(let info):
-            if info.capabilities.contains(.tabletPad) { seat.tabletV2.padAdded(event.device, info: info, seat: seat) }
+            guard info.capabilities.contains(.tabletPad), let seat else { return }
+            seat.tabletV2.padAdded(event.device, info: info, seat: seat)
         case .deviceRemoved:
+            guard let seat else { return }
             seat.tabletV2.deviceRemoved(event.device)
         case .tablet(let t) where !t.isToolEvent && !consumed:
+            guard let seat else { return }
             seat.tabletV2.padEvent(t, device: event.device, time: event.time, seat: seat)
         default:
             break

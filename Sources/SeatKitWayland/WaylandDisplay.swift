@@ -129,7 +129,14 @@ public final class EventLoopClock: Clock {
 
     /// A clock whose timers are sources on `eventLoop` (`struct wl_event_loop *`, which must
     /// outlive the clock). ``WaylandDisplay/clock`` is one on the display's loop.
-    public init(eventLoop: OpaquePointer) { self.loop = eventLoop }
+    public init(eventLoop: OpaquePointer) {
+        self.loop = eventLoop
+        // The table's storage made now, with room for a few timers: its first growth
+        // instantiated the storage type's metadata, ~370,000 instructions inside the first
+        // timer (in a kiosk, the first key repeat: ~1,550 per key frame of the keyboard
+        // recording, issue 25, tenth round).
+        timers.reserveCapacity(4)
+    }
 
     /// Where the clock reports a timer the event loop could not make or arm (that timer
     /// never fires). By default swift-log's `LoggingSystem`, label `SeatKitWayland.EventLoopClock`.
@@ -137,6 +144,8 @@ public final class EventLoopClock: Clock {
 
     deinit { for timer in timers.values { Libwayland.removeSource(timer.source) } }
 
+    /// (`IdleActivity.now` in IdleNotifier.swift reads the same clock the same way, directly:
+    /// change both together.)
     public var now: Timestamp { Timestamp(microseconds: MonotonicClock.microseconds()) }
 
     public func schedule(at deadline: Timestamp, _ action: @escaping () -> Void) -> TimerToken {

@@ -89,6 +89,17 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
     // MARK: Click and tap to focus (InputFilter: sees input before routing, takes nothing)
 
     func filter(_ event: InputEvent, router: Router) -> FilterDecision {
+        // The kind by its case alone first: motions and frames (most events) pass without
+        // their payload copied out.
+        switch event.kind {
+        case .pointerButton, .touchDown, .key: note(event, router: router)
+        default: break
+        }
+        return .pass
+    }
+
+    @inline(never)
+    private func note(_ event: InputEvent, router: Router) {
         switch event.kind {
         case .pointerButton(_, .pressed):
             focusWindow(at: router.pointerLocation, "click")
@@ -110,7 +121,6 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
         default:
             break
         }
-        return .pass
     }
 
     private var repeatingKey: UInt32?
