@@ -67,7 +67,9 @@ public struct ResponderContext: ~Escapable {
     private let routerLink: Unretained<Router>
     private let linkSurface: Unretained<Surface>?
     private let linkOutput: Unretained<Output>?
-    private let targetSurface: Unretained<Surface>?
+    /// Public under the SPI `SeatKitInternals` only so that `targetIdentity` can be inlined
+    /// into the C API (inlinable code may read no internal stored property of an SPI type).
+    @_spi(SeatKitInternals) public let targetSurface: Unretained<Surface>?
 
     // Immortal as far as the compiler knows: the context is made by the router for one call
     // and dropped after it; it is responders, outside this module, that cannot keep it.
@@ -130,8 +132,11 @@ public struct ResponderContext: ~Escapable {
 
     /// The target's identity, without retaining it (a lookup key for adapters, such as the C
     /// API's handle table, that must not pay a retain and release per responder asked).
-    @inline(__always)
-    package var targetIdentity: ObjectIdentifier? { targetSurface?.identity }
+    /// Public under the SPI `SeatKitInternals` and inlinable, not `package`: Swift 6.3 does not
+    /// inline a `package` member into another module, and the C API asks it for every C
+    /// responder a walk reaches (a call each; see docs/BENCHMARKS.md, the C API section).
+    @_spi(SeatKitInternals) @inlinable @inline(__always)
+    public var targetIdentity: ObjectIdentifier? { targetSurface?.identity }
 }
 
 /// One finger in a touch event.
