@@ -76,17 +76,13 @@ final class GestureArena {
         }
     }
 
-    /// Drops from `live` (the arena's, moved out for the walk) the entries that are no
-    /// longer live (``isLive(_:)``), keeping the order of the others. Called by the gathering
-    /// walk of `GestureCoordinator.deliverToRecognizers` after it found one, with nothing
-    /// called out in between.
+    /// Drops from `live` the entries that are no longer live (``isLive(_:)``), keeping the
+    /// order of the others. Called by the gathering walk of
+    /// `GestureCoordinator.deliverToRecognizers` after it found one, with nothing called out
+    /// in between.
     @inline(never)
-    static func dropSettledEntries(of live: inout [LiveEntry]) {
-        live.removeAll { entry in
-            entry.recognizer.with { recognizer in
-                recognizer.unchecked.generation != entry.generation || recognizer.unchecked.storedState.isFinal
-            }
-        }
+    func dropSettledLiveEntries() {
+        unchecked.live.removeAll { !isLive($0) }
     }
 
     func contains(_ recognizer: GestureRecognizer) -> Bool {

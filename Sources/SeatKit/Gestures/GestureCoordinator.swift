@@ -296,19 +296,16 @@ extension GestureCoordinator {
             return
         }
         // Begins and moves: the live entries, dropping those found settled or stale for
-        // good (GestureArena.live), so that they cost nothing at the next motion. The list is
-        // moved out of the arena for the walk (swapped, not copied) and walked as a local: read
-        // in place from the arena (`withUnsafeMutableBufferPointer`), it cost a uniqueness check
-        // and a write back per due touch and pass, and read by index from the arena, a reload
-        // of the list per entry (issue 25, tenth round). Nothing reads it meanwhile (the walk
-        // calls nothing out). Most passes drop nothing; one that does compacts it after the walk.
+        // good (GestureArena.live), so that they cost nothing at the next motion. Read by
+        // index, not through `withUnsafeMutableBufferPointer` (its uniqueness check and write
+        // back cost about 15 per due touch and pass; issue 25, tenth round; moved out of the
+        // arena into a local for the walk, the local's release cost 32 more a pass): most
+        // passes drop nothing, and one that does compacts the list after the walk.
         // It also notes whether any of them delays touches began (`isDelayed`).
-        var live: [GestureArena.LiveEntry] = []
-        swap(&live, &arena.unchecked.live)
         var dropped = false, delays = false
         var e = 0
-        while e < live.count {
-            let entry = live[e]
+        while e < arena.unchecked.live.count {
+            let entry = arena.unchecked.live[e]
             e += 1
             guard arena.isLive(entry) else {
                 dropped = true
@@ -317,8 +314,7 @@ extension GestureCoordinator {
             if entry.recognizer.with({ $0.unchecked._delaysTouchesBegan }) { delays = true }
             gather(entry.recognizer, generation: entry.generation, touch: index, pass: pass)
         }
-        if dropped { GestureArena.dropSettledEntries(of: &live) }
-        swap(&live, &arena.unchecked.live)
+        if dropped { arena.dropSettledLiveEntries() }
         if !delays {
             arena.unchecked.undelayedPass = pass
             arena.unchecked.undelayedEdits = unchecked.delaySettingEdits
