@@ -257,9 +257,11 @@ open class GestureRecognizer {
         get { unchecked._delaysTouchesBegan }
         set {
             unchecked._delaysTouchesBegan = newValue
-            // The router that follows it forgets which arenas it found delaying no begin or
-            // move (`GestureArena.HotState.undelayedPass`).
+            // The router that follows it, and the one its surface is in (the same but for a
+            // surface moved to another router mid-gesture), forget which arenas they found
+            // delaying no begin or move (`GestureArena.HotState.undelayedPass`).
             unchecked.engagedRouterLink?.with { $0.gestures.unchecked.delaySettingEdits &+= 1 }
+            router?.gestures.unchecked.delaySettingEdits &+= 1
         }
     }
     /// Hold `touchesEnded` back from the responders while this recognizer is `.possible`
