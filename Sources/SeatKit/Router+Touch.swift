@@ -1011,24 +1011,10 @@ extension Router {
         trace?.record(.told(TraceSubject(link), .touchesCancelled))
     }
 
-    /// Returns finished sequences to the pool. Inlined to its scan: most frames finish no
-    /// touch, and the call with the out-of-line part's frame cost about 35 of its 56 per frame
-    /// (issue 25, tenth round).
-    @inline(__always)
+    /// Returns finished sequences to the pool.
     func compactTouches() {
         guard unchecked.touches.loops == 0 else { return }
         var i = 0
-        while i < unchecked.touches.records.count {
-            if unchecked.touches.records[i].unchecked.finished { return compactTouches(from: i) }
-            i += 1
-        }
-        endInterceptionRequestsIfIdle()
-    }
-
-    /// ``compactTouches()`` from `start`, the first finished sequence.
-    @inline(never)
-    private func compactTouches(from start: Int) {
-        var i = start
         while i < unchecked.touches.records.count {
             if unchecked.touches.records[i].unchecked.finished {
                 let sequence = unchecked.touches.records.remove(at: i)
