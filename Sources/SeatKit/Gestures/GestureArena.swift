@@ -34,6 +34,14 @@ final class GestureArena {
         /// walk of `GestureCoordinator.deliverToRecognizers`, which calls nothing out, drops
         /// entries from it.
         var live: [LiveEntry] = []
+        /// The delivery pass (`GestureCoordinator`'s `gesturePassMark`) whose gather found no
+        /// live entry that delays touches began, at the coordinator's `delaySettingEdits`
+        /// `undelayedEdits`; 0 when none has. Until an entry joins or an engaged recognizer's
+        /// `delaysTouchesBegan` is set, no recognizer here delays a begin or a move (live
+        /// entries only leave, a settled recognizer only comes back reset, its entry stale),
+        /// so `GestureCoordinator.isDelayed` answers without walking them (issue 25, tenth round).
+        var undelayedPass: UInt64 = 0
+        var undelayedEdits: UInt64 = 0
     }
 
     @exclusivity(unchecked) var unchecked = HotState()
@@ -48,6 +56,7 @@ final class GestureArena {
         let entry = Entry(recognizer: recognizer, generation: recognizer.unchecked.generation)
         unchecked.entries.append(entry)
         unchecked.live.append(LiveEntry(recognizer: Unretained(recognizer), generation: entry.generation))
+        unchecked.undelayedPass = 0
     }
 
     /// Withdraws the entry at `index` of `entries`: it stays in place, never current again
@@ -56,6 +65,24 @@ final class GestureArena {
         let recognizer = unchecked.entries[index].recognizer
         unchecked.entries[index] = Entry(recognizer: recognizer, generation: .max)
         unchecked.live.removeAll { $0.recognizer.refers(to: recognizer) }
+    }
+
+    /// Whether `entry` of `live` stays there: its recognizer is at the generation it joined
+    /// at and not settled. Once false, false until ``clear()`` (see `live`).
+    @inline(__always)
+    func isLive(_ entry: LiveEntry) -> Bool {
+        entry.recognizer.with { recognizer in
+            recognizer.unchecked.generation == entry.generation && !recognizer.unchecked.storedState.isFinal
+        }
+    }
+
+    /// Drops from `live` the entries that are no longer live (``isLive(_:)``), keeping the
+    /// order of the others. Called by the gathering walk of
+    /// `GestureCoordinator.deliverToRecognizers` after it found one, with nothing called out
+    /// in between.
+    @inline(never)
+    func dropSettledLiveEntries() {
+        unchecked.live.removeAll { !isLive($0) }
     }
 
     func contains(_ recognizer: GestureRecognizer) -> Bool {

@@ -98,6 +98,9 @@ final class GestureCoordinator {
         var releaseGroup: [HeldTouch] = []
         /// Marks recognizers shown a phase in the current pass (each sees it once).
         var gesturePassMark: UInt64 = 0
+        /// Bumped when an engaged recognizer's `delaysTouchesBegan` is set (see
+        /// `GestureArena.HotState.undelayedPass`).
+        var delaySettingEdits: UInt64 = 0
         /// The recognizers of the pass under way, in the order they are shown the phase. Raw
         /// memory kept across passes (freed in `deinit`), not an array: an array's store
         /// checks its bounds and the uniqueness of its buffer, about 15 instructions per
@@ -230,10 +233,17 @@ extension GestureCoordinator {
         // The event shown is held here, a local, and rebuilt only when the points are: showing
         // the same points to the next recognizer costs no reference counting (a `TouchEvent`
         // made per recognizer from `passPoints` retained and released its array each time).
-        // `passPointsVersion` tells whether `passPoints` was rebuilt meanwhile (by this pass,
+        // `passPointsVersion` tells whether the points were rebuilt meanwhile (by this pass,
         // or by a pass nested in a handler).
+        // The points live in the event for the pass: `passPoints`' buffer is moved into it and
+        // back at the end (swapped, not copied), so that the event holds the only reference and
+        // is rebuilt in place. Assigned to and from `passPoints`, the array was retained once and
+        // released twice per pass (about 60 instructions; issue 25, tenth round). A pass nested
+        // in a handler finds `passPoints` empty, builds its own and leaves it there; this pass
+        // then sees the version move and rebuilds its own points before showing them again.
         unchecked.passPointsCount = -1
         var event = TouchEvent(time: time, touches: [])
+        swap(&event.touches, &unchecked.passPoints)
         var eventVersion = unchecked.passPointsVersion &- 1
         var r = 0
         while r < unchecked.passRecognizers.count {
@@ -243,10 +253,7 @@ extension GestureCoordinator {
                 // Reset by an earlier recognizer's handler: it finished with these touches.
                 guard recognizer.unchecked.generation == passEntry.generation else { return }
                 if eventVersion != unchecked.passPointsVersion || !passPointsFit(in: router, recognizer, phase) {
-                    // Let go of the array first, so that it is rebuilt in place, not copied.
-                    event.touches = []
-                    guard rebuildPassPoints(in: router, for: recognizer, phase) else { return }
-                    event.touches = unchecked.passPoints
+                    guard rebuildPassPoints(in: router, for: recognizer, phase, into: &event.touches) else { return }
                     eventVersion = unchecked.passPointsVersion
                 }
                 if recognizer.unchecked.storedState.isFinal {
@@ -267,6 +274,7 @@ extension GestureCoordinator {
                 }
             }
         }
+        swap(&event.touches, &unchecked.passPoints)
         unchecked.passRecognizers.removeAll()
     }
 
@@ -288,23 +296,29 @@ extension GestureCoordinator {
             return
         }
         // Begins and moves: the live entries, dropping those found settled or stale for
-        // good (GestureArena.live), so that they cost nothing at the next motion.
-        var kept = 0
-        arena.unchecked.live.withUnsafeMutableBufferPointer { live in
-            var e = 0
-            while e < live.count {
-                let entry = live[e]
-                e += 1
-                let keep = entry.recognizer.with { recognizer in
-                    recognizer.unchecked.generation == entry.generation && !recognizer.unchecked.storedState.isFinal
-                }
-                guard keep else { continue }
-                if kept != e &- 1 { live[kept] = entry }
-                kept &+= 1
-                gather(entry.recognizer, generation: entry.generation, touch: index, pass: pass)
+        // good (GestureArena.live), so that they cost nothing at the next motion. Read by
+        // index, not through `withUnsafeMutableBufferPointer` (its uniqueness check and write
+        // back cost about 15 per due touch and pass; issue 25, tenth round; moved out of the
+        // arena into a local for the walk, the local's release cost 32 more a pass): most
+        // passes drop nothing, and one that does compacts the list after the walk.
+        // It also notes whether any of them delays touches began (`isDelayed`).
+        var dropped = false, delays = false
+        var e = 0
+        while e < arena.unchecked.live.count {
+            let entry = arena.unchecked.live[e]
+            e += 1
+            guard arena.isLive(entry) else {
+                dropped = true
+                continue
             }
+            if entry.recognizer.with({ $0.unchecked._delaysTouchesBegan }) { delays = true }
+            gather(entry.recognizer, generation: entry.generation, touch: index, pass: pass)
         }
-        if kept < arena.unchecked.live.count { arena.unchecked.live.removeLast(arena.unchecked.live.count - kept) }
+        if dropped { arena.dropSettledLiveEntries() }
+        if !delays {
+            arena.unchecked.undelayedPass = pass
+            arena.unchecked.undelayedEdits = unchecked.delaySettingEdits
+        }
     }
 
     /// Notes that `recognizer` is due the touch at `touch` (an index in the router's active
@@ -354,17 +368,46 @@ extension GestureCoordinator {
         return true
     }
 
-    /// Fills `passPoints` with `recognizer`'s touches still due in this pass, in the bound
-    /// surfaces' space as they are now; false when none is left (an earlier recognizer's
-    /// handler cancelled them). Only a complete set is shared with the next recognizer
-    /// (`passPointsFit`).
-    private func rebuildPassPoints(in router: Router, for recognizer: GestureRecognizer, _ phase: TouchPhase) -> Bool {
+    /// Fills `points` (the pass's event's, `passPoints` moved out for the pass) with
+    /// `recognizer`'s touches still due in this pass, in the bound surfaces' space as they are
+    /// now; false when none is left (an earlier recognizer's handler cancelled them). Only a
+    /// complete set is shared with the next recognizer (`passPointsFit`).
+    /// A recognizer with one due touch (one finger moving: most passes) is filled inline, with
+    /// no loop over the others (issue 25, tenth round); more go through
+    /// ``rebuildPassPoints(in:for:_:into:count:first:)``.
+    @inline(__always)
+    private func rebuildPassPoints(in router: Router, for recognizer: GestureRecognizer, _ phase: TouchPhase,
+                                   into points: inout [TouchPoint]) -> Bool {
         let count = recognizer.unchecked.passTouchCount
         let first = recognizer.unchecked.passFirstTouch
+        guard count == 1 else { return rebuildPassPoints(in: router, for: recognizer, phase, into: &points, count: count, first: first) }
+        unchecked.passPointsVersion &+= 1
+        unchecked.passPointsFirst = first
+        unchecked.passPointsEdit = router.unchecked.treeEditCount
+        guard let point = passPoint(in: router, at: first, for: recognizer, phase) else {
+            // Not shown: the next recognizer rebuilds (the version moved), so what is left in
+            // `points` is never shown.
+            unchecked.passPointsCount = -1
+            return false
+        }
+        if points.count == 1 {
+            points[0] = point
+        } else {
+            points.removeAll(keepingCapacity: true)
+            points.append(point)
+        }
+        unchecked.passPointsCount = 1
+        return true
+    }
+
+    /// ``rebuildPassPoints(in:for:_:into:)`` for a recognizer with several due touches.
+    @inline(never)
+    private func rebuildPassPoints(in router: Router, for recognizer: GestureRecognizer, _ phase: TouchPhase,
+                                   into points: inout [TouchPoint], count: Int, first: Int) -> Bool {
         unchecked.passPointsVersion &+= 1
         // Both lists are overwritten in place and only then cut to length: emptying them first
         // (`removeAll(keepingCapacity:)`, a generic call) cost about 140 instructions a pass.
-        var points = 0
+        var filled = 0
         var complete = true
         var k = -1
         while k < count - 1 {
@@ -373,29 +416,35 @@ extension GestureCoordinator {
                 if k < unchecked.passPointsRest.count { unchecked.passPointsRest[k] = index } else { unchecked.passPointsRest.append(index) }
             }
             k += 1
-            // Read unretained: the pass runs inside the router's touch loops, so the list keeps
-            // the record (rule 6 of `Unretained`), and nothing here calls out. Read with
-            // `records[index]`, it cost a retain and a release per touch and rebuild.
-            let point: TouchPoint? = router.unchecked.touches.record(at: index).with { other in
-                // Cancelled or delivered meanwhile by an earlier recognizer's handler.
-                guard router.isDue(other, phase) else { return nil }
-                // Withdrawn from this touch meanwhile (a disallowed interception, Interception.swift).
-                if unchecked.arenasEditedInPass, let arena = other.unchecked.arena, !arena.contains(recognizer) { return nil }
-                return router.touchPoint(of: other)
-            }
-            guard let point else {
+            guard let point = passPoint(in: router, at: index, for: recognizer, phase) else {
                 complete = false
                 continue
             }
-            if points < unchecked.passPoints.count { unchecked.passPoints[points] = point } else { unchecked.passPoints.append(point) }
-            points += 1
+            if filled < points.count { points[filled] = point } else { points.append(point) }
+            filled += 1
         }
-        while unchecked.passPoints.count > points { unchecked.passPoints.removeLast() }
+        while points.count > filled { points.removeLast() }
         while unchecked.passPointsRest.count > count - 1 { unchecked.passPointsRest.removeLast() }
         unchecked.passPointsCount = complete ? count : -1
         unchecked.passPointsFirst = first
         unchecked.passPointsEdit = router.unchecked.treeEditCount
-        return !unchecked.passPoints.isEmpty
+        return !points.isEmpty
+    }
+
+    /// The point of the touch at `index` in the router's records as `recognizer` is shown it,
+    /// or `nil` when it is no longer due to it.
+    @inline(__always)
+    private func passPoint(in router: Router, at index: Int, for recognizer: GestureRecognizer, _ phase: TouchPhase) -> TouchPoint? {
+        // Read unretained: the pass runs inside the router's touch loops, so the list keeps
+        // the record (rule 6 of `Unretained`), and nothing here calls out. Read with
+        // `records[index]`, it cost a retain and a release per touch and rebuild.
+        router.unchecked.touches.record(at: index).with { other in
+            // Cancelled or delivered meanwhile by an earlier recognizer's handler.
+            guard router.isDue(other, phase) else { return nil }
+            // Withdrawn from this touch meanwhile (a disallowed interception, Interception.swift).
+            if unchecked.arenasEditedInPass, let arena = other.unchecked.arena, !arena.contains(recognizer) { return nil }
+            return router.touchPoint(of: other)
+        }
     }
 
     /// Decides whether `sequence`, just grouped for `phase` with the touches bound to `surface`,
@@ -409,7 +458,10 @@ extension GestureCoordinator {
             sequence.unchecked.withheld = true
             return
         }
-        if sequence.unchecked.heldCount > 0 || hasHeldTouch(boundTo: surface) || hasHeldTouch(withID: sequence.unchecked.id) {
+        // The held list looked at only when it has entries (two calls per grouped touch
+        // otherwise; issue 25, tenth round).
+        if sequence.unchecked.heldCount > 0
+            || (!unchecked.heldTouches.isEmpty && (hasHeldTouch(boundTo: surface) || hasHeldTouch(withID: sequence.unchecked.id))) {
             // Behind held phases of its own, of its surface's other touches, or of an
             // earlier touch with its ID (a reused slot whose end is held): keep the
             // order in which they happened.
@@ -476,9 +528,15 @@ extension GestureCoordinator {
 
     /// Whether a recognizer of the touch's arena delays `phase`: ``delayingRecognizer(_:_:)``
     /// without handing one out (a retain and a release per held phase and frame).
+    /// A begin or move of a touch whose arena the last delivery pass found delaying none
+    /// (`GestureArena.HotState.undelayedPass`) is answered without a walk.
     @inline(__always)
     func isDelayed(_ sequence: TouchSequence, _ phase: TouchPhase) -> Bool {
-        delayingEntry(sequence, phase) != nil
+        if phase != .ended, let arena = sequence.unchecked.arena.map(Unretained.init),
+           arena.with({ $0.unchecked.undelayedPass == unchecked.gesturePassMark && $0.unchecked.undelayedEdits == unchecked.delaySettingEdits }) {
+            return false
+        }
+        return delayingEntry(sequence, phase) != nil
     }
 
     /// The index in the arena's live entries of ``delayingRecognizer(_:_:)``.
@@ -590,8 +648,17 @@ extension GestureCoordinator {
     /// Delivers held phases whose recognizers have all given up, in the order they were
     /// held; drops those of taken or finished touches. Called at the end of a frame, after a
     /// recognizer's timer and after cancels.
+    /// Inlined to its first check: with nothing held (most frames) it costs a load, not a
+    /// call (issue 25, tenth round).
+    @inline(__always)
     func settleGestures(in router: Router) {
         guard !unchecked.heldTouches.isEmpty, !unchecked.isSettlingGestures else { return }
+        settleHeldGestures(in: router)
+    }
+
+    /// ``settleGestures(in:)`` with something held.
+    @inline(never)
+    private func settleHeldGestures(in router: Router) {
         unchecked.isSettlingGestures = true
         router.unchecked.touches.loops += 1
         var releasedAny = false

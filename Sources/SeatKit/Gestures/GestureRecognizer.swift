@@ -255,7 +255,14 @@ open class GestureRecognizer {
     /// recognizer is `.possible`. Default: `false`.
     public var delaysTouchesBegan: Bool {
         get { unchecked._delaysTouchesBegan }
-        set { unchecked._delaysTouchesBegan = newValue }
+        set {
+            unchecked._delaysTouchesBegan = newValue
+            // The router that follows it, and the one its surface is in (the same but for a
+            // surface moved to another router mid-gesture), forget which arenas they found
+            // delaying no begin or move (`GestureArena.HotState.undelayedPass`).
+            unchecked.engagedRouterLink?.with { $0.gestures.unchecked.delaySettingEdits &+= 1 }
+            router?.gestures.unchecked.delaySettingEdits &+= 1
+        }
     }
     /// Hold `touchesEnded` back from the responders while this recognizer is `.possible`
     /// (a tap waiting for its second tap). Default: `true`, as in UIKit.

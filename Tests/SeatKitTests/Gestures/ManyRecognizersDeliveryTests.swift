@@ -168,4 +168,33 @@ private final class PhaseLoggingRecognizer: GestureRecognizer {
         #expect(both.touches.map(\.location.x).sorted() == [120, 220, 640])
         #expect(leftOnly.touches.map(\.location.x).sorted() == [120, 220])
     }
+
+    /// The pass notes the arenas in which no recognizer delays touches began, so that each
+    /// grouped move is not checked against every recognizer again (issue 25, tenth round). A
+    /// recognizer that starts delaying them from its own `touchesMoved` still holds that very
+    /// move back from the responders, as before, and the moves after it.
+    @Test func aRecognizerThatStartsDelayingBeginsInItsMoveHandlerHoldsThatMoveBack() {
+        let rig = GestureRig()
+        let window = rig.surface("window", 0, 0, 1000, 1000, handles: ["began", "moved", "ended"])
+        let quiet = PhaseLoggingRecognizer("quiet", log: rig.log)
+        let delayer = PhaseLoggingRecognizer("delayer", log: rig.log)
+        window.addGestureRecognizer(quiet)
+        window.addGestureRecognizer(delayer)
+        rig.down(1, 100, 100)
+        rig.move(1, 110, 100)
+        #expect(rig.log.matching("window.moved") == ["window.moved[t1]"])
+        let arena = rig.router.unchecked.touches.records.first { $0.unchecked.id == TouchID(1) }?.unchecked.arena
+        #expect(arena?.unchecked.undelayedPass == rig.router.gestures.unchecked.gesturePassMark)
+        rig.log.clear()
+        delayer.onMoved = { delayer.delaysTouchesBegan = true }
+        rig.move(1, 120, 100)
+        #expect(rig.log.matching("delayer.moved") == ["delayer.moved(t1)"])
+        #expect(rig.log.matching("window.").isEmpty)
+        rig.move(1, 130, 100)
+        #expect(rig.log.matching("window.").isEmpty)
+        // Once it fails, the held move (the latest) goes out.
+        delayer.onMoved = { delayer.failIfPossible() }
+        rig.move(1, 140, 100)
+        #expect(rig.log.matching("window.moved") == ["window.moved[t1]"])
+    }
 }
