@@ -13,7 +13,8 @@
 # filters; with SEATKIT_ACCESSIBILITY_ONLY=touch|bounce|slow|sticky|secondary|dwell|mousekeys|locate
 # that one alone; SEATKIT_ACCESSIBILITY_UNDERWAY=1: touch accommodations' fingers held and
 # counted, the pointer moving with the primary button held: what touch accommodations and
-# simulated secondary click cost while they have something under way), SEATKIT_READ_VELOCITY=1, SEATKIT_PER_EVENT_CALLS=N (N events a scene
+# simulated secondary click cost while they have something under way), SEATKIT_SPIES=cursor
+# (a kiosk's cursor-visibility spy on each router), SEATKIT_READ_VELOCITY=1, SEATKIT_PER_EVENT_CALLS=N (N events a scene
 # instead of 100,000: the same counts, sooner). CALLGRIND_RETAINS=0 skips the second run
 # (the last column then reads "-").
 set -euo pipefail

@@ -92,3 +92,74 @@ extension InputEvent.Kind {
     /// ``tableKind``, e.g. "touch-down".
     public var name: String { tableKind.name }
 }
+
+/// A set of ``InputEventKind``s, one bit per kind: the events a spy is told
+/// (``InputSpy/observedKinds``). `[.key]`, `.touches.union(.pointer)`, ``all``.
+public struct InputEventKinds: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    /// The set of `kind` alone.
+    public init(_ kind: InputEventKind) { rawValue = 1 << UInt32(kind.rawValue) }
+
+    public static let touchDown = InputEventKinds(.touchDown)
+    public static let touchMotion = InputEventKinds(.touchMotion)
+    public static let touchUp = InputEventKinds(.touchUp)
+    public static let touchCancel = InputEventKinds(.touchCancel)
+    public static let touchFrame = InputEventKinds(.touchFrame)
+    public static let pointerMotion = InputEventKinds(.pointerMotion)
+    public static let pointerMotionAbsolute = InputEventKinds(.pointerMotionAbsolute)
+    public static let pointerButton = InputEventKinds(.pointerButton)
+    public static let pointerAxis = InputEventKinds(.pointerAxis)
+    public static let touchpadSwipe = InputEventKinds(.touchpadSwipe)
+    public static let touchpadPinch = InputEventKinds(.touchpadPinch)
+    public static let touchpadHold = InputEventKinds(.touchpadHold)
+    public static let key = InputEventKinds(.key)
+    public static let switchToggled = InputEventKinds(.switchToggled)
+    public static let tablet = InputEventKinds(.tablet)
+    public static let unknown = InputEventKinds(.unknown)
+    public static let deviceAdded = InputEventKinds(.deviceAdded)
+    public static let deviceRemoved = InputEventKinds(.deviceRemoved)
+
+    /// Touch down, motion, up, cancel and frame.
+    public static let touches: InputEventKinds = [.touchDown, .touchMotion, .touchUp, .touchCancel, .touchFrame]
+    /// Relative and absolute motion, buttons and scrolling.
+    public static let pointer: InputEventKinds = [.pointerMotion, .pointerMotionAbsolute, .pointerButton, .pointerAxis]
+    /// Touchpad swipes, pinches and holds.
+    public static let touchpadGestures: InputEventKinds = [.touchpadSwipe, .touchpadPinch, .touchpadHold]
+    /// Device announcements and removals.
+    public static let devices: InputEventKinds = [.deviceAdded, .deviceRemoved]
+    /// Every kind, those a later version adds included: a spy's default.
+    public static let all = InputEventKinds(rawValue: .max)
+
+    /// Whether `kind` is in the set.
+    @inlinable public func contains(kind: InputEventKind) -> Bool { rawValue & (1 << UInt32(kind.rawValue)) != 0 }
+
+    /// The bit of `event`'s kind: a switch on its case alone (a gesture's phase kind read
+    /// for the touchpad's three), without copying the payload out.
+    @inline(__always)
+    static func bit(of event: InputEvent) -> UInt32 {
+        switch event.kind {
+        case .touchDown: 1 << 0
+        case .touchMotion: 1 << 1
+        case .touchUp: 1 << 2
+        case .touchCancel: 1 << 3
+        case .touchFrame: 1 << 4
+        case .pointerMotion: 1 << 5
+        case .pointerMotionAbsolute: 1 << 6
+        case .pointerButton: 1 << 7
+        case .pointerAxis: 1 << 8
+        case .touchpadGesture(let g):
+            switch g.kind {
+            case .swipe: 1 << 9
+            case .pinch: 1 << 10
+            case .hold: 1 << 11
+            }
+        case .key: 1 << 12
+        case .switchToggled: 1 << 13
+        case .tablet: 1 << 14
+        case .unknown: 1 << 15
+        case .deviceAdded: 1 << 16
+        case .deviceRemoved: 1 << 17
+        }
+    }
+}

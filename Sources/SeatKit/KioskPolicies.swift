@@ -135,6 +135,10 @@ public final class CursorVisibility: InputSpy {
         _onChange = onChange
     }
 
+    /// Touch downs and pointer events: the router calls it for no other kind.
+    public var observedKinds: InputEventKinds { Self.kinds }
+    private static let kinds = InputEventKinds.touchDown.union(.pointer)
+
     /// A touch down hides the cursor; pointer motion, a button or scrolling from a device
     /// not in ``ignoredDevices`` shows it. Consumed events count too (a waking touch hides it).
     public func observe(_ event: InputEvent, consumed: Bool, router: Router) {

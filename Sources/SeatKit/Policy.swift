@@ -51,12 +51,24 @@ extension InputFilter {
 /// and routing, whether or not a filter consumed it, and cannot change anything about its
 /// routing: idle tracking, on-screen display of keys, statistics. Touch frames, device
 /// announcements and malformed events are shown too; key repeats from a key repeater
-/// (``Router/deliverKey(_:)``) and what a grab forwards or sends are not.
+/// (``Router/deliverKey(_:)``) and what a grab forwards or sends are not. A spy sees only the
+/// kinds of events in its ``observedKinds`` (all by default).
 public protocol InputSpy: AnyObject {
-    /// One injected event. `consumed` is true when a filter took it, when it belongs to a
-    /// key, button or touch taken earlier (by a filter, a key command, or the removal of the
-    /// surface that had it), or when the router ignored it as malformed.
+    /// One injected event, of a kind in ``observedKinds``. `consumed` is true when a filter
+    /// took it, when it belongs to a key, button or touch taken earlier (by a filter, a key
+    /// command, or the removal of the surface that had it), or when the router ignored it as
+    /// malformed.
     func observe(_ event: InputEvent, consumed: Bool, router: Router)
+    /// The kinds of events ``observe(_:consumed:router:)`` is called for; the router reads
+    /// it once, when the spy is added (``Router/addSpy(_:)``), and calls the spy for no other
+    /// kind (no call at all: a spy that wants a few kinds costs the others nothing). To
+    /// change it, remove the spy and add it again. Default: ``InputEventKinds/all``.
+    var observedKinds: InputEventKinds { get }
+}
+
+extension InputSpy {
+    /// Every kind.
+    public var observedKinds: InputEventKinds { .all }
 }
 
 /// Turns evdev keycodes into keysyms, text and modifiers, keeping the keyboard's state.

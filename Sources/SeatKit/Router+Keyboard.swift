@@ -69,10 +69,10 @@ extension Router {
     /// Filters, spies, then the grab or the default rule. `record`: the event is the press
     /// that created the last ``HeldKey`` record of its key, which this marks as it goes.
     private func routeKey(_ event: InputEvent, _ keyEvent: KeyEvent, record: Bool) {
-        // Most seats have no filter and no spy: skip even loading the lists.
+        // Most seats have no filter and no spy of keys: skip even loading the lists.
         // Filters that are off are not in the asked lists (FilterRoster).
         let asked: FilterInterests = keyEvent.state == .released ? .keyReleases : .keysAndInterpretedKeys
-        if unchecked.filterList.asks(asked) || !unchecked.spyList.isEmpty {
+        if unchecked.filterList.asks(asked) || unchecked.spyList.wants(.key) {
             return routeKeyThroughFilters(event, keyEvent, record: record)
         }
         routeUnfilteredKey(keyEvent, record: record)
@@ -103,7 +103,7 @@ extension Router {
                 ?? askInterpretedKeyFilters(keyEvent)
         }
         unchecked.keyboard.filterDepth &-= 1
-        if consumedBy == nil, unchecked.keyboard.filteredModifierMasks == nil, trace == nil, unchecked.spyList.isEmpty {
+        if consumedBy == nil, unchecked.keyboard.filteredModifierMasks == nil, trace == nil, !unchecked.spyList.wants(.key) {
             return routeUnfilteredKey(keyEvent, record: record)
         }
         finishFilteredKey(event, keyEvent, consumedBy: consumedBy, record: record)
@@ -128,7 +128,7 @@ extension Router {
             announce?(masks)
         }
         if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
-        if !unchecked.spyList.isEmpty { observe(event, consumed: consumedBy != nil) }
+        if unchecked.spyList.wants(.key) { observe(event, consumed: consumedBy != nil) }
         if let consumedBy {
             // Only a taken press takes the rest of the key: a filter that takes a repeat
             // of a key whose press was delivered leaves its release to the client.

@@ -235,7 +235,7 @@ extension Router {
             injectTouch(InputEvent(time: event.time, device: followed.device, .touchMotion(followed.touch, point)), afterFilter: place.index)
             return true
         }
-        if trace != nil || !unchecked.spyList.isEmpty {
+        if trace != nil || unchecked.spyList.wants(.touchMotion) {
             let motion = InputEvent(time: event.time, device: followed.device, .touchMotion(followed.touch, point))
             trace?.record(.received(motion))
             observe(motion, consumed: false)

@@ -337,9 +337,9 @@ public final class Router {
         trace?.record(.consumed(event, filter: filter))
     }
 
-    /// Tells the spies about `event`, each through its holder's unretained link (no array
-    /// copy, no retain per spy: ``SpyList``, ``tellSpies(_:consumed:)`` in
-    /// UnsafeFoundations.swift).
+    /// Tells the spies that observe `event`'s kind about it, each through its holder's
+    /// unretained link (no array copy, no retain per spy: ``SpyList``,
+    /// ``tellSpies(_:consumed:)`` in UnsafeFoundations.swift).
     @inline(__always)
     func observe(_ event: InputEvent, consumed: Bool) {
         if unchecked.spyList.isEmpty { return }
@@ -360,9 +360,11 @@ public final class Router {
         let removed = unchecked.filterList.remove(filter)
         _ = removed
     }
-    /// Adds a spy after the existing ones, kept alive until ``removeSpy(_:)``. One added from
-    /// inside a spy's call is told from the next event after the one under way.
-    public func addSpy(_ spy: any InputSpy) { unchecked.spyList.append(spy) }
+    /// Adds a spy after the existing ones, kept alive until ``removeSpy(_:)``: it is told the
+    /// events of its ``InputSpy/observedKinds`` (read now), in the order the spies were
+    /// added. One added from inside a spy's call is told from the next event after the one
+    /// under way.
+    public func addSpy(_ spy: any InputSpy) { unchecked.spyList.append(spy, kinds: spy.observedKinds) }
     /// Adds an observer of the ends of touch frames, held weakly: the router does not keep it
     /// alive (an observer that owns the router may register itself). A Wayland `Seat` needs
     /// no registering: the router tells its queue of owed `wl_touch.frame`s itself.

@@ -201,7 +201,9 @@ final class IdleInhibitor: ResourceObject {
     package func resourceDestroyed() { notifier?.inhibitorRemoved(self) }
 }
 
-/// Notes the time of every injected event but device announcements.
+/// Notes the time of every injected event but device announcements and touch frames (a
+/// frame ends touch events injected just before it, which noted the time already): its
+/// ``observedKinds``, so that the router does not call it for the others.
 ///
 /// Refers to its notifier through an ``IdleNotifierHandle`` (UnsafeFoundations.swift), not
 /// `unowned`: an `unowned` load per event was a `swift_unownedRetainStrong`.
@@ -218,11 +220,11 @@ final class IdleSpy: InputSpy {
         state = notifier.state
     }
 
+    /// Input: every kind but device announcements and touch frames.
+    var observedKinds: InputEventKinds { Self.kinds }
+    static let kinds = InputEventKinds.all.subtracting([.deviceAdded, .deviceRemoved, .touchFrame])
+
     func observe(_ event: InputEvent, consumed: Bool, router: Router) {
-        switch event.kind {
-        case .deviceAdded, .deviceRemoved: return
-        default: break
-        }
         state.unchecked.lastActivity = state.now
         if state.unchecked.idleCount > 0 { handle.notifier?.resumeAll() }
     }

@@ -136,9 +136,14 @@ final class TabletDeviceSpy: InputSpy {
     private let seatHandle: SeatHandle
     init(seat: Seat) { self.seatHandle = seat.handle }
 
-    /// The kind first, by its case alone: every other event (all of a kiosk's frequent ones)
-    /// returns before the event's payload is copied out or the seat is loaded, which
-    /// retained and released it per event (issue 25, tenth round).
+    /// Device announcements, removals and tablet events: the router calls it for no other
+    /// (all of a kiosk's frequent ones).
+    var observedKinds: InputEventKinds { Self.kinds }
+    static let kinds: InputEventKinds = [.deviceAdded, .deviceRemoved, .tablet]
+
+    /// The kind first, by its case alone: anything else returns before the event's payload
+    /// is copied out or the seat is loaded, which retained and released it per event
+    /// (issue 25, tenth round).
     func observe(_ event: InputEvent, consumed: Bool, router: Router) {
         switch event.kind {
         case .deviceAdded, .deviceRemoved, .tablet: observeDeviceOrPad(event, consumed: consumed)

@@ -151,6 +151,8 @@ if options["map-tablet"] != nil || options["tablet-region"] != nil || options["t
 final class TabletMapper: InputSpy {
     let mapping: DeviceMapping
     init(_ mapping: DeviceMapping) { self.mapping = mapping }
+    /// Announcements only: the router calls it for no other event.
+    var observedKinds: InputEventKinds { .deviceAdded }
     func observe(_ event: InputEvent, consumed: Bool, router: Router) {
         guard case .deviceAdded(let info) = event.kind, info.capabilities.contains(.tabletTool),
               router.deviceMappings.first(where: { $0.deviceName == info.name })?.mapping != mapping else { return }

@@ -287,9 +287,14 @@ func printPerEventTable(rounds: Int) {
     // and counted, and the pointer moves with the primary button held (simulated secondary
     // click's hold under way); with no filter, the same fingers and the same held button.
     let underway = getenv("SEATKIT_ACCESSIBILITY_UNDERWAY") != nil
+    // SEATKIT_SPIES=cursor: a kiosk's cursor-visibility spy (``CursorVisibility``: touch downs
+    // and pointer events) on each scene's router: what a spy costs the events it does not
+    // want (issue 25, tenth round).
+    let cursorSpy = getenv("SEATKIT_SPIES").map { String(cString: $0) } == "cursor"
     func scene() -> RoutingScene {
         let scene = RoutingScene()
         if let accessibility { scene.addAccessibilityFilters(enabled: accessibility == "on", only: only, underway: underway) }
+        if cursorSpy { scene.router.addSpy(CursorVisibility()) }
         return scene
     }
     let touch = scene()
