@@ -699,7 +699,22 @@ extension Router {
     /// `surface`: the group's bound surface (`lead`'s, read once by the caller).
     private func deliverTouchGroup(_ phase: TouchPhase, lead: TouchSequence, surface: Surface?, link surfaceLink: Unretained<Surface>?,
                                    mark: UInt64, time: Timestamp) {
-        let event = TouchEvent(time: time, touches: unchecked.touches.scratch)
+        // The group's points are moved into its event for the walk and back after it (swapped,
+        // not copied): made from `scratch` by assignment, the event retained the array and
+        // released it at the end (about 40 instructions per group; issue 25, tenth round). Only
+        // the grouping (`dispatchGroup`, the coordinator's `withhold`) writes `scratch`, and a
+        // frame injected meanwhile waits (TouchRouting's invariant 3), so nothing reads it
+        // while it is out; a responder that keeps the event shares the buffer, as it did.
+        var event = TouchEvent(time: time, touches: [])
+        swap(&event.touches, &unchecked.touches.scratch)
+        deliverTouchGroup(phase, event, lead: lead, surface: surface, link: surfaceLink, mark: mark)
+        swap(&event.touches, &unchecked.touches.scratch)
+    }
+
+    /// ``deliverTouchGroup(_:lead:surface:link:mark:time:)`` with the group's event.
+    @inline(__always)
+    private func deliverTouchGroup(_ phase: TouchPhase, _ event: TouchEvent, lead: TouchSequence, surface: Surface?,
+                                   link surfaceLink: Unretained<Surface>?, mark: UInt64) {
         if phase == .ended {
             unchecked.touches.records.scanBorrowed { sequence in
                 if sequence.unchecked.mark == mark && isBound(sequence, to: surface) && !sequence.unchecked.withheld { sequence.unchecked.isEnding = true }
@@ -718,7 +733,7 @@ extension Router {
         // is retained once per closure made for the out-of-line part of the walk.
         let leadLink = Unretained(lead)
         let handled: Bool
-        if unchecked.touches.scratch.count == 1, let single = onlyRecord(mark: mark, surface: surface) {
+        if event.touches.count == 1, let single = onlyRecord(mark: mark, surface: surface) {
             if phase != .began, let surfaceLink, surfaceLink.with({ $0.unchecked.isAttached }) {
                 // Handed on unretained: the record keeps it (see `dispatchGroup`); bound with
                 // `if let` and passed strongly, it was retained around the walk.
