@@ -325,6 +325,7 @@ extension Router {
             if unchecked.treeEditCount != editBefore { origin = hit.surface.layoutOrigin ?? origin }
         }
         sequence.reset(id: id, device: event.device, surface: surface, output: output, origin: origin, at: point, time: event.time)
+        unchecked.touches.dueEdits &+= 1
         sequence.unchecked.arena = gestures.makeArena(in: self, surface: surface, output: output, touch: sequence.point())
         unchecked.touches.records.append(sequence)
     }
@@ -349,6 +350,7 @@ extension Router {
         }
         sequence.unchecked.endedPending = true
         sequence.unchecked.upReceived = true
+        unchecked.touches.dueEdits &+= 1
     }
 
     /// The output and surface a touch down at `point` goes to (with the point in the surface's
@@ -950,6 +952,7 @@ extension Router {
             i += 1
             guard !sequence.unchecked.finished, !sequence.unchecked.isEnding, predicate(sequence) else { continue }
             sequence.unchecked.finished = true
+            unchecked.touches.dueEdits &+= 1
             trace?.record(.touchCancelled(sequence.unchecked.id, reason: reason))
             batch.append(sequence)
         }

@@ -116,6 +116,8 @@ final class GestureCoordinator {
         var passPointsFirst = 0
         var passPointsRest: [Int] = []
         var passPointsEdit: UInt64 = 0
+        /// The router's `touches.dueEdits` when `passPoints` were built.
+        var passPointsDueEdits: UInt64 = 0
         /// Bumped each time `passPoints` is rebuilt.
         var passPointsVersion: UInt64 = 0
         var isSettlingGestures = false
@@ -352,17 +354,28 @@ extension GestureCoordinator {
     /// surfaces' space as they are now: the previous recognizer had the same touches, all of
     /// them still due (a handler may have cancelled or delivered one meanwhile), and the tree
     /// (or layout) has not been edited since they were made.
+    /// Each touch is asked whether it is still due only when the router's `touches.dueEdits`
+    /// moved since the points were built (a handler downed, lifted or cancelled a touch, or
+    /// held or released a phase): asked each time, the first touch's check cost about 30
+    /// instructions per recognizer after the first (issue 25, tenth round). A debug build
+    /// checks that the answer is the same.
     @inline(__always)
     private func passPointsFit(in router: Router, _ recognizer: GestureRecognizer, _ phase: TouchPhase) -> Bool {
         let count = recognizer.unchecked.passTouchCount
         let first = recognizer.unchecked.passFirstTouch
         guard count == unchecked.passPointsCount && first == unchecked.passPointsFirst
-                && router.unchecked.treeEditCount == unchecked.passPointsEdit && !unchecked.arenasEditedInPass,
-              router.unchecked.touches.record(at: first).with({ router.isDue($0, phase) }) else { return false }
+                && router.unchecked.treeEditCount == unchecked.passPointsEdit && !unchecked.arenasEditedInPass else { return false }
+        let unedited = router.unchecked.touches.dueEdits == unchecked.passPointsDueEdits
+        assert(!unedited || router.unchecked.touches.record(at: first).with({ router.isDue($0, phase) }),
+               "a touch's phase stopped being due without a bump of touches.dueEdits")
+        guard unedited || router.unchecked.touches.record(at: first).with({ router.isDue($0, phase) }) else { return false }
         var k = 0
         while k < count &- 1 {
             let index = recognizer.unchecked.passTouches[k]
-            if index != unchecked.passPointsRest[k] || !router.unchecked.touches.record(at: index).with({ router.isDue($0, phase) }) { return false }
+            if index != unchecked.passPointsRest[k] { return false }
+            assert(!unedited || router.unchecked.touches.record(at: index).with({ router.isDue($0, phase) }),
+                   "a touch's phase stopped being due without a bump of touches.dueEdits")
+            if !unedited && !router.unchecked.touches.record(at: index).with({ router.isDue($0, phase) }) { return false }
             k += 1
         }
         return true
@@ -384,6 +397,7 @@ extension GestureCoordinator {
         unchecked.passPointsVersion &+= 1
         unchecked.passPointsFirst = first
         unchecked.passPointsEdit = router.unchecked.treeEditCount
+        unchecked.passPointsDueEdits = router.unchecked.touches.dueEdits
         guard let point = passPoint(in: router, at: first, for: recognizer, phase) else {
             // Not shown: the next recognizer rebuilds (the version moved), so what is left in
             // `points` is never shown.
@@ -428,6 +442,7 @@ extension GestureCoordinator {
         unchecked.passPointsCount = complete ? count : -1
         unchecked.passPointsFirst = first
         unchecked.passPointsEdit = router.unchecked.treeEditCount
+        unchecked.passPointsDueEdits = router.unchecked.touches.dueEdits
         return !points.isEmpty
     }
 
@@ -559,7 +574,10 @@ extension GestureCoordinator {
 
     private func hold(in router: Router, _ sequence: TouchSequence, _ phase: TouchPhase, origin: LayoutPoint?, time: Timestamp, by recognizer: GestureRecognizer?) {
         let point = sequence.point(surfaceOrigin: origin)
-        if phase == .ended { sequence.unchecked.endedPending = false }
+        if phase == .ended {
+            sequence.unchecked.endedPending = false
+            router.unchecked.touches.dueEdits &+= 1
+        }
         if let trace = router.trace {
             trace.record(.touchDelayed(sequence.unchecked.id, phase.kind, by: recognizer?.description ?? "earlier held phases on its surface"))
         }
@@ -690,7 +708,10 @@ extension GestureCoordinator {
             if sequence.unchecked.finished || sequence.unchecked.taken {
                 sequence.unchecked.heldCount -= 1
                 if let trace = router.trace { trace.record(.heldTouchDropped(sequence.unchecked.id, entry.phase.kind, reason: sequence.unchecked.taken ? "taken by a recognizer" : "touch cancelled")) }
-                if entry.phase == .ended { sequence.unchecked.finished = true }
+                if entry.phase == .ended {
+                    sequence.unchecked.finished = true
+                    router.unchecked.touches.dueEdits &+= 1
+                }
                 continue
             }
             sequence.unchecked.heldCount -= 1
@@ -760,6 +781,7 @@ extension GestureCoordinator {
                 unchecked.releaseGroup[j].sequence.unchecked.isEnding = true
                 j += 1
             }
+            router.unchecked.touches.dueEdits &+= 1
         }
         let handled = router.walkTouchPhase(phase, event, surface: surface, stopIf: { releaseGroupIsOver() }) { body in
             var j = 0
@@ -781,6 +803,7 @@ extension GestureCoordinator {
                 unchecked.releaseGroup[j].sequence.unchecked.finished = true
                 j += 1
             }
+            router.unchecked.touches.dueEdits &+= 1
         }
         unchecked.releaseGroup.removeAll(keepingCapacity: true)
     }
