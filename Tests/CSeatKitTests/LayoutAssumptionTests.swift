@@ -1,7 +1,7 @@
 // This file imports CSeatKit's Swift side (not the C header: the two declare the same
 // function names) to pin the layout facts its per-event path relies on.
 @testable import CSeatKit
-import SeatKit
+@_spi(SeatKitInternals) import SeatKit
 import Testing
 
 /// Reads the target the way the C API does (unretained identity) and the retaining way.
