@@ -669,7 +669,10 @@ extension Router {
         if unchecked.touches.originsAtEdit != unchecked.treeEditCount { refreshTouchOrigins() }
         // Every touch of the group is bound to `surface`: they carry the same origin.
         let origin: LayoutPoint? = surface.map { $0.unchecked.isAttached ? lead.unchecked.surfaceOrigin : nil } ?? nil
-        unchecked.touches.scratch.removeAllKeepingStorage()
+        // Always there outside a group's walk (and no frame is grouped inside one: a frame
+        // injected meanwhile waits).
+        if unchecked.touches.scratch == nil { unchecked.touches.scratch = [] }
+        unchecked.touches.scratch!.removeAllKeepingStorage()
         var j = index
         while j < unchecked.touches.records.count {
             unchecked.touches.record(at: j).with { other in
@@ -689,28 +692,29 @@ extension Router {
                     || !gestures.unchecked.heldTouches.isEmpty {
                     gestures.withhold(other, in: self, phase, surface: surface, origin: origin, time: time)
                 } else {
-                    unchecked.touches.scratch.append(other.point(surfaceOrigin: origin))
+                    unchecked.touches.scratch!.append(other.point(surfaceOrigin: origin))
                 }
             }
             j += 1
         }
-        if unchecked.touches.scratch.isEmpty { return }
+        if unchecked.touches.scratch!.isEmpty { return }
         deliverTouchGroup(phase, lead: lead, surface: surface, link: link, mark: mark, time: time)
     }
 
     /// `surface`: the group's bound surface (`lead`'s, read once by the caller).
     private func deliverTouchGroup(_ phase: TouchPhase, lead: TouchSequence, surface: Surface?, link surfaceLink: Unretained<Surface>?,
                                    mark: UInt64, time: Timestamp) {
-        // The group's points are moved into its event for the walk and back after it (swapped,
-        // not copied): made from `scratch` by assignment, the event retained the array and
-        // released it at the end (about 40 instructions per group; issue 25, tenth round). Only
-        // the grouping (`dispatchGroup`, the coordinator's `withhold`) writes `scratch`, and a
-        // frame injected meanwhile waits (TouchRouting's invariant 3), so nothing reads it
-        // while it is out; a responder that keeps the event shares the buffer, as it did.
-        var event = TouchEvent(time: time, touches: [])
-        swap(&event.touches, &unchecked.touches.scratch)
+        // The group's points are moved into its event for the walk and back after it (taken
+        // out of `scratch`, not copied): made from `scratch` by assignment, the event retained
+        // the array and released it at the end (about 40 instructions per group; issue 25,
+        // tenth round); swapped with an empty array, the empty array was released at the end
+        // (18). Only the grouping (`dispatchGroup`, the coordinator's `withhold`) writes
+        // `scratch`, and a frame injected meanwhile waits (TouchRouting's invariant 3), so
+        // nothing reads it while it is out; a responder that keeps the event shares the
+        // buffer, as it did.
+        let event = TouchEvent(time: time, touches: unchecked.touches.scratch.take() ?? [])
         deliverTouchGroup(phase, event, lead: lead, surface: surface, link: surfaceLink, mark: mark)
-        swap(&event.touches, &unchecked.touches.scratch)
+        unchecked.touches.scratch = (consume event).touches
     }
 
     /// ``deliverTouchGroup(_:lead:surface:link:mark:time:)`` with the group's event.

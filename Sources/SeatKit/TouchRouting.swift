@@ -111,8 +111,9 @@ struct TouchRouting {
     /// Surfaces whose ancestors may not intercept their touches until every touch has
     /// ended (`requestDisallowInterception(by:)`, Gestures/Interception.swift).
     var disallowedInterceptions: [Surface] = []
-    /// The points of the group being delivered.
-    var scratch: [TouchPoint] = []
+    /// The points of the group being grouped; `nil` while its event has them (moved into it
+    /// for the walk, ``Router`` `deliverTouchGroup`).
+    var scratch: [TouchPoint]? = []
     /// The touches of a group that one link saw begin, when it did not see them all.
     var subsetScratch: [TouchPoint] = []
     /// Buffers for batches of cancelled touches, reused (one per nesting level).
@@ -127,7 +128,7 @@ struct TouchRouting {
         pool.reserveCapacity(16)
         takenByFilters.reserveCapacity(16)
         followedFingers.reserveCapacity(16)
-        scratch.reserveCapacity(16)
+        scratch?.reserveCapacity(16)
         subsetScratch.reserveCapacity(16)
         cancelBatches.reserveCapacity(4)
         cancelPointBuffers.reserveCapacity(4)

@@ -110,8 +110,9 @@ final class GestureCoordinator {
         var passRecognizers = ChildHitIndex.Storage<PassEntry>()
         /// The points shown to the recognizer being delivered to, and whose touches they are
         /// (the first index, the count, the rest, the tree edit they were made at): the next
-        /// recognizer with the same touches gets the same array.
-        var passPoints: [TouchPoint] = []
+        /// recognizer with the same touches gets the same array. `nil` while a pass has them
+        /// in its event (moved out, so that nothing is left behind to release at the end).
+        var passPoints: [TouchPoint]? = []
         var passPointsCount = -1
         var passPointsFirst = 0
         var passPointsRest: [Int] = []
@@ -241,11 +242,13 @@ extension GestureCoordinator {
         // back at the end (swapped, not copied), so that the event holds the only reference and
         // is rebuilt in place. Assigned to and from `passPoints`, the array was retained once and
         // released twice per pass (about 60 instructions; issue 25, tenth round). A pass nested
-        // in a handler finds `passPoints` empty, builds its own and leaves it there; this pass
-        // then sees the version move and rebuilds its own points before showing them again.
+        // in a handler finds `passPoints` taken, builds its own and leaves it there; this pass
+        // then sees the version move and rebuilds its own points before showing them again,
+        // and puts its own back at the end. Taken out of an optional and put back from the
+        // consumed event, the buffer leaves nothing behind to release: swapped with an empty
+        // array, the empty array was released at the end (18 instructions a pass).
         unchecked.passPointsCount = -1
-        var event = TouchEvent(time: time, touches: [])
-        swap(&event.touches, &unchecked.passPoints)
+        var event = TouchEvent(time: time, touches: unchecked.passPoints.take() ?? [])
         var eventVersion = unchecked.passPointsVersion &- 1
         var r = 0
         while r < unchecked.passRecognizers.count {
@@ -276,7 +279,8 @@ extension GestureCoordinator {
                 }
             }
         }
-        swap(&event.touches, &unchecked.passPoints)
+        let shown = consume event
+        unchecked.passPoints = shown.touches
         unchecked.passRecognizers.removeAll()
     }
 
@@ -492,7 +496,7 @@ extension GestureCoordinator {
             return
         }
         sequence.unchecked.withheld = false
-        router.unchecked.touches.scratch.append(sequence.point(surfaceOrigin: origin))
+        router.unchecked.touches.scratch!.append(sequence.point(surfaceOrigin: origin))
     }
 
     // The held list is read in place (`withUnsafeBufferPointer`), its records compared by
