@@ -325,6 +325,7 @@ extension Router {
             if unchecked.treeEditCount != editBefore { origin = hit.surface.layoutOrigin ?? origin }
         }
         sequence.reset(id: id, device: event.device, surface: surface, output: output, origin: origin, at: point, time: event.time)
+        unchecked.touches.dueEdits &+= 1
         sequence.unchecked.arena = gestures.makeArena(in: self, surface: surface, output: output, touch: sequence.point())
         unchecked.touches.records.append(sequence)
     }
@@ -349,6 +350,7 @@ extension Router {
         }
         sequence.unchecked.endedPending = true
         sequence.unchecked.upReceived = true
+        unchecked.touches.dueEdits &+= 1
     }
 
     /// The output and surface a touch down at `point` goes to (with the point in the surface's
@@ -667,7 +669,10 @@ extension Router {
         if unchecked.touches.originsAtEdit != unchecked.treeEditCount { refreshTouchOrigins() }
         // Every touch of the group is bound to `surface`: they carry the same origin.
         let origin: LayoutPoint? = surface.map { $0.unchecked.isAttached ? lead.unchecked.surfaceOrigin : nil } ?? nil
-        unchecked.touches.scratch.removeAllKeepingStorage()
+        // Always there outside a group's walk (and no frame is grouped inside one: a frame
+        // injected meanwhile waits).
+        if unchecked.touches.scratch == nil { unchecked.touches.scratch = [] }
+        unchecked.touches.scratch!.removeAllKeepingStorage()
         var j = index
         while j < unchecked.touches.records.count {
             unchecked.touches.record(at: j).with { other in
@@ -687,19 +692,35 @@ extension Router {
                     || !gestures.unchecked.heldTouches.isEmpty {
                     gestures.withhold(other, in: self, phase, surface: surface, origin: origin, time: time)
                 } else {
-                    unchecked.touches.scratch.append(other.point(surfaceOrigin: origin))
+                    unchecked.touches.scratch!.append(other.point(surfaceOrigin: origin))
                 }
             }
             j += 1
         }
-        if unchecked.touches.scratch.isEmpty { return }
+        if unchecked.touches.scratch!.isEmpty { return }
         deliverTouchGroup(phase, lead: lead, surface: surface, link: link, mark: mark, time: time)
     }
 
     /// `surface`: the group's bound surface (`lead`'s, read once by the caller).
     private func deliverTouchGroup(_ phase: TouchPhase, lead: TouchSequence, surface: Surface?, link surfaceLink: Unretained<Surface>?,
                                    mark: UInt64, time: Timestamp) {
-        let event = TouchEvent(time: time, touches: unchecked.touches.scratch)
+        // The group's points are moved into its event for the walk and back after it (taken
+        // out of `scratch`, not copied): made from `scratch` by assignment, the event retained
+        // the array and released it at the end (about 40 instructions per group; issue 25,
+        // tenth round); swapped with an empty array, the empty array was released at the end
+        // (18). Only the grouping (`dispatchGroup`, the coordinator's `withhold`) writes
+        // `scratch`, and a frame injected meanwhile waits (TouchRouting's invariant 3), so
+        // nothing reads it while it is out; a responder that keeps the event shares the
+        // buffer, as it did.
+        let event = TouchEvent(time: time, touches: unchecked.touches.scratch.take() ?? [])
+        deliverTouchGroup(phase, event, lead: lead, surface: surface, link: surfaceLink, mark: mark)
+        unchecked.touches.scratch = (consume event).touches
+    }
+
+    /// ``deliverTouchGroup(_:lead:surface:link:mark:time:)`` with the group's event.
+    @inline(__always)
+    private func deliverTouchGroup(_ phase: TouchPhase, _ event: TouchEvent, lead: TouchSequence, surface: Surface?,
+                                   link surfaceLink: Unretained<Surface>?, mark: UInt64) {
         if phase == .ended {
             unchecked.touches.records.scanBorrowed { sequence in
                 if sequence.unchecked.mark == mark && isBound(sequence, to: surface) && !sequence.unchecked.withheld { sequence.unchecked.isEnding = true }
@@ -718,7 +739,7 @@ extension Router {
         // is retained once per closure made for the out-of-line part of the walk.
         let leadLink = Unretained(lead)
         let handled: Bool
-        if unchecked.touches.scratch.count == 1, let single = onlyRecord(mark: mark, surface: surface) {
+        if event.touches.count == 1, let single = onlyRecord(mark: mark, surface: surface) {
             if phase != .began, let surfaceLink, surfaceLink.with({ $0.unchecked.isAttached }) {
                 // Handed on unretained: the record keeps it (see `dispatchGroup`); bound with
                 // `if let` and passed strongly, it was retained around the walk.
@@ -935,6 +956,7 @@ extension Router {
             i += 1
             guard !sequence.unchecked.finished, !sequence.unchecked.isEnding, predicate(sequence) else { continue }
             sequence.unchecked.finished = true
+            unchecked.touches.dueEdits &+= 1
             trace?.record(.touchCancelled(sequence.unchecked.id, reason: reason))
             batch.append(sequence)
         }

@@ -91,6 +91,17 @@ struct TouchRouting {
     var frameCount: UInt64 = 0
     /// Marks the records grouped in the delivery pass under way.
     var frameMark: UInt64 = 0
+    /// Bumped by each change that can make a record's phase stop being due
+    /// (``Router/isDue(_:_:)``) while the recognizers are shown a phase: a touch down (a record
+    /// reset, an earlier one's end marked to go first), up or cancelled, a held phase put back
+    /// or released by the gesture coordinator. The recognizer pass notes it when it builds the
+    /// points it shows, and while it has not moved shows them to the next recognizer with the
+    /// same touches without asking each whether it is still due (issue 25, tenth round).
+    /// The frame's own bookkeeping (`pass`, the pending flags cleared as a phase is grouped,
+    /// `isEnding`, the finished ends) does not bump it: it never runs inside a recognizer pass
+    /// (a frame injected meanwhile waits, invariant 3, and the pass starts afresh each time).
+    /// A pending phase marked (a move, an end) makes a touch due, never undue: not counted.
+    var dueEdits: UInt64 = 0
     /// `treeEditCount` when the touches' surfaces were last checked for having moved under
     /// them (``Router/refreshTouchLocations(time:)``, and before each touch frame).
     var checkedAtEdit: UInt64 = 0
@@ -100,8 +111,9 @@ struct TouchRouting {
     /// Surfaces whose ancestors may not intercept their touches until every touch has
     /// ended (`requestDisallowInterception(by:)`, Gestures/Interception.swift).
     var disallowedInterceptions: [Surface] = []
-    /// The points of the group being delivered.
-    var scratch: [TouchPoint] = []
+    /// The points of the group being grouped; `nil` while its event has them (moved into it
+    /// for the walk, ``Router`` `deliverTouchGroup`).
+    var scratch: [TouchPoint]? = []
     /// The touches of a group that one link saw begin, when it did not see them all.
     var subsetScratch: [TouchPoint] = []
     /// Buffers for batches of cancelled touches, reused (one per nesting level).
@@ -116,7 +128,7 @@ struct TouchRouting {
         pool.reserveCapacity(16)
         takenByFilters.reserveCapacity(16)
         followedFingers.reserveCapacity(16)
-        scratch.reserveCapacity(16)
+        scratch?.reserveCapacity(16)
         subsetScratch.reserveCapacity(16)
         cancelBatches.reserveCapacity(4)
         cancelPointBuffers.reserveCapacity(4)

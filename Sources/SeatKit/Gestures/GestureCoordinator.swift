@@ -110,12 +110,15 @@ final class GestureCoordinator {
         var passRecognizers = ChildHitIndex.Storage<PassEntry>()
         /// The points shown to the recognizer being delivered to, and whose touches they are
         /// (the first index, the count, the rest, the tree edit they were made at): the next
-        /// recognizer with the same touches gets the same array.
-        var passPoints: [TouchPoint] = []
+        /// recognizer with the same touches gets the same array. `nil` while a pass has them
+        /// in its event (moved out, so that nothing is left behind to release at the end).
+        var passPoints: [TouchPoint]? = []
         var passPointsCount = -1
         var passPointsFirst = 0
         var passPointsRest: [Int] = []
         var passPointsEdit: UInt64 = 0
+        /// The router's `touches.dueEdits` when `passPoints` were built.
+        var passPointsDueEdits: UInt64 = 0
         /// Bumped each time `passPoints` is rebuilt.
         var passPointsVersion: UInt64 = 0
         var isSettlingGestures = false
@@ -239,11 +242,13 @@ extension GestureCoordinator {
         // back at the end (swapped, not copied), so that the event holds the only reference and
         // is rebuilt in place. Assigned to and from `passPoints`, the array was retained once and
         // released twice per pass (about 60 instructions; issue 25, tenth round). A pass nested
-        // in a handler finds `passPoints` empty, builds its own and leaves it there; this pass
-        // then sees the version move and rebuilds its own points before showing them again.
+        // in a handler finds `passPoints` taken, builds its own and leaves it there; this pass
+        // then sees the version move and rebuilds its own points before showing them again,
+        // and puts its own back at the end. Taken out of an optional and put back from the
+        // consumed event, the buffer leaves nothing behind to release: swapped with an empty
+        // array, the empty array was released at the end (18 instructions a pass).
         unchecked.passPointsCount = -1
-        var event = TouchEvent(time: time, touches: [])
-        swap(&event.touches, &unchecked.passPoints)
+        var event = TouchEvent(time: time, touches: unchecked.passPoints.take() ?? [])
         var eventVersion = unchecked.passPointsVersion &- 1
         var r = 0
         while r < unchecked.passRecognizers.count {
@@ -274,7 +279,8 @@ extension GestureCoordinator {
                 }
             }
         }
-        swap(&event.touches, &unchecked.passPoints)
+        let shown = consume event
+        unchecked.passPoints = shown.touches
         unchecked.passRecognizers.removeAll()
     }
 
@@ -352,17 +358,28 @@ extension GestureCoordinator {
     /// surfaces' space as they are now: the previous recognizer had the same touches, all of
     /// them still due (a handler may have cancelled or delivered one meanwhile), and the tree
     /// (or layout) has not been edited since they were made.
+    /// Each touch is asked whether it is still due only when the router's `touches.dueEdits`
+    /// moved since the points were built (a handler downed, lifted or cancelled a touch, or
+    /// held or released a phase): asked each time, the first touch's check cost about 30
+    /// instructions per recognizer after the first (issue 25, tenth round). A debug build
+    /// checks that the answer is the same.
     @inline(__always)
     private func passPointsFit(in router: Router, _ recognizer: GestureRecognizer, _ phase: TouchPhase) -> Bool {
         let count = recognizer.unchecked.passTouchCount
         let first = recognizer.unchecked.passFirstTouch
         guard count == unchecked.passPointsCount && first == unchecked.passPointsFirst
-                && router.unchecked.treeEditCount == unchecked.passPointsEdit && !unchecked.arenasEditedInPass,
-              router.unchecked.touches.record(at: first).with({ router.isDue($0, phase) }) else { return false }
+                && router.unchecked.treeEditCount == unchecked.passPointsEdit && !unchecked.arenasEditedInPass else { return false }
+        let unedited = router.unchecked.touches.dueEdits == unchecked.passPointsDueEdits
+        assert(!unedited || router.unchecked.touches.record(at: first).with({ router.isDue($0, phase) }),
+               "a touch's phase stopped being due without a bump of touches.dueEdits")
+        guard unedited || router.unchecked.touches.record(at: first).with({ router.isDue($0, phase) }) else { return false }
         var k = 0
         while k < count &- 1 {
             let index = recognizer.unchecked.passTouches[k]
-            if index != unchecked.passPointsRest[k] || !router.unchecked.touches.record(at: index).with({ router.isDue($0, phase) }) { return false }
+            if index != unchecked.passPointsRest[k] { return false }
+            assert(!unedited || router.unchecked.touches.record(at: index).with({ router.isDue($0, phase) }),
+                   "a touch's phase stopped being due without a bump of touches.dueEdits")
+            if !unedited && !router.unchecked.touches.record(at: index).with({ router.isDue($0, phase) }) { return false }
             k += 1
         }
         return true
@@ -384,6 +401,7 @@ extension GestureCoordinator {
         unchecked.passPointsVersion &+= 1
         unchecked.passPointsFirst = first
         unchecked.passPointsEdit = router.unchecked.treeEditCount
+        unchecked.passPointsDueEdits = router.unchecked.touches.dueEdits
         guard let point = passPoint(in: router, at: first, for: recognizer, phase) else {
             // Not shown: the next recognizer rebuilds (the version moved), so what is left in
             // `points` is never shown.
@@ -428,6 +446,7 @@ extension GestureCoordinator {
         unchecked.passPointsCount = complete ? count : -1
         unchecked.passPointsFirst = first
         unchecked.passPointsEdit = router.unchecked.treeEditCount
+        unchecked.passPointsDueEdits = router.unchecked.touches.dueEdits
         return !points.isEmpty
     }
 
@@ -477,7 +496,7 @@ extension GestureCoordinator {
             return
         }
         sequence.unchecked.withheld = false
-        router.unchecked.touches.scratch.append(sequence.point(surfaceOrigin: origin))
+        router.unchecked.touches.scratch!.append(sequence.point(surfaceOrigin: origin))
     }
 
     // The held list is read in place (`withUnsafeBufferPointer`), its records compared by
@@ -559,7 +578,10 @@ extension GestureCoordinator {
 
     private func hold(in router: Router, _ sequence: TouchSequence, _ phase: TouchPhase, origin: LayoutPoint?, time: Timestamp, by recognizer: GestureRecognizer?) {
         let point = sequence.point(surfaceOrigin: origin)
-        if phase == .ended { sequence.unchecked.endedPending = false }
+        if phase == .ended {
+            sequence.unchecked.endedPending = false
+            router.unchecked.touches.dueEdits &+= 1
+        }
         if let trace = router.trace {
             trace.record(.touchDelayed(sequence.unchecked.id, phase.kind, by: recognizer?.description ?? "earlier held phases on its surface"))
         }
@@ -690,7 +712,10 @@ extension GestureCoordinator {
             if sequence.unchecked.finished || sequence.unchecked.taken {
                 sequence.unchecked.heldCount -= 1
                 if let trace = router.trace { trace.record(.heldTouchDropped(sequence.unchecked.id, entry.phase.kind, reason: sequence.unchecked.taken ? "taken by a recognizer" : "touch cancelled")) }
-                if entry.phase == .ended { sequence.unchecked.finished = true }
+                if entry.phase == .ended {
+                    sequence.unchecked.finished = true
+                    router.unchecked.touches.dueEdits &+= 1
+                }
                 continue
             }
             sequence.unchecked.heldCount -= 1
@@ -760,6 +785,7 @@ extension GestureCoordinator {
                 unchecked.releaseGroup[j].sequence.unchecked.isEnding = true
                 j += 1
             }
+            router.unchecked.touches.dueEdits &+= 1
         }
         let handled = router.walkTouchPhase(phase, event, surface: surface, stopIf: { releaseGroupIsOver() }) { body in
             var j = 0
@@ -781,6 +807,7 @@ extension GestureCoordinator {
                 unchecked.releaseGroup[j].sequence.unchecked.finished = true
                 j += 1
             }
+            router.unchecked.touches.dueEdits &+= 1
         }
         unchecked.releaseGroup.removeAll(keepingCapacity: true)
     }

@@ -140,6 +140,37 @@ private final class PhaseLoggingRecognizer: GestureRecognizer {
         #expect(rig.log.matching("second.moved") == ["second.moved(t2)"])
     }
 
+    /// Recognizers with the same touches share the pass's points, and the next one is asked
+    /// whether they are still due only when the router's count of touch-state edits moved
+    /// (issue 25, tenth round): a touch cancelled by the device from an earlier recognizer's
+    /// handler (no tree edit, the same touches) is not shown to the later ones, one finger
+    /// or two.
+    @Test func aTouchCancelledFromAnEarlierRecognizersHandlerIsNotShownToOnesWithTheSameTouches() {
+        for fingers in [1, 2] {
+            let rig = GestureRig()
+            let window = rig.surface("window", 0, 0, 1000, 1000, handles: ["began", "moved", "ended", "cancelled"])
+            let first = PhaseLoggingRecognizer("first", log: rig.log)
+            let second = PhaseLoggingRecognizer("second", log: rig.log)
+            let third = PhaseLoggingRecognizer("third", log: rig.log)
+            second.failsOnCancel = false
+            third.failsOnCancel = false
+            window.addGestureRecognizer(first)
+            window.addGestureRecognizer(second)
+            window.addGestureRecognizer(third)
+            rig.frame((1...fingers).map { fingerDown(Int32($0), 100 * Double($0), 100) })
+            rig.frame((1...fingers).map { fingerMoved(Int32($0), 100 * Double($0) + 5, 100) })
+            #expect(rig.log.matching("third.moved").count == 1)
+            first.onMoved = { rig.send(.touchCancel(TouchID(1))) }
+            rig.log.clear()
+            rig.frame((1...fingers).map { fingerMoved(Int32($0), 100 * Double($0) + 10, 100) })
+            #expect(rig.log.matching("first.moved") == [fingers == 1 ? "first.moved(t1)" : "first.moved(t1,t2)"])
+            #expect(rig.log.matching("second.moved") == (fingers == 1 ? [] : ["second.moved(t2)"]))
+            #expect(rig.log.matching("third.moved") == (fingers == 1 ? [] : ["third.moved(t2)"]))
+            #expect(rig.log.matching("second.cancelled") == ["second.cancelled(t1)"])
+            #expect(rig.log.matching("window.moved").allSatisfy { !$0.contains("t1") })
+        }
+    }
+
     /// The pass keeps its lists (the recognizers gathered, each one's due touches) from pass to
     /// pass and overwrites them in place (issue 25, seventh round): a pass with fewer touches
     /// or recognizers than the one before must show nothing left over from it.
