@@ -134,32 +134,10 @@ public struct InputEventKinds: OptionSet, Sendable, Hashable {
     /// Whether `kind` is in the set.
     @inlinable public func contains(kind: InputEventKind) -> Bool { rawValue & (1 << UInt32(kind.rawValue)) != 0 }
 
-    /// The bit of `event`'s kind: a switch on its case alone (a gesture's phase kind read
-    /// for the touchpad's three), without copying the payload out.
+    /// The bit of `event`'s kind: its row of the table (``InputEvent/Kind/tableKind``, a
+    /// switch on the case alone, a gesture's phase kind read for the touchpad's three).
     @inline(__always)
     static func bit(of event: InputEvent) -> UInt32 {
-        switch event.kind {
-        case .touchDown: 1 << 0
-        case .touchMotion: 1 << 1
-        case .touchUp: 1 << 2
-        case .touchCancel: 1 << 3
-        case .touchFrame: 1 << 4
-        case .pointerMotion: 1 << 5
-        case .pointerMotionAbsolute: 1 << 6
-        case .pointerButton: 1 << 7
-        case .pointerAxis: 1 << 8
-        case .touchpadGesture(let g):
-            switch g.kind {
-            case .swipe: 1 << 9
-            case .pinch: 1 << 10
-            case .hold: 1 << 11
-            }
-        case .key: 1 << 12
-        case .switchToggled: 1 << 13
-        case .tablet: 1 << 14
-        case .unknown: 1 << 15
-        case .deviceAdded: 1 << 16
-        case .deviceRemoved: 1 << 17
-        }
+        1 << UInt32(event.kind.tableKind.rawValue)
     }
 }
