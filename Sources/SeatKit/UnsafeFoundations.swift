@@ -1144,10 +1144,9 @@ final class SpyCall {
 /// told to those only, in order (issue 25, tenth round: most spies want a few kinds, and a
 /// call to one that returns at once was 30–40 instructions an event).
 struct SpyList {
-    /// The spies, in the order they are told, edits included.
-    private(set) var spies: [any InputSpy] = []
-    /// Each spy's kinds, beside ``spies``.
-    private var spyKinds: [UInt32] = []
+    /// The holders of every spy, in the order they are told, edits included (immutable: the
+    /// told list shares them once the edits are applied).
+    private var pending: [SpyCall] = []
     /// The holders of the told list, owned (rule 2), in order.
     private var calls: [SpyCall] = []
     /// `calls`, unretained: what a loop reads.
@@ -1156,8 +1155,11 @@ struct SpyList {
     private(set) var wantedKinds: UInt32 = 0
     /// Tellings under way (more than one when a spy's call injects an event).
     private var tellings = 0
-    /// `spies` was edited during a telling: the told list is rebuilt when it ends.
+    /// `pending` was edited during a telling: the told list is rebuilt when it ends.
     private var edited = false
+
+    /// The spies, in the order they are told, edits included.
+    var spies: [any InputSpy] { pending.map(\.spy) }
 
     /// No spy is told about any event.
     @inline(__always) var isEmpty: Bool { wantedKinds == 0 }
@@ -1166,29 +1168,28 @@ struct SpyList {
     @inline(__always) func wants(_ kinds: InputEventKinds) -> Bool { wantedKinds & kinds.rawValue != 0 }
 
     mutating func append(_ spy: any InputSpy, kinds: InputEventKinds) {
-        spies.append(spy)
-        spyKinds.append(kinds.rawValue)
-        if tellings > 0 { edited = true; return }
         let call = SpyCall(spy, kinds: kinds.rawValue)
+        pending.append(call)
+        if tellings > 0 { edited = true; return }
         calls.append(call)
-        links.append(Unmanaged.passUnretained(call))
-        wantedKinds |= kinds.rawValue
+        toldListChanged()
     }
 
     /// Removes every occurrence of `spy`. Returns the holders let go, for the caller to drop
     /// once its access to the list has ended (a spy's deinit may call the router).
     mutating func remove(_ spy: any InputSpy) -> [SpyCall] {
-        var i = spies.count
-        while i > 0 {
-            i -= 1
-            if spies[i] === spy { spies.remove(at: i); spyKinds.remove(at: i) }
-        }
+        pending.removeAll { $0.spy === spy }
         if tellings > 0 { edited = true; return [] }
         let removed = calls.filter { $0.spy === spy }
         calls.removeAll { $0.spy === spy }
+        toldListChanged()
+        return removed
+    }
+
+    /// What is derived from `calls`: the unretained links and the union of the kinds.
+    private mutating func toldListChanged() {
         links = calls.map { Unmanaged.passUnretained($0) }
         wantedKinds = calls.reduce(0) { $0 | $1.kinds }
-        return removed
     }
 
     /// Starts a telling: the number of spies it tells.
@@ -1208,15 +1209,14 @@ struct SpyList {
         return tellings == 0 && edited
     }
 
-    /// Rebuilds the told list from ``spies``; returns the former holders, for the caller to
-    /// drop once its access to the list has ended.
+    /// Makes the told list the pending one; returns the former holders, for the caller to
+    /// drop once its access to the list has ended (those of removed spies go with them).
     @inline(never)
     mutating func applyEdits() -> [SpyCall] {
         edited = false
         let former = calls
-        calls = zip(spies, spyKinds).map { SpyCall($0, kinds: $1) }
-        links = calls.map { Unmanaged.passUnretained($0) }
-        wantedKinds = spyKinds.reduce(0, |)
+        calls = pending
+        toldListChanged()
         return former
     }
 }
