@@ -620,8 +620,10 @@ final class TouchFrameQueue: TouchFrameObserver {
             if let client = unchecked.clients.popLast() { client.sendTouchFrame() }
             return
         }
+        // The count read again each time: a client let go of while its frame is sent must not
+        // leave the loop reading past the end.
         var i = 0
-        while i < n {
+        while i < unchecked.clients.count {
             unchecked.clients[i].sendTouchFrame()
             i += 1
         }

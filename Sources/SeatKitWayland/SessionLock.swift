@@ -52,9 +52,10 @@ public final class SessionLock: GlobalOwner {
     public unowned let roles: any SessionLockSurfaceRoles
     /// Whether the session is locked: from a lock client's `lock` until its
     /// `unlock_and_destroy`, and on after a lock client died locked.
-    public private(set) var isLocked = false {
-        // The filter keeps its own copy, read per event without loading this lock.
-        didSet { filter.unchecked.isLocked = isLocked }
+    /// Kept by the filter alone, which reads it per event without loading this lock.
+    public private(set) var isLocked: Bool {
+        get { filter.unchecked.isLocked }
+        set { filter.unchecked.isLocked = newValue }
     }
     /// Told each time ``isLocked`` changes (the compositor blanks or shows its outputs).
     public var lockChanged: ((Bool) -> Void)?

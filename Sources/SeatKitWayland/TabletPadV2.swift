@@ -141,18 +141,9 @@ final class TabletDeviceSpy: InputSpy {
     var observedKinds: InputEventKinds { Self.kinds }
     static let kinds: InputEventKinds = [.deviceAdded, .deviceRemoved, .tablet]
 
-    /// The kind first, by its case alone: anything else returns before the event's payload
-    /// is copied out or the seat is loaded, which retained and released it per event
-    /// (issue 25, tenth round).
+    /// Called for its ``observedKinds`` only (the router tells a spy no other kind), so the
+    /// seat is loaded for those alone.
     func observe(_ event: InputEvent, consumed: Bool, router: Router) {
-        switch event.kind {
-        case .deviceAdded, .deviceRemoved, .tablet: observeDeviceOrPad(event, consumed: consumed)
-        default: return
-        }
-    }
-
-    @inline(never)
-    private func observeDeviceOrPad(_ event: InputEvent, consumed: Bool) {
         switch event.kind {
         case .deviceAdded(let info):
             guard info.capabilities.contains(.tabletPad), let seat else { return }
