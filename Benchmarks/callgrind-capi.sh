@@ -10,6 +10,10 @@
 #                                        libCSeatKit.so it was built with (a release
 #                                        `.build/release`, or a copy of those two files)
 set -euo pipefail
+# Prebuilt directories named relative to the caller's directory, resolved before the cd below.
+args=()
+for dir in "$@"; do args+=("$(realpath "$dir")"); done
+set -- "${args[@]}"
 cd "$(dirname "$0")"
 
 # Prints "touch pointer key" lines of "event swift c" for the build in directory $1.

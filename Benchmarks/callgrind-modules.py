@@ -66,9 +66,9 @@ swift = sum(v for (o, f), v in own.items() if 'libswiftCore' in o)
 print('SeatKit + Swift runtime (kiosk binary + libswiftCore own) %.0f: kiosk binary %.0f, libswiftCore %.0f' % ((sum(mods.values()) + swift) / frames, sum(mods.values()) / frames, swift / frames))
 print('by module: own | calls into libswiftCore (inclusive) | top functions (own)')
 for m, v in mods.most_common():
-    top = ', '.join('%s %.0f' % (re.sub(r'^\$s\d+\w{0,0}', '', f)[:60], x / frames) for f, x in fns[m].most_common(4))
+    top = ', '.join('%s %.0f' % (re.sub(r'^\$s\d+', '', f)[:60], x / frames) for f, x in fns[m].most_common(4))
     print('  %-22s %6.0f | %5.0f | %s' % (m, v / frames, rt[m] / frames, top))
-if len(sys.argv) and os.environ.get('CALLERS'):
+if os.environ.get('CALLERS'):
     for m in os.environ['CALLERS'].split(','):
         print('runtime calls from', m)
         for k, v in rtf[m].most_common(12): print('   %6.1f %s' % (v / frames, k[:170]))
