@@ -261,7 +261,7 @@ final class IdleActivity {
 
     /// The clock's time.
     @inline(__always) var now: Timestamp {
-        isEventLoopClock ? Timestamp(microseconds: MonotonicClock.microseconds()) : clock.now
+        isEventLoopClock ? EventLoopClock.monotonicNow : clock.now
     }
 }
 

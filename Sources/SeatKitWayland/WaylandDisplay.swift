@@ -144,9 +144,11 @@ public final class EventLoopClock: Clock {
 
     deinit { for timer in timers.values { Libwayland.removeSource(timer.source) } }
 
-    /// (`IdleActivity.now` in IdleNotifier.swift reads the same clock the same way, directly:
-    /// change both together.)
-    public var now: Timestamp { Timestamp(microseconds: MonotonicClock.microseconds()) }
+    public var now: Timestamp { Self.monotonicNow }
+
+    /// What ``now`` reads, without an instance (`IdleActivity.now` reads it per event without
+    /// going through the `any Clock` existential).
+    @inline(__always) static var monotonicNow: Timestamp { Timestamp(microseconds: MonotonicClock.microseconds()) }
 
     public func schedule(at deadline: Timestamp, _ action: @escaping () -> Void) -> TimerToken {
         let token = TimerToken(rawValue: nextToken)
