@@ -279,9 +279,6 @@ final class COutput: HandleObject {
     let destroySignal = CCalls.makeSignal()
     var isDestroyed = false
 
-    /// Whether `output.responder` is `responder` (see `CResponder.isActive`).
-    private var responderInstalled = false
-
     init(owner: CRouter, output: Output, root: CSurface, responder: CResponder) {
         ownerLink = Unretained(owner)
         self.output = output
@@ -290,11 +287,13 @@ final class COutput: HandleObject {
     }
 
     /// Gives the output `responder` while it is active, `PassThroughResponder` otherwise
-    /// (after every change of its table).
+    /// (after every change of its table). Whether it has `responder` now is the output's own
+    /// answer, not a flag kept beside it.
     func installResponder() {
-        guard !isDestroyed, responder.isActive != responderInstalled else { return }
-        responderInstalled = responder.isActive
-        output.responder = responderInstalled ? responder : PassThroughResponder()
+        guard !isDestroyed else { return }
+        let installed = output.responder === responder
+        guard responder.isActive != installed else { return }
+        output.responder = installed ? PassThroughResponder() : responder
     }
 
     func destroy() {
@@ -326,9 +325,6 @@ final class CSurface: HandleObject {
     let destroySignal = CCalls.makeSignal()
     var isDestroyed = false
 
-    /// Whether `surface.responder` is `responder` (see `CResponder.isActive`).
-    private var responderInstalled = false
-
     init(owner: CRouter, surface: Surface, responder: CResponder, isRoot: Bool) {
         ownerLink = Unretained(owner)
         self.surface = surface
@@ -337,11 +333,13 @@ final class CSurface: HandleObject {
     }
 
     /// Gives the surface `responder` while it is active, `PassThroughResponder` otherwise
-    /// (after every change of its table or key commands).
+    /// (after every change of its table or key commands). Whether it has `responder` now is
+    /// the surface's own answer, not a flag kept beside it.
     func installResponder() {
-        guard !isDestroyed, responder.isActive != responderInstalled else { return }
-        responderInstalled = responder.isActive
-        surface.responder = responderInstalled ? responder : PassThroughResponder()
+        guard !isDestroyed else { return }
+        let installed = surface.responder === responder
+        guard responder.isActive != installed else { return }
+        surface.responder = installed ? PassThroughResponder() : responder
     }
 
     func destroy() {
