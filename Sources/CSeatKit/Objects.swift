@@ -330,6 +330,9 @@ final class CSurface: HandleObject {
         self.surface = surface
         self.responder = responder
         self.isRoot = isRoot
+        // The one place a surface's responder learns which surface it speaks for (its handle
+        // comes once the handle table has one: seatkit_surface_create, seatkit_output_create).
+        responder.unchecked.surfaceIdentity = ObjectIdentifier(surface)
     }
 
     /// Gives the surface `responder` while it is active, `PassThroughResponder` otherwise

@@ -47,7 +47,6 @@ public func seatkit_output_create(_ router: OpaquePointer?, _ name: UnsafePointe
         return nil
     }
     rootResponder.unchecked.surfaceHandle = rootHandle
-    rootResponder.unchecked.surfaceIdentity = ObjectIdentifier(output.root)
     let c = COutput(owner: r, output: output, root: root, responder: responder)
     guard let handle = Handles.insert(c, kind: .output) else {
         Handles.remove(rootHandle)

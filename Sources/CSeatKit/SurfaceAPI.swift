@@ -24,7 +24,6 @@ public func seatkit_surface_create(_ router: OpaquePointer?, _ name: UnsafePoint
         return nil
     }
     responder.unchecked.surfaceHandle = handle
-    responder.unchecked.surfaceIdentity = ObjectIdentifier(surface)
     r.unchecked.surfaces[ObjectIdentifier(surface)] = c
     return handle
 }
