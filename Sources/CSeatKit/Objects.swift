@@ -85,10 +85,12 @@ final class CRouter: HandleObject {
         var surface: ObjectIdentifier?
         var handle: OpaquePointer?
     }
-    /// Entries of `HotState.surfaceCache`: 2^5, the top five bits of the slot's hash (a
-    /// pointer that alternates between the leaf and seven panels missed one lookup an
-    /// event in eight entries).
-    static var surfaceCacheSize: Int { 32 }
+    /// Entries of `HotState.surfaceCache` are 2^`surfaceCacheBits`, indexed by the top
+    /// `surfaceCacheBits` bits of the slot's hash: 5 (a pointer that alternates between the
+    /// leaf and seven panels missed one lookup an event in eight entries). Computed, not
+    /// `static let`: a constant folded at every use, without a `swift_once` check.
+    static var surfaceCacheBits: Int { 5 }
+    static var surfaceCacheSize: Int { 1 << surfaceCacheBits }
 
     var recognizers: [CRecognizer] = []
     var filters: [CFilter] = []
@@ -198,7 +200,7 @@ final class CRouter: HandleObject {
     /// 16-byte aligned and often allocated one after another), top bits.
     @inline(__always)
     static func surfaceCacheSlot(_ id: ObjectIdentifier) -> Int {
-        Int(truncatingIfNeeded: (UInt(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15) >> (UInt.bitWidth - 5))
+        Int(truncatingIfNeeded: (UInt(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15) >> (UInt.bitWidth - surfaceCacheBits))
     }
 
     @inline(never)
