@@ -410,10 +410,8 @@ final class CDelegate: CResponder, CompositorDelegate {
 
     func router(_ router: Router, dropped event: DroppedEvent) {
         guard let f = delegateImpl?.pointee.dropped else { return }
-        // The kind's name made into a C string once per router and kind (withCString on
-        // the raw value cost ~60 instructions per drop).
-        let kind = event.kind
-        ownerLink.with { owner in f(delegateData, owner.droppedName(kind)) }
+        // A static C string per kind (withCString on the raw value cost ~60 instructions per drop).
+        f(delegateData, CValues.name(event.kind))
     }
 
     func router(_ router: Router, firstResponderAfterRemoving removed: Surface, formerParent: Surface) -> Surface? {

@@ -70,13 +70,6 @@ final class CRouter: HandleObject {
         var textLevels: UnsafeMutablePointer<CText.Level>?
         var textLevelCount = 0
         var textDepth = 0
-        /// The names of the handler kinds the delegate was told were dropped, as C strings
-        /// made once per kind (`CDelegate.router(_:dropped:)`), and the last one asked: an
-        /// event that nobody takes is dropped at every motion, with the same kind.
-        var droppedNames: [RoutedEventKind: UnsafeMutablePointer<CChar>] = [:]
-        /// Meaningful while `lastDroppedName` is set.
-        var lastDroppedKind = RoutedEventKind.touchesBegan
-        var lastDroppedName: UnsafePointer<CChar>?
     }
 
     @exclusivity(unchecked) var unchecked = HotState()
@@ -156,31 +149,8 @@ final class CRouter: HandleObject {
         unchecked.touchBuffer.deallocate()
         unchecked.surfaceCache.deallocate()
         CText.free(self)
-        for name in unchecked.droppedNames.values { CCalls.free(name) }
     }
 
-
-    /// The name of a handler kind as a C string, for as long as this router lives.
-    @inline(__always)
-    func droppedName(_ kind: RoutedEventKind) -> UnsafePointer<CChar> {
-        if let name = unchecked.lastDroppedName, kind == unchecked.lastDroppedKind { return name }
-        return lookUpDroppedName(kind)
-    }
-
-    @inline(never)
-    private func lookUpDroppedName(_ kind: RoutedEventKind) -> UnsafePointer<CChar> {
-        let name: UnsafeMutablePointer<CChar>
-        if let known = unchecked.droppedNames[kind] {
-            name = known
-        } else {
-            // The name from the one list of handler kinds (SeatKit's RoutedEventKind).
-            name = CCalls.mallocString(kind.rawValue)!
-            unchecked.droppedNames[kind] = name
-        }
-        unchecked.lastDroppedKind = kind
-        unchecked.lastDroppedName = UnsafePointer(name)
-        return UnsafePointer(name)
-    }
 
     /// The C handle of a surface made on this router, or NULL.
     @inline(__always)

@@ -102,4 +102,43 @@ struct EventKindTableTests {
         let run = ReplayRun(inputEvents: [Self.event(kind)], trace: [.received(Self.event(kind))], libinput: nil, pointerPath: [])
         #expect(run.inputCounts == [kind.name: 1])
     }
+
+    /// Every handler kind, in declaration order: each case names the next. Exhaustive, so a new
+    /// kind does not compile until it has a place in the walk below.
+    static func handlerKind(after kind: RoutedEventKind) -> RoutedEventKind? {
+        switch kind {
+        case .touchesBegan: .touchesMoved
+        case .touchesMoved: .touchesEnded
+        case .touchesEnded: .touchesCancelled
+        case .touchesCancelled: .pointerEntered
+        case .pointerEntered: .pointerLeft
+        case .pointerLeft: .pointerMoved
+        case .pointerMoved: .pointerButton
+        case .pointerButton: .pointerAxis
+        case .pointerAxis: .touchpadGesture
+        case .touchpadGesture: .penEntered
+        case .penEntered: .penLeft
+        case .penLeft: .penMoved
+        case .penMoved: .penDown
+        case .penDown: .penUp
+        case .penUp: .penButton
+        case .penButton: .keyDown
+        case .keyDown: .keyUp
+        case .keyUp: .keyCommand
+        case .keyCommand: .action
+        case .action: .firstResponder
+        case .firstResponder: nil
+        }
+    }
+
+    @Test func theDelegatesDroppedNameOfEachHandlerKindIsItsRawValue() {
+        var kind: RoutedEventKind? = .touchesBegan
+        var seen = 0
+        while let k = kind {
+            #expect(String(cString: CValues.name(k)) == k.rawValue)
+            seen += 1
+            kind = Self.handlerKind(after: k)
+        }
+        #expect(seen == 21)
+    }
 }
