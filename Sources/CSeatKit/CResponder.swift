@@ -1,6 +1,12 @@
 import CSeatKitSupport
 @_spi(SeatKitInternals) import SeatKit
 
+#if !(arch(x86_64) || arch(arm64))
+// `CResponder.touchEvent` hands SeatKit's `TouchPoint`s to C as `seatkit_touch_point`s; the
+// layouts are checked equal (LayoutAssumptionTests) on the 64-bit platforms SeatKit supports.
+#error("Unsupported platform: check TouchPoint against seatkit_touch_point (LayoutAssumptionTests) or copy with CRouter.fillTouchBuffer")
+#endif
+
 /// A responder made of C callbacks: a `seatkit_responder_interface` and its user data.
 /// Every member is optional; a missing handler answers "not handled" (or does nothing).
 ///
@@ -26,9 +32,6 @@ class CResponder: Responder {
     }
 
     @exclusivity(unchecked) var unchecked = HotState()
-    /// `CValues.touchPointLayoutMatches`, copied: a global `static let` is reached through
-    /// swift_once at every read (~7 instructions per responder asked about a touch).
-    let touchPointLayoutMatches = CValues.touchPointLayoutMatches
     /// The library's copy of the table `unchecked.impl` points into (see `VTableCopy`).
     var table: VTableCopy<seatkit_responder_interface>?
 
@@ -124,21 +127,20 @@ class CResponder: Responder {
 
     // MARK: Touch
 
-    /// The C touch event. SeatKit's `TouchPoint` has `seatkit_touch_point`'s layout (checked
-    /// once, field by field), so the router's own buffer is handed to C as it is; otherwise
-    /// the touches are copied into the router's reused buffer. Either way the pointer is valid
-    /// only during the call, as the header says.
+    /// The C touch event: the router's own buffer of touches handed to C as it is, valid
+    /// only during the call, as the header says. SeatKit's `TouchPoint` has
+    /// `seatkit_touch_point`'s size and field offsets on every platform SeatKit supports
+    /// (64-bit Linux, x86_64 and aarch64: the same Swift and C layout rules, fields of 4 and 8
+    /// bytes in the same order), which `LayoutAssumptionTests` requires there. The copy into
+    /// the router's buffer that stood behind a mismatch was never taken: a port to a platform
+    /// where the layouts differed fails that test and stops at the `#error` below, and would
+    /// copy with `CRouter.fillTouchBuffer` (as a custom recognizer's touches are).
     @inline(__always)
     final func touchEvent(_ event: TouchEvent) -> seatkit_touch_event {
-        let touches: UnsafePointer<seatkit_touch_point>
-        if touchPointLayoutMatches {
-            // The array is the router's and outlives the call; no copy, no retain.
-            let base = event.touches.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
-            touches = (base ?? UnsafeRawPointer(bitPattern: MemoryLayout<seatkit_touch_point>.alignment)!)
-                .assumingMemoryBound(to: seatkit_touch_point.self)
-        } else {
-            touches = ownerLink.with { UnsafePointer($0.fillTouchBuffer(event.touches)) }
-        }
+        // The array is the router's and outlives the call; no copy, no retain.
+        let base = event.touches.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
+        let touches = (base ?? UnsafeRawPointer(bitPattern: MemoryLayout<seatkit_touch_point>.alignment)!)
+            .assumingMemoryBound(to: seatkit_touch_point.self)
         return seatkit_touch_event(time_usec: event.time.microseconds, touch_count: event.touches.count,
                                    touches: touches)
     }

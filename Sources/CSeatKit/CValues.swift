@@ -5,7 +5,8 @@ import SeatKit
 /// from C check ranges: a value C may send out of range becomes `nil` (refused, logged).
 enum CValues {
     /// True when SeatKit's `TouchPoint` and `seatkit_touch_point` have the same size and
-    /// field offsets, so touches go to C without a copy.
+    /// field offsets: `CResponder.touchEvent` hands touches to C without a copy, relying on
+    /// it (LayoutAssumptionTests requires it on every supported platform).
     static let touchPointLayoutMatches: Bool = {
         typealias T = TouchPoint
         typealias C = seatkit_touch_point
