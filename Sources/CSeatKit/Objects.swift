@@ -48,8 +48,17 @@ final class CRouter: HandleObject {
     /// UnsafeFoundations.swift).
     struct HotState {
         var surfaces: [ObjectIdentifier: CSurface] = [:] {
-            didSet { surfaceCache.update(repeating: SurfaceCacheEntry(), count: CRouter.surfaceCacheSize) }
+            didSet {
+                surfaceCache.update(repeating: SurfaceCacheEntry(), count: CRouter.surfaceCacheSize)
+                lastTargetBits = 1
+                lastTargetHandle = nil
+            }
         }
+        /// The surface last found by `cachedHandle(ofSurfaceWithBits:)` (its identity's bits;
+        /// 1, no object's address, for none) and its handle, never NULL while it is set.
+        /// Cleared with the cache.
+        var lastTargetBits: UInt = 1
+        var lastTargetHandle: OpaquePointer?
         /// Reused buffers that events are translated into for C (grown, never shrunk).
         var touchBuffer = UnsafeMutablePointer<seatkit_touch_point>.allocate(capacity: 16)
         var touchBufferCapacity = 16
@@ -110,8 +119,10 @@ final class CRouter: HandleObject {
     /// (seatkit_router_advance_clock): its times are taken as they are.
     @inline(__always)
     func checkedTime(_ time: Int64) -> Int64 {
-        guard let clock = eventLoopClock else { return time }
-        let now = clock.now.microseconds
+        // Whether there is one, not the clock itself: loading it retained and released it
+        // around the read (every event of a real-clock router), and every one reads the same time.
+        guard eventLoopClock != nil else { return time }
+        let now = EventLoopClock.monotonicNow.microseconds
         if time > now {
             if !loggedTimeAhead { logTime(time, now, ahead: true) }
             return now
@@ -166,11 +177,37 @@ final class CRouter: HandleObject {
         return lookUpHandle(id)
     }
 
+    /// The handle of a surface (its identity's bits; 0 for none) found without a call: the
+    /// last one found here, else the cache's entry, which then becomes the last. Nil when the
+    /// cache does not have it (or has it as not this router's). A walk up the chain asks for the
+    /// same target at every link: the last one found is one compare, the cache's slot a
+    /// multiplication and two compares more.
+    @inline(__always)
+    func cachedHandle(ofSurfaceWithBits bits: UInt) -> OpaquePointer? {
+        if bits == unchecked.lastTargetBits { return unchecked.lastTargetHandle }
+        return cachedHandleInSlot(bits)
+    }
+
+    @inline(__always)
+    private func cachedHandleInSlot(_ bits: UInt) -> OpaquePointer? {
+        let entry = unchecked.surfaceCache + CRouter.surfaceCacheSlot(bits: bits)
+        guard bits != 0, entry.pointee.surface.map({ UInt(bitPattern: $0) }) == bits,
+              let handle = entry.pointee.handle else { return nil }
+        unchecked.lastTargetBits = bits
+        unchecked.lastTargetHandle = handle
+        return handle
+    }
+
     /// The cache slot of a surface: a multiplicative hash of its address (objects are
     /// 16-byte aligned and often allocated one after another), top bits.
     @inline(__always)
     static func surfaceCacheSlot(_ id: ObjectIdentifier) -> Int {
-        Int(truncatingIfNeeded: (UInt(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15) >> (UInt.bitWidth - surfaceCacheBits))
+        surfaceCacheSlot(bits: UInt(bitPattern: id))
+    }
+
+    @inline(__always)
+    static func surfaceCacheSlot(bits: UInt) -> Int {
+        Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> (UInt.bitWidth - surfaceCacheBits))
     }
 
     @inline(never)
