@@ -156,8 +156,8 @@ class CResponder: Responder {
         let target = context.targetIdentity.map { UInt(bitPattern: $0) } ?? 0
         if target == unchecked.ownTarget { return body(ownContext) }
         if unchecked.hasSurface, let handle = ownerLink.with({ $0.cachedHandle(ofSurfaceWithBits: target) }) {
-            var c = ownContext.pointee
-            c.target = handle
+            var c = seatkit_event_context(router: ownContext.pointee.router, surface: ownContext.pointee.surface,
+                                          output: nil, target: handle)
             return withUnprotectedCContext(&c, body)
         }
         return slow()
@@ -514,8 +514,9 @@ final class CDelegate: CResponder, CompositorDelegate {
     @inline(__always)
     func router(_ router: Router, dropped event: DroppedEvent) {
         guard let f = delegateImpl?.pointee.dropped else { return }
-        // A static C string per kind (withCString on the raw value cost ~60 instructions per drop).
-        f(delegateData, CValues.name(event.kind))
+        // A static C string per kind (withCString on the raw value cost ~60 instructions per
+        // drop), found from the event's case here (`DroppedEvent.kind` is a call into the core).
+        f(delegateData, CValues.name(CValues.kind(event)))
     }
 
     func router(_ router: Router, firstResponderAfterRemoving removed: Surface, formerParent: Surface) -> Surface? {

@@ -25,6 +25,25 @@ enum CValues {
 
     // MARK: To C
 
+    /// `event.kind`, decided here: SeatKit's `DroppedEvent.kind` is not inlinable, and the call
+    /// to it made the delegate's `dropped` keep three registers across it (~12 instructions a
+    /// drop). `EventKindTableTests` checks it against `kind` for every case.
+    @inline(__always)
+    static func kind(_ event: DroppedEvent) -> RoutedEventKind {
+        switch event {
+        case .touchesBegan: .touchesBegan
+        case .touchesMoved: .touchesMoved
+        case .touchesEnded: .touchesEnded
+        case .pointerMotion: .pointerMoved
+        case .pointerButton: .pointerButton
+        case .pointerAxis: .pointerAxis
+        case .touchpadGesture: .touchpadGesture
+        case .keyDown: .keyDown
+        case .keyUp: .keyUp
+        case .action: .action
+        }
+    }
+
     /// A handler kind's name as a static C string, for the delegate's `dropped` callback:
     /// each case's `rawValue` (SeatKit's one list of names), written out once here as a
     /// literal in the library's read-only data (`EventKindTableTests` checks every case

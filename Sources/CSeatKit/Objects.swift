@@ -184,7 +184,7 @@ final class CRouter: HandleObject {
     /// multiplication and two compares more.
     @inline(__always)
     func cachedHandle(ofSurfaceWithBits bits: UInt) -> OpaquePointer? {
-        if bits == unchecked.lastTargetBits { return unchecked.lastTargetHandle }
+        if bits == unchecked.lastTargetBits { return unchecked.lastTargetHandle.unsafelyUnwrapped }
         return cachedHandleInSlot(bits)
     }
 
