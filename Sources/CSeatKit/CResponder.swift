@@ -107,9 +107,10 @@ class CResponder: Responder {
         unchecked.commands = []
     }
 
-    /// The C context for a call. A surface's responder is only ever asked for its own surface,
-    /// so that link needs no lookup; the target is looked up (a one-entry cache: a walk asks
-    /// for the same target at every link).
+    /// The C context for a call, made in full (the per-event handlers try
+    /// ``withFastContext(_:_:orElse:)`` first). A surface's responder is only ever asked for its
+    /// own surface, so that link needs no lookup; the target is looked up (the router's cache,
+    /// then its table of surfaces).
     @inline(__always)
     final func makeContext(_ context: ResponderContext) -> seatkit_event_context {
         if let surfaceHandle = unchecked.surfaceHandle {
