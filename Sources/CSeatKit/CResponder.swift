@@ -1,6 +1,22 @@
 import CSeatKitSupport
 @_spi(SeatKitInternals) import SeatKit
 
+#if !(arch(x86_64) || arch(arm64))
+// `CResponder.touchEvent` hands SeatKit's `TouchPoint`s to C as `seatkit_touch_point`s; the
+// layouts are checked equal (LayoutAssumptionTests) on the 64-bit platforms SeatKit supports.
+#error("Unsupported platform: check TouchPoint against seatkit_touch_point (LayoutAssumptionTests) or copy with CRouter.fillTouchBuffer")
+#endif
+
+/// Per-event handlers of `seatkit_responder_interface` that answer.
+typealias CTouchHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<seatkit_touch_event>?,
+                                          UnsafePointer<seatkit_event_context>?) -> seatkit_result
+typealias CPointerMotionHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<seatkit_pointer_motion_event>?,
+                                                  UnsafePointer<seatkit_event_context>?) -> seatkit_result
+typealias CCrossingHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<seatkit_pointer_crossing_event>?,
+                                              UnsafePointer<seatkit_event_context>?) -> Void
+typealias CKeyHandler = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<seatkit_key_event>?,
+                                        UnsafePointer<seatkit_event_context>?) -> seatkit_result
+
 /// A responder made of C callbacks: a `seatkit_responder_interface` and its user data.
 /// Every member is optional; a missing handler answers "not handled" (or does nothing).
 ///
@@ -16,9 +32,16 @@ class CResponder: Responder {
     struct HotState {
         /// The surface or output this responder belongs to (NULL for the delegate).
         var surfaceHandle: OpaquePointer?
-        /// That surface's identity, while it is live: an event aimed at the surface asked
-        /// (a crossing, the first link of a walk) names it as the target without a lookup.
-        var surfaceIdentity: ObjectIdentifier?
+        /// That surface's identity while it is live, as its bits; 1 (no object's address)
+        /// otherwise. An event aimed at the surface asked (a crossing, the first link of a
+        /// walk) names it as the target without a lookup: one compare with the target's bits
+        /// (0 for none), where an optional on each side took six instructions more.
+        private(set) var ownTarget: UInt = 1
+        /// The surface's identity, which sets `ownTarget`.
+        var surfaceIdentity: ObjectIdentifier? {
+            didSet { ownTarget = surfaceIdentity.map { UInt(bitPattern: $0) } ?? 1 }
+        }
+        var hasSurface: Bool { ownTarget != 1 }
         var outputHandle: OpaquePointer?
         var impl: UnsafePointer<seatkit_responder_interface>?
         var data: UnsafeMutableRawPointer?
@@ -26,9 +49,16 @@ class CResponder: Responder {
     }
 
     @exclusivity(unchecked) var unchecked = HotState()
-    /// `CValues.touchPointLayoutMatches`, copied: a global `static let` is reached through
-    /// swift_once at every read (~7 instructions per responder asked about a touch).
-    let touchPointLayoutMatches = CValues.touchPointLayoutMatches
+    /// The C context of a call whose target is this responder's own surface (a crossing, the
+    /// first link of a walk): router, surface, no output, the surface as target. Filled once,
+    /// when the surface gets its handle (``setSurfaceHandle(_:)``), and never written after,
+    /// so a callback may be handed it directly, also from a nested call; the header makes it
+    /// `const` to the callback. Read only while the responder has a surface (`hasSurface`).
+    let ownContext: UnsafeMutablePointer<seatkit_event_context> = {
+        let c = UnsafeMutablePointer<seatkit_event_context>.allocate(capacity: 1)
+        c.initialize(to: seatkit_event_context())
+        return c
+    }()
     /// The library's copy of the table `unchecked.impl` points into (see `VTableCopy`).
     var table: VTableCopy<seatkit_responder_interface>?
 
@@ -53,6 +83,15 @@ class CResponder: Responder {
         ownerLink = Unretained(owner)
     }
 
+    deinit { ownContext.deallocate() }
+
+    /// The handle of the surface this responder speaks for, once the handle table gave it one
+    /// (`surfaceIdentity` is set in `CSurface.init`).
+    func setSurfaceHandle(_ handle: OpaquePointer) {
+        unchecked.surfaceHandle = handle
+        ownContext.pointee = seatkit_event_context(router: owner.handle, surface: handle, output: nil, target: handle)
+    }
+
     /// Whether the core should ask this responder at all: it has a C table or key commands.
     /// Until then its surface or output has SeatKit's `PassThroughResponder`, which answers
     /// every question as this one would without a table (not handled, nothing to do, no
@@ -68,9 +107,10 @@ class CResponder: Responder {
         unchecked.commands = []
     }
 
-    /// The C context for a call. A surface's responder is only ever asked for its own surface,
-    /// so that link needs no lookup; the target is looked up (a one-entry cache: a walk asks
-    /// for the same target at every link).
+    /// The C context for a call, made in full (the per-event handlers try
+    /// ``withFastContext(_:_:orElse:)`` first). A surface's responder is only ever asked for its
+    /// own surface, so that link needs no lookup; the target is looked up (the router's cache,
+    /// then its table of surfaces).
     @inline(__always)
     final func makeContext(_ context: ResponderContext) -> seatkit_event_context {
         if let surfaceHandle = unchecked.surfaceHandle {
@@ -80,20 +120,6 @@ class CResponder: Responder {
                     ? surfaceHandle : owner.handle(ofSurfaceWithIdentity: target)
                 return seatkit_event_context(router: owner.handle, surface: surfaceHandle, output: nil,
                                              target: targetHandle)
-            }
-        }
-        return makeOtherContext(context)
-    }
-
-    /// The C context for a crossing (entered, left): SeatKit tells a crossing only to the
-    /// surface crossed, as its target (`Router+Pointer.swift`; pinned by
-    /// LayoutAssumptionTests), so a surface's responder names itself without asking the
-    /// context for the target (a call into the core, and the registers it clobbers).
-    @inline(__always)
-    final func makeCrossingContext(_ context: ResponderContext) -> seatkit_event_context {
-        if let surfaceHandle = unchecked.surfaceHandle {
-            return ownerLink.with { owner in
-                seatkit_event_context(router: owner.handle, surface: surfaceHandle, output: nil, target: surfaceHandle)
             }
         }
         return makeOtherContext(context)
@@ -117,48 +143,86 @@ class CResponder: Responder {
         return withUnsafePointer(to: &c, body)
     }
 
+    /// Calls `body` with the C context of a surface's responder when it takes no call to make
+    /// (the hot path of the per-event handlers), `slow()` otherwise: the responder's own
+    /// ``ownContext`` when the target is its surface (the first link of a walk); a copy of it
+    /// on the stack with the target's handle from the router's cache when the cache has it
+    /// (the links above). An output's or the delegate's responder, a target missing from the
+    /// cache or not the router's: `slow`, which makes the context as ``makeContext(_:)`` does.
+    /// With no call on the hot path but the callback's, the handler keeps no registers across
+    /// it (~15 instructions a responder asked, in the frame alone).
+    @inline(__always)
+    final func withFastContext<R>(_ context: ResponderContext, _ body: (UnsafePointer<seatkit_event_context>) -> R,
+                                  orElse slow: () -> R) -> R {
+        let target = context.targetIdentity.map { UInt(bitPattern: $0) } ?? 0
+        if target == unchecked.ownTarget { return body(ownContext) }
+        if unchecked.hasSurface, let handle = ownerLink.with({ $0.cachedHandle(ofSurfaceWithBits: target) }) {
+            var c = seatkit_event_context(router: ownContext.pointee.router, surface: ownContext.pointee.surface,
+                                          output: nil, target: handle)
+            return withUnprotectedCContext(&c, body)
+        }
+        return slow()
+    }
+
     @inline(__always)
     final func result(_ r: seatkit_result) -> ResponderResult {
         r.rawValue == 0 ? .notHandled : .handled
     }
 
+    // The per-event handlers below are `@inline(__always)`: their bodies go into the protocol
+    // witnesses the router calls, which were otherwise a frame and a jump to them (~5
+    // instructions a responder asked).
+
     // MARK: Touch
 
-    /// The C touch event. SeatKit's `TouchPoint` has `seatkit_touch_point`'s layout (checked
-    /// once, field by field), so the router's own buffer is handed to C as it is; otherwise
-    /// the touches are copied into the router's reused buffer. Either way the pointer is valid
-    /// only during the call, as the header says.
+    /// The C touch event: the router's own buffer of touches handed to C as it is, valid
+    /// only during the call, as the header says. SeatKit's `TouchPoint` has
+    /// `seatkit_touch_point`'s size and field offsets on every platform SeatKit supports
+    /// (64-bit Linux, x86_64 and aarch64: the same Swift and C layout rules, fields of 4 and 8
+    /// bytes in the same order), which `LayoutAssumptionTests` requires there. The copy into
+    /// the router's buffer that stood behind a mismatch was never taken: a port to a platform
+    /// where the layouts differed fails that test and stops at the `#error` below, and would
+    /// copy with `CRouter.fillTouchBuffer` (as a custom recognizer's touches are).
     @inline(__always)
     final func touchEvent(_ event: TouchEvent) -> seatkit_touch_event {
-        let touches: UnsafePointer<seatkit_touch_point>
-        if touchPointLayoutMatches {
-            // The array is the router's and outlives the call; no copy, no retain.
-            let base = event.touches.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
-            touches = (base ?? UnsafeRawPointer(bitPattern: MemoryLayout<seatkit_touch_point>.alignment)!)
-                .assumingMemoryBound(to: seatkit_touch_point.self)
-        } else {
-            touches = ownerLink.with { UnsafePointer($0.fillTouchBuffer(event.touches)) }
-        }
+        // The array is the router's and outlives the call; no copy, no retain.
+        let base = event.touches.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
+        let touches = (base ?? UnsafeRawPointer(bitPattern: MemoryLayout<seatkit_touch_point>.alignment)!)
+            .assumingMemoryBound(to: seatkit_touch_point.self)
         return seatkit_touch_event(time_usec: event.time.microseconds, touch_count: event.touches.count,
                                    touches: touches)
     }
 
+    @inline(__always)
     func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
         guard let f = unchecked.impl?.pointee.touches_began else { return .notHandled }
-        var c = makeContext(context)
-        var e = touchEvent(event)
-        return result(withUnprotectedCArguments(&e, &c) { f(unchecked.data, $0, $1) })
+        return withFastContext(context, { c in
+            var e = touchEvent(event)
+            return result(withUnprotectedCEvent(&e) { f(unchecked.data, $0, c) })
+        }, orElse: { callTouches(event, context, f) })
     }
 
+    @inline(__always)
     func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
         guard let f = unchecked.impl?.pointee.touches_moved else { return .notHandled }
-        var c = makeContext(context)
-        var e = touchEvent(event)
-        return result(withUnprotectedCArguments(&e, &c) { f(unchecked.data, $0, $1) })
+        return withFastContext(context, { c in
+            var e = touchEvent(event)
+            return result(withUnprotectedCEvent(&e) { f(unchecked.data, $0, c) })
+        }, orElse: { callTouches(event, context, f) })
     }
 
+    @inline(__always)
     func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
         guard let f = unchecked.impl?.pointee.touches_ended else { return .notHandled }
+        return withFastContext(context, { c in
+            var e = touchEvent(event)
+            return result(withUnprotectedCEvent(&e) { f(unchecked.data, $0, c) })
+        }, orElse: { callTouches(event, context, f) })
+    }
+
+    /// A touch handler's call off the hot path (see ``withFastContext(_:_:orElse:)``).
+    @inline(never)
+    final func callTouches(_ event: TouchEvent, _ context: ResponderContext, _ f: CTouchHandler) -> ResponderResult {
         var c = makeContext(context)
         var e = touchEvent(event)
         return result(withUnprotectedCArguments(&e, &c) { f(unchecked.data, $0, $1) })
@@ -173,45 +237,70 @@ class CResponder: Responder {
 
     // MARK: Pointer
 
+    @inline(__always)
     func pointerEntered(_ event: PointerCrossingEvent, context: ResponderContext) {
         guard let f = unchecked.impl?.pointee.pointer_entered else { return }
+        guard unchecked.hasSurface else { return callCrossing(event, context, f) }
+        // SeatKit tells a crossing only to the surface crossed, as its target
+        // (`Router+Pointer.swift`; pinned by LayoutAssumptionTests): the responder's own
+        // context, made once, without asking the context for the target.
+        let c = ownContext
         var e = crossing(event)
-        var c = makeCrossingContext(context)
-        withUnprotectedCArguments(&e, &c) { f(unchecked.data, $0, $1) }
+        withUnprotectedCEvent(&e) { f(unchecked.data, $0, c) }
     }
 
+    @inline(__always)
     func pointerLeft(_ event: PointerCrossingEvent, context: ResponderContext) {
         guard let f = unchecked.impl?.pointee.pointer_left else { return }
+        guard unchecked.hasSurface else { return callCrossing(event, context, f) }
+        // SeatKit tells a crossing only to the surface crossed, as its target
+        // (`Router+Pointer.swift`; pinned by LayoutAssumptionTests): the responder's own
+        // context, made once, without asking the context for the target.
+        let c = ownContext
         var e = crossing(event)
-        var c = makeCrossingContext(context)
+        withUnprotectedCEvent(&e) { f(unchecked.data, $0, c) }
+    }
+
+    /// An output's or the delegate's crossing (off the hot path, so that a surface's keeps no
+    /// registers across its callback).
+    @inline(never)
+    final func callCrossing(_ event: PointerCrossingEvent, _ context: ResponderContext, _ f: CCrossingHandler) {
+        var e = crossing(event)
+        var c = makeOtherContext(context)
         withUnprotectedCArguments(&e, &c) { f(unchecked.data, $0, $1) }
     }
 
+    @inline(__always)
     private func crossing(_ event: PointerCrossingEvent) -> seatkit_pointer_crossing_event {
         seatkit_pointer_crossing_event(time_usec: event.time.microseconds, x: event.location.x, y: event.location.y,
                                        sx: event.surfaceLocation.x, sy: event.surfaceLocation.y)
     }
 
-    // The chain's links without a C handler (an output's root surface, the output, a
-    // delegate without a responder table) are asked too: the check comes before the call
-    // that builds the C event, whose frame costs them ~12 instructions otherwise (measured
-    // as one function, 2,872 against 2,836 per pointer motion).
+    // The chain's links without a C handler (a delegate without a responder table) answer
+    // before anything else is read.
+    @inline(__always)
     func pointerMoved(_ event: PointerMotionEvent, context: ResponderContext) -> ResponderResult {
         guard let f = unchecked.impl?.pointee.pointer_moved else { return .notHandled }
-        return callPointerMoved(event, context, f)
+        return withFastContext(context, { c in
+            var e = motion(event)
+            return result(withUnprotectedCEvent(&e) { f(unchecked.data, $0, c) })
+        }, orElse: { callPointerMoved(event, context, f) })
     }
 
-    /// The handler last: the witness passes the event and context on in the registers they
-    /// came in.
-    @inline(never)
-    final func callPointerMoved(_ event: PointerMotionEvent, _ context: ResponderContext,
-                                _ f: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<seatkit_pointer_motion_event>?,
-                                                     UnsafePointer<seatkit_event_context>?) -> seatkit_result) -> ResponderResult {
-        var e = seatkit_pointer_motion_event(
+    @inline(__always)
+    private func motion(_ event: PointerMotionEvent) -> seatkit_pointer_motion_event {
+        seatkit_pointer_motion_event(
             time_usec: event.time.microseconds, device: event.device.rawValue,
             x: event.location.x, y: event.location.y, sx: event.surfaceLocation.x, sy: event.surfaceLocation.y,
             dx: event.delta.dx, dy: event.delta.dy,
             dx_unaccel: event.unacceleratedDelta.dx, dy_unaccel: event.unacceleratedDelta.dy)
+    }
+
+    /// Pointer motion's call off the hot path (see ``withFastContext(_:_:orElse:)``).
+    @inline(never)
+    final func callPointerMoved(_ event: PointerMotionEvent, _ context: ResponderContext,
+                                _ f: CPointerMotionHandler) -> ResponderResult {
+        var e = motion(event)
         var c = makeContext(context)
         return result(withUnprotectedCArguments(&e, &c) { f(unchecked.data, $0, $1) })
     }
@@ -315,18 +404,33 @@ class CResponder: Responder {
 
     // MARK: Keyboard
 
+    @inline(__always)
     func keyDown(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
         guard let f = unchecked.impl?.pointee.key_down else { return .notHandled }
-        var c = makeContext(context)
-        return ownerLink.with { owner in
-            var e = CValues.keyEvent(event, text: CText.push(event.text, on: owner))
-            defer { CText.pop(on: owner) }
-            return result(withUnprotectedCArguments(&e, &c) { f(unchecked.data, $0, $1) })
-        }
+        return withFastContext(context, { c in
+            ownerLink.with { owner in
+                var e = CValues.keyEvent(event, text: CText.push(event.text, on: owner))
+                defer { CText.pop(on: owner) }
+                return result(withUnprotectedCEvent(&e) { f(unchecked.data, $0, c) })
+            }
+        }, orElse: { callKey(event, context, f) })
     }
 
+    @inline(__always)
     func keyUp(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
         guard let f = unchecked.impl?.pointee.key_up else { return .notHandled }
+        return withFastContext(context, { c in
+            ownerLink.with { owner in
+                var e = CValues.keyEvent(event, text: CText.push(event.text, on: owner))
+                defer { CText.pop(on: owner) }
+                return result(withUnprotectedCEvent(&e) { f(unchecked.data, $0, c) })
+            }
+        }, orElse: { callKey(event, context, f) })
+    }
+
+    /// A key handler's call off the hot path (see ``withFastContext(_:_:orElse:)``).
+    @inline(never)
+    final func callKey(_ event: KeyEvent, _ context: ResponderContext, _ f: CKeyHandler) -> ResponderResult {
         var c = makeContext(context)
         return ownerLink.with { owner in
             var e = CValues.keyEvent(event, text: CText.push(event.text, on: owner))
@@ -408,12 +512,12 @@ final class CDelegate: CResponder, CompositorDelegate {
         delegateData = data
     }
 
+    @inline(__always)
     func router(_ router: Router, dropped event: DroppedEvent) {
         guard let f = delegateImpl?.pointee.dropped else { return }
-        // The kind's name made into a C string once per router and kind (withCString on
-        // the raw value cost ~60 instructions per drop).
-        let kind = event.kind
-        ownerLink.with { owner in f(delegateData, owner.droppedName(kind)) }
+        // A static C string per kind (withCString on the raw value cost ~60 instructions per
+        // drop), found from the event's case here (`DroppedEvent.kind` is a call into the core).
+        f(delegateData, CValues.name(CValues.kind(event)))
     }
 
     func router(_ router: Router, firstResponderAfterRemoving removed: Surface, formerParent: Surface) -> Surface? {

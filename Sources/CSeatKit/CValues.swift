@@ -5,7 +5,8 @@ import SeatKit
 /// from C check ranges: a value C may send out of range becomes `nil` (refused, logged).
 enum CValues {
     /// True when SeatKit's `TouchPoint` and `seatkit_touch_point` have the same size and
-    /// field offsets, so touches go to C without a copy.
+    /// field offsets: `CResponder.touchEvent` hands touches to C without a copy, relying on
+    /// it (LayoutAssumptionTests requires it on every supported platform).
     static let touchPointLayoutMatches: Bool = {
         typealias T = TouchPoint
         typealias C = seatkit_touch_point
@@ -23,6 +24,60 @@ enum CValues {
     }()
 
     // MARK: To C
+
+    /// `event.kind`, decided here: SeatKit's `DroppedEvent.kind` is not inlinable, and the call
+    /// to it made the delegate's `dropped` keep three registers across it (~12 instructions a
+    /// drop). `EventKindTableTests` checks it against `kind` for every case.
+    @inline(__always)
+    static func kind(_ event: DroppedEvent) -> RoutedEventKind {
+        switch event {
+        case .touchesBegan: .touchesBegan
+        case .touchesMoved: .touchesMoved
+        case .touchesEnded: .touchesEnded
+        case .pointerMotion: .pointerMoved
+        case .pointerButton: .pointerButton
+        case .pointerAxis: .pointerAxis
+        case .touchpadGesture: .touchpadGesture
+        case .keyDown: .keyDown
+        case .keyUp: .keyUp
+        case .action: .action
+        }
+    }
+
+    /// A handler kind's name as a static C string, for the delegate's `dropped` callback:
+    /// each case's `rawValue` (SeatKit's one list of names), written out once here as a
+    /// literal in the library's read-only data (`EventKindTableTests` checks every case
+    /// against its `rawValue`). A switch over a payload-free enum with a constant per case:
+    /// the compiler makes it a table indexed by the case. The strings live as long as the
+    /// library; nothing is built, cached or freed per router (the dictionary of names made
+    /// with `malloc` and the last-asked cache it replaced cost about 35 instructions a drop).
+    @inline(__always)
+    static func name(_ kind: RoutedEventKind) -> UnsafePointer<CChar> {
+        let name: StaticString = switch kind {
+        case .touchesBegan: "touchesBegan"
+        case .touchesMoved: "touchesMoved"
+        case .touchesEnded: "touchesEnded"
+        case .touchesCancelled: "touchesCancelled"
+        case .pointerEntered: "pointerEntered"
+        case .pointerLeft: "pointerLeft"
+        case .pointerMoved: "pointerMoved"
+        case .pointerButton: "pointerButton"
+        case .pointerAxis: "pointerAxis"
+        case .touchpadGesture: "touchpadGesture"
+        case .penEntered: "penEntered"
+        case .penLeft: "penLeft"
+        case .penMoved: "penMoved"
+        case .penDown: "penDown"
+        case .penUp: "penUp"
+        case .penButton: "penButton"
+        case .keyDown: "keyDown"
+        case .keyUp: "keyUp"
+        case .keyCommand: "keyCommand"
+        case .action: "action"
+        case .firstResponder: "firstResponder"
+        }
+        return UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
+    }
 
     static func axis(_ m: AxisMotion) -> seatkit_axis {
         let source: seatkit_axis_source

@@ -46,7 +46,9 @@ final class EventLoopClock: Clock {
 
     private var source: OpaquePointer? { timer?.source }
 
-    var now: Timestamp { Timestamp(microseconds: CCalls.monotonicMicroseconds()) }
+    var now: Timestamp { Self.monotonicNow }
+    /// `now` without an instance: CLOCK_MONOTONIC, which every event-loop clock reads.
+    @inline(__always) static var monotonicNow: Timestamp { Timestamp(microseconds: CCalls.monotonicMicroseconds()) }
 
     func schedule(at deadline: Timestamp, _ action: @escaping () -> Void) -> TimerToken {
         let token = TimerToken(rawValue: nextToken)

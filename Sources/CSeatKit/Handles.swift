@@ -128,7 +128,8 @@ enum Handles {
                            _ state: UnsafeMutablePointer<ThreadState>) -> Unretained<HandleObject>? {
         let bits = UInt(bitPattern: handle)
         guard UInt8(truncatingIfNeeded: bits) == kind.rawValue else { return nil }
-        if state.pointee.lastHandle == bits, let object = state.pointee.lastObject { return object }
+        // A remembered handle (never 0: a handle's kind bits are not) always has its object.
+        if state.pointee.lastHandle == bits { return state.pointee.lastObject.unsafelyUnwrapped }
         return lookUp(bits, kind, state)
     }
 

@@ -48,8 +48,17 @@ final class CRouter: HandleObject {
     /// UnsafeFoundations.swift).
     struct HotState {
         var surfaces: [ObjectIdentifier: CSurface] = [:] {
-            didSet { surfaceCache.update(repeating: SurfaceCacheEntry(), count: CRouter.surfaceCacheSize) }
+            didSet {
+                surfaceCache.update(repeating: SurfaceCacheEntry(), count: CRouter.surfaceCacheSize)
+                lastTargetBits = 1
+                lastTargetHandle = nil
+            }
         }
+        /// The surface last found by `cachedHandle(ofSurfaceWithBits:)` (its identity's bits;
+        /// 1, no object's address, for none) and its handle, never NULL while it is set.
+        /// Cleared with the cache.
+        var lastTargetBits: UInt = 1
+        var lastTargetHandle: OpaquePointer?
         /// Reused buffers that events are translated into for C (grown, never shrunk).
         var touchBuffer = UnsafeMutablePointer<seatkit_touch_point>.allocate(capacity: 16)
         var touchBufferCapacity = 16
@@ -70,13 +79,6 @@ final class CRouter: HandleObject {
         var textLevels: UnsafeMutablePointer<CText.Level>?
         var textLevelCount = 0
         var textDepth = 0
-        /// The names of the handler kinds the delegate was told were dropped, as C strings
-        /// made once per kind (`CDelegate.router(_:dropped:)`), and the last one asked: an
-        /// event that nobody takes is dropped at every motion, with the same kind.
-        var droppedNames: [RoutedEventKind: UnsafeMutablePointer<CChar>] = [:]
-        /// Meaningful while `lastDroppedName` is set.
-        var lastDroppedKind = RoutedEventKind.touchesBegan
-        var lastDroppedName: UnsafePointer<CChar>?
     }
 
     @exclusivity(unchecked) var unchecked = HotState()
@@ -85,10 +87,12 @@ final class CRouter: HandleObject {
         var surface: ObjectIdentifier?
         var handle: OpaquePointer?
     }
-    /// Entries of `HotState.surfaceCache`: 2^5, the top five bits of the slot's hash (a
-    /// pointer that alternates between the leaf and seven panels missed one lookup an
-    /// event in eight entries).
-    static var surfaceCacheSize: Int { 32 }
+    /// Entries of `HotState.surfaceCache` are 2^`surfaceCacheBits`, indexed by the top
+    /// `surfaceCacheBits` bits of the slot's hash: 5 (a pointer that alternates between the
+    /// leaf and seven panels missed one lookup an event in eight entries). Computed, not
+    /// `static let`: a constant folded at every use, without a `swift_once` check.
+    static var surfaceCacheBits: Int { 5 }
+    static var surfaceCacheSize: Int { 1 << surfaceCacheBits }
 
     var recognizers: [CRecognizer] = []
     var filters: [CFilter] = []
@@ -115,8 +119,10 @@ final class CRouter: HandleObject {
     /// (seatkit_router_advance_clock): its times are taken as they are.
     @inline(__always)
     func checkedTime(_ time: Int64) -> Int64 {
-        guard let clock = eventLoopClock else { return time }
-        let now = clock.now.microseconds
+        // Whether there is one, not the clock itself: loading it retained and released it
+        // around the read (every event of a real-clock router), and every one reads the same time.
+        guard eventLoopClock != nil else { return time }
+        let now = EventLoopClock.monotonicNow.microseconds
         if time > now {
             if !loggedTimeAhead { logTime(time, now, ahead: true) }
             return now
@@ -154,31 +160,8 @@ final class CRouter: HandleObject {
         unchecked.touchBuffer.deallocate()
         unchecked.surfaceCache.deallocate()
         CText.free(self)
-        for name in unchecked.droppedNames.values { CCalls.free(name) }
     }
 
-
-    /// The name of a handler kind as a C string, for as long as this router lives.
-    @inline(__always)
-    func droppedName(_ kind: RoutedEventKind) -> UnsafePointer<CChar> {
-        if let name = unchecked.lastDroppedName, kind == unchecked.lastDroppedKind { return name }
-        return lookUpDroppedName(kind)
-    }
-
-    @inline(never)
-    private func lookUpDroppedName(_ kind: RoutedEventKind) -> UnsafePointer<CChar> {
-        let name: UnsafeMutablePointer<CChar>
-        if let known = unchecked.droppedNames[kind] {
-            name = known
-        } else {
-            // The name from the one list of handler kinds (SeatKit's RoutedEventKind).
-            name = CCalls.mallocString(kind.rawValue)!
-            unchecked.droppedNames[kind] = name
-        }
-        unchecked.lastDroppedKind = kind
-        unchecked.lastDroppedName = UnsafePointer(name)
-        return UnsafePointer(name)
-    }
 
     /// The C handle of a surface made on this router, or NULL.
     @inline(__always)
@@ -194,11 +177,37 @@ final class CRouter: HandleObject {
         return lookUpHandle(id)
     }
 
+    /// The handle of a surface (its identity's bits; 0 for none) found without a call: the
+    /// last one found here, else the cache's entry, which then becomes the last. Nil when the
+    /// cache does not have it (or has it as not this router's). A walk up the chain asks for the
+    /// same target at every link: the last one found is one compare, the cache's slot a
+    /// multiplication and two compares more.
+    @inline(__always)
+    func cachedHandle(ofSurfaceWithBits bits: UInt) -> OpaquePointer? {
+        if bits == unchecked.lastTargetBits { return unchecked.lastTargetHandle.unsafelyUnwrapped }
+        return cachedHandleInSlot(bits)
+    }
+
+    @inline(__always)
+    private func cachedHandleInSlot(_ bits: UInt) -> OpaquePointer? {
+        let entry = unchecked.surfaceCache + CRouter.surfaceCacheSlot(bits: bits)
+        guard bits != 0, entry.pointee.surface.map({ UInt(bitPattern: $0) }) == bits,
+              let handle = entry.pointee.handle else { return nil }
+        unchecked.lastTargetBits = bits
+        unchecked.lastTargetHandle = handle
+        return handle
+    }
+
     /// The cache slot of a surface: a multiplicative hash of its address (objects are
     /// 16-byte aligned and often allocated one after another), top bits.
     @inline(__always)
     static func surfaceCacheSlot(_ id: ObjectIdentifier) -> Int {
-        Int(truncatingIfNeeded: (UInt(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15) >> (UInt.bitWidth - 5))
+        surfaceCacheSlot(bits: UInt(bitPattern: id))
+    }
+
+    @inline(__always)
+    static func surfaceCacheSlot(bits: UInt) -> Int {
+        Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> (UInt.bitWidth - surfaceCacheBits))
     }
 
     @inline(never)
@@ -279,9 +288,6 @@ final class COutput: HandleObject {
     let destroySignal = CCalls.makeSignal()
     var isDestroyed = false
 
-    /// Whether `output.responder` is `responder` (see `CResponder.isActive`).
-    private var responderInstalled = false
-
     init(owner: CRouter, output: Output, root: CSurface, responder: CResponder) {
         ownerLink = Unretained(owner)
         self.output = output
@@ -290,11 +296,13 @@ final class COutput: HandleObject {
     }
 
     /// Gives the output `responder` while it is active, `PassThroughResponder` otherwise
-    /// (after every change of its table).
+    /// (after every change of its table). Whether it has `responder` now is the output's own
+    /// answer, not a flag kept beside it.
     func installResponder() {
-        guard !isDestroyed, responder.isActive != responderInstalled else { return }
-        responderInstalled = responder.isActive
-        output.responder = responderInstalled ? responder : PassThroughResponder()
+        guard !isDestroyed else { return }
+        let installed = output.responder === responder
+        guard responder.isActive != installed else { return }
+        output.responder = installed ? PassThroughResponder() : responder
     }
 
     func destroy() {
@@ -326,22 +334,24 @@ final class CSurface: HandleObject {
     let destroySignal = CCalls.makeSignal()
     var isDestroyed = false
 
-    /// Whether `surface.responder` is `responder` (see `CResponder.isActive`).
-    private var responderInstalled = false
-
     init(owner: CRouter, surface: Surface, responder: CResponder, isRoot: Bool) {
         ownerLink = Unretained(owner)
         self.surface = surface
         self.responder = responder
         self.isRoot = isRoot
+        // The one place a surface's responder learns which surface it speaks for (its handle
+        // comes once the handle table has one: seatkit_surface_create, seatkit_output_create).
+        responder.unchecked.surfaceIdentity = ObjectIdentifier(surface)
     }
 
     /// Gives the surface `responder` while it is active, `PassThroughResponder` otherwise
-    /// (after every change of its table or key commands).
+    /// (after every change of its table or key commands). Whether it has `responder` now is
+    /// the surface's own answer, not a flag kept beside it.
     func installResponder() {
-        guard !isDestroyed, responder.isActive != responderInstalled else { return }
-        responderInstalled = responder.isActive
-        surface.responder = responderInstalled ? responder : PassThroughResponder()
+        guard !isDestroyed else { return }
+        let installed = surface.responder === responder
+        guard responder.isActive != installed else { return }
+        surface.responder = installed ? PassThroughResponder() : responder
     }
 
     func destroy() {

@@ -46,8 +46,7 @@ public func seatkit_output_create(_ router: OpaquePointer?, _ name: UnsafePointe
         misuse(#function, "too many live handles")
         return nil
     }
-    rootResponder.unchecked.surfaceHandle = rootHandle
-    rootResponder.unchecked.surfaceIdentity = ObjectIdentifier(output.root)
+    rootResponder.setSurfaceHandle(rootHandle)
     let c = COutput(owner: r, output: output, root: root, responder: responder)
     guard let handle = Handles.insert(c, kind: .output) else {
         Handles.remove(rootHandle)

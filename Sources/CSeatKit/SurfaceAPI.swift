@@ -23,8 +23,7 @@ public func seatkit_surface_create(_ router: OpaquePointer?, _ name: UnsafePoint
         misuse(#function, "too many live handles")
         return nil
     }
-    responder.unchecked.surfaceHandle = handle
-    responder.unchecked.surfaceIdentity = ObjectIdentifier(surface)
+    responder.setSurfaceHandle(handle)
     r.unchecked.surfaces[ObjectIdentifier(surface)] = c
     return handle
 }

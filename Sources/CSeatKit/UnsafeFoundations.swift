@@ -29,6 +29,22 @@ func withUnprotectedCArguments<Event, Result>(
     }
 }
 
+/// ``withUnprotectedCArguments(_:_:_:)`` for the event alone, when the context is not on this
+/// frame (a responder's own context, made once: `CResponder.ownContext`). The same reasoning:
+/// a fixed-size struct, `const` to the callback.
+@inline(__always)
+func withUnprotectedCEvent<Event, Result>(_ event: inout Event, _ body: (UnsafePointer<Event>) -> Result) -> Result {
+    _withUnprotectedUnsafePointer(to: &event, body)
+}
+
+/// ``withUnprotectedCArguments(_:_:_:)`` for the context alone (the event is handed to C
+/// elsewhere on the frame, or was already).
+@inline(__always)
+func withUnprotectedCContext<Result>(_ context: inout seatkit_event_context,
+                                     _ body: (UnsafePointer<seatkit_event_context>) -> Result) -> Result {
+    _withUnprotectedUnsafePointer(to: &context, body)
+}
+
 /// Calls `body` with the object behind a C callback's user data (made with
 /// `Unmanaged.passUnretained`), without retaining it for the call.
 ///

@@ -4,7 +4,7 @@
 // for its conversions and the C header for the constants the table must match.
 @testable import CSeatKit
 import CSeatKitSupport
-import SeatKit
+@testable import SeatKit
 import SeatKitReplay
 import Testing
 
@@ -101,5 +101,91 @@ struct EventKindTableTests {
         if let first { #expect(ReplayTraceJSON.record(first).contains("\"kind\":\"\(kind.name)\"")) }
         let run = ReplayRun(inputEvents: [Self.event(kind)], trace: [.received(Self.event(kind))], libinput: nil, pointerPath: [])
         #expect(run.inputCounts == [kind.name: 1])
+    }
+
+    /// Every handler kind, in declaration order: each case names the next. Exhaustive, so a new
+    /// kind does not compile until it has a place in the walk below.
+    static func handlerKind(after kind: RoutedEventKind) -> RoutedEventKind? {
+        switch kind {
+        case .touchesBegan: .touchesMoved
+        case .touchesMoved: .touchesEnded
+        case .touchesEnded: .touchesCancelled
+        case .touchesCancelled: .pointerEntered
+        case .pointerEntered: .pointerLeft
+        case .pointerLeft: .pointerMoved
+        case .pointerMoved: .pointerButton
+        case .pointerButton: .pointerAxis
+        case .pointerAxis: .touchpadGesture
+        case .touchpadGesture: .penEntered
+        case .penEntered: .penLeft
+        case .penLeft: .penMoved
+        case .penMoved: .penDown
+        case .penDown: .penUp
+        case .penUp: .penButton
+        case .penButton: .keyDown
+        case .keyDown: .keyUp
+        case .keyUp: .keyCommand
+        case .keyCommand: .action
+        case .action: .firstResponder
+        case .firstResponder: nil
+        }
+    }
+
+    @Test func theDelegatesDroppedNameOfEachHandlerKindIsItsRawValue() {
+        var kind: RoutedEventKind? = .touchesBegan
+        var seen = 0
+        while let k = kind {
+            #expect(String(cString: CValues.name(k)) == k.rawValue)
+            seen += 1
+            kind = Self.handlerKind(after: k)
+        }
+        #expect(seen == 21)
+    }
+
+    /// A dropped event of each case, each naming the next: exhaustive, so a new case does not
+    /// compile until it has a sample here.
+    static func droppedSample(after event: DroppedEvent?) -> DroppedEvent? {
+        let t = Timestamp(microseconds: 1)
+        let d = DeviceID(2)
+        let p = LayoutPoint(x: 1, y: 2)
+        let s = SurfacePoint(x: 3, y: 4)
+        let touches = TouchEvent(time: t, touches: [])
+        let key = KeyEvent(time: t, device: d, keycode: 30, state: .pressed)
+        guard let event else { return .touchesBegan(touches) }
+        switch event {
+        case .touchesBegan: return .touchesMoved(touches)
+        case .touchesMoved: return .touchesEnded(touches)
+        case .touchesEnded:
+            return .pointerMotion(PointerMotionEvent(time: t, device: d, location: p, surfaceLocation: s,
+                                                     delta: Vector(dx: 1, dy: 1), unacceleratedDelta: Vector(dx: 1, dy: 1)))
+        case .pointerMotion:
+            return .pointerButton(PointerButtonEvent(time: t, device: d, button: 0x110, state: .pressed, location: p,
+                                                     surfaceLocation: s))
+        case .pointerButton:
+            return .pointerAxis(PointerAxisEvent(
+                time: t, device: d,
+                motion: AxisMotion(source: .wheel, horizontal: 0, vertical: 15, horizontalV120: 0, verticalV120: 120,
+                                   horizontalStop: false, verticalStop: false),
+                location: p, surfaceLocation: s))
+        case .pointerAxis:
+            return .touchpadGesture(TouchpadGestureEvent(time: t, device: d, gesture: TouchpadGesture(kind: .swipe, phase: .begin, fingers: 3),
+                                                         location: p, surfaceLocation: s))
+        case .touchpadGesture: return .keyDown(key)
+        case .keyDown: return .keyUp(key)
+        case .keyUp: return .action(Action("copy"))
+        case .action: return nil
+        }
+    }
+
+    @Test func theCAPIsKindOfEachDroppedEventIsSeatKits() {
+        var event = Self.droppedSample(after: nil)
+        var seen = 0
+        while let e = event {
+            #expect(CValues.kind(e) == e.kind)
+            #expect(String(cString: CValues.name(CValues.kind(e))) == e.kind.rawValue)
+            seen += 1
+            event = Self.droppedSample(after: e)
+        }
+        #expect(seen == 10)
     }
 }
