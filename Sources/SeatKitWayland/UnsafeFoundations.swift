@@ -44,6 +44,13 @@ final class SeatHandle {
     @inline(__always) func withSeat<Result>(_ body: (Seat) -> Result) -> Result {
         unchecked.link!._withUnsafeGuaranteedRef(body)
     }
+
+    /// As ``withSeat(_:)``, for a holder that may outlive the seat (a filter the router
+    /// keeps): nil, and `body` not called, once the seat is gone.
+    @inline(__always) func withSeatIfPresent<Result>(_ body: (Seat) -> Result) -> Result? {
+        guard let link = unchecked.link else { return nil }
+        return link._withUnsafeGuaranteedRef(body)
+    }
 }
 
 /// The idle notifier as its spy reaches it on every input event (IdleNotifier.swift): an
