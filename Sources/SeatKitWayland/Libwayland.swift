@@ -7,8 +7,17 @@ import Glibc
 /// Handles are libwayland's own pointers (`wl_display *`, `wl_resource *`, `wl_client *`),
 /// seen from Swift as `OpaquePointer`. Everything here runs on the event loop's thread.
 package enum Libwayland {
-    /// Prints every event posted to a client, for debugging (`SEATKIT_WAYLAND_TRACE=1`).
-    nonisolated(unsafe) static var traceEvents = getenv("SEATKIT_WAYLAND_TRACE") != nil
+    /// Prints every event posted to a client, for debugging: set it, or put
+    /// `SEATKIT_WAYLAND_TRACE=1` in the environment, which a ``WaylandDisplay`` reads when it is
+    /// made. A constant first value, not the environment read here: a global with a computed
+    /// first value is initialised lazily, and every message sent called `swift_once` to check
+    /// (7 instructions a message, ~15 a key frame in the kiosk, issue 26, eleventh round).
+    nonisolated(unsafe) static var traceEvents = false
+
+    /// Turns ``traceEvents`` on if the environment asks for it (never off).
+    static func readTraceEnvironment() {
+        if getenv("SEATKIT_WAYLAND_TRACE") != nil { traceEvents = true }
+    }
 
     // MARK: Display and event loop
 

@@ -35,6 +35,7 @@ public final class WaylandDisplay {
         self.loop = Libwayland.eventLoop(display)
         self.socketName = socketName
         self.ownsDisplay = false
+        Libwayland.readTraceEnvironment()
     }
 
     /// The `struct wl_display *`, for calls SeatKit does not wrap.
@@ -45,6 +46,7 @@ public final class WaylandDisplay {
     /// Opens a display listening on `$XDG_RUNTIME_DIR/<socketName>`; with no name, the first
     /// free `wayland-N`. Throws when the socket cannot be created (no XDG_RUNTIME_DIR, name taken).
     public init(socketName: String? = nil) throws {
+        Libwayland.readTraceEnvironment()
         guard let display = Libwayland.createDisplay() else { throw WaylandError.displayCreation }
         self.display = display
         self.loop = Libwayland.eventLoop(display)
