@@ -408,7 +408,7 @@ package final class CallbackBox {
 
     /// Its owner lets go of the box (its source removed, or replaced): if the box is being
     /// called, it keeps itself, and so the closure running and what that captured, until the
-    /// call returns (``callUnretained(_:)`` lets go then), as the core's `ReplacedWhileInUse`.
+    /// call returns (``callUnretained(_:)`` lets go then), as the core's `KeptAliveWhileInUse`.
     /// A box that is not being called goes with its owner's reference.
     package func retire() {
         guard unchecked.depth > 0, !unchecked.keptUntilReturn else { return }
