@@ -1,5 +1,5 @@
 import CWaylandServer
-import SeatKit
+@_spi(SeatKitInternals) import SeatKit
 
 /// The responder of a surface backed by a client's wl_surface: it handles everything that
 /// reaches it by sending it to that one client's wl_pointer, wl_keyboard and wl_touch
@@ -50,6 +50,9 @@ public final class ClientSurfaceResponder: Responder {
         /// The pen as the pointer, for a client without a tablet seat (TabletV2.swift).
         var pen = PenClientState()
         var cachedDevices: SeatClient?
+        /// `cachedDevices` unretained (the core's `Unretained`, rule 2, owned beside it: set
+        /// together with it), for ``withDevices(else:_:)``.
+        var devicesLink: Unretained<SeatClient>?
     }
 
     @exclusivity(unchecked) var unchecked = HotState()
@@ -96,8 +99,22 @@ public final class ClientSurfaceResponder: Responder {
     /// wl_seat yet, and after the seat forgot the record (the client disconnected).
     private var devices: SeatClient? {
         if let cached = unchecked.cachedDevices, !cached.unchecked.isForgotten { return cached }
-        unchecked.cachedDevices = seat.client(client)
-        return unchecked.cachedDevices
+        let found = seat.client(client)
+        unchecked.cachedDevices = found
+        unchecked.devicesLink = found.map { Unretained($0) }
+        return found
+    }
+
+    /// Calls `body` with ``devices`` lent without a retain (`otherwise` when there is no
+    /// record): the per-event senders' way, where the owned load cost a retain and a release
+    /// per event (~22 instructions a touch frame, ~38 a key frame, issue 26, eleventh round).
+    /// The cache keeps the record for the call: only ``devices`` replaces it, and a body does
+    /// not read ``devices``.
+    @inline(__always)
+    private func withDevices<Result>(else otherwise: Result, _ body: (SeatClient) -> Result) -> Result {
+        if let link = unchecked.devicesLink, !link.with({ $0.unchecked.isForgotten }) { return link.with(body) }
+        guard let devices else { return otherwise }
+        return body(devices)
     }
     /// The seat's: whether a motion can enter or leave a pointer constraint at all.
     private let constraintFlag: ConstraintFlag
@@ -119,7 +136,7 @@ public final class ClientSurfaceResponder: Responder {
         }
         event.touches.scanEach { touch in
             let serial = seat.nextSerial(.touchDown, for: client)
-            devices.unchecked.touches.scanEach { resource in
+            devices.eachTouch { resource in
                 Libwayland.touchDown(resource, serial: serial, time: event.time.wireMilliseconds, surface: surface,
                                      id: touch.id.rawValue, x: touch.surfaceLocation.x, y: touch.surfaceLocation.y)
             }
@@ -139,23 +156,28 @@ public final class ClientSurfaceResponder: Responder {
     }
 
     public func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
-        guard surfaceResource != nil, let devices else { return .handled }
+        guard surfaceResource != nil else { return .handled }
+        withDevices(else: ()) { devices in moveTouches(event, devices: devices) }
+        return .handled
+    }
+
+    @inline(__always)
+    private func moveTouches(_ event: TouchEvent, devices: SeatClient) {
         if unchecked.emulation.isActive {
             for touch in event.touches {
                 unchecked.emulation.touchMoved(touch.id, to: touch.surfaceLocation) { emulate($0, time: event.time, devices: devices) }
             }
-            return .handled
+            return
         }
         // Only touches sent down reach here: the router's record says which this responder follows.
-        guard !devices.unchecked.touches.isEmpty else { return .handled }
+        guard !devices.unchecked.touches.isEmpty else { return }
         event.touches.scanEach { touch in
-            devices.unchecked.touches.scanEach { resource in
+            devices.eachTouch { resource in
                 Libwayland.touchMotion(resource, time: event.time.wireMilliseconds, id: touch.id.rawValue,
                                        x: touch.surfaceLocation.x, y: touch.surfaceLocation.y)
             }
         }
         touchFrames.add(devices)
-        return .handled
     }
 
     public func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
@@ -169,7 +191,7 @@ public final class ClientSurfaceResponder: Responder {
         guard surfaceResource != nil, !devices.unchecked.touches.isEmpty else { return .handled }
         event.touches.scanEach { touch in
             let serial = seat.nextSerial(.touchUp, for: client)
-            devices.unchecked.touches.scanEach { resource in
+            devices.eachTouch { resource in
                 Libwayland.touchUp(resource, serial: serial, time: event.time.wireMilliseconds, id: touch.id.rawValue)
             }
         }
@@ -306,7 +328,18 @@ public final class ClientSurfaceResponder: Responder {
 
     public func pointerMoved(_ event: PointerMotionEvent, context: ResponderContext) -> ResponderResult {
         unchecked.pointerLocation = event.surfaceLocation
-        guard surfaceResource != nil, let devices else { return .handled }
+        guard surfaceResource != nil,
+              withDevices(else: false, { devices in sendMotion(event, devices: devices); return true }) else { return .handled }
+        // The pointer may have entered or left a constraint's region.
+        if constraintFlag.unchecked.hasConstraints { seat.updateConstraints() }
+        // Or crossed onto another output, which the cursor surface is told of.
+        seat.pointerMovedForCursor()
+        return .handled
+    }
+
+    /// A motion's events to the client's pointers, for ``pointerMoved(_:context:)``.
+    @inline(__always)
+    private func sendMotion(_ event: PointerMotionEvent, devices: SeatClient) {
         let relative = sendRelativeMotion(time: event.time, delta: event.delta, unaccelerated: event.unacceleratedDelta, to: devices)
         // Only a motion that moves the point the client reads (wl_fixed_t, 1/256) is sent, as
         // wlroots does: pushing against an output edge moves nothing. Relative motion (above)
@@ -316,16 +349,11 @@ public final class ClientSurfaceResponder: Responder {
         if moved { unchecked.sentPointer = (x, y) }
         if moved || relative {
             let ms = event.time.wireMilliseconds
-            devices.unchecked.pointers.scanEach { resource in
+            devices.eachPointer { resource in
                 if moved { Libwayland.pointerMotion(resource, time: ms, x: x, y: y) }
                 frame(resource)
             }
         }
-        // The pointer may have entered or left a constraint's region.
-        if constraintFlag.unchecked.hasConstraints { seat.updateConstraints() }
-        // Or crossed onto another output, which the cursor surface is told of.
-        seat.pointerMovedForCursor()
-        return .handled
     }
 
     public func pointerButton(_ event: PointerButtonEvent, context: ResponderContext) -> ResponderResult {
@@ -335,7 +363,7 @@ public final class ClientSurfaceResponder: Responder {
         guard surfaceResource != nil, let devices, !devices.unchecked.pointers.isEmpty else { return .handled }
         let serial = seat.nextSerial(.button, for: client)
         let state = event.state == .pressed ? WL_POINTER_BUTTON_STATE_PRESSED : WL_POINTER_BUTTON_STATE_RELEASED
-        devices.unchecked.pointers.scanEach { resource in
+        devices.eachPointer { resource in
             Libwayland.pointerButton(resource, serial: serial, time: event.time.wireMilliseconds, button: event.button,
                                      state: state.rawValue)
             frame(resource)
@@ -346,11 +374,18 @@ public final class ClientSurfaceResponder: Responder {
     /// Per bound version: axis_source, axis_stop and axis_discrete from 5, axis_value120
     /// (instead of axis_discrete) from 8; axis_relative_direction (9) is not in libwayland 1.21.
     public func pointerAxis(_ event: PointerAxisEvent, context: ResponderContext) -> ResponderResult {
-        guard surfaceResource != nil, let devices else { return .handled }
+        guard surfaceResource != nil else { return .handled }
+        withDevices(else: ()) { devices in sendScroll(event, devices: devices) }
+        return .handled
+    }
+
+    /// A scroll's events to the client's pointers, for ``pointerAxis(_:context:)``.
+    @inline(__always)
+    private func sendScroll(_ event: PointerAxisEvent, devices: SeatClient) {
         let motion = event.motion
         let time = event.time.wireMilliseconds
         let isWheel = motion.source == .wheel || motion.source == .wheelTilt
-        devices.unchecked.pointers.scanEach { resource in
+        devices.eachPointer { resource in
             let version = Libwayland.version(of: resource)
             if version >= WL_POINTER_AXIS_SOURCE_SINCE_VERSION {
                 Libwayland.pointerAxisSource(resource, source: wireSource(motion.source, version: version).rawValue)
@@ -362,7 +397,6 @@ public final class ClientSurfaceResponder: Responder {
                      stop: motion.horizontalStop)
             frame(resource)
         }
-        return .handled
     }
 
     /// One axis of a scroll, in the events the pointer's version knows.
@@ -467,11 +501,18 @@ public final class ClientSurfaceResponder: Responder {
     }
 
     private func sendKey(_ event: KeyEvent, state: wl_keyboard_key_state, modifiers: Bool = true) {
-        // The seat loaded once for the key, its modifiers and their serials: each load is a
-        // retain and a release (four per key before, issue 25, tenth round).
-        let seat = seat
-        if modifiers { seat.unchecked.modifierMasks = event.modifierMasks }
-        guard surfaceResource != nil, let devices else { return }
+        // The seat lent once for the key, its modifiers and their serials, without a retain
+        // (`SeatHandle.withSeat`): each owned load is a retain and a release (four per key
+        // before issue 25's tenth round, one until issue 26's eleventh).
+        seatHandle.withSeat { seat in
+            if modifiers { seat.unchecked.modifierMasks = event.modifierMasks }
+            guard surfaceResource != nil else { return }
+            withDevices(else: ()) { devices in sendKey(event, state: state, modifiers: modifiers, devices: devices, seat: seat) }
+        }
+    }
+
+    @inline(__always)
+    private func sendKey(_ event: KeyEvent, state: wl_keyboard_key_state, modifiers: Bool, devices: SeatClient, seat: Seat) {
         guard !devices.unchecked.keyboards.isEmpty else {
             // No wl_keyboard yet (the capability just came): kept until the client binds one.
             devices.owe(.key(event.keycode, pressed: state == WL_KEYBOARD_KEY_STATE_PRESSED, time: event.time.wireMilliseconds,
@@ -489,10 +530,10 @@ public final class ClientSurfaceResponder: Responder {
         seat.restoreSeatKeymap(for: devices)
         let serial = seat.nextSerial(.key, for: client)
         let state = pressed ? WL_KEYBOARD_KEY_STATE_PRESSED : WL_KEYBOARD_KEY_STATE_RELEASED
-        devices.unchecked.keyboards.scanEach { resource in
+        devices.eachKeyboard { resource in
             Libwayland.keyboardKey(resource, serial: serial, time: time, key: keycode, state: state.rawValue)
         }
-        if let modifiers { sendModifiers(modifiers, to: devices, keyboards: devices.unchecked.keyboards, force: false, seat: seat) }
+        if let modifiers { sendModifiers(modifiers, to: devices, keyboards: nil, force: false, seat: seat) }
     }
 
     /// Keys sent while the client had no wl_keyboard, in order, now that it has one and was
@@ -516,16 +557,18 @@ public final class ClientSurfaceResponder: Responder {
     func sendSeatModifiers() {
         guard surfaceResource != nil, let devices, !devices.unchecked.keyboards.isEmpty else { return }
         let seat = seat
-        sendModifiers(seat.unchecked.modifierMasks, to: devices, keyboards: devices.unchecked.keyboards, force: false, seat: seat)
+        sendModifiers(seat.unchecked.modifierMasks, to: devices, keyboards: nil, force: false, seat: seat)
     }
 
-    private func sendModifiers(_ masks: ModifierMasks, to devices: SeatClient, keyboards: [OpaquePointer], force: Bool, seat: Seat) {
+    /// `masks` to `keyboards`, or with nil to all the client's keyboards (read in place).
+    private func sendModifiers(_ masks: ModifierMasks, to devices: SeatClient, keyboards: [OpaquePointer]?, force: Bool, seat: Seat) {
         guard force || devices.unchecked.sentModifiers != masks else { return }
         devices.unchecked.sentModifiers = masks
         let serial = seat.nextSerial(.modifiers, for: client)
-        keyboards.scanEach { resource in
+        func send(_ resource: OpaquePointer) {
             Libwayland.keyboardModifiers(resource, serial: serial, depressed: masks.depressed, latched: masks.latched,
                                          locked: masks.locked, group: masks.group)
         }
+        if let keyboards { keyboards.scanEach(send) } else { devices.eachKeyboard(send) }
     }
 }

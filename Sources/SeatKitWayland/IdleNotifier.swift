@@ -62,7 +62,7 @@ public final class IdleNotifier {
         self.seat = seat
         displayKeptAlive = seat.display
         router = seat.router
-        state = IdleActivity(clock: seat.router.clock)
+        state = IdleActivity(clock: seat.router.clock, wakeUp: seat.display.wakeUp)
         let notifier = IdleGlobal(notifier: self, interface: ext_idle_notifier_v1_wire()!, requests: idleNotifierRequests)
         var offered = [notifier]
         if inhibitors {
@@ -203,7 +203,10 @@ final class IdleInhibitor: ResourceObject {
 
 /// Notes the time of every injected event but device announcements and touch frames (a
 /// frame ends touch events injected just before it, which noted the time already): its
-/// ``observedKinds``, so that the router does not call it for the others.
+/// ``observedKinds``, so that the router does not call it for the others. With the display's
+/// ``EventLoopClock``, the events of one wake-up of a watched fd (the input a libinput
+/// source read in one go) note the same time, read by the first of them (``WakeUpTime``);
+/// input from elsewhere (a client's request, a timer) reads the clock itself.
 ///
 /// Refers to its notifier through an ``IdleNotifierHandle`` (UnsafeFoundations.swift), not
 /// `unowned`: an `unowned` load per event was a `swift_unownedRetainStrong`.
@@ -252,16 +255,21 @@ final class IdleActivity {
     /// `MonotonicClock.microseconds()`: read directly, as its `now` does. A call through the
     /// existential retained and released the clock per event (~40 instructions).
     private let isEventLoopClock: Bool
+    /// The display's wake-ups (``WakeUpTime``): with an ``EventLoopClock``, the clock is read
+    /// once per wake-up of a watched fd, not per event.
+    private let wakeUp: WakeUpTime
 
-    init(clock: any Clock) {
+    init(clock: any Clock, wakeUp: WakeUpTime) {
         self.clock = clock
+        self.wakeUp = wakeUp
         isEventLoopClock = clock is EventLoopClock
         unchecked = HotState(lastActivity: clock.now)
     }
 
-    /// The clock's time.
+    /// The clock's time; with an ``EventLoopClock``, inside a watched fd's wake-up, the time
+    /// that wake-up first read (``WakeUpTime/now``).
     @inline(__always) var now: Timestamp {
-        isEventLoopClock ? EventLoopClock.monotonicNow : clock.now
+        isEventLoopClock ? wakeUp.now : clock.now
     }
 }
 

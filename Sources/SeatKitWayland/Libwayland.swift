@@ -7,8 +7,17 @@ import Glibc
 /// Handles are libwayland's own pointers (`wl_display *`, `wl_resource *`, `wl_client *`),
 /// seen from Swift as `OpaquePointer`. Everything here runs on the event loop's thread.
 package enum Libwayland {
-    /// Prints every event posted to a client, for debugging (`SEATKIT_WAYLAND_TRACE=1`).
-    nonisolated(unsafe) static var traceEvents = getenv("SEATKIT_WAYLAND_TRACE") != nil
+    /// Prints every event posted to a client, for debugging: set it, or put
+    /// `SEATKIT_WAYLAND_TRACE=1` in the environment, which a ``WaylandDisplay`` reads when it is
+    /// made. A constant first value, not the environment read here: a global with a computed
+    /// first value is initialised lazily, and every message sent called `swift_once` to check
+    /// (7 instructions a message, ~15 a key frame in the kiosk, issue 26, eleventh round).
+    nonisolated(unsafe) static var traceEvents = false
+
+    /// Turns ``traceEvents`` on if the environment asks for it (never off).
+    static func readTraceEnvironment() {
+        if getenv("SEATKIT_WAYLAND_TRACE") != nil { traceEvents = true }
+    }
 
     // MARK: Display and event loop
 
@@ -52,9 +61,13 @@ package enum Libwayland {
     }
     package static func removeSource(_ source: OpaquePointer) { _ = wl_event_source_remove(source) }
 
+    /// Calls `box` whenever `fd` is readable (or hung up), without retaining the box per call
+    /// (``CallbackBox/callUnretained(_:)``, UnsafeFoundations.swift): whoever lets go of the
+    /// box must call ``CallbackBox/retire()`` first, which keeps it until a call under way
+    /// returns.
     package static func addReadableFD(_ loop: OpaquePointer, _ fd: Int32, _ box: CallbackBox) -> OpaquePointer? {
         wl_event_loop_add_fd(loop, fd, UInt32(WL_EVENT_READABLE | WL_EVENT_HANGUP), { _, _, data in
-            Unmanaged<CallbackBox>.fromOpaque(data!).takeUnretainedValue().action()
+            CallbackBox.callUnretained(data!)
             return 0
         }, Unmanaged.passUnretained(box).toOpaque())
     }
@@ -374,7 +387,48 @@ package enum EventArgument: CustomStringConvertible {
 /// A closure that libwayland calls back through a `void *`.
 package final class CallbackBox {
     let action: () -> Void
-    package init(_ action: @escaping () -> Void) { self.action = action }
+    /// For a watched fd's box: the display's wake-ups, begun and ended around each call.
+    let wakeUp: WakeUpTime?
+    package init(_ action: @escaping () -> Void) {
+        self.action = action
+        wakeUp = nil
+    }
+    init(_ action: @escaping () -> Void, wakeUp: WakeUpTime) {
+        self.action = action
+        self.wakeUp = wakeUp
+    }
+
+    /// For a box called without a retain (``Libwayland/addReadableFD(_:_:_:)``): calls under
+    /// way, and whether the box keeps itself (one retain of its own) until they return.
+    struct HotState {
+        var depth = 0
+        var keptUntilReturn = false
+    }
+    @exclusivity(unchecked) var unchecked = HotState()
+
+    /// Its owner lets go of the box (its source removed, or replaced): if the box is being
+    /// called, it keeps itself, and so the closure running and what that captured, until the
+    /// call returns (``callUnretained(_:)`` lets go then), as the core's `KeptAliveWhileInUse`.
+    /// A box that is not being called goes with its owner's reference.
+    package func retire() {
+        guard unchecked.depth > 0, !unchecked.keptUntilReturn else { return }
+        unchecked.keptUntilReturn = true
+        _ = Unmanaged.passUnretained(self).retain()
+    }
+
+    /// Runs the action, counting the call; true when the box was retired during it and the
+    /// call was the outermost: the caller then releases the box's own retain.
+    @inline(__always)
+    func runCounted() -> Bool {
+        unchecked.depth += 1
+        wakeUp?.begin()
+        action()
+        wakeUp?.end()
+        unchecked.depth -= 1
+        guard unchecked.depth == 0, unchecked.keptUntilReturn else { return false }
+        unchecked.keptUntilReturn = false
+        return true
+    }
 }
 
 /// The owner of a global: told when a client binds it.

@@ -192,7 +192,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     /// or nil for a hidden cursor. Only the client with pointer focus can set it, quoting any
     /// serial it was given from the current pointer enter on (clients quote their latest
     /// serial of any kind: foot its latest button's, others a key's), as weston does.
-    public private(set) var cursor: CursorImage?
+    public var cursor: CursorImage? { unchecked.cursor }
     /// Called after every accepted wl_pointer.set_cursor.
     public var cursorChanged: ((CursorImage?) -> Void)?
     /// The named shape the client with pointer focus last asked for through cursor-shape-v1
@@ -230,7 +230,10 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     /// a weak load each time, and a weak reference gave the output a side table (its retains
     /// on the pointer's path the runtime's slow path). Replaced when the pointer reaches
     /// another output, cleared with the cursor.
-    private var cursorOutput: Output?
+    private var cursorOutput: Output? {
+        get { unchecked.cursorOutput }
+        set { unchecked.cursorOutput = newValue }
+    }
     /// Cursor surfaces the seat listens to the destruction of.
     private var watchedCursorSurfaces: Set<OpaquePointer> = []
 
@@ -244,6 +247,11 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         /// The modifier state last reported by a key event (the router's key interpreter).
         var modifierMasks = ModifierMasks()
         var storedConstraints: [PointerConstraint] = []
+        /// Backs ``cursor`` and `cursorOutput`, read on every pointer motion: as stored
+        /// properties, their exclusivity checks cost ~76 instructions a mouse frame in the
+        /// kiosk (issue 26, eleventh round).
+        var cursor: CursorImage?
+        var cursorOutput: Output?
     }
 
     @exclusivity(unchecked) var unchecked = HotState()
@@ -399,7 +407,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
             guard let seat = handle.seat else { return }
             seat.unchecked.clients[id] = nil
             seat.serials.forget(id)
-            seat.touchFrames.unchecked.clients.removeAll { $0.id == id }
+            seat.touchFrames.remove(id)
         }
         return record
     }
@@ -518,7 +526,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
             cursorShapeChanged?(nil)
         }
         if cursor?.surfaceResource != surface { leaveCursorOutput() }
-        cursor = surface.map { CursorImage(surfaceResource: $0, hotspotX: hotspot.0, hotspotY: hotspot.1) }
+        unchecked.cursor = surface.map { CursorImage(surfaceResource: $0, hotspotX: hotspot.0, hotspotY: hotspot.1) }
         updateCursorOutput()
         cursorChanged?(cursor)
     }
@@ -526,7 +534,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     /// The client's cursor surface went away: the cursor is hidden.
     func cursorSurfaceDestroyed(_ surface: OpaquePointer) {
         guard cursor?.surfaceResource == surface else { return }
-        cursor = nil
+        unchecked.cursor = nil
         cursorOutput = nil
         cursorChanged?(nil)
     }
@@ -592,7 +600,14 @@ final class TouchFrameQueue: TouchFrameObserver {
     /// The hot state, exempt from run-time exclusivity checks (the rules are in
     /// UnsafeFoundations.swift).
     struct HotState {
-        var clients: [SeatClient] = []
+        /// The first client owed a frame, the usual only one: kept in a field of its own,
+        /// not an array, whose append's uniqueness check and count cost ~30 instructions a
+        /// touch frame in the kiosk (issue 26, eleventh round).
+        var first: SeatClient?
+        /// `first`'s identity, compared without loading the reference.
+        var firstID: ObjectIdentifier?
+        /// The others, in the order they were added.
+        var others: [SeatClient] = []
     }
 
     @exclusivity(unchecked) var unchecked = HotState()
@@ -600,34 +615,50 @@ final class TouchFrameQueue: TouchFrameObserver {
     /// `client` gets a frame at the end of this one (once, however many of its touches changed).
     @inline(__always)
     func add(_ client: SeatClient) {
-        if !contains(client) { unchecked.clients.append(client) }
+        let id = ObjectIdentifier(client)
+        guard let first = unchecked.firstID else {
+            unchecked.first = client
+            unchecked.firstID = id
+            return
+        }
+        if first != id, !unchecked.others.scanContains(where: { $0 === client }) { unchecked.others.append(client) }
     }
 
     @inline(__always)
     func contains(_ client: SeatClient) -> Bool {
-        unchecked.clients.scanContains(where: { $0 === client })
+        unchecked.firstID == ObjectIdentifier(client) || unchecked.others.scanContains(where: { $0 === client })
     }
 
-    /// The router delivered a touch frame: each client owed one gets its `wl_touch.frame`.
-    func routerDidFinishTouchFrame(_ router: Router) {
-        // Nothing allocated per device frame: the array keeps its storage. One client (the
-        // usual case) is taken out with `popLast()`, which moves it out without a retain;
-        // `removeAll(keepingCapacity:)` went through `Array.replaceSubrange` and its
-        // `swift_arrayDestroy`, ~150 instructions a touch frame in the kiosk (issue 25,
-        // tenth round). Several clients are told in the order they were added.
-        let n = unchecked.clients.count
-        if n == 1 {
-            if let client = unchecked.clients.popLast() { client.sendTouchFrame() }
-            return
+    /// The client with `id` disconnected: it is owed nothing any more.
+    func remove(_ id: ClientID) {
+        unchecked.others.removeAll { $0.id == id }
+        guard let first = unchecked.first, first.id == id else { return }
+        unchecked.first = nil
+        unchecked.firstID = nil
+        // The next in order takes the first place.
+        if !unchecked.others.isEmpty {
+            let next = unchecked.others.removeFirst()
+            unchecked.first = next
+            unchecked.firstID = ObjectIdentifier(next)
         }
+    }
+
+    /// The router delivered a touch frame: each client owed one gets its `wl_touch.frame`,
+    /// in the order they were added. Nothing allocated per device frame: the first is moved
+    /// out of its field, the others' array keeps its storage.
+    func routerDidFinishTouchFrame(_ router: Router) {
+        guard let first = unchecked.first.take() else { return }
+        unchecked.firstID = nil
+        first.sendTouchFrame()
+        if unchecked.others.isEmpty { return }
         // The count read again each time: a client let go of while its frame is sent must not
         // leave the loop reading past the end.
         var i = 0
-        while i < unchecked.clients.count {
-            unchecked.clients[i].sendTouchFrame()
+        while i < unchecked.others.count {
+            unchecked.others[i].sendTouchFrame()
             i += 1
         }
-        while !unchecked.clients.isEmpty { _ = unchecked.clients.popLast() }
+        while !unchecked.others.isEmpty { _ = unchecked.others.popLast() }
     }
 }
 
@@ -708,7 +739,39 @@ final class SeatClient {
     init(id: ClientID) { self.id = id }
 
     func sendTouchFrame() {
-        unchecked.touches.scanEach { Libwayland.touchFrame($0) }
+        eachTouch { Libwayland.touchFrame($0) }
+    }
+
+    // The client's device resources, each passed to `body` in order and read in place: the
+    // array loaded out of this record for `scanEach` had its storage retained and released
+    // around the loop, per event (~13 instructions each, issue 26, eleventh round). The
+    // count is read again each time.
+
+    @inline(__always)
+    func eachPointer(_ body: (OpaquePointer) -> Void) {
+        var i = 0
+        while i < unchecked.pointers.count {
+            body(unchecked.pointers[i])
+            i += 1
+        }
+    }
+
+    @inline(__always)
+    func eachKeyboard(_ body: (OpaquePointer) -> Void) {
+        var i = 0
+        while i < unchecked.keyboards.count {
+            body(unchecked.keyboards[i])
+            i += 1
+        }
+    }
+
+    @inline(__always)
+    func eachTouch(_ body: (OpaquePointer) -> Void) {
+        var i = 0
+        while i < unchecked.touches.count {
+            body(unchecked.touches[i])
+            i += 1
+        }
     }
 }
 

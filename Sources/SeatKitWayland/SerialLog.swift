@@ -1,4 +1,4 @@
-import SeatKit
+@_spi(SeatKitInternals) import SeatKit
 
 /// A connected client, identified by its `struct wl_client *` for the life of the connection.
 ///
@@ -45,33 +45,55 @@ public final class SerialLog {
         var entries: [ClientID: Ring] = [:]
         /// The client recorded last and its ring: a serial goes to the same client as the
         /// one before it almost always (the focused one), and hashing the client for the
-        /// dictionary cost ~200 instructions a serial (issue 25, tenth round).
+        /// dictionary cost ~200 instructions a serial (issue 25, tenth round). The ring is
+        /// unretained (the core's `Unretained`, rule 2, owned beside it: `entries` keeps it,
+        /// and `forget(_:)` clears the two together): loading it owned cost a retain and a
+        /// release per serial, ~150 instructions a key frame (issue 26, eleventh round).
         var lastClient: ClientID?
-        var lastRing: Ring?
+        var lastRing: Unretained<Ring>?
     }
 
     @exclusivity(unchecked) private var unchecked = HotState()
 
     /// One client's newest serials, oldest overwritten first: a class, so that recording a
-    /// serial changes it in place and allocates nothing once it is full.
+    /// serial changes it in place. Its room for `depth` entries is allocated once, with the
+    /// ring: a write is a store, without an array's uniqueness check.
     private final class Ring {
+        /// Room for `depth` entries; the first `count` are set.
+        private let slots: UnsafeMutablePointer<Entry>
+        private let depth: Int
         struct HotState {
-            var slots: [Entry] = []
-            /// Where the next entry goes once `slots` is full.
+            var count = 0
+            /// Where the next entry goes once all `depth` are set.
             var next = 0
         }
         @exclusivity(unchecked) var unchecked = HotState()
 
+        init(depth: Int) {
+            self.depth = depth
+            slots = .allocate(capacity: depth)
+        }
+
+        deinit {
+            slots.deinitialize(count: unchecked.count)
+            slots.deallocate()
+        }
+
+        /// The entries set, in slot order (the oldest at `next` once full).
+        var entries: UnsafeBufferPointer<Entry> { UnsafeBufferPointer(start: slots, count: unchecked.count) }
+
         /// Appends `entry`, or overwrites the oldest once `depth` are kept (the index wraps
         /// by a compare, not a division).
         @inline(__always)
-        func record(_ entry: Entry, depth: Int) {
-            if unchecked.slots.count < depth {
-                unchecked.slots.append(entry)
+        func record(_ entry: Entry) {
+            let count = unchecked.count
+            if count < depth {
+                (slots + count).initialize(to: entry)
+                unchecked.count = count + 1
                 return
             }
             let i = unchecked.next
-            unchecked.slots[i] = entry
+            slots[i] = entry
             unchecked.next = i + 1 == depth ? 0 : i + 1
         }
     }
@@ -80,27 +102,28 @@ public final class SerialLog {
 
     func record(_ serial: UInt32, _ kind: SerialKind, for client: ClientID) {
         guard depth > 0 else { return }
-        let ring: Ring
+        let entry = Entry(serial: serial, kind: kind)
         if unchecked.lastClient == client, let last = unchecked.lastRing {
-            ring = last
-        } else {
-            if let existing = unchecked.entries[client] {
-                ring = existing
-            } else {
-                ring = Ring()
-                ring.unchecked.slots.reserveCapacity(depth)
-                unchecked.entries[client] = ring
-            }
-            unchecked.lastClient = client
-            unchecked.lastRing = ring
+            last.with { $0.record(entry) }
+            return
         }
-        ring.record(Entry(serial: serial, kind: kind), depth: depth)
+        let ring: Ring
+        if let existing = unchecked.entries[client] {
+            ring = existing
+        } else {
+            ring = Ring(depth: depth)
+            unchecked.entries[client] = ring
+        }
+        unchecked.lastClient = client
+        unchecked.lastRing = Unretained(ring)
+        ring.record(entry)
     }
 
     /// The client's entries, oldest first.
     private func ordered(_ client: ClientID) -> [Entry] {
         guard let ring = unchecked.entries[client] else { return [] }
-        return Array(ring.unchecked.slots[ring.unchecked.next...] + ring.unchecked.slots[..<ring.unchecked.next])
+        let slots = ring.entries, next = ring.unchecked.next
+        return Array(slots[next...]) + Array(slots[..<next])
     }
 
     /// The newest serial of `kind` sent to `client`.
@@ -111,14 +134,16 @@ public final class SerialLog {
     /// True when `serial` was sent to `client` with one of `kinds` and is among the last
     /// ``depth`` serials it got.
     public func contains(_ serial: UInt32, for client: ClientID, kinds: Set<SerialKind>) -> Bool {
-        unchecked.entries[client]?.unchecked.slots.contains { $0.serial == serial && kinds.contains($0.kind) } ?? false
+        guard let ring = unchecked.entries[client] else { return false }
+        return ring.entries.contains { $0.serial == serial && kinds.contains($0.kind) }
     }
 
     func forget(_ client: ClientID) {
-        unchecked.entries[client] = nil
+        // The unretained link first, then the ring that keeps it.
         if unchecked.lastClient == client {
             unchecked.lastClient = nil
             unchecked.lastRing = nil
         }
+        unchecked.entries[client] = nil
     }
 }

@@ -309,7 +309,11 @@ final class InputMethodGrabResumer: InputFilter {
     init(seat: Seat) { self.seatHandle = seat.handle }
 
     func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
-        if event.state == .pressed, router.keyboardGrab == nil, let grab = seat?.inputMethod?.keyboardGrab { grab.resumeIfDisplaced() }
+        // The seat lent, not loaded owned: a retain and a release per key press otherwise
+        // (~35 instructions a key frame in the kiosk, issue 26, eleventh round).
+        guard event.state == .pressed, router.keyboardGrab == nil,
+              let grab = seatHandle.withSeatIfPresent({ $0.inputMethod?.keyboardGrab }) ?? nil else { return .pass }
+        grab.resumeIfDisplaced()
         return .pass
     }
 }

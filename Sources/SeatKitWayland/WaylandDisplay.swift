@@ -21,6 +21,9 @@ public final class WaylandDisplay {
     /// The event loop's monotonic clock, with timers on the loop: give it to the router.
     public private(set) lazy var clock = EventLoopClock(eventLoop: loop)
     private var watches: [Int32: (source: OpaquePointer, box: CallbackBox)] = [:]
+    /// The wake-ups of the watched fds: the idle notifier's spy reads the clock once per
+    /// wake-up, not per event (``WakeUpTime``).
+    let wakeUp = WakeUpTime()
     /// False for a wrapped display: its owner destroys it.
     private let ownsDisplay: Bool
 
@@ -32,6 +35,7 @@ public final class WaylandDisplay {
         self.loop = Libwayland.eventLoop(display)
         self.socketName = socketName
         self.ownsDisplay = false
+        Libwayland.readTraceEnvironment()
     }
 
     /// The `struct wl_display *`, for calls SeatKit does not wrap.
@@ -42,6 +46,7 @@ public final class WaylandDisplay {
     /// Opens a display listening on `$XDG_RUNTIME_DIR/<socketName>`; with no name, the first
     /// free `wayland-N`. Throws when the socket cannot be created (no XDG_RUNTIME_DIR, name taken).
     public init(socketName: String? = nil) throws {
+        Libwayland.readTraceEnvironment()
         guard let display = Libwayland.createDisplay() else { throw WaylandError.displayCreation }
         self.display = display
         self.loop = Libwayland.eventLoop(display)
@@ -62,7 +67,10 @@ public final class WaylandDisplay {
     }
 
     deinit {
-        for watch in watches.values { Libwayland.removeSource(watch.source) }
+        for watch in watches.values {
+            Libwayland.removeSource(watch.source)
+            watch.box.retire()
+        }
         guard ownsDisplay else { return }
         Libwayland.destroyClients(display)
         Libwayland.destroyDisplay(display)
@@ -88,16 +96,19 @@ public final class WaylandDisplay {
     public func flushClients() { Libwayland.flushClients(display) }
 
     /// Calls `readable` on the loop's thread whenever `fd` can be read (or hung up: then
-    /// call ``stopWatching(fileDescriptor:)``, or the loop keeps calling).
+    /// call ``stopWatching(fileDescriptor:)``, or the loop keeps calling). `readable` may
+    /// stop watching its own fd, or watch it again: the closure running lives until it returns.
     public func watch(fileDescriptor fd: Int32, readable: @escaping () -> Void) {
         stopWatching(fileDescriptor: fd)
-        let box = CallbackBox(readable)
+        let box = CallbackBox(readable, wakeUp: wakeUp)
         if let source = Libwayland.addReadableFD(loop, fd, box) { watches[fd] = (source, box) }
     }
 
     public func stopWatching(fileDescriptor fd: Int32) {
         guard let watch = watches.removeValue(forKey: fd) else { return }
         Libwayland.removeSource(watch.source)
+        // Kept until its call returns if this is that call (UnsafeFoundations.swift).
+        watch.box.retire()
     }
 
     /// A new serial from the display's counter (wl_display_next_serial), the one the seat's
@@ -116,6 +127,43 @@ public enum WaylandError: Error, CustomStringConvertible {
         case .displayCreation: return "wl_display_create failed"
         case .socket(let name): return "cannot listen on \(name) (is XDG_RUNTIME_DIR set and the name free?)"
         }
+    }
+}
+
+/// The event loop's current wake-up of a watched fd (``WaylandDisplay/watch(fileDescriptor:readable:)``),
+/// and the time read first in it: the idle notifier's spy notes that time for every event of
+/// the wake-up (all of them read from the kernel together, by a libinput source in one
+/// go), where a clock read per event was ~28 instructions and a `clock_gettime` each (issue
+/// 26, eleventh round). Outside a wake-up (a client's request, a timer, a test injecting
+/// directly) ``now`` reads the clock every time. A wake-up's time is forgotten when it ends,
+/// and when a wake-up begins inside it (a callback that dispatches the loop itself).
+final class WakeUpTime {
+    /// The hot state, exempt from run-time exclusivity checks (the rules are in the core's
+    /// UnsafeFoundations.swift: one thread, no access held across a call out).
+    struct HotState {
+        /// Watched-fd callbacks under way.
+        var depth = 0
+        /// The time read first in the innermost wake-up under way; nil when none was read.
+        var time: Timestamp?
+    }
+    @exclusivity(unchecked) var unchecked = HotState()
+
+    @inline(__always) func begin() {
+        unchecked.depth += 1
+        unchecked.time = nil
+    }
+
+    @inline(__always) func end() {
+        unchecked.depth -= 1
+        unchecked.time = nil
+    }
+
+    /// `EventLoopClock`'s time: inside a wake-up, the one read first in it.
+    @inline(__always) var now: Timestamp {
+        if let time = unchecked.time { return time }
+        let time = EventLoopClock.monotonicNow
+        if unchecked.depth > 0 { unchecked.time = time }
+        return time
     }
 }
 
