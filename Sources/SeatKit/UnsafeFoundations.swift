@@ -1338,3 +1338,37 @@ enum NextResponderProbe {
         return (next, isDefault ? .followsDefault : .own)
     }
 }
+
+// # Knowing a responder keeps the default hit-test refinement
+
+/// How a hit-test learns, once per responder, that it keeps the protocol's default
+/// ``Responder/refineHitTest(at:in:)`` (accept every point of the bounds and input region),
+/// so that every later hit-test that lands on its surface accepts without calling it (the
+/// holder's in-use count and a call through the witness table: about 35 instructions per
+/// pointer motion, issue 25, eleventh round). The same reasoning as ``NextResponderProbe``:
+/// the default says so when it runs, by storing its responder's identity in a slot a hit-test
+/// clears before it calls a responder it does not know yet and reads after; which
+/// implementation answers is fixed by the responder's class, so the answer holds for the
+/// responder's life and is kept in its surface's ``ResponderHolder``. Skipping the default is
+/// unobservable: it returns true and does nothing else. A store from another thread can only
+/// leave another responder's identity, which reads as "its own": the hit-test then calls it
+/// as before, never the reverse.
+enum RefineHitTestProbe {
+    private static let lastDefault = Atomic<UInt>(0)
+
+    /// The default implementation ran for `responder`.
+    @inline(__always)
+    static func noteDefault(_ responder: AnyObject) {
+        lastDefault.store(UInt(bitPattern: ObjectIdentifier(responder)), ordering: .relaxed)
+    }
+
+    /// Calls `responder.refineHitTest(at: point, in: surface)` and learns whether it is the
+    /// default.
+    @inline(__always)
+    static func classify(_ responder: any Responder, at point: SurfacePoint, in surface: Surface) -> (Bool, NextResponderKind) {
+        lastDefault.store(0, ordering: .relaxed)
+        let accepts = responder.refineHitTest(at: point, in: surface)
+        let isDefault = lastDefault.load(ordering: .relaxed) == UInt(bitPattern: ObjectIdentifier(responder))
+        return (accepts, isDefault ? .followsDefault : .own)
+    }
+}
