@@ -149,14 +149,16 @@ struct KeptAliveWhileInUse<Object: AnyObject> {
     /// True when `object` is among the kept ones (for tests).
     func keeps(_ object: Object) -> Bool { kept.contains { $0 === object } }
 
+    /// Wrapping arithmetic: a count of calls under way cannot reach `Int.max`, and the
+    /// overflow test cost two instructions a link of every walk.
     @inline(__always)
-    mutating func enter() { uses += 1 }
+    mutating func enter() { uses &+= 1 }
 
     /// Ends one use. True when it was the last one and replaced objects wait: take them
     /// with `takeKept()`.
     @inline(__always)
     mutating func leave() -> Bool {
-        uses -= 1
+        uses &-= 1
         return uses == 0 && !kept.isEmpty
     }
 
