@@ -724,21 +724,27 @@ public final class Router {
                 }
                 if handled { return true }
             case .output(let output):
-                // Its responder, owned for the ask (the output may replace it meanwhile), and
-                // what its next link is, read with it (``NextResponderProbe``).
-                let responder = output.unchecked._responder
-                let chain = output.unchecked.responderChain
-                let result = ask(responder, ResponderContext(router: self, output: output, target: target))
-                if let trace { traceAsked(trace, .output(output), kind, result) }
-                if result == .handled { return true }
-                switch chain {
-                case .followsDefault: next = .delegate
-                case .own: next = responder.nextResponder(after: .delegate)
-                case .unknown:
-                    let (following, learnt) = NextResponderProbe.classify(responder, after: .delegate)
-                    if output.unchecked._responder === responder { output.unchecked.responderChain = learnt }
-                    next = following
+                // Its responder asked through its holder, not retained (a responder replaced
+                // meanwhile waits until the ask ends, as a surface's does), and what its next
+                // link is, read from the holder (``NextResponderProbe``).
+                var handled = false
+                next = output.withResponderHolder { holder -> ChainLink? in
+                    let result = ask(holder.responder, ResponderContext(router: self, output: output, target: target))
+                    if let trace { traceAsked(trace, .output(output), kind, result) }
+                    if result == .handled {
+                        handled = true
+                        return nil
+                    }
+                    switch holder.unchecked.chain {
+                    case .followsDefault: return .delegate
+                    case .own: return holder.responder.nextResponder(after: .delegate)
+                    case .unknown:
+                        let (following, learnt) = NextResponderProbe.classify(holder.responder, after: .delegate)
+                        holder.unchecked.chain = learnt
+                        return following
+                    }
                 }
+                if handled { return true }
             case .delegate:
                 // Read once (one weak load): what it is asked and, when the walk ends here,
                 // told of the drop, borrowed by `askDelegate` for both.

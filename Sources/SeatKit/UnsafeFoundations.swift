@@ -55,10 +55,10 @@ import Synchronization
 ///    surface's link to its parent and output, a recognizer's link to its surface or output.
 ///    The link is never read after the object is gone because it no longer exists then.
 /// 2. **Owned beside it.** The holder also keeps the object strongly in a stored property that
-///    changes together with the link: a surface's responder holder, the router's key
+///    changes together with the link: a surface's and an output's responder holder, the router's key
 ///    interpreter and first responder, a child index's members.
 /// 3. **Kept alive while in use.** When code that is using the object can replace it (a
-///    responder replaced from inside its own handler, an interpreter replaced while it
+///    responder replaced from inside its own handler, a surface's or an output's, an interpreter replaced while it
 ///    interprets, a first responder changed while it is asked a key), the replaced object
 ///    waits in a ``KeptAliveWhileInUse`` until the last use under way ends.
 /// 4. **Borrowed for one call.** The holder lives only for one call, during which the caller
