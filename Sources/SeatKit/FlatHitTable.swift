@@ -164,37 +164,63 @@ final class FlatHitTable {
         // Children above the surface (top first), its own area, then children placed below it.
         // Many children: runs of `groupSize` behind a group entry each (see `appendGroup`).
         let grouped = children.count >= Self.groupingThreshold && level + 2 <= Self.levelLimit
+        // Many more: runs of `groupSize` groups behind a supergroup entry each, while at
+        // least two groups are left to fill one (`supergroupingThreshold`).
+        let supergrouped = grouped && children.count >= Self.supergroupingThreshold
         var c = children.count
         var group = -1
         var inGroup = 0
         var groupBox = SurfaceRect(x: 0, y: 0, width: 0, height: 0)
+        var supergroup = -1
+        var inSupergroup = 0
+        var supergroupBox = groupBox
         while c > 0 {
             c -= 1
             let child = children[c]
             if child.isBelowParent { continue }
             guard let box = child.unchecked.subtreeBounds else { continue }
+            // The last child, when it would start a group: a group of one is one test more.
+            let alone = grouped && inGroup == 0 && c == 0
             if grouped {
                 let origin = child.frame.origin
                 let inParent = SurfaceRect(x: box.minX + origin.x, y: box.minY + origin.y, width: box.size.width, height: box.size.height)
                 if inGroup == 0 {
-                    group = unchecked.entries.count
-                    append(Entry(minX: 0, minY: 0, maxX: 0, maxY: 0, originX: 0, originY: 0, surface: Unretained(surface),
-                                 next: 0, level: Int16(level), isCandidate: false, isGroup: true))
-                    groupBox = inParent
+                    if supergroup >= 0 {
+                        supergroupBox = supergroupBox.union(inParent)
+                    } else if supergrouped && c + 1 >= 2 * Self.groupSize {
+                        supergroup = unchecked.entries.count
+                        appendGroupEntry(for: surface, level: level)
+                        supergroupBox = inParent
+                    }
+                    if !alone {
+                        group = unchecked.entries.count
+                        appendGroupEntry(for: surface, level: level)
+                        groupBox = inParent
+                    }
                 } else {
                     groupBox = groupBox.union(inParent)
+                    if supergroup >= 0 { supergroupBox = supergroupBox.union(inParent) }
                 }
             }
             if !appendSubtree(child, box: box, parentLevel: level) { return false }
-            if grouped {
+            if grouped && !alone {
                 inGroup += 1
                 if inGroup == Self.groupSize {
                     closeGroup(at: group, box: groupBox)
                     inGroup = 0
+                    if supergroup >= 0 {
+                        inSupergroup += 1
+                        if inSupergroup == Self.groupSize {
+                            closeGroup(at: supergroup, box: supergroupBox)
+                            supergroup = -1
+                            inSupergroup = 0
+                        }
+                    }
                 }
             }
         }
         if inGroup > 0 { closeGroup(at: group, box: groupBox) }
+        if supergroup >= 0 { closeGroup(at: supergroup, box: supergroupBox) }
         if surface.inputRegion?.isEmpty != true {
             let size = surface.frame.size
             append(Entry(minX: 0, minY: 0, maxX: size.width, maxY: size.height, originX: 0, originY: 0,
@@ -221,6 +247,19 @@ final class FlatHitTable {
     /// the answer: a point outside the group's box is outside every child's box.
     static let groupingThreshold = 8
     static let groupSize = 4
+    /// From this many children, runs of `groupSize` groups go behind a *supergroup* entry
+    /// each (the same kind of entry as a group's, its box holding its groups' boxes): a point
+    /// outside it skips `groupSize` groups in one test (20 panels beside a window: a point in
+    /// the window tested 5 group entries and a group of its own, now 1; issue 25, eleventh
+    /// round). A supergroup is opened only while at least two groups' worth of children are
+    /// left, and the last child is never a group of its own: either would be one test more.
+    static let supergroupingThreshold = groupSize * groupSize
+
+    /// A group or supergroup entry, its box and end set by `closeGroup(at:box:)`.
+    private func appendGroupEntry(for surface: Surface, level: Int) {
+        append(Entry(minX: 0, minY: 0, maxX: 0, maxY: 0, originX: 0, originY: 0, surface: Unretained(surface),
+                     next: 0, level: Int16(level), isCandidate: false, isGroup: true))
+    }
 
     /// Sets the box and the end of the group whose entry is at `index`.
     private func closeGroup(at index: Int, box: SurfaceRect) {

@@ -25,10 +25,14 @@ public final class Output {
         var _modeSize: Size
         var _transform: OutputTransform
         var _scale: Double
-        var _responder: any Responder
-        /// Whether `_responder` keeps the default ``Responder/nextResponder(after:)``
-        /// (``NextResponderProbe``); unknown again each time it is set.
-        var responderChain = NextResponderKind.unknown
+        /// Owns the responder, as a surface's holder does (rule 2 of ``Unretained``): a walk
+        /// asks it through `responderLink` without retaining the responder, and a holder
+        /// replaced while it asks waits in `formerResponders` (rule 3). The holder also says
+        /// whether the responder keeps the default ``Responder/nextResponder(after:)``
+        /// (``NextResponderProbe``); a new responder gets a new holder, unknown again.
+        var responderHolder: ResponderHolder
+        var responderLink: Unretained<ResponderHolder>
+        var formerResponders = KeptAliveWhileInUse<ResponderHolder>()
         /// Backs `isInLayout`.
         var isInLayout = false
         /// Backs `gestureRecognizers`.
@@ -78,11 +82,23 @@ public final class Output {
     public let root: Surface
     /// The responder between the root surface and the compositor delegate.
     public var responder: any Responder {
-        get { unchecked._responder }
+        get { unchecked.responderLink.with { $0.responder } }
         set {
-            unchecked._responder = newValue
-            unchecked.responderChain = .unknown
+            let old = unchecked.responderHolder
+            unchecked.responderHolder = ResponderHolder(newValue)
+            unchecked.responderLink = Unretained(unchecked.responderHolder)
+            unchecked.formerResponders.keep(old)
         }
+    }
+
+    /// Calls `body` with the responder's holder, without retaining the responder: a
+    /// responder replaced meanwhile lives until the call ends (rule 3 of ``Unretained``).
+    @inline(__always)
+    func withResponderHolder<Result>(_ body: (ResponderHolder) -> Result) -> Result {
+        unchecked.formerResponders.enter()
+        let result = unchecked.responderLink.with { body($0) }
+        if unchecked.formerResponders.leave() { _ = unchecked.formerResponders.takeKept() }
+        return result
     }
     /// The router whose layout holds this output.
     public internal(set) var router: Router? {
@@ -126,8 +142,10 @@ public final class Output {
         precondition(scale > 0, "an output's scale must be positive")
         self.name = name
         let logical = Output.logicalSize(modeSize: modeSize, transform: transform, scale: scale)
+        let holder = ResponderHolder(responder)
         unchecked = HotState(_position: position, layoutFrame: LayoutRect(origin: position, size: logical),
-                             _modeSize: modeSize, _transform: transform, _scale: scale, _responder: responder)
+                             _modeSize: modeSize, _transform: transform, _scale: scale,
+                             responderHolder: holder, responderLink: Unretained(holder))
         self.root = Surface(name: "\(name)/root", frame: SurfaceRect(origin: .zero, size: logical))
         root.attach(to: self)
     }
@@ -254,4 +272,9 @@ public struct Layout {
     /// How far ``clamp(_:)`` keeps the pointer inside a right or bottom edge: 1/256, the step
     /// of `wl_fixed_t`, which rounds to nearest.
     package static let edgeMargin = 1.0 / 256
+}
+
+extension Output.HotState {
+    /// Whether the responder keeps the default next link, as far as walks know (for tests).
+    var responderChain: NextResponderKind { responderLink.with { $0.unchecked.chain } }
 }

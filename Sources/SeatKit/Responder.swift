@@ -606,8 +606,13 @@ extension Responder {
         NextResponderProbe.noteDefault(self)
         return defaultNext
     }
-    /// Accepts every point of the bounds and input region.
-    public func refineHitTest(at point: SurfacePoint, in surface: Surface) -> Bool { true }
+    /// Accepts every point of the bounds and input region. (It also notes, for the router,
+    /// that this responder keeps the default: hit-tests then accept for it without calling
+    /// it; `RefineHitTestProbe`.)
+    public func refineHitTest(at point: SurfacePoint, in surface: Surface) -> Bool {
+        RefineHitTestProbe.noteDefault(self)
+        return true
+    }
 }
 
 /// A responder that handles nothing: every event walks on to the next link.

@@ -535,14 +535,66 @@ public final class Router {
     /// caller reports the other drops as before. By default it reports nothing. Only while
     /// the delegate is the one the walk read (``HotState/delegateGeneration``), so a handler
     /// that replaced it sends the drop to the new one, as before.
+    ///
+    /// Without `stopIf`, the walk never stops early (``walkChain(from:target:kind:reportingDrop:_:)``).
     @inline(__always)
     func walkChain(from surface: Surface?, target: Surface?, kind: RoutedEventKind,
-                   stopIf shouldStop: () -> Bool = { false },
+                   stopIf shouldStop: () -> Bool,
                    reportingDrop: (any CompositorDelegate) -> Bool = { _ in false },
                    _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
         if let surface { return walkChain(from: surface, target: target, kind: kind, stopIf: shouldStop, reportingDrop: reportingDrop, ask) }
         return walkChain(on: .delegate, target: target, kind: kind, formerOutput: nil, steps: 0, stopIf: shouldStop,
                          reportingDrop: reportingDrop, ask)
+    }
+
+    /// ``walkChain(from:target:kind:stopIf:reportingDrop:_:)`` for a walk that nothing stops
+    /// early (every walk but a touch's and a key's): the rest of the walk is the out-of-line
+    /// ``walkChainUnstoppable(after:holder:target:kind:formerOutput:reportingDrop:_:)``, compiled
+    /// with the stop test folded away, not a call through a `{ false }` closure per link
+    /// (about 10 instructions a link; issue 25, eleventh round).
+    @inline(__always)
+    func walkChain(from surface: Surface?, target: Surface?, kind: RoutedEventKind,
+                   reportingDrop: (any CompositorDelegate) -> Bool = { _ in false },
+                   _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
+        if let surface { return walkChain(from: surface, target: target, kind: kind, reportingDrop: reportingDrop, ask) }
+        return walkChainFromDelegate(target: target, kind: kind, stopIf: { false }, reportingDrop: reportingDrop, ask)
+    }
+
+    /// ``walkChain(from:target:kind:stopIf:reportingDrop:inliningTheRest:_:)`` without a stop
+    /// test: see ``walkChain(from:target:kind:reportingDrop:_:)``. `inliningTheRest`: as
+    /// there, the rest of the walk compiled into the caller (a pointer motion's walk, issue 25,
+    /// eleventh round).
+    @inline(__always)
+    func walkChain(from surface: Surface, target: Surface?, kind: RoutedEventKind,
+                   reportingDrop: (any CompositorDelegate) -> Bool = { _ in false },
+                   inliningTheRest: Bool = false,
+                   _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
+        guard surface.unchecked.isAttached else {
+            return walkChainFromDelegate(target: target, kind: kind, stopIf: { false }, reportingDrop: reportingDrop, ask)
+        }
+        let formerOutput = surface.unchecked.outputLink
+        return surface.withResponderHolder { holder in
+            let result = ask(holder.responder, ResponderContext(router: self, surface: surface, target: target))
+            if let trace { traceAsked(trace, .surface(surface), kind, result) }
+            if result == .handled { return true }
+            if inliningTheRest {
+                return walkChainInlined(after: surface, holder: holder, target: target, kind: kind,
+                                        formerOutput: formerOutput, stopIf: { false }, reportingDrop: reportingDrop, ask)
+            }
+            return walkChainUnstoppable(after: surface, holder: holder, target: target, kind: kind,
+                                        formerOutput: formerOutput, reportingDrop: reportingDrop, ask)
+        }
+    }
+
+    /// ``walkChain(after:holder:target:kind:formerOutput:stopIf:reportingDrop:_:)`` with no
+    /// stop test: the same body, its `{ false }` folded away.
+    @inline(never)
+    func walkChainUnstoppable(after surface: Surface, holder: ResponderHolder, target: Surface?, kind: RoutedEventKind,
+                              formerOutput: Unretained<Output>?,
+                              reportingDrop: (any CompositorDelegate) -> Bool,
+                              _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
+        walkChainInlined(after: surface, holder: holder, target: target, kind: kind, formerOutput: formerOutput,
+                         stopIf: { false }, reportingDrop: reportingDrop, ask)
     }
 
     /// ``walkChain(from:target:kind:stopIf:reportingDrop:_:)`` from a surface the caller holds:
@@ -554,7 +606,7 @@ public final class Router {
     /// frame; issue 25, tenth round). The others share the out-of-line walk.
     @inline(__always)
     func walkChain(from surface: Surface, target: Surface?, kind: RoutedEventKind,
-                   stopIf shouldStop: () -> Bool = { false },
+                   stopIf shouldStop: () -> Bool,
                    reportingDrop: (any CompositorDelegate) -> Bool = { _ in false },
                    inliningTheRest: Bool = false,
                    _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
@@ -724,21 +776,27 @@ public final class Router {
                 }
                 if handled { return true }
             case .output(let output):
-                // Its responder, owned for the ask (the output may replace it meanwhile), and
-                // what its next link is, read with it (``NextResponderProbe``).
-                let responder = output.unchecked._responder
-                let chain = output.unchecked.responderChain
-                let result = ask(responder, ResponderContext(router: self, output: output, target: target))
-                if let trace { traceAsked(trace, .output(output), kind, result) }
-                if result == .handled { return true }
-                switch chain {
-                case .followsDefault: next = .delegate
-                case .own: next = responder.nextResponder(after: .delegate)
-                case .unknown:
-                    let (following, learnt) = NextResponderProbe.classify(responder, after: .delegate)
-                    if output.unchecked._responder === responder { output.unchecked.responderChain = learnt }
-                    next = following
+                // Its responder asked through its holder, not retained (a responder replaced
+                // meanwhile waits until the ask ends, as a surface's does), and what its next
+                // link is, read from the holder (``NextResponderProbe``).
+                var handled = false
+                next = output.withResponderHolder { holder -> ChainLink? in
+                    let result = ask(holder.responder, ResponderContext(router: self, output: output, target: target))
+                    if let trace { traceAsked(trace, .output(output), kind, result) }
+                    if result == .handled {
+                        handled = true
+                        return nil
+                    }
+                    switch holder.unchecked.chain {
+                    case .followsDefault: return .delegate
+                    case .own: return holder.responder.nextResponder(after: .delegate)
+                    case .unknown:
+                        let (following, learnt) = NextResponderProbe.classify(holder.responder, after: .delegate)
+                        holder.unchecked.chain = learnt
+                        return following
+                    }
                 }
+                if handled { return true }
             case .delegate:
                 // Read once (one weak load): what it is asked and, when the walk ends here,
                 // told of the drop, borrowed by `askDelegate` for both.

@@ -452,8 +452,26 @@ public final class Surface {
         if let region = inputRegion {
             if region.scanIndex(where: { $0.contains(point) }) == nil { return false }
         }
-        // Through the holder: no retain of the responder (see `withResponder`).
-        return withResponder { $0.refineHitTest(at: point, in: self) }
+        // A responder known to keep the default accepts: read without entering the holder,
+        // as nothing is called (``RefineHitTestProbe``).
+        if unchecked.responderLink.with({ $0.unchecked.refine == .followsDefault }) { return true }
+        return refineHitTestAsking(at: point)
+    }
+
+    /// Asks the responder's ``Responder/refineHitTest(at:in:)`` (through the holder: no
+    /// retain of the responder, see `withResponder`); its first call learns whether it is
+    /// the protocol's default (``RefineHitTestProbe``).
+    @inline(never)
+    func refineHitTestAsking(at point: SurfacePoint) -> Bool {
+        withResponderHolder { holder in
+            switch holder.unchecked.refine {
+            case .own, .followsDefault: return holder.responder.refineHitTest(at: point, in: self)
+            case .unknown:
+                let (accepts, kind) = RefineHitTestProbe.classify(holder.responder, at: point, in: self)
+                holder.unchecked.refine = kind
+                return accepts
+            }
+        }
     }
 
     /// The topmost, deepest surface of this subtree that accepts input at `point` (in this
@@ -715,6 +733,10 @@ final class ResponderHolder {
     /// every walk, which follows the parent surface itself rather than calling it.
     struct HotState {
         var chain = NextResponderKind.unknown
+        /// Whether `responder` keeps the default ``Responder/refineHitTest(at:in:)`` (accepts
+        /// every point): learnt at its first hit-test (``RefineHitTestProbe``), after which
+        /// hit-tests accept for it without calling it.
+        var refine = NextResponderKind.unknown
     }
     @exclusivity(unchecked) var unchecked = HotState()
     init(_ responder: any Responder) { self.responder = responder }

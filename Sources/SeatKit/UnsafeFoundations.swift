@@ -55,10 +55,10 @@ import Synchronization
 ///    surface's link to its parent and output, a recognizer's link to its surface or output.
 ///    The link is never read after the object is gone because it no longer exists then.
 /// 2. **Owned beside it.** The holder also keeps the object strongly in a stored property that
-///    changes together with the link: a surface's responder holder, the router's key
+///    changes together with the link: a surface's and an output's responder holder, the router's key
 ///    interpreter and first responder, a child index's members.
 /// 3. **Kept alive while in use.** When code that is using the object can replace it (a
-///    responder replaced from inside its own handler, an interpreter replaced while it
+///    responder replaced from inside its own handler, a surface's or an output's, an interpreter replaced while it
 ///    interprets, a first responder changed while it is asked a key), the replaced object
 ///    waits in a ``KeptAliveWhileInUse`` until the last use under way ends.
 /// 4. **Borrowed for one call.** The holder lives only for one call, during which the caller
@@ -149,14 +149,16 @@ struct KeptAliveWhileInUse<Object: AnyObject> {
     /// True when `object` is among the kept ones (for tests).
     func keeps(_ object: Object) -> Bool { kept.contains { $0 === object } }
 
+    /// Wrapping arithmetic: a count of calls under way cannot reach `Int.max`, and the
+    /// overflow test cost two instructions a link of every walk.
     @inline(__always)
-    mutating func enter() { uses += 1 }
+    mutating func enter() { uses &+= 1 }
 
     /// Ends one use. True when it was the last one and replaced objects wait: take them
     /// with `takeKept()`.
     @inline(__always)
     mutating func leave() -> Bool {
-        uses -= 1
+        uses &-= 1
         return uses == 0 && !kept.isEmpty
     }
 
@@ -1336,5 +1338,39 @@ enum NextResponderProbe {
         let next = responder.nextResponder(after: link)
         let isDefault = lastDefault.load(ordering: .relaxed) == UInt(bitPattern: ObjectIdentifier(responder))
         return (next, isDefault ? .followsDefault : .own)
+    }
+}
+
+// # Knowing a responder keeps the default hit-test refinement
+
+/// How a hit-test learns, once per responder, that it keeps the protocol's default
+/// ``Responder/refineHitTest(at:in:)`` (accept every point of the bounds and input region),
+/// so that every later hit-test that lands on its surface accepts without calling it (the
+/// holder's in-use count and a call through the witness table: about 35 instructions per
+/// pointer motion, issue 25, eleventh round). The same reasoning as ``NextResponderProbe``:
+/// the default says so when it runs, by storing its responder's identity in a slot a hit-test
+/// clears before it calls a responder it does not know yet and reads after; which
+/// implementation answers is fixed by the responder's class, so the answer holds for the
+/// responder's life and is kept in its surface's ``ResponderHolder``. Skipping the default is
+/// unobservable: it returns true and does nothing else. A store from another thread can only
+/// leave another responder's identity, which reads as "its own": the hit-test then calls it
+/// as before, never the reverse.
+enum RefineHitTestProbe {
+    private static let lastDefault = Atomic<UInt>(0)
+
+    /// The default implementation ran for `responder`.
+    @inline(__always)
+    static func noteDefault(_ responder: AnyObject) {
+        lastDefault.store(UInt(bitPattern: ObjectIdentifier(responder)), ordering: .relaxed)
+    }
+
+    /// Calls `responder.refineHitTest(at: point, in: surface)` and learns whether it is the
+    /// default.
+    @inline(__always)
+    static func classify(_ responder: any Responder, at point: SurfacePoint, in surface: Surface) -> (Bool, NextResponderKind) {
+        lastDefault.store(0, ordering: .relaxed)
+        let accepts = responder.refineHitTest(at: point, in: surface)
+        let isDefault = lastDefault.load(ordering: .relaxed) == UInt(bitPattern: ObjectIdentifier(responder))
+        return (accepts, isDefault ? .followsDefault : .own)
     }
 }
