@@ -125,6 +125,9 @@ final class PointerConstraintFilter: InputFilter {
         self.flag = flag
     }
 
+    /// Relative motion alone: the router asks about no other kind.
+    var filteredKinds: InputEventKinds { .pointerMotion }
+
     func filter(_ event: InputEvent, router: Router) -> FilterDecision {
         guard flag.unchecked.hasConstraints, !unchecked.reinjecting, case .pointerMotion(let delta, let raw) = event.kind, let seat,
               let constraint = seat.activeConstraint else { return .pass }

@@ -308,6 +308,9 @@ final class InputMethodGrabResumer: InputFilter {
     private let seatHandle: SeatHandle
     init(seat: Seat) { self.seatHandle = seat.handle }
 
+    /// Keys alone (it acts on interpreted presses): the router asks about no other kind.
+    var filteredKinds: InputEventKinds { .key }
+
     func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
         if event.state == .pressed, router.keyboardGrab == nil, let grab = seat?.inputMethod?.keyboardGrab { grab.resumeIfDisplaced() }
         return .pass
