@@ -10,9 +10,9 @@ import Testing
         func assignLockSurfaceRole(to surface: OpaquePointer) -> Bool { false }
     }
 
-    /// The pointer constraints' filter wants relative motion, the input method's keys, and an
-    /// unlocked session lock nothing: no filter of the seat is asked about a touch or a
-    /// button.
+    /// The pointer constraints' filter wants relative motion while a client has a constraint
+    /// (none here), the input method's keys, and an unlocked session lock nothing: no filter
+    /// of the seat is asked about a touch, a button or a motion.
     @Test func theSeatsFiltersAndAnUnlockedLockAreAskedAboutNoTouchOrButton() throws {
         let raw = try #require(wl_display_create())
         defer { wl_display_destroy(raw) }
@@ -26,8 +26,12 @@ import Testing
             let list = router.unchecked.filterList
             #expect(!list.asks(.touchDowns) && !list.asks(.touches) && !list.asks(.pointerButtons) && !list.asks(.pointerAxis))
             #expect(!list.asks(.other))
-            #expect(list.asks(.pointerMotion) && list.asks(.keys) && list.asks(.interpretedKeys))
-            #expect(router.filters.compactMap { $0 as? PointerConstraintFilter }.first?.filteredKinds == .pointerMotion)
+            #expect(!list.asks(.pointerMotion) && list.asks(.keys) && list.asks(.interpretedKeys))
+            let constraintFilter = try #require(router.filters.compactMap { $0 as? PointerConstraintFilter }.first)
+            #expect(constraintFilter.filteredKinds == [])
+            seat.constraintFlag.unchecked.hasConstraints = true
+            #expect(constraintFilter.filteredKinds == .pointerMotion)
+            seat.constraintFlag.unchecked.hasConstraints = false
             #expect(router.filters.compactMap { $0 as? InputMethodGrabResumer }.first?.filteredKinds == .key)
             #expect(!lock.isLocked)
         }
