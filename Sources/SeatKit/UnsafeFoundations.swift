@@ -253,7 +253,7 @@ final class FilterCall {
     /// class (it declares some other kind of it): the router skips it for an event of these.
     /// Empty for a declaration that covers the class, as every filter's by default.
     @inline(__always) func skippedKinds(of kind: FilterInterests) -> UInt32 {
-        kind.kinds.rawValue & ~kinds.rawValue
+        kinds == .all ? 0 : kind.kinds.rawValue & ~kinds.rawValue
     }
 
     /// Whether the filter discards the key presses it takes (``InputFilter/discardsTakenKeyPresses``):
@@ -816,15 +816,20 @@ extension FilterInterests {
     var kinds: InputEventKinds {
         switch self {
         case .keys, .keyReleases, .interpretedKeys: return .key
-        case .pointerMotion: return [.pointerMotion, .pointerMotionAbsolute]
+        case .pointerMotion: return Self.pointerMotionKinds
         case .pointerButtons: return .pointerButton
         case .pointerAxis: return .pointerAxis
         case .touchDowns: return .touchDown
-        case .touches: return [.touchMotion, .touchUp, .touchCancel]
-        case .other: return InputEventKinds.touchpadGestures.union([.switchToggled, .tablet, .unknown])
-        default: return []
+        case .touches: return Self.touchKinds
+        case .other: return Self.otherKinds
+        default: return InputEventKinds(rawValue: 0)
         }
     }
+    // Constants, not array literals: a literal allocates in a debug build, and the lists are
+    // rebuilt whenever a switch changes (sticky keys latching, per key).
+    private static let pointerMotionKinds = InputEventKinds.pointerMotion.union(.pointerMotionAbsolute)
+    private static let touchKinds = InputEventKinds.touchMotion.union(.touchUp).union(.touchCancel)
+    private static let otherKinds = InputEventKinds.touchpadGestures.union(.switchToggled).union(.tablet).union(.unknown)
 
     /// The classes a filter that declares `kinds` (``InputFilter/filteredKinds``) is listed
     /// under: each class one of whose kinds it declares.
