@@ -24,6 +24,17 @@ final class CFilter: HandleObject, InputFilter {
         self.data = data
     }
 
+    /// The kinds of the callbacks the table sets, read when the filter is added: every kind
+    /// with `filter`, keys alone with `filter_key` alone (it is the interpreted keys' call),
+    /// none with neither. The table has no member that declares kinds (a later version may
+    /// add one after `filter_key`, by `struct_size`), so a C filter with `filter` is asked
+    /// about every kind.
+    var filteredKinds: InputEventKinds {
+        guard let table = impl?.pointee else { return [] }
+        if table.filter != nil { return .all }
+        return table.filter_key != nil ? .key : []
+    }
+
     func filter(_ event: InputEvent, router: Router) -> FilterDecision {
         guard let f = impl?.pointee.filter else { return .pass }
         return CValues.withInputEvent(event) { f(data, $0).rawValue == 0 ? .pass : .consume }

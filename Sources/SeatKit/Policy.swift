@@ -15,17 +15,19 @@ public enum FilterDecision: Sendable, Hashable {
 /// responders and recognizers that saw it, and the events of a taken touch are still shown
 /// to the filters. The release of a key or button whose press was delivered is shown to
 /// them but always delivered: taking it would leave the key or button stuck at the client.
-/// Key repeats made by a key repeater (``Router/deliverKey(_:)``) skip them.
+/// Key repeats made by a key repeater (``Router/deliverKey(_:)``) skip them. A filter is
+/// asked only about the kinds of events in its ``filteredKinds`` (all by default).
 public protocol InputFilter: AnyObject {
-    /// Each event as it enters the router through ``Router/inject(_:)`` (a key as its raw
+    /// Each event of a kind in ``filteredKinds`` as it enters the router through
+    /// ``Router/inject(_:)`` (a key as its raw
     /// keycode event), except touch frames, device announcements (added, removed), malformed
     /// events the router ignores (non-finite points, a touch ID already down), and the
     /// releases of keys and buttons whose presses were taken. Key repeats from a key repeater
     /// (``Router/deliverKey(_:)``) and events a grab forwards (`route…`) are not asked again.
     func filter(_ event: InputEvent, router: Router) -> FilterDecision
     /// Key presses and repeats after the key interpreter has filled in keysym, text and
-    /// modifiers: where global shortcuts belong. Releases are not asked: a release follows
-    /// its press.
+    /// modifiers: where global shortcuts belong, when ``filteredKinds`` holds
+    /// ``InputEventKinds/key``. Releases are not asked: a release follows its press.
     func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision
     /// True when a key press this filter takes never happened as far as the keyboard is
     /// concerned (slow keys holding or rejecting it, bounce keys ignoring it): the router then
@@ -35,11 +37,36 @@ public protocol InputFilter: AnyObject {
     /// for itself (a shortcut) still counts in the keyboard's state, so a modifier it takes
     /// keeps applying to later keys and the key repeats (spies hear the repeats consumed).
     var discardsTakenKeyPresses: Bool { get }
+    /// The kinds of events the filter acts on; the router asks it about no other kind (no
+    /// call at all: a filter that wants a few kinds costs the others nothing), keeping the
+    /// order of the filters among those it asks. Default: ``InputEventKinds/all``.
+    ///
+    /// What the router asks about each kind, for a filter that declares it:
+    /// - ``InputEventKinds/key``: raw key presses, repeats and releases through
+    ///   ``filter(_:router:)`` and the interpreted presses and repeats through
+    ///   ``filterKey(_:router:)``, both (`.key` is the one kind of both calls). A filter
+    ///   without `.key` is asked neither.
+    /// - Touch down, motion, up and cancel, pointer motion (relative and absolute, each its
+    ///   own kind), buttons and axis, touchpad gestures (swipe, pinch, hold), switches,
+    ///   tablet events and unknown events: through ``filter(_:router:)``.
+    /// - Never asked, whatever the declaration (as for every filter): touch frames, device
+    ///   announcements (added, removed), malformed events, the releases of keys and buttons
+    ///   whose presses were taken, key repeats from a key repeater, and what a grab forwards.
+    ///
+    /// Declaring a touch's down without its motion, up and cancel means the filter is not
+    /// asked about the rest of a touch (it cannot take it mid-way); declaring the motion
+    /// without the down, that it is asked about the motion of touches it never saw begin.
+    ///
+    /// The router reads it when the filter is added (``Router/addFilter(_:)``) and when told
+    /// it changed (``Router/filteredKindsChanged(_:)``), never per event.
+    var filteredKinds: InputEventKinds { get }
 }
 
 extension InputFilter {
     /// False: a taken press still counts in the keyboard's state.
     public var discardsTakenKeyPresses: Bool { false }
+    /// Every kind.
+    public var filteredKinds: InputEventKinds { .all }
     /// Passes every event: a filter that only takes shortcuts implements
     /// ``filterKey(_:router:)`` alone.
     public func filter(_ event: InputEvent, router: Router) -> FilterDecision { .pass }

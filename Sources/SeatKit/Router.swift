@@ -350,8 +350,15 @@ public final class Router {
 
     /// Adds a filter after the existing ones; it is asked from the next event on (one added
     /// from inside a filter's call is asked once the event under way has been asked of the
-    /// filters). The router keeps it alive until ``removeFilter(_:)``.
+    /// filters), about the kinds of its ``InputFilter/filteredKinds`` (read now). The router
+    /// keeps it alive until ``removeFilter(_:)``.
     public func addFilter(_ filter: any InputFilter) { unchecked.filterList.append(filter) }
+    /// Reads `filter`'s ``InputFilter/filteredKinds`` again: a filter whose kinds change
+    /// (one that acts on nothing while idle) calls it after each change. It keeps its place
+    /// among the filters. From the next event on; called from inside a filter's call, the
+    /// event under way is still asked as the filters were when it came. Nothing for a filter
+    /// that is not added.
+    public func filteredKindsChanged(_ filter: any InputFilter) { unchecked.filterList.kindsChanged(filter) }
     /// Removes `filter` (every time it was added). Keys, buttons and touches it already took
     /// stay taken until they end. Removed from inside a filter's call, it is still asked about
     /// the event under way (the filters are asked as they were when that event came) and kept

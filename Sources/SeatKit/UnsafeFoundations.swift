@@ -229,6 +229,12 @@ final class FilterCall {
     /// `filter.discardsTakenKeyPresses`, read once, for the core's own filters (a constant
     /// of each class); a user's filter is asked each time.
     private let builtinDiscardsTakenKeyPresses: Bool
+    /// The filter's ``InputFilter/filteredKinds``, read when the holder is made and when the
+    /// router is told they changed (``FilterList/kindsChanged(_:)``); never per event.
+    private(set) var kinds: InputEventKinds = .all
+    /// The classes `kinds` touches (``FilterInterests/touched(by:)``): the only ones the
+    /// filter is listed under.
+    private(set) var declaredClasses: FilterInterests = .allClasses
 
     init(_ filter: any InputFilter) {
         self.filter = filter
@@ -236,6 +242,20 @@ final class FilterCall {
         builtin = BuiltinFilter(filter)
         object = Unmanaged.passUnretained(filter as AnyObject)
         builtinDiscardsTakenKeyPresses = builtin != .user && filter.discardsTakenKeyPresses
+        declare(filter.filteredKinds)
+    }
+
+    /// Takes `kinds` as the filter's declaration (the router rebuilds its lists after).
+    func declare(_ kinds: InputEventKinds) {
+        self.kinds = kinds
+        declaredClasses = FilterInterests.touched(by: kinds)
+    }
+
+    /// The kinds of class `kind` the filter does not declare, though it is listed under the
+    /// class (it declares some other kind of it): the router skips it for an event of these.
+    /// Empty for a declaration that covers the class, as every filter's by default.
+    @inline(__always) func skippedKinds(of kind: FilterInterests) -> UInt32 {
+        kinds == .all ? 0 : kind.kinds.rawValue & ~kinds.rawValue
     }
 
     /// Whether the filter discards the key presses it takes (``InputFilter/discardsTakenKeyPresses``):
@@ -250,9 +270,12 @@ final class FilterCall {
     @inline(never)
     private func userFilterDiscardsTakenKeyPresses() -> Bool { filter.discardsTakenKeyPresses }
 
-    /// Whether the router calls the filter about an event of class `kind` now: a load and
-    /// two tests for a switched one.
+    /// Whether the router calls the filter about an event of class `kind` now: its declared
+    /// kinds touch the class, and, for a switched one, its switch is on for the class. (An
+    /// event of a kind of the class the filter does not declare is still skipped:
+    /// ``AskedFilter/skippedKinds``.)
     @inline(__always) func isAsked(about kind: FilterInterests) -> Bool {
+        guard declaredClasses.contains(kind) else { return false }
         guard let filterSwitch else { return true }
         return filterSwitch.unchecked.isAsked && filterSwitch.unchecked.interests.contains(kind)
     }
@@ -409,12 +432,25 @@ struct AskedFilter {
     let index: Int
     /// Which of the core's filters it is (``BuiltinFilter/user``: one of the user's).
     let builtin: BuiltinFilter
+    /// ``InputEventKinds`` bits of the kinds of the class it is listed under that the filter
+    /// does not declare (``FilterCall/skippedKinds(of:)``): 0, the usual case, asks it about
+    /// every event of the class without a look at the kind; else the loop tests the event's
+    /// kind first. A filter with skipped kinds is never a class's lone filter (the lone paths
+    /// do not test).
+    let skippedKinds: UInt32
 
-    @inline(__always) init(_ call: FilterCall, index: Int) {
+    @inline(__always) init(_ call: FilterCall, index: Int, kind: FilterInterests) {
         link = Unmanaged.passUnretained(call)
         object = call.object
         self.index = index
         builtin = call.builtin
+        skippedKinds = call.skippedKinds(of: kind)
+    }
+
+    /// Whether the filter is asked about `event` of its class: false only for a kind of the
+    /// class it does not declare (the event's bit worked out only then).
+    @inline(__always) func declares(_ event: InputEvent) -> Bool {
+        skippedKinds == 0 || skippedKinds & InputEventKinds.bit(of: event) == 0
     }
 
     /// Asks the filter about a raw event: the core's own filters by a direct call to their
@@ -539,12 +575,16 @@ final class FilterRoster {
             var i = 0
             while i < calls.count {
                 if calls[i].isAsked(about: kind) {
-                    unchecked.asked.append(AskedFilter(calls[i], index: i))
+                    unchecked.asked.append(AskedFilter(calls[i], index: i, kind: kind))
                     classes |= kind.rawValue
                 }
                 i += 1
             }
-            if unchecked.asked.count - unchecked.starts[c] == 1 { lone |= kind.rawValue }
+            // A lone filter is asked without a test of the event's kind: only one that
+            // declares every kind of the class.
+            if unchecked.asked.count - unchecked.starts[c] == 1, unchecked.asked[unchecked.starts[c]].skippedKinds == 0 {
+                lone |= kind.rawValue
+            }
             c += 1
         }
         unchecked.starts[FilterInterests.classCount] = unchecked.asked.count
@@ -690,6 +730,21 @@ struct FilterList {
         return removed
     }
 
+    /// `filter`'s ``InputFilter/filteredKinds`` changed: read again now, the lists rebuilt.
+    /// During an asking, read when it ends (with the edits: ``applyEdits()`` makes every
+    /// holder anew), so the event under way is asked as the filters were when it came.
+    mutating func kindsChanged(_ filter: any InputFilter) {
+        guard filters.contains(where: { $0 === filter }) else { return }
+        if askings > 0 { edited = true; return }
+        let kinds = filter.filteredKinds
+        var i = 0
+        while i < calls.count {
+            if calls[i].filter === filter { calls[i].declare(kinds) }
+            i += 1
+        }
+        roster.rebuild(from: calls)
+    }
+
     /// Stops the switches telling this list (the router goes).
     func detach() {
         for call in calls { call.filterSwitch?.unwatch(by: roster) }
@@ -749,8 +804,47 @@ struct FilterList {
 extension FilterInterests {
     /// How many classes there are (bits of ``rawValue``).
     static let classCount = 9
+    /// Every class.
+    static let allClasses = FilterInterests(rawValue: (1 << 9) - 1)
     /// The class's bit number, for a single class.
     @inline(__always) var classIndex: Int { rawValue.trailingZeroBitCount }
+
+    /// The kinds of events asked as this class (a single class): ``InputEventKinds/key`` for
+    /// the three key classes (raw presses and repeats, raw releases, interpreted keys: `.key`
+    /// is the kind of all three), relative and absolute motion for ``pointerMotion``, touch
+    /// motion, up and cancel for ``touches`` (frames are never asked), and for ``other`` the
+    /// touchpad gestures, switches, tablet and unknown events (device announcements are
+    /// never asked).
+    var kinds: InputEventKinds {
+        switch self {
+        case .keys, .keyReleases, .interpretedKeys: return .key
+        case .pointerMotion: return Self.pointerMotionKinds
+        case .pointerButtons: return .pointerButton
+        case .pointerAxis: return .pointerAxis
+        case .touchDowns: return .touchDown
+        case .touches: return Self.touchKinds
+        case .other: return Self.otherKinds
+        default: return InputEventKinds(rawValue: 0)
+        }
+    }
+    // Constants, not array literals: a literal allocates in a debug build, and the lists are
+    // rebuilt whenever a switch changes (sticky keys latching, per key).
+    private static let pointerMotionKinds = InputEventKinds.pointerMotion.union(.pointerMotionAbsolute)
+    private static let touchKinds = InputEventKinds.touchMotion.union(.touchUp).union(.touchCancel)
+    private static let otherKinds = InputEventKinds.touchpadGestures.union(.switchToggled).union(.tablet).union(.unknown)
+
+    /// The classes a filter that declares `kinds` (``InputFilter/filteredKinds``) is listed
+    /// under: each class one of whose kinds it declares.
+    static func touched(by kinds: InputEventKinds) -> FilterInterests {
+        var classes: FilterInterests = []
+        var c = 0
+        while c < classCount {
+            let kind = FilterInterests(rawValue: 1 << UInt16(c))
+            if !kinds.intersection(kind.kinds).isEmpty { classes.insert(kind) }
+            c += 1
+        }
+        return classes
+    }
 }
 
 extension Router {
@@ -805,6 +899,10 @@ extension Router {
         var consumedBy: Int?
         while i < end {
             let entry = roster._withUnsafeGuaranteedRef { $0.unchecked.asked[i] }
+            if !entry.declares(event) {
+                i &+= 1
+                continue
+            }
             if entry.ask(event, router: self) == .consume {
                 consumedBy = entry.index
                 break
@@ -982,8 +1080,10 @@ extension Router {
         var i = start
         while i < count {
             let link = unchecked.filterList.link(at: i)
-            if link._withUnsafeGuaranteedRef({ $0.isAsked(about: kind) }),
-               link._withUnsafeGuaranteedRef({ AskedFilter($0, index: i) }).ask(event, router: self) == .consume { return i }
+            if link._withUnsafeGuaranteedRef({ $0.isAsked(about: kind) }) {
+                let entry = link._withUnsafeGuaranteedRef { AskedFilter($0, index: i, kind: kind) }
+                if entry.declares(event), entry.ask(event, router: self) == .consume { return i }
+            }
             i += 1
         }
         return nil
@@ -997,7 +1097,7 @@ extension Router {
         while i < count {
             let link = unchecked.filterList.link(at: i)
             if link._withUnsafeGuaranteedRef({ $0.isAsked(about: .interpretedKeys) }),
-               link._withUnsafeGuaranteedRef({ AskedFilter($0, index: i) }).askKey(event, router: self) == .consume {
+               link._withUnsafeGuaranteedRef({ AskedFilter($0, index: i, kind: .interpretedKeys) }).askKey(event, router: self) == .consume {
                 return i
             }
             i += 1

@@ -366,17 +366,11 @@ final class PopupGrabFilter: InputFilter {
 
     init(shell: HeadlessShell) { self.shell = shell }
 
-    func filter(_ event: InputEvent, router: Router) -> FilterDecision {
-        // The kind first, by its case alone: motions (most events) pass without their
-        // payload copied out or the weak shell loaded.
-        switch event.kind {
-        case .pointerButton, .touchDown: return presses(event, router: router)
-        default: return .pass
-        }
-    }
+    /// Buttons and touch downs: the router asks about no other kind (motions, most events,
+    /// cost it nothing).
+    var filteredKinds: InputEventKinds { [.pointerButton, .touchDown] }
 
-    @inline(never)
-    private func presses(_ event: InputEvent, router: Router) -> FilterDecision {
+    func filter(_ event: InputEvent, router: Router) -> FilterDecision {
         let point: LayoutPoint
         switch event.kind {
         case .pointerButton(_, .pressed): point = router.pointerLocation

@@ -125,6 +125,11 @@ final class PointerConstraintFilter: InputFilter {
         self.flag = flag
     }
 
+    /// Relative motion while some client has a constraint, nothing otherwise: the router asks
+    /// about no other kind, and about nothing while no client constrains the pointer (the
+    /// seat tells the router when that changes).
+    var filteredKinds: InputEventKinds { flag.unchecked.hasConstraints ? .pointerMotion : [] }
+
     func filter(_ event: InputEvent, router: Router) -> FilterDecision {
         guard flag.unchecked.hasConstraints, !unchecked.reinjecting, case .pointerMotion(let delta, let raw) = event.kind, let seat,
               let constraint = seat.activeConstraint else { return .pass }

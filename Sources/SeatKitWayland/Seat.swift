@@ -325,7 +325,11 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
             (.virtualPointer, zwlr_virtual_pointer_manager_v1_wire()!, 2, virtualPointerManagerRequests),
             (.tablet, zwp_tablet_manager_v2_wire()!, 1, tabletManagerRequests),
         ]
-        if extensions.contains(.pointerConstraints) { router.addFilter(PointerConstraintFilter(seat: self, flag: constraintFlag)) }
+        if extensions.contains(.pointerConstraints) {
+            let filter = PointerConstraintFilter(seat: self, flag: constraintFlag)
+            constraintFilter = filter
+            router.addFilter(filter)
+        }
         if extensions.contains(.inputMethod) { router.addFilter(InputMethodGrabResumer(seat: self)) }
         // The queue, not the seat: held strongly, nothing weak on the per-frame path.
         router.addTouchFrameSink(touchFrames)
@@ -354,9 +358,16 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         get { unchecked.storedConstraints }
         set {
             unchecked.storedConstraints = newValue
-            constraintFlag.unchecked.hasConstraints = !newValue.isEmpty
+            let hasConstraints = !newValue.isEmpty
+            guard hasConstraints != constraintFlag.unchecked.hasConstraints else { return }
+            constraintFlag.unchecked.hasConstraints = hasConstraints
+            // The filter is asked about motion only while some client has a constraint.
+            if let constraintFilter { router.filteredKindsChanged(constraintFilter) }
         }
     }
+    /// The constraints' filter, when the seat offers pointer constraints: told to the router
+    /// again each time the first constraint comes or the last goes.
+    private var constraintFilter: PointerConstraintFilter?
     /// Whether any client has a pointer constraint, shared (strongly) with the seat's
     /// surface responders and its constraint filter, so that a motion with no constraint
     /// anywhere (nearly every motion) reaches neither the seat nor its constraints.

@@ -52,10 +52,16 @@ public final class SessionLock: GlobalOwner {
     public unowned let roles: any SessionLockSurfaceRoles
     /// Whether the session is locked: from a lock client's `lock` until its
     /// `unlock_and_destroy`, and on after a lock client died locked.
-    /// Kept by the filter alone, which reads it per event without loading this lock.
+    /// Kept by the filter alone, which reads it per event without loading this lock; the
+    /// router is told each change, since the filter is asked about events only while locked
+    /// (its ``SessionLockFilter/filteredKinds``).
     public private(set) var isLocked: Bool {
         get { filter.unchecked.isLocked }
-        set { filter.unchecked.isLocked = newValue }
+        set {
+            guard newValue != filter.unchecked.isLocked else { return }
+            filter.unchecked.isLocked = newValue
+            router.filteredKindsChanged(filter)
+        }
     }
     /// Told each time ``isLocked`` changes (the compositor blanks or shows its outputs).
     public var lockChanged: ((Bool) -> Void)?
@@ -339,7 +345,8 @@ final class SessionLockGrab: PointerGrab, TouchGrab, KeyboardGrab {
 /// reading the lock's `isLocked` per event loaded the `unowned` lock (a
 /// `swift_unownedRetainStrong` and a release) and made a dynamic exclusivity check, ~145
 /// instructions a touch frame in the kiosk (issue 25, tenth round). The lock is loaded only
-/// while locked.
+/// while locked. Unlocked, it declares no kinds (``filteredKinds``), so the router does not
+/// call it at all (issue 25, eleventh round); the lock tells the router when that changes.
 final class SessionLockFilter: InputFilter {
     unowned let lock: SessionLock
     /// The hot state, exempt from run-time exclusivity checks (the rules are in
@@ -351,6 +358,10 @@ final class SessionLockFilter: InputFilter {
     @exclusivity(unchecked) var unchecked = HotState()
 
     init(lock: SessionLock) { self.lock = lock }
+
+    /// Every kind while locked, none while unlocked: read by the router when the filter is
+    /// added and when the lock tells it of a change (``Router/filteredKindsChanged(_:)``).
+    var filteredKinds: InputEventKinds { unchecked.isLocked ? .all : [] }
 
     func filter(_ event: InputEvent, router: Router) -> FilterDecision {
         if unchecked.isLocked { lock.enforce() }

@@ -308,6 +308,9 @@ final class InputMethodGrabResumer: InputFilter {
     private let seatHandle: SeatHandle
     init(seat: Seat) { self.seatHandle = seat.handle }
 
+    /// Keys alone (it acts on interpreted presses): the router asks about no other kind.
+    var filteredKinds: InputEventKinds { .key }
+
     func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
         // The seat lent, not loaded owned: a retain and a release per key press otherwise
         // (~35 instructions a key frame in the kiosk, issue 26, eleventh round).

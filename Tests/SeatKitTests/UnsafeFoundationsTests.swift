@@ -356,18 +356,18 @@ import Testing
         let router = Router(clock: VirtualClock())
         var located = 0
         let locatePointer = LocatePointer(onLocate: { _ in located += 1 })
-        let locate = AskedFilter(FilterCall(locatePointer), index: 0)
+        let locate = AskedFilter(FilterCall(locatePointer), index: 0, kind: .keyReleases)
         let ctrl = UInt32(29)
         #expect(locate.askKey(KeyEvent(time: .milliseconds(1), device: DeviceID(1), keycode: ctrl, state: .pressed), router: router) == .pass)
         #expect(locate.ask(InputEvent(time: .milliseconds(2), .key(keycode: ctrl, state: .released)), router: router) == .pass)
         #expect(located == 1)
         let bounceKeys = BounceKeys(delay: .milliseconds(300))
-        let bounce = AskedFilter(FilterCall(bounceKeys), index: 0)
+        let bounce = AskedFilter(FilterCall(bounceKeys), index: 0, kind: .keys)
         #expect(bounce.ask(InputEvent(time: .milliseconds(3), .key(keycode: 30, state: .released)), router: router) == .pass)
         #expect(bounce.ask(InputEvent(time: .milliseconds(4), .key(keycode: 30, state: .pressed)), router: router) == .consume)
         let user = EditingFilter()
         let userCall = FilterCall(user)
-        #expect(AskedFilter(userCall, index: 0).ask(Self.motion(5), router: router) == .pass)
+        #expect(AskedFilter(userCall, index: 0, kind: .pointerMotion).ask(Self.motion(5), router: router) == .pass)
         #expect(user.asked == 1)
     }
 

@@ -88,18 +88,11 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
 
     // MARK: Click and tap to focus (InputFilter: sees input before routing, takes nothing)
 
-    func filter(_ event: InputEvent, router: Router) -> FilterDecision {
-        // The kind by its case alone first: motions and frames (most events) pass without
-        // their payload copied out.
-        switch event.kind {
-        case .pointerButton, .touchDown, .key: note(event, router: router)
-        default: break
-        }
-        return .pass
-    }
+    /// Buttons, touch downs and keys: the router asks the kiosk about no other kind (motions,
+    /// most events, cost it nothing).
+    var filteredKinds: InputEventKinds { [.pointerButton, .touchDown, .key] }
 
-    @inline(never)
-    private func note(_ event: InputEvent, router: Router) {
+    func filter(_ event: InputEvent, router: Router) -> FilterDecision {
         switch event.kind {
         case .pointerButton(_, .pressed):
             focusWindow(at: router.pointerLocation, "click")
@@ -121,6 +114,7 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
         default:
             break
         }
+        return .pass
     }
 
     private var repeatingKey: UInt32?
