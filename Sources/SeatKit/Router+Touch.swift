@@ -330,6 +330,25 @@ extension Router {
         unchecked.touches.records.append(sequence)
     }
 
+    /// ``routeTouchMotion(_:id:to:)`` without its event: moves the routed touch `id` that is
+    /// down to `point`; false (and nothing changed) when there is none. Read by index and
+    /// unretained: nothing here calls out, and the list keeps the record.
+    @inline(__always)
+    func moveRoutedTouch(_ id: TouchID, to point: LayoutPoint) -> Bool {
+        var i = 0
+        while i < unchecked.touches.records.count {
+            let moved = unchecked.touches.record(at: i).with { sequence in
+                guard sequence.unchecked.id == id, sequence.isDown else { return false }
+                sequence.unchecked.location = point
+                if !sequence.unchecked.beganPending { sequence.unchecked.movedPending = true }
+                return true
+            }
+            if moved { return true }
+            i += 1
+        }
+        return false
+    }
+
     private func routeTouchMotion(_ event: InputEvent, id: TouchID, to point: LayoutPoint) {
         // Found and updated without a retain: nothing here calls out, and the list keeps
         // the record (`activeSequence` hands out a strong reference).
