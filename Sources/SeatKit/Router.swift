@@ -243,15 +243,18 @@ public final class Router {
     /// and the others below). Out of line, the call read the whole 105-byte event into
     /// registers before the switch, and a touch frame's case test ORed its payload words; a
     /// caller that makes the event itself (a backend's case, a test) has no switch left at
-    /// all (issue 25, eleventh round).
+    /// all (issue 25, eleventh round). `consuming`: a touch motion or frame is handed on as its
+    /// parts, and the event is made again only for whoever looks at it (a trace, a spy, a
+    /// filter, a grab); the caller then has nothing left to destroy (borrowed, the caller's
+    /// event was destroyed through its value witness after every call, 44 instructions).
     @inlinable
-    public func inject(_ event: InputEvent) {
+    public func inject(_ event: consuming InputEvent) {
         switch event.kind {
         case .touchDown(let id, let point): injectTouchDown(event, id: id, at: point)
-        case .touchMotion(let id, let point): injectTouchMotion(event, id: id, to: point)
+        case .touchMotion(let id, let point): injectTouchMotion(at: event.time, device: event.device, id: id, to: point)
         case .touchUp(let id): injectTouchUp(event, id: id)
         case .touchCancel(let id): injectTouchCancel(event, id: id)
-        case .touchFrame: injectTouchFrame(event)
+        case .touchFrame: injectTouchFrame(at: event.time, device: event.device)
         case .pointerMotion(let delta, let raw): injectPointerMotion(event, delta: delta, unaccelerated: raw)
         case .pointerMotionAbsolute(let point): injectPointerMotion(event, to: point)
         case .pointerButton(let button, let state): injectPointerButton(event, button: button, state: state)
@@ -277,15 +280,22 @@ public final class Router {
         touchDown(event, id: id, at: point, firstFilter: 0)
     }
 
+    /// A touch motion, from its parts. Most often nothing but the record looks at it: no
+    /// trace, no filter asked about touches and none that took one, no spy, no grab. Then the
+    /// record is moved here, with no event made (``moveRoutedTouch(_:to:)``); anything else,
+    /// or no such touch, goes the whole way with its event (``injectTouchMotion(_:id:to:)``),
+    /// which does the same then.
     @usableFromInline
+    func injectTouchMotion(at time: Timestamp, device: DeviceID, id: TouchID, to point: LayoutPoint) {
+        if trace == nil, unchecked.touches.takenByFilters.isEmpty, !unchecked.filterList.asks(.touches),
+           unchecked.spyList.isEmpty, unchecked.touches.grab == nil, point.x.isFinite, point.y.isFinite,
+           moveRoutedTouch(id, to: point) { return }
+        injectTouchMotion(InputEvent(time: time, device: device, .touchMotion(id, point)), id: id, to: point)
+    }
+
+    @inline(never)
     func injectTouchMotion(_ event: InputEvent, id: TouchID, to point: LayoutPoint) {
         if trace != nil { traceReceived(event) }
-        // Most often nothing but the record looks at a motion: no filter is asked about
-        // touches and none took one, no spy, no grab. Then the record is moved here, without
-        // the event (``moveRoutedTouch(_:to:)``); anything else, or no such touch, goes the
-        // whole way (``touchMotion(_:id:to:firstFilter:)``), which does the same then.
-        if unchecked.touches.takenByFilters.isEmpty, !unchecked.filterList.asks(.touches), unchecked.spyList.isEmpty,
-           unchecked.touches.grab == nil, point.x.isFinite, point.y.isFinite, moveRoutedTouch(id, to: point) { return }
         touchMotion(event, id: id, to: point, firstFilter: 0)
     }
 
@@ -301,7 +311,15 @@ public final class Router {
         touchCancel(event, id: id, firstFilter: 0)
     }
 
+    /// A touch frame, from its parts: with no trace, spy or grab to see it, delivered with no
+    /// event made (``touchFrame(_:)`` does the same then).
     @usableFromInline
+    func injectTouchFrame(at time: Timestamp, device: DeviceID) {
+        if trace == nil, unchecked.spyList.isEmpty, unchecked.touches.grab == nil { return dispatchTouches(time: time) }
+        injectTouchFrame(InputEvent(time: time, device: device, .touchFrame))
+    }
+
+    @inline(never)
     func injectTouchFrame(_ event: InputEvent) {
         if trace != nil { traceReceived(event) }
         touchFrame(event)
