@@ -239,7 +239,7 @@ public final class Router {
     /// from inside any handler.
     ///
     /// Inlinable: the switch on the event's kind is compiled into the caller, each case a
-    /// direct call that reads only what it needs of the event (``injectTouchMotion(_:id:to:)``
+    /// direct call that reads only what it needs of the event (``injectTouchMotion(at:device:id:to:)``
     /// and the others below). Out of line, the call read the whole 105-byte event into
     /// registers before the switch, and a touch frame's case test ORed its payload words; a
     /// caller that makes the event itself (a backend's case, a test) has no switch left at
@@ -281,20 +281,29 @@ public final class Router {
     }
 
     /// A touch motion, from its parts. Most often nothing but the record looks at it: no
-    /// trace, no filter asked about touches and none that took one, no spy, no grab. Then the
-    /// record is moved here, with no event made (``moveRoutedTouch(_:to:)``); anything else,
-    /// or no such touch, goes the whole way with its event (``injectTouchMotion(_:id:to:)``),
-    /// which does the same then.
+    /// trace, no spy, no filter asked about touches and none that took one, no grab. Then the
+    /// record is moved here, with no event made (``moveRoutedTouch(_:to:)``). A finger a
+    /// filter took and follows (touch accommodations' counted touch) is routed so too, as
+    /// ``touchMotion(_:id:to:firstFilter:)`` would route it
+    /// (``followedFingerMoved(at:device:id:to:)``). Anything else, or no such touch, goes the
+    /// whole way with its event (``injectTouchMotion(time:device:id:to:)``), which does the same then.
     @usableFromInline
     func injectTouchMotion(at time: Timestamp, device: DeviceID, id: TouchID, to point: LayoutPoint) {
-        if trace == nil, unchecked.touches.takenByFilters.isEmpty, !unchecked.filterList.asks(.touches),
-           unchecked.spyList.isEmpty, unchecked.touches.grab == nil, point.x.isFinite, point.y.isFinite,
-           moveRoutedTouch(id, to: point) { return }
-        injectTouchMotion(InputEvent(time: time, device: device, .touchMotion(id, point)), id: id, to: point)
+        if trace == nil, unchecked.spyList.isEmpty, point.x.isFinite, point.y.isFinite {
+            if unchecked.touches.takenByFilters.isEmpty {
+                if !unchecked.filterList.asks(.touches), unchecked.touches.grab == nil, moveRoutedTouch(id, to: point) { return }
+            } else if !unchecked.touches.followedFingers.isEmpty, unchecked.touches.takenByFilters.scanContains(id),
+                      followedFingerMoved(at: time, device: device, id: id, to: point) {
+                return
+            }
+        }
+        injectTouchMotion(time: time, device: device, id: id, to: point)
     }
 
+    /// ``injectTouchMotion(at:device:id:to:)``'s way with its event, made here.
     @inline(never)
-    func injectTouchMotion(_ event: InputEvent, id: TouchID, to point: LayoutPoint) {
+    func injectTouchMotion(time: Timestamp, device: DeviceID, id: TouchID, to point: LayoutPoint) {
+        let event = InputEvent(time: time, device: device, .touchMotion(id, point))
         if trace != nil { traceReceived(event) }
         touchMotion(event, id: id, to: point, firstFilter: 0)
     }
