@@ -396,7 +396,9 @@ public final class Router {
         }
     }
 
-    /// Drops a malformed event: traced, and spies hear it as consumed.
+    /// Drops a malformed event: traced, and spies hear it as consumed. Out of line (rare):
+    /// inline, its trace entry made the entry points read the whole event up front.
+    @inline(never)
     func ignore(_ event: InputEvent, _ reason: String) {
         trace?.record(.ignored(event, reason: reason))
         observe(event, consumed: true)
