@@ -207,7 +207,15 @@ public final class RoutingScene {
 
     /// Read the pan's velocity after every motion (the least-squares fit over its samples),
     /// as an effect that follows the fingers would (issue 30; SEATKIT_READ_VELOCITY=1).
-    public var readsVelocity = false
+    /// Private storage read through an accessor, as `CountingResponder.calls`: a public
+    /// stored property kept Swift's run-time exclusivity check on the read in every
+    /// ``moveFinger(_:step:)`` (`swift_beginAccess`, 76 instructions per touch motion + frame:
+    /// the driver's cost, not the router's; issue 25).
+    public var readsVelocity: Bool {
+        get { _readsVelocity }
+        set { _readsVelocity = newValue }
+    }
+    private var _readsVelocity = false
     public private(set) var velocitySink = 0.0
 
     /// One pointer motion that hit-tests and changes focus: odd steps land on the leaf, even

@@ -218,12 +218,23 @@ extension Router {
     /// before its filter asked, then its touch's motion routed past it).
     @inline(__always)
     private func followedFingerMoved(_ event: InputEvent, id: TouchID) -> Bool {
-        guard case .touchMotion(_, let point) = event.kind,
-              let f = unchecked.touches.followedFingers.scanIndex(where: { $0.finger == id }) else { return false }
+        guard case .touchMotion(_, let point) = event.kind else { return false }
+        return followedFingerMoved(at: event.time, device: event.device, id: id, to: point)
+    }
+
+    /// ``followedFingerMoved(_:id:)`` from the motion's parts (its event is
+    /// `InputEvent(time: time, device: device, .touchMotion(id, point))`, made here only when
+    /// filters before the finger's filter are asked). False, with nothing done, when `id` is
+    /// not followed or its filter is not asked about touches. Also what
+    /// ``injectTouchMotion(at:device:id:to:)`` calls for a taken finger when no trace or spy
+    /// is there to see the finger's own event.
+    @inline(__always)
+    func followedFingerMoved(at time: Timestamp, device: DeviceID, id: TouchID, to point: LayoutPoint) -> Bool {
+        guard let f = unchecked.touches.followedFingers.scanIndex(where: { $0.finger == id }) else { return false }
         let followed = unchecked.touches.followedFingers[f]
         guard let place = unchecked.filterList.askedPlace(of: followed.filter, .touches) else { return false }
         if place.afterOthers {
-            if askFilters(event, before: place.index) != nil { return true }
+            if askFilters(InputEvent(time: time, device: device, .touchMotion(id, point)), before: place.index) != nil { return true }
             // Those filters' calls may have stopped the following (turned the filter off).
             guard unchecked.touches.followedFingers.scanIndex(where: { $0.finger == id && $0.filter == followed.filter }) != nil else { return true }
         }
@@ -232,16 +243,16 @@ extension Router {
         // the general path, and its event is made only for a trace or spies.
         guard !place.beforeOthers, unchecked.touches.grab == nil,
               !unchecked.touches.takenByFilters.scanContains(followed.touch) else {
-            injectTouch(InputEvent(time: event.time, device: followed.device, .touchMotion(followed.touch, point)), afterFilter: place.index)
+            injectTouch(InputEvent(time: time, device: followed.device, .touchMotion(followed.touch, point)), afterFilter: place.index)
             return true
         }
         if trace != nil || unchecked.spyList.wants(.touchMotion) {
-            let motion = InputEvent(time: event.time, device: followed.device, .touchMotion(followed.touch, point))
+            let motion = InputEvent(time: time, device: followed.device, .touchMotion(followed.touch, point))
             trace?.record(.received(motion))
             observe(motion, consumed: false)
         }
         if !moveTouch(followed.touch, to: point) {
-            trace?.record(.ignored(InputEvent(time: event.time, device: followed.device, .touchMotion(followed.touch, point)), reason: "no such touch"))
+            trace?.record(.ignored(InputEvent(time: time, device: followed.device, .touchMotion(followed.touch, point)), reason: "no such touch"))
         }
         return true
     }
@@ -328,6 +339,25 @@ extension Router {
         unchecked.touches.dueEdits &+= 1
         sequence.unchecked.arena = gestures.makeArena(in: self, surface: surface, output: output, touch: sequence.point())
         unchecked.touches.records.append(sequence)
+    }
+
+    /// ``routeTouchMotion(_:id:to:)`` without its event: moves the routed touch `id` that is
+    /// down to `point`; false (and nothing changed) when there is none. Read by index and
+    /// unretained: nothing here calls out, and the list keeps the record.
+    @inline(__always)
+    func moveRoutedTouch(_ id: TouchID, to point: LayoutPoint) -> Bool {
+        var i = 0
+        while i < unchecked.touches.records.count {
+            let moved = unchecked.touches.record(at: i).with { sequence in
+                guard sequence.unchecked.id == id, sequence.isDown else { return false }
+                sequence.unchecked.location = point
+                if !sequence.unchecked.beganPending { sequence.unchecked.movedPending = true }
+                return true
+            }
+            if moved { return true }
+            i += 1
+        }
+        return false
     }
 
     private func routeTouchMotion(_ event: InputEvent, id: TouchID, to point: LayoutPoint) {

@@ -237,34 +237,150 @@ public final class Router {
     /// must arrive in time order, as the device produced them; layout-space points. Malformed
     /// events (non-finite coordinates, unknown touches) are ignored and traced. Safe to call
     /// from inside any handler.
-    public func inject(_ event: InputEvent) {
-        trace?.record(.received(event))
+    ///
+    /// Inlinable: the switch on the event's kind is compiled into the caller, each case a
+    /// direct call that reads only what it needs of the event (``injectTouchMotion(at:device:id:to:)``
+    /// and the others below). Out of line, the call read the whole 105-byte event into
+    /// registers before the switch, and a touch frame's case test ORed its payload words; a
+    /// caller that makes the event itself (a backend's case, a test) has no switch left at
+    /// all (issue 25, eleventh round). `consuming`: a touch motion or frame is handed on as its
+    /// parts, and the event is made again only for whoever looks at it (a trace, a spy, a
+    /// filter, a grab); the caller then has nothing left to destroy (borrowed, the caller's
+    /// event was destroyed through its value witness after every call, 44 instructions).
+    @inlinable
+    public func inject(_ event: consuming InputEvent) {
         switch event.kind {
-        // The touch cases, as ``injectTouch(_:afterFilter:)`` routes them: from the first filter.
-        case .touchDown(let id, let point): touchDown(event, id: id, at: point, firstFilter: 0)
-        case .touchMotion(let id, let point): touchMotion(event, id: id, to: point, firstFilter: 0)
-        case .touchUp(let id): touchUp(event, id: id, firstFilter: 0)
-        case .touchCancel(let id): touchCancel(event, id: id, firstFilter: 0)
-        case .touchFrame: touchFrame(event)
-        case .pointerMotion(let delta, let raw):
-            // A non-finite delta (a broken device or backend) would poison the position.
-            guard delta.dx.isFinite, delta.dy.isFinite else { return ignore(event, "non-finite motion") }
-            if runPointerMotionFilters(event) { return }
-            let unaccelerated = raw.dx.isFinite && raw.dy.isFinite ? raw : delta
-            movePointer(to: unchecked.layout.clamp(unchecked.pointer.location.offset(by: delta)), event: event, delta: delta, unaccelerated: unaccelerated)
-        case .pointerMotionAbsolute(let point):
-            guard point.x.isFinite, point.y.isFinite else { return ignore(event, "non-finite position") }
-            if runPointerMotionFilters(event) { return }
-            let target = unchecked.layout.clamp(point)
-            movePointer(to: target, event: event, delta: target.vector(from: unchecked.pointer.location), unaccelerated: .zero)
-        case .pointerButton(let button, let state): pointerButton(event, button: button, state: state)
+        case .touchDown(let id, let point): injectTouchDown(event, id: id, at: point)
+        case .touchMotion(let id, let point): injectTouchMotion(at: event.time, device: event.device, id: id, to: point)
+        case .touchUp(let id): injectTouchUp(event, id: id)
+        case .touchCancel(let id): injectTouchCancel(event, id: id)
+        case .touchFrame: injectTouchFrame(at: event.time, device: event.device)
+        case .pointerMotion(let delta, let raw): injectPointerMotion(event, delta: delta, unaccelerated: raw)
+        case .pointerMotionAbsolute(let point): injectPointerMotion(event, to: point)
+        case .pointerButton(let button, let state): injectPointerButton(event, button: button, state: state)
+        case .key(let keycode, let state): injectKey(event, keycode: keycode, state: state)
+        default: injectOther(event)
+        }
+    }
+
+    // The cases of ``inject(_:)``: each records the event as received, then routes it. The
+    // touch cases as ``injectTouch(_:afterFilter:)`` routes them, from the first filter.
+    // The trace's entry is made out of line (``traceReceived(_:)``): inline, it read the
+    // whole event up front on every call, traced or not.
+
+    /// Records `event` as received. Out of line: see above.
+    @inline(never)
+    func traceReceived(_ event: InputEvent) {
+        trace?.record(.received(event))
+    }
+
+    @usableFromInline
+    func injectTouchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint) {
+        if trace != nil { traceReceived(event) }
+        touchDown(event, id: id, at: point, firstFilter: 0)
+    }
+
+    /// A touch motion, from its parts. Most often nothing but the record looks at it: no
+    /// trace, no spy, no filter asked about touches and none that took one, no grab. Then the
+    /// record is moved here, with no event made (``moveRoutedTouch(_:to:)``). A finger a
+    /// filter took and follows (touch accommodations' counted touch) is routed so too, as
+    /// ``touchMotion(_:id:to:firstFilter:)`` would route it
+    /// (``followedFingerMoved(at:device:id:to:)``). Anything else, or no such touch, goes the
+    /// whole way with its event (``injectTouchMotion(time:device:id:to:)``), which does the same then.
+    @usableFromInline
+    func injectTouchMotion(at time: Timestamp, device: DeviceID, id: TouchID, to point: LayoutPoint) {
+        if trace == nil, unchecked.spyList.isEmpty, point.x.isFinite, point.y.isFinite {
+            if unchecked.touches.takenByFilters.isEmpty {
+                if !unchecked.filterList.asks(.touches), unchecked.touches.grab == nil, moveRoutedTouch(id, to: point) { return }
+            } else if !unchecked.touches.followedFingers.isEmpty, unchecked.touches.takenByFilters.scanContains(id),
+                      followedFingerMoved(at: time, device: device, id: id, to: point) {
+                return
+            }
+        }
+        injectTouchMotion(time: time, device: device, id: id, to: point)
+    }
+
+    /// ``injectTouchMotion(at:device:id:to:)``'s way with its event, made here.
+    @inline(never)
+    func injectTouchMotion(time: Timestamp, device: DeviceID, id: TouchID, to point: LayoutPoint) {
+        let event = InputEvent(time: time, device: device, .touchMotion(id, point))
+        if trace != nil { traceReceived(event) }
+        touchMotion(event, id: id, to: point, firstFilter: 0)
+    }
+
+    @usableFromInline
+    func injectTouchUp(_ event: InputEvent, id: TouchID) {
+        if trace != nil { traceReceived(event) }
+        touchUp(event, id: id, firstFilter: 0)
+    }
+
+    @usableFromInline
+    func injectTouchCancel(_ event: InputEvent, id: TouchID) {
+        if trace != nil { traceReceived(event) }
+        touchCancel(event, id: id, firstFilter: 0)
+    }
+
+    /// A touch frame, from its parts: with no trace, spy or grab to see it, delivered with no
+    /// event made (``touchFrame(_:)`` does the same then).
+    @usableFromInline
+    func injectTouchFrame(at time: Timestamp, device: DeviceID) {
+        if trace == nil, unchecked.spyList.isEmpty, unchecked.touches.grab == nil { return dispatchTouches(time: time) }
+        injectTouchFrame(InputEvent(time: time, device: device, .touchFrame))
+    }
+
+    @inline(never)
+    func injectTouchFrame(_ event: InputEvent) {
+        if trace != nil { traceReceived(event) }
+        touchFrame(event)
+    }
+
+    @usableFromInline
+    func injectPointerMotion(_ event: InputEvent, delta: Vector, unaccelerated raw: Vector) {
+        if trace != nil { traceReceived(event) }
+        // A non-finite delta (a broken device or backend) would poison the position.
+        guard delta.dx.isFinite, delta.dy.isFinite else { return ignore(event, "non-finite motion") }
+        if runPointerMotionFilters(event) { return }
+        let unaccelerated = raw.dx.isFinite && raw.dy.isFinite ? raw : delta
+        movePointer(to: unchecked.layout.clamp(unchecked.pointer.location.offset(by: delta)), event: event, delta: delta, unaccelerated: unaccelerated)
+    }
+
+    @usableFromInline
+    func injectPointerMotion(_ event: InputEvent, to point: LayoutPoint) {
+        if trace != nil { traceReceived(event) }
+        guard point.x.isFinite, point.y.isFinite else { return ignore(event, "non-finite position") }
+        if runPointerMotionFilters(event) { return }
+        let target = unchecked.layout.clamp(point)
+        movePointer(to: target, event: event, delta: target.vector(from: unchecked.pointer.location), unaccelerated: .zero)
+    }
+
+    @usableFromInline
+    func injectPointerButton(_ event: InputEvent, button: UInt32, state: ButtonState) {
+        if trace != nil { traceReceived(event) }
+        pointerButton(event, button: button, state: state)
+    }
+
+    @usableFromInline
+    func injectKey(_ event: InputEvent, keycode: UInt32, state: KeyState) {
+        if trace != nil { traceReceived(event) }
+        key(event, keycode: keycode, state: state)
+    }
+
+    /// The other kinds: scrolling, touchpad gestures, tablets, switches, unknown events and
+    /// device announcements.
+    @usableFromInline
+    func injectOther(_ event: InputEvent) {
+        if trace != nil { traceReceived(event) }
+        switch event.kind {
+        case .touchDown, .touchMotion, .touchUp, .touchCancel, .touchFrame, .pointerMotion, .pointerMotionAbsolute,
+             .pointerButton, .key:
+            // ``inject(_:)`` routes these itself.
+            break
         case .pointerAxis(let motion):
             if runFilters(event, kind: .pointerAxis) { return }
             pointerAxis(event, motion: motion)
         case .touchpadGesture(let gesture):
             if runFilters(event, kind: .other) { return }
             touchpadGesture(event, gesture: gesture)
-        case .key(let keycode, let state): key(event, keycode: keycode, state: state)
         case .tablet(let t) where t.isToolEvent: penEvent(event, t)
         case .switchToggled, .tablet, .unknown:
             if runFilters(event, kind: .other) { return }
@@ -280,7 +396,9 @@ public final class Router {
         }
     }
 
-    /// Drops a malformed event: traced, and spies hear it as consumed.
+    /// Drops a malformed event: traced, and spies hear it as consumed. Out of line (rare):
+    /// inline, its trace entry made the entry points read the whole event up front.
+    @inline(never)
     func ignore(_ event: InputEvent, _ reason: String) {
         trace?.record(.ignored(event, reason: reason))
         observe(event, consumed: true)
