@@ -124,15 +124,24 @@ public final class ClientSurfaceResponder: Responder {
     // MARK: Touch
 
     public func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
-        guard let surface = surfaceResource, let devices else { return notSent(event, context: context) }
+        guard let surface = surfaceResource else { return notSent(event, context: context) }
+        // The client record lent (`withDevices`), as for a motion: the owned load cost a
+        // retain and a release per touch down (issue 25, eleventh round).
+        let sent = withDevices(else: false) { devices in beginTouches(event, surface: surface, devices: devices) }
+        return sent ? .handled : notSent(event, context: context)
+    }
+
+    /// ``touchesBegan(_:context:)``'s sending: false when the client can be sent none of it.
+    @inline(__always)
+    private func beginTouches(_ event: TouchEvent, surface: OpaquePointer, devices: SeatClient) -> Bool {
         if devices.unchecked.touches.isEmpty {
             // A client with no wl_touch (foot) gets its first finger as its pointer.
-            guard !devices.unchecked.pointers.isEmpty, let touch = event.touches.first else { return notSent(event, context: context) }
+            guard !devices.unchecked.pointers.isEmpty, let touch = event.touches.first else { return false }
             let here = seat.pointerFocus === self
             unchecked.emulation.touchDown(touch.id, at: touch.surfaceLocation, pointerIsHere: here) {
                 emulate($0, time: event.time, devices: devices)
             }
-            return .handled
+            return true
         }
         event.touches.scanEach { touch in
             let serial = seat.nextSerial(.touchDown, for: client)
@@ -142,7 +151,7 @@ public final class ClientSurfaceResponder: Responder {
             }
         }
         touchFrames.add(devices)
-        return .handled
+        return true
     }
 
     /// Touches that were not sent down (the client has no wl_seat, or neither wl_touch nor
@@ -181,14 +190,20 @@ public final class ClientSurfaceResponder: Responder {
     }
 
     public func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
-        guard let devices else { return .handled }
+        // The client record lent, as for a motion (a retain and a release per touch up before).
+        withDevices(else: ()) { devices in endTouches(event, devices: devices) }
+        return .handled
+    }
+
+    @inline(__always)
+    private func endTouches(_ event: TouchEvent, devices: SeatClient) {
         if unchecked.emulation.isActive {
             for touch in event.touches {
                 unchecked.emulation.touchUp(touch.id) { emulate($0, time: event.time, devices: devices) }
             }
-            return .handled
+            return
         }
-        guard surfaceResource != nil, !devices.unchecked.touches.isEmpty else { return .handled }
+        guard surfaceResource != nil, !devices.unchecked.touches.isEmpty else { return }
         event.touches.scanEach { touch in
             let serial = seat.nextSerial(.touchUp, for: client)
             devices.eachTouch { resource in
@@ -196,7 +211,6 @@ public final class ClientSurfaceResponder: Responder {
             }
         }
         touchFrames.add(devices)
-        return .handled
     }
 
     /// Two different ends, told apart by whether this surface is still in the tree:
