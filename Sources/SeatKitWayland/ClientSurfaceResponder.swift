@@ -124,24 +124,15 @@ public final class ClientSurfaceResponder: Responder {
     // MARK: Touch
 
     public func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
-        guard let surface = surfaceResource else { return notSent(event, context: context) }
-        // The client record lent (`withDevices`), as for a motion: the owned load cost a
-        // retain and a release per touch down (issue 25, eleventh round).
-        let sent = withDevices(else: false) { devices in beginTouches(event, surface: surface, devices: devices) }
-        return sent ? .handled : notSent(event, context: context)
-    }
-
-    /// ``touchesBegan(_:context:)``'s sending: false when the client can be sent none of it.
-    @inline(__always)
-    private func beginTouches(_ event: TouchEvent, surface: OpaquePointer, devices: SeatClient) -> Bool {
+        guard let surface = surfaceResource, let devices else { return notSent(event, context: context) }
         if devices.unchecked.touches.isEmpty {
             // A client with no wl_touch (foot) gets its first finger as its pointer.
-            guard !devices.unchecked.pointers.isEmpty, let touch = event.touches.first else { return false }
+            guard !devices.unchecked.pointers.isEmpty, let touch = event.touches.first else { return notSent(event, context: context) }
             let here = seat.pointerFocus === self
             unchecked.emulation.touchDown(touch.id, at: touch.surfaceLocation, pointerIsHere: here) {
                 emulate($0, time: event.time, devices: devices)
             }
-            return true
+            return .handled
         }
         event.touches.scanEach { touch in
             let serial = seat.nextSerial(.touchDown, for: client)
@@ -151,7 +142,7 @@ public final class ClientSurfaceResponder: Responder {
             }
         }
         touchFrames.add(devices)
-        return true
+        return .handled
     }
 
     /// Touches that were not sent down (the client has no wl_seat, or neither wl_touch nor
@@ -190,20 +181,14 @@ public final class ClientSurfaceResponder: Responder {
     }
 
     public func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
-        // The client record lent, as for a motion (a retain and a release per touch up before).
-        withDevices(else: ()) { devices in endTouches(event, devices: devices) }
-        return .handled
-    }
-
-    @inline(__always)
-    private func endTouches(_ event: TouchEvent, devices: SeatClient) {
+        guard let devices else { return .handled }
         if unchecked.emulation.isActive {
             for touch in event.touches {
                 unchecked.emulation.touchUp(touch.id) { emulate($0, time: event.time, devices: devices) }
             }
-            return
+            return .handled
         }
-        guard surfaceResource != nil, !devices.unchecked.touches.isEmpty else { return }
+        guard surfaceResource != nil, !devices.unchecked.touches.isEmpty else { return .handled }
         event.touches.scanEach { touch in
             let serial = seat.nextSerial(.touchUp, for: client)
             devices.eachTouch { resource in
@@ -211,6 +196,7 @@ public final class ClientSurfaceResponder: Responder {
             }
         }
         touchFrames.add(devices)
+        return .handled
     }
 
     /// Two different ends, told apart by whether this surface is still in the tree:
