@@ -548,7 +548,9 @@ public final class ClientSurfaceResponder: Responder {
     }
 
     /// One key in the seat's keymap to the client's keyboards, then `modifiers` if they are
-    /// news to it.
+    /// news to it. Inlined into ``sendKey(_:state:modifiers:)``: with the serials' record
+    /// inlined, the compiler made it a call of its own (issue 25, eleventh round).
+    @inline(__always)
     private func sendRealKey(_ keycode: UInt32, time: UInt32, pressed: Bool, modifiers: ModifierMasks?, devices: SeatClient,
                              seat: Seat) {
         seat.restoreSeatKeymap(for: devices)
