@@ -181,10 +181,6 @@ final class LibinputContextHandle {
     @inline(__always)
     private func read<Sink: DeviceEventSink>(_ event: OpaquePointer, into sink: inout Sink) {
         let type = libinput_event_get_type(event)
-        // Skipped before its device is asked for and numbered: a touchpad's every scroll
-        // comes with one (two libinput calls and the number's lookup, ~10 instructions of
-        // SeatKit's each, issue 25, eleventh round).
-        if type == LIBINPUT_EVENT_POINTER_AXIS { return }
         let device = libinput_event_get_device(event)!
         let n = number(of: device)
         func make(_ time: UInt64, _ kind: DeviceEvent.Kind) {
@@ -223,7 +219,7 @@ final class LibinputContextHandle {
                      .pointerButton(button: libinput_event_pointer_get_button(p),
                                     pressed: libinput_event_pointer_get_button_state(p) == LIBINPUT_BUTTON_STATE_PRESSED))
         case LIBINPUT_EVENT_POINTER_AXIS:
-            break  // Skipped above.
+            break
         case LIBINPUT_EVENT_POINTER_SCROLL_WHEEL, LIBINPUT_EVENT_POINTER_SCROLL_FINGER, LIBINPUT_EVENT_POINTER_SCROLL_CONTINUOUS:
             let p = libinput_event_get_pointer_event(event)
             let source: AxisSource = type == LIBINPUT_EVENT_POINTER_SCROLL_WHEEL ? .wheel : type == LIBINPUT_EVENT_POINTER_SCROLL_FINGER ? .finger : .continuous
