@@ -390,16 +390,40 @@ public final class ClientSurfaceResponder: Responder {
             if version >= WL_POINTER_AXIS_SOURCE_SINCE_VERSION {
                 Libwayland.pointerAxisSource(resource, source: wireSource(motion.source, version: version).rawValue)
             }
-            sendAxis(resource, version: version, time: time, isWheel: isWheel, axis: WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue,
-                     value: motion.vertical, v120: motion.verticalV120, discrete: motion.verticalDiscrete, stop: motion.verticalStop)
-            sendAxis(resource, version: version, time: time, isWheel: isWheel, axis: WL_POINTER_AXIS_HORIZONTAL_SCROLL.rawValue,
-                     value: motion.horizontal, v120: motion.horizontalV120, discrete: motion.horizontalDiscrete,
-                     stop: motion.horizontalStop)
-            frame(resource)
+            if isWheel {
+                sendAxis(resource, version: version, time: time, isWheel: true, axis: WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue,
+                         value: motion.vertical, v120: motion.verticalV120, discrete: motion.verticalDiscrete,
+                         stop: motion.verticalStop)
+                sendAxis(resource, version: version, time: time, isWheel: true, axis: WL_POINTER_AXIS_HORIZONTAL_SCROLL.rawValue,
+                         value: motion.horizontal, v120: motion.horizontalV120, discrete: motion.horizontalDiscrete,
+                         stop: motion.horizontalStop)
+            } else {
+                // A finger's or a continuous scroll: no discrete steps, so neither axis_value120
+                // nor axis_discrete, whose conversions the wheel's path makes (issue 25,
+                // eleventh round: inlined, they ran for every touchpad frame).
+                sendSmoothAxis(resource, version: version, time: time, axis: WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue,
+                               value: motion.vertical, stop: motion.verticalStop)
+                sendSmoothAxis(resource, version: version, time: time, axis: WL_POINTER_AXIS_HORIZONTAL_SCROLL.rawValue,
+                               value: motion.horizontal, stop: motion.horizontalStop)
+            }
+            // The version read above, not read again as `frame(_:)` would.
+            if version >= WL_POINTER_FRAME_SINCE_VERSION { Libwayland.pointerFrame(resource) }
+        }
+    }
+
+    /// One axis of a scroll without discrete steps (not a wheel): ``sendAxis(_:version:time:isWheel:axis:value:v120:discrete:stop:)``
+    /// with `isWheel` false.
+    @inline(__always)
+    private func sendSmoothAxis(_ resource: OpaquePointer, version: Int32, time: UInt32, axis: UInt32, value: Double, stop: Bool) {
+        if stop, version >= WL_POINTER_AXIS_STOP_SINCE_VERSION {
+            Libwayland.pointerAxisStop(resource, time: time, axis: axis)
+        } else if value != 0 {
+            Libwayland.pointerAxis(resource, time: time, axis: axis, value: value)
         }
     }
 
     /// One axis of a scroll, in the events the pointer's version knows.
+    @inline(never)
     private func sendAxis(_ resource: OpaquePointer, version: Int32, time: UInt32, isWheel: Bool, axis: UInt32,
                           value: Double, v120: Double, discrete: Int32, stop: Bool) {
         guard value != 0 || v120 != 0 || stop else { return }
@@ -524,7 +548,9 @@ public final class ClientSurfaceResponder: Responder {
     }
 
     /// One key in the seat's keymap to the client's keyboards, then `modifiers` if they are
-    /// news to it.
+    /// news to it. Inlined into ``sendKey(_:state:modifiers:)``: with the serials' record
+    /// inlined, the compiler made it a call of its own (issue 25, eleventh round).
+    @inline(__always)
     private func sendRealKey(_ keycode: UInt32, time: UInt32, pressed: Bool, modifiers: ModifierMasks?, devices: SeatClient,
                              seat: Seat) {
         seat.restoreSeatKeymap(for: devices)

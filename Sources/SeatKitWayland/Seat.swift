@@ -1,7 +1,7 @@
 import CWaylandServer
 import Glibc
 import Logging
-import SeatKit
+@_spi(SeatKitInternals) import SeatKit
 import SeatKitXKB
 
 /// What the seat needs to know of wl_surfaces and wl_regions, which belong to whoever
@@ -583,6 +583,10 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         }
     }
 
+    /// The display's next serial, recorded as sent to `client`. Inlined into the senders
+    /// with ``SerialLog/record(_:_:for:)``'s usual path: with the record inlined here alone,
+    /// this became a call of its own (~100 instructions a key frame, issue 25, eleventh round).
+    @inline(__always)
     func nextSerial(_ kind: SerialKind, for client: ClientID) -> UInt32 {
         let serial = Libwayland.nextSerial(wlDisplay)
         serials.record(serial, kind, for: client)
@@ -611,13 +615,22 @@ final class TouchFrameQueue: TouchFrameObserver {
     /// The hot state, exempt from run-time exclusivity checks (the rules are in
     /// UnsafeFoundations.swift).
     struct HotState {
-        /// The first client owed a frame, the usual only one: kept in a field of its own,
-        /// not an array, whose append's uniqueness check and count cost ~30 instructions a
-        /// touch frame in the kiosk (issue 26, eleventh round).
+        /// The client in the first place: owed a frame while `firstOwed`, the usual only
+        /// one. Kept (strongly) between frames, so that the usual client, owed a frame touch
+        /// after touch, is retained only when another takes its place, not once a frame:
+        /// the retain on adding and the release when its frame went cost ~35 instructions a
+        /// touch frame in the kiosk (issue 25, eleventh round). A field of its own, not an
+        /// array, whose append's uniqueness check and count cost ~30 more (issue 26).
         var first: SeatClient?
-        /// `first`'s identity, compared without loading the reference.
+        /// `first`'s identity, compared without loading the reference (`first` keeps the
+        /// object, so no other can have it).
         var firstID: ObjectIdentifier?
-        /// The others, in the order they were added.
+        /// `first` unretained (the core's `Unretained`, rule 2, owned beside it: set with it),
+        /// to send its frame without a retain.
+        var firstLink: Unretained<SeatClient>?
+        /// Whether `first` is owed a frame at the end of this one.
+        var firstOwed = false
+        /// The others, in the order they were added (only while `first` is owed one).
         var others: [SeatClient] = []
     }
 
@@ -627,40 +640,49 @@ final class TouchFrameQueue: TouchFrameObserver {
     @inline(__always)
     func add(_ client: SeatClient) {
         let id = ObjectIdentifier(client)
-        guard let first = unchecked.firstID else {
-            unchecked.first = client
-            unchecked.firstID = id
+        if unchecked.firstOwed {
+            if unchecked.firstID != id, !unchecked.others.scanContains(where: { $0 === client }) { unchecked.others.append(client) }
             return
         }
-        if first != id, !unchecked.others.scanContains(where: { $0 === client }) { unchecked.others.append(client) }
+        if unchecked.firstID != id { takeFirstPlace(client) }
+        unchecked.firstOwed = true
+    }
+
+    /// `client` in the first place, the one there before let go of.
+    private func takeFirstPlace(_ client: SeatClient?) {
+        unchecked.firstLink = nil
+        unchecked.first = client
+        unchecked.firstID = client.map { ObjectIdentifier($0) }
+        unchecked.firstLink = client.map { Unretained($0) }
     }
 
     @inline(__always)
     func contains(_ client: SeatClient) -> Bool {
-        unchecked.firstID == ObjectIdentifier(client) || unchecked.others.scanContains(where: { $0 === client })
+        (unchecked.firstOwed && unchecked.firstID == ObjectIdentifier(client))
+            || unchecked.others.scanContains(where: { $0 === client })
     }
 
-    /// The client with `id` disconnected: it is owed nothing any more.
+    /// The client with `id` disconnected: it is owed nothing any more, and not kept.
     func remove(_ id: ClientID) {
         unchecked.others.removeAll { $0.id == id }
         guard let first = unchecked.first, first.id == id else { return }
-        unchecked.first = nil
-        unchecked.firstID = nil
-        // The next in order takes the first place.
-        if !unchecked.others.isEmpty {
-            let next = unchecked.others.removeFirst()
-            unchecked.first = next
-            unchecked.firstID = ObjectIdentifier(next)
+        // The next in order takes the first place, owed its frame; with none, nobody is.
+        if unchecked.firstOwed, !unchecked.others.isEmpty {
+            takeFirstPlace(unchecked.others.removeFirst())
+        } else {
+            takeFirstPlace(nil)
+            unchecked.firstOwed = false
         }
     }
 
     /// The router delivered a touch frame: each client owed one gets its `wl_touch.frame`,
-    /// in the order they were added. Nothing allocated per device frame: the first is moved
-    /// out of its field, the others' array keeps its storage.
+    /// in the order they were added. Nothing allocated, retained or released per device
+    /// frame: the first stays in its field (lent to the send: sending a frame only posts
+    /// events, which calls nothing back here), the others' array keeps its storage.
     func routerDidFinishTouchFrame(_ router: Router) {
-        guard let first = unchecked.first.take() else { return }
-        unchecked.firstID = nil
-        first.sendTouchFrame()
+        guard unchecked.firstOwed else { return }
+        unchecked.firstOwed = false
+        unchecked.firstLink?.with { $0.sendTouchFrame() }
         if unchecked.others.isEmpty { return }
         // The count read again each time: a client let go of while its frame is sent must not
         // leave the loop reading past the end.

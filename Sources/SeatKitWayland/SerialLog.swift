@@ -64,7 +64,7 @@ public final class SerialLog {
         private let depth: Int
         struct HotState {
             var count = 0
-            /// Where the next entry goes once all `depth` are set.
+            /// Where the next entry goes (`count` until all `depth` are set).
             var next = 0
         }
         @exclusivity(unchecked) var unchecked = HotState()
@@ -82,31 +82,41 @@ public final class SerialLog {
         /// The entries set, in slot order (the oldest at `next` once full).
         var entries: UnsafeBufferPointer<Entry> { UnsafeBufferPointer(start: slots, count: unchecked.count) }
 
-        /// Appends `entry`, or overwrites the oldest once `depth` are kept (the index wraps
-        /// by a compare, not a division).
+        /// Writes `entry` at `next` and moves `next` on (the index wraps by a compare, not a
+        /// division): one path for a ring filling and a full one. While filling, `next` is
+        /// `count`, so ``entries`` read from `next` on are none and the oldest is at 0, as
+        /// when full the oldest is at `next`. `Entry` is trivial: initialising a slot set
+        /// before overwrites it.
         @inline(__always)
         func record(_ entry: Entry) {
-            let count = unchecked.count
-            if count < depth {
-                (slots + count).initialize(to: entry)
-                unchecked.count = count + 1
-                return
-            }
             let i = unchecked.next
-            slots[i] = entry
+            (slots + i).initialize(to: entry)
             unchecked.next = i + 1 == depth ? 0 : i + 1
+            if unchecked.count < depth { unchecked.count += 1 }
         }
     }
 
     public init(depth: Int = 32) { self.depth = depth }
 
+    /// Inlined into ``Seat/nextSerial(_:for:)``: the usual serial, to the client recorded
+    /// last, is a compare and a store in the caller (a call of its own cost ~46 instructions
+    /// a serial, ~105 a key frame in the kiosk; issue 25, eleventh round, `i26m`). Another
+    /// client's goes through ``recordSwitchingClient(_:for:)``.
+    @inline(__always)
     func record(_ serial: UInt32, _ kind: SerialKind, for client: ClientID) {
-        guard depth > 0 else { return }
         let entry = Entry(serial: serial, kind: kind)
         if unchecked.lastClient == client, let last = unchecked.lastRing {
             last.with { $0.record(entry) }
             return
         }
+        recordSwitchingClient(entry, for: client)
+    }
+
+    /// ``record(_:_:for:)`` for a client other than the last one (or with `depth` 0): its
+    /// ring looked up or made, and kept as the last.
+    @inline(never)
+    private func recordSwitchingClient(_ entry: Entry, for client: ClientID) {
+        guard depth > 0 else { return }
         let ring: Ring
         if let existing = unchecked.entries[client] {
             ring = existing

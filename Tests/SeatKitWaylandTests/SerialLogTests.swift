@@ -23,6 +23,32 @@ import Testing
         #expect(log.latest(.key, for: a) == 6)
     }
 
+    /// The ring writes every serial at its next slot, filling or full: the newest of a kind
+    /// is found both before the ring is full and after it wrapped (the oldest at the next
+    /// slot), and a log of depth 0 keeps nothing.
+    @Test func theNewestSerialOfAKindIsFoundWhileTheRingFillsAndAfterItWraps() {
+        let log = SerialLog(depth: 4)
+        log.record(1, .key, for: a)
+        log.record(2, .button, for: a)
+        log.record(3, .key, for: a)
+        #expect(log.latest(.key, for: a) == 3)
+        #expect(log.latest(.button, for: a) == 2)
+        log.record(4, .button, for: a)
+        log.record(5, .key, for: a)
+        log.record(6, .button, for: a)
+        #expect(log.latest(.key, for: a) == 5)
+        #expect(log.latest(.button, for: a) == 6)
+        #expect(!log.contains(1, for: a, kinds: [.key]) && !log.contains(2, for: a, kinds: [.button]))
+        #expect(log.contains(3, for: a, kinds: [.key]) && log.contains(4, for: a, kinds: [.button]))
+        for serial in UInt32(7)...13 { log.record(serial, .key, for: a) }
+        #expect(log.latest(.key, for: a) == 13)
+        #expect(log.latest(.button, for: a) == nil)
+        let empty = SerialLog(depth: 0)
+        empty.record(1, .key, for: a)
+        empty.record(2, .key, for: a)
+        #expect(!empty.contains(1, for: a, kinds: [.key]) && empty.latest(.key, for: a) == nil)
+    }
+
     /// The last client's ring is kept beside the dictionary (a cache): serials recorded for
     /// clients in turn stay each with its own, and a client forgotten and heard from again
     /// starts afresh, not with the cached ring.
