@@ -107,7 +107,7 @@ public final class ClientSurfaceResponder: Responder {
 
     /// Calls `body` with ``devices`` lent without a retain (`otherwise` when there is no
     /// record): the per-event senders' way, where the owned load cost a retain and a release
-    /// per event (~22 instructions a touch frame, ~38 a key frame, issue 26, eleventh round).
+    /// per event (~22 instructions a touch frame, ~38 a key frame, issue 25, eleventh round).
     /// The cache keeps the record for the call: only ``devices`` replaces it, and a body does
     /// not read ``devices``.
     @inline(__always)
@@ -527,7 +527,7 @@ public final class ClientSurfaceResponder: Responder {
     private func sendKey(_ event: KeyEvent, state: wl_keyboard_key_state, modifiers: Bool = true) {
         // The seat lent once for the key, its modifiers and their serials, without a retain
         // (`SeatHandle.withSeat`): each owned load is a retain and a release (four per key
-        // before issue 25's tenth round, one until issue 26's eleventh).
+        // before issue 25's tenth round, one until issue 25's eleventh).
         seatHandle.withSeat { seat in
             if modifiers { seat.unchecked.modifierMasks = event.modifierMasks }
             guard surfaceResource != nil else { return }

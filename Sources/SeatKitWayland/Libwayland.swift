@@ -11,7 +11,7 @@ package enum Libwayland {
     /// `SEATKIT_WAYLAND_TRACE=1` in the environment, which a ``WaylandDisplay`` reads when it is
     /// made. A constant first value, not the environment read here: a global with a computed
     /// first value is initialised lazily, and every message sent called `swift_once` to check
-    /// (7 instructions a message, ~15 a key frame in the kiosk, issue 26, eleventh round).
+    /// (7 instructions a message, ~15 a key frame in the kiosk, issue 25, eleventh round).
     nonisolated(unsafe) static var traceEvents = false
 
     /// Turns ``traceEvents`` on if the environment asks for it (never off).

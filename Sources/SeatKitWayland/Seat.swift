@@ -249,7 +249,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         var storedConstraints: [PointerConstraint] = []
         /// Backs ``cursor`` and `cursorOutput`, read on every pointer motion: as stored
         /// properties, their exclusivity checks cost ~76 instructions a mouse frame in the
-        /// kiosk (issue 26, eleventh round).
+        /// kiosk (issue 25, eleventh round).
         var cursor: CursorImage?
         var cursorOutput: Output?
     }
@@ -620,7 +620,7 @@ final class TouchFrameQueue: TouchFrameObserver {
         /// after touch, is retained only when another takes its place, not once a frame:
         /// the retain on adding and the release when its frame went cost ~35 instructions a
         /// touch frame in the kiosk (issue 25, eleventh round). A field of its own, not an
-        /// array, whose append's uniqueness check and count cost ~30 more (issue 26).
+        /// array, whose append's uniqueness check and count cost ~30 more (issue 25, eleventh round).
         var first: SeatClient?
         /// `first`'s identity, compared without loading the reference (`first` keeps the
         /// object, so no other can have it).
@@ -777,7 +777,7 @@ final class SeatClient {
 
     // The client's device resources, each passed to `body` in order and read in place: the
     // array loaded out of this record for `scanEach` had its storage retained and released
-    // around the loop, per event (~13 instructions each, issue 26, eleventh round). The
+    // around the loop, per event (~13 instructions each, issue 25, eleventh round). The
     // count is read again each time.
 
     @inline(__always)

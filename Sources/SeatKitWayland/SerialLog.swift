@@ -48,7 +48,7 @@ public final class SerialLog {
         /// dictionary cost ~200 instructions a serial (issue 25, tenth round). The ring is
         /// unretained (the core's `Unretained`, rule 2, owned beside it: `entries` keeps it,
         /// and `forget(_:)` clears the two together): loading it owned cost a retain and a
-        /// release per serial, ~150 instructions a key frame (issue 26, eleventh round).
+        /// release per serial, ~150 instructions a key frame (issue 25, eleventh round).
         var lastClient: ClientID?
         var lastRing: Unretained<Ring>?
     }

@@ -313,7 +313,7 @@ final class InputMethodGrabResumer: InputFilter {
 
     func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
         // The seat lent, not loaded owned: a retain and a release per key press otherwise
-        // (~35 instructions a key frame in the kiosk, issue 26, eleventh round).
+        // (~35 instructions a key frame in the kiosk, issue 25, eleventh round).
         guard event.state == .pressed, router.keyboardGrab == nil,
               let grab = seatHandle.withSeatIfPresent({ $0.inputMethod?.keyboardGrab }) ?? nil else { return .pass }
         grab.resumeIfDisplaced()

@@ -35,7 +35,7 @@ final class SeatHandle {
         unchecked.link = nil
     }
 
-    /// Calls `body` with the seat lent without a retain (issue 26, eleventh round: a
+    /// Calls `body` with the seat lent without a retain (issue 25, eleventh round: a
     /// retain and a release per key, ~70 instructions a key frame in the kiosk). For a
     /// surface responder's sending of one event, which calls nothing of the compositor's (the
     /// seat's only owner): the seat cannot go during the call, as with the core's
@@ -64,7 +64,7 @@ final class IdleNotifierHandle {
     @inline(__always) func detach() { notifier = nil }
 }
 
-/// The event loop's readable-fd callbacks, called without a retain of their box (issue 26,
+/// The event loop's readable-fd callbacks, called without a retain of their box (issue 25,
 /// eleventh round): `takeUnretainedValue().action()` retained and released the box around
 /// every wake-up of the event loop (~40 instructions a wake-up in the kiosk, issue 25, tenth
 /// round).

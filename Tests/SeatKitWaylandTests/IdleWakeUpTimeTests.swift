@@ -5,7 +5,7 @@ import SeatKitWayland
 import Testing
 
 /// The idle notifier's spy, on the display's `EventLoopClock`, reads the clock once per
-/// wake-up of a watched fd (issue 26, eleventh round): the events a libinput source reads in
+/// wake-up of a watched fd (issue 25, eleventh round): the events a libinput source reads in
 /// one go all note the time the first of them read; the next wake-up, and input from
 /// outside a wake-up, read it again.
 @Suite struct IdleWakeUpTimeTests {

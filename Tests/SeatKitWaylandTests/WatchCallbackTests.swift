@@ -5,7 +5,7 @@ import SeatKitWayland
 import Testing
 
 /// `WaylandDisplay.watch(fileDescriptor:readable:)`'s callback is called without a retain of
-/// its box per wake-up (issue 26, eleventh round): a callback that stops watching its own fd,
+/// its box per wake-up (issue 25, eleventh round): a callback that stops watching its own fd,
 /// or watches it again with another closure, lets go of the box and the closure that is
 /// running. The box keeps itself, and so the closure and what it captured, until the call
 /// returns, and no longer.
