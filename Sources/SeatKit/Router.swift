@@ -281,7 +281,8 @@ public final class Router {
     }
 
     /// A touch motion, from its parts. Most often nothing but the record looks at it: no
-    /// trace, no spy, no filter asked about touches and none that took one, no grab. Then the
+    /// trace, no spy observing touch motions (a cursor spy that wants only downs does not
+    /// count), no filter asked about touches and none that took one, no grab. Then the
     /// record is moved here, with no event made (``moveRoutedTouch(_:to:)``). A finger a
     /// filter took and follows (touch accommodations' counted touch) is routed so too, as
     /// ``touchMotion(_:id:to:firstFilter:)`` would route it
@@ -289,7 +290,7 @@ public final class Router {
     /// whole way with its event (``injectTouchMotion(time:device:id:to:)``), which does the same then.
     @usableFromInline
     func injectTouchMotion(at time: Timestamp, device: DeviceID, id: TouchID, to point: LayoutPoint) {
-        if trace == nil, unchecked.spyList.isEmpty, point.x.isFinite, point.y.isFinite {
+        if trace == nil, !unchecked.spyList.wants(.touchMotion), point.x.isFinite, point.y.isFinite {
             if unchecked.touches.takenByFilters.isEmpty {
                 if !unchecked.filterList.asks(.touches), unchecked.touches.grab == nil, moveRoutedTouch(id, to: point) { return }
             } else if !unchecked.touches.followedFingers.isEmpty, unchecked.touches.takenByFilters.scanContains(id),
@@ -320,11 +321,11 @@ public final class Router {
         touchCancel(event, id: id, firstFilter: 0)
     }
 
-    /// A touch frame, from its parts: with no trace, spy or grab to see it, delivered with no
-    /// event made (``touchFrame(_:)`` does the same then).
+    /// A touch frame, from its parts: with no trace, grab or spy observing touch frames to
+    /// see it, delivered with no event made (``touchFrame(_:)`` does the same then).
     @usableFromInline
     func injectTouchFrame(at time: Timestamp, device: DeviceID) {
-        if trace == nil, unchecked.spyList.isEmpty, unchecked.touches.grab == nil { return dispatchTouches(time: time) }
+        if trace == nil, !unchecked.spyList.wants(.touchFrame), unchecked.touches.grab == nil { return dispatchTouches(time: time) }
         injectTouchFrame(InputEvent(time: time, device: device, .touchFrame))
     }
 

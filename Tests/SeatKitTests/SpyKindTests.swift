@@ -74,6 +74,32 @@ struct SpyKindTests {
         #expect(log.contains("all touch-down") && log.contains("all touch-frame") && log.contains("all pointer-motion-absolute"))
     }
 
+    /// A spy of touch downs alone (as a cursor-visibility spy) hears only the downs, and the
+    /// touch's motions and frames reach the responder exactly as with no spy at all: the
+    /// router routes them without the event (its path for no spy of those kinds), and a
+    /// spy that wants them makes it take the whole way with the same result.
+    @Test func aSpyOfTouchDownsAloneLeavesMotionsAndFramesAsWithNoSpy() {
+        func run(spyKinds: InputEventKinds?) -> (calls: [String], told: [String]) {
+            let h = Harness()
+            h.surface("app", 0, 0, 1000, 1000, handles: ["began", "moved", "ended"])
+            var told: [String] = []
+            if let spyKinds { h.router.addSpy(KindSpy("spy", kinds: spyKinds) { told.append($0) }) }
+            h.down(0, 10, 10)
+            h.move(0, 20, 30)
+            h.move(0, 25, 35)
+            h.up(0)
+            return (h.log.entries, told)
+        }
+        let none = run(spyKinds: nil)
+        let downs = run(spyKinds: .touchDown)
+        let motions = run(spyKinds: [.touchMotion, .touchFrame])
+        #expect(none.calls.filter { $0.contains("moved") }.count == 2, "\(none.calls)")
+        #expect(downs.calls == none.calls && motions.calls == none.calls)
+        #expect(downs.told == ["spy touch-down"])
+        #expect(motions.told == ["spy touch-frame", "spy touch-motion", "spy touch-frame", "spy touch-motion",
+                                 "spy touch-frame", "spy touch-frame"], "\(motions.told)")
+    }
+
     /// Every kind of event reaches a spy of all kinds, and a spy of one kind hears that
     /// kind alone.
     @Test func aSpyOfOneKindHearsThatKindOfEveryKindInjected() {
