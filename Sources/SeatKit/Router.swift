@@ -239,7 +239,7 @@ public final class Router {
     /// from inside any handler.
     ///
     /// Inlinable: the switch on the event's kind is compiled into the caller, each case a
-    /// direct call that reads only what it needs of the event (``injectTouchMotion(at:device:id:to:)``
+    /// direct call that reads only what it needs of the event (`injectTouchMotion(at:device:id:to:)`
     /// and the others below). Out of line, the call read the whole 105-byte event into
     /// registers before the switch, and a touch frame's case test ORed its payload words; a
     /// caller that makes the event itself (a backend's case, a test) has no switch left at

@@ -54,7 +54,7 @@ public final class SessionLock: GlobalOwner {
     /// `unlock_and_destroy`, and on after a lock client died locked.
     /// Kept by the filter alone, which reads it per event without loading this lock; the
     /// router is told each change, since the filter is asked about events only while locked
-    /// (its ``SessionLockFilter/filteredKinds``).
+    /// (its `SessionLockFilter.filteredKinds`).
     public private(set) var isLocked: Bool {
         get { filter.unchecked.isLocked }
         set {
