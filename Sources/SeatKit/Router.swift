@@ -569,6 +569,18 @@ public final class Router {
                    reportingDrop: (any CompositorDelegate) -> Bool = { _ in false },
                    inliningTheRest: Bool = false,
                    _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
+        walkChain(from: surface, target: target, kind: kind, reportingDrop: reportingDrop, inliningTheRest: inliningTheRest,
+                  delegateStep: AskingDelegateStep(), ask)
+    }
+
+    /// ``walkChain(from:target:kind:reportingDrop:inliningTheRest:_:)`` with the delegate
+    /// asked by `delegateStep` when the walk reaches it (only where the rest of the walk is
+    /// inlined: the out-of-line rest asks it through the closures).
+    @inline(__always)
+    func walkChain<Step: WalkDelegateStep>(from surface: Surface, target: Surface?, kind: RoutedEventKind,
+                                           reportingDrop: (any CompositorDelegate) -> Bool,
+                                           inliningTheRest: Bool, delegateStep: Step,
+                                           _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
         guard surface.unchecked.isAttached else {
             return walkChainFromDelegate(target: target, kind: kind, stopIf: { false }, reportingDrop: reportingDrop, ask)
         }
@@ -579,7 +591,8 @@ public final class Router {
             if result == .handled { return true }
             if inliningTheRest {
                 return walkChainInlined(after: surface, holder: holder, target: target, kind: kind,
-                                        formerOutput: formerOutput, stopIf: { false }, reportingDrop: reportingDrop, ask)
+                                        formerOutput: formerOutput, stopIf: { false }, reportingDrop: reportingDrop,
+                                        delegateStep: delegateStep, ask)
             }
             return walkChainUnstoppable(after: surface, holder: holder, target: target, kind: kind,
                                         formerOutput: formerOutput, reportingDrop: reportingDrop, ask)
@@ -693,11 +706,23 @@ public final class Router {
                           formerOutput: Unretained<Output>?, stopIf shouldStop: () -> Bool,
                           reportingDrop: (any CompositorDelegate) -> Bool,
                           _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
+        walkChainInlined(after: surface, holder: holder, target: target, kind: kind, formerOutput: formerOutput,
+                         stopIf: shouldStop, reportingDrop: reportingDrop, delegateStep: AskingDelegateStep(), ask)
+    }
+
+    /// ``walkChainInlined(after:holder:target:kind:formerOutput:stopIf:reportingDrop:_:)`` with
+    /// the delegate asked by `delegateStep`.
+    @inline(__always)
+    func walkChainInlined<Step: WalkDelegateStep>(after surface: Surface, holder: ResponderHolder, target: Surface?,
+                                                  kind: RoutedEventKind, formerOutput: Unretained<Output>?,
+                                                  stopIf shouldStop: () -> Bool,
+                                                  reportingDrop: (any CompositorDelegate) -> Bool, delegateStep: Step,
+                                                  _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
         var steps = 1
         guard var node = parentFollowed(after: surface, holder: holder) else {
             guard let next = nextLinkAsking(after: surface, holder: holder, formerOutput: formerOutput) else { return false }
             return walkChain(on: next, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
-                             stopIf: shouldStop, reportingDrop: reportingDrop, ask)
+                             stopIf: shouldStop, reportingDrop: reportingDrop, delegateStep: delegateStep, ask)
         }
         while true {
             guard walkMayTakeStep(&steps, kind: kind, stopIf: shouldStop) else { return false }
@@ -718,7 +743,7 @@ public final class Router {
                     }
                     guard let link = nextLinkAsking(after: surface, holder: holder, formerOutput: formerOutput) else { return false }
                     return walkChain(on: link, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
-                                     stopIf: shouldStop, reportingDrop: reportingDrop, ask)
+                                     stopIf: shouldStop, reportingDrop: reportingDrop, delegateStep: delegateStep, ask)
                 }
             }
             // The surface is not touched after this: the unpin may release it.
@@ -750,10 +775,22 @@ public final class Router {
     /// a handler may drop the tree's reference to a surface the walk is on (removing it), so
     /// the walk owns the link it asks, but copying it again for the switch, the closure and
     /// the step cost seven retains and releases per link (issue 25, walkChain(after:)).
+    @inline(__always)
     func walkChain(on start: consuming ChainLink, target: Surface?, kind: RoutedEventKind, formerOutput: Unretained<Output>?,
                    steps stepsBefore: Int, stopIf shouldStop: () -> Bool,
                    reportingDrop: (any CompositorDelegate) -> Bool = { _ in false },
                    _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
+        walkChain(on: start, target: target, kind: kind, formerOutput: formerOutput, steps: stepsBefore, stopIf: shouldStop,
+                  reportingDrop: reportingDrop, delegateStep: AskingDelegateStep(), ask)
+    }
+
+    /// ``walkChain(on:target:kind:formerOutput:steps:stopIf:reportingDrop:_:)`` with the
+    /// delegate asked by `delegateStep`.
+    func walkChain<Step: WalkDelegateStep>(on start: consuming ChainLink, target: Surface?, kind: RoutedEventKind,
+                                           formerOutput: Unretained<Output>?, steps stepsBefore: Int,
+                                           stopIf shouldStop: () -> Bool,
+                                           reportingDrop: (any CompositorDelegate) -> Bool, delegateStep: Step,
+                                           _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
         var current = start
         var steps = stepsBefore
         while true {
@@ -801,7 +838,7 @@ public final class Router {
                 // Read once (one weak load): what it is asked and, when the walk ends here,
                 // told of the drop, borrowed by `askDelegate` for both.
                 guard let delegate = self.delegate else { return false }
-                switch askDelegate(delegate, target: target, kind: kind, reportingDrop: reportingDrop, ask) {
+                switch delegateStep.ask(delegate, in: self, target: target, kind: kind, reportingDrop: reportingDrop, ask) {
                 case .some(.some(let following)): next = following
                 case .some(.none): return false
                 case .none: return true
@@ -842,6 +879,43 @@ public final class Router {
         if let next { return .some(next) }
         if generation == unchecked.delegateGeneration, reportingDrop(delegate) { return .none }
         return .some(nil)
+    }
+
+    /// ``askDelegate(_:target:kind:reportingDrop:_:)`` for a pointer motion
+    /// (``PointerMotionDelegateStep``): the delegate asked and told of the drop directly, not
+    /// through the walk's two closures (their calls and the drop's closure were about 75
+    /// instructions per pointer motion that ends at the delegate; issue 25, eleventh round).
+    /// The same answers: `nil` when the delegate handled it or was told of the drop (while
+    /// it is still the delegate set), else what comes after it.
+    @inline(never)
+    func askDelegate(_ delegate: any CompositorDelegate, pointerMotion motion: PointerMotionEvent, target: Surface?) -> ChainLink?? {
+        let generation = unchecked.delegateGeneration
+        let chain = unchecked.delegateChain
+        let result = askOpened(delegate, pointerMotion: motion, target: target)
+        if let trace { traceAsked(trace, .delegate, .pointerMoved, result) }
+        if result == .handled { return .none }
+        if chain != .followsDefault {
+            let next: ChainLink?
+            if chain == .own {
+                next = delegate.nextResponder(after: nil)
+            } else {
+                let (following, learnt) = NextResponderProbe.classify(delegate, after: nil)
+                if generation == unchecked.delegateGeneration { unchecked.delegateChain = learnt }
+                next = following
+            }
+            if let next { return .some(next) }
+        }
+        guard generation == unchecked.delegateGeneration else { return .some(nil) }
+        trace?.record(.dropped(.pointerMoved))
+        delegate.router(self, dropped: .pointerMotion(motion))
+        return .none
+    }
+
+    /// ``askOpened(_:target:_:)`` for a pointer motion: the delegate's `pointerMoved` called
+    /// directly.
+    @inline(__always)
+    func askOpened<D: CompositorDelegate>(_ delegate: D, pointerMotion motion: PointerMotionEvent, target: Surface?) -> ResponderResult {
+        delegate.pointerMoved(motion, context: ResponderContext(router: self, link: .delegate, target: target))
     }
 
     /// Asks the delegate as a responder: opened, so that its conversion to `any Responder`
@@ -946,4 +1020,24 @@ struct WeakTouchFrameObserver {
 /// A surface remembered without being kept alive.
 struct WeakSurface {
     weak var surface: Surface?
+}
+
+/// How a walk asks its last link, the delegate (read once, borrowed for the step): by default
+/// through the walk's closures (``AskingDelegateStep``); a walk compiled for one kind of event
+/// may ask it directly (``PointerMotionDelegateStep``). Returns what
+/// ``Router/askDelegate(_:target:kind:reportingDrop:_:)`` returns.
+protocol WalkDelegateStep {
+    func ask(_ delegate: any CompositorDelegate, in router: Router, target: Surface?, kind: RoutedEventKind,
+             reportingDrop: (any CompositorDelegate) -> Bool,
+             _ ask: (any Responder, ResponderContext) -> ResponderResult) -> ChainLink??
+}
+
+/// The delegate asked through the walk's closures.
+struct AskingDelegateStep: WalkDelegateStep {
+    @inline(__always)
+    func ask(_ delegate: any CompositorDelegate, in router: Router, target: Surface?, kind: RoutedEventKind,
+             reportingDrop: (any CompositorDelegate) -> Bool,
+             _ ask: (any Responder, ResponderContext) -> ResponderResult) -> ChainLink?? {
+        router.askDelegate(delegate, target: target, kind: kind, reportingDrop: reportingDrop, ask)
+    }
 }
