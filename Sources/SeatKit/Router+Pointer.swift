@@ -459,6 +459,8 @@ extension Router {
 /// the walk read), with no call through a closure.
 struct PointerMotionDelegateStep: WalkDelegateStep {
     let motion: PointerMotionEvent
+    /// The motion's walk goes from the root to its output unretained.
+    static var followsOutputUnretained: Bool { true }
 
     @inline(__always)
     func ask(_ delegate: any CompositorDelegate, in router: Router, target: Surface?, kind: RoutedEventKind,

@@ -422,6 +422,8 @@ public final class Router {
     /// another output's root *before* removing this one to keep their touches and focus.
     public func removeOutput(_ output: Output) {
         guard let index = unchecked.layout.outputs.firstIndex(where: { $0 === output }) else { return }
+        // A walk asking it unretained keeps it until it is done (UnsafeFoundations.swift).
+        output.keepIfPinned()
         unchecked.layout.outputs.remove(at: index)
         output.isInLayout = false
         output.root.attach(to: output)
@@ -741,6 +743,10 @@ public final class Router {
                         parent = next
                         return nil
                     }
+                    if Step.followsOutputUnretained, let output = outputFollowed(after: surface, holder: holder) {
+                        return walkChain(onOutput: output, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
+                                         stopIf: shouldStop, reportingDrop: reportingDrop, delegateStep: delegateStep, ask)
+                    }
                     guard let link = nextLinkAsking(after: surface, holder: holder, formerOutput: formerOutput) else { return false }
                     return walkChain(on: link, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
                                      stopIf: shouldStop, reportingDrop: reportingDrop, delegateStep: delegateStep, ask)
@@ -813,26 +819,8 @@ public final class Router {
                 }
                 if handled { return true }
             case .output(let output):
-                // Its responder asked through its holder, not retained (a responder replaced
-                // meanwhile waits until the ask ends, as a surface's does), and what its next
-                // link is, read from the holder (``NextResponderProbe``).
                 var handled = false
-                next = output.withResponderHolder { holder -> ChainLink? in
-                    let result = ask(holder.responder, ResponderContext(router: self, output: output, target: target))
-                    if let trace { traceAsked(trace, .output(output), kind, result) }
-                    if result == .handled {
-                        handled = true
-                        return nil
-                    }
-                    switch holder.unchecked.chain {
-                    case .followsDefault: return .delegate
-                    case .own: return holder.responder.nextResponder(after: .delegate)
-                    case .unknown:
-                        let (following, learnt) = NextResponderProbe.classify(holder.responder, after: .delegate)
-                        holder.unchecked.chain = learnt
-                        return following
-                    }
-                }
+                next = askOutput(output, target: target, kind: kind, handled: &handled, ask)
                 if handled { return true }
             case .delegate:
                 // Read once (one weak load): what it is asked and, when the walk ends here,
@@ -847,6 +835,64 @@ public final class Router {
             guard let following = next else { return false }
             current = consume following
         }
+    }
+
+    /// A walk's output step: its responder asked through its holder, not retained (a responder
+    /// replaced meanwhile waits until the ask ends, as a surface's does), and what its next
+    /// link is, read from the holder (``NextResponderProbe``). `handled`: set when the
+    /// responder handled the event (the result is then `nil`).
+    @inline(__always)
+    func askOutput(_ output: Output, target: Surface?, kind: RoutedEventKind, handled: inout Bool,
+                   _ ask: (any Responder, ResponderContext) -> ResponderResult) -> ChainLink? {
+        output.withResponderHolder { holder -> ChainLink? in
+            let result = ask(holder.responder, ResponderContext(router: self, output: output, target: target))
+            if let trace { traceAsked(trace, .output(output), kind, result) }
+            if result == .handled {
+                handled = true
+                return nil
+            }
+            switch holder.unchecked.chain {
+            case .followsDefault: return .delegate
+            case .own: return holder.responder.nextResponder(after: .delegate)
+            case .unknown:
+                let (following, learnt) = NextResponderProbe.classify(holder.responder, after: .delegate)
+                holder.unchecked.chain = learnt
+                return following
+            }
+        }
+    }
+
+    /// The output a walk goes to after `surface` without calling its responder or owning the
+    /// output: when `surface` is an attached root whose responder keeps the default next link,
+    /// its output, which is in the layout. `nil`: ask ``nextLinkAsking(after:holder:formerOutput:)``.
+    @inline(__always)
+    func outputFollowed(after surface: Surface, holder: ResponderHolder) -> Unretained<Output>? {
+        guard holder.unchecked.chain == .followsDefault, surface.unchecked.isAttached,
+              surface.unchecked.parentLink == nil else { return nil }
+        return surface.unchecked.outputLink
+    }
+
+    /// The rest of a walk from `link`, an output of the layout reached from its attached root:
+    /// the output pinned, not retained, while its responder is asked (a handler may take it
+    /// out of the layout; it then keeps itself alive until unpinned, UnsafeFoundations.swift),
+    /// then on as ``walkChain(on:target:kind:formerOutput:steps:stopIf:reportingDrop:delegateStep:_:)``.
+    @inline(__always)
+    func walkChain<Step: WalkDelegateStep>(onOutput link: Unretained<Output>, target: Surface?, kind: RoutedEventKind,
+                                           formerOutput: Unretained<Output>?, steps stepsBefore: Int,
+                                           stopIf shouldStop: () -> Bool,
+                                           reportingDrop: (any CompositorDelegate) -> Bool, delegateStep: Step,
+                                           _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
+        var steps = stepsBefore
+        guard walkMayTakeStep(&steps, kind: kind, stopIf: shouldStop) else { return false }
+        link.with { $0.pinForWalk() }
+        var handled = false
+        let next = link.with { askOutput($0, target: target, kind: kind, handled: &handled, ask) }
+        // The output is not touched after this: the unpin may release it.
+        Output.unpinAfterWalk(link)
+        if handled { return true }
+        guard let next else { return false }
+        return walkChain(on: next, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
+                         stopIf: shouldStop, reportingDrop: reportingDrop, delegateStep: delegateStep, ask)
     }
 
     /// The delegate's step of a walk: asks it, learns or follows its next link
@@ -1027,6 +1073,12 @@ struct WeakSurface {
 /// may ask it directly (``PointerMotionDelegateStep``). Returns what
 /// ``Router/askDelegate(_:target:kind:reportingDrop:_:)`` returns.
 protocol WalkDelegateStep {
+    /// Whether the walk goes from an attached root that keeps the default next link to its
+    /// output pinned rather than owned (``Router/walkChain(onOutput:target:kind:formerOutput:steps:stopIf:reportingDrop:delegateStep:_:)``):
+    /// only in a walk compiled for one kind of event, where the extra code pays (a retain, a
+    /// release and the call that finds the link: about 90 instructions per pointer motion);
+    /// the shared walks keep their size.
+    static var followsOutputUnretained: Bool { get }
     func ask(_ delegate: any CompositorDelegate, in router: Router, target: Surface?, kind: RoutedEventKind,
              reportingDrop: (any CompositorDelegate) -> Bool,
              _ ask: (any Responder, ResponderContext) -> ResponderResult) -> ChainLink??
@@ -1034,6 +1086,7 @@ protocol WalkDelegateStep {
 
 /// The delegate asked through the walk's closures.
 struct AskingDelegateStep: WalkDelegateStep {
+    static var followsOutputUnretained: Bool { false }
     @inline(__always)
     func ask(_ delegate: any CompositorDelegate, in router: Router, target: Surface?, kind: RoutedEventKind,
              reportingDrop: (any CompositorDelegate) -> Bool,
