@@ -851,15 +851,19 @@ public final class Router {
                 handled = true
                 return nil
             }
-            switch holder.unchecked.chain {
-            case .followsDefault: return .delegate
-            case .own: return holder.responder.nextResponder(after: .delegate)
-            case .unknown:
-                let (following, learnt) = NextResponderProbe.classify(holder.responder, after: .delegate)
-                holder.unchecked.chain = learnt
-                return following
-            }
+            if holder.unchecked.chain == .followsDefault { return .delegate }
+            return outputsOwnNextLink(holder)
         }
+    }
+
+    /// What an output's responder that may not keep the default next link chooses after it
+    /// (its first call learns whether it keeps it, ``NextResponderProbe``).
+    @inline(__always)
+    func outputsOwnNextLink(_ holder: ResponderHolder) -> ChainLink? {
+        if holder.unchecked.chain == .own { return holder.responder.nextResponder(after: .delegate) }
+        let (following, learnt) = NextResponderProbe.classify(holder.responder, after: .delegate)
+        holder.unchecked.chain = learnt
+        return following
     }
 
     /// The output a walk goes to after `surface` without calling its responder or owning the
@@ -886,13 +890,54 @@ public final class Router {
         guard walkMayTakeStep(&steps, kind: kind, stopIf: shouldStop) else { return false }
         link.with { $0.pinForWalk() }
         var handled = false
-        let next = link.with { askOutput($0, target: target, kind: kind, handled: &handled, ask) }
+        // The responder keeps the default: the delegate is next, stepped to without a link.
+        var toDelegate = false
+        let next = link.with { output in
+            output.withResponderHolder { holder -> ChainLink? in
+                let result = ask(holder.responder, ResponderContext(router: self, output: output, target: target))
+                if let trace { traceAsked(trace, .output(output), kind, result) }
+                if result == .handled {
+                    handled = true
+                    return nil
+                }
+                if holder.unchecked.chain == .followsDefault {
+                    toDelegate = true
+                    return nil
+                }
+                return outputsOwnNextLink(holder)
+            }
+        }
         // The output is not touched after this: the unpin may release it.
         Output.unpinAfterWalk(link)
         if handled { return true }
+        if toDelegate {
+            return walkChainAtDelegate(target: target, kind: kind, formerOutput: formerOutput, steps: steps,
+                                       stopIf: shouldStop, reportingDrop: reportingDrop, delegateStep: delegateStep, ask)
+        }
         guard let next else { return false }
         return walkChain(on: next, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
                          stopIf: shouldStop, reportingDrop: reportingDrop, delegateStep: delegateStep, ask)
+    }
+
+    /// The rest of a walk from the delegate, reached after `steps` links, without a
+    /// ``ChainLink`` for it: the step of ``walkChain(on:target:kind:formerOutput:steps:stopIf:reportingDrop:delegateStep:_:)``
+    /// at `.delegate` (a link copied and consumed, about 30 instructions per pointer motion).
+    @inline(__always)
+    func walkChainAtDelegate<Step: WalkDelegateStep>(target: Surface?, kind: RoutedEventKind, formerOutput: Unretained<Output>?,
+                                                     steps stepsBefore: Int, stopIf shouldStop: () -> Bool,
+                                                     reportingDrop: (any CompositorDelegate) -> Bool, delegateStep: Step,
+                                                     _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
+        var steps = stepsBefore
+        guard walkMayTakeStep(&steps, kind: kind, stopIf: shouldStop) else { return false }
+        // Read once (one weak load), as in the link walk.
+        guard let delegate = self.delegate else { return false }
+        switch delegateStep.ask(delegate, in: self, target: target, kind: kind, reportingDrop: reportingDrop, ask) {
+        case .some(.some(let following)):
+            return walkChain(on: following, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
+                             stopIf: shouldStop, reportingDrop: reportingDrop, delegateStep: delegateStep, ask)
+        case .some(.none): return false
+        case .none: return true
+        }
     }
 
     /// The delegate's step of a walk: asks it, learns or follows its next link
