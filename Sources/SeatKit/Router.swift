@@ -889,34 +889,25 @@ public final class Router {
         var steps = stepsBefore
         guard walkMayTakeStep(&steps, kind: kind, stopIf: shouldStop) else { return false }
         link.with { $0.pinForWalk() }
-        var handled = false
-        // The responder keeps the default: the delegate is next, stepped to without a link.
-        var toDelegate = false
-        let next = link.with { output in
-            output.withResponderHolder { holder -> ChainLink? in
+        // nil: the responder keeps the default, the delegate is next (stepped to without a
+        // link); else the walk's answer (a responder with its own next link: the rest of the
+        // walk, from inside, the output pinned).
+        let outcome: Bool? = link.with { output in
+            output.withResponderHolder { holder -> Bool? in
                 let result = ask(holder.responder, ResponderContext(router: self, output: output, target: target))
                 if let trace { traceAsked(trace, .output(output), kind, result) }
-                if result == .handled {
-                    handled = true
-                    return nil
-                }
-                if holder.unchecked.chain == .followsDefault {
-                    toDelegate = true
-                    return nil
-                }
-                return outputsOwnNextLink(holder)
+                if result == .handled { return true }
+                if holder.unchecked.chain == .followsDefault { return nil }
+                guard let next = outputsOwnNextLink(holder) else { return false }
+                return walkChain(on: next, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
+                                 stopIf: shouldStop, reportingDrop: reportingDrop, delegateStep: delegateStep, ask)
             }
         }
         // The output is not touched after this: the unpin may release it.
         Output.unpinAfterWalk(link)
-        if handled { return true }
-        if toDelegate {
-            return walkChainAtDelegate(target: target, kind: kind, formerOutput: formerOutput, steps: steps,
-                                       stopIf: shouldStop, reportingDrop: reportingDrop, delegateStep: delegateStep, ask)
-        }
-        guard let next else { return false }
-        return walkChain(on: next, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
-                         stopIf: shouldStop, reportingDrop: reportingDrop, delegateStep: delegateStep, ask)
+        if let outcome { return outcome }
+        return walkChainAtDelegate(target: target, kind: kind, formerOutput: formerOutput, steps: steps,
+                                   stopIf: shouldStop, reportingDrop: reportingDrop, delegateStep: delegateStep, ask)
     }
 
     /// The rest of a walk from the delegate, reached after `steps` links, without a
