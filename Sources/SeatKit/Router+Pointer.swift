@@ -282,7 +282,7 @@ extension Router {
     func walkPointerMotion(from focus: Surface, _ motion: PointerMotionEvent) -> Bool {
         walkChain(from: focus, target: focus, kind: .pointerMoved,
                   reportingDrop: { self.reportDropped(.pointerMoved, .pointerMotion(motion), to: $0) },
-                  inliningTheRest: true, delegateStep: PointerMotionDelegateStep(motion: motion)) { responder, context in
+                  delegateStep: PointerMotionDelegateStep(motion: motion)) { responder, context in
             responder.pointerMoved(motion, context: context)
         }
     }
@@ -461,6 +461,16 @@ struct PointerMotionDelegateStep: WalkDelegateStep {
     let motion: PointerMotionEvent
     /// The motion's walk goes from the root to its output unretained.
     static var followsOutputUnretained: Bool { true }
+
+    /// The link walk compiled in, with this step at the delegate.
+    @inline(__always)
+    func walk(on link: consuming ChainLink, in router: Router, target: Surface?, kind: RoutedEventKind,
+              formerOutput: Unretained<Output>?, steps: Int, stopIf shouldStop: () -> Bool,
+              reportingDrop: (any CompositorDelegate) -> Bool,
+              _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
+        router.walkChain(on: link, target: target, kind: kind, formerOutput: formerOutput, steps: steps, stopIf: shouldStop,
+                         reportingDrop: reportingDrop, delegateStep: self, ask)
+    }
 
     @inline(__always)
     func ask(_ delegate: any CompositorDelegate, in router: Router, target: Surface?, kind: RoutedEventKind,

@@ -571,18 +571,6 @@ public final class Router {
                    reportingDrop: (any CompositorDelegate) -> Bool = { _ in false },
                    inliningTheRest: Bool = false,
                    _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
-        walkChain(from: surface, target: target, kind: kind, reportingDrop: reportingDrop, inliningTheRest: inliningTheRest,
-                  delegateStep: AskingDelegateStep(), ask)
-    }
-
-    /// ``walkChain(from:target:kind:reportingDrop:inliningTheRest:_:)`` with the delegate
-    /// asked by `delegateStep` when the walk reaches it (only where the rest of the walk is
-    /// inlined: the out-of-line rest asks it through the closures).
-    @inline(__always)
-    func walkChain<Step: WalkDelegateStep>(from surface: Surface, target: Surface?, kind: RoutedEventKind,
-                                           reportingDrop: (any CompositorDelegate) -> Bool,
-                                           inliningTheRest: Bool, delegateStep: Step,
-                                           _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
         guard surface.unchecked.isAttached else {
             return walkChainFromDelegate(target: target, kind: kind, stopIf: { false }, reportingDrop: reportingDrop, ask)
         }
@@ -593,11 +581,34 @@ public final class Router {
             if result == .handled { return true }
             if inliningTheRest {
                 return walkChainInlined(after: surface, holder: holder, target: target, kind: kind,
-                                        formerOutput: formerOutput, stopIf: { false }, reportingDrop: reportingDrop,
-                                        delegateStep: delegateStep, ask)
+                                        formerOutput: formerOutput, stopIf: { false }, reportingDrop: reportingDrop, ask)
             }
             return walkChainUnstoppable(after: surface, holder: holder, target: target, kind: kind,
                                         formerOutput: formerOutput, reportingDrop: reportingDrop, ask)
+        }
+    }
+
+    /// ``walkChain(from:target:kind:reportingDrop:inliningTheRest:_:)`` with the rest of the
+    /// walk compiled in and the delegate asked by `delegateStep` when the walk reaches it: a
+    /// walk compiled for one kind of event (a pointer motion's). A copy of the shared walk's
+    /// body, not the shared walk made generic: generic, with the walk's closures passed
+    /// through one more layer, a moving touch's inlined walk called its ask through a closure
+    /// (+137 instructions per touch frame; issue 25, eleventh round).
+    @inline(__always)
+    func walkChain<Step: WalkDelegateStep>(from surface: Surface, target: Surface?, kind: RoutedEventKind,
+                                           reportingDrop: (any CompositorDelegate) -> Bool, delegateStep: Step,
+                                           _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
+        guard surface.unchecked.isAttached else {
+            return walkChainFromDelegate(target: target, kind: kind, stopIf: { false }, reportingDrop: reportingDrop, ask)
+        }
+        let formerOutput = surface.unchecked.outputLink
+        return surface.withResponderHolder { holder in
+            let result = ask(holder.responder, ResponderContext(router: self, surface: surface, target: target))
+            if let trace { traceAsked(trace, .surface(surface), kind, result) }
+            if result == .handled { return true }
+            return walkChainInlined(after: surface, holder: holder, target: target, kind: kind,
+                                    formerOutput: formerOutput, stopIf: { false }, reportingDrop: reportingDrop,
+                                    delegateStep: delegateStep, ask)
         }
     }
 
@@ -708,12 +719,45 @@ public final class Router {
                           formerOutput: Unretained<Output>?, stopIf shouldStop: () -> Bool,
                           reportingDrop: (any CompositorDelegate) -> Bool,
                           _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
-        walkChainInlined(after: surface, holder: holder, target: target, kind: kind, formerOutput: formerOutput,
-                         stopIf: shouldStop, reportingDrop: reportingDrop, delegateStep: AskingDelegateStep(), ask)
+        var steps = 1
+        guard var node = parentFollowed(after: surface, holder: holder) else {
+            guard let next = nextLinkAsking(after: surface, holder: holder, formerOutput: formerOutput) else { return false }
+            return walkChain(on: next, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
+                             stopIf: shouldStop, reportingDrop: reportingDrop, ask)
+        }
+        while true {
+            guard walkMayTakeStep(&steps, kind: kind, stopIf: shouldStop) else { return false }
+            node.with { $0.pinForWalk() }
+            // nil: go on to `parent`; else the walk's answer (the rest of it, from the first
+            // link that is not a followed parent, walked from inside, this surface pinned).
+            var parent: Unretained<Surface>?
+            let outcome: Bool? = node.with { surface in
+                surface.withResponderHolder { holder -> Bool? in
+                    if surface.unchecked.isAttached {
+                        let result = ask(holder.responder, ResponderContext(router: self, surface: surface, target: target))
+                        if let trace { traceAsked(trace, .surface(surface), kind, result) }
+                        if result == .handled { return true }
+                    }
+                    if let next = parentFollowed(after: surface, holder: holder) {
+                        parent = next
+                        return nil
+                    }
+                    guard let link = nextLinkAsking(after: surface, holder: holder, formerOutput: formerOutput) else { return false }
+                    return walkChain(on: link, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
+                                     stopIf: shouldStop, reportingDrop: reportingDrop, ask)
+                }
+            }
+            // The surface is not touched after this: the unpin may release it.
+            Surface.unpinAfterWalk(node)
+            if let outcome { return outcome }
+            guard let parent else { return false }
+            node = parent
+        }
     }
 
     /// ``walkChainInlined(after:holder:target:kind:formerOutput:stopIf:reportingDrop:_:)`` with
-    /// the delegate asked by `delegateStep`.
+    /// the delegate asked by `delegateStep` and, if it says so, the output followed pinned (a
+    /// copy for ``walkChain(from:target:kind:reportingDrop:delegateStep:_:)``).
     @inline(__always)
     func walkChainInlined<Step: WalkDelegateStep>(after surface: Surface, holder: ResponderHolder, target: Surface?,
                                                   kind: RoutedEventKind, formerOutput: Unretained<Output>?,
@@ -723,8 +767,8 @@ public final class Router {
         var steps = 1
         guard var node = parentFollowed(after: surface, holder: holder) else {
             guard let next = nextLinkAsking(after: surface, holder: holder, formerOutput: formerOutput) else { return false }
-            return walkChain(on: next, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
-                             stopIf: shouldStop, reportingDrop: reportingDrop, delegateStep: delegateStep, ask)
+            return delegateStep.walk(on: next, in: self, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
+                                     stopIf: shouldStop, reportingDrop: reportingDrop, ask)
         }
         while true {
             guard walkMayTakeStep(&steps, kind: kind, stopIf: shouldStop) else { return false }
@@ -748,8 +792,8 @@ public final class Router {
                                          stopIf: shouldStop, reportingDrop: reportingDrop, delegateStep: delegateStep, ask)
                     }
                     guard let link = nextLinkAsking(after: surface, holder: holder, formerOutput: formerOutput) else { return false }
-                    return walkChain(on: link, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
-                                     stopIf: shouldStop, reportingDrop: reportingDrop, delegateStep: delegateStep, ask)
+                    return delegateStep.walk(on: link, in: self, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
+                                             stopIf: shouldStop, reportingDrop: reportingDrop, ask)
                 }
             }
             // The surface is not touched after this: the unpin may release it.
@@ -781,17 +825,71 @@ public final class Router {
     /// a handler may drop the tree's reference to a surface the walk is on (removing it), so
     /// the walk owns the link it asks, but copying it again for the switch, the closure and
     /// the step cost seven retains and releases per link (issue 25, walkChain(after:)).
-    @inline(__always)
     func walkChain(on start: consuming ChainLink, target: Surface?, kind: RoutedEventKind, formerOutput: Unretained<Output>?,
                    steps stepsBefore: Int, stopIf shouldStop: () -> Bool,
                    reportingDrop: (any CompositorDelegate) -> Bool = { _ in false },
                    _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
-        walkChain(on: start, target: target, kind: kind, formerOutput: formerOutput, steps: stepsBefore, stopIf: shouldStop,
-                  reportingDrop: reportingDrop, delegateStep: AskingDelegateStep(), ask)
+        var current = start
+        var steps = stepsBefore
+        while true {
+            guard walkMayTakeStep(&steps, kind: kind, stopIf: shouldStop) else { return false }
+            let next: ChainLink?
+            switch consume current {
+            case .surface(let surface):
+                // As for the first link: the responder is asked without being retained.
+                var handled = false
+                next = surface.withResponder { responder -> ChainLink? in
+                    if surface.unchecked.isAttached {
+                        let result = ask(responder, ResponderContext(router: self, surface: surface, target: target))
+                        if let trace { traceAsked(trace, .surface(surface), kind, result) }
+                        if result == .handled {
+                            handled = true
+                            return nil
+                        }
+                    }
+                    return responder.nextResponder(after: defaultLink(after: surface, formerOutput: formerOutput))
+                }
+                if handled { return true }
+            case .output(let output):
+                // Its responder asked through its holder, not retained (a responder replaced
+                // meanwhile waits until the ask ends, as a surface's does), and what its next
+                // link is, read from the holder (``NextResponderProbe``).
+                var handled = false
+                next = output.withResponderHolder { holder -> ChainLink? in
+                    let result = ask(holder.responder, ResponderContext(router: self, output: output, target: target))
+                    if let trace { traceAsked(trace, .output(output), kind, result) }
+                    if result == .handled {
+                        handled = true
+                        return nil
+                    }
+                    switch holder.unchecked.chain {
+                    case .followsDefault: return .delegate
+                    case .own: return holder.responder.nextResponder(after: .delegate)
+                    case .unknown:
+                        let (following, learnt) = NextResponderProbe.classify(holder.responder, after: .delegate)
+                        holder.unchecked.chain = learnt
+                        return following
+                    }
+                }
+                if handled { return true }
+            case .delegate:
+                // Read once (one weak load): what it is asked and, when the walk ends here,
+                // told of the drop, borrowed by `askDelegate` for both.
+                guard let delegate = self.delegate else { return false }
+                switch askDelegate(delegate, target: target, kind: kind, reportingDrop: reportingDrop, ask) {
+                case .some(.some(let following)): next = following
+                case .some(.none): return false
+                case .none: return true
+                }
+            }
+            guard let following = next else { return false }
+            current = consume following
+        }
     }
 
     /// ``walkChain(on:target:kind:formerOutput:steps:stopIf:reportingDrop:_:)`` with the
-    /// delegate asked by `delegateStep`.
+    /// delegate asked by `delegateStep` (a copy for a walk compiled for one kind of event,
+    /// reached through ``WalkDelegateStep/walk(on:in:target:kind:formerOutput:steps:stopIf:reportingDrop:_:)``).
     func walkChain<Step: WalkDelegateStep>(on start: consuming ChainLink, target: Surface?, kind: RoutedEventKind,
                                            formerOutput: Unretained<Output>?, steps stepsBefore: Int,
                                            stopIf shouldStop: () -> Bool,
@@ -899,8 +997,8 @@ public final class Router {
                 if result == .handled { return true }
                 if holder.unchecked.chain == .followsDefault { return nil }
                 guard let next = outputsOwnNextLink(holder) else { return false }
-                return walkChain(on: next, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
-                                 stopIf: shouldStop, reportingDrop: reportingDrop, delegateStep: delegateStep, ask)
+                return delegateStep.walk(on: next, in: self, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
+                                         stopIf: shouldStop, reportingDrop: reportingDrop, ask)
             }
         }
         // The output is not touched after this: the unpin may release it.
@@ -924,8 +1022,8 @@ public final class Router {
         guard let delegate = self.delegate else { return false }
         switch delegateStep.ask(delegate, in: self, target: target, kind: kind, reportingDrop: reportingDrop, ask) {
         case .some(.some(let following)):
-            return walkChain(on: following, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
-                             stopIf: shouldStop, reportingDrop: reportingDrop, delegateStep: delegateStep, ask)
+            return delegateStep.walk(on: following, in: self, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
+                                     stopIf: shouldStop, reportingDrop: reportingDrop, ask)
         case .some(.none): return false
         case .none: return true
         }
@@ -1104,29 +1202,23 @@ struct WeakSurface {
     weak var surface: Surface?
 }
 
-/// How a walk asks its last link, the delegate (read once, borrowed for the step): by default
-/// through the walk's closures (``AskingDelegateStep``); a walk compiled for one kind of event
-/// may ask it directly (``PointerMotionDelegateStep``). Returns what
-/// ``Router/askDelegate(_:target:kind:reportingDrop:_:)`` returns.
+/// What a walk compiled for one kind of event (``Router/walkChain(from:target:kind:reportingDrop:delegateStep:_:)``)
+/// does differently from the shared walk: how it asks its last link, the delegate (read once,
+/// borrowed for the step), directly rather than through the walk's closures
+/// (``PointerMotionDelegateStep``), returning what ``Router/askDelegate(_:target:kind:reportingDrop:_:)``
+/// returns; how it walks on from a link; whether it follows the output pinned.
 protocol WalkDelegateStep {
     /// Whether the walk goes from an attached root that keeps the default next link to its
     /// output pinned rather than owned (``Router/walkChain(onOutput:target:kind:formerOutput:steps:stopIf:reportingDrop:delegateStep:_:)``):
-    /// only in a walk compiled for one kind of event, where the extra code pays (a retain, a
-    /// release and the call that finds the link: about 90 instructions per pointer motion);
-    /// the shared walks keep their size.
+    /// a retain, a release and the call that finds the link saved, about 50 instructions per
+    /// pointer motion; the shared walks keep their size.
     static var followsOutputUnretained: Bool { get }
+    /// The rest of the walk from `link`, reached after `steps` links.
+    func walk(on link: consuming ChainLink, in router: Router, target: Surface?, kind: RoutedEventKind,
+              formerOutput: Unretained<Output>?, steps: Int, stopIf shouldStop: () -> Bool,
+              reportingDrop: (any CompositorDelegate) -> Bool,
+              _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool
     func ask(_ delegate: any CompositorDelegate, in router: Router, target: Surface?, kind: RoutedEventKind,
              reportingDrop: (any CompositorDelegate) -> Bool,
              _ ask: (any Responder, ResponderContext) -> ResponderResult) -> ChainLink??
-}
-
-/// The delegate asked through the walk's closures.
-struct AskingDelegateStep: WalkDelegateStep {
-    static var followsOutputUnretained: Bool { false }
-    @inline(__always)
-    func ask(_ delegate: any CompositorDelegate, in router: Router, target: Surface?, kind: RoutedEventKind,
-             reportingDrop: (any CompositorDelegate) -> Bool,
-             _ ask: (any Responder, ResponderContext) -> ResponderResult) -> ChainLink?? {
-        router.askDelegate(delegate, target: target, kind: kind, reportingDrop: reportingDrop, ask)
-    }
 }
