@@ -30,13 +30,15 @@ import Testing
         do {
             let second = Output(name: "OUT-2", position: LayoutPoint(x: 1000, y: 0), modeSize: Size(width: 500, height: 500))
             h.router.addOutput(second)
-            h.surface("t", 10, 10, 100, 100, in: second.root)
+            // Responders that keep the default next link: the walk follows the parents itself.
+            second.root.addChild(Surface(name: "t", frame: SurfaceRect(x: 10, y: 10, width: 100, height: 100)))
             let responder = RemovesItsOutput(router: h.router, log: h.log)
             second.responder = responder
             weakOutput = second
-            // The first walk learns that the root keeps the default next link; from the next
-            // one on, the walk follows the output pinned.
+            // The first two walks learn that the focus and the root keep the default next
+            // link; from the next one on, the walk follows the output pinned.
             h.pointer(to: 1040, 40)
+            h.pointer(to: 1041, 40)
             responder.onMotion = { [unowned router = h.router, unowned second] _ in
                 pinsSeen.append(second.walkPinCountForTesting)
                 router.removeOutput(second)
@@ -47,7 +49,7 @@ import Testing
         // The output is owned by the layout alone now.
         #expect(weakOutput != nil)
         h.log.clear()
-        h.pointer(to: 1041, 40)
+        h.pointer(to: 1042, 40)
         #expect(pinsSeen == [1], "the output is asked pinned, not owned")
         #expect(keptSeen == [true], "taken out of the layout while pinned, it keeps itself")
         #expect(h.log.entries.contains("output.motion"))
@@ -60,7 +62,7 @@ import Testing
         let h = Harness()
         let second = Output(name: "OUT-2", position: LayoutPoint(x: 1000, y: 0), modeSize: Size(width: 500, height: 500))
         h.router.addOutput(second)
-        h.surface("t", 10, 10, 100, 100, in: second.root)
+        second.root.addChild(Surface(name: "t", frame: SurfaceRect(x: 10, y: 10, width: 100, height: 100)))
         var pinsSeen: [UInt32] = []
         let responder = RemovesItsOutput(router: h.router, log: h.log)
         responder.onMotion = { [unowned second] _ in pinsSeen.append(second.walkPinCountForTesting) }
@@ -68,9 +70,10 @@ import Testing
         h.pointer(to: 1040, 40)
         h.pointer(to: 1041, 40)
         h.pointer(to: 1042, 40)
-        // The first walk learnt the root's next link (the output owned by its link); the
-        // others pinned it.
-        #expect(pinsSeen == [0, 1, 1])
+        h.pointer(to: 1043, 40)
+        // The first two walks learnt the focus's and the root's next links (the output owned
+        // by its link); the others pinned it.
+        #expect(pinsSeen == [0, 0, 1, 1])
         #expect(second.walkPinCountForTesting == 0)
         h.router.removeOutput(second)
         #expect(!second.isKeptForWalkForTesting, "no walk is on it: the layout's reference just goes")
