@@ -43,6 +43,12 @@ public final class Output {
         /// made each retain and release of the router on the per-event path take the runtime's
         /// slow path (issue 25).
         var routerLink: Unretained<Router>?
+        /// Walks asking this output's responder without owning the output (UnsafeFoundations.swift,
+        /// "Asking an output without owning it").
+        var walkPins: UInt32 = 0
+        /// The output keeps itself alive (one retain it owns) until its last pin goes: the
+        /// layout let it go while it was pinned.
+        var keptForWalk = false
     }
 
     @exclusivity(unchecked) var unchecked: HotState

@@ -276,11 +276,13 @@ extension Router {
     /// compiled in (``walkChain(from:target:kind:reportingDrop:inliningTheRest:_:)``): each
     /// link's responder is called directly, not through the ask's closure (about 20
     /// instructions a link; issue 25, eleventh round).
+    /// The delegate, when the walk reaches it, is asked and told of the drop directly
+    /// (``PointerMotionDelegateStep``), not through the closures.
     @inline(never)
     func walkPointerMotion(from focus: Surface, _ motion: PointerMotionEvent) -> Bool {
         walkChain(from: focus, target: focus, kind: .pointerMoved,
                   reportingDrop: { self.reportDropped(.pointerMoved, .pointerMotion(motion), to: $0) },
-                  inliningTheRest: true) { responder, context in
+                  delegateStep: PointerMotionDelegateStep(motion: motion)) { responder, context in
             responder.pointerMoved(motion, context: context)
         }
     }
@@ -449,5 +451,31 @@ extension Router {
         }) == false {
             reportDropped(.touchpadGesture, .touchpadGesture(gestureEvent))
         }
+    }
+}
+
+/// A pointer motion's delegate step: ``Router/askDelegate(_:pointerMotion:target:)``, the same
+/// as the closures' (`pointerMoved`, then the drop reported while the delegate is still the one
+/// the walk read), with no call through a closure.
+struct PointerMotionDelegateStep: WalkDelegateStep {
+    let motion: PointerMotionEvent
+    /// The motion's walk goes from the root to its output unretained.
+    static var followsOutputUnretained: Bool { true }
+
+    /// The link walk compiled in, with this step at the delegate.
+    @inline(__always)
+    func walk(on link: consuming ChainLink, in router: Router, target: Surface?, kind: RoutedEventKind,
+              formerOutput: Unretained<Output>?, steps: Int, stopIf shouldStop: () -> Bool,
+              reportingDrop: (any CompositorDelegate) -> Bool,
+              _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
+        router.walkChain(on: link, target: target, kind: kind, formerOutput: formerOutput, steps: steps, stopIf: shouldStop,
+                         reportingDrop: reportingDrop, delegateStep: self, ask)
+    }
+
+    @inline(__always)
+    func ask(_ delegate: any CompositorDelegate, in router: Router, target: Surface?, kind: RoutedEventKind,
+             reportingDrop: (any CompositorDelegate) -> Bool,
+             _ ask: (any Responder, ResponderContext) -> ResponderResult) -> ChainLink?? {
+        router.askDelegate(delegate, pointerMotion: motion, target: target)
     }
 }

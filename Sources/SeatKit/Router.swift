@@ -548,6 +548,8 @@ public final class Router {
     /// another output's root *before* removing this one to keep their touches and focus.
     public func removeOutput(_ output: Output) {
         guard let index = unchecked.layout.outputs.firstIndex(where: { $0 === output }) else { return }
+        // A walk asking it unretained keeps it until it is done (UnsafeFoundations.swift).
+        output.keepIfPinned()
         unchecked.layout.outputs.remove(at: index)
         output.isInLayout = false
         output.root.attach(to: output)
@@ -712,6 +714,30 @@ public final class Router {
         }
     }
 
+    /// ``walkChain(from:target:kind:reportingDrop:inliningTheRest:_:)`` with the rest of the
+    /// walk compiled in and the delegate asked by `delegateStep` when the walk reaches it: a
+    /// walk compiled for one kind of event (a pointer motion's). A copy of the shared walk's
+    /// body, not the shared walk made generic: generic, with the walk's closures passed
+    /// through one more layer, a moving touch's inlined walk called its ask through a closure
+    /// (+137 instructions per touch frame; issue 25, eleventh round).
+    @inline(__always)
+    func walkChain<Step: WalkDelegateStep>(from surface: Surface, target: Surface?, kind: RoutedEventKind,
+                                           reportingDrop: (any CompositorDelegate) -> Bool, delegateStep: Step,
+                                           _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
+        guard surface.unchecked.isAttached else {
+            return walkChainFromDelegate(target: target, kind: kind, stopIf: { false }, reportingDrop: reportingDrop, ask)
+        }
+        let formerOutput = surface.unchecked.outputLink
+        return surface.withResponderHolder { holder in
+            let result = ask(holder.responder, ResponderContext(router: self, surface: surface, target: target))
+            if let trace { traceAsked(trace, .surface(surface), kind, result) }
+            if result == .handled { return true }
+            return walkChainInlined(after: surface, holder: holder, target: target, kind: kind,
+                                    formerOutput: formerOutput, stopIf: { false }, reportingDrop: reportingDrop,
+                                    delegateStep: delegateStep, ask)
+        }
+    }
+
     /// ``walkChain(after:holder:target:kind:formerOutput:stopIf:reportingDrop:_:)`` with no
     /// stop test: the same body, its `{ false }` folded away.
     @inline(never)
@@ -855,6 +881,55 @@ public final class Router {
         }
     }
 
+    /// ``walkChainInlined(after:holder:target:kind:formerOutput:stopIf:reportingDrop:_:)`` with
+    /// the delegate asked by `delegateStep` and, if it says so, the output followed pinned (a
+    /// copy for ``walkChain(from:target:kind:reportingDrop:delegateStep:_:)``).
+    @inline(__always)
+    func walkChainInlined<Step: WalkDelegateStep>(after surface: Surface, holder: ResponderHolder, target: Surface?,
+                                                  kind: RoutedEventKind, formerOutput: Unretained<Output>?,
+                                                  stopIf shouldStop: () -> Bool,
+                                                  reportingDrop: (any CompositorDelegate) -> Bool, delegateStep: Step,
+                                                  _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
+        var steps = 1
+        guard var node = parentFollowed(after: surface, holder: holder) else {
+            guard let next = nextLinkAsking(after: surface, holder: holder, formerOutput: formerOutput) else { return false }
+            return delegateStep.walk(on: next, in: self, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
+                                     stopIf: shouldStop, reportingDrop: reportingDrop, ask)
+        }
+        while true {
+            guard walkMayTakeStep(&steps, kind: kind, stopIf: shouldStop) else { return false }
+            node.with { $0.pinForWalk() }
+            // nil: go on to `parent`; else the walk's answer (the rest of it, from the first
+            // link that is not a followed parent, walked from inside, this surface pinned).
+            var parent: Unretained<Surface>?
+            let outcome: Bool? = node.with { surface in
+                surface.withResponderHolder { holder -> Bool? in
+                    if surface.unchecked.isAttached {
+                        let result = ask(holder.responder, ResponderContext(router: self, surface: surface, target: target))
+                        if let trace { traceAsked(trace, .surface(surface), kind, result) }
+                        if result == .handled { return true }
+                    }
+                    if let next = parentFollowed(after: surface, holder: holder) {
+                        parent = next
+                        return nil
+                    }
+                    if Step.followsOutputUnretained, let output = outputFollowed(after: surface, holder: holder) {
+                        return walkChain(onOutput: output, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
+                                         stopIf: shouldStop, reportingDrop: reportingDrop, delegateStep: delegateStep, ask)
+                    }
+                    guard let link = nextLinkAsking(after: surface, holder: holder, formerOutput: formerOutput) else { return false }
+                    return delegateStep.walk(on: link, in: self, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
+                                             stopIf: shouldStop, reportingDrop: reportingDrop, ask)
+                }
+            }
+            // The surface is not touched after this: the unpin may release it.
+            Surface.unpinAfterWalk(node)
+            if let outcome { return outcome }
+            guard let parent else { return false }
+            node = parent
+        }
+    }
+
     /// Whether a walk goes on to its next link, `steps` counting it: not once `shouldStop`
     /// says so, nor past ``chainStepLimit`` (a redirect loop: traced). The one place both
     /// walks (``walkChain(after:holder:target:kind:formerOutput:stopIf:reportingDrop:_:)``,
@@ -938,6 +1013,148 @@ public final class Router {
         }
     }
 
+    /// ``walkChain(on:target:kind:formerOutput:steps:stopIf:reportingDrop:_:)`` with the
+    /// delegate asked by `delegateStep` (a copy for a walk compiled for one kind of event,
+    /// reached through ``WalkDelegateStep/walk(on:in:target:kind:formerOutput:steps:stopIf:reportingDrop:_:)``).
+    func walkChain<Step: WalkDelegateStep>(on start: consuming ChainLink, target: Surface?, kind: RoutedEventKind,
+                                           formerOutput: Unretained<Output>?, steps stepsBefore: Int,
+                                           stopIf shouldStop: () -> Bool,
+                                           reportingDrop: (any CompositorDelegate) -> Bool, delegateStep: Step,
+                                           _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
+        var current = start
+        var steps = stepsBefore
+        while true {
+            guard walkMayTakeStep(&steps, kind: kind, stopIf: shouldStop) else { return false }
+            let next: ChainLink?
+            switch consume current {
+            case .surface(let surface):
+                // As for the first link: the responder is asked without being retained.
+                var handled = false
+                next = surface.withResponder { responder -> ChainLink? in
+                    if surface.unchecked.isAttached {
+                        let result = ask(responder, ResponderContext(router: self, surface: surface, target: target))
+                        if let trace { traceAsked(trace, .surface(surface), kind, result) }
+                        if result == .handled {
+                            handled = true
+                            return nil
+                        }
+                    }
+                    return responder.nextResponder(after: defaultLink(after: surface, formerOutput: formerOutput))
+                }
+                if handled { return true }
+            case .output(let output):
+                var handled = false
+                next = askOutput(output, target: target, kind: kind, handled: &handled, ask)
+                if handled { return true }
+            case .delegate:
+                // Read once (one weak load): what it is asked and, when the walk ends here,
+                // told of the drop, borrowed by `askDelegate` for both.
+                guard let delegate = self.delegate else { return false }
+                switch delegateStep.ask(delegate, in: self, target: target, kind: kind, reportingDrop: reportingDrop, ask) {
+                case .some(.some(let following)): next = following
+                case .some(.none): return false
+                case .none: return true
+                }
+            }
+            guard let following = next else { return false }
+            current = consume following
+        }
+    }
+
+    /// A walk's output step: its responder asked through its holder, not retained (a responder
+    /// replaced meanwhile waits until the ask ends, as a surface's does), and what its next
+    /// link is, read from the holder (``NextResponderProbe``). `handled`: set when the
+    /// responder handled the event (the result is then `nil`).
+    @inline(__always)
+    func askOutput(_ output: Output, target: Surface?, kind: RoutedEventKind, handled: inout Bool,
+                   _ ask: (any Responder, ResponderContext) -> ResponderResult) -> ChainLink? {
+        output.withResponderHolder { holder -> ChainLink? in
+            let result = ask(holder.responder, ResponderContext(router: self, output: output, target: target))
+            if let trace { traceAsked(trace, .output(output), kind, result) }
+            if result == .handled {
+                handled = true
+                return nil
+            }
+            if holder.unchecked.chain == .followsDefault { return .delegate }
+            return outputsOwnNextLink(holder)
+        }
+    }
+
+    /// What an output's responder that may not keep the default next link chooses after it
+    /// (its first call learns whether it keeps it, ``NextResponderProbe``).
+    @inline(__always)
+    func outputsOwnNextLink(_ holder: ResponderHolder) -> ChainLink? {
+        if holder.unchecked.chain == .own { return holder.responder.nextResponder(after: .delegate) }
+        let (following, learnt) = NextResponderProbe.classify(holder.responder, after: .delegate)
+        holder.unchecked.chain = learnt
+        return following
+    }
+
+    /// The output a walk goes to after `surface` without calling its responder or owning the
+    /// output: when `surface` is an attached root whose responder keeps the default next link,
+    /// its output, which is in the layout. `nil`: ask ``nextLinkAsking(after:holder:formerOutput:)``.
+    @inline(__always)
+    func outputFollowed(after surface: Surface, holder: ResponderHolder) -> Unretained<Output>? {
+        guard holder.unchecked.chain == .followsDefault, surface.unchecked.isAttached,
+              surface.unchecked.parentLink == nil else { return nil }
+        return surface.unchecked.outputLink
+    }
+
+    /// The rest of a walk from `link`, an output of the layout reached from its attached root:
+    /// the output pinned, not retained, while its responder is asked (a handler may take it
+    /// out of the layout; it then keeps itself alive until unpinned, UnsafeFoundations.swift),
+    /// then on as ``walkChain(on:target:kind:formerOutput:steps:stopIf:reportingDrop:delegateStep:_:)``.
+    @inline(__always)
+    func walkChain<Step: WalkDelegateStep>(onOutput link: Unretained<Output>, target: Surface?, kind: RoutedEventKind,
+                                           formerOutput: Unretained<Output>?, steps stepsBefore: Int,
+                                           stopIf shouldStop: () -> Bool,
+                                           reportingDrop: (any CompositorDelegate) -> Bool, delegateStep: Step,
+                                           _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
+        var steps = stepsBefore
+        guard walkMayTakeStep(&steps, kind: kind, stopIf: shouldStop) else { return false }
+        link.with { $0.pinForWalk() }
+        // nil: the responder keeps the default, the delegate is next (stepped to without a
+        // link); else the walk's answer (a responder with its own next link: the rest of the
+        // walk, from inside, the output pinned).
+        let outcome: Bool? = link.with { output in
+            output.withResponderHolder { holder -> Bool? in
+                let result = ask(holder.responder, ResponderContext(router: self, output: output, target: target))
+                if let trace { traceAsked(trace, .output(output), kind, result) }
+                if result == .handled { return true }
+                if holder.unchecked.chain == .followsDefault { return nil }
+                guard let next = outputsOwnNextLink(holder) else { return false }
+                return delegateStep.walk(on: next, in: self, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
+                                         stopIf: shouldStop, reportingDrop: reportingDrop, ask)
+            }
+        }
+        // The output is not touched after this: the unpin may release it.
+        Output.unpinAfterWalk(link)
+        if let outcome { return outcome }
+        return walkChainAtDelegate(target: target, kind: kind, formerOutput: formerOutput, steps: steps,
+                                   stopIf: shouldStop, reportingDrop: reportingDrop, delegateStep: delegateStep, ask)
+    }
+
+    /// The rest of a walk from the delegate, reached after `steps` links, without a
+    /// ``ChainLink`` for it: the step of ``walkChain(on:target:kind:formerOutput:steps:stopIf:reportingDrop:delegateStep:_:)``
+    /// at `.delegate` (a link copied and consumed, about 30 instructions per pointer motion).
+    @inline(__always)
+    func walkChainAtDelegate<Step: WalkDelegateStep>(target: Surface?, kind: RoutedEventKind, formerOutput: Unretained<Output>?,
+                                                     steps stepsBefore: Int, stopIf shouldStop: () -> Bool,
+                                                     reportingDrop: (any CompositorDelegate) -> Bool, delegateStep: Step,
+                                                     _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool {
+        var steps = stepsBefore
+        guard walkMayTakeStep(&steps, kind: kind, stopIf: shouldStop) else { return false }
+        // Read once (one weak load), as in the link walk.
+        guard let delegate = self.delegate else { return false }
+        switch delegateStep.ask(delegate, in: self, target: target, kind: kind, reportingDrop: reportingDrop, ask) {
+        case .some(.some(let following)):
+            return delegateStep.walk(on: following, in: self, target: target, kind: kind, formerOutput: formerOutput, steps: steps,
+                                     stopIf: shouldStop, reportingDrop: reportingDrop, ask)
+        case .some(.none): return false
+        case .none: return true
+        }
+    }
+
     /// The delegate's step of a walk: asks it, learns or follows its next link
     /// (``NextResponderProbe``) and, when the walk ends there unhandled, hands it to
     /// `reportingDrop` if it is still the delegate set. `nil`: handled (or the drop reported);
@@ -968,6 +1185,43 @@ public final class Router {
         if let next { return .some(next) }
         if generation == unchecked.delegateGeneration, reportingDrop(delegate) { return .none }
         return .some(nil)
+    }
+
+    /// ``askDelegate(_:target:kind:reportingDrop:_:)`` for a pointer motion
+    /// (``PointerMotionDelegateStep``): the delegate asked and told of the drop directly, not
+    /// through the walk's two closures (their calls and the drop's closure were about 75
+    /// instructions per pointer motion that ends at the delegate; issue 25, eleventh round).
+    /// The same answers: `nil` when the delegate handled it or was told of the drop (while
+    /// it is still the delegate set), else what comes after it.
+    @inline(never)
+    func askDelegate(_ delegate: any CompositorDelegate, pointerMotion motion: PointerMotionEvent, target: Surface?) -> ChainLink?? {
+        let generation = unchecked.delegateGeneration
+        let chain = unchecked.delegateChain
+        let result = askOpened(delegate, pointerMotion: motion, target: target)
+        if let trace { traceAsked(trace, .delegate, .pointerMoved, result) }
+        if result == .handled { return .none }
+        if chain != .followsDefault {
+            let next: ChainLink?
+            if chain == .own {
+                next = delegate.nextResponder(after: nil)
+            } else {
+                let (following, learnt) = NextResponderProbe.classify(delegate, after: nil)
+                if generation == unchecked.delegateGeneration { unchecked.delegateChain = learnt }
+                next = following
+            }
+            if let next { return .some(next) }
+        }
+        guard generation == unchecked.delegateGeneration else { return .some(nil) }
+        trace?.record(.dropped(.pointerMoved))
+        delegate.router(self, dropped: .pointerMotion(motion))
+        return .none
+    }
+
+    /// ``askOpened(_:target:_:)`` for a pointer motion: the delegate's `pointerMoved` called
+    /// directly.
+    @inline(__always)
+    func askOpened<D: CompositorDelegate>(_ delegate: D, pointerMotion motion: PointerMotionEvent, target: Surface?) -> ResponderResult {
+        delegate.pointerMoved(motion, context: ResponderContext(router: self, link: .delegate, target: target))
     }
 
     /// Asks the delegate as a responder: opened, so that its conversion to `any Responder`
@@ -1072,4 +1326,25 @@ struct WeakTouchFrameObserver {
 /// A surface remembered without being kept alive.
 struct WeakSurface {
     weak var surface: Surface?
+}
+
+/// What a walk compiled for one kind of event (``Router/walkChain(from:target:kind:reportingDrop:delegateStep:_:)``)
+/// does differently from the shared walk: how it asks its last link, the delegate (read once,
+/// borrowed for the step), directly rather than through the walk's closures
+/// (``PointerMotionDelegateStep``), returning what ``Router/askDelegate(_:target:kind:reportingDrop:_:)``
+/// returns; how it walks on from a link; whether it follows the output pinned.
+protocol WalkDelegateStep {
+    /// Whether the walk goes from an attached root that keeps the default next link to its
+    /// output pinned rather than owned (``Router/walkChain(onOutput:target:kind:formerOutput:steps:stopIf:reportingDrop:delegateStep:_:)``):
+    /// a retain, a release and the call that finds the link saved, about 50 instructions per
+    /// pointer motion; the shared walks keep their size.
+    static var followsOutputUnretained: Bool { get }
+    /// The rest of the walk from `link`, reached after `steps` links.
+    func walk(on link: consuming ChainLink, in router: Router, target: Surface?, kind: RoutedEventKind,
+              formerOutput: Unretained<Output>?, steps: Int, stopIf shouldStop: () -> Bool,
+              reportingDrop: (any CompositorDelegate) -> Bool,
+              _ ask: (any Responder, ResponderContext) -> ResponderResult) -> Bool
+    func ask(_ delegate: any CompositorDelegate, in router: Router, target: Surface?, kind: RoutedEventKind,
+             reportingDrop: (any CompositorDelegate) -> Bool,
+             _ ask: (any Responder, ResponderContext) -> ResponderResult) -> ChainLink??
 }

@@ -1402,6 +1402,54 @@ extension Surface {
     var isKeptForWalkForTesting: Bool { unchecked.keptForWalk }
 }
 
+// # Asking an output without owning it
+
+/// A pointer motion's walk (``Router/walkChain(onOutput:target:kind:formerOutput:steps:stopIf:reportingDrop:delegateStep:_:)``)
+/// goes from an attached root to its output without retaining the output: it *pins* it while
+/// its responder is asked, as a walk pins each surface (a retain and a release, about 50
+/// instructions per pointer motion, issue 25, eleventh round).
+///
+/// Why that is safe: the walk reaches the output from an attached root, so the output is in
+/// a router's layout, whose list owns it. The only way it leaves that list is
+/// `Router.removeOutput(_:)`, which checks its pins first: if a walk is on it, the output keeps
+/// itself alive (one retain of its own, ``Output/HotState/keptForWalk``) until its last pin
+/// goes. While in the layout, an output has no other way to be freed. The walk reads the
+/// output's next link before it unpins it, and does not touch it after: the unpin may
+/// release it. Tests: `OutputPinTests`.
+extension Output {
+    /// A walk is about to ask this output's responder without owning the output.
+    @inline(__always)
+    func pinForWalk() { unchecked.walkPins &+= 1 }
+
+    /// The layout is about to let this output go: if a walk has it pinned, it keeps itself
+    /// alive until the walk unpins it.
+    @inline(__always)
+    func keepIfPinned() {
+        if unchecked.walkPins > 0 && !unchecked.keptForWalk {
+            unchecked.keptForWalk = true
+            _ = Unmanaged.passRetained(self)
+        }
+    }
+
+    /// The walk is done with `link`: one pin less, and the output's own retain goes with its
+    /// last pin. `link` must not be used after this.
+    @inline(__always)
+    static func unpinAfterWalk(_ link: Unretained<Output>) {
+        let release = link.with { output -> Bool in
+            output.unchecked.walkPins &-= 1
+            guard output.unchecked.walkPins == 0 && output.unchecked.keptForWalk else { return false }
+            output.unchecked.keptForWalk = false
+            return true
+        }
+        if release { link.reference.release() }
+    }
+
+    /// Pins on this output (for tests).
+    var walkPinCountForTesting: UInt32 { unchecked.walkPins }
+    /// Whether the output keeps itself alive for a walk (for tests).
+    var isKeptForWalkForTesting: Bool { unchecked.keptForWalk }
+}
+
 // # Knowing a responder keeps the default next link
 
 /// How a walk learns, once per responder, that it keeps the protocol's default
