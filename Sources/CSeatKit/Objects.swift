@@ -346,12 +346,18 @@ final class CSurface: HandleObject {
 
     /// Gives the surface `responder` while it is active, `PassThroughResponder` otherwise
     /// (after every change of its table or key commands). Whether it has `responder` now is
-    /// the surface's own answer, not a flag kept beside it.
+    /// the surface's own answer, not a flag kept beside it. An active responder already
+    /// installed is set again: the surface then learns afresh whether it refines hit-tests
+    /// (a table without `refine_hit_test` answers as the default, which the core stops
+    /// asking: `CResponder.refineHitTest(at:in:)`).
     func installResponder() {
         guard !isDestroyed else { return }
         let installed = surface.responder === responder
-        guard responder.isActive != installed else { return }
-        surface.responder = installed ? PassThroughResponder() : responder
+        if responder.isActive {
+            surface.responder = responder
+        } else if installed {
+            surface.responder = PassThroughResponder()
+        }
     }
 
     func destroy() {

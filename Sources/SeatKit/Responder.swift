@@ -613,6 +613,18 @@ extension Responder {
         RefineHitTestProbe.noteDefault(self)
         return true
     }
+
+    /// The default ``refineHitTest(at:in:)``'s answer, for a responder whose own
+    /// implementation defers to it while it has nothing to refine with (the C API's, while its
+    /// table has no `refine_hit_test`): like the default, it notes that this responder keeps
+    /// the default, and hit-tests then accept for it without calling it, for as long as the
+    /// surface keeps the same responder holder. Such a responder must therefore be set on its
+    /// surface again (``Surface/responder``, which makes a new holder) whenever it may start
+    /// refining.
+    @_spi(SeatKitInternals) public func refineHitTestAsTheDefault() -> Bool {
+        RefineHitTestProbe.noteDefault(self)
+        return true
+    }
 }
 
 /// A responder that handles nothing: every event walks on to the next link.
