@@ -406,19 +406,19 @@ class CResponder: Responder {
 
     @inline(__always)
     func keyDown(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
-        guard let f = unchecked.impl?.pointee.key_down else { return .notHandled }
-        return withFastContext(context, { c in
-            ownerLink.with { owner in
-                var e = CValues.keyEvent(event, text: CText.push(event.text, on: owner))
-                defer { CText.pop(on: owner) }
-                return result(withUnprotectedCEvent(&e) { f(unchecked.data, $0, c) })
-            }
-        }, orElse: { callKey(event, context, f) })
+        askKey(unchecked.impl?.pointee.key_down, event, context)
     }
 
     @inline(__always)
     func keyUp(_ event: KeyEvent, context: ResponderContext) -> ResponderResult {
-        guard let f = unchecked.impl?.pointee.key_up else { return .notHandled }
+        askKey(unchecked.impl?.pointee.key_up, event, context)
+    }
+
+    /// A key press's or release's handler `f` (not handled without one), with the key's
+    /// text pushed on the owner's text stack for the call.
+    @inline(__always)
+    private func askKey(_ f: CKeyHandler?, _ event: KeyEvent, _ context: ResponderContext) -> ResponderResult {
+        guard let f else { return .notHandled }
         return withFastContext(context, { c in
             ownerLink.with { owner in
                 var e = CValues.keyEvent(event, text: CText.push(event.text, on: owner))
