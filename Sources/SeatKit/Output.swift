@@ -45,10 +45,9 @@ public final class Output {
         var routerLink: Unretained<Router>?
         /// Walks asking this output's responder without owning the output (UnsafeFoundations.swift,
         /// "Asking an output without owning it").
-        var walkPins: UInt32 = 0
-        /// The output keeps itself alive (one retain it owns) until its last pin goes: the
-        /// layout let it go while it was pinned.
-        var keptForWalk = false
+        /// The output keeps itself alive (one retain it owns) until its last pin goes when the
+        /// layout let it go while it was pinned (``WalkPins``).
+        var walkPins = WalkPins()
     }
 
     @exclusivity(unchecked) var unchecked: HotState

@@ -88,10 +88,9 @@ public final class Surface {
         /// Walks asking this surface's responder now without owning the surface (the pins of
         /// ``Router/walkChain(after:holder:target:kind:formerOutput:stopIf:_:)``,
         /// UnsafeFoundations.swift).
-        var walkPins: UInt32 = 0
-        /// The surface keeps itself alive (one retain it owns) until its last pin goes: its
-        /// tree let it go while it was pinned.
-        var keptForWalk = false
+        /// The surface keeps itself alive (one retain it owns) until its last pin goes when its
+        /// tree let it go while it was pinned (``WalkPins``).
+        var walkPins = WalkPins()
         #if DEBUG
         /// How many times `layoutOrigin` walked up the tree from here: what an origin carried by
         /// the router saves (for tests; debug builds only).

@@ -1360,7 +1360,7 @@ extension Router {
 /// it pins is in an output's tree, owned by its parent's `children` (or, for a root, by its
 /// output). A handler it calls may remove it and drop it. Every place where the tree lets a
 /// surface go checks its pins first and, if a walk is on it, the surface keeps itself alive
-/// (one retain of its own, ``keptForWalk``) until its last pin goes:
+/// (one retain of its own, ``WalkPins``) until its last pin goes:
 /// - `Surface.unlink(_:)`, every removal or move out of a parent;
 /// - `Surface.deinit`, for each child (a removed ancestor dropped by its owner frees its
 ///   subtree this way, level by level: the pinned one is kept when its parent goes);
@@ -1368,38 +1368,59 @@ extension Router {
 /// While attached, a surface has no other way to be freed. The walk reads the surface's next
 /// link before it unpins it, and does not touch it after: the unpin may release it.
 /// Tests: `UnretainedWalkTests`.
+/// The pins of an object a walk asks without owning it (a surface, an output), and whether
+/// it keeps itself alive for them. Its owner retains itself when ``keepIfPinned()`` says so
+/// and releases itself when ``unpin()`` says so: the counting is here once, the retain and
+/// release are the owner's (they need its type).
+struct WalkPins {
+    /// Walks asking the object's responder now.
+    private(set) var count: UInt32 = 0
+    /// The object owns one retain of itself, taken when it was let go while pinned.
+    private(set) var isKept = false
+
+    @inline(__always) mutating func pin() { count &+= 1 }
+
+    /// The object is being let go: true when a walk has it pinned and it is not kept yet (the
+    /// caller then retains it).
+    @inline(__always) mutating func keepIfPinned() -> Bool {
+        guard count > 0 && !isKept else { return false }
+        isKept = true
+        return true
+    }
+
+    /// One pin less: true when that was the last and the object was kept (the caller then
+    /// releases it).
+    @inline(__always) mutating func unpin() -> Bool {
+        count &-= 1
+        guard count == 0 && isKept else { return false }
+        isKept = false
+        return true
+    }
+}
+
 extension Surface {
     /// A walk is about to ask this surface's responder without owning the surface.
     @inline(__always)
-    func pinForWalk() { unchecked.walkPins &+= 1 }
+    func pinForWalk() { unchecked.walkPins.pin() }
 
     /// The tree is about to let this surface go: if a walk has it pinned, it keeps itself
     /// alive until the walk unpins it.
     @inline(__always)
     func keepIfPinned() {
-        if unchecked.walkPins > 0 && !unchecked.keptForWalk {
-            unchecked.keptForWalk = true
-            _ = Unmanaged.passRetained(self)
-        }
+        if unchecked.walkPins.keepIfPinned() { _ = Unmanaged.passRetained(self) }
     }
 
     /// The walk is done with `link` (it has read the next link): one pin less, and the
     /// surface's own retain goes with its last pin. `link` must not be used after this.
     @inline(__always)
     static func unpinAfterWalk(_ link: Unretained<Surface>) {
-        let release = link.with { surface -> Bool in
-            surface.unchecked.walkPins &-= 1
-            guard surface.unchecked.walkPins == 0 && surface.unchecked.keptForWalk else { return false }
-            surface.unchecked.keptForWalk = false
-            return true
-        }
-        if release { link.reference.release() }
+        if link.with({ $0.unchecked.walkPins.unpin() }) { link.reference.release() }
     }
 
     /// Pins on this surface (for tests).
-    var walkPinCountForTesting: UInt32 { unchecked.walkPins }
+    var walkPinCountForTesting: UInt32 { unchecked.walkPins.count }
     /// Whether the surface keeps itself alive for a walk (for tests).
-    var isKeptForWalkForTesting: Bool { unchecked.keptForWalk }
+    var isKeptForWalkForTesting: Bool { unchecked.walkPins.isKept }
 }
 
 // # Asking an output without owning it
@@ -1412,42 +1433,33 @@ extension Surface {
 /// Why that is safe: the walk reaches the output from an attached root, so the output is in
 /// a router's layout, whose list owns it. The only way it leaves that list is
 /// `Router.removeOutput(_:)`, which checks its pins first: if a walk is on it, the output keeps
-/// itself alive (one retain of its own, ``Output/HotState/keptForWalk``) until its last pin
+/// itself alive (one retain of its own, ``WalkPins``) until its last pin
 /// goes. While in the layout, an output has no other way to be freed. The walk reads the
 /// output's next link before it unpins it, and does not touch it after: the unpin may
 /// release it. Tests: `OutputPinTests`.
 extension Output {
     /// A walk is about to ask this output's responder without owning the output.
     @inline(__always)
-    func pinForWalk() { unchecked.walkPins &+= 1 }
+    func pinForWalk() { unchecked.walkPins.pin() }
 
     /// The layout is about to let this output go: if a walk has it pinned, it keeps itself
     /// alive until the walk unpins it.
     @inline(__always)
     func keepIfPinned() {
-        if unchecked.walkPins > 0 && !unchecked.keptForWalk {
-            unchecked.keptForWalk = true
-            _ = Unmanaged.passRetained(self)
-        }
+        if unchecked.walkPins.keepIfPinned() { _ = Unmanaged.passRetained(self) }
     }
 
     /// The walk is done with `link`: one pin less, and the output's own retain goes with its
     /// last pin. `link` must not be used after this.
     @inline(__always)
     static func unpinAfterWalk(_ link: Unretained<Output>) {
-        let release = link.with { output -> Bool in
-            output.unchecked.walkPins &-= 1
-            guard output.unchecked.walkPins == 0 && output.unchecked.keptForWalk else { return false }
-            output.unchecked.keptForWalk = false
-            return true
-        }
-        if release { link.reference.release() }
+        if link.with({ $0.unchecked.walkPins.unpin() }) { link.reference.release() }
     }
 
     /// Pins on this output (for tests).
-    var walkPinCountForTesting: UInt32 { unchecked.walkPins }
+    var walkPinCountForTesting: UInt32 { unchecked.walkPins.count }
     /// Whether the output keeps itself alive for a walk (for tests).
-    var isKeptForWalkForTesting: Bool { unchecked.keptForWalk }
+    var isKeptForWalkForTesting: Bool { unchecked.walkPins.isKept }
 }
 
 // # Knowing a responder keeps the default next link
