@@ -10,9 +10,10 @@
 /// The pending list, the next token and the armed deadline are hot state (the shape and rules
 /// of SeatKit's UnsafeFoundations.swift): a recognizer's timer is scheduled and cancelled
 /// from inside routing (a long press schedules at each touch down and cancels at its up), and
-/// the run-time exclusivity checks of three stored properties were a third of that work
-/// (`swift_beginAccess` and `swift_endAccess`, ~29 instructions a touchscreen frame in the
-/// wlroots kiosk; docs/BENCHMARKS.md, issue 24 goal 12, twelfth round). No access spans a
+/// the run-time exclusivity checks of three stored properties were more than half of that
+/// work (a schedule 240 -> 112 instructions, a cancel 325 -> 106 without them: 36 a
+/// touchscreen frame in the wlroots kiosk; docs/BENCHMARKS.md, issue 24 goal 12, twelfth
+/// round). No access spans a
 /// call out: an action is taken out of the list before it runs, and the loop's timer is
 /// armed after the list is written.
 final class EventLoopClock: Clock {

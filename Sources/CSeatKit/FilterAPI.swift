@@ -37,6 +37,7 @@ final class CFilter: HandleObject, InputFilter {
 
     func filter(_ event: InputEvent, router: Router) -> FilterDecision {
         guard let f = impl?.pointee.filter else { return .pass }
+        let data = self.data
         return CValues.withInputEvent(event) { f(data, $0).rawValue == 0 ? .pass : .consume }
     }
 
@@ -90,6 +91,9 @@ final class CSpy: HandleObject, InputSpy {
 
     func observe(_ event: InputEvent, consumed: Bool, router: Router) {
         guard let f = observeFunction else { return }
+        // Read here, not in the closure: a closure that reads `self.data` captures this
+        // object, a retain and a release around every spied event.
+        let data = self.data
         CValues.withInputEvent(event) { f(data, $0, consumed) }
     }
 
