@@ -114,6 +114,26 @@ extension TheProcessWideCLog {
             seatkit_router_destroy(router)
         }
 
+        /// The wlroots kiosk's idle spy (kiosk.h, KIOSK_ACTIVITY_KINDS) observes downs and frames
+        /// instead of motions: every device frame of a drag reaches it, also when a filter took
+        /// the touch (the wake filter swallows the waking touch).
+        @Test func aSpyOfDownsAndFramesSeesEveryFrameOfADragAFilterTook() {
+            let router = makeRouter()
+            var takeDowns = seatkit_filter_interface()
+            takeDowns.struct_size = MemoryLayout<seatkit_filter_interface>.size
+            takeDowns.filter = { _, e in e!.pointee.type == SEATKIT_INPUT_TOUCH_DOWN ? SEATKIT_FILTER_CONSUME : SEATKIT_FILTER_PASS }
+            let filter = seatkit_router_add_filter(router, &takeDowns, nil)
+            let seen = Seen()
+            let spy = seatkit_router_add_spy_for_kinds(router, bit(SEATKIT_INPUT_TOUCH_DOWN) | bit(SEATKIT_INPUT_TOUCH_FRAME),
+                                                       Self.record, Unmanaged.passUnretained(seen).toOpaque())
+            play(router)
+            let d = SEATKIT_INPUT_TOUCH_DOWN.rawValue, f = SEATKIT_INPUT_TOUCH_FRAME.rawValue
+            #expect(seen.types == [d, f, f, f, f])
+            seatkit_spy_destroy(spy)
+            seatkit_filter_destroy(filter)
+            seatkit_router_destroy(router)
+        }
+
         @Test func aNullRouterOrObserveFunctionIsRefusedAndLogged() {
             let router = makeRouter()
             #expect(seatkit_router_add_spy_for_kinds(router, 1, nil, nil) == nil)
