@@ -222,9 +222,11 @@ enum CValues {
         var e = seatkit_input_event()
         e.time_usec = event.time.microseconds
         e.device = event.device.rawValue
-        // The type from the one table of event kinds (SeatKit's InputEventKind).
-        e.type = seatkit_input_event_type(rawValue: event.kind.tableKind.cTypeNumber)
-        switch event.kind {
+        // The type from the one table of event kinds (SeatKit's InputEventKind). The kind is
+        // read out of the event once (a copy of an enum with a boxed case is a call).
+        let kind = event.kind
+        e.type = seatkit_input_event_type(rawValue: kind.tableKind.cTypeNumber)
+        switch kind {
         case .touchDown(let id, let p):
             e.touch_id = id.rawValue
             e.x = p.x

@@ -6,23 +6,38 @@
 /// Scheduling allocates nothing once the pending list has grown, and re-arms the loop's timer
 /// (a syscall) only when the new deadline is earlier than the armed one: cancelled timers are
 /// forgotten without disarming, and a timer that fires early re-arms for what is still due.
+///
+/// The pending list, the next token and the armed deadline are hot state (the shape and rules
+/// of SeatKit's UnsafeFoundations.swift): a recognizer's timer is scheduled and cancelled
+/// from inside routing (a long press schedules at each touch down and cancels at its up), and
+/// the run-time exclusivity checks of three stored properties were more than half of that
+/// work (a schedule 240 -> 112 instructions, a cancel 325 -> 106 without them: 36 a
+/// touchscreen frame in the wlroots kiosk; docs/BENCHMARKS.md, issue 24 goal 12, twelfth
+/// round). No access spans a
+/// call out: an action is taken out of the list before it runs, and the loop's timer is
+/// armed after the list is written.
 final class EventLoopClock: Clock {
-    private struct Pending {
+    fileprivate struct Pending {
         var deadline: Timestamp
         var token: TimerToken
         var action: () -> Void
     }
 
+    private struct HotState {
+        var pending: [Pending] = []
+        var nextToken: UInt64 = 1
+        /// The deadline the loop's timer is armed for, if armed.
+        var armedDeadline: Timestamp?
+    }
+
+    @exclusivity(unchecked) private var unchecked = HotState()
+
     private var timer: EventLoopSource?
-    private var pending: [Pending] = []
-    private var nextToken: UInt64 = 1
-    /// The deadline the loop's timer is armed for, if armed.
-    private var armedDeadline: Timestamp?
     /// Run around timer actions (the C API's call bookkeeping).
     var aroundFiring: ((() -> Void) -> Void)?
 
     init?(loop: OpaquePointer) {
-        pending.reserveCapacity(8)
+        unchecked.pending.reserveCapacity(8)
         let data = Unmanaged.passUnretained(self).toOpaque()
         guard let timer = EventLoopSource(loop: loop, add: { loop in
             CCalls.addTimer(loop, { data in
@@ -40,8 +55,11 @@ final class EventLoopClock: Clock {
     func invalidate() {
         timer?.remove()
         timer = nil
-        pending.removeAll()
-        armedDeadline = nil
+        // The actions (and what they hold) are let go after the list is emptied.
+        let gone = unchecked.pending
+        unchecked.pending = []
+        unchecked.armedDeadline = nil
+        withExtendedLifetime(gone) {}
     }
 
     private var source: OpaquePointer? { timer?.source }
@@ -51,36 +69,38 @@ final class EventLoopClock: Clock {
     @inline(__always) static var monotonicNow: Timestamp { Timestamp(microseconds: CCalls.monotonicMicroseconds()) }
 
     func schedule(at deadline: Timestamp, _ action: @escaping () -> Void) -> TimerToken {
-        let token = TimerToken(rawValue: nextToken)
-        nextToken += 1
-        pending.append(Pending(deadline: deadline, token: token, action: action))
-        if armedDeadline.map({ deadline < $0 }) ?? true { arm(for: deadline) }
+        let token = TimerToken(rawValue: unchecked.nextToken)
+        unchecked.nextToken += 1
+        unchecked.pending.append(Pending(deadline: deadline, token: token, action: action))
+        if unchecked.armedDeadline.map({ deadline < $0 }) ?? true { arm(for: deadline) }
         return token
     }
 
     func cancel(_ token: TimerToken) {
         var i = 0
-        while i < pending.count {
-            if pending[i].token == token {
-                pending.remove(at: i)
+        while i < unchecked.pending.count {
+            if unchecked.pending[i].token == token {
+                // Taken out, and let go once `remove` has returned: the action's release may
+                // run a deinit that reaches this clock.
+                _ = unchecked.pending.remove(at: i)
                 return
             }
             i += 1
         }
     }
 
-    var pendingTimerCount: Int { pending.count }
+    var pendingTimerCount: Int { unchecked.pending.count }
 
     private func arm(for deadline: Timestamp) {
         guard let source else { return }
         // Never 0 (which disarms): a deadline already past fires at the loop's next turn.
         let wait = (deadline.microseconds - now.microseconds + 999) / 1000
         CCalls.updateTimer(source, milliseconds: Int32(clamping: max(1, wait)))
-        armedDeadline = deadline
+        unchecked.armedDeadline = deadline
     }
 
     private func timerFired() {
-        armedDeadline = nil
+        unchecked.armedDeadline = nil
         let body = { self.fireDue() }
         if let aroundFiring { aroundFiring(body) } else { body() }
     }
@@ -92,16 +112,17 @@ final class EventLoopClock: Clock {
             let time = now
             var best: Int?
             var i = 0
-            while i < pending.count {
-                if pending[i].deadline <= time, best.map({ pending[i].deadline < pending[$0].deadline }) ?? true { best = i }
+            while i < unchecked.pending.count {
+                let deadline = unchecked.pending[i].deadline
+                if deadline <= time, best.map({ deadline < unchecked.pending[$0].deadline }) ?? true { best = i }
                 i += 1
             }
             guard let index = best else { break }
-            let timer = pending.remove(at: index)
+            let timer = unchecked.pending.remove(at: index)
             timer.action()
         }
         var earliest: Timestamp?
-        for timer in pending where earliest.map({ timer.deadline < $0 }) ?? true { earliest = timer.deadline }
-        if let earliest, armedDeadline.map({ earliest < $0 }) ?? true { arm(for: earliest) }
+        for timer in unchecked.pending where earliest.map({ timer.deadline < $0 }) ?? true { earliest = timer.deadline }
+        if let earliest, unchecked.armedDeadline.map({ earliest < $0 }) ?? true { arm(for: earliest) }
     }
 }

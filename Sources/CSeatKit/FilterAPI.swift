@@ -37,6 +37,7 @@ final class CFilter: HandleObject, InputFilter {
 
     func filter(_ event: InputEvent, router: Router) -> FilterDecision {
         guard let f = impl?.pointee.filter else { return .pass }
+        let data = self.data
         return CValues.withInputEvent(event) { f(data, $0).rawValue == 0 ? .pass : .consume }
     }
 
@@ -65,15 +66,34 @@ final class CSpy: HandleObject, InputSpy {
     var observeFunction: seatkit_spy_func_t?
     var data: UnsafeMutableRawPointer?
     var isDestroyed = false
+    /// What the router tells it (`InputSpy.observedKinds`, read once when it is added): every
+    /// kind from `seatkit_router_add_spy`, the kinds of its mask from
+    /// `seatkit_router_add_spy_for_kinds` (`CSpy.kinds(fromCMask:)`).
+    let observedKinds: InputEventKinds
 
-    init(owner: CRouter, observe: seatkit_spy_func_t?, data: UnsafeMutableRawPointer?) {
+    init(owner: CRouter, observe: seatkit_spy_func_t?, kinds: InputEventKinds = .all, data: UnsafeMutableRawPointer?) {
         ownerLink = Unretained(owner)
         self.observeFunction = observe
+        self.observedKinds = kinds
         self.data = data
+    }
+
+    /// The kinds of a C mask of `SEATKIT_INPUT_KIND(type)` bits: each kind whose
+    /// `seatkit_input_event_type` (``InputEventKind/cTypeNumber``) has its bit set, the three
+    /// touchpad gestures by their one type. `SEATKIT_INPUT_KINDS_ALL` is ``InputEventKinds/all``
+    /// (kinds a later version adds included); bits of no type are ignored.
+    static func kinds(fromCMask mask: UInt32) -> InputEventKinds {
+        if mask == .max { return .all }
+        var kinds: InputEventKinds = []
+        for kind in InputEventKind.allCases where mask & (1 << kind.cTypeNumber) != 0 { kinds.insert(InputEventKinds(kind)) }
+        return kinds
     }
 
     func observe(_ event: InputEvent, consumed: Bool, router: Router) {
         guard let f = observeFunction else { return }
+        // Read here, not in the closure: a closure that reads `self.data` captures this
+        // object, a retain and a release around every spied event.
+        let data = self.data
         CValues.withInputEvent(event) { f(data, $0, consumed) }
     }
 
@@ -116,14 +136,25 @@ public func seatkit_filter_destroy(_ handle: OpaquePointer?) {
 @_cdecl("seatkit_router_add_spy")
 public func seatkit_router_add_spy(_ router: OpaquePointer?, _ observe: seatkit_spy_func_t?,
                                    _ data: UnsafeMutableRawPointer?) -> OpaquePointer? {
-    guard let r = live(router, .router, as: CRouter.self, #function) else { return nil }
+    addSpy(router, observe, kinds: .all, data, #function)
+}
+
+@_cdecl("seatkit_router_add_spy_for_kinds")
+public func seatkit_router_add_spy_for_kinds(_ router: OpaquePointer?, _ kinds: UInt32, _ observe: seatkit_spy_func_t?,
+                                             _ data: UnsafeMutableRawPointer?) -> OpaquePointer? {
+    addSpy(router, observe, kinds: CSpy.kinds(fromCMask: kinds), data, #function)
+}
+
+private func addSpy(_ router: OpaquePointer?, _ observe: seatkit_spy_func_t?, kinds: InputEventKinds,
+                    _ data: UnsafeMutableRawPointer?, _ function: StaticString) -> OpaquePointer? {
+    guard let r = live(router, .router, as: CRouter.self, function) else { return nil }
     guard let observe else {
-        misuse(#function, "NULL observe function; refused")
+        misuse(function, "NULL observe function; refused")
         return nil
     }
-    let spy = CSpy(owner: r, observe: observe, data: data)
+    let spy = CSpy(owner: r, observe: observe, kinds: kinds, data: data)
     guard let handle = Handles.insert(spy, kind: .spy) else {
-        misuse(#function, "too many live handles")
+        misuse(function, "too many live handles")
         return nil
     }
     r.spies.append(spy)

@@ -67,6 +67,7 @@ final class CGrab: HandleObject, PointerGrab, TouchGrab, KeyboardGrab {
 
     private func touch(_ event: InputEvent, _ handler: TouchHandler?, _ router: Router) {
         guard let handler else { return router.routeTouch(event) }
+        let data = self.data, handle = self.handle
         CValues.withInputEvent(event) { handler(data, handle, $0) }
     }
 

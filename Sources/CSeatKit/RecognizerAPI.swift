@@ -3,6 +3,24 @@ import CSeatKitSupport
 
 // The built-in gesture recognizers, with C callbacks, and their coordination.
 
+/// A recognizer's C state callback, its data and its handle, as the recognizer's target calls
+/// them: a holder the target closure owns (it references nothing, so owning it makes no
+/// cycle). The closure captured the `CRecognizer` weakly before, and each state change paid a
+/// weak load, a release on the slow path (the object has a side table) and exclusivity
+/// checks on three stored properties: ~200 of the ~268 instructions a call (the wlroots
+/// kiosk's long press, twice a touch; docs/BENCHMARKS.md, issue 24 goal 12, twelfth round).
+/// Hot state (SeatKit's UnsafeFoundations.swift rules): set by `seatkit_recognizer_set_callback`
+/// and `destroy`, read by the target into a copy before the call out.
+final class CStateCallback {
+    struct HotState {
+        var function: seatkit_recognizer_func_t?
+        var data: UnsafeMutableRawPointer?
+        var handle: OpaquePointer?
+    }
+
+    @exclusivity(unchecked) var unchecked = HotState()
+}
+
 /// `seatkit_recognizer`: a built-in recognizer and its C callbacks. It is its recognizer's
 /// delegate: simultaneous pairs and should-begin come from C.
 final class CRecognizer: HandleObject, GestureRecognizerDelegate {
@@ -12,8 +30,8 @@ final class CRecognizer: HandleObject, GestureRecognizerDelegate {
     var owner: CRouter { ownerLink.object }
     let recognizer: GestureRecognizer
     let destroySignal = CCalls.makeSignal()
-    var callback: seatkit_recognizer_func_t?
-    var callbackData: UnsafeMutableRawPointer?
+    /// The state callback, its data and this handle, as the target reads them.
+    let stateCallback = CStateCallback()
     var shouldBegin: seatkit_recognizer_should_begin_func_t?
     var shouldBeginData: UnsafeMutableRawPointer?
     var simultaneous: [ObjectIdentifier] = []
@@ -24,9 +42,12 @@ final class CRecognizer: HandleObject, GestureRecognizerDelegate {
         self.recognizer = recognizer
         super.init()
         recognizer.delegate = self
-        recognizer.addTarget { [weak self] r in
-            guard let self, let callback = self.callback, !self.isDestroyed else { return }
-            callback(self.callbackData, self.handle, CRecognizer.state(r.state))
+        // Cleared by `destroy`: a destroyed handle's recognizer (still a part of a composed
+        // one, say) calls nothing.
+        recognizer.addTarget { [stateCallback] r in
+            let call = stateCallback.unchecked
+            guard let function = call.function else { return }
+            function(call.data, call.handle, CRecognizer.state(r.state))
         }
     }
 
@@ -61,7 +82,7 @@ final class CRecognizer: HandleObject, GestureRecognizerDelegate {
         APICall.run { detach() }
         isDestroyed = true
         CCalls.emitAndFreeSignal(destroySignal, data: handle)
-        callback = nil
+        stateCallback.unchecked = CStateCallback.HotState()
         shouldBegin = nil
         (recognizer as? CCustomRecognizer)?.clear()
         owner.recognizers.removeAll { $0 === self }
@@ -242,8 +263,8 @@ public func seatkit_recognizer_detach(_ handle: OpaquePointer?) {
 public func seatkit_recognizer_set_callback(_ handle: OpaquePointer?, _ callback: seatkit_recognizer_func_t?,
                                             _ data: UnsafeMutableRawPointer?) {
     guard let c = live(handle, .recognizer, as: CRecognizer.self, #function) else { return }
-    c.callback = callback
-    c.callbackData = data
+    guard !c.isDestroyed else { return }
+    c.stateCallback.unchecked = CStateCallback.HotState(function: callback, data: data, handle: c.handle)
 }
 
 @_cdecl("seatkit_recognizer_require_to_fail")

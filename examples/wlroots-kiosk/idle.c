@@ -3,9 +3,11 @@
  * wlroots 0.15 has no helper), the kiosk's idle-inhibit policy (visible surfaces), and the
  * --dim-after step before --blank-after (kiosk.c blanks).
  *
- *  - Activity is SeatKit's: a spy on the router sees every input event as it enters (before
- *    filters and grabs decide anything: the touch the wake filter swallows, keys a lock
- *    screen's grab takes, virtual pointers and keyboards; not a device plugged in or out).
+ *  - Activity is SeatKit's: a spy on the router sees input as it enters (before filters and
+ *    grabs decide anything: the touch the wake filter swallows, keys a lock screen's grab
+ *    takes, virtual pointers and keyboards; not a device plugged in or out), of the kinds
+ *    KIOSK_ACTIVITY_KINDS (kiosk.h: a touch's frames stand for its motions); kiosk.c's spy,
+ *    which --blank-after and --dim-after share, tells the dim step (idle_activity).
  *    The bridge's spy restarts every notification's timeout (a notification that had said
  *    `idled` says `resumed` at the first such event); the kiosk's restarts the dim timer.
  *  - An idle inhibitor counts only while its surface is visible: on the app shown (its
@@ -35,7 +37,6 @@
 struct kiosk_idle {
 	struct kiosk *kiosk;
 	struct seatkit_wlr_idle_notifier *notifier; /* ext-idle-notify-v1, the bridge's */
-	struct seatkit_spy *spy;
 	struct wl_event_source *dim_timer;
 	struct wlr_scene_rect *dim; /* NULL unless dimmed */
 	int counted; /* inhibitors that counted when last looked at */
@@ -156,19 +157,13 @@ void idle_screen_blanked(struct kiosk *k) {
 	}
 }
 
-/* ---- Activity: SeatKit's spy ---- */
+/* ---- Activity: kiosk.c's spy ---- */
 
-static void activity(struct kiosk_idle *idle) {
-	if (idle->dim_timer) {
+void idle_activity(struct kiosk *k) {
+	struct kiosk_idle *idle = k->idle_state;
+	if (idle && idle->dim_timer) {
 		undim(idle, false);
-		wl_event_source_timer_update(idle->dim_timer, idle->kiosk->dim_after_ms);
-	}
-}
-
-static void input_seen(void *data, const struct seatkit_input_event *event, bool consumed) {
-	/* A device plugged in or out is not someone using it. */
-	if (event->type != SEATKIT_INPUT_DEVICE_ADDED && event->type != SEATKIT_INPUT_DEVICE_REMOVED) {
-		activity(data);
+		wl_event_source_timer_update(idle->dim_timer, k->dim_after_ms);
 	}
 }
 
@@ -223,8 +218,8 @@ void idle_init(struct kiosk *k) {
 	if (k->dim_after_ms > 0) {
 		idle->dim_timer = wl_event_loop_add_timer(wl_display_get_event_loop(k->display), dim_expired, idle);
 		wl_event_source_timer_update(idle->dim_timer, k->dim_after_ms);
-		/* Only the dim step watches input: without it, no spy costs every event. */
-		idle->spy = seatkit_router_add_spy(k->router, input_seen, idle);
+		/* Input restarts it through kiosk.c's spy (idle_activity), the one --blank-after
+		 * shares. */
 	}
 }
 
@@ -237,9 +232,6 @@ void idle_fini(struct kiosk *k) {
 		wl_event_source_remove(idle->dim_timer);
 	}
 	wl_list_remove(&idle->new_inhibitor.link);
-	if (idle->spy) {
-		seatkit_spy_destroy(idle->spy);
-	}
 	/* The notifications went with their clients (wl_display_destroy_clients). */
 	seatkit_wlr_idle_notifier_destroy(idle->notifier);
 	k->idle_state = NULL;

@@ -221,12 +221,15 @@ static int blank_screen(void *data) {
 	return 0;
 }
 
-/* Every event, swallowed or not, restarts the idle timer (while there is a screen). */
+/* Activity, swallowed or not, restarts the idle timer (while there is a screen) and the dim
+ * step's (idle.c): one spy for both, of KIOSK_ACTIVITY_KINDS (kiosk.h says why they are all
+ * of it). */
 static void input_seen(void *data, const struct seatkit_input_event *event, bool consumed) {
 	struct kiosk *k = data;
 	if (k->idle && k->wlr_output) {
 		wl_event_source_timer_update(k->idle, k->blank_after_ms);
 	}
+	idle_activity(k);
 }
 
 /* The cursor (xcursor theme $XCURSOR_THEME at $XCURSOR_SIZE, the focused client's image
@@ -280,7 +283,10 @@ static void setup_cursor(struct kiosk *k) {
 	if (k->cursor_mode == CURSOR_AUTO && k->cursor_timeout_ms > 0) {
 		k->cursor_timer = wl_event_loop_add_timer(wl_display_get_event_loop(k->display), cursor_idle, k);
 		wl_event_source_timer_update(k->cursor_timer, k->cursor_timeout_ms);
-		seatkit_router_add_spy(k->router, pointer_seen, k);
+		/* Pointer input alone: touch, keys and the rest never reach it. */
+		seatkit_router_add_spy_for_kinds(k->router, SEATKIT_INPUT_KIND(SEATKIT_INPUT_POINTER_MOTION)
+			| SEATKIT_INPUT_KIND(SEATKIT_INPUT_POINTER_MOTION_ABSOLUTE) | SEATKIT_INPUT_KIND(SEATKIT_INPUT_POINTER_BUTTON)
+			| SEATKIT_INPUT_KIND(SEATKIT_INPUT_POINTER_AXIS), pointer_seen, k);
 	}
 	update_cursor(k);
 }
@@ -377,7 +383,10 @@ static void setup_kiosk_behaviour(struct kiosk *k) {
 	if (k->blank_after_ms > 0) {
 		k->idle = wl_event_loop_add_timer(wl_display_get_event_loop(k->display), idle_expired, k);
 		wl_event_source_timer_update(k->idle, k->blank_after_ms);
-		seatkit_router_add_spy(k->router, input_seen, k);
+	}
+	/* Only --blank-after and --dim-after watch input: without them, no spy costs an event. */
+	if (k->blank_after_ms > 0 || k->dim_after_ms > 0) {
+		seatkit_router_add_spy_for_kinds(k->router, KIOSK_ACTIVITY_KINDS, input_seen, k);
 	}
 	if (k->start_blanked) {
 		blank_screen(k);

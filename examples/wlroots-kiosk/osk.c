@@ -568,7 +568,9 @@ void osk_init(struct kiosk *k) {
 	wl_signal_add(&k->wlr_seat->keyboard_state.events.focus_change, &relay->focus_change);
 	k->relay = relay;
 	if (k->osk_auto) {
-		seatkit_router_add_spy(k->router, input_kind_seen, k);
+		/* The kinds it tells apart, no other: never a touch motion or frame. */
+		seatkit_router_add_spy_for_kinds(k->router, SEATKIT_INPUT_KIND(SEATKIT_INPUT_TOUCH_DOWN)
+			| SEATKIT_INPUT_KIND(SEATKIT_INPUT_POINTER_BUTTON) | SEATKIT_INPUT_KIND(SEATKIT_INPUT_KEY), input_kind_seen, k);
 	}
 }
 

@@ -164,7 +164,10 @@ void spots_init(struct kiosk *k) {
 	draw_disc(pixels, size);
 	wlr_buffer_init(&s->buffer, &disc_impl, size, size);
 	k->spots = s;
-	seatkit_router_add_spy(k->router, touch_seen, k);
+	/* The touches, frames aside: it follows every finger, so motions take the longer path. */
+	seatkit_router_add_spy_for_kinds(k->router, SEATKIT_INPUT_KIND(SEATKIT_INPUT_TOUCH_DOWN)
+		| SEATKIT_INPUT_KIND(SEATKIT_INPUT_TOUCH_MOTION) | SEATKIT_INPUT_KIND(SEATKIT_INPUT_TOUCH_UP)
+		| SEATKIT_INPUT_KIND(SEATKIT_INPUT_TOUCH_CANCEL), touch_seen, k);
 }
 
 void spots_fini(struct kiosk *k) {

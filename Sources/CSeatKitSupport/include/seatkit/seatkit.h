@@ -984,6 +984,20 @@ typedef void (*seatkit_spy_func_t)(void *data, const struct seatkit_input_event 
 	bool consumed);
 struct seatkit_spy *seatkit_router_add_spy(struct seatkit_router *router,
 	seatkit_spy_func_t observe, void *data);
+/* The bit of one seatkit_input_event_type in a spy's kinds, e.g.
+ * SEATKIT_INPUT_KIND(SEATKIT_INPUT_TOUCH_DOWN) | SEATKIT_INPUT_KIND(SEATKIT_INPUT_KEY). */
+#define SEATKIT_INPUT_KIND(type) (UINT32_C(1) << (type))
+/* Every type, those a later version adds included: what seatkit_router_add_spy observes. */
+#define SEATKIT_INPUT_KINDS_ALL UINT32_MAX
+/* seatkit_router_add_spy, told only the events whose type's bit (SEATKIT_INPUT_KIND) is in
+ * `kinds`, read now (add another spy to change them). An event no spy wants costs the router
+ * one test; a spy of all kinds keeps every touch motion on the router's longer path, so an
+ * idle or cursor spy should ask only for what it acts on. Bits of types this library does
+ * not know are ignored (it makes no such events); 0 observes nothing; SEATKIT_INPUT_KINDS_ALL
+ * is seatkit_router_add_spy. Added after seatkit_router_add_spy (a program that calls it
+ * needs a library that has it: libseatkit.so.0 of this header or later). */
+struct seatkit_spy *seatkit_router_add_spy_for_kinds(struct seatkit_router *router,
+	uint32_t kinds, seatkit_spy_func_t observe, void *data);
 void seatkit_spy_destroy(struct seatkit_spy *spy);
 
 /* ------------------------------------------------------------------------------------ */
