@@ -110,11 +110,28 @@ public final class ClientSurfaceResponder: Responder {
     /// per event (~22 instructions a touch frame, ~38 a key frame, issue 25, eleventh round).
     /// The cache keeps the record for the call: only ``devices`` replaces it, and a body does
     /// not read ``devices``.
+    ///
+    /// `body` is called from one place: called from two (the cached link's and the looked-up
+    /// record's), the compiler made each body a function of its own, a second prologue and
+    /// epilogue per event (issue 25, twelfth round).
     @inline(__always)
     private func withDevices<Result>(else otherwise: Result, _ body: (SeatClient) -> Result) -> Result {
-        if let link = unchecked.devicesLink, !link.with({ $0.unchecked.isForgotten }) { return link.with(body) }
-        guard let devices else { return otherwise }
-        return body(devices)
+        guard let link = devicesLink else { return otherwise }
+        return link.with(body)
+    }
+
+    /// ``devices`` unretained: the cached link while its record is current, else the record
+    /// looked up again (``devices`` sets the link with the cache).
+    @inline(__always)
+    private var devicesLink: Unretained<SeatClient>? {
+        if let link = unchecked.devicesLink, !link.with({ $0.unchecked.isForgotten }) { return link }
+        return lookUpDevicesLink()
+    }
+
+    @inline(never)
+    private func lookUpDevicesLink() -> Unretained<SeatClient>? {
+        _ = devices
+        return unchecked.devicesLink
     }
     /// The seat's: whether a motion can enter or leave a pointer constraint at all.
     private let constraintFlag: ConstraintFlag
