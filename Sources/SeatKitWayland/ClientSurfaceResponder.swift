@@ -400,34 +400,45 @@ public final class ClientSurfaceResponder: Responder {
         return .handled
     }
 
-    /// A scroll's events to the client's pointers, for ``pointerAxis(_:context:)``.
+    /// A scroll's events to the client's pointers, for ``pointerAxis(_:context:)``. A
+    /// finger's or a continuous scroll (no discrete steps: neither axis_value120 nor
+    /// axis_discrete) is sent here; a wheel's by ``sendWheelScroll(_:devices:)``, out of
+    /// line: inlined together, the wheel's value120 and discrete conversions were hoisted
+    /// before the loop and ran for every touchpad scroll too (issue 25, twelfth round).
     @inline(__always)
     private func sendScroll(_ event: PointerAxisEvent, devices: SeatClient) {
         let motion = event.motion
+        if motion.source == .wheel || motion.source == .wheelTilt { return sendWheelScroll(event, devices: devices) }
         let time = wireTime(event.time)
-        let isWheel = motion.source == .wheel || motion.source == .wheelTilt
+        let source = motion.source == .finger ? WL_POINTER_AXIS_SOURCE_FINGER : WL_POINTER_AXIS_SOURCE_CONTINUOUS
+        devices.eachPointer { resource in
+            let version = Libwayland.version(of: resource)
+            if version >= WL_POINTER_AXIS_SOURCE_SINCE_VERSION { Libwayland.pointerAxisSource(resource, source: source.rawValue) }
+            sendSmoothAxis(resource, version: version, time: time, axis: WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue,
+                           value: motion.vertical, stop: motion.verticalStop)
+            sendSmoothAxis(resource, version: version, time: time, axis: WL_POINTER_AXIS_HORIZONTAL_SCROLL.rawValue,
+                           value: motion.horizontal, stop: motion.horizontalStop)
+            // The version read above, not read again as `frame(_:)` would.
+            if version >= WL_POINTER_FRAME_SINCE_VERSION { Libwayland.pointerFrame(resource) }
+        }
+    }
+
+    /// A wheel's scroll (or a tilt's) to the client's pointers, for ``sendScroll(_:devices:)``.
+    @inline(never)
+    private func sendWheelScroll(_ event: PointerAxisEvent, devices: SeatClient) {
+        let motion = event.motion
+        let time = wireTime(event.time)
         devices.eachPointer { resource in
             let version = Libwayland.version(of: resource)
             if version >= WL_POINTER_AXIS_SOURCE_SINCE_VERSION {
                 Libwayland.pointerAxisSource(resource, source: wireSource(motion.source, version: version).rawValue)
             }
-            if isWheel {
-                sendAxis(resource, version: version, time: time, isWheel: true, axis: WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue,
-                         value: motion.vertical, v120: motion.verticalV120, discrete: motion.verticalDiscrete,
-                         stop: motion.verticalStop)
-                sendAxis(resource, version: version, time: time, isWheel: true, axis: WL_POINTER_AXIS_HORIZONTAL_SCROLL.rawValue,
-                         value: motion.horizontal, v120: motion.horizontalV120, discrete: motion.horizontalDiscrete,
-                         stop: motion.horizontalStop)
-            } else {
-                // A finger's or a continuous scroll: no discrete steps, so neither axis_value120
-                // nor axis_discrete, whose conversions the wheel's path makes (issue 25,
-                // eleventh round: inlined, they ran for every touchpad frame).
-                sendSmoothAxis(resource, version: version, time: time, axis: WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue,
-                               value: motion.vertical, stop: motion.verticalStop)
-                sendSmoothAxis(resource, version: version, time: time, axis: WL_POINTER_AXIS_HORIZONTAL_SCROLL.rawValue,
-                               value: motion.horizontal, stop: motion.horizontalStop)
-            }
-            // The version read above, not read again as `frame(_:)` would.
+            sendAxis(resource, version: version, time: time, isWheel: true, axis: WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue,
+                     value: motion.vertical, v120: motion.verticalV120, discrete: motion.verticalDiscrete,
+                     stop: motion.verticalStop)
+            sendAxis(resource, version: version, time: time, isWheel: true, axis: WL_POINTER_AXIS_HORIZONTAL_SCROLL.rawValue,
+                     value: motion.horizontal, v120: motion.horizontalV120, discrete: motion.horizontalDiscrete,
+                     stop: motion.horizontalStop)
             if version >= WL_POINTER_FRAME_SINCE_VERSION { Libwayland.pointerFrame(resource) }
         }
     }
