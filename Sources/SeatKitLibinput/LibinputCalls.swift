@@ -165,14 +165,30 @@ final class LibinputContextHandle {
         }
     }
 
-    private func number(of device: OpaquePointer) -> UInt32 {
-        if let existing = libinput_device_get_user_data(device) {
-            return UInt32(truncatingIfNeeded: Int(bitPattern: existing))
-        }
+    /// A device's user data: its number in the low 32 bits, and in ``naturalScrollBit``
+    /// whether natural scrolling is on. The user data is read for every event anyway (the
+    /// device's number), so a scroll learns the setting from it instead of asking libinput
+    /// per event, a call wlroots does not make (issue 25, twelfth round).
+    private static let naturalScrollBit = 1 << 32
+
+    /// The device's user data (``naturalScrollBit``), numbering the device on its first event.
+    @inline(__always)
+    private func tag(of device: OpaquePointer) -> Int {
+        if let existing = libinput_device_get_user_data(device) { return Int(bitPattern: existing) }
         let n = nextDeviceNumber
         nextDeviceNumber += 1
-        libinput_device_set_user_data(device, UnsafeMutableRawPointer(bitPattern: Int(n)))
-        return n
+        let data = Int(n) | (libinput_device_config_scroll_get_natural_scroll_enabled(device) != 0 ? Self.naturalScrollBit : 0)
+        libinput_device_set_user_data(device, UnsafeMutableRawPointer(bitPattern: data))
+        return data
+    }
+
+    /// Notes natural scrolling's setting in the device's user data again: after every change
+    /// of configuration (``apply(_:toDevice:)``, the only place this module sets it).
+    private func noteNaturalScroll(_ device: OpaquePointer) {
+        guard let existing = libinput_device_get_user_data(device) else { return }
+        let on = libinput_device_config_scroll_get_natural_scroll_enabled(device) != 0
+        let data = (Int(bitPattern: existing) & ~Self.naturalScrollBit) | (on ? Self.naturalScrollBit : 0)
+        libinput_device_set_user_data(device, UnsafeMutableRawPointer(bitPattern: data))
     }
 
     /// Hands the event to `sink`: the frequent kinds without a ``DeviceEvent`` (a large
@@ -182,7 +198,8 @@ final class LibinputContextHandle {
     private func read<Sink: DeviceEventSink>(_ event: OpaquePointer, into sink: inout Sink) {
         let type = libinput_event_get_type(event)
         let device = libinput_event_get_device(event)!
-        let n = number(of: device)
+        let userData = tag(of: device)
+        let n = UInt32(truncatingIfNeeded: userData)
         func make(_ time: UInt64, _ kind: DeviceEvent.Kind) {
             lastTime = Int64(bitPattern: time)
             sink.take(DeviceEvent(time: lastTime, device: n, kind: kind))
@@ -233,7 +250,7 @@ final class LibinputContextHandle {
                 horizontalV120: hasH && wheel ? libinput_event_pointer_get_scroll_value_v120(p, LIBINPUT_POINTER_AXIS_SCROLL_HORIZONTAL) : 0,
                 verticalV120: hasV && wheel ? libinput_event_pointer_get_scroll_value_v120(p, LIBINPUT_POINTER_AXIS_SCROLL_VERTICAL) : 0,
                 hasHorizontal: hasH, hasVertical: hasV,
-                naturalScrolling: libinput_device_config_scroll_get_natural_scroll_enabled(device) != 0)))
+                naturalScrolling: userData & Self.naturalScrollBit != 0)))
         case LIBINPUT_EVENT_TOUCH_DOWN, LIBINPUT_EVENT_TOUCH_MOTION:
             let t = libinput_event_get_touch_event(event)
             let slot = libinput_event_touch_get_seat_slot(t)
@@ -412,6 +429,7 @@ final class LibinputContextHandle {
     /// or does not have.
     func apply(_ configuration: DeviceConfiguration, toDevice number: UInt32) -> [String] {
         guard let d = devices[number] else { return ["device \(number) is gone"] }
+        defer { noteNaturalScroll(d) }
         var refused: [String] = []
         func check(_ name: String, _ status: libinput_config_status) {
             if status != LIBINPUT_CONFIG_STATUS_SUCCESS { refused.append(name) }

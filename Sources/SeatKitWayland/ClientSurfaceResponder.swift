@@ -110,11 +110,28 @@ public final class ClientSurfaceResponder: Responder {
     /// per event (~22 instructions a touch frame, ~38 a key frame, issue 25, eleventh round).
     /// The cache keeps the record for the call: only ``devices`` replaces it, and a body does
     /// not read ``devices``.
+    ///
+    /// `body` is called from one place: called from two (the cached link's and the looked-up
+    /// record's), the compiler made each body a function of its own, a second prologue and
+    /// epilogue per event (issue 25, twelfth round).
     @inline(__always)
     private func withDevices<Result>(else otherwise: Result, _ body: (SeatClient) -> Result) -> Result {
-        if let link = unchecked.devicesLink, !link.with({ $0.unchecked.isForgotten }) { return link.with(body) }
-        guard let devices else { return otherwise }
-        return body(devices)
+        guard let link = devicesLink else { return otherwise }
+        return link.with(body)
+    }
+
+    /// ``devices`` unretained: the cached link while its record is current, else the record
+    /// looked up again (``devices`` sets the link with the cache).
+    @inline(__always)
+    private var devicesLink: Unretained<SeatClient>? {
+        if let link = unchecked.devicesLink, !link.with({ $0.unchecked.isForgotten }) { return link }
+        return lookUpDevicesLink()
+    }
+
+    @inline(never)
+    private func lookUpDevicesLink() -> Unretained<SeatClient>? {
+        _ = devices
+        return unchecked.devicesLink
     }
     /// The seat's: whether a motion can enter or leave a pointer constraint at all.
     private let constraintFlag: ConstraintFlag
@@ -134,10 +151,11 @@ public final class ClientSurfaceResponder: Responder {
             }
             return .handled
         }
+        let ms = wireTime(event.time)
         event.touches.scanEach { touch in
             let serial = seat.nextSerial(.touchDown, for: client)
             devices.eachTouch { resource in
-                Libwayland.touchDown(resource, serial: serial, time: event.time.wireMilliseconds, surface: surface,
+                Libwayland.touchDown(resource, serial: serial, time: ms, surface: surface,
                                      id: touch.id.rawValue, x: touch.surfaceLocation.x, y: touch.surfaceLocation.y)
             }
         }
@@ -171,9 +189,10 @@ public final class ClientSurfaceResponder: Responder {
         }
         // Only touches sent down reach here: the router's record says which this responder follows.
         guard !devices.unchecked.touches.isEmpty else { return }
+        let ms = wireTime(event.time)
         event.touches.scanEach { touch in
             devices.eachTouch { resource in
-                Libwayland.touchMotion(resource, time: event.time.wireMilliseconds, id: touch.id.rawValue,
+                Libwayland.touchMotion(resource, time: ms, id: touch.id.rawValue,
                                        x: touch.surfaceLocation.x, y: touch.surfaceLocation.y)
             }
         }
@@ -189,10 +208,11 @@ public final class ClientSurfaceResponder: Responder {
             return .handled
         }
         guard surfaceResource != nil, !devices.unchecked.touches.isEmpty else { return .handled }
+        let ms = wireTime(event.time)
         event.touches.scanEach { touch in
             let serial = seat.nextSerial(.touchUp, for: client)
             devices.eachTouch { resource in
-                Libwayland.touchUp(resource, serial: serial, time: event.time.wireMilliseconds, id: touch.id.rawValue)
+                Libwayland.touchUp(resource, serial: serial, time: ms, id: touch.id.rawValue)
             }
         }
         touchFrames.add(devices)
@@ -348,7 +368,7 @@ public final class ClientSurfaceResponder: Responder {
         let moved = unchecked.sentPointer.map { $0.x != x || $0.y != y } ?? true
         if moved { unchecked.sentPointer = (x, y) }
         if moved || relative {
-            let ms = event.time.wireMilliseconds
+            let ms = wireTime(event.time)
             devices.eachPointer { resource in
                 if moved { Libwayland.pointerMotion(resource, time: ms, x: x, y: y) }
                 frame(resource)
@@ -363,8 +383,9 @@ public final class ClientSurfaceResponder: Responder {
         guard surfaceResource != nil, let devices, !devices.unchecked.pointers.isEmpty else { return .handled }
         let serial = seat.nextSerial(.button, for: client)
         let state = event.state == .pressed ? WL_POINTER_BUTTON_STATE_PRESSED : WL_POINTER_BUTTON_STATE_RELEASED
+        let ms = wireTime(event.time)
         devices.eachPointer { resource in
-            Libwayland.pointerButton(resource, serial: serial, time: event.time.wireMilliseconds, button: event.button,
+            Libwayland.pointerButton(resource, serial: serial, time: ms, button: event.button,
                                      state: state.rawValue)
             frame(resource)
         }
@@ -379,34 +400,45 @@ public final class ClientSurfaceResponder: Responder {
         return .handled
     }
 
-    /// A scroll's events to the client's pointers, for ``pointerAxis(_:context:)``.
+    /// A scroll's events to the client's pointers, for ``pointerAxis(_:context:)``. A
+    /// finger's or a continuous scroll (no discrete steps: neither axis_value120 nor
+    /// axis_discrete) is sent here; a wheel's by ``sendWheelScroll(_:devices:)``, out of
+    /// line: inlined together, the wheel's value120 and discrete conversions were hoisted
+    /// before the loop and ran for every touchpad scroll too (issue 25, twelfth round).
     @inline(__always)
     private func sendScroll(_ event: PointerAxisEvent, devices: SeatClient) {
         let motion = event.motion
-        let time = event.time.wireMilliseconds
-        let isWheel = motion.source == .wheel || motion.source == .wheelTilt
+        if motion.source == .wheel || motion.source == .wheelTilt { return sendWheelScroll(event, devices: devices) }
+        let time = wireTime(event.time)
+        let source = motion.source == .finger ? WL_POINTER_AXIS_SOURCE_FINGER : WL_POINTER_AXIS_SOURCE_CONTINUOUS
+        devices.eachPointer { resource in
+            let version = Libwayland.version(of: resource)
+            if version >= WL_POINTER_AXIS_SOURCE_SINCE_VERSION { Libwayland.pointerAxisSource(resource, source: source.rawValue) }
+            sendSmoothAxis(resource, version: version, time: time, axis: WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue,
+                           value: motion.vertical, stop: motion.verticalStop)
+            sendSmoothAxis(resource, version: version, time: time, axis: WL_POINTER_AXIS_HORIZONTAL_SCROLL.rawValue,
+                           value: motion.horizontal, stop: motion.horizontalStop)
+            // The version read above, not read again as `frame(_:)` would.
+            if version >= WL_POINTER_FRAME_SINCE_VERSION { Libwayland.pointerFrame(resource) }
+        }
+    }
+
+    /// A wheel's scroll (or a tilt's) to the client's pointers, for ``sendScroll(_:devices:)``.
+    @inline(never)
+    private func sendWheelScroll(_ event: PointerAxisEvent, devices: SeatClient) {
+        let motion = event.motion
+        let time = wireTime(event.time)
         devices.eachPointer { resource in
             let version = Libwayland.version(of: resource)
             if version >= WL_POINTER_AXIS_SOURCE_SINCE_VERSION {
                 Libwayland.pointerAxisSource(resource, source: wireSource(motion.source, version: version).rawValue)
             }
-            if isWheel {
-                sendAxis(resource, version: version, time: time, isWheel: true, axis: WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue,
-                         value: motion.vertical, v120: motion.verticalV120, discrete: motion.verticalDiscrete,
-                         stop: motion.verticalStop)
-                sendAxis(resource, version: version, time: time, isWheel: true, axis: WL_POINTER_AXIS_HORIZONTAL_SCROLL.rawValue,
-                         value: motion.horizontal, v120: motion.horizontalV120, discrete: motion.horizontalDiscrete,
-                         stop: motion.horizontalStop)
-            } else {
-                // A finger's or a continuous scroll: no discrete steps, so neither axis_value120
-                // nor axis_discrete, whose conversions the wheel's path makes (issue 25,
-                // eleventh round: inlined, they ran for every touchpad frame).
-                sendSmoothAxis(resource, version: version, time: time, axis: WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue,
-                               value: motion.vertical, stop: motion.verticalStop)
-                sendSmoothAxis(resource, version: version, time: time, axis: WL_POINTER_AXIS_HORIZONTAL_SCROLL.rawValue,
-                               value: motion.horizontal, stop: motion.horizontalStop)
-            }
-            // The version read above, not read again as `frame(_:)` would.
+            sendAxis(resource, version: version, time: time, isWheel: true, axis: WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue,
+                     value: motion.vertical, v120: motion.verticalV120, discrete: motion.verticalDiscrete,
+                     stop: motion.verticalStop)
+            sendAxis(resource, version: version, time: time, isWheel: true, axis: WL_POINTER_AXIS_HORIZONTAL_SCROLL.rawValue,
+                     value: motion.horizontal, v120: motion.horizontalV120, discrete: motion.horizontalDiscrete,
+                     stop: motion.horizontalStop)
             if version >= WL_POINTER_FRAME_SINCE_VERSION { Libwayland.pointerFrame(resource) }
         }
     }
@@ -598,3 +630,11 @@ public final class ClientSurfaceResponder: Responder {
         if let keyboards { keyboards.scanEach(send) } else { devices.eachKeyboard(send) }
     }
 }
+
+/// An event's time as the wire carries it (milliseconds, wrapping): the core's
+/// `Timestamp.wireMilliseconds`, computed here, once per event, by the touch and pointer
+/// senders. The core's getter is not inlined across modules: it was a call of its own per
+/// message (11 instructions and the call, ~13 a touch frame, ~8 a touchpad frame; issue 25,
+/// twelfth round). `WireTimeTests` keeps the two equal.
+@inline(__always)
+func wireTime(_ time: Timestamp) -> UInt32 { UInt32(truncatingIfNeeded: time.microseconds / 1000) }
