@@ -117,10 +117,13 @@ static int notification_expired(void *data) {
 static void idle_activity(void *data, const struct seatkit_input_event *event, bool consumed);
 
 /* The spy watches input only while some client has a notification: with none, no event
- * pays for it. */
+ * pays for it. It observes SEATKIT_INPUT_KINDS_ACTIVITY (seatkit.h says why that is all of
+ * someone's activity), so a touch's motions keep the router's record-only path while a
+ * client such as swayidle holds a notification. */
 static void watch_activity(struct seatkit_wlr_idle_notifier *notifier, bool on) {
 	if (on && !notifier->spy && notifier->router) {
-		notifier->spy = seatkit_router_add_spy(notifier->router, idle_activity, notifier);
+		notifier->spy = seatkit_router_add_spy_for_kinds(notifier->router,
+			SEATKIT_INPUT_KINDS_ACTIVITY, idle_activity, notifier);
 	} else if (!on && notifier->spy) {
 		seatkit_spy_destroy(notifier->spy);
 		notifier->spy = NULL;
@@ -193,11 +196,8 @@ static void bind_notifier(struct wl_client *client, void *data, uint32_t version
 
 static void idle_activity(void *data, const struct seatkit_input_event *event, bool consumed) {
 	(void)consumed;
+	(void)event; /* its kinds are activity's alone (watch_activity) */
 	struct seatkit_wlr_idle_notifier *notifier = data;
-	/* A device plugged in or out is not someone using it. */
-	if (event->type == SEATKIT_INPUT_DEVICE_ADDED || event->type == SEATKIT_INPUT_DEVICE_REMOVED) {
-		return;
-	}
 	struct idle_notification *n;
 	wl_list_for_each(n, &notifier->notifications, link) {
 		if (n->idled) {

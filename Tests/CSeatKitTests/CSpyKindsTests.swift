@@ -114,7 +114,7 @@ extension TheProcessWideCLog {
             seatkit_router_destroy(router)
         }
 
-        /// The wlroots kiosk's idle spy (kiosk.h, KIOSK_ACTIVITY_KINDS) observes downs and frames
+        /// The wlroots kiosk's idle spy (SEATKIT_INPUT_KINDS_ACTIVITY in seatkit.h) observes downs and frames
         /// instead of motions: every device frame of a drag reaches it, also when a filter took
         /// the touch (the wake filter swallows the waking touch).
         @Test func aSpyOfDownsAndFramesSeesEveryFrameOfADragAFilterTook() {

@@ -6,7 +6,7 @@
  *  - Activity is SeatKit's: a spy on the router sees input as it enters (before filters and
  *    grabs decide anything: the touch the wake filter swallows, keys a lock screen's grab
  *    takes, virtual pointers and keyboards; not a device plugged in or out), of the kinds
- *    KIOSK_ACTIVITY_KINDS (kiosk.h: a touch's frames stand for its motions); kiosk.c's spy,
+ *    SEATKIT_INPUT_KINDS_ACTIVITY (seatkit.h: a touch's frames stand for its motions); kiosk.c's spy,
  *    which --blank-after and --dim-after share, tells the dim step (idle_activity).
  *    The bridge's spy restarts every notification's timeout (a notification that had said
  *    `idled` says `resumed` at the first such event); the kiosk's restarts the dim timer.

@@ -222,7 +222,7 @@ static int blank_screen(void *data) {
 }
 
 /* Activity, swallowed or not, restarts the idle timer (while there is a screen) and the dim
- * step's (idle.c): one spy for both, of KIOSK_ACTIVITY_KINDS (kiosk.h says why they are all
+ * step's (idle.c): one spy for both, of SEATKIT_INPUT_KINDS_ACTIVITY (seatkit.h says why they are all
  * of it). */
 static void input_seen(void *data, const struct seatkit_input_event *event, bool consumed) {
 	struct kiosk *k = data;
@@ -386,7 +386,7 @@ static void setup_kiosk_behaviour(struct kiosk *k) {
 	}
 	/* Only --blank-after and --dim-after watch input: without them, no spy costs an event. */
 	if (k->blank_after_ms > 0 || k->dim_after_ms > 0) {
-		seatkit_router_add_spy_for_kinds(k->router, KIOSK_ACTIVITY_KINDS, input_seen, k);
+		seatkit_router_add_spy_for_kinds(k->router, SEATKIT_INPUT_KINDS_ACTIVITY, input_seen, k);
 	}
 	if (k->start_blanked) {
 		blank_screen(k);

@@ -228,26 +228,6 @@ void osk_arrange_panels(struct kiosk *k);
 void kiosk_refocus(struct kiosk *k);
 struct seatkit_output *kiosk_seatkit_output(struct kiosk *k, struct wlr_output *output);
 
-/* The kinds an idle spy (--blank-after here, --dim-after in idle.c) observes to see all of
- * someone's activity, for seatkit_router_add_spy_for_kinds. Every touch down, motion and up
- * ends in a SEATKIT_INPUT_TOUCH_FRAME, which SeatKit tells spies whatever a filter did with
- * the touch (libinput's frame through --libinput, wlr_touch's `frame` through the bridge, a
- * replay's frames): the frame stands for the motions and ups of its device frame, so a
- * finger held and moving keeps the screen on as before, and the down is observed for itself
- * (the touch the wake filter swallows). Pointer motion, buttons and scrolling, touchpad
- * gestures, keys, switches, tablet tools and pads (SEATKIT_INPUT_TABLET) and events of no
- * known type have no frame and are observed each. Not observed: touch motion, up and cancel
- * (their frame is; a cancel is nobody's doing), device added and removed (a device plugged
- * in or out is not someone using it). A spy of every kind (seatkit_router_add_spy) would put
- * each touch motion on the router's longer path, its event made for the spy alone; this one
- * leaves motions to the record-only path and restarts the timer once a frame. */
-#define KIOSK_ACTIVITY_KINDS \
-	(SEATKIT_INPUT_KIND(SEATKIT_INPUT_TOUCH_DOWN) | SEATKIT_INPUT_KIND(SEATKIT_INPUT_TOUCH_FRAME) \
-	| SEATKIT_INPUT_KIND(SEATKIT_INPUT_POINTER_MOTION) | SEATKIT_INPUT_KIND(SEATKIT_INPUT_POINTER_MOTION_ABSOLUTE) \
-	| SEATKIT_INPUT_KIND(SEATKIT_INPUT_POINTER_BUTTON) | SEATKIT_INPUT_KIND(SEATKIT_INPUT_POINTER_AXIS) \
-	| SEATKIT_INPUT_KIND(SEATKIT_INPUT_TOUCHPAD_GESTURE) | SEATKIT_INPUT_KIND(SEATKIT_INPUT_KEY) \
-	| SEATKIT_INPUT_KIND(SEATKIT_INPUT_SWITCH) | SEATKIT_INPUT_KIND(SEATKIT_INPUT_TABLET) \
-	| SEATKIT_INPUT_KIND(SEATKIT_INPUT_UNKNOWN))
 
 /* idle.c: ext-idle-notify-v1 (the bridge's, fed by a spy on SeatKit's router), idle
  * inhibitors on visible surfaces, --dim-after. */

@@ -999,6 +999,26 @@ struct seatkit_spy *seatkit_router_add_spy(struct seatkit_router *router,
 struct seatkit_spy *seatkit_router_add_spy_for_kinds(struct seatkit_router *router,
 	uint32_t kinds, seatkit_spy_func_t observe, void *data);
 void seatkit_spy_destroy(struct seatkit_spy *spy);
+/* The kinds an idle spy observes to see all of someone's activity, for
+ * seatkit_router_add_spy_for_kinds. Every touch down, motion and up ends in a
+ * SEATKIT_INPUT_TOUCH_FRAME, which SeatKit tells spies whatever a filter did with the touch
+ * (libinput's frame, wlr_touch's `frame` through the bridge, a replay's frames): the frame
+ * stands for the motions and ups of its device frame, so a finger held and moving counts as
+ * activity as before, and the down is observed for itself (a touch a wake filter swallows).
+ * Pointer motion, buttons and scrolling, touchpad gestures, keys, switches, tablet tools and
+ * pads (SEATKIT_INPUT_TABLET) and events of no known type have no frame and are observed
+ * each. Not observed: touch motion, up and cancel (their frame is; a cancel is nobody's
+ * doing), device added and removed (a device plugged in or out is not someone using it). A
+ * spy of every kind would put each touch motion on the router's longer path, its event made
+ * for the spy alone; one of these kinds leaves motions to the record-only path. The
+ * ext-idle-notify-v1 bridge (seatkit-wlroots.h) observes these. */
+#define SEATKIT_INPUT_KINDS_ACTIVITY \
+	(SEATKIT_INPUT_KIND(SEATKIT_INPUT_TOUCH_DOWN) | SEATKIT_INPUT_KIND(SEATKIT_INPUT_TOUCH_FRAME) \
+	| SEATKIT_INPUT_KIND(SEATKIT_INPUT_POINTER_MOTION) | SEATKIT_INPUT_KIND(SEATKIT_INPUT_POINTER_MOTION_ABSOLUTE) \
+	| SEATKIT_INPUT_KIND(SEATKIT_INPUT_POINTER_BUTTON) | SEATKIT_INPUT_KIND(SEATKIT_INPUT_POINTER_AXIS) \
+	| SEATKIT_INPUT_KIND(SEATKIT_INPUT_TOUCHPAD_GESTURE) | SEATKIT_INPUT_KIND(SEATKIT_INPUT_KEY) \
+	| SEATKIT_INPUT_KIND(SEATKIT_INPUT_SWITCH) | SEATKIT_INPUT_KIND(SEATKIT_INPUT_TABLET) \
+	| SEATKIT_INPUT_KIND(SEATKIT_INPUT_UNKNOWN))
 
 /* ------------------------------------------------------------------------------------ */
 /* Grabs (as wlr_seat's): who gets a device class's input instead of the default rule     */
