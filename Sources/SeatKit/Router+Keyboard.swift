@@ -53,7 +53,7 @@ extension Router {
             // saw the press still hears a release (made up: the grab took the real one).
             guard let after = releasedKeyIndex(keycode) else { return }
             let press = unchecked.keyboard.heldKeys[after].press
-            unchecked.keyboard.heldKeys.remove(at: after)
+            unchecked.keyboard.removeRecord(at: after)
             if case .focus = press, let focus = unchecked.keyboard.firstResponder {
                 tellCancelledKey(keycode, to: focus, keepsFocus: true)
             }
@@ -212,7 +212,7 @@ extension Router {
     }
 
     private func removeReleasedKey(_ keycode: UInt32) {
-        if let index = releasedKeyIndex(keycode) { unchecked.keyboard.heldKeys.remove(at: index) }
+        if let index = releasedKeyIndex(keycode) { unchecked.keyboard.removeRecord(at: index) }
     }
 
     /// Keys held now whose presses the first responder's chain saw and whose releases it has
