@@ -164,6 +164,10 @@ extension Router {
         deliverKey(keyEvent)
     }
 
+    /// Whether a keyboard grab is active: ``keyboardGrab`` `!= nil` without loading the grab
+    /// (an existential: a retain and a release per question).
+    package var hasKeyboardGrab: Bool { unchecked.keyboard.grab != nil }
+
     /// The record of `keycode` while it is held (not the one of a release under way).
     @inline(__always)
     func heldKeyIndex(_ keycode: UInt32) -> Int? {

@@ -313,8 +313,10 @@ final class InputMethodGrabResumer: InputFilter {
 
     func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
         // The seat lent, not loaded owned: a retain and a release per key press otherwise
-        // (~35 instructions a key frame in the kiosk, issue 25, eleventh round).
-        guard event.state == .pressed, router.keyboardGrab == nil,
+        // (~35 instructions a key frame in the kiosk, issue 25, eleventh round). The router's
+        // grab is asked about without loading it (`hasKeyboardGrab`: the getter's existential
+        // cost a retain and a release, ~25 a press, issue 25, twelfth round).
+        guard event.state == .pressed, !router.hasKeyboardGrab,
               let grab = seatHandle.withSeatIfPresent({ $0.inputMethod?.keyboardGrab }) ?? nil else { return .pass }
         grab.resumeIfDisplaced()
         return .pass
