@@ -60,6 +60,17 @@ extension Router {
         }
     }
 
+    /// A key from its parts, routed as ``inject(_:)`` routes a key: what a backend in another
+    /// module calls for its keys (SeatKitLibinput). The event is made here, where its kind is
+    /// known: made in the backend and handed to the inlined `inject`, it was copied and
+    /// destroyed through the event's outlined value witnesses (~140 instructions a key,
+    /// issue 25, twelfth round).
+    package func injectKey(at time: Timestamp, device: DeviceID, keycode: UInt32, state: KeyState) {
+        let event = InputEvent(time: time, device: device, .key(keycode: keycode, state: state))
+        if trace != nil { traceReceived(event) }
+        key(event, keycode: keycode, state: state)
+    }
+
     /// The rest of a key whose press was taken: swallowed, and spies hear it consumed.
     private func followTaken(_ event: InputEvent) {
         trace?.record(.followedConsumed(event))
