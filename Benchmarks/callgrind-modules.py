@@ -60,7 +60,7 @@ for path in sys.argv[2:]:
         if line[0].isdigit() or line[0] in '+-*':
             f = line.split()
             if len(f) < 2: continue
-            ir = int(f[1])
+            ir = int(f[-1])  # the last field: Ir after the positions (line, or instr and line)
             if pending is not None:
                 edges[(os.path.basename(ob), fn, os.path.basename(cob), cfn)] += ir
                 ncalls[(os.path.basename(ob), fn, os.path.basename(cob), cfn)] += pending

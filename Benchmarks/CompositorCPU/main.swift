@@ -255,8 +255,11 @@ func wevEvents(_ path: String, from offset: Int) -> [String: Int] {
 /// valgrind's callgrind in front of a compositor's command: nothing counted until the
 /// driver switches instrumentation on; each `vgdb dump` writes FILE.N.
 /// valgrind's FIFOs for vgdb go beside FILE (`--vgdb-prefix`), not among /tmp's entries.
+/// CALLGRIND_DUMP_INSTR=1 in the environment: counts by instruction address too
+/// (`--dump-instr=yes`), to read a function's costs against its disassembly.
 func valgrind(_ file: String) -> [String] {
     ["/usr/bin/valgrind", "--tool=callgrind", "--callgrind-out-file=\(file)", "--instr-atstart=no", "--vgdb-prefix=\(file).vgdb"]
+        + (ProcessInfo.processInfo.environment["CALLGRIND_DUMP_INSTR"] == "1" ? ["--dump-instr=yes"] : [])
 }
 
 /// A callgrind monitor command (`vgdb --pid=PID instrumentation on`, `dump LABEL`); vgdb
@@ -315,7 +318,7 @@ struct Profile {
             if c.isNumber || c == "+" || c == "-" || c == "*" {
                 if skipNext { skipNext = false; continue }
                 let fields = line.split(separator: " ")
-                guard fields.count >= 2, let ir = Int(fields[1]) else { continue }
+                guard fields.count >= 2, let ir = Int(fields[fields.count - 1]) else { continue }  // the last: Ir after the positions (line, or instr and line)
                 total += ir
                 byObject[object, default: 0] += ir
                 byFunction["\(function) [\(object)]", default: 0] += ir
