@@ -206,7 +206,9 @@ final class InputMethod: ResourceObject {
     }
 
     /// The keyboard grab this input method holds, if any.
-    var keyboardGrab: InputMethodKeyboardGrab?
+    var keyboardGrab: InputMethodKeyboardGrab? {
+        didSet { if oldValue !== keyboardGrab { seat?.inputMethodGrabChanged() } }
+    }
 
     package func resourceDestroyed() {
         resource = nil
@@ -308,8 +310,15 @@ final class InputMethodGrabResumer: InputFilter {
     private let seatHandle: SeatHandle
     init(seat: Seat) { self.seatHandle = seat.handle }
 
-    /// Keys alone (it acts on interpreted presses): the router asks about no other kind.
-    var filteredKinds: InputEventKinds { .key }
+    /// Whether the seat's input method holds a keyboard grab (the seat sets it and tells the
+    /// router, ``Seat/inputMethodGrabChanged()``).
+    var isWanted = false
+
+    /// Keys (it acts on interpreted presses) while the seat's input method holds a keyboard
+    /// grab, nothing otherwise: without a grab to resume every key passed it untouched, yet
+    /// was asked of it raw and interpreted, and the kiosk's own filter was then one of two
+    /// asked about keys, in the filters' loop rather than asked alone (issue 25, twelfth round).
+    var filteredKinds: InputEventKinds { isWanted ? .key : [] }
 
     func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
         // The seat lent, not loaded owned: a retain and a release per key press otherwise
