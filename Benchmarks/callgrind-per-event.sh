@@ -77,7 +77,7 @@ def per_call(pattern):
     return total / n
 touch = per_call(r"RoutingWorkloads0A5SceneC10moveFinger|RoutingScene\.moveFinger")
 pointer = per_call(r"RoutingWorkloads0A5SceneC17movePointerAcross|RoutingScene\.movePointerAcross")
-key = per_call(r"RouterC3key_7keycode|Router\.key\(")
+key = per_call(r"RouterC3key_7keycode|RouterC3keyyyAA6RawKeyVF|Router\.key\(")  # key(_:keycode:state:), or key(_: RawKey) from i27x on
 # A binary from before the pen workload has none: "-".
 try:
     pen_pattern = r"RoutingWorkloads0A5SceneC7movePen|RoutingScene\.movePen"

@@ -15,6 +15,15 @@
 #   WLROOTS=0 Benchmarks/compositor-cpu.sh        without the wlroots kiosk (the third side)
 #   CALLGRIND=DIR Benchmarks/compositor-cpu.sh    user-space instructions per input frame instead
 #       (every side under callgrind, fewer loops, the same frames per side; dumps in DIR)
+#       Under callgrind the driver also prints the figures "once warm": only the dumps of
+#       segment WARM_FROM (2 unless given) on, over their frames. Each loop of a recording is
+#       the same input, so the one-time costs (first-use type metadata, a keymap's first
+#       lookups, lazily made tables; cage's own alike) fall in the first segment (the
+#       keyboard's first 5 of its 10 loops at SPEED=10) and the idle window after it; the
+#       rest is the per-frame cost once warm, for every side alike. The Swift kiosk's split
+#       by module once warm: Benchmarks/callgrind-modules.py --warm DIR/kiosk-keyboard-1
+#       (the driver writes DIR/SIDE-WORKLOAD-RUN.segments, the frames of each segment).
+#   WORKLOADS=keyboard,mouse Benchmarks/compositor-cpu.sh   only those of the four recordings
 #   PERF_STAT=DIR Benchmarks/compositor-cpu.sh    syscalls and context switches per input frame too
 # The recordings: ../shared/recordings beside the repository, or $SEATKIT_RECORDINGS.
 set -euo pipefail
@@ -61,6 +70,18 @@ if [ "${WLROOTS:-1}" != 0 ]; then
   wlroots=(--wlroots-kiosk "$build/wlroots-kiosk")
 fi
 
+# The recordings played: WORKLOADS=keyboard,mouse,touchscreen,touchpad picks among them.
+workloads() {  # LOOPS for keyboard, mouse, touchscreen, touchpad
+  local names=(keyboard mouse touchscreen touchpad) loops=("$@") i
+  local paths=("$recordings/keyboard-at-ibus-test.yml" "$recordings/mouse-dell-ms116-move.yml"
+               "$root/examples/kiosk-touch.yml" "$recordings/touchpad-ite-2fg-scroll-li1.12.yml")
+  for i in 0 1 2 3; do
+    case ",${WORKLOADS:-keyboard,mouse,touchscreen,touchpad}," in
+      *",${names[$i]},"*) printf -- '--workload\n%s=%s*%s\n' "${names[$i]}" "${paths[$i]}" "${loops[$i]}" ;;
+    esac
+  done
+}
+
 kiosk="$root/.build/release/kiosk"
 if [ -n "${CALLGRIND:-}" ]; then
   # valgrind 3.19 cannot read the DWARF 5 of Swift 6.3 binaries: copies without debug info,
@@ -68,6 +89,7 @@ if [ -n "${CALLGRIND:-}" ]; then
   # kiosk's libseatkit.so first on LD_LIBRARY_PATH (the example's RUNPATH allows it).
   strip --strip-debug -o "$root/.build/release/kiosk-nodebug" "$kiosk"
   kiosk="$root/.build/release/kiosk-nodebug"
+  mapfile -t played < <(workloads 10 2 4 10)
   if [ ${#wlroots[@]} -gt 0 ]; then
     # By their SONAMEs, which the kiosk asks for (it links seatkit-replay too, for --replay).
     mkdir -p "$root/Benchmarks/.build/seatkit-nodebug"
@@ -78,21 +100,16 @@ if [ -n "${CALLGRIND:-}" ]; then
   fi
   exec Benchmarks/.build/release/CompositorCPU \
     --kiosk "$kiosk" --libseat-shim "$shim" --user "$user" "${wlroots[@]}" --callgrind "$CALLGRIND" \
-    --runs "${RUNS:-5}" --speed "${SPEED:-10}" --segment "${SEGMENT:-1}" \
-    --workload "keyboard=$recordings/keyboard-at-ibus-test.yml*10" \
-    --workload "mouse=$recordings/mouse-dell-ms116-move.yml*2" \
-    --workload "touchscreen=$root/examples/kiosk-touch.yml*4" \
-    --workload "touchpad=$recordings/touchpad-ite-2fg-scroll-li1.12.yml*10" \
+    --runs "${RUNS:-5}" --speed "${SPEED:-10}" --segment "${SEGMENT:-1}" --warm-from "${WARM_FROM:-2}" \
+    "${played[@]}" \
     "$@"
 fi
+mapfile -t played < <(workloads 100 40 40 300)
 perf=()
 [ -n "${PERF_STAT:-}" ] && perf=(--perf-stat "$PERF_STAT")
 
 exec Benchmarks/.build/release/CompositorCPU "${perf[@]}" \
   --kiosk "$kiosk" --libseat-shim "$shim" --user "$user" "${wlroots[@]}" \
   --runs "${RUNS:-5}" --speed "${SPEED:-10}" --segment "${SEGMENT:-1}" \
-  --workload "keyboard=$recordings/keyboard-at-ibus-test.yml*100" \
-  --workload "mouse=$recordings/mouse-dell-ms116-move.yml*40" \
-  --workload "touchscreen=$root/examples/kiosk-touch.yml*40" \
-  --workload "touchpad=$recordings/touchpad-ite-2fg-scroll-li1.12.yml*300" \
+  "${played[@]}" \
   "$@"

@@ -39,6 +39,7 @@ struct Options {
     var callgrind = false
     var callgrindOut = "callgrind"  // a directory: each side's dumps, and the per-function reports
     var callgrindLibraries: String? // LD_LIBRARY_PATH for the wlroots kiosk under valgrind (its .so without DWARF)
+    var warmFrom = 2                // under callgrind, the "once warm" figures count segments from this one on
     var perfStat: String?   // a directory: `perf stat` of each side's playback and idle windows goes there
     var perfRecord = false  // `perf record` (cpu-clock samples, user and kernel) instead
 }
@@ -82,6 +83,12 @@ func parseOptions() -> Options {
             o.callgrindOut = value()
         case "--callgrind-libraries":
             o.callgrindLibraries = value()
+        case "--warm-from":
+            // Under callgrind, the "once warm" table counts only the dumps of segments from
+            // this one on (play-K, idle-K, ...): every loop of a recording is the same input,
+            // so one-time costs (first-use type metadata, lazily made tables, a keymap's first
+            // lookups, cage's own first-use work) fall in the first segment and its idle window.
+            o.warmFrom = max(1, Int(value()) ?? 2)
         case "--perf-stat":
             // perf stat attached to the compositor, counting during the playback segments and
             // during the idle windows apart (context switches, syscalls, task clock):
@@ -105,7 +112,7 @@ func parseOptions() -> Options {
         o.compositors.append("wlroots-kiosk")
     }
     if o.kiosk.isEmpty || o.libseatShim.isEmpty || o.workloads.isEmpty {
-        fail("usage: CompositorCPU --kiosk PATH --libseat-shim PATH --workload NAME=PATH*LOOPS... [--wlroots-kiosk PATH] [--speed 10] [--runs 5] [--segment 1] [--only cage,kiosk,wlroots-kiosk] [--user seatbench] [--perf-stat DIR | --perf-record DIR] [--callgrind DIR [--callgrind-libraries DIR]]")
+        fail("usage: CompositorCPU --kiosk PATH --libseat-shim PATH --workload NAME=PATH*LOOPS... [--wlroots-kiosk PATH] [--speed 10] [--runs 5] [--segment 1] [--only cage,kiosk,wlroots-kiosk] [--user seatbench] [--perf-stat DIR | --perf-record DIR] [--callgrind DIR [--callgrind-libraries DIR] [--warm-from 2]]")
     }
     return o
 }
@@ -248,8 +255,11 @@ func wevEvents(_ path: String, from offset: Int) -> [String: Int] {
 /// valgrind's callgrind in front of a compositor's command: nothing counted until the
 /// driver switches instrumentation on; each `vgdb dump` writes FILE.N.
 /// valgrind's FIFOs for vgdb go beside FILE (`--vgdb-prefix`), not among /tmp's entries.
+/// CALLGRIND_DUMP_INSTR=1 in the environment: counts by instruction address too
+/// (`--dump-instr=yes`), to read a function's costs against its disassembly.
 func valgrind(_ file: String) -> [String] {
     ["/usr/bin/valgrind", "--tool=callgrind", "--callgrind-out-file=\(file)", "--instr-atstart=no", "--vgdb-prefix=\(file).vgdb"]
+        + (ProcessInfo.processInfo.environment["CALLGRIND_DUMP_INSTR"] == "1" ? ["--dump-instr=yes"] : [])
 }
 
 /// A callgrind monitor command (`vgdb --pid=PID instrumentation on`, `dump LABEL`); vgdb
@@ -308,7 +318,7 @@ struct Profile {
             if c.isNumber || c == "+" || c == "-" || c == "*" {
                 if skipNext { skipNext = false; continue }
                 let fields = line.split(separator: " ")
-                guard fields.count >= 2, let ir = Int(fields[1]) else { continue }
+                guard fields.count >= 2, let ir = Int(fields[fields.count - 1]) else { continue }  // the last: Ir after the positions (line, or instr and line)
                 total += ir
                 byObject[object, default: 0] += ir
                 byFunction["\(function) [\(object)]", default: 0] += ir
@@ -440,6 +450,9 @@ struct Measurement {
     var events: [String: Int] = [:]
     var delivered: Int { events.values.reduce(0, +) }
     var instructions: Instructions?
+    /// The same from segment `--warm-from` on only, over `warmFrames` input frames.
+    var warm: Instructions?
+    var warmFrames = 0
     var kernel: KernelCounts?
 }
 
@@ -480,6 +493,7 @@ final class Side {
     var windows: (play: WindowCounter, idle: WindowCounter)?
     var switches = (play: (voluntary: 0.0, involuntary: 0.0), idle: (voluntary: 0.0, involuntary: 0.0))
     var lastSegment = (wall: 0.0, cpu: 0.0, frames: 0)
+    var segmentFrames: [Int] = []  // input frames written in each segment, in order
     var segments: [Double] = []
     var pid: Int32 { child.pid }
 
@@ -720,6 +734,7 @@ final class Side {
         active.cpu += end.1 - start.1
         active.stat += end.2 - start.2
         lastSegment = (wall: end.0 - start.0, cpu: end.1 - start.1, frames: count - framesBefore)
+        segmentFrames.append(count - framesBefore)
         return end.0 - start.0
     }
 
@@ -753,7 +768,7 @@ final class Side {
         }
         if o.callgrind {
             // The dumps FILE.1, FILE.2, ... each say which mark wrote them.
-            var instructions = Instructions()
+            var instructions = Instructions(), warm = Instructions()
             let directory = (callgrindFile as NSString).deletingLastPathComponent
             let base = (callgrindFile as NSString).lastPathComponent
             try? FileManager.default.createDirectory(atPath: o.callgrindOut, withIntermediateDirectories: true)
@@ -763,12 +778,21 @@ final class Side {
                 let wall = window.end - window.start
                 if profile.label.hasPrefix("play-") { instructions.play = instructions.play + profile; instructions.playWall += wall }
                 if profile.label.hasPrefix("idle-") { instructions.idle = instructions.idle + profile; instructions.idleWall += wall }
+                if let segment = segmentOf(profile.label), segment >= o.warmFrom {
+                    if profile.label.hasPrefix("play-") { warm.play = warm.play + profile; warm.playWall += wall }
+                    if profile.label.hasPrefix("idle-") { warm.idle = warm.idle + profile; warm.idleWall += wall }
+                }
                 let keep = "\(o.callgrindOut)/\(compositor)-\(workload.name)-\(perfRun).\(profile.label)"
                 try? FileManager.default.removeItem(atPath: keep)
                 try? FileManager.default.copyItem(atPath: directory + "/" + file, toPath: keep)
             }
             m.instructions = instructions
+            m.warmFrames = segmentFrames.dropFirst(o.warmFrom - 1).reduce(0, +)
+            if m.warmFrames > 0 { m.warm = warm }
             writeFunctionReport(instructions, frames: count, to: "\(o.callgrindOut)/\(compositor)-\(workload.name)-\(perfRun).functions.txt")
+            // Input frames per segment, for Benchmarks/callgrind-modules.py --warm.
+            let lines = segmentFrames.enumerated().map { "\($0.offset + 1) \($0.element)\n" }.joined()
+            try? lines.write(toFile: "\(o.callgrindOut)/\(compositor)-\(workload.name)-\(perfRun).segments", atomically: true, encoding: .utf8)
         }
         return m
     }
@@ -868,6 +892,13 @@ func writeFunctionReport(_ i: Instructions, frames: Int, to path: String) {
 }
 
 /// The median over runs.
+/// The segment a callgrind dump's label belongs to (play-3, idle-3, gap-play-3, gap-idle-3:
+/// 3); nil for `start`.
+func segmentOf(_ label: String) -> Int? {
+    guard let dash = label.lastIndex(of: "-") else { return nil }
+    return Int(label[label.index(after: dash)...])
+}
+
 func medianOf(_ ms: [Measurement], _ f: (Measurement) -> Double?) -> Double? {
     let xs = ms.compactMap(f)
     return xs.isEmpty ? nil : median(xs)
@@ -1026,6 +1057,41 @@ if o.callgrind {
                 (key, medianOf(ms) { m in
                     let i = m.instructions!
                     return (Double(i.play.byObject[key] ?? 0) - Double(i.idle.byObject[key] ?? 0) * i.idleScale) / Double(max(1, m.frames))
+                } ?? 0)
+            }.sorted { $0.1 > $1.1 }
+            print("  \(row.workload.name), \(side): " + objects.filter { abs($0.1) >= 0.5 }.map { String(format: "%@ %.0f", $0.0, $0.1) }.joined(separator: ", "))
+        }
+    }
+    print("")
+    print("Once warm: the same from segment \(o.warmFrom) on only (its dumps and frames; the first segments' one-time costs left out; median over runs):")
+    printTableHeading(o.compositors.map { "\($0)" } + ["frames warm"], others.map { "\($0) ÷ cage" }, numeric: true)
+    for row in rows {
+        let frames = row.results.values.first { !$0.isEmpty }?.first?.frames ?? 0
+        let warmFrames = row.results.values.first { !$0.isEmpty }?.first?.warmFrames ?? 0
+        func perFrame(_ side: String) -> Double? {
+            medianOf(row.results[side] ?? []) { m in
+                m.warm.map { (Double($0.play.total) - Double($0.idle.total) * $0.idleScale) / Double(max(1, m.warmFrames)) }
+            }
+        }
+        var line = "| \(row.workload.name) ×\(row.workload.loops) | \(frames) |"
+        for side in o.compositors { line += perFrame(side).map { String(format: " %.0f |", $0) } ?? " – |" }
+        line += " \(warmFrames) |"
+        for side in others {
+            if let a = perFrame(side), let c = perFrame("cage"), c > 0 { line += String(format: " %.2f× |", a / c) } else { line += " – |" }
+        }
+        print(line)
+    }
+    print("")
+    print("Once warm, by object file, instructions per input frame (median over runs):")
+    for row in rows {
+        for side in o.compositors {
+            let ms = (row.results[side] ?? []).filter { $0.warm != nil }
+            guard !ms.isEmpty else { continue }
+            let keys = Set(ms.flatMap { Array($0.warm!.play.byObject.keys) + Array($0.warm!.idle.byObject.keys) })
+            let objects = keys.map { key in
+                (key, medianOf(ms) { m in
+                    let i = m.warm!
+                    return (Double(i.play.byObject[key] ?? 0) - Double(i.idle.byObject[key] ?? 0) * i.idleScale) / Double(max(1, m.warmFrames))
                 } ?? 0)
             }.sorted { $0.1 > $1.1 }
             print("  \(row.workload.name), \(side): " + objects.filter { abs($0.1) >= 0.5 }.map { String(format: "%@ %.0f", $0.0, $0.1) }.joined(separator: ", "))

@@ -101,6 +101,14 @@ struct KeyboardRouting {
         heldKeys.scanIndex { $0.keycode == keycode && $0.isReleased }
     }
 
+    /// Removes the record at `index`, keeping the others in press order. The key pressed last
+    /// (what typing releases) goes without `remove(at:)`'s general move of the rest (~70
+    /// instructions a release, issue 25, twelfth round).
+    @inline(__always)
+    mutating func removeRecord(at index: Int) {
+        if index == heldKeys.count - 1 { heldKeys.removeLast() } else { heldKeys.remove(at: index) }
+    }
+
     /// Whether the press of held `keycode` went to `press` (false when it is not held).
     @inline(__always)
     func isHeld(_ keycode: UInt32, pressWentTo press: HeldKey.Press) -> Bool {

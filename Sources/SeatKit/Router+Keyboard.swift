@@ -11,8 +11,17 @@ extension Router {
     ///   which delivers it only if the first responder's chain saw the press and has not
     ///   heard a release of it yet.
     /// A release of a key that is not held (no press came) is ignored and traced.
+    @inline(__always)
     func key(_ event: InputEvent, keycode: UInt32, state: KeyState) {
-        var keyEvent = KeyEvent(time: event.time, device: event.device, keycode: keycode, state: state)
+        key(RawKey(time: event.time, device: event.device, keycode: keycode, state: state))
+    }
+
+    /// ``key(_:keycode:state:)`` from the key's parts: the event is made again
+    /// (``RawKey/event``) only for whoever looks at it (filters, spies, a trace). Passed
+    /// along, the event was copied to the stack twice per key on its way to the filters.
+    func key(_ raw: RawKey) {
+        let keycode = raw.keycode, state = raw.state
+        var keyEvent = KeyEvent(time: raw.time, device: raw.device, keycode: keycode, state: state)
         // The interpreter sees every key, consumed or not, so modifiers never drift; but not
         // the rest of a key whose press a filter that discards taken presses took: it heard
         // that press released at once (``releaseTakenPressFromInterpreter(_:at:)``), so a
@@ -28,52 +37,71 @@ extension Router {
             // injected) keeps the record of the first press, so that the release owed to whoever
             // saw it is not lost; it is routed as a repeat would be.
             if let index = heldKeyIndex(keycode) {
-                if unchecked.keyboard.heldKeys[index].press == .taken { return followTaken(event) }
-                routeKey(event, keyEvent, record: false)
+                if unchecked.keyboard.heldKeys[index].press == .taken { return followTaken(raw) }
+                routeKey(raw, keyEvent, record: false)
             } else {
                 // Recorded before any filter runs: a filter that moves focus (Alt+Tab) makes an
                 // enter that does not list this key, whatever the filter then decides.
                 unchecked.keyboard.heldKeys.append(HeldKey(keycode: keycode, press: .routing))
-                routeKey(event, keyEvent, record: true)
+                routeKey(raw, keyEvent, record: true)
             }
         case .repeated:
-            if unchecked.keyboard.isHeld(keycode, pressWentTo: .taken) { return followTaken(event) }
-            routeKey(event, keyEvent, record: false)
+            if unchecked.keyboard.isHeld(keycode, pressWentTo: .taken) { return followTaken(raw) }
+            routeKey(raw, keyEvent, record: false)
         case .released:
-            guard let index = heldKeyIndex(keycode) else { return ignore(event, "release of a key not held") }
+            guard let index = heldKeyIndex(keycode) else { return ignoreKey(raw, "release of a key not held") }
             // No longer held from here on (not listed by an enter a handler causes), but the
             // record says where the press went until the release has been routed.
             unchecked.keyboard.heldKeys[index].isReleased = true
             if unchecked.keyboard.heldKeys[index].press == .taken {
                 removeReleasedKey(keycode)
-                return followTaken(event)
+                return followTaken(raw)
             }
-            routeKey(event, keyEvent, record: false)
+            routeKey(raw, keyEvent, record: false)
             // A grab that got the release and did not forward it: the first responder that
             // saw the press still hears a release (made up: the grab took the real one).
             guard let after = releasedKeyIndex(keycode) else { return }
             let press = unchecked.keyboard.heldKeys[after].press
-            unchecked.keyboard.heldKeys.remove(at: after)
+            unchecked.keyboard.removeRecord(at: after)
             if case .focus = press, let focus = unchecked.keyboard.firstResponder {
                 tellCancelledKey(keycode, to: focus, keepsFocus: true)
             }
         }
     }
 
+    /// A key from its parts, routed as ``inject(_:)`` routes a key: what a backend in another
+    /// module calls for its keys (SeatKitLibinput). The event is made here, where its kind is
+    /// known: made in the backend and handed to the inlined `inject`, it was copied and
+    /// destroyed through the event's outlined value witnesses (~140 instructions a key,
+    /// issue 25, twelfth round).
+    package func injectKey(at time: Timestamp, device: DeviceID, keycode: UInt32, state: KeyState) {
+        let raw = RawKey(time: time, device: device, keycode: keycode, state: state)
+        if trace != nil { traceReceived(raw.event) }
+        key(raw)
+    }
+
     /// The rest of a key whose press was taken: swallowed, and spies hear it consumed.
-    private func followTaken(_ event: InputEvent) {
+    @inline(never)
+    private func followTaken(_ raw: RawKey) {
+        let event = raw.event
         trace?.record(.followedConsumed(event))
         observe(event, consumed: true)
     }
 
+    /// A release of a key not held: ignored, traced. Out of line: rare.
+    @inline(never)
+    private func ignoreKey(_ raw: RawKey, _ reason: String) {
+        ignore(raw.event, reason)
+    }
+
     /// Filters, spies, then the grab or the default rule. `record`: the event is the press
     /// that created the last ``HeldKey`` record of its key, which this marks as it goes.
-    private func routeKey(_ event: InputEvent, _ keyEvent: KeyEvent, record: Bool) {
+    private func routeKey(_ raw: RawKey, _ keyEvent: KeyEvent, record: Bool) {
         // Most seats have no filter and no spy of keys: skip even loading the lists.
         // Filters that are off are not in the asked lists (FilterRoster).
         let asked: FilterInterests = keyEvent.state == .released ? .keyReleases : .keysAndInterpretedKeys
         if unchecked.filterList.asks(asked) || unchecked.spyList.wants(.key) {
-            return routeKeyThroughFilters(event, keyEvent, record: record)
+            return routeKeyThroughFilters(raw, keyEvent, record: record)
         }
         routeUnfilteredKey(keyEvent, record: record)
     }
@@ -84,7 +112,8 @@ extension Router {
     /// filters passed, with no modifiers changed, no trace and no spy goes straight on to the
     /// grab or the default rule; the rest is ``finishFilteredKey(_:_:consumedBy:record:)``.
     @inline(never)
-    private func routeKeyThroughFilters(_ event: InputEvent, _ keyEvent: KeyEvent, record: Bool) {
+    private func routeKeyThroughFilters(_ raw: RawKey, _ keyEvent: KeyEvent, record: Bool) {
+        let event = raw.event
         let released = keyEvent.state == .released
         // Each filter is asked about the raw event, then about the interpreted key
         // (presses and repeats); spies hear once, with the verdict.
@@ -103,7 +132,12 @@ extension Router {
                 ?? askInterpretedKeyFilters(keyEvent)
         }
         unchecked.keyboard.filterDepth &-= 1
-        if consumedBy == nil, unchecked.keyboard.filteredModifierMasks == nil, trace == nil, !unchecked.spyList.wants(.key) {
+        if consumedBy == nil, unchecked.keyboard.filteredModifierMasks == nil, trace == nil {
+            // Passed, modifiers unchanged, no trace: spies hear it (a compositor's idle spy),
+            // then the grab or the default rule, without `finishFilteredKey`'s call, which
+            // read the whole event for its rare paths first (~45 instructions a key, issue
+            // 25, twelfth round).
+            if unchecked.spyList.wants(.key) { tellSpies(event, consumed: false) }
             return routeUnfilteredKey(keyEvent, record: record)
         }
         finishFilteredKey(event, keyEvent, consumedBy: consumedBy, record: record)
@@ -164,6 +198,10 @@ extension Router {
         deliverKey(keyEvent)
     }
 
+    /// Whether a keyboard grab is active: ``keyboardGrab`` `!= nil` without loading the grab
+    /// (an existential: a retain and a release per question).
+    package var hasKeyboardGrab: Bool { unchecked.keyboard.grab != nil }
+
     /// The record of `keycode` while it is held (not the one of a release under way).
     @inline(__always)
     func heldKeyIndex(_ keycode: UInt32) -> Int? {
@@ -212,7 +250,7 @@ extension Router {
     }
 
     private func removeReleasedKey(_ keycode: UInt32) {
-        if let index = releasedKeyIndex(keycode) { unchecked.keyboard.heldKeys.remove(at: index) }
+        if let index = releasedKeyIndex(keycode) { unchecked.keyboard.removeRecord(at: index) }
     }
 
     /// Keys held now whose presses the first responder's chain saw and whose releases it has
@@ -557,4 +595,18 @@ extension Router {
     private func routeAcceptedPress(_ keyEvent: KeyEvent) {
         routeUnfilteredKey(keyEvent, record: true)
     }
+}
+
+/// A key as a backend gave it (``Router/key(_:)``): the parts of its ``InputEvent``, made
+/// again from them for filters, spies and a trace. Its kind is always `.key`, whose payload
+/// holds no reference.
+struct RawKey {
+    var time: Timestamp
+    var device: DeviceID
+    var keycode: UInt32
+    var state: KeyState
+
+    /// The key's event.
+    @inline(__always)
+    var event: InputEvent { InputEvent(time: time, device: device, .key(keycode: keycode, state: state)) }
 }

@@ -382,10 +382,18 @@ protocol DeviceEventSink {
     mutating func take(_ event: DeviceEvent)
     /// A frequent event, without a ``DeviceEvent`` built for it (the default builds one).
     mutating func take(time: Int64, device: UInt32, _ event: DeviceEvent.Frequent)
+    /// A key, from its parts (the default hands it on as a frequent event): a sink that
+    /// routes it can make the router's event with its kind known where the router's
+    /// `inject` is inlined, so nothing of the event is copied or destroyed on the way.
+    mutating func takeKey(time: Int64, device: UInt32, key: UInt32, pressed: Bool)
 }
 
 extension DeviceEventSink {
     mutating func take(time: Int64, device: UInt32, _ event: DeviceEvent.Frequent) {
         take(DeviceEvent(time: time, device: device, kind: event.kind))
+    }
+
+    mutating func takeKey(time: Int64, device: UInt32, key: UInt32, pressed: Bool) {
+        take(time: time, device: device, .keyboardKey(key: key, pressed: pressed))
     }
 }

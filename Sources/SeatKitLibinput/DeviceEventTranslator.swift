@@ -125,7 +125,7 @@ public final class DeviceEventTranslator {
         let kind: InputEvent.Kind
         switch event {
         case .keyboardKey(let key, let pressed):
-            kind = .key(keycode: key, state: pressed ? .pressed : .released)
+            return Self.key(time: time + timeOffset, device: device, key: key, pressed: pressed)
         case .pointerMotion(let dx, let dy, let ux, let uy):
             kind = .pointerMotion(delta: Vector(dx: dx, dy: dy), unaccelerated: Vector(dx: ux, dy: uy))
         case .pointerMotionAbsolute(let x, let y):
@@ -150,6 +150,13 @@ public final class DeviceEventTranslator {
             kind = .touchpadGesture(g)
         }
         return InputEvent(time: Timestamp(microseconds: time + timeOffset), device: DeviceID(device), kind)
+    }
+
+    /// A key's event: the translation of a key, for ``translate(time:device:_:router:timeOffset:)``
+    /// and for the live backend, which makes it where the router's `inject` is inlined.
+    @inline(__always)
+    static func key(time: Int64, device: UInt32, key: UInt32, pressed: Bool) -> InputEvent {
+        InputEvent(time: Timestamp(microseconds: time), device: DeviceID(device), .key(keycode: key, state: pressed ? .pressed : .released))
     }
 
     /// The layout-space point for a normalized device position: the router's

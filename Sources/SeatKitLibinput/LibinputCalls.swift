@@ -217,8 +217,9 @@ final class LibinputContextHandle {
             sink.take(DeviceEvent(time: lastTime, device: n, kind: .deviceRemoved))
         case LIBINPUT_EVENT_KEYBOARD_KEY:
             let k = libinput_event_get_keyboard_event(event)
-            frequent(libinput_event_keyboard_get_time_usec(k),
-                     .keyboardKey(key: libinput_event_keyboard_get_key(k), pressed: libinput_event_keyboard_get_key_state(k) == LIBINPUT_KEY_STATE_PRESSED))
+            lastTime = Int64(bitPattern: libinput_event_keyboard_get_time_usec(k))
+            sink.takeKey(time: lastTime, device: n, key: libinput_event_keyboard_get_key(k),
+                         pressed: libinput_event_keyboard_get_key_state(k) == LIBINPUT_KEY_STATE_PRESSED)
         case LIBINPUT_EVENT_POINTER_MOTION:
             let p = libinput_event_get_pointer_event(event)
             frequent(libinput_event_pointer_get_time_usec(p),

@@ -330,7 +330,11 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
             constraintFilter = filter
             router.addFilter(filter)
         }
-        if extensions.contains(.inputMethod) { router.addFilter(InputMethodGrabResumer(seat: self)) }
+        if extensions.contains(.inputMethod) {
+            let resumer = InputMethodGrabResumer(seat: self)
+            grabResumer = resumer
+            router.addFilter(resumer)
+        }
         // The queue, not the seat: held strongly, nothing weak on the per-frame path.
         router.addTouchFrameSink(touchFrames)
         if extensions.contains(.tablet) { watchTabletDevices() }
@@ -374,7 +378,22 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     let constraintFlag = ConstraintFlag()
     /// Every client's text inputs, and the seat's input method (TextInput.swift).
     var textInputs: [TextInput] = []
-    var inputMethod: InputMethod?
+    var inputMethod: InputMethod? {
+        didSet { inputMethodGrabChanged() }
+    }
+    /// The filter that lets an input method's displaced keyboard grab take keys again
+    /// (TextInput.swift), when the seat offers input methods.
+    private var grabResumer: InputMethodGrabResumer?
+
+    /// The seat's input method or its keyboard grab came or went: the grab resumer is asked
+    /// about keys only while there is a grab to resume (`InputMethodGrabResumer.filteredKinds`).
+    func inputMethodGrabChanged() {
+        guard let grabResumer else { return }
+        let wanted = inputMethod?.keyboardGrab != nil
+        guard grabResumer.isWanted != wanted else { return }
+        grabResumer.isWanted = wanted
+        router.filteredKindsChanged(grabResumer)
+    }
 
     /// Every virtual keyboard (VirtualKeyboard.swift), for an input method's grab that ends
     /// with keys it forwarded still held.

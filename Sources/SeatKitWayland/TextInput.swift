@@ -206,7 +206,9 @@ final class InputMethod: ResourceObject {
     }
 
     /// The keyboard grab this input method holds, if any.
-    var keyboardGrab: InputMethodKeyboardGrab?
+    var keyboardGrab: InputMethodKeyboardGrab? {
+        didSet { if oldValue !== keyboardGrab { seat?.inputMethodGrabChanged() } }
+    }
 
     package func resourceDestroyed() {
         resource = nil
@@ -308,13 +310,22 @@ final class InputMethodGrabResumer: InputFilter {
     private let seatHandle: SeatHandle
     init(seat: Seat) { self.seatHandle = seat.handle }
 
-    /// Keys alone (it acts on interpreted presses): the router asks about no other kind.
-    var filteredKinds: InputEventKinds { .key }
+    /// Whether the seat's input method holds a keyboard grab (the seat sets it and tells the
+    /// router, ``Seat/inputMethodGrabChanged()``).
+    var isWanted = false
+
+    /// Keys (it acts on interpreted presses) while the seat's input method holds a keyboard
+    /// grab, nothing otherwise: without a grab to resume every key passed it untouched, yet
+    /// was asked of it raw and interpreted, and the kiosk's own filter was then one of two
+    /// asked about keys, in the filters' loop rather than asked alone (issue 25, twelfth round).
+    var filteredKinds: InputEventKinds { isWanted ? .key : [] }
 
     func filterKey(_ event: KeyEvent, router: Router) -> FilterDecision {
         // The seat lent, not loaded owned: a retain and a release per key press otherwise
-        // (~35 instructions a key frame in the kiosk, issue 25, eleventh round).
-        guard event.state == .pressed, router.keyboardGrab == nil,
+        // (~35 instructions a key frame in the kiosk, issue 25, eleventh round). The router's
+        // grab is asked about without loading it (`hasKeyboardGrab`: the getter's existential
+        // cost a retain and a release, ~25 a press, issue 25, twelfth round).
+        guard event.state == .pressed, !router.hasKeyboardGrab,
               let grab = seatHandle.withSeatIfPresent({ $0.inputMethod?.keyboardGrab }) ?? nil else { return .pass }
         grab.resumeIfDisplaced()
         return .pass

@@ -192,6 +192,26 @@ public final class Keyboard: KeyInterpreter {
         // borrowing them saves a reference-count round trip around every xkbcommon call.
         Unretained(unchecked.state).with { state in
             let keycode = event.keycode
+            if event.state == .released {
+                // A release's text is "": its keysym alone is read, and the event's text
+                // (already "" from the router) is not stored again. Reading the remembered
+                // text too retained it to let it go, and storing "" released the old (~30
+                // instructions a release, issue 25, twelfth round).
+                event.keysym = state.rememberedKeysym(evdevKeycode: keycode)
+                event.baseKeysym = state.keymap.baseKeysym(evdevKeycode: keycode)
+                event.modifiers = state.modifiers
+                if !event.text.isEmpty { event.text = "" }
+                unchecked.lastChanges = state.update(evdevKeycode: keycode, direction: .up)
+                let count = unchecked.pressedKeys.count
+                if count > 0, unchecked.pressedKeys[count - 1] == keycode {
+                    unchecked.pressedKeys.removeLast()   // typing releases the key pressed last
+                } else if let index = indexOfPressedKey(keycode) {
+                    unchecked.pressedKeys.remove(at: index)
+                }
+                if unchecked.repeatingKey == keycode { unchecked.repeatingKey = nil }
+                event.modifierMasks = state.modifierMasks
+                return
+            }
             let produced = state.keysymAndText(evdevKeycode: keycode)
             event.keysym = produced.keysym
             event.baseKeysym = state.keymap.baseKeysym(evdevKeycode: keycode)
@@ -204,15 +224,7 @@ public final class Keyboard: KeyInterpreter {
                 if indexOfPressedKey(keycode) == nil { unchecked.pressedKeys.append(keycode) }
                 if state.keymap.repeats(evdevKeycode: keycode) { startRepeating(keycode, device: event.device, at: event.time) }
             case .released:
-                event.text = ""
-                unchecked.lastChanges = state.update(evdevKeycode: keycode, direction: .up)
-                let count = unchecked.pressedKeys.count
-                if count > 0, unchecked.pressedKeys[count - 1] == keycode {
-                    unchecked.pressedKeys.removeLast()   // typing releases the key pressed last
-                } else if let index = indexOfPressedKey(keycode) {
-                    unchecked.pressedKeys.remove(at: index)
-                }
-                if unchecked.repeatingKey == keycode { unchecked.repeatingKey = nil }
+                break   // above
             case .repeated:
                 event.text = produced.text
                 unchecked.lastChanges = []

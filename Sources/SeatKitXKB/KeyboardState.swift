@@ -161,6 +161,18 @@ public final class KeyboardState {
         return (entry.pointee.keysym, entry.pointee.text)
     }
 
+    /// The key's keysym now, as ``keysymAndText(evdevKeycode:)`` remembers it, without its
+    /// text: what a release needs (its text is ""), so the text is not retained to be let go.
+    @inline(__always)
+    public func rememberedKeysym(evdevKeycode keycode: UInt32) -> UInt32 {
+        let index = Int(keycode)
+        guard index < producedCount else { return keysym(evdevKeycode: keycode) }
+        refreshIfStale()
+        let entry = unchecked.currentEntries + index
+        if entry.pointee.epoch != unchecked.currentEpoch { lookUp(keycode, into: entry) }
+        return entry.pointee.keysym
+    }
+
     @inline(never)
     private func lookUp(_ keycode: UInt32, into entry: UnsafeMutablePointer<Produced>) {
         keyLookups += 1
