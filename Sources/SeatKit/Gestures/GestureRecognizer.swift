@@ -172,10 +172,6 @@ open class GestureRecognizer {
         /// recognizer and clears the link when it resets it and in its `deinit`). Not `weak`,
         /// so that the router's reference count stays inline (issue 25).
         var engagedRouterLink: Unretained<Router>?
-        /// Backs `delegate`, held weakly: as a public stored property, every read was a
-        /// run-time exclusivity check (~75 instructions, each recognizer joining a touch's
-        /// arena reads it; issue 25, twelfth round).
-        weak var _delegate: (any GestureRecognizerDelegate)?
         var _isEnabled: Bool = true
         var _cancelsTouchesInView: Bool = true
         var _delaysTouchesBegan: Bool = false
@@ -234,10 +230,7 @@ open class GestureRecognizer {
     }
     /// Shapes coordination with other recognizers; held weakly. `nil`: the delegate
     /// protocol's defaults.
-    public var delegate: (any GestureRecognizerDelegate)? {
-        get { unchecked._delegate }
-        set { unchecked._delegate = newValue }
-    }
+    public weak var delegate: (any GestureRecognizerDelegate)?
     /// A disabled recognizer takes part in no input. Disabling one that follows input stops
     /// it at once, as UIKit does: in progress it is cancelled, possible it fails (a recognition
     /// waiting for others included), its targets hear it, it resets and leaves its touches,
