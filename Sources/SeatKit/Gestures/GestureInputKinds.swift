@@ -197,19 +197,26 @@ extension GestureCoordinator {
     /// recognizers in the same order. Each `Surface.gestureRecognizers` read is a run-time
     /// exclusivity check (~75 instructions): the second walk made two more per touch down in
     /// the kiosk, where the recognizers are the output's (issue 25, twelfth round).
+    ///
+    /// The ancestors are reached through their parent links as they are kept, unretained
+    /// (rule 1 of ``Unretained``): nothing here calls out, so the tree keeps each surface on
+    /// the way for the whole walk; `parent` handed out a strong reference, a retain and a
+    /// release per level.
     func recognizerWalkStart(from surface: Surface, output: Output?) -> Surface? {
         var start: Surface? = surface
         var anyOnSurfaces = false
-        var node: Surface? = surface
-        while let current = node {
-            let recognizers = current.gestureRecognizers
-            if !recognizers.isEmpty {
-                anyOnSurfaces = true
-                if recognizers.scanIndex(where: { $0.isEnabled && !$0.unchecked.composition.mask.contains(.subviews) }) != nil {
-                    start = current
+        var node: Unretained<Surface>? = Unretained(surface)
+        while let link = node {
+            node = link.with { current in
+                let recognizers = current.gestureRecognizers
+                if !recognizers.isEmpty {
+                    anyOnSurfaces = true
+                    if recognizers.scanIndex(where: { $0.isEnabled && !$0.unchecked.composition.mask.contains(.subviews) }) != nil {
+                        start = current
+                    }
                 }
+                return current.unchecked.parentLink
             }
-            node = current.parent
         }
         if !anyOnSurfaces { return nil }
         if let output, output.gestureRecognizers.scanIndex(where: { $0.isEnabled && !$0.unchecked.composition.mask.contains(.subviews) }) != nil {
