@@ -6,7 +6,8 @@ import SeatKitSystem
 // zwp_idle_inhibit_manager_v1 (a video player keeps the screen on), on the router's clock.
 //
 // Activity is what the router's spies see: every injected event but device announcements,
-// consumed by a filter or not. The spy only notes the time (nothing allocated per event); each
+// consumed by a filter or not (a touch's down, motions and up noted at the frame that ends
+// them: see `IdleSpy`). The spy only notes the time (nothing allocated per event); each
 // notification's timer, on the router's clock, checks when it fires whether the seat has been
 // idle for the client's timeout, and re-arms for the rest otherwise.
 
@@ -16,7 +17,8 @@ import SeatKitSystem
 /// A client asks to be told when the seat has had no input for its timeout (`idled`) and when
 /// input comes again (`resumed`). Input is what the router's spies see (an `InputSpy` this
 /// object adds): every event given to the router's `inject(_:)` but device announcements,
-/// whether a filter took it or not. Time is the router's clock (a `VirtualClock` in tests):
+/// whether a filter took it or not; a touch's down, motions and up count at the touch frame
+/// that ends them (``IdleSpy``). Time is the router's clock (a `VirtualClock` in tests):
 /// the wall clock is never read.
 ///
 /// An idle inhibitor holds idle off while its surface is shown (its node, from
@@ -201,9 +203,22 @@ final class IdleInhibitor: ResourceObject {
     package func resourceDestroyed() { notifier?.inhibitorRemoved(self) }
 }
 
-/// Notes the time of every injected event but device announcements and touch frames (a
-/// frame ends touch events injected just before it, which noted the time already): its
-/// ``observedKinds``, so that the router does not call it for the others. With the display's
+/// Notes the time of every injected event but device announcements and a touch's down,
+/// motions and up: its ``observedKinds``, so that the router does not call it for the others.
+/// Touch input counts at the touch frame instead, which the spy observes: a backend ends every
+/// set of touch downs, motions and ups with a frame (libinput's `TOUCH_FRAME`, as
+/// `wl_touch.frame`), in the same dispatch, and the router hands those changes to
+/// recognizers, responders and clients only at that frame (before it, a down is asked of the
+/// filters and recorded, a motion or an up only recorded). So the frames see all touch
+/// activity that reaches a client, at the time its events were read (the same wake-up: see
+/// below); touches a filter took have their frames too, which spies hear whatever a filter
+/// or grab does. A down, motion or up with no frame after it (a backend that breaks the
+/// rule), which reaches no client, does not count. A cancel is delivered at once, not
+/// at a frame: it is noted itself. With a frame per set, one call per frame rather than one
+/// per moving finger; and with no spy observing touch motions, the router moves a touch
+/// without making an event for it (issue 25, twelfth round).
+///
+/// With the display's
 /// ``EventLoopClock``, the events of one wake-up of a watched fd (the input a libinput
 /// source read in one go) note the same time, read by the first of them (``WakeUpTime``);
 /// input from elsewhere (a client's request, a timer) reads the clock itself.
@@ -223,9 +238,10 @@ final class IdleSpy: InputSpy {
         state = notifier.state
     }
 
-    /// Input: every kind but device announcements and touch frames.
+    /// Input: every kind but device announcements and the touch kinds a frame ends (down,
+    /// motion, up), which count at their frame.
     var observedKinds: InputEventKinds { Self.kinds }
-    static let kinds = InputEventKinds.all.subtracting([.deviceAdded, .deviceRemoved, .touchFrame])
+    static let kinds = InputEventKinds.all.subtracting([.deviceAdded, .deviceRemoved, .touchDown, .touchMotion, .touchUp])
 
     func observe(_ event: InputEvent, consumed: Bool, router: Router) {
         state.unchecked.lastActivity = state.now
