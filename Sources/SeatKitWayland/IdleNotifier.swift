@@ -28,13 +28,32 @@ import SeatKitSystem
 /// made. Inhibitors of surfaces the roles provider does not know hold nothing off.
 ///
 /// A notification counts from the last input or from its own creation, whichever is later.
+///
+/// With ``ActivityTracking/whileNotificationsExist`` the spy is in the router only while some
+/// client holds a notification (as the wlroots bridge's): a compositor with no idle client
+/// (no swayidle) pays nothing per event for the protocol. ``lastActivity`` then notes input
+/// only meanwhile; no notification's count is changed by that, since each counts from its own
+/// creation at the earliest.
 public final class IdleNotifier {
+    /// When the notifier watches input (``IdleNotifier/init(seat:inhibitors:activity:)``).
+    public enum ActivityTracking: Sendable {
+        /// Always: ``IdleNotifier/lastActivity`` is the last input whatever the clients do.
+        case always
+        /// Only while some client holds an idle notification (the router tells the spy no
+        /// event otherwise); ``IdleNotifier/lastActivity`` is then stale while none does.
+        case whileNotificationsExist
+    }
+    /// When this notifier watches input.
+    public let activityTracking: ActivityTracking
+    /// Whether the spy is in the router now.
+    private var watching = false
     /// The seat whose input counts. Not kept: let go of the notifier before the seat.
     public unowned let seat: Seat
     /// The seat's router, kept (its clock, and the deinit removes the spy even when the seat
     /// went first).
     private let router: Router
-    /// When the last input came (or the notifier started, or an inhibitor went away).
+    /// When the last input came (or the notifier started, or an inhibitor went away); with
+    /// ``ActivityTracking/whileNotificationsExist``, the last input while a notification existed.
     public var lastActivity: Timestamp { state.unchecked.lastActivity }
     /// The state written for every event, shared with the spy (``IdleActivity``).
     let state: IdleActivity
@@ -54,14 +73,16 @@ public final class IdleNotifier {
     public var notificationChanged: ((_ timeout: UInt32, _ idle: Bool) -> Void)?
 
     /// Advertises `ext_idle_notifier_v1` and, when `inhibitors`, `zwp_idle_inhibit_manager_v1`
-    /// on the seat's display, and adds a spy to the seat's router.
+    /// on the seat's display, and adds a spy to the seat's router: now, or with
+    /// `activity: .whileNotificationsExist` only while some client holds a notification.
     /// Kept, so that the display outlives the globals this object destroys when it goes,
     /// whatever order the compositor lets go of its objects in (an optimized build ends a
     /// local's lifetime at its last use).
     private let displayKeptAlive: WaylandDisplay
 
-    public init(seat: Seat, inhibitors: Bool = true) {
+    public init(seat: Seat, inhibitors: Bool = true, activity: ActivityTracking = .always) {
         self.seat = seat
+        activityTracking = activity
         displayKeptAlive = seat.display
         router = seat.router
         state = IdleActivity(clock: seat.router.clock, wakeUp: seat.display.wakeUp)
@@ -74,12 +95,12 @@ public final class IdleNotifier {
             owners.append(owner)
             if let g = Libwayland.createGlobal(seat.display.display, owner.interface, version: 1, owner: owner) { globals.append(g) }
         }
-        seat.router.addSpy(spy)
+        if activity == .always { watch(true) }
     }
 
     deinit {
         spy.handle.detach()
-        router.removeSpy(spy)
+        if watching { router.removeSpy(spy) }
         for g in globals { Libwayland.destroyGlobal(g) }
         for n in notifications { n.cancelTimer() }
     }
@@ -137,9 +158,17 @@ public final class IdleNotifier {
     /// after the seat has been idle a while waits its whole timeout, as in wlroots).
     private func start(of n: IdleNotification) -> Timestamp { max(state.unchecked.lastActivity, n.created) }
 
+    /// Puts the spy in the router or takes it out.
+    private func watch(_ on: Bool) {
+        guard on != watching else { return }
+        watching = on
+        if on { router.addSpy(spy) } else { router.removeSpy(spy) }
+    }
+
     func add(_ n: IdleNotification) {
         n.created = clock.now
         notifications.append(n)
+        watch(true)
         arm(n)
         notificationAdded?(n.timeout)
     }
@@ -148,6 +177,7 @@ public final class IdleNotifier {
         n.cancelTimer()
         if n.isIdle { state.unchecked.idleCount -= 1 }
         notifications.removeAll { $0 === n }
+        if notifications.isEmpty, activityTracking == .whileNotificationsExist { watch(false) }
     }
 
     func inhibitorAdded(_ inhibitor: IdleInhibitor) {
