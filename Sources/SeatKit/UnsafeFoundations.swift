@@ -55,7 +55,7 @@ import Synchronization
 ///    surface's link to its parent and output, a recognizer's link to its surface or output.
 ///    The link is never read after the object is gone because it no longer exists then.
 /// 2. **Owned beside it.** The holder also keeps the object strongly in a stored property that
-///    changes together with the link: a surface's and an output's responder holder, the router's key
+///    changes together with the link: a surface's and an output's responder (``ResponderSlot``), the router's key
 ///    interpreter and first responder, a child index's members.
 /// 3. **Kept alive while in use.** When code that is using the object can replace it (a
 ///    responder replaced from inside its own handler, a surface's or an output's, an interpreter replaced while it
@@ -175,6 +175,116 @@ struct KeptAliveWhileInUse<Object: AnyObject> {
         kept = []
         return released
     }
+}
+
+// # A responder asked without retaining it
+
+/// The one responder of a surface or an output (issue 25: the two kept the same five fields
+/// and the same asking, written out twice). The router asks it without retaining it: the slot
+/// owns the responder's holder and keeps beside it the unretained link the walks read (rule 2
+/// of ``Unretained``), and a holder replaced while a call to it is under way (a responder that
+/// replaces itself from inside its own handler) waits in the slot until the last call ends
+/// (rule 3).
+///
+/// Stored in its owner's hot state (`unchecked.responderSlot`). The owner asks through
+/// ``ResponderSlotOwner/withResponderHolder(_:)``, which enters and leaves the slot in short
+/// accesses of their own and never holds one across the call: the handler it calls may write
+/// the slot meanwhile (rule 2 of the unchecked exclusivity above), so `withHolder` is not a
+/// `mutating` method of the slot. Tests: `ResponderSlotTests`, `OutputResponderHolderTests`,
+/// `UnsafeFoundationsTests`.
+struct ResponderSlot {
+    /// Owns the responder (rule 2 of ``Unretained``). A new responder gets a new holder, so
+    /// what walks learnt about the former one (``NextResponderKind``) starts over.
+    private(set) var holder: ResponderHolder
+    /// `holder`, unretained: what a walk asks through.
+    private(set) var link: Unretained<ResponderHolder>
+    /// Holders replaced while a call to them was under way (rule 3 of ``Unretained``).
+    private var formers = KeptAliveWhileInUse<ResponderHolder>()
+
+    init(_ responder: any Responder) {
+        let holder = ResponderHolder(responder)
+        self.holder = holder
+        link = Unretained(holder)
+    }
+
+    /// The responder (an owning reference).
+    var responder: any Responder { link.with { $0.responder } }
+
+    /// Puts `responder` in the slot. Returns the former holder for the caller to drop once
+    /// its access to the slot has ended (its responder's deinit may run then, and may read the
+    /// owner); while a call to it is under way, the slot keeps it too, until the call ends.
+    mutating func replace(_ responder: any Responder) -> ResponderHolder {
+        let former = holder
+        holder = ResponderHolder(responder)
+        link = Unretained(holder)
+        formers.keep(former)
+        return former
+    }
+
+    /// A call to the responder begins: the link to ask it through, valid until ``leave()``
+    /// even if the responder is replaced meanwhile.
+    @inline(__always)
+    mutating func enter() -> Unretained<ResponderHolder> {
+        formers.enter()
+        return link
+    }
+
+    /// The call ends. True when it was the last one under way and replaced holders wait: take
+    /// them with ``takeFormers()`` and drop them after that access.
+    @inline(__always)
+    mutating func leave() -> Bool { formers.leave() }
+
+    /// The replaced holders, handed over for the caller to release.
+    mutating func takeFormers() -> [ResponderHolder] { formers.takeKept() }
+
+    /// Replaced holders still waiting for a call under way to end (for tests).
+    var formerCount: Int { formers.keptCount }
+}
+
+/// What has a ``ResponderSlot`` in its hot state: a surface and an output. The asking is
+/// written here once for both; each owner gives only the slot's place (below).
+protocol ResponderSlotOwner: AnyObject {
+    /// The slot in the owner's hot state.
+    var responderSlot: ResponderSlot { get set }
+}
+
+extension ResponderSlotOwner {
+    /// Calls `body` with the responder's holder (which says what walks learnt about the
+    /// responder, ``NextResponderKind``), without retaining the responder: one replaced
+    /// meanwhile lives until the call ends. Each of the three accesses to the slot is its own;
+    /// none spans `body`.
+    @inline(__always)
+    func withResponderHolder<Result>(_ body: (ResponderHolder) -> Result) -> Result {
+        let link = responderSlot.enter()
+        let result = link.with { body($0) }
+        if responderSlot.leave() { _ = responderSlot.takeFormers() }
+        return result
+    }
+
+    /// ``withResponderHolder(_:)`` with the responder itself.
+    @inline(__always)
+    func withResponder<Result>(_ body: (any Responder) -> Result) -> Result {
+        withResponderHolder { body($0.responder) }
+    }
+
+    /// Puts `responder` in the slot; the former one goes once no call to it is under way
+    /// (after this access, never inside it).
+    func replaceResponder(with responder: any Responder) {
+        let former = responderSlot.replace(responder)
+        withExtendedLifetime(former) {}
+    }
+
+    /// Replaced responders still waiting for a call under way to end (for tests).
+    var formerResponderCountForTesting: Int { responderSlot.formerCount }
+}
+
+// The two owners give the slot's place in their hot state: in place, not a copy (a copy would
+// retain the holder and the former ones).
+extension Surface: ResponderSlotOwner {
+    var responderSlot: ResponderSlot { _read { yield unchecked.responderSlot } _modify { yield &unchecked.responderSlot } }
+}
+extension Output: ResponderSlotOwner {
+    var responderSlot: ResponderSlot { _read { yield unchecked.responderSlot } _modify { yield &unchecked.responderSlot } }
 }
 
 // # A router referred to without a side table
