@@ -186,12 +186,19 @@ struct KeptAliveWhileInUse<Object: AnyObject> {
 /// replaces itself from inside its own handler) waits in the slot until the last call ends
 /// (rule 3).
 ///
-/// Stored in its owner's hot state (`unchecked.responderSlot`). The owner asks through
-/// ``ResponderSlotOwner/withResponderHolder(_:)``, which enters and leaves the slot in short
-/// accesses of their own and never holds one across the call: the handler it calls may write
-/// the slot meanwhile (rule 2 of the unchecked exclusivity above), so `withHolder` is not a
-/// `mutating` method of the slot. Tests: `ResponderSlotTests`, `OutputResponderHolderTests`,
-/// `UnsafeFoundationsTests`.
+/// Stored in its owner's hot state (`unchecked.responderSlot`). The owner asks through its
+/// `withResponderHolder(_:)`, which enters and leaves the slot in short accesses of their own
+/// and never holds one across the call:
+///
+/// ```swift
+/// defer { if unchecked.responderSlot.leave() { _ = unchecked.responderSlot.takeFormers() } }
+/// return unchecked.responderSlot.enter().with { body($0) }
+/// ```
+///
+/// The handler it calls may write the slot meanwhile (rule 2 of the unchecked exclusivity
+/// above), so the asking is not a `mutating` method of the slot: the optimizer may assume that
+/// nothing else writes the slot during such a call. Tests: `ResponderSlotTests`,
+/// `OutputResponderHolderTests`, `UnsafeFoundationsTests`.
 struct ResponderSlot {
     /// Owns the responder (rule 2 of ``Unretained``). A new responder gets a new holder, so
     /// what walks learnt about the former one (``NextResponderKind``) starts over.
@@ -230,7 +237,8 @@ struct ResponderSlot {
     }
 
     /// The call ends. True when it was the last one under way and replaced holders wait: take
-    /// them with ``takeFormers()`` and drop them after that access.
+    /// them with ``takeFormers()`` and drop them after that access (a responder's deinit may
+    /// read its owner).
     @inline(__always)
     mutating func leave() -> Bool { formers.leave() }
 
@@ -239,52 +247,6 @@ struct ResponderSlot {
 
     /// Replaced holders still waiting for a call under way to end (for tests).
     var formerCount: Int { formers.keptCount }
-}
-
-/// What has a ``ResponderSlot`` in its hot state: a surface and an output. The asking is
-/// written here once for both; each owner gives only the slot's place (below).
-protocol ResponderSlotOwner: AnyObject {
-    /// The slot in the owner's hot state.
-    var responderSlot: ResponderSlot { get set }
-}
-
-extension ResponderSlotOwner {
-    /// Calls `body` with the responder's holder (which says what walks learnt about the
-    /// responder, ``NextResponderKind``), without retaining the responder: one replaced
-    /// meanwhile lives until the call ends. Each of the three accesses to the slot is its own;
-    /// none spans `body`.
-    @inline(__always)
-    func withResponderHolder<Result>(_ body: (ResponderHolder) -> Result) -> Result {
-        let link = responderSlot.enter()
-        let result = link.with { body($0) }
-        if responderSlot.leave() { _ = responderSlot.takeFormers() }
-        return result
-    }
-
-    /// ``withResponderHolder(_:)`` with the responder itself.
-    @inline(__always)
-    func withResponder<Result>(_ body: (any Responder) -> Result) -> Result {
-        withResponderHolder { body($0.responder) }
-    }
-
-    /// Puts `responder` in the slot; the former one goes once no call to it is under way
-    /// (after this access, never inside it).
-    func replaceResponder(with responder: any Responder) {
-        let former = responderSlot.replace(responder)
-        withExtendedLifetime(former) {}
-    }
-
-    /// Replaced responders still waiting for a call under way to end (for tests).
-    var formerResponderCountForTesting: Int { responderSlot.formerCount }
-}
-
-// The two owners give the slot's place in their hot state: in place, not a copy (a copy would
-// retain the holder and the former ones).
-extension Surface: ResponderSlotOwner {
-    var responderSlot: ResponderSlot { _read { yield unchecked.responderSlot } _modify { yield &unchecked.responderSlot } }
-}
-extension Output: ResponderSlotOwner {
-    var responderSlot: ResponderSlot { _read { yield unchecked.responderSlot } _modify { yield &unchecked.responderSlot } }
 }
 
 // # A router referred to without a side table
