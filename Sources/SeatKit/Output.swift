@@ -87,19 +87,9 @@ public final class Output {
     /// the router is done asking it); the output holds it strongly.
     public var responder: any Responder {
         get { unchecked.responderSlot.responder }
-        set { withExtendedLifetime(unchecked.responderSlot.replace(newValue)) {} }
+        set { replaceResponder(with: newValue) }
     }
 
-    /// Calls `body` with the responder's holder, without retaining the responder: one replaced
-    /// meanwhile lives until the call ends (``ResponderSlot``, as a surface's).
-    @inline(__always)
-    func withResponderHolder<Result>(_ body: (ResponderHolder) -> Result) -> Result {
-        defer { if unchecked.responderSlot.leave() { _ = unchecked.responderSlot.takeFormers() } }
-        return unchecked.responderSlot.enter().with { body($0) }
-    }
-
-    /// Replaced responders still waiting for a call under way to end (for tests).
-    var formerResponderCountForTesting: Int { unchecked.responderSlot.formerCount }
     /// The router whose layout holds this output.
     public internal(set) var router: Router? {
         get { unchecked.routerLink?.object }

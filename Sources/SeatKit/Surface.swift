@@ -36,7 +36,7 @@ public final class Surface {
     /// the surface holds it strongly.
     public var responder: any Responder {
         get { unchecked.responderSlot.responder }
-        set { withExtendedLifetime(unchecked.responderSlot.replace(newValue)) {} }
+        set { replaceResponder(with: newValue) }
     }
     /// The hot state, exempt from run-time exclusivity checks (the rules are in
     /// UnsafeFoundations.swift).
@@ -104,35 +104,6 @@ public final class Surface {
     /// then can it receive input or become first responder. A stored flag, not derived:
     /// every delivery checks it, and a weak load costs more than the rest of the check.
     public var isAttached: Bool { unchecked.isAttached }
-
-    /// Calls `body` with the responder's holder (which says what walks learnt about the
-    /// responder, ``NextResponderKind``), without retaining the responder: one replaced
-    /// meanwhile lives until the call ends (``ResponderSlot``; no access to the slot spans the
-    /// call).
-    @inline(__always)
-    func withResponderHolder<Result>(_ body: (ResponderHolder) -> Result) -> Result {
-        defer { leaveResponderSlot() }
-        return unchecked.responderSlot.enter().with { body($0) }
-    }
-
-    /// ``withResponderHolder(_:)`` with the responder itself. Not written as a call of it: a
-    /// closure passed through one more closure made a touch frame's walk retain the router
-    /// and the event around its first ask (+157 instructions, issue 25, twelfth round).
-    @inline(__always)
-    func withResponder<Result>(_ body: (any Responder) -> Result) -> Result {
-        defer { leaveResponderSlot() }
-        return unchecked.responderSlot.enter().with { body($0.responder) }
-    }
-
-    /// A call to the responder ended (``ResponderSlot/leave()``): the replaced responders it
-    /// kept alive go, after the access to the slot.
-    @inline(__always)
-    func leaveResponderSlot() {
-        if unchecked.responderSlot.leave() { _ = unchecked.responderSlot.takeFormers() }
-    }
-
-    /// Replaced responders still waiting for a call under way to end (for tests).
-    var formerResponderCountForTesting: Int { unchecked.responderSlot.formerCount }
 
     #if DEBUG
     /// How many times `layoutOrigin` (and so `convert`) walked up the tree from this surface

@@ -186,16 +186,9 @@ struct KeptAliveWhileInUse<Object: AnyObject> {
 /// replaces itself from inside its own handler) waits in the slot until the last call ends
 /// (rule 3).
 ///
-/// Stored in its owner's hot state (`unchecked.responderSlot`). The owner asks through its
-/// `withResponderHolder(_:)`, which enters and leaves the slot in short accesses of their own
-/// and never holds one across the call:
-///
-/// ```swift
-/// defer { if unchecked.responderSlot.leave() { _ = unchecked.responderSlot.takeFormers() } }
-/// return unchecked.responderSlot.enter().with { body($0) }
-/// ```
-///
-/// The handler it calls may write the slot meanwhile (rule 2 of the unchecked exclusivity
+/// Stored in its owner's hot state (`unchecked.responderSlot`). The owner asks through
+/// ``ResponderSlotOwner/withResponderHolder(_:)``, which enters and leaves the slot in short
+/// accesses of their own and never holds one across the call. The handler it calls may write the slot meanwhile (rule 2 of the unchecked exclusivity
 /// above), so the asking is not a `mutating` method of the slot: the optimizer may assume that
 /// nothing else writes the slot during such a call. Tests: `ResponderSlotTests`,
 /// `OutputResponderHolderTests`, `UnsafeFoundationsTests`.
@@ -247,6 +240,66 @@ struct ResponderSlot {
 
     /// Replaced holders still waiting for a call under way to end (for tests).
     var formerCount: Int { formers.keptCount }
+}
+
+/// What has a ``ResponderSlot`` in its hot state: a surface and an output. The asking is
+/// written here once for both; each owner gives only ``changeResponderSlot(_:)``.
+///
+/// Not a `{ get set }` property with `_read` and `_modify` accessors: the optimizer did not
+/// inline the conformance's `_modify` coroutine, and every walk called it (touch motion +
+/// frame 1,846 -> 2,138 instructions, pointer motion 1,396 -> 1,571, one callgrind run,
+/// issue 25, twelfth round). A generic method taking the change as a closure is inlined.
+protocol ResponderSlotOwner: AnyObject {
+    /// Runs `change` on the slot in the owner's hot state (`unchecked.responderSlot`), in one
+    /// short access: `change` must not call out of the core.
+    func changeResponderSlot<Result>(_ change: (inout ResponderSlot) -> Result) -> Result
+}
+
+extension ResponderSlotOwner {
+    /// Calls `body` with the responder's holder (which says what walks learnt about the
+    /// responder, ``NextResponderKind``), without retaining the responder: one replaced
+    /// meanwhile lives until the call ends. No access to the slot spans `body`.
+    @inline(__always)
+    func withResponderHolder<Result>(_ body: (ResponderHolder) -> Result) -> Result {
+        defer { leaveResponderSlot() }
+        return changeResponderSlot { $0.enter() }.with { body($0) }
+    }
+
+    /// ``withResponderHolder(_:)`` with the responder itself. Not written as a call of it: a
+    /// closure passed through one more closure made a touch frame's walk retain the router
+    /// and the event around its first ask (touch motion + frame 1,846 -> 2,003, one callgrind
+    /// run, issue 25, twelfth round).
+    @inline(__always)
+    func withResponder<Result>(_ body: (any Responder) -> Result) -> Result {
+        defer { leaveResponderSlot() }
+        return changeResponderSlot { $0.enter() }.with { body($0.responder) }
+    }
+
+    /// A call to the responder ended: the replaced responders it kept alive go, after the
+    /// access to the slot.
+    @inline(__always)
+    func leaveResponderSlot() {
+        if changeResponderSlot({ $0.leave() }) { _ = changeResponderSlot { $0.takeFormers() } }
+    }
+
+    /// Puts `responder` in the slot; the former one goes once no call to it is under way
+    /// (after the access to the slot, never inside it).
+    func replaceResponder(with responder: any Responder) {
+        withExtendedLifetime(changeResponderSlot { $0.replace(responder) }) {}
+    }
+
+    /// Replaced responders still waiting for a call under way to end (for tests).
+    var formerResponderCountForTesting: Int { changeResponderSlot { $0.formerCount } }
+}
+
+extension Surface: ResponderSlotOwner {
+    @inline(__always)
+    func changeResponderSlot<Result>(_ change: (inout ResponderSlot) -> Result) -> Result { change(&unchecked.responderSlot) }
+}
+
+extension Output: ResponderSlotOwner {
+    @inline(__always)
+    func changeResponderSlot<Result>(_ change: (inout ResponderSlot) -> Result) -> Result { change(&unchecked.responderSlot) }
 }
 
 // # A router referred to without a side table
