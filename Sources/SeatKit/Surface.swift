@@ -59,6 +59,8 @@ public final class Surface {
         var parentLink: Unretained<Surface>?
         /// Backs `children`.
         var children: [Surface] = []
+        /// Backs `gestureRecognizers`.
+        var gestureRecognizers: [GestureRecognizer] = []
         /// `output`, unretained (rule 1 of ``Unretained``: the output's `deinit` and every detach
         /// clear it); also the output's identity for walks that must not touch an output that may
         /// have gone.
@@ -169,21 +171,23 @@ public final class Surface {
 
     /// Recognizers that see the touches of this subtree (and touchpad gestures while the
     /// pointer focus is in it) before its responders, in the order added.
-    public private(set) var gestureRecognizers: [GestureRecognizer] = []
+    /// Read from the hot state (as an output's): a stored property's read was a run-time
+    /// exclusivity check, two per touch down in the recognizer walk (issue 25, twelfth round).
+    public var gestureRecognizers: [GestureRecognizer] { unchecked.gestureRecognizers }
 
     /// Attaches `recognizer`, first detaching it from any surface or output.
     public func addGestureRecognizer(_ recognizer: GestureRecognizer) {
         recognizer.detachFromHost()
-        gestureRecognizers.append(recognizer)
+        unchecked.gestureRecognizers.append(recognizer)
         recognizer.surface = self
     }
 
     /// Detaches `recognizer`. One in progress is cancelled (a possible one fails) and reset;
     /// touches it had taken stay withdrawn from the responders until they end.
     public func removeGestureRecognizer(_ recognizer: GestureRecognizer) {
-        guard let index = gestureRecognizers.firstIndex(where: { $0 === recognizer }) else { return }
+        guard let index = unchecked.gestureRecognizers.firstIndex(where: { $0 === recognizer }) else { return }
         let router = recognizer.router
-        gestureRecognizers.remove(at: index)
+        unchecked.gestureRecognizers.remove(at: index)
         recognizer.surface = nil
         router?.gestureRecognizerWasDetached(recognizer)
     }
