@@ -1028,75 +1028,55 @@ func printTableHeading(_ sides: [String], _ ratios: [String], numeric: Bool) {
     print(heading); print(rule)
 }
 
+/// One choice of callgrind dumps (the whole playback, or once warm) as a per-frame table and
+/// by-object lines: `counts` picks a measurement's dumps and `frames` their input frames;
+/// `framesColumn` adds a column of those frames (the warm table's).
+func printInstructions(_ rows: [Row], compositors: [String], others: [String],
+                       _ title: String, byObjectTitle: String, framesColumn: String?,
+                       counts: (Measurement) -> Instructions?, frames: (Measurement) -> Int) {
+    func perFrame(_ m: Measurement, _ pick: (Profile) -> Double) -> Double? {
+        counts(m).map { (pick($0.play) - pick($0.idle) * $0.idleScale) / Double(max(1, frames(m))) }
+    }
+    print("")
+    print(title)
+    printTableHeading(compositors + (framesColumn.map { [$0] } ?? []), others.map { "\($0) ÷ cage" }, numeric: true)
+    for row in rows {
+        let first = row.results.values.first { !$0.isEmpty }?.first
+        func total(_ side: String) -> Double? {
+            medianOf(row.results[side] ?? []) { perFrame($0) { Double($0.total) } }
+        }
+        var line = "| \(row.workload.name) ×\(row.workload.loops) | \(first?.frames ?? 0) |"
+        for side in compositors { line += total(side).map { String(format: " %.0f |", $0) } ?? " – |" }
+        if framesColumn != nil { line += " \(first.map(frames) ?? 0) |" }
+        for side in others {
+            if let a = total(side), let c = total("cage"), c > 0 { line += String(format: " %.2f× |", a / c) } else { line += " – |" }
+        }
+        print(line)
+    }
+    print("")
+    print(byObjectTitle)
+    for row in rows {
+        for side in compositors {
+            let ms = (row.results[side] ?? []).filter { counts($0) != nil }
+            guard !ms.isEmpty else { continue }
+            let keys = Set(ms.flatMap { Array(counts($0)!.play.byObject.keys) + Array(counts($0)!.idle.byObject.keys) })
+            let objects = keys.map { key in
+                (key, medianOf(ms) { perFrame($0) { Double($0.byObject[key] ?? 0) } } ?? 0)
+            }.sorted { $0.1 > $1.1 }
+            print("  \(row.workload.name), \(side): " + objects.filter { abs($0.1) >= 0.5 }.map { String(format: "%@ %.0f", $0.0, $0.1) }.joined(separator: ", "))
+        }
+    }
+}
+
 if o.callgrind {
-    print("")
-    print("User-space instructions per input frame (callgrind, idle windows subtracted: by output frames where the side composites, else by wall time; median over runs):")
-    printTableHeading(o.compositors.map { "\($0)" }, others.map { "\($0) ÷ cage" }, numeric: true)
-    for row in rows {
-        let frames = row.results.values.first { !$0.isEmpty }?.first?.frames ?? 0
-        func perFrame(_ side: String) -> Double? {
-            medianOf(row.results[side] ?? []) { m in
-                m.instructions.map { (Double($0.play.total) - Double($0.idle.total) * $0.idleScale) / Double(max(1, m.frames)) }
-            }
-        }
-        var line = "| \(row.workload.name) ×\(row.workload.loops) | \(frames) |"
-        for side in o.compositors { line += perFrame(side).map { String(format: " %.0f |", $0) } ?? " – |" }
-        for side in others {
-            if let a = perFrame(side), let c = perFrame("cage"), c > 0 { line += String(format: " %.2f× |", a / c) } else { line += " – |" }
-        }
-        print(line)
-    }
-    print("")
-    print("By object file, instructions per input frame (idle subtracted as above; median over runs):")
-    for row in rows {
-        for side in o.compositors {
-            let ms = (row.results[side] ?? []).filter { $0.instructions != nil }
-            guard !ms.isEmpty else { continue }
-            let keys = Set(ms.flatMap { Array($0.instructions!.play.byObject.keys) + Array($0.instructions!.idle.byObject.keys) })
-            let objects = keys.map { key in
-                (key, medianOf(ms) { m in
-                    let i = m.instructions!
-                    return (Double(i.play.byObject[key] ?? 0) - Double(i.idle.byObject[key] ?? 0) * i.idleScale) / Double(max(1, m.frames))
-                } ?? 0)
-            }.sorted { $0.1 > $1.1 }
-            print("  \(row.workload.name), \(side): " + objects.filter { abs($0.1) >= 0.5 }.map { String(format: "%@ %.0f", $0.0, $0.1) }.joined(separator: ", "))
-        }
-    }
-    print("")
-    print("Once warm: the same from segment \(o.warmFrom) on only (its dumps and frames; the first segments' one-time costs left out; median over runs):")
-    printTableHeading(o.compositors.map { "\($0)" } + ["frames warm"], others.map { "\($0) ÷ cage" }, numeric: true)
-    for row in rows {
-        let frames = row.results.values.first { !$0.isEmpty }?.first?.frames ?? 0
-        let warmFrames = row.results.values.first { !$0.isEmpty }?.first?.warmFrames ?? 0
-        func perFrame(_ side: String) -> Double? {
-            medianOf(row.results[side] ?? []) { m in
-                m.warm.map { (Double($0.play.total) - Double($0.idle.total) * $0.idleScale) / Double(max(1, m.warmFrames)) }
-            }
-        }
-        var line = "| \(row.workload.name) ×\(row.workload.loops) | \(frames) |"
-        for side in o.compositors { line += perFrame(side).map { String(format: " %.0f |", $0) } ?? " – |" }
-        line += " \(warmFrames) |"
-        for side in others {
-            if let a = perFrame(side), let c = perFrame("cage"), c > 0 { line += String(format: " %.2f× |", a / c) } else { line += " – |" }
-        }
-        print(line)
-    }
-    print("")
-    print("Once warm, by object file, instructions per input frame (median over runs):")
-    for row in rows {
-        for side in o.compositors {
-            let ms = (row.results[side] ?? []).filter { $0.warm != nil }
-            guard !ms.isEmpty else { continue }
-            let keys = Set(ms.flatMap { Array($0.warm!.play.byObject.keys) + Array($0.warm!.idle.byObject.keys) })
-            let objects = keys.map { key in
-                (key, medianOf(ms) { m in
-                    let i = m.warm!
-                    return (Double(i.play.byObject[key] ?? 0) - Double(i.idle.byObject[key] ?? 0) * i.idleScale) / Double(max(1, m.warmFrames))
-                } ?? 0)
-            }.sorted { $0.1 > $1.1 }
-            print("  \(row.workload.name), \(side): " + objects.filter { abs($0.1) >= 0.5 }.map { String(format: "%@ %.0f", $0.0, $0.1) }.joined(separator: ", "))
-        }
-    }
+    printInstructions(rows, compositors: o.compositors, others: others,
+                      "User-space instructions per input frame (callgrind, idle windows subtracted: by output frames where the side composites, else by wall time; median over runs):",
+                      byObjectTitle: "By object file, instructions per input frame (idle subtracted as above; median over runs):",
+                      framesColumn: nil, counts: { $0.instructions }, frames: { $0.frames })
+    printInstructions(rows, compositors: o.compositors, others: others,
+                      "Once warm: the same from segment \(o.warmFrom) on only (its dumps and frames; the first segments' one-time costs left out; median over runs):",
+                      byObjectTitle: "Once warm, by object file, instructions per input frame (median over runs):",
+                      framesColumn: "frames warm", counts: { $0.warm }, frames: { $0.warmFrames })
 }
 
 if o.perfStat != nil, !o.perfRecord {
