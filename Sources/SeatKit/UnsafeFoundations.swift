@@ -1343,11 +1343,13 @@ extension Router {
     /// ``tellSpies(_:consumed:)`` of a key: told straight to the lone spy that observes keys
     /// (``SpyList/loneKeySpy``), as a telling, without walking the spies that do not (a
     /// kiosk's idle spy among spies of pointer and touch: the walk and the kind's bit from the
-    /// event were ~35 instructions a key, issue 25, twelfth round). `event` is a key.
-    @inline(never)
+    /// event were ~35 instructions a key, issue 25, twelfth round). `event` is a key. Inlined
+    /// into the key's path (its call was ~15 instructions a key frame); several spies of keys
+    /// are told by ``tellSpies(_:consumed:)``, out of line.
+    @inline(__always)
     func tellKeySpies(_ event: InputEvent, consumed: Bool) {
         guard let lone = unchecked.spyList.loneKeySpy else {
-            return tellSpies(event, consumed: consumed, bit: InputEventKinds.key.rawValue)
+            return tellSpies(event, consumed: consumed)
         }
         _ = unchecked.spyList.beginTelling()
         lone._withUnsafeGuaranteedRef { $0.spy.observe(event, consumed: consumed, router: self) }
