@@ -8,7 +8,8 @@
 # binaries (for example one built from an older commit) to compare them in one table.
 # The environment goes on to the binary: SEATKIT_RECOGNIZERS=N (N recognizers on the touch
 # chain instead of two) and SEATKIT_FAILED_RECOGNIZERS=N (N more that have failed) count what
-# each recognizer costs per touch motion; SEATKIT_COMPOSED=1 (the two recognizers as one
+# each recognizer costs per touch motion; SEATKIT_ALL_FAILED=1 (the two recognizers failed: a
+# touch whose recognizers have all settled); SEATKIT_COMPOSED=1 (the two recognizers as one
 # simultaneous composite); SEATKIT_ACCESSIBILITY=on|off (the eight accessibility
 # filters; with SEATKIT_ACCESSIBILITY_ONLY=touch|bounce|slow|sticky|secondary|dwell|mousekeys|locate
 # that one alone; SEATKIT_ACCESSIBILITY_UNDERWAY=1: touch accommodations' fingers held and

@@ -25,14 +25,11 @@ public final class Output {
         var _modeSize: Size
         var _transform: OutputTransform
         var _scale: Double
-        /// Owns the responder, as a surface's holder does (rule 2 of ``Unretained``): a walk
-        /// asks it through `responderLink` without retaining the responder, and a holder
-        /// replaced while it asks waits in `formerResponders` (rule 3). The holder also says
-        /// whether the responder keeps the default ``Responder/nextResponder(after:)``
+        /// Owns the responder, as a surface's slot does (``ResponderSlot``): a walk asks it
+        /// without retaining it, and one replaced while it asks waits in the slot. Its holder
+        /// also says whether the responder keeps the default ``Responder/nextResponder(after:)``
         /// (``NextResponderProbe``); a new responder gets a new holder, unknown again.
-        var responderHolder: ResponderHolder
-        var responderLink: Unretained<ResponderHolder>
-        var formerResponders = KeptAliveWhileInUse<ResponderHolder>()
+        var responderSlot: ResponderSlot
         /// Backs `isInLayout`.
         var isInLayout = false
         /// Backs `gestureRecognizers`.
@@ -86,25 +83,13 @@ public final class Output {
     /// The root surface. Its frame always equals the output's logical area in output space.
     public let root: Surface
     /// The responder between the root surface and the compositor delegate.
+    /// Replace it at any time, even from inside one of its own calls (it then lives until
+    /// the router is done asking it); the output holds it strongly.
     public var responder: any Responder {
-        get { unchecked.responderLink.with { $0.responder } }
-        set {
-            let old = unchecked.responderHolder
-            unchecked.responderHolder = ResponderHolder(newValue)
-            unchecked.responderLink = Unretained(unchecked.responderHolder)
-            unchecked.formerResponders.keep(old)
-        }
+        get { unchecked.responderSlot.responder }
+        set { replaceResponder(with: newValue) }
     }
 
-    /// Calls `body` with the responder's holder, without retaining the responder: a
-    /// responder replaced meanwhile lives until the call ends (rule 3 of ``Unretained``).
-    @inline(__always)
-    func withResponderHolder<Result>(_ body: (ResponderHolder) -> Result) -> Result {
-        unchecked.formerResponders.enter()
-        let result = unchecked.responderLink.with { body($0) }
-        if unchecked.formerResponders.leave() { _ = unchecked.formerResponders.takeKept() }
-        return result
-    }
     /// The router whose layout holds this output.
     public internal(set) var router: Router? {
         get { unchecked.routerLink?.object }
@@ -147,10 +132,9 @@ public final class Output {
         precondition(scale > 0, "an output's scale must be positive")
         self.name = name
         let logical = Output.logicalSize(modeSize: modeSize, transform: transform, scale: scale)
-        let holder = ResponderHolder(responder)
         unchecked = HotState(_position: position, layoutFrame: LayoutRect(origin: position, size: logical),
                              _modeSize: modeSize, _transform: transform, _scale: scale,
-                             responderHolder: holder, responderLink: Unretained(holder))
+                             responderSlot: ResponderSlot(responder))
         self.root = Surface(name: "\(name)/root", frame: SurfaceRect(origin: .zero, size: logical))
         root.attach(to: self)
     }
@@ -281,5 +265,5 @@ public struct Layout {
 
 extension Output.HotState {
     /// Whether the responder keeps the default next link, as far as walks know (for tests).
-    var responderChain: NextResponderKind { responderLink.with { $0.unchecked.chain } }
+    var responderChain: NextResponderKind { responderSlot.link.with { $0.unchecked.chain } }
 }

@@ -641,15 +641,28 @@ extension Router {
     /// is inline in `dispatchFrame` (a loop of its own: as a `scanBorrowed` closure it was
     /// called out of line per record), the delivery out of line (``dispatchDue(_:recognizersTakePart:time:)``):
     /// a phase with nothing due no longer enters it (issue 25, tenth round).
+    ///
+    /// The recognizer pass runs when a due touch has an arena with a recognizer still live
+    /// (any arena, for ends: settled recognizers still forget their ended touches). An arena
+    /// whose recognizers have all settled (a long press that failed when the finger moved)
+    /// has an empty live list once a pass has seen them settled: a begin or move pass over
+    /// such arenas only would show nothing to anyone (its gather walks the live entries
+    /// alone), and what it leaves behind is read by no one (its pass mark, and whether the
+    /// arena delays, which ``GestureCoordinator/isDelayed(_:_:)`` answers the same from the
+    /// empty list), so it is not run (issue 25, twelfth round).
     @inline(__always)
     private func dispatch(_ phase: TouchPhase, time: Timestamp) {
         var due = false, recognizersTakePart = false
         var k = 0
         while k < unchecked.touches.records.count {
-            let (isDueNow, hasArena) = unchecked.touches.record(at: k).with { (isDue($0, phase), $0.unchecked.arena != nil) }
+            let (isDueNow, takesPart) = unchecked.touches.record(at: k).with { sequence -> (Bool, Bool) in
+                // The arena read unretained: the record keeps it, and nothing here calls out.
+                guard let arena = sequence.unchecked.arena.map(Unretained.init) else { return (isDue(sequence, phase), false) }
+                return (isDue(sequence, phase), phase == .ended || arena.with { !$0.unchecked.live.isEmpty })
+            }
             if isDueNow {
                 due = true
-                if hasArena { recognizersTakePart = true }
+                if takesPart { recognizersTakePart = true }
             }
             k += 1
         }
@@ -657,7 +670,7 @@ extension Router {
     }
 
     /// ``dispatch(_:time:)`` of a phase some record has due; `recognizersTakePart`: one of
-    /// those has an arena.
+    /// those has an arena with a live recognizer (any arena, for ends).
     @inline(never)
     private func dispatchDue(_ phase: TouchPhase, recognizersTakePart: Bool, time: Timestamp) {
         // Recognizers see the whole phase first, then decide what the responders get.

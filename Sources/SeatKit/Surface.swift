@@ -35,24 +35,17 @@ public final class Surface {
     /// from inside one of its own calls (it then lives until the router is done asking it);
     /// the surface holds it strongly.
     public var responder: any Responder {
-        get { unchecked.responderLink.with { $0.responder } }
-        set {
-            let old = unchecked.responderHolder
-            unchecked.responderHolder = ResponderHolder(newValue)
-            unchecked.responderLink = Unretained(unchecked.responderHolder)
-            unchecked.formerResponders.keep(old)
-        }
+        get { unchecked.responderSlot.responder }
+        set { replaceResponder(with: newValue) }
     }
     /// The hot state, exempt from run-time exclusivity checks (the rules are in
     /// UnsafeFoundations.swift).
     struct HotState {
-        /// Owns the responder. The router asks the responder through `responderLink` without
+        /// Owns the responder. The router asks the responder through the slot without
         /// retaining it (a call through an existential loaded from a class retains and releases
-        /// it, an atomic pair per event); rule 2 of ``Unretained``, and rule 3 while it asks: a
-        /// holder replaced meanwhile waits in `formerResponders`.
-        var responderHolder: ResponderHolder
-        var responderLink: Unretained<ResponderHolder>
-        var formerResponders = KeptAliveWhileInUse<ResponderHolder>()
+        /// it, an atomic pair per event); one replaced meanwhile waits in the slot
+        /// (``ResponderSlot``, as an output's).
+        var responderSlot: ResponderSlot
         var _frame: SurfaceRect
         var _inputRegion: [SurfaceRect]?
         /// How many children are ``isBelowParent``: while any is, hit-testing through this
@@ -66,6 +59,8 @@ public final class Surface {
         var parentLink: Unretained<Surface>?
         /// Backs `children`.
         var children: [Surface] = []
+        /// Backs `gestureRecognizers`.
+        var gestureRecognizers: [GestureRecognizer] = []
         /// `output`, unretained (rule 1 of ``Unretained``: the output's `deinit` and every detach
         /// clear it); also the output's identity for walks that must not touch an output that may
         /// have gone.
@@ -111,29 +106,6 @@ public final class Surface {
     /// then can it receive input or become first responder. A stored flag, not derived:
     /// every delivery checks it, and a weak load costs more than the rest of the check.
     public var isAttached: Bool { unchecked.isAttached }
-
-    /// Calls `body` with the responder, which stays alive for the call even if it is replaced
-    /// meanwhile, without retaining it.
-    @inline(__always)
-    func withResponder<Result>(_ body: (any Responder) -> Result) -> Result {
-        unchecked.formerResponders.enter()
-        let result = unchecked.responderLink.with { body($0.responder) }
-        if unchecked.formerResponders.leave() { _ = unchecked.formerResponders.takeKept() }
-        return result
-    }
-
-    /// ``withResponder(_:)`` with the responder's holder, which says whether the responder
-    /// keeps the default ``Responder/nextResponder(after:)``.
-    @inline(__always)
-    func withResponderHolder<Result>(_ body: (ResponderHolder) -> Result) -> Result {
-        unchecked.formerResponders.enter()
-        let result = unchecked.responderLink.with { body($0) }
-        if unchecked.formerResponders.leave() { _ = unchecked.formerResponders.takeKept() }
-        return result
-    }
-
-    /// Replaced responders still waiting for a call under way to end (for tests).
-    var formerResponderCountForTesting: Int { unchecked.formerResponders.keptCount }
 
     #if DEBUG
     /// How many times `layoutOrigin` (and so `convert`) walked up the tree from this surface
@@ -199,21 +171,23 @@ public final class Surface {
 
     /// Recognizers that see the touches of this subtree (and touchpad gestures while the
     /// pointer focus is in it) before its responders, in the order added.
-    public private(set) var gestureRecognizers: [GestureRecognizer] = []
+    /// Read from the hot state (as an output's): a stored property's read was a run-time
+    /// exclusivity check, two per touch down in the recognizer walk (issue 25, twelfth round).
+    public var gestureRecognizers: [GestureRecognizer] { unchecked.gestureRecognizers }
 
     /// Attaches `recognizer`, first detaching it from any surface or output.
     public func addGestureRecognizer(_ recognizer: GestureRecognizer) {
         recognizer.detachFromHost()
-        gestureRecognizers.append(recognizer)
+        unchecked.gestureRecognizers.append(recognizer)
         recognizer.surface = self
     }
 
     /// Detaches `recognizer`. One in progress is cancelled (a possible one fails) and reset;
     /// touches it had taken stay withdrawn from the responders until they end.
     public func removeGestureRecognizer(_ recognizer: GestureRecognizer) {
-        guard let index = gestureRecognizers.firstIndex(where: { $0 === recognizer }) else { return }
+        guard let index = unchecked.gestureRecognizers.firstIndex(where: { $0 === recognizer }) else { return }
         let router = recognizer.router
-        gestureRecognizers.remove(at: index)
+        unchecked.gestureRecognizers.remove(at: index)
         recognizer.surface = nil
         router?.gestureRecognizerWasDetached(recognizer)
     }
@@ -238,8 +212,7 @@ public final class Surface {
         let id = Surface.lastID.wrappingAdd(1, ordering: .relaxed).newValue
         self.id = SurfaceID(rawValue: id)
         self.name = name.isEmpty ? "surface\(id)" : name
-        let holder = ResponderHolder(responder)
-        unchecked = HotState(responderHolder: holder, responderLink: Unretained(holder), _frame: frame)
+        unchecked = HotState(responderSlot: ResponderSlot(responder), _frame: frame)
         recomputeSubtreeBounds()
     }
 
@@ -453,7 +426,7 @@ public final class Surface {
         }
         // A responder known to keep the default accepts: read without entering the holder,
         // as nothing is called (``RefineHitTestProbe``).
-        if unchecked.responderLink.with({ $0.unchecked.refine == .followsDefault }) { return true }
+        if unchecked.responderSlot.link.with({ $0.unchecked.refine == .followsDefault }) { return true }
         return refineHitTestAsking(at: point)
     }
 
@@ -724,7 +697,8 @@ public struct SurfaceHit {
     public let location: SurfacePoint
 }
 
-/// A surface's responder in an object of its own, so the router can ask it unretained.
+/// A surface's or an output's responder in an object of its own, so the router can ask it
+/// unretained (``ResponderSlot``).
 final class ResponderHolder {
     let responder: any Responder
     /// Whether `responder` keeps the default ``Responder/nextResponder(after:)``: learnt at

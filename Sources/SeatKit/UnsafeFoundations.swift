@@ -55,7 +55,7 @@ import Synchronization
 ///    surface's link to its parent and output, a recognizer's link to its surface or output.
 ///    The link is never read after the object is gone because it no longer exists then.
 /// 2. **Owned beside it.** The holder also keeps the object strongly in a stored property that
-///    changes together with the link: a surface's and an output's responder holder, the router's key
+///    changes together with the link: a surface's and an output's responder (``ResponderSlot``), the router's key
 ///    interpreter and first responder, a child index's members.
 /// 3. **Kept alive while in use.** When code that is using the object can replace it (a
 ///    responder replaced from inside its own handler, a surface's or an output's, an interpreter replaced while it
@@ -175,6 +175,131 @@ struct KeptAliveWhileInUse<Object: AnyObject> {
         kept = []
         return released
     }
+}
+
+// # A responder asked without retaining it
+
+/// The one responder of a surface or an output (issue 25: the two kept the same five fields
+/// and the same asking, written out twice). The router asks it without retaining it: the slot
+/// owns the responder's holder and keeps beside it the unretained link the walks read (rule 2
+/// of ``Unretained``), and a holder replaced while a call to it is under way (a responder that
+/// replaces itself from inside its own handler) waits in the slot until the last call ends
+/// (rule 3).
+///
+/// Stored in its owner's hot state (`unchecked.responderSlot`). The owner asks through
+/// ``ResponderSlotOwner/withResponderHolder(_:)``, which enters and leaves the slot in short
+/// accesses of their own and never holds one across the call. The handler it calls may write the slot meanwhile (rule 2 of the unchecked exclusivity
+/// above), so the asking is not a `mutating` method of the slot: the optimizer may assume that
+/// nothing else writes the slot during such a call. Tests: `ResponderSlotTests`,
+/// `OutputResponderHolderTests`, `UnsafeFoundationsTests`.
+struct ResponderSlot {
+    /// Owns the responder (rule 2 of ``Unretained``). A new responder gets a new holder, so
+    /// what walks learnt about the former one (``NextResponderKind``) starts over.
+    private(set) var holder: ResponderHolder
+    /// `holder`, unretained: what a walk asks through.
+    private(set) var link: Unretained<ResponderHolder>
+    /// Holders replaced while a call to them was under way (rule 3 of ``Unretained``).
+    private var formers = KeptAliveWhileInUse<ResponderHolder>()
+
+    init(_ responder: any Responder) {
+        let holder = ResponderHolder(responder)
+        self.holder = holder
+        link = Unretained(holder)
+    }
+
+    /// The responder (an owning reference).
+    var responder: any Responder { link.with { $0.responder } }
+
+    /// Puts `responder` in the slot. Returns the former holder for the caller to drop once
+    /// its access to the slot has ended (its responder's deinit may run then, and may read the
+    /// owner); while a call to it is under way, the slot keeps it too, until the call ends.
+    mutating func replace(_ responder: any Responder) -> ResponderHolder {
+        let former = holder
+        holder = ResponderHolder(responder)
+        link = Unretained(holder)
+        formers.keep(former)
+        return former
+    }
+
+    /// A call to the responder begins: the link to ask it through, valid until ``leave()``
+    /// even if the responder is replaced meanwhile.
+    @inline(__always)
+    mutating func enter() -> Unretained<ResponderHolder> {
+        formers.enter()
+        return link
+    }
+
+    /// The call ends. True when it was the last one under way and replaced holders wait: take
+    /// them with ``takeFormers()`` and drop them after that access (a responder's deinit may
+    /// read its owner).
+    @inline(__always)
+    mutating func leave() -> Bool { formers.leave() }
+
+    /// The replaced holders, handed over for the caller to release.
+    mutating func takeFormers() -> [ResponderHolder] { formers.takeKept() }
+
+    /// Replaced holders still waiting for a call under way to end (for tests).
+    var formerCount: Int { formers.keptCount }
+}
+
+/// What has a ``ResponderSlot`` in its hot state: a surface and an output. The asking is
+/// written here once for both; each owner gives only ``changeResponderSlot(_:)``.
+///
+/// Not a `{ get set }` property with `_read` and `_modify` accessors: the optimizer did not
+/// inline the conformance's `_modify` coroutine, and every walk called it (touch motion +
+/// frame 1,846 -> 2,138 instructions, pointer motion 1,396 -> 1,571, one callgrind run,
+/// issue 25, twelfth round). A generic method taking the change as a closure is inlined.
+protocol ResponderSlotOwner: AnyObject {
+    /// Runs `change` on the slot in the owner's hot state (`unchecked.responderSlot`), in one
+    /// short access: `change` must not call out of the core.
+    func changeResponderSlot<Result>(_ change: (inout ResponderSlot) -> Result) -> Result
+}
+
+extension ResponderSlotOwner {
+    /// Calls `body` with the responder's holder (which says what walks learnt about the
+    /// responder, ``NextResponderKind``), without retaining the responder: one replaced
+    /// meanwhile lives until the call ends. No access to the slot spans `body`.
+    @inline(__always)
+    func withResponderHolder<Result>(_ body: (ResponderHolder) -> Result) -> Result {
+        defer { leaveResponderSlot() }
+        return changeResponderSlot { $0.enter() }.with { body($0) }
+    }
+
+    /// ``withResponderHolder(_:)`` with the responder itself. Not written as a call of it: a
+    /// closure passed through one more closure made a touch frame's walk retain the router
+    /// and the event around its first ask (touch motion + frame 1,846 -> 2,003, one callgrind
+    /// run, issue 25, twelfth round).
+    @inline(__always)
+    func withResponder<Result>(_ body: (any Responder) -> Result) -> Result {
+        defer { leaveResponderSlot() }
+        return changeResponderSlot { $0.enter() }.with { body($0.responder) }
+    }
+
+    /// A call to the responder ended: the replaced responders it kept alive go, after the
+    /// access to the slot.
+    @inline(__always)
+    func leaveResponderSlot() {
+        if changeResponderSlot({ $0.leave() }) { _ = changeResponderSlot { $0.takeFormers() } }
+    }
+
+    /// Puts `responder` in the slot; the former one goes once no call to it is under way
+    /// (after the access to the slot, never inside it).
+    func replaceResponder(with responder: any Responder) {
+        withExtendedLifetime(changeResponderSlot { $0.replace(responder) }) {}
+    }
+
+    /// Replaced responders still waiting for a call under way to end (for tests).
+    var formerResponderCountForTesting: Int { changeResponderSlot { $0.formerCount } }
+}
+
+extension Surface: ResponderSlotOwner {
+    @inline(__always)
+    func changeResponderSlot<Result>(_ change: (inout ResponderSlot) -> Result) -> Result { change(&unchecked.responderSlot) }
+}
+
+extension Output: ResponderSlotOwner {
+    @inline(__always)
+    func changeResponderSlot<Result>(_ change: (inout ResponderSlot) -> Result) -> Result { change(&unchecked.responderSlot) }
 }
 
 // # A router referred to without a side table

@@ -6,7 +6,8 @@ import SeatKitSystem
 // zwp_idle_inhibit_manager_v1 (a video player keeps the screen on), on the router's clock.
 //
 // Activity is what the router's spies see: every injected event but device announcements,
-// consumed by a filter or not. The spy only notes the time (nothing allocated per event); each
+// consumed by a filter or not (a touch's down, motions and up noted at the frame that ends
+// them: see `IdleSpy`). The spy only notes the time (nothing allocated per event); each
 // notification's timer, on the router's clock, checks when it fires whether the seat has been
 // idle for the client's timeout, and re-arms for the rest otherwise.
 
@@ -16,7 +17,8 @@ import SeatKitSystem
 /// A client asks to be told when the seat has had no input for its timeout (`idled`) and when
 /// input comes again (`resumed`). Input is what the router's spies see (an `InputSpy` this
 /// object adds): every event given to the router's `inject(_:)` but device announcements,
-/// whether a filter took it or not. Time is the router's clock (a `VirtualClock` in tests):
+/// whether a filter took it or not; a touch's down, motions and up count at the touch frame
+/// that ends them (``IdleSpy``). Time is the router's clock (a `VirtualClock` in tests):
 /// the wall clock is never read.
 ///
 /// An idle inhibitor holds idle off while its surface is shown (its node, from
@@ -26,13 +28,32 @@ import SeatKitSystem
 /// made. Inhibitors of surfaces the roles provider does not know hold nothing off.
 ///
 /// A notification counts from the last input or from its own creation, whichever is later.
+///
+/// With ``ActivityTracking/whileNotificationsExist`` the spy is in the router only while some
+/// client holds a notification (as the wlroots bridge's): a compositor with no idle client
+/// (no swayidle) pays nothing per event for the protocol. ``lastActivity`` then notes input
+/// only meanwhile; no notification's count is changed by that, since each counts from its own
+/// creation at the earliest.
 public final class IdleNotifier {
+    /// When the notifier watches input (``IdleNotifier/init(seat:inhibitors:activity:)``).
+    public enum ActivityTracking: Sendable {
+        /// Always: ``IdleNotifier/lastActivity`` is the last input whatever the clients do.
+        case always
+        /// Only while some client holds an idle notification (the router tells the spy no
+        /// event otherwise); ``IdleNotifier/lastActivity`` is then stale while none does.
+        case whileNotificationsExist
+    }
+    /// When this notifier watches input.
+    public let activityTracking: ActivityTracking
+    /// Whether the spy is in the router now.
+    private var watching = false
     /// The seat whose input counts. Not kept: let go of the notifier before the seat.
     public unowned let seat: Seat
     /// The seat's router, kept (its clock, and the deinit removes the spy even when the seat
     /// went first).
     private let router: Router
-    /// When the last input came (or the notifier started, or an inhibitor went away).
+    /// When the last input came (or the notifier started, or an inhibitor went away); with
+    /// ``ActivityTracking/whileNotificationsExist``, the last input while a notification existed.
     public var lastActivity: Timestamp { state.unchecked.lastActivity }
     /// The state written for every event, shared with the spy (``IdleActivity``).
     let state: IdleActivity
@@ -52,14 +73,16 @@ public final class IdleNotifier {
     public var notificationChanged: ((_ timeout: UInt32, _ idle: Bool) -> Void)?
 
     /// Advertises `ext_idle_notifier_v1` and, when `inhibitors`, `zwp_idle_inhibit_manager_v1`
-    /// on the seat's display, and adds a spy to the seat's router.
+    /// on the seat's display, and adds a spy to the seat's router: now, or with
+    /// `activity: .whileNotificationsExist` only while some client holds a notification.
     /// Kept, so that the display outlives the globals this object destroys when it goes,
     /// whatever order the compositor lets go of its objects in (an optimized build ends a
     /// local's lifetime at its last use).
     private let displayKeptAlive: WaylandDisplay
 
-    public init(seat: Seat, inhibitors: Bool = true) {
+    public init(seat: Seat, inhibitors: Bool = true, activity: ActivityTracking = .always) {
         self.seat = seat
+        activityTracking = activity
         displayKeptAlive = seat.display
         router = seat.router
         state = IdleActivity(clock: seat.router.clock, wakeUp: seat.display.wakeUp)
@@ -72,12 +95,12 @@ public final class IdleNotifier {
             owners.append(owner)
             if let g = Libwayland.createGlobal(seat.display.display, owner.interface, version: 1, owner: owner) { globals.append(g) }
         }
-        seat.router.addSpy(spy)
+        if activity == .always { watch(true) }
     }
 
     deinit {
         spy.handle.detach()
-        router.removeSpy(spy)
+        if watching { router.removeSpy(spy) }
         for g in globals { Libwayland.destroyGlobal(g) }
         for n in notifications { n.cancelTimer() }
     }
@@ -135,9 +158,17 @@ public final class IdleNotifier {
     /// after the seat has been idle a while waits its whole timeout, as in wlroots).
     private func start(of n: IdleNotification) -> Timestamp { max(state.unchecked.lastActivity, n.created) }
 
+    /// Puts the spy in the router or takes it out.
+    private func watch(_ on: Bool) {
+        guard on != watching else { return }
+        watching = on
+        if on { router.addSpy(spy) } else { router.removeSpy(spy) }
+    }
+
     func add(_ n: IdleNotification) {
         n.created = clock.now
         notifications.append(n)
+        watch(true)
         arm(n)
         notificationAdded?(n.timeout)
     }
@@ -146,6 +177,7 @@ public final class IdleNotifier {
         n.cancelTimer()
         if n.isIdle { state.unchecked.idleCount -= 1 }
         notifications.removeAll { $0 === n }
+        if notifications.isEmpty, activityTracking == .whileNotificationsExist { watch(false) }
     }
 
     func inhibitorAdded(_ inhibitor: IdleInhibitor) {
@@ -201,9 +233,22 @@ final class IdleInhibitor: ResourceObject {
     package func resourceDestroyed() { notifier?.inhibitorRemoved(self) }
 }
 
-/// Notes the time of every injected event but device announcements and touch frames (a
-/// frame ends touch events injected just before it, which noted the time already): its
-/// ``observedKinds``, so that the router does not call it for the others. With the display's
+/// Notes the time of every injected event but device announcements and a touch's down,
+/// motions and up: its ``observedKinds``, so that the router does not call it for the others.
+/// Touch input counts at the touch frame instead, which the spy observes: a backend ends every
+/// set of touch downs, motions and ups with a frame (libinput's `TOUCH_FRAME`, as
+/// `wl_touch.frame`), in the same dispatch, and the router hands those changes to
+/// recognizers, responders and clients only at that frame (before it, a down is asked of the
+/// filters and recorded, a motion or an up only recorded). So the frames see all touch
+/// activity that reaches a client, at the time its events were read (the same wake-up: see
+/// below); touches a filter took have their frames too, which spies hear whatever a filter
+/// or grab does. A down, motion or up with no frame after it (a backend that breaks the
+/// rule), which reaches no client, does not count. A cancel is delivered at once, not
+/// at a frame: it is noted itself. With a frame per set, one call per frame rather than one
+/// per moving finger; and with no spy observing touch motions, the router moves a touch
+/// without making an event for it (issue 25, twelfth round).
+///
+/// With the display's
 /// ``EventLoopClock``, the events of one wake-up of a watched fd (the input a libinput
 /// source read in one go) note the same time, read by the first of them (``WakeUpTime``);
 /// input from elsewhere (a client's request, a timer) reads the clock itself.
@@ -223,9 +268,10 @@ final class IdleSpy: InputSpy {
         state = notifier.state
     }
 
-    /// Input: every kind but device announcements and touch frames.
+    /// Input: every kind but device announcements and the touch kinds a frame ends (down,
+    /// motion, up), which count at their frame.
     var observedKinds: InputEventKinds { Self.kinds }
-    static let kinds = InputEventKinds.all.subtracting([.deviceAdded, .deviceRemoved, .touchFrame])
+    static let kinds = InputEventKinds.all.subtracting([.deviceAdded, .deviceRemoved, .touchDown, .touchMotion, .touchUp])
 
     func observe(_ event: InputEvent, consumed: Bool, router: Router) {
         state.unchecked.lastActivity = state.now

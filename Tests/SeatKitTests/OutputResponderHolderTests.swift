@@ -52,7 +52,7 @@ import Testing
         #expect(h.log.entries.first == "old.motion 1")
         #expect(h.delegate.dropped == ["motion"])
         #expect(weakOld == nil)
-        #expect(h.output.unchecked.formerResponders.keptCount == 0)
+        #expect(h.output.formerResponderCountForTesting == 0)
         // The new responder is asked from the next walk on, and learnt as keeping the default.
         h.log.clear()
         h.pointer(to: 501, 500)

@@ -45,11 +45,11 @@ import Testing
         let top = Surface(name: "top", frame: SurfaceRect(x: 0, y: 0, width: 100, height: 100), responder: refining)
         output.root.addChild(below)
         output.root.addChild(top)
-        #expect(below.unchecked.responderHolder.unchecked.refine == .unknown)
+        #expect(below.unchecked.responderSlot.holder.unchecked.refine == .unknown)
         // The top surface refuses the left half: the one below gets it, and is learnt.
         #expect(router.surface(at: LayoutPoint(x: 10, y: 10)) === below)
-        #expect(below.unchecked.responderHolder.unchecked.refine == .followsDefault)
-        #expect(top.unchecked.responderHolder.unchecked.refine == .own)
+        #expect(below.unchecked.responderSlot.holder.unchecked.refine == .followsDefault)
+        #expect(top.unchecked.responderSlot.holder.unchecked.refine == .own)
         #expect(router.surface(at: LayoutPoint(x: 60, y: 10)) === top)
         #expect(router.surface(at: LayoutPoint(x: 20, y: 10)) === below)
         #expect(refining.calls == 3)
@@ -63,13 +63,13 @@ import Testing
         // refuses the whole surface now.
         let refusing = Refining(refuseLeftOf: 1_000)
         below.responder = refusing
-        #expect(below.unchecked.responderHolder.unchecked.refine == .unknown)
+        #expect(below.unchecked.responderSlot.holder.unchecked.refine == .unknown)
         #expect(router.surface(at: LayoutPoint(x: 10, y: 10)) === output.root)
         #expect(refusing.calls == 1)
         // And the default again is learnt again.
         below.responder = PassThroughResponder()
         #expect(router.surface(at: LayoutPoint(x: 10, y: 10)) === below)
-        #expect(below.unchecked.responderHolder.unchecked.refine == .followsDefault)
+        #expect(below.unchecked.responderSlot.holder.unchecked.refine == .followsDefault)
         #expect(router.surface(at: LayoutPoint(x: 11, y: 10)) === below)
     }
 }

@@ -146,13 +146,13 @@ import Testing
         // RecordingResponder implements nextResponder: the holder of c, the first link, whose
         // next link the walk asked for, says so (b, after it, is on the owning walk, which
         // calls every responder's nextResponder as before).
-        #expect(c.unchecked.responderHolder.unchecked.chain == .own)
+        #expect(c.unchecked.responderSlot.holder.unchecked.chain == .own)
         // A responder with the default is learnt as such after its first walk.
         let plain = Surface(name: "plain", frame: SurfaceRect(x: 0, y: 0, width: 50, height: 50))
         c.addChild(plain)
         h.pointer(to: 45, 45)
         h.pointer(to: 46, 45)
-        #expect(plain.unchecked.responderHolder.unchecked.chain == .followsDefault)
+        #expect(plain.unchecked.responderSlot.holder.unchecked.chain == .followsDefault)
         // Redirect lifted: the walk follows the parents again, every time through b's call.
         b.recorder.redirect = nil
         h.log.clear()

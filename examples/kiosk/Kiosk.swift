@@ -155,7 +155,12 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
     func addWindowSwitcher() {
         let touch = SwipeGestureRecognizer(name: "switch-app", direction: [.left, .right], touches: 3, minimumDistance: 30)
         touch.reportsProgress = true
+        // Told every transition, the failures included: every touch of fewer than three
+        // fingers fails it when a finger lifts. Those are looked at before `self` is: a use
+        // of the unowned `self` is a strong load (`swift_unownedRetainStrong`) and a release,
+        // about 140 instructions a failure in the kiosk (issue 25, twelfth round).
         touch.addTarget { [unowned self] r in
+            guard r.state != .failed else { return }
             self.followSwitch(r, left: (r as! SwipeGestureRecognizer).recognizedDirection == .left)
         }
         output.addGestureRecognizer(touch)

@@ -16,7 +16,8 @@ final class KioskProtocols {
 
     init(display: WaylandDisplay, seat: Seat, shell: HeadlessShell) {
         sessionLock = shell.offerSessionLock()
-        idle = IdleNotifier(seat: seat)
+        // The kiosk blanks nothing itself: only idle clients (swayidle) need input watched.
+        idle = IdleNotifier(seat: seat, activity: .whileNotificationsExist)
         cursorShapes = CursorShapeManager(seat: seat)
         dataControl = DataControl(dataDevice: shell.dataDevice)
         // Activation: a window is focused only with a token its client made while focused,

@@ -162,7 +162,7 @@ extension GestureCoordinator {
     /// surfaces below its own out (GestureComposition.swift).
     func forEachRecognizer(of surface: Surface?, output: Output?, _ body: (GestureRecognizer) -> Void) {
         var node = surface
-        if surface != nil, let start = maskedWalkStart(surface: surface, output: output) { node = start.surface }
+        if let surface { node = recognizerWalkStart(from: surface, output: output) }
         while let current = node {
             current.gestureRecognizers.scan(body)
             node = current.parent

@@ -184,26 +184,43 @@ extension Surface {
     }
 }
 
-/// Where a walk up from a surface starts once masks are applied.
-struct MaskedWalkStart {
-    /// The surface to start from; `nil`: no surface's recognizers (an output's mask).
-    var surface: Surface?
-}
-
 extension GestureCoordinator {
-    /// The start of the walk up from `surface` when a recognizer on it, an ancestor or the
-    /// output leaves out subviews (the topmost such one wins); `nil` when none does.
-    func maskedWalkStart(surface: Surface?, output: Output?) -> MaskedWalkStart? {
-        var start: MaskedWalkStart?
-        var node = surface
-        while let current = node {
-            if current.gestureRecognizers.scanIndex(where: { $0.isEnabled && !$0.unchecked.composition.mask.contains(.subviews) }) != nil {
-                start = MaskedWalkStart(surface: current)
+    /// Where the walk up from `surface` over the surfaces' recognizers starts: `surface`
+    /// itself; the topmost surface on the way with a recognizer that leaves out subviews
+    /// (its mask, GestureComposition.swift); `nil` when the output has such a recognizer, or
+    /// when no surface on the way has any recognizer (the usual case when only the output
+    /// has some: the second walk would find nothing, so it is not made).
+    ///
+    /// One walk, with no call out (``GestureRecognizer/isEnabled`` and the mask are plain
+    /// reads): when it finds no recognizer on any surface, none is added before the caller
+    /// would have read the lists again, so skipping them calls `body` with the same
+    /// recognizers in the same order. Each `Surface.gestureRecognizers` read is a run-time
+    /// exclusivity check (~75 instructions): the second walk made two more per touch down in
+    /// the kiosk, where the recognizers are the output's (issue 25, twelfth round).
+    ///
+    /// The ancestors are reached through their parent links as they are kept, unretained
+    /// (rule 1 of ``Unretained``): nothing here calls out, so the tree keeps each surface on
+    /// the way for the whole walk; `parent` handed out a strong reference, a retain and a
+    /// release per level.
+    func recognizerWalkStart(from surface: Surface, output: Output?) -> Surface? {
+        var start: Surface? = surface
+        var anyOnSurfaces = false
+        var node: Unretained<Surface>? = Unretained(surface)
+        while let link = node {
+            node = link.with { current in
+                let recognizers = current.gestureRecognizers
+                if !recognizers.isEmpty {
+                    anyOnSurfaces = true
+                    if recognizers.scanIndex(where: { $0.isEnabled && !$0.unchecked.composition.mask.contains(.subviews) }) != nil {
+                        start = current
+                    }
+                }
+                return current.unchecked.parentLink
             }
-            node = current.parent
         }
+        if !anyOnSurfaces { return nil }
         if let output, output.gestureRecognizers.scanIndex(where: { $0.isEnabled && !$0.unchecked.composition.mask.contains(.subviews) }) != nil {
-            start = MaskedWalkStart(surface: nil)
+            return nil
         }
         return start
     }

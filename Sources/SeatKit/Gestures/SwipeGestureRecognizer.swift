@@ -62,7 +62,10 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
     private var _reportsProgress = false
     /// The direction recognized (with ``reportsProgress``: the direction it follows, from
     /// `.began`).
-    public private(set) var recognizedDirection: Direction = []
+    public var recognizedDirection: Direction { _recognizedDirection }
+    /// Backs ``recognizedDirection``: private storage, so the optimizer drops the run-time
+    /// exclusivity checks a public stored property keeps (each reset wrote it through one).
+    private var _recognizedDirection: Direction = []
     /// Velocity of the stroke (the fingers' mean displacement) in layout units per second,
     /// least squares over the last 100 ms (see ``VelocityTracker``): at recognition, how fast
     /// the swipe went; with ``reportsProgress``, at the end, the velocity the fingers lifted
@@ -121,7 +124,7 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
             return
         }
         guard direction.contains(matched) else { return failIfPossible() }
-        recognizedDirection = matched
+        _recognizedDirection = matched
         state = .recognized
     }
 
@@ -143,7 +146,7 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
                 return
             }
             guard direction.contains(matched) else { return failIfPossible() }
-            recognizedDirection = matched
+            _recognizedDirection = matched
             progress = Self.along(d, matched) / max(needed, .leastNonzeroMagnitude)
             state = .began
         } else if state.isInProgress {
@@ -175,7 +178,7 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
 
     /// Clears ``recognizedDirection`` and the velocity samples.
     public override func reset() {
-        recognizedDirection = []
+        _recognizedDirection = []
         tracker.reset()
         endEstimate = nil
     }

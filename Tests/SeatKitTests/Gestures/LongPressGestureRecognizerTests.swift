@@ -31,6 +31,30 @@ import SeatKit
         #expect(rig.log.matching("long-press:") == ["long-press:failed"])
     }
 
+    /// Once its only recognizer has failed, a touch's later motions skip the recognizer
+    /// pass (its arena has no live entry left) and still reach the surface, in order; the
+    /// failed recognizer still hears the end, resets, and takes part in the next touch.
+    @Test func aTouchWhoseOnlyRecognizerFailedStillReachesItsSurfaceAndTheRecognizerResetsAtItsEnd() {
+        let rig = GestureRig()
+        let icon = rig.surface("icon", 0, 0, 500, 500)
+        let press = LongPressGestureRecognizer(allowableMovement: 10)
+        icon.addGestureRecognizer(press)
+        rig.watch(press)
+        rig.down(1, 100, 100)
+        rig.move(1, 201, 100)  // 10.1 mm: fails
+        #expect(press.state == .failed)
+        rig.move(1, 220, 100)
+        rig.move(1, 240, 100)
+        rig.up(1)
+        #expect(rig.log.matching("icon.") == ["icon.began[t1]", "icon.moved[t1]", "icon.moved[t1]", "icon.moved[t1]", "icon.ended[t1]"])
+        #expect(press.state == .possible)
+        #expect(press.touches.isEmpty)
+        rig.down(2, 100, 100)
+        rig.wait(500)
+        #expect(press.state == .began)
+        #expect(rig.log.matching("long-press:") == ["long-press:failed", "long-press:began"])
+    }
+
     @Test func onceBeganItFollowsTheFingerAndEndsOnLift() {
         let rig = GestureRig()
         let press = LongPressGestureRecognizer()
