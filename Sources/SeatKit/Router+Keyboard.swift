@@ -137,7 +137,7 @@ extension Router {
             // then the grab or the default rule, without `finishFilteredKey`'s call, which
             // read the whole event for its rare paths first (~45 instructions a key, issue
             // 25, twelfth round).
-            if unchecked.spyList.wants(.key) { tellSpies(event, consumed: false) }
+            if unchecked.spyList.wants(.key) { tellKeySpies(event, consumed: false) }
             return routeUnfilteredKey(keyEvent, record: record)
         }
         finishFilteredKey(event, keyEvent, consumedBy: consumedBy, record: record)

@@ -1384,6 +1384,10 @@ struct SpyList {
     private var tellings = 0
     /// `pending` was edited during a telling: the told list is rebuilt when it ends.
     private var edited = false
+    /// The told spy that observes keys when it is the only one (a compositor's idle spy),
+    /// unretained as `links`: a key is told to it without walking the others
+    /// (``Router/tellKeySpies(_:consumed:)``). Nil when none or several observe keys.
+    private(set) var loneKeySpy: Unmanaged<SpyCall>?
 
     /// The spies, in the order they are told, edits included.
     var spies: [any InputSpy] { pending.map(\.spy) }
@@ -1417,6 +1421,8 @@ struct SpyList {
     private mutating func toldListChanged() {
         links = calls.map { Unmanaged.passUnretained($0) }
         wantedKinds = calls.reduce(0) { $0 | $1.kinds }
+        let keySpies = calls.filter { $0.kinds & InputEventKinds.key.rawValue != 0 }
+        loneKeySpy = keySpies.count == 1 ? Unmanaged.passUnretained(keySpies[0]) : nil
     }
 
     /// Starts a telling: the number of spies it tells.
@@ -1456,7 +1462,30 @@ extension Router {
     /// not captured by a closure that outlives the call.
     @inline(never)
     func tellSpies(_ event: InputEvent, consumed: Bool) {
-        let bit = InputEventKinds.bit(of: event)
+        tellSpies(event, consumed: consumed, bit: InputEventKinds.bit(of: event))
+    }
+
+    /// ``tellSpies(_:consumed:)`` of a key: told straight to the lone spy that observes keys
+    /// (``SpyList/loneKeySpy``), as a telling, without walking the spies that do not (a
+    /// kiosk's idle spy among spies of pointer and touch: the walk and the kind's bit from the
+    /// event were ~35 instructions a key, issue 25, twelfth round). `event` is a key. Inlined
+    /// into the key's path (its call was ~15 instructions a key frame); several spies of keys
+    /// are told by ``tellSpies(_:consumed:)``, out of line.
+    @inline(__always)
+    func tellKeySpies(_ event: InputEvent, consumed: Bool) {
+        guard let lone = unchecked.spyList.loneKeySpy else {
+            return tellSpies(event, consumed: consumed)
+        }
+        _ = unchecked.spyList.beginTelling()
+        lone._withUnsafeGuaranteedRef { $0.spy.observe(event, consumed: consumed, router: self) }
+        if unchecked.spyList.endTelling() {
+            let former = unchecked.spyList.applyEdits()
+            _ = former
+        }
+    }
+
+    @inline(__always)
+    private func tellSpies(_ event: InputEvent, consumed: Bool, bit: UInt32) {
         if unchecked.spyList.wantedKinds & bit == 0 { return }
         let count = unchecked.spyList.beginTelling()
         var i = 0

@@ -185,4 +185,38 @@ struct SpyKindTests {
         h.pointer(to: 20, 20)
         #expect(cursor.isVisible)
     }
+
+    /// The lone spy of keys among spies of other kinds (a kiosk's idle spy) is told each key
+    /// straight (``Router/tellKeySpies(_:consumed:)``); a second spy of keys added inside its
+    /// call is told from the next key on, both in the order added; the lone one removing
+    /// itself inside its call is told nothing after, and the other becomes the lone one.
+    @Test func theLoneSpyOfKeysIsToldEachKeyAndEditsInsideItsCallTakeEffectFromTheNextKey() {
+        let h = Harness()
+        h.surface("app", 0, 0, 1000, 1000, handles: ["keyDown", "keyUp"], canBecomeFirst: true)
+        var log: [String] = []
+        let touches = KindSpy("touches", kinds: .touches) { log.append($0) }
+        let keys = KindSpy("keys", kinds: .key) { log.append($0) }
+        let pointer = KindSpy("pointer", kinds: [.pointerMotion, .pointerButton]) { log.append($0) }
+        let second = KindSpy("second", kinds: [.key, .touchDown]) { log.append($0) }
+        h.router.addSpy(touches)
+        h.router.addSpy(keys)
+        h.router.addSpy(pointer)
+        h.key(30, .pressed)
+        #expect(log == ["keys key"])
+        keys.onObserve = { [weak second] _, router in
+            if let second { router.addSpy(second) }
+        }
+        h.key(30, .released)
+        #expect(log == ["keys key", "keys key"], "the spy added inside the call waits for the next key")
+        keys.onObserve = { [weak keys] _, router in
+            if let keys { router.removeSpy(keys) }
+        }
+        h.key(31, .pressed)
+        #expect(log == ["keys key", "keys key", "keys key", "second key"], "both, in the order added")
+        h.key(31, .released)
+        h.key(32, .pressed)
+        #expect(log.suffix(2) == ["second key", "second key"], "the removed spy hears no more keys")
+        #expect(h.router.spies.count == 3)
+        #expect(!log.contains { $0.hasPrefix("touches") || $0.hasPrefix("pointer") })
+    }
 }
