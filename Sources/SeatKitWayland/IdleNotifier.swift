@@ -18,7 +18,7 @@ import SeatKitSystem
 /// input comes again (`resumed`). Input is what the router's spies see (an `InputSpy` this
 /// object adds): every event given to the router's `inject(_:)` but device announcements,
 /// whether a filter took it or not; a touch's down, motions and up count at the touch frame
-/// that ends them (``IdleSpy``). Time is the router's clock (a `VirtualClock` in tests):
+/// that ends them (the notifier's spy). Time is the router's clock (a `VirtualClock` in tests):
 /// the wall clock is never read.
 ///
 /// An idle inhibitor holds idle off while its surface is shown (its node, from
