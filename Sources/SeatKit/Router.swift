@@ -977,26 +977,8 @@ public final class Router {
                 }
                 if handled { return true }
             case .output(let output):
-                // Its responder asked through its holder, not retained (a responder replaced
-                // meanwhile waits until the ask ends, as a surface's does), and what its next
-                // link is, read from the holder (``NextResponderProbe``).
                 var handled = false
-                next = output.withResponderHolder { holder -> ChainLink? in
-                    let result = ask(holder.responder, ResponderContext(router: self, output: output, target: target))
-                    if let trace { traceAsked(trace, .output(output), kind, result) }
-                    if result == .handled {
-                        handled = true
-                        return nil
-                    }
-                    switch holder.unchecked.chain {
-                    case .followsDefault: return .delegate
-                    case .own: return holder.responder.nextResponder(after: .delegate)
-                    case .unknown:
-                        let (following, learnt) = NextResponderProbe.classify(holder.responder, after: .delegate)
-                        holder.unchecked.chain = learnt
-                        return following
-                    }
-                }
+                next = askOutput(output, target: target, kind: kind, handled: &handled, ask)
                 if handled { return true }
             case .delegate:
                 // Read once (one weak load): what it is asked and, when the walk ends here,
