@@ -99,7 +99,7 @@ import SeatKit
         let (rig, _, swipe) = kiosk(limits: true)
         rig.step = 0
         // The first finger at 0 ms, the second 60 ms later, the third at 140 ms; the first
-        // two wander a few millimetres (up to 6 mm) while the others land.
+        // two wander a few millimetres (up to 4 mm) while the others land.
         rig.wait(10)
         rig.frame([fingerDown(1, 800, 300)])
         rig.wait(30)
