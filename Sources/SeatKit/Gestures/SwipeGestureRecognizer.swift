@@ -67,19 +67,23 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
     }
     private var _reportsProgress = false
 
-    /// The farthest, in millimetres of layout space (the unit of ``minimumDistance``,
-    /// converted with ``GestureRecognizer/layoutUnitsPerMillimetre``), that any finger may
-    /// travel from where it went down while fewer than ``numberOfTouchesRequired`` fingers are
-    /// down; a finger that goes farther fails the swipe at that motion. `nil` (the default):
-    /// no limit, the swipe waits for its fingers however far the first ones move. Once all
-    /// the fingers are down it no longer applies.
+    /// The farthest, in millimetres (measured in layout space as ``minimumDistance`` is,
+    /// with ``GestureRecognizer/layoutUnitsPerMillimetre``), that any finger may travel from
+    /// where it went down while fewer than ``numberOfTouchesRequired`` fingers are down; a
+    /// finger that goes farther fails the swipe at that motion. `nil` (the default): no
+    /// limit, the swipe waits for its fingers however far the first ones move. Once all the
+    /// fingers are down it no longer applies.
     ///
-    /// The rule is libinput's for touchpad gestures: the finger count of a gesture is the
-    /// number of fingers down when they start to move, so a finger that moves on its own is a
-    /// one-finger gesture, not the start of a three-finger one. (Clutter's `GestureAction`,
-    /// behind GNOME Shell's touchscreen swipes, and UIKit's swipe put no limit here.) A
-    /// finger's travel, not the mean displacement, so that fingers resting while another
-    /// moves do not hide it. Change it only while the recognizer is idle.
+    /// No peer has this limit as such. libinput fixes a touchpad gesture's finger count once
+    /// its fingers have moved (a later change is debounced for 100 ms and ends the gesture),
+    /// but a lone finger's motion is pointer motion there, which starts no gesture, so fingers
+    /// may still join it; Clutter's `GestureAction` (GNOME Shell's touchscreen swipes) waits
+    /// for its points with no limit; UIKit documents none. This applies libinput's "motion
+    /// fixes the count" from the first finger, because on a touchscreen that finger's motion
+    /// has already gone to the app (a scroll, a drag), which a swipe recognized later would
+    /// take away with a cancel. A finger's travel, not the mean displacement, so that fingers
+    /// resting while another moves do not hide it. Change it only while the recognizer is
+    /// idle.
     public var maximumTravelUntilAllTouches: Double? {
         get { _maximumTravelUntilAllTouches }
         set { _maximumTravelUntilAllTouches = newValue }
