@@ -152,9 +152,17 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
     /// undone"). The recognizer takes the fingers from the app (it gets wl_touch.cancel).
     /// Touchpad swipes stay the apps' (zwp_pointer_gestures_v1); a compositor that wants them
     /// adds a ``TouchpadSwipeGestureRecognizer`` with a `commitDistance` the same way.
+    ///
+    /// The switch fails as soon as the fingers cannot be three: a finger that travels over
+    /// 10 mm before the third lands, or a third landing more than 250 ms after the first
+    /// (real three-finger swipes land within about 100–150 ms, the first fingers barely
+    /// moving). A one-finger drag on an app then stops being shown to the switch after its
+    /// first 10 mm, and the router skips the recognizer pass for the rest of it.
     func addWindowSwitcher() {
         let touch = SwipeGestureRecognizer(name: "switch-app", direction: [.left, .right], touches: 3, minimumDistance: 30)
         touch.reportsProgress = true
+        touch.maximumTravelUntilAllTouches = 10
+        touch.maximumDelayUntilAllTouches = .milliseconds(250)
         // Told every transition, the failures included: every touch of fewer than three
         // fingers fails it when a finger lifts. Those are looked at before `self` is: a use
         // of the unowned `self` is a strong load (`swift_unownedRetainStrong`) and a release,

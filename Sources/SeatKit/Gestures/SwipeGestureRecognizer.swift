@@ -11,6 +11,12 @@
 /// or ``minimumDistance`` if shorter), reports ``GestureRecognizer/progress`` toward
 /// ``minimumDistance`` while the fingers move (with no time limit), and when a finger lifts it
 /// ends (commit) if the progress reached 1, else it is cancelled (undo what was shown).
+///
+/// A swipe of several fingers waits, by default, for as long as fewer are down: a one-finger
+/// drag keeps it possible, and so shown every motion, until the finger lifts.
+/// ``maximumTravelUntilAllTouches`` and ``maximumDelayUntilAllTouches`` (off by default) fail
+/// it as soon as the touches cannot become the swipe's fingers, which lets the router stop
+/// showing it their motions.
 public final class SwipeGestureRecognizer: GestureRecognizer {
     /// Directions in layout space (y grows downward).
     public struct Direction: OptionSet, Sendable, Hashable {
@@ -60,6 +66,46 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
         set { _reportsProgress = newValue }
     }
     private var _reportsProgress = false
+
+    /// The farthest, in millimetres (measured in layout space as ``minimumDistance`` is,
+    /// with ``GestureRecognizer/layoutUnitsPerMillimetre``), that any finger may travel from
+    /// where it went down while fewer than ``numberOfTouchesRequired`` fingers are down; a
+    /// finger that goes farther fails the swipe at that motion. `nil` (the default): no
+    /// limit, the swipe waits for its fingers however far the first ones move. Once all the
+    /// fingers are down it no longer applies.
+    ///
+    /// No peer has this limit as such. libinput fixes a touchpad gesture's finger count once
+    /// its fingers have moved (a later change is debounced for 100 ms and ends the gesture),
+    /// but a lone finger's motion is pointer motion there, which starts no gesture, so fingers
+    /// may still join it; Clutter's `GestureAction` (GNOME Shell's touchscreen swipes) waits
+    /// for its points with no limit; UIKit documents none. This applies libinput's "motion
+    /// fixes the count" from the first finger, because on a touchscreen that finger's motion
+    /// has already gone to the app (a scroll, a drag), which a swipe recognized later would
+    /// take away with a cancel. A finger's travel, not the mean displacement, so that fingers
+    /// resting while another moves do not hide it. Change it only while the recognizer is
+    /// idle.
+    public var maximumTravelUntilAllTouches: Double? {
+        get { _maximumTravelUntilAllTouches }
+        set { _maximumTravelUntilAllTouches = newValue }
+    }
+    private var _maximumTravelUntilAllTouches: Double?
+
+    /// The longest time from the first finger landing to the last of the
+    /// ``numberOfTouchesRequired`` landing; a finger that lands later fails the swipe, and so
+    /// does a motion later than that while fewer fingers are down. `nil` (the default): no
+    /// limit. Event times only (each touch's device time): no timer is set, so a swipe whose
+    /// fingers rest fails at their next motion or down, or when one lifts.
+    ///
+    /// The rule is KWin's for its touchscreen gestures (each finger must land within 250 ms
+    /// of the one before, or the gesture is cancelled), measured here from the first finger,
+    /// so that the whole wait is bounded whatever the count; the GNUstep gesture recognizers
+    /// modelled on UIKit's give all the fingers of a swipe 0.3 s. Real three-finger swipes
+    /// land within about 100 to 150 ms. Change it only while the recognizer is idle.
+    public var maximumDelayUntilAllTouches: TimeSpan? {
+        get { _maximumDelayUntilAllTouches }
+        set { _maximumDelayUntilAllTouches = newValue }
+    }
+    private var _maximumDelayUntilAllTouches: TimeSpan?
     /// The direction recognized (with ``reportsProgress``: the direction it follows, from
     /// `.began`).
     public var recognizedDirection: Direction { _recognizedDirection }
@@ -90,13 +136,16 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
         super.init(name: name)
     }
 
-    /// Starts the clock at the first fingers down; too many fingers fail it.
+    /// Starts the clock at the first fingers down; too many fingers fail it, and so do
+    /// fingers landing later than ``maximumDelayUntilAllTouches`` after the first.
     public override func touchesBegan(_ event: TouchEvent) {
         if unchecked.touches.count > numberOfTouchesRequired { return failIfPossible() }
         if unchecked.touches.count == event.touches.count {
             startTime = event.time
             tracker.add(Vector.zero, time: event.time)
             if !reportsProgress { schedule(at: event.time + maximumDuration) }
+        } else if let limit = maximumDelayUntilAllTouches, event.time - startTime > limit {
+            failIfPossible()
         }
     }
 
@@ -104,8 +153,14 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
     public override func deadlineReached() { failIfPossible() }
 
     /// Recognized once the mean displacement reaches ``minimumDistance`` in an allowed
-    /// direction; fails for a disallowed one or when too slow.
+    /// direction; fails for a disallowed one or when too slow, and while fewer than
+    /// ``numberOfTouchesRequired`` fingers are down, past ``maximumTravelUntilAllTouches`` or
+    /// ``maximumDelayUntilAllTouches``.
     public override func touchesMoved(_ event: TouchEvent) {
+        if unchecked.touches.count < numberOfTouchesRequired, state == .possible,
+           cannotGatherAllTouches(at: event.time) {
+            return failIfPossible()
+        }
         let d = TouchGeometry.meanDisplacement(unchecked.touches)
         tracker.add(d, time: event.time)
         if reportsProgress { return followFingers(d) }
@@ -126,6 +181,24 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
         guard direction.contains(matched) else { return failIfPossible() }
         _recognizedDirection = matched
         state = .recognized
+    }
+
+    /// While fewer fingers than the swipe's are down: whether a finger has travelled past
+    /// ``maximumTravelUntilAllTouches`` or the time is past ``maximumDelayUntilAllTouches``.
+    private func cannotGatherAllTouches(at time: Timestamp) -> Bool {
+        if let limit = maximumDelayUntilAllTouches, time - startTime > limit { return true }
+        guard let travel = maximumTravelUntilAllTouches else { return false }
+        let reach = travel * unchecked.layoutUnitsPerMillimetre
+        let reachSquared = reach * reach
+        let touches = unchecked.touches
+        var i = 0
+        while i < touches.count {
+            let dx = touches[i].location.x - touches[i].startLocation.x
+            let dy = touches[i].location.y - touches[i].startLocation.y
+            if dx * dx + dy * dy > reachSquared { return true }
+            i += 1
+        }
+        return false
     }
 
     /// With ``reportsProgress``: begins once the stroke has a direction, then reports the
