@@ -772,31 +772,11 @@ extension GestureCoordinator {
         let phase = lead.phase
         // Owned for the walk: a responder may let go of the surface.
         let surface = lead.record.with { $0.unchecked.surface }
-        // Where the finger was when held, in the surface's space now: the surface may have
-        // moved (or gone to another output) while its touch was held.
-        let origin = lead.record.with { router.surfaceOrigin(of: $0) }
-        unchecked.heldScratch.removeAllKeepingStorage()
-        var i = 0
-        while i < unchecked.releaseGroup.count {
-            let entry = unchecked.releaseGroup[i]
-            i += 1
-            if let trace = router.trace { trace.record(.touchReleased(entry.record.with { $0.unchecked.id }, phase.kind)) }
-            unchecked.heldScratch.append(entry.point.inSurface(at: origin))
-            if let origin { entry.record.with { $0.unchecked.lastSurfaceOrigin = origin } }
-        }
-        let event = TouchEvent(time: unchecked.releaseGroup[unchecked.releaseGroup.count - 1].time, touches: unchecked.heldScratch)
-        if phase == .ended {
-            var j = 0
-            while j < unchecked.releaseGroup.count {
-                unchecked.releaseGroup[j].record.with { $0.unchecked.isEnding = true }
-                j += 1
-            }
-            router.unchecked.touches.dueEdits &+= 1
-        }
+        let event = releaseEvent(in: router, lead: lead)
         let handled = router.walkTouchPhase(phase, event, surface: surface, stopIf: { releaseGroupIsOver() }) { body in
             var j = 0
             while j < unchecked.releaseGroup.count {
-                unchecked.releaseGroup[j].record.with(body)
+                unchecked.releaseGroup[j].record.with { body($0) }
                 j += 1
             }
         }
@@ -807,6 +787,45 @@ extension GestureCoordinator {
             case .ended: router.reportDropped(.touchesEnded, .touchesEnded(event))
             }
         }
+        endReleaseGroup(in: router, phase)
+    }
+
+    // The release group's event is made, and the group emptied, out of line: emptying the
+    // scratch arrays in place (`removeAllKeepingStorage`, a `removeLast()` an element instead
+    // of a generic `replaceSubrange` call) adds enough blocks to `deliverReleaseGroup` that
+    // the optimizer no longer inlined the router's walk (`walkTouchPhase`, `@inline(__always)`)
+    // into it: a call, its closures' contexts and thunks per group.
+
+    /// The event of the release group's touches, in the surface's space now (where the finger
+    /// was when held: the surface may have moved, or gone to another output, while its touch
+    /// was held); an ended group's records are marked ending.
+    @inline(never)
+    private func releaseEvent(in router: Router, lead: HeldTouch) -> TouchEvent {
+        let phase = lead.phase
+        let origin = lead.record.with { router.surfaceOrigin(of: $0) }
+        unchecked.heldScratch.removeAllKeepingStorage()
+        var i = 0
+        while i < unchecked.releaseGroup.count {
+            let entry = unchecked.releaseGroup[i]
+            i += 1
+            if let trace = router.trace { trace.record(.touchReleased(entry.record.with { $0.unchecked.id }, phase.kind)) }
+            unchecked.heldScratch.append(entry.point.inSurface(at: origin))
+            if let origin { entry.record.with { $0.unchecked.lastSurfaceOrigin = origin } }
+        }
+        if phase == .ended {
+            var j = 0
+            while j < unchecked.releaseGroup.count {
+                unchecked.releaseGroup[j].record.with { $0.unchecked.isEnding = true }
+                j += 1
+            }
+            router.unchecked.touches.dueEdits &+= 1
+        }
+        return TouchEvent(time: unchecked.releaseGroup[unchecked.releaseGroup.count - 1].time, touches: unchecked.heldScratch)
+    }
+
+    /// After the walk: an ended group's touches are finished; the group is emptied.
+    @inline(never)
+    private func endReleaseGroup(in router: Router, _ phase: TouchPhase) {
         if phase == .ended {
             var j = 0
             while j < unchecked.releaseGroup.count {
