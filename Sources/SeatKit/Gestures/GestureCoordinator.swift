@@ -772,36 +772,8 @@ extension GestureCoordinator {
         let phase = lead.phase
         // Owned for the walk: a responder may let go of the surface.
         let surface = lead.record.with { $0.unchecked.surface }
-        let event = releaseEvent(in: router, lead: lead)
-        let handled = router.walkTouchPhase(phase, event, surface: surface, stopIf: { releaseGroupIsOver() }) { body in
-            var j = 0
-            while j < unchecked.releaseGroup.count {
-                unchecked.releaseGroup[j].record.with { body($0) }
-                j += 1
-            }
-        }
-        if !handled && !releaseGroupIsOver() {
-            switch phase {
-            case .began: router.reportDropped(.touchesBegan, .touchesBegan(event))
-            case .moved: router.reportDropped(.touchesMoved, .touchesMoved(event))
-            case .ended: router.reportDropped(.touchesEnded, .touchesEnded(event))
-            }
-        }
-        endReleaseGroup(in: router, phase)
-    }
-
-    // The release group's event is made, and the group emptied, out of line: emptying the
-    // scratch arrays in place (`removeAllKeepingStorage`, a `removeLast()` an element instead
-    // of a generic `replaceSubrange` call) adds enough blocks to `deliverReleaseGroup` that
-    // the optimizer no longer inlined the router's walk (`walkTouchPhase`, `@inline(__always)`)
-    // into it: a call, its closures' contexts and thunks per group.
-
-    /// The event of the release group's touches, in the surface's space now (where the finger
-    /// was when held: the surface may have moved, or gone to another output, while its touch
-    /// was held); an ended group's records are marked ending.
-    @inline(never)
-    private func releaseEvent(in router: Router, lead: HeldTouch) -> TouchEvent {
-        let phase = lead.phase
+        // Where the finger was when held, in the surface's space now: the surface may have
+        // moved (or gone to another output) while its touch was held.
         let origin = lead.record.with { router.surfaceOrigin(of: $0) }
         unchecked.heldScratch.removeAllKeepingStorage()
         var i = 0
@@ -812,6 +784,7 @@ extension GestureCoordinator {
             unchecked.heldScratch.append(entry.point.inSurface(at: origin))
             if let origin { entry.record.with { $0.unchecked.lastSurfaceOrigin = origin } }
         }
+        let event = TouchEvent(time: unchecked.releaseGroup[unchecked.releaseGroup.count - 1].time, touches: unchecked.heldScratch)
         if phase == .ended {
             var j = 0
             while j < unchecked.releaseGroup.count {
@@ -820,12 +793,20 @@ extension GestureCoordinator {
             }
             router.unchecked.touches.dueEdits &+= 1
         }
-        return TouchEvent(time: unchecked.releaseGroup[unchecked.releaseGroup.count - 1].time, touches: unchecked.heldScratch)
-    }
-
-    /// After the walk: an ended group's touches are finished; the group is emptied.
-    @inline(never)
-    private func endReleaseGroup(in router: Router, _ phase: TouchPhase) {
+        let handled = router.walkTouchPhase(phase, event, surface: surface, stopIf: { releaseGroupIsOver() }) { body in
+            var j = 0
+            while j < unchecked.releaseGroup.count {
+                unchecked.releaseGroup[j].record.with(body)
+                j += 1
+            }
+        }
+        if !handled && !releaseGroupIsOver() {
+            switch phase {
+            case .began: router.reportDropped(.touchesBegan, .touchesBegan(event))
+            case .moved: router.reportDropped(.touchesMoved, .touchesMoved(event))
+            case .ended: router.reportDropped(.touchesEnded, .touchesEnded(event))
+            }
+        }
         if phase == .ended {
             var j = 0
             while j < unchecked.releaseGroup.count {
