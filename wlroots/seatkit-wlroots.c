@@ -458,10 +458,18 @@ static void move_pointer(struct seatkit_wlr_seat *b, uint32_t time, double sx, d
 	}
 }
 
-/* Whether touch `id` drives the emulated pointer. */
-static bool emulating(struct seatkit_wlr_seat *b, int32_t id) {
+/* Whether touch `id` drives the emulated pointer, asked of the emulation itself. */
+static bool emulation_driven_by(struct seatkit_wlr_seat *b, int32_t id) {
 	int32_t primary;
 	return seatkit_pointer_emulation_is_active(&b->emulation, &primary) && primary == id;
+}
+
+/* The same, answered without a call into libseatkit while no emulation runs: an emulation
+ * starts only in touches_began, which records its surface (emulation_surface), and every
+ * place it ends clears that, so an emulation runs only while emulation_surface is set. A
+ * client with wl_touch (every touch frame of the touchscreen benchmark) never starts one. */
+static bool emulating(struct seatkit_wlr_seat *b, int32_t id) {
+	return b->emulation_surface && emulation_driven_by(b, id);
 }
 
 /* The surface the emulated pointer is on goes away: the emulation ends (a later finger on
@@ -493,7 +501,7 @@ static enum seatkit_result touches_began(void *data, const struct seatkit_touch_
 		} else {
 			bool here = b->seat->pointer_state.focused_surface == s->wlr_surface;
 			seatkit_pointer_emulation_touch_down(&b->emulation, t->id, t->sx, t->sy, here, emulate, s);
-			if (emulating(b, t->id)) {
+			if (emulation_driven_by(b, t->id)) {
 				b->emulation_surface = s;
 			}
 		}

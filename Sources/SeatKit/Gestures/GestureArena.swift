@@ -130,8 +130,20 @@ final class GestureArena {
 }
 
 /// A phase of a touch held back from the responders while a recognizer might still take it.
+///
+/// Trivial (no reference counted field): its record is linked unretained, so that holding,
+/// moving, grouping and dropping a phase copies a few words and calls no value witness.
+/// Held strongly, each phase's copy into the release group, its swap when kept and its
+/// removal retained or released its record through `HeldTouch`'s outlined copy and destroy
+/// (about 60 instructions a touch frame on the wlroots kiosk's touchscreen, whose long press
+/// holds every touch's first phases; issue 25, thirteenth round).
 struct HeldTouch {
-    let sequence: TouchSequence
+    /// The touch's record. Rule 2 of ``Unretained`` (owned beside it): every held phase points
+    /// at a record in the router's `touches.records` (TouchRouting's invariant 5), which owns
+    /// it; a record leaves that list only in `Router.compactTouches`, which purges its held
+    /// phases first (``GestureCoordinator/purgeHeld(of:)``), and only when no loop over the
+    /// records is under way (invariant 2), so a phase being released keeps its record.
+    let record: Unretained<TouchSequence>
     let phase: TouchPhase
     /// The touch as it was when held, in layout space and the bound surface's space then
     /// (released in the surface's space at the release: ``TouchPoint/inSurface(at:)``).
@@ -140,4 +152,15 @@ struct HeldTouch {
     /// The device frame it came in (`TouchRouting.frameCount`): phases of one frame, one
     /// phase and one surface are released together, as one event.
     var frame: UInt64
+
+    init(sequence: TouchSequence, phase: TouchPhase, point: TouchPoint, time: Timestamp, frame: UInt64) {
+        record = Unretained(sequence)
+        self.phase = phase
+        self.point = point
+        self.time = time
+        self.frame = frame
+    }
+
+    /// An owning reference to the record (a retain): for checks and tests, not the held path.
+    var sequence: TouchSequence { record.object }
 }

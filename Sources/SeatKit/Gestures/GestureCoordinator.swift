@@ -500,16 +500,16 @@ extension GestureCoordinator {
     }
 
     // The held list is read in place (`withUnsafeBufferPointer`), its records compared by
-    // identity: `heldTouches[i].sequence` copied the whole entry (a retain and a release of
-    // its record each) for every entry looked at, on every withheld phase while a long press
-    // holds a touch back (the kiosk's secondary click: ~1.4 copies per touch frame, issue 24).
-    // Nothing here calls out.
+    // identity and read unretained (`HeldTouch.record`): a strong copy of the entry retained
+    // and released its record for every entry looked at, on every withheld phase while a
+    // long press holds a touch back (the kiosk's secondary click: ~1.4 copies per touch
+    // frame, issue 24). Nothing here calls out.
 
     private func hasHeldTouch(withID id: TouchID) -> Bool {
         unchecked.heldTouches.withUnsafeBufferPointer { held in
             var i = 0
             while i < held.count {
-                if held[i].sequence.unchecked.id == id { return true }
+                if held[i].record.with({ $0.unchecked.id }) == id { return true }
                 i += 1
             }
             return false
@@ -521,7 +521,7 @@ extension GestureCoordinator {
         return unchecked.heldTouches.withUnsafeBufferPointer { held in
             var i = 0
             while i < held.count {
-                if held[i].sequence.unchecked.surface.map(ObjectIdentifier.init) == target { return true }
+                if held[i].record.with({ $0.unchecked.surface.map(ObjectIdentifier.init) }) == target { return true }
                 i += 1
             }
             return false
@@ -534,7 +534,7 @@ extension GestureCoordinator {
         let target = ObjectIdentifier(sequence)
         return unchecked.heldTouches.withUnsafeBufferPointer { held in
             var last = held.count - 1
-            while last >= 0 && ObjectIdentifier(held[last].sequence) != target { last -= 1 }
+            while last >= 0 && held[last].record.identity != target { last -= 1 }
             return last >= 0 && held[last].phase == .moved ? last : nil
         }
     }
@@ -689,13 +689,13 @@ extension GestureCoordinator {
         while i < unchecked.heldTouches.count {
             let index = i
             i += 1
-            // A phase that stays held (every frame while a long press holds a touch back) is
-            // looked at in place and moved, not copied: a copy of the entry retained and
-            // released its record (issue 24). The record is read unretained: the list holds
-            // it, and nothing calls out before the entry is either moved, dropped (the record
-            // is still owned by the router's records) or copied into `releaseGroup`.
-            let (link, phase) = unchecked.heldTouches.withUnsafeBufferPointer { (Unretained($0[index].sequence), $0[index].phase) }
-            let stays = link.with { sequence -> Bool in
+            // The entry is trivial (its record unretained): copied, kept (moved) or grouped
+            // without a retain, a release or a value witness. The record is the router's
+            // (`HeldTouch.record`), and nothing here calls out before the entry is either
+            // moved, dropped or copied into `releaseGroup`.
+            let entry = unchecked.heldTouches[index]
+            let phase = entry.phase
+            let stays = entry.record.with { sequence -> Bool in
                 if sequence.unchecked.finished || sequence.unchecked.taken { return false }
                 guard sequence.unchecked.flushBlocked || isDelayed(sequence, phase)
                     || keptEntry(boundTo: sequence.unchecked.surface, withID: sequence.unchecked.id, before: write) else { return false }
@@ -707,21 +707,21 @@ extension GestureCoordinator {
                 write += 1
                 continue
             }
-            let entry = unchecked.heldTouches[index]
-            let sequence = entry.sequence
-            if sequence.unchecked.finished || sequence.unchecked.taken {
+            let dropped = entry.record.with { sequence -> Bool in
                 sequence.unchecked.heldCount -= 1
-                if let trace = router.trace { trace.record(.heldTouchDropped(sequence.unchecked.id, entry.phase.kind, reason: sequence.unchecked.taken ? "taken by a recognizer" : "touch cancelled")) }
-                if entry.phase == .ended {
+                guard sequence.unchecked.finished || sequence.unchecked.taken else { return false }
+                if let trace = router.trace { trace.record(.heldTouchDropped(sequence.unchecked.id, phase.kind, reason: sequence.unchecked.taken ? "taken by a recognizer" : "touch cancelled")) }
+                if phase == .ended {
                     sequence.unchecked.finished = true
                     router.unchecked.touches.dueEdits &+= 1
                 }
-                continue
+                return true
             }
-            sequence.unchecked.heldCount -= 1
+            if dropped { continue }
             // Phases of one frame, one phase and one surface go out as one event.
             if let first = unchecked.releaseGroup.first,
-               first.frame != entry.frame || first.phase != entry.phase || first.sequence.unchecked.surface !== sequence.unchecked.surface {
+               first.frame != entry.frame || first.phase != phase
+                || first.record.with({ $0.unchecked.surface.map(ObjectIdentifier.init) }) != entry.record.with({ $0.unchecked.surface.map(ObjectIdentifier.init) }) {
                 deliverReleaseGroup(in: router)
             }
             unchecked.releaseGroup.append(entry)
@@ -731,7 +731,7 @@ extension GestureCoordinator {
         while unchecked.heldTouches.count > write { unchecked.heldTouches.removeLast() }
         var k = 0
         while k < unchecked.heldTouches.count {
-            unchecked.heldTouches[k].sequence.unchecked.flushBlocked = false
+            unchecked.heldTouches[k].record.with { $0.unchecked.flushBlocked = false }
             k += 1
         }
         unchecked.isSettlingGestures = false
@@ -751,8 +751,10 @@ extension GestureCoordinator {
         return unchecked.heldTouches.withUnsafeBufferPointer { held in
             var i = 0
             while i < count {
-                let kept = held[i].sequence
-                if kept.unchecked.surface.map(ObjectIdentifier.init) == target || kept.unchecked.id == id { return true }
+                let found = held[i].record.with { kept in
+                    kept.unchecked.surface.map(ObjectIdentifier.init) == target || kept.unchecked.id == id
+                }
+                if found { return true }
                 i += 1
             }
             return false
@@ -763,26 +765,30 @@ extension GestureCoordinator {
     /// then empties it.
     private func deliverReleaseGroup(in router: Router) {
         guard !unchecked.releaseGroup.isEmpty else { return }
+        // The group's entries are trivial and their records the router's (`HeldTouch.record`,
+        // kept while `settleHeldGestures` counts a loop over the records): read unretained,
+        // the walk's group closure and the checks after it retain nothing per touch.
         let lead = unchecked.releaseGroup[0]
-        let surface = lead.sequence.unchecked.surface
         let phase = lead.phase
+        // Owned for the walk: a responder may let go of the surface.
+        let surface = lead.record.with { $0.unchecked.surface }
         // Where the finger was when held, in the surface's space now: the surface may have
         // moved (or gone to another output) while its touch was held.
-        let origin = router.surfaceOrigin(of: lead.sequence)
-        unchecked.heldScratch.removeAll(keepingCapacity: true)
+        let origin = lead.record.with { router.surfaceOrigin(of: $0) }
+        unchecked.heldScratch.removeAllKeepingStorage()
         var i = 0
         while i < unchecked.releaseGroup.count {
             let entry = unchecked.releaseGroup[i]
             i += 1
-            if let trace = router.trace { trace.record(.touchReleased(entry.sequence.unchecked.id, phase.kind)) }
+            if let trace = router.trace { trace.record(.touchReleased(entry.record.with { $0.unchecked.id }, phase.kind)) }
             unchecked.heldScratch.append(entry.point.inSurface(at: origin))
-            if let origin { entry.sequence.unchecked.lastSurfaceOrigin = origin }
+            if let origin { entry.record.with { $0.unchecked.lastSurfaceOrigin = origin } }
         }
         let event = TouchEvent(time: unchecked.releaseGroup[unchecked.releaseGroup.count - 1].time, touches: unchecked.heldScratch)
         if phase == .ended {
             var j = 0
             while j < unchecked.releaseGroup.count {
-                unchecked.releaseGroup[j].sequence.unchecked.isEnding = true
+                unchecked.releaseGroup[j].record.with { $0.unchecked.isEnding = true }
                 j += 1
             }
             router.unchecked.touches.dueEdits &+= 1
@@ -790,7 +796,7 @@ extension GestureCoordinator {
         let handled = router.walkTouchPhase(phase, event, surface: surface, stopIf: { releaseGroupIsOver() }) { body in
             var j = 0
             while j < unchecked.releaseGroup.count {
-                body(unchecked.releaseGroup[j].sequence)
+                unchecked.releaseGroup[j].record.with(body)
                 j += 1
             }
         }
@@ -804,20 +810,20 @@ extension GestureCoordinator {
         if phase == .ended {
             var j = 0
             while j < unchecked.releaseGroup.count {
-                unchecked.releaseGroup[j].sequence.unchecked.finished = true
+                unchecked.releaseGroup[j].record.with { $0.unchecked.finished = true }
                 j += 1
             }
             router.unchecked.touches.dueEdits &+= 1
         }
-        unchecked.releaseGroup.removeAll(keepingCapacity: true)
+        unchecked.releaseGroup.removeAllKeepingStorage()
     }
 
     /// Every touch of the group being released was cancelled or taken meanwhile.
     private func releaseGroupIsOver() -> Bool {
         var j = 0
         while j < unchecked.releaseGroup.count {
-            let sequence = unchecked.releaseGroup[j].sequence
-            if !sequence.unchecked.finished && !sequence.unchecked.taken { return false }
+            let over = unchecked.releaseGroup[j].record.with { $0.unchecked.finished || $0.unchecked.taken }
+            if !over { return false }
             j += 1
         }
         return true
@@ -826,7 +832,7 @@ extension GestureCoordinator {
     /// Forgets the held phases of a sequence going back to the pool.
     func purgeHeld(of sequence: TouchSequence) {
         guard sequence.unchecked.heldCount > 0 else { return }
-        unchecked.heldTouches.removeAll { $0.sequence === sequence }
+        unchecked.heldTouches.removeAll { $0.record.refers(to: sequence) }
         sequence.unchecked.heldCount = 0
     }
 
