@@ -117,9 +117,12 @@ let package = Package(
         // A headless kiosk compositor that real clients connect to: the example to read first.
         .executableTarget(
             name: "kiosk",
-            dependencies: ["SeatKit", "SeatKitXKB", "SeatKitLibinput", "SeatKitReplay", "SeatKitWayland", "SeatKitHeadlessShell"],
+            dependencies: ["SeatKit", "SeatKitXKB", "SeatKitLibinput", "SeatKitReplay", "SeatKitWayland", "SeatKitHeadlessShell",
+                           "CKioskCalloc"],
             path: "examples/kiosk"
         ),
+        // calloc through malloc's thread cache before glibc 2.41 (examples/kiosk-calloc/calloc.c).
+        .target(name: "CKioskCalloc", path: "examples/kiosk-calloc"),
         // The C API's public header (include/seatkit/seatkit.h, installed as is) and the C
         // shims its implementation needs (a va_list log call, the default stderr log, the
         // per-thread state of the API).
