@@ -386,10 +386,10 @@ protocol DeviceEventSink {
     /// routes it can make the router's event with its kind known where the router's
     /// `inject` is inlined, so nothing of the event is copied or destroyed on the way.
     mutating func takeKey(time: Int64, device: UInt32, key: UInt32, pressed: Bool)
-    /// A touch down, a touch motion and a touch frame, from their parts (the defaults hand
-    /// them on as frequent events), for the same reason as ``takeKey(time:device:key:pressed:)``.
-    mutating func takeTouchDown(time: Int64, device: UInt32, seatSlot: Int32, x: Double, y: Double)
-    mutating func takeTouchMotion(time: Int64, device: UInt32, seatSlot: Int32, x: Double, y: Double)
+    /// A touch down (`isDown`) or motion, a touch up and a touch frame, from their parts (the
+    /// defaults hand them on as frequent events), for the same reason as ``takeKey(time:device:key:pressed:)``.
+    mutating func takeTouch(isDown: Bool, time: Int64, device: UInt32, seatSlot: Int32, x: Double, y: Double)
+    mutating func takeTouchUp(time: Int64, device: UInt32, seatSlot: Int32)
     mutating func takeTouchFrame(time: Int64, device: UInt32)
 }
 
@@ -402,12 +402,12 @@ extension DeviceEventSink {
         take(time: time, device: device, .keyboardKey(key: key, pressed: pressed))
     }
 
-    mutating func takeTouchDown(time: Int64, device: UInt32, seatSlot: Int32, x: Double, y: Double) {
-        take(time: time, device: device, .touchDown(seatSlot: seatSlot, x: x, y: y))
+    mutating func takeTouch(isDown: Bool, time: Int64, device: UInt32, seatSlot: Int32, x: Double, y: Double) {
+        take(time: time, device: device, isDown ? .touchDown(seatSlot: seatSlot, x: x, y: y) : .touchMotion(seatSlot: seatSlot, x: x, y: y))
     }
 
-    mutating func takeTouchMotion(time: Int64, device: UInt32, seatSlot: Int32, x: Double, y: Double) {
-        take(time: time, device: device, .touchMotion(seatSlot: seatSlot, x: x, y: y))
+    mutating func takeTouchUp(time: Int64, device: UInt32, seatSlot: Int32) {
+        take(time: time, device: device, .touchUp(seatSlot: seatSlot))
     }
 
     mutating func takeTouchFrame(time: Int64, device: UInt32) {

@@ -252,27 +252,20 @@ final class LibinputContextHandle {
                 verticalV120: hasV && wheel ? libinput_event_pointer_get_scroll_value_v120(p, LIBINPUT_POINTER_AXIS_SCROLL_VERTICAL) : 0,
                 hasHorizontal: hasH, hasVertical: hasV,
                 naturalScrolling: userData & Self.naturalScrollBit != 0)))
-        // A down and a motion each in a case of its own, with its kind written out: made in one
-        // case, the kind was picked at run time (`type == DOWN ? … : …`), so the router's
-        // inlinable `inject` could not be folded to the kind's entry and was called out of
-        // line with the whole event stored for it, to switch on it again.
-        case LIBINPUT_EVENT_TOUCH_DOWN:
+        case LIBINPUT_EVENT_TOUCH_DOWN, LIBINPUT_EVENT_TOUCH_MOTION:
+            // One case for both, the kind passed as a flag: cases of their own changed how the
+            // compiler laid out this switch, and a scroll event took five range tests to its
+            // case instead of three (+11 instructions a touchpad scroll, issue 25, thirteenth round).
             let t = libinput_event_get_touch_event(event)
             let slot = libinput_event_touch_get_seat_slot(t)
             let x = libinput_event_touch_get_x_transformed(t, 1)
             let y = libinput_event_touch_get_y_transformed(t, 1)
             lastTime = Int64(bitPattern: libinput_event_touch_get_time_usec(t))
-            sink.takeTouchDown(time: lastTime, device: n, seatSlot: slot, x: x, y: y)
-        case LIBINPUT_EVENT_TOUCH_MOTION:
-            let t = libinput_event_get_touch_event(event)
-            let slot = libinput_event_touch_get_seat_slot(t)
-            let x = libinput_event_touch_get_x_transformed(t, 1)
-            let y = libinput_event_touch_get_y_transformed(t, 1)
-            lastTime = Int64(bitPattern: libinput_event_touch_get_time_usec(t))
-            sink.takeTouchMotion(time: lastTime, device: n, seatSlot: slot, x: x, y: y)
+            sink.takeTouch(isDown: type == LIBINPUT_EVENT_TOUCH_DOWN, time: lastTime, device: n, seatSlot: slot, x: x, y: y)
         case LIBINPUT_EVENT_TOUCH_UP:
             let t = libinput_event_get_touch_event(event)
-            frequent(libinput_event_touch_get_time_usec(t), .touchUp(seatSlot: libinput_event_touch_get_seat_slot(t)))
+            lastTime = Int64(bitPattern: libinput_event_touch_get_time_usec(t))
+            sink.takeTouchUp(time: lastTime, device: n, seatSlot: libinput_event_touch_get_seat_slot(t))
         case LIBINPUT_EVENT_TOUCH_CANCEL:
             let t = libinput_event_get_touch_event(event)
             make(libinput_event_touch_get_time_usec(t), .touchCancel(seatSlot: libinput_event_touch_get_seat_slot(t)))
