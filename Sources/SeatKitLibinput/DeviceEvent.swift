@@ -386,6 +386,11 @@ protocol DeviceEventSink {
     /// routes it can make the router's event with its kind known where the router's
     /// `inject` is inlined, so nothing of the event is copied or destroyed on the way.
     mutating func takeKey(time: Int64, device: UInt32, key: UInt32, pressed: Bool)
+    /// A touch down (`isDown`) or motion, a touch up and a touch frame, from their parts (the
+    /// defaults hand them on as frequent events), for the same reason as ``takeKey(time:device:key:pressed:)``.
+    mutating func takeTouch(isDown: Bool, time: Int64, device: UInt32, seatSlot: Int32, x: Double, y: Double)
+    mutating func takeTouchUp(time: Int64, device: UInt32, seatSlot: Int32)
+    mutating func takeTouchFrame(time: Int64, device: UInt32)
 }
 
 extension DeviceEventSink {
@@ -395,5 +400,17 @@ extension DeviceEventSink {
 
     mutating func takeKey(time: Int64, device: UInt32, key: UInt32, pressed: Bool) {
         take(time: time, device: device, .keyboardKey(key: key, pressed: pressed))
+    }
+
+    mutating func takeTouch(isDown: Bool, time: Int64, device: UInt32, seatSlot: Int32, x: Double, y: Double) {
+        take(time: time, device: device, isDown ? .touchDown(seatSlot: seatSlot, x: x, y: y) : .touchMotion(seatSlot: seatSlot, x: x, y: y))
+    }
+
+    mutating func takeTouchUp(time: Int64, device: UInt32, seatSlot: Int32) {
+        take(time: time, device: device, .touchUp(seatSlot: seatSlot))
+    }
+
+    mutating func takeTouchFrame(time: Int64, device: UInt32) {
+        take(time: time, device: device, .touchFrame)
     }
 }

@@ -305,10 +305,16 @@ package enum Libwayland {
         send4(touch, WL_TOUCH_MOTION, wl_argument(u: time), wl_argument(i: id), wl_argument(f: fixed(x)), wl_argument(f: fixed(y)))
     }
 
-    /// wl_touch.frame.
+    /// wl_touch.frame. The trace's line is made out of line: inline, its string building made
+    /// the caller's frame send (once per touch frame) set up a stack frame for it.
     package static func touchFrame(_ touch: OpaquePointer) {
         wl_resource_post_event_array(touch, UInt32(WL_TOUCH_FRAME), nil)
-        if traceEvents { print("wayland: -> \(id(of: touch))#\(WL_TOUCH_FRAME) []") }
+        if traceEvents { traceNoArguments(touch, WL_TOUCH_FRAME) }
+    }
+
+    @inline(never)
+    private static func traceNoArguments(_ resource: OpaquePointer, _ opcode: Int32) {
+        print("wayland: -> \(id(of: resource))#\(opcode) []")
     }
 
     /// wl_keyboard.key(serial, time, key, state).

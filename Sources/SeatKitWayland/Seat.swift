@@ -698,11 +698,20 @@ final class TouchFrameQueue: TouchFrameObserver {
     /// in the order they were added. Nothing allocated, retained or released per device
     /// frame: the first stays in its field (lent to the send: sending a frame only posts
     /// events, which calls nothing back here), the others' array keeps its storage.
+    ///
+    /// The others' frames are sent out of line (``sendOthersTouchFrames()``): inline, the
+    /// loop over them made this call, once per touch frame, save and restore every register
+    /// for the usual case of one client (issue 25, thirteenth round).
     func routerDidFinishTouchFrame(_ router: Router) {
         guard unchecked.firstOwed else { return }
         unchecked.firstOwed = false
         unchecked.firstLink?.with { $0.sendTouchFrame() }
-        if unchecked.others.isEmpty { return }
+        if !unchecked.others.isEmpty { sendOthersTouchFrames() }
+    }
+
+    /// The frames of the clients after the first, in the order they were added.
+    @inline(never)
+    private func sendOthersTouchFrames() {
         // The count read again each time: a client let go of while its frame is sent must not
         // leave the loop reading past the end.
         var i = 0
