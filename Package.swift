@@ -118,11 +118,14 @@ let package = Package(
         .executableTarget(
             name: "kiosk",
             dependencies: ["SeatKit", "SeatKitXKB", "SeatKitLibinput", "SeatKitReplay", "SeatKitWayland", "SeatKitHeadlessShell",
-                           "CKioskCalloc"],
+                           "CKioskCallocOverride"],
             path: "examples/kiosk"
         ),
-        // calloc through malloc's thread cache before glibc 2.41 (examples/kiosk-calloc/calloc.c).
+        // calloc through malloc's thread cache before glibc 2.41 (examples/kiosk-calloc/kiosk_calloc.c),
+        // and the kiosk's calloc made of it (examples/kiosk-calloc-override), apart so that tests
+        // call the first without replacing their own process's calloc.
         .target(name: "CKioskCalloc", path: "examples/kiosk-calloc"),
+        .target(name: "CKioskCallocOverride", dependencies: ["CKioskCalloc"], path: "examples/kiosk-calloc-override"),
         // The C API's public header (include/seatkit/seatkit.h, installed as is) and the C
         // shims its implementation needs (a va_list log call, the default stderr log, the
         // per-thread state of the API).
@@ -180,7 +183,7 @@ let package = Package(
         // End-to-end tests: the kiosk (built as a product) with real Debian clients.
         .testTarget(name: "SeatKitWaylandTests",
                     dependencies: ["SeatKit", "SeatKitReplay", "SeatKitWayland", "SeatKitXKB", "SeatKitHeadlessShell", "CWaylandServer", "CWaylandShellProtocols", "SeatKitWLCS", "AllocationCounter",
-                                   .product(name: "Logging", package: "swift-log")]),
+                                   "CKioskCalloc", .product(name: "Logging", package: "swift-log")]),
         // The guides' code (Sources/SeatKit/SeatKit.docc/*.md): every ```swift block of a
         // guide stands verbatim in Tests/DocumentationTests/Snippets, which compile (and run
         // where cheap) here, so a guide cannot drift from the API.

@@ -25,46 +25,44 @@
  * freed by glibc's free(). Only with glibc before 2.41: later glibc does this itself, and
  * other C libraries have other allocators.
  *
- * The Swift kiosk's (a C target of its own: Swift cannot define a C library function without
- * underscored attributes). examples/wlroots-kiosk/calloc.c is the wlroots kiosk's copy.
+ * kiosk_calloc() is that calloc, under its own name so that tests can call it without replacing
+ * the test process's calloc; examples/kiosk-calloc-override/calloc.c makes it the process's
+ * calloc. Both kiosks build these two files: the Swift kiosk as the C targets CKioskCalloc and
+ * CKioskCallocOverride (Swift cannot define a C library function without underscored
+ * attributes), the wlroots kiosk from its meson.build.
  */
-#include <features.h>
-/* Not under a sanitizer: ASan, TSan and MSan bring their own calloc, which this would hide. */
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
-#define KIOSK_CALLOC_SANITIZED 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define KIOSK_CALLOC_SANITIZED 1
-#endif
-#if defined(__GLIBC__) && __GLIBC__ == 2 && __GLIBC_MINOR__ < 41 && !defined(KIOSK_CALLOC_SANITIZED)
+#include "kiosk_calloc.h"
+
 #include <errno.h>
-#include <stddef.h>
 #include <string.h>
 
+#if defined(__GLIBC__)
 /* glibc's own entry points, exported under these names for allocators that wrap glibc's (the
  * same functions as malloc and calloc: valgrind's memcheck replaces them too). malloc() by its
- * own name would not do: compilers turn malloc() then memset() to zero back into calloc(). */
+ * own name would not do: compilers turn malloc() then memset() to zero back into calloc(),
+ * which is this function once it replaces calloc. */
 extern void *__libc_malloc(size_t size);
 extern void *__libc_calloc(size_t count, size_t size);
+#define KIOSK_MALLOC __libc_malloc
+#define KIOSK_CALLOC __libc_calloc
+#else
+#include <stdlib.h>
+#define KIOSK_MALLOC malloc
+#define KIOSK_CALLOC calloc
+#endif
 
-/* glibc's largest tcache size on 64-bit: requests up to 1,032 bytes (chunks of 1,040). */
-#define KIOSK_TCACHE_MAX_REQUEST 1032
-
-void *calloc(size_t count, size_t size) {
+void *kiosk_calloc(size_t count, size_t size) {
 	size_t bytes;
 	if (__builtin_mul_overflow(count, size, &bytes)) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (bytes > KIOSK_TCACHE_MAX_REQUEST) {
-		return __libc_calloc(count, size);
+	if (bytes > KIOSK_CALLOC_TCACHE_MAX_REQUEST) {
+		return KIOSK_CALLOC(count, size);
 	}
-	void *memory = __libc_malloc(bytes);
+	void *memory = KIOSK_MALLOC(bytes);
 	if (memory) {
 		memset(memory, 0, bytes);
 	}
 	return memory;
 }
-#endif
