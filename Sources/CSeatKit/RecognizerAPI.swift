@@ -413,6 +413,35 @@ public func seatkit_recognizer_set_allowable_movement(_ handle: OpaquePointer?, 
     return true
 }
 
+/// The swipe's gathering limits (`SwipeGestureRecognizer.maximumTravelUntilAllTouches` and
+/// `maximumDelayUntilAllTouches`): 0 or less turns one off (`nil`), as C has no optional.
+/// Another kind is refused, as `seatkit_recognizer_set_minimum_distance` refuses one.
+@_cdecl("seatkit_recognizer_set_maximum_travel_until_all_touches")
+public func seatkit_recognizer_set_maximum_travel_until_all_touches(_ handle: OpaquePointer?, _ mm: Double) -> Bool {
+    guard let c = live(handle, .recognizer, as: CRecognizer.self, #function) else { return false }
+    guard mm.isFinite else {
+        misuse(#function, "travel \(mm) mm is not finite; refused")
+        return false
+    }
+    guard let swipe = c.recognizer as? SwipeGestureRecognizer else {
+        misuse(#function, "\(c.recognizer.name) has no travel limit until all touches (a swipe does); refused")
+        return false
+    }
+    swipe.maximumTravelUntilAllTouches = mm > 0 ? mm : nil
+    return true
+}
+
+@_cdecl("seatkit_recognizer_set_maximum_delay_until_all_touches")
+public func seatkit_recognizer_set_maximum_delay_until_all_touches(_ handle: OpaquePointer?, _ usec: Int64) -> Bool {
+    guard let c = live(handle, .recognizer, as: CRecognizer.self, #function) else { return false }
+    guard let swipe = c.recognizer as? SwipeGestureRecognizer else {
+        misuse(#function, "\(c.recognizer.name) has no delay limit until all touches (a swipe does); refused")
+        return false
+    }
+    swipe.maximumDelayUntilAllTouches = usec > 0 ? TimeSpan(microseconds: usec) : nil
+    return true
+}
+
 @_cdecl("seatkit_recognizer_get_state")
 public func seatkit_recognizer_get_state(_ handle: OpaquePointer?) -> seatkit_recognizer_state {
     guard let c = live(handle, .recognizer, as: CRecognizer.self, #function) else { return SEATKIT_RECOGNIZER_POSSIBLE }

@@ -393,9 +393,14 @@ static void setup_kiosk_behaviour(struct kiosk *k) {
 	}
 }
 
-/* On the screen: app switching. */
+/* On the screen: app switching. The swipe fails as soon as the fingers cannot be three (a
+ * finger travelling over 10 mm before the third lands, or a third landing more than 250 ms
+ * after the first; real three-finger swipes land within about 100-150 ms), as the Swift
+ * kiosk's switch does: a one-finger drag on the app stops being shown to it after 10 mm. */
 static void setup_output_gestures(struct kiosk *k) {
 	k->switcher = seatkit_recognizer_create_swipe(k->router, "switch-app", SEATKIT_SWIPE_LEFT | SEATKIT_SWIPE_RIGHT, 3);
+	seatkit_recognizer_set_maximum_travel_until_all_touches(k->switcher, 10);
+	seatkit_recognizer_set_maximum_delay_until_all_touches(k->switcher, 250000);
 	seatkit_recognizer_set_callback(k->switcher, swipe_changed, k);
 	seatkit_output_add_recognizer(k->output, k->switcher);
 	kiosk_update_switcher(k);

@@ -1359,6 +1359,24 @@ bool seatkit_recognizer_set_minimum_distance(struct seatkit_recognizer *recogniz
 /* Tap and long press: how far (millimetres) a touch may move and still count. Other kinds,
  * a negative or non-finite value: refused. */
 bool seatkit_recognizer_set_allowable_movement(struct seatkit_recognizer *recognizer, double mm);
+/* Swipe of several fingers: its gathering limits, both off by default (it then waits for
+ * its fingers for as long as fewer are down, and sees every motion of a one-finger drag
+ * until the finger lifts). While fewer than the swipe's touches are down, a finger that
+ * travels farther than `mm` millimetres of the touch device from where it went down
+ * (measured in layout space with the device's units per millimetre, as the minimum
+ * distance is) fails the swipe at that motion; a finger landing more than `delay_usec`
+ * microseconds after the first fails it at that down, and so does a motion later than that
+ * while fewer are down (event times only: no timer, so resting fingers fail it at their
+ * next motion or down, or when one lifts). Once all the fingers are down neither applies.
+ * A failed swipe is shown no more of those touches: the router skips its pass for them.
+ * 0 or a negative value turns a limit off; a non-finite `mm` is refused. Other kinds
+ * (composed recognizers too): refused, false and a log line, nothing changed. Set them
+ * while the recognizer is idle. The Swift kiosk's three-finger switch uses 10 mm and
+ * 250 ms (250000). */
+bool seatkit_recognizer_set_maximum_travel_until_all_touches(struct seatkit_recognizer *recognizer,
+	double mm);
+bool seatkit_recognizer_set_maximum_delay_until_all_touches(struct seatkit_recognizer *recognizer,
+	int64_t delay_usec);
 
 enum seatkit_recognizer_state seatkit_recognizer_get_state(struct seatkit_recognizer *recognizer);
 /* The centroid of its touches, layout space. */
