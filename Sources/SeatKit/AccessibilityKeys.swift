@@ -402,6 +402,15 @@ public final class BounceKeys: InputFilter {
     @inline(__always)
     func filterRawKey(keycode: UInt32, state: KeyState, router: Router) -> FilterDecision {
         guard enabled else { return .pass }
+        return filterRawKeyWhileOn(keycode: keycode, state: state, router: router)
+    }
+
+    /// ``filterRawKey(keycode:state:router:)`` without the test of its switch: for the lone
+    /// filter of a raw key class, whose field the roster sets only while every switch is as it
+    /// was built and which is read just before the call (as dwell click's
+    /// `filterMotionWhileOn`).
+    @inline(__always)
+    func filterRawKeyWhileOn(keycode: UInt32, state: KeyState, router: Router) -> FilterDecision {
         switch state {
         case .released:
             unchecked.lastRelease = (keycode, router.clock.now)

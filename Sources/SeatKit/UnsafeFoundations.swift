@@ -613,7 +613,8 @@ struct AskedFilter {
         return ask(event, router: router)
     }
 
-    /// ``ask(_:router:)`` for a raw key on `routeKey`'s path, given as its parts: bounce keys,
+    /// ``ask(_:router:)`` for a raw key on `routeKey`'s path (the class's lone filter,
+    /// ``Router/askRawKeyFilters(_:kind:lone:)``), given as its parts: bounce keys,
     /// the core's one filter of raw presses, with its body inline (no call, no frame of its
     /// own), and sticky keys (raw releases while a modifier is held) from the parts too, so
     /// that neither makes an ``InputEvent`` (made and destroyed through its outlined value
@@ -623,7 +624,9 @@ struct AskedFilter {
         switch builtin {
         case .bounceKeys:
             return object._withUnsafeGuaranteedRef {
-                unsafeDowncast($0, to: BounceKeys.self).filterRawKey(keycode: raw.keycode, state: raw.state, router: router)
+                // Its switch is on: a lone field is set only while every switch is as the roster
+                // was built, and is read just before this call.
+                unsafeDowncast($0, to: BounceKeys.self).filterRawKeyWhileOn(keycode: raw.keycode, state: raw.state, router: router)
             }
         case .stickyKeys:
             return object._withUnsafeGuaranteedRef {
