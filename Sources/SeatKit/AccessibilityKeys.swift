@@ -98,7 +98,15 @@ public final class StickyKeys: InputFilter {
 
     /// Releases: a modifier tapped alone latches, locks or unlocks. Everything passes.
     public func filter(_ event: InputEvent, router: Router) -> FilterDecision {
-        guard enabled, case .key(let keycode, .released) = event.kind, !unchecked.heldModifiers.isEmpty else { return .pass }
+        guard case .key(let keycode, let state) = event.kind else { return .pass }
+        return filterRawKey(keycode: keycode, state: state, router: router)
+    }
+
+    /// ``filter(_:router:)`` for a raw key given as its parts: what the router calls when it
+    /// asks sticky keys about a raw key (UnsafeFoundations.swift, `AskedFilter.askRawKey`),
+    /// with no ``InputEvent`` made for it.
+    func filterRawKey(keycode: UInt32, state: KeyState, router: Router) -> FilterDecision {
+        guard enabled, state == .released, !unchecked.heldModifiers.isEmpty else { return .pass }
         guard let index = unchecked.heldModifiers.scanIndex(where: { $0.keycode == keycode }) else { return .pass }
         let held = unchecked.heldModifiers.remove(at: index)
         heldModifiersChanged()
@@ -383,14 +391,26 @@ public final class BounceKeys: InputFilter {
 
     /// Takes a press of the key last released, within the delay; notes releases.
     public func filter(_ event: InputEvent, router: Router) -> FilterDecision {
-        filterInline(event, router: router)
+        guard case .key(let keycode, let state) = event.kind else { return .pass }
+        return filterRawKey(keycode: keycode, state: state, router: router)
     }
 
-    /// ``filter(_:router:)``'s body, inlined where the router asks bounce keys alone about a
-    /// raw key (UnsafeFoundations.swift, `AskedFilter.askRawKey`).
+    /// ``filter(_:router:)`` for a raw key given as its parts: its body, inlined where the
+    /// router asks bounce keys about a raw key (UnsafeFoundations.swift,
+    /// `AskedFilter.askRawKey`), which then makes no ``InputEvent`` for it (made and
+    /// destroyed through its value witnesses, ~45 instructions a key, issue 28).
     @inline(__always)
-    func filterInline(_ event: InputEvent, router: Router) -> FilterDecision {
-        guard enabled, case .key(let keycode, let state) = event.kind else { return .pass }
+    func filterRawKey(keycode: UInt32, state: KeyState, router: Router) -> FilterDecision {
+        guard enabled else { return .pass }
+        return filterRawKeyWhileOn(keycode: keycode, state: state, router: router)
+    }
+
+    /// ``filterRawKey(keycode:state:router:)`` without the test of its switch: for the lone
+    /// filter of a raw key class, whose field the roster sets only while every switch is as it
+    /// was built and which is read just before the call (as dwell click's
+    /// `filterMotionWhileOn`).
+    @inline(__always)
+    func filterRawKeyWhileOn(keycode: UInt32, state: KeyState, router: Router) -> FilterDecision {
         switch state {
         case .released:
             unchecked.lastRelease = (keycode, router.clock.now)

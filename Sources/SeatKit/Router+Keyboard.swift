@@ -83,9 +83,10 @@ extension Router {
     /// The rest of a key whose press was taken: swallowed, and spies hear it consumed.
     @inline(never)
     private func followTaken(_ raw: RawKey) {
-        let event = raw.event
-        trace?.record(.followedConsumed(event))
-        observe(event, consumed: true)
+        // The event only for a trace or spies (a bounce's or a slow key's swallowed release
+        // with neither makes none).
+        trace?.record(.followedConsumed(raw.event))
+        if !unchecked.spyList.isEmpty { observe(raw.event, consumed: true) }
     }
 
     /// A release of a key not held: ignored, traced. Out of line: rare.
@@ -111,9 +112,12 @@ extension Router {
     /// (``askRawKeyFilters(_:kind:lone:)``) without a further call to an asking. A key the
     /// filters passed, with no modifiers changed, no trace and no spy goes straight on to the
     /// grab or the default rule; the rest is ``finishFilteredKey(_:_:consumedBy:record:)``.
+    /// The key's ``InputEvent`` is made only for whoever needs it (a filter that takes no
+    /// parts, spies, a trace, a taken key): made here for every key, it was destroyed through
+    /// its outlined value witnesses (~45 instructions a key, issue 28), which the key with no
+    /// filter does not pay.
     @inline(never)
     private func routeKeyThroughFilters(_ raw: RawKey, _ keyEvent: KeyEvent, record: Bool) {
-        let event = raw.event
         let released = keyEvent.state == .released
         // Each filter is asked about the raw event, then about the interpreted key
         // (presses and repeats); spies hear once, with the verdict.
@@ -125,10 +129,10 @@ extension Router {
         if released {
             // A release follows its press, which was not taken (a taken one's release was
             // swallowed before): a filter cannot take it and leave the key stuck.
-            _ = askRawKeyFilters(event, kind: .keyReleases, lone: unchecked.filterList.loneRawKeyFilter(released: true))
+            _ = askRawKeyFilters(raw, kind: .keyReleases, lone: unchecked.filterList.loneRawKeyFilter(released: true))
             consumedBy = nil
         } else {
-            consumedBy = askRawKeyFilters(event, kind: .keys, lone: unchecked.filterList.loneRawKeyFilter(released: false))
+            consumedBy = askRawKeyFilters(raw, kind: .keys, lone: unchecked.filterList.loneRawKeyFilter(released: false))
                 ?? askInterpretedKeyFilters(keyEvent)
         }
         unchecked.keyboard.filterDepth &-= 1
@@ -137,17 +141,17 @@ extension Router {
             // then the grab or the default rule, without `finishFilteredKey`'s call, which
             // read the whole event for its rare paths first (~45 instructions a key, issue
             // 25, twelfth round).
-            if unchecked.spyList.wants(.key) { tellKeySpies(event, consumed: false) }
+            if unchecked.spyList.wants(.key) { tellKeySpies(raw.event, consumed: false) }
             return routeUnfilteredKey(keyEvent, record: record)
         }
-        finishFilteredKey(event, keyEvent, consumedBy: consumedBy, record: record)
+        finishFilteredKey(raw, keyEvent, consumedBy: consumedBy, record: record)
     }
 
     /// The rest of ``routeKeyThroughFilters(_:_:record:)`` for a key a filter took or changed
     /// the modifiers of, or with a trace or spies: out of line, so that the event is not
     /// copied for it on the way of a key the filters passed.
     @inline(never)
-    private func finishFilteredKey(_ event: InputEvent, _ keyEvent: KeyEvent, consumedBy: Int?, record: Bool) {
+    private func finishFilteredKey(_ raw: RawKey, _ keyEvent: KeyEvent, consumedBy: Int?, record: Bool) {
         if let masks = unchecked.keyboard.filteredModifierMasks {
             // A filter changed the modifiers (sticky keys): the key carries them to
             // whoever gets it, after it, as `wl_keyboard.modifiers` follows a key.
@@ -157,12 +161,13 @@ extension Router {
             if consumedBy == nil {
                 var changed = keyEvent
                 changed.modifierMasks = masks
-                return routeFilteredKey(event, changed, record: record)
+                return routeFilteredKey(raw, changed, record: record)
             }
             announce?(masks)
         }
-        if let consumedBy { trace?.record(.consumed(event, filter: consumedBy)) }
-        if unchecked.spyList.wants(.key) { observe(event, consumed: consumedBy != nil) }
+        // The event only for a trace or spies (a taken key with neither makes none).
+        if let consumedBy { trace?.record(.consumed(raw.event, filter: consumedBy)) }
+        if unchecked.spyList.wants(.key) { observe(raw.event, consumed: consumedBy != nil) }
         if let consumedBy {
             // Only a taken press takes the rest of the key: a filter that takes a repeat
             // of a key whose press was delivered leaves its release to the client.
@@ -178,8 +183,8 @@ extension Router {
     /// The rest of ``routeKey(_:_:record:)`` for a key a filter changed the modifiers of:
     /// spies, then the grab or the default rule. Out of line: rare.
     @inline(never)
-    private func routeFilteredKey(_ event: InputEvent, _ keyEvent: KeyEvent, record: Bool) {
-        observe(event, consumed: false)
+    private func routeFilteredKey(_ raw: RawKey, _ keyEvent: KeyEvent, record: Bool) {
+        if !unchecked.spyList.isEmpty { observe(raw.event, consumed: false) }
         routeUnfilteredKey(keyEvent, record: record)
     }
 

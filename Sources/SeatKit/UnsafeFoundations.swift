@@ -613,13 +613,34 @@ struct AskedFilter {
         return ask(event, router: router)
     }
 
-    /// ``ask(_:router:)`` for a raw key on `routeKey`'s path: bounce keys, the core's one
-    /// filter of raw presses, with its body inline (no call, no frame of its own).
-    @inline(__always) func askRawKey(_ event: InputEvent, router: Router) -> FilterDecision {
-        if builtin == .bounceKeys {
-            return object._withUnsafeGuaranteedRef { unsafeDowncast($0, to: BounceKeys.self).filterInline(event, router: router) }
+    /// ``ask(_:router:)`` for a raw key on `routeKey`'s path (the class's lone filter,
+    /// ``Router/askRawKeyFilters(_:kind:lone:)``), given as its parts: bounce keys,
+    /// the core's one filter of raw presses, with its body inline (no call, no frame of its
+    /// own), and sticky keys (raw releases while a modifier is held) from the parts too, so
+    /// that neither makes an ``InputEvent`` (made and destroyed through its outlined value
+    /// witnesses: ~45 instructions a key, which the key with no filter does not pay). The
+    /// others get the event, made here.
+    @inline(__always) func askRawKey(_ raw: RawKey, router: Router) -> FilterDecision {
+        switch builtin {
+        case .bounceKeys:
+            return object._withUnsafeGuaranteedRef {
+                // Its switch is on: a lone field is set only while every switch is as the roster
+                // was built, and is read just before this call.
+                unsafeDowncast($0, to: BounceKeys.self).filterRawKeyWhileOn(keycode: raw.keycode, state: raw.state, router: router)
+            }
+        case .stickyKeys:
+            return object._withUnsafeGuaranteedRef {
+                unsafeDowncast($0, to: StickyKeys.self).filterRawKey(keycode: raw.keycode, state: raw.state, router: router)
+            }
+        default:
+            return askEvent(of: raw, router: router)
         }
-        return ask(event, router: router)
+    }
+
+    /// ``ask(_:router:)`` with the event made from `raw`: out of line, so that the event and
+    /// its destruction stay off `routeKey`'s path for the filters that take a key's parts.
+    @inline(never) func askEvent(of raw: RawKey, router: Router) -> FilterDecision {
+        ask(raw.event, router: router)
     }
 
     /// Asks the filter about an interpreted key, as ``ask(_:router:)``.
@@ -1082,16 +1103,16 @@ extension Router {
     /// lists, and no test of the asked classes first (a lone filter is asked). Without one,
     /// the loop if the class is asked at all.
     @inline(__always)
-    func askRawKeyFilters(_ event: InputEvent, kind: FilterInterests, lone: AskedFilter?) -> Int? {
+    func askRawKeyFilters(_ raw: RawKey, kind: FilterInterests, lone: AskedFilter?) -> Int? {
         guard let entry = lone else {
-            return unchecked.filterList.asks(kind) ? askFiltersInOrder(event, kind: kind) : nil
+            return unchecked.filterList.asks(kind) ? askFiltersInOrder(raw, kind: kind) : nil
         }
         unchecked.filterList.enterAsking()
         var consumedBy: Int?
-        if entry.askRawKey(event, router: self) == .consume {
+        if entry.askRawKey(raw, router: self) == .consume {
             consumedBy = entry.index
         } else if unchecked.filterList.rosterLink._withUnsafeGuaranteedRef({ $0.unchecked.isStale }) {
-            consumedBy = askOneByOne(event, kind: kind, from: entry.index + 1)
+            consumedBy = askOneByOne(raw, kind: kind, from: entry.index + 1)
         }
         if unchecked.filterList.endAsking() { finishFilterEdits() }
         return consumedBy
@@ -1195,6 +1216,19 @@ extension Router {
         let consumedBy = askOneByOne(key: event, from: start)
         if unchecked.filterList.endAsking() { finishFilterEdits() }
         return consumedBy
+    }
+
+    /// ``askFiltersInOrder(_:kind:)`` for a raw key given as its parts (``askRawKeyFilters(_:kind:lone:)``
+    /// with several filters or stale lists): the event is made here, off the lone filter's path.
+    @inline(never)
+    func askFiltersInOrder(_ raw: RawKey, kind: FilterInterests) -> Int? {
+        askFiltersInOrder(raw.event, kind: kind)
+    }
+
+    /// ``askOneByOne(_:kind:from:before:)`` for a raw key given as its parts.
+    @inline(never)
+    private func askOneByOne(_ raw: RawKey, kind: FilterInterests, from start: Int) -> Int? {
+        askOneByOne(raw.event, kind: kind, from: start)
     }
 
     /// Inside an asking: the filters from `start` on, one by one, each asked only if its
