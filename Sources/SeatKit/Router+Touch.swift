@@ -519,6 +519,8 @@ extension Router {
     /// phase put back or released): with no end pending when the frame began, they would find
     /// none. The same calls out, in the same order, with the same events, as the general path
     /// (`LoneMoveLaneTests` compares the two on seeded runs; issue 25, thirteenth round).
+    /// The point goes out in its bound surface's space (by the origin the touch carries); no
+    /// filter or grab is asked here (the touch's motion and frame passed them on the way in).
     private func dispatchLoneMove(at index: Int, time: Timestamp) {
         let dueEditsBefore = unchecked.touches.dueEdits
         let lead = unchecked.touches.record(at: index)
