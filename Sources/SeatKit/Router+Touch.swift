@@ -436,13 +436,28 @@ extension Router {
 
     private func dispatchFrame(time: Timestamp) {
         unchecked.touches.frameCount &+= 1
-        // One scan for an ID reused in this frame and for any began pending: most frames move
-        // fingers that are down already, and their began pass then costs nothing (issue 25,
-        // ninth round).
-        var reusedIDs = false, beganPending = false
-        unchecked.touches.records.scanBorrowed {
-            if $0.unchecked.endsBeforeReuse { reusedIDs = true }
-            if $0.unchecked.beganPending { beganPending = true }
+        // One scan for an ID reused in this frame, for any began or end pending and for the
+        // records with a move due: most frames move fingers that are down already, and their
+        // began pass then costs nothing (issue 25, ninth round); most of those move one finger,
+        // and take the lone move's lane (issue 25, thirteenth round).
+        var reusedIDs = false, beganPending = false, endedPending = false
+        var moves = 0, moveIndex = 0
+        var k = 0
+        while k < unchecked.touches.records.count {
+            unchecked.touches.record(at: k).with { sequence in
+                if sequence.unchecked.endsBeforeReuse { reusedIDs = true }
+                if sequence.unchecked.beganPending { beganPending = true }
+                if sequence.unchecked.endedPending { endedPending = true }
+                if sequence.unchecked.movedPending && !sequence.unchecked.finished {
+                    moves += 1
+                    moveIndex = k
+                }
+            }
+            k += 1
+        }
+        if moves == 1 && !reusedIDs && !beganPending && !endedPending && usesLoneMoveLane {
+            unchecked.touches.pass = .phases
+            return dispatchLoneMove(at: moveIndex, time: time)
         }
         if reusedIDs {
             unchecked.touches.pass = .reusedEnds
@@ -463,12 +478,133 @@ extension Router {
         if beganPending || reusedIDs { dispatch(.began, time: time) }
         dispatch(.moved, time: time)
         dispatch(.ended, time: time)
+        finishEndedRecords()
+    }
+
+    /// The frame's last step: each end delivered (pending, its began out) is finished.
+    @inline(__always)
+    private func finishEndedRecords() {
         unchecked.touches.records.scanBorrowed { sequence in
             if sequence.unchecked.endedPending && !sequence.unchecked.beganPending {
                 sequence.unchecked.endedPending = false
                 sequence.unchecked.finished = true
             }
         }
+    }
+
+    /// Whether frames may take the lone move's lane (``dispatchLoneMove(at:time:)``). Debug
+    /// builds can turn it off, so that the seeded tests compare it with the general path.
+    @inline(__always)
+    private var usesLoneMoveLane: Bool {
+        #if DEBUG
+        !unchecked.touches.generalFramesOnly
+        #else
+        true
+        #endif
+    }
+
+    /// A frame whose only due phase is one touch's move, at `index` in the records (no began,
+    /// no end pending, no reused ID; TouchRouting's invariant 2 holds: `loops` > 0). What
+    /// ``dispatch(_:time:)`` of each phase and ``dispatchDue(_:recognizersTakePart:time:)``
+    /// would do for it, and in the same order, without their scans of the records, grouping,
+    /// group lookup and end passes where nothing can be due: the recognizers first when the
+    /// touch's arena has a live one (then the groups a handler of theirs made due before it,
+    /// as the general pass would deliver them); then, when the move would be a group of its
+    /// own that goes on to the responders (not taken, not delayed, nothing held, no other move
+    /// due after it, its surface attached, not grouped already), its point and event made here
+    /// and the moving touch's walk (``walkFollowingPhase(_:_:of:lead:surface:)``), else its
+    /// group as the general pass makes it; then the groups of moves a handler made due after
+    /// it. The ended pass and the frame's finishing scan run only when something that can make
+    /// an end due happened meanwhile (`dueEdits` moved: a touch up, down or cancelled, a held
+    /// phase put back or released): with no end pending when the frame began, they would find
+    /// none. The same calls out, in the same order, with the same events, as the general path
+    /// (`LoneMoveLaneTests` compares the two on seeded runs; issue 25, thirteenth round).
+    /// The point goes out in its bound surface's space (by the origin the touch carries); no
+    /// filter or grab is asked here (the touch's motion and frame passed them on the way in).
+    private func dispatchLoneMove(at index: Int, time: Timestamp) {
+        let dueEditsBefore = unchecked.touches.dueEdits
+        let lead = unchecked.touches.record(at: index)
+        // The arena read unretained: the record keeps it, and nothing here calls out.
+        let recognizersTakePart = lead.with { sequence in
+            sequence.unchecked.arena.map(Unretained.init)?.with { !$0.unchecked.live.isEmpty } ?? false
+        }
+        if recognizersTakePart { gestures.deliverToRecognizers(in: self, .moved, time: time) }
+        unchecked.touches.frameMark &+= 1
+        let mark = unchecked.touches.frameMark
+        var i = 0
+        // Before it, only moves a recognizer's handler made due (none without recognizers).
+        if recognizersTakePart {
+            while i < index {
+                i += 1
+                unchecked.touches.record(at: i - 1).with { dispatchGroup(.moved, lead: $0, from: i - 1, mark: mark, time: time) }
+            }
+        }
+        i = index + 1
+        if loneMoveGoesOn(lead, at: index, mark: mark, afterRecognizers: recognizersTakePart) {
+            deliverLoneMove(lead, mark: mark, time: time)
+        } else {
+            lead.with { dispatchGroup(.moved, lead: $0, from: index, mark: mark, time: time) }
+        }
+        while i < unchecked.touches.records.count {
+            i += 1
+            unchecked.touches.record(at: i - 1).with { dispatchGroup(.moved, lead: $0, from: i - 1, mark: mark, time: time) }
+        }
+        guard unchecked.touches.dueEdits != dueEditsBefore else { return }
+        dispatch(.ended, time: time)
+        finishEndedRecords()
+    }
+
+    /// Whether the lone move at `index` would be a group of one touch that goes on to its
+    /// surface's walk (``walkFollowingPhase(_:_:of:lead:surface:)``): due and not grouped in
+    /// this pass yet, no other record grouped in it (after the recognizers, whose handlers may
+    /// have made moves due), none due after it, not taken, nothing held, not delayed by a
+    /// recognizer, bound to an attached surface. Nothing here calls out.
+    @inline(__always)
+    private func loneMoveGoesOn(_ lead: Unretained<TouchSequence>, at index: Int, mark: UInt64, afterRecognizers: Bool) -> Bool {
+        guard gestures.unchecked.heldTouches.isEmpty else { return false }
+        if afterRecognizers {
+            var j = 0
+            while j < unchecked.touches.records.count {
+                let blocks = j != index && unchecked.touches.record(at: j).with { other in
+                    other.unchecked.mark == mark || (j > index && isDue(other, .moved))
+                }
+                if blocks { return false }
+                j += 1
+            }
+        }
+        return lead.with { sequence in
+            guard isDue(sequence, .moved), sequence.unchecked.mark != mark, !sequence.unchecked.taken,
+                  sequence.unchecked.heldCount == 0,
+                  let surface = sequence.unchecked.surface.map(Unretained.init), surface.with({ $0.unchecked.isAttached }) else { return false }
+            return sequence.unchecked.arena == nil || !gestures.isDelayed(sequence, .moved)
+        }
+    }
+
+    /// The lone move's delivery: what `dispatchGroup` and `deliverTouchGroup` do for a group
+    /// of one touch that goes on (``loneMoveGoesOn(_:at:mark:afterRecognizers:)``), the touch's
+    /// point made once and its event from the reused `scratch` buffer. Out of line: inlined
+    /// into the lane, the buffer's append was left out of line (about 40 instructions a frame).
+    @inline(never)
+    private func deliverLoneMove(_ lead: Unretained<TouchSequence>, mark: UInt64, time: Timestamp) {
+        if unchecked.touches.originsAtEdit != unchecked.treeEditCount { refreshTouchOrigins() }
+        // The surface read unretained: the record keeps it for the whole frame (see
+        // `dispatchGroup`).
+        let (point, surface) = lead.with { sequence in
+            sequence.unchecked.mark = mark
+            sequence.unchecked.movedPending = false
+            sequence.unchecked.withheld = false
+            return (sequence.point(surfaceOrigin: sequence.unchecked.surfaceOrigin), sequence.unchecked.surface.map(Unretained.init)!)
+        }
+        var points = unchecked.touches.scratch.take() ?? []
+        points.removeAllKeepingStorage()
+        points.append(point)
+        let event = TouchEvent(time: time, touches: consume points)
+        #if DEBUG
+        unchecked.touches.loneMoveFrames += 1
+        #endif
+        let handled = walkFollowingPhase(.moved, event, of: lead, lead: lead, surface: surface)
+        if !handled && !lead.with({ $0.unchecked.finished }) { reportDropped(.touchesMoved, .touchesMoved(event)) }
+        unchecked.touches.scratch = (consume event).touches
     }
 
     /// Surfaces (and outputs) that left the layout while a touch they saw goes on elsewhere

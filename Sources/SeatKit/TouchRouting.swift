@@ -122,6 +122,13 @@ struct TouchRouting {
     var cancelPointBuffers: [[TouchPoint]] = []
     /// Buffers for lists of links being told a cancel, reused.
     var linkBuffers: [[ChainLink]] = []
+    #if DEBUG
+    /// Every frame goes the general way, none through the lone move's lane (Router+Touch.swift's
+    /// `dispatchLoneMove`): what the seeded tests compare the lane with.
+    var generalFramesOnly = false
+    /// Moves delivered through the lone move's lane so far (the seeded tests check that it ran).
+    var loneMoveFrames = 0
+    #endif
 
     init() {
         records.reserveCapacity(16)

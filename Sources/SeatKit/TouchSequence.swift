@@ -130,14 +130,17 @@ final class TouchSequence {
     /// link on a moved walk, not a scan of the list.
     @inline(__always)
     func seenIndex(of id: ObjectIdentifier?) -> Int? {
+        // The count read once: the optimizer may leave `Array.count` out of line in a large
+        // caller (the moving touch's walk), a call per read.
+        let count = unchecked.seen.count
         var hint = unchecked.seenHint
-        if hint >= unchecked.seen.count { hint = 0 }
-        if hint < unchecked.seen.count, unchecked.seen[hint].identity == id {
+        if hint >= count { hint = 0 }
+        if hint < count, unchecked.seen[hint].identity == id {
             unchecked.seenHint = hint + 1
             return hint
         }
         var i = 0
-        while i < unchecked.seen.count {
+        while i < count {
             if unchecked.seen[i].identity == id {
                 unchecked.seenHint = i + 1
                 return i
