@@ -1708,7 +1708,10 @@ enum RefineHitTestProbe {
 /// attached to itself, and detaches it in its `deinit` (the base class's, which runs after every
 /// subclass's, so no subclass code can run on a detached recognizer), so ``recognizer`` is the
 /// recognizer while it lives and nil from its deinit on. A timer that fires after the
-/// recognizer went away reads nil and does nothing, as the weak reference did. The timer
+/// recognizer went away reads nil and does nothing, as the weak reference did. (A weak
+/// reference reads nil from the first deinit on, the handle only from the base class's: a
+/// subclass's `deinit` that ran the clock itself, advancing a virtual clock say, would fire
+/// its own timers on a recognizer half torn down. No built-in recognizer's does.) The timer
 /// actions keep the handle strongly; the handle never keeps the recognizer (no cycle: the
 /// recognizer keeps its deadline action, which keeps the handle). Used on the event loop's
 /// thread only, like the recognizer.
