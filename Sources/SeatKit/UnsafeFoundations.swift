@@ -1722,3 +1722,37 @@ enum RefineHitTestProbe {
         return (accepts, isDefault ? .followsDefault : .own)
     }
 }
+
+// # A recognizer referred to without a side table
+
+/// A reference to a gesture recognizer that does not keep it alive, for its own timer actions
+/// (``GestureRecognizer/schedule(at:)``'s one action and ``GestureRecognizer/schedule(at:_:)``'s
+/// closures, which the router's clock holds until they fire or are cancelled), in place of
+/// `[weak self]`. The same reasoning as ``RouterHandle``.
+///
+/// Why: a weak reference gives the object it refers to a side table, and from then on every
+/// retain and release of that object takes the runtime's slow path (`incrementSlow`,
+/// `doDecrementSlow`, about 50 more instructions each). The `[weak self]` of the first timer
+/// a time-based recognizer armed (a long press at its first touch down) did that for the
+/// recognizer's whole life, and the router retains and releases the recognizers of a touch's
+/// arena at its down, at their transitions and at their reset (the wlroots kiosk's per-surface
+/// long press and its switcher; issue 25, goal 5).
+///
+/// Safe by construction: the recognizer makes its handle the first time it arms a timer,
+/// attached to itself, and detaches it in its `deinit` (the base class's, which runs after every
+/// subclass's, so no subclass code can run on a detached recognizer), so ``recognizer`` is the
+/// recognizer while it lives and nil from its deinit on. A timer that fires after the
+/// recognizer went away reads nil and does nothing, as the weak reference did. (A weak
+/// reference reads nil from the first deinit on, the handle only from the base class's: a
+/// subclass's `deinit` that ran the clock itself, advancing a virtual clock say, would fire
+/// its own timers on a recognizer half torn down. No built-in recognizer's does.) The timer
+/// actions keep the handle strongly; the handle never keeps the recognizer (no cycle: the
+/// recognizer keeps its deadline action, which keeps the handle). Used on the event loop's
+/// thread only, like the recognizer.
+final class RecognizerHandle {
+    unowned(unsafe) private(set) var recognizer: GestureRecognizer?
+
+    init(_ recognizer: GestureRecognizer) { self.recognizer = recognizer }
+
+    @inline(__always) func detach() { recognizer = nil }
+}

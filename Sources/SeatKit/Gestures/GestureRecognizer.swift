@@ -297,6 +297,15 @@ open class GestureRecognizer {
     private var deadlineAction: (() -> Void)?
     /// Timer firings in a row that came before any deadline.
     private var earlyFirings = 0
+    /// What its timer actions keep instead of `[weak self]`, made at the first timer
+    /// (``RecognizerHandle``: no side table for the recognizer).
+    private var storedTimerHandle: RecognizerHandle?
+    private var timerHandle: RecognizerHandle {
+        if let handle = storedTimerHandle { return handle }
+        let handle = RecognizerHandle(self)
+        storedTimerHandle = handle
+        return handle
+    }
 
     /// A detached recognizer in `.possible`, with UIKit's defaults (cancels touches in view,
     /// delays touches ended, not touches began). `name` appears in traces.
@@ -307,6 +316,11 @@ open class GestureRecognizer {
         // (with the arrays' metadata instantiated then: ~25,000 instructions, issue 24).
         unchecked.timers.reserveCapacity(2)
         unchecked.deadlines.reserveCapacity(2)
+    }
+
+    deinit {
+        // Its timers that have not fired find no recognizer (``RecognizerHandle``).
+        storedTimerHandle?.detach()
     }
 
     /// The router of the surface or output it is attached to.
@@ -390,11 +404,14 @@ open class GestureRecognizer {
         var token: TimerToken?
         // The router through its handle, not weakly: a weak reference would give the router a
         // side table, and every retain of it on every event's path the runtime's slow path.
-        token = router.clock.schedule(at: deadline) { [weak self, handle = router.handle] in
-            guard let self else { return }
-            if let token, let index = self.unchecked.timers.scanIndex(of: token) {
-                self.unchecked.timers.remove(at: index)
-                self.unchecked.deadlines.remove(at: index)
+        // The recognizer through its handle too, not `[weak self]`: a weak reference would
+        // give it a side table, and the router retains and releases a touch's recognizers at
+        // its down, its transitions and its reset (``RecognizerHandle``).
+        token = router.clock.schedule(at: deadline) { [recognizer = timerHandle, handle = router.handle] in
+            guard let recognizer = recognizer.recognizer else { return }
+            if let token, let index = recognizer.unchecked.timers.scanIndex(of: token) {
+                recognizer.unchecked.timers.remove(at: index)
+                recognizer.unchecked.deadlines.remove(at: index)
             }
             body()
             handle.router?.settleAfterGestureTimer()
@@ -416,7 +433,8 @@ open class GestureRecognizer {
         if let existing = deadlineAction {
             action = existing
         } else {
-            action = { [weak self] in self?.deadlineTimerFired() }
+            // Through the handle, not `[weak self]` (see ``schedule(at:_:)``).
+            action = { [recognizer = timerHandle] in recognizer.recognizer?.deadlineTimerFired() }
             deadlineAction = action
         }
         let token = router.clock.schedule(at: deadline, action)
