@@ -619,7 +619,9 @@ struct AskedFilter {
     /// own), and sticky keys (raw releases while a modifier is held) from the parts too, so
     /// that neither makes an ``InputEvent`` (made and destroyed through its outlined value
     /// witnesses: ~45 instructions a key, which the key with no filter does not pay). The
-    /// others get the event, made here.
+    /// others get the event, made here, inline: made in a function of its own out of line,
+    /// a kiosk's lone filter of its own (examples/kiosk) cost 75 more a key frame, and the
+    /// built-in key filters 2 to 4 more a key (issue 25, thirteenth round).
     @inline(__always) func askRawKey(_ raw: RawKey, router: Router) -> FilterDecision {
         switch builtin {
         case .bounceKeys:
@@ -633,14 +635,8 @@ struct AskedFilter {
                 unsafeDowncast($0, to: StickyKeys.self).filterRawKey(keycode: raw.keycode, state: raw.state, router: router)
             }
         default:
-            return askEvent(of: raw, router: router)
+            return ask(raw.event, router: router)
         }
-    }
-
-    /// ``ask(_:router:)`` with the event made from `raw`: out of line, so that the event and
-    /// its destruction stay off `routeKey`'s path for the filters that take a key's parts.
-    @inline(never) func askEvent(of raw: RawKey, router: Router) -> FilterDecision {
-        ask(raw.event, router: router)
     }
 
     /// Asks the filter about an interpreted key, as ``ask(_:router:)``.
