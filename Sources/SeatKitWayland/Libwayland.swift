@@ -424,13 +424,15 @@ package final class CallbackBox {
 
     /// Runs the action, counting the call; true when the box was retired during it and the
     /// call was the outermost: the caller then releases the box's own retain.
+    /// The counts wrap instead of trapping (they nest as deep as the loop's callbacks, never
+    /// near `Int.max`): no overflow test per wake-up.
     @inline(__always)
     func runCounted() -> Bool {
-        unchecked.depth += 1
+        unchecked.depth &+= 1
         wakeUp?.begin()
         action()
         wakeUp?.end()
-        unchecked.depth -= 1
+        unchecked.depth &-= 1
         guard unchecked.depth == 0, unchecked.keptUntilReturn else { return false }
         unchecked.keptUntilReturn = false
         return true
