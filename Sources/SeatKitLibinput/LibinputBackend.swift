@@ -7,7 +7,8 @@
 /// ```
 ///
 /// Integration with the compositor's event loop: watch ``fileDescriptor`` for reading, and
-/// call ``dispatch(into:)`` when it is readable. (A ready-made `wl_event_loop` source is left
+/// call ``dispatch(into:)`` when it is readable, or hand the loop ``dispatcher(into:)``'s
+/// closure, which is that call with one hop less. (A ready-made `wl_event_loop` source is left
 /// to the Wayland module, which links libwayland-server; this module does not.)
 ///
 /// Device nodes are opened through the caller's ``DeviceOpener`` (logind, libseat, or
