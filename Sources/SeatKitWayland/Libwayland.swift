@@ -211,40 +211,40 @@ package enum Libwayland {
     @inline(__always)
     private static func send1(_ r: OpaquePointer, _ op: Int32, _ a: wl_argument) {
         var t = a
-        send(r, op, &t, 1)
+        withUnprotectedArguments(&t) { send(r, op, $0, 1) }
     }
 
     @inline(__always)
     private static func send2(_ r: OpaquePointer, _ op: Int32, _ a: wl_argument, _ b: wl_argument) {
         var t = (a, b)
-        withUnsafeMutableBytes(of: &t) { send(r, op, $0.baseAddress!.assumingMemoryBound(to: wl_argument.self), 2) }
+        withUnprotectedArguments(&t) { send(r, op, $0, 2) }
     }
 
     @inline(__always)
     private static func send3(_ r: OpaquePointer, _ op: Int32, _ a: wl_argument, _ b: wl_argument, _ c: wl_argument) {
         var t = (a, b, c)
-        withUnsafeMutableBytes(of: &t) { send(r, op, $0.baseAddress!.assumingMemoryBound(to: wl_argument.self), 3) }
+        withUnprotectedArguments(&t) { send(r, op, $0, 3) }
     }
 
     @inline(__always)
     private static func send4(_ r: OpaquePointer, _ op: Int32, _ a: wl_argument, _ b: wl_argument, _ c: wl_argument,
                               _ d: wl_argument) {
         var t = (a, b, c, d)
-        withUnsafeMutableBytes(of: &t) { send(r, op, $0.baseAddress!.assumingMemoryBound(to: wl_argument.self), 4) }
+        withUnprotectedArguments(&t) { send(r, op, $0, 4) }
     }
 
     @inline(__always)
     private static func send5(_ r: OpaquePointer, _ op: Int32, _ a: wl_argument, _ b: wl_argument, _ c: wl_argument,
                               _ d: wl_argument, _ e: wl_argument) {
         var t = (a, b, c, d, e)
-        withUnsafeMutableBytes(of: &t) { send(r, op, $0.baseAddress!.assumingMemoryBound(to: wl_argument.self), 5) }
+        withUnprotectedArguments(&t) { send(r, op, $0, 5) }
     }
 
     @inline(__always)
     private static func send6(_ r: OpaquePointer, _ op: Int32, _ a: wl_argument, _ b: wl_argument, _ c: wl_argument,
                               _ d: wl_argument, _ e: wl_argument, _ f: wl_argument) {
         var t = (a, b, c, d, e, f)
-        withUnsafeMutableBytes(of: &t) { send(r, op, $0.baseAddress!.assumingMemoryBound(to: wl_argument.self), 6) }
+        withUnprotectedArguments(&t) { send(r, op, $0, 6) }
     }
 
     /// wl_pointer.motion(time, surface_x, surface_y), the position already in `wl_fixed_t`.
