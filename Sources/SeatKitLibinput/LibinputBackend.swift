@@ -7,7 +7,8 @@
 /// ```
 ///
 /// Integration with the compositor's event loop: watch ``fileDescriptor`` for reading, and
-/// call ``dispatch(into:)`` when it is readable. (A ready-made `wl_event_loop` source is left
+/// call ``dispatch(into:)`` when it is readable, or hand the loop ``dispatcher(into:)``'s
+/// closure, which is that call with one hop less. (A ready-made `wl_event_loop` source is left
 /// to the Wayland module, which links libwayland-server; this module does not.)
 ///
 /// Device nodes are opened through the caller's ``DeviceOpener`` (logind, libseat, or
@@ -88,7 +89,19 @@ public final class LibinputBackend {
     /// event (touch, pointer, key, scroll, touchpad gesture) goes from libinput's getters
     /// into the router's `InputEvent` with no ``DeviceEvent`` in between, through the same
     /// translation as ``DeviceEventTranslator/translate(_:router:timeOffset:)``.
-    public func dispatch(into router: Router) {
+    public func dispatch(into router: Router) { route(into: router) }
+
+    /// ``dispatch(into:)`` as a closure, for an event loop's readable-fd callback (such as
+    /// `WaylandDisplay.watch(fileDescriptor:readable:)`): the dispatch is made inside the
+    /// closure itself, where a closure of the caller's around `dispatch(into:)` is one call
+    /// more per wake-up (its own function, then this one's; ~20 instructions a wake-up of a
+    /// touchscreen, issue 25, fourteenth round). The closure keeps the backend and the router.
+    public func dispatcher(into router: Router) -> () -> Void {
+        { [self] in route(into: router) }
+    }
+
+    @inline(__always)
+    private func route(into router: Router) {
         _ = context.dispatch()
         var sink = RouteEachEvent(backend: self, translator: translator, router: router)
         context.drain(into: &sink)

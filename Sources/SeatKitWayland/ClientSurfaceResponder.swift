@@ -140,26 +140,35 @@ public final class ClientSurfaceResponder: Responder {
 
     // MARK: Touch
 
+    /// The usual down (a client with a wl_touch) is sent with the client's record and the seat
+    /// lent, not retained (``withDevices(else:_:)``, `SeatHandle.withSeat`): sending calls
+    /// nothing of the compositor's. A client without wl_touch takes the emulated pointer's
+    /// path, out of line (``beginEmulatedTouch(_:context:)``).
     public func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
-        guard let surface = surfaceResource, let devices else { return notSent(event, context: context) }
-        if devices.unchecked.touches.isEmpty {
-            // A client with no wl_touch (foot) gets its first finger as its pointer.
-            guard !devices.unchecked.pointers.isEmpty, let touch = event.touches.first else { return notSent(event, context: context) }
-            let here = seat.pointerFocus === self
-            unchecked.emulation.touchDown(touch.id, at: touch.surfaceLocation, pointerIsHere: here) {
-                emulate($0, time: event.time, devices: devices)
+        guard let surface = surfaceResource, let link = devicesLink else { return notSent(event, context: context) }
+        if link.with({ $0.unchecked.touches.isEmpty }) { return beginEmulatedTouch(event, context: context) }
+        link.with { devices in
+            let ms = wireTime(event.time)
+            event.touches.scanEach { touch in
+                let serial = seatHandle.withSeat { $0.nextSerial(.touchDown, for: client) }
+                devices.eachTouch { resource in
+                    Libwayland.touchDown(resource, serial: serial, time: ms, surface: surface,
+                                         id: touch.id.rawValue, x: touch.surfaceLocation.x, y: touch.surfaceLocation.y)
+                }
             }
-            return .handled
+            touchFrames.add(devices)
         }
-        let ms = wireTime(event.time)
-        event.touches.scanEach { touch in
-            let serial = seat.nextSerial(.touchDown, for: client)
-            devices.eachTouch { resource in
-                Libwayland.touchDown(resource, serial: serial, time: ms, surface: surface,
-                                     id: touch.id.rawValue, x: touch.surfaceLocation.x, y: touch.surfaceLocation.y)
-            }
+        return .handled
+    }
+
+    /// A down for a client with no wl_touch (foot): its first finger becomes its pointer.
+    @inline(never)
+    private func beginEmulatedTouch(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
+        guard let devices, !devices.unchecked.pointers.isEmpty, let touch = event.touches.first else { return notSent(event, context: context) }
+        let here = seat.pointerFocus === self
+        unchecked.emulation.touchDown(touch.id, at: touch.surfaceLocation, pointerIsHere: here) {
+            emulate($0, time: event.time, devices: devices)
         }
-        touchFrames.add(devices)
         return .handled
     }
 
@@ -173,20 +182,29 @@ public final class ClientSurfaceResponder: Responder {
         return .handled
     }
 
+    /// The emulated pointer's motion is out of line (``moveEmulatedTouches(_:devices:)``), so
+    /// that the usual send, wl_touch.motion to each wl_touch, is small enough for the
+    /// compiler to make it part of this function instead of a closure function of its own
+    /// (~20 instructions a motion, issue 25, fourteenth round).
     public func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
-        guard surfaceResource != nil else { return .handled }
-        withDevices(else: ()) { devices in moveTouches(event, devices: devices) }
+        guard surfaceResource != nil, let link = devicesLink else { return .handled }
+        if unchecked.emulation.isActive {
+            link.with { devices in moveEmulatedTouches(event, devices: devices) }
+            return .handled
+        }
+        link.with { devices in moveTouches(event, devices: devices) }
         return .handled
+    }
+
+    @inline(never)
+    private func moveEmulatedTouches(_ event: TouchEvent, devices: SeatClient) {
+        for touch in event.touches {
+            unchecked.emulation.touchMoved(touch.id, to: touch.surfaceLocation) { emulate($0, time: event.time, devices: devices) }
+        }
     }
 
     @inline(__always)
     private func moveTouches(_ event: TouchEvent, devices: SeatClient) {
-        if unchecked.emulation.isActive {
-            for touch in event.touches {
-                unchecked.emulation.touchMoved(touch.id, to: touch.surfaceLocation) { emulate($0, time: event.time, devices: devices) }
-            }
-            return
-        }
         // Only touches sent down reach here: the router's record says which this responder follows.
         guard !devices.unchecked.touches.isEmpty else { return }
         let ms = wireTime(event.time)
@@ -199,24 +217,35 @@ public final class ClientSurfaceResponder: Responder {
         touchFrames.add(devices)
     }
 
+    /// As ``touchesBegan(_:context:)``: the usual up with the record and the seat lent, the
+    /// emulated pointer's out of line.
     public func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
-        guard let devices else { return .handled }
+        guard let link = devicesLink else { return .handled }
         if unchecked.emulation.isActive {
-            for touch in event.touches {
-                unchecked.emulation.touchUp(touch.id) { emulate($0, time: event.time, devices: devices) }
-            }
+            endEmulatedTouches(event)
             return .handled
         }
-        guard surfaceResource != nil, !devices.unchecked.touches.isEmpty else { return .handled }
-        let ms = wireTime(event.time)
-        event.touches.scanEach { touch in
-            let serial = seat.nextSerial(.touchUp, for: client)
-            devices.eachTouch { resource in
-                Libwayland.touchUp(resource, serial: serial, time: ms, id: touch.id.rawValue)
+        guard surfaceResource != nil else { return .handled }
+        link.with { devices in
+            guard !devices.unchecked.touches.isEmpty else { return }
+            let ms = wireTime(event.time)
+            event.touches.scanEach { touch in
+                let serial = seatHandle.withSeat { $0.nextSerial(.touchUp, for: client) }
+                devices.eachTouch { resource in
+                    Libwayland.touchUp(resource, serial: serial, time: ms, id: touch.id.rawValue)
+                }
             }
+            touchFrames.add(devices)
         }
-        touchFrames.add(devices)
         return .handled
+    }
+
+    @inline(never)
+    private func endEmulatedTouches(_ event: TouchEvent) {
+        guard let devices else { return }
+        for touch in event.touches {
+            unchecked.emulation.touchUp(touch.id) { emulate($0, time: event.time, devices: devices) }
+        }
     }
 
     /// Two different ends, told apart by whether this surface is still in the tree:

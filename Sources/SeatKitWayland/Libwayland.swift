@@ -211,40 +211,40 @@ package enum Libwayland {
     @inline(__always)
     private static func send1(_ r: OpaquePointer, _ op: Int32, _ a: wl_argument) {
         var t = a
-        send(r, op, &t, 1)
+        withUnprotectedArguments(&t) { send(r, op, $0, 1) }
     }
 
     @inline(__always)
     private static func send2(_ r: OpaquePointer, _ op: Int32, _ a: wl_argument, _ b: wl_argument) {
         var t = (a, b)
-        withUnsafeMutableBytes(of: &t) { send(r, op, $0.baseAddress!.assumingMemoryBound(to: wl_argument.self), 2) }
+        withUnprotectedArguments(&t) { send(r, op, $0, 2) }
     }
 
     @inline(__always)
     private static func send3(_ r: OpaquePointer, _ op: Int32, _ a: wl_argument, _ b: wl_argument, _ c: wl_argument) {
         var t = (a, b, c)
-        withUnsafeMutableBytes(of: &t) { send(r, op, $0.baseAddress!.assumingMemoryBound(to: wl_argument.self), 3) }
+        withUnprotectedArguments(&t) { send(r, op, $0, 3) }
     }
 
     @inline(__always)
     private static func send4(_ r: OpaquePointer, _ op: Int32, _ a: wl_argument, _ b: wl_argument, _ c: wl_argument,
                               _ d: wl_argument) {
         var t = (a, b, c, d)
-        withUnsafeMutableBytes(of: &t) { send(r, op, $0.baseAddress!.assumingMemoryBound(to: wl_argument.self), 4) }
+        withUnprotectedArguments(&t) { send(r, op, $0, 4) }
     }
 
     @inline(__always)
     private static func send5(_ r: OpaquePointer, _ op: Int32, _ a: wl_argument, _ b: wl_argument, _ c: wl_argument,
                               _ d: wl_argument, _ e: wl_argument) {
         var t = (a, b, c, d, e)
-        withUnsafeMutableBytes(of: &t) { send(r, op, $0.baseAddress!.assumingMemoryBound(to: wl_argument.self), 5) }
+        withUnprotectedArguments(&t) { send(r, op, $0, 5) }
     }
 
     @inline(__always)
     private static func send6(_ r: OpaquePointer, _ op: Int32, _ a: wl_argument, _ b: wl_argument, _ c: wl_argument,
                               _ d: wl_argument, _ e: wl_argument, _ f: wl_argument) {
         var t = (a, b, c, d, e, f)
-        withUnsafeMutableBytes(of: &t) { send(r, op, $0.baseAddress!.assumingMemoryBound(to: wl_argument.self), 6) }
+        withUnprotectedArguments(&t) { send(r, op, $0, 6) }
     }
 
     /// wl_pointer.motion(time, surface_x, surface_y), the position already in `wl_fixed_t`.
@@ -424,13 +424,15 @@ package final class CallbackBox {
 
     /// Runs the action, counting the call; true when the box was retired during it and the
     /// call was the outermost: the caller then releases the box's own retain.
+    /// The counts wrap instead of trapping (they nest as deep as the loop's callbacks, never
+    /// near `Int.max`): no overflow test per wake-up.
     @inline(__always)
     func runCounted() -> Bool {
-        unchecked.depth += 1
+        unchecked.depth &+= 1
         wakeUp?.begin()
         action()
         wakeUp?.end()
-        unchecked.depth -= 1
+        unchecked.depth &-= 1
         guard unchecked.depth == 0, unchecked.keptUntilReturn else { return false }
         unchecked.keptUntilReturn = false
         return true

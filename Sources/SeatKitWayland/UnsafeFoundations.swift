@@ -1,3 +1,5 @@
+import CWaylandServer
+
 // SeatKitWayland's unretained references, in one place (the core's rules are in
 // Sources/SeatKit/UnsafeFoundations.swift): each is an `unowned(unsafe)` reference that its
 // object clears in the first line of its deinit, in place of a weak or `unowned` one on the
@@ -82,4 +84,20 @@ extension CallbackBox {
         let box = Unmanaged<CallbackBox>.fromOpaque(data)
         if box._withUnsafeGuaranteedRef({ $0.runCounted() }) { box.release() }
     }
+}
+
+/// A message's arguments (a tuple of `wl_argument`s on the sender's stack) lent to libwayland
+/// without the stack protector: `withUnsafeMutableBytes(of:)` on a local made the compiler
+/// guard every function that sends (a canary stored at entry and compared at exit, 5
+/// instructions a touch motion, down or up, a pointer motion, a key, issue 25, fourteenth
+/// round).
+///
+/// Safe by construction: the pointer goes only to `Libwayland.send`, which hands it to the
+/// trace (reading `count` arguments) and to `wl_resource_post_event_array`, which reads as
+/// many arguments as the message's signature has; the senders (`send1` to `send6`) pass a
+/// tuple of exactly that many, and nothing writes through the pointer. Used on the display's
+/// thread, inside one call.
+@inline(__always)
+func withUnprotectedArguments<Arguments>(_ arguments: inout Arguments, _ body: (UnsafeMutablePointer<wl_argument>) -> Void) {
+    _withUnprotectedUnsafeMutableBytes(of: &arguments) { body($0.baseAddress!.assumingMemoryBound(to: wl_argument.self)) }
 }

@@ -148,13 +148,15 @@ final class WakeUpTime {
     }
     @exclusivity(unchecked) var unchecked = HotState()
 
+    /// The depth wraps instead of trapping (it nests as deep as the loop's callbacks): no
+    /// overflow test per wake-up, as ``CallbackBox``'s.
     @inline(__always) func begin() {
-        unchecked.depth += 1
+        unchecked.depth &+= 1
         unchecked.time = nil
     }
 
     @inline(__always) func end() {
-        unchecked.depth -= 1
+        unchecked.depth &-= 1
         unchecked.time = nil
     }
 

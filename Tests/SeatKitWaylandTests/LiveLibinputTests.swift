@@ -26,8 +26,9 @@ extension EndToEndTests {
 
 extension EndToEndTests {
     /// `kiosk --libinput` with a touchscreen: the live backend routes a touch's down, motion
-    /// and up from libinput's getters (`LibinputBackend.dispatch(into:)`, not the replay's
-    /// `DeviceEvent`s), each closed by its frame; they reach wev where the replay puts the
+    /// and up from libinput's getters (`LibinputBackend.dispatcher(into:)`'s closure, which the
+    /// kiosk's event loop calls, as `dispatch(into:)`; not the replay's `DeviceEvent`s), each
+    /// closed by its frame; they reach wev where the replay puts the
     /// same touch (ReplayEndToEndTests), with the device's times, and one `wl_touch.frame`
     /// after each.
     @Test func withLiveLibinputATouchscreensDownMotionAndUpReachWevEachWithItsFrame() throws {
