@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <seatkit/seatkit-delivery.h>
 #include <seatkit/seatkit-wlroots.h>
+#include <wayland-server-protocol.h>
 #include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_keyboard.h>
 #include <wlr/interfaces/wlr_input_device.h>
@@ -265,6 +267,70 @@ static void pointer_sent(struct seatkit_wlr_seat *b) {
 	}
 }
 
+/* ---- Touch sends under wlroots' default touch grab ----
+ *
+ * wlroots 0.15 sends every wl_touch event through wl_touch_send_* (wl_resource_post_event,
+ * varargs: libwayland parses the event's signature into an argument array for each event,
+ * ~150 instructions an event on the touchscreen benchmark). A motion and a frame, the
+ * touchscreen's most frequent events, are sent here with the array made directly
+ * (wl_resource_post_event_array), exactly as wlroots' default grab sends them
+ * (types/seat/wlr_seat_touch.c, 0.15.1: default_touch_motion, wlr_seat_touch_send_motion,
+ * default_touch_frame, wlr_seat_touch_send_frame), while the seat's grab is that default
+ * one. Under any other grab (an xdg popup's, the silent one below) the grab decides, through
+ * wlroots' notify calls. Downs and ups stay wlroots' own: they make and destroy the touch
+ * points, which only wlroots can. */
+static bool touch_grab_is_default(struct wlr_seat *seat) {
+	return seat->touch_state.grab == seat->touch_state.default_grab;
+}
+
+/* wlr_seat_touch_notify_motion for `point` (already looked up by the caller). */
+static void touch_notify_motion(struct wlr_seat *seat, struct wlr_touch_point *point, uint32_t time_msec,
+		double sx, double sy) {
+	if (!touch_grab_is_default(seat)) {
+		wlr_seat_touch_notify_motion(seat, time_msec, point->touch_id, sx, sy);
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &seat->last_event);
+	point->sx = sx;
+	point->sy = sy;
+	if (point->focus_surface && point->focus_surface != point->surface) {
+		return;
+	}
+	union wl_argument args[4] = {
+		{ .u = time_msec }, { .i = point->touch_id },
+		{ .f = wl_fixed_from_double(sx) }, { .f = wl_fixed_from_double(sy) },
+	};
+	struct wl_resource *resource;
+	wl_resource_for_each(resource, &point->client->touches) {
+		/* An inert wl_touch (its seat client gone) has no user data. */
+		if (wl_resource_get_user_data(resource)) {
+			wl_resource_post_event_array(resource, WL_TOUCH_MOTION, args);
+		}
+	}
+	point->client->needs_touch_frame = true;
+}
+
+/* wlr_seat_touch_notify_frame: one wl_touch.frame to each client sent an event since the
+ * last frame (wlroots marks them). */
+static void touch_notify_frame(struct wlr_seat *seat) {
+	if (!touch_grab_is_default(seat)) {
+		wlr_seat_touch_notify_frame(seat);
+		return;
+	}
+	union wl_argument none[1] = { { .u = 0 } };
+	struct wlr_seat_client *client;
+	wl_list_for_each(client, &seat->clients, link) {
+		if (!client->needs_touch_frame) {
+			continue;
+		}
+		struct wl_resource *resource;
+		wl_resource_for_each(resource, &client->touches) {
+			wl_resource_post_event_array(resource, WL_TOUCH_FRAME, none);
+		}
+		client->needs_touch_frame = false;
+	}
+}
+
 /* The router delivered a touch frame: one wl_touch.frame to each client that got touch
  * events (wlroots keeps which), and the emulated pointer's frame. */
 static void handle_touch_frame(struct wl_listener *listener, void *data) {
@@ -272,7 +338,7 @@ static void handle_touch_frame(struct wl_listener *listener, void *data) {
 	struct seatkit_wlr_seat *b = wl_container_of(listener, b, touch_frame);
 	if (b->touch_sent) {
 		b->touch_sent = false;
-		wlr_seat_touch_notify_frame(b->seat);
+		touch_notify_frame(b->seat);
 		report(b, "touch-frame");
 	}
 	send_pointer_frame(b);
@@ -521,8 +587,12 @@ static enum seatkit_result touches_moved(void *data, const struct seatkit_touch_
 		const struct seatkit_touch_point *t = &event->touches[i];
 		if (emulating(b, t->id)) {
 			seatkit_pointer_emulation_touch_motion(&b->emulation, t->id, t->sx, t->sy, emulate, s);
-		} else if (wlr_seat_touch_get_point(b->seat, t->id)) {
-			wlr_seat_touch_notify_motion(b->seat, msec(event->time_usec), t->id, t->sx, t->sy);
+		} else {
+			struct wlr_touch_point *point = wlr_seat_touch_get_point(b->seat, t->id);
+			if (!point) {
+				continue;
+			}
+			touch_notify_motion(b->seat, point, msec(event->time_usec), t->sx, t->sy);
 			b->touch_sent = true;
 			report(b, "touch motion %d %.2f %.2f", t->id, t->sx, t->sy);
 		}
