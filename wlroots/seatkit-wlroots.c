@@ -278,7 +278,8 @@ static void pointer_sent(struct seatkit_wlr_seat *b) {
  * default_touch_frame, wlr_seat_touch_send_frame), while the seat's grab is that default
  * one. Under any other grab (an xdg popup's, the silent one below) the grab decides, through
  * wlroots' notify calls. Downs and ups stay wlroots' own: they make and destroy the touch
- * points, which only wlroots can. */
+ * points, which only wlroots can. A client's wl_touch resources are walked by their links
+ * (wl_resource_for_each asks libwayland for each resource's link twice a step). */
 static bool touch_grab_is_default(struct wlr_seat *seat) {
 	return seat->touch_state.grab == seat->touch_state.default_grab;
 }
@@ -300,8 +301,10 @@ static void touch_notify_motion(struct wlr_seat *seat, struct wlr_touch_point *p
 		{ .u = time_msec }, { .i = point->touch_id },
 		{ .f = wl_fixed_from_double(sx) }, { .f = wl_fixed_from_double(sy) },
 	};
-	struct wl_resource *resource;
-	wl_resource_for_each(resource, &point->client->touches) {
+	struct wl_list *touches = &point->client->touches;
+	for (struct wl_list *link = touches->next, *next; link != touches; link = next) {
+		next = link->next;
+		struct wl_resource *resource = wl_resource_from_link(link);
 		/* An inert wl_touch (its seat client gone) has no user data. */
 		if (wl_resource_get_user_data(resource)) {
 			wl_resource_post_event_array(resource, WL_TOUCH_MOTION, args);
@@ -323,9 +326,10 @@ static void touch_notify_frame(struct wlr_seat *seat) {
 		if (!client->needs_touch_frame) {
 			continue;
 		}
-		struct wl_resource *resource;
-		wl_resource_for_each(resource, &client->touches) {
-			wl_resource_post_event_array(resource, WL_TOUCH_FRAME, none);
+		struct wl_list *touches = &client->touches;
+		for (struct wl_list *link = touches->next, *next; link != touches; link = next) {
+			next = link->next;
+			wl_resource_post_event_array(wl_resource_from_link(link), WL_TOUCH_FRAME, none);
 		}
 		client->needs_touch_frame = false;
 	}
