@@ -277,11 +277,23 @@ static void pointer_sent(struct seatkit_wlr_seat *b) {
  * (types/seat/wlr_seat_touch.c, 0.15.1: default_touch_motion, wlr_seat_touch_send_motion,
  * default_touch_frame, wlr_seat_touch_send_frame), while the seat's grab is that default
  * one. Under any other grab (an xdg popup's, the silent one below) the grab decides, through
- * wlroots' notify calls. Downs and ups stay wlroots' own: they make and destroy the touch
- * points, which only wlroots can. A client's wl_touch resources are walked by their links
- * (wl_resource_for_each asks libwayland for each resource's link twice a step). */
+ * wlroots' notify calls. Downs and ups below. A client's wl_touch resources are walked by
+ * their links (wl_resource_for_each asks libwayland for each resource's link twice a step). */
 static bool touch_grab_is_default(struct wlr_seat *seat) {
 	return seat->touch_state.grab == seat->touch_state.default_grab;
+}
+
+/* Sends an event to each live wl_touch of `client` (an inert one, its seat client gone, has
+ * no user data). */
+static void post_to_touches(struct wlr_seat_client *client, uint32_t opcode, union wl_argument *args) {
+	struct wl_list *touches = &client->touches;
+	for (struct wl_list *link = touches->next, *next; link != touches; link = next) {
+		next = link->next;
+		struct wl_resource *resource = wl_resource_from_link(link);
+		if (wl_resource_get_user_data(resource)) {
+			wl_resource_post_event_array(resource, opcode, args);
+		}
+	}
 }
 
 /* wlr_seat_touch_notify_motion for `point` (already looked up by the caller). */
@@ -301,15 +313,7 @@ static void touch_notify_motion(struct wlr_seat *seat, struct wlr_touch_point *p
 		{ .u = time_msec }, { .i = point->touch_id },
 		{ .f = wl_fixed_from_double(sx) }, { .f = wl_fixed_from_double(sy) },
 	};
-	struct wl_list *touches = &point->client->touches;
-	for (struct wl_list *link = touches->next, *next; link != touches; link = next) {
-		next = link->next;
-		struct wl_resource *resource = wl_resource_from_link(link);
-		/* An inert wl_touch (its seat client gone) has no user data. */
-		if (wl_resource_get_user_data(resource)) {
-			wl_resource_post_event_array(resource, WL_TOUCH_MOTION, args);
-		}
-	}
+	post_to_touches(point->client, WL_TOUCH_MOTION, args);
 	point->client->needs_touch_frame = true;
 }
 
@@ -332,6 +336,99 @@ static void touch_notify_frame(struct wlr_seat *seat) {
 			wl_resource_post_event_array(wl_resource_from_link(link), WL_TOUCH_FRAME, none);
 		}
 		client->needs_touch_frame = false;
+	}
+}
+
+/* Downs and ups: wlroots makes and destroys the touch points, so they go through its notify
+ * calls, with the default grab swapped for the call (as the silent grab below is for a
+ * cancel) for one whose down and up send as wlroots' default ones do
+ * (wlr_seat_touch_send_down, wlr_seat_touch_send_up) with the array; anything else asked of
+ * it while it stands (a listener of the point's destroy) goes to the default grab. */
+static struct wlr_seat_touch_grab *default_of(struct wlr_seat_touch_grab *grab) {
+	return grab->seat->touch_state.default_grab;
+}
+static uint32_t array_touch_down(struct wlr_seat_touch_grab *grab, uint32_t time_msec, struct wlr_touch_point *point) {
+	(void)grab;
+	uint32_t serial = wlr_seat_client_next_serial(point->client);
+	union wl_argument args[6] = {
+		{ .u = serial }, { .u = time_msec }, { .o = (struct wl_object *)point->surface->resource },
+		{ .i = point->touch_id }, { .f = wl_fixed_from_double(point->sx) }, { .f = wl_fixed_from_double(point->sy) },
+	};
+	post_to_touches(point->client, WL_TOUCH_DOWN, args);
+	point->client->needs_touch_frame = true;
+	return serial;
+}
+static void array_touch_up(struct wlr_seat_touch_grab *grab, uint32_t time_msec, struct wlr_touch_point *point) {
+	(void)grab;
+	uint32_t serial = wlr_seat_client_next_serial(point->client);
+	union wl_argument args[3] = { { .u = serial }, { .u = time_msec }, { .i = point->touch_id } };
+	post_to_touches(point->client, WL_TOUCH_UP, args);
+	point->client->needs_touch_frame = true;
+}
+static void array_touch_motion(struct wlr_seat_touch_grab *grab, uint32_t time_msec, struct wlr_touch_point *point) {
+	struct wlr_seat_touch_grab *d = default_of(grab);
+	d->interface->motion(d, time_msec, point);
+}
+static void array_touch_enter(struct wlr_seat_touch_grab *grab, uint32_t time_msec, struct wlr_touch_point *point) {
+	struct wlr_seat_touch_grab *d = default_of(grab);
+	d->interface->enter(d, time_msec, point);
+}
+static void array_touch_frame(struct wlr_seat_touch_grab *grab) {
+	struct wlr_seat_touch_grab *d = default_of(grab);
+	if (d->interface->frame) {
+		d->interface->frame(d);
+	}
+}
+static void array_touch_cancel(struct wlr_seat_touch_grab *grab) {
+	struct wlr_seat_touch_grab *d = default_of(grab);
+	if (d->interface->cancel) {
+		d->interface->cancel(d);
+	}
+}
+static void array_touch_wl_cancel(struct wlr_seat_touch_grab *grab, struct wlr_surface *surface) {
+	struct wlr_seat_touch_grab *d = default_of(grab);
+	if (d->interface->wl_cancel) {
+		d->interface->wl_cancel(d, surface);
+	}
+}
+static const struct wlr_touch_grab_interface array_touch_grab = {
+	.down = array_touch_down,
+	.up = array_touch_up,
+	.motion = array_touch_motion,
+	.enter = array_touch_enter,
+	.frame = array_touch_frame,
+	.cancel = array_touch_cancel,
+	.wl_cancel = array_touch_wl_cancel,
+};
+
+/* wlr_seat_touch_notify_down, under the default grab with the array grab in its place. */
+static uint32_t touch_notify_down(struct wlr_seat *seat, struct wlr_surface *surface, uint32_t time_msec,
+		int32_t id, double sx, double sy) {
+	if (!touch_grab_is_default(seat)) {
+		return wlr_seat_touch_notify_down(seat, surface, time_msec, id, sx, sy);
+	}
+	struct wlr_seat_touch_grab array = { .interface = &array_touch_grab, .seat = seat };
+	struct wlr_seat_touch_grab *grab = seat->touch_state.grab;
+	seat->touch_state.grab = &array;
+	uint32_t serial = wlr_seat_touch_notify_down(seat, surface, time_msec, id, sx, sy);
+	if (seat->touch_state.grab == &array) {
+		seat->touch_state.grab = grab;
+	}
+	return serial;
+}
+
+/* wlr_seat_touch_notify_up, the same way. */
+static void touch_notify_up(struct wlr_seat *seat, uint32_t time_msec, int32_t id) {
+	if (!touch_grab_is_default(seat)) {
+		wlr_seat_touch_notify_up(seat, time_msec, id);
+		return;
+	}
+	struct wlr_seat_touch_grab array = { .interface = &array_touch_grab, .seat = seat };
+	struct wlr_seat_touch_grab *grab = seat->touch_state.grab;
+	seat->touch_state.grab = &array;
+	wlr_seat_touch_notify_up(seat, time_msec, id);
+	if (seat->touch_state.grab == &array) {
+		seat->touch_state.grab = grab;
 	}
 }
 
@@ -564,7 +661,7 @@ static enum seatkit_result touches_began(void *data, const struct seatkit_touch_
 	for (size_t i = 0; i < event->touch_count; i++) {
 		const struct seatkit_touch_point *t = &event->touches[i];
 		if (touch) {
-			if (wlr_seat_touch_notify_down(b->seat, s->wlr_surface, msec(event->time_usec), t->id, t->sx, t->sy)) {
+			if (touch_notify_down(b->seat, s->wlr_surface, msec(event->time_usec), t->id, t->sx, t->sy)) {
 				b->touch_sent = true;
 				report(b, "touch down %d %.2f %.2f", t->id, t->sx, t->sy);
 			}
@@ -615,7 +712,7 @@ static enum seatkit_result touches_ended(void *data, const struct seatkit_touch_
 			seatkit_pointer_emulation_touch_up(&b->emulation, t->id, emulate, s);
 			b->emulation_surface = NULL;
 		} else if (s->wlr_surface && wlr_seat_touch_get_point(b->seat, t->id)) {
-			wlr_seat_touch_notify_up(b->seat, msec(event->time_usec), t->id);
+			touch_notify_up(b->seat, msec(event->time_usec), t->id);
 			b->touch_sent = true;
 			report(b, "touch up %d", t->id);
 		}
