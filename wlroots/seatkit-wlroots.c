@@ -271,14 +271,14 @@ static void pointer_sent(struct seatkit_wlr_seat *b) {
  *
  * wlroots 0.15 sends every wl_touch event through wl_touch_send_* (wl_resource_post_event,
  * varargs: libwayland parses the event's signature into an argument array for each event,
- * ~150 instructions an event on the touchscreen benchmark). A motion and a frame, the
- * touchscreen's most frequent events, are sent here with the array made directly
- * (wl_resource_post_event_array), exactly as wlroots' default grab sends them
- * (types/seat/wlr_seat_touch.c, 0.15.1: default_touch_motion, wlr_seat_touch_send_motion,
- * default_touch_frame, wlr_seat_touch_send_frame), while the seat's grab is that default
- * one. Under any other grab (an xdg popup's, the silent one below) the grab decides, through
- * wlroots' notify calls. Downs and ups below. A client's wl_touch resources are walked by
- * their links (wl_resource_for_each asks libwayland for each resource's link twice a step). */
+ * ~150 instructions an event on the touchscreen benchmark). While the seat's grab is
+ * wlroots' default one, the bridge sends them with the array made directly
+ * (wl_resource_post_event_array), exactly as that grab sends them (types/seat/wlr_seat_touch.c,
+ * 0.15.1: default_touch_motion, wlr_seat_touch_send_motion, default_touch_frame,
+ * wlr_seat_touch_send_frame; the downs and ups below). Under any other grab (an xdg popup's,
+ * the silent one below) the grab decides, through wlroots' notify calls. A client's wl_touch
+ * resources are walked by their links (wl_resource_for_each asks libwayland for each
+ * resource's link twice a step). */
 static bool touch_grab_is_default(struct wlr_seat *seat) {
 	return seat->touch_state.grab == seat->touch_state.default_grab;
 }
