@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <seatkit/seatkit-delivery.h>
 #include <seatkit/seatkit-wlroots.h>
+#include <wayland-server-protocol.h>
 #include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_keyboard.h>
 #include <wlr/interfaces/wlr_input_device.h>
@@ -265,6 +267,171 @@ static void pointer_sent(struct seatkit_wlr_seat *b) {
 	}
 }
 
+/* ---- Touch sends under wlroots' default touch grab ----
+ *
+ * wlroots 0.15 sends every wl_touch event through wl_touch_send_* (wl_resource_post_event,
+ * varargs: libwayland parses the event's signature into an argument array for each event,
+ * ~150 instructions an event on the touchscreen benchmark). While the seat's grab is
+ * wlroots' default one, the bridge sends them with the array made directly
+ * (wl_resource_post_event_array), exactly as that grab sends them (types/seat/wlr_seat_touch.c,
+ * 0.15.1: default_touch_motion, wlr_seat_touch_send_motion, default_touch_frame,
+ * wlr_seat_touch_send_frame; the downs and ups below). Under any other grab (an xdg popup's,
+ * the silent one below) the grab decides, through wlroots' notify calls. A client's wl_touch
+ * resources are walked by their links (wl_resource_for_each asks libwayland for each
+ * resource's link twice a step). */
+static bool touch_grab_is_default(struct wlr_seat *seat) {
+	return seat->touch_state.grab == seat->touch_state.default_grab;
+}
+
+/* Sends an event to each live wl_touch of `client` (an inert one, its seat client gone, has
+ * no user data). */
+static void post_to_touches(struct wlr_seat_client *client, uint32_t opcode, union wl_argument *args) {
+	struct wl_list *touches = &client->touches;
+	for (struct wl_list *link = touches->next, *next; link != touches; link = next) {
+		next = link->next;
+		struct wl_resource *resource = wl_resource_from_link(link);
+		if (wl_resource_get_user_data(resource)) {
+			wl_resource_post_event_array(resource, opcode, args);
+		}
+	}
+}
+
+/* wlr_seat_touch_notify_motion for `point` (already looked up by the caller). */
+static void touch_notify_motion(struct wlr_seat *seat, struct wlr_touch_point *point, uint32_t time_msec,
+		double sx, double sy) {
+	if (!touch_grab_is_default(seat)) {
+		wlr_seat_touch_notify_motion(seat, time_msec, point->touch_id, sx, sy);
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &seat->last_event);
+	point->sx = sx;
+	point->sy = sy;
+	if (point->focus_surface && point->focus_surface != point->surface) {
+		return;
+	}
+	union wl_argument args[4] = {
+		{ .u = time_msec }, { .i = point->touch_id },
+		{ .f = wl_fixed_from_double(sx) }, { .f = wl_fixed_from_double(sy) },
+	};
+	post_to_touches(point->client, WL_TOUCH_MOTION, args);
+	point->client->needs_touch_frame = true;
+}
+
+/* wlr_seat_touch_notify_frame: one wl_touch.frame to each client sent an event since the
+ * last frame (wlroots marks them). */
+static void touch_notify_frame(struct wlr_seat *seat) {
+	if (!touch_grab_is_default(seat)) {
+		wlr_seat_touch_notify_frame(seat);
+		return;
+	}
+	union wl_argument none[1] = { { .u = 0 } };
+	struct wlr_seat_client *client;
+	wl_list_for_each(client, &seat->clients, link) {
+		if (!client->needs_touch_frame) {
+			continue;
+		}
+		struct wl_list *touches = &client->touches;
+		for (struct wl_list *link = touches->next, *next; link != touches; link = next) {
+			next = link->next;
+			wl_resource_post_event_array(wl_resource_from_link(link), WL_TOUCH_FRAME, none);
+		}
+		client->needs_touch_frame = false;
+	}
+}
+
+/* Downs and ups: wlroots makes and destroys the touch points, so they go through its notify
+ * calls, with the default grab swapped for the call (as the silent grab below is for a
+ * cancel) for one whose down and up send as wlroots' default ones do
+ * (wlr_seat_touch_send_down, wlr_seat_touch_send_up) with the array; anything else asked of
+ * it while it stands (a listener of the point's destroy) goes to the default grab. */
+static struct wlr_seat_touch_grab *default_of(struct wlr_seat_touch_grab *grab) {
+	return grab->seat->touch_state.default_grab;
+}
+static uint32_t array_touch_down(struct wlr_seat_touch_grab *grab, uint32_t time_msec, struct wlr_touch_point *point) {
+	(void)grab;
+	uint32_t serial = wlr_seat_client_next_serial(point->client);
+	union wl_argument args[6] = {
+		{ .u = serial }, { .u = time_msec }, { .o = (struct wl_object *)point->surface->resource },
+		{ .i = point->touch_id }, { .f = wl_fixed_from_double(point->sx) }, { .f = wl_fixed_from_double(point->sy) },
+	};
+	post_to_touches(point->client, WL_TOUCH_DOWN, args);
+	point->client->needs_touch_frame = true;
+	return serial;
+}
+static void array_touch_up(struct wlr_seat_touch_grab *grab, uint32_t time_msec, struct wlr_touch_point *point) {
+	(void)grab;
+	uint32_t serial = wlr_seat_client_next_serial(point->client);
+	union wl_argument args[3] = { { .u = serial }, { .u = time_msec }, { .i = point->touch_id } };
+	post_to_touches(point->client, WL_TOUCH_UP, args);
+	point->client->needs_touch_frame = true;
+}
+static void array_touch_motion(struct wlr_seat_touch_grab *grab, uint32_t time_msec, struct wlr_touch_point *point) {
+	struct wlr_seat_touch_grab *d = default_of(grab);
+	d->interface->motion(d, time_msec, point);
+}
+static void array_touch_enter(struct wlr_seat_touch_grab *grab, uint32_t time_msec, struct wlr_touch_point *point) {
+	struct wlr_seat_touch_grab *d = default_of(grab);
+	d->interface->enter(d, time_msec, point);
+}
+static void array_touch_frame(struct wlr_seat_touch_grab *grab) {
+	struct wlr_seat_touch_grab *d = default_of(grab);
+	if (d->interface->frame) {
+		d->interface->frame(d);
+	}
+}
+static void array_touch_cancel(struct wlr_seat_touch_grab *grab) {
+	struct wlr_seat_touch_grab *d = default_of(grab);
+	if (d->interface->cancel) {
+		d->interface->cancel(d);
+	}
+}
+static void array_touch_wl_cancel(struct wlr_seat_touch_grab *grab, struct wlr_surface *surface) {
+	struct wlr_seat_touch_grab *d = default_of(grab);
+	if (d->interface->wl_cancel) {
+		d->interface->wl_cancel(d, surface);
+	}
+}
+static const struct wlr_touch_grab_interface array_touch_grab = {
+	.down = array_touch_down,
+	.up = array_touch_up,
+	.motion = array_touch_motion,
+	.enter = array_touch_enter,
+	.frame = array_touch_frame,
+	.cancel = array_touch_cancel,
+	.wl_cancel = array_touch_wl_cancel,
+};
+
+/* wlr_seat_touch_notify_down, under the default grab with the array grab in its place. */
+static uint32_t touch_notify_down(struct wlr_seat *seat, struct wlr_surface *surface, uint32_t time_msec,
+		int32_t id, double sx, double sy) {
+	if (!touch_grab_is_default(seat)) {
+		return wlr_seat_touch_notify_down(seat, surface, time_msec, id, sx, sy);
+	}
+	struct wlr_seat_touch_grab array = { .interface = &array_touch_grab, .seat = seat };
+	struct wlr_seat_touch_grab *grab = seat->touch_state.grab;
+	seat->touch_state.grab = &array;
+	uint32_t serial = wlr_seat_touch_notify_down(seat, surface, time_msec, id, sx, sy);
+	if (seat->touch_state.grab == &array) {
+		seat->touch_state.grab = grab;
+	}
+	return serial;
+}
+
+/* wlr_seat_touch_notify_up, the same way. */
+static void touch_notify_up(struct wlr_seat *seat, uint32_t time_msec, int32_t id) {
+	if (!touch_grab_is_default(seat)) {
+		wlr_seat_touch_notify_up(seat, time_msec, id);
+		return;
+	}
+	struct wlr_seat_touch_grab array = { .interface = &array_touch_grab, .seat = seat };
+	struct wlr_seat_touch_grab *grab = seat->touch_state.grab;
+	seat->touch_state.grab = &array;
+	wlr_seat_touch_notify_up(seat, time_msec, id);
+	if (seat->touch_state.grab == &array) {
+		seat->touch_state.grab = grab;
+	}
+}
+
 /* The router delivered a touch frame: one wl_touch.frame to each client that got touch
  * events (wlroots keeps which), and the emulated pointer's frame. */
 static void handle_touch_frame(struct wl_listener *listener, void *data) {
@@ -272,7 +439,7 @@ static void handle_touch_frame(struct wl_listener *listener, void *data) {
 	struct seatkit_wlr_seat *b = wl_container_of(listener, b, touch_frame);
 	if (b->touch_sent) {
 		b->touch_sent = false;
-		wlr_seat_touch_notify_frame(b->seat);
+		touch_notify_frame(b->seat);
 		report(b, "touch-frame");
 	}
 	send_pointer_frame(b);
@@ -494,7 +661,7 @@ static enum seatkit_result touches_began(void *data, const struct seatkit_touch_
 	for (size_t i = 0; i < event->touch_count; i++) {
 		const struct seatkit_touch_point *t = &event->touches[i];
 		if (touch) {
-			if (wlr_seat_touch_notify_down(b->seat, s->wlr_surface, msec(event->time_usec), t->id, t->sx, t->sy)) {
+			if (touch_notify_down(b->seat, s->wlr_surface, msec(event->time_usec), t->id, t->sx, t->sy)) {
 				b->touch_sent = true;
 				report(b, "touch down %d %.2f %.2f", t->id, t->sx, t->sy);
 			}
@@ -521,8 +688,12 @@ static enum seatkit_result touches_moved(void *data, const struct seatkit_touch_
 		const struct seatkit_touch_point *t = &event->touches[i];
 		if (emulating(b, t->id)) {
 			seatkit_pointer_emulation_touch_motion(&b->emulation, t->id, t->sx, t->sy, emulate, s);
-		} else if (wlr_seat_touch_get_point(b->seat, t->id)) {
-			wlr_seat_touch_notify_motion(b->seat, msec(event->time_usec), t->id, t->sx, t->sy);
+		} else {
+			struct wlr_touch_point *point = wlr_seat_touch_get_point(b->seat, t->id);
+			if (!point) {
+				continue;
+			}
+			touch_notify_motion(b->seat, point, msec(event->time_usec), t->sx, t->sy);
 			b->touch_sent = true;
 			report(b, "touch motion %d %.2f %.2f", t->id, t->sx, t->sy);
 		}
@@ -541,7 +712,7 @@ static enum seatkit_result touches_ended(void *data, const struct seatkit_touch_
 			seatkit_pointer_emulation_touch_up(&b->emulation, t->id, emulate, s);
 			b->emulation_surface = NULL;
 		} else if (s->wlr_surface && wlr_seat_touch_get_point(b->seat, t->id)) {
-			wlr_seat_touch_notify_up(b->seat, msec(event->time_usec), t->id);
+			touch_notify_up(b->seat, msec(event->time_usec), t->id);
 			b->touch_sent = true;
 			report(b, "touch up %d", t->id);
 		}

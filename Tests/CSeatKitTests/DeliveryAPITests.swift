@@ -65,6 +65,63 @@ extension TheProcessWideCLog {
             #expect(loggedLines.contains { $0.contains("seatkit_router_get_touch_frame_signal") })
         }
 
+        /// Two listeners: `first`, which on its call removes itself and adds `second`; each counted.
+        struct HandOver {
+            var first = wl_listener()
+            var second = wl_listener()
+            var signal: UnsafeMutablePointer<wl_signal>?
+            var firstCalls = 0
+            var secondCalls = 0
+        }
+
+        /// The touch-frame signal with one listener calls it directly (without
+        /// wl_signal_emit_mutable's cursor): still, the listener may remove itself while it
+        /// runs, and a listener it adds is called from the next frame on, not this one; with
+        /// two listeners each is called once a frame.
+        @Test func theTouchFrameSignalsLoneListenerMayRemoveItselfAndWhatItAddsWaitsForTheNextFrame() throws {
+            let router = try #require(seatkit_router_create_virtual(0))
+            let output = try #require(seatkit_output_create(router, "OUT-1", 0, 0, 800, 600, SEATKIT_OUTPUT_TRANSFORM_NORMAL, 1) as OpaquePointer?)
+            let surface = try #require(seatkit_surface_create(router, "app", 0, 0, 800, 600) as OpaquePointer?)
+            #expect(seatkit_surface_add_child(seatkit_output_get_root(output), surface))
+            let signal = try #require(seatkit_router_get_touch_frame_signal(router))
+            let handOver = UnsafeMutablePointer<HandOver>.allocate(capacity: 1)
+            defer { handOver.deinitialize(count: 1); handOver.deallocate() }
+            handOver.initialize(to: HandOver())
+            handOver.pointee.signal = signal
+            handOver.pointee.first.notify = { listener, _ in
+                let h = UnsafeMutableRawPointer(listener!).advanced(by: -MemoryLayout<HandOver>.offset(of: \.first)!)
+                    .assumingMemoryBound(to: HandOver.self)
+                h.pointee.firstCalls += 1
+                wl_list_remove(&h.pointee.first.link)
+                wl_signal_add(h.pointee.signal, &h.pointee.second)
+            }
+            handOver.pointee.second.notify = { listener, _ in
+                let h = UnsafeMutableRawPointer(listener!).advanced(by: -MemoryLayout<HandOver>.offset(of: \.second)!)
+                    .assumingMemoryBound(to: HandOver.self)
+                h.pointee.secondCalls += 1
+            }
+            wl_signal_add(signal, &handOver.pointee.first)
+
+            seatkit_router_notify_touch_down(router, 1000, 1, 0, 10, 10)
+            seatkit_router_notify_touch_frame(router, 1000, 1)
+            #expect(handOver.pointee.firstCalls == 1)
+            #expect(handOver.pointee.secondCalls == 0, "added during the frame: not called in it")
+            seatkit_router_notify_touch_motion(router, 2000, 1, 0, 20, 10)
+            seatkit_router_notify_touch_frame(router, 2000, 1)
+            #expect(handOver.pointee.firstCalls == 1, "removed itself")
+            #expect(handOver.pointee.secondCalls == 1)
+
+            // Two listeners: each once a frame.
+            let frames = SignalCounter(signal)
+            seatkit_router_notify_touch_up(router, 3000, 1, 0)
+            seatkit_router_notify_touch_frame(router, 3000, 1)
+            #expect(handOver.pointee.secondCalls == 2)
+            #expect(frames.count == 1)
+            frames.remove()
+            wl_list_remove(&handOver.pointee.second.link)
+            seatkit_router_destroy(router)
+        }
+
         /// The actions the emulation asked for, as "enter 10 20", "press", ...
         final class Actions {
             var list: [String] = []
