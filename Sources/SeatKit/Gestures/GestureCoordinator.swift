@@ -160,12 +160,27 @@ extension GestureCoordinator {
     /// with those of `output`: the order in which they join an arena.
     /// A recognizer whose ``GestureRecognizer/mask`` leaves out subviews keeps those of the
     /// surfaces below its own out (GestureComposition.swift).
+    ///
+    /// A surface with no recognizer is passed through its parent link, unretained (rule 1 of
+    /// ``Unretained``: nothing is called out there, so the tree keeps it): read through
+    /// `parent` and `gestureRecognizers`, each level cost two retains and two releases, about
+    /// 45 instructions, per touch down (issue 25, fourteenth round). A surface with
+    /// recognizers is held, and its list read once, as before: `body` calls out (delegates,
+    /// overrides), which may edit the tree or the list.
     func forEachRecognizer(of surface: Surface?, output: Output?, _ body: (GestureRecognizer) -> Void) {
-        var node = surface
-        if let surface { node = recognizerWalkStart(from: surface, output: output) }
-        while let current = node {
-            current.gestureRecognizers.scan(body)
-            node = current.parent
+        var start = surface
+        if let surface { start = recognizerWalkStart(from: surface, output: output) }
+        if let start {
+            var node: Unretained<Surface>? = Unretained(start)
+            while let link = node {
+                if link.with({ $0.unchecked.gestureRecognizers.isEmpty }) {
+                    node = link.with { $0.unchecked.parentLink }
+                    continue
+                }
+                let current = link.object
+                current.gestureRecognizers.scan(body)
+                node = current.unchecked.parentLink
+            }
         }
         output?.gestureRecognizers.scan(body)
     }
@@ -951,10 +966,17 @@ extension GestureCoordinator {
             resolveWaiters(in: router, on: recognizer, failed: false)
             deferred = endTransitionUnderWay(recognizer)
         case .failed:
-            unchecked.transitionsUnderWay.append(DeferredTransitions(recognizer: recognizer, generation: recognizer.unchecked.generation))
-            resolveWaiters(in: router, on: recognizer, failed: true)
-            if unchecked.arenaRules.contains(.lastRemainingWins) { awardLastRemaining(in: router, after: recognizer) }
-            deferred = endTransitionUnderWay(recognizer)
+            // A failure's side effects are the waiters' and the last-remaining rule's: with
+            // neither, nothing runs before its targets, so nothing can be deferred, and the
+            // transition is not marked under way (pushed and popped, it cost about 190
+            // instructions, every touch ending in a failure of each recognizer that did not
+            // recognize it; issue 25, fourteenth round).
+            if !unchecked.waitingRecognizers.isEmpty || unchecked.arenaRules.contains(.lastRemainingWins) {
+                unchecked.transitionsUnderWay.append(DeferredTransitions(recognizer: recognizer, generation: recognizer.unchecked.generation))
+                resolveWaiters(in: router, on: recognizer, failed: true)
+                if unchecked.arenaRules.contains(.lastRemainingWins) { awardLastRemaining(in: router, after: recognizer) }
+                deferred = endTransitionUnderWay(recognizer)
+            }
         case .cancelled, .ended:
             // An inhibitor's gesture is over (GestureRelationships.swift): those it inhibits
             // go ahead if it was cancelled, fail if it ended.
@@ -1084,18 +1106,25 @@ extension GestureCoordinator {
     }
 
     private func resetRecognizer(in router: Router, _ recognizer: GestureRecognizer) {
-        recognizer.unchecked.timers.scan { token in router.clock.cancel(token) }
-        recognizer.unchecked.timers.removeAll(keepingCapacity: true)
-        recognizer.unchecked.deadlines.removeAll(keepingCapacity: true)
+        // The three lists emptied only when they hold something, and then element by element
+        // (they hold one or two): `removeAll(keepingCapacity:)` is a generic `replaceSubrange`
+        // call of about 60 to 110 instructions even on an empty list, three per reset, and
+        // every touch ends in a reset of each recognizer of its arena (issue 25, fourteenth
+        // round). The timers are cancelled first, in order, as before.
+        if !recognizer.unchecked.timers.isEmpty {
+            recognizer.unchecked.timers.scan { token in router.clock.cancel(token) }
+            recognizer.unchecked.timers.removeAllKeepingStorage()
+        }
+        if !recognizer.unchecked.deadlines.isEmpty { recognizer.unchecked.deadlines.removeAllKeepingStorage() }
         stopWaiting(recognizer)
         recognizer.unchecked.storedState = .possible
         recognizer.unchecked.generation &+= 1
-        recognizer.unchecked.touches.removeAll(keepingCapacity: true)
+        if !recognizer.unchecked.touches.isEmpty { recognizer.unchecked.touches.removeAllKeepingStorage() }
         recognizer.unchecked.followsPointerOrTouchpad = false
         recognizer.engagedRouter = nil
         if recognizer.unchecked.isEngaged {
             recognizer.unchecked.isEngaged = false
-            if let index = unchecked.engagedRecognizers.scanIndex(where: { $0 === recognizer }) { unchecked.engagedRecognizers.remove(at: index) }
+            if let index = unchecked.engagedRecognizers.scanIndex(where: { $0 === recognizer }) { unchecked.engagedRecognizers.removeKeepingOrder(at: index) }
         }
         if let trace = router.trace { trace.record(.gestureReset(recognizer.description)) }
         recognizer.progress = 0

@@ -681,7 +681,13 @@ open class GestureRecognizer {
             let id = event.touches[j].id
             var i = 0
             while i < unchecked.touches.count {
-                if unchecked.touches[i].id == id { unchecked.touches.remove(at: i) } else { i += 1 }
+                if unchecked.touches[i].id == id {
+                    // The last one (a lone finger, or the latest of several) by `removeLast`:
+                    // `remove(at:)` is a generic call of about 90 instructions.
+                    if i == unchecked.touches.count - 1 { unchecked.touches.removeLast() } else { unchecked.touches.remove(at: i) }
+                } else {
+                    i += 1
+                }
             }
             j += 1
         }
