@@ -188,7 +188,7 @@ extension GestureCoordinator {
     func join(in router: Router, _ recognizer: GestureRecognizer, arena: inout GestureArena?, touch: TouchPoint) {
         guard recognizer.isEnabled, recognizer.takesPart(.touch), !recognizer.unchecked.storedState.isFinal,
               recognizer.unchecked.pendingState == nil else { return }
-        if let delegate = recognizer.delegate, !delegate.gestureRecognizer(recognizer, shouldReceive: touch) { return }
+        if let delegate = recognizer.delegateIfSet, !delegate.gestureRecognizer(recognizer, shouldReceive: touch) { return }
         let joined = arena ?? (unchecked.arenaPool.popLast() ?? GestureArena())
         arena = joined
         recognizer.unchecked.composition.inputKind = .touch
@@ -348,12 +348,16 @@ extension GestureCoordinator {
     /// of `Unretained`): a strong reference was retained and released around the appends.
     @inline(__always)
     private func gather(_ link: Unretained<GestureRecognizer>, generation: UInt64, touch index: Int, pass: UInt64) {
-        link.with { recognizer in
+        // Joins `passRecognizers` after the recognizer's own fields are written, outside the
+        // closure that reads it: appended inside, the recognizer was retained and released
+        // around the append (about 25 instructions per recognizer and touch down; issue 25,
+        // fourteenth round).
+        let joins = link.with { recognizer -> Bool in
             if recognizer.unchecked.passMark != pass {
                 recognizer.unchecked.passMark = pass
                 recognizer.unchecked.passFirstTouch = index
                 recognizer.unchecked.passTouchCount = 1
-                unchecked.passRecognizers.append(PassEntry(recognizer: link, generation: generation))
+                return true
             } else {
                 // Overwritten in place, never emptied (`removeAll(keepingCapacity:)` is a
                 // generic call of about 80 instructions): only the first `passTouchCount - 1`
@@ -365,8 +369,10 @@ extension GestureCoordinator {
                 } else {
                     recognizer.unchecked.passTouches.append(index)
                 }
+                return false
             }
         }
+        if joins { unchecked.passRecognizers.append(PassEntry(recognizer: link, generation: generation)) }
     }
 
     /// Whether `passPoints` are `recognizer`'s touches still due in this pass, in the bound
@@ -863,7 +869,7 @@ extension GestureCoordinator {
         switch newState {
         case .began, .recognized:
             if recognizer.unchecked.pendingState == newState { return }
-            if let delegate = recognizer.delegate, !delegate.gestureRecognizerShouldBegin(recognizer) {
+            if let delegate = recognizer.delegateIfSet, !delegate.gestureRecognizerShouldBegin(recognizer) {
                 refuse(in: router, recognizer, newState, reason: "its delegate said no")
                 return
             }
