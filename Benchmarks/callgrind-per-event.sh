@@ -18,6 +18,11 @@
 # (a kiosk's cursor-visibility spy on each router), SEATKIT_READ_VELOCITY=1, SEATKIT_PER_EVENT_CALLS=N (N events a scene
 # instead of 100,000: the same counts, sooner). CALLGRIND_RETAINS=0 skips the second run
 # (the last column then reads "-").
+# The two tap columns (issue 25, fourteenth round): one finger down + frame, up + frame on
+# the leaf of a scene with no finger down (four events, counted per tap), through the same
+# two recognizers (and the SEATKIT_RECOGNIZERS pans); then the same with the Swift kiosk's
+# three-finger window switch on the output (RoutingScene.tapFinger and
+# tapFingerBesideSwitch). "-" for a binary from before them.
 set -euo pipefail
 cd "$(dirname "$0")"
 if [ $# -eq 0 ]; then
@@ -26,8 +31,8 @@ if [ $# -eq 0 ]; then
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-echo "| binary | touch motion + frame | pointer motion | key press or release | pen motion | retains / releases per touch motion + frame |"
-echo "|---|---:|---:|---:|---:|---:|"
+echo "| binary | touch motion + frame | pointer motion | key press or release | pen motion | tap (down + frame, up + frame) | tap with a three-finger switch | retains / releases per touch motion + frame |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 n=0
 for binary in "$@"; do
   n=$((n + 1))
@@ -85,6 +90,12 @@ try:
     pen = f"{per_call(pen_pattern):,.0f}"
 except (SystemExit, ZeroDivisionError):
     pen = "-"
+taps = []
+for tap_pattern in (r"RoutingWorkloads0A5SceneC9tapFinger4step|RoutingScene\.tapFinger\(", r"RoutingWorkloads0A5SceneC21tapFingerBesideSwitch|RoutingScene\.tapFingerBesideSwitch"):
+    try:
+        taps.append(f"{per_call(tap_pattern):,.0f}")
+    except (SystemExit, ZeroDivisionError):
+        taps.append("-")
 touch_calls = sum(v for k, v in calls.items() if re.search(r"RoutingWorkloads0A5SceneC10moveFinger|RoutingScene\.moveFinger", k))
 import os
 if os.path.exists(touch_cg):
@@ -94,6 +105,6 @@ if os.path.exists(touch_cg):
     counts = f"{retains / touch_calls:.1f} / {releases / touch_calls:.1f}"
 else:
     counts = "-"
-print(f"| {binary} | {touch:,.0f} | {pointer:,.0f} | {key:,.0f} | {pen} | {counts} |")
+print(f"| {binary} | {touch:,.0f} | {pointer:,.0f} | {key:,.0f} | {pen} | {taps[0]} | {taps[1]} | {counts} |")
 PY
 done

@@ -168,6 +168,60 @@ public final class RoutingScene {
         if readsVelocity { velocitySink += pan.velocityEstimate.perSecond.dx }
     }
 
+    /// A three-finger window switch on the output, as the Swift kiosk's (`examples/kiosk`,
+    /// `addWindowSwitcher`): a left or right swipe of 30 units that fails once a finger travels
+    /// 10 mm or 250 ms pass before the third finger lands, with a target that ignores
+    /// failures. For the tap workload (issue 25, fourteenth round).
+    public private(set) var windowSwitch: SwipeGestureRecognizer?
+    public private(set) var switchCount = 0
+
+    public func addWindowSwitch() {
+        let swipe = SwipeGestureRecognizer(name: "bench-switch", direction: [.left, .right], touches: 3, minimumDistance: 30)
+        swipe.reportsProgress = true
+        swipe.maximumTravelUntilAllTouches = 10
+        swipe.maximumDelayUntilAllTouches = .milliseconds(250)
+        swipe.addTarget { [unowned self] r in
+            guard r.state != .failed else { return }
+            self.switchCount += 1
+        }
+        output.addGestureRecognizer(swipe)
+        windowSwitch = swipe
+    }
+
+    /// One tap on the leaf (issue 25, fourteenth round): a finger goes down and its frame is
+    /// delivered, then it lifts and that frame is delivered: a down and an up, each in a frame
+    /// of its own, as a touchscreen sends them. Bound to the leaf, through the scene's
+    /// recognizers (and the switch, with ``addWindowSwitch()``), up the chain to d0, which
+    /// takes it. Out of line, so that callgrind counts it per call.
+    @inline(never)
+    public func tapFinger(step: Int) { tap(TouchID(3), step: step) }
+
+    /// ``tapFinger(step:)`` under another name, for the scene with ``addWindowSwitch()``: so
+    /// that callgrind counts the two workloads apart. It also counts its taps (one add): with
+    /// the same body, the compiler merged the two into one function that both jumped to, and
+    /// callgrind then counted neither apart.
+    @inline(never)
+    public func tapFingerBesideSwitch(step: Int) {
+        _tapsBesideSwitch &+= 1
+        tap(TouchID(4), step: step)
+    }
+    public var tapsBesideSwitch: Int { _tapsBesideSwitch }
+    private var _tapsBesideSwitch = 0
+
+    @inline(__always)
+    private func tap(_ id: TouchID, step: Int) {
+        send(.touchDown(id, LayoutPoint(x: 80 + Double(step % 50), y: 61)))
+        send(.touchFrame)
+        send(.touchUp(id))
+        send(.touchFrame)
+    }
+
+    /// Whether the tap workload measures what it says: d0 took the taps, and no touch is left
+    /// down.
+    public var tapsReachedTheChain: Bool {
+        (chain[0].responder as? CountingResponder).map { $0.calls > 0 } == true && router.activeTouchCount == 0
+    }
+
     /// The pen of the pen workload (issue 27, goal 8): a pen with pressure and tilt.
     public static let penTool = PenTool(kind: .pen, serial: 0x5a5a, capabilities: penAxes)
     static let penAxes: PenAxisSet = [.position, .pressure, .tilt]

@@ -69,7 +69,9 @@ final class TouchSequence {
         self.unchecked.location = location
         unchecked.surfaceOrigin = origin
         unchecked.lastSurfaceOrigin = origin
-        unchecked.seen.removeAll(keepingCapacity: true)
+        // Most often empty already (an ended touch's links are dropped as they are told):
+        // `removeAll(keepingCapacity:)` is a generic call of about 75 instructions even then.
+        if !unchecked.seen.isEmpty { unchecked.seen.removeAllKeepingStorage() }
         unchecked.seenHint = 0
         unchecked.beganPending = true
         unchecked.movedPending = false

@@ -331,12 +331,32 @@ func printPerEventTable(rounds: Int) {
     let penResult = timePerEvent(rounds: rounds) { pen.movePen(step: $0) }
     precondition(pen.penStrokeIsFollowed, "the pen workload's recognizers or chain did not follow the stroke")
 
+    // A one-finger tap on the leaf (down + frame, up + frame) on a scene with no finger down,
+    // through the scene's two recognizers (and the SEATKIT_RECOGNIZERS pans), then again with
+    // the Swift kiosk's three-finger window switch on the output (issue 25, fourteenth round:
+    // the touchscreen's downs and ups). Warmed by one tap.
+    func tapScene(withSwitch: Bool) -> RoutingScene {
+        let tap = scene()
+        tap.addPans(max(0, recognizers - 2))
+        if withSwitch { tap.addWindowSwitch() }
+        if withSwitch { tap.tapFingerBesideSwitch(step: 0) } else { tap.tapFinger(step: 0) }
+        return tap
+    }
+    let tap = tapScene(withSwitch: false)
+    let tapResult = timePerEvent(rounds: rounds) { tap.tapFinger(step: $0) }
+    precondition(tap.tapsReachedTheChain, "the tap workload's touches did not reach the chain")
+    let tapSwitch = tapScene(withSwitch: true)
+    let tapSwitchResult = timePerEvent(rounds: rounds) { tapSwitch.tapFingerBesideSwitch(step: $0) }
+    precondition(tapSwitch.tapsReachedTheChain && tapSwitch.switchCount == 0, "the tap workload's touches did not reach the chain")
+
     print("| event | ns/event (median of \(rounds) × 100,000) | allocations/event once warm (this thread) |")
     print("|---|---:|---:|")
     print("| touch motion + frame → bound leaf, two recognizers (pan on d0, long press on the leaf, both possible), five-deep chain | \(format(touchResult.ns)) | \(touchResult.allocations) |")
     print("| pointer motion → hit-test, leave + enter, motion up the chain | \(format(pointerResult.ns)) | \(pointerResult.allocations) |")
     print("| key press or release → first responder (no key interpreter) | \(format(keyResult.ns)) | \(keyResult.allocations) |")
     print("| pen motion in contact → the same two recognizers (following the stroke), bound leaf, five-deep chain | \(format(penResult.ns)) | \(penResult.allocations) |")
+    print("| tap (down + frame, up + frame; four events) → bound leaf, the same two recognizers, five-deep chain | \(format(tapResult.ns)) | \(tapResult.allocations) |")
+    print("| the same tap with a three-finger window switch on the output | \(format(tapSwitchResult.ns)) | \(tapSwitchResult.allocations) |")
 }
 
 // MARK: Memory

@@ -160,12 +160,27 @@ extension GestureCoordinator {
     /// with those of `output`: the order in which they join an arena.
     /// A recognizer whose ``GestureRecognizer/mask`` leaves out subviews keeps those of the
     /// surfaces below its own out (GestureComposition.swift).
+    ///
+    /// A surface with no recognizer is passed through its parent link, unretained (rule 1 of
+    /// ``Unretained``: nothing is called out there, so the tree keeps it): read through
+    /// `parent` and `gestureRecognizers`, each level cost two retains and two releases, about
+    /// 45 instructions, per touch down (issue 25, fourteenth round). A surface with
+    /// recognizers is held, and its list read once, as before: `body` calls out (delegates,
+    /// overrides), which may edit the tree or the list.
     func forEachRecognizer(of surface: Surface?, output: Output?, _ body: (GestureRecognizer) -> Void) {
-        var node = surface
-        if let surface { node = recognizerWalkStart(from: surface, output: output) }
-        while let current = node {
-            current.gestureRecognizers.scan(body)
-            node = current.parent
+        var start = surface
+        if let surface { start = recognizerWalkStart(from: surface, output: output) }
+        if let start {
+            var node: Unretained<Surface>? = Unretained(start)
+            while let link = node {
+                if link.with({ $0.unchecked.gestureRecognizers.isEmpty }) {
+                    node = link.with { $0.unchecked.parentLink }
+                    continue
+                }
+                let current = link.object
+                current.gestureRecognizers.scan(body)
+                node = current.unchecked.parentLink
+            }
         }
         output?.gestureRecognizers.scan(body)
     }
@@ -173,11 +188,12 @@ extension GestureCoordinator {
     func join(in router: Router, _ recognizer: GestureRecognizer, arena: inout GestureArena?, touch: TouchPoint) {
         guard recognizer.isEnabled, recognizer.takesPart(.touch), !recognizer.unchecked.storedState.isFinal,
               recognizer.unchecked.pendingState == nil else { return }
-        if let delegate = recognizer.delegate, !delegate.gestureRecognizer(recognizer, shouldReceive: touch) { return }
-        let joined = arena ?? (unchecked.arenaPool.popLast() ?? GestureArena())
-        arena = joined
+        if let delegate = recognizer.delegateIfSet, !delegate.gestureRecognizer(recognizer, shouldReceive: touch) { return }
+        // The arena used in place, not through a local copy (a retain and a release per
+        // recognizer joining).
+        if arena == nil { arena = unchecked.arenaPool.popLast() ?? GestureArena() }
         recognizer.unchecked.composition.inputKind = .touch
-        joined.add(recognizer)
+        arena.unsafelyUnwrapped.add(recognizer)
         engage(in: router, recognizer)
     }
 
@@ -333,12 +349,16 @@ extension GestureCoordinator {
     /// of `Unretained`): a strong reference was retained and released around the appends.
     @inline(__always)
     private func gather(_ link: Unretained<GestureRecognizer>, generation: UInt64, touch index: Int, pass: UInt64) {
-        link.with { recognizer in
+        // Joins `passRecognizers` after the recognizer's own fields are written, outside the
+        // closure that reads it: appended inside, the recognizer was retained and released
+        // around the append (about 25 instructions per recognizer and touch down; issue 25,
+        // fourteenth round).
+        let joins = link.with { recognizer -> Bool in
             if recognizer.unchecked.passMark != pass {
                 recognizer.unchecked.passMark = pass
                 recognizer.unchecked.passFirstTouch = index
                 recognizer.unchecked.passTouchCount = 1
-                unchecked.passRecognizers.append(PassEntry(recognizer: link, generation: generation))
+                return true
             } else {
                 // Overwritten in place, never emptied (`removeAll(keepingCapacity:)` is a
                 // generic call of about 80 instructions): only the first `passTouchCount - 1`
@@ -350,8 +370,10 @@ extension GestureCoordinator {
                 } else {
                     recognizer.unchecked.passTouches.append(index)
                 }
+                return false
             }
         }
+        if joins { unchecked.passRecognizers.append(PassEntry(recognizer: link, generation: generation)) }
     }
 
     /// Whether `passPoints` are `recognizer`'s touches still due in this pass, in the bound
@@ -848,7 +870,7 @@ extension GestureCoordinator {
         switch newState {
         case .began, .recognized:
             if recognizer.unchecked.pendingState == newState { return }
-            if let delegate = recognizer.delegate, !delegate.gestureRecognizerShouldBegin(recognizer) {
+            if let delegate = recognizer.delegateIfSet, !delegate.gestureRecognizerShouldBegin(recognizer) {
                 refuse(in: router, recognizer, newState, reason: "its delegate said no")
                 return
             }
@@ -878,7 +900,7 @@ extension GestureCoordinator {
                 failConflictingPeers(in: router, of: recognizer)
             }
         case .failed:
-            stopWaiting(recognizer)
+            if recognizer.unchecked.pendingState != nil { stopWaiting(recognizer) }
             commit(in: router, recognizer, .failed)
         default:
             commit(in: router, recognizer, newState)
@@ -951,10 +973,17 @@ extension GestureCoordinator {
             resolveWaiters(in: router, on: recognizer, failed: false)
             deferred = endTransitionUnderWay(recognizer)
         case .failed:
-            unchecked.transitionsUnderWay.append(DeferredTransitions(recognizer: recognizer, generation: recognizer.unchecked.generation))
-            resolveWaiters(in: router, on: recognizer, failed: true)
-            if unchecked.arenaRules.contains(.lastRemainingWins) { awardLastRemaining(in: router, after: recognizer) }
-            deferred = endTransitionUnderWay(recognizer)
+            // A failure's side effects are the waiters' and the last-remaining rule's: with
+            // neither, nothing runs before its targets, so nothing can be deferred, and the
+            // transition is not marked under way (pushed and popped, it cost about 190
+            // instructions, every touch ending in a failure of each recognizer that did not
+            // recognize it; issue 25, fourteenth round).
+            if !unchecked.waitingRecognizers.isEmpty || unchecked.arenaRules.contains(.lastRemainingWins) {
+                unchecked.transitionsUnderWay.append(DeferredTransitions(recognizer: recognizer, generation: recognizer.unchecked.generation))
+                resolveWaiters(in: router, on: recognizer, failed: true)
+                if unchecked.arenaRules.contains(.lastRemainingWins) { awardLastRemaining(in: router, after: recognizer) }
+                deferred = endTransitionUnderWay(recognizer)
+            }
         case .cancelled, .ended:
             // An inhibitor's gesture is over (GestureRelationships.swift): those it inhibits
             // go ahead if it was cancelled, fail if it ended.
@@ -1084,24 +1113,33 @@ extension GestureCoordinator {
     }
 
     private func resetRecognizer(in router: Router, _ recognizer: GestureRecognizer) {
-        recognizer.unchecked.timers.scan { token in router.clock.cancel(token) }
-        recognizer.unchecked.timers.removeAll(keepingCapacity: true)
-        recognizer.unchecked.deadlines.removeAll(keepingCapacity: true)
-        stopWaiting(recognizer)
+        // The three lists emptied only when they hold something, and then element by element
+        // (they hold one or two): `removeAll(keepingCapacity:)` is a generic `replaceSubrange`
+        // call of about 60 to 110 instructions even on an empty list, three per reset, and
+        // every touch ends in a reset of each recognizer of its arena (issue 25, fourteenth
+        // round). The timers are cancelled first, in order, as before.
+        if !recognizer.unchecked.timers.isEmpty {
+            recognizer.unchecked.timers.scan { token in router.clock.cancel(token) }
+            recognizer.unchecked.timers.removeAllKeepingStorage()
+        }
+        if !recognizer.unchecked.deadlines.isEmpty { recognizer.unchecked.deadlines.removeAllKeepingStorage() }
+        // `stopWaiting` and `resolveIdleRequirement` called only when they have something to
+        // do (a recognition pending; a waiter): about 20 instructions a call each otherwise.
+        if recognizer.unchecked.pendingState != nil { stopWaiting(recognizer) }
         recognizer.unchecked.storedState = .possible
         recognizer.unchecked.generation &+= 1
-        recognizer.unchecked.touches.removeAll(keepingCapacity: true)
+        if !recognizer.unchecked.touches.isEmpty { recognizer.unchecked.touches.removeAllKeepingStorage() }
         recognizer.unchecked.followsPointerOrTouchpad = false
         recognizer.engagedRouter = nil
         if recognizer.unchecked.isEngaged {
             recognizer.unchecked.isEngaged = false
-            if let index = unchecked.engagedRecognizers.scanIndex(where: { $0 === recognizer }) { unchecked.engagedRecognizers.remove(at: index) }
+            if let index = unchecked.engagedRecognizers.scanIndex(where: { $0 === recognizer }) { unchecked.engagedRecognizers.removeKeepingOrder(at: index) }
         }
         if let trace = router.trace { trace.record(.gestureReset(recognizer.description)) }
         recognizer.progress = 0
         recognizer.reset()
         // Someone may have been waiting for this one, and an idle recognizer counts as failed.
-        resolveIdleRequirement(in: router, recognizer)
+        if !unchecked.waitingRecognizers.isEmpty { resolveIdleRequirement(in: router, recognizer) }
     }
 
     private func resolveIdleRequirement(in router: Router, _ recognizer: GestureRecognizer) {

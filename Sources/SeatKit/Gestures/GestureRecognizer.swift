@@ -194,6 +194,8 @@ open class GestureRecognizer {
         var isEngaged = false
         /// Follows a touchpad gesture or a pointer press that has not ended.
         var followsPointerOrTouchpad = false
+        /// A delegate was set at some point (it may have gone since): see `delegateIfSet`.
+        var delegateWasSet = false
         var passMark: UInt64 = 0
         /// Its touches due in the delivery pass under way, as indices in the router's active
         /// touches: the first, how many, and the second and later ones (the first
@@ -230,7 +232,23 @@ open class GestureRecognizer {
     }
     /// Shapes coordination with other recognizers; held weakly. `nil`: the delegate
     /// protocol's defaults.
-    public weak var delegate: (any GestureRecognizerDelegate)?
+    public var delegate: (any GestureRecognizerDelegate)? {
+        get { _delegate }
+        set {
+            _delegate = newValue
+            if newValue != nil { unchecked.delegateWasSet = true }
+        }
+    }
+    /// Backs ``delegate``: private storage, so the optimizer drops the run-time exclusivity
+    /// check a public stored property keeps (`swift_beginAccess`, about 75 instructions at
+    /// each read: every recognizer joining a touch's arena read it; issue 25, fourteenth round).
+    private weak var _delegate: (any GestureRecognizerDelegate)?
+
+    /// ``delegate`` for the router's per-event reads: `nil` without loading the weak reference
+    /// (`swift_weakLoadStrong`) when no delegate was ever set, as for most recognizers.
+    var delegateIfSet: (any GestureRecognizerDelegate)? {
+        @inline(__always) get { unchecked.delegateWasSet ? _delegate : nil }
+    }
     /// A disabled recognizer takes part in no input. Disabling one that follows input stops
     /// it at once, as UIKit does: in progress it is cancelled, possible it fails (a recognition
     /// waiting for others included), its targets hear it, it resets and leaves its touches,
@@ -681,7 +699,13 @@ open class GestureRecognizer {
             let id = event.touches[j].id
             var i = 0
             while i < unchecked.touches.count {
-                if unchecked.touches[i].id == id { unchecked.touches.remove(at: i) } else { i += 1 }
+                if unchecked.touches[i].id == id {
+                    // The last one (a lone finger, or the latest of several) by `removeLast`:
+                    // `remove(at:)` is a generic call of about 90 instructions.
+                    if i == unchecked.touches.count - 1 { unchecked.touches.removeLast() } else { unchecked.touches.remove(at: i) }
+                } else {
+                    i += 1
+                }
             }
             j += 1
         }
@@ -691,8 +715,8 @@ open class GestureRecognizer {
     var isSettled: Bool { unchecked.storedState.isFinal && unchecked.touches.isEmpty && !unchecked.followsPointerOrTouchpad }
 
     func conflicts(with other: GestureRecognizer) -> Bool {
-        if delegate?.gestureRecognizer(self, shouldRecognizeSimultaneouslyWith: other) == true { return false }
-        if other.delegate?.gestureRecognizer(other, shouldRecognizeSimultaneouslyWith: self) == true { return false }
+        if delegateIfSet?.gestureRecognizer(self, shouldRecognizeSimultaneouslyWith: other) == true { return false }
+        if other.delegateIfSet?.gestureRecognizer(other, shouldRecognizeSimultaneouslyWith: self) == true { return false }
         return true
     }
 }

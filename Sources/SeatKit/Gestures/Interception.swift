@@ -179,7 +179,8 @@ extension GestureCoordinator {
 
     func endTransitionUnderWay(_ recognizer: GestureRecognizer) -> DeferredTransitions? {
         guard let i = transitionUnderWayIndex(recognizer) else { return nil }
-        let entry = unchecked.transitionsUnderWay.remove(at: i)
+        // Most often the last (transitions nest): `removeLast` then, not the generic `remove(at:)`.
+        let entry = i == unchecked.transitionsUnderWay.count - 1 ? unchecked.transitionsUnderWay.removeLast() : unchecked.transitionsUnderWay.remove(at: i)
         return entry.states.isEmpty && entry.abortReason == nil ? nil : entry
     }
 
