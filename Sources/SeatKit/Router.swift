@@ -73,6 +73,13 @@ public final class Router {
         /// Announced pointers no rule maps: their absolute points span the layout. Empty on most
         /// seats, so a touch event's placement does no lookup for it.
         var layoutWideDevices: [DeviceID] = []
+        /// The last device's placement, resolved once (Router+DeviceMapping.swift): valid while
+        /// `placementEdits` has not moved.
+        var placement = DevicePlacement()
+        /// Raised by every change that can move a device's points: devices, rules, outputs
+        /// added, removed, moved, resized or turned (``updateDeviceOutputs()``,
+        /// ``outputGeometryDidChange()``).
+        var placementEdits: UInt64 = 1
         /// Backs `capabilities`.
         var capabilities: DeviceCapabilities = []
         /// Backs `delegate`: read on every walk that may reach the end of a chain, so a
@@ -560,6 +567,7 @@ public final class Router {
     }
 
     func outputGeometryDidChange() {
+        unchecked.placementEdits &+= 1
         unchecked.pointer.location = unchecked.layout.clamp(unchecked.pointer.location)
         treeDidChange()
     }
