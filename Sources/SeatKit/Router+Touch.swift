@@ -1238,8 +1238,13 @@ extension Router {
         if unchecked.touches.dueEdits == unchecked.touches.compactedAtDueEdits
             && unchecked.touches.finishes == unchecked.touches.compactedAtFinishes {
             #if DEBUG
-            precondition(!unchecked.touches.records.contains { $0.unchecked.finished },
-                         "a record was finished with neither dueEdits nor finishes bumped")
+            // Indexed: unspecialized (a debug build), `contains(where:)` allocates.
+            var i = 0
+            while i < unchecked.touches.records.count {
+                precondition(!unchecked.touches.records[i].unchecked.finished,
+                             "a record was finished with neither dueEdits nor finishes bumped")
+                i += 1
+            }
             #endif
             return endInterceptionRequestsIfIdle()
         }

@@ -15,7 +15,7 @@ struct DevicePlacementTests {
 
     struct World {
         var random: SplitMix64
-        let router = Router()
+        let router = Router(clock: VirtualClock())
         var outputs: [Output] = []
         var devices: [UInt32] = []
 
@@ -95,7 +95,7 @@ struct DevicePlacementTests {
                 return "map \(name ?? "every device")"
             default:
                 let name: String? = random.below(3) == 0 ? nil : pick(DevicePlacementTests.names)
-                router.setDeviceMapping(nil, forDevicesNamed: name)
+                router.setDeviceMapping(nil as DeviceMapping?, forDevicesNamed: name)
                 return "unmap \(name ?? "every device")"
             }
         }
