@@ -81,6 +81,25 @@ struct FrameEndBookkeepingTests {
         #expect(records(h) == 0)
     }
 
+    /// A compaction between a touch's up and its frame (another touch cancelled from outside
+    /// any frame) leaves the lifted touch unfinished; its frame then finishes it without
+    /// bumping `dueEdits`, and must still return it to the pool (`TouchRouting.finishes`).
+    @Test func aTouchLiftedAfterACompactionBetweenItsUpAndItsFrameIsCompactedAtItsFramesEnd() {
+        let h = Harness()
+        h.surface("a", 0, 0, 500, 500, handles: ["began", "moved", "ended", "cancelled"])
+        h.send(.touchDown(TouchID(1), LayoutPoint(x: 10, y: 10)))
+        h.send(.touchDown(TouchID(2), LayoutPoint(x: 20, y: 10)))
+        h.send(.touchFrame)
+        h.send(.touchMotion(TouchID(1), LayoutPoint(x: 12, y: 10)))
+        h.send(.touchFrame)
+        h.send(.touchUp(TouchID(1)))
+        h.router.cancelTouches(reason: "test") { $0.id == TouchID(2) }
+        #expect(records(h) == 1, "the cancelled touch is compacted at once; the lifted one waits for its frame")
+        h.send(.touchFrame)
+        #expect(records(h) == 0, "the lifted touch's record is compacted at its frame's end")
+        #expect(h.log.entries == ["a.began", "a.moved", "a.cancelled", "a.ended"])
+    }
+
     /// Sinks hear each frame's end before the observers, once a frame, motion frames included.
     @Test func sinksThenObserversHearEveryFramesEnd() {
         let h = Harness()
