@@ -563,7 +563,8 @@ extension Router {
     /// recognizer, bound to an attached surface. Nothing here calls out.
     @inline(__always)
     private func loneMoveGoesOn(_ lead: Unretained<TouchSequence>, at index: Int, mark: UInt64, afterRecognizers: Bool) -> Bool {
-        guard gestures.unchecked.heldTouches.isEmpty else { return false }
+        // Through the buffer: `heldTouches.isEmpty` was an outlined `Array._getCount` call here.
+        guard gestures.unchecked.heldTouches.withUnsafeBufferPointer({ $0.isEmpty }) else { return false }
         if afterRecognizers {
             var j = 0
             while j < unchecked.touches.records.count {
