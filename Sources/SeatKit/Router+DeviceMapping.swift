@@ -109,7 +109,53 @@ extension Router {
     /// right and bottom edges), or, for a pointer mapped to no output, inside the layout.
     /// With no outputs, the calibrated point itself. Not an event: nothing is routed, no
     /// filter or grab sees it.
+    ///
+    /// The device's placement is resolved once and kept (``DevicePlacement``: its output's
+    /// frame, transform and clamp box, its calibration) for as long as no device, rule or
+    /// output changes (`placementEdits`): a point then costs the calibration, the transform's
+    /// two multiply-adds and the clamp, the same arithmetic as resolving it each time
+    /// (issue 25, fourteenth round). A device placed by a region, a pointer spanning the
+    /// layout and a layout with no outputs are resolved each time.
     public func layoutPoint(fromNormalized x: Double, _ y: Double, device: DeviceID) -> LayoutPoint {
+        if unchecked.placement.edits == unchecked.placementEdits && unchecked.placement.device == device {
+            return unchecked.placement.place(x, y)
+        }
+        return placeResolving(x, y, device: device)
+    }
+
+    /// ``layoutPoint(fromNormalized:_:device:)`` with the device's placement resolved again:
+    /// kept for the next point when the device lands on one output.
+    @inline(never)
+    private func placeResolving(_ x: Double, _ y: Double, device: DeviceID) -> LayoutPoint {
+        guard let placement = resolvedPlacement(of: device) else {
+            return computedLayoutPoint(fromNormalized: x, y, device: device)
+        }
+        unchecked.placement = placement
+        return placement.place(x, y)
+    }
+
+    /// The placement of `device`'s points as ``computedLayoutPoint(fromNormalized:_:device:)``
+    /// resolves it now, when they land on one output; nil for a region, a pointer that spans
+    /// the layout or no outputs.
+    func resolvedPlacement(of device: DeviceID) -> DevicePlacement? {
+        if !unchecked.deviceRegions.isEmpty, unchecked.deviceRegions[device] != nil { return nil }
+        guard !unchecked.layout.outputs.isEmpty else { return nil }
+        let output: Output
+        if !unchecked.deviceOutputs.isEmpty, let mapped = unchecked.deviceOutputs[device] {
+            output = mapped
+        } else if !unchecked.layoutWideDevices.isEmpty, unchecked.layoutWideDevices.scanContains(device) {
+            return nil
+        } else {
+            output = unchecked.layout.outputs[0]
+        }
+        let calibration = unchecked.deviceCalibrations.isEmpty ? nil : unchecked.deviceCalibrations[device]
+        return DevicePlacement(device: device, edits: unchecked.placementEdits, calibration: calibration, output: output)
+    }
+
+    /// ``layoutPoint(fromNormalized:_:device:)`` resolved afresh, the kept placement neither
+    /// read nor written: what the kept placement must always equal (the property tests
+    /// compare them).
+    func computedLayoutPoint(fromNormalized x: Double, _ y: Double, device: DeviceID) -> LayoutPoint {
         var u = x, v = y
         if !unchecked.deviceCalibrations.isEmpty, let m = unchecked.deviceCalibrations[device] { (u, v) = m.apply(x, y) }
         if !unchecked.deviceRegions.isEmpty, let r = unchecked.deviceRegions[device] { return Self.place(u, v, in: r, layout: unchecked.layout) }
@@ -140,6 +186,7 @@ extension Router {
 
     /// Resolves each device's output and calibration, after devices, outputs or rules changed.
     func updateDeviceOutputs() {
+        unchecked.placementEdits &+= 1
         unchecked.deviceOutputs.removeAll(keepingCapacity: true)
         unchecked.deviceOutputLinks.removeAll(keepingCapacity: true)
         unchecked.deviceCalibrations.removeAll(keepingCapacity: true)
@@ -163,5 +210,50 @@ extension Router {
             if m != .identity { unchecked.deviceCalibrations[device] = m }
             if let region = named?.region ?? every?.region { unchecked.deviceRegions[device] = region }
         }
+    }
+}
+
+/// One device's placement on its output, resolved by ``Router/resolvedPlacement(of:)`` and kept
+/// by the router while `placementEdits` stays where it was: the numbers
+/// ``Router/computedLayoutPoint(fromNormalized:_:device:)`` reads from the output each time,
+/// read once. ``place(_:_:)`` does the same arithmetic in the same order, so a kept placement
+/// gives the same point to the last bit.
+struct DevicePlacement {
+    var device = DeviceID(0)
+    /// `placementEdits` when resolved; 0 (never the router's) when not resolved yet.
+    var edits: UInt64 = 0
+    var calibrated = false
+    var calibration = CalibrationMatrix.identity
+    var transform = OutputTransform.normal
+    /// The output's layout frame.
+    var minX = 0.0, minY = 0.0, width = 0.0, height = 0.0
+    /// The clamp's right and bottom limits (`Output.clampInside`'s: one `wl_fixed_t` step inside).
+    var lastX = 0.0, lastY = 0.0
+
+    init() {}
+
+    init(device: DeviceID, edits: UInt64, calibration: CalibrationMatrix?, output: Output) {
+        self.device = device
+        self.edits = edits
+        if let calibration {
+            calibrated = true
+            self.calibration = calibration
+        }
+        transform = output.unchecked._transform
+        let f = output.unchecked.layoutFrame, step = Layout.edgeMargin
+        (minX, minY, width, height) = (f.minX, f.minY, f.size.width, f.size.height)
+        lastX = Swift.max(f.minX, f.maxX - step)
+        lastY = Swift.max(f.minY, f.maxY - step)
+    }
+
+    /// The layout-space point: calibrated, through the output's transform, onto its frame,
+    /// clamped inside it (``Output/layoutPoint(fromNormalized:_:)`` then `clampInside`).
+    @inline(__always)
+    func place(_ x: Double, _ y: Double) -> LayoutPoint {
+        var u = x, v = y
+        if calibrated { (u, v) = calibration.apply(x, y) }
+        let mapped = transform.mapNormalized(x: u, y: v)
+        let px = minX + mapped.x * width, py = minY + mapped.y * height
+        return LayoutPoint(x: Swift.min(Swift.max(px, minX), lastX), y: Swift.min(Swift.max(py, minY), lastY))
     }
 }

@@ -431,7 +431,7 @@ extension Router {
         gestures.settleGestures(in: self)
         unchecked.touches.pass = .idle
         compactTouches()
-        if unchecked.touches.hasFrameObservers { touchFrameDidFinish() }
+        touchFrameDidFinish()
     }
 
     private func dispatchFrame(time: Timestamp) {
@@ -468,6 +468,7 @@ extension Router {
                     if sequence.unchecked.endedPending {
                         sequence.unchecked.endedPending = false
                         sequence.unchecked.finished = true
+                        unchecked.touches.finishes &+= 1
                     }
                 }
             }
@@ -488,6 +489,7 @@ extension Router {
             if sequence.unchecked.endedPending && !sequence.unchecked.beganPending {
                 sequence.unchecked.endedPending = false
                 sequence.unchecked.finished = true
+                unchecked.touches.finishes &+= 1
             }
         }
     }
@@ -561,7 +563,8 @@ extension Router {
     /// recognizer, bound to an attached surface. Nothing here calls out.
     @inline(__always)
     private func loneMoveGoesOn(_ lead: Unretained<TouchSequence>, at index: Int, mark: UInt64, afterRecognizers: Bool) -> Bool {
-        guard gestures.unchecked.heldTouches.isEmpty else { return false }
+        // Through the buffer: `heldTouches.isEmpty` was an outlined `Array._getCount` call here.
+        guard gestures.unchecked.heldTouches.withUnsafeBufferPointer({ $0.isEmpty }) else { return false }
         if afterRecognizers {
             var j = 0
             while j < unchecked.touches.records.count {
@@ -596,8 +599,7 @@ extension Router {
             return (sequence.point(surfaceOrigin: sequence.unchecked.surfaceOrigin), sequence.unchecked.surface.map(Unretained.init)!)
         }
         var points = unchecked.touches.scratch.take() ?? []
-        points.removeAllKeepingStorage()
-        points.append(point)
+        points.holdLonePoint(point)
         let event = TouchEvent(time: time, touches: consume points)
         #if DEBUG
         unchecked.touches.loneMoveFrames += 1
@@ -1226,15 +1228,48 @@ extension Router {
     }
 
     /// Returns finished sequences to the pool. Most frames finish none: the scan for one is
-    /// inline, the returning out of line (``compactTouches(from:)``).
+    /// inline, the returning out of line (``compactTouches(from:)``). And most frames (a finger
+    /// moving) finish none with nothing that could have finished one since the last
+    /// compaction: every record finished bumps `dueEdits` or `finishes` (TouchRouting.swift),
+    /// so while both are where the last compaction left them no record is finished, and the
+    /// scan is skipped (issue 25, fourteenth round; debug builds check it).
+    @inline(__always)
     func compactTouches() {
         guard unchecked.touches.loops == 0 else { return }
-        var i = 0
+        if unchecked.touches.dueEdits == unchecked.touches.compactedAtDueEdits
+            && unchecked.touches.finishes == unchecked.touches.compactedAtFinishes {
+            #if DEBUG
+            // Indexed: unspecialized (a debug build), `contains(where:)` allocates.
+            var i = 0
+            while i < unchecked.touches.records.count {
+                precondition(!unchecked.touches.records[i].unchecked.finished,
+                             "a record was finished with neither dueEdits nor finishes bumped")
+                i += 1
+            }
+            #endif
+            return endInterceptionRequestsIfIdle()
+        }
+        scanAndCompactTouches()
+    }
+
+    /// ``compactTouches()``'s scan, when something may have finished a record since the last.
+    /// The counters are read before the scan: a record finished while the finished ones go
+    /// back to the pool (a deinit that cancels) moves them again, and is found next time.
+    @inline(never)
+    private func scanAndCompactTouches() {
+        let dueEdits = unchecked.touches.dueEdits, finishes = unchecked.touches.finishes
+        var i = 0, found = false
         while i < unchecked.touches.records.count {
-            if unchecked.touches.records[i].unchecked.finished { return compactTouches(from: i) }
+            if unchecked.touches.records[i].unchecked.finished {
+                found = true
+                break
+            }
             i += 1
         }
-        endInterceptionRequestsIfIdle()
+        if found { compactTouches(from: i) } else { endInterceptionRequestsIfIdle() }
+        // No record that was finished when the scan began is left.
+        unchecked.touches.compactedAtDueEdits = dueEdits
+        unchecked.touches.compactedAtFinishes = finishes
     }
 
     /// ``compactTouches()`` from the first finished record, at `first`.
@@ -1255,5 +1290,21 @@ extension Router {
             }
         }
         endInterceptionRequestsIfIdle()
+    }
+}
+
+extension Array where Element == TouchPoint {
+    /// Makes the buffer hold `point` alone, in the storage it has. The lone move's buffer
+    /// already holds one point (the last frame's) most of the time: that one is written over
+    /// through one uniqueness check (emptied and appended to, it took two, and the removal's
+    /// loop), issue 25, fourteenth round.
+    @inline(__always)
+    mutating func holdLonePoint(_ point: TouchPoint) {
+        if count == 1 {
+            withUnsafeMutableBufferPointer { $0[0] = point }
+        } else {
+            removeAllKeepingStorage()
+            append(point)
+        }
     }
 }

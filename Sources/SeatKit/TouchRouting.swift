@@ -102,6 +102,14 @@ struct TouchRouting {
     /// (a frame injected meanwhile waits, invariant 3, and the pass starts afresh each time).
     /// A pending phase marked (a move, an end) makes a touch due, never undue: not counted.
     var dueEdits: UInt64 = 0
+    /// Bumped by the frame's own finishing of ended records (Router+Touch.swift), which does
+    /// not bump `dueEdits`; every other way a record is finished (a cancel, a held end
+    /// released or dropped) bumps `dueEdits`. With both where `compactTouches` last left them
+    /// (`compactedAtDueEdits`, `compactedAtFinishes`), no record is finished, and the frame's
+    /// compaction has nothing to scan for.
+    var finishes: UInt64 = 0
+    var compactedAtDueEdits: UInt64 = 0
+    var compactedAtFinishes: UInt64 = 0
     /// `treeEditCount` when the touches' surfaces were last checked for having moved under
     /// them (``Router/refreshTouchLocations(time:)``, and before each touch frame).
     var checkedAtEdit: UInt64 = 0

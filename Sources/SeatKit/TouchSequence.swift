@@ -132,24 +132,23 @@ final class TouchSequence {
     /// link on a moved walk, not a scan of the list.
     @inline(__always)
     func seenIndex(of id: ObjectIdentifier?) -> Int? {
-        // The count read once: the optimizer may leave `Array.count` out of line in a large
-        // caller (the moving touch's walk), a call per read.
-        let count = unchecked.seen.count
-        var hint = unchecked.seenHint
-        if hint >= count { hint = 0 }
-        if hint < count, unchecked.seen[hint].identity == id {
-            unchecked.seenHint = hint + 1
-            return hint
-        }
-        var i = 0
-        while i < count {
-            if unchecked.seen[i].identity == id {
-                unchecked.seenHint = i + 1
-                return i
+        // Read through the buffer: the optimizer left `Array.count` out of line in a large
+        // caller (the moving touch's walk), a call per read (issue 25, fourteenth round: the
+        // buffer's count is one load).
+        let hint = unchecked.seenHint
+        let index: Int? = unchecked.seen.withUnsafeBufferPointer { seen in
+            let count = seen.count
+            let first = hint < count ? hint : 0
+            if first < count, seen[first].identity == id { return first }
+            var i = 0
+            while i < count {
+                if seen[i].identity == id { return i }
+                i += 1
             }
-            i += 1
+            return nil
         }
-        return nil
+        if let index { unchecked.seenHint = index + 1 }
+        return index
     }
 
     /// The link with identity `id` was told the touch ended: it follows it no more.
