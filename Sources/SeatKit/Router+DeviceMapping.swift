@@ -110,9 +110,8 @@ extension Router {
     /// With no outputs, the calibrated point itself. Not an event: nothing is routed, no
     /// filter or grab sees it.
     ///
-    /// The device's placement is resolved once and kept (``DevicePlacement``: its output's
-    /// frame, transform and clamp box, its calibration) for as long as no device, rule or
-    /// output changes (`placementEdits`): a point then costs the calibration, the transform's
+    /// The device's placement is resolved once and kept (its output's frame, transform and
+    /// clamp box, its calibration) for as long as no device, mapping rule or output changes: a point then costs the calibration, the transform's
     /// two multiply-adds and the clamp, the same arithmetic as resolving it each time
     /// (issue 25, fourteenth round). A device placed by a region, a pointer spanning the
     /// layout and a layout with no outputs are resolved each time.

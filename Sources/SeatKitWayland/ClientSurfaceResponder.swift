@@ -141,9 +141,9 @@ public final class ClientSurfaceResponder: Responder {
     // MARK: Touch
 
     /// The usual down (a client with a wl_touch) is sent with the client's record and the seat
-    /// lent, not retained (``withDevices(else:_:)``, `SeatHandle.withSeat`): sending calls
+    /// lent, not retained (`withDevices(else:_:)`, `SeatHandle.withSeat`): sending calls
     /// nothing of the compositor's. A client without wl_touch takes the emulated pointer's
-    /// path, out of line (``beginEmulatedTouch(_:context:)``).
+    /// path, out of line (`beginEmulatedTouch(_:context:)`).
     public func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
         guard let surface = surfaceResource, let link = devicesLink else { return notSent(event, context: context) }
         if link.with({ $0.unchecked.touches.isEmpty }) { return beginEmulatedTouch(event, context: context) }
@@ -182,7 +182,7 @@ public final class ClientSurfaceResponder: Responder {
         return .handled
     }
 
-    /// The emulated pointer's motion is out of line (``moveEmulatedTouches(_:devices:)``), so
+    /// The emulated pointer's motion is out of line (`moveEmulatedTouches(_:devices:)`), so
     /// that the usual send, wl_touch.motion to each wl_touch, is small enough for the
     /// compiler to make it part of this function instead of a closure function of its own
     /// (~20 instructions a motion, issue 25, fourteenth round).
