@@ -82,6 +82,59 @@ final class CLibinput: HandleObject {
     }
 }
 
+/// libinput's own log lines (a device it skipped or could not open, a kernel bug it works
+/// around) in the C API's log (seatkit_log_init), as "libinput: MESSAGE": its errors at
+/// SEATKIT_ERROR (so always, at the default verbosity), its info lines at SEATKIT_INFO, its
+/// debug lines at SEATKIT_DEBUG. libinput fixes a context's priority when the context is made:
+/// it formats nothing below it, so a context made at the default verbosity spends nothing on
+/// the per-event debug lines of its touchpad and tablet code. Without this, the C API's
+/// contexts dropped every line libinput logs (SeatKitLibinput's sink has no handler unless one
+/// is set), and a device libinput refused left no trace in the compositor's log.
+enum LibinputLog {
+    /// Held while a context is made, so that the priority chosen for it is the one it reads
+    /// (contexts may be made on several threads, each with its own router).
+    nonisolated(unsafe) private static let mutex = CCalls.makeMutex()
+    /// The priority the handler was last set with (nil: not set yet). The handler is written
+    /// again only when the verbosity changed, never while another thread's context logs
+    /// through it (seatkit_log_init is called before routers start on other threads). Read
+    /// and written with `mutex` held.
+    nonisolated(unsafe) private static var installedPriority: Int32?
+
+    /// libinput's priority (10 debug, 20 info, 30 error) for a verbosity of seatkit_log_init.
+    static func minimumPriority(for verbosity: seatkit_log_importance) -> Int32 {
+        if verbosity.rawValue >= SEATKIT_DEBUG.rawValue { return 10 }
+        if verbosity.rawValue >= SEATKIT_INFO.rawValue { return 20 }
+        return 30
+    }
+
+    /// Makes a context with `make`, its log lines going to the C API's log at the verbosity
+    /// of now.
+    static func making<T>(_ make: () throws(LibinputError) -> T) throws(LibinputError) -> T {
+        CCalls.lock(mutex)
+        defer { CCalls.unlock(mutex) }
+        let wanted = minimumPriority(for: CCalls.logVerbosity())
+        if installedPriority != wanted {
+            installedPriority = wanted
+            LibinputBackend.setLogHandler(minimumPriority: wanted, forward)
+        }
+        return try make()
+    }
+
+    /// One of libinput's lines (most end in a newline, which the log adds itself).
+    static func forward(_ priority: Int32, _ message: String) {
+        var text = Substring(message)
+        while text.last == "\n" { text = text.dropLast() }
+        let line = "libinput: " + text
+        if priority >= 30 {
+            Log.error(line)
+        } else if priority >= 20 {
+            Log.info(line)
+        } else {
+            Log.debug(line)
+        }
+    }
+}
+
 private func register(_ r: CRouter, _ backend: LibinputBackend, _ function: StaticString) -> OpaquePointer? {
     let c = CLibinput(owner: r, backend: backend)
     guard let handle = Handles.insert(c, kind: .libinput) else {
@@ -109,7 +162,8 @@ public func seatkit_libinput_create_udev(_ router: OpaquePointer?, _ seat: Unsaf
     let name = string(seat, or: "seat0")
     do {
         guard let table = openerTable(opener, #function) else { return nil }
-        let backend = try LibinputBackend(seat: name, opener: COpener(table: table, data: data))
+        let opener = COpener(table: table, data: data)
+        let backend = try LibinputLog.making { () throws(LibinputError) in try LibinputBackend(seat: name, opener: opener) }
         return register(r, backend, #function)
     } catch {
         misuse(#function, "libinput on \(name): \(error)")
@@ -141,7 +195,8 @@ public func seatkit_libinput_create_path(_ router: OpaquePointer?, _ paths: Unsa
     }
     do {
         guard let table = openerTable(opener, #function) else { return nil }
-        let backend = try LibinputBackend(paths: list, opener: COpener(table: table, data: data))
+        let opener = COpener(table: table, data: data)
+        let backend = try LibinputLog.making { () throws(LibinputError) in try LibinputBackend(paths: list, opener: opener) }
         return register(r, backend, #function)
     } catch {
         misuse(#function, "libinput on \(list): \(error)")

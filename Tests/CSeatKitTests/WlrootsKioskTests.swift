@@ -135,6 +135,8 @@ import Testing
         #expect(keys.last?.contains("key: 56; state: 0 (released)") == true, "\(keys)")
         #expect(wev.text.contains("sym: b"), "the keysym comes from the keymap wlroots sent, SeatKit's")
         #expect(server.text.contains("deliver key 48 pressed") && server.text.contains("deliver key 48 released"))
+        // Under --verbose, libinput's own info lines about the device (C API log at SEATKIT_INFO).
+        #expect(server.text.contains("[seatkit] libinput: event100 - "), "kiosk:\n\(server.text)")
     }
 
     /// wev's wl_touch events as "down ID X Y", "motion ID X Y", "up ID" (two decimals).

@@ -55,7 +55,8 @@
  * mapped at X,Y WxH [with a grab]" in its parent's space, "popup dismissed", "panel mapped
  * NAMESPACE at X,Y WxH on OUTPUT", "apps at X,Y WxH" when panels' exclusive zones change
  * where apps go, "touch spot at X,Y", "text input enabled", "input method text TEXT"); with --verbose,
- * also one "deliver ..." line per event the bridge hands to wlroots.
+ * also one "deliver ..." line per event the bridge hands to wlroots, and SeatKit's info lines
+ * (libinput's own with --libinput) on stderr.
  */
 #define _GNU_SOURCE /* pipe2, strsignal */
 #include <errno.h>
@@ -117,6 +118,20 @@ void say(const char *fmt, ...) {
 	va_end(args);
 	putchar('\n');
 	fflush(stdout);
+}
+
+/* SeatKit's log, libinput's own lines in it ("libinput: ..."): errors through wlroots' log,
+ * always; with --verbose the info lines too (libinput telling which devices it added,
+ * skipped or could not open, and why), as "[seatkit] ..." on stderr, wlroots' own log staying
+ * at errors. */
+static void seatkit_log(enum seatkit_log_importance importance, const char *fmt, va_list args) {
+	if (importance <= SEATKIT_ERROR) {
+		_wlr_vlog(WLR_ERROR, fmt, args);
+		return;
+	}
+	fputs("[seatkit] ", stderr);
+	vfprintf(stderr, fmt, args);
+	fputc('\n', stderr);
 }
 
 static void delivered(void *data, const char *line) {
@@ -1361,7 +1376,8 @@ static const char usage[] =
 	"\n"
 	"  -h, --help                  this text\n"
 	"  -v, --version               the version\n"
-	"  -V, --verbose               a line per event delivered to a client\n"
+	"  -V, --verbose               a line per event delivered to a client, and libinput's\n"
+	"                              info lines (--libinput)\n"
 	"      --long-press kiosk|app  who wins a long press in an app that handles touch\n"
 	"                              itself: the kiosk's secondary click (default) or the app\n"
 	"      --outputs last|extend   apps on the last output connected (default), or over\n"
@@ -1778,7 +1794,7 @@ int main(int argc, char *argv[]) {
 		k.app_long_press = true;
 	}
 	wlr_log_init(WLR_ERROR, NULL);
-	seatkit_log_init(SEATKIT_ERROR, (seatkit_log_func_t)_wlr_vlog);
+	seatkit_log_init(verbose ? SEATKIT_INFO : SEATKIT_ERROR, seatkit_log);
 	wl_list_init(&k.views);
 	wl_list_init(&k.outputs);
 
