@@ -122,20 +122,16 @@ enum LibinputLog {
 
     /// One of libinput's lines (most end in a newline, which the log adds itself).
     ///
-    /// The newlines are trimmed on the UTF-8 view and the line joined from two Strings: a
-    /// Substring's `dropLast` counts its characters (grapheme breaking, ~9,000 instructions a
-    /// line) and `String + Substring` is the generic append, whose first use in a process looks
-    /// up Substring's witnesses by name (~120,000 instructions). libinput logs a touchpad's
-    /// "kernel bug: Touch jump detected" five times a day at most, but the touchpad recording
-    /// has them: that one-time cost read as 2,200 instructions a frame of the wlroots kiosk's
-    /// touchpad in the fourteenth round's kiosk run.
+    /// The line is joined from two Strings and its newlines trimmed from the end of the UTF-8
+    /// view: a Substring's `dropLast` counted the message's characters (grapheme breaking,
+    /// ~9,000 instructions a line) and `String + Substring` is the generic append, whose first
+    /// use in a process looks up Substring's witnesses by name (~120,000 instructions).
+    /// libinput logs a touchpad's "kernel bug: Touch jump detected" five times a day at most,
+    /// but the touchpad recording has them: that cost read as 2,200 instructions a frame of the
+    /// wlroots kiosk's touchpad in the fourteenth round's kiosk run.
     static func forward(_ priority: Int32, _ message: String) {
-        let utf8 = message.utf8
-        var end = utf8.endIndex
-        while end > utf8.startIndex, utf8[utf8.index(before: end)] == UInt8(ascii: "\n") {
-            end = utf8.index(before: end)
-        }
-        let line = "libinput: " + String(message[..<end])
+        var line = "libinput: " + message
+        while line.utf8.last == UInt8(ascii: "\n") { line.removeLast() }
         if priority >= 30 {
             Log.error(line)
         } else if priority >= 20 {
