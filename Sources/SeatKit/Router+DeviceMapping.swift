@@ -111,9 +111,9 @@ extension Router {
     /// filter or grab sees it.
     ///
     /// The device's placement is resolved once and kept (its output's frame, transform and
-    /// clamp box, its calibration) for as long as no device, mapping rule or output changes: a point then costs the calibration, the transform's
-    /// two multiply-adds and the clamp, the same arithmetic as resolving it each time
-    /// (issue 25, fourteenth round). A device placed by a region, a pointer spanning the
+    /// clamp box, its calibration) for as long as no device, mapping rule or output changes:
+    /// a point then costs the calibration, the transform's two multiply-adds and the clamp,
+    /// the same arithmetic as resolving it each time (issue 25, fourteenth round). A device placed by a region, a pointer spanning the
     /// layout and a layout with no outputs are resolved each time.
     public func layoutPoint(fromNormalized x: Double, _ y: Double, device: DeviceID) -> LayoutPoint {
         if unchecked.placement.edits == unchecked.placementEdits && unchecked.placement.device == device {
