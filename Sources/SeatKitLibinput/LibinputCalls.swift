@@ -172,7 +172,7 @@ final class LibinputContextHandle {
             let type = libinput_event_get_type(event)
             let device = libinput_event_get_device(event)!
             let userData = tag(of: device)
-            if userData & Self.touchBit != 0 {
+            if userData < 0 {  // touchBit
                 readTouch(event, type: type, device: device, userData: userData, into: &sink)
             } else {
                 read(event, type: type, device: device, userData: userData, into: &sink)
@@ -187,8 +187,10 @@ final class LibinputContextHandle {
     /// per event, a call wlroots does not make (issue 25, twelfth round).
     private static let naturalScrollBit = 1 << 32
     /// In a device's user data: whether it has the touch capability (set once, at its first
-    /// event), which picks ``drain(into:)``'s touch switch for its events.
-    private static let touchBit = 1 << 33
+    /// event), which picks ``drain(into:)``'s touch switch for its events. The sign bit: the
+    /// test for it shares the user data's test for nil (one branch more for every other
+    /// device's event, where a bit above 31 took a 64-bit constant, a test and a branch).
+    private static let touchBit = Int.min
 
     /// The device's user data (``naturalScrollBit``), numbering the device on its first event.
     @inline(__always)
