@@ -159,14 +159,14 @@ final class LibinputContextHandle {
 
     /// Hands every event libinput has queued to `sink`, in order, then destroys it.
     ///
-    /// A touch device's events take a switch of their own, on the touch kinds only: the whole
-    /// switch reached a touch motion or frame through five range tests and a jump table
-    /// (~19 instructions an event, two events a touchscreen frame); the touch switch is one
-    /// range test and a jump table. Which switch is chosen from the device's user data
-    /// (``touchBit``), read for every event anyway, so no other device's events are tested for
-    /// the touch kinds (a range test on the type in front of the whole switch changed how the
-    /// compiler laid it out, keys +20 instructions, issue 25, thirteenth round). A touch
-    /// device's other events go through the whole switch out of line (``readOutOfLine``).
+    /// A touch device's events take a path of their own (``readTouch``): a motion is one test
+    /// and a frame two, where the whole switch reached them through five range tests and a
+    /// jump table (~19 instructions an event, two events a touchscreen frame). The path is
+    /// chosen from the device's user data (``touchBit``), read for every event anyway, so no
+    /// other device's events are tested for the touch kinds (a range test on the type in
+    /// front of the whole switch changed how the compiler laid it out, keys +20 instructions,
+    /// issue 25, thirteenth round); they pay one branch. A touch device's other events go
+    /// through the whole switch out of line (``readOutOfLine``).
     func drain<Sink: DeviceEventSink>(into sink: inout Sink) {
         while let event = libinput_get_event(pointer) {
             let type = libinput_event_get_type(event)
@@ -363,9 +363,14 @@ final class LibinputContextHandle {
         let n = UInt32(truncatingIfNeeded: userData)
         // A motion and a frame first, each one test (`_fastPath` makes the compiler test them
         // before the rest instead of through a jump table): a touchscreen's usual events,
-        // six motions and seven frames to a down and an up.
+        // six motions and eight frames to a down and an up.
         if _fastPath(type == LIBINPUT_EVENT_TOUCH_MOTION) {
-            readTouchDownOrMotion(event, isDown: false, device: n, into: &sink)
+            let t = libinput_event_get_touch_event(event)
+            let slot = libinput_event_touch_get_seat_slot(t)
+            let x = libinput_event_touch_get_x_transformed(t, 1)
+            let y = libinput_event_touch_get_y_transformed(t, 1)
+            lastTime = Int64(bitPattern: libinput_event_touch_get_time_usec(t))
+            sink.takeTouchMotion(time: lastTime, device: n, seatSlot: slot, x: x, y: y)
         } else if _fastPath(type == LIBINPUT_EVENT_TOUCH_FRAME) {
             readTouchFrame(device: n, into: &sink)
         } else if type == LIBINPUT_EVENT_TOUCH_DOWN {
