@@ -361,9 +361,9 @@ final class LibinputContextHandle {
     private func readTouch<Sink: DeviceEventSink>(_ event: OpaquePointer, type: libinput_event_type, device: OpaquePointer,
                                                   userData: Int, into sink: inout Sink) {
         let n = UInt32(truncatingIfNeeded: userData)
-        // A motion and a frame first, each one test (`_fastPath` makes the compiler test them
-        // before the rest instead of through a jump table): a touchscreen's usual events,
-        // six motions and eight frames to a down and an up.
+        // A motion tested first and a frame second (`_fastPath` makes the compiler test them
+        // before the rest, not through a jump table): a touchscreen's usual events, six
+        // motions and eight frames to a down and an up.
         if _fastPath(type == LIBINPUT_EVENT_TOUCH_MOTION) {
             let t = libinput_event_get_touch_event(event)
             let slot = libinput_event_touch_get_seat_slot(t)
