@@ -391,6 +391,9 @@ protocol DeviceEventSink {
     mutating func takeTouch(isDown: Bool, time: Int64, device: UInt32, seatSlot: Int32, x: Double, y: Double)
     mutating func takeTouchUp(time: Int64, device: UInt32, seatSlot: Int32)
     mutating func takeTouchFrame(time: Int64, device: UInt32)
+    /// A touch motion alone (a touch device's own path; the default is
+    /// ``takeTouch(isDown:time:device:seatSlot:x:y:)``'s).
+    mutating func takeTouchMotion(time: Int64, device: UInt32, seatSlot: Int32, x: Double, y: Double)
 }
 
 extension DeviceEventSink {
@@ -412,5 +415,9 @@ extension DeviceEventSink {
 
     mutating func takeTouchFrame(time: Int64, device: UInt32) {
         take(time: time, device: device, .touchFrame)
+    }
+
+    mutating func takeTouchMotion(time: Int64, device: UInt32, seatSlot: Int32, x: Double, y: Double) {
+        takeTouch(isDown: false, time: time, device: device, seatSlot: seatSlot, x: x, y: y)
     }
 }

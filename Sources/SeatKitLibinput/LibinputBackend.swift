@@ -206,6 +206,17 @@ private struct RouteEachEvent: DeviceEventSink {
         }
     }
 
+    /// A motion alone: no test of the kind, and none of a down's event made on the stack, so
+    /// a smaller frame to set up.
+    @inline(never)
+    mutating func takeTouchMotion(time: Int64, device: UInt32, seatSlot: Int32, x: Double, y: Double) {
+        router.with { router in
+            translator.with { translator in
+                router.inject(translator.translate(time: time, device: device, .touchMotion(seatSlot: seatSlot, x: x, y: y), router: router))
+            }
+        }
+    }
+
     @inline(never)
     mutating func takeTouchUp(time: Int64, device: UInt32, seatSlot: Int32) {
         router.with { router in

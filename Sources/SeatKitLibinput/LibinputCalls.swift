@@ -158,9 +158,25 @@ final class LibinputContextHandle {
     func dispatch() -> Int32 { libinput_dispatch(pointer) }
 
     /// Hands every event libinput has queued to `sink`, in order, then destroys it.
+    ///
+    /// A touch device's events take a path of their own (``readTouch``): a motion is one test
+    /// and a frame two, where the whole switch reached them through five range tests and a
+    /// jump table (~19 instructions an event, two events a touchscreen frame). The path is
+    /// chosen from the device's user data (``touchBit``), read for every event anyway, so no
+    /// other device's events are tested for the touch kinds (a range test on the type in
+    /// front of the whole switch changed how the compiler laid it out, keys +20 instructions,
+    /// issue 25, thirteenth round); they pay one branch. A touch device's other events go
+    /// through the whole switch out of line (``readOutOfLine``).
     func drain<Sink: DeviceEventSink>(into sink: inout Sink) {
         while let event = libinput_get_event(pointer) {
-            read(event, into: &sink)
+            let type = libinput_event_get_type(event)
+            let device = libinput_event_get_device(event)!
+            let userData = tag(of: device)
+            if userData < 0 {  // touchBit
+                readTouch(event, type: type, device: device, userData: userData, into: &sink)
+            } else {
+                read(event, type: type, device: device, userData: userData, into: &sink)
+            }
             libinput_event_destroy(event)
         }
     }
@@ -170,6 +186,11 @@ final class LibinputContextHandle {
     /// device's number), so a scroll learns the setting from it instead of asking libinput
     /// per event, a call wlroots does not make (issue 25, twelfth round).
     private static let naturalScrollBit = 1 << 32
+    /// In a device's user data: whether it has the touch capability (set once, at its first
+    /// event), which picks ``drain(into:)``'s touch switch for its events. The sign bit: the
+    /// test for it shares the user data's test for nil (one branch more for every other
+    /// device's event, where a bit above 31 took a 64-bit constant, a test and a branch).
+    private static let touchBit = Int.min
 
     /// The device's user data (``naturalScrollBit``), numbering the device on its first event.
     @inline(__always)
@@ -178,6 +199,7 @@ final class LibinputContextHandle {
         let n = nextDeviceNumber
         nextDeviceNumber += 1
         let data = Int(n) | (libinput_device_config_scroll_get_natural_scroll_enabled(device) != 0 ? Self.naturalScrollBit : 0)
+            | (libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TOUCH) != 0 ? Self.touchBit : 0)
         libinput_device_set_user_data(device, UnsafeMutableRawPointer(bitPattern: data))
         return data
     }
@@ -195,10 +217,8 @@ final class LibinputContextHandle {
     /// value) built for them. Every event but POINTER_AXIS, the deprecated twin of the scroll
     /// events that libinput sends alongside them (reading both would scroll twice).
     @inline(__always)
-    private func read<Sink: DeviceEventSink>(_ event: OpaquePointer, into sink: inout Sink) {
-        let type = libinput_event_get_type(event)
-        let device = libinput_event_get_device(event)!
-        let userData = tag(of: device)
+    private func read<Sink: DeviceEventSink>(_ event: OpaquePointer, type: libinput_event_type, device: OpaquePointer,
+                                             userData: Int, into sink: inout Sink) {
         let n = UInt32(truncatingIfNeeded: userData)
         func make(_ time: UInt64, _ kind: DeviceEvent.Kind) {
             lastTime = Int64(bitPattern: time)
@@ -256,24 +276,14 @@ final class LibinputContextHandle {
             // One case for both, the kind passed as a flag: cases of their own changed how the
             // compiler laid out this switch, and a scroll event took five range tests to its
             // case instead of three (+11 instructions a touchpad scroll, issue 25, thirteenth round).
-            let t = libinput_event_get_touch_event(event)
-            let slot = libinput_event_touch_get_seat_slot(t)
-            let x = libinput_event_touch_get_x_transformed(t, 1)
-            let y = libinput_event_touch_get_y_transformed(t, 1)
-            lastTime = Int64(bitPattern: libinput_event_touch_get_time_usec(t))
-            sink.takeTouch(isDown: type == LIBINPUT_EVENT_TOUCH_DOWN, time: lastTime, device: n, seatSlot: slot, x: x, y: y)
+            readTouchDownOrMotion(event, isDown: type == LIBINPUT_EVENT_TOUCH_DOWN, device: n, into: &sink)
         case LIBINPUT_EVENT_TOUCH_UP:
-            let t = libinput_event_get_touch_event(event)
-            lastTime = Int64(bitPattern: libinput_event_touch_get_time_usec(t))
-            sink.takeTouchUp(time: lastTime, device: n, seatSlot: libinput_event_touch_get_seat_slot(t))
+            readTouchUp(event, device: n, into: &sink)
         case LIBINPUT_EVENT_TOUCH_CANCEL:
             let t = libinput_event_get_touch_event(event)
             make(libinput_event_touch_get_time_usec(t), .touchCancel(seatSlot: libinput_event_touch_get_seat_slot(t)))
         case LIBINPUT_EVENT_TOUCH_FRAME:
-            // Not asked of libinput: a frame closes the touch events libinput has just queued
-            // for the same device report, and carries their time (evdev-fallback's flush gives
-            // both the report's time). Asking cost two calls per frame that cage does not make.
-            sink.takeTouchFrame(time: lastTime, device: n)
+            readTouchFrame(device: n, into: &sink)
         case LIBINPUT_EVENT_GESTURE_SWIPE_BEGIN, LIBINPUT_EVENT_GESTURE_SWIPE_UPDATE, LIBINPUT_EVENT_GESTURE_SWIPE_END,
              LIBINPUT_EVENT_GESTURE_PINCH_BEGIN, LIBINPUT_EVENT_GESTURE_PINCH_UPDATE, LIBINPUT_EVENT_GESTURE_PINCH_END,
              LIBINPUT_EVENT_GESTURE_HOLD_BEGIN, LIBINPUT_EVENT_GESTURE_HOLD_END:
@@ -342,6 +352,70 @@ final class LibinputContextHandle {
         default:
             sink.take(DeviceEvent(time: lastTime, device: n, kind: .other(type: type.rawValue)))
         }
+    }
+
+    /// A touch device's event (``touchBit``): its touch down, motion, up and frame handed on
+    /// here, the same as ``read(_:type:device:userData:into:)`` does; any other kind through
+    /// that whole switch out of line.
+    @inline(__always)
+    private func readTouch<Sink: DeviceEventSink>(_ event: OpaquePointer, type: libinput_event_type, device: OpaquePointer,
+                                                  userData: Int, into sink: inout Sink) {
+        let n = UInt32(truncatingIfNeeded: userData)
+        // A motion tested first and a frame second (`_fastPath` makes the compiler test them
+        // before the rest, not through a jump table): a touchscreen's usual events, six
+        // motions and eight frames to a down and an up.
+        if _fastPath(type == LIBINPUT_EVENT_TOUCH_MOTION) {
+            let t = libinput_event_get_touch_event(event)
+            let slot = libinput_event_touch_get_seat_slot(t)
+            let x = libinput_event_touch_get_x_transformed(t, 1)
+            let y = libinput_event_touch_get_y_transformed(t, 1)
+            lastTime = Int64(bitPattern: libinput_event_touch_get_time_usec(t))
+            sink.takeTouchMotion(time: lastTime, device: n, seatSlot: slot, x: x, y: y)
+        } else if _fastPath(type == LIBINPUT_EVENT_TOUCH_FRAME) {
+            readTouchFrame(device: n, into: &sink)
+        } else if type == LIBINPUT_EVENT_TOUCH_DOWN {
+            readTouchDownOrMotion(event, isDown: true, device: n, into: &sink)
+        } else if type == LIBINPUT_EVENT_TOUCH_UP {
+            readTouchUp(event, device: n, into: &sink)
+        } else {
+            readOutOfLine(event, type: type, device: device, userData: userData, into: &sink)
+        }
+    }
+
+    /// ``read(_:type:device:userData:into:)`` in a function of its own: a touch device's
+    /// events other than down, motion, up and frame (its addition and removal, a cancel).
+    @inline(never)
+    private func readOutOfLine<Sink: DeviceEventSink>(_ event: OpaquePointer, type: libinput_event_type, device: OpaquePointer,
+                                                      userData: Int, into sink: inout Sink) {
+        read(event, type: type, device: device, userData: userData, into: &sink)
+    }
+
+    /// A touch down or motion: the getters wlroots' `handle_touch_down` and
+    /// `handle_touch_motion` call, in one case (the kind passed as a flag).
+    @inline(__always)
+    private func readTouchDownOrMotion<Sink: DeviceEventSink>(_ event: OpaquePointer, isDown: Bool, device n: UInt32,
+                                                              into sink: inout Sink) {
+        let t = libinput_event_get_touch_event(event)
+        let slot = libinput_event_touch_get_seat_slot(t)
+        let x = libinput_event_touch_get_x_transformed(t, 1)
+        let y = libinput_event_touch_get_y_transformed(t, 1)
+        lastTime = Int64(bitPattern: libinput_event_touch_get_time_usec(t))
+        sink.takeTouch(isDown: isDown, time: lastTime, device: n, seatSlot: slot, x: x, y: y)
+    }
+
+    @inline(__always)
+    private func readTouchUp<Sink: DeviceEventSink>(_ event: OpaquePointer, device n: UInt32, into sink: inout Sink) {
+        let t = libinput_event_get_touch_event(event)
+        lastTime = Int64(bitPattern: libinput_event_touch_get_time_usec(t))
+        sink.takeTouchUp(time: lastTime, device: n, seatSlot: libinput_event_touch_get_seat_slot(t))
+    }
+
+    /// Not asked of libinput: a frame closes the touch events libinput has just queued for the
+    /// same device report, and carries their time (evdev-fallback's flush gives both the
+    /// report's time). Asking cost two calls per frame that cage does not make.
+    @inline(__always)
+    private func readTouchFrame<Sink: DeviceEventSink>(device n: UInt32, into sink: inout Sink) {
+        sink.takeTouchFrame(time: lastTime, device: n)
     }
 
     /// The tool, its position and every axis of a tablet-tool event (kind and value are set

@@ -63,3 +63,36 @@ extension EndToEndTests {
         #expect(times.count == 3 && times[1] - times[0] == 10 && times[2] - times[1] == 10, "\(times)")
     }
 }
+
+extension EndToEndTests {
+    /// `kiosk --libinput` with a touchscreen that also has keys (libinput gives it both
+    /// capabilities): its touches take the live backend's touch switch (the device's user data
+    /// marks a touch device) and its key the whole switch, out of line; both reach wev, the
+    /// key with its keysym and the touch with its frame.
+    @Test func withLiveLibinputATouchscreensOwnKeyReachesWevBesideItsTouch() throws {
+        typealias E = FrameScript
+        var device = SyntheticDevice.touchscreen()
+        device.codes[EvdevCodes.EV_KEY] = [0x14a] + Array(1...88)
+        device.udevProperties += ["ID_INPUT_KEY=1", "ID_INPUT_KEYBOARD=1"]
+        let devices = try EmulatedInputDevices([device])
+        let session = try KioskSession(inputOptions: ["--libinput", "--seat", "seat0"], environment: devices.environment())
+        try session.log.require("capabilities keyboard,touch")
+        let wev = try session.launch("wev")
+        _ = try session.waitForWindow("wev")
+        try wev.output.require("wl_keyboard] enter:")
+        let start = wev.output.mark
+
+        try devices.write([E.key(48, 1)], toDevice: 0)  // KEY_B down
+        try devices.write([E.key(48, 0)], toDevice: 0)
+        try devices.write([E.abs(0x2f, 0), E.abs(0x39, 1), E.abs(0x35, 1024), E.abs(0x36, 1024), E.key(0x14a, 1), E.abs(0, 1024), E.abs(1, 1024)],
+                          toDevice: 0)
+        try devices.write([E.abs(0x39, -1), E.key(0x14a, 0)], toDevice: 0)
+        try wev.output.require({ WevLog($0[start...]).events("wl_touch", "frame").count == 2 }, "wev did not get two touch frames")
+
+        let log = WevLog(wev.output.text[start...])
+        let keys = log.events("wl_keyboard", "key")
+        #expect(keys.count == 2 && keys[0].contains("sym: b") && keys[1].contains("state: 0 (released)"), "\(keys)")
+        #expect(log.events("wl_touch", "down").map { $0.hasSuffix("id: 0; x, y: 480.000000, 270.000000") } == [true], "\(log.events("wl_touch"))")
+        #expect(log.events("wl_touch", "up").count == 1, "\(log.events("wl_touch"))")
+    }
+}
