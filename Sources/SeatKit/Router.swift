@@ -80,6 +80,9 @@ public final class Router {
         /// added, removed, moved, resized or turned (``updateDeviceOutputs()``,
         /// ``outputGeometryDidChange()``).
         var placementEdits: UInt64 = 1
+        /// The last device's units per millimetre, stamped with `placementEdits`
+        /// (Router+DeviceMapping.swift).
+        var millimetres = DeviceMillimetres()
         /// Backs `capabilities`.
         var capabilities: DeviceCapabilities = []
         /// Backs `delegate`: read on every walk that may reach the end of a chain, so a
