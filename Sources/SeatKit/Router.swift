@@ -1274,7 +1274,9 @@ public final class Router {
     func hit(at point: LayoutPoint) -> SurfaceHit? {
         guard let output = unchecked.layout.output(at: point) else { return nil }
         let local = SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y)
-        return output.root.hitTestLocating(local)
+        // The root read unretained: `output` is held here and its root is a constant of it
+        // (rule 2 of ``Unretained``).
+        return Unretained(output.root).with { $0.hitTestLocating(local) }
     }
 
     // MARK: Tree changes
