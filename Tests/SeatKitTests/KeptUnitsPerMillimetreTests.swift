@@ -53,7 +53,7 @@ struct KeptUnitsPerMillimetreTests {
                 // Fill the kept answer before the edit, so the edit has one to invalidate.
                 _ = world.router.unitsPerMillimetre(device: DeviceID(UInt32(world.random.below(6))), at: probe)
                 switch world.random.below(10) {
-                case 0, 1, 2: steps.append(announce(&world))
+                case 0, 1, 2: steps.append(Self.announce(&world))
                 case 3:
                     world.router.fallbackDotsPerInch = world.pick([96, 120, 160, 254])
                     steps.append("fallback DPI \(world.router.fallbackDotsPerInch)")
@@ -61,7 +61,7 @@ struct KeptUnitsPerMillimetreTests {
                 }
                 let after = (0..<6).map { world.router.computedUnitsPerMillimetre(device: DeviceID(UInt32($0)), at: probe) }
                 if before != after { editsThatMoved += 1 }
-                let broken = mismatches(&world)
+                let broken = Self.mismatches(&world)
                 if !broken.isEmpty {
                     failing.append("seed \(seed) after \(steps.suffix(3)): \(broken[0])")
                     break
@@ -97,7 +97,10 @@ struct KeptUnitsPerMillimetreTests {
         #expect(tap() == 10, "the rule removed: the announced output again")
         rig.output.modeSize = Size(width: 2000, height: 2000)
         #expect(tap() == 20, "its output resized")
-        #expect(tap() == 5, "announced again with another size")
+        rig.router.inject(InputEvent(time: .zero, device: DeviceID(1), .deviceRemoved))
+        rig.router.inject(InputEvent(time: .zero, device: DeviceID(1), .deviceAdded(DeviceInfo(
+            name: "panel", capabilities: .touch, physicalSize: Size(width: 400, height: 400), mappedOutput: "OUT"))))
+        #expect(tap() == 5, "removed and announced again with another size")
         rig.router.inject(InputEvent(time: .zero, device: DeviceID(1), .deviceRemoved))
         rig.router.fallbackDotsPerInch = 254
         #expect(tap() == 10, "removed: the fallback DPI")
