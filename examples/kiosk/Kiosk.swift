@@ -137,15 +137,8 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
 
     /// The window (a child of the output's root) holding a layout-space point.
     private func window(at point: LayoutPoint) -> Surface? {
-        // The root and each parent read once a level (twice, each read was a retain and a
-        // release: a touch down's filter, issue 25, fifteenth round).
-        let root = output.root
         var node = router.surface(at: point)
-        while let current = node {
-            let parent = current.parent
-            if parent === root { break }
-            node = parent
-        }
+        while let current = node, current.parent !== output.root { node = current.parent }
         return node
     }
 
