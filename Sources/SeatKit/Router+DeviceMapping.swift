@@ -212,6 +212,92 @@ extension Router {
     }
 }
 
+extension Router {
+    /// ``unitsPerMillimetre(device:at:)``: the last device's answer kept while `placementEdits`
+    /// stays where it was (devices, mapping rules and outputs, whose edits raise it, are all it
+    /// reads besides the point). Looked up afresh, it cost a `devices` lookup (hashing the
+    /// device) and, for an unmapped device, the output under the point, at every recognizer
+    /// joining a touch with no touch yet (issue 25, fifteenth round). A device with no
+    /// physical size answers the fallback whatever the point; a mapped device, its output's
+    /// whatever the point; an unmapped one, the output under the point's, kept with that
+    /// output's index, checked against the point each time (the same scan `output(at:)` does).
+    @inline(__always)
+    func keptUnitsPerMillimetre(device: DeviceID, at point: LayoutPoint) -> Double {
+        let kept = unchecked.millimetres
+        if kept.edits == unchecked.placementEdits && kept.device == device {
+            switch kept.output {
+            case DeviceMillimetres.fallback: return fallbackDotsPerInch / 25.4
+            case DeviceMillimetres.mapped: return kept.units
+            default: if unchecked.layout.outputIndex(at: point) == kept.output { return kept.units }
+            }
+        }
+        return resolveUnitsPerMillimetre(device: device, at: point)
+    }
+
+    /// ``keptUnitsPerMillimetre(device:at:)`` resolved now, and kept when it does not hang on
+    /// the point lying on no output.
+    @inline(never)
+    private func resolveUnitsPerMillimetre(device: DeviceID, at point: LayoutPoint) -> Double {
+        var kept = DeviceMillimetres(device: device, edits: unchecked.placementEdits)
+        if let info = unchecked.devices[device], let physical = info.physicalSize, physical.width > 0, physical.height > 0 {
+            if !unchecked.deviceOutputs.isEmpty, let output = unchecked.deviceOutputs[device] {
+                kept.output = DeviceMillimetres.mapped
+                kept.units = Self.unitsPerMillimetre(of: output, physical: physical)
+            } else if let index = unchecked.layout.outputIndex(at: point) {
+                kept.output = index
+                kept.units = Self.unitsPerMillimetre(of: unchecked.layout.outputs[index], physical: physical)
+            } else {
+                return fallbackDotsPerInch / 25.4
+            }
+            unchecked.millimetres = kept
+            return kept.units
+        }
+        unchecked.millimetres = kept
+        return fallbackDotsPerInch / 25.4
+    }
+
+    /// The output's logical size over the panel's physical size, averaged over both axes.
+    private static func unitsPerMillimetre(of output: Output, physical: Size) -> Double {
+        // The panel's size is in its native orientation; so is the mode.
+        let native = output.transform.transformedSize(output.logicalSize)
+        return (native.width / physical.width + native.height / physical.height) / 2
+    }
+
+    /// ``unitsPerMillimetre(device:at:)`` resolved afresh, the kept answer neither read nor
+    /// written: what the kept one must always equal (the tests compare them).
+    func computedUnitsPerMillimetre(device: DeviceID, at point: LayoutPoint) -> Double {
+        if let info = unchecked.devices[device], let physical = info.physicalSize, physical.width > 0, physical.height > 0 {
+            if let output = unchecked.deviceOutputs[device] ?? unchecked.layout.output(at: point) {
+                return Self.unitsPerMillimetre(of: output, physical: physical)
+            }
+        }
+        return fallbackDotsPerInch / 25.4
+    }
+}
+
+/// One device's ``Router/unitsPerMillimetre(device:at:)``, kept by the router while
+/// `placementEdits` stays where it was.
+struct DeviceMillimetres {
+    /// `output`: the device has no physical size (the fallback, read live).
+    static let fallback = -2
+    /// `output`: the device is mapped to an output; `units` holds whatever the point.
+    static let mapped = -1
+    var device = DeviceID(0)
+    /// `placementEdits` when resolved; 0 (never the router's) when not resolved yet.
+    var edits: UInt64 = 0
+    /// ``fallback``, ``mapped``, or the index in the layout's outputs of the output under
+    /// the point `units` was resolved for.
+    var output = DeviceMillimetres.fallback
+    var units = 0.0
+
+    init() {}
+
+    init(device: DeviceID, edits: UInt64) {
+        self.device = device
+        self.edits = edits
+    }
+}
+
 /// One device's placement on its output, resolved by ``Router/resolvedPlacement(of:)`` and kept
 /// by the router while `placementEdits` stays where it was: the numbers
 /// ``Router/computedLayoutPoint(fromNormalized:_:device:)`` reads from the output each time,

@@ -338,7 +338,8 @@ extension Router {
         sequence.reset(id: id, device: event.device, surface: surface, output: output, origin: origin, at: point, time: event.time)
         unchecked.touches.dueEdits &+= 1
         sequence.unchecked.arena = gestures.makeArena(in: self, surface: surface, output: output, touch: sequence.point())
-        unchecked.touches.records.append(sequence)
+        // Handed to the list, not copied: a copy was retained and released around the append.
+        unchecked.touches.records.append(consume sequence)
     }
 
     /// ``routeTouchMotion(_:id:to:)`` without its event: moves the routed touch `id` that is
@@ -393,7 +394,11 @@ extension Router {
             attempts += 1
             let output = unchecked.deviceOutputs.isEmpty ? unchecked.layout.output(at: point) : (unchecked.deviceOutputs[device] ?? unchecked.layout.output(at: point))
             guard let output else { return (nil, nil) }
-            let hit = output.root.hitTestLocating(SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y))
+            // The root read unretained: `output` is held here, and its root is a constant of it
+            // (rule 2 of ``Unretained``); read strongly, it was retained and released around the
+            // hit-test (about 20 instructions a down).
+            let local = SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y)
+            let hit = Unretained(output.root).with { $0.hitTestLocating(local) }
             if output.isInLayout, hit?.surface.unchecked.isAttached ?? true { return (output, hit) }
         }
         return (nil, nil)

@@ -80,6 +80,9 @@ public final class Router {
         /// added, removed, moved, resized or turned (``updateDeviceOutputs()``,
         /// ``outputGeometryDidChange()``).
         var placementEdits: UInt64 = 1
+        /// The last device's units per millimetre, stamped with `placementEdits`
+        /// (Router+DeviceMapping.swift).
+        var millimetres = DeviceMillimetres()
         /// Backs `capabilities`.
         var capabilities: DeviceCapabilities = []
         /// Backs `delegate`: read on every walk that may reach the end of a chain, so a
@@ -1271,7 +1274,9 @@ public final class Router {
     func hit(at point: LayoutPoint) -> SurfaceHit? {
         guard let output = unchecked.layout.output(at: point) else { return nil }
         let local = SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y)
-        return output.root.hitTestLocating(local)
+        // The root read unretained: `output` is held here and its root is a constant of it
+        // (rule 2 of ``Unretained``).
+        return Unretained(output.root).with { $0.hitTestLocating(local) }
     }
 
     // MARK: Tree changes

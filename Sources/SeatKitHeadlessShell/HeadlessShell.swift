@@ -85,6 +85,8 @@ public final class HeadlessShell {
     public internal(set) var toplevels: [Toplevel] = []
     /// Shown popups that grab, bottom first.
     var popupGrabs: [Popup] = []
+    /// The outside-click filter, told whether any popup grabs (XDGPopup.swift).
+    var popupGrabFilter: PopupGrabFilter?
 
     var globals: [OpaquePointer] = []
     /// The objects behind the globals (libwayland holds them unretained).
@@ -133,7 +135,9 @@ public final class HeadlessShell {
         seat.addKeyboardFocusObserver { [unowned self] in
             for toplevel in self.toplevels { toplevel.shellSurface?.xdgSurface?.updateActivation() }
         }
-        seat.router.addFilter(PopupGrabFilter(shell: self))
+        let grabFilter = PopupGrabFilter(shell: self)
+        popupGrabFilter = grabFilter
+        seat.router.addFilter(grabFilter)
     }
 
     deinit {

@@ -22,16 +22,10 @@ extension Router {
     /// Layout units per millimetre at a layout-space point for `device`: the output's
     /// logical size over the device's ``DeviceInfo/physicalSize`` when the device reports it
     /// (a touchscreen covering that output), else ``fallbackDotsPerInch`` / 25.4.
+    ///
+    /// Kept per device until a device, mapping rule or output changes (Router+DeviceMapping.swift).
     public func unitsPerMillimetre(device: DeviceID, at point: LayoutPoint) -> Double {
-        if let info = unchecked.devices[device], let physical = info.physicalSize, physical.width > 0, physical.height > 0 {
-            let output = unchecked.deviceOutputs[device] ?? unchecked.layout.output(at: point)
-            if let output {
-                // The panel's size is in its native orientation; so is the mode.
-                let native = output.transform.transformedSize(output.logicalSize)
-                return (native.width / physical.width + native.height / physical.height) / 2
-            }
-        }
-        return fallbackDotsPerInch / 25.4
+        keptUnitsPerMillimetre(device: device, at: point)
     }
 }
 
