@@ -65,9 +65,11 @@ final class GestureArena {
 
     /// Adds `recognizer` at its current generation.
     func add(_ recognizer: GestureRecognizer) {
-        let entry = Entry(recognizer: recognizer, generation: recognizer.unchecked.generation)
-        unchecked.entries.append(entry)
-        unchecked.live.append(LiveEntry(recognizer: Unretained(recognizer), generation: entry.generation))
+        // The entry made in the append, not kept in a local read after it (a second retain
+        // of the recognizer and its release; issue 25, fifteenth round).
+        let generation = recognizer.unchecked.generation
+        unchecked.entries.append(Entry(recognizer: recognizer, generation: generation))
+        unchecked.live.append(LiveEntry(recognizer: Unretained(recognizer), generation: generation))
         unchecked.undelayedPass = 0
     }
 

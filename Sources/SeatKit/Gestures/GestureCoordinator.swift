@@ -194,10 +194,13 @@ extension GestureCoordinator {
               recognizer.unchecked.pendingState == nil else { return }
         if let delegate = recognizer.delegateIfSet, !delegate.gestureRecognizer(recognizer, shouldReceive: touch) { return }
         // The arena used in place, not through a local copy (a retain and a release per
-        // recognizer joining).
+        // recognizer joining), and reached unretained for `add` (rule 4 of ``Unretained``:
+        // the caller's `arena` holds it for the call, and `add` calls nothing out): read
+        // from the optional, it was retained and released around the call (issue 25,
+        // fifteenth round).
         if arena == nil { arena = unchecked.arenaPool.popLast() ?? GestureArena() }
         recognizer.unchecked.composition.inputKind = .touch
-        arena.unsafelyUnwrapped.add(recognizer)
+        Unretained(arena.unsafelyUnwrapped).with { $0.add(recognizer) }
         engage(in: router, recognizer)
     }
 
