@@ -208,9 +208,9 @@ extension GestureCoordinator {
         var node: Unretained<Surface>? = Unretained(surface)
         while let link = node {
             node = link.with { current in
-                // Read in place (nothing here calls out): `gestureRecognizers` handed out a
-                // copy, a retain and a release of the list per surface with recognizers
-                // (issue 25, fifteenth round).
+                // Read in place (nothing here calls out), not through `gestureRecognizers`,
+                // which hands out a copy (issue 25, fifteenth round; the optimizer had already
+                // dropped that copy's reference counting: the tap's cost here did not move).
                 if !current.unchecked.gestureRecognizers.isEmpty {
                     anyOnSurfaces = true
                     if current.unchecked.gestureRecognizers.scanIndex(where: { $0.isEnabled && !$0.unchecked.composition.mask.contains(.subviews) }) != nil {

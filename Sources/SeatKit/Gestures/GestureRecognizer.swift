@@ -728,8 +728,8 @@ open class GestureRecognizer {
 
     func forgetTouches(_ event: TouchEvent) {
         // One lifted touch and one touch of its own (a lone finger's lift, every tap): one
-        // comparison, without the loops (about 30 instructions per recognizer and lift;
-        // issue 25, fifteenth round).
+        // comparison, without the loops (issue 25, fifteenth round: measured at about 2
+        // instructions per recognizer and lift, 225 -> 219 a tap beside the switch).
         if event.touches.count == 1 && unchecked.touches.count == 1 {
             if unchecked.touches[0].id == event.touches[0].id { unchecked.touches.removeLast() }
             return
