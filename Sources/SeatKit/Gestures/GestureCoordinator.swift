@@ -161,6 +161,10 @@ extension GestureCoordinator {
     /// 45 instructions, per touch down (issue 25, fourteenth round). A surface with
     /// recognizers is held, and its list read once, as before: `body` calls out (delegates,
     /// overrides), which may edit the tree or the list.
+    /// The list read is scanned with `scanBorrowed` (rule 5 of ``Unretained``: the copy read
+    /// keeps every recognizer in it for the whole scan, whatever `body` edits): through
+    /// `scan`, each recognizer was retained and released around `body`, and again around its
+    /// `supportedInputKinds` (issue 25, fifteenth round).
     func forEachRecognizer(of surface: Surface?, output: Output?, _ body: (GestureRecognizer) -> Void) {
         var start = surface
         if let surface { start = recognizerWalkStart(from: surface, output: output) }
@@ -172,11 +176,11 @@ extension GestureCoordinator {
                     continue
                 }
                 let current = link.object
-                current.gestureRecognizers.scan(body)
+                current.gestureRecognizers.scanBorrowed(body)
                 node = current.unchecked.parentLink
             }
         }
-        output?.gestureRecognizers.scan(body)
+        output?.gestureRecognizers.scanBorrowed(body)
     }
 
     func join(in router: Router, _ recognizer: GestureRecognizer, arena: inout GestureArena?, touch: TouchPoint) {
@@ -184,10 +188,13 @@ extension GestureCoordinator {
               recognizer.unchecked.pendingState == nil else { return }
         if let delegate = recognizer.delegateIfSet, !delegate.gestureRecognizer(recognizer, shouldReceive: touch) { return }
         // The arena used in place, not through a local copy (a retain and a release per
-        // recognizer joining).
+        // recognizer joining), and reached unretained for `add` (rule 4 of ``Unretained``:
+        // the caller's `arena` holds it for the call, and `add` calls nothing out): read
+        // from the optional, it was retained and released around the call (issue 25,
+        // fifteenth round).
         if arena == nil { arena = unchecked.arenaPool.popLast() ?? GestureArena() }
         recognizer.unchecked.composition.inputKind = .touch
-        arena.unsafelyUnwrapped.add(recognizer)
+        Unretained(arena.unsafelyUnwrapped).with { $0.add(recognizer) }
         engage(in: router, recognizer)
     }
 
@@ -281,7 +288,7 @@ extension GestureCoordinator {
                 }
                 if let trace = router.trace { trace.record(.gestureSaw(recognizer.description, phase.kind)) }
                 switch phase {
-                case .began: recognizer.beginTouches(event)
+                case .began: recognizer.beginTouches(event, in: router)
                 case .moved: recognizer.moveTouches(event)
                 case .ended:
                     recognizer.endTouches(event)
@@ -300,14 +307,17 @@ extension GestureCoordinator {
     private func gatherRecognizers(of arena: GestureArena, touch index: Int, _ phase: TouchPhase, pass: UInt64) {
         if phase == .ended {
             // Every entry: a settled recognizer still forgets its ended touches and resets.
-            arena.unchecked.entries.withUnsafeBufferPointer { entries in
-                var e = 0
-                while e < entries.count {
-                    let entry = entries[e]
-                    e += 1
-                    guard entry.recognizer.unchecked.generation == entry.generation else { continue }
-                    gather(Unretained(entry.recognizer), generation: entry.generation, touch: index, pass: pass)
-                }
+            // By index, each entry's trivial fields only (its unretained link and generation):
+            // through `withUnsafeBufferPointer` and a copy of each entry, the walk retained
+            // and released the list and each recognizer (issue 25, fifteenth round). Nothing
+            // here calls out, so the arena keeps every recognizer.
+            var e = 0
+            while e < arena.unchecked.entries.count {
+                let link = arena.unchecked.entries[e].link
+                let generation = arena.unchecked.entries[e].generation
+                e += 1
+                guard link.with({ $0.unchecked.generation }) == generation else { continue }
+                gather(link, generation: generation, touch: index, pass: pass)
             }
             return
         }
@@ -955,6 +965,9 @@ extension GestureCoordinator {
     /// before `.began`, then `.possible` (the gesture-graph soak, seed 24).
     private func commit(in router: Router, _ recognizer: GestureRecognizer, _ newState: GestureRecognizerState) {
         if deferCommit(recognizer, newState) { return }
+        if newState == .failed && unchecked.waitingRecognizers.isEmpty && !unchecked.arenaRules.contains(.lastRemainingWins) {
+            return commitFailure(in: router, recognizer)
+        }
         let old = recognizer.unchecked.storedState
         recognizer.unchecked.storedState = newState
         if let trace = router.trace { trace.record(.gestureState(recognizer.description, from: old, to: newState)) }
@@ -1004,6 +1017,25 @@ extension GestureCoordinator {
         // A composite's parts still in progress hear that it is over (GestureComposition.swift).
         if newState.isFinal && recognizer.unchecked.storedState == newState { recognizer.didSettle() }
         if let deferred { replay(in: router, deferred) }
+        resetIfSettled(in: router, recognizer)
+    }
+
+    /// ``commit(in:_:_:)`` of a failure with no recognizer waiting and no last-remaining
+    /// rule (every recognizer that does not recognize a touch, at its lift): nothing runs
+    /// before its targets, so nothing is deferred, and no action is sent. The same steps in
+    /// the same order, without the general path's deferred transitions, whose optional was
+    /// destroyed at every commit (issue 25, fifteenth round).
+    @inline(__always)
+    private func commitFailure(in router: Router, _ recognizer: GestureRecognizer) {
+        let old = recognizer.unchecked.storedState
+        recognizer.unchecked.storedState = .failed
+        if let trace = router.trace { trace.record(.gestureState(recognizer.description, from: old, to: .failed)) }
+        var t = 0
+        while t < recognizer.unchecked.targets.count {
+            recognizer.unchecked.targets[t](recognizer)
+            t += 1
+        }
+        if recognizer.unchecked.storedState == .failed { recognizer.didSettle() }
         resetIfSettled(in: router, recognizer)
     }
 

@@ -208,10 +208,12 @@ extension GestureCoordinator {
         var node: Unretained<Surface>? = Unretained(surface)
         while let link = node {
             node = link.with { current in
-                let recognizers = current.gestureRecognizers
-                if !recognizers.isEmpty {
+                // Read in place (nothing here calls out), not through `gestureRecognizers`,
+                // which hands out a copy (issue 25, fifteenth round; the optimizer had already
+                // dropped that copy's reference counting: the tap's cost here did not move).
+                if !current.unchecked.gestureRecognizers.isEmpty {
                     anyOnSurfaces = true
-                    if recognizers.scanIndex(where: { $0.isEnabled && !$0.unchecked.composition.mask.contains(.subviews) }) != nil {
+                    if current.unchecked.gestureRecognizers.scanIndex(where: { $0.isEnabled && !$0.unchecked.composition.mask.contains(.subviews) }) != nil {
                         start = current
                     }
                 }
@@ -219,7 +221,7 @@ extension GestureCoordinator {
             }
         }
         if !anyOnSurfaces { return nil }
-        if let output, output.gestureRecognizers.scanIndex(where: { $0.isEnabled && !$0.unchecked.composition.mask.contains(.subviews) }) != nil {
+        if let output, output.unchecked.gestureRecognizers.scanIndex(where: { $0.isEnabled && !$0.unchecked.composition.mask.contains(.subviews) }) != nil {
             return nil
         }
         return start
