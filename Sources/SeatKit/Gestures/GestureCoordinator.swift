@@ -814,9 +814,15 @@ extension GestureCoordinator {
         // Where the finger was when held, in the surface's space now: the surface may have
         // moved (or gone to another output) while its touch was held.
         let origin = lead.record.with { router.surfaceOrigin(of: $0) }
-        unchecked.heldScratch.removeAllKeepingStorage()
         if let trace = router.trace { trace.record(.touchReleased(lead.record.with { $0.unchecked.id }, phase.kind)) }
-        unchecked.heldScratch.append(lead.point.inSurface(at: origin))
+        // The scratch list holds the last event's one point (most): overwritten in place, one
+        // uniqueness check instead of a removal's and an append's.
+        if unchecked.heldScratch.count == 1 {
+            unchecked.heldScratch[0] = lead.point.inSurface(at: origin)
+        } else {
+            unchecked.heldScratch.removeAllKeepingStorage()
+            unchecked.heldScratch.append(lead.point.inSurface(at: origin))
+        }
         if let origin { lead.record.with { $0.unchecked.lastSurfaceOrigin = origin } }
         var i = 0
         while i < unchecked.releaseGroup.count {
