@@ -1,3 +1,4 @@
+import CLibinput
 import CSeatKitSupport
 import SeatKit
 import SeatKitSystem
@@ -129,7 +130,20 @@ enum CCalls {
         message.withCString { seatkit_support_log(importance, $0) }
     }
 
+    /// `message` (a C string) in the log, as ``log(_:_:)`` with no String made.
+    static func log(_ importance: seatkit_log_importance, cString message: UnsafePointer<CChar>) {
+        seatkit_support_log(importance, message)
+    }
+
     static func logVerbosity() -> seatkit_log_importance { seatkit_log_get_verbosity() }
+
+    /// Contexts made on this thread from now on (until called with nil) log their lines to
+    /// `sink`, formatted in C (CLibinput's `seatkit_libinput_set_pending_log_line_sink`).
+    typealias LibinputLineSink = seatkit_log_line_sink
+
+    static func setPendingLibinputLineSink(_ sink: LibinputLineSink?) {
+        seatkit_libinput_set_pending_log_line_sink(sink)
+    }
 
     // MARK: Files and the environment
 

@@ -108,7 +108,7 @@ enum LibinputLog {
     }
 
     /// Makes a context with `make`, its log lines going to the C API's log at the verbosity
-    /// of now.
+    /// of now, through ``lineSink``: formatted in C, with no Swift String per line.
     static func making<T>(_ make: () throws(LibinputError) -> T) throws(LibinputError) -> T {
         CCalls.lock(mutex)
         defer { CCalls.unlock(mutex) }
@@ -117,18 +117,33 @@ enum LibinputLog {
             installedPriority = wanted
             LibinputBackend.setLogHandler(minimumPriority: wanted, forward)
         }
+        CCalls.setPendingLibinputLineSink(lineSink)
+        defer { CCalls.setPendingLibinputLineSink(nil) }
         return try make()
     }
 
-    /// One of libinput's lines (most end in a newline, which the log adds itself).
-    ///
-    /// The line is joined from two Strings and its newlines trimmed from the end of the UTF-8
-    /// view: a Substring's `dropLast` counted the message's characters (grapheme breaking,
-    /// ~9,000 instructions a line) and `String + Substring` is the generic append, whose first
-    /// use in a process looks up Substring's witnesses by name (~120,000 instructions).
-    /// libinput logs a touchpad's "kernel bug: Touch jump detected" five times a day at most,
-    /// but the touchpad recording has them: that cost read as 2,200 instructions a frame of the
-    /// wlroots kiosk's touchpad in the fourteenth round's kiosk run.
+    /// One of libinput's lines of a context made by ``making(_:)``: "libinput: MESSAGE", its
+    /// trailing newlines trimmed (the log adds its own), formatted by CLibinput's handler into
+    /// a buffer on its stack. No String: a String per line (the prefix joined, the newline
+    /// trimmed, the C string made again for the log) was ~2,900 instructions of
+    /// `libswiftCore` a line, and libinput logs a touchpad's "kernel bug: Touch jump
+    /// detected" five times a day at most, but the touchpad recording has them (issue 25,
+    /// fifteenth round).
+    static let lineSink: CCalls.LibinputLineSink = { priority, line in
+        guard let line else { return }
+        CCalls.log(importance(ofPriority: priority), cString: line)
+    }
+
+    /// The C API's importance of a line of libinput's priority.
+    static func importance(ofPriority priority: Int32) -> seatkit_log_importance {
+        if priority >= 30 { return SEATKIT_ERROR }
+        if priority >= 20 { return SEATKIT_INFO }
+        return SEATKIT_DEBUG
+    }
+
+    /// One of libinput's lines through SeatKitLibinput's handler (most end in a newline,
+    /// which the log adds itself): the lines of a context made outside ``making(_:)`` while
+    /// this handler is the process's. The C API's own contexts log through ``lineSink``.
     static func forward(_ priority: Int32, _ message: String) {
         var line = "libinput: " + message
         while line.utf8.last == UInt8(ascii: "\n") { line.removeLast() }

@@ -34,5 +34,22 @@ extension TheProcessWideCLog {
             #expect(lines.contains { $0.contains("/nonexistent/seatkit-event0") }, "\(loggedLines)")
             #expect(!lines.contains { $0.hasSuffix("\n") }, "libinput's newline is not kept: \(lines)")
         }
+
+        /// A line libinput logs after its context was made (a device added later that it
+        /// cannot open) reaches the log the same way: "libinput: " and the message, no
+        /// trailing newline, once. The context's own handler formats it in C (no Swift String
+        /// per line, issue 25, fifteenth round).
+        @Test func aDeviceAddedLaterThatLibinputRefusesIsLoggedOnceWithoutItsNewline() throws {
+            let made = seatkit_router_create_virtual(0)
+            let router = try #require(made)
+            defer { seatkit_router_destroy(router) }
+            let context = try #require(seatkit_libinput_create_path(router, nil, 0, nil, nil) as OpaquePointer?)
+            defer { seatkit_libinput_destroy(context) }
+            forgetLoggedLines()
+            #expect(!(seatkit_libinput_add_device(context, "/nonexistent/seatkit-event1") as Bool))
+            let lines = Self.libinputLines().filter { $0.contains("/nonexistent/seatkit-event1") }
+            #expect(lines.count == 1, "\(loggedLines)")
+            #expect(lines.allSatisfy { !$0.hasSuffix("\n") && !$0.hasSuffix("\r") }, "\(lines)")
+        }
     }
 }

@@ -88,7 +88,9 @@ final class GestureCoordinator {
         var heldTouches: [HeldTouch] = []
         var gestureScratch: [TouchPoint] = []
         var heldScratch: [TouchPoint] = []
-        /// Held phases being released together (one frame, phase and surface).
+        /// Held phases being released together (one frame, phase and surface) after the
+        /// group's first, which `settleHeldGestures` reads where it is in `heldTouches` (most
+        /// groups are of one touch: no copy into this list and no emptying it).
         var releaseGroup: [HeldTouch] = []
         /// Marks recognizers shown a phase in the current pass (each sees it once).
         var gesturePassMark: UInt64 = 0
@@ -710,6 +712,10 @@ extension GestureCoordinator {
         unchecked.isSettlingGestures = true
         router.unchecked.touches.loops += 1
         var releasedAny = false
+        // Where the first phase of the group being gathered is in `heldTouches` (released
+        // phases stay there until the list is cut at the end: moved, not copied; -1 for
+        // none); the rest are in `releaseGroup`.
+        var lead = -1
         var write = 0
         var i = 0
         while i < unchecked.heldTouches.count {
@@ -729,7 +735,10 @@ extension GestureCoordinator {
                 return true
             }
             if stays {
-                if write != index { unchecked.heldTouches.swapAt(write, index) }
+                if write != index {
+                    unchecked.heldTouches.swapAt(write, index)
+                    if lead == write { lead = index }
+                }
                 write += 1
                 continue
             }
@@ -745,15 +754,23 @@ extension GestureCoordinator {
             }
             if dropped { continue }
             // Phases of one frame, one phase and one surface go out as one event.
-            if let first = unchecked.releaseGroup.first,
-               first.frame != entry.frame || first.phase != phase
-                || first.record.with({ $0.unchecked.surface.map(ObjectIdentifier.init) }) != entry.record.with({ $0.unchecked.surface.map(ObjectIdentifier.init) }) {
-                deliverReleaseGroup(in: router)
+            if lead >= 0 {
+                let sameGroup = unchecked.heldTouches.withUnsafeBufferPointer { held in
+                    held[lead].frame == entry.frame && held[lead].phase == phase
+                        && held[lead].record.with({ $0.unchecked.surface.map(ObjectIdentifier.init) }) == entry.record.with({ $0.unchecked.surface.map(ObjectIdentifier.init) })
+                }
+                if sameGroup {
+                    unchecked.releaseGroup.append(entry)
+                } else {
+                    deliverReleaseGroup(in: router, lead: lead)
+                    lead = index
+                }
+            } else {
+                lead = index
             }
-            unchecked.releaseGroup.append(entry)
             releasedAny = true
         }
-        deliverReleaseGroup(in: router)
+        if lead >= 0 { deliverReleaseGroup(in: router, lead: lead) }
         while unchecked.heldTouches.count > write { unchecked.heldTouches.removeLast() }
         var k = 0
         while k < unchecked.heldTouches.count {
@@ -787,21 +804,30 @@ extension GestureCoordinator {
         }
     }
 
-    /// Delivers `releaseGroup` (held phases of one frame, phase and surface) as one event,
-    /// then empties it.
-    private func deliverReleaseGroup(in router: Router) {
-        guard !unchecked.releaseGroup.isEmpty else { return }
+    /// Delivers the held phase at `leadIndex` in `heldTouches` and `releaseGroup` after it
+    /// (held phases of one frame, phase and surface) as one event, then empties the list.
+    private func deliverReleaseGroup(in router: Router, lead leadIndex: Int) {
         // The group's entries are trivial and their records the router's (`HeldTouch.record`,
         // kept while `settleHeldGestures` counts a loop over the records): read unretained,
         // the walk's group closure and the checks after it retain nothing per touch.
-        let lead = unchecked.releaseGroup[0]
+        let lead = unchecked.heldTouches[leadIndex]
+        let leadRecord = lead.record
         let phase = lead.phase
         // Owned for the walk: a responder may let go of the surface.
         let surface = lead.record.with { $0.unchecked.surface }
         // Where the finger was when held, in the surface's space now: the surface may have
         // moved (or gone to another output) while its touch was held.
         let origin = lead.record.with { router.surfaceOrigin(of: $0) }
-        unchecked.heldScratch.removeAllKeepingStorage()
+        if let trace = router.trace { trace.record(.touchReleased(lead.record.with { $0.unchecked.id }, phase.kind)) }
+        // The scratch list holds the last event's one point (most): overwritten in place, one
+        // uniqueness check instead of a removal's and an append's.
+        if unchecked.heldScratch.count == 1 {
+            unchecked.heldScratch[0] = lead.point.inSurface(at: origin)
+        } else {
+            unchecked.heldScratch.removeAllKeepingStorage()
+            unchecked.heldScratch.append(lead.point.inSurface(at: origin))
+        }
+        if let origin { lead.record.with { $0.unchecked.lastSurfaceOrigin = origin } }
         var i = 0
         while i < unchecked.releaseGroup.count {
             let entry = unchecked.releaseGroup[i]
@@ -810,8 +836,10 @@ extension GestureCoordinator {
             unchecked.heldScratch.append(entry.point.inSurface(at: origin))
             if let origin { entry.record.with { $0.unchecked.lastSurfaceOrigin = origin } }
         }
-        let event = TouchEvent(time: unchecked.releaseGroup[unchecked.releaseGroup.count - 1].time, touches: unchecked.heldScratch)
+        let rest = unchecked.releaseGroup.count
+        let event = TouchEvent(time: rest == 0 ? lead.time : unchecked.releaseGroup[rest - 1].time, touches: unchecked.heldScratch)
         if phase == .ended {
+            lead.record.with { $0.unchecked.isEnding = true }
             var j = 0
             while j < unchecked.releaseGroup.count {
                 unchecked.releaseGroup[j].record.with { $0.unchecked.isEnding = true }
@@ -819,14 +847,16 @@ extension GestureCoordinator {
             }
             router.unchecked.touches.dueEdits &+= 1
         }
-        let handled = router.walkTouchPhase(phase, event, surface: surface, stopIf: { releaseGroupIsOver() }) { body in
+        // The walk calls the group closure once per link: a group of one (most) reads no list.
+        let handled = router.walkTouchPhase(phase, event, surface: surface, stopIf: { releaseGroupIsOver(lead: leadRecord) }) { body in
+            leadRecord.with(body)
             var j = 0
             while j < unchecked.releaseGroup.count {
                 unchecked.releaseGroup[j].record.with(body)
                 j += 1
             }
         }
-        if !handled && !releaseGroupIsOver() {
+        if !handled && !releaseGroupIsOver(lead: leadRecord) {
             switch phase {
             case .began: router.reportDropped(.touchesBegan, .touchesBegan(event))
             case .moved: router.reportDropped(.touchesMoved, .touchesMoved(event))
@@ -834,6 +864,7 @@ extension GestureCoordinator {
             }
         }
         if phase == .ended {
+            leadRecord.with { $0.unchecked.finished = true }
             var j = 0
             while j < unchecked.releaseGroup.count {
                 unchecked.releaseGroup[j].record.with { $0.unchecked.finished = true }
@@ -844,8 +875,10 @@ extension GestureCoordinator {
         unchecked.releaseGroup.removeAllKeepingStorage()
     }
 
-    /// Every touch of the group being released was cancelled or taken meanwhile.
-    private func releaseGroupIsOver() -> Bool {
+    /// Every touch of the group being released (`lead` and `releaseGroup`) was cancelled or
+    /// taken meanwhile.
+    private func releaseGroupIsOver(lead: Unretained<TouchSequence>) -> Bool {
+        guard lead.with({ $0.unchecked.finished || $0.unchecked.taken }) else { return false }
         var j = 0
         while j < unchecked.releaseGroup.count {
             let over = unchecked.releaseGroup[j].record.with { $0.unchecked.finished || $0.unchecked.taken }
