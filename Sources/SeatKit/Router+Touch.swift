@@ -419,12 +419,14 @@ extension Router {
         // is now in its space with this frame.
         if unchecked.touches.checkedAtEdit != unchecked.treeEditCount { _ = markTouchesMovedUnder() }
         unchecked.touches.loops += 1
-        var frameTime = time
-        while true {
-            dispatchFrame(time: frameTime)
-            guard let next = unchecked.touches.deferredFrame else { break }
-            unchecked.touches.deferredFrame = nil
-            frameTime = next
+        if let index = settledLoneMove() {
+            dispatchSettledLoneMove(at: index, time: time)
+            if let next = unchecked.touches.deferredFrame {
+                unchecked.touches.deferredFrame = nil
+                dispatchFrames(from: next)
+            }
+        } else {
+            dispatchFrames(from: time)
         }
         unchecked.touches.loops -= 1
         unchecked.touches.pass = .settling
@@ -432,6 +434,86 @@ extension Router {
         unchecked.touches.pass = .idle
         compactTouches()
         touchFrameDidFinish()
+    }
+
+    /// The frame at `time`, then each frame injected meanwhile (`deferredFrame`), in turn.
+    @inline(never)
+    private func dispatchFrames(from time: Timestamp) {
+        var frameTime = time
+        while true {
+            dispatchFrame(time: frameTime)
+            guard let next = unchecked.touches.deferredFrame else { break }
+            unchecked.touches.deferredFrame = nil
+            frameTime = next
+        }
+    }
+
+    /// The record of a frame's settled lone move, if the frame is one: one touch's move is
+    /// the only phase due (no began, no end pending, no reused ID, one move), nothing is held
+    /// by the recognizers, and the moving touch goes on to its surface's walk with no
+    /// recognizer taking part: not taken, nothing of it held, bound to an attached surface,
+    /// its arena (if any) with no live recognizer (so none delays it either: a settled arena
+    /// delays nothing). The frame the touchscreen makes most: one finger moving once the
+    /// recognizers under it have settled. Nothing here calls out; the records are read
+    /// unretained (the list keeps them, and `loops` > 0).
+    @inline(__always)
+    private func settledLoneMove() -> Int? {
+        guard usesLoneMoveLane, gestures.unchecked.heldTouches.withUnsafeBufferPointer({ $0.isEmpty }) else { return nil }
+        var index = -1
+        var k = 0
+        while k < unchecked.touches.records.count {
+            // 2: a phase other than a move (the general frame); 1: a move due.
+            let due = unchecked.touches.record(at: k).with { sequence -> UInt8 in
+                if sequence.unchecked.endsBeforeReuse || sequence.unchecked.beganPending || sequence.unchecked.endedPending { return 2 }
+                return sequence.unchecked.movedPending && !sequence.unchecked.finished ? 1 : 0
+            }
+            if due != 0 {
+                // A second move, or another phase: the general frame.
+                if due == 2 || index >= 0 { return nil }
+                index = k
+            }
+            k += 1
+        }
+        guard index >= 0 else { return nil }
+        let goesOn = unchecked.touches.record(at: index).with { sequence -> Bool in
+            guard !sequence.unchecked.taken, sequence.unchecked.heldCount == 0,
+                  let surface = sequence.unchecked.surface.map(Unretained.init), surface.with({ $0.unchecked.isAttached }) else { return false }
+            guard let arena = sequence.unchecked.arena.map(Unretained.init) else { return true }
+            return arena.with { $0.unchecked.live.isEmpty }
+        }
+        return goesOn ? index : nil
+    }
+
+    /// A frame whose only phase is the settled lone move of the record at `index`
+    /// (``settledLoneMove()``): what ``dispatchFrame(time:)`` and the lone move's lane
+    /// (``dispatchLoneMove(at:time:)``, ``deliverLoneMove(_:mark:time:)``) do for it, in one
+    /// function, without checking again what ``settledLoneMove()`` found (issue 25, fifteenth
+    /// round): the frame counted, the pass begun and marked, the touch's point and event made,
+    /// its walk; then, as there, the moves a handler made due after it, and the ended pass
+    /// and the finishing scan when `dueEdits` moved meanwhile. The same calls out in the same
+    /// order with the same events (`LoneMoveLaneTests`). The point goes out in the bound
+    /// surface's space; no filter or grab is asked here (the touch's motion and frame passed
+    /// them on the way in).
+    @inline(__always)
+    private func dispatchSettledLoneMove(at index: Int, time: Timestamp) {
+        unchecked.touches.frameCount &+= 1
+        unchecked.touches.pass = .phases
+        let dueEditsBefore = unchecked.touches.dueEdits
+        unchecked.touches.frameMark &+= 1
+        let mark = unchecked.touches.frameMark
+        let lead = unchecked.touches.record(at: index)
+        #if DEBUG
+        unchecked.touches.settledLoneMoveFrames += 1
+        #endif
+        deliverLoneMove(lead, mark: mark, time: time)
+        var i = index + 1
+        while i < unchecked.touches.records.count {
+            i += 1
+            unchecked.touches.record(at: i - 1).with { dispatchGroup(.moved, lead: $0, from: i - 1, mark: mark, time: time) }
+        }
+        guard unchecked.touches.dueEdits != dueEditsBefore else { return }
+        dispatch(.ended, time: time)
+        finishEndedRecords()
     }
 
     private func dispatchFrame(time: Timestamp) {
