@@ -505,7 +505,7 @@ extension Router {
         #if DEBUG
         unchecked.touches.settledLoneMoveFrames += 1
         #endif
-        deliverLoneMove(lead, mark: mark, time: time)
+        deliverLoneMoveInline(lead, mark: mark, time: time)
         var i = index + 1
         while i < unchecked.touches.records.count {
             i += 1
@@ -671,6 +671,13 @@ extension Router {
     /// into the lane, the buffer's append was left out of line (about 40 instructions a frame).
     @inline(never)
     private func deliverLoneMove(_ lead: Unretained<TouchSequence>, mark: UInt64, time: Timestamp) {
+        deliverLoneMoveInline(lead, mark: mark, time: time)
+    }
+
+    /// ``deliverLoneMove(_:mark:time:)``'s body, compiled into the settled lone move's frame
+    /// (``dispatchSettledLoneMove(at:time:)``) as well: a call less a motion frame there.
+    @inline(__always)
+    private func deliverLoneMoveInline(_ lead: Unretained<TouchSequence>, mark: UInt64, time: Timestamp) {
         if unchecked.touches.originsAtEdit != unchecked.treeEditCount { refreshTouchOrigins() }
         // The surface read unretained: the record keeps it for the whole frame (see
         // `dispatchGroup`).
@@ -686,9 +693,12 @@ extension Router {
         #if DEBUG
         unchecked.touches.loneMoveFrames += 1
         #endif
-        let handled = walkFollowingPhase(.moved, event, of: lead, lead: lead, surface: surface)
+        let handled = walkLoneMove(event, of: lead, surface: surface)
         if !handled && !lead.with({ $0.unchecked.finished }) { reportDropped(.touchesMoved, .touchesMoved(event)) }
-        unchecked.touches.scratch = (consume event).touches
+        // Put back only into an empty place (it always is: nothing takes the buffer during
+        // the walk, whose frames wait): stored over a value that may not be `nil`, the buffer
+        // went back through a release of the one it replaced, a call a frame.
+        if unchecked.touches.scratch == nil { unchecked.touches.scratch = (consume event).touches }
     }
 
     /// Surfaces (and outputs) that left the layout while a touch they saw goes on elsewhere
@@ -1107,6 +1117,20 @@ extension Router {
         }
         if phase == .ended { cancelLinksNotToldTheEnd { record.with($0) } }
         return handled
+    }
+
+    /// ``walkFollowingPhase(_:_:of:lead:surface:)`` for the lone move (``deliverLoneMove(_:mark:time:)``):
+    /// the moved phase of one record, which is also the one whose end stops the walk. The same
+    /// walk and asks, compiled for the moved phase alone (no phase tested per link, no ended
+    /// branch). Layout space is not involved; no grab or filter is asked here.
+    @inline(never)
+    private func walkLoneMove(_ event: TouchEvent, of record: Unretained<TouchSequence>, surface: Unretained<Surface>) -> Bool {
+        surface.with { surface in
+            walkChain(from: surface, target: surface, kind: .touchesMoved, stopIf: { record.with { $0.unchecked.finished } },
+                      inliningTheRest: true) { responder, context in
+                askFollowingLink(.moved, event, responder: responder, context: context, record: record)
+            }
+        }
     }
 
     /// ``askFollowingLink(_:_:responder:context:group:)`` for a group of one touch: the link is
