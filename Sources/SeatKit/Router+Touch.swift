@@ -419,14 +419,20 @@ extension Router {
         // is now in its space with this frame.
         if unchecked.touches.checkedAtEdit != unchecked.treeEditCount { _ = markTouchesMovedUnder() }
         unchecked.touches.loops += 1
-        if let index = settledLoneMove() {
-            dispatchSettledLoneMove(at: index, time: time)
-            if let next = unchecked.touches.deferredFrame {
-                unchecked.touches.deferredFrame = nil
-                dispatchFrames(from: next)
+        // The frame's scan, made once: the settled lone move's lane is chosen from it, and
+        // the general frame is handed it (issue 25, fifteenth round).
+        var frameTime = time
+        var scan = scanFrame()
+        while true {
+            if scan.isLoneMove && usesLoneMoveLane && settledLoneMoveGoesOn(at: scan.moveIndex) {
+                dispatchSettledLoneMove(at: scan.moveIndex, time: frameTime)
+            } else {
+                dispatchFrame(time: frameTime, scan: scan)
             }
-        } else {
-            dispatchFrames(from: time)
+            guard let next = unchecked.touches.deferredFrame else { break }
+            unchecked.touches.deferredFrame = nil
+            frameTime = next
+            scan = scanFrame()
         }
         unchecked.touches.loops -= 1
         unchecked.touches.pass = .settling
@@ -436,52 +442,60 @@ extension Router {
         touchFrameDidFinish()
     }
 
-    /// The frame at `time`, then each frame injected meanwhile (`deferredFrame`), in turn.
-    @inline(never)
-    private func dispatchFrames(from time: Timestamp) {
-        var frameTime = time
-        while true {
-            dispatchFrame(time: frameTime)
-            guard let next = unchecked.touches.deferredFrame else { break }
-            unchecked.touches.deferredFrame = nil
-            frameTime = next
-        }
+    /// What a frame's scan of the records found (``scanFrame()``).
+    struct FrameScan {
+        /// A record's ID went down again in this frame (its end goes first).
+        var reusedIDs = false
+        var beganPending = false
+        var endedPending = false
+        /// The records with a move due, and the last of them.
+        var moves = 0
+        var moveIndex = 0
+
+        /// One touch's move is the frame's only phase.
+        @inline(__always)
+        var isLoneMove: Bool { moves == 1 && !reusedIDs && !beganPending && !endedPending }
     }
 
-    /// The record of a frame's settled lone move, if the frame is one: one touch's move is
-    /// the only phase due (no began, no end pending, no reused ID, one move), nothing is held
-    /// by the recognizers, and the moving touch goes on to its surface's walk with no
-    /// recognizer taking part: not taken, nothing of it held, bound to an attached surface,
-    /// its arena (if any) with no live recognizer (so none delays it either: a settled arena
-    /// delays nothing). The frame the touchscreen makes most: one finger moving once the
-    /// recognizers under it have settled. Nothing here calls out; the records are read
-    /// unretained (the list keeps them, and `loops` > 0).
+    /// One scan for an ID reused in this frame, for any began or end pending and for the
+    /// records with a move due: most frames move fingers that are down already, and their
+    /// began pass then costs nothing (issue 25, ninth round); most of those move one finger,
+    /// and take the lone move's lane (issue 25, thirteenth round). Nothing here calls out.
     @inline(__always)
-    private func settledLoneMove() -> Int? {
-        guard usesLoneMoveLane, gestures.unchecked.heldTouches.withUnsafeBufferPointer({ $0.isEmpty }) else { return nil }
-        var index = -1
+    private func scanFrame() -> FrameScan {
+        var scan = FrameScan()
         var k = 0
         while k < unchecked.touches.records.count {
-            // 2: a phase other than a move (the general frame); 1: a move due.
-            let due = unchecked.touches.record(at: k).with { sequence -> UInt8 in
-                if sequence.unchecked.endsBeforeReuse || sequence.unchecked.beganPending || sequence.unchecked.endedPending { return 2 }
-                return sequence.unchecked.movedPending && !sequence.unchecked.finished ? 1 : 0
-            }
-            if due != 0 {
-                // A second move, or another phase: the general frame.
-                if due == 2 || index >= 0 { return nil }
-                index = k
+            unchecked.touches.record(at: k).with { sequence in
+                if sequence.unchecked.endsBeforeReuse { scan.reusedIDs = true }
+                if sequence.unchecked.beganPending { scan.beganPending = true }
+                if sequence.unchecked.endedPending { scan.endedPending = true }
+                if sequence.unchecked.movedPending && !sequence.unchecked.finished {
+                    scan.moves += 1
+                    scan.moveIndex = k
+                }
             }
             k += 1
         }
-        guard index >= 0 else { return nil }
+        return scan
+    }
+
+    /// Whether the frame's lone move, of the record at `index` (``FrameScan/isLoneMove``), is
+    /// a settled one: nothing is held by the recognizers, and the moving touch goes on to its
+    /// surface's walk with no recognizer taking part: its arena (if any) has no live
+    /// recognizer (so none delays it either: a settled arena delays nothing), it is not taken,
+    /// nothing of it is held, its surface is attached. The frame the touchscreen makes most:
+    /// one finger moving once the recognizers under it have settled. Nothing here calls out;
+    /// the record is read unretained (the list keeps it, and `loops` > 0).
+    @inline(__always)
+    private func settledLoneMoveGoesOn(at index: Int) -> Bool {
         let goesOn = unchecked.touches.record(at: index).with { sequence -> Bool in
+            if let arena = sequence.unchecked.arena.map(Unretained.init), !arena.with({ $0.unchecked.live.isEmpty }) { return false }
             guard !sequence.unchecked.taken, sequence.unchecked.heldCount == 0,
-                  let surface = sequence.unchecked.surface.map(Unretained.init), surface.with({ $0.unchecked.isAttached }) else { return false }
-            guard let arena = sequence.unchecked.arena.map(Unretained.init) else { return true }
-            return arena.with { $0.unchecked.live.isEmpty }
+                  let surface = sequence.unchecked.surface.map(Unretained.init) else { return false }
+            return surface.with { $0.unchecked.isAttached }
         }
-        return goesOn ? index : nil
+        return goesOn && gestures.unchecked.heldTouches.withUnsafeBufferPointer { $0.isEmpty }
     }
 
     /// A frame whose only phase is the settled lone move of the record at `index`
@@ -516,30 +530,13 @@ extension Router {
         finishEndedRecords()
     }
 
-    private func dispatchFrame(time: Timestamp) {
+    /// A frame, from its scan (``scanFrame()``, made with nothing called out since).
+    private func dispatchFrame(time: Timestamp, scan: FrameScan) {
         unchecked.touches.frameCount &+= 1
-        // One scan for an ID reused in this frame, for any began or end pending and for the
-        // records with a move due: most frames move fingers that are down already, and their
-        // began pass then costs nothing (issue 25, ninth round); most of those move one finger,
-        // and take the lone move's lane (issue 25, thirteenth round).
-        var reusedIDs = false, beganPending = false, endedPending = false
-        var moves = 0, moveIndex = 0
-        var k = 0
-        while k < unchecked.touches.records.count {
-            unchecked.touches.record(at: k).with { sequence in
-                if sequence.unchecked.endsBeforeReuse { reusedIDs = true }
-                if sequence.unchecked.beganPending { beganPending = true }
-                if sequence.unchecked.endedPending { endedPending = true }
-                if sequence.unchecked.movedPending && !sequence.unchecked.finished {
-                    moves += 1
-                    moveIndex = k
-                }
-            }
-            k += 1
-        }
-        if moves == 1 && !reusedIDs && !beganPending && !endedPending && usesLoneMoveLane {
+        let reusedIDs = scan.reusedIDs, beganPending = scan.beganPending
+        if scan.isLoneMove && usesLoneMoveLane {
             unchecked.touches.pass = .phases
-            return dispatchLoneMove(at: moveIndex, time: time)
+            return dispatchLoneMove(at: scan.moveIndex, time: time)
         }
         if reusedIDs {
             unchecked.touches.pass = .reusedEnds
