@@ -421,18 +421,17 @@ extension Router {
         unchecked.touches.loops += 1
         // The frame's scan, made once: the settled lone move's lane is chosen from it, and
         // the general frame is handed it (issue 25, fifteenth round).
-        var frameTime = time
-        var scan = scanFrame()
-        while true {
-            if scan.isLoneMove && usesLoneMoveLane && settledLoneMoveGoesOn(at: scan.moveIndex) {
-                dispatchSettledLoneMove(at: scan.moveIndex, time: frameTime)
-            } else {
-                dispatchFrame(time: frameTime, scan: scan)
-            }
-            guard let next = unchecked.touches.deferredFrame else { break }
+        // Not in a loop with the frames injected meanwhile: there, the settled lane was
+        // compiled out of line (+42 a motion frame).
+        let scan = scanFrame()
+        if scan.isLoneMove && usesLoneMoveLane && settledLoneMoveGoesOn(at: scan.moveIndex) {
+            dispatchSettledLoneMove(at: scan.moveIndex, time: time)
+        } else {
+            dispatchFrame(time: time, scan: scan)
+        }
+        if let next = unchecked.touches.deferredFrame {
             unchecked.touches.deferredFrame = nil
-            frameTime = next
-            scan = scanFrame()
+            dispatchFrames(from: next)
         }
         unchecked.touches.loops -= 1
         unchecked.touches.pass = .settling
@@ -440,6 +439,18 @@ extension Router {
         unchecked.touches.pass = .idle
         compactTouches()
         touchFrameDidFinish()
+    }
+
+    /// Frames injected while one was delivered (`deferredFrame`), each in turn, from `time`.
+    @inline(never)
+    private func dispatchFrames(from time: Timestamp) {
+        var frameTime = time
+        while true {
+            dispatchFrame(time: frameTime, scan: scanFrame())
+            guard let next = unchecked.touches.deferredFrame else { break }
+            unchecked.touches.deferredFrame = nil
+            frameTime = next
+        }
     }
 
     /// What a frame's scan of the records found (``scanFrame()``).
