@@ -531,6 +531,17 @@ extension Router {
         unchecked.touches.settledLoneMoveFrames += 1
         #endif
         deliverLoneMoveInline(lead, mark: mark, time: time)
+        // Most often the moving touch is the last record and nothing made an end due.
+        guard index + 1 < unchecked.touches.records.count || unchecked.touches.dueEdits != dueEditsBefore else { return }
+        finishSettledLoneMove(after: index, mark: mark, dueEditsBefore: dueEditsBefore, time: time)
+    }
+
+    /// The rest of ``dispatchSettledLoneMove(at:time:)`` when there is any: the groups of moves a
+    /// handler made due after the lone move, then the ended pass and the finishing scan when
+    /// `dueEdits` moved, as the lone move's lane does. Out of line: compiled into the lane, the
+    /// general group's delivery made it too large to be inlined into `dispatchTouches`.
+    @inline(never)
+    private func finishSettledLoneMove(after index: Int, mark: UInt64, dueEditsBefore: UInt64, time: Timestamp) {
         var i = index + 1
         while i < unchecked.touches.records.count {
             i += 1
