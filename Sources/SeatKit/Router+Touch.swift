@@ -531,9 +531,22 @@ extension Router {
         unchecked.touches.settledLoneMoveFrames += 1
         #endif
         deliverLoneMoveInline(lead, mark: mark, time: time)
-        // Most often the moving touch is the last record and nothing made an end due.
-        guard index + 1 < unchecked.touches.records.count || unchecked.touches.dueEdits != dueEditsBefore else { return }
+        // Most often no record after the moving one has a move pending (a group is made only
+        // of a due move) and nothing made an end due.
+        guard unchecked.touches.dueEdits != dueEditsBefore || movePending(after: index) else { return }
         finishSettledLoneMove(after: index, mark: mark, dueEditsBefore: dueEditsBefore, time: time)
+    }
+
+    /// Whether a record after `index` has a move pending (what a move's group needs first,
+    /// ``isDue(_:_:)``). Nothing here calls out.
+    @inline(__always)
+    private func movePending(after index: Int) -> Bool {
+        var j = index + 1
+        while j < unchecked.touches.records.count {
+            if unchecked.touches.record(at: j).with({ $0.unchecked.movedPending }) { return true }
+            j += 1
+        }
+        return false
     }
 
     /// The rest of ``dispatchSettledLoneMove(at:time:)`` when there is any: the groups of moves a
