@@ -424,12 +424,19 @@ extension Router {
         // is now in its space with this frame.
         if unchecked.touches.checkedAtEdit != unchecked.treeEditCount { _ = markTouchesMovedUnder() }
         unchecked.touches.loops += 1
-        var frameTime = time
-        while true {
-            dispatchFrame(time: frameTime)
-            guard let next = unchecked.touches.deferredFrame else { break }
+        // The frame's scan, made once: the settled lone move's lane is chosen from it, and
+        // the general frame is handed it (issue 25, fifteenth round).
+        // Not in a loop with the frames injected meanwhile: there, the settled lane was
+        // compiled out of line (+42 a motion frame).
+        let scan = scanFrame()
+        if scan.isLoneMove && usesLoneMoveLane && settledLoneMoveGoesOn(at: scan.moveIndex) {
+            dispatchSettledLoneMove(at: scan.moveIndex, time: time)
+        } else {
+            dispatchFrame(time: time, scan: scan)
+        }
+        if let next = unchecked.touches.deferredFrame {
             unchecked.touches.deferredFrame = nil
-            frameTime = next
+            dispatchFrames(from: next)
         }
         unchecked.touches.loops -= 1
         unchecked.touches.pass = .settling
@@ -439,30 +446,140 @@ extension Router {
         touchFrameDidFinish()
     }
 
-    private func dispatchFrame(time: Timestamp) {
-        unchecked.touches.frameCount &+= 1
-        // One scan for an ID reused in this frame, for any began or end pending and for the
-        // records with a move due: most frames move fingers that are down already, and their
-        // began pass then costs nothing (issue 25, ninth round); most of those move one finger,
-        // and take the lone move's lane (issue 25, thirteenth round).
-        var reusedIDs = false, beganPending = false, endedPending = false
-        var moves = 0, moveIndex = 0
+    /// Frames injected while one was delivered (`deferredFrame`), each in turn, from `time`.
+    @inline(never)
+    private func dispatchFrames(from time: Timestamp) {
+        var frameTime = time
+        while true {
+            dispatchFrame(time: frameTime, scan: scanFrame())
+            guard let next = unchecked.touches.deferredFrame else { break }
+            unchecked.touches.deferredFrame = nil
+            frameTime = next
+        }
+    }
+
+    /// What a frame's scan of the records found (``scanFrame()``).
+    struct FrameScan {
+        /// A record's ID went down again in this frame (its end goes first).
+        var reusedIDs = false
+        var beganPending = false
+        var endedPending = false
+        /// The records with a move due, and the last of them.
+        var moves = 0
+        var moveIndex = 0
+
+        /// One touch's move is the frame's only phase.
+        @inline(__always)
+        var isLoneMove: Bool { moves == 1 && !reusedIDs && !beganPending && !endedPending }
+    }
+
+    /// One scan for an ID reused in this frame, for any began or end pending and for the
+    /// records with a move due: most frames move fingers that are down already, and their
+    /// began pass then costs nothing (issue 25, ninth round); most of those move one finger,
+    /// and take the lone move's lane (issue 25, thirteenth round). Nothing here calls out.
+    @inline(__always)
+    private func scanFrame() -> FrameScan {
+        var scan = FrameScan()
         var k = 0
         while k < unchecked.touches.records.count {
             unchecked.touches.record(at: k).with { sequence in
-                if sequence.unchecked.endsBeforeReuse { reusedIDs = true }
-                if sequence.unchecked.beganPending { beganPending = true }
-                if sequence.unchecked.endedPending { endedPending = true }
+                if sequence.unchecked.endsBeforeReuse { scan.reusedIDs = true }
+                if sequence.unchecked.beganPending { scan.beganPending = true }
+                if sequence.unchecked.endedPending { scan.endedPending = true }
                 if sequence.unchecked.movedPending && !sequence.unchecked.finished {
-                    moves += 1
-                    moveIndex = k
+                    scan.moves += 1
+                    scan.moveIndex = k
                 }
             }
             k += 1
         }
-        if moves == 1 && !reusedIDs && !beganPending && !endedPending && usesLoneMoveLane {
+        return scan
+    }
+
+    /// Whether the frame's lone move, of the record at `index` (``FrameScan/isLoneMove``), is
+    /// a settled one: nothing is held by the recognizers, and the moving touch goes on to its
+    /// surface's walk with no recognizer taking part: its arena (if any) has no live
+    /// recognizer (so none delays it either: a settled arena delays nothing), it is not taken,
+    /// nothing of it is held, its surface is attached. The frame the touchscreen makes most:
+    /// one finger moving once the recognizers under it have settled. Nothing here calls out;
+    /// the record is read unretained (the list keeps it, and `loops` > 0).
+    @inline(__always)
+    private func settledLoneMoveGoesOn(at index: Int) -> Bool {
+        let goesOn = unchecked.touches.record(at: index).with { sequence -> Bool in
+            if let arena = sequence.unchecked.arena.map(Unretained.init), !arena.with({ $0.unchecked.live.isEmpty }) { return false }
+            guard !sequence.unchecked.taken, sequence.unchecked.heldCount == 0,
+                  let surface = sequence.unchecked.surface.map(Unretained.init) else { return false }
+            return surface.with { $0.unchecked.isAttached }
+        }
+        return goesOn && gestures.unchecked.heldTouches.withUnsafeBufferPointer { $0.isEmpty }
+    }
+
+    /// A frame whose only phase is the settled lone move of the record at `index`
+    /// (``settledLoneMove()``): what ``dispatchFrame(time:)`` and the lone move's lane
+    /// (``dispatchLoneMove(at:time:)``, ``deliverLoneMove(_:mark:time:)``) do for it, in one
+    /// function, without checking again what ``settledLoneMove()`` found (issue 25, fifteenth
+    /// round): the frame counted, the pass begun and marked, the touch's point and event made,
+    /// its walk; then, as there, the moves a handler made due after it, and the ended pass
+    /// and the finishing scan when `dueEdits` moved meanwhile. The same calls out in the same
+    /// order with the same events (`LoneMoveLaneTests`). The point goes out in the bound
+    /// surface's space; no filter or grab is asked here (the touch's motion and frame passed
+    /// them on the way in).
+    @inline(__always)
+    private func dispatchSettledLoneMove(at index: Int, time: Timestamp) {
+        unchecked.touches.frameCount &+= 1
+        unchecked.touches.pass = .phases
+        let dueEditsBefore = unchecked.touches.dueEdits
+        unchecked.touches.frameMark &+= 1
+        let mark = unchecked.touches.frameMark
+        let lead = unchecked.touches.record(at: index)
+        #if DEBUG
+        unchecked.touches.settledLoneMoveFrames += 1
+        #endif
+        deliverLoneMoveInline(lead, mark: mark, time: time)
+        // Most often no record after the moving one has a move pending (a group is made only
+        // of a due move) and nothing made an end due.
+        guard unchecked.touches.dueEdits != dueEditsBefore || movePending(after: index) else { return }
+        finishSettledLoneMove(after: index, mark: mark, dueEditsBefore: dueEditsBefore, time: time)
+    }
+
+    /// Whether a record after `index` has a move pending (what a move's group needs first,
+    /// ``isDue(_:_:)``). Nothing here calls out.
+    @inline(__always)
+    private func movePending(after index: Int) -> Bool {
+        var j = index + 1
+        while j < unchecked.touches.records.count {
+            if unchecked.touches.record(at: j).with({ $0.unchecked.movedPending }) { return true }
+            j += 1
+        }
+        return false
+    }
+
+    /// The rest of ``dispatchSettledLoneMove(at:time:)`` when there is any: the groups of moves a
+    /// handler made due after the lone move, then the ended pass and the finishing scan when
+    /// `dueEdits` moved, as the lone move's lane does. Out of line: compiled into the lane, the
+    /// general group's delivery made it too large to be inlined into `dispatchTouches`.
+    @inline(never)
+    private func finishSettledLoneMove(after index: Int, mark: UInt64, dueEditsBefore: UInt64, time: Timestamp) {
+        var i = index + 1
+        while i < unchecked.touches.records.count {
+            i += 1
+            unchecked.touches.record(at: i - 1).with { dispatchGroup(.moved, lead: $0, from: i - 1, mark: mark, time: time) }
+        }
+        guard unchecked.touches.dueEdits != dueEditsBefore else { return }
+        dispatch(.ended, time: time)
+        finishEndedRecords()
+    }
+
+    /// A frame, from its scan (``scanFrame()``, made with nothing called out since). Out of
+    /// line: inlined into `dispatchTouches`, it left the settled lane there out of line (+41
+    /// a motion frame).
+    @inline(never)
+    private func dispatchFrame(time: Timestamp, scan: FrameScan) {
+        unchecked.touches.frameCount &+= 1
+        let reusedIDs = scan.reusedIDs, beganPending = scan.beganPending
+        if scan.isLoneMove && usesLoneMoveLane {
             unchecked.touches.pass = .phases
-            return dispatchLoneMove(at: moveIndex, time: time)
+            return dispatchLoneMove(at: scan.moveIndex, time: time)
         }
         if reusedIDs {
             unchecked.touches.pass = .reusedEnds
@@ -594,6 +711,13 @@ extension Router {
     /// into the lane, the buffer's append was left out of line (about 40 instructions a frame).
     @inline(never)
     private func deliverLoneMove(_ lead: Unretained<TouchSequence>, mark: UInt64, time: Timestamp) {
+        deliverLoneMoveInline(lead, mark: mark, time: time)
+    }
+
+    /// ``deliverLoneMove(_:mark:time:)``'s body, compiled into the settled lone move's frame
+    /// (``dispatchSettledLoneMove(at:time:)``) as well: a call less a motion frame there.
+    @inline(__always)
+    private func deliverLoneMoveInline(_ lead: Unretained<TouchSequence>, mark: UInt64, time: Timestamp) {
         if unchecked.touches.originsAtEdit != unchecked.treeEditCount { refreshTouchOrigins() }
         // The surface read unretained: the record keeps it for the whole frame (see
         // `dispatchGroup`).
@@ -609,9 +733,12 @@ extension Router {
         #if DEBUG
         unchecked.touches.loneMoveFrames += 1
         #endif
-        let handled = walkFollowingPhase(.moved, event, of: lead, lead: lead, surface: surface)
+        let handled = walkLoneMove(event, of: lead, surface: surface)
         if !handled && !lead.with({ $0.unchecked.finished }) { reportDropped(.touchesMoved, .touchesMoved(event)) }
-        unchecked.touches.scratch = (consume event).touches
+        // Put back only into an empty place (it always is: nothing takes the buffer during
+        // the walk, whose frames wait): stored over a value that may not be `nil`, the buffer
+        // went back through a release of the one it replaced, a call a frame.
+        if unchecked.touches.scratch == nil { unchecked.touches.scratch = (consume event).touches }
     }
 
     /// Surfaces (and outputs) that left the layout while a touch they saw goes on elsewhere
@@ -1030,6 +1157,20 @@ extension Router {
         }
         if phase == .ended { cancelLinksNotToldTheEnd { record.with($0) } }
         return handled
+    }
+
+    /// ``walkFollowingPhase(_:_:of:lead:surface:)`` for the lone move (``deliverLoneMove(_:mark:time:)``):
+    /// the moved phase of one record, which is also the one whose end stops the walk. The same
+    /// walk and asks, compiled for the moved phase alone (no phase tested per link, no ended
+    /// branch). Layout space is not involved; no grab or filter is asked here.
+    @inline(never)
+    private func walkLoneMove(_ event: TouchEvent, of record: Unretained<TouchSequence>, surface: Unretained<Surface>) -> Bool {
+        surface.with { surface in
+            walkChain(from: surface, target: surface, kind: .touchesMoved, stopIf: { record.with { $0.unchecked.finished } },
+                      inliningTheRest: true) { responder, context in
+                askFollowingLink(.moved, event, responder: responder, context: context, record: record)
+            }
+        }
     }
 
     /// ``askFollowingLink(_:_:responder:context:group:)`` for a group of one touch: the link is

@@ -136,6 +136,9 @@ struct TouchRouting {
     var generalFramesOnly = false
     /// Moves delivered through the lone move's lane so far (the seeded tests check that it ran).
     var loneMoveFrames = 0
+    /// Of those, the frames that took the settled lone move's lane (no recognizer live on the
+    /// touch: Router+Touch.swift's `dispatchSettledLoneMove`, from `dispatchTouches`).
+    var settledLoneMoveFrames = 0
     #endif
 
     init() {

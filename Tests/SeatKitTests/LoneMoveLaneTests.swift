@@ -34,7 +34,7 @@ struct LoneMoveLaneTests {
 
     @Test func aLoneMoveShowsEveryoneWhatTheGeneralFramePathShowsOnSeededRunsWithMidWalkEdits() {
         let seeds = Self.environment("SEATKIT_LANE_SEEDS") ?? 120
-        var laneFrames = 0, frames = 0
+        var laneFrames = 0, settledFrames = 0, frames = 0
         var failures: [String] = []
         for seed in 1...UInt64(seeds) {
             let lane = LoneMoveWorld(seed: seed, generalOnly: false)
@@ -43,7 +43,9 @@ struct LoneMoveLaneTests {
             general.run(steps: 160)
             #if DEBUG
             laneFrames += lane.router.unchecked.touches.loneMoveFrames
+            settledFrames += lane.router.unchecked.touches.settledLoneMoveFrames
             #expect(general.router.unchecked.touches.loneMoveFrames == 0)
+            #expect(general.router.unchecked.touches.settledLoneMoveFrames == 0)
             #endif
             frames += lane.framesSent
             if let difference = Self.firstDifference(lane.log.entries, general.log.entries) {
@@ -54,12 +56,16 @@ struct LoneMoveLaneTests {
             if !broken.isEmpty { failures.append("seed \(seed): lane run breaks \(broken)") }
             if failures.count >= 3 { break }
         }
-        print("lone move lane: \(laneFrames) of \(frames) frames took the lane")
+        print("lone move lane: \(laneFrames) of \(frames) frames took the lane, \(settledFrames) of them the settled one")
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
         // The lane is what most of these frames take (a wrong guard that never takes it would
         // pass the comparison trivially).
         #if DEBUG
         #expect(laneFrames * 4 > frames, "only \(laneFrames) of \(frames) frames took the lane")
+        // Both of its ways: with recognizers live on the touch, and with none (the settled
+        // lone move, issue 25, fifteenth round).
+        #expect(settledFrames * 8 > frames, "only \(settledFrames) of \(frames) frames took the settled lane")
+        #expect(laneFrames - settledFrames > 0)
         #endif
     }
 
