@@ -1763,7 +1763,7 @@ extension ChainLink {
     /// link asked is looked up in the touch's seen list).
     ///
     /// Why it is sound: a `ChainLink` is one word (its case in the pointer's spare bits,
-    /// ``ChainLinkBitsTests`` checks the size and that a surface's link is its pointer), and
+    /// `ChainLinkBitsTests` checks the size and that a surface's link is its pointer), and
     /// `id` is a live object's address (the walk holds or pins the surface it asks). Equal
     /// bits mean a payload at that address: the surface itself (an output is another object,
     /// at another address; `.delegate` carries no pointer). Unequal bits say nothing: the
