@@ -458,19 +458,30 @@ extension Router {
         }
     }
 
-    /// What a frame's scan of the records found (``scanFrame()``).
+    /// What a frame's scan of the records found (``scanFrame()``). The three findings are
+    /// bits of one byte, not three `Bool`s: handed to ``dispatchFrame(time:scan:)``, the
+    /// `Bool`s were packed into one register there (12 instructions a frame that is not a
+    /// settled lone move), and the lone move's test read them one by one (issue 25, fifteenth
+    /// round: a tap's two frames cost 33 more when the scan moved into `dispatchTouches`).
     struct FrameScan {
-        /// A record's ID went down again in this frame (its end goes first).
-        var reusedIDs = false
-        var beganPending = false
-        var endedPending = false
+        /// Bits of ``flags``.
+        static let reusedIDsBit: UInt8 = 1, beganPendingBit: UInt8 = 2, endedPendingBit: UInt8 = 4
+        var flags: UInt8 = 0
         /// The records with a move due, and the last of them.
         var moves = 0
         var moveIndex = 0
 
+        /// A record's ID went down again in this frame (its end goes first).
+        @inline(__always)
+        var reusedIDs: Bool { flags & Self.reusedIDsBit != 0 }
+        @inline(__always)
+        var beganPending: Bool { flags & Self.beganPendingBit != 0 }
+        @inline(__always)
+        var endedPending: Bool { flags & Self.endedPendingBit != 0 }
+
         /// One touch's move is the frame's only phase.
         @inline(__always)
-        var isLoneMove: Bool { moves == 1 && !reusedIDs && !beganPending && !endedPending }
+        var isLoneMove: Bool { moves == 1 && flags == 0 }
     }
 
     /// One scan for an ID reused in this frame, for any began or end pending and for the
@@ -483,9 +494,9 @@ extension Router {
         var k = 0
         while k < unchecked.touches.records.count {
             unchecked.touches.record(at: k).with { sequence in
-                if sequence.unchecked.endsBeforeReuse { scan.reusedIDs = true }
-                if sequence.unchecked.beganPending { scan.beganPending = true }
-                if sequence.unchecked.endedPending { scan.endedPending = true }
+                if sequence.unchecked.endsBeforeReuse { scan.flags |= FrameScan.reusedIDsBit }
+                if sequence.unchecked.beganPending { scan.flags |= FrameScan.beganPendingBit }
+                if sequence.unchecked.endedPending { scan.flags |= FrameScan.endedPendingBit }
                 if sequence.unchecked.movedPending && !sequence.unchecked.finished {
                     scan.moves += 1
                     scan.moveIndex = k

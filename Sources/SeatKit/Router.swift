@@ -298,15 +298,31 @@ public final class Router {
     /// ``touchMotion(_:id:to:firstFilter:)`` would route it
     /// (``followedFingerMoved(at:device:id:to:)``). Anything else, or no such touch, goes the
     /// whole way with its event (``injectTouchMotion(time:device:id:to:)``), which does the same then.
+    ///
+    /// The common case calls nothing: the taken finger's way is out of line
+    /// (``injectTakenTouchMotion(at:device:id:to:)``), so that this one saves no registers and
+    /// keeps no stack frame of its own (issue 25, fifteenth round: 65 instructions a motion,
+    /// 15 of them the prologue and epilogue the rare paths needed).
     @usableFromInline
     func injectTouchMotion(at time: Timestamp, device: DeviceID, id: TouchID, to point: LayoutPoint) {
         if trace == nil, !unchecked.spyList.wants(.touchMotion), point.x.isFinite, point.y.isFinite {
-            if unchecked.touches.takenByFilters.isEmpty {
-                if !unchecked.filterList.asks(.touches), unchecked.touches.grab == nil, moveRoutedTouch(id, to: point) { return }
-            } else if !unchecked.touches.followedFingers.isEmpty, unchecked.touches.takenByFilters.scanContains(id),
-                      followedFingerMoved(at: time, device: device, id: id, to: point) {
-                return
+            if !unchecked.touches.takenByFilters.isEmpty {
+                return injectTakenTouchMotion(at: time, device: device, id: id, to: point)
             }
+            if !unchecked.filterList.asks(.touches), unchecked.touches.grab == nil, moveRoutedTouch(id, to: point) { return }
+        }
+        injectTouchMotion(time: time, device: device, id: id, to: point)
+    }
+
+    /// ``injectTouchMotion(at:device:id:to:)`` while a filter has taken a touch (no trace or
+    /// spy wants the motion, its point is finite): a followed finger's motion is routed as
+    /// ``touchMotion(_:id:to:firstFilter:)`` would (``followedFingerMoved(at:device:id:to:)``);
+    /// anything else goes the whole way with its event.
+    @inline(never)
+    func injectTakenTouchMotion(at time: Timestamp, device: DeviceID, id: TouchID, to point: LayoutPoint) {
+        if !unchecked.touches.followedFingers.isEmpty, unchecked.touches.takenByFilters.scanContains(id),
+           followedFingerMoved(at: time, device: device, id: id, to: point) {
+            return
         }
         injectTouchMotion(time: time, device: device, id: id, to: point)
     }
@@ -333,9 +349,17 @@ public final class Router {
 
     /// A touch frame, from its parts: with no trace, grab or spy observing touch frames to
     /// see it, delivered with no event made (``touchFrame(_:)`` does the same then).
+    /// The event is made out of line (``injectTouchFrameEvent(time:device:)``): made here, it
+    /// gave this function a stack frame that the common case paid for (issue 25, fifteenth round).
     @usableFromInline
     func injectTouchFrame(at time: Timestamp, device: DeviceID) {
         if trace == nil, !unchecked.spyList.wants(.touchFrame), unchecked.touches.grab == nil { return dispatchTouches(time: time) }
+        injectTouchFrameEvent(time: time, device: device)
+    }
+
+    /// ``injectTouchFrame(at:device:)``'s way with its event, made here.
+    @inline(never)
+    func injectTouchFrameEvent(time: Timestamp, device: DeviceID) {
         injectTouchFrame(InputEvent(time: time, device: device, .touchFrame))
     }
 

@@ -139,7 +139,11 @@ final class TouchSequence {
         let index: Int? = unchecked.seen.withUnsafeBufferPointer { seen in
             let count = seen.count
             let first = hint < count ? hint : 0
-            if first < count, seen[first].identity == id { return first }
+            if first < count {
+                // A surface's link is found by its bits first (UnsafeFoundations.swift).
+                if let id, seen[first].hasBits(of: id) { return first }
+                if seen[first].identity == id { return first }
+            }
             var i = 0
             while i < count {
                 if seen[i].identity == id { return i }

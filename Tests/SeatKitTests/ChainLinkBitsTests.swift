@@ -1,0 +1,43 @@
+import Testing
+@_spi(SeatKitInternals) @testable import SeatKit
+
+/// A touch's seen list finds a surface's link by its bits (`ChainLink.hasBits(of:)`,
+/// "Finding a surface in a touch's seen list by its bits", UnsafeFoundations.swift): a link
+/// is one word and a surface's link is the surface's pointer, and no other link has those
+/// bits. Were the layout to change, these fail and the lookup is only slower (it compares
+/// identities when the bits differ), never wrong.
+@Suite struct ChainLinkBitsTests {
+    @Test func aChainLinkIsOneWordAndASurfacesLinkHasTheSurfacesBits() {
+        #expect(MemoryLayout<ChainLink>.size == MemoryLayout<UInt>.size)
+        let surface = Surface(name: "s", frame: SurfaceRect(x: 0, y: 0, width: 10, height: 10))
+        let link = ChainLink.surface(surface)
+        #expect(link.hasBits(of: ObjectIdentifier(surface)))
+    }
+
+    @Test func noOtherLinkHasASurfacesBits() {
+        let surface = Surface(name: "s", frame: SurfaceRect(x: 0, y: 0, width: 10, height: 10))
+        let other = Surface(name: "t", frame: SurfaceRect(x: 0, y: 0, width: 10, height: 10))
+        let output = Output(name: "OUT", position: LayoutPoint(x: 0, y: 0), modeSize: Size(width: 100, height: 100))
+        let id = ObjectIdentifier(surface)
+        #expect(!ChainLink.surface(other).hasBits(of: id))
+        #expect(!ChainLink.output(output).hasBits(of: id))
+        #expect(!ChainLink.delegate.hasBits(of: id))
+        // An output's link does not have the output's own bits either: its case is in them.
+        #expect(!ChainLink.output(output).hasBits(of: ObjectIdentifier(output)))
+    }
+
+    @Test func aTouchsSeenListFindsEachKindOfLinkWhereverTheHintPoints() {
+        let surface = Surface(name: "s", frame: SurfaceRect(x: 0, y: 0, width: 10, height: 10))
+        let output = Output(name: "OUT", position: LayoutPoint(x: 0, y: 0), modeSize: Size(width: 100, height: 100))
+        let sequence = TouchSequence()
+        sequence.noteSeen(.surface(surface))
+        sequence.noteSeen(.output(output))
+        sequence.noteSeen(.delegate)
+        for _ in 0..<2 {
+            #expect(sequence.hasSeen(identity: ObjectIdentifier(surface)))
+            #expect(sequence.hasSeen(identity: ObjectIdentifier(output)))
+            #expect(sequence.hasSeen(identity: nil))
+        }
+        #expect(!sequence.hasSeen(identity: ObjectIdentifier(Surface(name: "t", frame: SurfaceRect(x: 0, y: 0, width: 1, height: 1)))))
+    }
+}
