@@ -526,9 +526,9 @@ extension Router {
     }
 
     /// A frame whose only phase is the settled lone move of the record at `index`
-    /// (``settledLoneMove()``): what ``dispatchFrame(time:)`` and the lone move's lane
+    /// (``settledLoneMoveGoesOn(at:)``): what ``dispatchFrame(time:scan:)`` and the lone move's lane
     /// (``dispatchLoneMove(at:time:)``, ``deliverLoneMove(_:mark:time:)``) do for it, in one
-    /// function, without checking again what ``settledLoneMove()`` found (issue 25, fifteenth
+    /// function, without checking again what ``settledLoneMoveGoesOn(at:)`` found (issue 25, fifteenth
     /// round): the frame counted, the pass begun and marked, the touch's point and event made,
     /// its walk; then, as there, the moves a handler made due after it, and the ended pass
     /// and the finishing scan when `dueEdits` moved meanwhile. The same calls out in the same
