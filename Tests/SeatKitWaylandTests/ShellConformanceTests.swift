@@ -124,23 +124,7 @@ extension EndToEndTests {
         let press = try #require(wire.read(until: { $0.object == pointer && $0.opcode == 3 && $0.uint(at: 3) == 1 }), "no button press")
 
         // The popup: 50×50 below the window's top left, grabbing with the press's serial.
-        let positioner = wire.newID()
-        wire.send(wmBase, 1, [positioner])  // create_positioner
-        wire.send(positioner, 1, [UInt32(50), UInt32(50)])  // set_size
-        wire.send(positioner, 2, [UInt32(0), UInt32(0), UInt32(10), UInt32(10)])  // set_anchor_rect
-        let surface = wire.newID()
-        wire.send(compositor, 0, [surface])
-        let xdgSurface = wire.newID()
-        wire.send(wmBase, 2, [xdgSurface, surface])  // get_xdg_surface
-        let popup = wire.newID()
-        wire.send(xdgSurface, 2, [popup, window.xdgSurface, positioner])  // get_popup
-        wire.send(popup, 1, [seat, press.uint(at: 0)])  // grab
-        wire.send(surface, 6, [])  // initial commit
-        let configure = try #require(wire.read(until: { $0.object == xdgSurface && $0.opcode == 0 }), "no popup configure")
-        wire.send(xdgSurface, 4, [configure.uint(at: 0)])  // ack_configure
-        let buffer = try wire.shmBuffer(width: 50, height: 50)
-        wire.send(surface, 1, [buffer, UInt32(0), UInt32(0)])  // attach
-        wire.send(surface, 6, [])  // commit: the popup shows, grabbing
+        let popup = try wire.mapGrabbingPopup(of: window, seat: seat, serial: press.uint(at: 0), compositor: compositor, wmBase: wmBase)
         try session.log.require("popup of menu-owner[")
         #expect(wire.sync())
 

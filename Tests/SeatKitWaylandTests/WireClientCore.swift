@@ -162,6 +162,31 @@ final class WireClient {
         return (surface, subsurface)
     }
 
+    /// A 50×50 xdg_popup of `parent`, anchored to the 10×10 box at its top left, that grabs
+    /// `seat` with `serial` (a button press's) and shows: the initial commit, the ack of its
+    /// configure, a shm buffer and the commit that maps it. Returns the xdg_popup's id; the
+    /// caller syncs or waits for the compositor's answer.
+    func mapGrabbingPopup(of parent: Window, seat: UInt32, serial: UInt32,
+                          compositor: UInt32, wmBase: UInt32) throws -> UInt32 {
+        let positioner = newID()
+        send(wmBase, 1, [positioner])  // create_positioner
+        send(positioner, 1, [UInt32(50), UInt32(50)])  // set_size
+        send(positioner, 2, [UInt32(0), UInt32(0), UInt32(10), UInt32(10)])  // set_anchor_rect
+        let surface = newID()
+        send(compositor, 0, [surface])  // create_surface
+        let xdgSurface = newID()
+        send(wmBase, 2, [xdgSurface, surface])  // get_xdg_surface
+        let popup = newID()
+        send(xdgSurface, 2, [popup, parent.xdgSurface, positioner])  // get_popup
+        send(popup, 1, [seat, serial])  // grab
+        send(surface, 6, [])  // initial commit
+        guard let configure = read(until: { $0.object == xdgSurface && $0.opcode == 0 }) else { throw WireError("no popup configure") }
+        send(xdgSurface, 4, [configure.uint(at: 0)])  // ack_configure
+        send(surface, 1, [try shmBuffer(width: 50, height: 50), UInt32(0), UInt32(0)])  // attach
+        send(surface, 6, [])  // commit: the popup shows, grabbing
+        return popup
+    }
+
     /// A `width`×`height` xrgb8888 wl_buffer in a pool of its own (wl_shm bound on first
     /// use): returns the buffer's id.
     /// With `shrinkingFileTo`, the pool's file is cut to that many bytes once the buffer is
