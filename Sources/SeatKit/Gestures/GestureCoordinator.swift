@@ -1013,17 +1013,12 @@ extension GestureCoordinator {
             resolveWaiters(in: router, on: recognizer, failed: false)
             deferred = endTransitionUnderWay(recognizer)
         case .failed:
-            // A failure's side effects are the waiters' and the last-remaining rule's: with
-            // neither, nothing runs before its targets, so nothing can be deferred, and the
-            // transition is not marked under way (pushed and popped, it cost about 190
-            // instructions, every touch ending in a failure of each recognizer that did not
-            // recognize it; issue 25, fourteenth round).
-            if !unchecked.waitingRecognizers.isEmpty || unchecked.arenaRules.contains(.lastRemainingWins) {
-                unchecked.transitionsUnderWay.append(DeferredTransitions(recognizer: recognizer, generation: recognizer.unchecked.generation))
-                resolveWaiters(in: router, on: recognizer, failed: true)
-                if unchecked.arenaRules.contains(.lastRemainingWins) { awardLastRemaining(in: router, after: recognizer) }
-                deferred = endTransitionUnderWay(recognizer)
-            }
+            // A failure's side effects are the waiters' and the last-remaining rule's; one
+            // with neither took `commitFailure` above, so here there is one or the other.
+            unchecked.transitionsUnderWay.append(DeferredTransitions(recognizer: recognizer, generation: recognizer.unchecked.generation))
+            resolveWaiters(in: router, on: recognizer, failed: true)
+            if unchecked.arenaRules.contains(.lastRemainingWins) { awardLastRemaining(in: router, after: recognizer) }
+            deferred = endTransitionUnderWay(recognizer)
         case .cancelled, .ended:
             // An inhibitor's gesture is over (GestureRelationships.swift): those it inhibits
             // go ahead if it was cancelled, fail if it ended.
