@@ -296,14 +296,49 @@ static void post_to_touches(struct wlr_seat_client *client, uint32_t opcode, uni
 	}
 }
 
-/* wlr_seat_touch_notify_motion for `point` (already looked up by the caller). */
-static void touch_notify_motion(struct wlr_seat *seat, struct wlr_touch_point *point, uint32_t time_msec,
+/* wlr_seat_touch_get_point, walked here (wlroots 0.15's own walk of the seat's public list
+ * of points, without the call into libwlroots; one point per finger down). */
+static struct wlr_touch_point *seat_touch_point(struct wlr_seat *seat, int32_t id) {
+	struct wlr_touch_point *point;
+	wl_list_for_each(point, &seat->touch_state.touch_points, link) {
+		if (point->touch_id == id) {
+			return point;
+		}
+	}
+	return NULL;
+}
+
+/* wlr_seat.last_event stamped with the event's own time (`usec`, the router's clock:
+ * CLOCK_MONOTONIC for a router on the event loop, where a libinput event's time is the
+ * kernel's timestamp of it), where wlroots' notify calls read the clock (clock_gettime, a
+ * call per motion: ~40 instructions with the benchmark's clock shim). wlroots 0.15 only
+ * writes the field; a compositor reads it to tell which seat had input last. It never goes
+ * back: a motion read in the same wakeup as a down that wlroots stamped with the clock's now
+ * may be older than that now. */
+static void stamp_last_event(struct wlr_seat *seat, int64_t usec) {
+	int64_t sec = usec / 1000000, rem = usec % 1000000;
+	if (rem < 0) {
+		sec -= 1;
+		rem += 1000000;
+	}
+	struct timespec *last = &seat->last_event;
+	long nsec = (long)rem * 1000;
+	if (sec > last->tv_sec || (sec == last->tv_sec && nsec > last->tv_nsec)) {
+		last->tv_sec = (time_t)sec;
+		last->tv_nsec = nsec;
+	}
+}
+
+/* wlr_seat_touch_notify_motion for `point` (already looked up by the caller), at `usec`
+ * (the router's time of the event; wlroots' time_msec is its milliseconds). */
+static void touch_notify_motion(struct wlr_seat *seat, struct wlr_touch_point *point, int64_t usec,
 		double sx, double sy) {
+	uint32_t time_msec = msec(usec);
 	if (!touch_grab_is_default(seat)) {
 		wlr_seat_touch_notify_motion(seat, time_msec, point->touch_id, sx, sy);
 		return;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &seat->last_event);
+	stamp_last_event(seat, usec);
 	point->sx = sx;
 	point->sy = sy;
 	if (point->focus_surface && point->focus_surface != point->surface) {
@@ -689,11 +724,11 @@ static enum seatkit_result touches_moved(void *data, const struct seatkit_touch_
 		if (emulating(b, t->id)) {
 			seatkit_pointer_emulation_touch_motion(&b->emulation, t->id, t->sx, t->sy, emulate, s);
 		} else {
-			struct wlr_touch_point *point = wlr_seat_touch_get_point(b->seat, t->id);
+			struct wlr_touch_point *point = seat_touch_point(b->seat, t->id);
 			if (!point) {
 				continue;
 			}
-			touch_notify_motion(b->seat, point, msec(event->time_usec), t->sx, t->sy);
+			touch_notify_motion(b->seat, point, event->time_usec, t->sx, t->sy);
 			b->touch_sent = true;
 			report(b, "touch motion %d %.2f %.2f", t->id, t->sx, t->sy);
 		}
@@ -711,7 +746,7 @@ static enum seatkit_result touches_ended(void *data, const struct seatkit_touch_
 		if (emulating(b, t->id)) {
 			seatkit_pointer_emulation_touch_up(&b->emulation, t->id, emulate, s);
 			b->emulation_surface = NULL;
-		} else if (s->wlr_surface && wlr_seat_touch_get_point(b->seat, t->id)) {
+		} else if (s->wlr_surface && seat_touch_point(b->seat, t->id)) {
 			touch_notify_up(b->seat, msec(event->time_usec), t->id);
 			b->touch_sent = true;
 			report(b, "touch up %d", t->id);

@@ -13,6 +13,10 @@
  *    first, through SeatKit's output of the same name (its transform applied);
  *  - one wl_touch.frame per device frame to each client that got touch events in it (and
  *    after touches a recognizer held are released), one wl_touch.cancel per client;
+ *  - wlr_seat.last_event: a touch motion stamps it with its own event time (the router's
+ *    clock: CLOCK_MONOTONIC, the event's kernel timestamp for libinput) instead of reading
+ *    the clock, never moving it back; other events through wlroots' notify calls, which
+ *    stamp it with the clock;
  *  - pointer frames as wlroots sends them: one per device frame that delivered something;
  *  - pointer emulation for clients that bound no wl_touch (foot), from SeatKit's one
  *    implementation (seatkit-delivery.h);
