@@ -206,9 +206,14 @@ private struct RouteEachEvent: DeviceEventSink {
         }
     }
 
-    /// A motion alone: no test of the kind, and none of a down's event made on the stack, so
-    /// a smaller frame to set up.
-    @inline(never)
+    /// A motion alone: no test of the kind, and none of a down's event made on the stack.
+    /// Inlined into `drain(into:)`'s touch path, where the router's `inject` does fold to
+    /// `layoutPoint(fromNormalized:_:device:)` and `injectTouchMotion(at:device:id:to:)` called
+    /// from the loop itself (seen in the release kiosk's disassembly): the function of its own
+    /// was ~20 instructions a motion of prologue, moves and epilogue (issue 25, sixteenth
+    /// round). The frame's did not fold there (`drain` built the whole event and called
+    /// `Router.inject` out of line), so ``takeTouchFrame(time:device:)`` stays a function.
+    @inline(__always)
     mutating func takeTouchMotion(time: Int64, device: UInt32, seatSlot: Int32, x: Double, y: Double) {
         router.with { router in
             translator.with { translator in
