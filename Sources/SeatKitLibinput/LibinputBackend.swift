@@ -191,8 +191,9 @@ private struct RouteEachEvent: DeviceEventSink {
     /// kind's entry (`injectTouchMotion(at:device:id:to:)` and the others), where inside the
     /// large `drain(into:)` the compiler called it out of line, the whole event stored for it
     /// and switched on again (about 45 instructions a touch event and as many a touch frame
-    /// in the kiosk, issue 25, thirteenth round). The same translation as
-    /// ``DeviceEventTranslator/translate(time:device:_:router:timeOffset:)``.
+    /// in the kiosk, issue 25, thirteenth round). A touch device's motion is the exception:
+    /// it folds in `drain`'s own touch path (``takeTouchMotion(time:device:seatSlot:x:y:)``).
+    /// The same translation as ``DeviceEventTranslator/translate(time:device:_:router:timeOffset:)``.
     @inline(never)
     mutating func takeTouch(isDown: Bool, time: Int64, device: UInt32, seatSlot: Int32, x: Double, y: Double) {
         router.with { router in
