@@ -191,8 +191,9 @@ private struct RouteEachEvent: DeviceEventSink {
     /// kind's entry (`injectTouchMotion(at:device:id:to:)` and the others), where inside the
     /// large `drain(into:)` the compiler called it out of line, the whole event stored for it
     /// and switched on again (about 45 instructions a touch event and as many a touch frame
-    /// in the kiosk, issue 25, thirteenth round). The same translation as
-    /// ``DeviceEventTranslator/translate(time:device:_:router:timeOffset:)``.
+    /// in the kiosk, issue 25, thirteenth round). A touch device's motion is the exception:
+    /// it folds in `drain`'s own touch path (``takeTouchMotion(time:device:seatSlot:x:y:)``).
+    /// The same translation as ``DeviceEventTranslator/translate(time:device:_:router:timeOffset:)``.
     @inline(never)
     mutating func takeTouch(isDown: Bool, time: Int64, device: UInt32, seatSlot: Int32, x: Double, y: Double) {
         router.with { router in
@@ -206,9 +207,14 @@ private struct RouteEachEvent: DeviceEventSink {
         }
     }
 
-    /// A motion alone: no test of the kind, and none of a down's event made on the stack, so
-    /// a smaller frame to set up.
-    @inline(never)
+    /// A motion alone: no test of the kind, and none of a down's event made on the stack.
+    /// Inlined into `drain(into:)`'s touch path, where the router's `inject` does fold to
+    /// `layoutPoint(fromNormalized:_:device:)` and `injectTouchMotion(at:device:id:to:)` called
+    /// from the loop itself (seen in the release kiosk's disassembly): the function of its own
+    /// was ~20 instructions a motion of prologue, moves and epilogue (issue 25, sixteenth
+    /// round). The frame's did not fold there (`drain` built the whole event and called
+    /// `Router.inject` out of line), so ``takeTouchFrame(time:device:)`` stays a function.
+    @inline(__always)
     mutating func takeTouchMotion(time: Int64, device: UInt32, seatSlot: Int32, x: Double, y: Double) {
         router.with { router in
             translator.with { translator in

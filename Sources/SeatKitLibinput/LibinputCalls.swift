@@ -1,5 +1,6 @@
 // Every call into libinput and libudev goes through this file: one place to trace or fake
-// them. Nothing else in SeatKitLibinput imports CLibinput.
+// them. Nothing else in SeatKitLibinput imports CLibinput but UnsafeFoundations.swift, whose
+// one function stands in for `libinput_event_get_touch_event` (and asks it in debug builds).
 import CLibinput
 import SeatKit
 import SeatKitSystem
@@ -276,9 +277,9 @@ final class LibinputContextHandle {
             // One case for both, the kind passed as a flag: cases of their own changed how the
             // compiler laid out this switch, and a scroll event took five range tests to its
             // case instead of three (+11 instructions a touchpad scroll, issue 25, thirteenth round).
-            readTouchDownOrMotion(event, isDown: type == LIBINPUT_EVENT_TOUCH_DOWN, device: n, into: &sink)
+            readTouchDownOrMotion(libinput_event_get_touch_event(event), isDown: type == LIBINPUT_EVENT_TOUCH_DOWN, device: n, into: &sink)
         case LIBINPUT_EVENT_TOUCH_UP:
-            readTouchUp(event, device: n, into: &sink)
+            readTouchUp(libinput_event_get_touch_event(event), device: n, into: &sink)
         case LIBINPUT_EVENT_TOUCH_CANCEL:
             let t = libinput_event_get_touch_event(event)
             make(libinput_event_touch_get_time_usec(t), .touchCancel(seatSlot: libinput_event_touch_get_seat_slot(t)))
@@ -364,8 +365,11 @@ final class LibinputContextHandle {
         // A motion tested first and a frame second (`_fastPath` makes the compiler test them
         // before the rest, not through a jump table): a touchscreen's usual events, six
         // motions and eight frames to a down and an up.
+        // The touch event is the event itself (`touchEvent(of:)`, UnsafeFoundations.swift):
+        // libinput's own `libinput_event_get_touch_event` tests the type again (~76
+        // instructions a touch event).
         if _fastPath(type == LIBINPUT_EVENT_TOUCH_MOTION) {
-            let t = libinput_event_get_touch_event(event)
+            let t = touchEvent(of: event)
             let slot = libinput_event_touch_get_seat_slot(t)
             let x = libinput_event_touch_get_x_transformed(t, 1)
             let y = libinput_event_touch_get_y_transformed(t, 1)
@@ -374,9 +378,9 @@ final class LibinputContextHandle {
         } else if _fastPath(type == LIBINPUT_EVENT_TOUCH_FRAME) {
             readTouchFrame(device: n, into: &sink)
         } else if type == LIBINPUT_EVENT_TOUCH_DOWN {
-            readTouchDownOrMotion(event, isDown: true, device: n, into: &sink)
+            readTouchDownOrMotion(touchEvent(of: event), isDown: true, device: n, into: &sink)
         } else if type == LIBINPUT_EVENT_TOUCH_UP {
-            readTouchUp(event, device: n, into: &sink)
+            readTouchUp(touchEvent(of: event), device: n, into: &sink)
         } else {
             readOutOfLine(event, type: type, device: device, userData: userData, into: &sink)
         }
@@ -391,11 +395,12 @@ final class LibinputContextHandle {
     }
 
     /// A touch down or motion: the getters wlroots' `handle_touch_down` and
-    /// `handle_touch_motion` call, in one case (the kind passed as a flag).
+    /// `handle_touch_motion` call, in one case (the kind passed as a flag). `t` is the event
+    /// as its touch event (``read(_:type:device:userData:into:)`` asks libinput for it, a
+    /// touch device's path takes the event itself, `touchEvent(of:)`).
     @inline(__always)
-    private func readTouchDownOrMotion<Sink: DeviceEventSink>(_ event: OpaquePointer, isDown: Bool, device n: UInt32,
+    private func readTouchDownOrMotion<Sink: DeviceEventSink>(_ t: OpaquePointer?, isDown: Bool, device n: UInt32,
                                                               into sink: inout Sink) {
-        let t = libinput_event_get_touch_event(event)
         let slot = libinput_event_touch_get_seat_slot(t)
         let x = libinput_event_touch_get_x_transformed(t, 1)
         let y = libinput_event_touch_get_y_transformed(t, 1)
@@ -404,8 +409,7 @@ final class LibinputContextHandle {
     }
 
     @inline(__always)
-    private func readTouchUp<Sink: DeviceEventSink>(_ event: OpaquePointer, device n: UInt32, into sink: inout Sink) {
-        let t = libinput_event_get_touch_event(event)
+    private func readTouchUp<Sink: DeviceEventSink>(_ t: OpaquePointer?, device n: UInt32, into sink: inout Sink) {
         lastTime = Int64(bitPattern: libinput_event_touch_get_time_usec(t))
         sink.takeTouchUp(time: lastTime, device: n, seatSlot: libinput_event_touch_get_seat_slot(t))
     }
