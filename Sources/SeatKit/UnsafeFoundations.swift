@@ -1774,3 +1774,27 @@ extension ChainLink {
         unsafeBitCast(self, to: UInt.self) == UInt(bitPattern: id)
     }
 }
+
+// # A reference stored where the old value is known to be nil
+
+/// Stores `value` (its ownership moved in: no retain) at `storage`, which holds `nil`, without
+/// the release of the old value an assignment makes: a `swift_release` call that finds
+/// nothing to release.
+///
+/// For a touch's record at its down (``Router``'s `routeTouchDown`): a record from the pool or
+/// a new one keeps no surface, output or arena (TouchRouting's invariant 1), so the three
+/// assignments released three `nil`s a down (issue 25, sixteenth round). `storage` is a stored
+/// property's address (`&record.unchecked.surface`: a stored field of a final class's stored
+/// struct, so the inout-to-pointer conversion hands out the field itself, not a copy).
+///
+/// Why it is sound: writing over `nil` leaks nothing (no object was referenced there), and
+/// the stored reference is `value`'s own, moved in. Only for storage that holds `nil`: over an
+/// object, that object would leak. Debug builds check it. Tests: `UnsafeFoundationsTests`
+/// (`storingOverNilKeepsTheValueAndLeaksNothing`).
+@inline(__always)
+func storeOverNil<Object: AnyObject>(_ storage: UnsafeMutablePointer<Object?>, _ value: consuming Object?) {
+    #if DEBUG
+    precondition(storage.pointee == nil, "storeOverNil over a stored reference")
+    #endif
+    storage.initialize(to: value)
+}
