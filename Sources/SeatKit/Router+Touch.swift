@@ -1442,7 +1442,9 @@ extension Router {
         var i = first
         while i < unchecked.touches.records.count {
             if unchecked.touches.records[i].unchecked.finished {
-                let sequence = unchecked.touches.records.remove(at: i)
+                // The last record (a lone finger's, most often) without `remove(at:)`'s move
+                // of the records after it (a `memmove` call of nothing).
+                let sequence = i == unchecked.touches.records.count - 1 ? unchecked.touches.records.removeLast() : unchecked.touches.records.remove(at: i)
                 sequence.unchecked.surface = nil
                 sequence.unchecked.output = nil
                 // Most often empty already (an ended touch's links are dropped as they are

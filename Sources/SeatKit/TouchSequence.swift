@@ -124,8 +124,23 @@ final class TouchSequence {
         }
     }
 
+    /// `link` saw this touch begin: listed once. Looked for by its bits (``ChainLink/hasSameBits(as:)``),
+    /// through the buffer: by identity from the hint (``seenIndex(of:)``), each call tested
+    /// the hint's link and then every link's case (issue 25, sixteenth round). The list
+    /// keeps its order; the hint is left as it was.
     func noteSeen(_ link: ChainLink) {
-        if hasSeen(link) { return }
+        let listed = unchecked.seen.withUnsafeBufferPointer { seen in
+            var i = 0
+            while i < seen.count {
+                if seen[i].hasSameBits(as: link) { return true }
+                i += 1
+            }
+            return false
+        }
+        #if DEBUG
+        precondition(listed == hasSeen(link), "a link's bits and its identity disagree")
+        #endif
+        if listed { return }
         unchecked.seen.append(link)
     }
 

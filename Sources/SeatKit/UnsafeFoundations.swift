@@ -1773,6 +1773,23 @@ extension ChainLink {
     func hasBits(of id: ObjectIdentifier) -> Bool {
         unsafeBitCast(self, to: UInt.self) == UInt(bitPattern: id)
     }
+
+    /// Whether this link's stored bits are `other`'s: exactly when the two are the same link
+    /// (``isSame(as:)``), without looking at which case either is. For a touch's down, where
+    /// each link that sees it begin is noted once (`TouchSequence.noteSeen`, issue 25,
+    /// sixteenth round: the scan of the links noted so far compared identities, a case test
+    /// and a compare per link and call, about 80 instructions a call on the tap's five-deep
+    /// chain).
+    ///
+    /// Why it is sound: a `ChainLink` is one word holding its case and its object's address
+    /// (`ChainLinkBitsTests`), and each value has one stored form. Equal bits are the same case
+    /// and the same object (a surface and an output are distinct objects); different bits are
+    /// a different case or a different object (both links are live: the address is no other
+    /// object's). Debug builds compare the answer with ``isSame(as:)``.
+    @inline(__always)
+    func hasSameBits(as other: ChainLink) -> Bool {
+        unsafeBitCast(self, to: UInt.self) == unsafeBitCast(other, to: UInt.self)
+    }
 }
 
 // # A reference stored where the old value is known to be nil
