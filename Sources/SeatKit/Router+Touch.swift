@@ -311,8 +311,7 @@ extension Router {
     private func routeTouchDown(_ event: InputEvent, id: TouchID, at point: LayoutPoint) {
         let grabBefore = unchecked.touches.grab.map { ObjectIdentifier($0) }
         let editBefore = unchecked.treeEditCount
-        let (output, hit) = touchTarget(at: point, device: event.device)
-        let surface = hit?.surface
+        let (output, surface, location) = touchTarget(at: point, device: event.device)
         // A touch grab started from inside the hit-test (refineHitTest) takes this touch too.
         if let grab = unchecked.touches.grab, ObjectIdentifier(grab) != grabBefore {
             grab.touchDown(event, id: id, at: point, router: self)
@@ -331,13 +330,17 @@ extension Router {
         // The touch keeps its origin: the surface's, as the hit-test found it on the way down
         // (found again if a responder edited the tree or layout from inside the hit-test).
         var origin = LayoutPoint.zero
-        if let hit {
-            origin = LayoutPoint(x: point.x - hit.location.x, y: point.y - hit.location.y)
-            if unchecked.treeEditCount != editBefore { origin = hit.surface.layoutOrigin ?? origin }
+        if let surface {
+            origin = LayoutPoint(x: point.x - location.x, y: point.y - location.y)
+            if unchecked.treeEditCount != editBefore { origin = surface.layoutOrigin ?? origin }
         }
-        sequence.reset(id: id, device: event.device, surface: surface, output: output, origin: origin, at: point, time: event.time)
+        sequence.reset(id: id, device: event.device, origin: origin, at: point, time: event.time)
         unchecked.touches.dueEdits &+= 1
-        sequence.unchecked.arena = gestures.makeArena(in: self, surface: surface, output: output, touch: sequence.point())
+        let arena = gestures.makeArena(in: self, surface: surface, output: output, touch: sequence.point())
+        // The hit-test's references and the arena moved into the record, which holds none
+        // (pooled or new): the surface was retained twice more and released twice, the output
+        // once more, and three `nil`s were released (issue 25, sixteenth round).
+        sequence.bind(surface: consume surface, output: consume output, arena: consume arena)
         // Handed to the list, not copied: a copy was retained and released around the append.
         unchecked.touches.records.append(consume sequence)
     }
@@ -385,23 +388,27 @@ extension Router {
     }
 
     /// The output and surface a touch down at `point` goes to (with the point in the surface's
-    /// space): on the output `device` is mapped to, if any (mirrored or overlapping outputs),
-    /// else on the topmost output there. A `refineHitTest` that removes what it is asked about
-    /// is answered by a new hit-test.
-    private func touchTarget(at point: LayoutPoint, device: DeviceID) -> (Output?, SurfaceHit?) {
+    /// space, zero for none): on the output `device` is mapped to, if any (mirrored or
+    /// overlapping outputs), else on the topmost output there. A `refineHitTest` that removes
+    /// what it is asked about is answered by a new hit-test. The output and surface are handed
+    /// out owned, for the touch's record to keep.
+    private func touchTarget(at point: LayoutPoint, device: DeviceID) -> (Output?, Surface?, SurfacePoint) {
         var attempts = 0
         while attempts < 4 {
             attempts += 1
             let output = unchecked.deviceOutputs.isEmpty ? unchecked.layout.output(at: point) : (unchecked.deviceOutputs[device] ?? unchecked.layout.output(at: point))
-            guard let output else { return (nil, nil) }
+            guard let output else { return (nil, nil, .zero) }
             // The root read unretained: `output` is held here, and its root is a constant of it
             // (rule 2 of ``Unretained``); read strongly, it was retained and released around the
             // hit-test (about 20 instructions a down).
             let local = SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y)
             let hit = Unretained(output.root).with { $0.hitTestLocating(local) }
-            if output.isInLayout, hit?.surface.unchecked.isAttached ?? true { return (output, hit) }
+            if output.isInLayout, hit?.surface.unchecked.isAttached ?? true {
+                guard let hit else { return (output, nil, .zero) }
+                return (output, hit.surface, hit.location)
+            }
         }
-        return (nil, nil)
+        return (nil, nil, .zero)
     }
 
     private func activeSequence(_ id: TouchID) -> TouchSequence? {
@@ -1435,13 +1442,26 @@ extension Router {
         var i = first
         while i < unchecked.touches.records.count {
             if unchecked.touches.records[i].unchecked.finished {
-                let sequence = unchecked.touches.records.remove(at: i)
+                // The last record (a lone finger's, most often) without `remove(at:)`'s move
+                // of the records after it (a `memmove` call of nothing).
+                let sequence = i == unchecked.touches.records.count - 1 ? unchecked.touches.records.removeLast() : unchecked.touches.records.remove(at: i)
                 sequence.unchecked.surface = nil
                 sequence.unchecked.output = nil
-                sequence.unchecked.seen.removeAll(keepingCapacity: true)
+                // Most often empty already (an ended touch's links are dropped as they are
+                // told): `removeAll(keepingCapacity:)` is a generic `replaceSubrange` call of
+                // about 75 instructions even then.
+                if !sequence.unchecked.seen.isEmpty { sequence.unchecked.seen.removeAllKeepingStorage() }
                 gestures.purgeHeld(of: sequence)
-                gestures.recycleArena(of: sequence)
-                unchecked.touches.pool.append(sequence)
+                // The arena moved out of the record, cleared and moved into the pool
+                // (``GestureCoordinator/recycleArena(of:)``'s steps): read and handed on as
+                // copies, it was retained twice and released three times (issue 25,
+                // sixteenth round).
+                if let arena = sequence.unchecked.arena.take() {
+                    arena.clear()
+                    gestures.unchecked.arenaPool.append(consume arena)
+                }
+                // Handed to the pool, not copied (a retain and a release around the append).
+                unchecked.touches.pool.append(consume sequence)
             } else {
                 i += 1
             }

@@ -58,12 +58,13 @@ final class TouchSequence {
 
     init() { unchecked.seen.reserveCapacity(8) }
 
-    /// `origin`: the layout origin of `surface`, as the hit-test found it (zero for none).
-    func reset(id: TouchID, device: DeviceID, surface: Surface?, output: Output?, origin: LayoutPoint, at location: LayoutPoint, time: Timestamp) {
+    /// A touch down's fields, all but its surface, output and arena, which a pooled or new
+    /// record holds `nil` (TouchRouting's invariant 1) and ``bind(surface:output:arena:)``
+    /// sets. `origin`: the layout origin of the surface the touch is bound to, as the hit-test
+    /// found it (zero for none).
+    func reset(id: TouchID, device: DeviceID, origin: LayoutPoint, at location: LayoutPoint, time: Timestamp) {
         self.unchecked.id = id
         self.unchecked.device = device
-        self.unchecked.surface = surface
-        self.unchecked.output = output
         self.unchecked.startLocation = location
         self.unchecked.startTime = time
         self.unchecked.location = location
@@ -85,6 +86,16 @@ final class TouchSequence {
         unchecked.flushBlocked = false
         unchecked.endsBeforeReuse = false
         unchecked.isEnding = false
+    }
+
+    /// The surface and output a touch down is bound to and its arena, moved in (no retain):
+    /// stored over the `nil`s a pooled or new record holds, without releasing them
+    /// (``storeOverNil(_:_:)``; issue 25, sixteenth round).
+    @inline(__always)
+    func bind(surface: consuming Surface?, output: consuming Output?, arena: consuming GestureArena?) {
+        storeOverNil(&unchecked.surface, surface)
+        storeOverNil(&unchecked.output, output)
+        storeOverNil(&unchecked.arena, arena)
     }
 
     /// Its surface (or, for a touch that landed on no surface, its output) left the layout.
@@ -113,8 +124,23 @@ final class TouchSequence {
         }
     }
 
+    /// `link` saw this touch begin: listed once. Looked for by its bits (``ChainLink/hasSameBits(as:)``),
+    /// through the buffer: by identity from the hint (``seenIndex(of:)``), each call tested
+    /// the hint's link and then every link's case (issue 25, sixteenth round). The list
+    /// keeps its order; the hint is left as it was.
     func noteSeen(_ link: ChainLink) {
-        if hasSeen(link) { return }
+        let listed = unchecked.seen.withUnsafeBufferPointer { seen in
+            var i = 0
+            while i < seen.count {
+                if seen[i].hasSameBits(as: link) { return true }
+                i += 1
+            }
+            return false
+        }
+        #if DEBUG
+        precondition(listed == hasSeen(link), "a link's bits and its identity disagree")
+        #endif
+        if listed { return }
         unchecked.seen.append(link)
     }
 

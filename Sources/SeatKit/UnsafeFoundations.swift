@@ -1773,4 +1773,45 @@ extension ChainLink {
     func hasBits(of id: ObjectIdentifier) -> Bool {
         unsafeBitCast(self, to: UInt.self) == UInt(bitPattern: id)
     }
+
+    /// Whether this link's stored bits are `other`'s: exactly when the two are the same link
+    /// (``isSame(as:)``), without looking at which case either is. For a touch's down, where
+    /// each link that sees it begin is noted once (`TouchSequence.noteSeen`, issue 25,
+    /// sixteenth round: the scan of the links noted so far compared identities, a case test
+    /// and a compare per link and call, about 80 instructions a call on the tap's five-deep
+    /// chain).
+    ///
+    /// Why it is sound: a `ChainLink` is one word holding its case and its object's address
+    /// (`ChainLinkBitsTests`), and each value has one stored form. Equal bits are the same case
+    /// and the same object (a surface and an output are distinct objects); different bits are
+    /// a different case or a different object (both links are live: the address is no other
+    /// object's). Debug builds compare the answer with ``isSame(as:)``.
+    @inline(__always)
+    func hasSameBits(as other: ChainLink) -> Bool {
+        unsafeBitCast(self, to: UInt.self) == unsafeBitCast(other, to: UInt.self)
+    }
+}
+
+// # A reference stored where the old value is known to be nil
+
+/// Stores `value` (its ownership moved in: no retain) at `storage`, which holds `nil`, without
+/// the release of the old value an assignment makes: a `swift_release` call that finds
+/// nothing to release.
+///
+/// For a touch's record at its down (``Router``'s `routeTouchDown`): a record from the pool or
+/// a new one keeps no surface, output or arena (TouchRouting's invariant 1), so the three
+/// assignments released three `nil`s a down (issue 25, sixteenth round). `storage` is a stored
+/// property's address (`&record.unchecked.surface`: a stored field of a final class's stored
+/// struct, so the inout-to-pointer conversion hands out the field itself, not a copy).
+///
+/// Why it is sound: writing over `nil` leaks nothing (no object was referenced there), and
+/// the stored reference is `value`'s own, moved in. Only for storage that holds `nil`: over an
+/// object, that object would leak. Debug builds check it. Tests: `UnsafeFoundationsTests`
+/// (`storingOverNilKeepsTheValueAndLeaksNothing`).
+@inline(__always)
+func storeOverNil<Object: AnyObject>(_ storage: UnsafeMutablePointer<Object?>, _ value: consuming Object?) {
+    #if DEBUG
+    precondition(storage.pointee == nil, "storeOverNil over a stored reference")
+    #endif
+    storage.initialize(to: value)
 }

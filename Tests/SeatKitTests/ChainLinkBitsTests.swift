@@ -40,4 +40,27 @@ import Testing
         }
         #expect(!sequence.hasSeen(identity: ObjectIdentifier(Surface(name: "t", frame: SurfaceRect(x: 0, y: 0, width: 1, height: 1)))))
     }
+
+    @Test func twoLinksHaveTheSameBitsExactlyWhenTheyAreTheSameLink() {
+        let surface = Surface(name: "s", frame: SurfaceRect(x: 0, y: 0, width: 10, height: 10))
+        let other = Surface(name: "t", frame: SurfaceRect(x: 0, y: 0, width: 10, height: 10))
+        let output = Output(name: "OUT", position: LayoutPoint(x: 0, y: 0), modeSize: Size(width: 100, height: 100))
+        let second = Output(name: "TWO", position: LayoutPoint(x: 100, y: 0), modeSize: Size(width: 100, height: 100))
+        let links: [ChainLink] = [.surface(surface), .surface(other), .output(output), .output(second), .delegate]
+        for a in links {
+            for b in links { #expect(a.hasSameBits(as: b) == a.isSame(as: b)) }
+        }
+    }
+
+    @Test func aLinkThatSeesATouchBeginTwiceIsListedOnce() {
+        let surface = Surface(name: "s", frame: SurfaceRect(x: 0, y: 0, width: 10, height: 10))
+        let output = Output(name: "OUT", position: LayoutPoint(x: 0, y: 0), modeSize: Size(width: 100, height: 100))
+        let sequence = TouchSequence()
+        for _ in 0..<2 {
+            sequence.noteSeen(.surface(surface))
+            sequence.noteSeen(.output(output))
+            sequence.noteSeen(.delegate)
+        }
+        #expect(sequence.unchecked.seen.map(\.identity) == [ObjectIdentifier(surface), ObjectIdentifier(output), nil])
+    }
 }

@@ -263,7 +263,7 @@ struct RoutingStateInvariantTests {
         var touches = TouchRouting()
         let first = TouchSequence(), second = TouchSequence(), finished = TouchSequence(), pooled = TouchSequence()
         for (record, id) in [(first, 1), (second, 1), (finished, 2)] as [(TouchSequence, Int32)] {
-            record.reset(id: TouchID(id), device: DeviceID(1), surface: nil, output: nil, origin: .zero,
+            record.reset(id: TouchID(id), device: DeviceID(1), origin: .zero,
                          at: LayoutPoint(x: 10, y: 10), time: .zero)
         }
         finished.unchecked.finished = true

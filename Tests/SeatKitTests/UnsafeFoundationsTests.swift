@@ -763,4 +763,24 @@ import Testing
         #expect(aliveWhenVisited == [true, true, true])
         #expect(last == nil, "released once the scan is over")
     }
+
+    // MARK: storeOverNil
+
+    final class Slot { var token: Token? }
+
+    @Test func storingOverNilKeepsTheValueAndLeaksNothing() {
+        let slot = Slot()
+        weak var stored: Token?
+        do {
+            let t = Token()
+            stored = t
+            storeOverNil(&slot.token, t)
+        }
+        #expect(stored != nil, "the slot keeps what was stored")
+        #expect(slot.token === stored)
+        slot.token = nil
+        #expect(stored == nil, "released once the slot lets it go: not retained twice")
+        storeOverNil(&slot.token, nil)
+        #expect(slot.token == nil)
+    }
 }

@@ -168,10 +168,8 @@ extension GestureCoordinator {
     /// `scan`, each recognizer was retained and released around `body`, and again around its
     /// `supportedInputKinds` (issue 25, fifteenth round).
     func forEachRecognizer(of surface: Surface?, output: Output?, _ body: (GestureRecognizer) -> Void) {
-        var start = surface
-        if let surface { start = recognizerWalkStart(from: surface, output: output) }
-        if let start {
-            var node: Unretained<Surface>? = Unretained(start)
+        if let surface {
+            var node = recognizerWalkStart(from: surface, output: output)
             while let link = node {
                 if link.with({ $0.unchecked.gestureRecognizers.isEmpty }) {
                     node = link.with { $0.unchecked.parentLink }

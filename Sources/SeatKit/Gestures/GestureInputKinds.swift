@@ -201,9 +201,13 @@ extension GestureCoordinator {
     /// The ancestors are reached through their parent links as they are kept, unretained
     /// (rule 1 of ``Unretained``): nothing here calls out, so the tree keeps each surface on
     /// the way for the whole walk; `parent` handed out a strong reference, a retain and a
-    /// release per level.
-    func recognizerWalkStart(from surface: Surface, output: Output?) -> Surface? {
-        var start: Surface? = surface
+    /// release per level. The start is handed out unretained too (rule 1: `surface` is held by
+    /// the caller, and each ancestor is kept by the tree until something is called out; the
+    /// caller's walk holds each surface it calls out from): handed out strongly, it was
+    /// retained here and again by the caller, two retains and two releases a touch down
+    /// (issue 25, sixteenth round).
+    func recognizerWalkStart(from surface: Surface, output: Output?) -> Unretained<Surface>? {
+        var start = Unretained(surface)
         var anyOnSurfaces = false
         var node: Unretained<Surface>? = Unretained(surface)
         while let link = node {
@@ -214,7 +218,7 @@ extension GestureCoordinator {
                 if !current.unchecked.gestureRecognizers.isEmpty {
                     anyOnSurfaces = true
                     if current.unchecked.gestureRecognizers.scanIndex(where: { $0.isEnabled && !$0.unchecked.composition.mask.contains(.subviews) }) != nil {
-                        start = current
+                        start = Unretained(current)
                     }
                 }
                 return current.unchecked.parentLink

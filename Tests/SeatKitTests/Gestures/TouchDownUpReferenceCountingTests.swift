@@ -147,4 +147,113 @@ import Testing
         #expect(press.state == .possible && press.touches.isEmpty)
         #expect(pan.state == .possible && pan.touches.isEmpty)
     }
+
+    // MARK: The record at the down and the up (issue 25, sixteenth round)
+
+    @Test func aTouchsRecordKeepsItsSurfaceWhileDownAndLetsItGoAtTheEnd() {
+        let rig = GestureRig()
+        weak var weakView: Surface?
+        do {
+            let view = rig.surface("view", 0, 0, 500, 500)
+            weakView = view
+        }
+        // The tree alone keeps the surface: a tap neither frees it (a release too many) nor
+        // keeps it (a retain too many), twice (the second from a pooled record).
+        for id: Int32 in [1, 2] {
+            rig.down(id, 100, 100)
+            #expect(rig.router.surface(boundTo: TouchID(id)) === weakView)
+            rig.up(id)
+            #expect(weakView != nil)
+        }
+        #expect(rig.log.matching("view.") == ["view.began[t1]", "view.ended[t1]", "view.began[t2]", "view.ended[t2]"])
+        weakView?.removeFromParent()
+        #expect(weakView == nil, "no record, pooled or live, keeps a surface after its touch")
+        // Removed mid-touch: let go once the touch is over.
+        do {
+            let view = rig.surface("view", 0, 0, 500, 500)
+            weakView = view
+        }
+        rig.down(3, 100, 100)
+        weakView?.removeFromParent()
+        rig.up(3)
+        #expect(weakView == nil)
+        #expect(rig.router.activeTouchCount == 0)
+    }
+
+    @Test func aTouchsRecordLetsItsOutputGoWhenTheTouchIsOver() {
+        let rig = GestureRig()
+        weak var weakOutput: Output?
+        do {
+            let second = Output(name: "SECOND", modeSize: Size(width: 1000, height: 1000))
+            rig.router.addOutput(second)
+            second.position = LayoutPoint(x: 1000, y: 0)
+            weakOutput = second
+        }
+        // A touch on no surface of the second output (device 2 is mapped to none): bound to
+        // the output alone.
+        rig.router.inject(InputEvent(time: .milliseconds(5), device: DeviceID(2), .touchDown(TouchID(4), LayoutPoint(x: 1500, y: 100))))
+        rig.router.inject(InputEvent(time: .milliseconds(5), device: DeviceID(2), .touchFrame))
+        rig.router.inject(InputEvent(time: .milliseconds(6), device: DeviceID(2), .touchUp(TouchID(4))))
+        rig.router.inject(InputEvent(time: .milliseconds(6), device: DeviceID(2), .touchFrame))
+        #expect(rig.router.activeTouchCount == 0)
+        if let output = weakOutput { rig.router.removeOutput(output) }
+        #expect(weakOutput == nil, "no record, pooled or live, keeps an output after its touch")
+    }
+
+    @Test func anArenaGoesBackToThePoolAtTheLiftAndServesTheNextTouch() {
+        let rig = GestureRig()
+        let view = rig.surface("view", 0, 0, 500, 500)
+        let pan = PanGestureRecognizer(name: "pan", minimumDistance: 100_000)
+        view.addGestureRecognizer(pan)
+        rig.down(1, 100, 100)
+        let pooled = rig.router.gestures.unchecked.arenaPool.count
+        rig.up(1)
+        #expect(rig.router.gestures.unchecked.arenaPool.count == pooled + 1)
+        let arena = rig.router.gestures.unchecked.arenaPool.last.map(ObjectIdentifier.init)
+        #expect(rig.router.unchecked.touches.pool.allSatisfy { $0.unchecked.arena == nil && $0.unchecked.surface == nil && $0.unchecked.output == nil })
+        rig.down(2, 100, 100)
+        #expect(rig.router.unchecked.touches.records.first?.unchecked.arena.map(ObjectIdentifier.init) == arena)
+        #expect(pan.touches.map(\.id) == [TouchID(2)])
+        rig.up(2)
+        #expect(pan.state == .possible && pan.touches.isEmpty)
+    }
+
+    @Test func aWalkThatStartsAboveTheHitSurfaceGoesOnToTheOutputWhenADelegateRemovesItsStart() {
+        let rig = GestureRig()
+        weak var weakPanel: Surface?
+        let outer = PanGestureRecognizer(name: "outer", minimumDistance: 100_000)
+        let inner = PanGestureRecognizer(name: "inner", minimumDistance: 100_000)
+        let onOutput = LongPressGestureRecognizer(name: "output", minimumPressDuration: .seconds(10))
+        do {
+            let panel = rig.surface("panel", 0, 0, 500, 500)
+            let leaf = rig.surface("leaf", 0, 0, 200, 200, in: panel)
+            // The panel's recognizer leaves out those below it: the walk starts at the panel.
+            outer.mask = .gesture
+            panel.addGestureRecognizer(outer)
+            leaf.addGestureRecognizer(inner)
+            weakPanel = panel
+        }
+        rig.output.addGestureRecognizer(onOutput)
+        var asked: [String] = []
+        let delegate = SimultaneousDelegate()
+        delegate.receives = { _ in
+            asked.append("outer")
+            // The tree held the walk's start alone: it goes while the walk is on it.
+            weakPanel?.removeFromParent()
+            return true
+        }
+        outer.delegate = delegate
+        let others = SimultaneousDelegate()
+        others.receives = { _ in asked.append("other"); return true }
+        inner.delegate = others
+        onOutput.delegate = others
+        rig.down(1, 100, 100)
+        // The panel's recognizer, then the output's; the leaf's is left out by the mask.
+        #expect(asked == ["outer", "other"])
+        rig.up(1)
+        #expect(weakPanel == nil)
+        #expect(rig.router.activeTouchCount == 0)
+        #expect(outer.touches.isEmpty && inner.touches.isEmpty && onOutput.touches.isEmpty)
+        #expect(outer.state == .possible && onOutput.state == .possible)
+    }
 }
