@@ -1141,6 +1141,17 @@ extension Router {
         return handled
     }
 
+    /// ``walkTouchPhase(_:_:surface:stopIf:group:)`` from a surface linked unretained (`nil`:
+    /// the delegate's chain): the caller's link stays valid for the walk (the gesture
+    /// coordinator's held phases: the record, which the router's list keeps, holds its bound
+    /// surface). Handed to the walk borrowed, not retained around it.
+    @inline(__always)
+    func walkTouchPhase(_ phase: TouchPhase, _ event: TouchEvent, surfaceLink link: Unretained<Surface>?, stopIf shouldStop: () -> Bool,
+                        group: ((TouchSequence) -> Void) -> Void) -> Bool {
+        guard let link else { return walkTouchPhase(phase, event, surface: nil, stopIf: shouldStop, group: group) }
+        return link.with { walkTouchPhase(phase, event, surface: $0, stopIf: shouldStop, group: group) }
+    }
+
     /// ``walkTouchPhase(_:_:surface:stopIf:group:)`` for a moved or ended phase of a group of
     /// one touch bound to an attached surface (most frames: one finger moving): the same walk,
     /// the same asks and the same cancels after an end, for one record read unretained
@@ -1157,17 +1168,48 @@ extension Router {
     /// through a closure and its thunk per link (issue 25, tenth round). Layout space is not
     /// involved (the event's points are already surface-local); no grab or filter is asked here
     /// (the caller passed them).
+    ///
+    /// `takenStops`: the walk also stops once `lead` is taken by a recognizer (a held phase
+    /// released by the gesture coordinator, whose group walk stops so).
     @inline(never)
-    private func walkFollowingPhase(_ phase: TouchPhase, _ event: TouchEvent, of record: Unretained<TouchSequence>,
-                                    lead: Unretained<TouchSequence>, surface: Unretained<Surface>) -> Bool {
+    func walkFollowingPhase(_ phase: TouchPhase, _ event: TouchEvent, of record: Unretained<TouchSequence>,
+                            lead: Unretained<TouchSequence>, surface: Unretained<Surface>, takenStops: Bool = false) -> Bool {
         let handled = surface.with { surface in
-            walkChain(from: surface, target: surface, kind: phase.kind, stopIf: { lead.with { $0.unchecked.finished } },
+            walkChain(from: surface, target: surface, kind: phase.kind,
+                      stopIf: { lead.with { $0.unchecked.finished || (takenStops && $0.unchecked.taken) } },
                       inliningTheRest: true) { responder, context in
                 askFollowingLink(phase, event, responder: responder, context: context, record: record)
             }
         }
         if phase == .ended { cancelLinksNotToldTheEnd { record.with($0) } }
         return handled
+    }
+
+    /// ``walkTouchPhase(_:_:surface:stopIf:group:)`` for the began phase of one touch bound
+    /// to an attached surface, read unretained (`record`), whose walk stops once it is
+    /// finished or taken: the gesture coordinator's held began released alone (a long press
+    /// that failed; the wlroots kiosk's secondary click holds every touch at its down). The
+    /// same walk and asks: each link asked notes the touch seen, unless a handler earlier in
+    /// the walk cancelled it or a recognizer took it (then the link is passed over, as the
+    /// shared walk's `askAboutLiveTouchesBegan` finds no live touch in a group of one). The
+    /// shared walk took the group as a closure called per link, and its closures' captures
+    /// were retained around it (issue 25, sixteenth round). Layout space is not involved; no
+    /// grab or filter is asked here.
+    @inline(never)
+    func walkLoneHeldBegan(_ event: TouchEvent, of record: Unretained<TouchSequence>, surface: Unretained<Surface>) -> Bool {
+        surface.with { surface in
+            walkChain(from: surface, target: surface, kind: .touchesBegan,
+                      stopIf: { record.with { $0.unchecked.finished || $0.unchecked.taken } },
+                      inliningTheRest: true) { responder, context in
+                let link = context.link
+                let live = record.with { sequence -> Bool in
+                    if sequence.unchecked.finished || sequence.unchecked.taken { return false }
+                    sequence.noteSeen(link)
+                    return true
+                }
+                return live ? responder.touchesBegan(event, context: context) : .notHandled
+            }
+        }
     }
 
     /// ``walkFollowingPhase(_:_:of:lead:surface:)`` for the lone move (``deliverLoneMove(_:mark:time:)``):
