@@ -1168,48 +1168,17 @@ extension Router {
     /// through a closure and its thunk per link (issue 25, tenth round). Layout space is not
     /// involved (the event's points are already surface-local); no grab or filter is asked here
     /// (the caller passed them).
-    ///
-    /// `takenStops`: the walk also stops once `lead` is taken by a recognizer (a held phase
-    /// released by the gesture coordinator, whose group walk stops so).
     @inline(never)
-    func walkFollowingPhase(_ phase: TouchPhase, _ event: TouchEvent, of record: Unretained<TouchSequence>,
-                            lead: Unretained<TouchSequence>, surface: Unretained<Surface>, takenStops: Bool = false) -> Bool {
+    private func walkFollowingPhase(_ phase: TouchPhase, _ event: TouchEvent, of record: Unretained<TouchSequence>,
+                                    lead: Unretained<TouchSequence>, surface: Unretained<Surface>) -> Bool {
         let handled = surface.with { surface in
-            walkChain(from: surface, target: surface, kind: phase.kind,
-                      stopIf: { lead.with { $0.unchecked.finished || (takenStops && $0.unchecked.taken) } },
+            walkChain(from: surface, target: surface, kind: phase.kind, stopIf: { lead.with { $0.unchecked.finished } },
                       inliningTheRest: true) { responder, context in
                 askFollowingLink(phase, event, responder: responder, context: context, record: record)
             }
         }
         if phase == .ended { cancelLinksNotToldTheEnd { record.with($0) } }
         return handled
-    }
-
-    /// ``walkTouchPhase(_:_:surface:stopIf:group:)`` for the began phase of one touch bound
-    /// to an attached surface, read unretained (`record`), whose walk stops once it is
-    /// finished or taken: the gesture coordinator's held began released alone (a long press
-    /// that failed; the wlroots kiosk's secondary click holds every touch at its down). The
-    /// same walk and asks: each link asked notes the touch seen, unless a handler earlier in
-    /// the walk cancelled it or a recognizer took it (then the link is passed over, as the
-    /// shared walk's `askAboutLiveTouchesBegan` finds no live touch in a group of one). The
-    /// shared walk took the group as a closure called per link, and its closures' captures
-    /// were retained around it (issue 25, sixteenth round). Layout space is not involved; no
-    /// grab or filter is asked here.
-    @inline(never)
-    func walkLoneHeldBegan(_ event: TouchEvent, of record: Unretained<TouchSequence>, surface: Unretained<Surface>) -> Bool {
-        surface.with { surface in
-            walkChain(from: surface, target: surface, kind: .touchesBegan,
-                      stopIf: { record.with { $0.unchecked.finished || $0.unchecked.taken } },
-                      inliningTheRest: true) { responder, context in
-                let link = context.link
-                let live = record.with { sequence -> Bool in
-                    if sequence.unchecked.finished || sequence.unchecked.taken { return false }
-                    sequence.noteSeen(link)
-                    return true
-                }
-                return live ? responder.touchesBegan(event, context: context) : .notHandled
-            }
-        }
     }
 
     /// ``walkFollowingPhase(_:_:of:lead:surface:)`` for the lone move (``deliverLoneMove(_:mark:time:)``):

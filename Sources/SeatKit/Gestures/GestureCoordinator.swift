@@ -924,26 +924,13 @@ extension GestureCoordinator {
             }
             router.unchecked.touches.dueEdits &+= 1
         }
-        let handled: Bool
-        if rest == 0, let surfaceLink, surfaceLink.with({ $0.unchecked.isAttached }) {
-            // A group of one (every group of the wlroots kiosk's touchscreen: a held touch's
-            // down, move or lift, once its recognizers gave up): the router's one-record
-            // walks, which ask the record directly, stopped as `releaseGroupIsOver` stops the
-            // group's (its one touch finished or taken).
-            if phase == .began {
-                handled = router.walkLoneHeldBegan(event, of: leadRecord, surface: surfaceLink)
-            } else {
-                handled = router.walkFollowingPhase(phase, event, of: leadRecord, lead: leadRecord, surface: surfaceLink, takenStops: true)
-            }
-        } else {
-            // The walk calls the group closure once per link: a group of one reads no list.
-            handled = router.walkTouchPhase(phase, event, surfaceLink: surfaceLink, stopIf: { releaseGroupIsOver(lead: leadRecord) }) { body in
-                leadRecord.with(body)
-                var j = 0
-                while j < unchecked.releaseGroup.count {
-                    unchecked.releaseGroup[j].record.with(body)
-                    j += 1
-                }
+        // The walk calls the group closure once per link: a group of one reads no list.
+        let handled = router.walkTouchPhase(phase, event, surfaceLink: surfaceLink, stopIf: { releaseGroupIsOver(lead: leadRecord) }) { body in
+            leadRecord.with(body)
+            var j = 0
+            while j < unchecked.releaseGroup.count {
+                unchecked.releaseGroup[j].record.with(body)
+                j += 1
             }
         }
         if !handled && !releaseGroupIsOver(lead: leadRecord) {
