@@ -1148,6 +1148,17 @@ extension Router {
         return handled
     }
 
+    /// ``walkTouchPhase(_:_:surface:stopIf:group:)`` from a surface linked unretained (`nil`:
+    /// the delegate's chain): the caller's link stays valid for the walk (the gesture
+    /// coordinator's held phases: the record, which the router's list keeps, holds its bound
+    /// surface). Handed to the walk borrowed, not retained around it.
+    @inline(__always)
+    func walkTouchPhase(_ phase: TouchPhase, _ event: TouchEvent, surfaceLink link: Unretained<Surface>?, stopIf shouldStop: () -> Bool,
+                        group: ((TouchSequence) -> Void) -> Void) -> Bool {
+        guard let link else { return walkTouchPhase(phase, event, surface: nil, stopIf: shouldStop, group: group) }
+        return link.with { walkTouchPhase(phase, event, surface: $0, stopIf: shouldStop, group: group) }
+    }
+
     /// ``walkTouchPhase(_:_:surface:stopIf:group:)`` for a moved or ended phase of a group of
     /// one touch bound to an attached surface (most frames: one finger moving): the same walk,
     /// the same asks and the same cancels after an end, for one record read unretained

@@ -92,11 +92,31 @@ final class GestureCoordinator {
         /// group's first, which `settleHeldGestures` reads where it is in `heldTouches` (most
         /// groups are of one touch: no copy into this list and no emptying it).
         var releaseGroup: [HeldTouch] = []
+        /// The points of the release group's event, moved into the event for the walk and
+        /// back after it (`deliverReleaseGroup`): made from the list by assignment, the event
+        /// retained it and released it at the end.
+        var releasePoints: [TouchPoint]? = []
         /// Marks recognizers shown a phase in the current pass (each sees it once).
         var gesturePassMark: UInt64 = 0
         /// Bumped when an engaged recognizer's `delaysTouchesBegan` is set (see
-        /// `GestureArena.HotState.undelayedPass`).
+        /// `GestureArena.HotState.undelayedPass`), and when any recognizer's
+        /// `delaysTouchesEnded` is.
         var delaySettingEdits: UInt64 = 0
+        /// Bumped at every edit that can let a held phase go which no held record shows:
+        /// a recognizer asks for a state or is made to settle, is aborted, detached or
+        /// disabled, withdrawn from an arena, or held phases are purged (see
+        /// `settleHeldGestures`, which skips a settle when nothing of the kind happened since
+        /// the last one began).
+        var heldEdits: UInt64 = 0
+        /// `heldEdits` and `delaySettingEdits` when the last full settle began.
+        var settledAtHeldEdits: UInt64 = .max
+        var settledAtDelayEdits: UInt64 = .max
+        #if DEBUG
+        /// Every settle runs in full (the seeded comparison of `HeldSettleSkipTests`).
+        var settlesEveryTime = false
+        /// Settles skipped because nothing could release a held phase.
+        var skippedSettles = 0
+        #endif
         /// The recognizers of the pass under way, in the order they are shown the phase. Raw
         /// memory kept across passes (freed in `deinit`), not an array: an array's store
         /// checks its bounds and the uniqueness of its buffer, about 15 instructions per
@@ -511,6 +531,11 @@ extension GestureCoordinator {
             // earlier touch with its ID (a reused slot whose end is held): keep the
             // order in which they happened.
             sequence.unchecked.withheld = true
+            // Held for the phases before it, not for a recognizer that delays it: whether the
+            // next settle lets it go is theirs to say, so that settle is not skipped
+            // (`settleHeldGestures`; its touch's own count of held phases may also be all
+            // that holds it).
+            unchecked.heldEdits &+= 1
             hold(in: router, sequence, phase, origin: origin, time: time, by: nil)
             return
         }
@@ -619,6 +644,9 @@ extension GestureCoordinator {
         }
         unchecked.heldTouches.append(HeldTouch(sequence: sequence, phase: phase, point: point, time: time, frame: router.unchecked.touches.frameCount))
         sequence.unchecked.heldCount += 1
+        // Held while a settle delivers (a frame a responder injected from a released phase's
+        // walk): the settle under way may not look at it, so the next one must not be skipped.
+        if unchecked.isSettlingGestures { unchecked.heldEdits &+= 1 }
     }
 
     /// Withdraws the touches of `recognizer`'s arenas from the responders: each responder
@@ -684,6 +712,7 @@ extension GestureCoordinator {
     /// Moves a recognizer that can no longer go on to its end: cancelled if in progress,
     /// failed if possible.
     func forceSettle(in router: Router, _ recognizer: GestureRecognizer) {
+        unchecked.heldEdits &+= 1
         if recognizer.unchecked.storedState.isInProgress {
             commit(in: router, recognizer, .cancelled)
         } else if recognizer.unchecked.storedState == .possible {
@@ -707,6 +736,25 @@ extension GestureCoordinator {
     /// ``settleGestures(in:)`` with something held.
     @inline(never)
     private func settleHeldGestures(in router: Router) {
+        // Nothing that can let a held phase go happened since the last settle began: every
+        // phase held then stayed (or went), and every phase held since was held by a
+        // recognizer that still delays it or behind a phase that stays. What decides whether
+        // a phase stays: its touch finished or taken (read here), its arena's recognizers'
+        // states and delay settings and the arena's entries (`heldEdits`,
+        // `delaySettingEdits`), the kept phases of its surface and ID before it (the same
+        // list, each kept for these reasons). A settle that would release nothing (the
+        // kiosk's long press holding a touch at its down: 20 of 36 settles a touchscreen
+        // playback, issue 25, sixteenth round) is then its compaction alone.
+        if unchecked.heldEdits == unchecked.settledAtHeldEdits && unchecked.delaySettingEdits == unchecked.settledAtDelayEdits
+            && !settlesEveryTime && !anyHeldTouchIsOver() {
+            #if DEBUG
+            unchecked.skippedSettles += 1
+            #endif
+            if !router.unchecked.touches.isDelivering { router.compactTouches() }
+            return
+        }
+        unchecked.settledAtHeldEdits = unchecked.heldEdits
+        unchecked.settledAtDelayEdits = unchecked.delaySettingEdits
         unchecked.isSettlingGestures = true
         router.unchecked.touches.loops += 1
         var releasedAny = false
@@ -784,6 +832,29 @@ extension GestureCoordinator {
         }
     }
 
+    /// Whether settles may be skipped (``settleHeldGestures(in:)``): always in release builds;
+    /// debug builds can turn it off, so that the seeded tests compare it with settling each time.
+    @inline(__always)
+    private var settlesEveryTime: Bool {
+        #if DEBUG
+        unchecked.settlesEveryTime
+        #else
+        false
+        #endif
+    }
+
+    /// Whether a held phase's touch was cancelled or taken: its phase goes (dropped).
+    private func anyHeldTouchIsOver() -> Bool {
+        unchecked.heldTouches.withUnsafeBufferPointer { held in
+            var i = 0
+            while i < held.count {
+                if held[i].record.with({ $0.unchecked.finished || $0.unchecked.taken }) { return true }
+                i += 1
+            }
+            return false
+        }
+    }
+
     /// True when one of the first `count` entries (those kept so far) is bound to `surface`
     /// or has touch ID `id`: a surface's held phases, and those of one ID, go out in order or
     /// not at all.
@@ -811,33 +882,39 @@ extension GestureCoordinator {
         let lead = unchecked.heldTouches[leadIndex]
         let leadRecord = lead.record
         let phase = lead.phase
-        // Owned for the walk: a responder may let go of the surface.
-        let surface = lead.record.with { $0.unchecked.surface }
+        // The bound surface, unretained for the walk: the record keeps it (rule 2 of
+        // `Unretained`: a record's `surface` is cleared only by `Router.compactTouches`, which
+        // waits for the settle's loop over the records, and the record stays in the list until
+        // then). Owned, it was retained and released around every group's walk.
+        let surfaceLink = leadRecord.with { $0.unchecked.surface.map(Unretained.init) }
         // Where the finger was when held, in the surface's space now: the surface may have
         // moved (or gone to another output) while its touch was held.
-        let origin = lead.record.with { router.surfaceOrigin(of: $0) }
-        if let trace = router.trace { trace.record(.touchReleased(lead.record.with { $0.unchecked.id }, phase.kind)) }
-        // The scratch list holds the last event's one point (most): overwritten in place, one
-        // uniqueness check instead of a removal's and an append's.
-        if unchecked.heldScratch.count == 1 {
-            unchecked.heldScratch[0] = lead.point.inSurface(at: origin)
+        let origin = leadRecord.with { router.surfaceOrigin(of: $0) }
+        if let trace = router.trace { trace.record(.touchReleased(leadRecord.with { $0.unchecked.id }, phase.kind)) }
+        // The event's points are moved out of `releasePoints` for the walk and back after it
+        // (no retain and release of the list); the list holds the last event's one point
+        // (most): overwritten in place, one uniqueness check instead of a removal's and an
+        // append's.
+        var points = unchecked.releasePoints.take() ?? []
+        if points.count == 1 {
+            points[0] = lead.point.inSurface(at: origin)
         } else {
-            unchecked.heldScratch.removeAllKeepingStorage()
-            unchecked.heldScratch.append(lead.point.inSurface(at: origin))
+            points.removeAllKeepingStorage()
+            points.append(lead.point.inSurface(at: origin))
         }
-        if let origin { lead.record.with { $0.unchecked.lastSurfaceOrigin = origin } }
+        if let origin { leadRecord.with { $0.unchecked.lastSurfaceOrigin = origin } }
         var i = 0
         while i < unchecked.releaseGroup.count {
             let entry = unchecked.releaseGroup[i]
             i += 1
             if let trace = router.trace { trace.record(.touchReleased(entry.record.with { $0.unchecked.id }, phase.kind)) }
-            unchecked.heldScratch.append(entry.point.inSurface(at: origin))
+            points.append(entry.point.inSurface(at: origin))
             if let origin { entry.record.with { $0.unchecked.lastSurfaceOrigin = origin } }
         }
         let rest = unchecked.releaseGroup.count
-        let event = TouchEvent(time: rest == 0 ? lead.time : unchecked.releaseGroup[rest - 1].time, touches: unchecked.heldScratch)
+        let event = TouchEvent(time: rest == 0 ? lead.time : unchecked.releaseGroup[rest - 1].time, touches: points)
         if phase == .ended {
-            lead.record.with { $0.unchecked.isEnding = true }
+            leadRecord.with { $0.unchecked.isEnding = true }
             var j = 0
             while j < unchecked.releaseGroup.count {
                 unchecked.releaseGroup[j].record.with { $0.unchecked.isEnding = true }
@@ -845,8 +922,8 @@ extension GestureCoordinator {
             }
             router.unchecked.touches.dueEdits &+= 1
         }
-        // The walk calls the group closure once per link: a group of one (most) reads no list.
-        let handled = router.walkTouchPhase(phase, event, surface: surface, stopIf: { releaseGroupIsOver(lead: leadRecord) }) { body in
+        // The walk calls the group closure once per link: a group of one reads no list.
+        let handled = router.walkTouchPhase(phase, event, surfaceLink: surfaceLink, stopIf: { releaseGroupIsOver(lead: leadRecord) }) { body in
             leadRecord.with(body)
             var j = 0
             while j < unchecked.releaseGroup.count {
@@ -861,6 +938,7 @@ extension GestureCoordinator {
             case .ended: router.reportDropped(.touchesEnded, .touchesEnded(event))
             }
         }
+        unchecked.releasePoints = (consume event).touches
         if phase == .ended {
             leadRecord.with { $0.unchecked.finished = true }
             var j = 0
@@ -889,6 +967,7 @@ extension GestureCoordinator {
     /// Forgets the held phases of a sequence going back to the pool.
     func purgeHeld(of sequence: TouchSequence) {
         guard sequence.unchecked.heldCount > 0 else { return }
+        unchecked.heldEdits &+= 1
         unchecked.heldTouches.removeAll { $0.record.refers(to: sequence) }
         sequence.unchecked.heldCount = 0
     }
@@ -902,6 +981,8 @@ extension GestureCoordinator {
     /// A recognizer set its state (the transition is already checked legal). Applies
     /// require-to-fail, the delegate's veto and exclusion between conflicting recognizers.
     func gestureRecognizer(in router: Router, _ recognizer: GestureRecognizer, requests newState: GestureRecognizerState) {
+        // May release held phases (`settleHeldGestures`).
+        unchecked.heldEdits &+= 1
         switch newState {
         case .began, .recognized:
             if recognizer.unchecked.pendingState == newState { return }
@@ -1230,6 +1311,7 @@ extension GestureCoordinator {
     }
 
     func gestureRecognizerWasDetached(in router: Router, _ recognizer: GestureRecognizer, reason: String = "removed from its surface") {
+        unchecked.heldEdits &+= 1
         if recognizer.unchecked.isEngaged || recognizer.unchecked.storedState != .possible {
             abort(in: router, recognizer, reason: reason)
         }
@@ -1238,6 +1320,7 @@ extension GestureCoordinator {
 
     /// Stops a recognizer at once (detached or removed from its surface).
     func abort(in router: Router, _ recognizer: GestureRecognizer, reason: String) {
+        unchecked.heldEdits &+= 1
         if deferAbort(recognizer, reason: reason) { return }
         if let trace = router.trace { trace.record(.gestureRefused(recognizer.description, recognizer.unchecked.storedState, reason: reason)) }
         recognizer.unchecked.touches.removeAll(keepingCapacity: true)

@@ -286,7 +286,13 @@ open class GestureRecognizer {
     /// (a tap waiting for its second tap). Default: `true`, as in UIKit.
     public var delaysTouchesEnded: Bool {
         get { unchecked._delaysTouchesEnded }
-        set { unchecked._delaysTouchesEnded = newValue }
+        set {
+            unchecked._delaysTouchesEnded = newValue
+            // Held ends it no longer delays go at the next settle (`settleHeldGestures` skips
+            // one with no such edit).
+            unchecked.engagedRouterLink?.with { $0.gestures.unchecked.delaySettingEdits &+= 1 }
+            router?.gestures.unchecked.delaySettingEdits &+= 1
+        }
     }
     /// Sent when the gesture is recognized (a discrete one) or ends (a continuous one): to
     /// the attached surface's responder if it can perform it, else up the chain from the first

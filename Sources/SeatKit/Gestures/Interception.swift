@@ -118,6 +118,8 @@ extension GestureCoordinator {
             // Never current again (generations count up from 0): the entry stays in place, so
             // that loops over the arena running meanwhile keep their indices.
             arena.withdraw(at: i - 1)
+            // May release held phases (`settleHeldGestures`).
+            unchecked.heldEdits &+= 1
             // A pass under way may have gathered it with this touch, to show it later.
             unchecked.arenasEditedInPass = true
             if let trace = router.trace {

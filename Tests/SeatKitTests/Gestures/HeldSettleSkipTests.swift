@@ -1,0 +1,133 @@
+import Testing
+@_spi(SeatKitInternals) @testable import SeatKit
+
+/// A settle of held phases is skipped when nothing that can release one happened since the
+/// last settle began (`GestureCoordinator.settleHeldGestures`: the recognizers' requests,
+/// settles, aborts, detachments and withdrawals, the delay settings, a held touch finished or
+/// taken). Seeded runs replayed twice, once skipping and once settling every time
+/// (`settlesEveryTime`, debug builds), must show responders, recognizers, the delegate and
+/// the trace exactly the same calls, points and order.
+@Suite struct HeldSettleSkipTests {
+    @Test func everySettleThatWouldReleaseStillDoesOnSeededRunsWithMidWalkEdits() {
+        let seeds = LoneMoveLaneTests.environment("SEATKIT_LANE_SEEDS") ?? 120
+        var failures: [String] = []
+        var skipped = 0
+        for seed in 1...UInt64(seeds) {
+            var logs: [[String]] = []
+            for everyTime in [false, true] {
+                let world = LoneMoveWorld(seed: seed, generalOnly: false)
+                #if DEBUG
+                world.router.gestures.unchecked.settlesEveryTime = everyTime
+                #endif
+                world.run(steps: 160)
+                #if DEBUG
+                if !everyTime { skipped += world.router.gestures.unchecked.skippedSettles }
+                #endif
+                let broken = world.router.unchecked.touches.checkInvariants(treeEditCount: world.router.unchecked.treeEditCount,
+                                                                           held: world.router.gestures.unchecked.heldTouches)
+                if !broken.isEmpty { failures.append("seed \(seed): breaks \(broken)") }
+                logs.append(world.log.entries)
+            }
+            if let difference = LoneMoveLaneTests.firstDifference(logs[0], logs[1]) {
+                failures.append("seed \(seed): \(difference)")
+            }
+            if failures.count >= 3 { break }
+        }
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+        #if DEBUG
+        // A skip that never happens would pass the comparison trivially.
+        #expect(skipped > 0)
+        #endif
+    }
+
+    @Test func everySettleThatWouldReleaseStillDoesInTheGestureGraphSoak() {
+        let seeds = LoneMoveLaneTests.environment("SEATKIT_LANE_GRAPH_SEEDS") ?? 40
+        var failures: [String] = []
+        var skipped = 0
+        for seed in 1...UInt64(seeds) {
+            var transcripts: [[String]] = []
+            for everyTime in [false, true] {
+                let world = GestureGraphWorld(seed: seed)
+                #if DEBUG
+                world.router.gestures.unchecked.settlesEveryTime = everyTime
+                #endif
+                let trace = TraceLog()
+                world.router.trace = trace
+                world.run(steps: 250)
+                #if DEBUG
+                if !everyTime { skipped += world.router.gestures.unchecked.skippedSettles }
+                #endif
+                transcripts.append(trace.lines + ["events \(world.eventsSent)"] + world.recentSteps + world.violations)
+            }
+            if let difference = LoneMoveLaneTests.firstDifference(transcripts[0], transcripts[1]) {
+                failures.append("seed \(seed): \(difference)")
+                if failures.count >= 3 { break }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+        #if DEBUG
+        #expect(skipped > 0)
+        #endif
+    }
+
+    @Test func aHeldDownWithNothingChangedSkipsItsSettleAndTheRecognizersFailureStillReleasesIt() {
+        let rig = GestureRig()
+        let canvas = rig.surface("canvas", 0, 0, 1000, 1000)
+        let press = LongPressGestureRecognizer(minimumPressDuration: .milliseconds(500), allowableMovement: 10)
+        press.delaysTouchesBegan = true
+        canvas.addGestureRecognizer(press)
+        rig.down(1, 100, 100)
+        rig.up(1)
+        #expect(rig.log.entries == ["canvas.began[t1]", "canvas.ended[t1]"])
+        rig.log.clear()
+        #if DEBUG
+        let before = rig.router.gestures.unchecked.skippedSettles
+        #endif
+        rig.down(2, 200, 200)
+        #if DEBUG
+        // The press only saw the touch begin: its settle, at the frame's end, is skipped.
+        #expect(rig.router.gestures.unchecked.skippedSettles == before + 1)
+        #endif
+        #expect(rig.log.entries.isEmpty)
+        #expect(rig.router.gestures.unchecked.heldTouches.count == 1)
+        // Moved past the press's allowable movement: it fails, and the held began goes out.
+        rig.move(2, 600, 200)
+        #expect(rig.log.entries == ["canvas.began[t2]", "canvas.moved[t2]"])
+        #expect(rig.router.gestures.unchecked.heldTouches.isEmpty)
+    }
+
+    @Test func aHeldEndGoesAtTheNextFrameOnceItsRecognizerNoLongerDelaysEnds() {
+        let rig = GestureRig()
+        let canvas = rig.surface("canvas", 0, 0, 500, 1000)
+        rig.surface("side", 500, 0, 500, 1000)
+        let double = TapGestureRecognizer(name: "double", taps: 2, maximumTapInterval: .milliseconds(300))
+        canvas.addGestureRecognizer(double)
+        rig.down(1, 100, 100)
+        rig.up(1)
+        // The double tap waits for its second tap: the end is held (`delaysTouchesEnded`).
+        #expect(rig.log.entries == ["canvas.began[t1]"])
+        #expect(rig.router.gestures.unchecked.heldTouches.count == 1)
+        double.delaysTouchesEnded = false
+        // A touch elsewhere, which no recognizer sees: its frame's settle lets the end go.
+        rig.down(2, 700, 100)
+        #expect(rig.log.entries == ["canvas.began[t1]", "side.began[t2]", "canvas.ended[t1]"])
+        #expect(rig.router.gestures.unchecked.heldTouches.isEmpty)
+    }
+
+    @Test func aHeldTouchCancelledByTheCompositorDropsItsPhasesAtTheNextSettle() {
+        let rig = GestureRig()
+        let canvas = rig.surface("canvas", 0, 0, 1000, 1000)
+        let press = LongPressGestureRecognizer(minimumPressDuration: .milliseconds(500), allowableMovement: 10)
+        press.delaysTouchesBegan = true
+        canvas.addGestureRecognizer(press)
+        rig.down(1, 100, 100)
+        rig.up(1)
+        rig.log.clear()
+        rig.down(2, 200, 200)
+        #expect(rig.router.gestures.unchecked.heldTouches.count == 1)
+        rig.router.cancelTouches(reason: "compositor") { _ in true }
+        #expect(rig.router.gestures.unchecked.heldTouches.isEmpty)
+        #expect(rig.log.entries.isEmpty)
+        #expect(rig.router.activeTouchCount == 0)
+    }
+}
