@@ -187,8 +187,12 @@ final class LibinputContextHandle {
     /// device's number), so a scroll learns the setting from it instead of asking libinput
     /// per event, a call wlroots does not make (issue 25, twelfth round).
     private static let naturalScrollBit = 1 << 32
-    /// In a device's user data: whether it has the touch capability (set once, at its first
-    /// event), which picks ``drain(into:)``'s touch switch for its events. The sign bit: the
+    /// In a device's user data: whether its events take ``drain(into:)``'s touch switch. Set
+    /// at the device's first touch down, motion or up that libinput's
+    /// `libinput_event_get_touch_event` answers with the event itself (``takeTouchPath``): the
+    /// touch switch then reads each touch event as the event (`touchEvent(of:)`,
+    /// UnsafeFoundations.swift), so a libinput whose events were laid out otherwise keeps
+    /// every event on the whole switch, which asks libinput. The sign bit: the
     /// test for it shares the user data's test for nil (one branch more for every other
     /// device's event, where a bit above 31 took a 64-bit constant, a test and a branch).
     private static let touchBit = Int.min
@@ -200,9 +204,16 @@ final class LibinputContextHandle {
         let n = nextDeviceNumber
         nextDeviceNumber += 1
         let data = Int(n) | (libinput_device_config_scroll_get_natural_scroll_enabled(device) != 0 ? Self.naturalScrollBit : 0)
-            | (libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TOUCH) != 0 ? Self.touchBit : 0)
         libinput_device_set_user_data(device, UnsafeMutableRawPointer(bitPattern: data))
         return data
+    }
+
+    /// Sets ``touchBit`` in the device's user data: its touch event was seen to be the event
+    /// itself, so its later events take the touch switch. Called once per touch device, at
+    /// its first touch down, motion or up (every later one takes the touch switch).
+    @inline(never)
+    private func takeTouchPath(_ device: OpaquePointer, userData: Int) {
+        libinput_device_set_user_data(device, UnsafeMutableRawPointer(bitPattern: userData | Self.touchBit))
     }
 
     /// Notes natural scrolling's setting in the device's user data again: after every change
@@ -277,9 +288,13 @@ final class LibinputContextHandle {
             // One case for both, the kind passed as a flag: cases of their own changed how the
             // compiler laid out this switch, and a scroll event took five range tests to its
             // case instead of three (+11 instructions a touchpad scroll, issue 25, thirteenth round).
-            readTouchDownOrMotion(libinput_event_get_touch_event(event), isDown: type == LIBINPUT_EVENT_TOUCH_DOWN, device: n, into: &sink)
+            let t = libinput_event_get_touch_event(event)
+            if t == event { takeTouchPath(device, userData: userData) }
+            readTouchDownOrMotion(t, isDown: type == LIBINPUT_EVENT_TOUCH_DOWN, device: n, into: &sink)
         case LIBINPUT_EVENT_TOUCH_UP:
-            readTouchUp(libinput_event_get_touch_event(event), device: n, into: &sink)
+            let t = libinput_event_get_touch_event(event)
+            if t == event { takeTouchPath(device, userData: userData) }
+            readTouchUp(t, device: n, into: &sink)
         case LIBINPUT_EVENT_TOUCH_CANCEL:
             let t = libinput_event_get_touch_event(event)
             make(libinput_event_touch_get_time_usec(t), .touchCancel(seatSlot: libinput_event_touch_get_seat_slot(t)))

@@ -15,7 +15,10 @@ import CLibinput
 /// every getter it calls next checks it again, so the call was one event type test more per
 /// touch event, one a touchscreen frame in both kiosks (issue 25, sixteenth round).
 ///
-/// Checked: in a debug build every call asks libinput too and traps if the pointers differ,
+/// Checked: a device takes the path that calls this only once its first touch event was
+/// answered by libinput's `libinput_event_get_touch_event` with the event itself (the touch
+/// bit of `LibinputContextHandle`'s device user data), so a libinput laid out otherwise never
+/// reaches it, in any build. In a debug build every call asks libinput too and traps if the pointers differ,
 /// so every replay and live libinput test that sends a touch (the replay's worker and the
 /// kiosk run debug in `swift test`) checks it on that libinput: among them
 /// `SyntheticDevicesMatchLibinputTests.touchscreenSlotReuseAndAFingerThatStays`, whose downs,
