@@ -119,7 +119,12 @@ let package = Package(
             name: "kiosk",
             dependencies: ["SeatKit", "SeatKitXKB", "SeatKitLibinput", "SeatKitReplay", "SeatKitWayland", "SeatKitHeadlessShell",
                            "CKioskCallocOverride"],
-            path: "examples/kiosk"
+            path: "examples/kiosk",
+            // -z now and -z relro: bound when loaded, as libseatkit.so and the wlroots kiosk are
+            // (Debian's hardening, BIND_NOW): lazily, the first touch's calls into libwayland and
+            // libinput paid the dynamic linker's look-ups (~64 instructions a frame of the
+            // touchscreen recording's playback, `do_lookup_x`, issue 25, sixteenth round).
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now", "-Xlinker", "-z", "-Xlinker", "relro"])]
         ),
         // calloc through malloc's thread cache before glibc 2.41 (examples/kiosk-calloc/kiosk_calloc.c),
         // and the kiosk's calloc made of it (examples/kiosk-calloc-override), apart so that tests
