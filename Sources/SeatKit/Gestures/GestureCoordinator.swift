@@ -225,13 +225,6 @@ extension GestureCoordinator {
         unchecked.engagedRecognizers.append(recognizer)
     }
 
-    func recycleArena(of sequence: TouchSequence) {
-        guard let arena = sequence.unchecked.arena else { return }
-        arena.clear()
-        unchecked.arenaPool.append(arena)
-        sequence.unchecked.arena = nil
-    }
-
     // MARK: Touch delivery
 
     /// Shows one phase of a frame to every recognizer of the pending touches' arenas, each
