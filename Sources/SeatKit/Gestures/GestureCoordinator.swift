@@ -810,6 +810,15 @@ extension GestureCoordinator {
             releasedAny = true
         }
         if lead >= 0 { deliverReleaseGroup(in: router, lead: lead) }
+        // Phases held while the last group went out (a frame a responder injected from its
+        // call) come after every phase the loop looked at: kept, after the kept ones, for the
+        // next settle (`hold` counted them as an edit, so it is not skipped). Cut with the
+        // released ones, their touch lost them and its count of held phases stayed raised.
+        while i < unchecked.heldTouches.count {
+            if write != i { unchecked.heldTouches.swapAt(write, i) }
+            write += 1
+            i += 1
+        }
         while unchecked.heldTouches.count > write { unchecked.heldTouches.removeLast() }
         var k = 0
         while k < unchecked.heldTouches.count {
