@@ -303,13 +303,27 @@ struct DeviceMillimetres {
 /// ``Router/computedLayoutPoint(fromNormalized:_:device:)`` reads from the output each time,
 /// read once. ``place(_:_:)`` does the same arithmetic in the same order, so a kept placement
 /// gives the same point to the last bit.
+///
+/// The output's transform is kept resolved as well (issue 25, sixteenth round): each layout
+/// axis reads one device axis `s` (``swapsAxes``: x from the device's y) as `s * k + o`, with
+/// `k` ±1 and `o` −0 or 1, which is `s` or `1 - s` to the last bit (`-s + 1` is `1 - s`,
+/// `s + -0` is `s`, a −0 included), so a point costs the two multiply-adds onto the frame and
+/// the clamp, without the transform's switch. A calibrated device and the two flipped
+/// transforms that subtract twice (`flipped180`, `flipped270`: `1 - (1 - u)` is not `u` to the
+/// last bit) take the transform's own arithmetic (``placeGenerally(_:_:)``).
 struct DevicePlacement {
     var device = DeviceID(0)
     /// `placementEdits` when resolved; 0 (never the router's) when not resolved yet.
     var edits: UInt64 = 0
+    /// The resolved transform applies (no calibration, not `flipped180` or `flipped270`).
+    var direct = true
     var calibrated = false
     var calibration = CalibrationMatrix.identity
     var transform = OutputTransform.normal
+    /// The layout's x reads the device's y, and its y the device's x.
+    var swapsAxes = false
+    /// Per layout axis, `s * k + o` of the device axis it reads.
+    var kx = 1.0, ox = -0.0, ky = 1.0, oy = -0.0
     /// The output's layout frame.
     var minX = 0.0, minY = 0.0, width = 0.0, height = 0.0
     /// The clamp's right and bottom limits (`Output.clampInside`'s: one `wl_fixed_t` step inside).
@@ -329,12 +343,34 @@ struct DevicePlacement {
         (minX, minY, width, height) = (f.minX, f.minY, f.size.width, f.size.height)
         lastX = Swift.max(f.minX, f.maxX - step)
         lastY = Swift.max(f.minY, f.maxY - step)
+        // `OutputTransform.mapNormalized`, resolved: fu = flipped ? 1 - u : u, then
+        // (fu, v), (1 - v, fu), (1 - fu, 1 - v) or (v, 1 - fu).
+        let raw = transform.rawValue, fu = raw >= 4 ? -1.0 : 1.0
+        switch raw & 3 {
+        case 0: (swapsAxes, kx, ky) = (false, fu, 1)
+        case 1: (swapsAxes, kx, ky) = (true, -1, fu)
+        case 2: (swapsAxes, kx, ky) = (false, -fu, -1)
+        default: (swapsAxes, kx, ky) = (true, 1, -fu)
+        }
+        ox = kx == 1 ? -0.0 : 1
+        oy = ky == 1 ? -0.0 : 1
+        direct = !calibrated && !(raw >= 4 && raw & 3 >= 2)
     }
 
     /// The layout-space point: calibrated, through the output's transform, onto its frame,
     /// clamped inside it (``Output/layoutPoint(fromNormalized:_:)`` then `clampInside`).
     @inline(__always)
     func place(_ x: Double, _ y: Double) -> LayoutPoint {
+        guard direct else { return placeGenerally(x, y) }
+        let s = swapsAxes ? y : x, r = swapsAxes ? x : y
+        let px = minX + (s * kx + ox) * width, py = minY + (r * ky + oy) * height
+        return LayoutPoint(x: Swift.min(Swift.max(px, minX), lastX), y: Swift.min(Swift.max(py, minY), lastY))
+    }
+
+    /// ``place(_:_:)`` for a calibrated device or a transform that subtracts twice: the
+    /// calibration, then the transform's own arithmetic.
+    @inline(never)
+    func placeGenerally(_ x: Double, _ y: Double) -> LayoutPoint {
         var u = x, v = y
         if calibrated { (u, v) = calibration.apply(x, y) }
         let mapped = transform.mapNormalized(x: u, y: v)
