@@ -117,9 +117,19 @@ extension Router {
     /// layout and a layout with no outputs are resolved each time.
     public func layoutPoint(fromNormalized x: Double, _ y: Double, device: DeviceID) -> LayoutPoint {
         if unchecked.placement.edits == unchecked.placementEdits && unchecked.placement.device == device {
-            return unchecked.placement.place(x, y)
+            // The kept placement's fields read in place: a call of one of its methods here
+            // copied the whole placement to the stack first (a `memcpy` a point).
+            if unchecked.placement.direct { return unchecked.placement.placeDirectly(x, y) }
+            return placeKeptGenerally(x, y)
         }
         return placeResolving(x, y, device: device)
+    }
+
+    /// ``layoutPoint(fromNormalized:_:device:)`` with the kept placement of a calibrated device
+    /// or a transform that subtracts twice (``DevicePlacement/placeGenerally(_:_:)``).
+    @inline(never)
+    private func placeKeptGenerally(_ x: Double, _ y: Double) -> LayoutPoint {
+        unchecked.placement.placeGenerally(x, y)
     }
 
     /// ``layoutPoint(fromNormalized:_:device:)`` with the device's placement resolved again:
@@ -361,7 +371,12 @@ struct DevicePlacement {
     /// clamped inside it (``Output/layoutPoint(fromNormalized:_:)`` then `clampInside`).
     @inline(__always)
     func place(_ x: Double, _ y: Double) -> LayoutPoint {
-        guard direct else { return placeGenerally(x, y) }
+        direct ? placeDirectly(x, y) : placeGenerally(x, y)
+    }
+
+    /// ``place(_:_:)`` when ``direct``: the resolved transform.
+    @inline(__always)
+    func placeDirectly(_ x: Double, _ y: Double) -> LayoutPoint {
         let s = swapsAxes ? y : x, r = swapsAxes ? x : y
         let px = minX + (s * kx + ox) * width, py = minY + (r * ky + oy) * height
         return LayoutPoint(x: Swift.min(Swift.max(px, minX), lastX), y: Swift.min(Swift.max(py, minY), lastY))
@@ -369,7 +384,6 @@ struct DevicePlacement {
 
     /// ``place(_:_:)`` for a calibrated device or a transform that subtracts twice: the
     /// calibration, then the transform's own arithmetic.
-    @inline(never)
     func placeGenerally(_ x: Double, _ y: Double) -> LayoutPoint {
         var u = x, v = y
         if calibrated { (u, v) = calibration.apply(x, y) }
