@@ -119,7 +119,9 @@ extension Router {
         if unchecked.placement.edits == unchecked.placementEdits && unchecked.placement.device == device {
             // The kept placement's fields read in place: a call of one of its methods here
             // copied the whole placement to the stack first (a `memcpy` a point).
-            if unchecked.placement.direct { return unchecked.placement.placeDirectly(x, y) }
+            // Each way compiled on its own: a select of the axes was 11 vector instructions.
+            if unchecked.placement.way == DevicePlacement.straight { return unchecked.placement.placeDirectly(x, y) }
+            if unchecked.placement.way == DevicePlacement.swapped { return unchecked.placement.placeDirectly(y, x) }
             return placeKeptGenerally(x, y)
         }
         return placeResolving(x, y, device: device)
@@ -315,7 +317,7 @@ struct DeviceMillimetres {
 /// gives the same point to the last bit.
 ///
 /// The output's transform is kept resolved as well (issue 25, sixteenth round): each layout
-/// axis reads one device axis `s` (``swapsAxes``: x from the device's y) as `s * k + o`, with
+/// axis reads one device axis `s` (``swapped``: x from the device's y) as `s * k + o`, with
 /// `k` ±1 and `o` −0 or 1, which is `s` or `1 - s` to the last bit (`-s + 1` is `1 - s`,
 /// `s + -0` is `s`, a −0 included), so a point costs the two multiply-adds onto the frame and
 /// the clamp, without the transform's switch. A calibrated device and the two flipped
@@ -325,15 +327,16 @@ struct DevicePlacement {
     var device = DeviceID(0)
     /// `placementEdits` when resolved; 0 (never the router's) when not resolved yet.
     var edits: UInt64 = 0
-    /// The resolved transform applies (no calibration, not `flipped180` or `flipped270`).
-    var direct = true
+    /// How a point is placed: ``straight`` or ``swapped`` (the resolved transform: no
+    /// calibration, not `flipped180` or `flipped270`), else ``general``.
+    var way = DevicePlacement.straight
+    static let straight: UInt8 = 0, swapped: UInt8 = 1, general: UInt8 = 2
     var calibrated = false
     var calibration = CalibrationMatrix.identity
     var transform = OutputTransform.normal
-    /// The layout's x reads the device's y, and its y the device's x.
-    var swapsAxes = false
-    /// Per layout axis, `s * k + o` of the device axis it reads.
-    var kx = 1.0, ox = -0.0, ky = 1.0, oy = -0.0
+    /// Per layout axis, `s * k + o` of the device axis it reads (the layout's x the device's
+    /// y when ``swapped``). Side by side by axis, as the frame's numbers: loaded in pairs.
+    var kx = 1.0, ky = 1.0, ox = -0.0, oy = -0.0
     /// The output's layout frame.
     var minX = 0.0, minY = 0.0, width = 0.0, height = 0.0
     /// The clamp's right and bottom limits (`Output.clampInside`'s: one `wl_fixed_t` step inside).
@@ -356,6 +359,7 @@ struct DevicePlacement {
         // `OutputTransform.mapNormalized`, resolved: fu = flipped ? 1 - u : u, then
         // (fu, v), (1 - v, fu), (1 - fu, 1 - v) or (v, 1 - fu).
         let raw = transform.rawValue, fu = raw >= 4 ? -1.0 : 1.0
+        let swapsAxes: Bool
         switch raw & 3 {
         case 0: (swapsAxes, kx, ky) = (false, fu, 1)
         case 1: (swapsAxes, kx, ky) = (true, -1, fu)
@@ -364,20 +368,24 @@ struct DevicePlacement {
         }
         ox = kx == 1 ? -0.0 : 1
         oy = ky == 1 ? -0.0 : 1
-        direct = !calibrated && !(raw >= 4 && raw & 3 >= 2)
+        way = calibrated || (raw >= 4 && raw & 3 >= 2) ? Self.general : swapsAxes ? Self.swapped : Self.straight
     }
 
     /// The layout-space point: calibrated, through the output's transform, onto its frame,
     /// clamped inside it (``Output/layoutPoint(fromNormalized:_:)`` then `clampInside`).
     @inline(__always)
     func place(_ x: Double, _ y: Double) -> LayoutPoint {
-        direct ? placeDirectly(x, y) : placeGenerally(x, y)
+        switch way {
+        case Self.straight: placeDirectly(x, y)
+        case Self.swapped: placeDirectly(y, x)
+        default: placeGenerally(x, y)
+        }
     }
 
-    /// ``place(_:_:)`` when ``direct``: the resolved transform.
+    /// ``place(_:_:)`` by the resolved transform, `s` the device axis the layout's x reads
+    /// and `r` the one its y reads.
     @inline(__always)
-    func placeDirectly(_ x: Double, _ y: Double) -> LayoutPoint {
-        let s = swapsAxes ? y : x, r = swapsAxes ? x : y
+    func placeDirectly(_ s: Double, _ r: Double) -> LayoutPoint {
         let px = minX + (s * kx + ox) * width, py = minY + (r * ky + oy) * height
         return LayoutPoint(x: Swift.min(Swift.max(px, minX), lastX), y: Swift.min(Swift.max(py, minY), lastY))
     }
