@@ -430,7 +430,7 @@ extension Router {
         // A surface moved under a still finger since the last frame: it hears where the finger
         // is now in its space with this frame.
         if unchecked.touches.checkedAtEdit != unchecked.treeEditCount { _ = markTouchesMovedUnder() }
-        unchecked.touches.loops += 1
+        unchecked.touches.loops &+= 1
         // The frame's scan, made once: the settled lone move's lane is chosen from it, and
         // the general frame is handed it (issue 25, fifteenth round).
         // Not in a loop with the frames injected meanwhile: there, the settled lane was
@@ -445,7 +445,7 @@ extension Router {
             unchecked.touches.deferredFrame = nil
             dispatchFrames(from: next)
         }
-        unchecked.touches.loops -= 1
+        unchecked.touches.loops &-= 1
         unchecked.touches.pass = .settling
         gestures.settleGestures(in: self)
         unchecked.touches.pass = .idle
@@ -739,14 +739,17 @@ extension Router {
         if unchecked.touches.originsAtEdit != unchecked.treeEditCount { refreshTouchOrigins() }
         // The surface read unretained: the record keeps it for the whole frame (see
         // `dispatchGroup`).
-        let (point, surface) = lead.with { sequence in
+        let surface = lead.with { sequence in
             sequence.unchecked.mark = mark
             sequence.unchecked.movedPending = false
             sequence.unchecked.withheld = false
-            return (sequence.point(surfaceOrigin: sequence.unchecked.surfaceOrigin), sequence.unchecked.surface.map(Unretained.init)!)
+            return sequence.unchecked.surface.map(Unretained.init)!
         }
+        // The buffer made unique first, then the point made into it: made before, its ten
+        // fields were kept on the stack across the uniqueness check's call (issue 25,
+        // sixteenth round).
         var points = unchecked.touches.scratch.take() ?? []
-        points.holdLonePoint(point)
+        points.holdLonePoint { lead.with { $0.point(surfaceOrigin: $0.unchecked.surfaceOrigin) } }
         let event = TouchEvent(time: time, touches: consume points)
         #if DEBUG
         unchecked.touches.loneMoveFrames += 1
@@ -1486,13 +1489,15 @@ extension Array where Element == TouchPoint {
     /// already holds one point (the last frame's) most of the time: that one is written over
     /// through one uniqueness check (emptied and appended to, it took two, and the removal's
     /// loop), issue 25, fourteenth round.
+    /// The point is made by `point` once the buffer is unique (nothing is kept across the
+    /// uniqueness check's call then); `point` must not touch the buffer.
     @inline(__always)
-    mutating func holdLonePoint(_ point: TouchPoint) {
+    mutating func holdLonePoint(_ point: () -> TouchPoint) {
         if count == 1 {
-            withUnsafeMutableBufferPointer { $0[0] = point }
+            withUnsafeMutableBufferPointer { $0[0] = point() }
         } else {
             removeAllKeepingStorage()
-            append(point)
+            append(point())
         }
     }
 }

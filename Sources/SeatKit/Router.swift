@@ -305,7 +305,10 @@ public final class Router {
     /// 15 of them the prologue and epilogue the rare paths needed).
     @usableFromInline
     func injectTouchMotion(at time: Timestamp, device: DeviceID, id: TouchID, to point: LayoutPoint) {
-        if trace == nil, !unchecked.spyList.wants(.touchMotion), point.x.isFinite, point.y.isFinite {
+        // Both coordinates finite, tested in the floating-point unit: `x - x` is 0 for a finite
+        // `x` and NaN for an infinite or NaN one (`isFinite` twice was ten integer
+        // instructions on the bit patterns; issue 25, sixteenth round).
+        if trace == nil, !unchecked.spyList.wants(.touchMotion), (point.x - point.x) + (point.y - point.y) == 0 {
             if !unchecked.touches.takenByFilters.isEmpty {
                 return injectTakenTouchMotion(at: time, device: device, id: id, to: point)
             }

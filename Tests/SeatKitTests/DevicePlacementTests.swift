@@ -146,6 +146,42 @@ struct DevicePlacementTests {
         #expect(editsThatMoved > 300, "\(editsThatMoved)")
     }
 
+    /// The kept placement resolves the output's transform to `s * k + o` per axis (issue 25,
+    /// sixteenth round): under each of the eight transforms, on outputs placed at awkward
+    /// positions (−0 included) and sizes, points that round differently (tiny, near 1, out of
+    /// range, −0, infinite, NaN) give the output's own arithmetic's point to the last bit.
+    @Test func theKeptPlacementGivesTheOutputsOwnPointUnderEveryTransform() {
+        let values: [Double] = [0, -0.0, 1, 0.5, 0.1, 0.3, 0.7, 1e-20, 1 - 1e-16, 0.999_999_9, -0.25, 1.25, 3e-300,
+                                .infinity, -.infinity, .nan]
+        var mismatches: [String] = []
+        var compared = 0
+        for transform in OutputTransform.allCases {
+            for (position, size) in [(LayoutPoint(x: 0, y: 0), Size(width: 1280, height: 720)),
+                                     (LayoutPoint(x: -0.0, y: -0.0), Size(width: 1000, height: 600)),
+                                     (LayoutPoint(x: 1234.567, y: -89.1), Size(width: 1919, height: 1077)),
+                                     (LayoutPoint(x: 1e9, y: 3e-9), Size(width: 333.3, height: 0.7))] {
+                let router = Router(clock: VirtualClock())
+                let output = Output(name: "A", position: position, modeSize: size, transform: transform, scale: 1.5)
+                router.addOutput(output)
+                for x in values {
+                    for y in values {
+                        // Twice: resolving, then kept.
+                        for _ in 0..<2 {
+                            let kept = router.layoutPoint(fromNormalized: x, y, device: DeviceID(3))
+                            let own = output.clampInside(output.layoutPoint(fromNormalized: x, y))
+                            compared += 1
+                            if kept.x.bitPattern != own.x.bitPattern || kept.y.bitPattern != own.y.bitPattern {
+                                mismatches.append("\(transform) at \(position) \(size), (\(x), \(y)): kept \(kept), own \(own)")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+        #expect(compared == 8 * 4 * 16 * 16 * 2)
+    }
+
     /// The cases one at a time: a point kept for a device, then the edit, then the point again.
     @Test func eachKindOfEditMovesTheNextPoint() throws {
         let h = Harness()
