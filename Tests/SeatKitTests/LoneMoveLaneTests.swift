@@ -32,6 +32,33 @@ struct LoneMoveLaneTests {
         return "line \(i) of \(a.count) / \(b.count):\n  \(context)\n  lane:    \(i < a.count ? a[i] : "<end>")\n  general: \(i < b.count ? b[i] : "<end>")"
     }
 
+    /// Runs each of seeds 1...`seeds` twice, `transcript(seed, false)` then `transcript(seed,
+    /// true)`, and returns where the two transcripts first differ, for at most three seeds.
+    static func seedsWhoseTwoRunsDiffer(seeds: Int, _ transcript: (UInt64, Bool) -> [String]) -> [String] {
+        var failures: [String] = []
+        for seed in 1...UInt64(seeds) {
+            let first = transcript(seed, false)
+            if let difference = firstDifference(first, transcript(seed, true)) {
+                failures.append("seed \(seed): \(difference)")
+                if failures.count >= 3 { break }
+            }
+        }
+        return failures
+    }
+
+    /// The gesture-graph soak's world for `seed`, run 250 steps after `configure`: its trace,
+    /// the events sent, its last steps and its violations.
+    static func graphTranscript(seed: UInt64, configure: (GestureGraphWorld) -> Void = { _ in },
+                                inspect: (GestureGraphWorld) -> Void = { _ in }) -> [String] {
+        let world = GestureGraphWorld(seed: seed)
+        configure(world)
+        let trace = TraceLog()
+        world.router.trace = trace
+        world.run(steps: 250)
+        inspect(world)
+        return trace.lines + ["events \(world.eventsSent)"] + world.recentSteps + world.violations
+    }
+
     @Test func aLoneMoveShowsEveryoneWhatTheGeneralFramePathShowsOnSeededRunsWithMidWalkEdits() {
         let seeds = Self.environment("SEATKIT_LANE_SEEDS") ?? 120
         var laneFrames = 0, settledFrames = 0, frames = 0
@@ -70,28 +97,17 @@ struct LoneMoveLaneTests {
     }
 
     @Test func aLoneMoveShowsTheGestureGraphSoakWhatTheGeneralFramePathShows() {
-        let seeds = Self.environment("SEATKIT_LANE_GRAPH_SEEDS") ?? 40
-        var failures: [String] = []
         var laneFrames = 0
-        for seed in 1...UInt64(seeds) {
-            var transcripts: [[String]] = []
-            for generalOnly in [false, true] {
-                let world = GestureGraphWorld(seed: seed)
+        let failures = Self.seedsWhoseTwoRunsDiffer(seeds: Self.environment("SEATKIT_LANE_GRAPH_SEEDS") ?? 40) { seed, generalOnly in
+            Self.graphTranscript(seed: seed, configure: { world in
                 #if DEBUG
                 world.router.unchecked.touches.generalFramesOnly = generalOnly
                 #endif
-                let trace = TraceLog()
-                world.router.trace = trace
-                world.run(steps: 250)
+            }, inspect: { world in
                 #if DEBUG
                 if !generalOnly { laneFrames += world.router.unchecked.touches.loneMoveFrames }
                 #endif
-                transcripts.append(trace.lines + ["events \(world.eventsSent)"] + world.recentSteps + world.violations)
-            }
-            if let difference = Self.firstDifference(transcripts[0], transcripts[1]) {
-                failures.append("seed \(seed): \(difference)")
-                if failures.count >= 3 { break }
-            }
+            })
         }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
         #if DEBUG

@@ -9,30 +9,23 @@ import Testing
 /// the trace exactly the same calls, points and order.
 @Suite struct HeldSettleSkipTests {
     @Test func everySettleThatWouldReleaseStillDoesOnSeededRunsWithMidWalkEdits() {
-        let seeds = LoneMoveLaneTests.environment("SEATKIT_LANE_SEEDS") ?? 120
-        var failures: [String] = []
+        var broken: [String] = []
         var skipped = 0
-        for seed in 1...UInt64(seeds) {
-            var logs: [[String]] = []
-            for everyTime in [false, true] {
-                let world = LoneMoveWorld(seed: seed, generalOnly: false)
-                #if DEBUG
-                world.router.gestures.unchecked.settlesEveryTime = everyTime
-                #endif
-                world.run(steps: 160)
-                #if DEBUG
-                if !everyTime { skipped += world.router.gestures.unchecked.skippedSettles }
-                #endif
-                let broken = world.router.unchecked.touches.checkInvariants(treeEditCount: world.router.unchecked.treeEditCount,
-                                                                           held: world.router.gestures.unchecked.heldTouches)
-                if !broken.isEmpty { failures.append("seed \(seed): breaks \(broken)") }
-                logs.append(world.log.entries)
-            }
-            if let difference = LoneMoveLaneTests.firstDifference(logs[0], logs[1]) {
-                failures.append("seed \(seed): \(difference)")
-            }
-            if failures.count >= 3 { break }
+        let failures = LoneMoveLaneTests.seedsWhoseTwoRunsDiffer(seeds: LoneMoveLaneTests.environment("SEATKIT_LANE_SEEDS") ?? 120) { seed, everyTime in
+            let world = LoneMoveWorld(seed: seed, generalOnly: false)
+            #if DEBUG
+            world.router.gestures.unchecked.settlesEveryTime = everyTime
+            #endif
+            world.run(steps: 160)
+            #if DEBUG
+            if !everyTime { skipped += world.router.gestures.unchecked.skippedSettles }
+            #endif
+            let invariants = world.router.unchecked.touches.checkInvariants(treeEditCount: world.router.unchecked.treeEditCount,
+                                                                            held: world.router.gestures.unchecked.heldTouches)
+            if !invariants.isEmpty { broken.append("seed \(seed): breaks \(invariants)") }
+            return world.log.entries
         }
+        #expect(broken.isEmpty, "\(broken.prefix(3).joined(separator: "\n"))")
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
         #if DEBUG
         // A skip that never happens would pass the comparison trivially.
@@ -41,28 +34,17 @@ import Testing
     }
 
     @Test func everySettleThatWouldReleaseStillDoesInTheGestureGraphSoak() {
-        let seeds = LoneMoveLaneTests.environment("SEATKIT_LANE_GRAPH_SEEDS") ?? 40
-        var failures: [String] = []
         var skipped = 0
-        for seed in 1...UInt64(seeds) {
-            var transcripts: [[String]] = []
-            for everyTime in [false, true] {
-                let world = GestureGraphWorld(seed: seed)
+        let failures = LoneMoveLaneTests.seedsWhoseTwoRunsDiffer(seeds: LoneMoveLaneTests.environment("SEATKIT_LANE_GRAPH_SEEDS") ?? 40) { seed, everyTime in
+            LoneMoveLaneTests.graphTranscript(seed: seed, configure: { world in
                 #if DEBUG
                 world.router.gestures.unchecked.settlesEveryTime = everyTime
                 #endif
-                let trace = TraceLog()
-                world.router.trace = trace
-                world.run(steps: 250)
+            }, inspect: { world in
                 #if DEBUG
                 if !everyTime { skipped += world.router.gestures.unchecked.skippedSettles }
                 #endif
-                transcripts.append(trace.lines + ["events \(world.eventsSent)"] + world.recentSteps + world.violations)
-            }
-            if let difference = LoneMoveLaneTests.firstDifference(transcripts[0], transcripts[1]) {
-                failures.append("seed \(seed): \(difference)")
-                if failures.count >= 3 { break }
-            }
+            })
         }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
         #if DEBUG
