@@ -1466,14 +1466,10 @@ extension Router {
                 // about 75 instructions even then.
                 if !sequence.unchecked.seen.isEmpty { sequence.unchecked.seen.removeAllKeepingStorage() }
                 gestures.purgeHeld(of: sequence)
-                // The arena moved out of the record, cleared and moved into the coordinator's
-                // pool: read and handed on as copies (the coordinator's `recycleArena(of:)`,
-                // gone), it was retained twice and released three times (issue 25, sixteenth
-                // round).
-                if let arena = sequence.unchecked.arena.take() {
-                    arena.clear()
-                    gestures.unchecked.arenaPool.append(consume arena)
-                }
+                // The arena moved out of the record into the coordinator's pool: read and
+                // handed on as copies, it was retained twice and released three times (issue
+                // 25, sixteenth round).
+                if let arena = sequence.unchecked.arena.take() { gestures.recycle(arena) }
                 // Handed to the pool, not copied (a retain and a release around the append).
                 unchecked.touches.pool.append(consume sequence)
             } else {

@@ -225,6 +225,14 @@ extension GestureCoordinator {
         unchecked.engagedRecognizers.append(recognizer)
     }
 
+    /// Clears a lifted touch's arena and keeps it for the next down (``makeArena(in:surface:output:touch:)``
+    /// takes from the pool), moved in: no retain and release around the append.
+    @inline(__always)
+    func recycle(_ arena: consuming GestureArena) {
+        arena.clear()
+        unchecked.arenaPool.append(arena)
+    }
+
     // MARK: Touch delivery
 
     /// Shows one phase of a frame to every recognizer of the pending touches' arenas, each
