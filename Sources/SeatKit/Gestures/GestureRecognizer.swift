@@ -275,11 +275,9 @@ open class GestureRecognizer {
         get { unchecked._delaysTouchesBegan }
         set {
             unchecked._delaysTouchesBegan = newValue
-            // The router that follows it, and the one its surface is in (the same but for a
-            // surface moved to another router mid-gesture), forget which arenas they found
-            // delaying no begin or move (`GestureArena.HotState.undelayedPass`).
-            unchecked.engagedRouterLink?.with { $0.gestures.unchecked.delaySettingEdits &+= 1 }
-            router?.gestures.unchecked.delaySettingEdits &+= 1
+            // Its routers forget which arenas they found delaying no begin or move
+            // (`GestureArena.HotState.undelayedPass`).
+            noteDelaySettingEdit()
         }
     }
     /// Hold `touchesEnded` back from the responders while this recognizer is `.possible`
@@ -290,9 +288,16 @@ open class GestureRecognizer {
             unchecked._delaysTouchesEnded = newValue
             // Held ends it no longer delays go at the next settle (`settleHeldGestures` skips
             // one with no such edit).
-            unchecked.engagedRouterLink?.with { $0.gestures.unchecked.delaySettingEdits &+= 1 }
-            router?.gestures.unchecked.delaySettingEdits &+= 1
+            noteDelaySettingEdit()
         }
+    }
+
+    /// A delay setting changed: bumps `delaySettingEdits` of the router that follows this
+    /// recognizer and of the one its surface is in (the same but for a surface moved to
+    /// another router mid-gesture).
+    private func noteDelaySettingEdit() {
+        unchecked.engagedRouterLink?.with { $0.gestures.unchecked.delaySettingEdits &+= 1 }
+        router?.gestures.unchecked.delaySettingEdits &+= 1
     }
     /// Sent when the gesture is recognized (a discrete one) or ends (a continuous one): to
     /// the attached surface's responder if it can perform it, else up the chain from the first
