@@ -59,6 +59,22 @@ import Testing
 
     static func installedPrefix() throws -> String { try installation.get() }
 
+    /// Builds `Tests/CSeatKitProgram/<source>` strictly (C11, -Wall -Wextra -Werror) with the
+    /// flags `pkg-config` gives for `packages` from the installed prefix alone, into
+    /// `<prefix>/<name>`, as a C compositor would build against SeatKit; returns its path.
+    static func buildProgram(_ source: String, named name: String, packages: [String]) throws -> String {
+        let prefix = try installedPrefix()
+        let flags = try run("/usr/bin/pkg-config", ["--cflags", "--libs"] + packages,
+                            environment: ["PKG_CONFIG_PATH": prefix + "/lib/pkgconfig"])
+        try #require(flags.status == 0, "\(flags.output)")
+        let binary = prefix + "/" + name
+        let words = flags.output.split(whereSeparator: \.isWhitespace).map(String.init)
+        let cc = try run("/usr/bin/cc", ["-std=c11", "-Wall", "-Wextra", "-Werror", "-o", binary,
+                                         programDirectory.appendingPathComponent(source).path] + words)
+        try #require(cc.status == 0, "cc failed:\n\(cc.output)")
+        return binary
+    }
+
     private static func install() throws -> String {
         let products = try #require(buildDirectory(), "libCSeatKit.so is not built next to the tests")
         removeInstallationsOfEndedRuns()

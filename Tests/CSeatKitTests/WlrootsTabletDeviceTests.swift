@@ -13,15 +13,7 @@ import Testing
 /// the benchmark's libseat stand-in.
 @Suite struct WlrootsTabletDeviceTests {
     @Test func wlrootsTabletAndPadSignalsBecomeSeatKitPensAndPadEventsWithEveryAxisOnTheirOutput() throws {
-        let prefix = try CProgramTests.installedPrefix()
-        let flags = try run("/usr/bin/pkg-config", ["--cflags", "--libs", "seatkit-wlroots"],
-                            environment: ["PKG_CONFIG_PATH": prefix + "/lib/pkgconfig"])
-        try #require(flags.status == 0, "\(flags.output)")
-        let binary = prefix + "/wlr-tablet"
-        let words = flags.output.split(whereSeparator: \.isWhitespace).map(String.init)
-        let cc = try run("/usr/bin/cc", ["-std=c11", "-Wall", "-Wextra", "-Werror", "-o", binary,
-                                         CProgramTests.programDirectory.appendingPathComponent("wlr-tablet.c").path] + words)
-        try #require(cc.status == 0, "cc failed:\n\(cc.output)")
+        let binary = try CProgramTests.buildProgram("wlr-tablet.c", named: "wlr-tablet", packages: ["seatkit-wlroots"])
         let result = try run(binary, [])
         #expect(result.status == 0, "\(result.output)")
         let expected = try String(contentsOf: CProgramTests.programDirectory.appendingPathComponent("wlr-tablet.expected.txt"), encoding: .utf8)

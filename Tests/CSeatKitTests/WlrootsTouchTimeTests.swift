@@ -8,15 +8,7 @@ import Testing
 /// in one process and prints what the client got and what the seat holds after each step.
 @Suite struct WlrootsTouchTimeTests {
     @Test func aTouchMotionStampsTheSeatsLastEventWithItsOwnTimeAndNeverMovesItBack() throws {
-        let prefix = try CProgramTests.installedPrefix()
-        let flags = try run("/usr/bin/pkg-config", ["--cflags", "--libs", "seatkit-wlroots", "wayland-client"],
-                            environment: ["PKG_CONFIG_PATH": prefix + "/lib/pkgconfig"])
-        try #require(flags.status == 0, "\(flags.output)")
-        let binary = prefix + "/wlr-touch-time"
-        let words = flags.output.split(whereSeparator: \.isWhitespace).map(String.init)
-        let cc = try run("/usr/bin/cc", ["-std=c11", "-Wall", "-Wextra", "-Werror", "-o", binary,
-                                         CProgramTests.programDirectory.appendingPathComponent("wlr-touch-time.c").path] + words)
-        try #require(cc.status == 0, "cc failed:\n\(cc.output)")
+        let binary = try CProgramTests.buildProgram("wlr-touch-time.c", named: "wlr-touch-time", packages: ["seatkit-wlroots", "wayland-client"])
         let result = try run(binary, [])
         #expect(result.status == 0, "\(result.output)")
         let lines = result.output.split(separator: "\n").filter { !$0.contains("[ERROR]") && !$0.contains("[INFO]") }
