@@ -203,8 +203,29 @@ public final class ClientSurfaceResponder: Responder {
         }
     }
 
-    @inline(__always)
+    /// The usual motion, one touch to a client with one wl_touch, untraced, ends with its post
+    /// (``Libwayland/touchMotionUntraced(_:time:id:x:y:into:)``, its arguments in the seat's
+    /// queue's ``WireArguments``): a jump into libwayland, with no stack frame or saved
+    /// registers here; the client, already first in the queue (the usual, touch after touch),
+    /// is owed its frame first (issue 25, seventeenth round). Out of line, so that
+    /// ``touchesMoved(_:context:)`` keeps no registers across it either.
+    @inline(never)
     private func moveTouches(_ event: TouchEvent, devices: SeatClient) {
+        if event.touches.count == 1, devices.unchecked.touches.count == 1, !Libwayland.traceEvents,
+           touchFrames.isFirst(devices) {
+            touchFrames.firstIsOwed()
+            let touch = event.touches[0]
+            Libwayland.touchMotionUntraced(devices.unchecked.touches[0], time: wireTime(event.time), id: touch.id.rawValue,
+                                           x: touch.surfaceLocation.x, y: touch.surfaceLocation.y,
+                                           into: touchFrames.wireArguments)
+            return
+        }
+        moveEachTouch(event, devices: devices)
+    }
+
+    /// Every touch of `event` to each of the client's wl_touch resources.
+    @inline(never)
+    private func moveEachTouch(_ event: TouchEvent, devices: SeatClient) {
         // Only touches sent down reach here: the router's record says which this responder follows.
         guard !devices.unchecked.touches.isEmpty else { return }
         let ms = wireTime(event.time)

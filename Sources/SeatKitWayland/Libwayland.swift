@@ -312,6 +312,29 @@ package enum Libwayland {
         if traceEvents { traceNoArguments(touch, WL_TOUCH_FRAME) }
     }
 
+    /// wl_touch.motion(time, id, x, y), as ``touchMotion(_:time:id:x:y:)`` on the wire, with its
+    /// arguments written into `arguments` (``WireArguments``, UnsafeFoundations.swift) instead
+    /// of onto the sender's stack, and not traced (the caller checks ``traceEvents`` first):
+    /// nothing of the sender's is needed after the post, so a sender that ends with it ends
+    /// with a jump into libwayland, without a stack frame or saved registers of its own.
+    @inline(__always)
+    static func touchMotionUntraced(_ touch: OpaquePointer, time: UInt32, id: Int32, x: Double, y: Double,
+                                            into arguments: WireArguments) {
+        let base = arguments.base
+        base[0] = wl_argument(u: time)
+        base[1] = wl_argument(i: id)
+        base[2] = wl_argument(f: fixed(x))
+        base[3] = wl_argument(f: fixed(y))
+        wl_resource_post_event_array(touch, UInt32(WL_TOUCH_MOTION), base)
+    }
+
+    /// wl_touch.frame, not traced (the caller checks ``traceEvents`` first): the post is the
+    /// last thing done, so a sender that ends with it ends with a jump into libwayland.
+    @inline(__always)
+    static func touchFrameUntraced(_ touch: OpaquePointer) {
+        wl_resource_post_event_array(touch, UInt32(WL_TOUCH_FRAME), nil)
+    }
+
     @inline(never)
     private static func traceNoArguments(_ resource: OpaquePointer, _ opcode: Int32) {
         print("wayland: -> \(id(of: resource))#\(opcode) []")

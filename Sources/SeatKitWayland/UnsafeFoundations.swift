@@ -101,3 +101,30 @@ extension CallbackBox {
 func withUnprotectedArguments<Arguments>(_ arguments: inout Arguments, _ body: (UnsafeMutablePointer<wl_argument>) -> Void) {
     _withUnprotectedUnsafeMutableBytes(of: &arguments) { body($0.baseAddress!.assumingMemoryBound(to: wl_argument.self)) }
 }
+
+/// A message's arguments written into memory of the sender's owner, not onto the sender's
+/// stack (``Libwayland/touchMotionUntraced(_:time:id:x:y:into:)``): with the arguments on the
+/// stack, the stack frame had to outlive the post, so the touch motion's sender kept a frame
+/// and saved registers around it (issue 25, seventeenth round); with them here, the post is
+/// the sender's last act, a jump into libwayland.
+///
+/// Safe by construction: the owner (the seat's `TouchFrameQueue`) allocates the buffer once
+/// and frees it in its deinit; it lives as long as any responder that sends with it (each
+/// holds the queue strongly). One message's arguments at a time: a sender writes them and
+/// posts at once, and `wl_resource_post_event_array` copies them (`wl_closure_marshal`)
+/// before it does anything else, so a post made from inside another (a destroy listener run
+/// by a failed send) cannot overwrite arguments still to be read. Holds ``capacity``
+/// arguments; each sender writes at most that many. Used on the display's thread only.
+struct WireArguments {
+    static let capacity = 4
+    let base: UnsafeMutablePointer<wl_argument>
+
+    static func allocate() -> WireArguments {
+        let base = UnsafeMutablePointer<wl_argument>.allocate(capacity: capacity)
+        base.initialize(repeating: wl_argument(u: 0), count: capacity)
+        return WireArguments(base: base)
+    }
+
+    /// Its owner's deinit: the memory goes.
+    func deallocate() { base.deallocate() }
+}
