@@ -62,12 +62,12 @@ package enum Libwayland {
     package static func removeSource(_ source: OpaquePointer) { _ = wl_event_source_remove(source) }
 
     /// Calls `box` whenever `fd` is readable (or hung up), without retaining the box per call
-    /// (``CallbackBox/callUnretained(_:)``, UnsafeFoundations.swift): whoever lets go of the
-    /// box must call ``CallbackBox/retire()`` first, which keeps it until a call under way
-    /// returns.
-    package static func addReadableFD(_ loop: OpaquePointer, _ fd: Int32, _ box: CallbackBox) -> OpaquePointer? {
+    /// (``WatchBox/callUnretained(_:)``, UnsafeFoundations.swift): whoever lets go of the
+    /// box must call ``WatchBox/retire()`` first, which keeps it until a call under way
+    /// returns. The loop passes back the pointer given here, never nil: unwrapped unchecked.
+    static func addReadableFD(_ loop: OpaquePointer, _ fd: Int32, _ box: WatchBox) -> OpaquePointer? {
         wl_event_loop_add_fd(loop, fd, UInt32(WL_EVENT_READABLE | WL_EVENT_HANGUP), { _, _, data in
-            CallbackBox.callUnretained(data!)
+            WatchBox.callUnretained(data.unsafelyUnwrapped)
             return 0
         }, Unmanaged.passUnretained(box).toOpaque())
     }
@@ -416,19 +416,27 @@ package enum EventArgument: CustomStringConvertible {
 /// A closure that libwayland calls back through a `void *`.
 package final class CallbackBox {
     let action: () -> Void
-    /// For a watched fd's box: the display's wake-ups, begun and ended around each call.
-    let wakeUp: WakeUpTime?
     package init(_ action: @escaping () -> Void) {
         self.action = action
-        wakeUp = nil
     }
+}
+
+/// A watched fd's closure (``Libwayland/addReadableFD(_:_:_:)``), called without a retain
+/// (``WatchBox/callUnretained(_:)``, UnsafeFoundations.swift), with the display's wake-ups
+/// begun and ended around each call. A class of its own, not a ``CallbackBox`` with an
+/// optional wake-up: the wake-up is always there, so no test for it per wake-up (issue 25,
+/// seventeenth round).
+final class WatchBox {
+    let action: () -> Void
+    /// The display's wake-ups, begun and ended around each call.
+    let wakeUp: WakeUpTime
     init(_ action: @escaping () -> Void, wakeUp: WakeUpTime) {
         self.action = action
         self.wakeUp = wakeUp
     }
 
-    /// For a box called without a retain (``Libwayland/addReadableFD(_:_:_:)``): calls under
-    /// way, and whether the box keeps itself (one retain of its own) until they return.
+    /// Calls under way, and whether the box keeps itself (one retain of its own) until they
+    /// return.
     struct HotState {
         var depth = 0
         var keptUntilReturn = false
@@ -439,7 +447,7 @@ package final class CallbackBox {
     /// called, it keeps itself, and so the closure running and what that captured, until the
     /// call returns (``callUnretained(_:)`` lets go then), as the core's `KeptAliveWhileInUse`.
     /// A box that is not being called goes with its owner's reference.
-    package func retire() {
+    func retire() {
         guard unchecked.depth > 0, !unchecked.keptUntilReturn else { return }
         unchecked.keptUntilReturn = true
         _ = Unmanaged.passUnretained(self).retain()
@@ -452,9 +460,9 @@ package final class CallbackBox {
     @inline(__always)
     func runCounted() -> Bool {
         unchecked.depth &+= 1
-        wakeUp?.begin()
+        wakeUp.begin()
         action()
-        wakeUp?.end()
+        wakeUp.end()
         unchecked.depth &-= 1
         guard unchecked.depth == 0, unchecked.keptUntilReturn else { return false }
         unchecked.keptUntilReturn = false

@@ -72,16 +72,16 @@ final class IdleNotifierHandle {
 /// round).
 ///
 /// Safe by construction: the box is owned by whoever added the source (``WaylandDisplay``'s
-/// watches), who calls ``CallbackBox/retire()`` before letting go of it, in
+/// watches), who calls ``WatchBox/retire()`` before letting go of it, in
 /// `stopWatching(fileDescriptor:)`, in `watch(fileDescriptor:readable:)` replacing a watch, and
 /// in the display's deinit. A box retired while it is being called (a callback that stops
 /// watching its own fd, or watches it again) takes one retain of its own, released here when
 /// the outermost call returns; so the box, its closure and what the closure captured live
 /// until then, and no longer (`WatchCallbackTests`). Used on the event loop's thread only.
-extension CallbackBox {
+extension WatchBox {
     @inline(__always)
     static func callUnretained(_ data: UnsafeMutableRawPointer) {
-        let box = Unmanaged<CallbackBox>.fromOpaque(data)
+        let box = Unmanaged<WatchBox>.fromOpaque(data)
         if box._withUnsafeGuaranteedRef({ $0.runCounted() }) { box.release() }
     }
 }
