@@ -106,7 +106,10 @@ func withUnprotectedArguments<Arguments>(_ arguments: inout Arguments, _ body: (
 /// stack (``Libwayland/touchMotionUntraced(_:time:id:x:y:into:)``): with the arguments on the
 /// stack, the stack frame had to outlive the post, so the touch motion's sender kept a frame
 /// and saved registers around it (issue 25, seventeenth round); with them here, the post is
-/// the sender's last act, a jump into libwayland.
+/// the sender's last act, a jump into libwayland (the kiosk's touch motion 91 → ~55
+/// instructions with its witness, ~27 a touchscreen frame; docs/BENCHMARKS.md, branch
+/// `i33w`). Pinned on the wire by `TouchMotionWireTests` and the wev and weston-simple-touch
+/// end-to-end tests.
 ///
 /// Safe by construction: the owner (the seat's `TouchFrameQueue`) allocates the buffer once
 /// and frees it in its deinit; it lives as long as any responder that sends with it (each
