@@ -148,17 +148,32 @@ public final class ClientSurfaceResponder: Responder {
         guard let surface = surfaceResource, let link = devicesLink else { return notSent(event, context: context) }
         if link.with({ $0.unchecked.touches.isEmpty }) { return beginEmulatedTouch(event, context: context) }
         link.with { devices in
-            let ms = wireTime(event.time)
-            event.touches.scanEach { touch in
+            // The usual down, one touch to one wl_touch, without the loops (issue 25,
+            // seventeenth round: their closures made the serial's a function of its own).
+            if event.touches.count == 1, devices.unchecked.touches.count == 1 {
+                let touch = event.touches[0]
                 let serial = seatHandle.withSeat { $0.nextSerial(.touchDown, for: client) }
-                devices.eachTouch { resource in
-                    Libwayland.touchDown(resource, serial: serial, time: ms, surface: surface,
-                                         id: touch.id.rawValue, x: touch.surfaceLocation.x, y: touch.surfaceLocation.y)
-                }
+                Libwayland.touchDown(devices.unchecked.touches[0], serial: serial, time: wireTime(event.time), surface: surface,
+                                     id: touch.id.rawValue, x: touch.surfaceLocation.x, y: touch.surfaceLocation.y)
+            } else {
+                beginEachTouch(event, surface: surface, devices: devices)
             }
             touchFrames.add(devices)
         }
         return .handled
+    }
+
+    /// wl_touch.down for each touch of `event` to each of the client's wl_touch resources.
+    @inline(never)
+    private func beginEachTouch(_ event: TouchEvent, surface: OpaquePointer, devices: SeatClient) {
+        let ms = wireTime(event.time)
+        event.touches.scanEach { touch in
+            let serial = seatHandle.withSeat { $0.nextSerial(.touchDown, for: client) }
+            devices.eachTouch { resource in
+                Libwayland.touchDown(resource, serial: serial, time: ms, surface: surface,
+                                     id: touch.id.rawValue, x: touch.surfaceLocation.x, y: touch.surfaceLocation.y)
+            }
+        }
     }
 
     /// A down for a client with no wl_touch (foot): its first finger becomes its pointer.
@@ -203,8 +218,29 @@ public final class ClientSurfaceResponder: Responder {
         }
     }
 
-    @inline(__always)
+    /// The usual motion, one touch to a client with one wl_touch, untraced, ends with its post
+    /// (``Libwayland/touchMotionUntraced(_:time:id:x:y:into:)``, its arguments in the seat's
+    /// queue's ``WireArguments``): a jump into libwayland, with no stack frame or saved
+    /// registers here; the client, already first in the queue (the usual, touch after touch),
+    /// is owed its frame first (issue 25, seventeenth round). Out of line, so that
+    /// ``touchesMoved(_:context:)`` keeps no registers across it either.
+    @inline(never)
     private func moveTouches(_ event: TouchEvent, devices: SeatClient) {
+        if event.touches.count == 1, devices.unchecked.touches.count == 1, !Libwayland.traceEvents,
+           touchFrames.isFirst(devices) {
+            touchFrames.firstIsOwed()
+            let touch = event.touches[0]
+            Libwayland.touchMotionUntraced(devices.unchecked.touches[0], time: wireTime(event.time), id: touch.id.rawValue,
+                                           x: touch.surfaceLocation.x, y: touch.surfaceLocation.y,
+                                           into: touchFrames.wireArguments)
+            return
+        }
+        moveEachTouch(event, devices: devices)
+    }
+
+    /// Every touch of `event` to each of the client's wl_touch resources.
+    @inline(never)
+    private func moveEachTouch(_ event: TouchEvent, devices: SeatClient) {
         // Only touches sent down reach here: the router's record says which this responder follows.
         guard !devices.unchecked.touches.isEmpty else { return }
         let ms = wireTime(event.time)
@@ -228,16 +264,29 @@ public final class ClientSurfaceResponder: Responder {
         guard surfaceResource != nil else { return .handled }
         link.with { devices in
             guard !devices.unchecked.touches.isEmpty else { return }
-            let ms = wireTime(event.time)
-            event.touches.scanEach { touch in
+            // The usual up, one touch to one wl_touch, without the loops (as the down's).
+            if event.touches.count == 1, devices.unchecked.touches.count == 1 {
                 let serial = seatHandle.withSeat { $0.nextSerial(.touchUp, for: client) }
-                devices.eachTouch { resource in
-                    Libwayland.touchUp(resource, serial: serial, time: ms, id: touch.id.rawValue)
-                }
+                Libwayland.touchUp(devices.unchecked.touches[0], serial: serial, time: wireTime(event.time),
+                                   id: event.touches[0].id.rawValue)
+            } else {
+                endEachTouch(event, devices: devices)
             }
             touchFrames.add(devices)
         }
         return .handled
+    }
+
+    /// wl_touch.up for each touch of `event` to each of the client's wl_touch resources.
+    @inline(never)
+    private func endEachTouch(_ event: TouchEvent, devices: SeatClient) {
+        let ms = wireTime(event.time)
+        event.touches.scanEach { touch in
+            let serial = seatHandle.withSeat { $0.nextSerial(.touchUp, for: client) }
+            devices.eachTouch { resource in
+                Libwayland.touchUp(resource, serial: serial, time: ms, id: touch.id.rawValue)
+            }
+        }
     }
 
     @inline(never)

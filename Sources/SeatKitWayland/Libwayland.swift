@@ -62,12 +62,12 @@ package enum Libwayland {
     package static func removeSource(_ source: OpaquePointer) { _ = wl_event_source_remove(source) }
 
     /// Calls `box` whenever `fd` is readable (or hung up), without retaining the box per call
-    /// (``CallbackBox/callUnretained(_:)``, UnsafeFoundations.swift): whoever lets go of the
-    /// box must call ``CallbackBox/retire()`` first, which keeps it until a call under way
-    /// returns.
-    package static func addReadableFD(_ loop: OpaquePointer, _ fd: Int32, _ box: CallbackBox) -> OpaquePointer? {
+    /// (``WatchBox/callUnretained(_:)``, UnsafeFoundations.swift): whoever lets go of the
+    /// box must call ``WatchBox/retire()`` first, which keeps it until a call under way
+    /// returns. The loop passes back the pointer given here, never nil: unwrapped unchecked.
+    static func addReadableFD(_ loop: OpaquePointer, _ fd: Int32, _ box: WatchBox) -> OpaquePointer? {
         wl_event_loop_add_fd(loop, fd, UInt32(WL_EVENT_READABLE | WL_EVENT_HANGUP), { _, _, data in
-            CallbackBox.callUnretained(data!)
+            WatchBox.callUnretained(data.unsafelyUnwrapped)
             return 0
         }, Unmanaged.passUnretained(box).toOpaque())
     }
@@ -312,6 +312,29 @@ package enum Libwayland {
         if traceEvents { traceNoArguments(touch, WL_TOUCH_FRAME) }
     }
 
+    /// wl_touch.motion(time, id, x, y), as ``touchMotion(_:time:id:x:y:)`` on the wire, with its
+    /// arguments written into `arguments` (``WireArguments``, UnsafeFoundations.swift) instead
+    /// of onto the sender's stack, and not traced (the caller checks ``traceEvents`` first):
+    /// nothing of the sender's is needed after the post, so a sender that ends with it ends
+    /// with a jump into libwayland, without a stack frame or saved registers of its own.
+    @inline(__always)
+    static func touchMotionUntraced(_ touch: OpaquePointer, time: UInt32, id: Int32, x: Double, y: Double,
+                                            into arguments: WireArguments) {
+        let base = arguments.base
+        base[0] = wl_argument(u: time)
+        base[1] = wl_argument(i: id)
+        base[2] = wl_argument(f: fixed(x))
+        base[3] = wl_argument(f: fixed(y))
+        wl_resource_post_event_array(touch, UInt32(WL_TOUCH_MOTION), base)
+    }
+
+    /// wl_touch.frame, not traced (the caller checks ``traceEvents`` first): the post is the
+    /// last thing done, so a sender that ends with it ends with a jump into libwayland.
+    @inline(__always)
+    static func touchFrameUntraced(_ touch: OpaquePointer) {
+        wl_resource_post_event_array(touch, UInt32(WL_TOUCH_FRAME), nil)
+    }
+
     @inline(never)
     private static func traceNoArguments(_ resource: OpaquePointer, _ opcode: Int32) {
         print("wayland: -> \(id(of: resource))#\(opcode) []")
@@ -393,19 +416,27 @@ package enum EventArgument: CustomStringConvertible {
 /// A closure that libwayland calls back through a `void *`.
 package final class CallbackBox {
     let action: () -> Void
-    /// For a watched fd's box: the display's wake-ups, begun and ended around each call.
-    let wakeUp: WakeUpTime?
     package init(_ action: @escaping () -> Void) {
         self.action = action
-        wakeUp = nil
     }
+}
+
+/// A watched fd's closure (``Libwayland/addReadableFD(_:_:_:)``), called without a retain
+/// (``WatchBox/callUnretained(_:)``, UnsafeFoundations.swift), with the display's wake-ups
+/// begun and ended around each call. A class of its own, not a ``CallbackBox`` with an
+/// optional wake-up: the wake-up is always there, so no test for it per wake-up (issue 25,
+/// seventeenth round).
+final class WatchBox {
+    let action: () -> Void
+    /// The display's wake-ups, begun and ended around each call.
+    let wakeUp: WakeUpTime
     init(_ action: @escaping () -> Void, wakeUp: WakeUpTime) {
         self.action = action
         self.wakeUp = wakeUp
     }
 
-    /// For a box called without a retain (``Libwayland/addReadableFD(_:_:_:)``): calls under
-    /// way, and whether the box keeps itself (one retain of its own) until they return.
+    /// Calls under way, and whether the box keeps itself (one retain of its own) until they
+    /// return.
     struct HotState {
         var depth = 0
         var keptUntilReturn = false
@@ -416,7 +447,7 @@ package final class CallbackBox {
     /// called, it keeps itself, and so the closure running and what that captured, until the
     /// call returns (``callUnretained(_:)`` lets go then), as the core's `KeptAliveWhileInUse`.
     /// A box that is not being called goes with its owner's reference.
-    package func retire() {
+    func retire() {
         guard unchecked.depth > 0, !unchecked.keptUntilReturn else { return }
         unchecked.keptUntilReturn = true
         _ = Unmanaged.passUnretained(self).retain()
@@ -429,9 +460,9 @@ package final class CallbackBox {
     @inline(__always)
     func runCounted() -> Bool {
         unchecked.depth &+= 1
-        wakeUp?.begin()
+        wakeUp.begin()
         action()
-        wakeUp?.end()
+        wakeUp.end()
         unchecked.depth &-= 1
         guard unchecked.depth == 0, unchecked.keptUntilReturn else { return false }
         unchecked.keptUntilReturn = false

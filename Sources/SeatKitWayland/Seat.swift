@@ -642,8 +642,9 @@ final class TouchFrameQueue: TouchFrameObserver {
         /// array, whose append's uniqueness check and count cost ~30 more (issue 25, eleventh round).
         var first: SeatClient?
         /// `first`'s identity, compared without loading the reference (`first` keeps the
-        /// object, so no other can have it).
-        var firstID: ObjectIdentifier?
+        /// object, so no other can have it): its address's bits, 0 with none (no object is at
+        /// 0), compared in one instruction, not an optional's two tests.
+        var firstID: UInt = 0
         /// `first` unretained (the core's `Unretained`, rule 2, owned beside it: set with it),
         /// to send its frame without a retain.
         var firstLink: Unretained<SeatClient>?
@@ -655,15 +656,42 @@ final class TouchFrameQueue: TouchFrameObserver {
 
     @exclusivity(unchecked) var unchecked = HotState()
 
+    /// Where the surface responders write a touch motion's arguments for libwayland
+    /// (``Libwayland/touchMotionUntraced(_:time:id:x:y:into:)``): the queue is what each of
+    /// them holds of the seat. Freed in the deinit.
+    let wireArguments = WireArguments.allocate()
+
+    deinit { wireArguments.deallocate() }
+
     /// `client` gets a frame at the end of this one (once, however many of its touches changed).
+    /// The usual case, the client already first, inline; the others out of line, so that
+    /// their calls (a retain, the array's append) do not give a sender that ends with a post
+    /// a stack frame of its own.
     @inline(__always)
     func add(_ client: SeatClient) {
-        let id = ObjectIdentifier(client)
-        if unchecked.firstOwed {
-            if unchecked.firstID != id, !unchecked.others.scanContains(where: { $0 === client }) { unchecked.others.append(client) }
+        if isFirst(client) {
+            unchecked.firstOwed = true
             return
         }
-        if unchecked.firstID != id { takeFirstPlace(client) }
+        addOther(client)
+    }
+
+    /// Whether `client` is in the first place (owed a frame or not).
+    @inline(__always)
+    func isFirst(_ client: SeatClient) -> Bool { unchecked.firstID == UInt(bitPattern: ObjectIdentifier(client)) }
+
+    /// The client in the first place (``isFirst(_:)``) is owed a frame.
+    @inline(__always)
+    func firstIsOwed() { unchecked.firstOwed = true }
+
+    /// ``add(_:)`` for a client not in the first place.
+    @inline(never)
+    private func addOther(_ client: SeatClient) {
+        if unchecked.firstOwed {
+            if !unchecked.others.scanContains(where: { $0 === client }) { unchecked.others.append(client) }
+            return
+        }
+        takeFirstPlace(client)
         unchecked.firstOwed = true
     }
 
@@ -671,13 +699,13 @@ final class TouchFrameQueue: TouchFrameObserver {
     private func takeFirstPlace(_ client: SeatClient?) {
         unchecked.firstLink = nil
         unchecked.first = client
-        unchecked.firstID = client.map { ObjectIdentifier($0) }
+        unchecked.firstID = client.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
         unchecked.firstLink = client.map { Unretained($0) }
     }
 
     @inline(__always)
     func contains(_ client: SeatClient) -> Bool {
-        (unchecked.firstOwed && unchecked.firstID == ObjectIdentifier(client))
+        (unchecked.firstOwed && isFirst(client))
             || unchecked.others.scanContains(where: { $0 === client })
     }
 
@@ -702,11 +730,26 @@ final class TouchFrameQueue: TouchFrameObserver {
     /// The others' frames are sent out of line (``sendOthersTouchFrames()``): inline, the
     /// loop over them made this call, once per touch frame, save and restore every register
     /// for the usual case of one client (issue 25, thirteenth round).
+    ///
+    /// The usual case, one client owed a frame, ends with the frame's post
+    /// (``SeatClient/sendTouchFrame()``): the others are looked at first, so that nothing is
+    /// left to do after it and the post is a jump into libwayland, with no stack frame here
+    /// (issue 25, seventeenth round).
     func routerDidFinishTouchFrame(_ router: Router) {
         guard unchecked.firstOwed else { return }
         unchecked.firstOwed = false
+        if unchecked.others.isEmpty {
+            unchecked.firstLink?.with { $0.sendTouchFrame() }
+            return
+        }
+        sendEveryTouchFrame()
+    }
+
+    /// The first's frame, then the others', in the order they were added.
+    @inline(never)
+    private func sendEveryTouchFrame() {
         unchecked.firstLink?.with { $0.sendTouchFrame() }
-        if !unchecked.others.isEmpty { sendOthersTouchFrames() }
+        sendOthersTouchFrames()
     }
 
     /// The frames of the clients after the first, in the order they were added.
@@ -799,7 +842,20 @@ final class SeatClient {
 
     init(id: ClientID) { self.id = id }
 
+    /// wl_touch.frame to each of the client's wl_touch resources. The usual one resource,
+    /// untraced, ends with the post (a jump into libwayland for a caller that ends with this);
+    /// the others out of line.
+    @inline(__always)
     func sendTouchFrame() {
+        if unchecked.touches.count == 1, !Libwayland.traceEvents {
+            Libwayland.touchFrameUntraced(unchecked.touches[0])
+            return
+        }
+        sendEachTouchFrame()
+    }
+
+    @inline(never)
+    private func sendEachTouchFrame() {
         eachTouch { Libwayland.touchFrame($0) }
     }
 

@@ -72,16 +72,16 @@ final class IdleNotifierHandle {
 /// round).
 ///
 /// Safe by construction: the box is owned by whoever added the source (``WaylandDisplay``'s
-/// watches), who calls ``CallbackBox/retire()`` before letting go of it, in
+/// watches), who calls ``WatchBox/retire()`` before letting go of it, in
 /// `stopWatching(fileDescriptor:)`, in `watch(fileDescriptor:readable:)` replacing a watch, and
 /// in the display's deinit. A box retired while it is being called (a callback that stops
 /// watching its own fd, or watches it again) takes one retain of its own, released here when
 /// the outermost call returns; so the box, its closure and what the closure captured live
 /// until then, and no longer (`WatchCallbackTests`). Used on the event loop's thread only.
-extension CallbackBox {
+extension WatchBox {
     @inline(__always)
     static func callUnretained(_ data: UnsafeMutableRawPointer) {
-        let box = Unmanaged<CallbackBox>.fromOpaque(data)
+        let box = Unmanaged<WatchBox>.fromOpaque(data)
         if box._withUnsafeGuaranteedRef({ $0.runCounted() }) { box.release() }
     }
 }
@@ -100,4 +100,34 @@ extension CallbackBox {
 @inline(__always)
 func withUnprotectedArguments<Arguments>(_ arguments: inout Arguments, _ body: (UnsafeMutablePointer<wl_argument>) -> Void) {
     _withUnprotectedUnsafeMutableBytes(of: &arguments) { body($0.baseAddress!.assumingMemoryBound(to: wl_argument.self)) }
+}
+
+/// A message's arguments written into memory of the sender's owner, not onto the sender's
+/// stack (``Libwayland/touchMotionUntraced(_:time:id:x:y:into:)``): with the arguments on the
+/// stack, the stack frame had to outlive the post, so the touch motion's sender kept a frame
+/// and saved registers around it (issue 25, seventeenth round); with them here, the post is
+/// the sender's last act, a jump into libwayland (the kiosk's touch motion 91 → ~55
+/// instructions with its witness, ~27 a touchscreen frame; docs/BENCHMARKS.md, branch
+/// `i33w`). Pinned on the wire by `TouchMotionWireTests` and the wev and weston-simple-touch
+/// end-to-end tests.
+///
+/// Safe by construction: the owner (the seat's `TouchFrameQueue`) allocates the buffer once
+/// and frees it in its deinit; it lives as long as any responder that sends with it (each
+/// holds the queue strongly). One message's arguments at a time: a sender writes them and
+/// posts at once, and `wl_resource_post_event_array` copies them (`wl_closure_marshal`)
+/// before it does anything else, so a post made from inside another (a destroy listener run
+/// by a failed send) cannot overwrite arguments still to be read. Holds ``capacity``
+/// arguments; each sender writes at most that many. Used on the display's thread only.
+struct WireArguments {
+    static let capacity = 4
+    let base: UnsafeMutablePointer<wl_argument>
+
+    static func allocate() -> WireArguments {
+        let base = UnsafeMutablePointer<wl_argument>.allocate(capacity: capacity)
+        base.initialize(repeating: wl_argument(u: 0), count: capacity)
+        return WireArguments(base: base)
+    }
+
+    /// Its owner's deinit: the memory goes.
+    func deallocate() { base.deallocate() }
 }

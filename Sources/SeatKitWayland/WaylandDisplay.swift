@@ -20,7 +20,7 @@ public final class WaylandDisplay {
     public let socketName: String
     /// The event loop's monotonic clock, with timers on the loop: give it to the router.
     public private(set) lazy var clock = EventLoopClock(eventLoop: loop)
-    private var watches: [Int32: (source: OpaquePointer, box: CallbackBox)] = [:]
+    private var watches: [Int32: (source: OpaquePointer, box: WatchBox)] = [:]
     /// The wake-ups of the watched fds: the idle notifier's spy reads the clock once per
     /// wake-up, not per event (``WakeUpTime``).
     let wakeUp = WakeUpTime()
@@ -100,7 +100,7 @@ public final class WaylandDisplay {
     /// stop watching its own fd, or watch it again: the closure running lives until it returns.
     public func watch(fileDescriptor fd: Int32, readable: @escaping () -> Void) {
         stopWatching(fileDescriptor: fd)
-        let box = CallbackBox(readable, wakeUp: wakeUp)
+        let box = WatchBox(readable, wakeUp: wakeUp)
         if let source = Libwayland.addReadableFD(loop, fd, box) { watches[fd] = (source, box) }
     }
 
@@ -149,7 +149,7 @@ final class WakeUpTime {
     @exclusivity(unchecked) var unchecked = HotState()
 
     /// The depth wraps instead of trapping (it nests as deep as the loop's callbacks): no
-    /// overflow test per wake-up, as ``CallbackBox``'s.
+    /// overflow test per wake-up, as ``WatchBox``'s.
     @inline(__always) func begin() {
         unchecked.depth &+= 1
         unchecked.time = nil

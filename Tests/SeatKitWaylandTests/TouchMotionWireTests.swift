@@ -42,6 +42,28 @@ extension EmbeddingTests {
         client.touch(.touchFrame)
         #expect(client.touchEvents() == ["motion 0 40,30", "motion 1 60,40", "frame"])
     }
+
+    /// The usual motion (one finger, a client with one wl_touch, already owed frames touch
+    /// after touch) is posted with its arguments outside the sender's stack
+    /// (`WireArguments`, issue 25, seventeenth round): the client reads the same ID and
+    /// fractional surface-local point, and one frame a touch frame, its two surfaces' fingers
+    /// moving together included.
+    @Test func theUsualMotionCarriesItsIDAndFractionalPointAndTwoSurfacesFingersShareOneFrame() throws {
+        let client = try InProcessSeatClient.withTwoFingersDown()
+        defer { client.close() }
+        client.touch(.touchMotion(TouchID(0), LayoutPoint(x: 60.5, y: 40.25)))
+        client.touch(.touchFrame)
+        #expect(client.touchEvents() == ["motion 0 60.5,40.25", "frame"])
+        client.touch(.touchMotion(TouchID(0), LayoutPoint(x: 61.75, y: 41)))
+        client.touch(.touchMotion(TouchID(1), LayoutPoint(x: 352.5, y: 39.5)))
+        client.touch(.touchFrame)
+        #expect(client.touchEvents() == ["motion 0 61.75,41", "motion 1 52.5,39.5", "frame"])
+        client.touch(.touchUp(TouchID(0)))
+        client.touch(.touchMotion(TouchID(1), LayoutPoint(x: 353, y: 39.5)))
+        client.touch(.touchFrame)
+        // The router's order within the frame (motions, then ups); one frame for both.
+        #expect(client.touchEvents() == ["motion 1 53,39.5", "up 0", "frame"])
+    }
 }
 
 extension EndToEndTests {
