@@ -354,8 +354,11 @@ public final class Router {
     /// see it, delivered with no event made (``touchFrame(_:)`` does the same then).
     /// The event is made out of line (``injectTouchFrameEvent(time:device:)``): made here, it
     /// gave this function a stack frame that the common case paid for (issue 25, fifteenth round).
+    /// `package`: SeatKitLibinput's drain calls it directly for a touchscreen's frame, where
+    /// its own function around ``inject(_:)`` was one call more a frame (issue 25,
+    /// seventeenth round). Goes through trace, spies and grabs as ``inject(_:)``'s frame does.
     @usableFromInline
-    func injectTouchFrame(at time: Timestamp, device: DeviceID) {
+    package func injectTouchFrame(at time: Timestamp, device: DeviceID) {
         if trace == nil, !unchecked.spyList.wants(.touchFrame), unchecked.touches.grab == nil { return dispatchTouches(time: time) }
         injectTouchFrameEvent(time: time, device: device)
     }
