@@ -116,15 +116,28 @@ extension Router {
     /// the same arithmetic as resolving it each time (issue 25, fourteenth round). A device placed by a region, a pointer spanning the
     /// layout and a layout with no outputs are resolved each time.
     public func layoutPoint(fromNormalized x: Double, _ y: Double, device: DeviceID) -> LayoutPoint {
+        if let point = directlyPlacedPoint(fromNormalized: x, y, device: device) { return point }
+        if unchecked.placement.edits == unchecked.placementEdits && unchecked.placement.device == device {
+            return placeKeptGenerally(x, y)
+        }
+        return placeResolving(x, y, device: device)
+    }
+
+    /// ``layoutPoint(fromNormalized:_:device:)`` by the kept placement when that is kept for
+    /// `device` and places straight or swapped (an uncalibrated device on an output); nil
+    /// otherwise. Inlined into ``layoutPoint(fromNormalized:_:device:)`` and into the router's
+    /// entry that places a touch motion (`injectTouchMotion(at:device:id:normalizedX:y:)`),
+    /// which goes out of line for any other placement.
+    @inline(__always)
+    func directlyPlacedPoint(fromNormalized x: Double, _ y: Double, device: DeviceID) -> LayoutPoint? {
         if unchecked.placement.edits == unchecked.placementEdits && unchecked.placement.device == device {
             // The kept placement's fields read in place: a call of one of its methods here
             // copied the whole placement to the stack first (a `memcpy` a point).
             // Each way compiled on its own: a select of the axes was 11 vector instructions.
             if unchecked.placement.way == DevicePlacement.straight { return unchecked.placement.placeDirectly(x, y) }
             if unchecked.placement.way == DevicePlacement.swapped { return unchecked.placement.placeDirectly(y, x) }
-            return placeKeptGenerally(x, y)
         }
-        return placeResolving(x, y, device: device)
+        return nil
     }
 
     /// ``layoutPoint(fromNormalized:_:device:)`` with the kept placement of a calibrated device

@@ -305,6 +305,40 @@ public final class Router {
     /// 15 of them the prologue and epilogue the rare paths needed).
     @usableFromInline
     func injectTouchMotion(at time: Timestamp, device: DeviceID, id: TouchID, to point: LayoutPoint) {
+        routeInjectedTouchMotion(at: time, device: device, id: id, to: point)
+    }
+
+    /// A touch motion at a device's normalized point (0...1 of its area, in the panel's native
+    /// orientation, as libinput reports it): placed in layout space by
+    /// ``layoutPoint(fromNormalized:_:device:)`` and routed as ``inject(_:)`` routes a motion
+    /// to that point (``injectTouchMotion(at:device:id:to:)``: trace, spies, filters and grabs
+    /// see it as there). `package`: SeatKitLibinput's drain calls it for a touchscreen's
+    /// motion, where the placement and the motion were two calls from the loop, each with its
+    /// own prologue, epilogue and moves of the point (issue 25, seventeenth round).
+    ///
+    /// The point placed here only by a kept straight or swapped placement
+    /// (`directlyPlacedPoint(fromNormalized:_:device:)`); any other placement goes out of line
+    /// (``injectTouchMotionPlacing(at:device:id:x:y:)``), so that the common case makes no call
+    /// but the last and keeps no registers of its own.
+    package func injectTouchMotion(at time: Timestamp, device: DeviceID, id: TouchID, normalizedX x: Double, y: Double) {
+        guard let point = directlyPlacedPoint(fromNormalized: x, y, device: device) else {
+            return injectTouchMotionPlacing(at: time, device: device, id: id, x: x, y: y)
+        }
+        routeInjectedTouchMotion(at: time, device: device, id: id, to: point)
+    }
+
+    /// ``injectTouchMotion(at:device:id:normalizedX:y:)`` with the point placed by
+    /// ``layoutPoint(fromNormalized:_:device:)`` (a placement resolved again, a calibrated
+    /// device, a region, no outputs).
+    @inline(never)
+    func injectTouchMotionPlacing(at time: Timestamp, device: DeviceID, id: TouchID, x: Double, y: Double) {
+        injectTouchMotion(at: time, device: device, id: id, to: layoutPoint(fromNormalized: x, y, device: device))
+    }
+
+    /// ``injectTouchMotion(at:device:id:to:)``'s body, for it and for
+    /// ``injectTouchMotion(at:device:id:normalizedX:y:)``.
+    @inline(__always)
+    private func routeInjectedTouchMotion(at time: Timestamp, device: DeviceID, id: TouchID, to point: LayoutPoint) {
         // Both coordinates finite, tested in the floating-point unit: `x - x` is 0 for a finite
         // `x` and NaN for an infinite or NaN one (`isFinite` twice was ten integer
         // instructions on the bit patterns; issue 25, sixteenth round).
@@ -354,8 +388,11 @@ public final class Router {
     /// see it, delivered with no event made (``touchFrame(_:)`` does the same then).
     /// The event is made out of line (``injectTouchFrameEvent(time:device:)``): made here, it
     /// gave this function a stack frame that the common case paid for (issue 25, fifteenth round).
+    /// `package`: SeatKitLibinput's drain calls it directly for a touchscreen's frame, where
+    /// its own function around ``inject(_:)`` was one call more a frame (issue 25,
+    /// seventeenth round). Goes through trace, spies and grabs as ``inject(_:)``'s frame does.
     @usableFromInline
-    func injectTouchFrame(at time: Timestamp, device: DeviceID) {
+    package func injectTouchFrame(at time: Timestamp, device: DeviceID) {
         if trace == nil, !unchecked.spyList.wants(.touchFrame), unchecked.touches.grab == nil { return dispatchTouches(time: time) }
         injectTouchFrameEvent(time: time, device: device)
     }

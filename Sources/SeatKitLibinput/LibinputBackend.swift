@@ -213,13 +213,18 @@ private struct RouteEachEvent: DeviceEventSink {
     /// from the loop itself (seen in the release kiosk's disassembly): the function of its own
     /// was ~20 instructions a motion of prologue, moves and epilogue (issue 25, sixteenth
     /// round). The frame's did not fold there (`drain` built the whole event and called
-    /// `Router.inject` out of line), so ``takeTouchFrame(time:device:)`` stays a function.
+    /// `Router.inject` out of line): ``takeTouchFrame(time:device:)`` calls the router's frame
+    /// entry itself.
+    ///
+    /// The motion goes to the router's entry for a normalized point
+    /// (`Router.injectTouchMotion(at:device:id:normalizedX:y:)`), which places it as
+    /// ``DeviceEventTranslator/place(_:_:device:router:)`` does and routes it as `inject`
+    /// does: one call from the loop where the placement and the motion were two (issue 25,
+    /// seventeenth round).
     @inline(__always)
     mutating func takeTouchMotion(time: Int64, device: UInt32, seatSlot: Int32, x: Double, y: Double) {
-        router.with { router in
-            translator.with { translator in
-                router.inject(translator.translate(time: time, device: device, .touchMotion(seatSlot: seatSlot, x: x, y: y), router: router))
-            }
+        router.with {
+            $0.injectTouchMotion(at: Timestamp(microseconds: time), device: DeviceID(device), id: TouchID(seatSlot), normalizedX: x, y: y)
         }
     }
 
@@ -230,10 +235,13 @@ private struct RouteEachEvent: DeviceEventSink {
         }
     }
 
-    @inline(never)
+    /// A frame: the router's frame entry called directly from `drain(into:)`'s touch path,
+    /// the translation of ``DeviceEventTranslator/translate(time:device:_:router:timeOffset:)``
+    /// made in place (a frame carries its time and device only). Through `Router.inject`, the
+    /// frame did not fold inside `drain` and took a function of its own here, one call and
+    /// ~10 instructions a frame more (issue 25, seventeenth round).
+    @inline(__always)
     mutating func takeTouchFrame(time: Int64, device: UInt32) {
-        router.with { router in
-            translator.with { router.inject($0.translate(time: time, device: device, .touchFrame, router: router)) }
-        }
+        router.with { $0.injectTouchFrame(at: Timestamp(microseconds: time), device: DeviceID(device)) }
     }
 }

@@ -168,6 +168,15 @@ final class LibinputContextHandle {
     /// front of the whole switch changed how the compiler laid it out, keys +20 instructions,
     /// issue 25, thirteenth round); they pay one branch. A touch device's other events go
     /// through the whole switch out of line (``readOutOfLine``).
+    ///
+    /// Inlined into its callers: ``LibinputBackend``'s routing dispatch (its closure for an
+    /// event loop, and `dispatch(into:)`, the C API's libinput wake-up) then is one function
+    /// with this loop, where the call into it cost the caller's own prologue, the sink made
+    /// on its stack and the epilogue (24 instructions a wake-up). Inlined, the loop's own
+    /// prologue keeps the sink's words in more stack slots: 50 instructions a wake-up where
+    /// the two functions took 53 (the kiosk's touchscreen, about one wake-up a frame; issue
+    /// 25, seventeenth round).
+    @inline(__always)
     func drain<Sink: DeviceEventSink>(into sink: inout Sink) {
         while let event = libinput_get_event(pointer) {
             let type = libinput_event_get_type(event)

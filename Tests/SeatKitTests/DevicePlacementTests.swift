@@ -114,8 +114,34 @@ struct DevicePlacementTests {
                         found.append("device \(device.rawValue) at (\(x), \(y)): kept \(kept), fresh \(fresh)")
                     }
                 }
+                if let moved = movedTouch(device: device, x: x, y: y) { found.append(moved) }
             }
             return found
+        }
+
+        /// A touch of `device` moved through the router's entry for a normalized point
+        /// (SeatKitLibinput's, `injectTouchMotion(at:device:id:normalizedX:y:)`), twice
+        /// (resolving, then kept): where the touch is then, against the placement resolved
+        /// afresh; nil when both agree.
+        mutating func movedTouch(device: DeviceID, x: Double, y: Double) -> String? {
+            let id = TouchID(7)
+            let time = Timestamp(microseconds: 0)
+            router.inject(InputEvent(time: time, device: device, .touchDown(id, LayoutPoint(x: 1, y: 1))))
+            defer {
+                router.inject(InputEvent(time: time, device: device, .touchUp(id)))
+                router.inject(InputEvent(time: time, device: device, .touchFrame))
+            }
+            let fresh = router.computedLayoutPoint(fromNormalized: x, y, device: device)
+            for _ in 0..<2 {
+                router.injectTouchMotion(at: time, device: device, id: id, normalizedX: x, y: y)
+                let index = router.unchecked.touches.records.firstIndex { $0.unchecked.id == id && $0.isDown }
+                guard let index else { return "device \(device.rawValue): the touch went" }
+                let location = router.unchecked.touches.records[index].unchecked.location
+                if location.x.bitPattern != fresh.x.bitPattern || location.y.bitPattern != fresh.y.bitPattern {
+                    return "device \(device.rawValue) moved to (\(x), \(y)): at \(location), fresh \(fresh)"
+                }
+            }
+            return nil
         }
     }
 
