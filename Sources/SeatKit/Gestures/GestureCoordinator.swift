@@ -905,12 +905,17 @@ extension GestureCoordinator {
         // (no retain and release of the list); the list holds the last event's one point
         // (most): overwritten in place, one uniqueness check instead of a removal's and an
         // append's.
-        var points = unchecked.releasePoints.take() ?? []
-        if points.count == 1 {
-            points[0] = lead.point.inSurface(at: origin)
+        // Filled in the event itself, made around the list taken out: filled in a local and
+        // then copied into the event, the list was retained and released twice a group
+        // (about 80 instructions a released phase; issue 25, seventeenth round).
+        let rest = unchecked.releaseGroup.count
+        var event = TouchEvent(time: rest == 0 ? lead.time : unchecked.releaseGroup[rest - 1].time,
+                               touches: unchecked.releasePoints.take() ?? [])
+        if event.touches.count == 1 {
+            event.touches[0] = lead.point.inSurface(at: origin)
         } else {
-            points.removeAllKeepingStorage()
-            points.append(lead.point.inSurface(at: origin))
+            event.touches.removeAllKeepingStorage()
+            event.touches.append(lead.point.inSurface(at: origin))
         }
         if let origin { leadRecord.with { $0.unchecked.lastSurfaceOrigin = origin } }
         var i = 0
@@ -918,11 +923,9 @@ extension GestureCoordinator {
             let entry = unchecked.releaseGroup[i]
             i += 1
             if let trace = router.trace { trace.record(.touchReleased(entry.record.with { $0.unchecked.id }, phase.kind)) }
-            points.append(entry.point.inSurface(at: origin))
+            event.touches.append(entry.point.inSurface(at: origin))
             if let origin { entry.record.with { $0.unchecked.lastSurfaceOrigin = origin } }
         }
-        let rest = unchecked.releaseGroup.count
-        let event = TouchEvent(time: rest == 0 ? lead.time : unchecked.releaseGroup[rest - 1].time, touches: points)
         if phase == .ended {
             leadRecord.with { $0.unchecked.isEnding = true }
             var j = 0
