@@ -514,15 +514,15 @@ extension GestureCoordinator {
     }
 
     /// Decides whether `sequence`, just grouped for `phase` with the touches bound to `surface`,
-    /// goes on to the responders (its point is added to `router.unchecked.touches.scratch`) or
-    /// is withheld: a taken one is dropped, a delayed one, or one behind held phases, joins the
-    /// held queue. Called by the router for each touch of a group, in order, as it groups it.
+    /// goes on to the responders (false: the router adds its point to the group's) or is
+    /// withheld (true): a taken one is dropped, a delayed one, or one behind held phases, joins
+    /// the held queue. Called by the router for each touch of a group, in order, as it groups it.
     @inline(__always)
     func withhold(_ sequence: TouchSequence, in router: Router, _ phase: TouchPhase, surface: Surface?,
-                  origin: LayoutPoint?, time: Timestamp) {
+                  origin: LayoutPoint?, time: Timestamp) -> Bool {
         if sequence.unchecked.taken {
             sequence.unchecked.withheld = true
-            return
+            return true
         }
         // The held list looked at only when it has entries (two calls per grouped touch
         // otherwise; issue 25, tenth round).
@@ -538,17 +538,17 @@ extension GestureCoordinator {
             // that holds it).
             unchecked.heldEdits &+= 1
             hold(in: router, sequence, phase, origin: origin, time: time, by: nil)
-            return
+            return true
         }
         if isDelayed(sequence, phase) {
             sequence.unchecked.withheld = true
             // The recognizer itself only names the hold in the trace: handed out, it cost a
             // retain and a release per held phase.
             hold(in: router, sequence, phase, origin: origin, time: time, by: router.trace == nil ? nil : delayingRecognizer(sequence, phase))
-            return
+            return true
         }
         sequence.unchecked.withheld = false
-        router.unchecked.touches.scratch!.append(sequence.point(surfaceOrigin: origin))
+        return false
     }
 
     // The held list is read in place (`withUnsafeBufferPointer`), its records compared by
