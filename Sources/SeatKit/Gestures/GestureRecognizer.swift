@@ -473,7 +473,9 @@ open class GestureRecognizer {
         // instructions per long press's touch down (the wlroots kiosk's; issue 25,
         // seventeenth round).
         guard let clock = routerClock else { return }
-        if deadlineAction == nil {
+        // A pattern, not `== nil`: in debug builds the generic comparison reabstracted the
+        // closure, an allocation per call (GestureAllocationTests).
+        if case .none = deadlineAction {
             // Through the handle, not `[weak self]` (see ``schedule(at:_:)``).
             deadlineAction = { [recognizer = timerHandle] in recognizer.recognizer?.deadlineTimerFired() }
         }
