@@ -1005,8 +1005,12 @@ extension Router {
         let origin: LayoutPoint? = surface.map { $0.unchecked.isAttached ? lead.unchecked.surfaceOrigin : nil } ?? nil
         // Always there outside a group's walk (and no frame is grouped inside one: a frame
         // injected meanwhile waits).
+        // Overwritten in place and cut to length after the scan, not emptied first: the last
+        // group's points are still there (one, most groups), and a removal per point checked
+        // the list's uniqueness each time (about 25 instructions a group; issue 25,
+        // seventeenth round).
         if unchecked.touches.scratch == nil { unchecked.touches.scratch = [] }
-        unchecked.touches.scratch!.removeAllKeepingStorage()
+        var filled = 0
         var j = index
         while j < unchecked.touches.records.count {
             unchecked.touches.record(at: j).with { other in
@@ -1024,14 +1028,20 @@ extension Router {
                 // looked at, so one held earlier in this group holds the later ones back.
                 if other.unchecked.arena != nil || other.unchecked.taken || other.unchecked.heldCount > 0
                     || !gestures.unchecked.heldTouches.isEmpty {
-                    gestures.withhold(other, in: self, phase, surface: surface, origin: origin, time: time)
-                } else {
-                    unchecked.touches.scratch!.append(other.point(surfaceOrigin: origin))
+                    if gestures.withhold(other, in: self, phase, surface: surface, origin: origin, time: time) { return }
                 }
+                let point = other.point(surfaceOrigin: origin)
+                if filled < unchecked.touches.scratch!.count {
+                    unchecked.touches.scratch![filled] = point
+                } else {
+                    unchecked.touches.scratch!.append(point)
+                }
+                filled += 1
             }
             j += 1
         }
-        if unchecked.touches.scratch!.isEmpty { return }
+        while unchecked.touches.scratch!.count > filled { unchecked.touches.scratch!.removeLast() }
+        if filled == 0 { return }
         deliverTouchGroup(phase, lead: lead, surface: surface, link: link, mark: mark, time: time)
     }
 
@@ -1055,9 +1065,17 @@ extension Router {
     @inline(__always)
     private func deliverTouchGroup(_ phase: TouchPhase, _ event: TouchEvent, lead: TouchSequence, surface: Surface?,
                                    link surfaceLink: Unretained<Surface>?, mark: UInt64) {
+        // A group of one touch (see below) is found once, before the ending is marked: its
+        // record is the one the scan marked (the same test), and a second scan of the records
+        // cost about 15 instructions a lift (issue 25, seventeenth round).
+        let only = event.touches.count == 1 ? onlyRecord(mark: mark, surface: surface) : nil
         if phase == .ended {
-            unchecked.touches.records.scanBorrowed { sequence in
-                if sequence.unchecked.mark == mark && isBound(sequence, to: surface) && !sequence.unchecked.withheld { sequence.unchecked.isEnding = true }
+            if let only {
+                only.with { $0.unchecked.isEnding = true }
+            } else {
+                unchecked.touches.records.scanBorrowed { sequence in
+                    if sequence.unchecked.mark == mark && isBound(sequence, to: surface) && !sequence.unchecked.withheld { sequence.unchecked.isEnding = true }
+                }
             }
         }
         // The group is asked about once per link. Who is in it is settled before the walk: a
@@ -1073,7 +1091,7 @@ extension Router {
         // is retained once per closure made for the out-of-line part of the walk.
         let leadLink = Unretained(lead)
         let handled: Bool
-        if event.touches.count == 1, let single = onlyRecord(mark: mark, surface: surface) {
+        if let single = only {
             if phase != .began, let surfaceLink, surfaceLink.with({ $0.unchecked.isAttached }) {
                 // Handed on unretained: the record keeps it (see `dispatchGroup`); bound with
                 // `if let` and passed strongly, it was retained around the walk.

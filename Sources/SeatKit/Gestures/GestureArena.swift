@@ -94,9 +94,21 @@ final class GestureArena {
     /// order of the others. Called by the gathering walk of
     /// `GestureCoordinator.deliverToRecognizers` after it found one, with nothing called out
     /// in between.
+    /// Compacted in place (the entries are trivial: moved down by plain copies) and cut to
+    /// length: `removeAll(where:)` was a generic call of about 135 instructions for a list of
+    /// one (issue 25, seventeenth round).
     @inline(never)
     func dropSettledLiveEntries() {
-        unchecked.live.removeAll { !isLive($0) }
+        var write = 0
+        var read = 0
+        while read < unchecked.live.count {
+            let entry = unchecked.live[read]
+            read += 1
+            guard isLive(entry) else { continue }
+            if write != read - 1 { unchecked.live[write] = entry }
+            write += 1
+        }
+        while unchecked.live.count > write { unchecked.live.removeLast() }
     }
 
     func contains(_ recognizer: GestureRecognizer) -> Bool {

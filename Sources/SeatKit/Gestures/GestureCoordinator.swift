@@ -514,15 +514,15 @@ extension GestureCoordinator {
     }
 
     /// Decides whether `sequence`, just grouped for `phase` with the touches bound to `surface`,
-    /// goes on to the responders (its point is added to `router.unchecked.touches.scratch`) or
-    /// is withheld: a taken one is dropped, a delayed one, or one behind held phases, joins the
-    /// held queue. Called by the router for each touch of a group, in order, as it groups it.
+    /// goes on to the responders (false: the router adds its point to the group's) or is
+    /// withheld (true): a taken one is dropped, a delayed one, or one behind held phases, joins
+    /// the held queue. Called by the router for each touch of a group, in order, as it groups it.
     @inline(__always)
     func withhold(_ sequence: TouchSequence, in router: Router, _ phase: TouchPhase, surface: Surface?,
-                  origin: LayoutPoint?, time: Timestamp) {
+                  origin: LayoutPoint?, time: Timestamp) -> Bool {
         if sequence.unchecked.taken {
             sequence.unchecked.withheld = true
-            return
+            return true
         }
         // The held list looked at only when it has entries (two calls per grouped touch
         // otherwise; issue 25, tenth round).
@@ -538,17 +538,17 @@ extension GestureCoordinator {
             // that holds it).
             unchecked.heldEdits &+= 1
             hold(in: router, sequence, phase, origin: origin, time: time, by: nil)
-            return
+            return true
         }
         if isDelayed(sequence, phase) {
             sequence.unchecked.withheld = true
             // The recognizer itself only names the hold in the trace: handed out, it cost a
             // retain and a release per held phase.
             hold(in: router, sequence, phase, origin: origin, time: time, by: router.trace == nil ? nil : delayingRecognizer(sequence, phase))
-            return
+            return true
         }
         sequence.unchecked.withheld = false
-        router.unchecked.touches.scratch!.append(sequence.point(surfaceOrigin: origin))
+        return false
     }
 
     // The held list is read in place (`withUnsafeBufferPointer`), its records compared by
@@ -905,12 +905,17 @@ extension GestureCoordinator {
         // (no retain and release of the list); the list holds the last event's one point
         // (most): overwritten in place, one uniqueness check instead of a removal's and an
         // append's.
-        var points = unchecked.releasePoints.take() ?? []
-        if points.count == 1 {
-            points[0] = lead.point.inSurface(at: origin)
+        // Filled in the event itself, made around the list taken out: filled in a local and
+        // then copied into the event, the list was retained and released twice a group
+        // (about 80 instructions a released phase; issue 25, seventeenth round).
+        let rest = unchecked.releaseGroup.count
+        var event = TouchEvent(time: rest == 0 ? lead.time : unchecked.releaseGroup[rest - 1].time,
+                               touches: unchecked.releasePoints.take() ?? [])
+        if event.touches.count == 1 {
+            event.touches[0] = lead.point.inSurface(at: origin)
         } else {
-            points.removeAllKeepingStorage()
-            points.append(lead.point.inSurface(at: origin))
+            event.touches.removeAllKeepingStorage()
+            event.touches.append(lead.point.inSurface(at: origin))
         }
         if let origin { leadRecord.with { $0.unchecked.lastSurfaceOrigin = origin } }
         var i = 0
@@ -918,11 +923,9 @@ extension GestureCoordinator {
             let entry = unchecked.releaseGroup[i]
             i += 1
             if let trace = router.trace { trace.record(.touchReleased(entry.record.with { $0.unchecked.id }, phase.kind)) }
-            points.append(entry.point.inSurface(at: origin))
+            event.touches.append(entry.point.inSurface(at: origin))
             if let origin { entry.record.with { $0.unchecked.lastSurfaceOrigin = origin } }
         }
-        let rest = unchecked.releaseGroup.count
-        let event = TouchEvent(time: rest == 0 ? lead.time : unchecked.releaseGroup[rest - 1].time, touches: points)
         if phase == .ended {
             leadRecord.with { $0.unchecked.isEnding = true }
             var j = 0

@@ -467,18 +467,36 @@ open class GestureRecognizer {
     /// recognizers use, once per gesture. Does nothing when detached. The router settles
     /// held touches after ``deadlineReached()``.
     public func schedule(at deadline: Timestamp) {
-        guard let router else { return }
-        let action: () -> Void
-        if let existing = deadlineAction {
-            action = existing
-        } else {
+        // The clock through the links, not `router` (which retained and released the surface,
+        // the output and the router), and the action made once and read in place, not copied
+        // out of its optional (two outlined copies and four releases a call): about 300
+        // instructions per long press's touch down (the wlroots kiosk's; issue 25,
+        // seventeenth round).
+        guard let clock = routerClock else { return }
+        // A pattern, not `== nil`: in debug builds the generic comparison reabstracted the
+        // closure, an allocation per call (GestureAllocationTests).
+        if case .none = deadlineAction {
             // Through the handle, not `[weak self]` (see ``schedule(at:_:)``).
-            action = { [recognizer = timerHandle] in recognizer.recognizer?.deadlineTimerFired() }
-            deadlineAction = action
+            deadlineAction = { [recognizer = timerHandle] in recognizer.recognizer?.deadlineTimerFired() }
         }
-        let token = router.clock.schedule(at: deadline, action)
+        let token = clock.schedule(at: deadline, deadlineAction!)
         unchecked.timers.append(token)
         unchecked.deadlines.append(deadline)
+    }
+
+    /// The clock of ``router``, `nil` when detached. A surface's or output's recognizer reads
+    /// it through the unretained links (rule 1 of ``Unretained``: the surface, the output and
+    /// the router clear them when the recognizer is removed or they go away), with no retain
+    /// and release of each; a composite's part, or a surface outside any layout, asks `router`.
+    private var routerClock: (any Clock)? {
+        if let surfaceLink = unchecked.surfaceLink {
+            if let routerLink = surfaceLink.with({ $0.unchecked.outputLink })?.with({ $0.unchecked.routerLink }) {
+                return routerLink.with { $0.clock }
+            }
+        } else if let outputLink = unchecked.outputLink, let routerLink = outputLink.with({ $0.unchecked.routerLink }) {
+            return routerLink.with { $0.clock }
+        }
+        return router?.clock
     }
 
     private func deadlineTimerFired() {

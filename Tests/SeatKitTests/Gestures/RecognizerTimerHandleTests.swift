@@ -36,6 +36,16 @@ private final class TimedProbe: GestureRecognizer {
     deinit { log.freed += 1 }
 }
 
+/// Notes which recognizers reached a deadline of ``GestureRecognizer/schedule(at:)``.
+private final class DeadlineProbe: GestureRecognizer {
+    let reached: (String) -> Void
+    init(name: String, reached: @escaping (String) -> Void) {
+        self.reached = reached
+        super.init(name: name)
+    }
+    override func deadlineReached() { reached(name) }
+}
+
 /// Issue 25, goal 5: a recognizer's timer actions refer to it through its
 /// ``RecognizerHandle``, not weakly, so that SeatKit never gives a recognizer a side table
 /// (the router retains and releases a touch's recognizers at its down, transitions and reset).
@@ -78,6 +88,39 @@ private final class TimedProbe: GestureRecognizer {
         #expect(log.closuresRun == 1)
         #expect(!recognizerHasSideTable(probe))
         rig.up(1)
+    }
+
+    /// ``GestureRecognizer/schedule(at:)`` reads the clock through the recognizer's links
+    /// (issue 25, seventeenth round): a surface's recognizer in a layout and an output's arm
+    /// their router's clock; a detached one, and one on a surface in no layout, arm nothing.
+    @Test func aDeadlineArmsTheClockOfTheRouterItsSurfaceOrOutputIsInAndNothingWhenDetached() {
+        let clock = VirtualClock()
+        let router = Router(clock: clock)
+        let output = Output(name: "OUT", modeSize: Size(width: 1000, height: 1000))
+        router.addOutput(output)
+        let surface = Surface(name: "pad", frame: SurfaceRect(x: 0, y: 0, width: 500, height: 500))
+        output.root.addChild(surface)
+        let outside = Surface(name: "outside", frame: SurfaceRect(x: 0, y: 0, width: 500, height: 500))
+        var reached: [String] = []
+        let onSurface = DeadlineProbe(name: "on-surface") { reached.append($0) }
+        let onOutput = DeadlineProbe(name: "on-output") { reached.append($0) }
+        let detached = DeadlineProbe(name: "detached") { reached.append($0) }
+        let onOutside = DeadlineProbe(name: "on-outside") { reached.append($0) }
+        surface.addGestureRecognizer(onSurface)
+        output.addGestureRecognizer(onOutput)
+        outside.addGestureRecognizer(onOutside)
+        detached.schedule(at: .milliseconds(50))
+        onOutside.schedule(at: .milliseconds(60))
+        #expect(clock.nextDeadline == nil, "a recognizer in no router's layout arms nothing")
+        onSurface.schedule(at: .milliseconds(100))
+        #expect(clock.nextDeadline == .milliseconds(100))
+        onOutput.schedule(at: .milliseconds(200))
+        clock.advance(to: .milliseconds(150))
+        #expect(reached == ["on-surface"])
+        clock.advance(to: .milliseconds(300))
+        #expect(reached == ["on-surface", "on-output"])
+        #expect(clock.nextDeadline == nil)
+        withExtendedLifetime((router, detached)) {}
     }
 
     /// The recognizer (with its router, output and surface) goes away while both its timers
