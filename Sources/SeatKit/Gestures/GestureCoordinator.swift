@@ -221,9 +221,7 @@ extension GestureCoordinator {
     private func engage(in router: Router, _ recognizer: GestureRecognizer) {
         guard !recognizer.unchecked.isEngaged else { return }
         recognizer.unchecked.isEngaged = true
-        // The link set straight: through `engagedRouter`'s setter (`map(Unretained.init)`),
-        // the router was retained and released at each engaging (issue 25, seventeenth round).
-        recognizer.unchecked.engagedRouterLink = Unretained(router)
+        recognizer.engagedRouter = router
         unchecked.engagedRecognizers.append(recognizer)
     }
 
