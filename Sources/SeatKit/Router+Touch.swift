@@ -117,7 +117,7 @@ extension Router {
             return true
         }
         if !unchecked.filterList.asks(.touches) {
-            observe(event, consumed: false)
+            observe(event, consumed: false, oneOf: Self.touchKindsAfterDown)
             return false
         }
         guard runTouchFilters(event, kind: .touches, from: firstFilter) else { return false }
@@ -125,6 +125,10 @@ extension Router {
         cancelSequences(reason: "taken by a filter") { $0.unchecked.id == id && $0.isDown }
         return true
     }
+
+    /// The kinds ``touchTakenByFilter(_:id:lastEvent:firstFilter:)`` is handed: a touch's
+    /// motion, up or cancel.
+    static let touchKindsAfterDown: InputEventKinds = [.touchMotion, .touchUp, .touchCancel]
 
     /// ``runFilters(_:kind:)`` from the filter at `firstFilter` on: all of them (the inline
     /// test for no filter asked, then only the spies) at 0, else out of line (rare).

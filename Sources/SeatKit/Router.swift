@@ -539,6 +539,15 @@ public final class Router {
         tellSpies(event, consumed: consumed)
     }
 
+    /// ``observe(_:consumed:)`` of an event the caller knows to be of one of `kinds`: when no
+    /// spy observes any of them, no call (a touch up with only a kiosk's cursor-visibility
+    /// spy, which observes downs, called the telling to learn that: ~30 instructions an up).
+    @inline(__always)
+    func observe(_ event: InputEvent, consumed: Bool, oneOf kinds: InputEventKinds) {
+        if !unchecked.spyList.wants(kinds) { return }
+        tellSpies(event, consumed: consumed)
+    }
+
     // MARK: Filters and spies
 
     /// Adds a filter after the existing ones; it is asked from the next event on (one added
@@ -1336,11 +1345,24 @@ public final class Router {
 
     /// ``surface(at:)`` with the point in the surface's space, as the hit-test found it.
     func hit(at point: LayoutPoint) -> SurfaceHit? {
-        guard let output = unchecked.layout.output(at: point) else { return nil }
-        let local = SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y)
-        // The root read unretained: `output` is held here and its root is a constant of it
-        // (rule 2 of ``Unretained``).
-        return Unretained(output.root).with { $0.hitTestLocating(local) }
+        guard let index = unchecked.layout.outputIndex(at: point) else { return nil }
+        // Neither the output nor its root retained (as ``pointerHit(at:device:edit:)``): the
+        // output is read unretained from the layout, which keeps it while nothing is called
+        // out, and its root (a constant of it) is pinned for the walk down before anything is:
+        // a `refineHitTest` may take the output out of the layout, and the pin keeps the root
+        // until the hit-test is over. Held, the output was a retain and a release a call
+        // (a kiosk's tap-to-focus filter asks at each touch down).
+        return unchecked.layout.outputs.unretainedElement(at: index).with { output -> SurfaceHit? in
+            let rootLink = Unretained(output.root)
+            let local = SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y)
+            // `output` is not read from here on.
+            return rootLink.with { root -> SurfaceHit? in
+                root.pinForWalk()
+                let hit = root.hitTestLocating(local)
+                Surface.unpinAfterWalk(rootLink)
+                return hit
+            }
+        }
     }
 
     // MARK: Tree changes

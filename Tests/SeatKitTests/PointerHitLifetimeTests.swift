@@ -149,4 +149,42 @@ import Testing
             #expect(s.walkPinCountForTesting == 0 && !s.isKeptForWalkForTesting)
         }
     }
+
+    /// `Router.surface(at:)` (a kiosk's tap-to-focus filter asks it at every touch down) reads
+    /// the output unretained and pins its root for the hit-test, as the pointer's motion does
+    /// (issue 25, seventeenth round): a refine that takes the output out of the layout, with
+    /// nothing else owning it, must not free the root under the walk, and nothing may be kept
+    /// once the caller lets the hit go.
+    @Test func anOutputTakenOutOfTheLayoutByARefineDuringSurfaceAtKeepsItsRootForTheHitTestOnly() {
+        let h = Harness()
+        weak var weakOutput: Output?
+        weak var weakRoot: Surface?
+        weak var weakT: Surface?
+        var rootPinsSeen: [UInt32] = []
+        do {
+            let second = Output(name: "OUT-2", position: LayoutPoint(x: 1000, y: 0), modeSize: Size(width: 500, height: 500))
+            h.router.addOutput(second)
+            let t = hooked(h, "t", 10, 100, in: second.root)
+            weakOutput = second
+            weakRoot = second.root
+            weakT = t
+            (t.responder as! Hooked).onRefine = { [unowned router = h.router, unowned second, unowned root = second.root] in
+                rootPinsSeen.append(root.walkPinCountForTesting)
+                router.removeOutput(second)
+            }
+        }
+        do {
+            let hit = h.router.surface(at: LayoutPoint(x: 1040, y: 40))
+            #expect(rootPinsSeen == [1], "the root is pinned for the hit-test, not owned")
+            #expect(hit != nil && hit === weakT, "the hit-test finished on the tree as it began")
+            #expect(weakOutput == nil, "the output is not kept by the hit-test")
+            #expect(weakRoot == nil, "the root is let go once the hit-test unpinned it")
+        }
+        #expect(weakT == nil, "the hit surface is let go with the caller's reference")
+        #expect(h.router.layout.outputs.count == 1)
+        // The same call over the output still in the layout leaves no pin behind.
+        let s = hooked(h, "s", 10, 100, in: h.output.root)
+        #expect(h.router.surface(at: LayoutPoint(x: 40, y: 40)) === s)
+        #expect(h.output.root.walkPinCountForTesting == 0 && !h.output.root.isKeptForWalkForTesting)
+    }
 }

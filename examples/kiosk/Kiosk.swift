@@ -24,7 +24,11 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
         self.shell = shell
         self.output = output
         self.sideBySide = sideBySide
+        root = output.root
     }
+
+    /// The output's root (a constant of the output), whose children are the windows.
+    private let root: Surface
 
     // MARK: Windows (HeadlessShellDelegate)
 
@@ -135,11 +139,17 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
         return node
     }
 
-    /// The window (a child of the output's root) holding a layout-space point.
+    /// The window (a child of the output's root) holding a layout-space point. Each surface's
+    /// parent is read once (a weak reference: a retain and a release each time), and the root
+    /// is the one kept at start (`output.root` read at each step was another retain and release).
     private func window(at point: LayoutPoint) -> Surface? {
         var node = router.surface(at: point)
-        while let current = node, current.parent !== output.root { node = current.parent }
-        return node
+        while let current = node {
+            let parent = current.parent
+            if parent === root { return current }
+            node = parent
+        }
+        return nil
     }
 
     // MARK: The three-finger switch (a compositor gesture that follows the fingers)
