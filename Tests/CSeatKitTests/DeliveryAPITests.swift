@@ -127,13 +127,14 @@ extension TheProcessWideCLog {
             var count = 0
             var router: OpaquePointer?
             var clearOnCall = false
+            var cleared = false
         }
 
         static let countFrame: seatkit_touch_frame_func_t = { data in
             let calls = data!.assumingMemoryBound(to: FrameCalls.self)
             calls.pointee.count += 1
             if calls.pointee.clearOnCall {
-                #expect(seatkit_router_set_touch_frame_callback(calls.pointee.router, nil, nil))
+                calls.pointee.cleared = seatkit_router_set_touch_frame_callback(calls.pointee.router, nil, nil)
             }
         }
         static let otherFrame: seatkit_touch_frame_func_t = { _ in }
@@ -173,6 +174,7 @@ extension TheProcessWideCLog {
             seatkit_router_notify_touch_up(router, 3000, 1, 0)
             seatkit_router_notify_touch_frame(router, 3000, 1)
             #expect(calls.pointee.count == 3)
+            #expect(calls.pointee.cleared)
             #expect(seatkit_router_get_touch_frame_callback(router, nil) == nil)
             seatkit_router_notify_touch_down(router, 4000, 1, 0, 10, 10)
             seatkit_router_notify_touch_frame(router, 4000, 1)
