@@ -15,9 +15,12 @@ struct CRecognizerDelegateTests {
         let madeRouter = CSeatKit.seatkit_router_create_virtual(0)
         let router = try #require(madeRouter)
         defer { CSeatKit.seatkit_router_destroy(router) }
-        let longPress = try #require(CSeatKit.seatkit_recognizer_create_long_press(router, "hold", 600_000, 1))
-        let swipe = try #require(CSeatKit.seatkit_recognizer_create_swipe(router, "swipe", SEATKIT_SWIPE_LEFT.rawValue, 3))
-        let tap = try #require(CSeatKit.seatkit_recognizer_create_tap(router, "tap", 1, 1))
+        let madeLongPress = CSeatKit.seatkit_recognizer_create_long_press(router, "hold", 600_000, 1)
+        let madeSwipe = CSeatKit.seatkit_recognizer_create_swipe(router, "swipe", SEATKIT_SWIPE_LEFT.rawValue, 3)
+        let madeTap = CSeatKit.seatkit_recognizer_create_tap(router, "tap", 1, 1)
+        let longPress = try #require(madeLongPress)
+        let swipe = try #require(madeSwipe)
+        let tap = try #require(madeTap)
         let c = try #require(Handles.object(longPress, .recognizer) as? CRecognizer)
         let d = try #require(Handles.object(swipe, .recognizer) as? CRecognizer)
         let e = try #require(Handles.object(tap, .recognizer) as? CRecognizer)
@@ -30,7 +33,8 @@ struct CRecognizerDelegateTests {
         #expect(c.recognizer.delegate === c)
         #expect(c.recognizer.delegate?.gestureRecognizerShouldBegin(c.recognizer) == false, "the C callback answers")
 
-        #expect(CSeatKit.seatkit_recognizer_set_simultaneous(swipe, tap, true))
+        let paired = CSeatKit.seatkit_recognizer_set_simultaneous(swipe, tap, true)
+        #expect(paired)
         #expect(d.recognizer.delegate === d && e.recognizer.delegate === e, "both sides of the pair")
         #expect(d.recognizer.delegate?.gestureRecognizer(d.recognizer, shouldRecognizeSimultaneouslyWith: e.recognizer) == true)
     }
