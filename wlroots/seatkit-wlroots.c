@@ -97,6 +97,9 @@ struct seatkit_wlr_seat {
 	void *log_data;
 
 	struct wl_listener router_destroy, touch_frame, seat_destroy;
+	/* Touch frames come through the router's touch-frame callback (else its signal, whose
+	 * listener is touch_frame: a second bridge on the router). */
+	bool touch_frame_by_callback;
 	struct wl_listener keyboards_key, keyboards_leave;
 	struct wl_listener request_set_cursor, request_set_selection, request_set_primary_selection;
 	struct wl_listener pointer_focus_change;
@@ -469,15 +472,37 @@ static void touch_notify_up(struct wlr_seat *seat, uint32_t time_msec, int32_t i
 
 /* The router delivered a touch frame: one wl_touch.frame to each client that got touch
  * events (wlroots keeps which), and the emulated pointer's frame. */
-static void handle_touch_frame(struct wl_listener *listener, void *data) {
-	(void)data;
-	struct seatkit_wlr_seat *b = wl_container_of(listener, b, touch_frame);
+static void touch_frame_done(struct seatkit_wlr_seat *b) {
 	if (b->touch_sent) {
 		b->touch_sent = false;
 		touch_notify_frame(b->seat);
 		report(b, "touch-frame");
 	}
 	send_pointer_frame(b);
+}
+
+/* The router's touch-frame callback (seatkit_router_set_touch_frame_callback): a plain call,
+ * where the signal's listener was reached through libseatkit's emit (~20 instructions a
+ * frame). */
+static void touch_frame_callback(void *data) {
+	touch_frame_done(data);
+}
+
+/* The touch-frame signal's listener: for a second bridge on one router (the callback is the
+ * first's). */
+static void handle_touch_frame(struct wl_listener *listener, void *data) {
+	(void)data;
+	struct seatkit_wlr_seat *b = wl_container_of(listener, b, touch_frame);
+	touch_frame_done(b);
+}
+
+/* Stops hearing of the router's touch frames. */
+static void stop_touch_frames(struct seatkit_wlr_seat *b) {
+	if (b->touch_frame_by_callback) {
+		seatkit_router_set_touch_frame_callback(b->router, NULL, NULL);
+	} else {
+		wl_list_remove(&b->touch_frame.link);
+	}
 }
 
 /* ---- Cursor ---- */
@@ -2326,7 +2351,7 @@ static void handle_router_destroy(struct wl_listener *listener, void *data) {
 	struct seatkit_wlr_seat *b = wl_container_of(listener, b, router_destroy);
 	/* Its surfaces went first (their destroy signals): nothing of the router is left. */
 	wl_list_remove(&b->router_destroy.link);
-	wl_list_remove(&b->touch_frame.link);
+	stop_touch_frames(b);
 	b->router = NULL;
 }
 
@@ -2339,8 +2364,7 @@ static void handle_seat_destroy(struct wl_listener *listener, void *data) {
 struct seatkit_wlr_seat *seatkit_wlr_seat_create(struct seatkit_router *router, struct wlr_seat *seat,
 		struct wlr_output_layout *layout) {
 	struct wl_signal *router_destroyed = router && seat ? seatkit_router_get_destroy_signal(router) : NULL;
-	struct wl_signal *touch_frames = router_destroyed ? seatkit_router_get_touch_frame_signal(router) : NULL;
-	if (!touch_frames) {
+	if (!router_destroyed) {
 		wlr_log(WLR_ERROR, "seatkit_wlr_seat_create: refused a NULL or invalid router or seat");
 		return NULL;
 	}
@@ -2358,8 +2382,14 @@ struct seatkit_wlr_seat *seatkit_wlr_seat_create(struct seatkit_router *router, 
 	wl_list_init(&b->pads);
 	b->router_destroy.notify = handle_router_destroy;
 	wl_signal_add(router_destroyed, &b->router_destroy);
-	b->touch_frame.notify = handle_touch_frame;
-	wl_signal_add(touch_frames, &b->touch_frame);
+	/* The signal only for a second bridge on the router: asked for, it is emitted every
+	 * frame, listened to or not. */
+	b->touch_frame_by_callback = seatkit_router_get_touch_frame_callback(router, NULL) == NULL
+		&& seatkit_router_set_touch_frame_callback(router, touch_frame_callback, b);
+	if (!b->touch_frame_by_callback) {
+		b->touch_frame.notify = handle_touch_frame;
+		wl_signal_add(seatkit_router_get_touch_frame_signal(router), &b->touch_frame);
+	}
 	b->seat_destroy.notify = handle_seat_destroy;
 	wl_signal_add(&seat->events.destroy, &b->seat_destroy);
 	b->pointer_focus_change.notify = handle_pointer_focus_change;
@@ -2405,7 +2435,7 @@ void seatkit_wlr_seat_destroy(struct seatkit_wlr_seat *b) {
 	}
 	if (b->router) {
 		wl_list_remove(&b->router_destroy.link);
-		wl_list_remove(&b->touch_frame.link);
+		stop_touch_frames(b);
 	}
 	wl_list_remove(&b->seat_destroy.link);
 	wl_list_remove(&b->request_set_cursor.link);

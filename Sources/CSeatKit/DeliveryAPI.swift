@@ -30,6 +30,66 @@ public func seatkit_router_get_touch_frame_signal(_ handle: OpaquePointer?) -> U
     return made.signal
 }
 
+/// The router's touch-frame callback (seatkit_router_set_touch_frame_callback): a
+/// `TouchFrameObserver` kept by the router as a sink, which calls the C function set, if any,
+/// with its data. The pair lives in a cell of its own, read through a `let`: a stored `var`
+/// of a class was an exclusivity check a frame. Where the signal's end of a frame took
+/// emitSignal's list walk (26 instructions a frame in the wlroots kiosk), this is two loads
+/// and the call.
+final class CTouchFrameCallback: TouchFrameObserver {
+    struct Entry {
+        var callback: seatkit_touch_frame_func_t?
+        var data: UnsafeMutableRawPointer?
+    }
+    let cell: UnsafeMutablePointer<Entry>
+
+    init() {
+        cell = .allocate(capacity: 1)
+        cell.initialize(to: Entry())
+    }
+
+    deinit { cell.deallocate() }
+
+    func routerDidFinishTouchFrame(_ router: Router) {
+        // Read before the call: the callback may clear or replace itself.
+        let entry = cell.pointee
+        if let callback = entry.callback { callback(entry.data) }
+    }
+}
+
+@_cdecl("seatkit_router_set_touch_frame_callback")
+public func seatkit_router_set_touch_frame_callback(_ handle: OpaquePointer?, _ callback: seatkit_touch_frame_func_t?,
+                                                    _ data: UnsafeMutableRawPointer?) -> Bool {
+    guard let r = live(handle, .router, as: CRouter.self, #function) else { return false }
+    if callback == nil {
+        r.touchFrameCallback?.cell.pointee = .init()
+        return true
+    }
+    if let made = r.touchFrameCallback {
+        if made.cell.pointee.callback != nil {
+            misuse(#function, "the router already has a touch-frame callback (one a router; clear it with NULL first, or listen to seatkit_router_get_touch_frame_signal); refused")
+            return false
+        }
+        made.cell.pointee = .init(callback: callback, data: data)
+        return true
+    }
+    let made = CTouchFrameCallback()
+    made.cell.pointee = .init(callback: callback, data: data)
+    r.touchFrameCallback = made
+    // A sink: kept by the router and told without a weak load, as the signal is.
+    r.router.addTouchFrameSink(made)
+    return true
+}
+
+@_cdecl("seatkit_router_get_touch_frame_callback")
+public func seatkit_router_get_touch_frame_callback(_ handle: OpaquePointer?,
+                                                    _ data: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> seatkit_touch_frame_func_t? {
+    guard let r = live(handle, .router, as: CRouter.self, #function) else { return nil }
+    let entry = r.touchFrameCallback?.cell.pointee ?? .init()
+    data?.pointee = entry.data
+    return entry.callback
+}
+
 // MARK: Pointer emulation
 
 

@@ -147,6 +147,8 @@ final class CRouter: HandleObject {
     var traceLog: TraceLog?
     /// seatkit_router_get_touch_frame_signal's, made on first use (DeliveryAPI.swift).
     var touchFrameSignal: CTouchFrameSignal?
+    /// seatkit_router_set_touch_frame_callback's, made on first use (DeliveryAPI.swift).
+    var touchFrameCallback: CTouchFrameCallback?
 
 
     init(clock: any Clock, eventLoopClock: EventLoopClock?, virtualClock: VirtualClock?) {

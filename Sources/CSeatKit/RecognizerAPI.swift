@@ -41,7 +41,6 @@ final class CRecognizer: HandleObject, GestureRecognizerDelegate {
         ownerLink = Unretained(owner)
         self.recognizer = recognizer
         super.init()
-        recognizer.delegate = self
         // Cleared by `destroy`: a destroyed handle's recognizer (still a part of a composed
         // one, say) calls nothing.
         recognizer.addTarget { [stateCallback] r in
@@ -61,6 +60,22 @@ final class CRecognizer: HandleObject, GestureRecognizerDelegate {
         case .failed: SEATKIT_RECOGNIZER_FAILED
         case .recognized: SEATKIT_RECOGNIZER_RECOGNIZED
         }
+    }
+
+    /// Whether it is its recognizer's delegate (see ``becomeDelegate()``).
+    private var isDelegate = false
+
+    /// Makes it its recognizer's delegate, once it has something to answer: a should-begin
+    /// callback or a simultaneous partner. Until then the recognizer has none, and the core's
+    /// defaults are what this object answers without them (begin: yes; simultaneous: no;
+    /// every touch received). As the delegate from the start, held weakly, it had a side
+    /// table, and every touch down on the recognizer's surface loaded it
+    /// (`swift_weakLoadStrong`) and released it on the runtime's slow path: ~75 instructions a
+    /// down in the wlroots kiosk, whose long press sets neither (issue 25, seventeenth round).
+    func becomeDelegate() {
+        guard !isDelegate else { return }
+        isDelegate = true
+        recognizer.delegate = self
     }
 
     func gestureRecognizerShouldBegin(_ recognizer: GestureRecognizer) -> Bool {
@@ -290,6 +305,8 @@ public func seatkit_recognizer_set_simultaneous(_ handle: OpaquePointer?, _ othe
     if on {
         c.simultaneous.append(b)
         o.simultaneous.append(a)
+        c.becomeDelegate()
+        o.becomeDelegate()
     }
     return true
 }
@@ -350,6 +367,7 @@ public func seatkit_recognizer_set_should_begin(_ handle: OpaquePointer?, _ f: s
     guard let c = live(handle, .recognizer, as: CRecognizer.self, #function) else { return }
     c.shouldBegin = f
     c.shouldBeginData = data
+    if f != nil { c.becomeDelegate() }
 }
 
 @_cdecl("seatkit_recognizer_set_action")

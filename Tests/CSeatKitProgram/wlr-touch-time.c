@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <poll.h>
 #include <seatkit/seatkit.h>
+#include <seatkit/seatkit-delivery.h>
 #include <seatkit/seatkit-wlroots.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,13 +106,23 @@ static int64_t usec_of(struct timespec ts) {
 	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-int main(void) {
+int main(int argc, char **argv) {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	struct wl_display *display = wl_display_create();
 	struct seatkit_router *router = seatkit_router_create(wl_display_get_event_loop(display));
 	struct seatkit_output *output = seatkit_output_create(router, "OUT-1", 0, 0, 800, 600, SEATKIT_OUTPUT_TRANSFORM_NORMAL, 1);
 	struct wlr_renderer *renderer = wlr_pixman_renderer_create();
 	struct wlr_compositor *compositor = renderer ? wlr_compositor_create(display, renderer) : NULL;
+	/* With "second-bridge": another seat's bridge on the router first, which takes the
+	 * router's touch-frame callback; the bridge under test hears frames on the signal. */
+	if (argc > 1 && strcmp(argv[1], "second-bridge") == 0) {
+		struct wlr_seat *first_seat = wlr_seat_create(display, "seat1");
+		if (!first_seat || !seatkit_wlr_seat_create(router, first_seat, NULL)) {
+			fprintf(stderr, "first bridge setup failed\n");
+			return 1;
+		}
+		printf("first bridge has the callback: %s\n", seatkit_router_get_touch_frame_callback(router, NULL) ? "yes" : "no");
+	}
 	struct wlr_seat *seat = wlr_seat_create(display, "seat0");
 	struct seatkit_wlr_seat *bridge = seatkit_wlr_seat_create(router, seat, NULL);
 	int sv[2];

@@ -122,6 +122,77 @@ extension TheProcessWideCLog {
             seatkit_router_destroy(router)
         }
 
+        /// A touch-frame callback's calls, and what it does on its next call.
+        struct FrameCalls {
+            var count = 0
+            var router: OpaquePointer?
+            var clearOnCall = false
+            var cleared = false
+        }
+
+        static let countFrame: seatkit_touch_frame_func_t = { data in
+            let calls = data!.assumingMemoryBound(to: FrameCalls.self)
+            calls.pointee.count += 1
+            if calls.pointee.clearOnCall {
+                calls.pointee.cleared = seatkit_router_set_touch_frame_callback(calls.pointee.router, nil, nil)
+            }
+        }
+        static let otherFrame: seatkit_touch_frame_func_t = { _ in }
+
+        /// The touch-frame callback is called at the same moments as the signal (once a device
+        /// frame, with its data), beside the signal's listeners; one a router: a second
+        /// is refused until the first is cleared with NULL, which it may do from its own call.
+        @Test func theTouchFrameCallbackIsCalledOncePerFrameAndIsOneARouter() throws {
+            let router = try #require(seatkit_router_create_virtual(0))
+            let output = try #require(seatkit_output_create(router, "OUT-1", 0, 0, 800, 600, SEATKIT_OUTPUT_TRANSFORM_NORMAL, 1) as OpaquePointer?)
+            let surface = try #require(seatkit_surface_create(router, "app", 0, 0, 800, 600) as OpaquePointer?)
+            #expect(seatkit_surface_add_child(seatkit_output_get_root(output), surface))
+            let calls = UnsafeMutablePointer<FrameCalls>.allocate(capacity: 1)
+            defer { calls.deinitialize(count: 1); calls.deallocate() }
+            calls.initialize(to: FrameCalls(router: router))
+            #expect(seatkit_router_get_touch_frame_callback(router, nil) == nil, "none at first")
+
+            let frames = SignalCounter(try #require(seatkit_router_get_touch_frame_signal(router)))
+            #expect(seatkit_router_set_touch_frame_callback(router, Self.countFrame, calls))
+            var data: UnsafeMutableRawPointer?
+            #expect(seatkit_router_get_touch_frame_callback(router, &data) != nil)
+            #expect(data == UnsafeMutableRawPointer(calls))
+            #expect(!seatkit_router_set_touch_frame_callback(router, Self.otherFrame, nil), "one a router")
+            #expect(loggedLines.contains { $0.contains("seatkit_router_set_touch_frame_callback") })
+
+            seatkit_router_notify_touch_down(router, 1000, 1, 0, 10, 10)
+            #expect(calls.pointee.count == 0, "not before the device's frame")
+            seatkit_router_notify_touch_frame(router, 1000, 1)
+            #expect(calls.pointee.count == 1)
+            #expect(frames.count == 1, "the signal's listeners are told too")
+            seatkit_router_notify_touch_motion(router, 2000, 1, 0, 20, 10)
+            seatkit_router_notify_touch_frame(router, 2000, 1)
+            #expect(calls.pointee.count == 2)
+
+            // Cleared from its own call: that call was the last.
+            calls.pointee.clearOnCall = true
+            seatkit_router_notify_touch_up(router, 3000, 1, 0)
+            seatkit_router_notify_touch_frame(router, 3000, 1)
+            #expect(calls.pointee.count == 3)
+            #expect(calls.pointee.cleared)
+            #expect(seatkit_router_get_touch_frame_callback(router, nil) == nil)
+            seatkit_router_notify_touch_down(router, 4000, 1, 0, 10, 10)
+            seatkit_router_notify_touch_frame(router, 4000, 1)
+            #expect(calls.pointee.count == 3, "cleared")
+            #expect(frames.count == 4)
+
+            // Set again after the clear: allowed, and called.
+            calls.pointee.clearOnCall = false
+            #expect(seatkit_router_set_touch_frame_callback(router, Self.countFrame, calls))
+            seatkit_router_notify_touch_up(router, 5000, 1, 0)
+            seatkit_router_notify_touch_frame(router, 5000, 1)
+            #expect(calls.pointee.count == 4)
+            frames.remove()
+            seatkit_router_destroy(router)
+            #expect(!seatkit_router_set_touch_frame_callback(router, Self.countFrame, calls), "refused once the router is gone")
+            #expect(seatkit_router_get_touch_frame_callback(router, nil) == nil)
+        }
+
         /// The actions the emulation asked for, as "enter 10 20", "press", ...
         final class Actions {
             var list: [String] = []

@@ -7,12 +7,17 @@ import Testing
 /// program (Tests/CSeatKitProgram/wlr-touch-time.c) runs a compositor and its wl_touch client
 /// in one process and prints what the client got and what the seat holds after each step.
 @Suite struct WlrootsTouchTimeTests {
-    @Test func aTouchMotionStampsTheSeatsLastEventWithItsOwnTimeAndNeverMovesItBack() throws {
+    /// Also with a second bridge on the router made first (another seat's): it takes the
+    /// router's touch-frame callback, and the bridge under test frames its touches from the
+    /// touch-frame signal, with the same sends.
+    @Test(arguments: [false, true])
+    func aTouchMotionStampsTheSeatsLastEventWithItsOwnTimeAndNeverMovesItBack(secondBridge: Bool) throws {
         let binary = try CProgramTests.buildProgram("wlr-touch-time.c", named: "wlr-touch-time", packages: ["seatkit-wlroots", "wayland-client"])
-        let result = try run(binary, [])
+        let result = try run(binary, secondBridge ? ["second-bridge"] : [])
         #expect(result.status == 0, "\(result.output)")
         let lines = result.output.split(separator: "\n").filter { !$0.contains("[ERROR]") && !$0.contains("[INFO]") }
-        #expect(lines == [
+        #expect(!result.output.contains("touch_frame_callback"), "no refusal logged: \(result.output)")
+        #expect(lines == (secondBridge ? ["first bridge has the callback: yes"] : []) + [
             "down: client downs 1 frames 1, last_event not before the down: yes",
             // The motion reached the client, framed, and the stamp is its time to the microsecond.
             "motion: client motions 1 at 150.0,120.0 frames 2, last_event is the motion's time: yes",

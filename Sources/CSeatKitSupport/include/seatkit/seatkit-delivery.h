@@ -21,6 +21,20 @@ extern "C" {
  * long as the router: remove listeners on the router's destroy signal at the latest. */
 struct wl_signal *seatkit_router_get_touch_frame_signal(struct seatkit_router *router);
 
+/* The same moments as a plain call, for a front end with one thing to do there (the wlroots
+ * bridge sends its wl_touch.frames): `callback(data)` at each touch frame's end, with no
+ * wl_signal in between. Told in the order set among the signal's (whichever was asked for
+ * first goes first). One callback a router: setting another while one is set is refused
+ * (false, logged); NULL clears it (true; it may clear or set itself while it runs, taking
+ * effect from the next frame). False (logged) for an invalid handle. Clear it on the
+ * router's destroy signal at the latest. */
+typedef void (*seatkit_touch_frame_func_t)(void *data);
+bool seatkit_router_set_touch_frame_callback(struct seatkit_router *router,
+	seatkit_touch_frame_func_t callback, void *data);
+/* The callback set (and its data in *data, when data is not NULL), or NULL: none, or an
+ * invalid handle (logged). */
+seatkit_touch_frame_func_t seatkit_router_get_touch_frame_callback(struct seatkit_router *router, void **data);
+
 /*
  * Pointer emulation from touch: for a client that bound no wl_touch (foot does not), the
  * first finger on its surface becomes its pointer: enter (when the pointer was elsewhere)
