@@ -599,12 +599,6 @@ extension Router {
             unchecked.touches.pass = .phases
             return dispatchLoneMove(at: scan.moveIndex, time: time)
         }
-        // Ends can be due at the end of the frame only if one was pending at the scan (made
-        // with nothing called out since) or a handler marked one meanwhile: only a touch up
-        // marks an end pending (`routeTouchUp`), and it bumps `dueEdits`. Read after the lone
-        // move's test: read before it, they cost its frames 6 instructions.
-        let endsMayBeDue = scan.endedPending || reusedIDs
-        let dueEditsBefore = unchecked.touches.dueEdits
         if reusedIDs {
             unchecked.touches.pass = .reusedEnds
             dispatch(.ended, time: time)
@@ -624,12 +618,6 @@ extension Router {
         // gained a began (a touch injected by a handler): no began is due.
         if beganPending || reusedIDs { dispatch(.began, time: time) }
         dispatch(.moved, time: time)
-        // A frame with no end pending (a finger down's, most often) and none marked since:
-        // the ended pass and the finishing scan would find no end due and none to finish,
-        // and are not run (two scans of the records a down frame; issue 25, seventeenth
-        // round). A touch up injected from a handler in this frame is delivered in it, as
-        // before (`anUpInjectedFromABeganHandlerEndsInTheSameFrame`).
-        guard endsMayBeDue || unchecked.touches.dueEdits != dueEditsBefore else { return }
         dispatch(.ended, time: time)
         finishEndedRecords()
     }

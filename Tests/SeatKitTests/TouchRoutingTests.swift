@@ -61,9 +61,10 @@ struct TouchRoutingTests {
         #expect(h.log.entries == ["tap.began", "tap.ended"])
     }
 
-    /// A down frame with no end pending skips its ended pass unless a handler marked an end
-    /// meanwhile (Router+Touch.swift, `dispatchFrame`): an up injected from the began handler
-    /// still ends the touch in the same frame, and the record is let go after it.
+    /// An up injected from a began handler, in a down frame with no end pending when it began,
+    /// ends the touch in that frame (its ended pass must not be skipped on the strength of the
+    /// frame's scan alone: only the up's `dueEdits` bump says an end became pending), and the
+    /// record is let go after it.
     @Test func anUpInjectedFromABeganHandlerEndsInTheSameFrame() {
         let h = Harness()
         let tap = h.surface("tap", 0, 0, 100, 100, handles: ["began", "ended"])
