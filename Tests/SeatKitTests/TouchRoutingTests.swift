@@ -61,6 +61,30 @@ struct TouchRoutingTests {
         #expect(h.log.entries == ["tap.began", "tap.ended"])
     }
 
+    /// An up injected from a began handler, in a down frame with no end pending when it began,
+    /// ends the touch in that frame (its ended pass must not be skipped on the strength of the
+    /// frame's scan alone: only the up's `dueEdits` bump says an end became pending), and the
+    /// record is let go after it.
+    @Test func anUpInjectedFromABeganHandlerEndsInTheSameFrame() {
+        let h = Harness()
+        let tap = h.surface("tap", 0, 0, 100, 100, handles: ["began", "ended"])
+        (tap.responder as? RecordingResponder)?.onCall = { method, context in
+            if method == "began" {
+                context.router.inject(InputEvent(time: .milliseconds(1), device: DeviceID(1), .touchUp(TouchID(3))))
+            }
+        }
+        h.send(.touchDown(TouchID(3), LayoutPoint(x: 10, y: 10)))
+        h.send(.touchFrame)
+        #expect(h.log.entries == ["tap.began", "tap.ended"])
+        #expect(h.router.activeTouchCount == 0)
+        // The next finger down starts afresh.
+        h.log.clear()
+        (tap.responder as? RecordingResponder)?.onCall = nil
+        h.down(3, 20, 20)
+        #expect(h.log.entries == ["tap.began"])
+        #expect(h.router.activeTouchCount == 1)
+    }
+
     @Test func unhandledTouchesWalkSurfaceParentRootOutputDelegateAndAreReportedDropped() {
         let h = Harness()
         h.output.responder = RecordingResponder("output", log: h.log)
