@@ -315,23 +315,15 @@ extension Router {
     @inline(__always)
     func pointerHit(at point: LayoutPoint, device: DeviceID, edit: UInt64) -> PointerHit? {
         if !unchecked.deviceOutputs.isEmpty { return pointerHitOnMappedOutput(at: point, device: device) }
-        guard let index = unchecked.layout.outputIndex(at: point) else { return nil }
-        return unchecked.layout.outputs.unretainedElement(at: index).with { output -> PointerHit? in
-            let rootLink = Unretained(output.root)
-            let local = SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y)
-            // `output` is not read from here on: a refine may let it go.
-            return rootLink.with { root -> PointerHit? in
-                root.pinForWalk()
-                var result: PointerHit?
-                if let found = root.hitTestLocatingUnretained(local) {
-                    // An edit under way: the tree may no longer own the surface.
-                    let keeper = found.keeper ?? (unchecked.treeEditCount != edit ? found.surface.object : nil)
-                    result = PointerHit(surface: found.surface, location: found.location, keeper: keeper)
-                }
-                root.releaseFinishedFlatTablesAfterHit()
-                Surface.unpinAfterWalk(rootLink)
-                return result
+        return withRootPinned(under: point) { root, local -> PointerHit? in
+            var result: PointerHit?
+            if let found = root.hitTestLocatingUnretained(local) {
+                // An edit under way: the tree may no longer own the surface.
+                let keeper = found.keeper ?? (unchecked.treeEditCount != edit ? found.surface.object : nil)
+                result = PointerHit(surface: found.surface, location: found.location, keeper: keeper)
             }
+            root.releaseFinishedFlatTablesAfterHit()
+            return result
         }
     }
 

@@ -1344,23 +1344,32 @@ public final class Router {
     }
 
     /// ``surface(at:)`` with the point in the surface's space, as the hit-test found it.
+    /// Neither the output nor its root retained (``withRootPinned(under:_:)``): held, the
+    /// output was a retain and a release a call (a kiosk's tap-to-focus filter asks at each
+    /// touch down; issue 25, seventeenth round).
     func hit(at point: LayoutPoint) -> SurfaceHit? {
+        withRootPinned(under: point) { root, local in root.hitTestLocating(local) }
+    }
+
+    /// Calls `body` with the root of the topmost output under `point` (layout space) and the
+    /// point in that output's space, for a hit-test's walk down, with no reference counting:
+    /// the output is read unretained from the layout, which keeps it while nothing is called
+    /// out, and its root (a constant of it) is pinned for the walk before anything is. A
+    /// `refineHitTest` may take the output out of the layout; the pin keeps the root until
+    /// `body` returns. Nil, and no call, when no output is there. The one walk of
+    /// ``hit(at:)`` and ``pointerHit(at:device:edit:)``.
+    @inline(__always)
+    func withRootPinned<Result>(under point: LayoutPoint, _ body: (Surface, SurfacePoint) -> Result?) -> Result? {
         guard let index = unchecked.layout.outputIndex(at: point) else { return nil }
-        // Neither the output nor its root retained (as ``pointerHit(at:device:edit:)``): the
-        // output is read unretained from the layout, which keeps it while nothing is called
-        // out, and its root (a constant of it) is pinned for the walk down before anything is:
-        // a `refineHitTest` may take the output out of the layout, and the pin keeps the root
-        // until the hit-test is over. Held, the output was a retain and a release a call
-        // (a kiosk's tap-to-focus filter asks at each touch down).
-        return unchecked.layout.outputs.unretainedElement(at: index).with { output -> SurfaceHit? in
+        return unchecked.layout.outputs.unretainedElement(at: index).with { output -> Result? in
             let rootLink = Unretained(output.root)
             let local = SurfacePoint(x: point.x - output.position.x, y: point.y - output.position.y)
-            // `output` is not read from here on.
-            return rootLink.with { root -> SurfaceHit? in
+            // `output` is not read from here on: a refine may let it go.
+            return rootLink.with { root -> Result? in
                 root.pinForWalk()
-                let hit = root.hitTestLocating(local)
+                let result = body(root, local)
                 Surface.unpinAfterWalk(rootLink)
-                return hit
+                return result
             }
         }
     }
