@@ -68,10 +68,16 @@ import Testing
                             environment: ["PKG_CONFIG_PATH": prefix + "/lib/pkgconfig"])
         try #require(flags.status == 0, "\(flags.output)")
         let binary = prefix + "/" + name
+        // Built under a name of its own, then renamed over `binary`: tests run in parallel (the
+        // cases of one parametrized test among them), and a build written straight to `binary`
+        // while another test ran the previous one failed with ETXTBSY ("Text file busy"). The
+        // rename replaces the name only; a program already running keeps its own file.
+        let building = binary + ".building-\(UUID().uuidString)"
         let words = flags.output.split(whereSeparator: \.isWhitespace).map(String.init)
-        let cc = try run("/usr/bin/cc", ["-std=c11", "-Wall", "-Wextra", "-Werror", "-o", binary,
+        let cc = try run("/usr/bin/cc", ["-std=c11", "-Wall", "-Wextra", "-Werror", "-o", building,
                                          programDirectory.appendingPathComponent(source).path] + words)
         try #require(cc.status == 0, "cc failed:\n\(cc.output)")
+        try #require(rename(building, binary) == 0, "rename of \(building) failed: errno \(errno)")
         return binary
     }
 
