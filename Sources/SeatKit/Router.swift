@@ -182,7 +182,10 @@ public final class Router {
     /// Receives every routing decision; `nil` (the default) costs nothing.
     public var trace: (any TraceSink)? {
         get { unchecked._trace }
-        set { unchecked._trace = newValue }
+        set {
+            unchecked._trace = newValue
+            unchecked.touches.noteSideRoute(TouchRouting.tracedSide, newValue != nil)
+        }
     }
 
 
@@ -337,11 +340,25 @@ public final class Router {
 
     /// ``injectTouchMotion(at:device:id:to:)``'s body, for it and for
     /// ``injectTouchMotion(at:device:id:normalizedX:y:)``.
+    ///
+    /// No trace, taken touch or touch grab is one test (`TouchRouting.sideRoutes`); with any
+    /// of them the motion takes ``routeSideRoutedTouchMotion(at:device:id:to:)``, out of line.
     @inline(__always)
     private func routeInjectedTouchMotion(at time: Timestamp, device: DeviceID, id: TouchID, to point: LayoutPoint) {
         // Both coordinates finite, tested in the floating-point unit: `x - x` is 0 for a finite
         // `x` and NaN for an infinite or NaN one (`isFinite` twice was ten integer
         // instructions on the bit patterns; issue 25, sixteenth round).
+        if unchecked.touches.sideRoutes == 0, !unchecked.spyList.wants(.touchMotion), (point.x - point.x) + (point.y - point.y) == 0 {
+            if !unchecked.filterList.asks(.touches), moveRoutedTouch(id, to: point) { return }
+            return injectTouchMotion(time: time, device: device, id: id, to: point)
+        }
+        routeSideRoutedTouchMotion(at: time, device: device, id: id, to: point)
+    }
+
+    /// ``routeInjectedTouchMotion(at:device:id:to:)`` with a trace, a taken touch or a touch
+    /// grab (`TouchRouting.sideRoutes`), or a spy that wants the motion, or a point not finite.
+    @inline(never)
+    func routeSideRoutedTouchMotion(at time: Timestamp, device: DeviceID, id: TouchID, to point: LayoutPoint) {
         if trace == nil, !unchecked.spyList.wants(.touchMotion), (point.x - point.x) + (point.y - point.y) == 0 {
             if !unchecked.touches.takenByFilters.isEmpty {
                 return injectTakenTouchMotion(at: time, device: device, id: id, to: point)
@@ -393,7 +410,10 @@ public final class Router {
     /// seventeenth round). Goes through trace, spies and grabs as ``inject(_:)``'s frame does.
     @usableFromInline
     package func injectTouchFrame(at time: Timestamp, device: DeviceID) {
-        if trace == nil, !unchecked.spyList.wants(.touchFrame), unchecked.touches.grab == nil { return dispatchTouches(time: time) }
+        // No trace and no grab (`TouchRouting.sideRoutes`; a taken touch does not matter here).
+        if unchecked.touches.sideRoutes & (TouchRouting.tracedSide | TouchRouting.grabSide) == 0, !unchecked.spyList.wants(.touchFrame) {
+            return dispatchTouches(time: time)
+        }
         injectTouchFrameEvent(time: time, device: device)
     }
 

@@ -71,12 +71,35 @@ struct TouchRouting {
     /// Finished records, reused: a warm router allocates none.
     var pool: [TouchSequence] = []
     /// Touch IDs whose down a filter took: the rest of each touch is the filter's.
-    var takenByFilters: [TouchID] = []
+    var takenByFilters: [TouchID] = [] {
+        didSet { noteSideRoute(Self.takenSide, !takenByFilters.isEmpty) }
+    }
     /// Fingers a filter took whose motion goes on as a touch of the filter's own, routed
     /// past it without asking it (``Router/followFinger(_:asTouch:device:byFilter:)``).
     var followedFingers: [FollowedFinger] = []
     /// Backs `Router.touchGrab`.
-    var grab: (any TouchGrab)?
+    var grab: (any TouchGrab)? {
+        didSet { noteSideRoute(Self.grabSide, grab != nil) }
+    }
+    /// What a touch motion or frame must be routed past besides its record, one bit each
+    /// (``tracedSide``, ``takenSide``, ``grabSide``): kept by their writers (the trace's setter,
+    /// these properties' observers), so that the router's motion and frame entries
+    /// (`Router.injectTouchMotion(at:device:id:to:)`, `Router.injectTouchFrame(at:device:)`)
+    /// test one byte where they tested the trace, the taken touches and the grab each (five
+    /// instructions a motion, issue 25, eighteenth round).
+    private(set) var sideRoutes: UInt8 = 0
+    /// A trace is set (`Router.trace`).
+    static let tracedSide: UInt8 = 1
+    /// Some touch is taken by a filter (``takenByFilters`` is not empty).
+    static let takenSide: UInt8 = 2
+    /// A touch grab is active (``grab``).
+    static let grabSide: UInt8 = 4
+
+    /// Sets or clears one of ``sideRoutes``' bits.
+    @inline(__always)
+    mutating func noteSideRoute(_ bit: UInt8, _ on: Bool) {
+        sideRoutes = on ? sideRoutes | bit : sideRoutes & ~bit
+    }
     /// Told the end of each frame, not kept alive (``Router/addTouchFrameObserver(_:)``).
     var frameObservers: [WeakTouchFrameObserver] = []
     /// Told the end of each frame, kept alive (`Router.addTouchFrameSink(_:)`), never removed.

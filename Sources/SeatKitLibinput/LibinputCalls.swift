@@ -176,16 +176,25 @@ final class LibinputContextHandle {
     /// prologue keeps the sink's words in more stack slots: 50 instructions a wake-up where
     /// the two functions took 53 (the kiosk's touchscreen, about one wake-up a frame; issue
     /// 25, seventeenth round).
+    ///
+    /// Every other device's event, and a new device's first (numbered by ``tag(of:)``), goes
+    /// through the whole switch out of line (``readOutOfLine``): inlined here, its cases made
+    /// the loop's function keep five callee-saved registers, a 5 KB frame and the sink's words
+    /// and the rare cases' addresses in stack slots, stored on every wake-up (~46 instructions
+    /// a wake-up of a touchscreen, about one a frame, and three reloads a touch event; issue
+    /// 25, eighteenth round). A key or pointer event now pays that function's prologue per
+    /// event where it paid the loop's per wake-up, about one event a wake-up.
     @inline(__always)
     func drain<Sink: DeviceEventSink>(into sink: inout Sink) {
         while let event = libinput_get_event(pointer) {
             let type = libinput_event_get_type(event)
             let device = libinput_event_get_device(event)!
-            let userData = tag(of: device)
+            // Zero for a device not numbered yet (numbers start at 1).
+            let userData = Int(bitPattern: libinput_device_get_user_data(device))
             if userData < 0 {  // touchBit
                 readTouch(event, type: type, device: device, userData: userData, into: &sink)
             } else {
-                read(event, type: type, device: device, userData: userData, into: &sink)
+                readOutOfLine(event, type: type, device: device, userData: userData, into: sink)
             }
             libinput_event_destroy(event)
         }
@@ -406,16 +415,23 @@ final class LibinputContextHandle {
         } else if type == LIBINPUT_EVENT_TOUCH_UP {
             readTouchUp(touchEvent(of: event), device: n, into: &sink)
         } else {
-            readOutOfLine(event, type: type, device: device, userData: userData, into: &sink)
+            readOutOfLine(event, type: type, device: device, userData: userData, into: sink)
         }
     }
 
-    /// ``read(_:type:device:userData:into:)`` in a function of its own: a touch device's
-    /// events other than down, motion, up and frame (its addition and removal, a cancel).
+    /// ``read(_:type:device:userData:into:)`` in a function of its own: every event of a
+    /// device off the touch path, and a touch device's events other than down, motion, up
+    /// and frame (its addition and removal, a cancel). A `userData` of zero: the device is
+    /// numbered here (``tag(of:)``).
+    ///
+    /// The sink by value, copied here: by address, the loop's function stored its words in a
+    /// stack slot on every wake-up for this call. Every sink is a set of constant links (no
+    /// state of its own to hand back).
     @inline(never)
     private func readOutOfLine<Sink: DeviceEventSink>(_ event: OpaquePointer, type: libinput_event_type, device: OpaquePointer,
-                                                      userData: Int, into sink: inout Sink) {
-        read(event, type: type, device: device, userData: userData, into: &sink)
+                                                      userData: Int, into sink: Sink) {
+        var sink = sink
+        read(event, type: type, device: device, userData: userData != 0 ? userData : tag(of: device), into: &sink)
     }
 
     /// A touch down or motion: the getters wlroots' `handle_touch_down` and

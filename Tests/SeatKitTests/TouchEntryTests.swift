@@ -41,6 +41,33 @@ struct TouchEntryTests {
         #expect(pad.recorder.lastTouches.first?.location == LayoutPoint(x: 40, y: 40))
     }
 
+    /// The motion entry tests the trace, a taken touch and the touch grab as one byte that
+    /// their writers keep (`TouchRouting.sideRoutes`): a grab started while a finger is down
+    /// must get that finger's next motion, and once it ends the finger moves its record again.
+    @Test func aTouchGrabStartedMidTouchGetsTheNextMotionAndOnceEndedTheTouchMovesAgain() {
+        let h = Harness()
+        let pad = h.surface("pad", 0, 0, 500, 500, handles: ["began", "moved", "ended"])
+        h.down(0, 10, 10)
+        h.move(0, 20, 20)
+        #expect(pad.recorder.lastTouches.first?.location == LayoutPoint(x: 20, y: 20))
+
+        let lock = LockScreen()
+        h.router.startTouchGrab(lock)
+        h.log.clear()
+        h.move(0, 30, 30)
+        #expect(lock.seen == ["move \(TouchID(0))"])
+        #expect(h.log.entries.isEmpty)
+        #expect(pad.recorder.lastTouches.first?.location == LayoutPoint(x: 20, y: 20))
+
+        h.router.endTouchGrab()
+        h.down(1, 50, 50)
+        h.log.clear()
+        h.move(1, 60, 60)
+        #expect(lock.seen == ["move \(TouchID(0))"])
+        #expect(h.log.entries == ["pad.moved"])
+        #expect(pad.recorder.lastTouches.first?.location == LayoutPoint(x: 60, y: 60))
+    }
+
     @Test func aMotionOfATouchThatIsNotDownMovesNothingAndIsTracedAsIgnored() {
         let h = Harness()
         let pad = h.surface("pad", 0, 0, 500, 500, handles: ["began", "moved", "ended"])
