@@ -59,6 +59,10 @@ struct seatkit_wlr_seat {
 	int64_t pointer_frame_usec;
 
 	int64_t last_time_usec;
+	/* The second stamp_last_event last divided out: its start (router microseconds) and its
+	 * number. Zero (calloc) is second 0, which is right for that second. */
+	int64_t stamp_second_usec;
+	time_t stamp_second;
 	uint32_t next_device;
 	struct wl_list devices; /* struct device::link */
 	struct wl_list surfaces; /* struct bridged_surface::link */
@@ -287,8 +291,9 @@ static bool touch_grab_is_default(struct wlr_seat *seat) {
 }
 
 /* Sends an event to each live wl_touch of `client` (an inert one, its seat client gone, has
- * no user data). */
+ * no user data), and marks the client for the next wl_touch.frame (as wlroots' sends do). */
 static void post_to_touches(struct wlr_seat_client *client, uint32_t opcode, union wl_argument *args) {
+	client->needs_touch_frame = true;
 	struct wl_list *touches = &client->touches;
 	for (struct wl_list *link = touches->next, *next; link != touches; link = next) {
 		next = link->next;
@@ -318,51 +323,67 @@ static struct wlr_touch_point *seat_touch_point(struct wlr_seat *seat, int32_t i
  * writes the field; a compositor reads it to tell which seat had input last. It never goes
  * back: a motion read in the same wakeup as a down that wlroots stamped with the clock's now
  * may be older than that now. */
-static void stamp_last_event(struct wlr_seat *seat, int64_t usec) {
-	int64_t sec = usec / 1000000, rem = usec % 1000000;
-	if (rem < 0) {
-		sec -= 1;
-		rem += 1000000;
+static void stamp_last_event(struct seatkit_wlr_seat *b, int64_t usec) {
+	/* A motion in the second of the last stamp (every motion but the first of a second)
+	 * takes its second from there, without the two divisions (~7 instructions a motion). */
+	uint64_t rem = (uint64_t)usec - (uint64_t)b->stamp_second_usec;
+	time_t sec = b->stamp_second;
+	if (rem >= 1000000) {
+		int64_t s = usec / 1000000, r = usec % 1000000;
+		if (r < 0) {
+			s -= 1;
+			r += 1000000;
+		}
+		sec = (time_t)s;
+		rem = (uint64_t)r;
+		b->stamp_second = sec;
+		b->stamp_second_usec = usec - r;
 	}
-	struct timespec *last = &seat->last_event;
+	struct timespec *last = &b->seat->last_event;
 	long nsec = (long)rem * 1000;
 	if (sec > last->tv_sec || (sec == last->tv_sec && nsec > last->tv_nsec)) {
-		last->tv_sec = (time_t)sec;
+		last->tv_sec = sec;
 		last->tv_nsec = nsec;
 	}
 }
 
 /* wlr_seat_touch_notify_motion for `point` (already looked up by the caller), at `usec`
- * (the router's time of the event; wlroots' time_msec is its milliseconds). */
-static void touch_notify_motion(struct wlr_seat *seat, struct wlr_touch_point *point, int64_t usec,
-		double sx, double sy) {
-	uint32_t time_msec = msec(usec);
+ * (the router's time of the event) and `time_msec` (its milliseconds, wlroots' time). */
+static void touch_notify_motion(struct seatkit_wlr_seat *b, struct wlr_touch_point *point, int64_t usec,
+		uint32_t time_msec, double sx, double sy) {
+	struct wlr_seat *seat = b->seat;
 	if (!touch_grab_is_default(seat)) {
 		wlr_seat_touch_notify_motion(seat, time_msec, point->touch_id, sx, sy);
 		return;
 	}
-	stamp_last_event(seat, usec);
+	stamp_last_event(b, usec);
 	point->sx = sx;
 	point->sy = sy;
 	if (point->focus_surface && point->focus_surface != point->surface) {
 		return;
 	}
-	union wl_argument args[4] = {
-		{ .u = time_msec }, { .i = point->touch_id },
-		{ .f = wl_fixed_from_double(sx) }, { .f = wl_fixed_from_double(sy) },
-	};
+	/* Each argument's own 32-bit field written, the rest of its union left as it is: libwayland
+	 * marshals only the field its signature names ("uiff"), and the initializer zeroed
+	 * every union whole (~3 instructions a motion). */
+	union wl_argument args[4];
+	args[0].u = time_msec;
+	args[1].i = point->touch_id;
+	args[2].f = wl_fixed_from_double(sx);
+	args[3].f = wl_fixed_from_double(sy);
 	post_to_touches(point->client, WL_TOUCH_MOTION, args);
-	point->client->needs_touch_frame = true;
 }
 
+/* The arguments of an event that has none (wl_touch.frame): libwayland only reads them. */
+static union wl_argument no_arguments[1];
+
 /* wlr_seat_touch_notify_frame: one wl_touch.frame to each client sent an event since the
- * last frame (wlroots marks them). */
-static void touch_notify_frame(struct wlr_seat *seat) {
+ * last frame (wlroots marks them). Not inlined: touch_frame_done ends with it (a jump), and
+ * keeps no registers of its own around the walk's calls. */
+__attribute__((noinline)) static void touch_notify_frame(struct wlr_seat *seat) {
 	if (!touch_grab_is_default(seat)) {
 		wlr_seat_touch_notify_frame(seat);
 		return;
 	}
-	union wl_argument none[1] = { { .u = 0 } };
 	struct wlr_seat_client *client;
 	wl_list_for_each(client, &seat->clients, link) {
 		if (!client->needs_touch_frame) {
@@ -371,7 +392,7 @@ static void touch_notify_frame(struct wlr_seat *seat) {
 		struct wl_list *touches = &client->touches;
 		for (struct wl_list *link = touches->next, *next; link != touches; link = next) {
 			next = link->next;
-			wl_resource_post_event_array(wl_resource_from_link(link), WL_TOUCH_FRAME, none);
+			wl_resource_post_event_array(wl_resource_from_link(link), WL_TOUCH_FRAME, no_arguments);
 		}
 		client->needs_touch_frame = false;
 	}
@@ -388,20 +409,24 @@ static struct wlr_seat_touch_grab *default_of(struct wlr_seat_touch_grab *grab) 
 static uint32_t array_touch_down(struct wlr_seat_touch_grab *grab, uint32_t time_msec, struct wlr_touch_point *point) {
 	(void)grab;
 	uint32_t serial = wlr_seat_client_next_serial(point->client);
-	union wl_argument args[6] = {
-		{ .u = serial }, { .u = time_msec }, { .o = (struct wl_object *)point->surface->resource },
-		{ .i = point->touch_id }, { .f = wl_fixed_from_double(point->sx) }, { .f = wl_fixed_from_double(point->sy) },
-	};
+	union wl_argument args[6]; /* as the motion's (touch_notify_motion) */
+	args[0].u = serial;
+	args[1].u = time_msec;
+	args[2].o = (struct wl_object *)point->surface->resource;
+	args[3].i = point->touch_id;
+	args[4].f = wl_fixed_from_double(point->sx);
+	args[5].f = wl_fixed_from_double(point->sy);
 	post_to_touches(point->client, WL_TOUCH_DOWN, args);
-	point->client->needs_touch_frame = true;
 	return serial;
 }
 static void array_touch_up(struct wlr_seat_touch_grab *grab, uint32_t time_msec, struct wlr_touch_point *point) {
 	(void)grab;
 	uint32_t serial = wlr_seat_client_next_serial(point->client);
-	union wl_argument args[3] = { { .u = serial }, { .u = time_msec }, { .i = point->touch_id } };
+	union wl_argument args[3]; /* as the motion's (touch_notify_motion) */
+	args[0].u = serial;
+	args[1].u = time_msec;
+	args[2].i = point->touch_id;
 	post_to_touches(point->client, WL_TOUCH_UP, args);
-	point->client->needs_touch_frame = true;
 }
 static void array_touch_motion(struct wlr_seat_touch_grab *grab, uint32_t time_msec, struct wlr_touch_point *point) {
 	struct wlr_seat_touch_grab *d = default_of(grab);
@@ -472,13 +497,27 @@ static void touch_notify_up(struct wlr_seat *seat, uint32_t time_msec, int32_t i
 
 /* The router delivered a touch frame: one wl_touch.frame to each client that got touch
  * events (wlroots keeps which), and the emulated pointer's frame. */
-static void touch_frame_done(struct seatkit_wlr_seat *b) {
+/* A touch frame that is logged or also ends the emulated pointer's frame (touch_frame_done's
+ * less usual case, apart so that the usual one keeps no registers). */
+__attribute__((noinline)) static void touch_frame_done_in_full(struct seatkit_wlr_seat *b) {
 	if (b->touch_sent) {
 		b->touch_sent = false;
 		touch_notify_frame(b->seat);
 		report(b, "touch-frame");
 	}
 	send_pointer_frame(b);
+}
+
+static void touch_frame_done(struct seatkit_wlr_seat *b) {
+	if (b->log || b->pointer_sent) {
+		touch_frame_done_in_full(b);
+	} else if (b->touch_sent) {
+		/* The touch frame alone (every frame but an emulated pointer's or a logged one): the
+		 * walk's call is this one's last, a jump (~10 instructions a frame: no registers
+		 * kept here across it). */
+		b->touch_sent = false;
+		touch_notify_frame(b->seat);
+	}
 }
 
 /* The router's touch-frame callback (seatkit_router_set_touch_frame_callback): a plain call,
@@ -736,29 +775,49 @@ static enum seatkit_result touches_began(void *data, const struct seatkit_touch_
 	return SEATKIT_HANDLED;
 }
 
+/* One touch's motion to its wlroots touch point (none: the touch is not the client's, or
+ * ended in wlroots, as by a cancel), answered as a handler: touches_moved ends with it, for
+ * the usual event of one touch, in a jump (~8 instructions a motion: this call keeps only the
+ * send's registers across the sends, touches_moved none). */
+__attribute__((noinline)) static enum seatkit_result move_touch(struct seatkit_wlr_seat *b,
+		const struct seatkit_touch_point *t, int64_t usec) {
+	struct wlr_touch_point *point = seat_touch_point(b->seat, t->id);
+	if (point) {
+		/* Marked and logged first: nothing but the sends is left after them. */
+		b->touch_sent = true;
+		report(b, "touch motion %d %.2f %.2f", t->id, t->sx, t->sy);
+		touch_notify_motion(b, point, usec, msec(usec), t->sx, t->sy);
+	}
+	return SEATKIT_HANDLED;
+}
+
+/* touches_moved's walk of several touches, or of one that may drive the emulated pointer. */
+__attribute__((noinline)) static enum seatkit_result move_touches(struct bridged_surface *s,
+		const struct seatkit_touch_event *event) {
+	struct seatkit_wlr_seat *b = s->bridge;
+	for (const struct seatkit_touch_point *t = event->touches, *end = t + event->touch_count; t != end; t++) {
+		if (emulating(b, t->id)) {
+			seatkit_pointer_emulation_touch_motion(&b->emulation, t->id, t->sx, t->sy, emulate, s);
+		} else {
+			move_touch(b, t, event->time_usec);
+		}
+	}
+	return SEATKIT_HANDLED;
+}
+
 static enum seatkit_result touches_moved(void *data, const struct seatkit_touch_event *event,
 		const struct seatkit_event_context *context) {
 	(void)context;
 	struct bridged_surface *s = data;
-	struct seatkit_wlr_seat *b = s->bridge;
 	if (!s->wlr_surface) {
 		return SEATKIT_HANDLED;
 	}
-	for (size_t i = 0; i < event->touch_count; i++) {
-		const struct seatkit_touch_point *t = &event->touches[i];
-		if (emulating(b, t->id)) {
-			seatkit_pointer_emulation_touch_motion(&b->emulation, t->id, t->sx, t->sy, emulate, s);
-		} else {
-			struct wlr_touch_point *point = seat_touch_point(b->seat, t->id);
-			if (!point) {
-				continue;
-			}
-			touch_notify_motion(b->seat, point, event->time_usec, t->sx, t->sy);
-			b->touch_sent = true;
-			report(b, "touch motion %d %.2f %.2f", t->id, t->sx, t->sy);
-		}
+	/* One touch and no emulated pointer (so not driving it: emulating() is false), the
+	 * usual motion: straight to move_touch, in a jump. */
+	if (event->touch_count == 1 && !s->bridge->emulation_surface) {
+		return move_touch(s->bridge, event->touches, event->time_usec);
 	}
-	return SEATKIT_HANDLED;
+	return move_touches(s, event);
 }
 
 static enum seatkit_result touches_ended(void *data, const struct seatkit_touch_event *event,

@@ -180,6 +180,20 @@ int main(int argc, char **argv) {
 		client.last_x, client.last_y, client.frames,
 		usec_of(seat->last_event) == moved && seat->last_event.tv_nsec % 1000 == 0 ? "yes" : "no");
 
+	/* Later motions, each stamped with its own time to the microsecond: the bridge takes the
+	 * second from its last stamp while a motion is in it (all three here, but for one that
+	 * crosses into the next second, which it divides out). */
+	bool stamped = true;
+	for (int i = 0; i < 3; i++) {
+		int64_t at = now_usec();
+		seatkit_router_notify_touch_motion(router, at, 7, 0, 151 + i, 121 + i);
+		seatkit_router_notify_touch_frame(router, at, 7);
+		pump(display, remote);
+		stamped = stamped && usec_of(seat->last_event) == at && seat->last_event.tv_nsec % 1000 == 0;
+	}
+	printf("later motions: client motions %d at %.1f,%.1f, last_event each one's time: %s\n", client.motions,
+		client.last_x, client.last_y, stamped ? "yes" : "no");
+
 	/* A motion whose time is older than the stamp (the router may hand it on as it came, or as
 	 * its last time): the stamp does not go back. */
 	seat->last_event.tv_sec += 1; /* as if wlroots had stamped a later event meanwhile */

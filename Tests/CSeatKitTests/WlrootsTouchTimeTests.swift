@@ -21,9 +21,12 @@ import Testing
             "down: client downs 1 frames 1, last_event not before the down: yes",
             // The motion reached the client, framed, and the stamp is its time to the microsecond.
             "motion: client motions 1 at 150.0,120.0 frames 2, last_event is the motion's time: yes",
+            // Later motions in the second of the last stamp (which the bridge keeps, not
+            // dividing again) are stamped with their own times too.
+            "later motions: client motions 4 at 153.0,123.0, last_event each one's time: yes",
             // A stamp later than the motion's time (wlroots' own, of a later event) is kept.
-            "older motion: client motions 2 at 160.0,130.0, last_event kept: yes",
-            "up: client ups 1 frames 4",
+            "older motion: client motions 5 at 160.0,130.0, last_event kept: yes",
+            "up: client ups 1 frames 7",
         ], "got:\n\(result.output)")
     }
 }
