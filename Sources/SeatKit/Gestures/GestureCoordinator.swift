@@ -947,13 +947,23 @@ extension GestureCoordinator {
             }
             router.unchecked.touches.dueEdits &+= 1
         }
-        // The walk calls the group closure once per link: a group of one reads no list.
-        let handled = router.walkTouchPhase(phase, event, surfaceLink: surfaceLink, stopIf: { releaseGroupIsOver(lead: leadRecord) }) { body in
-            leadRecord.with(body)
-            var j = 0
-            while j < unchecked.releaseGroup.count {
-                unchecked.releaseGroup[j].record.with(body)
-                j += 1
+        // The walk calls the group closure once per link: a group of one (most) gets closures
+        // that read no list (the group is fixed for the walk: a phase held meanwhile goes to
+        // `heldTouches`, and no settle runs inside this one).
+        let handled: Bool
+        if unchecked.releaseGroup.isEmpty {
+            handled = router.walkTouchPhase(phase, event, surfaceLink: surfaceLink,
+                                            stopIf: { leadRecord.with { $0.unchecked.finished || $0.unchecked.taken } }) { body in
+                leadRecord.with(body)
+            }
+        } else {
+            handled = router.walkTouchPhase(phase, event, surfaceLink: surfaceLink, stopIf: { releaseGroupIsOver(lead: leadRecord) }) { body in
+                leadRecord.with(body)
+                var j = 0
+                while j < unchecked.releaseGroup.count {
+                    unchecked.releaseGroup[j].record.with(body)
+                    j += 1
+                }
             }
         }
         if !handled && !releaseGroupIsOver(lead: leadRecord) {
