@@ -22,7 +22,10 @@
 # the leaf of a scene with no finger down (four events, counted per tap), through the same
 # two recognizers (and the SEATKIT_RECOGNIZERS pans); then the same with the Swift kiosk's
 # three-finger window switch on the output (RoutingScene.tapFinger and
-# tapFingerBesideSwitch). "-" for a binary from before them.
+# tapFingerBesideSwitch). "-" for a binary from before them. The held tap (issue 25, eighteenth
+# round): down, a small move and up, each + frame, on a scene whose leaf has a long press that
+# delays touches (the wlroots kiosk's): the down and move held until it fails at the lift
+# (RoutingScene.tapFingerHeld; counted per held tap).
 set -euo pipefail
 cd "$(dirname "$0")"
 if [ $# -eq 0 ]; then
@@ -31,8 +34,8 @@ if [ $# -eq 0 ]; then
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-echo "| binary | touch motion + frame | pointer motion | key press or release | pen motion | tap (down + frame, up + frame) | tap with a three-finger switch | retains / releases per touch motion + frame |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+echo "| binary | touch motion + frame | pointer motion | key press or release | pen motion | tap (down + frame, up + frame) | tap with a three-finger switch | held tap (down, move, up; a delaying long press) | retains / releases per touch motion + frame |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 n=0
 for binary in "$@"; do
   n=$((n + 1))
@@ -91,7 +94,8 @@ try:
 except (SystemExit, ZeroDivisionError):
     pen = "-"
 taps = []
-for tap_pattern in (r"RoutingWorkloads0A5SceneC9tapFinger4step|RoutingScene\.tapFinger\(", r"RoutingWorkloads0A5SceneC21tapFingerBesideSwitch|RoutingScene\.tapFingerBesideSwitch"):
+for tap_pattern in (r"RoutingWorkloads0A5SceneC9tapFinger4step|RoutingScene\.tapFinger\(", r"RoutingWorkloads0A5SceneC21tapFingerBesideSwitch|RoutingScene\.tapFingerBesideSwitch",
+                    r"RoutingWorkloads0A5SceneC13tapFingerHeld|RoutingScene\.tapFingerHeld"):
     try:
         taps.append(f"{per_call(tap_pattern):,.0f}")
     except (SystemExit, ZeroDivisionError):
@@ -105,6 +109,6 @@ if os.path.exists(touch_cg):
     counts = f"{retains / touch_calls:.1f} / {releases / touch_calls:.1f}"
 else:
     counts = "-"
-print(f"| {binary} | {touch:,.0f} | {pointer:,.0f} | {key:,.0f} | {pen} | {taps[0]} | {taps[1]} | {counts} |")
+print(f"| {binary} | {touch:,.0f} | {pointer:,.0f} | {key:,.0f} | {pen} | {taps[0]} | {taps[1]} | {taps[2]} | {counts} |")
 PY
 done

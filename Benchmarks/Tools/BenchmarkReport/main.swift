@@ -348,6 +348,15 @@ func printPerEventTable(rounds: Int) {
     let tapSwitch = tapScene(withSwitch: true)
     let tapSwitchResult = timePerEvent(rounds: rounds) { tapSwitch.tapFingerBesideSwitch(step: $0) }
     precondition(tapSwitch.tapsReachedTheChain && tapSwitch.switchCount == 0, "the tap workload's touches did not reach the chain")
+    // A short press held by a delaying long press on the leaf (the wlroots kiosk's per app
+    // surface): down, a small move and up, each in a frame, the down and move held until the
+    // long press fails at the lift (issue 25, eighteenth round: the held path). Warmed by one.
+    let held = scene()
+    held.addPans(max(0, recognizers - 2))
+    held.addDelayingLongPress()
+    held.tapFingerHeld(step: 0)
+    let heldResult = timePerEvent(rounds: rounds) { held.tapFingerHeld(step: $0) }
+    precondition(held.tapsReachedTheChain && held.heldPress?.state == .possible, "the held-tap workload's touches did not reach the chain")
 
     print("| event | ns/event (median of \(rounds) × 100,000) | allocations/event once warm (this thread) |")
     print("|---|---:|---:|")
@@ -357,6 +366,7 @@ func printPerEventTable(rounds: Int) {
     print("| pen motion in contact → the same two recognizers (following the stroke), bound leaf, five-deep chain | \(format(penResult.ns)) | \(penResult.allocations) |")
     print("| tap (down + frame, up + frame; four events) → bound leaf, the same two recognizers, five-deep chain | \(format(tapResult.ns)) | \(tapResult.allocations) |")
     print("| the same tap with a three-finger window switch on the output | \(format(tapSwitchResult.ns)) | \(tapSwitchResult.allocations) |")
+    print("| held tap (down + frame, move + frame, up + frame; six events) → a delaying long press on the leaf holds the down and move until it fails at the lift | \(format(heldResult.ns)) | \(heldResult.allocations) |")
 }
 
 // MARK: Memory

@@ -528,16 +528,7 @@ extension GestureCoordinator {
         // otherwise; issue 25, tenth round).
         if sequence.unchecked.heldCount > 0
             || (!unchecked.heldTouches.isEmpty && (hasHeldTouch(boundTo: surface) || hasHeldTouch(withID: sequence.unchecked.id))) {
-            // Behind held phases of its own, of its surface's other touches, or of an
-            // earlier touch with its ID (a reused slot whose end is held): keep the
-            // order in which they happened.
-            sequence.unchecked.withheld = true
-            // Held for the phases before it, not for a recognizer that delays it: whether the
-            // next settle lets it go is theirs to say, so that settle is not skipped
-            // (`settleHeldGestures`; its touch's own count of held phases may also be all
-            // that holds it).
-            unchecked.heldEdits &+= 1
-            hold(in: router, sequence, phase, origin: origin, time: time, by: nil)
+            holdBehindHeldPhases(sequence, in: router, phase, origin: origin, time: time)
             return true
         }
         if isDelayed(sequence, phase) {
@@ -549,6 +540,27 @@ extension GestureCoordinator {
         }
         sequence.unchecked.withheld = false
         return false
+    }
+
+    /// ``withhold(_:in:_:surface:origin:time:)`` of a phase behind held phases of its own, of
+    /// its surface's other touches, or of an earlier touch with its ID (a reused slot whose
+    /// end is held): held, to keep the order in which they happened. Out of line: inlined into
+    /// every grouping (the lone move's lane among them), its check below cost the lane's
+    /// motion frame about 6 instructions (issue 25, eighteenth round).
+    @inline(never)
+    private func holdBehindHeldPhases(_ sequence: TouchSequence, in router: Router, _ phase: TouchPhase, origin: LayoutPoint?, time: Timestamp) {
+        sequence.unchecked.withheld = true
+        // Held for the phases before it, not for a recognizer that delays it: whether the
+        // next settle lets it go is theirs to say, so that settle is not skipped
+        // (`settleHeldGestures`; its touch's own count of held phases may also be all that
+        // holds it). Unless the next settle runs in full anyway (an edit since the last one
+        // began), or a recognizer of its own arena delays it too: then that settle keeps it
+        // whatever happens to the phases before it, as it keeps them (nothing that could let
+        // one go happened, or it would have counted an edit), so it may be skipped. A held
+        // touch's small moves (the wlroots kiosk's long press, within its 10 mm) no longer
+        // each cost a settle that releases nothing (issue 25, eighteenth round).
+        if unchecked.heldEdits == unchecked.settledAtHeldEdits && !isDelayed(sequence, phase) { unchecked.heldEdits &+= 1 }
+        hold(in: router, sequence, phase, origin: origin, time: time, by: nil)
     }
 
     // The held list is read in place (`withUnsafeBufferPointer`), its records compared by
@@ -935,13 +947,23 @@ extension GestureCoordinator {
             }
             router.unchecked.touches.dueEdits &+= 1
         }
-        // The walk calls the group closure once per link: a group of one reads no list.
-        let handled = router.walkTouchPhase(phase, event, surfaceLink: surfaceLink, stopIf: { releaseGroupIsOver(lead: leadRecord) }) { body in
-            leadRecord.with(body)
-            var j = 0
-            while j < unchecked.releaseGroup.count {
-                unchecked.releaseGroup[j].record.with(body)
-                j += 1
+        // The walk calls the group closure once per link: a group of one (most) gets closures
+        // that read no list (the group is fixed for the walk: a phase held meanwhile goes to
+        // `heldTouches`, and no settle runs inside this one).
+        let handled: Bool
+        if unchecked.releaseGroup.isEmpty {
+            handled = router.walkTouchPhase(phase, event, surfaceLink: surfaceLink,
+                                            stopIf: { leadRecord.with { $0.unchecked.finished || $0.unchecked.taken } }) { body in
+                leadRecord.with(body)
+            }
+        } else {
+            handled = router.walkTouchPhase(phase, event, surfaceLink: surfaceLink, stopIf: { releaseGroupIsOver(lead: leadRecord) }) { body in
+                leadRecord.with(body)
+                var j = 0
+                while j < unchecked.releaseGroup.count {
+                    unchecked.releaseGroup[j].record.with(body)
+                    j += 1
+                }
             }
         }
         if !handled && !releaseGroupIsOver(lead: leadRecord) {

@@ -472,31 +472,39 @@ open class GestureRecognizer {
         // out of its optional (two outlined copies and four releases a call): about 300
         // instructions per long press's touch down (the wlroots kiosk's; issue 25,
         // seventeenth round).
-        guard let clock = routerClock else { return }
-        // A pattern, not `== nil`: in debug builds the generic comparison reabstracted the
-        // closure, an allocation per call (GestureAllocationTests).
-        if case .none = deadlineAction {
-            // Through the handle, not `[weak self]` (see ``schedule(at:_:)``).
-            deadlineAction = { [recognizer = timerHandle] in recognizer.recognizer?.deadlineTimerFired() }
+        // The clock used in place, where the router keeps it (`Router.clock`, a constant):
+        // copied out of it first, the existential was retained and released around the
+        // call (issue 25, eighteenth round).
+        let token = withRouterClock { clock -> TimerToken in
+            // A pattern, not `== nil`: in debug builds the generic comparison reabstracted the
+            // closure, an allocation per call (GestureAllocationTests).
+            if case .none = deadlineAction {
+                // Through the handle, not `[weak self]` (see ``schedule(at:_:)``).
+                deadlineAction = { [recognizer = timerHandle] in recognizer.recognizer?.deadlineTimerFired() }
+            }
+            return clock.schedule(at: deadline, deadlineAction!)
         }
-        let token = clock.schedule(at: deadline, deadlineAction!)
+        guard let token else { return }
         unchecked.timers.append(token)
         unchecked.deadlines.append(deadline)
     }
 
-    /// The clock of ``router``, `nil` when detached. A surface's or output's recognizer reads
-    /// it through the unretained links (rule 1 of ``Unretained``: the surface, the output and
-    /// the router clear them when the recognizer is removed or they go away), with no retain
-    /// and release of each; a composite's part, or a surface outside any layout, asks `router`.
-    private var routerClock: (any Clock)? {
+    /// `body` with the clock of ``router``, read where the router keeps it; `nil` without
+    /// calling `body` when detached. A surface's or output's recognizer reads it through the
+    /// unretained links (rule 1 of ``Unretained``: the surface, the output and the router
+    /// clear them when the recognizer is removed or they go away), with no retain and release
+    /// of each; a composite's part, or a surface outside any layout, asks `router`.
+    @inline(__always)
+    private func withRouterClock<Result>(_ body: (any Clock) -> Result) -> Result? {
         if let surfaceLink = unchecked.surfaceLink {
             if let routerLink = surfaceLink.with({ $0.unchecked.outputLink })?.with({ $0.unchecked.routerLink }) {
-                return routerLink.with { $0.clock }
+                return routerLink.with { body($0.clock) }
             }
         } else if let outputLink = unchecked.outputLink, let routerLink = outputLink.with({ $0.unchecked.routerLink }) {
-            return routerLink.with { $0.clock }
+            return routerLink.with { body($0.clock) }
         }
-        return router?.clock
+        guard let router else { return nil }
+        return body(router.clock)
     }
 
     private func deadlineTimerFired() {

@@ -78,6 +78,41 @@ import Testing
         #expect(rig.router.gestures.unchecked.heldTouches.isEmpty)
     }
 
+    @Test func aHeldTouchsSmallMoveThatThePressStillDelaysSkipsItsSettleAndTheLiftReleasesEveryPhase() {
+        let rig = GestureRig()
+        let canvas = rig.surface("canvas", 0, 0, 1000, 1000)
+        let press = LongPressGestureRecognizer(minimumPressDuration: .milliseconds(500), allowableMovement: 10)
+        press.delaysTouchesBegan = true
+        canvas.addGestureRecognizer(press)
+        rig.down(1, 100, 100)
+        rig.up(1)
+        rig.log.clear()
+        rig.down(2, 200, 200)
+        #if DEBUG
+        let before = rig.router.gestures.unchecked.skippedSettles
+        #endif
+        // Within the press's allowable movement: held behind its down, and delayed by the
+        // press itself, so nothing could let it go: its frame's settle is skipped.
+        rig.move(2, 202, 200)
+        #if DEBUG
+        #expect(rig.router.gestures.unchecked.skippedSettles == before + 1)
+        #endif
+        #expect(rig.log.entries.isEmpty)
+        #expect(rig.router.gestures.unchecked.heldTouches.count == 2)
+        // Another small move collapses into the held one, its settle skipped too.
+        rig.move(2, 204, 200)
+        #if DEBUG
+        #expect(rig.router.gestures.unchecked.skippedSettles == before + 2)
+        #endif
+        #expect(rig.router.gestures.unchecked.heldTouches.count == 2)
+        // Lifted before the deadline: the press fails, and every held phase goes out in
+        // order, the move at its latest point, then the end.
+        rig.up(2)
+        #expect(rig.log.entries == ["canvas.began[t2]", "canvas.moved[t2]", "canvas.ended[t2]"])
+        #expect(rig.router.gestures.unchecked.heldTouches.isEmpty)
+        #expect(rig.router.activeTouchCount == 0)
+    }
+
     @Test func aHeldEndGoesAtTheNextFrameOnceItsRecognizerNoLongerDelaysEnds() {
         let rig = GestureRig()
         let canvas = rig.surface("canvas", 0, 0, 500, 1000)
