@@ -156,7 +156,8 @@ public final class ClientSurfaceResponder: Responder {
         guard let surface = unchecked.surfaceResource, let link = unchecked.devicesLink, unchecked.emulation.primary == nil,
               !Libwayland.traceEvents, !needsSeat || seatHandle.isAttached else { return false }
         return link.with { devices in
-            guard !devices.unchecked.isForgotten, devices.unchecked.touches.count == 1, touchFrames.isFirst(devices) else { return false }
+            // Not forgotten: a record in the queue's first place never is (`Seat.clientRecord`).
+            guard devices.unchecked.touches.count == 1, touchFrames.isFirst(devices) else { return false }
             body(devices, surface)
             return true
         }
@@ -189,16 +190,8 @@ public final class ClientSurfaceResponder: Responder {
         let touch = event.touches[0]
         Libwayland.touchDownUntraced(devices.unchecked.touches[0], time: wireTime(event.time), surface: surface,
                                      id: touch.id.rawValue, x: touch.surfaceLocation.x, y: touch.surfaceLocation.y,
-                                     into: touchFrames.wireArguments) { nextSerial(.touchDown) }
-    }
-
-    /// The display's next serial, recorded as sent to the client, as the seat's
-    /// `nextSerial(_:for:)` does, with what this responder keeps of the seat.
-    @inline(__always)
-    private func nextSerial(_ kind: SerialKind) -> UInt32 {
-        let serial = Libwayland.nextSerial(wlDisplay)
-        serials.record(serial, kind, for: client)
-        return serial
+                                     into: touchFrames.wireArguments, serial: { Libwayland.nextSerial(wlDisplay) },
+                                     recorded: { serials.record($0, .touchDown, for: client) })
     }
 
     /// ``touchesBegan(_:context:)``'s general path: several touches or wl_touch resources,
@@ -339,7 +332,8 @@ public final class ClientSurfaceResponder: Responder {
     private func endOneTouch(_ event: TouchEvent, devices: SeatClient) {
         touchFrames.firstIsOwed()
         Libwayland.touchUpUntraced(devices.unchecked.touches[0], time: wireTime(event.time), id: event.touches[0].id.rawValue,
-                                   into: touchFrames.wireArguments) { nextSerial(.touchUp) }
+                                   into: touchFrames.wireArguments, serial: { Libwayland.nextSerial(wlDisplay) },
+                                   recorded: { serials.record($0, .touchUp, for: client) })
     }
 
     /// ``touchesEnded(_:context:)``'s general path.

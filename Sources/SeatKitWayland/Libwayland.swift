@@ -341,31 +341,38 @@ package enum Libwayland {
     /// wl_touch.down(serial, time, surface, id, x, y), as ``touchDown(_:serial:time:surface:id:x:y:)``
     /// on the wire, its arguments written into `arguments` (``WireArguments``), not traced
     /// (the caller checks ``traceEvents`` first). The serial is asked for (`serial`, called
-    /// once) after the other arguments are written and just before the post: what the
-    /// sender keeps across that call is the resource alone, and the post is its last act.
-    /// `serial` must not post anything.
+    /// once) after the other arguments are written, written itself, then handed to
+    /// `recorded` just before the post: what the sender keeps across those calls is the
+    /// resource and the arguments' address, and the post is its last act. Neither closure
+    /// may post anything.
     @inline(__always)
     static func touchDownUntraced(_ touch: OpaquePointer, time: UInt32, surface: OpaquePointer, id: Int32, x: Double, y: Double,
-                                  into arguments: WireArguments, serial: () -> UInt32) {
+                                  into arguments: WireArguments, serial: () -> UInt32,
+                                  recorded: (UInt32) -> Void) {
         let base = arguments.base
         base[1] = wl_argument(u: time)
         base[2] = wl_argument(o: surface)
         base[3] = wl_argument(i: id)
         base[4] = wl_argument(f: fixedInline(x))
         base[5] = wl_argument(f: fixedInline(y))
-        base[0] = wl_argument(u: serial())
+        let taken = serial()
+        base[0] = wl_argument(u: taken)
+        recorded(taken)
         wl_resource_post_event_array(touch, UInt32(WL_TOUCH_DOWN), base)
     }
 
     /// wl_touch.up(serial, time, id), as ``touchUp(_:serial:time:id:)`` on the wire, written
-    /// and posted as ``touchDownUntraced(_:time:surface:id:x:y:into:serial:)``.
+    /// and posted as ``touchDownUntraced(_:time:surface:id:x:y:into:serial:recorded:)``.
     @inline(__always)
     static func touchUpUntraced(_ touch: OpaquePointer, time: UInt32, id: Int32, into arguments: WireArguments,
-                                serial: () -> UInt32) {
+                                serial: () -> UInt32,
+                                  recorded: (UInt32) -> Void) {
         let base = arguments.base
         base[1] = wl_argument(u: time)
         base[2] = wl_argument(i: id)
-        base[0] = wl_argument(u: serial())
+        let taken = serial()
+        base[0] = wl_argument(u: taken)
+        recorded(taken)
         wl_resource_post_event_array(touch, UInt32(WL_TOUCH_UP), base)
     }
 

@@ -433,12 +433,15 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         let record = SeatClient(id: id)
         unchecked.clients[id] = record
         // Teardown lives here: a disconnected client's serials and devices are forgotten.
-        Libwayland.onClientDestroyed(pointer) { [handle] in
+        // The frame queue lets go of the record with it, the seat there or not: a record in
+        // the queue's first place is never forgotten, which the surface responders' usual
+        // touch send relies on (it tests the first place, not the record's flag).
+        Libwayland.onClientDestroyed(pointer) { [handle, touchFrames] in
             record.unchecked.isForgotten = true
+            touchFrames.remove(id)
             guard let seat = handle.seat else { return }
             seat.unchecked.clients[id] = nil
             seat.serials.forget(id)
-            seat.touchFrames.remove(id)
         }
         return record
     }

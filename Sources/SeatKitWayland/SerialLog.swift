@@ -107,7 +107,7 @@ public final class SerialLog {
     /// Inlined into ``Seat/nextSerial(_:for:)``: the usual serial, to the client recorded
     /// last, is a compare and a store in the caller (a call of its own cost ~46 instructions
     /// a serial, ~105 a key frame in the kiosk; issue 25, eleventh round, `i26m`). Another
-    /// client's goes through ``recordSwitchingClient(_:for:)``.
+    /// client's goes through ``recordSwitchingClient(_:for:in:)``.
     @inline(__always)
     func record(_ serial: UInt32, _ kind: SerialKind, for client: ClientID) {
         let entry = Entry(serial: serial, kind: kind)
@@ -115,12 +115,19 @@ public final class SerialLog {
             last.with { $0.record(entry) }
             return
         }
-        recordSwitchingClient(entry, for: client)
+        SerialLog.recordSwitchingClient(entry, for: client, in: self)
     }
 
     /// ``record(_:_:for:)`` for a client other than the last one (or with `depth` 0): its
-    /// ring looked up or made, and kept as the last.
+    /// ring looked up or made, and kept as the last. Static, the log a parameter: as a method,
+    /// the log went in the register of `self`, so each sender that inlines ``record(_:_:for:)``
+    /// saved and restored its own `self` around the call (issue 25, eighteenth round).
     @inline(never)
+    private static func recordSwitchingClient(_ entry: Entry, for client: ClientID, in log: SerialLog) {
+        log.recordSwitchingClient(entry, for: client)
+    }
+
+    @inline(__always)
     private func recordSwitchingClient(_ entry: Entry, for client: ClientID) {
         guard depth > 0 else { return }
         let ring: Ring
