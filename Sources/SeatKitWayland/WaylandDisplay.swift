@@ -149,9 +149,11 @@ final class WakeUpTime {
         var time = WakeUpTime.noTime
     }
 
-    /// No time read: no clock reads `Int64.min` microseconds (`CLOCK_MONOTONIC` starts at
-    /// boot, at 0).
-    static let noTime = Int64.min
+    /// No time read: 0, stored with one instruction (`Int64.min` took a register of its
+    /// own, saved and restored around the wake-up). `CLOCK_MONOTONIC` reads 0 only at the
+    /// instant of boot; were it read then, that time would merely not be kept for the
+    /// wake-up (the next ``now`` reads the clock again).
+    static let noTime: Int64 = 0
     @exclusivity(unchecked) var unchecked = HotState()
 
     /// The depth wraps instead of trapping (it nests as deep as the loop's callbacks): no
