@@ -80,6 +80,7 @@ extension EmbeddingTests {
         let window1 = client.wireSurfaces[1]
         func fixed(_ value: Double) -> UInt32 { UInt32(bitPattern: Int32(value * 256)) }
         var serials: [UInt32] = []
+        var firstDownTime: UInt32?
         // Three rounds: the first down goes the general way (the client not yet first in the
         // frame queue), the others the usual way.
         for round in 0..<3 {
@@ -91,7 +92,10 @@ extension EmbeddingTests {
             #expect(down[0].opcode == 0 && down[1].opcode == 3, "down, then frame")
             let downWords = down[0].words
             try #require(downWords.count == 6)
-            #expect(downWords[1] == UInt32(2 + 4 * round), "the event's time in ms")
+            // Each injected event is 1 ms after the one before: four a round.
+            let downTime = firstDownTime ?? downWords[1]
+            firstDownTime = downTime
+            #expect(downWords[1] == downTime + UInt32(4 * round), "the event's time in ms")
             #expect(downWords[2] == window1)
             #expect(Int32(bitPattern: downWords[3]) == id)
             #expect(downWords[4] == fixed(10.5 + Double(round)) && downWords[5] == fixed(40.75))
@@ -103,7 +107,7 @@ extension EmbeddingTests {
             try #require(up.count == 2)
             #expect(up[0].opcode == 1 && up[1].opcode == 3, "up, then frame")
             #expect(up[0].words.count == 3)
-            #expect(up[0].words[1] == UInt32(4 + 4 * round))
+            #expect(up[0].words[1] == downWords[1] + 2, "the event's time in ms")
             #expect(Int32(bitPattern: up[0].words[2]) == id)
             #expect(client.seat.serials.latest(.touchUp, for: responder.client) == up[0].words[0])
             serials += [downWords[0], up[0].words[0]]
