@@ -70,6 +70,8 @@ public final class ClientSurfaceResponder: Responder {
         self.seatHandle = seat.handle
         self.constraintFlag = seat.constraintFlag
         self.touchFrames = seat.touchFrames
+        self.serials = seat.serials
+        self.wlDisplay = seat.wlDisplay
         self.unchecked.surfaceResource = surfaceResource
         self.client = ClientID(Libwayland.client(of: surfaceResource))
     }
@@ -137,6 +139,29 @@ public final class ClientSurfaceResponder: Responder {
     private let constraintFlag: ConstraintFlag
     /// The seat's: the clients owed a `wl_touch.frame`, reached without loading the seat.
     private let touchFrames: TouchFrameQueue
+    /// The seat's serial log and its display's `struct wl_display *`: a touch down's or up's
+    /// serial taken and recorded without lending the seat to a closure, which the compiler
+    /// made a function of its own (~50 instructions a down or up, issue 25, eighteenth
+    /// round). Used only while the seat is attached to its handle (`SeatHandle.isAttached`).
+    private let serials: SerialLog
+    private let wlDisplay: OpaquePointer
+
+    /// The usual touch event's one test: the surface alive, the client's record current and
+    /// with one wl_touch, its client first in the frame queue (so owed the frame with a store),
+    /// no touch emulated as the pointer, no tracing, and with `needsSeat` (a serial to take)
+    /// the seat there; then `body` runs with the record lent and the wl_surface, and true is
+    /// returned. Else false, and the caller takes its general path.
+    @inline(__always)
+    private func withUsualTouchClient(needsSeat: Bool, _ body: (SeatClient, OpaquePointer) -> Void) -> Bool {
+        guard let surface = unchecked.surfaceResource, let link = unchecked.devicesLink, unchecked.emulation.primary == nil,
+              !Libwayland.traceEvents, !needsSeat || seatHandle.isAttached else { return false }
+        return link.with { devices in
+            // Not forgotten: a record in the queue's first place never is (`Seat.clientRecord`).
+            guard devices.unchecked.touches.count == 1, touchFrames.isFirst(devices) else { return false }
+            body(devices, surface)
+            return true
+        }
+    }
 
     // MARK: Touch
 
@@ -144,7 +169,35 @@ public final class ClientSurfaceResponder: Responder {
     /// lent, not retained (`withDevices(else:_:)`, `SeatHandle.withSeat`): sending calls
     /// nothing of the compositor's. A client without wl_touch takes the emulated pointer's
     /// path, out of line (`beginEmulatedTouch(_:context:)`).
+    ///
+    /// The usual down, one touch to a client first in the frame queue with one wl_touch, is
+    /// tested here and sent out of line (`beginOneTouch`), ending with its post: the serial
+    /// asked for between the arguments' writing and the post, so that little is kept across
+    /// the call (issue 25, eighteenth round).
+    @inline(__always)
     public func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
+        if event.touches.count == 1, withUsualTouchClient(needsSeat: true, { devices, surface in beginOneTouch(event, surface: surface, devices: devices) }) {
+            return .handled
+        }
+        return beginTouches(event, context: context)
+    }
+
+    /// wl_touch.down for the one touch of `event`, to the client's one wl_touch; the client
+    /// is owed a frame (first in the queue).
+    @inline(never)
+    private func beginOneTouch(_ event: TouchEvent, surface: OpaquePointer, devices: SeatClient) {
+        touchFrames.firstIsOwed()
+        let touch = event.touches[0]
+        Libwayland.touchDownUntraced(devices.unchecked.touches[0], time: wireTime(event.time), surface: surface,
+                                     id: touch.id.rawValue, x: touch.surfaceLocation.x, y: touch.surfaceLocation.y,
+                                     into: touchFrames.wireArguments, serial: { Libwayland.nextSerial(wlDisplay) },
+                                     recorded: { serials.record($0, .touchDown, for: client) })
+    }
+
+    /// ``touchesBegan(_:context:)``'s general path: several touches or wl_touch resources,
+    /// another client first in the frame queue, the emulated pointer, tracing.
+    @inline(never)
+    private func beginTouches(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
         guard let surface = surfaceResource, let link = devicesLink else { return notSent(event, context: context) }
         if link.with({ $0.unchecked.touches.isEmpty }) { return beginEmulatedTouch(event, context: context) }
         link.with { devices in
@@ -201,13 +254,40 @@ public final class ClientSurfaceResponder: Responder {
     /// that the usual send, wl_touch.motion to each wl_touch, is small enough for the
     /// compiler to make it part of this function instead of a closure function of its own
     /// (~20 instructions a motion, issue 25, fourteenth round).
+    ///
+    /// The usual motion, one touch to a client first in the frame queue with one wl_touch,
+    /// is tested and sent here, ending with its post (issue 25, eighteenth round: the out of
+    /// line send it called cost a call, a return and a second frame, ~10 instructions a motion).
+    @inline(__always)
     public func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
+        if event.touches.count == 1, withUsualTouchClient(needsSeat: false, { devices, _ in moveOneTouch(event, devices: devices) }) {
+            return .handled
+        }
+        return moveTouches(event)
+    }
+
+    /// wl_touch.motion for the one touch of `event`, to the client's one wl_touch; the client
+    /// is owed a frame (first in the queue). Its arguments in the seat's queue's
+    /// ``WireArguments`` (``Libwayland/touchMotionUntraced(_:time:id:x:y:into:)``): nothing
+    /// is kept across the post.
+    @inline(__always)
+    private func moveOneTouch(_ event: TouchEvent, devices: SeatClient) {
+        touchFrames.firstIsOwed()
+        let touch = event.touches[0]
+        Libwayland.touchMotionUntraced(devices.unchecked.touches[0], time: wireTime(event.time), id: touch.id.rawValue,
+                                       x: touch.surfaceLocation.x, y: touch.surfaceLocation.y,
+                                       into: touchFrames.wireArguments)
+    }
+
+    /// ``touchesMoved(_:context:)``'s general path.
+    @inline(never)
+    private func moveTouches(_ event: TouchEvent) -> ResponderResult {
         guard surfaceResource != nil, let link = devicesLink else { return .handled }
         if unchecked.emulation.isActive {
             link.with { devices in moveEmulatedTouches(event, devices: devices) }
             return .handled
         }
-        link.with { devices in moveTouches(event, devices: devices) }
+        link.with { devices in moveEachTouch(event, devices: devices) }
         return .handled
     }
 
@@ -216,26 +296,6 @@ public final class ClientSurfaceResponder: Responder {
         for touch in event.touches {
             unchecked.emulation.touchMoved(touch.id, to: touch.surfaceLocation) { emulate($0, time: event.time, devices: devices) }
         }
-    }
-
-    /// The usual motion, one touch to a client with one wl_touch, untraced, ends with its post
-    /// (``Libwayland/touchMotionUntraced(_:time:id:x:y:into:)``, its arguments in the seat's
-    /// queue's ``WireArguments``): a jump into libwayland, with no stack frame or saved
-    /// registers here; the client, already first in the queue (the usual, touch after touch),
-    /// is owed its frame first (issue 25, seventeenth round). Out of line, so that
-    /// ``touchesMoved(_:context:)`` keeps no registers across it either.
-    @inline(never)
-    private func moveTouches(_ event: TouchEvent, devices: SeatClient) {
-        if event.touches.count == 1, devices.unchecked.touches.count == 1, !Libwayland.traceEvents,
-           touchFrames.isFirst(devices) {
-            touchFrames.firstIsOwed()
-            let touch = event.touches[0]
-            Libwayland.touchMotionUntraced(devices.unchecked.touches[0], time: wireTime(event.time), id: touch.id.rawValue,
-                                           x: touch.surfaceLocation.x, y: touch.surfaceLocation.y,
-                                           into: touchFrames.wireArguments)
-            return
-        }
-        moveEachTouch(event, devices: devices)
     }
 
     /// Every touch of `event` to each of the client's wl_touch resources.
@@ -255,7 +315,30 @@ public final class ClientSurfaceResponder: Responder {
 
     /// As ``touchesBegan(_:context:)``: the usual up with the record and the seat lent, the
     /// emulated pointer's out of line.
+    ///
+    /// The usual up, one touch to a client first in the frame queue with one wl_touch, as the
+    /// usual down: tested here, sent out of line (`endOneTouch`).
+    @inline(__always)
     public func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
+        if event.touches.count == 1, withUsualTouchClient(needsSeat: true, { devices, _ in endOneTouch(event, devices: devices) }) {
+            return .handled
+        }
+        return endTouches(event)
+    }
+
+    /// wl_touch.up for the one touch of `event`, to the client's one wl_touch; the client is
+    /// owed a frame (first in the queue).
+    @inline(never)
+    private func endOneTouch(_ event: TouchEvent, devices: SeatClient) {
+        touchFrames.firstIsOwed()
+        Libwayland.touchUpUntraced(devices.unchecked.touches[0], time: wireTime(event.time), id: event.touches[0].id.rawValue,
+                                   into: touchFrames.wireArguments, serial: { Libwayland.nextSerial(wlDisplay) },
+                                   recorded: { serials.record($0, .touchUp, for: client) })
+    }
+
+    /// ``touchesEnded(_:context:)``'s general path.
+    @inline(never)
+    private func endTouches(_ event: TouchEvent) -> ResponderResult {
         guard let link = devicesLink else { return .handled }
         if unchecked.emulation.isActive {
             endEmulatedTouches(event)

@@ -198,6 +198,16 @@ package enum Libwayland {
     @inline(__always)
     package static func fixed(_ v: Double) -> wl_fixed_t { wl_fixed_from_double(v) }
 
+    /// ``fixed(_:)``'s bits, computed here: libwayland's header adds 3·2⁴³ to the double, so
+    /// that the value's 24.8 fixed-point form is the sum's low 32 bits, and takes those. The
+    /// untraced touch senders use it: the header's inline function was left a call of its own
+    /// where the touch motion is sent from the responder's witness (two calls a motion, issue
+    /// 25, eighteenth round). `FixedPointTests` pins it to ``fixed(_:)``.
+    @inline(__always)
+    package static func fixedInline(_ v: Double) -> wl_fixed_t {
+        wl_fixed_t(truncatingIfNeeded: (v + Double(3 << 43)).bitPattern)
+    }
+
     @inline(__always)
     private static func send(_ resource: OpaquePointer, _ opcode: Int32, _ args: UnsafeMutablePointer<wl_argument>, _ count: Int) {
         if traceEvents { trace(resource, opcode, UnsafeBufferPointer(start: args, count: count)) }
@@ -323,9 +333,47 @@ package enum Libwayland {
         let base = arguments.base
         base[0] = wl_argument(u: time)
         base[1] = wl_argument(i: id)
-        base[2] = wl_argument(f: fixed(x))
-        base[3] = wl_argument(f: fixed(y))
+        base[2] = wl_argument(f: fixedInline(x))
+        base[3] = wl_argument(f: fixedInline(y))
         wl_resource_post_event_array(touch, UInt32(WL_TOUCH_MOTION), base)
+    }
+
+    /// wl_touch.down(serial, time, surface, id, x, y), as ``touchDown(_:serial:time:surface:id:x:y:)``
+    /// on the wire, its arguments written into `arguments` (``WireArguments``), not traced
+    /// (the caller checks ``traceEvents`` first). The serial is asked for (`serial`, called
+    /// once) after the other arguments are written, written itself, then handed to
+    /// `recorded` just before the post: what the sender keeps across those calls is the
+    /// resource and the arguments' address, and the post is its last act. Neither closure
+    /// may post anything.
+    @inline(__always)
+    static func touchDownUntraced(_ touch: OpaquePointer, time: UInt32, surface: OpaquePointer, id: Int32, x: Double, y: Double,
+                                  into arguments: WireArguments, serial: () -> UInt32,
+                                  recorded: (UInt32) -> Void) {
+        let base = arguments.base
+        base[1] = wl_argument(u: time)
+        base[2] = wl_argument(o: surface)
+        base[3] = wl_argument(i: id)
+        base[4] = wl_argument(f: fixedInline(x))
+        base[5] = wl_argument(f: fixedInline(y))
+        let taken = serial()
+        base[0] = wl_argument(u: taken)
+        recorded(taken)
+        wl_resource_post_event_array(touch, UInt32(WL_TOUCH_DOWN), base)
+    }
+
+    /// wl_touch.up(serial, time, id), as ``touchUp(_:serial:time:id:)`` on the wire, written
+    /// and posted as ``touchDownUntraced(_:time:surface:id:x:y:into:serial:recorded:)``.
+    @inline(__always)
+    static func touchUpUntraced(_ touch: OpaquePointer, time: UInt32, id: Int32, into arguments: WireArguments,
+                                serial: () -> UInt32,
+                                  recorded: (UInt32) -> Void) {
+        let base = arguments.base
+        base[1] = wl_argument(u: time)
+        base[2] = wl_argument(i: id)
+        let taken = serial()
+        base[0] = wl_argument(u: taken)
+        recorded(taken)
+        wl_resource_post_event_array(touch, UInt32(WL_TOUCH_UP), base)
     }
 
     /// wl_touch.frame, not traced (the caller checks ``traceEvents`` first): the post is the

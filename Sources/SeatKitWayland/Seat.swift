@@ -74,8 +74,9 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
     /// `unowned` display per serial was a `swift_unownedRetainStrong` and a release (~40
     /// instructions, issue 25, tenth round). The display outlives the seat (``WaylandDisplay``'s
     /// contract: everything made on it goes first), as the seat's deinit, which destroys its
-    /// globals on it, already requires.
-    private let wlDisplay: OpaquePointer
+    /// globals on it, already requires. Its surface responders keep it too, for their touch
+    /// downs' and ups' serials (read only while the seat is attached to its handle).
+    let wlDisplay: OpaquePointer
     private var global: OpaquePointer?
     /// Every serial sent to each client, for requests that quote one.
     public let serials = SerialLog()
@@ -432,12 +433,15 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
         let record = SeatClient(id: id)
         unchecked.clients[id] = record
         // Teardown lives here: a disconnected client's serials and devices are forgotten.
-        Libwayland.onClientDestroyed(pointer) { [handle] in
+        // The frame queue lets go of the record with it, the seat there or not: a record in
+        // the queue's first place is never forgotten, which the surface responders' usual
+        // touch send relies on (it tests the first place, not the record's flag).
+        Libwayland.onClientDestroyed(pointer) { [handle, touchFrames] in
             record.unchecked.isForgotten = true
+            touchFrames.remove(id)
             guard let seat = handle.seat else { return }
             seat.unchecked.clients[id] = nil
             seat.serials.forget(id)
-            seat.touchFrames.remove(id)
         }
         return record
     }
@@ -734,12 +738,18 @@ final class TouchFrameQueue: TouchFrameObserver {
     /// The usual case, one client owed a frame, ends with the frame's post
     /// (``SeatClient/sendTouchFrame()``): the others are looked at first, so that nothing is
     /// left to do after it and the post is a jump into libwayland, with no stack frame here
-    /// (issue 25, seventeenth round).
+    /// (issue 25, seventeenth round). Anything else (the first with several wl_touch
+    /// resources or none, tracing) goes through ``sendEveryTouchFrame()``, a call on the
+    /// queue, not on the client: with the client in the register of `self`, this kept that
+    /// register on the stack for the call (issue 25, eighteenth round). Always inlined, so
+    /// that the witness the router calls is this, not a jump to it (~4 instructions a frame).
+    @inline(__always)
     func routerDidFinishTouchFrame(_ router: Router) {
         guard unchecked.firstOwed else { return }
         unchecked.firstOwed = false
-        if unchecked.others.isEmpty {
-            unchecked.firstLink?.with { $0.sendTouchFrame() }
+        if unchecked.others.isEmpty, !Libwayland.traceEvents, let link = unchecked.firstLink,
+           let touch = link.with({ $0.unchecked.touches.count == 1 ? $0.unchecked.touches[0] : nil }) {
+            Libwayland.touchFrameUntraced(touch)
             return
         }
         sendEveryTouchFrame()

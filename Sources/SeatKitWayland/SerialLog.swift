@@ -14,6 +14,8 @@ public struct ClientID: Hashable, CustomStringConvertible {
     public init(owning resource: OpaquePointer) { self.pointer = Libwayland.client(of: resource) }
     /// The `struct wl_client *` this identifies.
     public var wlClient: OpaquePointer { pointer }
+    /// The client's address bits, never 0 (for ``SerialLog``'s one-word compare).
+    @inline(__always) var bits: UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer))) }
     public var description: String { "client@\(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer))))" }
     /// The client's process id, as the kernel reported it when it connected.
     public var pid: Int32 { Libwayland.pid(of: pointer) }
@@ -49,7 +51,10 @@ public final class SerialLog {
         /// unretained (the core's `Unretained`, rule 2, owned beside it: `entries` keeps it,
         /// and `forget(_:)` clears the two together): loading it owned cost a retain and a
         /// release per serial, ~150 instructions a key frame (issue 25, eleventh round).
-        var lastClient: ClientID?
+        /// `lastClient` is the `wl_client *`'s address bits, 0 with none (no client is at 0):
+        /// compared in one instruction, not an optional's tag and payload (issue 25,
+        /// eighteenth round, ~5 instructions a serial).
+        var lastClient: UInt = 0
         var lastRing: Unretained<Ring>?
     }
 
@@ -91,7 +96,8 @@ public final class SerialLog {
         func record(_ entry: Entry) {
             let i = unchecked.next
             (slots + i).initialize(to: entry)
-            unchecked.next = i + 1 == depth ? 0 : i + 1
+            // `i` is below `depth`, an `Int`: the add cannot overflow, so no test for it.
+            unchecked.next = i &+ 1 == depth ? 0 : i &+ 1
             if unchecked.count < depth { unchecked.count += 1 }
         }
     }
@@ -101,20 +107,27 @@ public final class SerialLog {
     /// Inlined into ``Seat/nextSerial(_:for:)``: the usual serial, to the client recorded
     /// last, is a compare and a store in the caller (a call of its own cost ~46 instructions
     /// a serial, ~105 a key frame in the kiosk; issue 25, eleventh round, `i26m`). Another
-    /// client's goes through ``recordSwitchingClient(_:for:)``.
+    /// client's goes through ``recordSwitchingClient(_:for:in:)``.
     @inline(__always)
     func record(_ serial: UInt32, _ kind: SerialKind, for client: ClientID) {
         let entry = Entry(serial: serial, kind: kind)
-        if unchecked.lastClient == client, let last = unchecked.lastRing {
+        if unchecked.lastClient == client.bits, let last = unchecked.lastRing {
             last.with { $0.record(entry) }
             return
         }
-        recordSwitchingClient(entry, for: client)
+        SerialLog.recordSwitchingClient(entry, for: client, in: self)
     }
 
     /// ``record(_:_:for:)`` for a client other than the last one (or with `depth` 0): its
-    /// ring looked up or made, and kept as the last.
+    /// ring looked up or made, and kept as the last. Static, the log a parameter: as a method,
+    /// the log went in the register of `self`, so each sender that inlines ``record(_:_:for:)``
+    /// saved and restored its own `self` around the call (issue 25, eighteenth round).
     @inline(never)
+    private static func recordSwitchingClient(_ entry: Entry, for client: ClientID, in log: SerialLog) {
+        log.recordSwitchingClient(entry, for: client)
+    }
+
+    @inline(__always)
     private func recordSwitchingClient(_ entry: Entry, for client: ClientID) {
         guard depth > 0 else { return }
         let ring: Ring
@@ -124,7 +137,7 @@ public final class SerialLog {
             ring = Ring(depth: depth)
             unchecked.entries[client] = ring
         }
-        unchecked.lastClient = client
+        unchecked.lastClient = client.bits
         unchecked.lastRing = Unretained(ring)
         ring.record(entry)
     }
@@ -150,8 +163,8 @@ public final class SerialLog {
 
     func forget(_ client: ClientID) {
         // The unretained link first, then the ring that keeps it.
-        if unchecked.lastClient == client {
-            unchecked.lastClient = nil
+        if unchecked.lastClient == client.bits {
+            unchecked.lastClient = 0
             unchecked.lastRing = nil
         }
         unchecked.entries[client] = nil

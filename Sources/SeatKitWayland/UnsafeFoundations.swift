@@ -47,6 +47,12 @@ final class SeatHandle {
         unchecked.link!._withUnsafeGuaranteedRef(body)
     }
 
+    /// Whether the seat is still there (attached, its deinit not begun): a load and a test,
+    /// without lending the seat. A surface responder's touch down and up check it before
+    /// using what they keep of the seat (its display's pointer, its serial log), so that
+    /// sending after the seat is gone still takes the path that stops on ``withSeat(_:)``.
+    @inline(__always) var isAttached: Bool { unchecked.link != nil }
+
     /// As ``withSeat(_:)``, for a holder that may outlive the seat (a filter the router
     /// keeps): nil, and `body` not called, once the seat is gone.
     @inline(__always) func withSeatIfPresent<Result>(_ body: (Seat) -> Result) -> Result? {
@@ -117,9 +123,13 @@ func withUnprotectedArguments<Arguments>(_ arguments: inout Arguments, _ body: (
 /// posts at once, and `wl_resource_post_event_array` copies them (`wl_closure_marshal`)
 /// before it does anything else, so a post made from inside another (a destroy listener run
 /// by a failed send) cannot overwrite arguments still to be read. Holds ``capacity``
-/// arguments; each sender writes at most that many. Used on the display's thread only.
+/// arguments; each sender writes at most that many (wl_touch.down's six). A touch down or up
+/// writes its arguments before it asks the display for the serial and records it
+/// (``ClientSurfaceResponder``'s `beginOneTouch` and `endOneTouch`): neither posts nor calls
+/// anything that does, so the arguments are still the down's or up's when it posts them.
+/// Used on the display's thread only.
 struct WireArguments {
-    static let capacity = 4
+    static let capacity = 6
     let base: UnsafeMutablePointer<wl_argument>
 
     static func allocate() -> WireArguments {

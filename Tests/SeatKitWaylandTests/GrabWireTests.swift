@@ -128,6 +128,18 @@ extension EmbeddingTests {
             return events
         }
 
+        /// The client's wl_touch messages since the last call, each as its opcode and its
+        /// body's 32-bit words, for tests that read every argument (serials, times).
+        func touchMessages() -> [(opcode: UInt16, words: [UInt32])] {
+            guard let touch else { return [] }
+            var messages: [(opcode: UInt16, words: [UInt32])] = []
+            _ = events(of: touch) { message in
+                messages.append((message.opcode, (0..<(message.body.count / 4)).map { message.uint(at: $0) }))
+                return nil
+            }
+            return messages
+        }
+
         /// What the client's wl_touch was sent since the last call, in order: "down window0 3
         /// 50,40" (ID, surface-local point), "motion 3 30,40", "up 3", "frame", "cancel".
         func touchEvents() -> [String] {

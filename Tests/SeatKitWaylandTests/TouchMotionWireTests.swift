@@ -66,6 +66,67 @@ extension EmbeddingTests {
     }
 }
 
+extension EmbeddingTests {
+    /// The usual down and up (one finger, a client with one wl_touch, first in the frame
+    /// queue) write their arguments into the queue's `WireArguments` and take the serial last,
+    /// from what the responder keeps of the seat (issue 25, eighteenth round): the client reads
+    /// the same message as on the general path (the very first down, before the client is in
+    /// the queue), with a fresh serial the seat recorded as a down or an up for this client,
+    /// the event's time in milliseconds, the surface, the ID and the fractional point.
+    @Test func theUsualDownAndUpCarryARecordedSerialTheTimeTheSurfaceTheIDAndTheFractionalPoint() throws {
+        let client = try InProcessSeatClient(windows: 2, touch: true)
+        defer { client.close() }
+        let responder = try #require(client.nodes[1].responder as? ClientSurfaceResponder)
+        let window1 = client.wireSurfaces[1]
+        func fixed(_ value: Double) -> UInt32 { UInt32(bitPattern: Int32(value * 256)) }
+        var serials: [UInt32] = []
+        var firstDownTime: UInt32?
+        // Three rounds: the first down goes the general way (the client not yet first in the
+        // frame queue), the others the usual way.
+        for round in 0..<3 {
+            let id = Int32(5 + round)
+            client.touch(.touchDown(TouchID(id), LayoutPoint(x: 310.5 + Double(round), y: 40.75)))
+            client.touch(.touchFrame)
+            let down = client.touchMessages()
+            try #require(down.count == 2)
+            #expect(down[0].opcode == 0 && down[1].opcode == 3, "down, then frame")
+            let downWords = down[0].words
+            try #require(downWords.count == 6)
+            // Each injected event is 1 ms after the one before: four a round.
+            let downTime = firstDownTime ?? downWords[1]
+            firstDownTime = downTime
+            #expect(downWords[1] == downTime + UInt32(4 * round), "the event's time in ms")
+            #expect(downWords[2] == window1)
+            #expect(Int32(bitPattern: downWords[3]) == id)
+            #expect(downWords[4] == fixed(10.5 + Double(round)) && downWords[5] == fixed(40.75))
+            #expect(client.seat.serials.latest(.touchDown, for: responder.client) == downWords[0])
+
+            client.touch(.touchUp(TouchID(id)))
+            client.touch(.touchFrame)
+            let up = client.touchMessages()
+            try #require(up.count == 2)
+            #expect(up[0].opcode == 1 && up[1].opcode == 3, "up, then frame")
+            #expect(up[0].words.count == 3)
+            #expect(up[0].words[1] == downWords[1] + 2, "the event's time in ms")
+            #expect(Int32(bitPattern: up[0].words[2]) == id)
+            #expect(client.seat.serials.latest(.touchUp, for: responder.client) == up[0].words[0])
+            serials += [downWords[0], up[0].words[0]]
+        }
+        #expect(serials == serials.sorted() && Set(serials).count == serials.count, "fresh serials, in order: \(serials)")
+    }
+
+    /// `Libwayland.fixedInline(_:)`, the untraced touch senders' conversion, gives
+    /// `wl_fixed_from_double`'s bits: whole, fractional, negative, rounding and large values.
+    @Test func theInlineFixedPointConversionGivesLibwaylandsBits() {
+        var values: [Double] = [0, -0.0, 1, -1, 0.5, -0.5, 10.25, -10.75, 1 / 3, -1 / 3, 0.001953125, 0.00390625,
+                                1919.999, -1919.999, 8_388_607.99, -8_388_608, 123.456789, 1e-9, -1e-9]
+        for i in 0..<2_000 { values.append(Double(i) * 0.37 - 370) }
+        for value in values {
+            #expect(Libwayland.fixedInline(value) == Libwayland.fixed(value), "\(value)")
+        }
+    }
+}
+
 extension EndToEndTests {
     /// wlcs's `subsurface_moves_under_input_device_once` and `_twice`, for touch, against the
     /// kiosk's headless shell: a finger down on subsurface A, which its parent's commits then
