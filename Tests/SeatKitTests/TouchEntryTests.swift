@@ -7,17 +7,23 @@ import Testing
 /// touch moves the same either way (issue 25, eleventh round).
 @Suite("Touch entry")
 struct TouchEntryTests {
+    /// A 500 × 500 pad handling touches, with finger 0 down at (10, 10) and moved to (20, 20).
+    private static func padWithAFingerMoved() -> (Harness, Surface) {
+        let h = Harness()
+        let pad = h.surface("pad", 0, 0, 500, 500, handles: ["began", "moved", "ended"])
+        h.down(0, 10, 10)
+        h.move(0, 20, 20)
+        #expect(pad.recorder.lastTouches.first?.location == LayoutPoint(x: 20, y: 20))
+        return (h, pad)
+    }
+
     private static func isReceived(_ record: TraceRecord, _ kind: (InputEvent.Kind) -> Bool) -> Bool {
         if case .received(let event) = record { return kind(event.kind) }
         return false
     }
 
     @Test func aSpyAndATraceAddedMidTouchSeeItsMotionAndFrameAndTheTouchStillMoves() {
-        let h = Harness()
-        let pad = h.surface("pad", 0, 0, 500, 500, handles: ["began", "moved", "ended"])
-        h.down(0, 10, 10)
-        h.move(0, 20, 20)
-        #expect(pad.recorder.lastTouches.first?.location == LayoutPoint(x: 20, y: 20))
+        let (h, pad) = Self.padWithAFingerMoved()
 
         let spy = CountingSpy()
         h.router.addSpy(spy)
@@ -45,11 +51,7 @@ struct TouchEntryTests {
     /// their writers keep (`TouchRouting.sideRoutes`): a grab started while a finger is down
     /// must get that finger's next motion, and once it ends the finger moves its record again.
     @Test func aTouchGrabStartedMidTouchGetsTheNextMotionAndOnceEndedTheTouchMovesAgain() {
-        let h = Harness()
-        let pad = h.surface("pad", 0, 0, 500, 500, handles: ["began", "moved", "ended"])
-        h.down(0, 10, 10)
-        h.move(0, 20, 20)
-        #expect(pad.recorder.lastTouches.first?.location == LayoutPoint(x: 20, y: 20))
+        let (h, pad) = Self.padWithAFingerMoved()
 
         let lock = LockScreen()
         h.router.startTouchGrab(lock)

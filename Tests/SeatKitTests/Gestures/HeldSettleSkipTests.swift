@@ -53,15 +53,7 @@ import Testing
     }
 
     @Test func aHeldDownWithNothingChangedSkipsItsSettleAndTheRecognizersFailureStillReleasesIt() {
-        let rig = GestureRig()
-        let canvas = rig.surface("canvas", 0, 0, 1000, 1000)
-        let press = LongPressGestureRecognizer(minimumPressDuration: .milliseconds(500), allowableMovement: 10)
-        press.delaysTouchesBegan = true
-        canvas.addGestureRecognizer(press)
-        rig.down(1, 100, 100)
-        rig.up(1)
-        #expect(rig.log.entries == ["canvas.began[t1]", "canvas.ended[t1]"])
-        rig.log.clear()
+        let rig = Self.canvasWithADelayingPress()
         #if DEBUG
         let before = rig.router.gestures.unchecked.skippedSettles
         #endif
@@ -79,14 +71,7 @@ import Testing
     }
 
     @Test func aHeldTouchsSmallMoveThatThePressStillDelaysSkipsItsSettleAndTheLiftReleasesEveryPhase() {
-        let rig = GestureRig()
-        let canvas = rig.surface("canvas", 0, 0, 1000, 1000)
-        let press = LongPressGestureRecognizer(minimumPressDuration: .milliseconds(500), allowableMovement: 10)
-        press.delaysTouchesBegan = true
-        canvas.addGestureRecognizer(press)
-        rig.down(1, 100, 100)
-        rig.up(1)
-        rig.log.clear()
+        let rig = Self.canvasWithADelayingPress()
         rig.down(2, 200, 200)
         #if DEBUG
         let before = rig.router.gestures.unchecked.skippedSettles
@@ -132,6 +117,18 @@ import Testing
     }
 
     @Test func aHeldTouchCancelledByTheCompositorDropsItsPhasesAtTheNextSettle() {
+        let rig = Self.canvasWithADelayingPress()
+        rig.down(2, 200, 200)
+        #expect(rig.router.gestures.unchecked.heldTouches.count == 1)
+        rig.router.cancelTouches(reason: "compositor") { _ in true }
+        #expect(rig.router.gestures.unchecked.heldTouches.isEmpty)
+        #expect(rig.log.entries.isEmpty)
+        #expect(rig.router.activeTouchCount == 0)
+    }
+
+    /// A 1000 × 1000 canvas whose long press (500 ms, 10 mm) delays touches began, after a
+    /// first tap that the press let through (began and ended), with the log cleared.
+    static func canvasWithADelayingPress() -> GestureRig {
         let rig = GestureRig()
         let canvas = rig.surface("canvas", 0, 0, 1000, 1000)
         let press = LongPressGestureRecognizer(minimumPressDuration: .milliseconds(500), allowableMovement: 10)
@@ -139,12 +136,8 @@ import Testing
         canvas.addGestureRecognizer(press)
         rig.down(1, 100, 100)
         rig.up(1)
+        #expect(rig.log.entries == ["canvas.began[t1]", "canvas.ended[t1]"])
         rig.log.clear()
-        rig.down(2, 200, 200)
-        #expect(rig.router.gestures.unchecked.heldTouches.count == 1)
-        rig.router.cancelTouches(reason: "compositor") { _ in true }
-        #expect(rig.router.gestures.unchecked.heldTouches.isEmpty)
-        #expect(rig.log.entries.isEmpty)
-        #expect(rig.router.activeTouchCount == 0)
+        return rig
     }
 }
