@@ -194,17 +194,8 @@ private struct RouteEachEvent: DeviceEventSink {
     /// in the kiosk, issue 25, thirteenth round). A touch device's motion is the exception:
     /// it folds in `drain`'s own touch path (``takeTouchMotion(time:device:seatSlot:x:y:)``).
     /// The same translation as ``DeviceEventTranslator/translate(time:device:_:router:timeOffset:)``.
-    ///
-    /// Mutating in name only: the work is in ``routeTouch(isDown:time:device:seatSlot:x:y:)``,
-    /// which takes the sink's links by value (by address, the loop's function stored them in
-    /// a stack slot on every wake-up for this call).
-    @inline(__always)
-    mutating func takeTouch(isDown: Bool, time: Int64, device: UInt32, seatSlot: Int32, x: Double, y: Double) {
-        routeTouch(isDown: isDown, time: time, device: device, seatSlot: seatSlot, x: x, y: y)
-    }
-
     @inline(never)
-    func routeTouch(isDown: Bool, time: Int64, device: UInt32, seatSlot: Int32, x: Double, y: Double) {
+    mutating func takeTouch(isDown: Bool, time: Int64, device: UInt32, seatSlot: Int32, x: Double, y: Double) {
         router.with { router in
             translator.with { translator in
                 if isDown {
@@ -237,14 +228,8 @@ private struct RouteEachEvent: DeviceEventSink {
         }
     }
 
-    /// As ``takeTouch(isDown:time:device:seatSlot:x:y:)``: the work in a non-mutating function.
-    @inline(__always)
-    mutating func takeTouchUp(time: Int64, device: UInt32, seatSlot: Int32) {
-        routeTouchUp(time: time, device: device, seatSlot: seatSlot)
-    }
-
     @inline(never)
-    func routeTouchUp(time: Int64, device: UInt32, seatSlot: Int32) {
+    mutating func takeTouchUp(time: Int64, device: UInt32, seatSlot: Int32) {
         router.with { router in
             translator.with { router.inject($0.translate(time: time, device: device, .touchUp(seatSlot: seatSlot), router: router)) }
         }

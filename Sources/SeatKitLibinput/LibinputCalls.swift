@@ -176,59 +176,18 @@ final class LibinputContextHandle {
     /// prologue keeps the sink's words in more stack slots: 50 instructions a wake-up where
     /// the two functions took 53 (the kiosk's touchscreen, about one wake-up a frame; issue
     /// 25, seventeenth round).
-    ///
-    /// The first event of any other device, or of a new device (numbered by ``tag(of:)``),
-    /// hands it and the rest of the wake-up's events to ``drainOutOfLine(from:type:device:userData:into:)``,
-    /// the whole switch in a loop of its own: inlined here, its cases made the loop's function
-    /// keep five callee-saved registers, a 5 KB frame and the sink's words and the rare cases'
-    /// addresses in stack slots, stored on every wake-up (~46 instructions a wake-up of a
-    /// touchscreen, about one a frame, and three reloads a touch event; issue 25, eighteenth
-    /// round). A keyboard's, a mouse's or a touchpad's wake-up pays that loop's prologue once,
-    /// as it paid this one's before: handed over one event at a time, each event paid it (the
-    /// drain of the keyboard recording went from 125 to 184 a frame, the touchpad's from 146
-    /// to 188).
     @inline(__always)
     func drain<Sink: DeviceEventSink>(into sink: inout Sink) {
         while let event = libinput_get_event(pointer) {
             let type = libinput_event_get_type(event)
             let device = libinput_event_get_device(event)!
-            // Zero for a device not numbered yet (numbers start at 1).
-            let userData = Int(bitPattern: libinput_device_get_user_data(device))
-            guard userData < 0 else {  // touchBit
-                return drainOutOfLine(from: event, type: type, device: device, userData: userData, into: sink)
-            }
-            readTouch(event, type: type, device: device, userData: userData, into: &sink)
-            libinput_event_destroy(event)
-        }
-    }
-
-    /// ``drain(into:)`` from `event` (of a device off the touch path, or not numbered yet:
-    /// `userData` zero) on: each event through the whole switch (``read(_:type:device:userData:into:)``),
-    /// a touch device's through ``readTouch``, until libinput has none left.
-    ///
-    /// The sink by value, copied here: by address, the touch loop stored its words in a stack
-    /// slot on every wake-up for this call. Every sink is a set of constant links (no state of
-    /// its own to hand back).
-    @inline(never)
-    private func drainOutOfLine<Sink: DeviceEventSink>(from first: OpaquePointer, type: libinput_event_type, device: OpaquePointer,
-                                                       userData: Int, into sink: Sink) {
-        var sink = sink
-        var (event, type, device) = (first, type, device)
-        var userData = userData != 0 ? userData : tag(of: device)
-        // One loop with one call of each switch, so that both are inlined into it (called
-        // from two places, `read` was a function of its own: its prologue per event).
-        while true {
+            let userData = tag(of: device)
             if userData < 0 {  // touchBit
                 readTouch(event, type: type, device: device, userData: userData, into: &sink)
             } else {
                 read(event, type: type, device: device, userData: userData, into: &sink)
             }
             libinput_event_destroy(event)
-            guard let next = libinput_get_event(pointer) else { return }
-            event = next
-            type = libinput_event_get_type(next)
-            device = libinput_event_get_device(next)!
-            userData = tag(of: device)
         }
     }
 
@@ -447,23 +406,16 @@ final class LibinputContextHandle {
         } else if type == LIBINPUT_EVENT_TOUCH_UP {
             readTouchUp(touchEvent(of: event), device: n, into: &sink)
         } else {
-            readOutOfLine(event, type: type, device: device, userData: userData, into: sink)
+            readOutOfLine(event, type: type, device: device, userData: userData, into: &sink)
         }
     }
 
     /// ``read(_:type:device:userData:into:)`` in a function of its own: a touch device's
     /// events other than down, motion, up and frame (its addition and removal, a cancel).
-    /// (Other devices' events are read by ``drainOutOfLine(from:type:device:userData:into:)``.)
-    /// A `userData` of zero: the device is numbered here (``tag(of:)``).
-    ///
-    /// The sink by value, copied here: by address, the loop's function stored its words in a
-    /// stack slot on every wake-up for this call. Every sink is a set of constant links (no
-    /// state of its own to hand back).
     @inline(never)
     private func readOutOfLine<Sink: DeviceEventSink>(_ event: OpaquePointer, type: libinput_event_type, device: OpaquePointer,
-                                                      userData: Int, into sink: Sink) {
-        var sink = sink
-        read(event, type: type, device: device, userData: userData != 0 ? userData : tag(of: device), into: &sink)
+                                                      userData: Int, into sink: inout Sink) {
+        read(event, type: type, device: device, userData: userData, into: &sink)
     }
 
     /// A touch down or motion: the getters wlroots' `handle_touch_down` and
