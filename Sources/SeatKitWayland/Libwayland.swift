@@ -202,7 +202,8 @@ package enum Libwayland {
     /// that the value's 24.8 fixed-point form is the sum's low 32 bits, and takes those. The
     /// untraced touch senders use it: the header's inline function was left a call of its own
     /// where the touch motion is sent from the responder's witness (two calls a motion, issue
-    /// 25, eighteenth round). `FixedPointTests` pins it to ``fixed(_:)``.
+    /// 25, eighteenth round). `TouchMotionWireTests.theInlineFixedPointConversionGivesLibwaylandsBits`
+    /// pins it to ``fixed(_:)``.
     @inline(__always)
     package static func fixedInline(_ v: Double) -> wl_fixed_t {
         wl_fixed_t(truncatingIfNeeded: (v + Double(3 << 43)).bitPattern)
@@ -365,8 +366,7 @@ package enum Libwayland {
     /// and posted as ``touchDownUntraced(_:time:surface:id:x:y:into:serial:recorded:)``.
     @inline(__always)
     static func touchUpUntraced(_ touch: OpaquePointer, time: UInt32, id: Int32, into arguments: WireArguments,
-                                serial: () -> UInt32,
-                                  recorded: (UInt32) -> Void) {
+                                serial: () -> UInt32, recorded: (UInt32) -> Void) {
         let base = arguments.base
         base[1] = wl_argument(u: time)
         base[2] = wl_argument(i: id)

@@ -16,7 +16,7 @@ public struct ClientID: Hashable, CustomStringConvertible {
     public var wlClient: OpaquePointer { pointer }
     /// The client's address bits, never 0 (for ``SerialLog``'s one-word compare).
     @inline(__always) var bits: UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer))) }
-    public var description: String { "client@\(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer))))" }
+    public var description: String { "client@\(bits)" }
     /// The client's process id, as the kernel reported it when it connected.
     public var pid: Int32 { Libwayland.pid(of: pointer) }
 }
