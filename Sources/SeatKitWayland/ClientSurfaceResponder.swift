@@ -160,20 +160,21 @@ public final class ClientSurfaceResponder: Responder {
     private let serials: SerialLog
     private let wlDisplay: OpaquePointer
 
-    /// The usual touch event's one test: the surface alive, the client's record current and
-    /// with one wl_touch, its client first in the frame queue (so owed the frame with a store),
-    /// no touch emulated as the pointer (the first three: ``HotState/usualTouchLink``), no
-    /// tracing, and with `needsSeat` (a serial to take) the seat there; then `body` runs with
-    /// the record lent, and true is returned. Else false, and the caller takes its general path.
+    /// The usual touch event's one test: the surface alive, the client's record current, no
+    /// touch emulated as the pointer (the three: ``HotState/usualTouchLink``), the client with
+    /// one wl_touch and first in the frame queue (so owed the frame with a store; the two:
+    /// `SeatClient`'s `usualTouch`), no tracing, and with `needsSeat` (a serial to take) the
+    /// seat there; then `body` runs with the record lent and its one wl_touch, and true is
+    /// returned. Else false, and the caller takes its general path.
     @inline(__always)
-    private func withUsualTouchClient(needsSeat: Bool, _ body: (SeatClient) -> Void) -> Bool {
+    private func withUsualTouchClient(needsSeat: Bool, _ body: (SeatClient, OpaquePointer) -> Void) -> Bool {
         guard let link = unchecked.usualTouchLink, !Libwayland.traceEvents, !needsSeat || seatHandle.isAttached else {
             return false
         }
         return link.with { devices in
             // Not forgotten: a record in the queue's first place never is (`Seat.clientRecord`).
-            guard devices.unchecked.touches.count == 1, touchFrames.isFirst(devices) else { return false }
-            body(devices)
+            guard let touch = devices.unchecked.usualTouch else { return false }
+            body(devices, touch)
             return true
         }
     }
@@ -191,22 +192,21 @@ public final class ClientSurfaceResponder: Responder {
     /// the call (issue 25, eighteenth round).
     @inline(__always)
     public func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
-        if event.touches.count == 1, withUsualTouchClient(needsSeat: true, { devices in beginOneTouch(event, devices: devices) }) {
+        if event.touches.count == 1, withUsualTouchClient(needsSeat: true, { _, resource in beginOneTouch(event.touches[0], time: event.time, resource: resource) }) {
             return .handled
         }
         return beginTouches(event, context: context)
     }
 
-    /// wl_touch.down for the one touch of `event`, to the client's one wl_touch; the client
-    /// is owed a frame (first in the queue).
+    /// wl_touch.down for `touch`, an event's one touch, to `resource`, the client's one
+    /// wl_touch; the client is owed a frame (first in the queue). The touch is read by the
+    /// caller, which tested the event's count (read here, its index was tested again).
     @inline(never)
-    private func beginOneTouch(_ event: TouchEvent, devices: SeatClient) {
+    private func beginOneTouch(_ touch: TouchPoint, time: Timestamp, resource: OpaquePointer) {
         // Alive: ``HotState/usualTouchLink`` is set only while it is.
         let surface = unchecked.surfaceResource!
-        let resource = devices.unchecked.touches[0]
         touchFrames.firstIsOwed(touch: resource)
-        let touch = event.touches[0]
-        Libwayland.touchDownUntraced(resource, time: wireTime(event.time), surface: surface,
+        Libwayland.touchDownUntraced(resource, time: wireTime(time), surface: surface,
                                      id: touch.id.rawValue, x: touch.surfaceLocation.x, y: touch.surfaceLocation.y,
                                      into: touchFrames.wireArguments, serial: { Libwayland.nextSerial(wlDisplay) },
                                      recorded: { serials.record($0, .touchDown, for: client) })
@@ -279,7 +279,7 @@ public final class ClientSurfaceResponder: Responder {
     /// line send it called cost a call, a return and a second frame, ~10 instructions a motion).
     @inline(__always)
     public func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
-        if event.touches.count == 1, withUsualTouchClient(needsSeat: false, { devices in moveOneTouch(event, devices: devices) }) {
+        if event.touches.count == 1, withUsualTouchClient(needsSeat: false, { _, touch in moveOneTouch(event, resource: touch) }) {
             return .handled
         }
         return moveTouches(event)
@@ -290,8 +290,7 @@ public final class ClientSurfaceResponder: Responder {
     /// ``WireArguments`` (``Libwayland/touchMotionUntraced(_:time:id:x:y:into:)``): nothing
     /// is kept across the post.
     @inline(__always)
-    private func moveOneTouch(_ event: TouchEvent, devices: SeatClient) {
-        let resource = devices.unchecked.touches[0]
+    private func moveOneTouch(_ event: TouchEvent, resource: OpaquePointer) {
         touchFrames.firstIsOwed(touch: resource)
         let touch = event.touches[0]
         Libwayland.touchMotionUntraced(resource, time: wireTime(event.time), id: touch.id.rawValue,
@@ -340,19 +339,18 @@ public final class ClientSurfaceResponder: Responder {
     /// usual down: tested here, sent out of line (`endOneTouch`).
     @inline(__always)
     public func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
-        if event.touches.count == 1, withUsualTouchClient(needsSeat: true, { devices in endOneTouch(event, devices: devices) }) {
+        if event.touches.count == 1, withUsualTouchClient(needsSeat: true, { _, resource in endOneTouch(event.touches[0].id, time: event.time, resource: resource) }) {
             return .handled
         }
         return endTouches(event)
     }
 
-    /// wl_touch.up for the one touch of `event`, to the client's one wl_touch; the client is
-    /// owed a frame (first in the queue).
+    /// wl_touch.up for `id`, an event's one touch, to `resource`, the client's one wl_touch;
+    /// the client is owed a frame (first in the queue).
     @inline(never)
-    private func endOneTouch(_ event: TouchEvent, devices: SeatClient) {
-        let resource = devices.unchecked.touches[0]
+    private func endOneTouch(_ id: TouchID, time: Timestamp, resource: OpaquePointer) {
         touchFrames.firstIsOwed(touch: resource)
-        Libwayland.touchUpUntraced(resource, time: wireTime(event.time), id: event.touches[0].id.rawValue,
+        Libwayland.touchUpUntraced(resource, time: wireTime(time), id: id.rawValue,
                                    into: touchFrames.wireArguments, serial: { Libwayland.nextSerial(wlDisplay) },
                                    recorded: { serials.record($0, .touchUp, for: client) })
     }

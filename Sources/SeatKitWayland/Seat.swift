@@ -514,6 +514,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
             }
         } else {
             record.unchecked.touches.append(resource)
+            touchFrames.touchesChanged(record)
         }
     }
 
@@ -719,12 +720,23 @@ final class TouchFrameQueue: TouchFrameObserver {
         unchecked.everyOwed = true
     }
 
-    /// `client` in the first place, the one there before let go of.
+    /// `client` in the first place, the one there before let go of. Only the first has a
+    /// ``SeatClient/HotState/usualTouch``.
     private func takeFirstPlace(_ client: SeatClient?) {
+        unchecked.first?.unchecked.usualTouch = nil
         unchecked.firstLink = nil
         unchecked.first = client
         unchecked.firstID = client.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
         unchecked.firstLink = client.map { Unretained($0) }
+        if let client { touchesChanged(client) }
+    }
+
+    /// `client`'s wl_touch resources changed (or it took the first place): its
+    /// ``SeatClient/HotState/usualTouch`` follows, if it is first.
+    func touchesChanged(_ client: SeatClient) {
+        guard isFirst(client) else { return }
+        let touches = client.unchecked.touches
+        client.unchecked.usualTouch = touches.count == 1 ? touches[0] : nil
     }
 
     @inline(__always)
@@ -766,7 +778,8 @@ final class TouchFrameQueue: TouchFrameObserver {
     ///
     /// The usual case, the first client owed a frame by the usual sends only
     /// (``owedTouch``, no ``everyOwed``), ends with the frame's post to that wl_touch, a
-    /// jump into libwayland with no stack frame here (issue 25, seventeenth round).
+    /// jump into libwayland with no stack frame here (issue 25, seventeenth round), untraced
+    /// as those sends were.
     /// Anything else goes through ``sendEveryTouchFrame()``, a call on the queue, not on the
     /// client: with the client in the register of `self`, this kept that register on the
     /// stack for the call (issue 25, eighteenth round). Always inlined, so that the witness
@@ -775,9 +788,9 @@ final class TouchFrameQueue: TouchFrameObserver {
     func routerDidFinishTouchFrame(_ router: Router) {
         if unchecked.everyOwed { return sendEveryTouchFrame() }
         guard let touch = unchecked.owedTouch else { return }
-        // Tracing turned on since the usual send (which tested it): the general path traces.
-        if Libwayland.traceEvents { return sendEveryTouchFrame() }
         unchecked.owedTouch = nil
+        // Untraced as the sends that owed it (each tested `Libwayland.traceEvents`; tracing
+        // turned on in between would trace a frame whose events it did not show).
         Libwayland.touchFrameUntraced(touch)
     }
 
@@ -826,6 +839,12 @@ final class SeatClient {
         var pointers: [OpaquePointer] = []
         var keyboards: [OpaquePointer] = []
         var touches: [OpaquePointer] = []
+        /// Its one wl_touch while it has exactly one and is first in its seat's
+        /// ``TouchFrameQueue``, else nil (kept by the queue: ``TouchFrameQueue/touchesChanged(_:)``
+        /// and its first place's changes): a surface responder's usual touch send tests this
+        /// one field, not the count of `touches` and the queue's first place (issue 25,
+        /// nineteenth round, ~3 instructions a touch motion, down or up).
+        var usualTouch: OpaquePointer?
         var relativePointers: [OpaquePointer] = []
         /// The modifier state this client was last told.
         var sentModifiers: ModifierMasks?
@@ -992,6 +1011,7 @@ private final class DeviceResource: ResourceObject {
         client.unchecked.pointers.removeAll { $0 == resource }
         client.unchecked.keyboards.removeAll { $0 == resource }
         client.unchecked.touches.removeAll { $0 == resource }
+        touchFrames.touchesChanged(client)
         if let resource { touchFrames.touchResourceDestroyed(resource) }
     }
 }
