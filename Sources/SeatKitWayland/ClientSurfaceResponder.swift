@@ -156,21 +156,21 @@ public final class ClientSurfaceResponder: Responder {
     /// The seat's serial log and its display's `struct wl_display *`: a touch down's or up's
     /// serial taken and recorded without lending the seat to a closure, which the compiler
     /// made a function of its own (~50 instructions a down or up, issue 25, eighteenth
-    /// round). Used only while the seat is attached to its handle (`SeatHandle.isAttached`).
+    /// round). Used only while the seat is there: by the usual down and up, which a record's
+    /// `usualTouch` allows, and the seat's frame queue clears it when the seat goes.
     private let serials: SerialLog
     private let wlDisplay: OpaquePointer
 
     /// The usual touch event's one test: the surface alive, the client's record current, no
     /// touch emulated as the pointer (the three: ``HotState/usualTouchLink``), the client with
-    /// one wl_touch and first in the frame queue (so owed the frame with a store; the two:
-    /// `SeatClient`'s `usualTouch`), no tracing, and with `needsSeat` (a serial to take) the
-    /// seat there; then `body` runs with the record lent and its one wl_touch, and true is
-    /// returned. Else false, and the caller takes its general path.
+    /// one wl_touch and first in the frame queue (so owed the frame with a store) and the seat
+    /// there (a down's or up's serial taken from what the responder keeps of it) (the three:
+    /// `SeatClient`'s `usualTouch`, which the queue clears when the seat goes), no tracing;
+    /// then `body` runs with the record lent and its one wl_touch, and true is returned. Else
+    /// false, and the caller takes its general path.
     @inline(__always)
-    private func withUsualTouchClient(needsSeat: Bool, _ body: (SeatClient, OpaquePointer) -> Void) -> Bool {
-        guard let link = unchecked.usualTouchLink, !Libwayland.traceEvents, !needsSeat || seatHandle.isAttached else {
-            return false
-        }
+    private func withUsualTouchClient(_ body: (SeatClient, OpaquePointer) -> Void) -> Bool {
+        guard let link = unchecked.usualTouchLink, !Libwayland.traceEvents else { return false }
         return link.with { devices in
             // Not forgotten: a record in the queue's first place never is (`Seat.clientRecord`).
             guard let touch = devices.unchecked.usualTouch else { return false }
@@ -192,21 +192,23 @@ public final class ClientSurfaceResponder: Responder {
     /// the call (issue 25, eighteenth round).
     @inline(__always)
     public func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
-        if event.touches.count == 1, withUsualTouchClient(needsSeat: true, { _, resource in beginOneTouch(event.touches[0], time: event.time, resource: resource) }) {
+        if event.touches.count == 1, withUsualTouchClient({ _, resource in beginOneTouch(event, resource: resource) }) {
             return .handled
         }
         return beginTouches(event, context: context)
     }
 
-    /// wl_touch.down for `touch`, an event's one touch, to `resource`, the client's one
-    /// wl_touch; the client is owed a frame (first in the queue). The touch is read by the
-    /// caller, which tested the event's count (read here, its index was tested again).
+    /// wl_touch.down for the one touch of `event`, to `resource`, the client's one wl_touch;
+    /// the client is owed a frame (first in the queue). The event is passed whole: its touch
+    /// read by the witness and passed as a `TouchPoint` cost ~10 instructions a down more
+    /// (issue 25, nineteenth round).
     @inline(never)
-    private func beginOneTouch(_ touch: TouchPoint, time: Timestamp, resource: OpaquePointer) {
+    private func beginOneTouch(_ event: TouchEvent, resource: OpaquePointer) {
         // Alive: ``HotState/usualTouchLink`` is set only while it is.
         let surface = unchecked.surfaceResource!
         touchFrames.firstIsOwed(touch: resource)
-        Libwayland.touchDownUntraced(resource, time: wireTime(time), surface: surface,
+        let touch = event.touches[0]
+        Libwayland.touchDownUntraced(resource, time: wireTime(event.time), surface: surface,
                                      id: touch.id.rawValue, x: touch.surfaceLocation.x, y: touch.surfaceLocation.y,
                                      into: touchFrames.wireArguments, serial: { Libwayland.nextSerial(wlDisplay) },
                                      recorded: { serials.record($0, .touchDown, for: client) })
@@ -279,7 +281,7 @@ public final class ClientSurfaceResponder: Responder {
     /// line send it called cost a call, a return and a second frame, ~10 instructions a motion).
     @inline(__always)
     public func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
-        if event.touches.count == 1, withUsualTouchClient(needsSeat: false, { _, touch in moveOneTouch(event, resource: touch) }) {
+        if event.touches.count == 1, withUsualTouchClient({ _, touch in moveOneTouch(event, resource: touch) }) {
             return .handled
         }
         return moveTouches(event)
@@ -339,18 +341,18 @@ public final class ClientSurfaceResponder: Responder {
     /// usual down: tested here, sent out of line (`endOneTouch`).
     @inline(__always)
     public func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
-        if event.touches.count == 1, withUsualTouchClient(needsSeat: true, { _, resource in endOneTouch(event.touches[0].id, time: event.time, resource: resource) }) {
+        if event.touches.count == 1, withUsualTouchClient({ _, resource in endOneTouch(event, resource: resource) }) {
             return .handled
         }
         return endTouches(event)
     }
 
-    /// wl_touch.up for `id`, an event's one touch, to `resource`, the client's one wl_touch;
+    /// wl_touch.up for the one touch of `event`, to `resource`, the client's one wl_touch;
     /// the client is owed a frame (first in the queue).
     @inline(never)
-    private func endOneTouch(_ id: TouchID, time: Timestamp, resource: OpaquePointer) {
+    private func endOneTouch(_ event: TouchEvent, resource: OpaquePointer) {
         touchFrames.firstIsOwed(touch: resource)
-        Libwayland.touchUpUntraced(resource, time: wireTime(time), id: id.rawValue,
+        Libwayland.touchUpUntraced(resource, time: wireTime(event.time), id: event.touches[0].id.rawValue,
                                    into: touchFrames.wireArguments, serial: { Libwayland.nextSerial(wlDisplay) },
                                    recorded: { serials.record($0, .touchUp, for: client) })
     }

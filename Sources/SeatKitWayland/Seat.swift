@@ -348,6 +348,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
 
     deinit {
         handle.detach()
+        touchFrames.seatDidGo()
         if let global { Libwayland.destroyGlobal(global) }
         for g in extensionGlobals { Libwayland.destroyGlobal(g) }
     }
@@ -667,6 +668,10 @@ final class TouchFrameQueue: TouchFrameObserver {
         /// resources, tracing), or others were added after it. `first` is owed a frame
         /// while this or ``owedTouch`` says so.
         var everyOwed = false
+        /// The seat is gone (its deinit began): no client has a `usualTouch` from then on,
+        /// so the surface responders' usual down and up, which take their serial from what
+        /// they keep of the seat, do not test the seat themselves.
+        var seatGone = false
         /// The others, in the order they were added (only while `first` is owed one; with
         /// any, ``everyOwed``).
         var others: [SeatClient] = []
@@ -736,7 +741,13 @@ final class TouchFrameQueue: TouchFrameObserver {
     func touchesChanged(_ client: SeatClient) {
         guard isFirst(client) else { return }
         let touches = client.unchecked.touches
-        client.unchecked.usualTouch = touches.count == 1 ? touches[0] : nil
+        client.unchecked.usualTouch = !unchecked.seatGone && touches.count == 1 ? touches[0] : nil
+    }
+
+    /// The seat's deinit: the queue lives on with the router, its first's `usualTouch` goes.
+    func seatDidGo() {
+        unchecked.seatGone = true
+        unchecked.first?.unchecked.usualTouch = nil
     }
 
     @inline(__always)
@@ -840,7 +851,7 @@ final class SeatClient {
         var keyboards: [OpaquePointer] = []
         var touches: [OpaquePointer] = []
         /// Its one wl_touch while it has exactly one and is first in its seat's
-        /// ``TouchFrameQueue``, else nil (kept by the queue: ``TouchFrameQueue/touchesChanged(_:)``
+        /// ``TouchFrameQueue`` and the seat is there, else nil (kept by the queue: ``TouchFrameQueue/touchesChanged(_:)``
         /// and its first place's changes): a surface responder's usual touch send tests this
         /// one field, not the count of `touches` and the queue's first place (issue 25,
         /// nineteenth round, ~3 instructions a touch motion, down or up).

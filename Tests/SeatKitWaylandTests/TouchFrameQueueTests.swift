@@ -136,16 +136,25 @@ import Testing
                 queue = seat.touchFrames
                 let record = Self.record(0x1000)
                 weakRecord = record
+                record.unchecked.touches = [OpaquePointer(bitPattern: 0x10)!]
                 queue.add(record)
+                #expect(record.unchecked.usualTouch == OpaquePointer(bitPattern: 0x10))
+                // Not a resource: the frame below goes to no wl_touch.
+                record.unchecked.touches = []
             }
             #expect(weakSeat == nil)
             #expect(weakRecord != nil)
+            // No usual send once the seat is gone (it takes its serial from the seat's display).
+            #expect(weakRecord?.unchecked.usualTouch == nil)
             // The router (which keeps the queue) ends the frame with the seat gone.
             queue.routerDidFinishTouchFrame(router)
             #expect(weakRecord.map { !queue.contains($0) } == true)
             let b = Self.record(0x2000)
+            b.unchecked.touches = [OpaquePointer(bitPattern: 0x20)!]
             queue.add(b)
             #expect(weakRecord == nil)
+            #expect(b.unchecked.usualTouch == nil, "the seat gone")
+            b.unchecked.touches = []
             queue.routerDidFinishTouchFrame(router)
         }
         wl_display_destroy(raw)
