@@ -53,6 +53,11 @@ public final class ClientSurfaceResponder: Responder {
         /// `cachedDevices` unretained (the core's `Unretained`, rule 2, owned beside it: set
         /// together with it), for ``withDevices(else:_:)``.
         var devicesLink: Unretained<SeatClient>?
+        /// ``devicesLink`` while the surface lives and no touch is emulated as the pointer,
+        /// else nil: the usual touch send's one test of the three (issue 25, nineteenth round:
+        /// ~4 instructions a touch motion, down or up). Set by ``refreshUsualTouchLink()``
+        /// wherever one of the three changes.
+        var usualTouchLink: Unretained<SeatClient>?
     }
 
     @exclusivity(unchecked) var unchecked = HotState()
@@ -91,6 +96,7 @@ public final class ClientSurfaceResponder: Responder {
             if sent { seat.closeTouchFrame(devices) }
         }
         unchecked.surfaceResource = nil
+        refreshUsualTouchLink()
         if seat.pointerFocus === self { seat.pointerFocus = nil }
         if seat.keyboardFocus === self { seat.keyboardFocus = nil }
     }
@@ -104,7 +110,15 @@ public final class ClientSurfaceResponder: Responder {
         let found = seat.client(client)
         unchecked.cachedDevices = found
         unchecked.devicesLink = found.map { Unretained($0) }
+        refreshUsualTouchLink()
         return found
+    }
+
+    /// ``HotState/usualTouchLink`` from the surface, the emulation and ``HotState/devicesLink``:
+    /// called after each change of one of them.
+    private func refreshUsualTouchLink() {
+        unchecked.usualTouchLink = unchecked.surfaceResource != nil && unchecked.emulation.primary == nil
+            ? unchecked.devicesLink : nil
     }
 
     /// Calls `body` with ``devices`` lent without a retain (`otherwise` when there is no
@@ -142,23 +156,25 @@ public final class ClientSurfaceResponder: Responder {
     /// The seat's serial log and its display's `struct wl_display *`: a touch down's or up's
     /// serial taken and recorded without lending the seat to a closure, which the compiler
     /// made a function of its own (~50 instructions a down or up, issue 25, eighteenth
-    /// round). Used only while the seat is attached to its handle (`SeatHandle.isAttached`).
+    /// round). Used only while the seat is there: by the usual down and up, which a record's
+    /// `usualTouch` allows, and the seat's frame queue clears it when the seat goes.
     private let serials: SerialLog
     private let wlDisplay: OpaquePointer
 
-    /// The usual touch event's one test: the surface alive, the client's record current and
-    /// with one wl_touch, its client first in the frame queue (so owed the frame with a store),
-    /// no touch emulated as the pointer, no tracing, and with `needsSeat` (a serial to take)
-    /// the seat there; then `body` runs with the record lent and the wl_surface, and true is
-    /// returned. Else false, and the caller takes its general path.
+    /// The usual touch event's one test: the surface alive, the client's record current, no
+    /// touch emulated as the pointer (the three: ``HotState/usualTouchLink``), the client with
+    /// one wl_touch and first in the frame queue (so owed the frame with a store) and the seat
+    /// there (a down's or up's serial taken from what the responder keeps of it) (the three:
+    /// `SeatClient`'s `usualTouch`, which the queue clears when the seat goes), no tracing;
+    /// then `body` runs with the record lent and its one wl_touch, and true is returned. Else
+    /// false, and the caller takes its general path.
     @inline(__always)
-    private func withUsualTouchClient(needsSeat: Bool, _ body: (SeatClient, OpaquePointer) -> Void) -> Bool {
-        guard let surface = unchecked.surfaceResource, let link = unchecked.devicesLink, unchecked.emulation.primary == nil,
-              !Libwayland.traceEvents, !needsSeat || seatHandle.isAttached else { return false }
+    private func withUsualTouchClient(_ body: (SeatClient, OpaquePointer) -> Void) -> Bool {
+        guard let link = unchecked.usualTouchLink, !Libwayland.traceEvents else { return false }
         return link.with { devices in
             // Not forgotten: a record in the queue's first place never is (`Seat.clientRecord`).
-            guard devices.unchecked.touches.count == 1, touchFrames.isFirst(devices) else { return false }
-            body(devices, surface)
+            guard let touch = devices.unchecked.usualTouch else { return false }
+            body(devices, touch)
             return true
         }
     }
@@ -176,19 +192,23 @@ public final class ClientSurfaceResponder: Responder {
     /// the call (issue 25, eighteenth round).
     @inline(__always)
     public func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
-        if event.touches.count == 1, withUsualTouchClient(needsSeat: true, { devices, surface in beginOneTouch(event, surface: surface, devices: devices) }) {
+        if event.touches.count == 1, withUsualTouchClient({ _, resource in beginOneTouch(event, resource: resource) }) {
             return .handled
         }
         return beginTouches(event, context: context)
     }
 
-    /// wl_touch.down for the one touch of `event`, to the client's one wl_touch; the client
-    /// is owed a frame (first in the queue).
+    /// wl_touch.down for the one touch of `event`, to `resource`, the client's one wl_touch;
+    /// the client is owed a frame (first in the queue). The event is passed whole: its touch
+    /// read by the witness and passed as a `TouchPoint` cost ~10 instructions a down more
+    /// (issue 25, nineteenth round).
     @inline(never)
-    private func beginOneTouch(_ event: TouchEvent, surface: OpaquePointer, devices: SeatClient) {
-        touchFrames.firstIsOwed()
+    private func beginOneTouch(_ event: TouchEvent, resource: OpaquePointer) {
+        // Alive: ``HotState/usualTouchLink`` is set only while it is.
+        let surface = unchecked.surfaceResource!
+        touchFrames.firstIsOwed(touch: resource)
         let touch = event.touches[0]
-        Libwayland.touchDownUntraced(devices.unchecked.touches[0], time: wireTime(event.time), surface: surface,
+        Libwayland.touchDownUntraced(resource, time: wireTime(event.time), surface: surface,
                                      id: touch.id.rawValue, x: touch.surfaceLocation.x, y: touch.surfaceLocation.y,
                                      into: touchFrames.wireArguments, serial: { Libwayland.nextSerial(wlDisplay) },
                                      recorded: { serials.record($0, .touchDown, for: client) })
@@ -237,6 +257,7 @@ public final class ClientSurfaceResponder: Responder {
         unchecked.emulation.touchDown(touch.id, at: touch.surfaceLocation, pointerIsHere: here) {
             emulate($0, time: event.time, devices: devices)
         }
+        refreshUsualTouchLink()
         return .handled
     }
 
@@ -260,7 +281,7 @@ public final class ClientSurfaceResponder: Responder {
     /// line send it called cost a call, a return and a second frame, ~10 instructions a motion).
     @inline(__always)
     public func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
-        if event.touches.count == 1, withUsualTouchClient(needsSeat: false, { devices, _ in moveOneTouch(event, devices: devices) }) {
+        if event.touches.count == 1, withUsualTouchClient({ _, touch in moveOneTouch(event, resource: touch) }) {
             return .handled
         }
         return moveTouches(event)
@@ -271,10 +292,10 @@ public final class ClientSurfaceResponder: Responder {
     /// ``WireArguments`` (``Libwayland/touchMotionUntraced(_:time:id:x:y:into:)``): nothing
     /// is kept across the post.
     @inline(__always)
-    private func moveOneTouch(_ event: TouchEvent, devices: SeatClient) {
-        touchFrames.firstIsOwed()
+    private func moveOneTouch(_ event: TouchEvent, resource: OpaquePointer) {
+        touchFrames.firstIsOwed(touch: resource)
         let touch = event.touches[0]
-        Libwayland.touchMotionUntraced(devices.unchecked.touches[0], time: wireTime(event.time), id: touch.id.rawValue,
+        Libwayland.touchMotionUntraced(resource, time: wireTime(event.time), id: touch.id.rawValue,
                                        x: touch.surfaceLocation.x, y: touch.surfaceLocation.y,
                                        into: touchFrames.wireArguments)
     }
@@ -320,18 +341,18 @@ public final class ClientSurfaceResponder: Responder {
     /// usual down: tested here, sent out of line (`endOneTouch`).
     @inline(__always)
     public func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
-        if event.touches.count == 1, withUsualTouchClient(needsSeat: true, { devices, _ in endOneTouch(event, devices: devices) }) {
+        if event.touches.count == 1, withUsualTouchClient({ _, resource in endOneTouch(event, resource: resource) }) {
             return .handled
         }
         return endTouches(event)
     }
 
-    /// wl_touch.up for the one touch of `event`, to the client's one wl_touch; the client is
-    /// owed a frame (first in the queue).
+    /// wl_touch.up for the one touch of `event`, to `resource`, the client's one wl_touch;
+    /// the client is owed a frame (first in the queue).
     @inline(never)
-    private func endOneTouch(_ event: TouchEvent, devices: SeatClient) {
-        touchFrames.firstIsOwed()
-        Libwayland.touchUpUntraced(devices.unchecked.touches[0], time: wireTime(event.time), id: event.touches[0].id.rawValue,
+    private func endOneTouch(_ event: TouchEvent, resource: OpaquePointer) {
+        touchFrames.firstIsOwed(touch: resource)
+        Libwayland.touchUpUntraced(resource, time: wireTime(event.time), id: event.touches[0].id.rawValue,
                                    into: touchFrames.wireArguments, serial: { Libwayland.nextSerial(wlDisplay) },
                                    recorded: { serials.record($0, .touchUp, for: client) })
     }
@@ -378,6 +399,7 @@ public final class ClientSurfaceResponder: Responder {
         for touch in event.touches {
             unchecked.emulation.touchUp(touch.id) { emulate($0, time: event.time, devices: devices) }
         }
+        refreshUsualTouchLink()
     }
 
     /// Two different ends, told apart by whether this surface is still in the tree:
@@ -392,6 +414,7 @@ public final class ClientSurfaceResponder: Responder {
     public func touchesCancelled(_ event: TouchEvent, context: ResponderContext) {
         if unchecked.emulation.isActive, let devices, event.touches.contains(where: { $0.id == unchecked.emulation.primary }) {
             unchecked.emulation.touchCancelled { emulate($0, time: event.time, devices: devices) }
+            refreshUsualTouchLink()
             return
         }
         // Every touch here was sent down and is followed still (the router's record).

@@ -348,6 +348,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
 
     deinit {
         handle.detach()
+        touchFrames.seatDidGo()
         if let global { Libwayland.destroyGlobal(global) }
         for g in extensionGlobals { Libwayland.destroyGlobal(g) }
     }
@@ -514,6 +515,7 @@ public final class Seat: GlobalOwner, TouchFrameObserver {
             }
         } else {
             record.unchecked.touches.append(resource)
+            touchFrames.touchesChanged(record)
         }
     }
 
@@ -638,8 +640,8 @@ final class TouchFrameQueue: TouchFrameObserver {
     /// The hot state, exempt from run-time exclusivity checks (the rules are in
     /// UnsafeFoundations.swift).
     struct HotState {
-        /// The client in the first place: owed a frame while `firstOwed`, the usual only
-        /// one. Kept (strongly) between frames, so that the usual client, owed a frame touch
+        /// The client in the first place: owed a frame while `owedTouch` or `everyOwed` say
+        /// so, the usual only one. Kept (strongly) between frames, so that the usual client, owed a frame touch
         /// after touch, is retained only when another takes its place, not once a frame:
         /// the retain on adding and the release when its frame went cost ~35 instructions a
         /// touch frame in the kiosk (issue 25, eleventh round). A field of its own, not an
@@ -652,9 +654,26 @@ final class TouchFrameQueue: TouchFrameObserver {
         /// `first` unretained (the core's `Unretained`, rule 2, owned beside it: set with it),
         /// to send its frame without a retain.
         var firstLink: Unretained<SeatClient>?
-        /// Whether `first` is owed a frame at the end of this one.
-        var firstOwed = false
-        /// The others, in the order they were added (only while `first` is owed one).
+        /// `first` is owed a frame that is one post: `wl_touch.frame` to this, its one
+        /// wl_touch, which a surface responder's usual send (``firstIsOwed(touch:)``) set.
+        /// Read alone at the frame's end unless ``everyOwed``: the usual frame's one test,
+        /// not the others' count, the trace flag, the first's link and its wl_touch count
+        /// (22 → ~14 instructions a frame with the witness, issue 25, nineteenth round). The
+        /// resource lives until the frame: the client's teardown clears this first
+        /// (``remove(_:)``), and a wl_touch destroyed otherwise clears it
+        /// (``touchResourceDestroyed(_:)``).
+        var owedTouch: OpaquePointer?
+        /// A frame is owed that takes the general path (``sendEveryTouchFrame()``): `first`
+        /// is owed one that was added by a general send (several touches or wl_touch
+        /// resources, tracing), or others were added after it. `first` is owed a frame
+        /// while this or ``owedTouch`` says so.
+        var everyOwed = false
+        /// The seat is gone (its deinit began): no client has a `usualTouch` from then on,
+        /// so the surface responders' usual down and up, which take their serial from what
+        /// they keep of the seat, do not test the seat themselves.
+        var seatGone = false
+        /// The others, in the order they were added (only while `first` is owed one; with
+        /// any, ``everyOwed``).
         var others: [SeatClient] = []
     }
 
@@ -667,14 +686,14 @@ final class TouchFrameQueue: TouchFrameObserver {
 
     deinit { wireArguments.deallocate() }
 
-    /// `client` gets a frame at the end of this one (once, however many of its touches changed).
-    /// The usual case, the client already first, inline; the others out of line, so that
-    /// their calls (a retain, the array's append) do not give a sender that ends with a post
-    /// a stack frame of its own.
+    /// `client` gets a frame at the end of this one (once, however many of its touches changed),
+    /// by the general path. The usual case, the client already first, inline; the others
+    /// out of line, so that their calls (a retain, the array's append) do not give a sender
+    /// that ends with a post a stack frame of its own.
     @inline(__always)
     func add(_ client: SeatClient) {
         if isFirst(client) {
-            unchecked.firstOwed = true
+            unchecked.everyOwed = true
             return
         }
         addOther(client)
@@ -684,32 +703,56 @@ final class TouchFrameQueue: TouchFrameObserver {
     @inline(__always)
     func isFirst(_ client: SeatClient) -> Bool { unchecked.firstID == UInt(bitPattern: ObjectIdentifier(client)) }
 
-    /// The client in the first place (``isFirst(_:)``) is owed a frame.
+    /// Whether the client in the first place is owed a frame.
     @inline(__always)
-    func firstIsOwed() { unchecked.firstOwed = true }
+    private var isFirstOwed: Bool { unchecked.everyOwed || unchecked.owedTouch != nil }
+
+    /// The client in the first place (``isFirst(_:)``), with `touch` its one wl_touch, is
+    /// owed a frame: the usual send's, untraced (the caller checked
+    /// `Libwayland.traceEvents`). One store.
+    @inline(__always)
+    func firstIsOwed(touch: OpaquePointer) { unchecked.owedTouch = touch }
 
     /// ``add(_:)`` for a client not in the first place.
     @inline(never)
     private func addOther(_ client: SeatClient) {
-        if unchecked.firstOwed {
+        if isFirstOwed {
             if !unchecked.others.scanContains(where: { $0 === client }) { unchecked.others.append(client) }
+            unchecked.everyOwed = true
             return
         }
         takeFirstPlace(client)
-        unchecked.firstOwed = true
+        unchecked.everyOwed = true
     }
 
-    /// `client` in the first place, the one there before let go of.
+    /// `client` in the first place, the one there before let go of. Only the first has a
+    /// ``SeatClient/HotState/usualTouch``.
     private func takeFirstPlace(_ client: SeatClient?) {
+        unchecked.first?.unchecked.usualTouch = nil
         unchecked.firstLink = nil
         unchecked.first = client
         unchecked.firstID = client.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
         unchecked.firstLink = client.map { Unretained($0) }
+        if let client { touchesChanged(client) }
+    }
+
+    /// `client`'s wl_touch resources changed (or it took the first place): its
+    /// ``SeatClient/HotState/usualTouch`` follows, if it is first.
+    func touchesChanged(_ client: SeatClient) {
+        guard isFirst(client) else { return }
+        let touches = client.unchecked.touches
+        client.unchecked.usualTouch = !unchecked.seatGone && touches.count == 1 ? touches[0] : nil
+    }
+
+    /// The seat's deinit: the queue lives on with the router, its first's `usualTouch` goes.
+    func seatDidGo() {
+        unchecked.seatGone = true
+        unchecked.first?.unchecked.usualTouch = nil
     }
 
     @inline(__always)
     func contains(_ client: SeatClient) -> Bool {
-        (unchecked.firstOwed && isFirst(client))
+        (isFirstOwed && isFirst(client))
             || unchecked.others.scanContains(where: { $0 === client })
     }
 
@@ -718,12 +761,21 @@ final class TouchFrameQueue: TouchFrameObserver {
         unchecked.others.removeAll { $0.id == id }
         guard let first = unchecked.first, first.id == id else { return }
         // The next in order takes the first place, owed its frame; with none, nobody is.
-        if unchecked.firstOwed, !unchecked.others.isEmpty {
+        unchecked.owedTouch = nil
+        if unchecked.everyOwed, !unchecked.others.isEmpty {
             takeFirstPlace(unchecked.others.removeFirst())
         } else {
             takeFirstPlace(nil)
-            unchecked.firstOwed = false
+            unchecked.everyOwed = false
         }
+    }
+
+    /// A wl_touch resource is being destroyed: if the usual frame was to go to it, the first
+    /// client's frame takes the general path (to its wl_touch resources left, if any).
+    func touchResourceDestroyed(_ resource: OpaquePointer) {
+        guard unchecked.owedTouch == resource else { return }
+        unchecked.owedTouch = nil
+        unchecked.everyOwed = true
     }
 
     /// The router delivered a touch frame: each client owed one gets its `wl_touch.frame`,
@@ -735,29 +787,29 @@ final class TouchFrameQueue: TouchFrameObserver {
     /// loop over them made this call, once per touch frame, save and restore every register
     /// for the usual case of one client (issue 25, thirteenth round).
     ///
-    /// The usual case, one client owed a frame, ends with the frame's post
-    /// (``SeatClient/sendTouchFrame()``): the others are looked at first, so that nothing is
-    /// left to do after it and the post is a jump into libwayland, with no stack frame here
-    /// (issue 25, seventeenth round). Anything else (the first with several wl_touch
-    /// resources or none, tracing) goes through ``sendEveryTouchFrame()``, a call on the
-    /// queue, not on the client: with the client in the register of `self`, this kept that
-    /// register on the stack for the call (issue 25, eighteenth round). Always inlined, so
-    /// that the witness the router calls is this, not a jump to it (~4 instructions a frame).
+    /// The usual case, the first client owed a frame by the usual sends only
+    /// (``owedTouch``, no ``everyOwed``), ends with the frame's post to that wl_touch, a
+    /// jump into libwayland with no stack frame here (issue 25, seventeenth round), untraced
+    /// as those sends were.
+    /// Anything else goes through ``sendEveryTouchFrame()``, a call on the queue, not on the
+    /// client: with the client in the register of `self`, this kept that register on the
+    /// stack for the call (issue 25, eighteenth round). Always inlined, so that the witness
+    /// the router calls is this, not a jump to it (~4 instructions a frame).
     @inline(__always)
     func routerDidFinishTouchFrame(_ router: Router) {
-        guard unchecked.firstOwed else { return }
-        unchecked.firstOwed = false
-        if unchecked.others.isEmpty, !Libwayland.traceEvents, let link = unchecked.firstLink,
-           let touch = link.with({ $0.unchecked.touches.count == 1 ? $0.unchecked.touches[0] : nil }) {
-            Libwayland.touchFrameUntraced(touch)
-            return
-        }
-        sendEveryTouchFrame()
+        if unchecked.everyOwed { return sendEveryTouchFrame() }
+        guard let touch = unchecked.owedTouch else { return }
+        unchecked.owedTouch = nil
+        // Untraced as the sends that owed it (each tested `Libwayland.traceEvents`; tracing
+        // turned on in between would trace a frame whose events it did not show).
+        Libwayland.touchFrameUntraced(touch)
     }
 
     /// The first's frame, then the others', in the order they were added.
     @inline(never)
     private func sendEveryTouchFrame() {
+        unchecked.everyOwed = false
+        unchecked.owedTouch = nil
         unchecked.firstLink?.with { $0.sendTouchFrame() }
         sendOthersTouchFrames()
     }
@@ -798,6 +850,12 @@ final class SeatClient {
         var pointers: [OpaquePointer] = []
         var keyboards: [OpaquePointer] = []
         var touches: [OpaquePointer] = []
+        /// Its one wl_touch while it has exactly one and is first in its seat's
+        /// ``TouchFrameQueue`` and the seat is there, else nil (kept by the queue: ``TouchFrameQueue/touchesChanged(_:)``
+        /// and its first place's changes): a surface responder's usual touch send tests this
+        /// one field, not the count of `touches` and the queue's first place (issue 25,
+        /// nineteenth round, ~3 instructions a touch motion, down or up).
+        var usualTouch: OpaquePointer?
         var relativePointers: [OpaquePointer] = []
         /// The modifier state this client was last told.
         var sentModifiers: ModifierMasks?
@@ -949,17 +1007,23 @@ private final class DeviceResource: ResourceObject {
     let client: SeatClient
     let kind: DeviceCapabilities
     var resource: OpaquePointer?
+    /// The seat's frame queue, told when a wl_touch goes (``TouchFrameQueue/touchResourceDestroyed(_:)``),
+    /// the seat there or not.
+    private let touchFrames: TouchFrameQueue
 
     init(seat: Seat, client: SeatClient, kind: DeviceCapabilities) {
         self.seatHandle = seat.handle
         self.client = client
         self.kind = kind
+        self.touchFrames = seat.touchFrames
     }
 
     package func resourceDestroyed() {
         client.unchecked.pointers.removeAll { $0 == resource }
         client.unchecked.keyboards.removeAll { $0 == resource }
         client.unchecked.touches.removeAll { $0 == resource }
+        touchFrames.touchesChanged(client)
+        if let resource { touchFrames.touchResourceDestroyed(resource) }
     }
 }
 

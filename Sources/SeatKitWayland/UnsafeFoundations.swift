@@ -47,12 +47,6 @@ final class SeatHandle {
         unchecked.link!._withUnsafeGuaranteedRef(body)
     }
 
-    /// Whether the seat is still there (attached, its deinit not begun): a load and a test,
-    /// without lending the seat. A surface responder's touch down and up check it before
-    /// using what they keep of the seat (its display's pointer, its serial log), so that
-    /// sending after the seat is gone still takes the path that stops on ``withSeat(_:)``.
-    @inline(__always) var isAttached: Bool { unchecked.link != nil }
-
     /// As ``withSeat(_:)``, for a holder that may outlive the seat (a filter the router
     /// keeps): nil, and `body` not called, once the seat is gone.
     @inline(__always) func withSeatIfPresent<Result>(_ body: (Seat) -> Result) -> Result? {

@@ -144,21 +144,38 @@ extension EmbeddingTests {
         /// 50,40" (ID, surface-local point), "motion 3 30,40", "up 3", "frame", "cancel".
         func touchEvents() -> [String] {
             guard let touch else { return [] }
+            return events(of: touch, describeTouch)
+        }
+
+        /// As ``touchEvents()``, for each of `touches` (wl_touch objects of the client), read
+        /// together: each object's messages since the last read, in order.
+        func touchEvents(of touches: [UInt32]) -> [[String]] {
+            var events = Array(repeating: [String](), count: touches.count)
+            let callback = wire.newID()
+            wire.send(1, 0, [callback])  // wl_display.sync: everything before it has been read
+            _ = wire.read(until: { message in
+                if let index = touches.firstIndex(of: message.object), let event = describeTouch(message) {
+                    events[index].append(event)
+                }
+                return message.object == callback
+            })
+            return events
+        }
+
+        private func describeTouch(_ message: WireClient.Message) -> String? {
             func fixed(_ word: UInt32) -> String {
                 let value = Double(Int32(bitPattern: word)) / 256
                 return value == value.rounded() ? String(Int(value)) : String(value)
             }
-            return events(of: touch) { message in
-                switch message.opcode {
-                case 0:  // down(serial, time, surface, id, x, y)
-                    return "down \(name(message.uint(at: 2))) \(Int32(bitPattern: message.uint(at: 3))) \(fixed(message.uint(at: 4))),\(fixed(message.uint(at: 5)))"
-                case 1: return "up \(Int32(bitPattern: message.uint(at: 2)))"  // up(serial, time, id)
-                case 2:  // motion(time, id, x, y)
-                    return "motion \(Int32(bitPattern: message.uint(at: 1))) \(fixed(message.uint(at: 2))),\(fixed(message.uint(at: 3)))"
-                case 3: return "frame"
-                case 4: return "cancel"
-                default: return nil
-                }
+            switch message.opcode {
+            case 0:  // down(serial, time, surface, id, x, y)
+                return "down \(name(message.uint(at: 2))) \(Int32(bitPattern: message.uint(at: 3))) \(fixed(message.uint(at: 4))),\(fixed(message.uint(at: 5)))"
+            case 1: return "up \(Int32(bitPattern: message.uint(at: 2)))"  // up(serial, time, id)
+            case 2:  // motion(time, id, x, y)
+                return "motion \(Int32(bitPattern: message.uint(at: 1))) \(fixed(message.uint(at: 2))),\(fixed(message.uint(at: 3)))"
+            case 3: return "frame"
+            case 4: return "cancel"
+            default: return nil
             }
         }
 

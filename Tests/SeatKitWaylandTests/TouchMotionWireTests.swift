@@ -115,6 +115,43 @@ extension EmbeddingTests {
         #expect(serials == serials.sorted() && Set(serials).count == serials.count, "fresh serials, in order: \(serials)")
     }
 
+    /// The usual send's wl_touch (the record's `usualTouch`) and the frame's (the queue's
+    /// `owedTouch`, issue 25, nineteenth round) follow the client's wl_touch resources: a
+    /// second one bound mid-touch gets the motions and frames too, one released gets nothing
+    /// more, and with none left nothing is sent (not to the released one).
+    @Test func aWlTouchBoundOrReleasedMidTouchGetsTheMotionsAndFramesFromThenOnOrNoMore() throws {
+        let client = try InProcessSeatClient(windows: 1, touch: true)
+        defer { client.close() }
+        let first = try #require(client.touch)
+        client.touch(.touchDown(TouchID(2), LayoutPoint(x: 50, y: 40)))
+        client.touch(.touchFrame)
+        client.touch(.touchMotion(TouchID(2), LayoutPoint(x: 51, y: 40)))
+        client.touch(.touchFrame)
+        #expect(client.touchEvents() == ["down window0 2 50,40", "frame", "motion 2 51,40", "frame"])
+
+        let second = client.wire.getTouch(try client.wire.bind("wl_seat", version: 8))
+        #expect(client.wire.sync())
+        client.touch(.touchMotion(TouchID(2), LayoutPoint(x: 52, y: 40)))
+        client.touch(.touchFrame)
+        #expect(client.touchEvents(of: [first, second]) == [["motion 2 52,40", "frame"], ["motion 2 52,40", "frame"]])
+
+        client.wire.send(first, 0, [])  // wl_touch.release
+        #expect(client.wire.sync())
+        client.touch(.touchMotion(TouchID(2), LayoutPoint(x: 53, y: 40)))
+        client.touch(.touchFrame)
+        client.touch(.touchMotion(TouchID(2), LayoutPoint(x: 54, y: 40)))
+        client.touch(.touchFrame)
+        #expect(client.touchEvents(of: [first, second]) == [[], ["motion 2 53,40", "frame", "motion 2 54,40", "frame"]])
+
+        client.wire.send(second, 0, [])  // wl_touch.release
+        #expect(client.wire.sync())
+        client.touch(.touchMotion(TouchID(2), LayoutPoint(x: 55, y: 40)))
+        client.touch(.touchFrame)
+        client.touch(.touchUp(TouchID(2)))
+        client.touch(.touchFrame)
+        #expect(client.touchEvents(of: [first, second]) == [[], []])
+    }
+
     /// `Libwayland.fixedInline(_:)`, the untraced touch senders' conversion, gives
     /// `wl_fixed_from_double`'s bits: whole, fractional, negative, rounding and large values.
     @Test func theInlineFixedPointConversionGivesLibwaylandsBits() {
