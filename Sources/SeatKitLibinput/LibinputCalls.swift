@@ -180,7 +180,11 @@ final class LibinputContextHandle {
     func drain<Sink: DeviceEventSink>(into sink: inout Sink) {
         while let event = libinput_get_event(pointer) {
             let type = libinput_event_get_type(event)
-            let device = libinput_event_get_device(event)!
+            // Handed on as libinput gives it, not unwrapped: libinput's events always have a
+            // device, and only libinput's own getters read it (a test and a branch an event
+            // for a trap that cannot fire; issue 25, nineteenth round). The one Swift use,
+            // a device's description when it is added, unwraps it there.
+            let device = libinput_event_get_device(event)
             let userData = tag(of: device)
             if userData < 0 {  // touchBit
                 readTouch(event, type: type, device: device, userData: userData, into: &sink)
@@ -208,7 +212,7 @@ final class LibinputContextHandle {
 
     /// The device's user data (``naturalScrollBit``), numbering the device on its first event.
     @inline(__always)
-    private func tag(of device: OpaquePointer) -> Int {
+    private func tag(of device: OpaquePointer?) -> Int {
         if let existing = libinput_device_get_user_data(device) { return Int(bitPattern: existing) }
         let n = nextDeviceNumber
         nextDeviceNumber += 1
@@ -221,7 +225,7 @@ final class LibinputContextHandle {
     /// itself, so its later events take the touch switch. Called once per touch device, at
     /// its first touch down, motion or up (every later one takes the touch switch).
     @inline(never)
-    private func takeTouchPath(_ device: OpaquePointer, userData: Int) {
+    private func takeTouchPath(_ device: OpaquePointer?, userData: Int) {
         libinput_device_set_user_data(device, UnsafeMutableRawPointer(bitPattern: userData | Self.touchBit))
     }
 
@@ -241,7 +245,7 @@ final class LibinputContextHandle {
     /// a switch, a tablet's tool and pad, any other), are read out of line
     /// (``readRare(_:type:device:number:into:)``).
     @inline(__always)
-    private func read<Sink: DeviceEventSink>(_ event: OpaquePointer, type: libinput_event_type, device: OpaquePointer,
+    private func read<Sink: DeviceEventSink>(_ event: OpaquePointer, type: libinput_event_type, device: OpaquePointer?,
                                              userData: Int, into sink: inout Sink) {
         let n = UInt32(truncatingIfNeeded: userData)
         func frequent(_ time: UInt64, _ kind: DeviceEvent.Frequent) {
@@ -330,7 +334,7 @@ final class LibinputContextHandle {
     /// instructions a wake-up with its exit, now 34, a key 3 fewer and a pointer event 2
     /// (the touch events' paths unchanged; issue 25, nineteenth round).
     @inline(never)
-    private func readRare<Sink: DeviceEventSink>(_ event: OpaquePointer, type: libinput_event_type, device: OpaquePointer,
+    private func readRare<Sink: DeviceEventSink>(_ event: OpaquePointer, type: libinput_event_type, device: OpaquePointer?,
                                                  number n: UInt32, into sink: inout Sink) {
         func make(_ time: UInt64, _ kind: DeviceEvent.Kind) {
             lastTime = Int64(bitPattern: time)
@@ -339,7 +343,7 @@ final class LibinputContextHandle {
         switch type {
         case LIBINPUT_EVENT_DEVICE_ADDED:
             devices[n] = libinput_device_ref(device)
-            sink.take(DeviceEvent(time: lastTime, device: n, kind: .deviceAdded(describe(device))))
+            sink.take(DeviceEvent(time: lastTime, device: n, kind: .deviceAdded(describe(device!))))
         case LIBINPUT_EVENT_DEVICE_REMOVED:
             if let d = devices.removeValue(forKey: n) { libinput_device_unref(d) }
             sink.take(DeviceEvent(time: lastTime, device: n, kind: .deviceRemoved))
@@ -402,7 +406,7 @@ final class LibinputContextHandle {
     /// here, the same as ``read(_:type:device:userData:into:)`` does; any other kind through
     /// that whole switch out of line.
     @inline(__always)
-    private func readTouch<Sink: DeviceEventSink>(_ event: OpaquePointer, type: libinput_event_type, device: OpaquePointer,
+    private func readTouch<Sink: DeviceEventSink>(_ event: OpaquePointer, type: libinput_event_type, device: OpaquePointer?,
                                                   userData: Int, into sink: inout Sink) {
         let n = UInt32(truncatingIfNeeded: userData)
         // A motion tested first and a frame second (`_fastPath` makes the compiler test them
@@ -432,7 +436,7 @@ final class LibinputContextHandle {
     /// ``read(_:type:device:userData:into:)`` in a function of its own: a touch device's
     /// events other than down, motion, up and frame (its addition and removal, a cancel).
     @inline(never)
-    private func readOutOfLine<Sink: DeviceEventSink>(_ event: OpaquePointer, type: libinput_event_type, device: OpaquePointer,
+    private func readOutOfLine<Sink: DeviceEventSink>(_ event: OpaquePointer, type: libinput_event_type, device: OpaquePointer?,
                                                       userData: Int, into sink: inout Sink) {
         read(event, type: type, device: device, userData: userData, into: &sink)
     }
