@@ -45,8 +45,16 @@ import SeatKitWayland
 import SeatKitXKB
 
 /// Log lines on stdout are the kiosk's interface to scripts and tests ("mapped ...").
+///
+/// Written with C's `puts` (the line and a newline, to stdout's buffer, under its lock, as
+/// `print` writes them), then flushed as before: the same bytes, where `print` boxed the line
+/// in an array of `Any` and cast it back before writing it (~1,400 instructions a line in
+/// the Swift runtime; the touchscreen recording logs one, "cursor invisible: touch": 7 a
+/// frame of libswiftCore's own code; issue 25, nineteenth round). A line holding a NUL,
+/// which `puts` would cut there (none of the kiosk's does: Wayland's strings cannot hold
+/// one), is printed.
 func log(_ line: String) {
-    print(line)
+    if line.utf8.contains(0) { print(line) } else { puts(line) }
     fflush(nil)
 }
 
