@@ -1062,7 +1062,9 @@ extension Router {
         // buffer, as it did.
         let event = TouchEvent(time: time, touches: unchecked.touches.scratch.take() ?? [])
         deliverTouchGroup(phase, event, lead: lead, surface: surface, link: surfaceLink, mark: mark)
-        unchecked.touches.scratch = (consume event).touches
+        // Into a place that is empty (taken above): an assignment released the `nil` it
+        // replaced, a call a group (`putBack`).
+        unchecked.touches.scratch.putBack((consume event).touches)
     }
 
     /// ``deliverTouchGroup(_:lead:surface:link:mark:time:)`` with the group's event.
