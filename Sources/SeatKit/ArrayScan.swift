@@ -73,9 +73,8 @@ extension Optional {
     /// path's scratch buffers are moved out of their `Optional` place for a walk and put back
     /// after it (``Optional/take()``), so the place is almost always empty again by then. A
     /// plain assignment released the old value unconditionally, `nil` included: a call into
-    /// the runtime of about 9 instructions per put-back (the router's touch groups, one a
-    /// touch down or lift in the Swift kiosk, and the held phases' release groups; issue 25,
-    /// nineteenth round). Written as two identical assignments, one
+    /// the runtime of about 9 instructions per put-back (the held phases' release groups;
+    /// issue 25, nineteenth round). Written as two identical assignments, one
     /// under the test for `nil`: the optimizer then tests the old value before releasing it.
     /// Either way the new value is stored, as a plain assignment would.
     @inline(__always)

@@ -1062,9 +1062,11 @@ extension Router {
         // buffer, as it did.
         let event = TouchEvent(time: time, touches: unchecked.touches.scratch.take() ?? [])
         deliverTouchGroup(phase, event, lead: lead, surface: surface, link: surfaceLink, mark: mark)
-        // Into a place that is empty (taken above): an assignment released the `nil` it
-        // replaced, a call a group (`putBack`).
-        unchecked.touches.scratch.putBack((consume event).touches)
+        // Assigned, not put back with `putBack` (which saves the release of the `nil` it
+        // replaces, about 9 instructions a group, 2 a frame in the Swift kiosk): this function
+        // is compiled into `dispatchLoneMove`'s groupings too, and there the test cost the
+        // motion frame 7 (issue 25, nineteenth round).
+        unchecked.touches.scratch = (consume event).touches
     }
 
     /// ``deliverTouchGroup(_:lead:surface:link:mark:time:)`` with the group's event.
