@@ -142,12 +142,16 @@ final class Kiosk: CompositorDelegate, HeadlessShellDelegate, InputFilter {
     /// The window (a child of the output's root) holding a layout-space point. Each surface's
     /// parent is read once (a weak reference: a retain and a release each time), and the root
     /// is the one kept at start (`output.root` read at each step was another retain and release).
+    /// The surface hit is handed back as it came when it is the window (most touches: its
+    /// windows have no subsurfaces): walked through a variable from the start, it was retained
+    /// and released once more a touch down (issue 25, nineteenth round).
     private func window(at point: LayoutPoint) -> Surface? {
-        var node = router.surface(at: point)
-        while let current = node {
-            let parent = current.parent
-            if parent === root { return current }
-            node = parent
+        guard let hit = router.surface(at: point) else { return nil }
+        guard var parent = hit.parent else { return nil }
+        if parent === root { return hit }
+        while let above = parent.parent {
+            if above === root { return parent }
+            parent = above
         }
         return nil
     }

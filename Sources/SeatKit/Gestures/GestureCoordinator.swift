@@ -188,8 +188,12 @@ extension GestureCoordinator {
     /// `scan`, each recognizer was retained and released around `body`, and again around its
     /// `supportedInputKinds` (issue 25, fifteenth round).
     func forEachRecognizer(of surface: Surface?, output: Output?, _ body: (GestureRecognizer) -> Void) {
-        if let surface {
-            var node = recognizerWalkStart(from: surface, output: output)
+        // The walk up only when its start says a surface has recognizers: bound first and
+        // walked in the same test, the surface was retained around a walk that had nothing
+        // to do (no recognizer on any surface: the kiosks' touch downs; issue 25, nineteenth
+        // round).
+        if let surface, let start = recognizerWalkStart(from: surface, output: output) {
+            var node: Unretained<Surface>? = start
             while let link = node {
                 if link.with({ $0.unchecked.gestureRecognizers.isEmpty }) {
                     node = link.with { $0.unchecked.parentLink }
@@ -317,6 +321,10 @@ extension GestureCoordinator {
                 }
             }
         }
+        // Assigned, not put back with `putBack` (which saves the release of the `nil` it
+        // replaces, about 9 instructions a pass): in this function the test moved the block
+        // layout of the per-recognizer loop, +26 a motion with ten recognizers (issue 25,
+        // nineteenth round).
         let shown = consume event
         unchecked.passPoints = shown.touches
         unchecked.passRecognizers.removeAll()
@@ -973,7 +981,7 @@ extension GestureCoordinator {
             case .ended: router.reportDropped(.touchesEnded, .touchesEnded(event))
             }
         }
-        unchecked.releasePoints = (consume event).touches
+        unchecked.releasePoints.putBack((consume event).touches)
         if phase == .ended {
             leadRecord.with { $0.unchecked.finished = true }
             var j = 0

@@ -31,6 +31,57 @@ import Testing
         #expect(tap.inputKinds == [.touch, .pen, .pointer], "allowed kinds beyond the supported ones are not followed")
     }
 
+    /// A recognizer whose `receives…` getters and `supportedInputKinds` are its own, counting
+    /// their calls (``GestureRecognizer/takesPart(_:)`` asks fewer of them than `inputKinds`).
+    final class KindsProbe: GestureRecognizer {
+        var readsTouches = true, readsTouchpad = false, readsPointer = false
+        var supported: GestureInputKinds?
+        var getterCalls = 0
+        override var receivesTouches: Bool { getterCalls += 1; return readsTouches }
+        override var receivesTouchpadGestures: Bool { getterCalls += 1; return readsTouchpad }
+        override var receivesPointerEvents: Bool { getterCalls += 1; return readsPointer }
+        override var supportedInputKinds: GestureInputKinds { supported ?? defaultSupportedInputKinds }
+    }
+
+    @Test func takingPartInAKindIsFollowingItWhateverTheGettersSay() {
+        // Every combination of the native getters, with the default supported kinds or a
+        // supported set of its own, and the default or a set allowed set: takesPart answers
+        // as inputKinds.contains, for each kind alone and for kinds together.
+        let kinds: [GestureInputKinds] = [.touch, .touchpad, .pointer, .pen, [.touch, .pen], [.touch, .touchpad], []]
+        let supportedSets: [GestureInputKinds?] = [nil, [.touch, .pen], [.touchpad, .pointer], .all]
+        let allowedSets: [GestureInputKinds?] = [nil, [.touch], [.pen, .pointer], .all]
+        var compared = 0
+        for bits in 0..<8 {
+            for supported in supportedSets {
+                for allowed in allowedSets {
+                    let probe = KindsProbe(name: "probe")
+                    probe.readsTouches = bits & 1 != 0
+                    probe.readsTouchpad = bits & 2 != 0
+                    probe.readsPointer = bits & 4 != 0
+                    probe.supported = supported
+                    if let allowed { probe.allowedInputKinds = allowed }
+                    for kind in kinds {
+                        #expect(probe.takesPart(kind) == probe.inputKinds.contains(kind),
+                                "getters \(bits), supported \(String(describing: supported)), allowed \(String(describing: allowed)), kind \(kind)")
+                        compared += 1
+                    }
+                    probe.isEnabled = false
+                    #expect(!probe.takesPart(.touch), "a disabled recognizer takes part in nothing")
+                }
+            }
+        }
+        #expect(compared == 8 * 4 * 4 * kinds.count)
+        // With the default allowed kinds, a touch asks the touch getter once more than the
+        // supported kinds do, not every getter again.
+        let probe = KindsProbe(name: "probe")
+        probe.getterCalls = 0
+        #expect(probe.takesPart(.touch))
+        #expect(probe.getterCalls == 4, "three for the default supported kinds, one for the allowed: \(probe.getterCalls)")
+        probe.getterCalls = 0
+        #expect(probe.inputKinds.contains(.touch))
+        #expect(probe.getterCalls == 6)
+    }
+
     @Test func aPenStrokeIsRecognizedAsAPanAndTakenFromTheResponders() {
         let pan = PanGestureRecognizer(name: "pan")
         let (h, canvas) = canvas(with: pan)
