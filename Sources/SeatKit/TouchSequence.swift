@@ -52,6 +52,9 @@ final class TouchSequence {
         /// `surfaceOrigin` as of the last point delivered: when the surface moved under a still
         /// finger since, the next frame tells it where the finger now is in its space.
         var lastSurfaceOrigin = LayoutPoint.zero
+        /// The next record in the router's pool (``TouchRecordPool``) while this one is pooled;
+        /// `nil` while it is routed.
+        var nextPooled: TouchSequence?
     }
 
     @exclusivity(unchecked) var unchecked = HotState()
