@@ -147,6 +147,51 @@ final class TouchSequence {
         unchecked.seen.append(link)
     }
 
+    /// ``noteSeen(_:)`` for the link a began walk is asking, given by its parts
+    /// (``ResponderContext/linkParts``): its ``ChainLink`` is made only when it is listed, and
+    /// then once, moved into the list. Made first (`context.link`), the link was retained for
+    /// the ask and released after it, beside the list's own retain (issue 25, nineteenth
+    /// round: a retain and a release a link a touch down). A surface's link is looked for by
+    /// its bits (``ChainLink/hasBits(of:)``: a surface's link is its pointer, so equal bits are
+    /// that link and unequal bits another), an output's and the delegate's by identity.
+    func noteSeen(surface: Unretained<Surface>?, output: Unretained<Output>?) {
+        let listed = unchecked.seen.withUnsafeBufferPointer { seen in
+            var i = 0
+            if let surface {
+                let id = surface.identity
+                while i < seen.count {
+                    if seen[i].hasBits(of: id) { return true }
+                    i += 1
+                }
+            } else {
+                let id = output?.identity
+                while i < seen.count {
+                    if seen[i].identity == id { return true }
+                    i += 1
+                }
+            }
+            return false
+        }
+        #if DEBUG
+        // Indexed: unspecialized (a debug build), `contains(where:)` allocates.
+        let id = surface?.identity ?? output?.identity
+        var found = false, j = 0
+        while j < unchecked.seen.count {
+            if unchecked.seen[j].identity == id { found = true }
+            j += 1
+        }
+        precondition(listed == found, "a link's bits and its identity disagree")
+        #endif
+        if listed { return }
+        if let surface {
+            unchecked.seen.append(.surface(surface.object))
+        } else if let output {
+            unchecked.seen.append(.output(output.object))
+        } else {
+            unchecked.seen.append(.delegate)
+        }
+    }
+
     /// Whether `link` saw this touch begin and has not been told its end.
     @inline(__always)
     func hasSeen(_ link: ChainLink) -> Bool { seenIndex(of: link.identity) != nil }
