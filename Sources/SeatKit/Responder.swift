@@ -90,6 +90,12 @@ public struct ResponderContext: ~Escapable {
         targetSurface = target.map(Unretained.init)
     }
 
+    /// The asked link's surface and output, unretained (`nil` both: the delegate): for
+    /// ``TouchSequence/noteSeen(surface:output:)``, which makes the link's ``ChainLink`` only
+    /// when it lists it (``link`` makes one, a retain, each time it is read).
+    @inline(__always)
+    var linkParts: (surface: Unretained<Surface>?, output: Unretained<Output>?) { (linkSurface, linkOutput) }
+
     /// The context for asking `output`'s responder.
     @inline(__always) @_lifetime(immortal)
     init(router: Router, output: Output, target: Surface?) {

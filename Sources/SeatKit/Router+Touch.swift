@@ -1164,12 +1164,16 @@ extension Router {
             guard phase == .began else {
                 return askFollowingLink(phase, event, responder: responder, context: context, group: group)
             }
-            let link = context.link
+            // The link by its parts: its `ChainLink` made only when a record lists it
+            // (`noteSeen(surface:output:)`).
+            let link = context.linkParts
             // A touch of the group cancelled, or taken by a recognizer, by a handler earlier in
             // this walk is not shown to the links after it (they would see it begin and never
             // end: the gesture-graph soak, seeds 17682 and 6383).
             var cancelled = 0
-            group { if $0.unchecked.finished || $0.unchecked.taken { cancelled += 1 } else { $0.noteSeen(link) } }
+            group {
+                if $0.unchecked.finished || $0.unchecked.taken { cancelled += 1 } else { $0.noteSeen(surface: link.surface, output: link.output) }
+            }
             if cancelled == 0 { return responder.touchesBegan(event, context: context) }
             return askAboutLiveTouchesBegan(event, responder: responder, context: context, group: group)
         }

@@ -69,7 +69,7 @@ struct TouchRouting {
     /// Every routed touch, in the order they went down (invariant 1).
     var records: [TouchSequence] = []
     /// Finished records, reused: a warm router allocates none.
-    var pool: [TouchSequence] = []
+    var pool = TouchRecordPool()
     /// Touch IDs whose down a filter took: the rest of each touch is the filter's.
     var takenByFilters: [TouchID] = [] {
         didSet { noteSideRoute(Self.takenSide, !takenByFilters.isEmpty) }
@@ -166,7 +166,6 @@ struct TouchRouting {
 
     init() {
         records.reserveCapacity(16)
-        pool.reserveCapacity(16)
         takenByFilters.reserveCapacity(16)
         followedFingers.reserveCapacity(16)
         scratch?.reserveCapacity(16)
@@ -215,6 +214,7 @@ struct TouchRouting {
                 j += 1
             }
             if pool.contains(where: { $0 === record }) { broken.append("1. touch \(r.id)'s record is in the pool too") }
+            if r.nextPooled != nil { broken.append("1. touch \(r.id)'s record links into the pool") }
             if record.isDown, takenByFilters.contains(r.id) {
                 broken.append("1. touch \(r.id) is down in a record and taken by a filter")
             }
@@ -305,5 +305,59 @@ struct TouchRouting {
             broken.append("6. \(disallowedInterceptions.count) interception requests outlive every touch")
         }
         return broken
+    }
+}
+
+/// The router's finished touch records, kept for the next touches (``TouchRouting/pool``): a
+/// stack linked through the records themselves (`TouchSequence.HotState.nextPooled`), last in,
+/// first out, as the array it replaces was used. A record goes in at its compaction and out
+/// at a touch down, each a few moves of references: the array's `append` and `popLast` each
+/// made it unique through a runtime call first (`_makeUniqueAndReserveCapacityIfNotUnique`,
+/// 20 instructions, and `popLast`'s 23; issue 25, nineteenth round). A pooled record holds the
+/// next one; a routed record holds none (`nextPooled` is `nil`: taken out on the way out).
+struct TouchRecordPool: Sequence, ExpressibleByArrayLiteral {
+    private var head: TouchSequence?
+
+    init() {}
+
+    /// A pool of `records` (tests).
+    init(arrayLiteral records: TouchSequence...) {
+        for record in records { append(record) }
+    }
+
+    /// Puts `record` (finished, off the records, holding no surface, output, link or arena)
+    /// on top. Both stores go over `nil` (`storeOverNil`): the record's link (it was routed)
+    /// and the head (just taken), so neither releases anything.
+    @inline(__always)
+    mutating func append(_ record: consuming TouchSequence) {
+        let rest = head.take()
+        storeOverNil(&record.unchecked.nextPooled, rest)
+        storeOverNil(&head, record)
+    }
+
+    /// Takes the record on top, if any, with its link to the next one cleared.
+    @inline(__always)
+    mutating func popLast() -> TouchSequence? {
+        guard let record = head.take() else { return nil }
+        storeOverNil(&head, record.unchecked.nextPooled.take())
+        return record
+    }
+
+    /// The number of pooled records (a walk down the list: tests and checks only).
+    var count: Int {
+        var n = 0
+        for _ in self { n += 1 }
+        return n
+    }
+
+    func makeIterator() -> Iterator { Iterator(current: head) }
+
+    struct Iterator: IteratorProtocol {
+        var current: TouchSequence?
+        mutating func next() -> TouchSequence? {
+            guard let record = current else { return nil }
+            current = record.unchecked.nextPooled
+            return record
+        }
     }
 }

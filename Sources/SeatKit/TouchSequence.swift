@@ -52,6 +52,9 @@ final class TouchSequence {
         /// `surfaceOrigin` as of the last point delivered: when the surface moved under a still
         /// finger since, the next frame tells it where the finger now is in its space.
         var lastSurfaceOrigin = LayoutPoint.zero
+        /// The next record in the router's pool (``TouchRecordPool``) while this one is pooled;
+        /// `nil` while it is routed.
+        var nextPooled: TouchSequence?
     }
 
     @exclusivity(unchecked) var unchecked = HotState()
@@ -142,6 +145,51 @@ final class TouchSequence {
         #endif
         if listed { return }
         unchecked.seen.append(link)
+    }
+
+    /// ``noteSeen(_:)`` for the link a began walk is asking, given by its parts
+    /// (``ResponderContext/linkParts``): its ``ChainLink`` is made only when it is listed, and
+    /// then once, moved into the list. Made first (`context.link`), the link was retained for
+    /// the ask and released after it, beside the list's own retain (issue 25, nineteenth
+    /// round: a retain and a release a link a touch down). A surface's link is looked for by
+    /// its bits (``ChainLink/hasBits(of:)``: a surface's link is its pointer, so equal bits are
+    /// that link and unequal bits another), an output's and the delegate's by identity.
+    func noteSeen(surface: Unretained<Surface>?, output: Unretained<Output>?) {
+        let listed = unchecked.seen.withUnsafeBufferPointer { seen in
+            var i = 0
+            if let surface {
+                let id = surface.identity
+                while i < seen.count {
+                    if seen[i].hasBits(of: id) { return true }
+                    i += 1
+                }
+            } else {
+                let id = output?.identity
+                while i < seen.count {
+                    if seen[i].identity == id { return true }
+                    i += 1
+                }
+            }
+            return false
+        }
+        #if DEBUG
+        // Indexed: unspecialized (a debug build), `contains(where:)` allocates.
+        let id = surface?.identity ?? output?.identity
+        var found = false, j = 0
+        while j < unchecked.seen.count {
+            if unchecked.seen[j].identity == id { found = true }
+            j += 1
+        }
+        precondition(listed == found, "a link's bits and its identity disagree")
+        #endif
+        if listed { return }
+        if let surface {
+            unchecked.seen.append(.surface(surface.object))
+        } else if let output {
+            unchecked.seen.append(.output(output.object))
+        } else {
+            unchecked.seen.append(.delegate)
+        }
     }
 
     /// Whether `link` saw this touch begin and has not been told its end.

@@ -63,4 +63,26 @@ import Testing
         }
         #expect(sequence.unchecked.seen.map(\.identity) == [ObjectIdentifier(surface), ObjectIdentifier(output), nil])
     }
+
+    /// A began walk notes the link it asks by its parts (`TouchSequence.noteSeen(surface:output:)`,
+    /// the link made only when listed): each kind of link listed once, whichever way it was
+    /// noted first, in the order noted.
+    @Test func aLinkNotedByItsPartsIsListedOnceBesideTheSameLinkNotedWhole() {
+        let surface = Surface(name: "s", frame: SurfaceRect(x: 0, y: 0, width: 10, height: 10))
+        let other = Surface(name: "t", frame: SurfaceRect(x: 0, y: 0, width: 10, height: 10))
+        let output = Output(name: "OUT", position: LayoutPoint(x: 0, y: 0), modeSize: Size(width: 100, height: 100))
+        let sequence = TouchSequence()
+        sequence.noteSeen(.surface(surface))
+        for _ in 0..<2 {
+            sequence.noteSeen(surface: Unretained(surface), output: nil)
+            sequence.noteSeen(surface: nil, output: Unretained(output))
+            sequence.noteSeen(surface: nil, output: nil)
+            sequence.noteSeen(surface: Unretained(other), output: nil)
+        }
+        sequence.noteSeen(.output(output))
+        sequence.noteSeen(.delegate)
+        #expect(sequence.unchecked.seen.map(\.identity) == [ObjectIdentifier(surface), ObjectIdentifier(output), nil, ObjectIdentifier(other)])
+        // The links listed hold their objects (made owning, not borrowed).
+        #expect(sequence.unchecked.seen[3].isSame(as: .surface(other)))
+    }
 }
