@@ -238,6 +238,12 @@ public final class Router {
         gestures.unchecked.engagedRecognizers.scan {
             if $0.unchecked.engagedRouterLink?.refers(to: self) == true { $0.unchecked.engagedRouterLink = nil }
         }
+        // The pooled records let go of one at a time: a pool is a list linked through its
+        // records (``TouchRecordPool``), and dropped whole, each record's release would release
+        // the next inside it, one nested call per record (a router that once had many thousand
+        // touches down, from a malformed recording or a misbehaving backend, would overflow
+        // its thread's stack as it went).
+        unchecked.touches.pool.removeAll()
     }
 
     // MARK: Entry point

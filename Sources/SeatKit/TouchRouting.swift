@@ -343,6 +343,17 @@ struct TouchRecordPool: Sequence, ExpressibleByArrayLiteral {
         return record
     }
 
+    /// Empties the pool one record at a time, each record's link to the next taken out before
+    /// it goes (``Router``'s deinit): released as a list, a record's release would release the
+    /// next one inside it, as deep as the pool is long. (Written as ``popLast()`` in a loop, it
+    /// stopped Swift 6.3.1's optimizer on an ownership error of its own.)
+    mutating func removeAll() {
+        var next = head.take()
+        while let record = next {
+            next = record.unchecked.nextPooled.take()
+        }
+    }
+
     /// The number of pooled records (a walk down the list: tests and checks only).
     var count: Int {
         var n = 0
