@@ -127,33 +127,15 @@ final class TouchSequence {
         }
     }
 
-    /// `link` saw this touch begin: listed once. Looked for by its bits (``ChainLink/hasSameBits(as:)``),
-    /// through the buffer: by identity from the hint (``seenIndex(of:)``), each call tested
-    /// the hint's link and then every link's case (issue 25, sixteenth round). The list
-    /// keeps its order; the hint is left as it was.
-    func noteSeen(_ link: ChainLink) {
-        let listed = unchecked.seen.withUnsafeBufferPointer { seen in
-            var i = 0
-            while i < seen.count {
-                if seen[i].hasSameBits(as: link) { return true }
-                i += 1
-            }
-            return false
-        }
-        #if DEBUG
-        precondition(listed == hasSeen(link), "a link's bits and its identity disagree")
-        #endif
-        if listed { return }
-        unchecked.seen.append(link)
-    }
-
-    /// ``noteSeen(_:)`` for the link a began walk is asking, given by its parts
-    /// (``ResponderContext/linkParts``): its ``ChainLink`` is made only when it is listed, and
-    /// then once, moved into the list. Made first (`context.link`), the link was retained for
-    /// the ask and released after it, beside the list's own retain (issue 25, nineteenth
-    /// round: a retain and a release a link a touch down). A surface's link is looked for by
-    /// its bits (``ChainLink/hasBits(of:)``: a surface's link is its pointer, so equal bits are
-    /// that link and unequal bits another), an output's and the delegate's by identity.
+    /// The link a began walk is asking saw this touch begin: listed once, in the order noted.
+    /// Given by its parts (``ResponderContext/linkParts``): its ``ChainLink`` is made only when
+    /// it is listed, and then once, moved into the list. Made first (`context.link`), the link
+    /// was retained for the ask and released after it, beside the list's own retain (issue 25,
+    /// nineteenth round: a retain and a release a link a touch down). A surface's link is
+    /// looked for by its bits (``ChainLink/hasBits(of:)``: a surface's link is its pointer, so
+    /// equal bits are that link and unequal bits another), an output's and the delegate's by
+    /// identity. (It replaced a `noteSeen(_:)` of a whole link, which compared every listed
+    /// link's bits with the link's.)
     func noteSeen(surface: Unretained<Surface>?, output: Unretained<Output>?) {
         let listed = unchecked.seen.withUnsafeBufferPointer { seen in
             var i = 0

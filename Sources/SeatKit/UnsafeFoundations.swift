@@ -1766,29 +1766,16 @@ extension ChainLink {
     /// `ChainLinkBitsTests` checks the size and that a surface's link is its pointer), and
     /// `id` is a live object's address (the walk holds or pins the surface it asks). Equal
     /// bits mean a payload at that address: the surface itself (an output is another object,
-    /// at another address; `.delegate` carries no pointer). Unequal bits say nothing: the
-    /// caller then compares identities as before, so a layout that stored the case elsewhere
-    /// would only be slower, never wrong.
+    /// at another address; `.delegate` carries no pointer). For the moving touch's lookup
+    /// (`TouchSequence.seenIndex(of:)`) unequal bits say nothing: it then compares identities
+    /// as before, so a layout that stored the case elsewhere would only be slower, never
+    /// wrong. A touch's down (`TouchSequence.noteSeen(surface:output:)`, issue 25, nineteenth
+    /// round) also takes unequal bits to mean another link, which holds because a surface's
+    /// link is its pointer and nothing else (`ChainLinkBitsTests` pins both down; debug builds
+    /// compare its answer with the identities').
     @inline(__always)
     func hasBits(of id: ObjectIdentifier) -> Bool {
         unsafeBitCast(self, to: UInt.self) == UInt(bitPattern: id)
-    }
-
-    /// Whether this link's stored bits are `other`'s: exactly when the two are the same link
-    /// (``isSame(as:)``), without looking at which case either is. For a touch's down, where
-    /// each link that sees it begin is noted once (`TouchSequence.noteSeen`, issue 25,
-    /// sixteenth round: the scan of the links noted so far compared identities, a case test
-    /// and a compare per link and call, about 80 instructions a call on the tap's five-deep
-    /// chain).
-    ///
-    /// Why it is sound: a `ChainLink` is one word holding its case and its object's address
-    /// (`ChainLinkBitsTests`), and each value has one stored form. Equal bits are the same case
-    /// and the same object (a surface and an output are distinct objects); different bits are
-    /// a different case or a different object (both links are live: the address is no other
-    /// object's). Debug builds compare the answer with ``isSame(as:)``.
-    @inline(__always)
-    func hasSameBits(as other: ChainLink) -> Bool {
-        unsafeBitCast(self, to: UInt.self) == unsafeBitCast(other, to: UInt.self)
     }
 }
 

@@ -166,15 +166,15 @@ public final class ClientSurfaceResponder: Responder {
     /// one wl_touch and first in the frame queue (so owed the frame with a store) and the seat
     /// there (a down's or up's serial taken from what the responder keeps of it) (the three:
     /// `SeatClient`'s `usualTouch`, which the queue clears when the seat goes), no tracing;
-    /// then `body` runs with the record lent and its one wl_touch, and true is returned. Else
-    /// false, and the caller takes its general path.
+    /// then `body` runs with the client's one wl_touch, and true is returned. Else false, and
+    /// the caller takes its general path.
     @inline(__always)
-    private func withUsualTouchClient(_ body: (SeatClient, OpaquePointer) -> Void) -> Bool {
+    private func withUsualTouchClient(_ body: (OpaquePointer) -> Void) -> Bool {
         guard let link = unchecked.usualTouchLink, !Libwayland.traceEvents else { return false }
         return link.with { devices in
             // Not forgotten: a record in the queue's first place never is (`Seat.clientRecord`).
             guard let touch = devices.unchecked.usualTouch else { return false }
-            body(devices, touch)
+            body(touch)
             return true
         }
     }
@@ -192,7 +192,7 @@ public final class ClientSurfaceResponder: Responder {
     /// the call (issue 25, eighteenth round).
     @inline(__always)
     public func touchesBegan(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
-        if event.touches.count == 1, withUsualTouchClient({ _, resource in beginOneTouch(event, resource: resource) }) {
+        if event.touches.count == 1, withUsualTouchClient({ beginOneTouch(event, resource: $0) }) {
             return .handled
         }
         return beginTouches(event, context: context)
@@ -281,7 +281,7 @@ public final class ClientSurfaceResponder: Responder {
     /// line send it called cost a call, a return and a second frame, ~10 instructions a motion).
     @inline(__always)
     public func touchesMoved(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
-        if event.touches.count == 1, withUsualTouchClient({ _, touch in moveOneTouch(event, resource: touch) }) {
+        if event.touches.count == 1, withUsualTouchClient({ moveOneTouch(event, resource: $0) }) {
             return .handled
         }
         return moveTouches(event)
@@ -341,7 +341,7 @@ public final class ClientSurfaceResponder: Responder {
     /// usual down: tested here, sent out of line (`endOneTouch`).
     @inline(__always)
     public func touchesEnded(_ event: TouchEvent, context: ResponderContext) -> ResponderResult {
-        if event.touches.count == 1, withUsualTouchClient({ _, resource in endOneTouch(event, resource: resource) }) {
+        if event.touches.count == 1, withUsualTouchClient({ endOneTouch(event, resource: $0) }) {
             return .handled
         }
         return endTouches(event)
